@@ -1,0 +1,1 @@
+//! Criterion benchmarks for Alembic live in `benches/`.

@@ -1,0 +1,1 @@
+//! Games built on the `alembic` engine's public API.
