@@ -8,3 +8,9 @@ mod rng;
 
 pub use loc::{Dir, Loc, LocBox};
 pub use rng::GameRng;
+mod ui;
+
+pub use ui::{
+    App, Cell, ColourDepth, Control, Frame, Frontend, Input, Key, Mods, Rgb, TestFrontend,
+    TestFrontendError, run,
+};

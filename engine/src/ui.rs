@@ -1,0 +1,528 @@
+//! The render/input contract between shared UI code and the frontends.
+//!
+//! Shared code (a game's screens) draws into a [`Frame`] — a grid of [`Cell`]s, each a glyph
+//! with foreground and background colours — and reacts to [`Input`]s. A [`Frontend`] only
+//! presents frames and turns its native key events into [`Input`]s; it knows nothing of any
+//! game. [`run`] drives any [`App`] with any [`Frontend`].
+//!
+//! Modelled on ratatui's `Backend`: few required methods, an associated error type, optional
+//! capabilities with defaults, and a headless [`TestFrontend`] beside the trait.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// A 24-bit colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Rgb {
+    /// Red.
+    pub r: u8,
+    /// Green.
+    pub g: u8,
+    /// Blue.
+    pub b: u8,
+}
+
+impl Rgb {
+    /// Black.
+    pub const BLACK: Rgb = Rgb::new(0, 0, 0);
+    /// White.
+    pub const WHITE: Rgb = Rgb::new(255, 255, 255);
+
+    /// A colour from its three channels.
+    #[must_use]
+    pub const fn new(r: u8, g: u8, b: u8) -> Self {
+        Rgb { r, g, b }
+    }
+
+    /// Each channel multiplied by `k` (clamped to `[0, 1]`), e.g. for light and dimming.
+    #[must_use]
+    pub fn scale(self, k: f32) -> Rgb {
+        let k = if k.is_nan() { 0.0 } else { k.clamp(0.0, 1.0) };
+        let f = |c: u8| (f32::from(c) * k).round() as u8;
+        Rgb::new(f(self.r), f(self.g), f(self.b))
+    }
+
+    /// Channel-wise product with a light colour (`255` = full).
+    #[must_use]
+    pub fn modulate(self, light: Rgb) -> Rgb {
+        let f = |c: u8, l: u8| ((u16::from(c) * u16::from(l) + 127) / 255) as u8;
+        Rgb::new(f(self.r, light.r), f(self.g, light.g), f(self.b, light.b))
+    }
+}
+
+/// One character cell of a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Cell {
+    /// The glyph drawn.
+    pub ch: char,
+    /// Glyph colour.
+    pub fg: Rgb,
+    /// Cell background.
+    pub bg: Rgb,
+}
+
+impl Default for Cell {
+    fn default() -> Self {
+        Cell {
+            ch: ' ',
+            fg: Rgb::new(200, 200, 200),
+            bg: Rgb::BLACK,
+        }
+    }
+}
+
+/// A `width × height` grid of cells, row-major, produced by shared UI code.
+///
+/// Writes outside the frame are ignored (never a panic). Clone: Θ(cells).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Frame {
+    width: u16,
+    height: u16,
+    cells: Vec<Cell>,
+}
+
+impl Frame {
+    /// A blank frame of the given size.
+    #[must_use]
+    pub fn new(width: u16, height: u16) -> Self {
+        Frame {
+            width,
+            height,
+            cells: vec![Cell::default(); usize::from(width) * usize::from(height)],
+        }
+    }
+
+    /// Width in cells.
+    #[must_use]
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    /// Height in cells.
+    #[must_use]
+    pub fn height(&self) -> u16 {
+        self.height
+    }
+
+    /// Every cell, row-major.
+    #[must_use]
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    fn index(&self, x: i32, y: i32) -> Option<usize> {
+        if x < 0 || y < 0 || x >= i32::from(self.width) || y >= i32::from(self.height) {
+            return None;
+        }
+        Some(y as usize * usize::from(self.width) + x as usize)
+    }
+
+    /// The cell at (`x`, `y`), if inside.
+    #[must_use]
+    pub fn get(&self, x: i32, y: i32) -> Option<&Cell> {
+        self.index(x, y).map(|i| &self.cells[i])
+    }
+
+    /// Overwrite one cell; ignored outside the frame.
+    pub fn put(&mut self, x: i32, y: i32, cell: Cell) {
+        if let Some(i) = self.index(x, y) {
+            self.cells[i] = cell;
+        }
+    }
+
+    /// Write `text` from (`x`, `y`) rightwards with the given colours, clipped to the frame.
+    /// Returns the x after the last character written.
+    pub fn put_str(&mut self, x: i32, y: i32, text: &str, fg: Rgb, bg: Rgb) -> i32 {
+        let mut cx = x;
+        for ch in text.chars() {
+            self.put(cx, y, Cell { ch, fg, bg });
+            cx = cx.saturating_add(1);
+        }
+        cx
+    }
+
+    /// Fill every cell with `cell`.
+    pub fn clear(&mut self, cell: Cell) {
+        self.cells.fill(cell);
+    }
+
+    /// The text of row `y` (glyphs only), for tests and logs.
+    #[must_use]
+    pub fn row_text(&self, y: u16) -> String {
+        if y >= self.height {
+            return String::new();
+        }
+        let w = usize::from(self.width);
+        let start = usize::from(y) * w;
+        self.cells[start..start + w].iter().map(|c| c.ch).collect()
+    }
+
+    /// The whole frame as text, one line per row (trailing spaces kept).
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        (0..self.height)
+            .map(|y| self.row_text(y))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Whether any row contains `needle`.
+    #[must_use]
+    pub fn contains_text(&self, needle: &str) -> bool {
+        (0..self.height).any(|y| self.row_text(y).contains(needle))
+    }
+}
+
+/// A key, independent of any terminal or window library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Key {
+    /// A printable character (already shifted: `'K'`, `'<'`, `'?'`).
+    Char(char),
+    /// Enter / Return.
+    Enter,
+    /// Escape.
+    Esc,
+    /// Backspace.
+    Backspace,
+    /// Tab.
+    Tab,
+    /// Delete.
+    Delete,
+    /// Arrow up.
+    Up,
+    /// Arrow down.
+    Down,
+    /// Arrow left.
+    Left,
+    /// Arrow right.
+    Right,
+    /// Home.
+    Home,
+    /// End.
+    End,
+    /// Page up.
+    PageUp,
+    /// Page down.
+    PageDown,
+    /// Insert.
+    Insert,
+    /// A function key `F1`…`F24`.
+    F(u8),
+    /// A keypad digit (numpad with Num Lock), for frontends that can tell it apart.
+    /// Frontends that cannot send [`Key::Char`] digits instead; UIs treat both alike.
+    Keypad(u8),
+}
+
+/// Modifier keys held with a key press.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Mods {
+    /// Shift (not reported for [`Key::Char`], whose char is already shifted).
+    pub shift: bool,
+    /// Control.
+    pub ctrl: bool,
+    /// Alt / Option / Meta.
+    pub alt: bool,
+}
+
+impl Mods {
+    /// No modifier held.
+    pub const NONE: Mods = Mods {
+        shift: false,
+        ctrl: false,
+        alt: false,
+    };
+}
+
+/// Everything a UI can receive from a frontend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Input {
+    /// A key press (or auto-repeat while held). Releases are never reported.
+    Key {
+        /// Which key.
+        key: Key,
+        /// Modifiers held.
+        mods: Mods,
+    },
+    /// The drawable area changed to `width × height` cells.
+    Resize {
+        /// New width in cells.
+        width: u16,
+        /// New height in cells.
+        height: u16,
+    },
+    /// The user asked to close (window close button, SIGTERM-like request).
+    Quit,
+}
+
+impl Input {
+    /// A plain key press with no modifiers.
+    #[must_use]
+    pub const fn key(key: Key) -> Self {
+        Input::Key {
+            key,
+            mods: Mods::NONE,
+        }
+    }
+
+    /// A plain character key press.
+    #[must_use]
+    pub const fn ch(c: char) -> Self {
+        Input::key(Key::Char(c))
+    }
+}
+
+/// How many colours a frontend can show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ColourDepth {
+    /// 24-bit colour.
+    TrueColour,
+    /// The xterm 256-colour palette.
+    Palette256,
+    /// The 16 basic ANSI colours.
+    Ansi16,
+}
+
+/// What a frontend must do: show frames, deliver inputs, report its size.
+///
+/// Implementations live in their own crates (`alembic-tui`, `alembic-pixels`); the engine and
+/// the games never name a terminal or window library.
+pub trait Frontend {
+    /// The frontend's own error (I/O, windowing…).
+    type Error: std::error::Error + 'static;
+
+    /// Show `frame` (frontends may diff against the previous one).
+    fn present(&mut self, frame: &Frame) -> Result<(), Self::Error>;
+
+    /// Block until the next input, or until `timeout` passes (then `Ok(None)`).
+    /// `None` timeout waits indefinitely.
+    fn next_input(&mut self, timeout: Option<Duration>) -> Result<Option<Input>, Self::Error>;
+
+    /// The drawable area in cells `(width, height)`.
+    fn size(&self) -> Result<(u16, u16), Self::Error>;
+
+    /// How many colours the frontend can show; shared code may pick palettes by it.
+    fn colour_depth(&self) -> ColourDepth {
+        ColourDepth::TrueColour
+    }
+
+    /// Set a window or terminal title, where the frontend has one. Default: ignored.
+    fn set_title(&mut self, _title: &str) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+/// What an [`App`] wants after handling an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Control {
+    /// Keep running.
+    Continue,
+    /// Stop the run loop.
+    Quit,
+}
+
+/// Shared UI code driven by [`run`]: draws frames and reacts to inputs.
+pub trait App {
+    /// Draw the current screen into `frame` (already sized to the frontend).
+    fn render(&self, frame: &mut Frame);
+
+    /// React to one input.
+    fn handle(&mut self, input: Input) -> Control;
+
+    /// How long the run loop may wait for input before calling [`App::tick`];
+    /// `None` (the default) blocks until input arrives, costing no CPU while the player thinks.
+    fn tick_interval(&self) -> Option<Duration> {
+        None
+    }
+
+    /// Called when [`App::tick_interval`] passes without input. Default: nothing.
+    fn tick(&mut self) -> Control {
+        Control::Continue
+    }
+}
+
+/// Drive `app` with `frontend` until the app or the frontend asks to quit.
+///
+/// Each round: size a frame to the frontend, render, present, then wait for input.
+/// A [`Input::Quit`] from the frontend is first offered to the app (which may save), then
+/// ends the loop.
+pub fn run<F: Frontend, A: App + ?Sized>(frontend: &mut F, app: &mut A) -> Result<(), F::Error> {
+    loop {
+        let (w, h) = frontend.size()?;
+        let mut frame = Frame::new(w, h);
+        app.render(&mut frame);
+        frontend.present(&frame)?;
+        let control = match frontend.next_input(app.tick_interval())? {
+            Some(Input::Quit) => {
+                let _ = app.handle(Input::Quit);
+                Control::Quit
+            }
+            Some(input) => app.handle(input),
+            None => app.tick(),
+        };
+        if control == Control::Quit {
+            return Ok(());
+        }
+    }
+}
+
+/// Error of the [`TestFrontend`]: the script ran out before the app quit.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TestFrontendError {
+    /// Every scripted input was consumed and the app asked for more.
+    #[error("the scripted inputs ran out after {frames} frames")]
+    ScriptExhausted {
+        /// Frames presented before the script ran out.
+        frames: usize,
+    },
+}
+
+/// A headless frontend: replays a scripted list of inputs and records every frame.
+///
+/// ```
+/// use alembic::{App, Control, Frame, Input, Rgb, TestFrontend, run};
+/// struct Counter(u32);
+/// impl App for Counter {
+///     fn render(&self, f: &mut Frame) {
+///         f.put_str(0, 0, &format!("count {}", self.0), Rgb::WHITE, Rgb::BLACK);
+///     }
+///     fn handle(&mut self, i: Input) -> Control {
+///         if i == Input::ch('q') { Control::Quit } else { self.0 += 1; Control::Continue }
+///     }
+/// }
+/// let mut fe = TestFrontend::new(20, 2, [Input::ch('+'), Input::ch('+'), Input::ch('q')]);
+/// run(&mut fe, &mut Counter(0)).unwrap();
+/// assert!(fe.last_frame().unwrap().contains_text("count 2"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct TestFrontend {
+    width: u16,
+    height: u16,
+    script: VecDeque<Input>,
+    frames: Vec<Frame>,
+    depth: ColourDepth,
+}
+
+impl TestFrontend {
+    /// A `width × height` frontend that will deliver `script` in order.
+    pub fn new(width: u16, height: u16, script: impl IntoIterator<Item = Input>) -> Self {
+        TestFrontend {
+            width,
+            height,
+            script: script.into_iter().collect(),
+            frames: Vec::new(),
+            depth: ColourDepth::TrueColour,
+        }
+    }
+
+    /// Pretend to show only this many colours.
+    #[must_use]
+    pub fn with_colour_depth(mut self, depth: ColourDepth) -> Self {
+        self.depth = depth;
+        self
+    }
+
+    /// Append more scripted inputs.
+    pub fn push_inputs(&mut self, inputs: impl IntoIterator<Item = Input>) {
+        self.script.extend(inputs);
+    }
+
+    /// Every frame presented so far.
+    #[must_use]
+    pub fn frames(&self) -> &[Frame] {
+        &self.frames
+    }
+
+    /// The latest frame presented.
+    #[must_use]
+    pub fn last_frame(&self) -> Option<&Frame> {
+        self.frames.last()
+    }
+
+    /// Inputs not yet delivered.
+    #[must_use]
+    pub fn remaining_inputs(&self) -> usize {
+        self.script.len()
+    }
+}
+
+impl Frontend for TestFrontend {
+    type Error = TestFrontendError;
+
+    fn present(&mut self, frame: &Frame) -> Result<(), Self::Error> {
+        self.frames.push(frame.clone());
+        Ok(())
+    }
+
+    fn next_input(&mut self, _timeout: Option<Duration>) -> Result<Option<Input>, Self::Error> {
+        match self.script.pop_front() {
+            Some(Input::Resize { width, height }) => {
+                self.width = width;
+                self.height = height;
+                Ok(Some(Input::Resize { width, height }))
+            }
+            Some(i) => Ok(Some(i)),
+            None => Err(TestFrontendError::ScriptExhausted {
+                frames: self.frames.len(),
+            }),
+        }
+    }
+
+    fn size(&self) -> Result<(u16, u16), Self::Error> {
+        Ok((self.width, self.height))
+    }
+
+    fn colour_depth(&self) -> ColourDepth {
+        self.depth
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_writes_clip() {
+        let mut f = Frame::new(4, 2);
+        f.put_str(2, 0, "abc", Rgb::WHITE, Rgb::BLACK);
+        f.put(-1, 0, Cell::default());
+        f.put(0, 9, Cell::default());
+        assert_eq!(f.row_text(0), "  ab");
+        assert_eq!(f.row_text(5), "");
+        assert!(f.get(4, 0).is_none());
+    }
+
+    #[test]
+    fn colour_maths() {
+        assert_eq!(Rgb::new(200, 100, 0).scale(0.5), Rgb::new(100, 50, 0));
+        assert_eq!(Rgb::WHITE.modulate(Rgb::new(255, 0, 128)), Rgb::new(255, 0, 128));
+        assert_eq!(Rgb::WHITE.scale(f32::NAN), Rgb::BLACK);
+    }
+
+    #[test]
+    fn test_frontend_resizes_and_reports_exhaustion() {
+        struct Echo;
+        impl App for Echo {
+            fn render(&self, f: &mut Frame) {
+                let (w, h) = (f.width(), f.height());
+                f.put_str(0, 0, &format!("{w}x{h}"), Rgb::WHITE, Rgb::BLACK);
+            }
+            fn handle(&mut self, _: Input) -> Control {
+                Control::Continue
+            }
+        }
+        let mut fe = TestFrontend::new(
+            10,
+            3,
+            [Input::Resize {
+                width: 12,
+                height: 4,
+            }],
+        );
+        let err = run(&mut fe, &mut Echo).unwrap_err();
+        assert_eq!(err, TestFrontendError::ScriptExhausted { frames: 2 });
+        assert!(fe.frames()[0].contains_text("10x3"));
+        assert!(fe.frames()[1].contains_text("12x4"));
+    }
+}
