@@ -1,0 +1,143 @@
+//! The engine's errors: each variant names the rule a call would have broken.
+
+use std::sync::Arc;
+
+use crate::loc::Loc;
+use crate::props::{PropKey, ValueKind};
+use crate::thing::ThingId;
+
+/// Why an engine call was refused. A refused call changes nothing.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// The id names no thing in this game value.
+    #[error("no thing {0} in this game")]
+    NoSuchThing(ThingId),
+    /// Things can only be put into things flagged `is_container`.
+    #[error("thing {0} is not a container")]
+    NotAContainer(ThingId),
+    /// A thing cannot end up inside itself.
+    #[error("putting {thing} into {into} would put it inside itself")]
+    ContainmentCycle {
+        /// The thing being moved.
+        thing: ThingId,
+        /// The destination container.
+        into: ThingId,
+    },
+    /// [`Game::add_thing`](crate::Game::add_thing) takes a fresh thing, not one already placed.
+    #[error("thing {0} is already in the game; move it instead")]
+    AlreadyPlaced(ThingId),
+    /// No prototype of that name in the library.
+    #[error("unknown prototype {0:?}")]
+    UnknownPrototype(Arc<str>),
+    /// A prototype of that name was already proclaimed.
+    #[error("prototype {0:?} is already proclaimed")]
+    DuplicatePrototype(Arc<str>),
+    /// Abstract prototypes (names starting "base ") are never created.
+    #[error("prototype {0:?} is abstract and cannot be created")]
+    AbstractPrototype(Arc<str>),
+    /// No tile of that name.
+    #[error("unknown tile {0:?}")]
+    UnknownTile(Arc<str>),
+    /// No tile with that number.
+    #[error("unknown tile number {0}")]
+    UnknownTileId(u16),
+    /// The tile table holds at most 65,536 tiles.
+    #[error("too many tiles")]
+    TooManyTiles,
+    /// The property exists but holds another kind of value.
+    #[error("property {key} holds a {found}, not a {expected}")]
+    WrongPropertyType {
+        /// The property.
+        key: PropKey,
+        /// What the typed key expects.
+        expected: ValueKind,
+        /// What is stored.
+        found: ValueKind,
+    },
+    /// The property is absent and its key has no default.
+    #[error("property {key} is missing and has no default")]
+    MissingProperty {
+        /// The property.
+        key: PropKey,
+    },
+    /// A hook name that no registered function answers to.
+    #[error("unknown hook {0:?}")]
+    UnknownHook(Arc<str>),
+    /// A hook name registered twice.
+    #[error("hook {0:?} is already registered")]
+    DuplicateHook(Arc<str>),
+    /// A hook refused (a game rule inside a hook).
+    #[error("hook {hook:?} failed: {reason}")]
+    HookFailed {
+        /// The hook.
+        hook: Arc<str>,
+        /// Its reason.
+        reason: Arc<str>,
+    },
+    /// Random creation found nothing matching the filter.
+    #[error("no prototype matches {flag} within levels {min}..={max}")]
+    NothingToCreate {
+        /// The flag filtered on.
+        flag: PropKey,
+        /// Lowest level.
+        min: i32,
+        /// Highest level.
+        max: i32,
+    },
+    /// The location is outside the range a caller allowed.
+    #[error("location {0} is out of bounds")]
+    OutOfBounds(Loc),
+}
+
+/// A broken internal consistency rule, found by
+/// [`Game::check_invariants`](crate::Game::check_invariants). Seeing one is an engine bug or
+/// a corrupt save.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InvariantError {
+    /// The index holds a thing under an id that differs from its own.
+    #[error("index slot {slot} holds thing {found:?}")]
+    IndexIdMismatch {
+        /// The slot.
+        slot: ThingId,
+        /// The id the thing carries.
+        found: Option<ThingId>,
+    },
+    /// A thing in the index has no place.
+    #[error("thing {0} has no place")]
+    Unplaced(ThingId),
+    /// A thing on the map is not listed (exactly once) in its cell.
+    #[error("thing {0} is at {1} but that cell doesn't list it exactly once")]
+    NotInCell(ThingId, Loc),
+    /// A cell lists a thing that is elsewhere or missing.
+    #[error("cell {0} lists thing {1}, which is not there")]
+    StrayInCell(Loc, ThingId),
+    /// A thing inside a container is not listed (exactly once) in its contents.
+    #[error("thing {0} is in {1} but not listed exactly once in its contents")]
+    NotInContents(ThingId, ThingId),
+    /// A container lists a thing that is elsewhere or missing.
+    #[error("container {0} lists thing {1}, which is not inside it")]
+    StrayInContents(ThingId, ThingId),
+    /// A container's list of modifier carriers doesn't match its contents.
+    #[error("container {0} has a stale modifier list")]
+    StaleModifiers(ThingId),
+    /// Following containers upward loops.
+    #[error("thing {0} is inside itself")]
+    Cycle(ThingId),
+    /// An id at or above the next free id.
+    #[error("thing {0} is at or above the next free id {1}")]
+    IdAboveNext(ThingId, u64),
+    /// Counts disagree between the index, the cells and the containers.
+    #[error("{index} things indexed but {placed} placed")]
+    CountMismatch {
+        /// Things in the index.
+        index: usize,
+        /// Things found in cells and containers.
+        placed: usize,
+    },
+    /// The terrain or cell grid's internal tree is malformed.
+    #[error("grid structure: {0}")]
+    Grid(&'static str),
+    /// A terrain cell names a tile the library doesn't have.
+    #[error("terrain at {0} names unknown tile {1}")]
+    UnknownTile(Loc, u16),
+}

@@ -1,0 +1,664 @@
+//! `Grid<T>`: a persistent, sparse 3D grid over the whole `i32` range.
+//!
+//! # Design
+//! Cells live in chunks of 16 × 16 cells on one level (`z`). Chunks hang off a sparse octree
+//! (fan-out 2 × 2 × 2 over chunk coordinates) whose root sits at a movable origin and grows
+//! upward as far-away cells are written, so untouched space costs nothing and a compact world
+//! is only a few levels deep (a 128 × 128 × 16 world: 4 levels).
+//!
+//! Every node and chunk is behind an [`Arc`]; a clone of the grid shares all of them. Writing
+//! through a shared path copies exactly that path (one chunk and one small node per level) and
+//! leaves every older grid value untouched. Writing as the sole owner ([`Grid::set_mut`])
+//! mutates in place.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::loc::{Loc, LocBox};
+
+const CHUNK_BITS: u32 = 4;
+/// Side of a chunk in cells.
+const SIDE: i32 = 1 << CHUNK_BITS;
+const MASK: i32 = SIDE - 1;
+/// Cells per chunk.
+const CELLS: usize = (SIDE * SIDE) as usize;
+/// Largest tree height: enough to span the whole `i32` range of `z` (chunks are 1 level thick).
+const MAX_HEIGHT: u32 = 33;
+
+#[derive(Clone)]
+struct Chunk<T> {
+    cells: [T; CELLS],
+}
+
+#[derive(Clone)]
+enum Node<T> {
+    /// Children are nodes one level down.
+    Inner([Option<Arc<Node<T>>>; 8]),
+    /// Level 0: children are chunks.
+    Bottom([Option<Arc<Chunk<T>>>; 8]),
+}
+
+/// Chunk coordinates of a location: (x / 16, y / 16, z), floored.
+#[inline(always)]
+fn chunk_of(loc: Loc) -> [i64; 3] {
+    [
+        i64::from(loc.x >> CHUNK_BITS),
+        i64::from(loc.y >> CHUNK_BITS),
+        i64::from(loc.z),
+    ]
+}
+
+#[inline(always)]
+fn cell_index(loc: Loc) -> usize {
+    ((loc.y & MASK) * SIDE + (loc.x & MASK)) as usize
+}
+
+#[inline(always)]
+fn slot(rel: [u64; 3], level: u32) -> usize {
+    (((rel[0] >> level) & 1) | (((rel[1] >> level) & 1) << 1) | (((rel[2] >> level) & 1) << 2))
+        as usize
+}
+
+/// A persistent 3D grid of `T`, sparse over the whole `i32` range; unset cells read as the
+/// grid's default value.
+///
+/// Costs (n = cells written, h = tree height ≈ log₂ of the world's extent in chunks, ≤ 33):
+/// - clone: Θ(1) (one reference-count increment);
+/// - [`get`](Grid::get): Θ(h), a few pointer hops, no allocation;
+/// - [`set`](Grid::set) (persistent): Θ(h) — copies one 256-cell chunk and h small nodes;
+/// - [`set_mut`](Grid::set_mut): Θ(h), in place when this value is the sole owner of the path;
+/// - memory: the written chunks (256 cells each) plus ≈ 1/7 of a node per chunk.
+///
+/// `Grid` is `Send + Sync` when `T` is.
+///
+/// ```
+/// use alembic::{Grid, Loc};
+/// let empty: Grid<u16> = Grid::new(0);
+/// let one = empty.set(Loc::new(5, -3, 2), 7);
+/// assert_eq!(*one.get(Loc::new(5, -3, 2)), 7);
+/// assert_eq!(*empty.get(Loc::new(5, -3, 2)), 0); // the old value is unchanged
+/// assert_eq!(*one.get(Loc::new(i32::MAX, i32::MIN, 0)), 0);
+/// ```
+#[derive(Clone)]
+pub struct Grid<T> {
+    default: T,
+    root: Option<Arc<Node<T>>>,
+    /// Chunk coordinates of the root's corner.
+    origin: [i64; 3],
+    /// Levels of nodes; the root covers 2^height chunks along each axis.
+    height: u32,
+}
+
+impl<T: Clone + PartialEq> Grid<T> {
+    /// An empty grid where every cell reads as `default`. Θ(1), no allocation.
+    #[must_use]
+    pub fn new(default: T) -> Self {
+        Grid {
+            default,
+            root: None,
+            origin: [0; 3],
+            height: 0,
+        }
+    }
+
+    /// The value every unwritten cell reads as.
+    #[must_use]
+    pub fn default_value(&self) -> &T {
+        &self.default
+    }
+
+    #[inline(always)]
+    fn rel(&self, chunk: [i64; 3]) -> Option<[u64; 3]> {
+        let span = 1i64 << self.height;
+        let rx = chunk[0] - self.origin[0];
+        let ry = chunk[1] - self.origin[1];
+        let rz = chunk[2] - self.origin[2];
+        if (rx | ry | rz) < 0 || rx >= span || ry >= span || rz >= span {
+            return None;
+        }
+        Some([rx as u64, ry as u64, rz as u64])
+    }
+
+    fn find_chunk(&self, chunk: [i64; 3]) -> Option<&Chunk<T>> {
+        let mut node = self.root.as_deref()?;
+        let rel = self.rel(chunk)?;
+        let mut level = self.height - 1;
+        loop {
+            match node {
+                Node::Inner(kids) => {
+                    node = kids[slot(rel, level)].as_deref()?;
+                    level = level.wrapping_sub(1);
+                }
+                Node::Bottom(chunks) => return chunks[slot(rel, level)].as_deref(),
+            }
+        }
+    }
+
+    /// The value at `loc` (the default when never written).
+    #[inline]
+    pub fn get(&self, loc: Loc) -> &T {
+        match self.find_chunk(chunk_of(loc)) {
+            Some(c) => &c.cells[cell_index(loc)],
+            None => &self.default,
+        }
+    }
+
+    /// A new grid with `loc` set to `value`; `self` is unchanged.
+    #[must_use]
+    pub fn set(&self, loc: Loc, value: T) -> Self {
+        let mut g = self.clone();
+        g.set_mut(loc, value);
+        g
+    }
+
+    /// Set `loc` to `value` in place (copying only the shared part of the path).
+    pub fn set_mut(&mut self, loc: Loc, value: T) {
+        if self.root.is_none() && value == self.default {
+            return;
+        }
+        let chunk = self.chunk_mut(chunk_of(loc));
+        chunk.cells[cell_index(loc)] = value;
+    }
+
+    /// A new grid with `value` written to every cell of `area`.
+    #[must_use]
+    pub fn fill_box(&self, area: LocBox, value: T) -> Self {
+        let mut g = self.clone();
+        g.fill_box_mut(area, value);
+        g
+    }
+
+    /// Write `value` to every cell of `area`, in place. Θ(cells in the box + chunks touched · h).
+    pub fn fill_box_mut(&mut self, area: LocBox, value: T) {
+        if area.is_empty() {
+            return;
+        }
+        for z in area.min.z..area.max.z {
+            let mut cy = area.min.y >> CHUNK_BITS;
+            while cy <= (area.max.y - 1) >> CHUNK_BITS {
+                let mut cx = area.min.x >> CHUNK_BITS;
+                while cx <= (area.max.x - 1) >> CHUNK_BITS {
+                    let x0 = area.min.x.max(cx << CHUNK_BITS);
+                    let x1 = area.max.x.min((cx << CHUNK_BITS).saturating_add(SIDE));
+                    let y0 = area.min.y.max(cy << CHUNK_BITS);
+                    let y1 = area.max.y.min((cy << CHUNK_BITS).saturating_add(SIDE));
+                    let chunk = self.chunk_mut([i64::from(cx), i64::from(cy), i64::from(z)]);
+                    for y in y0..y1 {
+                        let row = ((y & MASK) * SIDE) as usize;
+                        chunk.cells[row + (x0 & MASK) as usize..=row + ((x1 - 1) & MASK) as usize]
+                            .fill(value.clone());
+                    }
+                    cx += 1;
+                }
+                cy += 1;
+            }
+        }
+    }
+
+    /// Grow the root until it covers `chunk`.
+    fn cover(&mut self, chunk: [i64; 3]) {
+        if self.root.is_none() {
+            self.origin = chunk;
+            self.height = 1;
+            self.root = Some(Arc::new(Node::Bottom(Default::default())));
+            return;
+        }
+        while self.rel(chunk).is_none() && self.height < MAX_HEIGHT {
+            let span = 1i64 << self.height;
+            let mut s = 0usize;
+            for (axis, (c, o)) in chunk.iter().zip(self.origin.iter_mut()).enumerate() {
+                if *c < *o {
+                    *o -= span;
+                    s |= 1 << axis;
+                }
+            }
+            let mut kids: [Option<Arc<Node<T>>>; 8] = Default::default();
+            kids[s] = self.root.take();
+            self.root = Some(Arc::new(Node::Inner(kids)));
+            self.height += 1;
+        }
+    }
+
+    /// The chunk at `chunk` coordinates, created and made unique along its path.
+    fn chunk_mut(&mut self, chunk: [i64; 3]) -> &mut Chunk<T> {
+        self.cover(chunk);
+        // `cover` guarantees coverage: chunk coordinates span at most 2^32 per axis.
+        let rel = self.rel(chunk).unwrap_or([0; 3]);
+        let default = &self.default;
+        let mut level = self.height - 1;
+        let mut node = Arc::make_mut(self.root.get_or_insert_with(|| {
+            Arc::new(if level == 0 {
+                Node::Bottom(Default::default())
+            } else {
+                Node::Inner(Default::default())
+            })
+        }));
+        loop {
+            let s = slot(rel, level);
+            match node {
+                Node::Inner(kids) => {
+                    let child = kids[s].get_or_insert_with(|| {
+                        Arc::new(if level == 1 {
+                            Node::Bottom(Default::default())
+                        } else {
+                            Node::Inner(Default::default())
+                        })
+                    });
+                    node = Arc::make_mut(child);
+                    level -= 1;
+                }
+                Node::Bottom(chunks) => {
+                    let c = chunks[s].get_or_insert_with(|| {
+                        Arc::new(Chunk {
+                            cells: std::array::from_fn(|_| default.clone()),
+                        })
+                    });
+                    return Arc::make_mut(c);
+                }
+            }
+        }
+    }
+
+    /// Every cell of `area` with its value, chunk by chunk (within a chunk, row-major).
+    ///
+    /// Θ(cells in the box); unwritten cells yield the default.
+    pub fn iter_box(&self, area: LocBox) -> impl Iterator<Item = (Loc, &T)> + '_ {
+        let empty = area.is_empty();
+        let (z0, z1) = if empty {
+            (0, 0)
+        } else {
+            (area.min.z, area.max.z)
+        };
+        let cy0 = area.min.y >> CHUNK_BITS;
+        let cy1 = if empty {
+            cy0
+        } else {
+            ((area.max.y - 1) >> CHUNK_BITS) + 1
+        };
+        let cx0 = area.min.x >> CHUNK_BITS;
+        let cx1 = if empty {
+            cx0
+        } else {
+            ((area.max.x - 1) >> CHUNK_BITS) + 1
+        };
+        (z0..z1).flat_map(move |z| {
+            (cy0..cy1).flat_map(move |cy| {
+                (cx0..cx1).flat_map(move |cx| {
+                    let chunk = self.find_chunk([i64::from(cx), i64::from(cy), i64::from(z)]);
+                    let x0 = area.min.x.max(cx << CHUNK_BITS);
+                    let x1 = area.max.x.min((cx << CHUNK_BITS).saturating_add(SIDE));
+                    let y0 = area.min.y.max(cy << CHUNK_BITS);
+                    let y1 = area.max.y.min((cy << CHUNK_BITS).saturating_add(SIDE));
+                    let default = &self.default;
+                    (y0..y1).flat_map(move |y| {
+                        let row: &[T] = match chunk {
+                            Some(c) => {
+                                let r = ((y & MASK) * SIDE) as usize;
+                                &c.cells[r + (x0 & MASK) as usize..=r + ((x1 - 1) & MASK) as usize]
+                            }
+                            None => &[],
+                        };
+                        (x0..x1)
+                            .zip(0usize..)
+                            .map(move |(x, i)| (Loc::new(x, y, z), row.get(i).unwrap_or(default)))
+                    })
+                })
+            })
+        })
+    }
+
+    /// Every written chunk as (its corner location, its 256 cells row-major), in a canonical
+    /// order (z, then y, then x). Chunks that hold only default values are skipped.
+    fn chunks_sorted(&self) -> Vec<(Loc, &[T; CELLS])> {
+        let mut out = Vec::new();
+        if let Some(root) = &self.root {
+            collect(root, self.height - 1, [0; 3], self.origin, &mut out);
+        }
+        out.retain(|(_, cells)| cells.iter().any(|c| *c != self.default));
+        out.sort_unstable_by_key(|(l, _)| (l.z, l.y, l.x));
+        out
+    }
+
+    /// Every cell whose value differs from the default, in canonical order (z, chunk row,
+    /// chunk column, then row-major within the chunk). Θ(written chunks · 256).
+    pub fn iter_set(&self) -> impl Iterator<Item = (Loc, &T)> + '_ {
+        self.chunks_sorted()
+            .into_iter()
+            .flat_map(move |(corner, cells)| {
+                cells
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, v)| **v != self.default)
+                    .map(move |(i, v)| {
+                        let dx = (i % CELLS_PER_ROW) as i32;
+                        let dy = (i / CELLS_PER_ROW) as i32;
+                        (Loc::new(corner.x + dx, corner.y + dy, corner.z), v)
+                    })
+            })
+    }
+
+    /// The smallest box holding every written chunk (not trimmed to cells), or `None` when
+    /// nothing was written.
+    #[must_use]
+    pub fn bounds(&self) -> Option<LocBox> {
+        let chunks = self.chunks_sorted();
+        let first = chunks.first()?.0;
+        let mut b = LocBox::new(first, first);
+        for (c, _) in &chunks {
+            b.min = Loc::new(b.min.x.min(c.x), b.min.y.min(c.y), b.min.z.min(c.z));
+            b.max = Loc::new(
+                b.max.x.max(c.x.saturating_add(SIDE)),
+                b.max.y.max(c.y.saturating_add(SIDE)),
+                b.max.z.max(c.z.saturating_add(1)),
+            );
+        }
+        Some(b)
+    }
+
+    /// Whether two grids share all their storage (then they are certainly equal). Θ(1).
+    #[must_use]
+    pub fn ptr_eq(&self, other: &Self) -> bool {
+        match (&self.root, &other.root) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) && self.origin == other.origin,
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
+    /// Verify the tree's structure: bottom nodes exactly at level 0, height within bounds.
+    pub fn check_invariants(&self) -> Result<(), &'static str> {
+        fn walk<T>(n: &Node<T>, level: u32) -> Result<(), &'static str> {
+            match (n, level) {
+                (Node::Bottom(_), 0) => Ok(()),
+                (Node::Inner(kids), l) if l > 0 => {
+                    for k in kids.iter().flatten() {
+                        walk(k, l - 1)?;
+                    }
+                    Ok(())
+                }
+                _ => Err("grid node at the wrong level"),
+            }
+        }
+        match &self.root {
+            None => Ok(()),
+            Some(r) if (1..=MAX_HEIGHT).contains(&self.height) => walk(r, self.height - 1),
+            Some(_) => Err("grid height out of range"),
+        }
+    }
+}
+
+const CELLS_PER_ROW: usize = SIDE as usize;
+
+fn collect<'a, T>(
+    node: &'a Node<T>,
+    level: u32,
+    rel: [u64; 3],
+    origin: [i64; 3],
+    out: &mut Vec<(Loc, &'a [T; CELLS])>,
+) {
+    match node {
+        Node::Inner(kids) => {
+            for (s, k) in kids.iter().enumerate() {
+                if let Some(k) = k {
+                    let r = child_rel(rel, s, level);
+                    collect(k, level - 1, r, origin, out);
+                }
+            }
+        }
+        Node::Bottom(chunks) => {
+            for (s, c) in chunks.iter().enumerate() {
+                if let Some(c) = c {
+                    let r = child_rel(rel, s, level);
+                    let cx = origin[0] + r[0] as i64;
+                    let cy = origin[1] + r[1] as i64;
+                    let cz = origin[2] + r[2] as i64;
+                    // Chunk coordinates of written cells always come from i32 locations.
+                    let corner = Loc::new(
+                        (cx << CHUNK_BITS) as i32,
+                        (cy << CHUNK_BITS) as i32,
+                        cz as i32,
+                    );
+                    out.push((corner, &c.cells));
+                }
+            }
+        }
+    }
+}
+
+fn child_rel(rel: [u64; 3], s: usize, level: u32) -> [u64; 3] {
+    [
+        rel[0] | (((s as u64) & 1) << level),
+        rel[1] | ((((s as u64) >> 1) & 1) << level),
+        rel[2] | ((((s as u64) >> 2) & 1) << level),
+    ]
+}
+
+impl<T: Clone + PartialEq + Default> Default for Grid<T> {
+    fn default() -> Self {
+        Grid::new(T::default())
+    }
+}
+
+impl<T: Clone + PartialEq> PartialEq for Grid<T> {
+    /// Cell-by-cell equality (independent of how the trees are shaped). Θ(1) when both share
+    /// storage, Θ(written cells) otherwise.
+    fn eq(&self, other: &Self) -> bool {
+        if self.default != other.default {
+            return false;
+        }
+        if self.ptr_eq(other) {
+            return true;
+        }
+        if let (true, Some(a), Some(b)) = (
+            self.origin == other.origin && self.height == other.height,
+            &self.root,
+            &other.root,
+        ) {
+            return nodes_eq(a, b, &self.default);
+        }
+        self.iter_set().eq(other.iter_set())
+    }
+}
+
+fn nodes_eq<T: PartialEq>(a: &Arc<Node<T>>, b: &Arc<Node<T>>, default: &T) -> bool {
+    if Arc::ptr_eq(a, b) {
+        return true;
+    }
+    let is_default_node = |n: &Node<T>| -> bool {
+        let mut stack = vec![n];
+        while let Some(n) = stack.pop() {
+            match n {
+                Node::Inner(k) => stack.extend(k.iter().flatten().map(|a| &**a)),
+                Node::Bottom(c) => {
+                    if c.iter()
+                        .flatten()
+                        .any(|c| c.cells.iter().any(|v| v != default))
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    };
+    match (&**a, &**b) {
+        (Node::Inner(ka), Node::Inner(kb)) => ka.iter().zip(kb.iter()).all(|pair| match pair {
+            (Some(x), Some(y)) => nodes_eq(x, y, default),
+            (Some(x), None) | (None, Some(x)) => is_default_node(x),
+            (None, None) => true,
+        }),
+        (Node::Bottom(ca), Node::Bottom(cb)) => ca.iter().zip(cb.iter()).all(|pair| match pair {
+            (Some(x), Some(y)) => Arc::ptr_eq(x, y) || x.cells == y.cells,
+            (Some(x), None) | (None, Some(x)) => x.cells.iter().all(|v| v == default),
+            (None, None) => true,
+        }),
+        _ => false,
+    }
+}
+
+impl<T: Clone + PartialEq + Hash> Hash for Grid<T> {
+    /// Hashes the default and every non-default cell in canonical order, so equal grids hash
+    /// equally whatever their tree shapes.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.default.hash(state);
+        for (loc, v) in self.iter_set() {
+            loc.hash(state);
+            v.hash(state);
+        }
+    }
+}
+
+impl<T: Clone + PartialEq + fmt::Debug> fmt::Debug for Grid<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Grid")
+            .field("default", &self.default)
+            .field("written_chunks", &self.chunks_sorted().len())
+            .field("bounds", &self.bounds())
+            .finish()
+    }
+}
+
+/// Serialized form: the default and the non-default chunks in canonical order.
+#[derive(Serialize, Deserialize)]
+struct GridRepr<T> {
+    default: T,
+    chunks: Vec<ChunkRepr<T>>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct ChunkRepr<T> {
+    x: i32,
+    y: i32,
+    z: i32,
+    cells: Vec<T>,
+}
+
+impl<T: Clone + PartialEq + Serialize> Serialize for Grid<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let repr = GridRepr {
+            default: self.default.clone(),
+            chunks: self
+                .chunks_sorted()
+                .into_iter()
+                .map(|(c, cells)| ChunkRepr {
+                    x: c.x,
+                    y: c.y,
+                    z: c.z,
+                    cells: cells.to_vec(),
+                })
+                .collect(),
+        };
+        repr.serialize(s)
+    }
+}
+
+impl<'de, T: Clone + PartialEq + Deserialize<'de>> Deserialize<'de> for Grid<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let repr = GridRepr::<T>::deserialize(d)?;
+        let mut g = Grid::new(repr.default);
+        for c in repr.chunks {
+            if c.cells.len() != CELLS {
+                return Err(D::Error::custom(format!(
+                    "grid chunk at ({}, {}, {}) has {} cells, expected {CELLS}",
+                    c.x,
+                    c.y,
+                    c.z,
+                    c.cells.len()
+                )));
+            }
+            if c.x & MASK != 0 || c.y & MASK != 0 {
+                return Err(D::Error::custom(format!(
+                    "grid chunk corner ({}, {}) is not aligned to {SIDE}",
+                    c.x, c.y
+                )));
+            }
+            let chunk = g.chunk_mut(chunk_of(Loc::new(c.x, c.y, c.z)));
+            for (dst, src) in chunk.cells.iter_mut().zip(c.cells) {
+                *dst = src;
+            }
+        }
+        Ok(g)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn far_apart_writes_stay_sparse() {
+        let mut g = Grid::new(0u8);
+        let corners = [
+            Loc::new(i32::MIN, i32::MIN, i32::MIN),
+            Loc::new(i32::MAX, i32::MAX, i32::MAX),
+            Loc::new(0, 0, 0),
+            Loc::new(-1, -1, -1),
+        ];
+        for (i, l) in corners.iter().enumerate() {
+            g.set_mut(*l, i as u8 + 1);
+        }
+        for (i, l) in corners.iter().enumerate() {
+            assert_eq!(*g.get(*l), i as u8 + 1, "{l}");
+        }
+        assert_eq!(*g.get(Loc::new(1, 1, 1)), 0);
+        assert_eq!(g.iter_set().count(), 4);
+        g.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn persistence_and_equality() {
+        let a = Grid::new(0i32).fill_box(LocBox::rect(-20, -20, 50, 40, 0), 3);
+        let b = a.set(Loc::new(1, 1, 0), 9);
+        assert_eq!(*a.get(Loc::new(1, 1, 0)), 3);
+        assert_eq!(*b.get(Loc::new(1, 1, 0)), 9);
+        assert_ne!(a, b);
+        let c = b.set(Loc::new(1, 1, 0), 3);
+        assert_eq!(a, c);
+        // Equal regardless of tree shape: a default write far away grows the tree.
+        let d = a.set(Loc::new(100_000, 0, 5), 0);
+        assert_eq!(a, d);
+    }
+
+    #[test]
+    fn iter_box_visits_every_cell_once() {
+        let g = Grid::new(0u32).set(Loc::new(17, 3, 0), 5);
+        let area = LocBox::rect(-3, -2, 40, 20, 0);
+        let cells: Vec<(Loc, u32)> = g.iter_box(area).map(|(l, v)| (l, *v)).collect();
+        assert_eq!(cells.len() as u64, area.volume());
+        let mut locs: Vec<Loc> = cells.iter().map(|c| c.0).collect();
+        locs.sort();
+        locs.dedup();
+        assert_eq!(locs.len() as u64, area.volume());
+        assert!(cells.contains(&(Loc::new(17, 3, 0), 5)));
+        assert_eq!(cells.iter().filter(|c| c.1 == 5).count(), 1);
+    }
+
+    #[test]
+    fn serde_round_trip_and_bad_input() {
+        let g = Grid::new(0u16)
+            .fill_box(LocBox::rect(-5, -5, 30, 30, -1), 2)
+            .set(Loc::new(3, 3, 4), 7);
+        let json = serde_json::to_string(&g).unwrap();
+        let back: Grid<u16> = serde_json::from_str(&json).unwrap();
+        assert_eq!(g, back);
+        let bad = r#"{"default":0,"chunks":[{"x":0,"y":0,"z":0,"cells":[1,2]}]}"#;
+        let err = serde_json::from_str::<Grid<u16>>(bad).unwrap_err();
+        assert!(err.to_string().contains("expected 256"), "{err}");
+        let unaligned = format!(
+            r#"{{"default":0,"chunks":[{{"x":3,"y":0,"z":0,"cells":{:?}}}]}}"#,
+            vec![0; 256]
+        );
+        assert!(serde_json::from_str::<Grid<u16>>(&unaligned).is_err());
+    }
+
+    #[test]
+    fn grid_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Grid<u16>>();
+        check::<Grid<Arc<str>>>();
+    }
+}

@@ -1,0 +1,487 @@
+//! The prototype library (proclaimed things and tiles) and the hook registry.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use rpds::{RedBlackTreeMapSync, VectorSync};
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+use crate::game::Game;
+use crate::loc::Loc;
+use crate::props::{Hook, Modifier, Prop, PropMap, PropType, Props, Value};
+use crate::rng::GameRng;
+use crate::thing::{Thing, ThingId};
+
+/// Level of a prototype, for random creation windows (default 1).
+pub const LEVEL: Prop<i32> = Prop::with_default("level", 1);
+/// Relative frequency in random creation (default 100; 0 = never at random).
+pub const FREQ: Prop<i32> = Prop::with_default("freq", 100);
+/// Things flagged as containers can hold other things.
+pub const IS_CONTAINER: Prop<bool> = Prop::with_default("is_container", false);
+/// Hook run by [`Game::spawn`] right after the thing is added.
+pub const ON_CREATE: Prop<Hook> = Prop::new("on_create");
+/// Hook run when the thing takes its turn (game-defined).
+pub const ON_ACTION: Prop<Hook> = Prop::new("on_action");
+/// Hook run when the thing is consumed (quaffed, eaten…).
+pub const ON_CONSUME: Prop<Hook> = Prop::new("on_consume");
+/// Hook run when the thing dies or is destroyed.
+pub const ON_DEATH: Prop<Hook> = Prop::new("on_death");
+/// Hook run when the thing is used or bumped into.
+pub const ON_USE: Prop<Hook> = Prop::new("on_use");
+/// Hook run when the thing hits another (weapons, creatures with on-hit effects).
+pub const ON_HIT: Prop<Hook> = Prop::new("on_hit");
+/// Hook run as time passes for the thing (effects ticking).
+pub const ON_TICK: Prop<Hook> = Prop::new("on_tick");
+
+/// A named template for things: properties and modifiers inherited from its parent.
+#[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
+pub struct Prototype {
+    name: Arc<str>,
+    parent: Option<Arc<str>>,
+    props: PropMap,
+    mods: Arc<[Modifier]>,
+}
+
+impl Prototype {
+    /// Its name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The prototype it was derived from.
+    #[must_use]
+    pub fn parent(&self) -> Option<&str> {
+        self.parent.as_deref()
+    }
+
+    /// Abstract prototypes (names starting "base ") are never created at random or by name.
+    #[must_use]
+    pub fn is_abstract(&self) -> bool {
+        self.name.starts_with("base ")
+    }
+
+    /// Its properties (inherited ones included).
+    #[must_use]
+    pub fn props(&self) -> &PropMap {
+        &self.props
+    }
+
+    /// A typed property, or the key's default, or [`Error::MissingProperty`].
+    pub fn get<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
+        match self.props.get(key.key()) {
+            Some(v) => key.decode(v),
+            None => key.missing(),
+        }
+    }
+
+    /// Whether a flag is set.
+    #[must_use]
+    pub fn is(&self, flag: &Prop<bool>) -> bool {
+        matches!(self.props.get(flag.key()), Some(Value::Bool(true)))
+    }
+
+    /// The modifiers things of this kind apply to their holders.
+    #[must_use]
+    pub fn modifiers(&self) -> &[Modifier] {
+        &self.mods
+    }
+}
+
+/// A terrain tile kind: a name and properties (blocks movement, glyph, colour…).
+#[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
+pub struct TileDef {
+    name: Arc<str>,
+    props: PropMap,
+}
+
+impl TileDef {
+    /// Its name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its properties.
+    #[must_use]
+    pub fn props(&self) -> &PropMap {
+        &self.props
+    }
+
+    /// A typed property, or the key's default, or [`Error::MissingProperty`].
+    pub fn get<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
+        match self.props.get(key.key()) {
+            Some(v) => key.decode(v),
+            None => key.missing(),
+        }
+    }
+
+    /// Whether a flag is set.
+    #[must_use]
+    pub fn is(&self, flag: &Prop<bool>) -> bool {
+        matches!(self.props.get(flag.key()), Some(Value::Bool(true)))
+    }
+}
+
+/// A terrain tile's number in its library. Tile 0 is always `"void"`, the grid's default.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct TileId(pub u16);
+
+/// Prototypes and tiles: the game's data, living inside the game value.
+///
+/// Persistent: clone Θ(1); `proclaim` Θ(log n + props); lookups Θ(log n). It can change during
+/// play (identifying a potion marks its whole prototype identified).
+///
+/// ```
+/// use alembic::{Library, Prop, Props};
+/// const HPS: Prop<i32> = Prop::new("hps");
+/// let lib = Library::new()
+///     .proclaim("base rat", None, Props::new().with(HPS, 3)).unwrap()
+///     .proclaim("giant rat", Some("base rat"), Props::new().with(HPS, 8)).unwrap();
+/// assert_eq!(lib.create("giant rat").unwrap().get(&HPS), Ok(8));
+/// assert!(lib.create("base rat").is_err()); // abstract
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Library {
+    protos: RedBlackTreeMapSync<Arc<str>, Arc<Prototype>>,
+    tiles: VectorSync<Arc<TileDef>>,
+    tile_names: RedBlackTreeMapSync<Arc<str>, TileId>,
+}
+
+impl Default for Library {
+    fn default() -> Self {
+        Library::new()
+    }
+}
+
+impl std::hash::Hash for Library {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for (k, v) in self.protos.iter() {
+            k.hash(state);
+            v.hash(state);
+        }
+        for t in self.tiles.iter() {
+            t.hash(state);
+        }
+    }
+}
+
+impl Library {
+    /// An empty library holding only the `"void"` tile (number 0).
+    #[must_use]
+    pub fn new() -> Self {
+        let void = Arc::new(TileDef {
+            name: Arc::from("void"),
+            props: PropMap::new(),
+        });
+        Library {
+            protos: RedBlackTreeMapSync::new_sync(),
+            tiles: VectorSync::new_sync().push_back(void),
+            tile_names: RedBlackTreeMapSync::new_sync().insert(Arc::from("void"), TileId(0)),
+        }
+    }
+
+    /// A library with prototype `name` derived from `parent` (its properties and modifiers,
+    /// overridden and extended by `props`).
+    pub fn proclaim(&self, name: &str, parent: Option<&str>, props: Props) -> Result<Self, Error> {
+        let mut lib = self.clone();
+        lib.proclaim_mut(name, parent, props)?;
+        Ok(lib)
+    }
+
+    /// In-place form of [`Library::proclaim`].
+    pub fn proclaim_mut(
+        &mut self,
+        name: &str,
+        parent: Option<&str>,
+        props: Props,
+    ) -> Result<(), Error> {
+        if self.protos.contains_key(name) {
+            return Err(Error::DuplicatePrototype(Arc::from(name)));
+        }
+        let (mut map, mut mods, parent) = match parent {
+            Some(p) => {
+                let pp = self
+                    .protos
+                    .get(p)
+                    .ok_or_else(|| Error::UnknownPrototype(Arc::from(p)))?;
+                (pp.props.clone(), pp.mods.to_vec(), Some(pp.name.clone()))
+            }
+            None => (PropMap::new(), Vec::new(), None),
+        };
+        for (k, v) in props.map.iter() {
+            map.insert(k.clone(), v.clone());
+        }
+        mods.extend(props.mods);
+        let name: Arc<str> = Arc::from(name);
+        self.protos.insert_mut(
+            name.clone(),
+            Arc::new(Prototype {
+                name,
+                parent,
+                props: map,
+                mods: mods.into(),
+            }),
+        );
+        Ok(())
+    }
+
+    /// Change one property of an existing prototype (e.g. mark a potion kind identified).
+    /// Things already created keep their own copies; read shared facts from the prototype.
+    pub fn set_proto_prop<T: PropType>(
+        &mut self,
+        name: &str,
+        key: &Prop<T>,
+        value: T,
+    ) -> Result<(), Error> {
+        let p = self
+            .protos
+            .get(name)
+            .ok_or_else(|| Error::UnknownPrototype(Arc::from(name)))?;
+        let mut p = Prototype::clone(p);
+        p.props.insert(key.key().clone(), value.into_value());
+        self.protos.insert_mut(p.name.clone(), Arc::new(p));
+        Ok(())
+    }
+
+    /// The prototype called `name`.
+    pub fn get(&self, name: &str) -> Result<&Prototype, Error> {
+        self.protos
+            .get(name)
+            .map(|p| &**p)
+            .ok_or_else(|| Error::UnknownPrototype(Arc::from(name)))
+    }
+
+    /// Whether a prototype called `name` exists.
+    #[must_use]
+    pub fn contains(&self, name: &str) -> bool {
+        self.protos.contains_key(name)
+    }
+
+    /// Every prototype, by name.
+    pub fn prototypes(&self) -> impl Iterator<Item = &Prototype> {
+        self.protos.values().map(|p| &**p)
+    }
+
+    /// Number of prototypes (abstract ones included).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.protos.size()
+    }
+
+    /// Whether no prototype was proclaimed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.protos.is_empty()
+    }
+
+    /// A fresh thing from a concrete prototype (not yet in any game; no hooks run).
+    pub fn create(&self, name: &str) -> Result<Thing, Error> {
+        let p = self.get(name)?;
+        if p.is_abstract() {
+            return Err(Error::AbstractPrototype(p.name.clone()));
+        }
+        Ok(Thing {
+            proto: Some(p.name.clone()),
+            props: p.props.clone(),
+            mods: p.mods.clone(),
+            ..Thing::default()
+        })
+    }
+
+    /// Pick a concrete prototype at random among those with `flag` set and [`LEVEL`] within
+    /// `min_level..=max_level`, weighted by [`FREQ`]. Θ(prototypes).
+    pub fn random_name(
+        &self,
+        rng: &mut GameRng,
+        flag: &Prop<bool>,
+        min_level: i32,
+        max_level: i32,
+    ) -> Result<Arc<str>, Error> {
+        let candidates: Vec<(&Arc<str>, u64)> = self
+            .protos
+            .values()
+            .filter(|p| !p.is_abstract() && p.is(flag))
+            .filter(|p| {
+                let lvl = p.get(&LEVEL).unwrap_or(1);
+                (min_level..=max_level).contains(&lvl)
+            })
+            .map(|p| (&p.name, p.get(&FREQ).unwrap_or(0).max(0) as u64))
+            .filter(|(_, f)| *f > 0)
+            .collect();
+        let total: u64 = candidates.iter().map(|c| c.1).sum();
+        let none = || Error::NothingToCreate {
+            flag: flag.key().clone(),
+            min: min_level,
+            max: max_level,
+        };
+        if total == 0 {
+            return Err(none());
+        }
+        let mut pick = rng.below(total);
+        for (name, f) in candidates {
+            if pick < f {
+                return Ok(name.clone());
+            }
+            pick -= f;
+        }
+        Err(none())
+    }
+
+    /// Define (or redefine) a terrain tile; returns its number.
+    pub fn define_tile(&mut self, name: &str, props: Props) -> Result<TileId, Error> {
+        let def = Arc::new(TileDef {
+            name: Arc::from(name),
+            props: props.map,
+        });
+        if let Some(id) = self.tile_names.get(name) {
+            let id = *id;
+            self.tiles.set_mut(usize::from(id.0), def);
+            return Ok(id);
+        }
+        let n = u16::try_from(self.tiles.len()).map_err(|_| Error::TooManyTiles)?;
+        self.tiles.push_back_mut(def);
+        self.tile_names.insert_mut(Arc::from(name), TileId(n));
+        Ok(TileId(n))
+    }
+
+    /// The number of the tile called `name`.
+    pub fn tile_id(&self, name: &str) -> Result<TileId, Error> {
+        self.tile_names
+            .get(name)
+            .copied()
+            .ok_or_else(|| Error::UnknownTile(Arc::from(name)))
+    }
+
+    /// The definition of tile `id`.
+    pub fn tile(&self, id: TileId) -> Result<&TileDef, Error> {
+        self.tiles
+            .get(usize::from(id.0))
+            .map(|t| &**t)
+            .ok_or(Error::UnknownTileId(id.0))
+    }
+
+    /// Every tile, by number.
+    pub fn tiles(&self) -> impl Iterator<Item = (TileId, &TileDef)> {
+        self.tiles
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (TileId(i as u16), &**t))
+    }
+
+    /// Every hook name referenced by a prototype, a tile or `extra` things.
+    pub(crate) fn hook_names<'a>(&'a self, out: &mut Vec<&'a Hook>) {
+        for p in self.protos.values() {
+            collect_hooks(&p.props, out);
+        }
+        for t in self.tiles.iter() {
+            collect_hooks(&t.props, out);
+        }
+    }
+}
+
+pub(crate) fn collect_hooks<'a>(props: &'a PropMap, out: &mut Vec<&'a Hook>) {
+    fn walk<'a>(v: &'a Value, out: &mut Vec<&'a Hook>) {
+        match v {
+            Value::Hook(h) => out.push(h),
+            Value::List(l) => l.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    for (_, v) in props.iter() {
+        walk(v, out);
+    }
+}
+
+/// What a hook is told when it runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HookCall {
+    /// The thing whose hook runs.
+    pub this: ThingId,
+    /// Who caused it (the drinker, the attacker…), if anyone.
+    pub actor: Option<ThingId>,
+    /// Who it is aimed at, if anyone.
+    pub target: Option<ThingId>,
+    /// Where it happens, if relevant.
+    pub loc: Option<Loc>,
+    /// A number for the hook (damage dealt, time elapsed…).
+    pub amount: i64,
+}
+
+impl HookCall {
+    /// A call about `this` with nothing else set.
+    #[must_use]
+    pub fn on(this: ThingId) -> Self {
+        HookCall {
+            this,
+            actor: None,
+            target: None,
+            loc: None,
+            amount: 0,
+        }
+    }
+}
+
+/// A hook: a plain Rust function that changes the game it is given. The game passed in is
+/// the caller's working copy; if the hook fails, the caller discards that copy, so nothing
+/// changes.
+pub type HookFn = fn(&mut Game, &HookCall) -> Result<(), Error>;
+
+/// The registry of hook functions by name. It lives beside the game value (functions are not
+/// data); the game value names hooks, so it stays saveable and comparable.
+///
+/// ```
+/// use alembic::{Error, Game, HookCall, Hooks};
+/// fn shout(g: &mut Game, _: &HookCall) -> Result<(), Error> {
+///     g.log_mut("Boo!");
+///     Ok(())
+/// }
+/// let hooks = Hooks::new().register("shout", shout).unwrap();
+/// assert!(hooks.get("shout").is_ok());
+/// assert!(hooks.get("whisper").is_err());
+/// ```
+#[derive(Clone, Default)]
+pub struct Hooks {
+    map: BTreeMap<Arc<str>, HookFn>,
+}
+
+impl fmt::Debug for Hooks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.map.keys()).finish()
+    }
+}
+
+impl Hooks {
+    /// No hooks.
+    #[must_use]
+    pub fn new() -> Self {
+        Hooks::default()
+    }
+
+    /// This registry plus `f` under `name`.
+    pub fn register(mut self, name: &str, f: HookFn) -> Result<Self, Error> {
+        if self.map.contains_key(name) {
+            return Err(Error::DuplicateHook(Arc::from(name)));
+        }
+        self.map.insert(Arc::from(name), f);
+        Ok(self)
+    }
+
+    /// The function called `name`.
+    pub fn get(&self, name: &str) -> Result<HookFn, Error> {
+        self.map
+            .get(name)
+            .copied()
+            .ok_or_else(|| Error::UnknownHook(Arc::from(name)))
+    }
+
+    /// Every registered name.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.map.keys().map(|k| &**k)
+    }
+}

@@ -1,0 +1,696 @@
+//! Properties: dynamic values read through typed keys, and modifiers.
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::error::Error;
+use crate::loc::Loc;
+use crate::thing::ThingId;
+use crate::ui::Rgb;
+
+/// The name of a hook: a Rust function registered in a [`Hooks`](crate::Hooks) registry and
+/// referenced from data by name, so game values stay plain, saveable data.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Hook(pub Arc<str>);
+
+impl Hook {
+    /// A hook reference by name.
+    #[must_use]
+    pub fn new(name: &str) -> Self {
+        Hook(Arc::from(name))
+    }
+
+    /// The hook's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A dynamically typed property value. Data-defined things can carry any of these.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Value {
+    /// A flag.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A floating-point number (hashed by its bits, so runs stay comparable).
+    Float(f64),
+    /// One character, e.g. a glyph.
+    Char(char),
+    /// Text.
+    Text(Arc<str>),
+    /// A location.
+    Loc(Loc),
+    /// A reference to a thing.
+    Thing(ThingId),
+    /// A colour.
+    Rgb(Rgb),
+    /// A hook name.
+    Hook(Hook),
+    /// A list of values.
+    List(Arc<[Value]>),
+}
+
+impl Value {
+    /// The kind of this value, for error messages.
+    #[must_use]
+    pub fn kind(&self) -> ValueKind {
+        match self {
+            Value::Bool(_) => ValueKind::Bool,
+            Value::Int(_) => ValueKind::Int,
+            Value::Float(_) => ValueKind::Float,
+            Value::Char(_) => ValueKind::Char,
+            Value::Text(_) => ValueKind::Text,
+            Value::Loc(_) => ValueKind::Loc,
+            Value::Thing(_) => ValueKind::Thing,
+            Value::Rgb(_) => ValueKind::Rgb,
+            Value::Hook(_) => ValueKind::Hook,
+            Value::List(_) => ValueKind::List,
+        }
+    }
+}
+
+impl Hash for Value {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Value::Bool(b) => b.hash(state),
+            Value::Int(i) => i.hash(state),
+            Value::Float(f) => f.to_bits().hash(state),
+            Value::Char(c) => c.hash(state),
+            Value::Text(t) => t.hash(state),
+            Value::Loc(l) => l.hash(state),
+            Value::Thing(t) => t.hash(state),
+            Value::Rgb(c) => c.hash(state),
+            Value::Hook(h) => h.hash(state),
+            Value::List(l) => l.hash(state),
+        }
+    }
+}
+
+/// The kinds of [`Value`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum ValueKind {
+    Bool,
+    Int,
+    Float,
+    Char,
+    Text,
+    Loc,
+    Thing,
+    Rgb,
+    Hook,
+    List,
+}
+
+impl fmt::Display for ValueKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// A Rust type a property can have: converts to and from [`Value`].
+pub trait PropType: Clone + Sized {
+    /// The value kind this type is stored as.
+    const KIND: ValueKind;
+    /// Store.
+    fn into_value(self) -> Value;
+    /// Read back; `None` when the stored value has another kind or is out of range.
+    fn from_value(v: &Value) -> Option<Self>;
+}
+
+macro_rules! int_prop {
+    ($($t:ty),*) => {$(
+        impl PropType for $t {
+            const KIND: ValueKind = ValueKind::Int;
+            fn into_value(self) -> Value {
+                Value::Int(i64::from(self))
+            }
+            fn from_value(v: &Value) -> Option<Self> {
+                match v {
+                    Value::Int(i) => <$t>::try_from(*i).ok(),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+int_prop!(i64, i32, i16, u32, u16, u8);
+
+macro_rules! simple_prop {
+    ($t:ty, $variant:ident) => {
+        impl PropType for $t {
+            const KIND: ValueKind = ValueKind::$variant;
+            fn into_value(self) -> Value {
+                Value::$variant(self)
+            }
+            fn from_value(v: &Value) -> Option<Self> {
+                match v {
+                    Value::$variant(x) => Some(x.clone()),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+simple_prop!(bool, Bool);
+simple_prop!(f64, Float);
+simple_prop!(char, Char);
+simple_prop!(Arc<str>, Text);
+simple_prop!(Loc, Loc);
+simple_prop!(ThingId, Thing);
+simple_prop!(Rgb, Rgb);
+simple_prop!(Hook, Hook);
+simple_prop!(Arc<[Value]>, List);
+
+impl PropType for Value {
+    const KIND: ValueKind = ValueKind::List; // unused: a raw Value accepts every kind
+    fn into_value(self) -> Value {
+        self
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        Some(v.clone())
+    }
+}
+
+/// 64-bit FNV-1a of a property name, computed at compile time for constant keys.
+const fn name_hash(name: &str) -> u64 {
+    let bytes = name.as_bytes();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        i += 1;
+    }
+    h
+}
+
+#[derive(Clone)]
+enum KeyName {
+    Static(&'static str),
+    Shared(Arc<str>),
+}
+
+/// An untyped property name, as stored in things and prototypes.
+///
+/// Keys compare by name; a precomputed hash makes lookups integer comparisons. Clone Θ(1).
+#[derive(Clone)]
+pub struct PropKey {
+    hash: u64,
+    name: KeyName,
+}
+
+impl PropKey {
+    /// A key from a static name (no allocation).
+    #[must_use]
+    pub const fn from_static(name: &'static str) -> Self {
+        PropKey {
+            hash: name_hash(name),
+            name: KeyName::Static(name),
+        }
+    }
+
+    /// A key from any name (data-defined properties).
+    #[must_use]
+    pub fn new(name: &str) -> Self {
+        PropKey {
+            hash: name_hash(name),
+            name: KeyName::Shared(Arc::from(name)),
+        }
+    }
+
+    /// The property's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        match &self.name {
+            KeyName::Static(s) => s,
+            KeyName::Shared(s) => s,
+        }
+    }
+}
+
+impl PartialEq for PropKey {
+    fn eq(&self, o: &Self) -> bool {
+        self.hash == o.hash && self.name() == o.name()
+    }
+}
+impl Eq for PropKey {}
+impl Ord for PropKey {
+    fn cmp(&self, o: &Self) -> Ordering {
+        self.hash
+            .cmp(&o.hash)
+            .then_with(|| self.name().cmp(o.name()))
+    }
+}
+impl PartialOrd for PropKey {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Hash for PropKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.name().hash(state);
+    }
+}
+impl fmt::Debug for PropKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.name())
+    }
+}
+impl fmt::Display for PropKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+impl Serialize for PropKey {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+impl<'de> Deserialize<'de> for PropKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Ok(PropKey::new(&s))
+    }
+}
+
+/// A typed property key: the name plus the Rust type its value has, and an optional default.
+///
+/// Declare keys as constants; reading through them is type-checked at compile time, and a
+/// stored value of another kind is reported as [`Error::WrongPropertyType`].
+///
+/// ```
+/// use alembic::Prop;
+/// pub const HPS: Prop<i32> = Prop::new("hps");
+/// pub const SPEED: Prop<i32> = Prop::with_default("speed", 100);
+/// assert_eq!(SPEED.default_value(), Some(&100));
+/// ```
+pub struct Prop<T> {
+    key: PropKey,
+    default: Option<T>,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T> Prop<T> {
+    /// A key with no default: reading a missing property is [`Error::MissingProperty`].
+    #[must_use]
+    pub const fn new(name: &'static str) -> Self {
+        Prop {
+            key: PropKey::from_static(name),
+            default: None,
+            _t: PhantomData,
+        }
+    }
+
+    /// A key whose missing value reads as `default`.
+    #[must_use]
+    pub const fn with_default(name: &'static str, default: T) -> Self {
+        Prop {
+            key: PropKey::from_static(name),
+            default: Some(default),
+            _t: PhantomData,
+        }
+    }
+
+    /// The untyped key.
+    #[must_use]
+    pub const fn key(&self) -> &PropKey {
+        &self.key
+    }
+
+    /// The property's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        self.key.name()
+    }
+
+    /// The default, if any.
+    #[must_use]
+    pub const fn default_value(&self) -> Option<&T> {
+        self.default.as_ref()
+    }
+}
+
+impl<T: Clone> Clone for Prop<T> {
+    fn clone(&self) -> Self {
+        Prop {
+            key: self.key.clone(),
+            default: self.default.clone(),
+            _t: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for Prop<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Prop({})", self.key.name())
+    }
+}
+
+impl<T: PropType> Prop<T> {
+    /// Convert a stored value, or report its kind.
+    pub(crate) fn decode(&self, v: &Value) -> Result<T, Error> {
+        T::from_value(v).ok_or_else(|| Error::WrongPropertyType {
+            key: self.key.clone(),
+            expected: T::KIND,
+            found: v.kind(),
+        })
+    }
+
+    /// The default, or [`Error::MissingProperty`].
+    pub(crate) fn missing(&self) -> Result<T, Error> {
+        self.default.clone().ok_or_else(|| Error::MissingProperty {
+            key: self.key.clone(),
+        })
+    }
+}
+
+/// A small persistent map of properties, sorted by key.
+///
+/// Clone Θ(1) (shared); lookup Θ(log n) integer comparisons; insert Θ(n) copy-on-write.
+#[derive(Clone, Default, PartialEq, Hash)]
+pub struct PropMap(Arc<Vec<(PropKey, Value)>>);
+
+impl PropMap {
+    /// An empty map.
+    #[must_use]
+    pub fn new() -> Self {
+        PropMap::default()
+    }
+
+    fn find(&self, key: &PropKey) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.cmp(key))
+    }
+
+    /// The raw value stored under `key`.
+    #[must_use]
+    pub fn get(&self, key: &PropKey) -> Option<&Value> {
+        self.find(key).ok().map(|i| &self.0[i].1)
+    }
+
+    /// Store `value` under `key` (copy-on-write).
+    pub fn insert(&mut self, key: PropKey, value: Value) {
+        match self.find(&key) {
+            Ok(i) => {
+                if self.0[i].1 != value {
+                    Arc::make_mut(&mut self.0)[i].1 = value;
+                }
+            }
+            Err(i) => Arc::make_mut(&mut self.0).insert(i, (key, value)),
+        }
+    }
+
+    /// Remove `key`; returns the old value.
+    pub fn remove(&mut self, key: &PropKey) -> Option<Value> {
+        let i = self.find(key).ok()?;
+        Some(Arc::make_mut(&mut self.0).remove(i).1)
+    }
+
+    /// Number of properties.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Every (key, value), in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&PropKey, &Value)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl fmt::Debug for PropMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for PropMap {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for PropMap {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let entries: Vec<(PropKey, Value)> =
+            std::collections::BTreeMap::<PropKey, Value>::deserialize(d)?
+                .into_iter()
+                .collect();
+        Ok(PropMap(Arc::new(entries)))
+    }
+}
+
+/// A builder of properties and modifiers, used to [`proclaim`](crate::Library::proclaim)
+/// prototypes and to set up things.
+///
+/// ```
+/// use alembic::{Modifier, Prop, Props};
+/// const ST: Prop<i32> = Prop::new("st");
+/// const NAME: Prop<std::sync::Arc<str>> = Prop::new("name");
+/// let p = Props::new().with(NAME, "ring of strength".into()).modifier(Modifier::add(ST, 2));
+/// assert_eq!(p.modifiers().len(), 1);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Props {
+    pub(crate) map: PropMap,
+    pub(crate) mods: Vec<Modifier>,
+}
+
+impl Props {
+    /// Nothing yet.
+    #[must_use]
+    pub fn new() -> Self {
+        Props::default()
+    }
+
+    /// Add a typed property.
+    #[must_use]
+    pub fn with<T: PropType>(mut self, key: Prop<T>, value: T) -> Self {
+        self.map.insert(key.key, value.into_value());
+        self
+    }
+
+    /// Add an untyped property (data-defined keys).
+    #[must_use]
+    pub fn with_raw(mut self, key: PropKey, value: Value) -> Self {
+        self.map.insert(key, value);
+        self
+    }
+
+    /// Add a modifier this thing applies to whatever holds it.
+    #[must_use]
+    pub fn modifier(mut self, m: Modifier) -> Self {
+        self.mods.push(m);
+        self
+    }
+
+    /// The properties so far.
+    #[must_use]
+    pub fn map(&self) -> &PropMap {
+        &self.map
+    }
+
+    /// The modifiers so far.
+    #[must_use]
+    pub fn modifiers(&self) -> &[Modifier] {
+        &self.mods
+    }
+}
+
+/// How a modifier changes a property.
+#[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
+pub enum ModOp {
+    /// Add to an integer (a missing value counts as 0; other kinds are left alone).
+    Add(i64),
+    /// Multiply an integer by `num / den`, rounding toward zero (a zero `den` leaves it alone).
+    Scale {
+        /// Numerator.
+        num: i64,
+        /// Denominator.
+        den: i64,
+    },
+    /// Raise an integer to at least this.
+    AtLeast(i64),
+    /// Lower an integer to at most this.
+    AtMost(i64),
+    /// Replace the value.
+    Set(Value),
+}
+
+/// A change a thing makes to how its holder's property reads.
+///
+/// A thing carrying modifiers affects only its immediate holder, and only while it is inside
+/// it (and, with [`Modifier::while_flag`], only while the carrier's flag is true — e.g. a
+/// ring while worn). Modifiers apply in order of `priority`, then the carrier's insertion order.
+#[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
+pub struct Modifier {
+    /// The holder's property changed.
+    pub key: PropKey,
+    /// The change.
+    pub op: ModOp,
+    /// Lower priorities apply first.
+    pub priority: i32,
+    /// Active only while the carrier's boolean property with this name is true.
+    pub while_flag: Option<PropKey>,
+}
+
+impl Modifier {
+    /// Add `amount` to an integer property.
+    #[must_use]
+    pub fn add<T: PropType>(key: Prop<T>, amount: i64) -> Self {
+        Modifier::raw(key.key, ModOp::Add(amount))
+    }
+
+    /// Replace a property's value.
+    #[must_use]
+    pub fn set<T: PropType>(key: Prop<T>, value: T) -> Self {
+        Modifier::raw(key.key, ModOp::Set(value.into_value()))
+    }
+
+    /// Multiply an integer property by `num / den`.
+    #[must_use]
+    pub fn scale<T: PropType>(key: Prop<T>, num: i64, den: i64) -> Self {
+        Modifier::raw(key.key, ModOp::Scale { num, den })
+    }
+
+    /// A modifier from an untyped key.
+    #[must_use]
+    pub fn raw(key: PropKey, op: ModOp) -> Self {
+        Modifier {
+            key,
+            op,
+            priority: 0,
+            while_flag: None,
+        }
+    }
+
+    /// With this priority (lower applies first; default 0).
+    #[must_use]
+    pub fn priority(mut self, priority: i32) -> Self {
+        self.priority = priority;
+        self
+    }
+
+    /// Active only while the carrier's flag `flag` is true.
+    #[must_use]
+    pub fn while_flag(mut self, flag: Prop<bool>) -> Self {
+        self.while_flag = Some(flag.key);
+        self
+    }
+
+    /// Apply to a value (`None` = missing).
+    pub(crate) fn apply(&self, v: Option<Value>) -> Option<Value> {
+        let int = |v: &Option<Value>| match v {
+            Some(Value::Int(i)) => Some(*i),
+            None => Some(0),
+            _ => None,
+        };
+        match &self.op {
+            ModOp::Set(x) => Some(x.clone()),
+            ModOp::Add(n) => match int(&v) {
+                Some(i) => Some(Value::Int(i.saturating_add(*n))),
+                None => v,
+            },
+            ModOp::Scale { num, den } => match (int(&v), *den) {
+                (Some(i), d) if d != 0 => {
+                    let r = i128::from(i) * i128::from(*num) / i128::from(d);
+                    Some(Value::Int(
+                        r.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64,
+                    ))
+                }
+                _ => v,
+            },
+            ModOp::AtLeast(n) => match int(&v) {
+                Some(i) => Some(Value::Int(i.max(*n))),
+                None => v,
+            },
+            ModOp::AtMost(n) => match int(&v) {
+                Some(i) => Some(Value::Int(i.min(*n))),
+                None => v,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HPS: Prop<i32> = Prop::new("hps");
+    const NAME: Prop<Arc<str>> = Prop::new("name");
+
+    #[test]
+    fn prop_map_sorted_and_cow() {
+        let mut a = PropMap::new();
+        a.insert(HPS.key().clone(), Value::Int(5));
+        a.insert(NAME.key().clone(), Value::Text("rat".into()));
+        let b = a.clone();
+        a.insert(HPS.key().clone(), Value::Int(6));
+        assert_eq!(b.get(HPS.key()), Some(&Value::Int(5)));
+        assert_eq!(a.get(HPS.key()), Some(&Value::Int(6)));
+        assert_eq!(a.get(&PropKey::new("hps")), Some(&Value::Int(6)));
+        assert_eq!(a.len(), 2);
+        assert_eq!(a.remove(NAME.key()), Some(Value::Text("rat".into())));
+        assert_eq!(a.get(NAME.key()), None);
+    }
+
+    #[test]
+    fn typed_decode_reports_kinds() {
+        assert_eq!(HPS.decode(&Value::Int(3)), Ok(3));
+        assert_eq!(
+            HPS.decode(&Value::Bool(true)),
+            Err(Error::WrongPropertyType {
+                key: HPS.key().clone(),
+                expected: ValueKind::Int,
+                found: ValueKind::Bool
+            })
+        );
+        // Out of range for i32 is a type error too, never a silent truncation.
+        assert!(HPS.decode(&Value::Int(i64::MAX)).is_err());
+    }
+
+    #[test]
+    fn modifier_ops() {
+        let add = Modifier::add(HPS, 3);
+        assert_eq!(add.apply(Some(Value::Int(4))), Some(Value::Int(7)));
+        assert_eq!(add.apply(None), Some(Value::Int(3)));
+        assert_eq!(add.apply(Some(Value::Bool(true))), Some(Value::Bool(true)));
+        let half = Modifier::scale(HPS, 1, 2);
+        assert_eq!(half.apply(Some(Value::Int(9))), Some(Value::Int(4)));
+        let zero = Modifier::scale(HPS, 1, 0);
+        assert_eq!(zero.apply(Some(Value::Int(9))), Some(Value::Int(9)));
+        let set = Modifier::set(NAME, "x".into());
+        assert_eq!(set.apply(None), Some(Value::Text("x".into())));
+        assert_eq!(
+            Modifier::add(HPS, i64::MAX).apply(Some(Value::Int(5))),
+            Some(Value::Int(i64::MAX))
+        );
+    }
+
+    #[test]
+    fn value_serde_round_trip() {
+        let v = Value::List(Arc::from(vec![
+            Value::Int(1),
+            Value::Text("a".into()),
+            Value::Hook(Hook::new("heal")),
+            Value::Float(0.5),
+        ]));
+        let s = serde_json::to_string(&v).unwrap();
+        assert_eq!(serde_json::from_str::<Value>(&s).unwrap(), v);
+    }
+}

@@ -1,0 +1,229 @@
+//! Things: ids, places and the thing record itself.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+use crate::loc::Loc;
+use crate::props::{Modifier, Prop, PropKey, PropMap, PropType, Props, Value};
+
+/// The identity of a thing within one game (and all values derived from it). Ids are never
+/// reused, so an old id can't silently name a new thing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ThingId(pub u64);
+
+impl fmt::Display for ThingId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// Where a thing is: on the map, or inside another thing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Place {
+    /// On the map at this location.
+    Map(Loc),
+    /// Inside this container (an inventory, a creature carrying an effect…).
+    In(ThingId),
+}
+
+impl From<Loc> for Place {
+    fn from(l: Loc) -> Self {
+        Place::Map(l)
+    }
+}
+
+impl From<ThingId> for Place {
+    fn from(id: ThingId) -> Self {
+        Place::In(id)
+    }
+}
+
+/// An ordered list of thing ids (cell contents, container contents). Clone Θ(1).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct IdList(Option<Arc<[ThingId]>>);
+
+impl IdList {
+    /// The ids, in insertion order.
+    #[must_use]
+    pub fn as_slice(&self) -> &[ThingId] {
+        self.0.as_deref().unwrap_or(&[])
+    }
+
+    /// Number of ids.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    /// Whether empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.as_slice().is_empty()
+    }
+
+    /// Whether `id` is in the list.
+    #[must_use]
+    pub fn contains(&self, id: ThingId) -> bool {
+        self.as_slice().contains(&id)
+    }
+
+    /// Append `id` (Θ(n) copy).
+    pub(crate) fn push(&mut self, id: ThingId) {
+        let mut v = self.as_slice().to_vec();
+        v.push(id);
+        self.0 = Some(v.into());
+    }
+
+    /// Remove `id` if present (Θ(n) copy).
+    pub(crate) fn remove(&mut self, id: ThingId) {
+        if !self.contains(id) {
+            return;
+        }
+        let v: Vec<ThingId> = self
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(|&x| x != id)
+            .collect();
+        self.0 = if v.is_empty() { None } else { Some(v.into()) };
+    }
+
+    pub(crate) fn from_vec(v: Vec<ThingId>) -> Self {
+        IdList(if v.is_empty() { None } else { Some(v.into()) })
+    }
+}
+
+/// A thing: a creature, an item, an effect, a door… — an open set of properties, the
+/// modifiers it applies to whatever holds it, and (once in a game) an id, a place and
+/// contents.
+///
+/// A `Thing` fresh from [`Thing::new`] or [`Library::create`](crate::Library::create) has no
+/// id or place; [`Game::add_thing`](crate::Game::add_thing) gives it both. Id, place and
+/// contents are maintained only by the [`Game`](crate::Game): changing a thing's copy can't
+/// break the world's consistency. Clone: Θ(1) (its maps are shared).
+#[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
+pub struct Thing {
+    pub(crate) id: Option<ThingId>,
+    pub(crate) place: Option<Place>,
+    pub(crate) proto: Option<Arc<str>>,
+    pub(crate) props: PropMap,
+    pub(crate) mods: Arc<[Modifier]>,
+    pub(crate) contents: IdList,
+    /// The subset of `contents` that carry modifiers, in the same order.
+    #[serde(skip)]
+    pub(crate) modded_by: IdList,
+}
+
+impl Default for Thing {
+    fn default() -> Self {
+        Thing::new(Props::new())
+    }
+}
+
+impl Thing {
+    /// A thing with these properties and modifiers and no prototype.
+    #[must_use]
+    pub fn new(props: Props) -> Self {
+        Thing {
+            id: None,
+            place: None,
+            proto: None,
+            props: props.map,
+            mods: props.mods.into(),
+            contents: IdList::default(),
+            modded_by: IdList::default(),
+        }
+    }
+
+    /// Its id, once added to a game.
+    #[must_use]
+    pub fn id(&self) -> Option<ThingId> {
+        self.id
+    }
+
+    /// Where it is, once added to a game.
+    #[must_use]
+    pub fn place(&self) -> Option<Place> {
+        self.place
+    }
+
+    /// The prototype it was created from, if any.
+    #[must_use]
+    pub fn proto(&self) -> Option<&str> {
+        self.proto.as_deref()
+    }
+
+    /// The things inside it, in insertion order.
+    #[must_use]
+    pub fn contents(&self) -> &[ThingId] {
+        self.contents.as_slice()
+    }
+
+    /// Its base properties (no modifiers applied).
+    #[must_use]
+    pub fn props(&self) -> &PropMap {
+        &self.props
+    }
+
+    /// The modifiers it applies to its holder.
+    #[must_use]
+    pub fn modifiers(&self) -> &[Modifier] {
+        &self.mods
+    }
+
+    /// A base property (no modifiers), or its default, or [`Error::MissingProperty`].
+    pub fn get<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
+        match self.props.get(key.key()) {
+            Some(v) => key.decode(v),
+            None => key.missing(),
+        }
+    }
+
+    /// A base property if present (ignoring defaults).
+    pub fn get_opt<T: PropType>(&self, key: &Prop<T>) -> Result<Option<T>, Error> {
+        self.props.get(key.key()).map(|v| key.decode(v)).transpose()
+    }
+
+    /// Whether a flag is set (missing or non-bool reads as false).
+    #[must_use]
+    pub fn is(&self, flag: &Prop<bool>) -> bool {
+        matches!(self.props.get(flag.key()), Some(Value::Bool(true)))
+    }
+
+    /// Set a base property on this copy.
+    pub fn set<T: PropType>(&mut self, key: &Prop<T>, value: T) {
+        self.props.insert(key.key().clone(), value.into_value());
+    }
+
+    /// This copy with a base property set.
+    #[must_use]
+    pub fn with<T: PropType>(mut self, key: &Prop<T>, value: T) -> Self {
+        self.set(key, value);
+        self
+    }
+
+    /// Set an untyped property.
+    pub fn set_raw(&mut self, key: PropKey, value: Value) {
+        self.props.insert(key, value);
+    }
+
+    /// Remove a base property.
+    pub fn remove_prop(&mut self, key: &PropKey) -> Option<Value> {
+        self.props.remove(key)
+    }
+
+    /// Replace the modifiers it applies to its holder.
+    pub fn set_modifiers(&mut self, mods: Vec<Modifier>) {
+        self.mods = mods.into();
+    }
+
+    /// Whether it currently applies any modifier to a holder.
+    pub(crate) fn has_modifiers(&self) -> bool {
+        !self.mods.is_empty()
+    }
+}
