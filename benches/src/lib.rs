@@ -1,1 +1,1 @@
-//! Criterion benchmarks for Alembic live in `benches/`.
+//! Shared helpers for the Alembic benchmarks (the benchmarks themselves are in `benches/`).

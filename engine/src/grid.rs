@@ -26,8 +26,10 @@ const SIDE: i32 = 1 << CHUNK_BITS;
 const MASK: i32 = SIDE - 1;
 /// Cells per chunk.
 const CELLS: usize = (SIDE * SIDE) as usize;
-/// Largest tree height: enough to span the whole `i32` range of `z` (chunks are 1 level thick).
-const MAX_HEIGHT: u32 = 33;
+/// Largest tree height. Chunk coordinates span at most 2^32 per axis; growth doubles the root
+/// and may shift its corner away from a later target, so covering any target from any origin
+/// needs at most 35 levels. 40 leaves room; spans stay far inside `i64`.
+const MAX_HEIGHT: u32 = 40;
 
 #[derive(Clone)]
 struct Chunk<T> {
@@ -86,6 +88,8 @@ fn slot(rel: [u64; 3], level: u32) -> usize {
 #[derive(Clone)]
 pub struct Grid<T> {
     default: T,
+    /// One chunk row of defaults, so unwritten chunks scan like written ones.
+    blank: Arc<[T]>,
     root: Option<Arc<Node<T>>>,
     /// Chunk coordinates of the root's corner.
     origin: [i64; 3],
@@ -98,6 +102,7 @@ impl<T: Clone + PartialEq> Grid<T> {
     #[must_use]
     pub fn new(default: T) -> Self {
         Grid {
+            blank: vec![default.clone(); SIDE as usize].into(),
             default,
             root: None,
             origin: [0; 3],
@@ -226,8 +231,12 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// The chunk at `chunk` coordinates, created and made unique along its path.
     fn chunk_mut(&mut self, chunk: [i64; 3]) -> &mut Chunk<T> {
         self.cover(chunk);
-        // `cover` guarantees coverage: chunk coordinates span at most 2^32 per axis.
+        // `cover` guarantees coverage (see MAX_HEIGHT).
         let rel = self.rel(chunk).unwrap_or([0; 3]);
+        debug_assert!(
+            self.rel(chunk).is_some(),
+            "grid root does not cover {chunk:?}"
+        );
         let default = &self.default;
         let mut level = self.height - 1;
         let mut node = Arc::make_mut(self.root.get_or_insert_with(|| {
@@ -265,50 +274,26 @@ impl<T: Clone + PartialEq> Grid<T> {
 
     /// Every cell of `area` with its value, chunk by chunk (within a chunk, row-major).
     ///
-    /// Θ(cells in the box); unwritten cells yield the default.
-    pub fn iter_box(&self, area: LocBox) -> impl Iterator<Item = (Loc, &T)> + '_ {
-        let empty = area.is_empty();
-        let (z0, z1) = if empty {
-            (0, 0)
-        } else {
-            (area.min.z, area.max.z)
+    /// Θ(cells in the box + chunks in the box · h); unwritten cells yield the default.
+    pub fn iter_box(&self, area: LocBox) -> BoxIter<'_, T> {
+        let mut it = BoxIter {
+            grid: self,
+            area,
+            z: area.min.z,
+            cy: area.min.y >> CHUNK_BITS,
+            cx: area.min.x >> CHUNK_BITS,
+            y: 0,
+            y1: 0,
+            x0: 0,
+            x: 0,
+            chunk: None,
+            row: [].iter(),
+            done: area.is_empty(),
         };
-        let cy0 = area.min.y >> CHUNK_BITS;
-        let cy1 = if empty {
-            cy0
-        } else {
-            ((area.max.y - 1) >> CHUNK_BITS) + 1
-        };
-        let cx0 = area.min.x >> CHUNK_BITS;
-        let cx1 = if empty {
-            cx0
-        } else {
-            ((area.max.x - 1) >> CHUNK_BITS) + 1
-        };
-        (z0..z1).flat_map(move |z| {
-            (cy0..cy1).flat_map(move |cy| {
-                (cx0..cx1).flat_map(move |cx| {
-                    let chunk = self.find_chunk([i64::from(cx), i64::from(cy), i64::from(z)]);
-                    let x0 = area.min.x.max(cx << CHUNK_BITS);
-                    let x1 = area.max.x.min((cx << CHUNK_BITS).saturating_add(SIDE));
-                    let y0 = area.min.y.max(cy << CHUNK_BITS);
-                    let y1 = area.max.y.min((cy << CHUNK_BITS).saturating_add(SIDE));
-                    let default = &self.default;
-                    (y0..y1).flat_map(move |y| {
-                        let row: &[T] = match chunk {
-                            Some(c) => {
-                                let r = ((y & MASK) * SIDE) as usize;
-                                &c.cells[r + (x0 & MASK) as usize..=r + ((x1 - 1) & MASK) as usize]
-                            }
-                            None => &[],
-                        };
-                        (x0..x1)
-                            .zip(0usize..)
-                            .map(move |(x, i)| (Loc::new(x, y, z), row.get(i).unwrap_or(default)))
-                    })
-                })
-            })
-        })
+        if !it.done {
+            it.enter_chunk();
+        }
+        it
     }
 
     /// Every written chunk as (its corner location, its 256 cells row-major), in a canonical
@@ -392,6 +377,158 @@ impl<T: Clone + PartialEq> Grid<T> {
 }
 
 const CELLS_PER_ROW: usize = SIDE as usize;
+
+/// Iterator over a box of a [`Grid`]: see [`Grid::iter_box`].
+pub struct BoxIter<'a, T> {
+    grid: &'a Grid<T>,
+    area: LocBox,
+    z: i32,
+    cy: i32,
+    cx: i32,
+    y: i32,
+    y1: i32,
+    x0: i32,
+    x: i32,
+    chunk: Option<&'a Chunk<T>>,
+    row: std::slice::Iter<'a, T>,
+    done: bool,
+}
+
+impl<'a, T: Clone + PartialEq> BoxIter<'a, T> {
+    /// Set up the chunk at (cx, cy, z) and its first row.
+    fn enter_chunk(&mut self) {
+        let a = self.area;
+        self.chunk =
+            self.grid
+                .find_chunk([i64::from(self.cx), i64::from(self.cy), i64::from(self.z)]);
+        self.x0 = a.min.x.max(self.cx << CHUNK_BITS);
+        self.y = a.min.y.max(self.cy << CHUNK_BITS);
+        self.y1 = a.max.y.min((self.cy << CHUNK_BITS).saturating_add(SIDE));
+        self.load_row();
+    }
+
+    fn row_width(&self) -> usize {
+        let x1 = self
+            .area
+            .max
+            .x
+            .min((self.cx << CHUNK_BITS).saturating_add(SIDE));
+        (x1 - self.x0).max(0) as usize
+    }
+
+    fn load_row(&mut self) {
+        let width = self.row_width();
+        self.x = self.x0;
+        self.row = match self.chunk {
+            Some(c) => {
+                let r = ((self.y & MASK) * SIDE + (self.x0 & MASK)) as usize;
+                c.cells[r..r + width].iter()
+            }
+            None => self.grid.blank[..width].iter(),
+        };
+    }
+
+    /// Move to the next row, chunk or level; false when the box is exhausted.
+    #[cold]
+    fn advance(&mut self) -> bool {
+        if self.done {
+            return false;
+        }
+        self.y += 1;
+        if self.y < self.y1 {
+            self.load_row();
+            return true;
+        }
+        let a = self.area;
+        self.cx += 1;
+        if self.cx > (a.max.x - 1) >> CHUNK_BITS {
+            self.cx = a.min.x >> CHUNK_BITS;
+            self.cy += 1;
+            if self.cy > (a.max.y - 1) >> CHUNK_BITS {
+                self.cy = a.min.y >> CHUNK_BITS;
+                if self.z >= a.max.z - 1 {
+                    self.done = true;
+                    return false;
+                }
+                self.z += 1;
+            }
+        }
+        self.enter_chunk();
+        true
+    }
+}
+
+impl<'a, T: Clone + PartialEq> Iterator for BoxIter<'a, T> {
+    type Item = (Loc, &'a T);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(v) = self.row.next() {
+                let l = Loc::new(self.x, self.y, self.z);
+                self.x += 1;
+                return Some((l, v));
+            }
+            if !self.advance() {
+                return None;
+            }
+        }
+    }
+
+    /// Internal iteration (what `for_each`, `sum`, `count`… use): whole chunks at a time when
+    /// the box spans a chunk's full width, row slices otherwise.
+    fn fold<B, F>(mut self, init: B, mut f: F) -> B
+    where
+        F: FnMut(B, Self::Item) -> B,
+    {
+        let mut acc = init;
+        loop {
+            // The rest of the current row.
+            let (y, z, x) = (self.y, self.z, self.x);
+            let row = std::mem::replace(&mut self.row, [].iter());
+            acc = row
+                .zip(x..)
+                .fold(acc, |acc, (v, x)| f(acc, (Loc::new(x, y, z), v)));
+            // The remaining rows of this chunk, as one run when they are full-width.
+            let full_width = self.x0 & MASK == 0 && self.row_width() == SIDE as usize;
+            if full_width && self.y + 1 < self.y1 {
+                let (y0, y1, x0) = (self.y + 1, self.y1, self.x0);
+                let start = ((y0 & MASK) * SIDE) as usize;
+                let end = start + ((y1 - y0) * SIDE) as usize;
+                let cells: &[T] = match self.chunk {
+                    Some(c) => &c.cells[start..end],
+                    None => &[],
+                };
+                if self.chunk.is_some() {
+                    acc = cells.iter().enumerate().fold(acc, |acc, (i, v)| {
+                        let l = Loc::new(x0 + (i as i32 & MASK), y0 + (i as i32 >> CHUNK_BITS), z);
+                        f(acc, (l, v))
+                    });
+                } else {
+                    let d = &self.grid.default;
+                    for i in 0..(y1 - y0) * SIDE {
+                        acc = f(
+                            acc,
+                            (Loc::new(x0 + (i & MASK), y0 + (i >> CHUNK_BITS), z), d),
+                        );
+                    }
+                }
+                self.y = y1 - 1;
+            }
+            if !self.advance() {
+                return acc;
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        if self.done {
+            (self.row.len(), Some(self.row.len()))
+        } else {
+            (self.row.len(), None)
+        }
+    }
+}
 
 fn collect<'a, T>(
     node: &'a Node<T>,

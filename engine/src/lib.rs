@@ -61,7 +61,7 @@ mod ui;
 
 pub use error::{Error, InvariantError};
 pub use game::{Game, Message, SAVE_FORMAT};
-pub use grid::Grid;
+pub use grid::{BoxIter, Grid};
 pub use hash::StableHasher;
 pub use library::{
     FREQ, HookCall, HookFn, Hooks, IS_CONTAINER, LEVEL, Library, ON_ACTION, ON_CONSUME, ON_CREATE,

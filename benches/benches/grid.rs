@@ -1,0 +1,223 @@
+//! `Grid<u16>` against a flat `Vec<u16>` baseline, on a 128 × 128 × 16 world (262,144 cells).
+//!
+//! Run: `cargo bench -p alembic-benches --bench grid`
+//! Every timing group holds the grid and its baseline, measured in the same run; the memory
+//! figures are printed first (counted by an instrumented global allocator).
+
+use std::alloc::System;
+use std::hint::black_box;
+
+use alembic::{Grid, Loc, LocBox};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group};
+use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+const W: i32 = 128;
+const H: i32 = 128;
+const D: i32 = 16;
+const CELLS: usize = (W * H * D) as usize;
+
+fn world() -> LocBox {
+    LocBox::new(Loc::new(0, 0, 0), Loc::new(W, H, D))
+}
+
+fn flat_index(l: Loc) -> usize {
+    ((l.z * H + l.y) * W + l.x) as usize
+}
+
+/// A deterministic xorshift stream of locations inside the world.
+fn random_locs(n: usize, mut seed: u64) -> Vec<Loc> {
+    (0..n)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let x = (seed % W as u64) as i32;
+            let y = ((seed >> 16) % H as u64) as i32;
+            let z = ((seed >> 32) % D as u64) as i32;
+            Loc::new(x, y, z)
+        })
+        .collect()
+}
+
+fn filled_grid() -> Grid<u16> {
+    let mut g = Grid::new(0u16);
+    for (i, l) in world().iter().enumerate() {
+        g.set_mut(l, (i % 251) as u16 + 1);
+    }
+    g
+}
+
+fn filled_vec() -> Vec<u16> {
+    (0..CELLS).map(|i| (i % 251) as u16 + 1).collect()
+}
+
+fn memory_report() {
+    let region = Region::new(GLOBAL);
+    let v = filled_vec();
+    let vec_bytes = region.change().bytes_allocated - region.change().bytes_deallocated;
+    drop(v);
+
+    let region = Region::new(GLOBAL);
+    let g = filled_grid();
+    let s = region.change();
+    let grid_bytes = s.bytes_allocated as i64 - s.bytes_deallocated as i64;
+
+    let locs = random_locs(1000, 77);
+    let region = Region::new(GLOBAL);
+    let mut versions = Vec::with_capacity(1000);
+    let mut cur = g.clone();
+    for (i, l) in locs.iter().enumerate() {
+        cur = cur.set(*l, i as u16);
+        versions.push(cur.clone());
+    }
+    let s = region.change();
+    let versions_bytes = s.bytes_allocated as i64 - s.bytes_deallocated as i64;
+    // The Vec holding the 1,000 handles is bookkeeping, not grid storage.
+    let handles = (1000 * std::mem::size_of::<Grid<u16>>()) as i64;
+    let per_version = (versions_bytes - handles) as f64 / 1000.0;
+    println!("memory: flat Vec<u16> {vec_bytes} bytes");
+    println!(
+        "memory: Grid<u16> first version {grid_bytes} bytes = {:.3}x the flat Vec (bar <= 1.1x)",
+        grid_bytes as f64 / vec_bytes as f64
+    );
+    println!(
+        "memory: 1,000 one-cell versions: {per_version:.0} bytes each on top of the first (bar <= 1000)"
+    );
+    drop(versions);
+}
+
+fn bench_get(c: &mut Criterion) {
+    let g = filled_grid();
+    let v = filled_vec();
+    let locs = random_locs(4096, 1);
+    let mut group = c.benchmark_group("grid/random_get");
+    group.throughput(Throughput::Elements(locs.len() as u64));
+    group.bench_function("flat_vec", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for l in &locs {
+                sum += u64::from(v[flat_index(*l)]);
+            }
+            black_box(sum)
+        })
+    });
+    group.bench_function("grid", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for l in &locs {
+                sum += u64::from(*g.get(*l));
+            }
+            black_box(sum)
+        })
+    });
+    group.finish();
+}
+
+fn bench_scan(c: &mut Criterion) {
+    let g = filled_grid();
+    let v = filled_vec();
+    let mut group = c.benchmark_group("grid/full_scan");
+    group.throughput(Throughput::Elements(CELLS as u64));
+    // The baseline yields the same items as the grid's iterator: (location, &value).
+    group.bench_function("flat_vec_with_locs", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for z in 0..D {
+                for y in 0..H {
+                    let row = &v[flat_index(Loc::new(0, y, z))..][..W as usize];
+                    for (x, val) in (0..W).zip(row) {
+                        let l = Loc::new(x, y, z);
+                        sum += u64::from(*val) + (l.x as u64 & 1);
+                    }
+                }
+            }
+            black_box(sum)
+        })
+    });
+    // Internal iteration (`for_each`/`fold`/`sum`): the iterator's fast path.
+    group.bench_function("grid_iter_box_for_each", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            g.iter_box(world())
+                .for_each(|(l, val)| sum += u64::from(*val) + (l.x as u64 & 1));
+            black_box(sum)
+        })
+    });
+    // External iteration (`for` loop calling `next`), reported for honesty.
+    group.bench_function("grid_iter_box_for_loop", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for (l, val) in g.iter_box(world()) {
+                sum += u64::from(*val) + (l.x as u64 & 1);
+            }
+            black_box(sum)
+        })
+    });
+    group.finish();
+}
+
+fn bench_set(c: &mut Criterion) {
+    let g = filled_grid();
+    let v = filled_vec();
+    let locs = random_locs(4096, 2);
+    let mut group = c.benchmark_group("grid/persistent_set");
+    let mut i = 0usize;
+    group.bench_function("flat_vec_clone_and_set", |b| {
+        b.iter(|| {
+            i = (i + 1) % locs.len();
+            let mut copy = v.clone();
+            copy[flat_index(locs[i])] = 7;
+            black_box(copy)
+        })
+    });
+    // The previous version `g` stays alive; the new one is dropped inside the timing.
+    group.bench_function("grid_set", |b| {
+        b.iter(|| {
+            i = (i + 1) % locs.len();
+            black_box(g.set(locs[i], 7))
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("grid/in_place_set");
+    group.throughput(Throughput::Elements(locs.len() as u64));
+    group.bench_function("flat_vec", |b| {
+        b.iter_batched_ref(
+            filled_vec,
+            |v| {
+                for (k, l) in locs.iter().enumerate() {
+                    v[flat_index(*l)] = k as u16;
+                }
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("grid_sole_owner", |b| {
+        b.iter_batched_ref(
+            filled_grid,
+            |g| {
+                for (k, l) in locs.iter().enumerate() {
+                    g.set_mut(*l, k as u16);
+                }
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("grid/clone");
+    group.bench_function("flat_vec", |b| b.iter(|| black_box(v.clone())));
+    group.bench_function("grid", |b| b.iter(|| black_box(g.clone())));
+    group.finish();
+}
+
+criterion_group!(benches, bench_get, bench_scan, bench_set);
+
+fn main() {
+    memory_report();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

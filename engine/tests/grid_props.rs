@@ -1,0 +1,153 @@
+//! Property tests: `Grid<T>` against a plain `HashMap<Loc, T>` oracle, and persistence.
+
+use std::collections::HashMap;
+
+use alembic::{Grid, Loc, LocBox};
+use proptest::prelude::*;
+
+#[derive(Clone, Debug)]
+enum GridAction {
+    Set(Loc, u8),
+    SetPersistent(Loc, u8),
+    Fill(LocBox, u8),
+    Snapshot,
+}
+
+/// Mostly a compact area (so writes collide and chunks are shared), sometimes anywhere.
+fn loc() -> impl Strategy<Value = Loc> {
+    prop_oneof![
+        8 => (-40i32..40, -40i32..40, -3i32..3).prop_map(|(x, y, z)| Loc::new(x, y, z)),
+        1 => (any::<i32>(), any::<i32>(), any::<i32>()).prop_map(|(x, y, z)| Loc::new(x, y, z)),
+    ]
+}
+
+fn small_box() -> impl Strategy<Value = LocBox> {
+    (
+        -40i32..40,
+        -40i32..40,
+        -3i32..3,
+        0i32..20,
+        0i32..20,
+        1i32..3,
+    )
+        .prop_map(|(x, y, z, w, h, d)| {
+            LocBox::new(Loc::new(x, y, z), Loc::new(x + w, y + h, z + d))
+        })
+}
+
+fn action() -> impl Strategy<Value = GridAction> {
+    prop_oneof![
+        6 => (loc(), any::<u8>()).prop_map(|(l, v)| GridAction::Set(l, v)),
+        4 => (loc(), any::<u8>()).prop_map(|(l, v)| GridAction::SetPersistent(l, v)),
+        1 => (small_box(), any::<u8>()).prop_map(|(b, v)| GridAction::Fill(b, v)),
+        1 => Just(GridAction::Snapshot),
+    ]
+}
+
+fn oracle_get(o: &HashMap<Loc, u8>, l: Loc) -> u8 {
+    o.get(&l).copied().unwrap_or(0)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn grid_matches_hashmap(actions in prop::collection::vec(action(), 1..120)) {
+        let mut g = Grid::new(0u8);
+        let mut o: HashMap<Loc, u8> = HashMap::new();
+        let mut snaps: Vec<(Grid<u8>, HashMap<Loc, u8>)> = Vec::new();
+        let mut touched: Vec<Loc> = Vec::new();
+        for a in actions {
+            match a {
+                GridAction::Set(l, v) => {
+                    g.set_mut(l, v);
+                    o.insert(l, v);
+                    touched.push(l);
+                }
+                GridAction::SetPersistent(l, v) => {
+                    let before = g.clone();
+                    let next = g.set(l, v);
+                    // The older value is untouched by the persistent write.
+                    prop_assert_eq!(*before.get(l), oracle_get(&o, l));
+                    g = next;
+                    o.insert(l, v);
+                    touched.push(l);
+                }
+                GridAction::Fill(b, v) => {
+                    g = g.fill_box(b, v);
+                    for l in b.iter() {
+                        o.insert(l, v);
+                    }
+                    touched.push(b.min);
+                }
+                GridAction::Snapshot => snaps.push((g.clone(), o.clone())),
+            }
+            g.check_invariants().map_err(TestCaseError::fail)?;
+            for &l in &touched {
+                prop_assert_eq!(*g.get(l), oracle_get(&o, l), "at {}", l);
+            }
+        }
+        // Every cell the oracle knows, and the set of non-default cells, agree.
+        let set: HashMap<Loc, u8> = g.iter_set().map(|(l, v)| (l, *v)).collect();
+        let want: HashMap<Loc, u8> = o.iter().filter(|(_, v)| **v != 0).map(|(l, v)| (*l, *v)).collect();
+        prop_assert_eq!(set, want);
+        // Every snapshot still reads as it did when taken (persistence).
+        for (sg, so) in &snaps {
+            for (l, v) in so {
+                prop_assert_eq!(sg.get(*l), v);
+            }
+            let set: HashMap<Loc, u8> = sg.iter_set().map(|(l, v)| (l, *v)).collect();
+            let want: HashMap<Loc, u8> = so.iter().filter(|(_, v)| **v != 0).map(|(l, v)| (*l, *v)).collect();
+            prop_assert_eq!(set, want);
+        }
+    }
+
+    #[test]
+    fn iter_box_matches_oracle_both_ways(
+        writes in prop::collection::vec(((-20i32..40, -20i32..40, -1i32..2), any::<u8>()), 0..60),
+        area in small_box(),
+    ) {
+        let mut g = Grid::new(0u8);
+        let mut o = HashMap::new();
+        for ((x, y, z), v) in writes {
+            g.set_mut(Loc::new(x, y, z), v);
+            o.insert(Loc::new(x, y, z), v);
+        }
+        let mut want: Vec<(Loc, u8)> = area.iter().map(|l| (l, oracle_get(&o, l))).collect();
+        want.sort();
+        // External iteration (`next`).
+        let mut by_next = Vec::new();
+        let mut it = g.iter_box(area);
+        while let Some((l, v)) = it.next() {
+            by_next.push((l, *v));
+        }
+        by_next.sort();
+        prop_assert_eq!(&by_next, &want);
+        // Internal iteration (`fold`), which takes whole-chunk fast paths.
+        let mut by_fold = Vec::new();
+        g.iter_box(area).for_each(|(l, v)| by_fold.push((l, *v)));
+        by_fold.sort();
+        prop_assert_eq!(&by_fold, &want);
+    }
+
+    #[test]
+    fn equality_ignores_tree_shape(writes in prop::collection::vec((loc(), 1u8..4), 0..40)) {
+        let mut a = Grid::new(0u8);
+        for (l, v) in &writes {
+            a.set_mut(*l, *v);
+        }
+        // Same cells written in reverse order, plus default writes far away.
+        let mut b = Grid::new(0u8);
+        b.set_mut(Loc::new(1_000_000, -1_000_000, 77), 0);
+        let mut seen = std::collections::HashSet::new();
+        for (l, v) in writes.iter().rev() {
+            if seen.insert(*l) {
+                b.set_mut(*l, *v);
+            }
+        }
+        prop_assert_eq!(&a, &b);
+        let json_a = serde_json::to_string(&a).unwrap();
+        let json_b = serde_json::to_string(&b).unwrap();
+        prop_assert_eq!(json_a, json_b);
+    }
+}
