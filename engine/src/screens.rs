@@ -635,7 +635,15 @@ pub fn draw_item_list(
     }
     let x = inside.x + 1;
     if entries.is_empty() {
-        put_clipped(frame, inside, x, inside.y, "(nothing)", palette.dim, palette.bg);
+        put_clipped(
+            frame,
+            inside,
+            x,
+            inside.y,
+            "(nothing)",
+            palette.dim,
+            palette.bg,
+        );
     }
     // The last inside row holds the footer.
     for (y, (i, e)) in (inside.y..inside.bottom() - 1).zip(shown.enumerate()) {
