@@ -377,6 +377,25 @@ impl<C> App for ScreenStack<C> {
     }
 }
 
+/// A boxed app is an app, so wrappers such as [`MinSize`] take what a launcher returns.
+impl<A: App + ?Sized> App for Box<A> {
+    fn render(&self, frame: &mut Frame) {
+        (**self).render(frame);
+    }
+
+    fn handle(&mut self, input: Input) -> Control {
+        (**self).handle(input)
+    }
+
+    fn tick_interval(&self) -> Option<std::time::Duration> {
+        (**self).tick_interval()
+    }
+
+    fn tick(&mut self) -> Control {
+        (**self).tick()
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Key helpers
 
