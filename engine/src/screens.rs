@@ -538,12 +538,18 @@ pub fn put_clipped(frame: &mut Frame, area: Rect, x: u16, y: u16, text: &str, fg
 }
 
 /// Break `text` into lines of at most `width` characters at spaces (words longer than the
-/// width are cut). Explicit newlines are kept; an empty input line stays an empty line.
+/// width are cut). Explicit newlines are kept; an empty input line stays an empty line; a line
+/// that already fits is kept as is (runs of spaces included).
 #[must_use]
 pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut out = Vec::new();
     for para in text.split('\n') {
+        // A line that fits is kept verbatim, so aligned columns survive.
+        if para.chars().count() <= width {
+            out.push(para.to_string());
+            continue;
+        }
         let mut line = String::new();
         let mut len = 0;
         for word in para.split(' ').filter(|w| !w.is_empty()) {
@@ -1373,6 +1379,7 @@ mod tests {
         assert_eq!(wrap_text("aa bb cc", 5), vec!["aa bb", "cc"]);
         assert_eq!(wrap_text("abcdefg", 3), vec!["abc", "def", "g"]);
         assert_eq!(wrap_text("a\n\nb", 9), vec!["a", "", "b"]);
+        assert_eq!(wrap_text("a   b", 9), vec!["a   b"]);
         let mut f = Frame::new(10, 4);
         let all = Rect::of_frame(&f);
         let inside = draw_box(&mut f, all, &Palette::DEFAULT, Some("T"));

@@ -155,34 +155,34 @@ pub fn rgb_to_colour(c: Rgb, depth: ColourDepth) -> Color {
 /// drawn as `?`.
 pub fn draw_frame(frame: &Frame, buf: &mut Buffer, depth: ColourDepth) {
     let area: Rect = buf.area;
-    let fw = frame.width().min(area.width);
-    let fh = frame.height().min(area.height);
+    let aw = usize::from(area.width);
+    let fw = usize::from(frame.width().min(area.width));
+    let fh = usize::from(frame.height().min(area.height));
     let cells = frame.cells();
     let stride = usize::from(frame.width());
-    // Consecutive cells usually share colours: convert each distinct colour once.
-    let mut last: Option<(Rgb, Color)> = None;
-    let mut conv = |c: Rgb| match last {
+    // Neighbouring cells usually share colours: convert each run once (fg and bg apart, as
+    // they alternate).
+    let mut fg_cache: Option<(Rgb, Color)> = None;
+    let mut bg_cache: Option<(Rgb, Color)> = None;
+    let conv = |cache: &mut Option<(Rgb, Color)>, c: Rgb| match *cache {
         Some((k, v)) if k == c => v,
         _ => {
             let v = rgb_to_colour(c, depth);
-            last = Some((c, v));
+            *cache = Some((c, v));
             v
         }
     };
-    for y in 0..area.height {
-        for x in 0..area.width {
-            let Some(out) = buf.cell_mut((area.x + x, area.y + y)) else {
-                continue;
-            };
+    for (y, row) in buf.content.chunks_mut(aw.max(1)).enumerate() {
+        for (x, out) in row.iter_mut().enumerate() {
             if x >= fw || y >= fh {
                 out.reset();
                 continue;
             }
-            let c = cells[usize::from(y) * stride + usize::from(x)];
+            let c = cells[y * stride + x];
             let ch = if c.ch.is_control() { '?' } else { c.ch };
             out.set_char(ch);
-            out.fg = conv(c.fg);
-            out.bg = conv(c.bg);
+            out.fg = conv(&mut fg_cache, c.fg);
+            out.bg = conv(&mut bg_cache, c.bg);
             out.modifier = Modifier::empty();
         }
     }
