@@ -1,4 +1,4 @@
-//! Games built on the `alembic` engine's public API, and [`launch`], where every frontend gets
+//! Games built on the `alembic` engine's public API, and [`launch()`], where every frontend gets
 //! its game from.
 
 pub mod demo;
