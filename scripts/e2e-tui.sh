@@ -26,7 +26,10 @@ BIN="$TARGET/release/alembic-tui"
 
 SOCK="alembic-e2e-$$"
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { tm kill-server >/dev/null 2>&1 || true; }
+cleanup() {
+    tm kill-server >/dev/null 2>&1 || true
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+}
 trap cleanup EXIT
 
 FAILS=0
