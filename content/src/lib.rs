@@ -1,1 +1,7 @@
-//! Games built on the `alembic` engine's public API.
+//! Games built on the `alembic` engine's public API, and [`launch()`], where every frontend gets
+//! its game from.
+
+pub mod demo;
+pub mod launch;
+
+pub use launch::{LaunchError, LaunchOptions, default_game, games, launch, save_dir};

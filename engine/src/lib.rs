@@ -56,6 +56,7 @@ mod loc;
 mod props;
 mod pvec;
 mod rng;
+mod screens;
 mod thing;
 mod ui;
 
@@ -70,6 +71,12 @@ pub use library::{
 pub use loc::{Dir, Loc, LocBox};
 pub use props::{Hook, ModOp, Modifier, Prop, PropKey, PropMap, PropType, Props, Value, ValueKind};
 pub use rng::GameRng;
+pub use screens::{
+    Confirm, ItemList, ListEntry, MessageLogScreen, MinSize, Palette, Rect, Screen, ScreenStack,
+    ScreenValue, TextScreen, Transition, direction_key, draw_box, draw_item_list, draw_message_log,
+    draw_too_small, fade_for_age, fill, is_cancel, item_letter, page_count, plain_char, plain_key,
+    put_centred, put_clipped, wrap_text,
+};
 pub use thing::{IdList, Place, Thing, ThingId};
 pub use ui::{
     App, Cell, ColourDepth, Control, Frame, Frontend, Input, Key, Mods, Rgb, TestFrontend,

@@ -1,0 +1,80 @@
+//! One 120×40 terminal frame: the demo game's render into an `alembic::Frame`, then the
+//! terminal frontend's frame→ratatui-buffer drawing (and a full `Terminal::draw` with diffing
+//! on a `TestBackend`), beside a plain `Vec<Cell>` fill of the same size as the baseline.
+//! Target (issue 5): build + draw ≤ 1 ms median.
+//!
+//! `cargo bench -p alembic-benches --bench tui_render -- --warm-up-time 1 --measurement-time 3`
+
+use std::hint::black_box;
+
+use alembic::{Cell, ColourDepth, Frame, Input};
+use alembic_content::{LaunchOptions, launch};
+use alembic_tui::{draw_frame, present_on};
+use criterion::{Criterion, criterion_group, criterion_main};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+const W: u16 = 120;
+const H: u16 = 40;
+
+fn bench(c: &mut Criterion) {
+    let mut app = match launch(&LaunchOptions {
+        game: "demo".into(),
+        seed: Some(1),
+        load: None,
+    }) {
+        Ok(app) => app,
+        Err(e) => panic!("cannot launch the demo: {e}"),
+    };
+    // A couple of moves so the message log and status line hold something.
+    for ch in ['l', 'l', 'j', 'x'] {
+        let _ = app.handle(Input::ch(ch));
+    }
+
+    let mut g = c.benchmark_group("tui_render_120x40");
+    g.bench_function("baseline_vec_cell_fill", |b| {
+        b.iter(|| {
+            let v = vec![black_box(Cell::default()); usize::from(W) * usize::from(H)];
+            black_box(v)
+        });
+    });
+    g.bench_function("build_frame_demo", |b| {
+        b.iter(|| {
+            let mut f = Frame::new(W, H);
+            app.render(&mut f);
+            black_box(f)
+        });
+    });
+    for (name, depth) in [
+        ("build_and_draw_buffer_truecolor", ColourDepth::TrueColour),
+        ("build_and_draw_buffer_256", ColourDepth::Palette256),
+    ] {
+        let mut buf = Buffer::empty(Rect::new(0, 0, W, H));
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let mut f = Frame::new(W, H);
+                app.render(&mut f);
+                draw_frame(&f, &mut buf, depth);
+                black_box(&buf);
+            });
+        });
+    }
+    let mut term = match Terminal::new(TestBackend::new(W, H)) {
+        Ok(t) => t,
+        Err(e) => match e {},
+    };
+    g.bench_function("build_and_terminal_draw_testbackend", |b| {
+        b.iter(|| {
+            let mut f = Frame::new(W, H);
+            app.render(&mut f);
+            let r = present_on(&mut term, &f, ColourDepth::TrueColour);
+            black_box(r)
+        });
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

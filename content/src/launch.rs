@@ -1,0 +1,201 @@
+//! Where a frontend gets its game from: pick a game by name, start it new (with a seed) or from
+//! a save file, and get back an [`App`] to hand to [`alembic::run`]. Frontends contain no game
+//! code; a game registered here shows up in every frontend.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use alembic::App;
+
+use crate::demo::{self, DemoWorld};
+
+/// What the player asked for on the command line (shared by every frontend).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LaunchOptions {
+    /// The game's name, one of [`games`].
+    pub game: String,
+    /// Seed for a new game; `None` picks one from the clock.
+    pub seed: Option<u64>,
+    /// Continue from this save file instead of starting anew.
+    pub load: Option<PathBuf>,
+}
+
+/// Why a game could not be started.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    /// No game has that name.
+    #[error("unknown game {name:?}; valid games: {}", games().join(", "))]
+    UnknownGame {
+        /// The name asked for.
+        name: String,
+    },
+    /// The save file could not be read.
+    #[error("cannot read save file {}: {source}", path.display())]
+    ReadSave {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// The save file was read but is not a valid save of this game.
+    #[error("{} is not a valid {game} save: {reason}", path.display())]
+    BadSave {
+        /// The file.
+        path: PathBuf,
+        /// The game that tried to load it.
+        game: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// The names of the games that can be launched, the default first.
+#[must_use]
+pub fn games() -> &'static [&'static str] {
+    &["demo"]
+}
+
+/// The default game's name.
+#[must_use]
+pub fn default_game() -> &'static str {
+    "demo"
+}
+
+/// Start the game `opts` names: from the save file if one is given, else new from the seed.
+///
+/// # Errors
+/// [`LaunchError`]: an unknown game, an unreadable or invalid save file. Nothing touches the
+/// terminal or window, so a frontend can print the error and exit before setting itself up.
+pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
+    match opts.game.as_str() {
+        "demo" => {
+            let world = match &opts.load {
+                Some(path) => {
+                    let text = read_save(path, &opts.game)?;
+                    DemoWorld::from_save_text(&text).map_err(|reason| LaunchError::BadSave {
+                        path: path.clone(),
+                        game: opts.game.clone(),
+                        reason,
+                    })?
+                }
+                None => DemoWorld::new(opts.seed.unwrap_or_else(clock_seed)),
+            };
+            Ok(Box::new(demo::app(world)))
+        }
+        other => Err(LaunchError::UnknownGame {
+            name: other.to_string(),
+        }),
+    }
+}
+
+fn read_save(path: &Path, game: &str) -> Result<String, LaunchError> {
+    let bytes = std::fs::read(path).map_err(|source| LaunchError::ReadSave {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|_| LaunchError::BadSave {
+        path: path.to_path_buf(),
+        game: game.to_string(),
+        reason: "not UTF-8 text".to_string(),
+    })
+}
+
+/// A seed from the clock, for games started without `--seed`.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64 ^ d.as_secs().rotate_left(32))
+        .unwrap_or(0x5EED)
+}
+
+/// The directory for save files: `$XDG_DATA_HOME/alembic`, else `$HOME/.local/share/alembic`;
+/// `None` when neither variable is usable. (Not created here.)
+#[must_use]
+pub fn save_dir() -> Option<PathBuf> {
+    save_dir_from(std::env::var_os("XDG_DATA_HOME"), std::env::var_os("HOME"))
+}
+
+/// [`save_dir`] from given values of `XDG_DATA_HOME` and `HOME`. Per the XDG spec an empty or
+/// relative `XDG_DATA_HOME` is ignored.
+#[must_use]
+pub fn save_dir_from(xdg_data_home: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
+    let usable = |v: Option<OsString>| {
+        v.map(PathBuf::from)
+            .filter(|p| !p.as_os_str().is_empty() && p.is_absolute())
+    };
+    if let Some(xdg) = usable(xdg_data_home) {
+        return Some(xdg.join("alembic"));
+    }
+    usable(home).map(|h| h.join(".local").join("share").join("alembic"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(game: &str) -> LaunchOptions {
+        LaunchOptions {
+            game: game.to_string(),
+            seed: Some(1),
+            load: None,
+        }
+    }
+
+    #[test]
+    fn unknown_game_lists_valid_names() {
+        let err = launch(&opts("nethack")).err().unwrap();
+        assert_eq!(
+            err.to_string(),
+            "unknown game \"nethack\"; valid games: demo"
+        );
+        assert!(games().contains(&default_game()));
+    }
+
+    #[test]
+    fn demo_launches_and_renders() {
+        let app = launch(&opts("demo")).unwrap();
+        let mut f = alembic::Frame::new(80, 24);
+        app.render(&mut f);
+        assert!(f.contains_text("@"));
+        assert!(f.contains_text("Seed 1"));
+    }
+
+    #[test]
+    fn load_errors_are_clear() {
+        let mut o = opts("demo");
+        o.load = Some(PathBuf::from("/nonexistent/alembic/save"));
+        let err = launch(&o).err().unwrap().to_string();
+        assert!(
+            err.starts_with("cannot read save file /nonexistent/alembic/save:"),
+            "{err}"
+        );
+
+        let dir = std::env::temp_dir().join(format!("alembic-launch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.save");
+        std::fs::write(&bad, "garbage").unwrap();
+        o.load = Some(bad.clone());
+        let err = launch(&o).err().unwrap().to_string();
+        assert!(err.contains("is not a valid demo save"), "{err}");
+
+        let good = dir.join("good.save");
+        std::fs::write(&good, DemoWorld::new(5).save_text()).unwrap();
+        o.load = Some(good);
+        let app = launch(&o).unwrap();
+        let mut f = alembic::Frame::new(80, 24);
+        app.render(&mut f);
+        assert!(f.contains_text("Welcome back."));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn save_dir_respects_xdg_then_home() {
+        let d = save_dir_from(Some("/x/data".into()), Some("/home/a".into()));
+        assert_eq!(d, Some(PathBuf::from("/x/data/alembic")));
+        let d = save_dir_from(Some("relative".into()), Some("/home/a".into()));
+        assert_eq!(d, Some(PathBuf::from("/home/a/.local/share/alembic")));
+        let d = save_dir_from(Some("".into()), Some("/home/a".into()));
+        assert_eq!(d, Some(PathBuf::from("/home/a/.local/share/alembic")));
+        assert_eq!(save_dir_from(None, None), None);
+    }
+}
