@@ -1,5 +1,68 @@
-//! Frontend binary (work in progress).
+//! `alembic-pixels`: play an Alembic game in a native window.
 
-fn main() {
-    println!("The game is not built yet; see the README.");
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use alembic::App;
+use alembic_pixels::{PixelsFrontend, PixelsOptions};
+use clap::Parser;
+
+/// Play Alembic in a native window with bitmap glyphs.
+#[derive(Debug, Parser)]
+#[command(name = "alembic-pixels", version, about)]
+struct Args {
+    /// Which game to play.
+    #[arg(long, value_name = "NAME", default_value = "demo")]
+    game: String,
+    /// Start a new game from this seed (random when omitted).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Continue the saved game in FILE.
+    #[arg(long, value_name = "FILE")]
+    load: Option<PathBuf>,
+    /// Integer pixel scale, 1–4 (default: the largest that fits the screen).
+    #[arg(long, value_name = "1..4", value_parser = clap::value_parser!(u8).range(1..=4))]
+    scale: Option<u8>,
+}
+
+// ---- LOCAL TEST APP: replaced by `alembic_content::launch` at merge time. -------------
+// The lead swaps `make_app` for
+//     alembic_content::launch(&LaunchOptions { game, seed, load }).map_err(|e| e.to_string())
+// and deletes the `local_test_app` module. The frontend itself contains no game code.
+mod local_test_app;
+
+fn make_app(args: &Args) -> Result<Box<dyn App>, String> {
+    local_test_app::make(&args.game, args.seed, args.load.as_deref())
+}
+// ---- end of local test app --------------------------------------------------------------
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    // The game is built before any window opens: a bad --game/--load never shows one.
+    let mut app = match make_app(&args) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("alembic-pixels: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let opts = PixelsOptions {
+        title: format!("Alembic — {}", args.game),
+        scale: args.scale,
+        ..PixelsOptions::default()
+    };
+    let mut frontend = match PixelsFrontend::open(&opts) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("alembic-pixels: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match alembic::run(&mut frontend, app.as_mut()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("alembic-pixels: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
