@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use alembic::App;
-use alembic_pixels::{PixelsFrontend, PixelsOptions};
+use alembic_pixels::{Face, PixelsFrontend, PixelsOptions};
 use clap::Parser;
 
 /// Play Alembic in a native window with bitmap glyphs.
@@ -23,6 +23,18 @@ struct Args {
     /// Integer pixel scale, 1–4 (default: the largest that fits the screen).
     #[arg(long, value_name = "1..4", value_parser = clap::value_parser!(u8).range(1..=4))]
     scale: Option<u8>,
+    /// Cell shape: `square` 8×8 glyphs, or `tall` 8×16 (rows doubled, terminal-like).
+    #[arg(long, value_enum, default_value_t = FaceArg::Square)]
+    face: FaceArg,
+}
+
+/// `--face` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum FaceArg {
+    /// 8×8 cells.
+    Square,
+    /// 8×16 cells.
+    Tall,
 }
 
 // ---- LOCAL TEST APP: replaced by `alembic_content::launch` at merge time. -------------
@@ -46,9 +58,16 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Start at 80×50 square cells or 80×25 tall ones: about 640×400 pixels at 1×.
+    let (face, rows) = match args.face {
+        FaceArg::Square => (Face::Square8x8, 50),
+        FaceArg::Tall => (Face::Tall8x16, 25),
+    };
     let opts = PixelsOptions {
         title: format!("Alembic — {}", args.game),
         scale: args.scale,
+        face,
+        rows,
         ..PixelsOptions::default()
     };
     let mut frontend = match PixelsFrontend::open(&opts) {
