@@ -2,7 +2,7 @@
 
 use alembic::{Frame, Rgb};
 
-use crate::font::glyph_or_replacement;
+use crate::font::{Glyph, glyph_or_replacement};
 
 /// Smallest and largest integer scale.
 pub const SCALE_RANGE: std::ops::RangeInclusive<u8> = 1..=4;
@@ -111,7 +111,7 @@ pub const fn pack(c: Rgb) -> u32 {
 /// always sized from the frame and the layout.
 pub fn render_frame(frame: &Frame, layout: Layout, buf: &mut Vec<u32>) -> (usize, usize) {
     let (width, height) = layout.buffer_size(frame.width(), frame.height());
-    buf.clear();
+    // Every pixel is overwritten below: only the length needs setting.
     buf.resize(width * height, 0);
     if width == 0 || height == 0 {
         return (width, height);
@@ -124,32 +124,46 @@ pub fn render_frame(frame: &Frame, layout: Layout, buf: &mut Vec<u32>) -> (usize
     let cell_row_px = band_len * 8;
     let cols = usize::from(frame.width());
 
+    // Glyph and packed colours of one cell row, looked up once and reused for its 8 glyph rows.
+    let mut looked_up: Vec<(Glyph, u32, u32)> = Vec::with_capacity(cols);
     for (cy, cells) in frame.cells().chunks_exact(cols.max(1)).enumerate() {
+        looked_up.clear();
+        looked_up.extend(
+            cells
+                .iter()
+                .map(|c| (glyph_or_replacement(c.ch), pack(c.fg), pack(c.bg))),
+        );
         let cell_row = &mut buf[cy * cell_row_px..(cy + 1) * cell_row_px];
-        for (cx, cell) in cells.iter().enumerate() {
-            let glyph = glyph_or_replacement(cell.ch);
-            let fg = pack(cell.fg);
-            let bg = pack(cell.bg);
-            let x0 = cx * cell_w;
-            for (gy, bits) in glyph.iter().enumerate() {
-                let band = &mut cell_row[gy * band_len..(gy + 1) * band_len];
-                // Draw the first output line of this glyph row, then copy it down.
-                let (first, rest) = band.split_at_mut(width);
-                let line = &mut first[x0..x0 + cell_w];
-                if *bits == 0 {
-                    line.fill(bg);
-                } else {
-                    for (gx, px) in line.chunks_exact_mut(s).enumerate() {
-                        px.fill(if bits >> gx & 1 == 1 { fg } else { bg });
-                    }
+        for (gy, band) in cell_row.chunks_exact_mut(band_len).enumerate() {
+            // Draw the first output line of this glyph row across the whole width (sequential
+            // writes), then copy that line down for the vertical scale.
+            let (first, rest) = band.split_at_mut(width);
+            for (line, (glyph, fg, bg)) in first.chunks_exact_mut(cell_w).zip(&looked_up) {
+                let bits = glyph[gy];
+                match s {
+                    _ if bits == 0 => line.fill(*bg),
+                    1 => glyph_row::<1>(line, bits, *fg, *bg),
+                    2 => glyph_row::<2>(line, bits, *fg, *bg),
+                    3 => glyph_row::<3>(line, bits, *fg, *bg),
+                    _ => glyph_row::<4>(line, bits, *fg, *bg),
                 }
-                for copy in rest.chunks_exact_mut(width) {
-                    copy[x0..x0 + cell_w].copy_from_slice(&first[x0..x0 + cell_w]);
-                }
+            }
+            for copy in rest.chunks_exact_mut(width) {
+                copy.copy_from_slice(first);
             }
         }
     }
     (width, height)
+}
+
+/// One glyph row into `line` (`8 × S` pixels): set bits in `fg`, clear bits in `bg`.
+/// The scale is a constant so the per-pixel loop unrolls.
+#[inline]
+fn glyph_row<const S: usize>(line: &mut [u32], bits: u8, fg: u32, bg: u32) {
+    for (gx, px) in line.chunks_exact_mut(S).enumerate() {
+        let on = 0u32.wrapping_sub(u32::from(bits >> gx & 1));
+        px.fill((fg & on) | (bg & !on));
+    }
 }
 
 #[cfg(test)]
