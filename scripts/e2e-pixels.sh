@@ -79,7 +79,9 @@ while [[ -e /tmp/.X$n-lock || -e /tmp/.X11-unix/X$n ]]; do
     ((n < 140)) || fail "no free X display"
 done
 export DISPLAY=:$n
-Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >"$OUT/xvfb.log" 2>&1 &
+# -noreset: otherwise the server resets when its last client (a probe) leaves, and a
+# client connecting during the reset fails with "XOpenDisplay failed".
+Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp -noreset >"$OUT/xvfb.log" 2>&1 &
 XVFB_PID=$!
 for _ in $(seq 50); do
     xdotool getdisplaygeometry >/dev/null 2>&1 && break

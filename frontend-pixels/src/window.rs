@@ -49,7 +49,7 @@ impl Default for PixelsOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum PixelsError {
     /// The window could not be opened (no display, no X11/Wayland library…).
-    #[error("could not open a window: {0}")]
+    #[error("could not open a window (is there a display? DISPLAY / WAYLAND_DISPLAY): {0}")]
     Open(#[source] minifb::Error),
     /// Showing the pixel buffer failed.
     #[error("could not draw into the window: {0}")]
