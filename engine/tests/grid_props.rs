@@ -117,8 +117,7 @@ proptest! {
         want.sort();
         // External iteration (`next`).
         let mut by_next = Vec::new();
-        let mut it = g.iter_box(area);
-        while let Some((l, v)) = it.next() {
+        for (l, v) in g.iter_box(area) {
             by_next.push((l, *v));
         }
         by_next.sort();

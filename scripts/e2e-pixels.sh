@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# End-to-end test of the native-window frontend (alembic-pixels) under Xvfb.
+#
+# Starts the release binary with a fixed seed on a virtual 1280x800 screen, finds and focuses
+# its window, and checks screenshots: not blank, the hero's glyph colour present, the screen
+# changes after a move, a held key repeats, a resize is survived; then measures the idle CPU,
+# quits with a key and checks the exit status. Exits non-zero on any failure.
+#
+# Runs as root on a fresh Debian/Ubuntu machine (installs its tools with apt-get) or as a
+# user with the tools already installed. Knobs (environment):
+#   SEED=42                 game seed
+#   HERO_RGB=255,230,120     the hero glyph's colour in the game under test
+#   MOVE_KEY=Right          a key that moves the hero (xdotool key name)
+#   QUIT_KEYS="shift+q y"     keys that quit the game (xdotool key names, space-separated)
+#   DISPLAY_NUM=99          X display to use (the next free one is taken if 99 is busy)
+#   OUT=target/e2e-pixels   where screenshots and logs go
+#   SKIP_BUILD=1            use an existing target/release/alembic-pixels
+#   MAX_IDLE_CPU=5          idle CPU limit, percent of one core
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SEED=${SEED:-42}
+HERO_RGB=${HERO_RGB:-255,230,120}
+MOVE_KEY=${MOVE_KEY:-Right}
+QUIT_KEYS=${QUIT_KEYS:-shift+q y}
+OUT=${OUT:-$ROOT/target/e2e-pixels}
+BIN=$ROOT/target/release/alembic-pixels
+MAX_IDLE_CPU=${MAX_IDLE_CPU:-5}
+
+log() { printf 'e2e-pixels: %s\n' "$*" >&2; }
+fail() {
+    log "FAIL: $*"
+    exit 1
+}
+
+# --- tools -------------------------------------------------------------------------------
+missing=()
+for tool in Xvfb xauth xdotool import convert compare; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if ((${#missing[@]})); then
+    log "missing: ${missing[*]}; installing xvfb xauth x11-apps xdotool imagemagick"
+    [[ $(id -u) == 0 ]] || fail "run as root (or install: apt-get install xvfb xauth x11-apps xdotool imagemagick)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq xvfb xauth x11-apps xdotool imagemagick >/dev/null
+fi
+
+# --- build -------------------------------------------------------------------------------
+if [[ -z ${SKIP_BUILD:-} ]]; then
+    log "building the release binary"
+    (cd "$ROOT" && cargo build --release -p alembic-pixels)
+fi
+[[ -x $BIN ]] || fail "no binary at $BIN"
+
+mkdir -p "$OUT"
+rm -f "$OUT"/shot*.png
+
+# A bad flag must fail without opening a window (no display needed to check that).
+if DISPLAY= "$BIN" --scale 9 >"$OUT/badflag.log" 2>&1; then
+    fail "--scale 9 was accepted"
+fi
+grep -q -- "--scale" "$OUT/badflag.log" || fail "bad-flag error does not name the flag"
+
+# --- X server ----------------------------------------------------------------------------
+XVFB_PID=
+APP_PID=
+cleanup() {
+    [[ -n $APP_PID ]] && kill "$APP_PID" 2>/dev/null || true
+    [[ -n $XVFB_PID ]] && kill "$XVFB_PID" 2>/dev/null || true
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+n=${DISPLAY_NUM:-99}
+while [[ -e /tmp/.X$n-lock || -e /tmp/.X11-unix/X$n ]]; do
+    [[ -n ${DISPLAY_NUM:-} ]] && fail "display :$n is busy"
+    n=$((n + 1))
+    ((n < 140)) || fail "no free X display"
+done
+export DISPLAY=:$n
+# -noreset: otherwise the server resets when its last client (a probe) leaves, and a
+# client connecting during the reset fails with "XOpenDisplay failed".
+Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp -noreset >"$OUT/xvfb.log" 2>&1 &
+XVFB_PID=$!
+for _ in $(seq 50); do
+    xdotool getdisplaygeometry >/dev/null 2>&1 && break
+    sleep 0.1
+done
+xdotool getdisplaygeometry >/dev/null 2>&1 || fail "Xvfb did not start (see $OUT/xvfb.log)"
+log "Xvfb on $DISPLAY"
+
+# --- helpers -----------------------------------------------------------------------------
+shot() { import -window root "$OUT/$1"; }
+# How many pixels of colour R,G,B the image has.
+colour_count() {
+    local hex
+    hex=$(printf '#%02X%02X%02X' ${2//,/ })
+    convert "$OUT/$1" -format %c histogram:info:- | awk -v hex="$hex" 'toupper($0) ~ hex { sub(":", "", $1); n += $1 } END { print n + 0 }'
+}
+distinct_colours() { identify -format %k "$OUT/$1"; }
+changed_pixels() { compare -metric AE "$OUT/$1" "$OUT/$2" null: 2>&1 || true; }
+alive() { kill -0 "$APP_PID" 2>/dev/null; }
+
+# --- run ---------------------------------------------------------------------------------
+"$BIN" --seed "$SEED" >"$OUT/app.log" 2>&1 &
+APP_PID=$!
+WID=
+for _ in $(seq 100); do
+    WID=$(xdotool search --name 'Alembic' 2>/dev/null | head -n1 || true)
+    [[ -n $WID ]] && break
+    alive || fail "the app exited early: $(cat "$OUT/app.log")"
+    sleep 0.1
+done
+[[ -n $WID ]] || fail "no Alembic window appeared"
+log "window $WID: $(xdotool getwindowgeometry "$WID" | tr -s ' \n' ' ')"
+# No window manager under Xvfb: windowactivate needs one, windowfocus does not.
+xdotool windowactivate --sync "$WID" >/dev/null 2>&1 || xdotool windowfocus --sync "$WID" ||
+    fail "could not focus the window"
+sleep 0.5
+
+shot shot1.png
+colours=$(distinct_colours shot1.png)
+((colours > 8)) || fail "screenshot looks blank ($colours colours)"
+hero=$(colour_count shot1.png "$HERO_RGB")
+((hero > 0)) || fail "hero colour $HERO_RGB not on screen"
+log "shot1: $colours colours, $hero hero-coloured pixels"
+
+xdotool key --delay 60 "$MOVE_KEY"
+sleep 0.5
+shot shot2.png
+diff=$(changed_pixels shot1.png shot2.png)
+((diff > 0)) || fail "the screen did not change after $MOVE_KEY"
+hero=$(colour_count shot2.png "$HERO_RGB")
+((hero > 0)) || fail "hero colour gone after the move"
+log "shot2: $diff pixels changed after $MOVE_KEY, $hero hero-coloured pixels"
+
+# Holding a key repeats it (the frontend's own repeat timer).
+xdotool keydown Down
+sleep 0.8
+xdotool keyup Down
+sleep 0.3
+shot shot3.png
+diff=$(changed_pixels shot2.png shot3.png)
+((diff > 0)) || fail "holding Down changed nothing"
+log "shot3: $diff pixels changed after holding Down"
+
+# The grid follows the window size.
+xdotool windowsize "$WID" 960 600
+sleep 0.7
+alive || fail "the app died on resize: $(cat "$OUT/app.log")"
+shot shot4.png
+hero=$(colour_count shot4.png "$HERO_RGB")
+((hero > 0)) || fail "hero colour gone after the resize"
+log "shot4: resized to 960x600, $hero hero-coloured pixels"
+
+# Idle cost: CPU time over 3 s while nobody types.
+ticks() { awk '{ print $14 + $15 }' "/proc/$APP_PID/stat"; }
+hz=$(getconf CLK_TCK)
+t0=$(ticks)
+sleep 3
+t1=$(ticks)
+idle=$(awk -v d=$((t1 - t0)) -v hz="$hz" 'BEGIN { printf "%.1f", 100 * d / hz / 3 }')
+log "idle CPU: $idle % of one core"
+awk -v c="$idle" -v m="$MAX_IDLE_CPU" 'BEGIN { exit !(c < m) }' || fail "idle CPU $idle % >= $MAX_IDLE_CPU %"
+
+# Quit with keys and expect a clean exit.
+for k in $QUIT_KEYS; do
+    xdotool key "$k"
+    sleep 0.2
+done
+for _ in $(seq 50); do
+    alive || break
+    sleep 0.1
+done
+alive && fail "the app did not quit on: $QUIT_KEYS"
+status=0
+wait "$APP_PID" || status=$?
+APP_PID=
+((status == 0)) || fail "the app exited with status $status: $(cat "$OUT/app.log")"
+
+log "PASS (screenshots in $OUT)"
