@@ -41,7 +41,11 @@ impl Loc {
     /// The same `x` and `y` on level `z`.
     #[must_use]
     pub const fn with_z(self, z: i32) -> Self {
-        Loc { x: self.x, y: self.y, z }
+        Loc {
+            x: self.x,
+            y: self.y,
+            z,
+        }
     }
 
     /// Chebyshev (king-move) distance on the plane; levels are ignored unless they differ,
@@ -310,7 +314,11 @@ impl LocBox {
     pub const fn rect(x: i32, y: i32, w: i32, h: i32, z: i32) -> Self {
         LocBox {
             min: Loc::new(x, y, z),
-            max: Loc::new(x.saturating_add(w), y.saturating_add(h), z.saturating_add(1)),
+            max: Loc::new(
+                x.saturating_add(w),
+                y.saturating_add(h),
+                z.saturating_add(1),
+            ),
         }
     }
 
@@ -404,7 +412,10 @@ mod tests {
         assert_eq!(a.manhattan(b), 7);
         assert_eq!(a.euclidean_sq(b), 25);
         let far = Loc::new(i32::MIN, i32::MAX, 0);
-        assert_eq!(far.manhattan(Loc::new(i32::MAX, i32::MIN, 0)), 2 * u64::from(u32::MAX));
+        assert_eq!(
+            far.manhattan(Loc::new(i32::MAX, i32::MIN, 0)),
+            2 * u64::from(u32::MAX)
+        );
     }
 
     #[test]

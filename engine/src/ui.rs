@@ -496,7 +496,10 @@ mod tests {
     #[test]
     fn colour_maths() {
         assert_eq!(Rgb::new(200, 100, 0).scale(0.5), Rgb::new(100, 50, 0));
-        assert_eq!(Rgb::WHITE.modulate(Rgb::new(255, 0, 128)), Rgb::new(255, 0, 128));
+        assert_eq!(
+            Rgb::WHITE.modulate(Rgb::new(255, 0, 128)),
+            Rgb::new(255, 0, 128)
+        );
         assert_eq!(Rgb::WHITE.scale(f32::NAN), Rgb::BLACK);
     }
 
