@@ -44,11 +44,13 @@ pub fn retry<T>(
 /// Which neighbours count as connected for flood fills.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Adjacency {
-    /// The four orthogonal neighbours.
+    /// The four orthogonal neighbours. This is also exactly the connectivity of 8-way
+    /// movement under the pathfinding rule "no squeezing diagonally between two walls"
+    /// (a legal diagonal always has an open orthogonal beside it), so use `Four` to check
+    /// what [`astar`](crate::astar) and [`DijkstraMap`](crate::DijkstraMap) can reach.
     Four,
-    /// All eight neighbours, with the pathfinding rule that a diagonal is only connected
-    /// when at least one of the two orthogonal cells beside it is passable (no squeezing
-    /// between two walls), so regions match what [`astar`](crate::astar) can reach.
+    /// All eight neighbours, diagonals always connected (for games whose movement may squeeze
+    /// between two diagonal walls).
     Eight,
 }
 
@@ -424,11 +426,7 @@ impl<T> TileMap<T> {
                     (-1, 1),
                     (-1, -1),
                 ] {
-                    let diagonal = dx != 0 && dy != 0;
-                    if diagonal
-                        && (adjacency == Adjacency::Four
-                            || (!is_open(x + dx, y) && !is_open(x, y + dy)))
-                    {
+                    if dx != 0 && dy != 0 && adjacency == Adjacency::Four {
                         continue;
                     }
                     let (nx, ny) = (x + dx, y + dy);

@@ -4,7 +4,7 @@
 //! moves and a per-move cost callback `cost(from, to) -> Option<u32>` (`None` = cannot move
 //! there). The same movement rule applies everywhere, so A*, nearest-target search, Dijkstra
 //! maps and [`TileMap::regions`](crate::TileMap::regions) with
-//! [`Adjacency::Eight`](crate::Adjacency::Eight) agree on what is reachable:
+//! [`Adjacency::Four`](crate::Adjacency::Four) agree on what is reachable:
 //!
 //! **No corner cutting**: a diagonal step from `a` is allowed only if at least one of the two
 //! orthogonal steps it passes between is possible (`cost(a, orthogonal)` is `Some`). Squeezing
@@ -407,7 +407,9 @@ pub fn astar(
 ///
 /// Costs are those of *moving from a cell towards the goal*: the value of `x` is
 /// `min over neighbours n of cost(x, n) + value(n)`, with the no-corner-cutting rule of the
-/// [module](self). Building: Θ(A log A) for A reachable cells, about 8 cost calls per cell.
+/// [module](self). A cell gets a value whenever it can move toward a goal, so if `cost`
+/// only looks at the destination, walls beside the floor get values too (harmless; check
+/// `from` as well to avoid it). Building: Θ(A log A) for A reachable cells, about 8 cost calls per cell.
 /// Memory: 8 bytes per cell of the area.
 ///
 /// ```
