@@ -47,12 +47,17 @@
 //! ```
 #![warn(missing_docs)]
 
+mod dice;
 mod error;
+mod fov;
 mod game;
 mod grid;
 mod hash;
 mod library;
+mod light;
 mod loc;
+mod mapgen;
+mod path;
 mod props;
 mod pvec;
 mod rng;
@@ -60,7 +65,9 @@ mod screens;
 mod thing;
 mod ui;
 
+pub use dice::{Dice, DiceError, d, poisson, weighted_choice, weighted_index};
 pub use error::{Error, InvariantError};
+pub use fov::{Fov, MAX_FOV_RADIUS, VisibleSet, field_of_view};
 pub use game::{Game, Message, SAVE_FORMAT};
 pub use grid::{BoxIter, Grid};
 pub use hash::StableHasher;
@@ -68,7 +75,14 @@ pub use library::{
     FREQ, HookCall, HookFn, Hooks, IS_CONTAINER, LEVEL, Library, ON_ACTION, ON_CONSUME, ON_CREATE,
     ON_DEATH, ON_HIT, ON_TICK, ON_USE, Prototype, TileDef, TileId,
 };
+pub use light::{LightMap, LightSource};
 pub use loc::{Dir, Loc, LocBox};
+pub use mapgen::{
+    Adjacency, Bsp, BspSplit, Disconnected, Regions, TileMap, bsp_dungeon, random_room, retry,
+};
+pub use path::{
+    DijkstraMap, MAX_SEARCH_CELLS, Path, PathError, Pathfinder, Search, astar, explore_targets,
+};
 pub use props::{Hook, ModOp, Modifier, Prop, PropKey, PropMap, PropType, Props, Value, ValueKind};
 pub use rng::GameRng;
 pub use screens::{
