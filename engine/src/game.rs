@@ -132,6 +132,19 @@ impl Game {
         &mut self.rng
     }
 
+    /// Pick a prototype name at random with the game's own RNG: among those with `flag` set
+    /// and a [`LEVEL`](crate::LEVEL) within `min_level..=max_level`, weighted by
+    /// [`FREQ`](crate::FREQ). See [`Library::random_name`].
+    pub fn random_name(
+        &mut self,
+        flag: &Prop<bool>,
+        min_level: i32,
+        max_level: i32,
+    ) -> Result<Arc<str>, Error> {
+        self.library
+            .random_name(&mut self.rng, flag, min_level, max_level)
+    }
+
     /// The turn counter.
     #[must_use]
     pub fn turn(&self) -> u64 {
