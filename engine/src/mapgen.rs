@@ -1,0 +1,819 @@
+//! Map-generation toolkit: a small owned 2D map ([`TileMap`]) and building blocks that games
+//! compose — BSP subdivision with connection points, rooms, corridors (straight, L-shaped,
+//! winding), cellular-automaton caves, drunkard's walk, flood-fill regions and a connectivity
+//! checker.
+//!
+//! **Failure handling, the persistent way.** Every generation step takes `&self` and returns
+//! an `Option` of a *new* map; a step that cannot be applied (a room that does not fit, a
+//! point off the map) returns `None` and the earlier value is untouched, so the caller can
+//! retry with other random choices or keep what it had. [`retry`] is the typed form of the
+//! seed game's `or-loop`; chaining steps with `?` / [`Option::and_then`] is its `and-as->`.
+//!
+//! A finished [`TileMap`] is copied into the game's persistent grid, one level at a time.
+//! Its coordinates are `Loc`s whose `z` is ignored (locations it produces have `z = 0`;
+//! use [`Loc::with_z`] to place them).
+//!
+//! ```
+//! use alembic::{retry, GameRng, LocBox, TileMap};
+//! let mut rng = GameRng::seed_from(1);
+//! let map = TileMap::new(20, 10, false).unwrap();
+//! // Try up to 10 random rooms; each failure leaves `map` as it was.
+//! let with_room = retry(&mut rng, 10, |rng| {
+//!     let x = rng.range(0, 19) as i32;
+//!     map.carve_room(LocBox::rect(x, 2, 6, 4, 0), true)
+//! });
+//! assert!(with_room.is_some());
+//! assert_eq!(map.count(|&f| f), 0);
+//! ```
+
+use crate::loc::{Loc, LocBox};
+use crate::rng::GameRng;
+
+/// Calls `step` until it returns `Some`, at most `attempts` times; the typed `or-loop`.
+///
+/// Each attempt gets the RNG, so retries make different random choices and the whole loop
+/// stays deterministic for a given seed. `None` when every attempt failed.
+pub fn retry<T>(
+    rng: &mut GameRng,
+    attempts: usize,
+    mut step: impl FnMut(&mut GameRng) -> Option<T>,
+) -> Option<T> {
+    (0..attempts).find_map(|_| step(rng))
+}
+
+/// Which neighbours count as connected for flood fills.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Adjacency {
+    /// The four orthogonal neighbours. This is also exactly the connectivity of 8-way
+    /// movement under the pathfinding rule "no squeezing diagonally between two walls"
+    /// (a legal diagonal always has an open orthogonal beside it), so use `Four` to check
+    /// what [`astar`](crate::astar) and [`DijkstraMap`](crate::DijkstraMap) can reach.
+    Four,
+    /// All eight neighbours, diagonals always connected (for games whose movement may squeeze
+    /// between two diagonal walls).
+    Eight,
+}
+
+/// A `width × height` grid of `T`, row-major, owned and `Vec`-backed: the scratch space of
+/// map generation. Out-of-range accesses return `None`; nothing here panics.
+///
+/// Memory: `width · height · size_of::<T>()`; clone Θ(cells).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TileMap<T> {
+    width: i32,
+    height: i32,
+    cells: Vec<T>,
+}
+
+impl<T: Clone> TileMap<T> {
+    /// Largest number of cells a map may have.
+    pub const MAX_CELLS: usize = 1 << 24;
+
+    /// A map filled with `fill`; `None` when a side is not positive or the map would exceed
+    /// [`MAX_CELLS`](TileMap::MAX_CELLS). Θ(cells).
+    #[must_use]
+    pub fn new(width: i32, height: i32, fill: T) -> Option<Self> {
+        if width <= 0 || height <= 0 {
+            return None;
+        }
+        let n = (width as usize).checked_mul(height as usize)?;
+        if n > Self::MAX_CELLS {
+            return None;
+        }
+        Some(TileMap {
+            width,
+            height,
+            cells: vec![fill; n],
+        })
+    }
+
+    /// A map from ASCII-art rows (one `&str` per row, all the same length in chars), each
+    /// character turned into a cell by `f`. `None` for no rows, empty or ragged rows.
+    ///
+    /// ```
+    /// use alembic::{Loc, TileMap};
+    /// let m = TileMap::from_rows(&["#.#", "..."], |c| c == '.').unwrap();
+    /// assert_eq!(m.get(Loc::new(1, 0, 0)), Some(&true));
+    /// assert_eq!(m.render(|&f| if f { '.' } else { '#' }), "#.#\n...\n");
+    /// ```
+    #[must_use]
+    pub fn from_rows(rows: &[&str], f: impl Fn(char) -> T) -> Option<Self> {
+        let width = rows.first()?.chars().count();
+        let mut cells = Vec::with_capacity(width.saturating_mul(rows.len()));
+        for r in rows {
+            if r.chars().count() != width {
+                return None;
+            }
+            cells.extend(r.chars().map(&f));
+        }
+        let w = i32::try_from(width).ok()?;
+        let h = i32::try_from(rows.len()).ok()?;
+        if w == 0 || cells.len() > Self::MAX_CELLS {
+            return None;
+        }
+        Some(TileMap {
+            width: w,
+            height: h,
+            cells,
+        })
+    }
+
+    /// A copy with `l` set to `v`; `None` when `l` is off the map. Θ(cells).
+    #[must_use]
+    pub fn with(&self, l: Loc, v: T) -> Option<Self> {
+        let mut m = self.clone();
+        m.set(l, v)?;
+        Some(m)
+    }
+
+    /// A copy with every cell of `room` set to `v`; `None` when `room` is empty or not
+    /// entirely on the map (its `z` is ignored). Θ(cells).
+    #[must_use]
+    pub fn carve_room(&self, room: LocBox, v: T) -> Option<Self> {
+        let flat = LocBox::new(room.min.with_z(0), room.max.with_z(1));
+        if flat.is_empty()
+            || !self.contains(flat.min)
+            || !self.contains(flat.max - Loc::new(1, 1, 1))
+        {
+            return None;
+        }
+        let mut m = self.clone();
+        for l in flat.iter() {
+            m.set(l, v.clone());
+        }
+        Some(m)
+    }
+
+    /// A copy with a 4-connected line from `a` to `b` set to `v`: a straight corridor when
+    /// they share a row or column, otherwise a staircase that always moves orthogonally (so
+    /// it stays walkable under the no-corner-cutting rule). `None` if either end is off the
+    /// map. Θ(cells + length).
+    #[must_use]
+    pub fn carve_line(&self, a: Loc, b: Loc, v: T) -> Option<Self> {
+        if !self.contains(a) || !self.contains(b) {
+            return None;
+        }
+        let mut m = self.clone();
+        let (dx, dy) = (i64::from(b.x - a.x), i64::from(b.y - a.y));
+        let (sx, sy) = (dx.signum() as i32, dy.signum() as i32);
+        let (ax, ay) = (dx.abs(), dy.abs());
+        let (mut x, mut y) = (a.x, a.y);
+        // Walk the grid line: at each step move along the axis whose next boundary is
+        // nearer (compare (ix + ½) / ax with (iy + ½) / ay by cross-multiplication).
+        let (mut ix, mut iy) = (0i64, 0i64);
+        m.set(Loc::new(x, y, 0), v.clone());
+        while ix < ax || iy < ay {
+            if (1 + 2 * ix) * ay < (1 + 2 * iy) * ax {
+                x += sx;
+                ix += 1;
+            } else {
+                y += sy;
+                iy += 1;
+            }
+            m.set(Loc::new(x, y, 0), v.clone());
+        }
+        Some(m)
+    }
+
+    /// A copy with an L-shaped corridor from `a` to `b` (horizontal leg first when
+    /// `horizontal_first`), set to `v`. `None` if either end is off the map. Θ(cells).
+    #[must_use]
+    pub fn carve_l(&self, a: Loc, b: Loc, horizontal_first: bool, v: T) -> Option<Self> {
+        let corner = if horizontal_first {
+            Loc::new(b.x, a.y, 0)
+        } else {
+            Loc::new(a.x, b.y, 0)
+        };
+        self.carve_line(a, corner, v.clone())?
+            .carve_line(corner, b, v)
+    }
+
+    /// A copy with a winding corridor from `a` to `b`, set to `v`: a walk that steps toward
+    /// `b` and, with probability `wiggle` (clamped to `[0, 0.9]`), sideways instead; it stays
+    /// within the rectangle spanned by `a` and `b` widened by 2 and on the map, and always
+    /// arrives. `None` if either end is off the map. Θ(cells + length).
+    #[must_use]
+    pub fn carve_winding(
+        &self,
+        a: Loc,
+        b: Loc,
+        wiggle: f64,
+        rng: &mut GameRng,
+        v: T,
+    ) -> Option<Self> {
+        if !self.contains(a) || !self.contains(b) {
+            return None;
+        }
+        let wiggle = if wiggle.is_nan() {
+            0.0
+        } else {
+            wiggle.clamp(0.0, 0.9)
+        };
+        let lo_x = a.x.min(b.x).saturating_sub(2).max(0);
+        let hi_x = a.x.max(b.x).saturating_add(2).min(self.width - 1);
+        let lo_y = a.y.min(b.y).saturating_sub(2).max(0);
+        let hi_y = a.y.max(b.y).saturating_add(2).min(self.height - 1);
+        let mut m = self.clone();
+        let mut p = Loc::new(a.x, a.y, 0);
+        m.set(p, v.clone());
+        // A sideways step never moves away from b along the axis it uses more than 2
+        // cells, and toward-steps happen with probability ≥ 0.1, so this ends; the step cap
+        // is a guard that finishes with a straight line.
+        let cap = 64 * (a.x.abs_diff(b.x) as usize + a.y.abs_diff(b.y) as usize + 4);
+        for _ in 0..cap {
+            if (p.x, p.y) == (b.x, b.y) {
+                return Some(m);
+            }
+            let toward_x = (b.x - p.x).signum();
+            let toward_y = (b.y - p.y).signum();
+            let (mut sx, mut sy) = if toward_x != 0 && (toward_y == 0 || rng.chance(0.5)) {
+                (toward_x, 0)
+            } else {
+                (0, toward_y)
+            };
+            if rng.chance(wiggle) {
+                // Sideways: perpendicular to the chosen step.
+                let sign = if rng.chance(0.5) { 1 } else { -1 };
+                (sx, sy) = if sx != 0 { (0, sign) } else { (sign, 0) };
+            }
+            let q = Loc::new(p.x + sx, p.y + sy, 0);
+            if (lo_x..=hi_x).contains(&q.x) && (lo_y..=hi_y).contains(&q.y) {
+                p = q;
+                m.set(p, v.clone());
+            }
+        }
+        m.carve_line(p, b, v)
+    }
+
+    /// A copy after a drunkard's walk of `steps` orthogonal random steps from `start`,
+    /// setting every visited cell to `v`. The walk stays off the outermost ring of the map
+    /// (when the map is at least 3 × 3). `None` if `start` is off the map. Θ(cells + steps).
+    #[must_use]
+    pub fn drunkard_walk(&self, start: Loc, steps: usize, rng: &mut GameRng, v: T) -> Option<Self> {
+        if !self.contains(start) {
+            return None;
+        }
+        let margin_x = i32::from(self.width >= 3);
+        let margin_y = i32::from(self.height >= 3);
+        let (lo_x, hi_x) = (margin_x, self.width - 1 - margin_x);
+        let (lo_y, hi_y) = (margin_y, self.height - 1 - margin_y);
+        let mut m = self.clone();
+        let mut p = Loc::new(start.x, start.y, 0);
+        m.set(p, v.clone());
+        for _ in 0..steps {
+            let (dx, dy) = [(0, -1), (1, 0), (0, 1), (-1, 0)][rng.below(4) as usize];
+            let q = Loc::new(
+                (p.x + dx).clamp(lo_x, hi_x),
+                (p.y + dy).clamp(lo_y, hi_y),
+                0,
+            );
+            p = q;
+            m.set(p, v.clone());
+        }
+        Some(m)
+    }
+
+    /// A copy where every passable cell outside the largest region (by `adjacency`) is set
+    /// to `fill`; `None` when no cell is passable. Θ(cells).
+    #[must_use]
+    pub fn keep_largest_region(
+        &self,
+        passable: impl Fn(&T) -> bool,
+        adjacency: Adjacency,
+        fill: T,
+    ) -> Option<Self> {
+        let regions = self.regions(passable, adjacency);
+        let keep = regions.largest()?;
+        let mut m = self.clone();
+        for (c, &label) in m.cells.iter_mut().zip(&regions.labels) {
+            if label != Regions::NONE && label as usize != keep {
+                *c = fill.clone();
+            }
+        }
+        Some(m)
+    }
+}
+
+impl<T> TileMap<T> {
+    /// Width in cells.
+    #[must_use]
+    pub fn width(&self) -> i32 {
+        self.width
+    }
+
+    /// Height in cells.
+    #[must_use]
+    pub fn height(&self) -> i32 {
+        self.height
+    }
+
+    /// The map's rectangle placed on level `z`.
+    #[must_use]
+    pub fn bounds(&self, z: i32) -> LocBox {
+        LocBox::rect(0, 0, self.width, self.height, z)
+    }
+
+    /// Whether `(l.x, l.y)` is on the map.
+    #[must_use]
+    #[inline]
+    pub fn contains(&self, l: Loc) -> bool {
+        (0..self.width).contains(&l.x) && (0..self.height).contains(&l.y)
+    }
+
+    #[inline]
+    fn index(&self, l: Loc) -> Option<usize> {
+        self.contains(l)
+            .then(|| l.y as usize * self.width as usize + l.x as usize)
+    }
+
+    #[inline]
+    fn loc(&self, i: usize) -> Loc {
+        let w = self.width as usize;
+        Loc::new((i % w) as i32, (i / w) as i32, 0)
+    }
+
+    /// The cell at `l`, `None` off the map. Θ(1).
+    #[must_use]
+    #[inline]
+    pub fn get(&self, l: Loc) -> Option<&T> {
+        self.cells.get(self.index(l)?)
+    }
+
+    /// The cell at `l` mutably, `None` off the map. Θ(1).
+    #[must_use]
+    pub fn get_mut(&mut self, l: Loc) -> Option<&mut T> {
+        let i = self.index(l)?;
+        self.cells.get_mut(i)
+    }
+
+    /// Sets the cell at `l` in place and returns its previous value; `None` (and no change)
+    /// off the map. Θ(1).
+    pub fn set(&mut self, l: Loc, v: T) -> Option<T> {
+        self.get_mut(l).map(|c| std::mem::replace(c, v))
+    }
+
+    /// All cells, row-major.
+    #[must_use]
+    pub fn cells(&self) -> &[T] {
+        &self.cells
+    }
+
+    /// Every cell with its location (z = 0), row-major.
+    pub fn iter(&self) -> impl Iterator<Item = (Loc, &T)> + '_ {
+        self.cells.iter().enumerate().map(|(i, c)| (self.loc(i), c))
+    }
+
+    /// How many cells satisfy `pred`. Θ(cells).
+    #[must_use]
+    pub fn count(&self, pred: impl Fn(&T) -> bool) -> usize {
+        self.cells.iter().filter(|c| pred(c)).count()
+    }
+
+    /// A map of the same shape with every cell converted by `f`. Θ(cells).
+    #[must_use]
+    pub fn map<U>(&self, f: impl Fn(&T) -> U) -> TileMap<U> {
+        TileMap {
+            width: self.width,
+            height: self.height,
+            cells: self.cells.iter().map(f).collect(),
+        }
+    }
+
+    /// ASCII art, one line per row, each ending in `\n`. Θ(cells).
+    #[must_use]
+    pub fn render(&self, f: impl Fn(&T) -> char) -> String {
+        let mut s = String::with_capacity(self.cells.len() + self.height as usize);
+        for row in self.cells.chunks(self.width as usize) {
+            s.extend(row.iter().map(&f));
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Labels the connected areas of passable cells (flood fill). Θ(cells).
+    #[must_use]
+    pub fn regions(&self, passable: impl Fn(&T) -> bool, adjacency: Adjacency) -> Regions {
+        let open: Vec<bool> = self.cells.iter().map(&passable).collect();
+        let (w, h) = (self.width as usize, self.height as usize);
+        let mut labels = vec![Regions::NONE; open.len()];
+        let mut sizes = Vec::new();
+        let mut stack = Vec::new();
+        let is_open = |x: i64, y: i64| {
+            x >= 0
+                && y >= 0
+                && (x as usize) < w
+                && (y as usize) < h
+                && open[y as usize * w + x as usize]
+        };
+        for seed in 0..open.len() {
+            if !open[seed] || labels[seed] != Regions::NONE {
+                continue;
+            }
+            let id = sizes.len() as u32;
+            let mut size = 0usize;
+            labels[seed] = id;
+            stack.push(seed);
+            while let Some(i) = stack.pop() {
+                size += 1;
+                let (x, y) = ((i % w) as i64, (i / w) as i64);
+                for (dx, dy) in [
+                    (0, -1),
+                    (1, 0),
+                    (0, 1),
+                    (-1, 0),
+                    (1, -1),
+                    (1, 1),
+                    (-1, 1),
+                    (-1, -1),
+                ] {
+                    if dx != 0 && dy != 0 && adjacency == Adjacency::Four {
+                        continue;
+                    }
+                    let (nx, ny) = (x + dx, y + dy);
+                    if is_open(nx, ny) {
+                        let n = ny as usize * w + nx as usize;
+                        if labels[n] == Regions::NONE {
+                            labels[n] = id;
+                            stack.push(n);
+                        }
+                    }
+                }
+            }
+            sizes.push(size);
+        }
+        Regions {
+            width: self.width,
+            labels,
+            sizes,
+        }
+    }
+
+    /// Checks that every passable cell can be reached from `from` (by `adjacency`).
+    ///
+    /// `Ok(n)` with the number of passable cells when all are reachable; otherwise
+    /// [`Disconnected`] lists the unreachable regions, each as its cells. If `from` is off
+    /// the map or not passable, every passable cell counts as unreachable. Θ(cells).
+    pub fn check_connected(
+        &self,
+        from: Loc,
+        passable: impl Fn(&T) -> bool,
+        adjacency: Adjacency,
+    ) -> Result<usize, Disconnected> {
+        let regions = self.regions(passable, adjacency);
+        let home = regions.label(from);
+        let unreachable: Vec<usize> = (0..regions.len()).filter(|&r| Some(r) != home).collect();
+        if unreachable.is_empty() {
+            return Ok(regions.sizes.iter().sum());
+        }
+        let mut cells = vec![Vec::new(); regions.len()];
+        for (i, &label) in regions.labels.iter().enumerate() {
+            if label != Regions::NONE && Some(label as usize) != home {
+                cells[label as usize].push(self.loc(i));
+            }
+        }
+        Err(Disconnected {
+            regions: cells.into_iter().filter(|c| !c.is_empty()).collect(),
+        })
+    }
+}
+
+impl TileMap<bool> {
+    /// A cellular-automaton cave (`true` = floor): each cell off the border starts as floor
+    /// with probability `floor_chance`, then [`smooth`](TileMap::smooth) runs `rounds` times.
+    /// The border is always wall. `None` for bad dimensions (see [`TileMap::new`]).
+    /// Θ(cells · (rounds + 1)); 80 × 50 with 4 rounds takes tens of µs.
+    ///
+    /// ```
+    /// use alembic::{GameRng, TileMap};
+    /// let cave = TileMap::cave(80, 50, 0.55, 4, &mut GameRng::seed_from(3)).unwrap();
+    /// assert!(cave.count(|&f| f) > 1000);
+    /// ```
+    #[must_use]
+    pub fn cave(
+        width: i32,
+        height: i32,
+        floor_chance: f64,
+        rounds: usize,
+        rng: &mut GameRng,
+    ) -> Option<Self> {
+        let mut m = TileMap::new(width, height, false)?;
+        let (w, h) = (width as usize, height as usize);
+        for y in 1..h.saturating_sub(1) {
+            for x in 1..w.saturating_sub(1) {
+                m.cells[y * w + x] = rng.chance(floor_chance);
+            }
+        }
+        let mut scratch = Vec::new();
+        for _ in 0..rounds {
+            m.smooth_in_place(&mut scratch);
+        }
+        Some(m)
+    }
+
+    /// One automaton round: a cell off the border becomes floor when at least 5 of the 9
+    /// cells of its 3 × 3 block (itself included) are floor, wall otherwise; the border
+    /// becomes wall. Returns a new map. Θ(cells).
+    #[must_use]
+    pub fn smooth(&self) -> Self {
+        let mut m = self.clone();
+        m.smooth_in_place(&mut Vec::new());
+        m
+    }
+
+    fn smooth_in_place(&mut self, rowsum: &mut Vec<u8>) {
+        let (w, h) = (self.width as usize, self.height as usize);
+        // rowsum[y·w + x] = floor count of (x−1..=x+1, y); then sum three rows.
+        rowsum.clear();
+        rowsum.resize(w * h, 0);
+        for y in 0..h {
+            let row = &self.cells[y * w..(y + 1) * w];
+            let out = &mut rowsum[y * w..(y + 1) * w];
+            for x in 0..w {
+                let l = x.checked_sub(1).map_or(0, |i| u8::from(row[i]));
+                let r = row.get(x + 1).map_or(0, |&c| u8::from(c));
+                out[x] = l + u8::from(row[x]) + r;
+            }
+        }
+        for y in 0..h {
+            for x in 0..w {
+                let border = x == 0 || y == 0 || x + 1 == w || y + 1 == h;
+                self.cells[y * w + x] = !border
+                    && rowsum[(y - 1) * w + x] + rowsum[y * w + x] + rowsum[(y + 1) * w + x] >= 5;
+            }
+        }
+    }
+}
+
+/// Connected regions of a [`TileMap`], from [`TileMap::regions`]. Region ids are
+/// `0..len()`, numbered in row-major order of their first cell.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Regions {
+    width: i32,
+    labels: Vec<u32>,
+    sizes: Vec<usize>,
+}
+
+impl Regions {
+    const NONE: u32 = u32::MAX;
+
+    /// The region of `l`; `None` for impassable or off-map cells.
+    #[must_use]
+    pub fn label(&self, l: Loc) -> Option<usize> {
+        if l.x < 0 || l.y < 0 || l.x >= self.width {
+            return None;
+        }
+        let i = l.y as usize * self.width as usize + l.x as usize;
+        self.labels
+            .get(i)
+            .filter(|&&v| v != Self::NONE)
+            .map(|&v| v as usize)
+    }
+
+    /// Number of regions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.sizes.len()
+    }
+
+    /// True when there is no passable cell.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.sizes.is_empty()
+    }
+
+    /// Cells in region `id` (0 for an unknown id).
+    #[must_use]
+    pub fn size(&self, id: usize) -> usize {
+        self.sizes.get(id).copied().unwrap_or(0)
+    }
+
+    /// The id of the largest region (the first on ties), `None` when there are none.
+    #[must_use]
+    pub fn largest(&self) -> Option<usize> {
+        let mut best: Option<(usize, usize)> = None;
+        for (i, &s) in self.sizes.iter().enumerate() {
+            if best.is_none_or(|(_, b)| s > b) {
+                best = Some((i, s));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// The cells of region `id` (z = 0), row-major. Θ(map cells).
+    pub fn cells(&self, id: usize) -> impl Iterator<Item = Loc> + '_ {
+        let w = self.width.max(1) as usize;
+        self.labels
+            .iter()
+            .enumerate()
+            .filter(move |&(_, &l)| l as usize == id && l != Self::NONE)
+            .map(move |(i, _)| Loc::new((i % w) as i32, (i / w) as i32, 0))
+    }
+}
+
+/// Some passable cells cannot be reached; from [`TileMap::check_connected`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("{} unreachable region(s), {} cell(s) in all", regions.len(), regions.iter().map(Vec::len).sum::<usize>())]
+pub struct Disconnected {
+    /// Each unreachable region's cells (z = 0), row-major.
+    pub regions: Vec<Vec<Loc>>,
+}
+
+/// One split of a [`Bsp`]: a box cut in two, and a pair of adjacent cells across the cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BspSplit {
+    /// The box that was cut.
+    pub area: LocBox,
+    /// The west or north part.
+    pub first: LocBox,
+    /// The east or south part.
+    pub second: LocBox,
+    /// The connection point: a cell of `first` and the cell of `second` next to it across
+    /// the cut. A corridor through both joins the halves.
+    pub door: (Loc, Loc),
+}
+
+/// A binary space partition of a box: its leaves and every split with its connection
+/// points (the seed game's approach: connect the two halves of every split, and the whole
+/// is connected).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Bsp {
+    /// The undivided boxes, in depth-first order.
+    pub leaves: Vec<LocBox>,
+    /// Every split, parents before children.
+    pub splits: Vec<BspSplit>,
+}
+
+impl Bsp {
+    /// Recursively cuts `area` (its `z` range is kept) into boxes at least `min_size` on each
+    /// side, at most `max_depth` levels deep. A box is cut across its longer side (either way
+    /// when square-ish) at a random position leaving both parts ≥ `min_size`; a box too small
+    /// to cut is a leaf. `min_size` below 1 counts as 1. Θ(leaves).
+    ///
+    /// ```
+    /// use alembic::{Bsp, GameRng, LocBox};
+    /// let area = LocBox::rect(0, 0, 80, 50, 0);
+    /// let bsp = Bsp::new(area, 8, 4, &mut GameRng::seed_from(5));
+    /// assert_eq!(bsp.splits.len() + 1, bsp.leaves.len());
+    /// assert!(bsp.splits.iter().all(|s| s.area.contains(s.door.0) && s.area.contains(s.door.1)));
+    /// ```
+    #[must_use]
+    pub fn new(area: LocBox, min_size: i32, max_depth: u32, rng: &mut GameRng) -> Bsp {
+        let mut bsp = Bsp {
+            leaves: Vec::new(),
+            splits: Vec::new(),
+        };
+        let mut stack = vec![(area, 0u32)];
+        let min = min_size.max(1);
+        while let Some((b, depth)) = stack.pop() {
+            match (depth < max_depth).then(|| split(b, min, rng)).flatten() {
+                Some(s) => {
+                    bsp.splits.push(s);
+                    stack.push((s.second, depth + 1));
+                    stack.push((s.first, depth + 1));
+                }
+                None => {
+                    if !b.is_empty() {
+                        bsp.leaves.push(b);
+                    }
+                }
+            }
+        }
+        bsp
+    }
+}
+
+fn split(b: LocBox, min: i32, rng: &mut GameRng) -> Option<BspSplit> {
+    if b.is_empty() {
+        return None;
+    }
+    let w = i64::from(b.max.x) - i64::from(b.min.x);
+    let h = i64::from(b.max.y) - i64::from(b.min.y);
+    let can_v = w >= 2 * i64::from(min);
+    let can_h = h >= 2 * i64::from(min);
+    let vertical = match (can_v, can_h) {
+        (false, false) => return None,
+        (true, false) => true,
+        (false, true) => false,
+        _ if w * 4 > h * 5 => true,
+        _ if h * 4 > w * 5 => false,
+        _ => rng.chance(0.5),
+    };
+    let (lo, hi) = if vertical {
+        (b.min.x, b.max.x)
+    } else {
+        (b.min.y, b.max.y)
+    };
+    let cut = rng.range(
+        i64::from(lo) + i64::from(min),
+        i64::from(hi) - i64::from(min),
+    ) as i32;
+    let (first, second, door) = if vertical {
+        let y = rng
+            .range(i64::from(b.min.y) + 1, i64::from(b.max.y) - 2)
+            .clamp(i64::from(b.min.y), i64::from(b.max.y) - 1) as i32;
+        (
+            LocBox::new(b.min, Loc::new(cut, b.max.y, b.max.z)),
+            LocBox::new(Loc::new(cut, b.min.y, b.min.z), b.max),
+            (Loc::new(cut - 1, y, b.min.z), Loc::new(cut, y, b.min.z)),
+        )
+    } else {
+        let x = rng
+            .range(i64::from(b.min.x) + 1, i64::from(b.max.x) - 2)
+            .clamp(i64::from(b.min.x), i64::from(b.max.x) - 1) as i32;
+        (
+            LocBox::new(b.min, Loc::new(b.max.x, cut, b.max.z)),
+            LocBox::new(Loc::new(b.min.x, cut, b.min.z), b.max),
+            (Loc::new(x, cut - 1, b.min.z), Loc::new(x, cut, b.min.z)),
+        )
+    };
+    Some(BspSplit {
+        area: b,
+        first,
+        second,
+        door,
+    })
+}
+
+/// A random room inside `area` keeping a one-cell margin from its edges, each side between
+/// `min_side` and the space available (capped at `max_side`); `None` when even `min_side`
+/// does not fit. Θ(1).
+#[must_use]
+pub fn random_room(
+    area: LocBox,
+    min_side: i32,
+    max_side: i32,
+    rng: &mut GameRng,
+) -> Option<LocBox> {
+    let min_side = min_side.max(1);
+    let avail_w = (i64::from(area.max.x) - i64::from(area.min.x) - 2).min(i64::from(max_side));
+    let avail_h = (i64::from(area.max.y) - i64::from(area.min.y) - 2).min(i64::from(max_side));
+    if avail_w < i64::from(min_side) || avail_h < i64::from(min_side) {
+        return None;
+    }
+    let w = rng.range(i64::from(min_side), avail_w);
+    let h = rng.range(i64::from(min_side), avail_h);
+    let x = rng.range(i64::from(area.min.x) + 1, i64::from(area.max.x) - 1 - w);
+    let y = rng.range(i64::from(area.min.y) + 1, i64::from(area.max.y) - 1 - h);
+    Some(LocBox::rect(
+        x as i32, y as i32, w as i32, h as i32, area.min.z,
+    ))
+}
+
+/// A complete rooms-and-corridors level built from the toolkit (`true` = floor): a
+/// [`Bsp`] of the map, a [`random_room`] in each leaf, and for every split L-shaped
+/// corridors from its door cells to a room on each side. Connected by construction.
+/// `None` for bad dimensions or when a leaf cannot hold a room (maps under about 10 × 10).
+///
+/// ```
+/// use alembic::{bsp_dungeon, Adjacency, GameRng, Loc};
+/// let level = bsp_dungeon(80, 50, &mut GameRng::seed_from(9)).unwrap();
+/// let start = level.iter().find(|(_, f)| **f).map(|(l, _)| l).unwrap();
+/// assert!(level.check_connected(start, |&f| f, Adjacency::Four).is_ok());
+/// ```
+#[must_use]
+pub fn bsp_dungeon(width: i32, height: i32, rng: &mut GameRng) -> Option<TileMap<bool>> {
+    let map = TileMap::new(width, height, false)?;
+    let bsp = Bsp::new(LocBox::rect(0, 0, width, height, 0), 8, 5, rng);
+    let mut rooms = Vec::with_capacity(bsp.leaves.len());
+    let mut map = map;
+    for leaf in &bsp.leaves {
+        let room = random_room(*leaf, 3, 12, rng)?;
+        map = map.carve_room(room, true)?;
+        rooms.push(room);
+    }
+    for s in &bsp.splits {
+        for (half, door) in [(s.first, s.door.0), (s.second, s.door.1)] {
+            let inside: Vec<&LocBox> = rooms
+                .iter()
+                .filter(|r| half.contains(r.min) && half.contains(r.max - Loc::new(1, 1, 1)))
+                .collect();
+            let room = inside.get(rng.index(inside.len())?)?;
+            let centre = Loc::new(
+                room.min.x + room.width() / 2,
+                room.min.y + room.height() / 2,
+                0,
+            );
+            map = map.carve_l(door.with_z(0), centre, rng.chance(0.5), true)?;
+        }
+    }
+    Some(map)
+}
+
+impl<T> TileMap<T> {
+    /// Debug helper: the labels of a [`Regions`] as ASCII (`'a'..='z'` cycling, `' '` for
+    /// impassable cells). Θ(cells).
+    #[must_use]
+    pub fn render_regions(&self, regions: &Regions) -> String {
+        let mut s = String::new();
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let c = regions
+                    .label(Loc::new(x, y, 0))
+                    .map_or(' ', |r| char::from(b'a' + (r % 26) as u8));
+                s.push(c);
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
