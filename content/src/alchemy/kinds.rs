@@ -8,8 +8,8 @@ use std::sync::Arc;
 use alembic::{Error, Prop};
 
 use super::props::{
-    AG, CH, CR, IN, RES_ACID, RES_FIRE, RES_ICE, RES_IMPACT, RES_LIGHTNING, RES_NORMAL,
-    RES_POISON, RES_WATER, SK, ST, TG, WP,
+    AG, CH, CR, IN, RES_ACID, RES_FIRE, RES_ICE, RES_IMPACT, RES_LIGHTNING, RES_NORMAL, RES_POISON,
+    RES_WATER, SK, ST, TG, WP,
 };
 
 /// An error about the game's data (a bad name in a prototype).

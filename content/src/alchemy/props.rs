@@ -244,6 +244,8 @@ pub const HERO: Prop<ThingId> = Prop::new("hero");
 pub const TIME: Prop<i64> = Prop::with_default("time", 0);
 /// Number of messages ever written (to tell a command's messages apart).
 pub const MSG_COUNT: Prop<i64> = Prop::with_default("msg_count", 0);
+/// The hero's natural healing, accumulated.
+pub const REGEN_ACC: Prop<i64> = Prop::with_default("regen_acc", 0);
 /// Kills by the hero.
 pub const KILLS: Prop<i64> = Prop::with_default("kills", 0);
 /// The deepest level reached (1 = z −1).

@@ -8,9 +8,8 @@ use alembic::{Error, FREQ, Library, Modifier, Props};
 use super::named;
 use crate::alchemy::kinds::Stat;
 use crate::alchemy::props::{
-    ARMOUR, DURATION, END_MSG, HP_PER_TURN, HPS_MAX, IS_CONFUSED, IS_DRAIN, IS_EFFECT,
-    IS_HARMFUL, IS_INVINCIBLE, IS_POISON, OTHER_MSG, RES_FIRE, RES_ICE, SK, SPEED, ST, START_MSG,
-    TG,
+    ARMOUR, DURATION, END_MSG, HP_PER_TURN, HPS_MAX, IS_CONFUSED, IS_DRAIN, IS_EFFECT, IS_HARMFUL,
+    IS_INVINCIBLE, IS_POISON, OTHER_MSG, RES_FIRE, RES_ICE, SK, SPEED, ST, START_MSG, TG,
 };
 
 /// Normal turns → time units.
@@ -78,7 +77,12 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     let poisons = [
         ("poisoned", 10, 1, "You feel poison in your veins."),
         ("badly poisoned", 15, 2, "You feel very ill."),
-        ("deadly poisoned", 12, 4, "Deadly poison burns in your veins!"),
+        (
+            "deadly poisoned",
+            12,
+            4,
+            "Deadly poison burns in your veins!",
+        ),
     ];
     for (name, turns, dmg, start) in poisons {
         add(

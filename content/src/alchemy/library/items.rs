@@ -8,8 +8,8 @@ use super::{named, rgb};
 use crate::alchemy::props::{
     AG, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, BLOCK, DESCRIPTION, FG, GIVES_EFFECT, GLYPH,
     HEAL_AMOUNT, HIT_EFFECT, HIT_EFFECT_CHANCE, HPS_MAX, IS_ARMOUR, IS_FOOD, IS_HERB,
-    IS_IDENTIFIED, IS_INGREDIENT, IS_ITEM, IS_MUSHROOM, IS_PROPER, IS_STONE, IS_WEAPON,
-    IS_WIELDED, RES_FIRE, RES_ICE, SK, SPEED, UNKNOWN_NAME, WIELD_SLOT, Z_ORDER,
+    IS_IDENTIFIED, IS_INGREDIENT, IS_ITEM, IS_MUSHROOM, IS_PROPER, IS_STONE, IS_WEAPON, IS_WIELDED,
+    RES_FIRE, RES_ICE, SK, SPEED, UNKNOWN_NAME, WIELD_SLOT, Z_ORDER,
 };
 
 fn text(s: &str) -> Arc<str> {
@@ -209,7 +209,8 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         armour("pair of gauntlets", 3, "hands", 2),
         armour("pair of leather boots", 1, "feet", 1),
         armour("pair of iron boots", 4, "feet", 2),
-        armour("buckler", 1, "off-hand", 1).modifier(Modifier::add(BLOCK, 10).while_flag(IS_WIELDED)),
+        armour("buckler", 1, "off-hand", 1)
+            .modifier(Modifier::add(BLOCK, 10).while_flag(IS_WIELDED)),
         armour("tower shield", 5, "off-hand", 3)
             .modifier(Modifier::add(BLOCK, 25).while_flag(IS_WIELDED)),
         armour("cloak", 1, "cloak", 1),

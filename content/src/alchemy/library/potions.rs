@@ -15,7 +15,15 @@ use crate::alchemy::props::{
 
 /// Adjectives of potion appearances.
 pub const QUALITIES: [&str; 10] = [
-    "murky", "bubbling", "fizzy", "cloudy", "glowing", "oily", "smoky", "sparkling", "thick",
+    "murky",
+    "bubbling",
+    "fizzy",
+    "cloudy",
+    "glowing",
+    "oily",
+    "smoky",
+    "sparkling",
+    "thick",
     "clear",
 ];
 /// Colours of potion appearances.
@@ -56,7 +64,9 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .ok_or_else(|| crate::alchemy::kinds::data_error("potion without a name".into()))?;
         lib.proclaim_mut(&name, Some("base potion"), p)
     };
-    add(potion("healing", 1, "potion_heal").with(HEAL_AMOUNT, 15).with(FREQ, 200))?;
+    add(potion("healing", 1, "potion_heal")
+        .with(HEAL_AMOUNT, 15)
+        .with(FREQ, 200))?;
     add(potion("greater healing", 4, "potion_heal").with(HEAL_AMOUNT, 40))?;
     add(effect_potion("health boost", 2, "health boosted"))?;
     add(potion("health gain", 5, "potion_health_gain").with(FREQ, 40))?;
@@ -70,7 +80,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     add(potion("restoration", 4, "potion_restoration"))?;
     add(effect_potion("regeneration", 2, "regenerating"))?;
     // The original gave this one the weak effect by mistake.
-    add(effect_potion("enhanced regeneration", 5, "enhanced regenerating"))?;
+    add(effect_potion(
+        "enhanced regeneration",
+        5,
+        "enhanced regenerating",
+    ))?;
     add(effect_potion("poison", 1, "poisoned"))?;
     add(effect_potion("deadly poison", 5, "deadly poisoned"))?;
     // Only one potion of confusion (the original defined it twice).

@@ -15,7 +15,10 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base scenery",
         Some("base thing"),
-        named("scenery").with(IS_SCENERY, true).with(Z_ORDER, 30).with(FREQ, 100),
+        named("scenery")
+            .with(IS_SCENERY, true)
+            .with(Z_ORDER, 30)
+            .with(FREQ, 100),
     )?;
 
     // Doors: closed doors block movement and sight; gates block movement only.
@@ -171,7 +174,9 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "stairs up",
         Some("base stairs"),
-        named("staircase up").with(IS_STAIRS_UP, true).with(GLYPH, '<'),
+        named("staircase up")
+            .with(IS_STAIRS_UP, true)
+            .with(GLYPH, '<'),
     )?;
     lib.proclaim_mut(
         "exit",

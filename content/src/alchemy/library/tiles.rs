@@ -66,6 +66,9 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     lib.define_tile("cave wall", wall("cave wall", '#', 0x806040, 0x201008))?;
     lib.define_tile("pillar", wall("pillar", 'O', 0xA0A0A0, 0x000000))?;
     lib.define_tile("rock", wall("solid rock", ' ', 0x404040, 0x101010))?;
-    lib.define_tile("gold wall", wall("gold-veined wall", '#', 0xFFD700, 0x403000))?;
+    lib.define_tile(
+        "gold wall",
+        wall("gold-veined wall", '#', 0xFFD700, 0x403000),
+    )?;
     Ok(())
 }
