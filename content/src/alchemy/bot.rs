@@ -167,10 +167,9 @@ impl Bot {
         } else {
             if at.z == STONE_LEVEL
                 && let Some(s) = self.stone
+                && let Some(c) = self.go_to_any(game, h, at, &[s])
             {
-                if let Some(c) = self.go_to_any(game, h, at, &[s]) {
-                    return c;
-                }
+                return c;
             }
             let want_down = at.z > STONE_LEVEL
                 && (self.turns_here > LEVEL_BUDGET || self.explore_done(game, at));
@@ -262,12 +261,11 @@ impl Bot {
             (walkable(game, to) && walkable(game, from)).then_some(1)
         };
         let stale = self.explore.is_none() || game.turn() >= self.built_at + 25;
-        if !stale {
-            if let Some(map) = &self.explore
-                && let Some(step) = map.next_step(at, cost)
-            {
-                return dir_to(at, step).map(Command::Move);
-            }
+        if !stale
+            && let Some(map) = &self.explore
+            && let Some(step) = map.next_step(at, cost)
+        {
+            return dir_to(at, step).map(Command::Move);
         }
         let goals = explore_targets(
             level_box(at.z),

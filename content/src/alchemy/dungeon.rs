@@ -576,12 +576,12 @@ pub fn generate(game: &mut Game, hooks: &Hooks) -> Result<ThingId, Error> {
             };
             // Roll back by keeping the earlier value: furnish a copy.
             let mut attempt = game.clone();
-            if let Some(free) = furnish(&mut attempt, hooks, &plan, z, &mut rng)? {
-                if free.len() >= 8 {
-                    *game = attempt;
-                    built = Some(Level { free });
-                    break;
-                }
+            if let Some(free) = furnish(&mut attempt, hooks, &plan, z, &mut rng)?
+                && free.len() >= 8
+            {
+                *game = attempt;
+                built = Some(Level { free });
+                break;
             }
         }
         levels.push(built.ok_or_else(|| data_error(format!("could not build level {z}")))?);

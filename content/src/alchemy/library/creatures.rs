@@ -14,6 +14,11 @@ use crate::alchemy::props::{
     Z_ORDER,
 };
 
+/// Rows of creature tables: name, level, stats, hit points, damage, (armour,) glyph, colour.
+type Row6 = (&'static str, i32, [i32; 8], i32, i32, u32);
+type Row7 = (&'static str, i32, [i32; 8], i32, i32, char, u32);
+type Row8 = (&'static str, i32, [i32; 8], i32, i32, i32, char, u32);
+
 /// A creature kind: name, level, the eight statistics (SK ST AG TG IN WP CH CR), hit points
 /// and the base damage of its attack.
 fn kind(name: &str, level: i32, stats: [i32; 8], hps: i32, damage: i32) -> Props {
@@ -82,7 +87,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(SPEED, 150)
             .with(DROP_CHANCE, 0.0),
     )?;
-    let bats: [(&str, i32, [i32; 8], i32, i32, u32); 4] = [
+    let bats: [Row6; 4] = [
         ("bat", 1, [2, 1, 9, 1, 1, 3, 2, 1], 3, 2, 0x806040),
         ("cave bat", 2, [3, 2, 10, 2, 1, 3, 2, 1], 5, 3, 0x605040),
         ("giant bat", 4, [5, 4, 10, 4, 2, 4, 2, 1], 12, 5, 0xA08060),
@@ -183,7 +188,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(ATT_VERB, text("claw"))
             .with(DROP_CHANCE, 0.25),
     )?;
-    let undead: [(&str, i32, [i32; 8], i32, i32, char, u32); 8] = [
+    let undead: [Row7; 8] = [
         ("zombie", 2, [3, 6, 2, 6, 1, 10, 1, 1], 15, 4, 'z', 0x80A080),
         (
             "skeleton",
@@ -278,7 +283,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(GLYPH, 'g')
             .with(DROP_CHANCE, 0.3),
     )?;
-    let goblins: [(&str, i32, [i32; 8], i32, i32, i32, char, u32); 7] = [
+    let goblins: [Row8; 7] = [
         (
             "small goblin",
             1,

@@ -136,12 +136,11 @@ fn step_or_bump(
             return Ok(ACTION);
         }
         let hero = game.is(c, &IS_HERO);
-        if hero && game.is(m, &IS_HOSTILE) && !idle {
-            combat::attack(game, hooks, m, c)?;
-        } else if !hero
+        let fights_hero = hero && game.is(m, &IS_HOSTILE) && !idle;
+        let fights_monster = !hero
             && game.is(m, &ATTACKS_MONSTERS)
-            && game.query_opt(m, &FAMILY)? != game.query_opt(c, &FAMILY)?
-        {
+            && game.query_opt(m, &FAMILY)? != game.query_opt(c, &FAMILY)?;
+        if fights_hero || fights_monster {
             combat::attack(game, hooks, m, c)?;
         }
         return Ok(ACTION);
