@@ -6,8 +6,8 @@ mod common;
 use alembic::{Dir, Game};
 use alembic_content::alchemy::kinds::DamageType;
 use alembic_content::alchemy::props::{
-    APPEARANCE, DURATION, GAME_OVER, HPS, HPS_MAX, IS_CONFUSED, IS_IDENTIFIED, IS_OPEN, LAST_SEEN,
-    RECIPE, SK, SPEED, ST, AG, CR, OUTCOME, DEEPEST, DESTINATION, IS_HOSTILE,
+    AG, APPEARANCE, CR, DEEPEST, DESTINATION, DURATION, GAME_OVER, HPS, HPS_MAX, IS_CONFUSED,
+    IS_HOSTILE, IS_IDENTIFIED, IS_OPEN, LAST_SEEN, OUTCOME, RECIPE, SK, SPEED, ST,
 };
 use alembic_content::alchemy::rules::combat::{self, Source};
 use alembic_content::alchemy::rules::effects::{add_effect, effect_list};
@@ -38,20 +38,55 @@ fn damage_types_resistances_and_armour_are_exact() {
     g.set_mut(rat, &HPS, 100).unwrap();
     g.set_mut(rat, &HPS_MAX, 100).unwrap();
     // No armour, no resistance: all of it.
-    let d = combat::damage(&mut g, rules.hooks(), rat, 10, DamageType::Fire, Source::Cause("test".into())).unwrap();
+    let d = combat::damage(
+        &mut g,
+        rules.hooks(),
+        rat,
+        10,
+        DamageType::Fire,
+        Source::Cause("test".into()),
+    )
+    .unwrap();
     assert_eq!(d, 10);
     assert_eq!(g.query(rat, &HPS).unwrap(), 90);
     // Half fire resistance: half.
-    g.set_mut(rat, &alembic_content::alchemy::props::RES_FIRE, 50).unwrap();
-    let d = combat::damage(&mut g, rules.hooks(), rat, 10, DamageType::Fire, Source::Cause("test".into())).unwrap();
+    g.set_mut(rat, &alembic_content::alchemy::props::RES_FIRE, 50)
+        .unwrap();
+    let d = combat::damage(
+        &mut g,
+        rules.hooks(),
+        rat,
+        10,
+        DamageType::Fire,
+        Source::Cause("test".into()),
+    )
+    .unwrap();
     assert_eq!(d, 5);
     // Vulnerable (−50): one and a half times.
-    g.set_mut(rat, &alembic_content::alchemy::props::RES_ICE, -50).unwrap();
-    let d = combat::damage(&mut g, rules.hooks(), rat, 10, DamageType::Ice, Source::Cause("test".into())).unwrap();
+    g.set_mut(rat, &alembic_content::alchemy::props::RES_ICE, -50)
+        .unwrap();
+    let d = combat::damage(
+        &mut g,
+        rules.hooks(),
+        rat,
+        10,
+        DamageType::Ice,
+        Source::Cause("test".into()),
+    )
+    .unwrap();
     assert_eq!(d, 15);
     // Armour does nothing against poison (it bypasses armour); the rat is living.
-    g.set_mut(rat, &alembic_content::alchemy::props::ARMOUR, 50).unwrap();
-    let d = combat::damage(&mut g, rules.hooks(), rat, 7, DamageType::Poison, Source::Cause("test".into())).unwrap();
+    g.set_mut(rat, &alembic_content::alchemy::props::ARMOUR, 50)
+        .unwrap();
+    let d = combat::damage(
+        &mut g,
+        rules.hooks(),
+        rat,
+        7,
+        DamageType::Poison,
+        Source::Cause("test".into()),
+    )
+    .unwrap();
     assert_eq!(d, 7);
     assert_eq!(g.query(rat, &HPS).unwrap(), 100 - 10 - 5 - 15 - 7);
 }
@@ -81,11 +116,23 @@ fn an_attack_with_a_fixed_seed_is_reproducible_and_consistent() {
     let lost = 50 - a.query(rat, &HPS).unwrap();
     assert_eq!(lost, 50 - b.query(rat2, &HPS).unwrap());
     let log = messages(&a);
-    let hits = log.iter().filter(|m| m.starts_with("You hit the giant rat")).count();
-    let misses = log.iter().filter(|m| *m == "You miss the giant rat.").count();
-    let blocks = log.iter().filter(|m| *m == "The giant rat blocks your attack.").count();
+    let hits = log
+        .iter()
+        .filter(|m| m.starts_with("You hit the giant rat"))
+        .count();
+    let misses = log
+        .iter()
+        .filter(|m| *m == "You miss the giant rat.")
+        .count();
+    let blocks = log
+        .iter()
+        .filter(|m| *m == "The giant rat blocks your attack.")
+        .count();
     assert_eq!(hits + misses + blocks, 10, "{log:?}");
-    assert!(hits > 0 && lost > 0, "ten swings with a skill edge hit at least once");
+    assert!(
+        hits > 0 && lost > 0,
+        "ten swings with a skill edge hit at least once"
+    );
     // Unarmed hero: damage per hit 1..=3 (+0 for ST 7... (7-4)/2 = 1), doubled on a critical.
     assert!(lost <= hits as i32 * 8, "{lost} from {hits} hits");
 }
@@ -94,12 +141,28 @@ fn an_attack_with_a_fixed_seed_is_reproducible_and_consistent() {
 fn invincible_creatures_take_no_damage_and_immortals_do_not_die() {
     let (mut g, rules, _) = arena(2);
     let golem = put(&mut g, &rules, "eternal golem", 3, 0);
-    combat::damage(&mut g, rules.hooks(), golem, 1000, DamageType::Normal, Source::Cause("test".into())).unwrap();
+    combat::damage(
+        &mut g,
+        rules.hooks(),
+        golem,
+        1000,
+        DamageType::Normal,
+        Source::Cause("test".into()),
+    )
+    .unwrap();
     assert!(g.contains(golem));
     assert_eq!(g.query(golem, &HPS).unwrap(), 1);
     let rat = put(&mut g, &rules, "rat", -3, 0);
     add_effect(&mut g, rat, "invincible").unwrap();
-    let d = combat::damage(&mut g, rules.hooks(), rat, 100, DamageType::Normal, Source::Cause("test".into())).unwrap();
+    let d = combat::damage(
+        &mut g,
+        rules.hooks(),
+        rat,
+        100,
+        DamageType::Normal,
+        Source::Cause("test".into()),
+    )
+    .unwrap();
     assert_eq!(d, 0);
     assert!(g.contains(rat));
 }
@@ -120,7 +183,10 @@ fn effects_act_through_modifiers_and_expire_on_time() {
     g = run(&g, &rules, Command::Wait);
     assert_eq!(g.query(hero, &ST).unwrap(), st);
     assert!(effect_list(&g, hero).is_empty());
-    assert_eq!(messages(&g).last().map(String::as_str), Some("Your strength returns."));
+    assert_eq!(
+        messages(&g).last().map(String::as_str),
+        Some("Your strength returns.")
+    );
     // The same effect twice refreshes instead of stacking.
     add_effect(&mut g, hero, "hasted").unwrap();
     add_effect(&mut g, hero, "hasted").unwrap();
@@ -141,9 +207,19 @@ fn speed_sets_how_often_monsters_act() {
     let o = apply(&g, &rules, Command::Wait).unwrap();
     assert_eq!(o.elapsed, 50);
     // Banked 50 > 0: acted once (cost 100 at speed 100) → −50.
-    assert_eq!(o.game.query(rat, &alembic_content::alchemy::props::APS).unwrap(), -50);
+    assert_eq!(
+        o.game
+            .query(rat, &alembic_content::alchemy::props::APS)
+            .unwrap(),
+        -50
+    );
     let o2 = apply(&o.game, &rules, Command::Wait).unwrap();
-    assert_eq!(o2.game.query(rat, &alembic_content::alchemy::props::APS).unwrap(), 0);
+    assert_eq!(
+        o2.game
+            .query(rat, &alembic_content::alchemy::props::APS)
+            .unwrap(),
+        0
+    );
     let _ = end_turn;
 }
 
@@ -152,16 +228,36 @@ fn drinking_identifies_the_whole_kind() {
     let (mut g, rules, hero) = arena(5);
     let p1 = give(&mut g, hero, "potion of speed");
     let p2 = give(&mut g, hero, "potion of speed");
-    let look = g.library().get("potion of speed").unwrap().get(&APPEARANCE).unwrap();
-    assert_eq!(a_name(&g, p2).unwrap(), format!("{} {look} potion", alembic_content::alchemy::text::article(&look)));
+    let look = g
+        .library()
+        .get("potion of speed")
+        .unwrap()
+        .get(&APPEARANCE)
+        .unwrap();
+    assert_eq!(
+        a_name(&g, p2).unwrap(),
+        format!(
+            "{} {look} potion",
+            alembic_content::alchemy::text::article(&look)
+        )
+    );
     g = run(&g, &rules, Command::Quaff(p1));
     assert!(!g.contains(p1));
     assert_eq!(a_name(&g, p2).unwrap(), "a potion of speed");
-    assert!(g.library().get("potion of speed").unwrap().is(&IS_IDENTIFIED));
+    assert!(
+        g.library()
+            .get("potion of speed")
+            .unwrap()
+            .is(&IS_IDENTIFIED)
+    );
     // A potion made later is known too.
     let p3 = give(&mut g, hero, "potion of speed");
     assert_eq!(a_name(&g, p3).unwrap(), "a potion of speed");
-    assert!(messages(&g).iter().any(|m| m == "It was a potion of speed."));
+    assert!(
+        messages(&g)
+            .iter()
+            .any(|m| m == "It was a potion of speed.")
+    );
     assert_eq!(g.query(hero, &SPEED).unwrap(), 150);
 }
 
@@ -169,7 +265,9 @@ fn drinking_identifies_the_whole_kind() {
 fn crafting_uses_exactly_one_ingredient_set() {
     let (mut g, rules, hero) = arena(6);
     let proto = "potion of healing";
-    g.library_mut().set_proto_prop(proto, &IS_IDENTIFIED, true).unwrap();
+    g.library_mut()
+        .set_proto_prop(proto, &IS_IDENTIFIED, true)
+        .unwrap();
     let recipe: Vec<String> = g
         .library()
         .get(proto)
@@ -184,7 +282,9 @@ fn crafting_uses_exactly_one_ingredient_set() {
         .collect();
     assert!((1..=3).contains(&recipe.len()));
     for name in &recipe {
-        g.library_mut().set_proto_prop(name, &IS_IDENTIFIED, true).unwrap();
+        g.library_mut()
+            .set_proto_prop(name, &IS_IDENTIFIED, true)
+            .unwrap();
     }
     // Two full sets.
     for _ in 0..2 {
@@ -195,7 +295,9 @@ fn crafting_uses_exactly_one_ingredient_set() {
     // Not next to a workbench: refused, nothing used.
     let before = inventory(&g, hero).len();
     match apply(&g, &rules, Command::Craft(proto.into())) {
-        Err(RuleError::Refused(m)) => assert_eq!(m, "You need to stand beside an alchemy workbench."),
+        Err(RuleError::Refused(m)) => {
+            assert_eq!(m, "You need to stand beside an alchemy workbench.")
+        }
         other => panic!("expected a refusal, got {other:?}"),
     }
     let bench = g.library().create("alchemy workbench").unwrap();
@@ -204,10 +306,17 @@ fn crafting_uses_exactly_one_ingredient_set() {
     g.set_mut(hero, &CR, 11).unwrap();
     g = run(&g, &rules, Command::Craft(proto.into()));
     let inv = inventory(&g, hero);
-    let potions = inv.iter().filter(|&&t| g.get_thing(t).unwrap().proto() == Some(proto)).count();
+    let potions = inv
+        .iter()
+        .filter(|&&t| g.get_thing(t).unwrap().proto() == Some(proto))
+        .count();
     assert_eq!(potions, 3);
     assert_eq!(inv.len(), before - recipe.len() + 3);
-    assert!(messages(&g).iter().any(|m| m == "You brew 3 potions of healing."));
+    assert!(
+        messages(&g)
+            .iter()
+            .any(|m| m == "You brew 3 potions of healing.")
+    );
 }
 
 #[test]
@@ -223,11 +332,18 @@ fn a_wall_stops_a_thrown_potion() {
     let after = run(&walled, &rules, Command::Throw(p, at(4, 0)));
     assert!(!after.contains(p));
     assert!(effect_list(&after, rat).is_empty());
-    assert!(messages(&after).iter().any(|m| m.ends_with("shatters against the wall.")));
+    assert!(
+        messages(&after)
+            .iter()
+            .any(|m| m.ends_with("shatters against the wall."))
+    );
     // Without the wall the rat is splashed.
     let p = give(&mut g, hero, "potion of poison");
     let after = run(&g, &rules, Command::Throw(p, at(4, 0)));
-    assert_eq!(effect_list(&after, rat).first().map(|e| e.0.as_str()), Some("poisoned"));
+    assert_eq!(
+        effect_list(&after, rat).first().map(|e| e.0.as_str()),
+        Some("poisoned")
+    );
 }
 
 #[test]
@@ -239,7 +355,11 @@ fn healing_hurts_the_undead() {
     let p = give(&mut g, hero, "potion of healing");
     g = run(&g, &rules, Command::Throw(p, at(3, 0)));
     assert!(!g.contains(z) || g.query(z, &HPS).unwrap() < hp);
-    assert!(messages(&g).iter().any(|m| m == "The zombie writhes in agony."));
+    assert!(
+        messages(&g)
+            .iter()
+            .any(|m| m == "The zombie writhes in agony.")
+    );
 }
 
 #[test]
@@ -299,14 +419,30 @@ fn you_see_items_counted_in_english() {
     let dagger = g.library().create("dagger").unwrap();
     g.add_thing_mut(at(1, 0), dagger).unwrap();
     let o = apply(&g, &rules, Command::Move(Dir::East)).unwrap();
-    assert!(o.messages.iter().any(|m| m == "You see 2 strange herbs and a dagger."), "{:?}", o.messages);
+    assert!(
+        o.messages
+            .iter()
+            .any(|m| m == "You see 2 strange herbs and a dagger."),
+        "{:?}",
+        o.messages
+    );
     let g = o.game;
     let o = apply(&g, &rules, Command::PickUp(None)).unwrap();
-    assert_eq!(o.messages.first().map(String::as_str), Some("You pick up a dagger."));
+    assert_eq!(
+        o.messages.first().map(String::as_str),
+        Some("You pick up a dagger.")
+    );
     let g = run(&o.game, &rules, Command::PickUp(None));
     let g = run(&g, &rules, Command::PickUp(None));
-    let names: Vec<String> = view::inventory_entries(&g).unwrap().into_iter().map(|e| e.name).collect();
-    assert_eq!(names, vec!["a dagger".to_string(), "2 strange herbs".to_string()]);
+    let names: Vec<String> = view::inventory_entries(&g)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.name)
+        .collect();
+    assert_eq!(
+        names,
+        vec!["a dagger".to_string(), "2 strange herbs".to_string()]
+    );
 }
 
 #[test]
@@ -332,8 +468,16 @@ fn wielding_changes_the_attack_and_armour_protects() {
     // Fire armour resists fire (the original swapped fire and ice).
     let cloak = give(&mut g, hero, "fire cloak");
     g = run(&g, &rules, Command::Wield(cloak));
-    assert_eq!(g.query(hero, &alembic_content::alchemy::props::RES_FIRE).unwrap(), 50);
-    assert_eq!(g.query(hero, &alembic_content::alchemy::props::RES_ICE).unwrap(), 0);
+    assert_eq!(
+        g.query(hero, &alembic_content::alchemy::props::RES_FIRE)
+            .unwrap(),
+        50
+    );
+    assert_eq!(
+        g.query(hero, &alembic_content::alchemy::props::RES_ICE)
+            .unwrap(),
+        0
+    );
     let _ = SK;
 }
 
@@ -342,15 +486,26 @@ fn stairs_depth_and_winning() {
     let (mut g, rules, hero) = arena(14);
     // A staircase pair between −1 and −2 (built by hand on two small floors).
     let floor = g.library().tile_id("floor").unwrap();
-    g.fill_tiles_mut(alembic::LocBox::rect(-2, -2, 5, 5, -2), floor).unwrap();
-    let down = g.library().create("stairs down").unwrap().with(&DESTINATION, alembic::Loc::new(0, 0, -2));
+    g.fill_tiles_mut(alembic::LocBox::rect(-2, -2, 5, 5, -2), floor)
+        .unwrap();
+    let down = g
+        .library()
+        .create("stairs down")
+        .unwrap()
+        .with(&DESTINATION, alembic::Loc::new(0, 0, -2));
     g.add_thing_mut(at(1, 0), down).unwrap();
-    let up = g.library().create("stairs up").unwrap().with(&DESTINATION, at(1, 0));
+    let up = g
+        .library()
+        .create("stairs up")
+        .unwrap()
+        .with(&DESTINATION, at(1, 0));
     g.add_thing_mut(alembic::Loc::new(0, 0, -2), up).unwrap();
     let exit = g.library().create("exit").unwrap();
     g.add_thing_mut(at(0, 0), exit).unwrap();
     match apply(&g, &rules, Command::Ascend) {
-        Err(RuleError::Refused(m)) => assert_eq!(m, "You cannot leave without the Philosopher's Stone."),
+        Err(RuleError::Refused(m)) => {
+            assert_eq!(m, "You cannot leave without the Philosopher's Stone.")
+        }
         other => panic!("{other:?}"),
     }
     g = run(&g, &rules, Command::Move(Dir::East));
@@ -367,7 +522,10 @@ fn stairs_depth_and_winning() {
     assert_eq!(o.game.var(&OUTCOME).unwrap().as_ref(), "won");
     let s = alembic_content::alchemy::summary(&o.game).unwrap();
     assert_eq!((s.outcome.as_str(), s.deepest, s.depth), ("won", 2, 1));
-    assert!(matches!(apply(&o.game, &rules, Command::Wait), Err(RuleError::GameOver)));
+    assert!(matches!(
+        apply(&o.game, &rules, Command::Wait),
+        Err(RuleError::GameOver)
+    ));
 }
 
 #[test]

@@ -19,8 +19,10 @@ pub fn arena(seed: u64) -> (Game, Rules, ThingId) {
     game = game.with_library(lib);
     let wall = game.library().tile_id("wall").unwrap();
     let floor = game.library().tile_id("floor").unwrap();
-    game.fill_tiles_mut(LocBox::rect(-8, -5, 17, 11, Z), wall).unwrap();
-    game.fill_tiles_mut(LocBox::rect(-7, -4, 15, 9, Z), floor).unwrap();
+    game.fill_tiles_mut(LocBox::rect(-8, -5, 17, 11, Z), wall)
+        .unwrap();
+    game.fill_tiles_mut(LocBox::rect(-7, -4, 15, 9, Z), floor)
+        .unwrap();
     let hero = game
         .spawn_mut(rules.hooks(), "you", Place::Map(Loc::new(0, 0, Z)))
         .unwrap();
