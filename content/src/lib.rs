@@ -1,7 +1,13 @@
 //! Games built on the `alembic` engine's public API, and [`launch()`], where every frontend gets
 //! its game from.
+//!
+//! - [`alchemy`]: the Alchemy roguelike.
+//! - [`sim`]: the headless runner behind the `alembic-sim` binary, with a registry of games
+//!   by name.
 
+pub mod alchemy;
 pub mod demo;
 pub mod launch;
+pub mod sim;
 
 pub use launch::{LaunchError, LaunchOptions, default_game, games, launch, save_dir};
