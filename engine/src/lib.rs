@@ -20,6 +20,7 @@ mod fov;
 mod light;
 mod mapgen;
 mod path;
+mod queue;
 
 pub use dice::{Dice, DiceError, d, poisson, weighted_choice, weighted_index};
 pub use fov::{Fov, MAX_FOV_RADIUS, VisibleSet, field_of_view};
