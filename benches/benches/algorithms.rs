@@ -338,10 +338,10 @@ fn print_row(name: &str, t: Option<f64>, ours: Option<f64>) {
 fn bar(name: &str, value: Option<f64>, limit: f64) {
     match value {
         Some(v) => println!(
-            "  {name:<32} {v:>8.2}  {}",
+            "  {name:<40} {v:>8.2}  {}",
             if v <= limit { "met" } else { "MISSED" }
         ),
-        None => println!("  {name:<32}      n/a"),
+        None => println!("  {name:<40}      n/a"),
     }
 }
 
