@@ -1,9 +1,9 @@
 //! Scenario tests: a small walled arena, things placed by hand, commands applied, exact
 //! outcomes checked.
 
-mod common;
-
 #![allow(clippy::unwrap_used)]
+
+mod common;
 
 use alembic::{Dir, Game};
 use alembic_content::alchemy::kinds::DamageType;

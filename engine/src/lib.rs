@@ -60,6 +60,7 @@ mod mapgen;
 mod path;
 mod props;
 mod pvec;
+mod queue;
 mod rng;
 mod screens;
 mod thing;
