@@ -1,5 +1,7 @@
 //! The object library: counts, hooks, and the original game's bugs fixed.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use alembic::{Game, Value};
 use alembic_content::alchemy::library::{base_library, counts, names_with, randomise};
 use alembic_content::alchemy::props::{
