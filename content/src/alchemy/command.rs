@@ -15,7 +15,7 @@ use super::rules::ai::ACTION;
 use super::rules::combat;
 use super::rules::doors::set_open;
 use super::rules::items::{self, inventory};
-use super::rules::time::{action_time, end_turn};
+use super::rules::time::{action_time, arrive, end_turn, leave_level};
 use super::rules::world::{
     blocker_at, creature_at, depth_of, hero, items_at, say, scenery_at, tile_blocks, tile_dangerous,
 };
@@ -152,8 +152,8 @@ fn hero_action(game: &mut Game, hooks: &Hooks, h: ThingId, cmd: Command) -> Resu
     match cmd {
         Command::Move(d) => move_hero(game, hooks, h, d),
         Command::Wait => Ok(ACTION),
-        Command::Ascend => ascend(game, h),
-        Command::Descend => descend(game, h),
+        Command::Ascend => ascend(game, hooks, h),
+        Command::Descend => descend(game, hooks, h),
         Command::PickUp(i) => items::pick_up(game, h, i),
         Command::Drop(i) => items::drop(game, h, i),
         Command::Quaff(i) => items::quaff(game, hooks, h, i),
@@ -355,11 +355,11 @@ fn stairs_here(
         .find(|&t| game.is(t, flag)))
 }
 
-fn descend(game: &mut Game, h: ThingId) -> Result<i32, RuleError> {
+fn descend(game: &mut Game, hooks: &Hooks, h: ThingId) -> Result<i32, RuleError> {
     let Some(s) = stairs_here(game, h, &IS_STAIRS_DOWN)? else {
         return refuse("There are no stairs down here.");
     };
-    travel(game, h, s)?;
+    travel(game, hooks, h, s)?;
     let z = game.location(h)?.z;
     let deepest = game.var(&DEEPEST).unwrap_or(1).max(depth_of(z));
     game.set_var_mut(&DEEPEST, deepest);
@@ -367,7 +367,7 @@ fn descend(game: &mut Game, h: ThingId) -> Result<i32, RuleError> {
     Ok(ACTION)
 }
 
-fn ascend(game: &mut Game, h: ThingId) -> Result<i32, RuleError> {
+fn ascend(game: &mut Game, hooks: &Hooks, h: ThingId) -> Result<i32, RuleError> {
     let Some(s) = stairs_here(game, h, &IS_STAIRS_UP)? else {
         return refuse("There are no stairs up here.");
     };
@@ -385,7 +385,7 @@ fn ascend(game: &mut Game, h: ThingId) -> Result<i32, RuleError> {
         game.set_var_mut(&CAUSE, Arc::from("escaped with the Philosopher's Stone"));
         return Ok(ACTION);
     }
-    travel(game, h, s)?;
+    travel(game, hooks, h, s)?;
     let z = game.location(h)?.z;
     say(game, format!("You climb up to depth {}.", depth_of(z)));
     Ok(ACTION)
@@ -393,7 +393,7 @@ fn ascend(game: &mut Game, h: ThingId) -> Result<i32, RuleError> {
 
 /// Move the hero along a staircase; if someone stands on the landing, the nearest free
 /// cell beside it.
-fn travel(game: &mut Game, h: ThingId, stairs: ThingId) -> Result<(), RuleError> {
+fn travel(game: &mut Game, hooks: &Hooks, h: ThingId, stairs: ThingId) -> Result<(), RuleError> {
     let dest = game.query(stairs, &DESTINATION)?;
     let spot = std::iter::once(dest).chain(dest.neighbours8()).find(|&l| {
         creature_at(game, l).is_none()
@@ -404,6 +404,11 @@ fn travel(game: &mut Game, h: ThingId, stairs: ThingId) -> Result<(), RuleError>
     let Some(spot) = spot else {
         return refuse("The way is blocked.");
     };
+    let from = game.location(h)?.z;
+    if spot.z != from {
+        leave_level(game, from)?;
+        arrive(game, hooks, spot.z)?;
+    }
     game.move_thing_mut(h, spot)?;
     Ok(())
 }

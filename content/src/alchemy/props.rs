@@ -151,6 +151,11 @@ pub const IS_INVINCIBLE: Prop<bool> = Prop::with_default("is_invincible", false)
 pub const IS_CONFUSED: Prop<bool> = Prop::with_default("is_confused", false);
 /// How far away a monster notices the hero.
 pub const AGGRO: Prop<i32> = Prop::with_default("aggro", 8);
+/// A creature this monster is fighting (monster-versus-monster hostility; absent when none).
+pub const FOE: Prop<ThingId> = Prop::new("foe");
+/// Game time when the hero last left this monster's level (absent while the hero is there):
+/// on the hero's return the monster catches up on the time that passed.
+pub const AWAY_SINCE: Prop<i64> = Prop::new("away_since");
 /// Where a monster last saw the hero (absent when it has no target).
 pub const LAST_SEEN: Prop<alembic::Loc> = Prop::new("last_seen");
 /// Proto name of what this creature becomes when it dies (vampyre bats), with a chance.
@@ -212,6 +217,10 @@ pub const GAIN_AMOUNT: Prop<i32> = Prop::with_default("gain_amount", 1);
 pub const USE_MESSAGE: Prop<Arc<str>> = Prop::new("use_message");
 /// Strength needed to force a heavy door open.
 pub const DOOR_STRENGTH: Prop<i32> = Prop::with_default("door_strength", 0);
+/// How far a light source (a candelabra) shines; 0 for things that give no light.
+pub const LIGHT_RADIUS: Prop<i32> = Prop::with_default("light_radius", 0);
+/// The colour of a light source.
+pub const LIGHT_COLOUR: Prop<Rgb> = Prop::with_default("light_colour", Rgb::new(255, 200, 120));
 /// Chance a fountain dries up on each use.
 pub const DRY_CHANCE: Prop<f64> = Prop::with_default("dry_chance", 0.0);
 

@@ -9,12 +9,12 @@ use alembic::{Error, Game, LightMap, LightSource, Loc, Rgb, ThingId, VisibleSet}
 use super::kinds::Stat;
 use super::props::{
     ARMOUR, BG, FG, GLYPH, HPS, HPS_MAX, IS_ARMOUR, IS_CREATURE, IS_FOOD, IS_INGREDIENT, IS_POTION,
-    IS_STONE, IS_WEAPON, IS_WIELDED, NAME, SPEED, WIELD_SLOT, Z_ORDER,
+    IS_STONE, IS_WEAPON, IS_WIELDED, LIGHT_COLOUR, LIGHT_RADIUS, NAME, SPEED, WIELD_SLOT, Z_ORDER,
 };
 use super::rules::combat::attack_summary;
 use super::rules::effects::effect_list;
 use super::rules::items::{apparatus_near, gather, inventory, recipe_of};
-use super::rules::memory::{remembered_thing, remembered_tile};
+use super::rules::memory::{remembered_look, remembered_tile};
 use super::rules::world::{FOV_RADIUS, LEVELS, depth_of, hero_view, level_box};
 use super::text::{a_name, base_name, capitalise, count_name, is_identified};
 
@@ -97,11 +97,9 @@ pub fn cell_view(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<CellVi
         return Ok(None);
     };
     let tg = tile_glyph(game, tile)?;
-    let glyph = match remembered_thing(game, l) {
-        Some(t) => Glyph {
-            bg: tg.bg,
-            ..thing_glyph(game, t)?
-        },
+    // Scenery as it looked when last seen (a door seen closed stays closed in memory).
+    let glyph = match remembered_look(game, l) {
+        Some((ch, fg)) => Glyph { ch, fg, bg: tg.bg },
         None => tg,
     };
     Ok(Some(CellView {
@@ -111,17 +109,28 @@ pub fn cell_view(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<CellVi
     }))
 }
 
-/// The torchlight on the hero's level: a warm light at the hero with the seed game's
-/// falloff, occluded like sight. `get(loc)` gives each cell's light colour; multiply glyph
-/// colours by it with [`Rgb::modulate`].
+/// The light on the hero's level: a warm torch at the hero with the seed game's falloff,
+/// plus every light source on the level (candelabra), each occluded like sight. `get(loc)`
+/// gives each cell's light colour; multiply glyph colours by it with [`Rgb::modulate`].
 pub fn light_map(game: &Game) -> Result<LightMap, Error> {
     let at = game.location(hero_id(game)?)?;
-    let torch = LightSource::new(at, FOV_RADIUS, Rgb::new(255, 240, 200));
+    let area = level_box(at.z);
+    let mut lights = vec![LightSource::new(at, FOV_RADIUS, Rgb::new(255, 240, 200))];
+    for l in area.iter() {
+        for &t in game.things_at(l) {
+            let r = game.query(t, &LIGHT_RADIUS).unwrap_or(0);
+            if r > 0 {
+                let colour = game.query(t, &LIGHT_COLOUR)?;
+                lights.push(LightSource::new(l, r.unsigned_abs(), colour));
+            }
+        }
+    }
+    let table = super::rules::world::TileTable::new(game);
     Ok(LightMap::compute(
-        level_box(at.z),
-        &[torch],
+        area,
+        &lights,
         Rgb::new(24, 24, 32),
-        |l| super::rules::world::transparent(game, l),
+        |l| table.transparent(game, l),
     ))
 }
 

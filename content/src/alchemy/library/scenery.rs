@@ -8,7 +8,7 @@ use super::{named, rgb};
 use crate::alchemy::props::{
     DESCRIPTION, DOOR_STRENGTH, DRY_CHANCE, FG, GLYPH, HEAL_AMOUNT, IS_APPARATUS, IS_BLOCKING,
     IS_DECORATION, IS_DOOR, IS_EXIT, IS_LAB, IS_OPEN, IS_SCENERY, IS_STAIRS, IS_STAIRS_DOWN,
-    IS_STAIRS_UP, IS_VIEW_BLOCKING, IS_WORKBENCH, USE_MESSAGE, Z_ORDER,
+    IS_STAIRS_UP, IS_VIEW_BLOCKING, IS_WORKBENCH, LIGHT_COLOUR, LIGHT_RADIUS, USE_MESSAGE, Z_ORDER,
 };
 
 pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
@@ -102,7 +102,9 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(GLYPH, 'Y')
             .with(FG, rgb(0xFFE080))
             .with(IS_BLOCKING, true)
-            .with(USE_MESSAGE, Arc::from("The candles flicker.")),
+            .with(USE_MESSAGE, Arc::from("The candles flicker."))
+            .with(LIGHT_RADIUS, 7)
+            .with(LIGHT_COLOUR, rgb(0xFFC060)),
     )?;
     lib.proclaim_mut(
         "rune",

@@ -1,16 +1,18 @@
 //! Monster behaviour: notice the hero (aggro range and sight), chase with the engine's A*,
 //! remember where the hero was last seen, wander when idle, open doors if intelligent,
-//! fight monsters of other families when flagged to.
+//! hunt monsters of other families when flagged to (and fight back when attacked).
 
 use std::cell::RefCell;
 
 use alembic::{Dir, Error, Game, Hooks, Loc, Pathfinder, Search, ThingId, VisibleSet};
 
 use super::combat;
-use super::world::{TileTable, blocker_at, creature_at, hero_sees, level_box, say, terrain_ok};
+use super::world::{
+    TileTable, blocker_at, creature_at, hero_sees, level_box, say, sees, terrain_ok,
+};
 use crate::alchemy::props::{
-    AGGRO, ATTACKS_MONSTERS, FAMILY, IS_CONFUSED, IS_DOOR, IS_FLYING, IS_HERO, IS_HOSTILE,
-    IS_INTELLIGENT, IS_OPEN, LAST_SEEN,
+    AGGRO, ATTACKS_MONSTERS, FAMILY, FOE, IS_CONFUSED, IS_CREATURE, IS_DOOR, IS_FLYING, IS_HERO,
+    IS_HOSTILE, IS_INTELLIGENT, IS_OPEN, LAST_SEEN,
 };
 use crate::alchemy::rules::doors;
 use crate::alchemy::text::sentence;
@@ -46,28 +48,90 @@ pub fn act(
             game.set_mut(m, &LAST_SEEN, hero_at)?;
         }
     }
-    let target = game.query_opt(m, &LAST_SEEN)?;
-    match target {
-        Some(t) if t == at => {
+    // The hero first: chase the last sighting, attack when beside it.
+    if let Some(t) = game.query_opt(m, &LAST_SEEN)? {
+        if t == at {
             // Reached the last sighting without finding the hero: forget it.
             clear_target(game, m)?;
-            wander(game, hooks, m, at)
-        }
-        Some(t) => {
+        } else {
             if hostile && at.chebyshev(hero_at) == 1 && hero_at.z == at.z {
                 combat::attack(game, hooks, m, hero)?;
                 return Ok(ACTION);
             }
             match next_step(game, m, at, t) {
-                Some(step) => step_or_bump(game, hooks, m, step, false),
-                None => {
-                    clear_target(game, m)?;
-                    wander(game, hooks, m, at)
-                }
+                Some(step) => return step_or_bump(game, hooks, m, step, false),
+                None => clear_target(game, m)?,
             }
         }
-        None => wander(game, hooks, m, at),
     }
+    // Then another monster it is fighting (or, if it hunts monsters, one it can see).
+    if let Some(c) = foe(game, m, at)? {
+        let cat = game.location(c)?;
+        if at.chebyshev(cat) == 1 {
+            combat::attack(game, hooks, m, c)?;
+            return Ok(ACTION);
+        }
+        if let Some(step) = next_step(game, m, at, cat) {
+            return step_or_bump(game, hooks, m, step, false);
+        }
+        forget_foe(game, m)?;
+    }
+    wander(game, hooks, m, at)
+}
+
+/// Whether `m` and `other` would fight: different families (the hero aside), both alive.
+fn enemies(game: &Game, m: ThingId, other: ThingId) -> bool {
+    other != m
+        && game.contains(other)
+        && game.is(other, &IS_CREATURE)
+        && !game.is(other, &IS_HERO)
+        && game.query_opt(m, &FAMILY).ok().flatten() != game.query_opt(other, &FAMILY).ok().flatten()
+}
+
+/// The monster `m` is fighting now: its remembered foe while that is alive and near, else
+/// — for monsters flagged [`ATTACKS_MONSTERS`] — the nearest creature of another family it
+/// can see within its aggro range (the engine's field of view), remembered as its foe.
+pub fn foe(game: &mut Game, m: ThingId, at: Loc) -> Result<Option<ThingId>, Error> {
+    let aggro = u32::try_from(game.query(m, &AGGRO)?.max(0)).unwrap_or(0);
+    if let Some(f) = game.query_opt(m, &FOE)? {
+        if enemies(game, m, f)
+            && let Ok(fat) = game.location(f)
+            && fat.z == at.z
+            && fat.chebyshev(at) <= aggro.max(2) * 2
+        {
+            return Ok(Some(f));
+        }
+        forget_foe(game, m)?;
+    }
+    if !game.is(m, &ATTACKS_MONSTERS) || aggro == 0 {
+        return Ok(None);
+    }
+    let r = i32::try_from(aggro).unwrap_or(8);
+    let mut best: Option<(u64, ThingId)> = None;
+    for dy in -r..=r {
+        for dx in -r..=r {
+            let l = Loc::new(at.x + dx, at.y + dy, at.z);
+            let Some(c) = creature_at(game, l) else {
+                continue;
+            };
+            let d = at.euclidean_sq(l);
+            if enemies(game, m, c) && best.is_none_or(|(b, _)| d < b) && sees(game, at, l, aggro)
+            {
+                best = Some((d, c));
+            }
+        }
+    }
+    if let Some((_, c)) = best {
+        game.set_mut(m, &FOE, c)?;
+        return Ok(Some(c));
+    }
+    Ok(None)
+}
+
+fn forget_foe(game: &mut Game, m: ThingId) -> Result<(), Error> {
+    let mut t = game.get_thing(m)?.clone();
+    t.remove_prop(FOE.key());
+    game.update_thing_mut(t)
 }
 
 fn clear_target(game: &mut Game, m: ThingId) -> Result<(), Error> {
@@ -144,6 +208,9 @@ fn step_or_bump(
             && game.is(m, &ATTACKS_MONSTERS)
             && game.query_opt(m, &FAMILY)? != game.query_opt(c, &FAMILY)?;
         if fights_hero || fights_monster {
+            if fights_monster {
+                game.set_mut(m, &FOE, c)?;
+            }
             combat::attack(game, hooks, m, c)?;
         }
         return Ok(ACTION);

@@ -10,7 +10,7 @@ use super::world::{hero_sees, say};
 use crate::alchemy::kinds::DamageType;
 use crate::alchemy::props::{
     AG, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, BLOCK, CAUSE, DROP_CHANCE, GAME_OVER, HIT_EFFECT,
-    HIT_EFFECT_CHANCE, HPS, HPS_MAX, IS_CREATURE, IS_EFFECT, IS_HERO, IS_IMMORTAL, IS_INVINCIBLE,
+    HIT_EFFECT_CHANCE, FOE, HPS, HPS_MAX, IS_CREATURE, IS_EFFECT, IS_HERO, IS_IMMORTAL, IS_INVINCIBLE,
     IS_ITEM, IS_WIELDED, KILLS, OUTCOME, SK, ST,
 };
 use crate::alchemy::text::{a_name, capitalise, sentence, the_name, verb_for};
@@ -38,6 +38,10 @@ pub fn attack(
     attacker: ThingId,
     defender: ThingId,
 ) -> Result<i32, Error> {
+    // A monster attacked by another monster fights back.
+    if !game.is(defender, &IS_HERO) && !game.is(attacker, &IS_HERO) {
+        game.set_mut(defender, &FOE, attacker)?;
+    }
     let seen =
         hero_sees(game, game.location(attacker)?) || hero_sees(game, game.location(defender)?);
     let sk = game.query(attacker, &SK)?;

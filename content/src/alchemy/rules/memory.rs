@@ -1,14 +1,39 @@
 //! The hero's memory of the map: remembered terrain and scenery per cell, kept in the game
-//! value as two engine layers.
+//! value as engine layers. What is remembered is what was *seen*: a door seen closed is
+//! remembered closed until the hero sees it again, a fountain that dried up out of sight is
+//! still remembered flowing.
 
-use alembic::{Game, Loc, ThingId, TileId, VisibleSet};
+use alembic::{Game, Loc, Rgb, ThingId, TileId, VisibleSet};
 
 use super::world::scenery_at;
+use crate::alchemy::props::{FG, GLYPH};
 
 /// Layer: remembered tile number + 1 (0 = never seen).
 pub const SEEN_TILE: &str = "alchemy.seen_tile";
 /// Layer: id of the remembered scenery thing (0 = none).
 pub const SEEN_THING: &str = "alchemy.seen_thing";
+/// Layer: how the remembered scenery looked when last seen — glyph and colour packed as
+/// `1 << 48 | char << 24 | rgb` (0 = none).
+pub const SEEN_LOOK: &str = "alchemy.seen_look";
+
+/// Pack a glyph and colour for [`SEEN_LOOK`].
+#[must_use]
+pub fn pack_look(ch: char, fg: Rgb) -> u64 {
+    (1 << 48)
+        | (u64::from(u32::from(ch)) << 24)
+        | (u64::from(fg.r) << 16)
+        | (u64::from(fg.g) << 8)
+        | u64::from(fg.b)
+}
+
+fn unpack_look(v: u64) -> Option<(char, Rgb)> {
+    if v >> 48 != 1 {
+        return None;
+    }
+    let ch = char::from_u32(u32::try_from((v >> 24) & 0xFF_FFFF).ok()?)?;
+    let byte = |s: u32| u8::try_from((v >> s) & 0xFF).unwrap_or(0);
+    Some((ch, Rgb::new(byte(16), byte(8), byte(0))))
+}
 
 /// Remember everything in `view`.
 pub fn remember(game: &mut Game, view: &VisibleSet) {
@@ -18,9 +43,19 @@ pub fn remember(game: &mut Game, view: &VisibleSet) {
         if game.layer_get(SEEN_TILE, l) != tile {
             game.set_layer_mut(SEEN_TILE, l, tile);
         }
-        let thing = scenery_at(game, l).map_or(0, |t| t.0);
-        if game.layer_get(SEEN_THING, l) != thing {
-            game.set_layer_mut(SEEN_THING, l, thing);
+        let thing = scenery_at(game, l);
+        let id = thing.map_or(0, |t| t.0);
+        if game.layer_get(SEEN_THING, l) != id {
+            game.set_layer_mut(SEEN_THING, l, id);
+        }
+        let look = thing.map_or(0, |t| {
+            pack_look(
+                game.query(t, &GLYPH).unwrap_or('?'),
+                game.query(t, &FG).unwrap_or(Rgb::new(200, 200, 200)),
+            )
+        });
+        if game.layer_get(SEEN_LOOK, l) != look {
+            game.set_layer_mut(SEEN_LOOK, l, look);
         }
     }
 }
@@ -37,6 +72,12 @@ pub fn remembered_tile(game: &Game, l: Loc) -> Option<TileId> {
 pub fn remembered_thing(game: &Game, l: Loc) -> Option<ThingId> {
     let v = game.layer_get(SEEN_THING, l);
     (v > 0 && game.contains(ThingId(v))).then_some(ThingId(v))
+}
+
+/// How the scenery at `l` looked when the hero last saw it: glyph and colour.
+#[must_use]
+pub fn remembered_look(game: &Game, l: Loc) -> Option<(char, Rgb)> {
+    unpack_look(game.layer_get(SEEN_LOOK, l))
 }
 
 /// Whether the hero has seen `l`.

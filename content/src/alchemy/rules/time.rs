@@ -9,7 +9,9 @@ use super::ai;
 use super::effects;
 use super::memory::remember;
 use super::world::{creatures_on_level, hero, hero_view, random_floor};
-use crate::alchemy::props::{APS, GAME_OVER, IS_CREATURE, REGEN_ACC, SPEED, TG, TIME};
+use crate::alchemy::props::{
+    APS, AWAY_SINCE, FOE, GAME_OVER, IS_CREATURE, LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
+};
 
 /// Most actions a monster may take in one world step (a safety net against huge speeds).
 const MAX_ACTIONS: usize = 8;
@@ -38,6 +40,10 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
             continue;
         }
         effects::tick(game, hooks, m, elapsed)?;
+        // Its effects may have killed it (poison, sickness, healing on the undead).
+        if !game.contains(m) {
+            continue;
+        }
         let mut aps = game.query(m, &APS)? + elapsed;
         let mut n = 0;
         while aps > 0 && n < MAX_ACTIONS && game.contains(m) {
@@ -66,12 +72,16 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
     Ok(())
 }
 
-/// The hero slowly recovers: one hit point per `5000 / TG` time (about every six turns).
+/// Natural healing: one hit point per `HEAL_TIME / TG` time.
+pub const HEAL_TIME: i64 = 5000;
+
+/// The hero slowly recovers: one hit point per `HEAL_TIME / TG` time (about every six
+/// turns at TG 8).
 fn natural_healing(game: &mut Game, h: alembic::ThingId, elapsed: i32) -> Result<(), Error> {
     let tg = game.query(h, &TG)?.max(1);
     let acc = game.var(&REGEN_ACC).unwrap_or(0) + i64::from(elapsed) * i64::from(tg);
-    let whole = acc / 5000;
-    game.set_var_mut(&REGEN_ACC, acc - whole * 5000);
+    let whole = acc / HEAL_TIME;
+    game.set_var_mut(&REGEN_ACC, acc - whole * HEAL_TIME);
     if whole > 0 {
         super::combat::heal(game, h, i32::try_from(whole).unwrap_or(1))?;
     }
@@ -96,6 +106,60 @@ fn wandering_monsters(game: &mut Game, hooks: &Hooks, z: i32, elapsed: i32) -> R
     let lib = game.library().clone();
     if let Ok(name) = lib.random_name(game.rng(), &IS_CREATURE, (depth - 3).max(1), depth + 1) {
         game.spawn_mut(hooks, &name, l)?;
+    }
+    Ok(())
+}
+
+/// The hero is leaving level `z`: its monsters lose track of the hero and are stamped with
+/// the time, so that on the hero's return they catch up ([`arrive`]).
+pub fn leave_level(game: &mut Game, z: i32) -> Result<(), Error> {
+    let h = hero(game)?;
+    let now = game.var(&TIME).unwrap_or(0);
+    for m in creatures_on_level(game, z) {
+        if m == h {
+            continue;
+        }
+        let mut t = game.get_thing(m)?.clone();
+        t.remove_prop(LAST_SEEN.key());
+        t.remove_prop(FOE.key());
+        t.set(&APS, 0);
+        t.set(&AWAY_SINCE, now);
+        game.update_thing_mut(t)?;
+    }
+    Ok(())
+}
+
+/// Longest stretch of missed time a level catches up on when the hero returns.
+pub const MAX_CATCH_UP: i64 = 20_000;
+
+/// The hero is arriving on level `z` (before being placed there): only the hero's level is
+/// simulated, so its monsters catch up on the time since the hero left — their effects run
+/// out (poison may kill them), and they recover hit points at the hero's natural rate.
+pub fn arrive(game: &mut Game, hooks: &Hooks, z: i32) -> Result<(), Error> {
+    let h = hero(game)?;
+    let now = game.var(&TIME).unwrap_or(0);
+    for m in creatures_on_level(game, z) {
+        if m == h {
+            continue;
+        }
+        let Some(since) = game.query_opt(m, &AWAY_SINCE)? else {
+            continue;
+        };
+        let mut t = game.get_thing(m)?.clone();
+        t.remove_prop(AWAY_SINCE.key());
+        game.update_thing_mut(t)?;
+        let away = (now - since).clamp(0, MAX_CATCH_UP);
+        let away = i32::try_from(away).unwrap_or(0);
+        if away == 0 {
+            continue;
+        }
+        effects::tick(game, hooks, m, away)?;
+        if !game.contains(m) {
+            continue;
+        }
+        let tg = i64::from(game.query(m, &TG)?.max(1));
+        let healed = i64::from(away) * tg / HEAL_TIME;
+        super::combat::heal(game, m, i32::try_from(healed).unwrap_or(0))?;
     }
     Ok(())
 }
