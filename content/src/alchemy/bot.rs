@@ -1,38 +1,118 @@
-//! The `explore` policy: a simple bot that explores with Dijkstra maps, fights what is next
-//! to it, rests when hurt, drinks unknown potions when healthy, picks things up, wears
-//! armour, takes the stairs down, fetches the Stone and climbs out. It is the soak tester
-//! and the balance gauge, not a strong player.
+//! The `explore` policy: a careful bot that is the soak tester and the balance gauge.
+//!
+//! Each turn it looks at what the hero sees and, in order:
+//! - drinks known potions that make it permanently stronger, and cures for poison;
+//! - with monsters in sight, judges the fight by the expected damage of both sides
+//!   ([`expected_damage`]); a fight it would win with hit points to spare it takes, killing
+//!   the most dangerous monster first; otherwise it throws known harmful potions, drinks
+//!   healing, runs for the nearest stairs it can reach first (and takes them, whichever
+//!   way they lead), or rolls down the engine's Dijkstra *flee* map; cornered, it drinks
+//!   what might help and fights;
+//! - with nothing in sight and hurt, it rests (eating, drinking from fountains);
+//! - otherwise it picks up what it sees, wears and wields better gear, tries unknown potions
+//!   while healthy, explores with a Dijkstra map, takes the stairs down, fetches the Stone
+//!   on level −10 and climbs out.
+//!
+//! It reads only what the hero could know: what is in view, the hero's map memory, and
+//! identified item kinds.
 
-use alembic::{DijkstraMap, Dir, Game, GameRng, Loc, Pathfinder, Search, ThingId, explore_targets};
+use alembic::{
+    DijkstraMap, Dir, Game, GameRng, Loc, ModOp, Pathfinder, Search, ThingId, Value,
+    explore_targets,
+};
 
 use super::command::Command;
 use super::dungeon::walkable_with;
 use super::props::{
-    ATT_DAMAGE, HPS, HPS_MAX, IS_ARMOUR, IS_HOSTILE, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP,
-    IS_STONE, IS_WEAPON, IS_WIELDED, WIELD_SLOT,
+    AG, ARMOUR, ATT_DAMAGE, BLOCK, GAIN_STAT, GIVES_EFFECT, HEAL_AMOUNT, HP_PER_TURN, HPS, HPS_MAX,
+    IS_ARMOUR, IS_CREATURE, IS_EXIT, IS_FOOD, IS_HARMFUL, IS_HOSTILE, IS_IMMORTAL, IS_INVINCIBLE,
+    IS_INGREDIENT, IS_POISON, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WEAPON,
+    IS_WIELDED, SK, SPEED, ST, TG, WIELD_SLOT,
 };
-use super::rules::items::inventory;
-use super::rules::memory::explored;
-use super::rules::world::{STONE_LEVEL, TileTable, creature_at, hero, hero_view, level_box};
+use super::rules::combat::expected_damage;
+use super::rules::effects::effects_of;
+use super::rules::items::{THROW_RANGE, inventory};
+use super::rules::memory::{explored, remembered_thing};
+use super::rules::world::{
+    STONE_LEVEL, TileTable, blocker_at, creature_at, hero, hero_view, items_at, level_box,
+    scenery_at, tile_blocks, transparent,
+};
 use super::text::is_identified;
 
-/// Turns the bot explores a level before heading for known stairs down.
-const LEVEL_BUDGET: u32 = 250;
+/// Exploration turns on a level (resting and fighting aside) before heading for known stairs
+/// down, below the first levels.
+const EXPLORE_BUDGET: u32 = 400;
+/// Levels down to this depth are explored completely (they are survivable and hold potions).
+const FULL_EXPLORE_DEPTH: i32 = 3;
+/// Monsters this close (Chebyshev) and in view count as a threat.
+const THREAT_RANGE: u32 = 7;
+/// Take a fight whose expected cost is below this share of the current hit points.
+const FIGHT_SHARE: f64 = 0.5;
+/// Rest below this share of maximum hit points, until this share.
+const REST_BELOW: i32 = 65;
+const REST_UNTIL: i32 = 95;
+/// How long to shun the staircase it fled by (turns).
+const SHUN_TURNS: u64 = 300;
+/// Most items it carries.
+const MAX_ITEMS: usize = 24;
+
+/// What a known potion is good for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Use {
+    /// Restores hit points at once.
+    Heal,
+    /// Restores hit points over time.
+    Regen,
+    /// Makes the drinker permanently stronger.
+    Gain,
+    /// Removes poison or harmful effects.
+    Cure,
+    /// A temporary benefit.
+    Buff,
+    /// Harms whoever it touches: for throwing.
+    Harm,
+    /// Anything else (chaos).
+    Other,
+}
+
+/// A monster in sight.
+#[derive(Clone, Copy, Debug)]
+struct Threat {
+    id: ThingId,
+    at: Loc,
+    dist: u32,
+}
 
 /// The bot's memory between turns (the game value holds everything else).
 #[derive(Debug)]
 pub struct Bot {
     rng: GameRng,
     z: i32,
-    turns_here: u32,
+    explore_turns: u32,
     explore: Option<DijkstraMap>,
     built_at: u64,
     stairs_down: Vec<Loc>,
     stairs_up: Vec<Loc>,
+    fountains: Vec<Loc>,
     stone: Option<Loc>,
     refused: u32,
     paths: Pathfinder,
     explored_all: bool,
+    resting: bool,
+    held: u32,
+    ignored: Vec<ThingId>,
+    item_goal: Option<(ThingId, Loc, u32)>,
+    /// The staircase it fled down or up by: (level it fled from, turn).
+    fled: Option<(i32, u64)>,
+    /// A staircase to shun until a turn (it leads back to what it fled).
+    shun: Option<(Loc, u64)>,
+    /// Where it stood lately (to notice going back and forth).
+    recent: Vec<Loc>,
+    reason: &'static str,
+    /// It has seen a monster it cannot beat here: leave the level by the nearest stairs.
+    leaving: bool,
+    /// Turns it escaped by stairs lately.
+    stair_escapes: Vec<u64>,
 }
 
 impl Bot {
@@ -42,29 +122,93 @@ impl Bot {
         Bot {
             rng: GameRng::seed_from(seed.rotate_left(17) ^ 0xB07),
             z: 0,
-            turns_here: 0,
+            explore_turns: 0,
             explore: None,
             built_at: 0,
             stairs_down: Vec::new(),
             stairs_up: Vec::new(),
+            fountains: Vec::new(),
             stone: None,
             refused: 0,
             paths: Pathfinder::new(),
             explored_all: false,
+            resting: false,
+            held: 0,
+            ignored: Vec::new(),
+            item_goal: None,
+            fled: None,
+            shun: None,
+            recent: Vec::new(),
+            reason: "",
+            leaving: false,
+            stair_escapes: Vec::new(),
         }
+    }
+
+    /// Why it chose its last command, in a word or two ("fight", "escape", "rest") — for
+    /// reading a game it played.
+    #[must_use]
+    pub fn reason(&self) -> &'static str {
+        self.reason
     }
 
     /// Tell the bot its last command was refused (it then tries something random).
     pub fn refused(&mut self) {
         self.refused += 1;
         self.explore = None;
+        if let Some((i, _, _)) = self.item_goal.take() {
+            self.ignored.push(i);
+        }
     }
 
     fn random_move(&mut self) -> Command {
         Command::Move(Dir::COMPASS[self.rng.below(8) as usize])
     }
 
+    /// A new level: forget the old one's stairs and read what the map memory holds of this
+    /// one (levels visited before are remembered).
+    fn arrive(&mut self, game: &Game, at: Loc) {
+        if let Some((from, turn)) = self.fled.take()
+            && from != at.z
+        {
+            // The staircase it arrived by leads back to what it fled.
+            self.shun = Some((at, turn + SHUN_TURNS));
+        }
+        self.z = at.z;
+        self.explore_turns = 0;
+        self.explore = None;
+        self.stairs_down.clear();
+        self.stairs_up.clear();
+        self.fountains.clear();
+        self.stone = None;
+        self.explored_all = false;
+        self.item_goal = None;
+        self.resting = false;
+        self.leaving = false;
+        for l in level_box(at.z).iter() {
+            if let Some(t) = remembered_thing(game, l) {
+                self.note(game, l, t);
+            }
+        }
+    }
+
+    fn note(&mut self, game: &Game, l: Loc, t: ThingId) {
+        if game.is(t, &IS_STAIRS_DOWN) && !self.stairs_down.contains(&l) {
+            self.stairs_down.push(l);
+        }
+        if game.is(t, &IS_STAIRS_UP) && !self.stairs_up.contains(&l) {
+            self.stairs_up.push(l);
+        }
+        if game.query(t, &HEAL_AMOUNT).unwrap_or(0) > 0
+            && !game.is(t, &super::props::IS_ITEM)
+            && !self.fountains.contains(&l)
+        {
+            self.fountains.push(l);
+        }
+    }
+
     /// The next command for `game`.
+    #[allow(clippy::too_many_lines)]
     pub fn choose(&mut self, game: &Game) -> Command {
         let Ok(h) = hero(game) else {
             return Command::Wait;
@@ -72,6 +216,7 @@ impl Bot {
         let Ok(at) = game.location(h) else {
             return Command::Wait;
         };
+        self.reason = "other";
         if self.refused > 0 {
             self.refused = 0;
             if self.rng.chance(0.5) {
@@ -79,173 +224,446 @@ impl Bot {
             }
         }
         if at.z != self.z {
-            self.z = at.z;
-            self.turns_here = 0;
-            self.explore = None;
-            self.stairs_down.clear();
-            self.stairs_up.clear();
-            self.stone = None;
-            self.explored_all = false;
+            self.arrive(game, at);
         }
-        self.turns_here += 1;
-        let view = hero_view(game).ok();
-        let mut monsters_seen = false;
-        if let Some(v) = &view {
+        let turn = game.turn();
+        if self.shun.is_some_and(|(_, until)| turn > until) {
+            self.shun = None;
+        }
+        // What is in view.
+        let mut threats: Vec<Threat> = Vec::new();
+        let mut items_seen: Vec<(ThingId, Loc)> = Vec::new();
+        if let Ok(v) = hero_view(game) {
             for l in v.iter() {
+                if let Some(s) = scenery_at(game, l) {
+                    self.note(game, l, s);
+                } else if self.fountains.contains(&l) {
+                    self.fountains.retain(|&f| f != l);
+                }
                 for &t in game.things_at(l) {
-                    if game.is(t, &IS_STAIRS_DOWN) && !self.stairs_down.contains(&l) {
-                        self.stairs_down.push(l);
-                    }
-                    if game.is(t, &IS_STAIRS_UP) && !self.stairs_up.contains(&l) {
-                        self.stairs_up.push(l);
-                    }
                     if game.is(t, &IS_STONE) {
                         self.stone = Some(l);
                     }
-                    if t != h && game.is(t, &IS_HOSTILE) && game.is(t, &super::props::IS_CREATURE) {
-                        monsters_seen = true;
+                    if t != h && game.is(t, &IS_CREATURE) && game.is(t, &IS_HOSTILE) {
+                        let dist = at.chebyshev(l);
+                        if dist <= THREAT_RANGE {
+                            threats.push(Threat { id: t, at: l, dist });
+                        }
+                    } else if game.is(t, &super::props::IS_ITEM) && !self.ignored.contains(&t) {
+                        items_seen.push((t, l));
                     }
                 }
             }
         }
-        // Fight what is next to us.
-        for d in Dir::COMPASS {
-            if let Some(c) = creature_at(game, at + d)
-                && c != h
-                && game.is(c, &IS_HOSTILE)
-            {
-                return Command::Move(d);
+        // Going back and forth with nothing about: shake it off.
+        if threats.is_empty() && !self.resting {
+            self.recent.push(at);
+            if self.recent.len() > 24 {
+                self.recent.remove(0);
+                let mut distinct = self.recent.clone();
+                distinct.sort();
+                distinct.dedup();
+                if distinct.len() <= 3 {
+                    self.recent.clear();
+                    self.explore = None;
+                    if let Some((i, _, _)) = self.item_goal.take() {
+                        self.ignored.push(i);
+                    }
+                    return self.random_move();
+                }
             }
+        } else {
+            self.recent.clear();
         }
         let hp = game.query(h, &HPS).unwrap_or(1);
         let max = game.query(h, &HPS_MAX).unwrap_or(1).max(1);
+        let pct = hp * 100 / max;
         let inv = inventory(game, h);
-        // Badly hurt: a known healing potion, else a gamble on an unknown one.
-        if hp * 100 / max < 35 {
-            let heal = inv.iter().copied().find(|&t| {
-                game.is(t, &IS_POTION)
-                    && is_identified(game, t)
-                    && game
-                        .get_thing(t)
-                        .ok()
-                        .and_then(|x| x.proto())
-                        .is_some_and(|p| p.contains("healing"))
-            });
-            let gamble = inv
-                .iter()
+        let has_stone = inv.iter().any(|&t| game.is(t, &IS_STONE));
+        let known = |u: Use| -> Option<ThingId> {
+            inv.iter()
                 .copied()
-                .find(|&t| game.is(t, &IS_POTION) && !is_identified(game, t));
-            if let Some(p) = heal.or(gamble) {
+                .find(|&t| potion_use(game, t) == Some(u))
+        };
+        let unknown_potion = inv
+            .iter()
+            .copied()
+            .find(|&t| game.is(t, &IS_POTION) && !is_identified(game, t));
+        let adjacent: Vec<Threat> = threats.iter().copied().filter(|t| t.dist == 1).collect();
+
+        // Permanent gains at once; poison cured.
+        if adjacent.is_empty() {
+            if let Some(p) = known(Use::Gain) {
+                self.reason = "gain";
+                return Command::Quaff(p);
+            }
+            if hurting(game, h)
+                && let Some(p) = known(Use::Cure)
+            {
+                self.reason = "cure";
                 return Command::Quaff(p);
             }
         }
-        if hp * 100 / max < 60 && !monsters_seen {
-            return Command::Wait;
+
+        if threats.is_empty() {
+            self.held = 0;
+        } else {
+            self.resting = false;
+            let cost = fight_cost(game, h, &threats);
+            let winnable = cost < f64::from(hp) * FIGHT_SHARE;
+            if pct < 40
+                && let Some(p) = known(Use::Heal)
+            {
+                self.reason = "heal";
+                return Command::Quaff(p);
+            }
+            if !winnable {
+                self.leaving = true;
+                if let Some(c) = self.throw_at(game, at, &threats, &inv) {
+                    self.reason = "throw";
+                    return c;
+                }
+                if let Some(c) = self.escape(game, at, &threats, has_stone) {
+                    self.reason = "escape";
+                    return c;
+                }
+                // Cornered: anything that might help, then fight.
+                if !adjacent.is_empty() {
+                    if let Some(p) = inv.iter().copied().find(|&t| {
+                        potion_use(game, t) == Some(Use::Buff) && !already_has(game, h, t)
+                    }) {
+                        self.reason = "cornered buff";
+                        return Command::Quaff(p);
+                    }
+                    if pct < 50
+                        && let Some(p) = known(Use::Regen).or(unknown_potion)
+                    {
+                        self.reason = "cornered gamble";
+                        return Command::Quaff(p);
+                    }
+                }
+            }
+            if let Some(target) = best_target(game, h, &adjacent) {
+                self.reason = "fight";
+                return dir_to(at, target.at).map_or(Command::Wait, Command::Move);
+            }
+            // A fight worth taking: let it come (the one who steps in gives the first
+            // blow), but not for ever.
+            if winnable && self.held < 4 && threats.iter().any(|t| t.dist <= 3) {
+                self.held += 1;
+                self.reason = "hold";
+                return Command::Wait;
+            }
+        }
+
+        // Nothing in sight, or nothing close: look after ourselves.
+        if threats.is_empty() {
+            if pct < REST_BELOW {
+                self.resting = true;
+            }
+            if pct >= REST_UNTIL {
+                self.resting = false;
+            }
+            if self.resting {
+                if pct < 50
+                    && let Some(p) = known(Use::Regen).or_else(|| known(Use::Heal))
+                {
+                    return Command::Quaff(p);
+                }
+                if let Some(f) = inv.iter().copied().find(|&t| {
+                    game.is(t, &IS_FOOD)
+                        && game.query(t, &HEAL_AMOUNT).unwrap_or(0) > 0
+                        && game.query(t, &HEAL_AMOUNT).unwrap_or(0) <= max - hp
+                }) {
+                    return Command::Eat(f);
+                }
+                let fountains = self.fountains.clone();
+                if let Some(&f) = fountains.iter().find(|f| f.chebyshev(at) == 1) {
+                    return dir_to(at, f).map_or(Command::Wait, Command::Move);
+                }
+                if let Some(c) = self.go_to_any(game, at, &fountains, &[], 25) {
+                    return c;
+                }
+                self.reason = "rest";
+                return Command::Wait;
+            }
         }
         // Take what lies here.
-        let here_items = super::rules::world::items_at(game, at);
-        if !here_items.is_empty() && inv.len() < 22 {
+        if inv.len() < MAX_ITEMS
+            && items_at(game, at)
+                .iter()
+                .any(|t| !game.is(*t, &IS_INGREDIENT) || inv.len() < MAX_ITEMS / 2)
+        {
+            self.item_goal = None;
+            self.reason = "pick up";
             return Command::PickUp(None);
         }
         if let Some(c) = self.equip(game, &inv) {
+            self.reason = "equip";
             return c;
         }
-        // Healthy: find out what unknown potions do.
-        if hp * 100 / max > 70
-            && let Some(p) = inv
-                .iter()
-                .copied()
-                .find(|&t| game.is(t, &IS_POTION) && !is_identified(game, t))
+        if threats.is_empty()
+            && pct >= 80
+            && let Some(p) = unknown_potion
         {
+            self.reason = "try potion";
             return Command::Quaff(p);
         }
-        let has_stone = inv.iter().any(|&t| game.is(t, &IS_STONE));
-        if has_stone {
-            if self.stairs_up.contains(&at) {
-                return Command::Ascend;
-            }
-            if let Some(c) = self.go_to_any(game, h, at, &self.stairs_up.clone()) {
-                return c;
-            }
-        } else {
-            if at.z == STONE_LEVEL
-                && let Some(s) = self.stone
-                && let Some(c) = self.go_to_any(game, h, at, &[s])
-            {
-                return c;
-            }
-            let want_down =
-                at.z > STONE_LEVEL && (self.turns_here > LEVEL_BUDGET || self.explored_all);
-            if want_down {
-                if self.stairs_down.contains(&at) {
-                    return Command::Descend;
-                }
-                if let Some(c) = self.go_to_any(game, h, at, &self.stairs_down.clone()) {
-                    return c;
-                }
-            }
-        }
-        if let Some(c) = self.explore_step(game, at) {
+        // Fetch items in sight (not too far).
+        if inv.len() < MAX_ITEMS
+            && let Some(c) = self.fetch_item(game, at, &items_seen, &threats)
+        {
+            self.reason = "fetch";
             return c;
         }
-        // Level explored and nothing to do: head for whatever stairs are known.
-        let targets: Vec<Loc> = if has_stone || at.z <= STONE_LEVEL {
-            self.stairs_up.clone()
-        } else {
-            self.stairs_down.clone()
-        };
-        if targets.contains(&at) {
-            return if has_stone || at.z <= STONE_LEVEL {
-                Command::Ascend
-            } else {
-                Command::Descend
-            };
+        if has_stone {
+            self.reason = "climb";
+            return self.climb(game, at);
         }
-        if let Some(c) = self.go_to_any(game, h, at, &targets) {
+        if at.z == STONE_LEVEL
+            && let Some(s) = self.stone
+            && let Some(c) = self.go_to_any(game, at, &[s], &threats, 400)
+        {
+            self.reason = "to stone";
+            return c;
+        }
+        if self.leaving {
+            let down = at.z > STONE_LEVEL;
+            let before = self.fled;
+            self.fled = Some((at.z, game.turn()));
+            self.reason = "leave level";
+            if let Some(c) = self.take_stairs(game, at, down, &threats) {
+                return c;
+            }
+            if let Some(c) = self.take_stairs(game, at, !down, &threats) {
+                return c;
+            }
+            self.fled = before;
+        }
+        self.explore_turns += 1;
+        let depth = -at.z;
+        let want_down = at.z > STONE_LEVEL
+            && (self.explored_all || (depth > FULL_EXPLORE_DEPTH && self.explore_turns > EXPLORE_BUDGET));
+        if want_down && let Some(c) = self.take_stairs(game, at, true, &threats) {
+            self.reason = "to stairs down";
+            return c;
+        }
+        if let Some(c) = self.explore_step(game, at) {
+            self.reason = "explore";
+            return c;
+        }
+        // Explored and nothing else to do: the stairs that lead on.
+        let down = !(at.z <= STONE_LEVEL);
+        if let Some(c) = self.take_stairs(game, at, down, &threats) {
+            self.reason = "stairs";
+            return c;
+        }
+        if let Some(c) = self.take_stairs(game, at, !down, &threats) {
+            self.reason = "stairs other";
             return c;
         }
         self.random_move()
     }
 
-    /// Put on armour for an empty slot, or a weapon that hits harder.
-    fn equip(&self, game: &Game, inv: &[ThingId]) -> Option<Command> {
-        let worn_slots: Vec<String> = inv
+    /// With the Stone: up and out.
+    fn climb(&mut self, game: &Game, at: Loc) -> Command {
+        if let Some(c) = self.take_stairs(game, at, false, &[]) {
+            return c;
+        }
+        if let Some(c) = self.explore_step(game, at) {
+            return c;
+        }
+        self.random_move()
+    }
+
+    /// Go to (or take) known stairs down (`down`) or up, the shunned one last.
+    fn take_stairs(
+        &mut self,
+        game: &Game,
+        at: Loc,
+        down: bool,
+        threats: &[Threat],
+    ) -> Option<Command> {
+        let list = if down {
+            self.stairs_down.clone()
+        } else {
+            self.stairs_up.clone()
+        };
+        if list.contains(&at) && self.shun.is_none_or(|(s, _)| s != at) {
+            return Some(if down {
+                Command::Descend
+            } else {
+                Command::Ascend
+            });
+        }
+        let preferred: Vec<Loc> = list
             .iter()
-            .filter(|&&t| game.is(t, &IS_WIELDED))
-            .filter_map(|&t| game.query(t, &WIELD_SLOT).ok().map(|s| s.to_string()))
+            .copied()
+            .filter(|&l| self.shun.is_none_or(|(s, _)| s != l))
+            .collect();
+        if let Some(c) = self.go_to_any(game, at, &preferred, threats, 2000) {
+            return Some(c);
+        }
+        if list.contains(&at) {
+            return Some(if down {
+                Command::Descend
+            } else {
+                Command::Ascend
+            });
+        }
+        self.go_to_any(game, at, &list, threats, 2000)
+    }
+
+    /// Get away from `threats`: stairs underfoot, stairs it can reach first, or the flee map.
+    fn escape(
+        &mut self,
+        game: &Game,
+        at: Loc,
+        threats: &[Threat],
+        has_stone: bool,
+    ) -> Option<Command> {
+        let on = scenery_at(game, at);
+        let up_ok = |t: ThingId| game.is(t, &IS_STAIRS_UP) && (!game.is(t, &IS_EXIT) || has_stone);
+        // Stairs underfoot are the best escape — but not back and forth for ever.
+        let turn = game.turn();
+        self.stair_escapes.retain(|&t| t + 40 > turn);
+        if let Some(s) = on.filter(|_| self.stair_escapes.len() < 2) {
+            self.stair_escapes.push(turn);
+            if game.is(s, &IS_STAIRS_DOWN) && -at.z < super::rules::world::LEVELS {
+                self.fled = Some((at.z, game.turn()));
+                return Some(Command::Descend);
+            }
+            if up_ok(s) {
+                self.fled = Some((at.z, game.turn()));
+                return Some(Command::Ascend);
+            }
+        }
+        // Stairs it reaches before any threat does.
+        let mut stairs: Vec<Loc> = self.stairs_down.clone();
+        stairs.extend(self.stairs_up.iter().copied().filter(|&l| {
+            game.things_at(l).iter().any(|&t| up_ok(t))
+        }));
+        stairs.retain(|&s| self.shun.is_none_or(|(x, _)| x != s));
+        stairs.retain(|&s| {
+            threats
+                .iter()
+                .all(|t| t.at.chebyshev(s) > at.chebyshev(s) || (t.dist > 1 && slow(game, t.id)))
+        });
+        stairs.sort_by_key(|s| at.chebyshev(*s));
+        stairs.truncate(3);
+        if let Some(c) = self.go_to_any(game, at, &stairs, threats, 30) {
+            return Some(c);
+        }
+        // Roll down the flee map, if that gets it further from the nearest threat.
+        let area = level_box(at.z);
+        let table = TileTable::new(game);
+        let cost = |from: Loc, to: Loc| -> Option<u32> {
+            (walkable_with(&table, game, to) && walkable_with(&table, game, from)).then_some(1)
+        };
+        let goals: Vec<Loc> = threats.iter().map(|t| t.at).collect();
+        let near = DijkstraMap::build(area, &goals, cost);
+        let flee = near.flee(cost);
+        let free = |from: Loc, to: Loc| -> Option<u32> {
+            if creature_at(game, to).is_some() {
+                return None;
+            }
+            cost(from, to)
+        };
+        let step = flee.next_step(at, free)?;
+        let nearest = |l: Loc| threats.iter().map(|t| t.at.chebyshev(l)).min().unwrap_or(99);
+        (nearest(step) > 1 || nearest(step) > nearest(at))
+            .then(|| dir_to(at, step).map(Command::Move))
+            .flatten()
+    }
+
+    /// Throw a known harmful potion at the most dangerous threat in a clear line.
+    fn throw_at(
+        &mut self,
+        game: &Game,
+        at: Loc,
+        threats: &[Threat],
+        inv: &[ThingId],
+    ) -> Option<Command> {
+        let p = inv
+            .iter()
+            .copied()
+            .find(|&t| potion_use(game, t) == Some(Use::Harm))?;
+        let target = threats
+            .iter()
+            .filter(|t| t.dist <= THROW_RANGE && clear_line(game, at, t.at))
+            .max_by_key(|t| game.query(t.id, &HPS).unwrap_or(0))?;
+        Some(Command::Throw(p, target.at))
+    }
+
+    /// Walk to an item in view, a few steps away at most.
+    fn fetch_item(
+        &mut self,
+        game: &Game,
+        at: Loc,
+        seen: &[(ThingId, Loc)],
+        threats: &[Threat],
+    ) -> Option<Command> {
+        // Keep going for the chosen item even when it drops out of sight (turning back
+        // would only bring it into view again); give up on it after a while.
+        if let Some((i, l, n)) = self.item_goal {
+            let still_there = game.location(i).is_ok_and(|x| x == l)
+                && matches!(game.place(i), Ok(alembic::Place::Map(_)));
+            if n > 40 || !still_there {
+                self.item_goal = None;
+                self.ignored.push(i);
+            } else {
+                self.item_goal = Some((i, l, n + 1));
+            }
+        }
+        let goal = match self.item_goal {
+            Some((i, l, _)) => (i, l),
+            None => seen
+                .iter()
+                .filter(|s| s.1.chebyshev(at) <= 10)
+                .min_by_key(|s| s.1.chebyshev(at))
+                .copied()?,
+        };
+        if self.item_goal.is_none() {
+            self.item_goal = Some((goal.0, goal.1, 0));
+        }
+        let c = self.go_to_any(game, at, &[goal.1], threats, 40);
+        if c.is_none() {
+            self.ignored.push(goal.0);
+            self.item_goal = None;
+        }
+        c
+    }
+
+    /// Put on better armour for a slot, or wield a weapon that hits harder.
+    fn equip(&self, game: &Game, inv: &[ThingId]) -> Option<Command> {
+        let worn: Vec<(String, i64)> = inv
+            .iter()
+            .filter(|&&t| game.is(t, &IS_WIELDED) && game.is(t, &IS_ARMOUR))
+            .filter_map(|&t| {
+                let s = game.query(t, &WIELD_SLOT).ok()?.to_string();
+                Some((s, armour_value(game, t)))
+            })
             .collect();
         for &t in inv {
             if game.is(t, &IS_ARMOUR) && !game.is(t, &IS_WIELDED) {
                 let slot = game.query(t, &WIELD_SLOT).ok()?.to_string();
-                if !worn_slots.contains(&slot) {
-                    return Some(Command::Wield(t));
+                let v = armour_value(game, t);
+                match worn.iter().find(|w| w.0 == slot) {
+                    None => return Some(Command::Wield(t)),
+                    Some(w) if v > w.1 => return Some(Command::Wield(t)),
+                    _ => {}
                 }
             }
         }
-        let damage = |t: ThingId| -> i64 {
-            game.get_thing(t)
-                .ok()
-                .and_then(|x| {
-                    x.modifiers().iter().find_map(|m| match (&m.key, &m.op) {
-                        (k, alembic::ModOp::Set(alembic::Value::Int(v)))
-                            if k == ATT_DAMAGE.key() =>
-                        {
-                            Some(*v)
-                        }
-                        _ => None,
-                    })
-                })
-                .unwrap_or(0)
-        };
         let current = inv
             .iter()
             .copied()
             .find(|&t| game.is(t, &IS_WEAPON) && game.is(t, &IS_WIELDED))
-            .map_or(0, damage);
+            .map_or(0, |t| weapon_damage(game, t));
         inv.iter()
             .copied()
             .filter(|&t| game.is(t, &IS_WEAPON) && !game.is(t, &IS_WIELDED))
-            .find(|&t| damage(t) > current)
+            .find(|&t| weapon_damage(game, t) > current)
             .map(Command::Wield)
     }
 
@@ -291,22 +709,37 @@ impl Bot {
         let map = DijkstraMap::build(area, &goals, cost);
         self.built_at = game.turn();
         let step = map.next_step(at, cost);
+        if step.is_none() {
+            // Nothing reachable is left unexplored.
+            self.explored_all = true;
+        }
         self.explore = Some(map);
         step.and_then(|s| dir_to(at, s)).map(Command::Move)
     }
 
-    /// A step toward the nearest of `targets` by A*.
-    fn go_to_any(&mut self, game: &Game, _h: ThingId, at: Loc, targets: &[Loc]) -> Option<Command> {
+    /// A step toward the nearest of `targets` by A*, keeping away from `threats`, if a path
+    /// of at most `limit` steps exists.
+    fn go_to_any(
+        &mut self,
+        game: &Game,
+        at: Loc,
+        targets: &[Loc],
+        threats: &[Threat],
+        limit: u64,
+    ) -> Option<Command> {
+        if targets.is_empty() {
+            return None;
+        }
         let table = TileTable::new(game);
         let cost = |_: Loc, to: Loc| -> Option<u32> {
             if !walkable_with(&table, game, to) {
                 return None;
             }
-            Some(if creature_at(game, to).is_some() {
-                5
-            } else {
-                1
-            })
+            let mut c = if creature_at(game, to).is_some() { 5 } else { 1 };
+            if threats.iter().any(|t| t.at.chebyshev(to) <= 1) {
+                c += 8;
+            }
+            Some(c)
         };
         let search = Search::new(level_box(at.z));
         let mut best: Option<(u64, Loc)> = None;
@@ -315,6 +748,7 @@ impl Bot {
         for &t in sorted.iter().take(3) {
             if let Ok(p) = self.paths.astar(at, t, &search, cost)
                 && let Some(s) = p.first_step()
+                && p.cost <= limit
                 && best.is_none_or(|(c, _)| p.cost < c)
             {
                 best = Some((p.cost, s));
@@ -322,6 +756,179 @@ impl Bot {
         }
         best.and_then(|(_, s)| dir_to(at, s)).map(Command::Move)
     }
+}
+
+/// Whether raising this property helps in a fight (a potion doing so is worth drinking when
+/// cornered; a charisma boost is not).
+fn helps_in_a_fight(k: &alembic::PropKey) -> bool {
+    [
+        SK.key(),
+        ST.key(),
+        AG.key(),
+        TG.key(),
+        SPEED.key(),
+        ARMOUR.key(),
+        HPS_MAX.key(),
+        BLOCK.key(),
+    ]
+    .contains(&k)
+        || k == IS_INVINCIBLE.key()
+}
+
+/// Whether the hero already has the effect potion `p` gives.
+fn already_has(game: &Game, h: ThingId, p: ThingId) -> bool {
+    let Some(effect) = game.query_opt(p, &GIVES_EFFECT).ok().flatten() else {
+        return false;
+    };
+    effects_of(game, h)
+        .into_iter()
+        .any(|e| game.get_thing(e).ok().and_then(|x| x.proto()) == Some(&*effect))
+}
+
+/// Whether `m` is slower than normal speed (the hero outruns it).
+fn slow(game: &Game, m: ThingId) -> bool {
+    game.query(m, &SPEED).unwrap_or(100) < 100
+}
+
+/// Whether the hero suffers poison or another harmful effect that costs hit points.
+fn hurting(game: &Game, h: ThingId) -> bool {
+    effects_of(game, h).into_iter().any(|e| {
+        game.is(e, &IS_POISON)
+            || (game.is(e, &IS_HARMFUL) && game.query(e, &HP_PER_TURN).unwrap_or(0) < 0)
+    })
+}
+
+/// Expected hit points lost killing every threat, in the best order (most damage per turn
+/// of fighting first): each deals its expected damage per hero action until it dies.
+fn fight_cost(game: &Game, h: ThingId, threats: &[Threat]) -> f64 {
+    let hero_speed = f64::from(game.query(h, &SPEED).unwrap_or(100).max(10));
+    let mut foes: Vec<(f64, f64)> = threats
+        .iter()
+        .map(|t| {
+            let mine = expected_damage(game, h, t.id).max(0.05);
+            let hp = f64::from(game.query(t.id, &HPS).unwrap_or(1).max(1));
+            let ttk = if game.is(t.id, &IS_IMMORTAL) {
+                1e6
+            } else {
+                hp / mine
+            };
+            let speed = f64::from(game.query(t.id, &SPEED).unwrap_or(100).max(10));
+            let mut theirs = expected_damage(game, t.id, h) * speed / hero_speed;
+            if game
+                .query_opt(t.id, &super::props::HIT_EFFECT)
+                .ok()
+                .flatten()
+                .is_some()
+            {
+                theirs *= 1.3;
+            }
+            (ttk, theirs)
+        })
+        .collect();
+    foes.sort_by(|a, b| {
+        let ra = a.0 / a.1.max(1e-6);
+        let rb = b.0 / b.1.max(1e-6);
+        ra.total_cmp(&rb)
+    });
+    let mut time = 0.0;
+    let mut cost = 0.0;
+    for (ttk, dpt) in foes {
+        time += ttk;
+        cost += dpt * time;
+    }
+    cost
+}
+
+/// The adjacent threat to hit first: the one that dies soonest for the damage it deals.
+fn best_target(game: &Game, h: ThingId, adjacent: &[Threat]) -> Option<Threat> {
+    adjacent.iter().copied().min_by(|a, b| {
+        let key = |t: &Threat| {
+            let mine = expected_damage(game, h, t.id).max(0.05);
+            let hp = f64::from(game.query(t.id, &HPS).unwrap_or(1).max(1));
+            let theirs = expected_damage(game, t.id, h).max(0.05);
+            hp / mine / theirs
+        };
+        key(a).total_cmp(&key(b))
+    })
+}
+
+/// What an identified potion is for; `None` for unidentified items and non-potions.
+fn potion_use(game: &Game, t: ThingId) -> Option<Use> {
+    if !game.is(t, &IS_POTION) || !is_identified(game, t) {
+        return None;
+    }
+    if game.query(t, &HEAL_AMOUNT).unwrap_or(0) > 0 {
+        return Some(Use::Heal);
+    }
+    if game.query_opt(t, &GAIN_STAT).ok().flatten().is_some() {
+        return Some(Use::Gain);
+    }
+    let proto = game.get_thing(t).ok()?.proto()?;
+    match proto {
+        "potion of health gain" | "potion of speed gain" => return Some(Use::Gain),
+        "potion of cure poison" | "potion of cleansing" | "potion of restoration" => {
+            return Some(Use::Cure);
+        }
+        _ => {}
+    }
+    let Some(effect) = game.query_opt(t, &GIVES_EFFECT).ok().flatten() else {
+        return Some(Use::Other);
+    };
+    let e = game.library().get(&effect).ok()?;
+    if e.is(&IS_HARMFUL) {
+        Some(Use::Harm)
+    } else if e.get(&HP_PER_TURN).unwrap_or(0) > 0 {
+        Some(Use::Regen)
+    } else if e
+        .modifiers()
+        .iter()
+        .any(|m| helps_in_a_fight(&m.key))
+    {
+        Some(Use::Buff)
+    } else {
+        Some(Use::Other)
+    }
+}
+
+/// The armour a piece adds when worn.
+fn armour_value(game: &Game, t: ThingId) -> i64 {
+    game.get_thing(t).map_or(0, |x| {
+        x.modifiers()
+            .iter()
+            .filter(|m| &m.key == ARMOUR.key())
+            .map(|m| match m.op {
+                ModOp::Add(v) => v,
+                _ => 0,
+            })
+            .sum()
+    })
+}
+
+/// The attack damage a weapon sets when wielded.
+fn weapon_damage(game: &Game, t: ThingId) -> i64 {
+    game.get_thing(t).map_or(0, |x| {
+        x.modifiers()
+            .iter()
+            .find_map(|m| match (&m.key, &m.op) {
+                (k, ModOp::Set(Value::Int(v))) if k == ATT_DAMAGE.key() => Some(*v),
+                _ => None,
+            })
+            .unwrap_or(0)
+    })
+}
+
+/// Whether a thrown item would fly from `from` to `to` (nothing opaque or alive between).
+fn clear_line(game: &Game, from: Loc, to: Loc) -> bool {
+    let line = from.line_to(to);
+    line.iter()
+        .skip(1)
+        .take(line.len().saturating_sub(2))
+        .all(|&l| {
+            !tile_blocks(game, l)
+                && blocker_at(game, l).is_none()
+                && transparent(game, l)
+                && creature_at(game, l).is_none()
+        })
 }
 
 fn dir_to(from: Loc, to: Loc) -> Option<Dir> {

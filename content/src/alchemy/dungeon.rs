@@ -495,7 +495,7 @@ fn furnish(
                 }
             }
             RoomKind::Lair => {
-                let n = pick(rng, &IS_CREATURE, (depth - 2).max(1), depth + 1)?;
+                let n = pick(rng, &IS_CREATURE, (depth - 2).max(1), depth)?;
                 for _ in 0..rng.range(2, 4) {
                     let l = spot(rng);
                     if super::rules::world::creature_at(game, l).is_none() {
@@ -555,7 +555,7 @@ fn furnish(
             break;
         };
         let l = free.swap_remove(i);
-        let n = pick(rng, &IS_CREATURE, (depth - 3).max(1), depth + 1)?;
+        let n = pick(rng, &IS_CREATURE, (depth - 3).max(1), depth)?;
         game.spawn_mut(hooks, &n, l)?;
     }
     for _ in 0..(6 + depth / 2) {

@@ -65,7 +65,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         lib.proclaim_mut(&name, Some("base potion"), p)
     };
     add(potion("healing", 1, "potion_heal")
-        .with(HEAL_AMOUNT, 15)
+        .with(HEAL_AMOUNT, 20)
         .with(FREQ, 200))?;
     add(potion("greater healing", 4, "potion_heal").with(HEAL_AMOUNT, 40))?;
     add(effect_potion("health boost", 2, "health boosted"))?;

@@ -110,6 +110,40 @@ pub fn attack(
     Ok(dealt)
 }
 
+/// The mean damage of one attack by `attacker` on `defender`: the rolls of [`attack`]
+/// (dodge, block, damage, critical, resistance, armour) averaged, on-hit effects aside. For
+/// judging a fight (the bot) without rolling any dice.
+#[must_use]
+pub fn expected_damage(game: &Game, attacker: ThingId, defender: ThingId) -> f64 {
+    let q = |t: ThingId, p: &alembic::Prop<i32>| f64::from(game.query(t, p).unwrap_or(0));
+    let sk = q(attacker, &SK);
+    let a = (sk * 1.5 + 2.0).floor().max(1.0);
+    let b = q(defender, &AG).max(1.0);
+    let p_hit = a / (a + b);
+    let block = (q(defender, &SK) / 2.0).floor() + (q(defender, &BLOCK) / 5.0).floor();
+    let p_through = if block > 0.0 {
+        let a2 = (sk * 3.0).max(1.0);
+        a2 / (a2 + block)
+    } else {
+        1.0
+    };
+    let max = q(attacker, &ATT_DAMAGE).max(1.0);
+    let st_bonus = ((q(attacker, &ST) - 4.0).max(0.0) / 2.0).floor();
+    let crit = (5.0 + sk - q(defender, &SK)).clamp(2.0, 25.0) / 100.0;
+    let mut dmg = ((1.0 + max) / 2.0 + st_bonus) * (1.0 + crit);
+    if let Ok(t) = game
+        .query(attacker, &ATT_TYPE)
+        .map_err(|_| ())
+        .and_then(|t| DamageType::parse(&t).map_err(|_| ()))
+    {
+        let res = f64::from(game.query(defender, &t.resistance()).unwrap_or(0).min(100));
+        dmg *= (100.0 - res) / 100.0;
+        let armour = q(defender, &ARMOUR).max(0.0) * f64::from(t.armour_percent()) / 100.0;
+        dmg = (dmg - armour / 2.0).max(0.0);
+    }
+    p_hit * p_through * dmg
+}
+
 fn possessive_attack(game: &Game, attacker: ThingId, att_name: &str) -> String {
     if game.is(attacker, &IS_HERO) {
         "your attack".to_string()

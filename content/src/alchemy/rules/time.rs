@@ -73,10 +73,10 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
 }
 
 /// Natural healing: one hit point per `HEAL_TIME / TG` time.
-pub const HEAL_TIME: i64 = 5000;
+pub const HEAL_TIME: i64 = 4000;
 
-/// The hero slowly recovers: one hit point per `HEAL_TIME / TG` time (about every six
-/// turns at TG 8).
+/// The hero slowly recovers: one hit point per `HEAL_TIME / TG` time (every five turns
+/// at TG 8).
 fn natural_healing(game: &mut Game, h: alembic::ThingId, elapsed: i32) -> Result<(), Error> {
     let tg = game.query(h, &TG)?.max(1);
     let acc = game.var(&REGEN_ACC).unwrap_or(0) + i64::from(elapsed) * i64::from(tg);
@@ -104,7 +104,7 @@ fn wandering_monsters(game: &mut Game, hooks: &Hooks, z: i32, elapsed: i32) -> R
     };
     let depth = -z;
     let lib = game.library().clone();
-    if let Ok(name) = lib.random_name(game.rng(), &IS_CREATURE, (depth - 3).max(1), depth + 1) {
+    if let Ok(name) = lib.random_name(game.rng(), &IS_CREATURE, (depth - 3).max(1), depth) {
         game.spawn_mut(hooks, &name, l)?;
     }
     Ok(())
@@ -160,6 +160,15 @@ pub fn arrive(game: &mut Game, hooks: &Hooks, z: i32) -> Result<(), Error> {
         let tg = i64::from(game.query(m, &TG)?.max(1));
         let healed = i64::from(away) * tg / HEAL_TIME;
         super::combat::heal(game, m, i32::try_from(healed).unwrap_or(0))?;
+        // It has wandered about meanwhile (a few random steps, like an idle monster).
+        let steps = (away / 200).min(12);
+        for _ in 0..steps {
+            let at = game.location(m)?;
+            let d = alembic::Dir::COMPASS[game.rng().below(8) as usize];
+            if super::world::can_enter(game, m, at + d) {
+                game.move_thing_mut(m, at + d)?;
+            }
+        }
     }
     Ok(())
 }
