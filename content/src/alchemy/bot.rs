@@ -291,18 +291,18 @@ impl Bot {
             .find(|&t| game.is(t, &IS_POTION) && !is_identified(game, t));
         let adjacent: Vec<Threat> = threats.iter().copied().filter(|t| t.dist == 1).collect();
 
-        // Permanent gains at once; poison cured.
-        if adjacent.is_empty() {
-            if let Some(p) = known(Use::Gain) {
-                self.reason = "gain";
-                return Command::Quaff(p);
-            }
-            if hurting(game, h)
-                && let Some(p) = known(Use::Cure)
-            {
-                self.reason = "cure";
-                return Command::Quaff(p);
-            }
+        // Poison cured (even in a fight: it costs more than a blow); permanent gains at once.
+        if hurting(game, h)
+            && let Some(p) = known(Use::Cure)
+        {
+            self.reason = "cure";
+            return Command::Quaff(p);
+        }
+        if adjacent.is_empty()
+            && let Some(p) = known(Use::Gain)
+        {
+            self.reason = "gain";
+            return Command::Quaff(p);
         }
 
         if threats.is_empty() {
@@ -444,6 +444,11 @@ impl Bot {
         let depth = -at.z;
         let want_down = at.z > STONE_LEVEL
             && (self.explored_all || (depth > FULL_EXPLORE_DEPTH && self.explore_turns > EXPLORE_BUDGET));
+        // Go down rested.
+        if want_down && threats.is_empty() && pct < 90 {
+            self.reason = "rest before stairs";
+            return Command::Wait;
+        }
         if want_down && let Some(c) = self.take_stairs(game, at, true, &threats) {
             self.reason = "to stairs down";
             return c;

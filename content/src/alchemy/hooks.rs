@@ -120,7 +120,7 @@ fn potion_gain(game: &mut Game, call: &HookCall) -> Result<(), Error> {
 fn potion_health_gain(game: &mut Game, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let tg = game.query(t, &TG)?.max(2);
-    let boost = game.rng().range(1, i64::from(tg / 2)) as i32;
+    let boost = game.rng().range(i64::from(tg / 2), i64::from(tg)) as i32;
     let max = game.get_thing(t)?.get(&HPS_MAX)?;
     game.set_mut(t, &HPS_MAX, max + boost)?;
     let hps = game.query(t, &HPS)?;

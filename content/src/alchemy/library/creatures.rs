@@ -61,7 +61,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "you",
         Some("base creature"),
-        kind("you", 1, [8, 7, 7, 8, 7, 7, 7, 7], 50, 3)
+        kind("you", 1, [8, 7, 7, 8, 7, 7, 7, 7], 60, 3)
             .with(IS_HERO, true)
             .with(IS_HOSTILE, false)
             .with(IS_LIVING, true)
@@ -173,7 +173,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(FG, rgb(0xFF4020))
             .with(ATT_TYPE, text("fire"))
             .with(RES_FIRE, 50)
-            .with(SPEED, 120),
+            .with(SPEED, 110),
     )?;
 
     // --- undead: the undead flag is set (the original forgot it, so healing never hurt) ---
@@ -231,7 +231,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         (
             "spectre",
             10,
-            [11, 6, 14, 8, 8, 16, 2, 1],
+            [11, 6, 11, 8, 8, 16, 2, 1],
             40,
             9,
             'G',
@@ -328,9 +328,9 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         (
             "troll",
             7,
-            [8, 12, 4, 12, 2, 7, 1, 2],
+            [8, 10, 4, 12, 2, 7, 1, 2],
             45,
-            10,
+            9,
             1,
             'T',
             0x408040,
@@ -338,7 +338,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         (
             "troll king",
             10,
-            [11, 15, 6, 14, 4, 10, 4, 3],
+            [11, 13, 6, 14, 4, 10, 4, 3],
             80,
             14,
             3,
@@ -455,9 +455,9 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         "black mamba",
         Some("base snake"),
         on_hit(
-            kind("black mamba", 8, [9, 4, 14, 6, 2, 8, 2, 1], 22, 6),
+            kind("black mamba", 8, [9, 4, 11, 6, 2, 8, 2, 1], 20, 6),
             "deadly poisoned",
-            0.5,
+            0.35,
         )
         .with(FG, rgb(0x303030))
         .with(SPEED, 130),

@@ -79,8 +79,8 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         ("badly poisoned", 15, 2, "You feel very ill."),
         (
             "deadly poisoned",
-            12,
-            4,
+            8,
+            3,
             "Deadly poison burns in your veins!",
         ),
     ];

@@ -69,7 +69,8 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         .with(FREQ, 200))?;
     add(potion("greater healing", 4, "potion_heal").with(HEAL_AMOUNT, 40))?;
     add(effect_potion("health boost", 2, "health boosted"))?;
-    add(potion("health gain", 5, "potion_health_gain").with(FREQ, 40))?;
+    // The hero's main way to grow: common enough to find one every level or two.
+    add(potion("health gain", 2, "potion_health_gain").with(FREQ, 150))?;
     add(potion("speed gain", 6, "potion_speed_gain").with(FREQ, 30))?;
     add(effect_potion("speed", 2, "hasted"))?;
     add(effect_potion("extreme speed", 5, "extremely hasted"))?;
@@ -101,8 +102,8 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         add(potion(&format!("gain {w}"), 4, "potion_gain")
             .with(GAIN_STAT, Arc::from(s.code()))
             .with(GAIN_AMOUNT, 1)
-            .with(FREQ, 25))?;
-        add(effect_potion(&format!("{w} boost"), 2, &format!("{w} boosted")).with(FREQ, 50))?;
+            .with(FREQ, 40))?;
+        add(effect_potion(&format!("{w} boost"), 2, &format!("{w} boosted")).with(FREQ, 30))?;
     }
     Ok(())
 }
