@@ -18,7 +18,6 @@
 
 use alembic::{
     DijkstraMap, Dir, Game, GameRng, Loc, ModOp, Pathfinder, Search, ThingId, Value,
-    explore_targets,
 };
 
 use super::command::Command;
@@ -89,8 +88,7 @@ pub struct Bot {
     rng: GameRng,
     z: i32,
     explore_turns: u32,
-    explore: Option<DijkstraMap>,
-    built_at: u64,
+    route: Option<Vec<Loc>>,
     stairs_down: Vec<Loc>,
     stairs_up: Vec<Loc>,
     fountains: Vec<Loc>,
@@ -123,8 +121,7 @@ impl Bot {
             rng: GameRng::seed_from(seed.rotate_left(17) ^ 0xB07),
             z: 0,
             explore_turns: 0,
-            explore: None,
-            built_at: 0,
+            route: None,
             stairs_down: Vec::new(),
             stairs_up: Vec::new(),
             fountains: Vec::new(),
@@ -155,7 +152,7 @@ impl Bot {
     /// Tell the bot its last command was refused (it then tries something random).
     pub fn refused(&mut self) {
         self.refused += 1;
-        self.explore = None;
+        self.route = None;
         if let Some((i, _, _)) = self.item_goal.take() {
             self.ignored.push(i);
         }
@@ -176,7 +173,7 @@ impl Bot {
         }
         self.z = at.z;
         self.explore_turns = 0;
-        self.explore = None;
+        self.route = None;
         self.stairs_down.clear();
         self.stairs_up.clear();
         self.fountains.clear();
@@ -265,7 +262,7 @@ impl Bot {
                 distinct.dedup();
                 if distinct.len() <= 3 {
                     self.recent.clear();
-                    self.explore = None;
+                    self.route = None;
                     if let Some((i, _, _)) = self.item_goal.take() {
                         self.ignored.push(i);
                     }
@@ -672,54 +669,49 @@ impl Bot {
             .map(Command::Wield)
     }
 
-    /// One step down the exploration Dijkstra map (rebuilt when stale).
+    /// One step toward the nearest explored cell beside unexplored ones (the engine's
+    /// uniform-cost search, which stops at the first such cell instead of mapping the whole
+    /// level); the route is kept while its end still borders the unknown.
     fn explore_step(&mut self, game: &Game, at: Loc) -> Option<Command> {
         let area = level_box(at.z);
-        let stale = self.explore.is_none() || game.turn() >= self.built_at + 25;
-        if !stale && let Some(map) = &self.explore {
-            let table = TileTable::new(game);
-            let cost = |from: Loc, to: Loc| -> Option<u32> {
-                (walkable_with(&table, game, to) && walkable_with(&table, game, from)).then_some(1)
-            };
-            if let Some(step) = map.next_step(at, cost) {
-                return dir_to(at, step).map(Command::Move);
+        let table = TileTable::new(game);
+        let pass = |l: Loc| walkable_with(&table, game, l);
+        let frontier = |l: Loc| {
+            explored(game, l)
+                && pass(l)
+                && l.neighbours8().any(|n| area.contains(n) && !explored(game, n))
+        };
+        if let Some(route) = &self.route
+            && let Some(i) = route.iter().position(|&l| l == at)
+            && let Some(&next) = route.get(i + 1)
+            && route.last().is_some_and(|&end| frontier(end))
+            && pass(next)
+            && creature_at(game, next).is_none()
+        {
+            return dir_to(at, next).map(Command::Move);
+        }
+        let cost = |from: Loc, to: Loc| -> Option<u32> {
+            if !pass(to) || !pass(from) {
+                return None;
+            }
+            Some(if creature_at(game, to).is_some() { 5 } else { 1 })
+        };
+        let found = self
+            .paths
+            .nearest(at, &Search::new(area), |l| l != at && frontier(l), cost);
+        match found {
+            Ok(p) if p.first_step().is_some() => {
+                self.explored_all = false;
+                let step = p.first_step();
+                self.route = Some(p.steps);
+                step.and_then(|s| dir_to(at, s)).map(Command::Move)
+            }
+            _ => {
+                self.route = None;
+                self.explored_all = true;
+                None
             }
         }
-        // Snapshot walkability and memory once: the searches below ask about each cell
-        // many times.
-        let w = area.width();
-        let index = |l: Loc| -> Option<usize> {
-            area.contains(l)
-                .then(|| ((l.y - area.min.y) * w + (l.x - area.min.x)) as usize)
-        };
-        let cells: Vec<Loc> = area.iter().collect();
-        let table = TileTable::new(game);
-        let pass: Vec<bool> = cells
-            .iter()
-            .map(|&l| walkable_with(&table, game, l))
-            .collect();
-        let seen: Vec<bool> = cells.iter().map(|&l| explored(game, l)).collect();
-        let at_ix =
-            |v: &Vec<bool>, l: Loc| index(l).and_then(|i| v.get(i).copied()).unwrap_or(false);
-        let goals = explore_targets(area, |l| at_ix(&seen, l), |l| at_ix(&pass, l));
-        if goals.is_empty() {
-            self.explore = None;
-            self.explored_all = true;
-            return None;
-        }
-        self.explored_all = false;
-        let cost = |from: Loc, to: Loc| -> Option<u32> {
-            (at_ix(&pass, to) && at_ix(&pass, from)).then_some(1)
-        };
-        let map = DijkstraMap::build(area, &goals, cost);
-        self.built_at = game.turn();
-        let step = map.next_step(at, cost);
-        if step.is_none() {
-            // Nothing reachable is left unexplored.
-            self.explored_all = true;
-        }
-        self.explore = Some(map);
-        step.and_then(|s| dir_to(at, s)).map(Command::Move)
     }
 
     /// A step toward the nearest of `targets` by A*, keeping away from `threats`, if a path

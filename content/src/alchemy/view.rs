@@ -411,11 +411,14 @@ fn with_article(name: &str) -> String {
 /// The last `n` messages, oldest first.
 #[must_use]
 pub fn recent_messages(game: &Game, n: usize) -> Vec<String> {
-    let all: Vec<&alembic::Message> = game.messages().collect();
-    all[all.len().saturating_sub(n)..]
-        .iter()
+    let mut last: Vec<String> = game
+        .messages()
+        .rev()
+        .take(n)
         .map(|m| m.text.to_string())
-        .collect()
+        .collect();
+    last.reverse();
+    last
 }
 
 /// Every remembered or visible cell of the hero's level, for a full-map screen.

@@ -1,4 +1,4 @@
-//! Monster behaviour: notice the hero (aggro range and sight), chase with the engine's A*,
+//! Monster behaviour: notice the hero (aggro range and sight, less surely far away), chase with the engine's A*,
 //! remember where the hero was last seen, wander when idle, open doors if intelligent,
 //! hunt monsters of other families when flagged to (and fight back when attacked).
 
@@ -43,8 +43,9 @@ pub fn act(
     }
     let hostile = game.is(m, &IS_HOSTILE);
     if hostile && hero_at.z == at.z && view.contains(at) {
-        let aggro = game.query(m, &AGGRO)?;
-        if at.chebyshev(hero_at) <= u32::try_from(aggro.max(0)).unwrap_or(0) {
+        let aggro = u32::try_from(game.query(m, &AGGRO)?.max(0)).unwrap_or(0);
+        let d = at.chebyshev(hero_at);
+        if d <= aggro && notices(game, m, d, aggro)? {
             game.set_mut(m, &LAST_SEEN, hero_at)?;
         }
     }
@@ -132,6 +133,18 @@ fn forget_foe(game: &mut Game, m: ThingId) -> Result<(), Error> {
     let mut t = game.get_thing(m)?.clone();
     t.remove_prop(FOE.key());
     game.update_thing_mut(t)
+}
+
+/// Whether `m`, seeing the hero `d` cells away within its aggro range, takes notice this
+/// action. A monster already hunting the hero keeps track of it; one close by (2 cells or
+/// less) always notices; farther away the chance falls off linearly with distance — a hero
+/// who keeps their distance can slip past.
+fn notices(game: &mut Game, m: ThingId, d: u32, aggro: u32) -> Result<bool, Error> {
+    if d <= 2 || game.query_opt(m, &LAST_SEEN)?.is_some() {
+        return Ok(true);
+    }
+    let p = f64::from(aggro + 1 - d.min(aggro)) / f64::from(aggro + 1);
+    Ok(game.rng().chance(p))
 }
 
 fn clear_target(game: &mut Game, m: ThingId) -> Result<(), Error> {
