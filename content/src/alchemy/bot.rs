@@ -182,6 +182,7 @@ impl Bot {
         self.item_goal = None;
         self.resting = false;
         self.leaving = false;
+        self.ignored.clear();
         for l in level_box(at.z).iter() {
             if let Some(t) = remembered_thing(game, l) {
                 self.note(game, l, t);
@@ -385,15 +386,28 @@ impl Bot {
                 return Command::Wait;
             }
         }
-        // Take what lies here.
+        // Take what lies here (the Stone always; else only with room in the pack).
+        let here = items_at(game, at);
+        if here.iter().any(|&t| game.is(t, &IS_STONE)) {
+            self.reason = "pick up";
+            return Command::PickUp(here.iter().copied().find(|&t| game.is(t, &IS_STONE)));
+        }
+        if inv.len() + 2 >= MAX_ITEMS
+            && let Some(j) = junk(game, &inv)
+        {
+            self.reason = "drop junk";
+            self.ignored.push(j);
+            return Command::Drop(j);
+        }
         if inv.len() < MAX_ITEMS
-            && items_at(game, at)
-                .iter()
-                .any(|t| !game.is(*t, &IS_INGREDIENT) || inv.len() < MAX_ITEMS / 2)
+            && let Some(&t) = here.iter().find(|&&t| {
+                !self.ignored.contains(&t)
+                    && (!game.is(t, &IS_INGREDIENT) || inv.len() < MAX_ITEMS / 2)
+            })
         {
             self.item_goal = None;
             self.reason = "pick up";
-            return Command::PickUp(None);
+            return Command::PickUp(Some(t));
         }
         if let Some(c) = self.equip(game, &inv) {
             self.reason = "equip";
@@ -770,6 +784,39 @@ fn helps_in_a_fight(k: &alembic::PropKey) -> bool {
     ]
     .contains(&k)
         || k == IS_INVINCIBLE.key()
+}
+
+/// Something not worth carrying: a weapon or armour no better than what is in use, a known
+/// potion good for nothing here, an ingredient.
+fn junk(game: &Game, inv: &[ThingId]) -> Option<ThingId> {
+    let wielded_damage = inv
+        .iter()
+        .copied()
+        .find(|&t| game.is(t, &IS_WEAPON) && game.is(t, &IS_WIELDED))
+        .map_or(0, |t| weapon_damage(game, t));
+    let worn = |slot: &str| -> i64 {
+        inv.iter()
+            .copied()
+            .filter(|&t| game.is(t, &IS_ARMOUR) && game.is(t, &IS_WIELDED))
+            .filter(|&t| game.query(t, &WIELD_SLOT).is_ok_and(|s| &*s == slot))
+            .map(|t| armour_value(game, t))
+            .max()
+            .unwrap_or(-1)
+    };
+    inv.iter().copied().find(|&t| {
+        if game.is(t, &IS_WIELDED) || game.is(t, &IS_STONE) {
+            return false;
+        }
+        if game.is(t, &IS_WEAPON) {
+            return weapon_damage(game, t) <= wielded_damage;
+        }
+        if game.is(t, &IS_ARMOUR) {
+            return game
+                .query(t, &WIELD_SLOT)
+                .is_ok_and(|s| armour_value(game, t) <= worn(&s));
+        }
+        game.is(t, &IS_INGREDIENT) || potion_use(game, t) == Some(Use::Other)
+    })
 }
 
 /// Whether the hero already has the effect potion `p` gives.
