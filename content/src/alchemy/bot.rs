@@ -16,16 +16,14 @@
 //! It reads only what the hero could know: what is in view, the hero's map memory, and
 //! identified item kinds.
 
-use alembic::{
-    DijkstraMap, Dir, Game, GameRng, Loc, ModOp, Pathfinder, Search, ThingId, Value,
-};
+use alembic::{DijkstraMap, Dir, Game, GameRng, Loc, ModOp, Pathfinder, Search, ThingId, Value};
 
 use super::command::Command;
 use super::dungeon::walkable_with;
 use super::props::{
     AG, ARMOUR, ATT_DAMAGE, BLOCK, GAIN_STAT, GIVES_EFFECT, HEAL_AMOUNT, HP_PER_TURN, HPS, HPS_MAX,
-    IS_ARMOUR, IS_CREATURE, IS_EXIT, IS_FOOD, IS_HARMFUL, IS_HOSTILE, IS_IMMORTAL, IS_INVINCIBLE,
-    IS_INGREDIENT, IS_POISON, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WEAPON,
+    IS_ARMOUR, IS_CREATURE, IS_EXIT, IS_FOOD, IS_HARMFUL, IS_HOSTILE, IS_IMMORTAL, IS_INGREDIENT,
+    IS_INVINCIBLE, IS_POISON, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WEAPON,
     IS_WIELDED, SK, SPEED, ST, TG, WIELD_SLOT,
 };
 use super::rules::combat::expected_damage;
@@ -454,7 +452,8 @@ impl Bot {
         self.explore_turns += 1;
         let depth = -at.z;
         let want_down = at.z > STONE_LEVEL
-            && (self.explored_all || (depth > FULL_EXPLORE_DEPTH && self.explore_turns > EXPLORE_BUDGET));
+            && (self.explored_all
+                || (depth > FULL_EXPLORE_DEPTH && self.explore_turns > EXPLORE_BUDGET));
         // Go down rested.
         if want_down && threats.is_empty() && pct < 90 {
             self.reason = "rest before stairs";
@@ -556,9 +555,12 @@ impl Bot {
         }
         // Stairs it reaches before any threat does.
         let mut stairs: Vec<Loc> = self.stairs_down.clone();
-        stairs.extend(self.stairs_up.iter().copied().filter(|&l| {
-            game.things_at(l).iter().any(|&t| up_ok(t))
-        }));
+        stairs.extend(
+            self.stairs_up
+                .iter()
+                .copied()
+                .filter(|&l| game.things_at(l).iter().any(|&t| up_ok(t))),
+        );
         stairs.retain(|&s| self.shun.is_none_or(|(x, _)| x != s));
         stairs.retain(|&s| {
             threats
@@ -586,7 +588,13 @@ impl Bot {
             cost(from, to)
         };
         let step = flee.next_step(at, free)?;
-        let nearest = |l: Loc| threats.iter().map(|t| t.at.chebyshev(l)).min().unwrap_or(99);
+        let nearest = |l: Loc| {
+            threats
+                .iter()
+                .map(|t| t.at.chebyshev(l))
+                .min()
+                .unwrap_or(99)
+        };
         (nearest(step) > 1 || nearest(step) > nearest(at))
             .then(|| dir_to(at, step).map(Command::Move))
             .flatten()
@@ -693,7 +701,8 @@ impl Bot {
         let frontier = |l: Loc| {
             explored(game, l)
                 && pass(l)
-                && l.neighbours8().any(|n| area.contains(n) && !explored(game, n))
+                && l.neighbours8()
+                    .any(|n| area.contains(n) && !explored(game, n))
         };
         if let Some(route) = &self.route
             && let Some(i) = route.iter().position(|&l| l == at)
@@ -708,7 +717,11 @@ impl Bot {
             if !pass(to) || !pass(from) {
                 return None;
             }
-            Some(if creature_at(game, to).is_some() { 5 } else { 1 })
+            Some(if creature_at(game, to).is_some() {
+                5
+            } else {
+                1
+            })
         };
         let found = self
             .paths
@@ -746,7 +759,11 @@ impl Bot {
             if !walkable_with(&table, game, to) {
                 return None;
             }
-            let mut c = if creature_at(game, to).is_some() { 5 } else { 1 };
+            let mut c = if creature_at(game, to).is_some() {
+                5
+            } else {
+                1
+            };
             if threats.iter().any(|t| t.at.chebyshev(to) <= 1) {
                 c += 8;
             }
@@ -923,11 +940,7 @@ fn potion_use(game: &Game, t: ThingId) -> Option<Use> {
         Some(Use::Harm)
     } else if e.get(&HP_PER_TURN).unwrap_or(0) > 0 {
         Some(Use::Regen)
-    } else if e
-        .modifiers()
-        .iter()
-        .any(|m| helps_in_a_fight(&m.key))
-    {
+    } else if e.modifiers().iter().any(|m| helps_in_a_fight(&m.key)) {
         Some(Use::Buff)
     } else {
         Some(Use::Other)

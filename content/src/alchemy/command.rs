@@ -132,7 +132,12 @@ pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleEr
     }
     let after = g.var(&MSG_COUNT).unwrap_or(0);
     let n = usize::try_from(after - before).unwrap_or(0);
-    let mut messages: Vec<String> = g.messages().rev().take(n).map(|m| m.text.to_string()).collect();
+    let mut messages: Vec<String> = g
+        .messages()
+        .rev()
+        .take(n)
+        .map(|m| m.text.to_string())
+        .collect();
     messages.reverse();
     let over = g.var(&GAME_OVER).unwrap_or(false);
     Ok(Outcome {

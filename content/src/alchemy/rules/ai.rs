@@ -86,7 +86,8 @@ fn enemies(game: &Game, m: ThingId, other: ThingId) -> bool {
         && game.contains(other)
         && game.is(other, &IS_CREATURE)
         && !game.is(other, &IS_HERO)
-        && game.query_opt(m, &FAMILY).ok().flatten() != game.query_opt(other, &FAMILY).ok().flatten()
+        && game.query_opt(m, &FAMILY).ok().flatten()
+            != game.query_opt(other, &FAMILY).ok().flatten()
 }
 
 /// The monster `m` is fighting now: its remembered foe while that is alive and near, else
@@ -116,8 +117,7 @@ pub fn foe(game: &mut Game, m: ThingId, at: Loc) -> Result<Option<ThingId>, Erro
                 continue;
             };
             let d = at.euclidean_sq(l);
-            if enemies(game, m, c) && best.is_none_or(|(b, _)| d < b) && sees(game, at, l, aggro)
-            {
+            if enemies(game, m, c) && best.is_none_or(|(b, _)| d < b) && sees(game, at, l, aggro) {
                 best = Some((d, c));
             }
         }

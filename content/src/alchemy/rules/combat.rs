@@ -9,9 +9,9 @@ use super::effects::add_effect;
 use super::world::{hero_sees, say};
 use crate::alchemy::kinds::DamageType;
 use crate::alchemy::props::{
-    AG, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, BLOCK, CAUSE, DROP_CHANCE, GAME_OVER, HIT_EFFECT,
-    HIT_EFFECT_CHANCE, FOE, HPS, HPS_MAX, IS_CREATURE, IS_EFFECT, IS_HERO, IS_IMMORTAL, IS_INVINCIBLE,
-    IS_ITEM, IS_WIELDED, KILLS, OUTCOME, SK, ST,
+    AG, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, BLOCK, CAUSE, DROP_CHANCE, FOE, GAME_OVER,
+    HIT_EFFECT, HIT_EFFECT_CHANCE, HPS, HPS_MAX, IS_CREATURE, IS_EFFECT, IS_HERO, IS_IMMORTAL,
+    IS_INVINCIBLE, IS_ITEM, IS_WIELDED, KILLS, OUTCOME, SK, ST,
 };
 use crate::alchemy::text::{a_name, capitalise, sentence, the_name, verb_for};
 
