@@ -468,7 +468,7 @@ impl Bot {
             return c;
         }
         // Explored and nothing else to do: the stairs that lead on.
-        let down = !(at.z <= STONE_LEVEL);
+        let down = at.z > STONE_LEVEL;
         if let Some(c) = self.take_stairs(game, at, down, &threats) {
             self.reason = "stairs";
             return c;

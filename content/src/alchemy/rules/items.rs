@@ -61,20 +61,37 @@ fn need_carried(game: &Game, hero: ThingId, item: ThingId) -> Result<(), RuleErr
     Ok(())
 }
 
-/// Pick up `item` (or the topmost item here).
+/// Pick up `item`, or (`None`) the topmost item here together with every other item here
+/// that looks the same — a pile of 3 strange herbs comes up in one go. Items stay one thing
+/// each (each can be thrown, drunk or analysed on its own); the inventory lists look-alikes
+/// together.
 pub fn pick_up(game: &mut Game, hero: ThingId, item: Option<ThingId>) -> Result<i32, RuleError> {
     let at = game.location(hero)?;
     let here = items_at(game, at);
-    let item = match item {
-        Some(i) if here.contains(&i) => i,
+    let taken: Vec<ThingId> = match item {
+        Some(i) if here.contains(&i) => vec![i],
         Some(_) => return refuse("That is not here."),
         None => match here.last() {
-            Some(&i) => i,
+            Some(&top) => {
+                let look = base_name(game, top)?;
+                let mut pile = Vec::new();
+                for &t in &here {
+                    if base_name(game, t)? == look {
+                        pile.push(t);
+                    }
+                }
+                pile
+            }
             None => return refuse("There is nothing here to pick up."),
         },
     };
-    game.move_thing_mut(item, Place::In(hero))?;
-    let n = a_name(game, item)?;
+    for &t in &taken {
+        game.move_thing_mut(t, Place::In(hero))?;
+    }
+    let n = match taken.as_slice() {
+        [one] => a_name(game, *one)?,
+        many => count_name(many.len(), &base_name(game, many[0])?),
+    };
     say(game, format!("You pick up {n}."));
     Ok(ACTION)
 }
