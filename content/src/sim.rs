@@ -26,6 +26,10 @@ pub struct RunReport {
     pub turns: u64,
     /// Deepest level reached (1..=11).
     pub deepest: i32,
+    /// The depth where the run ended (1..=11).
+    pub depth: i32,
+    /// Whether the hero held the Philosopher's Stone at the end.
+    pub stone: bool,
     /// "won", "died" or "playing".
     pub outcome: String,
     /// The cause of death or victory, empty while playing.
@@ -167,6 +171,8 @@ impl SimGame for AlchemySim {
             seed,
             turns: s.turns,
             deepest: s.deepest,
+            depth: s.depth,
+            stone: alchemy::view::status(&game).map_err(err)?.has_stone,
             outcome: s.outcome,
             cause: s.cause,
             kills: s.kills,
