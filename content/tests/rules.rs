@@ -455,3 +455,16 @@ fn the_bot_fights_what_it_can_beat_and_runs_from_what_it_cannot() {
     assert_eq!(bot.choose(&g), Command::Wait);
     assert_eq!(bot.reason(), "rest");
 }
+
+#[test]
+fn the_runner_is_deterministic_and_the_bot_gets_somewhere() {
+    use alembic_content::sim::{AlchemySim, Policy, SimGame};
+    let a = AlchemySim.run(4, 400, Policy::Explore).unwrap();
+    let b = AlchemySim.run(4, 400, Policy::Explore).unwrap();
+    assert_eq!(a, b, "same seed, same policy: same run and hash");
+    let c = AlchemySim.run(5, 400, Policy::Explore).unwrap();
+    assert_ne!(a.hash, c.hash);
+    // Four hundred turns of the bot on level −1: alive (it rests and flees) and fighting.
+    assert_eq!(a.outcome, "playing", "{a:?}");
+    assert!(a.kills > 0, "{a:?}");
+}
