@@ -231,10 +231,15 @@ impl Bot {
         let mut items_seen: Vec<(ThingId, Loc)> = Vec::new();
         if let Ok(v) = hero_view(game) {
             for l in v.iter() {
+                // A fountain seen dry (or gone) is no use any more.
+                if self.fountains.contains(&l)
+                    && scenery_at(game, l)
+                        .is_none_or(|s| game.query(s, &HEAL_AMOUNT).unwrap_or(0) <= 0)
+                {
+                    self.fountains.retain(|&f| f != l);
+                }
                 if let Some(s) = scenery_at(game, l) {
                     self.note(game, l, s);
-                } else if self.fountains.contains(&l) {
-                    self.fountains.retain(|&f| f != l);
                 }
                 for &t in game.things_at(l) {
                     if game.is(t, &IS_STONE) {
