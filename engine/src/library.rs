@@ -71,16 +71,13 @@ impl Prototype {
 
     /// A typed property, or the key's default, or [`Error::MissingProperty`].
     pub fn get<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
-        match self.props.get(key.key()) {
-            Some(v) => key.decode(v),
-            None => key.missing(),
-        }
+        self.props.read(key)
     }
 
     /// Whether a flag is set.
     #[must_use]
     pub fn is(&self, flag: &Prop<bool>) -> bool {
-        matches!(self.props.get(flag.key()), Some(Value::Bool(true)))
+        self.props.flag(flag)
     }
 
     /// The modifiers things of this kind apply to their holders.
@@ -112,16 +109,13 @@ impl TileDef {
 
     /// A typed property, or the key's default, or [`Error::MissingProperty`].
     pub fn get<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
-        match self.props.get(key.key()) {
-            Some(v) => key.decode(v),
-            None => key.missing(),
-        }
+        self.props.read(key)
     }
 
     /// Whether a flag is set.
     #[must_use]
     pub fn is(&self, flag: &Prop<bool>) -> bool {
-        matches!(self.props.get(flag.key()), Some(Value::Bool(true)))
+        self.props.flag(flag)
     }
 }
 
