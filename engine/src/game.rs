@@ -4,7 +4,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use rpds::VectorSync;
+use rpds::{RedBlackTreeMapSync, VectorSync};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, InvariantError};
@@ -69,6 +69,7 @@ pub struct Game {
     turn: u64,
     log: VectorSync<Message>,
     vars: PropMap,
+    layers: RedBlackTreeMapSync<Arc<str>, Grid<u64>>,
 }
 
 impl<T: PartialEq + Clone> PartialEq for PVec<T> {
@@ -104,6 +105,7 @@ impl Game {
             turn: 0,
             log: VectorSync::new_sync(),
             vars: PropMap::new(),
+            layers: RedBlackTreeMapSync::new_sync(),
         }
     }
 
@@ -171,6 +173,45 @@ impl Game {
     /// Set a game-wide variable.
     pub fn set_var_mut<T: PropType>(&mut self, key: &Prop<T>, value: T) {
         self.vars.insert(key.key().clone(), value.into_value());
+    }
+
+    // ----- layers ----------------------------------------------------------------------------
+
+    /// The named layer `name`: a persistent grid of integers over the world that a game keeps
+    /// beside the terrain (the hero's memory of the map, scent, light…). `None` until
+    /// something was written to it. Unwritten cells read as 0.
+    #[must_use]
+    pub fn layer(&self, name: &str) -> Option<&Grid<u64>> {
+        self.layers.get(name)
+    }
+
+    /// The value of layer `name` at `loc` (0 where unwritten or when the layer is absent).
+    /// Θ(log layers + grid height).
+    #[must_use]
+    pub fn layer_get(&self, name: &str, loc: Loc) -> u64 {
+        self.layers.get(name).map_or(0, |g| *g.get(loc))
+    }
+
+    /// Write `value` into layer `name` at `loc`, creating the layer if needed. In place when
+    /// this value owns the path; older game values are untouched.
+    pub fn set_layer_mut(&mut self, name: &str, loc: Loc, value: u64) {
+        if let Some(g) = self.layers.get_mut(name) {
+            if *g.get(loc) != value {
+                g.set_mut(loc, value);
+            }
+            return;
+        }
+        if value == 0 {
+            return;
+        }
+        let mut g = Grid::new(0);
+        g.set_mut(loc, value);
+        self.layers.insert_mut(Arc::from(name), g);
+    }
+
+    /// The names of every layer, sorted.
+    pub fn layer_names(&self) -> impl Iterator<Item = &str> {
+        self.layers.keys().map(|k| &**k)
     }
 
     // ----- terrain ---------------------------------------------------------------------------
@@ -662,6 +703,9 @@ impl Game {
         self.cells
             .check_invariants()
             .map_err(InvariantError::Grid)?;
+        for g in self.layers.values() {
+            g.check_invariants().map_err(InvariantError::Grid)?;
+        }
         let mut listed = 0usize;
         for (slot, t) in self.things.iter() {
             let sid = ThingId(slot);
@@ -786,6 +830,10 @@ impl Hash for Game {
             m.hash(state);
         }
         self.vars.hash(state);
+        for (k, g) in self.layers.iter() {
+            k.hash(state);
+            g.hash(state);
+        }
     }
 }
 
@@ -802,6 +850,9 @@ struct GameRepr {
     cells: Grid<IdList>,
     things: Vec<Thing>,
     log: Vec<Message>,
+    /// Absent in saves written before layers existed.
+    #[serde(default)]
+    layers: Vec<(Arc<str>, Grid<u64>)>,
 }
 
 impl Serialize for Game {
@@ -817,6 +868,11 @@ impl Serialize for Game {
             cells: self.cells.clone(),
             things: self.all_things().cloned().collect(),
             log: self.log.iter().cloned().collect(),
+            layers: self
+                .layers
+                .iter()
+                .map(|(k, g)| (k.clone(), g.clone()))
+                .collect(),
         }
         .serialize(s)
     }
@@ -874,6 +930,7 @@ impl<'de> Deserialize<'de> for Game {
             turn: r.turn,
             log: r.log.into_iter().collect(),
             vars: r.vars,
+            layers: r.layers.into_iter().collect(),
         };
         g.check_invariants()
             .map_err(|e| D::Error::custom(format!("inconsistent game: {e}")))?;

@@ -48,6 +48,45 @@ impl Loc {
         }
     }
 
+    /// The cells of the straight line from `self` to `to` on `self`'s level (Bresenham),
+    /// both ends included, in order: the path of a thrown object or a bolt. A line to
+    /// itself is one cell. Θ(length).
+    ///
+    /// ```
+    /// use alembic::Loc;
+    /// let l = Loc::new(0, 0, 0).line_to(Loc::new(4, 2, 0));
+    /// assert_eq!(l.first(), Some(&Loc::new(0, 0, 0)));
+    /// assert_eq!(l.last(), Some(&Loc::new(4, 2, 0)));
+    /// assert_eq!(l.len(), 5);
+    /// ```
+    #[must_use]
+    pub fn line_to(self, to: Loc) -> Vec<Loc> {
+        let (x0, y0) = (i64::from(self.x), i64::from(self.y));
+        let (x1, y1) = (i64::from(to.x), i64::from(to.y));
+        let dx = (x1 - x0).abs();
+        let dy = -(y1 - y0).abs();
+        let sx = if x0 < x1 { 1 } else { -1 };
+        let sy = if y0 < y1 { 1 } else { -1 };
+        let mut err = dx + dy;
+        let (mut x, mut y) = (x0, y0);
+        let mut out = Vec::with_capacity((dx.max(-dy) + 1) as usize);
+        loop {
+            out.push(Loc::new(x as i32, y as i32, self.z));
+            if x == x1 && y == y1 {
+                return out;
+            }
+            let e2 = 2 * err;
+            if e2 >= dy {
+                err += dy;
+                x += sx;
+            }
+            if e2 <= dx {
+                err += dx;
+                y += sy;
+            }
+        }
+    }
+
     /// Chebyshev (king-move) distance on the plane; levels are ignored unless they differ,
     /// in which case the level difference counts too.
     #[must_use]
