@@ -1,6 +1,7 @@
 //! Games built on the `alembic` engine's public API, and [`launch()`], where every frontend gets
 //! its game from.
 
+pub mod caves;
 pub mod demo;
 pub mod launch;
 
