@@ -292,7 +292,8 @@ fn killing_counts_and_removes_the_body() {
 
 #[test]
 fn damage_follows_the_formula() {
-    // Player attack 10 vs defence 0: 1..=10. Zombie attack 7 vs defence 0: 1..=7.
+    // Player attack 10 vs the zombie's defence 3: 1 + rand(7) = 1..=7.
+    // Zombie attack 9 vs the player's defence 0: 1 + rand(9) = 1..=9.
     for seed in 0..40 {
         let mut g = arena(seed, &[&["######", "#@Z..#", "######"]]).unwrap();
         act(&mut g, Command::Move(Dir::East));
@@ -303,11 +304,10 @@ fn damage_follows_the_formula() {
                 .and_then(|r| r.split(' ').next())
                 .map_or(0, |d| d.parse().unwrap());
             if m.starts_with("You hit the zombie") {
-                // Zombie defence 2: 1 + rand(8) = 1..=8.
-                assert!((1..=8).contains(&n), "{m}");
+                assert!((1..=7).contains(&n), "{m}");
             }
             if m.starts_with("The zombie claws you") {
-                assert!((1..=7).contains(&n), "{m}");
+                assert!((1..=9).contains(&n), "{m}");
             }
         }
     }
@@ -387,10 +387,11 @@ fn the_descending_bot_wins_and_reports() {
     assert!(json.contains("\"outcome\":\"won\""), "{json}");
 }
 
-/// 20 seeds × 2,000 turns, each policy, invariants checked every 50 turns.
+/// 10 seeds × 2,000 turns, each policy, invariants checked every 50 turns (about half a
+/// minute in a debug build; the full soak below runs in release).
 #[test]
-fn soak_twenty_seeds() {
-    soak(0..20, 50);
+fn soak_ten_seeds() {
+    soak(0..10, 50);
 }
 
 /// The full soak: 100 seeds × 2,000 turns with both policies, invariants checked every turn.

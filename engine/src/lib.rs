@@ -96,3 +96,9 @@ pub use ui::{
     App, Cell, ColourDepth, Control, Frame, Frontend, Input, Key, Mods, Rgb, TestFrontend,
     TestFrontendError, run,
 };
+
+/// The guide `docs/writing-your-own-game.md`, compiled and run as doctests so its example
+/// keeps building against the public API.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/writing-your-own-game.md")]
+pub struct WritingYourOwnGame;

@@ -9,7 +9,8 @@
 use std::sync::{Arc, OnceLock};
 
 use alembic::{
-    Error, Game, Hook, Hooks, Library, ON_ACTION, ON_USE, Prop, Props, Rgb, ThingId, TileId,
+    Error, FREQ, Game, Hook, Hooks, LEVEL, Library, ON_ACTION, ON_USE, Prop, Props, Rgb, ThingId,
+    TileId,
 };
 
 use super::rules::{self, Outcome};
@@ -68,6 +69,9 @@ pub const KILLS: Prop<i64> = Prop::with_default("caves.kills", 0);
 pub const DEEPEST: Prop<i32> = Prop::with_default("caves.deepest", 0);
 /// The number of levels of this world.
 pub const LEVELS: Prop<i32> = Prop::new("caves.levels");
+/// Whether new hunters keep arriving (on in [`new_game`](super::new_game), off in
+/// [`arena`](super::arena)s so scenarios stay as drawn).
+pub const REINFORCEMENTS: Prop<bool> = Prop::with_default("caves.reinforcements", false);
 /// The seed the world was made from (its bits, as an integer property).
 pub const SEED: Prop<i64> = Prop::new("caves.seed");
 
@@ -215,20 +219,23 @@ pub fn library() -> Result<Library, Error> {
     lib.proclaim_mut(
         "cave bat",
         None,
-        creature("cave bat", 'b', Rgb::new(190, 120, 230), 6)
-            .with(ATTACK, 4)
+        creature("cave bat", 'b', Rgb::new(190, 120, 230), 8)
+            .with(ATTACK, 5)
             .with(VERB, Arc::from("bites"))
             .with(HOSTILE, true)
+            .with(LEVEL, 1)
             .with(ON_ACTION, hook(HOOK_BAT)),
     )?;
     lib.proclaim_mut(
         "zombie",
         None,
-        creature("zombie", 'Z', Rgb::new(140, 190, 150), 20)
-            .with(ATTACK, 7)
-            .with(DEFENCE, 2)
+        creature("zombie", 'Z', Rgb::new(140, 190, 150), 24)
+            .with(ATTACK, 9)
+            .with(DEFENCE, 3)
             .with(VERB, Arc::from("claws"))
             .with(HOSTILE, true)
+            .with(LEVEL, 2)
+            .with(FREQ, 70)
             .with(ON_ACTION, hook(HOOK_ZOMBIE)),
     )?;
     Ok(lib)

@@ -41,12 +41,13 @@ mod world;
 
 pub use data::{
     ATTACK, COLOUR, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FLOOR, GLYPH, HOSTILE, HP, IS_PLAYER,
-    MAX_HP, NAME, RECEIVER, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB, WALKABLE,
-    WALL, hooks, library,
+    MAX_HP, NAME, RECEIVER, REINFORCEMENTS, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT,
+    VERB, WALKABLE, WALL, hooks, library,
 };
 pub use rules::{
-    Command, HEARING, LICHEN_GROWTH_ODDS, Outcome, REGEN_EVERY, Status, VIEW_RADIUS, act, act_mut,
-    creature_at, creatures_on, is_hostile, name_of, outcome, player, remembered, status, visible,
+    Command, HEARING, LICHEN_GROWTH_ODDS, MAX_HUNTERS, Outcome, REGEN_EVERY, REINFORCE_ODDS,
+    Status, VIEW_RADIUS, act, act_mut, creature_at, creatures_on, is_hostile, name_of, outcome,
+    player, remembered, status, visible,
 };
 pub use sim::{SimError, SimPolicy, SimReport, replay_hash, report, simulate, simulate_checked};
 pub use ui::{CavesUi, app, app_with};

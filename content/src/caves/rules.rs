@@ -11,19 +11,25 @@ use serde::{Deserialize, Serialize};
 
 use super::data::{
     ATTACK, CAUSE, DEEPEST, DEFENCE, DIGGABLE, EXIT, FLOOR, HOSTILE, HP, IS_PLAYER, KILLS, LEVELS,
-    MAX_HP, NAME, OUTCOME, PLAYER, RECEIVER, SEEN_LAYER, SPORES, STAIRS, TRANSPARENT, VERB,
-    WALKABLE, hooks, tile,
+    MAX_HP, NAME, OUTCOME, PLAYER, RECEIVER, REINFORCEMENTS, SEEN_LAYER, SPORES, STAIRS,
+    TRANSPARENT, VERB, WALKABLE, hooks, tile,
 };
-use super::world::{depth_of, is_inner, level_box, walkable};
+use super::world::{depth_of, is_inner, level_box, random_empty_floor, walkable};
 
 /// How far the player sees.
 pub const VIEW_RADIUS: u32 = 9;
 /// Messages reach everyone within this many cells (king's moves) on the same level.
 pub const HEARING: i32 = 7;
 /// The player heals one hit point every this many turns.
-pub const REGEN_EVERY: u64 = 10;
+pub const REGEN_EVERY: u64 = 15;
 /// Lichens grow with probability 1 in this, per turn.
 pub const LICHEN_GROWTH_ODDS: u64 = 100;
+/// Each turn, with probability 1 in this, a new hunter comes out of the dark on the
+/// player's level (out of sight, up to [`MAX_HUNTERS`] plus two per level of depth):
+/// lingering is dangerous.
+pub const REINFORCE_ODDS: u64 = 30;
+/// Hunters allowed on the top level before reinforcements stop.
+pub const MAX_HUNTERS: usize = 6;
 
 /// What the player asks for; each takes one turn when it does something.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -433,11 +439,34 @@ fn world_turn(g: &mut Game, p: ThingId) -> Result<(), Error> {
             return Ok(());
         }
     }
-    if (g.turn() + 1) % REGEN_EVERY == 0 {
+    if g.var(&REINFORCEMENTS)? && g.rng().one_in(1, REINFORCE_ODDS) {
+        reinforce(g, p, z)?;
+    }
+    if (g.turn() + 1).is_multiple_of(REGEN_EVERY) {
         let (hp, max) = (g.query(p, &HP)?, g.query(p, &MAX_HP)?);
         if hp < max {
             g.set_mut(p, &HP, hp + 1)?;
         }
+    }
+    Ok(())
+}
+
+/// A new hunter on level `z`, out of the player's sight, chosen by the library's random
+/// creation among hostile prototypes of level 1 to depth + 1.
+fn reinforce(g: &mut Game, p: ThingId, z: i32) -> Result<(), Error> {
+    let depth = depth_of(z);
+    let hunters = creatures_on(g, z)
+        .into_iter()
+        .filter(|&c| is_hostile(g, c))
+        .count();
+    if hunters >= MAX_HUNTERS + 2 * depth.max(0) as usize {
+        return Ok(());
+    }
+    let library = g.library().clone();
+    let name = library.random_name(g.rng(), &HOSTILE, 1, depth + 1)?;
+    let away = (g.location(p)?, VIEW_RADIUS + 3);
+    if let Some(at) = random_empty_floor(g, z, Some(away))? {
+        g.spawn_mut(hooks()?, &name, at)?;
     }
     Ok(())
 }
@@ -526,40 +555,60 @@ fn prey(g: &Game, here: Loc, range: u32) -> Result<Option<(ThingId, Loc)>, Error
     )
 }
 
-/// Cave bat: bites the player when beside them; within 8 cells it flies at them two turns in
-/// three, rolling down a Dijkstra map; otherwise it flutters at random.
+/// One step of `me` that brings it closest (king's moves) to `goal`, if any is better than
+/// staying: how hunters drift towards a player they cannot track yet.
+fn drift(g: &mut Game, me: ThingId, goal: Loc) -> Result<(), Error> {
+    let here = g.location(me)?;
+    let best = Dir::COMPASS
+        .iter()
+        .map(|&d| here + d)
+        .filter(|&l| walkable(g, l) && g.things_at(l).is_empty())
+        .min_by_key(|l| (l.chebyshev(goal), l.manhattan(goal)));
+    match best {
+        Some(l) if l.chebyshev(goal) < here.chebyshev(goal) => g.move_thing_mut(me, l),
+        _ => wander(g, me, walkable),
+    }
+}
+
+/// Cave bat: bites the player when beside them; within 10 cells it flies at them two turns in
+/// three, rolling down a Dijkstra map; farther off on the same level it drifts towards them
+/// one turn in three (it hears them); otherwise it flutters at random.
 pub(crate) fn bat_turn(g: &mut Game, call: &HookCall) -> Result<(), Error> {
     let me = call.this;
     let here = g.location(me)?;
-    match prey(g, here, 8)? {
+    match prey(g, here, 10)? {
         Some((p, at)) if here.chebyshev(at) == 1 => attack(g, me, p),
         Some((_, at)) if g.rng().one_in(2, 3) => {
             let next = {
                 let cost = hunter_cost(g, at);
-                DijkstraMap::build(around(here, 8), &[at], &cost).next_step(here, &cost)
+                DijkstraMap::build(around(here, 10), &[at], &cost).next_step(here, &cost)
             };
             match next {
                 Some(l) if l != at && g.things_at(l).is_empty() => g.move_thing_mut(me, l),
                 _ => wander(g, me, walkable),
             }
         }
-        _ => wander(g, me, walkable),
+        Some(_) => wander(g, me, walkable),
+        None => match prey(g, here, u32::MAX)? {
+            Some((_, at)) if g.rng().one_in(1, 3) => drift(g, me, at),
+            _ => wander(g, me, walkable),
+        },
     }
 }
 
 /// Zombie: slow (acts every other turn); claws the player when beside them, follows them by
-/// A* within 15 cells, and otherwise shuffles about now and then.
+/// A* within 20 cells, and otherwise shuffles towards the player's scent (half its turns).
 pub(crate) fn zombie_turn(g: &mut Game, call: &HookCall) -> Result<(), Error> {
-    if g.turn() % 2 == 1 {
+    if !g.turn().is_multiple_of(2) {
         return Ok(());
     }
     let me = call.this;
     let here = g.location(me)?;
-    match prey(g, here, 15)? {
+    match prey(g, here, 20)? {
         Some((p, at)) if here.chebyshev(at) == 1 => attack(g, me, p),
         Some((_, at)) => {
             let next = {
-                let search = Search::new(around(here, 16)).max_explored(800);
+                let search = Search::new(around(here, 21)).max_explored(600);
                 astar(here, at, &search, hunter_cost(g, at))
                     .ok()
                     .and_then(|path| path.first_step())
@@ -569,7 +618,9 @@ pub(crate) fn zombie_turn(g: &mut Game, call: &HookCall) -> Result<(), Error> {
                 _ => Ok(()),
             }
         }
-        None if g.rng().one_in(1, 4) => wander(g, me, walkable),
-        None => Ok(()),
+        None => match prey(g, here, u32::MAX)? {
+            Some((_, at)) if g.rng().one_in(1, 2) => drift(g, me, at),
+            _ => Ok(()),
+        },
     }
 }

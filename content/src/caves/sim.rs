@@ -99,7 +99,7 @@ pub fn simulate_checked(
         budget -= 1;
         let cmd = bot.choose(&g, policy).map_err(engine(g.turn()))?;
         let took = act_mut(&mut g, cmd).map_err(engine(g.turn()))?;
-        if took && check_every > 0 && g.turn() % check_every == 0 {
+        if took && check_every > 0 && g.turn().is_multiple_of(check_every) {
             check(&g, seed)?;
         }
     }

@@ -168,7 +168,7 @@ const HELP: &[&str] = &[
     "  F  lichen: grows slowly, stings whoever touches it",
     "  v  bunny: harmless, hops about",
     "  ~  silverfish: harmless, swims through rock",
-    "  b  cave bat: fast and erratic, bites",
+    "  b  cave bat: erratic, flies at you, bites",
     "  Z  zombie: slow, follows you, claws hard",
     "",
     "You heal one hit point every ten turns. Damage is 1 + rand(attack - defence).",
@@ -478,7 +478,10 @@ impl Screen<CavesUi> for EndScreen {
         };
         let mut lines = vec![title.to_string(), String::new()];
         if let Ok(s) = status(&ui.game) {
-            lines.push(format!("You {}.", s.cause));
+            lines.push(match self.outcome {
+                Outcome::Won => format!("You {}.", s.cause),
+                _ => format!("You were {}.", s.cause),
+            });
             lines.push(format!(
                 "Turns: {}   Deepest level: {} of {}   Kills: {}",
                 s.turn,

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use alembic::{Adjacency, DijkstraMap, Error, Game, Loc, LocBox, Regions, ThingId, TileMap};
 
 use super::data::{
-    self, CAUSE, DEEPEST, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, SEED, SPORES, STAIRS_DOWN,
-    STAIRS_UP, WALKABLE, WALL, hooks, tile,
+    self, CAUSE, DEEPEST, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS, SEED,
+    SPORES, STAIRS_DOWN, STAIRS_UP, WALKABLE, WALL, hooks, tile,
 };
 use super::rules;
 
@@ -74,6 +74,7 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
     g.set_var_mut(&SEED, seed as i64);
     g.set_var_mut(&LEVELS, levels);
     g.set_var_mut(&CAUSE, Arc::from(""));
+    g.set_var_mut(&REINFORCEMENTS, true);
 
     // 1. Levels: random fill, three rounds of smoothing, small pockets filled in.
     let mut maps = Vec::new();
