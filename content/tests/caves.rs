@@ -319,7 +319,10 @@ fn new_worlds_are_well_formed() {
         let g = caves::new_game(seed).unwrap();
         g.check_invariants().unwrap();
         let s = caves::status(&g).unwrap();
-        assert_eq!((s.hp, s.max_hp, s.depth, s.levels), (40, 40, 0, 4));
+        assert_eq!(
+            (s.hp, s.max_hp, s.depth, s.levels),
+            (40, 40, 0, caves::DEFAULT_LEVELS)
+        );
         assert_eq!(tile_name(&g, s.at), caves::FLOOR);
         // Every level but the last has stairs down, every level but the first stairs up,
         // the last one exit.

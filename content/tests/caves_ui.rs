@@ -30,7 +30,7 @@ fn rock_beside_start(g: &Game) -> Dir {
         .into_iter()
         .find(|&d| {
             let l = at + d;
-            caves::is_inner(l, 4)
+            caves::is_inner(l, caves::DEFAULT_LEVELS)
                 && g.tile_def(l).unwrap().name() == caves::WALL
                 && caves::creature_at(g, l).is_none()
         })
@@ -70,7 +70,7 @@ fn start_dig_walk_toggle_regions_help_and_quit() {
     assert!(f[0].contains_text("T H E   C A V E S"));
     assert!(f[0].contains_text("seed 1"));
     assert!(f[1].contains_text("@"));
-    assert!(f[1].contains_text("Caves  Level 1/4  HP 40/40  Turn 0  Kills 0"));
+    assert!(f[1].contains_text("Caves  Level 1/5  HP 40/40  Turn 0  Kills 0"));
     assert!(f[2].contains_text("Turn 1"), "digging takes a turn");
     assert!(f[3].contains_text("Turn 2"));
     let ui = a.ctx();
@@ -131,7 +131,7 @@ fn winning_shows_the_win_screen_and_plays_again() {
     assert!(won[0].contains_text("You escaped from the caves."));
     let f = fe.frames();
     assert!(
-        f[3].contains_text("Level 1/4  HP 40/40  Turn 0"),
+        f[3].contains_text("Level 1/5  HP 40/40  Turn 0"),
         "a new cave"
     );
     assert_eq!(a.ctx().seed(), 41);

@@ -18,7 +18,7 @@ pub const WIDTH: i32 = 120;
 pub const HEIGHT: i32 = 50;
 /// How many levels a new world has. Level `d` (0 at the top) lies at `z = −d`: the engine's
 /// [`Dir::Down`](alembic::Dir::Down) lowers `z`.
-pub const DEFAULT_LEVELS: i32 = 4;
+pub const DEFAULT_LEVELS: i32 = 5;
 /// Chance that a cell starts as floor before smoothing (the tutorial's coin flip).
 const FLOOR_CHANCE: f64 = 0.5;
 /// Smoothing rounds of the cellular automaton.
@@ -103,7 +103,7 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
         }
     }
 
-    // 2. Stairs: one pair for every region above that overlaps a region below.
+    // 2. Stairs: every region above gets a staircase down into a region it overlaps.
     let regions: Vec<Regions> = maps
         .iter()
         .map(|m| m.regions(|&f| f, Adjacency::Eight))
@@ -131,7 +131,15 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
             };
             overlaps.insert((0, 0), vec![cells[i].with_z(0)]);
         }
-        for cells in overlaps.values() {
+        // One staircase per region above, into the region below it overlaps most (the
+        // tutorial joins every overlapping pair, which scatters stairs everywhere).
+        let mut best: BTreeMap<usize, &Vec<Loc>> = BTreeMap::new();
+        for ((a, _), cells) in &overlaps {
+            if best.get(a).is_none_or(|b| cells.len() > b.len()) {
+                best.insert(*a, cells);
+            }
+        }
+        for cells in best.into_values() {
             let Some(i) = g.rng().index(cells.len()) else {
                 continue;
             };
