@@ -388,6 +388,10 @@ fn the_descending_bot_wins_and_reports() {
     assert_eq!(r.deepest, r.levels);
     let json = serde_json::to_string(&r).unwrap();
     assert!(json.contains("\"outcome\":\"won\""), "{json}");
+    let counts = caves::library_counts().unwrap();
+    assert_eq!(counts["creatures"], 6);
+    assert_eq!(counts["hunters"], 2);
+    assert_eq!(counts["tiles"], 6); // void, floor, wall, two stairs, exit
 }
 
 /// 10 seeds × 2,000 turns, each policy, invariants checked every 50 turns (about half a

@@ -150,7 +150,7 @@ pub fn library() -> Result<Library, Error> {
             .with(WALKABLE, true)
             .with(TRANSPARENT, true)
             .with(GLYPH, '.')
-            .with(COLOUR, Rgb::new(110, 100, 85)),
+            .with(COLOUR, Rgb::new(150, 138, 115)),
     )?;
     lib.define_tile(
         WALL,

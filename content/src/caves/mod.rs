@@ -49,7 +49,9 @@ pub use rules::{
     Status, VIEW_RADIUS, act, act_mut, creature_at, creatures_on, is_hostile, name_of, outcome,
     player, remembered, status, visible,
 };
-pub use sim::{SimError, SimPolicy, SimReport, replay_hash, report, simulate, simulate_checked};
+pub use sim::{
+    SimError, SimPolicy, SimReport, library_counts, replay_hash, report, simulate, simulate_checked,
+};
 pub use ui::{CavesUi, app, app_with};
 pub use world::{
     DEFAULT_LEVELS, HEIGHT, WIDTH, arena, depth_of, is_inner, level_box, new_game,

@@ -4,7 +4,7 @@
 use alembic::{
     Cell, Confirm, Frame, Game, Grid, Input, Key, Loc, MessageLogScreen, Palette, Rect, Regions,
     Rgb, Screen, ScreenStack, ScreenValue, TextScreen, TileId, Transition, direction_key, draw_box,
-    draw_message_log, fill, plain_key, put_centred, put_clipped,
+    fill, plain_key, put_centred, put_clipped,
 };
 
 use super::data::{COLOUR, GLYPH};
@@ -368,12 +368,13 @@ impl PlayScreen {
             p.text
         };
         put_clipped(frame, area, area.x, area.y, &left, fg, bar);
+        // The key hint, where it fits beside the numbers.
         let right = "? help  R regions  Q quit ";
-        let rx = area
-            .right()
-            .saturating_sub(right.chars().count() as u16)
-            .max(area.x + left.chars().count() as u16 + 1);
-        put_clipped(frame, area, rx, area.y, right, p.dim, bar);
+        let (lw, rw) = (left.chars().count(), right.chars().count());
+        if lw + 1 + rw <= usize::from(area.width) {
+            let rx = area.right().saturating_sub(rw as u16);
+            put_clipped(frame, area, rx, area.y, right, p.dim, bar);
+        }
     }
 }
 
@@ -391,18 +392,26 @@ impl Screen<CavesUi> for PlayScreen {
         );
         let (msgs, rest) = area.split_top(3);
         let (map, bar) = rest.split_bottom(1);
-        let mut lines: Vec<String> = ui
+        // The last messages, bright if said during the last turn, dim if older.
+        let now = ui.game.turn();
+        let mut lines: Vec<(String, Rgb)> = ui
             .game
             .messages()
             .rev()
             .take(3)
-            .map(|m| m.text.to_string())
+            .map(|m| {
+                let fresh = m.turn + 1 >= now;
+                (m.text.to_string(), if fresh { p.text } else { p.dim })
+            })
             .collect();
         lines.reverse();
         if let Some(n) = &ui.notice {
-            lines.push(n.clone());
+            lines.push((n.clone(), p.accent));
         }
-        draw_message_log(frame, msgs, &p, &lines, 0);
+        let skip = lines.len().saturating_sub(usize::from(msgs.height));
+        for (row, (text, fg)) in lines.iter().skip(skip).enumerate() {
+            put_clipped(frame, msgs, msgs.x, msgs.y + row as u16, text, *fg, BG);
+        }
         if let Err(e) = Self::draw_map(ui, frame, map) {
             put_clipped(
                 frame,
