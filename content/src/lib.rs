@@ -1,8 +1,15 @@
 //! Games built on the `alembic` engine's public API, and [`launch()`], where every frontend gets
 //! its game from.
+//!
+//! - [`alchemy`]: the Alchemy roguelike.
+//! - [`caves`]: the Caves of Clojure game, finished.
+//! - [`sim`]: the headless runner behind the `alembic-sim` binary, with a registry of games
+//!   by name.
 
+pub mod alchemy;
 pub mod caves;
 pub mod demo;
 pub mod launch;
+pub mod sim;
 
 pub use launch::{LaunchError, LaunchOptions, default_game, games, launch, save_dir};

@@ -134,6 +134,19 @@ impl Game {
         &mut self.rng
     }
 
+    /// Pick a prototype name at random with the game's own RNG: among those with `flag` set
+    /// and a [`LEVEL`](crate::LEVEL) within `min_level..=max_level`, weighted by
+    /// [`FREQ`](crate::FREQ). See [`Library::random_name`].
+    pub fn random_name(
+        &mut self,
+        flag: &Prop<bool>,
+        min_level: i32,
+        max_level: i32,
+    ) -> Result<Arc<str>, Error> {
+        self.library
+            .random_name(&mut self.rng, flag, min_level, max_level)
+    }
+
     /// The turn counter.
     #[must_use]
     pub fn turn(&self) -> u64 {
@@ -383,52 +396,50 @@ impl Game {
     }
 
     /// The value of `key` on `t` after modifiers (`None` = absent with no default).
+    ///
+    /// One pass over the carriers collects the active modifiers for `key` (on the stack for
+    /// up to 16); they apply in priority order, then carrier order.
     fn modified<T: PropType>(&self, t: &Thing, key: &Prop<T>) -> Result<Option<Value>, Error> {
         let mut v = t
             .props
             .get(key.key())
             .cloned()
             .or_else(|| key.default_value().cloned().map(PropType::into_value));
-        // Fast path: all matching modifiers have the same priority → carrier order.
-        let mut prios: Option<i32> = None;
-        let mut mixed = false;
+        const INLINE: usize = 16;
+        let mut inline: [Option<&crate::props::Modifier>; INLINE] = [None; INLINE];
+        let mut spill: Vec<&crate::props::Modifier> = Vec::new();
+        let mut n = 0usize;
+        let mut sorted = true;
+        let mut last_priority = i32::MIN;
         for &c in t.modded_by.as_slice() {
             let carrier = self.get_thing(c)?;
             for m in carrier.mods.iter() {
                 if &m.key == key.key() && active(carrier, m) {
-                    match prios {
-                        None => prios = Some(m.priority),
-                        Some(p) if p != m.priority => mixed = true,
-                        Some(_) => {}
+                    sorted &= m.priority >= last_priority;
+                    last_priority = m.priority;
+                    if n < INLINE {
+                        inline[n] = Some(m);
+                    } else {
+                        if spill.is_empty() {
+                            spill.extend(inline.iter().flatten());
+                        }
+                        spill.push(m);
                     }
+                    n += 1;
                 }
             }
         }
-        if prios.is_none() {
+        if n <= INLINE && sorted {
+            for m in inline.iter().take(n).flatten() {
+                v = m.apply(v);
+            }
             return Ok(v);
         }
-        if !mixed {
-            for &c in t.modded_by.as_slice() {
-                let carrier = self.get_thing(c)?;
-                for m in carrier.mods.iter() {
-                    if &m.key == key.key() && active(carrier, m) {
-                        v = m.apply(v);
-                    }
-                }
-            }
-            return Ok(v);
+        if spill.is_empty() {
+            spill.extend(inline.iter().take(n).flatten());
         }
-        let mut all = Vec::new();
-        for &c in t.modded_by.as_slice() {
-            let carrier = self.get_thing(c)?;
-            for m in carrier.mods.iter() {
-                if &m.key == key.key() && active(carrier, m) {
-                    all.push(m);
-                }
-            }
-        }
-        all.sort_by_key(|m| m.priority); // stable: insertion order within a priority
-        for m in all {
+        spill.sort_by_key(|m| m.priority); // stable: carrier order within a priority
+        for m in spill {
             v = m.apply(v);
         }
         Ok(v)

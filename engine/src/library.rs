@@ -20,7 +20,7 @@ pub const LEVEL: Prop<i32> = Prop::with_default("level", 1);
 pub const FREQ: Prop<i32> = Prop::with_default("freq", 100);
 /// Things flagged as containers can hold other things.
 pub const IS_CONTAINER: Prop<bool> = Prop::with_default("is_container", false);
-/// Hook run by [`Game::spawn`] right after the thing is added.
+/// Hook run by [`Game::spawn_mut`] right after the thing is added.
 pub const ON_CREATE: Prop<Hook> = Prop::new("on_create");
 /// Hook run when the thing takes its turn (game-defined).
 pub const ON_ACTION: Prop<Hook> = Prop::new("on_action");

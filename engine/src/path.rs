@@ -10,10 +10,8 @@
 //! orthogonal steps it passes between is possible (`cost(a, orthogonal)` is `Some`). Squeezing
 //! between two blocking cells is forbidden; sliding past a single corner is fine.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use crate::loc::{Loc, LocBox};
+use crate::queue::{RadixHeap, key_of, value_of};
 
 /// Largest search area (cells) a [`Pathfinder`] or [`DijkstraMap`] accepts.
 pub const MAX_SEARCH_CELLS: usize = 1 << 24;
@@ -177,6 +175,16 @@ impl Area {
         )
     }
 
+    /// The world location of local coordinates.
+    #[inline]
+    fn local(&self, x: u32, y: u32) -> Loc {
+        Loc::new(
+            self.x0.wrapping_add(x as i32),
+            self.y0.wrapping_add(y as i32),
+            self.z,
+        )
+    }
+
     #[inline]
     fn xy(&self, i: u32) -> (u32, u32) {
         (i % self.w, i / self.w)
@@ -198,16 +206,24 @@ impl Area {
 const DX: [i32; 8] = [0, 1, 1, 1, 0, -1, -1, -1];
 const DY: [i32; 8] = [-1, -1, 0, 1, 1, 1, 0, -1];
 
-/// Neighbour index of `(x, y)` in direction `k`, if inside the area.
+/// Neighbour of local `(x, y)` in direction `k`, if inside the area.
 #[inline]
-fn step(area: &Area, x: u32, y: u32, k: usize) -> Option<u32> {
-    let nx = x as i64 + i64::from(DX[k]);
-    let ny = y as i64 + i64::from(DY[k]);
-    if nx < 0 || ny < 0 || nx >= i64::from(area.w) || ny >= i64::from(area.h) {
-        None
-    } else {
-        Some((ny as u32) * area.w + nx as u32)
-    }
+fn step(area: &Area, x: u32, y: u32, k: usize) -> Option<(u32, u32)> {
+    let nx = x.wrapping_add_signed(DX[k]);
+    let ny = y.wrapping_add_signed(DY[k]);
+    // Wrapping below zero gives a huge value, so one comparison per axis suffices.
+    (nx < area.w && ny < area.h).then_some((nx, ny))
+}
+
+/// Local coordinates packed into a queue value (no division needed to unpack).
+#[inline]
+fn pack(x: u32, y: u32) -> u64 {
+    (u64::from(y) << 32) | u64::from(x)
+}
+
+#[inline]
+fn unpack(v: u64) -> (u32, u32) {
+    (v as u32, (v >> 32) as u32)
 }
 
 /// Reusable search workspace for [`astar`](Pathfinder::astar) and
@@ -234,7 +250,7 @@ pub struct Pathfinder {
     parent: Vec<u32>,
     stamp: Vec<u32>,
     generation: u32,
-    heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
+    heap: RadixHeap,
 }
 
 impl Pathfinder {
@@ -276,11 +292,15 @@ impl Pathfinder {
         let area = Area::new(search.bounds).ok_or(PathError::BadArea)?;
         let goal_i = area.index(goal).ok_or(PathError::OutOfBounds)?;
         let (gx, gy) = area.xy(goal_i);
-        let h = |i: u32| {
-            let (x, y) = area.xy(i);
-            search.heuristic(x.abs_diff(gx), y.abs_diff(gy))
-        };
-        self.run(start, &area, search.max_explored, |i| i == goal_i, h, cost)
+        let h = |x: u32, y: u32| search.heuristic(x.abs_diff(gx), y.abs_diff(gy));
+        self.run(
+            start,
+            &area,
+            search.max_explored,
+            |x, y| (x, y) == (gx, gy),
+            h,
+            cost,
+        )
     }
 
     /// The cheapest path from `start` to the nearest location satisfying `is_target`
@@ -299,8 +319,8 @@ impl Pathfinder {
             start,
             &area,
             search.max_explored,
-            |i| is_target(area.loc(i)),
-            |_| 0,
+            |x, y| is_target(area.local(x, y)),
+            |_, _| 0,
             cost,
         )
     }
@@ -310,24 +330,28 @@ impl Pathfinder {
         start: Loc,
         area: &Area,
         max_explored: usize,
-        is_goal: impl Fn(u32) -> bool,
-        h: impl Fn(u32) -> u64,
+        is_goal: impl Fn(u32, u32) -> bool,
+        h: impl Fn(u32, u32) -> u64,
         cost: impl Fn(Loc, Loc) -> Option<u32>,
     ) -> Result<Path, PathError> {
         let start_i = area.index(start).ok_or(PathError::OutOfBounds)?;
+        let (sx, sy) = area.xy(start_i);
         let (open, closed) = self.prepare(area.len());
+        let w = area.w;
         let si = start_i as usize;
         self.g[si] = 0;
         self.parent[si] = start_i;
         self.stamp[si] = open;
-        self.heap.push(Reverse((h(start_i), 0, start_i)));
+        self.heap.push(h(sx, sy), pack(sx, sy));
         let mut explored = 0usize;
-        while let Some(Reverse((_, _, i))) = self.heap.pop() {
+        while let Some((_, v)) = self.heap.pop() {
+            let (x, y) = unpack(v);
+            let i = y * w + x;
             let iu = i as usize;
             if self.stamp[iu] == closed {
                 continue;
             }
-            if is_goal(i) {
+            if is_goal(x, y) {
                 return Ok(self.reconstruct(area, start_i, i));
             }
             if explored >= max_explored {
@@ -335,17 +359,22 @@ impl Pathfinder {
             }
             explored += 1;
             self.stamp[iu] = closed;
-            let here = area.loc(i);
-            let (x, y) = area.xy(i);
+            let here = area.local(x, y);
             let g_here = self.g[iu];
             let mut orth_ok = [false; 4];
             // Orthogonals first (k = 0, 2, 4, 6), then diagonals, which need them.
             for k in [0usize, 2, 4, 6, 1, 3, 5, 7] {
-                let Some(n) = step(area, x, y, k) else {
+                let Some((nx, ny)) = step(area, x, y, k) else {
                     continue;
                 };
-                if k % 2 == 1 && !orth_ok[(k - 1) / 2] && !orth_ok[((k + 1) % 8) / 2] {
+                let diagonal = k % 2 == 1;
+                if diagonal && !orth_ok[(k - 1) / 2] && !orth_ok[((k + 1) % 8) / 2] {
                     continue;
+                }
+                let nu = (ny * w + nx) as usize;
+                let st = self.stamp[nu];
+                if diagonal && st == closed {
+                    continue; // orthogonal results are needed even when closed
                 }
                 let nloc = Loc::new(
                     here.x.wrapping_add(DX[k]),
@@ -355,20 +384,17 @@ impl Pathfinder {
                 let Some(c) = cost(here, nloc) else {
                     continue;
                 };
-                if k % 2 == 0 {
+                if !diagonal {
                     orth_ok[k / 2] = true;
                 }
-                let nu = n as usize;
                 let ng = g_here.saturating_add(u64::from(c));
-                let st = self.stamp[nu];
                 if st == closed || (st == open && self.g[nu] <= ng) {
                     continue;
                 }
                 self.stamp[nu] = open;
                 self.g[nu] = ng;
                 self.parent[nu] = i;
-                let hn = h(n);
-                self.heap.push(Reverse((ng.saturating_add(hn), hn, n)));
+                self.heap.push(ng.saturating_add(h(nx, ny)), pack(nx, ny));
             }
         }
         Err(PathError::NoPath { explored })
@@ -406,10 +432,12 @@ pub fn astar(
 /// auto-explore.
 ///
 /// Costs are those of *moving from a cell towards the goal*: the value of `x` is
-/// `min over neighbours n of cost(x, n) + value(n)`, with the no-corner-cutting rule of the
-/// [module](self). A cell gets a value whenever it can move toward a goal, so if `cost`
+/// `min over neighbours n of cost(x, n) + value(n)`, with the same no-corner-cutting rule as
+/// [`astar`]. A cell gets a value whenever it can move toward a goal, so if `cost`
 /// only looks at the destination, walls beside the floor get values too (harmless; check
-/// `from` as well to avoid it). Building: Θ(A log A) for A reachable cells, about 8 cost calls per cell.
+/// `from` as well to avoid it). For plain terrain costs use the faster
+/// [`rebuild_terrain`](DijkstraMap::rebuild_terrain). Building: Θ(A log A) for A reachable
+/// cells, about 5 cost calls per cell (80 × 50 cave, 10 goals: ≈ 130 µs).
 /// Memory: 8 bytes per cell of the area.
 ///
 /// ```
@@ -426,7 +454,153 @@ pub fn astar(
 pub struct DijkstraMap {
     area: Option<Area>,
     dist: Vec<i64>,
-    heap: BinaryHeap<Reverse<(i64, u32)>>,
+    heap: RadixHeap,
+    /// Scratch for [`rebuild_terrain`](DijkstraMap::rebuild_terrain): padded entry costs,
+    /// padded distances and a bucket queue.
+    enter: Vec<u32>,
+    pdist: Vec<i64>,
+    dial: DialQueue,
+}
+
+const BLOCKED: u32 = u32::MAX;
+
+/// The priority queue interface the terrain search needs (keys are distances ≥ 0).
+trait DistQueue {
+    fn put(&mut self, d: i64, cell: usize);
+    fn take(&mut self) -> Option<(i64, usize)>;
+}
+
+impl DistQueue for RadixHeap {
+    #[inline]
+    fn put(&mut self, d: i64, cell: usize) {
+        self.push(key_of(d), cell as u64);
+    }
+    #[inline]
+    fn take(&mut self) -> Option<(i64, usize)> {
+        self.pop().map(|(k, v)| (value_of(k), v as usize))
+    }
+}
+
+/// Dial's bucket queue: a ring of buckets indexed by exact distance, for small step costs.
+/// Push and pop Θ(1) (plus skipping empty buckets, at most the largest step per pop).
+#[derive(Clone, Debug, Default)]
+struct DialQueue {
+    ring: Vec<Vec<u32>>,
+    mask: usize,
+    cur: i64,
+    len: usize,
+}
+
+impl DialQueue {
+    /// Steps at or above this use the radix heap instead.
+    const MAX_SPAN: u64 = 1 << 12;
+
+    fn reset(&mut self, max_step: u64) {
+        let size = (max_step as usize + 1).next_power_of_two();
+        if self.ring.len() < size {
+            self.ring.resize(size, Vec::new());
+        }
+        for b in &mut self.ring {
+            b.clear();
+        }
+        self.mask = self.ring.len() - 1;
+        self.cur = 0;
+        self.len = 0;
+    }
+}
+
+impl DistQueue for DialQueue {
+    #[inline]
+    fn put(&mut self, d: i64, cell: usize) {
+        if let Some(b) = self.ring.get_mut(d as usize & self.mask) {
+            b.push(cell as u32);
+            self.len += 1;
+        }
+    }
+    #[inline]
+    fn take(&mut self) -> Option<(i64, usize)> {
+        if self.len == 0 {
+            return None;
+        }
+        loop {
+            let slot = self.cur as usize & self.mask;
+            if let Some(c) = self.ring.get_mut(slot).and_then(Vec::pop) {
+                self.len -= 1;
+                return Some((self.cur, c as usize));
+            }
+            self.cur += 1;
+        }
+    }
+}
+
+/// Dijkstra over a padded grid (border cells blocked) with terrain costs.
+fn terrain_search(
+    q: &mut impl DistQueue,
+    dist: &mut [i64],
+    enter: &[u32],
+    pw: usize,
+    seeds: &[usize],
+    straight: u32,
+    diagonal: u32,
+) {
+    for &s in seeds {
+        if let Some(d) = dist.get_mut(s)
+            && *d > 0
+        {
+            *d = 0;
+            q.put(0, s);
+        }
+    }
+    let pw = pw as isize;
+    // N, E, S, W, then NE, SE, SW, NW with the indices of their two orthogonals.
+    let orth = [-pw, 1, pw, -1];
+    let diag = [
+        (-pw + 1, 0, 1),
+        (pw + 1, 2, 1),
+        (pw - 1, 2, 3),
+        (-pw - 1, 0, 3),
+    ];
+    let (straight, diagonal) = (u64::from(straight), u64::from(diagonal));
+    while let Some((d, i)) = q.take() {
+        let (Some(&di), Some(&e)) = (dist.get(i), enter.get(i)) else {
+            continue;
+        };
+        if d != di || e == BLOCKED {
+            continue; // stale, or a goal nobody can enter
+        }
+        let e = u64::from(e);
+        let add =
+            |step: u64| d.saturating_add(i64::try_from(e.saturating_mul(step)).unwrap_or(i64::MAX));
+        let (ds, dd) = (add(straight), add(diagonal));
+        let mut open = [false; 4];
+        for (k, &off) in orth.iter().enumerate() {
+            let n = i.wrapping_add_signed(off);
+            let (Some(&en), Some(old)) = (enter.get(n), dist.get(n).copied()) else {
+                continue;
+            };
+            if en == BLOCKED {
+                continue;
+            }
+            open[k] = true;
+            if ds < old {
+                dist[n] = ds;
+                q.put(ds, n);
+            }
+        }
+        for &(off, a, b) in &diag {
+            if !open[a] && !open[b] {
+                continue;
+            }
+            let n = i.wrapping_add_signed(off);
+            let (Some(&en), Some(old)) = (enter.get(n), dist.get(n).copied()) else {
+                continue;
+            };
+            if en != BLOCKED && dd < old {
+                dist[n] = dd;
+                q.put(dd, n);
+            }
+        }
+    }
 }
 
 impl PartialEq for DijkstraMap {
@@ -449,7 +623,10 @@ impl DijkstraMap {
         DijkstraMap {
             area,
             dist: vec![Self::UNREACHABLE; area.map_or(0, |a| a.len())],
-            heap: BinaryHeap::new(),
+            heap: RadixHeap::default(),
+            enter: Vec::new(),
+            pdist: Vec::new(),
+            dial: DialQueue::default(),
         }
     }
 
@@ -486,27 +663,137 @@ impl DijkstraMap {
                 let slot = &mut self.dist[i as usize];
                 if v < *slot {
                     *slot = v;
-                    self.heap.push(Reverse((v, i)));
+                    let (x, y) = area.xy(i);
+                    self.heap.push(key_of(v), pack(x, y));
                 }
             }
         }
         self.propagate(&area, cost);
     }
 
+    /// Recomputes the map for the common case of *terrain* costs, about three times as fast
+    /// as [`rebuild`](DijkstraMap::rebuild) (80 × 50 cave, 10 goals: ≈ 45 µs).
+    ///
+    /// `enter(l)` is the cost factor of entering `l` (`None` = impassable), asked once per
+    /// cell; an orthogonal step into `l` costs `straight · enter(l)`, a diagonal one
+    /// `diagonal · enter(l)` (saturating), with the no-corner-cutting rule. Impassable cells
+    /// get no value (goals always get 0). Equivalent to `rebuild` with
+    /// `cost(a, b) = enter(a).and(enter(b)).map(|e| e · step)`. Θ(area) `enter` calls plus
+    /// Θ(A) for A reachable cells when steps are small (a bucket queue), Θ(A log A) otherwise.
+    ///
+    /// ```
+    /// use alembic::{DijkstraMap, Loc, LocBox};
+    /// let area = LocBox::rect(0, 0, 5, 1, 0);
+    /// let mut map = DijkstraMap::new(area);
+    /// // Cell 2 is mud (costs 3 to enter), cell 4 a wall.
+    /// let mud_and_wall = |l: Loc| match l.x {
+    ///     2 => Some(3),
+    ///     4 => None,
+    ///     _ => Some(1),
+    /// };
+    /// map.rebuild_terrain([Loc::new(0, 0, 0)], 10, 14, mud_and_wall);
+    /// assert_eq!(map.get(Loc::new(3, 0, 0)), Some(50));
+    /// assert_eq!(map.get(Loc::new(4, 0, 0)), None);
+    /// ```
+    pub fn rebuild_terrain(
+        &mut self,
+        goals: impl IntoIterator<Item = Loc>,
+        straight: u32,
+        diagonal: u32,
+        enter: impl Fn(Loc) -> Option<u32>,
+    ) {
+        self.dist.iter_mut().for_each(|d| *d = Self::UNREACHABLE);
+        let Some(area) = self.area else { return };
+        // Work on a copy padded with a one-cell blocked border: no bounds checks inside.
+        let (w, h) = (area.w as usize, area.h as usize);
+        let pw = w + 2;
+        let plen = pw * (h + 2);
+        let mut max_enter = 0u32;
+        self.enter.clear();
+        self.enter.resize(plen, BLOCKED);
+        for y in 0..h {
+            for x in 0..w {
+                if let Some(e) = enter(area.local(x as u32, y as u32)) {
+                    let e = e.min(BLOCKED - 1);
+                    max_enter = max_enter.max(e);
+                    self.enter[(y + 1) * pw + x + 1] = e;
+                }
+            }
+        }
+        let mut pdist = std::mem::take(&mut self.pdist);
+        pdist.clear();
+        pdist.resize(plen, Self::UNREACHABLE);
+        let seeds: Vec<usize> = goals
+            .into_iter()
+            .filter_map(|g| area.index(g))
+            .map(|i| {
+                let (x, y) = area.xy(i);
+                (y as usize + 1) * pw + x as usize + 1
+            })
+            .collect();
+        let max_step = u64::from(max_enter) * u64::from(straight.max(diagonal));
+        if max_step < DialQueue::MAX_SPAN {
+            let mut q = std::mem::take(&mut self.dial);
+            q.reset(max_step);
+            terrain_search(
+                &mut q,
+                &mut pdist,
+                &self.enter,
+                pw,
+                &seeds,
+                straight,
+                diagonal,
+            );
+            self.dial = q;
+        } else {
+            let mut q = std::mem::take(&mut self.heap);
+            q.clear();
+            terrain_search(
+                &mut q,
+                &mut pdist,
+                &self.enter,
+                pw,
+                &seeds,
+                straight,
+                diagonal,
+            );
+            self.heap = q;
+        }
+        for y in 0..h {
+            let src = &pdist[(y + 1) * pw + 1..(y + 1) * pw + 1 + w];
+            self.dist[y * w..(y + 1) * w].copy_from_slice(src);
+        }
+        self.pdist = pdist;
+    }
+
     /// Dijkstra from everything in the heap over `dist`.
     fn propagate(&mut self, area: &Area, cost: impl Fn(Loc, Loc) -> Option<u32>) {
-        while let Some(Reverse((d, i))) = self.heap.pop() {
-            if d != self.dist[i as usize] {
+        let (w, h) = (area.w, area.h);
+        // Index offset of each direction, for cells away from the edge.
+        let offs: [isize; 8] =
+            std::array::from_fn(|k| DY[k] as isize * w as isize + DX[k] as isize);
+        while let Some((key, v)) = self.heap.pop() {
+            let d = value_of(key);
+            let (x, y) = unpack(v);
+            let i = (y * w + x) as usize;
+            if d != self.dist[i] {
                 continue; // stale entry
             }
-            let here = area.loc(i);
-            let (x, y) = area.xy(i);
+            let here = area.local(x, y);
+            let interior = x > 0 && y > 0 && x + 1 < w && y + 1 < h;
             for k in 0..8 {
-                let Some(n) = step(area, x, y, k) else {
+                let nu = if interior {
+                    i.wrapping_add_signed(offs[k])
+                } else {
+                    match step(area, x, y, k) {
+                        Some((nx, ny)) => (ny * w + nx) as usize,
+                        None => continue,
+                    }
+                };
+                let Some(&old) = self.dist.get(nu) else {
                     continue;
                 };
-                let nu = n as usize;
-                if self.dist[nu] <= d {
+                if old <= d {
                     continue;
                 }
                 // Moving from the neighbour `there` into `here`.
@@ -519,20 +806,27 @@ impl DijkstraMap {
                     continue;
                 };
                 let nd = d.saturating_add(i64::from(c));
-                if nd >= self.dist[nu] {
+                if nd >= old {
                     continue;
                 }
                 if k % 2 == 1 {
-                    // Diagonal from `there` to `here`: one orthogonal must be open.
+                    // Diagonal from `there` to `here`: one orthogonal must be open. Both
+                    // orthogonals are neighbours of `here`, inside the area unless `here`
+                    // is on its edge.
                     let o1 = Loc::new(here.x, there.y, area.z);
                     let o2 = Loc::new(there.x, here.y, area.z);
-                    let ok = |o: Loc| area.index(o).is_some() && cost(there, o).is_some();
-                    if !ok(o1) && !ok(o2) {
+                    let (k1, k2) = (if DY[k] < 0 { 0 } else { 4 }, if DX[k] > 0 { 2 } else { 6 });
+                    let in1 = interior || step(area, x, y, k1).is_some();
+                    let in2 = interior || step(area, x, y, k2).is_some();
+                    let side_open =
+                        (in1 && cost(there, o1).is_some()) || (in2 && cost(there, o2).is_some());
+                    if !side_open {
                         continue;
                     }
                 }
                 self.dist[nu] = nd;
-                self.heap.push(Reverse((nd, n)));
+                let (nx, ny) = (x.wrapping_add_signed(DX[k]), y.wrapping_add_signed(DY[k]));
+                self.heap.push(key_of(nd), pack(nx, ny));
             }
         }
     }
@@ -618,7 +912,8 @@ impl DijkstraMap {
         for (i, d) in out.dist.iter_mut().enumerate() {
             if *d != Self::UNREACHABLE {
                 *d = (*d).saturating_mul(num) / den;
-                out.heap.push(Reverse((*d, i as u32)));
+                let (x, y) = area.xy(i as u32);
+                out.heap.push(key_of(*d), pack(x, y));
             }
         }
         out.propagate(&area, cost);

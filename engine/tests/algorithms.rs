@@ -321,6 +321,27 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The terrain fast path equals the general callback path with the equivalent cost.
+    #[test]
+    fn dijkstra_terrain_matches_general(seed in any::<u64>(), goals in prop::collection::vec((0i32..16, 0i32..12), 1..4)) {
+        let (map, _) = weighted(seed);
+        let area = map.bounds(0);
+        let enter = |l: Loc| map.get(l).copied().filter(|&c| c > 0);
+        let general = |a: Loc, b: Loc| {
+            enter(a)?;
+            enter(b).map(|e| e * if a.x != b.x && a.y != b.y { 14 } else { 10 })
+        };
+        let goals: Vec<Loc> = goals.into_iter().map(|(x, y)| Loc::new(x, y, 0)).collect();
+        let slow = DijkstraMap::build(area, &goals, general);
+        let mut fast = DijkstraMap::new(area);
+        fast.rebuild_terrain(goals.iter().copied(), 10, 14, enter);
+        prop_assert_eq!(fast, slow);
+    }
+}
+
 #[test]
 fn astar_reports_no_path_and_bound() {
     let map =

@@ -1,0 +1,255 @@
+//! Typed enums the data names: statistics, damage types and wield slots.
+//!
+//! Prototypes store these by name (readable saves); rules parse them with `parse`, which
+//! fails loudly on an unknown name instead of falling back silently.
+
+use std::sync::Arc;
+
+use alembic::{Error, Prop};
+
+use super::props::{
+    AG, CH, CR, IN, RES_ACID, RES_FIRE, RES_ICE, RES_IMPACT, RES_LIGHTNING, RES_NORMAL, RES_POISON,
+    RES_WATER, SK, ST, TG, WP,
+};
+
+/// An error about the game's data (a bad name in a prototype).
+pub(crate) fn data_error(reason: String) -> Error {
+    Error::HookFailed {
+        hook: Arc::from("data"),
+        reason: Arc::from(reason),
+    }
+}
+
+fn unknown(what: &str, name: &str) -> Error {
+    data_error(format!("unknown {what} {name:?}"))
+}
+
+/// The eight statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stat {
+    /// Skill: hitting and blocking.
+    Sk,
+    /// Strength: damage.
+    St,
+    /// Agility: dodging.
+    Ag,
+    /// Toughness: hit points and resisting poison.
+    Tg,
+    /// Intelligence: analysis.
+    In,
+    /// Willpower: resisting confusion.
+    Wp,
+    /// Charisma.
+    Ch,
+    /// Craft: alchemy yield.
+    Cr,
+}
+
+impl Stat {
+    /// All eight, in display order.
+    pub const ALL: [Stat; 8] = [
+        Stat::Sk,
+        Stat::St,
+        Stat::Ag,
+        Stat::Tg,
+        Stat::In,
+        Stat::Wp,
+        Stat::Ch,
+        Stat::Cr,
+    ];
+
+    /// The two-letter code ("SK").
+    #[must_use]
+    pub fn code(self) -> &'static str {
+        match self {
+            Stat::Sk => "SK",
+            Stat::St => "ST",
+            Stat::Ag => "AG",
+            Stat::Tg => "TG",
+            Stat::In => "IN",
+            Stat::Wp => "WP",
+            Stat::Ch => "CH",
+            Stat::Cr => "CR",
+        }
+    }
+
+    /// The English word ("skill").
+    #[must_use]
+    pub fn word(self) -> &'static str {
+        match self {
+            Stat::Sk => "skill",
+            Stat::St => "strength",
+            Stat::Ag => "agility",
+            Stat::Tg => "toughness",
+            Stat::In => "intelligence",
+            Stat::Wp => "willpower",
+            Stat::Ch => "charisma",
+            Stat::Cr => "craft",
+        }
+    }
+
+    /// The property holding it.
+    #[must_use]
+    pub fn prop(self) -> Prop<i32> {
+        match self {
+            Stat::Sk => SK,
+            Stat::St => ST,
+            Stat::Ag => AG,
+            Stat::Tg => TG,
+            Stat::In => IN,
+            Stat::Wp => WP,
+            Stat::Ch => CH,
+            Stat::Cr => CR,
+        }
+    }
+
+    /// Parse a code; unknown codes are an error.
+    pub fn parse(code: &str) -> Result<Stat, Error> {
+        Stat::ALL
+            .into_iter()
+            .find(|s| s.code() == code)
+            .ok_or_else(|| unknown("statistic", code))
+    }
+}
+
+/// Damage types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DamageType {
+    /// Cuts and bites; armour absorbs it.
+    Normal,
+    /// Blunt blows; armour absorbs half as well.
+    Impact,
+    /// Poison: bypasses armour; the undead and golems resist it entirely.
+    Poison,
+    /// Fire.
+    Fire,
+    /// Ice.
+    Ice,
+    /// Water.
+    Water,
+    /// Lightning: bypasses armour.
+    Lightning,
+    /// Acid.
+    Acid,
+}
+
+impl DamageType {
+    /// All of them.
+    pub const ALL: [DamageType; 8] = [
+        DamageType::Normal,
+        DamageType::Impact,
+        DamageType::Poison,
+        DamageType::Fire,
+        DamageType::Ice,
+        DamageType::Water,
+        DamageType::Lightning,
+        DamageType::Acid,
+    ];
+
+    /// The name stored in data.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            DamageType::Normal => "normal",
+            DamageType::Impact => "impact",
+            DamageType::Poison => "poison",
+            DamageType::Fire => "fire",
+            DamageType::Ice => "ice",
+            DamageType::Water => "water",
+            DamageType::Lightning => "lightning",
+            DamageType::Acid => "acid",
+        }
+    }
+
+    /// The resistance property for this type.
+    #[must_use]
+    pub fn resistance(self) -> Prop<i32> {
+        match self {
+            DamageType::Normal => RES_NORMAL,
+            DamageType::Impact => RES_IMPACT,
+            DamageType::Poison => RES_POISON,
+            DamageType::Fire => RES_FIRE,
+            DamageType::Ice => RES_ICE,
+            DamageType::Water => RES_WATER,
+            DamageType::Lightning => RES_LIGHTNING,
+            DamageType::Acid => RES_ACID,
+        }
+    }
+
+    /// How much of armour counts against it, in percent.
+    #[must_use]
+    pub fn armour_percent(self) -> i32 {
+        match self {
+            DamageType::Normal => 100,
+            DamageType::Impact => 50,
+            DamageType::Fire | DamageType::Ice | DamageType::Acid | DamageType::Water => 25,
+            DamageType::Poison | DamageType::Lightning => 0,
+        }
+    }
+
+    /// Parse a stored name; unknown names are an error.
+    pub fn parse(name: &str) -> Result<DamageType, Error> {
+        DamageType::ALL
+            .into_iter()
+            .find(|d| d.name() == name)
+            .ok_or_else(|| unknown("damage type", name))
+    }
+}
+
+/// Where a weapon or armour piece goes. One item per slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Slot {
+    /// The weapon hand.
+    Hand,
+    /// Shields.
+    OffHand,
+    /// Helmets.
+    Head,
+    /// Body armour.
+    Body,
+    /// Gloves and gauntlets.
+    Hands,
+    /// Boots.
+    Feet,
+    /// Cloaks.
+    Cloak,
+    /// Amulets.
+    Neck,
+}
+
+impl Slot {
+    /// All slots.
+    pub const ALL: [Slot; 8] = [
+        Slot::Hand,
+        Slot::OffHand,
+        Slot::Head,
+        Slot::Body,
+        Slot::Hands,
+        Slot::Feet,
+        Slot::Cloak,
+        Slot::Neck,
+    ];
+
+    /// The name stored in data.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Slot::Hand => "hand",
+            Slot::OffHand => "off-hand",
+            Slot::Head => "head",
+            Slot::Body => "body",
+            Slot::Hands => "hands",
+            Slot::Feet => "feet",
+            Slot::Cloak => "cloak",
+            Slot::Neck => "neck",
+        }
+    }
+
+    /// Parse a stored name; unknown names are an error.
+    pub fn parse(name: &str) -> Result<Slot, Error> {
+        Slot::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| unknown("wield slot", name))
+    }
+}

@@ -1,0 +1,496 @@
+//! Creatures: the hero and 37 monster kinds in families.
+
+use std::sync::Arc;
+
+use alembic::{Error, FREQ, Hook, IS_CONTAINER, LEVEL, Library, ON_DEATH, Props};
+
+use super::{named, rgb};
+use crate::alchemy::kinds::Stat;
+use crate::alchemy::props::{
+    AGGRO, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, ATTACKS_MONSTERS, DEATH_TRANSFORM,
+    DEATH_TRANSFORM_CHANCE, DROP_CHANCE, FAMILY, FG, GLYPH, HIT_EFFECT, HIT_EFFECT_CHANCE, HPS,
+    HPS_MAX, IS_BLOCKING, IS_CREATURE, IS_FLYING, IS_HERO, IS_HOSTILE, IS_IMMORTAL, IS_INTELLIGENT,
+    IS_LIVING, IS_PROPER, IS_UNDEAD, RES_FIRE, RES_ICE, RES_IMPACT, RES_NORMAL, RES_POISON, SPEED,
+    Z_ORDER,
+};
+
+/// Rows of creature tables: name, level, stats, hit points, damage, (armour,) glyph, colour.
+type Row6 = (&'static str, i32, [i32; 8], i32, i32, u32);
+type Row7 = (&'static str, i32, [i32; 8], i32, i32, char, u32);
+type Row8 = (&'static str, i32, [i32; 8], i32, i32, i32, char, u32);
+
+/// A creature kind: name, level, the eight statistics (SK ST AG TG IN WP CH CR), hit points
+/// and the base damage of its attack.
+fn kind(name: &str, level: i32, stats: [i32; 8], hps: i32, damage: i32) -> Props {
+    let mut p = named(name)
+        .with(LEVEL, level)
+        .with(HPS, hps)
+        .with(HPS_MAX, hps)
+        .with(ATT_DAMAGE, damage);
+    for (s, v) in Stat::ALL.into_iter().zip(stats) {
+        p = p.with(s.prop(), v);
+    }
+    p
+}
+
+fn text(s: &str) -> Arc<str> {
+    Arc::from(s)
+}
+
+/// An attack inflicting `effect` with probability `chance` (0..=1; the original wrote 40).
+fn on_hit(p: Props, effect: &str, chance: f64) -> Props {
+    p.with(HIT_EFFECT, text(effect))
+        .with(HIT_EFFECT_CHANCE, chance)
+}
+
+#[allow(clippy::too_many_lines)]
+pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
+    lib.proclaim_mut(
+        "base creature",
+        Some("base thing"),
+        named("creature")
+            .with(IS_CREATURE, true)
+            .with(IS_CONTAINER, true)
+            .with(IS_BLOCKING, true)
+            .with(IS_HOSTILE, true)
+            .with(Z_ORDER, 75)
+            .with(ATT_VERB, text("hit"))
+            .with(ATT_TYPE, text("normal"))
+            .with(DROP_CHANCE, 0.15),
+    )?;
+    lib.proclaim_mut(
+        "you",
+        Some("base creature"),
+        kind("you", 1, [8, 7, 7, 8, 7, 7, 7, 7], 40, 3)
+            .with(IS_HERO, true)
+            .with(IS_HOSTILE, false)
+            .with(IS_LIVING, true)
+            .with(IS_INTELLIGENT, true)
+            .with(IS_PROPER, true)
+            .with(FAMILY, text("hero"))
+            .with(GLYPH, '@')
+            .with(FG, rgb(0xFFFFFF))
+            .with(Z_ORDER, 100)
+            .with(FREQ, 0),
+    )?;
+
+    // --- bats: fast flyers ---
+    lib.proclaim_mut(
+        "base bat",
+        Some("base creature"),
+        named("bat")
+            .with(IS_LIVING, true)
+            .with(IS_FLYING, true)
+            .with(FAMILY, text("bat"))
+            .with(GLYPH, 'b')
+            .with(ATT_VERB, text("bite"))
+            .with(SPEED, 150)
+            .with(DROP_CHANCE, 0.0),
+    )?;
+    let bats: [Row6; 4] = [
+        ("bat", 1, [2, 1, 9, 1, 1, 3, 2, 1], 3, 2, 0x806040),
+        ("cave bat", 2, [3, 2, 10, 2, 1, 3, 2, 1], 5, 3, 0x605040),
+        ("giant bat", 4, [5, 4, 10, 4, 2, 4, 2, 1], 12, 5, 0xA08060),
+        ("vampyre bat", 7, [7, 5, 12, 5, 4, 8, 3, 1], 20, 6, 0xC02020),
+    ];
+    for (name, lvl, s, hp, dmg, col) in bats {
+        let mut p = kind(name, lvl, s, hp, dmg).with(FG, rgb(col));
+        if name == "vampyre bat" {
+            p = on_hit(p, "weakened", 0.3)
+                .with(SPEED, 160)
+                .with(ON_DEATH, Hook::new("death_transform"))
+                .with(DEATH_TRANSFORM, text("vampyre"))
+                .with(DEATH_TRANSFORM_CHANCE, 0.25);
+        }
+        lib.proclaim_mut(name, Some("base bat"), p)?;
+    }
+
+    // --- bears ---
+    lib.proclaim_mut(
+        "base bear",
+        Some("base creature"),
+        named("bear")
+            .with(IS_LIVING, true)
+            .with(FAMILY, text("bear"))
+            .with(GLYPH, 'B')
+            .with(ATT_VERB, text("maul"))
+            .with(ATT_TYPE, text("impact"))
+            .with(FREQ, 60),
+    )?;
+    lib.proclaim_mut(
+        "black bear",
+        Some("base bear"),
+        kind("black bear", 3, [4, 7, 4, 6, 2, 4, 3, 1], 20, 6).with(FG, rgb(0x404040)),
+    )?;
+    lib.proclaim_mut(
+        "brown bear",
+        Some("base bear"),
+        kind("brown bear", 5, [5, 9, 4, 8, 2, 5, 3, 1], 30, 8).with(FG, rgb(0x805020)),
+    )?;
+    lib.proclaim_mut(
+        "cave bear",
+        Some("base bear"),
+        kind("cave bear", 7, [6, 11, 4, 10, 2, 6, 3, 1], 45, 10)
+            .with(FG, rgb(0xA07050))
+            .with(RES_ICE, 30),
+    )?;
+
+    // --- rats ---
+    lib.proclaim_mut(
+        "base rat",
+        Some("base creature"),
+        named("rat")
+            .with(IS_LIVING, true)
+            .with(FAMILY, text("rat"))
+            .with(GLYPH, 'r')
+            .with(ATT_VERB, text("bite"))
+            .with(DROP_CHANCE, 0.05),
+    )?;
+    lib.proclaim_mut(
+        "rat",
+        Some("base rat"),
+        kind("rat", 1, [4, 3, 6, 2, 1, 5, 2, 2], 4, 2).with(FG, rgb(0xB0A090)),
+    )?;
+    lib.proclaim_mut(
+        "giant rat",
+        Some("base rat"),
+        kind("giant rat", 2, [5, 4, 6, 4, 1, 5, 2, 2], 8, 3).with(FG, rgb(0xA08060)),
+    )?;
+    lib.proclaim_mut(
+        "plague rat",
+        Some("base rat"),
+        on_hit(
+            kind("plague rat", 4, [6, 4, 7, 4, 1, 5, 2, 2], 10, 4),
+            "sick",
+            0.3,
+        )
+        .with(FG, rgb(0x80A040)),
+    )?;
+    lib.proclaim_mut(
+        "demon rat",
+        Some("base rat"),
+        kind("demon rat", 8, [9, 8, 9, 8, 3, 8, 2, 2], 30, 8)
+            .with(FG, rgb(0xFF4020))
+            .with(ATT_TYPE, text("fire"))
+            .with(RES_FIRE, 50)
+            .with(SPEED, 120),
+    )?;
+
+    // --- undead: the undead flag is set (the original forgot it, so healing never hurt) ---
+    lib.proclaim_mut(
+        "base undead",
+        Some("base creature"),
+        named("undead")
+            .with(IS_UNDEAD, true)
+            .with(IS_LIVING, false)
+            .with(RES_POISON, 100)
+            .with(FAMILY, text("undead"))
+            .with(ATT_VERB, text("claw"))
+            .with(DROP_CHANCE, 0.25),
+    )?;
+    let undead: [Row7; 8] = [
+        ("zombie", 2, [3, 6, 2, 6, 1, 10, 1, 1], 15, 4, 'z', 0x80A080),
+        (
+            "skeleton",
+            3,
+            [5, 5, 5, 4, 1, 10, 1, 1],
+            12,
+            5,
+            's',
+            0xE0E0D0,
+        ),
+        ("ghast", 4, [5, 6, 5, 6, 2, 10, 1, 1], 18, 5, 'z', 0xA0C0A0),
+        (
+            "skeleton warrior",
+            5,
+            [7, 7, 6, 6, 2, 10, 1, 1],
+            22,
+            7,
+            's',
+            0xC0C0FF,
+        ),
+        ("wight", 6, [7, 6, 7, 7, 5, 12, 2, 1], 25, 6, 'W', 0xA0A0C0),
+        (
+            "skeleton hero",
+            8,
+            [10, 9, 8, 8, 3, 12, 2, 1],
+            40,
+            10,
+            's',
+            0xFFD080,
+        ),
+        (
+            "vampyre",
+            9,
+            [10, 10, 10, 9, 8, 14, 8, 3],
+            50,
+            10,
+            'V',
+            0xC00040,
+        ),
+        (
+            "spectre",
+            10,
+            [11, 6, 14, 8, 8, 16, 2, 1],
+            40,
+            9,
+            'G',
+            0xC0E0FF,
+        ),
+    ];
+    for (name, lvl, s, hp, dmg, glyph, col) in undead {
+        let mut p = kind(name, lvl, s, hp, dmg)
+            .with(GLYPH, glyph)
+            .with(FG, rgb(col));
+        match name {
+            "zombie" => p = p.with(SPEED, 70),
+            "skeleton" | "skeleton warrior" | "skeleton hero" => {
+                p = p.with(RES_IMPACT, -50).with(RES_NORMAL, 25);
+            }
+            "ghast" => p = on_hit(p, "sick", 0.4),
+            "wight" => p = on_hit(p, "strength drained", 0.4),
+            "vampyre" => {
+                p = on_hit(p, "toughness drained", 0.4)
+                    .with(IS_INTELLIGENT, true)
+                    .with(ATT_VERB, text("bite"));
+            }
+            "spectre" => {
+                p = p
+                    .with(ATT_TYPE, text("ice"))
+                    .with(ATT_VERB, text("touch"))
+                    .with(IS_FLYING, true)
+                    .with(RES_NORMAL, 50)
+                    .with(RES_ICE, 100);
+            }
+            _ => {}
+        }
+        if matches!(name, "skeleton warrior" | "skeleton hero") {
+            p = p
+                .with(ARMOUR, if name == "skeleton hero" { 4 } else { 2 })
+                .with(ATT_VERB, text("hit"));
+        }
+        lib.proclaim_mut(name, Some("base undead"), p)?;
+    }
+
+    // --- goblinoids: intelligent, they open doors ---
+    lib.proclaim_mut(
+        "base goblinoid",
+        Some("base creature"),
+        named("goblinoid")
+            .with(IS_LIVING, true)
+            .with(IS_INTELLIGENT, true)
+            .with(FAMILY, text("goblinoid"))
+            .with(GLYPH, 'g')
+            .with(DROP_CHANCE, 0.3),
+    )?;
+    let goblins: [Row8; 7] = [
+        (
+            "small goblin",
+            1,
+            [4, 3, 5, 3, 3, 3, 2, 3],
+            5,
+            3,
+            0,
+            'g',
+            0x80C040,
+        ),
+        (
+            "goblin",
+            2,
+            [5, 4, 5, 4, 4, 4, 2, 3],
+            8,
+            4,
+            0,
+            'g',
+            0x60A030,
+        ),
+        (
+            "goblin warrior",
+            3,
+            [6, 5, 6, 5, 4, 5, 2, 3],
+            12,
+            5,
+            1,
+            'g',
+            0x40C0C0,
+        ),
+        (
+            "hobgoblin",
+            4,
+            [7, 6, 5, 6, 4, 5, 2, 3],
+            16,
+            6,
+            2,
+            'h',
+            0xC08040,
+        ),
+        ("orc", 5, [7, 8, 5, 7, 3, 6, 2, 3], 22, 7, 2, 'o', 0x608020),
+        (
+            "troll",
+            7,
+            [8, 12, 4, 12, 2, 7, 1, 2],
+            45,
+            10,
+            1,
+            'T',
+            0x408040,
+        ),
+        (
+            "troll king",
+            10,
+            [11, 15, 6, 14, 4, 10, 4, 3],
+            80,
+            14,
+            3,
+            'T',
+            0xFFC000,
+        ),
+    ];
+    for (name, lvl, s, hp, dmg, arm, glyph, col) in goblins {
+        let mut p = kind(name, lvl, s, hp, dmg)
+            .with(ARMOUR, arm)
+            .with(GLYPH, glyph)
+            .with(FG, rgb(col));
+        if name.starts_with("troll") {
+            p = p
+                .with(ATTACKS_MONSTERS, true)
+                .with(ATT_TYPE, text("impact"))
+                .with(ATT_VERB, text("smash"));
+        }
+        lib.proclaim_mut(name, Some("base goblinoid"), p)?;
+    }
+
+    // --- golems: not alive, not undead; slow and tough ---
+    lib.proclaim_mut(
+        "base golem",
+        Some("base creature"),
+        named("golem")
+            .with(IS_LIVING, false)
+            .with(RES_POISON, 100)
+            .with(FAMILY, text("golem"))
+            .with(GLYPH, '&')
+            .with(ATT_VERB, text("pound"))
+            .with(ATT_TYPE, text("impact"))
+            .with(SPEED, 70)
+            .with(AGGRO, 6)
+            .with(FREQ, 50),
+    )?;
+    lib.proclaim_mut(
+        "clay golem",
+        Some("base golem"),
+        kind("clay golem", 4, [4, 8, 2, 8, 1, 20, 1, 1], 25, 6)
+            .with(FG, rgb(0xC08060))
+            .with(ARMOUR, 1),
+    )?;
+    lib.proclaim_mut(
+        "stone golem",
+        Some("base golem"),
+        kind("stone golem", 6, [5, 11, 2, 12, 1, 20, 1, 1], 40, 9)
+            .with(FG, rgb(0xA0A0A0))
+            .with(ARMOUR, 4),
+    )?;
+    lib.proclaim_mut(
+        "iron golem",
+        Some("base golem"),
+        kind("iron golem", 9, [7, 14, 3, 15, 1, 20, 1, 1], 60, 12)
+            .with(FG, rgb(0x6080A0))
+            .with(ARMOUR, 7)
+            .with(SPEED, 80),
+    )?;
+    lib.proclaim_mut(
+        "eternal golem",
+        Some("base golem"),
+        kind("eternal golem", 11, [8, 12, 3, 12, 1, 20, 1, 1], 50, 10)
+            .with(FG, rgb(0xFFFFC0))
+            .with(ARMOUR, 5)
+            .with(IS_IMMORTAL, true)
+            .with(FREQ, 20),
+    )?;
+
+    // --- snakes: poisonous bites (chance 0.4, not 40) ---
+    lib.proclaim_mut(
+        "base snake",
+        Some("base creature"),
+        named("snake")
+            .with(IS_LIVING, true)
+            .with(FAMILY, text("snake"))
+            .with(GLYPH, 'S')
+            .with(ATT_VERB, text("bite"))
+            .with(DROP_CHANCE, 0.0),
+    )?;
+    lib.proclaim_mut(
+        "grass snake",
+        Some("base snake"),
+        kind("grass snake", 1, [3, 2, 6, 2, 1, 3, 1, 1], 4, 2).with(FG, rgb(0x40C040)),
+    )?;
+    lib.proclaim_mut(
+        "adder",
+        Some("base snake"),
+        on_hit(
+            kind("adder", 2, [5, 2, 7, 3, 1, 4, 1, 1], 6, 3),
+            "poisoned",
+            0.4,
+        )
+        .with(FG, rgb(0x806020)),
+    )?;
+    lib.proclaim_mut(
+        "cobra",
+        Some("base snake"),
+        on_hit(
+            kind("cobra", 5, [4, 3, 10, 7, 4, 9, 8, 3], 15, 5),
+            "poisoned",
+            0.4,
+        )
+        .with(FG, rgb(0xD0A060)),
+    )?;
+    lib.proclaim_mut(
+        "python",
+        Some("base snake"),
+        kind("python", 6, [6, 10, 6, 8, 1, 6, 1, 1], 30, 8)
+            .with(FG, rgb(0x60A060))
+            .with(ATT_VERB, text("squeeze"))
+            .with(ATT_TYPE, text("impact")),
+    )?;
+    lib.proclaim_mut(
+        "black mamba",
+        Some("base snake"),
+        on_hit(
+            kind("black mamba", 8, [9, 4, 14, 6, 2, 8, 2, 1], 22, 6),
+            "deadly poisoned",
+            0.5,
+        )
+        .with(FG, rgb(0x303030))
+        .with(SPEED, 130),
+    )?;
+    lib.proclaim_mut(
+        "wyrm",
+        Some("base snake"),
+        kind("wyrm", 10, [10, 12, 8, 12, 4, 10, 3, 1], 70, 12)
+            .with(FG, rgb(0xC04000))
+            .with(ATT_TYPE, text("fire"))
+            .with(RES_FIRE, 75)
+            .with(ATTACKS_MONSTERS, true),
+    )?;
+
+    // --- the dragon ---
+    lib.proclaim_mut(
+        "dragon",
+        Some("base creature"),
+        kind("dragon", 11, [14, 18, 8, 16, 10, 16, 10, 4], 250, 20)
+            .with(IS_LIVING, true)
+            .with(IS_INTELLIGENT, true)
+            .with(FAMILY, text("dragon"))
+            .with(GLYPH, 'D')
+            .with(FG, rgb(0xFF2000))
+            .with(ATT_VERB, text("breathe fire at"))
+            .with(ATT_TYPE, text("fire"))
+            .with(RES_FIRE, 100)
+            .with(ARMOUR, 8)
+            .with(SPEED, 150)
+            .with(AGGRO, 12)
+            .with(ATTACKS_MONSTERS, true)
+            .with(DROP_CHANCE, 1.0)
+            .with(FREQ, 30),
+    )?;
+    Ok(())
+}

@@ -1,0 +1,52 @@
+//! **Alchemy**: descend ten levels, fetch the Philosopher's Stone and climb back out.
+//!
+//! A remake of the 2013 Clojure 7DRL on the `alembic` engine: the whole game is one
+//! persistent [`Game`] value; [`apply`] is the single pure funnel from a [`Command`] to the
+//! next value; [`view`] is what a user interface reads; [`save`] writes and reads it.
+//!
+//! ```
+//! use alembic_content::alchemy::{self, Command, Rules};
+//! use alembic::Dir;
+//! let rules = Rules::new()?;
+//! let game = alchemy::new_game(7, &rules)?;
+//! let next = match alchemy::apply(&game, &rules, Command::Wait) {
+//!     Ok(o) => o.game,
+//!     Err(e) => panic!("{e}"),
+//! };
+//! assert_eq!(next.turn(), game.turn() + 1);
+//! assert_eq!(alchemy::view::status(&next)?.depth, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod bot;
+pub mod command;
+pub mod dungeon;
+pub mod hooks;
+pub mod kinds;
+pub mod library;
+pub mod props;
+pub mod rules;
+pub mod save;
+pub mod text;
+pub mod view;
+
+use alembic::{Error, Game};
+
+pub use command::{Command, Outcome, RuleError, Rules, Summary, apply, summary};
+
+/// A new game from `seed`: the library with this game's potion looks and recipes, all 11
+/// levels, the hero at the exit on level −1.
+pub fn new_game(seed: u64, rules: &Rules) -> Result<Game, Error> {
+    let mut game = Game::new(seed);
+    let mut lib = library::base_library()?;
+    library::randomise(&mut lib, game.rng())?;
+    game = game.with_library(lib);
+    dungeon::generate(&mut game, rules.hooks())?;
+    rules::world::say(
+        &mut game,
+        "You enter the dungeon. Somewhere below lies the Philosopher's Stone.",
+    );
+    let view = rules::world::hero_view(&game)?;
+    rules::memory::remember(&mut game, &view);
+    Ok(game)
+}

@@ -1,0 +1,277 @@
+//! Combat: skill against dodge, skill against block, critical hits, damage types with
+//! resistances and armour, on-hit effects, death (immortals excepted) and drops.
+
+use std::sync::Arc;
+
+use alembic::{Error, Game, HookCall, Hooks, IS_CONTAINER, ON_DEATH, Place, ThingId};
+
+use super::effects::add_effect;
+use super::world::{hero_sees, say};
+use crate::alchemy::kinds::DamageType;
+use crate::alchemy::props::{
+    AG, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, BLOCK, CAUSE, DROP_CHANCE, GAME_OVER, HIT_EFFECT,
+    HIT_EFFECT_CHANCE, HPS, HPS_MAX, IS_CREATURE, IS_EFFECT, IS_HERO, IS_IMMORTAL, IS_INVINCIBLE,
+    IS_ITEM, IS_WIELDED, KILLS, OUTCOME, SK, ST,
+};
+use crate::alchemy::text::{a_name, capitalise, sentence, the_name, verb_for};
+
+/// Who or what did the damage (for messages, kills and the cause of death).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A creature's attack.
+    Creature(ThingId),
+    /// Anything else, described ("poison", "magma").
+    Cause(String),
+}
+
+/// True with probability a / (a + b) (both at least 1): the opposed roll.
+fn opposed(game: &mut Game, a: i32, b: i32) -> bool {
+    let a = u64::try_from(a.max(1)).unwrap_or(1);
+    let b = u64::try_from(b.max(1)).unwrap_or(1);
+    game.rng().below(a + b) < a
+}
+
+/// `attacker` attacks `defender` once. Returns the damage dealt (0 for a miss).
+pub fn attack(
+    game: &mut Game,
+    hooks: &Hooks,
+    attacker: ThingId,
+    defender: ThingId,
+) -> Result<i32, Error> {
+    let seen =
+        hero_sees(game, game.location(attacker)?) || hero_sees(game, game.location(defender)?);
+    let sk = game.query(attacker, &SK)?;
+    let ag = game.query(defender, &AG)?;
+    let verb = game.query(attacker, &ATT_VERB)?;
+    let def_name = the_name(game, defender)?;
+    // Skill against dodge (the attacker gets a small edge).
+    if !opposed(game, sk * 3 / 2 + 2, ag) {
+        if seen {
+            let t = sentence(game, attacker, "miss", &def_name)?;
+            say(game, t);
+        }
+        return Ok(0);
+    }
+    // Skill against block: half the defender's skill plus shields.
+    let block = game.query(defender, &SK)? / 2 + game.query(defender, &BLOCK)? / 5;
+    if block > 0 && !opposed(game, sk * 3, block) {
+        if seen {
+            let att = the_name(game, attacker)?;
+            let t = sentence(
+                game,
+                defender,
+                "block",
+                &possessive_attack(game, attacker, &att),
+            )?;
+            say(game, t);
+        }
+        return Ok(0);
+    }
+    let max = game.query(attacker, &ATT_DAMAGE)?.max(1);
+    let st = game.query(attacker, &ST)?;
+    let mut dmg = game.rng().range(1, i64::from(max)) as i32 + (st - 4).max(0) / 2;
+    // Critical hit: 5% plus the skill advantage, doubles damage.
+    let crit_pct = (5 + sk - game.query(defender, &SK)?).clamp(2, 25);
+    let crit = game.rng().below(100) < u64::try_from(crit_pct).unwrap_or(5);
+    if crit {
+        dmg *= 2;
+    }
+    let dtype = DamageType::parse(&game.query(attacker, &ATT_TYPE)?)?;
+    if seen {
+        let mut t = sentence(game, attacker, &verb, &def_name)?;
+        if crit {
+            t.pop();
+            t.push_str(" critically!");
+        }
+        say(game, t);
+    }
+    let dealt = damage(
+        game,
+        hooks,
+        defender,
+        dmg,
+        dtype,
+        Source::Creature(attacker),
+    )?;
+    // On-hit effect (a probability, 0..=1).
+    if dealt > 0
+        && game.contains(defender)
+        && let Some(effect) = game.query_opt(attacker, &HIT_EFFECT)?
+    {
+        let p = game.query(attacker, &HIT_EFFECT_CHANCE)?;
+        if game.rng().chance(p) {
+            add_effect(game, defender, &effect)?;
+        }
+    }
+    Ok(dealt)
+}
+
+fn possessive_attack(game: &Game, attacker: ThingId, att_name: &str) -> String {
+    if game.is(attacker, &IS_HERO) {
+        "your attack".to_string()
+    } else {
+        format!("{att_name}'s attack")
+    }
+}
+
+/// Apply `amount` damage of `dtype` to `target` after resistances and armour. Returns what
+/// was dealt. Kills at 0 hit points (immortals stay at 1).
+pub fn damage(
+    game: &mut Game,
+    hooks: &Hooks,
+    target: ThingId,
+    amount: i32,
+    dtype: DamageType,
+    source: Source,
+) -> Result<i32, Error> {
+    if amount <= 0 || !game.contains(target) || !game.is(target, &IS_CREATURE) {
+        return Ok(0);
+    }
+    if game.is(target, &IS_INVINCIBLE) {
+        if game.is(target, &IS_HERO) {
+            say(game, "You are unharmed.");
+        }
+        return Ok(0);
+    }
+    let res = game.query(target, &dtype.resistance())?.min(100);
+    let mut dmg = amount * (100 - res) / 100;
+    let armour = game.query(target, &ARMOUR)?.max(0) * dtype.armour_percent() / 100;
+    if armour > 0 && dmg > 0 {
+        let absorbed = game.rng().range(0, i64::from(armour)) as i32;
+        dmg = (dmg - absorbed).max(0);
+    }
+    if dmg <= 0 {
+        return Ok(0);
+    }
+    let hps = game.query(target, &HPS)? - dmg;
+    game.set_mut(target, &HPS, hps)?;
+    if hps <= 0 {
+        die(game, hooks, target, &source)?;
+    }
+    Ok(dmg)
+}
+
+/// Restore up to `amount` hit points, never above the maximum.
+pub fn heal(game: &mut Game, target: ThingId, amount: i32) -> Result<i32, Error> {
+    let hps = game.query(target, &HPS)?;
+    let max = game.query(target, &HPS_MAX)?;
+    let new = (hps + amount).min(max).max(hps);
+    game.set_mut(target, &HPS, new)?;
+    Ok(new - hps)
+}
+
+/// Keep hit points within the (possibly just lowered) maximum.
+pub fn clamp_hps(game: &mut Game, target: ThingId) -> Result<(), Error> {
+    if !game.contains(target) {
+        return Ok(());
+    }
+    let hps = game.query(target, &HPS)?;
+    let max = game.query(target, &HPS_MAX)?.max(1);
+    if hps > max {
+        game.set_mut(target, &HPS, max)?;
+    }
+    Ok(())
+}
+
+fn cause_text(game: &Game, source: &Source) -> Result<String, Error> {
+    match source {
+        Source::Creature(c) if game.contains(*c) => a_name(game, *c),
+        Source::Creature(_) => Ok("a creature".to_string()),
+        Source::Cause(s) => Ok(s.clone()),
+    }
+}
+
+/// `victim` reaches 0 hit points. Immortals refuse; the hero's death ends the game; a
+/// monster's carried items fall to the floor, it may drop loot, its death hook runs, and
+/// the hero's kills count.
+pub fn die(game: &mut Game, hooks: &Hooks, victim: ThingId, source: &Source) -> Result<(), Error> {
+    if game.is(victim, &IS_IMMORTAL) {
+        game.set_mut(victim, &HPS, 1)?;
+        if hero_sees(game, game.location(victim)?) {
+            let t = format!("{} refuses to die!", capitalise(&the_name(game, victim)?));
+            say(game, t);
+        }
+        return Ok(());
+    }
+    if game.is(victim, &IS_HERO) {
+        let cause = cause_text(game, source)?;
+        say(game, "You die...");
+        game.set_var_mut(&GAME_OVER, true);
+        game.set_var_mut(&OUTCOME, Arc::from("died"));
+        game.set_var_mut(&CAUSE, Arc::from(format!("killed by {cause}")));
+        return Ok(());
+    }
+    let at = game.location(victim)?;
+    if hero_sees(game, at) {
+        let t = sentence(game, victim, "die", "")?;
+        say(game, t);
+    }
+    if let Source::Creature(k) = source
+        && game.is(*k, &IS_HERO)
+    {
+        let n = game.var(&KILLS).unwrap_or(0);
+        game.set_var_mut(&KILLS, n + 1);
+    }
+    // The death hook sees the victim still in place (e.g. a vampyre bat rising again).
+    game.run_hook_mut(
+        hooks,
+        &ON_DEATH,
+        HookCall {
+            loc: Some(at),
+            ..HookCall::on(victim)
+        },
+    )?;
+    if !game.contains(victim) {
+        return Ok(());
+    }
+    // Carried items fall; effects vanish with the body.
+    let carried: Vec<ThingId> = game
+        .contents(victim)?
+        .iter()
+        .copied()
+        .filter(|&t| game.is(t, &IS_ITEM))
+        .collect();
+    for t in carried {
+        game.set_mut(t, &IS_WIELDED, false)?;
+        game.move_thing_mut(t, Place::Map(at))?;
+    }
+    let p = game.query(victim, &DROP_CHANCE)?;
+    if game.rng().chance(p) {
+        let lvl = -at.z;
+        if let Ok(name) = game
+            .library()
+            .clone()
+            .random_name(game.rng(), &IS_ITEM, 1, lvl.max(1))
+        {
+            let item = game.library().create(&name)?;
+            game.add_thing_mut(at, item)?;
+        }
+    }
+    game.remove_thing_mut(victim)?;
+    Ok(())
+}
+
+/// The English name of an attack's verb for `attacker` ("bite" / "bites").
+#[must_use]
+pub fn attack_verb(game: &Game, attacker: ThingId) -> String {
+    let v = game
+        .query(attacker, &ATT_VERB)
+        .unwrap_or_else(|_| Arc::from("hit"));
+    verb_for(game, attacker, &v)
+}
+
+/// Whether `t` is a live creature that can be hit.
+#[must_use]
+pub fn is_target(game: &Game, t: ThingId) -> bool {
+    game.is(t, &IS_CREATURE) && !game.is(t, &IS_EFFECT) && game.is(t, &IS_CONTAINER)
+}
+
+/// A creature's current attack, for status lines ("bite 1-3 normal").
+pub fn attack_summary(game: &Game, c: ThingId) -> Result<String, Error> {
+    Ok(format!(
+        "{} 1-{} {}",
+        game.query(c, &ATT_VERB)?,
+        game.query(c, &ATT_DAMAGE)?,
+        game.query(c, &ATT_TYPE)?
+    ))
+}

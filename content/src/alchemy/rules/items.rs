@@ -1,0 +1,415 @@
+//! The hero's dealings with items: picking up, dropping, drinking, eating, throwing,
+//! wielding, analysing and crafting. Each checks its rule first and refuses with a plain
+//! English [`RuleError`] (which costs no time) before changing anything.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use alembic::{Error, Game, HookCall, Hooks, Loc, ON_CONSUME, Place, ThingId, Value};
+
+use super::ai::ACTION;
+use super::combat::{self, Source};
+use super::world::{blocker_at, creature_at, items_at, say, tile_blocks};
+use crate::alchemy::command::RuleError;
+use crate::alchemy::kinds::{DamageType, Slot};
+use crate::alchemy::props::{
+    CR, IN, IS_ARMOUR, IS_FOOD, IS_IDENTIFIED, IS_INGREDIENT, IS_ITEM, IS_LAB, IS_POTION,
+    IS_VIEW_BLOCKING, IS_WEAPON, IS_WIELDED, IS_WORKBENCH, RECIPE, WIELD_SLOT,
+};
+use crate::alchemy::text::{a_name, base_name, capitalise, count_name, is_identified, the_name};
+
+/// How far things can be thrown.
+pub const THROW_RANGE: u32 = 10;
+
+fn refuse<T>(msg: impl Into<String>) -> Result<T, RuleError> {
+    Err(RuleError::Refused(msg.into()))
+}
+
+/// Whether `item` is in `holder`'s inventory.
+#[must_use]
+pub fn carries(game: &Game, holder: ThingId, item: ThingId) -> bool {
+    matches!(game.place(item), Ok(Place::In(h)) if h == holder) && game.is(item, &IS_ITEM)
+}
+
+/// Items `holder` carries, in order.
+#[must_use]
+pub fn inventory(game: &Game, holder: ThingId) -> Vec<ThingId> {
+    game.contents(holder)
+        .map(|c| {
+            c.iter()
+                .copied()
+                .filter(|&t| game.is(t, &IS_ITEM))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Mark the kind of `item` identified — for every item of that kind, in this game.
+pub fn identify(game: &mut Game, item: ThingId) -> Result<(), Error> {
+    let proto = game.get_thing(item)?.proto().map(Arc::<str>::from);
+    if let Some(p) = proto {
+        game.library_mut()
+            .set_proto_prop(&p, &IS_IDENTIFIED, true)?;
+    }
+    Ok(())
+}
+
+fn need_carried(game: &Game, hero: ThingId, item: ThingId) -> Result<(), RuleError> {
+    if !game.contains(item) || !carries(game, hero, item) {
+        return refuse("You are not carrying that.");
+    }
+    Ok(())
+}
+
+/// Pick up `item` (or the topmost item here).
+pub fn pick_up(game: &mut Game, hero: ThingId, item: Option<ThingId>) -> Result<i32, RuleError> {
+    let at = game.location(hero)?;
+    let here = items_at(game, at);
+    let item = match item {
+        Some(i) if here.contains(&i) => i,
+        Some(_) => return refuse("That is not here."),
+        None => match here.last() {
+            Some(&i) => i,
+            None => return refuse("There is nothing here to pick up."),
+        },
+    };
+    game.move_thing_mut(item, Place::In(hero))?;
+    let n = a_name(game, item)?;
+    say(game, format!("You pick up {n}."));
+    Ok(ACTION)
+}
+
+/// Drop a carried item (unwielding it first).
+pub fn drop(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
+    need_carried(game, hero, item)?;
+    let at = game.location(hero)?;
+    game.set_mut(item, &IS_WIELDED, false)?;
+    game.move_thing_mut(item, Place::Map(at))?;
+    let n = the_name(game, item)?;
+    say(game, format!("You drop {n}."));
+    Ok(ACTION / 2)
+}
+
+/// Drink a carried potion: its effect happens, then its kind is known.
+pub fn quaff(
+    game: &mut Game,
+    hooks: &Hooks,
+    hero: ThingId,
+    item: ThingId,
+) -> Result<i32, RuleError> {
+    need_carried(game, hero, item)?;
+    if !game.is(item, &IS_POTION) {
+        return refuse(format!("You cannot drink {}.", the_name(game, item)?));
+    }
+    let known = is_identified(game, item);
+    let n = the_name(game, item)?;
+    say(game, format!("You drink {n}."));
+    consume(game, hooks, hero, item, hero)?;
+    if !known {
+        identify(game, item)?;
+        let n = a_name(game, item)?;
+        say(game, format!("It was {n}."));
+    }
+    game.remove_thing_mut(item)?;
+    Ok(ACTION)
+}
+
+/// Eat carried food or an ingredient.
+pub fn eat(game: &mut Game, hooks: &Hooks, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
+    need_carried(game, hero, item)?;
+    if !(game.is(item, &IS_FOOD) || game.is(item, &IS_INGREDIENT)) {
+        return refuse(format!("You cannot eat {}.", the_name(game, item)?));
+    }
+    let n = the_name(game, item)?;
+    say(game, format!("You eat {n}."));
+    consume(game, hooks, hero, item, hero)?;
+    game.remove_thing_mut(item)?;
+    Ok(ACTION)
+}
+
+/// Run `item`'s consume hook on `target`.
+pub fn consume(
+    game: &mut Game,
+    hooks: &Hooks,
+    actor: ThingId,
+    item: ThingId,
+    target: ThingId,
+) -> Result<(), Error> {
+    game.run_hook_mut(
+        hooks,
+        &ON_CONSUME,
+        HookCall {
+            actor: Some(actor),
+            target: Some(target),
+            ..HookCall::on(item)
+        },
+    )?;
+    Ok(())
+}
+
+/// Throw a carried item at `target` along a line of fire: walls and closed doors stop it,
+/// the first creature on the line is hit. A potion shatters and splashes its effect on the
+/// creature it hits; anything else lands where it stops.
+pub fn throw(
+    game: &mut Game,
+    hooks: &Hooks,
+    hero: ThingId,
+    item: ThingId,
+    target: Loc,
+) -> Result<i32, RuleError> {
+    need_carried(game, hero, item)?;
+    let from = game.location(hero)?;
+    if target.z != from.z || target == from {
+        return refuse("You need to pick a target on this level.");
+    }
+    if from.chebyshev(target) > THROW_RANGE {
+        return refuse("That is too far away to throw.");
+    }
+    let name = the_name(game, item)?;
+    game.set_mut(item, &IS_WIELDED, false)?;
+    say(game, format!("You throw {name}."));
+    let potion = game.is(item, &IS_POTION);
+    let mut last = from;
+    let mut hit: Option<ThingId> = None;
+    let mut wall = false;
+    for l in from.line_to(target).into_iter().skip(1) {
+        let blocked = tile_blocks(game, l)
+            || blocker_at(game, l).is_some()
+            || game
+                .things_at(l)
+                .iter()
+                .any(|&t| game.is(t, &IS_VIEW_BLOCKING));
+        if blocked {
+            wall = true;
+            break;
+        }
+        if let Some(c) = creature_at(game, l) {
+            hit = Some(c);
+            last = l;
+            break;
+        }
+        last = l;
+    }
+    match (hit, potion) {
+        (Some(c), true) => {
+            let cn = the_name(game, c)?;
+            say(game, capitalise(&format!("{name} shatters over {cn}!")));
+            consume(game, hooks, hero, item, c)?;
+            if game.contains(item) {
+                game.remove_thing_mut(item)?;
+            }
+        }
+        (Some(c), false) => {
+            let cn = the_name(game, c)?;
+            say(game, capitalise(&format!("{name} hits {cn}.")));
+            game.move_thing_mut(item, Place::Map(last))?;
+            let dmg = game.rng().range(1, 3) as i32;
+            combat::damage(
+                game,
+                hooks,
+                c,
+                dmg,
+                DamageType::Impact,
+                Source::Creature(hero),
+            )?;
+        }
+        (None, true) => {
+            let where_ = if wall {
+                "against the wall"
+            } else {
+                "on the floor"
+            };
+            say(game, capitalise(&format!("{name} shatters {where_}.")));
+            game.remove_thing_mut(item)?;
+        }
+        (None, false) => {
+            game.move_thing_mut(item, Place::Map(last))?;
+            if wall {
+                say(game, capitalise(&format!("{name} bounces off the wall.")));
+            }
+        }
+    }
+    Ok(ACTION)
+}
+
+fn slot_of(game: &Game, item: ThingId) -> Result<Slot, Error> {
+    Slot::parse(&game.query(item, &WIELD_SLOT)?)
+}
+
+/// Wield a weapon or put on armour; whatever was in the slot comes off.
+pub fn wield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
+    need_carried(game, hero, item)?;
+    if !(game.is(item, &IS_WEAPON) || game.is(item, &IS_ARMOUR)) {
+        return refuse(format!("You cannot wield {}.", the_name(game, item)?));
+    }
+    if game.is(item, &IS_WIELDED) {
+        return refuse(format!("You are already using {}.", the_name(game, item)?));
+    }
+    let slot = slot_of(game, item)?;
+    for other in inventory(game, hero) {
+        if other != item && game.is(other, &IS_WIELDED) && slot_of(game, other).ok() == Some(slot) {
+            game.set_mut(other, &IS_WIELDED, false)?;
+            let n = the_name(game, other)?;
+            say(game, format!("You take off {n}."));
+        }
+    }
+    game.set_mut(item, &IS_WIELDED, true)?;
+    let n = the_name(game, item)?;
+    let verb = if game.is(item, &IS_WEAPON) {
+        "wield"
+    } else {
+        "put on"
+    };
+    say(game, format!("You {verb} {n}."));
+    Ok(ACTION)
+}
+
+/// Stop wielding or wearing an item.
+pub fn unwield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
+    need_carried(game, hero, item)?;
+    if !game.is(item, &IS_WIELDED) {
+        return refuse(format!("You are not using {}.", the_name(game, item)?));
+    }
+    game.set_mut(item, &IS_WIELDED, false)?;
+    let n = the_name(game, item)?;
+    say(game, format!("You stop using {n}."));
+    Ok(ACTION)
+}
+
+/// Whether an apparatus with `flag` stands next to (or under) `at`.
+#[must_use]
+pub fn apparatus_near(game: &Game, at: Loc, flag: &alembic::Prop<bool>) -> bool {
+    std::iter::once(at)
+        .chain(at.neighbours8())
+        .any(|l| game.things_at(l).iter().any(|&t| game.is(t, flag)))
+}
+
+/// Analyse a carried potion or ingredient at an analysis lab: the item is used up and, on
+/// an intelligence check, its kind becomes known.
+pub fn analyse(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
+    need_carried(game, hero, item)?;
+    let at = game.location(hero)?;
+    if !apparatus_near(game, at, &IS_LAB) {
+        return refuse("You need to stand beside an analysis lab.");
+    }
+    if !(game.is(item, &IS_POTION) || game.is(item, &IS_INGREDIENT)) {
+        return refuse("Only potions and ingredients can be analysed.");
+    }
+    if is_identified(game, item) {
+        return refuse(format!(
+            "You already know what {} is.",
+            the_name(game, item)?
+        ));
+    }
+    let name = the_name(game, item)?;
+    let int = game.query(hero, &IN)?;
+    let roll = game.rng().range(1, 20) as i32;
+    if roll <= int + 6 {
+        identify(game, item)?;
+        let known = a_name(game, item)?;
+        game.remove_thing_mut(item)?;
+        say(game, format!("You analyse {name}: it is {known}."));
+    } else {
+        game.remove_thing_mut(item)?;
+        say(game, format!("You analyse {name} but learn nothing."));
+    }
+    Ok(ACTION * 2)
+}
+
+/// A recipe: the ingredient kinds and how many of each.
+#[must_use]
+pub fn recipe_of(game: &Game, potion_proto: &str) -> Option<BTreeMap<Arc<str>, usize>> {
+    let p = game.library().get(potion_proto).ok()?;
+    let list = p.get(&RECIPE).ok()?;
+    let mut need: BTreeMap<Arc<str>, usize> = BTreeMap::new();
+    for v in list.iter() {
+        if let Value::Text(t) = v {
+            *need.entry(t.clone()).or_default() += 1;
+        }
+    }
+    Some(need)
+}
+
+/// For each ingredient kind of the recipe, the identified carried items that would be used.
+/// `Err` lists what is missing.
+pub fn gather(game: &Game, hero: ThingId, potion_proto: &str) -> Result<Vec<ThingId>, Vec<String>> {
+    let Some(need) = recipe_of(game, potion_proto) else {
+        return Err(vec!["a recipe".to_string()]);
+    };
+    let inv = inventory(game, hero);
+    let mut used = Vec::new();
+    let mut missing = Vec::new();
+    for (kind, n) in need {
+        let have: Vec<ThingId> = inv
+            .iter()
+            .copied()
+            .filter(|&t| {
+                game.get_thing(t).ok().and_then(|x| x.proto()) == Some(&*kind)
+                    && is_identified(game, t)
+            })
+            .take(n)
+            .collect();
+        if have.len() < n {
+            missing.push(count_name(n - have.len(), &kind));
+        }
+        used.extend(have);
+    }
+    if missing.is_empty() {
+        Ok(used)
+    } else {
+        Err(missing)
+    }
+}
+
+/// Craft a potion of a known kind at an alchemy workbench from one set of carried,
+/// identified ingredients. Yield: 1 + (CR − 5) / 3 potions (at least 1); exactly one
+/// ingredient set is used whatever the yield.
+pub fn craft(game: &mut Game, hero: ThingId, potion_proto: &str) -> Result<i32, RuleError> {
+    let at = game.location(hero)?;
+    let Ok(proto) = game.library().get(potion_proto) else {
+        return refuse("There is no such potion.");
+    };
+    if !proto.is(&IS_POTION) || proto.is_abstract() {
+        return refuse("There is no such potion.");
+    }
+    if !proto.is(&IS_IDENTIFIED) {
+        return refuse("You do not know how to make that potion yet.");
+    }
+    if !apparatus_near(game, at, &IS_WORKBENCH) {
+        return refuse("You need to stand beside an alchemy workbench.");
+    }
+    let used = match gather(game, hero, potion_proto) {
+        Ok(u) => u,
+        Err(missing) => {
+            return refuse(format!("You lack the ingredients: {}.", missing.join(", ")));
+        }
+    };
+    for t in used {
+        game.remove_thing_mut(t)?;
+    }
+    let cr = game.query(hero, &CR)?;
+    let n = (1 + (cr - 5).max(0) / 3).max(1) as usize;
+    for _ in 0..n {
+        let p = game.library().create(potion_proto)?;
+        game.add_thing_mut(hero, p)?;
+    }
+    let name = base_name_of_proto(game, potion_proto)?;
+    say(game, format!("You brew {}.", count_name(n, &name)));
+    Ok(ACTION * 3)
+}
+
+fn base_name_of_proto(game: &Game, proto: &str) -> Result<String, Error> {
+    let p = game.library().get(proto)?;
+    Ok(p.get(&crate::alchemy::props::NAME)?.to_string())
+}
+
+/// Whether `item` is a kind of thing that can be picked up.
+#[must_use]
+pub fn is_item(game: &Game, item: ThingId) -> bool {
+    game.is(item, &IS_ITEM)
+}
+
+/// The display name of an item kind (used by the look command).
+pub fn describe_item(game: &Game, item: ThingId) -> Result<String, Error> {
+    base_name(game, item)
+}

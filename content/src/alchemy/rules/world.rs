@@ -1,0 +1,249 @@
+//! Reading the world: the hero, who and what is where, what blocks, what is seen.
+
+use alembic::{Error, Game, Loc, LocBox, Place, ThingId, VisibleSet, field_of_view};
+
+use crate::alchemy::props::{
+    HERO, IS_BLOCKING, IS_CREATURE, IS_DANGEROUS, IS_FLOOR, IS_FLYING, IS_ITEM, IS_SCENERY,
+    IS_VIEW_BLOCKING, MSG_COUNT, Z_ORDER,
+};
+
+/// How far the hero sees.
+pub const FOV_RADIUS: u32 = 12;
+/// Level width (x from −35 to 35).
+pub const LEVEL_WIDTH: i32 = 71;
+/// Level height (y from −25 to 25).
+pub const LEVEL_HEIGHT: i32 = 51;
+/// Number of levels (z from −1 to −11).
+pub const LEVELS: i32 = 11;
+/// The level holding the Philosopher's Stone.
+pub const STONE_LEVEL: i32 = -10;
+
+/// The rectangle of level `z`, rock border included.
+#[must_use]
+pub fn level_box(z: i32) -> LocBox {
+    LocBox::rect(-35, -25, LEVEL_WIDTH, LEVEL_HEIGHT, z)
+}
+
+/// Depth of level `z` for people: z −1 is depth 1, z −11 is depth 11.
+#[must_use]
+pub fn depth_of(z: i32) -> i32 {
+    -z
+}
+
+/// The hero's id.
+pub fn hero(game: &Game) -> Result<ThingId, Error> {
+    game.var(&HERO)
+}
+
+/// Write a message to the log and count it.
+pub fn say(game: &mut Game, text: impl Into<String>) {
+    let text: String = text.into();
+    game.log_mut(text);
+    let n = game.var(&MSG_COUNT).unwrap_or(0);
+    game.set_var_mut(&MSG_COUNT, n + 1);
+}
+
+/// The creature standing at `loc`, if any.
+#[must_use]
+pub fn creature_at(game: &Game, loc: Loc) -> Option<ThingId> {
+    game.things_at(loc)
+        .iter()
+        .copied()
+        .find(|&t| game.is(t, &IS_CREATURE))
+}
+
+/// A blocking non-creature thing at `loc` (closed door, fountain, apparatus…).
+#[must_use]
+pub fn blocker_at(game: &Game, loc: Loc) -> Option<ThingId> {
+    game.things_at(loc)
+        .iter()
+        .copied()
+        .find(|&t| !game.is(t, &IS_CREATURE) && game.is(t, &IS_BLOCKING))
+}
+
+/// The topmost scenery at `loc` (doors, stairs, decorations, apparatus).
+#[must_use]
+pub fn scenery_at(game: &Game, loc: Loc) -> Option<ThingId> {
+    game.things_at(loc)
+        .iter()
+        .copied()
+        .filter(|&t| game.is(t, &IS_SCENERY))
+        .max_by_key(|&t| game.query(t, &Z_ORDER).unwrap_or(0))
+}
+
+/// Items lying at `loc`, in arrival order.
+#[must_use]
+pub fn items_at(game: &Game, loc: Loc) -> Vec<ThingId> {
+    game.things_at(loc)
+        .iter()
+        .copied()
+        .filter(|&t| game.is(t, &IS_ITEM))
+        .collect()
+}
+
+/// Whether the terrain at `loc` blocks movement (walls, rock, and the void outside levels).
+#[must_use]
+pub fn tile_blocks(game: &Game, loc: Loc) -> bool {
+    match game.tile_def(loc) {
+        Ok(t) => t.is(&IS_BLOCKING) || !(t.is(&IS_FLOOR) || t.is(&IS_DANGEROUS)),
+        Err(_) => true,
+    }
+}
+
+/// Whether the terrain at `loc` is deep water or magma.
+#[must_use]
+pub fn tile_dangerous(game: &Game, loc: Loc) -> bool {
+    game.tile_def(loc).is_ok_and(|t| t.is(&IS_DANGEROUS))
+}
+
+/// Whether light passes `loc`.
+#[must_use]
+pub fn transparent(game: &Game, loc: Loc) -> bool {
+    let tile_ok = game
+        .tile_def(loc)
+        .is_ok_and(|t| !t.is(&IS_VIEW_BLOCKING) && game.tile(loc).0 != 0);
+    tile_ok
+        && !game
+            .things_at(loc)
+            .iter()
+            .any(|&t| game.is(t, &IS_VIEW_BLOCKING))
+}
+
+/// Whether `mover` may step into `loc` now: terrain it can cross, no blocking thing, no
+/// creature.
+#[must_use]
+pub fn can_enter(game: &Game, mover: ThingId, loc: Loc) -> bool {
+    terrain_ok(game, mover, loc)
+        && blocker_at(game, loc).is_none()
+        && creature_at(game, loc).is_none()
+}
+
+/// Whether `mover` can cross the terrain at `loc` (flyers cross deep water and magma).
+#[must_use]
+pub fn terrain_ok(game: &Game, mover: ThingId, loc: Loc) -> bool {
+    if tile_blocks(game, loc) {
+        return false;
+    }
+    !tile_dangerous(game, loc) || game.is(mover, &IS_FLYING)
+}
+
+/// The movement and sight flags of every tile kind, read once from the library so hot
+/// loops (field of view, path costs, flood fills) index a small table instead of looking
+/// properties up per cell.
+#[derive(Clone, Debug)]
+pub struct TileTable {
+    blocks: Vec<bool>,
+    dangerous: Vec<bool>,
+    opaque: Vec<bool>,
+}
+
+impl TileTable {
+    /// The table for `game`'s library.
+    #[must_use]
+    pub fn new(game: &Game) -> Self {
+        let mut t = TileTable {
+            blocks: Vec::new(),
+            dangerous: Vec::new(),
+            opaque: Vec::new(),
+        };
+        for (id, def) in game.library().tiles() {
+            t.blocks
+                .push(def.is(&IS_BLOCKING) || !(def.is(&IS_FLOOR) || def.is(&IS_DANGEROUS)));
+            t.dangerous.push(def.is(&IS_DANGEROUS));
+            t.opaque.push(def.is(&IS_VIEW_BLOCKING) || id.0 == 0);
+        }
+        t
+    }
+
+    fn get(v: &[bool], game: &Game, l: Loc, missing: bool) -> bool {
+        v.get(usize::from(game.tile(l).0))
+            .copied()
+            .unwrap_or(missing)
+    }
+
+    /// Same as [`tile_blocks`].
+    #[must_use]
+    pub fn blocks(&self, game: &Game, l: Loc) -> bool {
+        Self::get(&self.blocks, game, l, true)
+    }
+
+    /// Same as [`tile_dangerous`].
+    #[must_use]
+    pub fn dangerous(&self, game: &Game, l: Loc) -> bool {
+        Self::get(&self.dangerous, game, l, false)
+    }
+
+    /// Same as [`transparent`].
+    #[must_use]
+    pub fn transparent(&self, game: &Game, l: Loc) -> bool {
+        !Self::get(&self.opaque, game, l, true)
+            && !game
+                .things_at(l)
+                .iter()
+                .any(|&t| game.is(t, &IS_VIEW_BLOCKING))
+    }
+}
+
+/// What the hero sees now: the engine's symmetric field of view from the hero's cell.
+pub fn hero_view(game: &Game) -> Result<VisibleSet, Error> {
+    let at = game.location(hero(game)?)?;
+    let table = TileTable::new(game);
+    Ok(field_of_view(at, FOV_RADIUS, |l| {
+        table.transparent(game, l)
+    }))
+}
+
+/// Whether the hero can see `loc` — for messages. Checks a clear straight line either way
+/// (cheap, no field of view), on the hero's level within sight range.
+#[must_use]
+pub fn hero_sees(game: &Game, loc: Loc) -> bool {
+    let Ok(h) = hero(game) else { return false };
+    let Ok(at) = game.location(h) else {
+        return false;
+    };
+    if at.z != loc.z || at.euclidean_sq(loc) > u64::from(FOV_RADIUS * FOV_RADIUS + FOV_RADIUS) {
+        return false;
+    }
+    let clear = |line: Vec<Loc>| {
+        line.iter()
+            .skip(1)
+            .take(line.len().saturating_sub(2))
+            .all(|&l| transparent(game, l))
+    };
+    clear(at.line_to(loc)) || clear(loc.line_to(at))
+}
+
+/// Every creature standing on level `z` (not carried), in id order.
+#[must_use]
+pub fn creatures_on_level(game: &Game, z: i32) -> Vec<ThingId> {
+    game.all_things()
+        .filter(|t| matches!(t.place(), Some(Place::Map(l)) if l.z == z))
+        .filter(|t| t.is(&IS_CREATURE))
+        .filter_map(alembic::Thing::id)
+        .collect()
+}
+
+/// Random floor cells of level `z` where `ok` holds; tries `tries` times.
+pub fn random_floor(
+    game: &mut Game,
+    z: i32,
+    tries: usize,
+    ok: impl Fn(&Game, Loc) -> bool,
+) -> Option<Loc> {
+    let b = level_box(z);
+    for _ in 0..tries {
+        let x = game.rng().range(i64::from(b.min.x), i64::from(b.max.x) - 1) as i32;
+        let y = game.rng().range(i64::from(b.min.y), i64::from(b.max.y) - 1) as i32;
+        let l = Loc::new(x, y, z);
+        if game
+            .tile_def(l)
+            .is_ok_and(|t| t.is(&IS_FLOOR) && !t.is(&IS_DANGEROUS))
+            && blocker_at(game, l).is_none()
+            && creature_at(game, l).is_none()
+            && ok(game, l)
+        {
+            return Some(l);
+        }
+    }
+    None
+}

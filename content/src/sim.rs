@@ -1,0 +1,181 @@
+//! The headless runner: games registered by name, played by a policy without a screen.
+//!
+//! A game plugs in by implementing [`SimGame`] and being listed in [`registry`]; the
+//! `alembic-sim` binary only talks to this trait.
+
+use alembic::{Dir, GameRng};
+use serde::Serialize;
+
+use crate::alchemy::{self, Command, Rules, bot::Bot};
+
+/// How the simulated player chooses commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly random commands (a fuzzer).
+    Random,
+    /// The exploring bot.
+    Explore,
+}
+
+/// The one-line result of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RunReport {
+    /// The seed.
+    pub seed: u64,
+    /// Turns played (accepted hero actions).
+    pub turns: u64,
+    /// Deepest level reached (1..=11).
+    pub deepest: i32,
+    /// "won", "died" or "playing".
+    pub outcome: String,
+    /// The cause of death or victory, empty while playing.
+    pub cause: String,
+    /// Monsters killed.
+    pub kills: i64,
+    /// The final game value's hash, hex.
+    pub hash: String,
+}
+
+/// Why a run could not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// No game has that name.
+    #[error("unknown game {name:?}; known games: {known}")]
+    UnknownGame {
+        /// The name asked for.
+        name: String,
+        /// The registered names.
+        known: String,
+    },
+    /// The game failed (an engine error: a bug).
+    #[error("{0}")]
+    Game(String),
+}
+
+/// A game the runner can play.
+pub trait SimGame {
+    /// Its name on the command line.
+    fn name(&self) -> &'static str;
+    /// Play `turns` commands from `seed` with `policy`.
+    fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError>;
+    /// The object library's counts by category, as JSON.
+    fn library_counts(&self) -> Result<serde_json::Value, SimError>;
+}
+
+/// Every game the runner knows, by name.
+#[must_use]
+pub fn registry() -> Vec<Box<dyn SimGame>> {
+    vec![Box::new(AlchemySim)]
+}
+
+/// The game called `name`.
+pub fn find(name: &str) -> Result<Box<dyn SimGame>, SimError> {
+    let all = registry();
+    let known = all.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
+    all.into_iter()
+        .find(|g| g.name() == name)
+        .ok_or_else(|| SimError::UnknownGame {
+            name: name.to_string(),
+            known,
+        })
+}
+
+/// Alchemy for the runner.
+pub struct AlchemySim;
+
+fn err(e: impl std::fmt::Display) -> SimError {
+    SimError::Game(e.to_string())
+}
+
+/// A random command for the fuzzer: mostly moves, sometimes anything the hero could try.
+#[must_use]
+pub fn random_command(game: &alembic::Game, rng: &mut GameRng) -> Command {
+    let inv = alchemy::view::hero_id(game)
+        .map(|h| alchemy::rules::items::inventory(game, h))
+        .unwrap_or_default();
+    let item = |rng: &mut GameRng| inv.get(rng.index(inv.len()).unwrap_or(0)).copied();
+    let dir = |rng: &mut GameRng| Dir::COMPASS[rng.below(8) as usize];
+    let roll = rng.below(100);
+    let with_item = |rng: &mut GameRng, f: fn(alembic::ThingId) -> Command| match item(rng) {
+        Some(i) => f(i),
+        None => Command::Wait,
+    };
+    match roll {
+        0..=59 => Command::Move(dir(rng)),
+        60..=63 => Command::Wait,
+        64..=67 => Command::PickUp(None),
+        68..=70 => with_item(rng, Command::Drop),
+        71..=74 => with_item(rng, Command::Quaff),
+        75..=77 => with_item(rng, Command::Eat),
+        78..=80 => with_item(rng, Command::Wield),
+        81 => with_item(rng, Command::Unwield),
+        82..=84 => match (
+            item(rng),
+            alchemy::view::hero_id(game).and_then(|h| game.location(h)),
+        ) {
+            (Some(i), Ok(at)) => {
+                let dx = rng.range(-6, 6) as i32;
+                let dy = rng.range(-6, 6) as i32;
+                Command::Throw(i, alembic::Loc::new(at.x + dx, at.y + dy, at.z))
+            }
+            _ => Command::Wait,
+        },
+        85..=86 => Command::Open(dir(rng)),
+        87 => Command::Close(dir(rng)),
+        88..=89 => with_item(rng, Command::Analyse),
+        90 => Command::Craft("potion of healing".to_string()),
+        91..=94 => Command::Descend,
+        95..=97 => Command::Ascend,
+        _ => match alchemy::view::hero_id(game).and_then(|h| game.location(h)) {
+            Ok(at) => Command::Look(at + dir(rng)),
+            Err(_) => Command::Wait,
+        },
+    }
+}
+
+impl SimGame for AlchemySim {
+    fn name(&self) -> &'static str {
+        "alchemy"
+    }
+
+    fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError> {
+        let rules = Rules::new().map_err(err)?;
+        let mut game = alchemy::new_game(seed, &rules).map_err(err)?;
+        let mut rng = GameRng::seed_from(seed ^ 0x9E37_79B9_7F4A_7C15);
+        let mut bot = Bot::new(seed);
+        let mut attempts = 0u64;
+        while game.turn() < turns && attempts < turns.saturating_mul(4) {
+            attempts += 1;
+            let cmd = match policy {
+                Policy::Random => random_command(&game, &mut rng),
+                Policy::Explore => bot.choose(&game),
+            };
+            match alchemy::apply(&game, &rules, cmd) {
+                Ok(o) => {
+                    game = o.game;
+                    if o.over {
+                        break;
+                    }
+                }
+                Err(alchemy::RuleError::Refused(_)) => bot.refused(),
+                Err(alchemy::RuleError::GameOver) => break,
+                Err(e @ alchemy::RuleError::Engine(_)) => return Err(err(e)),
+            }
+        }
+        let s = alchemy::summary(&game).map_err(err)?;
+        Ok(RunReport {
+            seed,
+            turns: s.turns,
+            deepest: s.deepest,
+            outcome: s.outcome,
+            cause: s.cause,
+            kills: s.kills,
+            hash: format!("{:016x}", game.state_hash()),
+        })
+    }
+
+    fn library_counts(&self) -> Result<serde_json::Value, SimError> {
+        let lib = alchemy::library::base_library().map_err(err)?;
+        serde_json::to_value(alchemy::library::counts(&lib)).map_err(err)
+    }
+}

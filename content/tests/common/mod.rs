@@ -1,0 +1,57 @@
+//! Helpers shared by the Alchemy tests: a small walled arena with the real library.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(dead_code)]
+
+use alembic::{Game, Loc, LocBox, Place, ThingId};
+use alembic_content::alchemy::props::{HERO, IS_WIELDED};
+use alembic_content::alchemy::rules::world::hero_view;
+use alembic_content::alchemy::{Rules, library, rules};
+
+/// Level of the arena.
+pub const Z: i32 = -1;
+
+/// A 15 × 9 room of floor walled in, on level −1, with the hero (no items) at (0, 0).
+pub fn arena(seed: u64) -> (Game, Rules, ThingId) {
+    let rules = Rules::new().expect("rules");
+    let mut game = Game::new(seed);
+    let mut lib = library::base_library().expect("library");
+    library::randomise(&mut lib, game.rng()).expect("randomise");
+    game = game.with_library(lib);
+    let wall = game.library().tile_id("wall").unwrap();
+    let floor = game.library().tile_id("floor").unwrap();
+    game.fill_tiles_mut(LocBox::rect(-8, -5, 17, 11, Z), wall)
+        .unwrap();
+    game.fill_tiles_mut(LocBox::rect(-7, -4, 15, 9, Z), floor)
+        .unwrap();
+    let hero = game
+        .spawn_mut(rules.hooks(), "you", Place::Map(Loc::new(0, 0, Z)))
+        .unwrap();
+    game.set_var_mut(&HERO, hero);
+    let view = hero_view(&game).unwrap();
+    rules::memory::remember(&mut game, &view);
+    (game, rules, hero)
+}
+
+/// Put a creature of `kind` at (x, y).
+pub fn put(game: &mut Game, rules: &Rules, kind: &str, x: i32, y: i32) -> ThingId {
+    game.spawn_mut(rules.hooks(), kind, Place::Map(Loc::new(x, y, Z)))
+        .unwrap()
+}
+
+/// Give the hero an item of `kind`.
+pub fn give(game: &mut Game, hero: ThingId, kind: &str) -> ThingId {
+    let t = game.library().create(kind).unwrap();
+    game.add_thing_mut(hero, t).unwrap()
+}
+
+/// Give the hero an item and wield it.
+pub fn wield(game: &mut Game, hero: ThingId, kind: &str) -> ThingId {
+    let t = game.library().create(kind).unwrap().with(&IS_WIELDED, true);
+    game.add_thing_mut(hero, t).unwrap()
+}
+
+/// A location on the arena's level.
+pub fn at(x: i32, y: i32) -> Loc {
+    Loc::new(x, y, Z)
+}

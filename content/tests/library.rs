@@ -1,0 +1,130 @@
+//! The object library: counts, hooks, and the original game's bugs fixed.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use alembic::{Game, Value};
+use alembic_content::alchemy::library::{base_library, counts, names_with, randomise};
+use alembic_content::alchemy::props::{
+    APPEARANCE, FAMILY, GIVES_EFFECT, HIT_EFFECT_CHANCE, IS_CREATURE, IS_POTION, IS_UNDEAD, NAME,
+    RECIPE,
+};
+use alembic_content::alchemy::{Rules, new_game};
+
+#[test]
+fn counts_meet_the_issue() {
+    let c = counts(&base_library().unwrap());
+    assert!(c.creatures >= 34, "{c:?}");
+    assert!(c.effects >= 40, "{c:?}");
+    assert!(c.potions >= 39, "{c:?}");
+    assert!(c.ingredients >= 7, "{c:?}");
+    assert!(c.food >= 5, "{c:?}");
+    assert!(c.weapons >= 12, "{c:?}");
+    assert!(c.armour >= 12, "{c:?}");
+    assert!(c.tiles >= 12, "{c:?}");
+    assert!(
+        c.doors >= 3 && c.decorations >= 4 && c.apparatus >= 2 && c.stairs >= 3,
+        "{c:?}"
+    );
+}
+
+#[test]
+fn every_named_hook_is_registered_and_every_effect_exists() {
+    let rules = Rules::new().unwrap();
+    let game = new_game(3, &rules).unwrap();
+    game.check_hooks(rules.hooks()).unwrap();
+    let lib = game.library();
+    for p in lib.prototypes() {
+        if let Ok(e) = p.get(&GIVES_EFFECT) {
+            assert!(lib.get(&e).is_ok(), "{} names unknown effect {e}", p.name());
+        }
+        if let Ok(e) = p.get(&alembic_content::alchemy::props::HIT_EFFECT) {
+            assert!(lib.get(&e).is_ok(), "{} names unknown effect {e}", p.name());
+        }
+    }
+}
+
+#[test]
+fn the_originals_bugs_are_fixed() {
+    let lib = base_library().unwrap();
+    // The undead flag is set on every undead kind.
+    for name in [
+        "zombie",
+        "ghast",
+        "skeleton",
+        "skeleton warrior",
+        "wight",
+        "skeleton hero",
+        "vampyre",
+        "spectre",
+    ] {
+        assert!(lib.get(name).unwrap().is(&IS_UNDEAD), "{name}");
+    }
+    // On-hit chances are probabilities.
+    for p in lib.prototypes().filter(|p| p.is(&IS_CREATURE)) {
+        let c = p.get(&HIT_EFFECT_CHANCE).unwrap();
+        assert!((0.0..=1.0).contains(&c), "{} has chance {c}", p.name());
+    }
+    assert_eq!(
+        lib.get("adder").unwrap().get(&HIT_EFFECT_CHANCE).unwrap(),
+        0.4
+    );
+    // One potion of confusion.
+    let names: Vec<String> = names_with(&lib, &IS_POTION)
+        .iter()
+        .map(|n| lib.get(n).unwrap().get(&NAME).unwrap().to_string())
+        .collect();
+    assert_eq!(names.iter().filter(|n| n.contains("confusion")).count(), 1);
+    let mut dedup = names.clone();
+    dedup.sort();
+    dedup.dedup();
+    assert_eq!(dedup.len(), names.len(), "potion names are unique");
+    // Enhanced regeneration gives the enhanced effect.
+    assert_eq!(
+        lib.get("potion of enhanced regeneration")
+            .unwrap()
+            .get(&GIVES_EFFECT)
+            .unwrap()
+            .as_ref(),
+        "enhanced regenerating"
+    );
+    // Every creature belongs to a family.
+    for p in lib
+        .prototypes()
+        .filter(|p| p.is(&IS_CREATURE) && !p.is_abstract())
+    {
+        assert!(p.get(&FAMILY).is_ok(), "{}", p.name());
+    }
+}
+
+#[test]
+fn each_game_draws_its_own_looks_and_distinct_recipes() {
+    let mut a = base_library().unwrap();
+    let mut b = base_library().unwrap();
+    randomise(&mut a, Game::new(1).rng()).unwrap();
+    randomise(&mut b, Game::new(2).rng()).unwrap();
+    let potions = names_with(&a, &IS_POTION);
+    let mut looks = Vec::new();
+    let mut recipes = Vec::new();
+    let mut differ = 0;
+    for p in &potions {
+        let la = a.get(p).unwrap().get(&APPEARANCE).unwrap();
+        let lb = b.get(p).unwrap().get(&APPEARANCE).unwrap();
+        differ += usize::from(la != lb);
+        looks.push(la);
+        let r: Vec<Value> = a.get(p).unwrap().get(&RECIPE).unwrap().to_vec();
+        assert!((1..=3).contains(&r.len()));
+        recipes.push(r);
+    }
+    looks.sort();
+    looks.dedup();
+    assert_eq!(
+        looks.len(),
+        potions.len(),
+        "appearances are unique in a game"
+    );
+    let n = recipes.len();
+    recipes.sort_by_key(|r| format!("{r:?}"));
+    recipes.dedup();
+    assert_eq!(recipes.len(), n, "recipes are unique in a game");
+    assert!(differ > potions.len() / 2, "another seed gives other looks");
+}

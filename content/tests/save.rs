@@ -1,0 +1,103 @@
+//! Save and load: round trips, atomic writes, and clear errors for bad files.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use alembic_content::alchemy::save::{self, SaveError};
+use alembic_content::alchemy::{Command, Rules, apply, new_game};
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("alembic-save-test-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn round_trip_is_exact() {
+    let rules = Rules::new().unwrap();
+    let mut g = new_game(5, &rules).unwrap();
+    for _ in 0..20 {
+        if let Ok(o) = apply(&g, &rules, Command::Wait) {
+            g = o.game;
+        }
+    }
+    let text = save::to_text(&g).unwrap();
+    let back = save::from_text(&text, rules.hooks()).unwrap();
+    assert_eq!(back, g);
+    assert_eq!(back.state_hash(), g.state_hash());
+    // The loaded game plays on identically.
+    let a = apply(&g, &rules, Command::Wait).unwrap().game;
+    let b = apply(&back, &rules, Command::Wait).unwrap().game;
+    assert_eq!(a.state_hash(), b.state_hash());
+}
+
+#[test]
+fn saving_replaces_the_file_atomically() {
+    let rules = Rules::new().unwrap();
+    let g = new_game(6, &rules).unwrap();
+    let dir = temp_dir("atomic");
+    let path = dir.join("game.json");
+    save::save(&g, &path).unwrap();
+    let g2 = apply(&g, &rules, Command::Wait).unwrap().game;
+    save::save(&g2, &path).unwrap();
+    assert!(!path.with_extension("tmp").exists());
+    assert_eq!(save::load(&path, rules.hooks()).unwrap(), g2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_files_are_clear_errors() {
+    let rules = Rules::new().unwrap();
+    let g = new_game(7, &rules).unwrap();
+    let text = save::to_text(&g).unwrap();
+    // Truncated.
+    let cut = &text[..text.len() / 2];
+    assert!(matches!(
+        save::from_text(cut, rules.hooks()),
+        Err(SaveError::Corrupt(_))
+    ));
+    // Garbage.
+    assert!(matches!(
+        save::from_text("not json", rules.hooks()),
+        Err(SaveError::Corrupt(_))
+    ));
+    assert!(matches!(
+        save::from_text("", rules.hooks()),
+        Err(SaveError::Corrupt(_))
+    ));
+    // Another version.
+    let other = text.replacen("\"version\":1", "\"version\":99", 1);
+    match save::from_text(&other, rules.hooks()) {
+        Err(e @ SaveError::WrongVersion { found: 99 }) => {
+            assert_eq!(
+                e.to_string(),
+                "this save has version 99; this build reads version 1"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // Another game.
+    let other = text.replacen("\"game\":\"alchemy\"", "\"game\":\"caves\"", 1);
+    assert!(
+        matches!(save::from_text(&other, rules.hooks()), Err(SaveError::WrongGame(g)) if g == "caves")
+    );
+    // An unknown hook name.
+    let other = text.replace("\"potion_heal\"", "\"potion_explode\"");
+    assert_ne!(other, text);
+    match save::from_text(&other, rules.hooks()) {
+        Err(SaveError::UnknownHook(m)) => assert!(m.contains("potion_explode"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // A missing file.
+    let missing = std::env::temp_dir().join("alembic-no-such-save.json");
+    assert!(matches!(
+        save::load(&missing, rules.hooks()),
+        Err(SaveError::Io { .. })
+    ));
+    // Every truncation point of a small prefix is an error, never a panic.
+    for n in (0..text.len()).step_by(text.len() / 50 + 1) {
+        if !text.is_char_boundary(n) {
+            continue;
+        }
+        assert!(save::from_text(&text[..n], rules.hooks()).is_err());
+    }
+}

@@ -1,0 +1,580 @@
+//! Scenario tests: a small walled arena, things placed by hand, commands applied, exact
+//! outcomes checked.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use alembic::{Dir, Game};
+use alembic_content::alchemy::kinds::DamageType;
+use alembic_content::alchemy::props::{
+    AG, APPEARANCE, CR, DEEPEST, DESTINATION, DURATION, GAME_OVER, HPS, HPS_MAX, IS_CONFUSED,
+    IS_HOSTILE, IS_IDENTIFIED, IS_OPEN, LAST_SEEN, OUTCOME, RECIPE, SK, SPEED, ST,
+};
+use alembic_content::alchemy::rules::combat::{self, Source};
+use alembic_content::alchemy::rules::effects::{add_effect, effect_list};
+use alembic_content::alchemy::rules::items::inventory;
+use alembic_content::alchemy::rules::time::end_turn;
+use alembic_content::alchemy::text::a_name;
+use alembic_content::alchemy::{Command, RuleError, Rules, apply, view};
+use common::{Z, arena, at, give, put};
+
+fn run(game: &Game, rules: &Rules, cmd: Command) -> Game {
+    match apply(game, rules, cmd) {
+        Ok(o) => {
+            o.game.check_invariants().expect("invariants");
+            o.game
+        }
+        Err(e) => panic!("command refused: {e}"),
+    }
+}
+
+fn messages(game: &Game) -> Vec<String> {
+    game.messages().map(|m| m.text.to_string()).collect()
+}
+
+#[test]
+fn damage_types_resistances_and_armour_are_exact() {
+    let (mut g, rules, _) = arena(1);
+    let rat = put(&mut g, &rules, "giant rat", 3, 0);
+    g.set_mut(rat, &HPS, 100).unwrap();
+    g.set_mut(rat, &HPS_MAX, 100).unwrap();
+    // No armour, no resistance: all of it.
+    let d = combat::damage(
+        &mut g,
+        rules.hooks(),
+        rat,
+        10,
+        DamageType::Fire,
+        Source::Cause("test".into()),
+    )
+    .unwrap();
+    assert_eq!(d, 10);
+    assert_eq!(g.query(rat, &HPS).unwrap(), 90);
+    // Half fire resistance: half.
+    g.set_mut(rat, &alembic_content::alchemy::props::RES_FIRE, 50)
+        .unwrap();
+    let d = combat::damage(
+        &mut g,
+        rules.hooks(),
+        rat,
+        10,
+        DamageType::Fire,
+        Source::Cause("test".into()),
+    )
+    .unwrap();
+    assert_eq!(d, 5);
+    // Vulnerable (−50): one and a half times.
+    g.set_mut(rat, &alembic_content::alchemy::props::RES_ICE, -50)
+        .unwrap();
+    let d = combat::damage(
+        &mut g,
+        rules.hooks(),
+        rat,
+        10,
+        DamageType::Ice,
+        Source::Cause("test".into()),
+    )
+    .unwrap();
+    assert_eq!(d, 15);
+    // Armour does nothing against poison (it bypasses armour); the rat is living.
+    g.set_mut(rat, &alembic_content::alchemy::props::ARMOUR, 50)
+        .unwrap();
+    let d = combat::damage(
+        &mut g,
+        rules.hooks(),
+        rat,
+        7,
+        DamageType::Poison,
+        Source::Cause("test".into()),
+    )
+    .unwrap();
+    assert_eq!(d, 7);
+    assert_eq!(g.query(rat, &HPS).unwrap(), 100 - 10 - 5 - 15 - 7);
+}
+
+#[test]
+fn an_attack_with_a_fixed_seed_is_reproducible_and_consistent() {
+    let setup = || {
+        let (mut g, rules, hero) = arena(7);
+        let rat = put(&mut g, &rules, "giant rat", 1, 0);
+        g.set_mut(rat, &HPS, 50).unwrap();
+        g.set_mut(rat, &HPS_MAX, 50).unwrap();
+        // Freeze the rat so only the hero acts.
+        g.set_mut(rat, &SPEED, 1).unwrap();
+        (g, rules, hero, rat)
+    };
+    let (g, rules, _, rat) = setup();
+    let mut a = g.clone();
+    for _ in 0..10 {
+        a = run(&a, &rules, Command::Move(Dir::East));
+    }
+    let (g2, rules2, _, rat2) = setup();
+    let mut b = g2;
+    for _ in 0..10 {
+        b = run(&b, &rules2, Command::Move(Dir::East));
+    }
+    assert_eq!(a.state_hash(), b.state_hash());
+    let lost = 50 - a.query(rat, &HPS).unwrap();
+    assert_eq!(lost, 50 - b.query(rat2, &HPS).unwrap());
+    let log = messages(&a);
+    let hits = log
+        .iter()
+        .filter(|m| m.starts_with("You hit the giant rat"))
+        .count();
+    let misses = log
+        .iter()
+        .filter(|m| *m == "You miss the giant rat.")
+        .count();
+    let blocks = log
+        .iter()
+        .filter(|m| *m == "The giant rat blocks your attack.")
+        .count();
+    assert_eq!(hits + misses + blocks, 10, "{log:?}");
+    assert!(
+        hits > 0 && lost > 0,
+        "ten swings with a skill edge hit at least once"
+    );
+    // Unarmed hero: damage per hit 1..=3 (+0 for ST 7... (7-4)/2 = 1), doubled on a critical.
+    assert!(lost <= hits as i32 * 8, "{lost} from {hits} hits");
+}
+
+#[test]
+fn invincible_creatures_take_no_damage_and_immortals_do_not_die() {
+    let (mut g, rules, _) = arena(2);
+    let golem = put(&mut g, &rules, "eternal golem", 3, 0);
+    combat::damage(
+        &mut g,
+        rules.hooks(),
+        golem,
+        1000,
+        DamageType::Normal,
+        Source::Cause("test".into()),
+    )
+    .unwrap();
+    assert!(g.contains(golem));
+    assert_eq!(g.query(golem, &HPS).unwrap(), 1);
+    let rat = put(&mut g, &rules, "rat", -3, 0);
+    add_effect(&mut g, rat, "invincible").unwrap();
+    let d = combat::damage(
+        &mut g,
+        rules.hooks(),
+        rat,
+        100,
+        DamageType::Normal,
+        Source::Cause("test".into()),
+    )
+    .unwrap();
+    assert_eq!(d, 0);
+    assert!(g.contains(rat));
+}
+
+#[test]
+fn effects_act_through_modifiers_and_expire_on_time() {
+    let (mut g, rules, hero) = arena(3);
+    let st = g.query(hero, &ST).unwrap();
+    add_effect(&mut g, hero, "weakened").unwrap();
+    assert_eq!(g.query(hero, &ST).unwrap(), st - 3);
+    assert_eq!(effect_list(&g, hero), vec![("weakened".to_string(), 30)]);
+    // 29 turns later it is still there; the 30th turn ends it.
+    for _ in 0..29 {
+        g = run(&g, &rules, Command::Wait);
+    }
+    assert_eq!(g.query(hero, &ST).unwrap(), st - 3);
+    assert_eq!(effect_list(&g, hero), vec![("weakened".to_string(), 1)]);
+    g = run(&g, &rules, Command::Wait);
+    assert_eq!(g.query(hero, &ST).unwrap(), st);
+    assert!(effect_list(&g, hero).is_empty());
+    assert_eq!(
+        messages(&g).last().map(String::as_str),
+        Some("Your strength returns.")
+    );
+    // The same effect twice refreshes instead of stacking.
+    add_effect(&mut g, hero, "hasted").unwrap();
+    add_effect(&mut g, hero, "hasted").unwrap();
+    assert_eq!(g.query(hero, &SPEED).unwrap(), 150);
+    assert_eq!(effect_list(&g, hero).len(), 1);
+}
+
+#[test]
+fn speed_sets_how_often_monsters_act() {
+    let (mut g, rules, hero) = arena(4);
+    // A hasted hero (speed 200 here) spends 50 time per action: a normal monster acts
+    // every other hero action.
+    g.set_mut(hero, &SPEED, 200).unwrap();
+    let rat = put(&mut g, &rules, "rat", 5, 3);
+    g.set_mut(rat, &IS_HOSTILE, false).unwrap();
+    let aps0 = g.query(rat, &alembic_content::alchemy::props::APS).unwrap();
+    assert_eq!(aps0, 0);
+    let o = apply(&g, &rules, Command::Wait).unwrap();
+    assert_eq!(o.elapsed, 50);
+    // Banked 50 > 0: acted once (cost 100 at speed 100) → −50.
+    assert_eq!(
+        o.game
+            .query(rat, &alembic_content::alchemy::props::APS)
+            .unwrap(),
+        -50
+    );
+    let o2 = apply(&o.game, &rules, Command::Wait).unwrap();
+    assert_eq!(
+        o2.game
+            .query(rat, &alembic_content::alchemy::props::APS)
+            .unwrap(),
+        0
+    );
+    let _ = end_turn;
+}
+
+#[test]
+fn drinking_identifies_the_whole_kind() {
+    let (mut g, rules, hero) = arena(5);
+    let p1 = give(&mut g, hero, "potion of speed");
+    let p2 = give(&mut g, hero, "potion of speed");
+    let look = g
+        .library()
+        .get("potion of speed")
+        .unwrap()
+        .get(&APPEARANCE)
+        .unwrap();
+    assert_eq!(
+        a_name(&g, p2).unwrap(),
+        format!(
+            "{} {look} potion",
+            alembic_content::alchemy::text::article(&look)
+        )
+    );
+    g = run(&g, &rules, Command::Quaff(p1));
+    assert!(!g.contains(p1));
+    assert_eq!(a_name(&g, p2).unwrap(), "a potion of speed");
+    assert!(
+        g.library()
+            .get("potion of speed")
+            .unwrap()
+            .is(&IS_IDENTIFIED)
+    );
+    // A potion made later is known too.
+    let p3 = give(&mut g, hero, "potion of speed");
+    assert_eq!(a_name(&g, p3).unwrap(), "a potion of speed");
+    assert!(
+        messages(&g)
+            .iter()
+            .any(|m| m == "It was a potion of speed.")
+    );
+    assert_eq!(g.query(hero, &SPEED).unwrap(), 150);
+}
+
+#[test]
+fn crafting_uses_exactly_one_ingredient_set() {
+    let (mut g, rules, hero) = arena(6);
+    let proto = "potion of healing";
+    g.library_mut()
+        .set_proto_prop(proto, &IS_IDENTIFIED, true)
+        .unwrap();
+    let recipe: Vec<String> = g
+        .library()
+        .get(proto)
+        .unwrap()
+        .get(&RECIPE)
+        .unwrap()
+        .iter()
+        .map(|v| match v {
+            alembic::Value::Text(t) => t.to_string(),
+            _ => panic!("recipe entries are names"),
+        })
+        .collect();
+    assert!((1..=3).contains(&recipe.len()));
+    for name in &recipe {
+        g.library_mut()
+            .set_proto_prop(name, &IS_IDENTIFIED, true)
+            .unwrap();
+    }
+    // Two full sets.
+    for _ in 0..2 {
+        for name in &recipe {
+            give(&mut g, hero, name);
+        }
+    }
+    // Not next to a workbench: refused, nothing used.
+    let before = inventory(&g, hero).len();
+    match apply(&g, &rules, Command::Craft(proto.into())) {
+        Err(RuleError::Refused(m)) => {
+            assert_eq!(m, "You need to stand beside an alchemy workbench.")
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    let bench = g.library().create("alchemy workbench").unwrap();
+    g.add_thing_mut(at(1, 1), bench).unwrap();
+    // Craft 11: yield 1 + (11 − 5) / 3 = 3 potions from one set.
+    g.set_mut(hero, &CR, 11).unwrap();
+    g = run(&g, &rules, Command::Craft(proto.into()));
+    let inv = inventory(&g, hero);
+    let potions = inv
+        .iter()
+        .filter(|&&t| g.get_thing(t).unwrap().proto() == Some(proto))
+        .count();
+    assert_eq!(potions, 3);
+    assert_eq!(inv.len(), before - recipe.len() + 3);
+    assert!(
+        messages(&g)
+            .iter()
+            .any(|m| m == "You brew 3 potions of healing.")
+    );
+}
+
+#[test]
+fn a_wall_stops_a_thrown_potion() {
+    let (mut g, rules, hero) = arena(8);
+    let wall = g.library().tile_id("wall").unwrap();
+    let rat = put(&mut g, &rules, "giant rat", 4, 0);
+    g.set_mut(rat, &IS_HOSTILE, false).unwrap();
+    g.set_mut(rat, &SPEED, 1).unwrap();
+    let mut walled = g.clone();
+    walled.set_tile_mut(at(2, 0), wall).unwrap();
+    let p = give(&mut walled, hero, "potion of poison");
+    let after = run(&walled, &rules, Command::Throw(p, at(4, 0)));
+    assert!(!after.contains(p));
+    assert!(effect_list(&after, rat).is_empty());
+    assert!(
+        messages(&after)
+            .iter()
+            .any(|m| m.ends_with("shatters against the wall."))
+    );
+    // Without the wall the rat is splashed.
+    let p = give(&mut g, hero, "potion of poison");
+    let after = run(&g, &rules, Command::Throw(p, at(4, 0)));
+    assert_eq!(
+        effect_list(&after, rat).first().map(|e| e.0.as_str()),
+        Some("poisoned")
+    );
+}
+
+#[test]
+fn healing_hurts_the_undead() {
+    let (mut g, rules, hero) = arena(9);
+    let z = put(&mut g, &rules, "zombie", 3, 0);
+    g.set_mut(z, &SPEED, 1).unwrap();
+    let hp = g.query(z, &HPS).unwrap();
+    let p = give(&mut g, hero, "potion of healing");
+    g = run(&g, &rules, Command::Throw(p, at(3, 0)));
+    assert!(!g.contains(z) || g.query(z, &HPS).unwrap() < hp);
+    assert!(
+        messages(&g)
+            .iter()
+            .any(|m| m == "The zombie writhes in agony.")
+    );
+}
+
+#[test]
+fn intelligent_monsters_open_doors_and_animals_do_not() {
+    for (kind, opens) in [("goblin", true), ("rat", false)] {
+        let (mut g, rules, _) = arena(10);
+        let wall = g.library().tile_id("wall").unwrap();
+        for y in -4..=4 {
+            if y != 0 {
+                g.set_tile_mut(at(3, y), wall).unwrap();
+            }
+        }
+        let door = g.library().create("door").unwrap();
+        let door = g.add_thing_mut(at(3, 0), door).unwrap();
+        let m = put(&mut g, &rules, kind, 5, 0);
+        g.set_mut(m, &LAST_SEEN, at(0, 0)).unwrap();
+        for _ in 0..4 {
+            g = run(&g, &rules, Command::Wait);
+        }
+        assert_eq!(g.is(door, &IS_OPEN), opens, "{kind}");
+    }
+}
+
+#[test]
+fn refusals_cost_no_time_and_explain() {
+    let (g, rules, hero) = arena(11);
+    let cases: Vec<(Command, &str)> = vec![
+        (Command::PickUp(None), "There is nothing here to pick up."),
+        (Command::Descend, "There are no stairs down here."),
+        (Command::Ascend, "There are no stairs up here."),
+        (Command::Open(Dir::North), "There is no door there."),
+        (Command::Quaff(hero), "You are not carrying that."),
+    ];
+    for (cmd, msg) in cases {
+        match apply(&g, &rules, cmd) {
+            Err(RuleError::Refused(m)) => assert_eq!(m, msg),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+    // Walking into the wall.
+    let mut h = g.clone();
+    h.move_thing_mut(hero, at(-7, 0)).unwrap();
+    match apply(&h, &rules, Command::Move(Dir::West)) {
+        Err(RuleError::Refused(m)) => assert_eq!(m, "There is a wall in the way."),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(g.turn(), 0);
+}
+
+#[test]
+fn you_see_items_counted_in_english() {
+    let (mut g, rules, _) = arena(12);
+    for _ in 0..2 {
+        let herb = g.library().create("bloodwort").unwrap();
+        g.add_thing_mut(at(1, 0), herb).unwrap();
+    }
+    let dagger = g.library().create("dagger").unwrap();
+    g.add_thing_mut(at(1, 0), dagger).unwrap();
+    let o = apply(&g, &rules, Command::Move(Dir::East)).unwrap();
+    assert!(
+        o.messages
+            .iter()
+            .any(|m| m == "You see 2 strange herbs and a dagger."),
+        "{:?}",
+        o.messages
+    );
+    let g = o.game;
+    let o = apply(&g, &rules, Command::PickUp(None)).unwrap();
+    assert_eq!(
+        o.messages.first().map(String::as_str),
+        Some("You pick up a dagger.")
+    );
+    let g = run(&o.game, &rules, Command::PickUp(None));
+    let g = run(&g, &rules, Command::PickUp(None));
+    let names: Vec<String> = view::inventory_entries(&g)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.name)
+        .collect();
+    assert_eq!(
+        names,
+        vec!["a dagger".to_string(), "2 strange herbs".to_string()]
+    );
+}
+
+#[test]
+fn wielding_changes_the_attack_and_armour_protects() {
+    let (mut g, rules, hero) = arena(13);
+    let base = view::status(&g).unwrap();
+    assert_eq!(base.attack, "hit 1-3 normal");
+    let sword = give(&mut g, hero, "long sword");
+    let mail = give(&mut g, hero, "chain mail");
+    let plate = give(&mut g, hero, "plate mail");
+    g = run(&g, &rules, Command::Wield(sword));
+    g = run(&g, &rules, Command::Wield(mail));
+    let s = view::status(&g).unwrap();
+    assert_eq!(s.attack, "hit 1-8 normal");
+    assert_eq!(s.armour, 4);
+    assert_eq!(g.query(hero, &AG).unwrap(), 6);
+    // Same slot: the old piece comes off.
+    g = run(&g, &rules, Command::Wield(plate));
+    assert_eq!(view::status(&g).unwrap().armour, 7);
+    assert!(!g.is(mail, &alembic_content::alchemy::props::IS_WIELDED));
+    g = run(&g, &rules, Command::Unwield(sword));
+    assert_eq!(view::status(&g).unwrap().attack, "hit 1-3 normal");
+    // Fire armour resists fire (the original swapped fire and ice).
+    let cloak = give(&mut g, hero, "fire cloak");
+    g = run(&g, &rules, Command::Wield(cloak));
+    assert_eq!(
+        g.query(hero, &alembic_content::alchemy::props::RES_FIRE)
+            .unwrap(),
+        50
+    );
+    assert_eq!(
+        g.query(hero, &alembic_content::alchemy::props::RES_ICE)
+            .unwrap(),
+        0
+    );
+    let _ = SK;
+}
+
+#[test]
+fn stairs_depth_and_winning() {
+    let (mut g, rules, hero) = arena(14);
+    // A staircase pair between −1 and −2 (built by hand on two small floors).
+    let floor = g.library().tile_id("floor").unwrap();
+    g.fill_tiles_mut(alembic::LocBox::rect(-2, -2, 5, 5, -2), floor)
+        .unwrap();
+    let down = g
+        .library()
+        .create("stairs down")
+        .unwrap()
+        .with(&DESTINATION, alembic::Loc::new(0, 0, -2));
+    g.add_thing_mut(at(1, 0), down).unwrap();
+    let up = g
+        .library()
+        .create("stairs up")
+        .unwrap()
+        .with(&DESTINATION, at(1, 0));
+    g.add_thing_mut(alembic::Loc::new(0, 0, -2), up).unwrap();
+    let exit = g.library().create("exit").unwrap();
+    g.add_thing_mut(at(0, 0), exit).unwrap();
+    match apply(&g, &rules, Command::Ascend) {
+        Err(RuleError::Refused(m)) => {
+            assert_eq!(m, "You cannot leave without the Philosopher's Stone.")
+        }
+        other => panic!("{other:?}"),
+    }
+    g = run(&g, &rules, Command::Move(Dir::East));
+    g = run(&g, &rules, Command::Descend);
+    assert_eq!(view::status(&g).unwrap().depth, 2);
+    assert_eq!(view::status(&g).unwrap().levels, 11);
+    assert_eq!(g.var(&DEEPEST).unwrap(), 2);
+    g = run(&g, &rules, Command::Ascend);
+    assert_eq!(view::status(&g).unwrap().depth, 1);
+    give(&mut g, hero, "the Philosopher's Stone");
+    g = run(&g, &rules, Command::Move(Dir::West));
+    let o = apply(&g, &rules, Command::Ascend).unwrap();
+    assert!(o.over);
+    assert_eq!(o.game.var(&OUTCOME).unwrap().as_ref(), "won");
+    let s = alembic_content::alchemy::summary(&o.game).unwrap();
+    assert_eq!((s.outcome.as_str(), s.deepest, s.depth), ("won", 2, 1));
+    assert!(matches!(
+        apply(&o.game, &rules, Command::Wait),
+        Err(RuleError::GameOver)
+    ));
+}
+
+#[test]
+fn the_hero_can_die() {
+    let (mut g, rules, hero) = arena(15);
+    g.set_mut(hero, &HPS, 1).unwrap();
+    add_effect(&mut g, hero, "deadly poisoned").unwrap();
+    let o = apply(&g, &rules, Command::Wait).unwrap();
+    assert!(o.over);
+    assert!(o.game.var(&GAME_OVER).unwrap());
+    let s = alembic_content::alchemy::summary(&o.game).unwrap();
+    assert_eq!(s.outcome, "died");
+    assert_eq!(s.cause, "killed by being deadly poisoned");
+    assert_eq!(s.turns, 1);
+}
+
+#[test]
+fn confusion_is_a_modifier_flag() {
+    let (mut g, _rules, hero) = arena(16);
+    assert!(!g.is(hero, &IS_CONFUSED));
+    let e = add_effect(&mut g, hero, "confused").unwrap();
+    assert!(g.is(hero, &IS_CONFUSED));
+    assert_eq!(g.query(e, &DURATION).unwrap(), 1000);
+    let _ = Z;
+}
+
+#[test]
+fn a_confused_hero_always_spends_the_turn_so_confusion_wears_off() {
+    let (mut g, rules, hero) = arena(17);
+    g.move_thing_mut(hero, at(-7, -4)).unwrap();
+    add_effect(&mut g, hero, "confused").unwrap();
+    // Walking north-west into the corner: refusals are only possible without a stumble,
+    // and every stumble (even into a wall) takes time, so the effect runs out.
+    let mut refused = 0;
+    for _ in 0..200 {
+        match apply(&g, &rules, Command::Move(Dir::NorthWest)) {
+            Ok(o) => g = o.game,
+            Err(RuleError::Refused(_)) => {
+                refused += 1;
+                g = run(&g, &rules, Command::Wait);
+            }
+            Err(e) => panic!("{e}"),
+        }
+        if !g.is(hero, &IS_CONFUSED) {
+            break;
+        }
+    }
+    assert!(!g.is(hero, &IS_CONFUSED), "confusion wore off");
+    assert!(refused > 0);
+}

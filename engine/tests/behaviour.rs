@@ -1,0 +1,354 @@
+//! Behaviour tests of the engine core through the public API only.
+
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use alembic::{
+    Error, FREQ, Game, Hook, HookCall, Hooks, IS_CONTAINER, LEVEL, Library, Loc, Modifier,
+    ON_CONSUME, ON_CREATE, Place, Prop, Props, Thing, ThingId, Value, ValueKind,
+};
+
+const ST: Prop<i32> = Prop::with_default("st", 10);
+const HP: Prop<i32> = Prop::new("hp");
+const NAME: Prop<Arc<str>> = Prop::new("name");
+const WORN: Prop<bool> = Prop::with_default("worn", false);
+const IS_POTION: Prop<bool> = Prop::with_default("is_potion", false);
+const IDENTIFIED: Prop<bool> = Prop::with_default("identified", false);
+
+fn library() -> Library {
+    Library::new()
+        .proclaim(
+            "base creature",
+            None,
+            Props::new().with(IS_CONTAINER, true).with(HP, 10),
+        )
+        .unwrap()
+        .proclaim(
+            "rat",
+            Some("base creature"),
+            Props::new().with(NAME, "rat".into()).with(HP, 3),
+        )
+        .unwrap()
+        .proclaim("chest", None, Props::new().with(IS_CONTAINER, true))
+        .unwrap()
+        .proclaim(
+            "base potion",
+            None,
+            Props::new().with(IS_POTION, true).with(LEVEL, 1),
+        )
+        .unwrap()
+        .proclaim(
+            "healing potion",
+            Some("base potion"),
+            Props::new().with(FREQ, 300),
+        )
+        .unwrap()
+        .proclaim(
+            "poison potion",
+            Some("base potion"),
+            Props::new().with(LEVEL, 5),
+        )
+        .unwrap()
+        .proclaim(
+            "rare potion",
+            Some("base potion"),
+            Props::new().with(FREQ, 0),
+        )
+        .unwrap()
+}
+
+fn world() -> (Game, ThingId) {
+    let mut g = Game::new(3).with_library(library());
+    let rat = g
+        .add_thing_mut(Loc::new(0, 0, -1), g.library().create("rat").unwrap())
+        .unwrap();
+    (g, rat)
+}
+
+#[test]
+fn prototypes_inherit_and_override() {
+    let lib = library();
+    let rat = lib.create("rat").unwrap();
+    assert_eq!(rat.get(&HP), Ok(3));
+    assert!(rat.is(&IS_CONTAINER));
+    assert_eq!(rat.proto(), Some("rat"));
+    assert_eq!(lib.get("rat").unwrap().parent(), Some("base creature"));
+    assert_eq!(
+        lib.create("base creature").unwrap_err(),
+        Error::AbstractPrototype("base creature".into())
+    );
+    assert_eq!(
+        lib.create("dragon").unwrap_err(),
+        Error::UnknownPrototype("dragon".into())
+    );
+    assert_eq!(
+        lib.proclaim("rat", None, Props::new()).unwrap_err(),
+        Error::DuplicatePrototype("rat".into())
+    );
+    assert_eq!(
+        lib.proclaim("x", Some("nothing"), Props::new())
+            .unwrap_err(),
+        Error::UnknownPrototype("nothing".into())
+    );
+}
+
+#[test]
+fn random_creation_respects_flag_level_and_frequency() {
+    let lib = library();
+    let mut g = Game::new(11);
+    let mut healing = 0;
+    for _ in 0..1000 {
+        let name = lib.random_name(g.rng(), &IS_POTION, 1, 3).unwrap();
+        // Level 5 and freq 0 are never picked; abstract "base potion" never.
+        assert_eq!(&*name, "healing potion");
+        healing += 1;
+    }
+    assert_eq!(healing, 1000);
+    let mut poison = 0;
+    for _ in 0..4000 {
+        if &*lib.random_name(g.rng(), &IS_POTION, 1, 9).unwrap() == "poison potion" {
+            poison += 1;
+        }
+    }
+    // Weights 300 : 100 → about a quarter poison.
+    assert!((800..1200).contains(&poison), "{poison}");
+    assert!(matches!(
+        lib.random_name(g.rng(), &IS_POTION, 20, 30),
+        Err(Error::NothingToCreate { .. })
+    ));
+}
+
+#[test]
+fn modifiers_apply_by_priority_then_insertion_and_only_while_active() {
+    let (g, rat) = world();
+    let weak = Thing::new(Props::new().modifier(Modifier::add(ST, -4)));
+    let halve = Thing::new(Props::new().modifier(Modifier::scale(ST, 1, 2).priority(10)));
+    let ring = Thing::new(Props::new().modifier(Modifier::add(ST, 3).while_flag(WORN)));
+    let (g, _) = g.add_thing(rat, halve).unwrap();
+    let (g, w) = g.add_thing(rat, weak).unwrap();
+    let (g, r) = g.add_thing(rat, ring).unwrap();
+    // (10 - 4) / 2: the priority-10 halving applies after the priority-0 weakness.
+    assert_eq!(g.query(rat, &ST), Ok(3));
+    let worn = g.set(r, &WORN, true).unwrap();
+    assert_eq!(worn.query(rat, &ST), Ok((10 - 4 + 3) / 2));
+    // Moving the weakness out removes its modifier.
+    let cured = worn.move_thing(w, Loc::new(1, 0, -1)).unwrap();
+    assert_eq!(cured.query(rat, &ST), Ok((10 + 3) / 2));
+    // Base value unchanged throughout; the older values still read as before.
+    assert_eq!(cured.get_thing(rat).unwrap().get(&ST), Ok(10));
+    assert_eq!(g.query(rat, &ST), Ok(3));
+    cured.check_invariants().unwrap();
+}
+
+#[test]
+fn updating_a_carrier_refreshes_its_holders_modifiers() {
+    let (g, rat) = world();
+    let (g, charm) = g.add_thing(rat, Thing::new(Props::new())).unwrap();
+    assert_eq!(g.query(rat, &ST), Ok(10));
+    let mut t = g.get_thing(charm).unwrap().clone();
+    t.set_modifiers(vec![Modifier::add(ST, 5)]);
+    let g2 = g.update_thing(t).unwrap();
+    assert_eq!(g2.query(rat, &ST), Ok(15));
+    g2.check_invariants().unwrap();
+}
+
+#[test]
+fn containment_rules_and_location() {
+    let (g, rat) = world();
+    let (g, chest) = g
+        .add_thing(Loc::new(5, 5, -1), g.library().create("chest").unwrap())
+        .unwrap();
+    let (g, coin) = g.add_thing(chest, Thing::new(Props::new())).unwrap();
+    assert_eq!(
+        g.add_thing(coin, Thing::new(Props::new())).unwrap_err(),
+        Error::NotAContainer(coin)
+    );
+    // The chest into the rat, then the rat into the chest: a cycle, refused.
+    let g = g.move_thing(chest, rat).unwrap();
+    assert_eq!(g.location(coin), Ok(Loc::new(0, 0, -1)));
+    assert_eq!(g.outermost(coin), Ok(rat));
+    assert_eq!(
+        g.move_thing(rat, chest).unwrap_err(),
+        Error::ContainmentCycle {
+            thing: rat,
+            into: chest
+        }
+    );
+    assert_eq!(
+        g.move_thing(chest, chest).unwrap_err(),
+        Error::ContainmentCycle {
+            thing: chest,
+            into: chest
+        }
+    );
+    // Removing the rat removes everything inside it.
+    let gone = g.remove_thing(rat).unwrap();
+    assert_eq!(gone.thing_count(), 0);
+    assert!(gone.things_at(Loc::new(0, 0, -1)).is_empty());
+    assert_eq!(gone.query(coin, &HP), Err(Error::NoSuchThing(coin)));
+    gone.check_invariants().unwrap();
+    // A thing already in a game can't be added again.
+    let t = g.get_thing(coin).unwrap().clone();
+    assert_eq!(
+        g.add_thing(Loc::ORIGIN, t).unwrap_err(),
+        Error::AlreadyPlaced(coin)
+    );
+}
+
+#[test]
+fn typed_reads_report_wrong_types_and_missing_values() {
+    let (g, rat) = world();
+    const HP_AS_TEXT: Prop<Arc<str>> = Prop::new("hp");
+    assert_eq!(
+        g.query(rat, &HP_AS_TEXT),
+        Err(Error::WrongPropertyType {
+            key: HP.key().clone(),
+            expected: ValueKind::Text,
+            found: ValueKind::Int
+        })
+    );
+    const MANA: Prop<i32> = Prop::new("mana");
+    assert!(matches!(
+        g.query(rat, &MANA),
+        Err(Error::MissingProperty { .. })
+    ));
+    assert_eq!(g.query_opt(rat, &MANA), Ok(None));
+    assert_eq!(g.query(rat, &ST), Ok(10)); // default
+    assert!(!g.is(ThingId(12345), &WORN));
+}
+
+fn heal(g: &mut Game, call: &HookCall) -> Result<(), Error> {
+    let target = call.actor.ok_or_else(|| Error::HookFailed {
+        hook: "heal".into(),
+        reason: "nobody drank it".into(),
+    })?;
+    let hp = g.query(target, &HP)?;
+    g.set_mut(target, &HP, hp + 5)?;
+    g.log_mut("You feel better.");
+    Ok(())
+}
+
+fn identify(g: &mut Game, call: &HookCall) -> Result<(), Error> {
+    let proto = g.get_thing(call.this)?.proto().map(str::to_owned);
+    if let Some(p) = proto {
+        g.library_mut().set_proto_prop(&p, &IDENTIFIED, true)?;
+    }
+    Ok(())
+}
+
+#[test]
+fn hooks_run_by_name_all_or_nothing() {
+    let hooks = Hooks::new()
+        .register("heal", heal)
+        .unwrap()
+        .register("identify", identify)
+        .unwrap();
+    assert_eq!(
+        Hooks::new()
+            .register("heal", heal)
+            .unwrap()
+            .register("heal", heal)
+            .unwrap_err(),
+        Error::DuplicateHook("heal".into())
+    );
+    let (mut g, rat) = world();
+    g.library_mut()
+        .proclaim_mut(
+            "potion of healing",
+            Some("base potion"),
+            Props::new()
+                .with(ON_CONSUME, Hook::new("heal"))
+                .with(ON_CREATE, Hook::new("identify")),
+        )
+        .unwrap();
+    let potion = g.spawn_mut(&hooks, "potion of healing", rat).unwrap();
+    // on_create identified the whole kind, in the library inside the game value.
+    assert!(
+        g.library()
+            .get("potion of healing")
+            .unwrap()
+            .is(&IDENTIFIED)
+    );
+    let before = g.clone();
+    // A failing hook (no actor) changes nothing.
+    let err = g
+        .run_hook_mut(&hooks, &ON_CONSUME, HookCall::on(potion))
+        .unwrap_err();
+    assert!(matches!(err, Error::HookFailed { .. }));
+    assert!(g == before);
+    let call = HookCall {
+        actor: Some(rat),
+        ..HookCall::on(potion)
+    };
+    assert_eq!(g.run_hook_mut(&hooks, &ON_CONSUME, call), Ok(true));
+    assert_eq!(g.query(rat, &HP), Ok(8));
+    assert_eq!(
+        g.messages().last().map(|m| &*m.text),
+        Some("You feel better.")
+    );
+    // A hook name nobody registered is reported.
+    g.set_mut(potion, &ON_CONSUME, Hook::new("explode"))
+        .unwrap();
+    assert_eq!(
+        g.check_hooks(&hooks),
+        Err(Error::UnknownHook("explode".into()))
+    );
+}
+
+#[test]
+fn same_seed_same_operations_same_game() {
+    fn play(seed: u64) -> Game {
+        let mut g = Game::new(seed).with_library(library());
+        for i in 0..50 {
+            let name = g.random_name(&IS_POTION, 1, 9).unwrap();
+            let roll = g.rng().range(-5, 5) as i32;
+            let t = g.library().create(&name).unwrap();
+            let id = g.add_thing_mut(Loc::new(roll, i, 0), t).unwrap();
+            g.set_mut(id, &HP, roll).unwrap();
+            g.log_mut(format!("made {name}"));
+        }
+        g
+    }
+    let a = play(99);
+    let b = play(99);
+    let c = play(100);
+    assert!(a == b);
+    assert_eq!(a.state_hash(), b.state_hash());
+    assert!(a != c);
+    assert_ne!(a.state_hash(), c.state_hash());
+}
+
+#[test]
+fn save_load_round_trip_and_corrupt_saves() {
+    let (g, rat) = world();
+    let (g, _) = g
+        .add_thing(rat, Thing::new(Props::new().modifier(Modifier::add(ST, 2))))
+        .unwrap();
+    let json = serde_json::to_string(&g).unwrap();
+    let back: Game = serde_json::from_str(&json).unwrap();
+    assert!(back == g);
+    assert_eq!(back.query(rat, &ST), Ok(12));
+    // Truncated, other-version and inconsistent saves are clear errors, not panics.
+    assert!(serde_json::from_str::<Game>(&json[..json.len() / 2]).is_err());
+    let other = json.replacen("\"format\":1", "\"format\":99", 1);
+    let err = serde_json::from_str::<Game>(&other)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("save format 99"), "{err}");
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["things"][0]["place"] = serde_json::json!({"Map": {"x": 40, "y": 40, "z": 0}});
+    let err = serde_json::from_value::<Game>(v).unwrap_err().to_string();
+    assert!(err.contains("inconsistent game"), "{err}");
+}
+
+#[test]
+fn raw_values_and_places() {
+    let mut t = Thing::default();
+    t.set_raw(alembic::PropKey::new("colour"), Value::Text("red".into()));
+    let (g, id) = Game::new(0).add_thing(Loc::new(1, 2, 3), t).unwrap();
+    assert_eq!(g.place(id), Ok(Place::Map(Loc::new(1, 2, 3))));
+    const COLOUR: Prop<Arc<str>> = Prop::new("colour");
+    assert_eq!(g.query(id, &COLOUR).as_deref(), Ok("red"));
+    assert_eq!(g.all_things().count(), 1);
+}

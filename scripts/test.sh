@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Run every test Alembic has: unit, property, behaviour and doc tests (`cargo test --workspace`),
+# then the end-to-end scripts that play the release binaries in tmux and under Xvfb.
+# Installs what a fresh Debian machine lacks (tmux, Xvfb, xdotool, ImageMagick) when run as root.
+# Ends with one line "N passed, M failed" and exits non-zero if anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
+command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
+command -v xauth >/dev/null 2>&1 || need+=(xauth)
+command -v xdotool >/dev/null 2>&1 || need+=(xdotool)
+command -v xwininfo >/dev/null 2>&1 || need+=(x11-apps x11-utils)
+{ command -v import >/dev/null 2>&1 && import -version 2>/dev/null | grep -q ImageMagick; } || need+=(imagemagick)
+if ((${#need[@]})); then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "test.sh: installing ${need[*]}"
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null \
+      || echo "test.sh: could not install ${need[*]}; the end-to-end scripts will say what is missing"
+  else
+    echo "test.sh: missing ${need[*]} (install them to run the end-to-end scripts)"
+  fi
+fi
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cargo test --workspace --color never 2>&1 | tee "$log"
+cargo_rc=${PIPESTATUS[0]}
+passed=$(grep -Eo '[0-9]+ passed' "$log" | awk '{s += $1} END {print s + 0}')
+failed=$(grep -Eo '[0-9]+ failed' "$log" | awk '{s += $1} END {print s + 0}')
+if [ "$cargo_rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
+  failed=1 # a build failure counts as a failure even though no test reported it
+fi
+
+skipped=0
+for e2e in scripts/e2e-tui.sh scripts/e2e-pixels.sh; do
+  echo "== $e2e"
+  out=$(mktemp)
+  if bash "$e2e" 2>&1 | tee "$out"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+    if grep -q '^SKIP' "$out"; then skipped=$((skipped + 1)); else passed=$((passed + 1)); fi
+  else
+    failed=$((failed + 1))
+    echo "FAILED: $e2e"
+  fi
+  rm -f "$out"
+done
+
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
