@@ -424,3 +424,16 @@ fn soak(seeds: std::ops::Range<u64>, check_every: u64) {
     }
     eprintln!("soak outcomes: {outcomes:?}");
 }
+
+#[test]
+fn alembic_sim_knows_the_caves() {
+    use alembic_content::sim::{Policy, find};
+    let game = find("caves").unwrap();
+    let r = game.run(3, 2000, Policy::Explore).unwrap();
+    let direct = caves::simulate(3, 2000, SimPolicy::Descend).unwrap();
+    assert_eq!(
+        (r.turns, r.outcome, r.hash),
+        (direct.turns, direct.outcome, direct.hash)
+    );
+    assert_eq!(game.library_counts().unwrap()["hunters"], 2);
+}

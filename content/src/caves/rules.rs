@@ -462,8 +462,7 @@ fn reinforce(g: &mut Game, p: ThingId, z: i32) -> Result<(), Error> {
     if hunters >= MAX_HUNTERS + 2 * depth.max(0) as usize {
         return Ok(());
     }
-    let library = g.library().clone();
-    let name = library.random_name(g.rng(), &HOSTILE, 1, depth + 1)?;
+    let name = g.random_name(&HOSTILE, 1, depth + 1)?;
     let away = (g.location(p)?, VIEW_RADIUS + 3);
     if let Some(at) = random_empty_floor(g, z, Some(away))? {
         g.spawn_mut(hooks()?, &name, at)?;
