@@ -2,10 +2,12 @@
 //! its game from.
 //!
 //! - [`alchemy`]: the Alchemy roguelike.
+//! - [`caves`]: the Caves of Clojure game, finished.
 //! - [`sim`]: the headless runner behind the `alembic-sim` binary, with a registry of games
 //!   by name.
 
 pub mod alchemy;
+pub mod caves;
 pub mod demo;
 pub mod launch;
 pub mod sim;
