@@ -102,9 +102,3 @@ pub use ui::{
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
-
-/// The guide `docs/writing-your-own-game.md`, compiled and run as doctests so its example
-/// keeps building against the public API (until it moves into the README).
-#[cfg(doctest)]
-#[doc = include_str!("../../docs/writing-your-own-game.md")]
-struct WritingYourOwnGame;
