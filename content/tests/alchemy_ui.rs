@@ -362,3 +362,120 @@ fn alchemy_is_the_default_game() {
     .to_string();
     assert!(err.contains("is not a valid alchemy save"), "{err}");
 }
+
+/// The keys that make the UI send `cmd` (as a player would type them).
+fn keys_for(app: &ScreenStack<AlchemyCtx>, cmd: &alembic_content::alchemy::Command) -> Vec<Input> {
+    use alembic::Dir;
+    use alembic_content::alchemy::Command;
+    let letter_of = |kinds: &[ItemKind], id| {
+        let game = app.ctx().game().unwrap();
+        view::inventory_entries(game)
+            .unwrap()
+            .iter()
+            .filter(|e| kinds.contains(&e.kind))
+            .position(|e| e.ids.contains(&id))
+            .map(|i| Input::ch(char::from(b'a' + i as u8)))
+    };
+    let dir_key = |d: Dir| {
+        let c = match d {
+            Dir::West => 'h',
+            Dir::South => 'j',
+            Dir::North => 'k',
+            Dir::East => 'l',
+            Dir::NorthWest => 'y',
+            Dir::NorthEast => 'u',
+            Dir::SouthWest => 'b',
+            Dir::SouthEast => 'n',
+            _ => '.',
+        };
+        Input::ch(c)
+    };
+    match cmd {
+        Command::Move(d) => vec![dir_key(*d)],
+        Command::Wait => vec![Input::ch('.')],
+        Command::Ascend => vec![Input::ch('<')],
+        Command::Descend => vec![Input::ch('>')],
+        Command::PickUp(_) => vec![Input::ch('g'), Input::ch('a')],
+        Command::Quaff(id) => {
+            let mut k = vec![Input::ch('q')];
+            k.extend(letter_of(&[ItemKind::Potion], *id));
+            k
+        }
+        Command::Wield(id) => {
+            let mut k = vec![Input::ch('w')];
+            k.extend(letter_of(&[ItemKind::Weapon, ItemKind::Armour], *id));
+            k
+        }
+        _ => vec![Input::ch('.')],
+    }
+}
+
+/// The explore bot plays through the keys: every frame renders, nothing panics, play goes
+/// deeper, and stray keys into closed lists are harmless.
+#[test]
+fn bot_plays_through_the_keys() {
+    use alembic_content::alchemy::bot::Bot;
+    let dir = temp_dir("bot");
+    let mut deepest = 1;
+    for seed in [1_u64, 2] {
+        let mut a = app(Start::New(seed), &dir.join("alchemy.save"));
+        let mut bot = Bot::new(seed);
+        for step in 0..700 {
+            if a.names() != vec!["alchemy-start", "alchemy-play"] {
+                break; // the game ended
+            }
+            let before = a.ctx().log().len();
+            let t0 = turn(&a);
+            let cmd = bot.choose(a.ctx().game().unwrap());
+            for k in keys_for(&a, &cmd) {
+                a.handle(k);
+            }
+            // Close anything left open (a pick-up list that was not needed, say).
+            while a.len() > 2 && a.names()[2] != "death" {
+                a.handle(esc());
+            }
+            if a.ctx().game().is_some_and(|_| a.len() == 2) && turn(&a) == t0 {
+                let _ = before;
+                bot.refused();
+            }
+            let (w, h) = if step % 2 == 0 { (100, 30) } else { (64, 20) };
+            let f = render(&a, w, h);
+            if a.len() == 2 {
+                assert!(
+                    f.contains_text("@"),
+                    "seed {seed} step {step}\n{}",
+                    f.to_text()
+                );
+            }
+            if let Some(g) = a.ctx().game() {
+                deepest = deepest.max(view::status(g).unwrap().depth);
+            }
+        }
+        println!("seed {seed}:\n{}", render(&a, 120, 40).to_text());
+    }
+    println!("deepest: {deepest}");
+    assert!(deepest >= 2, "the bot went down at least once");
+}
+
+/// Victory: climbing out with the Stone shows the victory screen with the summary.
+#[test]
+fn victory_screen() {
+    let dir = temp_dir("victory");
+    let save_path = dir.join("alchemy.save");
+    let rules = Rules::new().unwrap();
+    let mut g = new_game(12, &rules).unwrap();
+    let hero = view::hero_id(&g).unwrap();
+    let stone = g.library().create("the Philosopher's Stone").unwrap();
+    g.add_thing_mut(hero, stone).unwrap();
+    save::save(&g, &save_path).unwrap();
+    let mut a = app(Start::Load(save_path.clone()), &save_path);
+    assert!(render(&a, 100, 30).contains_text("You carry the Stone!"));
+    a.handle(Input::ch('<'));
+    assert_eq!(a.names(), vec!["alchemy-start", "victory"]);
+    let text = render(&a, 100, 30).to_text();
+    assert!(text.contains("Victory!"), "{text}");
+    assert!(text.contains("You climbed out of the dungeon with the Philosopher's Stone!"));
+    assert!(text.contains("Turns: ") && text.contains("Kills: 0"));
+    assert!(!save_path.exists(), "a finished game leaves no save");
+    assert_eq!(a.handle(Input::ch('q')), Control::Quit);
+}

@@ -415,6 +415,8 @@ pub mod colours {
     pub const CURSOR_BG: Rgb = Rgb::new(230, 180, 70);
     /// A throw's path.
     pub const PATH_BG: Rgb = Rgb::new(70, 52, 20);
+    /// A throw's path beyond where it will stop.
+    pub const PATH_BLOCKED_BG: Rgb = Rgb::new(60, 22, 22);
 }
 
 /// Colour for a line of the log.

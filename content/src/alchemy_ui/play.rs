@@ -58,7 +58,7 @@ pub const HELP: &[&str] = &[
     "cursor; Esc closes.",
     "",
     "On the map",
-    "  @ you    letters: monsters    ! potion    , herb or mushroom    % food",
+    "  @ you    letters: monsters    ! potion    % herb or food    , mushroom",
     "  ) weapon    [ armour    * the Philosopher's Stone    + door    < > stairs",
     "  & alchemy workbench or analysis lab    { fountain    # wall    ~ water",
     "",

@@ -11,7 +11,7 @@ use super::play::map_view;
 use super::{AlchemyCtx, Tone};
 use crate::alchemy::props::{IS_CREATURE, IS_HOSTILE};
 use crate::alchemy::rules::items::THROW_RANGE;
-use crate::alchemy::rules::world::level_box;
+use crate::alchemy::rules::world::{blocker_at, level_box, tile_blocks};
 use crate::alchemy::summary;
 use crate::alchemy::view::{hero_id, look_at, visible};
 
@@ -251,6 +251,17 @@ impl LookScreen {
         }
     }
 
+    /// Where a throw from the hero at `target` would stop short: the first wall, closed door
+    /// or blocking thing on the way (`None`: the path is clear).
+    fn blocked_at(ctx: &AlchemyCtx, target: Loc) -> Option<Loc> {
+        let game = ctx.game()?;
+        ctx.path
+            .iter()
+            .copied()
+            .take_while(|&l| l != target)
+            .find(|&l| tile_blocks(game, l) || blocker_at(game, l).is_some())
+    }
+
     fn close(ctx: &mut AlchemyCtx, value: ScreenValue) -> Transition<AlchemyCtx> {
         ctx.cursor = None;
         ctx.path.clear();
@@ -293,6 +304,11 @@ impl LookScreen {
                     format!("Too far: {d} steps (you can throw {THROW_RANGE})."),
                     colours::BAD,
                 ));
+            } else if Self::blocked_at(ctx, at).is_some() {
+                out.push((
+                    format!("{d} steps away, but something is in the way: the throw stops short."),
+                    colours::NOTE,
+                ));
             } else {
                 out.push((format!("{d} steps away, in range."), colours::GOOD));
             }
@@ -307,21 +323,25 @@ impl Screen<AlchemyCtx> for LookScreen {
         let (Some(view), Some(cursor)) = (map_view(ctx, area), ctx.cursor()) else {
             return;
         };
+        // The path up to where the throw stops, then beyond it in a dimmer colour.
+        let stop = Self::blocked_at(ctx, cursor);
+        let mut beyond = false;
         for &l in &ctx.path {
             if l == cursor {
                 continue;
             }
+            let bg = if beyond {
+                colours::PATH_BLOCKED_BG
+            } else {
+                colours::PATH_BG
+            };
+            if Some(l) == stop {
+                beyond = true;
+            }
             if let Some((x, y)) = view.screen_of(l)
                 && let Some(&c) = frame.get(x, y)
             {
-                frame.put(
-                    x,
-                    y,
-                    Cell {
-                        bg: colours::PATH_BG,
-                        ..c
-                    },
-                );
+                frame.put(x, y, Cell { bg, ..c });
             }
         }
         let mut cursor_y = None;
