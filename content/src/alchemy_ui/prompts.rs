@@ -301,20 +301,31 @@ impl LookScreen {
                 ));
             } else if d > THROW_RANGE {
                 out.push((
-                    format!("Too far: {d} steps (you can throw {THROW_RANGE})."),
+                    format!("Too far: {} (you can throw {THROW_RANGE}).", steps(d)),
                     colours::BAD,
                 ));
             } else if Self::blocked_at(ctx, at).is_some() {
                 out.push((
-                    format!("{d} steps away, but something is in the way: the throw stops short."),
+                    format!(
+                        "{} away, but something is in the way: the throw stops short.",
+                        steps(d)
+                    ),
                     colours::NOTE,
                 ));
             } else {
-                out.push((format!("{d} steps away, in range."), colours::GOOD));
+                out.push((format!("{} away, in range.", steps(d)), colours::GOOD));
             }
         }
         out.push((hint.to_string(), PALETTE.dim));
         out
+    }
+}
+
+fn steps(n: u32) -> String {
+    if n == 1 {
+        "1 step".to_string()
+    } else {
+        format!("{n} steps")
     }
 }
 

@@ -112,12 +112,13 @@ impl Screen<AlchemyCtx> for StartScreen {
             ("?", "Help: keys and how to play".to_string(), true),
             ("q", "Quit".to_string(), true),
         ];
-        let art_h = if area.height >= 26 {
-            ART.len() as u16
-        } else {
-            0
+        // Roomy: art and double spacing; a 25-row window: art, single spacing; less: no art.
+        let (art_h, gap) = match area.height {
+            32.. => (ART.len() as u16, 2),
+            24.. => (ART.len() as u16, 1),
+            _ => (0, 1),
         };
-        let block_h = art_h + 4 + menu.len() as u16 * 2 + 2;
+        let block_h = art_h + 4 + menu.len() as u16 * gap + 2;
         let mut y = area.y + area.height.saturating_sub(block_h) / 2;
         let glass = Rgb::new(150, 170, 190);
         let potion = Rgb::new(170, 110, 255);
@@ -173,7 +174,7 @@ impl Screen<AlchemyCtx> for StartScreen {
             };
             put_clipped(frame, area, x, y, &format!("{key})"), kf, PALETTE.bg);
             put_clipped(frame, area, x + 4, y, text, tf, PALETTE.bg);
-            y += 2;
+            y += gap;
         }
         if let Some((note, fg)) = &self.note {
             put_centred(frame, area, y, note, *fg, PALETTE.bg);
