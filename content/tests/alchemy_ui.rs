@@ -479,3 +479,25 @@ fn victory_screen() {
     assert!(!save_path.exists(), "a finished game leaves no save");
     assert_eq!(a.handle(Input::ch('q')), Control::Quit);
 }
+
+/// A new game over a saved one asks first; "n" keeps the menu, "y" starts it.
+#[test]
+fn new_game_over_a_save_asks_first() {
+    let dir = temp_dir("overwrite");
+    let save_path = dir.join("alchemy.save");
+    let rules = Rules::new().unwrap();
+    save::save(&new_game(1, &rules).unwrap(), &save_path).unwrap();
+    let mut a = app(Start::Menu, &save_path);
+    a.handle(Input::ch('n'));
+    assert!(render(&a, 100, 30).contains_text("Start a new game?"));
+    a.handle(Input::ch('n'));
+    assert_eq!(a.names(), vec!["alchemy-start"]);
+    for i in keys("s77") {
+        a.handle(i);
+    }
+    a.handle(Input::key(Key::Enter));
+    assert_eq!(a.names(), vec!["alchemy-start", "confirm"]);
+    a.handle(Input::ch('y'));
+    assert_eq!(a.names(), vec!["alchemy-start", "alchemy-play"]);
+    assert_eq!(a.ctx().seed(), Some(77));
+}

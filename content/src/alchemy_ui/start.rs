@@ -35,6 +35,9 @@ fn clock_seed() -> u64 {
 pub struct StartScreen {
     save_exists: bool,
     note: Option<(String, Rgb)>,
+    /// A new game waiting for "replace the saved game?": `Some(None)` for a random seed,
+    /// `Some(Some(text))` for a typed one.
+    confirming: Option<Option<String>>,
 }
 
 impl StartScreen {
@@ -44,6 +47,7 @@ impl StartScreen {
         StartScreen {
             save_exists: ctx.save_exists(),
             note: None,
+            confirming: None,
         }
     }
 
@@ -58,6 +62,18 @@ impl StartScreen {
                 Transition::Stay
             }
         }
+    }
+
+    /// A new game; when a saved game exists, ask first (saving the new one replaces it).
+    fn ask_new(&mut self, ctx: &mut AlchemyCtx, seed: Option<String>) -> Transition<AlchemyCtx> {
+        if ctx.save_exists() {
+            self.confirming = Some(seed);
+            return Transition::push(alembic::Confirm::new(
+                "Start a new game? Your saved game will be replaced when this one is saved.",
+            ));
+        }
+        let seed = seed.map_or_else(clock_seed, |t| seed_from_text(&t));
+        self.play_new(ctx, seed)
     }
 
     fn continue_game(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
@@ -195,14 +211,14 @@ impl Screen<AlchemyCtx> for StartScreen {
 
     fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
         match plain_key(&input) {
-            Some(Key::Char('n')) => self.play_new(ctx, clock_seed()),
+            Some(Key::Char('n')) => self.ask_new(ctx, None),
             Some(Key::Char('s')) => Transition::push(SeedPrompt::default()),
             Some(Key::Char('c')) => self.continue_game(ctx),
             Some(Key::Enter) => {
                 if ctx.save_exists() {
                     self.continue_game(ctx)
                 } else {
-                    self.play_new(ctx, clock_seed())
+                    self.ask_new(ctx, None)
                 }
             }
             Some(Key::Char('?') | Key::F(1)) => {
@@ -221,8 +237,16 @@ impl Screen<AlchemyCtx> for StartScreen {
     }
 
     fn on_result(&mut self, ctx: &mut AlchemyCtx, value: ScreenValue) -> Transition<AlchemyCtx> {
+        let confirming = self.confirming.take();
         match value {
-            ScreenValue::Text(t) => self.play_new(ctx, seed_from_text(&t)),
+            ScreenValue::Text(t) => self.ask_new(ctx, Some(t)),
+            ScreenValue::Bool(yes) => match confirming {
+                Some(seed) if yes => {
+                    let seed = seed.map_or_else(clock_seed, |t| seed_from_text(&t));
+                    self.play_new(ctx, seed)
+                }
+                _ => Transition::Stay,
+            },
             ScreenValue::Done if ctx.game().is_some() => {
                 // A game ended (the end screen closed): back to the menu.
                 ctx.close_game();
