@@ -60,7 +60,7 @@ pub enum LaunchError {
 /// The names of the games that can be launched, the default first.
 #[must_use]
 pub fn games() -> &'static [&'static str] {
-    &["alchemy", "demo"]
+    &["alchemy", "demo", "caves"]
 }
 
 /// The default game's name.
@@ -91,6 +91,16 @@ pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
             };
             Ok(Box::new(demo::app(world)))
         }
+        "caves" => match &opts.load {
+            Some(path) => Err(LaunchError::BadSave {
+                path: path.clone(),
+                game: opts.game.clone(),
+                reason: "Caves has no saved games; start one with --seed".to_string(),
+            }),
+            None => Ok(Box::new(crate::caves::app(
+                opts.seed.unwrap_or_else(clock_seed),
+            ))),
+        },
         other => Err(LaunchError::UnknownGame {
             name: other.to_string(),
         }),
@@ -155,7 +165,7 @@ mod tests {
         let err = launch(&opts("nethack")).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown game \"nethack\"; valid games: alchemy, demo"
+            "unknown game \"nethack\"; valid games: alchemy, demo, caves"
         );
         assert!(games().contains(&default_game()));
     }

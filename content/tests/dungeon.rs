@@ -1,7 +1,7 @@
 //! Every generated dungeon is verified: on each level, all stairs (and on level −10 the
 //! Stone) are reachable from where the hero arrives, without digging.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use alembic::{Game, Loc, Place};
 use alembic_content::alchemy::dungeon::reachable;

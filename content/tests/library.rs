@@ -1,6 +1,6 @@
 //! The object library: counts, hooks, and the original game's bugs fixed.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use alembic::{Game, Value};
 use alembic_content::alchemy::library::{base_library, counts, names_with, randomise};

@@ -1,6 +1,6 @@
 //! Save and load: round trips, atomic writes, and clear errors for bad files.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use alembic_content::alchemy::save::{self, SaveError};
 use alembic_content::alchemy::{Command, Rules, apply, new_game};

@@ -1,7 +1,7 @@
 //! Scenario tests: a small walled arena, things placed by hand, commands applied, exact
 //! outcomes checked.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
@@ -552,4 +552,29 @@ fn confusion_is_a_modifier_flag() {
     assert!(g.is(hero, &IS_CONFUSED));
     assert_eq!(g.query(e, &DURATION).unwrap(), 1000);
     let _ = Z;
+}
+
+#[test]
+fn a_confused_hero_always_spends_the_turn_so_confusion_wears_off() {
+    let (mut g, rules, hero) = arena(17);
+    g.move_thing_mut(hero, at(-7, -4)).unwrap();
+    add_effect(&mut g, hero, "confused").unwrap();
+    // Walking north-west into the corner: refusals are only possible without a stumble,
+    // and every stumble (even into a wall) takes time, so the effect runs out.
+    let mut refused = 0;
+    for _ in 0..200 {
+        match apply(&g, &rules, Command::Move(Dir::NorthWest)) {
+            Ok(o) => g = o.game,
+            Err(RuleError::Refused(_)) => {
+                refused += 1;
+                g = run(&g, &rules, Command::Wait);
+            }
+            Err(e) => panic!("{e}"),
+        }
+        if !g.is(hero, &IS_CONFUSED) {
+            break;
+        }
+    }
+    assert!(!g.is(hero, &IS_CONFUSED), "confusion wore off");
+    assert!(refused > 0);
 }

@@ -177,10 +177,7 @@ impl Game {
 
     /// A game-wide variable, or its default, or [`Error::MissingProperty`].
     pub fn var<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
-        match self.vars.get(key.key()) {
-            Some(v) => key.decode(v),
-            None => key.missing(),
-        }
+        self.vars.read(key)
     }
 
     /// Set a game-wide variable.
@@ -314,25 +311,20 @@ impl Game {
     /// The map location of `id`, following containers upward (an item in a backpack carried
     /// by a rat is where the rat is).
     pub fn location(&self, id: ThingId) -> Result<Loc, Error> {
-        let mut cur = id;
-        for _ in 0..=self.things.len() {
-            match self.place(cur)? {
-                Place::Map(l) => return Ok(l),
-                Place::In(c) => cur = c,
-            }
-        }
-        Err(Error::ContainmentCycle {
-            thing: id,
-            into: cur,
-        })
+        self.top_of(id).map(|(_, loc)| loc)
     }
 
     /// The outermost thing holding `id` (itself when it is on the map).
     pub fn outermost(&self, id: ThingId) -> Result<ThingId, Error> {
+        self.top_of(id).map(|(top, _)| top)
+    }
+
+    /// Follow containers up from `id` to the thing on the map, and where that is.
+    fn top_of(&self, id: ThingId) -> Result<(ThingId, Loc), Error> {
         let mut cur = id;
         for _ in 0..=self.things.len() {
             match self.place(cur)? {
-                Place::Map(_) => return Ok(cur),
+                Place::Map(l) => return Ok((cur, l)),
                 Place::In(c) => cur = c,
             }
         }
@@ -396,52 +388,50 @@ impl Game {
     }
 
     /// The value of `key` on `t` after modifiers (`None` = absent with no default).
+    ///
+    /// One pass over the carriers collects the active modifiers for `key` (on the stack for
+    /// up to 16); they apply in priority order, then carrier order.
     fn modified<T: PropType>(&self, t: &Thing, key: &Prop<T>) -> Result<Option<Value>, Error> {
         let mut v = t
             .props
             .get(key.key())
             .cloned()
             .or_else(|| key.default_value().cloned().map(PropType::into_value));
-        // Fast path: all matching modifiers have the same priority → carrier order.
-        let mut prios: Option<i32> = None;
-        let mut mixed = false;
+        const INLINE: usize = 16;
+        let mut inline: [Option<&crate::props::Modifier>; INLINE] = [None; INLINE];
+        let mut spill: Vec<&crate::props::Modifier> = Vec::new();
+        let mut n = 0usize;
+        let mut sorted = true;
+        let mut last_priority = i32::MIN;
         for &c in t.modded_by.as_slice() {
             let carrier = self.get_thing(c)?;
             for m in carrier.mods.iter() {
                 if &m.key == key.key() && active(carrier, m) {
-                    match prios {
-                        None => prios = Some(m.priority),
-                        Some(p) if p != m.priority => mixed = true,
-                        Some(_) => {}
+                    sorted &= m.priority >= last_priority;
+                    last_priority = m.priority;
+                    if n < INLINE {
+                        inline[n] = Some(m);
+                    } else {
+                        if spill.is_empty() {
+                            spill.extend(inline.iter().flatten());
+                        }
+                        spill.push(m);
                     }
+                    n += 1;
                 }
             }
         }
-        if prios.is_none() {
+        if n <= INLINE && sorted {
+            for m in inline.iter().take(n).flatten() {
+                v = m.apply(v);
+            }
             return Ok(v);
         }
-        if !mixed {
-            for &c in t.modded_by.as_slice() {
-                let carrier = self.get_thing(c)?;
-                for m in carrier.mods.iter() {
-                    if &m.key == key.key() && active(carrier, m) {
-                        v = m.apply(v);
-                    }
-                }
-            }
-            return Ok(v);
+        if spill.is_empty() {
+            spill.extend(inline.iter().take(n).flatten());
         }
-        let mut all = Vec::new();
-        for &c in t.modded_by.as_slice() {
-            let carrier = self.get_thing(c)?;
-            for m in carrier.mods.iter() {
-                if &m.key == key.key() && active(carrier, m) {
-                    all.push(m);
-                }
-            }
-        }
-        all.sort_by_key(|m| m.priority); // stable: insertion order within a priority
-        for m in all {
+        spill.sort_by_key(|m| m.priority); // stable: carrier order within a priority
+        for m in spill {
             v = m.apply(v);
         }
         Ok(v)

@@ -42,16 +42,33 @@ impl From<ThingId> for Place {
     }
 }
 
-/// An ordered list of thing ids (cell contents, container contents). Clone Θ(1).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct IdList(Option<Arc<[ThingId]>>);
+/// An ordered list of thing ids (cell contents, container contents).
+///
+/// Up to two ids are stored inline, so the common cases (an empty cell, one creature, a
+/// creature on an item) copy without touching a reference count; longer lists are shared.
+/// Clone: Θ(1).
+#[derive(Clone, Debug, Default)]
+pub struct IdList(Ids);
+
+#[derive(Clone, Debug, Default)]
+enum Ids {
+    #[default]
+    Empty,
+    One([ThingId; 1]),
+    Two([ThingId; 2]),
+    Many(Arc<[ThingId]>),
+}
 
 impl IdList {
     /// The ids, in insertion order.
     #[must_use]
     pub fn as_slice(&self) -> &[ThingId] {
-        self.0.as_deref().unwrap_or(&[])
+        match &self.0 {
+            Ids::Empty => &[],
+            Ids::One(a) => a,
+            Ids::Two(a) => a,
+            Ids::Many(a) => a,
+        }
     }
 
     /// Number of ids.
@@ -63,7 +80,7 @@ impl IdList {
     /// Whether empty.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.as_slice().is_empty()
+        matches!(self.0, Ids::Empty)
     }
 
     /// Whether `id` is in the list.
@@ -72,29 +89,64 @@ impl IdList {
         self.as_slice().contains(&id)
     }
 
-    /// Append `id` (Θ(n) copy).
+    /// Append `id` (Θ(n) copy beyond two).
     pub(crate) fn push(&mut self, id: ThingId) {
-        let mut v = self.as_slice().to_vec();
-        v.push(id);
-        self.0 = Some(v.into());
+        self.0 = match &self.0 {
+            Ids::Empty => Ids::One([id]),
+            Ids::One([a]) => Ids::Two([*a, id]),
+            _ => {
+                let mut v = self.as_slice().to_vec();
+                v.push(id);
+                Ids::Many(v.into())
+            }
+        };
     }
 
-    /// Remove `id` if present (Θ(n) copy).
+    /// Remove `id` if present (Θ(n)).
     pub(crate) fn remove(&mut self, id: ThingId) {
-        if !self.contains(id) {
-            return;
+        if self.contains(id) {
+            let v: Vec<ThingId> = self
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|&x| x != id)
+                .collect();
+            *self = IdList::from_vec(v);
         }
-        let v: Vec<ThingId> = self
-            .as_slice()
-            .iter()
-            .copied()
-            .filter(|&x| x != id)
-            .collect();
-        self.0 = if v.is_empty() { None } else { Some(v.into()) };
     }
 
     pub(crate) fn from_vec(v: Vec<ThingId>) -> Self {
-        IdList(if v.is_empty() { None } else { Some(v.into()) })
+        IdList(match v.as_slice() {
+            [] => Ids::Empty,
+            [a] => Ids::One([*a]),
+            [a, b] => Ids::Two([*a, *b]),
+            _ => Ids::Many(v.into()),
+        })
+    }
+}
+
+impl PartialEq for IdList {
+    fn eq(&self, o: &Self) -> bool {
+        self.as_slice() == o.as_slice()
+    }
+}
+impl Eq for IdList {}
+
+impl std::hash::Hash for IdList {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
+}
+
+impl Serialize for IdList {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for IdList {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(IdList::from_vec(Vec::<ThingId>::deserialize(d)?))
     }
 }
 
@@ -178,10 +230,7 @@ impl Thing {
 
     /// A base property (no modifiers), or its default, or [`Error::MissingProperty`].
     pub fn get<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
-        match self.props.get(key.key()) {
-            Some(v) => key.decode(v),
-            None => key.missing(),
-        }
+        self.props.read(key)
     }
 
     /// A base property if present (ignoring defaults).
@@ -192,7 +241,7 @@ impl Thing {
     /// Whether a flag is set (missing or non-bool reads as false).
     #[must_use]
     pub fn is(&self, flag: &Prop<bool>) -> bool {
-        matches!(self.props.get(flag.key()), Some(Value::Bool(true)))
+        self.props.flag(flag)
     }
 
     /// Set a base property on this copy.

@@ -6,14 +6,14 @@
 use alembic::{DijkstraMap, Dir, Game, GameRng, Loc, Pathfinder, Search, ThingId, explore_targets};
 
 use super::command::Command;
-use super::dungeon::walkable;
+use super::dungeon::walkable_with;
 use super::props::{
     ATT_DAMAGE, HPS, HPS_MAX, IS_ARMOUR, IS_HOSTILE, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP,
     IS_STONE, IS_WEAPON, IS_WIELDED, WIELD_SLOT,
 };
 use super::rules::items::inventory;
 use super::rules::memory::explored;
-use super::rules::world::{STONE_LEVEL, creature_at, hero, hero_view, level_box};
+use super::rules::world::{STONE_LEVEL, TileTable, creature_at, hero, hero_view, level_box};
 use super::text::is_identified;
 
 /// Turns the bot explores a level before heading for known stairs down.
@@ -32,6 +32,7 @@ pub struct Bot {
     stone: Option<Loc>,
     refused: u32,
     paths: Pathfinder,
+    explored_all: bool,
 }
 
 impl Bot {
@@ -49,6 +50,7 @@ impl Bot {
             stone: None,
             refused: 0,
             paths: Pathfinder::new(),
+            explored_all: false,
         }
     }
 
@@ -83,6 +85,7 @@ impl Bot {
             self.stairs_down.clear();
             self.stairs_up.clear();
             self.stone = None;
+            self.explored_all = false;
         }
         self.turns_here += 1;
         let view = hero_view(game).ok();
@@ -171,8 +174,8 @@ impl Bot {
             {
                 return c;
             }
-            let want_down = at.z > STONE_LEVEL
-                && (self.turns_here > LEVEL_BUDGET || self.explore_done(game, at));
+            let want_down =
+                at.z > STONE_LEVEL && (self.turns_here > LEVEL_BUDGET || self.explored_all);
             if want_down {
                 if self.stairs_down.contains(&at) {
                     return Command::Descend;
@@ -182,7 +185,7 @@ impl Bot {
                 }
             }
         }
-        if let Some(c) = self.explore_step(game, h, at) {
+        if let Some(c) = self.explore_step(game, at) {
             return c;
         }
         // Level explored and nothing to do: head for whatever stairs are known.
@@ -246,52 +249,57 @@ impl Bot {
             .map(Command::Wield)
     }
 
-    fn explore_done(&self, game: &Game, at: Loc) -> bool {
-        explore_targets(
-            level_box(at.z),
-            |l| explored(game, l),
-            |l| walkable(game, l),
-        )
-        .is_empty()
-    }
-
     /// One step down the exploration Dijkstra map (rebuilt when stale).
-    fn explore_step(&mut self, game: &Game, h: ThingId, at: Loc) -> Option<Command> {
-        let cost = |from: Loc, to: Loc| -> Option<u32> {
-            (walkable(game, to) && walkable(game, from)).then_some(1)
-        };
+    fn explore_step(&mut self, game: &Game, at: Loc) -> Option<Command> {
+        let area = level_box(at.z);
         let stale = self.explore.is_none() || game.turn() >= self.built_at + 25;
-        if !stale
-            && let Some(map) = &self.explore
-            && let Some(step) = map.next_step(at, cost)
-        {
-            return dir_to(at, step).map(Command::Move);
+        if !stale && let Some(map) = &self.explore {
+            let table = TileTable::new(game);
+            let cost = |from: Loc, to: Loc| -> Option<u32> {
+                (walkable_with(&table, game, to) && walkable_with(&table, game, from)).then_some(1)
+            };
+            if let Some(step) = map.next_step(at, cost) {
+                return dir_to(at, step).map(Command::Move);
+            }
         }
-        let goals = explore_targets(
-            level_box(at.z),
-            |l| explored(game, l),
-            |l| walkable(game, l),
-        );
+        // Snapshot walkability and memory once: the searches below ask about each cell
+        // many times.
+        let w = area.width();
+        let index = |l: Loc| -> Option<usize> {
+            area.contains(l)
+                .then(|| ((l.y - area.min.y) * w + (l.x - area.min.x)) as usize)
+        };
+        let cells: Vec<Loc> = area.iter().collect();
+        let table = TileTable::new(game);
+        let pass: Vec<bool> = cells
+            .iter()
+            .map(|&l| walkable_with(&table, game, l))
+            .collect();
+        let seen: Vec<bool> = cells.iter().map(|&l| explored(game, l)).collect();
+        let at_ix =
+            |v: &Vec<bool>, l: Loc| index(l).and_then(|i| v.get(i).copied()).unwrap_or(false);
+        let goals = explore_targets(area, |l| at_ix(&seen, l), |l| at_ix(&pass, l));
         if goals.is_empty() {
             self.explore = None;
+            self.explored_all = true;
             return None;
         }
-        let map = DijkstraMap::build(level_box(at.z), &goals, cost);
+        self.explored_all = false;
+        let cost = |from: Loc, to: Loc| -> Option<u32> {
+            (at_ix(&pass, to) && at_ix(&pass, from)).then_some(1)
+        };
+        let map = DijkstraMap::build(area, &goals, cost);
         self.built_at = game.turn();
         let step = map.next_step(at, cost);
         self.explore = Some(map);
-        let _ = h;
-        match step {
-            Some(s) => dir_to(at, s).map(Command::Move),
-            // At a frontier cell already: step into the unknown.
-            None => None,
-        }
+        step.and_then(|s| dir_to(at, s)).map(Command::Move)
     }
 
     /// A step toward the nearest of `targets` by A*.
     fn go_to_any(&mut self, game: &Game, _h: ThingId, at: Loc, targets: &[Loc]) -> Option<Command> {
+        let table = TileTable::new(game);
         let cost = |_: Loc, to: Loc| -> Option<u32> {
-            if !walkable(game, to) {
+            if !walkable_with(&table, game, to) {
                 return None;
             }
             Some(if creature_at(game, to).is_some() {

@@ -178,11 +178,18 @@ fn planar(d: Dir) -> Result<Dir, RuleError> {
 
 fn move_hero(game: &mut Game, hooks: &Hooks, h: ThingId, d: Dir) -> Result<i32, RuleError> {
     let mut d = planar(d)?;
+    let at = game.location(h)?;
     if game.is(h, &IS_CONFUSED) && game.rng().chance(0.4) {
         d = Dir::COMPASS[game.rng().below(8) as usize];
+        let to = at + d;
+        // A stumble always takes the turn, even into a wall (otherwise a confused hero
+        // could be refused forever and the confusion would never wear off).
+        if tile_blocks(game, to) || tile_dangerous(game, to) {
+            say(game, "You stumble and bump into something.");
+            return Ok(ACTION);
+        }
         say(game, "You stumble.");
     }
-    let at = game.location(h)?;
     let to = at + d;
     if let Some(c) = creature_at(game, to) {
         combat::attack(game, hooks, h, c)?;

@@ -22,7 +22,7 @@ use super::kinds::data_error;
 use super::props::{
     DESTINATION, GAME_NAME, HERO, IS_CREATURE, IS_DOOR, IS_FOOD, IS_INGREDIENT, IS_ITEM, IS_POTION,
 };
-use super::rules::world::{LEVEL_HEIGHT, LEVEL_WIDTH, LEVELS, STONE_LEVEL, level_box};
+use super::rules::world::{LEVEL_HEIGHT, LEVEL_WIDTH, LEVELS, STONE_LEVEL, TileTable, level_box};
 
 /// Local terrain while a level is being built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -368,9 +368,22 @@ pub fn walkable(game: &Game, l: Loc) -> bool {
     if super::rules::world::tile_blocks(game, l) || super::rules::world::tile_dangerous(game, l) {
         return false;
     }
+    no_blocking_scenery(game, l)
+}
+
+fn no_blocking_scenery(game: &Game, l: Loc) -> bool {
     !game.things_at(l).iter().any(|&t| {
         game.is(t, &super::props::IS_BLOCKING) && !game.is(t, &IS_DOOR) && !game.is(t, &IS_CREATURE)
     })
+}
+
+/// [`walkable`] with a prepared tile table (for loops over many cells).
+#[must_use]
+pub fn walkable_with(table: &TileTable, game: &Game, l: Loc) -> bool {
+    if table.blocks(game, l) || table.dangerous(game, l) {
+        return false;
+    }
+    no_blocking_scenery(game, l)
 }
 
 /// Flood fill (4-way, matching the engine's no-corner-cutting moves) of level `from.z` from
@@ -382,7 +395,8 @@ pub fn reachable(game: &Game, from: Loc) -> Reach {
         area,
         bits: vec![false; (area.width() * area.height()) as usize],
     };
-    if !walkable(game, from) {
+    let table = TileTable::new(game);
+    if !walkable_with(&table, game, from) {
         return r;
     }
     let mut stack = vec![from];
@@ -393,7 +407,7 @@ pub fn reachable(game: &Game, from: Loc) -> Reach {
         for n in l.neighbours4() {
             if let Some(i) = r.index(n)
                 && !r.bits[i]
-                && walkable(game, n)
+                && walkable_with(&table, game, n)
             {
                 r.bits[i] = true;
                 stack.push(n);

@@ -1,5 +1,6 @@
 //! Helpers shared by the Alchemy tests: a small walled arena with the real library.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(dead_code)]
 
 use alembic::{Game, Loc, LocBox, Place, ThingId};

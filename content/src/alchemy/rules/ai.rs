@@ -7,10 +7,10 @@ use std::cell::RefCell;
 use alembic::{Dir, Error, Game, Hooks, Loc, Pathfinder, Search, ThingId, VisibleSet};
 
 use super::combat;
-use super::world::{blocker_at, creature_at, hero_sees, level_box, say, terrain_ok};
+use super::world::{TileTable, blocker_at, creature_at, hero_sees, level_box, say, terrain_ok};
 use crate::alchemy::props::{
-    AGGRO, ATTACKS_MONSTERS, FAMILY, IS_CONFUSED, IS_DOOR, IS_HERO, IS_HOSTILE, IS_INTELLIGENT,
-    IS_OPEN, LAST_SEEN,
+    AGGRO, ATTACKS_MONSTERS, FAMILY, IS_CONFUSED, IS_DOOR, IS_FLYING, IS_HERO, IS_HOSTILE,
+    IS_INTELLIGENT, IS_OPEN, LAST_SEEN,
 };
 use crate::alchemy::rules::doors;
 use crate::alchemy::text::sentence;
@@ -93,11 +93,14 @@ fn wander(game: &mut Game, hooks: &Hooks, m: ThingId, at: Loc) -> Result<i32, Er
 /// through doors it can open, around other creatures (at a price).
 fn next_step(game: &Game, m: ThingId, at: Loc, goal: Loc) -> Option<Loc> {
     let intelligent = game.is(m, &IS_INTELLIGENT);
+    let flying = game.is(m, &IS_FLYING);
+    let table = TileTable::new(game);
+    let crossable = |l: Loc| !table.blocks(game, l) && (flying || !table.dangerous(game, l));
     let cost = |_: Loc, to: Loc| -> Option<u32> {
         if to == goal {
-            return terrain_ok(game, m, to).then_some(10);
+            return crossable(to).then_some(10);
         }
-        if !terrain_ok(game, m, to) {
+        if !crossable(to) {
             return None;
         }
         if let Some(b) = blocker_at(game, to) {

@@ -127,10 +127,70 @@ pub fn terrain_ok(game: &Game, mover: ThingId, loc: Loc) -> bool {
     !tile_dangerous(game, loc) || game.is(mover, &IS_FLYING)
 }
 
+/// The movement and sight flags of every tile kind, read once from the library so hot
+/// loops (field of view, path costs, flood fills) index a small table instead of looking
+/// properties up per cell.
+#[derive(Clone, Debug)]
+pub struct TileTable {
+    blocks: Vec<bool>,
+    dangerous: Vec<bool>,
+    opaque: Vec<bool>,
+}
+
+impl TileTable {
+    /// The table for `game`'s library.
+    #[must_use]
+    pub fn new(game: &Game) -> Self {
+        let mut t = TileTable {
+            blocks: Vec::new(),
+            dangerous: Vec::new(),
+            opaque: Vec::new(),
+        };
+        for (id, def) in game.library().tiles() {
+            t.blocks
+                .push(def.is(&IS_BLOCKING) || !(def.is(&IS_FLOOR) || def.is(&IS_DANGEROUS)));
+            t.dangerous.push(def.is(&IS_DANGEROUS));
+            t.opaque.push(def.is(&IS_VIEW_BLOCKING) || id.0 == 0);
+        }
+        t
+    }
+
+    fn get(v: &[bool], game: &Game, l: Loc, missing: bool) -> bool {
+        v.get(usize::from(game.tile(l).0))
+            .copied()
+            .unwrap_or(missing)
+    }
+
+    /// Same as [`tile_blocks`].
+    #[must_use]
+    pub fn blocks(&self, game: &Game, l: Loc) -> bool {
+        Self::get(&self.blocks, game, l, true)
+    }
+
+    /// Same as [`tile_dangerous`].
+    #[must_use]
+    pub fn dangerous(&self, game: &Game, l: Loc) -> bool {
+        Self::get(&self.dangerous, game, l, false)
+    }
+
+    /// Same as [`transparent`].
+    #[must_use]
+    pub fn transparent(&self, game: &Game, l: Loc) -> bool {
+        !Self::get(&self.opaque, game, l, true)
+            && !game
+                .things_at(l)
+                .iter()
+                .any(|&t| game.is(t, &IS_VIEW_BLOCKING))
+    }
+}
+
 /// What the hero sees now: the engine's symmetric field of view from the hero's cell.
 pub fn hero_view(game: &Game) -> Result<VisibleSet, Error> {
     let at = game.location(hero(game)?)?;
-    Ok(field_of_view(at, FOV_RADIUS, |l| transparent(game, l)))
+    let table = TileTable::new(game);
+    Ok(field_of_view(at, FOV_RADIUS, |l| {
+        table.transparent(game, l)
+    }))
 }
 
 /// Whether the hero can see `loc` — for messages. Checks a clear straight line either way
