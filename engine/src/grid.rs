@@ -140,22 +140,6 @@ impl<T: Clone + PartialEq> Grid<T> {
         }
     }
 
-    /// The bottom node holding `chunk` and the chunk's slot in it.
-    fn find_bottom(&self, chunk: [i64; 3]) -> Option<(&[Option<Arc<Chunk<T>>>; 8], [u64; 3])> {
-        let mut node = self.root.as_deref()?;
-        let rel = self.rel(chunk)?;
-        let mut level = self.height - 1;
-        loop {
-            match node {
-                Node::Inner(kids) => {
-                    node = kids[slot(rel, level)].as_deref()?;
-                    level = level.wrapping_sub(1);
-                }
-                Node::Bottom(chunks) => return Some((chunks, rel)),
-            }
-        }
-    }
-
     /// The value at `loc` (the default when never written).
     #[inline]
     pub fn get(&self, loc: Loc) -> &T {
@@ -300,7 +284,6 @@ impl<T: Clone + PartialEq> Grid<T> {
             x0: 0,
             x: 0,
             chunk: None,
-            bottom: None,
             row: [].iter(),
             defaults: 0,
             done: area.is_empty(),
@@ -405,9 +388,6 @@ pub struct BoxIter<'a, T> {
     x0: i32,
     x: i32,
     chunk: Option<&'a Chunk<T>>,
-    /// The last bottom node visited and its coordinates (relative chunk coordinates / 2):
-    /// neighbouring chunks usually share it, which saves a descent from the root.
-    bottom: Option<(&'a [Option<Arc<Chunk<T>>>; 8], [u64; 3])>,
     row: std::slice::Iter<'a, T>,
     /// Cells of the current row still to yield as the default (unwritten chunk).
     defaults: usize,
