@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of the native-window frontend (alembic-pixels) under Xvfb.
 #
-# Starts the release binary with a fixed seed on a virtual 1280x800 screen, finds and focuses
+# Starts the release binary (Alchemy, the default game) with a fixed seed on a virtual
+# 1280x800 screen, with saves in a throw-away XDG_DATA_HOME, finds and focuses
 # its window, and checks screenshots: not blank, the hero's glyph colour present, the screen
 # changes after a move, a held key repeats, a resize is survived; then measures the idle CPU,
 # quits with a key and checks the exit status. Exits non-zero on any failure.
@@ -9,7 +10,9 @@
 # Runs as root on a fresh Debian/Ubuntu machine (installs its tools with apt-get) or as a
 # user with the tools already installed. Knobs (environment):
 #   SEED=42                 game seed
-#   HERO_RGB=255,230,120     the hero glyph's colour in the game under test
+#   GAME=alchemy            the game to run (alchemy or demo)
+#   HERO_RGB=255,230,120     the hero glyph's colour in the game under test (Alchemy draws the
+#                           hero at full brightness in this colour, whatever the torchlight)
 #   MOVE_KEY=Right          a key that moves the hero (xdotool key name)
 #   QUIT_KEYS="shift+q y"     keys that quit the game (xdotool key names, space-separated)
 #   DISPLAY_NUM=99          X display to use (the next free one is taken if 99 is busy)
@@ -20,6 +23,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SEED=${SEED:-42}
+GAME=${GAME:-alchemy}
 HERO_RGB=${HERO_RGB:-255,230,120}
 MOVE_KEY=${MOVE_KEY:-Right}
 QUIT_KEYS=${QUIT_KEYS:-shift+q y}
@@ -69,6 +73,7 @@ cleanup() {
     [[ -n $APP_PID ]] && kill "$APP_PID" 2>/dev/null || true
     [[ -n $XVFB_PID ]] && kill "$XVFB_PID" 2>/dev/null || true
     wait 2>/dev/null || true
+    [[ -n ${DATA:-} ]] && rm -rf "$DATA" || true
 }
 trap cleanup EXIT
 
@@ -103,7 +108,8 @@ changed_pixels() { compare -metric AE "$OUT/$1" "$OUT/$2" null: 2>&1 || true; }
 alive() { kill -0 "$APP_PID" 2>/dev/null; }
 
 # --- run ---------------------------------------------------------------------------------
-"$BIN" --seed "$SEED" >"$OUT/app.log" 2>&1 &
+DATA=$(mktemp -d)
+XDG_DATA_HOME=$DATA "$BIN" --game "$GAME" --seed "$SEED" >"$OUT/app.log" 2>&1 &
 APP_PID=$!
 WID=
 for _ in $(seq 100); do

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end test of the terminal frontend in a real terminal emulator (tmux):
-# start the release binary at 100x30 with a fixed seed, send keys, capture the screen, check
-# the map and status line, resize live (bigger, too small, back), quit with the y/n confirm,
-# and check the terminal left the alternate screen with raw mode off. Then crash the binary on
+# start the release binary (Alchemy, the default game) at 100x30 with a fixed seed, send keys,
+# capture the screen, check the map and status line, wait and walk, an invalid key, the
+# inventory and help, resize live (bigger, too small, back), quit with the y/n confirm, and
+# check the terminal left the alternate screen with raw mode off. Then save with S and
+# continue from the start screen (saves go to a temporary XDG_DATA_HOME), start the demo. Then crash the binary on
 # purpose (ALEMBIC_TEST_PANIC=1) and check the terminal is restored all the same.
 #
 # Usage: scripts/e2e-tui.sh          (exit 0 = pass or skipped, non-zero = failure)
@@ -71,17 +73,35 @@ check() { # check NAME TEXT: the pane shows TEXT now.
 
 fmt() { tm display -p -t e2e "$1"; }
 
+# Saves go to a throw-away data directory, never the real home.
+DATA="$(mktemp -d)"
+trap 'cleanup; rm -rf "$DATA"' EXIT
+
+# turn_now: the turn counter on screen ("Turn N" in the status panel).
+turn_now() { capture | grep -o 'Turn [0-9]*' | head -n1 | cut -d' ' -f2; }
+# wait_turn N [SECONDS]: poll until the turn counter shows exactly N.
+wait_turn() {
+    local n="$1" secs="${2:-5}" i
+    for ((i = 0; i < secs * 20; i++)); do
+        if [[ "$(turn_now)" == "$n" ]]; then return 0; fi
+        sleep 0.05
+    done
+    return 1
+}
+
 # A plain shell with a recognisable prompt in a fixed-size window.
-tm new-session -d -s e2e -x 100 -y 30 "env PS1='e2e\$ ' bash --norc --noprofile"
+tm new-session -d -s e2e -x 100 -y 30 "env PS1='e2e\$ ' XDG_DATA_HOME='$DATA' bash --norc --noprofile"
 tm set -g status off
 wait_for 'e2e$' || { fail "the shell did not start"; exit 1; }
 
-echo "== start: 100x30, --game demo --seed 1"
-tm send-keys -t e2e "$BIN --game demo --seed 1; echo exit=\$?" Enter
-wait_for "Demo room" || fail "the game did not start"
+echo "== start: 100x30, --seed 1 (Alchemy, the default game)"
+tm send-keys -t e2e "$BIN --seed 1; echo exit=\$?" Enter
+wait_for "Depth 1/11" || fail "the game did not start"
 save 01-start
-check "status line" "Demo room   Seed 1   Turn 0"
+check "status line" "Depth 1/11  Turn 0"
 check "hero on the map" "@"
+check "first message" "You enter the dungeon."
+check "HP in the status" "HP "
 check "key hints" "? help"
 [[ "$(fmt '#{alternate_on}')" == 1 ]] && pass "alternate screen on" || fail "alternate screen not on"
 
@@ -101,70 +121,121 @@ else
     echo "note: game process not found; idle CPU not measured"
 fi
 
-echo "== walk"
-tm send-keys -t e2e l l j
-wait_for "Turn 3" 5 || fail "three steps did not take three turns"
+echo "== wait and walk"
+tm send-keys -t e2e . . .
+wait_turn 3 && pass "three waits took three turns" || fail "three waits did not take three turns (turn $(turn_now))"
+# Try every direction: walls refuse (no turn), open floor takes a turn.
+for k in h j k l y u b n; do tm send-keys -t e2e "$k"; sleep 0.05; done
+sleep 0.3
 save 02-walked
-check "status after walking" "Turn 3"
+t="$(turn_now)"
+if [[ -n "$t" ]] && ((t > 3)); then pass "walked: turn $t"; else fail "walking took no turn (turn '$t')"; fi
 
-echo "== help screen and back"
-tm send-keys -t e2e '?'
-wait_for "Move:" 5 || fail "help did not open"
-save 03-help
+echo "== an invalid key costs no turn and says why"
+before="$(turn_now)"
+tm send-keys -t e2e Z
+wait_for "Unknown key 'Z'" 5 || fail "no message for an unknown key"
+[[ "$(turn_now)" == "$before" ]] && pass "unknown key took no turn" || fail "unknown key took a turn"
+
+echo "== inventory and help screens and back"
+tm send-keys -t e2e i
+wait_for "Inventory" 5 || fail "inventory did not open"
+save 03-inventory
+check "inventory lists the dagger" "a dagger"
 tm send-keys -t e2e Escape
-wait_for "Demo room" 5 || fail "help did not close"
+wait_gone "Inventory" 5 || fail "inventory did not close"
+tm send-keys -t e2e '?'
+wait_for "wait a turn" 5 || fail "help did not open"
+save 04-help
+tm send-keys -t e2e Escape
+wait_for "Depth 1/11" 5 || fail "help did not close"
 
 echo "== resize to 120x40"
 tm resize-window -t e2e -x 120 -y 40
 sleep 0.3
-wait_for "Demo room" 5 || true
-save 04-120x40
+wait_for "Depth 1/11" 5 || true
+save 05-120x40
 [[ "$(fmt '#{pane_width}x#{pane_height}')" == 120x40 ]] && pass "pane is 120x40" || fail "pane not resized"
 check "hero after resize" "@"
 last_row="$(capture | sed -n '40p')"
-if [[ "$last_row" == *"Demo room"* ]]; then pass "status line moved to the new bottom row"; else
-    fail "status line not on row 40: '$last_row'"
+if [[ "$last_row" == *"S save  Q quit"* ]]; then pass "status panel reaches the new bottom row"; else
+    fail "status panel not on row 40: '$last_row'"
 fi
 
 echo "== resize to 60x20 (too small)"
+small_turn="$(turn_now)"
 tm resize-window -t e2e -x 60 -y 20
 wait_for "Please enlarge the terminal" 5 || fail "no enlarge message below 80x24"
-save 05-too-small
+save 06-too-small
 check "enlarge message" "to at least 80x24"
 check "current size shown" "(now 60x20)"
-tm send-keys -t e2e l # ignored while too small
+tm send-keys -t e2e . # ignored while too small
 sleep 0.2
 
 echo "== back to 100x30"
 tm resize-window -t e2e -x 100 -y 30
-wait_for "Demo room" 5 || fail "the game did not come back after enlarging"
-check "key ignored while too small" "Turn 3"
-save 06-back
+wait_for "Depth 1/11" 5 || fail "the game did not come back after enlarging"
+save 07-back
+check "hero back" "@"
+[[ "$(turn_now)" == "$small_turn" ]] && pass "key ignored while too small" || fail "a key acted while too small"
 
 echo "== quit with confirm"
 tm send-keys -t e2e Q
-wait_for "Really quit? (y/n)" 5 || fail "no quit confirm"
-save 07-confirm
+wait_for "Quit without saving?" 5 || fail "no quit confirm"
+save 08-confirm
 tm send-keys -t e2e n
-wait_gone "Really quit?" 5 || fail "n did not close the confirm"
+wait_gone "Quit without saving?" 5 || fail "n did not close the confirm"
 tm send-keys -t e2e Q
-wait_for "Really quit? (y/n)" 5 || fail "no quit confirm"
+wait_for "Quit without saving?" 5 || fail "no quit confirm"
 tm send-keys -t e2e y
 wait_for "exit=0" 5 || fail "the game did not exit with status 0"
-save 08-after-quit
+save 09-after-quit
 [[ "$(fmt '#{alternate_on}')" == 0 ]] && pass "alternate screen off after quit" || fail "still on the alternate screen"
 [[ "$(fmt '#{cursor_flag}')" == 1 ]] && pass "cursor visible after quit" || fail "cursor hidden after quit"
-if [[ "$(capture)" == *"Demo room"* ]]; then fail "game screen left on the main screen"; else pass "shell screen back"; fi
+if [[ "$(capture)" == *"Depth 1/11"* ]]; then fail "game screen left on the main screen"; else pass "shell screen back"; fi
 tm send-keys -t e2e "stty -a | tr ' ;' '\\n\\n' | grep -xE -e '-?(icanon|echo)' | tr '\\n' ' '; echo" Enter
 wait_for "icanon echo" 5 && pass "raw mode off (icanon echo)" || fail "terminal left in raw mode"
+[[ ! -e "$DATA/alembic/alchemy.save" ]] && pass "Q y saved nothing" || fail "Q y wrote a save"
+
+echo "== save with S, then continue from the start screen"
+tm send-keys -t e2e clear Enter
+tm send-keys -t e2e "$BIN --seed 1; echo exit=\$?" Enter
+wait_for "Depth 1/11" 5 || fail "the game did not start (save run)"
+tm send-keys -t e2e . .
+wait_turn 2 || fail "two waits did not take two turns"
+tm send-keys -t e2e S
+wait_for "exit=0" 5 || fail "S did not exit with status 0"
+[[ -s "$DATA/alembic/alchemy.save" ]] && pass "S wrote $DATA/alembic/alchemy.save" || fail "no save file after S"
+tm send-keys -t e2e clear Enter
+tm send-keys -t e2e "$BIN; echo exit=\$?" Enter
+wait_for "A  L  C  H  E  M  Y" 5 || fail "no start screen without --seed"
+save 10-start-screen
+check "continue offered" "c)  Continue the saved game"
+tm send-keys -t e2e c
+wait_for "Welcome back." 5 || fail "continue did not load the game"
+save 11-continued
+[[ "$(turn_now)" == 2 ]] && pass "continued at the saved turn 2" || fail "continued at turn $(turn_now), saved at 2"
+tm send-keys -t e2e Q
+wait_for "Quit without saving?" 5 || fail "no quit confirm (continued game)"
+tm send-keys -t e2e y
+wait_for "exit=0" 5 || fail "the continued game did not exit with status 0"
+
+echo "== the demo game is still there"
+tm send-keys -t e2e clear Enter
+tm send-keys -t e2e "$BIN --game demo --seed 1; echo exit=\$?" Enter
+wait_for "Demo room   Seed 1" 5 || fail "the demo did not start"
+tm send-keys -t e2e Q
+wait_for "Really quit? (y/n)" 5 || fail "no demo quit confirm"
+tm send-keys -t e2e y
+wait_for "exit=0" 5 || fail "the demo did not exit with status 0"
 
 echo "== crash path: ALEMBIC_TEST_PANIC=1 panics on the first key"
 tm send-keys -t e2e clear Enter
 tm send-keys -t e2e "ALEMBIC_TEST_PANIC=1 $BIN --seed 1; echo exit=\$?" Enter
-wait_for "Demo room" 5 || fail "the game did not start (panic run)"
-tm send-keys -t e2e l
+wait_for "Depth 1/11" 5 || fail "the game did not start (panic run)"
+tm send-keys -t e2e .
 wait_for "exit=101" 5 || fail "the deliberate panic did not exit with 101"
-save 09-after-panic
+save 12-after-panic
 check "panic message printed" "deliberate crash"
 [[ "$(fmt '#{alternate_on}')" == 0 ]] && pass "alternate screen off after panic" || fail "still on the alternate screen after panic"
 [[ "$(fmt '#{cursor_flag}')" == 1 ]] && pass "cursor visible after panic" || fail "cursor hidden after panic"
@@ -177,13 +248,13 @@ tm send-keys -t e2e "$BIN --load /nonexistent.save; echo exit=\$?" Enter
 wait_for "exit=1" 5 || fail "unreadable save did not exit 1"
 check "clear save error" "cannot read save file /nonexistent.save"
 [[ "$(fmt '#{alternate_on}')" == 0 ]] && pass "no alternate screen for a bad save" || fail "bad save entered the alternate screen"
-save 10-bad-save
+save 13-bad-save
 
 echo
 echo "== captured: 02-walked (100x30)"
 cat "$OUT/02-walked.txt"
-echo "== captured: 05-too-small (60x20)"
-cat "$OUT/05-too-small.txt"
+echo "== captured: 05-120x40"
+cat "$OUT/05-120x40.txt"
 echo "(all captures in $OUT)"
 
 if ((FAILS > 0)); then

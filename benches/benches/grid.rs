@@ -211,6 +211,9 @@ fn bench_set(c: &mut Criterion) {
     let mut group = c.benchmark_group("grid/clone");
     group.bench_function("flat_vec", |b| b.iter(|| black_box(v.clone())));
     group.bench_function("grid", |b| b.iter(|| black_box(g.clone())));
+    // The floor for any Send + Sync shared structure: one Arc clone (+ drop).
+    let arc: std::sync::Arc<[u16]> = v.clone().into();
+    group.bench_function("arc_baseline", |b| b.iter(|| black_box(arc.clone())));
     group.finish();
 }
 

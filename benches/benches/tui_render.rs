@@ -1,7 +1,11 @@
-//! One 120×40 terminal frame: the demo game's render into an `alembic::Frame`, then the
-//! terminal frontend's frame→ratatui-buffer drawing (and a full `Terminal::draw` with diffing
-//! on a `TestBackend`), beside a plain `Vec<Cell>` fill of the same size as the baseline.
-//! Target (issue 5): build + draw ≤ 1 ms median.
+//! One 120×40 terminal frame: the demo game's and the Alchemy play screen's render into an
+//! `alembic::Frame`, then the terminal frontend's frame→ratatui-buffer drawing (and a full
+//! `Terminal::draw` with diffing on a `TestBackend`), beside a plain `Vec<Cell>` fill of the
+//! same size as the baseline. Target (issue 5): build + draw ≤ 1 ms median.
+//!
+//! The Alchemy frame is the real play screen after some exploring (messages, status panel,
+//! a lit and remembered map): field of view, light map and every visible cell are computed
+//! for each frame, nothing is cached between frames.
 //!
 //! `cargo bench -p alembic-benches --bench tui_render -- --warm-up-time 1 --measurement-time 3`
 
@@ -69,6 +73,53 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut f = Frame::new(W, H);
             app.render(&mut f);
+            let r = present_on(&mut term, &f, ColourDepth::TrueColour);
+            black_box(r)
+        });
+    });
+    g.finish();
+
+    // Alchemy: a seeded game, a few dozen steps in so the map holds seen and remembered cells.
+    let mut alchemy = match launch(&LaunchOptions {
+        game: "alchemy".into(),
+        seed: Some(1),
+        load: None,
+    }) {
+        Ok(app) => app,
+        Err(e) => panic!("cannot launch Alchemy: {e}"),
+    };
+    for ch in "jjjjhhhhhhkkkkllllllllllnnnnbbbbyyyyuuuu".chars() {
+        let _ = alchemy.handle(Input::ch(ch));
+    }
+    let mut check = Frame::new(W, H);
+    alchemy.render(&mut check);
+    assert!(check.contains_text("Depth 1/11"), "{}", check.to_text());
+    let mut g = c.benchmark_group("tui_render_120x40_alchemy");
+    g.bench_function("build_frame_alchemy_play", |b| {
+        b.iter(|| {
+            let mut f = Frame::new(W, H);
+            alchemy.render(&mut f);
+            black_box(f)
+        });
+    });
+    for (name, depth) in [
+        ("build_and_draw_buffer_truecolor", ColourDepth::TrueColour),
+        ("build_and_draw_buffer_256", ColourDepth::Palette256),
+    ] {
+        let mut buf = Buffer::empty(Rect::new(0, 0, W, H));
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let mut f = Frame::new(W, H);
+                alchemy.render(&mut f);
+                draw_frame(&f, &mut buf, depth);
+                black_box(&buf);
+            });
+        });
+    }
+    g.bench_function("build_and_terminal_draw_testbackend", |b| {
+        b.iter(|| {
+            let mut f = Frame::new(W, H);
+            alchemy.render(&mut f);
             let r = present_on(&mut term, &f, ColourDepth::TrueColour);
             black_box(r)
         });

@@ -47,18 +47,26 @@ pub enum LaunchError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The game could not be set up (a bug in its data or rules).
+    #[error("cannot start {game}: {reason}")]
+    Setup {
+        /// The game.
+        game: String,
+        /// What went wrong.
+        reason: String,
+    },
 }
 
 /// The names of the games that can be launched, the default first.
 #[must_use]
 pub fn games() -> &'static [&'static str] {
-    &["demo"]
+    &["alchemy", "demo", "caves"]
 }
 
 /// The default game's name.
 #[must_use]
 pub fn default_game() -> &'static str {
-    "demo"
+    "alchemy"
 }
 
 /// Start the game `opts` names: from the save file if one is given, else new from the seed.
@@ -68,6 +76,7 @@ pub fn default_game() -> &'static str {
 /// terminal or window, so a frontend can print the error and exit before setting itself up.
 pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
     match opts.game.as_str() {
+        "alchemy" => crate::alchemy_ui::launch(opts),
         "demo" => {
             let world = match &opts.load {
                 Some(path) => {
@@ -82,6 +91,16 @@ pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
             };
             Ok(Box::new(demo::app(world)))
         }
+        "caves" => match &opts.load {
+            Some(path) => Err(LaunchError::BadSave {
+                path: path.clone(),
+                game: opts.game.clone(),
+                reason: "Caves has no saved games; start one with --seed".to_string(),
+            }),
+            None => Ok(Box::new(crate::caves::app(
+                opts.seed.unwrap_or_else(clock_seed),
+            ))),
+        },
         other => Err(LaunchError::UnknownGame {
             name: other.to_string(),
         }),
@@ -146,7 +165,7 @@ mod tests {
         let err = launch(&opts("nethack")).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown game \"nethack\"; valid games: demo"
+            "unknown game \"nethack\"; valid games: alchemy, demo, caves"
         );
         assert!(games().contains(&default_game()));
     }

@@ -69,7 +69,7 @@ pub trait SimGame {
 /// Every game the runner knows, by name.
 #[must_use]
 pub fn registry() -> Vec<Box<dyn SimGame>> {
-    vec![Box::new(AlchemySim)]
+    vec![Box::new(AlchemySim), Box::new(CavesSim)]
 }
 
 /// The game called `name`.
@@ -183,5 +183,36 @@ impl SimGame for AlchemySim {
     fn library_counts(&self) -> Result<serde_json::Value, SimError> {
         let lib = alchemy::library::base_library().map_err(err)?;
         serde_json::to_value(alchemy::library::counts(&lib)).map_err(err)
+    }
+}
+
+/// The Caves for the runner: `random` is the fuzzing wanderer, `explore` the bot that heads
+/// down the stairs to the way out. Invariants are checked at the start and the end.
+pub struct CavesSim;
+
+impl SimGame for CavesSim {
+    fn name(&self) -> &'static str {
+        "caves"
+    }
+
+    fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError> {
+        let policy = match policy {
+            Policy::Random => crate::caves::SimPolicy::Wander,
+            Policy::Explore => crate::caves::SimPolicy::Descend,
+        };
+        let r = crate::caves::simulate(seed, turns, policy).map_err(err)?;
+        Ok(RunReport {
+            seed: r.seed,
+            turns: r.turns,
+            deepest: r.deepest,
+            outcome: r.outcome,
+            cause: r.cause,
+            kills: r.kills,
+            hash: r.hash,
+        })
+    }
+
+    fn library_counts(&self) -> Result<serde_json::Value, SimError> {
+        crate::caves::library_counts().map_err(err)
     }
 }

@@ -177,10 +177,7 @@ impl Game {
 
     /// A game-wide variable, or its default, or [`Error::MissingProperty`].
     pub fn var<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
-        match self.vars.get(key.key()) {
-            Some(v) => key.decode(v),
-            None => key.missing(),
-        }
+        self.vars.read(key)
     }
 
     /// Set a game-wide variable.
@@ -314,25 +311,20 @@ impl Game {
     /// The map location of `id`, following containers upward (an item in a backpack carried
     /// by a rat is where the rat is).
     pub fn location(&self, id: ThingId) -> Result<Loc, Error> {
-        let mut cur = id;
-        for _ in 0..=self.things.len() {
-            match self.place(cur)? {
-                Place::Map(l) => return Ok(l),
-                Place::In(c) => cur = c,
-            }
-        }
-        Err(Error::ContainmentCycle {
-            thing: id,
-            into: cur,
-        })
+        self.top_of(id).map(|(_, loc)| loc)
     }
 
     /// The outermost thing holding `id` (itself when it is on the map).
     pub fn outermost(&self, id: ThingId) -> Result<ThingId, Error> {
+        self.top_of(id).map(|(top, _)| top)
+    }
+
+    /// Follow containers up from `id` to the thing on the map, and where that is.
+    fn top_of(&self, id: ThingId) -> Result<(ThingId, Loc), Error> {
         let mut cur = id;
         for _ in 0..=self.things.len() {
             match self.place(cur)? {
-                Place::Map(_) => return Ok(cur),
+                Place::Map(l) => return Ok((cur, l)),
                 Place::In(c) => cur = c,
             }
         }

@@ -88,8 +88,6 @@ fn slot(rel: [u64; 3], level: u32) -> usize {
 #[derive(Clone)]
 pub struct Grid<T> {
     default: T,
-    /// One chunk row of defaults, so unwritten chunks scan like written ones.
-    blank: Arc<[T]>,
     root: Option<Arc<Node<T>>>,
     /// Chunk coordinates of the root's corner.
     origin: [i64; 3],
@@ -102,7 +100,6 @@ impl<T: Clone + PartialEq> Grid<T> {
     #[must_use]
     pub fn new(default: T) -> Self {
         Grid {
-            blank: vec![default.clone(); SIDE as usize].into(),
             default,
             root: None,
             origin: [0; 3],
@@ -288,6 +285,7 @@ impl<T: Clone + PartialEq> Grid<T> {
             x: 0,
             chunk: None,
             row: [].iter(),
+            defaults: 0,
             done: area.is_empty(),
         };
         if !it.done {
@@ -391,6 +389,8 @@ pub struct BoxIter<'a, T> {
     x: i32,
     chunk: Option<&'a Chunk<T>>,
     row: std::slice::Iter<'a, T>,
+    /// Cells of the current row still to yield as the default (unwritten chunk).
+    defaults: usize,
     done: bool,
 }
 
@@ -419,13 +419,16 @@ impl<'a, T: Clone + PartialEq> BoxIter<'a, T> {
     fn load_row(&mut self) {
         let width = self.row_width();
         self.x = self.x0;
-        self.row = match self.chunk {
+        match self.chunk {
             Some(c) => {
                 let r = ((self.y & MASK) * SIDE + (self.x0 & MASK)) as usize;
-                c.cells[r..r + width].iter()
+                self.row = c.cells[r..r + width].iter();
             }
-            None => self.grid.blank[..width].iter(),
-        };
+            None => {
+                self.row = [].iter();
+                self.defaults = width;
+            }
+        }
     }
 
     /// Move to the next row, chunk or level; false when the box is exhausted.
@@ -469,6 +472,12 @@ impl<'a, T: Clone + PartialEq> Iterator for BoxIter<'a, T> {
                 self.x += 1;
                 return Some((l, v));
             }
+            if self.defaults > 0 {
+                self.defaults -= 1;
+                let l = Loc::new(self.x, self.y, self.z);
+                self.x += 1;
+                return Some((l, &self.grid.default));
+            }
             if !self.advance() {
                 return None;
             }
@@ -489,6 +498,10 @@ impl<'a, T: Clone + PartialEq> Iterator for BoxIter<'a, T> {
             acc = row
                 .zip(x..)
                 .fold(acc, |acc, (v, x)| f(acc, (Loc::new(x, y, z), v)));
+            let d = &self.grid.default;
+            for dx in 0..std::mem::take(&mut self.defaults) as i32 {
+                acc = f(acc, (Loc::new(x + dx, y, z), d));
+            }
             // The remaining rows of this chunk, as one run when they are full-width.
             let full_width = self.x0 & MASK == 0 && self.row_width() == SIDE as usize;
             if full_width && self.y + 1 < self.y1 {
@@ -500,10 +513,13 @@ impl<'a, T: Clone + PartialEq> Iterator for BoxIter<'a, T> {
                     None => &[],
                 };
                 if self.chunk.is_some() {
-                    acc = cells.iter().enumerate().fold(acc, |acc, (i, v)| {
-                        let l = Loc::new(x0 + (i as i32 & MASK), y0 + (i as i32 >> CHUNK_BITS), z);
-                        f(acc, (l, v))
-                    });
+                    for (dy, row) in (0..).zip(cells.chunks_exact(SIDE as usize)) {
+                        let y = y0 + dy;
+                        acc = row
+                            .iter()
+                            .zip(x0..)
+                            .fold(acc, |acc, (v, x)| f(acc, (Loc::new(x, y, z), v)));
+                    }
                 } else {
                     let d = &self.grid.default;
                     for i in 0..(y1 - y0) * SIDE {
@@ -522,10 +538,11 @@ impl<'a, T: Clone + PartialEq> Iterator for BoxIter<'a, T> {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
+        let here = self.row.len() + self.defaults;
         if self.done {
-            (self.row.len(), Some(self.row.len()))
+            (here, Some(here))
         } else {
-            (self.row.len(), None)
+            (here, None)
         }
     }
 }

@@ -20,7 +20,7 @@ pub const LEVEL: Prop<i32> = Prop::with_default("level", 1);
 pub const FREQ: Prop<i32> = Prop::with_default("freq", 100);
 /// Things flagged as containers can hold other things.
 pub const IS_CONTAINER: Prop<bool> = Prop::with_default("is_container", false);
-/// Hook run by [`Game::spawn`] right after the thing is added.
+/// Hook run by [`Game::spawn_mut`] right after the thing is added.
 pub const ON_CREATE: Prop<Hook> = Prop::new("on_create");
 /// Hook run when the thing takes its turn (game-defined).
 pub const ON_ACTION: Prop<Hook> = Prop::new("on_action");
@@ -71,16 +71,13 @@ impl Prototype {
 
     /// A typed property, or the key's default, or [`Error::MissingProperty`].
     pub fn get<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
-        match self.props.get(key.key()) {
-            Some(v) => key.decode(v),
-            None => key.missing(),
-        }
+        self.props.read(key)
     }
 
     /// Whether a flag is set.
     #[must_use]
     pub fn is(&self, flag: &Prop<bool>) -> bool {
-        matches!(self.props.get(flag.key()), Some(Value::Bool(true)))
+        self.props.flag(flag)
     }
 
     /// The modifiers things of this kind apply to their holders.
@@ -112,16 +109,13 @@ impl TileDef {
 
     /// A typed property, or the key's default, or [`Error::MissingProperty`].
     pub fn get<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
-        match self.props.get(key.key()) {
-            Some(v) => key.decode(v),
-            None => key.missing(),
-        }
+        self.props.read(key)
     }
 
     /// Whether a flag is set.
     #[must_use]
     pub fn is(&self, flag: &Prop<bool>) -> bool {
-        matches!(self.props.get(flag.key()), Some(Value::Bool(true)))
+        self.props.flag(flag)
     }
 }
 

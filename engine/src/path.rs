@@ -432,8 +432,8 @@ pub fn astar(
 /// auto-explore.
 ///
 /// Costs are those of *moving from a cell towards the goal*: the value of `x` is
-/// `min over neighbours n of cost(x, n) + value(n)`, with the no-corner-cutting rule of the
-/// [module](self). A cell gets a value whenever it can move toward a goal, so if `cost`
+/// `min over neighbours n of cost(x, n) + value(n)`, with the same no-corner-cutting rule as
+/// [`astar`]. A cell gets a value whenever it can move toward a goal, so if `cost`
 /// only looks at the destination, walls beside the floor get values too (harmless; check
 /// `from` as well to avoid it). For plain terrain costs use the faster
 /// [`rebuild_terrain`](DijkstraMap::rebuild_terrain). Building: Θ(A log A) for A reachable

@@ -397,6 +397,21 @@ impl PropMap {
         self.find(key).ok().map(|i| &self.0[i].1)
     }
 
+    /// A typed value, or the key's default, or [`Error::MissingProperty`]; a stored value of
+    /// another kind is [`Error::WrongPropertyType`].
+    pub fn read<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
+        match self.get(key.key()) {
+            Some(v) => key.decode(v),
+            None => key.missing(),
+        }
+    }
+
+    /// Whether a flag is stored as true (missing or another kind reads as false).
+    #[must_use]
+    pub fn flag(&self, flag: &Prop<bool>) -> bool {
+        matches!(self.get(flag.key()), Some(Value::Bool(true)))
+    }
+
     /// Store `value` under `key` (copy-on-write).
     pub fn insert(&mut self, key: PropKey, value: Value) {
         match self.find(&key) {

@@ -1023,10 +1023,9 @@ impl<C> Screen<C> for MessageLogScreen {
             put_centred(frame, body, body.y, "(no messages yet)", p.dim, p.bg);
         }
         draw_message_log(frame, body, p, &self.messages, self.back);
-        let hint = format!(
-            "{} messages  k/j older/newer  Esc close",
-            self.messages.len()
-        );
+        let n = self.messages.len();
+        let noun = if n == 1 { "message" } else { "messages" };
+        let hint = format!("{n} {noun}  k/j older/newer  Esc close");
         put_centred(frame, footer, footer.y, &hint, p.dim, p.bg);
     }
 

@@ -230,10 +230,7 @@ impl Thing {
 
     /// A base property (no modifiers), or its default, or [`Error::MissingProperty`].
     pub fn get<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
-        match self.props.get(key.key()) {
-            Some(v) => key.decode(v),
-            None => key.missing(),
-        }
+        self.props.read(key)
     }
 
     /// A base property if present (ignoring defaults).
@@ -244,7 +241,7 @@ impl Thing {
     /// Whether a flag is set (missing or non-bool reads as false).
     #[must_use]
     pub fn is(&self, flag: &Prop<bool>) -> bool {
-        matches!(self.props.get(flag.key()), Some(Value::Bool(true)))
+        self.props.flag(flag)
     }
 
     /// Set a base property on this copy.

@@ -13,7 +13,7 @@ use clap::Parser;
 #[command(name = "alembic-pixels", version, about)]
 struct Args {
     /// Which game to play.
-    #[arg(long, value_name = "NAME", default_value = "demo")]
+    #[arg(long, value_name = "NAME", default_value_t = alembic_content::default_game().to_string())]
     game: String,
     /// Start a new game from this seed (random when omitted).
     #[arg(long, value_name = "N")]

@@ -1,0 +1,1017 @@
+//! The play screen: the messages on top, the map (centred on the hero, scrolling with it,
+//! lit by the hero's torch, remembered terrain dimmed) and the status panel; every command
+//! key of the game.
+
+use alembic::{
+    Cell, Confirm, Frame, Input, ItemList, Key, ListEntry, Loc, LocBox, MessageLogScreen, Rect,
+    Rgb, Screen, ScreenValue, TextScreen, ThingId, Transition, direction_key, fill, plain_key,
+    put_clipped, wrap_text,
+};
+
+use super::colours::{self, PALETTE};
+use super::prompts::{ActionMenu, DirectionPrompt, EndScreen, LookScreen};
+use super::{AlchemyCtx, Tone, tone_colour};
+use crate::alchemy::props::{IS_DOOR, IS_LAB, IS_OPEN, IS_WORKBENCH};
+use crate::alchemy::rules::items::apparatus_near;
+use crate::alchemy::rules::world::{items_at, level_box, scenery_at};
+use crate::alchemy::text::a_name;
+use crate::alchemy::view::{
+    self, CellView, InventoryEntry, ItemKind, cell_view, hero_id, light_map, status, visible,
+};
+use crate::alchemy::{Command, summary};
+
+/// Every key, for the help screen.
+pub const HELP: &[&str] = &[
+    "Alchemy: go down to depth 10, take the Philosopher's Stone, and climb back out through",
+    "the exit on depth 1 (stand on the up stairs there and press <). Drink, analyse and brew",
+    "potions on the way: you start knowing none of them.",
+    "",
+    "Moving",
+    "  h j k l y u b n    move (vi keys); arrow keys and numpad 1-9 work too",
+    "                     walk into a monster to attack it, into a closed door to open it",
+    "  .  or  5           wait a turn",
+    "  <  >               climb up / go down the stairs you stand on",
+    "",
+    "Items",
+    "  ,  or  g           pick up (a list when several things lie here)",
+    "  i                  inventory: choose an item to see what you can do with it",
+    "  q                  quaff (drink) a potion",
+    "  e                  eat food, a herb or a mushroom",
+    "  t                  throw: choose an item, then a target",
+    "  d                  drop",
+    "  w                  wield a weapon or wear armour (again to take it off)",
+    "  a                  analyse a potion or ingredient (beside an analysis lab &)",
+    "  c                  craft a potion from a known recipe (beside an alchemy workbench &)",
+    "",
+    "Other",
+    "  o                  open or close a door (then a direction)",
+    "  x  or  ;           look around with a cursor (l is a vi key: east)",
+    "  m                  message log",
+    "  ?                  this help",
+    "  S                  save and quit (continue from the start screen next time)",
+    "  Q                  quit without saving (asks first)",
+    "  Esc                cancel a list or prompt",
+    "",
+    "Item lists: a-z choose, < > turn pages.",
+    "Look and target cursor: direction keys move it, H J K L Y U B N move it 8, Tab or +",
+    "jumps to the next creature or item, - to the previous; Enter, t or . throws at the",
+    "cursor; Esc closes.",
+    "",
+    "On the map",
+    "  @ you    letters: monsters    ! potion    % herb or food    , mushroom",
+    "  ) weapon    [ armour    * the Philosopher's Stone    + door    < > stairs",
+    "  & alchemy workbench or analysis lab    { fountain    # wall    ~ water",
+    "",
+    "Torchlight: what you see now is lit by your torch; places you remember but cannot",
+    "see are drawn dim and blue-grey. The game is saved when you press S or close the",
+    "window; a dead alchemist's save is deleted.",
+];
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+
+/// Where the parts of the play screen go in an area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The message lines on top.
+    pub msgs: Rect,
+    /// The map viewport.
+    pub map: Rect,
+    /// The status panel (right side) or status lines (bottom, when narrow).
+    pub status: Rect,
+    /// Whether the status is a side panel.
+    pub side: bool,
+}
+
+/// Width of the side panel.
+const SIDE_W: u16 = 24;
+
+/// The play screen's layout in `area`: messages on top (3 rows, fewer when short), the status
+/// as a side panel when there is room (else 2 lines at the bottom), the map in the rest.
+#[must_use]
+pub fn layout(area: Rect) -> Layout {
+    let msg_rows = match area.height {
+        30.. => 3,
+        12.. => 2,
+        _ => 1,
+    };
+    let (msgs, rest) = area.split_top(msg_rows);
+    if area.width >= 64 {
+        let map = Rect::new(rest.x, rest.y, rest.width - SIDE_W, rest.height);
+        let status = Rect::new(rest.x + rest.width - SIDE_W, rest.y, SIDE_W, rest.height);
+        Layout {
+            msgs,
+            map,
+            status,
+            side: true,
+        }
+    } else {
+        let (map, status) = rest.split_bottom(2);
+        Layout {
+            msgs,
+            map,
+            status,
+            side: false,
+        }
+    }
+}
+
+/// The first column or row shown along one axis: the whole level centred when it fits,
+/// else the focus centred, clamped so no space is wasted beyond the level's edge.
+fn axis_origin(min: i32, len: i32, focus: i32, view: i32) -> i32 {
+    if view >= len {
+        min - (view - len) / 2
+    } else {
+        (focus - view / 2).clamp(min, min + len - view)
+    }
+}
+
+/// How map locations land on screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapView {
+    /// The viewport.
+    pub rect: Rect,
+    /// The location in the viewport's top-left cell.
+    pub origin: Loc,
+    /// The level shown.
+    pub level: LocBox,
+}
+
+impl MapView {
+    /// The viewport of `rect` centred on `focus` (see [`axis_origin`]).
+    #[must_use]
+    pub fn centred(rect: Rect, level: LocBox, focus: Loc) -> Self {
+        let ox = axis_origin(level.min.x, level.width(), focus.x, i32::from(rect.width));
+        let oy = axis_origin(level.min.y, level.height(), focus.y, i32::from(rect.height));
+        MapView {
+            rect,
+            origin: Loc::new(ox, oy, level.min.z),
+            level,
+        }
+    }
+
+    /// The frame cell showing `l`, if it is in view.
+    #[must_use]
+    pub fn screen_of(&self, l: Loc) -> Option<(i32, i32)> {
+        if l.z != self.origin.z {
+            return None;
+        }
+        let sx = l.x - self.origin.x;
+        let sy = l.y - self.origin.y;
+        if sx < 0 || sy < 0 || sx >= i32::from(self.rect.width) || sy >= i32::from(self.rect.height)
+        {
+            return None;
+        }
+        Some((i32::from(self.rect.x) + sx, i32::from(self.rect.y) + sy))
+    }
+
+    /// Whether `l` is shown.
+    #[must_use]
+    pub fn shows(&self, l: Loc) -> bool {
+        self.screen_of(l).is_some()
+    }
+}
+
+/// The map viewport for `ctx` in `area`: centred on the hero, or on the look cursor when the
+/// cursor has left the hero-centred view. `None` without a game.
+#[must_use]
+pub fn map_view(ctx: &AlchemyCtx, area: Rect) -> Option<MapView> {
+    let game = ctx.game()?;
+    let at = game.location(hero_id(game).ok()?).ok()?;
+    let rect = layout(area).map;
+    let level = level_box(at.z);
+    let v = MapView::centred(rect, level, at);
+    match ctx.cursor() {
+        Some(c) if c.z == at.z && !v.shows(c) => Some(MapView::centred(rect, level, c)),
+        _ => Some(v),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Colours
+
+/// Raise a light so the far edge of the torch stays readable: `floor` of full brightness
+/// always, the engine's light on top.
+fn lift(light: Rgb, floor: f32) -> Rgb {
+    let f = |c: u8| (floor * 255.0 + (1.0 - floor) * f32::from(c)).round() as u8;
+    Rgb::new(f(light.r), f(light.g), f(light.b))
+}
+
+/// Remembered, not seen: dim and cooled towards blue-grey.
+fn remembered(c: Rgb) -> Rgb {
+    let lum = 0.3 * f32::from(c.r) + 0.59 * f32::from(c.g) + 0.11 * f32::from(c.b);
+    let mix = |v: u8, k: f32| ((0.5 * f32::from(v) + 0.5 * lum) * k).round().min(255.0) as u8;
+    Rgb::new(mix(c.r, 0.40), mix(c.g, 0.44), mix(c.b, 0.58))
+}
+
+/// HP colour: green, yellow, red by the fraction left.
+#[must_use]
+pub fn health_colour(hp: i32, max: i32) -> Rgb {
+    let max = max.max(1);
+    if hp * 10 >= max * 6 {
+        colours::GOOD
+    } else if hp * 10 >= max * 3 {
+        colours::FAIR
+    } else {
+        colours::BAD
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing
+
+fn blank(bg: Rgb) -> Cell {
+    Cell {
+        ch: ' ',
+        fg: PALETTE.text,
+        bg,
+    }
+}
+
+/// Draw the map of `ctx`'s game into `view`.
+///
+/// # Errors
+/// An engine error reading the game (a bug); the caller shows it.
+pub fn draw_map(ctx: &AlchemyCtx, frame: &mut Frame, view: &MapView) -> Result<(), alembic::Error> {
+    let Some(game) = ctx.game() else {
+        return Ok(());
+    };
+    let hero = hero_id(game)?;
+    let seen = visible(game)?;
+    let light = light_map(game)?;
+    let r = view.rect;
+    for sy in 0..i32::from(r.height) {
+        for sx in 0..i32::from(r.width) {
+            let l = Loc::new(view.origin.x + sx, view.origin.y + sy, view.origin.z);
+            if !view.level.contains(l) {
+                continue;
+            }
+            let Some(CellView { glyph, visible, .. }) = cell_view(game, &seen, l)? else {
+                continue;
+            };
+            // Solid rock is a blank glyph on a near-black tile: give it a stone-coloured
+            // face so cave walls read as walls.
+            let rock = glyph.ch == ' ';
+            let base_bg = if rock { colours::ROCK_BG } else { glyph.bg };
+            let cell = if visible {
+                let lit = light.get(l);
+                let on_top = view::top_thing(game, l);
+                let fg = match on_top {
+                    Some(t) if t == hero => colours::HERO,
+                    Some(_) => glyph.fg.modulate(lift(lit, 0.55)),
+                    None => glyph.fg.modulate(lift(lit, 0.30)),
+                };
+                Cell {
+                    ch: glyph.ch,
+                    fg,
+                    bg: base_bg.modulate(lift(lit, 0.25)),
+                }
+            } else {
+                Cell {
+                    ch: glyph.ch,
+                    fg: remembered(glyph.fg),
+                    bg: if rock {
+                        remembered(base_bg)
+                    } else {
+                        base_bg.scale(0.35)
+                    },
+                }
+            };
+            frame.put(i32::from(r.x) + sx, i32::from(r.y) + sy, cell);
+        }
+    }
+    Ok(())
+}
+
+/// Draw the newest messages into `area`, newest at the bottom: lines from the latest command
+/// bright, older ones faded, long messages wrapped.
+pub fn draw_messages(ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    if area.is_empty() {
+        return;
+    }
+    let rows = usize::from(area.height);
+    let width = usize::from(area.width.saturating_sub(1)).max(1);
+    let log = ctx.log();
+    let fresh_from = log.len().saturating_sub(ctx.fresh());
+    // (text, colour), newest last.
+    let mut lines: Vec<(String, Rgb)> = Vec::new();
+    let mut hidden_fresh = 0;
+    for (i, line) in log.iter().enumerate().rev() {
+        let fresh = i >= fresh_from;
+        let fg = if fresh {
+            tone_colour(line.tone)
+        } else {
+            tone_colour(line.tone).scale(0.55)
+        };
+        let wrapped = wrap_text(&line.shown(), width);
+        for w in wrapped.into_iter().rev() {
+            if lines.len() < rows {
+                lines.push((w, fg));
+            } else if fresh {
+                hidden_fresh += 1;
+            }
+        }
+        if lines.len() >= rows && !fresh {
+            break;
+        }
+    }
+    lines.reverse();
+    let top = area.y + (rows - lines.len()) as u16;
+    for (i, (text, fg)) in lines.iter().enumerate() {
+        put_clipped(frame, area, area.x, top + i as u16, text, *fg, PALETTE.bg);
+    }
+    if hidden_fresh > 0 {
+        let more = format!(" +{hidden_fresh} more (m) ");
+        let x = area.right().saturating_sub(more.chars().count() as u16);
+        put_clipped(frame, area, x, area.y, &more, PALETTE.bg, colours::NOTE);
+    }
+}
+
+/// A status panel writer: one line after another, clipped to the panel.
+struct Lines<'a> {
+    frame: &'a mut Frame,
+    area: Rect,
+    y: u16,
+}
+
+impl Lines<'_> {
+    fn room(&self) -> bool {
+        self.y < self.area.bottom()
+    }
+
+    /// Write spans on the current line and move down.
+    fn line(&mut self, spans: &[(&str, Rgb)]) {
+        if self.room() {
+            let mut x = self.area.x + 1;
+            for (text, fg) in spans {
+                put_clipped(
+                    self.frame,
+                    self.area,
+                    x,
+                    self.y,
+                    text,
+                    *fg,
+                    colours::PANEL_BG,
+                );
+                x = x.saturating_add(text.chars().count() as u16);
+            }
+        }
+        self.y = self.y.saturating_add(1);
+    }
+
+    /// Write wrapped text (indented by `indent`).
+    fn wrapped(&mut self, text: &str, fg: Rgb, indent: usize) {
+        let width = usize::from(self.area.width.saturating_sub(2)).saturating_sub(indent);
+        for l in wrap_text(text, width.max(1)) {
+            let s = format!("{}{l}", " ".repeat(indent));
+            self.line(&[(&s, fg)]);
+        }
+    }
+}
+
+/// What the hero stands on or beside, for the status panel: stairs, apparatus, items.
+fn here_notes(ctx: &AlchemyCtx) -> Result<Vec<String>, alembic::Error> {
+    let Some(game) = ctx.game() else {
+        return Ok(Vec::new());
+    };
+    let at = game.location(hero_id(game)?)?;
+    let mut out = Vec::new();
+    if let Some(s) = scenery_at(game, at) {
+        let name = a_name(game, s)?;
+        let hint = if game.is(s, &crate::alchemy::props::IS_EXIT) {
+            " (< with the Stone to win)"
+        } else if game.is(s, &crate::alchemy::props::IS_STAIRS_DOWN) {
+            " (> to descend)"
+        } else if game.is(s, &crate::alchemy::props::IS_STAIRS_UP) {
+            " (< to climb)"
+        } else {
+            ""
+        };
+        out.push(format!("Here: {name}{hint}"));
+    }
+    let items = items_at(game, at);
+    if !items.is_empty() {
+        let list = crate::alchemy::command::list_items(game, &items)?;
+        out.push(format!("Here: {list} (g to pick up)"));
+    }
+    if apparatus_near(game, at, &IS_WORKBENCH) {
+        out.push("A workbench is at hand (c to craft).".to_string());
+    }
+    if apparatus_near(game, at, &IS_LAB) {
+        out.push("An analysis lab is at hand (a to analyse).".to_string());
+    }
+    Ok(out)
+}
+
+/// Draw the status panel (side layout).
+fn draw_side_status(ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) -> Result<(), alembic::Error> {
+    let Some(game) = ctx.game() else {
+        return Ok(());
+    };
+    let st = status(game)?;
+    let here = here_notes(ctx)?;
+    fill(frame, area, blank(colours::PANEL_BG));
+    let (l, v) = (colours::LABEL, colours::VALUE);
+    let hp_fg = health_colour(st.hp, st.hp_max);
+    let mut w = Lines {
+        frame,
+        area,
+        y: area.y,
+    };
+    w.line(&[
+        ("Depth ", l),
+        (&format!("{}/{}", st.depth, st.levels), v),
+        ("  Turn ", l),
+        (&st.turn.to_string(), v),
+    ]);
+    w.line(&[("HP ", l), (&format!("{}/{}", st.hp, st.hp_max), hp_fg)]);
+    // A bar of the panel's width.
+    let bar_w = usize::from(area.width.saturating_sub(2));
+    let full = if st.hp_max > 0 {
+        (usize::try_from(st.hp.max(0)).unwrap_or(0) * bar_w)
+            .div_ceil(usize::try_from(st.hp_max).unwrap_or(1))
+            .min(bar_w)
+    } else {
+        0
+    };
+    let filled = "█".repeat(full);
+    let empty = "░".repeat(bar_w - full);
+    w.line(&[(&filled, hp_fg), (&empty, colours::LABEL.scale(0.6))]);
+    for pair in st.stats.chunks(2) {
+        let mut spans: Vec<(String, Rgb)> = Vec::new();
+        for (i, (code, value)) in pair.iter().enumerate() {
+            let pad = if i == 0 { "" } else { "     " };
+            spans.push((format!("{pad}{code} "), l));
+            spans.push((format!("{value:>3}"), v));
+        }
+        let refs: Vec<(&str, Rgb)> = spans.iter().map(|(s, c)| (s.as_str(), *c)).collect();
+        w.line(&refs);
+    }
+    w.line(&[
+        ("Armour ", l),
+        (&st.armour.to_string(), v),
+        ("  Speed ", l),
+        (&st.speed.to_string(), v),
+    ]);
+    w.wrapped(&format!("Attack: {}", st.attack), l, 0);
+    if st.has_stone {
+        w.line(&[("You carry the Stone!", colours::HERO)]);
+    }
+    w.line(&[]);
+    if st.effects.is_empty() {
+        w.line(&[("No effects", colours::LABEL.scale(0.8))]);
+    } else {
+        w.line(&[("Effects", l)]);
+        for (name, turns) in &st.effects {
+            w.wrapped(&format!("{name} ({turns})"), colours::EFFECT, 1);
+        }
+    }
+    if !here.is_empty() {
+        w.line(&[]);
+        for h in &here {
+            w.wrapped(h, PALETTE.text, 0);
+        }
+    }
+    // Key hints pinned to the bottom, when they do not overwrite anything.
+    let hints = [
+        "? help  i inventory",
+        "x look  m messages",
+        "S save  Q quit",
+    ];
+    let top = area.bottom().saturating_sub(hints.len() as u16);
+    if w.y < top {
+        for (i, h) in hints.iter().enumerate() {
+            put_clipped(
+                w.frame,
+                area,
+                area.x + 1,
+                top + i as u16,
+                h,
+                PALETTE.dim,
+                colours::PANEL_BG,
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Draw the two status lines (narrow layout).
+fn draw_bottom_status(
+    ctx: &AlchemyCtx,
+    frame: &mut Frame,
+    area: Rect,
+) -> Result<(), alembic::Error> {
+    let Some(game) = ctx.game() else {
+        return Ok(());
+    };
+    let st = status(game)?;
+    fill(frame, area, blank(colours::PANEL_BG));
+    let mut w = Lines {
+        frame,
+        area,
+        y: area.y,
+    };
+    let hp_fg = health_colour(st.hp, st.hp_max);
+    w.line(&[
+        ("Depth ", colours::LABEL),
+        (&format!("{}/{} ", st.depth, st.levels), colours::VALUE),
+        ("HP ", colours::LABEL),
+        (&format!("{}/{} ", st.hp, st.hp_max), hp_fg),
+        (
+            &format!("AC {} Spd {} T {}", st.armour, st.speed, st.turn),
+            colours::VALUE,
+        ),
+    ]);
+    let mut second: String = st.stats.iter().map(|(c, v)| format!("{c}{v} ")).collect();
+    for (n, t) in &st.effects {
+        second.push_str(&format!("{n}({t}) "));
+    }
+    w.line(&[(&second, colours::VALUE)]);
+    Ok(())
+}
+
+/// Draw the whole play screen for `ctx` into `area` of `frame`.
+pub fn draw_play(ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    fill(frame, area, blank(PALETTE.bg));
+    let lay = layout(area);
+    draw_messages(ctx, frame, lay.msgs);
+    let mut result = match map_view(ctx, area) {
+        Some(v) => draw_map(ctx, frame, &v),
+        None => Ok(()),
+    };
+    if result.is_ok() {
+        result = if lay.side {
+            draw_side_status(ctx, frame, lay.status)
+        } else {
+            draw_bottom_status(ctx, frame, lay.status)
+        };
+    }
+    if let Err(e) = result {
+        put_clipped(
+            frame,
+            lay.map,
+            lay.map.x,
+            lay.map.y,
+            &format!("internal error: {e}"),
+            colours::ERROR,
+            PALETTE.bg,
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+/// What can be done with an item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemAction {
+    /// Drink.
+    Quaff,
+    /// Eat.
+    Eat,
+    /// Drop.
+    Drop,
+    /// Throw (then target).
+    Throw,
+    /// Wield or wear; take off when already in use.
+    Wield,
+    /// Analyse at a lab.
+    Analyse,
+}
+
+impl ItemAction {
+    fn title(self) -> &'static str {
+        match self {
+            ItemAction::Quaff => "Quaff which potion?",
+            ItemAction::Eat => "Eat what?",
+            ItemAction::Drop => "Drop what?",
+            ItemAction::Throw => "Throw what?",
+            ItemAction::Wield => "Wield or wear what? (again to take off)",
+            ItemAction::Analyse => "Analyse what?",
+        }
+    }
+
+    fn none(self) -> &'static str {
+        match self {
+            ItemAction::Quaff => "You have no potions to drink.",
+            ItemAction::Eat => "You have nothing to eat.",
+            ItemAction::Drop => "You are carrying nothing.",
+            ItemAction::Throw => "You have nothing to throw.",
+            ItemAction::Wield => "You have nothing to wield or wear.",
+            ItemAction::Analyse => "You have nothing to analyse: only potions and ingredients.",
+        }
+    }
+
+    fn fits(self, e: &InventoryEntry) -> bool {
+        match self {
+            ItemAction::Quaff => e.kind == ItemKind::Potion,
+            ItemAction::Eat => matches!(e.kind, ItemKind::Food | ItemKind::Ingredient),
+            ItemAction::Drop | ItemAction::Throw => true,
+            ItemAction::Wield => matches!(e.kind, ItemKind::Weapon | ItemKind::Armour),
+            ItemAction::Analyse => matches!(e.kind, ItemKind::Potion | ItemKind::Ingredient),
+        }
+    }
+
+    /// The key that does this (the same as on the play screen).
+    fn key(self) -> char {
+        match self {
+            ItemAction::Quaff => 'q',
+            ItemAction::Eat => 'e',
+            ItemAction::Drop => 'd',
+            ItemAction::Throw => 't',
+            ItemAction::Wield => 'w',
+            ItemAction::Analyse => 'a',
+        }
+    }
+
+    fn label(self, e: &InventoryEntry) -> &'static str {
+        match self {
+            ItemAction::Quaff => "quaff",
+            ItemAction::Eat => "eat",
+            ItemAction::Drop => "drop",
+            ItemAction::Throw => "throw",
+            ItemAction::Wield => match (e.wielded, e.kind) {
+                (true, ItemKind::Weapon) => "stop wielding",
+                (true, _) => "take off",
+                (false, ItemKind::Weapon) => "wield",
+                (false, _) => "wear",
+            },
+            ItemAction::Analyse => "analyse (beside an analysis lab)",
+        }
+    }
+
+    const ALL: [ItemAction; 6] = [
+        ItemAction::Quaff,
+        ItemAction::Eat,
+        ItemAction::Wield,
+        ItemAction::Throw,
+        ItemAction::Analyse,
+        ItemAction::Drop,
+    ];
+}
+
+/// What the play screen waits for from the screen above it.
+#[derive(Clone, Debug, Default)]
+enum Pending {
+    #[default]
+    Nothing,
+    /// An item for an action: the ids behind each list entry (and whether it is in use).
+    Item(ItemAction, Vec<(ThingId, bool)>),
+    /// An inventory entry, to show its actions.
+    Inventory(Vec<InventoryEntry>),
+    /// An action for an inventory entry.
+    InventoryAction(InventoryEntry, Vec<ItemAction>),
+    /// A target for throwing this item.
+    Throw(ThingId),
+    /// A recipe to craft (potion prototype names).
+    Craft(Vec<String>),
+    /// One of the items here to pick up.
+    PickUp(Vec<ThingId>),
+    /// A direction to open or close a door.
+    Door,
+    /// Yes/no: quit without saving.
+    Quit,
+    /// The help, message log or look screen: nothing to do.
+    Info,
+}
+
+/// The play screen.
+#[derive(Debug, Default)]
+pub struct PlayScreen {
+    pending: Pending,
+}
+
+impl PlayScreen {
+    /// A play screen for the context's game.
+    #[must_use]
+    pub fn new() -> Self {
+        PlayScreen::default()
+    }
+
+    fn wait_for(&mut self, p: Pending, t: Transition<AlchemyCtx>) -> Transition<AlchemyCtx> {
+        self.pending = p;
+        t
+    }
+
+    /// Run a command; if it ends the game, swap to the end screen.
+    fn act(ctx: &mut AlchemyCtx, cmd: Command) -> Transition<AlchemyCtx> {
+        match ctx.act(cmd) {
+            Some(true) => end_game(ctx),
+            _ => Transition::Stay,
+        }
+    }
+
+    fn entries(ctx: &mut AlchemyCtx) -> Option<Vec<InventoryEntry>> {
+        let game = ctx.game()?;
+        match view::inventory_entries(game) {
+            Ok(e) => Some(e),
+            Err(e) => {
+                ctx.note(Tone::Error, format!("internal error: {e}"));
+                None
+            }
+        }
+    }
+
+    fn choose_item(&mut self, ctx: &mut AlchemyCtx, action: ItemAction) -> Transition<AlchemyCtx> {
+        let Some(all) = Self::entries(ctx) else {
+            return Transition::Stay;
+        };
+        let fit: Vec<&InventoryEntry> = all.iter().filter(|e| action.fits(e)).collect();
+        if fit.is_empty() {
+            ctx.note(Tone::Note, action.none());
+            return Transition::Stay;
+        }
+        let ids = fit
+            .iter()
+            .filter_map(|e| e.ids.first().map(|&id| (id, e.wielded)))
+            .collect();
+        let list = item_list(action.title(), &fit);
+        self.wait_for(Pending::Item(action, ids), Transition::push(list))
+    }
+
+    fn do_item(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        action: ItemAction,
+        id: ThingId,
+        in_use: bool,
+    ) -> Transition<AlchemyCtx> {
+        match action {
+            ItemAction::Quaff => Self::act(ctx, Command::Quaff(id)),
+            ItemAction::Eat => Self::act(ctx, Command::Eat(id)),
+            ItemAction::Drop => Self::act(ctx, Command::Drop(id)),
+            ItemAction::Analyse => Self::act(ctx, Command::Analyse(id)),
+            ItemAction::Wield if in_use => Self::act(ctx, Command::Unwield(id)),
+            ItemAction::Wield => Self::act(ctx, Command::Wield(id)),
+            ItemAction::Throw => match LookScreen::target(ctx) {
+                Some(screen) => self.wait_for(Pending::Throw(id), Transition::push(screen)),
+                None => Transition::Stay,
+            },
+        }
+    }
+
+    fn craft(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+        let Some(game) = ctx.game() else {
+            return Transition::Stay;
+        };
+        let recipes = match view::known_recipes(game) {
+            Ok(r) => r,
+            Err(e) => {
+                ctx.note(Tone::Error, format!("internal error: {e}"));
+                return Transition::Stay;
+            }
+        };
+        if recipes.is_empty() {
+            ctx.note(
+                Tone::Note,
+                "You know no recipes yet: identify a potion (drink or analyse it) to learn how it is made.",
+            );
+            return Transition::Stay;
+        }
+        let bench = recipes.iter().any(|r| r.at_workbench);
+        let entries = recipes
+            .iter()
+            .map(|r| {
+                let (tag, fg) = if r.missing.is_empty() {
+                    ("[OK]", colours::GOOD)
+                } else {
+                    ("[ingredients missing]", colours::BAD)
+                };
+                ListEntry::new(format!("{}: {} {tag}", r.name, r.ingredients.join(", ")))
+                    .with_fg(fg)
+            })
+            .collect();
+        let title = if bench {
+            "Craft which potion?"
+        } else {
+            "Recipes (stand beside an alchemy workbench to craft)"
+        };
+        let names = recipes.into_iter().map(|r| r.potion).collect();
+        self.wait_for(
+            Pending::Craft(names),
+            Transition::push(ItemList::new(title, entries).with_palette(PALETTE)),
+        )
+    }
+
+    fn pick_up(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+        let Some(game) = ctx.game() else {
+            return Transition::Stay;
+        };
+        let here = hero_id(game)
+            .and_then(|h| game.location(h))
+            .map(|at| items_at(game, at))
+            .unwrap_or_default();
+        if here.len() <= 1 {
+            return Self::act(ctx, Command::PickUp(None));
+        }
+        let entries = here
+            .iter()
+            .map(|&t| ListEntry::new(a_name(game, t).unwrap_or_else(|_| "something".into())))
+            .collect();
+        self.wait_for(
+            Pending::PickUp(here),
+            Transition::push(ItemList::new("Pick up what?", entries).with_palette(PALETTE)),
+        )
+    }
+
+    fn inventory(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+        let Some(all) = Self::entries(ctx) else {
+            return Transition::Stay;
+        };
+        if all.is_empty() {
+            ctx.note(Tone::Note, "You are carrying nothing.");
+            return Transition::Stay;
+        }
+        let refs: Vec<&InventoryEntry> = all.iter().collect();
+        let list = item_list("Inventory (choose an item for its actions)", &refs);
+        self.wait_for(Pending::Inventory(all), Transition::push(list))
+    }
+
+    fn door(ctx: &mut AlchemyCtx, d: alembic::Dir) -> Transition<AlchemyCtx> {
+        let open_door_there = ctx.game().and_then(|g| {
+            let at = g.location(hero_id(g).ok()?).ok()? + d;
+            g.things_at(at)
+                .iter()
+                .find(|&&t| g.is(t, &IS_DOOR))
+                .map(|&t| g.is(t, &IS_OPEN))
+        });
+        match open_door_there {
+            Some(true) => Self::act(ctx, Command::Close(d)),
+            _ => Self::act(ctx, Command::Open(d)),
+        }
+    }
+}
+
+/// An item list over inventory entries, each in its glyph's colour.
+fn item_list(title: &str, entries: &[&InventoryEntry]) -> ItemList {
+    let rows = entries
+        .iter()
+        .map(|e| {
+            let fg = if e.glyph.fg == Rgb::BLACK {
+                PALETTE.text
+            } else {
+                e.glyph.fg
+            };
+            ListEntry::new(format!("{} {}", e.glyph.ch, e.name)).with_fg(fg)
+        })
+        .collect();
+    ItemList::new(title, rows).with_palette(PALETTE)
+}
+
+/// The game just ended: delete its save (roguelike rules) and show the summary.
+fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+    let removed = ctx.remove_save();
+    Transition::replace(EndScreen::new(ctx, removed))
+}
+
+impl Screen<AlchemyCtx> for PlayScreen {
+    fn render(&self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+        draw_play(ctx, frame, area);
+    }
+
+    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+        let Some(game) = ctx.game() else {
+            return Transition::Pop(ScreenValue::Done);
+        };
+        if summary(game).is_ok_and(|s| s.outcome != "playing") {
+            return end_game(ctx);
+        }
+        if let Some(d) = direction_key(&input) {
+            return Self::act(ctx, Command::Move(d));
+        }
+        let Some(key) = plain_key(&input) else {
+            return Transition::Stay;
+        };
+        match key {
+            Key::Char('.' | '5') | Key::Keypad(5) => Self::act(ctx, Command::Wait),
+            Key::Char('<') => Self::act(ctx, Command::Ascend),
+            Key::Char('>') => Self::act(ctx, Command::Descend),
+            Key::Char(',' | 'g') => self.pick_up(ctx),
+            Key::Char('a') => self.choose_item(ctx, ItemAction::Analyse),
+            Key::Char('c') => self.craft(ctx),
+            Key::Char('d') => self.choose_item(ctx, ItemAction::Drop),
+            Key::Char('e') => self.choose_item(ctx, ItemAction::Eat),
+            Key::Char('i') => self.inventory(ctx),
+            // `l` is east (vi keys), so look is `x` (as in Crawl) or `;` (as in NetHack).
+            Key::Char('x' | ';') => match LookScreen::look(ctx) {
+                Some(s) => self.wait_for(Pending::Info, Transition::push(s)),
+                None => Transition::Stay,
+            },
+            Key::Char('m') => {
+                let lines = ctx.log().iter().map(super::LogLine::shown).collect();
+                self.wait_for(
+                    Pending::Info,
+                    Transition::push(MessageLogScreen::new("Messages", lines)),
+                )
+            }
+            Key::Char('o') => self.wait_for(
+                Pending::Door,
+                Transition::push(DirectionPrompt::new("Open or close a door: which way?")),
+            ),
+            Key::Char('q') => self.choose_item(ctx, ItemAction::Quaff),
+            Key::Char('t') => self.choose_item(ctx, ItemAction::Throw),
+            Key::Char('w') => self.choose_item(ctx, ItemAction::Wield),
+            Key::Char('?') | Key::F(1) => self.wait_for(
+                Pending::Info,
+                Transition::push(TextScreen::new("Alchemy: help", HELP.iter().copied())),
+            ),
+            Key::Char('S') => match ctx.save() {
+                Ok(_) => Transition::Quit,
+                Err(msg) => {
+                    ctx.note(Tone::Error, msg);
+                    Transition::Stay
+                }
+            },
+            Key::Char('Q') => {
+                let prompt = if ctx.save_exists() || ctx.save_path().is_some_and(|p| p.is_file()) {
+                    "Quit without saving? Your last save stays as it was. (S saves and quits.)"
+                } else {
+                    "Quit without saving? This game will be lost. (S saves and quits.)"
+                };
+                self.wait_for(Pending::Quit, Transition::push(Confirm::new(prompt)))
+            }
+            Key::Esc => Transition::Stay,
+            Key::Char(c) if !c.is_control() => {
+                ctx.note(Tone::Note, format!("Unknown key '{c}'. Press ? for help."));
+                Transition::Stay
+            }
+            other => {
+                ctx.note(
+                    Tone::Note,
+                    format!("Unknown key {other:?}. Press ? for help."),
+                );
+                Transition::Stay
+            }
+        }
+    }
+
+    fn on_result(&mut self, ctx: &mut AlchemyCtx, value: ScreenValue) -> Transition<AlchemyCtx> {
+        let pending = std::mem::take(&mut self.pending);
+        match (pending, value) {
+            (Pending::Item(action, ids), ScreenValue::Index(i)) => match ids.get(i) {
+                Some(&(id, in_use)) => self.do_item(ctx, action, id, in_use),
+                None => Transition::Stay,
+            },
+            (Pending::Inventory(all), ScreenValue::Index(i)) => {
+                let Some(e) = all.get(i).cloned() else {
+                    return Transition::Stay;
+                };
+                let actions: Vec<ItemAction> = ItemAction::ALL
+                    .iter()
+                    .copied()
+                    .filter(|a| a.fits(&e))
+                    .collect();
+                let mut text = Vec::new();
+                if let (Some(game), Some(&id)) = (ctx.game(), e.ids.first())
+                    && let Ok(d) = crate::alchemy::command::describe_thing(game, id)
+                    && !a_name(game, id).is_ok_and(|n| n.eq_ignore_ascii_case(&d))
+                {
+                    text.push(d);
+                }
+                let keys = actions
+                    .iter()
+                    .map(|a| (a.key(), a.label(&e).to_string()))
+                    .collect();
+                let t = Transition::push(ActionMenu::new(
+                    format!("{} {}", e.glyph.ch, e.name),
+                    text,
+                    keys,
+                ));
+                self.wait_for(Pending::InventoryAction(e, actions), t)
+            }
+            (Pending::InventoryAction(e, actions), ScreenValue::Index(i)) => {
+                match (actions.get(i), e.ids.first()) {
+                    (Some(&a), Some(&id)) => self.do_item(ctx, a, id, e.wielded),
+                    _ => Transition::Stay,
+                }
+            }
+            (Pending::Throw(id), ScreenValue::Loc(l)) => Self::act(ctx, Command::Throw(id, l)),
+            (Pending::Craft(names), ScreenValue::Index(i)) => match names.get(i) {
+                Some(p) => Self::act(ctx, Command::Craft(p.clone())),
+                None => Transition::Stay,
+            },
+            (Pending::PickUp(ids), ScreenValue::Index(i)) => match ids.get(i) {
+                Some(&id) => Self::act(ctx, Command::PickUp(Some(id))),
+                None => Transition::Stay,
+            },
+            (Pending::Door, ScreenValue::Dir(d)) => Self::door(ctx, d),
+            (Pending::Quit, ScreenValue::Bool(true)) => Transition::Quit,
+            _ => Transition::Stay,
+        }
+    }
+
+    fn on_quit(&mut self, ctx: &mut AlchemyCtx) {
+        // The window is closing: keep the player's progress (unless the game is over).
+        let playing = ctx
+            .game()
+            .and_then(|g| summary(g).ok())
+            .is_some_and(|s| s.outcome == "playing");
+        if playing {
+            let _ = ctx.save();
+        }
+    }
+
+    fn name(&self) -> &str {
+        "alchemy-play"
+    }
+}

@@ -1,0 +1,601 @@
+//! The smaller Alchemy screens: the item action menu, the direction prompt, the look and
+//! target cursor, and the end-of-game summary.
+
+use alembic::{
+    Cell, Frame, Input, Key, Loc, Rect, Rgb, Screen, ScreenValue, Transition, direction_key,
+    draw_box, fill, is_cancel, plain_key, put_centred, put_clipped, wrap_text,
+};
+
+use super::colours::{self, PALETTE};
+use super::play::map_view;
+use super::{AlchemyCtx, Tone};
+use crate::alchemy::props::{IS_CREATURE, IS_HOSTILE};
+use crate::alchemy::rules::items::THROW_RANGE;
+use crate::alchemy::rules::world::{blocker_at, level_box, tile_blocks};
+use crate::alchemy::summary;
+use crate::alchemy::view::{hero_id, look_at, visible};
+
+// ---------------------------------------------------------------------------------------------
+// Action menu
+
+/// A small box: a description, then actions chosen by their own key letter ("q) quaff").
+/// Pops [`ScreenValue::Index`] of the action or [`ScreenValue::Cancelled`].
+#[derive(Clone, Debug)]
+pub struct ActionMenu {
+    title: String,
+    text: Vec<String>,
+    /// (key, label)
+    actions: Vec<(char, String)>,
+}
+
+impl ActionMenu {
+    /// A menu titled `title` explaining `text` and offering `actions` as (key, label).
+    #[must_use]
+    pub fn new(title: impl Into<String>, text: Vec<String>, actions: Vec<(char, String)>) -> Self {
+        ActionMenu {
+            title: title.into(),
+            text,
+            actions,
+        }
+    }
+}
+
+impl Screen<AlchemyCtx> for ActionMenu {
+    fn render(&self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+        let inner_w = 56.min(usize::from(area.width.saturating_sub(4))).max(1);
+        let mut lines: Vec<(String, Rgb)> = Vec::new();
+        for t in &self.text {
+            for l in wrap_text(t, inner_w) {
+                lines.push((l, PALETTE.text));
+            }
+        }
+        lines.push((String::new(), PALETTE.text));
+        for (k, label) in &self.actions {
+            lines.push((format!("{k}) {label}"), PALETTE.accent));
+        }
+        lines.push((String::new(), PALETTE.text));
+        lines.push(("Esc cancel".to_string(), PALETTE.dim));
+        let w = lines
+            .iter()
+            .map(|(l, _)| l.chars().count())
+            .chain([self.title.chars().count() + 4])
+            .max()
+            .unwrap_or(10)
+            + 4;
+        let h = lines.len() + 2;
+        let inside = draw_box(
+            frame,
+            area.centred(w as u16, h as u16),
+            &PALETTE,
+            Some(&self.title),
+        );
+        for (i, (l, fg)) in lines.iter().enumerate() {
+            put_clipped(
+                frame,
+                inside,
+                inside.x + 1,
+                inside.y + i as u16,
+                l,
+                *fg,
+                PALETTE.bg,
+            );
+        }
+    }
+
+    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+        if is_cancel(&input) {
+            return Transition::Pop(ScreenValue::Cancelled);
+        }
+        if let Some(Key::Char(c)) = plain_key(&input)
+            && let Some(i) = self.actions.iter().position(|(k, _)| *k == c)
+        {
+            return Transition::Pop(ScreenValue::Index(i));
+        }
+        Transition::Stay
+    }
+
+    fn is_overlay(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        "action-menu"
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Direction prompt
+
+/// "Which way?": pops [`ScreenValue::Dir`] for a direction key, [`ScreenValue::Cancelled`]
+/// for Esc; other keys are ignored.
+#[derive(Clone, Debug)]
+pub struct DirectionPrompt {
+    prompt: String,
+}
+
+impl DirectionPrompt {
+    /// Ask `prompt`.
+    #[must_use]
+    pub fn new(prompt: impl Into<String>) -> Self {
+        DirectionPrompt {
+            prompt: prompt.into(),
+        }
+    }
+}
+
+impl Screen<AlchemyCtx> for DirectionPrompt {
+    fn render(&self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+        let hint = "h j k l y u b n, arrows or numpad; Esc cancels";
+        let w = self.prompt.chars().count().max(hint.chars().count()) + 4;
+        let inside = draw_box(frame, area.centred(w as u16, 4), &PALETTE, None);
+        put_centred(
+            frame,
+            inside,
+            inside.y,
+            &self.prompt,
+            PALETTE.accent,
+            PALETTE.bg,
+        );
+        put_centred(frame, inside, inside.y + 1, hint, PALETTE.dim, PALETTE.bg);
+    }
+
+    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+        if is_cancel(&input) {
+            return Transition::Pop(ScreenValue::Cancelled);
+        }
+        match direction_key(&input) {
+            Some(d) => Transition::Pop(ScreenValue::Dir(d)),
+            None => Transition::Stay,
+        }
+    }
+
+    fn is_overlay(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        "direction"
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Look and target cursor
+
+/// Look around, or pick a throw target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Look,
+    Target,
+}
+
+/// A cursor over the map describing what is under it. In target mode it starts on the
+/// nearest visible monster, shows the throw's path, and pops [`ScreenValue::Loc`] on Enter,
+/// `t` or `.`; in look mode Enter or Esc closes it.
+#[derive(Clone, Debug)]
+pub struct LookScreen {
+    mode: Mode,
+    hero: Loc,
+    /// Interesting visible places (creatures first, then the rest), nearest first.
+    marks: Vec<Loc>,
+    mark: usize,
+}
+
+impl LookScreen {
+    fn open(ctx: &mut AlchemyCtx, mode: Mode) -> Option<Self> {
+        let game = ctx.game()?;
+        let hero_thing = hero_id(game).ok()?;
+        let hero = game.location(hero_thing).ok()?;
+        let seen = visible(game).ok()?;
+        let mut marks: Vec<(u8, u64, Loc)> = seen
+            .iter()
+            .filter(|&l| l != hero)
+            .filter_map(|l| {
+                let things = game.things_at(l);
+                if things.is_empty() {
+                    return None;
+                }
+                let rank = if things
+                    .iter()
+                    .any(|&t| game.is(t, &IS_CREATURE) && game.is(t, &IS_HOSTILE))
+                {
+                    0
+                } else if things.iter().any(|&t| game.is(t, &IS_CREATURE)) {
+                    1
+                } else {
+                    2
+                };
+                Some((rank, hero.euclidean_sq(l), l))
+            })
+            .collect();
+        marks.sort_by_key(|&(r, d, l)| (r, d, l.y, l.x));
+        let marks: Vec<Loc> = marks.into_iter().map(|(_, _, l)| l).collect();
+        let start = match mode {
+            Mode::Target => marks
+                .iter()
+                .copied()
+                .find(|&l| hero.chebyshev(l) <= THROW_RANGE)
+                .unwrap_or(hero),
+            Mode::Look => hero,
+        };
+        let s = LookScreen {
+            mode,
+            hero,
+            mark: marks.iter().position(|&l| l == start).unwrap_or(0),
+            marks,
+        };
+        s.set_cursor(ctx, start);
+        Some(s)
+    }
+
+    /// A look cursor at the hero (sets the context's cursor). `None` without a game.
+    pub fn look(ctx: &mut AlchemyCtx) -> Option<Self> {
+        Self::open(ctx, Mode::Look)
+    }
+
+    /// A target cursor at the nearest monster in range (or the hero).
+    pub fn target(ctx: &mut AlchemyCtx) -> Option<Self> {
+        Self::open(ctx, Mode::Target)
+    }
+
+    fn set_cursor(&self, ctx: &mut AlchemyCtx, l: Loc) {
+        let b = level_box(self.hero.z);
+        let l = Loc::new(
+            l.x.clamp(b.min.x, b.max.x - 1),
+            l.y.clamp(b.min.y, b.max.y - 1),
+            self.hero.z,
+        );
+        ctx.cursor = Some(l);
+        ctx.path.clear();
+        if self.mode == Mode::Target && l != self.hero {
+            ctx.path = self.hero.line_to(l).into_iter().skip(1).collect();
+        }
+    }
+
+    /// Where a throw from the hero at `target` would stop short: the first wall, closed door
+    /// or blocking thing on the way (`None`: the path is clear).
+    fn blocked_at(ctx: &AlchemyCtx, target: Loc) -> Option<Loc> {
+        let game = ctx.game()?;
+        ctx.path
+            .iter()
+            .copied()
+            .take_while(|&l| l != target)
+            .find(|&l| tile_blocks(game, l) || blocker_at(game, l).is_some())
+    }
+
+    fn close(ctx: &mut AlchemyCtx, value: ScreenValue) -> Transition<AlchemyCtx> {
+        ctx.cursor = None;
+        ctx.path.clear();
+        Transition::Pop(value)
+    }
+
+    fn describe(&self, ctx: &AlchemyCtx, at: Loc) -> Vec<(String, Rgb)> {
+        let Some(game) = ctx.game() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        match look_at(game, at) {
+            Ok(info) => {
+                let fg = if info.visible {
+                    PALETTE.text
+                } else {
+                    PALETTE.dim
+                };
+                out.push((info.text, fg));
+            }
+            Err(e) => out.push((format!("internal error: {e}"), colours::ERROR)),
+        }
+        let hint = match self.mode {
+            Mode::Look => {
+                "Move the cursor: direction keys (HJKL... by 8), Tab/- next/previous thing. Esc closes."
+            }
+            Mode::Target => {
+                "Throw at: Enter, t or .   Move: direction keys, Tab/- next/previous.   Esc cancels."
+            }
+        };
+        if self.mode == Mode::Target {
+            let d = self.hero.chebyshev(at);
+            if at == self.hero {
+                out.push((
+                    "Pick a target: you cannot throw at yourself.".into(),
+                    colours::NOTE,
+                ));
+            } else if d > THROW_RANGE {
+                out.push((
+                    format!("Too far: {} (you can throw {THROW_RANGE}).", steps(d)),
+                    colours::BAD,
+                ));
+            } else if Self::blocked_at(ctx, at).is_some() {
+                out.push((
+                    format!(
+                        "{} away, but something is in the way: the throw stops short.",
+                        steps(d)
+                    ),
+                    colours::NOTE,
+                ));
+            } else {
+                out.push((format!("{} away, in range.", steps(d)), colours::GOOD));
+            }
+        }
+        out.push((hint.to_string(), PALETTE.dim));
+        out
+    }
+}
+
+fn steps(n: u32) -> String {
+    if n == 1 {
+        "1 step".to_string()
+    } else {
+        format!("{n} steps")
+    }
+}
+
+impl Screen<AlchemyCtx> for LookScreen {
+    fn render(&self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+        let (Some(view), Some(cursor)) = (map_view(ctx, area), ctx.cursor()) else {
+            return;
+        };
+        // The path up to where the throw stops, then beyond it in a dimmer colour.
+        let stop = Self::blocked_at(ctx, cursor);
+        let mut beyond = false;
+        for &l in &ctx.path {
+            if l == cursor {
+                continue;
+            }
+            let bg = if beyond {
+                colours::PATH_BLOCKED_BG
+            } else {
+                colours::PATH_BG
+            };
+            if Some(l) == stop {
+                beyond = true;
+            }
+            if let Some((x, y)) = view.screen_of(l)
+                && let Some(&c) = frame.get(x, y)
+            {
+                frame.put(x, y, Cell { bg, ..c });
+            }
+        }
+        let mut cursor_y = None;
+        if let Some((x, y)) = view.screen_of(cursor)
+            && let Some(&c) = frame.get(x, y)
+        {
+            let ch = if c.ch == ' ' { 'X' } else { c.ch };
+            frame.put(
+                x,
+                y,
+                Cell {
+                    ch,
+                    fg: Rgb::BLACK,
+                    bg: colours::CURSOR_BG,
+                },
+            );
+            cursor_y = Some(y);
+        }
+        // The description in a box along the map's bottom (its top, if the cursor is there).
+        let map = view.rect;
+        let width = usize::from(map.width.saturating_sub(4)).max(1);
+        let lines: Vec<(String, Rgb)> = self
+            .describe(ctx, cursor)
+            .into_iter()
+            .flat_map(|(t, fg)| wrap_text(&t, width).into_iter().map(move |l| (l, fg)))
+            .collect();
+        let h = (lines.len() as u16 + 2).min(map.height);
+        let bottom = Rect::new(map.x, map.bottom().saturating_sub(h), map.width, h);
+        let top = Rect::new(map.x, map.y, map.width, h);
+        let boxed = match cursor_y {
+            Some(y) if y >= i32::from(bottom.y) => top,
+            _ => bottom,
+        };
+        let title = match self.mode {
+            Mode::Look => "Look",
+            Mode::Target => "Throw at",
+        };
+        let inside = draw_box(frame, boxed, &PALETTE, Some(title));
+        for (i, (l, fg)) in lines.iter().enumerate() {
+            put_clipped(
+                frame,
+                inside,
+                inside.x + 1,
+                inside.y + i as u16,
+                l,
+                *fg,
+                PALETTE.bg,
+            );
+        }
+    }
+
+    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+        let Some(cursor) = ctx.cursor() else {
+            return Self::close(ctx, ScreenValue::Cancelled);
+        };
+        if let Some(d) = direction_key(&input) {
+            self.set_cursor(ctx, cursor + d);
+            return Transition::Stay;
+        }
+        let Some(key) = plain_key(&input) else {
+            return Transition::Stay;
+        };
+        // Capital vi keys jump 8.
+        if let Key::Char(c @ ('H' | 'J' | 'K' | 'L' | 'Y' | 'U' | 'B' | 'N')) = key
+            && let Some(d) = direction_key(&Input::ch(c.to_ascii_lowercase()))
+        {
+            let o = d.offset();
+            self.set_cursor(
+                ctx,
+                Loc::new(cursor.x + 8 * o.x, cursor.y + 8 * o.y, cursor.z),
+            );
+            return Transition::Stay;
+        }
+        match (self.mode, key) {
+            (_, Key::Esc) => Self::close(ctx, ScreenValue::Cancelled),
+            (_, Key::Tab | Key::Char('+' | '=' | '-')) => {
+                if self.marks.is_empty() {
+                    ctx.note(Tone::Note, "Nothing of interest in sight.");
+                    return Transition::Stay;
+                }
+                let n = self.marks.len();
+                let on_mark = self.marks.get(self.mark) == Some(&cursor);
+                self.mark = match key {
+                    Key::Char('-') => (self.mark + n - 1) % n,
+                    _ if !on_mark => self.mark % n,
+                    _ => (self.mark + 1) % n,
+                };
+                if let Some(&l) = self.marks.get(self.mark) {
+                    self.set_cursor(ctx, l);
+                }
+                Transition::Stay
+            }
+            (Mode::Target, Key::Enter | Key::Char('t' | '.' | '5')) => {
+                Self::close(ctx, ScreenValue::Loc(cursor))
+            }
+            (Mode::Look, Key::Enter | Key::Char('x' | ';' | 'q' | ' ')) => {
+                Self::close(ctx, ScreenValue::Done)
+            }
+            _ => Transition::Stay,
+        }
+    }
+
+    fn is_overlay(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        match self.mode {
+            Mode::Look => "look",
+            Mode::Target => "target",
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// End of the game
+
+/// The death or victory screen: the summary and the last messages. Enter, Esc or Space goes
+/// back to the start screen; `q` quits.
+#[derive(Clone, Debug)]
+pub struct EndScreen {
+    won: bool,
+    lines: Vec<(String, Rgb)>,
+}
+
+impl EndScreen {
+    /// The end screen for the context's game; `save_removed` says whether a save was deleted.
+    #[must_use]
+    pub fn new(ctx: &AlchemyCtx, save_removed: bool) -> Self {
+        let mut lines: Vec<(String, Rgb)> = Vec::new();
+        let mut won = false;
+        match ctx.game().map(summary) {
+            Some(Ok(s)) => {
+                won = s.outcome == "won";
+                let head = if won {
+                    "You climbed out of the dungeon with the Philosopher's Stone!".to_string()
+                } else {
+                    let cause = if s.cause.is_empty() {
+                        "died".to_string()
+                    } else {
+                        s.cause.clone()
+                    };
+                    format!("You were {cause} on depth {}.", s.depth)
+                };
+                lines.push((head, colours::VALUE));
+                lines.push((String::new(), PALETTE.text));
+                for (label, value) in [
+                    ("Turns", s.turns.to_string()),
+                    ("Depth", format!("{}/11", s.depth)),
+                    ("Deepest", s.deepest.to_string()),
+                    ("Kills", s.kills.to_string()),
+                ] {
+                    lines.push((format!("{label:>8}: {value}"), PALETTE.text));
+                }
+                if let Some(seed) = ctx.seed() {
+                    lines.push((format!("{:>8}: {seed}", "Seed"), PALETTE.text));
+                }
+            }
+            Some(Err(e)) => lines.push((format!("internal error: {e}"), colours::ERROR)),
+            None => {}
+        }
+        lines.push((String::new(), PALETTE.text));
+        lines.push(("Last messages:".to_string(), colours::LABEL));
+        let log = ctx.log();
+        for l in &log[log.len().saturating_sub(6)..] {
+            lines.push((format!("  {}", l.shown()), super::tone_colour(l.tone)));
+        }
+        lines.push((String::new(), PALETTE.text));
+        let save_note = if save_removed {
+            "Your save file has been deleted: in a roguelike, the end is the end."
+        } else {
+            "There was no save file to keep: in a roguelike, the end is the end."
+        };
+        lines.push((save_note.to_string(), PALETTE.dim));
+        EndScreen { won, lines }
+    }
+}
+
+impl Screen<AlchemyCtx> for EndScreen {
+    fn render(&self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+        fill(
+            frame,
+            area,
+            Cell {
+                ch: ' ',
+                fg: PALETTE.text,
+                bg: PALETTE.bg,
+            },
+        );
+        let title = if self.won { "Victory!" } else { "You died" };
+        let inside = draw_box(frame, area, &PALETTE, Some(title));
+        if inside.is_empty() {
+            return;
+        }
+        let (body, footer) = inside.split_bottom(1);
+        let big = if self.won {
+            "*  V I C T O R Y  *"
+        } else {
+            "R E S T   I N   P I E C E S"
+        };
+        let fg = if self.won {
+            colours::HERO
+        } else {
+            colours::BAD
+        };
+        let width = usize::from(body.width.saturating_sub(4)).max(1);
+        let wrapped: Vec<(String, Rgb)> = self
+            .lines
+            .iter()
+            .flat_map(|(t, c)| {
+                let c = *c;
+                wrap_text(t, width).into_iter().map(move |l| (l, c))
+            })
+            .collect();
+        let total = wrapped.len() as u16 + 2;
+        let top = body.y + body.height.saturating_sub(total) / 3;
+        put_centred(frame, body, top, big, fg, PALETTE.bg);
+        for (i, (l, c)) in wrapped.iter().enumerate() {
+            let y = top + 2 + i as u16;
+            if y >= body.bottom() {
+                break;
+            }
+            put_clipped(frame, body, body.x + 2, y, l, *c, PALETTE.bg);
+        }
+        put_centred(
+            frame,
+            footer,
+            footer.y,
+            "Enter: back to the start screen    q: quit",
+            PALETTE.dim,
+            PALETTE.bg,
+        );
+    }
+
+    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+        match plain_key(&input) {
+            Some(Key::Enter | Key::Esc | Key::Char(' ')) => Transition::Pop(ScreenValue::Done),
+            Some(Key::Char('q' | 'Q')) => Transition::Quit,
+            _ => Transition::Stay,
+        }
+    }
+
+    fn name(&self) -> &str {
+        if self.won { "victory" } else { "death" }
+    }
+}

@@ -1,0 +1,342 @@
+//! The start screen (new game, new game from a seed, continue, help, quit) and the seed
+//! prompt.
+
+use alembic::{
+    Cell, Frame, Input, Key, Rect, Rgb, Screen, ScreenValue, TextScreen, Transition, draw_box,
+    fill, is_cancel, plain_key, put_centred, put_clipped,
+};
+
+use super::colours::{self, PALETTE};
+use super::play::{HELP, PlayScreen};
+use super::{AlchemyCtx, seed_from_text};
+
+/// A flask, for the title.
+const ART: [&str; 7] = [
+    "   ___   ",
+    "   | |   ",
+    "   | |   ",
+    "  /   \\  ",
+    " / ~~~ \\ ",
+    "( ~ ~ ~ )",
+    " `-----' ",
+];
+
+/// A seed from the clock, for "new game".
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64 ^ d.as_secs().rotate_left(32))
+        .unwrap_or(0x5EED)
+}
+
+/// The start screen, at the bottom of the stack: games are played on top of it and come
+/// back to it when they end.
+#[derive(Debug)]
+pub struct StartScreen {
+    save_exists: bool,
+    note: Option<(String, Rgb)>,
+    /// A new game waiting for "replace the saved game?": `Some(None)` for a random seed,
+    /// `Some(Some(text))` for a typed one.
+    confirming: Option<Option<String>>,
+}
+
+impl StartScreen {
+    /// The start screen for `ctx` (looks whether a saved game waits).
+    #[must_use]
+    pub fn new(ctx: &AlchemyCtx) -> Self {
+        StartScreen {
+            save_exists: ctx.save_exists(),
+            note: None,
+            confirming: None,
+        }
+    }
+
+    fn play_new(&mut self, ctx: &mut AlchemyCtx, seed: u64) -> Transition<AlchemyCtx> {
+        match ctx.new_game(seed) {
+            Ok(()) => {
+                self.note = None;
+                Transition::push(PlayScreen::new())
+            }
+            Err(e) => {
+                self.note = Some((e.to_string(), colours::ERROR));
+                Transition::Stay
+            }
+        }
+    }
+
+    /// A new game; when a saved game exists, ask first (saving the new one replaces it).
+    fn ask_new(&mut self, ctx: &mut AlchemyCtx, seed: Option<String>) -> Transition<AlchemyCtx> {
+        if ctx.save_exists() {
+            self.confirming = Some(seed);
+            return Transition::push(alembic::Confirm::new(
+                "Start a new game? Your saved game will be replaced when this one is saved.",
+            ));
+        }
+        let seed = seed.map_or_else(clock_seed, |t| seed_from_text(&t));
+        self.play_new(ctx, seed)
+    }
+
+    fn continue_game(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+        self.save_exists = ctx.save_exists();
+        let Some(path) = ctx.default_save().map(std::path::Path::to_path_buf) else {
+            self.note = Some((
+                "There is no save directory (set HOME or XDG_DATA_HOME).".into(),
+                colours::NOTE,
+            ));
+            return Transition::Stay;
+        };
+        if !self.save_exists {
+            self.note = Some(("There is no saved game.".into(), colours::NOTE));
+            return Transition::Stay;
+        }
+        match ctx.load_game(&path) {
+            Ok(()) => {
+                self.note = None;
+                Transition::push(PlayScreen::new())
+            }
+            Err(e) => {
+                self.note = Some((format!("Cannot continue: {e}"), colours::ERROR));
+                Transition::Stay
+            }
+        }
+    }
+}
+
+impl Screen<AlchemyCtx> for StartScreen {
+    fn render(&self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+        fill(
+            frame,
+            area,
+            Cell {
+                ch: ' ',
+                fg: PALETTE.text,
+                bg: PALETTE.bg,
+            },
+        );
+        let menu: Vec<(&str, String, bool)> = vec![
+            ("n", "New game".to_string(), true),
+            ("s", "New game from a seed".to_string(), true),
+            (
+                "c",
+                if self.save_exists {
+                    "Continue the saved game".to_string()
+                } else {
+                    "Continue (no saved game)".to_string()
+                },
+                self.save_exists,
+            ),
+            ("?", "Help: keys and how to play".to_string(), true),
+            ("q", "Quit".to_string(), true),
+        ];
+        // Roomy: art and double spacing; a 25-row window: art, single spacing; less: no art.
+        let (art_h, gap) = match area.height {
+            32.. => (ART.len() as u16, 2),
+            24.. => (ART.len() as u16, 1),
+            _ => (0, 1),
+        };
+        let block_h = art_h + 4 + menu.len() as u16 * gap + 2;
+        let mut y = area.y + area.height.saturating_sub(block_h) / 2;
+        let glass = Rgb::new(150, 170, 190);
+        let potion = Rgb::new(170, 110, 255);
+        for line in ART.iter().take(usize::from(art_h)) {
+            let x0 = put_centred(frame, area, y, line, glass, PALETTE.bg);
+            // Colour the liquid.
+            for (i, ch) in line.chars().enumerate() {
+                if ch == '~' {
+                    frame.put(
+                        i32::from(x0) + i as i32,
+                        i32::from(y),
+                        Cell {
+                            ch,
+                            fg: potion,
+                            bg: PALETTE.bg,
+                        },
+                    );
+                }
+            }
+            y += 1;
+        }
+        if art_h > 0 {
+            y += 1;
+        }
+        put_centred(
+            frame,
+            area,
+            y,
+            "A  L  C  H  E  M  Y",
+            colours::HERO,
+            PALETTE.bg,
+        );
+        put_centred(
+            frame,
+            area,
+            y + 1,
+            "Fetch the Philosopher's Stone from depth 10 and climb back out alive.",
+            PALETTE.dim,
+            PALETTE.bg,
+        );
+        y += 3;
+        let widest = menu
+            .iter()
+            .map(|(_, t, _)| t.chars().count() + 4)
+            .max()
+            .unwrap_or(20) as u16;
+        let x = area.x + area.width.saturating_sub(widest) / 2;
+        for (key, text, enabled) in &menu {
+            let (kf, tf) = if *enabled {
+                (PALETTE.accent, PALETTE.text)
+            } else {
+                (PALETTE.dim, PALETTE.dim)
+            };
+            put_clipped(frame, area, x, y, &format!("{key})"), kf, PALETTE.bg);
+            put_clipped(frame, area, x + 4, y, text, tf, PALETTE.bg);
+            y += gap;
+        }
+        if let Some((note, fg)) = &self.note {
+            put_centred(frame, area, y, note, *fg, PALETTE.bg);
+        }
+        let footer = match ctx.default_save() {
+            Some(p) => format!("Saves go to {}", p.display()),
+            None => "No save directory: set HOME or XDG_DATA_HOME to save games.".to_string(),
+        };
+        put_centred(
+            frame,
+            area,
+            area.bottom().saturating_sub(1),
+            &footer,
+            PALETTE.dim.scale(0.8),
+            PALETTE.bg,
+        );
+    }
+
+    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+        match plain_key(&input) {
+            Some(Key::Char('n')) => self.ask_new(ctx, None),
+            Some(Key::Char('s')) => Transition::push(SeedPrompt::default()),
+            Some(Key::Char('c')) => self.continue_game(ctx),
+            Some(Key::Enter) => {
+                if ctx.save_exists() {
+                    self.continue_game(ctx)
+                } else {
+                    self.ask_new(ctx, None)
+                }
+            }
+            Some(Key::Char('?') | Key::F(1)) => {
+                Transition::push(TextScreen::new("Alchemy: help", HELP.iter().copied()))
+            }
+            Some(Key::Char('q' | 'Q') | Key::Esc) => Transition::Quit,
+            Some(Key::Char(c)) if !c.is_control() => {
+                self.note = Some((
+                    format!("Unknown key '{c}': press n, s, c, ? or q."),
+                    colours::NOTE,
+                ));
+                Transition::Stay
+            }
+            _ => Transition::Stay,
+        }
+    }
+
+    fn on_result(&mut self, ctx: &mut AlchemyCtx, value: ScreenValue) -> Transition<AlchemyCtx> {
+        let confirming = self.confirming.take();
+        match value {
+            ScreenValue::Text(t) => self.ask_new(ctx, Some(t)),
+            ScreenValue::Bool(yes) => match confirming {
+                Some(seed) if yes => {
+                    let seed = seed.map_or_else(clock_seed, |t| seed_from_text(&t));
+                    self.play_new(ctx, seed)
+                }
+                _ => Transition::Stay,
+            },
+            ScreenValue::Done if ctx.game().is_some() => {
+                // A game ended (the end screen closed): back to the menu.
+                ctx.close_game();
+                self.save_exists = ctx.save_exists();
+                Transition::Stay
+            }
+            _ => {
+                self.save_exists = ctx.save_exists();
+                Transition::Stay
+            }
+        }
+    }
+
+    fn name(&self) -> &str {
+        "alchemy-start"
+    }
+}
+
+/// Type a seed: digits (or any word, which is hashed). Pops [`ScreenValue::Text`] on Enter,
+/// [`ScreenValue::Cancelled`] on Esc.
+#[derive(Debug, Default)]
+pub struct SeedPrompt {
+    text: String,
+}
+
+impl Screen<AlchemyCtx> for SeedPrompt {
+    fn render(&self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+        let inside = draw_box(
+            frame,
+            area.centred(44, 6),
+            &PALETTE,
+            Some("New game from a seed"),
+        );
+        if inside.is_empty() {
+            return;
+        }
+        put_clipped(
+            frame,
+            inside,
+            inside.x + 1,
+            inside.y,
+            "Seed (a number or any word):",
+            PALETTE.text,
+            PALETTE.bg,
+        );
+        let shown = format!("> {}_", self.text);
+        put_clipped(
+            frame,
+            inside,
+            inside.x + 1,
+            inside.y + 1,
+            &shown,
+            PALETTE.accent,
+            PALETTE.bg,
+        );
+        put_centred(
+            frame,
+            inside,
+            inside.y + 3,
+            "Enter start   Esc cancel",
+            PALETTE.dim,
+            PALETTE.bg,
+        );
+    }
+
+    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+        if is_cancel(&input) {
+            return Transition::Pop(ScreenValue::Cancelled);
+        }
+        match plain_key(&input) {
+            Some(Key::Enter) if !self.text.trim().is_empty() => {
+                Transition::Pop(ScreenValue::Text(std::mem::take(&mut self.text)))
+            }
+            Some(Key::Backspace) => {
+                self.text.pop();
+                Transition::Stay
+            }
+            Some(Key::Char(c)) if !c.is_control() && self.text.chars().count() < 30 => {
+                self.text.push(c);
+                Transition::Stay
+            }
+            _ => Transition::Stay,
+        }
+    }
+
+    fn is_overlay(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        "seed-prompt"
+    }
+}

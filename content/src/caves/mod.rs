@@ -1,0 +1,59 @@
+//! `caves`: the game of Steve Losh's "The Caves of Clojure" (after Trystan Spangler's
+//! roguelike tutorial), finished — with the stairs, sight and monsters that fight back that
+//! the series stopped before.
+//!
+//! - Levels of 120 × 50 made by random fill and three rounds of the engine's cellular
+//!   automaton; pockets under 25 cells are filled in. Five levels (level `d` at `z = −d`)
+//!   are joined by stairs: every region above (the engine's flood fill) gets a staircase
+//!   down into the region below that it overlaps most. The way out lies on the bottom level, as far as possible
+//!   (by a Dijkstra map) from the stairs that lead there.
+//! - The player `@` (40 hp, attack 10) walks, digs (walking into rock) and attacks (walking
+//!   into a creature). Lichens `F` grow and sting whoever touches them, bunnies `v` hop about,
+//!   silverfish `~` swim through rock, cave bats `b` (Dijkstra maps) and zombies `Z` (A*) hunt
+//!   the player. Damage is `1 + rand(max(0, attack − defence))`. Messages reach everyone
+//!   within 7 cells ("The lichen grows.").
+//! - Everything lives in the [`Game`](alembic::Game) value: the creatures are things made
+//!   from the [`library`], their behaviour is hooks named by their prototypes and
+//!   registered in [`hooks`], the player's memory of the map is a layer of the game, and
+//!   the outcome, kills and so on are game variables. Same seed and same commands, same
+//!   [`state_hash`](alembic::Game::state_hash).
+//!
+//! The rules are plain functions over the game value ([`new_game`], [`act`], [`status`]…),
+//! so they can be played headlessly ([`simulate`]) or through the screens ([`app`]).
+//!
+//! ```
+//! use alembic::Dir;
+//! use alembic_content::caves::{self, Command, Outcome};
+//!
+//! let g0 = caves::new_game(7)?;
+//! let g1 = caves::act(&g0, Command::Move(Dir::East))?;
+//! assert_eq!(g1.turn(), 1);
+//! assert_eq!(g0.turn(), 0); // the older value is untouched
+//! assert_eq!(caves::outcome(&g1)?, Outcome::Playing);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod data;
+mod rules;
+mod sim;
+mod ui;
+mod world;
+
+pub use data::{
+    ATTACK, COLOUR, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FLOOR, GLYPH, HOSTILE, HP, IS_PLAYER,
+    MAX_HP, NAME, RECEIVER, REINFORCEMENTS, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT,
+    VERB, WALKABLE, WALL, hooks, library,
+};
+pub use rules::{
+    Command, HEARING, LICHEN_GROWTH_ODDS, MAX_HUNTERS, Outcome, REGEN_EVERY, REINFORCE_ODDS,
+    Status, VIEW_RADIUS, act, act_mut, creature_at, creatures_on, is_hostile, name_of, outcome,
+    player, remembered, status, visible,
+};
+pub use sim::{
+    SimError, SimPolicy, SimReport, library_counts, replay_hash, report, simulate, simulate_checked,
+};
+pub use ui::{CavesUi, app, app_with};
+pub use world::{
+    DEFAULT_LEVELS, HEIGHT, WIDTH, arena, depth_of, is_inner, level_box, new_game,
+    new_game_with_levels, walkable_regions, z_of,
+};

@@ -1,0 +1,625 @@
+//! The rules: the player's commands, a turn of the world, combat, messages, sight and memory,
+//! and the creatures' behaviour hooks.
+
+use std::sync::Arc;
+
+use alembic::{
+    DijkstraMap, Dir, Error, Game, HookCall, Loc, LocBox, ON_ACTION, ON_USE, Place, PropType,
+    Search, ThingId, TileId, Value, ValueKind, VisibleSet, astar, field_of_view,
+};
+use serde::{Deserialize, Serialize};
+
+use super::data::{
+    ATTACK, CAUSE, DEEPEST, DEFENCE, DIGGABLE, EXIT, FLOOR, HOSTILE, HP, IS_PLAYER, KILLS, LEVELS,
+    MAX_HP, NAME, OUTCOME, PLAYER, RECEIVER, REINFORCEMENTS, SEEN_LAYER, SPORES, STAIRS,
+    TRANSPARENT, VERB, WALKABLE, hooks, tile,
+};
+use super::world::{depth_of, is_inner, level_box, random_empty_floor, walkable};
+
+/// How far the player sees.
+pub const VIEW_RADIUS: u32 = 9;
+/// Messages reach everyone within this many cells (king's moves) on the same level.
+pub const HEARING: i32 = 7;
+/// The player heals one hit point every this many turns.
+pub const REGEN_EVERY: u64 = 15;
+/// Lichens grow with probability 1 in this, per turn.
+pub const LICHEN_GROWTH_ODDS: u64 = 100;
+/// Each turn, with probability 1 in this, a new hunter comes out of the dark on the
+/// player's level (out of sight, up to [`MAX_HUNTERS`] plus two per level of depth):
+/// lingering is dangerous.
+pub const REINFORCE_ODDS: u64 = 30;
+/// Hunters allowed on the top level before reinforcements stop.
+pub const MAX_HUNTERS: usize = 6;
+
+/// What the player asks for; each takes one turn when it does something.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Command {
+    /// Step one cell: into a creature attacks it, into rock digs it out, onto the way out wins.
+    /// [`Dir::Down`] and [`Dir::Up`] take stairs.
+    Move(Dir),
+    /// Let a turn pass.
+    Wait,
+    /// Take the stairs down (or the way out).
+    Descend,
+    /// Take the stairs up.
+    Ascend,
+}
+
+/// How the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Outcome {
+    /// Still underground and alive.
+    Playing,
+    /// Reached the way out.
+    Won,
+    /// Died.
+    Dead,
+}
+
+/// Stored as a number; any other number reads as an error, never as a default.
+impl PropType for Outcome {
+    const KIND: ValueKind = ValueKind::Int;
+    fn into_value(self) -> Value {
+        Value::Int(match self {
+            Outcome::Playing => 0,
+            Outcome::Won => 1,
+            Outcome::Dead => 2,
+        })
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Int(0) => Some(Outcome::Playing),
+            Value::Int(1) => Some(Outcome::Won),
+            Value::Int(2) => Some(Outcome::Dead),
+            _ => None,
+        }
+    }
+}
+
+/// The player's vital signs, for status lines and reports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Status {
+    /// Hit points.
+    pub hp: i32,
+    /// Hit points when unhurt.
+    pub max_hp: i32,
+    /// Where the player is.
+    pub at: Loc,
+    /// The level the player is on (0 = the top).
+    pub depth: i32,
+    /// The deepest level reached.
+    pub deepest: i32,
+    /// How many levels the world has.
+    pub levels: i32,
+    /// Turns taken.
+    pub turn: u64,
+    /// Creatures killed by the player.
+    pub kills: i64,
+    /// Playing, won or dead.
+    pub outcome: Outcome,
+    /// What ended the game, empty while playing.
+    pub cause: String,
+}
+
+// ----- reading the game ----------------------------------------------------------------------
+
+/// The player's id.
+///
+/// # Errors
+/// [`Error::MissingProperty`] for a game that is not a Caves game.
+pub fn player(g: &Game) -> Result<ThingId, Error> {
+    g.var(&PLAYER)
+}
+
+/// How the game stands.
+///
+/// # Errors
+/// A corrupt outcome variable.
+pub fn outcome(g: &Game) -> Result<Outcome, Error> {
+    g.var(&OUTCOME)
+}
+
+/// The player's vital signs.
+///
+/// # Errors
+/// Engine errors for a game that is not a Caves game.
+pub fn status(g: &Game) -> Result<Status, Error> {
+    let p = player(g)?;
+    let at = g.location(p)?;
+    Ok(Status {
+        hp: g.query(p, &HP)?,
+        max_hp: g.query(p, &MAX_HP)?,
+        at,
+        depth: depth_of(at.z),
+        deepest: g.var(&DEEPEST)?,
+        levels: g.var(&LEVELS)?,
+        turn: g.turn(),
+        kills: g.var(&KILLS)?,
+        outcome: outcome(g)?,
+        cause: g.var(&CAUSE).map(|c| c.to_string()).unwrap_or_default(),
+    })
+}
+
+/// The creature standing at `l`, if any (in the Caves every thing on the map is a creature).
+#[must_use]
+pub fn creature_at(g: &Game, l: Loc) -> Option<ThingId> {
+    g.things_at(l).first().copied()
+}
+
+/// A creature's name ("cave bat"); "something" if it has none.
+#[must_use]
+pub fn name_of(g: &Game, id: ThingId) -> Arc<str> {
+    g.query(id, &NAME)
+        .unwrap_or_else(|_| Arc::from("something"))
+}
+
+/// Whether the creature hunts the player.
+#[must_use]
+pub fn is_hostile(g: &Game, id: ThingId) -> bool {
+    g.is(id, &HOSTILE)
+}
+
+/// Every creature on level `z` (the player included), in id order.
+#[must_use]
+pub fn creatures_on(g: &Game, z: i32) -> Vec<ThingId> {
+    g.all_things()
+        .filter(|t| matches!(t.place(), Some(Place::Map(l)) if l.z == z))
+        .filter_map(alembic::Thing::id)
+        .collect()
+}
+
+fn transparent(g: &Game, l: Loc) -> bool {
+    g.tile_def(l).is_ok_and(|d| d.is(&TRANSPARENT))
+}
+
+/// What the player sees now (symmetric shadowcasting, radius [`VIEW_RADIUS`]).
+///
+/// # Errors
+/// Engine errors for a game that is not a Caves game.
+pub fn visible(g: &Game) -> Result<VisibleSet, Error> {
+    let at = g.location(player(g)?)?;
+    Ok(field_of_view(at, VIEW_RADIUS, |l| transparent(g, l)))
+}
+
+/// The tile the player remembers at `l`, if they have seen it.
+#[must_use]
+pub fn remembered(g: &Game, l: Loc) -> Option<TileId> {
+    match g.layer_get(SEEN_LAYER, l) {
+        0 => None,
+        n => u16::try_from(n - 1).ok().map(TileId),
+    }
+}
+
+/// Write what the player sees into their memory of the map (a layer of the game value).
+pub(crate) fn remember_view(g: &mut Game) -> Result<(), Error> {
+    let seen = visible(g)?;
+    for l in seen.iter() {
+        let t = g.tile(l);
+        g.set_layer_mut(SEEN_LAYER, l, u64::from(t.0) + 1);
+    }
+    Ok(())
+}
+
+// ----- messages ------------------------------------------------------------------------------
+
+/// "a zombie", "an owl".
+fn with_article(name: &str) -> String {
+    let vowel = name
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
+/// Deliver `text` to `who` if it receives messages. The player's inbox is the game's log.
+fn tell(g: &mut Game, who: ThingId, text: &str) {
+    if g.is(who, &RECEIVER) {
+        g.log_mut(text);
+    }
+}
+
+/// Say `text` to everyone within [`HEARING`] of `at` on its level.
+pub(crate) fn say_near(g: &mut Game, at: Loc, text: &str) {
+    let area = LocBox::new(
+        Loc::new(at.x - HEARING, at.y - HEARING, at.z),
+        Loc::new(at.x + HEARING + 1, at.y + HEARING + 1, at.z + 1),
+    );
+    let mut hearers = Vec::new();
+    for l in area.iter() {
+        hearers.extend(g.things_at(l).iter().copied());
+    }
+    for who in hearers {
+        tell(g, who, text);
+    }
+}
+
+// ----- combat --------------------------------------------------------------------------------
+
+fn alive(g: &Game, id: ThingId) -> bool {
+    g.contains(id) && g.query(id, &HP).is_ok_and(|hp| hp > 0)
+}
+
+/// Attack `target`: touching it first (its [`ON_USE`] hook: lichens sting), then a blow.
+pub(crate) fn attack(g: &mut Game, attacker: ThingId, target: ThingId) -> Result<(), Error> {
+    let call = HookCall {
+        actor: Some(attacker),
+        ..HookCall::on(target)
+    };
+    g.run_hook_mut(hooks()?, &ON_USE, call)?;
+    if alive(g, attacker) && alive(g, target) {
+        strike(g, attacker, target)?;
+    }
+    Ok(())
+}
+
+/// One blow: `1 + rand(max(0, attack − defence))` damage, with messages.
+pub(crate) fn strike(g: &mut Game, attacker: ThingId, target: ThingId) -> Result<(), Error> {
+    let attack = g.query(attacker, &ATTACK)?;
+    let defence = g.query(target, &DEFENCE)?;
+    let spread = u64::try_from(attack.saturating_sub(defence).max(0)).unwrap_or(0);
+    let damage = 1 + g.rng().below(spread) as i32;
+    let (a_name, t_name) = (name_of(g, attacker), name_of(g, target));
+    let verb = g
+        .query(attacker, &VERB)
+        .unwrap_or_else(|_| Arc::from("hits"));
+    if g.is(attacker, &IS_PLAYER) {
+        let text = format!("You hit the {t_name} for {damage} damage.");
+        tell(g, attacker, &text);
+    } else if g.is(target, &IS_PLAYER) {
+        let text = format!("The {a_name} {verb} you for {damage} damage.");
+        tell(g, target, &text);
+    } else {
+        let at = g.location(target)?;
+        say_near(g, at, &format!("The {a_name} {verb} the {t_name}."));
+    }
+    hurt(g, target, damage, attacker)
+}
+
+/// Take `damage` hit points from `victim`; at 0 it dies.
+fn hurt(g: &mut Game, victim: ThingId, damage: i32, by: ThingId) -> Result<(), Error> {
+    let hp = g.query(victim, &HP)?.saturating_sub(damage);
+    g.set_mut(victim, &HP, hp)?;
+    if hp <= 0 { die(g, victim, by) } else { Ok(()) }
+}
+
+fn die(g: &mut Game, victim: ThingId, by: ThingId) -> Result<(), Error> {
+    let name = name_of(g, victim);
+    let killer = name_of(g, by);
+    if g.is(victim, &IS_PLAYER) {
+        g.set_var_mut(&OUTCOME, Outcome::Dead);
+        let cause = format!("killed by {}", with_article(&killer));
+        g.set_var_mut(&CAUSE, Arc::from(cause.as_str()));
+        tell(g, victim, &format!("You die, {cause}."));
+        return Ok(());
+    }
+    let at = g.location(victim)?;
+    g.remove_thing_mut(victim)?;
+    if g.is(by, &IS_PLAYER) {
+        let kills = g.var(&KILLS)?;
+        g.set_var_mut(&KILLS, kills + 1);
+        tell(g, by, &format!("You kill the {name}."));
+    } else {
+        say_near(g, at, &format!("The {name} dies."));
+    }
+    Ok(())
+}
+
+// ----- the player's turn ---------------------------------------------------------------------
+
+/// The game after the player's `command` and the world's answer. A command that does nothing
+/// (stairs where there are none, rock too hard to dig) takes no turn but may add a message.
+///
+/// # Errors
+/// Engine errors (a bug); the game passed in is unchanged.
+pub fn act(g: &Game, command: Command) -> Result<Game, Error> {
+    let mut w = g.clone();
+    act_mut(&mut w, command)?;
+    Ok(w)
+}
+
+/// In-place form of [`act`]; returns whether a turn passed. All or nothing: on an error the
+/// game is unchanged. Once the game is won or lost, commands do nothing.
+///
+/// # Errors
+/// Engine errors (a bug).
+pub fn act_mut(g: &mut Game, command: Command) -> Result<bool, Error> {
+    if outcome(g)? != Outcome::Playing {
+        return Ok(false);
+    }
+    let mut w = g.clone();
+    let p = player(&w)?;
+    let took_turn = match command {
+        Command::Wait => true,
+        Command::Descend | Command::Move(Dir::Down) => climb(&mut w, p, -1)?,
+        Command::Ascend | Command::Move(Dir::Up) => climb(&mut w, p, 1)?,
+        Command::Move(d) => step(&mut w, p, d)?,
+    };
+    if took_turn {
+        if outcome(&w)? == Outcome::Playing {
+            world_turn(&mut w, p)?;
+        }
+        w.set_turn_mut(w.turn() + 1);
+    }
+    remember_view(&mut w)?;
+    *g = w;
+    Ok(took_turn)
+}
+
+fn win(g: &mut Game, p: ThingId) {
+    g.set_var_mut(&OUTCOME, Outcome::Won);
+    g.set_var_mut(&CAUSE, Arc::from("escaped from the caves"));
+    tell(g, p, "You climb out of the caves into the daylight!");
+}
+
+/// Walk, attack or dig one cell in direction `d`.
+fn step(g: &mut Game, p: ThingId, d: Dir) -> Result<bool, Error> {
+    let from = g.location(p)?;
+    let to = from + d;
+    if let Some(c) = creature_at(g, to) {
+        attack(g, p, c)?;
+        return Ok(true);
+    }
+    let def = g.tile_def(to)?;
+    let (walk, dig, exit) = (def.is(&WALKABLE), def.is(&DIGGABLE), def.is(&EXIT));
+    if walk {
+        g.move_thing_mut(p, to)?;
+        if exit {
+            win(g, p);
+        }
+        Ok(true)
+    } else if dig && is_inner(to, g.var(&LEVELS)?) {
+        let floor = tile(g, FLOOR)?;
+        g.set_tile_mut(to, floor)?;
+        Ok(true)
+    } else {
+        tell(g, p, "This rock is too hard to dig.");
+        Ok(false)
+    }
+}
+
+/// Take stairs: `dz = −1` down, `+1` up.
+fn climb(g: &mut Game, p: ThingId, dz: i32) -> Result<bool, Error> {
+    let here = g.location(p)?;
+    let def = g.tile_def(here)?;
+    if dz < 0 && def.is(&EXIT) {
+        win(g, p);
+        return Ok(true);
+    }
+    // STAIRS is +1 for stairs leading down: the opposite sign of the z change.
+    if def.get(&STAIRS)? != -dz {
+        let which = if dz < 0 { "down" } else { "up" };
+        tell(g, p, &format!("There are no stairs {which} here."));
+        return Ok(false);
+    }
+    let target = Loc::new(here.x, here.y, here.z + dz);
+    let Some(to) = nearest_free(g, target) else {
+        tell(g, p, "Something blocks the stairs.");
+        return Ok(false);
+    };
+    g.move_thing_mut(p, to)?;
+    let depth = depth_of(to.z);
+    if depth > g.var(&DEEPEST)? {
+        g.set_var_mut(&DEEPEST, depth);
+    }
+    let levels = g.var(&LEVELS)?;
+    let text = if dz < 0 {
+        format!("You go down the stairs to level {} of {levels}.", depth + 1)
+    } else {
+        format!("You climb the stairs to level {} of {levels}.", depth + 1)
+    };
+    tell(g, p, &text);
+    Ok(true)
+}
+
+/// `l` if a creature can stand there and none does, else the nearest such cell within 3.
+fn nearest_free(g: &Game, l: Loc) -> Option<Loc> {
+    (0..=3).find_map(|r: i32| {
+        LocBox::new(
+            Loc::new(l.x - r, l.y - r, l.z),
+            Loc::new(l.x + r + 1, l.y + r + 1, l.z + 1),
+        )
+        .iter()
+        .find(|&c| {
+            c.chebyshev(l) == r.unsigned_abs() && walkable(g, c) && g.things_at(c).is_empty()
+        })
+    })
+}
+
+/// Every other creature on the player's level takes its turn, in id order; then the player
+/// heals a little.
+fn world_turn(g: &mut Game, p: ThingId) -> Result<(), Error> {
+    let hooks = hooks()?;
+    let z = g.location(p)?.z;
+    for id in creatures_on(g, z) {
+        if id == p || !g.contains(id) {
+            continue;
+        }
+        g.run_hook_mut(hooks, &ON_ACTION, HookCall::on(id))?;
+        if outcome(g)? != Outcome::Playing {
+            return Ok(());
+        }
+    }
+    if g.var(&REINFORCEMENTS)? && g.rng().one_in(1, REINFORCE_ODDS) {
+        reinforce(g, p, z)?;
+    }
+    if (g.turn() + 1).is_multiple_of(REGEN_EVERY) {
+        let (hp, max) = (g.query(p, &HP)?, g.query(p, &MAX_HP)?);
+        if hp < max {
+            g.set_mut(p, &HP, hp + 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// A new hunter on level `z`, out of the player's sight, chosen by the library's random
+/// creation among hostile prototypes of level 1 to depth + 1.
+fn reinforce(g: &mut Game, p: ThingId, z: i32) -> Result<(), Error> {
+    let depth = depth_of(z);
+    let hunters = creatures_on(g, z)
+        .into_iter()
+        .filter(|&c| is_hostile(g, c))
+        .count();
+    if hunters >= MAX_HUNTERS + 2 * depth.max(0) as usize {
+        return Ok(());
+    }
+    let name = g.random_name(&HOSTILE, 1, depth + 1)?;
+    let away = (g.location(p)?, VIEW_RADIUS + 3);
+    if let Some(at) = random_empty_floor(g, z, Some(away))? {
+        g.spawn_mut(hooks()?, &name, at)?;
+    }
+    Ok(())
+}
+
+// ----- creature behaviour (hooks) ------------------------------------------------------------
+
+/// Move `me` to a random neighbouring cell it may enter and nobody occupies (or stay).
+fn wander(g: &mut Game, me: ThingId, can_enter: impl Fn(&Game, Loc) -> bool) -> Result<(), Error> {
+    let here = g.location(me)?;
+    let options: Vec<Loc> = Dir::COMPASS
+        .iter()
+        .map(|&d| here + d)
+        .filter(|&l| can_enter(g, l) && g.things_at(l).is_empty())
+        .collect();
+    if let Some(i) = g.rng().index(options.len()) {
+        g.move_thing_mut(me, options[i])?;
+    }
+    Ok(())
+}
+
+/// Lichen (`ON_ACTION`): with a small chance, grows into an empty neighbouring floor cell.
+pub(crate) fn lichen_turn(g: &mut Game, call: &HookCall) -> Result<(), Error> {
+    let me = call.this;
+    let spores = g.query(me, &SPORES)?;
+    if spores <= 0 || !g.rng().one_in(1, LICHEN_GROWTH_ODDS) {
+        return Ok(());
+    }
+    let here = g.location(me)?;
+    let options: Vec<Loc> = Dir::COMPASS
+        .iter()
+        .map(|&d| here + d)
+        .filter(|&l| walkable(g, l) && g.things_at(l).is_empty())
+        .collect();
+    let Some(i) = g.rng().index(options.len()) else {
+        return Ok(());
+    };
+    g.set_mut(me, &SPORES, spores - 1)?;
+    let child = g.spawn_mut(hooks()?, "lichen", options[i])?;
+    g.set_mut(child, &SPORES, spores - 1)?;
+    say_near(g, here, "The lichen grows.");
+    Ok(())
+}
+
+/// Lichen (`ON_USE`): stings whoever touches it.
+pub(crate) fn lichen_sting(g: &mut Game, call: &HookCall) -> Result<(), Error> {
+    match call.actor {
+        Some(toucher) if g.contains(toucher) => strike(g, call.this, toucher),
+        _ => Ok(()),
+    }
+}
+
+/// Bunny: hops about at random.
+pub(crate) fn bunny_turn(g: &mut Game, call: &HookCall) -> Result<(), Error> {
+    wander(g, call.this, walkable)
+}
+
+/// Silverfish: wanders through rock and floor alike (never into the level's border).
+pub(crate) fn silverfish_turn(g: &mut Game, call: &HookCall) -> Result<(), Error> {
+    let levels = g.var(&LEVELS)?;
+    wander(g, call.this, |g, l| {
+        is_inner(l, levels) && (walkable(g, l) || g.tile_def(l).is_ok_and(|d| d.is(&DIGGABLE)))
+    })
+}
+
+/// Where a hunter may step on its way to `goal`: walkable and empty, or the goal itself.
+fn hunter_cost(g: &Game, goal: Loc) -> impl Fn(Loc, Loc) -> Option<u32> + '_ {
+    move |_, to| (walkable(g, to) && (to == goal || g.things_at(to).is_empty())).then_some(1)
+}
+
+/// The box of radius `r` around `at`, on its level.
+fn around(at: Loc, r: i32) -> LocBox {
+    LocBox::new(
+        Loc::new(at.x - r, at.y - r, at.z),
+        Loc::new(at.x + r + 1, at.y + r + 1, at.z + 1),
+    )
+    .intersect(&level_box(at.z))
+}
+
+/// The player's location if the player is alive on `here`'s level within `range`.
+fn prey(g: &Game, here: Loc, range: u32) -> Result<Option<(ThingId, Loc)>, Error> {
+    let p = player(g)?;
+    let at = g.location(p)?;
+    Ok(
+        (outcome(g)? == Outcome::Playing && at.z == here.z && here.chebyshev(at) <= range)
+            .then_some((p, at)),
+    )
+}
+
+/// One step of `me` that brings it closest (king's moves) to `goal`, if any is better than
+/// staying: how hunters drift towards a player they cannot track yet.
+fn drift(g: &mut Game, me: ThingId, goal: Loc) -> Result<(), Error> {
+    let here = g.location(me)?;
+    let best = Dir::COMPASS
+        .iter()
+        .map(|&d| here + d)
+        .filter(|&l| walkable(g, l) && g.things_at(l).is_empty())
+        .min_by_key(|l| (l.chebyshev(goal), l.manhattan(goal)));
+    match best {
+        Some(l) if l.chebyshev(goal) < here.chebyshev(goal) => g.move_thing_mut(me, l),
+        _ => wander(g, me, walkable),
+    }
+}
+
+/// Cave bat: bites the player when beside them; within 10 cells it flies at them two turns in
+/// three, rolling down a Dijkstra map; farther off on the same level it drifts towards them
+/// one turn in three (it hears them); otherwise it flutters at random.
+pub(crate) fn bat_turn(g: &mut Game, call: &HookCall) -> Result<(), Error> {
+    let me = call.this;
+    let here = g.location(me)?;
+    match prey(g, here, 10)? {
+        Some((p, at)) if here.chebyshev(at) == 1 => attack(g, me, p),
+        Some((_, at)) if g.rng().one_in(2, 3) => {
+            let next = {
+                let cost = hunter_cost(g, at);
+                DijkstraMap::build(around(here, 10), &[at], &cost).next_step(here, &cost)
+            };
+            match next {
+                Some(l) if l != at && g.things_at(l).is_empty() => g.move_thing_mut(me, l),
+                _ => wander(g, me, walkable),
+            }
+        }
+        Some(_) => wander(g, me, walkable),
+        None => match prey(g, here, u32::MAX)? {
+            Some((_, at)) if g.rng().one_in(1, 3) => drift(g, me, at),
+            _ => wander(g, me, walkable),
+        },
+    }
+}
+
+/// Zombie: slow (acts every other turn); claws the player when beside them, follows them by
+/// A* within 20 cells, and otherwise shuffles towards the player's scent (half its turns).
+pub(crate) fn zombie_turn(g: &mut Game, call: &HookCall) -> Result<(), Error> {
+    if !g.turn().is_multiple_of(2) {
+        return Ok(());
+    }
+    let me = call.this;
+    let here = g.location(me)?;
+    match prey(g, here, 20)? {
+        Some((p, at)) if here.chebyshev(at) == 1 => attack(g, me, p),
+        Some((_, at)) => {
+            let next = {
+                let search = Search::new(around(here, 21)).max_explored(600);
+                astar(here, at, &search, hunter_cost(g, at))
+                    .ok()
+                    .and_then(|path| path.first_step())
+            };
+            match next {
+                Some(l) if l != at && g.things_at(l).is_empty() => g.move_thing_mut(me, l),
+                _ => Ok(()),
+            }
+        }
+        None => match prey(g, here, u32::MAX)? {
+            Some((_, at)) if g.rng().one_in(1, 2) => drift(g, me, at),
+            _ => Ok(()),
+        },
+    }
+}

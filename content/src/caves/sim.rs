@@ -1,0 +1,268 @@
+//! Headless play: a policy chooses the player's commands, for soak tests and `alembic-sim`.
+
+use alembic::{Dir, Error, Game, GameRng, InvariantError, Loc, Pathfinder, Search};
+use serde::{Deserialize, Serialize};
+
+use super::data::{DIGGABLE, EXIT, STAIRS};
+use super::rules::{Command, Outcome, act_mut, creature_at, is_hostile, outcome, player, status};
+use super::world::{is_inner, level_box, new_game, walkable};
+
+/// How the simulated player chooses commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum SimPolicy {
+    /// Random steps (walking, digging, attacking whatever is there), fighting back when a
+    /// hunter is beside it, taking stairs now and then: a fuzzer.
+    Wander,
+    /// A bot that heads for the stairs down (digging where that is shorter) and then for the
+    /// way out, fighting what stands in its way.
+    Descend,
+}
+
+/// The result of one headless game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SimReport {
+    /// The seed.
+    pub seed: u64,
+    /// The policy that played.
+    pub policy: SimPolicy,
+    /// Turns played.
+    pub turns: u64,
+    /// The deepest level reached, counting the top as 1.
+    pub deepest: i32,
+    /// How many levels the world has.
+    pub levels: i32,
+    /// `"won"`, `"died"` or `"playing"` (the turn budget ran out).
+    pub outcome: String,
+    /// The cause of death or victory, empty while playing.
+    pub cause: String,
+    /// Creatures the player killed.
+    pub kills: i64,
+    /// The final game value's [`state_hash`](Game::state_hash), as 16 hex digits.
+    pub hash: String,
+}
+
+/// Why a headless game failed: always a bug.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SimError {
+    /// The engine refused a call.
+    #[error("seed {seed}, turn {turn}: {source}")]
+    Engine {
+        /// The seed.
+        seed: u64,
+        /// The turn it happened on.
+        turn: u64,
+        /// The engine's error.
+        source: Error,
+    },
+    /// The game value broke an invariant.
+    #[error("seed {seed}, turn {turn}: broken invariant: {source}")]
+    Invariant {
+        /// The seed.
+        seed: u64,
+        /// The turn it happened on.
+        turn: u64,
+        /// The broken rule.
+        source: InvariantError,
+    },
+}
+
+/// Play `turns` turns of a new game from `seed` with `policy` (fewer if the game ends first),
+/// checking the game's invariants at the end.
+///
+/// # Errors
+/// [`SimError`]: a bug in the game or the engine.
+pub fn simulate(seed: u64, turns: u64, policy: SimPolicy) -> Result<SimReport, SimError> {
+    simulate_checked(seed, turns, policy, 0)
+}
+
+/// [`simulate`], also checking [`Game::check_invariants`] every `check_every` turns (0: only
+/// at the start and the end).
+///
+/// # Errors
+/// As [`simulate`].
+pub fn simulate_checked(
+    seed: u64,
+    turns: u64,
+    policy: SimPolicy,
+    check_every: u64,
+) -> Result<SimReport, SimError> {
+    let engine = |turn: u64| move |source: Error| SimError::Engine { seed, turn, source };
+    let mut g = new_game(seed).map_err(engine(0))?;
+    check(&g, seed)?;
+    let mut bot = Bot::new(seed);
+    // Commands that take no turn (rock too hard to dig) are bounded too.
+    let mut budget = turns.saturating_mul(4);
+    while g.turn() < turns
+        && budget > 0
+        && outcome(&g).map_err(engine(g.turn()))? == Outcome::Playing
+    {
+        budget -= 1;
+        let cmd = bot.choose(&g, policy).map_err(engine(g.turn()))?;
+        let took = act_mut(&mut g, cmd).map_err(engine(g.turn()))?;
+        if took && check_every > 0 && g.turn().is_multiple_of(check_every) {
+            check(&g, seed)?;
+        }
+    }
+    check(&g, seed)?;
+    report(&g, seed, policy).map_err(engine(g.turn()))
+}
+
+fn check(g: &Game, seed: u64) -> Result<(), SimError> {
+    g.check_invariants().map_err(|source| SimError::Invariant {
+        seed,
+        turn: g.turn(),
+        source,
+    })
+}
+
+/// The report for a game played by `policy`.
+///
+/// # Errors
+/// Engine errors for a game that is not a Caves game.
+pub fn report(g: &Game, seed: u64, policy: SimPolicy) -> Result<SimReport, Error> {
+    let s = status(g)?;
+    Ok(SimReport {
+        seed,
+        policy,
+        turns: s.turn,
+        deepest: s.deepest + 1,
+        levels: s.levels,
+        outcome: match s.outcome {
+            Outcome::Playing => "playing",
+            Outcome::Won => "won",
+            Outcome::Dead => "died",
+        }
+        .to_string(),
+        cause: s.cause,
+        kills: s.kills,
+        hash: format!("{:016x}", g.state_hash()),
+    })
+}
+
+/// The simulated player: its own RNG (never the game's, so watching doesn't change the game)
+/// and, for [`SimPolicy::Descend`], the route it is following.
+struct Bot {
+    rng: GameRng,
+    route: Vec<Loc>,
+    finder: Pathfinder,
+}
+
+impl Bot {
+    fn new(seed: u64) -> Self {
+        Bot {
+            rng: GameRng::seed_from(seed ^ 0xB07_CA7E5),
+            route: Vec::new(),
+            finder: Pathfinder::new(),
+        }
+    }
+
+    fn choose(&mut self, g: &Game, policy: SimPolicy) -> Result<Command, Error> {
+        let here = g.location(player(g)?)?;
+        // Anyone hunting us and beside us gets hit first.
+        for d in Dir::COMPASS {
+            if creature_at(g, here + d).is_some_and(|c| is_hostile(g, c)) {
+                return Ok(Command::Move(d));
+            }
+        }
+        match policy {
+            SimPolicy::Wander => Ok(self.wander(g, here)),
+            SimPolicy::Descend => self.descend(g, here),
+        }
+    }
+
+    fn wander(&mut self, g: &Game, here: Loc) -> Command {
+        let stairs = g.tile_def(here).map_or(0, |d| d.get(&STAIRS).unwrap_or(0));
+        if stairs != 0 && self.rng.one_in(1, 3) {
+            return if stairs > 0 {
+                Command::Descend
+            } else {
+                Command::Ascend
+            };
+        }
+        match self.rng.below(10) {
+            0 => Command::Wait,
+            _ => {
+                let i = self.rng.below(8) as usize;
+                Command::Move(Dir::COMPASS[i % 8])
+            }
+        }
+    }
+
+    fn descend(&mut self, g: &Game, here: Loc) -> Result<Command, Error> {
+        let def = g.tile_def(here)?;
+        if def.get(&STAIRS)? > 0 || def.is(&EXIT) {
+            self.route.clear();
+            return Ok(Command::Descend);
+        }
+        // Drop the steps already taken; re-plan when off the route or at its end.
+        if let Some(i) = self.route.iter().position(|&l| l == here) {
+            self.route.drain(..=i);
+        } else {
+            self.route.clear();
+        }
+        if self.route.is_empty() {
+            self.route = self.plan(g, here);
+        }
+        match self.route.first().and_then(|&next| here.dir_to(next)) {
+            Some(d) => Ok(Command::Move(d)),
+            None => Ok(Command::Move(Dir::COMPASS[self.rng.below(8) as usize % 8])),
+        }
+    }
+
+    /// The cheapest way to the nearest stairs down (or the way out), digging allowed at a
+    /// price; creatures count as passable (the bot fights through them).
+    fn plan(&mut self, g: &Game, here: Loc) -> Vec<Loc> {
+        let Ok(levels) = g.var(&super::data::LEVELS) else {
+            return Vec::new();
+        };
+        let goal = |l: Loc| {
+            g.tile_def(l)
+                .is_ok_and(|d| d.get(&STAIRS).unwrap_or(0) > 0 || d.is(&EXIT))
+        };
+        let cost = |_: Loc, to: Loc| {
+            if walkable(g, to) {
+                Some(if creature_at(g, to).is_some() { 3 } else { 1 })
+            } else if is_inner(to, levels) && g.tile_def(to).is_ok_and(|d| d.is(&DIGGABLE)) {
+                Some(4)
+            } else {
+                None
+            }
+        };
+        let search = Search::new(level_box(here.z));
+        match self.finder.nearest(here, &search, goal, cost) {
+            Ok(path) => path.steps.into_iter().skip(1).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
+/// A finished game's state hash after replaying `commands` from `seed`: the determinism
+/// check (same seed and commands, same hash).
+///
+/// # Errors
+/// Engine errors (a bug).
+pub fn replay_hash(seed: u64, commands: &[Command]) -> Result<u64, Error> {
+    let mut g = new_game(seed)?;
+    for &c in commands {
+        act_mut(&mut g, c)?;
+    }
+    Ok(g.state_hash())
+}
+
+/// The Caves' library in numbers, as JSON (for `alembic-sim`'s library summary).
+///
+/// # Errors
+/// Engine errors building the library (none for this fixed data).
+pub fn library_counts() -> Result<serde_json::Value, Error> {
+    let lib = super::data::library()?;
+    let creatures = lib.prototypes().count();
+    let hunters = lib
+        .prototypes()
+        .filter(|p| p.is(&super::data::HOSTILE))
+        .count();
+    Ok(serde_json::json!({
+        "creatures": creatures,
+        "hunters": hunters,
+        "tiles": lib.tiles().count(),
+    }))
+}

@@ -1,0 +1,535 @@
+//! The Caves' screens on the engine's screen-stack toolkit: start, play (map, messages,
+//! status, region overlay), win/lose, help, message log and quit confirmation.
+
+use alembic::{
+    Cell, Confirm, Frame, Game, Grid, Input, Key, Loc, MessageLogScreen, Palette, Rect, Regions,
+    Rgb, Screen, ScreenStack, ScreenValue, TextScreen, TileId, Transition, direction_key, draw_box,
+    fill, plain_key, put_centred, put_clipped,
+};
+
+use super::data::{COLOUR, GLYPH};
+use super::rules::{Command, Outcome, act_mut, creature_at, outcome, remembered, status, visible};
+use super::world::{HEIGHT, WIDTH, new_game, walkable_regions};
+
+/// The context the screens share: the game value plus UI-only state (nothing here changes
+/// the game's rules or its hash).
+pub struct CavesUi {
+    seed: u64,
+    game: Game,
+    /// Why the world could not be made, if it could not.
+    broken: Option<String>,
+    show_regions: bool,
+    regions: Option<RegionCache>,
+    /// A UI-only note (unknown key, internal error), cleared by the next command.
+    notice: Option<String>,
+}
+
+/// The flood-fill regions of one level, kept until the terrain changes. The terrain grid is
+/// persistent, so "has it changed?" is a pointer comparison.
+struct RegionCache {
+    z: i32,
+    terrain: Grid<TileId>,
+    regions: Regions,
+}
+
+impl CavesUi {
+    /// A fresh game from `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        let (game, broken) = match new_game(seed) {
+            Ok(g) => (g, None),
+            Err(e) => (Game::new(seed), Some(e.to_string())),
+        };
+        CavesUi {
+            seed,
+            game,
+            broken,
+            show_regions: false,
+            regions: None,
+            notice: None,
+        }
+    }
+
+    /// A UI over a game made elsewhere (an [`arena`](super::arena), a game played headlessly
+    /// first). `seed` is what "play again" counts on from.
+    #[must_use]
+    pub fn with_game(seed: u64, game: Game) -> Self {
+        CavesUi {
+            seed,
+            game,
+            broken: None,
+            show_regions: false,
+            regions: None,
+            notice: None,
+        }
+    }
+
+    /// The game value.
+    #[must_use]
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The seed of the current world.
+    #[must_use]
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Whether the region overlay is on.
+    #[must_use]
+    pub fn show_regions(&self) -> bool {
+        self.show_regions
+    }
+
+    /// The number of regions on the player's level as the overlay shows them (`None` while
+    /// the overlay is off).
+    #[must_use]
+    pub fn region_count(&self) -> Option<usize> {
+        self.regions
+            .as_ref()
+            .filter(|_| self.show_regions)
+            .map(|r| r.regions.len())
+    }
+
+    fn restart(&mut self, seed: u64) {
+        let show = self.show_regions;
+        *self = CavesUi::new(seed);
+        self.show_regions = show;
+        self.refresh_regions();
+    }
+
+    fn command(&mut self, c: Command) {
+        self.notice = None;
+        if let Err(e) = act_mut(&mut self.game, c) {
+            self.notice = Some(format!("Internal error (the turn was undone): {e}"));
+        }
+        self.refresh_regions();
+    }
+
+    /// Recompute the overlay's regions if the overlay is on and the level or its terrain
+    /// changed (digging).
+    fn refresh_regions(&mut self) {
+        if !self.show_regions {
+            return;
+        }
+        let Ok(z) = status(&self.game).map(|s| s.at.z) else {
+            return;
+        };
+        let fresh = self
+            .regions
+            .as_ref()
+            .is_some_and(|c| c.z == z && c.terrain.ptr_eq(self.game.terrain()));
+        if fresh {
+            return;
+        }
+        match walkable_regions(&self.game, z) {
+            Ok(regions) => {
+                self.regions = Some(RegionCache {
+                    z,
+                    terrain: self.game.terrain().clone(),
+                    regions,
+                });
+            }
+            Err(e) => self.notice = Some(format!("Cannot compute regions: {e}")),
+        }
+    }
+}
+
+/// A new Caves app from `seed`, starting at the title screen.
+#[must_use]
+pub fn app(seed: u64) -> ScreenStack<CavesUi> {
+    app_with(CavesUi::new(seed))
+}
+
+/// A Caves app over `ui`, starting at the title screen.
+#[must_use]
+pub fn app_with(ui: CavesUi) -> ScreenStack<CavesUi> {
+    ScreenStack::new(ui, StartScreen)
+}
+
+const BG: Rgb = Rgb::new(0, 0, 0);
+
+const HELP: &[&str] = &[
+    "The Caves: find the way out at the bottom of the caves.",
+    "",
+    "Move:        h j k l y u b n,  arrow keys,  numpad 1-9",
+    "             Walking into rock digs it out (one turn);",
+    "             walking into a creature attacks it.",
+    "Wait:        .  or  5  or  s",
+    "Stairs:      >  down,  <  up.  On the bottom level the golden > is the way out.",
+    "Regions:     R  shows the connected areas (flood fill) as numbers",
+    "Messages:    m",
+    "Help:        ?",
+    "Quit:        Q  (asks y/n first)",
+    "",
+    "Creatures:",
+    "  @  you (40 hp)",
+    "  F  lichen: grows slowly, stings whoever touches it",
+    "  v  bunny: harmless, hops about",
+    "  ~  silverfish: harmless, swims through rock",
+    "  b  cave bat: erratic, flies at you, bites",
+    "  Z  zombie: slow, follows you, claws hard",
+    "",
+    "You heal one hit point every ten turns. Damage is 1 + rand(attack - defence).",
+];
+
+const TITLE: &[&str] = &[
+    "T H E   C A V E S",
+    "",
+    "Somewhere below, a crack in the rock leads back to the daylight.",
+    "Dig, fight or sneak your way down through the levels and find it.",
+    "",
+    "Lichens sting. Bats bite. Zombies do not give up.",
+    "",
+    "Press any key to begin,  ? for help,  Esc to quit.",
+];
+
+// ----- start ---------------------------------------------------------------------------------
+
+struct StartScreen;
+
+impl Screen<CavesUi> for StartScreen {
+    fn render(&self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
+        let p = Palette::DEFAULT;
+        fill(
+            frame,
+            area,
+            Cell {
+                ch: ' ',
+                fg: p.text,
+                bg: BG,
+            },
+        );
+        let top = area.y + area.height.saturating_sub(TITLE.len() as u16 + 4) / 2;
+        for (i, line) in TITLE.iter().enumerate() {
+            let fg = if i == 0 { p.accent } else { p.text };
+            put_centred(frame, area, top + i as u16, line, fg, BG);
+        }
+        let foot = format!("seed {}", ui.seed);
+        put_centred(frame, area, top + TITLE.len() as u16 + 1, &foot, p.dim, BG);
+        if let Some(e) = &ui.broken {
+            let msg = format!("The caves could not be made: {e}. Press any key to quit.");
+            put_centred(
+                frame,
+                area,
+                top + TITLE.len() as u16 + 3,
+                &msg,
+                p.accent,
+                BG,
+            );
+        }
+    }
+
+    fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi> {
+        let Some(key) = plain_key(&input) else {
+            return Transition::Stay;
+        };
+        if ui.broken.is_some() {
+            return Transition::Quit;
+        }
+        match key {
+            Key::Esc | Key::Char('Q') => Transition::Quit,
+            Key::Char('?') => Transition::push(TextScreen::new("Help", HELP.iter().copied())),
+            _ => Transition::replace(PlayScreen),
+        }
+    }
+
+    fn name(&self) -> &str {
+        "caves-start"
+    }
+}
+
+// ----- play ----------------------------------------------------------------------------------
+
+struct PlayScreen;
+
+/// The world coordinate shown at the view's first column: centred when the view is wider
+/// than the world, else following `focus` and clamped to the world's edges.
+fn view_origin(view: i32, world: i32, focus: i32) -> i32 {
+    if view >= world {
+        -(view - world) / 2
+    } else {
+        (focus - view / 2).clamp(0, world - view)
+    }
+}
+
+/// A colour per region number, so neighbouring regions differ.
+fn region_colour(r: usize) -> Rgb {
+    const COLOURS: [Rgb; 8] = [
+        Rgb::new(255, 120, 120),
+        Rgb::new(120, 220, 120),
+        Rgb::new(120, 160, 255),
+        Rgb::new(240, 220, 100),
+        Rgb::new(220, 130, 240),
+        Rgb::new(100, 220, 220),
+        Rgb::new(255, 170, 80),
+        Rgb::new(200, 200, 200),
+    ];
+    COLOURS[r % COLOURS.len()]
+}
+
+impl PlayScreen {
+    fn draw_map(ui: &CavesUi, frame: &mut Frame, area: Rect) -> Result<(), alembic::Error> {
+        let g = &ui.game;
+        let me = status(g)?;
+        let seen = visible(g)?;
+        let (vw, vh) = (i32::from(area.width), i32::from(area.height));
+        let ox = view_origin(vw, WIDTH, me.at.x);
+        let oy = view_origin(vh, HEIGHT, me.at.y);
+        let regions = ui
+            .regions
+            .as_ref()
+            .filter(|c| ui.show_regions && c.z == me.at.z);
+        for sy in 0..vh {
+            for sx in 0..vw {
+                let l = Loc::new(ox + sx, oy + sy, me.at.z);
+                let cell = Self::cell_at(g, l, seen.contains(l), regions.map(|c| &c.regions));
+                frame.put(i32::from(area.x) + sx, i32::from(area.y) + sy, cell);
+            }
+        }
+        Ok(())
+    }
+
+    fn cell_at(g: &Game, l: Loc, in_view: bool, regions: Option<&Regions>) -> Cell {
+        let blank = Cell {
+            ch: ' ',
+            fg: BG,
+            bg: BG,
+        };
+        if !(0..WIDTH).contains(&l.x) || !(0..HEIGHT).contains(&l.y) {
+            return blank;
+        }
+        let tile = if in_view {
+            Some(g.tile(l))
+        } else {
+            remembered(g, l)
+        };
+        let Some(tile) = tile else { return blank };
+        let Ok(def) = g.library().tile(tile) else {
+            return blank;
+        };
+        let mut cell = Cell {
+            ch: def.get(&GLYPH).unwrap_or('?'),
+            fg: def.get(&COLOUR).unwrap_or(Rgb::WHITE),
+            bg: BG,
+        };
+        if !in_view {
+            cell.fg = Rgb::new(70, 70, 80);
+        }
+        if let Some(r) = regions.and_then(|r| r.label(l)) {
+            cell.ch = char::from_digit((r % 36) as u32, 36).unwrap_or('?');
+            cell.fg = region_colour(r);
+            if !in_view {
+                cell.fg = cell.fg.scale(0.55);
+            }
+        }
+        if in_view && let Some(c) = creature_at(g, l) {
+            cell.ch = g.query(c, &GLYPH).unwrap_or('?');
+            cell.fg = g.query(c, &COLOUR).unwrap_or(Rgb::WHITE);
+        }
+        cell
+    }
+
+    fn draw_status(ui: &CavesUi, frame: &mut Frame, area: Rect) {
+        let p = Palette::DEFAULT;
+        let bar = Rgb::new(30, 26, 22);
+        fill(
+            frame,
+            area,
+            Cell {
+                ch: ' ',
+                fg: p.text,
+                bg: bar,
+            },
+        );
+        let left = match status(&ui.game) {
+            Ok(s) => {
+                let mut t = format!(
+                    " Caves  Level {}/{}  HP {}/{}  Turn {}  Kills {}",
+                    s.depth + 1,
+                    s.levels,
+                    s.hp,
+                    s.max_hp,
+                    s.turn,
+                    s.kills
+                );
+                if let Some(n) = ui.region_count() {
+                    t.push_str(&format!("  Regions {n}"));
+                }
+                t
+            }
+            Err(e) => format!(" Caves: {e}"),
+        };
+        let hp_low = status(&ui.game).is_ok_and(|s| s.hp * 4 <= s.max_hp);
+        let fg = if hp_low {
+            Rgb::new(255, 90, 80)
+        } else {
+            p.text
+        };
+        put_clipped(frame, area, area.x, area.y, &left, fg, bar);
+        // The key hint, where it fits beside the numbers.
+        let right = "? help  R regions  Q quit ";
+        let (lw, rw) = (left.chars().count(), right.chars().count());
+        if lw + 1 + rw <= usize::from(area.width) {
+            let rx = area.right().saturating_sub(rw as u16);
+            put_clipped(frame, area, rx, area.y, right, p.dim, bar);
+        }
+    }
+}
+
+impl Screen<CavesUi> for PlayScreen {
+    fn render(&self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
+        let p = Palette::DEFAULT;
+        fill(
+            frame,
+            area,
+            Cell {
+                ch: ' ',
+                fg: p.text,
+                bg: BG,
+            },
+        );
+        let (msgs, rest) = area.split_top(3);
+        let (map, bar) = rest.split_bottom(1);
+        // The last messages, bright if said during the last turn, dim if older.
+        let now = ui.game.turn();
+        let mut lines: Vec<(String, Rgb)> = ui
+            .game
+            .messages()
+            .rev()
+            .take(3)
+            .map(|m| {
+                let fresh = m.turn + 1 >= now;
+                (m.text.to_string(), if fresh { p.text } else { p.dim })
+            })
+            .collect();
+        lines.reverse();
+        if let Some(n) = &ui.notice {
+            lines.push((n.clone(), p.accent));
+        }
+        let skip = lines.len().saturating_sub(usize::from(msgs.height));
+        for (row, (text, fg)) in lines.iter().skip(skip).enumerate() {
+            put_clipped(frame, msgs, msgs.x, msgs.y + row as u16, text, *fg, BG);
+        }
+        if let Err(e) = Self::draw_map(ui, frame, map) {
+            put_clipped(
+                frame,
+                map,
+                map.x,
+                map.y,
+                &format!("Cannot draw: {e}"),
+                p.accent,
+                BG,
+            );
+        }
+        Self::draw_status(ui, frame, bar);
+    }
+
+    fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi> {
+        if let Some(d) = direction_key(&input) {
+            ui.command(Command::Move(d));
+        } else {
+            match plain_key(&input) {
+                Some(Key::Char('.' | '5' | 's') | Key::Keypad(5)) => ui.command(Command::Wait),
+                Some(Key::Char('>')) => ui.command(Command::Descend),
+                Some(Key::Char('<')) => ui.command(Command::Ascend),
+                Some(Key::Char('R')) => {
+                    ui.show_regions = !ui.show_regions;
+                    ui.refresh_regions();
+                    return Transition::Stay;
+                }
+                Some(Key::Char('?')) => {
+                    return Transition::push(TextScreen::new("Help", HELP.iter().copied()));
+                }
+                Some(Key::Char('m')) => {
+                    let all = ui.game.messages().map(|m| m.text.to_string()).collect();
+                    return Transition::push(MessageLogScreen::new("Messages", all));
+                }
+                Some(Key::Char('Q')) => return Transition::push(Confirm::new("Really quit?")),
+                Some(Key::Char(c)) if !c.is_control() => {
+                    ui.notice = Some(format!("Unknown key '{c}'. Press ? for help."));
+                    return Transition::Stay;
+                }
+                _ => return Transition::Stay,
+            }
+        }
+        match outcome(&ui.game) {
+            Ok(Outcome::Playing) | Err(_) => Transition::Stay,
+            Ok(o) => Transition::push(EndScreen { outcome: o }),
+        }
+    }
+
+    fn on_result(&mut self, _ui: &mut CavesUi, value: ScreenValue) -> Transition<CavesUi> {
+        match value {
+            ScreenValue::Bool(true) => Transition::Quit,
+            _ => Transition::Stay,
+        }
+    }
+
+    fn name(&self) -> &str {
+        "caves-play"
+    }
+}
+
+// ----- win and lose --------------------------------------------------------------------------
+
+struct EndScreen {
+    outcome: Outcome,
+}
+
+impl Screen<CavesUi> for EndScreen {
+    fn render(&self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
+        let p = Palette::DEFAULT;
+        let (title, colour) = match self.outcome {
+            Outcome::Won => ("You escaped!", Rgb::new(255, 215, 90)),
+            _ => ("You died", Rgb::new(255, 100, 90)),
+        };
+        let mut lines = vec![title.to_string(), String::new()];
+        if let Ok(s) = status(&ui.game) {
+            lines.push(match self.outcome {
+                Outcome::Won => format!("You {}.", s.cause),
+                _ => format!("You were {}.", s.cause),
+            });
+            lines.push(format!(
+                "Turns: {}   Deepest level: {} of {}   Kills: {}",
+                s.turn,
+                s.deepest + 1,
+                s.levels,
+                s.kills
+            ));
+        }
+        lines.push(String::new());
+        lines.push("r or Enter: a new cave    q or Esc: quit".to_string());
+        let w = lines.iter().map(|l| l.chars().count()).max().unwrap_or(10) + 6;
+        let h = lines.len() + 2;
+        let inside = draw_box(frame, area.centred(w as u16, h as u16), &p, None);
+        for (i, line) in lines.iter().enumerate() {
+            let fg = if i == 0 { colour } else { p.text };
+            put_centred(frame, inside, inside.y + i as u16, line, fg, p.bg);
+        }
+    }
+
+    fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi> {
+        match plain_key(&input) {
+            Some(Key::Char('r') | Key::Enter) => {
+                let next = ui.seed.wrapping_add(1);
+                ui.restart(next);
+                Transition::Pop(ScreenValue::Done)
+            }
+            Some(Key::Char('q' | 'Q') | Key::Esc) => Transition::Quit,
+            _ => Transition::Stay,
+        }
+    }
+
+    fn is_overlay(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        match self.outcome {
+            Outcome::Won => "caves-won",
+            _ => "caves-lost",
+        }
+    }
+}

@@ -1,0 +1,346 @@
+//! Making worlds: cave levels by random fill and smoothing, stairs between connected regions,
+//! the way out, the player and the creatures. Also [`arena`], a world drawn in ASCII for tests.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use alembic::{Adjacency, DijkstraMap, Error, Game, Loc, LocBox, Regions, ThingId, TileMap};
+
+use super::data::{
+    self, CAUSE, DEEPEST, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS, SEED,
+    SPORES, STAIRS_DOWN, STAIRS_UP, WALKABLE, WALL, hooks, tile,
+};
+use super::rules;
+
+/// Width of every level, in cells.
+pub const WIDTH: i32 = 120;
+/// Height of every level, in cells.
+pub const HEIGHT: i32 = 50;
+/// How many levels a new world has. Level `d` (0 at the top) lies at `z = −d`: the engine's
+/// [`Dir::Down`](alembic::Dir::Down) lowers `z`.
+pub const DEFAULT_LEVELS: i32 = 5;
+/// Chance that a cell starts as floor before smoothing (the tutorial's coin flip).
+const FLOOR_CHANCE: f64 = 0.5;
+/// Smoothing rounds of the cellular automaton.
+const SMOOTHING: usize = 3;
+/// Regions smaller than this are filled in: pockets too small to matter.
+const MIN_REGION: usize = 25;
+
+/// The rectangle of level `z`.
+#[must_use]
+pub fn level_box(z: i32) -> LocBox {
+    LocBox::rect(0, 0, WIDTH, HEIGHT, z)
+}
+
+/// Whether `l` is strictly inside the level's rock border (the border cannot be dug).
+#[must_use]
+pub fn is_inner(l: Loc, levels: i32) -> bool {
+    l.x > 0
+        && l.y > 0
+        && l.x < WIDTH - 1
+        && l.y < HEIGHT - 1
+        && (0..levels).contains(&depth_of(l.z))
+}
+
+/// The `z` of level `depth` (0 = the top).
+#[must_use]
+pub const fn z_of(depth: i32) -> i32 {
+    -depth
+}
+
+/// The level number (0 = the top) of a `z`.
+#[must_use]
+pub const fn depth_of(z: i32) -> i32 {
+    -z
+}
+
+/// A new world from `seed`: [`DEFAULT_LEVELS`] cave levels of 120 × 50, joined by stairs, with
+/// the player on the top level and the way out on the bottom one.
+///
+/// # Errors
+/// Engine errors (none are expected for valid data); never panics.
+pub fn new_game(seed: u64) -> Result<Game, Error> {
+    new_game_with_levels(seed, DEFAULT_LEVELS)
+}
+
+/// [`new_game`] with a chosen number of levels (at least 1).
+///
+/// # Errors
+/// As [`new_game`].
+pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
+    let levels = levels.max(1);
+    let hooks = hooks()?;
+    let mut g = Game::new(seed).with_library(data::library()?);
+    g.set_var_mut(&SEED, seed as i64);
+    g.set_var_mut(&LEVELS, levels);
+    g.set_var_mut(&CAUSE, Arc::from(""));
+    g.set_var_mut(&REINFORCEMENTS, true);
+
+    // 1. Levels: random fill, three rounds of smoothing, small pockets filled in.
+    let mut maps = Vec::new();
+    for _ in 0..levels {
+        let mut cave = TileMap::cave(WIDTH, HEIGHT, FLOOR_CHANCE, SMOOTHING, g.rng())
+            .ok_or(Error::OutOfBounds(Loc::new(WIDTH, HEIGHT, 0)))?;
+        let regions = cave.regions(|&f| f, Adjacency::Eight);
+        for l in level_box(0).iter() {
+            if regions
+                .label(l)
+                .is_some_and(|r| regions.size(r) < MIN_REGION)
+            {
+                cave.set(l, false);
+            }
+        }
+        maps.push(cave);
+    }
+    let (floor, wall) = (tile(&g, FLOOR)?, tile(&g, WALL)?);
+    for (d, cave) in maps.iter().enumerate() {
+        let z = z_of(d as i32);
+        g.fill_tiles_mut(level_box(z), wall)?;
+        for (l, &open) in cave.iter() {
+            if open {
+                g.set_tile_mut(l.with_z(z), floor)?;
+            }
+        }
+    }
+
+    // 2. Stairs: every region above gets a staircase down into a region it overlaps.
+    let regions: Vec<Regions> = maps
+        .iter()
+        .map(|m| m.regions(|&f| f, Adjacency::Eight))
+        .collect();
+    let (down, up) = (tile(&g, STAIRS_DOWN)?, tile(&g, STAIRS_UP)?);
+    for d in 0..levels - 1 {
+        let z = z_of(d);
+        let (above, below) = (&regions[d as usize], &regions[d as usize + 1]);
+        let mut overlaps: BTreeMap<(usize, usize), Vec<Loc>> = BTreeMap::new();
+        for l in level_box(0).iter() {
+            if let (Some(a), Some(b)) = (above.label(l), below.label(l))
+                && g.tile(l.with_z(z)) == floor
+            {
+                overlaps.entry((a, b)).or_default().push(l);
+            }
+        }
+        if overlaps.is_empty() {
+            // No overlap at all: open a shaft from a floor cell above.
+            let cells: Vec<Loc> = level_box(z)
+                .iter()
+                .filter(|&l| g.tile(l) == floor)
+                .collect();
+            let Some(i) = g.rng().index(cells.len()) else {
+                continue;
+            };
+            overlaps.insert((0, 0), vec![cells[i].with_z(0)]);
+        }
+        // One staircase per region above, into the region below it overlaps most (the
+        // tutorial joins every overlapping pair, which scatters stairs everywhere).
+        let mut best: BTreeMap<usize, &Vec<Loc>> = BTreeMap::new();
+        for ((a, _), cells) in &overlaps {
+            if best.get(a).is_none_or(|b| cells.len() > b.len()) {
+                best.insert(*a, cells);
+            }
+        }
+        for cells in best.into_values() {
+            let Some(i) = g.rng().index(cells.len()) else {
+                continue;
+            };
+            let l = cells[i];
+            g.set_tile_mut(l.with_z(z), down)?;
+            g.set_tile_mut(l.with_z(z - 1), up)?;
+        }
+    }
+
+    // 3. The way out: on the bottom level, as far as possible from the stairs that lead there.
+    place_exit(&mut g, z_of(levels - 1))?;
+
+    // 4. The player, in the largest region of the top level.
+    let top = &regions[0];
+    let start_region = top.largest();
+    let start_cells: Vec<Loc> = level_box(0)
+        .iter()
+        .filter(|&l| g.tile(l) == floor && start_region.is_some_and(|r| top.label(l) == Some(r)))
+        .collect();
+    let Some(i) = g.rng().index(start_cells.len()) else {
+        return Err(Error::OutOfBounds(Loc::ORIGIN));
+    };
+    let start = start_cells[i];
+    let player = g.spawn_mut(hooks, "player", start)?;
+    g.set_var_mut(&PLAYER, player);
+    g.set_var_mut(&DEEPEST, 0);
+
+    // 5. Creatures, more dangerous deeper down, none right beside the player.
+    for d in 0..levels {
+        let z = z_of(d);
+        let plan: [(&str, i32); 5] = [
+            ("lichen", 6 + 2 * d),
+            ("bunny", 5),
+            ("silverfish", 3),
+            ("cave bat", 2 + d),
+            ("zombie", 1 + d),
+        ];
+        for (name, count) in plan {
+            for _ in 0..count {
+                if let Some(l) = random_empty_floor(&mut g, z, Some((start, 10)))? {
+                    g.spawn_mut(hooks, name, l)?;
+                }
+            }
+        }
+    }
+
+    g.check_hooks(hooks)?;
+    rules::remember_view(&mut g)?;
+    g.log_mut("You descend into the caves. Find the way out at the bottom.");
+    Ok(g)
+}
+
+/// Put the exit on level `z`: the floor cell farthest (walking) from the up stairs of the
+/// level's largest region, or any floor cell of that region if it has no stairs.
+fn place_exit(g: &mut Game, z: i32) -> Result<(), Error> {
+    let floor = tile(g, FLOOR)?;
+    let up = tile(g, STAIRS_UP)?;
+    let exit = tile(g, EXIT_TILE)?;
+    let regions = walkable_regions(g, z)?;
+    let Some(big) = regions.largest() else {
+        return Err(Error::OutOfBounds(Loc::new(0, 0, z)));
+    };
+    let in_big = |l: Loc| regions.label(l) == Some(big);
+    let stairs: Vec<Loc> = level_box(z)
+        .iter()
+        .filter(|&l| g.tile(l) == up && in_big(l))
+        .collect();
+    let target = if stairs.is_empty() {
+        let cells: Vec<Loc> = level_box(z)
+            .iter()
+            .filter(|&l| g.tile(l) == floor && in_big(l))
+            .collect();
+        g.rng().index(cells.len()).map(|i| cells[i])
+    } else {
+        let walk = |_: Loc, to: Loc| walkable(g, to).then_some(1);
+        let dist = DijkstraMap::build(level_box(z), &stairs, walk);
+        let mut best: Option<(i64, Loc)> = None;
+        for (l, d) in dist.iter() {
+            if g.tile(l) == floor && best.is_none_or(|(b, _)| d > b) {
+                best = Some((d, l));
+            }
+        }
+        best.map(|(_, l)| l)
+    };
+    if let Some(l) = target {
+        g.set_tile_mut(l, exit)?;
+    }
+    Ok(())
+}
+
+/// Whether creatures can stand on the tile at `l`.
+pub(crate) fn walkable(g: &Game, l: Loc) -> bool {
+    g.tile_def(l).is_ok_and(|d| d.is(&WALKABLE))
+}
+
+/// The connected walkable areas of level `z` (8-way, as the player moves), from the engine's
+/// flood fill. Recompute it after digging.
+///
+/// # Errors
+/// Only if the level size were invalid for a [`TileMap`] (it is a valid constant).
+pub fn walkable_regions(g: &Game, z: i32) -> Result<Regions, Error> {
+    let mut map =
+        TileMap::new(WIDTH, HEIGHT, false).ok_or(Error::OutOfBounds(Loc::new(WIDTH, HEIGHT, z)))?;
+    for l in level_box(z).iter() {
+        if walkable(g, l) {
+            map.set(l.with_z(0), true);
+        }
+    }
+    Ok(map.regions(|&f| f, Adjacency::Eight))
+}
+
+/// A random floor cell of level `z` with nothing on it and, if `away` is given, more than
+/// that distance from that place. `None` after a bounded number of tries.
+pub(crate) fn random_empty_floor(
+    g: &mut Game,
+    z: i32,
+    away: Option<(Loc, u32)>,
+) -> Result<Option<Loc>, Error> {
+    let floor = tile(g, FLOOR)?;
+    for _ in 0..2000 {
+        let x = g.rng().range(1, i64::from(WIDTH - 2)) as i32;
+        let y = g.rng().range(1, i64::from(HEIGHT - 2)) as i32;
+        let l = Loc::new(x, y, z);
+        if g.tile(l) == floor
+            && g.things_at(l).is_empty()
+            && away.is_none_or(|(p, d)| p.z != z || p.chebyshev(l) > d)
+        {
+            return Ok(Some(l));
+        }
+    }
+    Ok(None)
+}
+
+/// A one-level world drawn in ASCII, for tests and experiments: `#` rock, `.` floor, `>` `<`
+/// stairs, `X` the way out, `@` the player (on floor), `F` lichen, `v` bunny, `~` silverfish
+/// (in rock), `b` cave bat, `Z` zombie (each on floor). The art is placed at the top-left of
+/// a 120 × 50 level of rock; rows may be shorter than the level. Each entry of `levels` is one
+/// level, top first (level `d` at `z = −d`). Lichens drawn here have no spores (they never grow) unless the test
+/// sets [`SPORES`].
+///
+/// # Errors
+/// [`Error::OutOfBounds`] for art larger than a level, no `@` or more than one, or an
+/// unknown character; engine errors otherwise.
+pub fn arena(seed: u64, levels: &[&[&str]]) -> Result<Game, Error> {
+    let hooks = hooks()?;
+    let mut g = Game::new(seed).with_library(data::library()?);
+    let n = levels.len().max(1) as i32;
+    g.set_var_mut(&SEED, seed as i64);
+    g.set_var_mut(&LEVELS, n);
+    g.set_var_mut(&CAUSE, Arc::from(""));
+    g.set_var_mut(&DEEPEST, 0);
+    let wall = tile(&g, WALL)?;
+    for d in 0..n {
+        g.fill_tiles_mut(level_box(z_of(d)), wall)?;
+    }
+    let mut player: Option<ThingId> = None;
+    for (z, rows) in levels.iter().enumerate() {
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let l = Loc::new(x as i32, y as i32, z_of(z as i32));
+                if x as i32 >= WIDTH || y as i32 >= HEIGHT {
+                    return Err(Error::OutOfBounds(l));
+                }
+                let (tile_name, creature) = match c {
+                    '#' => (WALL, None),
+                    '.' => (FLOOR, None),
+                    '>' => (STAIRS_DOWN, None),
+                    '<' => (STAIRS_UP, None),
+                    'X' => (EXIT_TILE, None),
+                    '@' => (FLOOR, Some("player")),
+                    'F' => (FLOOR, Some("lichen")),
+                    'v' => (FLOOR, Some("bunny")),
+                    '~' => (WALL, Some("silverfish")),
+                    'b' => (FLOOR, Some("cave bat")),
+                    'Z' => (FLOOR, Some("zombie")),
+                    _ => return Err(Error::OutOfBounds(l)),
+                };
+                g.set_tile_mut(l, tile(&g, tile_name)?)?;
+                if let Some(name) = creature {
+                    let id = g.spawn_mut(hooks, name, l)?;
+                    if name == "player" {
+                        if player.is_some() {
+                            return Err(Error::OutOfBounds(l));
+                        }
+                        player = Some(id);
+                    }
+                    if name == "lichen" {
+                        g.set_mut(id, &SPORES, 0)?;
+                    }
+                }
+            }
+        }
+    }
+    let Some(p) = player else {
+        return Err(Error::OutOfBounds(Loc::ORIGIN));
+    };
+    g.set_var_mut(&PLAYER, p);
+    let hp = g.query(p, &MAX_HP)?;
+    g.set_mut(p, &HP, hp)?;
+    g.set_var_mut(&DEEPEST, depth_of(g.location(p)?.z));
+    g.check_hooks(hooks)?;
+    rules::remember_view(&mut g)?;
+    Ok(g)
+}

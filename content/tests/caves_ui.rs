@@ -1,0 +1,202 @@
+//! Headless UI tests of the Caves through the engine's `TestFrontend`: the screens a player
+//! sees, driven by scripted key presses.
+#![allow(clippy::unwrap_used)]
+
+use alembic::{Dir, Frame, Game, Input, Key, Loc, TestFrontend, run};
+use alembic_content::caves::{self, CavesUi, HP, app, app_with, arena};
+use alembic_content::{LaunchOptions, launch};
+
+fn vi_key(d: Dir) -> Input {
+    Input::ch(match d {
+        Dir::West => 'h',
+        Dir::South => 'j',
+        Dir::North => 'k',
+        Dir::East => 'l',
+        Dir::NorthWest => 'y',
+        Dir::NorthEast => 'u',
+        Dir::SouthWest => 'b',
+        _ => 'n',
+    })
+}
+
+fn player_at(g: &Game) -> Loc {
+    g.location(caves::player(g).unwrap()).unwrap()
+}
+
+/// A direction from the player's start into diggable rock with nothing in it.
+fn rock_beside_start(g: &Game) -> Dir {
+    let at = player_at(g);
+    Dir::COMPASS
+        .into_iter()
+        .find(|&d| {
+            let l = at + d;
+            caves::is_inner(l, caves::DEFAULT_LEVELS)
+                && g.tile_def(l).unwrap().name() == caves::WALL
+                && caves::creature_at(g, l).is_none()
+        })
+        .expect("the start has rock beside it")
+}
+
+fn frames_with<'a>(fe: &'a TestFrontend, text: &str) -> Vec<&'a Frame> {
+    fe.frames()
+        .iter()
+        .filter(|f| f.contains_text(text))
+        .collect()
+}
+
+#[test]
+fn start_dig_walk_toggle_regions_help_and_quit() {
+    let seed = 1;
+    let start = CavesUi::new(seed).game().clone();
+    let from = player_at(&start);
+    let d = rock_beside_start(&start);
+    let script = vec![
+        Input::key(Key::Enter), // title → play
+        vi_key(d),              // dig
+        vi_key(d),              // walk into the dug cell
+        Input::ch('R'),         // overlay on
+        Input::ch('R'),         // overlay off
+        Input::ch('?'),
+        Input::key(Key::Esc),
+        Input::ch('Q'),
+        Input::ch('n'),
+        Input::ch('Q'),
+        Input::ch('y'),
+    ];
+    let mut fe = TestFrontend::new(100, 35, script);
+    let mut a = app(seed);
+    run(&mut fe, &mut a).unwrap();
+    let f = fe.frames();
+    assert!(f[0].contains_text("T H E   C A V E S"));
+    assert!(f[0].contains_text("seed 1"));
+    assert!(f[1].contains_text("@"));
+    assert!(f[1].contains_text("Caves  Level 1/5  HP 40/40  Turn 0  Kills 0"));
+    assert!(f[2].contains_text("Turn 1"), "digging takes a turn");
+    assert!(f[3].contains_text("Turn 2"));
+    let ui = a.ctx();
+    let g = ui.game();
+    assert_eq!(player_at(g), from + d);
+    assert_eq!(g.tile_def(from + d).unwrap().name(), caves::FLOOR);
+    // The overlay: region numbers in the map and the count in the status line.
+    let regions = caves::walkable_regions(g, 0).unwrap().len();
+    assert!(
+        f[4].contains_text(&format!("Regions {regions}")),
+        "{}",
+        f[4].to_text()
+    );
+    assert!(f[4].contains_text("0"));
+    assert!(!f[5].contains_text("Regions"));
+    assert!(f[6].contains_text("Walking into rock digs it out"));
+    assert!(f[8].contains_text("Really quit? (y/n)"));
+    assert!(!f[9].contains_text("Really quit?"));
+    assert!(f[10].contains_text("Really quit? (y/n)"));
+    assert!(!ui.show_regions());
+}
+
+#[test]
+fn the_overlay_recounts_after_digging() {
+    let g = arena(1, &[&["#######", "#..#..#", "#.@#..#", "#######"]]).unwrap();
+    let script = vec![
+        Input::key(Key::Enter),
+        Input::ch('R'),
+        Input::ch('l'), // dig the wall between the two rooms
+        Input::ch('Q'),
+        Input::ch('y'),
+    ];
+    let mut fe = TestFrontend::new(80, 24, script);
+    let mut a = app_with(CavesUi::with_game(1, g));
+    run(&mut fe, &mut a).unwrap();
+    let f = fe.frames();
+    assert!(f[2].contains_text("Regions 2"), "{}", f[2].to_text());
+    assert!(f[2].contains_text("1"), "the second room is numbered 1");
+    assert!(f[3].contains_text("Regions 1"), "{}", f[3].to_text());
+    assert_eq!(a.ctx().region_count(), Some(1));
+}
+
+#[test]
+fn winning_shows_the_win_screen_and_plays_again() {
+    let g = arena(40, &[&["#####", "#@X.#", "#####"]]).unwrap();
+    let script = vec![
+        Input::key(Key::Enter),
+        Input::ch('l'),
+        Input::ch('r'),
+        Input::ch('Q'),
+        Input::ch('y'),
+    ];
+    let mut fe = TestFrontend::new(80, 24, script);
+    let mut a = app_with(CavesUi::with_game(40, g));
+    run(&mut fe, &mut a).unwrap();
+    let won = frames_with(&fe, "You escaped!");
+    assert_eq!(won.len(), 1);
+    assert!(won[0].contains_text("You escaped from the caves."));
+    let f = fe.frames();
+    assert!(
+        f[3].contains_text("Level 1/5  HP 40/40  Turn 0"),
+        "a new cave"
+    );
+    assert_eq!(a.ctx().seed(), 41);
+}
+
+#[test]
+fn dying_shows_the_lose_screen_and_quits() {
+    let mut g = arena(2, &[&["#####", "#@Z.#", "#####"]]).unwrap();
+    let p = caves::player(&g).unwrap();
+    g.set_mut(p, &HP, 1).unwrap();
+    let script = vec![
+        Input::key(Key::Enter),
+        Input::ch('.'),
+        Input::ch('x'),
+        Input::ch('q'),
+    ];
+    let mut fe = TestFrontend::new(80, 24, script);
+    let mut a = app_with(CavesUi::with_game(2, g));
+    run(&mut fe, &mut a).unwrap();
+    let last = fe.last_frame().unwrap();
+    assert!(last.contains_text("You died"));
+    assert!(last.contains_text("You were killed by a zombie."));
+    assert_eq!(fe.remaining_inputs(), 0);
+}
+
+#[test]
+fn odd_sizes_and_stray_keys_never_panic() {
+    let mut script = vec![Input::key(Key::Enter)];
+    for (w, h) in [(1, 1), (0, 0), (10, 3), (200, 80), (80, 24)] {
+        script.push(Input::Resize {
+            width: w,
+            height: h,
+        });
+        for c in ['h', 'j', 'R', 'x', '>', '<', '5', 'm'] {
+            script.push(Input::ch(c));
+        }
+        script.push(Input::key(Key::Esc));
+        script.push(Input::key(Key::F(3)));
+    }
+    script.extend([Input::ch('Q'), Input::ch('y')]);
+    let mut fe = TestFrontend::new(80, 24, script);
+    run(&mut fe, &mut app(3)).unwrap();
+    assert!(fe.frames().len() > 40);
+}
+
+#[test]
+fn launch_knows_the_caves() {
+    let opts = LaunchOptions {
+        game: "caves".to_string(),
+        seed: Some(9),
+        load: None,
+    };
+    let app = launch(&opts).unwrap();
+    let mut f = Frame::new(80, 24);
+    app.render(&mut f);
+    assert!(f.contains_text("T H E   C A V E S"));
+    assert!(f.contains_text("seed 9"));
+    let err = launch(&LaunchOptions {
+        load: Some("/nonexistent".into()),
+        ..opts
+    })
+    .err()
+    .unwrap();
+    assert!(
+        err.to_string().contains("Caves has no saved games"),
+        "{err}"
+    );
+}
