@@ -26,10 +26,12 @@ pub struct RunReport {
     pub turns: u64,
     /// Deepest level reached (1..=11).
     pub deepest: i32,
-    /// The depth where the run ended (1..=11).
-    pub depth: i32,
-    /// Whether the hero held the Philosopher's Stone at the end.
-    pub stone: bool,
+    /// The depth where the run ended (games with levels; omitted otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<i32>,
+    /// Whether the hero held the Philosopher's Stone at the end (Alchemy; omitted otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stone: Option<bool>,
     /// "won", "died" or "playing".
     pub outcome: String,
     /// The cause of death or victory, empty while playing.
@@ -171,8 +173,8 @@ impl SimGame for AlchemySim {
             seed,
             turns: s.turns,
             deepest: s.deepest,
-            depth: s.depth,
-            stone: alchemy::view::status(&game).map_err(err)?.has_stone,
+            depth: Some(s.depth),
+            stone: Some(alchemy::view::status(&game).map_err(err)?.has_stone),
             outcome: s.outcome,
             cause: s.cause,
             kills: s.kills,
@@ -205,6 +207,8 @@ impl SimGame for CavesSim {
             seed: r.seed,
             turns: r.turns,
             deepest: r.deepest,
+            depth: None,
+            stone: None,
             outcome: r.outcome,
             cause: r.cause,
             kills: r.kills,
