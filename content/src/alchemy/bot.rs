@@ -10,7 +10,7 @@
 //!   what might help and fights;
 //! - with nothing in sight and hurt, it rests (eating, drinking from fountains);
 //! - otherwise it picks up what it sees, wears and wields better gear, tries unknown potions
-//!   while healthy, explores with a Dijkstra map, takes the stairs down, fetches the Stone
+//!   while healthy, explores (nearest-frontier search), takes the stairs down, fetches the Stone
 //!   on level −10 and climbs out.
 //!
 //! It reads only what the hero could know: what is in view, the hero's map memory, and
