@@ -19,22 +19,8 @@ use alembic_content::alchemy::rules::effects::{add_effect, effect_list};
 use alembic_content::alchemy::rules::world::{
     creatures_on_level, hero, hero_sees, hero_view, items_at, level_box,
 };
-use alembic_content::alchemy::{Command, Rules, apply, new_game, view};
-use common::{Z, arena, at, give, put};
-
-fn run(game: &Game, rules: &Rules, cmd: Command) -> Game {
-    match apply(game, rules, cmd) {
-        Ok(o) => {
-            o.game.check_invariants().expect("invariants");
-            o.game
-        }
-        Err(e) => panic!("command refused: {e}"),
-    }
-}
-
-fn messages(game: &Game) -> Vec<String> {
-    game.messages().map(|m| m.text.to_string()).collect()
-}
+use alembic_content::alchemy::{Command, Rules, new_game, view};
+use common::{Z, arena, at, give, messages, put, run};
 
 /// A creature that neither moves nor dies: for being hit many times.
 fn dummy(g: &mut Game, rules: &Rules, x: i32, y: i32) -> ThingId {

@@ -5,7 +5,7 @@
 
 mod common;
 
-use alembic::{Dir, Game};
+use alembic::Dir;
 use alembic_content::alchemy::kinds::DamageType;
 use alembic_content::alchemy::props::{
     AG, APPEARANCE, CR, DEEPEST, DESTINATION, DURATION, GAME_OVER, HPS, HPS_MAX, IS_CONFUSED,
@@ -16,22 +16,8 @@ use alembic_content::alchemy::rules::effects::{add_effect, effect_list};
 use alembic_content::alchemy::rules::items::inventory;
 use alembic_content::alchemy::rules::time::end_turn;
 use alembic_content::alchemy::text::a_name;
-use alembic_content::alchemy::{Command, RuleError, Rules, apply, view};
-use common::{Z, arena, at, give, put};
-
-fn run(game: &Game, rules: &Rules, cmd: Command) -> Game {
-    match apply(game, rules, cmd) {
-        Ok(o) => {
-            o.game.check_invariants().expect("invariants");
-            o.game
-        }
-        Err(e) => panic!("command refused: {e}"),
-    }
-}
-
-fn messages(game: &Game) -> Vec<String> {
-    game.messages().map(|m| m.text.to_string()).collect()
-}
+use alembic_content::alchemy::{Command, RuleError, apply, view};
+use common::{Z, arena, at, give, messages, put, run};
 
 #[test]
 fn damage_types_resistances_and_armour_are_exact() {

@@ -6,7 +6,7 @@
 use alembic::{Game, Loc, LocBox, Place, ThingId};
 use alembic_content::alchemy::props::{HERO, IS_WIELDED};
 use alembic_content::alchemy::rules::world::hero_view;
-use alembic_content::alchemy::{Rules, library, rules};
+use alembic_content::alchemy::{Command, Rules, apply, library, rules};
 
 /// Level of the arena.
 pub const Z: i32 = -1;
@@ -54,4 +54,20 @@ pub fn wield(game: &mut Game, hero: ThingId, kind: &str) -> ThingId {
 /// A location on the arena's level.
 pub fn at(x: i32, y: i32) -> Loc {
     Loc::new(x, y, Z)
+}
+
+/// Apply `cmd`, check the invariants, and return the new game; panics if the rules refuse.
+pub fn run(game: &Game, rules: &Rules, cmd: Command) -> Game {
+    match apply(game, rules, cmd) {
+        Ok(o) => {
+            o.game.check_invariants().expect("invariants");
+            o.game
+        }
+        Err(e) => panic!("command refused: {e}"),
+    }
+}
+
+/// Every message in the log, oldest first.
+pub fn messages(game: &Game) -> Vec<String> {
+    game.messages().map(|m| m.text.to_string()).collect()
 }
