@@ -399,7 +399,7 @@ pub mod colours {
     pub const LABEL: Rgb = Rgb::new(150, 140, 120);
     /// Values in the status panel.
     pub const VALUE: Rgb = Rgb::new(236, 232, 220);
-    /// Good health, "[OK]".
+    /// Good health, "\[OK\]".
     pub const GOOD: Rgb = Rgb::new(110, 220, 110);
     /// Hurt.
     pub const FAIR: Rgb = Rgb::new(240, 210, 80);

@@ -138,7 +138,7 @@ pub struct MapView {
 }
 
 impl MapView {
-    /// The viewport of `rect` centred on `focus` (see [`axis_origin`]).
+    /// The viewport of `rect` centred on `focus`, clamped to the level on each axis.
     #[must_use]
     pub fn centred(rect: Rect, level: LocBox, focus: Loc) -> Self {
         let ox = axis_origin(level.min.x, level.width(), focus.x, i32::from(rect.width));
