@@ -11,7 +11,7 @@
 
 use std::hint::black_box;
 
-use alembic::{Cell, ColourDepth, Frame, Input};
+use alembic::{App, Cell, ColourDepth, Frame, Input};
 use alembic_content::{LaunchOptions, launch};
 use alembic_tui::{draw_frame, present_on};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -23,28 +23,35 @@ use ratatui::layout::Rect;
 const W: u16 = 120;
 const H: u16 = 40;
 
-fn bench(c: &mut Criterion) {
+/// A seeded game launched by name, with `keys` played so the screen holds something.
+fn launched(game: &str, keys: &str) -> Box<dyn App> {
     let mut app = match launch(&LaunchOptions {
-        game: "demo".into(),
+        game: game.into(),
         seed: Some(1),
         load: None,
     }) {
         Ok(app) => app,
-        Err(e) => panic!("cannot launch the demo: {e}"),
+        Err(e) => panic!("cannot launch {game}: {e}"),
     };
-    // A couple of moves so the message log and status line hold something.
-    for ch in ['l', 'l', 'j', 'x'] {
+    for ch in keys.chars() {
         let _ = app.handle(Input::ch(ch));
     }
+    app
+}
 
-    let mut g = c.benchmark_group("tui_render_120x40");
-    g.bench_function("baseline_vec_cell_fill", |b| {
-        b.iter(|| {
-            let v = vec![black_box(Cell::default()); usize::from(W) * usize::from(H)];
-            black_box(v)
+/// Frame build alone, build + ratatui buffer in both colour depths, and build + a full
+/// `Terminal::draw` on a `TestBackend`, for one app.
+fn bench_app(c: &mut Criterion, group: &str, build_name: &str, app: &dyn App, baseline: bool) {
+    let mut g = c.benchmark_group(group);
+    if baseline {
+        g.bench_function("baseline_vec_cell_fill", |b| {
+            b.iter(|| {
+                let v = vec![black_box(Cell::default()); usize::from(W) * usize::from(H)];
+                black_box(v)
+            });
         });
-    });
-    g.bench_function("build_frame_demo", |b| {
+    }
+    g.bench_function(build_name, |b| {
         b.iter(|| {
             let mut f = Frame::new(W, H);
             app.render(&mut f);
@@ -78,53 +85,31 @@ fn bench(c: &mut Criterion) {
         });
     });
     g.finish();
+}
 
-    // Alchemy: a seeded game, a few dozen steps in so the map holds seen and remembered cells.
-    let mut alchemy = match launch(&LaunchOptions {
-        game: "alchemy".into(),
-        seed: Some(1),
-        load: None,
-    }) {
-        Ok(app) => app,
-        Err(e) => panic!("cannot launch Alchemy: {e}"),
-    };
-    for ch in "jjjjhhhhhhkkkkllllllllllnnnnbbbbyyyyuuuu".chars() {
-        let _ = alchemy.handle(Input::ch(ch));
-    }
+fn bench(c: &mut Criterion) {
+    // A couple of moves so the message log and status line hold something.
+    let demo = launched("demo", "lljx");
+    bench_app(
+        c,
+        "tui_render_120x40",
+        "build_frame_demo",
+        demo.as_ref(),
+        true,
+    );
+
+    // Alchemy: a few dozen steps in so the map holds seen and remembered cells.
+    let alchemy = launched("alchemy", "jjjjhhhhhhkkkkllllllllllnnnnbbbbyyyyuuuu");
     let mut check = Frame::new(W, H);
     alchemy.render(&mut check);
     assert!(check.contains_text("Depth 1/11"), "{}", check.to_text());
-    let mut g = c.benchmark_group("tui_render_120x40_alchemy");
-    g.bench_function("build_frame_alchemy_play", |b| {
-        b.iter(|| {
-            let mut f = Frame::new(W, H);
-            alchemy.render(&mut f);
-            black_box(f)
-        });
-    });
-    for (name, depth) in [
-        ("build_and_draw_buffer_truecolor", ColourDepth::TrueColour),
-        ("build_and_draw_buffer_256", ColourDepth::Palette256),
-    ] {
-        let mut buf = Buffer::empty(Rect::new(0, 0, W, H));
-        g.bench_function(name, |b| {
-            b.iter(|| {
-                let mut f = Frame::new(W, H);
-                alchemy.render(&mut f);
-                draw_frame(&f, &mut buf, depth);
-                black_box(&buf);
-            });
-        });
-    }
-    g.bench_function("build_and_terminal_draw_testbackend", |b| {
-        b.iter(|| {
-            let mut f = Frame::new(W, H);
-            alchemy.render(&mut f);
-            let r = present_on(&mut term, &f, ColourDepth::TrueColour);
-            black_box(r)
-        });
-    });
-    g.finish();
+    bench_app(
+        c,
+        "tui_render_120x40_alchemy",
+        "build_frame_alchemy_play",
+        alchemy.as_ref(),
+        false,
+    );
 }
 
 criterion_group!(benches, bench);
