@@ -69,17 +69,7 @@ impl Screen<AlchemyCtx> for ActionMenu {
             &PALETTE,
             Some(&self.title),
         );
-        for (i, (l, fg)) in lines.iter().enumerate() {
-            put_clipped(
-                frame,
-                inside,
-                inside.x + 1,
-                inside.y + i as u16,
-                l,
-                *fg,
-                PALETTE.bg,
-            );
-        }
+        put_lines(frame, inside, &lines);
     }
 
     fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
@@ -391,17 +381,7 @@ impl Screen<AlchemyCtx> for LookScreen {
             Mode::Target => "Throw at",
         };
         let inside = draw_box(frame, boxed, &PALETTE, Some(title));
-        for (i, (l, fg)) in lines.iter().enumerate() {
-            put_clipped(
-                frame,
-                inside,
-                inside.x + 1,
-                inside.y + i as u16,
-                l,
-                *fg,
-                PALETTE.bg,
-            );
-        }
+        put_lines(frame, inside, &lines);
     }
 
     fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
@@ -597,5 +577,20 @@ impl Screen<AlchemyCtx> for EndScreen {
 
     fn name(&self) -> &str {
         if self.won { "victory" } else { "death" }
+    }
+}
+
+/// Coloured lines inside a box, one per row from its top, indented by one cell and clipped.
+fn put_lines(frame: &mut Frame, inside: Rect, lines: &[(String, Rgb)]) {
+    for (i, (l, fg)) in lines.iter().enumerate() {
+        put_clipped(
+            frame,
+            inside,
+            inside.x + 1,
+            inside.y + i as u16,
+            l,
+            *fg,
+            PALETTE.bg,
+        );
     }
 }
