@@ -94,8 +94,8 @@ pub use screens::{
 };
 pub use thing::{IdList, Place, Thing, ThingId};
 pub use ui::{
-    App, Cell, ColourDepth, Control, Frame, Frontend, Input, Key, Mods, Rgb, TestFrontend,
-    TestFrontendError, run,
+    App, Cell, ColourDepth, Control, Frame, Frontend, Input, Key, Mods, MouseButton, MouseKind,
+    Rgb, TestFrontend, TestFrontendError, run,
 };
 
 /// The README's code blocks, compiled and run as doc tests.

@@ -1139,7 +1139,7 @@ impl<A: App> App for MinSize<A> {
                 self.last.set((width, height));
                 self.app.handle(input)
             }
-            Input::Key { .. } => {
+            Input::Key { .. } | Input::Mouse { .. } => {
                 let (w, h) = self.last.get();
                 if self.too_small(w, h) {
                     Control::Continue

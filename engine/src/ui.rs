@@ -254,6 +254,46 @@ pub enum Input {
     },
     /// The user asked to close (window close button, SIGTERM-like request).
     Quit,
+    /// A mouse event at cell (`x`, `y`) of the frame (column, row; 0-based).
+    ///
+    /// Frontends that cannot report the mouse never send it; UIs must stay fully usable
+    /// from the keyboard.
+    Mouse {
+        /// What happened.
+        kind: MouseKind,
+        /// Column of the cell under the pointer.
+        x: u16,
+        /// Row of the cell under the pointer.
+        y: u16,
+        /// Modifiers held.
+        mods: Mods,
+    },
+}
+
+/// What a mouse did, for [`Input::Mouse`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MouseKind {
+    /// The pointer moved onto this cell (hover). Frontends report it once per new cell.
+    Move,
+    /// A button was pressed.
+    Down(MouseButton),
+    /// A button was released.
+    Up(MouseButton),
+    /// The wheel turned away from the user (scroll up).
+    ScrollUp,
+    /// The wheel turned towards the user (scroll down).
+    ScrollDown,
+}
+
+/// A mouse button, for [`MouseKind`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MouseButton {
+    /// The primary (usually left) button.
+    Left,
+    /// The secondary (usually right) button.
+    Right,
+    /// The middle button (or wheel click).
+    Middle,
 }
 
 impl Input {
@@ -270,6 +310,17 @@ impl Input {
     #[must_use]
     pub const fn ch(c: char) -> Self {
         Input::key(Key::Char(c))
+    }
+
+    /// A mouse event with no modifiers at cell (`x`, `y`).
+    #[must_use]
+    pub const fn mouse(kind: MouseKind, x: u16, y: u16) -> Self {
+        Input::Mouse {
+            kind,
+            x,
+            y,
+            mods: Mods::NONE,
+        }
     }
 }
 
