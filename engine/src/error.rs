@@ -45,7 +45,7 @@ pub enum Error {
     #[error("too many tiles")]
     TooManyTiles,
     /// The property exists but holds another kind of value.
-    #[error("property {key} holds a {found}, not a {expected}")]
+    #[error("property {key} holds {found}, not {expected}")]
     WrongPropertyType {
         /// The property.
         key: PropKey,
@@ -84,6 +84,9 @@ pub enum Error {
         /// Highest level.
         max: i32,
     },
+    /// Every thing id has been handed out (ids are never reused).
+    #[error("no thing ids are left in this game")]
+    IdsExhausted,
     /// The location is outside the range a caller allowed.
     #[error("location {0} is out of bounds")]
     OutOfBounds(Loc),

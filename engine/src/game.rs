@@ -1,5 +1,6 @@
 //! `Game`: the whole world as one persistent value, and the small API that changes it.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -483,7 +484,7 @@ impl Game {
         let place = place.into();
         self.check_destination(None, place)?;
         let id = ThingId(self.next_id);
-        self.next_id += 1;
+        self.next_id = self.next_id.checked_add(1).ok_or(Error::IdsExhausted)?;
         thing.id = Some(id);
         thing.place = Some(place);
         thing.contents = IdList::default();
@@ -709,7 +710,24 @@ impl Game {
         for g in self.layers.values() {
             g.check_invariants().map_err(InvariantError::Grid)?;
         }
+        // Every occurrence of an id in a cell or a contents list must name a thing whose place
+        // is that cell or container, and no id may occur twice. With the total count equal to
+        // the index's size, every thing is then listed exactly once, where it is. Θ(n) with a
+        // hash set, however things are piled into one cell or nested.
+        let mut seen: HashSet<ThingId> = HashSet::with_capacity(self.things.len());
         let mut listed = 0usize;
+        for (loc, list) in self.cells.iter_set() {
+            for &id in list.as_slice() {
+                match self.things.get(id.0) {
+                    Some(t) if t.place == Some(Place::Map(loc)) => {}
+                    _ => return Err(InvariantError::StrayInCell(loc, id)),
+                }
+                if !seen.insert(id) {
+                    return Err(InvariantError::NotInCell(id, loc));
+                }
+            }
+            listed += list.len();
+        }
         for (slot, t) in self.things.iter() {
             let sid = ThingId(slot);
             if t.id != Some(sid) {
@@ -721,28 +739,8 @@ impl Game {
             if slot >= self.next_id {
                 return Err(InvariantError::IdAboveNext(sid, self.next_id));
             }
-            match t.place {
-                None => return Err(InvariantError::Unplaced(sid)),
-                Some(Place::Map(loc)) => {
-                    let n = self
-                        .cells
-                        .get(loc)
-                        .as_slice()
-                        .iter()
-                        .filter(|&&x| x == sid)
-                        .count();
-                    if n != 1 {
-                        return Err(InvariantError::NotInCell(sid, loc));
-                    }
-                }
-                Some(Place::In(c)) => {
-                    let ok = self.things.get(c.0).is_some_and(|ct| {
-                        ct.contents.as_slice().iter().filter(|&&x| x == sid).count() == 1
-                    });
-                    if !ok {
-                        return Err(InvariantError::NotInContents(sid, c));
-                    }
-                }
+            if t.place.is_none() {
+                return Err(InvariantError::Unplaced(sid));
             }
             let mut carriers = Vec::new();
             for &child in t.contents.as_slice() {
@@ -754,36 +752,52 @@ impl Game {
                     }
                     _ => return Err(InvariantError::StrayInContents(sid, child)),
                 }
+                if !seen.insert(child) {
+                    return Err(InvariantError::NotInContents(child, sid));
+                }
             }
             if carriers.as_slice() != t.modded_by.as_slice() {
                 return Err(InvariantError::StaleModifiers(sid));
             }
             listed += t.contents.len();
-            // No cycles: the chain of holders reaches the map.
-            let mut cur = sid;
-            let mut steps = 0usize;
-            while let Some(Place::In(c)) = self.things.get(cur.0).and_then(|x| x.place) {
-                cur = c;
-                steps += 1;
-                if steps > self.things.len() {
-                    return Err(InvariantError::Cycle(sid));
-                }
-            }
         }
-        for (loc, list) in self.cells.iter_set() {
-            for &id in list.as_slice() {
-                match self.things.get(id.0) {
-                    Some(t) if t.place == Some(Place::Map(loc)) => {}
-                    _ => return Err(InvariantError::StrayInCell(loc, id)),
-                }
+        for (slot, t) in self.things.iter() {
+            let sid = ThingId(slot);
+            if !seen.contains(&sid) {
+                return Err(match t.place {
+                    Some(Place::In(c)) => InvariantError::NotInContents(sid, c),
+                    Some(Place::Map(loc)) => InvariantError::NotInCell(sid, loc),
+                    None => InvariantError::Unplaced(sid),
+                });
             }
-            listed += list.len();
         }
         if listed != self.things.len() {
             return Err(InvariantError::CountMismatch {
                 index: self.things.len(),
                 placed: listed,
             });
+        }
+        // No cycles: every chain of holders reaches the map. Each thing is walked once: a
+        // walk stops at the first holder already known to reach the map. Θ(n).
+        let mut grounded: HashSet<ThingId> = HashSet::with_capacity(self.things.len());
+        let mut chain = Vec::new();
+        for (slot, _) in self.things.iter() {
+            let mut cur = ThingId(slot);
+            chain.clear();
+            loop {
+                if grounded.contains(&cur) {
+                    break;
+                }
+                chain.push(cur);
+                if chain.len() > self.things.len() {
+                    return Err(InvariantError::Cycle(ThingId(slot)));
+                }
+                match self.things.get(cur.0).and_then(|x| x.place) {
+                    Some(Place::In(c)) => cur = c,
+                    _ => break,
+                }
+            }
+            grounded.extend(chain.iter().copied());
         }
         for (loc, tile) in self.terrain.iter_set() {
             if self.library.tile(*tile).is_err() {

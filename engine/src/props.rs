@@ -34,14 +34,18 @@ impl Hook {
 }
 
 /// A dynamically typed property value. Data-defined things can carry any of these.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// Equality compares floats by their bits, like [`Hash`], so every value equals itself
+/// (NaN included) and a save/load round trip gives an equal value.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Value {
     /// A flag.
     Bool(bool),
     /// An integer.
     Int(i64),
-    /// A floating-point number (hashed by its bits, so runs stay comparable).
-    Float(f64),
+    /// A floating-point number (hashed and compared by its bits, so runs stay comparable).
+    /// Saved losslessly: JSON has no NaN or infinity, so those are written as their bits.
+    Float(#[serde(with = "lossless_f64")] f64),
     /// One character, e.g. a glyph.
     Char(char),
     /// Text.
@@ -73,6 +77,82 @@ impl Value {
             Value::Rgb(_) => ValueKind::Rgb,
             Value::Hook(_) => ValueKind::Hook,
             Value::List(_) => ValueKind::List,
+        }
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            (Value::Char(a), Value::Char(b)) => a == b,
+            (Value::Text(a), Value::Text(b)) => a == b,
+            (Value::Loc(a), Value::Loc(b)) => a == b,
+            (Value::Thing(a), Value::Thing(b)) => a == b,
+            (Value::Rgb(a), Value::Rgb(b)) => a == b,
+            (Value::Hook(a), Value::Hook(b)) => a == b,
+            (Value::List(a), Value::List(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// Floats that survive any serde format: finite numbers as numbers; in human-readable formats
+/// (JSON, which has no NaN or infinity) a non-finite one as the text `"f64:<bits in hex>"`.
+mod lossless_f64 {
+    use serde::de::{self, Visitor};
+    use serde::{Deserializer, Serializer};
+    use std::fmt;
+
+    const PREFIX: &str = "f64:";
+
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's `with` passes a reference
+    pub(super) fn serialize<S: Serializer>(f: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if f.is_finite() || !s.is_human_readable() {
+            s.serialize_f64(*f)
+        } else {
+            s.serialize_str(&format!("{PREFIX}{:016x}", f.to_bits()))
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        if !d.is_human_readable() {
+            return d.deserialize_f64(FloatVisitor);
+        }
+        d.deserialize_any(FloatVisitor)
+    }
+
+    struct FloatVisitor;
+
+    impl Visitor<'_> for FloatVisitor {
+        type Value = f64;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a number, or \"f64:\" and 16 hex digits")
+        }
+
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<f64, E> {
+            Ok(v)
+        }
+
+        #[allow(clippy::cast_precision_loss)] // JSON writes whole floats as integers
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+
+        #[allow(clippy::cast_precision_loss)]
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<f64, E> {
+            v.strip_prefix(PREFIX)
+                .filter(|h| h.len() == 16)
+                .and_then(|h| u64::from_str_radix(h, 16).ok())
+                .map(f64::from_bits)
+                .ok_or_else(|| E::invalid_value(de::Unexpected::Str(v), &self))
         }
     }
 }
@@ -111,9 +191,21 @@ pub enum ValueKind {
     List,
 }
 
+/// English with its article: "an integer", "a list".
 impl fmt::Display for ValueKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
+        f.write_str(match self {
+            ValueKind::Bool => "a flag (true/false)",
+            ValueKind::Int => "an integer",
+            ValueKind::Float => "a decimal number",
+            ValueKind::Char => "a character",
+            ValueKind::Text => "a text",
+            ValueKind::Loc => "a location",
+            ValueKind::Thing => "a thing reference",
+            ValueKind::Rgb => "a colour",
+            ValueKind::Hook => "a hook name",
+            ValueKind::List => "a list",
+        })
     }
 }
 

@@ -16,8 +16,38 @@ use serde::{Deserialize, Serialize};
 /// let mut b = GameRng::seed_from(7);
 /// assert_eq!(a.range(1, 7), b.range(1, 7));
 /// ```
+///
+/// Loading refuses the all-zero state: it is Xoshiro's fixed point (every draw is 0), so a
+/// loop drawing until it sees a change would never end.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RawRng")]
 pub struct GameRng(Xoshiro256PlusPlus);
+
+/// The saved form of [`GameRng`], read before the state is checked (same shape as
+/// `rand_xoshiro`'s own serde form).
+#[derive(Deserialize)]
+struct RawRng(RawState);
+
+#[derive(Deserialize)]
+struct RawState {
+    s: [u64; 4],
+}
+
+impl TryFrom<RawRng> for GameRng {
+    type Error = &'static str;
+
+    fn try_from(raw: RawRng) -> Result<Self, Self::Error> {
+        let s = raw.0.s;
+        if s == [0; 4] {
+            return Err("the random number generator's state is all zeros (a corrupt save)");
+        }
+        let mut seed = [0u8; 32];
+        for (chunk, word) in seed.chunks_exact_mut(8).zip(s) {
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+        Ok(GameRng(Xoshiro256PlusPlus::from_seed(seed)))
+    }
+}
 
 impl GameRng {
     /// A generator seeded from a single number (expanded with SplitMix64).

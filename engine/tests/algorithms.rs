@@ -7,6 +7,15 @@ use alembic::{
 };
 use proptest::prelude::*;
 
+/// The number of cases per property: `quick` in a plain `cargo test`, or `PROPTEST_CASES`
+/// when set (the volume run: `PROPTEST_CASES=10000 cargo test --release -p alembic`).
+fn cases(quick: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(quick)
+}
+
 // ---------------------------------------------------------------- helpers
 
 /// Parses ASCII art: `#` wall, anything else floor; `@` marks the origin.
@@ -160,7 +169,7 @@ fn random_walls(seed: u64, w: i32, h: i32, wall_pct: u64) -> TileMap<bool> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(cases(64)))]
 
     /// If a floor cell is seen from the origin, the origin is seen from it.
     #[test]
@@ -254,7 +263,7 @@ fn weighted(seed: u64) -> (TileMap<u32>, impl Fn(Loc, Loc) -> Option<u32>) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(cases(96)))]
 
     /// A* is optimal: its cost equals the Dijkstra distance; and it fails exactly when the
     /// Dijkstra map says the goal is unreachable.
@@ -322,7 +331,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(cases(64)))]
 
     /// The terrain fast path equals the general callback path with the equivalent cost.
     #[test]

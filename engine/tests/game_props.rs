@@ -11,6 +11,15 @@ use alembic::{
 };
 use proptest::prelude::*;
 
+/// The number of cases per property: `quick` in a plain `cargo test`, or `PROPTEST_CASES`
+/// when set (the volume run: `PROPTEST_CASES=10000 cargo test --release -p alembic`).
+fn cases(quick: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(quick)
+}
+
 const HP: Prop<i32> = Prop::with_default("hp", 0);
 const ST: Prop<i32> = Prop::with_default("st", 10);
 
@@ -186,7 +195,7 @@ fn agree(g: &Game, o: &Oracle) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(cases(96)))]
 
     #[test]
     fn game_matches_oracle(actions in prop::collection::vec(action(), 1..80)) {

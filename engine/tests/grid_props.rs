@@ -5,6 +5,15 @@ use std::collections::HashMap;
 use alembic::{Grid, Loc, LocBox};
 use proptest::prelude::*;
 
+/// The number of cases per property: `quick` in a plain `cargo test`, or `PROPTEST_CASES`
+/// when set (the volume run: `PROPTEST_CASES=10000 cargo test --release -p alembic`).
+fn cases(quick: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(quick)
+}
+
 #[derive(Clone, Debug)]
 enum GridAction {
     Set(Loc, u8),
@@ -49,7 +58,7 @@ fn oracle_get(o: &HashMap<Loc, u8>, l: Loc) -> u8 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig::with_cases(cases(128)))]
 
     #[test]
     fn grid_matches_hashmap(actions in prop::collection::vec(action(), 1..120)) {
