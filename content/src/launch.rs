@@ -47,6 +47,9 @@ pub enum LaunchError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The save is open in another window (its lock is held).
+    #[error("{0}")]
+    Busy(crate::storage::StorageError),
     /// The game could not be set up (a bug in its data or rules).
     #[error("cannot start {game}: {reason}")]
     Setup {

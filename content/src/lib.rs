@@ -12,5 +12,6 @@ pub mod caves;
 pub mod demo;
 pub mod launch;
 pub mod sim;
+pub mod storage;
 
 pub use launch::{LaunchError, LaunchOptions, default_game, games, launch, save_dir};

@@ -65,12 +65,12 @@ fn bad_files_are_clear_errors() {
         Err(SaveError::Corrupt(_))
     ));
     // Another version.
-    let other = text.replacen("\"version\":1", "\"version\":99", 1);
+    let other = text.replacen("\"version\":2", "\"version\":99", 1);
     match save::from_text(&other, rules.hooks()) {
         Err(e @ SaveError::WrongVersion { found: 99 }) => {
             assert_eq!(
                 e.to_string(),
-                "this save has version 99; this build reads version 1"
+                "this save has version 99; this build reads versions 1 to 2"
             );
         }
         other => panic!("{other:?}"),
@@ -81,7 +81,8 @@ fn bad_files_are_clear_errors() {
         matches!(save::from_text(&other, rules.hooks()), Err(SaveError::WrongGame(g)) if g == "caves")
     );
     // An unknown hook name.
-    let other = text.replace("\"potion_heal\"", "\"potion_explode\"");
+    // (Resealed with a fresh checksum: a save from a build with more behaviour.)
+    let other = reseal(&text.replace("\"potion_heal\"", "\"potion_explode\""));
     assert_ne!(other, text);
     match save::from_text(&other, rules.hooks()) {
         Err(SaveError::UnknownHook(m)) => assert!(m.contains("potion_explode"), "{m}"),
@@ -99,5 +100,26 @@ fn bad_files_are_clear_errors() {
             continue;
         }
         assert!(save::from_text(&text[..n], rules.hooks()).is_err());
+    }
+}
+
+/// The save text with its checksum recomputed for its (edited) state.
+fn reseal(text: &str) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+    let state: alembic::Game = serde_json::from_value(v["state"].clone()).unwrap();
+    v["checksum"] = serde_json::json!(state.state_hash());
+    serde_json::to_string(&v).unwrap()
+}
+
+#[test]
+fn an_edited_save_fails_its_checksum() {
+    let rules = Rules::new().unwrap();
+    let g = new_game(7, &rules).unwrap();
+    let text = save::to_text(&g).unwrap();
+    let edited = text.replacen("\"turn\":0", "\"turn\":5", 1);
+    assert_ne!(edited, text);
+    match save::from_text(&edited, rules.hooks()) {
+        Err(e @ SaveError::Checksum { .. }) => assert!(e.to_string().contains("checksum")),
+        other => panic!("{other:?}"),
     }
 }

@@ -87,10 +87,10 @@ pub use path::{
 pub use props::{Hook, ModOp, Modifier, Prop, PropKey, PropMap, PropType, Props, Value, ValueKind};
 pub use rng::GameRng;
 pub use screens::{
-    Confirm, ItemList, ListEntry, MessageLogScreen, MinSize, Palette, Rect, Screen, ScreenStack,
-    ScreenValue, TextScreen, Transition, direction_key, draw_box, draw_item_list, draw_message_log,
-    draw_too_small, fade_for_age, fill, is_cancel, item_letter, page_count, plain_char, plain_key,
-    put_centred, put_clipped, wrap_text,
+    Confirm, Farewell, ItemList, ListEntry, MessageLogScreen, MinSize, Palette, Rect, Screen,
+    ScreenStack, ScreenValue, TextScreen, Transition, direction_key, draw_box, draw_item_list,
+    draw_message_log, draw_too_small, fade_for_age, fill, is_cancel, item_letter, page_count,
+    plain_char, plain_key, put_centred, put_clipped, wrap_text,
 };
 pub use thing::{IdList, Place, Thing, ThingId};
 pub use ui::{

@@ -261,7 +261,11 @@ pub trait Screen<C> {
 pub struct ScreenStack<C> {
     ctx: C,
     screens: Vec<Box<dyn Screen<C>>>,
+    farewell: Option<Farewell<C>>,
 }
+
+/// Reads the farewell line from a stack's context (see [`ScreenStack::with_farewell`]).
+pub type Farewell<C> = fn(&C) -> Result<Option<String>, String>;
 
 impl<C> ScreenStack<C> {
     /// A stack holding `ctx` with `root` as its only screen.
@@ -269,7 +273,16 @@ impl<C> ScreenStack<C> {
         ScreenStack {
             ctx,
             screens: vec![Box::new(root)],
+            farewell: None,
         }
+    }
+
+    /// Answer [`App::farewell`] from the context with `f` (e.g. where the game was saved on
+    /// close, or why saving failed).
+    #[must_use]
+    pub fn with_farewell(mut self, f: Farewell<C>) -> Self {
+        self.farewell = Some(f);
+        self
     }
 
     /// The context.
@@ -375,6 +388,10 @@ impl<C> App for ScreenStack<C> {
     fn handle(&mut self, input: Input) -> Control {
         self.handle_input(input)
     }
+
+    fn farewell(&self) -> Result<Option<String>, String> {
+        self.farewell.map_or(Ok(None), |f| f(&self.ctx))
+    }
 }
 
 /// A boxed app is an app, so wrappers such as [`MinSize`] take what a launcher returns.
@@ -393,6 +410,10 @@ impl<A: App + ?Sized> App for Box<A> {
 
     fn tick(&mut self) -> Control {
         (**self).tick()
+    }
+
+    fn farewell(&self) -> Result<Option<String>, String> {
+        (**self).farewell()
     }
 }
 
@@ -553,16 +574,19 @@ pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
         let mut line = String::new();
         let mut len = 0;
         for word in para.split(' ').filter(|w| !w.is_empty()) {
-            let mut word: Vec<char> = word.chars().collect();
-            while word.len() > width {
+            let chars: Vec<char> = word.chars().collect();
+            // An unbroken word longer than a line is cut into whole lines, by index rather
+            // than by splitting off copies: Θ(word length).
+            let mut start = 0;
+            while chars.len() - start > width {
                 if len > 0 {
                     out.push(std::mem::take(&mut line));
                     len = 0;
                 }
-                let rest = word.split_off(width);
-                out.push(word.into_iter().collect());
-                word = rest;
+                out.push(chars[start..start + width].iter().collect());
+                start += width;
             }
+            let word = &chars[start..];
             if len > 0 && len + 1 + word.len() > width {
                 out.push(std::mem::take(&mut line));
                 len = 0;
@@ -572,7 +596,7 @@ pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
                 len += 1;
             }
             len += word.len();
-            line.extend(word);
+            line.extend(word.iter());
         }
         out.push(line);
     }
@@ -1157,6 +1181,10 @@ impl<A: App> App for MinSize<A> {
 
     fn tick(&mut self) -> Control {
         self.app.tick()
+    }
+
+    fn farewell(&self) -> Result<Option<String>, String> {
+        self.app.farewell()
     }
 }
 

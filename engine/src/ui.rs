@@ -391,6 +391,14 @@ pub trait App {
     fn tick(&mut self) -> Control {
         Control::Continue
     }
+
+    /// What to tell the player once the session is over and the frontend has closed
+    /// (terminal restored, window gone): `Ok(Some(line))` to print, such as where the game
+    /// was saved; `Err(line)` when something failed on the way out, such as a save on close —
+    /// frontends print it to stderr and exit non-zero. Default: nothing to say.
+    fn farewell(&self) -> Result<Option<String>, String> {
+        Ok(None)
+    }
 }
 
 /// Drive `app` with `frontend` until the app or the frontend asks to quit.

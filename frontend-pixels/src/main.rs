@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use alembic::App;
 use alembic_content::{LaunchOptions, launch};
@@ -70,18 +72,49 @@ fn main() -> ExitCode {
         rows,
         ..PixelsOptions::default()
     };
-    let mut frontend = match PixelsFrontend::open(&opts) {
+    let frontend = match PixelsFrontend::open(&opts) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("alembic-pixels: {e}");
             return ExitCode::FAILURE;
         }
     };
-    match alembic::run(&mut frontend, app.as_mut()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("alembic-pixels: {e}");
-            ExitCode::FAILURE
+    let stop = Arc::new(AtomicUsize::new(0));
+    #[cfg(unix)]
+    for sig in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGQUIT,
+        signal_hook::consts::SIGINT,
+    ] {
+        if let Err(e) =
+            signal_hook::flag::register_usize(sig, Arc::clone(&stop), sig.unsigned_abs() as usize)
+        {
+            eprintln!("alembic-pixels: cannot handle signals: {e}");
+            return ExitCode::FAILURE;
         }
     }
+    let mut frontend = frontend.with_stop_flag(Arc::clone(&stop));
+    let result = alembic::run(&mut frontend, app.as_mut());
+    drop(frontend);
+    if stop.load(Ordering::SeqCst) != 0 {
+        eprintln!(
+            "alembic-pixels: stopped by signal {}.",
+            stop.load(Ordering::SeqCst)
+        );
+    }
+    let mut code = ExitCode::SUCCESS;
+    match app.farewell() {
+        Ok(Some(line)) => eprintln!("alembic-pixels: {line}"),
+        Ok(None) => {}
+        Err(e) => {
+            eprintln!("alembic-pixels: error: {e}");
+            code = ExitCode::FAILURE;
+        }
+    }
+    if let Err(e) = result {
+        eprintln!("alembic-pixels: {e}");
+        code = ExitCode::FAILURE;
+    }
+    code
 }

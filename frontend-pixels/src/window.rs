@@ -102,6 +102,8 @@ pub struct PixelsFrontend {
     next_pump: Instant,
     was_active: bool,
     closed: bool,
+    /// Set non-zero by a signal handler: end the session as if the window were closed.
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
 }
 
 impl std::fmt::Debug for PixelsFrontend {
@@ -115,6 +117,14 @@ impl std::fmt::Debug for PixelsFrontend {
 }
 
 impl PixelsFrontend {
+    /// Deliver [`Input::Quit`] once `stop` holds a non-zero value (set by a signal handler),
+    /// as closing the window does: the game saves on the way out.
+    #[must_use]
+    pub fn with_stop_flag(mut self, stop: std::sync::Arc<std::sync::atomic::AtomicUsize>) -> Self {
+        self.stop = Some(stop);
+        self
+    }
+
     /// Open the window. Fails (never panics) when there is no display.
     pub fn open(opts: &PixelsOptions) -> Result<Self, PixelsError> {
         let cols = opts.cols.max(1);
@@ -169,6 +179,7 @@ impl PixelsFrontend {
             next_pump: now,
             was_active: false,
             closed: false,
+            stop: None,
         })
     }
 
@@ -257,7 +268,12 @@ impl Frontend for PixelsFrontend {
             if let Some(input) = self.pending.pop_front() {
                 return Ok(Some(input));
             }
-            if self.closed {
+            if self.closed
+                || self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst) != 0)
+            {
                 return Ok(Some(Input::Quit));
             }
             if let Some(input) = self.translator.poll_repeat(now) {

@@ -7,6 +7,8 @@
 //! so tests and benchmarks can use them headless.
 
 use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use alembic::{ColourDepth, Frame, Frontend, Input, Key, Mods, Rgb};
@@ -279,13 +281,36 @@ pub fn map_key_event(k: &KeyEvent) -> Option<Input> {
 pub struct TuiFrontend {
     terminal: DefaultTerminal,
     depth: ColourDepth,
+    stop: Option<Arc<AtomicUsize>>,
 }
+
+/// How often a frontend with a stop flag looks at it while waiting for input.
+const STOP_POLL: Duration = Duration::from_millis(50);
 
 impl TuiFrontend {
     /// Wrap an initialised terminal that shows `depth` colours.
     #[must_use]
     pub fn new(terminal: DefaultTerminal, depth: ColourDepth) -> Self {
-        TuiFrontend { terminal, depth }
+        TuiFrontend {
+            terminal,
+            depth,
+            stop: None,
+        }
+    }
+
+    /// Deliver [`Input::Quit`] as soon as `stop` holds a non-zero value — set by a signal
+    /// handler (e.g. `signal_hook::flag::register_usize`), so SIGTERM or SIGHUP end the
+    /// session the way closing it does: the app saves, the terminal is restored.
+    #[must_use]
+    pub fn with_stop_flag(mut self, stop: Arc<AtomicUsize>) -> Self {
+        self.stop = Some(stop);
+        self
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::SeqCst) != 0)
     }
 }
 
@@ -299,12 +324,24 @@ impl Frontend for TuiFrontend {
     fn next_input(&mut self, timeout: Option<Duration>) -> Result<Option<Input>, io::Error> {
         let deadline = timeout.map(|t| Instant::now() + t);
         loop {
-            // Blocks in the OS (no busy loop) until an event or the deadline.
-            if let Some(deadline) = deadline {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if !event::poll(left)? {
+            if self.stop_requested() {
+                return Ok(Some(Input::Quit));
+            }
+            // Blocks in the OS (no busy loop) until an event or the deadline; with a stop
+            // flag, wakes every STOP_POLL to look at it.
+            let wait = match (deadline, self.stop.is_some()) {
+                (Some(d), true) => Some(d.saturating_duration_since(Instant::now()).min(STOP_POLL)),
+                (Some(d), false) => Some(d.saturating_duration_since(Instant::now())),
+                (None, true) => Some(STOP_POLL),
+                (None, false) => None,
+            };
+            if let Some(wait) = wait
+                && !event::poll(wait)?
+            {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
                     return Ok(None);
                 }
+                continue;
             }
             if let Some(input) = map_event(&event::read()?) {
                 return Ok(Some(input));

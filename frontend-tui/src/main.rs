@@ -6,6 +6,8 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use alembic::{App, Control, Frame, Frontend, Input, MinSize};
 use alembic_content::{LaunchOptions, default_game, games, launch};
@@ -40,6 +42,41 @@ impl<A: App> App for PanicOnFirstInput<A> {
     fn handle(&mut self, _input: Input) -> Control {
         panic!("ALEMBIC_TEST_PANIC: deliberate crash to test terminal restoration");
     }
+
+    fn farewell(&self) -> Result<Option<String>, String> {
+        self.0.farewell()
+    }
+}
+
+/// The signals that end a session the way closing it does (save, restore the terminal).
+#[cfg(unix)]
+const STOP_SIGNALS: [(i32, &str); 4] = [
+    (signal_hook::consts::SIGTERM, "SIGTERM"),
+    (signal_hook::consts::SIGHUP, "SIGHUP"),
+    (signal_hook::consts::SIGQUIT, "SIGQUIT"),
+    (signal_hook::consts::SIGINT, "SIGINT"),
+];
+
+/// Route the stop signals into `flag` (it then holds the signal's number).
+fn register_stop_signals(flag: &Arc<AtomicUsize>) -> Result<(), std::io::Error> {
+    #[cfg(unix)]
+    for (sig, _) in STOP_SIGNALS {
+        signal_hook::flag::register_usize(sig, Arc::clone(flag), sig.unsigned_abs() as usize)?;
+    }
+    let _ = flag;
+    Ok(())
+}
+
+/// The name of the signal number held in the stop flag.
+fn signal_name(n: usize) -> &'static str {
+    #[cfg(unix)]
+    for (sig, name) in STOP_SIGNALS {
+        if sig.unsigned_abs() as usize == n {
+            return name;
+        }
+    }
+    let _ = n;
+    "a signal"
 }
 
 fn main() -> ExitCode {
@@ -73,21 +110,39 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut frontend = TuiFrontend::new(terminal, depth);
+    let stop = Arc::new(AtomicUsize::new(0));
+    if let Err(e) = register_stop_signals(&stop) {
+        ratatui::restore();
+        eprintln!("alembic-tui: error: cannot handle signals: {e}");
+        return ExitCode::FAILURE;
+    }
+    let mut frontend = TuiFrontend::new(terminal, depth).with_stop_flag(Arc::clone(&stop));
     let _ = frontend.set_title(&format!("Alembic - {game}"));
-    let result = if std::env::var_os("ALEMBIC_TEST_PANIC").is_some_and(|v| v == "1") {
-        alembic::run(&mut frontend, &mut PanicOnFirstInput(app))
+    let (result, farewell) = if std::env::var_os("ALEMBIC_TEST_PANIC").is_some_and(|v| v == "1") {
+        let mut app = PanicOnFirstInput(app);
+        (alembic::run(&mut frontend, &mut app), app.farewell())
     } else {
         let mut app = app;
-        alembic::run(&mut frontend, &mut app)
+        (alembic::run(&mut frontend, &mut app), app.farewell())
     };
     drop(frontend);
     ratatui::restore();
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
+    let signal = stop.load(Ordering::SeqCst);
+    if signal != 0 {
+        eprintln!("alembic-tui: stopped by {}.", signal_name(signal));
+    }
+    let mut code = ExitCode::SUCCESS;
+    match farewell {
+        Ok(Some(line)) => eprintln!("alembic-tui: {line}"),
+        Ok(None) => {}
         Err(e) => {
             eprintln!("alembic-tui: error: {e}");
-            ExitCode::FAILURE
+            code = ExitCode::FAILURE;
         }
     }
+    if let Err(e) = result {
+        eprintln!("alembic-tui: error: {e}");
+        code = ExitCode::FAILURE;
+    }
+    code
 }

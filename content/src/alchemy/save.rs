@@ -1,16 +1,33 @@
-//! Saving and loading: the whole game value as JSON inside an envelope naming the game and
-//! the envelope's version. Saves go to a temporary file that is then renamed over the old
-//! save, so a crash mid-save never loses the previous one. Loading never panics: corrupt,
-//! truncated, other-game and other-version files, and unknown hook names, are clear errors.
+//! Saving and loading: the whole game value as JSON inside an envelope naming the game, the
+//! envelope's version and a checksum of the state (the engine's `state_hash`).
+//!
+//! Writing goes through [`crate::storage::write_atomic`]: a unique temporary file, flushed,
+//! renamed over the old save, the directory flushed, the result read back. A crash or
+//! `kill -9` at any moment leaves the old save or the new one, never a torn file.
+//!
+//! Loading never panics and never hangs. It reads only regular files of at most
+//! [`MAX_SAVE_BYTES`], refuses other games and versions, recomputes the checksum, then
+//! [`validate`]s the value: the engine's invariants, every hook known, and Alchemy's own
+//! references and ranges (the hero exists and is the hero, counters and hit points are in
+//! range, messages are of sane length). Anything that loads can be played.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use alembic::{Game, Hooks};
+use alembic::{Game, Hooks, ThingId};
 use serde::{Deserialize, Serialize};
 
-/// The envelope's version; loading another is refused.
-pub const SAVE_VERSION: u32 = 1;
+use super::props::{
+    DEEPEST, HERO, HPS, HPS_MAX, IS_CREATURE, IS_HERO, KILLS, MSG_COUNT, REGEN_ACC, TIME,
+};
+use crate::storage::{self, StorageError};
+
+/// The envelope's version. Version 2 added the checksum; version 1 saves (no checksum)
+/// still load, checked like any other.
+pub const SAVE_VERSION: u32 = 2;
+/// The largest save file read: 64 MiB (a real save is under 2 MiB).
+pub const MAX_SAVE_BYTES: u64 = storage::MAX_FILE_BYTES;
+/// The longest message a save may hold, in bytes.
+pub const MAX_MESSAGE_BYTES: usize = 4096;
 /// The name written in Alchemy saves.
 pub const GAME_NAME: &str = "alchemy";
 
@@ -25,6 +42,9 @@ pub enum SaveError {
         /// The cause.
         source: std::io::Error,
     },
+    /// Not a file, too big, or not written back intact.
+    #[error("{0}")]
+    Storage(StorageError),
     /// Not a readable save (corrupt or truncated).
     #[error("the save is corrupt or truncated: {0}")]
     Corrupt(String),
@@ -32,23 +52,46 @@ pub enum SaveError {
     #[error("this is a save of {0:?}, not of {GAME_NAME:?}")]
     WrongGame(String),
     /// A save from another version.
-    #[error("this save has version {found}; this build reads version {SAVE_VERSION}")]
+    #[error("this save has version {found}; this build reads versions 1 to {SAVE_VERSION}")]
     WrongVersion {
         /// The version in the file.
         found: u32,
     },
+    /// The state does not match the checksum written with it.
+    #[error(
+        "the save is corrupt: its checksum is {expected:016x} but its content hashes to {found:016x}"
+    )]
+    Checksum {
+        /// The checksum in the envelope.
+        expected: u64,
+        /// The hash of the state read.
+        found: u64,
+    },
     /// The save names behaviour this build does not have.
     #[error("the save refers to unknown behaviour: {0}")]
     UnknownHook(String),
+    /// The state is well formed but is not a playable Alchemy game.
+    #[error("the save is not a playable game: {0}")]
+    Invalid(String),
     /// The game value could not be written.
     #[error("cannot encode the game: {0}")]
     Encode(String),
+}
+
+impl From<StorageError> for SaveError {
+    fn from(e: StorageError) -> Self {
+        match e {
+            StorageError::Io { path, source } => SaveError::Io { path, source },
+            other => SaveError::Storage(other),
+        }
+    }
 }
 
 #[derive(Serialize)]
 struct EnvelopeOut<'a> {
     game: &'a str,
     version: u32,
+    checksum: u64,
     state: &'a Game,
 }
 
@@ -60,6 +103,8 @@ struct Header {
 
 #[derive(Deserialize)]
 struct EnvelopeIn {
+    #[serde(default)]
+    checksum: Option<u64>,
     state: Game,
 }
 
@@ -68,56 +113,162 @@ pub fn to_text(game: &Game) -> Result<String, SaveError> {
     serde_json::to_string(&EnvelopeOut {
         game: GAME_NAME,
         version: SAVE_VERSION,
+        checksum: game.state_hash(),
         state: game,
     })
     .map_err(|e| SaveError::Encode(e.to_string()))
 }
 
-/// A game from save text, checked: right game, right version, consistent value (the
-/// engine verifies its invariants), every hook known to `hooks`.
+/// A game from save text, checked: right game, right version, the checksum, then
+/// [`validate`].
+///
+/// # Errors
+/// [`SaveError`] naming what is wrong; nothing is half-loaded.
 pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
     let header: Header =
         serde_json::from_str(text).map_err(|e| SaveError::Corrupt(e.to_string()))?;
     if header.game != GAME_NAME {
         return Err(SaveError::WrongGame(header.game));
     }
-    if header.version != SAVE_VERSION {
+    if !(1..=SAVE_VERSION).contains(&header.version) {
         return Err(SaveError::WrongVersion {
             found: header.version,
         });
     }
     let env: EnvelopeIn =
         serde_json::from_str(text).map_err(|e| SaveError::Corrupt(e.to_string()))?;
-    env.state
-        .check_hooks(hooks)
-        .map_err(|e| SaveError::UnknownHook(e.to_string()))?;
+    match env.checksum {
+        Some(expected) => {
+            let found = env.state.state_hash();
+            if found != expected {
+                return Err(SaveError::Checksum { expected, found });
+            }
+        }
+        None if header.version >= 2 => {
+            return Err(SaveError::Corrupt("the checksum is missing".into()));
+        }
+        None => {}
+    }
+    validate(&env.state, hooks)?;
     Ok(env.state)
 }
 
-/// Write `game` to `path` atomically (temporary file, flush, rename).
-pub fn save(game: &Game, path: &Path) -> Result<(), SaveError> {
-    let text = to_text(game)?;
-    let tmp = path.with_extension("tmp");
-    let io = |source| SaveError::Io {
-        path: tmp.clone(),
-        source,
+/// Check that a loaded value is a game Alchemy can play: the engine's invariants (the
+/// deserializer has checked them already), every hook name known to `hooks`, and Alchemy's
+/// own rules: a non-empty library; the hero variable names a thing on the map that is a
+/// creature and the hero; hit points, time and counters within their ranges; messages of at
+/// most [`MAX_MESSAGE_BYTES`].
+///
+/// # Errors
+/// [`SaveError::UnknownHook`] or [`SaveError::Invalid`], naming the first problem found.
+pub fn validate(game: &Game, hooks: &Hooks) -> Result<(), SaveError> {
+    let invalid = |what: String| Err(SaveError::Invalid(what));
+    game.check_invariants()
+        .map_err(|e| SaveError::Invalid(e.to_string()))?;
+    game.check_hooks(hooks)
+        .map_err(|e| SaveError::UnknownHook(e.to_string()))?;
+    if game.library().is_empty() {
+        return invalid("its library of prototypes is empty".into());
+    }
+    let hero: ThingId = match game.var(&HERO) {
+        Ok(h) => h,
+        Err(e) => return invalid(format!("no hero: {e}")),
     };
-    let mut f = std::fs::File::create(&tmp).map_err(io)?;
-    f.write_all(text.as_bytes()).map_err(io)?;
-    f.sync_all().map_err(io)?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(|source| SaveError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    if !game.contains(hero) {
+        return invalid(format!("the hero {hero} does not exist"));
+    }
+    if !game.is(hero, &IS_CREATURE) || !game.is(hero, &IS_HERO) {
+        return invalid(format!(
+            "the hero variable names {hero}, which is not the hero"
+        ));
+    }
+    if game.location(hero).is_err() || !matches!(game.place(hero), Ok(alembic::Place::Map(_))) {
+        return invalid("the hero is not on the map".into());
+    }
+    let z = game.location(hero).map(|l| l.z).unwrap_or(0);
+    if !(-11..=-1).contains(&z) {
+        return invalid(format!("the hero is on level {z}, outside the dungeon"));
+    }
+    // Typed reads: a value stored as the wrong kind (hit points as text) is an error here.
+    let in_range = |what: &str, v: i64, lo: i64, hi: i64| -> Result<(), SaveError> {
+        if (lo..=hi).contains(&v) {
+            Ok(())
+        } else {
+            Err(SaveError::Invalid(format!(
+                "{what} is {v}, outside {lo}..={hi}"
+            )))
+        }
+    };
+    let read = |r: Result<i64, alembic::Error>, what: &str| {
+        r.map_err(|e| SaveError::Invalid(format!("{what}: {e}")))
+    };
+    let hps = read(game.query(hero, &HPS).map(i64::from), "hit points")?;
+    let max = read(
+        game.query(hero, &HPS_MAX).map(i64::from),
+        "maximum hit points",
+    )?;
+    in_range("the hero's maximum hit points", max, 1, 1_000_000)?;
+    in_range("the hero's hit points", hps, -1_000_000, max)?;
+    // Ranges leave room for any honest game (a won game is about 10,000 turns).
+    const LIMIT: i64 = 1 << 40;
+    in_range(
+        "the turn",
+        i64::try_from(game.turn()).unwrap_or(i64::MAX),
+        0,
+        LIMIT,
+    )?;
+    in_range(
+        "the time",
+        read(game.var(&TIME), "the time")?,
+        0,
+        LIMIT * 1000,
+    )?;
+    in_range(
+        "the message count",
+        read(game.var(&MSG_COUNT), "the message count")?,
+        0,
+        LIMIT,
+    )?;
+    in_range(
+        "the healing counter",
+        read(game.var(&REGEN_ACC), "the healing counter")?,
+        0,
+        LIMIT,
+    )?;
+    in_range(
+        "the kill count",
+        read(game.var(&KILLS), "the kill count")?,
+        0,
+        LIMIT,
+    )?;
+    let deepest = read(game.var(&DEEPEST).map(i64::from), "the deepest level")?;
+    in_range("the deepest level", deepest, 1, 11)?;
+    if let Some(m) = game.messages().find(|m| m.text.len() > MAX_MESSAGE_BYTES) {
+        return invalid(format!(
+            "a message of {} bytes (at most {MAX_MESSAGE_BYTES})",
+            m.text.len()
+        ));
+    }
+    Ok(())
 }
 
-/// Read a game from `path` (see [`from_text`] for the checks).
+/// Write `game` to `path` atomically and durably (see [`crate::storage::write_atomic`]).
+///
+/// # Errors
+/// [`SaveError::Io`] when the file system refuses; the previous save is then untouched.
+pub fn save(game: &Game, path: &Path) -> Result<(), SaveError> {
+    let text = to_text(game)?;
+    storage::write_atomic(path, text.as_bytes())?;
+    Ok(())
+}
+
+/// Read a game from `path` (see [`from_text`] for the checks). Only regular files of at most
+/// [`MAX_SAVE_BYTES`] are read, so a FIFO or `/dev/zero` is an error, not a hang.
+///
+/// # Errors
+/// [`SaveError`].
 pub fn load(path: &Path, hooks: &Hooks) -> Result<Game, SaveError> {
-    let bytes = std::fs::read(path).map_err(|source| SaveError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = storage::read_bounded(path, MAX_SAVE_BYTES)?;
     let text = String::from_utf8(bytes).map_err(|_| SaveError::Corrupt("not UTF-8 text".into()))?;
     from_text(&text, hooks)
 }

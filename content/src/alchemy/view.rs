@@ -372,7 +372,7 @@ pub fn look_at(game: &Game, l: Loc) -> Result<LookInfo, Error> {
             } else {
                 let hp = game.query(t, &HPS)?;
                 let max = game.query(t, &HPS_MAX)?.max(1);
-                let health = match hp * 100 / max {
+                let health = match i64::from(hp) * 100 / i64::from(max) {
                     100.. => "unhurt",
                     60..=99 => "wounded",
                     25..=59 => "badly wounded",

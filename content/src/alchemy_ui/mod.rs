@@ -121,6 +121,13 @@ pub struct AlchemyCtx {
     cursor: Option<Loc>,
     /// A planned throw's path, drawn under the target cursor.
     path: Vec<Loc>,
+    /// The game was already over when loaded: its file is kept, not deleted as a finished
+    /// game's save is.
+    loaded_finished: bool,
+    /// What saving on close said: where the game went, or why it could not be saved.
+    exit_note: Option<Result<String, String>>,
+    /// The lock on the save in use, held for the whole session.
+    lock: Option<crate::storage::SessionLock>,
 }
 
 impl AlchemyCtx {
@@ -137,6 +144,41 @@ impl AlchemyCtx {
             fresh: 0,
             cursor: None,
             path: Vec::new(),
+            loaded_finished: false,
+            exit_note: None,
+            lock: None,
+        }
+    }
+
+    /// Hold `lock` (on the save in use) until this context is dropped.
+    pub fn hold_lock(&mut self, lock: crate::storage::SessionLock) {
+        self.lock = Some(lock);
+    }
+
+    /// Save on close (the window closing, Ctrl-C, SIGTERM…) and remember what happened for
+    /// [`AlchemyCtx::farewell`]. Does nothing when no game is in play or it is over.
+    pub fn save_on_exit(&mut self) {
+        let playing = self
+            .game()
+            .and_then(|g| alchemy::summary(g).ok())
+            .is_some_and(|s| s.outcome == "playing");
+        if playing {
+            self.exit_note = Some(
+                self.save()
+                    .map(|p| format!("Your game was saved to {}.", p.display())),
+            );
+        }
+    }
+
+    /// What to print once the terminal or window has closed (see [`alembic::App::farewell`]).
+    ///
+    /// # Errors
+    /// The reason the save on close failed.
+    pub fn farewell(&self) -> Result<Option<String>, String> {
+        match &self.exit_note {
+            None => Ok(None),
+            Some(Ok(line)) => Ok(Some(line.clone())),
+            Some(Err(e)) => Err(e.clone()),
         }
     }
 
@@ -189,6 +231,7 @@ impl AlchemyCtx {
     pub fn new_game(&mut self, seed: u64) -> Result<(), UiError> {
         let game = alchemy::new_game(seed, &self.rules).map_err(UiError::NewGame)?;
         self.seed = Some(seed);
+        self.loaded_finished = false;
         self.save_path = self.default_save.clone();
         self.install(game);
         Ok(())
@@ -202,6 +245,7 @@ impl AlchemyCtx {
         let game = save::load(path, self.rules.hooks())?;
         self.seed = None;
         self.save_path = Some(path.to_path_buf());
+        self.loaded_finished = alchemy::summary(&game).is_ok_and(|s| s.outcome != "playing");
         self.install(game);
         self.note(Tone::Note, "Welcome back.");
         Ok(())
@@ -318,6 +362,9 @@ impl AlchemyCtx {
     /// Remove the save file of the current game (after death or victory). Returns whether a
     /// file was removed.
     pub fn remove_save(&self) -> bool {
+        if self.loaded_finished {
+            return false;
+        }
         match &self.save_path {
             Some(p) if p.is_file() => std::fs::remove_file(p).is_ok(),
             _ => false,
@@ -355,7 +402,7 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         }
     };
     let start = start::StartScreen::new(&ctx);
-    let mut stack = ScreenStack::new(ctx, start);
+    let mut stack = ScreenStack::new(ctx, start).with_farewell(AlchemyCtx::farewell);
     if play {
         stack.push(play::PlayScreen::new());
     }
@@ -442,13 +489,35 @@ pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic::App>, crat
         (None, None) => Start::Menu,
     };
     let save_path = crate::save_dir().map(|d| d.join(SAVE_FILE));
+    // One window per save: lock the file this session will write before anything else.
+    let lock = match opts.load.as_ref().or(save_path.as_ref()) {
+        Some(path) => {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            match crate::storage::SessionLock::acquire(path) {
+                Ok(lock) => Some(lock),
+                Err(e @ crate::storage::StorageError::Locked { .. }) => {
+                    return Err(crate::LaunchError::Busy(e));
+                }
+                // Nowhere to write a lock (read-only directory): play on; saving will say so.
+                Err(_) => None,
+            }
+        }
+        None => None,
+    };
     let bad = |reason: String| crate::LaunchError::BadSave {
         path: opts.load.clone().unwrap_or_default(),
         game: opts.game.clone(),
         reason,
     };
     match app(UiOptions { start, save_path }) {
-        Ok(app) => Ok(Box::new(app)),
+        Ok(mut app) => {
+            if let Some(lock) = lock {
+                app.ctx_mut().hold_lock(lock);
+            }
+            Ok(Box::new(app))
+        }
         Err(UiError::Load(SaveError::Io { path, source })) => {
             Err(crate::LaunchError::ReadSave { path, source })
         }

@@ -119,10 +119,13 @@ pub fn layout(area: Rect) -> Layout {
 /// The first column or row shown along one axis: the whole level centred when it fits,
 /// else the focus centred, clamped so no space is wasted beyond the level's edge.
 fn axis_origin(min: i32, len: i32, focus: i32, view: i32) -> i32 {
+    // Saturating: a hostile save can put the hero at the edge of i32.
     if view >= len {
-        min - (view - len) / 2
+        min.saturating_sub(view.saturating_sub(len) / 2)
     } else {
-        (focus - view / 2).clamp(min, min + len - view)
+        focus
+            .saturating_sub(view / 2)
+            .clamp(min, min.saturating_add(len - view))
     }
 }
 
@@ -207,7 +210,7 @@ fn remembered(c: Rgb) -> Rgb {
 /// HP colour: green, yellow, red by the fraction left.
 #[must_use]
 pub fn health_colour(hp: i32, max: i32) -> Rgb {
-    let max = max.max(1);
+    let (hp, max) = (i64::from(hp), i64::from(max.max(1)));
     if hp * 10 >= max * 6 {
         colours::GOOD
     } else if hp * 10 >= max * 3 {
@@ -428,9 +431,11 @@ fn draw_side_status(ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) -> Result<(
     // A bar of the panel's width.
     let bar_w = usize::from(area.width.saturating_sub(2));
     let full = if st.hp_max > 0 {
-        (usize::try_from(st.hp.max(0)).unwrap_or(0) * bar_w)
-            .div_ceil(usize::try_from(st.hp_max).unwrap_or(1))
-            .min(bar_w)
+        (usize::try_from(st.hp.max(0))
+            .unwrap_or(0)
+            .saturating_mul(bar_w))
+        .div_ceil(usize::try_from(st.hp_max).unwrap_or(1))
+        .min(bar_w)
     } else {
         0
     };
@@ -1002,13 +1007,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
 
     fn on_quit(&mut self, ctx: &mut AlchemyCtx) {
         // The window is closing: keep the player's progress (unless the game is over).
-        let playing = ctx
-            .game()
-            .and_then(|g| summary(g).ok())
-            .is_some_and(|s| s.outcome == "playing");
-        if playing {
-            let _ = ctx.save();
-        }
+        ctx.save_on_exit();
     }
 
     fn name(&self) -> &str {

@@ -470,12 +470,11 @@ impl EndScreen {
                 let head = if won {
                     "You climbed out of the dungeon with the Philosopher's Stone!".to_string()
                 } else {
-                    let cause = if s.cause.is_empty() {
-                        "died".to_string()
+                    if s.cause.is_empty() {
+                        format!("You died on depth {}.", s.depth)
                     } else {
-                        s.cause.clone()
-                    };
-                    format!("You were {cause} on depth {}.", s.depth)
+                        format!("You were {} on depth {}.", s.cause, s.depth)
+                    }
                 };
                 lines.push((head, colours::VALUE));
                 lines.push((String::new(), PALETTE.text));

@@ -489,6 +489,7 @@ impl Screen<CavesUi> for EndScreen {
         if let Ok(s) = status(&ui.game) {
             lines.push(match self.outcome {
                 Outcome::Won => format!("You {}.", s.cause),
+                _ if s.cause.is_empty() => "You died.".to_string(),
                 _ => format!("You were {}.", s.cause),
             });
             lines.push(format!(

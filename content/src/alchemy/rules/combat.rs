@@ -181,7 +181,7 @@ pub fn damage(
     if dmg <= 0 {
         return Ok(0);
     }
-    let hps = game.query(target, &HPS)? - dmg;
+    let hps = game.query(target, &HPS)?.saturating_sub(dmg);
     game.set_mut(target, &HPS, hps)?;
     if hps <= 0 {
         die(game, hooks, target, &source)?;
@@ -193,7 +193,7 @@ pub fn damage(
 pub fn heal(game: &mut Game, target: ThingId, amount: i32) -> Result<i32, Error> {
     let hps = game.query(target, &HPS)?;
     let max = game.query(target, &HPS_MAX)?;
-    let new = (hps + amount).min(max).max(hps);
+    let new = hps.saturating_add(amount).min(max).max(hps);
     game.set_mut(target, &HPS, new)?;
     Ok(new - hps)
 }

@@ -19,15 +19,18 @@ const MAX_ACTIONS: usize = 8;
 /// Time an action of `cost` takes an actor of `speed`.
 #[must_use]
 pub fn action_time(cost: i32, speed: i32) -> i32 {
-    (100 * cost / speed.max(10)).max(1)
+    (100i32.saturating_mul(cost) / speed.max(10)).max(1)
 }
 
 /// Advance the world by `elapsed` time after a hero action.
 pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Error> {
     let h = hero(game)?;
-    let now = game.var(&TIME).unwrap_or(0) + i64::from(elapsed);
+    let now = game
+        .var(&TIME)
+        .unwrap_or(0)
+        .saturating_add(i64::from(elapsed));
     game.set_var_mut(&TIME, now);
-    game.set_turn_mut(game.turn() + 1);
+    game.set_turn_mut(game.turn().saturating_add(1));
     effects::tick(game, hooks, h, elapsed)?;
     natural_healing(game, h, elapsed)?;
     if game.var(&GAME_OVER).unwrap_or(false) {
@@ -44,7 +47,7 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
         if !game.contains(m) {
             continue;
         }
-        let mut aps = game.query(m, &APS)? + elapsed;
+        let mut aps = game.query(m, &APS)?.saturating_add(elapsed);
         let mut n = 0;
         while aps > 0 && n < MAX_ACTIONS && game.contains(m) {
             let cost = ai::act(game, hooks, m, h, &view)?;
@@ -53,7 +56,7 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
             } else {
                 100
             };
-            aps -= action_time(cost, speed);
+            aps = aps.saturating_sub(action_time(cost, speed));
             n += 1;
             if game.var(&GAME_OVER).unwrap_or(false) {
                 break;
@@ -79,7 +82,10 @@ pub const HEAL_TIME: i64 = 4000;
 /// at TG 8).
 fn natural_healing(game: &mut Game, h: alembic::ThingId, elapsed: i32) -> Result<(), Error> {
     let tg = game.query(h, &TG)?.max(1);
-    let acc = game.var(&REGEN_ACC).unwrap_or(0) + i64::from(elapsed) * i64::from(tg);
+    let acc = game
+        .var(&REGEN_ACC)
+        .unwrap_or(0)
+        .saturating_add(i64::from(elapsed) * i64::from(tg));
     let whole = acc / HEAL_TIME;
     game.set_var_mut(&REGEN_ACC, acc - whole * HEAL_TIME);
     if whole > 0 {

@@ -40,7 +40,7 @@ pub fn say(game: &mut Game, text: impl Into<String>) {
     let text: String = text.into();
     game.log_mut(text);
     let n = game.var(&MSG_COUNT).unwrap_or(0);
-    game.set_var_mut(&MSG_COUNT, n + 1);
+    game.set_var_mut(&MSG_COUNT, n.saturating_add(1));
 }
 
 /// The creature standing at `loc`, if any.

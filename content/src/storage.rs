@@ -1,0 +1,363 @@
+//! Files that survive crashes, races and hostile input: every file a game writes (saves,
+//! and any later record of a game) goes through here.
+//!
+//! - [`write_atomic`]: the new bytes go to a uniquely named temporary file in the same
+//!   directory (process id, time and a retry counter, created with `create_new`, so two
+//!   processes never share one), which is flushed to disk, then renamed over the target; the
+//!   directory is flushed after the rename. Until the new file has been read back intact, the
+//!   previous one is kept as `NAME.bak`. At every instant the target holds either the whole
+//!   old file or the whole new one: `kill -9` at any point cannot tear it.
+//! - [`read_bounded`]: refuses anything that is not a regular file (a FIFO or `/dev/zero`
+//!   would block or never end) and anything over a size limit, and reads with that limit.
+//! - [`SessionLock`]: an advisory lock (the standard library's `File::try_lock`, `flock` on
+//!   Unix) held for as long as a game is open, so a second window on the same save refuses
+//!   to start instead of overwriting the first one's progress.
+//! - [`append_line`]: a line added to a log and flushed to disk before returning.
+//!
+//! Written by hand because each piece is a few lines of `std`; a crate such as `tempfile` or
+//! `atomicwrites` would add the temp file but not the read-back check, the `.bak`, the
+//! bounded read or the lock message.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The largest file [`read_bounded`] accepts by default: 64 MiB. A real Alchemy save is well
+/// under 2 MiB; anything near this is not a save.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Why a file could not be written, read or locked.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// The file system said no.
+    #[error("cannot access {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        source: io::Error,
+    },
+    /// A FIFO, device, directory or socket where a file was expected.
+    #[error("{} is not a regular file", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
+    /// Bigger than the limit.
+    #[error("{} is too large: more than {limit} bytes", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The bytes read back after writing differ from the bytes written.
+    #[error("{} did not read back as written; the previous copy is kept", path.display())]
+    Unverified {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Another process holds the lock.
+    #[error("this game is already open in another window ({})", holder_text(*pid))]
+    Locked {
+        /// The locked file.
+        path: PathBuf,
+        /// The process holding it, when it wrote its id.
+        pid: Option<u32>,
+    },
+}
+
+fn holder_text(pid: Option<u32>) -> String {
+    pid.map_or_else(|| "another process".to_string(), |p| format!("pid {p}"))
+}
+
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StorageError + '_ {
+    move |source| StorageError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The path with `suffix` appended to its file name (`alchemy.save` → `alchemy.save.bak`).
+#[must_use]
+pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(suffix);
+    path.with_file_name(name)
+}
+
+/// Read at most `limit` bytes of the regular file at `path`.
+///
+/// # Errors
+/// [`StorageError::NotAFile`] for FIFOs, devices and directories (checked before opening, so
+/// a FIFO never blocks), [`StorageError::TooLarge`] past `limit`, [`StorageError::Io`].
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, StorageError> {
+    let meta = std::fs::metadata(path).map_err(io_err(path))?;
+    if !meta.is_file() {
+        return Err(StorageError::NotAFile {
+            path: path.to_path_buf(),
+        });
+    }
+    if meta.len() > limit {
+        return Err(StorageError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        });
+    }
+    let file = File::open(path).map_err(io_err(path))?;
+    // The file may have been swapped or grown since the check: verify again, read with a cap.
+    if !file.metadata().map_err(io_err(path))?.is_file() {
+        return Err(StorageError::NotAFile {
+            path: path.to_path_buf(),
+        });
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io_err(path))?;
+    if bytes.len() as u64 > limit {
+        return Err(StorageError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+/// A fresh temporary file beside `path`, named for this process and moment so no other
+/// writer can share it.
+fn create_temp(path: &Path) -> Result<(PathBuf, File), StorageError> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let pid = std::process::id();
+    let mut last = None;
+    for attempt in 0..64u32 {
+        let tmp = sibling(path, &format!(".{pid}-{nanos:09}-{attempt}.tmp"));
+        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(io_err(&tmp)(e)),
+        }
+    }
+    Err(io_err(path)(last.unwrap_or_else(|| {
+        io::Error::other("no free temporary file name")
+    })))
+}
+
+/// Flush a directory's entries (the rename) to disk. Not every platform can open a
+/// directory; there the rename is as durable as the OS makes it.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// Replace the file at `path` with `bytes`, atomically and durably (see the module docs).
+///
+/// # Errors
+/// [`StorageError::Io`] when the directory refuses (full disk, read-only); the previous file
+/// is then untouched and no temporary file is left behind. [`StorageError::Unverified`] when
+/// the file read back differs; the previous file is restored.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StorageError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let (tmp, mut file) = create_temp(path)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .map_err(io_err(&tmp));
+    drop(file);
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    // Keep the previous file as NAME.bak (a hard link: no copy, and `path` never vanishes).
+    let bak = sibling(path, ".bak");
+    let had_old = path.is_file();
+    if had_old {
+        let _ = std::fs::remove_file(&bak);
+        if std::fs::hard_link(path, &bak).is_err() {
+            let _ = std::fs::copy(path, &bak);
+        }
+    }
+    if let Err(e) = std::fs::rename(&tmp, path) {
+        let _ = std::fs::remove_file(&tmp);
+        let _ = std::fs::remove_file(&bak);
+        return Err(io_err(path)(e));
+    }
+    sync_dir(&dir);
+    let verified = read_bounded(path, bytes.len() as u64).is_ok_and(|back| back == bytes);
+    if !verified {
+        if had_old {
+            let _ = std::fs::rename(&bak, path);
+            sync_dir(&dir);
+        }
+        return Err(StorageError::Unverified {
+            path: path.to_path_buf(),
+        });
+    }
+    if had_old {
+        let _ = std::fs::remove_file(&bak);
+    }
+    Ok(())
+}
+
+/// Append `line` and a newline to the file at `path` (created if missing) and flush it to
+/// disk before returning, so a crash right after loses nothing.
+///
+/// # Errors
+/// [`StorageError::Io`].
+pub fn append_line(path: &Path, line: &str) -> Result<(), StorageError> {
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(io_err(path))?;
+    let mut buf = Vec::with_capacity(line.len() + 1);
+    buf.extend_from_slice(line.as_bytes());
+    buf.push(b'\n');
+    f.write_all(&buf)
+        .and_then(|()| f.sync_data())
+        .map_err(io_err(path))
+}
+
+/// An advisory lock on a save, held until dropped (or the process ends, however it ends:
+/// the OS releases it, so a crash never leaves a stale lock).
+#[derive(Debug)]
+pub struct SessionLock {
+    file: File,
+    path: PathBuf,
+}
+
+impl SessionLock {
+    /// Lock the save at `save` through its sibling `SAVE.lock` (created if missing; the
+    /// directory must exist), writing this process's id into it.
+    ///
+    /// # Errors
+    /// [`StorageError::Locked`] (with the holder's pid) when another process holds it;
+    /// [`StorageError::Io`].
+    pub fn acquire(save: &Path) -> Result<SessionLock, StorageError> {
+        let path = sibling(save, ".lock");
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = (&file).take(32).read_to_string(&mut text);
+                return Err(StorageError::Locked {
+                    pid: text.trim().parse().ok(),
+                    path,
+                });
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io_err(&path)(e)),
+        }
+        let pid = std::process::id().to_string();
+        file.set_len(0)
+            .and_then(|()| file.write_all(pid.as_bytes()))
+            .and_then(|()| file.flush())
+            .map_err(io_err(&path))?;
+        Ok(SessionLock { file, path })
+    }
+
+    /// The lock file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for SessionLock {
+    fn drop(&mut self) {
+        let _ = self.file.set_len(0);
+        let _ = self.file.unlock();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("alembic-storage-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn write_replaces_and_leaves_no_temp_or_bak() {
+        let d = dir("write");
+        let p = d.join("a.save");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        let names: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("a.save")]);
+    }
+
+    #[test]
+    fn a_read_only_directory_keeps_the_old_file() {
+        let d = dir("ro");
+        let p = d.join("a.save");
+        write_atomic(&p, b"old").unwrap();
+        let missing = d.join("no-such-dir").join("a.save");
+        assert!(write_atomic(&missing, b"new").is_err());
+        assert_eq!(std::fs::read(&p).unwrap(), b"old");
+    }
+
+    #[test]
+    fn bounded_reads_refuse_devices_fifos_and_big_files() {
+        let d = dir("read");
+        assert!(matches!(
+            read_bounded(Path::new("/dev/zero"), 1024),
+            Err(StorageError::NotAFile { .. })
+        ));
+        assert!(matches!(
+            read_bounded(&d, 1024),
+            Err(StorageError::NotAFile { .. })
+        ));
+        let p = d.join("big");
+        std::fs::write(&p, vec![b'x'; 2000]).unwrap();
+        assert!(matches!(
+            read_bounded(&p, 1000),
+            Err(StorageError::TooLarge { .. })
+        ));
+        assert_eq!(read_bounded(&p, 2000).unwrap().len(), 2000);
+    }
+
+    #[test]
+    fn a_second_lock_is_refused_with_the_holders_pid() {
+        let d = dir("lock");
+        let p = d.join("a.save");
+        let first = SessionLock::acquire(&p).unwrap();
+        let err = SessionLock::acquire(&p).unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains(&format!("pid {}", std::process::id())),
+            "{msg}"
+        );
+        drop(first);
+        assert!(SessionLock::acquire(&p).is_ok());
+    }
+
+    #[test]
+    fn appended_lines_accumulate() {
+        let d = dir("append");
+        let p = d.join("log");
+        append_line(&p, "a").unwrap();
+        append_line(&p, "b").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "a\nb\n");
+    }
+}
