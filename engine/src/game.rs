@@ -147,6 +147,11 @@ impl Game {
         self.library
             .random_name(&mut self.rng, flag, min_level, max_level)
     }
+    /// The id the next added thing will get (every id in the game is below it).
+    #[must_use]
+    pub fn next_id(&self) -> u64 {
+        self.next_id
+    }
 
     /// The turn counter.
     #[must_use]

@@ -241,6 +241,12 @@ pub fn validate(game: &Game, hooks: &Hooks) -> Result<(), SaveError> {
         0,
         LIMIT,
     )?;
+    in_range(
+        "the next thing id",
+        i64::try_from(game.next_id()).unwrap_or(i64::MAX),
+        1,
+        LIMIT * 256,
+    )?;
     let deepest = read(game.var(&DEEPEST).map(i64::from), "the deepest level")?;
     in_range("the deepest level", deepest, 1, 11)?;
     if let Some(m) = game.messages().find(|m| m.text.len() > MAX_MESSAGE_BYTES) {

@@ -409,6 +409,25 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
     Ok(stack)
 }
 
+/// The Alchemy UI straight into the play screen on `game` (tests, tools, debugging): the
+/// start screen sits below it, and saves go to `save_path`.
+///
+/// # Errors
+/// [`UiError::Rules`]: a bug building the rules.
+pub fn app_with_game(
+    game: Game,
+    save_path: Option<PathBuf>,
+) -> Result<ScreenStack<AlchemyCtx>, UiError> {
+    let rules = Rules::new().map_err(UiError::Rules)?;
+    let mut ctx = AlchemyCtx::new(rules, save_path);
+    ctx.loaded_finished = alchemy::summary(&game).is_ok_and(|s| s.outcome != "playing");
+    ctx.install(game);
+    let start = start::StartScreen::new(&ctx);
+    let mut stack = ScreenStack::new(ctx, start).with_farewell(AlchemyCtx::farewell);
+    stack.push(play::PlayScreen::new());
+    Ok(stack)
+}
+
 /// A seed from text: a number as given, anything else hashed (so "banana" is a seed too).
 #[must_use]
 pub fn seed_from_text(text: &str) -> u64 {
