@@ -1,0 +1,101 @@
+//! The save format, measured on a real Alchemy game at depth 5 (the explore bot plays until
+//! it gets there): JSON (the format Alchemy writes) beside postcard, a compact binary serde
+//! format, with the same envelope (game, version, checksum, state). Encoding, and decoding
+//! plus the loader's checks (checksum and validation), for each. The sizes are printed once.
+//!
+//! `cargo bench -p alembic-benches --bench save_format -- --warm-up-time 1 --measurement-time 3`
+
+use std::hint::black_box;
+
+use alembic::Game;
+use alembic_content::alchemy::bot::Bot;
+use alembic_content::alchemy::props::DEEPEST;
+use alembic_content::alchemy::{Rules, apply, new_game, save};
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize)]
+struct EnvelopeOut<'a> {
+    game: &'a str,
+    version: u32,
+    checksum: u64,
+    state: &'a Game,
+}
+
+#[derive(Deserialize)]
+struct EnvelopeIn {
+    game: String,
+    version: u32,
+    checksum: u64,
+    state: Game,
+}
+
+/// A game the explore bot has taken to depth 5 (the first seed that gets there).
+fn depth5(rules: &Rules) -> Game {
+    for seed in 1..40 {
+        let mut game = new_game(seed, rules).expect("game");
+        let mut bot = Bot::new(seed);
+        for _ in 0..20_000 {
+            match apply(&game, rules, bot.choose(&game)) {
+                Ok(o) => {
+                    game = o.game;
+                    if o.over {
+                        break;
+                    }
+                }
+                Err(_) => bot.refused(),
+            }
+            if game.var(&DEEPEST).unwrap_or(1) >= 5 {
+                return game;
+            }
+        }
+    }
+    panic!("no seed reached depth 5");
+}
+
+fn formats(c: &mut Criterion) {
+    let rules = Rules::new().expect("rules");
+    let game = depth5(&rules);
+    let json = save::to_text(&game).expect("json");
+    let env = EnvelopeOut {
+        game: "alchemy",
+        version: 2,
+        checksum: game.state_hash(),
+        state: &game,
+    };
+    let bin = postcard::to_allocvec(&env).expect("postcard");
+    let back: EnvelopeIn = postcard::from_bytes(&bin).expect("postcard decodes");
+    assert!(back.state == game && back.checksum == game.state_hash());
+    assert!(back.game == "alchemy" && back.version == 2);
+    println!(
+        "save size at depth 5 (turn {}, {} things): json {} bytes, postcard {} bytes ({:.2}x)",
+        game.turn(),
+        game.thing_count(),
+        json.len(),
+        bin.len(),
+        bin.len() as f64 / json.len() as f64
+    );
+    let mut g = c.benchmark_group("save format, depth-5 Alchemy game");
+    g.sample_size(20);
+    g.bench_function("json: encode", |b| {
+        b.iter(|| black_box(save::to_text(&game).expect("json")));
+    });
+    g.bench_function("postcard: encode", |b| {
+        b.iter(|| black_box(postcard::to_allocvec(&env).expect("postcard")));
+    });
+    g.bench_function("json: decode + checksum + validate", |b| {
+        b.iter(|| black_box(save::from_text(&json, rules.hooks()).expect("load")));
+    });
+    g.bench_function("postcard: decode + checksum + validate", |b| {
+        b.iter(|| {
+            let e: EnvelopeIn = postcard::from_bytes(&bin).expect("decode");
+            assert_eq!(e.state.state_hash(), e.checksum);
+            save::validate(&e.state, rules.hooks()).expect("valid");
+            black_box(e.state)
+        });
+    });
+    g.finish();
+}
+
+criterion_group!(benches, formats);
+criterion_main!(benches);
