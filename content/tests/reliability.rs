@@ -586,3 +586,34 @@ proptest! {
         }
     }
 }
+
+// ----- a new game never replaces a save without asking ---------------------------------------
+
+#[test]
+fn a_seeded_start_over_a_save_asks_and_no_keeps_the_save() {
+    let dir = scratch("replace");
+    let path = dir.join("alchemy.save");
+    let (g, _) = real_game(13);
+    save::save(&g, &path).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    for (answer, starts) in [('n', false), ('y', true)] {
+        let mut app = alchemy_ui::app(UiOptions {
+            start: Start::New(9),
+            save_path: Some(path.clone()),
+        })
+        .unwrap();
+        assert!(app.ctx().game().is_none(), "no game before the answer");
+        use alembic::App as _;
+        let _ = app.handle(alembic::Input::ch(answer));
+        assert_eq!(app.ctx().game().is_some(), starts, "answer {answer}");
+        // The frontend then closes (Ctrl-C, window closed): with 'n' nothing is written.
+        if !starts {
+            let _ = app.handle(alembic::Input::Quit);
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                before,
+                "the save was replaced"
+            );
+        }
+    }
+}

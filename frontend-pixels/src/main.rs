@@ -17,9 +17,10 @@ struct Args {
     /// Which game to play.
     #[arg(long, value_name = "NAME", default_value_t = alembic_content::default_game().to_string())]
     game: String,
-    /// Start a new game from this seed (random when omitted).
-    #[arg(long, value_name = "N")]
-    seed: Option<u64>,
+    /// Seed for a new game: a number, or any word (as on the start screen); random when
+    /// omitted. With a saved game waiting, the start screen asks before replacing it.
+    #[arg(long, value_name = "SEED")]
+    seed: Option<String>,
     /// Continue the saved game in FILE.
     #[arg(long, value_name = "FILE")]
     load: Option<PathBuf>,
@@ -44,7 +45,10 @@ enum FaceArg {
 fn make_app(args: &Args) -> Result<Box<dyn App>, String> {
     let opts = LaunchOptions {
         game: args.game.clone(),
-        seed: args.seed,
+        seed: args
+            .seed
+            .as_deref()
+            .map(alembic_content::alchemy_ui::seed_from_text),
         load: args.load.clone(),
     };
     launch(&opts).map_err(|e| e.to_string())

@@ -19,9 +19,10 @@ use clap::builder::PossibleValuesParser;
 #[derive(Parser, Debug)]
 #[command(name = "alembic-tui", version, about)]
 struct Args {
-    /// Seed for a new game (random when omitted).
-    #[arg(long, value_name = "N")]
-    seed: Option<u64>,
+    /// Seed for a new game: a number, or any word (as on the start screen); random when
+    /// omitted. With a saved game waiting, the start screen asks before replacing it.
+    #[arg(long, value_name = "SEED")]
+    seed: Option<String>,
     /// Continue the game saved in FILE.
     #[arg(long, value_name = "FILE")]
     load: Option<PathBuf>,
@@ -84,7 +85,10 @@ fn main() -> ExitCode {
     let game = args.game.unwrap_or_else(|| default_game().to_string());
     let opts = LaunchOptions {
         game: game.clone(),
-        seed: args.seed,
+        seed: args
+            .seed
+            .as_deref()
+            .map(alembic_content::alchemy_ui::seed_from_text),
         load: args.load,
     };
     let app = match launch(&opts) {

@@ -155,6 +155,16 @@ impl AlchemyCtx {
         self.lock = Some(lock);
     }
 
+    /// Save to [`AlchemyCtx::save_path`] and leave: the farewell says where the game went.
+    ///
+    /// # Errors
+    /// As [`AlchemyCtx::save`].
+    pub fn save_and_leave(&mut self) -> Result<PathBuf, String> {
+        let path = self.save()?;
+        self.exit_note = Some(Ok(format!("Your game was saved to {}.", path.display())));
+        Ok(path)
+    }
+
     /// Save on close (the window closing, Ctrl-C, SIGTERM…) and remember what happened for
     /// [`AlchemyCtx::farewell`]. Does nothing when no game is in play or it is over.
     pub fn save_on_exit(&mut self) {
@@ -390,6 +400,16 @@ impl AlchemyCtx {
 pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
     let rules = Rules::new().map_err(UiError::Rules)?;
     let mut ctx = AlchemyCtx::new(rules, opts.save_path);
+    // A new game over an existing save asks first, on the start screen: it would replace the
+    // save the first time it is saved (on `S`, or on Ctrl-C and every other way out).
+    if let Start::New(seed) = opts.start
+        && ctx.save_exists()
+    {
+        let (start, confirm) = start::StartScreen::asking(&ctx, seed);
+        let mut stack = ScreenStack::new(ctx, start).with_farewell(AlchemyCtx::farewell);
+        stack.push(confirm);
+        return Ok(stack);
+    }
     let play = match &opts.start {
         Start::Menu => false,
         Start::New(seed) => {

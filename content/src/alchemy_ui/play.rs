@@ -920,7 +920,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 Pending::Info,
                 Transition::push(TextScreen::new("Alchemy: help", HELP.iter().copied())),
             ),
-            Key::Char('S') => match ctx.save() {
+            Key::Char('S') => match ctx.save_and_leave() {
                 Ok(_) => Transition::Quit,
                 Err(msg) => {
                     ctx.note(Tone::Error, msg);

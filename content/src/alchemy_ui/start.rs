@@ -51,6 +51,22 @@ impl StartScreen {
         }
     }
 
+    /// The start screen asking whether to replace the saved game with a new one from `seed`
+    /// (a new game asked for on the command line while a save exists), and the question to
+    /// push over it.
+    #[must_use]
+    pub fn asking(ctx: &AlchemyCtx, seed: u64) -> (Self, alembic::Confirm) {
+        let mut screen = StartScreen::new(ctx);
+        screen.confirming = Some(Some(seed.to_string()));
+        (screen, Self::replace_question())
+    }
+
+    fn replace_question() -> alembic::Confirm {
+        alembic::Confirm::new(
+            "Start a new game? Your saved game will be replaced when this one is saved.",
+        )
+    }
+
     fn play_new(&mut self, ctx: &mut AlchemyCtx, seed: u64) -> Transition<AlchemyCtx> {
         match ctx.new_game(seed) {
             Ok(()) => {
@@ -68,9 +84,7 @@ impl StartScreen {
     fn ask_new(&mut self, ctx: &mut AlchemyCtx, seed: Option<String>) -> Transition<AlchemyCtx> {
         if ctx.save_exists() {
             self.confirming = Some(seed);
-            return Transition::push(alembic::Confirm::new(
-                "Start a new game? Your saved game will be replaced when this one is saved.",
-            ));
+            return Transition::push(Self::replace_question());
         }
         let seed = seed.map_or_else(clock_seed, |t| seed_from_text(&t));
         self.play_new(ctx, seed)
