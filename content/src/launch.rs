@@ -151,6 +151,30 @@ pub fn save_dir_from(xdg_data_home: Option<OsString>, home: Option<OsString>) ->
     usable(home).map(|h| h.join(".local").join("share").join("alembic"))
 }
 
+/// Print how a session ended, for a frontend once its terminal or window is gone: the app's
+/// farewell (where the game was saved, or why saving failed), then the frontend's own error,
+/// each as a `program: …` line on stderr. Returns whether all went well (exit status 0).
+pub fn report_session_end<E: std::fmt::Display>(
+    program: &str,
+    farewell: Result<Option<String>, String>,
+    run: Result<(), E>,
+) -> bool {
+    let mut ok = true;
+    match farewell {
+        Ok(Some(line)) => eprintln!("{program}: {line}"),
+        Ok(None) => {}
+        Err(e) => {
+            eprintln!("{program}: error: {e}");
+            ok = false;
+        }
+    }
+    if let Err(e) = run {
+        eprintln!("{program}: error: {e}");
+        ok = false;
+    }
+    ok
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,4 +14,6 @@ pub mod launch;
 pub mod sim;
 pub mod storage;
 
-pub use launch::{LaunchError, LaunchOptions, default_game, games, launch, save_dir};
+pub use launch::{
+    LaunchError, LaunchOptions, default_game, games, launch, report_session_end, save_dir,
+};

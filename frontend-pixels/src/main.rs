@@ -107,18 +107,9 @@ fn main() -> ExitCode {
             stop.load(Ordering::SeqCst)
         );
     }
-    let mut code = ExitCode::SUCCESS;
-    match app.farewell() {
-        Ok(Some(line)) => eprintln!("alembic-pixels: {line}"),
-        Ok(None) => {}
-        Err(e) => {
-            eprintln!("alembic-pixels: error: {e}");
-            code = ExitCode::FAILURE;
-        }
+    if alembic_content::report_session_end("alembic-pixels", app.farewell(), result) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
-    if let Err(e) = result {
-        eprintln!("alembic-pixels: {e}");
-        code = ExitCode::FAILURE;
-    }
-    code
 }

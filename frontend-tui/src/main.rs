@@ -135,18 +135,9 @@ fn main() -> ExitCode {
     if signal != 0 {
         eprintln!("alembic-tui: stopped by {}.", signal_name(signal));
     }
-    let mut code = ExitCode::SUCCESS;
-    match farewell {
-        Ok(Some(line)) => eprintln!("alembic-tui: {line}"),
-        Ok(None) => {}
-        Err(e) => {
-            eprintln!("alembic-tui: error: {e}");
-            code = ExitCode::FAILURE;
-        }
+    if alembic_content::report_session_end("alembic-tui", farewell, result) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
-    if let Err(e) = result {
-        eprintln!("alembic-tui: error: {e}");
-        code = ExitCode::FAILURE;
-    }
-    code
 }
