@@ -4,9 +4,10 @@
 //! - [`write_atomic`]: the new bytes go to a uniquely named temporary file in the same
 //!   directory (process id, time and a retry counter, created with `create_new`, so two
 //!   processes never share one), which is flushed to disk, then renamed over the target; the
-//!   directory is flushed after the rename. Until the new file has been read back intact, the
-//!   previous one is kept as `NAME.bak`. At every instant the target holds either the whole
-//!   old file or the whole new one: `kill -9` at any point cannot tear it.
+//!   directory is flushed after the rename. The temporary file is read back before it
+//!   replaces anything, and the previous file is kept as `NAME.bak` until the new one is in
+//!   place. At every instant the target holds either the whole old file or the whole new
+//!   one: `kill -9` at any point cannot tear it, and neither can a second writer.
 //! - [`read_bounded`]: refuses anything that is not a regular file (a FIFO or `/dev/zero`
 //!   would block or never end) and anything over a size limit, and reads with that limit.
 //! - [`SessionLock`]: an advisory lock (the standard library's `File::try_lock`, `flock` on
@@ -158,7 +159,7 @@ fn sync_dir(dir: &Path) {
 /// # Errors
 /// [`StorageError::Io`] when the directory refuses (full disk, read-only); the previous file
 /// is then untouched and no temporary file is left behind. [`StorageError::Unverified`] when
-/// the file read back differs; the previous file is restored.
+/// the temporary file reads back different; the previous file is then untouched.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StorageError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -174,7 +175,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StorageError> {
         let _ = std::fs::remove_file(&tmp);
         return Err(e);
     }
-    // Keep the previous file as NAME.bak (a hard link: no copy, and `path` never vanishes).
+    // Read the temporary file back before it replaces anything. (Checking the target after
+    // the rename would race with another writer's rename.)
+    if !read_bounded(&tmp, bytes.len() as u64).is_ok_and(|back| back == bytes) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(StorageError::Unverified {
+            path: path.to_path_buf(),
+        });
+    }
+    // Keep the previous file as NAME.bak (a hard link: no copy, and `path` never vanishes)
+    // until the new one is in place.
     let bak = sibling(path, ".bak");
     let had_old = path.is_file();
     if had_old {
@@ -189,16 +199,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StorageError> {
         return Err(io_err(path)(e));
     }
     sync_dir(&dir);
-    let verified = read_bounded(path, bytes.len() as u64).is_ok_and(|back| back == bytes);
-    if !verified {
-        if had_old {
-            let _ = std::fs::rename(&bak, path);
-            sync_dir(&dir);
-        }
-        return Err(StorageError::Unverified {
-            path: path.to_path_buf(),
-        });
-    }
     if had_old {
         let _ = std::fs::remove_file(&bak);
     }
