@@ -3,7 +3,8 @@
 #   1. two alembic-tui sessions on one save: the second refuses to start, naming the pid;
 #   2. SIGTERM, SIGHUP, SIGQUIT and SIGINT (sent with kill) each save the game, say so on
 #      stderr and restore the terminal (cooked mode, main screen);
-#   3. a save that fails on the way out says so and exits non-zero;
+#   3. a save that fails on the way out says so and exits non-zero; a save with 100,000
+#      things in one cell loads, plays and saves in the terminal;
 #   4. kill -9 at 100 random moments while saving: the save always loads;
 #   5. a full disk (a 1.2 MB tmpfs, when mount is allowed): the save fails cleanly, the old
 #      save is kept, no temporary file is left.
@@ -120,8 +121,26 @@ if command -v tmux >/dev/null 2>&1; then
         fail "the game with an unusable data dir did not start"
     fi
     tm kill-server >/dev/null 2>&1 || true
+
+    # ----- 3b. a save with 100,000 things in one cell loads, plays and saves ---------------------
+    "$STORM" pile "$WORK/pile.save" 100000
+    tm new-session -d -s rel -x 100 -y 30 \
+        "bash -c 'XDG_DATA_HOME=$WORK/data-pile $BIN --load $WORK/pile.save 2>$WORK/err-pile; echo EXIT=\$?; sleep 30'"
+    if wait_for "Welcome back." 30; then
+        tm send-keys -t rel .
+        sleep 0.5
+        tm send-keys -t rel S
+        if wait_for "EXIT=0" 30 && grep -q "saved to" "$WORK/err-pile" && "$STORM" check "$WORK/pile.save" >/dev/null; then
+            pass "100,000 things in one cell: loaded, played a turn, saved and reloaded"
+        else
+            fail "100,000 things in one cell: $(tm capture-pane -p -t rel | tr '\n' '|') $(cat "$WORK/err-pile")"
+        fi
+    else
+        fail "100,000 things in one cell: the save did not load: $(cat "$WORK/err-pile")"
+    fi
+    tm kill-server >/dev/null 2>&1 || true
 else
-    echo "SKIP (tmux missing): one window per save, signals, failed save on exit"
+    echo "SKIP (tmux missing): one window per save, signals, failed save on exit, big cell"
 fi
 
 # ----- 4. kill -9 storm ------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 //! save_storm loop FILE     save two different games to FILE, alternately, until killed
 //! save_storm once FILE N   save the game of seed N to FILE once (exit 1 with the error)
 //! save_storm check FILE    load FILE; print "ok turn T hash H" or the error (exit 1)
+//! save_storm pile FILE N   save a game with N things piled under the hero
 //! ```
 
 use std::path::PathBuf;
@@ -38,12 +39,25 @@ fn run(args: &[String]) -> Result<(), String> {
             let seed = seed.parse().map_err(|_| format!("not a seed: {seed}"))?;
             save::save(&game(&rules, seed)?, &PathBuf::from(file)).map_err(|e| e.to_string())
         }
+        [mode, file, n] if mode == "pile" => {
+            let n: usize = n.parse().map_err(|_| format!("not a count: {n}"))?;
+            let mut g = game(&rules, 5)?;
+            let hero = g
+                .var(&alembic_content::alchemy::props::HERO)
+                .map_err(|e| e.to_string())?;
+            let at = g.location(hero).map_err(|e| e.to_string())?;
+            for _ in 0..n {
+                g.add_thing_mut(at, alembic::Thing::new(alembic::Props::new()))
+                    .map_err(|e| e.to_string())?;
+            }
+            save::save(&g, &PathBuf::from(file)).map_err(|e| e.to_string())
+        }
         [mode, file] if mode == "check" => {
             let g = save::load(&PathBuf::from(file), rules.hooks()).map_err(|e| e.to_string())?;
             println!("ok turn {} hash {:016x}", g.turn(), g.state_hash());
             Ok(())
         }
-        _ => Err("usage: save_storm loop FILE | once FILE SEED | check FILE".into()),
+        _ => Err("usage: save_storm loop FILE | once FILE SEED | check FILE | pile FILE N".into()),
     }
 }
 
