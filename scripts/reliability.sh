@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Process-level reliability checks (the in-process ones are content/tests/reliability.rs):
 #   1. two alembic-tui sessions on one save: the second refuses to start, naming the pid;
+#      closing the first one's terminal saves its game and ends it;
 #   2. SIGTERM, SIGHUP, SIGQUIT and SIGINT (sent with kill) each save the game, say so on
 #      stderr and restore the terminal (cooked mode, main screen);
 #   3. a save that fails on the way out says so and exits non-zero; a save with 100,000
@@ -66,6 +67,22 @@ if command -v tmux >/dev/null 2>&1; then
             pass "a second session on the same save refuses: $second"
         else
             fail "second session: exit $code, said: $second (first pid $pid)"
+        fi
+        # Closing the terminal (the tmux server goes away: the pty hangs up) saves the game
+        # and ends the process; crossterm alone would spin on end-of-file forever.
+        tm send-keys -t rel l l
+        sleep 0.3
+        tm kill-server >/dev/null 2>&1 || true
+        gone=0
+        for ((i = 0; i < 100; i++)); do
+            if ! kill -0 "$pid" 2>/dev/null; then gone=1; break; fi
+            sleep 0.1
+        done
+        if [ "$gone" = 1 ] && "$STORM" check "$XDG_DATA_HOME/alembic/alchemy.save" >/dev/null; then
+            pass "closing the terminal (hang-up) saved the game and ended the process"
+        else
+            kill -9 "$pid" 2>/dev/null || true
+            fail "after the terminal closed: process gone=$gone, save: $("$STORM" check "$XDG_DATA_HOME/alembic/alchemy.save" 2>&1)"
         fi
     else
         fail "the first session did not start"

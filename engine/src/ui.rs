@@ -406,7 +406,21 @@ pub trait App {
 /// Each round: size a frame to the frontend, render, present, then wait for input.
 /// A [`Input::Quit`] from the frontend is first offered to the app (which may save), then
 /// ends the loop.
+///
+/// When the frontend fails (its terminal hung up, its window vanished), the app is offered
+/// [`Input::Quit`] as well — its last chance to save — before the error is returned.
 pub fn run<F: Frontend, A: App + ?Sized>(frontend: &mut F, app: &mut A) -> Result<(), F::Error> {
+    let result = run_until_error(frontend, app);
+    if result.is_err() {
+        let _ = app.handle(Input::Quit);
+    }
+    result
+}
+
+fn run_until_error<F: Frontend, A: App + ?Sized>(
+    frontend: &mut F,
+    app: &mut A,
+) -> Result<(), F::Error> {
     loop {
         let (w, h) = frontend.size()?;
         let mut frame = Frame::new(w, h);
@@ -586,5 +600,21 @@ mod tests {
         assert_eq!(err, TestFrontendError::ScriptExhausted { frames: 2 });
         assert!(fe.frames()[0].contains_text("10x3"));
         assert!(fe.frames()[1].contains_text("12x4"));
+    }
+
+    #[test]
+    fn a_failing_frontend_still_lets_the_app_save() {
+        struct Saver(Vec<Input>);
+        impl App for Saver {
+            fn render(&self, _frame: &mut Frame) {}
+            fn handle(&mut self, input: Input) -> Control {
+                self.0.push(input);
+                Control::Continue
+            }
+        }
+        let mut fe = TestFrontend::new(10, 2, [Input::ch('a')]);
+        let mut app = Saver(Vec::new());
+        assert!(run(&mut fe, &mut app).is_err());
+        assert_eq!(app.0, vec![Input::ch('a'), Input::Quit]);
     }
 }

@@ -68,6 +68,31 @@ fn register_stop_signals(flag: &Arc<AtomicUsize>) -> Result<(), std::io::Error> 
     Ok(())
 }
 
+/// After SIGHUP the terminal is gone and stdin reads end-of-file forever; crossterm 0.29's
+/// event reader then loops on `read() == 0` inside `event::poll` and never returns, so the
+/// frontend never sees its stop flag and the game is never saved (100% CPU). A watcher
+/// thread swaps stdin for an empty non-blocking pipe once SIGHUP arrives: crossterm's read
+/// then says "would block", its poll times out, and the session ends as on any other signal.
+#[cfg(unix)]
+fn unstick_input_on_hangup(stop: &Arc<AtomicUsize>) -> Result<(), std::io::Error> {
+    use rustix::pipe::{PipeFlags, pipe_with};
+    let (reader, writer) = pipe_with(PipeFlags::NONBLOCK | PipeFlags::CLOEXEC)?;
+    let stop = Arc::clone(stop);
+    let hup = signal_hook::consts::SIGHUP.unsigned_abs() as usize;
+    std::thread::spawn(move || {
+        // The writer stays open for the life of the process, so the pipe never reads EOF.
+        let _writer = writer;
+        while stop.load(Ordering::SeqCst) != hup {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let _ = rustix::stdio::dup2_stdin(&reader);
+        loop {
+            std::thread::park();
+        }
+    });
+    Ok(())
+}
+
 /// The name of the signal number held in the stop flag.
 fn signal_name(n: usize) -> &'static str {
     #[cfg(unix)]
@@ -118,6 +143,12 @@ fn main() -> ExitCode {
     if let Err(e) = register_stop_signals(&stop) {
         ratatui::restore();
         eprintln!("alembic-tui: error: cannot handle signals: {e}");
+        return ExitCode::FAILURE;
+    }
+    #[cfg(unix)]
+    if let Err(e) = unstick_input_on_hangup(&stop) {
+        ratatui::restore();
+        eprintln!("alembic-tui: error: cannot set up the hang-up watcher: {e}");
         return ExitCode::FAILURE;
     }
     let mut frontend = TuiFrontend::new(terminal, depth).with_stop_flag(Arc::clone(&stop));

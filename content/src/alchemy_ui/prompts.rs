@@ -469,12 +469,10 @@ impl EndScreen {
                 won = s.outcome == "won";
                 let head = if won {
                     "You climbed out of the dungeon with the Philosopher's Stone!".to_string()
+                } else if s.cause.is_empty() {
+                    format!("You died on depth {}.", s.depth)
                 } else {
-                    if s.cause.is_empty() {
-                        format!("You died on depth {}.", s.depth)
-                    } else {
-                        format!("You were {} on depth {}.", s.cause, s.depth)
-                    }
+                    format!("You were {} on depth {}.", s.cause, s.depth)
                 };
                 lines.push((head, colours::VALUE));
                 lines.push((String::new(), PALETTE.text));
