@@ -17,7 +17,7 @@
 #   QUIT_KEYS="shift+q y"     keys that quit the game (xdotool key names, space-separated)
 #   DISPLAY_NUM=99          X display to use (the next free one is taken if 99 is busy)
 #   OUT=target/e2e-pixels   where screenshots and logs go
-#   SKIP_BUILD=1            use an existing target/release/alembic-pixels
+#   SKIP_BUILD=1            use an existing binary (BIN, default $CARGO_TARGET_DIR/release/alembic-pixels)
 #   MAX_IDLE_CPU=5          idle CPU limit, percent of one core
 set -euo pipefail
 
@@ -28,7 +28,7 @@ HERO_RGB=${HERO_RGB:-255,230,120}
 MOVE_KEY=${MOVE_KEY:-Right}
 QUIT_KEYS=${QUIT_KEYS:-shift+q y}
 OUT=${OUT:-$ROOT/target/e2e-pixels}
-BIN=$ROOT/target/release/alembic-pixels
+BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/alembic-pixels}
 MAX_IDLE_CPU=${MAX_IDLE_CPU:-5}
 
 log() { printf 'e2e-pixels: %s\n' "$*" >&2; }
@@ -124,6 +124,13 @@ done
 [[ -n $WID ]] || fail "no Alembic window appeared"
 log "window $WID: $(xdotool getwindowgeometry "$WID" | tr -s ' \n' ' ')"
 # No window manager under Xvfb: windowactivate needs one, windowfocus does not.
+# xdotool (libxdo's xdo_get_focused_window) itself prints "XGetInputFocus returned the focused
+# window of 1" whenever the X focus is PointerRoot, as it is on a bare Xvfb until a window is
+# given the focus. That line is xdotool's, not the game's: xdotool's stderr goes to its own log,
+# and the game's stderr (app.log) must stay empty, checked at the end.
+exec 3>>"$OUT/xdotool.log"
+xdotool() { command xdotool "$@" 2>&3; }
+: >"$OUT/xdotool.log"
 xdotool windowactivate --sync "$WID" >/dev/null 2>&1 || xdotool windowfocus --sync "$WID" ||
     fail "could not focus the window"
 sleep 0.5
@@ -187,5 +194,9 @@ status=0
 wait "$APP_PID" || status=$?
 APP_PID=
 ((status == 0)) || fail "the app exited with status $status: $(cat "$OUT/app.log")"
+# Normal play prints nothing: the game's stdout and stderr both went to app.log.
+[[ ! -s $OUT/app.log ]] || fail "the app printed to stdout/stderr in normal play: $(head -c 400 "$OUT/app.log")"
+focus_lines=$(grep -c XGetInputFocus "$OUT/xdotool.log" || true)
+log "xdotool's own XGetInputFocus warnings (not the game's): $focus_lines"
 
 log "PASS (screenshots in $OUT)"
