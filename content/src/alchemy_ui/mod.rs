@@ -241,7 +241,6 @@ impl AlchemyCtx {
     pub fn new_game(&mut self, seed: u64) -> Result<(), UiError> {
         let game = alchemy::new_game(seed, &self.rules).map_err(UiError::NewGame)?;
         self.seed = Some(seed);
-        self.loaded_finished = false;
         self.save_path = self.default_save.clone();
         self.install(game);
         Ok(())
@@ -255,13 +254,13 @@ impl AlchemyCtx {
         let game = save::load(path, self.rules.hooks())?;
         self.seed = None;
         self.save_path = Some(path.to_path_buf());
-        self.loaded_finished = alchemy::summary(&game).is_ok_and(|s| s.outcome != "playing");
         self.install(game);
         self.note(Tone::Note, "Welcome back.");
         Ok(())
     }
 
     fn install(&mut self, game: Game) {
+        self.loaded_finished = alchemy::summary(&game).is_ok_and(|s| s.outcome != "playing");
         self.log = alchemy::view::recent_messages(&game, 200)
             .into_iter()
             .map(|text| LogLine {
@@ -440,7 +439,6 @@ pub fn app_with_game(
 ) -> Result<ScreenStack<AlchemyCtx>, UiError> {
     let rules = Rules::new().map_err(UiError::Rules)?;
     let mut ctx = AlchemyCtx::new(rules, save_path);
-    ctx.loaded_finished = alchemy::summary(&game).is_ok_and(|s| s.outcome != "playing");
     ctx.install(game);
     let start = start::StartScreen::new(&ctx);
     let mut stack = ScreenStack::new(ctx, start).with_farewell(AlchemyCtx::farewell);
