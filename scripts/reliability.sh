@@ -103,7 +103,9 @@ if command -v tmux >/dev/null 2>&1; then
         tm send-keys -t rel l l j
         sleep 0.3
         kill -"$sig" "$(tui_pid)"
-        if wait_for "EXIT=" 10; then
+        # Wait for stty's answer, which follows EXIT= on the screen: capturing at EXIT= alone
+        # raced with stty and read a screen without it.
+        if wait_for "EXIT=" 10 && wait_for "icanon" 5; then
             screen=$(tm capture-pane -p -t rel)
             err=$(cat "$WORK/err-$sig")
             if [[ "$screen" == *"EXIT=0"* ]] && grep -qx "icanon" <<<"$(grep -o -- '-\?icanon' <<<"$screen")" \
@@ -117,7 +119,7 @@ if command -v tmux >/dev/null 2>&1; then
                 fail "SIG$sig: still on the alternate screen"
             fi
         else
-            fail "SIG$sig: the process did not end"
+            fail "SIG$sig: the process did not end, or stty printed nothing"
         fi
         tm kill-server >/dev/null 2>&1 || true
     done
