@@ -53,6 +53,7 @@ mod fov;
 mod game;
 mod grid;
 mod hash;
+mod history;
 mod library;
 mod light;
 mod loc;
@@ -61,10 +62,12 @@ mod path;
 mod props;
 mod pvec;
 mod queue;
+mod replay;
 mod rng;
 mod screens;
 mod thing;
 mod ui;
+mod wizard;
 
 pub use dice::{Dice, DiceError, d, poisson, weighted_choice, weighted_index};
 pub use error::{Error, InvariantError};
@@ -72,6 +75,7 @@ pub use fov::{Fov, MAX_FOV_RADIUS, VisibleSet, field_of_view};
 pub use game::{Game, Message, SAVE_FORMAT};
 pub use grid::{BoxIter, Grid};
 pub use hash::StableHasher;
+pub use history::{BranchInfo, Budget, History, HistoryError};
 pub use library::{
     FREQ, HookCall, HookFn, Hooks, IS_CONTAINER, LEVEL, Library, ON_ACTION, ON_CONSUME, ON_CREATE,
     ON_DEATH, ON_HIT, ON_TICK, ON_USE, Prototype, TileDef, TileId,
@@ -85,17 +89,25 @@ pub use path::{
     DijkstraMap, MAX_SEARCH_CELLS, Path, PathError, Pathfinder, Search, astar, explore_targets,
 };
 pub use props::{Hook, ModOp, Modifier, Prop, PropKey, PropMap, PropType, Props, Value, ValueKind};
+pub use replay::{
+    Entry, MAX_REPLAY_BYTES, MAX_REPLAY_ENTRIES, MAX_REPLAY_LINE, REPLAY_FORMAT, REPLAY_VERSION,
+    Recording, ReplayError, ReplayHeader, Verified,
+};
 pub use rng::GameRng;
 pub use screens::{
     Confirm, Farewell, ItemList, ListEntry, MessageLogScreen, MinSize, Palette, Rect, Screen,
-    ScreenStack, ScreenValue, TextScreen, Transition, direction_key, draw_box, draw_item_list,
-    draw_message_log, draw_too_small, fade_for_age, fill, is_cancel, item_letter, page_count,
-    plain_char, plain_key, put_centred, put_clipped, wrap_text,
+    ScreenStack, ScreenValue, TextScreen, Title, Transition, direction_key, draw_box,
+    draw_item_list, draw_message_log, draw_too_small, fade_for_age, fill, is_cancel, item_letter,
+    page_count, plain_char, plain_key, put_centred, put_clipped, wheel_key, wrap_text,
 };
 pub use thing::{IdList, Place, Thing, ThingId};
 pub use ui::{
     App, Cell, ColourDepth, Control, Frame, Frontend, Input, Key, Mods, MouseButton, MouseKind,
-    Rgb, TestFrontend, TestFrontendError, run,
+    Rgb, TestFrontend, TestFrontendError, Tile, TileSpan, TileSupport, run,
+};
+pub use wizard::{
+    Arg, Args, HandlerFn, Param, ParamKind, WizardCommands, WizardError, WizardOutcome, WizardSpec,
+    WordsFn,
 };
 
 /// The README's code blocks, compiled and run as doc tests.

@@ -413,6 +413,18 @@ impl<T> Prop<T> {
         }
     }
 
+    /// A key with no default from an untyped key, for properties whose names are known
+    /// only at run time (data, debugging tools). `Prop::<Value>::from_key(k)` reads any
+    /// property through [`Game::query`](crate::Game::query), modifiers applied.
+    #[must_use]
+    pub const fn from_key(key: PropKey) -> Self {
+        Prop {
+            key,
+            default: None,
+            _t: PhantomData,
+        }
+    }
+
     /// The untyped key.
     #[must_use]
     pub const fn key(&self) -> &PropKey {

@@ -252,6 +252,18 @@ pub trait Screen<C> {
     fn name(&self) -> &str {
         "screen"
     }
+
+    /// How long the run loop may wait for input before calling [`Screen::tick`] while this
+    /// screen is on top (an animation, a replay playing). Default: `None`, wait for input.
+    fn tick_interval(&self) -> Option<std::time::Duration> {
+        None
+    }
+
+    /// [`Screen::tick_interval`] passed without input. Default: stay.
+    fn tick(&mut self, ctx: &mut C) -> Transition<C> {
+        let _ = ctx;
+        Transition::Stay
+    }
 }
 
 /// A stack of screens over a context `C`; implements [`App`], so [`crate::run`] drives it.
@@ -262,7 +274,11 @@ pub struct ScreenStack<C> {
     ctx: C,
     screens: Vec<Box<dyn Screen<C>>>,
     farewell: Option<Farewell<C>>,
+    title: Option<Title<C>>,
 }
+
+/// Reads the window title from a stack's context (see [`ScreenStack::with_title`]).
+pub type Title<C> = fn(&C) -> Option<String>;
 
 /// Reads the farewell line from a stack's context (see [`ScreenStack::with_farewell`]).
 pub type Farewell<C> = fn(&C) -> Result<Option<String>, String>;
@@ -274,7 +290,15 @@ impl<C> ScreenStack<C> {
             ctx,
             screens: vec![Box::new(root)],
             farewell: None,
+            title: None,
         }
+    }
+
+    /// Answer [`App::title`] from the context with `f` (e.g. the game and the depth).
+    #[must_use]
+    pub fn with_title(mut self, f: Title<C>) -> Self {
+        self.title = Some(f);
+        self
     }
 
     /// Answer [`App::farewell`] from the context with `f` (e.g. where the game was saved on
@@ -389,8 +413,24 @@ impl<C> App for ScreenStack<C> {
         self.handle_input(input)
     }
 
+    fn tick_interval(&self) -> Option<std::time::Duration> {
+        self.screens.last().and_then(|s| s.tick_interval())
+    }
+
+    fn tick(&mut self) -> Control {
+        let Some(top) = self.screens.last_mut() else {
+            return Control::Quit;
+        };
+        let t = top.tick(&mut self.ctx);
+        self.apply(t)
+    }
+
     fn farewell(&self) -> Result<Option<String>, String> {
         self.farewell.map_or(Ok(None), |f| f(&self.ctx))
+    }
+
+    fn title(&self) -> Option<String> {
+        self.title.and_then(|f| f(&self.ctx))
     }
 }
 
@@ -415,6 +455,10 @@ impl<A: App + ?Sized> App for Box<A> {
     fn farewell(&self) -> Result<Option<String>, String> {
         (**self).farewell()
     }
+
+    fn title(&self) -> Option<String> {
+        (**self).title()
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -437,6 +481,24 @@ pub fn plain_char(input: &Input) -> Option<char> {
 pub fn plain_key(input: &Input) -> Option<Key> {
     match *input {
         Input::Key { key, mods } if !mods.ctrl && !mods.alt => Some(key),
+        _ => None,
+    }
+}
+
+/// The mouse wheel as the arrow key that scrolls the same way ([`Key::Up`] for
+/// [`MouseKind::ScrollUp`](crate::MouseKind::ScrollUp), [`Key::Down`] for down), so lists
+/// and logs scroll with the wheel through their key handling.
+#[must_use]
+pub fn wheel_key(input: &Input) -> Option<Key> {
+    match *input {
+        Input::Mouse {
+            kind: crate::MouseKind::ScrollUp,
+            ..
+        } => Some(Key::Up),
+        Input::Mouse {
+            kind: crate::MouseKind::ScrollDown,
+            ..
+        } => Some(Key::Down),
         _ => None,
     }
 }
@@ -561,6 +623,25 @@ pub fn put_clipped(frame: &mut Frame, area: Rect, x: u16, y: u16, text: &str, fg
 /// Break `text` into lines of at most `width` characters at spaces (words longer than the
 /// width are cut). Explicit newlines are kept; an empty input line stays an empty line; a line
 /// that already fits is kept as is (runs of spaces included).
+///
+/// A long line keeps its layout: its leading spaces, and a key column (text, then two or more
+/// spaces, then a description, as in help screens) stay as they are, and the wrapped part is
+/// indented to where the description starts.
+///
+/// ```
+/// use alembic::wrap_text;
+/// let help = "  q      quaff (drink) a potion you carry";
+/// assert_eq!(
+///     wrap_text(help, 28),
+///     ["  q      quaff (drink) a", "         potion you carry"]
+/// );
+/// // The longest gap marks the column: the key itself may hold spaces.
+/// let stairs = "  <  >     climb the stairs you stand on";
+/// assert_eq!(
+///     wrap_text(stairs, 30),
+///     ["  <  >     climb the stairs", "           you stand on"]
+/// );
+/// ```
 #[must_use]
 pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
@@ -571,35 +652,79 @@ pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
             out.push(para.to_string());
             continue;
         }
-        let mut line = String::new();
-        let mut len = 0;
-        for word in para.split(' ').filter(|w| !w.is_empty()) {
-            let chars: Vec<char> = word.chars().collect();
-            // An unbroken word longer than a line is cut into whole lines, by index rather
-            // than by splitting off copies: Θ(word length).
-            let mut start = 0;
-            while chars.len() - start > width {
-                if len > 0 {
-                    out.push(std::mem::take(&mut line));
-                    len = 0;
-                }
-                out.push(chars[start..start + width].iter().collect());
-                start += width;
+        let indent = hanging_indent(para, width);
+        let prefix: String = para.chars().take(indent).collect();
+        let rest: String = para.chars().skip(indent).collect();
+        let pad = " ".repeat(indent);
+        for (i, line) in wrap_words(&rest, width - indent).into_iter().enumerate() {
+            let lead = if i == 0 { &prefix } else { &pad };
+            out.push(format!("{lead}{line}"));
+        }
+    }
+    out
+}
+
+/// Where the wrapped lines of `para` start: after a key column (the longest run of two or
+/// more spaces inside the first half of the line, so `<  >   climb` indents at `climb`),
+/// else after the leading spaces; 0 when that leaves too little room.
+fn hanging_indent(para: &str, width: usize) -> usize {
+    let chars: Vec<char> = para.chars().collect();
+    let lead = chars.iter().take_while(|c| **c == ' ').count();
+    // (length, end) of the longest run of spaces after the lead, ending in the first half.
+    let mut best: Option<(usize, usize)> = None;
+    let mut i = lead;
+    while i < chars.len() && i <= width / 2 {
+        if chars[i] == ' ' {
+            let run = chars[i..].iter().take_while(|c| **c == ' ').count();
+            let end = i + run;
+            if run >= 2
+                && end < chars.len()
+                && end <= width / 2
+                && best.is_none_or(|(n, _)| run >= n)
+            {
+                best = Some((run, end));
             }
-            let word = &chars[start..];
-            if len > 0 && len + 1 + word.len() > width {
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    let indent = best.map_or(lead, |(_, end)| end);
+    if indent * 2 > width { 0 } else { indent }
+}
+
+/// Greedy word wrap of `text` (single spaces between words) at `width`.
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut out = Vec::new();
+    let mut line = String::new();
+    let mut len = 0;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let chars: Vec<char> = word.chars().collect();
+        // An unbroken word longer than a line is cut into whole lines, by index rather than
+        // by splitting off copies: Θ(word length).
+        let mut start = 0;
+        while chars.len() - start > width {
+            if len > 0 {
                 out.push(std::mem::take(&mut line));
                 len = 0;
             }
-            if len > 0 {
-                line.push(' ');
-                len += 1;
-            }
-            len += word.len();
-            line.extend(word.iter());
+            out.push(chars[start..start + width].iter().collect());
+            start += width;
         }
-        out.push(line);
+        let word = &chars[start..];
+        if len > 0 && len + 1 + word.len() > width {
+            out.push(std::mem::take(&mut line));
+            len = 0;
+        }
+        if len > 0 {
+            line.push(' ');
+            len += 1;
+        }
+        len += word.len();
+        line.extend(word.iter());
     }
+    out.push(line);
     out
 }
 
@@ -759,7 +884,13 @@ impl<C> Screen<C> for ItemList {
             return Transition::Pop(ScreenValue::Cancelled);
         }
         let pages = page_count(self.entries.len());
-        match plain_key(&input) {
+        // The wheel turns pages.
+        let key = plain_key(&input).or_else(|| match wheel_key(&input) {
+            Some(Key::Up) => Some(Key::PageUp),
+            Some(_) => Some(Key::PageDown),
+            None => None,
+        });
+        match key {
             Some(Key::Esc) => Transition::Pop(ScreenValue::Cancelled),
             Some(Key::Char('>' | ' ') | Key::PageDown | Key::Right) => {
                 self.page = (self.page + 1).min(pages - 1);
@@ -943,7 +1074,7 @@ impl<C> Screen<C> for TextScreen {
     }
 
     fn handle(&mut self, _ctx: &mut C, input: Input) -> Transition<C> {
-        let Some(key) = plain_key(&input) else {
+        let Some(key) = plain_key(&input).or_else(|| wheel_key(&input)) else {
             return Transition::Stay;
         };
         match key {
@@ -1054,7 +1185,7 @@ impl<C> Screen<C> for MessageLogScreen {
     }
 
     fn handle(&mut self, _ctx: &mut C, input: Input) -> Transition<C> {
-        let Some(key) = plain_key(&input) else {
+        let Some(key) = plain_key(&input).or_else(|| wheel_key(&input)) else {
             return Transition::Stay;
         };
         if matches!(key, Key::Esc | Key::Enter | Key::Char('q')) {
@@ -1185,6 +1316,10 @@ impl<A: App> App for MinSize<A> {
 
     fn farewell(&self) -> Result<Option<String>, String> {
         self.app.farewell()
+    }
+
+    fn title(&self) -> Option<String> {
+        self.app.title()
     }
 }
 

@@ -73,6 +73,170 @@ impl Default for Cell {
     }
 }
 
+/// A picture a graphical frontend can draw instead of a letter, as tileset consoles
+/// (libtcod, bracket-lib) do. Each tile travels in [`Cell::ch`] as a Private Use Area
+/// character ([`Tile::to_char`]) and is tinted by the cell's colours, so frames stay plain
+/// data and a tile takes light and memory dimming exactly as a letter does.
+///
+/// Only send tiles when [`Frame::tiles`] says the frontend draws them; a terminal would show
+/// the raw code point. [`Tile::Creature`] keeps the creature's letter (drawn on a token), so
+/// switching to tiles never hides which creature it is.
+///
+/// Where cells are about twice as tall as wide ([`TileSupport::Double`]), one tile spans two
+/// cells side by side ([`TileSpan::Left`] and [`TileSpan::Right`]) so it is about square;
+/// [`Tile::Glyph`] then centres an ordinary letter across the pair.
+///
+/// ```
+/// use alembic::{Tile, TileSpan};
+/// let c = Tile::Creature('g').to_char();
+/// assert_eq!(Tile::decode(c), Some((Tile::Creature('g'), TileSpan::Whole)));
+/// assert_eq!(Tile::decode('g'), None);
+/// let [l, r] = Tile::Wall.to_pair();
+/// assert_eq!(Tile::decode(l), Some((Tile::Wall, TileSpan::Left)));
+/// assert_eq!(Tile::decode(r), Some((Tile::Wall, TileSpan::Right)));
+/// assert_eq!(Tile::decode(Tile::Glyph('≈').to_char_in(TileSpan::Right)), Some((Tile::Glyph('≈'), TileSpan::Right)));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Tile {
+    /// A built wall.
+    Wall,
+    /// Natural rock.
+    Rock,
+    /// Floor.
+    Floor,
+    /// A closed door.
+    DoorClosed,
+    /// An open door.
+    DoorOpen,
+    /// Stairs down.
+    StairsDown,
+    /// Stairs up.
+    StairsUp,
+    /// Water.
+    Water,
+    /// A potion or flask.
+    Potion,
+    /// The player's hero.
+    Hero,
+    /// A creature: its letter on a round token (printable ASCII; anything else shows `?`).
+    Creature(char),
+    /// An ordinary character drawn as a tile: centred across a two-cell span. Characters from
+    /// U+4000 on show `?`.
+    Glyph(char),
+}
+
+/// Which part of a tile a cell shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TileSpan {
+    /// The whole tile in one cell.
+    Whole,
+    /// The left half of a tile two cells wide.
+    Left,
+    /// The right half of a tile two cells wide.
+    Right,
+}
+
+/// Whether and how a frontend draws [`Tile`]s ([`Frontend::tile_support`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TileSupport {
+    /// Letters only (terminals).
+    #[default]
+    None,
+    /// Tiles one cell wide (square-ish cells).
+    Single,
+    /// Tiles two cells wide (cells about twice as tall as wide), sent as
+    /// [`Tile::to_pair`].
+    Double,
+}
+
+/// Tiles live in Supplementary Private Use Area-B: `TILE_BASE + span × SPAN_STRIDE + payload`.
+const TILE_BASE: u32 = 0x10_0000;
+const SPAN_STRIDE: u32 = 0x5000;
+/// Payload offsets: plain tiles at 0, creature tokens at `TOKEN + letter`, glyphs at
+/// `GLYPH + char`.
+const TOKEN: u32 = 0x100;
+const GLYPH: u32 = 0x1000;
+const GLYPH_LIMIT: u32 = SPAN_STRIDE - GLYPH;
+/// Every tile that carries no character, in code order.
+const PLAIN_TILES: [Tile; 10] = [
+    Tile::Wall,
+    Tile::Rock,
+    Tile::Floor,
+    Tile::DoorClosed,
+    Tile::DoorOpen,
+    Tile::StairsDown,
+    Tile::StairsUp,
+    Tile::Water,
+    Tile::Potion,
+    Tile::Hero,
+];
+
+impl Tile {
+    /// Every tile that carries no character ([`Tile::Creature`] and [`Tile::Glyph`] aside),
+    /// for legends and tests.
+    pub const PLAIN: [Tile; 10] = PLAIN_TILES;
+
+    /// The character carrying the whole tile in one [`Cell`].
+    #[must_use]
+    pub fn to_char(self) -> char {
+        self.to_char_in(TileSpan::Whole)
+    }
+
+    /// The two characters carrying a tile two cells wide, left then right.
+    #[must_use]
+    pub fn to_pair(self) -> [char; 2] {
+        [
+            self.to_char_in(TileSpan::Left),
+            self.to_char_in(TileSpan::Right),
+        ]
+    }
+
+    /// The character carrying `span` of this tile.
+    #[must_use]
+    pub fn to_char_in(self, span: TileSpan) -> char {
+        let payload = match self {
+            Tile::Creature(c) if c.is_ascii_graphic() => TOKEN + c as u32,
+            Tile::Creature(_) => TOKEN + u32::from(b'?'),
+            Tile::Glyph(c) if (c as u32) < GLYPH_LIMIT => GLYPH + c as u32,
+            Tile::Glyph(_) => GLYPH + u32::from(b'?'),
+            // Every plain tile is in the table; the position is its code.
+            plain => PLAIN_TILES.iter().position(|t| *t == plain).unwrap_or(0) as u32,
+        };
+        let span = match span {
+            TileSpan::Whole => 0,
+            TileSpan::Left => 1,
+            TileSpan::Right => 2,
+        };
+        char::from_u32(TILE_BASE + span * SPAN_STRIDE + payload)
+            .unwrap_or(char::REPLACEMENT_CHARACTER)
+    }
+
+    /// The tile and span a character carries, if it is a tile.
+    #[must_use]
+    pub fn decode(c: char) -> Option<(Tile, TileSpan)> {
+        let code = (c as u32).checked_sub(TILE_BASE)?;
+        let span = match code / SPAN_STRIDE {
+            0 => TileSpan::Whole,
+            1 => TileSpan::Left,
+            2 => TileSpan::Right,
+            _ => return None,
+        };
+        let payload = code % SPAN_STRIDE;
+        let tile = if payload >= GLYPH {
+            Tile::Glyph(char::from_u32(payload - GLYPH)?)
+        } else if payload >= TOKEN {
+            let letter = char::from_u32(payload - TOKEN)?;
+            if !letter.is_ascii_graphic() {
+                return None;
+            }
+            Tile::Creature(letter)
+        } else {
+            *PLAIN_TILES.get(payload as usize)?
+        };
+        Some((tile, span))
+    }
+}
+
 /// A `width × height` grid of cells, row-major, produced by shared UI code.
 ///
 /// Writes outside the frame are ignored (never a panic). Clone: Θ(cells).
@@ -81,6 +245,8 @@ pub struct Frame {
     width: u16,
     height: u16,
     cells: Vec<Cell>,
+    tiles: TileSupport,
+    depth: ColourDepth,
 }
 
 impl Frame {
@@ -91,7 +257,33 @@ impl Frame {
             width,
             height,
             cells: vec![Cell::default(); usize::from(width) * usize::from(height)],
+            tiles: TileSupport::None,
+            depth: ColourDepth::TrueColour,
         }
+    }
+
+    /// How many colours the frontend showing this frame has ([`Frontend::colour_depth`]), so
+    /// UIs can pick palettes that stay distinct after the frontend rounds colours.
+    #[must_use]
+    pub fn colour_depth(&self) -> ColourDepth {
+        self.depth
+    }
+
+    /// Say how many colours will be shown ([`run`] sets it from the frontend).
+    pub fn set_colour_depth(&mut self, depth: ColourDepth) {
+        self.depth = depth;
+    }
+
+    /// Whether and how the frontend showing this frame draws [`Tile`]s
+    /// ([`Frontend::tile_support`]). With [`TileSupport::None`], UIs draw letters only.
+    #[must_use]
+    pub fn tiles(&self) -> TileSupport {
+        self.tiles
+    }
+
+    /// Say how [`Tile`]s will be drawn ([`run`] sets it from the frontend).
+    pub fn set_tiles(&mut self, tiles: TileSupport) {
+        self.tiles = tiles;
     }
 
     /// Width in cells.
@@ -362,6 +554,11 @@ pub trait Frontend {
     fn set_title(&mut self, _title: &str) -> Result<(), Self::Error> {
         Ok(())
     }
+
+    /// Whether and how this frontend draws [`Tile`]s as pictures. Default: letters only.
+    fn tile_support(&self) -> TileSupport {
+        TileSupport::None
+    }
 }
 
 /// What an [`App`] wants after handling an input.
@@ -399,6 +596,13 @@ pub trait App {
     fn farewell(&self) -> Result<Option<String>, String> {
         Ok(None)
     }
+
+    /// The window or terminal title for the current screen (such as the game and the depth);
+    /// [`run`] passes it to [`Frontend::set_title`] whenever it changes. Default: `None`,
+    /// leaving the title alone.
+    fn title(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Drive `app` with `frontend` until the app or the frontend asks to quit.
@@ -421,9 +625,19 @@ fn run_until_error<F: Frontend, A: App + ?Sized>(
     frontend: &mut F,
     app: &mut A,
 ) -> Result<(), F::Error> {
+    let mut shown_title: Option<String> = None;
     loop {
+        let title = app.title();
+        if title.is_some() && title != shown_title {
+            if let Some(t) = &title {
+                frontend.set_title(t)?;
+            }
+            shown_title = title;
+        }
         let (w, h) = frontend.size()?;
         let mut frame = Frame::new(w, h);
+        frame.set_tiles(frontend.tile_support());
+        frame.set_colour_depth(frontend.colour_depth());
         app.render(&mut frame);
         frontend.present(&frame)?;
         let control = match frontend.next_input(app.tick_interval())? {
@@ -475,6 +689,8 @@ pub struct TestFrontend {
     script: VecDeque<Input>,
     frames: Vec<Frame>,
     depth: ColourDepth,
+    tiles: TileSupport,
+    titles: Vec<String>,
 }
 
 impl TestFrontend {
@@ -486,7 +702,22 @@ impl TestFrontend {
             script: script.into_iter().collect(),
             frames: Vec::new(),
             depth: ColourDepth::TrueColour,
+            tiles: TileSupport::None,
+            titles: Vec::new(),
         }
+    }
+
+    /// Pretend to draw [`Tile`]s as pictures.
+    #[must_use]
+    pub fn with_tiles(mut self, tiles: TileSupport) -> Self {
+        self.tiles = tiles;
+        self
+    }
+
+    /// Every title set so far, oldest first.
+    #[must_use]
+    pub fn titles(&self) -> &[String] {
+        &self.titles
     }
 
     /// Pretend to show only this many colours.
@@ -549,11 +780,88 @@ impl Frontend for TestFrontend {
     fn colour_depth(&self) -> ColourDepth {
         self.depth
     }
+
+    fn set_title(&mut self, title: &str) -> Result<(), Self::Error> {
+        self.titles.push(title.to_owned());
+        Ok(())
+    }
+
+    fn tile_support(&self) -> TileSupport {
+        self.tiles
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_tile_and_span_round_trips_and_plain_text_is_not_a_tile() {
+        let mut tiles: Vec<Tile> = PLAIN_TILES.to_vec();
+        tiles.extend((b'!'..=b'~').map(|b| Tile::Creature(char::from(b))));
+        tiles.extend(['a', '%', '≈', '♣', '─', '·', 'é'].map(Tile::Glyph));
+        let mut seen = std::collections::HashSet::new();
+        for t in tiles {
+            for span in [TileSpan::Whole, TileSpan::Left, TileSpan::Right] {
+                let c = t.to_char_in(span);
+                assert!(seen.insert(c), "{t:?} {span:?} shares a code");
+                assert_eq!(Tile::decode(c), Some((t, span)));
+            }
+        }
+        // Out of range letters become '?', never a wrong tile.
+        assert_eq!(
+            Tile::decode(Tile::Creature('é').to_char()),
+            Some((Tile::Creature('?'), TileSpan::Whole))
+        );
+        assert_eq!(
+            Tile::decode(Tile::Glyph('漢').to_char()),
+            Some((Tile::Glyph('?'), TileSpan::Whole))
+        );
+        for c in [
+            'a',
+            '@',
+            ' ',
+            '\u{E000}',
+            '\u{F0000}',
+            '\u{10FFFD}',
+            char::MAX,
+        ] {
+            assert_eq!(Tile::decode(c), None, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn run_passes_tile_support_and_titles_to_the_frontend() {
+        struct Titled(u32);
+        impl App for Titled {
+            fn render(&self, f: &mut Frame) {
+                let s = format!("{:?}", f.tiles());
+                f.put_str(0, 0, &s, Rgb::WHITE, Rgb::BLACK);
+            }
+            fn handle(&mut self, i: Input) -> Control {
+                self.0 += 1;
+                if i == Input::ch('q') {
+                    Control::Quit
+                } else {
+                    Control::Continue
+                }
+            }
+            fn title(&self) -> Option<String> {
+                Some(format!("depth {}", self.0 / 2))
+            }
+        }
+        let script = [
+            Input::ch('a'),
+            Input::ch('b'),
+            Input::ch('c'),
+            Input::ch('q'),
+        ];
+        let mut fe = TestFrontend::new(10, 1, script).with_tiles(TileSupport::Double);
+        run(&mut fe, &mut Titled(0)).unwrap();
+        assert!(fe.last_frame().unwrap().contains_text("Double"));
+        // Set once per change, not once per frame.
+        assert_eq!(fe.titles(), ["depth 0", "depth 1"]);
+    }
 
     #[test]
     fn frame_writes_clip() {
