@@ -1,61 +1,61 @@
 //! `alembic-pixels`: play an Alembic game in a native window.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use alembic::App;
-use alembic_content::{LaunchOptions, launch};
-use alembic_pixels::{Face, PixelsFrontend, PixelsOptions};
+use alembic_content::{GameArgs, launch};
+use alembic_pixels::{Font, PixelsFrontend, PixelsOptions};
 use clap::Parser;
 
-/// Play Alembic in a native window with bitmap glyphs.
+/// Play Alembic in a native window.
 #[derive(Debug, Parser)]
 #[command(name = "alembic-pixels", version, about)]
 struct Args {
-    /// Which game to play.
-    #[arg(long, value_name = "NAME", default_value_t = alembic_content::default_game().to_string())]
-    game: String,
-    /// Seed for a new game: a number, or any word (as on the start screen); random when
-    /// omitted. With a saved game waiting, the start screen asks before replacing it.
-    #[arg(long, value_name = "SEED")]
-    seed: Option<String>,
-    /// Continue the saved game in FILE.
-    #[arg(long, value_name = "FILE")]
-    load: Option<PathBuf>,
-    /// Integer pixel scale, 1–4 (default: the largest that fits the screen).
-    #[arg(long, value_name = "1..4", value_parser = clap::value_parser!(u8).range(1..=4))]
+    #[command(flatten)]
+    game: GameArgs,
+    /// The font: `noto` (anti-aliased Noto Sans Mono, sized to show at least 80×24 cells
+    /// whatever the window size), or the retro bitmaps `8x8` (square cells) and `8x16`.
+    #[arg(long, value_enum, default_value_t = FontArg::Noto)]
+    font: FontArg,
+    /// A fixed integer scale, 1–6, for the bitmap fonts (default: the largest that shows
+    /// 80×24 cells; Noto always picks its size from the window).
+    #[arg(long, value_name = "1..6", value_parser = clap::value_parser!(u8).range(1..=6))]
     scale: Option<u8>,
-    /// Cell shape: `square` 8×8 glyphs, or `tall` 8×16 (rows doubled, terminal-like).
-    #[arg(long, value_enum, default_value_t = FaceArg::Square)]
-    face: FaceArg,
+    /// Start with graphical tiles on the map instead of letters (F2 switches in game).
+    #[arg(long)]
+    tiles: bool,
 }
 
-/// `--face` values.
+/// `--font` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum FaceArg {
-    /// 8×8 cells.
-    Square,
-    /// 8×16 cells.
-    Tall,
+enum FontArg {
+    /// Noto Sans Mono, anti-aliased.
+    Noto,
+    /// 8×8 bitmaps, square cells.
+    #[value(name = "8x8")]
+    Bitmap8x8,
+    /// 8×8 bitmaps with rows doubled: 8×16 cells.
+    #[value(name = "8x16")]
+    Bitmap8x16,
 }
 
 /// The game comes from `alembic-content`; this frontend contains no game code.
 fn make_app(args: &Args) -> Result<Box<dyn App>, String> {
-    let opts = LaunchOptions {
-        game: args.game.clone(),
-        seed: args
-            .seed
-            .as_deref()
-            .map(alembic_content::alchemy_ui::seed_from_text),
-        load: args.load.clone(),
-    };
+    let opts = args.game.launch_options(Some(args.tiles));
     launch(&opts).map_err(|e| e.to_string())
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if args.scale.is_some() && args.font == FontArg::Noto {
+        eprintln!(
+            "alembic-pixels: --scale applies to the bitmap fonts (--font 8x8 or 8x16); \
+             Noto sizes itself to the window"
+        );
+        return ExitCode::from(2);
+    }
     // The game is built before any window opens: a bad --game/--load never shows one.
     let mut app = match make_app(&args) {
         Ok(app) => app,
@@ -64,16 +64,15 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // Start at 80×50 square cells or 80×25 tall ones: about 640×400 pixels at 1×.
-    let (face, rows) = match args.face {
-        FaceArg::Square => (Face::Square8x8, 50),
-        FaceArg::Tall => (Face::Tall8x16, 25),
+    let font = match args.font {
+        FontArg::Noto => Font::Noto,
+        FontArg::Bitmap8x8 => Font::Bitmap8x8,
+        FontArg::Bitmap8x16 => Font::Bitmap8x16,
     };
     let opts = PixelsOptions {
-        title: format!("Alembic — {}", args.game),
+        title: format!("Alembic: {}", args.game.game_name()),
         scale: args.scale,
-        face,
-        rows,
+        font,
         ..PixelsOptions::default()
     };
     let frontend = match PixelsFrontend::open(&opts) {

@@ -1,82 +1,130 @@
 //! The rasteriser: a [`Frame`] of cells into a `0RGB` `u32` pixel buffer, with no window.
+//!
+//! Every cell is its background colour with a coverage mask blended over it in its
+//! foreground colour. The mask comes from, in order:
+//! 1. [`crate::geometry`] for box-drawing and block characters, so lines join;
+//! 2. [`crate::tiles`] for [`alembic::Tile`] characters (pictures drawn in code);
+//! 3. the font: anti-aliased Noto Sans Mono ([`Font::Noto`], 8-bit coverage, alpha-blended)
+//!    or the `font8x8` bitmaps ([`Font::Bitmap8x8`], [`Font::Bitmap8x16`], integer-scaled);
+//! 4. a visible replacement box for anything else.
+//!
+//! Masks are made once per character and cell size and kept in the [`Rasterizer`], so a frame
+//! costs one blend per pixel.
 
-use alembic::{Frame, Rgb};
+use std::collections::HashMap;
 
-use crate::font::{Glyph, glyph_or_replacement};
+use alembic::{Frame, Rgb, Tile, TileSpan};
+use noto_sans_mono_bitmap::{FontWeight, RasterHeight, get_raster, get_raster_width};
 
-/// Smallest and largest integer scale.
-pub const SCALE_RANGE: std::ops::RangeInclusive<u8> = 1..=4;
+use crate::font::{Glyph, REPLACEMENT, glyph};
+use crate::{geometry, tiles};
 
-/// The shape of one cell before scaling.
+/// Which font draws the letters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Face {
-    /// The 8×8 glyph as is: square cells (classic tile roguelike look, round light radii).
+pub enum Font {
+    /// Noto Sans Mono, anti-aliased, cells about 1:2.3 (like a terminal). The default.
     #[default]
-    Square8x8,
-    /// Each glyph row doubled: 8×16 cells, the 1:2 shape of a terminal.
-    Tall8x16,
+    Noto,
+    /// The square 8×8 bitmaps of `font8x8`, integer-scaled: the retro look.
+    Bitmap8x8,
+    /// The 8×8 bitmaps with each row doubled: 8×16 cells.
+    Bitmap8x16,
 }
 
-impl Face {
-    /// Cell size in pixels at scale 1.
-    #[must_use]
-    pub const fn cell_size(self) -> (usize, usize) {
-        match self {
-            Face::Square8x8 => (8, 8),
-            Face::Tall8x16 => (8, 16),
-        }
-    }
+/// The Noto sizes on offer, smallest first: (raster height, integer scale). Above 32 pixels
+/// the pre-rasterised glyphs are doubled (nearest neighbour), which stays crisp.
+const NOTO_STEPS: [(RasterHeight, usize); 7] = [
+    (RasterHeight::Size16, 1),
+    (RasterHeight::Size20, 1),
+    (RasterHeight::Size24, 1),
+    (RasterHeight::Size32, 1),
+    (RasterHeight::Size20, 2),
+    (RasterHeight::Size24, 2),
+    (RasterHeight::Size32, 2),
+];
 
-    /// How many output rows each glyph row becomes at scale 1.
-    const fn row_repeat(self) -> usize {
-        match self {
-            Face::Square8x8 => 1,
-            Face::Tall8x16 => 2,
-        }
-    }
-}
+/// Integer scales on offer for the bitmap fonts.
+pub const BITMAP_SCALES: std::ops::RangeInclusive<u8> = 1..=6;
 
-/// Cell face and integer scale: everything that maps cells to pixels.
+/// Font and cell size: everything that maps cells to pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Layout {
-    face: Face,
-    scale: u8,
+    font: Font,
+    /// Index of the size among the font's sizes, smallest first.
+    step: u8,
 }
 
 impl Default for Layout {
     fn default() -> Self {
-        Layout::new(Face::Square8x8, 1)
+        Layout::new(Font::Noto, 0)
     }
 }
 
 impl Layout {
-    /// A layout; `scale` is clamped into [`SCALE_RANGE`].
+    /// A layout of `font` at size `step` (0 = smallest; clamped to [`Layout::steps`]). For the
+    /// bitmap fonts the step is the integer scale minus one.
     #[must_use]
-    pub fn new(face: Face, scale: u8) -> Self {
+    pub fn new(font: Font, step: u8) -> Self {
         Layout {
-            face,
-            scale: scale.clamp(*SCALE_RANGE.start(), *SCALE_RANGE.end()),
+            font,
+            step: step.min(Self::steps(font) - 1),
         }
     }
 
-    /// The cell face.
+    /// A bitmap-font layout at integer `scale` (clamped to [`BITMAP_SCALES`]).
     #[must_use]
-    pub fn face(&self) -> Face {
-        self.face
+    pub fn scaled(font: Font, scale: u8) -> Self {
+        Layout::new(font, scale.max(1) - 1)
     }
 
-    /// The integer scale (1–4).
+    /// How many sizes `font` offers.
     #[must_use]
-    pub fn scale(&self) -> u8 {
-        self.scale
+    pub fn steps(font: Font) -> u8 {
+        match font {
+            Font::Noto => NOTO_STEPS.len() as u8,
+            Font::Bitmap8x8 | Font::Bitmap8x16 => *BITMAP_SCALES.end(),
+        }
     }
 
-    /// One cell's size in pixels, scale included.
+    /// The largest size of `font` whose grid in a `width × height` window has at least
+    /// `min_cols × min_rows` cells; the smallest size when none does.
+    #[must_use]
+    pub fn fit(font: Font, width: usize, height: usize, min_cols: u16, min_rows: u16) -> Self {
+        (0..Self::steps(font))
+            .rev()
+            .map(|step| Layout::new(font, step))
+            .find(|l| {
+                let (c, r) = l.grid_for_window(width, height);
+                c >= min_cols && r >= min_rows
+            })
+            .unwrap_or_else(|| Layout::new(font, 0))
+    }
+
+    /// The font.
+    #[must_use]
+    pub fn font(&self) -> Font {
+        self.font
+    }
+
+    /// The size step (0 = smallest).
+    #[must_use]
+    pub fn step(&self) -> u8 {
+        self.step
+    }
+
+    /// One cell's size in pixels.
     #[must_use]
     pub fn cell_px(&self) -> (usize, usize) {
-        let (w, h) = self.face.cell_size();
-        let s = usize::from(self.scale);
-        (w * s, h * s)
+        let s = usize::from(self.step);
+        match self.font {
+            Font::Noto => {
+                let (height, scale) = NOTO_STEPS[s];
+                let w = get_raster_width(FontWeight::Regular, height);
+                (w * scale, height as usize * scale)
+            }
+            Font::Bitmap8x8 => (8 * (s + 1), 8 * (s + 1)),
+            Font::Bitmap8x16 => (8 * (s + 1), 16 * (s + 1)),
+        }
     }
 
     /// Pixel size of a `cols × rows` grid.
@@ -104,72 +152,296 @@ pub const fn pack(c: Rgb) -> u32 {
     ((c.r as u32) << 16) | ((c.g as u32) << 8) | c.b as u32
 }
 
-/// Draw `frame` into `buf` (resized to fit exactly) and return its `(width, height)` in pixels.
-///
-/// Each cell is its background, with the glyph's set pixels in the foreground colour; a
-/// character the font lacks draws [`crate::font::REPLACEMENT`]. Never panics: the buffer is
-/// always sized from the frame and the layout.
-pub fn render_frame(frame: &Frame, layout: Layout, buf: &mut Vec<u32>) -> (usize, usize) {
-    let (width, height) = layout.buffer_size(frame.width(), frame.height());
-    // Every pixel is overwritten below: only the length needs setting.
-    buf.resize(width * height, 0);
-    if width == 0 || height == 0 {
-        return (width, height);
-    }
-    let s = usize::from(layout.scale);
-    let (cell_w, _) = layout.cell_px();
-    let rows_per_glyph_row = layout.face.row_repeat() * s;
-    // Output lines one glyph row covers, and one cell row covers.
-    let band_len = rows_per_glyph_row * width;
-    let cell_row_px = band_len * 8;
-    let cols = usize::from(frame.width());
+/// Where a drawn frame landed in the buffer: for mapping the mouse back to cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// Buffer width in pixels.
+    pub width: usize,
+    /// Buffer height in pixels.
+    pub height: usize,
+    /// Pixel of the top-left corner of cell (0, 0).
+    pub origin: (usize, usize),
+    /// Cell size in pixels.
+    pub cell: (usize, usize),
+    /// Grid size in cells.
+    pub grid: (u16, u16),
+}
 
-    // Glyph and packed colours of one cell row, looked up once and reused for its 8 glyph rows.
-    let mut looked_up: Vec<(Glyph, u32, u32)> = Vec::with_capacity(cols);
-    for (cy, cells) in frame.cells().chunks_exact(cols.max(1)).enumerate() {
-        looked_up.clear();
-        looked_up.extend(
-            cells
-                .iter()
-                .map(|c| (glyph_or_replacement(c.ch), pack(c.fg), pack(c.bg))),
-        );
-        let cell_row = &mut buf[cy * cell_row_px..(cy + 1) * cell_row_px];
-        for (gy, band) in cell_row.chunks_exact_mut(band_len).enumerate() {
-            // Draw the first output line of this glyph row across the whole width (sequential
-            // writes), then copy that line down for the vertical scale.
-            let (first, rest) = band.split_at_mut(width);
-            for (line, (glyph, fg, bg)) in first.chunks_exact_mut(cell_w).zip(&looked_up) {
-                let bits = glyph[gy];
-                match s {
-                    _ if bits == 0 => line.fill(*bg),
-                    1 => glyph_row::<1>(line, bits, *fg, *bg),
-                    2 => glyph_row::<2>(line, bits, *fg, *bg),
-                    3 => glyph_row::<3>(line, bits, *fg, *bg),
-                    _ => glyph_row::<4>(line, bits, *fg, *bg),
+impl Placement {
+    /// The cell under pixel (`x`, `y`), if it is on the grid.
+    #[must_use]
+    pub fn cell_at(&self, x: f32, y: f32) -> Option<(u16, u16)> {
+        if !(x.is_finite() && y.is_finite()) || x < 0.0 || y < 0.0 {
+            return None;
+        }
+        let (px, py) = (x as usize, y as usize);
+        let cx = px.checked_sub(self.origin.0)? / self.cell.0.max(1);
+        let cy = py.checked_sub(self.origin.1)? / self.cell.1.max(1);
+        let cx = u16::try_from(cx).ok()?;
+        let cy = u16::try_from(cy).ok()?;
+        (cx < self.grid.0 && cy < self.grid.1).then_some((cx, cy))
+    }
+}
+
+/// Draws frames: holds the layout and the coverage masks made so far (one per character).
+#[derive(Clone, Debug, Default)]
+pub struct Rasterizer {
+    layout: Layout,
+    masks: HashMap<char, Mask>,
+}
+
+/// A coverage mask and, per row, whether it is all background or all foreground (drawn as
+/// a plain fill, the common case for blank rows and box lines).
+#[derive(Clone, Debug)]
+struct Mask {
+    data: Box<[u8]>,
+    rows: Box<[RowKind]>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RowKind {
+    Background,
+    Foreground,
+    Mixed,
+}
+
+impl Mask {
+    fn new(data: Vec<u8>, w: usize) -> Self {
+        let rows = data
+            .chunks_exact(w.max(1))
+            .map(|r| {
+                if r.iter().all(|a| *a == 0) {
+                    RowKind::Background
+                } else if r.iter().all(|a| *a == 255) {
+                    RowKind::Foreground
+                } else {
+                    RowKind::Mixed
+                }
+            })
+            .collect();
+        Mask {
+            data: data.into_boxed_slice(),
+            rows,
+        }
+    }
+}
+
+impl Rasterizer {
+    /// A rasteriser for `layout`.
+    #[must_use]
+    pub fn new(layout: Layout) -> Self {
+        Rasterizer {
+            layout,
+            masks: HashMap::new(),
+        }
+    }
+
+    /// The layout in use.
+    #[must_use]
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// Switch layout (the masks are remade as needed).
+    pub fn set_layout(&mut self, layout: Layout) {
+        if layout != self.layout {
+            self.layout = layout;
+            self.masks.clear();
+        }
+    }
+
+    /// The coverage mask of `ch` at the current cell size (`w × h` bytes).
+    pub fn mask(&mut self, ch: char) -> &[u8] {
+        let layout = self.layout;
+        let w = layout.cell_px().0;
+        &self
+            .masks
+            .entry(ch)
+            .or_insert_with(|| Mask::new(make_mask(layout, ch), w))
+            .data
+    }
+
+    /// Draw `frame` into `buf`, resized to `window` pixels (or to the frame's own size when
+    /// `None`), with the grid centred and the margins black. Never panics.
+    pub fn render(
+        &mut self,
+        frame: &Frame,
+        buf: &mut Vec<u32>,
+        window: Option<(usize, usize)>,
+    ) -> Placement {
+        let cell = self.layout.cell_px();
+        let grid = (frame.width(), frame.height());
+        let (gw, gh) = self.layout.buffer_size(grid.0, grid.1);
+        let (width, height) = window.map_or((gw, gh), |(w, h)| (w.max(gw), h.max(gh)));
+        let origin = ((width - gw) / 2, (height - gh) / 2);
+        let placement = Placement {
+            width,
+            height,
+            origin,
+            cell,
+            grid,
+        };
+        buf.clear();
+        buf.resize(width * height, 0);
+        let cols = usize::from(grid.0);
+        if cols == 0 || gh == 0 {
+            return placement;
+        }
+        for c in frame.cells() {
+            if !self.masks.contains_key(&c.ch) {
+                self.mask(c.ch);
+            }
+        }
+        let (cw, ch) = cell;
+        for (cy, cells) in frame.cells().chunks_exact(cols).enumerate() {
+            let top = origin.1 + cy * ch;
+            for (cx, c) in cells.iter().enumerate() {
+                let Some(mask) = self.masks.get(&c.ch) else {
+                    continue;
+                };
+                let (fg, bg) = (pack(c.fg), pack(c.bg));
+                let left = origin.0 + cx * cw;
+                for (y, (row, kind)) in mask.data.chunks_exact(cw).zip(&mask.rows).enumerate() {
+                    let start = (top + y) * width + left;
+                    let out = &mut buf[start..start + cw];
+                    match kind {
+                        RowKind::Background => out.fill(bg),
+                        RowKind::Foreground => out.fill(fg),
+                        RowKind::Mixed => {
+                            for (px, a) in out.iter_mut().zip(row) {
+                                *px = blend(bg, fg, *a);
+                            }
+                        }
+                    }
                 }
             }
-            for copy in rest.chunks_exact_mut(width) {
-                copy.copy_from_slice(first);
+        }
+        placement
+    }
+}
+
+/// `bg` with `fg` over it at coverage `a` (0–255), per channel. Branch-free (red and blue
+/// blended together in one multiply), so the per-pixel loop vectorises; exact at 0 and 255.
+#[inline]
+fn blend(bg: u32, fg: u32, a: u8) -> u32 {
+    // 0..=255 onto 0..=256, so 255 gives exactly `fg`.
+    let a = u32::from(a) + u32::from(a >> 7);
+    let ia = 256 - a;
+    let rb = (((bg & 0x00FF_00FF) * ia + (fg & 0x00FF_00FF) * a) >> 8) & 0x00FF_00FF;
+    let g = (((bg & 0x0000_FF00) * ia + (fg & 0x0000_FF00) * a) >> 8) & 0x0000_FF00;
+    rb | g
+}
+
+/// Draw `frame` at `layout` into `buf` (resized to the frame), returning `(width, height)`.
+/// A one-off convenience; a window keeps a [`Rasterizer`] so masks are made once.
+pub fn render_frame(frame: &Frame, layout: Layout, buf: &mut Vec<u32>) -> (usize, usize) {
+    let p = Rasterizer::new(layout).render(frame, buf, None);
+    (p.width, p.height)
+}
+
+/// The coverage mask of `ch` in one cell of `layout`.
+fn make_mask(layout: Layout, ch: char) -> Vec<u8> {
+    let (w, h) = layout.cell_px();
+    if let Some((tile, span)) = Tile::decode(ch) {
+        // A two-cell tile is drawn whole on a double-width canvas; each cell takes its half.
+        let canvas = if span == TileSpan::Whole { w } else { 2 * w };
+        let whole = tiles::mask(tile, canvas, h, &|c| shape_mask(layout, c));
+        let skip = if span == TileSpan::Right { w } else { 0 };
+        return whole
+            .chunks_exact(canvas.max(1))
+            .flat_map(|row| row[skip..skip + w].iter().copied())
+            .collect();
+    }
+    shape_mask(layout, ch)
+}
+
+/// The mask of a character as text: geometry for box and block characters (Noto), else the
+/// font.
+fn shape_mask(layout: Layout, ch: char) -> Vec<u8> {
+    let (w, h) = layout.cell_px();
+    if layout.font == Font::Noto
+        && let Some(m) = geometry::mask(ch, w, h)
+    {
+        return m;
+    }
+    letter_mask(layout, ch)
+}
+
+/// The mask of a character from the font (no tiles, no geometry).
+fn letter_mask(layout: Layout, ch: char) -> Vec<u8> {
+    let (w, h) = layout.cell_px();
+    let step = usize::from(layout.step);
+    match layout.font {
+        Font::Noto => {
+            let (height, scale) = NOTO_STEPS[step];
+            if ch == ' ' {
+                return vec![0; w * h];
+            }
+            if let Some(r) = get_raster(ch, FontWeight::Regular, height) {
+                let mut m = vec![0u8; w * h];
+                for (y, row) in m.chunks_exact_mut(w).enumerate() {
+                    for (x, p) in row.iter_mut().enumerate() {
+                        *p = r.pixel(x / scale, y / scale).unwrap_or(0);
+                    }
+                }
+                return m;
+            }
+            // Not in Noto: the 8×8 bitmap (or the replacement box), scaled to the cell width
+            // and centred.
+            let g = glyph(ch).unwrap_or(REPLACEMENT);
+            let s = (w / 8).max(1);
+            bitmap_mask(
+                g,
+                w,
+                h,
+                s,
+                s * 2,
+                (w - (8 * s).min(w)) / 2,
+                (h - (16 * s).min(h)) / 2,
+            )
+        }
+        Font::Bitmap8x8 | Font::Bitmap8x16 => {
+            let g = glyph(ch).unwrap_or(REPLACEMENT);
+            let s = step + 1;
+            let rows = if layout.font == Font::Bitmap8x16 {
+                2
+            } else {
+                1
+            };
+            bitmap_mask(g, w, h, s, s * rows, 0, 0)
+        }
+    }
+}
+
+/// An 8×8 glyph as a `w × h` mask, each glyph pixel `sx × sy` pixels, from offset (`ox`, `oy`).
+fn bitmap_mask(
+    g: Glyph,
+    w: usize,
+    h: usize,
+    sx: usize,
+    sy: usize,
+    ox: usize,
+    oy: usize,
+) -> Vec<u8> {
+    let mut m = vec![0u8; w * h];
+    for (gy, bits) in g.iter().enumerate() {
+        for gx in 0..8 {
+            if bits >> gx & 1 == 0 {
+                continue;
+            }
+            for y in oy + gy * sy..(oy + (gy + 1) * sy).min(h) {
+                for x in ox + gx * sx..(ox + (gx + 1) * sx).min(w) {
+                    m[y * w + x] = 255;
+                }
             }
         }
     }
-    (width, height)
-}
-
-/// One glyph row into `line` (`8 × S` pixels): set bits in `fg`, clear bits in `bg`.
-/// The scale is a constant so the per-pixel loop unrolls.
-#[inline]
-fn glyph_row<const S: usize>(line: &mut [u32], bits: u8, fg: u32, bg: u32) {
-    for (gx, px) in line.chunks_exact_mut(S).enumerate() {
-        let on = 0u32.wrapping_sub(u32::from(bits >> gx & 1));
-        px.fill((fg & on) | (bg & !on));
-    }
+    m
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::font::{REPLACEMENT, glyph};
     use alembic::Cell;
 
     const FG: Rgb = Rgb::new(255, 200, 40);
@@ -179,49 +451,42 @@ mod tests {
         Cell { ch, fg: FG, bg: BG }
     }
 
-    /// The pixel at glyph position (gx, gy) of cell (cx, cy).
-    fn px(
-        buf: &[u32],
-        width: usize,
-        layout: Layout,
-        cx: usize,
-        cy: usize,
-        gx: usize,
-        gy: usize,
-    ) -> u32 {
-        let (cw, ch) = layout.cell_px();
-        let s = usize::from(layout.scale());
-        let rr = layout.face().row_repeat() * s;
-        buf[(cy * ch + gy * rr) * width + cx * cw + gx * s]
+    /// The pixel at (x, y) of cell (cx, cy).
+    fn px(buf: &[u32], p: &Placement, cx: usize, cy: usize, x: usize, y: usize) -> u32 {
+        let (ox, oy) = p.origin;
+        buf[(oy + cy * p.cell.1 + y) * p.width + ox + cx * p.cell.0 + x]
     }
 
     #[test]
-    fn buffer_size_is_cells_times_cell_size_times_scale() {
-        for face in [Face::Square8x8, Face::Tall8x16] {
-            for scale in 1..=4u8 {
-                let layout = Layout::new(face, scale);
+    fn buffer_size_is_cells_times_cell_size() {
+        for font in [Font::Noto, Font::Bitmap8x8, Font::Bitmap8x16] {
+            for step in 0..Layout::steps(font) {
+                let layout = Layout::new(font, step);
                 let frame = Frame::new(7, 3);
                 let mut buf = Vec::new();
                 let (w, h) = render_frame(&frame, layout, &mut buf);
-                let (fw, fh) = face.cell_size();
-                let s = usize::from(scale);
-                assert_eq!((w, h), (7 * fw * s, 3 * fh * s));
+                let (cw, ch) = layout.cell_px();
+                assert_eq!((w, h), (7 * cw, 3 * ch));
                 assert_eq!(buf.len(), w * h);
             }
         }
+        assert_eq!(Layout::scaled(Font::Bitmap8x8, 2).cell_px(), (16, 16));
+        assert_eq!(Layout::scaled(Font::Bitmap8x16, 3).cell_px(), (24, 48));
     }
 
     #[test]
-    fn glyph_pixels_are_fg_and_the_rest_bg_at_every_scale() {
-        for face in [Face::Square8x8, Face::Tall8x16] {
-            for scale in 1..=4u8 {
-                let layout = Layout::new(face, scale);
+    fn bitmap_glyph_pixels_are_fg_and_the_rest_bg_at_every_scale() {
+        for font in [Font::Bitmap8x8, Font::Bitmap8x16] {
+            for scale in BITMAP_SCALES {
+                let layout = Layout::scaled(font, scale);
                 let mut frame = Frame::new(3, 2);
                 frame.clear(cell(' '));
                 frame.put(1, 1, cell('@'));
                 let mut buf = Vec::new();
-                let (w, _) = render_frame(&frame, layout, &mut buf);
+                let p = Rasterizer::new(layout).render(&frame, &mut buf, None);
                 let at = glyph('@').expect("@ has a glyph");
+                let s = usize::from(scale);
+                let rows = if font == Font::Bitmap8x16 { 2 } else { 1 };
                 for (gy, bits) in at.iter().enumerate() {
                     for gx in 0..8 {
                         let want = if bits >> gx & 1 == 1 {
@@ -229,75 +494,128 @@ mod tests {
                         } else {
                             pack(BG)
                         };
-                        assert_eq!(px(&buf, w, layout, 1, 1, gx, gy), want, "{face:?} x{scale}");
+                        assert_eq!(px(&buf, &p, 1, 1, gx * s, gy * s * rows), want);
                     }
                 }
-                // Every pixel is one of the two colours, and the fg count matches the glyph.
-                let (cw, chh) = layout.cell_px();
-                let set: usize = at.iter().map(|b| b.count_ones() as usize).sum();
-                let fg_pixels = buf.iter().filter(|&&p| p == pack(FG)).count();
-                assert_eq!(fg_pixels, set * cw * chh / 64);
                 assert!(buf.iter().all(|&p| p == pack(FG) || p == pack(BG)));
             }
         }
     }
 
     #[test]
-    fn empty_cells_are_all_background() {
-        let layout = Layout::new(Face::Square8x8, 2);
-        let mut frame = Frame::new(4, 4);
-        frame.clear(cell(' '));
+    fn noto_glyphs_are_anti_aliased_and_blended() {
+        let layout = Layout::new(Font::Noto, 3);
+        let mut frame = Frame::new(1, 1);
+        frame.put(0, 0, cell('@'));
         let mut buf = Vec::new();
         render_frame(&frame, layout, &mut buf);
-        assert!(buf.iter().all(|&p| p == pack(BG)));
+        let fg = buf.iter().filter(|p| **p == pack(FG)).count();
+        let bg = buf.iter().filter(|p| **p == pack(BG)).count();
+        let between = buf.len() - fg - bg;
+        assert!(fg > 10 && bg > 10 && between > 10, "{fg} {bg} {between}");
+        // A blended pixel lies between the two colours on every channel.
+        for p in &buf {
+            let r = (p >> 16) & 0xFF;
+            assert!((10..=255).contains(&r));
+        }
     }
 
     #[test]
-    fn unknown_chars_draw_the_replacement_glyph() {
-        let layout = Layout::new(Face::Square8x8, 1);
-        let mut frame = Frame::new(3, 1);
-        frame.clear(cell(' '));
-        frame.put(0, 0, cell('\u{1F600}'));
-        frame.put(1, 0, cell('\u{7}'));
-        frame.put(2, 0, cell('漢'));
-        let mut buf = Vec::new();
-        let (w, _) = render_frame(&frame, layout, &mut buf);
-        for cx in 0..3 {
-            for (gy, bits) in REPLACEMENT.iter().enumerate() {
-                for gx in 0..8 {
-                    let want = if bits >> gx & 1 == 1 {
-                        pack(FG)
-                    } else {
-                        pack(BG)
-                    };
-                    assert_eq!(px(&buf, w, layout, cx, 0, gx, gy), want);
-                }
+    fn empty_cells_are_all_background() {
+        for font in [Font::Noto, Font::Bitmap8x8] {
+            let mut frame = Frame::new(4, 4);
+            frame.clear(cell(' '));
+            let mut buf = Vec::new();
+            render_frame(&frame, Layout::new(font, 1), &mut buf);
+            assert!(buf.iter().all(|&p| p == pack(BG)));
+        }
+    }
+
+    #[test]
+    fn unknown_chars_draw_a_visible_replacement() {
+        for font in [Font::Noto, Font::Bitmap8x8] {
+            let mut frame = Frame::new(3, 1);
+            frame.clear(cell(' '));
+            frame.put(0, 0, cell('\u{1F600}'));
+            frame.put(1, 0, cell('\u{7}'));
+            frame.put(2, 0, cell('漢'));
+            let mut buf = Vec::new();
+            let p = Rasterizer::new(Layout::new(font, 0)).render(&frame, &mut buf, None);
+            for cx in 0..3 {
+                let lit = (0..p.cell.1)
+                    .flat_map(|y| (0..p.cell.0).map(move |x| (x, y)))
+                    .filter(|(x, y)| px(&buf, &p, cx, 0, *x, *y) == pack(FG))
+                    .count();
+                assert!(lit > 4, "{font:?} cell {cx}");
             }
         }
     }
 
     #[test]
-    fn empty_frames_and_reused_buffers_are_fine() {
-        let layout = Layout::new(Face::Tall8x16, 3);
-        let mut buf = vec![7; 10];
-        assert_eq!(render_frame(&Frame::new(0, 0), layout, &mut buf), (0, 0));
-        assert!(buf.is_empty());
-        assert_eq!(render_frame(&Frame::new(5, 0), layout, &mut buf), (120, 0));
-        let (w, h) = render_frame(&Frame::new(2, 1), layout, &mut buf);
-        assert_eq!(buf.len(), w * h);
+    fn the_grid_is_centred_in_a_larger_window_and_the_mouse_maps_back() {
+        let layout = Layout::scaled(Font::Bitmap8x8, 1);
+        let mut frame = Frame::new(2, 2);
+        frame.clear(cell('#'));
+        let mut buf = Vec::new();
+        let p = Rasterizer::new(layout).render(&frame, &mut buf, Some((100, 50)));
+        assert_eq!((p.width, p.height), (100, 50));
+        assert_eq!(p.origin, (42, 17));
+        assert_eq!(buf[0], 0, "margins are black");
+        assert_eq!(p.cell_at(42.0, 17.0), Some((0, 0)));
+        assert_eq!(p.cell_at(57.9, 32.9), Some((1, 1)));
+        assert_eq!(p.cell_at(58.0, 20.0), None);
+        assert_eq!(p.cell_at(10.0, 10.0), None);
+        assert_eq!(p.cell_at(f32::NAN, 1.0), None);
+        assert_eq!(p.cell_at(-1.0, 20.0), None);
     }
 
     #[test]
-    fn layout_clamps_scale_and_fits_grids() {
-        assert_eq!(Layout::new(Face::Square8x8, 0).scale(), 1);
-        assert_eq!(Layout::new(Face::Square8x8, 9).scale(), 4);
-        let l = Layout::new(Face::Square8x8, 2);
-        assert_eq!(l.grid_for_window(1280, 800), (80, 50));
-        assert_eq!(l.grid_for_window(1295, 815), (80, 50));
-        assert_eq!(l.grid_for_window(3, 3), (1, 1));
-        let t = Layout::new(Face::Tall8x16, 2);
-        assert_eq!(t.grid_for_window(1280, 800), (80, 25));
-        assert_eq!(l.grid_for_window(usize::MAX, 16), (u16::MAX, 1));
+    fn fit_picks_the_largest_size_with_80_by_24_cells() {
+        for (w, h) in [(800, 600), (1280, 800), (1920, 1080), (3840, 2160)] {
+            let l = Layout::fit(Font::Noto, w, h, 80, 24);
+            let (c, r) = l.grid_for_window(w, h);
+            assert!(c >= 80 && r >= 24, "{w}x{h}: {c}x{r}");
+            if l.step() + 1 < Layout::steps(Font::Noto) {
+                let bigger = Layout::new(Font::Noto, l.step() + 1);
+                let (c, r) = bigger.grid_for_window(w, h);
+                assert!(c < 80 || r < 24, "{w}x{h}: a bigger size fits");
+            }
+        }
+        assert_eq!(Layout::fit(Font::Noto, 100, 100, 80, 24).step(), 0);
+        assert_eq!(
+            Layout::fit(Font::Bitmap8x8, 1280, 800, 80, 24).cell_px(),
+            (16, 16)
+        );
+    }
+
+    #[test]
+    fn tiles_and_box_lines_use_their_own_masks() {
+        let layout = Layout::new(Font::Noto, 3);
+        let mut r = Rasterizer::new(layout);
+        let wall = r.mask(Tile::Wall.to_char()).to_vec();
+        let hash = r.mask('#').to_vec();
+        assert_ne!(wall, hash);
+        // The halves of a two-cell tile are the two halves of one picture.
+        let [left, right] = Tile::Hero.to_pair();
+        let (l, rr) = (r.mask(left).to_vec(), r.mask(right).to_vec());
+        assert_ne!(l, rr);
+        assert!(l.iter().any(|v| *v > 0) && rr.iter().any(|v| *v > 0));
+        let (cw, ch) = layout.cell_px();
+        let whole = tiles::mask(Tile::Hero, 2 * cw, ch, &|_| Vec::new());
+        assert_eq!(&whole[..cw], &l[..cw]);
+        assert_eq!(&whole[cw..2 * cw], &rr[..cw]);
+        let (w, h) = layout.cell_px();
+        let line = r.mask('─').to_vec();
+        assert_eq!(line[(h / 2) * w], 255, "the line reaches the left edge");
+        assert_eq!(line[(h / 2) * w + w - 1], 255, "and the right edge");
+    }
+
+    #[test]
+    fn blend_is_exact_at_the_ends_and_between() {
+        assert_eq!(blend(0x000000, 0xFFFFFF, 0), 0);
+        assert_eq!(blend(0x000000, 0xFFFFFF, 255), 0xFFFFFF);
+        assert_eq!(blend(0x000000, 0xFFFFFF, 128), 0x808080);
+        assert_eq!(blend(0x102030, 0x102030, 77), 0x102030);
     }
 
     #[test]

@@ -5,26 +5,31 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use alembic::{Frame, Frontend, Input};
-use minifb::{InputCallback, Key as Mk, Scale, ScaleMode, Window, WindowOptions};
+use alembic::{Frame, Frontend, Input, MouseButton, MouseKind, Tile, TileSupport};
+use minifb::{
+    InputCallback, Key as Mk, MouseButton as Mb, MouseMode, Scale, ScaleMode, Window, WindowOptions,
+};
 
 use crate::input::{RawEvent, RepeatTiming, Translator};
-use crate::raster::{Face, Layout, render_frame};
+use crate::raster::{Font, Layout, Placement, Rasterizer};
 
 /// How the window is opened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PixelsOptions {
     /// Window title.
     pub title: String,
-    /// Cell shape.
-    pub face: Face,
-    /// Integer scale 1–4; `None` picks the largest that fits the initial grid on the screen
-    /// (X11, Windows, macOS; Wayland does not tell, so 1 there).
+    /// The font.
+    pub font: Font,
+    /// A fixed integer scale for the bitmap fonts (1–6). `None`, and always for Noto: the
+    /// largest size that shows at least `min_cols × min_rows` cells, chosen again whenever
+    /// the window is resized.
     pub scale: Option<u8>,
-    /// Initial grid in cells (the window then follows the user's resizing).
-    pub cols: u16,
-    /// Initial grid rows.
-    pub rows: u16,
+    /// The grid the automatic size keeps on screen at least (80×24, like a terminal).
+    pub min_cols: u16,
+    /// Rows kept on screen at least.
+    pub min_rows: u16,
+    /// Draw [`Tile`] glyphs as pictures ([`Frontend::tile_support`]).
+    pub tiles: bool,
     /// How often events are pumped while waiting for input.
     pub pump_hz: u32,
     /// Held-key auto-repeat.
@@ -35,10 +40,11 @@ impl Default for PixelsOptions {
     fn default() -> Self {
         PixelsOptions {
             title: "Alembic".to_owned(),
-            face: Face::default(),
+            font: Font::default(),
             scale: None,
-            cols: 80,
-            rows: 50,
+            min_cols: 80,
+            min_rows: 24,
+            tiles: true,
             pump_hz: 60,
             repeat: RepeatTiming::default(),
         }
@@ -82,10 +88,26 @@ impl InputCallback for Collector {
 /// uncovered without a compositor (minifb ignores X11 `Expose`) heal quickly.
 const REFRESH: Duration = Duration::from_secs(1);
 
-/// A native window showing frames as bitmap glyphs. Knows nothing of any game.
+/// After this long without any event, events are pumped at [`IDLE_TICK`] instead of the
+/// configured rate, so a window nobody touches costs almost no CPU.
+const IDLE_AFTER: Duration = Duration::from_secs(2);
+/// The pump interval while idle.
+const IDLE_TICK: Duration = Duration::from_millis(50);
+
+/// The window size the window opens at on a screen large enough (before minifb fits it to
+/// the screen by integer steps): 640×400 doubled, 1280×800.
+const BASE_PX: (usize, usize) = (640, 400);
+
+/// A native window showing frames as anti-aliased text (or bitmap glyphs) and tiles. Knows
+/// nothing of any game.
 pub struct PixelsFrontend {
     window: Window,
-    layout: Layout,
+    raster: Rasterizer,
+    /// The font, and a fixed bitmap scale if one was asked for.
+    font: Font,
+    fixed_scale: Option<u8>,
+    min_grid: (u16, u16),
+    tiles: bool,
     events: Rc<StdCell<Vec<RawEvent>>>,
     translator: Translator,
     pending: VecDeque<Input>,
@@ -94,14 +116,18 @@ pub struct PixelsFrontend {
     /// Window size in pixels at the last pump.
     window_px: (usize, usize),
     buffer: Vec<u32>,
-    buffer_px: (usize, usize),
+    placement: Placement,
     last_frame: Option<Frame>,
     upload_needed: bool,
     last_upload: Instant,
+    last_event: Instant,
     tick: Duration,
     next_pump: Instant,
     was_active: bool,
     closed: bool,
+    /// The cell under the pointer at the last pump, and the buttons held.
+    mouse_cell: Option<(u16, u16)>,
+    buttons: [bool; 3],
     /// Set non-zero by a signal handler: end the session as if the window were closed.
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
 }
@@ -109,11 +135,31 @@ pub struct PixelsFrontend {
 impl std::fmt::Debug for PixelsFrontend {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PixelsFrontend")
-            .field("layout", &self.layout)
+            .field("layout", &self.raster.layout())
             .field("grid", &self.grid)
             .field("window_px", &self.window_px)
             .finish_non_exhaustive()
     }
+}
+
+/// The window icon: the potion tile, 32×32, as X11's `_NET_WM_ICON` wants it (width, height,
+/// then ARGB pixels, one per `u64`).
+fn icon_pixels() -> Vec<u64> {
+    let (w, h) = (32usize, 32usize);
+    let mask = crate::tiles::mask(Tile::Potion, w, h, &|_| Vec::new());
+    let (fg, bg) = (0x00FF_9A3Cu64, 0x0020_1830u64);
+    let mut out = vec![w as u64, h as u64];
+    out.extend(mask.iter().map(|a| {
+        let a = u64::from(*a);
+        if a == 0 {
+            0xFF00_0000 | bg
+        } else {
+            let mix =
+                |sh: u32| ((((bg >> sh) & 0xFF) * (255 - a) + ((fg >> sh) & 0xFF) * a) / 255) << sh;
+            0xFF00_0000 | mix(16) | mix(8) | mix(0)
+        }
+    }));
+    out
 }
 
 impl PixelsFrontend {
@@ -127,88 +173,111 @@ impl PixelsFrontend {
 
     /// Open the window. Fails (never panics) when there is no display.
     pub fn open(opts: &PixelsOptions) -> Result<Self, PixelsError> {
-        let cols = opts.cols.max(1);
-        let rows = opts.rows.max(1);
-        let base = Layout::new(opts.face, 1).buffer_size(cols, rows);
-        let window_opts = |scale| WindowOptions {
+        let window_opts = WindowOptions {
             resize: true,
-            scale,
+            // minifb's FitScreen sizes the window to the largest integer multiple of the base
+            // size that fits the screen; we then draw at the window's real pixel size.
+            scale: Scale::FitScreen,
             scale_mode: ScaleMode::UpperLeft,
             ..WindowOptions::default()
         };
-        let (mut window, layout) = match opts.scale {
-            Some(s) => {
-                let layout = Layout::new(opts.face, s);
-                let (w, h) = layout.buffer_size(cols, rows);
-                let window = Window::new(&opts.title, w, h, window_opts(Scale::X1))
-                    .map_err(PixelsError::Open)?;
-                (window, layout)
-            }
-            None => {
-                // minifb's FitScreen sizes the window to the largest integer multiple of the
-                // 1× grid that fits the screen; we read that multiple back and draw at it.
-                let window =
-                    Window::new(&opts.title, base.0, base.1, window_opts(Scale::FitScreen))
-                        .map_err(PixelsError::Open)?;
-                let fitted = window.get_size().0 / base.0.max(1);
-                let scale = u8::try_from(fitted).unwrap_or(u8::MAX);
-                (window, Layout::new(opts.face, scale))
-            }
-        };
+        let mut window = Window::new(&opts.title, BASE_PX.0, BASE_PX.1, window_opts)
+            .map_err(PixelsError::Open)?;
         // We pace the pumping ourselves (minifb would otherwise sleep inside `update`).
         window.set_target_fps(0);
         window.set_background_color(0, 0, 0);
+        let icon = icon_pixels();
+        if let Ok(icon) = minifb::Icon::try_from(icon.as_slice()) {
+            window.set_icon(icon);
+        }
         let events = Rc::new(StdCell::new(Vec::new()));
         window.set_input_callback(Box::new(Collector(Rc::clone(&events))));
         let window_px = window.get_size();
         let now = Instant::now();
-        Ok(PixelsFrontend {
-            grid: layout.grid_for_window(window_px.0, window_px.1),
+        let mut frontend = PixelsFrontend {
+            grid: (0, 0),
             window,
-            layout,
+            raster: Rasterizer::new(Layout::new(opts.font, 0)),
+            font: opts.font,
+            fixed_scale: opts.scale.filter(|_| opts.font != Font::Noto),
+            min_grid: (opts.min_cols.max(1), opts.min_rows.max(1)),
+            tiles: opts.tiles,
             events,
             translator: Translator::new(opts.repeat),
             pending: VecDeque::new(),
             window_px,
             buffer: Vec::new(),
-            buffer_px: (0, 0),
+            placement: Placement::default(),
             last_frame: None,
             upload_needed: false,
             last_upload: now,
+            last_event: now,
             tick: Duration::from_secs(1) / opts.pump_hz.clamp(1, 1000),
             next_pump: now,
             was_active: false,
             closed: false,
+            mouse_cell: None,
+            buttons: [false; 3],
             stop: None,
-        })
+        };
+        frontend.fit();
+        Ok(frontend)
     }
 
-    /// The cell face and scale in use.
+    /// The font and cell size in use.
     #[must_use]
     pub fn layout(&self) -> Layout {
-        self.layout
+        self.raster.layout()
+    }
+
+    /// Choose the cell size for the current window size, and the grid.
+    fn fit(&mut self) {
+        let (w, h) = self.window_px;
+        let layout = match self.fixed_scale {
+            Some(s) => Layout::scaled(self.font, s),
+            None => Layout::fit(self.font, w, h, self.min_grid.0, self.min_grid.1),
+        };
+        self.raster.set_layout(layout);
+        self.grid = layout.grid_for_window(w, h);
+    }
+
+    /// Draw the last frame again at the current window size.
+    fn redraw(&mut self) {
+        if let Some(frame) = &self.last_frame {
+            self.placement = self
+                .raster
+                .render(frame, &mut self.buffer, Some(self.window_px));
+            self.upload_needed = true;
+        }
     }
 
     /// Let minifb process window events (sending the buffer if it needs showing), then
     /// translate what arrived.
     fn pump(&mut self, now: Instant) -> Result<(), PixelsError> {
         let stale = now.duration_since(self.last_upload) >= REFRESH;
-        let (w, h) = self.buffer_px;
-        if (self.upload_needed || stale) && w > 0 && h > 0 {
+        let Placement { width, height, .. } = self.placement;
+        if (self.upload_needed || stale) && width > 0 && height > 0 {
             self.window
-                .update_with_buffer(&self.buffer, w, h)
+                .update_with_buffer(&self.buffer, width, height)
                 .map_err(PixelsError::Update)?;
             self.upload_needed = false;
             self.last_upload = now;
         } else {
             self.window.update();
         }
-        self.next_pump = now + self.tick;
+        let idle = now.duration_since(self.last_event) >= IDLE_AFTER;
+        self.next_pump = now
+            + if idle {
+                IDLE_TICK.max(self.tick)
+            } else {
+                self.tick
+            };
         self.collect(now);
         Ok(())
     }
 
     fn collect(&mut self, now: Instant) {
+        let before = self.pending.len();
         for event in self.events.take() {
             self.translator.feed(event, now, &mut self.pending);
         }
@@ -218,21 +287,69 @@ impl PixelsFrontend {
             self.translator.release_all();
         }
         self.was_active = active;
+        self.collect_mouse();
         let px = self.window.get_size();
         if px != self.window_px {
             self.window_px = px;
-            self.upload_needed = true;
-            let grid = self.layout.grid_for_window(px.0, px.1);
-            if grid != self.grid {
-                self.grid = grid;
+            let old = self.grid;
+            self.fit();
+            self.redraw();
+            if self.grid != old {
                 self.pending.push_back(Input::Resize {
-                    width: grid.0,
-                    height: grid.1,
+                    width: self.grid.0,
+                    height: self.grid.1,
                 });
             }
         }
         if !self.window.is_open() {
             self.closed = true;
+        }
+        if self.pending.len() != before {
+            self.last_event = now;
+        }
+    }
+
+    /// Hover, buttons and the wheel, as [`Input::Mouse`] on the cell under the pointer.
+    fn collect_mouse(&mut self) {
+        let mods = self.translator.mods();
+        let cell = self
+            .window
+            .get_unscaled_mouse_pos(MouseMode::Discard)
+            .and_then(|(x, y)| self.placement.cell_at(x, y));
+        let mouse = |kind, (x, y): (u16, u16)| Input::Mouse { kind, x, y, mods };
+        if let Some(at) = cell
+            && self.mouse_cell != Some(at)
+        {
+            self.pending.push_back(mouse(MouseKind::Move, at));
+        }
+        self.mouse_cell = cell;
+        for (i, (mb, button)) in [
+            (Mb::Left, MouseButton::Left),
+            (Mb::Right, MouseButton::Right),
+            (Mb::Middle, MouseButton::Middle),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let down = self.window.get_mouse_down(mb);
+            if down != self.buttons[i] {
+                self.buttons[i] = down;
+                if let Some(at) = cell {
+                    let kind = if down {
+                        MouseKind::Down(button)
+                    } else {
+                        MouseKind::Up(button)
+                    };
+                    self.pending.push_back(mouse(kind, at));
+                }
+            }
+        }
+        if let (Some((_, dy)), Some(at)) = (self.window.get_scroll_wheel(), cell) {
+            if dy > 0.0 {
+                self.pending.push_back(mouse(MouseKind::ScrollUp, at));
+            } else if dy < 0.0 {
+                self.pending.push_back(mouse(MouseKind::ScrollDown, at));
+            }
         }
     }
 }
@@ -242,12 +359,11 @@ impl Frontend for PixelsFrontend {
 
     fn present(&mut self, frame: &Frame) -> Result<(), PixelsError> {
         if self.last_frame.as_ref() != Some(frame) {
-            self.buffer_px = render_frame(frame, self.layout, &mut self.buffer);
             match &mut self.last_frame {
                 Some(last) => last.clone_from(frame),
                 None => self.last_frame = Some(frame.clone()),
             }
-            self.upload_needed = true;
+            self.redraw();
         }
         if self.upload_needed {
             // Show it now rather than at the next pump.
@@ -277,6 +393,7 @@ impl Frontend for PixelsFrontend {
                 return Ok(Some(Input::Quit));
             }
             if let Some(input) = self.translator.poll_repeat(now) {
+                self.last_event = now;
                 return Ok(Some(input));
             }
             if deadline.is_some_and(|d| now >= d) {
@@ -303,5 +420,15 @@ impl Frontend for PixelsFrontend {
     fn set_title(&mut self, title: &str) -> Result<(), PixelsError> {
         self.window.set_title(title);
         Ok(())
+    }
+
+    fn tile_support(&self) -> TileSupport {
+        let (w, h) = self.raster.layout().cell_px();
+        match self.tiles {
+            false => TileSupport::None,
+            // Tall cells: two side by side make a square tile.
+            true if 2 * h >= 3 * w => TileSupport::Double,
+            true => TileSupport::Single,
+        }
     }
 }
