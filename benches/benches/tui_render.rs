@@ -29,6 +29,10 @@ fn launched(game: &str, keys: &str) -> Box<dyn App> {
         game: game.into(),
         seed: Some(1),
         load: None,
+        tiles: None,
+        practice: false,
+        replay: None,
+        wizard: false,
     }) {
         Ok(app) => app,
         Err(e) => panic!("cannot launch {game}: {e}"),

@@ -11,11 +11,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use alembic::{ColourDepth, Frame, Frontend, Input, Key, Mods, Rgb};
+use alembic::{ColourDepth, Frame, Frontend, Input, Key, Mods, MouseButton, MouseKind, Rgb};
 use ratatui::backend::Backend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{
-    self, Event, KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers,
+    self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEvent, KeyEventKind,
+    KeyEventState, KeyModifiers, MouseButton as CtButton, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
@@ -139,6 +140,33 @@ pub fn rgb_to_ansi16(c: Rgb) -> u8 {
     best as u8
 }
 
+/// The colour a terminal of `depth` shows for `c`, after rounding to its palette (the xterm
+/// defaults for the 16 ANSI colours): what palette contrast checks must measure.
+#[must_use]
+pub fn shown_rgb(c: Rgb, depth: ColourDepth) -> Rgb {
+    match depth {
+        ColourDepth::TrueColour => c,
+        ColourDepth::Palette256 => {
+            let i = rgb_to_ansi256(c);
+            if i >= 232 {
+                let g = 8 + 10 * (i - 232);
+                Rgb::new(g, g, g)
+            } else {
+                let i = usize::from(i.saturating_sub(16));
+                Rgb::new(
+                    CUBE_LEVELS[i / 36],
+                    CUBE_LEVELS[i / 6 % 6],
+                    CUBE_LEVELS[i % 6],
+                )
+            }
+        }
+        ColourDepth::Ansi16 => {
+            let (r, g, b) = ANSI16[usize::from(rgb_to_ansi16(c))];
+            Rgb::new(r, g, b)
+        }
+    }
+}
+
 /// `c` as a ratatui colour for a terminal of the given depth.
 #[must_use]
 pub fn rgb_to_colour(c: Rgb, depth: ColourDepth) -> Color {
@@ -207,8 +235,8 @@ pub fn present_on<B: Backend>(
 // Input
 
 /// A crossterm event as an engine input, or `None` for events the games ignore (key
-/// releases, mouse, focus, paste). Ctrl-C becomes [`Input::Quit`], since raw mode turns off
-/// the terminal's own interrupt.
+/// releases, focus, paste, sideways scrolling). Ctrl-C becomes [`Input::Quit`], since raw
+/// mode turns off the terminal's own interrupt.
 #[must_use]
 pub fn map_event(ev: &Event) -> Option<Input> {
     match ev {
@@ -217,8 +245,60 @@ pub fn map_event(ev: &Event) -> Option<Input> {
             width: *width,
             height: *height,
         }),
+        Event::Mouse(m) => map_mouse_event(m),
         _ => None,
     }
+}
+
+/// A crossterm mouse event as an engine input (drags count as moves).
+#[must_use]
+pub fn map_mouse_event(m: &MouseEvent) -> Option<Input> {
+    let button = |b: CtButton| match b {
+        CtButton::Left => MouseButton::Left,
+        CtButton::Right => MouseButton::Right,
+        CtButton::Middle => MouseButton::Middle,
+    };
+    let kind = match m.kind {
+        MouseEventKind::Down(b) => MouseKind::Down(button(b)),
+        MouseEventKind::Up(b) => MouseKind::Up(button(b)),
+        MouseEventKind::Drag(_) | MouseEventKind::Moved => MouseKind::Move,
+        MouseEventKind::ScrollUp => MouseKind::ScrollUp,
+        MouseEventKind::ScrollDown => MouseKind::ScrollDown,
+        MouseEventKind::ScrollLeft | MouseEventKind::ScrollRight => return None,
+    };
+    Some(Input::Mouse {
+        kind,
+        x: m.column,
+        y: m.row,
+        mods: Mods {
+            shift: m.modifiers.contains(KeyModifiers::SHIFT),
+            ctrl: m.modifiers.contains(KeyModifiers::CONTROL),
+            alt: m.modifiers.contains(KeyModifiers::ALT),
+        },
+    })
+}
+
+/// Set the terminal up for a game: raw mode, the alternate screen and mouse reporting, with
+/// a panic hook that undoes all three before the panic message prints.
+///
+/// # Errors
+/// The terminal could not be set up; call [`restore_terminal`] and report it.
+pub fn init_terminal() -> io::Result<DefaultTerminal> {
+    let terminal = ratatui::try_init()?;
+    ratatui::crossterm::execute!(io::stdout(), EnableMouseCapture)?;
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = ratatui::crossterm::execute!(io::stdout(), DisableMouseCapture);
+        previous(info);
+    }));
+    Ok(terminal)
+}
+
+/// Undo [`init_terminal`]: mouse reporting off, main screen back, raw mode off. Safe to call
+/// more than once.
+pub fn restore_terminal() {
+    let _ = ratatui::crossterm::execute!(io::stdout(), DisableMouseCapture);
+    ratatui::restore();
 }
 
 /// A crossterm key event as an engine input. Only presses and auto-repeats count (terminals
@@ -437,6 +517,41 @@ mod tests {
             })
         );
         assert_eq!(map_event(&Event::FocusGained), None);
+        let mouse = |kind, modifiers| {
+            Event::Mouse(MouseEvent {
+                kind,
+                column: 7,
+                row: 3,
+                modifiers,
+            })
+        };
+        assert_eq!(
+            map_event(&mouse(
+                MouseEventKind::Down(CtButton::Left),
+                KeyModifiers::NONE
+            )),
+            Some(Input::mouse(MouseKind::Down(MouseButton::Left), 7, 3))
+        );
+        assert_eq!(
+            map_event(&mouse(MouseEventKind::Moved, KeyModifiers::NONE)),
+            Some(Input::mouse(MouseKind::Move, 7, 3))
+        );
+        assert_eq!(
+            map_event(&mouse(MouseEventKind::ScrollDown, KeyModifiers::SHIFT)),
+            Some(Input::Mouse {
+                kind: MouseKind::ScrollDown,
+                x: 7,
+                y: 3,
+                mods: Mods {
+                    shift: true,
+                    ..Mods::NONE
+                }
+            })
+        );
+        assert_eq!(
+            map_event(&mouse(MouseEventKind::ScrollLeft, KeyModifiers::NONE)),
+            None
+        );
     }
 
     #[test]
@@ -557,6 +672,10 @@ mod tests {
             game: "demo".into(),
             seed: Some(1),
             load: None,
+            tiles: None,
+            practice: false,
+            replay: None,
+            wizard: false,
         })
         .unwrap();
         let mut frame = Frame::new(100, 30);
@@ -576,6 +695,10 @@ mod tests {
             game: "demo".into(),
             seed: Some(1),
             load: None,
+            tiles: None,
+            practice: false,
+            replay: None,
+            wizard: false,
         })
         .unwrap();
         let mut app = MinSize::new(app, MIN_WIDTH, MIN_HEIGHT).with_noun("terminal");

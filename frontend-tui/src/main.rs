@@ -4,31 +4,21 @@
 //! before the terminal enters raw mode, so errors print plainly and the shell is untouched.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use alembic::{App, Control, Frame, Frontend, Input, MinSize};
-use alembic_content::{LaunchOptions, default_game, games, launch};
+use alembic_content::{GameArgs, launch};
 use alembic_tui::{MIN_HEIGHT, MIN_WIDTH, TuiFrontend, detect_colour_depth};
 use clap::Parser;
-use clap::builder::PossibleValuesParser;
 
 /// Play an Alembic roguelike in the terminal.
 #[derive(Parser, Debug)]
 #[command(name = "alembic-tui", version, about)]
 struct Args {
-    /// Seed for a new game: a number, or any word (as on the start screen); random when
-    /// omitted. With a saved game waiting, the start screen asks before replacing it.
-    #[arg(long, value_name = "SEED")]
-    seed: Option<String>,
-    /// Continue the game saved in FILE.
-    #[arg(long, value_name = "FILE")]
-    load: Option<PathBuf>,
-    /// Which game to play.
-    #[arg(long, value_name = "NAME", value_parser = PossibleValuesParser::new(games()))]
-    game: Option<String>,
+    #[command(flatten)]
+    game: GameArgs,
 }
 
 /// Test hook: with `ALEMBIC_TEST_PANIC=1` the app panics on its first input, so the end-to-end
@@ -107,15 +97,8 @@ fn signal_name(n: usize) -> &'static str {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let game = args.game.unwrap_or_else(|| default_game().to_string());
-    let opts = LaunchOptions {
-        game: game.clone(),
-        seed: args
-            .seed
-            .as_deref()
-            .map(alembic_content::alchemy_ui::seed_from_text),
-        load: args.load,
-    };
+    let game = args.game.game_name();
+    let opts = args.game.launch_options(None);
     let app = match launch(&opts) {
         Ok(app) => app,
         Err(e) => {
@@ -130,24 +113,24 @@ fn main() -> ExitCode {
     let depth = detect_colour_depth(std::env::var("COLORTERM").ok().as_deref());
     let app = MinSize::new(app, MIN_WIDTH, MIN_HEIGHT).with_noun("terminal");
 
-    // Raw mode + alternate screen + a panic hook that restores both.
-    let terminal = match ratatui::try_init() {
+    // Raw mode + alternate screen + mouse + a panic hook that restores all three.
+    let terminal = match alembic_tui::init_terminal() {
         Ok(t) => t,
         Err(e) => {
-            ratatui::restore();
+            alembic_tui::restore_terminal();
             eprintln!("alembic-tui: error: cannot set up the terminal: {e}");
             return ExitCode::FAILURE;
         }
     };
     let stop = Arc::new(AtomicUsize::new(0));
     if let Err(e) = register_stop_signals(&stop) {
-        ratatui::restore();
+        alembic_tui::restore_terminal();
         eprintln!("alembic-tui: error: cannot handle signals: {e}");
         return ExitCode::FAILURE;
     }
     #[cfg(unix)]
     if let Err(e) = unstick_input_on_hangup(&stop) {
-        ratatui::restore();
+        alembic_tui::restore_terminal();
         eprintln!("alembic-tui: error: cannot set up the hang-up watcher: {e}");
         return ExitCode::FAILURE;
     }
@@ -161,7 +144,7 @@ fn main() -> ExitCode {
         (alembic::run(&mut frontend, &mut app), app.farewell())
     };
     drop(frontend);
-    ratatui::restore();
+    alembic_tui::restore_terminal();
     let signal = stop.load(Ordering::SeqCst);
     if signal != 0 {
         eprintln!("alembic-tui: stopped by {}.", signal_name(signal));

@@ -1,0 +1,67 @@
+//! The map palette stays legible after the terminal rounds it: remembered floor against
+//! unexplored black, and remembered wall against remembered floor, each at least 1.5:1 in
+//! relative luminance, in true colour, the xterm 256-colour palette and the 16 ANSI colours.
+
+use alembic::{ColourDepth, Rgb};
+use alembic_content::alchemy_ui::play::{contrast, memory_colours};
+use alembic_tui::shown_rgb;
+
+const DEPTHS: [ColourDepth; 3] = [
+    ColourDepth::TrueColour,
+    ColourDepth::Palette256,
+    ColourDepth::Ansi16,
+];
+
+#[test]
+fn remembered_terrain_contrasts_with_the_dark_and_with_itself() {
+    for depth in DEPTHS {
+        let (floor, wall) = memory_colours(depth);
+        let (floor, wall) = (shown_rgb(floor, depth), shown_rgb(wall, depth));
+        let black = shown_rgb(Rgb::BLACK, depth);
+        let dark = contrast(floor, black);
+        let walls = contrast(wall, floor);
+        assert!(
+            dark >= 1.5,
+            "{depth:?}: remembered floor {floor:?} vs black: {dark:.2}"
+        );
+        assert!(
+            walls >= 1.5,
+            "{depth:?}: wall {wall:?} vs floor {floor:?}: {walls:.2}"
+        );
+    }
+}
+
+#[test]
+fn the_check_can_fail() {
+    // The old palette: remembered floor drawn at a third of a black tile's colour.
+    let old_floor = Rgb::new(0, 0, 0);
+    assert!(contrast(old_floor, Rgb::BLACK) < 1.5);
+    // Grey 237 beside grey 234 in the 256-colour ramp.
+    let (a, b) = (Rgb::new(58, 58, 58), Rgb::new(28, 28, 28));
+    assert!(
+        contrast(
+            shown_rgb(a, ColourDepth::Palette256),
+            shown_rgb(b, ColourDepth::Palette256)
+        ) < 2.0
+    );
+}
+
+#[test]
+fn shown_colours_are_the_palette_entries() {
+    assert_eq!(
+        shown_rgb(Rgb::new(1, 2, 3), ColourDepth::TrueColour),
+        Rgb::new(1, 2, 3)
+    );
+    assert_eq!(
+        shown_rgb(Rgb::new(250, 0, 0), ColourDepth::Palette256),
+        Rgb::new(255, 0, 0)
+    );
+    assert_eq!(
+        shown_rgb(Rgb::new(48, 48, 48), ColourDepth::Palette256),
+        Rgb::new(48, 48, 48)
+    );
+    assert_eq!(
+        shown_rgb(Rgb::new(120, 120, 120), ColourDepth::Ansi16),
+        Rgb::new(127, 127, 127)
+    );
+}
