@@ -262,6 +262,123 @@ check "panic message printed" "deliberate crash"
 tm send-keys -t e2e "stty -a | tr ' ;' '\\n\\n' | grep -xE -e '-?(icanon|echo)' | tr '\\n' ' '; echo" Enter
 wait_for "icanon echo" 5 && pass "raw mode off after panic" || fail "terminal left in raw mode after panic"
 
+echo "== practice mode: U takes moves back; quitting writes a morgue and keeps the recording"
+tm send-keys -t e2e clear Enter
+PDATA="$DATA/practice"
+mkdir -p "$PDATA"
+tm send-keys -t e2e "XDG_DATA_HOME='$PDATA' $BIN --practice --seed 3; echo exit=\$?" Enter
+wait_for "Depth 1/11" 5 || fail "the practice game did not start"
+check "practice announced" "A practice game: U takes back a move."
+for _ in 1 2 3 4 5 6; do tm send-keys -t e2e .; done
+wait_turn 6 || fail "six waits did not reach turn 6"
+for _ in 1 2 3; do tm send-keys -t e2e U; done
+wait_turn 3 && pass "three U presses took the game back to turn 3" || fail "undo: turn is $(turn_now), not 3"
+check "undo said so" "You take back a move."
+save 14-practice-undo
+tm send-keys -t e2e Q
+wait_for "Quit without saving?" 5 || fail "no quit confirmation (practice)"
+tm send-keys -t e2e y
+wait_for "exit=0" 5 || fail "the practice game did not quit cleanly"
+morgue_file="$(ls "$PDATA"/alembic/morgue/*.txt 2>/dev/null | head -n1)"
+replay_file="$(ls "$PDATA"/alembic/records/*.replay 2>/dev/null | head -n1)"
+[[ -n "$morgue_file" ]] && pass "morgue written: $(basename "$morgue_file")" || fail "no morgue file after quitting"
+[[ -n "$replay_file" ]] && pass "recording kept: $(basename "$replay_file")" || fail "no recording kept after quitting"
+if [[ -n "$morgue_file" ]]; then
+    grep -q "Mode:     practice" "$morgue_file" && grep -q "Cause:    quit" "$morgue_file" &&
+        grep -q "Turns:    3" "$morgue_file" && pass "morgue says practice, quit, turn 3" ||
+        fail "morgue content: $(head -c 400 "$morgue_file")"
+fi
+[[ ! -e "$PDATA/alembic/scores.json" ]] && pass "practice games are not scored" || fail "a practice game entered the score table"
+
+echo "== --replay: watch the recording, step back and forth"
+if [[ -n "$replay_file" ]]; then
+    tm send-keys -t e2e clear Enter
+    tm send-keys -t e2e "XDG_DATA_HOME='$PDATA' $BIN --replay '$replay_file'; echo exit=\$?" Enter
+    wait_for "REPLAY  turn 0/3" 5 && pass "replay opens at turn 0 of 3" || fail "replay did not open"
+    tm send-keys -t e2e End
+    wait_for "turn 3/3" 5 && pass "End jumps to turn 3" || fail "End did not jump to the last turn"
+    tm send-keys -t e2e Left
+    wait_for "turn 2/3" 5 && pass "Left steps back to turn 2" || fail "Left did not step back"
+    tm send-keys -t e2e Right
+    wait_for "turn 3/3" 5 && pass "Right steps forward again" || fail "Right did not step forward"
+    save 15-replay
+    tm send-keys -t e2e q
+    wait_for "New game" 5 || fail "q did not leave the replay for the title"
+    tm send-keys -t e2e q
+    wait_for "exit=0" 5 || fail "quitting after the replay did not exit 0"
+fi
+tm send-keys -t e2e clear Enter
+printf 'not a recording\n' >"$DATA/bad.replay"
+tm send-keys -t e2e "$BIN --replay '$DATA/bad.replay'; echo exit=\$?" Enter
+wait_for "exit=1" 5 && pass "a bad recording exits 1" || fail "a bad recording did not exit 1"
+check "bad recording says why" "cannot replay"
+
+echo "== the mouse: hover describes a cell, a click travels"
+tm send-keys -t e2e clear Enter
+MDATA="$DATA/mouse"
+mkdir -p "$MDATA"
+tm send-keys -t e2e "XDG_DATA_HOME='$MDATA' $BIN --seed 77; echo exit=\$?" Enter
+wait_for "Depth 1/11" 5 || fail "the game did not start (mouse)"
+# The hero's cell, from the screen: row and column of '@' (1-based for the SGR sequence).
+hero_row=$(capture | grep -n '@' | head -n1 | cut -d: -f1)
+hero_col=$(capture | sed -n "${hero_row}p" | awk -F'@' '{ print length($1) + 1 }')
+tm send-keys -t e2e -l $'\e[<35;'"$hero_col;$hero_row"'M'
+wait_for "You are standing here" 5 && pass "hovering the hero describes the cell" || fail "hover showed nothing"
+moved=
+for dx in 4 -4 3 -3 2 -2; do
+    for dy in 0 2 -2; do
+        before="$(turn_now)"
+        tm send-keys -t e2e -l $'\e[<0;'"$((hero_col + dx));$((hero_row + dy))"'M'
+        tm send-keys -t e2e -l $'\e[<0;'"$((hero_col + dx));$((hero_row + dy))"'m'
+        sleep 0.3
+        if [[ "$(turn_now)" != "$before" ]]; then
+            moved="$dx,$dy: turn $before -> $(turn_now)"
+            break 2
+        fi
+    done
+done
+[[ -n "$moved" ]] && pass "a click travelled ($moved)" || fail "no click made the hero travel"
+save 16-mouse
+tm send-keys -t e2e S
+wait_for "exit=0" 5 || fail "S did not save and quit (mouse)"
+
+echo "== auto-explore (o), travel to stairs (>) and running (Shift+direction)"
+tm send-keys -t e2e clear Enter
+EDATA="$DATA/explore"
+mkdir -p "$EDATA"
+tm send-keys -t e2e "XDG_DATA_HOME='$EDATA' $BIN --seed 5; echo exit=\$?" Enter
+wait_for "Depth 1/11" 5 || fail "the game did not start (explore)"
+tm send-keys -t e2e J
+sleep 0.3
+t_run="$(turn_now)"
+((t_run > 1)) && pass "Shift+J ran $t_run steps with one key" || fail "Shift+J ran $t_run steps"
+presses=0
+for _ in $(seq 15); do
+    tm send-keys -t e2e o
+    presses=$((presses + 1))
+    sleep 0.3
+    if [[ "$(capture)" == *"Done exploring."* ]]; then break; fi
+    # A monster in view: fight it where it stands (a few bumps), then explore on.
+    if [[ "$(capture)" == *"You see"* ]]; then
+        for _ in 1 2 3 4 5; do tm send-keys -t e2e .; done
+    fi
+done
+save 17-explored
+t_explore="$(turn_now)"
+((t_explore > t_run + 50)) && pass "o explored: turn $t_explore after $presses presses" ||
+    fail "o explored little: turn $t_explore after $presses presses"
+tm send-keys -t e2e '>'
+sleep 0.5
+save 18-to-stairs
+if [[ "$(capture)" == *"You know of no stairs down"* ]]; then
+    pass "> says no stairs down are known yet"
+else
+    t_stairs="$(turn_now)"
+    ((t_stairs >= t_explore)) && pass "> travelled towards the stairs down (turn $t_stairs)" || fail "> did nothing"
+fi
+tm send-keys -t e2e S
+wait_for "exit=0" 5 || fail "S did not save and quit (explore)"
+
 echo "== bad flags never touch the terminal"
 tm send-keys -t e2e clear Enter
 tm send-keys -t e2e "$BIN --load /nonexistent.save; echo exit=\$?" Enter

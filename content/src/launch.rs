@@ -18,6 +18,72 @@ pub struct LaunchOptions {
     pub seed: Option<u64>,
     /// Continue from this save file instead of starting anew.
     pub load: Option<PathBuf>,
+    /// Graphical tiles: `None` when the frontend cannot draw them (a terminal), else whether
+    /// the map starts in tiles (`--tiles`); the player toggles them in game.
+    pub tiles: Option<bool>,
+    /// New games are practice games (`--practice`): undo with `U`, marked in the save and
+    /// the recording, never scored.
+    pub practice: bool,
+    /// Watch this recording instead of playing.
+    pub replay: Option<PathBuf>,
+    /// New games are wizard games (`--wizard`): a console of wizard commands; marked in the
+    /// save and the recording, never scored.
+    pub wizard: bool,
+}
+
+/// The command-line arguments every frontend shares, for `#[command(flatten)]` in a clap
+/// parser: which game, and how to start it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, clap::Args)]
+pub struct GameArgs {
+    /// Which game to play.
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(games()))]
+    pub game: Option<String>,
+    /// Seed for a new game: a number, or any word (as on the start screen); random when
+    /// omitted. With a saved game waiting, the start screen asks before replacing it.
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<String>,
+    /// Continue the game saved in FILE.
+    #[arg(long, value_name = "FILE")]
+    pub load: Option<PathBuf>,
+    /// Start new games as practice games: `U` takes back a move; marked in the save and the
+    /// recording, never scored.
+    #[arg(long)]
+    pub practice: bool,
+    /// Start new games in wizard mode: `~` opens a console of wizard commands (see the whole
+    /// level, walk through walls, summon, go to any depth…); marked in the save and the
+    /// recording, never scored.
+    #[arg(long)]
+    pub wizard: bool,
+    /// Watch the recording in FILE (every game is recorded in the data directory's
+    /// `records/`): space plays or pauses, arrows step back and forth, + and - change the
+    /// speed, Home and End jump, q leaves.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["load", "seed"])]
+    pub replay: Option<PathBuf>,
+}
+
+impl GameArgs {
+    /// The game's name: the one asked for, else [`default_game`].
+    #[must_use]
+    pub fn game_name(&self) -> String {
+        self.game
+            .clone()
+            .unwrap_or_else(|| default_game().to_string())
+    }
+
+    /// The launch options these arguments ask for, on a frontend whose tile support is
+    /// `tiles` (see [`LaunchOptions::tiles`]).
+    #[must_use]
+    pub fn launch_options(&self, tiles: Option<bool>) -> LaunchOptions {
+        LaunchOptions {
+            game: self.game_name(),
+            seed: self.seed.as_deref().map(crate::alchemy_ui::seed_from_text),
+            load: self.load.clone(),
+            tiles,
+            practice: self.practice,
+            replay: self.replay.clone(),
+            wizard: self.wizard,
+        }
+    }
 }
 
 /// Why a game could not be started.
@@ -50,6 +116,22 @@ pub enum LaunchError {
     /// The save is open in another window (its lock is held).
     #[error("{0}")]
     Busy(crate::storage::StorageError),
+    /// The recording cannot be watched (unreadable, another game's, newer, or it diverges).
+    #[error("cannot replay {}: {reason}", path.display())]
+    BadReplay {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// This game has no replay viewer.
+    #[error(
+        "{game} has no replay viewer yet (alembic-sim --replay FILE --verify checks its recordings)"
+    )]
+    NoReplay {
+        /// The game asked for.
+        game: String,
+    },
     /// The game could not be set up (a bug in its data or rules).
     #[error("cannot start {game}: {reason}")]
     Setup {
@@ -78,6 +160,11 @@ pub fn default_game() -> &'static str {
 /// [`LaunchError`]: an unknown game, an unreadable or invalid save file. Nothing touches the
 /// terminal or window, so a frontend can print the error and exit before setting itself up.
 pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
+    if opts.replay.is_some() && opts.game != "alchemy" {
+        return Err(LaunchError::NoReplay {
+            game: opts.game.clone(),
+        });
+    }
     match opts.game.as_str() {
         "alchemy" => crate::alchemy_ui::launch(opts),
         "demo" => {
@@ -94,16 +181,29 @@ pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
             };
             Ok(Box::new(demo::app(world)))
         }
-        "caves" => match &opts.load {
-            Some(path) => Err(LaunchError::BadSave {
-                path: path.clone(),
-                game: opts.game.clone(),
-                reason: "Caves has no saved games; start one with --seed".to_string(),
-            }),
-            None => Ok(Box::new(crate::caves::app(
-                opts.seed.unwrap_or_else(clock_seed),
-            ))),
-        },
+        "caves" => {
+            let save_path = crate::save_dir().map(|d| d.join(crate::caves::save::SAVE_FILE));
+            let ui = match &opts.load {
+                Some(path) => crate::caves::CavesUi::load(path).map_err(|e| match e {
+                    crate::caves::save::CavesSaveError::Storage(
+                        crate::storage::StorageError::Io { path, source },
+                    ) => LaunchError::ReadSave { path, source },
+                    other => LaunchError::BadSave {
+                        path: path.clone(),
+                        game: opts.game.clone(),
+                        reason: other.to_string(),
+                    },
+                })?,
+                None => {
+                    let ui = crate::caves::CavesUi::new(opts.seed.unwrap_or_else(clock_seed));
+                    match save_path {
+                        Some(p) => ui.with_save(p),
+                        None => ui,
+                    }
+                }
+            };
+            Ok(Box::new(crate::caves::app_with(ui)))
+        }
         other => Err(LaunchError::UnknownGame {
             name: other.to_string(),
         }),
@@ -184,6 +284,10 @@ mod tests {
             game: game.to_string(),
             seed: Some(1),
             load: None,
+            tiles: None,
+            practice: false,
+            replay: None,
+            wizard: false,
         }
     }
 

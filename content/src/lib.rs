@@ -11,9 +11,10 @@ pub mod alchemy_ui;
 pub mod caves;
 pub mod demo;
 pub mod launch;
+pub mod record;
 pub mod sim;
 pub mod storage;
 
 pub use launch::{
-    LaunchError, LaunchOptions, default_game, games, launch, report_session_end, save_dir,
+    GameArgs, LaunchError, LaunchOptions, default_game, games, launch, report_session_end, save_dir,
 };

@@ -3,7 +3,7 @@
 //! A game plugs in by implementing [`SimGame`] and being listed in [`registry`]; the
 //! `alembic-sim` binary only talks to this trait.
 
-use alembic::{Dir, GameRng};
+use alembic::{Dir, GameRng, Recording, ReplayHeader};
 use serde::Serialize;
 
 use crate::alchemy::{self, Command, Rules, bot::Bot};
@@ -58,12 +58,55 @@ pub enum SimError {
     Game(String),
 }
 
+/// What checking a recording found (`alembic-sim --replay FILE --verify`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VerifyReport {
+    /// The game.
+    pub game: String,
+    /// The seed.
+    pub seed: u64,
+    /// The final turn.
+    pub turns: u64,
+    /// Commands replayed.
+    pub commands: usize,
+    /// Checkpoints that matched.
+    pub checkpoints: usize,
+    /// The final state's hash, hex.
+    pub final_hash: String,
+    /// Always true in a report: a divergence is an error instead.
+    pub verified: bool,
+}
+
+/// Why a recording does not verify.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// Unreadable, not a recording, another game's, or newer.
+    #[error("{0}")]
+    Read(#[from] crate::record::RecordError),
+    /// It does not replay: a divergence (turn and both hashes) or a refused command.
+    #[error("{0}")]
+    Diverged(alembic::ReplayError),
+    /// The game could not be set up (a bug).
+    #[error("{0}")]
+    Game(String),
+}
+
 /// A game the runner can play.
 pub trait SimGame {
     /// Its name on the command line.
     fn name(&self) -> &'static str;
     /// Play `turns` commands from `seed` with `policy`.
     fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError>;
+    /// [`SimGame::run`], also returning the run's recording (the engine's replay format,
+    /// a checkpoint every 100 commands and at the end).
+    fn record(
+        &self,
+        seed: u64,
+        turns: u64,
+        policy: Policy,
+    ) -> Result<(RunReport, String), SimError>;
+    /// Replay the recording at `path` from its seed, checking every checkpoint.
+    fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError>;
     /// The object library's counts by category, as JSON.
     fn library_counts(&self) -> Result<serde_json::Value, SimError>;
 }
@@ -88,6 +131,117 @@ pub fn find(name: &str) -> Result<Box<dyn SimGame>, SimError> {
 
 /// Alchemy for the runner.
 pub struct AlchemySim;
+
+/// Checkpoints in recordings the runner makes: one every this many commands.
+pub const CHECKPOINT_EVERY: usize = 100;
+
+/// Play Alchemy from `seed`, giving each accepted command to `log` with its turn and the
+/// game after it.
+fn alchemy_run(
+    seed: u64,
+    turns: u64,
+    policy: Policy,
+    log: &mut dyn FnMut(u64, Command, &alembic::Game),
+) -> Result<RunReport, SimError> {
+    let rules = Rules::new().map_err(err)?;
+    let mut game = alchemy::new_game(seed, &rules).map_err(err)?;
+    let mut rng = GameRng::seed_from(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut bot = Bot::new(seed);
+    let mut attempts = 0u64;
+    while game.turn() < turns && attempts < turns.saturating_mul(4) {
+        attempts += 1;
+        let cmd = match policy {
+            Policy::Random => random_command(&game, &mut rng),
+            Policy::Explore => bot.choose(&game),
+        };
+        let turn = game.turn();
+        match alchemy::apply(&game, &rules, cmd.clone()) {
+            Ok(o) => {
+                game = o.game;
+                log(turn, cmd, &game);
+                if o.over {
+                    break;
+                }
+            }
+            Err(alchemy::RuleError::Refused(_)) => bot.refused(),
+            Err(alchemy::RuleError::GameOver) => break,
+            Err(e @ alchemy::RuleError::Engine(_)) => return Err(err(e)),
+        }
+    }
+    let s = alchemy::summary(&game).map_err(err)?;
+    Ok(RunReport {
+        seed,
+        turns: s.turns,
+        deepest: s.deepest,
+        depth: Some(s.depth),
+        stone: Some(alchemy::view::status(&game).map_err(err)?.has_stone),
+        outcome: s.outcome,
+        cause: s.cause,
+        kills: s.kills,
+        hash: format!("{:016x}", game.state_hash()),
+    })
+}
+
+/// Record a run of `game` from `start`: `run` plays it, giving every accepted command (with
+/// its turn and the game after it) to the logger it is handed. A checkpoint starts the
+/// recording, follows every [`CHECKPOINT_EVERY`] commands and ends it.
+fn record_run<C: Serialize>(
+    game: &str,
+    seed: u64,
+    start: &alembic::Game,
+    run: impl FnOnce(&mut dyn FnMut(u64, C, &alembic::Game)) -> Result<RunReport, SimError>,
+) -> Result<(RunReport, String), SimError> {
+    let mut rec: Recording<C> =
+        Recording::new(ReplayHeader::new(game, env!("CARGO_PKG_VERSION"), seed));
+    rec.push_checkpoint(start.turn(), start.state_hash());
+    let mut n = 0usize;
+    let report = run(&mut |turn, cmd, g| {
+        rec.push_command(turn, cmd);
+        n += 1;
+        if n.is_multiple_of(CHECKPOINT_EVERY) {
+            rec.push_checkpoint(g.turn(), g.state_hash());
+        }
+    })?;
+    let hash = u64::from_str_radix(&report.hash, 16).map_err(err)?;
+    rec.push_checkpoint(report.turns, hash);
+    let text = rec.to_text().map_err(err)?;
+    Ok((report, text))
+}
+
+/// The Caves' bot policy for a runner policy.
+fn caves_policy(policy: Policy) -> crate::caves::SimPolicy {
+    match policy {
+        Policy::Random => crate::caves::SimPolicy::Wander,
+        Policy::Explore => crate::caves::SimPolicy::Descend,
+    }
+}
+
+/// A Caves report as the runner's.
+fn caves_report(r: crate::caves::SimReport) -> RunReport {
+    RunReport {
+        seed: r.seed,
+        turns: r.turns,
+        deepest: r.deepest,
+        depth: None,
+        stone: None,
+        outcome: r.outcome,
+        cause: r.cause,
+        kills: r.kills,
+        hash: r.hash,
+    }
+}
+
+fn verify_report<S>(game: &str, seed: u64, v: &alembic::Verified<S>) -> VerifyReport {
+    VerifyReport {
+        game: game.to_owned(),
+        seed,
+        turns: v.final_turn,
+        commands: v.commands,
+        checkpoints: v.checkpoints,
+        final_hash: format!("{:016x}", v.final_hash),
+        verified: true,
+    }
+}
 
 fn err(e: impl std::fmt::Display) -> SimError {
     SimError::Game(e.to_string())
@@ -145,43 +299,34 @@ impl SimGame for AlchemySim {
     }
 
     fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError> {
+        alchemy_run(seed, turns, policy, &mut |_, _, _| {})
+    }
+
+    fn record(
+        &self,
+        seed: u64,
+        turns: u64,
+        policy: Policy,
+    ) -> Result<(RunReport, String), SimError> {
         let rules = Rules::new().map_err(err)?;
-        let mut game = alchemy::new_game(seed, &rules).map_err(err)?;
-        let mut rng = GameRng::seed_from(seed ^ 0x9E37_79B9_7F4A_7C15);
-        let mut bot = Bot::new(seed);
-        let mut attempts = 0u64;
-        while game.turn() < turns && attempts < turns.saturating_mul(4) {
-            attempts += 1;
-            let cmd = match policy {
-                Policy::Random => random_command(&game, &mut rng),
-                Policy::Explore => bot.choose(&game),
-            };
-            match alchemy::apply(&game, &rules, cmd) {
-                Ok(o) => {
-                    game = o.game;
-                    if o.over {
-                        break;
-                    }
-                }
-                Err(alchemy::RuleError::Refused(_)) => bot.refused(),
-                Err(alchemy::RuleError::GameOver) => break,
-                Err(e @ alchemy::RuleError::Engine(_)) => return Err(err(e)),
-            }
-        }
-        let s = alchemy::summary(&game).map_err(err)?;
-        Ok(RunReport {
-            seed,
-            turns: s.turns,
-            deepest: s.deepest,
-            depth: Some(s.depth),
-            stone: Some(alchemy::view::status(&game).map_err(err)?.has_stone),
-            outcome: s.outcome,
-            cause: s.cause,
-            kills: s.kills,
-            hash: format!("{:016x}", game.state_hash()),
+        let start = alchemy::new_game(seed, &rules).map_err(err)?;
+        record_run("alchemy", seed, &start, |log| {
+            alchemy_run(seed, turns, policy, log)
         })
     }
 
+    fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
+        let rec = crate::record::read::<Command>(path, "alchemy")?;
+        let rules = Rules::new().map_err(|e| VerifyError::Game(e.to_string()))?;
+        let start = alchemy::new_game_in_modes(rec.header.seed, &rules, &rec.header.modes)
+            .map_err(|e| VerifyError::Game(e.to_string()))?;
+        let step =
+            |g: &alembic::Game, c: &Command| alchemy::apply(g, &rules, c.clone()).map(|o| o.game);
+        let v = rec
+            .verify(start, step, alembic::Game::state_hash, alembic::Game::turn)
+            .map_err(VerifyError::Diverged)?;
+        Ok(verify_report("alchemy", rec.header.seed, &v))
+    }
     fn library_counts(&self) -> Result<serde_json::Value, SimError> {
         let lib = alchemy::library::base_library().map_err(err)?;
         serde_json::to_value(alchemy::library::counts(&lib)).map_err(err)
@@ -198,22 +343,38 @@ impl SimGame for CavesSim {
     }
 
     fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError> {
-        let policy = match policy {
-            Policy::Random => crate::caves::SimPolicy::Wander,
-            Policy::Explore => crate::caves::SimPolicy::Descend,
-        };
-        let r = crate::caves::simulate(seed, turns, policy).map_err(err)?;
-        Ok(RunReport {
-            seed: r.seed,
-            turns: r.turns,
-            deepest: r.deepest,
-            depth: None,
-            stone: None,
-            outcome: r.outcome,
-            cause: r.cause,
-            kills: r.kills,
-            hash: r.hash,
+        crate::caves::simulate(seed, turns, caves_policy(policy))
+            .map(caves_report)
+            .map_err(err)
+    }
+
+    fn record(
+        &self,
+        seed: u64,
+        turns: u64,
+        policy: Policy,
+    ) -> Result<(RunReport, String), SimError> {
+        let start = crate::caves::new_game(seed).map_err(err)?;
+        record_run("caves", seed, &start, |log| {
+            crate::caves::simulate_logged(seed, turns, caves_policy(policy), log)
+                .map(caves_report)
+                .map_err(err)
         })
+    }
+
+    fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
+        let rec = crate::record::read::<crate::caves::Command>(path, "caves")?;
+        let start = crate::caves::new_game(rec.header.seed)
+            .map_err(|e| VerifyError::Game(e.to_string()))?;
+        let v = rec
+            .verify(
+                start,
+                |g, c| crate::caves::act(g, *c),
+                alembic::Game::state_hash,
+                alembic::Game::turn,
+            )
+            .map_err(VerifyError::Diverged)?;
+        Ok(verify_report("caves", rec.header.seed, &v))
     }
 
     fn library_counts(&self) -> Result<serde_json::Value, SimError> {

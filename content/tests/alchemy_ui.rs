@@ -26,6 +26,9 @@ fn app(start: Start, save: &std::path::Path) -> ScreenStack<AlchemyCtx> {
     alchemy_ui::app(UiOptions {
         start,
         save_path: Some(save.to_path_buf()),
+        tiles: Some(false),
+        practice: false,
+        wizard: false,
     })
     .unwrap()
 }
@@ -129,6 +132,10 @@ fn play_save_quit_and_continue() {
         game: "alchemy".into(),
         seed: None,
         load: Some(save_path.clone()),
+        tiles: None,
+        practice: false,
+        replay: None,
+        wizard: false,
     })
     .unwrap();
     let mut fc = Frame::new(100, 30);
@@ -145,18 +152,19 @@ fn invalid_keys_and_refusals_cost_no_turn() {
     let (t0, h0) = (turn(&a), hash(&a));
     a.handle(Input::ch('Z'));
     assert!(render(&a, 100, 30).contains_text("Unknown key 'Z'. Press ? for help."));
+    // Away from stairs, > travels to the nearest known stairs down: none are known yet.
     a.handle(Input::ch('>'));
-    assert!(render(&a, 100, 30).contains_text("There are no stairs down here."));
+    assert!(render(&a, 100, 30).contains_text("You know of no stairs down on this level."));
     a.handle(Input::ch('>'));
     assert!(
-        render(&a, 100, 30).contains_text("There are no stairs down here. (x2)"),
+        render(&a, 100, 30).contains_text("You know of no stairs down on this level. (x2)"),
         "a repeated refusal counts up"
     );
     a.handle(Input::ch('e'));
     a.handle(esc());
     a.handle(Input::ch('c'));
     a.handle(esc());
-    a.handle(Input::ch('o'));
+    a.handle(Input::ch('C'));
     a.handle(Input::ch('h'));
     assert_eq!((turn(&a), hash(&a)), (t0, h0), "nothing happened");
     // And a real step does take a turn somewhere among the eight directions.
@@ -190,7 +198,7 @@ fn resizes_relayout_without_panic() {
         vec![Input::ch('i'), Input::ch('a')],
         vec![Input::ch('x')],
         vec![Input::ch('t'), Input::ch('a')],
-        vec![Input::ch('o')],
+        vec![Input::ch('C')],
         vec![Input::ch('?')],
         vec![Input::ch('m')],
         vec![Input::ch('Q')],
@@ -341,6 +349,10 @@ fn alchemy_is_the_default_game() {
         game: "alchemy".into(),
         seed: None,
         load: Some("/nonexistent/alchemy.save".into()),
+        tiles: None,
+        practice: false,
+        replay: None,
+        wizard: false,
     })
     .err()
     .unwrap()
@@ -356,6 +368,10 @@ fn alchemy_is_the_default_game() {
         game: "alchemy".into(),
         seed: None,
         load: Some(bad),
+        tiles: None,
+        practice: false,
+        replay: None,
+        wizard: false,
     })
     .err()
     .unwrap()
@@ -420,7 +436,7 @@ fn keys_for(
             with('w', &[ItemKind::Weapon, ItemKind::Armour], *id)
         }
         Command::Open(d) | Command::Close(d) => {
-            dir_key(*d).map(|c| vec![Input::ch('o'), Input::ch(c)])
+            dir_key(*d).map(|c| vec![Input::ch('C'), Input::ch(c)])
         }
         _ => None,
     }

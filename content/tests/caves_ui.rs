@@ -183,6 +183,10 @@ fn launch_knows_the_caves() {
         game: "caves".to_string(),
         seed: Some(9),
         load: None,
+        tiles: None,
+        practice: false,
+        replay: None,
+        wizard: false,
     };
     let app = launch(&opts).unwrap();
     let mut f = Frame::new(80, 24);
@@ -195,8 +199,54 @@ fn launch_knows_the_caves() {
     })
     .err()
     .unwrap();
+    assert!(err.to_string().contains("/nonexistent"), "{err}");
+}
+
+/// Caves saves and continues like Alchemy, and records every game beside its save.
+#[test]
+fn caves_saves_continues_and_records() {
+    use alembic::{App as _, Input, TestFrontend, run};
+    use alembic_content::caves::{self, CavesUi};
+    let dir = std::env::temp_dir().join(format!("alembic-caves-save-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join(caves::save::SAVE_FILE);
+    let mut app = caves::app_with(CavesUi::new(6).with_save(save.clone()));
+    let mut keys = vec![Input::ch(' ')];
+    keys.extend("llllljjjjjhhh....".chars().map(Input::ch));
+    keys.push(Input::ch('S'));
+    run(&mut TestFrontend::new(100, 30, keys), &mut app).unwrap();
+    let played = app.ctx().game().clone();
+    assert!(played.turn() > 5);
+    assert!(save.is_file(), "S saved");
+    assert!(app.farewell().unwrap().unwrap().contains("saved to"));
+    // Continue: the same game, and the recording goes on.
+    let back = CavesUi::load(&save).unwrap();
+    assert_eq!(back.game().state_hash(), played.state_hash());
     assert!(
-        err.to_string().contains("Caves has no saved games"),
-        "{err}"
+        back.recording().is_some(),
+        "the recording is the save's own"
     );
+    // The recording replays to the saved game.
+    let rec = alembic_content::record::read::<caves::Command>(
+        &alembic_content::record::beside(&save),
+        caves::save::GAME_NAME,
+    )
+    .unwrap();
+    let start = caves::new_game(rec.header.seed).unwrap();
+    let done = rec
+        .verify(
+            start,
+            |g, c| caves::act(g, *c),
+            alembic::Game::state_hash,
+            alembic::Game::turn,
+        )
+        .unwrap();
+    assert_eq!(done.final_hash, played.state_hash());
+    // A damaged save is refused, never half-loaded.
+    let mut text = std::fs::read_to_string(&save).unwrap();
+    text = text.replacen("\"turn\":", "\"turn\":1", 1);
+    std::fs::write(&save, text).unwrap();
+    assert!(CavesUi::load(&save).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
 }

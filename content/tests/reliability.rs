@@ -475,6 +475,9 @@ fn loading_a_finished_game_keeps_its_file() {
     let mut app = alchemy_ui::app(UiOptions {
         start: Start::Load(path.clone()),
         save_path: None,
+        tiles: None,
+        practice: false,
+        wizard: false,
     })
     .unwrap();
     let mut fe = TestFrontend::new(100, 30, [alembic::Input::ch('.'), alembic::Input::Quit]);
@@ -600,6 +603,9 @@ fn a_seeded_start_over_a_save_asks_and_no_keeps_the_save() {
         let mut app = alchemy_ui::app(UiOptions {
             start: Start::New(9),
             save_path: Some(path.clone()),
+            tiles: None,
+            practice: false,
+            wizard: false,
         })
         .unwrap();
         assert!(app.ctx().game().is_none(), "no game before the answer");

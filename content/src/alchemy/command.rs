@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::props::{
     CAUSE, DEEPEST, DESCRIPTION, DESTINATION, DOOR_STRENGTH, GAME_OVER, IS_CONFUSED, IS_DOOR,
-    IS_EXIT, IS_HERO, IS_OPEN, IS_SCENERY, IS_STAIRS, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE,
-    MSG_COUNT, NAME, OUTCOME, SPEED, ST, USE_MESSAGE,
+    IS_EXIT, IS_GHOST, IS_HERO, IS_OPEN, IS_SCENERY, IS_STAIRS, IS_STAIRS_DOWN, IS_STAIRS_UP,
+    IS_STONE, MSG_COUNT, NAME, OUTCOME, SPEED, ST, USE_MESSAGE, WIZARD_MODE,
 };
 use super::rules::ai::ACTION;
 use super::rules::combat;
@@ -17,7 +17,8 @@ use super::rules::doors::set_open;
 use super::rules::items::{self, inventory};
 use super::rules::time::{action_time, arrive, end_turn, leave_level};
 use super::rules::world::{
-    blocker_at, creature_at, depth_of, hero, items_at, say, scenery_at, tile_blocks, tile_dangerous,
+    blocker_at, creature_at, depth_of, hero, items_at, level_box, say, scenery_at, tile_blocks,
+    tile_dangerous,
 };
 use super::text::{a_name, capitalise, count_name, the_name};
 
@@ -57,6 +58,10 @@ pub enum Command {
     Craft(String),
     /// Describe a location (free: no time passes, the game is unchanged).
     Look(Loc),
+    /// A wizard-mode console line (`depth 4`, `summon goblin`…; see [`super::wizard`]).
+    /// Only a game started in wizard mode accepts it; it takes no game time. As a command it
+    /// is recorded and replayed like any other.
+    Wizard(String),
 }
 
 /// Why a command was refused. Refusals cost no time; the message is plain English.
@@ -121,6 +126,22 @@ pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleEr
             over: false,
         });
     }
+    if let Command::Wizard(line) = cmd {
+        if !game.var(&WIZARD_MODE).unwrap_or(false) {
+            return refuse("Wizard commands need a game started with --wizard.");
+        }
+        let cmds = super::wizard::commands(rules).map_err(|e| RuleError::Refused(e.to_string()))?;
+        let out = cmds
+            .run(game, &line)
+            .map_err(|e| RuleError::Refused(e.to_string()))?;
+        let over = out.state.var(&GAME_OVER).unwrap_or(false);
+        return Ok(Outcome {
+            game: out.state,
+            messages: out.lines,
+            elapsed: 0,
+            over,
+        });
+    }
     let before = game.var(&MSG_COUNT).unwrap_or(0);
     let mut g = game.clone();
     let h = hero(&g)?;
@@ -170,7 +191,7 @@ fn hero_action(game: &mut Game, hooks: &Hooks, h: ThingId, cmd: Command) -> Resu
         Command::Close(d) => open_close(game, h, d, false),
         Command::Analyse(i) => items::analyse(game, h, i),
         Command::Craft(p) => items::craft(game, h, &p),
-        Command::Look(_) => Ok(0),
+        Command::Look(_) | Command::Wizard(_) => Ok(0),
     }
 }
 
@@ -206,7 +227,9 @@ fn move_hero(game: &mut Game, hooks: &Hooks, h: ThingId, d: Dir) -> Result<i32, 
         }
         return use_scenery(game, hooks, h, b);
     }
-    if tile_blocks(game, to) {
+    // A ghost (wizard mode) passes walls and rock, but never leaves the level.
+    let ghost = game.is(h, &IS_GHOST) && level_box(to.z).contains(to);
+    if tile_blocks(game, to) && !ghost {
         let what = game
             .tile_def(to)
             .ok()

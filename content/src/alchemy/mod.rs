@@ -29,10 +29,29 @@ pub mod rules;
 pub mod save;
 pub mod text;
 pub mod view;
+pub mod wizard;
 
 use alembic::{Error, Game};
 
 pub use command::{Command, Outcome, RuleError, Rules, Summary, apply, summary};
+
+/// A new game from `seed` in the given modes (as a recording's header lists them): in
+/// `wizard` mode the game accepts [`Command::Wizard`] lines. Other modes (`practice`) change
+/// nothing in the game value.
+///
+/// # Errors
+/// As [`new_game`].
+pub fn new_game_in_modes<S: AsRef<str>>(
+    seed: u64,
+    rules: &Rules,
+    modes: impl IntoIterator<Item = S>,
+) -> Result<Game, Error> {
+    let mut game = new_game(seed, rules)?;
+    if modes.into_iter().any(|m| m.as_ref() == "wizard") {
+        game.set_var_mut(&props::WIZARD_MODE, true);
+    }
+    Ok(game)
+}
 
 /// A new game from `seed`: the library with this game's potion looks and recipes, all 11
 /// levels, the hero at the exit on level −1.

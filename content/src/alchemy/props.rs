@@ -145,6 +145,9 @@ pub const ATTACKS_MONSTERS: Prop<bool> = Prop::with_default("attacks_monsters", 
 pub const FAMILY: Prop<Arc<str>> = Prop::new("family");
 /// Flying creatures cross water and magma.
 pub const IS_FLYING: Prop<bool> = Prop::with_default("is_flying", false);
+/// Walks through walls and rock (wizard mode's `ghost`; only the hero's moves honour it,
+/// and only inside the level's rectangle).
+pub const IS_GHOST: Prop<bool> = Prop::with_default("is_ghost", false);
 /// Under an invincibility effect: takes no damage.
 pub const IS_INVINCIBLE: Prop<bool> = Prop::with_default("is_invincible", false);
 /// Confused: moves in random directions now and then.
@@ -261,6 +264,9 @@ pub const KILLS: Prop<i64> = Prop::with_default("kills", 0);
 pub const DEEPEST: Prop<i32> = Prop::with_default("deepest", 1);
 /// Whether the game has ended.
 pub const GAME_OVER: Prop<bool> = Prop::with_default("game_over", false);
+/// Game variable: the game was started in wizard mode (`--wizard`): it accepts
+/// [`Command::Wizard`](super::Command::Wizard) lines and is never scored.
+pub const WIZARD_MODE: Prop<bool> = Prop::with_default("wizard_mode", false);
 /// "won" or "died" once over.
 pub const OUTCOME: Prop<Arc<str>> = Prop::new("outcome");
 /// What killed the hero.

@@ -99,6 +99,11 @@ pub struct Envelope<G> {
     /// The state's `state_hash`.
     #[serde(default)]
     pub checksum: Option<u64>,
+    /// How the game is played, when not normally: `practice` (undo allowed), `wizard`; such
+    /// games are never scored. Absent in saves before this field (read as none). Always
+    /// written, so formats that are not self-describing (postcard) read it back.
+    #[serde(default)]
+    pub modes: Vec<String>,
     /// The game value.
     pub state: G,
 }
@@ -111,6 +116,7 @@ impl<'a> Envelope<&'a Game> {
             game: GAME_NAME.to_string(),
             version: SAVE_VERSION,
             checksum: Some(game.state_hash()),
+            modes: Vec::new(),
             state: game,
         }
     }
@@ -124,7 +130,30 @@ struct Header {
 
 /// The save text of `game`.
 pub fn to_text(game: &Game) -> Result<String, SaveError> {
-    serde_json::to_string(&Envelope::of(game)).map_err(|e| SaveError::Encode(e.to_string()))
+    to_text_with_modes(game, &[])
+}
+
+/// The save text of `game`, marked with `modes` (such as `practice`).
+pub fn to_text_with_modes(game: &Game, modes: &[&str]) -> Result<String, SaveError> {
+    let env = Envelope {
+        modes: modes.iter().map(|m| (*m).to_owned()).collect(),
+        ..Envelope::of(game)
+    };
+    serde_json::to_string(&env).map_err(|e| SaveError::Encode(e.to_string()))
+}
+
+/// The modes a save is marked with (empty for a normal game, and for text that is not a
+/// save: [`from_text`] reports those).
+#[must_use]
+pub fn modes_of(text: &str) -> Vec<String> {
+    #[derive(Deserialize)]
+    struct Modes {
+        #[serde(default)]
+        modes: Vec<String>,
+    }
+    serde_json::from_str::<Modes>(text)
+        .map(|m| m.modes)
+        .unwrap_or_default()
 }
 
 /// A game from save text, checked: right game, right version, the checksum, then
@@ -271,7 +300,15 @@ pub fn validate(game: &Game, hooks: &Hooks) -> Result<(), SaveError> {
 /// # Errors
 /// [`SaveError::Io`] when the file system refuses; the previous save is then untouched.
 pub fn save(game: &Game, path: &Path) -> Result<(), SaveError> {
-    let text = to_text(game)?;
+    save_with_modes(game, path, &[])
+}
+
+/// [`save`], marked with `modes`.
+///
+/// # Errors
+/// [`SaveError`].
+pub fn save_with_modes(game: &Game, path: &Path, modes: &[&str]) -> Result<(), SaveError> {
+    let text = to_text_with_modes(game, modes)?;
     storage::write_atomic(path, text.as_bytes())?;
     Ok(())
 }
@@ -282,7 +319,16 @@ pub fn save(game: &Game, path: &Path) -> Result<(), SaveError> {
 /// # Errors
 /// [`SaveError`].
 pub fn load(path: &Path, hooks: &Hooks) -> Result<Game, SaveError> {
+    load_with_modes(path, hooks).map(|(g, _)| g)
+}
+
+/// [`load`], with the modes the save is marked with.
+///
+/// # Errors
+/// [`SaveError`].
+pub fn load_with_modes(path: &Path, hooks: &Hooks) -> Result<(Game, Vec<String>), SaveError> {
     let bytes = storage::read_bounded(path, MAX_SAVE_BYTES)?;
     let text = String::from_utf8(bytes).map_err(|_| SaveError::Corrupt("not UTF-8 text".into()))?;
-    from_text(&text, hooks)
+    let game = from_text(&text, hooks)?;
+    Ok((game, modes_of(&text)))
 }

@@ -4,17 +4,18 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, LightMap, LightSource, Loc, Rgb, ThingId, VisibleSet};
+use alembic::{Error, Game, LightMap, LightSource, Loc, Rgb, ThingId, Tile, VisibleSet};
 
 use super::kinds::Stat;
 use super::props::{
-    ARMOUR, BG, FG, GLYPH, HPS, HPS_MAX, IS_ARMOUR, IS_CREATURE, IS_FOOD, IS_INGREDIENT, IS_POTION,
-    IS_STONE, IS_WEAPON, IS_WIELDED, LIGHT_COLOUR, LIGHT_RADIUS, NAME, SPEED, WIELD_SLOT, Z_ORDER,
+    ARMOUR, BG, FG, GLYPH, HPS, HPS_MAX, IS_ARMOUR, IS_CREATURE, IS_DOOR, IS_FOOD, IS_HERO,
+    IS_INGREDIENT, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER, IS_WEAPON,
+    IS_WIELDED, LIGHT_COLOUR, LIGHT_RADIUS, NAME, SPEED, WIELD_SLOT, Z_ORDER,
 };
 use super::rules::combat::attack_summary;
 use super::rules::effects::effect_list;
 use super::rules::items::{apparatus_near, gather, inventory, recipe_of};
-use super::rules::memory::{remembered_look, remembered_tile};
+use super::rules::memory::{remembered_look, remembered_thing, remembered_tile};
 use super::rules::world::{FOV_RADIUS, LEVELS, depth_of, hero_view, level_box};
 use super::text::{a_name, base_name, capitalise, count_name, is_identified};
 
@@ -107,6 +108,59 @@ pub fn cell_view(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<CellVi
         visible: false,
         remembered: true,
     }))
+}
+
+/// The graphical tile for `l`, for frontends that draw [`Tile`]s; `None` where the letter
+/// stays (items other than potions, scenery other than doors and stairs, special terrain),
+/// so tiles never hide what a letter would tell. Never-seen cells are `None` too.
+pub fn cell_tile(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<Tile>, Error> {
+    let thing_tile = |t: ThingId, open: bool| -> Option<Tile> {
+        if game.is(t, &IS_HERO) {
+            Some(Tile::Hero)
+        } else if game.is(t, &IS_CREATURE) {
+            Some(Tile::Creature(game.query(t, &GLYPH).unwrap_or('?')))
+        } else if game.is(t, &IS_POTION) {
+            Some(Tile::Potion)
+        } else if game.is(t, &IS_DOOR) {
+            Some(if open {
+                Tile::DoorOpen
+            } else {
+                Tile::DoorClosed
+            })
+        } else if game.is(t, &IS_STAIRS_DOWN) {
+            Some(Tile::StairsDown)
+        } else if game.is(t, &IS_STAIRS_UP) {
+            Some(Tile::StairsUp)
+        } else {
+            None
+        }
+    };
+    let terrain = |tile: alembic::TileId| -> Result<Option<Tile>, Error> {
+        let t = game.library().tile(tile)?;
+        let ch = t.get(&GLYPH).unwrap_or(' ');
+        Ok(match ch {
+            '~' if t.get(&IS_WATER).unwrap_or(false) => Some(Tile::Water),
+            '#' => Some(Tile::Wall),
+            ' ' => Some(Tile::Rock),
+            '.' => Some(Tile::Floor),
+            _ => None,
+        })
+    };
+    if view.contains(l) {
+        return match top_thing(game, l) {
+            Some(t) => Ok(thing_tile(t, game.is(t, &IS_OPEN))),
+            None => terrain(game.tile(l)),
+        };
+    }
+    let Some(tile) = remembered_tile(game, l) else {
+        return Ok(None);
+    };
+    match remembered_look(game, l) {
+        // Scenery as last seen: a door remembered open stays open.
+        Some((ch, _)) => Ok(remembered_thing(game, l).and_then(|t| thing_tile(t, ch == '\'')))
+            .map(|t| t.filter(|t| !matches!(t, Tile::Hero | Tile::Creature(_)))),
+        None => terrain(tile),
+    }
 }
 
 /// The light on the hero's level: a warm torch at the hero with the seed game's falloff,

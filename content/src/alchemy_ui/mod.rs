@@ -9,20 +9,25 @@
 //! ```
 //! use alembic::{Input, TestFrontend, run};
 //! use alembic_content::alchemy_ui::{self, Start, UiOptions};
-//! let mut app = alchemy_ui::app(UiOptions { start: Start::New(7), save_path: None })?;
+//! let mut app = alchemy_ui::app(UiOptions { start: Start::New(7), save_path: None, tiles: None, practice: false, wizard: false })?;
 //! let mut fe = TestFrontend::new(100, 30, [Input::ch('l'), Input::ch('Q'), Input::ch('y')]);
 //! run(&mut fe, &mut app)?;
 //! assert!(fe.frames()[0].contains_text("Depth 1/11"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod morgue;
 pub mod play;
 pub mod prompts;
+pub mod record;
+pub mod replay;
 pub mod start;
+pub mod travel;
+pub mod wizard;
 
 use std::path::{Path, PathBuf};
 
-use alembic::{Game, Loc, Rgb, ScreenStack};
+use alembic::{Game, History, Loc, Rgb, ScreenStack};
 
 use crate::alchemy::save::{self, SaveError};
 use crate::alchemy::{self, Command, Outcome, RuleError, Rules};
@@ -39,6 +44,8 @@ pub enum Start {
     New(u64),
     /// Straight into the game saved in this file (saves go back to it).
     Load(PathBuf),
+    /// Watch the recording in this file.
+    Replay(PathBuf),
 }
 
 /// Everything [`app`] needs.
@@ -50,6 +57,13 @@ pub struct UiOptions {
     /// when there is nowhere to save. Ignored for saving by [`Start::Load`], which saves back
     /// to the file it loaded.
     pub save_path: Option<PathBuf>,
+    /// Graphical tiles: `None` when the frontend cannot draw them, else whether the map
+    /// starts in tiles.
+    pub tiles: Option<bool>,
+    /// New games are practice games (`--practice`): undo allowed, never scored.
+    pub practice: bool,
+    /// New games are wizard games (`--wizard`).
+    pub wizard: bool,
 }
 
 /// Why the UI could not start.
@@ -64,6 +78,9 @@ pub enum UiError {
     /// The save file could not be loaded.
     #[error("{0}")]
     Load(#[from] SaveError),
+    /// The recording cannot be watched.
+    #[error("{0}")]
+    Replay(#[from] replay::ReplayOpenError),
 }
 
 /// How a log line is coloured.
@@ -128,7 +145,34 @@ pub struct AlchemyCtx {
     exit_note: Option<Result<String, String>>,
     /// The lock on the save in use, held for the whole session.
     lock: Option<crate::storage::SessionLock>,
+    /// Graphical tiles: `None` when the frontend cannot draw them, else whether they are on.
+    tiles: Option<bool>,
+    /// New games are practice games (undo allowed, never scored).
+    practice_new: bool,
+    /// New games are wizard games (a console of wizard commands, never scored).
+    wizard_new: bool,
+    /// What `n` starts: practice games when launched with `--practice`.
+    practice_default: bool,
+    /// The recording of the game in play (see [`record`]).
+    recorder: Option<record::Recorder>,
+    /// In a practice game: every value since the game started or was loaded, for `U`.
+    practice: Option<History<Game, (u64, Command)>>,
+    /// Where the finished game's recording went.
+    finished_record: Option<PathBuf>,
+    /// Where the finished game's morgue went, and its rank in the score table.
+    finished_morgue: Option<(PathBuf, Option<usize>)>,
+    /// The game shown is a recording's: nothing is saved or recorded.
+    replaying: bool,
+    /// The player declined to rewind a practice game after dying.
+    rewind_declined: bool,
 }
+
+/// How much of a practice game is kept whole for `U`: the newest 2,000 values, then one in
+/// every 100 (the values in between are rebuilt from the commands when undo reaches them).
+pub const PRACTICE_BUDGET: alembic::Budget = alembic::Budget::new(2_000, 100);
+
+/// How many moves "rewind" takes back when a practice game ends in death.
+pub const REWIND_MOVES: usize = 10;
 
 impl AlchemyCtx {
     /// A context with no game yet.
@@ -147,6 +191,16 @@ impl AlchemyCtx {
             loaded_finished: false,
             exit_note: None,
             lock: None,
+            tiles: None,
+            practice_new: false,
+            wizard_new: false,
+            practice_default: false,
+            recorder: None,
+            practice: None,
+            finished_record: None,
+            finished_morgue: None,
+            replaying: false,
+            rewind_declined: false,
         }
     }
 
@@ -161,6 +215,7 @@ impl AlchemyCtx {
     /// As [`AlchemyCtx::save`].
     pub fn save_and_leave(&mut self) -> Result<PathBuf, String> {
         let path = self.save()?;
+        self.checkpoint_record();
         self.exit_note = Some(Ok(format!("Your game was saved to {}.", path.display())));
         Ok(path)
     }
@@ -168,16 +223,48 @@ impl AlchemyCtx {
     /// Save on close (the window closing, Ctrl-C, SIGTERM…) and remember what happened for
     /// [`AlchemyCtx::farewell`]. Does nothing when no game is in play or it is over.
     pub fn save_on_exit(&mut self) {
+        if self.replaying {
+            return;
+        }
         let playing = self
             .game()
             .and_then(|g| alchemy::summary(g).ok())
             .is_some_and(|s| s.outcome == "playing");
         if playing {
-            self.exit_note = Some(
-                self.save()
-                    .map(|p| format!("Your game was saved to {}.", p.display())),
-            );
+            let saved = self.save();
+            if saved.is_ok() {
+                self.checkpoint_record();
+            }
+            self.exit_note =
+                Some(saved.map(|p| format!("Your game was saved to {}.", p.display())));
         }
+    }
+
+    /// The window title: the game and the hero's depth (see [`alembic::App::title`]).
+    #[must_use]
+    pub fn title(&self) -> Option<String> {
+        let depth = self.game.as_ref().and_then(|g| {
+            let at = g.location(crate::alchemy::view::hero_id(g).ok()?).ok()?;
+            Some(crate::alchemy::rules::world::depth_of(at.z))
+        });
+        Some(match depth {
+            Some(d) => format!("Alembic: Alchemy, depth {d}"),
+            None => "Alembic: Alchemy".to_owned(),
+        })
+    }
+
+    /// Whether the map is drawn in graphical tiles (only ever on where the frontend draws
+    /// them: see [`UiOptions::tiles`]).
+    #[must_use]
+    pub fn tiles(&self) -> bool {
+        self.tiles == Some(true)
+    }
+
+    /// Switch between tiles and letters; `None` when this frontend draws letters only.
+    pub fn toggle_tiles(&mut self) -> Option<bool> {
+        let on = !self.tiles?;
+        self.tiles = Some(on);
+        Some(on)
     }
 
     /// What to print once the terminal or window has closed (see [`alembic::App::farewell`]).
@@ -239,11 +326,162 @@ impl AlchemyCtx {
     /// # Errors
     /// An engine error while generating (a bug).
     pub fn new_game(&mut self, seed: u64) -> Result<(), UiError> {
-        let game = alchemy::new_game(seed, &self.rules).map_err(UiError::NewGame)?;
+        let wizard: &[&str] = if self.wizard_new { &["wizard"] } else { &[] };
+        let game =
+            alchemy::new_game_in_modes(seed, &self.rules, wizard).map_err(UiError::NewGame)?;
         self.seed = Some(seed);
         self.save_path = self.default_save.clone();
+        let mut modes: Vec<&str> = Vec::new();
+        if self.practice_new {
+            modes.push("practice");
+        }
+        if self.wizard_new {
+            modes.push("wizard");
+        }
+        let modes = modes.as_slice();
+        self.practice = self
+            .practice_new
+            .then(|| History::with_budget(game.clone(), PRACTICE_BUDGET));
+        self.rewind_declined = false;
+        self.recorder = None;
+        self.finished_record = None;
+        if let Some(save) = &self.save_path {
+            match record::Recorder::start(
+                &record::beside(save),
+                record::GAME_NAME,
+                seed,
+                modes,
+                &game,
+            ) {
+                Ok(r) => self.recorder = Some(r),
+                Err(e) => {
+                    self.install(game);
+                    self.note(Tone::Error, format!("This game is not being recorded: {e}"));
+                    return Ok(());
+                }
+            }
+        }
         self.install(game);
+        if self.practice.is_some() {
+            self.note(
+                Tone::Note,
+                "A practice game: U takes back a move. It is never scored.",
+            );
+        }
         Ok(())
+    }
+
+    /// Show `game`, a state of a recording being watched: nothing is saved or recorded
+    /// until [`AlchemyCtx::close_game`].
+    pub fn show_replay(&mut self, game: Game) {
+        self.replaying = true;
+        self.recorder = None;
+        self.practice = None;
+        self.install(game);
+    }
+
+    /// Whether the game shown is a recording's.
+    #[must_use]
+    pub fn is_replaying(&self) -> bool {
+        self.replaying
+    }
+
+    /// Start new games as practice games (undo allowed, never scored), or not.
+    pub fn set_practice(&mut self, on: bool) {
+        self.practice_new = on;
+    }
+
+    /// Whether the player declined to rewind after dying in a practice game.
+    #[must_use]
+    pub fn rewind_declined(&self) -> bool {
+        self.rewind_declined
+    }
+
+    /// Record the player's answer to "rewind?" after dying in a practice game.
+    pub fn decline_rewind(&mut self) {
+        self.rewind_declined = true;
+    }
+
+    /// Whether `n` on the start screen starts practice games (`--practice`).
+    #[must_use]
+    pub fn practice_by_default(&self) -> bool {
+        self.practice_default
+    }
+
+    /// The modes of the game in play, for saves, recordings and morgues: `practice`,
+    /// `wizard`.
+    #[must_use]
+    pub fn modes(&self) -> Vec<&'static str> {
+        let mut m = Vec::new();
+        if self.practice.is_some() {
+            m.push("practice");
+        }
+        if self.is_wizard() {
+            m.push("wizard");
+        }
+        m
+    }
+
+    /// Whether the game in play is a wizard game.
+    #[must_use]
+    pub fn is_wizard(&self) -> bool {
+        self.game
+            .as_ref()
+            .is_some_and(|g| g.var(&alchemy::props::WIZARD_MODE).unwrap_or(false))
+    }
+
+    /// Whether the game in play is a practice game.
+    #[must_use]
+    pub fn is_practice(&self) -> bool {
+        self.practice.is_some()
+    }
+
+    /// The recording of the game in play, if it is being recorded.
+    #[must_use]
+    pub fn recording(&self) -> Option<&Path> {
+        self.recorder.as_ref().map(record::Recorder::path)
+    }
+
+    /// Where the last finished game's recording was kept.
+    #[must_use]
+    pub fn finished_record(&self) -> Option<&Path> {
+        self.finished_record.as_deref()
+    }
+
+    /// Take back the last command of a practice game. Returns whether anything was undone.
+    pub fn undo(&mut self) -> bool {
+        let Some(history) = self.practice.as_mut() else {
+            self.note(
+                Tone::Note,
+                "Only practice games can take moves back (start one with --practice).",
+            );
+            return false;
+        };
+        let rules = &self.rules;
+        let step =
+            |g: &Game, (_, c): &(u64, Command)| alchemy::apply(g, rules, c.clone()).map(|o| o.game);
+        let game = match history.undo_with(step) {
+            Ok(Some(g)) => g.clone(),
+            Ok(None) => {
+                self.note(Tone::Note, "There is nothing to take back.");
+                return false;
+            }
+            Err(e) => {
+                self.note(Tone::Error, format!("Cannot take the move back: {e}"));
+                return false;
+            }
+        };
+        let start = history.get(0).cloned();
+        let commands: Vec<(u64, Command)> = history.commands().to_vec();
+        if let (Some(rec), Some(start)) = (self.recorder.as_mut(), start)
+            && let Err(e) = rec.rewrite(&start, commands.iter().map(|(t, c)| (*t, c)), &game)
+        {
+            self.recorder = None;
+            self.note(Tone::Error, format!("The recording stopped: {e}"));
+        }
+        self.install(game);
+        self.note(Tone::Note, "You take back a move.");
+        true
     }
 
     /// Continue the game saved at `path`; later saves go back to `path`.
@@ -251,11 +489,24 @@ impl AlchemyCtx {
     /// # Errors
     /// The file is missing, unreadable, corrupt, of another game or version.
     pub fn load_game(&mut self, path: &Path) -> Result<(), UiError> {
-        let game = save::load(path, self.rules.hooks())?;
+        let (game, modes) = save::load_with_modes(path, self.rules.hooks())?;
         self.seed = None;
         self.save_path = Some(path.to_path_buf());
+        self.recorder = record::Recorder::resume(&record::beside(path), record::GAME_NAME, &game);
+        self.finished_record = None;
+        self.practice = modes
+            .iter()
+            .any(|m| m == "practice")
+            .then(|| History::with_budget(game.clone(), PRACTICE_BUDGET));
+        self.rewind_declined = false;
         self.install(game);
         self.note(Tone::Note, "Welcome back.");
+        if self.recorder.is_none() {
+            self.note(
+                Tone::Note,
+                "This game's recording does not match the save; it plays on unrecorded.",
+            );
+        }
         Ok(())
     }
 
@@ -277,7 +528,10 @@ impl AlchemyCtx {
 
     /// Forget the current game (back to the start screen).
     pub fn close_game(&mut self) {
+        self.replaying = false;
         self.game = None;
+        self.recorder = None;
+        self.practice = None;
         self.seed = None;
         self.cursor = None;
         self.path.clear();
@@ -325,7 +579,12 @@ impl AlchemyCtx {
     /// replace the old; refused: the reason is noted and nothing else changes (no turn).
     /// Returns `Some(game_over)` when accepted, `None` when refused.
     pub fn act(&mut self, cmd: Command) -> Option<bool> {
+        if self.replaying {
+            return None;
+        }
         let game = self.game.as_ref()?;
+        let turn = game.turn();
+        let given = cmd.clone();
         match alchemy::apply(game, &self.rules, cmd) {
             Ok(out) => {
                 self.begin_command();
@@ -333,6 +592,15 @@ impl AlchemyCtx {
                     self.push_line(Tone::Game, m.clone());
                 }
                 let Outcome { game, over, .. } = out;
+                if let Some(rec) = self.recorder.as_mut()
+                    && let Err(e) = rec.command(turn, &given, &game)
+                {
+                    self.recorder = None;
+                    self.note(Tone::Error, format!("The recording stopped: {e}"));
+                }
+                if let Some(h) = self.practice.as_mut() {
+                    h.push((turn, given), game.clone());
+                }
                 self.game = Some(game);
                 Some(over)
             }
@@ -364,8 +632,98 @@ impl AlchemyCtx {
             std::fs::create_dir_all(dir)
                 .map_err(|e| format!("Cannot save: cannot create {}: {e}", dir.display()))?;
         }
-        save::save(game, path).map_err(|e| format!("Cannot save: {e}"))?;
+        let modes = self.modes();
+        save::save_with_modes(game, path, &modes).map_err(|e| format!("Cannot save: {e}"))?;
         Ok(path.clone())
+    }
+
+    /// Mark the recording with the current game, so a continued game can prove the
+    /// recording is its own (call after a successful [`AlchemyCtx::save`]).
+    pub fn checkpoint_record(&mut self) {
+        if let (Some(rec), Some(game)) = (self.recorder.as_mut(), self.game.as_ref())
+            && let Err(e) = rec.checkpoint(game)
+        {
+            self.recorder = None;
+            self.note(Tone::Error, format!("The recording stopped: {e}"));
+        }
+    }
+
+    /// The data directory (where saves, recordings, morgues and scores go).
+    #[must_use]
+    pub fn data_dir(&self) -> Option<&Path> {
+        self.default_save
+            .as_deref()
+            .or(self.save_path.as_deref())
+            .and_then(Path::parent)
+    }
+
+    /// The game ended (died, won, or the player quit): keep its recording, write its morgue
+    /// and enter it in the score table. Problems are noted, never fatal.
+    pub fn finish_game(&mut self, quit: bool) {
+        if self.replaying {
+            return;
+        }
+        let seed = self
+            .seed
+            .or_else(|| self.recorder.as_ref().map(|r| r.header().seed));
+        let modes = self.modes();
+        let recording = self.finish_record();
+        let (Some(game), Some(dir)) = (self.game.clone(), self.data_dir().map(Path::to_path_buf))
+        else {
+            return;
+        };
+        let messages: Vec<String> = self.log.iter().map(LogLine::shown).collect();
+        let modes = modes.as_slice();
+        let unix_secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let ending = morgue::Ending {
+            game: &game,
+            seed,
+            modes,
+            quit,
+            recording: recording.as_deref(),
+            messages: &messages,
+            unix_secs,
+        };
+        let written = morgue::write_morgue(&dir, &ending);
+        let rank = morgue::record_score(&dir, &ending);
+        match (written, rank) {
+            (Ok(path), Ok(rank)) => self.finished_morgue = Some((path, rank)),
+            (Err(e), _) | (_, Err(e)) => {
+                self.note(
+                    Tone::Error,
+                    format!("The record of this game could not be kept: {e}"),
+                );
+            }
+        }
+    }
+
+    /// Where the last finished game's morgue went, and its rank in the score table.
+    #[must_use]
+    pub fn finished_morgue(&self) -> Option<(&Path, Option<usize>)> {
+        self.finished_morgue
+            .as_ref()
+            .map(|(p, r)| (p.as_path(), *r))
+    }
+
+    /// The game ended: keep its recording in `records/`. Returns where it went.
+    pub fn finish_record(&mut self) -> Option<PathBuf> {
+        let rec = self.recorder.take()?;
+        let game = self.game.as_ref()?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        match rec.finish(game, now) {
+            Ok(p) => {
+                self.finished_record = Some(p.clone());
+                Some(p)
+            }
+            Err(e) => {
+                self.note(Tone::Error, format!("The recording could not be kept: {e}"));
+                None
+            }
+        }
     }
 
     /// Remove the save file of the current game (after death or victory). Returns whether a
@@ -399,18 +757,35 @@ impl AlchemyCtx {
 pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
     let rules = Rules::new().map_err(UiError::Rules)?;
     let mut ctx = AlchemyCtx::new(rules, opts.save_path);
+    ctx.tiles = opts.tiles;
+    ctx.practice_new = opts.practice;
+    ctx.wizard_new = opts.wizard;
+    ctx.practice_default = opts.practice;
     // A new game over an existing save asks first, on the start screen: it would replace the
     // save the first time it is saved (on `S`, or on Ctrl-C and every other way out).
     if let Start::New(seed) = opts.start
         && ctx.save_exists()
     {
         let (start, confirm) = start::StartScreen::asking(&ctx, seed);
-        let mut stack = ScreenStack::new(ctx, start).with_farewell(AlchemyCtx::farewell);
+        let mut stack = ScreenStack::new(ctx, start)
+            .with_farewell(AlchemyCtx::farewell)
+            .with_title(AlchemyCtx::title);
         stack.push(confirm);
+        return Ok(stack);
+    }
+    if let Start::Replay(path) = &opts.start {
+        let states = replay::rebuild(path, ctx.rules())?;
+        let viewer = replay::ReplayScreen::new(&mut ctx, states);
+        let start = start::StartScreen::new(&ctx);
+        let mut stack = ScreenStack::new(ctx, start)
+            .with_farewell(AlchemyCtx::farewell)
+            .with_title(AlchemyCtx::title);
+        stack.push(viewer);
         return Ok(stack);
     }
     let play = match &opts.start {
         Start::Menu => false,
+        Start::Replay(_) => false,
         Start::New(seed) => {
             ctx.new_game(*seed)?;
             true
@@ -421,7 +796,9 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         }
     };
     let start = start::StartScreen::new(&ctx);
-    let mut stack = ScreenStack::new(ctx, start).with_farewell(AlchemyCtx::farewell);
+    let mut stack = ScreenStack::new(ctx, start)
+        .with_farewell(AlchemyCtx::farewell)
+        .with_title(AlchemyCtx::title);
     if play {
         stack.push(play::PlayScreen::new());
     }
@@ -441,7 +818,9 @@ pub fn app_with_game(
     let mut ctx = AlchemyCtx::new(rules, save_path);
     ctx.install(game);
     let start = start::StartScreen::new(&ctx);
-    let mut stack = ScreenStack::new(ctx, start).with_farewell(AlchemyCtx::farewell);
+    let mut stack = ScreenStack::new(ctx, start)
+        .with_farewell(AlchemyCtx::farewell)
+        .with_title(AlchemyCtx::title);
     stack.push(play::PlayScreen::new());
     Ok(stack)
 }
@@ -520,12 +899,13 @@ pub fn tone_colour(tone: Tone) -> Rgb {
 /// An unreadable or invalid save file, named and explained, before any terminal or window
 /// is touched.
 pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic::App>, crate::LaunchError> {
-    let start = match (&opts.load, opts.seed) {
-        (Some(path), _) => Start::Load(path.clone()),
-        (None, Some(seed)) => Start::New(seed),
-        (None, None) => Start::Menu,
+    let start = match (&opts.replay, &opts.load, opts.seed) {
+        (Some(path), _, _) => Start::Replay(path.clone()),
+        (None, Some(path), _) => Start::Load(path.clone()),
+        (None, None, Some(seed)) => Start::New(seed),
+        (None, None, None) => Start::Menu,
     };
-    let save_path = crate::save_dir().map(|d| d.join(SAVE_FILE));
+    let mut save_path = crate::save_dir().map(|d| d.join(SAVE_FILE));
     // One window per save: lock the file this session will write before anything else.
     let lock = match opts.load.as_ref().or(save_path.as_ref()) {
         Some(path) => {
@@ -534,6 +914,12 @@ pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic::App>, crat
             }
             match crate::storage::SessionLock::acquire(path) {
                 Ok(lock) => Some(lock),
+                // Watching a replay while the game is open elsewhere is fine: this session
+                // then has nowhere to save.
+                Err(crate::storage::StorageError::Locked { .. }) if opts.replay.is_some() => {
+                    save_path = None;
+                    None
+                }
                 Err(e @ crate::storage::StorageError::Locked { .. }) => {
                     return Err(crate::LaunchError::Busy(e));
                 }
@@ -548,7 +934,13 @@ pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic::App>, crat
         game: opts.game.clone(),
         reason,
     };
-    match app(UiOptions { start, save_path }) {
+    match app(UiOptions {
+        start,
+        save_path,
+        tiles: opts.tiles,
+        practice: opts.practice,
+        wizard: opts.wizard,
+    }) {
         Ok(mut app) => {
             if let Some(lock) = lock {
                 app.ctx_mut().hold_lock(lock);
@@ -559,6 +951,10 @@ pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic::App>, crat
             Err(crate::LaunchError::ReadSave { path, source })
         }
         Err(UiError::Load(e)) => Err(bad(e.to_string())),
+        Err(UiError::Replay(e)) => Err(crate::LaunchError::BadReplay {
+            path: opts.replay.clone().unwrap_or_default(),
+            reason: e.to_string(),
+        }),
         Err(e) => Err(crate::LaunchError::Setup {
             game: opts.game.clone(),
             reason: e.to_string(),

@@ -3,9 +3,9 @@
 //! key of the game.
 
 use alembic::{
-    Cell, Confirm, Frame, Input, ItemList, Key, ListEntry, Loc, LocBox, MessageLogScreen, Rect,
-    Rgb, Screen, ScreenValue, TextScreen, ThingId, Transition, direction_key, fill, plain_key,
-    put_clipped, wrap_text,
+    Cell, ColourDepth, Confirm, Frame, Input, ItemList, Key, ListEntry, Loc, LocBox,
+    MessageLogScreen, MouseButton, MouseKind, Rect, Rgb, Screen, ScreenValue, TextScreen, ThingId,
+    Tile, TileSupport, Transition, direction_key, fill, plain_key, put_clipped, wrap_text,
 };
 
 use super::colours::{self, PALETTE};
@@ -13,24 +13,27 @@ use super::prompts::{ActionMenu, DirectionPrompt, EndScreen, LookScreen};
 use super::{AlchemyCtx, Tone, tone_colour};
 use crate::alchemy::props::{IS_DOOR, IS_LAB, IS_OPEN, IS_WORKBENCH};
 use crate::alchemy::rules::items::apparatus_near;
-use crate::alchemy::rules::world::{items_at, level_box, scenery_at};
+use crate::alchemy::rules::world::{TileTable, items_at, level_box, scenery_at};
 use crate::alchemy::text::a_name;
 use crate::alchemy::view::{
-    self, CellView, InventoryEntry, ItemKind, cell_view, hero_id, light_map, status, visible,
+    self, CellView, InventoryEntry, ItemKind, cell_tile, cell_view, hero_id, light_map, status,
+    visible,
 };
 use crate::alchemy::{Command, summary};
 
 /// Every key, for the help screen.
 pub const HELP: &[&str] = &[
-    "Alchemy: go down to depth 10, take the Philosopher's Stone, and climb back out through",
-    "the exit on depth 1 (stand on the up stairs there and press <). Drink, analyse and brew",
-    "potions on the way: you start knowing none of them.",
+    "Alchemy: go down to depth 10, take the Philosopher's Stone, and climb back out through \
+     the exit on depth 1 (stand on the up stairs there and press <). Drink, analyse and brew \
+     potions on the way: you start knowing none of them.",
     "",
     "Moving",
     "  h j k l y u b n    move (vi keys); arrow keys and numpad 1-9 work too",
     "                     walk into a monster to attack it, into a closed door to open it",
+    "  H J K L Y B N      run (Shift+arrow too): until something interesting",
     "  .  or  5           wait a turn",
-    "  <  >               climb up / go down the stairs you stand on",
+    "  <  >               climb up / go down the stairs you stand on; elsewhere, travel to the nearest known stairs",
+    "  o                  explore: walk to the nearest unexplored place until something happens",
     "",
     "Items",
     "  ,  or  g           pick up (a list when several things lie here)",
@@ -44,27 +47,34 @@ pub const HELP: &[&str] = &[
     "  c                  craft a potion from a known recipe (beside an alchemy workbench &)",
     "",
     "Other",
-    "  o                  open or close a door (then a direction)",
+    "  C                  close or open a door (then a direction)",
     "  x  or  ;           look around with a cursor (l is a vi key: east)",
     "  m                  message log",
+    "  F2                 tiles or letters on the map (in the window frontend)",
+    "  U                  take back a move (practice games only: --practice)",
+    "  ~  or  &           the wizard console (wizard games only: --wizard)",
     "  ?                  this help",
     "  S                  save and quit (continue from the start screen next time)",
     "  Q                  quit without saving (asks first)",
     "  Esc                cancel a list or prompt",
     "",
+    "Mouse: point at a cell to look at it; click a seen cell to travel there (it stops when \
+     a monster comes into view); click next to you to move or attack; the wheel opens the \
+     message log and scrolls lists.",
+    "",
     "Item lists: a-z choose, < > turn pages.",
-    "Look and target cursor: direction keys move it, H J K L Y U B N move it 8, Tab or +",
-    "jumps to the next creature or item, - to the previous; Enter, t or . throws at the",
-    "cursor; Esc closes.",
+    "Look and target cursor: direction keys move it, H J K L Y U B N move it 8, Tab or + \
+     jumps to the next creature or item, - to the previous; Enter, t or . throws at the \
+     cursor; Esc closes.",
     "",
     "On the map",
     "  @ you    letters: monsters    ! potion    % herb or food    , mushroom",
     "  ) weapon    [ armour    * the Philosopher's Stone    + door    < > stairs",
     "  & alchemy workbench or analysis lab    { fountain    # wall    ~ water",
     "",
-    "Torchlight: what you see now is lit by your torch; places you remember but cannot",
-    "see are drawn dim and blue-grey. The game is saved when you press S or close the",
-    "window; a dead alchemist's save is deleted.",
+    "Torchlight: what you see now is lit by your torch; places you remember but cannot \
+     see are drawn dim and blue-grey. The game is saved when you press S or close the \
+     window; a dead alchemist's save is deleted.",
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -117,15 +127,14 @@ pub fn layout(area: Rect) -> Layout {
 }
 
 /// The first column or row shown along one axis: the whole level centred when it fits,
-/// else the focus centred, clamped so no space is wasted beyond the level's edge.
+/// else the focus (the hero) centred, as DCSS keeps the player in the middle of the view;
+/// past the level's edge is unexplored black.
 fn axis_origin(min: i32, len: i32, focus: i32, view: i32) -> i32 {
     // Saturating: a hostile save can put the hero at the edge of i32.
     if view >= len {
         min.saturating_sub(view.saturating_sub(len) / 2)
     } else {
-        focus
-            .saturating_sub(view / 2)
-            .clamp(min, min.saturating_add(len - view))
+        focus.saturating_sub(view / 2)
     }
 }
 
@@ -138,22 +147,28 @@ pub struct MapView {
     pub origin: Loc,
     /// The level shown.
     pub level: LocBox,
+    /// Frame cells per map cell across: 1, or 2 for tiles two cells wide.
+    pub cell_w: u16,
 }
 
 impl MapView {
-    /// The viewport of `rect` centred on `focus`, clamped to the level on each axis.
+    /// The viewport of `rect` centred on `focus`, clamped to the level on each axis, with
+    /// each map cell `cell_w` frame cells wide (at least 1).
     #[must_use]
-    pub fn centred(rect: Rect, level: LocBox, focus: Loc) -> Self {
-        let ox = axis_origin(level.min.x, level.width(), focus.x, i32::from(rect.width));
+    pub fn centred(rect: Rect, level: LocBox, focus: Loc, cell_w: u16) -> Self {
+        let cell_w = cell_w.max(1);
+        let cols = i32::from(rect.width / cell_w);
+        let ox = axis_origin(level.min.x, level.width(), focus.x, cols);
         let oy = axis_origin(level.min.y, level.height(), focus.y, i32::from(rect.height));
         MapView {
             rect,
             origin: Loc::new(ox, oy, level.min.z),
             level,
+            cell_w,
         }
     }
 
-    /// The frame cell showing `l`, if it is in view.
+    /// The (leftmost) frame cell showing `l`, if it is in view.
     #[must_use]
     pub fn screen_of(&self, l: Loc) -> Option<(i32, i32)> {
         if l.z != self.origin.z {
@@ -161,11 +176,14 @@ impl MapView {
         }
         let sx = l.x - self.origin.x;
         let sy = l.y - self.origin.y;
-        if sx < 0 || sy < 0 || sx >= i32::from(self.rect.width) || sy >= i32::from(self.rect.height)
-        {
+        let cols = i32::from(self.rect.width / self.cell_w);
+        if sx < 0 || sy < 0 || sx >= cols || sy >= i32::from(self.rect.height) {
             return None;
         }
-        Some((i32::from(self.rect.x) + sx, i32::from(self.rect.y) + sy))
+        Some((
+            i32::from(self.rect.x) + sx * i32::from(self.cell_w),
+            i32::from(self.rect.y) + sy,
+        ))
     }
 
     /// Whether `l` is shown.
@@ -173,19 +191,78 @@ impl MapView {
     pub fn shows(&self, l: Loc) -> bool {
         self.screen_of(l).is_some()
     }
+
+    /// Change every frame cell showing `l` with `f` (highlights, cursors).
+    pub fn paint(&self, frame: &mut Frame, l: Loc, f: impl Fn(Cell) -> Cell) {
+        if let Some((x, y)) = self.screen_of(l) {
+            for dx in 0..i32::from(self.cell_w) {
+                if let Some(&c) = frame.get(x + dx, y) {
+                    frame.put(x + dx, y, f(c));
+                }
+            }
+        }
+    }
+
+    /// The level location shown at frame cell (`x`, `y`), if that cell is on the map.
+    #[must_use]
+    pub fn loc_at(&self, x: u16, y: u16) -> Option<Loc> {
+        let r = self.rect;
+        if x < r.x || y < r.y || x >= r.x + r.width || y >= r.y + r.height {
+            return None;
+        }
+        let l = Loc::new(
+            self.origin.x + i32::from((x - r.x) / self.cell_w),
+            self.origin.y + i32::from(y - r.y),
+            self.origin.z,
+        );
+        (self.level.contains(l) && self.shows(l)).then_some(l)
+    }
 }
 
-/// The map viewport for `ctx` in `area`: centred on the hero, or on the look cursor when the
-/// cursor has left the hero-centred view. `None` without a game.
+/// How the map is drawn on a frontend with `support`: letters, or tiles one or two cells
+/// wide (only when the player has tiles on).
 #[must_use]
-pub fn map_view(ctx: &AlchemyCtx, area: Rect) -> Option<MapView> {
+pub fn tile_mode(ctx: &AlchemyCtx, support: TileSupport) -> TileSupport {
+    if ctx.tiles() {
+        support
+    } else {
+        TileSupport::None
+    }
+}
+
+/// The look text of the hovered cell, on the map's bottom row, and the cell outlined.
+fn draw_hover(game: &alembic::Game, frame: &mut Frame, view: &MapView, l: Loc) {
+    let Ok(info) = view::look_at(game, l) else {
+        return;
+    };
+    view.paint(frame, l, |c| Cell {
+        bg: colours::CURSOR_BG,
+        ..c
+    });
+    let r = view.rect;
+    let y = r.y + r.height.saturating_sub(1);
+    let text = format!(" {} ", info.text);
+    fill(frame, Rect::new(r.x, y, r.width, 1), blank(PALETTE.bg));
+    put_clipped(frame, r, r.x, y, &text, PALETTE.text, PALETTE.bg);
+}
+
+/// The map viewport for `ctx` in `area` on a frontend with `tiles` support: centred on the
+/// hero, or on the look cursor when the cursor has left the hero-centred view. `None`
+/// without a game.
+#[must_use]
+pub fn map_view(ctx: &AlchemyCtx, area: Rect, tiles: TileSupport) -> Option<MapView> {
     let game = ctx.game()?;
     let at = game.location(hero_id(game).ok()?).ok()?;
     let rect = layout(area).map;
     let level = level_box(at.z);
-    let v = MapView::centred(rect, level, at);
+    let w = if tile_mode(ctx, tiles) == TileSupport::Double {
+        2
+    } else {
+        1
+    };
+    let v = MapView::centred(rect, level, at, w);
     match ctx.cursor() {
-        Some(c) if c.z == at.z && !v.shows(c) => Some(MapView::centred(rect, level, c)),
+        Some(c) if c.z == at.z && !v.shows(c) => Some(MapView::centred(rect, level, c, w)),
         _ => Some(v),
     }
 }
@@ -198,6 +275,57 @@ pub fn map_view(ctx: &AlchemyCtx, area: Rect) -> Option<MapView> {
 fn lift(light: Rgb, floor: f32) -> Rgb {
     let f = |c: u8| (floor * 255.0 + (1.0 - floor) * f32::from(c)).round() as u8;
     Rgb::new(f(light.r), f(light.g), f(light.b))
+}
+
+/// Backgrounds of remembered cells, `(floor, wall)`, for a frontend showing `depth` colours.
+///
+/// Remembered places are drawn as Brogue draws them: desaturated, cooler and darker than
+/// what the torch lights, but clearly visible. The contrast rule (tested at every depth
+/// after the terminal's rounding): remembered floor against unexplored black, and
+/// remembered wall against remembered floor, each at least 1.5:1 in relative luminance.
+/// Sixteen colours cannot show a dark grey, so there memory is grey on black.
+#[must_use]
+pub fn memory_colours(depth: ColourDepth) -> (Rgb, Rgb) {
+    match depth {
+        ColourDepth::TrueColour | ColourDepth::Palette256 => {
+            (Rgb::new(44, 46, 60), Rgb::new(86, 82, 80))
+        }
+        ColourDepth::Ansi16 => (Rgb::new(110, 110, 110), Rgb::new(200, 200, 200)),
+    }
+}
+
+/// The floor's own colour under full torchlight (its tile's background when brighter).
+const LIT_FLOOR: Rgb = Rgb::new(62, 56, 46);
+/// A wall's or rock's own colour under full torchlight.
+const LIT_WALL: Rgb = Rgb::new(124, 110, 94);
+
+/// Relative luminance (WCAG 2) of `c`, 0–1.
+#[must_use]
+pub fn luminance(c: Rgb) -> f64 {
+    let lin = |v: u8| {
+        let v = f64::from(v) / 255.0;
+        if v <= 0.040_45 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b)
+}
+
+/// The contrast ratio (WCAG 2) of two colours, at least 1.
+#[must_use]
+pub fn contrast(a: Rgb, b: Rgb) -> f64 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// A remembered glyph on the memory background `bg`: its colour desaturated and cooled, and
+/// lifted so it stands out from the background.
+fn memory_glyph(c: Rgb, bg: Rgb) -> Rgb {
+    let r = remembered(c);
+    let lift = |v: u8, b: u8| v.max(b).saturating_add(48).min(230);
+    Rgb::new(lift(r.r, bg.r), lift(r.g, bg.g), lift(r.b, bg.b))
 }
 
 /// Remembered, not seen: dim and cooled towards blue-grey.
@@ -242,9 +370,13 @@ pub fn draw_map(ctx: &AlchemyCtx, frame: &mut Frame, view: &MapView) -> Result<(
     let hero = hero_id(game)?;
     let seen = visible(game)?;
     let light = light_map(game)?;
+    let tiles = tile_mode(ctx, frame.tiles());
+    let memory = memory_colours(frame.colour_depth());
+    let table = TileTable::new(game);
     let r = view.rect;
+    let cols = i32::from(r.width / view.cell_w);
     for sy in 0..i32::from(r.height) {
-        for sx in 0..i32::from(r.width) {
+        for sx in 0..cols {
             let l = Loc::new(view.origin.x + sx, view.origin.y + sy, view.origin.z);
             if !view.level.contains(l) {
                 continue;
@@ -264,23 +396,60 @@ pub fn draw_map(ctx: &AlchemyCtx, frame: &mut Frame, view: &MapView) -> Result<(
                     Some(_) => glyph.fg.modulate(lift(lit, 0.55)),
                     None => glyph.fg.modulate(lift(lit, 0.30)),
                 };
+                // Torchlit floor is warm and brighter than remembered floor.
+                // Walls stand out brighter than the floor, as in Brogue.
+                let floor = if table.blocks(game, l) {
+                    LIT_WALL
+                } else {
+                    LIT_FLOOR
+                };
+                let base = Rgb::new(
+                    base_bg.r.max(floor.r),
+                    base_bg.g.max(floor.g),
+                    base_bg.b.max(floor.b),
+                );
                 Cell {
                     ch: glyph.ch,
                     fg,
-                    bg: base_bg.modulate(lift(lit, 0.25)),
+                    bg: base.modulate(lift(lit, 0.45)),
                 }
             } else {
+                let bg = if table.blocks(game, l) {
+                    memory.1
+                } else {
+                    memory.0
+                };
                 Cell {
                     ch: glyph.ch,
-                    fg: remembered(glyph.fg),
-                    bg: if rock {
-                        remembered(base_bg)
-                    } else {
-                        base_bg.scale(0.35)
-                    },
+                    fg: memory_glyph(glyph.fg, bg),
+                    bg,
                 }
             };
-            frame.put(i32::from(r.x) + sx, i32::from(r.y) + sy, cell);
+            // A rock tile needs a lighter face than its background to show its texture.
+            let cell = if rock && tiles != TileSupport::None {
+                Cell {
+                    fg: lift(cell.bg, 0.2),
+                    ..cell
+                }
+            } else {
+                cell
+            };
+            let x = i32::from(r.x) + sx * i32::from(view.cell_w);
+            let y = i32::from(r.y) + sy;
+            match tiles {
+                TileSupport::None => frame.put(x, y, cell),
+                TileSupport::Single => {
+                    let ch = cell_tile(game, &seen, l)?.map_or(cell.ch, Tile::to_char);
+                    frame.put(x, y, Cell { ch, ..cell });
+                }
+                TileSupport::Double => {
+                    // Anything without a picture keeps its letter, centred on the pair.
+                    let tile = cell_tile(game, &seen, l)?.unwrap_or(Tile::Glyph(cell.ch));
+                    for (dx, ch) in tile.to_pair().into_iter().enumerate() {
+                        frame.put(x + dx as i32, y, Cell { ch, ..cell });
+                    }
+                }
+            }
         }
     }
     Ok(())
@@ -540,7 +709,7 @@ pub fn draw_play(ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
     fill(frame, area, blank(PALETTE.bg));
     let lay = layout(area);
     draw_messages(ctx, frame, lay.msgs);
-    let mut result = match map_view(ctx, area) {
+    let mut result = match map_view(ctx, area, frame.tiles()) {
         Some(v) => draw_map(ctx, frame, &v),
         None => Ok(()),
     };
@@ -680,10 +849,45 @@ enum Pending {
     Info,
 }
 
+/// The help text, with a legend of the tiles when the map is drawn in tiles.
+#[must_use]
+pub fn help_lines(ctx: &AlchemyCtx) -> Vec<String> {
+    let mut lines: Vec<String> = HELP.iter().map(|l| (*l).to_owned()).collect();
+    if ctx.tiles() {
+        let t = |tile: Tile| tile.to_char();
+        lines.push(String::new());
+        lines.push("Tiles (F2 switches back to letters)".to_owned());
+        lines.push(format!(
+            "  {} you    {} monster (its letter on a token)    {} potion    {} wall    {} rock",
+            t(Tile::Hero),
+            t(Tile::Creature('g')),
+            t(Tile::Potion),
+            t(Tile::Wall),
+            t(Tile::Rock),
+        ));
+        lines.push(format!(
+            "  {} floor    {} closed door    {} open door    {} {} stairs down, up    {} water",
+            t(Tile::Floor),
+            t(Tile::DoorClosed),
+            t(Tile::DoorOpen),
+            t(Tile::StairsDown),
+            t(Tile::StairsUp),
+            t(Tile::Water),
+        ));
+        lines.push("  Everything else keeps its letter, as listed above.".to_owned());
+    }
+    lines
+}
+
 /// The play screen.
 #[derive(Debug, Default)]
 pub struct PlayScreen {
     pending: Pending,
+    /// The map cell under the mouse pointer (hover to look).
+    hover: Option<Loc>,
+    /// The map view as last drawn, so a mouse position maps back to the cell the player saw
+    /// there. Render output, written by `render` only.
+    drawn: std::cell::Cell<Option<MapView>>,
 }
 
 impl PlayScreen {
@@ -696,6 +900,71 @@ impl PlayScreen {
     fn wait_for(&mut self, p: Pending, t: Transition<AlchemyCtx>) -> Transition<AlchemyCtx> {
         self.pending = p;
         t
+    }
+
+    /// The mouse on the play screen: hover looks, a left click travels there (or attacks
+    /// next to the hero), the wheel opens the message log.
+    fn mouse(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        kind: MouseKind,
+        x: u16,
+        y: u16,
+    ) -> Transition<AlchemyCtx> {
+        let at = self.drawn.get().and_then(|v| v.loc_at(x, y));
+        match kind {
+            MouseKind::Move => {
+                // Only places the hero knows: hovering the dark says nothing.
+                self.hover = at.filter(|l| {
+                    ctx.game()
+                        .is_some_and(|g| crate::alchemy::rules::memory::explored(g, *l))
+                });
+                Transition::Stay
+            }
+            MouseKind::Down(MouseButton::Left) => {
+                let Some(target) = at else {
+                    return Transition::Stay;
+                };
+                self.hover = None;
+                let Some(hero_at) = ctx.game().and_then(|g| g.location(hero_id(g).ok()?).ok())
+                else {
+                    return Transition::Stay;
+                };
+                if hero_at.chebyshev(target) == 1
+                    && let Some(d) = hero_at.dir_to(target)
+                {
+                    return Self::act(ctx, Command::Move(d));
+                }
+                if super::travel::travel_and_report(ctx, target) {
+                    return end_game(ctx);
+                }
+                Transition::Stay
+            }
+            MouseKind::Down(MouseButton::Right) => {
+                self.hover = at;
+                Transition::Stay
+            }
+            MouseKind::ScrollUp => {
+                let lines = ctx.log().iter().map(super::LogLine::shown).collect();
+                self.wait_for(
+                    Pending::Info,
+                    Transition::push(MessageLogScreen::new("Messages", lines)),
+                )
+            }
+            _ => Transition::Stay,
+        }
+    }
+
+    /// Tell the player how a travel, run or exploration ended.
+    fn report(ctx: &mut AlchemyCtx, end: super::travel::TravelEnd) -> Transition<AlchemyCtx> {
+        use super::travel::TravelEnd;
+        match end {
+            TravelEnd::GameOver => return end_game(ctx),
+            TravelEnd::Interrupted(why) if !why.is_empty() => ctx.note(Tone::Note, why),
+            TravelEnd::NoPath => ctx.note(Tone::Note, "You know no way there."),
+            _ => {}
+        }
+        Transition::Stay
     }
 
     /// Run a command; if it ends the game, swap to the end screen.
@@ -863,8 +1132,71 @@ fn item_list(title: &str, entries: &[&InventoryEntry]) -> ItemList {
     ItemList::new(title, rows).with_palette(PALETTE)
 }
 
+/// Shift with a direction: run. Vi keys in capitals (`HJKLYUBN`, as in NetHack and DCSS)
+/// or Shift with an arrow key.
+fn run_key(input: &Input) -> Option<alembic::Dir> {
+    use alembic::Dir;
+    match *input {
+        Input::Key { key, mods } if !mods.ctrl && !mods.alt => match key {
+            Key::Char('H') => Some(Dir::West),
+            Key::Char('J') => Some(Dir::South),
+            Key::Char('K') => Some(Dir::North),
+            Key::Char('L') => Some(Dir::East),
+            Key::Char('Y') => Some(Dir::NorthWest),
+            Key::Char('U') => None, // U takes a move back in practice games
+            Key::Char('B') => Some(Dir::SouthWest),
+            Key::Char('N') => Some(Dir::SouthEast),
+            Key::Left if mods.shift => Some(Dir::West),
+            Key::Right if mods.shift => Some(Dir::East),
+            Key::Up if mods.shift => Some(Dir::North),
+            Key::Down if mods.shift => Some(Dir::South),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether the hero stands on stairs down (or up).
+fn on_stairs(ctx: &AlchemyCtx, down: bool) -> bool {
+    use crate::alchemy::props::{IS_STAIRS_DOWN, IS_STAIRS_UP};
+    let flag = if down { &IS_STAIRS_DOWN } else { &IS_STAIRS_UP };
+    ctx.game().is_some_and(|g| {
+        hero_id(g)
+            .ok()
+            .and_then(|h| g.location(h).ok())
+            .is_some_and(|l| g.things_at(l).iter().any(|&t| g.is(t, flag)))
+    })
+}
+
+/// Whether the game in play is over.
+fn summary_over(ctx: &AlchemyCtx) -> bool {
+    ctx.game()
+        .and_then(|g| summary(g).ok())
+        .is_some_and(|s| s.outcome != "playing")
+}
+
 /// The game just ended: delete its save (roguelike rules) and show the summary.
 fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+    // A practice game offers to rewind a death before it ends.
+    let died = ctx
+        .game()
+        .and_then(|g| summary(g).ok())
+        .filter(|s| s.outcome == "died");
+    if let Some(s) = died
+        && ctx.is_practice()
+        && !ctx.rewind_declined()
+    {
+        let cause = if s.cause.is_empty() {
+            "dead".to_owned()
+        } else {
+            s.cause
+        };
+        return Transition::push(Confirm::new(format!(
+            "You were {cause}. Rewind {} moves and play on? (This is a practice game.)",
+            super::REWIND_MOVES
+        )));
+    }
+    ctx.finish_game(false);
     let removed = ctx.remove_save();
     Transition::replace(EndScreen::new(ctx, removed))
 }
@@ -872,6 +1204,11 @@ fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
 impl Screen<AlchemyCtx> for PlayScreen {
     fn render(&self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
         draw_play(ctx, frame, area);
+        let view = map_view(ctx, area, frame.tiles());
+        self.drawn.set(view);
+        if let (Some(v), Some(l), Some(game)) = (view, self.hover, ctx.game()) {
+            draw_hover(game, frame, &v, l);
+        }
     }
 
     fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
@@ -881,6 +1218,18 @@ impl Screen<AlchemyCtx> for PlayScreen {
         if summary(game).is_ok_and(|s| s.outcome != "playing") {
             return end_game(ctx);
         }
+        if let Input::Mouse { kind, x, y, .. } = input {
+            return self.mouse(ctx, kind, x, y);
+        }
+        if matches!(input, Input::Key { .. }) {
+            self.hover = None;
+        }
+        if let Some(d) = run_key(&input) {
+            return {
+                let end = super::travel::run(ctx, d);
+                Self::report(ctx, end)
+            };
+        }
         if let Some(d) = direction_key(&input) {
             return Self::act(ctx, Command::Move(d));
         }
@@ -889,6 +1238,14 @@ impl Screen<AlchemyCtx> for PlayScreen {
         };
         match key {
             Key::Char('.' | '5') | Key::Keypad(5) => Self::act(ctx, Command::Wait),
+            Key::Char('<') if !on_stairs(ctx, false) => {
+                let end = super::travel::to_stairs(ctx, false);
+                Self::report(ctx, end)
+            }
+            Key::Char('>') if !on_stairs(ctx, true) => {
+                let end = super::travel::to_stairs(ctx, true);
+                Self::report(ctx, end)
+            }
             Key::Char('<') => Self::act(ctx, Command::Ascend),
             Key::Char('>') => Self::act(ctx, Command::Descend),
             Key::Char(',' | 'g') => self.pick_up(ctx),
@@ -909,16 +1266,48 @@ impl Screen<AlchemyCtx> for PlayScreen {
                     Transition::push(MessageLogScreen::new("Messages", lines)),
                 )
             }
-            Key::Char('o') => self.wait_for(
+            Key::Char('o') => {
+                let end = super::travel::explore(ctx);
+                Self::report(ctx, end)
+            }
+            Key::Char('C') => self.wait_for(
                 Pending::Door,
                 Transition::push(DirectionPrompt::new("Open or close a door: which way?")),
             ),
             Key::Char('q') => self.choose_item(ctx, ItemAction::Quaff),
             Key::Char('t') => self.choose_item(ctx, ItemAction::Throw),
             Key::Char('w') => self.choose_item(ctx, ItemAction::Wield),
+            Key::Char('~' | '&') => {
+                if ctx.is_wizard() {
+                    return self.wait_for(
+                        Pending::Info,
+                        Transition::push(super::wizard::WizardConsole::new()),
+                    );
+                }
+                ctx.note(
+                    Tone::Note,
+                    "Wizard mode is off: start a game with --wizard (it is never scored).",
+                );
+                Transition::Stay
+            }
+            Key::Char('U') => {
+                ctx.undo();
+                Transition::Stay
+            }
+            Key::F(2) => {
+                match ctx.toggle_tiles() {
+                    Some(true) => ctx.note(Tone::Note, "Tiles on (F2 for letters)."),
+                    Some(false) => ctx.note(Tone::Note, "Letters on (F2 for tiles)."),
+                    None => ctx.note(
+                        Tone::Note,
+                        "This frontend draws letters only; tiles need alembic-pixels.",
+                    ),
+                }
+                Transition::Stay
+            }
             Key::Char('?') | Key::F(1) => self.wait_for(
                 Pending::Info,
-                Transition::push(TextScreen::new("Alchemy: help", HELP.iter().copied())),
+                Transition::push(TextScreen::new("Alchemy: help", help_lines(ctx))),
             ),
             Key::Char('S') => match ctx.save_and_leave() {
                 Ok(_) => Transition::Quit,
@@ -951,6 +1340,19 @@ impl Screen<AlchemyCtx> for PlayScreen {
     }
 
     fn on_result(&mut self, ctx: &mut AlchemyCtx, value: ScreenValue) -> Transition<AlchemyCtx> {
+        // The answer to "rewind?" after a practice death.
+        if ctx.is_practice() && summary_over(ctx) {
+            if value == ScreenValue::Bool(true) {
+                for _ in 0..super::REWIND_MOVES {
+                    if !ctx.undo() {
+                        break;
+                    }
+                }
+                return Transition::Stay;
+            }
+            ctx.decline_rewind();
+            return end_game(ctx);
+        }
         let pending = std::mem::take(&mut self.pending);
         match (pending, value) {
             (Pending::Item(action, ids), ScreenValue::Index(i)) => match ids.get(i) {
@@ -1000,7 +1402,12 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 None => Transition::Stay,
             },
             (Pending::Door, ScreenValue::Dir(d)) => Self::door(ctx, d),
-            (Pending::Quit, ScreenValue::Bool(true)) => Transition::Quit,
+            (Pending::Quit, ScreenValue::Bool(true)) => {
+                // Quitting ends this run of the game: it gets a morgue and a score; the last
+                // save, if any, stays as it was.
+                ctx.finish_game(true);
+                Transition::Quit
+            }
             _ => Transition::Stay,
         }
     }

@@ -321,7 +321,7 @@ fn steps(n: u32) -> String {
 
 impl Screen<AlchemyCtx> for LookScreen {
     fn render(&self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
-        let (Some(view), Some(cursor)) = (map_view(ctx, area), ctx.cursor()) else {
+        let (Some(view), Some(cursor)) = (map_view(ctx, area, frame.tiles()), ctx.cursor()) else {
             return;
         };
         // The path up to where the throw stops, then beyond it in a dimmer colour.
@@ -339,28 +339,14 @@ impl Screen<AlchemyCtx> for LookScreen {
             if Some(l) == stop {
                 beyond = true;
             }
-            if let Some((x, y)) = view.screen_of(l)
-                && let Some(&c) = frame.get(x, y)
-            {
-                frame.put(x, y, Cell { bg, ..c });
-            }
+            view.paint(frame, l, |c| Cell { bg, ..c });
         }
-        let mut cursor_y = None;
-        if let Some((x, y)) = view.screen_of(cursor)
-            && let Some(&c) = frame.get(x, y)
-        {
-            let ch = if c.ch == ' ' { 'X' } else { c.ch };
-            frame.put(
-                x,
-                y,
-                Cell {
-                    ch,
-                    fg: Rgb::BLACK,
-                    bg: colours::CURSOR_BG,
-                },
-            );
-            cursor_y = Some(y);
-        }
+        let cursor_y = view.screen_of(cursor).map(|(_, y)| y);
+        view.paint(frame, cursor, |c| Cell {
+            ch: if c.ch == ' ' { 'X' } else { c.ch },
+            fg: Rgb::BLACK,
+            bg: colours::CURSOR_BG,
+        });
         // The description in a box along the map's bottom (its top, if the cursor is there).
         let map = view.rect;
         let width = usize::from(map.width.saturating_sub(4)).max(1);
@@ -504,6 +490,27 @@ impl EndScreen {
             "There was no save file to keep: in a roguelike, the end is the end."
         };
         lines.push((save_note.to_string(), PALETTE.dim));
+        if let Some((morgue, rank)) = ctx.finished_morgue() {
+            lines.push((
+                format!("The story of this game is in {}.", morgue.display()),
+                PALETTE.dim,
+            ));
+            if let Some(rank) = rank {
+                lines.push((
+                    format!("It is number {rank} in the high scores."),
+                    colours::VALUE,
+                ));
+            }
+        }
+        if let Some(rec) = ctx.finished_record() {
+            lines.push((
+                format!(
+                    "The game's recording is kept in {} (replay it with --replay).",
+                    rec.display()
+                ),
+                PALETTE.dim,
+            ));
+        }
         EndScreen { won, lines }
     }
 }

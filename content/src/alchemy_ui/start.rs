@@ -7,7 +7,7 @@ use alembic::{
 };
 
 use super::colours::{self, PALETTE};
-use super::play::{HELP, PlayScreen};
+use super::play::{PlayScreen, help_lines};
 use super::{AlchemyCtx, seed_from_text};
 
 /// A flask, for the title.
@@ -129,6 +129,11 @@ impl Screen<AlchemyCtx> for StartScreen {
         );
         let menu: Vec<(&str, String, bool)> = vec![
             ("n", "New game".to_string(), true),
+            (
+                "p",
+                "New practice game (U takes moves back; never scored)".to_string(),
+                true,
+            ),
             ("s", "New game from a seed".to_string(), true),
             (
                 "c",
@@ -139,6 +144,7 @@ impl Screen<AlchemyCtx> for StartScreen {
                 },
                 self.save_exists,
             ),
+            ("h", "High scores".to_string(), true),
             ("?", "Help: keys and how to play".to_string(), true),
             ("q", "Quit".to_string(), true),
         ];
@@ -225,7 +231,22 @@ impl Screen<AlchemyCtx> for StartScreen {
 
     fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
         match plain_key(&input) {
-            Some(Key::Char('n')) => self.ask_new(ctx, None),
+            Some(Key::Char('n')) => {
+                ctx.set_practice(ctx.practice_by_default());
+                self.ask_new(ctx, None)
+            }
+            Some(Key::Char('p')) => {
+                ctx.set_practice(true);
+                self.ask_new(ctx, None)
+            }
+            Some(Key::Char('h')) => {
+                let lines = match ctx.data_dir().map(super::morgue::read_scores) {
+                    Some(Ok(scores)) => super::morgue::score_lines(&scores),
+                    Some(Err(e)) => vec![format!("The score table cannot be read: {e}")],
+                    None => vec!["There is no data directory (set HOME or XDG_DATA_HOME).".into()],
+                };
+                Transition::push(TextScreen::new("Alchemy: high scores", lines))
+            }
             Some(Key::Char('s')) => Transition::push(SeedPrompt::default()),
             Some(Key::Char('c')) => self.continue_game(ctx),
             Some(Key::Enter) => {
@@ -236,12 +257,12 @@ impl Screen<AlchemyCtx> for StartScreen {
                 }
             }
             Some(Key::Char('?') | Key::F(1)) => {
-                Transition::push(TextScreen::new("Alchemy: help", HELP.iter().copied()))
+                Transition::push(TextScreen::new("Alchemy: help", help_lines(ctx)))
             }
             Some(Key::Char('q' | 'Q') | Key::Esc) => Transition::Quit,
             Some(Key::Char(c)) if !c.is_control() => {
                 self.note = Some((
-                    format!("Unknown key '{c}': press n, s, c, ? or q."),
+                    format!("Unknown key '{c}': press n, p, s, c, h, ? or q."),
                     colours::NOTE,
                 ));
                 Transition::Stay

@@ -3,7 +3,13 @@
 //! ```text
 //! alembic-sim --game alchemy --seed 7 --turns 2000 --policy explore
 //! alembic-sim --game alchemy --library
+//! alembic-sim --game caves --seed 3 --record caves-3.replay
+//! alembic-sim --replay caves-3.replay --verify
 //! ```
+//!
+//! Exit codes: 0 success; 1 a game error (a bug); 2 bad input (unknown game, unreadable or
+//! foreign recording); 3 a recording that does not replay (the turn and both hashes are
+//! printed).
 
 use std::process::ExitCode;
 
@@ -35,10 +41,22 @@ struct Args {
     /// Print the object library's counts by category instead of playing.
     #[arg(long)]
     library: bool,
+    /// Also write the run's recording to FILE (the engine's replay format).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["library", "replay"])]
+    record: Option<std::path::PathBuf>,
+    /// Replay the recording in FILE instead of playing (its header names the game).
+    #[arg(long, value_name = "FILE", conflicts_with = "library")]
+    replay: Option<std::path::PathBuf>,
+    /// With --replay: check every checkpoint and exit 3 at the first divergence.
+    #[arg(long, requires = "replay")]
+    verify: bool,
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(path) = &args.replay {
+        return replay(path);
+    }
     let game = match sim::find(&args.game) {
         Ok(g) => g,
         Err(e) => {
@@ -48,6 +66,21 @@ fn main() -> ExitCode {
     };
     let line = if args.library {
         game.library_counts().map(|v| v.to_string())
+    } else if let Some(path) = &args.record {
+        let policy = match args.policy {
+            PolicyArg::Random => Policy::Random,
+            PolicyArg::Explore => Policy::Explore,
+        };
+        match game.record(args.seed, args.turns, policy) {
+            Ok((report, text)) => {
+                if let Err(e) = alembic_content::storage::write_atomic(path, text.as_bytes()) {
+                    eprintln!("alembic-sim: cannot write {}: {e}", path.display());
+                    return ExitCode::from(2);
+                }
+                serde_json::to_string(&report).map_err(|e| sim::SimError::Game(e.to_string()))
+            }
+            Err(e) => Err(e),
+        }
     } else {
         let policy = match args.policy {
             PolicyArg::Random => Policy::Random,
@@ -64,6 +97,56 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("alembic-sim: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--replay FILE [--verify]`: replay a recording, checking every checkpoint.
+fn replay(path: &std::path::Path) -> ExitCode {
+    // The header names the game: read it first, then let that game verify.
+    let name = match alembic_content::storage::read_bounded(path, 1 << 28)
+        .map_err(|e| e.to_string())
+        .and_then(|b| {
+            alembic::Recording::<serde_json::Value>::parse_bytes(&b).map_err(|e| e.to_string())
+        }) {
+        Ok(rec) => rec.header.game,
+        Err(e) => {
+            eprintln!("alembic-sim: cannot replay {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let game = match sim::find(&name) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("alembic-sim: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    match game.verify(path) {
+        Ok(report) if report.checkpoints == 0 => {
+            eprintln!(
+                "alembic-sim: cannot replay {}: it holds no checkpoint to verify (truncated?)",
+                path.display()
+            );
+            ExitCode::from(2)
+        }
+        Ok(report) => match serde_json::to_string(&report) {
+            Ok(line) => {
+                println!("{line}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("alembic-sim: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Err(sim::VerifyError::Diverged(e)) => {
+            eprintln!("alembic-sim: {}: {e}", path.display());
+            ExitCode::from(3)
+        }
+        Err(e) => {
+            eprintln!("alembic-sim: cannot replay {}: {e}", path.display());
+            ExitCode::from(2)
         }
     }
 }

@@ -35,8 +35,10 @@
 
 mod data;
 mod rules;
+pub mod save;
 mod sim;
 mod ui;
+mod wizard;
 mod world;
 
 pub use data::{
@@ -50,9 +52,11 @@ pub use rules::{
     player, remembered, status, visible,
 };
 pub use sim::{
-    SimError, SimPolicy, SimReport, library_counts, replay_hash, report, simulate, simulate_checked,
+    SimError, SimPolicy, SimReport, library_counts, replay_hash, report, simulate,
+    simulate_checked, simulate_logged,
 };
 pub use ui::{CavesUi, app, app_with};
+pub use wizard::wizard_commands;
 pub use world::{
     DEFAULT_LEVELS, HEIGHT, WIDTH, arena, depth_of, is_inner, level_box, new_game,
     new_game_with_levels, walkable_regions, z_of,

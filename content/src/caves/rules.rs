@@ -412,7 +412,7 @@ fn climb(g: &mut Game, p: ThingId, dz: i32) -> Result<bool, Error> {
 }
 
 /// `l` if a creature can stand there and none does, else the nearest such cell within 3.
-fn nearest_free(g: &Game, l: Loc) -> Option<Loc> {
+pub(crate) fn nearest_free(g: &Game, l: Loc) -> Option<Loc> {
     (0..=3).find_map(|r: i32| {
         LocBox::new(
             Loc::new(l.x - r, l.y - r, l.z),

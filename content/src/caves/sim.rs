@@ -86,6 +86,30 @@ pub fn simulate_checked(
     policy: SimPolicy,
     check_every: u64,
 ) -> Result<SimReport, SimError> {
+    simulate_inner(seed, turns, policy, check_every, &mut |_, _, _| {})
+}
+
+/// [`simulate`], also giving every command that took a turn to `log` with the turn it was
+/// given on and the game after it (to record the run).
+///
+/// # Errors
+/// As [`simulate`].
+pub fn simulate_logged(
+    seed: u64,
+    turns: u64,
+    policy: SimPolicy,
+    log: &mut dyn FnMut(u64, Command, &Game),
+) -> Result<SimReport, SimError> {
+    simulate_inner(seed, turns, policy, 0, log)
+}
+
+fn simulate_inner(
+    seed: u64,
+    turns: u64,
+    policy: SimPolicy,
+    check_every: u64,
+    log: &mut dyn FnMut(u64, Command, &Game),
+) -> Result<SimReport, SimError> {
     let engine = |turn: u64| move |source: Error| SimError::Engine { seed, turn, source };
     let mut g = new_game(seed).map_err(engine(0))?;
     check(&g, seed)?;
@@ -98,7 +122,11 @@ pub fn simulate_checked(
     {
         budget -= 1;
         let cmd = bot.choose(&g, policy).map_err(engine(g.turn()))?;
+        let turn = g.turn();
         let took = act_mut(&mut g, cmd).map_err(engine(g.turn()))?;
+        if took {
+            log(turn, cmd, &g);
+        }
         if took && check_every > 0 && g.turn().is_multiple_of(check_every) {
             check(&g, seed)?;
         }

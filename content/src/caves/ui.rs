@@ -10,12 +10,24 @@ use alembic::{
 use super::data::{COLOUR, GLYPH};
 use super::rules::{Command, Outcome, act_mut, creature_at, outcome, remembered, status, visible};
 use super::world::{HEIGHT, WIDTH, new_game, walkable_regions};
+use std::path::{Path, PathBuf};
+
+use super::save::{self, GAME_NAME};
+use crate::record::{self, Recorder};
 
 /// The context the screens share: the game value plus UI-only state (nothing here changes
 /// the game's rules or its hash).
 pub struct CavesUi {
     seed: u64,
     game: Game,
+    /// Where `S` and closing the window save (none: the game is not saved).
+    save_path: Option<PathBuf>,
+    /// A saved game waits at `save_path` (the title screen offers to continue it).
+    saved_waiting: bool,
+    /// The recording of the game in play.
+    recorder: Option<Recorder<Command>>,
+    /// What saving on the way out said, for the farewell line.
+    exit_note: Option<Result<String, String>>,
     /// Why the world could not be made, if it could not.
     broken: Option<String>,
     show_regions: bool,
@@ -43,10 +55,97 @@ impl CavesUi {
         CavesUi {
             seed,
             game,
+            save_path: None,
+            saved_waiting: false,
+            recorder: None,
+            exit_note: None,
             broken,
             show_regions: false,
             regions: None,
             notice: None,
+        }
+    }
+
+    /// Save to `path` on `S` and when the window closes, and record every game beside it.
+    /// When a save already waits there, the title screen offers to continue it.
+    #[must_use]
+    pub fn with_save(mut self, path: PathBuf) -> Self {
+        self.saved_waiting = path.is_file();
+        self.save_path = Some(path);
+        // The recording starts with play, so a title screen left at once writes nothing.
+        self
+    }
+
+    /// Continue the game saved at `path` (later saves go back there).
+    ///
+    /// # Errors
+    /// The file is missing, unreadable, damaged, or not a Caves save.
+    pub fn load(path: &Path) -> Result<Self, save::CavesSaveError> {
+        let game = save::load(path)?;
+        let recorder = Recorder::resume(&record::beside(path), GAME_NAME, &game);
+        let seed = recorder.as_ref().map_or(0, |r| r.header().seed);
+        let mut ui = CavesUi::with_game(seed, game);
+        ui.save_path = Some(path.to_path_buf());
+        ui.recorder = recorder;
+        ui.notice = Some(if ui.recorder.is_some() {
+            "Welcome back.".to_owned()
+        } else {
+            "Welcome back. (This game's recording does not match the save: unrecorded.)".to_owned()
+        });
+        Ok(ui)
+    }
+
+    fn start_recording(&mut self) {
+        self.recorder = None;
+        if let Some(p) = &self.save_path {
+            match Recorder::start(&record::beside(p), GAME_NAME, self.seed, &[], &self.game) {
+                Ok(r) => self.recorder = Some(r),
+                Err(e) => self.notice = Some(format!("This game is not being recorded: {e}")),
+            }
+        }
+    }
+
+    /// The recording of the game in play, if it is being recorded.
+    #[must_use]
+    pub fn recording(&self) -> Option<&Path> {
+        self.recorder.as_ref().map(Recorder::path)
+    }
+
+    /// Save the game in play to its save path.
+    ///
+    /// # Errors
+    /// A sentence for the player.
+    pub fn save(&mut self) -> Result<PathBuf, String> {
+        let Some(path) = self.save_path.clone() else {
+            return Err("Cannot save: no data directory (set HOME or XDG_DATA_HOME).".into());
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("Cannot save: cannot create {}: {e}", dir.display()))?;
+        }
+        save::save(&self.game, &path).map_err(|e| format!("Cannot save: {e}"))?;
+        if let Some(r) = self.recorder.as_mut()
+            && r.checkpoint(&self.game).is_err()
+        {
+            self.recorder = None;
+        }
+        Ok(path)
+    }
+
+    /// The game ended: delete its save (the end is the end) and keep its recording in
+    /// `records/`.
+    fn finish(&mut self) {
+        if let Some(p) = &self.save_path {
+            let _ = std::fs::remove_file(p);
+        }
+        if let Some(r) = self.recorder.take() {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            match r.finish(&self.game, now) {
+                Ok(p) => self.notice = Some(format!("The recording is kept in {}.", p.display())),
+                Err(e) => self.notice = Some(format!("The recording could not be kept: {e}")),
+            }
         }
     }
 
@@ -57,6 +156,10 @@ impl CavesUi {
         CavesUi {
             seed,
             game,
+            save_path: None,
+            saved_waiting: false,
+            recorder: None,
+            exit_note: None,
             broken: None,
             show_regions: false,
             regions: None,
@@ -94,15 +197,28 @@ impl CavesUi {
 
     fn restart(&mut self, seed: u64) {
         let show = self.show_regions;
+        let save_path = self.save_path.take();
         *self = CavesUi::new(seed);
+        self.save_path = save_path;
+        self.start_recording();
         self.show_regions = show;
         self.refresh_regions();
     }
 
     fn command(&mut self, c: Command) {
         self.notice = None;
-        if let Err(e) = act_mut(&mut self.game, c) {
-            self.notice = Some(format!("Internal error (the turn was undone): {e}"));
+        let turn = self.game.turn();
+        match act_mut(&mut self.game, c) {
+            Ok(true) => {
+                if let Some(r) = self.recorder.as_mut()
+                    && let Err(e) = r.command(turn, &c, &self.game)
+                {
+                    self.recorder = None;
+                    self.notice = Some(format!("The recording stopped: {e}"));
+                }
+            }
+            Ok(false) => {}
+            Err(e) => self.notice = Some(format!("Internal error (the turn was undone): {e}")),
         }
         self.refresh_regions();
     }
@@ -145,7 +261,22 @@ pub fn app(seed: u64) -> ScreenStack<CavesUi> {
 /// A Caves app over `ui`, starting at the title screen.
 #[must_use]
 pub fn app_with(ui: CavesUi) -> ScreenStack<CavesUi> {
-    ScreenStack::new(ui, StartScreen)
+    ScreenStack::new(ui, StartScreen).with_farewell(CavesUi::farewell)
+}
+
+impl CavesUi {
+    /// What to print once the frontend has closed: where the game was saved, or why saving
+    /// failed (see [`alembic::App::farewell`]).
+    ///
+    /// # Errors
+    /// The reason the save on close failed.
+    pub fn farewell(&self) -> Result<Option<String>, String> {
+        match &self.exit_note {
+            None => Ok(None),
+            Some(Ok(line)) => Ok(Some(line.clone())),
+            Some(Err(e)) => Err(e.clone()),
+        }
+    }
 }
 
 const BG: Rgb = Rgb::new(0, 0, 0);
@@ -206,7 +337,11 @@ impl Screen<CavesUi> for StartScreen {
             let fg = if i == 0 { p.accent } else { p.text };
             put_centred(frame, area, top + i as u16, line, fg, BG);
         }
-        let foot = format!("seed {}", ui.seed);
+        let foot = if ui.saved_waiting {
+            "A saved game waits: c continues it, n starts a new one (replacing it).".to_owned()
+        } else {
+            format!("seed {}", ui.seed)
+        };
         put_centred(frame, area, top + TITLE.len() as u16 + 1, &foot, p.dim, BG);
         if let Some(e) = &ui.broken {
             let msg = format!("The caves could not be made: {e}. Press any key to quit.");
@@ -231,7 +366,36 @@ impl Screen<CavesUi> for StartScreen {
         match key {
             Key::Esc | Key::Char('Q') => Transition::Quit,
             Key::Char('?') => Transition::push(TextScreen::new("Help", HELP.iter().copied())),
-            _ => Transition::replace(PlayScreen),
+            Key::Char('c') if ui.saved_waiting => {
+                let Some(path) = ui.save_path.clone() else {
+                    return Transition::Stay;
+                };
+                match CavesUi::load(&path) {
+                    Ok(loaded) => {
+                        let show = ui.show_regions;
+                        *ui = loaded;
+                        ui.show_regions = show;
+                        Transition::replace(PlayScreen)
+                    }
+                    Err(e) => {
+                        ui.notice = Some(format!("Cannot continue: {e}"));
+                        Transition::Stay
+                    }
+                }
+            }
+            Key::Char('n') if ui.saved_waiting => {
+                ui.saved_waiting = false;
+                ui.start_recording();
+                Transition::replace(PlayScreen)
+            }
+            // With a save waiting only c or n choose; a stray key must not replace it.
+            _ if ui.saved_waiting => Transition::Stay,
+            _ => {
+                if ui.recorder.is_none() && ui.game.turn() == 0 {
+                    ui.start_recording();
+                }
+                Transition::replace(PlayScreen)
+            }
         }
     }
 
@@ -447,6 +611,16 @@ impl Screen<CavesUi> for PlayScreen {
                     return Transition::push(MessageLogScreen::new("Messages", all));
                 }
                 Some(Key::Char('Q')) => return Transition::push(Confirm::new("Really quit?")),
+                Some(Key::Char('S')) => match ui.save() {
+                    Ok(p) => {
+                        ui.exit_note = Some(Ok(format!("Your game was saved to {}.", p.display())));
+                        return Transition::Quit;
+                    }
+                    Err(e) => {
+                        ui.notice = Some(e);
+                        return Transition::Stay;
+                    }
+                },
                 Some(Key::Char(c)) if !c.is_control() => {
                     ui.notice = Some(format!("Unknown key '{c}'. Press ? for help."));
                     return Transition::Stay;
@@ -456,7 +630,10 @@ impl Screen<CavesUi> for PlayScreen {
         }
         match outcome(&ui.game) {
             Ok(Outcome::Playing) | Err(_) => Transition::Stay,
-            Ok(o) => Transition::push(EndScreen { outcome: o }),
+            Ok(o) => {
+                ui.finish();
+                Transition::push(EndScreen { outcome: o })
+            }
         }
     }
 
@@ -464,6 +641,14 @@ impl Screen<CavesUi> for PlayScreen {
         match value {
             ScreenValue::Bool(true) => Transition::Quit,
             _ => Transition::Stay,
+        }
+    }
+
+    fn on_quit(&mut self, ui: &mut CavesUi) {
+        // The window is closing: keep the player's progress (unless the game is over).
+        if ui.save_path.is_some() && matches!(outcome(&ui.game), Ok(Outcome::Playing)) {
+            let r = ui.save();
+            ui.exit_note = Some(r.map(|p| format!("Your game was saved to {}.", p.display())));
         }
     }
 

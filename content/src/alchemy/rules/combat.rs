@@ -225,7 +225,9 @@ fn cause_text(game: &Game, source: &Source) -> Result<String, Error> {
 pub fn die(game: &mut Game, hooks: &Hooks, victim: ThingId, source: &Source) -> Result<(), Error> {
     if game.is(victim, &IS_IMMORTAL) {
         game.set_mut(victim, &HPS, 1)?;
-        if hero_sees(game, game.location(victim)?) {
+        if game.is(victim, &IS_HERO) {
+            say(game, "You refuse to die!");
+        } else if hero_sees(game, game.location(victim)?) {
             let t = format!("{} refuses to die!", capitalise(&the_name(game, victim)?));
             say(game, t);
         }

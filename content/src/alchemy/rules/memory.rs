@@ -38,6 +38,11 @@ fn unpack_look(v: u64) -> Option<(char, Rgb)> {
 /// Remember everything in `view`.
 pub fn remember(game: &mut Game, view: &VisibleSet) {
     let cells: Vec<Loc> = view.iter().collect();
+    remember_cells(game, cells);
+}
+
+/// Remember `cells` as they are now, seen or not (wizard mode's `reveal`).
+pub fn remember_cells(game: &mut Game, cells: impl IntoIterator<Item = Loc>) {
     for l in cells {
         let tile = u64::from(game.tile(l).0) + 1;
         if game.layer_get(SEEN_TILE, l) != tile {

@@ -1,0 +1,22 @@
+//! Alchemy's recordings: the shared [`crate::record`] machinery with Alchemy's commands.
+
+use std::path::Path;
+
+use alembic::Recording;
+
+use crate::alchemy::Command;
+pub use crate::record::{CHECKPOINT_EVERY, RecordError, beside};
+
+/// The game name in Alchemy recordings' headers.
+pub const GAME_NAME: &str = "alchemy";
+
+/// Appends the Alchemy game in play to its recording.
+pub type Recorder = crate::record::Recorder<Command>;
+
+/// Read an Alchemy recording.
+///
+/// # Errors
+/// Unreadable, not a recording, a newer format, or another game's.
+pub fn read(path: &Path) -> Result<Recording<Command>, RecordError> {
+    crate::record::read(path, GAME_NAME)
+}

@@ -1,0 +1,171 @@
+//! The wizard console (`~` in a game started with `--wizard`): type a wizard command, Tab
+//! completes command names and arguments (prototype names for `summon` and `give`), Enter
+//! runs it, Esc closes. `help` lists the commands.
+//!
+//! Each line runs as [`Command::Wizard`], through the game's one funnel: it is recorded and
+//! replayed like any other command, and a game that was not started in wizard mode refuses
+//! it.
+
+use alembic::{
+    Frame, Input, Key, Rect, Screen, ScreenValue, Transition, draw_box, fill, put_clipped,
+};
+
+use super::colours::{self, PALETTE};
+use super::{AlchemyCtx, LogLine};
+use crate::alchemy::{Command, wizard};
+
+/// Lines of output kept.
+const KEEP: usize = 200;
+
+/// The console.
+#[derive(Debug, Default)]
+pub struct WizardConsole {
+    input: String,
+    lines: Vec<String>,
+}
+
+impl WizardConsole {
+    /// An empty console.
+    #[must_use]
+    pub fn new() -> Self {
+        WizardConsole {
+            input: String::new(),
+            lines: vec!["Wizard mode. Type help for the commands; Tab completes.".to_owned()],
+        }
+    }
+
+    fn say(&mut self, line: impl Into<String>) {
+        self.lines.push(line.into());
+        let extra = self.lines.len().saturating_sub(KEEP);
+        self.lines.drain(..extra);
+    }
+
+    fn complete(&mut self, ctx: &AlchemyCtx) {
+        let (Some(game), Ok(cmds)) = (ctx.game(), wizard::commands(ctx.rules())) else {
+            return;
+        };
+        let options = cmds.complete(game, &self.input);
+        match options.as_slice() {
+            [] => self.say(format!("Nothing completes {:?}.", self.input)),
+            [one] => self.input.clone_from(one),
+            many => {
+                // The longest common prefix, then the list.
+                let first = &many[0];
+                let common = many.iter().skip(1).fold(first.len(), |n, s| {
+                    first
+                        .char_indices()
+                        .zip(s.chars())
+                        .take_while(|((_, a), b)| a == b)
+                        .last()
+                        .map_or(0, |((i, a), _)| (i + a.len_utf8()).min(n))
+                });
+                if common > self.input.len() {
+                    self.input = first[..common].to_owned();
+                }
+                let shown: Vec<&str> = many.iter().take(12).map(String::as_str).collect();
+                let more = if many.len() > 12 {
+                    format!(" … and {} more", many.len() - 12)
+                } else {
+                    String::new()
+                };
+                self.say(format!("{}{more}", shown.join("   ")));
+            }
+        }
+    }
+}
+
+impl Screen<AlchemyCtx> for WizardConsole {
+    fn render(&self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+        let h = (area.height / 2).max(6).min(area.height);
+        let r = Rect::new(area.x, area.bottom().saturating_sub(h), area.width, h);
+        fill(
+            frame,
+            r,
+            alembic::Cell {
+                ch: ' ',
+                fg: PALETTE.text,
+                bg: PALETTE.bg,
+            },
+        );
+        let inside = draw_box(
+            frame,
+            r,
+            &PALETTE,
+            Some("Wizard console: Tab completes, Enter runs, Esc closes"),
+        );
+        if inside.is_empty() {
+            return;
+        }
+        let rows = usize::from(inside.height.saturating_sub(1));
+        let from = self.lines.len().saturating_sub(rows);
+        for (i, l) in self.lines[from..].iter().enumerate() {
+            put_clipped(
+                frame,
+                inside,
+                inside.x,
+                inside.y + i as u16,
+                l,
+                PALETTE.text,
+                PALETTE.bg,
+            );
+        }
+        let prompt = format!("> {}_", self.input);
+        put_clipped(
+            frame,
+            inside,
+            inside.x,
+            inside.bottom().saturating_sub(1),
+            &prompt,
+            colours::NOTE,
+            PALETTE.bg,
+        );
+    }
+
+    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+        let Input::Key { key, mods } = input else {
+            return Transition::Stay;
+        };
+        if mods.ctrl || mods.alt {
+            return Transition::Stay;
+        }
+        match key {
+            Key::Esc => return Transition::Pop(ScreenValue::Done),
+            Key::Backspace => {
+                self.input.pop();
+            }
+            Key::Tab => self.complete(ctx),
+            Key::Enter => {
+                let line = std::mem::take(&mut self.input);
+                if line.trim().is_empty() {
+                    return Transition::Stay;
+                }
+                self.say(format!("> {line}"));
+                let before = ctx.log().len();
+                let over = ctx.act(Command::Wizard(line));
+                let new: Vec<String> = ctx.log()[before.min(ctx.log().len())..]
+                    .iter()
+                    .map(LogLine::shown)
+                    .collect();
+                for l in new {
+                    self.say(l);
+                }
+                if over == Some(true) {
+                    return Transition::Pop(ScreenValue::Done);
+                }
+            }
+            Key::Char(c) if !c.is_control() && self.input.chars().count() < 200 => {
+                self.input.push(c);
+            }
+            _ => {}
+        }
+        Transition::Stay
+    }
+
+    fn is_overlay(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        "wizard-console"
+    }
+}

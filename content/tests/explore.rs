@@ -1,0 +1,145 @@
+//! Auto-explore, travel to stairs and running, driven headlessly through the play screen's
+//! own functions.
+
+use alembic::{Game, Loc};
+use alembic_content::alchemy::dungeon::reachable;
+use alembic_content::alchemy::rules::memory::explored;
+use alembic_content::alchemy::rules::world::{creatures_on_level, hero, level_box};
+use alembic_content::alchemy::{self, Rules};
+use alembic_content::alchemy_ui::travel::{self, MAX_STEPS, TravelEnd};
+use alembic_content::alchemy_ui::{self};
+
+/// A new game with every creature but the hero taken off level 1: undisturbed.
+fn quiet_game(seed: u64, rules: &Rules) -> Game {
+    without_monsters(alchemy::new_game(seed, rules).expect("game"))
+}
+
+fn explored_share(g: &Game) -> f64 {
+    let at = g.location(hero(g).expect("hero")).expect("placed");
+    let reach = reachable(g, at);
+    let area = level_box(at.z);
+    let (mut seen, mut all) = (0usize, 0usize);
+    for l in area.iter() {
+        if reach.contains(l) {
+            all += 1;
+            seen += usize::from(explored(g, l));
+        }
+    }
+    seen as f64 / all.max(1) as f64
+}
+
+/// Every creature but the hero taken off the hero's level.
+fn without_monsters(mut g: Game) -> Game {
+    let h = hero(&g).expect("hero");
+    let z = g.location(h).expect("hero placed").z;
+    for c in creatures_on_level(&g, z) {
+        if c != h {
+            g = g.remove_thing(c).expect("removed");
+        }
+    }
+    g
+}
+
+#[test]
+fn undisturbed_auto_explore_sees_the_whole_level_in_bounded_steps() {
+    let rules = Rules::new().expect("rules");
+    for seed in 1..=8 {
+        let mut g = quiet_game(seed, &rules);
+        let t0 = g.turn();
+        let mut presses = 0;
+        loop {
+            presses += 1;
+            // Wandering monsters arrive over time; keep the level empty (undisturbed).
+            let mut app = alchemy_ui::app_with_game(without_monsters(g), None).expect("app");
+            let ctx = app.ctx_mut();
+            let end = travel::explore(ctx);
+            g = ctx.game().expect("game").clone();
+            match end {
+                TravelEnd::Interrupted(ref why) if why == "Done exploring." => break,
+                TravelEnd::GameOver => panic!("seed {seed}: the hero died exploring alone"),
+                // Doors and messages (an item seen) stop it; press again, as a player would.
+                _ => assert!(presses < 80, "seed {seed}: explore keeps stopping: {end:?}"),
+            }
+        }
+        let share = explored_share(&g);
+        assert!(
+            share >= 0.95,
+            "seed {seed}: explored {:.1} %",
+            share * 100.0
+        );
+        let steps = g.turn() - t0;
+        assert!(steps < (MAX_STEPS * presses) as u64, "seed {seed}: bounded");
+    }
+}
+
+#[test]
+fn explore_stops_when_a_monster_comes_into_view() {
+    let rules = Rules::new().expect("rules");
+    let mut stopped_for_monsters = 0;
+    for seed in 1..=8 {
+        let g = alchemy::new_game(seed, &rules).expect("game");
+        let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+        let ctx = app.ctx_mut();
+        for _ in 0..20 {
+            match travel::explore(ctx) {
+                TravelEnd::Interrupted(why) if why.starts_with("You see") => {
+                    stopped_for_monsters += 1;
+                    break;
+                }
+                TravelEnd::Interrupted(why) if why == "Done exploring." => break,
+                TravelEnd::GameOver => break,
+                _ => {}
+            }
+        }
+    }
+    assert!(stopped_for_monsters > 0, "some level has a monster to see");
+}
+
+#[test]
+fn travel_to_stairs_and_running() {
+    let rules = Rules::new().expect("rules");
+    let mut g = quiet_game(3, &rules);
+    {
+        // Nothing known yet: no stairs down to travel to, and no turn spent.
+        let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+        let ctx = app.ctx_mut();
+        let end = travel::to_stairs(ctx, true);
+        assert_eq!(
+            end,
+            TravelEnd::Interrupted("You know of no stairs down on this level.".into())
+        );
+        assert_eq!(ctx.game().expect("game").turn(), g.turn());
+    }
+    // Explore the level undisturbed, then travel to the stairs down (pressing again after a
+    // message, as a player would).
+    let mut arrived = false;
+    for _ in 0..80 {
+        let mut app = alchemy_ui::app_with_game(without_monsters(g), None).expect("app");
+        let ctx = app.ctx_mut();
+        let end = match travel::explore(ctx) {
+            TravelEnd::Interrupted(w) if w == "Done exploring." => travel::to_stairs(ctx, true),
+            other => other,
+        };
+        g = ctx.game().expect("game").clone();
+        if end == TravelEnd::Arrived {
+            arrived = true;
+            break;
+        }
+    }
+    assert!(arrived, "travelled to the stairs down");
+    let at: Loc = g.location(hero(&g).expect("hero")).expect("placed");
+    assert!(
+        g.things_at(at)
+            .iter()
+            .any(|&t| g.is(t, &alembic_content::alchemy::props::IS_STAIRS_DOWN)),
+        "standing on the stairs down"
+    );
+    // Running moves several steps with one command and stops at something.
+    let before = g.turn();
+    let mut app = alchemy_ui::app_with_game(without_monsters(g), None).expect("app");
+    let ctx = app.ctx_mut();
+    for d in alembic::Dir::ALL {
+        let _ = travel::run(ctx, d);
+    }
+    assert!(ctx.game().expect("game").turn() > before, "some run moved");
+}
