@@ -279,6 +279,19 @@ fn morgues_and_the_score_table() {
     assert_eq!(scores.len(), morgue::TOP);
     assert!(scores.windows(2).all(|w| w[0].score >= w[1].score));
     assert!(morgue::score_lines(&scores)[0].contains("score"));
+    // The start screen shows the table: all of it when the window is tall, the best games
+    // and a pointer to `h` at 80x24.
+    for (h, all) in [(50, true), (24, false)] {
+        let mut menu = app(Start::Menu, &dir.join("alchemy.save"), false);
+        let mut fe = TestFrontend::new(80, h, vec![Input::ch('q')]);
+        let _ = run(&mut fe, &mut menu);
+        let first = &fe.frames()[0];
+        assert!(first.contains_text("High scores"), "{}", first.to_text());
+        assert!(first.contains_text("how it ended"));
+        assert!(first.contains_text("1970-01-01"));
+        assert_eq!(first.contains_text(" 20 "), all, "{}", first.to_text());
+        assert_eq!(first.contains_text("h shows all"), !all);
+    }
     // A damaged table is reported and never overwritten.
     std::fs::write(dir.join(morgue::SCORES_FILE), b"not json").expect("write");
     assert!(morgue::record_score(&dir, &ending(&[], false, 3)).is_err());
@@ -340,4 +353,72 @@ fn the_wizard_console_runs_recorded_commands_in_wizard_games_only() {
     );
     let g = alchemy::new_game(3, &rules).expect("game");
     assert!(alchemy::apply(&g, &rules, alchemy::Command::Wizard("heal".into())).is_err());
+}
+
+/// Keys that type `line` into the wizard console and run it.
+fn wizard_line(line: &str) -> Vec<Input> {
+    let mut keys = vec![Input::ch('~')];
+    keys.extend(line.chars().map(Input::ch));
+    keys.push(Input::key(Key::Enter));
+    keys.push(Input::key(Key::Esc));
+    keys
+}
+
+/// A practice game that a summoned dragon kills: the death asks to rewind, `y` takes the
+/// moves back and play goes on; `n` ends the game.
+fn practice_death(answer: char) -> (alembic::ScreenStack<alchemy_ui::AlchemyCtx>, TestFrontend) {
+    let dir = tempfile_dir();
+    let save = dir.join("alchemy.save");
+    let mut a = alchemy_ui::app(UiOptions {
+        start: Start::New(3),
+        save_path: Some(save),
+        tiles: None,
+        practice: true,
+        wizard: true,
+    })
+    .expect("app");
+    let mut keys: Vec<Input> = (0..20).map(|_| Input::ch('.')).collect();
+    keys.extend(wizard_line("summon dragon"));
+    keys.extend((0..300).map(|_| Input::ch('.')));
+    keys.push(Input::ch(answer));
+    let mut fe = TestFrontend::new(100, 30, keys);
+    let _ = run(&mut fe, &mut a);
+    (a, fe)
+}
+
+#[test]
+fn a_practice_death_offers_to_rewind_and_rewinding_plays_on() {
+    let (a, fe) = practice_death('y');
+    let asked = fe
+        .frames()
+        .iter()
+        .position(|f| f.contains_text("Rewind"))
+        .expect("the death asked to rewind");
+    assert!(fe.frames()[asked].contains_text("practice game"));
+    let game = a.ctx().game().expect("the game goes on");
+    let status = alchemy::view::status(game).expect("status");
+    let summary = alchemy::summary(game).expect("summary");
+    assert_eq!(summary.outcome, "playing", "the rewound hero is alive");
+    // The status line's turn when death asked ("Turn 26"), against the turn now.
+    let died_at: u64 = fe.frames()[asked]
+        .to_text()
+        .split(" Turn ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no turn in:\n{}", fe.frames()[asked].to_text()));
+    assert!(
+        status.turn < died_at && status.turn + alchemy_ui::REWIND_MOVES as u64 >= died_at,
+        "rewound from turn {died_at} to {}",
+        status.turn
+    );
+
+    let (b, fe) = practice_death('n');
+    assert!(fe.frames().iter().any(|f| f.contains_text("Rewind")));
+    assert!(
+        b.ctx().game().is_none_or(|g| alchemy::summary(g)
+            .map(|s| s.outcome != "playing")
+            .unwrap_or(true)),
+        "declining ends the game"
+    );
 }

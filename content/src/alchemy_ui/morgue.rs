@@ -232,6 +232,34 @@ pub fn record_score(dir: &Path, e: &Ending<'_>) -> Result<Option<usize>, String>
     Ok(rank)
 }
 
+/// The score table in a narrow form for the start screen: a column line, then one line per
+/// game (rank, score, depth, seed, how it ended, date), at most 79 columns wide.
+#[must_use]
+pub fn score_table_lines(scores: &[Score]) -> Vec<String> {
+    const CAUSE: usize = 28;
+    let mut out = vec![format!(
+        "{:>3} {:>7} {:>5} {:<20} {:<CAUSE$} {:<10}",
+        "#", "score", "depth", "seed", "how it ended", "date"
+    )];
+    for (i, s) in scores.iter().enumerate() {
+        let mut cause: String = s.cause.chars().take(CAUSE).collect();
+        if s.cause.chars().count() > CAUSE {
+            cause.pop();
+            cause.push('…');
+        }
+        out.push(format!(
+            "{:>3} {:>7} {:>5} {:<20} {:<CAUSE$} {:<10}",
+            i + 1,
+            s.score,
+            s.depth,
+            s.seed.map_or_else(|| "?".to_owned(), |x| x.to_string()),
+            cause,
+            s.date
+        ));
+    }
+    out
+}
+
 /// The score table as lines for a text screen.
 #[must_use]
 pub fn score_lines(scores: &[Score]) -> Vec<String> {

@@ -21,6 +21,13 @@ const ART: [&str; 7] = [
     " `-----' ",
 ];
 
+/// The score table, or none when it cannot be read (the `h` screen says why).
+fn read_scores(ctx: &AlchemyCtx) -> Vec<super::morgue::Score> {
+    ctx.data_dir()
+        .and_then(|d| super::morgue::read_scores(d).ok())
+        .unwrap_or_default()
+}
+
 /// A seed from the clock, for "new game".
 fn clock_seed() -> u64 {
     std::time::SystemTime::now()
@@ -38,6 +45,8 @@ pub struct StartScreen {
     /// A new game waiting for "replace the saved game?": `Some(None)` for a random seed,
     /// `Some(Some(text))` for a typed one.
     confirming: Option<Option<String>>,
+    /// The score table as last read (refreshed whenever a screen above closes).
+    scores: Vec<super::morgue::Score>,
 }
 
 impl StartScreen {
@@ -48,6 +57,7 @@ impl StartScreen {
             save_exists: ctx.save_exists(),
             note: None,
             confirming: None,
+            scores: read_scores(ctx),
         }
     }
 
@@ -149,12 +159,28 @@ impl Screen<AlchemyCtx> for StartScreen {
             ("q", "Quit".to_string(), true),
         ];
         // Roomy: art and double spacing; a 25-row window: art, single spacing; less: no art.
-        let (art_h, gap) = match area.height {
-            32.. => (ART.len() as u16, 2),
-            24.. => (ART.len() as u16, 1),
-            _ => (0, 1),
+        // The score table (heading, column line, at least three games) takes the room it
+        // needs first: the art goes before the table does.
+        let table_want = if self.scores.is_empty() {
+            0
+        } else {
+            2 + self.scores.len().min(3) as u16
         };
-        let block_h = art_h + 4 + menu.len() as u16 * gap + 2;
+        let menu_h = |art_h: u16, gap: u16| art_h + 4 + menu.len() as u16 * gap + 2;
+        let fits = |art_h: u16, gap: u16| menu_h(art_h, gap) + table_want + 1 <= area.height;
+        let art = ART.len() as u16;
+        let (art_h, gap) = [(art, 2), (art, 1), (0, 1)]
+            .into_iter()
+            .find(|&(a, g)| fits(a, g))
+            .unwrap_or((0, 1));
+        let block_h = menu_h(art_h, gap);
+        let table_room = area.height.saturating_sub(block_h + 1);
+        let table_rows = if self.scores.is_empty() || table_room < 3 {
+            0
+        } else {
+            (2 + self.scores.len() as u16).min(table_room)
+        };
+        let block_h = block_h + table_rows;
         let mut y = area.y + area.height.saturating_sub(block_h) / 2;
         let glass = Rgb::new(150, 170, 190);
         let potion = Rgb::new(170, 110, 255);
@@ -214,6 +240,27 @@ impl Screen<AlchemyCtx> for StartScreen {
         }
         if let Some((note, fg)) = &self.note {
             put_centred(frame, area, y, note, *fg, PALETTE.bg);
+        }
+        if table_rows > 0 {
+            let lines = super::morgue::score_table_lines(&self.scores);
+            let shown = usize::from(table_rows - 1);
+            let heading = if lines.len() - 1 > shown {
+                format!(
+                    "High scores (top {} of {}; h shows all)",
+                    shown - 1,
+                    lines.len() - 1
+                )
+            } else {
+                "High scores".to_string()
+            };
+            y += 1;
+            put_centred(frame, area, y, &heading, PALETTE.accent, PALETTE.bg);
+            let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16;
+            let x = area.x + area.width.saturating_sub(width) / 2;
+            for (i, line) in lines.iter().take(shown).enumerate() {
+                let fg = if i == 0 { PALETTE.dim } else { PALETTE.text };
+                put_clipped(frame, area, x, y + 1 + i as u16, line, fg, PALETTE.bg);
+            }
         }
         let footer = match ctx.default_save() {
             Some(p) => format!("Saves go to {}", p.display()),
@@ -286,10 +333,12 @@ impl Screen<AlchemyCtx> for StartScreen {
                 // A game ended (the end screen closed): back to the menu.
                 ctx.close_game();
                 self.save_exists = ctx.save_exists();
+                self.scores = read_scores(ctx);
                 Transition::Stay
             }
             _ => {
                 self.save_exists = ctx.save_exists();
+                self.scores = read_scores(ctx);
                 Transition::Stay
             }
         }
