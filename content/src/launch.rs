@@ -160,7 +160,7 @@ pub fn default_game() -> &'static str {
 /// [`LaunchError`]: an unknown game, an unreadable or invalid save file. Nothing touches the
 /// terminal or window, so a frontend can print the error and exit before setting itself up.
 pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
-    if opts.replay.is_some() && opts.game != "alchemy" {
+    if opts.replay.is_some() && !matches!(opts.game.as_str(), "alchemy" | "caves") {
         return Err(LaunchError::NoReplay {
             game: opts.game.clone(),
         });
@@ -182,6 +182,13 @@ pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
             Ok(Box::new(demo::app(world)))
         }
         "caves" => {
+            if let Some(path) = &opts.replay {
+                let app = crate::caves::replay_app(path).map_err(|e| LaunchError::BadReplay {
+                    path: path.clone(),
+                    reason: e.to_string(),
+                })?;
+                return Ok(Box::new(app));
+            }
             let save_path = crate::save_dir().map(|d| d.join(crate::caves::save::SAVE_FILE));
             let ui = match &opts.load {
                 Some(path) => crate::caves::CavesUi::load(path).map_err(|e| match e {

@@ -11,6 +11,7 @@ pub mod alchemy_ui;
 pub mod caves;
 pub mod demo;
 pub mod launch;
+pub mod playback;
 pub mod record;
 pub mod sim;
 pub mod storage;

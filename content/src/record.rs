@@ -82,6 +82,15 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
         }
         let mut text = header.to_line();
         text += &Entry::checkpoint_line(game.turn(), game.state_hash());
+        // A first game on a fresh machine starts before the first save made the directory.
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                RecordError::Storage(StorageError::Io {
+                    path: dir.to_path_buf(),
+                    source: e,
+                })
+            })?;
+        }
         storage::write_atomic(path, text.as_bytes())?;
         Ok(Recorder {
             path: path.to_path_buf(),

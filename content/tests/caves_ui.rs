@@ -210,7 +210,9 @@ fn caves_saves_continues_and_records() {
     let dir = std::env::temp_dir().join(format!("alembic-caves-save-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let save = dir.join(caves::save::SAVE_FILE);
+    // The data directory does not exist yet, as on a fresh machine: the recording that
+    // starts with play must make it.
+    let save = dir.join("fresh").join(caves::save::SAVE_FILE);
     let mut app = caves::app_with(CavesUi::new(6).with_save(save.clone()));
     let mut keys = vec![Input::ch(' ')];
     keys.extend("llllljjjjjhhh....".chars().map(Input::ch));
@@ -243,6 +245,55 @@ fn caves_saves_continues_and_records() {
         )
         .unwrap();
     assert_eq!(done.final_hash, played.state_hash());
+    // The replay viewer: End shows the last turn, Left steps back one, q quits.
+    let mut viewer = caves::replay_app(&alembic_content::record::beside(&save)).unwrap();
+    let keys = vec![
+        Input::key(alembic::Key::End),
+        Input::key(alembic::Key::Left),
+        Input::ch('q'),
+    ];
+    let mut fe = TestFrontend::new(100, 30, keys);
+    run(&mut fe, &mut viewer).unwrap();
+    let last = played.turn();
+    let bars: Vec<String> = fe.frames().iter().map(|f| f.row_text(0)).collect();
+    assert!(
+        bars[0].contains(&format!("REPLAY  turn 0/{last}")),
+        "{}",
+        bars[0]
+    );
+    assert!(
+        bars.iter()
+            .any(|b| b.contains(&format!("turn {last}/{last}")))
+    );
+    assert!(
+        bars.iter()
+            .any(|b| b.contains(&format!("turn {}/{last}", last - 1)))
+    );
+    assert_eq!(
+        viewer.ctx().game().turn(),
+        last - 1,
+        "the view follows the steps"
+    );
+    assert!(
+        viewer.farewell().unwrap().is_none(),
+        "a replay saves nothing"
+    );
+    // A recording whose checkpoint disagrees is refused, naming the turn.
+    let rec_path = alembic_content::record::beside(&save);
+    let text = std::fs::read_to_string(&rec_path).unwrap();
+    let bad: String = text
+        .lines()
+        .map(|l| match l.find("\"hash\":\"") {
+            Some(i) if l.starts_with("{\"turn\"") => {
+                format!("{}\"hash\":\"0123456789abcdef\"}}\n", &l[..i])
+            }
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    assert_ne!(bad, text, "a checkpoint was changed");
+    std::fs::write(dir.join("bad.replay"), &bad).unwrap();
+    let err = caves::replay_app(&dir.join("bad.replay")).err().unwrap();
+    assert!(err.to_string().contains("diverges at turn"), "{err}");
     // A damaged save is refused, never half-loaded.
     let mut text = std::fs::read_to_string(&save).unwrap();
     text = text.replacen("\"turn\":", "\"turn\":1", 1);

@@ -34,6 +34,7 @@
 //! ```
 
 mod data;
+mod replay;
 mod rules;
 pub mod save;
 mod sim;
@@ -46,6 +47,7 @@ pub use data::{
     MAX_HP, NAME, RECEIVER, REINFORCEMENTS, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT,
     VERB, WALKABLE, WALL, hooks, library,
 };
+pub use replay::replay_app;
 pub use rules::{
     Command, HEARING, LICHEN_GROWTH_ODDS, MAX_HUNTERS, Outcome, REGEN_EVERY, REINFORCE_ODDS,
     Status, VIEW_RADIUS, act, act_mut, creature_at, creatures_on, is_hostile, name_of, outcome,

@@ -105,6 +105,13 @@ impl CavesUi {
         }
     }
 
+    /// Show `game`, a recorded state, in a UI that neither saves nor records (the replay
+    /// viewer's).
+    pub(super) fn show_replay_state(&mut self, game: Game) {
+        self.game = game;
+        self.notice = None;
+    }
+
     /// The recording of the game in play, if it is being recorded.
     #[must_use]
     pub fn recording(&self) -> Option<&Path> {
@@ -406,7 +413,8 @@ impl Screen<CavesUi> for StartScreen {
 
 // ----- play ----------------------------------------------------------------------------------
 
-struct PlayScreen;
+/// The play screen: messages, map and status bar (the replay viewer draws it too).
+pub(super) struct PlayScreen;
 
 /// The world coordinate shown at the view's first column: centred when the view is wider
 /// than the world, else following `focus` and clamped to the world's edges.

@@ -1,0 +1,89 @@
+//! Watching a recorded Caves game (`--replay FILE`): the play screen over each recorded
+//! state, with the shared [`Playback`] controls. The recording is rebuilt and every
+//! checkpoint checked before anything is shown.
+
+use std::path::Path;
+use std::time::Duration;
+
+use alembic::{Frame, Input, Rect, Rgb, Screen, ScreenStack, ScreenValue, Transition};
+
+use super::rules::{Command, act};
+use super::save::GAME_NAME;
+use super::ui::{CavesUi, PlayScreen};
+use super::world::new_game;
+use crate::playback::{self, Control, Playback, ReplayOpenError};
+
+/// The replay viewer: [`PlayScreen`]'s view of the state [`Playback`] points at.
+struct ReplayScreen {
+    playback: Playback,
+}
+
+impl ReplayScreen {
+    fn follow(&self, ui: &mut CavesUi, control: Control) -> Transition<CavesUi> {
+        match control {
+            Control::Moved => {
+                if let Some(g) = self.playback.current() {
+                    ui.show_replay_state(g.clone());
+                }
+                Transition::Stay
+            }
+            Control::Stayed => Transition::Stay,
+            Control::Quit => Transition::Quit,
+        }
+    }
+}
+
+impl Screen<CavesUi> for ReplayScreen {
+    fn render(&self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
+        PlayScreen.render(ui, frame, area);
+        self.playback.draw_bar(frame, area, Rgb::new(240, 200, 90));
+    }
+
+    fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi> {
+        let control = self.playback.handle(&input);
+        self.follow(ui, control)
+    }
+
+    fn on_result(&mut self, _ui: &mut CavesUi, _value: ScreenValue) -> Transition<CavesUi> {
+        Transition::Stay
+    }
+
+    fn tick_interval(&self) -> Option<Duration> {
+        self.playback.tick_interval()
+    }
+
+    fn tick(&mut self, ui: &mut CavesUi) -> Transition<CavesUi> {
+        let control = self.playback.tick();
+        self.follow(ui, control)
+    }
+
+    fn name(&self) -> &str {
+        "caves-replay"
+    }
+}
+
+/// A Caves app that plays back the recording in `path` (paused at the start; `q` quits).
+///
+/// # Errors
+/// [`ReplayOpenError`]: unreadable, not a Caves recording, from a newer version, or a
+/// recording that does not replay (the line and turn where it diverges).
+pub fn replay_app(path: &Path) -> Result<ScreenStack<CavesUi>, ReplayOpenError> {
+    let mut seed = 0;
+    let states = playback::rebuild(
+        path,
+        GAME_NAME,
+        |header| {
+            seed = header.seed;
+            new_game(header.seed)
+        },
+        |game, command: &Command| act(game, *command),
+    )?;
+    let playback = Playback::new(states);
+    // `rebuild` always holds the first state; a fresh world stands in if that ever breaks.
+    let first = playback
+        .current()
+        .cloned()
+        .unwrap_or_else(|| alembic::Game::new(seed));
+    let ui = CavesUi::with_game(seed, first);
+    Ok(ScreenStack::new(ui, ReplayScreen { playback }).with_farewell(CavesUi::farewell))
+}
