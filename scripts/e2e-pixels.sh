@@ -328,6 +328,52 @@ if [[ $GAME == alchemy ]]; then
     turn=$(saved_turn)
     ((turn == KEYS_TOTAL)) || fail "sent $KEYS_TOTAL keys, the game applied $turn commands"
     log "keys: $KEYS_TOTAL sent, $turn commands applied"
+
+    # --- the recording of that game plays back in the window ------------------------------
+    # The window title follows the replay's turn; End, Left and Right move it.
+    REC="$OUT/keys.replay"
+    cp "$DATA/alembic/alchemy.replay" "$REC" || fail "no recording beside the save"
+    rm -rf "$DATA"
+    DATA=$(mktemp -d)
+    XDG_DATA_HOME=$DATA "$BIN" --replay "$REC" >"$OUT/app.log" 2>&1 &
+    APP_PID=$!
+    title_has() {
+        local i
+        for i in $(seq 50); do
+            [[ "$(xdotool getwindowname "$WID" 2>/dev/null)" == *"$1"* ]] && return 0
+            sleep 0.1
+        done
+        return 1
+    }
+    WID=
+    for _ in $(seq 100); do
+        WID=$(xdotool search --name 'Alembic' 2>/dev/null | head -n1 || true)
+        [[ -n $WID ]] && break
+        alive || fail "the replay exited early: $(cat "$OUT/app.log")"
+        sleep 0.1
+    done
+    [[ -n $WID ]] || fail "no window for the replay"
+    xdotool windowfocus --sync "$WID" || fail "could not focus the replay window"
+    title_has "replay, depth 1, turn 0" || fail "the replay did not open at turn 0: $(xdotool getwindowname "$WID")"
+    xdotool key End
+    title_has "turn $KEYS_TOTAL" || fail "End did not reach turn $KEYS_TOTAL: $(xdotool getwindowname "$WID")"
+    xdotool key Left Left
+    title_has "turn $((KEYS_TOTAL - 2))" || fail "Left Left did not step back two turns"
+    xdotool key Right
+    title_has "turn $((KEYS_TOTAL - 1))" || fail "Right did not step forward"
+    sleep 0.3
+    shot replay.png
+    log "replay: opened at turn 0, End to $KEYS_TOTAL, back to $((KEYS_TOTAL - 2)), on to $((KEYS_TOTAL - 1)) (screenshot replay.png)"
+    xdotool key q
+    sleep 0.3
+    xdotool key q
+    for _ in $(seq 50); do
+        alive || break
+        sleep 0.1
+    done
+    alive && fail "q q did not leave the replay and the title"
+    wait "$APP_PID" || fail "the replay exited with an error: $(cat "$OUT/app.log")"
+    APP_PID=
     rm -rf "$DATA"
     DATA=
 fi

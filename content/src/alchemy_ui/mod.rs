@@ -247,7 +247,9 @@ impl AlchemyCtx {
             let at = g.location(crate::alchemy::view::hero_id(g).ok()?).ok()?;
             Some(crate::alchemy::rules::world::depth_of(at.z))
         });
+        let turn = self.game.as_ref().map_or(0, Game::turn);
         Some(match depth {
+            Some(d) if self.replaying => format!("Alembic: Alchemy replay, depth {d}, turn {turn}"),
             Some(d) => format!("Alembic: Alchemy, depth {d}"),
             None => "Alembic: Alchemy".to_owned(),
         })
