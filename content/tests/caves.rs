@@ -437,3 +437,37 @@ fn alembic_sim_knows_the_caves() {
     );
     assert_eq!(game.library_counts().unwrap()["hunters"], 2);
 }
+
+/// The cell of level `z` holding the tile named `name`.
+fn find_tile(g: &Game, z: i32, name: &str) -> Option<Loc> {
+    caves::level_box(z).iter().find(|&l| tile_name(g, l) == name)
+}
+
+/// Every level's stairs down (or, at the bottom, the way out) lie at least
+/// [`caves::STAIRS_AWAY`] of the level's diameter from where the player arrives: the start on
+/// the top level, the stairs up below it.
+#[test]
+fn stairs_lie_far_from_where_the_player_arrives() {
+    for seed in 1..=20 {
+        let g = caves::new_game(seed).unwrap();
+        let mut arrival = player_at(&g);
+        for d in 0..caves::DEFAULT_LEVELS {
+            let z = caves::z_of(d);
+            if d > 0 {
+                arrival = find_tile(&g, z, caves::STAIRS_UP).expect("stairs up");
+            }
+            let goal_name = if d + 1 < caves::DEFAULT_LEVELS {
+                caves::STAIRS_DOWN
+            } else {
+                caves::EXIT_TILE
+            };
+            let goal = find_tile(&g, z, goal_name).expect("stairs down or the way out");
+            let walk = caves::walk_distance(&g, arrival, goal).expect("reachable on foot");
+            let span = caves::region_diameter(&g, arrival);
+            assert!(
+                walk as f64 >= caves::STAIRS_AWAY * span as f64,
+                "seed {seed} level {d}: {walk} steps of a {span}-step diameter"
+            );
+        }
+    }
+}

@@ -60,6 +60,6 @@ pub use sim::{
 pub use ui::{CavesUi, app, app_with};
 pub use wizard::wizard_commands;
 pub use world::{
-    DEFAULT_LEVELS, HEIGHT, WIDTH, arena, depth_of, is_inner, level_box, new_game,
-    new_game_with_levels, walkable_regions, z_of,
+    DEFAULT_LEVELS, HEIGHT, STAIRS_AWAY, WIDTH, arena, depth_of, is_inner, level_box, new_game,
+    new_game_with_levels, region_diameter, walk_distance, walkable_regions, z_of,
 };

@@ -1,13 +1,12 @@
 //! Making worlds: cave levels by random fill and smoothing, stairs between connected regions,
 //! the way out, the player and the creatures. Also [`arena`], a world drawn in ASCII for tests.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use alembic::{Adjacency, DijkstraMap, Error, Game, Loc, LocBox, Regions, ThingId, TileMap};
 
 use super::data::{
-    self, CAUSE, DEEPEST, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS, SEED,
+    self, CAUSE, DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS, SEED,
     SPORES, STAIRS_DOWN, STAIRS_UP, WALKABLE, WALL, hooks, tile,
 };
 use super::rules;
@@ -103,69 +102,79 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
         }
     }
 
-    // 2. Stairs: every region above gets a staircase down into a region it overlaps.
-    let regions: Vec<Regions> = maps
-        .iter()
-        .map(|m| m.regions(|&f| f, Adjacency::Eight))
-        .collect();
-    let (down, up) = (tile(&g, STAIRS_DOWN)?, tile(&g, STAIRS_UP)?);
-    for d in 0..levels - 1 {
-        let z = z_of(d);
-        let (above, below) = (&regions[d as usize], &regions[d as usize + 1]);
-        let mut overlaps: BTreeMap<(usize, usize), Vec<Loc>> = BTreeMap::new();
-        for l in level_box(0).iter() {
-            if let (Some(a), Some(b)) = (above.label(l), below.label(l))
-                && g.tile(l.with_z(z)) == floor
-            {
-                overlaps.entry((a, b)).or_default().push(l);
-            }
-        }
-        if overlaps.is_empty() {
-            // No overlap at all: open a shaft from a floor cell above.
-            let cells: Vec<Loc> = level_box(z)
-                .iter()
-                .filter(|&l| g.tile(l) == floor)
-                .collect();
-            let Some(i) = g.rng().index(cells.len()) else {
-                continue;
-            };
-            overlaps.insert((0, 0), vec![cells[i].with_z(0)]);
-        }
-        // One staircase per region above, into the region below it overlaps most (the
-        // tutorial joins every overlapping pair, which scatters stairs everywhere).
-        let mut best: BTreeMap<usize, &Vec<Loc>> = BTreeMap::new();
-        for ((a, _), cells) in &overlaps {
-            if best.get(a).is_none_or(|b| cells.len() > b.len()) {
-                best.insert(*a, cells);
-            }
-        }
-        for cells in best.into_values() {
-            let Some(i) = g.rng().index(cells.len()) else {
-                continue;
-            };
-            let l = cells[i];
-            g.set_tile_mut(l.with_z(z), down)?;
-            g.set_tile_mut(l.with_z(z - 1), up)?;
-        }
-    }
-
-    // 3. The way out: on the bottom level, as far as possible from the stairs that lead there.
-    place_exit(&mut g, z_of(levels - 1))?;
-
-    // 4. The player, in the largest region of the top level.
-    let top = &regions[0];
-    let start_region = top.largest();
-    let start_cells: Vec<Loc> = level_box(0)
-        .iter()
-        .filter(|&l| g.tile(l) == floor && start_region.is_some_and(|r| top.label(l) == Some(r)))
-        .collect();
-    let Some(i) = g.rng().index(start_cells.len()) else {
+    // 2. The player, at one end of the longest walk across the top level's largest region.
+    let top = walkable_regions(&g, z_of(0))?;
+    let Some(anywhere) = top
+        .largest()
+        .and_then(|r| pick(&mut g, top.cells(r).collect()))
+    else {
         return Err(Error::OutOfBounds(Loc::ORIGIN));
     };
-    let start = start_cells[i];
+    let start = farthest(&walk_from(&g, &[anywhere])).map_or(anywhere, |(l, _)| l);
     let player = g.spawn_mut(hooks, "player", start)?;
     g.set_var_mut(&PLAYER, player);
     g.set_var_mut(&DEEPEST, 0);
+
+    // 3. Stairs: one staircase per level, far from where the player arrives (at least
+    //    STAIRS_AWAY of the level's diameter) and onto a cell of the level below from which
+    //    that level's own stairs can be as far again.
+    let (down, up) = (tile(&g, STAIRS_DOWN)?, tile(&g, STAIRS_UP)?);
+    let mut arrival = start;
+    for d in 0..levels - 1 {
+        let (z, below) = (z_of(d), z_of(d + 1));
+        let from_arrival = walk_from(&g, &[arrival]);
+        let span_here = diameter(&g, &from_arrival);
+        let lower_floor = level_box(below).iter().find(|&l| g.tile(l) == floor);
+        let (far_b, far_c, span_below) = match lower_floor {
+            Some(l) => {
+                let b = farthest(&walk_from(&g, &[l])).map_or(l, |(x, _)| x);
+                let from_b = walk_from(&g, &[b]);
+                let (c, span) = farthest(&from_b).unwrap_or((b, 0));
+                (from_b, walk_from(&g, &[c]), span)
+            }
+            None => (DijkstraMap::new(level_box(below)), DijkstraMap::new(level_box(below)), 0),
+        };
+        // How good a stair cell is: its share of the diameter above, and the share the next
+        // stairs could reach below; the smaller of the two counts.
+        let score = |l: Loc| -> Option<f64> {
+            let here = from_arrival.get(l)? as f64 / span_here.max(1) as f64;
+            let under = l.with_z(below);
+            let ecc = far_b.get(under)?.max(far_c.get(under)?) as f64 / span_below.max(1) as f64;
+            Some(here.min(ecc))
+        };
+        let mut good = Vec::new();
+        let mut best: Option<(f64, Loc)> = None;
+        for (l, _) in from_arrival.iter() {
+            if g.tile(l) != floor || l == arrival {
+                continue;
+            }
+            if let Some(s) = score(l) {
+                if s >= STAIRS_AWAY + 0.05 {
+                    good.push(l);
+                }
+                if best.is_none_or(|(b, _)| s > b) {
+                    best = Some((s, l));
+                }
+            }
+        }
+        let at = match pick(&mut g, good) {
+            Some(l) => l,
+            None => match best {
+                Some((_, l)) => l,
+                // No cell lies over the level below's largest region: the farthest cell,
+                // and a floor cut out under it.
+                None => farthest(&from_arrival).map_or(arrival, |(l, _)| l),
+            },
+        };
+        g.set_tile_mut(at.with_z(z), down)?;
+        g.set_tile_mut(at.with_z(below), up)?;
+        arrival = at.with_z(below);
+    }
+
+    // 4. The way out: on the bottom level, as far as possible from where the player arrives.
+    let from_arrival = walk_from(&g, &[arrival]);
+    let exit_at = farthest(&from_arrival).map_or(arrival, |(l, _)| l);
+    g.set_tile_mut(exit_at, tile(&g, EXIT_TILE)?)?;
 
     // 5. Creatures, more dangerous deeper down, none right beside the player.
     for d in 0..levels {
@@ -192,42 +201,68 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
     Ok(g)
 }
 
-/// Put the exit on level `z`: the floor cell farthest (walking) from the up stairs of the
-/// level's largest region, or any floor cell of that region if it has no stairs.
-fn place_exit(g: &mut Game, z: i32) -> Result<(), Error> {
-    let floor = tile(g, FLOOR)?;
-    let up = tile(g, STAIRS_UP)?;
-    let exit = tile(g, EXIT_TILE)?;
-    let regions = walkable_regions(g, z)?;
-    let Some(big) = regions.largest() else {
-        return Err(Error::OutOfBounds(Loc::new(0, 0, z)));
-    };
-    let in_big = |l: Loc| regions.label(l) == Some(big);
-    let stairs: Vec<Loc> = level_box(z)
-        .iter()
-        .filter(|&l| g.tile(l) == up && in_big(l))
-        .collect();
-    let target = if stairs.is_empty() {
-        let cells: Vec<Loc> = level_box(z)
-            .iter()
-            .filter(|&l| g.tile(l) == floor && in_big(l))
-            .collect();
-        g.rng().index(cells.len()).map(|i| cells[i])
-    } else {
-        let walk = |_: Loc, to: Loc| walkable(g, to).then_some(1);
-        let dist = DijkstraMap::build(level_box(z), &stairs, walk);
-        let mut best: Option<(i64, Loc)> = None;
-        for (l, d) in dist.iter() {
-            if g.tile(l) == floor && best.is_none_or(|(b, _)| d > b) {
-                best = Some((d, l));
-            }
+/// How far the stairs down (and at the bottom, the way out) lie at least from where the
+/// player arrives on a level, as a share of the level's diameter. Distances count turns
+/// for a player who walks and digs: a step onto floor is one turn, a step into rock two.
+pub const STAIRS_AWAY: f64 = 0.6;
+
+/// Turns to cross the level of `from` to every cell (8-way): a step onto floor costs one
+/// turn, a step into rock two (dig, then step), as the player moves. The rock border cannot
+/// be dug.
+fn walk_from(g: &Game, from: &[Loc]) -> DijkstraMap {
+    let z = from.first().map_or(0, |l| l.z);
+    let levels = g.var(&LEVELS).unwrap_or(1);
+    DijkstraMap::build(level_box(z), from, |_, to| {
+        if walkable(g, to) {
+            Some(1)
+        } else if is_inner(to, levels) && g.tile_def(to).is_ok_and(|d| d.is(&DIGGABLE)) {
+            Some(2)
+        } else {
+            None
         }
-        best.map(|(_, l)| l)
-    };
-    if let Some(l) = target {
-        g.set_tile_mut(l, exit)?;
+    })
+}
+
+/// The farthest cell a distance map reaches, and its distance (the first of equals, in the
+/// map's order, so the choice is deterministic).
+fn farthest(map: &DijkstraMap) -> Option<(Loc, i64)> {
+    let mut best: Option<(Loc, i64)> = None;
+    for (l, d) in map.iter() {
+        if best.is_none_or(|(_, b)| d > b) {
+            best = Some((l, d));
+        }
     }
-    Ok(())
+    best
+}
+
+/// The diameter of the region a distance map covers: the longest walk between two of its
+/// cells, by a double sweep (the farthest cell from the map's source, then the farthest from
+/// that one). A lower bound, exact on most caves.
+fn diameter(g: &Game, map: &DijkstraMap) -> i64 {
+    farthest(map).map_or(0, |(far, _)| {
+        farthest(&walk_from(g, &[far])).map_or(0, |(_, d)| d)
+    })
+}
+
+/// A random one of `cells`, from the game's generator.
+fn pick(g: &mut Game, cells: Vec<Loc>) -> Option<Loc> {
+    let i = g.rng().index(cells.len())?;
+    cells.get(i).copied()
+}
+
+/// Turns from `from` to `to` on one level, walking and digging (see [`STAIRS_AWAY`]), if
+/// `to` can be reached.
+#[must_use]
+pub fn walk_distance(g: &Game, from: Loc, to: Loc) -> Option<i64> {
+    walk_from(g, &[from]).get(to)
+}
+
+/// The diameter of the level of `l`, in turns of walking and digging (a step onto floor
+/// costs one turn, into rock two): the longest such way between two of its cells, by a
+/// double sweep from `l`.
+#[must_use]
+pub fn region_diameter(g: &Game, l: Loc) -> i64 {
+    diameter(g, &walk_from(g, &[l]))
 }
 
 /// Whether creatures can stand on the tile at `l`.
