@@ -1368,13 +1368,14 @@ impl Screen<AlchemyCtx> for PlayScreen {
                     .copied()
                     .filter(|a| a.fits(&e))
                     .collect();
-                let mut text = Vec::new();
-                if let (Some(game), Some(&id)) = (ctx.game(), e.ids.first())
-                    && let Ok(d) = crate::alchemy::command::describe_thing(game, id)
-                    && !a_name(game, id).is_ok_and(|n| n.eq_ignore_ascii_case(&d))
-                {
-                    text.push(d);
-                }
+                // The item's description first, then what can be done with it.
+                let text = match (ctx.game(), e.ids.first()) {
+                    (Some(game), Some(&id)) => match view::describe(game, id) {
+                        Ok(d) => d.lines,
+                        Err(err) => vec![format!("internal error: {err}")],
+                    },
+                    _ => Vec::new(),
+                };
                 let keys = actions
                     .iter()
                     .map(|a| (a.key(), a.label(&e).to_string()))

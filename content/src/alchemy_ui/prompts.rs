@@ -2,18 +2,20 @@
 //! target cursor, and the end-of-game summary.
 
 use alembic::{
-    Cell, Frame, Input, Key, Loc, Rect, Rgb, Screen, ScreenValue, Transition, direction_key,
-    draw_box, fill, is_cancel, plain_key, put_centred, put_clipped, wrap_text,
+    Cell, Frame, Input, Key, Loc, Rect, Rgb, Screen, ScreenValue, TextScreen, Transition,
+    direction_key, draw_box, fill, is_cancel, plain_key, put_centred, put_clipped, wrap_text,
 };
 
 use super::colours::{self, PALETTE};
 use super::play::map_view;
 use super::{AlchemyCtx, Tone};
+use crate::alchemy::command::is_hero;
 use crate::alchemy::props::{IS_CREATURE, IS_HOSTILE};
 use crate::alchemy::rules::items::THROW_RANGE;
 use crate::alchemy::rules::world::{blocker_at, level_box, tile_blocks};
 use crate::alchemy::summary;
-use crate::alchemy::view::{hero_id, look_at, visible};
+use crate::alchemy::text::capitalise;
+use crate::alchemy::view::{describe, hero_id, look_at, visible};
 
 // ---------------------------------------------------------------------------------------------
 // Action menu
@@ -271,12 +273,19 @@ impl LookScreen {
                     PALETTE.dim
                 };
                 out.push((info.text, fg));
+                // The full description of the thing on top (the hero aside).
+                if let Some(&t) = info.things.iter().find(|&&t| !is_hero(game, t)) {
+                    match describe(game, t) {
+                        Ok(d) => out.extend(d.lines.into_iter().map(|l| (l, colours::VALUE))),
+                        Err(e) => out.push((format!("internal error: {e}"), colours::ERROR)),
+                    }
+                }
             }
             Err(e) => out.push((format!("internal error: {e}"), colours::ERROR)),
         }
         let hint = match self.mode {
             Mode::Look => {
-                "Move the cursor: direction keys (HJKL... by 8), Tab/- next/previous thing. Esc closes."
+                "Move: direction keys (HJKL... by 8), Tab/- next/previous thing. v or Enter: describe everything here. Esc closes."
             }
             Mode::Target => {
                 "Throw at: Enter, t or .   Move: direction keys, Tab/- next/previous.   Esc cancels."
@@ -308,6 +317,28 @@ impl LookScreen {
         }
         out.push((hint.to_string(), PALETTE.dim));
         out
+    }
+}
+
+impl LookScreen {
+    /// A page describing every thing seen at `at` (the hero aside); `None` when there is
+    /// nothing to describe.
+    fn details(ctx: &AlchemyCtx, at: Loc) -> Option<TextScreen> {
+        let game = ctx.game()?;
+        let info = look_at(game, at).ok()?;
+        let mut lines: Vec<String> = Vec::new();
+        let mut title = None;
+        for &t in info.things.iter().filter(|&&t| !is_hero(game, t)) {
+            let d = describe(game, t).ok()?;
+            if !lines.is_empty() {
+                lines.push(String::new());
+            }
+            lines.push(capitalise(&d.title));
+            lines.extend(d.lines.into_iter().map(|l| format!("  {l}")));
+            title.get_or_insert(d.title);
+        }
+        let title = capitalise(&title?);
+        Some(TextScreen::new(title, lines))
     }
 }
 
@@ -414,9 +445,12 @@ impl Screen<AlchemyCtx> for LookScreen {
             (Mode::Target, Key::Enter | Key::Char('t' | '.' | '5')) => {
                 Self::close(ctx, ScreenValue::Loc(cursor))
             }
-            (Mode::Look, Key::Enter | Key::Char('x' | ';' | 'q' | ' ')) => {
-                Self::close(ctx, ScreenValue::Done)
-            }
+            (Mode::Look, Key::Enter | Key::Char('v')) => match Self::details(ctx, cursor) {
+                Some(screen) => Transition::push(screen),
+                None if key == Key::Enter => Self::close(ctx, ScreenValue::Done),
+                None => Transition::Stay,
+            },
+            (Mode::Look, Key::Char('x' | ';' | 'q' | ' ')) => Self::close(ctx, ScreenValue::Done),
             _ => Transition::Stay,
         }
     }

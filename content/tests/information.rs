@@ -1,0 +1,150 @@
+//! Information and warnings: descriptions of monsters and items, stable inventory letters,
+//! careful throws and drops, the analysis prompt, health warnings, quiet bumps, items kept
+//! off apparatus and the map legend.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use alembic::{App, Frame, Input, Key, ScreenStack};
+use alembic_content::alchemy::props::{HPS, HPS_MAX, LAST_SEEN};
+use alembic_content::alchemy::view::{self, describe};
+use alembic_content::alchemy_ui::{self, AlchemyCtx};
+use common::{arena, at, give, put, wield};
+
+fn render(app: &ScreenStack<AlchemyCtx>) -> Frame {
+    let mut f = Frame::new(100, 30);
+    app.render(&mut f);
+    f
+}
+
+fn all(lines: &[String]) -> String {
+    lines.join("\n")
+}
+
+/// A monster's description: level, health band, speed, attack with dice and damage type, and
+/// whether it has noticed the hero; each part follows the monster's state.
+#[test]
+fn monster_description_follows_its_state() {
+    let (mut g, _rules, _hero) = arena(1);
+    let rules = alembic_content::alchemy::Rules::new().unwrap();
+    let rat = put(&mut g, &rules, "giant rat", 2, 0);
+    let d = describe(&g, rat).unwrap();
+    assert_eq!(d.title, "a giant rat");
+    let text = all(&d.lines);
+    assert!(text.contains("Level 2. It is unhurt."), "{text}");
+    assert!(text.contains("Speed: normal (100)."), "{text}");
+    assert!(text.contains("for 1d3 normal damage"), "{text}");
+    assert!(text.contains("It has not noticed you."), "{text}");
+
+    let max = g.query(rat, &HPS_MAX).unwrap();
+    g.set_mut(rat, &HPS, max / 2).unwrap();
+    g.set_mut(rat, &LAST_SEEN, at(0, 0)).unwrap();
+    let text = all(&describe(&g, rat).unwrap().lines);
+    assert!(
+        text.contains("It is wounded.") || text.contains("It is badly wounded."),
+        "{text}"
+    );
+    assert!(text.contains("It has noticed you."), "{text}");
+
+    let bat = put(&mut g, &rules, "bat", -2, 0);
+    let text = all(&describe(&g, bat).unwrap().lines);
+    assert!(text.contains("fast (150)"), "{text}");
+}
+
+/// A weapon's damage dice beside the wielded one's; armour beside what is worn in its slot,
+/// with what the swap would change.
+#[test]
+fn item_description_compares_with_what_you_use() {
+    let (mut g, _rules, hero) = arena(2);
+    let dagger = wield(&mut g, hero, "dagger");
+    let sword = give(&mut g, hero, "short sword");
+    let text = all(&describe(&g, sword).unwrap().lines);
+    assert!(
+        text.contains("Damage 1d6 normal (you wield a dagger: 1d4 normal)."),
+        "{text}"
+    );
+    // The dagger's skill bonus would go.
+    assert!(text.contains("skill"), "{text}");
+    let d = describe(&g, dagger).unwrap();
+    assert_eq!(d.title, "a dagger (wielded)");
+
+    let cap = wield(&mut g, hero, "leather cap");
+    let helm = give(&mut g, hero, "iron helm");
+    let text = all(&describe(&g, helm).unwrap().lines);
+    assert!(
+        text.contains("Armour 2, worn on the head (you wear a leather cap: armour 1)."),
+        "{text}"
+    );
+    let armour = g
+        .query(hero, &alembic_content::alchemy::props::ARMOUR)
+        .unwrap();
+    assert!(
+        text.contains(&format!("armour {armour} → {}", armour + 1)),
+        "{text}"
+    );
+    let text = all(&describe(&g, cap).unwrap().lines);
+    assert!(text.contains("Wearing it gives you"), "{text}");
+
+    // A bare-handed hero compares with bare hands.
+    let (mut g, _rules, hero) = arena(3);
+    let club = give(&mut g, hero, "club");
+    let text = all(&describe(&g, club).unwrap().lines);
+    assert!(
+        text.contains("Damage 1d5 impact (you fight bare-handed: 1d3"),
+        "{text}"
+    );
+}
+
+/// Potions say what they do only once identified.
+#[test]
+fn potion_description_waits_for_identification() {
+    let (mut g, _rules, hero) = arena(4);
+    let p = give(&mut g, hero, "potion of healing");
+    let text = all(&describe(&g, p).unwrap().lines);
+    assert!(
+        text.contains("You do not know what this potion does"),
+        "{text}"
+    );
+    alembic_content::alchemy::rules::items::identify(&mut g, p).unwrap();
+    let text = all(&describe(&g, p).unwrap().lines);
+    assert!(text.contains("It heals 20 HP."), "{text}");
+    let food = give(&mut g, hero, "apple");
+    assert!(all(&describe(&g, food).unwrap().lines).contains("restores 2 HP"));
+}
+
+/// Through the keys: the look cursor on a monster shows its description, `v` opens the full
+/// page; the inventory's item menu shows the item's description before its actions.
+#[test]
+fn look_and_inventory_show_descriptions() {
+    let (mut g, rules, hero) = arena(5);
+    put(&mut g, &rules, "giant rat", 3, 0);
+    give(&mut g, hero, "short sword");
+    let mut a = alchemy_ui::app_with_game(g, None).unwrap();
+    a.handle(Input::ch('x'));
+    a.handle(Input::key(Key::Tab));
+    let f = render(&a);
+    assert!(f.contains_text("Level 2. It is unhurt."), "{}", f.to_text());
+    assert!(
+        f.contains_text("It has not noticed you."),
+        "{}",
+        f.to_text()
+    );
+    a.handle(Input::ch('v'));
+    assert_eq!(a.names().last().copied(), Some("text"));
+    let f = render(&a);
+    assert!(f.contains_text("normal damage"), "{}", f.to_text());
+    a.handle(Input::key(Key::Esc));
+    a.handle(Input::key(Key::Esc));
+    assert_eq!(a.names().last().copied(), Some("alchemy-play"));
+
+    a.handle(Input::ch('i'));
+    a.handle(Input::ch('a'));
+    let f = render(&a);
+    assert!(
+        f.contains_text("Damage 1d6 normal (you fight bare-handed"),
+        "{}",
+        f.to_text()
+    );
+    let _ = view::hero_id(a.ctx().game().unwrap()).unwrap();
+}
