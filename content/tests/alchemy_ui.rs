@@ -79,9 +79,9 @@ fn play_save_quit_and_continue() {
         Input::ch('.'),             // wait
         Input::ch('i'),             // inventory
         esc(),
-        Input::ch('q'), // quaff list
-        Input::ch('a'), // the first potion
-        Input::ch('?'), // help
+        Input::ch('q'),                        // quaff list
+        Input::ch(potions[0].letter.unwrap()), // the first potion, by its own letter
+        Input::ch('?'),                        // help
         esc(),
         Input::ch('x'), // look
         Input::key(Key::Tab),
@@ -390,13 +390,15 @@ fn keys_for(
     use alembic_content::alchemy::Command;
     use alembic_content::alchemy::rules::world::items_at;
     let game = app.ctx().game().unwrap();
+    // Every list letters an item by its own pack letter.
     let letter_of = |kinds: &[ItemKind], id| {
         view::inventory_entries(game)
             .unwrap()
             .iter()
             .filter(|e| kinds.is_empty() || kinds.contains(&e.kind))
-            .position(|e| e.ids.first() == Some(&id))
-            .map(|i| Input::ch(char::from(b'a' + i as u8)))
+            .find(|e| e.ids.first() == Some(&id))
+            .and_then(|e| e.letter)
+            .map(Input::ch)
     };
     let with =
         |key: char, kinds: &[ItemKind], id| letter_of(kinds, id).map(|l| vec![Input::ch(key), l]);

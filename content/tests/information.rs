@@ -148,3 +148,68 @@ fn look_and_inventory_show_descriptions() {
     );
     let _ = view::hero_id(a.ctx().game().unwrap()).unwrap();
 }
+
+fn letter_of(g: &alembic::Game, id: alembic::ThingId) -> Option<char> {
+    view::inventory_entries(g)
+        .unwrap()
+        .into_iter()
+        .find(|e| e.ids.contains(&id))
+        .and_then(|e| e.letter)
+}
+
+/// Pack letters stay with their items: across turns, after another item leaves the pack,
+/// for look-alikes picked up later, in every list, and through a save.
+#[test]
+fn inventory_letters_are_stable() {
+    use alembic_content::alchemy::Command;
+    use alembic_content::alchemy::props::INV_LETTER;
+    let (mut g, rules, hero) = arena(6);
+    let dagger = give(&mut g, hero, "dagger");
+    let potion = give(&mut g, hero, "potion of healing");
+    let herb = give(&mut g, hero, "bloodwort");
+    // Lettered as they arrived, on the first turn.
+    g = common::run(&g, &rules, Command::Wait);
+    assert_eq!(
+        [dagger, potion, herb].map(|t| g.query_opt(t, &INV_LETTER).unwrap()),
+        [Some('a'), Some('b'), Some('c')]
+    );
+    // Drinking the potion frees b; the herb keeps c.
+    g = common::run(&g, &rules, Command::Quaff(potion));
+    assert_eq!(letter_of(&g, herb), Some('c'));
+    assert_eq!(letter_of(&g, dagger), Some('a'));
+    // A look-alike picked up later joins its group's letter; a new kind takes the free b.
+    let floor_herb = g.library().create("bloodwort").unwrap();
+    let floor_herb = g.add_thing_mut(at(0, 0), floor_herb).unwrap();
+    g = common::run(&g, &rules, Command::PickUp(Some(floor_herb)));
+    assert_eq!(letter_of(&g, floor_herb), Some('c'));
+    let sword = g.library().create("short sword").unwrap();
+    let sword = g.add_thing_mut(at(0, 0), sword).unwrap();
+    g = common::run(&g, &rules, Command::PickUp(Some(sword)));
+    assert_eq!(letter_of(&g, sword), Some('b'));
+    // Dropped, an item loses its letter.
+    g = common::run(&g, &rules, Command::Drop(sword));
+    assert_eq!(g.query_opt(sword, &INV_LETTER).unwrap(), None);
+
+    // A save keeps the letters.
+    let dir = std::env::temp_dir().join(format!("alembic-info-letters-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("alchemy.save");
+    alembic_content::alchemy::save::save(&g, &file).unwrap();
+    let back = alembic_content::alchemy::save::load(&file, rules.hooks()).unwrap();
+    assert_eq!(letter_of(&back, herb), Some('c'));
+    assert_eq!(letter_of(&back, dagger), Some('a'));
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // Every list letters the herb c: the inventory, the eat list and the analyse list.
+    let mut a = alchemy_ui::app_with_game(g, None).unwrap();
+    for key in ['i', 'e', 'a', 'd'] {
+        a.handle(Input::ch(key));
+        let f = render(&a);
+        assert!(f.contains_text("c) % 2 "), "{key}: {}", f.to_text());
+        a.handle(Input::key(Key::Esc));
+    }
+    // And c in the eat list eats the herb, whatever lies before it in the list.
+    a.handle(Input::ch('e'));
+    a.handle(Input::ch('c'));
+    assert!(render(&a).contains_text("You eat"));
+}

@@ -8,13 +8,15 @@ use alembic::{Error, Game, LightMap, LightSource, Loc, Rgb, ThingId, Tile, Visib
 
 use super::kinds::Stat;
 use super::props::{
-    ARMOUR, BG, FG, GLYPH, HPS, HPS_MAX, IS_ARMOUR, IS_CREATURE, IS_DOOR, IS_FOOD, IS_HERO,
-    IS_INGREDIENT, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER, IS_WEAPON,
-    IS_WIELDED, LIGHT_COLOUR, LIGHT_RADIUS, NAME, SPEED, WIELD_SLOT, Z_ORDER,
+    ARMOUR, BG, FG, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR, IS_CREATURE, IS_DOOR, IS_FOOD,
+    IS_HERO, IS_INGREDIENT, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER,
+    IS_WEAPON, IS_WIELDED, LIGHT_COLOUR, LIGHT_RADIUS, NAME, SPEED, WIELD_SLOT, Z_ORDER,
 };
 use super::rules::combat::attack_summary;
 use super::rules::effects::effect_list;
-use super::rules::items::{apparatus_near, gather, inventory, recipe_of};
+use super::rules::items::{
+    PACK_LETTERS, apparatus_near, assign_letters, gather, inventory, pack_groups, recipe_of,
+};
 use super::rules::memory::{remembered_look, remembered_thing, remembered_tile};
 use super::rules::world::{FOV_RADIUS, LEVELS, depth_of, hero_view, level_box};
 use super::text::{a_name, base_name, capitalise, count_name, is_identified};
@@ -261,6 +263,9 @@ pub enum ItemKind {
 pub struct InventoryEntry {
     /// The items in this group (use the first for single-item commands).
     pub ids: Vec<ThingId>,
+    /// Its pack letter, the same in every list until it leaves the pack (`None` only when
+    /// all 52 letters are taken).
+    pub letter: Option<char>,
     /// "a murky violet potion", "2 strange herbs", "a dagger (wielded)".
     pub name: String,
     /// The kind.
@@ -293,48 +298,50 @@ fn kind_of(game: &Game, t: ThingId) -> ItemKind {
     }
 }
 
-/// The hero's inventory, grouped by displayed name, in order of first arrival.
+/// The hero's inventory, grouped by displayed name, in the order of the pack letters
+/// (items without one last).
 pub fn inventory_entries(game: &Game) -> Result<Vec<InventoryEntry>, Error> {
     let h = hero_id(game)?;
-    let mut out: Vec<(String, InventoryEntry)> = Vec::new();
-    for t in inventory(game, h) {
-        let base = base_name(game, t)?;
-        let wielded = game.is(t, &IS_WIELDED);
-        match out
-            .iter_mut()
-            .find(|(b, e)| *b == base && e.wielded == wielded && !wielded)
-        {
-            Some((_, e)) => e.ids.push(t),
-            None => out.push((
-                base,
-                InventoryEntry {
-                    ids: vec![t],
-                    name: String::new(),
-                    kind: kind_of(game, t),
-                    wielded,
-                    slot: game.query_opt(t, &WIELD_SLOT)?.map(|s| s.to_string()),
-                    identified: is_identified(game, t),
-                    glyph: thing_glyph(game, t)?,
-                },
-            )),
-        }
-    }
+    // The letters as the rules give them (a game straight from an old save, or one built
+    // by hand, may not have them yet).
+    let mut g = game.clone();
+    assign_letters(&mut g, h)?;
     let mut entries = Vec::new();
-    for (base, mut e) in out {
-        e.name = if e.ids.len() == 1 {
-            a_name(game, e.ids[0])?
-        } else {
-            count_name(e.ids.len(), &base)
+    for ids in pack_groups(&g, h)? {
+        let Some(&first) = ids.first() else {
+            continue;
         };
-        if e.wielded {
-            e.name.push_str(if e.kind == ItemKind::Weapon {
+        let wielded = g.is(first, &IS_WIELDED);
+        let kind = kind_of(&g, first);
+        let mut name = if ids.len() == 1 {
+            a_name(&g, first)?
+        } else {
+            count_name(ids.len(), &base_name(&g, first)?)
+        };
+        if wielded {
+            name.push_str(if kind == ItemKind::Weapon {
                 " (wielded)"
             } else {
                 " (worn)"
             });
         }
-        entries.push(e);
+        entries.push(InventoryEntry {
+            letter: g.query_opt(first, &INV_LETTER)?,
+            name,
+            kind,
+            wielded,
+            slot: g.query_opt(first, &WIELD_SLOT)?.map(|s| s.to_string()),
+            identified: is_identified(&g, first),
+            glyph: thing_glyph(&g, first)?,
+            ids,
+        });
     }
+    let order = |e: &InventoryEntry| {
+        e.letter
+            .and_then(|c| PACK_LETTERS.find(c))
+            .unwrap_or(usize::MAX)
+    };
+    entries.sort_by_key(order);
     Ok(entries)
 }
 

@@ -62,7 +62,8 @@ pub const HELP: &[&str] = &[
      a monster comes into view); click next to you to move or attack; the wheel opens the \
      message log and scrolls lists.",
     "",
-    "Item lists: a-z choose, < > turn pages.",
+    "Item lists: a-z choose, < > turn pages. An item keeps its letter (a-z, then A-Z) in \
+     every list for as long as you carry it.",
     "Look and target cursor: direction keys move it, H J K L Y U B N move it 8, Tab or + \
      jumps to the next creature or item, - to the previous; Enter, t or . throws at the \
      cursor; Esc closes.",
@@ -1126,7 +1127,12 @@ fn item_list(title: &str, entries: &[&InventoryEntry]) -> ItemList {
             } else {
                 e.glyph.fg
             };
-            ListEntry::new(format!("{} {}", e.glyph.ch, e.name)).with_fg(fg)
+            let row = ListEntry::new(format!("{} {}", e.glyph.ch, e.name)).with_fg(fg);
+            // The item's own pack letter, the same in every list.
+            match e.letter {
+                Some(c) => row.with_letter(c),
+                None => row,
+            }
         })
         .collect();
     ItemList::new(title, rows).with_palette(PALETTE)
