@@ -213,3 +213,66 @@ fn inventory_letters_are_stable() {
     a.handle(Input::ch('c'));
     assert!(render(&a).contains_text("You eat"));
 }
+
+/// Switching weapons says what is wielded and what is put away (never "take off" for a
+/// weapon); armour says what comes off and what goes on.
+#[test]
+fn switching_weapons_and_armour_says_so() {
+    use alembic_content::alchemy::Command;
+    let (mut g, rules, hero) = arena(7);
+    wield(&mut g, hero, "dagger");
+    let sword = give(&mut g, hero, "short sword");
+    wield(&mut g, hero, "leather cap");
+    let helm = give(&mut g, hero, "iron helm");
+    let g = common::run(&g, &rules, Command::Wield(sword));
+    let log = common::messages(&g);
+    assert!(
+        log.contains(&"You wield the short sword, putting away the dagger.".to_owned()),
+        "{log:?}"
+    );
+    assert!(
+        !log.iter().any(|m| m.contains("take off the dagger")),
+        "{log:?}"
+    );
+    let g = common::run(&g, &rules, Command::Wield(helm));
+    assert!(
+        common::messages(&g)
+            .contains(&"You take off the leather cap and put on the iron helm.".to_owned())
+    );
+    let g = common::run(&g, &rules, Command::Unwield(sword));
+    assert!(common::messages(&g).contains(&"You put away the short sword.".to_owned()));
+}
+
+/// The throw and drop lists leave out what is worn or wielded; with nothing else carried,
+/// they say how to take it off instead of opening an empty list.
+#[test]
+fn throw_and_drop_leave_out_what_you_use() {
+    let (mut g, _rules, hero) = arena(8);
+    wield(&mut g, hero, "dagger");
+    wield(&mut g, hero, "leather cap");
+    let mut a = alchemy_ui::app_with_game(g.clone(), None).unwrap();
+    for key in ['d', 't'] {
+        a.handle(Input::ch(key));
+        assert_eq!(a.names().last().copied(), Some("alchemy-play"));
+        assert!(render(&a).contains_text("take it off or put it away first (w)"));
+    }
+    give(&mut g, hero, "apple");
+    let mut a = alchemy_ui::app_with_game(g, None).unwrap();
+    for key in ['d', 't'] {
+        a.handle(Input::ch(key));
+        let f = render(&a);
+        assert!(f.contains_text("apple"), "{}", f.to_text());
+        assert!(!f.contains_text("dagger"), "{}", f.to_text());
+        assert!(!f.contains_text("leather cap"), "{}", f.to_text());
+        // The dagger's own letter does nothing here.
+        a.handle(Input::ch('a'));
+        assert_eq!(a.names().last().copied(), Some("item-list"));
+        a.handle(Input::key(Key::Esc));
+    }
+    // The inventory's menu for the dagger offers no drop or throw.
+    a.handle(Input::ch('i'));
+    a.handle(Input::ch('a'));
+    let f = render(&a);
+    assert!(f.contains_text("w) put away"), "{}", f.to_text());
+    assert!(!f.contains_text("d) drop"), "{}", f.to_text());
+}

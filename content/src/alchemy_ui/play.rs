@@ -759,8 +759,8 @@ impl ItemAction {
         match self {
             ItemAction::Quaff => "Quaff which potion?",
             ItemAction::Eat => "Eat what?",
-            ItemAction::Drop => "Drop what?",
-            ItemAction::Throw => "Throw what?",
+            ItemAction::Drop => "Drop what? (what you wear or wield comes off first: w)",
+            ItemAction::Throw => "Throw what? (what you wear or wield comes off first: w)",
             ItemAction::Wield => "Wield or wear what? (again to take off)",
             ItemAction::Analyse => "Analyse what?",
         }
@@ -781,7 +781,8 @@ impl ItemAction {
         match self {
             ItemAction::Quaff => e.kind == ItemKind::Potion,
             ItemAction::Eat => matches!(e.kind, ItemKind::Food | ItemKind::Ingredient),
-            ItemAction::Drop | ItemAction::Throw => true,
+            // What is worn or wielded must come off first (w), as in DCSS.
+            ItemAction::Drop | ItemAction::Throw => !e.wielded,
             ItemAction::Wield => matches!(e.kind, ItemKind::Weapon | ItemKind::Armour),
             ItemAction::Analyse => matches!(e.kind, ItemKind::Potion | ItemKind::Ingredient),
         }
@@ -806,7 +807,7 @@ impl ItemAction {
             ItemAction::Drop => "drop",
             ItemAction::Throw => "throw",
             ItemAction::Wield => match (e.wielded, e.kind) {
-                (true, ItemKind::Weapon) => "stop wielding",
+                (true, ItemKind::Weapon) => "put away",
                 (true, _) => "take off",
                 (false, ItemKind::Weapon) => "wield",
                 (false, _) => "wear",
@@ -993,7 +994,16 @@ impl PlayScreen {
         };
         let fit: Vec<&InventoryEntry> = all.iter().filter(|e| action.fits(e)).collect();
         if fit.is_empty() {
-            ctx.note(Tone::Note, action.none());
+            let in_use = matches!(action, ItemAction::Drop | ItemAction::Throw)
+                && all.iter().any(|e| e.wielded);
+            if in_use {
+                ctx.note(
+                    Tone::Note,
+                    "You carry only what you wear or wield: take it off or put it away first (w).",
+                );
+            } else {
+                ctx.note(Tone::Note, action.none());
+            }
             return Transition::Stay;
         }
         let ids = fit

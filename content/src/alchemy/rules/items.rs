@@ -340,21 +340,23 @@ pub fn wield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleE
         return refuse(format!("You are already using {}.", the_name(game, item)?));
     }
     let slot = slot_of(game, item)?;
+    let mut replaced = None;
     for other in inventory(game, hero) {
         if other != item && game.is(other, &IS_WIELDED) && slot_of(game, other).ok() == Some(slot) {
             game.set_mut(other, &IS_WIELDED, false)?;
-            let n = the_name(game, other)?;
-            say(game, format!("You take off {n}."));
+            replaced = Some(the_name(game, other)?);
         }
     }
     game.set_mut(item, &IS_WIELDED, true)?;
     let n = the_name(game, item)?;
-    let verb = if game.is(item, &IS_WEAPON) {
-        "wield"
-    } else {
-        "put on"
+    // One sentence: a weapon is put away (not "taken off"), armour is swapped.
+    let msg = match (game.is(item, &IS_WEAPON), replaced) {
+        (true, Some(old)) => format!("You wield {n}, putting away {old}."),
+        (true, None) => format!("You wield {n}."),
+        (false, Some(old)) => format!("You take off {old} and put on {n}."),
+        (false, None) => format!("You put on {n}."),
     };
-    say(game, format!("You {verb} {n}."));
+    say(game, msg);
     Ok(ACTION)
 }
 
@@ -366,7 +368,12 @@ pub fn unwield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, Rul
     }
     game.set_mut(item, &IS_WIELDED, false)?;
     let n = the_name(game, item)?;
-    say(game, format!("You stop using {n}."));
+    let msg = if game.is(item, &IS_WEAPON) {
+        format!("You put away {n}.")
+    } else {
+        format!("You take off {n}.")
+    };
+    say(game, msg);
     Ok(ACTION)
 }
 
