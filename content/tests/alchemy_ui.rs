@@ -433,7 +433,12 @@ fn keys_for(
         Command::Quaff(id) => with('q', &[ItemKind::Potion], *id),
         Command::Eat(id) => with('e', &[ItemKind::Food, ItemKind::Ingredient], *id),
         Command::Drop(id) => with('d', &[], *id),
-        Command::Analyse(id) => with('a', &[ItemKind::Potion, ItemKind::Ingredient], *id),
+        Command::Analyse(id) => {
+            with('a', &[ItemKind::Potion, ItemKind::Ingredient], *id).map(|mut k| {
+                k.push(Input::ch('y')); // yes, use it up
+                k
+            })
+        }
         Command::Wield(id) | Command::Unwield(id) => {
             with('w', &[ItemKind::Weapon, ItemKind::Armour], *id)
         }

@@ -200,9 +200,12 @@ fn inventory_letters_are_stable() {
     assert_eq!(letter_of(&back, dagger), Some('a'));
     std::fs::remove_dir_all(&dir).unwrap();
 
-    // Every list letters the herb c: the inventory, the eat list and the analyse list.
+    // Every list letters the herb c: the inventory, eat, analyse (beside a lab), drop and
+    // throw lists.
+    let lab = g.library().create("analysis lab").unwrap();
+    g.add_thing_mut(at(1, 1), lab).unwrap();
     let mut a = alchemy_ui::app_with_game(g, None).unwrap();
-    for key in ['i', 'e', 'a', 'd'] {
+    for key in ['i', 'e', 'a', 'd', 't'] {
         a.handle(Input::ch(key));
         let f = render(&a);
         assert!(f.contains_text("c) % 2 "), "{key}: {}", f.to_text());
@@ -275,4 +278,41 @@ fn throw_and_drop_leave_out_what_you_use() {
     let f = render(&a);
     assert!(f.contains_text("w) put away"), "{}", f.to_text());
     assert!(!f.contains_text("d) drop"), "{}", f.to_text());
+}
+
+/// Analysing: away from a lab `a` says so before asking for an item; beside one it asks
+/// which item, warns that the item is used up and waits for y/n.
+#[test]
+fn analyse_checks_the_lab_first_and_asks() {
+    let (mut g, _rules, hero) = arena(9);
+    let potion = give(&mut g, hero, "potion of healing");
+    let mut a = alchemy_ui::app_with_game(g.clone(), None).unwrap();
+    a.handle(Input::ch('a'));
+    assert_eq!(
+        a.names().last().copied(),
+        Some("alchemy-play"),
+        "no list away from a lab"
+    );
+    assert!(render(&a).contains_text("You need to stand beside an analysis lab"));
+
+    let lab = g.library().create("analysis lab").unwrap();
+    g.add_thing_mut(at(1, 0), lab).unwrap();
+    let mut a = alchemy_ui::app_with_game(g, None).unwrap();
+    let before = a.ctx().game().unwrap().clone();
+    a.handle(Input::ch('a'));
+    assert_eq!(a.names().last().copied(), Some("item-list"));
+    a.handle(Input::ch('a'));
+    assert_eq!(a.names().last().copied(), Some("confirm"));
+    let f = render(&a);
+    assert!(f.contains_text("uses it up"), "{}", f.to_text());
+    a.handle(Input::ch('n'));
+    assert!(*a.ctx().game().unwrap() == before, "no: nothing happened");
+    a.handle(Input::ch('a'));
+    a.handle(Input::ch('a'));
+    a.handle(Input::ch('y'));
+    assert!(
+        !a.ctx().game().unwrap().contains(potion),
+        "yes: analysed and used up"
+    );
+    assert!(render(&a).contains_text("You analyse"));
 }

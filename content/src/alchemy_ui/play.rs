@@ -847,6 +847,8 @@ enum Pending {
     Door,
     /// Yes/no: quit without saving.
     Quit,
+    /// Yes/no: analyse (and so use up) this item.
+    Analyse(ThingId),
     /// The help, message log or look screen: nothing to do.
     Info,
 }
@@ -1025,7 +1027,20 @@ impl PlayScreen {
             ItemAction::Quaff => Self::act(ctx, Command::Quaff(id)),
             ItemAction::Eat => Self::act(ctx, Command::Eat(id)),
             ItemAction::Drop => Self::act(ctx, Command::Drop(id)),
-            ItemAction::Analyse => Self::act(ctx, Command::Analyse(id)),
+            ItemAction::Analyse if !at_lab(ctx) => {
+                ctx.note(Tone::Note, NO_LAB);
+                Transition::Stay
+            }
+            ItemAction::Analyse => {
+                let name = ctx
+                    .game()
+                    .and_then(|g| crate::alchemy::text::the_name(g, id).ok())
+                    .unwrap_or_else(|| "it".to_owned());
+                let prompt = format!(
+                    "Analysing {name} uses it up, whether or not you learn what it is. Analyse it?"
+                );
+                self.wait_for(Pending::Analyse(id), Transition::push(Confirm::new(prompt)))
+            }
             ItemAction::Wield if in_use => Self::act(ctx, Command::Unwield(id)),
             ItemAction::Wield => Self::act(ctx, Command::Wield(id)),
             ItemAction::Throw => match LookScreen::target(ctx) {
@@ -1172,6 +1187,18 @@ fn run_key(input: &Input) -> Option<alembic::Dir> {
     }
 }
 
+/// What `a` says away from a lab.
+const NO_LAB: &str = "You need to stand beside an analysis lab (&) to analyse anything.";
+
+/// Whether an analysis lab is within the hero's reach.
+fn at_lab(ctx: &AlchemyCtx) -> bool {
+    ctx.game().is_some_and(|g| {
+        hero_id(g)
+            .and_then(|h| g.location(h))
+            .is_ok_and(|at| apparatus_near(g, at, &IS_LAB))
+    })
+}
+
 /// Whether the hero stands on stairs down (or up).
 fn on_stairs(ctx: &AlchemyCtx, down: bool) -> bool {
     use crate::alchemy::props::{IS_STAIRS_DOWN, IS_STAIRS_UP};
@@ -1265,6 +1292,11 @@ impl Screen<AlchemyCtx> for PlayScreen {
             Key::Char('<') => Self::act(ctx, Command::Ascend),
             Key::Char('>') => Self::act(ctx, Command::Descend),
             Key::Char(',' | 'g') => self.pick_up(ctx),
+            // First the lab, then the item: no list to choose from where nothing can be done.
+            Key::Char('a') if !at_lab(ctx) => {
+                ctx.note(Tone::Note, NO_LAB);
+                Transition::Stay
+            }
             Key::Char('a') => self.choose_item(ctx, ItemAction::Analyse),
             Key::Char('c') => self.craft(ctx),
             Key::Char('d') => self.choose_item(ctx, ItemAction::Drop),
@@ -1419,6 +1451,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 None => Transition::Stay,
             },
             (Pending::Door, ScreenValue::Dir(d)) => Self::door(ctx, d),
+            (Pending::Analyse(id), ScreenValue::Bool(true)) => Self::act(ctx, Command::Analyse(id)),
             (Pending::Quit, ScreenValue::Bool(true)) => {
                 // Quitting ends this run of the game: it gets a morgue and a score; the last
                 // save, if any, stays as it was.
