@@ -87,7 +87,7 @@ fn play_save_quit_and_continue() {
         Input::key(Key::Tab),
         esc(),
     ];
-    script.extend(keys("S"));
+    script.extend(keys("S ")); // save, then read where it went
     let mut fe = TestFrontend::new(100, 30, script);
     run(&mut fe, &mut a).unwrap();
     let f = fe.frames();
@@ -283,6 +283,12 @@ fn death_screen_summarises_and_deletes_the_save() {
 
     let mut a = app(Start::Load(save_path.clone()), &save_path);
     a.handle(Input::ch('.'));
+    // First a --More-- over the map, with the fatal messages still in view; any key goes on.
+    assert_eq!(a.names(), vec!["alchemy-start", "alchemy-play", "more"]);
+    let f = render(&a, 100, 30);
+    assert!(f.contains_text("--More--"), "{}", f.to_text());
+    assert!(f.contains_text("You die..."));
+    a.handle(Input::ch('x'));
     assert_eq!(a.names(), vec!["alchemy-start", "death"]);
     let f = render(&a, 100, 30);
     let text = f.to_text();

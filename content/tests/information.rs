@@ -316,3 +316,81 @@ fn analyse_checks_the_lab_first_and_asks() {
     );
     assert!(render(&a).contains_text("You analyse"));
 }
+
+/// The colour of the HP bar's first cell.
+fn bar_colour(f: &Frame) -> alembic::Rgb {
+    for y in 0..30 {
+        for x in 0..100 {
+            if let Some(c) = f.get(x, y)
+                && c.ch == '█'
+            {
+                return c.fg;
+            }
+        }
+    }
+    panic!("no HP bar:\n{}", f.to_text());
+}
+
+/// The HP bar turns yellow below half and red below a quarter; "Low HP!" appears once when
+/// HP falls below a quarter, not again while it stays low, and again after a new fall.
+#[test]
+fn health_warnings() {
+    use alembic_content::alchemy_ui::colours;
+    let (mut g, _rules, hero) = arena(10);
+    let max = g.query(hero, &HPS_MAX).unwrap();
+    let mut colour_at = |hp: i32| {
+        g.set_mut(hero, &HPS, hp).unwrap();
+        let a = alchemy_ui::app_with_game(g.clone(), None).unwrap();
+        bar_colour(&render(&a))
+    };
+    assert_eq!(colour_at(max), colours::GOOD);
+    assert_eq!(colour_at(max / 2), colours::GOOD);
+    assert_eq!(colour_at(max / 2 - 1), colours::FAIR);
+    assert_eq!(colour_at(max / 4), colours::FAIR);
+    assert_eq!(colour_at(max / 4 - 1), colours::BAD);
+
+    // A poisoned hero at 30% loses HP each turn: one warning on the way down.
+    let (mut g, _rules, hero) = arena(11);
+    let max = g.query(hero, &HPS_MAX).unwrap();
+    g.set_mut(hero, &HPS, max * 3 / 10).unwrap();
+    alembic_content::alchemy::rules::effects::add_effect(&mut g, hero, "badly poisoned").unwrap();
+    let mut a = alchemy_ui::app_with_game(g, None).unwrap();
+    let warnings = |a: &ScreenStack<AlchemyCtx>| {
+        a.ctx()
+            .log()
+            .iter()
+            .filter(|l| l.text.starts_with("Low HP!"))
+            .count()
+    };
+    for _ in 0..8 {
+        a.handle(Input::ch('.'));
+    }
+    let hp = view::status(a.ctx().game().unwrap()).unwrap().hp;
+    assert!(
+        alchemy_ui::low_hp(hp, max),
+        "poison took the hero low: {hp}/{max}"
+    );
+    assert_eq!(warnings(&a), 1, "{:?}", a.ctx().log());
+    assert!(render(&a).contains_text("Low HP!"));
+}
+
+/// `S` saves, then says where before the game closes.
+#[test]
+fn save_and_quit_says_where() {
+    let dir = std::env::temp_dir().join(format!("alembic-info-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("alchemy.save");
+    let (g, _rules, _hero) = arena(12);
+    let mut a = alchemy_ui::app_with_game(g, Some(file.clone())).unwrap();
+    assert_eq!(a.handle(Input::ch('S')), alembic::Control::Continue);
+    assert!(file.is_file());
+    let f = render(&a);
+    assert!(
+        f.contains_text(&format!("saved to {}", file.display())) || f.contains_text("saved to"),
+        "{}",
+        f.to_text()
+    );
+    assert!(f.contains_text("--More--"));
+    assert_eq!(a.handle(Input::ch(' ')), alembic::Control::Quit);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -9,7 +9,7 @@ use alembic::{
 };
 
 use super::colours::{self, PALETTE};
-use super::prompts::{ActionMenu, DirectionPrompt, EndScreen, LookScreen};
+use super::prompts::{ActionMenu, DirectionPrompt, EndScreen, LookScreen, MorePrompt};
 use super::{AlchemyCtx, Tone, tone_colour};
 use crate::alchemy::props::{IS_DOOR, IS_LAB, IS_OPEN, IS_WORKBENCH};
 use crate::alchemy::rules::items::apparatus_near;
@@ -336,13 +336,13 @@ fn remembered(c: Rgb) -> Rgb {
     Rgb::new(mix(c.r, 0.40), mix(c.g, 0.44), mix(c.b, 0.58))
 }
 
-/// HP colour: green, yellow, red by the fraction left.
+/// HP colour: green from half up, yellow below half, red below a quarter.
 #[must_use]
 pub fn health_colour(hp: i32, max: i32) -> Rgb {
     let (hp, max) = (i64::from(hp), i64::from(max.max(1)));
-    if hp * 10 >= max * 6 {
+    if hp * 2 >= max {
         colours::GOOD
-    } else if hp * 10 >= max * 3 {
+    } else if hp * 4 >= max {
         colours::FAIR
     } else {
         colours::BAD
@@ -849,6 +849,8 @@ enum Pending {
     Quit,
     /// Yes/no: analyse (and so use up) this item.
     Analyse(ThingId),
+    /// The game was saved: quit after the player has read where.
+    SavedQuit,
     /// The help, message log or look screen: nothing to do.
     Info,
 }
@@ -1225,6 +1227,14 @@ fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
         .game()
         .and_then(|g| summary(g).ok())
         .filter(|s| s.outcome == "died");
+    // A death first pauses on the map with the last messages in view: --More--.
+    if died.is_some() && ctx.death_pause == super::DeathPause::NotYet {
+        ctx.death_pause = super::DeathPause::Showing;
+        return Transition::push(MorePrompt::new(vec![(
+            "You die...".to_owned(),
+            colours::BAD,
+        )]));
+    }
     if let Some(s) = died
         && ctx.is_practice()
         && !ctx.rewind_declined()
@@ -1357,8 +1367,21 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 Pending::Info,
                 Transition::push(TextScreen::new("Alchemy: help", help_lines(ctx))),
             ),
+            // Saved: say where before the screen goes (the window's farewell may be unseen).
             Key::Char('S') => match ctx.save_and_leave() {
-                Ok(_) => Transition::Quit,
+                Ok(path) => self.wait_for(
+                    Pending::SavedQuit,
+                    Transition::push(MorePrompt::new(vec![
+                        (
+                            format!("Your game was saved to {}.", path.display()),
+                            colours::VALUE,
+                        ),
+                        (
+                            "Continue it from the start screen next time.".to_owned(),
+                            PALETTE.text,
+                        ),
+                    ])),
+                ),
                 Err(msg) => {
                     ctx.note(Tone::Error, msg);
                     Transition::Stay
@@ -1388,6 +1411,11 @@ impl Screen<AlchemyCtx> for PlayScreen {
     }
 
     fn on_result(&mut self, ctx: &mut AlchemyCtx, value: ScreenValue) -> Transition<AlchemyCtx> {
+        // The --More-- after a death was read: on to the end (or the practice rewind).
+        if ctx.death_pause == super::DeathPause::Showing {
+            ctx.death_pause = super::DeathPause::Done;
+            return end_game(ctx);
+        }
         // The answer to "rewind?" after a practice death.
         if ctx.is_practice() && summary_over(ctx) {
             if value == ScreenValue::Bool(true) {
@@ -1451,6 +1479,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 None => Transition::Stay,
             },
             (Pending::Door, ScreenValue::Dir(d)) => Self::door(ctx, d),
+            (Pending::SavedQuit, _) => Transition::Quit,
             (Pending::Analyse(id), ScreenValue::Bool(true)) => Self::act(ctx, Command::Analyse(id)),
             (Pending::Quit, ScreenValue::Bool(true)) => {
                 // Quitting ends this run of the game: it gets a morgue and a score; the last

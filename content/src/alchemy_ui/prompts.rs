@@ -96,6 +96,65 @@ impl Screen<AlchemyCtx> for ActionMenu {
 }
 
 // ---------------------------------------------------------------------------------------------
+// --More--
+
+/// A pause, as in DCSS: a few lines and `--More--` in a box over the screen; any key pops
+/// [`ScreenValue::Done`].
+#[derive(Clone, Debug)]
+pub struct MorePrompt {
+    lines: Vec<(String, Rgb)>,
+}
+
+impl MorePrompt {
+    /// Show `lines` (each in its colour) above `--More--`.
+    #[must_use]
+    pub fn new(lines: Vec<(String, Rgb)>) -> Self {
+        MorePrompt { lines }
+    }
+}
+
+impl Screen<AlchemyCtx> for MorePrompt {
+    fn render(&self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+        let inner_w = 60.min(usize::from(area.width.saturating_sub(4))).max(1);
+        let mut lines: Vec<(String, Rgb)> = Vec::new();
+        for (t, fg) in &self.lines {
+            for l in wrap_text(t, inner_w) {
+                lines.push((l, *fg));
+            }
+        }
+        lines.push(("--More-- (any key)".to_owned(), PALETTE.accent));
+        let w = lines
+            .iter()
+            .map(|(l, _)| l.chars().count())
+            .max()
+            .unwrap_or(10)
+            + 4;
+        let h = lines.len() + 2;
+        let inside = draw_box(frame, area.centred(w as u16, h as u16), &PALETTE, None);
+        put_lines(frame, inside, &lines);
+    }
+
+    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+        match input {
+            Input::Key { .. }
+            | Input::Mouse {
+                kind: alembic::MouseKind::Down(_),
+                ..
+            } => Transition::Pop(ScreenValue::Done),
+            _ => Transition::Stay,
+        }
+    }
+
+    fn is_overlay(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        "more"
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Direction prompt
 
 /// "Which way?": pops [`ScreenValue::Dir`] for a direction key, [`ScreenValue::Cancelled`]
