@@ -394,3 +394,43 @@ fn save_and_quit_says_where() {
     assert_eq!(a.handle(Input::ch(' ')), alembic::Control::Quit);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Walking into a wall again and again costs no turn and logs the refusal once: no growing
+/// "(x32)".
+#[test]
+fn bumping_a_wall_is_logged_once() {
+    let (g, _rules, _hero) = arena(13);
+    let mut g = g;
+    // The hero stands at the arena's west wall.
+    let h = view::hero_id(&g).unwrap();
+    g.move_thing_mut(h, alembic::Place::Map(at(-7, 0))).unwrap();
+    let mut a = alchemy_ui::app_with_game(g, None).unwrap();
+    let turn = a.ctx().game().unwrap().turn();
+    let logged = a.ctx().log().len();
+    for _ in 0..32 {
+        a.handle(Input::ch('h'));
+    }
+    assert_eq!(a.ctx().game().unwrap().turn(), turn, "no turn passed");
+    let walls = a
+        .ctx()
+        .log()
+        .iter()
+        .filter(|l| l.text.contains("in the way"))
+        .count();
+    assert_eq!(walls, 1, "{:?}", a.ctx().log());
+    assert_eq!(a.ctx().log().len(), logged + 1);
+    let f = render(&a);
+    assert!(f.contains_text("in the way."), "{}", f.to_text());
+    assert!(!f.contains_text("(x"), "{}", f.to_text());
+    // Something else said in between: the next bump is said again, once.
+    a.handle(Input::ch('Z'));
+    a.handle(Input::ch('h'));
+    a.handle(Input::ch('h'));
+    let walls = a
+        .ctx()
+        .log()
+        .iter()
+        .filter(|l| l.text.contains("in the way"))
+        .count();
+    assert_eq!(walls, 2, "{:?}", a.ctx().log());
+}

@@ -571,7 +571,17 @@ impl AlchemyCtx {
     }
 
     fn push_line(&mut self, tone: Tone, text: String) {
-        // The same line again (walking into a wall twice) counts up instead of scrolling.
+        // The same refusal again (walking into a wall twice) is not logged again: the line
+        // already there is shown as new, with no count to grow.
+        if tone == Tone::Note
+            && let Some(last) = self.log.last()
+            && last.text == text
+            && last.tone == tone
+        {
+            self.fresh = self.fresh.max(1);
+            return;
+        }
+        // The same game message again counts up instead of scrolling.
         if let Some(last) = self.log.last_mut()
             && last.text == text
             && last.tone == tone
