@@ -434,3 +434,69 @@ fn bumping_a_wall_is_logged_once() {
         .count();
     assert_eq!(walls, 2, "{:?}", a.ctx().log());
 }
+
+/// Every glyph the map shows, on every level of several dungeons (terrain, and each thing
+/// as drawn), is in the help's legend with a name; the glyphs that were missing or shared
+/// are there, each for one kind of thing.
+#[test]
+fn help_legend_is_complete_and_unambiguous() {
+    use alembic_content::alchemy::rules::world::{LEVELS, level_box};
+    let rules = alembic_content::alchemy::Rules::new().unwrap();
+    let (g, _rules, _hero) = arena(14);
+    let a = alchemy_ui::app_with_game(g, None).unwrap();
+    let help = alchemy_ui::play::help_lines(a.ctx());
+    let legend = view::legend(a.ctx().game().unwrap().library()).unwrap();
+    let glyphs: Vec<char> = legend
+        .iter()
+        .flat_map(|(_, es)| es.iter().map(|e| e.glyph))
+        .collect();
+    // Every glyph on the maps of three dungeons (doors both shut and open).
+    for seed in [1, 2, 3] {
+        let mut game = alembic_content::alchemy::new_game(seed, &rules).unwrap();
+        for z in 1..=LEVELS {
+            for l in level_box(-z).iter() {
+                let tile = view::tile_glyph(&game, game.tile(l)).unwrap().ch;
+                assert!(
+                    glyphs.contains(&tile),
+                    "seed {seed}: tile {tile:?} not in the legend"
+                );
+                for t in game.things_at(l).to_vec() {
+                    if game.is(t, &alembic_content::alchemy::props::IS_DOOR) {
+                        alembic_content::alchemy::rules::doors::set_open(&mut game, t, true)
+                            .unwrap();
+                    }
+                    let ch = view::thing_glyph(&game, t).unwrap().ch;
+                    assert!(
+                        glyphs.contains(&ch),
+                        "seed {seed}: {ch:?} not in the legend"
+                    );
+                }
+            }
+        }
+    }
+    let line = |glyph: &str| {
+        help.iter()
+            .find(|l| l.trim_start().starts_with(&format!("{glyph} ")))
+            .unwrap_or_else(|| panic!("no legend line for {glyph}: {help:#?}"))
+            .clone()
+    };
+    assert!(line("O").contains("pillar"));
+    assert!(line("\"").contains("moss"));
+    assert!(line("'").contains("open door"));
+    assert!(line("(blank)").contains("solid rock"));
+    // One kind of thing per glyph where they used to be shared.
+    let plus = line("+");
+    assert!(
+        plus.contains("door") && !plus.contains("gravestone"),
+        "{plus}"
+    );
+    assert!(line("|").contains("gravestone"));
+    let amp = line("&");
+    assert!(
+        !amp.contains("workbench") && !amp.contains("lab") && !amp.contains("statue"),
+        "{amp}"
+    );
+    assert!(line("=").contains("alchemy workbench"));
+    assert!(line("(").contains("analysis lab"));
+    assert!(line("8").contains("statue"));
+}

@@ -857,3 +857,106 @@ fn describe_consumable(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Resu
     }
     Ok(())
 }
+
+// ---------------------------------------------------------------------------------------------
+// Map legend
+
+/// One glyph of the map legend and what it stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegendEntry {
+    /// The glyph (`' '` is solid rock).
+    pub glyph: char,
+    /// The colour of its first kind.
+    pub fg: Rgb,
+    /// What it stands for: "floor", "cave floor"; a kind of item ("potion"); a family of
+    /// monsters ("rat").
+    pub names: Vec<String>,
+}
+
+/// The legend of every glyph the map can show, in sections ("Terrain", "Features",
+/// "Items", "Monsters"), made from the tile and prototype data, so it lists whatever the
+/// library defines. Names never give away what an unidentified item is.
+pub fn legend(lib: &alembic::Library) -> Result<Vec<(&'static str, Vec<LegendEntry>)>, Error> {
+    use super::props::{
+        IS_DOOR, IS_HERB, IS_ITEM, IS_MUSHROOM, IS_PROPER, IS_SCENERY, IS_STAIRS_UP,
+    };
+    fn add(out: &mut Vec<LegendEntry>, glyph: char, fg: Rgb, name: String) {
+        match out.iter_mut().find(|e| e.glyph == glyph) {
+            Some(e) if e.names.contains(&name) => {}
+            Some(e) => e.names.push(name),
+            None => out.push(LegendEntry {
+                glyph,
+                fg,
+                names: vec![name],
+            }),
+        }
+    }
+    let mut terrain = Vec::new();
+    for (_, t) in lib.tiles() {
+        // The engine's unnamed empty tile is never part of a level.
+        let (Ok(name), Ok(glyph)) = (t.get(&NAME), t.get(&GLYPH)) else {
+            continue;
+        };
+        add(&mut terrain, glyph, t.get(&FG)?, name.to_string());
+    }
+    let (mut features, mut items, mut monsters) = (Vec::new(), Vec::new(), Vec::new());
+    for p in lib.prototypes().filter(|p| !p.is_abstract()) {
+        let Ok(glyph) = p.get(&GLYPH) else {
+            continue;
+        };
+        let fg = p.get(&FG)?;
+        let name = p.get(&NAME)?.to_string();
+        if p.is(&IS_CREATURE) {
+            let label = if p.is(&IS_HERO) {
+                "you".to_owned()
+            } else {
+                name
+            };
+            add(&mut monsters, glyph, fg, label);
+        } else if p.is(&IS_SCENERY) {
+            let name = if p.is(&IS_STAIRS_UP) && p.is(&super::props::IS_EXIT) {
+                "way out (on depth 1)".to_owned()
+            } else {
+                name
+            };
+            add(&mut features, glyph, fg, name.clone());
+            if p.is(&IS_DOOR) {
+                add(&mut features, '\'', fg, format!("open {name}"));
+            }
+        } else if p.is(&IS_ITEM) || p.is(&IS_POTION) {
+            let kind = if p.is(&IS_PROPER) || (p.is(&IS_ARMOUR) && glyph != '[') {
+                name
+            } else if p.is(&IS_POTION) {
+                "potion".to_owned()
+            } else if p.is(&IS_HERB) {
+                "herb".to_owned()
+            } else if p.is(&IS_MUSHROOM) {
+                "mushroom".to_owned()
+            } else if p.is(&IS_FOOD) {
+                "food".to_owned()
+            } else if p.is(&IS_WEAPON) {
+                "weapon".to_owned()
+            } else if p.is(&IS_ARMOUR) {
+                "armour".to_owned()
+            } else {
+                name
+            };
+            add(&mut items, glyph, fg, kind);
+        }
+    }
+    for section in [&mut features, &mut items, &mut monsters] {
+        section.sort_by_key(|e| {
+            (
+                !e.glyph.is_ascii_alphabetic(),
+                e.glyph.to_ascii_lowercase(),
+                e.glyph,
+            )
+        });
+    }
+    Ok(vec![
+        ("Terrain", terrain),
+        ("Features", features),
+        ("Items", items),
+        ("Monsters", monsters),
+    ])
+}

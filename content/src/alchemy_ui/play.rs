@@ -43,8 +43,8 @@ pub const HELP: &[&str] = &[
     "  t                  throw: choose an item, then a target",
     "  d                  drop",
     "  w                  wield a weapon or wear armour (again to take it off)",
-    "  a                  analyse a potion or ingredient (beside an analysis lab &)",
-    "  c                  craft a potion from a known recipe (beside an alchemy workbench &)",
+    "  a                  analyse a potion or ingredient (beside an analysis lab)",
+    "  c                  craft a potion from a known recipe (beside an alchemy workbench)",
     "",
     "Other",
     "  C                  close or open a door (then a direction)",
@@ -67,11 +67,6 @@ pub const HELP: &[&str] = &[
     "Look and target cursor: direction keys move it, H J K L Y U B N move it 8, Tab or + \
      jumps to the next creature or item, - to the previous; Enter, t or . throws at the \
      cursor; Esc closes.",
-    "",
-    "On the map",
-    "  @ you    letters: monsters    ! potion    % herb or food    , mushroom",
-    "  ) weapon    [ armour    * the Philosopher's Stone    + door    < > stairs",
-    "  & alchemy workbench or analysis lab    { fountain    # wall    ~ water",
     "",
     "Torchlight: what you see now is lit by your torch; places you remember but cannot \
      see are drawn dim and blue-grey. The game is saved when you press S or close the \
@@ -855,10 +850,34 @@ enum Pending {
     Info,
 }
 
-/// The help text, with a legend of the tiles when the map is drawn in tiles.
+/// The help text with the legend of every glyph on the map (made from the game's data),
+/// and of the tiles when the map is drawn in tiles.
 #[must_use]
 pub fn help_lines(ctx: &AlchemyCtx) -> Vec<String> {
     let mut lines: Vec<String> = HELP.iter().map(|l| (*l).to_owned()).collect();
+    let base;
+    let lib = match ctx.game() {
+        Some(g) => Some(g.library()),
+        None => {
+            base = crate::alchemy::library::base_library().ok();
+            base.as_ref()
+        }
+    };
+    if let Some(Ok(sections)) = lib.map(view::legend) {
+        lines.push(String::new());
+        lines.push("On the map (look with x to tell things of one glyph apart)".to_owned());
+        for (title, entries) in sections {
+            lines.push(format!("  {title}"));
+            for e in entries {
+                let glyph = if e.glyph == ' ' {
+                    "(blank)".to_owned()
+                } else {
+                    e.glyph.to_string()
+                };
+                lines.push(format!("    {glyph:<7} {}", e.names.join(", ")));
+            }
+        }
+    }
     if ctx.tiles() {
         let t = |tile: Tile| tile.to_char();
         lines.push(String::new());
