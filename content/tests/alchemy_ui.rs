@@ -79,15 +79,15 @@ fn play_save_quit_and_continue() {
         Input::ch('.'),             // wait
         Input::ch('i'),             // inventory
         esc(),
-        Input::ch('q'), // quaff list
-        Input::ch('a'), // the first potion
-        Input::ch('?'), // help
+        Input::ch('q'),                        // quaff list
+        Input::ch(potions[0].letter.unwrap()), // the first potion, by its own letter
+        Input::ch('?'),                        // help
         esc(),
         Input::ch('x'), // look
         Input::key(Key::Tab),
         esc(),
     ];
-    script.extend(keys("S"));
+    script.extend(keys("S ")); // save, then read where it went
     let mut fe = TestFrontend::new(100, 30, script);
     run(&mut fe, &mut a).unwrap();
     let f = fe.frames();
@@ -155,11 +155,14 @@ fn invalid_keys_and_refusals_cost_no_turn() {
     // Away from stairs, > travels to the nearest known stairs down: none are known yet.
     a.handle(Input::ch('>'));
     assert!(render(&a, 100, 30).contains_text("You know of no stairs down on this level."));
+    let logged = a.ctx().log().len();
     a.handle(Input::ch('>'));
+    let f = render(&a, 100, 30);
     assert!(
-        render(&a, 100, 30).contains_text("You know of no stairs down on this level. (x2)"),
-        "a repeated refusal counts up"
+        f.contains_text("You know of no stairs down on this level.") && !f.contains_text("(x2)"),
+        "a repeated refusal is shown once, not counted"
     );
+    assert_eq!(a.ctx().log().len(), logged, "and not logged again");
     a.handle(Input::ch('e'));
     a.handle(esc());
     a.handle(Input::ch('c'));
@@ -283,6 +286,12 @@ fn death_screen_summarises_and_deletes_the_save() {
 
     let mut a = app(Start::Load(save_path.clone()), &save_path);
     a.handle(Input::ch('.'));
+    // First a --More-- over the map, with the fatal messages still in view; any key goes on.
+    assert_eq!(a.names(), vec!["alchemy-start", "alchemy-play", "more"]);
+    let f = render(&a, 100, 30);
+    assert!(f.contains_text("--More--"), "{}", f.to_text());
+    assert!(f.contains_text("You die..."));
+    a.handle(Input::ch('x'));
     assert_eq!(a.names(), vec!["alchemy-start", "death"]);
     let f = render(&a, 100, 30);
     let text = f.to_text();
@@ -390,13 +399,15 @@ fn keys_for(
     use alembic_content::alchemy::Command;
     use alembic_content::alchemy::rules::world::items_at;
     let game = app.ctx().game().unwrap();
+    // Every list letters an item by its own pack letter.
     let letter_of = |kinds: &[ItemKind], id| {
         view::inventory_entries(game)
             .unwrap()
             .iter()
             .filter(|e| kinds.is_empty() || kinds.contains(&e.kind))
-            .position(|e| e.ids.first() == Some(&id))
-            .map(|i| Input::ch(char::from(b'a' + i as u8)))
+            .find(|e| e.ids.first() == Some(&id))
+            .and_then(|e| e.letter)
+            .map(Input::ch)
     };
     let with =
         |key: char, kinds: &[ItemKind], id| letter_of(kinds, id).map(|l| vec![Input::ch(key), l]);
@@ -431,7 +442,12 @@ fn keys_for(
         Command::Quaff(id) => with('q', &[ItemKind::Potion], *id),
         Command::Eat(id) => with('e', &[ItemKind::Food, ItemKind::Ingredient], *id),
         Command::Drop(id) => with('d', &[], *id),
-        Command::Analyse(id) => with('a', &[ItemKind::Potion, ItemKind::Ingredient], *id),
+        Command::Analyse(id) => {
+            with('a', &[ItemKind::Potion, ItemKind::Ingredient], *id).map(|mut k| {
+                k.push(Input::ch('y')); // yes, use it up
+                k
+            })
+        }
         Command::Wield(id) | Command::Unwield(id) => {
             with('w', &[ItemKind::Weapon, ItemKind::Armour], *id)
         }

@@ -107,3 +107,26 @@ fn same_seed_same_dungeon() {
     assert_eq!(a, b);
     assert_ne!(a.state_hash(), c.state_hash());
 }
+
+/// No item is generated on scenery: never on a workbench or lab (where it would hide the
+/// apparatus), a fountain, a statue or stairs, on any level of many seeds.
+#[test]
+fn items_never_generate_on_apparatus_or_scenery() {
+    use alembic_content::alchemy::props::{IS_ITEM, IS_SCENERY};
+    let rules = Rules::new().unwrap();
+    for seed in 0..12 {
+        let game = new_game(seed, &rules).expect("new game");
+        for l in things_with(&game, &IS_ITEM) {
+            let scenery: Vec<String> = game
+                .things_at(l)
+                .iter()
+                .filter(|&&t| game.is(t, &IS_SCENERY))
+                .map(|&t| alembic_content::alchemy::text::a_name(&game, t).unwrap())
+                .collect();
+            assert!(
+                scenery.is_empty(),
+                "seed {seed}: an item lies on {scenery:?} at {l:?}"
+            );
+        }
+    }
+}

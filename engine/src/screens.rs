@@ -752,6 +752,10 @@ pub struct ListEntry {
     pub text: String,
     /// Its colour.
     pub fg: Rgb,
+    /// Its own letter (an inventory letter that stays with an item from list to list);
+    /// `None`: lettered by position. A list where any entry has its own letter is chosen by
+    /// those letters only (entries without one show `-` and cannot be chosen).
+    pub letter: Option<char>,
 }
 
 impl ListEntry {
@@ -760,7 +764,15 @@ impl ListEntry {
         ListEntry {
             text: text.into(),
             fg: Palette::DEFAULT.text,
+            letter: None,
         }
+    }
+
+    /// The same entry with its own letter (see [`ListEntry::letter`]).
+    #[must_use]
+    pub fn with_letter(mut self, letter: char) -> Self {
+        self.letter = Some(letter);
+        self
     }
 
     /// The same entry in another colour.
@@ -819,9 +831,15 @@ pub fn draw_item_list(
             palette.bg,
         );
     }
+    let own = entries.iter().any(|e| e.letter.is_some());
     // The last inside row holds the footer.
     for (y, (i, e)) in (inside.y..inside.bottom() - 1).zip(shown.enumerate()) {
-        let letter = format!("{}) ", item_letter(i));
+        let letter = match (own, e.letter) {
+            (_, Some(c)) => c,
+            (true, None) => '-',
+            (false, None) => item_letter(i),
+        };
+        let letter = format!("{letter}) ");
         put_clipped(frame, inside, x, y, &letter, palette.accent, palette.bg);
         put_clipped(frame, inside, x + 3, y, &e.text, e.fg, palette.bg);
     }
@@ -832,7 +850,8 @@ pub fn draw_item_list(
 /// A screen choosing one entry of a lettered list: pops [`ScreenValue::Index`] of the entry
 /// (across pages) or [`ScreenValue::Cancelled`] on Esc.
 ///
-/// Keys: `a`–`z` choose on the current page; `>`, Space, PageDown, Right next page; `<`,
+/// Keys: `a`–`z` choose on the current page (or, when the entries have their own letters,
+/// each entry's letter chooses it on any page); `>`, Space, PageDown, Right next page; `<`,
 /// PageUp, Left previous page.
 #[derive(Clone, Debug)]
 pub struct ItemList {
@@ -899,6 +918,12 @@ impl<C> Screen<C> for ItemList {
             Some(Key::Char('<') | Key::PageUp | Key::Left) => {
                 self.page = self.page.saturating_sub(1);
                 Transition::Stay
+            }
+            Some(Key::Char(c)) if self.entries.iter().any(|e| e.letter.is_some()) => {
+                match self.entries.iter().position(|e| e.letter == Some(c)) {
+                    Some(i) => Transition::Pop(ScreenValue::Index(i)),
+                    None => Transition::Stay,
+                }
             }
             Some(Key::Char(c @ 'a'..='z')) => {
                 let i = self.page * 26 + (c as usize - 'a' as usize);
@@ -1434,6 +1459,37 @@ mod tests {
         assert!(frames[2].contains_text("c) thing 28"));
         assert!(frames[2].contains_text("page 2/2"));
         assert!(frames[4].contains_text("Really? (y/n)"));
+    }
+
+    #[test]
+    fn item_list_with_own_letters_chooses_by_them() {
+        let entries = vec![
+            ListEntry::new("dagger").with_letter('c'),
+            ListEntry::new("potion").with_letter('a'),
+            ListEntry::new("herb"),
+        ];
+        let mut list = ItemList::new("Pick", entries.clone());
+        let mut ctx = ();
+        // 'a' is the potion's own letter, not the first entry's position.
+        assert!(matches!(
+            Screen::<()>::handle(&mut list, &mut ctx, Input::ch('a')),
+            Transition::Pop(ScreenValue::Index(1))
+        ));
+        assert!(matches!(
+            Screen::<()>::handle(&mut list, &mut ctx, Input::ch('c')),
+            Transition::Pop(ScreenValue::Index(0))
+        ));
+        // 'b' is nobody's letter; the entry without one cannot be chosen.
+        assert!(matches!(
+            Screen::<()>::handle(&mut list, &mut ctx, Input::ch('b')),
+            Transition::Stay
+        ));
+        let mut f = Frame::new(40, 10);
+        let area = Rect::of_frame(&f);
+        draw_item_list(&mut f, area, &Palette::DEFAULT, "Pick", &entries, 0);
+        assert!(f.contains_text("c) dagger"));
+        assert!(f.contains_text("a) potion"));
+        assert!(f.contains_text("-) herb"));
     }
 
     #[test]

@@ -134,9 +134,13 @@ pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleEr
         let out = cmds
             .run(game, &line)
             .map_err(|e| RuleError::Refused(e.to_string()))?;
-        let over = out.state.var(&GAME_OVER).unwrap_or(false);
+        let mut state = out.state;
+        if let Ok(h) = hero(&state) {
+            items::assign_letters(&mut state, h)?;
+        }
+        let over = state.var(&GAME_OVER).unwrap_or(false);
         return Ok(Outcome {
-            game: out.state,
+            game: state,
             messages: out.lines,
             elapsed: 0,
             over,
@@ -150,6 +154,10 @@ pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleEr
     let elapsed = action_time(cost, speed);
     if !g.var(&GAME_OVER).unwrap_or(false) {
         end_turn(&mut g, &rules.hooks, elapsed)?;
+    }
+    // Whatever came into the pack gets its letter; what stayed keeps its own.
+    if g.contains(h) {
+        items::assign_letters(&mut g, h)?;
     }
     let after = g.var(&MSG_COUNT).unwrap_or(0);
     let n = usize::try_from(after - before).unwrap_or(0);

@@ -464,6 +464,15 @@ fn furnish(
             kind = RoomKind::Lab;
         }
         let spot = |rng: &mut GameRng| cells[rng.below(cells.len() as u64) as usize];
+        // Items go only where no scenery stands (never on a workbench, lab or statue).
+        let item_spot = |game: &Game, rng: &mut GameRng| {
+            let open: Vec<Loc> = cells
+                .iter()
+                .copied()
+                .filter(|&l| !super::command::has_scenery(game, l))
+                .collect();
+            rng.index(open.len()).map(|i| open[i])
+        };
         match kind {
             RoomKind::Lab => {
                 lab_done = true;
@@ -479,19 +488,25 @@ fn furnish(
                 for _ in 0..rng.range(1, 4) {
                     let n = pick(rng, &IS_POTION, 1, depth + 1)?;
                     let t = game.library().create(&n)?;
-                    game.add_thing_mut(spot(rng), t)?;
+                    if let Some(l) = item_spot(game, rng) {
+                        game.add_thing_mut(l, t)?;
+                    }
                 }
                 for _ in 0..rng.range(1, 3) {
                     let n = pick(rng, &IS_INGREDIENT, 1, depth + 2)?;
                     let t = game.library().create(&n)?;
-                    game.add_thing_mut(spot(rng), t)?;
+                    if let Some(l) = item_spot(game, rng) {
+                        game.add_thing_mut(l, t)?;
+                    }
                 }
             }
             RoomKind::Store => {
                 for _ in 0..rng.range(3, 7) {
                     let n = pick(rng, &IS_ITEM, 1, depth + 1)?;
                     let t = game.library().create(&n)?;
-                    game.add_thing_mut(spot(rng), t)?;
+                    if let Some(l) = item_spot(game, rng) {
+                        game.add_thing_mut(l, t)?;
+                    }
                 }
             }
             RoomKind::Lair => {
@@ -504,7 +519,9 @@ fn furnish(
                 }
                 let food = pick(rng, &IS_FOOD, 1, 11)?;
                 let t = game.library().create(&food)?;
-                game.add_thing_mut(spot(rng), t)?;
+                if let Some(l) = item_spot(game, rng) {
+                    game.add_thing_mut(l, t)?;
+                }
             }
             RoomKind::Fountain => {
                 let c = r.area;

@@ -61,6 +61,8 @@ pub fn new_game(seed: u64, rules: &Rules) -> Result<Game, Error> {
     library::randomise(&mut lib, game.rng())?;
     game = game.with_library(lib);
     dungeon::generate(&mut game, rules.hooks())?;
+    let hero = rules::world::hero(&game)?;
+    rules::items::assign_letters(&mut game, hero)?;
     rules::world::say(
         &mut game,
         "You enter the dungeon. Somewhere below lies the Philosopher's Stone.",

@@ -204,6 +204,10 @@ pub const RES_ACID: Prop<i32> = Prop::with_default("res_acid", 0);
 pub const IS_WIELDED: Prop<bool> = Prop::with_default("is_wielded", false);
 /// The slot a weapon or armour piece occupies, a [`Slot`](super::kinds::Slot) name.
 pub const WIELD_SLOT: Prop<Arc<str>> = Prop::new("wield_slot");
+/// An item's letter in its holder's pack (`a`–`z`, then `A`–`Z`), as in DCSS and NetHack:
+/// given when it comes into the pack (look-alikes share one), kept while it stays there,
+/// removed when it leaves.
+pub const INV_LETTER: Prop<char> = Prop::new("inv_letter");
 /// Whether the item's kind is identified (read from the prototype, shared by the kind).
 pub const IS_IDENTIFIED: Prop<bool> = Prop::with_default("is_identified", false);
 /// A potion's recipe: the ingredient prototype names (Text values), per game.

@@ -8,13 +8,15 @@ use alembic::{Error, Game, LightMap, LightSource, Loc, Rgb, ThingId, Tile, Visib
 
 use super::kinds::Stat;
 use super::props::{
-    ARMOUR, BG, FG, GLYPH, HPS, HPS_MAX, IS_ARMOUR, IS_CREATURE, IS_DOOR, IS_FOOD, IS_HERO,
-    IS_INGREDIENT, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER, IS_WEAPON,
-    IS_WIELDED, LIGHT_COLOUR, LIGHT_RADIUS, NAME, SPEED, WIELD_SLOT, Z_ORDER,
+    ARMOUR, BG, FG, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR, IS_CREATURE, IS_DOOR, IS_FOOD,
+    IS_HERO, IS_INGREDIENT, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER,
+    IS_WEAPON, IS_WIELDED, LIGHT_COLOUR, LIGHT_RADIUS, NAME, SPEED, WIELD_SLOT, Z_ORDER,
 };
 use super::rules::combat::attack_summary;
 use super::rules::effects::effect_list;
-use super::rules::items::{apparatus_near, gather, inventory, recipe_of};
+use super::rules::items::{
+    PACK_LETTERS, apparatus_near, assign_letters, gather, inventory, pack_groups, recipe_of,
+};
 use super::rules::memory::{remembered_look, remembered_thing, remembered_tile};
 use super::rules::world::{FOV_RADIUS, LEVELS, depth_of, hero_view, level_box};
 use super::text::{a_name, base_name, capitalise, count_name, is_identified};
@@ -261,6 +263,9 @@ pub enum ItemKind {
 pub struct InventoryEntry {
     /// The items in this group (use the first for single-item commands).
     pub ids: Vec<ThingId>,
+    /// Its pack letter, the same in every list until it leaves the pack (`None` only when
+    /// all 52 letters are taken).
+    pub letter: Option<char>,
     /// "a murky violet potion", "2 strange herbs", "a dagger (wielded)".
     pub name: String,
     /// The kind.
@@ -293,48 +298,50 @@ fn kind_of(game: &Game, t: ThingId) -> ItemKind {
     }
 }
 
-/// The hero's inventory, grouped by displayed name, in order of first arrival.
+/// The hero's inventory, grouped by displayed name, in the order of the pack letters
+/// (items without one last).
 pub fn inventory_entries(game: &Game) -> Result<Vec<InventoryEntry>, Error> {
     let h = hero_id(game)?;
-    let mut out: Vec<(String, InventoryEntry)> = Vec::new();
-    for t in inventory(game, h) {
-        let base = base_name(game, t)?;
-        let wielded = game.is(t, &IS_WIELDED);
-        match out
-            .iter_mut()
-            .find(|(b, e)| *b == base && e.wielded == wielded && !wielded)
-        {
-            Some((_, e)) => e.ids.push(t),
-            None => out.push((
-                base,
-                InventoryEntry {
-                    ids: vec![t],
-                    name: String::new(),
-                    kind: kind_of(game, t),
-                    wielded,
-                    slot: game.query_opt(t, &WIELD_SLOT)?.map(|s| s.to_string()),
-                    identified: is_identified(game, t),
-                    glyph: thing_glyph(game, t)?,
-                },
-            )),
-        }
-    }
+    // The letters as the rules give them (a game straight from an old save, or one built
+    // by hand, may not have them yet).
+    let mut g = game.clone();
+    assign_letters(&mut g, h)?;
     let mut entries = Vec::new();
-    for (base, mut e) in out {
-        e.name = if e.ids.len() == 1 {
-            a_name(game, e.ids[0])?
-        } else {
-            count_name(e.ids.len(), &base)
+    for ids in pack_groups(&g, h)? {
+        let Some(&first) = ids.first() else {
+            continue;
         };
-        if e.wielded {
-            e.name.push_str(if e.kind == ItemKind::Weapon {
+        let wielded = g.is(first, &IS_WIELDED);
+        let kind = kind_of(&g, first);
+        let mut name = if ids.len() == 1 {
+            a_name(&g, first)?
+        } else {
+            count_name(ids.len(), &base_name(&g, first)?)
+        };
+        if wielded {
+            name.push_str(if kind == ItemKind::Weapon {
                 " (wielded)"
             } else {
                 " (worn)"
             });
         }
-        entries.push(e);
+        entries.push(InventoryEntry {
+            letter: g.query_opt(first, &INV_LETTER)?,
+            name,
+            kind,
+            wielded,
+            slot: g.query_opt(first, &WIELD_SLOT)?.map(|s| s.to_string()),
+            identified: is_identified(&g, first),
+            glyph: thing_glyph(&g, first)?,
+            ids,
+        });
     }
+    let order = |e: &InventoryEntry| {
+        e.letter
+            .and_then(|c| PACK_LETTERS.find(c))
+            .unwrap_or(usize::MAX)
+    };
+    entries.sort_by_key(order);
     Ok(entries)
 }
 
@@ -424,14 +431,7 @@ pub fn look_at(game: &Game, l: Loc) -> Result<LookInfo, Error> {
             if super::command::is_hero(game, t) {
                 parts.push("You are standing here.".to_string());
             } else {
-                let hp = game.query(t, &HPS)?;
-                let max = game.query(t, &HPS_MAX)?.max(1);
-                let health = match i64::from(hp) * 100 / i64::from(max) {
-                    100.. => "unhurt",
-                    60..=99 => "wounded",
-                    25..=59 => "badly wounded",
-                    _ => "nearly dead",
-                };
+                let health = health_band(game.query(t, &HPS)?, game.query(t, &HPS_MAX)?);
                 parts.push(format!("{} ({health}).", capitalise(&a_name(game, t)?)));
             }
         } else {
@@ -486,4 +486,477 @@ pub fn level_cells(game: &Game) -> Result<Vec<(Loc, CellView)>, Error> {
         }
     }
     Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Descriptions
+
+/// A full description of one thing, as the look cursor and the item menus show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Description {
+    /// "a goblin", "a dagger (wielded)".
+    pub title: String,
+    /// Sentences, one a line: flavour first, then the numbers.
+    pub lines: Vec<String>,
+}
+
+/// How hurt a creature looks: "unhurt", "lightly wounded", "wounded", "badly wounded",
+/// "nearly dead".
+#[must_use]
+pub fn health_band(hp: i32, max: i32) -> &'static str {
+    match i64::from(hp) * 100 / i64::from(max.max(1)) {
+        100.. => "unhurt",
+        80..=99 => "lightly wounded",
+        50..=79 => "wounded",
+        25..=49 => "badly wounded",
+        _ => "nearly dead",
+    }
+}
+
+/// "slow (70)", "normal (100)", "fast (150)".
+#[must_use]
+pub fn speed_word(speed: i32) -> String {
+    let w = match speed {
+        ..=89 => "slow",
+        90..=110 => "normal",
+        111..=139 => "fast",
+        _ => "very fast",
+    };
+    format!("{w} ({speed})")
+}
+
+/// Damage as dice: "1d6" (an attack rolls 1 to its largest damage).
+#[must_use]
+pub fn dice(max: i32) -> String {
+    format!("1d{}", max.max(1))
+}
+
+/// The hero's properties an item can change, with their English names.
+fn compared_stats() -> Vec<(&'static str, alembic::Prop<i32>)> {
+    use super::props::{
+        BLOCK, RES_ACID, RES_FIRE, RES_ICE, RES_IMPACT, RES_LIGHTNING, RES_NORMAL, RES_POISON,
+        RES_WATER,
+    };
+    let mut v: Vec<(&'static str, alembic::Prop<i32>)> =
+        Stat::ALL.iter().map(|s| (s.word(), s.prop())).collect();
+    v.extend([
+        ("armour", ARMOUR),
+        ("block", BLOCK),
+        ("speed", SPEED),
+        ("maximum HP", HPS_MAX),
+        ("fire resistance", RES_FIRE),
+        ("ice resistance", RES_ICE),
+        ("poison resistance", RES_POISON),
+        ("resistance to cuts", RES_NORMAL),
+        ("resistance to blows", RES_IMPACT),
+        ("water resistance", RES_WATER),
+        ("lightning resistance", RES_LIGHTNING),
+        ("acid resistance", RES_ACID),
+    ]);
+    v
+}
+
+/// The hero's attack: (largest damage, damage type).
+fn attack_of(game: &Game, c: ThingId) -> Result<(i32, String), Error> {
+    Ok((
+        game.query(c, &super::props::ATT_DAMAGE)?,
+        game.query(c, &super::props::ATT_TYPE)?.to_string(),
+    ))
+}
+
+/// The game as it would be with the hero using `item` (carried or not) instead of whatever
+/// fills its slot now. Nothing of it is kept: it only answers "what would change".
+fn with_item_used(game: &Game, h: ThingId, item: ThingId) -> Result<Game, Error> {
+    use super::props::IS_WIELDED;
+    let mut g = game.clone();
+    if !matches!(g.place(item)?, alembic::Place::In(x) if x == h) {
+        g.move_thing_mut(item, alembic::Place::In(h))?;
+    }
+    let slot = g.query_opt(item, &WIELD_SLOT)?;
+    for other in inventory(&g, h) {
+        if other != item && g.is(other, &IS_WIELDED) && g.query_opt(other, &WIELD_SLOT)? == slot {
+            g.set_mut(other, &IS_WIELDED, false)?;
+        }
+    }
+    g.set_mut(item, &IS_WIELDED, true)?;
+    Ok(g)
+}
+
+/// What the hero uses in `slot` now (not `except`).
+fn in_slot(game: &Game, h: ThingId, slot: &str, except: ThingId) -> Option<ThingId> {
+    inventory(game, h).into_iter().find(|&t| {
+        t != except
+            && game.is(t, &super::props::IS_WIELDED)
+            && game.query_opt(t, &WIELD_SLOT).ok().flatten().as_deref() == Some(slot)
+    })
+}
+
+/// Describe `t` as the hero knows it: a creature's level, health, speed, attack and whether
+/// it has noticed the hero; an item's numbers (damage dice, armour, what it does once
+/// identified) and what it would change compared with what the hero uses now.
+pub fn describe(game: &Game, t: ThingId) -> Result<Description, Error> {
+    let mut title = a_name(game, t)?;
+    let mut lines = Vec::new();
+    if let Some(d) = game.query_opt(t, &super::props::DESCRIPTION)? {
+        lines.push(d.to_string());
+    }
+    if game.is(t, &IS_CREATURE) {
+        describe_creature(game, t, &mut lines)?;
+    } else if game.is(t, &IS_WEAPON) || game.is(t, &IS_ARMOUR) {
+        if game.is(t, &IS_WIELDED) {
+            title.push_str(if game.is(t, &IS_WEAPON) {
+                " (wielded)"
+            } else {
+                " (worn)"
+            });
+        }
+        describe_gear(game, t, &mut lines)?;
+    } else if game.is(t, &IS_POTION) || game.is(t, &IS_INGREDIENT) || game.is(t, &IS_FOOD) {
+        describe_consumable(game, t, &mut lines)?;
+    } else if game.is(t, &IS_STONE) {
+        lines.push("Carry it out of the dungeon, by the exit on depth 1, to win.".to_owned());
+    } else if lines.is_empty() {
+        lines.push(format!("{}.", capitalise(&title)));
+    }
+    Ok(Description { title, lines })
+}
+
+fn describe_creature(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Result<(), Error> {
+    use super::props::{
+        ATT_VERB, HIT_EFFECT, HIT_EFFECT_CHANCE, IS_FLYING, IS_HOSTILE, IS_UNDEAD, LAST_SEEN,
+    };
+    if super::command::is_hero(game, t) {
+        lines.push("That is you.".to_owned());
+        return Ok(());
+    }
+    let hp = game.query(t, &HPS)?;
+    let max = game.query(t, &HPS_MAX)?;
+    lines.push(format!(
+        "Level {}. It is {}.",
+        game.query(t, &alembic::LEVEL)?,
+        health_band(hp, max)
+    ));
+    lines.push(format!("Speed: {}.", speed_word(game.query(t, &SPEED)?)));
+    let (dmg, dtype) = attack_of(game, t)?;
+    let verb = game.query(t, &ATT_VERB)?;
+    let mut attack = format!(
+        "Attack: it {} for {} {dtype} damage",
+        super::text::third_person(&verb),
+        dice(dmg)
+    );
+    if let Some(e) = game.query_opt(t, &HIT_EFFECT)? {
+        let p = (game.query(t, &HIT_EFFECT_CHANCE)? * 100.0).round();
+        attack.push_str(&format!(", and may leave you {e} ({p}%)"));
+    }
+    attack.push('.');
+    lines.push(attack);
+    let armour = game.query(t, &ARMOUR)?;
+    if armour > 0 {
+        lines.push(format!("Armour: {armour}."));
+    }
+    let mut res = Vec::new();
+    for d in super::kinds::DamageType::ALL {
+        let r = game.query(t, &d.resistance())?;
+        if r >= 100 {
+            res.push(format!("immune to {}", d.name()));
+        } else if r > 0 {
+            res.push(format!("resists {} ({r}%)", d.name()));
+        } else if r < 0 {
+            res.push(format!("vulnerable to {} ({}%)", d.name(), -r));
+        }
+    }
+    if game.is(t, &IS_UNDEAD) {
+        res.push("undead".to_owned());
+    }
+    if game.is(t, &IS_FLYING) {
+        res.push("flies".to_owned());
+    }
+    if !res.is_empty() {
+        lines.push(capitalise(&format!("{}.", res.join(", "))));
+    }
+    lines.push(
+        if !game.is(t, &IS_HOSTILE) {
+            "It is not hostile."
+        } else if game.query_opt(t, &LAST_SEEN)?.is_some() {
+            "It has noticed you."
+        } else {
+            "It has not noticed you."
+        }
+        .to_owned(),
+    );
+    Ok(())
+}
+
+fn describe_gear(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Result<(), Error> {
+    use super::props::{HIT_EFFECT, HIT_EFFECT_CHANCE};
+    let h = hero_id(game)?;
+    let slot = game
+        .query_opt(t, &WIELD_SLOT)?
+        .map_or_else(|| "hand".to_owned(), |s| s.to_string());
+    let current = in_slot(game, h, &slot, t);
+    let after = with_item_used(game, h, t)?;
+    // What the hero has now, without this item in use.
+    let before = if game.is(t, &super::props::IS_WIELDED) {
+        let mut g = game.clone();
+        g.set_mut(t, &super::props::IS_WIELDED, false)?;
+        g
+    } else {
+        game.clone()
+    };
+    if game.is(t, &IS_WEAPON) {
+        let (dmg, dtype) = attack_of(&after, h)?;
+        let (now, now_type) = attack_of(&before, h)?;
+        let yours = match current {
+            Some(c) => format!("you wield {}: {} {now_type}", a_name(game, c)?, dice(now)),
+            None if game.is(t, &super::props::IS_WIELDED) => {
+                format!("bare-handed: {} {now_type}", dice(now))
+            }
+            None => format!("you fight bare-handed: {} {now_type}", dice(now)),
+        };
+        lines.push(format!("Damage {} {dtype} ({yours}).", dice(dmg)));
+        if let Some(e) = after.query_opt(h, &HIT_EFFECT)?
+            && before.query_opt(h, &HIT_EFFECT)?.as_deref() != Some(&*e)
+        {
+            let p = (after.query(h, &HIT_EFFECT_CHANCE)? * 100.0).round();
+            lines.push(format!("Its hits may leave the target {e} ({p}%)."));
+        }
+    } else {
+        let own: i64 = game
+            .get_thing(t)?
+            .modifiers()
+            .iter()
+            .filter(|m| &m.key == ARMOUR.key())
+            .map(|m| match m.op {
+                alembic::ModOp::Add(n) => n,
+                _ => 0,
+            })
+            .sum();
+        let yours = match current {
+            Some(c) => {
+                let theirs: i64 = game
+                    .get_thing(c)?
+                    .modifiers()
+                    .iter()
+                    .filter(|m| &m.key == ARMOUR.key())
+                    .map(|m| match m.op {
+                        alembic::ModOp::Add(n) => n,
+                        _ => 0,
+                    })
+                    .sum();
+                format!("you wear {}: armour {theirs}", a_name(game, c)?)
+            }
+            None => format!("you wear nothing on your {slot}"),
+        };
+        lines.push(format!("Armour {own}, worn on the {slot} ({yours})."));
+    }
+    let mut changes = Vec::new();
+    for (word, p) in compared_stats() {
+        let (b, a) = (before.query(h, &p)?, after.query(h, &p)?);
+        if a != b {
+            changes.push(format!("{word} {b} → {a}"));
+        }
+    }
+    let verb = if game.is(t, &IS_WEAPON) {
+        "Wielding"
+    } else {
+        "Wearing"
+    };
+    let how = if game.is(t, &super::props::IS_WIELDED) {
+        format!("{verb} it gives you")
+    } else {
+        format!("{verb} it would change")
+    };
+    if changes.is_empty() {
+        if !game.is(t, &IS_WEAPON) || current.is_none() {
+            lines.push(format!("{how}: nothing else."));
+        }
+    } else {
+        lines.push(format!("{how}: {}.", changes.join(", ")));
+    }
+    Ok(())
+}
+
+/// What a consumable does, as far as the hero knows.
+fn describe_consumable(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Result<(), Error> {
+    use super::props::{GAIN_AMOUNT, GAIN_STAT, GIVES_EFFECT, HEAL_AMOUNT};
+    if !is_identified(game, t) {
+        lines.push(if game.is(t, &IS_POTION) {
+            "You do not know what this potion does. Drink it, throw it, or analyse it beside \
+             an analysis lab to find out."
+                .to_owned()
+        } else {
+            "You do not know what this is. Eat it or analyse it beside an analysis lab to \
+             find out."
+                .to_owned()
+        });
+        return Ok(());
+    }
+    let hook = game
+        .query_opt(t, &alembic::ON_CONSUME)?
+        .map(|h| h.name().to_owned());
+    let effect = |game: &Game| -> Result<String, Error> {
+        let e = game.query(t, &GIVES_EFFECT)?;
+        let turns = game
+            .library()
+            .get(&e)
+            .ok()
+            .and_then(|p| p.get(&super::props::DURATION).ok())
+            .unwrap_or(0)
+            / 100;
+        Ok(if turns > 0 {
+            format!("It leaves the drinker {e} for {turns} turns.")
+        } else {
+            format!("It leaves the drinker {e}.")
+        })
+    };
+    let what = match hook.as_deref() {
+        Some("potion_heal") => format!("It heals {} HP.", game.query(t, &HEAL_AMOUNT)?),
+        Some("potion_effect") => effect(game)?,
+        Some("potion_gain") => {
+            let s = Stat::parse(&game.query(t, &GAIN_STAT)?)?;
+            format!(
+                "It raises the drinker's {} by {} for good.",
+                s.word(),
+                game.query(t, &GAIN_AMOUNT)?
+            )
+        }
+        Some("potion_health_gain") => "It raises the drinker's maximum HP for good.".to_owned(),
+        Some("potion_speed_gain") => "It makes the drinker faster for good.".to_owned(),
+        Some("potion_cure_poison") => "It cures poison.".to_owned(),
+        Some("potion_cleansing") => "It removes every harmful effect.".to_owned(),
+        Some("potion_restoration") => "It restores drained statistics.".to_owned(),
+        Some("potion_chaos") => "Something random happens to the drinker.".to_owned(),
+        Some("eat_food") => format!("Eating it restores {} HP.", game.query(t, &HEAL_AMOUNT)?),
+        Some("eat_magic_mushroom") => "Eating it has a random effect.".to_owned(),
+        Some("eat_ingredient") => "An alchemical ingredient: eating it does nothing.".to_owned(),
+        _ => String::new(),
+    };
+    if !what.is_empty() {
+        lines.push(what);
+    }
+    if game.is(t, &IS_POTION) {
+        lines.push("Thrown, it shatters over whoever it hits.".to_owned());
+    }
+    if game.is(t, &IS_INGREDIENT)
+        && let Some(proto) = game.get_thing(t)?.proto()
+    {
+        let mut uses = Vec::new();
+        for p in game.library().prototypes() {
+            if p.is_abstract() || !p.is(&IS_POTION) || !p.is(&super::props::IS_IDENTIFIED) {
+                continue;
+            }
+            if recipe_of(game, p.name()).is_some_and(|r| r.contains_key(proto)) {
+                uses.push(p.get(&NAME)?.to_string());
+            }
+        }
+        lines.push(if uses.is_empty() {
+            "You know no recipe that uses it yet.".to_owned()
+        } else {
+            format!("You know it goes into: {}.", uses.join(", "))
+        });
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Map legend
+
+/// One glyph of the map legend and what it stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegendEntry {
+    /// The glyph (`' '` is solid rock).
+    pub glyph: char,
+    /// The colour of its first kind.
+    pub fg: Rgb,
+    /// What it stands for: "floor", "cave floor"; a kind of item ("potion"); a family of
+    /// monsters ("rat").
+    pub names: Vec<String>,
+}
+
+/// The legend of every glyph the map can show, in sections ("Terrain", "Features",
+/// "Items", "Monsters"), made from the tile and prototype data, so it lists whatever the
+/// library defines. Names never give away what an unidentified item is.
+pub fn legend(lib: &alembic::Library) -> Result<Vec<(&'static str, Vec<LegendEntry>)>, Error> {
+    use super::props::{
+        IS_DOOR, IS_HERB, IS_ITEM, IS_MUSHROOM, IS_PROPER, IS_SCENERY, IS_STAIRS_UP,
+    };
+    fn add(out: &mut Vec<LegendEntry>, glyph: char, fg: Rgb, name: String) {
+        match out.iter_mut().find(|e| e.glyph == glyph) {
+            Some(e) if e.names.contains(&name) => {}
+            Some(e) => e.names.push(name),
+            None => out.push(LegendEntry {
+                glyph,
+                fg,
+                names: vec![name],
+            }),
+        }
+    }
+    let mut terrain = Vec::new();
+    for (_, t) in lib.tiles() {
+        // The engine's unnamed empty tile is never part of a level.
+        let (Ok(name), Ok(glyph)) = (t.get(&NAME), t.get(&GLYPH)) else {
+            continue;
+        };
+        add(&mut terrain, glyph, t.get(&FG)?, name.to_string());
+    }
+    let (mut features, mut items, mut monsters) = (Vec::new(), Vec::new(), Vec::new());
+    for p in lib.prototypes().filter(|p| !p.is_abstract()) {
+        let Ok(glyph) = p.get(&GLYPH) else {
+            continue;
+        };
+        let fg = p.get(&FG)?;
+        let name = p.get(&NAME)?.to_string();
+        if p.is(&IS_CREATURE) {
+            let label = if p.is(&IS_HERO) {
+                "you".to_owned()
+            } else {
+                name
+            };
+            add(&mut monsters, glyph, fg, label);
+        } else if p.is(&IS_SCENERY) {
+            let name = if p.is(&IS_STAIRS_UP) && p.is(&super::props::IS_EXIT) {
+                "way out (on depth 1)".to_owned()
+            } else {
+                name
+            };
+            add(&mut features, glyph, fg, name.clone());
+            if p.is(&IS_DOOR) {
+                add(&mut features, '\'', fg, format!("open {name}"));
+            }
+        } else if p.is(&IS_ITEM) || p.is(&IS_POTION) {
+            let kind = if p.is(&IS_PROPER) || (p.is(&IS_ARMOUR) && glyph != '[') {
+                name
+            } else if p.is(&IS_POTION) {
+                "potion".to_owned()
+            } else if p.is(&IS_HERB) {
+                "herb".to_owned()
+            } else if p.is(&IS_MUSHROOM) {
+                "mushroom".to_owned()
+            } else if p.is(&IS_FOOD) {
+                "food".to_owned()
+            } else if p.is(&IS_WEAPON) {
+                "weapon".to_owned()
+            } else if p.is(&IS_ARMOUR) {
+                "armour".to_owned()
+            } else {
+                name
+            };
+            add(&mut items, glyph, fg, kind);
+        }
+    }
+    for section in [&mut features, &mut items, &mut monsters] {
+        section.sort_by_key(|e| {
+            (
+                !e.glyph.is_ascii_alphabetic(),
+                e.glyph.to_ascii_lowercase(),
+                e.glyph,
+            )
+        });
+    }
+    Ok(vec![
+        ("Terrain", terrain),
+        ("Features", features),
+        ("Items", items),
+        ("Monsters", monsters),
+    ])
 }

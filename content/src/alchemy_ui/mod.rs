@@ -117,6 +117,27 @@ impl LogLine {
     }
 }
 
+/// Where a death's `--More--` pause stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum DeathPause {
+    /// Not shown for this game yet.
+    #[default]
+    NotYet,
+    /// On screen now.
+    Showing,
+    /// Read: the end screen (or the practice rewind) comes next.
+    Done,
+}
+
+/// Below this share of maximum HP (a quarter) the game warns "Low HP!".
+pub const LOW_HP_PERCENT: i64 = 25;
+
+/// Whether `hp` of `max` is low (below [`LOW_HP_PERCENT`]).
+#[must_use]
+pub fn low_hp(hp: i32, max: i32) -> bool {
+    i64::from(hp) * 100 < i64::from(max.max(1)) * LOW_HP_PERCENT
+}
+
 /// Most log lines kept.
 const LOG_KEEP: usize = 1000;
 
@@ -165,6 +186,8 @@ pub struct AlchemyCtx {
     replaying: bool,
     /// The player declined to rewind a practice game after dying.
     rewind_declined: bool,
+    /// The `--More--` before the death screen.
+    pub(crate) death_pause: DeathPause,
 }
 
 /// How much of a practice game is kept whole for `U`: the newest 2,000 values, then one in
@@ -201,6 +224,7 @@ impl AlchemyCtx {
             finished_morgue: None,
             replaying: false,
             rewind_declined: false,
+            death_pause: DeathPause::NotYet,
         }
     }
 
@@ -526,6 +550,7 @@ impl AlchemyCtx {
         self.cursor = None;
         self.path.clear();
         self.game = Some(game);
+        self.death_pause = DeathPause::NotYet;
     }
 
     /// Forget the current game (back to the start screen).
@@ -548,7 +573,17 @@ impl AlchemyCtx {
     }
 
     fn push_line(&mut self, tone: Tone, text: String) {
-        // The same line again (walking into a wall twice) counts up instead of scrolling.
+        // The same refusal again (walking into a wall twice) is not logged again: the line
+        // already there is shown as new, with no count to grow.
+        if tone == Tone::Note
+            && let Some(last) = self.log.last()
+            && last.text == text
+            && last.tone == tone
+        {
+            self.fresh = self.fresh.max(1);
+            return;
+        }
+        // The same game message again counts up instead of scrolling.
         if let Some(last) = self.log.last_mut()
             && last.text == text
             && last.tone == tone
@@ -587,11 +622,21 @@ impl AlchemyCtx {
         let game = self.game.as_ref()?;
         let turn = game.turn();
         let given = cmd.clone();
+        let hp = |g: &Game| alchemy::view::status(g).ok().map(|s| (s.hp, s.hp_max));
+        let hp_before = hp(game);
         match alchemy::apply(game, &self.rules, cmd) {
             Ok(out) => {
                 self.begin_command();
                 for m in &out.messages {
                     self.push_line(Tone::Game, m.clone());
+                }
+                // Once per fall below a quarter of maximum HP (not again until healed above).
+                if let (Some((b, bm)), Some((a, am))) = (hp_before, hp(&out.game))
+                    && !low_hp(b, bm)
+                    && low_hp(a, am)
+                    && a > 0
+                {
+                    self.push_line(Tone::Error, format!("Low HP! ({a}/{am})"));
                 }
                 let Outcome { game, over, .. } = out;
                 if let Some(rec) = self.recorder.as_mut()

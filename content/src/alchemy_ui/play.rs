@@ -9,7 +9,7 @@ use alembic::{
 };
 
 use super::colours::{self, PALETTE};
-use super::prompts::{ActionMenu, DirectionPrompt, EndScreen, LookScreen};
+use super::prompts::{ActionMenu, DirectionPrompt, EndScreen, LookScreen, MorePrompt};
 use super::{AlchemyCtx, Tone, tone_colour};
 use crate::alchemy::props::{IS_DOOR, IS_LAB, IS_OPEN, IS_WORKBENCH};
 use crate::alchemy::rules::items::apparatus_near;
@@ -43,8 +43,8 @@ pub const HELP: &[&str] = &[
     "  t                  throw: choose an item, then a target",
     "  d                  drop",
     "  w                  wield a weapon or wear armour (again to take it off)",
-    "  a                  analyse a potion or ingredient (beside an analysis lab &)",
-    "  c                  craft a potion from a known recipe (beside an alchemy workbench &)",
+    "  a                  analyse a potion or ingredient (beside an analysis lab)",
+    "  c                  craft a potion from a known recipe (beside an alchemy workbench)",
     "",
     "Other",
     "  C                  close or open a door (then a direction)",
@@ -62,15 +62,11 @@ pub const HELP: &[&str] = &[
      a monster comes into view); click next to you to move or attack; the wheel opens the \
      message log and scrolls lists.",
     "",
-    "Item lists: a-z choose, < > turn pages.",
+    "Item lists: a-z choose, < > turn pages. An item keeps its letter (a-z, then A-Z) in \
+     every list for as long as you carry it.",
     "Look and target cursor: direction keys move it, H J K L Y U B N move it 8, Tab or + \
      jumps to the next creature or item, - to the previous; Enter, t or . throws at the \
      cursor; Esc closes.",
-    "",
-    "On the map",
-    "  @ you    letters: monsters    ! potion    % herb or food    , mushroom",
-    "  ) weapon    [ armour    * the Philosopher's Stone    + door    < > stairs",
-    "  & alchemy workbench or analysis lab    { fountain    # wall    ~ water",
     "",
     "Torchlight: what you see now is lit by your torch; places you remember but cannot \
      see are drawn dim and blue-grey. The game is saved when you press S or close the \
@@ -335,13 +331,13 @@ fn remembered(c: Rgb) -> Rgb {
     Rgb::new(mix(c.r, 0.40), mix(c.g, 0.44), mix(c.b, 0.58))
 }
 
-/// HP colour: green, yellow, red by the fraction left.
+/// HP colour: green from half up, yellow below half, red below a quarter.
 #[must_use]
 pub fn health_colour(hp: i32, max: i32) -> Rgb {
     let (hp, max) = (i64::from(hp), i64::from(max.max(1)));
-    if hp * 10 >= max * 6 {
+    if hp * 2 >= max {
         colours::GOOD
-    } else if hp * 10 >= max * 3 {
+    } else if hp * 4 >= max {
         colours::FAIR
     } else {
         colours::BAD
@@ -758,8 +754,8 @@ impl ItemAction {
         match self {
             ItemAction::Quaff => "Quaff which potion?",
             ItemAction::Eat => "Eat what?",
-            ItemAction::Drop => "Drop what?",
-            ItemAction::Throw => "Throw what?",
+            ItemAction::Drop => "Drop what? (what you wear or wield comes off first: w)",
+            ItemAction::Throw => "Throw what? (what you wear or wield comes off first: w)",
             ItemAction::Wield => "Wield or wear what? (again to take off)",
             ItemAction::Analyse => "Analyse what?",
         }
@@ -780,7 +776,8 @@ impl ItemAction {
         match self {
             ItemAction::Quaff => e.kind == ItemKind::Potion,
             ItemAction::Eat => matches!(e.kind, ItemKind::Food | ItemKind::Ingredient),
-            ItemAction::Drop | ItemAction::Throw => true,
+            // What is worn or wielded must come off first (w), as in DCSS.
+            ItemAction::Drop | ItemAction::Throw => !e.wielded,
             ItemAction::Wield => matches!(e.kind, ItemKind::Weapon | ItemKind::Armour),
             ItemAction::Analyse => matches!(e.kind, ItemKind::Potion | ItemKind::Ingredient),
         }
@@ -805,7 +802,7 @@ impl ItemAction {
             ItemAction::Drop => "drop",
             ItemAction::Throw => "throw",
             ItemAction::Wield => match (e.wielded, e.kind) {
-                (true, ItemKind::Weapon) => "stop wielding",
+                (true, ItemKind::Weapon) => "put away",
                 (true, _) => "take off",
                 (false, ItemKind::Weapon) => "wield",
                 (false, _) => "wear",
@@ -845,14 +842,42 @@ enum Pending {
     Door,
     /// Yes/no: quit without saving.
     Quit,
+    /// Yes/no: analyse (and so use up) this item.
+    Analyse(ThingId),
+    /// The game was saved: quit after the player has read where.
+    SavedQuit,
     /// The help, message log or look screen: nothing to do.
     Info,
 }
 
-/// The help text, with a legend of the tiles when the map is drawn in tiles.
+/// The help text with the legend of every glyph on the map (made from the game's data),
+/// and of the tiles when the map is drawn in tiles.
 #[must_use]
 pub fn help_lines(ctx: &AlchemyCtx) -> Vec<String> {
     let mut lines: Vec<String> = HELP.iter().map(|l| (*l).to_owned()).collect();
+    let base;
+    let lib = match ctx.game() {
+        Some(g) => Some(g.library()),
+        None => {
+            base = crate::alchemy::library::base_library().ok();
+            base.as_ref()
+        }
+    };
+    if let Some(Ok(sections)) = lib.map(view::legend) {
+        lines.push(String::new());
+        lines.push("On the map (look with x to tell things of one glyph apart)".to_owned());
+        for (title, entries) in sections {
+            lines.push(format!("  {title}"));
+            for e in entries {
+                let glyph = if e.glyph == ' ' {
+                    "(blank)".to_owned()
+                } else {
+                    e.glyph.to_string()
+                };
+                lines.push(format!("    {glyph:<7} {}", e.names.join(", ")));
+            }
+        }
+    }
     if ctx.tiles() {
         let t = |tile: Tile| tile.to_char();
         lines.push(String::new());
@@ -992,7 +1017,16 @@ impl PlayScreen {
         };
         let fit: Vec<&InventoryEntry> = all.iter().filter(|e| action.fits(e)).collect();
         if fit.is_empty() {
-            ctx.note(Tone::Note, action.none());
+            let in_use = matches!(action, ItemAction::Drop | ItemAction::Throw)
+                && all.iter().any(|e| e.wielded);
+            if in_use {
+                ctx.note(
+                    Tone::Note,
+                    "You carry only what you wear or wield: take it off or put it away first (w).",
+                );
+            } else {
+                ctx.note(Tone::Note, action.none());
+            }
             return Transition::Stay;
         }
         let ids = fit
@@ -1014,7 +1048,20 @@ impl PlayScreen {
             ItemAction::Quaff => Self::act(ctx, Command::Quaff(id)),
             ItemAction::Eat => Self::act(ctx, Command::Eat(id)),
             ItemAction::Drop => Self::act(ctx, Command::Drop(id)),
-            ItemAction::Analyse => Self::act(ctx, Command::Analyse(id)),
+            ItemAction::Analyse if !at_lab(ctx) => {
+                ctx.note(Tone::Note, NO_LAB);
+                Transition::Stay
+            }
+            ItemAction::Analyse => {
+                let name = ctx
+                    .game()
+                    .and_then(|g| crate::alchemy::text::the_name(g, id).ok())
+                    .unwrap_or_else(|| "it".to_owned());
+                let prompt = format!(
+                    "Analysing {name} uses it up, whether or not you learn what it is. Analyse it?"
+                );
+                self.wait_for(Pending::Analyse(id), Transition::push(Confirm::new(prompt)))
+            }
             ItemAction::Wield if in_use => Self::act(ctx, Command::Unwield(id)),
             ItemAction::Wield => Self::act(ctx, Command::Wield(id)),
             ItemAction::Throw => match LookScreen::target(ctx) {
@@ -1126,7 +1173,12 @@ fn item_list(title: &str, entries: &[&InventoryEntry]) -> ItemList {
             } else {
                 e.glyph.fg
             };
-            ListEntry::new(format!("{} {}", e.glyph.ch, e.name)).with_fg(fg)
+            let row = ListEntry::new(format!("{} {}", e.glyph.ch, e.name)).with_fg(fg);
+            // The item's own pack letter, the same in every list.
+            match e.letter {
+                Some(c) => row.with_letter(c),
+                None => row,
+            }
         })
         .collect();
     ItemList::new(title, rows).with_palette(PALETTE)
@@ -1156,6 +1208,18 @@ fn run_key(input: &Input) -> Option<alembic::Dir> {
     }
 }
 
+/// What `a` says away from a lab.
+const NO_LAB: &str = "You need to stand beside an analysis lab (&) to analyse anything.";
+
+/// Whether an analysis lab is within the hero's reach.
+fn at_lab(ctx: &AlchemyCtx) -> bool {
+    ctx.game().is_some_and(|g| {
+        hero_id(g)
+            .and_then(|h| g.location(h))
+            .is_ok_and(|at| apparatus_near(g, at, &IS_LAB))
+    })
+}
+
 /// Whether the hero stands on stairs down (or up).
 fn on_stairs(ctx: &AlchemyCtx, down: bool) -> bool {
     use crate::alchemy::props::{IS_STAIRS_DOWN, IS_STAIRS_UP};
@@ -1182,6 +1246,14 @@ fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
         .game()
         .and_then(|g| summary(g).ok())
         .filter(|s| s.outcome == "died");
+    // A death first pauses on the map with the last messages in view: --More--.
+    if died.is_some() && ctx.death_pause == super::DeathPause::NotYet {
+        ctx.death_pause = super::DeathPause::Showing;
+        return Transition::push(MorePrompt::new(vec![(
+            "You die...".to_owned(),
+            colours::BAD,
+        )]));
+    }
     if let Some(s) = died
         && ctx.is_practice()
         && !ctx.rewind_declined()
@@ -1249,6 +1321,11 @@ impl Screen<AlchemyCtx> for PlayScreen {
             Key::Char('<') => Self::act(ctx, Command::Ascend),
             Key::Char('>') => Self::act(ctx, Command::Descend),
             Key::Char(',' | 'g') => self.pick_up(ctx),
+            // First the lab, then the item: no list to choose from where nothing can be done.
+            Key::Char('a') if !at_lab(ctx) => {
+                ctx.note(Tone::Note, NO_LAB);
+                Transition::Stay
+            }
             Key::Char('a') => self.choose_item(ctx, ItemAction::Analyse),
             Key::Char('c') => self.craft(ctx),
             Key::Char('d') => self.choose_item(ctx, ItemAction::Drop),
@@ -1309,8 +1386,21 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 Pending::Info,
                 Transition::push(TextScreen::new("Alchemy: help", help_lines(ctx))),
             ),
+            // Saved: say where before the screen goes (the window's farewell may be unseen).
             Key::Char('S') => match ctx.save_and_leave() {
-                Ok(_) => Transition::Quit,
+                Ok(path) => self.wait_for(
+                    Pending::SavedQuit,
+                    Transition::push(MorePrompt::new(vec![
+                        (
+                            format!("Your game was saved to {}.", path.display()),
+                            colours::VALUE,
+                        ),
+                        (
+                            "Continue it from the start screen next time.".to_owned(),
+                            PALETTE.text,
+                        ),
+                    ])),
+                ),
                 Err(msg) => {
                     ctx.note(Tone::Error, msg);
                     Transition::Stay
@@ -1340,6 +1430,11 @@ impl Screen<AlchemyCtx> for PlayScreen {
     }
 
     fn on_result(&mut self, ctx: &mut AlchemyCtx, value: ScreenValue) -> Transition<AlchemyCtx> {
+        // The --More-- after a death was read: on to the end (or the practice rewind).
+        if ctx.death_pause == super::DeathPause::Showing {
+            ctx.death_pause = super::DeathPause::Done;
+            return end_game(ctx);
+        }
         // The answer to "rewind?" after a practice death.
         if ctx.is_practice() && summary_over(ctx) {
             if value == ScreenValue::Bool(true) {
@@ -1368,13 +1463,14 @@ impl Screen<AlchemyCtx> for PlayScreen {
                     .copied()
                     .filter(|a| a.fits(&e))
                     .collect();
-                let mut text = Vec::new();
-                if let (Some(game), Some(&id)) = (ctx.game(), e.ids.first())
-                    && let Ok(d) = crate::alchemy::command::describe_thing(game, id)
-                    && !a_name(game, id).is_ok_and(|n| n.eq_ignore_ascii_case(&d))
-                {
-                    text.push(d);
-                }
+                // The item's description first, then what can be done with it.
+                let text = match (ctx.game(), e.ids.first()) {
+                    (Some(game), Some(&id)) => match view::describe(game, id) {
+                        Ok(d) => d.lines,
+                        Err(err) => vec![format!("internal error: {err}")],
+                    },
+                    _ => Vec::new(),
+                };
                 let keys = actions
                     .iter()
                     .map(|a| (a.key(), a.label(&e).to_string()))
@@ -1402,6 +1498,8 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 None => Transition::Stay,
             },
             (Pending::Door, ScreenValue::Dir(d)) => Self::door(ctx, d),
+            (Pending::SavedQuit, _) => Transition::Quit,
+            (Pending::Analyse(id), ScreenValue::Bool(true)) => Self::act(ctx, Command::Analyse(id)),
             (Pending::Quit, ScreenValue::Bool(true)) => {
                 // Quitting ends this run of the game: it gets a morgue and a score; the last
                 // save, if any, stays as it was.

@@ -2,18 +2,20 @@
 //! target cursor, and the end-of-game summary.
 
 use alembic::{
-    Cell, Frame, Input, Key, Loc, Rect, Rgb, Screen, ScreenValue, Transition, direction_key,
-    draw_box, fill, is_cancel, plain_key, put_centred, put_clipped, wrap_text,
+    Cell, Frame, Input, Key, Loc, Rect, Rgb, Screen, ScreenValue, TextScreen, Transition,
+    direction_key, draw_box, fill, is_cancel, plain_key, put_centred, put_clipped, wrap_text,
 };
 
 use super::colours::{self, PALETTE};
 use super::play::map_view;
 use super::{AlchemyCtx, Tone};
+use crate::alchemy::command::is_hero;
 use crate::alchemy::props::{IS_CREATURE, IS_HOSTILE};
 use crate::alchemy::rules::items::THROW_RANGE;
 use crate::alchemy::rules::world::{blocker_at, level_box, tile_blocks};
 use crate::alchemy::summary;
-use crate::alchemy::view::{hero_id, look_at, visible};
+use crate::alchemy::text::capitalise;
+use crate::alchemy::view::{describe, hero_id, look_at, visible};
 
 // ---------------------------------------------------------------------------------------------
 // Action menu
@@ -90,6 +92,65 @@ impl Screen<AlchemyCtx> for ActionMenu {
 
     fn name(&self) -> &str {
         "action-menu"
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// --More--
+
+/// A pause, as in DCSS: a few lines and `--More--` in a box over the screen; any key pops
+/// [`ScreenValue::Done`].
+#[derive(Clone, Debug)]
+pub struct MorePrompt {
+    lines: Vec<(String, Rgb)>,
+}
+
+impl MorePrompt {
+    /// Show `lines` (each in its colour) above `--More--`.
+    #[must_use]
+    pub fn new(lines: Vec<(String, Rgb)>) -> Self {
+        MorePrompt { lines }
+    }
+}
+
+impl Screen<AlchemyCtx> for MorePrompt {
+    fn render(&self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+        let inner_w = 60.min(usize::from(area.width.saturating_sub(4))).max(1);
+        let mut lines: Vec<(String, Rgb)> = Vec::new();
+        for (t, fg) in &self.lines {
+            for l in wrap_text(t, inner_w) {
+                lines.push((l, *fg));
+            }
+        }
+        lines.push(("--More-- (any key)".to_owned(), PALETTE.accent));
+        let w = lines
+            .iter()
+            .map(|(l, _)| l.chars().count())
+            .max()
+            .unwrap_or(10)
+            + 4;
+        let h = lines.len() + 2;
+        let inside = draw_box(frame, area.centred(w as u16, h as u16), &PALETTE, None);
+        put_lines(frame, inside, &lines);
+    }
+
+    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+        match input {
+            Input::Key { .. }
+            | Input::Mouse {
+                kind: alembic::MouseKind::Down(_),
+                ..
+            } => Transition::Pop(ScreenValue::Done),
+            _ => Transition::Stay,
+        }
+    }
+
+    fn is_overlay(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        "more"
     }
 }
 
@@ -271,12 +332,19 @@ impl LookScreen {
                     PALETTE.dim
                 };
                 out.push((info.text, fg));
+                // The full description of the thing on top (the hero aside).
+                if let Some(&t) = info.things.iter().find(|&&t| !is_hero(game, t)) {
+                    match describe(game, t) {
+                        Ok(d) => out.extend(d.lines.into_iter().map(|l| (l, colours::VALUE))),
+                        Err(e) => out.push((format!("internal error: {e}"), colours::ERROR)),
+                    }
+                }
             }
             Err(e) => out.push((format!("internal error: {e}"), colours::ERROR)),
         }
         let hint = match self.mode {
             Mode::Look => {
-                "Move the cursor: direction keys (HJKL... by 8), Tab/- next/previous thing. Esc closes."
+                "Move: direction keys (HJKL... by 8), Tab/- next/previous thing. v or Enter: describe everything here. Esc closes."
             }
             Mode::Target => {
                 "Throw at: Enter, t or .   Move: direction keys, Tab/- next/previous.   Esc cancels."
@@ -308,6 +376,28 @@ impl LookScreen {
         }
         out.push((hint.to_string(), PALETTE.dim));
         out
+    }
+}
+
+impl LookScreen {
+    /// A page describing every thing seen at `at` (the hero aside); `None` when there is
+    /// nothing to describe.
+    fn details(ctx: &AlchemyCtx, at: Loc) -> Option<TextScreen> {
+        let game = ctx.game()?;
+        let info = look_at(game, at).ok()?;
+        let mut lines: Vec<String> = Vec::new();
+        let mut title = None;
+        for &t in info.things.iter().filter(|&&t| !is_hero(game, t)) {
+            let d = describe(game, t).ok()?;
+            if !lines.is_empty() {
+                lines.push(String::new());
+            }
+            lines.push(capitalise(&d.title));
+            lines.extend(d.lines.into_iter().map(|l| format!("  {l}")));
+            title.get_or_insert(d.title);
+        }
+        let title = capitalise(&title?);
+        Some(TextScreen::new(title, lines))
     }
 }
 
@@ -414,9 +504,12 @@ impl Screen<AlchemyCtx> for LookScreen {
             (Mode::Target, Key::Enter | Key::Char('t' | '.' | '5')) => {
                 Self::close(ctx, ScreenValue::Loc(cursor))
             }
-            (Mode::Look, Key::Enter | Key::Char('x' | ';' | 'q' | ' ')) => {
-                Self::close(ctx, ScreenValue::Done)
-            }
+            (Mode::Look, Key::Enter | Key::Char('v')) => match Self::details(ctx, cursor) {
+                Some(screen) => Transition::push(screen),
+                None if key == Key::Enter => Self::close(ctx, ScreenValue::Done),
+                None => Transition::Stay,
+            },
+            (Mode::Look, Key::Char('x' | ';' | 'q' | ' ')) => Self::close(ctx, ScreenValue::Done),
             _ => Transition::Stay,
         }
     }

@@ -87,7 +87,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         "gravestone",
         Some("base decoration"),
         named("gravestone")
-            .with(GLYPH, '+')
+            .with(GLYPH, '|')
             .with(FG, rgb(0xC0C0C0))
             .with(IS_BLOCKING, true)
             .with(
@@ -118,7 +118,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         "statue",
         Some("base decoration"),
         named("statue")
-            .with(GLYPH, '&')
+            .with(GLYPH, '8')
             .with(FG, rgb(0xE0E0E0))
             .with(IS_BLOCKING, true)
             .with(USE_MESSAGE, Arc::from("The statue stares at you blankly.")),
@@ -138,6 +138,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         Some("base apparatus"),
         named("alchemy workbench")
             .with(IS_WORKBENCH, true)
+            .with(GLYPH, '=')
             .with(FG, rgb(0xFFC040))
             .with(
                 USE_MESSAGE,
@@ -149,6 +150,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         Some("base apparatus"),
         named("analysis lab")
             .with(IS_LAB, true)
+            .with(GLYPH, '(')
             .with(FG, rgb(0x40FFC0))
             .with(
                 USE_MESSAGE,

@@ -13,8 +13,8 @@ use super::world::{blocker_at, creature_at, items_at, say, tile_blocks};
 use crate::alchemy::command::RuleError;
 use crate::alchemy::kinds::{DamageType, Slot};
 use crate::alchemy::props::{
-    CR, IN, IS_ARMOUR, IS_FOOD, IS_IDENTIFIED, IS_INGREDIENT, IS_ITEM, IS_LAB, IS_POTION,
-    IS_VIEW_BLOCKING, IS_WEAPON, IS_WIELDED, IS_WORKBENCH, RECIPE, WIELD_SLOT,
+    CR, IN, INV_LETTER, IS_ARMOUR, IS_FOOD, IS_IDENTIFIED, IS_INGREDIENT, IS_ITEM, IS_LAB,
+    IS_POTION, IS_VIEW_BLOCKING, IS_WEAPON, IS_WIELDED, IS_WORKBENCH, RECIPE, WIELD_SLOT,
 };
 use crate::alchemy::text::{a_name, base_name, capitalise, count_name, is_identified, the_name};
 
@@ -42,6 +42,81 @@ pub fn inventory(game: &Game, holder: ThingId) -> Vec<ThingId> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The letters a pack uses, in the order they are given out: `a`–`z`, then `A`–`Z`.
+pub const PACK_LETTERS: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/// The items `holder` carries in groups that look alike (one inventory line each), in order
+/// of arrival. Items in use are never grouped.
+pub fn pack_groups(game: &Game, holder: ThingId) -> Result<Vec<Vec<ThingId>>, Error> {
+    let mut groups: Vec<(String, bool, Vec<ThingId>)> = Vec::new();
+    for t in inventory(game, holder) {
+        let base = base_name(game, t)?;
+        let wielded = game.is(t, &IS_WIELDED);
+        match groups
+            .iter_mut()
+            .find(|(b, w, _)| !wielded && !*w && *b == base)
+        {
+            Some((_, _, ids)) => ids.push(t),
+            None => groups.push((base, wielded, vec![t])),
+        }
+    }
+    Ok(groups.into_iter().map(|(_, _, ids)| ids).collect())
+}
+
+/// Give every item `holder` carries its pack letter: a group of look-alikes shares the
+/// letter its earliest lettered item has (unless an earlier group holds that letter); a
+/// group without one takes the first free letter. Letters already given never change while
+/// their group stays together, so an item keeps its letter across lists and turns. With
+/// all 52 letters in use, a newcomer has none (lists then show it without a letter).
+pub fn assign_letters(game: &mut Game, holder: ThingId) -> Result<(), Error> {
+    let groups = pack_groups(game, holder)?;
+    let valid = |c: char| PACK_LETTERS.contains(c);
+    let mut used: Vec<char> = Vec::new();
+    let mut chosen: Vec<Option<char>> = Vec::with_capacity(groups.len());
+    for ids in &groups {
+        let mine = ids
+            .iter()
+            .filter_map(|&t| game.query_opt(t, &INV_LETTER).ok().flatten())
+            .find(|&c| valid(c) && !used.contains(&c));
+        if let Some(c) = mine {
+            used.push(c);
+        }
+        chosen.push(mine);
+    }
+    for (ids, letter) in groups.iter().zip(chosen) {
+        let letter = match letter {
+            Some(c) => Some(c),
+            None => {
+                let free = PACK_LETTERS.chars().find(|c| !used.contains(c));
+                if let Some(c) = free {
+                    used.push(c);
+                }
+                free
+            }
+        };
+        for &t in ids {
+            let now = game.query_opt(t, &INV_LETTER).ok().flatten();
+            match letter {
+                Some(c) if now != Some(c) => game.set_mut(t, &INV_LETTER, c)?,
+                None if now.is_some() => clear_letter(game, t)?,
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Take away an item's pack letter (it left the pack).
+pub fn clear_letter(game: &mut Game, item: ThingId) -> Result<(), Error> {
+    let t = game.get_thing(item)?;
+    if t.props().get(INV_LETTER.key()).is_none() {
+        return Ok(());
+    }
+    let mut t = t.clone();
+    t.remove_prop(INV_LETTER.key());
+    game.update_thing_mut(t)
 }
 
 /// Mark the kind of `item` identified — for every item of that kind, in this game.
@@ -101,6 +176,7 @@ pub fn drop(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleEr
     need_carried(game, hero, item)?;
     let at = game.location(hero)?;
     game.set_mut(item, &IS_WIELDED, false)?;
+    clear_letter(game, item)?;
     game.move_thing_mut(item, Place::Map(at))?;
     let n = the_name(game, item)?;
     say(game, format!("You drop {n}."));
@@ -184,6 +260,7 @@ pub fn throw(
     }
     let name = the_name(game, item)?;
     game.set_mut(item, &IS_WIELDED, false)?;
+    clear_letter(game, item)?;
     say(game, format!("You throw {name}."));
     let potion = game.is(item, &IS_POTION);
     let mut last = from;
@@ -263,21 +340,23 @@ pub fn wield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleE
         return refuse(format!("You are already using {}.", the_name(game, item)?));
     }
     let slot = slot_of(game, item)?;
+    let mut replaced = None;
     for other in inventory(game, hero) {
         if other != item && game.is(other, &IS_WIELDED) && slot_of(game, other).ok() == Some(slot) {
             game.set_mut(other, &IS_WIELDED, false)?;
-            let n = the_name(game, other)?;
-            say(game, format!("You take off {n}."));
+            replaced = Some(the_name(game, other)?);
         }
     }
     game.set_mut(item, &IS_WIELDED, true)?;
     let n = the_name(game, item)?;
-    let verb = if game.is(item, &IS_WEAPON) {
-        "wield"
-    } else {
-        "put on"
+    // One sentence: a weapon is put away (not "taken off"), armour is swapped.
+    let msg = match (game.is(item, &IS_WEAPON), replaced) {
+        (true, Some(old)) => format!("You wield {n}, putting away {old}."),
+        (true, None) => format!("You wield {n}."),
+        (false, Some(old)) => format!("You take off {old} and put on {n}."),
+        (false, None) => format!("You put on {n}."),
     };
-    say(game, format!("You {verb} {n}."));
+    say(game, msg);
     Ok(ACTION)
 }
 
@@ -289,7 +368,12 @@ pub fn unwield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, Rul
     }
     game.set_mut(item, &IS_WIELDED, false)?;
     let n = the_name(game, item)?;
-    say(game, format!("You stop using {n}."));
+    let msg = if game.is(item, &IS_WEAPON) {
+        format!("You put away {n}.")
+    } else {
+        format!("You take off {n}.")
+    };
+    say(game, msg);
     Ok(ACTION)
 }
 
