@@ -293,7 +293,7 @@ fn killing_counts_and_removes_the_body() {
 #[test]
 fn damage_follows_the_formula() {
     // Player attack 10 vs the zombie's defence 3: 1 + rand(7) = 1..=7.
-    // Zombie attack 9 vs the player's defence 0: 1 + rand(9) = 1..=9.
+    // Zombie attack 8 vs the player's defence 0: 1 + rand(8) = 1..=8.
     for seed in 0..40 {
         let mut g = arena(seed, &[&["######", "#@Z..#", "######"]]).unwrap();
         act(&mut g, Command::Move(Dir::East));
@@ -307,7 +307,7 @@ fn damage_follows_the_formula() {
                 assert!((1..=7).contains(&n), "{m}");
             }
             if m.starts_with("The zombie claws you") {
-                assert!((1..=9).contains(&n), "{m}");
+                assert!((1..=8).contains(&n), "{m}");
             }
         }
     }
@@ -383,7 +383,7 @@ fn a_game_saves_and_loads_as_one_value() {
 
 #[test]
 fn the_descending_bot_wins_and_reports() {
-    let r = caves::simulate(3, 2000, SimPolicy::Descend).unwrap();
+    let r = caves::simulate(4, 5000, SimPolicy::Descend).unwrap();
     assert_eq!(r.outcome, "won", "{r:?}");
     assert_eq!(r.deepest, r.levels);
     let json = serde_json::to_string(&r).unwrap();
@@ -440,7 +440,9 @@ fn alembic_sim_knows_the_caves() {
 
 /// The cell of level `z` holding the tile named `name`.
 fn find_tile(g: &Game, z: i32, name: &str) -> Option<Loc> {
-    caves::level_box(z).iter().find(|&l| tile_name(g, l) == name)
+    caves::level_box(z)
+        .iter()
+        .find(|&l| tile_name(g, l) == name)
 }
 
 /// Every level's stairs down (or, at the bottom, the way out) lie at least
@@ -470,4 +472,20 @@ fn stairs_lie_far_from_where_the_player_arrives() {
             );
         }
     }
+}
+
+/// The Caves are a real short game: over twelve seeds the resting, descending bot plays a
+/// median of at least 600 turns, and it both wins and dies. (The 50-seed distribution is in
+/// the README: `scripts/caves-balance.sh`.)
+#[test]
+fn the_caves_last_and_can_be_lost() {
+    let runs: Vec<_> = (1..=12)
+        .map(|seed| caves::simulate(seed, 20_000, SimPolicy::Descend).unwrap())
+        .collect();
+    let mut turns: Vec<u64> = runs.iter().map(|r| r.turns).collect();
+    turns.sort_unstable();
+    let median = (turns[5] + turns[6]) / 2;
+    assert!(median >= 600, "median {median} turns: {turns:?}");
+    assert!(runs.iter().any(|r| r.outcome == "won"), "{runs:?}");
+    assert!(runs.iter().any(|r| r.outcome == "died"), "{runs:?}");
 }

@@ -229,8 +229,8 @@ pub fn library() -> Result<Library, Error> {
     lib.proclaim_mut(
         "zombie",
         None,
-        creature("zombie", 'Z', Rgb::new(140, 190, 150), 24)
-            .with(ATTACK, 9)
+        creature("zombie", 'Z', Rgb::new(140, 190, 150), 18)
+            .with(ATTACK, 8)
             .with(DEFENCE, 3)
             .with(VERB, Arc::from("claws"))
             .with(HOSTILE, true)

@@ -4,9 +4,10 @@
 //!
 //! - Levels of 120 × 50 made by random fill and three rounds of the engine's cellular
 //!   automaton; pockets under 25 cells are filled in. Five levels (level `d` at `z = −d`)
-//!   are joined by stairs: every region above (the engine's flood fill) gets a staircase
-//!   down into the region below that it overlaps most. The way out lies on the bottom level, as far as possible
-//!   (by a Dijkstra map) from the stairs that lead there.
+//!   are joined by stairs: one staircase per level, at least [`STAIRS_AWAY`] (60%) of the
+//!   level's diameter from where the player arrives, counted in turns of walking and
+//!   digging. The way out lies on the bottom level, as far as possible from the stairs
+//!   that lead there.
 //! - The player `@` (40 hp, attack 10) walks, digs (walking into rock) and attacks (walking
 //!   into a creature). Lichens `F` grow and sting whoever touches them, bunnies `v` hop about,
 //!   silverfish `~` swim through rock, cave bats `b` (Dijkstra maps) and zombies `Z` (A*) hunt

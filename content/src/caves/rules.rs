@@ -21,15 +21,15 @@ pub const VIEW_RADIUS: u32 = 9;
 /// Messages reach everyone within this many cells (king's moves) on the same level.
 pub const HEARING: i32 = 7;
 /// The player heals one hit point every this many turns.
-pub const REGEN_EVERY: u64 = 15;
+pub const REGEN_EVERY: u64 = 10;
 /// Lichens grow with probability 1 in this, per turn.
 pub const LICHEN_GROWTH_ODDS: u64 = 100;
 /// Each turn, with probability 1 in this, a new hunter comes out of the dark on the
-/// player's level (out of sight, up to [`MAX_HUNTERS`] plus two per level of depth):
+/// player's level (out of sight, up to [`MAX_HUNTERS`] plus one per level of depth):
 /// lingering is dangerous.
 pub const REINFORCE_ODDS: u64 = 30;
 /// Hunters allowed on the top level before reinforcements stop.
-pub const MAX_HUNTERS: usize = 6;
+pub const MAX_HUNTERS: usize = 4;
 
 /// What the player asks for; each takes one turn when it does something.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -459,7 +459,7 @@ fn reinforce(g: &mut Game, p: ThingId, z: i32) -> Result<(), Error> {
         .into_iter()
         .filter(|&c| is_hostile(g, c))
         .count();
-    if hunters >= MAX_HUNTERS + 2 * depth.max(0) as usize {
+    if hunters >= MAX_HUNTERS + depth.max(0) as usize {
         return Ok(());
     }
     let name = g.random_name(&HOSTILE, 1, depth + 1)?;

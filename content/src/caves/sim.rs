@@ -4,8 +4,15 @@ use alembic::{Dir, Error, Game, GameRng, InvariantError, Loc, Pathfinder, Search
 use serde::{Deserialize, Serialize};
 
 use super::data::{DIGGABLE, EXIT, STAIRS};
-use super::rules::{Command, Outcome, act_mut, creature_at, is_hostile, outcome, player, status};
+use super::rules::{
+    Command, Outcome, act_mut, creature_at, creatures_on, is_hostile, outcome, player, status,
+};
 use super::world::{is_inner, level_box, new_game, walkable};
+
+/// The explore bot rests below this percentage of full health...
+const REST_BELOW: i32 = 60;
+/// ...when no hunter is this close (cells).
+const REST_SAFE: u32 = 8;
 
 /// How the simulated player chooses commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -194,6 +201,7 @@ impl Bot {
         }
         match policy {
             SimPolicy::Wander => Ok(self.wander(g, here)),
+            SimPolicy::Descend if Self::should_rest(g, here)? => Ok(Command::Wait),
             SimPolicy::Descend => self.descend(g, here),
         }
     }
@@ -214,6 +222,21 @@ impl Bot {
                 Command::Move(Dir::COMPASS[i % 8])
             }
         }
+    }
+
+    /// Rest (wait and heal) when below [`REST_BELOW`] of full health and no hunter is
+    /// within [`REST_SAFE`] cells, as a careful player would.
+    fn should_rest(g: &Game, here: Loc) -> Result<bool, Error> {
+        let me = status(g)?;
+        if me.hp * 100 >= me.max_hp * REST_BELOW {
+            return Ok(false);
+        }
+        let threatened = creatures_on(g, here.z)
+            .into_iter()
+            .filter(|&c| is_hostile(g, c))
+            .filter_map(|c| g.location(c).ok())
+            .any(|l| l.chebyshev(here) <= REST_SAFE);
+        Ok(!threatened)
     }
 
     fn descend(&mut self, g: &Game, here: Loc) -> Result<Command, Error> {

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use alembic::{Adjacency, DijkstraMap, Error, Game, Loc, LocBox, Regions, ThingId, TileMap};
 
 use super::data::{
-    self, CAUSE, DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS, SEED,
-    SPORES, STAIRS_DOWN, STAIRS_UP, WALKABLE, WALL, hooks, tile,
+    self, CAUSE, DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS,
+    SEED, SPORES, STAIRS_DOWN, STAIRS_UP, WALKABLE, WALL, hooks, tile,
 };
 use super::rules;
 
@@ -110,7 +110,8 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
     else {
         return Err(Error::OutOfBounds(Loc::ORIGIN));
     };
-    let start = farthest(&walk_from(&g, &[anywhere])).map_or(anywhere, |(l, _)| l);
+    let in_top = |l: Loc| top.label(l).is_some() && top.label(l) == top.largest();
+    let start = farthest_where(&walk_from(&g, &[anywhere]), in_top).map_or(anywhere, |(l, _)| l);
     let player = g.spawn_mut(hooks, "player", start)?;
     g.set_var_mut(&PLAYER, player);
     g.set_var_mut(&DEEPEST, 0);
@@ -132,7 +133,11 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
                 let (c, span) = farthest(&from_b).unwrap_or((b, 0));
                 (from_b, walk_from(&g, &[c]), span)
             }
-            None => (DijkstraMap::new(level_box(below)), DijkstraMap::new(level_box(below)), 0),
+            None => (
+                DijkstraMap::new(level_box(below)),
+                DijkstraMap::new(level_box(below)),
+                0,
+            ),
         };
         // How good a stair cell is: its share of the diameter above, and the share the next
         // stairs could reach below; the smaller of the two counts.
@@ -163,7 +168,8 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
                 Some((_, l)) => l,
                 // No cell lies over the level below's largest region: the farthest cell,
                 // and a floor cut out under it.
-                None => farthest(&from_arrival).map_or(arrival, |(l, _)| l),
+                None => farthest_where(&from_arrival, |l| g.tile(l) == floor)
+                    .map_or(arrival, |(l, _)| l),
             },
         };
         g.set_tile_mut(at.with_z(z), down)?;
@@ -173,7 +179,7 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
 
     // 4. The way out: on the bottom level, as far as possible from where the player arrives.
     let from_arrival = walk_from(&g, &[arrival]);
-    let exit_at = farthest(&from_arrival).map_or(arrival, |(l, _)| l);
+    let exit_at = farthest_where(&from_arrival, |l| g.tile(l) == floor).map_or(arrival, |(l, _)| l);
     g.set_tile_mut(exit_at, tile(&g, EXIT_TILE)?)?;
 
     // 5. Creatures, more dangerous deeper down, none right beside the player.
@@ -226,9 +232,14 @@ fn walk_from(g: &Game, from: &[Loc]) -> DijkstraMap {
 /// The farthest cell a distance map reaches, and its distance (the first of equals, in the
 /// map's order, so the choice is deterministic).
 fn farthest(map: &DijkstraMap) -> Option<(Loc, i64)> {
+    farthest_where(map, |_| true)
+}
+
+/// [`farthest`] among the cells that pass `keep`.
+fn farthest_where(map: &DijkstraMap, keep: impl Fn(Loc) -> bool) -> Option<(Loc, i64)> {
     let mut best: Option<(Loc, i64)> = None;
     for (l, d) in map.iter() {
-        if best.is_none_or(|(_, b)| d > b) {
+        if best.is_none_or(|(_, b)| d > b) && keep(l) {
             best = Some((l, d));
         }
     }
