@@ -43,7 +43,7 @@ fn without_monsters(mut g: Game) -> Game {
 #[test]
 fn undisturbed_auto_explore_sees_the_whole_level_in_bounded_steps() {
     let rules = Rules::new().expect("rules");
-    for seed in 1..=8 {
+    for seed in 1..=50 {
         let mut g = quiet_game(seed, &rules);
         let t0 = g.turn();
         let mut presses = 0;
@@ -70,6 +70,64 @@ fn undisturbed_auto_explore_sees_the_whole_level_in_bounded_steps() {
         let steps = g.turn() - t0;
         assert!(steps < (MAX_STEPS * presses) as u64, "seed {seed}: bounded");
     }
+}
+
+/// The hostile creatures the hero sees in `g`.
+fn hostiles_seen(g: &Game) -> Vec<alembic::ThingId> {
+    use alembic_content::alchemy::props::{IS_CREATURE, IS_HOSTILE};
+    let h = hero(g).expect("hero");
+    let seen = alchemy::view::visible(g).expect("view");
+    seen.iter()
+        .flat_map(|l| g.things_at(l).iter().copied())
+        .filter(|&t| t != h && g.is(t, &IS_CREATURE) && g.is(t, &IS_HOSTILE))
+        .collect()
+}
+
+/// On 50 seeds of real (monster-filled) games, auto-explore never takes a step while a
+/// hostile creature is in view, refuses to start with one in view, and every press ends
+/// within the step bound. Refused presses are answered by waiting, as a player might.
+#[test]
+fn auto_explore_never_steps_with_a_monster_in_view() {
+    let rules = Rules::new().expect("rules");
+    let (mut refused, mut steps_checked) = (0, 0);
+    for seed in 1..=50 {
+        let g = alchemy::new_game(seed, &rules).expect("game");
+        let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+        let ctx = app.ctx_mut();
+        for _ in 0..30 {
+            let before = ctx.game().expect("game").clone();
+            let in_view = !hostiles_seen(&before).is_empty();
+            let mut steps = 0usize;
+            let end = travel::explore_observed(ctx, &mut |game, step| {
+                steps += 1;
+                let foes = hostiles_seen(game);
+                assert!(
+                    foes.is_empty(),
+                    "seed {seed}: a step to {step:?} with {foes:?} in view"
+                );
+            });
+            steps_checked += steps;
+            assert!(steps <= MAX_STEPS, "seed {seed}: unbounded");
+            if in_view {
+                assert_eq!(steps, 0, "seed {seed}: started with a monster in view");
+                assert!(
+                    matches!(&end, TravelEnd::Interrupted(w) if w.starts_with("Not with")),
+                    "seed {seed}: {end:?}"
+                );
+                refused += 1;
+                if ctx.act(alchemy::Command::Wait).is_none_or(|over| over) {
+                    break;
+                }
+            }
+            match end {
+                TravelEnd::Interrupted(ref w) if w == "Done exploring." => break,
+                TravelEnd::GameOver => break,
+                _ => {}
+            }
+        }
+    }
+    assert!(refused > 0, "some press met a monster in view");
+    assert!(steps_checked > 500, "explore walked: {steps_checked} steps");
 }
 
 #[test]

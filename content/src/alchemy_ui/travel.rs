@@ -11,7 +11,9 @@ use alembic::{Dir, Loc, Pathfinder, Search, ThingId};
 
 use super::{AlchemyCtx, Tone};
 use crate::alchemy::command::Command;
-use crate::alchemy::props::{HPS, IS_CREATURE, IS_DOOR, IS_OPEN, IS_STAIRS_DOWN, IS_STAIRS_UP};
+use crate::alchemy::props::{
+    HPS, IS_CREATURE, IS_DOOR, IS_HOSTILE, IS_OPEN, IS_STAIRS_DOWN, IS_STAIRS_UP,
+};
 use crate::alchemy::rules::memory::{explored, remembered_thing};
 use crate::alchemy::rules::world::{TileTable, creature_at, level_box};
 use crate::alchemy::view::{hero_id, visible};
@@ -48,6 +50,25 @@ fn monsters_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
         .collect();
     out.sort_unstable();
     out
+}
+
+/// The hostile creatures the hero sees: while any is in view, travel neither starts nor
+/// goes on (as DCSS's "There are monsters nearby!").
+fn hostiles_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
+    let Some(game) = ctx.game() else {
+        return Vec::new();
+    };
+    monsters_in_view(ctx)
+        .into_iter()
+        .filter(|&t| game.is(t, &IS_HOSTILE))
+        .collect()
+}
+
+/// "a goblin", for messages.
+fn a_name(ctx: &AlchemyCtx, id: ThingId) -> String {
+    ctx.game()
+        .and_then(|g| crate::alchemy::text::a_name(g, id).ok())
+        .unwrap_or_else(|| "something".to_owned())
 }
 
 /// Where the hero is.
@@ -118,13 +139,21 @@ fn next_step(ctx: &AlchemyCtx, target: Loc) -> Option<(Loc, Dir)> {
 }
 
 /// Walk one step at a time: `next` gives the next step (or `None`: nowhere to go, reported
-/// as `stuck`), `arrived` says when to stop. Stops as described in the module docs.
+/// as `stuck`), `arrived` says when to stop. Stops as described in the module docs, and
+/// never starts or takes a step while a hostile creature is in view. `observe` sees the game
+/// and the step before each step is taken.
 fn walk(
     ctx: &mut AlchemyCtx,
     mut next: impl FnMut(&AlchemyCtx) -> Option<(Loc, Dir)>,
     arrived: impl Fn(&AlchemyCtx) -> bool,
     stuck: TravelEnd,
+    observe: &mut dyn FnMut(&alembic::Game, Loc),
 ) -> TravelEnd {
+    if let Some(&foe) = hostiles_in_view(ctx).first()
+        && !arrived(ctx)
+    {
+        return TravelEnd::Interrupted(format!("Not with {} in view.", a_name(ctx, foe)));
+    }
     let mut seen_before = monsters_in_view(ctx);
     for _ in 0..MAX_STEPS {
         let Some(game) = ctx.game() else {
@@ -151,6 +180,7 @@ fn walk(
             // Never attack by travelling: stop beside it.
             return TravelEnd::Interrupted("Something is in the way.".to_owned());
         }
+        observe(game, step);
         let log_len = ctx.log().len();
         let cmd = if closed_door {
             Command::Open(dir)
@@ -163,12 +193,11 @@ fn walk(
             None => return TravelEnd::Interrupted("You stop.".to_owned()),
         }
         let now = monsters_in_view(ctx);
-        if let Some(&new) = now.iter().find(|t| !seen_before.contains(t)) {
-            let name = ctx
-                .game()
-                .and_then(|g| crate::alchemy::text::a_name(g, new).ok())
-                .unwrap_or_else(|| "something".to_owned());
-            return TravelEnd::Interrupted(format!("You see {name}."));
+        let hostile = hostiles_in_view(ctx).first().copied();
+        if let Some(new) =
+            hostile.or_else(|| now.iter().find(|t| !seen_before.contains(t)).copied())
+        {
+            return TravelEnd::Interrupted(format!("You see {}.", a_name(ctx, new)));
         }
         seen_before = now;
         let hurt = ctx
@@ -193,12 +222,22 @@ pub fn travel(ctx: &mut AlchemyCtx, target: Loc) -> TravelEnd {
         |c| next_step(c, target),
         |c| hero_at(c) == Some(target),
         TravelEnd::NoPath,
+        &mut |_, _| {},
     )
 }
 
 /// Auto-explore (`o`): walk to the nearest seen, reachable cell that borders unexplored
 /// space, again and again, until the level is explored or something happens.
 pub fn explore(ctx: &mut AlchemyCtx) -> TravelEnd {
+    explore_observed(ctx, &mut |_, _| {})
+}
+
+/// [`explore`], calling `observe` with the game and the cell about to be stepped onto before
+/// every step (for tests and tools that check each step).
+pub fn explore_observed(
+    ctx: &mut AlchemyCtx,
+    observe: &mut dyn FnMut(&alembic::Game, Loc),
+) -> TravelEnd {
     let frontier = |c: &AlchemyCtx, l: Loc| {
         c.game().is_some_and(|g| {
             explored(g, l)
@@ -211,6 +250,7 @@ pub fn explore(ctx: &mut AlchemyCtx) -> TravelEnd {
         |c| step_towards(c, |l| frontier(c, l)),
         |_| false,
         TravelEnd::Arrived,
+        observe,
     );
     if end != TravelEnd::Arrived {
         return end;
@@ -260,7 +300,13 @@ pub fn to_stairs(ctx: &mut AlchemyCtx, down: bool) -> TravelEnd {
     } else {
         TravelEnd::Interrupted(format!("You know of no stairs {what} on this level."))
     };
-    walk(ctx, |c| step_towards(c, |l| is_stairs(c, l)), on, stuck)
+    walk(
+        ctx,
+        |c| step_towards(c, |l| is_stairs(c, l)),
+        on,
+        stuck,
+        &mut |_, _| {},
+    )
 }
 
 /// Run (Shift+direction): keep moving `dir` until something interesting, as in DCSS: the
@@ -303,6 +349,7 @@ pub fn run(ctx: &mut AlchemyCtx, dir: Dir) -> TravelEnd {
         },
         |_| false,
         TravelEnd::Interrupted(String::new()),
+        &mut |_, _| {},
     )
 }
 
