@@ -10,6 +10,7 @@ pub mod alchemy;
 pub mod alchemy_ui;
 pub mod caves;
 pub mod demo;
+pub mod keymap;
 pub mod launch;
 pub mod playback;
 pub mod record;

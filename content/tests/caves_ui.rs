@@ -86,7 +86,7 @@ fn start_dig_walk_toggle_regions_help_and_quit() {
     );
     assert!(f[4].contains_text("0"));
     assert!(!f[5].contains_text("Regions"));
-    assert!(f[6].contains_text("Walking into rock digs it out"));
+    assert!(f[6].contains_text("walking into rock digs it out"));
     assert!(f[8].contains_text("Really quit? (y/n)"));
     assert!(!f[9].contains_text("Really quit?"));
     assert!(f[10].contains_text("Really quit? (y/n)"));

@@ -95,8 +95,8 @@ pub use replay::{
 };
 pub use rng::GameRng;
 pub use screens::{
-    Confirm, Farewell, ItemList, ListEntry, MessageLogScreen, MinSize, Palette, Rect, Screen,
-    ScreenStack, ScreenValue, TextScreen, Title, Transition, direction_key, draw_box,
+    Confirm, DIRECTION_KEYS, Farewell, ItemList, ListEntry, MessageLogScreen, MinSize, Palette,
+    Rect, Screen, ScreenStack, ScreenValue, TextScreen, Title, Transition, direction_key, draw_box,
     draw_item_list, draw_message_log, draw_too_small, fade_for_age, fill, is_cancel, item_letter,
     page_count, plain_char, plain_key, put_centred, put_clipped, wheel_key, wrap_text,
 };

@@ -503,6 +503,48 @@ pub fn wheel_key(input: &Input) -> Option<Key> {
     }
 }
 
+/// Every key [`direction_key`] gives a direction for (without modifiers), for keymaps and
+/// help screens that list them.
+///
+/// ```
+/// use alembic::{DIRECTION_KEYS, Input, direction_key};
+/// assert!(DIRECTION_KEYS.iter().all(|&k| direction_key(&Input::key(k)).is_some()));
+/// ```
+pub const DIRECTION_KEYS: &[Key] = &[
+    Key::Char('h'),
+    Key::Char('j'),
+    Key::Char('k'),
+    Key::Char('l'),
+    Key::Char('y'),
+    Key::Char('u'),
+    Key::Char('b'),
+    Key::Char('n'),
+    Key::Left,
+    Key::Down,
+    Key::Up,
+    Key::Right,
+    Key::Home,
+    Key::PageUp,
+    Key::End,
+    Key::PageDown,
+    Key::Char('1'),
+    Key::Char('2'),
+    Key::Char('3'),
+    Key::Char('4'),
+    Key::Char('6'),
+    Key::Char('7'),
+    Key::Char('8'),
+    Key::Char('9'),
+    Key::Keypad(1),
+    Key::Keypad(2),
+    Key::Keypad(3),
+    Key::Keypad(4),
+    Key::Keypad(6),
+    Key::Keypad(7),
+    Key::Keypad(8),
+    Key::Keypad(9),
+];
+
 /// The compass direction a key means by roguelike convention: vi keys `hjklyubn`, arrows,
 /// numpad digits (as [`Key::Keypad`] or plain digits) and, for numpads without Num Lock,
 /// Home / PageUp / End / PageDown as the diagonals.

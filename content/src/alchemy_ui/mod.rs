@@ -16,6 +16,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod keymap;
 pub mod morgue;
 pub mod play;
 pub mod prompts;

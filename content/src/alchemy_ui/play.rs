@@ -5,10 +5,12 @@
 use alembic::{
     Cell, ColourDepth, Confirm, Frame, Input, ItemList, Key, ListEntry, Loc, LocBox,
     MessageLogScreen, MouseButton, MouseKind, Rect, Rgb, Screen, ScreenValue, TextScreen, ThingId,
-    Tile, TileSupport, Transition, direction_key, fill, plain_key, put_clipped, wrap_text,
+    Tile, TileSupport, Transition, fill, plain_key, put_clipped, wrap_text,
 };
 
 use super::colours::{self, PALETTE};
+pub use super::keymap::help_lines;
+use super::keymap::{Action, action_of};
 use super::prompts::{ActionMenu, DirectionPrompt, EndScreen, LookScreen, MorePrompt};
 use super::{AlchemyCtx, Tone, tone_colour};
 use crate::alchemy::props::{IS_DOOR, IS_LAB, IS_OPEN, IS_WORKBENCH};
@@ -20,58 +22,6 @@ use crate::alchemy::view::{
     visible,
 };
 use crate::alchemy::{Command, summary};
-
-/// Every key, for the help screen.
-pub const HELP: &[&str] = &[
-    "Alchemy: go down to depth 10, take the Philosopher's Stone, and climb back out through \
-     the exit on depth 1 (stand on the up stairs there and press <). Drink, analyse and brew \
-     potions on the way: you start knowing none of them.",
-    "",
-    "Moving",
-    "  h j k l y u b n    move (vi keys); arrow keys and numpad 1-9 work too",
-    "                     walk into a monster to attack it, into a closed door to open it",
-    "  H J K L Y B N      run (Shift+arrow too): until something interesting",
-    "  .  or  5           wait a turn",
-    "  <  >               climb up / go down the stairs you stand on; elsewhere, travel to the nearest known stairs",
-    "  o                  explore: walk to the nearest unexplored place until something happens",
-    "",
-    "Items",
-    "  ,  or  g           pick up (a list when several things lie here)",
-    "  i                  inventory: choose an item to see what you can do with it",
-    "  q                  quaff (drink) a potion",
-    "  e                  eat food, a herb or a mushroom",
-    "  t                  throw: choose an item, then a target",
-    "  d                  drop",
-    "  w                  wield a weapon or wear armour (again to take it off)",
-    "  a                  analyse a potion or ingredient (beside an analysis lab)",
-    "  c                  craft a potion from a known recipe (beside an alchemy workbench)",
-    "",
-    "Other",
-    "  C                  close or open a door (then a direction)",
-    "  x  or  ;           look around with a cursor (l is a vi key: east)",
-    "  m                  message log",
-    "  F2                 tiles or letters on the map (in the window frontend)",
-    "  U                  take back a move (practice games only: --practice)",
-    "  ~  or  &           the wizard console (wizard games only: --wizard)",
-    "  ?                  this help",
-    "  S                  save and quit (continue from the start screen next time)",
-    "  Q                  quit without saving (asks first)",
-    "  Esc                cancel a list or prompt",
-    "",
-    "Mouse: point at a cell to look at it; click a seen cell to travel there (it stops when \
-     a monster comes into view); click next to you to move or attack; the wheel opens the \
-     message log and scrolls lists.",
-    "",
-    "Item lists: a-z choose, < > turn pages. An item keeps its letter (a-z, then A-Z) in \
-     every list for as long as you carry it.",
-    "Look and target cursor: direction keys move it, H J K L Y U B N move it 8, Tab or + \
-     jumps to the next creature or item, - to the previous; Enter, t or . throws at the \
-     cursor; Esc closes.",
-    "",
-    "Torchlight: what you see now is lit by your torch; places you remember but cannot \
-     see are drawn dim and blue-grey. The game is saved when you press S or close the \
-     window; a dead alchemist's save is deleted.",
-];
 
 // ---------------------------------------------------------------------------------------------
 // Layout
@@ -850,60 +800,6 @@ enum Pending {
     Info,
 }
 
-/// The help text with the legend of every glyph on the map (made from the game's data),
-/// and of the tiles when the map is drawn in tiles.
-#[must_use]
-pub fn help_lines(ctx: &AlchemyCtx) -> Vec<String> {
-    let mut lines: Vec<String> = HELP.iter().map(|l| (*l).to_owned()).collect();
-    let base;
-    let lib = match ctx.game() {
-        Some(g) => Some(g.library()),
-        None => {
-            base = crate::alchemy::library::base_library().ok();
-            base.as_ref()
-        }
-    };
-    if let Some(Ok(sections)) = lib.map(view::legend) {
-        lines.push(String::new());
-        lines.push("On the map (look with x to tell things of one glyph apart)".to_owned());
-        for (title, entries) in sections {
-            lines.push(format!("  {title}"));
-            for e in entries {
-                let glyph = if e.glyph == ' ' {
-                    "(blank)".to_owned()
-                } else {
-                    e.glyph.to_string()
-                };
-                lines.push(format!("    {glyph:<7} {}", e.names.join(", ")));
-            }
-        }
-    }
-    if ctx.tiles() {
-        let t = |tile: Tile| tile.to_char();
-        lines.push(String::new());
-        lines.push("Tiles (F2 switches back to letters)".to_owned());
-        lines.push(format!(
-            "  {} you    {} monster (its letter on a token)    {} potion    {} wall    {} rock",
-            t(Tile::Hero),
-            t(Tile::Creature('g')),
-            t(Tile::Potion),
-            t(Tile::Wall),
-            t(Tile::Rock),
-        ));
-        lines.push(format!(
-            "  {} floor    {} closed door    {} open door    {} {} stairs down, up    {} water",
-            t(Tile::Floor),
-            t(Tile::DoorClosed),
-            t(Tile::DoorOpen),
-            t(Tile::StairsDown),
-            t(Tile::StairsUp),
-            t(Tile::Water),
-        ));
-        lines.push("  Everything else keeps its letter, as listed above.".to_owned());
-    }
-    lines
-}
-
 /// The play screen.
 #[derive(Debug, Default)]
 pub struct PlayScreen {
@@ -1184,30 +1080,6 @@ fn item_list(title: &str, entries: &[&InventoryEntry]) -> ItemList {
     ItemList::new(title, rows).with_palette(PALETTE)
 }
 
-/// Shift with a direction: run. Vi keys in capitals (`HJKLYUBN`, as in NetHack and DCSS)
-/// or Shift with an arrow key.
-fn run_key(input: &Input) -> Option<alembic::Dir> {
-    use alembic::Dir;
-    match *input {
-        Input::Key { key, mods } if !mods.ctrl && !mods.alt => match key {
-            Key::Char('H') => Some(Dir::West),
-            Key::Char('J') => Some(Dir::South),
-            Key::Char('K') => Some(Dir::North),
-            Key::Char('L') => Some(Dir::East),
-            Key::Char('Y') => Some(Dir::NorthWest),
-            Key::Char('U') => None, // U takes a move back in practice games
-            Key::Char('B') => Some(Dir::SouthWest),
-            Key::Char('N') => Some(Dir::SouthEast),
-            Key::Left if mods.shift => Some(Dir::West),
-            Key::Right if mods.shift => Some(Dir::East),
-            Key::Up if mods.shift => Some(Dir::North),
-            Key::Down if mods.shift => Some(Dir::South),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// What `a` says away from a lab.
 const NO_LAB: &str = "You need to stand beside an analysis lab (&) to analyse anything.";
 
@@ -1296,65 +1168,76 @@ impl Screen<AlchemyCtx> for PlayScreen {
         if matches!(input, Input::Key { .. }) {
             self.hover = None;
         }
-        if let Some(d) = run_key(&input) {
-            return {
-                let end = super::travel::run(ctx, d);
-                Self::report(ctx, end)
+        let Some((action, dir)) = action_of(&input) else {
+            return match plain_key(&input) {
+                Some(Key::Char(c)) if !c.is_control() => {
+                    ctx.note(Tone::Note, format!("Unknown key '{c}'. Press ? for help."));
+                    Transition::Stay
+                }
+                Some(other) => {
+                    ctx.note(
+                        Tone::Note,
+                        format!("Unknown key {other:?}. Press ? for help."),
+                    );
+                    Transition::Stay
+                }
+                None => Transition::Stay,
             };
-        }
-        if let Some(d) = direction_key(&input) {
-            return Self::act(ctx, Command::Move(d));
-        }
-        let Some(key) = plain_key(&input) else {
-            return Transition::Stay;
         };
-        match key {
-            Key::Char('.' | '5') | Key::Keypad(5) => Self::act(ctx, Command::Wait),
-            Key::Char('<') if !on_stairs(ctx, false) => {
-                let end = super::travel::to_stairs(ctx, false);
+        match action {
+            Action::Run => match dir {
+                Some(d) => {
+                    let end = super::travel::run(ctx, d);
+                    Self::report(ctx, end)
+                }
+                None => Transition::Stay,
+            },
+            Action::Move => match dir {
+                Some(d) => Self::act(ctx, Command::Move(d)),
+                None => Transition::Stay,
+            },
+            Action::Wait => Self::act(ctx, Command::Wait),
+            Action::Stairs { down } if !on_stairs(ctx, down) => {
+                let end = super::travel::to_stairs(ctx, down);
                 Self::report(ctx, end)
             }
-            Key::Char('>') if !on_stairs(ctx, true) => {
-                let end = super::travel::to_stairs(ctx, true);
-                Self::report(ctx, end)
-            }
-            Key::Char('<') => Self::act(ctx, Command::Ascend),
-            Key::Char('>') => Self::act(ctx, Command::Descend),
-            Key::Char(',' | 'g') => self.pick_up(ctx),
+            Action::Stairs { down: false } => Self::act(ctx, Command::Ascend),
+            Action::Stairs { down: true } => Self::act(ctx, Command::Descend),
+            Action::PickUp => self.pick_up(ctx),
             // First the lab, then the item: no list to choose from where nothing can be done.
-            Key::Char('a') if !at_lab(ctx) => {
+            Action::Analyse if !at_lab(ctx) => {
                 ctx.note(Tone::Note, NO_LAB);
                 Transition::Stay
             }
-            Key::Char('a') => self.choose_item(ctx, ItemAction::Analyse),
-            Key::Char('c') => self.craft(ctx),
-            Key::Char('d') => self.choose_item(ctx, ItemAction::Drop),
-            Key::Char('e') => self.choose_item(ctx, ItemAction::Eat),
-            Key::Char('i') => self.inventory(ctx),
+            Action::Analyse => self.choose_item(ctx, ItemAction::Analyse),
+            Action::Craft => self.craft(ctx),
+            Action::Drop => self.choose_item(ctx, ItemAction::Drop),
+            Action::Eat => self.choose_item(ctx, ItemAction::Eat),
+            Action::Inventory => self.inventory(ctx),
             // `l` is east (vi keys), so look is `x` (as in Crawl) or `;` (as in NetHack).
-            Key::Char('x' | ';') => match LookScreen::look(ctx) {
+            Action::Look => match LookScreen::look(ctx) {
                 Some(s) => self.wait_for(Pending::Info, Transition::push(s)),
                 None => Transition::Stay,
             },
-            Key::Char('m') => {
+            Action::Messages => {
                 let lines = ctx.log().iter().map(super::LogLine::shown).collect();
                 self.wait_for(
                     Pending::Info,
                     Transition::push(MessageLogScreen::new("Messages", lines)),
                 )
             }
-            Key::Char('o') => {
+            Action::Explore => {
                 let end = super::travel::explore(ctx);
                 Self::report(ctx, end)
             }
-            Key::Char('C') => self.wait_for(
+            Action::Door => self.wait_for(
                 Pending::Door,
                 Transition::push(DirectionPrompt::new("Open or close a door: which way?")),
             ),
-            Key::Char('q') => self.choose_item(ctx, ItemAction::Quaff),
-            Key::Char('t') => self.choose_item(ctx, ItemAction::Throw),
-            Key::Char('w') => self.choose_item(ctx, ItemAction::Wield),
-            Key::Char('~' | '&') => {
+            Action::Quaff => self.choose_item(ctx, ItemAction::Quaff),
+            Action::Throw => self.choose_item(ctx, ItemAction::Throw),
+            Action::Wield => self.choose_item(ctx, ItemAction::Wield),
+            Action::Wizard => {
                 if ctx.is_wizard() {
                     return self.wait_for(
                         Pending::Info,
@@ -1367,11 +1250,11 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 );
                 Transition::Stay
             }
-            Key::Char('U') => {
+            Action::Undo => {
                 ctx.undo();
                 Transition::Stay
             }
-            Key::F(2) => {
+            Action::Tiles => {
                 match ctx.toggle_tiles() {
                     Some(true) => ctx.note(Tone::Note, "Tiles on (F2 for letters)."),
                     Some(false) => ctx.note(Tone::Note, "Letters on (F2 for tiles)."),
@@ -1382,12 +1265,12 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 }
                 Transition::Stay
             }
-            Key::Char('?') | Key::F(1) => self.wait_for(
+            Action::Help => self.wait_for(
                 Pending::Info,
                 Transition::push(TextScreen::new("Alchemy: help", help_lines(ctx))),
             ),
             // Saved: say where before the screen goes (the window's farewell may be unseen).
-            Key::Char('S') => match ctx.save_and_leave() {
+            Action::Save => match ctx.save_and_leave() {
                 Ok(path) => self.wait_for(
                     Pending::SavedQuit,
                     Transition::push(MorePrompt::new(vec![
@@ -1406,7 +1289,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
                     Transition::Stay
                 }
             },
-            Key::Char('Q') => {
+            Action::Quit => {
                 let prompt = if ctx.save_exists() || ctx.save_path().is_some_and(|p| p.is_file()) {
                     "Quit without saving? Your last save stays as it was. (S saves and quits.)"
                 } else {
@@ -1414,18 +1297,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 };
                 self.wait_for(Pending::Quit, Transition::push(Confirm::new(prompt)))
             }
-            Key::Esc => Transition::Stay,
-            Key::Char(c) if !c.is_control() => {
-                ctx.note(Tone::Note, format!("Unknown key '{c}'. Press ? for help."));
-                Transition::Stay
-            }
-            other => {
-                ctx.note(
-                    Tone::Note,
-                    format!("Unknown key {other:?}. Press ? for help."),
-                );
-                Transition::Stay
-            }
+            Action::Cancel => Transition::Stay,
         }
     }
 

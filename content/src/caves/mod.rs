@@ -35,6 +35,7 @@
 //! ```
 
 mod data;
+mod keymap;
 mod replay;
 mod rules;
 pub mod save;
@@ -48,6 +49,7 @@ pub use data::{
     MAX_HP, NAME, RECEIVER, REINFORCEMENTS, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT,
     VERB, WALKABLE, WALL, hooks, library,
 };
+pub use keymap::{Action, Binding, KEYMAP, action_of, help_line, help_lines};
 pub use replay::replay_app;
 pub use rules::{
     Command, HEARING, LICHEN_GROWTH_ODDS, MAX_HUNTERS, Outcome, REGEN_EVERY, REINFORCE_ODDS,

@@ -3,11 +3,12 @@
 
 use alembic::{
     Cell, Confirm, Frame, Game, Grid, Input, Key, Loc, MessageLogScreen, Palette, Rect, Regions,
-    Rgb, Screen, ScreenStack, ScreenValue, TextScreen, TileId, Transition, direction_key, draw_box,
-    fill, plain_key, put_centred, put_clipped,
+    Rgb, Screen, ScreenStack, ScreenValue, TextScreen, TileId, Transition, draw_box, fill,
+    plain_key, put_centred, put_clipped,
 };
 
 use super::data::{COLOUR, GLYPH};
+use super::keymap::{Action, action_of, help_lines};
 use super::rules::{Command, Outcome, act_mut, creature_at, outcome, remembered, status, visible};
 use super::world::{HEIGHT, WIDTH, new_game, walkable_regions};
 use std::path::{Path, PathBuf};
@@ -288,30 +289,6 @@ impl CavesUi {
 
 const BG: Rgb = Rgb::new(0, 0, 0);
 
-const HELP: &[&str] = &[
-    "The Caves: find the way out at the bottom of the caves.",
-    "",
-    "Move:        h j k l y u b n,  arrow keys,  numpad 1-9",
-    "             Walking into rock digs it out (one turn);",
-    "             walking into a creature attacks it.",
-    "Wait:        .  or  5  or  s",
-    "Stairs:      >  down,  <  up.  On the bottom level the golden > is the way out.",
-    "Regions:     R  shows the connected areas (flood fill) as numbers",
-    "Messages:    m",
-    "Help:        ?",
-    "Quit:        Q  (asks y/n first)",
-    "",
-    "Creatures:",
-    "  @  you (40 hp)",
-    "  F  lichen: grows slowly, stings whoever touches it",
-    "  v  bunny: harmless, hops about",
-    "  ~  silverfish: harmless, swims through rock",
-    "  b  cave bat: erratic, flies at you, bites",
-    "  Z  zombie: slow, follows you, claws hard",
-    "",
-    "You heal one hit point every ten turns. Damage is 1 + rand(attack - defence).",
-];
-
 const TITLE: &[&str] = &[
     "T H E   C A V E S",
     "",
@@ -372,7 +349,7 @@ impl Screen<CavesUi> for StartScreen {
         }
         match key {
             Key::Esc | Key::Char('Q') => Transition::Quit,
-            Key::Char('?') => Transition::push(TextScreen::new("Help", HELP.iter().copied())),
+            Key::Char('?') => Transition::push(TextScreen::new("Help", help_lines())),
             Key::Char('c') if ui.saved_waiting => {
                 let Some(path) = ui.save_path.clone() else {
                     return Transition::Stay;
@@ -599,42 +576,44 @@ impl Screen<CavesUi> for PlayScreen {
     }
 
     fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi> {
-        if let Some(d) = direction_key(&input) {
-            ui.command(Command::Move(d));
-        } else {
-            match plain_key(&input) {
-                Some(Key::Char('.' | '5' | 's') | Key::Keypad(5)) => ui.command(Command::Wait),
-                Some(Key::Char('>')) => ui.command(Command::Descend),
-                Some(Key::Char('<')) => ui.command(Command::Ascend),
-                Some(Key::Char('R')) => {
-                    ui.show_regions = !ui.show_regions;
-                    ui.refresh_regions();
-                    return Transition::Stay;
-                }
-                Some(Key::Char('?')) => {
-                    return Transition::push(TextScreen::new("Help", HELP.iter().copied()));
-                }
-                Some(Key::Char('m')) => {
-                    let all = ui.game.messages().map(|m| m.text.to_string()).collect();
-                    return Transition::push(MessageLogScreen::new("Messages", all));
-                }
-                Some(Key::Char('Q')) => return Transition::push(Confirm::new("Really quit?")),
-                Some(Key::Char('S')) => match ui.save() {
-                    Ok(p) => {
-                        ui.exit_note = Some(Ok(format!("Your game was saved to {}.", p.display())));
-                        return Transition::Quit;
-                    }
-                    Err(e) => {
-                        ui.notice = Some(e);
-                        return Transition::Stay;
-                    }
-                },
-                Some(Key::Char(c)) if !c.is_control() => {
-                    ui.notice = Some(format!("Unknown key '{c}'. Press ? for help."));
-                    return Transition::Stay;
-                }
-                _ => return Transition::Stay,
+        let Some((action, dir)) = action_of(&input) else {
+            if let Some(Key::Char(c)) = plain_key(&input)
+                && !c.is_control()
+            {
+                ui.notice = Some(format!("Unknown key '{c}'. Press ? for help."));
             }
+            return Transition::Stay;
+        };
+        match action {
+            Action::Move => {
+                if let Some(d) = dir {
+                    ui.command(Command::Move(d));
+                }
+            }
+            Action::Wait => ui.command(Command::Wait),
+            Action::Descend => ui.command(Command::Descend),
+            Action::Ascend => ui.command(Command::Ascend),
+            Action::Regions => {
+                ui.show_regions = !ui.show_regions;
+                ui.refresh_regions();
+                return Transition::Stay;
+            }
+            Action::Help => return Transition::push(TextScreen::new("Help", help_lines())),
+            Action::Messages => {
+                let all = ui.game.messages().map(|m| m.text.to_string()).collect();
+                return Transition::push(MessageLogScreen::new("Messages", all));
+            }
+            Action::Quit => return Transition::push(Confirm::new("Really quit?")),
+            Action::Save => match ui.save() {
+                Ok(p) => {
+                    ui.exit_note = Some(Ok(format!("Your game was saved to {}.", p.display())));
+                    return Transition::Quit;
+                }
+                Err(e) => {
+                    ui.notice = Some(e);
+                    return Transition::Stay;
+                }
+            },
         }
         match outcome(&ui.game) {
             Ok(Outcome::Playing) | Err(_) => Transition::Stay,

@@ -1,0 +1,372 @@
+//! Alchemy's keys, in one table: the play screen dispatches through [`action_of`] and the
+//! help screen is made from [`KEYMAP`], so a key cannot be listed without working, nor work
+//! without being listed (`content/tests/keymap.rs` checks both).
+
+use alembic::{DIRECTION_KEYS, Dir, Input, Key, Tile, direction_key, plain_key};
+
+use super::AlchemyCtx;
+use crate::alchemy::view;
+
+/// What a key asks the play screen to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Step (or attack, or open a door) one cell: direction keys.
+    Move,
+    /// Run until something interesting: Shift+direction.
+    Run,
+    /// Wait a turn.
+    Wait,
+    /// Take the stairs underfoot, or travel to the nearest known ones.
+    Stairs {
+        /// Down (`>`) or up (`<`).
+        down: bool,
+    },
+    /// Auto-explore.
+    Explore,
+    /// Pick up.
+    PickUp,
+    /// The inventory.
+    Inventory,
+    /// Drink a potion.
+    Quaff,
+    /// Eat.
+    Eat,
+    /// Throw.
+    Throw,
+    /// Drop.
+    Drop,
+    /// Wield or wear (again: take off).
+    Wield,
+    /// Analyse at a lab.
+    Analyse,
+    /// Craft at a workbench.
+    Craft,
+    /// Open or close a door.
+    Door,
+    /// The look cursor.
+    Look,
+    /// The message log.
+    Messages,
+    /// Tiles or letters.
+    Tiles,
+    /// Take back a move (practice games).
+    Undo,
+    /// The wizard console (wizard games).
+    Wizard,
+    /// The help screen.
+    Help,
+    /// Save and quit.
+    Save,
+    /// Quit without saving.
+    Quit,
+    /// Nothing (Esc on the map).
+    Cancel,
+}
+
+/// The help screen's sections, in order.
+pub const SECTIONS: [&str; 3] = [MOVING, ITEMS, OTHER];
+const MOVING: &str = "Moving";
+const ITEMS: &str = "Items";
+const OTHER: &str = "Other";
+
+/// One line of Alchemy's keymap.
+pub type Binding = crate::keymap::Binding<Action>;
+use crate::keymap::bind;
+pub use crate::keymap::help_line;
+
+use Key::Char as C;
+
+/// Every key of the play screen.
+pub const KEYMAP: &[Binding] = &[
+    bind(
+        DIRECTION_KEYS,
+        "h j k l y u b n",
+        Action::Move,
+        MOVING,
+        "move (vi keys; arrow keys, Home/End/PgUp/PgDn as diagonals, and 1-9 as on a \
+         numpad too); walk into a monster to attack it, into a closed door to open it",
+    ),
+    bind(
+        &[C('H'), C('J'), C('K'), C('L'), C('Y'), C('B'), C('N')],
+        "H J K L Y B N",
+        Action::Run,
+        MOVING,
+        "run (Shift+arrow too) until something interesting",
+    ),
+    bind(
+        &[C('.'), C('5'), Key::Keypad(5)],
+        ".  or  5",
+        Action::Wait,
+        MOVING,
+        "wait a turn",
+    ),
+    bind(
+        &[C('>')],
+        ">",
+        Action::Stairs { down: true },
+        MOVING,
+        "go down the stairs you stand on; elsewhere, travel to the nearest known stairs down",
+    ),
+    bind(
+        &[C('<')],
+        "<",
+        Action::Stairs { down: false },
+        MOVING,
+        "climb the stairs you stand on; elsewhere, travel to the nearest known stairs up",
+    ),
+    bind(
+        &[C('o')],
+        "o",
+        Action::Explore,
+        MOVING,
+        "explore: walk to the nearest unexplored place until something happens",
+    ),
+    bind(
+        &[C(','), C('g')],
+        ",  or  g",
+        Action::PickUp,
+        ITEMS,
+        "pick up (a list when several things lie here)",
+    ),
+    bind(
+        &[C('i')],
+        "i",
+        Action::Inventory,
+        ITEMS,
+        "inventory: choose an item to read about it and act on it",
+    ),
+    bind(
+        &[C('q')],
+        "q",
+        Action::Quaff,
+        ITEMS,
+        "quaff (drink) a potion",
+    ),
+    bind(
+        &[C('e')],
+        "e",
+        Action::Eat,
+        ITEMS,
+        "eat food, a herb or a mushroom",
+    ),
+    bind(
+        &[C('t')],
+        "t",
+        Action::Throw,
+        ITEMS,
+        "throw: choose an item, then a target",
+    ),
+    bind(
+        &[C('d')],
+        "d",
+        Action::Drop,
+        ITEMS,
+        "drop (take off worn things first)",
+    ),
+    bind(
+        &[C('w')],
+        "w",
+        Action::Wield,
+        ITEMS,
+        "wield a weapon or wear armour (again to take it off)",
+    ),
+    bind(
+        &[C('a')],
+        "a",
+        Action::Analyse,
+        ITEMS,
+        "analyse a potion or ingredient beside an analysis lab (it is used up)",
+    ),
+    bind(
+        &[C('c')],
+        "c",
+        Action::Craft,
+        ITEMS,
+        "craft a potion from a known recipe (beside an alchemy workbench)",
+    ),
+    bind(
+        &[C('C')],
+        "C",
+        Action::Door,
+        OTHER,
+        "close or open a door (then a direction)",
+    ),
+    bind(
+        &[C('x'), C(';')],
+        "x  or  ;",
+        Action::Look,
+        OTHER,
+        "look around with a cursor (l is a vi key: east)",
+    ),
+    bind(&[C('m')], "m", Action::Messages, OTHER, "message log"),
+    bind(
+        &[Key::F(2)],
+        "F2",
+        Action::Tiles,
+        OTHER,
+        "tiles or letters on the map (in the window frontend)",
+    ),
+    bind(
+        &[C('U')],
+        "U",
+        Action::Undo,
+        OTHER,
+        "take back a move (practice games only: --practice)",
+    ),
+    bind(
+        &[C('~'), C('&')],
+        "~  or  &",
+        Action::Wizard,
+        OTHER,
+        "the wizard console (wizard games only: --wizard)",
+    ),
+    bind(
+        &[C('?'), Key::F(1)],
+        "?  or  F1",
+        Action::Help,
+        OTHER,
+        "this help",
+    ),
+    bind(
+        &[C('S')],
+        "S",
+        Action::Save,
+        OTHER,
+        "save and quit (continue from the start screen next time)",
+    ),
+    bind(
+        &[C('Q')],
+        "Q",
+        Action::Quit,
+        OTHER,
+        "quit without saving (asks first)",
+    ),
+    bind(
+        &[Key::Esc],
+        "Esc",
+        Action::Cancel,
+        OTHER,
+        "cancel a list or prompt",
+    ),
+];
+
+/// What `input` does on the play screen: run keys first (Shift+direction), then the
+/// direction keys (with the direction), then the table. `None` for a key the table does not
+/// hold: the play screen says so.
+#[must_use]
+pub fn action_of(input: &Input) -> Option<(Action, Option<Dir>)> {
+    if let Some(d) = run_key(input) {
+        return Some((Action::Run, Some(d)));
+    }
+    if let Some(d) = direction_key(input) {
+        return Some((Action::Move, Some(d)));
+    }
+    let key = plain_key(input)?;
+    crate::keymap::find(KEYMAP, key)
+        .filter(|a| !matches!(a, Action::Move | Action::Run))
+        .map(|a| (a, None))
+}
+
+/// Shift+direction: the run keys.
+fn run_key(input: &Input) -> Option<Dir> {
+    match *input {
+        Input::Key { key, mods } if !mods.ctrl && !mods.alt => match key {
+            Key::Char('H') => Some(Dir::West),
+            Key::Char('J') => Some(Dir::South),
+            Key::Char('K') => Some(Dir::North),
+            Key::Char('L') => Some(Dir::East),
+            Key::Char('Y') => Some(Dir::NorthWest),
+            // Shift+u is U, which takes a move back in practice games: no run north-east.
+            Key::Char('B') => Some(Dir::SouthWest),
+            Key::Char('N') => Some(Dir::SouthEast),
+            Key::Left if mods.shift => Some(Dir::West),
+            Key::Right if mods.shift => Some(Dir::East),
+            Key::Up if mods.shift => Some(Dir::North),
+            Key::Down if mods.shift => Some(Dir::South),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The goal of the game, before the keys.
+const INTRO: &str = "Alchemy: go down to depth 10, take the Philosopher's Stone, and climb \
+     back out through the exit on depth 1 (stand on the up stairs there and press <). Drink, \
+     analyse and brew potions on the way: you start knowing none of them.";
+
+/// What follows the keys.
+const OUTRO: &[&str] = &[
+    "Mouse: point at a cell to look at it; click a seen cell to travel there (it stops when \
+     a monster comes into view); click next to you to move or attack; the wheel opens the \
+     message log and scrolls lists.",
+    "",
+    "Item lists: a-z choose, < > turn pages. An item keeps its letter (a-z, then A-Z) in \
+     every list for as long as you carry it.",
+    "Look and target cursor: direction keys move it, H J K L Y U B N move it 8, Tab or + \
+     jumps to the next creature or item, - to the previous; Enter, t or . throws at the \
+     cursor; Esc closes.",
+    "",
+    "Torchlight: what you see now is lit by your torch; places you remember but cannot \
+     see are drawn dim and blue-grey. The game is saved when you press S or close the \
+     window; a dead alchemist's save is deleted.",
+];
+
+/// The help screen: the goal, every binding of [`KEYMAP`] by section, the mouse and lists,
+/// and the legend of the map made from the game's tile and prototype data.
+#[must_use]
+pub fn help_lines(ctx: &AlchemyCtx) -> Vec<String> {
+    let mut lines = vec![INTRO.to_owned()];
+    for section in SECTIONS {
+        lines.push(String::new());
+        lines.extend(crate::keymap::help_section(KEYMAP, section));
+    }
+    lines.push(String::new());
+    lines.extend(OUTRO.iter().map(|l| (*l).to_owned()));
+    let base;
+    let lib = match ctx.game() {
+        Some(g) => Some(g.library()),
+        None => {
+            base = crate::alchemy::library::base_library().ok();
+            base.as_ref()
+        }
+    };
+    if let Some(Ok(sections)) = lib.map(view::legend) {
+        lines.push(String::new());
+        lines.push("On the map (look with x to tell things of one glyph apart)".to_owned());
+        for (title, entries) in sections {
+            lines.push(format!("  {title}"));
+            for e in entries {
+                let glyph = if e.glyph == ' ' {
+                    "(blank)".to_owned()
+                } else {
+                    e.glyph.to_string()
+                };
+                lines.push(format!("    {glyph:<7} {}", e.names.join(", ")));
+            }
+        }
+    }
+    if ctx.tiles() {
+        let t = |tile: Tile| tile.to_char();
+        lines.push(String::new());
+        lines.push("Tiles (F2 switches back to letters)".to_owned());
+        lines.push(format!(
+            "  {} you    {} monster (its letter on a token)    {} potion    {} wall    {} rock",
+            t(Tile::Hero),
+            t(Tile::Creature('g')),
+            t(Tile::Potion),
+            t(Tile::Wall),
+            t(Tile::Rock),
+        ));
+        lines.push(format!(
+            "  {} floor    {} closed door    {} open door    {} {} stairs down, up    {} water",
+            t(Tile::Floor),
+            t(Tile::DoorClosed),
+            t(Tile::DoorOpen),
+            t(Tile::StairsDown),
+            t(Tile::StairsUp),
+            t(Tile::Water),
+        ));
+        lines.push("  Everything else keeps its letter, as listed above.".to_owned());
+    }
+    lines
+}
