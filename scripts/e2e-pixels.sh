@@ -236,6 +236,8 @@ start_app() {
 }
 save_and_quit() {
     xdotool key S
+    sleep 0.5
+    xdotool key Return
     for _ in $(seq 50); do
         alive || break
         sleep 0.1

@@ -204,6 +204,8 @@ wait_for "Depth 1/11" 5 || fail "the game did not start (save run)"
 tm send-keys -t e2e . .
 wait_turn 2 || fail "two waits did not take two turns"
 tm send-keys -t e2e S
+wait_for "Your game was saved to" 5 || fail "S did not say where it saved"
+tm send-keys -t e2e Enter
 wait_for "exit=0" 5 || fail "S did not exit with status 0"
 [[ -s "$DATA/alembic/alchemy.save" ]] && pass "S wrote $DATA/alembic/alchemy.save" || fail "no save file after S"
 tm send-keys -t e2e clear Enter
@@ -236,6 +238,8 @@ wait_for "Start a new game? Your saved game will be replaced" 5 || fail "--seed 
 tm send-keys -t e2e y
 wait_for "Depth 1/11" 5 || fail "y did not start the new game"
 tm send-keys -t e2e S
+wait_for "Your game was saved to" 5 || fail "S did not say where it saved (new game)"
+tm send-keys -t e2e Enter
 wait_for "exit=0" 5 || fail "S did not exit with status 0 (new game)"
 check "S says where it saved" "Your game was saved to $DATA/alembic/alchemy.save"
 rm -f "$DATA/alembic/alchemy.save"
@@ -366,7 +370,7 @@ for dx in 4 -4 3 -3 2 -2; do
 done
 [[ -n "$moved" ]] && pass "a click travelled ($moved)" || fail "no click made the hero travel"
 save 16-mouse
-tm send-keys -t e2e S
+tm send-keys -t e2e S Enter
 wait_for "exit=0" 5 || fail "S did not save and quit (mouse)"
 
 echo "== auto-explore (o), travel to stairs (>) and running (Shift+direction)"
@@ -380,20 +384,57 @@ sleep 0.3
 t_run="$(turn_now)"
 ((t_run > 1)) && pass "Shift+J ran $t_run steps with one key" || fail "Shift+J ran $t_run steps"
 presses=0
-for _ in $(seq 15); do
+fights=0
+looked=
+done_exploring=
+# Presses that explored: 15 at most. A press refused because a monster is in view, and the
+# Tab presses of the fight that follows, are the fights, counted apart.
+for _ in $(seq 60); do
+    ((presses - fights < 15)) || break
     tm send-keys -t e2e o
     presses=$((presses + 1))
     sleep 0.3
-    if [[ "$(capture)" == *"Done exploring."* ]]; then break; fi
-    # A monster in view: fight it where it stands (a few bumps), then explore on.
-    if [[ "$(capture)" == *"You see"* ]]; then
-        for _ in 1 2 3 4 5; do tm send-keys -t e2e .; done
+    if [[ "$(capture)" == *"Done exploring."* ]]; then
+        done_exploring=1
+        break
+    fi
+    # A monster in view stops explore, and explore will not start again with one in view
+    # ("Not with a jackal in view."): look at it once, then fight it with Tab (DCSS's
+    # auto-fight) until none is in view.
+    if [[ "$(capture)" == *"Not with"* ]]; then
+        if [[ -z $looked ]]; then
+            looked=0
+            tm send-keys -t e2e x
+            for _ in $(seq 10); do
+                tm send-keys -t e2e Tab
+                sleep 0.15
+                if capture | grep -Eq "Level [0-9]+\. It is"; then
+                    looked=1
+                    save 17-look-monster
+                    break
+                fi
+            done
+            ((looked)) || save 17-look-monster-FAILED
+            tm send-keys -t e2e Escape
+            sleep 0.2
+        fi
+        fights=$((fights + 1))
+        for _ in $(seq 60); do
+            tm send-keys -t e2e Tab
+            sleep 0.08
+            if [[ "$(capture)" == *"No monster in view."* || "$(capture)" == *"You die"* ]]; then break; fi
+        done
     fi
 done
 save 17-explored
 t_explore="$(turn_now)"
-((t_explore > t_run + 50)) && pass "o explored: turn $t_explore after $presses presses" ||
-    fail "o explored little: turn $t_explore after $presses presses"
+[[ -n $done_exploring ]] && pass "o explored depth 1 in $((presses - fights)) presses plus $fights fights (Tab): turn $t_explore" ||
+    fail "o did not finish depth 1 in 15 presses plus $fights fights: turn $t_explore"
+case "$looked" in
+1) pass "x then Tab on a monster shows its description (level and health)" ;;
+0) fail "looking at a monster showed no description (see 17-look-monster-FAILED)" ;;
+*) pass "no monster came into view on the way (look not exercised)" ;;
+esac
 tm send-keys -t e2e '>'
 sleep 0.5
 save 18-to-stairs
@@ -402,8 +443,16 @@ if [[ "$(capture)" == *"You know of no stairs down"* ]]; then
 else
     t_stairs="$(turn_now)"
     ((t_stairs >= t_explore)) && pass "> travelled towards the stairs down (turn $t_stairs)" || fail "> did nothing"
+    # Pressed again on the stairs (after any stop on the way), > goes down.
+    for _ in 1 2 3 4 5; do
+        [[ "$(capture)" == *"Depth 2/11"* ]] && break
+        tm send-keys -t e2e '>'
+        sleep 0.4
+    done
+    [[ "$(capture)" == *"Depth 2/11"* ]] && pass "> again took the stairs: depth 2" || fail "> did not take the stairs down"
+    save 18b-descended
 fi
-tm send-keys -t e2e S
+tm send-keys -t e2e S Enter
 wait_for "exit=0" 5 || fail "S did not save and quit (explore)"
 
 echo "== bad flags never touch the terminal"

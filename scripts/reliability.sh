@@ -149,6 +149,7 @@ if command -v tmux >/dev/null 2>&1; then
         tm send-keys -t rel .
         sleep 0.5
         tm send-keys -t rel S
+        wait_for "Your game was saved to" 30 && tm send-keys -t rel Enter
         if wait_for "EXIT=0" 30 && grep -q "saved to" "$WORK/err-pile" && "$STORM" check "$WORK/pile.save" >/dev/null; then
             pass "100,000 things in one cell: loaded, played a turn, saved and reloaded"
         else

@@ -201,3 +201,53 @@ fn travel_to_stairs_and_running() {
     }
     assert!(ctx.game().expect("game").turn() > before, "some run moved");
 }
+
+/// Tab (auto-fight) walks up to the nearest monster in view and attacks it until none is
+/// left in view; with nothing in view it says so and spends no turn.
+#[test]
+fn auto_fight_clears_the_monsters_in_view() {
+    let rules = Rules::new().expect("rules");
+    let mut fought = 0;
+    for seed in 1..=8 {
+        let g = alchemy::new_game(seed, &rules).expect("game");
+        let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+        let ctx = app.ctx_mut();
+        let turn = ctx.game().expect("game").turn();
+        assert_eq!(
+            travel::fight_step(ctx),
+            Err("No monster in view.".to_owned())
+        );
+        assert_eq!(ctx.game().expect("game").turn(), turn);
+        // Explore until a monster shows up, then fight it.
+        for _ in 0..20 {
+            if !hostiles_seen(ctx.game().expect("game")).is_empty() {
+                break;
+            }
+            if matches!(travel::explore(ctx), TravelEnd::Interrupted(ref w) if w == "Done exploring.")
+            {
+                break;
+            }
+        }
+        let seen = hostiles_seen(ctx.game().expect("game"));
+        let Some(&foe) = seen.first() else { continue };
+        for _ in 0..200 {
+            match travel::fight_step(ctx) {
+                Ok(cmd) => {
+                    if ctx.act(cmd).is_none_or(|over| over) {
+                        break;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        let g = ctx.game().expect("game");
+        if alchemy::summary(g).is_ok_and(|s| s.outcome == "playing") {
+            assert!(
+                !hostiles_seen(g).contains(&foe),
+                "seed {seed}: the first foe is still in view"
+            );
+            fought += 1;
+        }
+    }
+    assert!(fought >= 3, "fights won: {fought}");
+}

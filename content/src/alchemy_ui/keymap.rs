@@ -23,6 +23,8 @@ pub enum Action {
     },
     /// Auto-explore.
     Explore,
+    /// Auto-fight: attack the nearest monster in view, or step towards it.
+    Fight,
     /// Pick up.
     PickUp,
     /// The inventory.
@@ -120,6 +122,13 @@ pub const KEYMAP: &[Binding] = &[
         Action::Explore,
         MOVING,
         "explore: walk to the nearest unexplored place until something happens",
+    ),
+    bind(
+        &[Key::Tab],
+        "Tab",
+        Action::Fight,
+        MOVING,
+        "fight: attack the nearest monster in view, or step towards it (one move a press)",
     ),
     bind(
         &[C(','), C('g')],

@@ -1197,6 +1197,13 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 None => Transition::Stay,
             },
             Action::Wait => Self::act(ctx, Command::Wait),
+            Action::Fight => match super::travel::fight_step(ctx) {
+                Ok(cmd) => Self::act(ctx, cmd),
+                Err(why) => {
+                    ctx.note(Tone::Note, why);
+                    Transition::Stay
+                }
+            },
             Action::Stairs { down } if !on_stairs(ctx, down) => {
                 let end = super::travel::to_stairs(ctx, down);
                 Self::report(ctx, end)

@@ -364,3 +364,46 @@ pub fn travel_and_report(ctx: &mut AlchemyCtx, target: Loc) -> bool {
     }
     end == TravelEnd::GameOver
 }
+
+/// Auto-fight (Tab, as in DCSS): the command that attacks the nearest hostile creature in
+/// view when it stands next to the hero, or steps towards it over seen ground. The text
+/// says why not, when there is nothing to fight or no way to it.
+///
+/// # Errors
+/// The reason, for the message line.
+pub fn fight_step(ctx: &AlchemyCtx) -> Result<Command, String> {
+    let (Some(game), Some(at)) = (ctx.game(), hero_at(ctx)) else {
+        return Err("There is no game.".to_owned());
+    };
+    let mut foes: Vec<(u32, Loc, ThingId)> = hostiles_in_view(ctx)
+        .into_iter()
+        .filter_map(|f| game.location(f).ok().map(|l| (l, f)))
+        .filter(|(l, _)| l.z == at.z)
+        .map(|(l, f)| (at.chebyshev(l), l, f))
+        .collect();
+    foes.sort_unstable_by_key(|&(d, l, _)| (d, l.y, l.x));
+    let Some(&(distance, target, foe)) = foes.first() else {
+        return Err("No monster in view.".to_owned());
+    };
+    if distance == 1
+        && let Some(d) = at.dir_to(target)
+    {
+        return Ok(Command::Move(d));
+    }
+    let table = TileTable::new(game);
+    // The target's own cell is the goal: other creatures are gone round.
+    let cost = |_: Loc, to: Loc| {
+        if to == target {
+            Some(1)
+        } else {
+            travel_cost(game, &table, to)
+        }
+    };
+    let no_way = || format!("You see no way to {}.", a_name(ctx, foe));
+    let path =
+        alembic::astar(at, target, &Search::new(level_box(at.z)), cost).map_err(|_| no_way())?;
+    path.first_step()
+        .and_then(|s| at.dir_to(s))
+        .map(Command::Move)
+        .ok_or_else(no_way)
+}
