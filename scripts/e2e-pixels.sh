@@ -300,10 +300,24 @@ if [[ $GAME == alchemy ]]; then
     done
     [[ -n $travelled ]] || fail "no click made the hero travel"
     log "a click $travelled cells from the hero scrolled the map ($moved pixels changed)"
+    # Auto-explore in the window: o walks on until something new; with a monster in view it
+    # will not, and Tab (auto-fight) deals with the monster first.
+    shot before-explore.png
+    for _ in 1 2 3; do
+        xdotool key o
+        sleep 0.4
+        for _ in $(seq 12); do
+            xdotool key Tab
+            sleep 0.05
+        done
+    done
+    shot explore.png
+    moved=$(changed_pixels before-explore.png explore.png)
+    ((moved > 2000)) || fail "o did not explore ($moved pixels changed)"
     save_and_quit
     turn=$(saved_turn)
-    ((turn >= 3)) || fail "travel took $turn turns, expected at least 3"
-    log "travel: turn $turn after the click"
+    ((turn >= 10)) || fail "a click and three rounds of o and Tab took $turn turns, expected at least 10"
+    log "travel, explore and fight: turn $turn after the click and three rounds of o and Tab (screenshot explore.png)"
 
     # --- exactly KEYS_TOTAL keys, exactly KEYS_TOTAL commands ------------------------------
     # Every key waits one turn: '.' tapped quickly, '.' held past the repeat delay (a text
