@@ -251,3 +251,58 @@ fn auto_fight_clears_the_monsters_in_view() {
     }
     assert!(fought >= 3, "fights won: {fought}");
 }
+
+/// `G` opens a travel cursor; `<` jumps it to the known stairs up and Enter travels there
+/// (pressed again after a stop on the way), ending where `<`'s own travel ends.
+#[test]
+fn g_travels_to_a_place_picked_with_the_cursor() {
+    use alembic::{Input, Key, TestFrontend, run};
+    let rules = Rules::new().expect("rules");
+    let mut tried = 0;
+    for seed in 1..=8 {
+        // Explore first (undisturbed), so the stairs up are known and a walk away.
+        let mut g = quiet_game(seed, &rules);
+        for _ in 0..3 {
+            let mut app = alchemy_ui::app_with_game(without_monsters(g), None).expect("app");
+            let _ = travel::explore(app.ctx_mut());
+            g = app.ctx().game().expect("game").clone();
+        }
+        let g = without_monsters(g);
+        // Where travelling to the stairs up by `<` ends, if it gets there.
+        let mut by_key = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+        let mut end = travel::to_stairs(by_key.ctx_mut(), false);
+        for _ in 0..5 {
+            if end != TravelEnd::Interrupted(String::new()) {
+                break;
+            }
+            end = travel::to_stairs(by_key.ctx_mut(), false);
+        }
+        if end != TravelEnd::Arrived {
+            continue;
+        }
+        let want = by_key.ctx().game().expect("game");
+        let want_at = want.location(hero(want).expect("hero")).expect("placed");
+        if want_at == g.location(hero(&g).expect("hero")).expect("placed") {
+            continue;
+        }
+        tried += 1;
+        let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+        let keys: Vec<Input> = (0..6)
+            .flat_map(|_| [Input::ch('G'), Input::ch('<'), Input::key(Key::Enter)])
+            .collect();
+        let mut fe = TestFrontend::new(100, 30, keys);
+        let _ = run(&mut fe, &mut app);
+        assert!(
+            fe.frames().iter().any(|f| f.contains_text("Travel to")),
+            "the travel cursor opened"
+        );
+        let after = app.ctx().game().expect("game");
+        let at = after.location(hero(after).expect("hero")).expect("placed");
+        assert_eq!(
+            at, want_at,
+            "seed {seed}: G < Enter ends where < travel ends"
+        );
+        assert!(after.turn() > g.turn(), "travel took turns");
+    }
+    assert!(tried >= 2, "seeds with known, reachable stairs up: {tried}");
+}

@@ -23,6 +23,8 @@ pub enum Action {
     },
     /// Auto-explore.
     Explore,
+    /// Travel to a place picked with a cursor.
+    TravelTo,
     /// Auto-fight: attack the nearest monster in view, or step towards it.
     Fight,
     /// Pick up.
@@ -122,6 +124,13 @@ pub const KEYMAP: &[Binding] = &[
         Action::Explore,
         MOVING,
         "explore: walk to the nearest unexplored place until something happens",
+    ),
+    bind(
+        &[C('G')],
+        "G",
+        Action::TravelTo,
+        MOVING,
+        "travel: pick a place you have seen with a cursor (< > jump to known stairs)",
     ),
     bind(
         &[Key::Tab],

@@ -790,6 +790,8 @@ enum Pending {
     PickUp(Vec<ThingId>),
     /// A direction to open or close a door.
     Door,
+    /// A place to travel to.
+    Travel,
     /// Yes/no: quit without saving.
     Quit,
     /// Yes/no: analyse (and so use up) this item.
@@ -1197,6 +1199,10 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 None => Transition::Stay,
             },
             Action::Wait => Self::act(ctx, Command::Wait),
+            Action::TravelTo => match LookScreen::travel(ctx) {
+                Some(s) => self.wait_for(Pending::Travel, Transition::push(s)),
+                None => Transition::Stay,
+            },
             Action::Fight => match super::travel::fight_step(ctx) {
                 Ok(cmd) => Self::act(ctx, cmd),
                 Err(why) => {
@@ -1377,6 +1383,12 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 None => Transition::Stay,
             },
             (Pending::Door, ScreenValue::Dir(d)) => Self::door(ctx, d),
+            (Pending::Travel, ScreenValue::Loc(l)) => {
+                if super::travel::travel_and_report(ctx, l) {
+                    return end_game(ctx);
+                }
+                Transition::Stay
+            }
             (Pending::SavedQuit, _) => Transition::Quit,
             (Pending::Analyse(id), ScreenValue::Bool(true)) => Self::act(ctx, Command::Analyse(id)),
             (Pending::Quit, ScreenValue::Bool(true)) => {

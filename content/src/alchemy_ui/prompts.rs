@@ -212,11 +212,12 @@ impl Screen<AlchemyCtx> for DirectionPrompt {
 // ---------------------------------------------------------------------------------------------
 // Look and target cursor
 
-/// Look around, or pick a throw target.
+/// Look around, pick a throw target, or pick where to travel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     Look,
     Target,
+    Travel,
 }
 
 /// A cursor over the map describing what is under it. In target mode it starts on the
@@ -266,7 +267,7 @@ impl LookScreen {
                 .copied()
                 .find(|&l| hero.chebyshev(l) <= THROW_RANGE)
                 .unwrap_or(hero),
-            Mode::Look => hero,
+            Mode::Look | Mode::Travel => hero,
         };
         let s = LookScreen {
             mode,
@@ -286,6 +287,31 @@ impl LookScreen {
     /// A target cursor at the nearest monster in range (or the hero).
     pub fn target(ctx: &mut AlchemyCtx) -> Option<Self> {
         Self::open(ctx, Mode::Target)
+    }
+
+    /// A travel cursor at the hero (`G`, as in DCSS): Enter or `.` picks the place, `<` and
+    /// `>` jump to the nearest known stairs. Pops [`ScreenValue::Loc`].
+    pub fn travel(ctx: &mut AlchemyCtx) -> Option<Self> {
+        Self::open(ctx, Mode::Travel)
+    }
+
+    /// The nearest cell the hero knows of that holds stairs down (or up).
+    fn known_stairs(&self, ctx: &AlchemyCtx, down: bool) -> Option<Loc> {
+        let game = ctx.game()?;
+        let flag = if down {
+            &crate::alchemy::props::IS_STAIRS_DOWN
+        } else {
+            &crate::alchemy::props::IS_STAIRS_UP
+        };
+        level_box(self.hero.z)
+            .iter()
+            .filter(|&l| {
+                crate::alchemy::rules::memory::explored(game, l)
+                    && (crate::alchemy::rules::memory::remembered_thing(game, l)
+                        .is_some_and(|t| game.is(t, flag))
+                        || game.things_at(l).iter().any(|&t| game.is(t, flag)))
+            })
+            .min_by_key(|&l| (self.hero.chebyshev(l), l.y, l.x))
     }
 
     fn set_cursor(&self, ctx: &mut AlchemyCtx, l: Loc) {
@@ -348,6 +374,9 @@ impl LookScreen {
             }
             Mode::Target => {
                 "Throw at: Enter, t or .   Move: direction keys, Tab/- next/previous.   Esc cancels."
+            }
+            Mode::Travel => {
+                "Travel here: Enter or .   < > the nearest known stairs.   Move: direction keys (HJKL... by 8).   Esc cancels."
             }
         };
         if self.mode == Mode::Target {
@@ -455,6 +484,7 @@ impl Screen<AlchemyCtx> for LookScreen {
         let title = match self.mode {
             Mode::Look => "Look",
             Mode::Target => "Throw at",
+            Mode::Travel => "Travel to",
         };
         let inside = draw_box(frame, boxed, &PALETTE, Some(title));
         put_lines(frame, inside, &lines);
@@ -501,8 +531,16 @@ impl Screen<AlchemyCtx> for LookScreen {
                 }
                 Transition::Stay
             }
-            (Mode::Target, Key::Enter | Key::Char('t' | '.' | '5')) => {
+            (Mode::Target, Key::Enter | Key::Char('t' | '.' | '5'))
+            | (Mode::Travel, Key::Enter | Key::Char('.' | '5')) => {
                 Self::close(ctx, ScreenValue::Loc(cursor))
+            }
+            (Mode::Travel, Key::Char(c @ ('<' | '>'))) => {
+                match self.known_stairs(ctx, c == '>') {
+                    Some(l) => self.set_cursor(ctx, l),
+                    None => ctx.note(Tone::Note, "You know of no such stairs on this level."),
+                }
+                Transition::Stay
             }
             (Mode::Look, Key::Enter | Key::Char('v')) => match Self::details(ctx, cursor) {
                 Some(screen) => Transition::push(screen),
@@ -522,6 +560,7 @@ impl Screen<AlchemyCtx> for LookScreen {
         match self.mode {
             Mode::Look => "look",
             Mode::Target => "target",
+            Mode::Travel => "travel",
         }
     }
 }
