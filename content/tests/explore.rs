@@ -306,3 +306,36 @@ fn g_travels_to_a_place_picked_with_the_cursor() {
     }
     assert!(tried >= 2, "seeds with known, reachable stairs up: {tried}");
 }
+
+/// With autopickup turned on (`A`), explore also walks to the items it sees and picks them
+/// up; with it off (the default) it leaves them where they lie.
+#[test]
+fn explore_picks_up_items_only_when_asked() {
+    let rules = Rules::new().expect("rules");
+    let mut gained = 0;
+    for seed in 1..=4 {
+        let mut carried = Vec::new();
+        for pick in [false, true] {
+            let mut g = quiet_game(seed, &rules);
+            for _ in 0..80 {
+                let mut app = alchemy_ui::app_with_game(without_monsters(g), None).expect("app");
+                let ctx = app.ctx_mut();
+                if pick {
+                    ctx.toggle_autopickup();
+                }
+                let end = travel::explore(ctx);
+                g = ctx.game().expect("game").clone();
+                if matches!(end, TravelEnd::Interrupted(ref w) if w == "Done exploring.")
+                    || end == TravelEnd::GameOver
+                {
+                    break;
+                }
+            }
+            let h = hero(&g).expect("hero");
+            carried.push(g.contents(h).map_or(0, <[_]>::len));
+        }
+        assert!(carried[1] >= carried[0], "seed {seed}: {carried:?}");
+        gained += carried[1] - carried[0];
+    }
+    assert!(gained > 0, "autopickup picked something up");
+}

@@ -25,6 +25,8 @@ pub enum Action {
     Explore,
     /// Travel to a place picked with a cursor.
     TravelTo,
+    /// Turn auto-explore's picking up of items on or off.
+    Autopickup,
     /// Auto-fight: attack the nearest monster in view, or step towards it.
     Fight,
     /// Pick up.
@@ -124,6 +126,13 @@ pub const KEYMAP: &[Binding] = &[
         Action::Explore,
         MOVING,
         "explore: walk to the nearest unexplored place until something happens",
+    ),
+    bind(
+        &[C('A')],
+        "A",
+        Action::Autopickup,
+        MOVING,
+        "explore picks up the items it sees, or stops doing so (off at first)",
     ),
     bind(
         &[C('G')],

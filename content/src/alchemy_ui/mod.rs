@@ -179,6 +179,8 @@ pub struct AlchemyCtx {
     recorder: Option<record::Recorder>,
     /// In a practice game: every value since the game started or was loaded, for `U`.
     practice: Option<History<Game, (u64, Command)>>,
+    /// Auto-explore picks up the items it sees (off until the player turns it on with `A`).
+    autopickup: bool,
     /// Where the finished game's recording went.
     finished_record: Option<PathBuf>,
     /// Where the finished game's morgue went, and its rank in the score table.
@@ -225,6 +227,7 @@ impl AlchemyCtx {
             finished_morgue: None,
             replaying: false,
             rewind_declined: false,
+            autopickup: false,
             death_pause: DeathPause::NotYet,
         }
     }
@@ -455,6 +458,18 @@ impl AlchemyCtx {
         self.game
             .as_ref()
             .is_some_and(|g| g.var(&alchemy::props::WIZARD_MODE).unwrap_or(false))
+    }
+
+    /// Whether auto-explore picks up the items it sees.
+    #[must_use]
+    pub fn autopickup(&self) -> bool {
+        self.autopickup
+    }
+
+    /// Turn auto-explore's picking up on or off; returns the new setting.
+    pub fn toggle_autopickup(&mut self) -> bool {
+        self.autopickup = !self.autopickup;
+        self.autopickup
     }
 
     /// Whether the game in play is a practice game.

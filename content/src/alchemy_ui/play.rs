@@ -1199,6 +1199,18 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 None => Transition::Stay,
             },
             Action::Wait => Self::act(ctx, Command::Wait),
+            Action::Autopickup => {
+                let on = ctx.toggle_autopickup();
+                ctx.note(
+                    Tone::Note,
+                    if on {
+                        "Explore picks up the items it sees (A to stop)."
+                    } else {
+                        "Explore leaves items where they lie (A to pick them up)."
+                    },
+                );
+                Transition::Stay
+            }
             Action::TravelTo => match LookScreen::travel(ctx) {
                 Some(s) => self.wait_for(Pending::Travel, Transition::push(s)),
                 None => Transition::Stay,

@@ -15,7 +15,7 @@ use crate::alchemy::props::{
     HPS, IS_CREATURE, IS_DOOR, IS_HOSTILE, IS_OPEN, IS_STAIRS_DOWN, IS_STAIRS_UP,
 };
 use crate::alchemy::rules::memory::{explored, remembered_thing};
-use crate::alchemy::rules::world::{TileTable, creature_at, level_box};
+use crate::alchemy::rules::world::{TileTable, creature_at, items_at, level_box};
 use crate::alchemy::view::{hero_id, visible};
 
 /// The most moves one travel makes before stopping (a safety net: a path is shorter).
@@ -245,17 +245,50 @@ pub fn explore_observed(
                     .any(|n| level_box(l.z).contains(n) && !explored(g, n))
         })
     };
-    let end = walk(
-        ctx,
-        |c| step_towards(c, |l| frontier(c, l)),
-        |_| false,
-        TravelEnd::Arrived,
-        observe,
-    );
-    if end != TravelEnd::Arrived {
-        return end;
+    // With autopickup on, items in view are places to go too; where picking up is refused
+    // (too heavy, say), the cell is left alone for the rest of this press.
+    let mut skipped: Vec<Loc> = Vec::new();
+    let wanted = |c: &AlchemyCtx, l: Loc, skipped: &[Loc]| {
+        c.autopickup()
+            && !skipped.contains(&l)
+            && c.game().is_some_and(|g| {
+                !items_at(g, l).is_empty() && visible(g).is_ok_and(|v| v.contains(l))
+            })
+    };
+    for _ in 0..MAX_STEPS {
+        let here_wanted = hero_at(ctx).is_some_and(|at| wanted(ctx, at, &skipped));
+        if here_wanted {
+            let at = hero_at(ctx);
+            match ctx.act(Command::PickUp(None)) {
+                Some(true) => return TravelEnd::GameOver,
+                Some(false) => continue,
+                None => {
+                    skipped.extend(at);
+                    continue;
+                }
+            }
+        }
+        let end = walk(
+            ctx,
+            |c| step_towards(c, |l| frontier(c, l) || wanted(c, l, &skipped)),
+            |c| hero_at(c).is_some_and(|at| wanted(c, at, &skipped)),
+            TravelEnd::NoPath,
+            observe,
+        );
+        match end {
+            // Standing on an item to pick up (or the message of stepping onto it).
+            TravelEnd::Arrived => {}
+            TravelEnd::Interrupted(ref w)
+                if w.is_empty() && hero_at(ctx).is_some_and(|at| wanted(ctx, at, &skipped)) => {}
+            TravelEnd::NoPath => return explore_finished(ctx, frontier),
+            other => return other,
+        }
     }
-    // Nowhere left to go: done, unless a creature stands between the hero and the rest.
+    TravelEnd::Interrupted("You stop to get your bearings.".to_owned())
+}
+
+/// Nowhere left to explore: done, unless a creature stands between the hero and the rest.
+fn explore_finished(ctx: &AlchemyCtx, frontier: impl Fn(&AlchemyCtx, Loc) -> bool) -> TravelEnd {
     let blocked = ctx.game().is_some_and(|g| {
         let Some(at) = hero_at(ctx) else {
             return false;
