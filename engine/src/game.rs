@@ -8,6 +8,7 @@ use std::sync::Arc;
 use rpds::{RedBlackTreeMapSync, VectorSync};
 use serde::{Deserialize, Serialize};
 
+use crate::cells::CellIndex;
 use crate::error::{Error, InvariantError};
 use crate::grid::Grid;
 use crate::hash::StableHasher;
@@ -62,7 +63,7 @@ pub struct Message {
 #[derive(Clone, PartialEq)]
 pub struct Game {
     terrain: Grid<TileId>,
-    cells: Grid<IdList>,
+    cells: CellIndex,
     things: PVec<Arc<Thing>>,
     next_id: u64,
     library: Library,
@@ -98,7 +99,7 @@ impl Game {
     pub fn new(seed: u64) -> Self {
         Game {
             terrain: Grid::new(TileId(0)),
-            cells: Grid::new(IdList::default()),
+            cells: CellIndex::new(),
             things: PVec::new(),
             next_id: 1,
             library: Library::new(),
@@ -300,7 +301,7 @@ impl Game {
     /// The things on the map at `loc`, in arrival order.
     #[must_use]
     pub fn things_at(&self, loc: Loc) -> &[ThingId] {
-        self.cells.get(loc).as_slice()
+        self.cells.get(loc)
     }
 
     /// The things directly inside `id`, in arrival order.
@@ -651,9 +652,7 @@ impl Game {
     fn attach(&mut self, id: ThingId, place: Place, has_mods: bool) {
         match place {
             Place::Map(loc) => {
-                let mut list = self.cells.get(loc).clone();
-                list.push(id);
-                self.cells.set_mut(loc, list);
+                self.cells.push(loc, id);
             }
             Place::In(c) => {
                 if let Some(ct) = self.things.get(c.0) {
@@ -672,9 +671,7 @@ impl Game {
     fn detach(&mut self, id: ThingId, place: Place) {
         match place {
             Place::Map(loc) => {
-                let mut list = self.cells.get(loc).clone();
-                list.remove(id);
-                self.cells.set_mut(loc, list);
+                self.cells.remove(loc, id);
             }
             Place::In(c) => {
                 if let Some(ct) = self.things.get(c.0) {
@@ -721,8 +718,8 @@ impl Game {
         // hash set, however things are piled into one cell or nested.
         let mut seen: HashSet<ThingId> = HashSet::with_capacity(self.things.len());
         let mut listed = 0usize;
-        for (loc, list) in self.cells.iter_set() {
-            for &id in list.as_slice() {
+        for (loc, list) in self.cells.iter() {
+            for &id in list {
                 match self.things.get(id.0) {
                     Some(t) if t.place == Some(Place::Map(loc)) => {}
                     _ => return Err(InvariantError::StrayInCell(loc, id)),
@@ -834,7 +831,13 @@ impl Hash for Game {
     fn hash<H: Hasher>(&self, state: &mut H) {
         SAVE_FORMAT.hash(state);
         self.terrain.hash(state);
-        self.cells.hash(state);
+        // Hashed as the `Grid<IdList>` it once was (the empty list, then every occupied
+        // cell in canonical order), so state hashes don't depend on the index's layout.
+        <[ThingId]>::hash(&[], state);
+        for (loc, ids) in self.cells.iter() {
+            loc.hash(state);
+            ids.hash(state);
+        }
         (self.things.len() as u64).hash(state);
         for (i, t) in self.things.iter() {
             i.hash(state);
@@ -887,7 +890,7 @@ impl Serialize for Game {
             library: self.library.clone(),
             vars: self.vars.clone(),
             terrain: self.terrain.clone(),
-            cells: self.cells.clone(),
+            cells: self.cells.to_grid(),
             things: self.all_things().cloned().collect(),
             log: self.log.iter().cloned().collect(),
             layers: self
@@ -944,7 +947,7 @@ impl<'de> Deserialize<'de> for Game {
         }
         let g = Game {
             terrain: r.terrain,
-            cells: r.cells,
+            cells: CellIndex::from_grid(&r.cells),
             things,
             next_id: r.next_id,
             library: r.library,
