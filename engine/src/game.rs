@@ -460,8 +460,15 @@ impl Game {
         key: &Prop<T>,
         value: T,
     ) -> Result<(), Error> {
-        let mut t = self.get_thing(id)?.clone();
-        t.set(key, value);
+        let cur = self.get_thing(id)?;
+        let value = value.into_value();
+        // Writing the value already there changes nothing: keep the thing (and the index
+        // path to it) shared with older game values.
+        if cur.props.get(key.key()) == Some(&value) {
+            return Ok(());
+        }
+        let mut t = cur.clone();
+        t.set_raw(key.key().clone(), value);
         self.things.set(id.0, Some(Arc::new(t)));
         Ok(())
     }
@@ -536,6 +543,10 @@ impl Game {
             return Err(Error::NoSuchThing(ThingId(0)));
         };
         let cur = self.get_thing(id)?;
+        if cur.proto == thing.proto && cur.props == thing.props && cur.mods == thing.mods {
+            // Nothing changes: keep the thing shared with older game values.
+            return Ok(());
+        }
         let had_mods = cur.has_modifiers();
         let mut new = cur.clone();
         new.proto = thing.proto;
