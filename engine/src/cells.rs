@@ -382,6 +382,27 @@ impl CellIndex {
         out
     }
 
+    /// Every occupied cell within `min..=max` (cell coordinates, inclusive) with its ids, in
+    /// (z, y, x) order. Θ(chunks and nodes overlapping the box · h + occupied cells found).
+    pub(crate) fn in_range(&self, min: [i64; 3], max: [i64; 3]) -> Vec<(Loc, &[ThingId])> {
+        let mut out = Vec::new();
+        let Some(root) = &self.root else {
+            return out;
+        };
+        let cmin = [min[0] >> CHUNK_BITS, min[1] >> CHUNK_BITS, min[2]];
+        let cmax = [max[0] >> CHUNK_BITS, max[1] >> CHUNK_BITS, max[2]];
+        let q = Query {
+            min,
+            max,
+            cmin,
+            cmax,
+            origin: self.origin,
+        };
+        q.walk(root, self.height - 1, [0; 3], &mut out);
+        out.sort_unstable_by_key(|(l, _)| (l.z, l.y, l.x));
+        out
+    }
+
     /// Every occupied cell with its ids, in canonical order (z, chunk row, chunk column,
     /// then row-major within the chunk): the order of `Grid::iter_set`.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (Loc, &[ThingId])> + '_ {
@@ -450,6 +471,68 @@ impl CellIndex {
     }
 }
 
+/// A box query over the octree: cell bounds and chunk bounds, inclusive.
+struct Query {
+    min: [i64; 3],
+    max: [i64; 3],
+    cmin: [i64; 3],
+    cmax: [i64; 3],
+    origin: [i64; 3],
+}
+
+impl Query {
+    /// Whether the chunks `rel .. rel + size` (per axis) overlap the box's chunks.
+    fn overlaps(&self, rel: [u64; 3], size: i64) -> bool {
+        (0..3).all(|a| {
+            let lo = self.origin[a] + rel[a] as i64;
+            lo <= self.cmax[a] && lo + size > self.cmin[a]
+        })
+    }
+
+    fn walk<'a>(
+        &self,
+        node: &'a Node,
+        level: u32,
+        rel: [u64; 3],
+        out: &mut Vec<(Loc, &'a [ThingId])>,
+    ) {
+        match node {
+            Node::Inner(kids) => {
+                for (s, k) in kids.iter().enumerate() {
+                    if let Some(k) = k {
+                        let r = child_rel(rel, s, level);
+                        if self.overlaps(r, 1i64 << level) {
+                            self.walk(k, level - 1, r, out);
+                        }
+                    }
+                }
+            }
+            Node::Bottom(leaves) => {
+                for (s, l) in leaves.iter().enumerate() {
+                    let Some(l) = l else { continue };
+                    let r = child_rel(rel, s, level);
+                    if !self.overlaps(r, 1) {
+                        continue;
+                    }
+                    let cx = (self.origin[0] + r[0] as i64) << CHUNK_BITS;
+                    let cy = (self.origin[1] + r[1] as i64) << CHUNK_BITS;
+                    let z = self.origin[2] + r[2] as i64;
+                    for (c, ids) in l.iter() {
+                        let x = cx + (c % SIDE as usize) as i64;
+                        let y = cy + (c / SIDE as usize) as i64;
+                        if (self.min[0]..=self.max[0]).contains(&x)
+                            && (self.min[1]..=self.max[1]).contains(&y)
+                        {
+                            // Occupied cells always come from i32 locations.
+                            out.push((Loc::new(x as i32, y as i32, z as i32), ids));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl PartialEq for CellIndex {
     /// Cell-by-cell equality, independent of the trees' shapes.
     fn eq(&self, other: &Self) -> bool {
@@ -514,6 +597,28 @@ mod tests {
             assert_eq!(got, want, "same canonical order as the grid");
             assert_eq!(got.len(), o.len());
             assert_eq!(&CellIndex::from_grid(&grid), c);
+            // Box queries list exactly the occupied cells in the box, in (z, y, x) order.
+            for (min, max) in [
+                ([-7i64, -5, -2], [9i64, 12, 0]),
+                ([-20, -20, -1], [-20, 19, -1]),
+                ([i64::from(i32::MIN); 3], [i64::from(i32::MAX); 3]),
+            ] {
+                let mut want: Vec<(Loc, Vec<ThingId>)> = o
+                    .iter()
+                    .filter(|(l, _)| {
+                        let p = [i64::from(l.x), i64::from(l.y), i64::from(l.z)];
+                        (0..3).all(|a| min[a] <= p[a] && p[a] <= max[a])
+                    })
+                    .map(|(l, v)| (*l, v.clone()))
+                    .collect();
+                want.sort_by_key(|(l, _)| (l.z, l.y, l.x));
+                let got: Vec<(Loc, Vec<ThingId>)> = c
+                    .in_range(min, max)
+                    .into_iter()
+                    .map(|(l, v)| (l, v.to_vec()))
+                    .collect();
+                assert_eq!(got, want);
+            }
         }
     }
 }
