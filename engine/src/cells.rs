@@ -132,7 +132,17 @@ impl Leaf {
 
     /// Every occupied cell's index and ids, in cell order.
     fn iter(&self) -> impl Iterator<Item = (usize, &[ThingId])> + '_ {
-        let cells = (0..256usize).filter(|&c| self.has(c));
+        let cells = self.occupied.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(w * 64 + b)
+            })
+        });
         cells.enumerate().map(|(r, c)| {
             let (s, e) = self.run(r);
             (c, self.ids.get(s..e).unwrap_or(&[]))
