@@ -8,7 +8,9 @@ use alembic::{Error, Game, Hooks};
 use super::ai;
 use super::effects;
 use super::memory::remember;
-use super::world::{TileTable, creatures_on_level, hero, hero_view_with, random_floor};
+use super::world::{
+    TileTable, creatures_on_level, hero, hero_view_with, random_floor, sight_blockers_near,
+};
 use crate::alchemy::props::{
     APS, AWAY_SINCE, FOE, GAME_OVER, IS_CREATURE, LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
 };
@@ -40,6 +42,10 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
     // Tile definitions never change during play: one table serves the whole turn.
     let table = TileTable::new(game);
     let view = hero_view_with(game, &table)?;
+    // What the view depends on, to tell afterwards whether it must be computed again.
+    let seen_from = game.location(h)?;
+    let terrain = game.terrain().clone();
+    let blockers = sight_blockers_near(game, seen_from);
     for m in creatures_on_level(game, z) {
         if m == h || !game.contains(m) {
             continue;
@@ -72,7 +78,21 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
         }
     }
     wandering_monsters(game, hooks, &table, z, elapsed)?;
-    let view = hero_view_with(game, &table)?;
+    // The view after the monsters moved: the same set unless the hero moved, the terrain
+    // changed or a thing that blocks sight came, went or changed within sight range.
+    let unchanged = game.location(h)? == seen_from
+        && game.terrain().ptr_eq(&terrain)
+        && sight_blockers_near(game, seen_from) == blockers;
+    let view = if unchanged {
+        debug_assert_eq!(
+            Some(&view),
+            hero_view_with(game, &table).ok().as_ref(),
+            "a reused view must equal a fresh one"
+        );
+        view
+    } else {
+        hero_view_with(game, &table)?
+    };
     remember(game, &view);
     Ok(())
 }

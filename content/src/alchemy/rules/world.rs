@@ -197,6 +197,29 @@ pub fn hero_view_with(game: &Game, table: &TileTable) -> Result<VisibleSet, Erro
     }))
 }
 
+/// The cells within the hero's sight radius of `at` (on its level) that hold a thing that
+/// blocks sight. With the same terrain, the same origin and the same answer here, the
+/// field of view from `at` is the same: the field of view only asks about cells in this
+/// square, and a cell's transparency ([`TileTable::transparent`]) depends only on its tile
+/// and on whether such a thing stands on it.
+#[must_use]
+pub fn sight_blockers_near(game: &Game, at: Loc) -> Vec<Loc> {
+    let r = i32::try_from(FOV_RADIUS).unwrap_or(i32::MAX);
+    let square = LocBox::new(
+        Loc::new(at.x.saturating_sub(r), at.y.saturating_sub(r), at.z),
+        Loc::new(
+            at.x.saturating_add(r).saturating_add(1),
+            at.y.saturating_add(r).saturating_add(1),
+            at.z.saturating_add(1),
+        ),
+    );
+    game.things_in_box(square)
+        .into_iter()
+        .filter(|(_, ids)| ids.iter().any(|&t| game.is(t, &IS_VIEW_BLOCKING)))
+        .map(|(l, _)| l)
+        .collect()
+}
+
 /// Whether the hero can see `loc` — for messages: exactly whether `loc` is in the hero's
 /// field of view ([`hero_view`]), computed only as far out as `loc`.
 #[must_use]
