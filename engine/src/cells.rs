@@ -28,6 +28,8 @@ const MAX_HEIGHT: u32 = 40;
 struct Leaf {
     /// Bit `i` set: cell `i` (row-major in the chunk) holds at least one thing.
     occupied: [u64; 4],
+    /// Occupied cells in the words of `occupied` before each word (a rank in one popcount).
+    before: [u16; 4],
     /// For the `r`-th occupied cell (in cell order), the end of its ids in `ids`; its ids
     /// start where the previous cell's end (or at 0).
     ends: Box<[u32]>,
@@ -41,15 +43,26 @@ impl Leaf {
         self.occupied[cell >> 6] & (1 << (cell & 63)) != 0
     }
 
+    /// A chunk from its parts, with the per-word counts filled in.
+    fn from_parts(occupied: [u64; 4], ends: Vec<u32>, ids: Vec<ThingId>) -> Leaf {
+        let mut before = [0u16; 4];
+        for w in 1..4 {
+            before[w] = before[w - 1] + occupied[w - 1].count_ones() as u16;
+        }
+        Leaf {
+            occupied,
+            before,
+            ends: ends.into(),
+            ids: ids.into(),
+        }
+    }
+
     /// Number of occupied cells before `cell`.
     #[inline(always)]
     fn rank(&self, cell: usize) -> usize {
         let word = cell >> 6;
-        let mut r = (self.occupied[word] & ((1u64 << (cell & 63)) - 1)).count_ones() as usize;
-        for w in &self.occupied[..word] {
-            r += w.count_ones() as usize;
-        }
-        r
+        let below = self.occupied[word] & ((1u64 << (cell & 63)) - 1);
+        usize::from(self.before[word]) + below.count_ones() as usize
     }
 
     /// The range of `ids` of the `r`-th occupied cell.
@@ -92,11 +105,7 @@ impl Leaf {
         ids.extend_from_slice(&self.ids[..at]);
         ids.push(id);
         ids.extend_from_slice(&self.ids[at..]);
-        Leaf {
-            occupied,
-            ends: ends.into(),
-            ids: ids.into(),
-        }
+        Leaf::from_parts(occupied, ends, ids)
     }
 
     /// This chunk without `id` in `cell`'s list, or `None` when it isn't there.
@@ -119,11 +128,7 @@ impl Leaf {
         let mut ids = Vec::with_capacity(self.ids.len() - 1);
         ids.extend_from_slice(&self.ids[..at]);
         ids.extend_from_slice(&self.ids[at + 1..]);
-        Some(Leaf {
-            occupied,
-            ends: ends.into(),
-            ids: ids.into(),
-        })
+        Some(Leaf::from_parts(occupied, ends, ids))
     }
 
     fn is_empty(&self) -> bool {
@@ -151,6 +156,9 @@ impl Leaf {
 
     fn check(&self) -> Result<(), &'static str> {
         let n: u32 = self.occupied.iter().map(|w| w.count_ones()).sum();
+        if Leaf::from_parts(self.occupied, Vec::new(), Vec::new()).before != self.before {
+            return Err("cell index chunk: stale occupancy counts");
+        }
         if n as usize != self.ends.len() {
             return Err("cell index chunk: occupancy and runs disagree");
         }
