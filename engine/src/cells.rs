@@ -77,7 +77,12 @@ impl Leaf {
         if !self.has(cell) {
             return &[];
         }
-        let (s, e) = self.run(self.rank(cell));
+        let r = self.rank(cell);
+        if self.ids.len() == self.ends.len() {
+            // One thing per occupied cell (the common case): no need to read the runs.
+            return self.ids.get(r..=r).unwrap_or(&[]);
+        }
+        let (s, e) = self.run(r);
         self.ids.get(s..e).unwrap_or(&[])
     }
 
