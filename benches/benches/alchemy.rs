@@ -56,6 +56,20 @@ fn turn(c: &mut Criterion) {
     let view = alembic_content::alchemy::rules::world::hero_view(&empty).expect("view");
     alembic_content::alchemy::rules::memory::remember(&mut empty, &view);
 
+    // Every cell of level 1 read once, as field of view and path costs do.
+    let mut g = c.benchmark_group("things_at");
+    let level = alembic_content::alchemy::rules::world::level_box(-1);
+    g.bench_function("alchemy level 1, every cell (71x51)", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for l in level.iter() {
+                n += game.things_at(l).len();
+            }
+            black_box(n)
+        });
+    });
+    g.finish();
+
     let mut g = c.benchmark_group("turn");
     g.bench_function(
         "alchemy full turn (wait, level 1 of a generated dungeon)",

@@ -147,6 +147,9 @@ fn bench(c: &mut Criterion) {
         commands.len(),
         rec.entries.len() - commands.len()
     );
+    group.bench_function("state_hash_end_of_replayed_game", |b| {
+        b.iter(|| black_box(g.state_hash()));
+    });
     group.sample_size(10);
     group.bench_function("replay_verify_whole_game", |b| {
         b.iter(|| {

@@ -71,6 +71,32 @@ fn bench_things(c: &mut Criterion) {
     group.bench_function("game_query", |b| b.iter(|| black_box(g.query(ids[0], &ST))));
     group.finish();
 
+    // Reading a cell: occupied cells (one thing each) and empty cells of the same level.
+    let mut group = c.benchmark_group("things/things_at");
+    let cells: HashMap<Loc, Vec<ThingId>> = ids
+        .iter()
+        .map(|&id| (g.location(id).expect("placed"), vec![id]))
+        .collect();
+    group.bench_function("hashmap_baseline_occupied", |b| {
+        b.iter(|| {
+            i = (i + 7919) % N;
+            black_box(cells.get(&loc_of(i)).map_or(0, Vec::len))
+        })
+    });
+    group.bench_function("game_occupied", |b| {
+        b.iter(|| {
+            i = (i + 7919) % N;
+            black_box(g.things_at(loc_of(i)).len())
+        })
+    });
+    group.bench_function("game_empty", |b| {
+        b.iter(|| {
+            i = (i + 7919) % N;
+            black_box(g.things_at(loc_of(i) + Loc::new(0, 100, 0)).len())
+        })
+    });
+    group.finish();
+
     let mut group = c.benchmark_group("things/move_thing");
     group.bench_function("hashmap_clone_thing_and_insert", |b| {
         let mut m = baseline.clone();

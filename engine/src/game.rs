@@ -8,6 +8,7 @@ use std::sync::Arc;
 use rpds::{RedBlackTreeMapSync, VectorSync};
 use serde::{Deserialize, Serialize};
 
+use crate::cells::CellIndex;
 use crate::error::{Error, InvariantError};
 use crate::grid::Grid;
 use crate::hash::StableHasher;
@@ -62,7 +63,7 @@ pub struct Message {
 #[derive(Clone, PartialEq)]
 pub struct Game {
     terrain: Grid<TileId>,
-    cells: Grid<IdList>,
+    cells: CellIndex,
     things: PVec<Arc<Thing>>,
     next_id: u64,
     library: Library,
@@ -98,7 +99,7 @@ impl Game {
     pub fn new(seed: u64) -> Self {
         Game {
             terrain: Grid::new(TileId(0)),
-            cells: Grid::new(IdList::default()),
+            cells: CellIndex::new(),
             things: PVec::new(),
             next_id: 1,
             library: Library::new(),
@@ -300,7 +301,35 @@ impl Game {
     /// The things on the map at `loc`, in arrival order.
     #[must_use]
     pub fn things_at(&self, loc: Loc) -> &[ThingId] {
-        self.cells.get(loc).as_slice()
+        self.cells.get(loc)
+    }
+
+    /// Every map cell of `area` that holds things, with its things (in arrival order), in
+    /// (z, y, x) order — what calling [`things_at`](Game::things_at) on every cell of the
+    /// box and keeping the non-empty answers gives, without visiting empty space.
+    /// Θ(chunks of 16 × 16 cells overlapping the box · tree height + cells found).
+    #[must_use]
+    pub fn things_in_box(&self, area: LocBox) -> Vec<(Loc, &[ThingId])> {
+        if area.is_empty() {
+            return Vec::new();
+        }
+        let lo = |v: i32| i64::from(v);
+        let hi = |v: i32| i64::from(v) - 1;
+        self.cells.in_range(
+            [lo(area.min.x), lo(area.min.y), lo(area.min.z)],
+            [hi(area.max.x), hi(area.max.y), hi(area.max.z)],
+        )
+    }
+
+    /// Every map cell of level `z` that holds things, with its things (in arrival order), in
+    /// (y, x) order. Θ(chunks of the level · tree height + cells found).
+    #[must_use]
+    pub fn things_on_level(&self, z: i32) -> Vec<(Loc, &[ThingId])> {
+        let z = i64::from(z);
+        self.cells.in_range(
+            [i64::from(i32::MIN), i64::from(i32::MIN), z],
+            [i64::from(i32::MAX), i64::from(i32::MAX), z],
+        )
     }
 
     /// The things directly inside `id`, in arrival order.
@@ -459,8 +488,15 @@ impl Game {
         key: &Prop<T>,
         value: T,
     ) -> Result<(), Error> {
-        let mut t = self.get_thing(id)?.clone();
-        t.set(key, value);
+        let cur = self.get_thing(id)?;
+        let value = value.into_value();
+        // Writing the value already there changes nothing: keep the thing (and the index
+        // path to it) shared with older game values.
+        if cur.props.get(key.key()) == Some(&value) {
+            return Ok(());
+        }
+        let mut t = cur.clone();
+        t.set_raw(key.key().clone(), value);
         self.things.set(id.0, Some(Arc::new(t)));
         Ok(())
     }
@@ -535,6 +571,10 @@ impl Game {
             return Err(Error::NoSuchThing(ThingId(0)));
         };
         let cur = self.get_thing(id)?;
+        if cur.proto == thing.proto && cur.props == thing.props && cur.mods == thing.mods {
+            // Nothing changes: keep the thing shared with older game values.
+            return Ok(());
+        }
         let had_mods = cur.has_modifiers();
         let mut new = cur.clone();
         new.proto = thing.proto;
@@ -651,9 +691,7 @@ impl Game {
     fn attach(&mut self, id: ThingId, place: Place, has_mods: bool) {
         match place {
             Place::Map(loc) => {
-                let mut list = self.cells.get(loc).clone();
-                list.push(id);
-                self.cells.set_mut(loc, list);
+                self.cells.push(loc, id);
             }
             Place::In(c) => {
                 if let Some(ct) = self.things.get(c.0) {
@@ -672,9 +710,7 @@ impl Game {
     fn detach(&mut self, id: ThingId, place: Place) {
         match place {
             Place::Map(loc) => {
-                let mut list = self.cells.get(loc).clone();
-                list.remove(id);
-                self.cells.set_mut(loc, list);
+                self.cells.remove(loc, id);
             }
             Place::In(c) => {
                 if let Some(ct) = self.things.get(c.0) {
@@ -721,8 +757,8 @@ impl Game {
         // hash set, however things are piled into one cell or nested.
         let mut seen: HashSet<ThingId> = HashSet::with_capacity(self.things.len());
         let mut listed = 0usize;
-        for (loc, list) in self.cells.iter_set() {
-            for &id in list.as_slice() {
+        for (loc, list) in self.cells.iter() {
+            for &id in list {
                 match self.things.get(id.0) {
                     Some(t) if t.place == Some(Place::Map(loc)) => {}
                     _ => return Err(InvariantError::StrayInCell(loc, id)),
@@ -834,7 +870,13 @@ impl Hash for Game {
     fn hash<H: Hasher>(&self, state: &mut H) {
         SAVE_FORMAT.hash(state);
         self.terrain.hash(state);
-        self.cells.hash(state);
+        // Hashed as the `Grid<IdList>` it once was (the empty list, then every occupied
+        // cell in canonical order), so state hashes don't depend on the index's layout.
+        <[ThingId]>::hash(&[], state);
+        for (loc, ids) in self.cells.iter() {
+            loc.hash(state);
+            ids.hash(state);
+        }
         (self.things.len() as u64).hash(state);
         for (i, t) in self.things.iter() {
             i.hash(state);
@@ -887,7 +929,7 @@ impl Serialize for Game {
             library: self.library.clone(),
             vars: self.vars.clone(),
             terrain: self.terrain.clone(),
-            cells: self.cells.clone(),
+            cells: self.cells.to_grid(),
             things: self.all_things().cloned().collect(),
             log: self.log.iter().cloned().collect(),
             layers: self
@@ -944,7 +986,7 @@ impl<'de> Deserialize<'de> for Game {
         }
         let g = Game {
             terrain: r.terrain,
-            cells: r.cells,
+            cells: CellIndex::from_grid(&r.cells),
             things,
             next_id: r.next_id,
             library: r.library,

@@ -47,6 +47,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod cells;
 mod dice;
 mod error;
 mod fov;

@@ -7,7 +7,8 @@
 use std::collections::HashMap;
 
 use alembic::{
-    Error, Game, IS_CONTAINER, Library, Loc, Modifier, Place, Prop, Props, Thing, ThingId, TileId,
+    Error, Game, IS_CONTAINER, Library, Loc, LocBox, Modifier, Place, Prop, Props, Thing, ThingId,
+    TileId,
 };
 use proptest::prelude::*;
 
@@ -124,8 +125,16 @@ impl Oracle {
     }
 }
 
+/// Mostly a few crowded cells (piles, moves within one chunk of the cell index), sometimes
+/// other chunks and levels, now and then anywhere (the index's tree grows and is rebuilt in
+/// another shape on load).
 fn loc() -> impl Strategy<Value = Loc> {
-    (-3i32..3, -3i32..3, -1i32..1).prop_map(|(x, y, z)| Loc::new(x, y, z))
+    prop_oneof![
+        6 => (-3i32..3, -3i32..3, -1i32..1),
+        2 => (-40i32..40, -40i32..40, -3i32..1),
+        1 => (any::<i32>(), any::<i32>(), any::<i32>()),
+    ]
+    .prop_map(|(x, y, z)| Loc::new(x, y, z))
 }
 
 fn dest() -> impl Strategy<Value = Dest> {
@@ -188,6 +197,28 @@ fn agree(g: &Game, o: &Oracle) -> Result<(), TestCaseError> {
     for (l, ids) in &o.cells {
         prop_assert_eq!(g.things_at(*l), ids.as_slice());
     }
+    // Box and level scans list exactly the occupied cells, in (z, y, x) order.
+    let occupied = |keep: &dyn Fn(Loc) -> bool| {
+        let mut v: Vec<(Loc, Vec<ThingId>)> = o
+            .cells
+            .iter()
+            .filter(|(l, ids)| !ids.is_empty() && keep(**l))
+            .map(|(l, ids)| (*l, ids.clone()))
+            .collect();
+        v.sort_by_key(|(l, _)| (l.z, l.y, l.x));
+        v
+    };
+    let owned = |v: Vec<(Loc, &[ThingId])>| -> Vec<(Loc, Vec<ThingId>)> {
+        v.into_iter().map(|(l, ids)| (l, ids.to_vec())).collect()
+    };
+    for z in -3..1 {
+        prop_assert_eq!(owned(g.things_on_level(z)), occupied(&|l: Loc| l.z == z));
+    }
+    let area = LocBox::new(Loc::new(-2, -3, -1), Loc::new(30, 2, 1));
+    prop_assert_eq!(
+        owned(g.things_in_box(area)),
+        occupied(&|l: Loc| area.contains(l))
+    );
     for (l, t) in &o.tiles {
         prop_assert_eq!(g.tile(*l), TileId(*t));
     }

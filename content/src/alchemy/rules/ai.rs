@@ -4,11 +4,11 @@
 
 use std::cell::RefCell;
 
-use alembic::{Dir, Error, Game, Hooks, Loc, Pathfinder, Search, ThingId, VisibleSet};
+use alembic::{Dir, Error, Game, Hooks, Loc, LocBox, Pathfinder, Search, ThingId, VisibleSet};
 
 use super::combat;
 use super::world::{
-    TileTable, blocker_at, creature_at, hero_sees, level_box, say, sees, terrain_ok,
+    TileTable, blocker_at, creature_at, hero_sees, level_box, say, sees_with, terrain_ok,
 };
 use crate::alchemy::props::{
     AGGRO, ATTACKS_MONSTERS, FAMILY, FOE, IS_CONFUSED, IS_CREATURE, IS_DOOR, IS_FLYING, IS_HERO,
@@ -33,6 +33,7 @@ pub fn act(
     m: ThingId,
     hero: ThingId,
     view: &VisibleSet,
+    table: &TileTable,
 ) -> Result<i32, Error> {
     let at = game.location(m)?;
     let hero_at = game.location(hero)?;
@@ -59,20 +60,20 @@ pub fn act(
                 combat::attack(game, hooks, m, hero)?;
                 return Ok(ACTION);
             }
-            match next_step(game, m, at, t) {
+            match next_step(game, table, m, at, t) {
                 Some(step) => return step_or_bump(game, hooks, m, step, false),
                 None => clear_target(game, m)?,
             }
         }
     }
     // Then another monster it is fighting (or, if it hunts monsters, one it can see).
-    if let Some(c) = foe(game, m, at)? {
+    if let Some(c) = foe(game, table, m, at)? {
         let cat = game.location(c)?;
         if at.chebyshev(cat) == 1 {
             combat::attack(game, hooks, m, c)?;
             return Ok(ACTION);
         }
-        if let Some(step) = next_step(game, m, at, cat) {
+        if let Some(step) = next_step(game, table, m, at, cat) {
             return step_or_bump(game, hooks, m, step, false);
         }
         forget_foe(game, m)?;
@@ -93,7 +94,12 @@ fn enemies(game: &Game, m: ThingId, other: ThingId) -> bool {
 /// The monster `m` is fighting now: its remembered foe while that is alive and near, else
 /// — for monsters flagged [`ATTACKS_MONSTERS`] — the nearest creature of another family it
 /// can see within its aggro range (the engine's field of view), remembered as its foe.
-pub fn foe(game: &mut Game, m: ThingId, at: Loc) -> Result<Option<ThingId>, Error> {
+pub fn foe(
+    game: &mut Game,
+    table: &TileTable,
+    m: ThingId,
+    at: Loc,
+) -> Result<Option<ThingId>, Error> {
     let aggro = u32::try_from(game.query(m, &AGGRO)?.max(0)).unwrap_or(0);
     if let Some(f) = game.query_opt(m, &FOE)? {
         if enemies(game, m, f)
@@ -110,16 +116,27 @@ pub fn foe(game: &mut Game, m: ThingId, at: Loc) -> Result<Option<ThingId>, Erro
     }
     let r = i32::try_from(aggro).unwrap_or(8);
     let mut best: Option<(u64, ThingId)> = None;
-    for dy in -r..=r {
-        for dx in -r..=r {
-            let l = Loc::new(at.x + dx, at.y + dy, at.z);
-            let Some(c) = creature_at(game, l) else {
-                continue;
-            };
-            let d = at.euclidean_sq(l);
-            if enemies(game, m, c) && best.is_none_or(|(b, _)| d < b) && sees(game, at, l, aggro) {
-                best = Some((d, c));
-            }
+    // The occupied cells of the square around it, row by row, west to east: the order a
+    // scan of every cell would meet them in (ties go to the first met).
+    let square = LocBox::new(
+        Loc::new(at.x - r, at.y - r, at.z),
+        Loc::new(at.x + r + 1, at.y + r + 1, at.z + 1),
+    );
+    let occupied: Vec<Loc> = game
+        .things_in_box(square)
+        .into_iter()
+        .map(|(l, _)| l)
+        .collect();
+    for l in occupied {
+        let Some(c) = creature_at(game, l) else {
+            continue;
+        };
+        let d = at.euclidean_sq(l);
+        if enemies(game, m, c)
+            && best.is_none_or(|(b, _)| d < b)
+            && sees_with(game, table, at, l, aggro)
+        {
+            best = Some((d, c));
         }
     }
     if let Some((_, c)) = best {
@@ -168,10 +185,9 @@ fn wander(game: &mut Game, hooks: &Hooks, m: ThingId, at: Loc) -> Result<i32, Er
 
 /// The first step of a path from `at` toward `goal` for `m`: A* over terrain it can cross,
 /// through doors it can open, around other creatures (at a price).
-fn next_step(game: &Game, m: ThingId, at: Loc, goal: Loc) -> Option<Loc> {
+fn next_step(game: &Game, table: &TileTable, m: ThingId, at: Loc, goal: Loc) -> Option<Loc> {
     let intelligent = game.is(m, &IS_INTELLIGENT);
     let flying = game.is(m, &IS_FLYING);
-    let table = TileTable::new(game);
     let crossable = |l: Loc| !table.blocks(game, l) && (flying || !table.dangerous(game, l));
     let cost = |_: Loc, to: Loc| -> Option<u32> {
         if to == goal {

@@ -3,7 +3,7 @@
 //! remembered closed until the hero sees it again, a fountain that dried up out of sight is
 //! still remembered flowing.
 
-use alembic::{Game, Loc, Rgb, ThingId, TileId, VisibleSet};
+use alembic::{Game, Grid, Loc, Rgb, ThingId, TileId, VisibleSet};
 
 use super::world::scenery_at;
 use crate::alchemy::props::{FG, GLYPH};
@@ -43,14 +43,21 @@ pub fn remember(game: &mut Game, view: &VisibleSet) {
 
 /// Remember `cells` as they are now, seen or not (wizard mode's `reveal`).
 pub fn remember_cells(game: &mut Game, cells: impl IntoIterator<Item = Loc>) {
+    // The layers as they were before this call (Θ(1) clones), read without a lookup by name
+    // per cell. Reading them instead of the layers being written is exact: what is written
+    // for a cell depends only on the terrain and the things, which this does not change, so
+    // a cell met twice is written the same value both times.
+    let before = |name: &str| game.layer(name).cloned();
+    let (tiles, things, looks) = (before(SEEN_TILE), before(SEEN_THING), before(SEEN_LOOK));
+    let old = |g: &Option<Grid<u64>>, l: Loc| g.as_ref().map_or(0, |g| *g.get(l));
     for l in cells {
         let tile = u64::from(game.tile(l).0) + 1;
-        if game.layer_get(SEEN_TILE, l) != tile {
+        if old(&tiles, l) != tile {
             game.set_layer_mut(SEEN_TILE, l, tile);
         }
         let thing = scenery_at(game, l);
         let id = thing.map_or(0, |t| t.0);
-        if game.layer_get(SEEN_THING, l) != id {
+        if old(&things, l) != id {
             game.set_layer_mut(SEEN_THING, l, id);
         }
         let look = thing.map_or(0, |t| {
@@ -59,7 +66,7 @@ pub fn remember_cells(game: &mut Game, cells: impl IntoIterator<Item = Loc>) {
                 game.query(t, &FG).unwrap_or(Rgb::new(200, 200, 200)),
             )
         });
-        if game.layer_get(SEEN_LOOK, l) != look {
+        if old(&looks, l) != look {
             game.set_layer_mut(SEEN_LOOK, l, look);
         }
     }

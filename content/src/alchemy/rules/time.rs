@@ -8,7 +8,9 @@ use alembic::{Error, Game, Hooks};
 use super::ai;
 use super::effects;
 use super::memory::remember;
-use super::world::{creatures_on_level, hero, hero_view, random_floor};
+use super::world::{
+    TileTable, creatures_on_level, hero, hero_view_with, random_floor, sight_blockers_near,
+};
 use crate::alchemy::props::{
     APS, AWAY_SINCE, FOE, GAME_OVER, IS_CREATURE, LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
 };
@@ -37,7 +39,13 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
         return Ok(());
     }
     let z = game.location(h)?.z;
-    let view = hero_view(game)?;
+    // Tile definitions never change during play: one table serves the whole turn.
+    let table = TileTable::new(game);
+    let view = hero_view_with(game, &table)?;
+    // What the view depends on, to tell afterwards whether it must be computed again.
+    let seen_from = game.location(h)?;
+    let terrain = game.terrain().clone();
+    let blockers = sight_blockers_near(game, seen_from);
     for m in creatures_on_level(game, z) {
         if m == h || !game.contains(m) {
             continue;
@@ -50,7 +58,7 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
         let mut aps = game.query(m, &APS)?.saturating_add(elapsed);
         let mut n = 0;
         while aps > 0 && n < MAX_ACTIONS && game.contains(m) {
-            let cost = ai::act(game, hooks, m, h, &view)?;
+            let cost = ai::act(game, hooks, m, h, &view, &table)?;
             let speed = if game.contains(m) {
                 game.query(m, &SPEED)?
             } else {
@@ -69,8 +77,22 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
             return Ok(());
         }
     }
-    wandering_monsters(game, hooks, z, elapsed)?;
-    let view = hero_view(game)?;
+    wandering_monsters(game, hooks, &table, z, elapsed)?;
+    // The view after the monsters moved: the same set unless the hero moved, the terrain
+    // changed or a thing that blocks sight came, went or changed within sight range.
+    let unchanged = game.location(h)? == seen_from
+        && game.terrain().ptr_eq(&terrain)
+        && sight_blockers_near(game, seen_from) == blockers;
+    let view = if unchanged {
+        debug_assert_eq!(
+            Some(&view),
+            hero_view_with(game, &table).ok().as_ref(),
+            "a reused view must equal a fresh one"
+        );
+        view
+    } else {
+        hero_view_with(game, &table)?
+    };
     remember(game, &view);
     Ok(())
 }
@@ -95,14 +117,20 @@ fn natural_healing(game: &mut Game, h: alembic::ThingId, elapsed: i32) -> Result
 }
 
 /// Now and then a monster turns up somewhere the hero cannot see.
-fn wandering_monsters(game: &mut Game, hooks: &Hooks, z: i32, elapsed: i32) -> Result<(), Error> {
+fn wandering_monsters(
+    game: &mut Game,
+    hooks: &Hooks,
+    table: &TileTable,
+    z: i32,
+    elapsed: i32,
+) -> Result<(), Error> {
     // About one every 250 turns.
     if !game.rng().chance(f64::from(elapsed) / 25_000.0) {
         return Ok(());
     }
     let h = hero(game)?;
     let at = game.location(h)?;
-    let view = hero_view(game)?;
+    let view = hero_view_with(game, table)?;
     let Some(l) = random_floor(game, z, 50, |_, l| {
         !view.contains(l) && l.chebyshev(at) > 10
     }) else {

@@ -1,6 +1,6 @@
 //! Reading the world: the hero, who and what is where, what blocks, what is seen.
 
-use alembic::{Error, Fov, Game, Loc, LocBox, Place, ThingId, VisibleSet, field_of_view};
+use alembic::{Error, Fov, Game, Loc, LocBox, ThingId, VisibleSet, field_of_view};
 
 use crate::alchemy::props::{
     HERO, IS_BLOCKING, IS_CREATURE, IS_DANGEROUS, IS_FLOOR, IS_FLYING, IS_ITEM, IS_SCENERY,
@@ -186,11 +186,38 @@ impl TileTable {
 
 /// What the hero sees now: the engine's symmetric field of view from the hero's cell.
 pub fn hero_view(game: &Game) -> Result<VisibleSet, Error> {
+    hero_view_with(game, &TileTable::new(game))
+}
+
+/// [`hero_view`] with the game's tile table already at hand.
+pub fn hero_view_with(game: &Game, table: &TileTable) -> Result<VisibleSet, Error> {
     let at = game.location(hero(game)?)?;
-    let table = TileTable::new(game);
     Ok(field_of_view(at, FOV_RADIUS, |l| {
         table.transparent(game, l)
     }))
+}
+
+/// The cells within the hero's sight radius of `at` (on its level) that hold a thing that
+/// blocks sight. With the same terrain, the same origin and the same answer here, the
+/// field of view from `at` is the same: the field of view only asks about cells in this
+/// square, and a cell's transparency ([`TileTable::transparent`]) depends only on its tile
+/// and on whether such a thing stands on it.
+#[must_use]
+pub fn sight_blockers_near(game: &Game, at: Loc) -> Vec<Loc> {
+    let r = i32::try_from(FOV_RADIUS).unwrap_or(i32::MAX);
+    let square = LocBox::new(
+        Loc::new(at.x.saturating_sub(r), at.y.saturating_sub(r), at.z),
+        Loc::new(
+            at.x.saturating_add(r).saturating_add(1),
+            at.y.saturating_add(r).saturating_add(1),
+            at.z.saturating_add(1),
+        ),
+    );
+    game.things_in_box(square)
+        .into_iter()
+        .filter(|(_, ids)| ids.iter().any(|&t| game.is(t, &IS_VIEW_BLOCKING)))
+        .map(|(l, _)| l)
+        .collect()
 }
 
 /// Whether the hero can see `loc` — for messages: exactly whether `loc` is in the hero's
@@ -215,6 +242,12 @@ thread_local! {
 /// field of view, at a fraction of the cost for nearby cells.
 #[must_use]
 pub fn sees(game: &Game, from: Loc, to: Loc, radius: u32) -> bool {
+    sees_with(game, &TileTable::new(game), from, to, radius)
+}
+
+/// [`sees`] with the game's tile table already at hand.
+#[must_use]
+pub fn sees_with(game: &Game, table: &TileTable, from: Loc, to: Loc, radius: u32) -> bool {
     if from.z != to.z {
         return false;
     }
@@ -231,7 +264,6 @@ pub fn sees(game: &Game, from: Loc, to: Loc, radius: u32) -> bool {
     if u64::from(k) * u64::from(k) + u64::from(k) < d2 {
         k = (k + 1).min(radius);
     }
-    let table = TileTable::new(game);
     SIGHT.with(|s| {
         let (fov, seen) = &mut *s.borrow_mut();
         fov.compute_into(from, k, |l| table.transparent(game, l), seen);
@@ -240,13 +272,19 @@ pub fn sees(game: &Game, from: Loc, to: Loc, radius: u32) -> bool {
 }
 
 /// Every creature standing on level `z` (not carried), in id order.
+///
+/// Reads the level's occupied cells from the game's cell index, not every thing in the
+/// game.
 #[must_use]
 pub fn creatures_on_level(game: &Game, z: i32) -> Vec<ThingId> {
-    game.all_things()
-        .filter(|t| matches!(t.place(), Some(Place::Map(l)) if l.z == z))
-        .filter(|t| t.is(&IS_CREATURE))
-        .filter_map(alembic::Thing::id)
-        .collect()
+    let mut out: Vec<ThingId> = game
+        .things_on_level(z)
+        .into_iter()
+        .flat_map(|(_, ids)| ids.iter().copied())
+        .filter(|&id| game.get_thing(id).is_ok_and(|t| t.is(&IS_CREATURE)))
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 /// Random floor cells of level `z` where `ok` holds; tries `tries` times.
