@@ -167,7 +167,7 @@ impl Screen<AlchemyCtx> for StartScreen {
             2 + self.scores.len().min(3) as u16
         };
         let menu_h = |art_h: u16, gap: u16| art_h + 4 + menu.len() as u16 * gap + 2;
-        let fits = |art_h: u16, gap: u16| menu_h(art_h, gap) + table_want + 1 <= area.height;
+        let fits = |art_h: u16, gap: u16| menu_h(art_h, gap) + table_want < area.height;
         let art = ART.len() as u16;
         let (art_h, gap) = [(art, 2), (art, 1), (0, 1)]
             .into_iter()
