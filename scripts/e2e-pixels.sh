@@ -111,6 +111,18 @@ colour_count() {
 distinct_colours() { identify -format %k "$OUT/$1"; }
 changed_pixels() { compare -metric AE "$OUT/$1" "$OUT/$2" null: 2>&1 || true; }
 alive() { kill -0 "$APP_PID" 2>/dev/null; }
+# Travel and explore walk a step per tick (any key stops them): wait until two screenshots
+# half a second apart are the same.
+settle_window() {
+    local i
+    for i in $(seq 40); do
+        shot settle-a.png
+        sleep 0.5
+        shot settle-b.png
+        [[ "$(changed_pixels settle-a.png settle-b.png)" == 0 ]] && return 0
+    done
+    return 1
+}
 
 # --- run ---------------------------------------------------------------------------------
 DATA=$(mktemp -d)
@@ -286,7 +298,7 @@ if [[ $GAME == alchemy ]]; then
         xdotool mousedown 1
         sleep 0.1
         xdotool mouseup 1
-        sleep 0.5
+        settle_window
         # Move the pointer away so the hover highlight is not counted.
         xdotool mousemove 2 2
         sleep 0.3
@@ -305,7 +317,7 @@ if [[ $GAME == alchemy ]]; then
     shot before-explore.png
     for _ in 1 2 3; do
         xdotool key o
-        sleep 0.4
+        settle_window
         for _ in $(seq 12); do
             xdotool key Tab
             sleep 0.05

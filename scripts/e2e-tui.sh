@@ -54,6 +54,20 @@ wait_for() {
     return 1
 }
 
+# Travel, explore and runs walk one step per tick (any key stops them): wait until the
+# screen has stopped changing.
+settle() {
+    local a b i
+    for ((i = 0; i < 100; i++)); do
+        a="$(capture)"
+        sleep 0.25
+        b="$(capture)"
+        [[ "$a" == "$b" ]] && return 0
+    done
+    return 1
+}
+
+
 # wait_gone TEXT [SECONDS]: poll until TEXT no longer shows.
 wait_gone() {
     local text="$1" secs="${2:-10}" i
@@ -369,6 +383,7 @@ for dx in 4 -4 3 -3 2 -2; do
     done
 done
 [[ -n "$moved" ]] && pass "a click travelled ($moved)" || fail "no click made the hero travel"
+settle
 save 16-mouse
 tm send-keys -t e2e S Enter
 wait_for "exit=0" 5 || fail "S did not save and quit (mouse)"
@@ -380,9 +395,15 @@ mkdir -p "$EDATA"
 tm send-keys -t e2e "XDG_DATA_HOME='$EDATA' $BIN --seed 5; echo exit=\$?" Enter
 wait_for "Depth 1/11" 5 || fail "the game did not start (explore)"
 tm send-keys -t e2e J
-sleep 0.3
+settle
 t_run="$(turn_now)"
 ((t_run > 1)) && pass "Shift+J ran $t_run steps with one key" || fail "Shift+J ran $t_run steps"
+# Explore walks a step at a time, so a key stops it (and does nothing else).
+t0="$(turn_now)"
+tm send-keys -t e2e o Escape
+wait_for "You stop." 5 && pass "a key stopped explore after $(($(turn_now) - t0)) step(s)" ||
+    fail "Escape did not stop explore"
+settle
 presses=0
 fights=0
 looked=
@@ -393,7 +414,7 @@ for _ in $(seq 60); do
     ((presses - fights < 15)) || break
     tm send-keys -t e2e o
     presses=$((presses + 1))
-    sleep 0.3
+    settle
     if [[ "$(capture)" == *"Done exploring."* ]]; then
         done_exploring=1
         break
@@ -436,7 +457,7 @@ case "$looked" in
 *) pass "no monster came into view on the way (look not exercised)" ;;
 esac
 tm send-keys -t e2e '>'
-sleep 0.5
+settle
 save 18-to-stairs
 if [[ "$(capture)" == *"You know of no stairs down"* ]]; then
     pass "> says no stairs down are known yet"
@@ -447,7 +468,7 @@ else
     for _ in 1 2 3 4 5; do
         [[ "$(capture)" == *"Depth 2/11"* ]] && break
         tm send-keys -t e2e '>'
-        sleep 0.4
+        settle
     done
     [[ "$(capture)" == *"Depth 2/11"* ]] && pass "> again took the stairs: depth 2" || fail "> did not take the stairs down"
     save 18b-descended

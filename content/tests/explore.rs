@@ -339,3 +339,38 @@ fn explore_picks_up_items_only_when_asked() {
     }
     assert!(gained > 0, "autopickup picked something up");
 }
+
+/// On the play screen, explore walks one step per tick, so the player sees it and any key
+/// stops it: an impatient player's next key stops it after the first step ("You stop."),
+/// while a patient one ends where explore ends.
+#[test]
+fn a_key_stops_explore_on_the_play_screen() {
+    use alembic::{Input, TestFrontend, run};
+    let rules = Rules::new().expect("rules");
+    let g = quiet_game(4, &rules);
+    // All at once, as the function does it.
+    let mut direct = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+    let _ = travel::explore(direct.ctx_mut());
+    let walked = direct.ctx().game().expect("game").turn() - g.turn();
+    assert!(walked > 3, "explore walks a while: {walked}");
+    // Patient: the screen ticks until explore ends.
+    let mut patient = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, vec![Input::ch('o'), Input::ch('m')]);
+    let _ = run(&mut fe, &mut patient);
+    assert_eq!(
+        patient.ctx().game().expect("game").state_hash(),
+        direct.ctx().game().expect("game").state_hash(),
+        "step by step ends where all at once ends"
+    );
+    assert!(fe.frames().len() > walked as usize, "a frame per step");
+    // Impatient: the next key stops it after one step.
+    let mut impatient = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, vec![Input::ch('o'), Input::ch('.')]).impatient();
+    let _ = run(&mut fe, &mut impatient);
+    assert_eq!(impatient.ctx().game().expect("game").turn(), g.turn() + 1);
+    assert!(
+        fe.last_frame()
+            .is_some_and(|f| f.contains_text("You stop.")),
+        "says why it stopped"
+    );
+}

@@ -104,7 +104,7 @@ pub use screens::{
 pub use thing::{IdList, Place, Thing, ThingId};
 pub use ui::{
     App, Cell, ColourDepth, Control, Frame, Frontend, Input, Key, Mods, MouseButton, MouseKind,
-    Rgb, TestFrontend, TestFrontendError, Tile, TileSpan, TileSupport, run,
+    Rgb, TEST_TICK_LIMIT, TestFrontend, TestFrontendError, Tile, TileSpan, TileSupport, run,
 };
 pub use wizard::{
     Arg, Args, HandlerFn, Param, ParamKind, WizardCommands, WizardError, WizardOutcome, WizardSpec,

@@ -691,7 +691,15 @@ pub struct TestFrontend {
     depth: ColourDepth,
     tiles: TileSupport,
     titles: Vec<String>,
+    /// Keys wait for the app's ticks (animations) to finish; see [`TestFrontend::impatient`].
+    patient: bool,
+    /// Ticks given in a row since the last input.
+    ticks: u32,
 }
+
+/// The most ticks a patient [`TestFrontend`] gives in a row before it delivers the next
+/// input anyway (an app that always wants ticks would otherwise never see a key).
+pub const TEST_TICK_LIMIT: u32 = 10_000;
 
 impl TestFrontend {
     /// A `width × height` frontend that will deliver `script` in order.
@@ -704,7 +712,20 @@ impl TestFrontend {
             depth: ColourDepth::TrueColour,
             tiles: TileSupport::None,
             titles: Vec::new(),
+            patient: true,
+            ticks: 0,
         }
+    }
+
+    /// Deliver each input at once, even while the app asks for ticks: a player who presses
+    /// keys during an animation (to interrupt travel, say). By default the frontend is
+    /// patient: while the app has a [`App::tick_interval`], it ticks (up to
+    /// [`TEST_TICK_LIMIT`] in a row) before the next scripted input, as if the player
+    /// waited for the animation to end.
+    #[must_use]
+    pub fn impatient(mut self) -> Self {
+        self.patient = false;
+        self
     }
 
     /// Pretend to draw [`Tile`]s as pictures.
@@ -759,7 +780,12 @@ impl Frontend for TestFrontend {
         Ok(())
     }
 
-    fn next_input(&mut self, _timeout: Option<Duration>) -> Result<Option<Input>, Self::Error> {
+    fn next_input(&mut self, timeout: Option<Duration>) -> Result<Option<Input>, Self::Error> {
+        if self.patient && timeout.is_some() && self.ticks < TEST_TICK_LIMIT {
+            self.ticks += 1;
+            return Ok(None);
+        }
+        self.ticks = 0;
         match self.script.pop_front() {
             Some(Input::Resize { width, height }) => {
                 self.width = width;

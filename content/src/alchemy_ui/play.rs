@@ -12,6 +12,7 @@ use super::colours::{self, PALETTE};
 pub use super::keymap::help_lines;
 use super::keymap::{Action, action_of};
 use super::prompts::{ActionMenu, DirectionPrompt, EndScreen, LookScreen, MorePrompt};
+use super::travel::{Goal, Journey};
 use super::{AlchemyCtx, Tone, tone_colour};
 use crate::alchemy::props::{IS_DOOR, IS_LAB, IS_OPEN, IS_WORKBENCH};
 use crate::alchemy::rules::items::apparatus_near;
@@ -811,9 +812,42 @@ pub struct PlayScreen {
     /// The map view as last drawn, so a mouse position maps back to the cell the player saw
     /// there. Render output, written by `render` only.
     drawn: std::cell::Cell<Option<MapView>>,
+    /// Travel, explore or a run under way: one step per tick, any key stops it.
+    journey: Option<Journey>,
 }
 
+/// The pause between two steps of travel, explore and running, so the player sees the hero
+/// walk (and can stop it with any key).
+pub const STEP_DELAY: std::time::Duration = std::time::Duration::from_millis(8);
+
 impl PlayScreen {
+    /// Start moving towards `goal`: the first step now (a refusal, such as a monster in
+    /// view, is said at once), the rest one per tick.
+    fn begin(&mut self, ctx: &mut AlchemyCtx, goal: Goal) -> Transition<AlchemyCtx> {
+        let mut journey = Journey::new(goal);
+        self.go_on(ctx, &mut journey).unwrap_or_else(|| {
+            self.journey = Some(journey);
+            Transition::Stay
+        })
+    }
+
+    /// One step of `journey`: `Some` when it ended (and was reported).
+    fn go_on(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        journey: &mut Journey,
+    ) -> Option<Transition<AlchemyCtx>> {
+        journey
+            .step(ctx, &mut |_, _| {})
+            .map(|end| Self::report(ctx, end))
+    }
+
+    /// Whether travel, explore or a run is under way.
+    #[must_use]
+    pub fn is_moving(&self) -> bool {
+        self.journey.is_some()
+    }
+
     /// A play screen for the context's game.
     #[must_use]
     pub fn new() -> Self {
@@ -858,10 +892,7 @@ impl PlayScreen {
                 {
                     return Self::act(ctx, Command::Move(d));
                 }
-                if super::travel::travel_and_report(ctx, target) {
-                    return end_game(ctx);
-                }
-                Transition::Stay
+                self.begin(ctx, Goal::Travel(target))
             }
             MouseKind::Down(MouseButton::Right) => {
                 self.hover = at;
@@ -1164,6 +1195,21 @@ impl Screen<AlchemyCtx> for PlayScreen {
         if summary(game).is_ok_and(|s| s.outcome != "playing") {
             return end_game(ctx);
         }
+        // Any key or click stops travel, explore or a run (and does nothing else).
+        if self.journey.is_some()
+            && matches!(
+                input,
+                Input::Key { .. }
+                    | Input::Mouse {
+                        kind: MouseKind::Down(_),
+                        ..
+                    }
+            )
+        {
+            self.journey = None;
+            ctx.note(Tone::Note, "You stop.");
+            return Transition::Stay;
+        }
         if let Input::Mouse { kind, x, y, .. } = input {
             return self.mouse(ctx, kind, x, y);
         }
@@ -1188,10 +1234,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
         };
         match action {
             Action::Run => match dir {
-                Some(d) => {
-                    let end = super::travel::run(ctx, d);
-                    Self::report(ctx, end)
-                }
+                Some(d) => self.begin(ctx, Goal::Run(d)),
                 None => Transition::Stay,
             },
             Action::Move => match dir {
@@ -1223,8 +1266,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 }
             },
             Action::Stairs { down } if !on_stairs(ctx, down) => {
-                let end = super::travel::to_stairs(ctx, down);
-                Self::report(ctx, end)
+                self.begin(ctx, Goal::Stairs { down })
             }
             Action::Stairs { down: false } => Self::act(ctx, Command::Ascend),
             Action::Stairs { down: true } => Self::act(ctx, Command::Descend),
@@ -1251,10 +1293,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
                     Transition::push(MessageLogScreen::new("Messages", lines)),
                 )
             }
-            Action::Explore => {
-                let end = super::travel::explore(ctx);
-                Self::report(ctx, end)
-            }
+            Action::Explore => self.begin(ctx, Goal::Explore),
             Action::Door => self.wait_for(
                 Pending::Door,
                 Transition::push(DirectionPrompt::new("Open or close a door: which way?")),
@@ -1395,12 +1434,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 None => Transition::Stay,
             },
             (Pending::Door, ScreenValue::Dir(d)) => Self::door(ctx, d),
-            (Pending::Travel, ScreenValue::Loc(l)) => {
-                if super::travel::travel_and_report(ctx, l) {
-                    return end_game(ctx);
-                }
-                Transition::Stay
-            }
+            (Pending::Travel, ScreenValue::Loc(l)) => self.begin(ctx, Goal::Travel(l)),
             (Pending::SavedQuit, _) => Transition::Quit,
             (Pending::Analyse(id), ScreenValue::Bool(true)) => Self::act(ctx, Command::Analyse(id)),
             (Pending::Quit, ScreenValue::Bool(true)) => {
@@ -1411,6 +1445,20 @@ impl Screen<AlchemyCtx> for PlayScreen {
             }
             _ => Transition::Stay,
         }
+    }
+
+    fn tick_interval(&self) -> Option<std::time::Duration> {
+        self.journey.is_some().then_some(STEP_DELAY)
+    }
+
+    fn tick(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+        let Some(mut journey) = self.journey.take() else {
+            return Transition::Stay;
+        };
+        self.go_on(ctx, &mut journey).unwrap_or_else(|| {
+            self.journey = Some(journey);
+            Transition::Stay
+        })
     }
 
     fn on_quit(&mut self, ctx: &mut AlchemyCtx) {

@@ -1,7 +1,9 @@
 //! Moving many steps with one key, as in Brogue CE and DCSS: travel to a remembered cell (a
-//! mouse click), travel to the nearest known stairs (`>` and `<` away from stairs),
-//! auto-explore (`o`) and running (Shift+direction). Each stops as soon as anything worth a
-//! look happens: a monster comes into view, the hero is hurt, the game says something.
+//! mouse click or `G`), travel to the nearest known stairs (`>` and `<` away from stairs),
+//! auto-explore (`o`) and running (Shift+direction), each a [`Journey`]. Each stops as soon
+//! as anything worth a look happens: a monster comes into view, the hero is hurt, the game
+//! says something; none starts with a hostile in view. The play screen takes one step per
+//! tick, so the hero is seen walking and any key stops it.
 //!
 //! Every step is a normal [`Command`], so travel is recorded, replayed and undone exactly
 //! like keys are. Paths only cross cells the hero has seen; closed doors on the way are
@@ -9,7 +11,7 @@
 
 use alembic::{Dir, Loc, Pathfinder, Search, ThingId};
 
-use super::{AlchemyCtx, Tone};
+use super::AlchemyCtx;
 use crate::alchemy::command::Command;
 use crate::alchemy::props::{
     HPS, IS_CREATURE, IS_DOOR, IS_HOSTILE, IS_OPEN, IS_STAIRS_DOWN, IS_STAIRS_UP,
@@ -138,39 +140,219 @@ fn next_step(ctx: &AlchemyCtx, target: Loc) -> Option<(Loc, Dir)> {
     Some((step, at.dir_to(step)?))
 }
 
-/// Walk one step at a time: `next` gives the next step (or `None`: nowhere to go, reported
-/// as `stuck`), `arrived` says when to stop. Stops as described in the module docs, and
-/// never starts or takes a step while a hostile creature is in view. `observe` sees the game
-/// and the step before each step is taken.
-fn walk(
-    ctx: &mut AlchemyCtx,
-    mut next: impl FnMut(&AlchemyCtx) -> Option<(Loc, Dir)>,
-    arrived: impl Fn(&AlchemyCtx) -> bool,
-    stuck: TravelEnd,
-    observe: &mut dyn FnMut(&alembic::Game, Loc),
-) -> TravelEnd {
-    if let Some(&foe) = hostiles_in_view(ctx).first()
-        && !arrived(ctx)
-    {
-        return TravelEnd::Interrupted(format!("Not with {} in view.", a_name(ctx, foe)));
-    }
-    let mut seen_before = monsters_in_view(ctx);
-    for _ in 0..MAX_STEPS {
-        let Some(game) = ctx.game() else {
-            return TravelEnd::GameOver;
-        };
-        let Ok(hero) = hero_id(game) else {
-            return TravelEnd::GameOver;
-        };
-        if arrived(ctx) {
-            return TravelEnd::Arrived;
+/// Where a [`Journey`] goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// A remembered cell (a click, or `G`).
+    Travel(Loc),
+    /// The nearest known stairs, down or up.
+    Stairs {
+        /// Down (`>`) or up (`<`).
+        down: bool,
+    },
+    /// The nearest unexplored place, again and again (`o`).
+    Explore,
+    /// Straight on in a direction until something interesting (Shift+direction).
+    Run(Dir),
+}
+
+/// Many steps with one key, one step at a time: the play screen takes a step per tick, so
+/// the player sees the hero walk and any key stops it; [`Journey::finish`] takes them all
+/// at once (tests, tools). Never starts, and never takes a step, while a hostile creature
+/// is in view; stops when a new creature comes into view, the hero is hurt or the game says
+/// something; says why it stopped.
+#[derive(Clone, Debug)]
+pub struct Journey {
+    goal: Goal,
+    started: bool,
+    steps: usize,
+    seen_before: Vec<ThingId>,
+    /// Running: not yet moved, and the open sides of the way at the last step.
+    first: bool,
+    last_sides: Option<(bool, bool)>,
+    /// Exploring with autopickup: cells whose items could not be picked up.
+    skipped: Vec<Loc>,
+}
+
+impl Journey {
+    /// A journey towards `goal`, not started.
+    #[must_use]
+    pub fn new(goal: Goal) -> Self {
+        Journey {
+            goal,
+            started: false,
+            steps: 0,
+            seen_before: Vec::new(),
+            first: true,
+            last_sides: None,
+            skipped: Vec::new(),
         }
-        let Some((step, dir)) = next(ctx) else {
-            return stuck;
+    }
+
+    /// Where it goes.
+    #[must_use]
+    pub fn goal(&self) -> Goal {
+        self.goal
+    }
+
+    /// Take every step until the journey ends, as one key press without animation.
+    pub fn finish(
+        mut self,
+        ctx: &mut AlchemyCtx,
+        observe: &mut dyn FnMut(&alembic::Game, Loc),
+    ) -> TravelEnd {
+        loop {
+            if let Some(end) = self.step(ctx, observe) {
+                return end;
+            }
+        }
+    }
+
+    /// One step (or one pick-up); `Some` when the journey is over, with why. `observe` sees
+    /// the game and the cell about to be stepped onto before every step.
+    pub fn step(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        observe: &mut dyn FnMut(&alembic::Game, Loc),
+    ) -> Option<TravelEnd> {
+        if !self.started {
+            self.started = true;
+            if let Some(&foe) = hostiles_in_view(ctx).first()
+                && !self.arrived(ctx)
+            {
+                return Some(TravelEnd::Interrupted(format!(
+                    "Not with {} in view.",
+                    a_name(ctx, foe)
+                )));
+            }
+            self.seen_before = monsters_in_view(ctx);
+            if let Goal::Run(dir) = self.goal {
+                self.last_sides = hero_at(ctx).and_then(|l| run_sides(ctx, dir, l));
+            }
+        }
+        if self.steps >= MAX_STEPS {
+            return Some(TravelEnd::Interrupted(
+                "You stop to get your bearings.".to_owned(),
+            ));
+        }
+        self.steps += 1;
+        if self.goal == Goal::Explore {
+            return self.explore_step(ctx, observe);
+        }
+        let stuck = self.stuck(ctx);
+        self.walk_step(ctx, stuck, observe)
+    }
+
+    /// Whether the journey is at its end where it stands.
+    fn arrived(&self, ctx: &AlchemyCtx) -> bool {
+        match self.goal {
+            Goal::Travel(target) => hero_at(ctx) == Some(target),
+            Goal::Stairs { down } => hero_at(ctx).is_some_and(|l| is_known_stairs(ctx, l, down)),
+            Goal::Explore => hero_at(ctx).is_some_and(|at| self.wanted(ctx, at)),
+            Goal::Run(_) => false,
+        }
+    }
+
+    /// The next step, or `None`: nowhere (more) to go.
+    fn next(&mut self, ctx: &AlchemyCtx) -> Option<(Loc, Dir)> {
+        match self.goal {
+            Goal::Travel(target) => next_step(ctx, target),
+            Goal::Stairs { down } => step_towards(ctx, |l| is_known_stairs(ctx, l, down)),
+            Goal::Explore => step_towards(ctx, |l| frontier(ctx, l) || self.wanted(ctx, l)),
+            Goal::Run(dir) => {
+                let at = hero_at(ctx)?;
+                let to = at + dir;
+                let g = ctx.game()?;
+                let table = TileTable::new(g);
+                if table.blocks(g, to) || g.things_at(to).iter().any(|&t| g.is(t, &IS_DOOR)) {
+                    return None;
+                }
+                let hero = hero_id(g).ok();
+                let now = run_sides(ctx, dir, at);
+                let interesting = !self.first
+                    && (now != self.last_sides || g.things_at(at).iter().any(|&t| Some(t) != hero));
+                self.first = false;
+                self.last_sides = now;
+                (!interesting).then_some((to, dir))
+            }
+        }
+    }
+
+    /// How it ends when there is nowhere to go.
+    fn stuck(&self, ctx: &AlchemyCtx) -> TravelEnd {
+        match self.goal {
+            Goal::Travel(_) | Goal::Explore => TravelEnd::NoPath,
+            Goal::Run(_) => TravelEnd::Interrupted(String::new()),
+            Goal::Stairs { down } => {
+                let what = if down { "down" } else { "up" };
+                let known = hero_at(ctx).is_some_and(|at| {
+                    level_box(at.z)
+                        .iter()
+                        .any(|l| is_known_stairs(ctx, l, down))
+                });
+                TravelEnd::Interrupted(if known {
+                    format!("Something is in the way of the stairs {what}.")
+                } else {
+                    format!("You know of no stairs {what} on this level.")
+                })
+            }
+        }
+    }
+
+    /// With autopickup on, items in view are places to go too (except where picking up was
+    /// refused during this journey).
+    fn wanted(&self, ctx: &AlchemyCtx, l: Loc) -> bool {
+        ctx.autopickup()
+            && !self.skipped.contains(&l)
+            && ctx.game().is_some_and(|g| {
+                !items_at(g, l).is_empty() && visible(g).is_ok_and(|v| v.contains(l))
+            })
+    }
+
+    fn explore_step(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        observe: &mut dyn FnMut(&alembic::Game, Loc),
+    ) -> Option<TravelEnd> {
+        if let Some(at) = hero_at(ctx).filter(|&at| self.wanted(ctx, at)) {
+            match ctx.act(Command::PickUp(None)) {
+                Some(true) => return Some(TravelEnd::GameOver),
+                Some(false) => {}
+                None => self.skipped.push(at),
+            }
+            return None;
+        }
+        match self.walk_step(ctx, TravelEnd::NoPath, observe) {
+            None => None,
+            // Standing on an item to pick up (or the message of stepping onto it).
+            Some(TravelEnd::Arrived) => None,
+            Some(TravelEnd::Interrupted(w))
+                if w.is_empty() && hero_at(ctx).is_some_and(|at| self.wanted(ctx, at)) =>
+            {
+                None
+            }
+            Some(TravelEnd::NoPath) => Some(explore_finished(ctx)),
+            other => other,
+        }
+    }
+
+    /// One step of walking: `None` when it went well and the journey goes on.
+    fn walk_step(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        stuck: TravelEnd,
+        observe: &mut dyn FnMut(&alembic::Game, Loc),
+    ) -> Option<TravelEnd> {
+        let Some(hero) = ctx.game().and_then(|g| hero_id(g).ok()) else {
+            return Some(TravelEnd::GameOver);
         };
-        let Some(game) = ctx.game() else {
-            return TravelEnd::GameOver;
+        if self.arrived(ctx) {
+            return Some(TravelEnd::Arrived);
+        }
+        let Some((step, dir)) = self.next(ctx) else {
+            return Some(stuck);
         };
+        let game = ctx.game()?;
         let hp = game.query(hero, &HPS).unwrap_or(0);
         let closed_door = game
             .things_at(step)
@@ -178,7 +360,9 @@ fn walk(
             .any(|&t| game.is(t, &IS_DOOR) && !game.is(t, &IS_OPEN));
         if creature_at(game, step).is_some() {
             // Never attack by travelling: stop beside it.
-            return TravelEnd::Interrupted("Something is in the way.".to_owned());
+            return Some(TravelEnd::Interrupted(
+                "Something is in the way.".to_owned(),
+            ));
         }
         observe(game, step);
         let log_len = ctx.log().len();
@@ -188,46 +372,79 @@ fn walk(
             Command::Move(dir)
         };
         match ctx.act(cmd) {
-            Some(true) => return TravelEnd::GameOver,
+            Some(true) => return Some(TravelEnd::GameOver),
             Some(false) => {}
-            None => return TravelEnd::Interrupted("You stop.".to_owned()),
+            None => return Some(TravelEnd::Interrupted("You stop.".to_owned())),
         }
         let now = monsters_in_view(ctx);
         let hostile = hostiles_in_view(ctx).first().copied();
         if let Some(new) =
-            hostile.or_else(|| now.iter().find(|t| !seen_before.contains(t)).copied())
+            hostile.or_else(|| now.iter().find(|t| !self.seen_before.contains(t)).copied())
         {
-            return TravelEnd::Interrupted(format!("You see {}.", a_name(ctx, new)));
+            return Some(TravelEnd::Interrupted(format!(
+                "You see {}.",
+                a_name(ctx, new)
+            )));
         }
-        seen_before = now;
+        self.seen_before = now;
         let hurt = ctx
             .game()
             .and_then(|g| g.query(hero, &HPS).ok())
             .is_some_and(|h| h < hp);
         if hurt {
-            return TravelEnd::Interrupted("You are hurt!".to_owned());
+            return Some(TravelEnd::Interrupted("You are hurt!".to_owned()));
         }
         // Anything the game said (other than opening the door we asked for) stops travel.
         if !closed_door && ctx.log().len() > log_len {
-            return TravelEnd::Interrupted(String::new());
+            return Some(TravelEnd::Interrupted(String::new()));
         }
+        None
     }
-    TravelEnd::Interrupted("You stop to get your bearings.".to_owned())
+}
+
+/// A seen cell that borders unexplored space.
+fn frontier(ctx: &AlchemyCtx, l: Loc) -> bool {
+    ctx.game().is_some_and(|g| {
+        explored(g, l)
+            && l.neighbours8()
+                .any(|n| level_box(l.z).contains(n) && !explored(g, n))
+    })
+}
+
+/// Stairs down (or up) the hero has seen at `l`.
+fn is_known_stairs(ctx: &AlchemyCtx, l: Loc, down: bool) -> bool {
+    let flag = if down { &IS_STAIRS_DOWN } else { &IS_STAIRS_UP };
+    ctx.game().is_some_and(|g| {
+        explored(g, l)
+            && (remembered_thing(g, l).is_some_and(|t| g.is(t, flag))
+                || g.things_at(l).iter().any(|&t| g.is(t, flag)))
+    })
+}
+
+/// Running: whether the cells at either side of the way at `at` are open; `None` for
+/// diagonals.
+fn run_sides(ctx: &AlchemyCtx, dir: Dir, at: Loc) -> Option<(bool, bool)> {
+    let d = dir.offset();
+    if d.x != 0 && d.y != 0 {
+        return None;
+    }
+    let g = ctx.game()?;
+    let table = TileTable::new(g);
+    let open = |l: Loc| !table.blocks(g, l);
+    Some((
+        open(Loc::new(at.x - d.y, at.y + d.x, at.z)),
+        open(Loc::new(at.x + d.y, at.y - d.x, at.z)),
+    ))
 }
 
 /// Walk towards `target` until arrival or interruption. Each step is one command.
 pub fn travel(ctx: &mut AlchemyCtx, target: Loc) -> TravelEnd {
-    walk(
-        ctx,
-        |c| next_step(c, target),
-        |c| hero_at(c) == Some(target),
-        TravelEnd::NoPath,
-        &mut |_, _| {},
-    )
+    Journey::new(Goal::Travel(target)).finish(ctx, &mut |_, _| {})
 }
 
 /// Auto-explore (`o`): walk to the nearest seen, reachable cell that borders unexplored
-/// space, again and again, until the level is explored or something happens.
+/// space, again and again, until the level is explored or something happens. With
+/// autopickup on, also walk to the items in view and pick them up.
 pub fn explore(ctx: &mut AlchemyCtx) -> TravelEnd {
     explore_observed(ctx, &mut |_, _| {})
 }
@@ -238,57 +455,11 @@ pub fn explore_observed(
     ctx: &mut AlchemyCtx,
     observe: &mut dyn FnMut(&alembic::Game, Loc),
 ) -> TravelEnd {
-    let frontier = |c: &AlchemyCtx, l: Loc| {
-        c.game().is_some_and(|g| {
-            explored(g, l)
-                && l.neighbours8()
-                    .any(|n| level_box(l.z).contains(n) && !explored(g, n))
-        })
-    };
-    // With autopickup on, items in view are places to go too; where picking up is refused
-    // (too heavy, say), the cell is left alone for the rest of this press.
-    let mut skipped: Vec<Loc> = Vec::new();
-    let wanted = |c: &AlchemyCtx, l: Loc, skipped: &[Loc]| {
-        c.autopickup()
-            && !skipped.contains(&l)
-            && c.game().is_some_and(|g| {
-                !items_at(g, l).is_empty() && visible(g).is_ok_and(|v| v.contains(l))
-            })
-    };
-    for _ in 0..MAX_STEPS {
-        let here_wanted = hero_at(ctx).is_some_and(|at| wanted(ctx, at, &skipped));
-        if here_wanted {
-            let at = hero_at(ctx);
-            match ctx.act(Command::PickUp(None)) {
-                Some(true) => return TravelEnd::GameOver,
-                Some(false) => continue,
-                None => {
-                    skipped.extend(at);
-                    continue;
-                }
-            }
-        }
-        let end = walk(
-            ctx,
-            |c| step_towards(c, |l| frontier(c, l) || wanted(c, l, &skipped)),
-            |c| hero_at(c).is_some_and(|at| wanted(c, at, &skipped)),
-            TravelEnd::NoPath,
-            observe,
-        );
-        match end {
-            // Standing on an item to pick up (or the message of stepping onto it).
-            TravelEnd::Arrived => {}
-            TravelEnd::Interrupted(ref w)
-                if w.is_empty() && hero_at(ctx).is_some_and(|at| wanted(ctx, at, &skipped)) => {}
-            TravelEnd::NoPath => return explore_finished(ctx, frontier),
-            other => return other,
-        }
-    }
-    TravelEnd::Interrupted("You stop to get your bearings.".to_owned())
+    Journey::new(Goal::Explore).finish(ctx, observe)
 }
 
 /// Nowhere left to explore: done, unless a creature stands between the hero and the rest.
-fn explore_finished(ctx: &AlchemyCtx, frontier: impl Fn(&AlchemyCtx, Loc) -> bool) -> TravelEnd {
+fn explore_finished(ctx: &AlchemyCtx) -> TravelEnd {
     let blocked = ctx.game().is_some_and(|g| {
         let Some(at) = hero_at(ctx) else {
             return false;
@@ -313,89 +484,14 @@ fn explore_finished(ctx: &AlchemyCtx, frontier: impl Fn(&AlchemyCtx, Loc) -> boo
 
 /// Travel to the nearest known stairs, down or up; `Arrived` when standing on them.
 pub fn to_stairs(ctx: &mut AlchemyCtx, down: bool) -> TravelEnd {
-    let flag = if down { &IS_STAIRS_DOWN } else { &IS_STAIRS_UP };
-    // Only stairs the hero has seen.
-    let is_stairs = |c: &AlchemyCtx, l: Loc| {
-        c.game().is_some_and(|g| {
-            explored(g, l)
-                && (remembered_thing(g, l).is_some_and(|t| g.is(t, flag))
-                    || g.things_at(l).iter().any(|&t| g.is(t, flag)))
-        })
-    };
-    let on = |c: &AlchemyCtx| hero_at(c).is_some_and(|l| is_stairs(c, l));
-    let what = if down { "down" } else { "up" };
-    let known = ctx.game().is_some_and(|g| {
-        hero_at(ctx).is_some_and(|at| level_box(at.z).iter().any(|l| is_stairs(ctx, l)))
-            && hero_id(g).is_ok()
-    });
-    let stuck = if known {
-        TravelEnd::Interrupted(format!("Something is in the way of the stairs {what}."))
-    } else {
-        TravelEnd::Interrupted(format!("You know of no stairs {what} on this level."))
-    };
-    walk(
-        ctx,
-        |c| step_towards(c, |l| is_stairs(c, l)),
-        on,
-        stuck,
-        &mut |_, _| {},
-    )
+    Journey::new(Goal::Stairs { down }).finish(ctx, &mut |_, _| {})
 }
 
 /// Run (Shift+direction): keep moving `dir` until something interesting, as in DCSS: the
 /// way ahead blocked, a door ahead, an item underfoot, an opening appearing or closing at
 /// either side (a junction, a doorway, the end of a room's wall), a monster, a message.
 pub fn run(ctx: &mut AlchemyCtx, dir: Dir) -> TravelEnd {
-    let d = dir.offset();
-    // The cells at either side of the way: (-dy, dx) and (dy, -dx); none for diagonals.
-    let sides = |c: &AlchemyCtx, at: Loc| -> Option<(bool, bool)> {
-        if d.x != 0 && d.y != 0 {
-            return None;
-        }
-        let g = c.game()?;
-        let table = TileTable::new(g);
-        let open = |l: Loc| !table.blocks(g, l);
-        Some((
-            open(Loc::new(at.x - d.y, at.y + d.x, at.z)),
-            open(Loc::new(at.x + d.y, at.y - d.x, at.z)),
-        ))
-    };
-    let mut last_sides = hero_at(ctx).and_then(|l| sides(ctx, l));
-    let mut first = true;
-    walk(
-        ctx,
-        |c| {
-            let at = hero_at(c)?;
-            let to = at + dir;
-            let g = c.game()?;
-            let table = TileTable::new(g);
-            if table.blocks(g, to) || g.things_at(to).iter().any(|&t| g.is(t, &IS_DOOR)) {
-                return None;
-            }
-            let hero = hero_id(g).ok();
-            let now = sides(c, at);
-            let interesting =
-                !first && (now != last_sides || g.things_at(at).iter().any(|&t| Some(t) != hero));
-            first = false;
-            last_sides = now;
-            (!interesting).then_some((to, dir))
-        },
-        |_| false,
-        TravelEnd::Interrupted(String::new()),
-        &mut |_, _| {},
-    )
-}
-
-/// Travel and tell the player how it ended.
-pub fn travel_and_report(ctx: &mut AlchemyCtx, target: Loc) -> bool {
-    let end = travel(ctx, target);
-    match &end {
-        TravelEnd::Arrived | TravelEnd::GameOver => {}
-        TravelEnd::Interrupted(why) if why.is_empty() => {}
-        TravelEnd::Interrupted(why) => ctx.note(Tone::Note, why.clone()),
-        TravelEnd::NoPath => ctx.note(Tone::Note, "You know no way there.".to_owned()),
-    }
-    end == TravelEnd::GameOver
+    Journey::new(Goal::Run(dir)).finish(ctx, &mut |_, _| {})
 }
 
 /// Auto-fight (Tab, as in DCSS): the command that attacks the nearest hostile creature in
