@@ -326,9 +326,25 @@ if [[ $GAME == alchemy ]]; then
     shot explore.png
     moved=$(changed_pixels before-explore.png explore.png)
     ((moved > 2000)) || fail "o did not explore ($moved pixels changed)"
+    # Look: x, then Tab to the nearest thing in view; the description box opens over the map.
+    xdotool key x
+    sleep 0.3
+    xdotool key Tab
+    sleep 0.4
+    shot look.png
+    moved=$(changed_pixels explore.png look.png)
+    ((moved > 2000)) || fail "x and Tab showed no look box ($moved pixels changed)"
+    xdotool key Escape
+    sleep 0.3
+    # Run: Shift+h walks west until something interesting (or refuses with a monster in view).
+    shot before-run.png
+    xdotool key shift+h
+    settle_window
+    shot run.png
+    log "look and run: screenshots look.png and run.png ($(changed_pixels before-run.png run.png) pixels changed by the run)"
     save_and_quit
     turn=$(saved_turn)
-    ((turn >= 10)) || fail "a click and three rounds of o and Tab took $turn turns, expected at least 10"
+    ((turn >= 10)) || fail "a click, three rounds of o and Tab, and a run took $turn turns, expected at least 10"
     log "travel, explore and fight: turn $turn after the click and three rounds of o and Tab (screenshot explore.png)"
 
     # --- exactly KEYS_TOTAL keys, exactly KEYS_TOTAL commands ------------------------------
