@@ -175,7 +175,7 @@ fn alchemy_run(
         deepest: s.deepest,
         depth: Some(s.depth),
         stone: Some(alchemy::view::status(&game).map_err(err)?.has_stone),
-        outcome: s.outcome,
+        outcome: s.outcome.to_string(),
         cause: s.cause,
         kills: s.kills,
         hash: format!("{:016x}", game.state_hash()),

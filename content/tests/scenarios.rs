@@ -518,9 +518,15 @@ fn stairs_depth_and_winning() {
     g = run(&g, &rules, Command::Move(Dir::West));
     let o = apply(&g, &rules, Command::Ascend).unwrap();
     assert!(o.over);
-    assert_eq!(o.game.var(&OUTCOME).unwrap().as_ref(), "won");
+    assert_eq!(
+        o.game.var(&OUTCOME).unwrap(),
+        alembic_content::alchemy::Fate::Won
+    );
     let s = alembic_content::alchemy::summary(&o.game).unwrap();
-    assert_eq!((s.outcome.as_str(), s.deepest, s.depth), ("won", 2, 1));
+    assert_eq!(
+        (s.outcome, s.deepest, s.depth),
+        (alembic_content::alchemy::Fate::Won, 2, 1)
+    );
     assert!(matches!(
         apply(&o.game, &rules, Command::Wait),
         Err(RuleError::GameOver)
@@ -536,7 +542,7 @@ fn the_hero_can_die() {
     assert!(o.over);
     assert!(o.game.var(&GAME_OVER).unwrap());
     let s = alembic_content::alchemy::summary(&o.game).unwrap();
-    assert_eq!(s.outcome, "died");
+    assert_eq!(s.outcome, alembic_content::alchemy::Fate::Died);
     assert_eq!(s.cause, "killed by being deadly poisoned");
     assert_eq!(s.turns, 1);
 }

@@ -398,7 +398,11 @@ fn a_practice_death_offers_to_rewind_and_rewinding_plays_on() {
     let game = a.ctx().game().expect("the game goes on");
     let status = alchemy::view::status(game).expect("status");
     let summary = alchemy::summary(game).expect("summary");
-    assert_eq!(summary.outcome, "playing", "the rewound hero is alive");
+    assert_eq!(
+        summary.outcome,
+        alchemy::Fate::Playing,
+        "the rewound hero is alive"
+    );
     // The status line's turn when death asked ("Turn 26"), against the turn now.
     let died_at: u64 = fe.frames()[asked]
         .to_text()
@@ -417,7 +421,7 @@ fn a_practice_death_offers_to_rewind_and_rewinding_plays_on() {
     assert!(fe.frames().iter().any(|f| f.contains_text("Rewind")));
     assert!(
         b.ctx().game().is_none_or(|g| alchemy::summary(g)
-            .map(|s| s.outcome != "playing")
+            .map(|s| s.outcome.is_over())
             .unwrap_or(true)),
         "declining ends the game"
     );

@@ -417,7 +417,7 @@ fn ascend(game: &mut Game, hooks: &Hooks, h: ThingId) -> Result<i32, RuleError> 
             "You climb out of the dungeon with the Philosopher's Stone. You win!",
         );
         game.set_var_mut(&GAME_OVER, true);
-        game.set_var_mut(&OUTCOME, Arc::from("won"));
+        game.set_var_mut(&OUTCOME, super::kinds::Fate::Won);
         game.set_var_mut(&CAUSE, Arc::from("escaped with the Philosopher's Stone"));
         return Ok(ACTION);
     }
@@ -458,8 +458,8 @@ pub fn look(game: &Game, l: Loc) -> Result<String, RuleError> {
 /// How the game stands: over or not, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Summary {
-    /// "won", "died" or "playing".
-    pub outcome: String,
+    /// Playing, won or died.
+    pub outcome: super::kinds::Fate,
     /// Why it ended ("killed by a rat", "escaped with the Philosopher's Stone"); empty while
     /// playing.
     pub cause: String,
@@ -479,11 +479,11 @@ pub fn summary(game: &Game) -> Result<Summary, Error> {
     let depth = depth_of(game.location(h)?.z);
     let over = game.var(&GAME_OVER).unwrap_or(false);
     Ok(Summary {
+        // Over without a recorded fate cannot happen in play; it reads as a death.
         outcome: if over {
-            game.var(&OUTCOME)
-                .map_or_else(|_| "over".to_string(), |o| o.to_string())
+            game.var(&OUTCOME).unwrap_or(super::kinds::Fate::Died)
         } else {
-            "playing".to_string()
+            super::kinds::Fate::Playing
         },
         cause: game.var(&CAUSE).map(|c| c.to_string()).unwrap_or_default(),
         turns: game.turn(),

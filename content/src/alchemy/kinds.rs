@@ -253,3 +253,60 @@ impl Slot {
             .ok_or_else(|| unknown("wield slot", name))
     }
 }
+
+/// How an Alchemy game stands: still playing, won (out with the Stone) or lost (died).
+/// Stored in the [`OUTCOME`](super::props::OUTCOME) game variable as a number; any other
+/// number reads as an error, never as a default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fate {
+    /// The game goes on.
+    Playing,
+    /// The hero escaped with the Philosopher's Stone.
+    Won,
+    /// The hero died.
+    Died,
+}
+
+impl Fate {
+    /// "playing", "won" or "died" (for reports and JSON).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fate::Playing => "playing",
+            Fate::Won => "won",
+            Fate::Died => "died",
+        }
+    }
+
+    /// Whether the game is over.
+    #[must_use]
+    pub fn is_over(self) -> bool {
+        self != Fate::Playing
+    }
+}
+
+impl std::fmt::Display for Fate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl alembic::PropType for Fate {
+    const KIND: alembic::ValueKind = alembic::ValueKind::Int;
+    fn into_value(self) -> alembic::Value {
+        alembic::Value::Int(match self {
+            Fate::Playing => 0,
+            Fate::Won => 1,
+            Fate::Died => 2,
+        })
+    }
+    fn from_value(v: &alembic::Value) -> Option<Self> {
+        match v {
+            alembic::Value::Int(0) => Some(Fate::Playing),
+            alembic::Value::Int(1) => Some(Fate::Won),
+            alembic::Value::Int(2) => Some(Fate::Died),
+            _ => None,
+        }
+    }
+}

@@ -34,6 +34,7 @@ pub mod wizard;
 use alembic::{Error, Game};
 
 pub use command::{Command, Outcome, RuleError, Rules, Summary, apply, summary};
+pub use kinds::Fate;
 
 /// A new game from `seed` in the given modes (as a recording's header lists them): in
 /// `wizard` mode the game accepts [`Command::Wizard`] lines. Other modes (`practice`) change

@@ -271,8 +271,8 @@ pub const GAME_OVER: Prop<bool> = Prop::with_default("game_over", false);
 /// Game variable: the game was started in wizard mode (`--wizard`): it accepts
 /// [`Command::Wizard`](super::Command::Wizard) lines and is never scored.
 pub const WIZARD_MODE: Prop<bool> = Prop::with_default("wizard_mode", false);
-/// "won" or "died" once over.
-pub const OUTCOME: Prop<Arc<str>> = Prop::new("outcome");
+/// How the game ended, once over.
+pub const OUTCOME: Prop<super::kinds::Fate> = Prop::new("outcome");
 /// What killed the hero.
 pub const CAUSE: Prop<Arc<str>> = Prop::new("cause");
 /// Which game this value belongs to ("alchemy").

@@ -257,7 +257,7 @@ impl AlchemyCtx {
         let playing = self
             .game()
             .and_then(|g| alchemy::summary(g).ok())
-            .is_some_and(|s| s.outcome == "playing");
+            .is_some_and(|s| !s.outcome.is_over());
         if playing {
             let saved = self.save();
             if saved.is_ok() {
@@ -553,7 +553,7 @@ impl AlchemyCtx {
     }
 
     fn install(&mut self, game: Game) {
-        self.loaded_finished = alchemy::summary(&game).is_ok_and(|s| s.outcome != "playing");
+        self.loaded_finished = alchemy::summary(&game).is_ok_and(|s| s.outcome.is_over());
         self.log = alchemy::view::recent_messages(&game, 200)
             .into_iter()
             .map(|text| LogLine {

@@ -62,7 +62,11 @@ pub struct Score {
 /// The score of a game (see [`Score::score`]).
 #[must_use]
 pub fn score_of(s: &alchemy::Summary) -> u64 {
-    let won = if s.outcome == "won" { 25_000 } else { 0 };
+    let won = if s.outcome == alchemy::Fate::Won {
+        25_000
+    } else {
+        0
+    };
     u64::try_from(s.deepest.max(0)).unwrap_or(0) * 1_000
         + u64::try_from(s.kills.max(0)).unwrap_or(0) * 10
         + won
@@ -89,7 +93,7 @@ fn cause(e: &Ending<'_>, s: &alchemy::Summary) -> String {
     if e.quit {
         "quit".to_owned()
     } else if s.cause.is_empty() {
-        s.outcome.clone()
+        s.outcome.to_string()
     } else {
         s.cause.clone()
     }

@@ -1141,7 +1141,7 @@ fn on_stairs(ctx: &AlchemyCtx, down: bool) -> bool {
 fn summary_over(ctx: &AlchemyCtx) -> bool {
     ctx.game()
         .and_then(|g| summary(g).ok())
-        .is_some_and(|s| s.outcome != "playing")
+        .is_some_and(|s| s.outcome.is_over())
 }
 
 /// The game just ended: delete its save (roguelike rules) and show the summary.
@@ -1150,7 +1150,7 @@ fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
     let died = ctx
         .game()
         .and_then(|g| summary(g).ok())
-        .filter(|s| s.outcome == "died");
+        .filter(|s| s.outcome == crate::alchemy::Fate::Died);
     // A death first pauses on the map with the last messages in view: --More--.
     if died.is_some() && ctx.death_pause == super::DeathPause::NotYet {
         ctx.death_pause = super::DeathPause::Showing;
@@ -1192,7 +1192,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
         let Some(game) = ctx.game() else {
             return Transition::Pop(ScreenValue::Done);
         };
-        if summary(game).is_ok_and(|s| s.outcome != "playing") {
+        if summary(game).is_ok_and(|s| s.outcome.is_over()) {
             return end_game(ctx);
         }
         // Any key or click stops travel, explore or a run (and does nothing else).

@@ -584,7 +584,7 @@ impl EndScreen {
         let mut won = false;
         match ctx.game().map(summary) {
             Some(Ok(s)) => {
-                won = s.outcome == "won";
+                won = s.outcome == crate::alchemy::Fate::Won;
                 let head = if won {
                     "You climbed out of the dungeon with the Philosopher's Stone!".to_string()
                 } else if s.cause.is_empty() {

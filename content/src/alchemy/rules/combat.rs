@@ -237,7 +237,7 @@ pub fn die(game: &mut Game, hooks: &Hooks, victim: ThingId, source: &Source) -> 
         let cause = cause_text(game, source)?;
         say(game, "You die...");
         game.set_var_mut(&GAME_OVER, true);
-        game.set_var_mut(&OUTCOME, Arc::from("died"));
+        game.set_var_mut(&OUTCOME, crate::alchemy::kinds::Fate::Died);
         game.set_var_mut(&CAUSE, Arc::from(format!("killed by {cause}")));
         return Ok(());
     }
