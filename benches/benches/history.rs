@@ -122,8 +122,8 @@ fn bench(c: &mut Criterion) {
     group.bench_function("baseline_vec_index_clone_x2", |b| {
         b.iter(|| {
             i = (i + 1) % values.len();
-            black_box(values[i].clone());
-            black_box(values[values.len() - 1 - i].clone());
+            let _ = black_box(values[i].clone());
+            let _ = black_box(values[values.len() - 1 - i].clone());
         });
     });
 

@@ -60,7 +60,22 @@ pub struct Message {
 /// assert_eq!(g2.things_at(Loc::new(2, 3, 0)), &[rat]);
 /// assert!(g0.get_thing(rat).is_err());
 /// ```
+///
+/// `Game` is `#[must_use]`: a persistent method returns the new value and leaves the old one
+/// as it was, so dropping the result is almost always a bug, and a warning (an error here):
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use alembic::{Game, Loc, Prop, Props, Thing};
+/// const HP: Prop<i64> = Prop::new("hp");
+/// fn hurt(g: &Game) -> Result<(), alembic::Error> {
+///     let (g, rat) = g.add_thing(Loc::new(0, 0, 0), Thing::new(Props::new().with(HP, 5)))?;
+///     g.set(rat, &HP, 1)?; // the new game is dropped: nothing changed
+///     Ok(())
+/// }
+/// ```
 #[derive(Clone, PartialEq)]
+#[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct Game {
     terrain: Grid<TileId>,
     cells: CellIndex,
@@ -95,7 +110,6 @@ impl fmt::Debug for Game {
 
 impl Game {
     /// An empty world with an empty library and the RNG seeded from `seed`.
-    #[must_use]
     pub fn new(seed: u64) -> Self {
         Game {
             terrain: Grid::new(TileId(0)),
@@ -114,7 +128,6 @@ impl Game {
     // ----- library, rng, turn, log, game-wide variables -------------------------------------
 
     /// The prototype library.
-    #[must_use]
     pub fn library(&self) -> &Library {
         &self.library
     }
@@ -125,7 +138,6 @@ impl Game {
     }
 
     /// This game with another library.
-    #[must_use]
     pub fn with_library(mut self, library: Library) -> Self {
         self.library = library;
         self
@@ -266,7 +278,6 @@ impl Game {
     }
 
     /// The terrain grid.
-    #[must_use]
     pub fn terrain(&self) -> &Grid<TileId> {
         &self.terrain
     }

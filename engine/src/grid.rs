@@ -86,6 +86,7 @@ fn slot(rel: [u64; 3], level: u32) -> usize {
 /// assert_eq!(*one.get(Loc::new(i32::MAX, i32::MIN, 0)), 0);
 /// ```
 #[derive(Clone)]
+#[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct Grid<T> {
     default: T,
     root: Option<Arc<Node<T>>>,
@@ -97,7 +98,6 @@ pub struct Grid<T> {
 
 impl<T: Clone + PartialEq> Grid<T> {
     /// An empty grid where every cell reads as `default`. Θ(1), no allocation.
-    #[must_use]
     pub fn new(default: T) -> Self {
         Grid {
             default,
@@ -150,7 +150,6 @@ impl<T: Clone + PartialEq> Grid<T> {
     }
 
     /// A new grid with `loc` set to `value`; `self` is unchanged.
-    #[must_use]
     pub fn set(&self, loc: Loc, value: T) -> Self {
         let mut g = self.clone();
         g.set_mut(loc, value);
@@ -167,7 +166,6 @@ impl<T: Clone + PartialEq> Grid<T> {
     }
 
     /// A new grid with `value` written to every cell of `area`.
-    #[must_use]
     pub fn fill_box(&self, area: LocBox, value: T) -> Self {
         let mut g = self.clone();
         g.fill_box_mut(area, value);

@@ -188,6 +188,7 @@ pub struct BranchInfo<'a> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]
+#[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct History<S, C> {
     /// `states[i]` is the state at index `i`, `None` where thinned — and always `None` at
     /// `pos`, whose state lives in `cur` (so moving is a swap, never a clone).
@@ -224,13 +225,11 @@ impl<S: fmt::Debug, C: fmt::Debug> fmt::Debug for History<S, C> {
 
 impl<S: Clone, C: Clone> History<S, C> {
     /// A timeline holding only `initial`, keeping every state. Θ(1).
-    #[must_use]
     pub fn new(initial: S) -> Self {
         Self::with_budget(initial, Budget::UNLIMITED)
     }
 
     /// A timeline holding only `initial`, thinned by `budget`. Θ(1).
-    #[must_use]
     pub fn with_budget(initial: S, budget: Budget) -> Self {
         History {
             states: vec![None],

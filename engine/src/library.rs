@@ -141,6 +141,7 @@ pub struct TileId(pub u16);
 /// assert!(lib.create("base rat").is_err()); // abstract
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct Library {
     protos: RedBlackTreeMapSync<Arc<str>, Arc<Prototype>>,
     tiles: VectorSync<Arc<TileDef>>,
@@ -167,7 +168,6 @@ impl std::hash::Hash for Library {
 
 impl Library {
     /// An empty library holding only the `"void"` tile (number 0).
-    #[must_use]
     pub fn new() -> Self {
         let void = Arc::new(TileDef {
             name: Arc::from("void"),

@@ -59,6 +59,7 @@ pub enum Adjacency {
 ///
 /// Memory: `width · height · size_of::<T>()`; clone Θ(cells).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct TileMap<T> {
     width: i32,
     height: i32,
@@ -370,7 +371,6 @@ impl<T> TileMap<T> {
     }
 
     /// A map of the same shape with every cell converted by `f`. Θ(cells).
-    #[must_use]
     pub fn map<U>(&self, f: impl Fn(&T) -> U) -> TileMap<U> {
         TileMap {
             width: self.width,
@@ -513,7 +513,6 @@ impl TileMap<bool> {
     /// One automaton round: a cell off the border becomes floor when at least 5 of the 9
     /// cells of its 3 × 3 block (itself included) are floor, wall otherwise; the border
     /// becomes wall. Returns a new map. Θ(cells).
-    #[must_use]
     pub fn smooth(&self) -> Self {
         let mut m = self.clone();
         m.smooth_in_place(&mut Vec::new());

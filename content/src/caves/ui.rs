@@ -176,7 +176,6 @@ impl CavesUi {
     }
 
     /// The game value.
-    #[must_use]
     pub fn game(&self) -> &Game {
         &self.game
     }
