@@ -86,7 +86,7 @@ fn hit(g: &mut Game, who: ThingId, target: ThingId) -> Result<(), Error> {
 }
 
 /// The rats' hook: chase the hero.
-fn chase(g: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn chase(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let hero = g.var(&HERO)?;
     match g.location(hero) {
         Ok(at) => go_for(g, call.this, at),

@@ -654,7 +654,7 @@ impl Game {
         };
         let f = hooks.get(hook.name())?;
         let mut work = self.clone();
-        f(&mut work, &call)?;
+        f(&mut work, hooks, &call)?;
         *self = work;
         Ok(true)
     }

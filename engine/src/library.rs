@@ -424,14 +424,14 @@ impl HookCall {
 /// A hook: a plain Rust function that changes the game it is given. The game passed in is
 /// the caller's working copy; if the hook fails, the caller discards that copy, so nothing
 /// changes.
-pub type HookFn = fn(&mut Game, &HookCall) -> Result<(), Error>;
+pub type HookFn = fn(&mut Game, &Hooks, &HookCall) -> Result<(), Error>;
 
 /// The registry of hook functions by name. It lives beside the game value (functions are not
 /// data); the game value names hooks, so it stays saveable and comparable.
 ///
 /// ```
 /// use alembic::{Error, Game, HookCall, Hooks};
-/// fn shout(g: &mut Game, _: &HookCall) -> Result<(), Error> {
+/// fn shout(g: &mut Game, _hooks: &Hooks, _: &HookCall) -> Result<(), Error> {
 ///     g.log_mut("Boo!");
 ///     Ok(())
 /// }

@@ -218,7 +218,7 @@ fn typed_reads_report_wrong_types_and_missing_values() {
     assert!(!g.is(ThingId(12345), &WORN));
 }
 
-fn heal(g: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn heal(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let target = call.actor.ok_or_else(|| Error::HookFailed {
         hook: "heal".into(),
         reason: "nobody drank it".into(),
@@ -229,7 +229,7 @@ fn heal(g: &mut Game, call: &HookCall) -> Result<(), Error> {
     Ok(())
 }
 
-fn identify(g: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn identify(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let proto = g.get_thing(call.this)?.proto().map(str::to_owned);
     if let Some(p) = proto {
         g.library_mut().set_proto_prop(&p, &IDENTIFIED, true)?;

@@ -4,8 +4,6 @@
 //! Each is a plain function registered under a name; prototypes refer to the name, so the
 //! game value stays plain data and an unknown name is an error ([`Game::check_hooks`]).
 
-use std::sync::OnceLock;
-
 use alembic::{Error, Game, HookCall, Hooks, Place, ThingId};
 
 use super::kinds::{DamageType, Stat, data_error};
@@ -21,18 +19,8 @@ use super::rules::items::identify;
 use super::rules::world::{hero_sees, say};
 use super::text::{capitalise, sentence, the_name};
 
-/// Every hook the Alchemy library names, registered once per process.
-pub fn registry() -> &'static Hooks {
-    static HOOKS: OnceLock<Hooks> = OnceLock::new();
-    HOOKS.get_or_init(|| match build() {
-        Ok(h) => h,
-        // Registration fails only on a duplicate name, a programming error caught by tests;
-        // an empty registry then makes every hook an "unknown hook" error, never a crash.
-        Err(_) => Hooks::new(),
-    })
-}
-
-/// The registry, built fresh (tests use this to see registration errors).
+/// Every hook the Alchemy library names, in a registry the caller keeps (the game's
+/// [`Rules`](super::Rules) holds one) and passes to every call that may run a hook.
 pub fn build() -> Result<Hooks, Error> {
     Hooks::new()
         .register("potion_heal", potion_heal)?
@@ -62,7 +50,7 @@ fn is_hero(game: &Game, t: ThingId) -> bool {
     game.is(t, &IS_HERO)
 }
 
-fn potion_heal(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn potion_heal(game: &mut Game, hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let amount = game.query(call.this, &HEAL_AMOUNT)?;
     if game.is(t, &IS_UNDEAD) {
@@ -71,14 +59,7 @@ fn potion_heal(game: &mut Game, call: &HookCall) -> Result<(), Error> {
             let s = sentence(game, t, "writhe", "in agony")?;
             say(game, s);
         }
-        combat::damage(
-            game,
-            registry(),
-            t,
-            amount,
-            DamageType::Normal,
-            source_of(call),
-        )?;
+        combat::damage(game, hooks, t, amount, DamageType::Normal, source_of(call))?;
         return Ok(());
     }
     combat::heal(game, t, amount)?;
@@ -98,14 +79,14 @@ fn source_of(call: &HookCall) -> Source {
     }
 }
 
-fn potion_effect(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn potion_effect(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let effect = game.query(call.this, &GIVES_EFFECT)?;
     add_effect(game, t, &effect)?;
     Ok(())
 }
 
-fn potion_gain(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn potion_gain(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let stat = Stat::parse(&game.query(call.this, &GAIN_STAT)?)?;
     let amount = game.query(call.this, &GAIN_AMOUNT)?;
@@ -117,7 +98,7 @@ fn potion_gain(game: &mut Game, call: &HookCall) -> Result<(), Error> {
     Ok(())
 }
 
-fn potion_health_gain(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn potion_health_gain(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let tg = game.query(t, &TG)?.max(2);
     let boost = game.rng().range(i64::from(tg / 2), i64::from(tg)) as i32;
@@ -131,7 +112,7 @@ fn potion_health_gain(game: &mut Game, call: &HookCall) -> Result<(), Error> {
     Ok(())
 }
 
-fn potion_speed_gain(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn potion_speed_gain(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let base = game.get_thing(t)?.get(&SPEED)?;
     game.set_mut(t, &SPEED, base + 10)?;
@@ -159,15 +140,15 @@ fn cure(
     Ok(())
 }
 
-fn potion_cure_poison(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn potion_cure_poison(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     cure(game, call, &IS_POISON, "the poison leave your body")
 }
 
-fn potion_cleansing(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn potion_cleansing(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     cure(game, call, &IS_HARMFUL, "cleansed")
 }
 
-fn potion_restoration(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn potion_restoration(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     cure(game, call, &IS_DRAIN, "restored")
 }
 
@@ -182,12 +163,12 @@ fn random_effect(game: &mut Game, t: ThingId) -> Result<(), Error> {
     Ok(())
 }
 
-fn potion_chaos(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn potion_chaos(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     random_effect(game, t)
 }
 
-fn eat_food(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn eat_food(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let amount = game.query(call.this, &HEAL_AMOUNT)?;
     combat::heal(game, t, amount)?;
@@ -197,7 +178,7 @@ fn eat_food(game: &mut Game, call: &HookCall) -> Result<(), Error> {
     Ok(())
 }
 
-fn eat_magic_mushroom(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn eat_magic_mushroom(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     if is_hero(game, t) {
         say(game, "The world shimmers.");
@@ -205,7 +186,7 @@ fn eat_magic_mushroom(game: &mut Game, call: &HookCall) -> Result<(), Error> {
     random_effect(game, t)
 }
 
-fn eat_ingredient(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn eat_ingredient(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     identify(game, call.this)?;
     if is_hero(game, t) {
@@ -215,7 +196,7 @@ fn eat_ingredient(game: &mut Game, call: &HookCall) -> Result<(), Error> {
     Ok(())
 }
 
-fn use_fountain(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn use_fountain(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let who = target(call)?;
     let amount = game.query(call.this, &HEAL_AMOUNT)?;
     combat::heal(game, who, amount)?;
@@ -235,7 +216,7 @@ fn use_fountain(game: &mut Game, call: &HookCall) -> Result<(), Error> {
     Ok(())
 }
 
-fn death_transform(game: &mut Game, call: &HookCall) -> Result<(), Error> {
+fn death_transform(game: &mut Game, hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     let Some(into) = game.query_opt(call.this, &DEATH_TRANSFORM)? else {
         return Ok(());
     };
@@ -245,7 +226,7 @@ fn death_transform(game: &mut Game, call: &HookCall) -> Result<(), Error> {
     }
     let at = game.location(call.this)?;
     let before = capitalise(&the_name(game, call.this)?);
-    let id = game.spawn_mut(registry(), &into, at)?;
+    let id = game.spawn_mut(hooks, &into, at)?;
     if hero_sees(game, at) {
         let after = crate::alchemy::text::a_name(game, id)?;
         say(game, format!("{before} rises again as {after}!"));

@@ -88,7 +88,7 @@ pub fn load(path: &Path) -> Result<Game, CavesSaveError> {
     }
     game.check_invariants()
         .map_err(|e| CavesSaveError::Invalid(e.to_string()))?;
-    let hooks = hooks().map_err(|e| CavesSaveError::Invalid(e.to_string()))?;
+    let hooks = &hooks().map_err(|e| CavesSaveError::Invalid(e.to_string()))?;
     game.check_hooks(hooks)
         .map_err(|e| CavesSaveError::Invalid(e.to_string()))?;
     let p = player(&game).map_err(|e| CavesSaveError::Invalid(format!("no player: {e}")))?;

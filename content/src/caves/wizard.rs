@@ -157,7 +157,7 @@ fn summon(g: &Game, a: &Args) -> Done {
         return Err(WizardError::Refused("There is no room near you.".into()));
     };
     let mut w = g.clone();
-    w.spawn_mut(hooks().map_err(internal)?, name, spot)
+    w.spawn_mut(&hooks().map_err(internal)?, name, spot)
         .map_err(internal)?;
     Ok(WizardOutcome::new(w).line(format!(
         "Summoned a {name} at ({}, {}).",

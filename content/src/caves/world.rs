@@ -68,7 +68,7 @@ pub fn new_game(seed: u64) -> Result<Game, Error> {
 /// As [`new_game`].
 pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
     let levels = levels.max(1);
-    let hooks = hooks()?;
+    let hooks = &hooks()?;
     let mut g = Game::new(seed).with_library(data::library()?);
     g.set_var_mut(&SEED, seed as i64);
     g.set_var_mut(&LEVELS, levels);
@@ -330,7 +330,7 @@ pub(crate) fn random_empty_floor(
 /// [`Error::OutOfBounds`] for art larger than a level, no `@` or more than one, or an
 /// unknown character; engine errors otherwise.
 pub fn arena(seed: u64, levels: &[&[&str]]) -> Result<Game, Error> {
-    let hooks = hooks()?;
+    let hooks = &hooks()?;
     let mut g = Game::new(seed).with_library(data::library()?);
     let n = levels.len().max(1) as i32;
     g.set_var_mut(&SEED, seed as i64);
