@@ -4,8 +4,6 @@
 //! A [`Glyph`] is eight rows, top first; in each row bit 0 is the leftmost pixel
 //! (the `font8x8` convention).
 
-use std::sync::OnceLock;
-
 use font8x8::UnicodeFonts;
 use font8x8::legacy::BASIC_LEGACY;
 
@@ -128,31 +126,24 @@ const EXTRA: [(char, Glyph); 24] = [
     ), // ♦
 ];
 
-/// Every glyph above U+007F, sorted by char for binary search. Built once.
-fn table() -> &'static [(char, Glyph)] {
-    static TABLE: OnceLock<Vec<(char, Glyph)>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut all: Vec<(char, Glyph)> = Vec::with_capacity(512);
-        let sets = [
-            font8x8::LATIN_FONTS.iter(),
-            font8x8::GREEK_FONTS.iter(),
-            font8x8::BOX_FONTS.iter(),
-            font8x8::BLOCK_FONTS.iter(),
-            font8x8::HIRAGANA_FONTS.iter(),
-            font8x8::MISC_FONTS.iter(),
-        ];
-        for set in sets {
-            all.extend(
-                set.map(|f| (f.char(), f.byte_array()))
-                    .filter(|&(c, _)| u32::from(c) > 0x7F),
-            );
+/// The glyph for `ch` above U+007F: font8x8's own sets first, then [`EXTRA`]. A linear
+/// search (about 500 entries, no table in a global): the rasteriser asks once per character
+/// and size, and keeps the result.
+fn lookup(ch: char) -> Option<Glyph> {
+    let sets = [
+        font8x8::LATIN_FONTS.iter(),
+        font8x8::GREEK_FONTS.iter(),
+        font8x8::BOX_FONTS.iter(),
+        font8x8::BLOCK_FONTS.iter(),
+        font8x8::HIRAGANA_FONTS.iter(),
+        font8x8::MISC_FONTS.iter(),
+    ];
+    for set in sets {
+        if let Some(f) = set.into_iter().find(|f| f.char() == ch) {
+            return Some(f.byte_array());
         }
-        all.extend(EXTRA.iter().copied());
-        // Stable sort then dedup keeps the first entry: font8x8's own glyph wins.
-        all.sort_by_key(|&(c, _)| c);
-        all.dedup_by_key(|&mut (c, _)| c);
-        all
-    })
+    }
+    EXTRA.iter().find(|&&(c, _)| c == ch).map(|&(_, g)| g)
 }
 
 /// The bitmap for `ch`, or `None` when the font has no glyph for it.
@@ -169,10 +160,7 @@ pub fn glyph(ch: char) -> Option<Glyph> {
         // Printable ASCII: index straight into the basic table.
         return BASIC_LEGACY.get(code as usize).copied();
     }
-    let t = table();
-    t.binary_search_by_key(&ch, |&(c, _)| c)
-        .ok()
-        .map(|i| t[i].1)
+    lookup(ch)
 }
 
 /// The bitmap for `ch`, or [`REPLACEMENT`] when the font lacks it. Never panics.
@@ -206,9 +194,13 @@ mod tests {
         // '•' and '♣' are not in font8x8: they come from EXTRA.
         assert_eq!(glyph('•'), Some(EXTRA[1].1));
         assert!(glyph('♣').is_some());
-        // The table has no duplicate chars and is sorted.
-        let t = table();
-        assert!(t.windows(2).all(|w| w[0].0 < w[1].0));
+        // A char both sets have reads as font8x8's.
+        for &(c, g) in EXTRA.iter() {
+            if let Some(f) = font8x8::MISC_FONTS.iter().find(|f| f.char() == c) {
+                assert_eq!(glyph(c), Some(f.byte_array()));
+                assert_ne!(g, [0; 8]);
+            }
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ mod potions;
 mod scenery;
 mod tiles;
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use alembic::{Error, GameRng, Library, Prop, Props, Rgb, Value};
 use serde::Serialize;
@@ -36,10 +36,10 @@ pub(crate) fn named(name: &str) -> Props {
     Props::new().with(NAME, Arc::from(name))
 }
 
-/// The library shared by every game before per-game randomisation. Built once per process.
+/// The library shared by every game before per-game randomisation, built on each call
+/// (no cache lives in a global; a new game builds it once).
 pub fn base_library() -> Result<Library, Error> {
-    static LIB: OnceLock<Result<Library, Error>> = OnceLock::new();
-    LIB.get_or_init(build).clone()
+    build()
 }
 
 fn build() -> Result<Library, Error> {

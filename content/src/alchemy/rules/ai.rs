@@ -2,9 +2,7 @@
 //! remember where the hero was last seen, wander when idle, open doors if intelligent,
 //! hunt monsters of other families when flagged to (and fight back when attacked).
 
-use std::cell::RefCell;
-
-use alembic::{Dir, Error, Game, Hooks, Loc, LocBox, Pathfinder, Search, ThingId, VisibleSet};
+use alembic::{Dir, Error, Game, Hooks, Loc, LocBox, Search, ThingId, VisibleSet};
 
 use super::combat;
 use super::world::{
@@ -19,10 +17,6 @@ use crate::alchemy::text::sentence;
 
 /// Cost of a normal action.
 pub const ACTION: i32 = 100;
-
-thread_local! {
-    static PATHS: RefCell<Pathfinder> = RefCell::new(Pathfinder::new());
-}
 
 /// What a monster does with one action. `view` is the hero's field of view this turn
 /// (symmetric: the monster sees the hero exactly when the hero sees it). Returns the
@@ -210,12 +204,11 @@ fn next_step(game: &Game, table: &TileTable, m: ThingId, at: Loc, goal: Loc) -> 
     let search = Search::new(level_box(at.z))
         .max_explored(600)
         .move_costs(10, 10);
-    PATHS.with(|p| {
-        p.borrow_mut()
-            .astar(at, goal, &search, cost)
-            .ok()
-            .and_then(|path| path.first_step())
-    })
+    table
+        .pathfinder()
+        .astar(at, goal, &search, cost)
+        .ok()
+        .and_then(|path| path.first_step())
 }
 
 /// Move `m` into `to`, or do what bumping there means: attack the hero (or a monster of

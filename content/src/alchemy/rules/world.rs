@@ -1,6 +1,8 @@
 //! Reading the world: the hero, who and what is where, what blocks, what is seen.
 
-use alembic::{Error, Fov, Game, Loc, LocBox, ThingId, VisibleSet, field_of_view};
+use std::cell::RefCell;
+
+use alembic::{Error, Fov, Game, Loc, LocBox, Pathfinder, ThingId, VisibleSet, field_of_view};
 
 use crate::alchemy::props::{
     HERO, IS_BLOCKING, IS_CREATURE, IS_DANGEROUS, IS_FLOOR, IS_FLYING, IS_ITEM, IS_SCENERY,
@@ -129,12 +131,17 @@ pub fn terrain_ok(game: &Game, mover: ThingId, loc: Loc) -> bool {
 
 /// The movement and sight flags of every tile kind, read once from the library so hot
 /// loops (field of view, path costs, flood fills) index a small table instead of looking
-/// properties up per cell.
+/// properties up per cell. It also carries the turn's scratch buffers for sight checks and
+/// monsters' paths, so they are reused within a turn without any global or thread-local.
 #[derive(Clone, Debug)]
 pub struct TileTable {
     blocks: Vec<bool>,
     dangerous: Vec<bool>,
     opaque: Vec<bool>,
+    /// Scratch for [`sees_with`]: reused field-of-view buffers.
+    sight: RefCell<(Fov, VisibleSet)>,
+    /// Scratch for monsters' A* searches.
+    paths: RefCell<Pathfinder>,
 }
 
 impl TileTable {
@@ -145,6 +152,8 @@ impl TileTable {
             blocks: Vec::new(),
             dangerous: Vec::new(),
             opaque: Vec::new(),
+            sight: RefCell::new((Fov::new(), VisibleSet::new())),
+            paths: RefCell::new(Pathfinder::new()),
         };
         for (id, def) in game.library().tiles() {
             t.blocks
@@ -159,6 +168,11 @@ impl TileTable {
         v.get(usize::from(game.tile(l).0))
             .copied()
             .unwrap_or(missing)
+    }
+
+    /// The table's reusable path-finding workspace (monsters' A*).
+    pub fn pathfinder(&self) -> std::cell::RefMut<'_, Pathfinder> {
+        self.paths.borrow_mut()
     }
 
     /// Same as [`tile_blocks`].
@@ -231,11 +245,6 @@ pub fn hero_sees(game: &Game, loc: Loc) -> bool {
     sees(game, at, loc, FOV_RADIUS)
 }
 
-thread_local! {
-    static SIGHT: std::cell::RefCell<(Fov, VisibleSet)> =
-        std::cell::RefCell::new((Fov::new(), VisibleSet::new()));
-}
-
 /// Whether `to` is in the field of view of radius `radius` from `from` (the engine's
 /// symmetric shadowcasting, same level). The scan stops at `to`'s distance: shadows at a
 /// depth depend only on nearer rows, so the answer equals membership in the full
@@ -264,11 +273,10 @@ pub fn sees_with(game: &Game, table: &TileTable, from: Loc, to: Loc, radius: u32
     if u64::from(k) * u64::from(k) + u64::from(k) < d2 {
         k = (k + 1).min(radius);
     }
-    SIGHT.with(|s| {
-        let (fov, seen) = &mut *s.borrow_mut();
-        fov.compute_into(from, k, |l| table.transparent(game, l), seen);
-        seen.contains(to)
-    })
+    let mut sight = table.sight.borrow_mut();
+    let (fov, seen) = &mut *sight;
+    fov.compute_into(from, k, |l| table.transparent(game, l), seen);
+    seen.contains(to)
 }
 
 /// Every creature standing on level `z` (not carried), in id order.
