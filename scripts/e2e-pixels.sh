@@ -124,18 +124,23 @@ settle_window() {
     return 1
 }
 
+# Wait for the app's window: WID, or fail if the app exits or no window comes.
+find_window() {
+    WID=
+    for _ in $(seq 100); do
+        WID=$(xdotool search --name 'Alembic' 2>/dev/null | head -n1 || true)
+        [[ -n $WID ]] && break
+        alive || fail "the app exited early: $(cat "$OUT/app.log")"
+        sleep 0.1
+    done
+    [[ -n $WID ]] || fail "no Alembic window appeared"
+}
+
 # --- run ---------------------------------------------------------------------------------
 DATA=$(mktemp -d)
 XDG_DATA_HOME=$DATA "$BIN" --game "$GAME" --seed "$SEED" >"$OUT/app.log" 2>&1 &
 APP_PID=$!
-WID=
-for _ in $(seq 100); do
-    WID=$(xdotool search --name 'Alembic' 2>/dev/null | head -n1 || true)
-    [[ -n $WID ]] && break
-    alive || fail "the app exited early: $(cat "$OUT/app.log")"
-    sleep 0.1
-done
-[[ -n $WID ]] || fail "no Alembic window appeared"
+find_window
 log "window $WID: $(xdotool getwindowgeometry "$WID" | tr -s ' \n' ' ')"
 # No window manager under Xvfb: windowactivate needs one, windowfocus does not.
 # xdotool (libxdo's xdo_get_focused_window) itself prints "XGetInputFocus returned the focused
@@ -235,14 +240,7 @@ start_app() {
     DATA=$(mktemp -d)
     XDG_DATA_HOME=$DATA "$BIN" --game "$GAME" --seed "$SEED" "$@" >"$OUT/app.log" 2>&1 &
     APP_PID=$!
-    WID=
-    for _ in $(seq 100); do
-        WID=$(xdotool search --name 'Alembic' 2>/dev/null | head -n1 || true)
-        [[ -n $WID ]] && break
-        alive || fail "the app exited early: $(cat "$OUT/app.log")"
-        sleep 0.1
-    done
-    [[ -n $WID ]] || fail "no Alembic window appeared"
+    find_window
     xdotool windowfocus --sync "$WID" || fail "could not focus the window"
     sleep 0.5
 }
@@ -389,14 +387,7 @@ if [[ $GAME == alchemy ]]; then
         done
         return 1
     }
-    WID=
-    for _ in $(seq 100); do
-        WID=$(xdotool search --name 'Alembic' 2>/dev/null | head -n1 || true)
-        [[ -n $WID ]] && break
-        alive || fail "the replay exited early: $(cat "$OUT/app.log")"
-        sleep 0.1
-    done
-    [[ -n $WID ]] || fail "no window for the replay"
+    find_window
     xdotool windowfocus --sync "$WID" || fail "could not focus the replay window"
     title_has "replay, depth 1, turn 0" || fail "the replay did not open at turn 0: $(xdotool getwindowname "$WID")"
     xdotool key End
