@@ -142,16 +142,82 @@ pub enum LaunchError {
     },
 }
 
-/// The names of the games that can be launched, the default first.
-#[must_use]
-pub fn games() -> &'static [&'static str] {
-    &["alchemy", "demo", "caves"]
+/// One game, as every frontend, `alembic-sim` and the replay tools see it: the one table
+/// of games is [`GAMES`].
+#[derive(Clone, Copy)]
+pub struct GameEntry {
+    /// Its name on every command line (`--game NAME`).
+    pub name: &'static str,
+    /// One line about it, for help texts.
+    pub about: &'static str,
+    /// Start it in a frontend (new, from a save, or watching a recording).
+    pub launch: fn(&LaunchOptions) -> Result<Box<dyn App>, LaunchError>,
+    /// Its headless runner for `alembic-sim` (play, record, verify, library counts); `None`
+    /// for a game that has none.
+    pub sim: Option<&'static dyn crate::sim::SimGame>,
+    /// Whether `--replay` can show its recordings.
+    pub replay: bool,
 }
 
-/// The default game's name.
+impl std::fmt::Debug for GameEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameEntry")
+            .field("name", &self.name)
+            .field("sim", &self.sim.is_some())
+            .field("replay", &self.replay)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every game, the default first: the one list every frontend, `alembic-sim` and the replay
+/// tools read (a constant table, not a registry filled at run time).
+pub const GAMES: &[GameEntry] = &[
+    GameEntry {
+        name: "alchemy",
+        about: "fetch the Philosopher's Stone from depth 10 and climb back out",
+        launch: crate::alchemy_ui::launch,
+        sim: Some(&crate::sim::AlchemySim),
+        replay: true,
+    },
+    GameEntry {
+        name: "demo",
+        about: "one room of the frontend contract: walk about, nothing more",
+        launch: launch_demo,
+        sim: None,
+        replay: false,
+    },
+    GameEntry {
+        name: "caves",
+        about: "The Caves of Clojure, finished: dig down five cave levels to the way out",
+        launch: launch_caves,
+        sim: Some(&crate::sim::CavesSim),
+        replay: true,
+    },
+];
+
+/// The game called `name` in [`GAMES`].
+///
+/// # Errors
+/// [`LaunchError::UnknownGame`], naming the valid games.
+pub fn game(name: &str) -> Result<&'static GameEntry, LaunchError> {
+    GAMES
+        .iter()
+        .find(|g| g.name == name)
+        .ok_or_else(|| LaunchError::UnknownGame {
+            name: name.to_string(),
+        })
+}
+
+/// The names of the games that can be launched, the default first (from [`GAMES`]).
+#[must_use]
+pub fn games() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.name).collect()
+}
+
+/// The default game's name (the first of [`GAMES`]).
 #[must_use]
 pub fn default_game() -> &'static str {
-    "alchemy"
+    GAMES.first().map_or("alchemy", |g| g.name)
 }
 
 /// Start the game `opts` names: from the save file if one is given, else new from the seed.
@@ -160,61 +226,62 @@ pub fn default_game() -> &'static str {
 /// [`LaunchError`]: an unknown game, an unreadable or invalid save file. Nothing touches the
 /// terminal or window, so a frontend can print the error and exit before setting itself up.
 pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
-    if opts.replay.is_some() && !matches!(opts.game.as_str(), "alchemy" | "caves") {
+    let entry = game(&opts.game)?;
+    if opts.replay.is_some() && !entry.replay {
         return Err(LaunchError::NoReplay {
             game: opts.game.clone(),
         });
     }
-    match opts.game.as_str() {
-        "alchemy" => crate::alchemy_ui::launch(opts),
-        "demo" => {
-            let world = match &opts.load {
-                Some(path) => {
-                    let text = read_save(path, &opts.game)?;
-                    DemoWorld::from_save_text(&text).map_err(|reason| LaunchError::BadSave {
-                        path: path.clone(),
-                        game: opts.game.clone(),
-                        reason,
-                    })?
-                }
-                None => DemoWorld::new(opts.seed.unwrap_or_else(clock_seed)),
-            };
-            Ok(Box::new(demo::app(world)))
+    (entry.launch)(opts)
+}
+
+/// The demo: a fresh room, or one from a save.
+fn launch_demo(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
+    let world = match &opts.load {
+        Some(path) => {
+            let text = read_save(path, &opts.game)?;
+            DemoWorld::from_save_text(&text).map_err(|reason| LaunchError::BadSave {
+                path: path.clone(),
+                game: opts.game.clone(),
+                reason,
+            })?
         }
-        "caves" => {
-            if let Some(path) = &opts.replay {
-                let app = crate::caves::replay_app(path).map_err(|e| LaunchError::BadReplay {
-                    path: path.clone(),
-                    reason: e.to_string(),
-                })?;
-                return Ok(Box::new(app));
-            }
-            let save_path = crate::save_dir().map(|d| d.join(crate::caves::save::SAVE_FILE));
-            let ui = match &opts.load {
-                Some(path) => crate::caves::CavesUi::load(path).map_err(|e| match e {
-                    crate::caves::save::CavesSaveError::Storage(
-                        crate::storage::StorageError::Io { path, source },
-                    ) => LaunchError::ReadSave { path, source },
-                    other => LaunchError::BadSave {
-                        path: path.clone(),
-                        game: opts.game.clone(),
-                        reason: other.to_string(),
-                    },
-                })?,
-                None => {
-                    let ui = crate::caves::CavesUi::new(opts.seed.unwrap_or_else(clock_seed));
-                    match save_path {
-                        Some(p) => ui.with_save(p),
-                        None => ui,
-                    }
-                }
-            };
-            Ok(Box::new(crate::caves::app_with(ui)))
-        }
-        other => Err(LaunchError::UnknownGame {
-            name: other.to_string(),
-        }),
+        None => DemoWorld::new(opts.seed.unwrap_or_else(clock_seed)),
+    };
+    Ok(Box::new(demo::app(world)))
+}
+
+/// The Caves: a recording to watch, a save to continue, or a new game.
+fn launch_caves(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
+    if let Some(path) = &opts.replay {
+        let app = crate::caves::replay_app(path).map_err(|e| LaunchError::BadReplay {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+        return Ok(Box::new(app));
     }
+    let save_path = crate::save_dir().map(|d| d.join(crate::caves::save::SAVE_FILE));
+    let ui = match &opts.load {
+        Some(path) => crate::caves::CavesUi::load(path).map_err(|e| match e {
+            crate::caves::save::CavesSaveError::Storage(crate::storage::StorageError::Io {
+                path,
+                source,
+            }) => LaunchError::ReadSave { path, source },
+            other => LaunchError::BadSave {
+                path: path.clone(),
+                game: opts.game.clone(),
+                reason: other.to_string(),
+            },
+        })?,
+        None => {
+            let ui = crate::caves::CavesUi::new(opts.seed.unwrap_or_else(clock_seed));
+            match save_path {
+                Some(p) => ui.with_save(p),
+                None => ui,
+            }
+        }
+    };
+    Ok(Box::new(crate::caves::app_with(ui)))
 }
 
 fn read_save(path: &Path, game: &str) -> Result<String, LaunchError> {
@@ -296,6 +363,37 @@ mod tests {
             replay: None,
             wizard: false,
         }
+    }
+
+    #[test]
+    fn one_table_serves_launch_sim_and_replay() {
+        // Every game launches from the table, with a seed. (Alchemy takes the lock of the
+        // real save file on launch, so its own tests launch it with a save path of theirs.)
+        for g in GAMES.iter().filter(|g| g.name != "alchemy") {
+            assert!(launch(&opts(g.name)).is_ok(), "{} launches", g.name);
+        }
+        // The runner knows exactly the games with a sim, under the same names.
+        let runners: Vec<&str> = crate::sim::registry().iter().map(|s| s.name()).collect();
+        let with_sim: Vec<&str> = GAMES
+            .iter()
+            .filter(|g| g.sim.is_some())
+            .map(|g| g.name)
+            .collect();
+        assert_eq!(runners, with_sim);
+        // A game without a runner says so; an unknown one lists the valid names.
+        let demo = crate::sim::find("demo").err().map(|e| e.to_string());
+        assert_eq!(
+            demo.as_deref(),
+            Some(
+                "demo has no headless runner (it plays only in a frontend); headless games: alchemy, caves"
+            )
+        );
+        assert!(crate::sim::find("nethack").is_err());
+        // --replay is refused for a game whose entry has no viewer.
+        let mut o = opts("demo");
+        o.replay = Some(PathBuf::from("x.replay"));
+        assert!(matches!(launch(&o), Err(LaunchError::NoReplay { .. })));
+        assert_eq!(default_game(), GAMES[0].name);
     }
 
     #[test]

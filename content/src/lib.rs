@@ -18,5 +18,6 @@ pub mod sim;
 pub mod storage;
 
 pub use launch::{
-    GameArgs, LaunchError, LaunchOptions, default_game, games, launch, report_session_end, save_dir,
+    GAMES, GameArgs, GameEntry, LaunchError, LaunchOptions, default_game, game, games, launch,
+    report_session_end, save_dir,
 };

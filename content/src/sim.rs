@@ -53,6 +53,14 @@ pub enum SimError {
         /// The registered names.
         known: String,
     },
+    /// The game exists but plays only in a frontend.
+    #[error("{name} has no headless runner (it plays only in a frontend); headless games: {known}")]
+    NotHeadless {
+        /// The game asked for.
+        name: &'static str,
+        /// The games that have one.
+        known: String,
+    },
     /// The game failed (an engine error: a bug).
     #[error("{0}")]
     Game(String),
@@ -111,22 +119,34 @@ pub trait SimGame {
     fn library_counts(&self) -> Result<serde_json::Value, SimError>;
 }
 
-/// Every game the runner knows, by name.
+/// Every game the runner knows, by name: the games of [`crate::GAMES`] that have a
+/// headless runner.
 #[must_use]
-pub fn registry() -> Vec<Box<dyn SimGame>> {
-    vec![Box::new(AlchemySim), Box::new(CavesSim)]
+pub fn registry() -> Vec<&'static dyn SimGame> {
+    crate::GAMES.iter().filter_map(|g| g.sim).collect()
 }
 
 /// The game called `name`.
-pub fn find(name: &str) -> Result<Box<dyn SimGame>, SimError> {
-    let all = registry();
-    let known = all.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
-    all.into_iter()
-        .find(|g| g.name() == name)
-        .ok_or_else(|| SimError::UnknownGame {
+///
+/// # Errors
+/// [`SimError::UnknownGame`] for a name not in [`crate::GAMES`];
+/// [`SimError::NotHeadless`] for a game that has no headless runner.
+pub fn find(name: &str) -> Result<&'static dyn SimGame, SimError> {
+    let known = registry()
+        .iter()
+        .map(|g| g.name())
+        .collect::<Vec<_>>()
+        .join(", ");
+    match crate::GAMES.iter().find(|g| g.name == name) {
+        Some(entry) => entry.sim.ok_or(SimError::NotHeadless {
+            name: entry.name,
+            known,
+        }),
+        None => Err(SimError::UnknownGame {
             name: name.to_string(),
             known,
-        })
+        }),
+    }
 }
 
 /// Alchemy for the runner.
