@@ -7,8 +7,27 @@ use crate::props::{PropKey, ValueKind};
 use crate::thing::ThingId;
 
 /// Why an engine call was refused. A refused call changes nothing.
+///
+/// New rules bring new variants, so the enum is `#[non_exhaustive]`: a `match` outside the
+/// engine keeps a `_` arm. A failed path search converts with `?`:
+///
+/// ```
+/// use alembic::{Error, Loc, LocBox, Search, astar};
+/// fn first_step(from: Loc, to: Loc) -> Result<Option<Loc>, Error> {
+///     let walls = |_: Loc, _: Loc| -> Option<u32> { None };
+///     let path = astar(from, to, &Search::new(LocBox::rect(0, 0, 9, 9, 0)), walls)?;
+///     Ok(path.first_step())
+/// }
+/// let e = first_step(Loc::new(0, 0, 0), Loc::new(5, 5, 0)).unwrap_err();
+/// assert!(matches!(e, Error::Path(_)));
+/// assert!(e.to_string().starts_with("no path"));
+/// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
+    /// A path search found no way (or hit its bound).
+    #[error(transparent)]
+    Path(#[from] crate::path::PathError),
     /// The id names no thing in this game value.
     #[error("no thing {0} in this game")]
     NoSuchThing(ThingId),
