@@ -11,7 +11,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use alembic::{
-    Cell, Entry, Frame, Game, Input, Key, Rect, ReplayHeader, Rgb, fill, put_clipped, wheel_key,
+    Cell, Frame, Game, Input, Key, Rect, ReplayError, ReplayHeader, Rgb, fill, put_clipped,
+    wheel_key,
 };
 use serde::de::DeserializeOwned;
 
@@ -38,6 +39,9 @@ pub enum ReplayOpenError {
         /// Why the game refused it.
         reason: String,
     },
+    /// Another reason the recording does not replay (a line given on the wrong turn).
+    #[error("the recording does not replay: {0}")]
+    Replay(ReplayError),
     /// A checkpoint that does not match.
     #[error(
         "the recording diverges at turn {turn} (line {line}): it says state {expected:016x}, the game is in state {actual:016x}"
@@ -68,33 +72,32 @@ pub fn rebuild<C: DeserializeOwned, E: fmt::Display>(
     mut step: impl FnMut(&Game, &C) -> Result<Game, E>,
 ) -> Result<Vec<Game>, ReplayOpenError> {
     let rec = record::read::<C>(path, game_name)?;
-    let mut game = start(&rec.header).map_err(ReplayOpenError::Engine)?;
-    let mut states = vec![game.clone()];
-    for (i, entry) in rec.entries.iter().enumerate() {
-        let line = i + 2;
-        match entry {
-            Entry::Command { turn, command } => {
-                game = step(&game, command).map_err(|e| ReplayOpenError::Refused {
-                    line,
-                    turn: *turn,
-                    reason: e.to_string(),
-                })?;
-                states.push(game.clone());
-            }
-            Entry::Checkpoint { turn, hash } => {
-                let actual = game.state_hash();
-                if actual != *hash || game.turn() != *turn {
-                    return Err(ReplayOpenError::Diverged {
-                        line,
-                        turn: *turn,
-                        expected: *hash,
-                        actual,
-                    });
-                }
-            }
+    let first = start(&rec.header).map_err(ReplayOpenError::Engine)?;
+    let mut states = vec![first.clone()];
+    // The engine's own verification, keeping every state it steps through.
+    let keep = |game: &Game, command: &C| {
+        let next = step(game, command)?;
+        states.push(next.clone());
+        Ok::<Game, E>(next)
+    };
+    match rec.verify(first, keep, Game::state_hash, Game::turn) {
+        Ok(_) => Ok(states),
+        Err(ReplayError::Rejected { line, turn, reason }) => {
+            Err(ReplayOpenError::Refused { line, turn, reason })
         }
+        Err(ReplayError::Diverged {
+            line,
+            turn,
+            expected,
+            actual,
+        }) => Err(ReplayOpenError::Diverged {
+            line,
+            turn,
+            expected,
+            actual,
+        }),
+        Err(other) => Err(ReplayOpenError::Replay(other)),
     }
-    Ok(states)
 }
 
 /// Playback speeds, slowest first: the wait between two commands.

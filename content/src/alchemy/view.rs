@@ -500,6 +500,20 @@ pub struct Description {
     pub lines: Vec<String>,
 }
 
+/// The armour a worn item adds to its wearer (the sum of its armour modifiers).
+fn armour_given(game: &Game, item: ThingId) -> Result<i64, Error> {
+    Ok(game
+        .get_thing(item)?
+        .modifiers()
+        .iter()
+        .filter(|m| &m.key == ARMOUR.key())
+        .map(|m| match m.op {
+            alembic::ModOp::Add(n) => n,
+            _ => 0,
+        })
+        .sum())
+}
+
 /// How hurt a creature looks: "unhurt", "lightly wounded", "wounded", "badly wounded",
 /// "nearly dead".
 #[must_use]
@@ -721,28 +735,10 @@ fn describe_gear(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Result<(),
             lines.push(format!("Its hits may leave the target {e} ({p}%)."));
         }
     } else {
-        let own: i64 = game
-            .get_thing(t)?
-            .modifiers()
-            .iter()
-            .filter(|m| &m.key == ARMOUR.key())
-            .map(|m| match m.op {
-                alembic::ModOp::Add(n) => n,
-                _ => 0,
-            })
-            .sum();
+        let own = armour_given(game, t)?;
         let yours = match current {
             Some(c) => {
-                let theirs: i64 = game
-                    .get_thing(c)?
-                    .modifiers()
-                    .iter()
-                    .filter(|m| &m.key == ARMOUR.key())
-                    .map(|m| match m.op {
-                        alembic::ModOp::Add(n) => n,
-                        _ => 0,
-                    })
-                    .sum();
+                let theirs = armour_given(game, c)?;
                 format!("you wear {}: armour {theirs}", a_name(game, c)?)
             }
             None => format!("you wear nothing on your {slot}"),

@@ -239,8 +239,7 @@ impl Journey {
         if self.goal == Goal::Explore {
             return self.explore_step(ctx, observe);
         }
-        let stuck = self.stuck(ctx);
-        self.walk_step(ctx, stuck, observe)
+        self.walk_step(ctx, observe)
     }
 
     /// Whether the journey is at its end where it stands.
@@ -322,7 +321,7 @@ impl Journey {
             }
             return None;
         }
-        match self.walk_step(ctx, TravelEnd::NoPath, observe) {
+        match self.walk_step(ctx, observe) {
             None => None,
             // Standing on an item to pick up (or the message of stepping onto it).
             Some(TravelEnd::Arrived) => None,
@@ -340,7 +339,6 @@ impl Journey {
     fn walk_step(
         &mut self,
         ctx: &mut AlchemyCtx,
-        stuck: TravelEnd,
         observe: &mut dyn FnMut(&alembic::Game, Loc),
     ) -> Option<TravelEnd> {
         let Some(hero) = ctx.game().and_then(|g| hero_id(g).ok()) else {
@@ -350,7 +348,7 @@ impl Journey {
             return Some(TravelEnd::Arrived);
         }
         let Some((step, dir)) = self.next(ctx) else {
-            return Some(stuck);
+            return Some(self.stuck(ctx));
         };
         let game = ctx.game()?;
         let hp = game.query(hero, &HPS).unwrap_or(0);

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use alembic::{Frame, Input, Rect, Rgb, Screen, ScreenStack, ScreenValue, Transition};
+use alembic::{Frame, Input, Rect, Rgb, Screen, ScreenStack, Transition};
 
 use super::rules::{Command, act};
 use super::save::GAME_NAME;
@@ -42,10 +42,6 @@ impl Screen<CavesUi> for ReplayScreen {
     fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi> {
         let control = self.playback.handle(&input);
         self.follow(ui, control)
-    }
-
-    fn on_result(&mut self, _ui: &mut CavesUi, _value: ScreenValue) -> Transition<CavesUi> {
-        Transition::Stay
     }
 
     fn tick_interval(&self) -> Option<Duration> {
