@@ -12,9 +12,8 @@ use crate::cells::CellIndex;
 use crate::error::{Error, InvariantError};
 use crate::grid::Grid;
 use crate::hash::StableHasher;
-use crate::library::{
-    HookCall, Hooks, IS_CONTAINER, Library, ON_CREATE, TileDef, TileId, collect_hooks,
-};
+use crate::hook::{HookCall, HookCtx, Hooks, ON_CREATE};
+use crate::library::{IS_CONTAINER, Library, TileDef, TileId, collect_hooks};
 use crate::loc::{Loc, LocBox};
 use crate::props::{Hook, Prop, PropKey, PropMap, PropType, Value};
 use crate::pvec::PVec;
@@ -629,14 +628,14 @@ impl Game {
     /// hook if it has one. All or nothing: if the hook fails, nothing changes.
     pub fn spawn_mut(
         &mut self,
-        hooks: &Hooks,
+        ctx: &mut HookCtx<'_>,
         name: &str,
         place: impl Into<Place>,
     ) -> Result<ThingId, Error> {
         let thing = self.library.create(name)?;
         let mut work = self.clone();
         let id = work.add_thing_mut(place, thing)?;
-        work.run_hook_mut(hooks, &ON_CREATE, HookCall::on(id))?;
+        work.run_hook_mut(ctx, &ON_CREATE, HookCall::on(id))?;
         *self = work;
         Ok(id)
     }
@@ -645,16 +644,16 @@ impl Game {
     /// hook ran. All or nothing: if the hook fails, nothing changes.
     pub fn run_hook_mut(
         &mut self,
-        hooks: &Hooks,
+        ctx: &mut HookCtx<'_>,
         event: &Prop<Hook>,
         call: HookCall,
     ) -> Result<bool, Error> {
         let Some(hook) = self.query_opt(call.this, event)? else {
             return Ok(false);
         };
-        let f = hooks.get(hook.name())?;
+        let f = ctx.hooks().get(hook.name())?;
         let mut work = self.clone();
-        f(&mut work, hooks, &call)?;
+        f(&mut work, ctx, &call)?;
         *self = work;
         Ok(true)
     }

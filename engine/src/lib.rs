@@ -55,6 +55,7 @@ mod game;
 mod grid;
 mod hash;
 mod history;
+mod hook;
 mod library;
 mod light;
 mod loc;
@@ -77,10 +78,11 @@ pub use game::{Game, Message, SAVE_FORMAT};
 pub use grid::{BoxIter, Grid};
 pub use hash::StableHasher;
 pub use history::{BranchInfo, Budget, History, HistoryError};
-pub use library::{
-    FREQ, HookCall, HookFn, Hooks, IS_CONTAINER, LEVEL, Library, ON_ACTION, ON_CONSUME, ON_CREATE,
-    ON_DEATH, ON_HIT, ON_TICK, ON_USE, Prototype, TileDef, TileId,
+pub use hook::{
+    HookCall, HookCtx, HookFn, Hooks, ON_ACTION, ON_CONSUME, ON_CREATE, ON_DEATH, ON_HIT, ON_TICK,
+    ON_USE,
 };
+pub use library::{FREQ, IS_CONTAINER, LEVEL, Library, Prototype, TileDef, TileId};
 pub use light::{LightMap, LightSource};
 pub use loc::{Dir, Loc, LocBox};
 pub use mapgen::{

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use alembic::{
-    Error, FREQ, Game, Hook, HookCall, Hooks, IS_CONTAINER, LEVEL, Library, Loc, Modifier,
+    Error, FREQ, Game, Hook, HookCall, HookCtx, Hooks, IS_CONTAINER, LEVEL, Library, Loc, Modifier,
     ON_CONSUME, ON_CREATE, Place, Prop, Props, Thing, ThingId, Value, ValueKind,
 };
 
@@ -218,7 +218,7 @@ fn typed_reads_report_wrong_types_and_missing_values() {
     assert!(!g.is(ThingId(12345), &WORN));
 }
 
-fn heal(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn heal(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let target = call.actor.ok_or_else(|| Error::HookFailed {
         hook: "heal".into(),
         reason: "nobody drank it".into(),
@@ -229,7 +229,7 @@ fn heal(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     Ok(())
 }
 
-fn identify(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn identify(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let proto = g.get_thing(call.this)?.proto().map(str::to_owned);
     if let Some(p) = proto {
         g.library_mut().set_proto_prop(&p, &IDENTIFIED, true)?;
@@ -262,7 +262,9 @@ fn hooks_run_by_name_all_or_nothing() {
                 .with(ON_CREATE, Hook::new("identify")),
         )
         .unwrap();
-    let potion = g.spawn_mut(&hooks, "potion of healing", rat).unwrap();
+    let potion = g
+        .spawn_mut(&mut HookCtx::new(&hooks), "potion of healing", rat)
+        .unwrap();
     // on_create identified the whole kind, in the library inside the game value.
     assert!(
         g.library()
@@ -273,7 +275,7 @@ fn hooks_run_by_name_all_or_nothing() {
     let before = g.clone();
     // A failing hook (no actor) changes nothing.
     let err = g
-        .run_hook_mut(&hooks, &ON_CONSUME, HookCall::on(potion))
+        .run_hook_mut(&mut HookCtx::new(&hooks), &ON_CONSUME, HookCall::on(potion))
         .unwrap_err();
     assert!(matches!(err, Error::HookFailed { .. }));
     assert!(g == before);
@@ -281,7 +283,10 @@ fn hooks_run_by_name_all_or_nothing() {
         actor: Some(rat),
         ..HookCall::on(potion)
     };
-    assert_eq!(g.run_hook_mut(&hooks, &ON_CONSUME, call), Ok(true));
+    assert_eq!(
+        g.run_hook_mut(&mut HookCtx::new(&hooks), &ON_CONSUME, call),
+        Ok(true)
+    );
     assert_eq!(g.query(rat, &HP), Ok(8));
     assert_eq!(
         g.messages().last().map(|m| &*m.text),
