@@ -159,6 +159,15 @@ pub enum InvariantError {
     /// The terrain or cell grid's internal tree is malformed.
     #[error("grid structure: {0}")]
     Grid(&'static str),
+    /// A flag index disagrees with a scan of the things.
+    #[error("the index of flag {0} is stale")]
+    StaleIndex(PropKey),
+    /// The actor queue is malformed.
+    #[error("actor queue: {0}")]
+    Schedule(&'static str),
+    /// The actor queue names a thing that is not in the game.
+    #[error("actor queue names thing {0}, which is not in the game")]
+    ScheduledMissing(ThingId),
     /// A terrain cell names a tile the library doesn't have.
     #[error("terrain at {0} names unknown tile {1}")]
     UnknownTile(Loc, u16),

@@ -13,11 +13,13 @@ use crate::error::{Error, InvariantError};
 use crate::grid::Grid;
 use crate::hash::StableHasher;
 use crate::hook::{HookCall, HookCtx, Hooks, ON_CREATE};
+use crate::index::FlagIndexes;
 use crate::library::{IS_CONTAINER, Library, TileDef, TileId, collect_hooks};
 use crate::loc::{Loc, LocBox};
 use crate::props::{Hook, Prop, PropKey, PropMap, PropType, Value};
 use crate::pvec::PVec;
 use crate::rng::GameRng;
+use crate::schedule::{Schedule, ScheduleRepr};
 use crate::thing::{IdList, Place, Thing, ThingId};
 
 /// The version of the serialized form of [`Game`]; loading another version is an error.
@@ -86,6 +88,8 @@ pub struct Game {
     log: VectorSync<Message>,
     vars: PropMap,
     layers: RedBlackTreeMapSync<Arc<str>, Grid<u64>>,
+    pub(crate) schedule: Schedule,
+    pub(crate) indexes: FlagIndexes,
 }
 
 impl<T: PartialEq + Clone> PartialEq for PVec<T> {
@@ -121,6 +125,8 @@ impl Game {
             log: VectorSync::new_sync(),
             vars: PropMap::new(),
             layers: RedBlackTreeMapSync::new_sync(),
+            schedule: Schedule::default(),
+            indexes: FlagIndexes::default(),
         }
     }
 
@@ -507,6 +513,10 @@ impl Game {
         }
         let mut t = cur.clone();
         t.set_raw(key.key().clone(), value);
+        if self.indexes.watches(key.key()) {
+            let old = self.things.get(id.0).cloned();
+            self.indexes.update(id, old.as_deref(), Some(&t));
+        }
         self.things.set(id.0, Some(Arc::new(t)));
         Ok(())
     }
@@ -541,6 +551,7 @@ impl Game {
         thing.contents = IdList::default();
         thing.modded_by = IdList::default();
         let has_mods = thing.has_modifiers();
+        self.indexes.update(id, None, Some(&thing));
         self.things.set(id.0, Some(Arc::new(thing)));
         self.attach(id, place, has_mods);
         Ok(id)
@@ -561,6 +572,8 @@ impl Game {
         let mut stack = vec![id];
         while let Some(x) = stack.pop() {
             if let Some(old) = self.things.set(x.0, None) {
+                self.indexes.update(x, Some(&old), None);
+                self.schedule.remove(x);
                 stack.extend_from_slice(old.contents.as_slice());
             }
         }
@@ -592,6 +605,8 @@ impl Game {
         new.mods = thing.mods;
         let has_mods = new.has_modifiers();
         let place = new.place;
+        let old = self.things.get(id.0).cloned();
+        self.indexes.update(id, old.as_deref(), Some(&new));
         self.things.set(id.0, Some(Arc::new(new)));
         if let (true, Some(Place::In(c))) = (had_mods != has_mods, place) {
             self.refresh_modded_by(c)?;
@@ -758,6 +773,8 @@ impl Game {
         self.cells
             .check_invariants()
             .map_err(InvariantError::Grid)?;
+        self.schedule.check(self)?;
+        self.check_indexes()?;
         for g in self.layers.values() {
             g.check_invariants().map_err(InvariantError::Grid)?;
         }
@@ -908,6 +925,13 @@ impl Hash for Game {
             k.hash(state);
             g.hash(state);
         }
+        // Hashed only when used, so games that never schedule or index keep their hashes.
+        if !self.schedule.is_empty() {
+            self.schedule.hash_into(state);
+        }
+        for k in self.indexes.keys() {
+            k.hash(state);
+        }
     }
 }
 
@@ -927,6 +951,12 @@ struct GameRepr {
     /// Absent in saves written before layers existed.
     #[serde(default)]
     layers: Vec<(Arc<str>, Grid<u64>)>,
+    /// The actor queue; absent when nothing was ever scheduled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    schedule: Option<ScheduleRepr>,
+    /// The indexed flags; absent when none is. The indexes are rebuilt on load.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    indexed: Vec<PropKey>,
 }
 
 impl Serialize for Game {
@@ -947,6 +977,8 @@ impl Serialize for Game {
                 .iter()
                 .map(|(k, g)| (k.clone(), g.clone()))
                 .collect(),
+            schedule: (!self.schedule.is_empty()).then(|| self.schedule.to_repr()),
+            indexed: self.indexes.keys().cloned().collect(),
         }
         .serialize(s)
     }
@@ -1005,7 +1037,15 @@ impl<'de> Deserialize<'de> for Game {
             log: r.log.into_iter().collect(),
             vars: r.vars,
             layers: r.layers.into_iter().collect(),
+            schedule: r.schedule.map(Schedule::from_repr).unwrap_or_default(),
+            indexes: FlagIndexes::default(),
         };
+        let mut g = g;
+        for key in r.indexed {
+            let mut indexes = g.indexes.clone();
+            indexes.build(key, g.all_things());
+            g.indexes = indexes;
+        }
         g.check_invariants()
             .map_err(|e| D::Error::custom(format!("inconsistent game: {e}")))?;
         Ok(g)

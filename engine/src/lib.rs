@@ -56,6 +56,7 @@ mod grid;
 mod hash;
 mod history;
 mod hook;
+mod index;
 mod library;
 mod light;
 mod loc;
@@ -66,6 +67,7 @@ mod pvec;
 mod queue;
 mod replay;
 mod rng;
+mod schedule;
 mod screens;
 mod thing;
 mod ui;
@@ -97,6 +99,7 @@ pub use replay::{
     Recording, ReplayError, ReplayHeader, Verified,
 };
 pub use rng::GameRng;
+pub use schedule::{Advance, NORMAL_ACTION, SPEED};
 pub use screens::{
     Confirm, DIRECTION_KEYS, Farewell, ItemList, ListEntry, MessageLogScreen, MinSize, Palette,
     Rect, Screen, ScreenStack, ScreenValue, TextScreen, Title, Transition, direction_key, draw_box,
