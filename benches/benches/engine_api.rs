@@ -53,7 +53,9 @@ fn bench_index(c: &mut Criterion) {
             black_box(v)
         })
     });
-    group.bench_function("things_with", |b| b.iter(|| black_box(g.things_with(&CREATURE))));
+    group.bench_function("things_with", |b| {
+        b.iter(|| black_box(g.things_with(&CREATURE)))
+    });
     group.finish();
 }
 

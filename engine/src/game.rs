@@ -14,6 +14,8 @@ use crate::grid::Grid;
 use crate::hash::StableHasher;
 use crate::hook::{HookCall, HookCtx, Hooks, ON_CREATE};
 use crate::index::FlagIndexes;
+use crate::layer::{Layer, LayerGrid, LayerValue};
+use crate::level::{Levels, LevelsRepr};
 use crate::library::{IS_CONTAINER, Library, TileDef, TileId, collect_hooks};
 use crate::loc::{Loc, LocBox};
 use crate::props::{Hook, Prop, PropKey, PropMap, PropType, Value};
@@ -90,6 +92,7 @@ pub struct Game {
     layers: RedBlackTreeMapSync<Arc<str>, Grid<u64>>,
     pub(crate) schedule: Schedule,
     pub(crate) indexes: FlagIndexes,
+    pub(crate) levels: Levels,
 }
 
 impl<T: PartialEq + Clone> PartialEq for PVec<T> {
@@ -127,6 +130,7 @@ impl Game {
             layers: RedBlackTreeMapSync::new_sync(),
             schedule: Schedule::default(),
             indexes: FlagIndexes::default(),
+            levels: Levels::default(),
         }
     }
 
@@ -211,25 +215,24 @@ impl Game {
 
     // ----- layers ----------------------------------------------------------------------------
 
-    /// The named layer `name`: a persistent grid of integers over the world that a game keeps
-    /// beside the terrain (the hero's memory of the map, scent, light…). `None` until
-    /// something was written to it. Unwritten cells read as 0.
+    /// A Θ(1) snapshot of `layer` (see [`Layer`]), empty until something is written to it.
     #[must_use]
-    pub fn layer(&self, name: &str) -> Option<&Grid<u64>> {
-        self.layers.get(name)
+    pub fn layer<T: LayerValue>(&self, layer: &Layer<T>) -> LayerGrid<T> {
+        LayerGrid::new(self.layers.get(layer.name()).cloned())
     }
 
-    /// The value of layer `name` at `loc` (0 where unwritten or when the layer is absent).
-    /// Θ(log layers + grid height).
+    /// The value of `layer` at `loc` (the zero value where unwritten). Θ(log layers + grid
+    /// height).
     #[must_use]
-    pub fn layer_get(&self, name: &str, loc: Loc) -> u64 {
-        self.layers.get(name).map_or(0, |g| *g.get(loc))
+    pub fn layer_get<T: LayerValue>(&self, layer: &Layer<T>, loc: Loc) -> T {
+        T::from_bits(self.layers.get(layer.name()).map_or(0, |g| *g.get(loc)))
     }
 
-    /// Write `value` into layer `name` at `loc`, creating the layer if needed. In place when
-    /// this value owns the path; older game values are untouched.
-    pub fn set_layer_mut(&mut self, name: &str, loc: Loc, value: u64) {
-        if let Some(g) = self.layers.get_mut(name) {
+    /// Write `value` into `layer` at `loc`. In place when this value owns the path; older game
+    /// values are untouched. Writing the zero value into a layer never written creates nothing.
+    pub fn set_layer_mut<T: LayerValue>(&mut self, layer: &Layer<T>, loc: Loc, value: T) {
+        let value = value.to_bits();
+        if let Some(g) = self.layers.get_mut(layer.name()) {
             if *g.get(loc) != value {
                 g.set_mut(loc, value);
             }
@@ -240,7 +243,7 @@ impl Game {
         }
         let mut g = Grid::new(0);
         g.set_mut(loc, value);
-        self.layers.insert_mut(Arc::from(name), g);
+        self.layers.insert_mut(Arc::from(layer.name()), g);
     }
 
     /// The names of every layer, sorted.
@@ -932,6 +935,9 @@ impl Hash for Game {
         for k in self.indexes.keys() {
             k.hash(state);
         }
+        if !self.levels.is_empty() {
+            self.levels.hash_into(state);
+        }
     }
 }
 
@@ -957,6 +963,9 @@ struct GameRepr {
     /// The indexed flags; absent when none is. The indexes are rebuilt on load.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     indexed: Vec<PropKey>,
+    /// Level bounds and stair links; absent when none are recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    levels: Option<LevelsRepr>,
 }
 
 impl Serialize for Game {
@@ -979,6 +988,7 @@ impl Serialize for Game {
                 .collect(),
             schedule: (!self.schedule.is_empty()).then(|| self.schedule.to_repr()),
             indexed: self.indexes.keys().cloned().collect(),
+            levels: (!self.levels.is_empty()).then(|| self.levels.to_repr()),
         }
         .serialize(s)
     }
@@ -1039,6 +1049,7 @@ impl<'de> Deserialize<'de> for Game {
             layers: r.layers.into_iter().collect(),
             schedule: r.schedule.map(Schedule::from_repr).unwrap_or_default(),
             indexes: FlagIndexes::default(),
+            levels: r.levels.map(Levels::from_repr).unwrap_or_default(),
         };
         let mut g = g;
         for key in r.indexed {

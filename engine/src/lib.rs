@@ -57,6 +57,8 @@ mod hash;
 mod history;
 mod hook;
 mod index;
+mod layer;
+mod level;
 mod library;
 mod light;
 mod loc;
@@ -84,6 +86,8 @@ pub use hook::{
     HookCall, HookCtx, HookFn, Hooks, ON_ACTION, ON_CONSUME, ON_CREATE, ON_DEATH, ON_HIT, ON_TICK,
     ON_USE,
 };
+pub use layer::{Layer, LayerGrid, LayerValue};
+pub use level::LevelMap;
 pub use library::{FREQ, IS_CONTAINER, LEVEL, Library, Prototype, TileDef, TileId};
 pub use light::{LightMap, LightSource};
 pub use loc::{Dir, Loc, LocBox};

@@ -184,10 +184,7 @@ pub fn visible(g: &Game) -> Result<VisibleSet, Error> {
 /// The tile the player remembers at `l`, if they have seen it.
 #[must_use]
 pub fn remembered(g: &Game, l: Loc) -> Option<TileId> {
-    match g.layer_get(SEEN_LAYER, l) {
-        0 => None,
-        n => u16::try_from(n - 1).ok().map(TileId),
-    }
+    g.layer_get(&SEEN_LAYER, l)
 }
 
 /// Write what the player sees into their memory of the map (a layer of the game value).
@@ -195,7 +192,7 @@ pub(crate) fn remember_view(g: &mut Game) -> Result<(), Error> {
     let seen = visible(g)?;
     for l in seen.iter() {
         let t = g.tile(l);
-        g.set_layer_mut(SEEN_LAYER, l, u64::from(t.0) + 1);
+        g.set_layer_mut(&SEEN_LAYER, l, Some(t));
     }
     Ok(())
 }

@@ -82,7 +82,7 @@ fn reveal(g: &Game, _: &Args) -> Done {
     let mut w = g.clone();
     for l in level_box(z).iter() {
         let t = w.tile(l);
-        w.set_layer_mut(SEEN_LAYER, l, u64::from(t.0) + 1);
+        w.set_layer_mut(&SEEN_LAYER, l, Some(t));
     }
     Ok(WizardOutcome::new(w).line(format!("You now know all of level {}.", depth_of(z) + 1)))
 }
