@@ -392,16 +392,18 @@ impl Game {
     /// key's default, or [`Error::MissingProperty`].
     pub fn query<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<T, Error> {
         let t = self.get_thing(id)?;
-        if t.modded_by.is_empty() {
-            return match t.props.get(key.key()) {
+        let read = if t.modded_by.is_empty() {
+            match t.props.get(key.key()) {
                 Some(v) => key.decode(v),
                 None => key.missing(),
-            };
-        }
-        match self.modified(t, key)? {
-            Some(v) => key.decode(&v),
-            None => key.missing(),
-        }
+            }
+        } else {
+            match self.modified(t, key)? {
+                Some(v) => key.decode(&v),
+                None => key.missing(),
+            }
+        };
+        read.map_err(|e| e.about(id, t.proto.as_ref()))
     }
 
     /// Like [`Game::query`], but `None` instead of the default or an error when absent.
@@ -417,7 +419,9 @@ impl Game {
                 self.modified(t, key)?
             }
         };
-        raw.map(|v| key.decode(&v)).transpose()
+        raw.map(|v| key.decode(&v))
+            .transpose()
+            .map_err(|e| e.about(id, t.proto.as_ref()))
     }
 
     /// Whether flag `flag` reads true on `id` (modifiers applied). Missing things, missing

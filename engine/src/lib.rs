@@ -76,7 +76,7 @@ mod ui;
 mod wizard;
 
 pub use dice::{Dice, DiceError, d, poisson, weighted_choice, weighted_index};
-pub use error::{Error, InvariantError};
+pub use error::{Error, GameError, InvariantError, Owner};
 pub use fov::{Fov, MAX_FOV_RADIUS, VisibleSet, field_of_view};
 pub use game::{Game, Message, SAVE_FORMAT};
 pub use grid::{BoxIter, Grid};

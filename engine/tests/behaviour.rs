@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use alembic::{
     Error, FREQ, Game, Hook, HookCall, HookCtx, Hooks, IS_CONTAINER, LEVEL, Library, Loc, Modifier,
-    ON_CONSUME, ON_CREATE, Place, Prop, Props, Thing, ThingId, Value, ValueKind,
+    ON_CONSUME, ON_CREATE, Owner, Place, Prop, Props, Thing, ThingId, Value, ValueKind,
 };
 
 const ST: Prop<i32> = Prop::with_default("st", 10);
@@ -205,14 +205,30 @@ fn typed_reads_report_wrong_types_and_missing_values() {
         Err(Error::WrongPropertyType {
             key: HP.key().clone(),
             expected: ValueKind::Text,
-            found: ValueKind::Int
+            found: ValueKind::Int,
+            owner: Owner {
+                thing: Some(rat),
+                prototype: Some("rat".into()),
+            },
         })
+    );
+    assert_eq!(
+        g.query(rat, &HP_AS_TEXT).map_err(|e| e.to_string()),
+        Err(format!(
+            "property hp on thing {rat} (a \"rat\") holds an integer, not a text"
+        ))
     );
     const MANA: Prop<i32> = Prop::new("mana");
     assert!(matches!(
         g.query(rat, &MANA),
         Err(Error::MissingProperty { .. })
     ));
+    assert_eq!(
+        g.query(rat, &MANA).map_err(|e| e.to_string()),
+        Err(format!(
+            "property mana is missing on thing {rat} (a \"rat\") and has no default"
+        ))
+    );
     assert_eq!(g.query_opt(rat, &MANA), Ok(None));
     assert_eq!(g.query(rat, &ST), Ok(10)); // default
     assert!(!g.is(ThingId(12345), &WORN));
