@@ -30,7 +30,7 @@ fn generation(c: &mut Criterion) {
             seed += 1;
             let mut rng = GameRng::seed_from(seed);
             for _ in 0..11 {
-                black_box(bsp_dungeon(71, 51, &mut rng));
+                let _ = black_box(bsp_dungeon(71, 51, &mut rng));
             }
         });
     });

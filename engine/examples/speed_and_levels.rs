@@ -74,7 +74,7 @@ fn new_game(hooks: &Hooks) -> Result<(Game, ThingId), Error> {
     let floor = lib.define_tile("floor", Props::new().with(WALK, true))?;
     let mut g = Game::new(7).with_library(lib);
     for z in [0, 1] {
-        let map = TileMap::from_rows(&ROOM, |c| c == '.').ok_or(Error::TooManyTiles)?;
+        let map = TileMap::from_rows(&ROOM, |c| c == '.')?;
         g.paint_mut(&map, Loc::new(0, 0, z), |&open| {
             Some(if open { floor } else { wall })
         })?;

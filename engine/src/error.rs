@@ -29,6 +29,9 @@ pub enum Error {
     /// A path search found no way (or hit its bound).
     #[error(transparent)]
     Path(#[from] crate::path::PathError),
+    /// A map-generation step could not be applied.
+    #[error(transparent)]
+    MapGen(#[from] crate::mapgen::MapGenError),
     /// The id names no thing in this game value.
     #[error("no thing {0} in this game")]
     NoSuchThing(ThingId),

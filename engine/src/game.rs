@@ -351,6 +351,14 @@ impl Game {
         )
     }
 
+    /// Every occupied map cell with its things, in the index's canonical order.
+    pub(crate) fn cells_in_order(&self) -> Vec<(Loc, Vec<ThingId>)> {
+        self.cells
+            .iter()
+            .map(|(l, ids)| (l, ids.to_vec()))
+            .collect()
+    }
+
     /// The things directly inside `id`, in arrival order.
     pub fn contents(&self, id: ThingId) -> Result<&[ThingId], Error> {
         Ok(self.get_thing(id)?.contents())
@@ -946,34 +954,42 @@ impl Hash for Game {
 }
 
 /// The serialized form of a game.
-#[derive(Serialize, Deserialize)]
-struct GameRepr {
-    format: u32,
-    turn: u64,
-    next_id: u64,
-    rng: GameRng,
-    library: Library,
-    vars: PropMap,
-    terrain: Grid<TileId>,
-    cells: Grid<IdList>,
-    things: Vec<Thing>,
-    log: Vec<Message>,
+#[derive(Clone, Serialize, Deserialize)]
+pub(crate) struct GameRepr {
+    pub(crate) format: u32,
+    pub(crate) turn: u64,
+    pub(crate) next_id: u64,
+    pub(crate) rng: GameRng,
+    pub(crate) library: Library,
+    pub(crate) vars: PropMap,
+    pub(crate) terrain: Grid<TileId>,
+    pub(crate) cells: Grid<IdList>,
+    pub(crate) things: Vec<Thing>,
+    pub(crate) log: Vec<Message>,
     /// Absent in saves written before layers existed.
     #[serde(default)]
-    layers: Vec<(Arc<str>, Grid<u64>)>,
-    /// The actor queue; absent when nothing was ever scheduled.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    schedule: Option<ScheduleRepr>,
-    /// The indexed flags; absent when none is. The indexes are rebuilt on load.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    indexed: Vec<PropKey>,
-    /// Level bounds and stair links; absent when none are recorded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    levels: Option<LevelsRepr>,
+    pub(crate) layers: Vec<(Arc<str>, Grid<u64>)>,
+    /// The actor queue; `None` when nothing was ever scheduled (and absent in older saves).
+    /// Always written, so formats that are not self-describing (postcard) read it back.
+    #[serde(default)]
+    pub(crate) schedule: Option<ScheduleRepr>,
+    /// The indexed flags (absent in older saves). The indexes are rebuilt on load.
+    #[serde(default)]
+    pub(crate) indexed: Vec<PropKey>,
+    /// Level bounds and stair links; `None` when none are recorded (absent in older saves).
+    #[serde(default)]
+    pub(crate) levels: Option<LevelsRepr>,
 }
 
 impl Serialize for Game {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_repr().serialize(s)
+    }
+}
+
+impl Game {
+    /// The saved form of this game, library and things in full.
+    pub(crate) fn to_repr(&self) -> GameRepr {
         GameRepr {
             format: SAVE_FORMAT,
             turn: self.turn,
@@ -994,7 +1010,6 @@ impl Serialize for Game {
             indexed: self.indexes.keys().cloned().collect(),
             levels: (!self.levels.is_empty()).then(|| self.levels.to_repr()),
         }
-        .serialize(s)
     }
 }
 
@@ -1004,18 +1019,24 @@ impl<'de> Deserialize<'de> for Game {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error as _;
         let r = GameRepr::deserialize(d)?;
+        Game::from_repr(r).map_err(D::Error::custom)
+    }
+}
+
+impl Game {
+    /// The game a saved form describes, verified; the error is the broken rule in English.
+    pub(crate) fn from_repr(r: GameRepr) -> Result<Game, String> {
         if r.format != SAVE_FORMAT {
-            return Err(D::Error::custom(format!(
+            return Err(format!(
                 "save format {} is not supported (this build reads format {SAVE_FORMAT})",
                 r.format
-            )));
+            ));
         }
         let mut things = PVec::new();
         for t in &r.things {
-            let id =
-                t.id.ok_or_else(|| D::Error::custom("a saved thing has no id"))?;
+            let id = t.id.ok_or_else(|| "a saved thing has no id".to_string())?;
             if things.set(id.0, Some(Arc::new(t.clone()))).is_some() {
-                return Err(D::Error::custom(format!("thing {id} is saved twice")));
+                return Err(format!("thing {id} is saved twice"));
             }
         }
         // Rebuild each container's list of modifier carriers from its contents.
@@ -1062,7 +1083,7 @@ impl<'de> Deserialize<'de> for Game {
             g.indexes = indexes;
         }
         g.check_invariants()
-            .map_err(|e| D::Error::custom(format!("inconsistent game: {e}")))?;
+            .map_err(|e| format!("inconsistent game: {e}"))?;
         Ok(g)
     }
 }

@@ -69,6 +69,7 @@ mod pvec;
 mod queue;
 mod replay;
 mod rng;
+mod save;
 mod schedule;
 mod screens;
 mod thing;
@@ -88,11 +89,12 @@ pub use hook::{
 };
 pub use layer::{Layer, LayerGrid, LayerValue};
 pub use level::LevelMap;
-pub use library::{FREQ, IS_CONTAINER, LEVEL, Library, Prototype, TileDef, TileId};
+pub use library::{FREQ, IS_CONTAINER, LEVEL, Library, LibraryId, Prototype, TileDef, TileId};
 pub use light::{LightMap, LightSource};
 pub use loc::{Dir, Loc, LocBox};
 pub use mapgen::{
-    Adjacency, Bsp, BspSplit, Disconnected, Regions, TileMap, bsp_dungeon, random_room, retry,
+    Adjacency, Bsp, BspDungeon, BspSplit, Cave, Disconnected, MapGenError, Regions, TileMap,
+    bsp_dungeon, random_room, retry,
 };
 pub use path::{
     DijkstraMap, MAX_SEARCH_CELLS, Path, PathError, Pathfinder, Search, astar, explore_targets,
@@ -103,6 +105,7 @@ pub use replay::{
     Recording, ReplayError, ReplayHeader, Verified,
 };
 pub use rng::GameRng;
+pub use save::{LoadError, SAVED_GAME_FORMAT, SavedGame};
 pub use schedule::{Advance, NORMAL_ACTION, SPEED};
 pub use screens::{
     Confirm, DIRECTION_KEYS, Farewell, ItemList, ListEntry, MessageLogScreen, MinSize, Palette,

@@ -19,10 +19,10 @@ pub const IS_CONTAINER: Prop<bool> = Prop::with_default("is_container", false);
 /// A named template for things: properties and modifiers inherited from its parent.
 #[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
 pub struct Prototype {
-    name: Arc<str>,
-    parent: Option<Arc<str>>,
-    props: PropMap,
-    mods: Arc<[Modifier]>,
+    pub(crate) name: Arc<str>,
+    pub(crate) parent: Option<Arc<str>>,
+    pub(crate) props: PropMap,
+    pub(crate) mods: Arc<[Modifier]>,
 }
 
 impl Prototype {
@@ -124,9 +124,23 @@ pub struct TileId(pub u16);
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct Library {
-    protos: RedBlackTreeMapSync<Arc<str>, Arc<Prototype>>,
-    tiles: VectorSync<Arc<TileDef>>,
+    pub(crate) protos: RedBlackTreeMapSync<Arc<str>, Arc<Prototype>>,
+    pub(crate) tiles: VectorSync<Arc<TileDef>>,
     tile_names: RedBlackTreeMapSync<Arc<str>, TileId>,
+    /// Which library this is, for saves that refer to it instead of copying it.
+    #[serde(default)]
+    pub(crate) id: LibraryId,
+}
+
+/// A library's name and version. A save names the library it was played with instead of
+/// copying it ([`SavedGame`](crate::SavedGame)), so that loading links it to the library of
+/// the running build, content fixes included. Not part of a game's state hash.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LibraryId {
+    /// The game's name for its data, e.g. `"alchemy"`.
+    pub name: Arc<str>,
+    /// Raised when the data changes in a way old saves should know about.
+    pub version: u32,
 }
 
 impl Default for Library {
@@ -158,7 +172,23 @@ impl Library {
             protos: RedBlackTreeMapSync::new_sync(),
             tiles: VectorSync::new_sync().push_back(void),
             tile_names: RedBlackTreeMapSync::new_sync().insert(Arc::from("void"), TileId(0)),
+            id: LibraryId::default(),
         }
+    }
+
+    /// This library named `name` at `version` (see [`LibraryId`]).
+    pub fn named(mut self, name: &str, version: u32) -> Self {
+        self.id = LibraryId {
+            name: Arc::from(name),
+            version,
+        };
+        self
+    }
+
+    /// Its name and version.
+    #[must_use]
+    pub fn id(&self) -> &LibraryId {
+        &self.id
     }
 
     /// A library with prototype `name` derived from `parent` (its properties and modifiers,
@@ -323,6 +353,17 @@ impl Library {
         self.tiles.push_back_mut(def);
         self.tile_names.insert_mut(Arc::from(name), TileId(n));
         Ok(TileId(n))
+    }
+
+    /// Replace the whole tile table (a save's own tiles), numbering them in order.
+    pub(crate) fn replace_tiles(&mut self, tiles: Vec<TileDef>) {
+        self.tiles = VectorSync::new_sync();
+        self.tile_names = RedBlackTreeMapSync::new_sync();
+        for (i, t) in tiles.into_iter().enumerate() {
+            let id = TileId(u16::try_from(i).unwrap_or(u16::MAX));
+            self.tile_names.insert_mut(t.name.clone(), id);
+            self.tiles.push_back_mut(Arc::new(t));
+        }
     }
 
     /// The number of the tile called `name`.

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use alembic::{
-    Adjacency, DijkstraMap, Error, Game, HookCtx, Loc, LocBox, Regions, ThingId, TileMap,
+    Adjacency, Cave, DijkstraMap, Error, Game, HookCtx, Loc, LocBox, Regions, ThingId, TileMap,
 };
 
 use super::data::{
@@ -80,8 +80,10 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
     // 1. Levels: random fill, three rounds of smoothing, small pockets filled in.
     let mut maps = Vec::new();
     for _ in 0..levels {
-        let mut cave = TileMap::cave(WIDTH, HEIGHT, FLOOR_CHANCE, SMOOTHING, g.rng())
-            .ok_or(Error::OutOfBounds(Loc::new(WIDTH, HEIGHT, 0)))?;
+        let mut cave = Cave::new(WIDTH, HEIGHT)
+            .floor_chance(FLOOR_CHANCE)
+            .rounds(SMOOTHING)
+            .build(g.rng())?;
         let regions = cave.regions(|&f| f, Adjacency::Eight);
         for l in level_box(0).iter() {
             if regions
@@ -289,8 +291,7 @@ pub(crate) fn walkable(g: &Game, l: Loc) -> bool {
 /// # Errors
 /// Only if the level size were invalid for a [`TileMap`] (it is a valid constant).
 pub fn walkable_regions(g: &Game, z: i32) -> Result<Regions, Error> {
-    let mut map =
-        TileMap::new(WIDTH, HEIGHT, false).ok_or(Error::OutOfBounds(Loc::new(WIDTH, HEIGHT, z)))?;
+    let mut map = TileMap::new(WIDTH, HEIGHT, false)?;
     for l in level_box(z).iter() {
         if walkable(g, l) {
             map.set(l.with_z(0), true);
