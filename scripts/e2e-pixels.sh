@@ -142,6 +142,19 @@ XDG_DATA_HOME=$DATA "$BIN" --game "$GAME" --seed "$SEED" >"$OUT/app.log" 2>&1 &
 APP_PID=$!
 find_window
 log "window $WID: $(xdotool getwindowgeometry "$WID" | tr -s ' \n' ' ')"
+# The title names the game and the depth; the icon is set.
+for _ in $(seq 20); do
+    title=$(xdotool getwindowname "$WID" 2>/dev/null || true)
+    [[ $title == *depth* ]] && break
+    sleep 0.1
+done
+if [[ $GAME == alchemy ]]; then
+    [[ $title == "Alembic: Alchemy, depth 1" ]] || fail "window title is \"$title\""
+fi
+if command -v xprop >/dev/null; then
+    xprop -id "$WID" _NET_WM_ICON | grep -q "Icon (32 x 32)" || fail "no 32x32 window icon"
+fi
+log "title \"$title\", icon set"
 # No window manager under Xvfb: windowactivate needs one, windowfocus does not.
 # xdotool (libxdo's xdo_get_focused_window) itself prints "XGetInputFocus returned the focused
 # window of 1" whenever the X focus is PointerRoot, as it is on a bare Xvfb until a window is
@@ -346,24 +359,31 @@ if [[ $GAME == alchemy ]]; then
     log "travel, explore and fight: turn $turn after the click and three rounds of o and Tab (screenshot explore.png)"
 
     # --- exactly KEYS_TOTAL keys, exactly KEYS_TOTAL commands ------------------------------
-    # Every key waits one turn: '.' tapped quickly, '.' held past the repeat delay (a text
-    # key never repeats), and '5' held briefly. The save then holds turn KEYS_TOTAL: no key
+    # Every key waits one turn: '.' tapped quickly (two fifths), '.' held 0.3 s, '5' held
+    # briefly, and the keypad's 5 (a non-text key) held 0.3 s. Held keys go down and up as
+    # separate events with the game pumping in between; a hold shorter than the window's
+    # repeat delay (500 ms) is one press. The save then holds turn KEYS_TOTAL: no key
     # doubled, none lost.
     rm -rf "$DATA"
     start_app
     fifth=$((KEYS_TOTAL / 5))
-    for _ in $(seq $((fifth * 3))); do
+    for _ in $(seq $((fifth * 2))); do
         xdotool key --delay 12 period
     done
     for _ in $(seq "$fifth"); do
         xdotool keydown period
-        sleep 0.35
+        sleep 0.3
         xdotool keyup period
     done
     for _ in $(seq "$fifth"); do
         xdotool keydown 5
         sleep 0.08
         xdotool keyup 5
+    done
+    for _ in $(seq "$fifth"); do
+        xdotool keydown KP_5
+        sleep 0.3
+        xdotool keyup KP_5
     done
     sleep 0.5
     save_and_quit
