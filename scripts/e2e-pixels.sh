@@ -4,7 +4,8 @@
 # Starts the release binary (Alchemy, the default game) with a fixed seed on a virtual
 # 1280x800 screen, with saves in a throw-away XDG_DATA_HOME, finds and focuses
 # its window, and checks screenshots: not blank, the hero's glyph colour present, the screen
-# changes after a move, a held key repeats, a resize is survived; then measures the idle CPU,
+# changes after a move, a held key repeats, a resize is survived, F11 and Alt+Enter fill the
+# screen and restore the window; then measures the idle CPU,
 # quits with a key and checks the exit status. Exits non-zero on any failure.
 #
 # Runs as root on a fresh Debian/Ubuntu machine (installs its tools with apt-get) or as a
@@ -201,6 +202,33 @@ shot shot4.png
 hero=$(colour_count shot4.png "$HERO_RGB")
 ((hero > 0)) || fail "hero colour gone after the resize"
 log "shot4: resized to 960x600, $hero hero-coloured pixels"
+
+# F11 and Alt+Enter fill the screen and give the window back. There is no window manager
+# under Xvfb, so the window resizes itself to the screen (with one, it asks for EWMH
+# fullscreen). A screenshot shows the refitted grid with the hero on it.
+geometry() { xdotool getwindowgeometry "$WID" | awk '/Position/ { p = $2 } /Geometry/ { g = $2 } END { print p, g }'; }
+wait_geometry() {
+    local i
+    for i in $(seq 30); do
+        [[ "$(geometry)" == "$1" ]] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+xdotool windowmove "$WID" 100 50
+wait_geometry "100,50 960x600" || fail "could not place the window: $(geometry)"
+for toggle in F11 alt+Return; do
+    xdotool key "$toggle"
+    wait_geometry "0,0 1280x800" || fail "$toggle did not fill the screen: $(geometry)"
+    sleep 0.4
+    shot "full-$toggle.png"
+    hero=$(colour_count "full-$toggle.png" "$HERO_RGB")
+    ((hero > 0)) || fail "hero colour gone in fullscreen"
+    xdotool key "$toggle"
+    wait_geometry "100,50 960x600" || fail "$toggle did not give the window back: $(geometry)"
+done
+alive || fail "the app died toggling fullscreen: $(cat "$OUT/app.log")"
+log "F11 and Alt+Enter: 960x600 at 100,50 -> 1280x800 at 0,0 -> back (screenshot full-F11.png)"
 
 # Idle cost: CPU time over 10 s while nobody types, from 2 s after the last input (the
 # window pumps events at 60 Hz for 2 s after any input, then at 20 Hz).

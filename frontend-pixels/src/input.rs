@@ -176,6 +176,23 @@ pub fn classify(key: Mk) -> KeyClass {
     }
 }
 
+/// Whether `input` asks for fullscreen: `F11`, or `Alt+Enter` (as in most games). The
+/// window takes these itself; the game never sees them.
+#[must_use]
+pub fn is_fullscreen_toggle(input: &Input) -> bool {
+    match input {
+        Input::Key {
+            key: Key::F(11),
+            mods,
+        } => !mods.ctrl && !mods.alt,
+        Input::Key {
+            key: Key::Enter,
+            mods,
+        } => mods.alt && !mods.ctrl && !mods.shift,
+        _ => false,
+    }
+}
+
 /// When a held key starts repeating, and how fast.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RepeatTiming {
@@ -733,6 +750,27 @@ mod tests {
         t.feed(up(Mk::L), at, &mut out);
         t.feed(ch('l'), at, &mut out);
         assert_eq!(t.next_repeat(), None);
+    }
+
+    #[test]
+    fn f11_and_alt_enter_toggle_fullscreen_and_nothing_else_does() {
+        let got = run(&[
+            down(Mk::F11),
+            up(Mk::F11),
+            down(Mk::LeftAlt),
+            down(Mk::Enter),
+            ch('\r'),
+            up(Mk::Enter),
+            up(Mk::LeftAlt),
+            down(Mk::Enter),
+            up(Mk::Enter),
+            down(Mk::F10),
+            down(Mk::LeftCtrl),
+            down(Mk::F11),
+        ]);
+        let toggles: Vec<bool> = got.iter().map(is_fullscreen_toggle).collect();
+        assert_eq!(toggles, [true, true, false, false, false]);
+        assert!(!is_fullscreen_toggle(&Input::ch('f')));
     }
 
     #[test]

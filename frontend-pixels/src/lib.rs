@@ -14,6 +14,8 @@
 //! (minifb key events → inputs).
 
 pub mod font;
+#[cfg(all(unix, not(target_os = "macos")))]
+pub mod fullscreen;
 pub mod geometry;
 pub mod input;
 pub mod raster;
