@@ -387,8 +387,8 @@ if [[ $GAME == alchemy ]]; then
     log "travel, explore and fight: turn $turn after the click and three rounds of o and Tab (screenshot explore.png)"
 
     # --- exactly KEYS_TOTAL keys, exactly KEYS_TOTAL commands ------------------------------
-    # Every key waits one turn: '.' tapped quickly (two fifths), '.' held 0.3 s, '5' held
-    # briefly, and the keypad's 5 (a non-text key) held 0.3 s. Held keys go down and up as
+    # Every key waits one turn: '.' tapped quickly (two fifths), '.' held 0.25 s, '5' held
+    # briefly, and the keypad's 5 (a non-text key) held 0.25 s. Held keys go down and up as
     # separate events with the game pumping in between; a hold shorter than the window's
     # repeat delay (500 ms) is one press. The save then holds turn KEYS_TOTAL: no key
     # doubled, none lost.
@@ -400,7 +400,7 @@ if [[ $GAME == alchemy ]]; then
     done
     for _ in $(seq "$fifth"); do
         xdotool keydown period
-        sleep 0.3
+        sleep 0.25
         xdotool keyup period
     done
     for _ in $(seq "$fifth"); do
@@ -410,7 +410,7 @@ if [[ $GAME == alchemy ]]; then
     done
     for _ in $(seq "$fifth"); do
         xdotool keydown KP_5
-        sleep 0.3
+        sleep 0.25
         xdotool keyup KP_5
     done
     sleep 0.5
@@ -457,6 +457,20 @@ if [[ $GAME == alchemy ]]; then
     alive && fail "q q did not leave the replay and the title"
     wait "$APP_PID" || fail "the replay exited with an error: $(cat "$OUT/app.log")"
     APP_PID=
+    rm -rf "$DATA"
+    DATA=
+
+    # A text key held 1.5 s repeats on the window's timer (one, then after 500 ms 25 a
+    # second: about 26 waits), and does not burst.
+    start_app
+    xdotool keydown period
+    sleep 1.5
+    xdotool keyup period
+    sleep 0.5
+    save_and_quit
+    held=$(saved_turn)
+    ((held >= 10 && held <= 40)) || fail "holding . for 1.5 s applied $held commands, expected 10-40"
+    log "holding . for 1.5 s: $held commands"
     rm -rf "$DATA"
     DATA=
 fi
