@@ -54,6 +54,7 @@ if ((${#missing[@]})); then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq xvfb xauth x11-apps xdotool imagemagick >/dev/null
+    apt-get install -y -qq --no-install-recommends openbox x11-utils >/dev/null || log "openbox not installed"
 fi
 
 # --- build -------------------------------------------------------------------------------
@@ -77,6 +78,7 @@ XVFB_PID=
 APP_PID=
 cleanup() {
     [[ -n $APP_PID ]] && kill "$APP_PID" 2>/dev/null || true
+    [[ -n ${WM_PID:-} ]] && kill "$WM_PID" 2>/dev/null || true
     [[ -n $XVFB_PID ]] && kill "$XVFB_PID" 2>/dev/null || true
     wait 2>/dev/null || true
     [[ -n ${DATA:-} ]] && rm -rf "$DATA" || true
@@ -473,6 +475,42 @@ if [[ $GAME == alchemy ]]; then
     log "holding . for 1.5 s: $held commands"
     rm -rf "$DATA"
     DATA=
+
+    # With a window manager (openbox, when installed) F11 asks it for EWMH fullscreen.
+    if command -v openbox >/dev/null && command -v xprop >/dev/null; then
+        openbox >"$OUT/openbox.log" 2>&1 &
+        WM_PID=$!
+        sleep 1
+        start_app
+        xdotool windowsize "$WID" 900 600
+        sleep 0.5
+        xdotool windowactivate --sync "$WID" >/dev/null 2>&1 || true
+        xdotool key F11
+        for _ in $(seq 30); do
+            xprop -id "$WID" _NET_WM_STATE | grep -q _NET_WM_STATE_FULLSCREEN && break
+            sleep 0.1
+        done
+        xprop -id "$WID" _NET_WM_STATE | grep -q _NET_WM_STATE_FULLSCREEN ||
+            fail "F11 under openbox did not make the window fullscreen"
+        wait_geometry "0,0 1280x800" || fail "fullscreen under openbox is $(geometry)"
+        xdotool key F11
+        for _ in $(seq 30); do
+            xprop -id "$WID" _NET_WM_STATE | grep -q _NET_WM_STATE_FULLSCREEN || break
+            sleep 0.1
+        done
+        xprop -id "$WID" _NET_WM_STATE | grep -q _NET_WM_STATE_FULLSCREEN &&
+            fail "the second F11 under openbox did not leave fullscreen"
+        [[ "$(geometry)" == *" 900x600" ]] || fail "leaving fullscreen gave $(geometry), not 900x600"
+        save_and_quit
+        rm -rf "$DATA"
+        DATA=
+        kill "$WM_PID" 2>/dev/null || true
+        wait "$WM_PID" 2>/dev/null || true
+        WM_PID=
+        log "F11 under openbox: EWMH fullscreen at 1280x800 and back to 900x600"
+    else
+        log "openbox or xprop missing: the window-manager fullscreen path is not checked"
+    fi
 fi
 
 log "PASS (screenshots in $OUT)"
