@@ -658,6 +658,22 @@ pub enum ModOp {
 /// A thing carrying modifiers affects only its immediate holder, and only while it is inside
 /// it (and, with [`Modifier::while_flag`], only while the carrier's flag is true — e.g. a
 /// ring while worn). Modifiers apply in order of `priority`, then the carrier's insertion order.
+///
+/// ```
+/// use alembic::{Game, IS_CONTAINER, Loc, Modifier, Prop, Props, Thing};
+/// const ATTACK: Prop<i32> = Prop::with_default("attack", 1);
+/// const WORN: Prop<bool> = Prop::with_default("worn", false);
+/// let mut g = Game::new(1);
+/// let hero = g.add_thing_mut(Loc::new(0, 0, 0), Thing::new(Props::new().with(IS_CONTAINER, true)))?;
+/// let ring = Thing::new(Props::new().modifier(Modifier::add(ATTACK, 2).while_flag(WORN)));
+/// let ring = g.add_thing_mut(hero, ring)?;
+/// assert_eq!(g.query(hero, &ATTACK)?, 1); // carried but not worn
+/// g.set_mut(ring, &WORN, true)?;
+/// assert_eq!(g.query(hero, &ATTACK)?, 3);
+/// g.move_thing_mut(ring, Loc::new(1, 0, 0))?; // dropped: its holder is the floor
+/// assert_eq!(g.query(hero, &ATTACK)?, 1);
+/// # Ok::<(), alembic::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
 pub struct Modifier {
     /// The holder's property changed.
