@@ -1,4 +1,5 @@
-//! The engine's errors: each variant names the rule a call would have broken.
+//! The engine's errors: each variant names the rule a call would have broken, in one line of
+//! English. A refused call changes nothing. Errors are small to build and `Clone`.
 
 use std::fmt;
 use std::sync::Arc;

@@ -1,4 +1,10 @@
-//! The prototype library (proclaimed things and tiles) and the hook registry.
+//! The prototype library: proclaimed things (prototypes inheriting from a parent) and
+//! terrain tiles, living inside the game value and changeable during play (identifying a
+//! potion changes its prototype). Hooks live in [`hook`](crate::Hooks).
+//!
+//! Costs: persistent maps throughout; clone Θ(1), lookup by name Θ(log prototypes),
+//! `proclaim` Θ(log prototypes + properties), `create` Θ(1) (the new thing shares its
+//! prototype's property table), `random_name` Θ(prototypes).
 
 use std::sync::Arc;
 

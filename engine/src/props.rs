@@ -1,4 +1,9 @@
-//! Properties: dynamic values read through typed keys, and modifiers.
+//! Properties: dynamic values read through typed keys (`Prop<T>`), and the modifiers a
+//! carried thing applies to its holder.
+//!
+//! Costs: a `PropKey` carries a precomputed hash, so comparing keys is an integer compare; a
+//! `PropMap` is a small sorted table shared by `Arc` (clone Θ(1), lookup Θ(log n), insert
+//! Θ(n) copy-on-write); a query through modifiers is Θ(carriers · their modifiers).
 
 use std::cmp::Ordering;
 use std::fmt;

@@ -1,4 +1,7 @@
 //! Things: ids, places and the thing record itself.
+//!
+//! Costs: `ThingId` and `Place` are `Copy`; a `Thing` clones in Θ(1) (its property table and
+//! modifiers are shared); an `IdList` of up to two ids is stored inline.
 
 use std::fmt;
 use std::sync::Arc;
