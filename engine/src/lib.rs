@@ -59,6 +59,7 @@ mod library;
 mod light;
 mod loc;
 mod mapgen;
+mod octree;
 mod path;
 mod props;
 mod pvec;
@@ -74,7 +75,7 @@ pub use dice::{Dice, DiceError, d, poisson, weighted_choice, weighted_index};
 pub use error::{Error, InvariantError};
 pub use fov::{Fov, MAX_FOV_RADIUS, VisibleSet, field_of_view};
 pub use game::{Game, Message, SAVE_FORMAT};
-pub use grid::{BoxIter, Grid};
+pub use grid::{BoxIter, Grid, GridView};
 pub use hash::StableHasher;
 pub use history::{BranchInfo, Budget, History, HistoryError};
 pub use library::{
