@@ -506,9 +506,10 @@ impl Game {
         if cur.props.get(key.key()) == Some(&value) {
             return Ok(());
         }
-        let mut t = cur.clone();
-        t.set_raw(key.key().clone(), value);
-        self.things.set(id.0, Some(Arc::new(t)));
+        // Copy only what other values share: the index path, the thing record and its
+        // overrides; a sole owner writes in place.
+        let t = self.things.get_mut(id.0).ok_or(Error::NoSuchThing(id))?;
+        Arc::make_mut(t).set_raw(key.key().clone(), value);
         Ok(())
     }
 
@@ -969,7 +970,13 @@ impl<'de> Deserialize<'de> for Game {
         for t in &r.things {
             let id =
                 t.id.ok_or_else(|| D::Error::custom("a saved thing has no id"))?;
-            if things.set(id.0, Some(Arc::new(t.clone()))).is_some() {
+            let mut t = t.clone();
+            // Share the prototype's table again, keeping only the thing's own overrides
+            // (the same map, so the same hash and the same save).
+            if let Some(p) = t.proto.as_deref().and_then(|p| r.library.get(p).ok()) {
+                t.props = t.props.rebased(p.props());
+            }
+            if things.set(id.0, Some(Arc::new(t))).is_some() {
                 return Err(D::Error::custom(format!("thing {id} is saved twice")));
             }
         }
@@ -989,10 +996,8 @@ impl<'de> Deserialize<'de> for Game {
                         .is_some_and(|x: &Arc<Thing>| x.has_modifiers())
                 })
                 .collect();
-            if let Some(id) = t.id {
-                let mut nt = t.clone();
-                nt.modded_by = IdList::from_vec(carriers);
-                things.set(id.0, Some(Arc::new(nt)));
+            if let Some(nt) = t.id.and_then(|id| things.get_mut(id.0)) {
+                Arc::make_mut(nt).modded_by = IdList::from_vec(carriers);
             }
         }
         let g = Game {

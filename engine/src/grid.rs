@@ -294,7 +294,11 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
         }
         let size = [span(0) as u32, span(1) as u32, span(2) as u32];
         let mut chunks = vec![None; (size[0] * size[1] * size[2]) as usize];
-        let lo = [i64::from(first[0]), i64::from(first[1]), i64::from(first[2])];
+        let lo = [
+            i64::from(first[0]),
+            i64::from(first[1]),
+            i64::from(first[2]),
+        ];
         let hi = [i64::from(last[0]), i64::from(last[1]), i64::from(last[2])];
         for (at, c) in grid.tree.chunks_in(lo, hi) {
             let i = ((at[2] - lo[2]) as u64 * u64::from(size[1]) + (at[1] - lo[1]) as u64)
@@ -760,7 +764,11 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let l = Loc::new((x % 90) as i32 - 40, ((x >> 8) % 70) as i32 - 30, (x >> 16) as i32 % 3);
+            let l = Loc::new(
+                (x % 90) as i32 - 40,
+                ((x >> 8) % 70) as i32 - 30,
+                (x >> 16) as i32 % 3,
+            );
             g.set_mut(l, i + 1);
         }
         g.set_mut(Loc::new(i32::MAX, i32::MIN, 1), 5);
@@ -768,7 +776,10 @@ mod tests {
             LocBox::rect(-17, -9, 50, 33, 0),
             LocBox::new(Loc::new(-40, -30, -1), Loc::new(50, 40, 3)),
             LocBox::rect(3, 3, 0, 5, 0),
-            LocBox::new(Loc::new(i32::MIN, i32::MIN, 0), Loc::new(i32::MAX, i32::MAX, 2)),
+            LocBox::new(
+                Loc::new(i32::MIN, i32::MIN, 0),
+                Loc::new(i32::MAX, i32::MAX, 2),
+            ),
         ] {
             let v = g.view(area);
             for y in -45..55 {
