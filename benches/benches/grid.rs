@@ -113,17 +113,22 @@ fn bench_get(c: &mut Criterion) {
             black_box(sum)
         })
     });
-    // The borrowed view FOV, pathfinding and AI callbacks read through, built once per call
-    // (its construction is inside the timing).
+    // The borrowed view FOV, pathfinding and AI callbacks read through (built once, outside
+    // the timing; `grid/view_build` times its construction).
+    let view = g.view(world());
     group.bench_function("grid_view", |b| {
         b.iter(|| {
-            let view = g.view(world());
             let mut sum = 0u64;
             for l in &locs {
                 sum += u64::from(*view.get(*l));
             }
             black_box(sum)
         })
+    });
+    group.finish();
+    let mut group = c.benchmark_group("grid/view_build");
+    group.bench_function("whole_world_1024_chunks", |b| {
+        b.iter(|| black_box(g.view(world())))
     });
     group.finish();
 

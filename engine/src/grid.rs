@@ -13,7 +13,8 @@
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -46,11 +47,126 @@ pub(crate) struct Chunk<T> {
 /// assert_eq!(*empty.get(Loc::new(5, -3, 2)), 0); // the old value is unchanged
 /// assert_eq!(*one.get(Loc::new(i32::MAX, i32::MIN, 0)), 0);
 /// ```
-#[derive(Clone)]
 #[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct Grid<T> {
     default: T,
     tree: Tree<Chunk<T>>,
+    /// Chunks written so far (sizes the directory's build threshold).
+    chunk_count: usize,
+    /// Reads that walked the tree since the last write: a hint, so a lost update under a
+    /// race only delays the directory.
+    walks: AtomicUsize,
+    /// A flat directory of every chunk, built once enough reads have walked the tree since
+    /// the last write, shared by clones, dropped by every write. `Some(None)`: the chunks
+    /// are too scattered for a directory; the tree answers.
+    dir: OnceLock<Option<Arc<Dir<T>>>>,
+}
+
+impl<T: Clone> Clone for Grid<T> {
+    fn clone(&self) -> Self {
+        Grid {
+            default: self.default.clone(),
+            tree: self.tree.clone(),
+            chunk_count: self.chunk_count,
+            walks: AtomicUsize::new(self.walks.load(Ordering::Relaxed)),
+            dir: self.dir.clone(),
+        }
+    }
+}
+
+/// Every chunk of a grid in one flat array over the chunks' bounding box, so a read is one
+/// directory load and one cell load; cells outside the box are unwritten.
+struct Dir<T> {
+    /// Chunk coordinates (x, y) and level of the box's first chunk.
+    first: [i32; 3],
+    /// Chunks along x and y, and levels.
+    size: [u32; 3],
+    /// One entry per chunk of the box, (z, y, x)-major.
+    chunks: Box<[Option<Arc<Chunk<T>>>]>,
+}
+
+impl<T> Dir<T> {
+    /// The directory of `tree`'s chunks, or `None` when their bounding box holds more than
+    /// four times as many chunk slots as there are chunks (plus 1,024).
+    fn build(tree: &Tree<Chunk<T>>, count: usize) -> Option<Dir<T>> {
+        let mut found = Vec::with_capacity(count);
+        let mut lo = [i64::MAX; 3];
+        let mut hi = [i64::MIN; 3];
+        let mut stack: Vec<(&Node<Chunk<T>>, u32, [i64; 3])> = Vec::new();
+        if let Some(r) = tree.root.as_deref() {
+            stack.push((r, tree.height - 1, tree.origin));
+        }
+        while let Some((n, level, at)) = stack.pop() {
+            let child = |s: usize| {
+                [
+                    at[0] + (((s & 1) as i64) << level),
+                    at[1] + ((((s >> 1) & 1) as i64) << level),
+                    at[2] + ((((s >> 2) & 1) as i64) << level),
+                ]
+            };
+            match n {
+                Node::Inner(kids) => {
+                    for (s, k) in kids.iter().enumerate() {
+                        if let Some(k) = k {
+                            stack.push((k, level.wrapping_sub(1), child(s)));
+                        }
+                    }
+                }
+                Node::Bottom(chunks) => {
+                    for (s, c) in chunks.iter().enumerate() {
+                        if let Some(c) = c {
+                            let a = child(s);
+                            for i in 0..3 {
+                                lo[i] = lo[i].min(a[i]);
+                                hi[i] = hi[i].max(a[i]);
+                            }
+                            found.push((a, c));
+                        }
+                    }
+                }
+            }
+        }
+        if found.is_empty() {
+            lo = [0; 3];
+            hi = [-1; 3];
+        }
+        let span = |a: usize| u64::try_from(hi[a] - lo[a] + 1).unwrap_or(0);
+        let slots = span(0).saturating_mul(span(1)).saturating_mul(span(2));
+        if slots > 4 * found.len() as u64 + 1024 {
+            return None;
+        }
+        let size = [span(0) as u32, span(1) as u32, span(2) as u32];
+        let mut chunks = vec![None; slots as usize];
+        for (a, c) in found {
+            let i = ((a[2] - lo[2]) as u64 * u64::from(size[1]) + (a[1] - lo[1]) as u64)
+                * u64::from(size[0])
+                + (a[0] - lo[0]) as u64;
+            chunks[i as usize] = Some(Arc::clone(c));
+        }
+        Some(Dir {
+            // Chunk coordinates of written cells come from i32 locations.
+            first: [lo[0] as i32, lo[1] as i32, lo[2] as i32],
+            size,
+            chunks: chunks.into(),
+        })
+    }
+
+    /// The cell at `loc`, or `None` when its chunk was never written.
+    #[inline(always)]
+    fn get(&self, loc: Loc) -> Option<&T> {
+        let dx = (loc.x >> CHUNK_BITS).wrapping_sub(self.first[0]) as u32;
+        let dy = (loc.y >> CHUNK_BITS).wrapping_sub(self.first[1]) as u32;
+        let dz = loc.z.wrapping_sub(self.first[2]) as u32;
+        if dx < self.size[0] && dy < self.size[1] && dz < self.size[2] {
+            let i = (dz * self.size[1] + dy) * self.size[0] + dx;
+            match self.chunks.get(i as usize) {
+                Some(Some(c)) => Some(&c.cells[cell_index(loc)]),
+                _ => None,
+            }
+        } else {
+            None
+        }
+    }
 }
 
 impl<T: Clone + PartialEq> Grid<T> {
@@ -59,6 +175,9 @@ impl<T: Clone + PartialEq> Grid<T> {
         Grid {
             default,
             tree: Tree::default(),
+            chunk_count: 0,
+            walks: AtomicUsize::new(0),
+            dir: OnceLock::new(),
         }
     }
 
@@ -76,6 +195,26 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// The value at `loc` (the default when never written).
     #[inline]
     pub fn get(&self, loc: Loc) -> &T {
+        if let Some(Some(dir)) = self.dir.get() {
+            return dir.get(loc).unwrap_or(&self.default);
+        }
+        self.get_walking(loc)
+    }
+
+    /// A read through the tree; after enough of them since the last write (twice the chunks,
+    /// plus 64: the directory's cost), build the directory.
+    fn get_walking(&self, loc: Loc) -> &T {
+        let walks = self.walks.load(Ordering::Relaxed);
+        if walks >= 2 * self.chunk_count + 64 {
+            if let Some(dir) = self
+                .dir
+                .get_or_init(|| Dir::build(&self.tree, self.chunk_count).map(Arc::new))
+            {
+                return dir.get(loc).unwrap_or(&self.default);
+            }
+        } else {
+            self.walks.store(walks + 1, Ordering::Relaxed);
+        }
         match self.find_chunk(chunk_of(loc)) {
             Some(c) => &c.cells[cell_index(loc)],
             None => &self.default,
@@ -134,8 +273,17 @@ impl<T: Clone + PartialEq> Grid<T> {
 
     /// The chunk at `chunk` coordinates, created and made unique along its path.
     fn chunk_mut(&mut self, chunk: [i64; 3]) -> &mut Chunk<T> {
+        // The directory shares the chunks: drop it first, so a sole owner writes in place.
+        if self.dir.get().is_some() {
+            self.dir = OnceLock::new();
+        }
+        *self.walks.get_mut() = 0;
         let default = &self.default;
-        let c = self.tree.slot_mut(chunk).get_or_insert_with(|| {
+        let slot = self.tree.slot_mut(chunk);
+        if slot.is_none() {
+            self.chunk_count += 1;
+        }
+        let c = slot.get_or_insert_with(|| {
             Arc::new(Chunk {
                 cells: std::array::from_fn(|_| default.clone()),
             })
@@ -242,9 +390,26 @@ impl<T: Clone + PartialEq> Grid<T> {
         self.tree.ptr_eq(&other.tree)
     }
 
-    /// Verify the tree's structure: bottom nodes exactly at level 0, height within bounds.
+    /// Verify the tree's structure (bottom nodes exactly at level 0, height within bounds),
+    /// the chunk count, and that a built directory holds exactly the tree's chunks.
     pub fn check_invariants(&self) -> Result<(), &'static str> {
-        self.tree.check(|_| Ok(()))
+        self.tree.check(|_| Ok(()))?;
+        let chunks = self.tree.chunks();
+        if chunks.len() != self.chunk_count {
+            return Err("grid chunk count is stale");
+        }
+        if let Some(Some(dir)) = self.dir.get() {
+            if dir.chunks.iter().flatten().count() != chunks.len() {
+                return Err("grid directory and tree disagree");
+            }
+            for (at, c) in chunks {
+                let l = corner(at);
+                if !dir.get(l).is_some_and(|d| std::ptr::eq(d, &c.cells[0])) {
+                    return Err("grid directory and tree disagree");
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -327,8 +492,14 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
                 _ => &self.grid.default,
             }
         } else {
-            self.grid.get(loc)
+            self.outside(loc)
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn outside(&self, loc: Loc) -> &'a T {
+        self.grid.get(loc)
     }
 
     /// The grid it views.
@@ -792,6 +963,64 @@ mod tests {
             }
             let far = Loc::new(i32::MAX, i32::MIN, 1);
             assert_eq!(*v.get(far), 5);
+        }
+    }
+
+    #[test]
+    fn reads_through_the_directory_match_a_map_across_writes_and_versions() {
+        use std::collections::HashMap;
+        let mut g = Grid::new(0u32);
+        let mut o: HashMap<Loc, u32> = HashMap::new();
+        let mut x: u64 = 11;
+        let mut versions = Vec::new();
+        for step in 0..40u32 {
+            // A burst of writes, then enough reads to build the directory.
+            for k in 0..50 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let l = if step >= 30 && (k == 0 || x.is_multiple_of(89)) {
+                    Loc::new(x as i32, (x >> 32) as i32, (x >> 8) as i32 % 4)
+                } else {
+                    Loc::new(
+                        (x % 100) as i32 - 50,
+                        ((x >> 8) % 60) as i32 - 9,
+                        (x >> 16) as i32 % 3,
+                    )
+                };
+                let v = (x >> 40) as u32 % 7;
+                if step % 2 == 0 {
+                    g = g.set(l, v);
+                } else {
+                    g.set_mut(l, v);
+                }
+                o.insert(l, v);
+            }
+            for y in -60..70 {
+                for x in -60..60 {
+                    for z in -3..4 {
+                        let l = Loc::new(x, y, z);
+                        assert_eq!(*g.get(l), o.get(&l).copied().unwrap_or(0), "{l}");
+                    }
+                }
+            }
+            for (l, v) in &o {
+                assert_eq!(g.get(*l), v, "{l}");
+            }
+            // Compact writes get a directory; scattered ones (from step 30) read the tree.
+            assert_eq!(
+                matches!(g.dir.get(), Some(Some(_))),
+                step < 30,
+                "step {step}"
+            );
+            g.check_invariants().unwrap();
+            versions.push((g.clone(), o.clone()));
+        }
+        for (g, o) in &versions {
+            for (l, v) in o {
+                assert_eq!(g.get(*l), v, "{l}");
+            }
+            g.check_invariants().unwrap();
         }
     }
 
