@@ -122,13 +122,13 @@ fn bench_things(c: &mut Criterion) {
     group.bench_function("hashmap_baseline", |b| {
         b.iter(|| {
             i = (i + 7919) % N;
-            black_box(baseline.get(&ids[i]).is_some())
+            black_box(baseline.get(&ids[i]).map(|m| m.hps))
         })
     });
     group.bench_function("game", |b| {
         b.iter(|| {
             i = (i + 7919) % N;
-            black_box(g.get_thing(ids[i]).is_ok())
+            black_box(g.get_thing(ids[i]).ok().map(|t| t.id()))
         })
     });
     group.finish();

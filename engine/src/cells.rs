@@ -246,7 +246,7 @@ impl CellIndex {
             .tree
             .chunks()
             .into_iter()
-            .map(|(at, l)| (corner(at), l))
+            .map(|(at, l)| (corner(at), &**l))
             .collect();
         out.sort_unstable_by_key(|(l, _)| (l.z, l.y, l.x));
         out

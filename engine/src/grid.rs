@@ -81,18 +81,23 @@ struct Dir<T> {
     first: [i32; 3],
     /// Chunks along x and y, and levels.
     size: [u32; 3],
-    /// One entry per chunk of the box, (z, y, x)-major.
-    chunks: Box<[Option<Arc<Chunk<T>>>]>,
+    /// One entry per chunk of the box, (z, y, x)-major; unwritten chunks share one chunk
+    /// of default values, so a read inside the box never branches on absence.
+    chunks: Box<[Arc<Chunk<T>>]>,
+    /// The grid's default, for reads outside the box.
+    default: T,
 }
 
-impl<T> Dir<T> {
+impl<T: Clone> Dir<T> {
     /// The directory of `tree`'s chunks, or `None` when their bounding box holds more than
     /// four times as many chunk slots as there are chunks (plus 1,024).
-    fn build(tree: &Tree<Chunk<T>>, count: usize) -> Option<Dir<T>> {
+    fn build(tree: &Tree<Chunk<T>>, count: usize, default: &T) -> Option<Dir<T>> {
         let mut found = Vec::with_capacity(count);
         let mut lo = [i64::MAX; 3];
         let mut hi = [i64::MIN; 3];
-        let mut stack: Vec<(&Node<Chunk<T>>, u32, [i64; 3])> = Vec::new();
+        /// A node still to visit: the node, its level and its corner in chunk coordinates.
+        type Pending<'t, T> = (&'t Node<Chunk<T>>, u32, [i64; 3]);
+        let mut stack: Vec<Pending<'_, T>> = Vec::new();
         if let Some(r) = tree.root.as_deref() {
             stack.push((r, tree.height - 1, tree.origin));
         }
@@ -136,36 +141,44 @@ impl<T> Dir<T> {
             return None;
         }
         let size = [span(0) as u32, span(1) as u32, span(2) as u32];
-        let mut chunks = vec![None; slots as usize];
+        let blank = Arc::new(Chunk {
+            cells: std::array::from_fn(|_| default.clone()),
+        });
+        let mut chunks = vec![blank; slots as usize];
         for (a, c) in found {
             let i = ((a[2] - lo[2]) as u64 * u64::from(size[1]) + (a[1] - lo[1]) as u64)
                 * u64::from(size[0])
                 + (a[0] - lo[0]) as u64;
-            chunks[i as usize] = Some(Arc::clone(c));
+            chunks[i as usize] = Arc::clone(c);
         }
         Some(Dir {
             // Chunk coordinates of written cells come from i32 locations.
             first: [lo[0] as i32, lo[1] as i32, lo[2] as i32],
             size,
             chunks: chunks.into(),
+            default: default.clone(),
         })
     }
 
-    /// The cell at `loc`, or `None` when its chunk was never written.
+    /// The cell at `loc` when it lies in the directory's box.
     #[inline(always)]
-    fn get(&self, loc: Loc) -> Option<&T> {
+    fn get_in(&self, loc: Loc) -> Option<&T> {
         let dx = (loc.x >> CHUNK_BITS).wrapping_sub(self.first[0]) as u32;
         let dy = (loc.y >> CHUNK_BITS).wrapping_sub(self.first[1]) as u32;
         let dz = loc.z.wrapping_sub(self.first[2]) as u32;
         if dx < self.size[0] && dy < self.size[1] && dz < self.size[2] {
             let i = (dz * self.size[1] + dy) * self.size[0] + dx;
-            match self.chunks.get(i as usize) {
-                Some(Some(c)) => Some(&c.cells[cell_index(loc)]),
-                _ => None,
+            if let Some(c) = self.chunks.get(i as usize) {
+                return Some(&c.cells[cell_index(loc)]);
             }
-        } else {
-            None
         }
+        None
+    }
+
+    /// The cell at `loc` (outside the box: the default, as the box holds every chunk).
+    #[inline(always)]
+    fn get(&self, loc: Loc) -> &T {
+        self.get_in(loc).unwrap_or(&self.default)
     }
 }
 
@@ -196,7 +209,7 @@ impl<T: Clone + PartialEq> Grid<T> {
     #[inline]
     pub fn get(&self, loc: Loc) -> &T {
         if let Some(Some(dir)) = self.dir.get() {
-            return dir.get(loc).unwrap_or(&self.default);
+            return dir.get(loc);
         }
         self.get_walking(loc)
     }
@@ -206,11 +219,10 @@ impl<T: Clone + PartialEq> Grid<T> {
     fn get_walking(&self, loc: Loc) -> &T {
         let walks = self.walks.load(Ordering::Relaxed);
         if walks >= 2 * self.chunk_count + 64 {
-            if let Some(dir) = self
-                .dir
-                .get_or_init(|| Dir::build(&self.tree, self.chunk_count).map(Arc::new))
-            {
-                return dir.get(loc).unwrap_or(&self.default);
+            if let Some(dir) = self.dir.get_or_init(|| {
+                Dir::build(&self.tree, self.chunk_count, &self.default).map(Arc::new)
+            }) {
+                return dir.get(loc);
             }
         } else {
             self.walks.store(walks + 1, Ordering::Relaxed);
@@ -399,14 +411,17 @@ impl<T: Clone + PartialEq> Grid<T> {
             return Err("grid chunk count is stale");
         }
         if let Some(Some(dir)) = self.dir.get() {
-            if dir.chunks.iter().flatten().count() != chunks.len() {
-                return Err("grid directory and tree disagree");
-            }
             for (at, c) in chunks {
-                let l = corner(at);
-                if !dir.get(l).is_some_and(|d| std::ptr::eq(d, &c.cells[0])) {
+                if !std::ptr::eq(dir.get(corner(at)), &c.cells[0]) {
                     return Err("grid directory and tree disagree");
                 }
+            }
+            // Every other slot is the one shared chunk of default values.
+            let mut distinct: Vec<*const Chunk<T>> = dir.chunks.iter().map(Arc::as_ptr).collect();
+            distinct.sort_unstable();
+            distinct.dedup();
+            if distinct.len() > self.chunk_count + 1 {
+                return Err("grid directory holds chunks the tree does not");
             }
         }
         Ok(())
@@ -416,26 +431,22 @@ impl<T: Clone + PartialEq> Grid<T> {
 const CELLS_PER_ROW: usize = SIDE as usize;
 
 /// A read-only view of a box of a [`Grid`] with its chunks resolved: see [`Grid::view`].
-#[derive(Clone)]
 pub struct GridView<'a, T> {
     grid: &'a Grid<T>,
-    /// Chunk coordinates (x, y) and level of the box's first chunk.
-    first: [i32; 3],
-    /// Chunks along x and y, and levels.
-    size: [u32; 3],
-    /// One entry per chunk of the box, (z, y, x)-major; `None` for unwritten chunks.
-    chunks: Vec<Option<&'a Chunk<T>>>,
+    /// The box's chunks (unwritten ones share one chunk of defaults).
+    dir: Dir<T>,
 }
 
 impl<'a, T: Clone + PartialEq> GridView<'a, T> {
     fn new(grid: &'a Grid<T>, area: LocBox) -> Self {
+        let empty = || Dir {
+            first: [0; 3],
+            size: [0; 3],
+            chunks: Box::default(),
+            default: grid.default.clone(),
+        };
         if area.is_empty() {
-            return GridView {
-                grid,
-                first: [0; 3],
-                size: [0; 3],
-                chunks: Vec::new(),
-            };
+            return GridView { grid, dir: empty() };
         }
         let first = [
             area.min.x >> CHUNK_BITS,
@@ -448,17 +459,15 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
             area.max.z - 1,
         ];
         let span = |a: usize| (i64::from(last[a]) - i64::from(first[a]) + 1) as u64;
-        // A box too large to resolve (over 2^22 chunks) reads through the tree.
+        // A box too large to resolve (over 2^22 chunks) reads through the grid.
         if span(0).saturating_mul(span(1)).saturating_mul(span(2)) > 1 << 22 {
-            return GridView {
-                grid,
-                first: [0; 3],
-                size: [0; 3],
-                chunks: Vec::new(),
-            };
+            return GridView { grid, dir: empty() };
         }
         let size = [span(0) as u32, span(1) as u32, span(2) as u32];
-        let mut chunks = vec![None; (size[0] * size[1] * size[2]) as usize];
+        let blank = Arc::new(Chunk {
+            cells: std::array::from_fn(|_| grid.default.clone()),
+        });
+        let mut chunks = vec![blank; (size[0] * size[1] * size[2]) as usize];
         let lo = [
             i64::from(first[0]),
             i64::from(first[1]),
@@ -469,30 +478,27 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
             let i = ((at[2] - lo[2]) as u64 * u64::from(size[1]) + (at[1] - lo[1]) as u64)
                 * u64::from(size[0])
                 + (at[0] - lo[0]) as u64;
-            chunks[i as usize] = Some(c);
+            if let Some(slot) = chunks.get_mut(i as usize) {
+                *slot = Arc::clone(c);
+            }
         }
         GridView {
             grid,
-            first,
-            size,
-            chunks,
+            dir: Dir {
+                first,
+                size,
+                chunks: chunks.into(),
+                default: grid.default.clone(),
+            },
         }
     }
 
     /// The value at `loc`, as [`Grid::get`] gives it.
     #[inline]
-    pub fn get(&self, loc: Loc) -> &'a T {
-        let dx = (loc.x >> CHUNK_BITS).wrapping_sub(self.first[0]) as u32;
-        let dy = (loc.y >> CHUNK_BITS).wrapping_sub(self.first[1]) as u32;
-        let dz = loc.z.wrapping_sub(self.first[2]) as u32;
-        if dx < self.size[0] && dy < self.size[1] && dz < self.size[2] {
-            let i = (dz * self.size[1] + dy) * self.size[0] + dx;
-            match self.chunks.get(i as usize) {
-                Some(Some(c)) => &c.cells[cell_index(loc)],
-                _ => &self.grid.default,
-            }
-        } else {
-            self.outside(loc)
+    pub fn get(&self, loc: Loc) -> &T {
+        match self.dir.get_in(loc) {
+            Some(v) => v,
+            None => self.outside(loc),
         }
     }
 
@@ -503,7 +509,6 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
     }
 
     /// The grid it views.
-    #[must_use]
     pub fn grid(&self) -> &'a Grid<T> {
         self.grid
     }

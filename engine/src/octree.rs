@@ -168,19 +168,19 @@ impl<C> Tree<C> {
     }
 
     /// Every written chunk as (its chunk coordinates, the chunk), in tree order.
-    pub(crate) fn chunks(&self) -> Vec<([i64; 3], &C)> {
+    pub(crate) fn chunks(&self) -> Vec<([i64; 3], &Arc<C>)> {
         self.chunks_in([i64::MIN; 3], [i64::MAX; 3])
     }
 
     /// Every written chunk whose chunk coordinates lie within `cmin..=cmax`, in tree order.
     /// Θ(nodes and chunks overlapping the box).
-    pub(crate) fn chunks_in(&self, cmin: [i64; 3], cmax: [i64; 3]) -> Vec<([i64; 3], &C)> {
+    pub(crate) fn chunks_in(&self, cmin: [i64; 3], cmax: [i64; 3]) -> Vec<([i64; 3], &Arc<C>)> {
         fn walk<'a, C>(
             node: &'a Node<C>,
             level: u32,
             rel: [u64; 3],
             q: &([i64; 3], [i64; 3], [i64; 3]),
-            out: &mut Vec<([i64; 3], &'a C)>,
+            out: &mut Vec<([i64; 3], &'a Arc<C>)>,
         ) {
             let (origin, cmin, cmax) = q;
             let overlaps = |r: [u64; 3], size: i64| {
@@ -210,7 +210,7 @@ impl<C> Tree<C> {
                                 origin[1] + r[1] as i64,
                                 origin[2] + r[2] as i64,
                             ];
-                            out.push((at, &**c));
+                            out.push((at, c));
                         }
                     }
                 }
