@@ -784,8 +784,15 @@ impl fmt::Debug for PropMap {
 }
 
 impl Serialize for PropMap {
+    /// A map of every (key, value) in key order, with its length up front (formats such as
+    /// postcard need it).
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(self.iter())
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.len()))?;
+        for (k, v) in self.iter() {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
     }
 }
 
