@@ -9,7 +9,15 @@
 //! Every node and chunk is behind an [`Arc`]; a clone of the grid shares all of them. Writing
 //! through a shared path copies exactly that path (one chunk and one small node per level) and
 //! leaves every older grid value untouched. Writing as the sole owner ([`Grid::set_mut`])
-//! mutates in place.
+//! mutates in place. The octree itself (descent, growth, box walk) lives in `octree.rs`,
+//! shared with the cell index.
+//!
+//! Reads are far more frequent than writes (terrain changes rarely), so once the reads that
+//! walked the tree since the last write outnumber twice the chunks (plus 64), the grid builds
+//! a flat directory of every chunk over their bounding box: a read is then one directory
+//! load and one cell load. Clones share the directory; any write drops it first (so a sole
+//! owner still writes in place). Chunks scattered too widely (a box over four times their
+//! number plus 1,024 slots) get no directory and keep reading through the tree.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -32,10 +40,12 @@ pub(crate) struct Chunk<T> {
 ///
 /// Costs (n = cells written, h = tree height ≈ log₂ of the world's extent in chunks, ≤ 33):
 /// - clone: Θ(1) (one reference-count increment);
-/// - [`get`](Grid::get): Θ(h), a few pointer hops, no allocation;
+/// - [`get`](Grid::get): Θ(1) through the directory (after enough reads since the last
+///   write: the build is Θ(chunks), paid for by as many reads), else Θ(h) pointer hops;
 /// - [`set`](Grid::set) (persistent): Θ(h) — copies one 256-cell chunk and h small nodes;
 /// - [`set_mut`](Grid::set_mut): Θ(h), in place when this value is the sole owner of the path;
-/// - memory: the written chunks (256 cells each) plus ≈ 1/7 of a node per chunk.
+/// - memory: the written chunks (256 cells each) plus ≈ 1/7 of a node per chunk, and once
+///   built, one pointer per chunk slot of the directory (shared by clones).
 ///
 /// `Grid` is `Send + Sync` when `T` is.
 ///
