@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use alembic::{
-    DijkstraMap, Dir, Error, Game, HookCall, Hooks, Loc, LocBox, ON_ACTION, ON_USE, Place,
-    PropType, Search, ThingId, TileId, Value, ValueKind, VisibleSet, astar, field_of_view,
+    DijkstraMap, Dir, Error, Game, HookCall, Hooks, Loc, LocBox, ON_ACTION, ON_USE, PropType,
+    Search, ThingId, TileId, Value, ValueKind, VisibleSet, astar, field_of_view,
 };
 use serde::{Deserialize, Serialize};
 
