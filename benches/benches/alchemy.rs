@@ -2,7 +2,10 @@
 //! - generating all 11 levels (target ≤ 50 ms median) beside the engine toolkit's bare
 //!   `bsp_dungeon` for 11 levels of the same size;
 //! - one full turn on a generated dungeon — hero action, every monster on the level, FOV,
-//!   effects, map memory (target ≤ 200 µs median) — beside the same turn on an empty level;
+//!   effects, map memory (target ≤ 200 µs median);
+//! - scaling: a turn with 0, 100, 1,000 and 10,000 rats on the hero's level (250 × 100
+//!   cells) and on another level, against the same turn with the hero alone (targets:
+//!   1,000 on the level ≤ 1 ms; 10,000 elsewhere within 1.1× of the hero alone);
 //! - the explore bot playing 300 turns, for turns per second (target ≥ 5,000).
 //!
 //! `cargo bench -p alembic-benches --bench alchemy -- --warm-up-time 1 --measurement-time 3`
@@ -40,26 +43,6 @@ fn generation(c: &mut Criterion) {
 fn turn(c: &mut Criterion) {
     let rules = Rules::new().expect("rules");
     let game = new_game(12, &rules).expect("game");
-    // An empty level with only the hero, for the baseline.
-    let mut empty = alembic::Game::new(12);
-    let mut lib = library::base_library().expect("library");
-    library::randomise(&mut lib, empty.rng()).expect("randomise");
-    empty = empty.with_library(lib);
-    let floor = empty.library().tile_id("floor").expect("floor");
-    empty
-        .fill_tiles_mut(LocBox::rect(-34, -24, 69, 49, -1), floor)
-        .expect("fill");
-    let hero = empty
-        .spawn_mut(
-            &mut HookCtx::new(rules.hooks()),
-            "you",
-            Place::Map(Loc::new(0, 0, -1)),
-        )
-        .expect("hero");
-    empty.set_var_mut(&HERO, hero);
-    let view = alembic_content::alchemy::rules::world::hero_view(&empty).expect("view");
-    alembic_content::alchemy::rules::memory::remember(&mut empty, &view);
-
     // Every cell of level 1 read once, as field of view and path costs do.
     let mut g = c.benchmark_group("things_at");
     let level = alembic_content::alchemy::rules::world::level_box(-1);
@@ -81,10 +64,63 @@ fn turn(c: &mut Criterion) {
             b.iter(|| black_box(apply(&game, &rules, Command::Wait).expect("turn")));
         },
     );
-    // Deeper, busier level: play the bot until it reaches depth 2 or more, then time a turn.
-    g.bench_function("baseline: turn on an empty level (hero only)", |b| {
-        b.iter(|| black_box(apply(&empty, &rules, Command::Wait).expect("turn")));
+    g.finish();
+}
+
+/// The hero alone at (0, 0, -1) on a 250 × 100 floor, with a second 250 × 100 floor at -2.
+fn arena(rules: &Rules) -> alembic::Game {
+    let mut g = alembic::Game::new(12);
+    let mut lib = library::base_library().expect("library");
+    library::randomise(&mut lib, g.rng()).expect("randomise");
+    g = g.with_library(lib);
+    let floor = g.library().tile_id("floor").expect("floor");
+    for z in [-1, -2] {
+        g.fill_tiles_mut(LocBox::rect(-125, -50, 250, 100, z), floor)
+            .expect("fill");
+    }
+    let hero = g
+        .spawn_mut(
+            &mut HookCtx::new(rules.hooks()),
+            "you",
+            Place::Map(Loc::new(0, 0, -1)),
+        )
+        .expect("hero");
+    g.set_var_mut(&HERO, hero);
+    let view = alembic_content::alchemy::rules::world::hero_view(&g).expect("view");
+    alembic_content::alchemy::rules::memory::remember(&mut g, &view);
+    g
+}
+
+/// `arena` with `n` rats on level `z`, one per cell, row by row from the corner.
+fn with_rats(base: &alembic::Game, rules: &Rules, n: usize, z: i32) -> alembic::Game {
+    let mut g = base.clone();
+    let cells = LocBox::rect(-125, -50, 250, 100, z)
+        .iter()
+        .filter(|l| *l != Loc::new(0, 0, -1))
+        .take(n);
+    for l in cells {
+        g.spawn_mut(&mut HookCtx::new(rules.hooks()), "rat", Place::Map(l))
+            .expect("rat");
+    }
+    g
+}
+
+fn scaling(c: &mut Criterion) {
+    let rules = Rules::new().expect("rules");
+    let base = arena(&rules);
+    let mut g = c.benchmark_group("scaling");
+    g.sample_size(10);
+    g.bench_function("hero alone", |b| {
+        b.iter(|| black_box(apply(&base, &rules, Command::Wait).expect("turn")));
     });
+    for n in [100usize, 1_000, 10_000] {
+        for (z, place) in [(-1, "on the level"), (-2, "off the level")] {
+            let game = with_rats(&base, &rules, n, z);
+            g.bench_function(format!("{n} rats {place}"), |b| {
+                b.iter(|| black_box(apply(&game, &rules, Command::Wait).expect("turn")));
+            });
+        }
+    }
     g.finish();
 }
 
@@ -114,5 +150,5 @@ fn bot(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, generation, turn, bot);
+criterion_group!(benches, generation, turn, scaling, bot);
 criterion_main!(benches);

@@ -133,6 +133,36 @@ fn fov_benches(c: &mut Criterion, f: &Fixture) {
             black_box(n)
         });
     });
+    // The same output types as the peers: a fresh `HashSet<Point>` per call (what
+    // bracket-lib returns, with a fresh workspace), and a reused `Vec` of (x, y) filled
+    // through the same kind of callback as symmetric-shadowcasting's.
+    g.bench_function("alembic-fresh-hashset", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for &o in &f.origins {
+                let mut fov = Fov::new();
+                let mut seen = VisibleSet::new();
+                fov.compute_into(o, RADIUS, |l| f.open(l), &mut seen);
+                let set: std::collections::HashSet<Point> =
+                    seen.iter().map(|l| Point::new(l.x, l.y)).collect();
+                n += set.len();
+            }
+            black_box(n)
+        });
+    });
+    let mut out: Vec<(isize, isize)> = Vec::new();
+    g.bench_function("alembic-reused-vec", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for &o in &f.origins {
+                fov.compute_into(o, RADIUS, |l| f.open(l), &mut seen);
+                out.clear();
+                out.extend(seen.iter().map(|l| (l.x as isize, l.y as isize)));
+                n += out.len();
+            }
+            black_box(n)
+        });
+    });
     g.bench_function("symmetric-shadowcasting", |b| {
         b.iter(|| {
             let mut n = 0;
@@ -191,6 +221,19 @@ fn path_benches(c: &mut Criterion, f: &Fixture) {
         b.iter(|| {
             let mut total = 0;
             for &(s, goal) in &f.pairs {
+                if let Ok(p) = pf.astar(s, goal, &search, cost) {
+                    total += p.cost;
+                }
+            }
+            black_box(total)
+        });
+    });
+    // A fresh workspace per call, as `pathfinding::astar` allocates its own.
+    g.bench_function("alembic-fresh", |b| {
+        b.iter(|| {
+            let mut total = 0;
+            for &(s, goal) in &f.pairs {
+                let mut pf = Pathfinder::new();
                 if let Ok(p) = pf.astar(s, goal, &search, cost) {
                     total += p.cost;
                 }
@@ -282,12 +325,14 @@ fn summary() {
     let mut fastest_peer: Option<f64> = None;
     for id in [
         "alembic",
+        "alembic-fresh-hashset",
+        "alembic-reused-vec",
         "symmetric-shadowcasting",
         "bracket-recursive",
         "bracket-symmetric",
     ] {
         let t = us("fov", id, 100.0);
-        if id != "alembic" {
+        if !id.starts_with("alembic") {
             fastest_peer = match (fastest_peer, t) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
@@ -295,10 +340,27 @@ fn summary() {
         }
         print_row(&format!("fov r={RADIUS} {id}"), t, ours_fov);
     }
+    let fresh_set = us("fov", "alembic-fresh-hashset", 100.0);
+    let reused_vec = us("fov", "alembic-reused-vec", 100.0);
+    print_row("fov alembic -> fresh HashSet", fresh_set, None);
+    print_row(
+        "  / bracket-recursive (HashSet)",
+        us("fov", "bracket-recursive", 100.0),
+        fresh_set,
+    );
+    print_row("fov alembic -> reused Vec", reused_vec, None);
+    print_row(
+        "  / symmetric-shadowcasting (Vec)",
+        us("fov", "symmetric-shadowcasting", 100.0),
+        reused_vec,
+    );
     let astar_ours = us("astar", "alembic", 100.0);
+    let astar_fresh = us("astar", "alembic-fresh", 100.0);
     let astar_peer = us("astar", "pathfinding", 100.0);
-    print_row("astar alembic", astar_ours, astar_ours);
-    print_row("astar pathfinding 4.16", astar_peer, astar_ours);
+    print_row("astar alembic (reused workspace)", astar_ours, astar_ours);
+    print_row("astar alembic (fresh workspace)", astar_fresh, astar_fresh);
+    print_row("astar pathfinding 4.16 / reused", astar_peer, astar_ours);
+    print_row("astar pathfinding 4.16 / fresh", astar_peer, astar_fresh);
     let dij_general = us("dijkstra", "alembic-10-goals", 1.0);
     let dij = us("dijkstra", "alembic-10-goals-terrain", 1.0);
     print_row("dijkstra 10 goals, cost callback", dij_general, None);

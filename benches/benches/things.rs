@@ -1,12 +1,24 @@
-//! Thing operations on a game with 10,000 things on a map, beside a `HashMap` baseline.
+//! Thing operations on a game with 10,000 things on a map, each beside a `HashMap` baseline
+//! doing the same work in the same run.
 //!
-//! Run: `cargo bench -p alembic-benches --bench things`
+//! Run: `cargo bench -p alembic-benches --bench things -- --warm-up-time 1 --measurement-time 3`
+//!
+//! The things are created from one prototype with 28 properties (like Alchemy's monsters),
+//! so they share its table and hold only their own overrides. The bytes kept per
+//! `Game::set` are printed first (counted by an instrumented global allocator).
 
+use std::alloc::System;
 use std::collections::HashMap;
 use std::hint::black_box;
 
-use alembic::{Game, IS_CONTAINER, Loc, Modifier, Prop, Props, Thing, ThingId};
-use criterion::{Criterion, criterion_group, criterion_main};
+use alembic::{
+    Game, IS_CONTAINER, Library, Loc, Modifier, Prop, PropKey, Props, Thing, ThingId, Value,
+};
+use criterion::{Criterion, criterion_group};
+use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
 const ST: Prop<i32> = Prop::new("st");
 const HPS: Prop<i32> = Prop::new("hps");
@@ -20,17 +32,33 @@ fn loc_of(i: usize) -> Loc {
     )
 }
 
-/// 10,000 things spread over a 100 × 100 level; thing 0 carries 5 strength modifiers.
+/// The baseline's record: the same facts as plain fields.
+#[derive(Clone)]
+struct Monster {
+    st: i64,
+    hps: i64,
+    /// The strength modifiers of what it carries.
+    carried: Vec<i64>,
+}
+
+/// 10,000 things of one 28-property prototype over a 100 × 100 level; thing 0 carries 5
+/// strength modifiers.
 fn setup() -> (Game, Vec<ThingId>) {
-    let mut g = Game::new(1);
+    let mut props = Props::new()
+        .with(ST, 10)
+        .with(HPS, 7)
+        .with(IS_CONTAINER, true);
+    for k in 0..25 {
+        props = props.with_raw(PropKey::new(&format!("extra{k}")), Value::Int(k));
+    }
+    let lib = Library::new()
+        .proclaim("monster", None, props)
+        .expect("proclaim");
+    let mut g = Game::new(1).with_library(lib);
     let mut ids = Vec::with_capacity(N);
     for i in 0..N {
-        let t = Thing::new(
-            Props::new()
-                .with(ST, 10)
-                .with(HPS, i as i32)
-                .with(IS_CONTAINER, true),
-        );
+        let mut t = g.library().create("monster").expect("create");
+        t.set(&HPS, i as i32);
         ids.push(g.add_thing_mut(loc_of(i), t).expect("add"));
     }
     for k in 0..5 {
@@ -40,35 +68,95 @@ fn setup() -> (Game, Vec<ThingId>) {
     (g, ids)
 }
 
+fn live(region: &Region<'_, System>) -> i64 {
+    let s = region.change();
+    s.bytes_allocated as i64 - s.bytes_deallocated as i64
+}
+
+fn memory_report(g: &Game, ids: &[ThingId]) {
+    let region = Region::new(GLOBAL);
+    let mut kept = Vec::with_capacity(1000);
+    let mut cur = g.clone();
+    for k in 0..1000usize {
+        cur = cur.set(ids[(k * 7919) % N], &HPS, k as i32).expect("set");
+        kept.push(cur.clone());
+    }
+    let bytes = live(&region) - (1000 * std::mem::size_of::<Game>()) as i64;
+    println!(
+        "memory: Game::set kept {:.0} bytes per version (bar <= 500)",
+        bytes as f64 / 1000.0
+    );
+    drop(kept);
+}
+
 fn bench_things(c: &mut Criterion) {
     let (g, ids) = setup();
-    let baseline: HashMap<ThingId, Thing> = ids
+    memory_report(&g, &ids);
+    let baseline: HashMap<ThingId, Monster> = ids
         .iter()
-        .map(|id| (*id, g.get_thing(*id).expect("thing").clone()))
+        .map(|id| {
+            let t = g.get_thing(*id).expect("thing");
+            let m = Monster {
+                st: i64::from(t.get(&ST).expect("st")),
+                hps: i64::from(t.get(&HPS).expect("hps")),
+                carried: Vec::new(),
+            };
+            (*id, m)
+        })
         .collect();
-    assert_eq!(g.query(ids[0], &ST), Ok(10 - 2 - 1 + 1 + 2));
+    let mut baseline = baseline;
+    if let Some(m) = baseline.get_mut(&ids[0]) {
+        m.carried = (0..5).map(|k| k - 2).collect();
+    }
+    let sum = |m: &Monster| m.st + m.carried.iter().sum::<i64>();
+    assert_eq!(
+        g.query(ids[0], &ST).map(i64::from),
+        baseline
+            .get(&ids[0])
+            .map(sum)
+            .ok_or(alembic::Error::NoSuchThing(ids[0]))
+    );
 
     let mut group = c.benchmark_group("things/get_thing");
     let mut i = 0usize;
     group.bench_function("hashmap_baseline", |b| {
         b.iter(|| {
             i = (i + 7919) % N;
-            black_box(baseline.get(&ids[i]))
+            black_box(baseline.get(&ids[i]).map(|m| m.hps))
         })
     });
     group.bench_function("game", |b| {
         b.iter(|| {
             i = (i + 7919) % N;
-            black_box(g.get_thing(ids[i]).is_ok())
+            black_box(g.get_thing(ids[i]).ok().map(|t| t.id()))
         })
     });
     group.finish();
 
-    let mut group = c.benchmark_group("things/query_5_modifiers");
-    group.bench_function("hashmap_base_read", |b| {
-        b.iter(|| black_box(baseline.get(&ids[0]).map(|t| t.get(&ST))))
+    // A property read (no modifiers): a HashMap lookup and a field read, against `query`.
+    let mut group = c.benchmark_group("things/property_read");
+    group.bench_function("hashmap_field", |b| {
+        b.iter(|| {
+            i = (i + 7919) % N;
+            black_box(baseline.get(&ids[i]).map(|m| m.hps))
+        })
     });
-    group.bench_function("game_query", |b| b.iter(|| black_box(g.query(ids[0], &ST))));
+    group.bench_function("game_query", |b| {
+        b.iter(|| {
+            i = (i + 7919) % N;
+            black_box(g.query(ids[i], &HPS))
+        })
+    });
+    group.finish();
+
+    // The same sum on both sides: base strength plus 5 carried modifiers.
+    let mut group = c.benchmark_group("things/query_5_modifiers");
+    group.bench_function("hashmap_sum", |b| {
+        b.iter(|| black_box(baseline.get(black_box(&ids[0])).map(sum)))
+    });
+    group.bench_function("game_query", |b| {
+        b.iter(|| black_box(g.query(black_box(ids[0]), &ST)))
+    });
     group.finish();
 
     // Reading a cell: occupied cells (one thing each) and empty cells of the same level.
@@ -97,8 +185,28 @@ fn bench_things(c: &mut Criterion) {
     });
     group.finish();
 
+    // A persistent property write: the baseline clones the record and inserts it into a
+    // HashMap (the old map is overwritten, so it keeps no versions).
+    let mut group = c.benchmark_group("things/set");
+    group.bench_function("hashmap_clone_record_and_insert", |b| {
+        let mut m = baseline.clone();
+        b.iter(|| {
+            i = (i + 7919) % N;
+            let mut t = m[&ids[i]].clone();
+            t.hps += 1;
+            black_box(m.insert(ids[i], t));
+        })
+    });
+    group.bench_function("game_set_persistent", |b| {
+        b.iter(|| {
+            i = (i + 7919) % N;
+            black_box(g.set(ids[i], &HPS, i as i32))
+        })
+    });
+    group.finish();
+
     let mut group = c.benchmark_group("things/move_thing");
-    group.bench_function("hashmap_clone_thing_and_insert", |b| {
+    group.bench_function("hashmap_clone_record_and_insert", |b| {
         let mut m = baseline.clone();
         b.iter(|| {
             i = (i + 7919) % N;
@@ -131,4 +239,8 @@ fn bench_things(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_things);
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

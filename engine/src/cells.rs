@@ -15,13 +15,8 @@ use std::sync::Arc;
 
 use crate::grid::Grid;
 use crate::loc::Loc;
+use crate::octree::{CHUNK_BITS, SIDE, Tree, cell_index, chunk_of, corner};
 use crate::thing::{IdList, ThingId};
-
-const CHUNK_BITS: u32 = 4;
-const SIDE: i32 = 1 << CHUNK_BITS;
-const MASK: i32 = SIDE - 1;
-/// Largest tree height (see the same bound in `grid.rs`).
-const MAX_HEIGHT: u32 = 40;
 
 /// The occupied cells of one 16 × 16 chunk.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -184,53 +179,13 @@ impl Leaf {
     }
 }
 
-#[derive(Clone, Debug)]
-enum Node {
-    /// Children are nodes one level down.
-    Inner([Option<Arc<Node>>; 8]),
-    /// Level 0: children are chunks.
-    Bottom([Option<Arc<Leaf>>; 8]),
-}
-
-#[inline(always)]
-fn chunk_of(loc: Loc) -> [i64; 3] {
-    [
-        i64::from(loc.x >> CHUNK_BITS),
-        i64::from(loc.y >> CHUNK_BITS),
-        i64::from(loc.z),
-    ]
-}
-
-#[inline(always)]
-fn cell_index(loc: Loc) -> usize {
-    ((loc.y & MASK) * SIDE + (loc.x & MASK)) as usize
-}
-
-#[inline(always)]
-fn slot(rel: [u64; 3], level: u32) -> usize {
-    (((rel[0] >> level) & 1) | (((rel[1] >> level) & 1) << 1) | (((rel[2] >> level) & 1) << 2))
-        as usize
-}
-
-fn child_rel(rel: [u64; 3], s: usize, level: u32) -> [u64; 3] {
-    [
-        rel[0] | (((s as u64) & 1) << level),
-        rel[1] | ((((s as u64) >> 1) & 1) << level),
-        rel[2] | ((((s as u64) >> 2) & 1) << level),
-    ]
-}
-
 /// The things on each map cell, as a persistent sparse map from cell to an ordered list of
 /// ids. Clone Θ(1); [`get`](CellIndex::get) Θ(h) with no allocation; [`push`](CellIndex::push)
 /// and [`remove`](CellIndex::remove) copy one chunk's occupied cells and h small nodes
 /// (h ≈ log₂ of the world's extent in chunks).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CellIndex {
-    root: Option<Arc<Node>>,
-    /// Chunk coordinates of the root's corner.
-    origin: [i64; 3],
-    /// Levels of nodes; the root covers 2^height chunks along each axis.
-    height: u32,
+    tree: Tree<Leaf>,
 }
 
 impl CellIndex {
@@ -238,32 +193,9 @@ impl CellIndex {
         CellIndex::default()
     }
 
-    #[inline(always)]
-    fn rel(&self, chunk: [i64; 3]) -> Option<[u64; 3]> {
-        let span = 1i64 << self.height;
-        let rx = chunk[0] - self.origin[0];
-        let ry = chunk[1] - self.origin[1];
-        let rz = chunk[2] - self.origin[2];
-        if (rx | ry | rz) < 0 || rx >= span || ry >= span || rz >= span {
-            return None;
-        }
-        Some([rx as u64, ry as u64, rz as u64])
-    }
-
     #[inline]
     fn find_leaf(&self, chunk: [i64; 3]) -> Option<&Leaf> {
-        let mut node = self.root.as_deref()?;
-        let rel = self.rel(chunk)?;
-        let mut level = self.height - 1;
-        loop {
-            match node {
-                Node::Inner(kids) => {
-                    node = kids[slot(rel, level)].as_deref()?;
-                    level = level.wrapping_sub(1);
-                }
-                Node::Bottom(leaves) => return leaves[slot(rel, level)].as_deref(),
-            }
-        }
+        self.tree.find(chunk)
     }
 
     /// The ids at `loc`, in arrival order.
@@ -275,64 +207,9 @@ impl CellIndex {
         }
     }
 
-    /// Grow the root until it covers `chunk`.
-    fn cover(&mut self, chunk: [i64; 3]) {
-        if self.root.is_none() {
-            self.origin = chunk;
-            self.height = 1;
-            self.root = Some(Arc::new(Node::Bottom(Default::default())));
-            return;
-        }
-        while self.rel(chunk).is_none() && self.height < MAX_HEIGHT {
-            let span = 1i64 << self.height;
-            let mut s = 0usize;
-            for (axis, (c, o)) in chunk.iter().zip(self.origin.iter_mut()).enumerate() {
-                if *c < *o {
-                    *o -= span;
-                    s |= 1 << axis;
-                }
-            }
-            let mut kids: [Option<Arc<Node>>; 8] = Default::default();
-            kids[s] = self.root.take();
-            self.root = Some(Arc::new(Node::Inner(kids)));
-            self.height += 1;
-        }
-    }
-
     /// The leaf slot for `chunk`, its path made unique (nodes created as needed).
     fn leaf_slot(&mut self, chunk: [i64; 3]) -> &mut Option<Arc<Leaf>> {
-        self.cover(chunk);
-        // `cover` guarantees coverage (see MAX_HEIGHT).
-        let rel = self.rel(chunk).unwrap_or([0; 3]);
-        debug_assert!(
-            self.rel(chunk).is_some(),
-            "cell index does not cover {chunk:?}"
-        );
-        let mut level = self.height - 1;
-        let mut node = Arc::make_mut(self.root.get_or_insert_with(|| {
-            Arc::new(if level == 0 {
-                Node::Bottom(Default::default())
-            } else {
-                Node::Inner(Default::default())
-            })
-        }));
-        loop {
-            let s = slot(rel, level);
-            match node {
-                Node::Inner(kids) => {
-                    let child = kids[s].get_or_insert_with(|| {
-                        Arc::new(if level == 1 {
-                            Node::Bottom(Default::default())
-                        } else {
-                            Node::Inner(Default::default())
-                        })
-                    });
-                    node = Arc::make_mut(child);
-                    level -= 1;
-                }
-                Node::Bottom(leaves) => return &mut leaves[s],
-            }
-        }
+        self.tree.slot_mut(chunk)
     }
 
     /// Append `id` to the list at `loc`.
@@ -365,42 +242,12 @@ impl CellIndex {
     /// Every non-empty chunk as (its corner, the chunk), in canonical order (z, then y, then
     /// x): the order in which a `Grid` lists its chunks.
     fn leaves_sorted(&self) -> Vec<(Loc, &Leaf)> {
-        fn collect<'a>(
-            node: &'a Node,
-            level: u32,
-            rel: [u64; 3],
-            origin: [i64; 3],
-            out: &mut Vec<(Loc, &'a Leaf)>,
-        ) {
-            match node {
-                Node::Inner(kids) => {
-                    for (s, k) in kids.iter().enumerate() {
-                        if let Some(k) = k {
-                            collect(k, level - 1, child_rel(rel, s, level), origin, out);
-                        }
-                    }
-                }
-                Node::Bottom(leaves) => {
-                    for (s, l) in leaves.iter().enumerate() {
-                        if let Some(l) = l {
-                            let r = child_rel(rel, s, level);
-                            // Chunk coordinates of written cells always come from i32
-                            // locations.
-                            let corner = Loc::new(
-                                ((origin[0] + r[0] as i64) << CHUNK_BITS) as i32,
-                                ((origin[1] + r[1] as i64) << CHUNK_BITS) as i32,
-                                (origin[2] + r[2] as i64) as i32,
-                            );
-                            out.push((corner, &**l));
-                        }
-                    }
-                }
-            }
-        }
-        let mut out = Vec::new();
-        if let Some(root) = &self.root {
-            collect(root, self.height - 1, [0; 3], self.origin, &mut out);
-        }
+        let mut out: Vec<(Loc, &Leaf)> = self
+            .tree
+            .chunks()
+            .into_iter()
+            .map(|(at, l)| (corner(at), &**l))
+            .collect();
         out.sort_unstable_by_key(|(l, _)| (l.z, l.y, l.x));
         out
     }
@@ -408,20 +255,21 @@ impl CellIndex {
     /// Every occupied cell within `min..=max` (cell coordinates, inclusive) with its ids, in
     /// (z, y, x) order. Θ(chunks and nodes overlapping the box · h + occupied cells found).
     pub(crate) fn in_range(&self, min: [i64; 3], max: [i64; 3]) -> Vec<(Loc, &[ThingId])> {
-        let mut out = Vec::new();
-        let Some(root) = &self.root else {
-            return out;
-        };
         let cmin = [min[0] >> CHUNK_BITS, min[1] >> CHUNK_BITS, min[2]];
         let cmax = [max[0] >> CHUNK_BITS, max[1] >> CHUNK_BITS, max[2]];
-        let q = Query {
-            min,
-            max,
-            cmin,
-            cmax,
-            origin: self.origin,
-        };
-        q.walk(root, self.height - 1, [0; 3], &mut out);
+        let mut out = Vec::new();
+        for (at, leaf) in self.tree.chunks_in(cmin, cmax) {
+            let cx = at[0] << CHUNK_BITS;
+            let cy = at[1] << CHUNK_BITS;
+            for (c, ids) in leaf.iter() {
+                let x = cx + (c % SIDE as usize) as i64;
+                let y = cy + (c / SIDE as usize) as i64;
+                if (min[0]..=max[0]).contains(&x) && (min[1]..=max[1]).contains(&y) {
+                    // Occupied cells always come from i32 locations.
+                    out.push((Loc::new(x as i32, y as i32, at[2] as i32), ids));
+                }
+            }
+        }
         out.sort_unstable_by_key(|(l, _)| (l.z, l.y, l.x));
         out
     }
@@ -440,37 +288,12 @@ impl CellIndex {
 
     /// Whether two indexes share all their storage. Θ(1).
     fn ptr_eq(&self, other: &Self) -> bool {
-        match (&self.root, &other.root) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b) && self.origin == other.origin,
-            (None, None) => true,
-            _ => false,
-        }
+        self.tree.ptr_eq(&other.tree)
     }
 
     /// Verify the tree's structure and every chunk's bookkeeping.
     pub(crate) fn check_invariants(&self) -> Result<(), &'static str> {
-        fn walk(n: &Node, level: u32) -> Result<(), &'static str> {
-            match (n, level) {
-                (Node::Bottom(leaves), 0) => {
-                    for l in leaves.iter().flatten() {
-                        l.check()?;
-                    }
-                    Ok(())
-                }
-                (Node::Inner(kids), l) if l > 0 => {
-                    for k in kids.iter().flatten() {
-                        walk(k, l - 1)?;
-                    }
-                    Ok(())
-                }
-                _ => Err("cell index node at the wrong level"),
-            }
-        }
-        match &self.root {
-            None => Ok(()),
-            Some(r) if (1..=MAX_HEIGHT).contains(&self.height) => walk(r, self.height - 1),
-            Some(_) => Err("cell index height out of range"),
-        }
+        self.tree.check(Leaf::check)
     }
 
     /// The same map as a grid of id lists (the saved form).
@@ -491,68 +314,6 @@ impl CellIndex {
             }
         }
         c
-    }
-}
-
-/// A box query over the octree: cell bounds and chunk bounds, inclusive.
-struct Query {
-    min: [i64; 3],
-    max: [i64; 3],
-    cmin: [i64; 3],
-    cmax: [i64; 3],
-    origin: [i64; 3],
-}
-
-impl Query {
-    /// Whether the chunks `rel .. rel + size` (per axis) overlap the box's chunks.
-    fn overlaps(&self, rel: [u64; 3], size: i64) -> bool {
-        (0..3).all(|a| {
-            let lo = self.origin[a] + rel[a] as i64;
-            lo <= self.cmax[a] && lo + size > self.cmin[a]
-        })
-    }
-
-    fn walk<'a>(
-        &self,
-        node: &'a Node,
-        level: u32,
-        rel: [u64; 3],
-        out: &mut Vec<(Loc, &'a [ThingId])>,
-    ) {
-        match node {
-            Node::Inner(kids) => {
-                for (s, k) in kids.iter().enumerate() {
-                    if let Some(k) = k {
-                        let r = child_rel(rel, s, level);
-                        if self.overlaps(r, 1i64 << level) {
-                            self.walk(k, level - 1, r, out);
-                        }
-                    }
-                }
-            }
-            Node::Bottom(leaves) => {
-                for (s, l) in leaves.iter().enumerate() {
-                    let Some(l) = l else { continue };
-                    let r = child_rel(rel, s, level);
-                    if !self.overlaps(r, 1) {
-                        continue;
-                    }
-                    let cx = (self.origin[0] + r[0] as i64) << CHUNK_BITS;
-                    let cy = (self.origin[1] + r[1] as i64) << CHUNK_BITS;
-                    let z = self.origin[2] + r[2] as i64;
-                    for (c, ids) in l.iter() {
-                        let x = cx + (c % SIDE as usize) as i64;
-                        let y = cy + (c / SIDE as usize) as i64;
-                        if (self.min[0]..=self.max[0]).contains(&x)
-                            && (self.min[1]..=self.max[1]).contains(&y)
-                        {
-                            // Occupied cells always come from i32 locations.
-                            out.push((Loc::new(x as i32, y as i32, z as i32), ids));
-                        }
-                    }
-                }
-            }
-        }
     }
 }
 

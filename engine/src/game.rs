@@ -526,13 +526,20 @@ impl Game {
         if cur.props.get(key.key()) == Some(&value) {
             return Ok(());
         }
-        let mut t = cur.clone();
-        t.set_raw(key.key().clone(), value);
-        if self.indexes.watches(key.key()) {
-            let old = self.things.get(id.0).cloned();
-            self.indexes.update(id, old.as_deref(), Some(&t));
+        // An indexed flag: keep the old record to compare with (Θ(1): an Arc).
+        let old = self
+            .indexes
+            .watches(key.key())
+            .then(|| self.things.get(id.0).cloned())
+            .flatten();
+        // Copy only what other values share: the index path, the thing record and its
+        // overrides; a sole owner writes in place.
+        let t = self.things.get_mut(id.0).ok_or(Error::NoSuchThing(id))?;
+        Arc::make_mut(t).set_raw(key.key().clone(), value);
+        if let Some(old) = old {
+            let new = self.things.get(id.0).cloned();
+            self.indexes.update(id, Some(&old), new.as_deref());
         }
-        self.things.set(id.0, Some(Arc::new(t)));
         Ok(())
     }
 
@@ -1035,7 +1042,13 @@ impl Game {
         let mut things = PVec::new();
         for t in &r.things {
             let id = t.id.ok_or_else(|| "a saved thing has no id".to_string())?;
-            if things.set(id.0, Some(Arc::new(t.clone()))).is_some() {
+            let mut t = t.clone();
+            // Share the prototype's table again, keeping only the thing's own overrides
+            // (the same map, so the same hash and the same save).
+            if let Some(p) = t.proto.as_deref().and_then(|p| r.library.get(p).ok()) {
+                t.props = t.props.rebased(p.props());
+            }
+            if things.set(id.0, Some(Arc::new(t))).is_some() {
                 return Err(format!("thing {id} is saved twice"));
             }
         }
@@ -1055,10 +1068,8 @@ impl Game {
                         .is_some_and(|x: &Arc<Thing>| x.has_modifiers())
                 })
                 .collect();
-            if let Some(id) = t.id {
-                let mut nt = t.clone();
-                nt.modded_by = IdList::from_vec(carriers);
-                things.set(id.0, Some(Arc::new(nt)));
+            if let Some(nt) = t.id.and_then(|id| things.get_mut(id.0)) {
+                Arc::make_mut(nt).modded_by = IdList::from_vec(carriers);
             }
         }
         let g = Game {

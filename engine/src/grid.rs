@@ -9,60 +9,30 @@
 //! Every node and chunk is behind an [`Arc`]; a clone of the grid shares all of them. Writing
 //! through a shared path copies exactly that path (one chunk and one small node per level) and
 //! leaves every older grid value untouched. Writing as the sole owner ([`Grid::set_mut`])
-//! mutates in place.
+//! mutates in place. The octree itself (descent, growth, box walk) lives in `octree.rs`,
+//! shared with the cell index.
+//!
+//! Reads are far more frequent than writes (terrain changes rarely), so once the reads that
+//! walked the tree since the last write outnumber twice the chunks (plus 64), the grid builds
+//! a flat directory of every chunk over their bounding box: a read is then one directory
+//! load and one cell load. Clones share the directory; any write drops it first (so a sole
+//! owner still writes in place). Chunks scattered too widely (a box over four times their
+//! number plus 1,024 slots) get no directory and keep reading through the tree.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::loc::{Loc, LocBox};
-
-const CHUNK_BITS: u32 = 4;
-/// Side of a chunk in cells.
-const SIDE: i32 = 1 << CHUNK_BITS;
-const MASK: i32 = SIDE - 1;
-/// Cells per chunk.
-const CELLS: usize = (SIDE * SIDE) as usize;
-/// Largest tree height. Chunk coordinates span at most 2^32 per axis; growth doubles the root
-/// and may shift its corner away from a later target, so covering any target from any origin
-/// needs at most 35 levels. 40 leaves room; spans stay far inside `i64`.
-const MAX_HEIGHT: u32 = 40;
+use crate::octree::{CELLS, CHUNK_BITS, MASK, Node, SIDE, Tree, cell_index, chunk_of, corner};
 
 #[derive(Clone)]
-struct Chunk<T> {
+pub(crate) struct Chunk<T> {
     cells: [T; CELLS],
-}
-
-#[derive(Clone)]
-enum Node<T> {
-    /// Children are nodes one level down.
-    Inner([Option<Arc<Node<T>>>; 8]),
-    /// Level 0: children are chunks.
-    Bottom([Option<Arc<Chunk<T>>>; 8]),
-}
-
-/// Chunk coordinates of a location: (x / 16, y / 16, z), floored.
-#[inline(always)]
-fn chunk_of(loc: Loc) -> [i64; 3] {
-    [
-        i64::from(loc.x >> CHUNK_BITS),
-        i64::from(loc.y >> CHUNK_BITS),
-        i64::from(loc.z),
-    ]
-}
-
-#[inline(always)]
-fn cell_index(loc: Loc) -> usize {
-    ((loc.y & MASK) * SIDE + (loc.x & MASK)) as usize
-}
-
-#[inline(always)]
-fn slot(rel: [u64; 3], level: u32) -> usize {
-    (((rel[0] >> level) & 1) | (((rel[1] >> level) & 1) << 1) | (((rel[2] >> level) & 1) << 2))
-        as usize
 }
 
 /// A persistent 3D grid of `T`, sparse over the whole `i32` range; unset cells read as the
@@ -70,10 +40,12 @@ fn slot(rel: [u64; 3], level: u32) -> usize {
 ///
 /// Costs (n = cells written, h = tree height ≈ log₂ of the world's extent in chunks, ≤ 33):
 /// - clone: Θ(1) (one reference-count increment);
-/// - [`get`](Grid::get): Θ(h), a few pointer hops, no allocation;
+/// - [`get`](Grid::get): Θ(1) through the directory (after enough reads since the last
+///   write: the build is Θ(chunks), paid for by as many reads), else Θ(h) pointer hops;
 /// - [`set`](Grid::set) (persistent): Θ(h) — copies one 256-cell chunk and h small nodes;
 /// - [`set_mut`](Grid::set_mut): Θ(h), in place when this value is the sole owner of the path;
-/// - memory: the written chunks (256 cells each) plus ≈ 1/7 of a node per chunk.
+/// - memory: the written chunks (256 cells each) plus ≈ 1/7 of a node per chunk, and once
+///   built, one pointer per chunk slot of the directory (shared by clones).
 ///
 /// `Grid` is `Send + Sync` when `T` is.
 ///
@@ -85,15 +57,139 @@ fn slot(rel: [u64; 3], level: u32) -> usize {
 /// assert_eq!(*empty.get(Loc::new(5, -3, 2)), 0); // the old value is unchanged
 /// assert_eq!(*one.get(Loc::new(i32::MAX, i32::MIN, 0)), 0);
 /// ```
-#[derive(Clone)]
 #[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct Grid<T> {
     default: T,
-    root: Option<Arc<Node<T>>>,
-    /// Chunk coordinates of the root's corner.
-    origin: [i64; 3],
-    /// Levels of nodes; the root covers 2^height chunks along each axis.
-    height: u32,
+    tree: Tree<Chunk<T>>,
+    /// Chunks written so far (sizes the directory's build threshold).
+    chunk_count: usize,
+    /// Reads that walked the tree since the last write: a hint, so a lost update under a
+    /// race only delays the directory.
+    walks: AtomicUsize,
+    /// A flat directory of every chunk, built once enough reads have walked the tree since
+    /// the last write, shared by clones, dropped by every write. `Some(None)`: the chunks
+    /// are too scattered for a directory; the tree answers.
+    dir: OnceLock<Option<Arc<Dir<T>>>>,
+}
+
+impl<T: Clone> Clone for Grid<T> {
+    fn clone(&self) -> Self {
+        Grid {
+            default: self.default.clone(),
+            tree: self.tree.clone(),
+            chunk_count: self.chunk_count,
+            walks: AtomicUsize::new(self.walks.load(Ordering::Relaxed)),
+            dir: self.dir.clone(),
+        }
+    }
+}
+
+/// Every chunk of a grid in one flat array over the chunks' bounding box, so a read is one
+/// directory load and one cell load; cells outside the box are unwritten.
+struct Dir<T> {
+    /// Chunk coordinates (x, y) and level of the box's first chunk.
+    first: [i32; 3],
+    /// Chunks along x and y, and levels.
+    size: [u32; 3],
+    /// One entry per chunk of the box, (z, y, x)-major; unwritten chunks share one chunk
+    /// of default values, so a read inside the box never branches on absence.
+    chunks: Box<[Arc<Chunk<T>>]>,
+    /// The grid's default, for reads outside the box.
+    default: T,
+}
+
+impl<T: Clone> Dir<T> {
+    /// The directory of `tree`'s chunks, or `None` when their bounding box holds more than
+    /// four times as many chunk slots as there are chunks (plus 1,024).
+    fn build(tree: &Tree<Chunk<T>>, count: usize, default: &T) -> Option<Dir<T>> {
+        let mut found = Vec::with_capacity(count);
+        let mut lo = [i64::MAX; 3];
+        let mut hi = [i64::MIN; 3];
+        /// A node still to visit: the node, its level and its corner in chunk coordinates.
+        type Pending<'t, T> = (&'t Node<Chunk<T>>, u32, [i64; 3]);
+        let mut stack: Vec<Pending<'_, T>> = Vec::new();
+        if let Some(r) = tree.root.as_deref() {
+            stack.push((r, tree.height - 1, tree.origin));
+        }
+        while let Some((n, level, at)) = stack.pop() {
+            let child = |s: usize| {
+                [
+                    at[0] + (((s & 1) as i64) << level),
+                    at[1] + ((((s >> 1) & 1) as i64) << level),
+                    at[2] + ((((s >> 2) & 1) as i64) << level),
+                ]
+            };
+            match n {
+                Node::Inner(kids) => {
+                    for (s, k) in kids.iter().enumerate() {
+                        if let Some(k) = k {
+                            stack.push((k, level.wrapping_sub(1), child(s)));
+                        }
+                    }
+                }
+                Node::Bottom(chunks) => {
+                    for (s, c) in chunks.iter().enumerate() {
+                        if let Some(c) = c {
+                            let a = child(s);
+                            for i in 0..3 {
+                                lo[i] = lo[i].min(a[i]);
+                                hi[i] = hi[i].max(a[i]);
+                            }
+                            found.push((a, c));
+                        }
+                    }
+                }
+            }
+        }
+        if found.is_empty() {
+            lo = [0; 3];
+            hi = [-1; 3];
+        }
+        let span = |a: usize| u64::try_from(hi[a] - lo[a] + 1).unwrap_or(0);
+        let slots = span(0).saturating_mul(span(1)).saturating_mul(span(2));
+        if slots > 4 * found.len() as u64 + 1024 {
+            return None;
+        }
+        let size = [span(0) as u32, span(1) as u32, span(2) as u32];
+        let blank = Arc::new(Chunk {
+            cells: std::array::from_fn(|_| default.clone()),
+        });
+        let mut chunks = vec![blank; slots as usize];
+        for (a, c) in found {
+            let i = ((a[2] - lo[2]) as u64 * u64::from(size[1]) + (a[1] - lo[1]) as u64)
+                * u64::from(size[0])
+                + (a[0] - lo[0]) as u64;
+            chunks[i as usize] = Arc::clone(c);
+        }
+        Some(Dir {
+            // Chunk coordinates of written cells come from i32 locations.
+            first: [lo[0] as i32, lo[1] as i32, lo[2] as i32],
+            size,
+            chunks: chunks.into(),
+            default: default.clone(),
+        })
+    }
+
+    /// The cell at `loc` when it lies in the directory's box.
+    #[inline(always)]
+    fn get_in(&self, loc: Loc) -> Option<&T> {
+        let dx = (loc.x >> CHUNK_BITS).wrapping_sub(self.first[0]) as u32;
+        let dy = (loc.y >> CHUNK_BITS).wrapping_sub(self.first[1]) as u32;
+        let dz = loc.z.wrapping_sub(self.first[2]) as u32;
+        if dx < self.size[0] && dy < self.size[1] && dz < self.size[2] {
+            let i = (dz * self.size[1] + dy) * self.size[0] + dx;
+            if let Some(c) = self.chunks.get(i as usize) {
+                return Some(&c.cells[cell_index(loc)]);
+            }
+        }
+        None
+    }
+
+    /// The cell at `loc` (outside the box: the default, as the box holds every chunk).
+    #[inline(always)]
+    fn get(&self, loc: Loc) -> &T {
+        self.get_in(loc).unwrap_or(&self.default)
+    }
 }
 
 impl<T: Clone + PartialEq> Grid<T> {
@@ -101,9 +197,10 @@ impl<T: Clone + PartialEq> Grid<T> {
     pub fn new(default: T) -> Self {
         Grid {
             default,
-            root: None,
-            origin: [0; 3],
-            height: 0,
+            tree: Tree::default(),
+            chunk_count: 0,
+            walks: AtomicUsize::new(0),
+            dir: OnceLock::new(),
         }
     }
 
@@ -114,35 +211,32 @@ impl<T: Clone + PartialEq> Grid<T> {
     }
 
     #[inline(always)]
-    fn rel(&self, chunk: [i64; 3]) -> Option<[u64; 3]> {
-        let span = 1i64 << self.height;
-        let rx = chunk[0] - self.origin[0];
-        let ry = chunk[1] - self.origin[1];
-        let rz = chunk[2] - self.origin[2];
-        if (rx | ry | rz) < 0 || rx >= span || ry >= span || rz >= span {
-            return None;
-        }
-        Some([rx as u64, ry as u64, rz as u64])
-    }
-
     fn find_chunk(&self, chunk: [i64; 3]) -> Option<&Chunk<T>> {
-        let mut node = self.root.as_deref()?;
-        let rel = self.rel(chunk)?;
-        let mut level = self.height - 1;
-        loop {
-            match node {
-                Node::Inner(kids) => {
-                    node = kids[slot(rel, level)].as_deref()?;
-                    level = level.wrapping_sub(1);
-                }
-                Node::Bottom(chunks) => return chunks[slot(rel, level)].as_deref(),
-            }
-        }
+        self.tree.find(chunk)
     }
 
     /// The value at `loc` (the default when never written).
     #[inline]
     pub fn get(&self, loc: Loc) -> &T {
+        if let Some(Some(dir)) = self.dir.get() {
+            return dir.get(loc);
+        }
+        self.get_walking(loc)
+    }
+
+    /// A read through the tree; after enough of them since the last write (twice the chunks,
+    /// plus 64: the directory's cost), build the directory.
+    fn get_walking(&self, loc: Loc) -> &T {
+        let walks = self.walks.load(Ordering::Relaxed);
+        if walks >= 2 * self.chunk_count + 64 {
+            if let Some(dir) = self.dir.get_or_init(|| {
+                Dir::build(&self.tree, self.chunk_count, &self.default).map(Arc::new)
+            }) {
+                return dir.get(loc);
+            }
+        } else {
+            self.walks.store(walks + 1, Ordering::Relaxed);
+        }
         match self.find_chunk(chunk_of(loc)) {
             Some(c) => &c.cells[cell_index(loc)],
             None => &self.default,
@@ -158,7 +252,7 @@ impl<T: Clone + PartialEq> Grid<T> {
 
     /// Set `loc` to `value` in place (copying only the shared part of the path).
     pub fn set_mut(&mut self, loc: Loc, value: T) {
-        if self.root.is_none() && value == self.default {
+        if self.tree.root.is_none() && value == self.default {
             return;
         }
         let chunk = self.chunk_mut(chunk_of(loc));
@@ -199,72 +293,42 @@ impl<T: Clone + PartialEq> Grid<T> {
         }
     }
 
-    /// Grow the root until it covers `chunk`.
-    fn cover(&mut self, chunk: [i64; 3]) {
-        if self.root.is_none() {
-            self.origin = chunk;
-            self.height = 1;
-            self.root = Some(Arc::new(Node::Bottom(Default::default())));
-            return;
-        }
-        while self.rel(chunk).is_none() && self.height < MAX_HEIGHT {
-            let span = 1i64 << self.height;
-            let mut s = 0usize;
-            for (axis, (c, o)) in chunk.iter().zip(self.origin.iter_mut()).enumerate() {
-                if *c < *o {
-                    *o -= span;
-                    s |= 1 << axis;
-                }
-            }
-            let mut kids: [Option<Arc<Node<T>>>; 8] = Default::default();
-            kids[s] = self.root.take();
-            self.root = Some(Arc::new(Node::Inner(kids)));
-            self.height += 1;
-        }
-    }
-
     /// The chunk at `chunk` coordinates, created and made unique along its path.
     fn chunk_mut(&mut self, chunk: [i64; 3]) -> &mut Chunk<T> {
-        self.cover(chunk);
-        // `cover` guarantees coverage (see MAX_HEIGHT).
-        let rel = self.rel(chunk).unwrap_or([0; 3]);
-        debug_assert!(
-            self.rel(chunk).is_some(),
-            "grid root does not cover {chunk:?}"
-        );
-        let default = &self.default;
-        let mut level = self.height - 1;
-        let mut node = Arc::make_mut(self.root.get_or_insert_with(|| {
-            Arc::new(if level == 0 {
-                Node::Bottom(Default::default())
-            } else {
-                Node::Inner(Default::default())
-            })
-        }));
-        loop {
-            let s = slot(rel, level);
-            match node {
-                Node::Inner(kids) => {
-                    let child = kids[s].get_or_insert_with(|| {
-                        Arc::new(if level == 1 {
-                            Node::Bottom(Default::default())
-                        } else {
-                            Node::Inner(Default::default())
-                        })
-                    });
-                    node = Arc::make_mut(child);
-                    level -= 1;
-                }
-                Node::Bottom(chunks) => {
-                    let c = chunks[s].get_or_insert_with(|| {
-                        Arc::new(Chunk {
-                            cells: std::array::from_fn(|_| default.clone()),
-                        })
-                    });
-                    return Arc::make_mut(c);
-                }
-            }
+        // The directory shares the chunks: drop it first, so a sole owner writes in place.
+        if self.dir.get().is_some() {
+            self.dir = OnceLock::new();
         }
+        *self.walks.get_mut() = 0;
+        let default = &self.default;
+        let slot = self.tree.slot_mut(chunk);
+        if slot.is_none() {
+            self.chunk_count += 1;
+        }
+        let c = slot.get_or_insert_with(|| {
+            Arc::new(Chunk {
+                cells: std::array::from_fn(|_| default.clone()),
+            })
+        });
+        Arc::make_mut(c)
+    }
+
+    /// A borrowed, read-only view of `area` with every chunk resolved once, so that a read
+    /// inside the box is one directory load and one cell load (no tree walk): what FOV,
+    /// pathfinding and AI callbacks should read through. Reads outside the box fall back to
+    /// [`get`](Grid::get), so the view answers every location like the grid.
+    ///
+    /// Θ(chunks in the box · h) to build; one pointer per chunk (a 80 × 50 level: 20).
+    ///
+    /// ```
+    /// use alembic::{Grid, Loc, LocBox};
+    /// let g = Grid::new(0u8).set(Loc::new(3, 4, 0), 9);
+    /// let v = g.view(LocBox::rect(0, 0, 80, 50, 0));
+    /// assert_eq!(*v.get(Loc::new(3, 4, 0)), 9);
+    /// assert_eq!(*v.get(Loc::new(500, 4, 7)), 0); // outside the box: still answered
+    /// ```
+    pub fn view(&self, area: LocBox) -> GridView<'_, T> {
+        GridView::new(self, area)
     }
 
     /// Every cell of `area` with its value, chunk by chunk (within a chunk, row-major).
@@ -295,11 +359,13 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// Every written chunk as (its corner location, its 256 cells row-major), in a canonical
     /// order (z, then y, then x). Chunks that hold only default values are skipped.
     fn chunks_sorted(&self) -> Vec<(Loc, &[T; CELLS])> {
-        let mut out = Vec::new();
-        if let Some(root) = &self.root {
-            collect(root, self.height - 1, [0; 3], self.origin, &mut out);
-        }
-        out.retain(|(_, cells)| cells.iter().any(|c| *c != self.default));
+        let mut out: Vec<(Loc, &[T; CELLS])> = self
+            .tree
+            .chunks()
+            .into_iter()
+            .filter(|(_, c)| c.cells.iter().any(|v| *v != self.default))
+            .map(|(at, c)| (corner(at), &c.cells))
+            .collect();
         out.sort_unstable_by_key(|(l, _)| (l.z, l.y, l.x));
         out
     }
@@ -343,36 +409,120 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// Whether two grids share all their storage (then they are certainly equal). Θ(1).
     #[must_use]
     pub fn ptr_eq(&self, other: &Self) -> bool {
-        match (&self.root, &other.root) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b) && self.origin == other.origin,
-            (None, None) => true,
-            _ => false,
-        }
+        self.tree.ptr_eq(&other.tree)
     }
 
-    /// Verify the tree's structure: bottom nodes exactly at level 0, height within bounds.
+    /// Verify the tree's structure (bottom nodes exactly at level 0, height within bounds),
+    /// the chunk count, and that a built directory holds exactly the tree's chunks.
     pub fn check_invariants(&self) -> Result<(), &'static str> {
-        fn walk<T>(n: &Node<T>, level: u32) -> Result<(), &'static str> {
-            match (n, level) {
-                (Node::Bottom(_), 0) => Ok(()),
-                (Node::Inner(kids), l) if l > 0 => {
-                    for k in kids.iter().flatten() {
-                        walk(k, l - 1)?;
-                    }
-                    Ok(())
+        self.tree.check(|_| Ok(()))?;
+        let chunks = self.tree.chunks();
+        if chunks.len() != self.chunk_count {
+            return Err("grid chunk count is stale");
+        }
+        if let Some(Some(dir)) = self.dir.get() {
+            for (at, c) in chunks {
+                if !std::ptr::eq(dir.get(corner(at)), &c.cells[0]) {
+                    return Err("grid directory and tree disagree");
                 }
-                _ => Err("grid node at the wrong level"),
+            }
+            // Every other slot is the one shared chunk of default values.
+            let mut distinct: Vec<*const Chunk<T>> = dir.chunks.iter().map(Arc::as_ptr).collect();
+            distinct.sort_unstable();
+            distinct.dedup();
+            if distinct.len() > self.chunk_count + 1 {
+                return Err("grid directory holds chunks the tree does not");
             }
         }
-        match &self.root {
-            None => Ok(()),
-            Some(r) if (1..=MAX_HEIGHT).contains(&self.height) => walk(r, self.height - 1),
-            Some(_) => Err("grid height out of range"),
-        }
+        Ok(())
     }
 }
 
 const CELLS_PER_ROW: usize = SIDE as usize;
+
+/// A read-only view of a box of a [`Grid`] with its chunks resolved: see [`Grid::view`].
+pub struct GridView<'a, T> {
+    grid: &'a Grid<T>,
+    /// The box's chunks (unwritten ones share one chunk of defaults).
+    dir: Dir<T>,
+}
+
+impl<'a, T: Clone + PartialEq> GridView<'a, T> {
+    fn new(grid: &'a Grid<T>, area: LocBox) -> Self {
+        let empty = || Dir {
+            first: [0; 3],
+            size: [0; 3],
+            chunks: Box::default(),
+            default: grid.default.clone(),
+        };
+        if area.is_empty() {
+            return GridView { grid, dir: empty() };
+        }
+        let first = [
+            area.min.x >> CHUNK_BITS,
+            area.min.y >> CHUNK_BITS,
+            area.min.z,
+        ];
+        let last = [
+            (area.max.x - 1) >> CHUNK_BITS,
+            (area.max.y - 1) >> CHUNK_BITS,
+            area.max.z - 1,
+        ];
+        let span = |a: usize| (i64::from(last[a]) - i64::from(first[a]) + 1) as u64;
+        // A box too large to resolve (over 2^22 chunks) reads through the grid.
+        if span(0).saturating_mul(span(1)).saturating_mul(span(2)) > 1 << 22 {
+            return GridView { grid, dir: empty() };
+        }
+        let size = [span(0) as u32, span(1) as u32, span(2) as u32];
+        let blank = Arc::new(Chunk {
+            cells: std::array::from_fn(|_| grid.default.clone()),
+        });
+        let mut chunks = vec![blank; (size[0] * size[1] * size[2]) as usize];
+        let lo = [
+            i64::from(first[0]),
+            i64::from(first[1]),
+            i64::from(first[2]),
+        ];
+        let hi = [i64::from(last[0]), i64::from(last[1]), i64::from(last[2])];
+        for (at, c) in grid.tree.chunks_in(lo, hi) {
+            let i = ((at[2] - lo[2]) as u64 * u64::from(size[1]) + (at[1] - lo[1]) as u64)
+                * u64::from(size[0])
+                + (at[0] - lo[0]) as u64;
+            if let Some(slot) = chunks.get_mut(i as usize) {
+                *slot = Arc::clone(c);
+            }
+        }
+        GridView {
+            grid,
+            dir: Dir {
+                first,
+                size,
+                chunks: chunks.into(),
+                default: grid.default.clone(),
+            },
+        }
+    }
+
+    /// The value at `loc`, as [`Grid::get`] gives it.
+    #[inline]
+    pub fn get(&self, loc: Loc) -> &T {
+        match self.dir.get_in(loc) {
+            Some(v) => v,
+            None => self.outside(loc),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn outside(&self, loc: Loc) -> &'a T {
+        self.grid.get(loc)
+    }
+
+    /// The grid it views.
+    pub fn grid(&self) -> &'a Grid<T> {
+        self.grid
+    }
+}
 
 /// Iterator over a box of a [`Grid`]: see [`Grid::iter_box`].
 pub struct BoxIter<'a, T> {
@@ -545,50 +695,6 @@ impl<'a, T: Clone + PartialEq> Iterator for BoxIter<'a, T> {
     }
 }
 
-fn collect<'a, T>(
-    node: &'a Node<T>,
-    level: u32,
-    rel: [u64; 3],
-    origin: [i64; 3],
-    out: &mut Vec<(Loc, &'a [T; CELLS])>,
-) {
-    match node {
-        Node::Inner(kids) => {
-            for (s, k) in kids.iter().enumerate() {
-                if let Some(k) = k {
-                    let r = child_rel(rel, s, level);
-                    collect(k, level - 1, r, origin, out);
-                }
-            }
-        }
-        Node::Bottom(chunks) => {
-            for (s, c) in chunks.iter().enumerate() {
-                if let Some(c) = c {
-                    let r = child_rel(rel, s, level);
-                    let cx = origin[0] + r[0] as i64;
-                    let cy = origin[1] + r[1] as i64;
-                    let cz = origin[2] + r[2] as i64;
-                    // Chunk coordinates of written cells always come from i32 locations.
-                    let corner = Loc::new(
-                        (cx << CHUNK_BITS) as i32,
-                        (cy << CHUNK_BITS) as i32,
-                        cz as i32,
-                    );
-                    out.push((corner, &c.cells));
-                }
-            }
-        }
-    }
-}
-
-fn child_rel(rel: [u64; 3], s: usize, level: u32) -> [u64; 3] {
-    [
-        rel[0] | (((s as u64) & 1) << level),
-        rel[1] | ((((s as u64) >> 1) & 1) << level),
-        rel[2] | ((((s as u64) >> 2) & 1) << level),
-    ]
-}
-
 impl<T: Clone + PartialEq + Default> Default for Grid<T> {
     fn default() -> Self {
         Grid::new(T::default())
@@ -606,9 +712,9 @@ impl<T: Clone + PartialEq> PartialEq for Grid<T> {
             return true;
         }
         if let (true, Some(a), Some(b)) = (
-            self.origin == other.origin && self.height == other.height,
-            &self.root,
-            &other.root,
+            self.tree.origin == other.tree.origin && self.tree.height == other.tree.height,
+            &self.tree.root,
+            &other.tree.root,
         ) {
             return nodes_eq(a, b, &self.default);
         }
@@ -616,11 +722,11 @@ impl<T: Clone + PartialEq> PartialEq for Grid<T> {
     }
 }
 
-fn nodes_eq<T: PartialEq>(a: &Arc<Node<T>>, b: &Arc<Node<T>>, default: &T) -> bool {
+fn nodes_eq<T: PartialEq>(a: &Arc<Node<Chunk<T>>>, b: &Arc<Node<Chunk<T>>>, default: &T) -> bool {
     if Arc::ptr_eq(a, b) {
         return true;
     }
-    let is_default_node = |n: &Node<T>| -> bool {
+    let is_default_node = |n: &Node<Chunk<T>>| -> bool {
         let mut stack = vec![n];
         while let Some(n) = stack.pop() {
             match n {
@@ -834,6 +940,103 @@ mod tests {
         let mut got = StableHasher::new();
         g.hash(&mut got);
         assert_eq!(got.finish(), want.finish());
+    }
+
+    #[test]
+    fn a_view_reads_like_the_grid_inside_and_outside_its_box() {
+        let mut g = Grid::new(0u32);
+        let mut x: u64 = 7;
+        for i in 0..3000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let l = Loc::new(
+                (x % 90) as i32 - 40,
+                ((x >> 8) % 70) as i32 - 30,
+                (x >> 16) as i32 % 3,
+            );
+            g.set_mut(l, i + 1);
+        }
+        g.set_mut(Loc::new(i32::MAX, i32::MIN, 1), 5);
+        for area in [
+            LocBox::rect(-17, -9, 50, 33, 0),
+            LocBox::new(Loc::new(-40, -30, -1), Loc::new(50, 40, 3)),
+            LocBox::rect(3, 3, 0, 5, 0),
+            LocBox::new(
+                Loc::new(i32::MIN, i32::MIN, 0),
+                Loc::new(i32::MAX, i32::MAX, 2),
+            ),
+        ] {
+            let v = g.view(area);
+            for y in -45..55 {
+                for x in -55..65 {
+                    for z in -2..4 {
+                        let l = Loc::new(x, y, z);
+                        assert_eq!(v.get(l), g.get(l), "{l} in view of {area:?}");
+                    }
+                }
+            }
+            let far = Loc::new(i32::MAX, i32::MIN, 1);
+            assert_eq!(*v.get(far), 5);
+        }
+    }
+
+    #[test]
+    fn reads_through_the_directory_match_a_map_across_writes_and_versions() {
+        use std::collections::HashMap;
+        let mut g = Grid::new(0u32);
+        let mut o: HashMap<Loc, u32> = HashMap::new();
+        let mut x: u64 = 11;
+        let mut versions = Vec::new();
+        for step in 0..40u32 {
+            // A burst of writes, then enough reads to build the directory.
+            for k in 0..50 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let l = if step >= 30 && (k == 0 || x.is_multiple_of(89)) {
+                    Loc::new(x as i32, (x >> 32) as i32, (x >> 8) as i32 % 4)
+                } else {
+                    Loc::new(
+                        (x % 100) as i32 - 50,
+                        ((x >> 8) % 60) as i32 - 9,
+                        (x >> 16) as i32 % 3,
+                    )
+                };
+                let v = (x >> 40) as u32 % 7;
+                if step % 2 == 0 {
+                    g = g.set(l, v);
+                } else {
+                    g.set_mut(l, v);
+                }
+                o.insert(l, v);
+            }
+            for y in -60..70 {
+                for x in -60..60 {
+                    for z in -3..4 {
+                        let l = Loc::new(x, y, z);
+                        assert_eq!(*g.get(l), o.get(&l).copied().unwrap_or(0), "{l}");
+                    }
+                }
+            }
+            for (l, v) in &o {
+                assert_eq!(g.get(*l), v, "{l}");
+            }
+            // Compact writes get a directory; scattered ones (from step 30) read the tree.
+            assert_eq!(
+                matches!(g.dir.get(), Some(Some(_))),
+                step < 30,
+                "step {step}"
+            );
+            g.check_invariants().unwrap();
+            versions.push((g.clone(), o.clone()));
+        }
+        for (g, o) in &versions {
+            for (l, v) in o {
+                assert_eq!(g.get(*l), v, "{l}");
+            }
+            g.check_invariants().unwrap();
+        }
     }
 
     #[test]

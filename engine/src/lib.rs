@@ -63,6 +63,7 @@ mod library;
 mod light;
 mod loc;
 mod mapgen;
+mod octree;
 mod path;
 mod props;
 mod pvec;
@@ -80,7 +81,7 @@ pub use dice::{Dice, DiceError, d, poisson, weighted_choice, weighted_index};
 pub use error::{Error, GameError, InvariantError, Owner};
 pub use fov::{Fov, MAX_FOV_RADIUS, VisibleSet, field_of_view};
 pub use game::{Game, Message, SAVE_FORMAT};
-pub use grid::{BoxIter, Grid};
+pub use grid::{BoxIter, Grid, GridView};
 pub use hash::StableHasher;
 pub use history::{BranchInfo, Budget, History, HistoryError};
 pub use hook::{

@@ -235,7 +235,7 @@ impl Library {
             Arc::new(Prototype {
                 name,
                 parent,
-                props: map,
+                props: map.frozen(),
                 mods: mods.into(),
             }),
         );
@@ -256,6 +256,7 @@ impl Library {
             .ok_or_else(|| Error::UnknownPrototype(Arc::from(name)))?;
         let mut p = Prototype::clone(p);
         p.props.insert(key.key().clone(), value.into_value());
+        p.props = p.props.frozen();
         self.protos.insert_mut(p.name.clone(), Arc::new(p));
         Ok(())
     }
@@ -348,7 +349,7 @@ impl Library {
     pub fn define_tile(&mut self, name: &str, props: Props) -> Result<TileId, Error> {
         let def = Arc::new(TileDef {
             name: Arc::from(name),
-            props: props.map,
+            props: props.map.frozen(),
         });
         if let Some(id) = self.tile_names.get(name) {
             let id = *id;

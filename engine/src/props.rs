@@ -335,9 +335,19 @@ impl PropKey {
     }
 }
 
+impl PropKey {
+    /// Whether both keys have the same name (the same static string is recognised without
+    /// comparing bytes).
+    #[inline]
+    fn same_name(&self, o: &Self) -> bool {
+        let (a, b) = (self.name(), o.name());
+        std::ptr::eq(a, b) || a == b
+    }
+}
+
 impl PartialEq for PropKey {
     fn eq(&self, o: &Self) -> bool {
-        self.hash == o.hash && self.name() == o.name()
+        self.hash == o.hash && self.same_name(o)
     }
 }
 impl Eq for PropKey {}
@@ -485,11 +495,63 @@ impl<T: PropType> Prop<T> {
     }
 }
 
-/// A small persistent map of properties, sorted by key.
+/// A sorted, immutable table of properties, built once and shared: a prototype's table, or
+/// the table a thing was made with. The keys' hashes sit in their own array, so a lookup
+/// is a binary search over contiguous integers and one name check.
+#[derive(Default)]
+struct Table {
+    hashes: Box<[u64]>,
+    entries: Box<[(PropKey, Value)]>,
+}
+
+impl Table {
+    /// A table of entries already sorted by key, without duplicates.
+    fn from_sorted(entries: Vec<(PropKey, Value)>) -> Table {
+        Table {
+            hashes: entries.iter().map(|(k, _)| k.hash).collect(),
+            entries: entries.into(),
+        }
+    }
+
+    #[inline]
+    fn find(&self, key: &PropKey) -> Option<usize> {
+        let mut i = self.hashes.partition_point(|h| *h < key.hash);
+        while self.hashes.get(i) == Some(&key.hash) {
+            if self.entries.get(i).is_some_and(|(k, _)| k.same_name(key)) {
+                return Some(i);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    #[inline]
+    fn get(&self, key: &PropKey) -> Option<&Value> {
+        self.find(key)
+            .and_then(|i| self.entries.get(i))
+            .map(|(_, v)| v)
+    }
+}
+
+/// A thing's own changes over its table, sorted by key: a new value, or `None` for a removed
+/// property. One allocation, so a read of a thing's own value is one pointer away.
+type Overrides = Arc<[(PropKey, Option<Value>)]>;
+
+/// A small persistent map of properties.
 ///
-/// Clone Θ(1) (shared); lookup Θ(log n) integer comparisons; insert Θ(n) copy-on-write.
-#[derive(Clone, Default, PartialEq, Hash)]
-pub struct PropMap(Arc<Vec<(PropKey, Value)>>);
+/// A map is a shared, immutable table (a prototype's properties, built once) plus the few
+/// entries this map changed or removed, kept apart and shared by reference count. A thing
+/// created from a prototype therefore stores only its own overrides; a read looks at the
+/// overrides, then falls through to the table. Equality, hashing, iteration and the saved
+/// form all see the merged map in key order, so they do not depend on how it is layered.
+///
+/// Clone Θ(1) (shared); lookup Θ(log n) integer comparisons; insert and remove copy only the
+/// overrides, and not even those when this map is their sole owner.
+#[derive(Clone, Default)]
+pub struct PropMap {
+    base: Arc<Table>,
+    over: Option<Overrides>,
+}
 
 impl PropMap {
     /// An empty map.
@@ -498,14 +560,61 @@ impl PropMap {
         PropMap::default()
     }
 
-    fn find(&self, key: &PropKey) -> Result<usize, usize> {
-        self.0.binary_search_by(|(k, _)| k.cmp(key))
+    /// A map of these entries as one fresh table (no overrides).
+    fn from_entries(mut entries: Vec<(PropKey, Value)>) -> Self {
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.dedup_by(|b, a| a.0 == b.0);
+        PropMap {
+            base: Arc::new(Table::from_sorted(entries)),
+            over: None,
+        }
+    }
+
+    /// This map with its overrides folded into one new table: what a prototype stores, so
+    /// that things created from it share it.
+    #[must_use]
+    pub(crate) fn frozen(&self) -> PropMap {
+        if self.over.is_none() {
+            return self.clone();
+        }
+        PropMap::from_entries(self.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+    }
+
+    /// The same map expressed as overrides over `base`'s table (when `base` has no
+    /// overrides of its own): how a loaded thing gets to share its prototype's table again.
+    #[must_use]
+    pub(crate) fn rebased(&self, base: &PropMap) -> PropMap {
+        if base.over.is_some() || Arc::ptr_eq(&self.base, &base.base) {
+            return self.clone();
+        }
+        let mut m = base.clone();
+        for (k, _) in base.iter() {
+            if self.get(k).is_none() {
+                m.remove(k);
+            }
+        }
+        for (k, v) in self.iter() {
+            m.insert(k.clone(), v.clone());
+        }
+        m
+    }
+
+    #[inline]
+    fn find_over(&self, key: &PropKey) -> Option<&Option<Value>> {
+        let over = self.over.as_deref()?;
+        over.iter()
+            .find(|(k, _)| k.hash == key.hash && k.same_name(key))
+            .map(|(_, v)| v)
     }
 
     /// The raw value stored under `key`.
     #[must_use]
+    #[inline]
     pub fn get(&self, key: &PropKey) -> Option<&Value> {
-        self.find(key).ok().map(|i| &self.0[i].1)
+        if let Some(v) = self.find_over(key) {
+            return v.as_ref();
+        }
+        self.base.get(key)
     }
 
     /// A typed value, or the key's default, or [`Error::MissingProperty`]; a stored value of
@@ -523,39 +632,155 @@ impl PropMap {
         matches!(self.get(flag.key()), Some(Value::Bool(true)))
     }
 
-    /// Store `value` under `key` (copy-on-write).
-    pub fn insert(&mut self, key: PropKey, value: Value) {
-        match self.find(&key) {
-            Ok(i) => {
-                if self.0[i].1 != value {
-                    Arc::make_mut(&mut self.0)[i].1 = value;
+    /// Record `value` (or a removal, `None`) for `key` among the overrides; an override that
+    /// says what the table says is dropped, so equal maps keep equal overrides.
+    fn put(&mut self, key: PropKey, value: Option<Value>) {
+        let same_as_base = self.base.get(&key) == value.as_ref();
+        let at = {
+            let over: &[(PropKey, Option<Value>)] = self.over.as_deref().unwrap_or(&[]);
+            let at = over.binary_search_by(|(k, _)| k.cmp(&key));
+            if let Ok(i) = at
+                && !same_as_base
+                && over.get(i).map(|(_, v)| v) == Some(&value)
+            {
+                return;
+            }
+            at
+        };
+        if let (Ok(i), false) = (at, same_as_base) {
+            // A sole owner replaces the value in place.
+            if let Some(slot) = self
+                .over
+                .as_mut()
+                .and_then(Arc::get_mut)
+                .and_then(|o| o.get_mut(i))
+            {
+                slot.1 = value;
+                return;
+            }
+        }
+        let over: &[(PropKey, Option<Value>)] = self.over.as_deref().unwrap_or(&[]);
+        let mut v = Vec::with_capacity(over.len() + 1);
+        match (at, same_as_base) {
+            (Ok(i), false) => {
+                v.extend_from_slice(over);
+                if let Some(slot) = v.get_mut(i) {
+                    slot.1 = value;
                 }
             }
-            Err(i) => Arc::make_mut(&mut self.0).insert(i, (key, value)),
+            (Ok(i), true) => {
+                v.extend_from_slice(&over[..i]);
+                v.extend_from_slice(&over[i + 1..]);
+            }
+            (Err(_), true) => return,
+            (Err(i), false) => {
+                v.extend_from_slice(&over[..i]);
+                v.push((key, value));
+                v.extend_from_slice(&over[i..]);
+            }
         }
+        self.over = if v.is_empty() { None } else { Some(v.into()) };
+    }
+
+    /// Store `value` under `key` (copy-on-write of the overrides only).
+    pub fn insert(&mut self, key: PropKey, value: Value) {
+        if self.get(&key) == Some(&value) {
+            return;
+        }
+        self.put(key, Some(value));
     }
 
     /// Remove `key`; returns the old value.
     pub fn remove(&mut self, key: &PropKey) -> Option<Value> {
-        let i = self.find(key).ok()?;
-        Some(Arc::make_mut(&mut self.0).remove(i).1)
+        let old = self.get(key)?.clone();
+        self.put(key.clone(), None);
+        Some(old)
     }
 
     /// Number of properties.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.0.len()
+        match &self.over {
+            None => self.base.entries.len(),
+            Some(_) => self.iter().count(),
+        }
     }
 
     /// Whether there are none.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.len() == 0
     }
 
     /// Every (key, value), in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&PropKey, &Value)> {
-        self.0.iter().map(|(k, v)| (k, v))
+        Merge {
+            base: self.base.entries.iter().peekable(),
+            over: self.over.as_deref().unwrap_or(&[]).iter().peekable(),
+        }
+    }
+
+    /// Whether both maps share all their storage (then they are certainly equal). Θ(1).
+    fn ptr_eq(&self, o: &Self) -> bool {
+        Arc::ptr_eq(&self.base, &o.base)
+            && match (&self.over, &o.over) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
+    }
+}
+
+/// The merged view of a table and its overrides, in key order.
+struct Merge<'a> {
+    base: std::iter::Peekable<std::slice::Iter<'a, (PropKey, Value)>>,
+    over: std::iter::Peekable<std::slice::Iter<'a, (PropKey, Option<Value>)>>,
+}
+
+impl<'a> Iterator for Merge<'a> {
+    type Item = (&'a PropKey, &'a Value);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let order = match (self.base.peek(), self.over.peek()) {
+                (None, None) => return None,
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (Some((b, _)), Some((o, _))) => b.cmp(o),
+            };
+            match order {
+                Ordering::Less => return self.base.next().map(|(k, v)| (k, v)),
+                Ordering::Equal => {
+                    self.base.next();
+                    if let Some((k, Some(v))) = self.over.next() {
+                        return Some((k, v));
+                    }
+                }
+                Ordering::Greater => {
+                    if let Some((k, Some(v))) = self.over.next() {
+                        return Some((k, v));
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl PartialEq for PropMap {
+    fn eq(&self, o: &Self) -> bool {
+        self.ptr_eq(o) || self.iter().eq(o.iter())
+    }
+}
+
+impl Hash for PropMap {
+    /// The bytes the former flat, sorted vector of entries hashed: its length, then every
+    /// (key, value) in key order. State hashes of recorded games do not change.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.len());
+        for (k, v) in self.iter() {
+            k.hash(state);
+            v.hash(state);
+        }
     }
 }
 
@@ -566,8 +791,15 @@ impl fmt::Debug for PropMap {
 }
 
 impl Serialize for PropMap {
+    /// A map of every (key, value) in key order, with its length up front (formats such as
+    /// postcard need it).
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(self.iter())
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.len()))?;
+        for (k, v) in self.iter() {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
     }
 }
 
@@ -577,7 +809,7 @@ impl<'de> Deserialize<'de> for PropMap {
             std::collections::BTreeMap::<PropKey, Value>::deserialize(d)?
                 .into_iter()
                 .collect();
-        Ok(PropMap(Arc::new(entries)))
+        Ok(PropMap::from_entries(entries))
     }
 }
 
@@ -789,6 +1021,58 @@ mod tests {
         assert_eq!(a.len(), 2);
         assert_eq!(a.remove(NAME.key()), Some(Value::Text("rat".into())));
         assert_eq!(a.get(NAME.key()), None);
+    }
+
+    #[test]
+    fn layered_maps_read_hash_and_compare_like_a_flat_map() {
+        use crate::hash::StableHasher;
+        let keys: Vec<PropKey> = (0..12).map(|i| PropKey::new(&format!("k{i}"))).collect();
+        let base = PropMap::from_entries(
+            keys.iter()
+                .take(8)
+                .enumerate()
+                .map(|(i, k)| (k.clone(), Value::Int(i as i64)))
+                .collect(),
+        );
+        let mut oracle: std::collections::BTreeMap<PropKey, Value> =
+            base.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let mut m = base.clone();
+        let mut x: u64 = 3;
+        for step in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let k = &keys[(x % 12) as usize];
+            if x.is_multiple_of(5) {
+                assert_eq!(m.remove(k), oracle.remove(k));
+            } else {
+                let v = Value::Int(((x >> 8) % 10) as i64);
+                m.insert(k.clone(), v.clone());
+                oracle.insert(k.clone(), v);
+            }
+            let flat =
+                PropMap::from_entries(oracle.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
+            for k in &keys {
+                assert_eq!(m.get(k), oracle.get(k), "step {step}");
+            }
+            assert_eq!(m.len(), oracle.len());
+            assert_eq!(m, flat);
+            assert_eq!(m.rebased(&base), flat);
+            let hash = |p: &PropMap| {
+                let mut h = StableHasher::new();
+                p.hash(&mut h);
+                h.finish()
+            };
+            assert_eq!(hash(&m), hash(&flat));
+            assert_eq!(
+                serde_json::to_string(&m).unwrap(),
+                serde_json::to_string(&flat).unwrap()
+            );
+            // Overrides never repeat what the table says.
+            if let Some(o) = &m.over {
+                assert!(o.iter().all(|(k, v)| m.base.get(k) != v.as_ref()));
+            }
+        }
     }
 
     #[test]

@@ -58,6 +58,24 @@ impl<T: Clone> PVec<T> {
         }
     }
 
+    /// The value at `i`, mutable, with the path to it made unique (copying only what is
+    /// shared with other vectors); `None` when the slot is empty.
+    pub(crate) fn get_mut(&mut self, i: u64) -> Option<&mut T> {
+        self.get(i)?;
+        let mut shift = self.height * BITS;
+        let mut node = Arc::make_mut(self.root.as_mut()?);
+        loop {
+            let s = ((i >> shift) & MASK) as usize;
+            match node {
+                Node::Inner(kids) => {
+                    node = Arc::make_mut(kids[s].as_mut()?);
+                    shift = shift.checked_sub(BITS)?;
+                }
+                Node::Leaf(items) => return items[s].as_mut(),
+            }
+        }
+    }
+
     /// Store `value` at `i` (or clear it with `None`); returns the previous value.
     pub(crate) fn set(&mut self, i: u64, value: Option<T>) -> Option<T> {
         if self.root.is_none() {

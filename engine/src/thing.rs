@@ -201,7 +201,7 @@ impl Thing {
             id: None,
             place: None,
             proto: None,
-            props: props.map,
+            props: props.map.frozen(),
             mods: props.mods.into(),
             contents: IdList::default(),
             modded_by: IdList::default(),

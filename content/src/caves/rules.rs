@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use alembic::{
-    DijkstraMap, Dir, Error, Game, HookCall, HookCtx, Loc, LocBox, ON_ACTION, ON_USE, Place,
-    PropType, Search, ThingId, TileId, Value, ValueKind, VisibleSet, astar, field_of_view,
+    DijkstraMap, Dir, Error, Game, HookCall, HookCtx, Loc, LocBox, ON_ACTION, ON_USE, PropType,
+    Search, ThingId, TileId, Value, ValueKind, VisibleSet, astar, field_of_view,
 };
 use serde::{Deserialize, Serialize};
 
@@ -159,13 +159,17 @@ pub fn is_hostile(g: &Game, id: ThingId) -> bool {
     g.is(id, &HOSTILE)
 }
 
-/// Every creature on level `z` (the player included), in id order.
+/// Every creature on level `z` (the player included), in id order. Reads the engine's cell
+/// index for that level only, so things on other levels cost nothing.
 #[must_use]
 pub fn creatures_on(g: &Game, z: i32) -> Vec<ThingId> {
-    g.all_things()
-        .filter(|t| matches!(t.place(), Some(Place::Map(l)) if l.z == z))
-        .filter_map(alembic::Thing::id)
-        .collect()
+    let mut ids: Vec<ThingId> = g
+        .things_on_level(z)
+        .into_iter()
+        .flat_map(|(_, ids)| ids.iter().copied())
+        .collect();
+    ids.sort_unstable();
+    ids
 }
 
 fn transparent(g: &Game, l: Loc) -> bool {

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Write the benchmark table of benches/README.md from one criterion run.
+
+Called by scripts/bench-table.sh, which runs the benches; reads criterion's JSON estimates
+(only those written by this run) and the figures the benches print (bytes per version,
+per Game::set, per kept turn), and replaces the text between the markers
+<!-- bench-table:start --> and <!-- bench-table:end --> in benches/README.md.
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+
+START = "<!-- bench-table:start -->"
+END = "<!-- bench-table:end -->"
+
+
+def results(criterion_dir, since):
+    """full_id -> nanoseconds (criterion's slope when linear sampling, else its mean)."""
+    out = {}
+    for root, _dirs, files in os.walk(criterion_dir):
+        if os.path.basename(root) != "new" or "estimates.json" not in files:
+            continue
+        est = os.path.join(root, "estimates.json")
+        if os.path.getmtime(est) < since:
+            continue
+        with open(os.path.join(root, "benchmark.json")) as f:
+            meta = json.load(f)
+        with open(est) as f:
+            e = json.load(f)
+        ns = (e.get("slope") or {}).get("point_estimate") or e["mean"]["point_estimate"]
+        out[meta["full_id"]] = ns
+    return out
+
+
+def printed(log):
+    """Figures the benches print to stdout."""
+    figs = {}
+    pats = {
+        "grid_version_bytes": r"memory: 1,000 one-cell versions: (\d+) bytes",
+        "set_bytes": r"memory: Game::set kept (\d+) bytes",
+        "history_bytes": r"history: \d+ turns kept: (\d+) B per kept turn",
+    }
+    for key, pat in pats.items():
+        m = re.search(pat, log)
+        if m:
+            figs[key] = float(m.group(1))
+    return figs
+
+
+def fmt_time(ns):
+    if ns is None:
+        return "n/a"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.2f} µs"
+    return f"{ns:.1f} ns"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--criterion", required=True)
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--since", type=float, required=True)
+    ap.add_argument("--readme", required=True)
+    ap.add_argument("--cmd", required=True)
+    ap.add_argument("--date", required=True)
+    ap.add_argument("--load", required=True)
+    a = ap.parse_args()
+
+    r = results(a.criterion, a.since)
+    with open(a.log, encoding="utf-8", errors="replace") as f:
+        figs = printed(f.read())
+
+    def t(full_id):
+        return r.get(full_id)
+
+    def ratio(x, y):
+        vx, vy = t(x), t(y)
+        return vx / vy if vx is not None and vy else None
+
+    rows = []  # (bar, measured, baseline, ratio-or-value, limit, met)
+
+    def ratio_bar(name, ours, base, limit):
+        q = ratio(ours, base)
+        met = None if q is None else q <= limit
+        rows.append((name, f"{fmt_time(t(ours))} (`{ours}`)", f"{fmt_time(t(base))} (`{base}`)",
+                     "n/a" if q is None else f"{q:.2f}×", f"≤ {limit}×", met))
+
+    def abs_bar(name, ours, limit_ns, limit_text, base=None):
+        v = t(ours)
+        met = None if v is None else v <= limit_ns
+        q = ratio(ours, base) if base else None
+        rows.append((name, f"{fmt_time(v)} (`{ours}`)",
+                     f"{fmt_time(t(base))} (`{base}`)" if base else "—",
+                     "—" if q is None else f"{q:.2f}×", limit_text, met))
+
+    def fig_bar(name, key, limit, unit):
+        v = figs.get(key)
+        met = None if v is None else v <= limit
+        rows.append((name, "n/a" if v is None else f"{v:.0f} {unit}", "—", "—",
+                     f"≤ {limit:,} {unit}", met))
+
+    ratio_bar("grid random get vs flat `Vec` (`Grid::get`)", "grid/random_get/grid",
+              "grid/random_get/flat_vec", 1.5)
+    ratio_bar("grid random get vs flat `Vec` (`GridView::get`)", "grid/random_get/grid_view",
+              "grid/random_get/flat_vec", 1.5)
+    ratio_bar("grid scan through `get` vs flat `Vec` indexed scan",
+              "grid/full_scan/grid_get_scan", "grid/full_scan/flat_vec_index_scan", 3)
+    ratio_bar("grid scan through `GridView::get` vs flat indexed scan",
+              "grid/full_scan/grid_view_get_scan", "grid/full_scan/flat_vec_index_scan", 3)
+    ratio_bar("grid native iterator (`iter_box(..).sum()`) vs slice sum",
+              "grid/full_scan/grid_iter_box_sum", "grid/full_scan/slice_sum", 1.2)
+    abs_bar("grid persistent set", "grid/persistent_set/grid_set", 500, "≤ 0.5 µs",
+            "grid/persistent_set/flat_vec_clone_and_set")
+    fig_bar("grid one-cell version, bytes kept", "grid_version_bytes", 1000, "B")
+    q = ratio("grid/isolated_get/grid", "grid/isolated_get/hashmap")
+    rows.append(("40,000 isolated cells: read vs std `HashMap` (issue: was 13×, no number set)",
+                  f"{fmt_time(t('grid/isolated_get/grid'))} (`grid/isolated_get/grid`)",
+                  f"{fmt_time(t('grid/isolated_get/hashmap'))} (`grid/isolated_get/hashmap`)",
+                  "n/a" if q is None else f"{q:.2f}×", "< 13×", None if q is None else q < 13))
+    ratio_bar("property read (`query`) vs `HashMap<id, struct>` field read",
+              "things/property_read/game_query", "things/property_read/hashmap_field", 1.5)
+    ratio_bar("`query` with 5 modifiers vs the same sum over a `HashMap` record",
+              "things/query_5_modifiers/game_query", "things/query_5_modifiers/hashmap_sum", 1.5)
+    fig_bar("bytes kept per `Game::set` (10,000 things)", "set_bytes", 500, "B")
+    ratio_bar("FOV to a fresh `HashSet` vs bracket recursive (issue 3: ≤ 0.8×)",
+              "fov/alembic-fresh-hashset", "fov/bracket-recursive", 0.8)
+    ratio_bar("FOV to a reused `Vec` vs symmetric-shadowcasting (≤ 0.8×)",
+              "fov/alembic-reused-vec", "fov/symmetric-shadowcasting", 0.8)
+    ratio_bar("A*, reused workspace, vs `pathfinding` (≤ 0.8×)", "astar/alembic",
+              "astar/pathfinding", 0.8)
+    ratio_bar("A*, fresh workspace, vs `pathfinding` (≤ 0.8×)", "astar/alembic-fresh",
+              "astar/pathfinding", 0.8)
+    abs_bar("Alchemy turn, 1,000 rats on the hero's level", "scaling/1000 rats on the level",
+            1e6, "≤ 1 ms", "scaling/hero alone")
+    ratio_bar("Alchemy turn, 10,000 rats on another level, vs the hero alone",
+              "scaling/10000 rats off the level", "scaling/hero alone", 1.1)
+    fig_bar("history: bytes kept per bot turn (1,000 turns, seed 1)", "history_bytes", 8192, "B")
+
+    lines = [START, ""]
+    lines.append(f"Generated by `scripts/bench-table.sh` on {a.date}; load average {a.load}; "
+                 f"command: `{a.cmd}`. Ratios are to a baseline measured in the same run; "
+                 f"the machine is shared, so absolute times drift more than ratios.")
+    lines.append("")
+    met = sum(1 for row in rows if row[5])
+    missed = [row[0] for row in rows if row[5] is False]
+    lines.append(f"**Bars met: {met} of {len(rows)}.**" +
+                 (" Missed: " + "; ".join(missed) + "." if missed else ""))
+    lines.append("")
+    lines.append("| bar | measured | same-run baseline | ratio | bar | met |")
+    lines.append("|---|---:|---:|---:|---:|:---:|")
+    for name, m, b, q, lim, ok in rows:
+        lines.append(f"| {name} | {m} | {b} | {q} | {lim} | "
+                     f"{'n/a' if ok is None else ('yes' if ok else '**no**')} |")
+    lines.append("")
+    lines.append("Every benchmark of the run (criterion's estimate per iteration):")
+    lines.append("")
+    lines.append("| benchmark | time |")
+    lines.append("|---|---:|")
+    for k in sorted(r):
+        lines.append(f"| `{k}` | {fmt_time(r[k])} |")
+    lines.append("")
+    lines.append(END)
+    table = "\n".join(lines)
+
+    with open(a.readme, encoding="utf-8") as f:
+        text = f.read()
+    if START in text and END in text:
+        pre = text[: text.index(START)]
+        post = text[text.index(END) + len(END):]
+        text = pre + table + post
+    else:
+        text = text.rstrip("\n") + "\n\n" + table + "\n"
+    with open(a.readme, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
