@@ -1,5 +1,5 @@
 //! One 120×40 terminal frame: the demo game's and the Alchemy play screen's render into an
-//! `alembic::Frame`, then the terminal frontend's frame→ratatui-buffer drawing (and a full
+//! `alembic_ui::Frame`, then the terminal frontend's frame→ratatui-buffer drawing (and a full
 //! `Terminal::draw` with diffing on a `TestBackend`), beside a plain `Vec<Cell>` fill of the
 //! same size as the baseline. Target (issue 5): build + draw ≤ 1 ms median.
 //!
@@ -11,9 +11,9 @@
 
 use std::hint::black_box;
 
-use alembic::{App, Cell, ColourDepth, Frame, Input};
 use alembic_content::{LaunchOptions, launch};
 use alembic_tui::{draw_frame, present_on};
+use alembic_ui::{App, Cell, ColourDepth, Frame, Input};
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

@@ -5,10 +5,11 @@
 //!
 //! Save format (for `--load`): two lines, `alembic-demo 1` then `seed turns x y`.
 
-use alembic::{
-    Cell, Confirm, Dir, Frame, GameRng, Input, ItemList, Key, ListEntry, MessageLogScreen, Palette,
-    Rect, Rgb, Screen, ScreenStack, ScreenValue, TextScreen, Transition, direction_key,
-    draw_message_log, fill, plain_key, put_clipped,
+use alembic::{Dir, GameRng, Rgb};
+use alembic_ui::{
+    Cell, Confirm, Frame, Input, ItemList, Key, ListEntry, MessageLogScreen, Palette, Rect, Screen,
+    ScreenStack, ScreenValue, TextScreen, Transition, direction_key, draw_message_log, fill,
+    plain_key, put_clipped,
 };
 
 /// Room size including its walls.
@@ -315,7 +316,7 @@ impl Screen<DemoWorld> for PlayScreen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alembic::{TestFrontend, run};
+    use alembic_ui::{TestFrontend, run};
 
     fn play(seed: u64, w: u16, h: u16, script: Vec<Input>) -> (TestFrontend, DemoWorld) {
         let mut fe = TestFrontend::new(w, h, script);

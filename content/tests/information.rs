@@ -6,10 +6,10 @@
 
 mod common;
 
-use alembic::{App, Frame, Input, Key, ScreenStack};
 use alembic_content::alchemy::props::{HPS, HPS_MAX, LAST_SEEN};
 use alembic_content::alchemy::view::{self, describe};
 use alembic_content::alchemy_ui::{self, AlchemyCtx};
+use alembic_ui::{App, Frame, Input, Key, ScreenStack};
 use common::{arena, at, give, put, wield};
 
 fn render(app: &ScreenStack<AlchemyCtx>) -> Frame {
@@ -382,7 +382,7 @@ fn save_and_quit_says_where() {
     let file = dir.join("alchemy.save");
     let (g, _rules, _hero) = arena(12);
     let mut a = alchemy_ui::app_with_game(g, Some(file.clone())).unwrap();
-    assert_eq!(a.handle(Input::ch('S')), alembic::Control::Continue);
+    assert_eq!(a.handle(Input::ch('S')), alembic_ui::Control::Continue);
     assert!(file.is_file());
     let f = render(&a);
     assert!(
@@ -391,7 +391,7 @@ fn save_and_quit_says_where() {
         f.to_text()
     );
     assert!(f.contains_text("--More--"));
-    assert_eq!(a.handle(Input::ch(' ')), alembic::Control::Quit);
+    assert_eq!(a.handle(Input::ch(' ')), alembic_ui::Control::Quit);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -1,8 +1,8 @@
-//! The terminal frontend for Alembic: draws an [`alembic::Frame`] with ratatui (whose buffer
-//! diffing means no flicker) and turns crossterm key events into [`alembic::Input`]s.
+//! The terminal frontend for Alembic: draws an [`alembic_ui::Frame`] with ratatui (whose buffer
+//! diffing means no flicker) and turns crossterm key events into [`alembic_ui::Input`]s.
 //!
-//! It holds no game code: the binary asks `alembic_content::launch` for an [`alembic::App`] and
-//! drives it with [`alembic::run`] through [`TuiFrontend`]. The pieces that do not need a real
+//! It holds no game code: the binary asks `alembic_content::launch` for an [`alembic_ui::App`] and
+//! drives it with [`alembic_ui::run`] through [`TuiFrontend`]. The pieces that do not need a real
 //! terminal — [`draw_frame`], [`map_event`], [`rgb_to_colour`], [`rgb_to_ansi256`] — are public
 //! so tests and benchmarks can use them headless.
 
@@ -11,7 +11,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use alembic::{ColourDepth, Frame, Frontend, Input, Key, Mods, MouseButton, MouseKind, Rgb};
+use alembic::Rgb;
+use alembic_ui::{ColourDepth, Frame, Frontend, Input, Key, Mods, MouseButton, MouseKind};
 use ratatui::backend::Backend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{
@@ -354,7 +355,7 @@ pub fn map_key_event(k: &KeyEvent) -> Option<Input> {
 // ---------------------------------------------------------------------------------------------
 // The frontend
 
-/// [`alembic::Frontend`] over a real terminal (ratatui's crossterm backend on stdout).
+/// [`alembic_ui::Frontend`] over a real terminal (ratatui's crossterm backend on stdout).
 ///
 /// Create the terminal with `ratatui::try_init()` (raw mode, alternate screen, a panic hook
 /// that restores the terminal) and call `ratatui::restore()` when done.
@@ -446,7 +447,7 @@ impl Frontend for TuiFrontend {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alembic::{App, Cell, MinSize, TestFrontend, run};
+    use alembic_ui::{App, Cell, MinSize, TestFrontend, run};
     use ratatui::backend::TestBackend;
     use ratatui::crossterm::event::KeyEventState;
 

@@ -8,9 +8,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use alembic::{App, Control, Frame, Frontend, Input, MinSize};
 use alembic_content::{GameArgs, launch};
 use alembic_tui::{MIN_HEIGHT, MIN_WIDTH, TuiFrontend, detect_colour_depth};
+use alembic_ui::{App, Control, Frame, Frontend, Input, MinSize};
 use clap::Parser;
 
 /// Play an Alembic roguelike in the terminal.
@@ -138,10 +138,10 @@ fn main() -> ExitCode {
     let _ = frontend.set_title(&format!("Alembic - {game}"));
     let (result, farewell) = if std::env::var_os("ALEMBIC_TEST_PANIC").is_some_and(|v| v == "1") {
         let mut app = PanicOnFirstInput(app);
-        (alembic::run(&mut frontend, &mut app), app.farewell())
+        (alembic_ui::run(&mut frontend, &mut app), app.farewell())
     } else {
         let mut app = app;
-        (alembic::run(&mut frontend, &mut app), app.farewell())
+        (alembic_ui::run(&mut frontend, &mut app), app.farewell())
     };
     drop(frontend);
     alembic_tui::restore_terminal();

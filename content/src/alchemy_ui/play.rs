@@ -2,10 +2,11 @@
 //! lit by the hero's torch, remembered terrain dimmed) and the status panel; every command
 //! key of the game.
 
-use alembic::{
-    Cell, ColourDepth, Confirm, Frame, Input, ItemList, Key, ListEntry, Loc, LocBox,
-    MessageLogScreen, MouseButton, MouseKind, Rect, Rgb, Screen, ScreenValue, TextScreen, ThingId,
-    Tile, TileSupport, Transition, fill, plain_key, put_clipped, wrap_text,
+use alembic::{Loc, LocBox, Rgb, ThingId};
+use alembic_ui::{
+    Cell, ColourDepth, Confirm, Frame, Input, ItemList, Key, ListEntry, MessageLogScreen,
+    MouseButton, MouseKind, Rect, Screen, ScreenValue, TextScreen, Tile, TileSupport, Transition,
+    fill, plain_key, put_clipped, wrap_text,
 };
 
 use super::colours::{self, PALETTE};

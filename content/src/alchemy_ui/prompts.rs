@@ -1,9 +1,10 @@
 //! The smaller Alchemy screens: the item action menu, the direction prompt, the look and
 //! target cursor, and the end-of-game summary.
 
-use alembic::{
-    Cell, Frame, Input, Key, Loc, Rect, Rgb, Screen, ScreenValue, TextScreen, Transition,
-    direction_key, draw_box, fill, is_cancel, plain_key, put_centred, put_clipped, wrap_text,
+use alembic::{Loc, Rgb};
+use alembic_ui::{
+    Cell, Frame, Input, Key, Rect, Screen, ScreenValue, TextScreen, Transition, direction_key,
+    draw_box, fill, is_cancel, plain_key, put_centred, put_clipped, wrap_text,
 };
 
 use super::colours::{self, PALETTE};
@@ -138,7 +139,7 @@ impl Screen<AlchemyCtx> for MorePrompt {
         match input {
             Input::Key { .. }
             | Input::Mouse {
-                kind: alembic::MouseKind::Down(_),
+                kind: alembic_ui::MouseKind::Down(_),
                 ..
             } => Transition::Pop(ScreenValue::Done),
             _ => Transition::Stay,

@@ -8,7 +8,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use alembic::{Frame, Game, Input, Rect, Screen, ScreenValue, Transition};
+use alembic::Game;
+use alembic_ui::{Frame, Input, Rect, Screen, ScreenValue, Transition};
 
 use super::colours;
 use super::play::draw_play;

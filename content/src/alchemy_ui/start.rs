@@ -1,9 +1,10 @@
 //! The start screen (new game, new game from a seed, continue, help, quit) and the seed
 //! prompt.
 
-use alembic::{
-    Cell, Frame, Input, Key, Rect, Rgb, Screen, ScreenValue, TextScreen, Transition, draw_box,
-    fill, is_cancel, plain_key, put_centred, put_clipped,
+use alembic::Rgb;
+use alembic_ui::{
+    Cell, Frame, Input, Key, Rect, Screen, ScreenValue, TextScreen, Transition, draw_box, fill,
+    is_cancel, plain_key, put_centred, put_clipped,
 };
 
 use super::colours::{self, PALETTE};
@@ -65,14 +66,14 @@ impl StartScreen {
     /// (a new game asked for on the command line while a save exists), and the question to
     /// push over it.
     #[must_use]
-    pub fn asking(ctx: &AlchemyCtx, seed: u64) -> (Self, alembic::Confirm) {
+    pub fn asking(ctx: &AlchemyCtx, seed: u64) -> (Self, alembic_ui::Confirm) {
         let mut screen = StartScreen::new(ctx);
         screen.confirming = Some(Some(seed.to_string()));
         (screen, Self::replace_question())
     }
 
-    fn replace_question() -> alembic::Confirm {
-        alembic::Confirm::new(
+    fn replace_question() -> alembic_ui::Confirm {
+        alembic_ui::Confirm::new(
             "Start a new game? Your saved game will be replaced when this one is saved.",
         )
     }

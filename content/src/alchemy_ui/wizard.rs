@@ -6,7 +6,7 @@
 //! replayed like any other command, and a game that was not started in wizard mode refuses
 //! it.
 
-use alembic::{
+use alembic_ui::{
     Frame, Input, Key, Rect, Screen, ScreenValue, Transition, draw_box, fill, put_clipped,
 };
 
@@ -81,7 +81,7 @@ impl Screen<AlchemyCtx> for WizardConsole {
         fill(
             frame,
             r,
-            alembic::Cell {
+            alembic_ui::Cell {
                 ch: ' ',
                 fg: PALETTE.text,
                 bg: PALETTE.bg,

@@ -5,7 +5,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use alembic::{Frame, Input, Rect, Rgb, Screen, ScreenStack, Transition};
+use alembic::Rgb;
+use alembic_ui::{Frame, Input, Rect, Screen, ScreenStack, Transition};
 
 use super::rules::{Command, act};
 use super::save::GAME_NAME;

@@ -1,10 +1,10 @@
 //! The Caves' screens on the engine's screen-stack toolkit: start, play (map, messages,
 //! status, region overlay), win/lose, help, message log and quit confirmation.
 
-use alembic::{
-    Cell, Confirm, Frame, Game, Grid, Input, Key, Loc, MessageLogScreen, Palette, Rect, Regions,
-    Rgb, Screen, ScreenStack, ScreenValue, TextScreen, TileId, Transition, draw_box, fill,
-    plain_key, put_centred, put_clipped,
+use alembic::{Game, Grid, Loc, Regions, Rgb, TileId};
+use alembic_ui::{
+    Cell, Confirm, Frame, Input, Key, MessageLogScreen, Palette, Rect, Screen, ScreenStack,
+    ScreenValue, TextScreen, Transition, draw_box, fill, plain_key, put_centred, put_clipped,
 };
 
 use super::data::{COLOUR, GLYPH};
@@ -273,7 +273,7 @@ pub fn app_with(ui: CavesUi) -> ScreenStack<CavesUi> {
 
 impl CavesUi {
     /// What to print once the frontend has closed: where the game was saved, or why saving
-    /// failed (see [`alembic::App::farewell`]).
+    /// failed (see [`alembic_ui::App::farewell`]).
     ///
     /// # Errors
     /// The reason the save on close failed.

@@ -3,13 +3,14 @@
 //! The game implements [`App`] (draw into a [`Frame`], react to an [`Input`]); the frontend
 //! implements [`Frontend`] (show frames, deliver inputs, report a size). Here the frontend
 //! prints every frame to stdout and replays a scripted list of key presses, so the example
-//! runs anywhere: `cargo run -p alembic --example custom_frontend`. A real frontend would
-//! wrap a terminal or a window instead; `alembic::run` drives either the same way.
+//! runs anywhere: `cargo run -p alembic-ui --example custom_frontend`. A real frontend would
+//! wrap a terminal or a window instead; `alembic_ui::run` drives either the same way.
 
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use alembic::{App, Control, Dir, Frame, Frontend, Input, Key, Rgb, direction_key, run};
+use alembic::{Dir, Rgb};
+use alembic_ui::{App, Control, Frame, Frontend, Input, Key, direction_key, run};
 
 /// The game: a firefly `*` collecting three lanterns `o` in a small field.
 struct Fireflies {

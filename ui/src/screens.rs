@@ -17,8 +17,9 @@
 
 use std::cell::Cell as StdCell;
 
-use crate::loc::{Dir, Loc};
-use crate::ui::{App, Cell, Control, Frame, Input, Key, Rgb};
+use crate::frontend::{App, Cell, Control, Frame, Input, Key};
+use alembic::Rgb;
+use alembic::{Dir, Loc};
 
 // ---------------------------------------------------------------------------------------------
 // Geometry and colours
@@ -507,7 +508,7 @@ pub fn wheel_key(input: &Input) -> Option<Key> {
 /// help screens that list them.
 ///
 /// ```
-/// use alembic::{DIRECTION_KEYS, Input, direction_key};
+/// use alembic_ui::{DIRECTION_KEYS, Input, direction_key};
 /// assert!(DIRECTION_KEYS.iter().all(|&k| direction_key(&Input::key(k)).is_some()));
 /// ```
 pub const DIRECTION_KEYS: &[Key] = &[
@@ -671,7 +672,7 @@ pub fn put_clipped(frame: &mut Frame, area: Rect, x: u16, y: u16, text: &str, fg
 /// indented to where the description starts.
 ///
 /// ```
-/// use alembic::wrap_text;
+/// use alembic_ui::wrap_text;
 /// let help = "  q      quaff (drink) a potion you carry";
 /// assert_eq!(
 ///     wrap_text(help, 28),
@@ -1393,7 +1394,7 @@ impl<A: App> App for MinSize<A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::{Mods, TestFrontend, run};
+    use crate::frontend::{Mods, TestFrontend, run};
 
     /// A context recording what the root screen received.
     #[derive(Default)]
