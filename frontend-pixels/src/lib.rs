@@ -12,6 +12,27 @@
 //! The pieces are usable without a window: [`font`] (8×8 glyph lookup), [`geometry`] (box
 //! lines and blocks), [`tiles`] (pictures), [`raster`] (frame → pixel buffer) and [`input`]
 //! (minifb key events → inputs).
+//!
+//! As a library it holds no game code and depends only on `alembic-ui` (and the engine):
+//! [`run_app`] plays any [`alembic_ui::App`] in a new window and closes it when the app quits.
+//! The binary (feature `bin`, on by default) adds the games of `alembic-content` and the
+//! command line; depend on this crate with `default-features = false` to leave them out.
+//!
+//! ```no_run
+//! use alembic_ui::{App, Control, Frame, Input, Rgb};
+//!
+//! struct Hello;
+//! impl App for Hello {
+//!     fn render(&self, frame: &mut Frame) {
+//!         frame.put_str(0, 0, "Hello! Any key quits.", Rgb::WHITE, Rgb::BLACK);
+//!     }
+//!     fn handle(&mut self, _input: Input) -> Control {
+//!         Control::Quit
+//!     }
+//! }
+//! alembic_pixels::run_app(&mut Hello)?;
+//! # Ok::<(), alembic_pixels::PixelsError>(())
+//! ```
 
 pub mod font;
 pub mod geometry;
@@ -22,3 +43,28 @@ mod window;
 
 pub use raster::{Font, Layout, Placement, Rasterizer, render_frame};
 pub use window::{PixelsError, PixelsFrontend, PixelsOptions};
+
+/// Play `app` in a new window with the default [`PixelsOptions`] until the app quits or the
+/// window is closed (the app is offered [`alembic_ui::Input::Quit`] first, so it can save),
+/// then close the window.
+///
+/// The app's own result stays in the app, which is lent, not consumed: read it afterwards
+/// (`ScreenStack::into_ctx`, [`alembic_ui::App::farewell`]).
+///
+/// # Errors
+/// The window could not be opened, or failed during the session.
+pub fn run_app<A: alembic_ui::App + ?Sized>(app: &mut A) -> Result<(), PixelsError> {
+    run_app_with(&PixelsOptions::default(), app)
+}
+
+/// [`run_app`] with options (title, font, scale).
+///
+/// # Errors
+/// As [`run_app`].
+pub fn run_app_with<A: alembic_ui::App + ?Sized>(
+    opts: &PixelsOptions,
+    app: &mut A,
+) -> Result<(), PixelsError> {
+    let mut frontend = PixelsFrontend::open(opts)?;
+    alembic_ui::run(&mut frontend, app)
+}
