@@ -45,7 +45,7 @@ fn launched(game: &str, keys: &str) -> Box<dyn App> {
 
 /// Frame build alone, build + ratatui buffer in both colour depths, and build + a full
 /// `Terminal::draw` on a `TestBackend`, for one app.
-fn bench_app(c: &mut Criterion, group: &str, build_name: &str, app: &dyn App, baseline: bool) {
+fn bench_app(c: &mut Criterion, group: &str, build_name: &str, app: &mut dyn App, baseline: bool) {
     let mut g = c.benchmark_group(group);
     if baseline {
         g.bench_function("baseline_vec_cell_fill", |b| {
@@ -93,17 +93,17 @@ fn bench_app(c: &mut Criterion, group: &str, build_name: &str, app: &dyn App, ba
 
 fn bench(c: &mut Criterion) {
     // A couple of moves so the message log and status line hold something.
-    let demo = launched("demo", "lljx");
+    let mut demo = launched("demo", "lljx");
     bench_app(
         c,
         "tui_render_120x40",
         "build_frame_demo",
-        demo.as_ref(),
+        demo.as_mut(),
         true,
     );
 
     // Alchemy: a few dozen steps in so the map holds seen and remembered cells.
-    let alchemy = launched("alchemy", "jjjjhhhhhhkkkkllllllllllnnnnbbbbyyyyuuuu");
+    let mut alchemy = launched("alchemy", "jjjjhhhhhhkkkkllllllllllnnnnbbbbyyyyuuuu");
     let mut check = Frame::new(W, H);
     alchemy.render(&mut check);
     assert!(check.contains_text("Depth 1/11"), "{}", check.to_text());
@@ -111,7 +111,7 @@ fn bench(c: &mut Criterion) {
         c,
         "tui_render_120x40_alchemy",
         "build_frame_alchemy_play",
-        alchemy.as_ref(),
+        alchemy.as_mut(),
         false,
     );
 }

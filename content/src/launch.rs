@@ -408,7 +408,7 @@ mod tests {
 
     #[test]
     fn demo_launches_and_renders() {
-        let app = launch(&opts("demo")).unwrap();
+        let mut app = launch(&opts("demo")).unwrap();
         let mut f = alembic_ui::Frame::new(80, 24);
         app.render(&mut f);
         assert!(f.contains_text("@"));
@@ -436,7 +436,7 @@ mod tests {
         let good = dir.join("good.save");
         std::fs::write(&good, DemoWorld::new(5).save_text()).unwrap();
         o.load = Some(good);
-        let app = launch(&o).unwrap();
+        let mut app = launch(&o).unwrap();
         let mut f = alembic_ui::Frame::new(80, 24);
         app.render(&mut f);
         assert!(f.contains_text("Welcome back."));

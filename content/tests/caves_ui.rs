@@ -189,7 +189,7 @@ fn launch_knows_the_caves() {
         replay: None,
         wizard: false,
     };
-    let app = launch(&opts).unwrap();
+    let mut app = launch(&opts).unwrap();
     let mut f = Frame::new(80, 24);
     app.render(&mut f);
     assert!(f.contains_text("T H E   C A V E S"));

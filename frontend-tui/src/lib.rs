@@ -787,7 +787,7 @@ mod tests {
 
     #[test]
     fn demo_through_test_backend() {
-        let app = alembic_content::launch(&alembic_content::LaunchOptions {
+        let mut app = alembic_content::launch(&alembic_content::LaunchOptions {
             game: "demo".into(),
             seed: Some(1),
             load: None,

@@ -26,7 +26,7 @@ struct Args {
 struct PanicOnFirstInput<A>(A);
 
 impl<A: App> App for PanicOnFirstInput<A> {
-    fn render(&self, frame: &mut Frame) {
+    fn render(&mut self, frame: &mut Frame) {
         self.0.render(frame);
     }
 

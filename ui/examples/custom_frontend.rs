@@ -23,7 +23,7 @@ const W: i32 = 12;
 const H: i32 = 5;
 
 impl App for Fireflies {
-    fn render(&self, frame: &mut Frame) {
+    fn render(&mut self, frame: &mut Frame) {
         let (fg, bg) = (Rgb::new(220, 220, 160), Rgb::BLACK);
         for y in 0..H {
             for x in 0..W {

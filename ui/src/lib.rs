@@ -16,21 +16,39 @@
 //! 4. **Testable without a terminal.** Everything renders to plain data; [`run`] drives any
 //!    [`App`] with any [`Frontend`], including a scripted one.
 //! 5. **Small.** No layout engine, no styling language: rectangles, boxes, wrapped text.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`frame`] | [`Frame`], [`Cell`], [`Tile`]: what a UI draws into |
+//! | [`input`] | [`Input`], [`Key`], and reading roguelike keys ([`direction_key`]) |
+//! | [`frontend`] | [`Frontend`], [`App`], [`run`], [`TestFrontend`]: the contract with frontends |
+//! | [`screen`] | [`Screen`], [`ScreenStack`], [`Transition`]: screens with typed results |
+//! | [`draw`] | [`Rect`], [`Palette`], boxes and text |
+//! | [`widgets`] | item lists, confirm, text pages, the message log, a targeting cursor, [`MinSize`] |
+//!
+//! Every name is also at the crate root.
 #![warn(missing_docs)]
 
-mod frontend;
-mod screens;
+pub mod draw;
+pub mod frame;
+pub mod frontend;
+pub mod input;
+pub mod screen;
+pub mod widgets;
 
 pub use alembic::Rgb;
-pub use frontend::{
-    App, Cell, ColourDepth, Control, Frame, Frontend, Input, Key, Mods, MouseButton, MouseKind,
-    TEST_TICK_LIMIT, TestFrontend, TestFrontendError, Tile, TileSpan, TileSupport, run,
+pub use draw::{Palette, Rect, draw_box, fill, put_centred, put_clipped, wrap_text};
+pub use frame::{Cell, ColourDepth, Frame, Tile, TileSpan, TileSupport};
+pub use frontend::{App, Control, Frontend, TEST_TICK_LIMIT, TestFrontend, TestFrontendError, run};
+pub use input::{
+    DIRECTION_KEYS, Input, Key, Mods, MouseButton, MouseKind, direction_key, is_cancel, plain_char,
+    plain_key, wheel_key,
 };
-pub use screens::{
-    Confirm, DIRECTION_KEYS, Farewell, ItemList, ListEntry, MessageLogScreen, MinSize, Palette,
-    Rect, Screen, ScreenStack, ScreenValue, TextScreen, Title, Transition, direction_key, draw_box,
-    draw_item_list, draw_message_log, draw_too_small, fade_for_age, fill, is_cancel, item_letter,
-    page_count, plain_char, plain_key, put_centred, put_clipped, wheel_key, wrap_text,
+pub use screen::{Farewell, Pushed, Replacement, Screen, ScreenStack, Title, Transition};
+pub use widgets::{
+    Confirm, CursorEvent, ItemList, ListEntry, MessageLog, MessageLogScreen, MinSize, ScrollState,
+    StatefulWidget, TargetCursor, TargetState, TextScreen, TextView, draw_item_list,
+    draw_message_log, draw_too_small, fade_for_age, item_letter, page_count,
 };
 
 /// The README's code blocks, compiled and run as doc tests (the engine cannot: its README

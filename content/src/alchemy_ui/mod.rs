@@ -29,7 +29,7 @@ pub mod wizard;
 use std::path::{Path, PathBuf};
 
 use alembic::{Game, History, Loc, Rgb};
-use alembic_ui::ScreenStack;
+use alembic_ui::{ScreenStack, Transition};
 
 use crate::alchemy::save::{self, SaveError};
 use crate::alchemy::{self, Command, Outcome, RuleError, Rules};
@@ -831,20 +831,19 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         && ctx.save_exists()
     {
         let (start, confirm) = start::StartScreen::asking(&ctx, seed);
-        let mut stack = ScreenStack::new(ctx, start)
+        let stack = ScreenStack::opening(ctx, start, confirm)
             .with_farewell(AlchemyCtx::farewell)
             .with_title(AlchemyCtx::title);
-        stack.push(confirm);
         return Ok(stack);
     }
     if let Start::Replay(path) = &opts.start {
         let states = replay::rebuild(path, ctx.rules())?;
         let viewer = replay::ReplayScreen::new(&mut ctx, states);
         let start = start::StartScreen::new(&ctx);
-        let mut stack = ScreenStack::new(ctx, start)
+        let watch = Transition::ask(viewer, |()| start::StartReply::GameOver);
+        let stack = ScreenStack::opening(ctx, start, watch)
             .with_farewell(AlchemyCtx::farewell)
             .with_title(AlchemyCtx::title);
-        stack.push(viewer);
         return Ok(stack);
     }
     let play = match &opts.start {
@@ -860,12 +859,14 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         }
     };
     let start = start::StartScreen::new(&ctx);
-    let mut stack = ScreenStack::new(ctx, start)
+    let first = if play {
+        start::StartScreen::play()
+    } else {
+        Transition::Stay
+    };
+    let stack = ScreenStack::opening(ctx, start, first)
         .with_farewell(AlchemyCtx::farewell)
         .with_title(AlchemyCtx::title);
-    if play {
-        stack.push(play::PlayScreen::new());
-    }
     Ok(stack)
 }
 
@@ -882,10 +883,9 @@ pub fn app_with_game(
     let mut ctx = AlchemyCtx::new(rules, save_path);
     ctx.install(game);
     let start = start::StartScreen::new(&ctx);
-    let mut stack = ScreenStack::new(ctx, start)
+    let stack = ScreenStack::opening(ctx, start, start::StartScreen::play())
         .with_farewell(AlchemyCtx::farewell)
         .with_title(AlchemyCtx::title);
-    stack.push(play::PlayScreen::new());
     Ok(stack)
 }
 
