@@ -90,7 +90,7 @@ pub enum TileSpan {
     Right,
 }
 
-/// Whether and how a frontend draws [`Tile`]s ([`Frontend::tile_support`]).
+/// Whether and how a frontend draws [`Tile`]s ([`Frontend::tile_support`](crate::Frontend::tile_support)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TileSupport {
     /// Letters only (terminals).
@@ -216,26 +216,26 @@ impl Frame {
         }
     }
 
-    /// How many colours the frontend showing this frame has ([`Frontend::colour_depth`]), so
+    /// How many colours the frontend showing this frame has ([`Frontend::colour_depth`](crate::Frontend::colour_depth)), so
     /// UIs can pick palettes that stay distinct after the frontend rounds colours.
     #[must_use]
     pub fn colour_depth(&self) -> ColourDepth {
         self.depth
     }
 
-    /// Say how many colours will be shown ([`run`] sets it from the frontend).
+    /// Say how many colours will be shown ([`run`](crate::run) sets it from the frontend).
     pub fn set_colour_depth(&mut self, depth: ColourDepth) {
         self.depth = depth;
     }
 
     /// Whether and how the frontend showing this frame draws [`Tile`]s
-    /// ([`Frontend::tile_support`]). With [`TileSupport::None`], UIs draw letters only.
+    /// ([`Frontend::tile_support`](crate::Frontend::tile_support)). With [`TileSupport::None`], UIs draw letters only.
     #[must_use]
     pub fn tiles(&self) -> TileSupport {
         self.tiles
     }
 
-    /// Say how [`Tile`]s will be drawn ([`run`] sets it from the frontend).
+    /// Say how [`Tile`]s will be drawn ([`run`](crate::run) sets it from the frontend).
     pub fn set_tiles(&mut self, tiles: TileSupport) {
         self.tiles = tiles;
     }

@@ -16,7 +16,54 @@ use crate::input::Input;
 /// What a frontend must do: show frames, deliver inputs, report its size.
 ///
 /// Implementations live in their own crates (`alembic-tui`, `alembic-pixels`); the engine and
-/// the games never name a terminal or window library.
+/// the games never name a terminal or window library. A frontend that prints each frame as
+/// text and plays a list of keys:
+///
+/// ```
+/// use std::time::Duration;
+/// use alembic_ui::{App, Control, Frame, Frontend, Input, Rgb, run};
+///
+/// struct Printer {
+///     keys: Vec<Input>,
+///     printed: Vec<String>,
+/// }
+///
+/// impl Frontend for Printer {
+///     type Error = std::io::Error;
+///
+///     fn present(&mut self, frame: &Frame) -> Result<(), Self::Error> {
+///         self.printed.push(frame.to_text());
+///         Ok(())
+///     }
+///
+///     fn next_input(&mut self, _timeout: Option<Duration>) -> Result<Option<Input>, Self::Error> {
+///         // No key left: the player closed the window.
+///         Ok(Some(if self.keys.is_empty() { Input::Quit } else { self.keys.remove(0) }))
+///     }
+///
+///     fn size(&self) -> Result<(u16, u16), Self::Error> {
+///         Ok((12, 1))
+///     }
+/// }
+///
+/// struct Echo(char);
+/// impl App for Echo {
+///     fn render(&mut self, frame: &mut Frame) {
+///         frame.put_str(0, 0, &format!("last key {}", self.0), Rgb::WHITE, Rgb::BLACK);
+///     }
+///     fn handle(&mut self, input: Input) -> Control {
+///         if let Input::Key { key: alembic_ui::Key::Char(c), .. } = input {
+///             self.0 = c;
+///         }
+///         Control::Continue
+///     }
+/// }
+///
+/// let mut printer = Printer { keys: vec![Input::ch('a'), Input::ch('b')], printed: Vec::new() };
+/// run(&mut printer, &mut Echo(' '))?;
+/// assert_eq!(printer.printed, ["last key    ", "last key a  ", "last key b  "]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub trait Frontend {
     /// The frontend's own error (I/O, windowing…).
     type Error: std::error::Error + 'static;
@@ -41,7 +88,7 @@ pub trait Frontend {
         Ok(())
     }
 
-    /// Whether and how this frontend draws [`Tile`]s as pictures. Default: letters only.
+    /// Whether and how this frontend draws [`Tile`](crate::Tile)s as pictures. Default: letters only.
     fn tile_support(&self) -> TileSupport {
         TileSupport::None
     }
@@ -56,7 +103,45 @@ pub enum Control {
     Quit,
 }
 
-/// Shared UI code driven by [`run`]: draws frames and reacts to inputs.
+/// Shared UI code driven by [`run`]: draws frames and reacts to inputs. A [`ScreenStack`]
+/// is one; a small app can be written directly:
+///
+/// ```
+/// use alembic_ui::{App, Control, Frame, Input, Key, Rgb, TestFrontend, run};
+///
+/// /// A number that Up and Down change; Esc quits.
+/// struct Dial(i32);
+///
+/// impl App for Dial {
+///     fn render(&mut self, frame: &mut Frame) {
+///         frame.put_str(0, 0, &format!("dial {}", self.0), Rgb::WHITE, Rgb::BLACK);
+///     }
+///
+///     fn handle(&mut self, input: Input) -> Control {
+///         match input {
+///             Input::Key { key: Key::Up, .. } => self.0 += 1,
+///             Input::Key { key: Key::Down, .. } => self.0 -= 1,
+///             Input::Key { key: Key::Esc, .. } | Input::Quit => return Control::Quit,
+///             _ => {}
+///         }
+///         Control::Continue
+///     }
+///
+///     fn title(&self) -> Option<String> {
+///         Some(format!("Dial at {}", self.0))
+///     }
+/// }
+///
+/// let keys = [Key::Up, Key::Up, Key::Down, Key::Esc].map(Input::key);
+/// let mut fe = TestFrontend::new(10, 1, keys);
+/// let mut dial = Dial(0);
+/// run(&mut fe, &mut dial)?;
+/// assert_eq!(dial.0, 1);
+/// assert_eq!(fe.titles().last().map(String::as_str), Some("Dial at 1"));
+/// # Ok::<(), alembic_ui::TestFrontendError>(())
+/// ```
+///
+/// [`ScreenStack`]: crate::ScreenStack
 pub trait App {
     /// Draw the current screen into `frame` (already sized to the frontend). Takes `&mut
     /// self` so widgets can record what they need from the drawing (how many rows fit), as
@@ -93,7 +178,7 @@ pub trait App {
     }
 }
 
-/// A boxed app is an app, so wrappers such as [`MinSize`] take what a launcher returns.
+/// A boxed app is an app, so wrappers such as [`MinSize`](crate::MinSize) take what a launcher returns.
 impl<A: App + ?Sized> App for Box<A> {
     fn render(&mut self, frame: &mut Frame) {
         (**self).render(frame);
@@ -246,7 +331,7 @@ impl TestFrontend {
         self
     }
 
-    /// Pretend to draw [`Tile`]s as pictures.
+    /// Pretend to draw [`Tile`](crate::Tile)s as pictures.
     #[must_use]
     pub fn with_tiles(mut self, tiles: TileSupport) -> Self {
         self.tiles = tiles;

@@ -176,7 +176,7 @@ pub fn plain_key(input: &Input) -> Option<Key> {
 }
 
 /// The mouse wheel as the arrow key that scrolls the same way ([`Key::Up`] for
-/// [`MouseKind::ScrollUp`](crate::MouseKind::ScrollUp), [`Key::Down`] for down), so lists
+/// [`MouseKind::ScrollUp`], [`Key::Down`] for down), so lists
 /// and logs scroll with the wheel through their key handling.
 #[must_use]
 pub fn wheel_key(input: &Input) -> Option<Key> {

@@ -46,8 +46,8 @@ pub use input::{
 };
 pub use screen::{Farewell, Pushed, Replacement, Screen, ScreenStack, Title, Transition};
 pub use widgets::{
-    Confirm, CursorEvent, ItemList, ListEntry, MessageLog, MessageLogScreen, MinSize, ScrollState,
-    StatefulWidget, TargetCursor, TargetState, TextScreen, TextView, draw_item_list,
+    CURSOR_JUMP, Confirm, CursorEvent, ItemList, ListEntry, MessageLog, MessageLogScreen, MinSize,
+    ScrollState, StatefulWidget, TargetCursor, TargetState, TextScreen, TextView, draw_item_list,
     draw_message_log, draw_too_small, fade_for_age, item_letter, page_count,
 };
 

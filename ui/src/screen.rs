@@ -191,9 +191,11 @@ pub struct Pushed<C, R> {
 /// A screen taking another's place ([`Transition::Replace`]).
 pub struct Replacement<C, O> {
     name: String,
-    make: Box<dyn FnOnce(Option<ReplyTo<O>>) -> Box<dyn Layer<C>>>,
+    make: Replace<C, O>,
 }
 
+/// Builds the replacing screen given where the replaced one's output was to go.
+type Replace<C, O> = Box<dyn FnOnce(Option<ReplyTo<O>>) -> Box<dyn Layer<C>>>;
 /// Builds a stacked screen given its asker's inbox.
 type MakeLayer<C, R> = Box<dyn FnOnce(&Inbox<R>) -> Box<dyn Layer<C>>>;
 /// Where a screen's replies wait until [`Screen::on_result`] takes them.

@@ -1,6 +1,6 @@
 //! Reusable widgets and the ready-made screens built on them.
 //!
-//! Each widget draws into an area of a [`Frame`](crate::Frame); the ones that scroll or
+//! Each widget draws into an area of a [`Frame`]; the ones that scroll or
 //! select implement [`StatefulWidget`], like ratatui's: the state (scroll position, page,
 //! cursor) is a value the caller owns and passes in, and rendering writes back what it
 //! learnt (how many rows fit), so key handling can clamp against it. Nothing is hidden in
@@ -33,7 +33,7 @@ pub use item_list::{ItemList, ListEntry, draw_item_list, item_letter, page_count
 pub use message_log::{MessageLog, MessageLogScreen, draw_message_log, fade_for_age};
 pub use min_size::{MinSize, draw_too_small};
 pub use scroll::ScrollState;
-pub use target::{CursorEvent, TargetCursor, TargetState};
+pub use target::{CURSOR_JUMP, CursorEvent, TargetCursor, TargetState};
 pub use text::{TextScreen, TextView};
 
 /// A widget that draws with state the caller owns, as ratatui's `StatefulWidget`: the
