@@ -23,7 +23,7 @@
 //!
 //! struct Hello;
 //! impl App for Hello {
-//!     fn render(&self, frame: &mut Frame) {
+//!     fn render(&mut self, frame: &mut Frame) {
 //!         frame.put_str(0, 0, "Hello! Any key quits.", Rgb::WHITE, Rgb::BLACK);
 //!     }
 //!     fn handle(&mut self, _input: Input) -> Control {
