@@ -56,6 +56,10 @@ mod game;
 mod grid;
 mod hash;
 mod history;
+mod hook;
+mod index;
+mod layer;
+mod level;
 mod library;
 mod light;
 mod loc;
@@ -66,21 +70,25 @@ mod pvec;
 mod queue;
 mod replay;
 mod rng;
+mod schedule;
 mod thing;
 mod wizard;
 
 pub use colour::Rgb;
 pub use dice::{Dice, DiceError, d, poisson, weighted_choice, weighted_index};
-pub use error::{Error, InvariantError};
+pub use error::{Error, GameError, InvariantError, Owner};
 pub use fov::{Fov, MAX_FOV_RADIUS, VisibleSet, field_of_view};
 pub use game::{Game, Message, SAVE_FORMAT};
 pub use grid::{BoxIter, Grid};
 pub use hash::StableHasher;
 pub use history::{BranchInfo, Budget, History, HistoryError};
-pub use library::{
-    FREQ, HookCall, HookFn, Hooks, IS_CONTAINER, LEVEL, Library, ON_ACTION, ON_CONSUME, ON_CREATE,
-    ON_DEATH, ON_HIT, ON_TICK, ON_USE, Prototype, TileDef, TileId,
+pub use hook::{
+    HookCall, HookCtx, HookFn, Hooks, ON_ACTION, ON_CONSUME, ON_CREATE, ON_DEATH, ON_HIT, ON_TICK,
+    ON_USE,
 };
+pub use layer::{Layer, LayerGrid, LayerValue};
+pub use level::LevelMap;
+pub use library::{FREQ, IS_CONTAINER, LEVEL, Library, Prototype, TileDef, TileId};
 pub use light::{LightMap, LightSource};
 pub use loc::{Dir, Loc, LocBox};
 pub use mapgen::{
@@ -95,6 +103,7 @@ pub use replay::{
     Recording, ReplayError, ReplayHeader, Verified,
 };
 pub use rng::GameRng;
+pub use schedule::{Advance, NORMAL_ACTION, SPEED};
 pub use thing::{IdList, Place, Thing, ThingId};
 pub use wizard::{
     Arg, Args, HandlerFn, Param, ParamKind, WizardCommands, WizardError, WizardOutcome, WizardSpec,

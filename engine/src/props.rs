@@ -467,6 +467,7 @@ impl<T: PropType> Prop<T> {
             key: self.key.clone(),
             expected: T::KIND,
             found: v.kind(),
+            owner: crate::error::Owner::default(),
         })
     }
 
@@ -474,6 +475,7 @@ impl<T: PropType> Prop<T> {
     pub(crate) fn missing(&self) -> Result<T, Error> {
         self.default.clone().ok_or_else(|| Error::MissingProperty {
             key: self.key.clone(),
+            owner: crate::error::Owner::default(),
         })
     }
 }
@@ -776,7 +778,8 @@ mod tests {
             Err(Error::WrongPropertyType {
                 key: HPS.key().clone(),
                 expected: ValueKind::Int,
-                found: ValueKind::Bool
+                found: ValueKind::Bool,
+                owner: crate::error::Owner::default(),
             })
         );
         // Out of range for i32 is a type error too, never a silent truncation.

@@ -14,8 +14,8 @@
 use std::sync::Arc;
 
 use alembic::{
-    Adjacency, Bsp, Error, Game, GameRng, Hooks, Loc, LocBox, Place, ThingId, TileId, TileMap,
-    random_room,
+    Adjacency, Bsp, Error, Game, GameRng, HookCtx, Hooks, Loc, LocBox, Place, ThingId, TileId,
+    TileMap, random_room,
 };
 
 use super::kinds::data_error;
@@ -514,7 +514,7 @@ fn furnish(
                 for _ in 0..rng.range(2, 4) {
                     let l = spot(rng);
                     if super::rules::world::creature_at(game, l).is_none() {
-                        game.spawn_mut(hooks, &n, l)?;
+                        game.spawn_mut(&mut HookCtx::new(hooks), &n, l)?;
                     }
                 }
                 let food = pick(rng, &IS_FOOD, 1, 11)?;
@@ -573,7 +573,7 @@ fn furnish(
         };
         let l = free.swap_remove(i);
         let n = pick(rng, &IS_CREATURE, (depth - 3).max(1), depth)?;
-        game.spawn_mut(hooks, &n, l)?;
+        game.spawn_mut(&mut HookCtx::new(hooks), &n, l)?;
     }
     for _ in 0..(6 + depth / 2) {
         let Some(i) = rng.index(free.len()) else {
@@ -648,7 +648,7 @@ pub fn generate(game: &mut Game, hooks: &Hooks) -> Result<ThingId, Error> {
             game.remove_thing_mut(c)?;
         }
     }
-    let hero = game.spawn_mut(hooks, "you", Place::Map(start))?;
+    let hero = game.spawn_mut(&mut HookCtx::new(hooks), "you", Place::Map(start))?;
     // A modest start: a dagger and a healing potion.
     let dagger = game
         .library()

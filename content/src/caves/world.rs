@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use alembic::{Adjacency, DijkstraMap, Error, Game, Loc, LocBox, Regions, ThingId, TileMap};
+use alembic::{
+    Adjacency, DijkstraMap, Error, Game, HookCtx, Loc, LocBox, Regions, ThingId, TileMap,
+};
 
 use super::data::{
     self, CAUSE, DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS,
@@ -112,7 +114,7 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
     };
     let in_top = |l: Loc| top.label(l).is_some() && top.label(l) == top.largest();
     let start = farthest_where(&walk_from(&g, &[anywhere]), in_top).map_or(anywhere, |(l, _)| l);
-    let player = g.spawn_mut(hooks, "player", start)?;
+    let player = g.spawn_mut(&mut HookCtx::new(hooks), "player", start)?;
     g.set_var_mut(&PLAYER, player);
     g.set_var_mut(&DEEPEST, 0);
 
@@ -195,7 +197,7 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
         for (name, count) in plan {
             for _ in 0..count {
                 if let Some(l) = random_empty_floor(&mut g, z, Some((start, 10)))? {
-                    g.spawn_mut(hooks, name, l)?;
+                    g.spawn_mut(&mut HookCtx::new(hooks), name, l)?;
                 }
             }
         }
@@ -365,7 +367,7 @@ pub fn arena(seed: u64, levels: &[&[&str]]) -> Result<Game, Error> {
                 };
                 g.set_tile_mut(l, tile(&g, tile_name)?)?;
                 if let Some(name) = creature {
-                    let id = g.spawn_mut(hooks, name, l)?;
+                    let id = g.spawn_mut(&mut HookCtx::new(hooks), name, l)?;
                     if name == "player" {
                         if player.is_some() {
                             return Err(Error::OutOfBounds(l));
