@@ -7,8 +7,9 @@
 
 use std::hint::black_box;
 
-use alembic::{Cell, Frame, Rgb, Tile};
+use alembic::Rgb;
 use alembic_pixels::{Font, Layout, Rasterizer};
+use alembic_ui::{Cell, Frame, Tile};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 /// A busy frame: every cell a different colour, mostly non-blank glyphs (map-like symbols,

@@ -1,5 +1,5 @@
 //! One 120×40 terminal frame: the demo game's and the Alchemy play screen's render into an
-//! `alembic::Frame`, then the terminal frontend's frame→ratatui-buffer drawing (and a full
+//! `alembic_ui::Frame`, then the terminal frontend's frame→ratatui-buffer drawing (and a full
 //! `Terminal::draw` with diffing on a `TestBackend`), beside a plain `Vec<Cell>` fill of the
 //! same size as the baseline. Target (issue 5): build + draw ≤ 1 ms median.
 //!
@@ -11,9 +11,9 @@
 
 use std::hint::black_box;
 
-use alembic::{App, Cell, ColourDepth, Frame, Input};
 use alembic_content::{LaunchOptions, launch};
 use alembic_tui::{draw_frame, present_on};
+use alembic_ui::{App, Cell, ColourDepth, Frame, Input};
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -45,7 +45,7 @@ fn launched(game: &str, keys: &str) -> Box<dyn App> {
 
 /// Frame build alone, build + ratatui buffer in both colour depths, and build + a full
 /// `Terminal::draw` on a `TestBackend`, for one app.
-fn bench_app(c: &mut Criterion, group: &str, build_name: &str, app: &dyn App, baseline: bool) {
+fn bench_app(c: &mut Criterion, group: &str, build_name: &str, app: &mut dyn App, baseline: bool) {
     let mut g = c.benchmark_group(group);
     if baseline {
         g.bench_function("baseline_vec_cell_fill", |b| {
@@ -93,17 +93,17 @@ fn bench_app(c: &mut Criterion, group: &str, build_name: &str, app: &dyn App, ba
 
 fn bench(c: &mut Criterion) {
     // A couple of moves so the message log and status line hold something.
-    let demo = launched("demo", "lljx");
+    let mut demo = launched("demo", "lljx");
     bench_app(
         c,
         "tui_render_120x40",
         "build_frame_demo",
-        demo.as_ref(),
+        demo.as_mut(),
         true,
     );
 
     // Alchemy: a few dozen steps in so the map holds seen and remembered cells.
-    let alchemy = launched("alchemy", "jjjjhhhhhhkkkkllllllllllnnnnbbbbyyyyuuuu");
+    let mut alchemy = launched("alchemy", "jjjjhhhhhhkkkkllllllllllnnnnbbbbyyyyuuuu");
     let mut check = Frame::new(W, H);
     alchemy.render(&mut check);
     assert!(check.contains_text("Depth 1/11"), "{}", check.to_text());
@@ -111,7 +111,7 @@ fn bench(c: &mut Criterion) {
         c,
         "tui_render_120x40_alchemy",
         "build_frame_alchemy_play",
-        alchemy.as_ref(),
+        alchemy.as_mut(),
         false,
     );
 }

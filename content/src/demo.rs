@@ -5,10 +5,11 @@
 //!
 //! Save format (for `--load`): two lines, `alembic-demo 1` then `seed turns x y`.
 
-use alembic::{
-    Cell, Confirm, Dir, Frame, GameRng, Input, ItemList, Key, ListEntry, MessageLogScreen, Palette,
-    Rect, Rgb, Screen, ScreenStack, ScreenValue, TextScreen, Transition, direction_key,
-    draw_message_log, fill, plain_key, put_clipped,
+use alembic::{Dir, GameRng, Rgb};
+use alembic_ui::{
+    Cell, Confirm, Frame, Input, ItemList, Key, ListEntry, MessageLogScreen, Palette, Rect, Screen,
+    ScreenStack, TextScreen, Transition, direction_key, draw_message_log, fill, plain_key,
+    put_clipped,
 };
 
 /// Room size including its walls.
@@ -228,8 +229,19 @@ fn brighten(c: Rgb, k: f32) -> Rgb {
     Rgb::new(f(c.r), f(c.g), f(c.b))
 }
 
+/// What the demo's play screen asks other screens.
+enum Reply {
+    /// The answer to "Really quit?".
+    Quit(bool),
+    /// The pocket picked (`None`: none).
+    Pocket(Option<usize>),
+}
+
 impl Screen<DemoWorld> for PlayScreen {
-    fn render(&self, w: &DemoWorld, frame: &mut Frame, area: Rect) {
+    type Output = ();
+    type Reply = Reply;
+
+    fn render(&mut self, w: &DemoWorld, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
         fill(
             frame,
@@ -267,7 +279,7 @@ impl Screen<DemoWorld> for PlayScreen {
         put_clipped(frame, status, rx, status.y, right, p.dim, bar);
     }
 
-    fn handle(&mut self, w: &mut DemoWorld, input: Input) -> Transition<DemoWorld> {
+    fn handle(&mut self, w: &mut DemoWorld, input: Input) -> Transition<DemoWorld, Self> {
         if let Some(d) = direction_key(&input) {
             w.step(d);
             return Transition::Stay;
@@ -281,11 +293,14 @@ impl Screen<DemoWorld> for PlayScreen {
             Some(Key::Char('m')) => {
                 Transition::push(MessageLogScreen::new("Messages", w.messages.clone()))
             }
-            Some(Key::Char('i')) => Transition::push(ItemList::new(
-                "Your pockets",
-                POCKETS.iter().map(|s| ListEntry::new(*s)).collect(),
-            )),
-            Some(Key::Char('Q')) => Transition::push(Confirm::new("Really quit?")),
+            Some(Key::Char('i')) => Transition::ask(
+                ItemList::new(
+                    "Your pockets",
+                    POCKETS.iter().map(|s| ListEntry::new(*s)).collect(),
+                ),
+                Reply::Pocket,
+            ),
+            Some(Key::Char('Q')) => Transition::ask(Confirm::new("Really quit?"), Reply::Quit),
             Some(Key::Char(c)) if !c.is_control() => {
                 w.say(format!("Unknown key '{c}'. Press ? for help."));
                 Transition::Stay
@@ -294,16 +309,16 @@ impl Screen<DemoWorld> for PlayScreen {
         }
     }
 
-    fn on_result(&mut self, w: &mut DemoWorld, value: ScreenValue) -> Transition<DemoWorld> {
-        match value {
-            ScreenValue::Bool(true) => Transition::Quit,
-            ScreenValue::Index(i) => {
+    fn on_result(&mut self, w: &mut DemoWorld, reply: Reply) -> Transition<DemoWorld, Self> {
+        match reply {
+            Reply::Quit(true) => Transition::Quit,
+            Reply::Pocket(Some(i)) => {
                 if let Some(name) = POCKETS.get(i) {
                     w.say(format!("You turn {name} over in your hand."));
                 }
                 Transition::Stay
             }
-            _ => Transition::Stay,
+            Reply::Quit(false) | Reply::Pocket(None) => Transition::Stay,
         }
     }
 
@@ -315,7 +330,7 @@ impl Screen<DemoWorld> for PlayScreen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alembic::{TestFrontend, run};
+    use alembic_ui::{TestFrontend, run};
 
     fn play(seed: u64, w: u16, h: u16, script: Vec<Input>) -> (TestFrontend, DemoWorld) {
         let mut fe = TestFrontend::new(w, h, script);

@@ -2,7 +2,7 @@
 //! dispatches through [`find`], and makes its help screen with [`help_section`], so the help
 //! cannot list a key that does nothing, nor leave out a key that does something.
 
-use alembic::Key;
+use alembic_ui::Key;
 
 /// One line of a keymap: the keys, how help shows them, what they do.
 #[derive(Clone, Copy, Debug)]

@@ -1,11 +1,11 @@
 //! Where a frontend gets its game from: pick a game by name, start it new (with a seed) or from
-//! a save file, and get back an [`App`] to hand to [`alembic::run`]. Frontends contain no game
+//! a save file, and get back an [`App`] to hand to [`alembic_ui::run`]. Frontends contain no game
 //! code; a game registered here shows up in every frontend.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use alembic::App;
+use alembic_ui::App;
 
 use crate::demo::{self, DemoWorld};
 
@@ -408,8 +408,8 @@ mod tests {
 
     #[test]
     fn demo_launches_and_renders() {
-        let app = launch(&opts("demo")).unwrap();
-        let mut f = alembic::Frame::new(80, 24);
+        let mut app = launch(&opts("demo")).unwrap();
+        let mut f = alembic_ui::Frame::new(80, 24);
         app.render(&mut f);
         assert!(f.contains_text("@"));
         assert!(f.contains_text("Seed 1"));
@@ -436,8 +436,8 @@ mod tests {
         let good = dir.join("good.save");
         std::fs::write(&good, DemoWorld::new(5).save_text()).unwrap();
         o.load = Some(good);
-        let app = launch(&o).unwrap();
-        let mut f = alembic::Frame::new(80, 24);
+        let mut app = launch(&o).unwrap();
+        let mut f = alembic_ui::Frame::new(80, 24);
         app.render(&mut f);
         assert!(f.contains_text("Welcome back."));
         std::fs::remove_dir_all(&dir).unwrap();

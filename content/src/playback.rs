@@ -10,10 +10,8 @@ use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
-use alembic::{
-    Cell, Frame, Game, Input, Key, Rect, ReplayError, ReplayHeader, Rgb, fill, put_clipped,
-    wheel_key,
-};
+use alembic::{Game, ReplayError, ReplayHeader, Rgb};
+use alembic_ui::{Cell, Frame, Input, Key, Rect, fill, put_clipped, wheel_key};
 use serde::de::DeserializeOwned;
 
 use crate::record::{self, RecordError};

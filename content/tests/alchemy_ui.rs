@@ -6,13 +6,13 @@
 
 use std::path::PathBuf;
 
-use alembic::{App, Control, Frame, Input, Key, ScreenStack, TestFrontend, run};
 use alembic_content::alchemy::props::HPS;
 use alembic_content::alchemy::rules::effects::add_effect;
 use alembic_content::alchemy::view::{self, ItemKind};
 use alembic_content::alchemy::{Rules, new_game, save};
 use alembic_content::alchemy_ui::{self, AlchemyCtx, Start, UiOptions};
 use alembic_content::{LaunchOptions, launch};
+use alembic_ui::{App, Control, Frame, Input, Key, ScreenStack, TestFrontend, run};
 
 /// A fresh temporary directory for one test.
 fn temp_dir(name: &str) -> PathBuf {
@@ -41,7 +41,7 @@ fn esc() -> Input {
     Input::key(Key::Esc)
 }
 
-fn render(app: &ScreenStack<AlchemyCtx>, w: u16, h: u16) -> Frame {
+fn render(app: &mut ScreenStack<AlchemyCtx>, w: u16, h: u16) -> Frame {
     let mut f = Frame::new(w, h);
     app.render(&mut f);
     f
@@ -115,7 +115,7 @@ fn play_save_quit_and_continue() {
 
     // Next start: the menu offers "continue", which restores the same game.
     let mut b = app(Start::Menu, &save_path);
-    let menu = render(&b, 100, 30);
+    let menu = render(&mut b, 100, 30);
     assert!(
         menu.contains_text("Continue the saved game"),
         "{}",
@@ -125,10 +125,10 @@ fn play_save_quit_and_continue() {
     assert_eq!(b.names(), vec!["alchemy-start", "alchemy-play"]);
     assert_eq!(hash(&b), saved_hash);
     assert_eq!(turn(&b), saved_turn);
-    assert!(render(&b, 100, 30).contains_text("Welcome back."));
+    assert!(render(&mut b, 100, 30).contains_text("Welcome back."));
 
     // Through the launcher too (what the frontends call).
-    let c = launch(&LaunchOptions {
+    let mut c = launch(&LaunchOptions {
         game: "alchemy".into(),
         seed: None,
         load: Some(save_path.clone()),
@@ -151,13 +151,13 @@ fn invalid_keys_and_refusals_cost_no_turn() {
     let mut a = app(Start::New(7), &dir.join("alchemy.save"));
     let (t0, h0) = (turn(&a), hash(&a));
     a.handle(Input::ch('Z'));
-    assert!(render(&a, 100, 30).contains_text("Unknown key 'Z'. Press ? for help."));
+    assert!(render(&mut a, 100, 30).contains_text("Unknown key 'Z'. Press ? for help."));
     // Away from stairs, > travels to the nearest known stairs down: none are known yet.
     a.handle(Input::ch('>'));
-    assert!(render(&a, 100, 30).contains_text("You know of no stairs down on this level."));
+    assert!(render(&mut a, 100, 30).contains_text("You know of no stairs down on this level."));
     let logged = a.ctx().log().len();
     a.handle(Input::ch('>'));
-    let f = render(&a, 100, 30);
+    let f = render(&mut a, 100, 30);
     assert!(
         f.contains_text("You know of no stairs down on this level.") && !f.contains_text("(x2)"),
         "a repeated refusal is shown once, not counted"
@@ -215,7 +215,7 @@ fn resizes_relayout_without_panic() {
                 width: w,
                 height: h,
             });
-            let f = render(&a, w, h);
+            let f = render(&mut a, w, h);
             if w >= 80 && h >= 24 {
                 // Dialogs may cover the hero; the play screen never does.
                 let needle = if a.len() == 2 { "@" } else { "─" };
@@ -228,12 +228,12 @@ fn resizes_relayout_without_panic() {
         assert_eq!(a.names(), vec!["alchemy-start", "alchemy-play"]);
     }
     // The narrow layout puts the status at the bottom.
-    let f = render(&a, 50, 20);
+    let f = render(&mut a, 50, 20);
     assert!(f.row_text(18).contains("Depth 1/11"), "{}", f.to_text());
     // The start screen at odd sizes too.
-    let b = app(Start::Menu, &dir.join("none.save"));
+    let mut b = app(Start::Menu, &dir.join("none.save"));
     for &(w, h) in &sizes {
-        let _ = render(&b, w, h);
+        let _ = render(&mut b, w, h);
     }
 }
 
@@ -288,12 +288,12 @@ fn death_screen_summarises_and_deletes_the_save() {
     a.handle(Input::ch('.'));
     // First a --More-- over the map, with the fatal messages still in view; any key goes on.
     assert_eq!(a.names(), vec!["alchemy-start", "alchemy-play", "more"]);
-    let f = render(&a, 100, 30);
+    let f = render(&mut a, 100, 30);
     assert!(f.contains_text("--More--"), "{}", f.to_text());
     assert!(f.contains_text("You die..."));
     a.handle(Input::ch('x'));
     assert_eq!(a.names(), vec!["alchemy-start", "death"]);
-    let f = render(&a, 100, 30);
+    let f = render(&mut a, 100, 30);
     let text = f.to_text();
     assert!(text.contains("You died"), "{text}");
     assert!(text.contains("You were killed by being deadly poisoned on depth 1."));
@@ -304,10 +304,10 @@ fn death_screen_summarises_and_deletes_the_save() {
     a.handle(Input::key(Key::Enter));
     assert_eq!(a.names(), vec!["alchemy-start"]);
     assert!(a.ctx().game().is_none());
-    let menu = render(&a, 100, 30);
+    let menu = render(&mut a, 100, 30);
     assert!(menu.contains_text("Continue (no saved game)"));
     // Tiny frames on the end screen too.
-    let _ = render(&a, 3, 2);
+    let _ = render(&mut a, 3, 2);
 }
 
 /// Closing the window saves; the start screen's seed prompt starts a reproducible game.
@@ -319,7 +319,7 @@ fn window_close_saves_and_seed_prompt_is_reproducible() {
     for i in keys("s12") {
         a.handle(i);
     }
-    assert!(render(&a, 100, 30).contains_text("> 12_"));
+    assert!(render(&mut a, 100, 30).contains_text("> 12_"));
     a.handle(Input::key(Key::Backspace));
     a.handle(Input::ch('3'));
     a.handle(Input::key(Key::Enter));
@@ -343,7 +343,7 @@ fn failed_save_reports_and_does_not_quit() {
     std::fs::write(&blocker, "x").unwrap();
     let mut a = app(Start::New(9), &blocker.join("alchemy.save"));
     assert_eq!(a.handle(Input::ch('S')), Control::Continue);
-    let f = render(&a, 100, 30);
+    let f = render(&mut a, 100, 30);
     assert!(f.contains_text("Cannot save"), "{}", f.to_text());
     assert_eq!(a.names(), vec!["alchemy-start", "alchemy-play"]);
 }
@@ -498,7 +498,7 @@ fn bot_plays_through_the_keys() {
             assert!(a.len() <= 2, "a list was left open: {:?}", a.names());
             let playing = a.names() == vec!["alchemy-start", "alchemy-play"];
             let (w, h) = if step % 2 == 0 { (100, 30) } else { (64, 20) };
-            let f = render(&a, w, h);
+            let f = render(&mut a, w, h);
             if playing {
                 assert!(
                     f.contains_text("@"),
@@ -510,7 +510,7 @@ fn bot_plays_through_the_keys() {
                 deepest = deepest.max(view::status(g).unwrap().depth);
             }
         }
-        println!("seed {seed}:\n{}", render(&a, 120, 40).to_text());
+        println!("seed {seed}:\n{}", render(&mut a, 120, 40).to_text());
     }
     println!("deepest: {deepest}, commands typed: {typed}");
     assert!(typed > 400, "most commands went through the keys");
@@ -528,10 +528,10 @@ fn victory_screen() {
     g.add_thing_mut(hero, stone).unwrap();
     save::save(&g, &save_path).unwrap();
     let mut a = app(Start::Load(save_path.clone()), &save_path);
-    assert!(render(&a, 100, 30).contains_text("You carry the Stone!"));
+    assert!(render(&mut a, 100, 30).contains_text("You carry the Stone!"));
     a.handle(Input::ch('<'));
     assert_eq!(a.names(), vec!["alchemy-start", "victory"]);
-    let text = render(&a, 100, 30).to_text();
+    let text = render(&mut a, 100, 30).to_text();
     assert!(text.contains("Victory!"), "{text}");
     assert!(text.contains("You climbed out of the dungeon with the Philosopher's Stone!"));
     assert!(text.contains("Turns: ") && text.contains("Kills: 0"));
@@ -548,7 +548,7 @@ fn new_game_over_a_save_asks_first() {
     save::save(&new_game(1, &rules).unwrap(), &save_path).unwrap();
     let mut a = app(Start::Menu, &save_path);
     a.handle(Input::ch('n'));
-    assert!(render(&a, 100, 30).contains_text("Start a new game?"));
+    assert!(render(&mut a, 100, 30).contains_text("Start a new game?"));
     a.handle(Input::ch('n'));
     assert_eq!(a.names(), vec!["alchemy-start"]);
     for i in keys("s77") {

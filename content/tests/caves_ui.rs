@@ -2,9 +2,10 @@
 //! sees, driven by scripted key presses.
 #![allow(clippy::unwrap_used)]
 
-use alembic::{Dir, Frame, Game, Input, Key, Loc, TestFrontend, run};
+use alembic::{Dir, Game, Loc};
 use alembic_content::caves::{self, CavesUi, HP, app, app_with, arena};
 use alembic_content::{LaunchOptions, launch};
+use alembic_ui::{Frame, Input, Key, TestFrontend, run};
 
 fn vi_key(d: Dir) -> Input {
     Input::ch(match d {
@@ -188,7 +189,7 @@ fn launch_knows_the_caves() {
         replay: None,
         wizard: false,
     };
-    let app = launch(&opts).unwrap();
+    let mut app = launch(&opts).unwrap();
     let mut f = Frame::new(80, 24);
     app.render(&mut f);
     assert!(f.contains_text("T H E   C A V E S"));
@@ -205,8 +206,8 @@ fn launch_knows_the_caves() {
 /// Caves saves and continues like Alchemy, and records every game beside its save.
 #[test]
 fn caves_saves_continues_and_records() {
-    use alembic::{App as _, Input, TestFrontend, run};
     use alembic_content::caves::{self, CavesUi};
+    use alembic_ui::{App as _, Input, TestFrontend, run};
     let dir = std::env::temp_dir().join(format!("alembic-caves-save-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -248,8 +249,8 @@ fn caves_saves_continues_and_records() {
     // The replay viewer: End shows the last turn, Left steps back one, q quits.
     let mut viewer = caves::replay_app(&alembic_content::record::beside(&save)).unwrap();
     let keys = vec![
-        Input::key(alembic::Key::End),
-        Input::key(alembic::Key::Left),
+        Input::key(alembic_ui::Key::End),
+        Input::key(alembic_ui::Key::Left),
         Input::ch('q'),
     ];
     let mut fe = TestFrontend::new(100, 30, keys);

@@ -256,7 +256,7 @@ fn auto_fight_clears_the_monsters_in_view() {
 /// (pressed again after a stop on the way), ending where `<`'s own travel ends.
 #[test]
 fn g_travels_to_a_place_picked_with_the_cursor() {
-    use alembic::{Input, Key, TestFrontend, run};
+    use alembic_ui::{Input, Key, TestFrontend, run};
     let rules = Rules::new().expect("rules");
     let mut tried = 0;
     for seed in 1..=8 {
@@ -345,7 +345,7 @@ fn explore_picks_up_items_only_when_asked() {
 /// while a patient one ends where explore ends.
 #[test]
 fn a_key_stops_explore_on_the_play_screen() {
-    use alembic::{Input, TestFrontend, run};
+    use alembic_ui::{Input, TestFrontend, run};
     let rules = Rules::new().expect("rules");
     let g = quiet_game(4, &rules);
     // All at once, as the function does it.

@@ -6,13 +6,13 @@
 
 mod common;
 
-use alembic::{App, Frame, Input, Key, ScreenStack};
 use alembic_content::alchemy::props::{HPS, HPS_MAX, LAST_SEEN};
 use alembic_content::alchemy::view::{self, describe};
 use alembic_content::alchemy_ui::{self, AlchemyCtx};
+use alembic_ui::{App, Frame, Input, Key, ScreenStack};
 use common::{arena, at, give, put, wield};
 
-fn render(app: &ScreenStack<AlchemyCtx>) -> Frame {
+fn render(app: &mut ScreenStack<AlchemyCtx>) -> Frame {
     let mut f = Frame::new(100, 30);
     app.render(&mut f);
     f
@@ -123,7 +123,7 @@ fn look_and_inventory_show_descriptions() {
     let mut a = alchemy_ui::app_with_game(g, None).unwrap();
     a.handle(Input::ch('x'));
     a.handle(Input::key(Key::Tab));
-    let f = render(&a);
+    let f = render(&mut a);
     assert!(f.contains_text("Level 2. It is unhurt."), "{}", f.to_text());
     assert!(
         f.contains_text("It has not noticed you."),
@@ -132,7 +132,7 @@ fn look_and_inventory_show_descriptions() {
     );
     a.handle(Input::ch('v'));
     assert_eq!(a.names().last().copied(), Some("text"));
-    let f = render(&a);
+    let f = render(&mut a);
     assert!(f.contains_text("normal damage"), "{}", f.to_text());
     a.handle(Input::key(Key::Esc));
     a.handle(Input::key(Key::Esc));
@@ -140,7 +140,7 @@ fn look_and_inventory_show_descriptions() {
 
     a.handle(Input::ch('i'));
     a.handle(Input::ch('a'));
-    let f = render(&a);
+    let f = render(&mut a);
     assert!(
         f.contains_text("Damage 1d6 normal (you fight bare-handed"),
         "{}",
@@ -207,14 +207,14 @@ fn inventory_letters_are_stable() {
     let mut a = alchemy_ui::app_with_game(g, None).unwrap();
     for key in ['i', 'e', 'a', 'd', 't'] {
         a.handle(Input::ch(key));
-        let f = render(&a);
+        let f = render(&mut a);
         assert!(f.contains_text("c) % 2 "), "{key}: {}", f.to_text());
         a.handle(Input::key(Key::Esc));
     }
     // And c in the eat list eats the herb, whatever lies before it in the list.
     a.handle(Input::ch('e'));
     a.handle(Input::ch('c'));
-    assert!(render(&a).contains_text("You eat"));
+    assert!(render(&mut a).contains_text("You eat"));
 }
 
 /// Switching weapons says what is wielded and what is put away (never "take off" for a
@@ -257,13 +257,13 @@ fn throw_and_drop_leave_out_what_you_use() {
     for key in ['d', 't'] {
         a.handle(Input::ch(key));
         assert_eq!(a.names().last().copied(), Some("alchemy-play"));
-        assert!(render(&a).contains_text("take it off or put it away first (w)"));
+        assert!(render(&mut a).contains_text("take it off or put it away first (w)"));
     }
     give(&mut g, hero, "apple");
     let mut a = alchemy_ui::app_with_game(g, None).unwrap();
     for key in ['d', 't'] {
         a.handle(Input::ch(key));
-        let f = render(&a);
+        let f = render(&mut a);
         assert!(f.contains_text("apple"), "{}", f.to_text());
         assert!(!f.contains_text("dagger"), "{}", f.to_text());
         assert!(!f.contains_text("leather cap"), "{}", f.to_text());
@@ -275,7 +275,7 @@ fn throw_and_drop_leave_out_what_you_use() {
     // The inventory's menu for the dagger offers no drop or throw.
     a.handle(Input::ch('i'));
     a.handle(Input::ch('a'));
-    let f = render(&a);
+    let f = render(&mut a);
     assert!(f.contains_text("w) put away"), "{}", f.to_text());
     assert!(!f.contains_text("d) drop"), "{}", f.to_text());
 }
@@ -293,7 +293,7 @@ fn analyse_checks_the_lab_first_and_asks() {
         Some("alchemy-play"),
         "no list away from a lab"
     );
-    assert!(render(&a).contains_text("You need to stand beside an analysis lab"));
+    assert!(render(&mut a).contains_text("You need to stand beside an analysis lab"));
 
     let lab = g.library().create("analysis lab").unwrap();
     g.add_thing_mut(at(1, 0), lab).unwrap();
@@ -303,7 +303,7 @@ fn analyse_checks_the_lab_first_and_asks() {
     assert_eq!(a.names().last().copied(), Some("item-list"));
     a.handle(Input::ch('a'));
     assert_eq!(a.names().last().copied(), Some("confirm"));
-    let f = render(&a);
+    let f = render(&mut a);
     assert!(f.contains_text("uses it up"), "{}", f.to_text());
     a.handle(Input::ch('n'));
     assert!(*a.ctx().game().unwrap() == before, "no: nothing happened");
@@ -314,7 +314,7 @@ fn analyse_checks_the_lab_first_and_asks() {
         !a.ctx().game().unwrap().contains(potion),
         "yes: analysed and used up"
     );
-    assert!(render(&a).contains_text("You analyse"));
+    assert!(render(&mut a).contains_text("You analyse"));
 }
 
 /// The colour of the HP bar's first cell.
@@ -340,8 +340,8 @@ fn health_warnings() {
     let max = g.query(hero, &HPS_MAX).unwrap();
     let mut colour_at = |hp: i32| {
         g.set_mut(hero, &HPS, hp).unwrap();
-        let a = alchemy_ui::app_with_game(g.clone(), None).unwrap();
-        bar_colour(&render(&a))
+        let mut a = alchemy_ui::app_with_game(g.clone(), None).unwrap();
+        bar_colour(&render(&mut a))
     };
     assert_eq!(colour_at(max), colours::GOOD);
     assert_eq!(colour_at(max / 2), colours::GOOD);
@@ -371,7 +371,7 @@ fn health_warnings() {
         "poison took the hero low: {hp}/{max}"
     );
     assert_eq!(warnings(&a), 1, "{:?}", a.ctx().log());
-    assert!(render(&a).contains_text("Low HP!"));
+    assert!(render(&mut a).contains_text("Low HP!"));
 }
 
 /// `S` saves, then says where before the game closes.
@@ -382,16 +382,16 @@ fn save_and_quit_says_where() {
     let file = dir.join("alchemy.save");
     let (g, _rules, _hero) = arena(12);
     let mut a = alchemy_ui::app_with_game(g, Some(file.clone())).unwrap();
-    assert_eq!(a.handle(Input::ch('S')), alembic::Control::Continue);
+    assert_eq!(a.handle(Input::ch('S')), alembic_ui::Control::Continue);
     assert!(file.is_file());
-    let f = render(&a);
+    let f = render(&mut a);
     assert!(
         f.contains_text(&format!("saved to {}", file.display())) || f.contains_text("saved to"),
         "{}",
         f.to_text()
     );
     assert!(f.contains_text("--More--"));
-    assert_eq!(a.handle(Input::ch(' ')), alembic::Control::Quit);
+    assert_eq!(a.handle(Input::ch(' ')), alembic_ui::Control::Quit);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -419,7 +419,7 @@ fn bumping_a_wall_is_logged_once() {
         .count();
     assert_eq!(walls, 1, "{:?}", a.ctx().log());
     assert_eq!(a.ctx().log().len(), logged + 1);
-    let f = render(&a);
+    let f = render(&mut a);
     assert!(f.contains_text("in the way."), "{}", f.to_text());
     assert!(!f.contains_text("(x"), "{}", f.to_text());
     // Something else said in between: the next bump is said again, once.

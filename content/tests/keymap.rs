@@ -1,11 +1,11 @@
 //! The keymap and the help screen come from one table, for both games: every key the help
 //! lists works, and every key that works is listed.
 
-use alembic::{Input, Key, TestFrontend, run};
 use alembic_content::alchemy::{self, Rules};
 use alembic_content::alchemy_ui::keymap::{self, KEYMAP, action_of};
 use alembic_content::alchemy_ui::{self, Start, UiOptions};
 use alembic_content::caves;
+use alembic_ui::{Input, Key, TestFrontend, run};
 
 /// The frames of a fresh Alchemy game (seed 5) after `key`.
 fn alchemy_after(key: Key) -> TestFrontend {
@@ -19,7 +19,7 @@ fn alchemy_after(key: Key) -> TestFrontend {
 fn shown(fe: &TestFrontend) -> String {
     fe.frames()
         .iter()
-        .map(alembic::Frame::to_text)
+        .map(alembic_ui::Frame::to_text)
         .collect::<Vec<_>>()
         .join("\n")
 }

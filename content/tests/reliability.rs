@@ -12,12 +12,13 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use alembic::{Dir, Game, Loc, Place, Prop, TestFrontend, Thing};
+use alembic::{Dir, Game, Loc, Place, Prop, Thing};
 use alembic_content::alchemy::props::{HERO, HPS, HPS_MAX, MSG_COUNT, REGEN_ACC, TIME};
 use alembic_content::alchemy::save::{self, SaveError};
 use alembic_content::alchemy::{Command, RuleError, Rules, apply, new_game};
 use alembic_content::alchemy_ui::{self, Start, UiOptions};
 use alembic_content::storage::{self, StorageError};
+use alembic_ui::TestFrontend;
 use proptest::prelude::*;
 
 fn cases(quick: u32) -> u32 {
@@ -212,7 +213,7 @@ fn a_huge_log_message_is_refused_quickly() {
 fn long_unbroken_words_wrap_in_linear_time() {
     // The old wrap copied the rest of the word for every line: a 2 MB word took minutes.
     let word = "y".repeat(2_000_000);
-    let lines = alembic::wrap_text(&word, 60);
+    let lines = alembic_ui::wrap_text(&word, 60);
     assert_eq!(lines.len(), 2_000_000_usize.div_ceil(60));
     assert!(lines.iter().all(|l| l.chars().count() <= 60));
 }
@@ -232,8 +233,12 @@ fn a_hundred_thousand_things_in_one_cell_load_and_play() {
     plays(&back, &rules, 5, 9).unwrap();
     // And the play screen draws it.
     let mut app = alchemy_ui::app_with_game(back, None).unwrap();
-    let mut fe = TestFrontend::new(100, 30, [alembic::Input::ch('.'), alembic::Input::Quit]);
-    alembic::run(&mut fe, &mut app).unwrap();
+    let mut fe = TestFrontend::new(
+        100,
+        30,
+        [alembic_ui::Input::ch('.'), alembic_ui::Input::Quit],
+    );
+    alembic_ui::run(&mut fe, &mut app).unwrap();
 }
 
 // ----- 3. valid games that saved into unloadable files -----------------------------------
@@ -342,16 +347,16 @@ fn extreme_numbers_in_memory_never_panic() {
             }
         }
         let mut app = alchemy_ui::app_with_game(game.clone(), None).unwrap();
-        let mut fe = TestFrontend::new(100, 30, [alembic::Input::Quit]);
-        alembic::run(&mut fe, &mut app).unwrap();
+        let mut fe = TestFrontend::new(100, 30, [alembic_ui::Input::Quit]);
+        alembic_ui::run(&mut fe, &mut app).unwrap();
     }
     // The hero at the edge of the coordinate space: the map view must not overflow.
     let mut far = g.clone();
     far.move_thing_mut(hero, Place::Map(Loc::new(i32::MAX, i32::MIN, -1)))
         .unwrap();
     let mut app = alchemy_ui::app_with_game(far, None).unwrap();
-    let mut fe = TestFrontend::new(100, 30, [alembic::Input::Quit]);
-    alembic::run(&mut fe, &mut app).unwrap();
+    let mut fe = TestFrontend::new(100, 30, [alembic_ui::Input::Quit]);
+    alembic_ui::run(&mut fe, &mut app).unwrap();
 }
 
 // ----- 8. saves that load but cannot be played ----------------------------------------------
@@ -481,8 +486,12 @@ fn loading_a_finished_game_keeps_its_file() {
         wizard: false,
     })
     .unwrap();
-    let mut fe = TestFrontend::new(100, 30, [alembic::Input::ch('.'), alembic::Input::Quit]);
-    alembic::run(&mut fe, &mut app).unwrap();
+    let mut fe = TestFrontend::new(
+        100,
+        30,
+        [alembic_ui::Input::ch('.'), alembic_ui::Input::Quit],
+    );
+    alembic_ui::run(&mut fe, &mut app).unwrap();
     assert!(
         path.is_file(),
         "the --load file of a finished game must survive"
@@ -610,12 +619,12 @@ fn a_seeded_start_over_a_save_asks_and_no_keeps_the_save() {
         })
         .unwrap();
         assert!(app.ctx().game().is_none(), "no game before the answer");
-        use alembic::App as _;
-        let _ = app.handle(alembic::Input::ch(answer));
+        use alembic_ui::App as _;
+        let _ = app.handle(alembic_ui::Input::ch(answer));
         assert_eq!(app.ctx().game().is_some(), starts, "answer {answer}");
         // The frontend then closes (Ctrl-C, window closed): with 'n' nothing is written.
         if !starts {
-            let _ = app.handle(alembic::Input::Quit);
+            let _ = app.handle(alembic_ui::Input::Quit);
             assert_eq!(
                 std::fs::read(&path).unwrap(),
                 before,

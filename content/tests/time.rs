@@ -4,13 +4,18 @@
 
 use std::path::Path;
 
-use alembic::{GameRng, Input, Key, TestFrontend, run};
+use alembic::GameRng;
 use alembic_content::alchemy::{self, Rules};
 use alembic_content::alchemy_ui::replay::{ReplayOpenError, rebuild};
 use alembic_content::alchemy_ui::{self, Start, UiOptions, record};
 use alembic_content::sim::random_command;
+use alembic_ui::{Input, Key, TestFrontend, run};
 
-fn app(start: Start, save: &Path, practice: bool) -> alembic::ScreenStack<alchemy_ui::AlchemyCtx> {
+fn app(
+    start: Start,
+    save: &Path,
+    practice: bool,
+) -> alembic_ui::ScreenStack<alchemy_ui::AlchemyCtx> {
     alchemy_ui::app(UiOptions {
         start,
         save_path: Some(save.to_path_buf()),
@@ -331,7 +336,7 @@ fn the_wizard_console_runs_recorded_commands_in_wizard_games_only() {
     let shown = fe
         .frames()
         .iter()
-        .map(alembic::Frame::to_text)
+        .map(alembic_ui::Frame::to_text)
         .collect::<Vec<_>>()
         .join("\n");
     assert!(shown.contains("frobnicate"), "the unknown command is named");
@@ -366,7 +371,12 @@ fn wizard_line(line: &str) -> Vec<Input> {
 
 /// A practice game that a summoned dragon kills: the death asks to rewind, `y` takes the
 /// moves back and play goes on; `n` ends the game.
-fn practice_death(answer: char) -> (alembic::ScreenStack<alchemy_ui::AlchemyCtx>, TestFrontend) {
+fn practice_death(
+    answer: char,
+) -> (
+    alembic_ui::ScreenStack<alchemy_ui::AlchemyCtx>,
+    TestFrontend,
+) {
     let dir = tempfile_dir();
     let save = dir.join("alchemy.save");
     let mut a = alchemy_ui::app(UiOptions {

@@ -25,11 +25,11 @@
 use std::fmt;
 use std::marker::PhantomData;
 
+use crate::colour::Rgb;
 use crate::grid::Grid;
 use crate::library::TileId;
 use crate::loc::Loc;
 use crate::thing::ThingId;
-use crate::ui::Rgb;
 
 /// A value a layer cell can hold: converted to and from one 64-bit word, where 0 is the value
 /// of an unwritten cell.

@@ -18,8 +18,8 @@
 //! - **Deterministic.** The RNG lives inside the value; the same seed and the same commands
 //!   give equal games and equal [`Game::state_hash`]es on every machine. Behaviour hooks are
 //!   referenced by name ([`Hooks`]), so a game value is plain data you can save with serde.
-//! - **Pure.** No I/O, no global state, no terminal or window code: frontends implement the
-//!   small [`Frontend`] trait.
+//! - **Pure.** No I/O, no global state, no terminal, window or UI code: the screens, widgets
+//!   and the small `Frontend` trait live in the `alembic-ui` crate, which depends on this one.
 //!
 //! ```
 //! use alembic::{Game, Library, Loc, Prop, Props, IS_CONTAINER, Modifier};
@@ -48,6 +48,7 @@
 #![warn(missing_docs)]
 
 mod cells;
+mod colour;
 mod dice;
 mod error;
 mod fov;
@@ -72,11 +73,10 @@ mod replay;
 mod rng;
 mod save;
 mod schedule;
-mod screens;
 mod thing;
-mod ui;
 mod wizard;
 
+pub use colour::Rgb;
 pub use dice::{Dice, DiceError, d, poisson, weighted_choice, weighted_index};
 pub use error::{Error, GameError, InvariantError, Owner};
 pub use fov::{Fov, MAX_FOV_RADIUS, VisibleSet, field_of_view};
@@ -108,23 +108,8 @@ pub use replay::{
 pub use rng::GameRng;
 pub use save::{LoadError, SAVED_GAME_FORMAT, SavedGame};
 pub use schedule::{Advance, NORMAL_ACTION, SPEED};
-pub use screens::{
-    Confirm, DIRECTION_KEYS, Farewell, ItemList, ListEntry, MessageLogScreen, MinSize, Palette,
-    Rect, Screen, ScreenStack, ScreenValue, TextScreen, Title, Transition, direction_key, draw_box,
-    draw_item_list, draw_message_log, draw_too_small, fade_for_age, fill, is_cancel, item_letter,
-    page_count, plain_char, plain_key, put_centred, put_clipped, wheel_key, wrap_text,
-};
 pub use thing::{IdList, Place, Thing, ThingId};
-pub use ui::{
-    App, Cell, ColourDepth, Control, Frame, Frontend, Input, Key, Mods, MouseButton, MouseKind,
-    Rgb, TEST_TICK_LIMIT, TestFrontend, TestFrontendError, Tile, TileSpan, TileSupport, run,
-};
 pub use wizard::{
     Arg, Args, HandlerFn, Param, ParamKind, WizardCommands, WizardError, WizardOutcome, WizardSpec,
     WordsFn,
 };
-
-/// The README's code blocks, compiled and run as doc tests.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;

@@ -6,9 +6,9 @@
 //! tinted) is the UI's choice: it has both pieces of data and multiplies the light into glyph
 //! colours with [`Rgb::modulate`].
 
+use crate::colour::Rgb;
 use crate::fov::{Fov, VisibleSet};
 use crate::loc::{Loc, LocBox};
-use crate::ui::Rgb;
 
 /// A point light.
 ///

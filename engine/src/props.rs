@@ -13,10 +13,10 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::colour::Rgb;
 use crate::error::Error;
 use crate::loc::Loc;
 use crate::thing::ThingId;
-use crate::ui::Rgb;
 
 /// The name of a hook: a Rust function registered in a [`Hooks`](crate::Hooks) registry and
 /// referenced from data by name, so game values stay plain, saveable data.

@@ -25,7 +25,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use alembic::{Input, Key, Mods};
+use alembic_ui::{Input, Key, Mods};
 use minifb::Key as Mk;
 
 /// One callback from minifb, in arrival order.

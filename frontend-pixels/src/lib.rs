@@ -1,17 +1,38 @@
 //! `alembic-pixels`: the native-window frontend.
 //!
-//! A minifb window implementing [`alembic::Frontend`]: every [`alembic::Cell`] is drawn as
+//! A minifb window implementing [`alembic_ui::Frontend`]: every [`alembic_ui::Cell`] is drawn as
 //! anti-aliased Noto Sans Mono alpha-blended in its foreground colour over its background
 //! (or, with [`Font::Bitmap8x8`], as an integer-scaled `font8x8` bitmap). Box-drawing and
-//! block characters are drawn as geometry so they join, and [`alembic::Tile`] characters as
+//! block characters are drawn as geometry so they join, and [`alembic_ui::Tile`] characters as
 //! small pictures drawn in code. The cell size is the largest that shows at least 80×24
 //! cells, chosen again on every resize, with the grid centred in the window. Keys arrive
 //! through minifb's `InputCallback`, the mouse by polling, and both become the same
-//! [`alembic::Input`]s the terminal frontend produces. Nothing here knows about any game.
+//! [`alembic_ui::Input`]s the terminal frontend produces. Nothing here knows about any game.
 //!
 //! The pieces are usable without a window: [`font`] (8×8 glyph lookup), [`geometry`] (box
 //! lines and blocks), [`tiles`] (pictures), [`raster`] (frame → pixel buffer) and [`input`]
 //! (minifb key events → inputs).
+//!
+//! As a library it holds no game code and depends only on `alembic-ui` (and the engine):
+//! [`run_app`] plays any [`alembic_ui::App`] in a new window and closes it when the app quits.
+//! The binary (feature `bin`, on by default) adds the games of `alembic-content` and the
+//! command line; depend on this crate with `default-features = false` to leave them out.
+//!
+//! ```no_run
+//! use alembic_ui::{App, Control, Frame, Input, Rgb};
+//!
+//! struct Hello;
+//! impl App for Hello {
+//!     fn render(&mut self, frame: &mut Frame) {
+//!         frame.put_str(0, 0, "Hello! Any key quits.", Rgb::WHITE, Rgb::BLACK);
+//!     }
+//!     fn handle(&mut self, _input: Input) -> Control {
+//!         Control::Quit
+//!     }
+//! }
+//! alembic_pixels::run_app(&mut Hello)?;
+//! # Ok::<(), alembic_pixels::PixelsError>(())
+//! ```
 
 #![warn(missing_docs)]
 
@@ -26,3 +47,28 @@ mod window;
 
 pub use raster::{Font, Layout, Placement, Rasterizer, render_frame};
 pub use window::{PixelsError, PixelsFrontend, PixelsOptions};
+
+/// Play `app` in a new window with the default [`PixelsOptions`] until the app quits or the
+/// window is closed (the app is offered [`alembic_ui::Input::Quit`] first, so it can save),
+/// then close the window.
+///
+/// The app's own result stays in the app, which is lent, not consumed: read it afterwards
+/// (`ScreenStack::into_ctx`, [`alembic_ui::App::farewell`]).
+///
+/// # Errors
+/// The window could not be opened, or failed during the session.
+pub fn run_app<A: alembic_ui::App + ?Sized>(app: &mut A) -> Result<(), PixelsError> {
+    run_app_with(&PixelsOptions::default(), app)
+}
+
+/// [`run_app`] with options (title, font, scale).
+///
+/// # Errors
+/// As [`run_app`].
+pub fn run_app_with<A: alembic_ui::App + ?Sized>(
+    opts: &PixelsOptions,
+    app: &mut A,
+) -> Result<(), PixelsError> {
+    let mut frontend = PixelsFrontend::open(opts)?;
+    alembic_ui::run(&mut frontend, app)
+}

@@ -4,9 +4,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use alembic::App;
 use alembic_content::{GameArgs, launch};
 use alembic_pixels::{Font, PixelsFrontend, PixelsOptions};
+use alembic_ui::App;
 use clap::Parser;
 
 /// Play Alembic in a native window.
@@ -98,7 +98,7 @@ fn main() -> ExitCode {
         }
     }
     let mut frontend = frontend.with_stop_flag(Arc::clone(&stop));
-    let result = alembic::run(&mut frontend, app.as_mut());
+    let result = alembic_ui::run(&mut frontend, app.as_mut());
     drop(frontend);
     if stop.load(Ordering::SeqCst) != 0 {
         eprintln!(

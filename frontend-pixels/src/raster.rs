@@ -3,7 +3,7 @@
 //! Every cell is its background colour with a coverage mask blended over it in its
 //! foreground colour. The mask comes from, in order:
 //! 1. [`crate::geometry`] for box-drawing and block characters, so lines join;
-//! 2. [`crate::tiles`] for [`alembic::Tile`] characters (pictures drawn in code);
+//! 2. [`crate::tiles`] for [`alembic_ui::Tile`] characters (pictures drawn in code);
 //! 3. the font: anti-aliased Noto Sans Mono ([`Font::Noto`], 8-bit coverage, alpha-blended)
 //!    or the `font8x8` bitmaps ([`Font::Bitmap8x8`], [`Font::Bitmap8x16`], integer-scaled);
 //! 4. a visible replacement box for anything else.
@@ -13,7 +13,8 @@
 
 use std::collections::HashMap;
 
-use alembic::{Frame, Rgb, Tile, TileSpan};
+use alembic::Rgb;
+use alembic_ui::{Frame, Tile, TileSpan};
 use noto_sans_mono_bitmap::{FontWeight, RasterHeight, get_raster, get_raster_width};
 
 use crate::font::{Glyph, REPLACEMENT, glyph};
@@ -462,7 +463,7 @@ fn bitmap_mask(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alembic::Cell;
+    use alembic_ui::Cell;
 
     const FG: Rgb = Rgb::new(255, 200, 40);
     const BG: Rgb = Rgb::new(10, 20, 30);

@@ -6,7 +6,7 @@
 //! memory dimming exactly as a letter does: switching to tiles shows the same information.
 //! Tiles are drawn in cell-relative coordinates and so fit any cell size and shape.
 
-use alembic::Tile;
+use alembic_ui::Tile;
 
 /// A deterministic hash of a pixel, for texture.
 fn noise(x: usize, y: usize) -> u32 {

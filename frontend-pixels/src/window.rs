@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use alembic::{Frame, Frontend, Input, MouseButton, MouseKind, Tile, TileSupport};
+use alembic_ui::{Frame, Frontend, Input, MouseButton, MouseKind, Tile, TileSupport};
 use minifb::{
     InputCallback, Key as Mk, MouseButton as Mb, MouseMode, Scale, ScaleMode, Window, WindowOptions,
 };

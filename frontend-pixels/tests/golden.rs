@@ -12,8 +12,9 @@
 
 use std::path::PathBuf;
 
-use alembic::{Cell, Frame, Rgb, Tile};
+use alembic::Rgb;
 use alembic_pixels::{Font, Layout, Rasterizer};
+use alembic_ui::{Cell, Frame, Tile};
 
 /// A small frame with text, a box, shading, colours and tiles (single and double width).
 fn sample() -> Frame {

@@ -1,17 +1,41 @@
-//! The terminal frontend for Alembic: draws an [`alembic::Frame`] with ratatui (whose buffer
-//! diffing means no flicker) and turns crossterm key events into [`alembic::Input`]s.
+//! The terminal frontend for Alembic: draws an [`alembic_ui::Frame`] with ratatui (whose buffer
+//! diffing means no flicker) and turns crossterm key events into [`alembic_ui::Input`]s.
 //!
-//! It holds no game code: the binary asks `alembic_content::launch` for an [`alembic::App`] and
-//! drives it with [`alembic::run`] through [`TuiFrontend`]. The pieces that do not need a real
-//! terminal — [`draw_frame`], [`map_event`], [`rgb_to_colour`], [`rgb_to_ansi256`] — are public
-//! so tests and benchmarks can use them headless.
+//! As a library it holds no game code and depends only on `alembic-ui` (and the engine) and
+//! ratatui, which it re-exports ([`ratatui`]). [`run_app`] plays any [`alembic_ui::App`] in
+//! the terminal: it sets the terminal up, restores it on exit, on error and on panic, and
+//! returns how the session ended; [`Tui`] does the same with options (colour depth, a stop
+//! flag for signals, a title). The binary (feature `bin`, on by default) adds the games of
+//! `alembic-content` and the command line; depend on this crate with
+//! `default-features = false` to leave them out.
+//!
+//! ```no_run
+//! use alembic_ui::{App, Control, Frame, Input, Rgb};
+//!
+//! struct Hello;
+//! impl App for Hello {
+//!     fn render(&mut self, frame: &mut Frame) {
+//!         frame.put_str(0, 0, "Hello! Any key quits.", Rgb::WHITE, Rgb::BLACK);
+//!     }
+//!     fn handle(&mut self, _input: Input) -> Control {
+//!         Control::Quit
+//!     }
+//! }
+//! alembic_tui::run_app(&mut Hello)?;
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! The pieces that do not need a real terminal — [`draw_frame`], [`map_event`],
+//! [`rgb_to_colour`], [`rgb_to_ansi256`] — are public so tests and benchmarks can use them
+//! headless.
 
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use alembic::{ColourDepth, Frame, Frontend, Input, Key, Mods, MouseButton, MouseKind, Rgb};
+use alembic::Rgb;
+use alembic_ui::{App, ColourDepth, Frame, Frontend, Input, Key, Mods, MouseButton, MouseKind};
 use ratatui::backend::Backend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{
@@ -21,6 +45,9 @@ use ratatui::crossterm::event::{
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
 use ratatui::{DefaultTerminal, Terminal};
+
+/// The ratatui this frontend draws with, so a library user names the same version.
+pub use ratatui;
 
 /// The smallest terminal the games are laid out for; below it an "enlarge" screen shows.
 pub const MIN_WIDTH: u16 = 80;
@@ -354,7 +381,7 @@ pub fn map_key_event(k: &KeyEvent) -> Option<Input> {
 // ---------------------------------------------------------------------------------------------
 // The frontend
 
-/// [`alembic::Frontend`] over a real terminal (ratatui's crossterm backend on stdout).
+/// [`alembic_ui::Frontend`] over a real terminal (ratatui's crossterm backend on stdout).
 ///
 /// Create the terminal with `ratatui::try_init()` (raw mode, alternate screen, a panic hook
 /// that restores the terminal) and call `ratatui::restore()` when done.
@@ -443,10 +470,102 @@ impl Frontend for TuiFrontend {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// A whole session
+
+/// Play `app` in this process's terminal with the defaults of [`Tui::new`]: set the terminal
+/// up (raw mode, alternate screen, mouse), drive the app with [`alembic_ui::run`] until it
+/// quits, and restore the terminal whether the app quit, the terminal failed or the app
+/// panicked.
+///
+/// The app's own result stays in the app, which is lent, not consumed: read it afterwards
+/// (`ScreenStack::into_ctx`, [`App::farewell`]).
+///
+/// # Errors
+/// The terminal could not be set up or failed during the session (the app was offered
+/// [`Input::Quit`] first, so it could save).
+pub fn run_app<A: App + ?Sized>(app: &mut A) -> io::Result<()> {
+    Tui::new().run(app)
+}
+
+/// A terminal session with options; [`run_app`] is `Tui::new().run(app)`.
+#[derive(Clone, Debug)]
+pub struct Tui {
+    depth: ColourDepth,
+    stop: Option<Arc<AtomicUsize>>,
+    title: Option<String>,
+}
+
+impl Default for Tui {
+    fn default() -> Self {
+        Tui::new()
+    }
+}
+
+impl Tui {
+    /// The colour depth the terminal advertises (`COLORTERM`, [`detect_colour_depth`]), no
+    /// stop flag, the title left alone.
+    #[must_use]
+    pub fn new() -> Self {
+        Tui {
+            depth: detect_colour_depth(std::env::var("COLORTERM").ok().as_deref()),
+            stop: None,
+            title: None,
+        }
+    }
+
+    /// Draw with `depth` colours whatever the terminal says.
+    #[must_use]
+    pub fn with_colour_depth(mut self, depth: ColourDepth) -> Self {
+        self.depth = depth;
+        self
+    }
+
+    /// End the session as if the player closed it once `stop` holds a non-zero value
+    /// ([`TuiFrontend::with_stop_flag`]): set it from a signal handler.
+    #[must_use]
+    pub fn with_stop_flag(mut self, stop: Arc<AtomicUsize>) -> Self {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Set the terminal's title at the start (the app's own [`App::title`] replaces it).
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Play `app` until it quits; see [`run_app`].
+    ///
+    /// # Errors
+    /// As [`run_app`].
+    pub fn run<A: App + ?Sized>(self, app: &mut A) -> io::Result<()> {
+        // Restores the terminal when the session ends, by return or by unwinding panic.
+        struct Restore;
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                restore_terminal();
+            }
+        }
+        let _restore = Restore;
+        let terminal = init_terminal()?;
+        let mut frontend = TuiFrontend::new(terminal, self.depth);
+        if let Some(stop) = self.stop {
+            frontend = frontend.with_stop_flag(stop);
+        }
+        if let Some(title) = &self.title {
+            // A terminal without titles is no reason to stop.
+            let _ = frontend.set_title(title);
+        }
+        alembic_ui::run(&mut frontend, app)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alembic::{App, Cell, MinSize, TestFrontend, run};
+    use alembic_ui::{App, Cell, MinSize, TestFrontend, run};
     use ratatui::backend::TestBackend;
     use ratatui::crossterm::event::KeyEventState;
 
@@ -668,7 +787,7 @@ mod tests {
 
     #[test]
     fn demo_through_test_backend() {
-        let app = alembic_content::launch(&alembic_content::LaunchOptions {
+        let mut app = alembic_content::launch(&alembic_content::LaunchOptions {
             game: "demo".into(),
             seed: Some(1),
             load: None,

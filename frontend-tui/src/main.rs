@@ -8,9 +8,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use alembic::{App, Control, Frame, Frontend, Input, MinSize};
 use alembic_content::{GameArgs, launch};
-use alembic_tui::{MIN_HEIGHT, MIN_WIDTH, TuiFrontend, detect_colour_depth};
+use alembic_tui::{MIN_HEIGHT, MIN_WIDTH, Tui};
+use alembic_ui::{App, Control, Frame, Input, MinSize};
 use clap::Parser;
 
 /// Play an Alembic roguelike in the terminal.
@@ -26,7 +26,7 @@ struct Args {
 struct PanicOnFirstInput<A>(A);
 
 impl<A: App> App for PanicOnFirstInput<A> {
-    fn render(&self, frame: &mut Frame) {
+    fn render(&mut self, frame: &mut Frame) {
         self.0.render(frame);
     }
 
@@ -110,41 +110,29 @@ fn main() -> ExitCode {
         eprintln!("alembic-tui: error: needs an interactive terminal (stdin and stdout)");
         return ExitCode::FAILURE;
     }
-    let depth = detect_colour_depth(std::env::var("COLORTERM").ok().as_deref());
     let app = MinSize::new(app, MIN_WIDTH, MIN_HEIGHT).with_noun("terminal");
 
-    // Raw mode + alternate screen + mouse + a panic hook that restores all three.
-    let terminal = match alembic_tui::init_terminal() {
-        Ok(t) => t,
-        Err(e) => {
-            alembic_tui::restore_terminal();
-            eprintln!("alembic-tui: error: cannot set up the terminal: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
     let stop = Arc::new(AtomicUsize::new(0));
     if let Err(e) = register_stop_signals(&stop) {
-        alembic_tui::restore_terminal();
         eprintln!("alembic-tui: error: cannot handle signals: {e}");
         return ExitCode::FAILURE;
     }
     #[cfg(unix)]
     if let Err(e) = unstick_input_on_hangup(&stop) {
-        alembic_tui::restore_terminal();
         eprintln!("alembic-tui: error: cannot set up the hang-up watcher: {e}");
         return ExitCode::FAILURE;
     }
-    let mut frontend = TuiFrontend::new(terminal, depth).with_stop_flag(Arc::clone(&stop));
-    let _ = frontend.set_title(&format!("Alembic - {game}"));
+    // Raw mode + alternate screen + mouse, restored on quit, error and panic.
+    let tui = Tui::new()
+        .with_stop_flag(Arc::clone(&stop))
+        .with_title(format!("Alembic - {game}"));
     let (result, farewell) = if std::env::var_os("ALEMBIC_TEST_PANIC").is_some_and(|v| v == "1") {
         let mut app = PanicOnFirstInput(app);
-        (alembic::run(&mut frontend, &mut app), app.farewell())
+        (tui.run(&mut app), app.farewell())
     } else {
         let mut app = app;
-        (alembic::run(&mut frontend, &mut app), app.farewell())
+        (tui.run(&mut app), app.farewell())
     };
-    drop(frontend);
-    alembic_tui::restore_terminal();
     let signal = stop.load(Ordering::SeqCst);
     if signal != 0 {
         eprintln!("alembic-tui: stopped by {}.", signal_name(signal));

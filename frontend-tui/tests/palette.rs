@@ -2,9 +2,10 @@
 //! unexplored black, and remembered wall against remembered floor, each at least 1.5:1 in
 //! relative luminance, in true colour, the xterm 256-colour palette and the 16 ANSI colours.
 
-use alembic::{ColourDepth, Rgb};
+use alembic::Rgb;
 use alembic_content::alchemy_ui::play::{contrast, memory_colours};
 use alembic_tui::shown_rgb;
+use alembic_ui::ColourDepth;
 
 const DEPTHS: [ColourDepth; 3] = [
     ColourDepth::TrueColour,

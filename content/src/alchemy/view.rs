@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, LightMap, LightSource, Loc, Rgb, ThingId, Tile, VisibleSet};
+use alembic::{Error, Game, LightMap, LightSource, Loc, Rgb, ThingId, VisibleSet};
+use alembic_ui::Tile;
 
 use super::kinds::Stat;
 use super::props::{

@@ -2,7 +2,8 @@
 //! help screen is made from [`KEYMAP`], so a key cannot be listed without working, nor work
 //! without being listed (`content/tests/keymap.rs` checks both).
 
-use alembic::{DIRECTION_KEYS, Dir, Input, Key, Tile, direction_key, plain_key};
+use alembic::Dir;
+use alembic_ui::{DIRECTION_KEYS, Input, Key, Tile, direction_key, plain_key};
 
 use super::AlchemyCtx;
 use crate::alchemy::view;

@@ -1,5 +1,5 @@
 //! The Alchemy game UI: every screen a player sees, as a [`ScreenStack`] over an
-//! [`AlchemyCtx`]. Pure: it draws into [`alembic::Frame`]s and reacts to [`alembic::Input`]s;
+//! [`AlchemyCtx`]. Pure: it draws into [`alembic_ui::Frame`]s and reacts to [`alembic_ui::Input`]s;
 //! the only I/O is the save file, through [`crate::alchemy::save`].
 //!
 //! Screens: [`start`] (new game, seed, continue, help, quit), [`play`] (map, messages,
@@ -7,7 +7,7 @@
 //! direction, look/target cursor, the end-of-game summary).
 //!
 //! ```
-//! use alembic::{Input, TestFrontend, run};
+//! use alembic_ui::{Input, TestFrontend, run};
 //! use alembic_content::alchemy_ui::{self, Start, UiOptions};
 //! let mut app = alchemy_ui::app(UiOptions { start: Start::New(7), save_path: None, tiles: None, practice: false, wizard: false })?;
 //! let mut fe = TestFrontend::new(100, 30, [Input::ch('l'), Input::ch('Q'), Input::ch('y')]);
@@ -28,7 +28,8 @@ pub mod wizard;
 
 use std::path::{Path, PathBuf};
 
-use alembic::{Game, History, Loc, Rgb, ScreenStack};
+use alembic::{Game, History, Loc, Rgb};
+use alembic_ui::{ScreenStack, Transition};
 
 use crate::alchemy::save::{self, SaveError};
 use crate::alchemy::{self, Command, Outcome, RuleError, Rules};
@@ -268,7 +269,7 @@ impl AlchemyCtx {
         }
     }
 
-    /// The window title: the game and the hero's depth (see [`alembic::App::title`]).
+    /// The window title: the game and the hero's depth (see [`alembic_ui::App::title`]).
     #[must_use]
     pub fn title(&self) -> Option<String> {
         let depth = self.game.as_ref().and_then(|g| {
@@ -297,7 +298,7 @@ impl AlchemyCtx {
         Some(on)
     }
 
-    /// What to print once the terminal or window has closed (see [`alembic::App::farewell`]).
+    /// What to print once the terminal or window has closed (see [`alembic_ui::App::farewell`]).
     ///
     /// # Errors
     /// The reason the save on close failed.
@@ -812,7 +813,7 @@ impl AlchemyCtx {
     }
 }
 
-/// The Alchemy UI as an app for [`alembic::run`]: the start screen at the bottom of the stack,
+/// The Alchemy UI as an app for [`alembic_ui::run`]: the start screen at the bottom of the stack,
 /// with the play screen on top when `opts` asks to start or load a game straight away.
 ///
 /// # Errors
@@ -830,20 +831,19 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         && ctx.save_exists()
     {
         let (start, confirm) = start::StartScreen::asking(&ctx, seed);
-        let mut stack = ScreenStack::new(ctx, start)
+        let stack = ScreenStack::opening(ctx, start, confirm)
             .with_farewell(AlchemyCtx::farewell)
             .with_title(AlchemyCtx::title);
-        stack.push(confirm);
         return Ok(stack);
     }
     if let Start::Replay(path) = &opts.start {
         let states = replay::rebuild(path, ctx.rules())?;
         let viewer = replay::ReplayScreen::new(&mut ctx, states);
         let start = start::StartScreen::new(&ctx);
-        let mut stack = ScreenStack::new(ctx, start)
+        let watch = Transition::ask(viewer, |()| start::StartReply::GameOver);
+        let stack = ScreenStack::opening(ctx, start, watch)
             .with_farewell(AlchemyCtx::farewell)
             .with_title(AlchemyCtx::title);
-        stack.push(viewer);
         return Ok(stack);
     }
     let play = match &opts.start {
@@ -859,12 +859,14 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         }
     };
     let start = start::StartScreen::new(&ctx);
-    let mut stack = ScreenStack::new(ctx, start)
+    let first = if play {
+        start::StartScreen::play()
+    } else {
+        Transition::Stay
+    };
+    let stack = ScreenStack::opening(ctx, start, first)
         .with_farewell(AlchemyCtx::farewell)
         .with_title(AlchemyCtx::title);
-    if play {
-        stack.push(play::PlayScreen::new());
-    }
     Ok(stack)
 }
 
@@ -881,10 +883,9 @@ pub fn app_with_game(
     let mut ctx = AlchemyCtx::new(rules, save_path);
     ctx.install(game);
     let start = start::StartScreen::new(&ctx);
-    let mut stack = ScreenStack::new(ctx, start)
+    let stack = ScreenStack::opening(ctx, start, start::StartScreen::play())
         .with_farewell(AlchemyCtx::farewell)
         .with_title(AlchemyCtx::title);
-    stack.push(play::PlayScreen::new());
     Ok(stack)
 }
 
@@ -903,7 +904,8 @@ pub fn seed_from_text(text: &str) -> u64 {
 /// The colours of the Alchemy UI: a warm, dark palette whose steps stay distinct in the
 /// 256-colour fallback.
 pub mod colours {
-    use alembic::{Palette, Rgb};
+    use alembic::Rgb;
+    use alembic_ui::Palette;
 
     /// The widgets' palette (boxes, lists, help).
     pub const PALETTE: Palette = Palette {
@@ -961,7 +963,7 @@ pub fn tone_colour(tone: Tone) -> Rgb {
 /// # Errors
 /// An unreadable or invalid save file, named and explained, before any terminal or window
 /// is touched.
-pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic::App>, crate::LaunchError> {
+pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic_ui::App>, crate::LaunchError> {
     let start = match (&opts.replay, &opts.load, opts.seed) {
         (Some(path), _, _) => Start::Replay(path.clone()),
         (None, Some(path), _) => Start::Load(path.clone()),

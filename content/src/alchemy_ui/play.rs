@@ -2,10 +2,11 @@
 //! lit by the hero's torch, remembered terrain dimmed) and the status panel; every command
 //! key of the game.
 
-use alembic::{
-    Cell, ColourDepth, Confirm, Frame, Input, ItemList, Key, ListEntry, Loc, LocBox,
-    MessageLogScreen, MouseButton, MouseKind, Rect, Rgb, Screen, ScreenValue, TextScreen, ThingId,
-    Tile, TileSupport, Transition, fill, plain_key, put_clipped, wrap_text,
+use alembic::{Loc, LocBox, Rgb, ThingId};
+use alembic_ui::{
+    Cell, ColourDepth, Confirm, Frame, Input, ItemList, Key, ListEntry, MessageLogScreen,
+    MouseButton, MouseKind, Rect, Screen, TextScreen, Tile, TileSupport, Transition, fill,
+    plain_key, put_clipped, wrap_text,
 };
 
 use super::colours::{self, PALETTE};
@@ -772,46 +773,47 @@ impl ItemAction {
     ];
 }
 
-/// What the play screen waits for from the screen above it.
-#[derive(Clone, Debug, Default)]
-enum Pending {
-    #[default]
-    Nothing,
-    /// An item for an action: the ids behind each list entry (and whether it is in use).
-    Item(ItemAction, Vec<(ThingId, bool)>),
+/// What the play screen hears back from the screens it asks, each with what it needs to
+/// remember meanwhile (`None`, `false`: the player backed out).
+#[derive(Clone, Debug)]
+pub enum PlayReply {
+    /// An item for an action: the ids behind each list entry (and whether it is in use), and
+    /// the entry chosen.
+    Item(ItemAction, Vec<(ThingId, bool)>, Option<usize>),
     /// An inventory entry, to show its actions.
-    Inventory(Vec<InventoryEntry>),
+    Inventory(Vec<InventoryEntry>, Option<usize>),
     /// An action for an inventory entry.
-    InventoryAction(InventoryEntry, Vec<ItemAction>),
-    /// A target for throwing this item.
-    Throw(ThingId),
+    InventoryAction(InventoryEntry, Vec<ItemAction>, Option<usize>),
+    /// Where to throw this item.
+    Throw(ThingId, Option<Loc>),
     /// A recipe to craft (potion prototype names).
-    Craft(Vec<String>),
+    Craft(Vec<String>, Option<usize>),
     /// One of the items here to pick up.
-    PickUp(Vec<ThingId>),
-    /// A direction to open or close a door.
-    Door,
-    /// A place to travel to.
-    Travel,
-    /// Yes/no: quit without saving.
-    Quit,
-    /// Yes/no: analyse (and so use up) this item.
-    Analyse(ThingId),
-    /// The game was saved: quit after the player has read where.
+    PickUp(Vec<ThingId>, Option<usize>),
+    /// The direction to open or close a door.
+    Door(Option<alembic::Dir>),
+    /// The place to travel to.
+    Travel(Option<Loc>),
+    /// Quit without saving?
+    Quit(bool),
+    /// Analyse (and so use up) this item?
+    Analyse(ThingId, bool),
+    /// The game was saved and the player has read where: quit.
     SavedQuit,
-    /// The help, message log or look screen: nothing to do.
-    Info,
+    /// The --More-- after a death was read: on to the end (or the practice rewind).
+    DeathRead,
+    /// Rewind after a practice death?
+    Rewind(bool),
 }
 
 /// The play screen.
 #[derive(Debug, Default)]
 pub struct PlayScreen {
-    pending: Pending,
     /// The map cell under the mouse pointer (hover to look).
     hover: Option<Loc>,
     /// The map view as last drawn, so a mouse position maps back to the cell the player saw
     /// there. Render output, written by `render` only.
-    drawn: std::cell::Cell<Option<MapView>>,
+    drawn: Option<MapView>,
     /// Travel, explore or a run under way: one step per tick, any key stops it.
     journey: Option<Journey>,
 }
@@ -823,7 +825,7 @@ pub const STEP_DELAY: std::time::Duration = std::time::Duration::from_millis(8);
 impl PlayScreen {
     /// Start moving towards `goal`: the first step now (a refusal, such as a monster in
     /// view, is said at once), the rest one per tick.
-    fn begin(&mut self, ctx: &mut AlchemyCtx, goal: Goal) -> Transition<AlchemyCtx> {
+    fn begin(&mut self, ctx: &mut AlchemyCtx, goal: Goal) -> Transition<AlchemyCtx, Self> {
         let mut journey = Journey::new(goal);
         self.go_on(ctx, &mut journey).unwrap_or_else(|| {
             self.journey = Some(journey);
@@ -836,7 +838,7 @@ impl PlayScreen {
         &mut self,
         ctx: &mut AlchemyCtx,
         journey: &mut Journey,
-    ) -> Option<Transition<AlchemyCtx>> {
+    ) -> Option<Transition<AlchemyCtx, Self>> {
         journey
             .step(ctx, &mut |_, _| {})
             .map(|end| Self::report(ctx, end))
@@ -854,11 +856,6 @@ impl PlayScreen {
         PlayScreen::default()
     }
 
-    fn wait_for(&mut self, p: Pending, t: Transition<AlchemyCtx>) -> Transition<AlchemyCtx> {
-        self.pending = p;
-        t
-    }
-
     /// The mouse on the play screen: hover looks, a left click travels there (or attacks
     /// next to the hero), the wheel opens the message log.
     fn mouse(
@@ -867,8 +864,8 @@ impl PlayScreen {
         kind: MouseKind,
         x: u16,
         y: u16,
-    ) -> Transition<AlchemyCtx> {
-        let at = self.drawn.get().and_then(|v| v.loc_at(x, y));
+    ) -> Transition<AlchemyCtx, Self> {
+        let at = self.drawn.and_then(|v| v.loc_at(x, y));
         match kind {
             MouseKind::Move => {
                 // Only places the hero knows: hovering the dark says nothing.
@@ -900,17 +897,14 @@ impl PlayScreen {
             }
             MouseKind::ScrollUp => {
                 let lines = ctx.log().iter().map(super::LogLine::shown).collect();
-                self.wait_for(
-                    Pending::Info,
-                    Transition::push(MessageLogScreen::new("Messages", lines)),
-                )
+                Transition::push(MessageLogScreen::new("Messages", lines))
             }
             _ => Transition::Stay,
         }
     }
 
     /// Tell the player how a travel, run or exploration ended.
-    fn report(ctx: &mut AlchemyCtx, end: super::travel::TravelEnd) -> Transition<AlchemyCtx> {
+    fn report(ctx: &mut AlchemyCtx, end: super::travel::TravelEnd) -> Transition<AlchemyCtx, Self> {
         use super::travel::TravelEnd;
         match end {
             TravelEnd::GameOver => return end_game(ctx),
@@ -922,7 +916,7 @@ impl PlayScreen {
     }
 
     /// Run a command; if it ends the game, swap to the end screen.
-    fn act(ctx: &mut AlchemyCtx, cmd: Command) -> Transition<AlchemyCtx> {
+    fn act(ctx: &mut AlchemyCtx, cmd: Command) -> Transition<AlchemyCtx, Self> {
         match ctx.act(cmd) {
             Some(true) => end_game(ctx),
             _ => Transition::Stay,
@@ -940,7 +934,11 @@ impl PlayScreen {
         }
     }
 
-    fn choose_item(&mut self, ctx: &mut AlchemyCtx, action: ItemAction) -> Transition<AlchemyCtx> {
+    fn choose_item(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        action: ItemAction,
+    ) -> Transition<AlchemyCtx, Self> {
         let Some(all) = Self::entries(ctx) else {
             return Transition::Stay;
         };
@@ -963,7 +961,7 @@ impl PlayScreen {
             .filter_map(|e| e.ids.first().map(|&id| (id, e.wielded)))
             .collect();
         let list = item_list(action.title(), &fit);
-        self.wait_for(Pending::Item(action, ids), Transition::push(list))
+        Transition::ask(list, move |i| PlayReply::Item(action, ids, i))
     }
 
     fn do_item(
@@ -972,7 +970,7 @@ impl PlayScreen {
         action: ItemAction,
         id: ThingId,
         in_use: bool,
-    ) -> Transition<AlchemyCtx> {
+    ) -> Transition<AlchemyCtx, Self> {
         match action {
             ItemAction::Quaff => Self::act(ctx, Command::Quaff(id)),
             ItemAction::Eat => Self::act(ctx, Command::Eat(id)),
@@ -989,18 +987,18 @@ impl PlayScreen {
                 let prompt = format!(
                     "Analysing {name} uses it up, whether or not you learn what it is. Analyse it?"
                 );
-                self.wait_for(Pending::Analyse(id), Transition::push(Confirm::new(prompt)))
+                Transition::ask(Confirm::new(prompt), move |yes| PlayReply::Analyse(id, yes))
             }
             ItemAction::Wield if in_use => Self::act(ctx, Command::Unwield(id)),
             ItemAction::Wield => Self::act(ctx, Command::Wield(id)),
             ItemAction::Throw => match LookScreen::target(ctx) {
-                Some(screen) => self.wait_for(Pending::Throw(id), Transition::push(screen)),
+                Some(screen) => Transition::ask(screen, move |at| PlayReply::Throw(id, at)),
                 None => Transition::Stay,
             },
         }
     }
 
-    fn craft(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+    fn craft(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx, Self> {
         let Some(game) = ctx.game() else {
             return Transition::Stay;
         };
@@ -1037,13 +1035,13 @@ impl PlayScreen {
             "Recipes (stand beside an alchemy workbench to craft)"
         };
         let names = recipes.into_iter().map(|r| r.potion).collect();
-        self.wait_for(
-            Pending::Craft(names),
-            Transition::push(ItemList::new(title, entries).with_palette(PALETTE)),
+        Transition::ask(
+            ItemList::new(title, entries).with_palette(PALETTE),
+            move |i| PlayReply::Craft(names, i),
         )
     }
 
-    fn pick_up(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+    fn pick_up(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx, Self> {
         let Some(game) = ctx.game() else {
             return Transition::Stay;
         };
@@ -1058,13 +1056,13 @@ impl PlayScreen {
             .iter()
             .map(|&t| ListEntry::new(a_name(game, t).unwrap_or_else(|_| "something".into())))
             .collect();
-        self.wait_for(
-            Pending::PickUp(here),
-            Transition::push(ItemList::new("Pick up what?", entries).with_palette(PALETTE)),
+        Transition::ask(
+            ItemList::new("Pick up what?", entries).with_palette(PALETTE),
+            move |i| PlayReply::PickUp(here, i),
         )
     }
 
-    fn inventory(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+    fn inventory(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx, Self> {
         let Some(all) = Self::entries(ctx) else {
             return Transition::Stay;
         };
@@ -1074,10 +1072,10 @@ impl PlayScreen {
         }
         let refs: Vec<&InventoryEntry> = all.iter().collect();
         let list = item_list("Inventory (choose an item for its actions)", &refs);
-        self.wait_for(Pending::Inventory(all), Transition::push(list))
+        Transition::ask(list, move |i| PlayReply::Inventory(all, i))
     }
 
-    fn door(ctx: &mut AlchemyCtx, d: alembic::Dir) -> Transition<AlchemyCtx> {
+    fn door(ctx: &mut AlchemyCtx, d: alembic::Dir) -> Transition<AlchemyCtx, Self> {
         let open_door_there = ctx.game().and_then(|g| {
             let at = g.location(hero_id(g).ok()?).ok()? + d;
             g.things_at(at)
@@ -1137,15 +1135,8 @@ fn on_stairs(ctx: &AlchemyCtx, down: bool) -> bool {
     })
 }
 
-/// Whether the game in play is over.
-fn summary_over(ctx: &AlchemyCtx) -> bool {
-    ctx.game()
-        .and_then(|g| summary(g).ok())
-        .is_some_and(|s| s.outcome.is_over())
-}
-
 /// The game just ended: delete its save (roguelike rules) and show the summary.
-fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx, PlayScreen> {
     // A practice game offers to rewind a death before it ends.
     let died = ctx
         .game()
@@ -1154,10 +1145,10 @@ fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
     // A death first pauses on the map with the last messages in view: --More--.
     if died.is_some() && ctx.death_pause == super::DeathPause::NotYet {
         ctx.death_pause = super::DeathPause::Showing;
-        return Transition::push(MorePrompt::new(vec![(
-            "You die...".to_owned(),
-            colours::BAD,
-        )]));
+        return Transition::ask(
+            MorePrompt::new(vec![("You die...".to_owned(), colours::BAD)]),
+            |()| PlayReply::DeathRead,
+        );
     }
     if let Some(s) = died
         && ctx.is_practice()
@@ -1168,10 +1159,13 @@ fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
         } else {
             s.cause
         };
-        return Transition::push(Confirm::new(format!(
-            "You were {cause}. Rewind {} moves and play on? (This is a practice game.)",
-            super::REWIND_MOVES
-        )));
+        return Transition::ask(
+            Confirm::new(format!(
+                "You were {cause}. Rewind {} moves and play on? (This is a practice game.)",
+                super::REWIND_MOVES
+            )),
+            PlayReply::Rewind,
+        );
     }
     ctx.finish_game(false);
     let removed = ctx.remove_save();
@@ -1179,18 +1173,21 @@ fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
 }
 
 impl Screen<AlchemyCtx> for PlayScreen {
-    fn render(&self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    type Output = ();
+    type Reply = PlayReply;
+
+    fn render(&mut self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
         draw_play(ctx, frame, area);
         let view = map_view(ctx, area, frame.tiles());
-        self.drawn.set(view);
+        self.drawn = view;
         if let (Some(v), Some(l), Some(game)) = (view, self.hover, ctx.game()) {
             draw_hover(game, frame, &v, l);
         }
     }
 
-    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx, Self> {
         let Some(game) = ctx.game() else {
-            return Transition::Pop(ScreenValue::Done);
+            return Transition::Pop(());
         };
         if summary(game).is_ok_and(|s| s.outcome.is_over()) {
             return end_game(ctx);
@@ -1255,7 +1252,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 Transition::Stay
             }
             Action::TravelTo => match LookScreen::travel(ctx) {
-                Some(s) => self.wait_for(Pending::Travel, Transition::push(s)),
+                Some(s) => Transition::ask(s, PlayReply::Travel),
                 None => Transition::Stay,
             },
             Action::Fight => match super::travel::fight_step(ctx) {
@@ -1283,30 +1280,24 @@ impl Screen<AlchemyCtx> for PlayScreen {
             Action::Inventory => self.inventory(ctx),
             // `l` is east (vi keys), so look is `x` (as in Crawl) or `;` (as in NetHack).
             Action::Look => match LookScreen::look(ctx) {
-                Some(s) => self.wait_for(Pending::Info, Transition::push(s)),
+                Some(s) => Transition::push(s),
                 None => Transition::Stay,
             },
             Action::Messages => {
                 let lines = ctx.log().iter().map(super::LogLine::shown).collect();
-                self.wait_for(
-                    Pending::Info,
-                    Transition::push(MessageLogScreen::new("Messages", lines)),
-                )
+                Transition::push(MessageLogScreen::new("Messages", lines))
             }
             Action::Explore => self.begin(ctx, Goal::Explore),
-            Action::Door => self.wait_for(
-                Pending::Door,
-                Transition::push(DirectionPrompt::new("Open or close a door: which way?")),
+            Action::Door => Transition::ask(
+                DirectionPrompt::new("Open or close a door: which way?"),
+                PlayReply::Door,
             ),
             Action::Quaff => self.choose_item(ctx, ItemAction::Quaff),
             Action::Throw => self.choose_item(ctx, ItemAction::Throw),
             Action::Wield => self.choose_item(ctx, ItemAction::Wield),
             Action::Wizard => {
                 if ctx.is_wizard() {
-                    return self.wait_for(
-                        Pending::Info,
-                        Transition::push(super::wizard::WizardConsole::new()),
-                    );
+                    return Transition::push(super::wizard::WizardConsole::new());
                 }
                 ctx.note(
                     Tone::Note,
@@ -1329,15 +1320,11 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 }
                 Transition::Stay
             }
-            Action::Help => self.wait_for(
-                Pending::Info,
-                Transition::push(TextScreen::new("Alchemy: help", help_lines(ctx))),
-            ),
+            Action::Help => Transition::push(TextScreen::new("Alchemy: help", help_lines(ctx))),
             // Saved: say where before the screen goes (the window's farewell may be unseen).
             Action::Save => match ctx.save_and_leave() {
-                Ok(path) => self.wait_for(
-                    Pending::SavedQuit,
-                    Transition::push(MorePrompt::new(vec![
+                Ok(path) => Transition::ask(
+                    MorePrompt::new(vec![
                         (
                             format!("Your game was saved to {}.", path.display()),
                             colours::VALUE,
@@ -1346,7 +1333,8 @@ impl Screen<AlchemyCtx> for PlayScreen {
                             "Continue it from the start screen next time.".to_owned(),
                             PALETTE.text,
                         ),
-                    ])),
+                    ]),
+                    |()| PlayReply::SavedQuit,
                 ),
                 Err(msg) => {
                     ctx.note(Tone::Error, msg);
@@ -1359,38 +1347,39 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 } else {
                     "Quit without saving? This game will be lost. (S saves and quits.)"
                 };
-                self.wait_for(Pending::Quit, Transition::push(Confirm::new(prompt)))
+                Transition::ask(Confirm::new(prompt), PlayReply::Quit)
             }
             Action::Cancel => Transition::Stay,
         }
     }
 
-    fn on_result(&mut self, ctx: &mut AlchemyCtx, value: ScreenValue) -> Transition<AlchemyCtx> {
-        // The --More-- after a death was read: on to the end (or the practice rewind).
-        if ctx.death_pause == super::DeathPause::Showing {
-            ctx.death_pause = super::DeathPause::Done;
-            return end_game(ctx);
-        }
-        // The answer to "rewind?" after a practice death.
-        if ctx.is_practice() && summary_over(ctx) {
-            if value == ScreenValue::Bool(true) {
+    fn on_result(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        reply: PlayReply,
+    ) -> Transition<AlchemyCtx, Self> {
+        match reply {
+            PlayReply::DeathRead => {
+                ctx.death_pause = super::DeathPause::Done;
+                end_game(ctx)
+            }
+            PlayReply::Rewind(true) => {
                 for _ in 0..super::REWIND_MOVES {
                     if !ctx.undo() {
                         break;
                     }
                 }
-                return Transition::Stay;
+                Transition::Stay
             }
-            ctx.decline_rewind();
-            return end_game(ctx);
-        }
-        let pending = std::mem::take(&mut self.pending);
-        match (pending, value) {
-            (Pending::Item(action, ids), ScreenValue::Index(i)) => match ids.get(i) {
+            PlayReply::Rewind(false) => {
+                ctx.decline_rewind();
+                end_game(ctx)
+            }
+            PlayReply::Item(action, ids, Some(i)) => match ids.get(i) {
                 Some(&(id, in_use)) => self.do_item(ctx, action, id, in_use),
                 None => Transition::Stay,
             },
-            (Pending::Inventory(all), ScreenValue::Index(i)) => {
+            PlayReply::Inventory(all, Some(i)) => {
                 let Some(e) = all.get(i).cloned() else {
                     return Transition::Stay;
                 };
@@ -1411,39 +1400,45 @@ impl Screen<AlchemyCtx> for PlayScreen {
                     .iter()
                     .map(|a| (a.key(), a.label(&e).to_string()))
                     .collect();
-                let t = Transition::push(ActionMenu::new(
-                    format!("{} {}", e.glyph.ch, e.name),
-                    text,
-                    keys,
-                ));
-                self.wait_for(Pending::InventoryAction(e, actions), t)
+                let menu = ActionMenu::new(format!("{} {}", e.glyph.ch, e.name), text, keys);
+                Transition::ask(menu, move |i| PlayReply::InventoryAction(e, actions, i))
             }
-            (Pending::InventoryAction(e, actions), ScreenValue::Index(i)) => {
+            PlayReply::InventoryAction(e, actions, Some(i)) => {
                 match (actions.get(i), e.ids.first()) {
                     (Some(&a), Some(&id)) => self.do_item(ctx, a, id, e.wielded),
                     _ => Transition::Stay,
                 }
             }
-            (Pending::Throw(id), ScreenValue::Loc(l)) => Self::act(ctx, Command::Throw(id, l)),
-            (Pending::Craft(names), ScreenValue::Index(i)) => match names.get(i) {
+            PlayReply::Throw(id, Some(l)) => Self::act(ctx, Command::Throw(id, l)),
+            PlayReply::Craft(names, Some(i)) => match names.get(i) {
                 Some(p) => Self::act(ctx, Command::Craft(p.clone())),
                 None => Transition::Stay,
             },
-            (Pending::PickUp(ids), ScreenValue::Index(i)) => match ids.get(i) {
+            PlayReply::PickUp(ids, Some(i)) => match ids.get(i) {
                 Some(&id) => Self::act(ctx, Command::PickUp(Some(id))),
                 None => Transition::Stay,
             },
-            (Pending::Door, ScreenValue::Dir(d)) => Self::door(ctx, d),
-            (Pending::Travel, ScreenValue::Loc(l)) => self.begin(ctx, Goal::Travel(l)),
-            (Pending::SavedQuit, _) => Transition::Quit,
-            (Pending::Analyse(id), ScreenValue::Bool(true)) => Self::act(ctx, Command::Analyse(id)),
-            (Pending::Quit, ScreenValue::Bool(true)) => {
+            PlayReply::Door(Some(d)) => Self::door(ctx, d),
+            PlayReply::Travel(Some(l)) => self.begin(ctx, Goal::Travel(l)),
+            PlayReply::SavedQuit => Transition::Quit,
+            PlayReply::Analyse(id, true) => Self::act(ctx, Command::Analyse(id)),
+            PlayReply::Quit(true) => {
                 // Quitting ends this run of the game: it gets a morgue and a score; the last
                 // save, if any, stays as it was.
                 ctx.finish_game(true);
                 Transition::Quit
             }
-            _ => Transition::Stay,
+            // Backed out.
+            PlayReply::Item(_, _, None)
+            | PlayReply::Inventory(_, None)
+            | PlayReply::InventoryAction(_, _, None)
+            | PlayReply::Throw(_, None)
+            | PlayReply::Craft(_, None)
+            | PlayReply::PickUp(_, None)
+            | PlayReply::Door(None)
+            | PlayReply::Travel(None)
+            | PlayReply::Analyse(_, false)
+            | PlayReply::Quit(false) => Transition::Stay,
         }
     }
 
@@ -1451,7 +1446,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
         self.journey.is_some().then_some(STEP_DELAY)
     }
 
-    fn tick(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+    fn tick(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx, Self> {
         let Some(mut journey) = self.journey.take() else {
             return Transition::Stay;
         };

@@ -1,9 +1,13 @@
 //! The smaller Alchemy screens: the item action menu, the direction prompt, the look and
 //! target cursor, and the end-of-game summary.
 
-use alembic::{
-    Cell, Frame, Input, Key, Loc, Rect, Rgb, Screen, ScreenValue, TextScreen, Transition,
-    direction_key, draw_box, fill, is_cancel, plain_key, put_centred, put_clipped, wrap_text,
+use std::convert::Infallible;
+
+use alembic::{Dir, Loc, Rgb};
+use alembic_ui::{
+    Cell, CursorEvent, Frame, Input, Key, Rect, Screen, StatefulWidget, TargetCursor, TargetState,
+    TextScreen, Transition, direction_key, draw_box, fill, is_cancel, plain_key, put_centred,
+    put_clipped, wrap_text,
 };
 
 use super::colours::{self, PALETTE};
@@ -21,7 +25,7 @@ use crate::alchemy::view::{describe, hero_id, look_at, visible};
 // Action menu
 
 /// A small box: a description, then actions chosen by their own key letter ("q) quaff").
-/// Pops [`ScreenValue::Index`] of the action or [`ScreenValue::Cancelled`].
+/// Pops `Some(index)` of the action, or `None` on Esc.
 #[derive(Clone, Debug)]
 pub struct ActionMenu {
     title: String,
@@ -43,7 +47,10 @@ impl ActionMenu {
 }
 
 impl Screen<AlchemyCtx> for ActionMenu {
-    fn render(&self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    type Output = Option<usize>;
+    type Reply = Infallible;
+
+    fn render(&mut self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
         let inner_w = 56.min(usize::from(area.width.saturating_sub(4))).max(1);
         let mut lines: Vec<(String, Rgb)> = Vec::new();
         for t in &self.text {
@@ -74,14 +81,14 @@ impl Screen<AlchemyCtx> for ActionMenu {
         put_lines(frame, inside, &lines);
     }
 
-    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx, Self> {
         if is_cancel(&input) {
-            return Transition::Pop(ScreenValue::Cancelled);
+            return Transition::Pop(None);
         }
         if let Some(Key::Char(c)) = plain_key(&input)
             && let Some(i) = self.actions.iter().position(|(k, _)| *k == c)
         {
-            return Transition::Pop(ScreenValue::Index(i));
+            return Transition::Pop(Some(i));
         }
         Transition::Stay
     }
@@ -98,8 +105,7 @@ impl Screen<AlchemyCtx> for ActionMenu {
 // ---------------------------------------------------------------------------------------------
 // --More--
 
-/// A pause, as in DCSS: a few lines and `--More--` in a box over the screen; any key pops
-/// [`ScreenValue::Done`].
+/// A pause, as in DCSS: a few lines and `--More--` in a box over the screen; any key pops.
 #[derive(Clone, Debug)]
 pub struct MorePrompt {
     lines: Vec<(String, Rgb)>,
@@ -114,7 +120,10 @@ impl MorePrompt {
 }
 
 impl Screen<AlchemyCtx> for MorePrompt {
-    fn render(&self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    type Output = ();
+    type Reply = Infallible;
+
+    fn render(&mut self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
         let inner_w = 60.min(usize::from(area.width.saturating_sub(4))).max(1);
         let mut lines: Vec<(String, Rgb)> = Vec::new();
         for (t, fg) in &self.lines {
@@ -134,13 +143,13 @@ impl Screen<AlchemyCtx> for MorePrompt {
         put_lines(frame, inside, &lines);
     }
 
-    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx, Self> {
         match input {
             Input::Key { .. }
             | Input::Mouse {
-                kind: alembic::MouseKind::Down(_),
+                kind: alembic_ui::MouseKind::Down(_),
                 ..
-            } => Transition::Pop(ScreenValue::Done),
+            } => Transition::Pop(()),
             _ => Transition::Stay,
         }
     }
@@ -157,8 +166,8 @@ impl Screen<AlchemyCtx> for MorePrompt {
 // ---------------------------------------------------------------------------------------------
 // Direction prompt
 
-/// "Which way?": pops [`ScreenValue::Dir`] for a direction key, [`ScreenValue::Cancelled`]
-/// for Esc; other keys are ignored.
+/// "Which way?": pops `Some(direction)` for a direction key, `None` for Esc; other keys are
+/// ignored.
 #[derive(Clone, Debug)]
 pub struct DirectionPrompt {
     prompt: String,
@@ -175,7 +184,10 @@ impl DirectionPrompt {
 }
 
 impl Screen<AlchemyCtx> for DirectionPrompt {
-    fn render(&self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    type Output = Option<Dir>;
+    type Reply = Infallible;
+
+    fn render(&mut self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
         let hint = "h j k l y u b n, arrows or numpad; Esc cancels";
         let w = self.prompt.chars().count().max(hint.chars().count()) + 4;
         let inside = draw_box(frame, area.centred(w as u16, 4), &PALETTE, None);
@@ -190,12 +202,12 @@ impl Screen<AlchemyCtx> for DirectionPrompt {
         put_centred(frame, inside, inside.y + 1, hint, PALETTE.dim, PALETTE.bg);
     }
 
-    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx, Self> {
         if is_cancel(&input) {
-            return Transition::Pop(ScreenValue::Cancelled);
+            return Transition::Pop(None);
         }
         match direction_key(&input) {
-            Some(d) => Transition::Pop(ScreenValue::Dir(d)),
+            Some(d) => Transition::Pop(Some(d)),
             None => Transition::Stay,
         }
     }
@@ -220,16 +232,17 @@ enum Mode {
     Travel,
 }
 
-/// A cursor over the map describing what is under it. In target mode it starts on the
-/// nearest visible monster, shows the throw's path, and pops [`ScreenValue::Loc`] on Enter,
-/// `t` or `.`; in look mode Enter or Esc closes it.
+/// A cursor over the map describing what is under it (the toolkit's [`TargetState`] and
+/// [`TargetCursor`]). In target mode it starts on the nearest visible monster, shows the
+/// throw's path, and pops `Some(place)` on Enter, `t` or `.`; in look mode Enter or Esc
+/// closes it (`None`).
 #[derive(Clone, Debug)]
 pub struct LookScreen {
     mode: Mode,
     hero: Loc,
-    /// Interesting visible places (creatures first, then the rest), nearest first.
-    marks: Vec<Loc>,
-    mark: usize,
+    /// The cursor; its marks are the interesting visible places (creatures first, then the
+    /// rest), nearest first.
+    target: TargetState,
 }
 
 impl LookScreen {
@@ -269,13 +282,12 @@ impl LookScreen {
                 .unwrap_or(hero),
             Mode::Look | Mode::Travel => hero,
         };
-        let s = LookScreen {
-            mode,
-            hero,
-            mark: marks.iter().position(|&l| l == start).unwrap_or(0),
-            marks,
-        };
-        s.set_cursor(ctx, start);
+        let mut target = TargetState::new(start, level_box(hero.z)).with_marks(marks);
+        if mode == Mode::Target {
+            target = target.with_line_from(hero);
+        }
+        let s = LookScreen { mode, hero, target };
+        s.sync(ctx);
         Some(s)
     }
 
@@ -290,7 +302,7 @@ impl LookScreen {
     }
 
     /// A travel cursor at the hero (`G`, as in DCSS): Enter or `.` picks the place, `<` and
-    /// `>` jump to the nearest known stairs. Pops [`ScreenValue::Loc`].
+    /// `>` jump to the nearest known stairs. Pops `Some(place)`.
     pub fn travel(ctx: &mut AlchemyCtx) -> Option<Self> {
         Self::open(ctx, Mode::Travel)
     }
@@ -314,18 +326,15 @@ impl LookScreen {
             .min_by_key(|&l| (self.hero.chebyshev(l), l.y, l.x))
     }
 
-    fn set_cursor(&self, ctx: &mut AlchemyCtx, l: Loc) {
-        let b = level_box(self.hero.z);
-        let l = Loc::new(
-            l.x.clamp(b.min.x, b.max.x - 1),
-            l.y.clamp(b.min.y, b.max.y - 1),
-            self.hero.z,
-        );
-        ctx.cursor = Some(l);
-        ctx.path.clear();
-        if self.mode == Mode::Target && l != self.hero {
-            ctx.path = self.hero.line_to(l).into_iter().skip(1).collect();
-        }
+    /// Show the cursor and the throw's path (the map view follows the cursor).
+    fn sync(&self, ctx: &mut AlchemyCtx) {
+        ctx.cursor = Some(self.target.cursor());
+        ctx.path = self.target.line();
+    }
+
+    fn set_cursor(&mut self, ctx: &mut AlchemyCtx, l: Loc) {
+        self.target.set_cursor(l);
+        self.sync(ctx);
     }
 
     /// Where a throw from the hero at `target` would stop short: the first wall, closed door
@@ -339,7 +348,7 @@ impl LookScreen {
             .find(|&l| tile_blocks(game, l) || blocker_at(game, l).is_some())
     }
 
-    fn close(ctx: &mut AlchemyCtx, value: ScreenValue) -> Transition<AlchemyCtx> {
+    fn close(ctx: &mut AlchemyCtx, value: Option<Loc>) -> Transition<AlchemyCtx, Self> {
         ctx.cursor = None;
         ctx.path.clear();
         Transition::Pop(value)
@@ -439,33 +448,25 @@ fn steps(n: u32) -> String {
 }
 
 impl Screen<AlchemyCtx> for LookScreen {
-    fn render(&self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    type Output = Option<Loc>;
+    type Reply = Infallible;
+
+    fn render(&mut self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
         let (Some(view), Some(cursor)) = (map_view(ctx, area, frame.tiles()), ctx.cursor()) else {
             return;
         };
         // The path up to where the throw stops, then beyond it in a dimmer colour.
-        let stop = Self::blocked_at(ctx, cursor);
-        let mut beyond = false;
-        for &l in &ctx.path {
-            if l == cursor {
-                continue;
-            }
-            let bg = if beyond {
-                colours::PATH_BLOCKED_BG
-            } else {
-                colours::PATH_BG
-            };
-            if Some(l) == stop {
-                beyond = true;
-            }
-            view.paint(frame, l, |c| Cell { bg, ..c });
-        }
+        let to_screen = |l| view.screen_of(l);
+        let highlight = TargetCursor {
+            to_screen: &to_screen,
+            cell_width: view.cell_w,
+            stop: Self::blocked_at(ctx, cursor),
+            cursor_bg: colours::CURSOR_BG,
+            line_bg: colours::PATH_BG,
+            beyond_bg: colours::PATH_BLOCKED_BG,
+        };
+        highlight.render(frame, view.rect, &mut self.target);
         let cursor_y = view.screen_of(cursor).map(|(_, y)| y);
-        view.paint(frame, cursor, |c| Cell {
-            ch: if c.ch == ' ' { 'X' } else { c.ch },
-            fg: Rgb::BLACK,
-            bg: colours::CURSOR_BG,
-        });
         // The description in a box along the map's bottom (its top, if the cursor is there).
         let map = view.rect;
         let width = usize::from(map.width.saturating_sub(4)).max(1);
@@ -490,65 +491,46 @@ impl Screen<AlchemyCtx> for LookScreen {
         put_lines(frame, inside, &lines);
     }
 
-    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx, Self> {
         let Some(cursor) = ctx.cursor() else {
-            return Self::close(ctx, ScreenValue::Cancelled);
+            return Self::close(ctx, None);
         };
-        if let Some(d) = direction_key(&input) {
-            self.set_cursor(ctx, cursor + d);
-            return Transition::Stay;
-        }
-        let Some(key) = plain_key(&input) else {
-            return Transition::Stay;
-        };
-        // Capital vi keys jump 8.
-        if let Key::Char(c @ ('H' | 'J' | 'K' | 'L' | 'Y' | 'U' | 'B' | 'N')) = key
-            && let Some(d) = direction_key(&Input::ch(c.to_ascii_lowercase()))
-        {
-            let o = d.offset();
-            self.set_cursor(
-                ctx,
-                Loc::new(cursor.x + 8 * o.x, cursor.y + 8 * o.y, cursor.z),
-            );
-            return Transition::Stay;
-        }
-        match (self.mode, key) {
-            (_, Key::Esc) => Self::close(ctx, ScreenValue::Cancelled),
-            (_, Key::Tab | Key::Char('+' | '=' | '-')) => {
-                if self.marks.is_empty() {
-                    ctx.note(Tone::Note, "Nothing of interest in sight.");
-                    return Transition::Stay;
-                }
-                let n = self.marks.len();
-                let on_mark = self.marks.get(self.mark) == Some(&cursor);
-                self.mark = match key {
-                    Key::Char('-') => (self.mark + n - 1) % n,
-                    _ if !on_mark => self.mark % n,
-                    _ => (self.mark + 1) % n,
-                };
-                if let Some(&l) = self.marks.get(self.mark) {
-                    self.set_cursor(ctx, l);
-                }
+        match (self.mode, self.target.handle(&input)) {
+            (_, CursorEvent::Moved) => {
+                self.sync(ctx);
                 Transition::Stay
             }
-            (Mode::Target, Key::Enter | Key::Char('t' | '.' | '5'))
-            | (Mode::Travel, Key::Enter | Key::Char('.' | '5')) => {
-                Self::close(ctx, ScreenValue::Loc(cursor))
+            (_, CursorEvent::NoMarks) => {
+                ctx.note(Tone::Note, "Nothing of interest in sight.");
+                Transition::Stay
             }
-            (Mode::Travel, Key::Char(c @ ('<' | '>'))) => {
+            (_, CursorEvent::Cancelled) => Self::close(ctx, None),
+            (_, CursorEvent::Ignored) => Transition::Stay,
+            (Mode::Target | Mode::Travel, CursorEvent::Picked(l)) => Self::close(ctx, Some(l)),
+            (Mode::Target, CursorEvent::Other(Key::Char('t'))) => Self::close(ctx, Some(cursor)),
+            (Mode::Travel, CursorEvent::Other(Key::Char(c @ ('<' | '>')))) => {
                 match self.known_stairs(ctx, c == '>') {
                     Some(l) => self.set_cursor(ctx, l),
                     None => ctx.note(Tone::Note, "You know of no such stairs on this level."),
                 }
                 Transition::Stay
             }
-            (Mode::Look, Key::Enter | Key::Char('v')) => match Self::details(ctx, cursor) {
-                Some(screen) => Transition::push(screen),
-                None if key == Key::Enter => Self::close(ctx, ScreenValue::Done),
-                None => Transition::Stay,
-            },
-            (Mode::Look, Key::Char('x' | ';' | 'q' | ' ')) => Self::close(ctx, ScreenValue::Done),
-            _ => Transition::Stay,
+            // Enter (not `.`) or `v` describes everything here.
+            (Mode::Look, CursorEvent::Picked(_) | CursorEvent::Other(Key::Char('v'))) => {
+                let enter = plain_key(&input) == Some(Key::Enter);
+                if !enter && plain_key(&input) != Some(Key::Char('v')) {
+                    return Transition::Stay;
+                }
+                match Self::details(ctx, cursor) {
+                    Some(screen) => Transition::push(screen),
+                    None if enter => Self::close(ctx, None),
+                    None => Transition::Stay,
+                }
+            }
+            (Mode::Look, CursorEvent::Other(Key::Char('x' | ';' | 'q' | ' '))) => {
+                Self::close(ctx, None)
+            }
+            (_, CursorEvent::Other(_)) => Transition::Stay,
         }
     }
 
@@ -648,7 +630,10 @@ impl EndScreen {
 }
 
 impl Screen<AlchemyCtx> for EndScreen {
-    fn render(&self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    type Output = ();
+    type Reply = Infallible;
+
+    fn render(&mut self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
         fill(
             frame,
             area,
@@ -703,9 +688,9 @@ impl Screen<AlchemyCtx> for EndScreen {
         );
     }
 
-    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx, Self> {
         match plain_key(&input) {
-            Some(Key::Enter | Key::Esc | Key::Char(' ')) => Transition::Pop(ScreenValue::Done),
+            Some(Key::Enter | Key::Esc | Key::Char(' ')) => Transition::Pop(()),
             Some(Key::Char('q' | 'Q')) => Transition::Quit,
             _ => Transition::Stay,
         }

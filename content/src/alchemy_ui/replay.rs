@@ -5,10 +5,13 @@
 //! every checkpoint in the file is checked on the way: a recording that does not replay is
 //! refused with the turn where it diverges, before anything is shown.
 
+use std::convert::Infallible;
+
 use std::path::Path;
 use std::time::Duration;
 
-use alembic::{Frame, Game, Input, Rect, Screen, ScreenValue, Transition};
+use alembic::Game;
+use alembic_ui::{Frame, Input, Rect, Screen, Transition};
 
 use super::colours;
 use super::play::draw_play;
@@ -68,7 +71,7 @@ impl ReplayScreen {
         }
     }
 
-    fn follow(&self, ctx: &mut AlchemyCtx, control: Control) -> Transition<AlchemyCtx> {
+    fn follow(&self, ctx: &mut AlchemyCtx, control: Control) -> Transition<AlchemyCtx, Self> {
         match control {
             Control::Moved => {
                 self.show(ctx);
@@ -77,19 +80,22 @@ impl ReplayScreen {
             Control::Stayed => Transition::Stay,
             Control::Quit => {
                 ctx.close_game();
-                Transition::Pop(ScreenValue::Done)
+                Transition::Pop(())
             }
         }
     }
 }
 
 impl Screen<AlchemyCtx> for ReplayScreen {
-    fn render(&self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    type Output = ();
+    type Reply = Infallible;
+
+    fn render(&mut self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
         draw_play(ctx, frame, area);
         self.playback.draw_bar(frame, area, colours::NOTE);
     }
 
-    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx, Self> {
         let control = self.playback.handle(&input);
         self.follow(ctx, control)
     }
@@ -98,7 +104,7 @@ impl Screen<AlchemyCtx> for ReplayScreen {
         self.playback.tick_interval()
     }
 
-    fn tick(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+    fn tick(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx, Self> {
         let control = self.playback.tick();
         self.follow(ctx, control)
     }

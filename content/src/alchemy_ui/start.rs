@@ -1,9 +1,12 @@
 //! The start screen (new game, new game from a seed, continue, help, quit) and the seed
 //! prompt.
 
-use alembic::{
-    Cell, Frame, Input, Key, Rect, Rgb, Screen, ScreenValue, TextScreen, Transition, draw_box,
-    fill, is_cancel, plain_key, put_centred, put_clipped,
+use std::convert::Infallible;
+
+use alembic::Rgb;
+use alembic_ui::{
+    Cell, Frame, Input, Key, Rect, Screen, TextScreen, Transition, draw_box, fill, is_cancel,
+    plain_key, put_centred, put_clipped,
 };
 
 use super::colours::{self, PALETTE};
@@ -42,9 +45,6 @@ fn clock_seed() -> u64 {
 pub struct StartScreen {
     save_exists: bool,
     note: Option<(String, Rgb)>,
-    /// A new game waiting for "replace the saved game?": `Some(None)` for a random seed,
-    /// `Some(Some(text))` for a typed one.
-    confirming: Option<Option<String>>,
     /// The score table as last read (refreshed whenever a screen above closes).
     scores: Vec<super::morgue::Score>,
 }
@@ -56,7 +56,6 @@ impl StartScreen {
         StartScreen {
             save_exists: ctx.save_exists(),
             note: None,
-            confirming: None,
             scores: read_scores(ctx),
         }
     }
@@ -65,23 +64,31 @@ impl StartScreen {
     /// (a new game asked for on the command line while a save exists), and the question to
     /// push over it.
     #[must_use]
-    pub fn asking(ctx: &AlchemyCtx, seed: u64) -> (Self, alembic::Confirm) {
-        let mut screen = StartScreen::new(ctx);
-        screen.confirming = Some(Some(seed.to_string()));
-        (screen, Self::replace_question())
+    pub fn asking(ctx: &AlchemyCtx, seed: u64) -> (Self, Transition<AlchemyCtx, Self>) {
+        let screen = StartScreen::new(ctx);
+        (screen, Self::replace_question(Some(seed.to_string())))
     }
 
-    fn replace_question() -> alembic::Confirm {
-        alembic::Confirm::new(
+    /// Ask whether to replace the saved game with a new one from `seed` (`None`: a random
+    /// seed); the answer comes back with the seed.
+    fn replace_question(seed: Option<String>) -> Transition<AlchemyCtx, Self> {
+        let question = alembic_ui::Confirm::new(
             "Start a new game? Your saved game will be replaced when this one is saved.",
-        )
+        );
+        Transition::ask(question, |yes| StartReply::Replace(seed, yes))
     }
 
-    fn play_new(&mut self, ctx: &mut AlchemyCtx, seed: u64) -> Transition<AlchemyCtx> {
+    /// Play the context's game over this screen, which hears when it ends.
+    #[must_use]
+    pub fn play() -> Transition<AlchemyCtx, Self> {
+        Transition::ask(PlayScreen::new(), |()| StartReply::GameOver)
+    }
+
+    fn play_new(&mut self, ctx: &mut AlchemyCtx, seed: u64) -> Transition<AlchemyCtx, Self> {
         match ctx.new_game(seed) {
             Ok(()) => {
                 self.note = None;
-                Transition::push(PlayScreen::new())
+                Self::play()
             }
             Err(e) => {
                 self.note = Some((e.to_string(), colours::ERROR));
@@ -91,16 +98,19 @@ impl StartScreen {
     }
 
     /// A new game; when a saved game exists, ask first (saving the new one replaces it).
-    fn ask_new(&mut self, ctx: &mut AlchemyCtx, seed: Option<String>) -> Transition<AlchemyCtx> {
+    fn ask_new(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        seed: Option<String>,
+    ) -> Transition<AlchemyCtx, Self> {
         if ctx.save_exists() {
-            self.confirming = Some(seed);
-            return Transition::push(Self::replace_question());
+            return Self::replace_question(seed);
         }
         let seed = seed.map_or_else(clock_seed, |t| seed_from_text(&t));
         self.play_new(ctx, seed)
     }
 
-    fn continue_game(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx> {
+    fn continue_game(&mut self, ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx, Self> {
         self.save_exists = ctx.save_exists();
         let Some(path) = ctx.default_save().map(std::path::Path::to_path_buf) else {
             self.note = Some((
@@ -116,7 +126,7 @@ impl StartScreen {
         match ctx.load_game(&path) {
             Ok(()) => {
                 self.note = None;
-                Transition::push(PlayScreen::new())
+                Self::play()
             }
             Err(e) => {
                 self.note = Some((format!("Cannot continue: {e}"), colours::ERROR));
@@ -126,8 +136,23 @@ impl StartScreen {
     }
 }
 
+/// What the start screen hears back from the screens it opens.
+#[derive(Debug)]
+pub enum StartReply {
+    /// The seed typed on the seed prompt (`None`: cancelled).
+    Seed(Option<String>),
+    /// The answer to "replace the saved game?", with the seed the new game would have
+    /// (`None`: a random one).
+    Replace(Option<String>, bool),
+    /// The game or the replay over the menu ended.
+    GameOver,
+}
+
 impl Screen<AlchemyCtx> for StartScreen {
-    fn render(&self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    type Output = ();
+    type Reply = StartReply;
+
+    fn render(&mut self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
         fill(
             frame,
             area,
@@ -276,7 +301,7 @@ impl Screen<AlchemyCtx> for StartScreen {
         );
     }
 
-    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx, Self> {
         match plain_key(&input) {
             Some(Key::Char('n')) => {
                 ctx.set_practice(ctx.practice_by_default());
@@ -294,7 +319,7 @@ impl Screen<AlchemyCtx> for StartScreen {
                 };
                 Transition::push(TextScreen::new("Alchemy: high scores", lines))
             }
-            Some(Key::Char('s')) => Transition::push(SeedPrompt::default()),
+            Some(Key::Char('s')) => Transition::ask(SeedPrompt::default(), StartReply::Seed),
             Some(Key::Char('c')) => self.continue_game(ctx),
             Some(Key::Enter) => {
                 if ctx.save_exists() {
@@ -318,25 +343,27 @@ impl Screen<AlchemyCtx> for StartScreen {
         }
     }
 
-    fn on_result(&mut self, ctx: &mut AlchemyCtx, value: ScreenValue) -> Transition<AlchemyCtx> {
-        let confirming = self.confirming.take();
-        match value {
-            ScreenValue::Text(t) => self.ask_new(ctx, Some(t)),
-            ScreenValue::Bool(yes) => match confirming {
-                Some(seed) if yes => {
-                    let seed = seed.map_or_else(clock_seed, |t| seed_from_text(&t));
-                    self.play_new(ctx, seed)
+    fn on_result(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        reply: StartReply,
+    ) -> Transition<AlchemyCtx, Self> {
+        match reply {
+            StartReply::Seed(Some(t)) => self.ask_new(ctx, Some(t)),
+            StartReply::Replace(seed, true) => {
+                let seed = seed.map_or_else(clock_seed, |t| seed_from_text(&t));
+                self.play_new(ctx, seed)
+            }
+            StartReply::GameOver => {
+                // A game ended (the end screen closed) or a replay closed: back to the menu.
+                if ctx.game().is_some() {
+                    ctx.close_game();
                 }
-                _ => Transition::Stay,
-            },
-            ScreenValue::Done if ctx.game().is_some() => {
-                // A game ended (the end screen closed): back to the menu.
-                ctx.close_game();
                 self.save_exists = ctx.save_exists();
                 self.scores = read_scores(ctx);
                 Transition::Stay
             }
-            _ => {
+            StartReply::Seed(None) | StartReply::Replace(_, false) => {
                 self.save_exists = ctx.save_exists();
                 self.scores = read_scores(ctx);
                 Transition::Stay
@@ -349,15 +376,18 @@ impl Screen<AlchemyCtx> for StartScreen {
     }
 }
 
-/// Type a seed: digits (or any word, which is hashed). Pops [`ScreenValue::Text`] on Enter,
-/// [`ScreenValue::Cancelled`] on Esc.
+/// Type a seed: digits (or any word, which is hashed). Pops `Some(text)` on Enter, `None`
+/// on Esc.
 #[derive(Debug, Default)]
 pub struct SeedPrompt {
     text: String,
 }
 
 impl Screen<AlchemyCtx> for SeedPrompt {
-    fn render(&self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    type Output = Option<String>;
+    type Reply = Infallible;
+
+    fn render(&mut self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
         let inside = draw_box(
             frame,
             area.centred(44, 6),
@@ -396,13 +426,13 @@ impl Screen<AlchemyCtx> for SeedPrompt {
         );
     }
 
-    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx, Self> {
         if is_cancel(&input) {
-            return Transition::Pop(ScreenValue::Cancelled);
+            return Transition::Pop(None);
         }
         match plain_key(&input) {
             Some(Key::Enter) if !self.text.trim().is_empty() => {
-                Transition::Pop(ScreenValue::Text(std::mem::take(&mut self.text)))
+                Transition::Pop(Some(std::mem::take(&mut self.text)))
             }
             Some(Key::Backspace) => {
                 self.text.pop();

@@ -6,9 +6,9 @@
 //! replayed like any other command, and a game that was not started in wizard mode refuses
 //! it.
 
-use alembic::{
-    Frame, Input, Key, Rect, Screen, ScreenValue, Transition, draw_box, fill, put_clipped,
-};
+use std::convert::Infallible;
+
+use alembic_ui::{Frame, Input, Key, Rect, Screen, Transition, draw_box, fill, put_clipped};
 
 use super::colours::{self, PALETTE};
 use super::{AlchemyCtx, LogLine};
@@ -75,13 +75,16 @@ impl WizardConsole {
 }
 
 impl Screen<AlchemyCtx> for WizardConsole {
-    fn render(&self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    type Output = ();
+    type Reply = Infallible;
+
+    fn render(&mut self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
         let h = (area.height / 2).max(6).min(area.height);
         let r = Rect::new(area.x, area.bottom().saturating_sub(h), area.width, h);
         fill(
             frame,
             r,
-            alembic::Cell {
+            alembic_ui::Cell {
                 ch: ' ',
                 fg: PALETTE.text,
                 bg: PALETTE.bg,
@@ -121,7 +124,7 @@ impl Screen<AlchemyCtx> for WizardConsole {
         );
     }
 
-    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx> {
+    fn handle(&mut self, ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx, Self> {
         let Input::Key { key, mods } = input else {
             return Transition::Stay;
         };
@@ -129,7 +132,7 @@ impl Screen<AlchemyCtx> for WizardConsole {
             return Transition::Stay;
         }
         match key {
-            Key::Esc => return Transition::Pop(ScreenValue::Done),
+            Key::Esc => return Transition::Pop(()),
             Key::Backspace => {
                 self.input.pop();
             }
@@ -150,7 +153,7 @@ impl Screen<AlchemyCtx> for WizardConsole {
                     self.say(l);
                 }
                 if over == Some(true) {
-                    return Transition::Pop(ScreenValue::Done);
+                    return Transition::Pop(());
                 }
             }
             Key::Char(c) if !c.is_control() && self.input.chars().count() < 200 => {

@@ -1,7 +1,8 @@
 //! The Caves' keys, in one table: the play screen dispatches through [`action_of`] and the
 //! help screen is made from [`KEYMAP`] (see [`crate::keymap`]).
 
-use alembic::{DIRECTION_KEYS, Dir, Input, Key, direction_key, plain_key};
+use alembic::Dir;
+use alembic_ui::{DIRECTION_KEYS, Input, Key, direction_key, plain_key};
 
 use crate::keymap::bind;
 pub use crate::keymap::help_line;

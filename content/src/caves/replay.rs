@@ -2,10 +2,12 @@
 //! state, with the shared [`Playback`] controls. The recording is rebuilt and every
 //! checkpoint checked before anything is shown.
 
+use std::convert::Infallible;
 use std::path::Path;
 use std::time::Duration;
 
-use alembic::{Frame, Input, Rect, Rgb, Screen, ScreenStack, Transition};
+use alembic::Rgb;
+use alembic_ui::{Frame, Input, Rect, Screen, ScreenStack, Transition};
 
 use super::rules::{Command, act};
 use super::save::GAME_NAME;
@@ -19,7 +21,7 @@ struct ReplayScreen {
 }
 
 impl ReplayScreen {
-    fn follow(&self, ui: &mut CavesUi, control: Control) -> Transition<CavesUi> {
+    fn follow(&self, ui: &mut CavesUi, control: Control) -> Transition<CavesUi, Self> {
         match control {
             Control::Moved => {
                 if let Some(g) = self.playback.current() {
@@ -34,12 +36,15 @@ impl ReplayScreen {
 }
 
 impl Screen<CavesUi> for ReplayScreen {
-    fn render(&self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
+    type Output = ();
+    type Reply = Infallible;
+
+    fn render(&mut self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
         PlayScreen.render(ui, frame, area);
         self.playback.draw_bar(frame, area, Rgb::new(240, 200, 90));
     }
 
-    fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi> {
+    fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi, Self> {
         let control = self.playback.handle(&input);
         self.follow(ui, control)
     }
@@ -48,7 +53,7 @@ impl Screen<CavesUi> for ReplayScreen {
         self.playback.tick_interval()
     }
 
-    fn tick(&mut self, ui: &mut CavesUi) -> Transition<CavesUi> {
+    fn tick(&mut self, ui: &mut CavesUi) -> Transition<CavesUi, Self> {
         let control = self.playback.tick();
         self.follow(ui, control)
     }

@@ -1,11 +1,12 @@
 //! The Caves' screens on the engine's screen-stack toolkit: start, play (map, messages,
 //! status, region overlay), win/lose, help, message log and quit confirmation.
 
-use alembic::{
-    Cell, Confirm, Frame, Game, Grid, Input, Key, Loc, MessageLogScreen, Palette, Rect, Regions,
-    Rgb, Screen, ScreenStack, ScreenValue, TextScreen, TileId, Transition, draw_box, fill,
-    plain_key, put_centred, put_clipped,
+use alembic::{Game, Grid, Loc, Regions, Rgb, TileId};
+use alembic_ui::{
+    Cell, Confirm, Frame, Input, Key, MessageLogScreen, Palette, Rect, Screen, ScreenStack,
+    TextScreen, Transition, draw_box, fill, plain_key, put_centred, put_clipped,
 };
+use std::convert::Infallible;
 
 use super::data::{COLOUR, GLYPH};
 use super::keymap::{Action, action_of, help_lines};
@@ -273,7 +274,7 @@ pub fn app_with(ui: CavesUi) -> ScreenStack<CavesUi> {
 
 impl CavesUi {
     /// What to print once the frontend has closed: where the game was saved, or why saving
-    /// failed (see [`alembic::App::farewell`]).
+    /// failed (see [`alembic_ui::App::farewell`]).
     ///
     /// # Errors
     /// The reason the save on close failed.
@@ -304,7 +305,10 @@ const TITLE: &[&str] = &[
 struct StartScreen;
 
 impl Screen<CavesUi> for StartScreen {
-    fn render(&self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
+    type Output = ();
+    type Reply = Infallible;
+
+    fn render(&mut self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
         fill(
             frame,
@@ -339,7 +343,7 @@ impl Screen<CavesUi> for StartScreen {
         }
     }
 
-    fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi> {
+    fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi, Self> {
         let Some(key) = plain_key(&input) else {
             return Transition::Stay;
         };
@@ -527,7 +531,10 @@ impl PlayScreen {
 }
 
 impl Screen<CavesUi> for PlayScreen {
-    fn render(&self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
+    type Output = ();
+    type Reply = bool;
+
+    fn render(&mut self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
         fill(
             frame,
@@ -574,7 +581,7 @@ impl Screen<CavesUi> for PlayScreen {
         Self::draw_status(ui, frame, bar);
     }
 
-    fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi> {
+    fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi, Self> {
         let Some((action, dir)) = action_of(&input) else {
             if let Some(Key::Char(c)) = plain_key(&input)
                 && !c.is_control()
@@ -602,7 +609,7 @@ impl Screen<CavesUi> for PlayScreen {
                 let all = ui.game.messages().map(|m| m.text.to_string()).collect();
                 return Transition::push(MessageLogScreen::new("Messages", all));
             }
-            Action::Quit => return Transition::push(Confirm::new("Really quit?")),
+            Action::Quit => return Transition::ask(Confirm::new("Really quit?"), |yes| yes),
             Action::Save => match ui.save() {
                 Ok(p) => {
                     ui.exit_note = Some(Ok(format!("Your game was saved to {}.", p.display())));
@@ -623,10 +630,12 @@ impl Screen<CavesUi> for PlayScreen {
         }
     }
 
-    fn on_result(&mut self, _ui: &mut CavesUi, value: ScreenValue) -> Transition<CavesUi> {
-        match value {
-            ScreenValue::Bool(true) => Transition::Quit,
-            _ => Transition::Stay,
+    /// The answer to "Really quit?".
+    fn on_result(&mut self, _ui: &mut CavesUi, quit: bool) -> Transition<CavesUi, Self> {
+        if quit {
+            Transition::Quit
+        } else {
+            Transition::Stay
         }
     }
 
@@ -650,7 +659,10 @@ struct EndScreen {
 }
 
 impl Screen<CavesUi> for EndScreen {
-    fn render(&self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
+    type Output = ();
+    type Reply = Infallible;
+
+    fn render(&mut self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
         let (title, colour) = match self.outcome {
             Outcome::Won => ("You escaped!", Rgb::new(255, 215, 90)),
@@ -682,12 +694,12 @@ impl Screen<CavesUi> for EndScreen {
         }
     }
 
-    fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi> {
+    fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi, Self> {
         match plain_key(&input) {
             Some(Key::Char('r') | Key::Enter) => {
                 let next = ui.seed.wrapping_add(1);
                 ui.restart(next);
-                Transition::Pop(ScreenValue::Done)
+                Transition::Pop(())
             }
             Some(Key::Char('q' | 'Q') | Key::Esc) => Transition::Quit,
             _ => Transition::Stay,

@@ -3,13 +3,14 @@
 //! The game implements [`App`] (draw into a [`Frame`], react to an [`Input`]); the frontend
 //! implements [`Frontend`] (show frames, deliver inputs, report a size). Here the frontend
 //! prints every frame to stdout and replays a scripted list of key presses, so the example
-//! runs anywhere: `cargo run -p alembic --example custom_frontend`. A real frontend would
-//! wrap a terminal or a window instead; `alembic::run` drives either the same way.
+//! runs anywhere: `cargo run -p alembic-ui --example custom_frontend`. A real frontend would
+//! wrap a terminal or a window instead; `alembic_ui::run` drives either the same way.
 
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use alembic::{App, Control, Dir, Frame, Frontend, Input, Key, Rgb, direction_key, run};
+use alembic::{Dir, Rgb};
+use alembic_ui::{App, Control, Frame, Frontend, Input, Key, direction_key, run};
 
 /// The game: a firefly `*` collecting three lanterns `o` in a small field.
 struct Fireflies {
@@ -22,7 +23,7 @@ const W: i32 = 12;
 const H: i32 = 5;
 
 impl App for Fireflies {
-    fn render(&self, frame: &mut Frame) {
+    fn render(&mut self, frame: &mut Frame) {
         let (fg, bg) = (Rgb::new(220, 220, 160), Rgb::BLACK);
         for y in 0..H {
             for x in 0..W {

@@ -1,0 +1,384 @@
+//! What a UI draws into: a [`Frame`] of [`Cell`]s (a glyph and two colours each), the
+//! [`Tile`] pictures graphical frontends can draw instead of letters, and what the frontend
+//! showing the frame can do ([`TileSupport`], [`ColourDepth`]). Plain data, no I/O: a frame
+//! costs Θ(cells) to make and to clone.
+
+use alembic::Rgb;
+use serde::{Deserialize, Serialize};
+
+/// One character cell of a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Cell {
+    /// The glyph drawn.
+    pub ch: char,
+    /// Glyph colour.
+    pub fg: Rgb,
+    /// Cell background.
+    pub bg: Rgb,
+}
+
+impl Default for Cell {
+    fn default() -> Self {
+        Cell {
+            ch: ' ',
+            fg: Rgb::new(200, 200, 200),
+            bg: Rgb::BLACK,
+        }
+    }
+}
+
+/// A picture a graphical frontend can draw instead of a letter, as tileset consoles
+/// (libtcod, bracket-lib) do. Each tile travels in [`Cell::ch`] as a Private Use Area
+/// character ([`Tile::to_char`]) and is tinted by the cell's colours, so frames stay plain
+/// data and a tile takes light and memory dimming exactly as a letter does.
+///
+/// Only send tiles when [`Frame::tiles`] says the frontend draws them; a terminal would show
+/// the raw code point. [`Tile::Creature`] keeps the creature's letter (drawn on a token), so
+/// switching to tiles never hides which creature it is.
+///
+/// Where cells are about twice as tall as wide ([`TileSupport::Double`]), one tile spans two
+/// cells side by side ([`TileSpan::Left`] and [`TileSpan::Right`]) so it is about square;
+/// [`Tile::Glyph`] then centres an ordinary letter across the pair.
+///
+/// ```
+/// use alembic_ui::{Tile, TileSpan};
+/// let c = Tile::Creature('g').to_char();
+/// assert_eq!(Tile::decode(c), Some((Tile::Creature('g'), TileSpan::Whole)));
+/// assert_eq!(Tile::decode('g'), None);
+/// let [l, r] = Tile::Wall.to_pair();
+/// assert_eq!(Tile::decode(l), Some((Tile::Wall, TileSpan::Left)));
+/// assert_eq!(Tile::decode(r), Some((Tile::Wall, TileSpan::Right)));
+/// assert_eq!(Tile::decode(Tile::Glyph('≈').to_char_in(TileSpan::Right)), Some((Tile::Glyph('≈'), TileSpan::Right)));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Tile {
+    /// A built wall.
+    Wall,
+    /// Natural rock.
+    Rock,
+    /// Floor.
+    Floor,
+    /// A closed door.
+    DoorClosed,
+    /// An open door.
+    DoorOpen,
+    /// Stairs down.
+    StairsDown,
+    /// Stairs up.
+    StairsUp,
+    /// Water.
+    Water,
+    /// A potion or flask.
+    Potion,
+    /// The player's hero.
+    Hero,
+    /// A creature: its letter on a round token (printable ASCII; anything else shows `?`).
+    Creature(char),
+    /// An ordinary character drawn as a tile: centred across a two-cell span. Characters from
+    /// U+4000 on show `?`.
+    Glyph(char),
+}
+
+/// Which part of a tile a cell shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TileSpan {
+    /// The whole tile in one cell.
+    Whole,
+    /// The left half of a tile two cells wide.
+    Left,
+    /// The right half of a tile two cells wide.
+    Right,
+}
+
+/// Whether and how a frontend draws [`Tile`]s ([`Frontend::tile_support`](crate::Frontend::tile_support)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TileSupport {
+    /// Letters only (terminals).
+    #[default]
+    None,
+    /// Tiles one cell wide (square-ish cells).
+    Single,
+    /// Tiles two cells wide (cells about twice as tall as wide), sent as
+    /// [`Tile::to_pair`].
+    Double,
+}
+
+/// Tiles live in Supplementary Private Use Area-B: `TILE_BASE + span × SPAN_STRIDE + payload`.
+const TILE_BASE: u32 = 0x10_0000;
+const SPAN_STRIDE: u32 = 0x5000;
+/// Payload offsets: plain tiles at 0, creature tokens at `TOKEN + letter`, glyphs at
+/// `GLYPH + char`.
+const TOKEN: u32 = 0x100;
+const GLYPH: u32 = 0x1000;
+const GLYPH_LIMIT: u32 = SPAN_STRIDE - GLYPH;
+/// Every tile that carries no character, in code order.
+const PLAIN_TILES: [Tile; 10] = [
+    Tile::Wall,
+    Tile::Rock,
+    Tile::Floor,
+    Tile::DoorClosed,
+    Tile::DoorOpen,
+    Tile::StairsDown,
+    Tile::StairsUp,
+    Tile::Water,
+    Tile::Potion,
+    Tile::Hero,
+];
+
+impl Tile {
+    /// Every tile that carries no character ([`Tile::Creature`] and [`Tile::Glyph`] aside),
+    /// for legends and tests.
+    pub const PLAIN: [Tile; 10] = PLAIN_TILES;
+
+    /// The character carrying the whole tile in one [`Cell`].
+    #[must_use]
+    pub fn to_char(self) -> char {
+        self.to_char_in(TileSpan::Whole)
+    }
+
+    /// The two characters carrying a tile two cells wide, left then right.
+    #[must_use]
+    pub fn to_pair(self) -> [char; 2] {
+        [
+            self.to_char_in(TileSpan::Left),
+            self.to_char_in(TileSpan::Right),
+        ]
+    }
+
+    /// The character carrying `span` of this tile.
+    #[must_use]
+    pub fn to_char_in(self, span: TileSpan) -> char {
+        let payload = match self {
+            Tile::Creature(c) if c.is_ascii_graphic() => TOKEN + c as u32,
+            Tile::Creature(_) => TOKEN + u32::from(b'?'),
+            Tile::Glyph(c) if (c as u32) < GLYPH_LIMIT => GLYPH + c as u32,
+            Tile::Glyph(_) => GLYPH + u32::from(b'?'),
+            // Every plain tile is in the table; the position is its code.
+            plain => PLAIN_TILES.iter().position(|t| *t == plain).unwrap_or(0) as u32,
+        };
+        let span = match span {
+            TileSpan::Whole => 0,
+            TileSpan::Left => 1,
+            TileSpan::Right => 2,
+        };
+        char::from_u32(TILE_BASE + span * SPAN_STRIDE + payload)
+            .unwrap_or(char::REPLACEMENT_CHARACTER)
+    }
+
+    /// The tile and span a character carries, if it is a tile.
+    #[must_use]
+    pub fn decode(c: char) -> Option<(Tile, TileSpan)> {
+        let code = (c as u32).checked_sub(TILE_BASE)?;
+        let span = match code / SPAN_STRIDE {
+            0 => TileSpan::Whole,
+            1 => TileSpan::Left,
+            2 => TileSpan::Right,
+            _ => return None,
+        };
+        let payload = code % SPAN_STRIDE;
+        let tile = if payload >= GLYPH {
+            Tile::Glyph(char::from_u32(payload - GLYPH)?)
+        } else if payload >= TOKEN {
+            let letter = char::from_u32(payload - TOKEN)?;
+            if !letter.is_ascii_graphic() {
+                return None;
+            }
+            Tile::Creature(letter)
+        } else {
+            *PLAIN_TILES.get(payload as usize)?
+        };
+        Some((tile, span))
+    }
+}
+
+/// A `width × height` grid of cells, row-major, produced by shared UI code.
+///
+/// Writes outside the frame are ignored (never a panic). Clone: Θ(cells).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Frame {
+    width: u16,
+    height: u16,
+    cells: Vec<Cell>,
+    tiles: TileSupport,
+    depth: ColourDepth,
+}
+
+impl Frame {
+    /// A blank frame of the given size.
+    #[must_use]
+    pub fn new(width: u16, height: u16) -> Self {
+        Frame {
+            width,
+            height,
+            cells: vec![Cell::default(); usize::from(width) * usize::from(height)],
+            tiles: TileSupport::None,
+            depth: ColourDepth::TrueColour,
+        }
+    }
+
+    /// How many colours the frontend showing this frame has ([`Frontend::colour_depth`](crate::Frontend::colour_depth)), so
+    /// UIs can pick palettes that stay distinct after the frontend rounds colours.
+    #[must_use]
+    pub fn colour_depth(&self) -> ColourDepth {
+        self.depth
+    }
+
+    /// Say how many colours will be shown ([`run`](crate::run) sets it from the frontend).
+    pub fn set_colour_depth(&mut self, depth: ColourDepth) {
+        self.depth = depth;
+    }
+
+    /// Whether and how the frontend showing this frame draws [`Tile`]s
+    /// ([`Frontend::tile_support`](crate::Frontend::tile_support)). With [`TileSupport::None`], UIs draw letters only.
+    #[must_use]
+    pub fn tiles(&self) -> TileSupport {
+        self.tiles
+    }
+
+    /// Say how [`Tile`]s will be drawn ([`run`](crate::run) sets it from the frontend).
+    pub fn set_tiles(&mut self, tiles: TileSupport) {
+        self.tiles = tiles;
+    }
+
+    /// Width in cells.
+    #[must_use]
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    /// Height in cells.
+    #[must_use]
+    pub fn height(&self) -> u16 {
+        self.height
+    }
+
+    /// Every cell, row-major.
+    #[must_use]
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    fn index(&self, x: i32, y: i32) -> Option<usize> {
+        if x < 0 || y < 0 || x >= i32::from(self.width) || y >= i32::from(self.height) {
+            return None;
+        }
+        Some(y as usize * usize::from(self.width) + x as usize)
+    }
+
+    /// The cell at (`x`, `y`), if inside.
+    #[must_use]
+    pub fn get(&self, x: i32, y: i32) -> Option<&Cell> {
+        self.index(x, y).map(|i| &self.cells[i])
+    }
+
+    /// Overwrite one cell; ignored outside the frame.
+    pub fn put(&mut self, x: i32, y: i32, cell: Cell) {
+        if let Some(i) = self.index(x, y) {
+            self.cells[i] = cell;
+        }
+    }
+
+    /// Write `text` from (`x`, `y`) rightwards with the given colours, clipped to the frame.
+    /// Returns the x after the last character written.
+    pub fn put_str(&mut self, x: i32, y: i32, text: &str, fg: Rgb, bg: Rgb) -> i32 {
+        let mut cx = x;
+        for ch in text.chars() {
+            self.put(cx, y, Cell { ch, fg, bg });
+            cx = cx.saturating_add(1);
+        }
+        cx
+    }
+
+    /// Fill every cell with `cell`.
+    pub fn clear(&mut self, cell: Cell) {
+        self.cells.fill(cell);
+    }
+
+    /// The text of row `y` (glyphs only), for tests and logs.
+    #[must_use]
+    pub fn row_text(&self, y: u16) -> String {
+        if y >= self.height {
+            return String::new();
+        }
+        let w = usize::from(self.width);
+        let start = usize::from(y) * w;
+        self.cells[start..start + w].iter().map(|c| c.ch).collect()
+    }
+
+    /// The whole frame as text, one line per row (trailing spaces kept).
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        (0..self.height)
+            .map(|y| self.row_text(y))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Whether any row contains `needle`.
+    #[must_use]
+    pub fn contains_text(&self, needle: &str) -> bool {
+        (0..self.height).any(|y| self.row_text(y).contains(needle))
+    }
+}
+
+/// How many colours a frontend can show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ColourDepth {
+    /// 24-bit colour.
+    TrueColour,
+    /// The xterm 256-colour palette.
+    Palette256,
+    /// The 16 basic ANSI colours.
+    Ansi16,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tile_and_span_round_trips_and_plain_text_is_not_a_tile() {
+        let mut tiles: Vec<Tile> = PLAIN_TILES.to_vec();
+        tiles.extend((b'!'..=b'~').map(|b| Tile::Creature(char::from(b))));
+        tiles.extend(['a', '%', '≈', '♣', '─', '·', 'é'].map(Tile::Glyph));
+        let mut seen = std::collections::HashSet::new();
+        for t in tiles {
+            for span in [TileSpan::Whole, TileSpan::Left, TileSpan::Right] {
+                let c = t.to_char_in(span);
+                assert!(seen.insert(c), "{t:?} {span:?} shares a code");
+                assert_eq!(Tile::decode(c), Some((t, span)));
+            }
+        }
+        // Out of range letters become '?', never a wrong tile.
+        assert_eq!(
+            Tile::decode(Tile::Creature('é').to_char()),
+            Some((Tile::Creature('?'), TileSpan::Whole))
+        );
+        assert_eq!(
+            Tile::decode(Tile::Glyph('漢').to_char()),
+            Some((Tile::Glyph('?'), TileSpan::Whole))
+        );
+        for c in [
+            'a',
+            '@',
+            ' ',
+            '\u{E000}',
+            '\u{F0000}',
+            '\u{10FFFD}',
+            char::MAX,
+        ] {
+            assert_eq!(Tile::decode(c), None, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn frame_writes_clip() {
+        let mut f = Frame::new(4, 2);
+        f.put_str(2, 0, "abc", Rgb::WHITE, Rgb::BLACK);
+        f.put(-1, 0, Cell::default());
+        f.put(0, 9, Cell::default());
+        assert_eq!(f.row_text(0), "  ab");
+        assert_eq!(f.row_text(5), "");
+        assert!(f.get(4, 0).is_none());
+    }
+}

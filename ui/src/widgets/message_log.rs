@@ -1,0 +1,145 @@
+//! The message log: [`MessageLog`] draws the newest messages at the bottom of an area, older
+//! ones faded ([`fade_for_age`]); [`MessageLogScreen`] is the full-screen, scrollable view.
+
+use std::convert::Infallible;
+
+use super::{ScrollState, StatefulWidget};
+use crate::draw::{Palette, Rect, draw_box, put_centred, put_clipped};
+use crate::frame::Frame;
+use crate::input::{Input, Key, plain_key, wheel_key};
+use crate::screen::{Screen, Transition};
+
+/// The fraction of full brightness for a log line `age` lines older than the newest:
+/// 1.0 for the newest, falling to 0.45 ten lines back and staying there.
+#[must_use]
+pub fn fade_for_age(age: usize) -> f32 {
+    let a = age.min(10) as f32 / 10.0;
+    1.0 - 0.55 * a
+}
+
+/// Draw the messages that end `scroll` lines before the newest into `area`, newest at the
+/// bottom, each faded by its age ([`fade_for_age`]). Lines longer than the area are clipped.
+/// Stateless; [`MessageLog`] is the same with a [`ScrollState`].
+pub fn draw_message_log(
+    frame: &mut Frame,
+    area: Rect,
+    palette: &Palette,
+    messages: &[String],
+    scroll: usize,
+) {
+    let rows = usize::from(area.height);
+    let end = messages.len().saturating_sub(scroll);
+    let start = end.saturating_sub(rows);
+    let shown = &messages[start..end];
+    // Bottom-align: the newest shown line sits on the last row.
+    let first_row = area.y + (rows - shown.len()) as u16;
+    for (i, msg) in shown.iter().enumerate() {
+        let age = messages.len() - 1 - (start + i);
+        let fg = palette.text.scale(fade_for_age(age));
+        put_clipped(
+            frame,
+            area,
+            area.x,
+            first_row + i as u16,
+            msg,
+            fg,
+            palette.bg,
+        );
+    }
+}
+
+/// A log of messages (oldest first) drawn bottom-up into an area, scrolled back by a
+/// [`ScrollState::from_bottom`], which it tells how many rows fit.
+#[derive(Clone, Copy, Debug)]
+pub struct MessageLog<'a> {
+    /// The messages, oldest first.
+    pub messages: &'a [String],
+    /// The colours.
+    pub palette: &'a Palette,
+}
+
+impl StatefulWidget for MessageLog<'_> {
+    type State = ScrollState;
+
+    fn render(self, frame: &mut Frame, area: Rect, state: &mut ScrollState) {
+        state.set_view(self.messages.len(), usize::from(area.height));
+        let back = state.max_offset() - state.first_line();
+        draw_message_log(frame, area, self.palette, self.messages, back);
+    }
+}
+
+/// A full-screen scrollable view of a message log (a snapshot taken when pushed): newest at the
+/// bottom, older lines faded; j/k, arrows, PageUp/PageDown, Home/End scroll; Esc, Enter or `q`
+/// pops (output `()`).
+#[derive(Clone, Debug)]
+pub struct MessageLogScreen {
+    title: String,
+    messages: Vec<String>,
+    scroll: ScrollState,
+    palette: Palette,
+}
+
+impl MessageLogScreen {
+    /// A view of `messages` (oldest first).
+    pub fn new(title: impl Into<String>, messages: Vec<String>) -> Self {
+        MessageLogScreen {
+            title: title.into(),
+            messages,
+            scroll: ScrollState::from_bottom(),
+            palette: Palette::DEFAULT,
+        }
+    }
+
+    /// How many lines the view is scrolled back from the newest.
+    #[must_use]
+    pub fn scrolled_back(&self) -> usize {
+        self.scroll.offset()
+    }
+}
+
+impl<C: 'static> Screen<C> for MessageLogScreen {
+    type Output = ();
+    type Reply = Infallible;
+
+    fn render(&mut self, _ctx: &C, frame: &mut Frame, area: Rect) {
+        let p = &self.palette;
+        let inside = draw_box(frame, area, p, Some(&self.title));
+        if inside.is_empty() {
+            return;
+        }
+        let (body, footer) = inside.split_bottom(1);
+        let body = Rect::new(
+            body.x + 1,
+            body.y,
+            body.width.saturating_sub(2),
+            body.height,
+        );
+        if self.messages.is_empty() {
+            put_centred(frame, body, body.y, "(no messages yet)", p.dim, p.bg);
+        }
+        let log = MessageLog {
+            messages: &self.messages,
+            palette: p,
+        };
+        log.render(frame, body, &mut self.scroll);
+        let n = self.messages.len();
+        let noun = if n == 1 { "message" } else { "messages" };
+        let hint = format!("{n} {noun}  k/j older/newer  Esc close");
+        put_centred(frame, footer, footer.y, &hint, p.dim, p.bg);
+    }
+
+    fn handle(&mut self, _ctx: &mut C, input: Input) -> Transition<C, Self> {
+        match plain_key(&input).or_else(|| wheel_key(&input)) {
+            Some(Key::Esc | Key::Enter | Key::Char('q')) => Transition::Pop(()),
+            Some(k) => {
+                self.scroll.handle_key(k);
+                Transition::Stay
+            }
+            None => Transition::Stay,
+        }
+    }
+
+    fn name(&self) -> &str {
+        "message-log"
+    }
+}
