@@ -128,7 +128,7 @@ fn an_attack_with_a_fixed_seed_is_reproducible_and_consistent() {
 #[test]
 fn invincible_creatures_take_no_damage_and_immortals_do_not_die() {
     let (mut g, rules, _) = arena(2);
-    let golem = put(&mut g, &rules, "eternal golem", 3, 0);
+    let golem = put(&mut g, &rules, "immortal golem", 3, 0);
     combat::damage(
         &mut g,
         rules.hooks(),

@@ -1,4 +1,9 @@
-//! Creatures: the hero and 37 monster kinds in families.
+//! Creatures: the hero and 45 monster kinds in eight families. Every creature of the
+//! original's 34-creature roster is here under its own name (bat, cave bat, giant bat,
+//! vampyre bat; cave bear, giant bear; rat, sewer rat, giant rat, demon rat; zombie, ghast,
+//! skeleton, skeleton warrior, wight, skeleton hero, vampyre, spectre; small goblin, goblin,
+//! orc, black orc, orc champion, troll, troll king; golem, immortal golem; grass snake,
+//! snake, red snake, cobra, king cobra, wyrm; the dragon), with a few of our own between them.
 
 use std::sync::Arc;
 
@@ -43,8 +48,20 @@ fn on_hit(p: Props, effect: &str, chance: f64) -> Props {
         .with(HIT_EFFECT_CHANCE, chance)
 }
 
-#[allow(clippy::too_many_lines)]
 pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
+    hero(lib)?;
+    bats(lib)?;
+    bears(lib)?;
+    rats(lib)?;
+    undead(lib)?;
+    goblinoids(lib)?;
+    golems(lib)?;
+    snakes(lib)?;
+    dragon(lib)
+}
+
+/// The parent of every creature, and the hero.
+fn hero(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base creature",
         Some("base thing"),
@@ -73,8 +90,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(Z_ORDER, 100)
             .with(FREQ, 0),
     )?;
+    Ok(())
+}
 
-    // --- bats: fast flyers ---
+/// Bats: fast flyers.
+fn bats(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base bat",
         Some("base creature"),
@@ -104,8 +124,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         }
         lib.proclaim_mut(name, Some("base bat"), p)?;
     }
+    Ok(())
+}
 
-    // --- bears ---
+/// Bears: slow to anger, heavy blows.
+fn bears(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base bear",
         Some("base creature"),
@@ -134,8 +157,19 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(FG, rgb(0xA07050))
             .with(RES_ICE, 30),
     )?;
+    lib.proclaim_mut(
+        "giant bear",
+        Some("base bear"),
+        kind("giant bear", 9, [7, 13, 4, 12, 2, 7, 3, 1], 60, 12)
+            .with(FG, rgb(0xC0A080))
+            .with(ARMOUR, 1)
+            .with(FREQ, 40),
+    )?;
+    Ok(())
+}
 
-    // --- rats ---
+/// Rats: weak, common, in packs.
+fn rats(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base rat",
         Some("base creature"),
@@ -150,6 +184,16 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         "rat",
         Some("base rat"),
         kind("rat", 1, [4, 3, 6, 2, 1, 5, 2, 2], 4, 2).with(FG, rgb(0xB0A090)),
+    )?;
+    lib.proclaim_mut(
+        "sewer rat",
+        Some("base rat"),
+        on_hit(
+            kind("sewer rat", 2, [4, 3, 6, 3, 1, 5, 2, 2], 6, 2),
+            "sick",
+            0.15,
+        )
+        .with(FG, rgb(0x807060)),
     )?;
     lib.proclaim_mut(
         "giant rat",
@@ -175,8 +219,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(RES_FIRE, 50)
             .with(SPEED, 110),
     )?;
+    Ok(())
+}
 
-    // --- undead: the undead flag is set (the original forgot it, so healing never hurt) ---
+/// The undead: the undead flag is set (the original forgot it, so healing never hurt).
+fn undead(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base undead",
         Some("base creature"),
@@ -271,8 +318,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         }
         lib.proclaim_mut(name, Some("base undead"), p)?;
     }
+    Ok(())
+}
 
-    // --- goblinoids: intelligent, they open doors ---
+/// Goblinoids: intelligent, they open doors; orcs and trolls among them.
+fn goblinoids(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base goblinoid",
         Some("base creature"),
@@ -283,7 +333,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(GLYPH, 'g')
             .with(DROP_CHANCE, 0.3),
     )?;
-    let goblins: [Row8; 7] = [
+    let goblins: [Row8; 9] = [
         (
             "small goblin",
             1,
@@ -326,6 +376,26 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         ),
         ("orc", 5, [7, 8, 5, 7, 3, 6, 2, 3], 22, 7, 2, 'o', 0x608020),
         (
+            "black orc",
+            6,
+            [8, 9, 5, 8, 3, 7, 2, 3],
+            28,
+            8,
+            3,
+            'o',
+            0x505050,
+        ),
+        (
+            "orc champion",
+            8,
+            [10, 11, 6, 9, 4, 8, 3, 3],
+            40,
+            10,
+            4,
+            'o',
+            0xE04040,
+        ),
+        (
             "troll",
             7,
             [8, 10, 4, 12, 2, 7, 1, 2],
@@ -359,8 +429,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         }
         lib.proclaim_mut(name, Some("base goblinoid"), p)?;
     }
+    Ok(())
+}
 
-    // --- golems: not alive, not undead; slow and tough ---
+/// Golems: not alive, not undead; slow and tough.
+fn golems(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base golem",
         Some("base creature"),
@@ -383,6 +456,13 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(ARMOUR, 1),
     )?;
     lib.proclaim_mut(
+        "golem",
+        Some("base golem"),
+        kind("golem", 5, [5, 10, 2, 10, 1, 20, 1, 1], 32, 8)
+            .with(FG, rgb(0x909070))
+            .with(ARMOUR, 3),
+    )?;
+    lib.proclaim_mut(
         "stone golem",
         Some("base golem"),
         kind("stone golem", 6, [5, 11, 2, 12, 1, 20, 1, 1], 40, 9)
@@ -398,16 +478,19 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(SPEED, 80),
     )?;
     lib.proclaim_mut(
-        "eternal golem",
+        "immortal golem",
         Some("base golem"),
-        kind("eternal golem", 11, [8, 12, 3, 12, 1, 20, 1, 1], 50, 10)
+        kind("immortal golem", 11, [8, 12, 3, 12, 1, 20, 1, 1], 50, 10)
             .with(FG, rgb(0xFFFFC0))
             .with(ARMOUR, 5)
             .with(IS_IMMORTAL, true)
             .with(FREQ, 20),
     )?;
+    Ok(())
+}
 
-    // --- snakes: poisonous bites (chance 0.4, not 40) ---
+/// Snakes: poisonous bites (chance 0.4, not the original's 40).
+fn snakes(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base snake",
         Some("base creature"),
@@ -422,6 +505,21 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         "grass snake",
         Some("base snake"),
         kind("grass snake", 1, [3, 2, 6, 2, 1, 3, 1, 1], 4, 2).with(FG, rgb(0x40C040)),
+    )?;
+    lib.proclaim_mut(
+        "snake",
+        Some("base snake"),
+        kind("snake", 2, [4, 3, 7, 3, 1, 4, 1, 1], 6, 3).with(FG, rgb(0x60A040)),
+    )?;
+    lib.proclaim_mut(
+        "red snake",
+        Some("base snake"),
+        on_hit(
+            kind("red snake", 3, [5, 3, 8, 4, 1, 5, 1, 1], 9, 4),
+            "poisoned",
+            0.3,
+        )
+        .with(FG, rgb(0xD03020)),
     )?;
     lib.proclaim_mut(
         "adder",
@@ -442,6 +540,16 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             0.4,
         )
         .with(FG, rgb(0xD0A060)),
+    )?;
+    lib.proclaim_mut(
+        "king cobra",
+        Some("base snake"),
+        on_hit(
+            kind("king cobra", 7, [6, 5, 10, 8, 4, 10, 8, 3], 28, 7),
+            "poisoned",
+            0.5,
+        )
+        .with(FG, rgb(0xE0C040)),
     )?;
     lib.proclaim_mut(
         "python",
@@ -471,8 +579,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(RES_FIRE, 75)
             .with(ATTACKS_MONSTERS, true),
     )?;
+    Ok(())
+}
 
-    // --- the dragon ---
+/// The dragon, guardian of the deepest level.
+fn dragon(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "dragon",
         Some("base creature"),
