@@ -14,6 +14,7 @@ use alembic_content::alchemy::props::{
 use alembic_content::alchemy::rules::combat::{self, Source};
 use alembic_content::alchemy::rules::effects::{add_effect, effect_list};
 use alembic_content::alchemy::rules::items::inventory;
+use alembic_content::alchemy::rules::stack::number;
 use alembic_content::alchemy::rules::time::end_turn;
 use alembic_content::alchemy::text::a_name;
 use alembic_content::alchemy::{Command, RuleError, apply, view};
@@ -280,8 +281,15 @@ fn crafting_uses_exactly_one_ingredient_set() {
             give(&mut g, hero, name);
         }
     }
+    // Items counted through their stacks.
+    let total = |g: &alembic::Game| -> usize {
+        inventory(g, hero)
+            .iter()
+            .map(|&t| number(g, t).unsigned_abs() as usize)
+            .sum()
+    };
     // Not next to a workbench: refused, nothing used.
-    let before = inventory(&g, hero).len();
+    let before = total(&g);
     match apply(&g, &rules, Command::Craft(proto.into())) {
         Err(RuleError::Refused(m)) => {
             assert_eq!(m, "You need to stand beside an alchemy workbench.")
@@ -294,12 +302,13 @@ fn crafting_uses_exactly_one_ingredient_set() {
     g.set_mut(hero, &CR, 11).unwrap();
     g = run(&g, &rules, Command::Craft(proto.into()));
     let inv = inventory(&g, hero);
-    let potions = inv
+    let potions: Vec<_> = inv
         .iter()
         .filter(|&&t| g.get_thing(t).unwrap().proto() == Some(proto))
-        .count();
-    assert_eq!(potions, 3);
-    assert_eq!(inv.len(), before - recipe.len() + 3);
+        .collect();
+    assert_eq!(potions.len(), 1, "the brew is one stack");
+    assert_eq!(number(&g, *potions[0]), 3);
+    assert_eq!(total(&g), before - recipe.len() + 3);
     assert!(
         messages(&g)
             .iter()

@@ -36,8 +36,10 @@ pub enum Command {
     Descend,
     /// Pick up an item here (`None`: the topmost).
     PickUp(Option<ThingId>),
-    /// Drop a carried item.
+    /// Drop a carried item (all of a stack).
     Drop(ThingId),
+    /// Drop this many of a carried stack (split off; the rest stays in the pack).
+    DropSome(ThingId, u32),
     /// Drink a carried potion.
     Quaff(ThingId),
     /// Eat carried food or an ingredient.
@@ -189,7 +191,8 @@ fn hero_action(game: &mut Game, hooks: &Hooks, h: ThingId, cmd: Command) -> Resu
         Command::Ascend => ascend(game, hooks, h),
         Command::Descend => descend(game, hooks, h),
         Command::PickUp(i) => items::pick_up(game, h, i),
-        Command::Drop(i) => items::drop(game, h, i),
+        Command::Drop(i) => items::drop(game, h, i, None),
+        Command::DropSome(i, n) => items::drop(game, h, i, Some(n)),
         Command::Quaff(i) => items::quaff(game, hooks, h, i),
         Command::Eat(i) => items::eat(game, hooks, h, i),
         Command::Throw(i, l) => items::throw(game, hooks, h, i, l),

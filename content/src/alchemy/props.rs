@@ -208,6 +208,9 @@ pub const WIELD_SLOT: Prop<Arc<str>> = Prop::new("wield_slot");
 /// given when it comes into the pack (look-alikes share one), kept while it stays there,
 /// removed when it leaves.
 pub const INV_LETTER: Prop<char> = Prop::new("inv_letter");
+/// How many look-alike items this one thing stands for (the original's `:number`): a stack
+/// of 3 strange herbs is one thing with 3 here. Missing means one.
+pub const NUMBER: Prop<i32> = Prop::with_default("number", 1);
 /// Whether the item's kind is identified (read from the prototype, shared by the kind).
 pub const IS_IDENTIFIED: Prop<bool> = Prop::with_default("is_identified", false);
 /// A potion's recipe: the ingredient prototype names (Text values), per game.

@@ -18,6 +18,7 @@ use super::rules::items::{
     PACK_LETTERS, apparatus_near, assign_letters, gather, inventory, pack_groups, recipe_of,
 };
 use super::rules::memory::{remembered_look, remembered_thing, remembered_tile};
+use super::rules::stack::number;
 use super::rules::world::{FOV_RADIUS, LEVELS, depth_of, hero_view, level_box};
 use super::text::{a_name, base_name, capitalise, count_name, is_identified};
 
@@ -278,6 +279,8 @@ pub struct InventoryEntry {
     pub identified: bool,
     /// Its glyph.
     pub glyph: Glyph,
+    /// How many items the entry stands for (a stack of 3 herbs: 3).
+    pub count: i32,
 }
 
 fn kind_of(game: &Game, t: ThingId) -> ItemKind {
@@ -313,10 +316,11 @@ pub fn inventory_entries(game: &Game) -> Result<Vec<InventoryEntry>, Error> {
         };
         let wielded = g.is(first, &IS_WIELDED);
         let kind = kind_of(&g, first);
+        let count: i32 = ids.iter().map(|&t| number(&g, t)).sum();
         let mut name = if ids.len() == 1 {
             a_name(&g, first)?
         } else {
-            count_name(ids.len(), &base_name(&g, first)?)
+            count_name(usize::try_from(count).unwrap_or(1), &base_name(&g, first)?)
         };
         if wielded {
             name.push_str(if kind == ItemKind::Weapon {
@@ -333,6 +337,7 @@ pub fn inventory_entries(game: &Game) -> Result<Vec<InventoryEntry>, Error> {
             slot: g.query_opt(first, &WIELD_SLOT)?.map(|s| s.to_string()),
             identified: is_identified(&g, first),
             glyph: thing_glyph(&g, first)?,
+            count,
             ids,
         });
     }

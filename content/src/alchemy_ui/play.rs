@@ -11,7 +11,7 @@ use alembic::{
 use super::colours::{self, PALETTE};
 pub use super::keymap::help_lines;
 use super::keymap::{Action, action_of};
-use super::prompts::{ActionMenu, DirectionPrompt, EndScreen, LookScreen, MorePrompt};
+use super::prompts::{ActionMenu, CountPrompt, DirectionPrompt, EndScreen, LookScreen, MorePrompt};
 use super::travel::{Goal, Journey};
 use super::{AlchemyCtx, Tone, tone_colour};
 use crate::alchemy::props::{IS_DOOR, IS_LAB, IS_OPEN, IS_WORKBENCH};
@@ -785,6 +785,8 @@ enum Pending {
     InventoryAction(InventoryEntry, Vec<ItemAction>),
     /// A target for throwing this item.
     Throw(ThingId),
+    /// How many of this stack to drop.
+    DropSome(ThingId),
     /// A recipe to craft (potion prototype names).
     Craft(Vec<String>),
     /// One of the items here to pick up.
@@ -976,7 +978,17 @@ impl PlayScreen {
         match action {
             ItemAction::Quaff => Self::act(ctx, Command::Quaff(id)),
             ItemAction::Eat => Self::act(ctx, Command::Eat(id)),
-            ItemAction::Drop => Self::act(ctx, Command::Drop(id)),
+            ItemAction::Drop => {
+                let n = ctx
+                    .game()
+                    .map_or(1, |g| crate::alchemy::rules::stack::number(g, id));
+                if n > 1 {
+                    let prompt = CountPrompt::new("Drop how many?", n.unsigned_abs());
+                    self.wait_for(Pending::DropSome(id), Transition::push(prompt))
+                } else {
+                    Self::act(ctx, Command::Drop(id))
+                }
+            }
             ItemAction::Analyse if !at_lab(ctx) => {
                 ctx.note(Tone::Note, NO_LAB);
                 Transition::Stay
@@ -1425,6 +1437,10 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 }
             }
             (Pending::Throw(id), ScreenValue::Loc(l)) => Self::act(ctx, Command::Throw(id, l)),
+            (Pending::DropSome(id), ScreenValue::Index(n)) => Self::act(
+                ctx,
+                Command::DropSome(id, u32::try_from(n).unwrap_or(u32::MAX)),
+            ),
             (Pending::Craft(names), ScreenValue::Index(i)) => match names.get(i) {
                 Some(p) => Self::act(ctx, Command::Craft(p.clone())),
                 None => Transition::Stay,

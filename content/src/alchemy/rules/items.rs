@@ -9,12 +9,13 @@ use alembic::{Error, Game, HookCall, Hooks, Loc, ON_CONSUME, Place, ThingId, Val
 
 use super::ai::ACTION;
 use super::combat::{self, Source};
+use super::stack::{self, number};
 use super::world::{blocker_at, creature_at, items_at, say, tile_blocks};
 use crate::alchemy::command::RuleError;
 use crate::alchemy::kinds::{DamageType, Slot};
 use crate::alchemy::props::{
     CR, IN, INV_LETTER, IS_ARMOUR, IS_FOOD, IS_IDENTIFIED, IS_INGREDIENT, IS_ITEM, IS_LAB,
-    IS_POTION, IS_VIEW_BLOCKING, IS_WEAPON, IS_WIELDED, IS_WORKBENCH, RECIPE, WIELD_SLOT,
+    IS_POTION, IS_VIEW_BLOCKING, IS_WEAPON, IS_WIELDED, IS_WORKBENCH, NUMBER, RECIPE, WIELD_SLOT,
 };
 use crate::alchemy::text::{a_name, base_name, capitalise, count_name, is_identified, the_name};
 
@@ -137,9 +138,8 @@ fn need_carried(game: &Game, hero: ThingId, item: ThingId) -> Result<(), RuleErr
 }
 
 /// Pick up `item`, or (`None`) the topmost item here together with every other item here
-/// that looks the same — a pile of 3 strange herbs comes up in one go. Items stay one thing
-/// each (each can be thrown, drunk or analysed on its own); the inventory lists look-alikes
-/// together.
+/// that looks the same — a pile of 3 strange herbs comes up in one go. What comes up merges
+/// into a stack of its like in the pack (see [`stack`]).
 pub fn pick_up(game: &mut Game, hero: ThingId, item: Option<ThingId>) -> Result<i32, RuleError> {
     let at = game.location(hero)?;
     let here = items_at(game, at);
@@ -160,25 +160,42 @@ pub fn pick_up(game: &mut Game, hero: ThingId, item: Option<ThingId>) -> Result<
             None => return refuse("There is nothing here to pick up."),
         },
     };
-    for &t in &taken {
-        game.move_thing_mut(t, Place::In(hero))?;
-    }
-    let n = match taken.as_slice() {
-        [one] => a_name(game, *one)?,
-        many => count_name(many.len(), &base_name(game, many[0])?),
+    let Some(&first) = taken.first() else {
+        return refuse("There is nothing here to pick up.");
     };
+    let look = base_name(game, first)?;
+    let mut count = 0;
+    for &t in &taken {
+        count += number(game, t);
+        game.move_thing_mut(t, Place::In(hero))?;
+        stack::merge(game, t)?;
+    }
+    let n = count_name(usize::try_from(count).unwrap_or(1), &look);
     say(game, format!("You pick up {n}."));
     Ok(ACTION)
 }
 
-/// Drop a carried item (unwielding it first).
-pub fn drop(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
+/// Drop a carried item (unwielding it first): `count` of a stack (`None`: all of it). What
+/// lands on a pile of its like joins it.
+pub fn drop(
+    game: &mut Game,
+    hero: ThingId,
+    item: ThingId,
+    count: Option<u32>,
+) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
+    let n = match count {
+        Some(0) => return refuse("You drop nothing."),
+        Some(c) => i32::try_from(c).unwrap_or(i32::MAX),
+        None => number(game, item),
+    };
     let at = game.location(hero)?;
+    let item = stack::split(game, item, n)?;
     game.set_mut(item, &IS_WIELDED, false)?;
     clear_letter(game, item)?;
     game.move_thing_mut(item, Place::Map(at))?;
     let n = the_name(game, item)?;
+    stack::merge(game, item)?;
     say(game, format!("You drop {n}."));
     Ok(ACTION / 2)
 }
@@ -194,6 +211,7 @@ pub fn quaff(
     if !game.is(item, &IS_POTION) {
         return refuse(format!("You cannot drink {}.", the_name(game, item)?));
     }
+    let item = stack::split(game, item, 1)?;
     let known = is_identified(game, item);
     let n = the_name(game, item)?;
     say(game, format!("You drink {n}."));
@@ -213,6 +231,7 @@ pub fn eat(game: &mut Game, hooks: &Hooks, hero: ThingId, item: ThingId) -> Resu
     if !(game.is(item, &IS_FOOD) || game.is(item, &IS_INGREDIENT)) {
         return refuse(format!("You cannot eat {}.", the_name(game, item)?));
     }
+    let item = stack::split(game, item, 1)?;
     let n = the_name(game, item)?;
     say(game, format!("You eat {n}."));
     consume(game, hooks, hero, item, hero)?;
@@ -258,6 +277,7 @@ pub fn throw(
     if from.chebyshev(target) > THROW_RANGE {
         return refuse("That is too far away to throw.");
     }
+    let item = stack::split(game, item, 1)?;
     let name = the_name(game, item)?;
     game.set_mut(item, &IS_WIELDED, false)?;
     clear_letter(game, item)?;
@@ -297,6 +317,7 @@ pub fn throw(
             let cn = the_name(game, c)?;
             say(game, capitalise(&format!("{name} hits {cn}.")));
             game.move_thing_mut(item, Place::Map(last))?;
+            stack::merge(game, item)?;
             let dmg = game.rng().range(1, 3) as i32;
             combat::damage(
                 game,
@@ -321,6 +342,7 @@ pub fn throw(
             if wall {
                 say(game, capitalise(&format!("{name} bounces off the wall.")));
             }
+            stack::merge(game, item)?;
         }
     }
     Ok(ACTION)
@@ -402,6 +424,7 @@ pub fn analyse(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, Rul
             the_name(game, item)?
         ));
     }
+    let item = stack::split(game, item, 1)?;
     let name = the_name(game, item)?;
     let int = game.query(hero, &IN)?;
     let roll = game.rng().range(1, 20) as i32;
@@ -431,9 +454,13 @@ pub fn recipe_of(game: &Game, potion_proto: &str) -> Option<BTreeMap<Arc<str>, u
     Some(need)
 }
 
-/// For each ingredient kind of the recipe, the identified carried items that would be used.
-/// `Err` lists what is missing.
-pub fn gather(game: &Game, hero: ThingId, potion_proto: &str) -> Result<Vec<ThingId>, Vec<String>> {
+/// For each ingredient kind of the recipe, the identified carried stacks that would be used
+/// and how many of each. `Err` lists what is missing.
+pub fn gather(
+    game: &Game,
+    hero: ThingId,
+    potion_proto: &str,
+) -> Result<Vec<(ThingId, i32)>, Vec<String>> {
     let Some(need) = recipe_of(game, potion_proto) else {
         return Err(vec!["a recipe".to_string()]);
     };
@@ -441,19 +468,20 @@ pub fn gather(game: &Game, hero: ThingId, potion_proto: &str) -> Result<Vec<Thin
     let mut used = Vec::new();
     let mut missing = Vec::new();
     for (kind, n) in need {
-        let have: Vec<ThingId> = inv
-            .iter()
-            .copied()
-            .filter(|&t| {
-                game.get_thing(t).ok().and_then(|x| x.proto()) == Some(&*kind)
-                    && is_identified(game, t)
-            })
-            .take(n)
-            .collect();
-        if have.len() < n {
-            missing.push(count_name(n - have.len(), &kind));
+        let mut wanted = i32::try_from(n).unwrap_or(i32::MAX);
+        for t in inv.iter().copied().filter(|&t| {
+            game.get_thing(t).ok().and_then(|x| x.proto()) == Some(&*kind) && is_identified(game, t)
+        }) {
+            if wanted == 0 {
+                break;
+            }
+            let take = number(game, t).min(wanted);
+            wanted -= take;
+            used.push((t, take));
         }
-        used.extend(have);
+        if wanted > 0 {
+            missing.push(count_name(usize::try_from(wanted).unwrap_or(n), &kind));
+        }
     }
     if missing.is_empty() {
         Ok(used)
@@ -485,15 +513,17 @@ pub fn craft(game: &mut Game, hero: ThingId, potion_proto: &str) -> Result<i32, 
             return refuse(format!("You lack the ingredients: {}.", missing.join(", ")));
         }
     };
-    for t in used {
-        game.remove_thing_mut(t)?;
+    for (t, take) in used {
+        let part = stack::split(game, t, take)?;
+        game.remove_thing_mut(part)?;
     }
     let cr = game.query(hero, &CR)?;
-    let n = (1 + (cr - 5).max(0) / 3).max(1) as usize;
-    for _ in 0..n {
-        let p = game.library().create(potion_proto)?;
-        game.add_thing_mut(hero, p)?;
-    }
+    let n = (1 + (cr - 5).max(0) / 3).max(1);
+    let p = game.library().create(potion_proto)?;
+    let brewed = game.add_thing_mut(hero, p)?;
+    game.set_mut(brewed, &NUMBER, n)?;
+    stack::merge(game, brewed)?;
+    let n = usize::try_from(n).unwrap_or(1);
     let name = base_name_of_proto(game, potion_proto)?;
     say(game, format!("You brew {}.", count_name(n, &name)));
     Ok(ACTION * 3)
