@@ -1244,137 +1244,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 None => Transition::Stay,
             };
         };
-        match action {
-            Action::Run => match dir {
-                Some(d) => self.begin(ctx, Goal::Run(d)),
-                None => Transition::Stay,
-            },
-            Action::Move => match dir {
-                Some(d) => Self::act(ctx, Command::Move(d)),
-                None => Transition::Stay,
-            },
-            Action::Wait => Self::act(ctx, Command::Wait),
-            Action::Autopickup => {
-                let on = ctx.toggle_autopickup();
-                ctx.note(
-                    Tone::Note,
-                    if on {
-                        "Explore picks up the items it sees (A to stop)."
-                    } else {
-                        "Explore leaves items where they lie (A to pick them up)."
-                    },
-                );
-                Transition::Stay
-            }
-            Action::TravelTo => match LookScreen::travel(ctx) {
-                Some(s) => self.wait_for(Pending::Travel, Transition::push(s)),
-                None => Transition::Stay,
-            },
-            Action::Fight => match super::travel::fight_step(ctx) {
-                Ok(cmd) => Self::act(ctx, cmd),
-                Err(why) => {
-                    ctx.note(Tone::Note, why);
-                    Transition::Stay
-                }
-            },
-            Action::Stairs { down } if !on_stairs(ctx, down) => {
-                self.begin(ctx, Goal::Stairs { down })
-            }
-            Action::Stairs { down: false } => Self::act(ctx, Command::Ascend),
-            Action::Stairs { down: true } => Self::act(ctx, Command::Descend),
-            Action::PickUp => self.pick_up(ctx),
-            // First the lab, then the item: no list to choose from where nothing can be done.
-            Action::Analyse if !at_lab(ctx) => {
-                ctx.note(Tone::Note, NO_LAB);
-                Transition::Stay
-            }
-            Action::Analyse => self.choose_item(ctx, ItemAction::Analyse),
-            Action::Craft => self.craft(ctx),
-            Action::Drop => self.choose_item(ctx, ItemAction::Drop),
-            Action::Eat => self.choose_item(ctx, ItemAction::Eat),
-            Action::Inventory => self.inventory(ctx),
-            // `l` is east (vi keys), so look is `x` (as in Crawl) or `;` (as in NetHack).
-            Action::Look => match LookScreen::look(ctx) {
-                Some(s) => self.wait_for(Pending::Info, Transition::push(s)),
-                None => Transition::Stay,
-            },
-            Action::Messages => {
-                let lines = ctx.log().iter().map(super::LogLine::shown).collect();
-                self.wait_for(
-                    Pending::Info,
-                    Transition::push(MessageLogScreen::new("Messages", lines)),
-                )
-            }
-            Action::Explore => self.begin(ctx, Goal::Explore),
-            Action::Door => self.wait_for(
-                Pending::Door,
-                Transition::push(DirectionPrompt::new("Open or close a door: which way?")),
-            ),
-            Action::Quaff => self.choose_item(ctx, ItemAction::Quaff),
-            Action::Throw => self.choose_item(ctx, ItemAction::Throw),
-            Action::Wield => self.choose_item(ctx, ItemAction::Wield),
-            Action::Wizard => {
-                if ctx.is_wizard() {
-                    return self.wait_for(
-                        Pending::Info,
-                        Transition::push(super::wizard::WizardConsole::new()),
-                    );
-                }
-                ctx.note(
-                    Tone::Note,
-                    "Wizard mode is off: start a game with --wizard (it is never scored).",
-                );
-                Transition::Stay
-            }
-            Action::Undo => {
-                ctx.undo();
-                Transition::Stay
-            }
-            Action::Tiles => {
-                match ctx.toggle_tiles() {
-                    Some(true) => ctx.note(Tone::Note, "Tiles on (F2 for letters)."),
-                    Some(false) => ctx.note(Tone::Note, "Letters on (F2 for tiles)."),
-                    None => ctx.note(
-                        Tone::Note,
-                        "This frontend draws letters only; tiles need alembic-pixels.",
-                    ),
-                }
-                Transition::Stay
-            }
-            Action::Help => self.wait_for(
-                Pending::Info,
-                Transition::push(TextScreen::new("Alchemy: help", help_lines(ctx))),
-            ),
-            // Saved: say where before the screen goes (the window's farewell may be unseen).
-            Action::Save => match ctx.save_and_leave() {
-                Ok(path) => self.wait_for(
-                    Pending::SavedQuit,
-                    Transition::push(MorePrompt::new(vec![
-                        (
-                            format!("Your game was saved to {}.", path.display()),
-                            colours::VALUE,
-                        ),
-                        (
-                            "Continue it from the start screen next time.".to_owned(),
-                            PALETTE.text,
-                        ),
-                    ])),
-                ),
-                Err(msg) => {
-                    ctx.note(Tone::Error, msg);
-                    Transition::Stay
-                }
-            },
-            Action::Quit => {
-                let prompt = if ctx.save_exists() || ctx.save_path().is_some_and(|p| p.is_file()) {
-                    "Quit without saving? Your last save stays as it was. (S saves and quits.)"
-                } else {
-                    "Quit without saving? This game will be lost. (S saves and quits.)"
-                };
-                self.wait_for(Pending::Quit, Transition::push(Confirm::new(prompt)))
-            }
-            Action::Cancel => Transition::Stay,
-        }
+        self.perform(ctx, action, dir)
     }
 
     fn on_result(&mut self, ctx: &mut AlchemyCtx, value: ScreenValue) -> Transition<AlchemyCtx> {
@@ -1484,5 +1354,155 @@ impl Screen<AlchemyCtx> for PlayScreen {
 
     fn name(&self) -> &str {
         "alchemy-play"
+    }
+}
+
+impl PlayScreen {
+    /// Carry out a play action from the keymap: the game's own actions here, the rest
+    /// (messages, help, tiles, saving, quitting…) in [`Self::perform_meta`].
+    fn perform(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        action: Action,
+        dir: Option<alembic::Dir>,
+    ) -> Transition<AlchemyCtx> {
+        match action {
+            Action::Run => match dir {
+                Some(d) => self.begin(ctx, Goal::Run(d)),
+                None => Transition::Stay,
+            },
+            Action::Move => match dir {
+                Some(d) => Self::act(ctx, Command::Move(d)),
+                None => Transition::Stay,
+            },
+            Action::Wait => Self::act(ctx, Command::Wait),
+            Action::TravelTo => match LookScreen::travel(ctx) {
+                Some(s) => self.wait_for(Pending::Travel, Transition::push(s)),
+                None => Transition::Stay,
+            },
+            Action::Fight => match super::travel::fight_step(ctx) {
+                Ok(cmd) => Self::act(ctx, cmd),
+                Err(why) => {
+                    ctx.note(Tone::Note, why);
+                    Transition::Stay
+                }
+            },
+            Action::Stairs { down } if !on_stairs(ctx, down) => {
+                self.begin(ctx, Goal::Stairs { down })
+            }
+            Action::Stairs { down: false } => Self::act(ctx, Command::Ascend),
+            Action::Stairs { down: true } => Self::act(ctx, Command::Descend),
+            Action::PickUp => self.pick_up(ctx),
+            // First the lab, then the item: no list to choose from where nothing can be done.
+            Action::Analyse if !at_lab(ctx) => {
+                ctx.note(Tone::Note, NO_LAB);
+                Transition::Stay
+            }
+            Action::Analyse => self.choose_item(ctx, ItemAction::Analyse),
+            Action::Craft => self.craft(ctx),
+            Action::Drop => self.choose_item(ctx, ItemAction::Drop),
+            Action::Eat => self.choose_item(ctx, ItemAction::Eat),
+            Action::Inventory => self.inventory(ctx),
+            // `l` is east (vi keys), so look is `x` (as in Crawl) or `;` (as in NetHack).
+            Action::Look => match LookScreen::look(ctx) {
+                Some(s) => self.wait_for(Pending::Info, Transition::push(s)),
+                None => Transition::Stay,
+            },
+            Action::Explore => self.begin(ctx, Goal::Explore),
+            Action::Door => self.wait_for(
+                Pending::Door,
+                Transition::push(DirectionPrompt::new("Open or close a door: which way?")),
+            ),
+            Action::Quaff => self.choose_item(ctx, ItemAction::Quaff),
+            Action::Throw => self.choose_item(ctx, ItemAction::Throw),
+            Action::Wield => self.choose_item(ctx, ItemAction::Wield),
+            other => self.perform_meta(ctx, other),
+        }
+    }
+
+    /// The actions about the session rather than the game world.
+    fn perform_meta(&mut self, ctx: &mut AlchemyCtx, action: Action) -> Transition<AlchemyCtx> {
+        match action {
+            Action::Autopickup => {
+                let on = ctx.toggle_autopickup();
+                ctx.note(
+                    Tone::Note,
+                    if on {
+                        "Explore picks up the items it sees (A to stop)."
+                    } else {
+                        "Explore leaves items where they lie (A to pick them up)."
+                    },
+                );
+                Transition::Stay
+            }
+            Action::Messages => {
+                let lines = ctx.log().iter().map(super::LogLine::shown).collect();
+                self.wait_for(
+                    Pending::Info,
+                    Transition::push(MessageLogScreen::new("Messages", lines)),
+                )
+            }
+            Action::Wizard => {
+                if ctx.is_wizard() {
+                    return self.wait_for(
+                        Pending::Info,
+                        Transition::push(super::wizard::WizardConsole::new()),
+                    );
+                }
+                ctx.note(
+                    Tone::Note,
+                    "Wizard mode is off: start a game with --wizard (it is never scored).",
+                );
+                Transition::Stay
+            }
+            Action::Undo => {
+                ctx.undo();
+                Transition::Stay
+            }
+            Action::Tiles => {
+                match ctx.toggle_tiles() {
+                    Some(true) => ctx.note(Tone::Note, "Tiles on (F2 for letters)."),
+                    Some(false) => ctx.note(Tone::Note, "Letters on (F2 for tiles)."),
+                    None => ctx.note(
+                        Tone::Note,
+                        "This frontend draws letters only; tiles need alembic-pixels.",
+                    ),
+                }
+                Transition::Stay
+            }
+            Action::Help => self.wait_for(
+                Pending::Info,
+                Transition::push(TextScreen::new("Alchemy: help", help_lines(ctx))),
+            ),
+            // Saved: say where before the screen goes (the window's farewell may be unseen).
+            Action::Save => match ctx.save_and_leave() {
+                Ok(path) => self.wait_for(
+                    Pending::SavedQuit,
+                    Transition::push(MorePrompt::new(vec![
+                        (
+                            format!("Your game was saved to {}.", path.display()),
+                            colours::VALUE,
+                        ),
+                        (
+                            "Continue it from the start screen next time.".to_owned(),
+                            PALETTE.text,
+                        ),
+                    ])),
+                ),
+                Err(msg) => {
+                    ctx.note(Tone::Error, msg);
+                    Transition::Stay
+                }
+            },
+            Action::Quit => {
+                let prompt = if ctx.save_exists() || ctx.save_path().is_some_and(|p| p.is_file()) {
+                    "Quit without saving? Your last save stays as it was. (S saves and quits.)"
+                } else {
+                    "Quit without saving? This game will be lost. (S saves and quits.)"
+                };
+                self.wait_for(Pending::Quit, Transition::push(Confirm::new(prompt)))
+            }
+            _ => Transition::Stay,
+        }
     }
 }

@@ -333,7 +333,26 @@ fn goblinoids(lib: &mut Library) -> Result<(), Error> {
             .with(GLYPH, 'g')
             .with(DROP_CHANCE, 0.3),
     )?;
-    let goblins: [Row8; 9] = [
+    for (name, lvl, s, hp, dmg, arm, glyph, col) in goblinoid_rows() {
+        let mut p = kind(name, lvl, s, hp, dmg)
+            .with(ARMOUR, arm)
+            .with(GLYPH, glyph)
+            .with(FG, rgb(col));
+        if name.starts_with("troll") {
+            p = p
+                .with(ATTACKS_MONSTERS, true)
+                .with(ATT_TYPE, text("impact"))
+                .with(ATT_VERB, text("smash"));
+        }
+        lib.proclaim_mut(name, Some("base goblinoid"), p)?;
+    }
+    Ok(())
+}
+
+/// The goblinoids from small goblin to troll king: name, level, stats, hit points,
+/// damage, armour, glyph, colour.
+fn goblinoid_rows() -> [Row8; 9] {
+    [
         (
             "small goblin",
             1,
@@ -415,21 +434,7 @@ fn goblinoids(lib: &mut Library) -> Result<(), Error> {
             'T',
             0xFFC000,
         ),
-    ];
-    for (name, lvl, s, hp, dmg, arm, glyph, col) in goblins {
-        let mut p = kind(name, lvl, s, hp, dmg)
-            .with(ARMOUR, arm)
-            .with(GLYPH, glyph)
-            .with(FG, rgb(col));
-        if name.starts_with("troll") {
-            p = p
-                .with(ATTACKS_MONSTERS, true)
-                .with(ATT_TYPE, text("impact"))
-                .with(ATT_VERB, text("smash"));
-        }
-        lib.proclaim_mut(name, Some("base goblinoid"), p)?;
-    }
-    Ok(())
+    ]
 }
 
 /// Golems: not alive, not undead; slow and tough.

@@ -37,14 +37,21 @@ fn armour(name: &str, level: i32, slot: &str, armour: i64) -> Props {
         .modifier(Modifier::add(ARMOUR, armour).while_flag(IS_WIELDED))
 }
 
-#[allow(clippy::too_many_lines)]
 pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base item",
         Some("base thing"),
         named("item").with(IS_ITEM, true).with(Z_ORDER, 40),
     )?;
+    ingredients(lib)?;
+    food_and_stone(lib)?;
+    gear(lib)?;
 
+    Ok(())
+}
+
+/// Ingredients: herbs look alike until identified, as do mushrooms.
+fn ingredients(lib: &mut Library) -> Result<(), Error> {
     // --- ingredients: herbs look alike until identified, as do mushrooms ---
     lib.proclaim_mut(
         "base ingredient",
@@ -98,6 +105,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         )?;
     }
 
+    Ok(())
+}
+
+/// Food (always recognisable) and the goal, the Philosopher's Stone.
+fn food_and_stone(lib: &mut Library) -> Result<(), Error> {
     // --- food (always recognisable) ---
     lib.proclaim_mut(
         "base food",
@@ -149,6 +161,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             ),
     )?;
 
+    Ok(())
+}
+
+/// Weapons and armour.
+fn gear(lib: &mut Library) -> Result<(), Error> {
     // --- weapons (the original defined slots and attack types but shipped none) ---
     lib.proclaim_mut(
         "base weapon",
