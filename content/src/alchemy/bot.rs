@@ -20,6 +20,7 @@ use alembic::{DijkstraMap, Dir, Game, GameRng, Loc, ModOp, Pathfinder, Search, T
 
 use super::command::Command;
 use super::dungeon::walkable_with;
+use super::kinds::Slot;
 use super::props::{
     AG, ARMOUR, ATT_DAMAGE, BLOCK, GAIN_STAT, GIVES_EFFECT, HEAL_AMOUNT, HP_PER_TURN, HPS, HPS_MAX,
     IS_ARMOUR, IS_CREATURE, IS_EXIT, IS_FOOD, IS_HARMFUL, IS_HOSTILE, IS_IMMORTAL, IS_INGREDIENT,
@@ -959,17 +960,17 @@ impl Bot {
 
     /// Put on better armour for a slot, or wield a weapon that hits harder.
     fn equip(&self, game: &Game, inv: &[ThingId]) -> Option<Command> {
-        let worn: Vec<(String, i64)> = inv
+        let worn: Vec<(Slot, i64)> = inv
             .iter()
             .filter(|&&t| game.is(t, &IS_WIELDED) && game.is(t, &IS_ARMOUR))
             .filter_map(|&t| {
-                let s = game.query(t, &WIELD_SLOT).ok()?.to_string();
+                let s = game.query(t, &WIELD_SLOT).ok()?;
                 Some((s, armour_value(game, t)))
             })
             .collect();
         for &t in inv {
             if game.is(t, &IS_ARMOUR) && !game.is(t, &IS_WIELDED) {
-                let slot = game.query(t, &WIELD_SLOT).ok()?.to_string();
+                let slot = game.query(t, &WIELD_SLOT).ok()?;
                 let v = armour_value(game, t);
                 match worn.iter().find(|w| w.0 == slot) {
                     None => return Some(Command::Wield(t)),
@@ -1110,11 +1111,11 @@ fn junk(game: &Game, inv: &[ThingId]) -> Option<ThingId> {
         .copied()
         .find(|&t| game.is(t, &IS_WEAPON) && game.is(t, &IS_WIELDED))
         .map_or(0, |t| weapon_damage(game, t));
-    let worn = |slot: &str| -> i64 {
+    let worn = |slot: Slot| -> i64 {
         inv.iter()
             .copied()
             .filter(|&t| game.is(t, &IS_ARMOUR) && game.is(t, &IS_WIELDED))
-            .filter(|&t| game.query(t, &WIELD_SLOT).is_ok_and(|s| &*s == slot))
+            .filter(|&t| game.query(t, &WIELD_SLOT).is_ok_and(|s| s == slot))
             .map(|t| armour_value(game, t))
             .max()
             .unwrap_or(-1)
@@ -1129,7 +1130,7 @@ fn junk(game: &Game, inv: &[ThingId]) -> Option<ThingId> {
         if game.is(t, &IS_ARMOUR) {
             return game
                 .query(t, &WIELD_SLOT)
-                .is_ok_and(|s| armour_value(game, t) <= worn(&s));
+                .is_ok_and(|s| armour_value(game, t) <= worn(s));
         }
         game.is(t, &IS_INGREDIENT) || potion_use(game, t) == Some(Use::Other)
     })

@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use alembic::{Prop, Rgb, ThingId, Value};
 
+use super::kinds::{DamageType, Slot, Stat};
+
 // ----- naming and drawing ------------------------------------------------------------------
 
 /// The singular name ("rat", "potion of healing").
@@ -174,8 +176,8 @@ pub const DROP_CHANCE: Prop<f64> = Prop::with_default("drop_chance", 0.0);
 pub const ATT_VERB: Prop<Arc<str>> = Prop::new("att_verb");
 /// Largest base damage of an attack (damage rolls 1..=this, plus strength).
 pub const ATT_DAMAGE: Prop<i32> = Prop::with_default("att_damage", 2);
-/// Damage type of the attack, a [`DamageType`](super::kinds::DamageType) name.
-pub const ATT_TYPE: Prop<Arc<str>> = Prop::new("att_type");
+/// Damage type of the attack (stored by name).
+pub const ATT_TYPE: Prop<DamageType> = Prop::new("att_type");
 /// Effect prototype an attack may inflict.
 pub const HIT_EFFECT: Prop<Arc<str>> = Prop::new("hit_effect");
 /// Probability (0..=1) that a hit inflicts [`HIT_EFFECT`].
@@ -202,8 +204,8 @@ pub const RES_ACID: Prop<i32> = Prop::with_default("res_acid", 0);
 
 /// Wielded or worn (modifiers of weapons and armour apply only while this is true).
 pub const IS_WIELDED: Prop<bool> = Prop::with_default("is_wielded", false);
-/// The slot a weapon or armour piece occupies, a [`Slot`](super::kinds::Slot) name.
-pub const WIELD_SLOT: Prop<Arc<str>> = Prop::new("wield_slot");
+/// The slot a weapon or armour piece occupies (stored by name).
+pub const WIELD_SLOT: Prop<Slot> = Prop::new("wield_slot");
 /// An item's letter in its holder's pack (`a`–`z`, then `A`–`Z`), as in DCSS and NetHack:
 /// given when it comes into the pack (look-alikes share one), kept while it stays there,
 /// removed when it leaves.
@@ -220,7 +222,7 @@ pub const GIVES_EFFECT: Prop<Arc<str>> = Prop::new("gives_effect");
 /// Hit points a consumable restores (negative hurts).
 pub const HEAL_AMOUNT: Prop<i32> = Prop::with_default("heal_amount", 0);
 /// The statistic a "gain" potion raises, a [`Stat`](super::kinds::Stat) name.
-pub const GAIN_STAT: Prop<Arc<str>> = Prop::new("gain_stat");
+pub const GAIN_STAT: Prop<Stat> = Prop::new("gain_stat");
 /// How much a gain potion adds.
 pub const GAIN_AMOUNT: Prop<i32> = Prop::with_default("gain_amount", 1);
 /// What a thing's use (bumping scenery) says.

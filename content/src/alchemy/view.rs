@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use alembic::{Error, Game, LightMap, LightSource, Loc, Rgb, ThingId, Tile, VisibleSet};
 
-use super::kinds::Stat;
+use super::kinds::{Slot, Stat};
 use super::props::{
     ARMOUR, BG, FG, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR, IS_CREATURE, IS_DOOR, IS_FOOD,
     IS_HERO, IS_INGREDIENT, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER,
@@ -273,8 +273,8 @@ pub struct InventoryEntry {
     pub kind: ItemKind,
     /// Whether wielded or worn.
     pub wielded: bool,
-    /// The slot name for weapons and armour.
-    pub slot: Option<String>,
+    /// The slot of weapons and armour.
+    pub slot: Option<Slot>,
     /// Whether its kind is identified.
     pub identified: bool,
     /// Its glyph.
@@ -334,7 +334,7 @@ pub fn inventory_entries(game: &Game) -> Result<Vec<InventoryEntry>, Error> {
             name,
             kind,
             wielded,
-            slot: g.query_opt(first, &WIELD_SLOT)?.map(|s| s.to_string()),
+            slot: g.query_opt(first, &WIELD_SLOT)?,
             identified: is_identified(&g, first),
             glyph: thing_glyph(&g, first)?,
             count,
@@ -602,11 +602,11 @@ fn with_item_used(game: &Game, h: ThingId, item: ThingId) -> Result<Game, Error>
 }
 
 /// What the hero uses in `slot` now (not `except`).
-fn in_slot(game: &Game, h: ThingId, slot: &str, except: ThingId) -> Option<ThingId> {
+fn in_slot(game: &Game, h: ThingId, slot: Slot, except: ThingId) -> Option<ThingId> {
     inventory(game, h).into_iter().find(|&t| {
         t != except
             && game.is(t, &super::props::IS_WIELDED)
-            && game.query_opt(t, &WIELD_SLOT).ok().flatten().as_deref() == Some(slot)
+            && game.query_opt(t, &WIELD_SLOT).ok().flatten() == Some(slot)
     })
 }
 
@@ -709,10 +709,8 @@ fn describe_creature(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Result
 fn describe_gear(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Result<(), Error> {
     use super::props::{HIT_EFFECT, HIT_EFFECT_CHANCE};
     let h = hero_id(game)?;
-    let slot = game
-        .query_opt(t, &WIELD_SLOT)?
-        .map_or_else(|| "hand".to_owned(), |s| s.to_string());
-    let current = in_slot(game, h, &slot, t);
+    let slot = game.query_opt(t, &WIELD_SLOT)?.unwrap_or(Slot::Hand);
+    let current = in_slot(game, h, slot, t);
     let after = with_item_used(game, h, t)?;
     // What the hero has now, without this item in use.
     let before = if game.is(t, &super::props::IS_WIELDED) {
@@ -814,7 +812,7 @@ fn describe_consumable(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Resu
         Some("potion_heal") => format!("It heals {} HP.", game.query(t, &HEAL_AMOUNT)?),
         Some("potion_effect") => effect(game)?,
         Some("potion_gain") => {
-            let s = Stat::parse(&game.query(t, &GAIN_STAT)?)?;
+            let s = game.query(t, &GAIN_STAT)?;
             format!(
                 "It raises the drinker's {} by {} for good.",
                 s.word(),

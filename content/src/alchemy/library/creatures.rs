@@ -10,7 +10,7 @@ use std::sync::Arc;
 use alembic::{Error, FREQ, Hook, IS_CONTAINER, LEVEL, Library, ON_DEATH, Props};
 
 use super::{named, rgb};
-use crate::alchemy::kinds::Stat;
+use crate::alchemy::kinds::{DamageType, Stat};
 use crate::alchemy::props::{
     AGGRO, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, ATTACKS_MONSTERS, DEATH_TRANSFORM,
     DEATH_TRANSFORM_CHANCE, DROP_CHANCE, FAMILY, FG, GLYPH, HIT_EFFECT, HIT_EFFECT_CHANCE, HPS,
@@ -72,7 +72,7 @@ fn hero(lib: &mut Library) -> Result<(), Error> {
             .with(IS_HOSTILE, true)
             .with(Z_ORDER, 75)
             .with(ATT_VERB, text("hit"))
-            .with(ATT_TYPE, text("normal"))
+            .with(ATT_TYPE, DamageType::Normal)
             .with(DROP_CHANCE, 0.15),
     )?;
     lib.proclaim_mut(
@@ -137,7 +137,7 @@ fn bears(lib: &mut Library) -> Result<(), Error> {
             .with(FAMILY, text("bear"))
             .with(GLYPH, 'B')
             .with(ATT_VERB, text("maul"))
-            .with(ATT_TYPE, text("impact"))
+            .with(ATT_TYPE, DamageType::Impact)
             .with(FREQ, 60),
     )?;
     lib.proclaim_mut(
@@ -215,7 +215,7 @@ fn rats(lib: &mut Library) -> Result<(), Error> {
         Some("base rat"),
         kind("demon rat", 8, [9, 8, 9, 8, 3, 8, 2, 2], 30, 8)
             .with(FG, rgb(0xFF4020))
-            .with(ATT_TYPE, text("fire"))
+            .with(ATT_TYPE, DamageType::Fire)
             .with(RES_FIRE, 50)
             .with(SPEED, 110),
     )?;
@@ -303,7 +303,7 @@ fn undead(lib: &mut Library) -> Result<(), Error> {
             }
             "spectre" => {
                 p = p
-                    .with(ATT_TYPE, text("ice"))
+                    .with(ATT_TYPE, DamageType::Ice)
                     .with(ATT_VERB, text("touch"))
                     .with(IS_FLYING, true)
                     .with(RES_NORMAL, 50)
@@ -341,7 +341,7 @@ fn goblinoids(lib: &mut Library) -> Result<(), Error> {
         if name.starts_with("troll") {
             p = p
                 .with(ATTACKS_MONSTERS, true)
-                .with(ATT_TYPE, text("impact"))
+                .with(ATT_TYPE, DamageType::Impact)
                 .with(ATT_VERB, text("smash"));
         }
         lib.proclaim_mut(name, Some("base goblinoid"), p)?;
@@ -448,7 +448,7 @@ fn golems(lib: &mut Library) -> Result<(), Error> {
             .with(FAMILY, text("golem"))
             .with(GLYPH, '&')
             .with(ATT_VERB, text("pound"))
-            .with(ATT_TYPE, text("impact"))
+            .with(ATT_TYPE, DamageType::Impact)
             .with(SPEED, 70)
             .with(AGGRO, 6)
             .with(FREQ, 50),
@@ -562,7 +562,7 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
         kind("python", 6, [6, 10, 6, 8, 1, 6, 1, 1], 30, 8)
             .with(FG, rgb(0x60A060))
             .with(ATT_VERB, text("squeeze"))
-            .with(ATT_TYPE, text("impact")),
+            .with(ATT_TYPE, DamageType::Impact),
     )?;
     lib.proclaim_mut(
         "black mamba",
@@ -580,7 +580,7 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
         Some("base snake"),
         kind("wyrm", 10, [10, 12, 8, 12, 4, 10, 3, 1], 70, 12)
             .with(FG, rgb(0xC04000))
-            .with(ATT_TYPE, text("fire"))
+            .with(ATT_TYPE, DamageType::Fire)
             .with(RES_FIRE, 75)
             .with(ATTACKS_MONSTERS, true),
     )?;
@@ -599,7 +599,7 @@ fn dragon(lib: &mut Library) -> Result<(), Error> {
             .with(GLYPH, 'D')
             .with(FG, rgb(0xFF2000))
             .with(ATT_VERB, text("breathe fire at"))
-            .with(ATT_TYPE, text("fire"))
+            .with(ATT_TYPE, DamageType::Fire)
             .with(RES_FIRE, 100)
             .with(ARMOUR, 8)
             .with(SPEED, 150)

@@ -80,7 +80,7 @@ pub fn attack(
     if crit {
         dmg *= 2;
     }
-    let dtype = DamageType::parse(&game.query(attacker, &ATT_TYPE)?)?;
+    let dtype = game.query(attacker, &ATT_TYPE)?;
     if seen {
         let mut t = sentence(game, attacker, &verb, &def_name)?;
         if crit {
@@ -131,11 +131,7 @@ pub fn expected_damage(game: &Game, attacker: ThingId, defender: ThingId) -> f64
     let st_bonus = ((q(attacker, &ST) - 4.0).max(0.0) / 2.0).floor();
     let crit = (5.0 + sk - q(defender, &SK)).clamp(2.0, 25.0) / 100.0;
     let mut dmg = ((1.0 + max) / 2.0 + st_bonus) * (1.0 + crit);
-    if let Ok(t) = game
-        .query(attacker, &ATT_TYPE)
-        .map_err(|_| ())
-        .and_then(|t| DamageType::parse(&t).map_err(|_| ()))
-    {
+    if let Ok(t) = game.query(attacker, &ATT_TYPE) {
         let res = f64::from(game.query(defender, &t.resistance()).unwrap_or(0).min(100));
         dmg *= (100.0 - res) / 100.0;
         let armour = q(defender, &ARMOUR).max(0.0) * f64::from(t.armour_percent()) / 100.0;

@@ -349,7 +349,7 @@ pub fn throw(
 }
 
 fn slot_of(game: &Game, item: ThingId) -> Result<Slot, Error> {
-    Slot::parse(&game.query(item, &WIELD_SLOT)?)
+    game.query(item, &WIELD_SLOT)
 }
 
 /// Wield a weapon or put on armour; whatever was in the slot comes off.
