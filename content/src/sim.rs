@@ -303,7 +303,7 @@ pub fn random_command(game: &alembic::Game, rng: &mut GameRng) -> Command {
         85..=86 => Command::Open(dir(rng)),
         87 => Command::Close(dir(rng)),
         88..=89 => with_item(rng, Command::Analyse),
-        90 => Command::Craft("potion of healing".to_string()),
+        90 => Command::Craft("potion of healing".into()),
         91..=94 => Command::Descend,
         95..=97 => Command::Ascend,
         _ => match alchemy::view::hero_id(game).and_then(|h| game.location(h)) {

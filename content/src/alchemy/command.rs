@@ -6,6 +6,7 @@ use std::sync::Arc;
 use alembic::{Dir, Error, Game, HookCall, Hooks, Loc, ON_USE, ThingId};
 use serde::{Deserialize, Serialize};
 
+use super::kinds::RecipeId;
 use super::props::{
     CAUSE, DEEPEST, DESCRIPTION, DESTINATION, DOOR_STRENGTH, GAME_OVER, IS_CONFUSED, IS_DOOR,
     IS_EXIT, IS_GHOST, IS_HERO, IS_OPEN, IS_SCENERY, IS_STAIRS, IS_STAIRS_DOWN, IS_STAIRS_UP,
@@ -56,8 +57,8 @@ pub enum Command {
     Close(Dir),
     /// Analyse a carried potion or ingredient at an analysis lab.
     Analyse(ThingId),
-    /// Brew a potion (by its prototype name, e.g. `"potion of healing"`) at a workbench.
-    Craft(String),
+    /// Brew a potion by its recipe at a workbench.
+    Craft(RecipeId),
     /// Describe a location (free: no time passes, the game is unchanged).
     Look(Loc),
     /// A wizard-mode console line (`depth 4`, `summon goblin`…; see [`super::wizard`]).
@@ -201,7 +202,7 @@ fn hero_action(game: &mut Game, hooks: &Hooks, h: ThingId, cmd: Command) -> Resu
         Command::Open(d) => open_close(game, h, d, true),
         Command::Close(d) => open_close(game, h, d, false),
         Command::Analyse(i) => items::analyse(game, h, i),
-        Command::Craft(p) => items::craft(game, h, &p),
+        Command::Craft(p) => items::craft(game, h, p.potion()),
         Command::Look(_) | Command::Wizard(_) => Ok(0),
     }
 }

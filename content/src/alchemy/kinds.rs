@@ -338,3 +338,37 @@ impl alembic::PropType for Fate {
         }
     }
 }
+
+/// A recipe, named by the potion it makes (its prototype name, `"potion of healing"`).
+/// Serialised as that plain string, so recordings read `{"Craft":"potion of healing"}`.
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct RecipeId(Arc<str>);
+
+impl RecipeId {
+    /// The recipe for the potion with this prototype name.
+    #[must_use]
+    pub fn new(potion: &str) -> Self {
+        RecipeId(Arc::from(potion))
+    }
+
+    /// The potion's prototype name.
+    #[must_use]
+    pub fn potion(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for RecipeId {
+    fn from(potion: &str) -> Self {
+        RecipeId::new(potion)
+    }
+}
+
+impl std::fmt::Display for RecipeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}

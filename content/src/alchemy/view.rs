@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use alembic::{Error, Game, LightMap, LightSource, Loc, Rgb, ThingId, Tile, VisibleSet};
 
-use super::kinds::{Slot, Stat};
+use super::kinds::{RecipeId, Slot, Stat};
 use super::props::{
     ARMOUR, BG, FG, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR, IS_CREATURE, IS_DOOR, IS_FOOD,
     IS_HERO, IS_INGREDIENT, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER,
@@ -353,8 +353,8 @@ pub fn inventory_entries(game: &Game) -> Result<Vec<InventoryEntry>, Error> {
 /// A recipe the hero knows (its potion kind is identified).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecipeInfo {
-    /// The potion's prototype name, for [`Command::Craft`](super::Command::Craft).
-    pub potion: String,
+    /// The recipe, for [`Command::Craft`](super::Command::Craft).
+    pub potion: RecipeId,
     /// Its display name.
     pub name: String,
     /// The ingredients, e.g. ["2 bloodworts", "an inkcap"].
@@ -386,7 +386,7 @@ pub fn known_recipes(game: &Game) -> Result<Vec<RecipeInfo>, Error> {
             .collect::<Vec<_>>();
         let missing = gather(game, h, p.name()).err().unwrap_or_default();
         out.push(RecipeInfo {
-            potion: p.name().to_string(),
+            potion: RecipeId::new(p.name()),
             name: p.get(&NAME)?.to_string(),
             ingredients,
             at_workbench: bench,

@@ -787,8 +787,8 @@ enum Pending {
     Throw(ThingId),
     /// How many of this stack to drop.
     DropSome(ThingId),
-    /// A recipe to craft (potion prototype names).
-    Craft(Vec<String>),
+    /// A recipe to craft.
+    Craft(Vec<crate::alchemy::kinds::RecipeId>),
     /// One of the items here to pick up.
     PickUp(Vec<ThingId>),
     /// A direction to open or close a door.
