@@ -8,8 +8,8 @@ mod common;
 
 use alembic::{App, Frame, Input, Key, ScreenStack};
 use alembic_content::alchemy::props::{HPS, HPS_MAX, LAST_SEEN};
+use alembic_content::alchemy::ui::{self as alchemy_ui, AlchemyCtx};
 use alembic_content::alchemy::view::{self, describe};
-use alembic_content::alchemy_ui::{self, AlchemyCtx};
 use common::{arena, at, give, put, wield};
 
 fn render(app: &ScreenStack<AlchemyCtx>) -> Frame {
@@ -337,7 +337,7 @@ fn bar_colour(f: &Frame) -> alembic::Rgb {
 /// HP falls below a quarter, not again while it stays low, and again after a new fall.
 #[test]
 fn health_warnings() {
-    use alembic_content::alchemy_ui::colours;
+    use alembic_content::alchemy::ui::colours;
     let (mut g, _rules, hero) = arena(10);
     let max = g.query(hero, &HPS_MAX).unwrap();
     let mut colour_at = |hp: i32| {

@@ -2,9 +2,9 @@
 //! lists works, and every key that works is listed.
 
 use alembic::{Input, Key, TestFrontend, run};
+use alembic_content::alchemy::ui::keymap::{self, KEYMAP, action_of};
+use alembic_content::alchemy::ui::{self as alchemy_ui, Start, UiOptions};
 use alembic_content::alchemy::{self, Rules};
-use alembic_content::alchemy_ui::keymap::{self, KEYMAP, action_of};
-use alembic_content::alchemy_ui::{self, Start, UiOptions};
 use alembic_content::caves;
 
 /// The frames of a fresh Alchemy game (seed 5) after `key`.

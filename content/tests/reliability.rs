@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use alembic::{Dir, Game, Loc, Place, Prop, TestFrontend, Thing};
 use alembic_content::alchemy::props::{HERO, HPS, HPS_MAX, MSG_COUNT, REGEN_ACC, TIME};
 use alembic_content::alchemy::save::{self, SaveError};
+use alembic_content::alchemy::ui::{self as alchemy_ui, Start, UiOptions};
 use alembic_content::alchemy::{Command, RuleError, Rules, apply, new_game};
-use alembic_content::alchemy_ui::{self, Start, UiOptions};
 use alembic_content::storage::{self, StorageError};
 use proptest::prelude::*;
 

@@ -28,6 +28,7 @@ pub mod props;
 pub mod rules;
 pub mod save;
 pub mod text;
+pub mod ui;
 pub mod view;
 pub mod wizard;
 
