@@ -183,7 +183,7 @@ fn alchemy_run(
                     break;
                 }
             }
-            Err(alchemy::RuleError::Refused(_)) => bot.refused(),
+            Err(alchemy::RuleError::Refused(_) | alchemy::RuleError::Wizard(_)) => bot.refused(),
             Err(alchemy::RuleError::GameOver) => break,
             Err(e @ alchemy::RuleError::Engine(_)) => return Err(err(e)),
         }

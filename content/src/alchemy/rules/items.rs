@@ -11,7 +11,7 @@ use super::ai::ACTION;
 use super::combat::{self, Source};
 use super::stack::{self, number};
 use super::world::{blocker_at, creature_at, items_at, say, tile_blocks};
-use crate::alchemy::command::RuleError;
+use crate::alchemy::error::{Refusal, RuleError, refuse};
 use crate::alchemy::kinds::{DamageType, Slot};
 use crate::alchemy::props::{
     CR, IN, INV_LETTER, IS_ARMOUR, IS_FOOD, IS_IDENTIFIED, IS_INGREDIENT, IS_ITEM, IS_LAB,
@@ -21,10 +21,6 @@ use crate::alchemy::text::{a_name, base_name, capitalise, count_name, is_identif
 
 /// How far things can be thrown.
 pub const THROW_RANGE: u32 = 10;
-
-fn refuse<T>(msg: impl Into<String>) -> Result<T, RuleError> {
-    Err(RuleError::Refused(msg.into()))
-}
 
 /// Whether `item` is in `holder`'s inventory.
 #[must_use]
@@ -132,7 +128,7 @@ pub fn identify(game: &mut Game, item: ThingId) -> Result<(), Error> {
 
 fn need_carried(game: &Game, hero: ThingId, item: ThingId) -> Result<(), RuleError> {
     if !game.contains(item) || !carries(game, hero, item) {
-        return refuse("You are not carrying that.");
+        return refuse(Refusal::NotCarried);
     }
     Ok(())
 }
@@ -145,7 +141,7 @@ pub fn pick_up(game: &mut Game, hero: ThingId, item: Option<ThingId>) -> Result<
     let here = items_at(game, at);
     let taken: Vec<ThingId> = match item {
         Some(i) if here.contains(&i) => vec![i],
-        Some(_) => return refuse("That is not here."),
+        Some(_) => return refuse(Refusal::NotHere),
         None => match here.last() {
             Some(&top) => {
                 let look = base_name(game, top)?;
@@ -157,11 +153,11 @@ pub fn pick_up(game: &mut Game, hero: ThingId, item: Option<ThingId>) -> Result<
                 }
                 pile
             }
-            None => return refuse("There is nothing here to pick up."),
+            None => return refuse(Refusal::NothingHere),
         },
     };
     let Some(&first) = taken.first() else {
-        return refuse("There is nothing here to pick up.");
+        return refuse(Refusal::NothingHere);
     };
     let look = base_name(game, first)?;
     let mut count = 0;
@@ -185,7 +181,7 @@ pub fn drop(
 ) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
     let n = match count {
-        Some(0) => return refuse("You drop nothing."),
+        Some(0) => return refuse(Refusal::DropNothing),
         Some(c) => i32::try_from(c).unwrap_or(i32::MAX),
         None => number(game, item),
     };
@@ -209,7 +205,7 @@ pub fn quaff(
 ) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
     if !game.is(item, &IS_POTION) {
-        return refuse(format!("You cannot drink {}.", the_name(game, item)?));
+        return refuse(Refusal::NotDrinkable);
     }
     let item = stack::split(game, item, 1)?;
     let known = is_identified(game, item);
@@ -229,7 +225,7 @@ pub fn quaff(
 pub fn eat(game: &mut Game, hooks: &Hooks, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
     if !(game.is(item, &IS_FOOD) || game.is(item, &IS_INGREDIENT)) {
-        return refuse(format!("You cannot eat {}.", the_name(game, item)?));
+        return refuse(Refusal::NotEdible);
     }
     let item = stack::split(game, item, 1)?;
     let n = the_name(game, item)?;
@@ -272,10 +268,10 @@ pub fn throw(
     need_carried(game, hero, item)?;
     let from = game.location(hero)?;
     if target.z != from.z || target == from {
-        return refuse("You need to pick a target on this level.");
+        return refuse(Refusal::NoTarget);
     }
     if from.chebyshev(target) > THROW_RANGE {
-        return refuse("That is too far away to throw.");
+        return refuse(Refusal::TooFar);
     }
     let item = stack::split(game, item, 1)?;
     let name = the_name(game, item)?;
@@ -356,10 +352,10 @@ fn slot_of(game: &Game, item: ThingId) -> Result<Slot, Error> {
 pub fn wield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
     if !(game.is(item, &IS_WEAPON) || game.is(item, &IS_ARMOUR)) {
-        return refuse(format!("You cannot wield {}.", the_name(game, item)?));
+        return refuse(Refusal::NotWieldable);
     }
     if game.is(item, &IS_WIELDED) {
-        return refuse(format!("You are already using {}.", the_name(game, item)?));
+        return refuse(Refusal::AlreadyUsing);
     }
     let slot = slot_of(game, item)?;
     let mut replaced = None;
@@ -386,7 +382,7 @@ pub fn wield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleE
 pub fn unwield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
     if !game.is(item, &IS_WIELDED) {
-        return refuse(format!("You are not using {}.", the_name(game, item)?));
+        return refuse(Refusal::NotUsing);
     }
     game.set_mut(item, &IS_WIELDED, false)?;
     let n = the_name(game, item)?;
@@ -413,16 +409,13 @@ pub fn analyse(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, Rul
     need_carried(game, hero, item)?;
     let at = game.location(hero)?;
     if !apparatus_near(game, at, &IS_LAB) {
-        return refuse("You need to stand beside an analysis lab.");
+        return refuse(Refusal::NeedLab);
     }
     if !(game.is(item, &IS_POTION) || game.is(item, &IS_INGREDIENT)) {
-        return refuse("Only potions and ingredients can be analysed.");
+        return refuse(Refusal::NotAnalysable);
     }
     if is_identified(game, item) {
-        return refuse(format!(
-            "You already know what {} is.",
-            the_name(game, item)?
-        ));
+        return refuse(Refusal::AlreadyKnown);
     }
     let item = stack::split(game, item, 1)?;
     let name = the_name(game, item)?;
@@ -496,22 +489,19 @@ pub fn gather(
 pub fn craft(game: &mut Game, hero: ThingId, potion_proto: &str) -> Result<i32, RuleError> {
     let at = game.location(hero)?;
     let Ok(proto) = game.library().get(potion_proto) else {
-        return refuse("There is no such potion.");
+        return refuse(Refusal::NoSuchPotion);
     };
     if !proto.is(&IS_POTION) || proto.is_abstract() {
-        return refuse("There is no such potion.");
+        return refuse(Refusal::NoSuchPotion);
     }
     if !proto.is(&IS_IDENTIFIED) {
-        return refuse("You do not know how to make that potion yet.");
+        return refuse(Refusal::UnknownRecipe);
     }
     if !apparatus_near(game, at, &IS_WORKBENCH) {
-        return refuse("You need to stand beside an alchemy workbench.");
+        return refuse(Refusal::NeedWorkbench);
     }
-    let used = match gather(game, hero, potion_proto) {
-        Ok(u) => u,
-        Err(missing) => {
-            return refuse(format!("You lack the ingredients: {}.", missing.join(", ")));
-        }
+    let Ok(used) = gather(game, hero, potion_proto) else {
+        return refuse(Refusal::MissingIngredients);
     };
     for (t, take) in used {
         let part = stack::split(game, t, take)?;
