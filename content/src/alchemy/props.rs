@@ -13,8 +13,6 @@ use super::kinds::{DamageType, Slot, Stat};
 
 /// The singular name ("rat", "potion of healing").
 pub const NAME: Prop<Arc<str>> = Prop::new("name");
-/// An irregular plural ("wolves"); otherwise English rules are applied to [`NAME`].
-pub const PLURAL: Prop<Arc<str>> = Prop::new("plural");
 /// Proper names take no article ("the Philosopher's Stone" is written as given).
 pub const IS_PROPER: Prop<bool> = Prop::with_default("is_proper", false);
 /// The name while the kind is unidentified ("strange herb"); potions use [`APPEARANCE`].

@@ -3,7 +3,7 @@
 use alembic::{Error, Game, ThingId};
 
 use super::props::{
-    APPEARANCE, IS_HERO, IS_IDENTIFIED, IS_POTION, IS_PROPER, NAME, NUMBER, PLURAL, UNKNOWN_NAME,
+    APPEARANCE, IS_HERO, IS_IDENTIFIED, IS_POTION, IS_PROPER, NAME, NUMBER, UNKNOWN_NAME,
 };
 
 /// Whether the kind of `id` is identified (read from its prototype, so identifying one
@@ -129,16 +129,6 @@ fn plural_with(singular: &str) -> String {
     plural(singular)
 }
 
-/// The plural name of a thing's kind, honouring [`PLURAL`].
-pub fn plural_name(game: &Game, id: ThingId) -> Result<String, Error> {
-    if is_identified(game, id)
-        && let Some(p) = game.query_opt(id, &PLURAL)?
-    {
-        return Ok(p.to_string());
-    }
-    Ok(plural(&base_name(game, id)?))
-}
-
 /// Third person singular of a verb phrase: "bite" → "bites", "touch" → "touches",
 /// "breathe fire at" → "breathes fire at", "fly" → "flies", "be" → "is", "have" → "has".
 #[must_use]
@@ -201,19 +191,6 @@ pub fn capitalise(s: &str) -> String {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
     }
-}
-
-/// The object form: "you" for the hero, "the rat" otherwise.
-pub fn object_name(game: &Game, id: ThingId) -> Result<String, Error> {
-    the_name(game, id)
-}
-
-/// "your" or "the rat's".
-pub fn possessive(game: &Game, id: ThingId) -> Result<String, Error> {
-    if game.is(id, &IS_HERO) {
-        return Ok("your".to_string());
-    }
-    Ok(format!("{}'s", the_name(game, id)?))
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::alchemy::props::{
     HIT_EFFECT, HIT_EFFECT_CHANCE, HPS, HPS_MAX, IS_CREATURE, IS_EFFECT, IS_HERO, IS_IMMORTAL,
     IS_INVINCIBLE, IS_ITEM, IS_WIELDED, KILLS, OUTCOME, SK, ST,
 };
-use crate::alchemy::text::{a_name, capitalise, sentence, the_name, verb_for};
+use crate::alchemy::text::{a_name, capitalise, sentence, the_name};
 
 /// Who or what did the damage (for messages, kills and the cause of death).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -285,15 +285,6 @@ pub fn die(game: &mut Game, hooks: &Hooks, victim: ThingId, source: &Source) -> 
     }
     game.remove_thing_mut(victim)?;
     Ok(())
-}
-
-/// The English name of an attack's verb for `attacker` ("bite" / "bites").
-#[must_use]
-pub fn attack_verb(game: &Game, attacker: ThingId) -> String {
-    let v = game
-        .query(attacker, &ATT_VERB)
-        .unwrap_or_else(|_| Arc::from("hit"));
-    verb_for(game, attacker, &v)
 }
 
 /// Whether `t` is a live creature that can be hit.

@@ -529,8 +529,3 @@ fn base_name_of_proto(game: &Game, proto: &str) -> Result<String, Error> {
 pub fn is_item(game: &Game, item: ThingId) -> bool {
     game.is(item, &IS_ITEM)
 }
-
-/// The display name of an item kind (used by the look command).
-pub fn describe_item(game: &Game, item: ThingId) -> Result<String, Error> {
-    base_name(game, item)
-}
