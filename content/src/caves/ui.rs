@@ -7,7 +7,7 @@ use alembic::{
     plain_key, put_centred, put_clipped,
 };
 
-use super::data::{COLOUR, GLYPH};
+use super::data::{FG, GLYPH};
 use super::keymap::{Action, action_of, help_lines};
 use super::rules::{Command, Outcome, act_mut, creature_at, outcome, remembered, status, visible};
 use super::world::{HEIGHT, WIDTH, new_game, walkable_regions};
@@ -459,7 +459,7 @@ impl PlayScreen {
         };
         let mut cell = Cell {
             ch: def.get(&GLYPH).unwrap_or('?'),
-            fg: def.get(&COLOUR).unwrap_or(Rgb::WHITE),
+            fg: def.get(&FG).unwrap_or(Rgb::WHITE),
             bg: BG,
         };
         if !in_view {
@@ -474,7 +474,7 @@ impl PlayScreen {
         }
         if in_view && let Some(c) = creature_at(g, l) {
             cell.ch = g.query(c, &GLYPH).unwrap_or('?');
-            cell.fg = g.query(c, &COLOUR).unwrap_or(Rgb::WHITE);
+            cell.fg = g.query(c, &FG).unwrap_or(Rgb::WHITE);
         }
         cell
     }
