@@ -110,3 +110,39 @@ fn a_stack_saves_as_one_thing() {
     let forty = serde_json::to_string(&h).unwrap().len();
     assert!(one < forty, "stacked {one} bytes, separate {forty} bytes");
 }
+
+/// Dropping a stack from the play screen asks how many: digits and Enter drop that many, and
+/// Enter alone drops them all; a single item is dropped without asking.
+#[test]
+fn the_play_screen_asks_how_many_to_drop() {
+    use alembic::{App, Frame, Input, Key};
+    use alembic_content::alchemy::ui as alchemy_ui;
+    let (mut g, _rules, hero) = arena(6);
+    let herbs = give(&mut g, hero, "bloodwort");
+    g.set_mut(herbs, &NUMBER, 5).unwrap();
+    let mut a = alchemy_ui::app_with_game(g, None).unwrap();
+    let screen = |a: &alembic::ScreenStack<alchemy_ui::AlchemyCtx>| {
+        let mut f = Frame::new(100, 30);
+        a.render(&mut f);
+        f
+    };
+    a.handle(Input::ch('d'));
+    a.handle(Input::ch('a'));
+    assert!(
+        screen(&a).contains_text("Drop how many? (1-5)"),
+        "{}",
+        screen(&a).to_text()
+    );
+    a.handle(Input::ch('2'));
+    a.handle(Input::key(Key::Enter));
+    let g = a.ctx().game().unwrap().clone();
+    assert_eq!(number(&g, herbs), 3);
+    assert_eq!(number(&g, items_here(&g, at(0, 0))[0]), 2);
+    // Enter alone: all of them.
+    a.handle(Input::ch('d'));
+    a.handle(Input::ch('a'));
+    a.handle(Input::key(Key::Enter));
+    let g = a.ctx().game().unwrap().clone();
+    assert!(inventory(&g, hero).is_empty());
+    assert_eq!(number(&g, items_here(&g, at(0, 0))[0]), 5);
+}
