@@ -4,7 +4,8 @@
 # Starts the release binary (Alchemy, the default game) with a fixed seed on a virtual
 # 1280x800 screen, with saves in a throw-away XDG_DATA_HOME, finds and focuses
 # its window, and checks screenshots: not blank, the hero's glyph colour present, the screen
-# changes after a move, a held key repeats, a resize is survived; then measures the idle CPU,
+# changes after a move, a held key repeats, a resize is survived, F11 and Alt+Enter fill the
+# screen and restore the window; then measures the idle CPU,
 # quits with a key and checks the exit status. Exits non-zero on any failure.
 #
 # Runs as root on a fresh Debian/Ubuntu machine (installs its tools with apt-get) or as a
@@ -54,6 +55,11 @@ if ((${#missing[@]})); then
     apt-get update -qq
     apt-get install -y -qq xvfb xauth x11-apps xdotool imagemagick >/dev/null
 fi
+# Optional: a window manager and xprop, for the check of F11 through the window manager.
+if ! { command -v openbox && command -v xprop; } >/dev/null 2>&1 && [[ $(id -u) == 0 ]]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openbox x11-utils \
+        >/dev/null 2>&1 || log "could not install openbox and x11-utils (the window-manager check is skipped)"
+fi
 
 # --- build -------------------------------------------------------------------------------
 if [[ -z ${SKIP_BUILD:-} ]]; then
@@ -76,6 +82,7 @@ XVFB_PID=
 APP_PID=
 cleanup() {
     [[ -n $APP_PID ]] && kill "$APP_PID" 2>/dev/null || true
+    [[ -n ${WM_PID:-} ]] && kill "$WM_PID" 2>/dev/null || true
     [[ -n $XVFB_PID ]] && kill "$XVFB_PID" 2>/dev/null || true
     wait 2>/dev/null || true
     [[ -n ${DATA:-} ]] && rm -rf "$DATA" || true
@@ -142,6 +149,19 @@ XDG_DATA_HOME=$DATA "$BIN" --game "$GAME" --seed "$SEED" >"$OUT/app.log" 2>&1 &
 APP_PID=$!
 find_window
 log "window $WID: $(xdotool getwindowgeometry "$WID" | tr -s ' \n' ' ')"
+# The title names the game and the depth; the icon is set.
+for _ in $(seq 20); do
+    title=$(xdotool getwindowname "$WID" 2>/dev/null || true)
+    [[ $title == *depth* ]] && break
+    sleep 0.1
+done
+if [[ $GAME == alchemy ]]; then
+    [[ $title == "Alembic: Alchemy, depth 1" ]] || fail "window title is \"$title\""
+fi
+if command -v xprop >/dev/null; then
+    xprop -id "$WID" _NET_WM_ICON | grep -q "Icon (32 x 32)" || fail "no 32x32 window icon"
+fi
+log "title \"$title\", icon set"
 # No window manager under Xvfb: windowactivate needs one, windowfocus does not.
 # xdotool (libxdo's xdo_get_focused_window) itself prints "XGetInputFocus returned the focused
 # window of 1" whenever the X focus is PointerRoot, as it is on a bare Xvfb until a window is
@@ -188,6 +208,33 @@ shot shot4.png
 hero=$(colour_count shot4.png "$HERO_RGB")
 ((hero > 0)) || fail "hero colour gone after the resize"
 log "shot4: resized to 960x600, $hero hero-coloured pixels"
+
+# F11 and Alt+Enter fill the screen and give the window back. There is no window manager
+# under Xvfb, so the window resizes itself to the screen (with one, it asks for EWMH
+# fullscreen). A screenshot shows the refitted grid with the hero on it.
+geometry() { xdotool getwindowgeometry "$WID" | awk '/Position/ { p = $2 } /Geometry/ { g = $2 } END { print p, g }'; }
+wait_geometry() {
+    local i
+    for i in $(seq 30); do
+        [[ "$(geometry)" == "$1" ]] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+xdotool windowmove "$WID" 100 50
+wait_geometry "100,50 960x600" || fail "could not place the window: $(geometry)"
+for toggle in F11 alt+Return; do
+    xdotool key "$toggle"
+    wait_geometry "0,0 1280x800" || fail "$toggle did not fill the screen: $(geometry)"
+    sleep 0.4
+    shot "full-$toggle.png"
+    hero=$(colour_count "full-$toggle.png" "$HERO_RGB")
+    ((hero > 0)) || fail "hero colour gone in fullscreen"
+    xdotool key "$toggle"
+    wait_geometry "100,50 960x600" || fail "$toggle did not give the window back: $(geometry)"
+done
+alive || fail "the app died toggling fullscreen: $(cat "$OUT/app.log")"
+log "F11 and Alt+Enter: 960x600 at 100,50 -> 1280x800 at 0,0 -> back (screenshot full-F11.png)"
 
 # Idle cost: CPU time over 10 s while nobody types, from 2 s after the last input (the
 # window pumps events at 60 Hz for 2 s after any input, then at 20 Hz).
@@ -346,24 +393,31 @@ if [[ $GAME == alchemy ]]; then
     log "travel, explore and fight: turn $turn after the click and three rounds of o and Tab (screenshot explore.png)"
 
     # --- exactly KEYS_TOTAL keys, exactly KEYS_TOTAL commands ------------------------------
-    # Every key waits one turn: '.' tapped quickly, '.' held past the repeat delay (a text
-    # key never repeats), and '5' held briefly. The save then holds turn KEYS_TOTAL: no key
+    # Every key waits one turn: '.' tapped quickly (two fifths), '.' held 0.25 s, '5' held
+    # briefly, and the keypad's 5 (a non-text key) held 0.25 s. Held keys go down and up as
+    # separate events with the game pumping in between; a hold shorter than the window's
+    # repeat delay (500 ms) is one press. The save then holds turn KEYS_TOTAL: no key
     # doubled, none lost.
     rm -rf "$DATA"
     start_app
     fifth=$((KEYS_TOTAL / 5))
-    for _ in $(seq $((fifth * 3))); do
+    for _ in $(seq $((fifth * 2))); do
         xdotool key --delay 12 period
     done
     for _ in $(seq "$fifth"); do
         xdotool keydown period
-        sleep 0.35
+        sleep 0.25
         xdotool keyup period
     done
     for _ in $(seq "$fifth"); do
         xdotool keydown 5
         sleep 0.08
         xdotool keyup 5
+    done
+    for _ in $(seq "$fifth"); do
+        xdotool keydown KP_5
+        sleep 0.25
+        xdotool keyup KP_5
     done
     sleep 0.5
     save_and_quit
@@ -411,6 +465,56 @@ if [[ $GAME == alchemy ]]; then
     APP_PID=
     rm -rf "$DATA"
     DATA=
+
+    # A text key held 1.5 s repeats on the window's timer (one, then after 500 ms 25 a
+    # second: about 26 waits), and does not burst.
+    start_app
+    xdotool keydown period
+    sleep 1.5
+    xdotool keyup period
+    sleep 0.5
+    save_and_quit
+    held=$(saved_turn)
+    ((held >= 10 && held <= 40)) || fail "holding . for 1.5 s applied $held commands, expected 10-40"
+    log "holding . for 1.5 s: $held commands"
+    rm -rf "$DATA"
+    DATA=
+
+    # With a window manager (openbox, when installed) F11 asks it for EWMH fullscreen.
+    if command -v openbox >/dev/null && command -v xprop >/dev/null; then
+        openbox >"$OUT/openbox.log" 2>&1 &
+        WM_PID=$!
+        sleep 1
+        start_app
+        xdotool windowsize "$WID" 900 600
+        sleep 0.5
+        xdotool windowactivate --sync "$WID" >/dev/null 2>&1 || true
+        xdotool key F11
+        for _ in $(seq 30); do
+            xprop -id "$WID" _NET_WM_STATE | grep -q _NET_WM_STATE_FULLSCREEN && break
+            sleep 0.1
+        done
+        xprop -id "$WID" _NET_WM_STATE | grep -q _NET_WM_STATE_FULLSCREEN ||
+            fail "F11 under openbox did not make the window fullscreen"
+        wait_geometry "0,0 1280x800" || fail "fullscreen under openbox is $(geometry)"
+        xdotool key F11
+        for _ in $(seq 30); do
+            xprop -id "$WID" _NET_WM_STATE | grep -q _NET_WM_STATE_FULLSCREEN || break
+            sleep 0.1
+        done
+        xprop -id "$WID" _NET_WM_STATE | grep -q _NET_WM_STATE_FULLSCREEN &&
+            fail "the second F11 under openbox did not leave fullscreen"
+        [[ "$(geometry)" == *" 900x600" ]] || fail "leaving fullscreen gave $(geometry), not 900x600"
+        save_and_quit
+        rm -rf "$DATA"
+        DATA=
+        kill "$WM_PID" 2>/dev/null || true
+        wait "$WM_PID" 2>/dev/null || true
+        WM_PID=
+        log "F11 under openbox: EWMH fullscreen at 1280x800 and back to 900x600"
+    else
+        log "openbox or xprop missing: the window-manager fullscreen path is not checked"
+    fi
 fi
 
 log "PASS (screenshots in $OUT)"

@@ -9,7 +9,7 @@
 
 use std::hint::black_box;
 
-use alembic::{GameRng, Loc, LocBox, Place, bsp_dungeon};
+use alembic::{GameRng, HookCtx, Loc, LocBox, Place, bsp_dungeon};
 use alembic_content::alchemy::bot::Bot;
 use alembic_content::alchemy::props::HERO;
 use alembic_content::alchemy::{Command, Rules, apply, library, new_game};
@@ -30,7 +30,7 @@ fn generation(c: &mut Criterion) {
             seed += 1;
             let mut rng = GameRng::seed_from(seed);
             for _ in 0..11 {
-                black_box(bsp_dungeon(71, 51, &mut rng));
+                let _ = black_box(bsp_dungeon(71, 51, &mut rng));
             }
         });
     });
@@ -50,7 +50,11 @@ fn turn(c: &mut Criterion) {
         .fill_tiles_mut(LocBox::rect(-34, -24, 69, 49, -1), floor)
         .expect("fill");
     let hero = empty
-        .spawn_mut(rules.hooks(), "you", Place::Map(Loc::new(0, 0, -1)))
+        .spawn_mut(
+            &mut HookCtx::new(rules.hooks()),
+            "you",
+            Place::Map(Loc::new(0, 0, -1)),
+        )
         .expect("hero");
     empty.set_var_mut(&HERO, hero);
     let view = alembic_content::alchemy::rules::world::hero_view(&empty).expect("view");

@@ -1,7 +1,12 @@
 //! The save format, measured on a real Alchemy game at depth 5 (the explore bot plays until
-//! it gets there): JSON (the format Alchemy writes) beside postcard, a compact binary serde
-//! format, with the same envelope (game, version, checksum, state). Encoding, and decoding
-//! plus the loader's checks (checksum and validation), for each. The sizes are printed once.
+//! it gets there):
+//! - JSON version 3, what Alchemy writes: the library by reference (`alembic::SavedGame`);
+//! - JSON version 2, the whole game value with its library (what it wrote before), the
+//!   baseline for the by-reference bar (size ≤ 0.5×);
+//! - postcard, a compact binary serde format, with the version 2 envelope.
+//!
+//! Encoding, and decoding plus the loader's checks (checksum, linking, validation), for each.
+//! The sizes are printed once.
 //!
 //! `cargo bench -p alembic-benches --bench save_format -- --warm-up-time 1 --measurement-time 3`
 
@@ -42,29 +47,49 @@ fn formats(c: &mut Criterion) {
     let game = depth5(&rules);
     let json = save::to_text(&game).expect("json");
     let env = Envelope::of(&game);
+    let whole = serde_json::to_string(&env).expect("whole json");
+    assert_eq!(
+        save::from_text(&whole, rules.hooks()).expect("v2 loads"),
+        game
+    );
+    assert_eq!(
+        save::from_text(&json, rules.hooks()).expect("v3 loads"),
+        game
+    );
     let bin = postcard::to_allocvec(&env).expect("postcard");
     let back: Envelope<Game> = postcard::from_bytes(&bin).expect("postcard decodes");
     assert!(back.state == game && back.checksum == Some(game.state_hash()));
     assert!(back.game == "alchemy" && back.version == 2);
     println!(
-        "save size at depth 5 (turn {}, {} things): json {} bytes, postcard {} bytes ({:.2}x)",
+        "save size at depth 5 (turn {}, {} things): json v3 {} bytes, json v2 (whole) {} bytes \
+         (v3/v2 = {:.2}x), postcard v2 {} bytes",
         game.turn(),
         game.thing_count(),
         json.len(),
+        whole.len(),
+        json.len() as f64 / whole.len() as f64,
         bin.len(),
-        bin.len() as f64 / json.len() as f64
     );
     let mut g = c.benchmark_group("save format, depth-5 Alchemy game");
     g.sample_size(20);
-    g.bench_function("json: encode", |b| {
+    g.bench_function("json v3: encode", |b| {
         b.iter(|| black_box(save::to_text(&game).expect("json")));
+    });
+    g.bench_function("json v2 (whole) baseline: encode", |b| {
+        b.iter(|| black_box(serde_json::to_string(&env).expect("json")));
     });
     g.bench_function("postcard: encode", |b| {
         b.iter(|| black_box(postcard::to_allocvec(&env).expect("postcard")));
     });
-    g.bench_function("json: decode + checksum + validate", |b| {
+    g.bench_function("json v3: decode + checksum + link + validate", |b| {
         b.iter(|| black_box(save::from_text(&json, rules.hooks()).expect("load")));
     });
+    g.bench_function(
+        "json v2 (whole) baseline: decode + checksum + validate",
+        |b| {
+            b.iter(|| black_box(save::from_text(&whole, rules.hooks()).expect("load")));
+        },
+    );
     g.bench_function("postcard: decode + checksum + validate", |b| {
         b.iter(|| {
             let e: Envelope<Game> = postcard::from_bytes(&bin).expect("decode");

@@ -1,7 +1,7 @@
 //! Criterion benchmarks for Alembic live in `benches/`; this library holds the shared
 //! fixture so every peer runs on exactly the same map, origins and start/goal pairs.
 
-use alembic::{Adjacency, GameRng, Loc, TileMap};
+use alembic::{Adjacency, GameRng, Loc, MapGenError, TileMap};
 
 /// Fixture width.
 pub const WIDTH: i32 = 80;
@@ -59,8 +59,7 @@ impl Fixture {
 }
 
 /// The fixture cave alone (also what the cave-generation benchmark builds).
-#[must_use]
-pub fn cave(rng: &mut GameRng) -> Option<TileMap<bool>> {
+pub fn cave(rng: &mut GameRng) -> Result<TileMap<bool>, MapGenError> {
     TileMap::cave(WIDTH, HEIGHT, FLOOR_CHANCE, ROUNDS, rng)
 }
 

@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use alembic::{
-    Error, Game, Hook, HookCall, Hooks, IS_CONTAINER, Library, Loc, LocBox, Modifier, ON_ACTION,
-    Prop, Props, Search, ThingId, astar,
+    Error, Game, Hook, HookCall, HookCtx, Hooks, IS_CONTAINER, Library, Loc, LocBox, Modifier,
+    ON_ACTION, Prop, Props, Search, ThingId, astar,
 };
 
 const NAME: Prop<Arc<str>> = Prop::new("name");
@@ -46,11 +46,11 @@ fn new_game(seed: u64) -> Result<(Game, Hooks), Error> {
     g.fill_tiles_mut(AREA, wall)?;
     g.fill_tiles_mut(LocBox::rect(1, 1, 22, 6, 0), floor)?;
     g.set_tile_mut(Loc::new(12, 3, 0), wall)?; // a pillar
-    let hero = g.spawn_mut(&hooks, "hero", Loc::new(2, 2, 0))?;
-    g.spawn_mut(&hooks, "ring", hero)?; // carried: its modifier raises the hero's attack
+    let hero = g.spawn_mut(&mut HookCtx::new(&hooks), "hero", Loc::new(2, 2, 0))?;
+    g.spawn_mut(&mut HookCtx::new(&hooks), "ring", hero)?; // carried: its modifier raises the hero's attack
     g.set_var_mut(&HERO, hero);
     for (x, y) in [(20, 2), (21, 5), (14, 4)] {
-        g.spawn_mut(&hooks, "rat", Loc::new(x, y, 0))?;
+        g.spawn_mut(&mut HookCtx::new(&hooks), "rat", Loc::new(x, y, 0))?;
     }
     Ok((g, hooks))
 }
@@ -86,7 +86,7 @@ fn hit(g: &mut Game, who: ThingId, target: ThingId) -> Result<(), Error> {
 }
 
 /// The rats' hook: chase the hero.
-fn chase(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn chase(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let hero = g.var(&HERO)?;
     match g.location(hero) {
         Ok(at) => go_for(g, call.this, at),
@@ -111,7 +111,7 @@ fn play(seed: u64) -> Result<Game, Error> {
         }
         for rat in rats(&g) {
             if g.contains(hero) {
-                g.run_hook_mut(&hooks, &ON_ACTION, HookCall::on(rat))?;
+                g.run_hook_mut(&mut HookCtx::new(&hooks), &ON_ACTION, HookCall::on(rat))?;
             }
         }
         g.set_turn_mut(g.turn() + 1);

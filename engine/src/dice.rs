@@ -1,4 +1,7 @@
 //! Dice and other game randomness, always drawn from the game value's [`GameRng`].
+//!
+//! Costs: parsing a dice expression is Θ(its length); a roll of `NdS` draws N numbers;
+//! `weighted_choice` is Θ(choices).
 
 use std::fmt;
 use std::str::FromStr;

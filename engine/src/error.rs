@@ -1,5 +1,7 @@
-//! The engine's errors: each variant names the rule a call would have broken.
+//! The engine's errors: each variant names the rule a call would have broken, in one line of
+//! English. A refused call changes nothing. Errors are small to build and `Clone`.
 
+use std::fmt;
 use std::sync::Arc;
 
 use crate::loc::Loc;
@@ -28,6 +30,9 @@ pub enum Error {
     /// A path search found no way (or hit its bound).
     #[error(transparent)]
     Path(#[from] crate::path::PathError),
+    /// A map-generation step could not be applied.
+    #[error(transparent)]
+    MapGen(#[from] crate::mapgen::MapGenError),
     /// The id names no thing in this game value.
     #[error("no thing {0} in this game")]
     NoSuchThing(ThingId),
@@ -64,7 +69,7 @@ pub enum Error {
     #[error("too many tiles")]
     TooManyTiles,
     /// The property exists but holds another kind of value.
-    #[error("property {key} holds {found}, not {expected}")]
+    #[error("property {key}{owner} holds {found}, not {expected}")]
     WrongPropertyType {
         /// The property.
         key: PropKey,
@@ -72,12 +77,16 @@ pub enum Error {
         expected: ValueKind,
         /// What is stored.
         found: ValueKind,
+        /// The thing read, when a thing was read.
+        owner: Owner,
     },
     /// The property is absent and its key has no default.
-    #[error("property {key} is missing and has no default")]
+    #[error("property {key} is missing{owner} and has no default")]
     MissingProperty {
         /// The property.
         key: PropKey,
+        /// The thing read, when a thing was read.
+        owner: Owner,
     },
     /// A hook name that no registered function answers to.
     #[error("unknown hook {0:?}")]
@@ -109,6 +118,95 @@ pub enum Error {
     /// The location is outside the range a caller allowed.
     #[error("location {0} is out of bounds")]
     OutOfBounds(Loc),
+    /// A game's own error, carried through engine calls (a hook that fails by a game rule,
+    /// say). Make one with [`Error::game`] and get it back with [`Error::game_error`].
+    #[error(transparent)]
+    Game(GameError),
+}
+
+impl Error {
+    /// Carry a game's own error through the engine.
+    ///
+    /// ```
+    /// use alembic::Error;
+    /// #[derive(Debug, thiserror::Error, PartialEq)]
+    /// #[error("the door is locked")]
+    /// struct Locked;
+    /// let e = Error::game(Locked);
+    /// assert_eq!(e.to_string(), "the door is locked");
+    /// assert_eq!(e.game_error::<Locked>(), Some(&Locked));
+    /// ```
+    #[must_use]
+    pub fn game(e: impl std::error::Error + Send + Sync + 'static) -> Error {
+        Error::Game(GameError(Arc::new(e)))
+    }
+
+    /// The game's own error of type `E` inside, if this is one.
+    #[must_use]
+    pub fn game_error<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        match self {
+            Error::Game(GameError(e)) => e.downcast_ref(),
+            _ => None,
+        }
+    }
+
+    /// This error with the thing (and its prototype) that was being read, for property
+    /// errors that do not name one yet.
+    #[must_use]
+    pub(crate) fn about(mut self, thing: ThingId, prototype: Option<&Arc<str>>) -> Error {
+        if let Error::MissingProperty { owner, .. } | Error::WrongPropertyType { owner, .. } =
+            &mut self
+            && owner.thing.is_none()
+        {
+            *owner = Owner {
+                thing: Some(thing),
+                prototype: prototype.cloned(),
+            };
+        }
+        self
+    }
+}
+
+/// A game's own error inside an [`Error`]: shared, sendable, compared by its message.
+#[derive(Clone, Debug)]
+pub struct GameError(Arc<dyn std::error::Error + Send + Sync>);
+
+impl PartialEq for GameError {
+    fn eq(&self, o: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &o.0) || self.0.to_string() == o.0.to_string()
+    }
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for GameError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+/// The thing a property error is about: written " on thing 5 (a \"rat\")", or nothing when
+/// the read was not of a thing (a prototype, a game variable).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Owner {
+    /// The thing.
+    pub thing: Option<ThingId>,
+    /// Its prototype, if it has one.
+    pub prototype: Option<Arc<str>>,
+}
+
+impl fmt::Display for Owner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.thing, &self.prototype) {
+            (Some(t), Some(p)) => write!(f, " on thing {t} (a {p:?})"),
+            (Some(t), None) => write!(f, " on thing {t}"),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// A broken internal consistency rule, found by
@@ -159,6 +257,15 @@ pub enum InvariantError {
     /// The terrain or cell grid's internal tree is malformed.
     #[error("grid structure: {0}")]
     Grid(&'static str),
+    /// A flag index disagrees with a scan of the things.
+    #[error("the index of flag {0} is stale")]
+    StaleIndex(PropKey),
+    /// The actor queue is malformed.
+    #[error("actor queue: {0}")]
+    Schedule(&'static str),
+    /// The actor queue names a thing that is not in the game.
+    #[error("actor queue names thing {0}, which is not in the game")]
+    ScheduledMissing(ThingId),
     /// A terrain cell names a tile the library doesn't have.
     #[error("terrain at {0} names unknown tile {1}")]
     UnknownTile(Loc, u16),

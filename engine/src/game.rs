@@ -12,13 +12,16 @@ use crate::cells::CellIndex;
 use crate::error::{Error, InvariantError};
 use crate::grid::Grid;
 use crate::hash::StableHasher;
-use crate::library::{
-    HookCall, Hooks, IS_CONTAINER, Library, ON_CREATE, TileDef, TileId, collect_hooks,
-};
+use crate::hook::{HookCall, HookCtx, Hooks, ON_CREATE};
+use crate::index::FlagIndexes;
+use crate::layer::{Layer, LayerGrid, LayerValue};
+use crate::level::{Levels, LevelsRepr};
+use crate::library::{IS_CONTAINER, Library, TileDef, TileId, collect_hooks};
 use crate::loc::{Loc, LocBox};
 use crate::props::{Hook, Prop, PropKey, PropMap, PropType, Value};
 use crate::pvec::PVec;
 use crate::rng::GameRng;
+use crate::schedule::{Schedule, ScheduleRepr};
 use crate::thing::{IdList, Place, Thing, ThingId};
 
 /// The version of the serialized form of [`Game`]; loading another version is an error.
@@ -87,6 +90,9 @@ pub struct Game {
     log: VectorSync<Message>,
     vars: PropMap,
     layers: RedBlackTreeMapSync<Arc<str>, Grid<u64>>,
+    pub(crate) schedule: Schedule,
+    pub(crate) indexes: FlagIndexes,
+    pub(crate) levels: Levels,
 }
 
 impl<T: PartialEq + Clone> PartialEq for PVec<T> {
@@ -122,6 +128,9 @@ impl Game {
             log: VectorSync::new_sync(),
             vars: PropMap::new(),
             layers: RedBlackTreeMapSync::new_sync(),
+            schedule: Schedule::default(),
+            indexes: FlagIndexes::default(),
+            levels: Levels::default(),
         }
     }
 
@@ -206,25 +215,24 @@ impl Game {
 
     // ----- layers ----------------------------------------------------------------------------
 
-    /// The named layer `name`: a persistent grid of integers over the world that a game keeps
-    /// beside the terrain (the hero's memory of the map, scent, light…). `None` until
-    /// something was written to it. Unwritten cells read as 0.
+    /// A Θ(1) snapshot of `layer` (see [`Layer`]), empty until something is written to it.
     #[must_use]
-    pub fn layer(&self, name: &str) -> Option<&Grid<u64>> {
-        self.layers.get(name)
+    pub fn layer<T: LayerValue>(&self, layer: &Layer<T>) -> LayerGrid<T> {
+        LayerGrid::new(self.layers.get(layer.name()).cloned())
     }
 
-    /// The value of layer `name` at `loc` (0 where unwritten or when the layer is absent).
-    /// Θ(log layers + grid height).
+    /// The value of `layer` at `loc` (the zero value where unwritten). Θ(log layers + grid
+    /// height).
     #[must_use]
-    pub fn layer_get(&self, name: &str, loc: Loc) -> u64 {
-        self.layers.get(name).map_or(0, |g| *g.get(loc))
+    pub fn layer_get<T: LayerValue>(&self, layer: &Layer<T>, loc: Loc) -> T {
+        T::from_bits(self.layers.get(layer.name()).map_or(0, |g| *g.get(loc)))
     }
 
-    /// Write `value` into layer `name` at `loc`, creating the layer if needed. In place when
-    /// this value owns the path; older game values are untouched.
-    pub fn set_layer_mut(&mut self, name: &str, loc: Loc, value: u64) {
-        if let Some(g) = self.layers.get_mut(name) {
+    /// Write `value` into `layer` at `loc`. In place when this value owns the path; older game
+    /// values are untouched. Writing the zero value into a layer never written creates nothing.
+    pub fn set_layer_mut<T: LayerValue>(&mut self, layer: &Layer<T>, loc: Loc, value: T) {
+        let value = value.to_bits();
+        if let Some(g) = self.layers.get_mut(layer.name()) {
             if *g.get(loc) != value {
                 g.set_mut(loc, value);
             }
@@ -235,7 +243,7 @@ impl Game {
         }
         let mut g = Grid::new(0);
         g.set_mut(loc, value);
-        self.layers.insert_mut(Arc::from(name), g);
+        self.layers.insert_mut(Arc::from(layer.name()), g);
     }
 
     /// The names of every layer, sorted.
@@ -343,6 +351,14 @@ impl Game {
         )
     }
 
+    /// Every occupied map cell with its things, in the index's canonical order.
+    pub(crate) fn cells_in_order(&self) -> Vec<(Loc, Vec<ThingId>)> {
+        self.cells
+            .iter()
+            .map(|(l, ids)| (l, ids.to_vec()))
+            .collect()
+    }
+
     /// The things directly inside `id`, in arrival order.
     pub fn contents(&self, id: ThingId) -> Result<&[ThingId], Error> {
         Ok(self.get_thing(id)?.contents())
@@ -384,16 +400,18 @@ impl Game {
     /// key's default, or [`Error::MissingProperty`].
     pub fn query<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<T, Error> {
         let t = self.get_thing(id)?;
-        if t.modded_by.is_empty() {
-            return match t.props.get(key.key()) {
+        let read = if t.modded_by.is_empty() {
+            match t.props.get(key.key()) {
                 Some(v) => key.decode(v),
                 None => key.missing(),
-            };
-        }
-        match self.modified(t, key)? {
-            Some(v) => key.decode(&v),
-            None => key.missing(),
-        }
+            }
+        } else {
+            match self.modified(t, key)? {
+                Some(v) => key.decode(&v),
+                None => key.missing(),
+            }
+        };
+        read.map_err(|e| e.about(id, t.proto.as_ref()))
     }
 
     /// Like [`Game::query`], but `None` instead of the default or an error when absent.
@@ -409,7 +427,9 @@ impl Game {
                 self.modified(t, key)?
             }
         };
-        raw.map(|v| key.decode(&v)).transpose()
+        raw.map(|v| key.decode(&v))
+            .transpose()
+            .map_err(|e| e.about(id, t.proto.as_ref()))
     }
 
     /// Whether flag `flag` reads true on `id` (modifiers applied). Missing things, missing
@@ -508,6 +528,10 @@ impl Game {
         }
         let mut t = cur.clone();
         t.set_raw(key.key().clone(), value);
+        if self.indexes.watches(key.key()) {
+            let old = self.things.get(id.0).cloned();
+            self.indexes.update(id, old.as_deref(), Some(&t));
+        }
         self.things.set(id.0, Some(Arc::new(t)));
         Ok(())
     }
@@ -542,6 +566,7 @@ impl Game {
         thing.contents = IdList::default();
         thing.modded_by = IdList::default();
         let has_mods = thing.has_modifiers();
+        self.indexes.update(id, None, Some(&thing));
         self.things.set(id.0, Some(Arc::new(thing)));
         self.attach(id, place, has_mods);
         Ok(id)
@@ -562,6 +587,8 @@ impl Game {
         let mut stack = vec![id];
         while let Some(x) = stack.pop() {
             if let Some(old) = self.things.set(x.0, None) {
+                self.indexes.update(x, Some(&old), None);
+                self.schedule.remove(x);
                 stack.extend_from_slice(old.contents.as_slice());
             }
         }
@@ -593,6 +620,8 @@ impl Game {
         new.mods = thing.mods;
         let has_mods = new.has_modifiers();
         let place = new.place;
+        let old = self.things.get(id.0).cloned();
+        self.indexes.update(id, old.as_deref(), Some(&new));
         self.things.set(id.0, Some(Arc::new(new)));
         if let (true, Some(Place::In(c))) = (had_mods != has_mods, place) {
             self.refresh_modded_by(c)?;
@@ -629,14 +658,14 @@ impl Game {
     /// hook if it has one. All or nothing: if the hook fails, nothing changes.
     pub fn spawn_mut(
         &mut self,
-        hooks: &Hooks,
+        ctx: &mut HookCtx<'_>,
         name: &str,
         place: impl Into<Place>,
     ) -> Result<ThingId, Error> {
         let thing = self.library.create(name)?;
         let mut work = self.clone();
         let id = work.add_thing_mut(place, thing)?;
-        work.run_hook_mut(hooks, &ON_CREATE, HookCall::on(id))?;
+        work.run_hook_mut(ctx, &ON_CREATE, HookCall::on(id))?;
         *self = work;
         Ok(id)
     }
@@ -645,16 +674,16 @@ impl Game {
     /// hook ran. All or nothing: if the hook fails, nothing changes.
     pub fn run_hook_mut(
         &mut self,
-        hooks: &Hooks,
+        ctx: &mut HookCtx<'_>,
         event: &Prop<Hook>,
         call: HookCall,
     ) -> Result<bool, Error> {
         let Some(hook) = self.query_opt(call.this, event)? else {
             return Ok(false);
         };
-        let f = hooks.get(hook.name())?;
+        let f = ctx.hooks().get(hook.name())?;
         let mut work = self.clone();
-        f(&mut work, hooks, &call)?;
+        f(&mut work, ctx, &call)?;
         *self = work;
         Ok(true)
     }
@@ -759,6 +788,8 @@ impl Game {
         self.cells
             .check_invariants()
             .map_err(InvariantError::Grid)?;
+        self.schedule.check(self)?;
+        self.check_indexes()?;
         for g in self.layers.values() {
             g.check_invariants().map_err(InvariantError::Grid)?;
         }
@@ -909,29 +940,56 @@ impl Hash for Game {
             k.hash(state);
             g.hash(state);
         }
+        // Hashed only when used, so games that never schedule or index keep their hashes.
+        if !self.schedule.is_empty() {
+            self.schedule.hash_into(state);
+        }
+        for k in self.indexes.keys() {
+            k.hash(state);
+        }
+        if !self.levels.is_empty() {
+            self.levels.hash_into(state);
+        }
     }
 }
 
 /// The serialized form of a game.
-#[derive(Serialize, Deserialize)]
-struct GameRepr {
-    format: u32,
-    turn: u64,
-    next_id: u64,
-    rng: GameRng,
-    library: Library,
-    vars: PropMap,
-    terrain: Grid<TileId>,
-    cells: Grid<IdList>,
-    things: Vec<Thing>,
-    log: Vec<Message>,
+#[derive(Clone, Serialize, Deserialize)]
+pub(crate) struct GameRepr {
+    pub(crate) format: u32,
+    pub(crate) turn: u64,
+    pub(crate) next_id: u64,
+    pub(crate) rng: GameRng,
+    pub(crate) library: Library,
+    pub(crate) vars: PropMap,
+    pub(crate) terrain: Grid<TileId>,
+    pub(crate) cells: Grid<IdList>,
+    pub(crate) things: Vec<Thing>,
+    pub(crate) log: Vec<Message>,
     /// Absent in saves written before layers existed.
     #[serde(default)]
-    layers: Vec<(Arc<str>, Grid<u64>)>,
+    pub(crate) layers: Vec<(Arc<str>, Grid<u64>)>,
+    /// The actor queue; `None` when nothing was ever scheduled (and absent in older saves).
+    /// Always written, so formats that are not self-describing (postcard) read it back.
+    #[serde(default)]
+    pub(crate) schedule: Option<ScheduleRepr>,
+    /// The indexed flags (absent in older saves). The indexes are rebuilt on load.
+    #[serde(default)]
+    pub(crate) indexed: Vec<PropKey>,
+    /// Level bounds and stair links; `None` when none are recorded (absent in older saves).
+    #[serde(default)]
+    pub(crate) levels: Option<LevelsRepr>,
 }
 
 impl Serialize for Game {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_repr().serialize(s)
+    }
+}
+
+impl Game {
+    /// The saved form of this game, library and things in full.
+    pub(crate) fn to_repr(&self) -> GameRepr {
         GameRepr {
             format: SAVE_FORMAT,
             turn: self.turn,
@@ -948,8 +1006,10 @@ impl Serialize for Game {
                 .iter()
                 .map(|(k, g)| (k.clone(), g.clone()))
                 .collect(),
+            schedule: (!self.schedule.is_empty()).then(|| self.schedule.to_repr()),
+            indexed: self.indexes.keys().cloned().collect(),
+            levels: (!self.levels.is_empty()).then(|| self.levels.to_repr()),
         }
-        .serialize(s)
     }
 }
 
@@ -959,18 +1019,24 @@ impl<'de> Deserialize<'de> for Game {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error as _;
         let r = GameRepr::deserialize(d)?;
+        Game::from_repr(r).map_err(D::Error::custom)
+    }
+}
+
+impl Game {
+    /// The game a saved form describes, verified; the error is the broken rule in English.
+    pub(crate) fn from_repr(r: GameRepr) -> Result<Game, String> {
         if r.format != SAVE_FORMAT {
-            return Err(D::Error::custom(format!(
+            return Err(format!(
                 "save format {} is not supported (this build reads format {SAVE_FORMAT})",
                 r.format
-            )));
+            ));
         }
         let mut things = PVec::new();
         for t in &r.things {
-            let id =
-                t.id.ok_or_else(|| D::Error::custom("a saved thing has no id"))?;
+            let id = t.id.ok_or_else(|| "a saved thing has no id".to_string())?;
             if things.set(id.0, Some(Arc::new(t.clone()))).is_some() {
-                return Err(D::Error::custom(format!("thing {id} is saved twice")));
+                return Err(format!("thing {id} is saved twice"));
             }
         }
         // Rebuild each container's list of modifier carriers from its contents.
@@ -1006,9 +1072,18 @@ impl<'de> Deserialize<'de> for Game {
             log: r.log.into_iter().collect(),
             vars: r.vars,
             layers: r.layers.into_iter().collect(),
+            schedule: r.schedule.map(Schedule::from_repr).unwrap_or_default(),
+            indexes: FlagIndexes::default(),
+            levels: r.levels.map(Levels::from_repr).unwrap_or_default(),
         };
+        let mut g = g;
+        for key in r.indexed {
+            let mut indexes = g.indexes.clone();
+            indexes.build(key, g.all_things());
+            g.indexes = indexes;
+        }
         g.check_invariants()
-            .map_err(|e| D::Error::custom(format!("inconsistent game: {e}")))?;
+            .map_err(|e| format!("inconsistent game: {e}"))?;
         Ok(g)
     }
 }

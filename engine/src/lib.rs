@@ -55,6 +55,10 @@ mod game;
 mod grid;
 mod hash;
 mod history;
+mod hook;
+mod index;
+mod layer;
+mod level;
 mod library;
 mod light;
 mod loc;
@@ -65,26 +69,32 @@ mod pvec;
 mod queue;
 mod replay;
 mod rng;
+mod save;
+mod schedule;
 mod screens;
 mod thing;
 mod ui;
 mod wizard;
 
 pub use dice::{Dice, DiceError, d, poisson, weighted_choice, weighted_index};
-pub use error::{Error, InvariantError};
+pub use error::{Error, GameError, InvariantError, Owner};
 pub use fov::{Fov, MAX_FOV_RADIUS, VisibleSet, field_of_view};
 pub use game::{Game, Message, SAVE_FORMAT};
 pub use grid::{BoxIter, Grid};
 pub use hash::StableHasher;
 pub use history::{BranchInfo, Budget, History, HistoryError};
-pub use library::{
-    FREQ, HookCall, HookFn, Hooks, IS_CONTAINER, LEVEL, Library, ON_ACTION, ON_CONSUME, ON_CREATE,
-    ON_DEATH, ON_HIT, ON_TICK, ON_USE, Prototype, TileDef, TileId,
+pub use hook::{
+    HookCall, HookCtx, HookFn, Hooks, ON_ACTION, ON_CONSUME, ON_CREATE, ON_DEATH, ON_HIT, ON_TICK,
+    ON_USE,
 };
+pub use layer::{Layer, LayerGrid, LayerValue};
+pub use level::LevelMap;
+pub use library::{FREQ, IS_CONTAINER, LEVEL, Library, LibraryId, Prototype, TileDef, TileId};
 pub use light::{LightMap, LightSource};
 pub use loc::{Dir, Loc, LocBox};
 pub use mapgen::{
-    Adjacency, Bsp, BspSplit, Disconnected, Regions, TileMap, bsp_dungeon, random_room, retry,
+    Adjacency, Bsp, BspDungeon, BspSplit, Cave, Disconnected, MapGenError, Regions, TileMap,
+    bsp_dungeon, random_room, retry,
 };
 pub use path::{
     DijkstraMap, MAX_SEARCH_CELLS, Path, PathError, Pathfinder, Search, astar, explore_targets,
@@ -95,6 +105,8 @@ pub use replay::{
     Recording, ReplayError, ReplayHeader, Verified,
 };
 pub use rng::GameRng;
+pub use save::{LoadError, SAVED_GAME_FORMAT, SavedGame};
+pub use schedule::{Advance, NORMAL_ACTION, SPEED};
 pub use screens::{
     Confirm, DIRECTION_KEYS, Farewell, ItemList, ListEntry, MessageLogScreen, MinSize, Palette,
     Rect, Screen, ScreenStack, ScreenValue, TextScreen, Title, Transition, direction_key, draw_box,

@@ -1,18 +1,20 @@
-//! The prototype library (proclaimed things and tiles) and the hook registry.
+//! The prototype library: proclaimed things (prototypes inheriting from a parent) and
+//! terrain tiles, living inside the game value and changeable during play (identifying a
+//! potion changes its prototype). Hooks live in [`hook`](crate::Hooks).
+//!
+//! Costs: persistent maps throughout; clone Θ(1), lookup by name Θ(log prototypes),
+//! `proclaim` Θ(log prototypes + properties), `create` Θ(1) (the new thing shares its
+//! prototype's property table), `random_name` Θ(prototypes).
 
-use std::collections::BTreeMap;
-use std::fmt;
 use std::sync::Arc;
 
 use rpds::{RedBlackTreeMapSync, VectorSync};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::game::Game;
-use crate::loc::Loc;
 use crate::props::{Hook, Modifier, Prop, PropMap, PropType, Props, Value};
 use crate::rng::GameRng;
-use crate::thing::{Thing, ThingId};
+use crate::thing::Thing;
 
 /// Level of a prototype, for random creation windows (default 1).
 pub const LEVEL: Prop<i32> = Prop::with_default("level", 1);
@@ -20,28 +22,13 @@ pub const LEVEL: Prop<i32> = Prop::with_default("level", 1);
 pub const FREQ: Prop<i32> = Prop::with_default("freq", 100);
 /// Things flagged as containers can hold other things.
 pub const IS_CONTAINER: Prop<bool> = Prop::with_default("is_container", false);
-/// Hook run by [`Game::spawn_mut`] right after the thing is added.
-pub const ON_CREATE: Prop<Hook> = Prop::new("on_create");
-/// Hook run when the thing takes its turn (game-defined).
-pub const ON_ACTION: Prop<Hook> = Prop::new("on_action");
-/// Hook run when the thing is consumed (quaffed, eaten…).
-pub const ON_CONSUME: Prop<Hook> = Prop::new("on_consume");
-/// Hook run when the thing dies or is destroyed.
-pub const ON_DEATH: Prop<Hook> = Prop::new("on_death");
-/// Hook run when the thing is used or bumped into.
-pub const ON_USE: Prop<Hook> = Prop::new("on_use");
-/// Hook run when the thing hits another (weapons, creatures with on-hit effects).
-pub const ON_HIT: Prop<Hook> = Prop::new("on_hit");
-/// Hook run as time passes for the thing (effects ticking).
-pub const ON_TICK: Prop<Hook> = Prop::new("on_tick");
-
 /// A named template for things: properties and modifiers inherited from its parent.
 #[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
 pub struct Prototype {
-    name: Arc<str>,
-    parent: Option<Arc<str>>,
-    props: PropMap,
-    mods: Arc<[Modifier]>,
+    pub(crate) name: Arc<str>,
+    pub(crate) parent: Option<Arc<str>>,
+    pub(crate) props: PropMap,
+    pub(crate) mods: Arc<[Modifier]>,
 }
 
 impl Prototype {
@@ -143,9 +130,23 @@ pub struct TileId(pub u16);
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct Library {
-    protos: RedBlackTreeMapSync<Arc<str>, Arc<Prototype>>,
-    tiles: VectorSync<Arc<TileDef>>,
+    pub(crate) protos: RedBlackTreeMapSync<Arc<str>, Arc<Prototype>>,
+    pub(crate) tiles: VectorSync<Arc<TileDef>>,
     tile_names: RedBlackTreeMapSync<Arc<str>, TileId>,
+    /// Which library this is, for saves that refer to it instead of copying it.
+    #[serde(default)]
+    pub(crate) id: LibraryId,
+}
+
+/// A library's name and version. A save names the library it was played with instead of
+/// copying it ([`SavedGame`](crate::SavedGame)), so that loading links it to the library of
+/// the running build, content fixes included. Not part of a game's state hash.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LibraryId {
+    /// The game's name for its data, e.g. `"alchemy"`.
+    pub name: Arc<str>,
+    /// Raised when the data changes in a way old saves should know about.
+    pub version: u32,
 }
 
 impl Default for Library {
@@ -177,7 +178,23 @@ impl Library {
             protos: RedBlackTreeMapSync::new_sync(),
             tiles: VectorSync::new_sync().push_back(void),
             tile_names: RedBlackTreeMapSync::new_sync().insert(Arc::from("void"), TileId(0)),
+            id: LibraryId::default(),
         }
+    }
+
+    /// This library named `name` at `version` (see [`LibraryId`]).
+    pub fn named(mut self, name: &str, version: u32) -> Self {
+        self.id = LibraryId {
+            name: Arc::from(name),
+            version,
+        };
+        self
+    }
+
+    /// Its name and version.
+    #[must_use]
+    pub fn id(&self) -> &LibraryId {
+        &self.id
     }
 
     /// A library with prototype `name` derived from `parent` (its properties and modifiers,
@@ -344,6 +361,17 @@ impl Library {
         Ok(TileId(n))
     }
 
+    /// Replace the whole tile table (a save's own tiles), numbering them in order.
+    pub(crate) fn replace_tiles(&mut self, tiles: Vec<TileDef>) {
+        self.tiles = VectorSync::new_sync();
+        self.tile_names = RedBlackTreeMapSync::new_sync();
+        for (i, t) in tiles.into_iter().enumerate() {
+            let id = TileId(u16::try_from(i).unwrap_or(u16::MAX));
+            self.tile_names.insert_mut(t.name.clone(), id);
+            self.tiles.push_back_mut(Arc::new(t));
+        }
+    }
+
     /// The number of the tile called `name`.
     pub fn tile_id(&self, name: &str) -> Result<TileId, Error> {
         self.tile_names
@@ -389,93 +417,5 @@ pub(crate) fn collect_hooks<'a>(props: &'a PropMap, out: &mut Vec<&'a Hook>) {
     }
     for (_, v) in props.iter() {
         walk(v, out);
-    }
-}
-
-/// What a hook is told when it runs.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HookCall {
-    /// The thing whose hook runs.
-    pub this: ThingId,
-    /// Who caused it (the drinker, the attacker…), if anyone.
-    pub actor: Option<ThingId>,
-    /// Who it is aimed at, if anyone.
-    pub target: Option<ThingId>,
-    /// Where it happens, if relevant.
-    pub loc: Option<Loc>,
-    /// A number for the hook (damage dealt, time elapsed…).
-    pub amount: i64,
-}
-
-impl HookCall {
-    /// A call about `this` with nothing else set.
-    #[must_use]
-    pub fn on(this: ThingId) -> Self {
-        HookCall {
-            this,
-            actor: None,
-            target: None,
-            loc: None,
-            amount: 0,
-        }
-    }
-}
-
-/// A hook: a plain Rust function that changes the game it is given. The game passed in is
-/// the caller's working copy; if the hook fails, the caller discards that copy, so nothing
-/// changes.
-pub type HookFn = fn(&mut Game, &Hooks, &HookCall) -> Result<(), Error>;
-
-/// The registry of hook functions by name. It lives beside the game value (functions are not
-/// data); the game value names hooks, so it stays saveable and comparable.
-///
-/// ```
-/// use alembic::{Error, Game, HookCall, Hooks};
-/// fn shout(g: &mut Game, _hooks: &Hooks, _: &HookCall) -> Result<(), Error> {
-///     g.log_mut("Boo!");
-///     Ok(())
-/// }
-/// let hooks = Hooks::new().register("shout", shout).unwrap();
-/// assert!(hooks.get("shout").is_ok());
-/// assert!(hooks.get("whisper").is_err());
-/// ```
-#[derive(Clone, Default)]
-pub struct Hooks {
-    map: BTreeMap<Arc<str>, HookFn>,
-}
-
-impl fmt::Debug for Hooks {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.map.keys()).finish()
-    }
-}
-
-impl Hooks {
-    /// No hooks.
-    #[must_use]
-    pub fn new() -> Self {
-        Hooks::default()
-    }
-
-    /// This registry plus `f` under `name`.
-    pub fn register(mut self, name: &str, f: HookFn) -> Result<Self, Error> {
-        if self.map.contains_key(name) {
-            return Err(Error::DuplicateHook(Arc::from(name)));
-        }
-        self.map.insert(Arc::from(name), f);
-        Ok(self)
-    }
-
-    /// The function called `name`.
-    pub fn get(&self, name: &str) -> Result<HookFn, Error> {
-        self.map
-            .get(name)
-            .copied()
-            .ok_or_else(|| Error::UnknownHook(Arc::from(name)))
-    }
-
-    /// Every registered name.
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.map.keys().map(|k| &**k)
     }
 }

@@ -3,11 +3,13 @@
 //! winding), cellular-automaton caves, drunkard's walk, flood-fill regions and a connectivity
 //! checker.
 //!
-//! **Failure handling, the persistent way.** Every generation step takes `&self` and returns
-//! an `Option` of a *new* map; a step that cannot be applied (a room that does not fit, a
-//! point off the map) returns `None` and the earlier value is untouched, so the caller can
-//! retry with other random choices or keep what it had. [`retry`] is the typed form of the
-//! seed game's `or-loop`; chaining steps with `?` / [`Option::and_then`] is its `and-as->`.
+//! **Failure handling, the persistent way.** Every generation step comes in two forms, by the
+//! engine's one naming rule: `carve_room(&self, …) -> Result<Self, MapGenError>` returns a
+//! *new* map, and `carve_room_mut(&mut self, …) -> Result<(), MapGenError>` changes the map in
+//! place. A step that cannot be applied (a room that does not fit, a point off the map) is a
+//! [`MapGenError`] and changes nothing, so the caller can retry with other random choices or
+//! keep what it had. [`retry`] is the typed form of the seed game's `or-loop`; chaining steps
+//! with `?` is its `and-as->`. Whole levels come from builders: [`BspDungeon`] and [`Cave`].
 //!
 //! A finished [`TileMap`] is copied into the game's persistent grid, one level at a time.
 //! Its coordinates are `Loc`s whose `z` is ignored (locations it produces have `z = 0`;
@@ -22,23 +24,60 @@
 //!     let x = rng.range(0, 19) as i32;
 //!     map.carve_room(LocBox::rect(x, 2, 6, 4, 0), true)
 //! });
-//! assert!(with_room.is_some());
+//! assert!(with_room.is_ok());
 //! assert_eq!(map.count(|&f| f), 0);
 //! ```
 
 use crate::loc::{Loc, LocBox};
 use crate::rng::GameRng;
 
-/// Calls `step` until it returns `Some`, at most `attempts` times; the typed `or-loop`.
+/// Why a map-generation step could not be applied. The step changed nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
+pub enum MapGenError {
+    /// A map's sides must be positive and its cells at most [`TileMap::MAX_CELLS`].
+    #[error("a map needs positive sides and at most 16,777,216 cells")]
+    BadSize,
+    /// Rows of ASCII art must be non-empty and all of one length.
+    #[error("the rows are empty or not all the same length")]
+    RaggedRows,
+    /// A point given is off the map.
+    #[error("({x}, {y}) is off the map")]
+    OffMap {
+        /// Its x.
+        x: i32,
+        /// Its y.
+        y: i32,
+    },
+    /// A room is empty or not entirely on the map.
+    #[error("the room is empty or not entirely on the map")]
+    RoomOffMap,
+    /// No room of the smallest side fits in the area.
+    #[error("no room of side {min_side} fits in the area")]
+    NoRoomFits {
+        /// The smallest side asked for.
+        min_side: i32,
+    },
+    /// No cell is passable.
+    #[error("no cell is passable")]
+    NothingPassable,
+    /// Every attempt of a [`retry`] failed.
+    #[error("all {0} attempts failed")]
+    GaveUp(usize),
+}
+
+/// Calls `step` until it succeeds, at most `attempts` times; the typed `or-loop`.
 ///
 /// Each attempt gets the RNG, so retries make different random choices and the whole loop
-/// stays deterministic for a given seed. `None` when every attempt failed.
+/// stays deterministic for a given seed. [`MapGenError::GaveUp`] when every attempt failed.
 pub fn retry<T>(
     rng: &mut GameRng,
     attempts: usize,
-    mut step: impl FnMut(&mut GameRng) -> Option<T>,
-) -> Option<T> {
-    (0..attempts).find_map(|_| step(rng))
+    mut step: impl FnMut(&mut GameRng) -> Result<T, MapGenError>,
+) -> Result<T, MapGenError> {
+    (0..attempts)
+        .find_map(|_| step(rng).ok())
+        .ok_or(MapGenError::GaveUp(attempts))
 }
 
 /// Which neighbours count as connected for flood fills.
@@ -70,18 +109,19 @@ impl<T: Clone> TileMap<T> {
     /// Largest number of cells a map may have.
     pub const MAX_CELLS: usize = 1 << 24;
 
-    /// A map filled with `fill`; `None` when a side is not positive or the map would exceed
-    /// [`MAX_CELLS`](TileMap::MAX_CELLS). Θ(cells).
-    #[must_use]
-    pub fn new(width: i32, height: i32, fill: T) -> Option<Self> {
+    /// A map filled with `fill`; [`MapGenError::BadSize`] when a side is not positive or
+    /// the map would exceed [`MAX_CELLS`](TileMap::MAX_CELLS). Θ(cells).
+    pub fn new(width: i32, height: i32, fill: T) -> Result<Self, MapGenError> {
         if width <= 0 || height <= 0 {
-            return None;
+            return Err(MapGenError::BadSize);
         }
-        let n = (width as usize).checked_mul(height as usize)?;
+        let n = (width as usize)
+            .checked_mul(height as usize)
+            .ok_or(MapGenError::BadSize)?;
         if n > Self::MAX_CELLS {
-            return None;
+            return Err(MapGenError::BadSize);
         }
-        Some(TileMap {
+        Ok(TileMap {
             width,
             height,
             cells: vec![fill; n],
@@ -89,7 +129,8 @@ impl<T: Clone> TileMap<T> {
     }
 
     /// A map from ASCII-art rows (one `&str` per row, all the same length in chars), each
-    /// character turned into a cell by `f`. `None` for no rows, empty or ragged rows.
+    /// character turned into a cell by `f`. [`MapGenError::RaggedRows`] for no rows, empty or
+    /// ragged rows.
     ///
     /// ```
     /// use alembic::{Loc, TileMap};
@@ -97,64 +138,87 @@ impl<T: Clone> TileMap<T> {
     /// assert_eq!(m.get(Loc::new(1, 0, 0)), Some(&true));
     /// assert_eq!(m.render(|&f| if f { '.' } else { '#' }), "#.#\n...\n");
     /// ```
-    #[must_use]
-    pub fn from_rows(rows: &[&str], f: impl Fn(char) -> T) -> Option<Self> {
-        let width = rows.first()?.chars().count();
+    pub fn from_rows(rows: &[&str], f: impl Fn(char) -> T) -> Result<Self, MapGenError> {
+        let width = rows.first().ok_or(MapGenError::RaggedRows)?.chars().count();
         let mut cells = Vec::with_capacity(width.saturating_mul(rows.len()));
         for r in rows {
             if r.chars().count() != width {
-                return None;
+                return Err(MapGenError::RaggedRows);
             }
             cells.extend(r.chars().map(&f));
         }
-        let w = i32::try_from(width).ok()?;
-        let h = i32::try_from(rows.len()).ok()?;
-        if w == 0 || cells.len() > Self::MAX_CELLS {
-            return None;
+        let w = i32::try_from(width).map_err(|_| MapGenError::BadSize)?;
+        let h = i32::try_from(rows.len()).map_err(|_| MapGenError::BadSize)?;
+        if w == 0 {
+            return Err(MapGenError::RaggedRows);
         }
-        Some(TileMap {
+        if cells.len() > Self::MAX_CELLS {
+            return Err(MapGenError::BadSize);
+        }
+        Ok(TileMap {
             width: w,
             height: h,
             cells,
         })
     }
 
-    /// A copy with `l` set to `v`; `None` when `l` is off the map. Θ(cells).
-    #[must_use]
-    pub fn with(&self, l: Loc, v: T) -> Option<Self> {
-        let mut m = self.clone();
-        m.set(l, v)?;
-        Some(m)
+    /// `Ok` when `l` is on the map.
+    fn on_map(&self, l: Loc) -> Result<(), MapGenError> {
+        if self.contains(l) {
+            Ok(())
+        } else {
+            Err(MapGenError::OffMap { x: l.x, y: l.y })
+        }
     }
 
-    /// A copy with every cell of `room` set to `v`; `None` when `room` is empty or not
-    /// entirely on the map (its `z` is ignored). Θ(cells).
-    #[must_use]
-    pub fn carve_room(&self, room: LocBox, v: T) -> Option<Self> {
+    /// A copy with `l` set to `v`; [`MapGenError::OffMap`] when `l` is off the map. Θ(cells).
+    pub fn with(&self, l: Loc, v: T) -> Result<Self, MapGenError> {
+        let mut m = self.clone();
+        m.on_map(l)?;
+        m.set(l, v);
+        Ok(m)
+    }
+
+    /// A copy with every cell of `room` set to `v` (see [`TileMap::carve_room_mut`]).
+    /// Θ(cells).
+    pub fn carve_room(&self, room: LocBox, v: T) -> Result<Self, MapGenError> {
+        let mut m = self.clone();
+        m.carve_room_mut(room, v)?;
+        Ok(m)
+    }
+
+    /// Set every cell of `room` to `v`, in place; [`MapGenError::RoomOffMap`] (and nothing
+    /// changed) when `room` is empty or not entirely on the map (its `z` is ignored).
+    /// Θ(room).
+    pub fn carve_room_mut(&mut self, room: LocBox, v: T) -> Result<(), MapGenError> {
         let flat = LocBox::new(room.min.with_z(0), room.max.with_z(1));
         if flat.is_empty()
             || !self.contains(flat.min)
             || !self.contains(flat.max - Loc::new(1, 1, 1))
         {
-            return None;
+            return Err(MapGenError::RoomOffMap);
         }
-        let mut m = self.clone();
         for l in flat.iter() {
-            m.set(l, v.clone());
+            self.set(l, v.clone());
         }
-        Some(m)
+        Ok(())
     }
 
     /// A copy with a 4-connected line from `a` to `b` set to `v`: a straight corridor when
     /// they share a row or column, otherwise a staircase that always moves orthogonally (so
     /// it stays walkable under the no-corner-cutting rule). `None` if either end is off the
     /// map. Θ(cells + length).
-    #[must_use]
-    pub fn carve_line(&self, a: Loc, b: Loc, v: T) -> Option<Self> {
-        if !self.contains(a) || !self.contains(b) {
-            return None;
-        }
+    pub fn carve_line(&self, a: Loc, b: Loc, v: T) -> Result<Self, MapGenError> {
         let mut m = self.clone();
+        m.carve_line_mut(a, b, v)?;
+        Ok(m)
+    }
+
+    /// In-place form of [`TileMap::carve_line`]; nothing changes on an error. Θ(length).
+    pub fn carve_line_mut(&mut self, a: Loc, b: Loc, v: T) -> Result<(), MapGenError> {
+        self.on_map(a)?;
+        self.on_map(b)?;
+        let m = self;
         let (dx, dy) = (i64::from(b.x - a.x), i64::from(b.y - a.y));
         let (sx, sy) = (dx.signum() as i32, dy.signum() as i32);
         let (ax, ay) = (dx.abs(), dy.abs());
@@ -173,27 +237,47 @@ impl<T: Clone> TileMap<T> {
             }
             m.set(Loc::new(x, y, 0), v.clone());
         }
-        Some(m)
+        Ok(())
     }
 
     /// A copy with an L-shaped corridor from `a` to `b` (horizontal leg first when
-    /// `horizontal_first`), set to `v`. `None` if either end is off the map. Θ(cells).
-    #[must_use]
-    pub fn carve_l(&self, a: Loc, b: Loc, horizontal_first: bool, v: T) -> Option<Self> {
+    /// `horizontal_first`), set to `v`. [`MapGenError::OffMap`] if either end is off the map.
+    /// Θ(cells).
+    pub fn carve_l(
+        &self,
+        a: Loc,
+        b: Loc,
+        horizontal_first: bool,
+        v: T,
+    ) -> Result<Self, MapGenError> {
+        let mut m = self.clone();
+        m.carve_l_mut(a, b, horizontal_first, v)?;
+        Ok(m)
+    }
+
+    /// In-place form of [`TileMap::carve_l`]; nothing changes on an error. Θ(length).
+    pub fn carve_l_mut(
+        &mut self,
+        a: Loc,
+        b: Loc,
+        horizontal_first: bool,
+        v: T,
+    ) -> Result<(), MapGenError> {
+        self.on_map(a)?;
+        self.on_map(b)?;
         let corner = if horizontal_first {
             Loc::new(b.x, a.y, 0)
         } else {
             Loc::new(a.x, b.y, 0)
         };
-        self.carve_line(a, corner, v.clone())?
-            .carve_line(corner, b, v)
+        self.carve_line_mut(a, corner, v.clone())?;
+        self.carve_line_mut(corner, b, v)
     }
 
     /// A copy with a winding corridor from `a` to `b`, set to `v`: a walk that steps toward
     /// `b` and, with probability `wiggle` (clamped to `[0, 0.9]`), sideways instead; it stays
     /// within the rectangle spanned by `a` and `b` widened by 2 and on the map, and always
-    /// arrives. `None` if either end is off the map. Θ(cells + length).
-    #[must_use]
+    /// arrives. [`MapGenError::OffMap`] if either end is off the map. Θ(cells + length).
     pub fn carve_winding(
         &self,
         a: Loc,
@@ -201,10 +285,24 @@ impl<T: Clone> TileMap<T> {
         wiggle: f64,
         rng: &mut GameRng,
         v: T,
-    ) -> Option<Self> {
-        if !self.contains(a) || !self.contains(b) {
-            return None;
-        }
+    ) -> Result<Self, MapGenError> {
+        let mut m = self.clone();
+        m.carve_winding_mut(a, b, wiggle, rng, v)?;
+        Ok(m)
+    }
+
+    /// In-place form of [`TileMap::carve_winding`]; nothing changes on an error.
+    /// Θ(length).
+    pub fn carve_winding_mut(
+        &mut self,
+        a: Loc,
+        b: Loc,
+        wiggle: f64,
+        rng: &mut GameRng,
+        v: T,
+    ) -> Result<(), MapGenError> {
+        self.on_map(a)?;
+        self.on_map(b)?;
         let wiggle = if wiggle.is_nan() {
             0.0
         } else {
@@ -214,7 +312,7 @@ impl<T: Clone> TileMap<T> {
         let hi_x = a.x.max(b.x).saturating_add(2).min(self.width - 1);
         let lo_y = a.y.min(b.y).saturating_sub(2).max(0);
         let hi_y = a.y.max(b.y).saturating_add(2).min(self.height - 1);
-        let mut m = self.clone();
+        let m = self;
         let mut p = Loc::new(a.x, a.y, 0);
         m.set(p, v.clone());
         // A sideways step never moves away from b along the axis it uses more than 2
@@ -223,7 +321,7 @@ impl<T: Clone> TileMap<T> {
         let cap = 64 * (a.x.abs_diff(b.x) as usize + a.y.abs_diff(b.y) as usize + 4);
         for _ in 0..cap {
             if (p.x, p.y) == (b.x, b.y) {
-                return Some(m);
+                return Ok(());
             }
             let toward_x = (b.x - p.x).signum();
             let toward_y = (b.y - p.y).signum();
@@ -243,22 +341,39 @@ impl<T: Clone> TileMap<T> {
                 m.set(p, v.clone());
             }
         }
-        m.carve_line(p, b, v)
+        m.carve_line_mut(p, b, v)
     }
 
     /// A copy after a drunkard's walk of `steps` orthogonal random steps from `start`,
     /// setting every visited cell to `v`. The walk stays off the outermost ring of the map
-    /// (when the map is at least 3 × 3). `None` if `start` is off the map. Θ(cells + steps).
-    #[must_use]
-    pub fn drunkard_walk(&self, start: Loc, steps: usize, rng: &mut GameRng, v: T) -> Option<Self> {
-        if !self.contains(start) {
-            return None;
-        }
+    /// (when the map is at least 3 × 3). [`MapGenError::OffMap`] if `start` is off the map.
+    /// Θ(cells + steps).
+    pub fn drunkard_walk(
+        &self,
+        start: Loc,
+        steps: usize,
+        rng: &mut GameRng,
+        v: T,
+    ) -> Result<Self, MapGenError> {
+        let mut m = self.clone();
+        m.drunkard_walk_mut(start, steps, rng, v)?;
+        Ok(m)
+    }
+
+    /// In-place form of [`TileMap::drunkard_walk`]; nothing changes on an error. Θ(steps).
+    pub fn drunkard_walk_mut(
+        &mut self,
+        start: Loc,
+        steps: usize,
+        rng: &mut GameRng,
+        v: T,
+    ) -> Result<(), MapGenError> {
+        self.on_map(start)?;
         let margin_x = i32::from(self.width >= 3);
         let margin_y = i32::from(self.height >= 3);
         let (lo_x, hi_x) = (margin_x, self.width - 1 - margin_x);
         let (lo_y, hi_y) = (margin_y, self.height - 1 - margin_y);
-        let mut m = self.clone();
+        let m = self;
         let mut p = Loc::new(start.x, start.y, 0);
         m.set(p, v.clone());
         for _ in 0..steps {
@@ -271,27 +386,37 @@ impl<T: Clone> TileMap<T> {
             p = q;
             m.set(p, v.clone());
         }
-        Some(m)
+        Ok(())
     }
 
     /// A copy where every passable cell outside the largest region (by `adjacency`) is set
-    /// to `fill`; `None` when no cell is passable. Θ(cells).
-    #[must_use]
+    /// to `fill`; [`MapGenError::NothingPassable`] when no cell is passable. Θ(cells).
     pub fn keep_largest_region(
         &self,
         passable: impl Fn(&T) -> bool,
         adjacency: Adjacency,
         fill: T,
-    ) -> Option<Self> {
-        let regions = self.regions(passable, adjacency);
-        let keep = regions.largest()?;
+    ) -> Result<Self, MapGenError> {
         let mut m = self.clone();
-        for (c, &label) in m.cells.iter_mut().zip(&regions.labels) {
+        m.keep_largest_region_mut(passable, adjacency, fill)?;
+        Ok(m)
+    }
+
+    /// In-place form of [`TileMap::keep_largest_region`]; nothing changes on an error.
+    pub fn keep_largest_region_mut(
+        &mut self,
+        passable: impl Fn(&T) -> bool,
+        adjacency: Adjacency,
+        fill: T,
+    ) -> Result<(), MapGenError> {
+        let regions = self.regions(passable, adjacency);
+        let keep = regions.largest().ok_or(MapGenError::NothingPassable)?;
+        for (c, &label) in self.cells.iter_mut().zip(&regions.labels) {
             if label != Regions::NONE && label as usize != keep {
                 *c = fill.clone();
             }
         }
-        Some(m)
+        Ok(())
     }
 }
 
@@ -480,7 +605,8 @@ impl<T> TileMap<T> {
 impl TileMap<bool> {
     /// A cellular-automaton cave (`true` = floor): each cell off the border starts as floor
     /// with probability `floor_chance`, then [`smooth`](TileMap::smooth) runs `rounds` times.
-    /// The border is always wall. `None` for bad dimensions (see [`TileMap::new`]).
+    /// The border is always wall. [`MapGenError::BadSize`] for bad dimensions (see
+    /// [`TileMap::new`]). [`Cave`] is the same with named parameters.
     /// Θ(cells · (rounds + 1)); 80 × 50 with 4 rounds takes tens of µs.
     ///
     /// ```
@@ -488,14 +614,13 @@ impl TileMap<bool> {
     /// let cave = TileMap::cave(80, 50, 0.55, 4, &mut GameRng::seed_from(3)).unwrap();
     /// assert!(cave.count(|&f| f) > 1000);
     /// ```
-    #[must_use]
     pub fn cave(
         width: i32,
         height: i32,
         floor_chance: f64,
         rounds: usize,
         rng: &mut GameRng,
-    ) -> Option<Self> {
+    ) -> Result<Self, MapGenError> {
         let mut m = TileMap::new(width, height, false)?;
         let (w, h) = (width as usize, height as usize);
         for y in 1..h.saturating_sub(1) {
@@ -507,7 +632,7 @@ impl TileMap<bool> {
         for _ in 0..rounds {
             m.smooth_in_place(&mut scratch);
         }
-        Some(m)
+        Ok(m)
     }
 
     /// One automaton round: a cell off the border becomes floor when at least 5 of the 9
@@ -734,26 +859,25 @@ fn split(b: LocBox, min: i32, rng: &mut GameRng) -> Option<BspSplit> {
 }
 
 /// A random room inside `area` keeping a one-cell margin from its edges, each side between
-/// `min_side` and the space available (capped at `max_side`); `None` when even `min_side`
-/// does not fit. Θ(1).
-#[must_use]
+/// `min_side` and the space available (capped at `max_side`); [`MapGenError::NoRoomFits`]
+/// when even `min_side` does not fit. Θ(1).
 pub fn random_room(
     area: LocBox,
     min_side: i32,
     max_side: i32,
     rng: &mut GameRng,
-) -> Option<LocBox> {
+) -> Result<LocBox, MapGenError> {
     let min_side = min_side.max(1);
     let avail_w = (i64::from(area.max.x) - i64::from(area.min.x) - 2).min(i64::from(max_side));
     let avail_h = (i64::from(area.max.y) - i64::from(area.min.y) - 2).min(i64::from(max_side));
     if avail_w < i64::from(min_side) || avail_h < i64::from(min_side) {
-        return None;
+        return Err(MapGenError::NoRoomFits { min_side });
     }
     let w = rng.range(i64::from(min_side), avail_w);
     let h = rng.range(i64::from(min_side), avail_h);
     let x = rng.range(i64::from(area.min.x) + 1, i64::from(area.max.x) - 1 - w);
     let y = rng.range(i64::from(area.min.y) + 1, i64::from(area.max.y) - 1 - h);
-    Some(LocBox::rect(
+    Ok(LocBox::rect(
         x as i32, y as i32, w as i32, h as i32, area.min.z,
     ))
 }
@@ -761,41 +885,153 @@ pub fn random_room(
 /// A complete rooms-and-corridors level built from the toolkit (`true` = floor): a
 /// [`Bsp`] of the map, a [`random_room`] in each leaf, and for every split L-shaped
 /// corridors from its door cells to a room on each side. Connected by construction.
-/// `None` for bad dimensions or when a leaf cannot hold a room (maps under about 10 × 10).
+///
+/// Parameters, with their defaults: leaves of at least [`leaf`](BspDungeon::leaf) 8 cells a
+/// side, split at most [`depth`](BspDungeon::depth) 5 times, rooms of
+/// [`room_sides`](BspDungeon::room_sides) 3 to 12.
 ///
 /// ```
-/// use alembic::{bsp_dungeon, Adjacency, GameRng, Loc};
-/// let level = bsp_dungeon(80, 50, &mut GameRng::seed_from(9)).unwrap();
+/// use alembic::{Adjacency, BspDungeon, GameRng};
+/// let level = BspDungeon::new(80, 50).leaf(10).room_sides(4, 9).build(&mut GameRng::seed_from(9))?;
 /// let start = level.iter().find(|(_, f)| **f).map(|(l, _)| l).unwrap();
 /// assert!(level.check_connected(start, |&f| f, Adjacency::Four).is_ok());
+/// # Ok::<(), alembic::MapGenError>(())
 /// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[must_use]
-pub fn bsp_dungeon(width: i32, height: i32, rng: &mut GameRng) -> Option<TileMap<bool>> {
-    let map = TileMap::new(width, height, false)?;
-    let bsp = Bsp::new(LocBox::rect(0, 0, width, height, 0), 8, 5, rng);
-    let mut rooms = Vec::with_capacity(bsp.leaves.len());
-    let mut map = map;
-    for leaf in &bsp.leaves {
-        let room = random_room(*leaf, 3, 12, rng)?;
-        map = map.carve_room(room, true)?;
-        rooms.push(room);
-    }
-    for s in &bsp.splits {
-        for (half, door) in [(s.first, s.door.0), (s.second, s.door.1)] {
-            let inside: Vec<&LocBox> = rooms
-                .iter()
-                .filter(|r| half.contains(r.min) && half.contains(r.max - Loc::new(1, 1, 1)))
-                .collect();
-            let room = inside.get(rng.index(inside.len())?)?;
-            let centre = Loc::new(
-                room.min.x + room.width() / 2,
-                room.min.y + room.height() / 2,
-                0,
-            );
-            map = map.carve_l(door.with_z(0), centre, rng.chance(0.5), true)?;
+pub struct BspDungeon {
+    width: i32,
+    height: i32,
+    leaf: i32,
+    depth: u32,
+    min_side: i32,
+    max_side: i32,
+}
+
+impl BspDungeon {
+    /// A `width × height` dungeon with the default parameters.
+    pub const fn new(width: i32, height: i32) -> Self {
+        BspDungeon {
+            width,
+            height,
+            leaf: 8,
+            depth: 5,
+            min_side: 3,
+            max_side: 12,
         }
     }
-    Some(map)
+
+    /// The smallest side of a BSP leaf.
+    pub const fn leaf(mut self, side: i32) -> Self {
+        self.leaf = side;
+        self
+    }
+
+    /// The most times the map is split.
+    pub const fn depth(mut self, depth: u32) -> Self {
+        self.depth = depth;
+        self
+    }
+
+    /// The smallest and largest side of a room.
+    pub const fn room_sides(mut self, min: i32, max: i32) -> Self {
+        self.min_side = min;
+        self.max_side = max;
+        self
+    }
+
+    /// Generate the level. [`MapGenError::BadSize`] for bad dimensions,
+    /// [`MapGenError::NoRoomFits`] when a leaf cannot hold a room (maps under about 10 × 10
+    /// with the defaults).
+    pub fn build(&self, rng: &mut GameRng) -> Result<TileMap<bool>, MapGenError> {
+        let mut map = TileMap::new(self.width, self.height, false)?;
+        let area = LocBox::rect(0, 0, self.width, self.height, 0);
+        let bsp = Bsp::new(area, self.leaf, self.depth, rng);
+        let mut rooms = Vec::with_capacity(bsp.leaves.len());
+        for leaf in &bsp.leaves {
+            let room = random_room(*leaf, self.min_side, self.max_side, rng)?;
+            map.carve_room_mut(room, true)?;
+            rooms.push(room);
+        }
+        for s in &bsp.splits {
+            for (half, door) in [(s.first, s.door.0), (s.second, s.door.1)] {
+                let inside: Vec<&LocBox> = rooms
+                    .iter()
+                    .filter(|r| half.contains(r.min) && half.contains(r.max - Loc::new(1, 1, 1)))
+                    .collect();
+                let room = rng.index(inside.len()).and_then(|i| inside.get(i)).ok_or(
+                    MapGenError::NoRoomFits {
+                        min_side: self.min_side,
+                    },
+                )?;
+                let centre = Loc::new(
+                    room.min.x + room.width() / 2,
+                    room.min.y + room.height() / 2,
+                    0,
+                );
+                map.carve_l_mut(door.with_z(0), centre, rng.chance(0.5), true)?;
+            }
+        }
+        Ok(map)
+    }
+}
+
+/// [`BspDungeon::new`]`(width, height).build(rng)`: a rooms-and-corridors level with the
+/// default parameters.
+pub fn bsp_dungeon(
+    width: i32,
+    height: i32,
+    rng: &mut GameRng,
+) -> Result<TileMap<bool>, MapGenError> {
+    BspDungeon::new(width, height).build(rng)
+}
+
+/// A cellular-automaton cave with named parameters: each cell off the border starts as floor
+/// with probability [`floor_chance`](Cave::floor_chance) (default 0.55), then
+/// [`rounds`](Cave::rounds) (default 4) rounds of smoothing. See [`TileMap::cave`].
+///
+/// ```
+/// use alembic::{Cave, GameRng};
+/// let cave = Cave::new(80, 50).floor_chance(0.5).rounds(5).build(&mut GameRng::seed_from(3))?;
+/// assert!(cave.count(|&f| f) > 1000);
+/// # Ok::<(), alembic::MapGenError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[must_use]
+pub struct Cave {
+    width: i32,
+    height: i32,
+    floor_chance: f64,
+    rounds: usize,
+}
+
+impl Cave {
+    /// A `width × height` cave with the default parameters.
+    pub const fn new(width: i32, height: i32) -> Self {
+        Cave {
+            width,
+            height,
+            floor_chance: 0.55,
+            rounds: 4,
+        }
+    }
+
+    /// The chance that a cell starts as floor.
+    pub const fn floor_chance(mut self, chance: f64) -> Self {
+        self.floor_chance = chance;
+        self
+    }
+
+    /// How many smoothing rounds run.
+    pub const fn rounds(mut self, rounds: usize) -> Self {
+        self.rounds = rounds;
+        self
+    }
+
+    /// Generate the cave.
+    pub fn build(&self, rng: &mut GameRng) -> Result<TileMap<bool>, MapGenError> {
+        TileMap::cave(self.width, self.height, self.floor_chance, self.rounds, rng)
+    }
 }
 
 impl<T> TileMap<T> {

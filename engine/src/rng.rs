@@ -1,4 +1,6 @@
-//! The deterministic random number generator carried inside every game value.
+//! The deterministic random number generator carried inside every game value
+//! (Xoshiro256++): the same seed gives the same numbers on every machine. Every draw is Θ(1);
+//! the bounded helpers are unbiased.
 
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

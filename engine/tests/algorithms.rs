@@ -2,8 +2,8 @@
 
 use alembic::{
     Adjacency, Bsp, Dice, DiceError, DijkstraMap, Fov, GameRng, LightMap, LightSource, Loc, LocBox,
-    PathError, Pathfinder, Rgb, Search, TileMap, VisibleSet, astar, bsp_dungeon, explore_targets,
-    field_of_view, random_room, retry,
+    MapGenError, PathError, Pathfinder, Rgb, Search, TileMap, VisibleSet, astar, bsp_dungeon,
+    explore_targets, field_of_view, random_room, retry,
 };
 use proptest::prelude::*;
 
@@ -543,7 +543,10 @@ fn cellular_automaton_follows_the_five_of_nine_rule() {
     // Same seed, same cave; rounds compose.
     let a = TileMap::cave(30, 20, 0.5, 3, &mut GameRng::seed_from(77)).expect("size");
     assert_eq!(a, raw.smooth().smooth().smooth());
-    assert!(TileMap::cave(0, 20, 0.5, 3, &mut rng).is_none());
+    assert_eq!(
+        TileMap::cave(0, 20, 0.5, 3, &mut rng),
+        Err(MapGenError::BadSize)
+    );
 }
 
 #[test]
@@ -596,7 +599,7 @@ fn bsp_dungeons_are_connected() {
             }
         }
     }
-    assert!(bsp_dungeon(3, 3, &mut GameRng::seed_from(1)).is_none());
+    assert!(bsp_dungeon(3, 3, &mut GameRng::seed_from(1)).is_err());
 }
 
 #[test]
@@ -658,10 +661,9 @@ fn flood_fill_labels_regions_and_checker_reports_unreachable_ones() {
     assert_eq!(kept.count(|&f| f), 12);
     assert_eq!(kept.regions(|&f| f, Adjacency::Four).len(), 1);
     let walls = TileMap::new(3, 3, false).expect("size");
-    assert!(
-        walls
-            .keep_largest_region(|&f| f, Adjacency::Four, false)
-            .is_none()
+    assert_eq!(
+        walls.keep_largest_region(|&f| f, Adjacency::Four, false),
+        Err(MapGenError::NothingPassable)
     );
 }
 
@@ -669,17 +671,42 @@ fn flood_fill_labels_regions_and_checker_reports_unreachable_ones() {
 fn failed_steps_leave_the_map_untouched_and_retry_recovers() {
     let map = TileMap::new(10, 6, '#').expect("size");
     let before = map.clone();
-    assert!(map.carve_room(LocBox::rect(8, 1, 4, 2, 0), '.').is_none());
-    assert!(
-        map.carve_line(Loc::new(0, 0, 0), Loc::new(10, 0, 0), '.')
-            .is_none()
+    assert_eq!(
+        map.carve_room(LocBox::rect(8, 1, 4, 2, 0), '.'),
+        Err(MapGenError::RoomOffMap)
     );
-    assert!(map.with(Loc::new(-1, 0, 0), '.').is_none());
+    assert_eq!(
+        map.carve_line(Loc::new(0, 0, 0), Loc::new(10, 0, 0), '.'),
+        Err(MapGenError::OffMap { x: 10, y: 0 })
+    );
+    assert!(map.with(Loc::new(-1, 0, 0), '.').is_err());
     assert!(
         map.drunkard_walk(Loc::new(0, 9, 0), 10, &mut GameRng::seed_from(1), '.')
-            .is_none()
+            .is_err()
     );
     assert_eq!(map, before);
+    // The in-place forms refuse the same steps and change nothing either.
+    let mut m = map.clone();
+    assert!(m.carve_room_mut(LocBox::rect(8, 1, 4, 2, 0), '.').is_err());
+    assert!(
+        m.carve_l_mut(Loc::new(1, 1, 0), Loc::new(3, 9, 0), true, '.')
+            .is_err()
+    );
+    assert!(
+        m.carve_winding_mut(
+            Loc::new(1, 1, 0),
+            Loc::new(30, 1, 0),
+            0.3,
+            &mut GameRng::seed_from(2),
+            '.'
+        )
+        .is_err()
+    );
+    assert_eq!(m, before);
+    // And when they succeed, they equal the persistent forms.
+    m.carve_room_mut(LocBox::rect(1, 1, 3, 2, 0), '.')
+        .expect("fits");
+    assert_eq!(Ok(m), map.carve_room(LocBox::rect(1, 1, 3, 2, 0), '.'));
     let mut rng = GameRng::seed_from(3);
     let mut tries = 0;
     let room = retry(&mut rng, 100, |rng| {
@@ -690,7 +717,10 @@ fn failed_steps_leave_the_map_untouched_and_retry_recovers() {
     .expect("a room fits eventually");
     assert!(tries >= 1);
     assert_eq!(room.count(|&c| c == '.'), 12);
-    assert_eq!(retry(&mut rng, 5, |_| None::<()>), None);
+    assert_eq!(
+        retry(&mut rng, 5, |_| Err::<(), _>(MapGenError::RoomOffMap)),
+        Err(MapGenError::GaveUp(5))
+    );
 }
 
 #[test]
@@ -743,7 +773,10 @@ fn corridors_are_walkable() {
     );
     let room = random_room(LocBox::rect(0, 0, 10, 8, 0), 3, 20, &mut rng).expect("fits");
     assert!(room.min.x >= 1 && room.min.y >= 1 && room.max.x <= 9 && room.max.y <= 7);
-    assert!(random_room(LocBox::rect(0, 0, 4, 8, 0), 3, 20, &mut rng).is_none());
+    assert_eq!(
+        random_room(LocBox::rect(0, 0, 4, 8, 0), 3, 20, &mut rng),
+        Err(MapGenError::NoRoomFits { min_side: 3 })
+    );
 }
 
 // ---------------------------------------------------------------- dice

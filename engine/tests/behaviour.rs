@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use alembic::{
-    Error, FREQ, Game, Hook, HookCall, Hooks, IS_CONTAINER, LEVEL, Library, Loc, Modifier,
-    ON_CONSUME, ON_CREATE, Place, Prop, Props, Thing, ThingId, Value, ValueKind,
+    Error, FREQ, Game, Hook, HookCall, HookCtx, Hooks, IS_CONTAINER, LEVEL, Library, Loc, Modifier,
+    ON_CONSUME, ON_CREATE, Owner, Place, Prop, Props, Thing, ThingId, Value, ValueKind,
 };
 
 const ST: Prop<i32> = Prop::with_default("st", 10);
@@ -205,20 +205,36 @@ fn typed_reads_report_wrong_types_and_missing_values() {
         Err(Error::WrongPropertyType {
             key: HP.key().clone(),
             expected: ValueKind::Text,
-            found: ValueKind::Int
+            found: ValueKind::Int,
+            owner: Owner {
+                thing: Some(rat),
+                prototype: Some("rat".into()),
+            },
         })
+    );
+    assert_eq!(
+        g.query(rat, &HP_AS_TEXT).map_err(|e| e.to_string()),
+        Err(format!(
+            "property hp on thing {rat} (a \"rat\") holds an integer, not a text"
+        ))
     );
     const MANA: Prop<i32> = Prop::new("mana");
     assert!(matches!(
         g.query(rat, &MANA),
         Err(Error::MissingProperty { .. })
     ));
+    assert_eq!(
+        g.query(rat, &MANA).map_err(|e| e.to_string()),
+        Err(format!(
+            "property mana is missing on thing {rat} (a \"rat\") and has no default"
+        ))
+    );
     assert_eq!(g.query_opt(rat, &MANA), Ok(None));
     assert_eq!(g.query(rat, &ST), Ok(10)); // default
     assert!(!g.is(ThingId(12345), &WORN));
 }
 
-fn heal(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn heal(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let target = call.actor.ok_or_else(|| Error::HookFailed {
         hook: "heal".into(),
         reason: "nobody drank it".into(),
@@ -229,7 +245,7 @@ fn heal(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
     Ok(())
 }
 
-fn identify(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn identify(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let proto = g.get_thing(call.this)?.proto().map(str::to_owned);
     if let Some(p) = proto {
         g.library_mut().set_proto_prop(&p, &IDENTIFIED, true)?;
@@ -262,7 +278,9 @@ fn hooks_run_by_name_all_or_nothing() {
                 .with(ON_CREATE, Hook::new("identify")),
         )
         .unwrap();
-    let potion = g.spawn_mut(&hooks, "potion of healing", rat).unwrap();
+    let potion = g
+        .spawn_mut(&mut HookCtx::new(&hooks), "potion of healing", rat)
+        .unwrap();
     // on_create identified the whole kind, in the library inside the game value.
     assert!(
         g.library()
@@ -273,7 +291,7 @@ fn hooks_run_by_name_all_or_nothing() {
     let before = g.clone();
     // A failing hook (no actor) changes nothing.
     let err = g
-        .run_hook_mut(&hooks, &ON_CONSUME, HookCall::on(potion))
+        .run_hook_mut(&mut HookCtx::new(&hooks), &ON_CONSUME, HookCall::on(potion))
         .unwrap_err();
     assert!(matches!(err, Error::HookFailed { .. }));
     assert!(g == before);
@@ -281,7 +299,10 @@ fn hooks_run_by_name_all_or_nothing() {
         actor: Some(rat),
         ..HookCall::on(potion)
     };
-    assert_eq!(g.run_hook_mut(&hooks, &ON_CONSUME, call), Ok(true));
+    assert_eq!(
+        g.run_hook_mut(&mut HookCtx::new(&hooks), &ON_CONSUME, call),
+        Ok(true)
+    );
     assert_eq!(g.query(rat, &HP), Ok(8));
     assert_eq!(
         g.messages().last().map(|m| &*m.text),

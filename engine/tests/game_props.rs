@@ -23,6 +23,8 @@ fn cases(quick: u32) -> u32 {
 
 const HP: Prop<i32> = Prop::with_default("hp", 0);
 const ST: Prop<i32> = Prop::with_default("st", 10);
+/// An indexed flag: `things_with(&HOT)` answers from the index and must equal a scan.
+const HOT: Prop<bool> = Prop::with_default("hot", false);
 
 #[derive(Clone, Debug)]
 enum Dest {
@@ -47,6 +49,7 @@ enum Action {
         st_bonus: Option<i64>,
     },
     Set(usize, i32),
+    SetHot(usize, bool),
     SetTile(Loc, u16),
     Snapshot,
 }
@@ -57,6 +60,7 @@ struct OThing {
     container: bool,
     hp: i32,
     st_bonus: Option<i64>,
+    hot: bool,
     contents: Vec<ThingId>,
 }
 
@@ -153,13 +157,17 @@ fn action() -> impl Strategy<Value = Action> {
         2 => (0usize..40, -50i32..50, prop::option::of(-3i64..4))
             .prop_map(|(which, hp, st_bonus)| Action::Update { which, hp, st_bonus }),
         2 => (0usize..40, -50i32..50).prop_map(|(i, v)| Action::Set(i, v)),
+        2 => (0usize..40, any::<bool>()).prop_map(|(i, v)| Action::SetHot(i, v)),
         1 => (loc(), 0u16..3).prop_map(|(l, t)| Action::SetTile(l, t)),
         1 => Just(Action::Snapshot),
     ]
 }
 
 fn new_thing(container: bool, hp: i32, st_bonus: Option<i64>) -> Thing {
-    let mut p = Props::new().with(HP, hp).with(IS_CONTAINER, container);
+    let mut p = Props::new()
+        .with(HP, hp)
+        .with(IS_CONTAINER, container)
+        .with(HOT, hp > 0);
     if let Some(b) = st_bonus {
         p = p.modifier(Modifier::add(ST, b));
     }
@@ -177,7 +185,7 @@ fn base_game() -> Game {
     let mut lib = Library::new();
     lib.define_tile("floor", Props::new()).unwrap();
     lib.define_tile("wall", Props::new()).unwrap();
-    Game::new(7).with_library(lib)
+    Game::new(7).with_library(lib).index_flag(&HOT)
 }
 
 fn agree(g: &Game, o: &Oracle) -> Result<(), TestCaseError> {
@@ -222,6 +230,24 @@ fn agree(g: &Game, o: &Oracle) -> Result<(), TestCaseError> {
     for (l, t) in &o.tiles {
         prop_assert_eq!(g.tile(*l), TileId(*t));
     }
+    // The maintained index and the unindexed scan both match the oracle.
+    let mut hot: Vec<ThingId> = o
+        .things
+        .iter()
+        .filter(|(_, t)| t.hot)
+        .map(|(id, _)| *id)
+        .collect();
+    hot.sort();
+    prop_assert!(g.is_indexed(&HOT));
+    prop_assert_eq!(g.things_with(&HOT), hot);
+    let mut containers: Vec<ThingId> = o
+        .things
+        .iter()
+        .filter(|(_, t)| t.container)
+        .map(|(id, _)| *id)
+        .collect();
+    containers.sort();
+    prop_assert_eq!(g.things_with(&IS_CONTAINER), containers);
     Ok(())
 }
 
@@ -247,7 +273,7 @@ proptest! {
                             issued.push(id);
                             o.things.insert(id, OThing {
                                 place, container: *container, hp: *hp, st_bonus: *st_bonus,
-                                contents: vec![],
+                                hot: *hp > 0, contents: vec![],
                             });
                             o.attach(id, place);
                             Ok(())
@@ -308,6 +334,7 @@ proptest! {
                     let id = issued.get(*which).copied().unwrap_or(ThingId(999_999));
                     let r = g.get_thing(id).cloned().and_then(|mut t| {
                         t.set(&HP, *hp);
+                        t.set(&HOT, *hp > 0);
                         t.set_modifiers(st_bonus.map(|b| Modifier::add(ST, b)).into_iter().collect());
                         g.update_thing(t)
                     });
@@ -316,6 +343,7 @@ proptest! {
                             g = ng;
                             let ot = o.things.get_mut(&id).unwrap();
                             ot.hp = *hp;
+                            ot.hot = *hp > 0;
                             ot.st_bonus = *st_bonus;
                             Ok(())
                         }
@@ -331,6 +359,20 @@ proptest! {
                         Ok(ng) => {
                             g = ng;
                             o.things.get_mut(&id).unwrap().hp = *v;
+                            Ok(())
+                        }
+                        Err(e) => {
+                            prop_assert!(!o.things.contains_key(&id));
+                            Err(e)
+                        }
+                    }
+                }
+                Action::SetHot(i, v) => {
+                    let id = issued.get(*i).copied().unwrap_or(ThingId(999_999));
+                    match g.set(id, &HOT, *v) {
+                        Ok(ng) => {
+                            g = ng;
+                            o.things.get_mut(&id).unwrap().hot = *v;
                             Ok(())
                         }
                         Err(e) => {

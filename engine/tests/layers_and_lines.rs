@@ -1,20 +1,23 @@
 //! Named layers in the game value, and straight lines between locations.
 
-use alembic::{Game, Loc};
+use alembic::{Game, Layer, Loc, Rgb, ThingId, TileId};
+
+const SEEN: Layer<u64> = Layer::new("seen");
+const SCENT: Layer<u64> = Layer::new("scent");
 
 #[test]
 fn layers_are_persistent_and_saved() {
     let g0 = Game::new(1);
-    assert_eq!(g0.layer_get("seen", Loc::new(1, 2, -1)), 0);
-    assert!(g0.layer("seen").is_none());
+    assert_eq!(g0.layer_get(&SEEN, Loc::new(1, 2, -1)), 0);
+    assert!(g0.layer(&SEEN).is_empty());
     let mut g1 = g0.clone();
-    g1.set_layer_mut("seen", Loc::new(1, 2, -1), 7);
+    g1.set_layer_mut(&SEEN, Loc::new(1, 2, -1), 7);
     let mut g2 = g1.clone();
-    g2.set_layer_mut("seen", Loc::new(1, 2, -1), 9);
-    g2.set_layer_mut("scent", Loc::new(0, 0, 0), 3);
-    assert_eq!(g1.layer_get("seen", Loc::new(1, 2, -1)), 7);
-    assert_eq!(g2.layer_get("seen", Loc::new(1, 2, -1)), 9);
-    assert_eq!(g0.layer_get("seen", Loc::new(1, 2, -1)), 0);
+    g2.set_layer_mut(&SEEN, Loc::new(1, 2, -1), 9);
+    g2.set_layer_mut(&SCENT, Loc::new(0, 0, 0), 3);
+    assert_eq!(g1.layer_get(&SEEN, Loc::new(1, 2, -1)), 7);
+    assert_eq!(g2.layer_get(&SEEN, Loc::new(1, 2, -1)), 9);
+    assert_eq!(g0.layer_get(&SEEN, Loc::new(1, 2, -1)), 0);
     assert_eq!(g2.layer_names().collect::<Vec<_>>(), vec!["scent", "seen"]);
     assert_ne!(g1, g2);
     assert_ne!(g1.state_hash(), g2.state_hash());
@@ -26,10 +29,41 @@ fn layers_are_persistent_and_saved() {
 }
 
 #[test]
+fn typed_layers_round_trip_their_values() {
+    const TILE: Layer<Option<TileId>> = Layer::new("tile");
+    const WHO: Layer<Option<ThingId>> = Layer::new("who");
+    const LOOK: Layer<Option<(char, Rgb)>> = Layer::new("look");
+    const HEAT: Layer<i32> = Layer::new("heat");
+    const LIT: Layer<bool> = Layer::new("lit");
+    let at = Loc::new(-4, 9, 2);
+    let mut g = Game::new(1);
+    assert_eq!(g.layer_get(&TILE, at), None);
+    assert_eq!(g.layer_get(&WHO, at), None);
+    assert_eq!(g.layer_get(&LOOK, at), None);
+    assert_eq!(g.layer_get(&HEAT, at), 0);
+    assert!(!g.layer_get(&LIT, at));
+    g.set_layer_mut(&TILE, at, Some(TileId(0)));
+    g.set_layer_mut(&WHO, at, Some(ThingId(77)));
+    g.set_layer_mut(&LOOK, at, Some(('&', Rgb::new(1, 2, 3))));
+    g.set_layer_mut(&HEAT, at, -12);
+    g.set_layer_mut(&LIT, at, true);
+    assert_eq!(g.layer_get(&TILE, at), Some(TileId(0)));
+    assert_eq!(g.layer_get(&WHO, at), Some(ThingId(77)));
+    assert_eq!(g.layer_get(&LOOK, at), Some(('&', Rgb::new(1, 2, 3))));
+    assert_eq!(g.layer_get(&HEAT, at), -12);
+    assert!(g.layer_get(&LIT, at));
+    assert_eq!(g.layer(&HEAT).get(at), -12);
+    assert_eq!(
+        g.layer_names().collect::<Vec<_>>(),
+        vec!["heat", "lit", "look", "tile", "who"]
+    );
+}
+
+#[test]
 fn writing_zero_to_a_missing_layer_creates_nothing() {
     let mut g = Game::new(1);
-    g.set_layer_mut("seen", Loc::new(0, 0, 0), 0);
-    assert!(g.layer("seen").is_none());
+    g.set_layer_mut(&SEEN, Loc::new(0, 0, 0), 0);
+    assert!(g.layer(&SEEN).is_empty());
     assert_eq!(g, Game::new(1));
 }
 

@@ -124,9 +124,10 @@ fn type_errors_read_as_english() {
         .unwrap();
     let g = g.set(id, &Prop::<i32>::new("weight"), 3).unwrap();
     let msg = g.query(id, &WEIGHT).unwrap_err().to_string();
+    // The message names the thing (this one has no prototype).
     assert_eq!(
         msg,
-        "property weight holds an integer, not a decimal number"
+        format!("property weight on thing {id} holds an integer, not a decimal number")
     );
 }
 

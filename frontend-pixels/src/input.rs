@@ -12,12 +12,15 @@
 //!   (the text stream only has a control character for them);
 //! - a keypad digit is reported as [`Key::Keypad`] and the digit the OS also types for it is
 //!   swallowed;
-//! - a held non-text key repeats on the translator's own timer ([`RepeatTiming`]), the same on
-//!   every platform (Wayland has no server-side repeat); the OS's repeated key-down events are
-//!   ignored.
+//! - every held key, text or not, repeats on the translator's own timer ([`RepeatTiming`]),
+//!   the same on every platform (Wayland has no server-side repeat). The OS's auto-repeat
+//!   (under X11 a repeated key-down, and its repeated text) is ignored, so one physical press
+//!   is exactly one input until the hold passes the repeat delay.
 //!
 //! Because every press is queued when minifb calls back (inside `update`), a key pressed and
-//! released between two frames is never lost.
+//! released between two frames is never lost. A repeat is only made when the game asks for
+//! input and nothing is queued ([`Translator::poll_repeat`] is polled last), so repeats never
+//! pile up behind a slow turn: releasing the key stops the hero at once (no input lag).
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -173,6 +176,23 @@ pub fn classify(key: Mk) -> KeyClass {
     }
 }
 
+/// Whether `input` asks for fullscreen: `F11`, or `Alt+Enter` (as in most games). The
+/// window takes these itself; the game never sees them.
+#[must_use]
+pub fn is_fullscreen_toggle(input: &Input) -> bool {
+    match input {
+        Input::Key {
+            key: Key::F(11),
+            mods,
+        } => !mods.ctrl && !mods.alt,
+        Input::Key {
+            key: Key::Enter,
+            mods,
+        } => mods.alt && !mods.ctrl && !mods.shift,
+        _ => false,
+    }
+}
+
 /// When a held key starts repeating, and how fast.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RepeatTiming {
@@ -183,11 +203,11 @@ pub struct RepeatTiming {
 }
 
 impl Default for RepeatTiming {
-    /// 250 ms, then 20 per second.
+    /// 500 ms, then 25 per second: the usual desktop defaults (GNOME's delay, X11's rate).
     fn default() -> Self {
         RepeatTiming {
-            delay: Duration::from_millis(250),
-            interval: Duration::from_millis(50),
+            delay: Duration::from_millis(500),
+            interval: Duration::from_millis(40),
         }
     }
 }
@@ -210,6 +230,10 @@ pub struct Translator {
     repeat: Option<Repeat>,
     /// The digit the OS will also type for the keypad key just reported.
     swallow: Option<char>,
+    /// The text key just pressed (not a repeat): the char it types starts its repeat.
+    typing: Option<Mk>,
+    /// The OS just repeated a held key: the text that comes with it is dropped.
+    os_repeat: bool,
 }
 
 impl Translator {
@@ -240,13 +264,18 @@ impl Translator {
     /// Consume one callback; push the resulting inputs (zero or one) onto `out`.
     pub fn feed(&mut self, event: RawEvent, now: Instant, out: &mut VecDeque<Input>) {
         match event {
-            RawEvent::Char(code) => self.text(code, out),
+            RawEvent::Char(code) => self.text(code, now, out),
             RawEvent::Key { key, down: true } => self.press(key, now, out),
             RawEvent::Key { key, down: false } => self.release(key),
         }
     }
 
-    fn text(&mut self, code: u32, out: &mut VecDeque<Input>) {
+    fn text(&mut self, code: u32, now: Instant, out: &mut VecDeque<Input>) {
+        let typing = self.typing.take();
+        if std::mem::take(&mut self.os_repeat) {
+            // The OS's auto-repeat of a held key: our own timer repeats it.
+            return;
+        }
         let Some(ch) = char::from_u32(code) else {
             return;
         };
@@ -264,14 +293,23 @@ impl Translator {
         }
         // Ctrl+Alt together is AltGr on some systems: that text is plain text.
         let alt = mods.alt && !mods.ctrl;
-        out.push_back(Input::Key {
+        let input = Input::Key {
             key: Key::Char(ch),
             mods: Mods {
                 shift: false,
                 ctrl: false,
                 alt,
             },
-        });
+        };
+        out.push_back(input);
+        // The text of a fresh press repeats while its key is held.
+        if let Some(key) = typing.filter(|k| self.down.contains(k)) {
+            self.repeat = Some(Repeat {
+                key,
+                input,
+                next: now + self.timing.delay,
+            });
+        }
     }
 
     fn press(&mut self, key: Mk, now: Instant, out: &mut VecDeque<Input>) {
@@ -282,10 +320,14 @@ impl Translator {
             }
             return;
         }
+        self.typing = None;
         if self.down.contains(&key) {
-            // The OS repeating a held key: our own timer does the repeating.
+            // The OS repeating a held key: our own timer does the repeating, and the text
+            // this repeat types is dropped too.
+            self.os_repeat = true;
             return;
         }
+        self.os_repeat = false;
         self.down.push(key);
         self.swallow = None;
         let mods = self.mods();
@@ -312,6 +354,11 @@ impl Translator {
                     },
                 })
             }
+            KeyClass::Printable(_) => {
+                // Its text arrives next, through `add_char`, and starts the repeat.
+                self.typing = Some(key);
+                None
+            }
             _ => None,
         };
         // A new key takes over repeating, as an OS keyboard does.
@@ -326,6 +373,8 @@ impl Translator {
     }
 
     fn release(&mut self, key: Mk) {
+        self.typing = None;
+        self.os_repeat = false;
         self.down.retain(|&k| k != key);
         self.mods_down.retain(|&k| k != key);
         if self.repeat.is_some_and(|r| r.key == key) {
@@ -360,6 +409,8 @@ impl Translator {
         self.mods_down.clear();
         self.repeat = None;
         self.swallow = None;
+        self.typing = None;
+        self.os_repeat = false;
     }
 }
 
@@ -613,9 +664,14 @@ mod tests {
         // Releasing the older key does not stop the newer one.
         t.feed(up(Mk::Up), late, &mut out);
         assert!(t.next_repeat().is_some());
-        // A text key pressed meanwhile stops the repeat (its own repeat is the OS's).
+        // A text key pressed meanwhile stops the repeat; its text starts its own.
         t.feed(down(Mk::A), late, &mut out);
         assert_eq!(t.next_repeat(), None);
+        t.feed(ch('a'), late, &mut out);
+        assert_eq!(
+            t.poll_repeat(late + Duration::from_secs(1)),
+            Some(Input::ch('a'))
+        );
         // Modifiers do not.
         t.feed(down(Mk::PageDown), late, &mut out);
         t.feed(down(Mk::LeftShift), late, &mut out);
@@ -623,6 +679,98 @@ mod tests {
         t.release_all();
         assert_eq!(t.next_repeat(), None);
         assert_eq!(t.mods(), Mods::NONE);
+    }
+
+    #[test]
+    fn os_auto_repeat_is_ignored_for_text_and_named_keys() {
+        // X11 with detectable auto-repeat: a held key sends key-downs (and their text) with
+        // no key-up between them. One press, one input.
+        let got = run(&[
+            down(Mk::Period),
+            ch('.'),
+            down(Mk::Period),
+            ch('.'),
+            down(Mk::Period),
+            ch('.'),
+            up(Mk::Period),
+            down(Mk::LeftShift),
+            down(Mk::H),
+            ch('H'),
+            down(Mk::H),
+            ch('H'),
+            up(Mk::H),
+            up(Mk::LeftShift),
+            down(Mk::Down),
+            down(Mk::Down),
+            up(Mk::Down),
+            // Without detectable auto-repeat the OS sends up/down pairs: those are presses
+            // and cannot be told apart, so they count (minifb turns detection on).
+            down(Mk::J),
+            ch('j'),
+            up(Mk::J),
+        ]);
+        assert_eq!(
+            got,
+            vec![
+                Input::ch('.'),
+                Input::ch('H'),
+                Input::key(Key::Down),
+                Input::ch('j'),
+            ]
+        );
+    }
+
+    #[test]
+    fn held_text_keys_repeat_on_our_timer_until_released() {
+        let timing = RepeatTiming::default();
+        let mut t = Translator::new(timing);
+        let mut out = VecDeque::new();
+        let t0 = Instant::now();
+        t.feed(down(Mk::LeftShift), t0, &mut out);
+        t.feed(down(Mk::K), t0, &mut out);
+        t.feed(ch('K'), t0, &mut out);
+        assert_eq!(out, [Input::ch('K')]);
+        assert_eq!(t.next_repeat(), Some(t0 + timing.delay));
+        // A hold shorter than the delay gives nothing more, even with the OS repeating.
+        let early = t0 + timing.delay - Duration::from_millis(1);
+        t.feed(down(Mk::K), early, &mut out);
+        t.feed(ch('K'), early, &mut out);
+        assert_eq!(t.poll_repeat(early), None);
+        assert_eq!(out.len(), 1);
+        let at = t0 + timing.delay;
+        assert_eq!(t.poll_repeat(at), Some(Input::ch('K')));
+        assert_eq!(t.poll_repeat(at + timing.interval), Some(Input::ch('K')));
+        t.feed(up(Mk::K), at + timing.interval, &mut out);
+        assert_eq!(t.poll_repeat(at + 10 * timing.interval), None);
+        // A text char with no key-down before it (an input method) never repeats.
+        t.feed(ch('é'), at, &mut out);
+        assert_eq!(t.next_repeat(), None);
+        // A key released before its text arrives does not start a repeat either.
+        t.feed(down(Mk::L), at, &mut out);
+        t.feed(up(Mk::L), at, &mut out);
+        t.feed(ch('l'), at, &mut out);
+        assert_eq!(t.next_repeat(), None);
+    }
+
+    #[test]
+    fn f11_and_alt_enter_toggle_fullscreen_and_nothing_else_does() {
+        let got = run(&[
+            down(Mk::F11),
+            up(Mk::F11),
+            down(Mk::LeftAlt),
+            down(Mk::Enter),
+            ch('\r'),
+            up(Mk::Enter),
+            up(Mk::LeftAlt),
+            down(Mk::Enter),
+            up(Mk::Enter),
+            down(Mk::F10),
+            down(Mk::LeftCtrl),
+            down(Mk::F11),
+        ]);
+        let toggles: Vec<bool> = got.iter().map(is_fullscreen_toggle).collect();
+        assert_eq!(toggles, [true, true, false, false, false]);
+        assert!(!is_fullscreen_toggle(&Input::ch('f')));
     }
 
     #[test]

@@ -13,7 +13,11 @@
 //! lines and blocks), [`tiles`] (pictures), [`raster`] (frame → pixel buffer) and [`input`]
 //! (minifb key events → inputs).
 
+#![warn(missing_docs)]
+
 pub mod font;
+#[cfg(all(unix, not(target_os = "macos")))]
+pub mod fullscreen;
 pub mod geometry;
 pub mod input;
 pub mod raster;

@@ -281,9 +281,15 @@ impl Rasterizer {
             cell,
             grid,
         };
-        buf.clear();
-        buf.resize(width * height, 0);
         let cols = usize::from(grid.0);
+        if buf.len() == width * height && cols > 0 && gh > 0 {
+            // Same size as last time: the grid overwrites every pixel of its own, so only the
+            // margins are cleared (a full clear costs as much as a plain fill of the buffer).
+            clear_margins(buf, width, origin, (gw, gh));
+        } else {
+            buf.clear();
+            buf.resize(width * height, 0);
+        }
         if cols == 0 || gh == 0 {
             return placement;
         }
@@ -317,6 +323,20 @@ impl Rasterizer {
             }
         }
         placement
+    }
+}
+
+/// Paint black everything of the `width`-wide `buf` outside the `grid_px` rectangle at
+/// `origin`.
+fn clear_margins(buf: &mut [u32], width: usize, origin: (usize, usize), grid_px: (usize, usize)) {
+    let (gw, gh) = grid_px;
+    let (top, bottom) = (origin.1 * width, (origin.1 + gh) * width);
+    let bottom = bottom.min(buf.len());
+    buf[..top].fill(0);
+    buf[bottom..].fill(0);
+    for row in buf[top..bottom].chunks_exact_mut(width) {
+        row[..origin.0].fill(0);
+        row[origin.0 + gw..].fill(0);
     }
 }
 
@@ -567,6 +587,26 @@ mod tests {
         assert_eq!(p.cell_at(10.0, 10.0), None);
         assert_eq!(p.cell_at(f32::NAN, 1.0), None);
         assert_eq!(p.cell_at(-1.0, 20.0), None);
+    }
+
+    #[test]
+    fn a_reused_buffer_keeps_black_margins_and_no_stale_pixels() {
+        let layout = Layout::scaled(Font::Bitmap8x8, 1);
+        let mut r = Rasterizer::new(layout);
+        let mut buf = Vec::new();
+        let mut big = Frame::new(12, 6);
+        big.clear(cell('#'));
+        r.render(&big, &mut buf, Some((100, 50)));
+        // A smaller grid in the same window: its margins were the big grid's pixels.
+        let mut small = Frame::new(3, 2);
+        small.clear(cell('@'));
+        let p = r.render(&small, &mut buf, Some((100, 50)));
+        let mut fresh = Vec::new();
+        let q = Rasterizer::new(layout).render(&small, &mut fresh, Some((100, 50)));
+        assert_eq!(p, q);
+        assert_eq!(buf, fresh);
+        assert_eq!(buf[0], 0);
+        assert_eq!(buf[buf.len() - 1], 0);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use minifb::{
     InputCallback, Key as Mk, MouseButton as Mb, MouseMode, Scale, ScaleMode, Window, WindowOptions,
 };
 
-use crate::input::{RawEvent, RepeatTiming, Translator};
+use crate::input::{RawEvent, RepeatTiming, Translator, is_fullscreen_toggle};
 use crate::raster::{Font, Layout, Placement, Rasterizer};
 
 /// How the window is opened.
@@ -130,6 +130,12 @@ pub struct PixelsFrontend {
     buttons: [bool; 3],
     /// Set non-zero by a signal handler: end the session as if the window were closed.
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
+    /// The X11 fullscreen toggle, connected at the first `F11` (`None` before, or where
+    /// there is none: then the keys do nothing).
+    #[cfg(all(unix, not(target_os = "macos")))]
+    fullscreen: Option<crate::fullscreen::Fullscreen>,
+    /// Whether connecting for fullscreen was tried already.
+    fullscreen_tried: bool,
 }
 
 impl std::fmt::Debug for PixelsFrontend {
@@ -219,6 +225,9 @@ impl PixelsFrontend {
             mouse_cell: None,
             buttons: [false; 3],
             stop: None,
+            #[cfg(all(unix, not(target_os = "macos")))]
+            fullscreen: None,
+            fullscreen_tried: false,
         };
         frontend.fit();
         Ok(frontend)
@@ -228,6 +237,25 @@ impl PixelsFrontend {
     #[must_use]
     pub fn layout(&self) -> Layout {
         self.raster.layout()
+    }
+
+    /// `F11` / `Alt+Enter`: fullscreen on or off where it can be had (X11, see
+    /// [`crate::fullscreen`]); elsewhere nothing happens. Quiet either way: a failure only
+    /// means the key does nothing from then on.
+    fn toggle_fullscreen(&mut self) {
+        if !self.fullscreen_tried {
+            self.fullscreen_tried = true;
+            #[cfg(all(unix, not(target_os = "macos")))]
+            {
+                self.fullscreen = crate::fullscreen::Fullscreen::connect(&self.window).ok();
+            }
+        }
+        #[cfg(all(unix, not(target_os = "macos")))]
+        if let Some(f) = &mut self.fullscreen
+            && f.toggle().is_err()
+        {
+            self.fullscreen = None;
+        }
     }
 
     /// Choose the cell size for the current window size, and the grid.
@@ -382,6 +410,10 @@ impl Frontend for PixelsFrontend {
                 self.pump(now)?;
             }
             if let Some(input) = self.pending.pop_front() {
+                if is_fullscreen_toggle(&input) {
+                    self.toggle_fullscreen();
+                    continue;
+                }
                 return Ok(Some(input));
             }
             if self.closed
@@ -394,7 +426,10 @@ impl Frontend for PixelsFrontend {
             }
             if let Some(input) = self.translator.poll_repeat(now) {
                 self.last_event = now;
-                return Ok(Some(input));
+                // A held F11 toggles once.
+                if !is_fullscreen_toggle(&input) {
+                    return Ok(Some(input));
+                }
             }
             if deadline.is_some_and(|d| now >= d) {
                 return Ok(None);

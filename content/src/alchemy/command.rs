@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Dir, Error, Game, HookCall, Hooks, Loc, ON_USE, ThingId};
+use alembic::{Dir, Error, Game, HookCall, HookCtx, Hooks, Loc, ON_USE, ThingId};
 use serde::{Deserialize, Serialize};
 
 use super::error::refuse;
@@ -330,7 +330,7 @@ fn open_close(game: &mut Game, h: ThingId, d: Dir, open: bool) -> Result<i32, Ru
 
 fn use_scenery(game: &mut Game, hooks: &Hooks, h: ThingId, s: ThingId) -> Result<i32, RuleError> {
     let ran = game.run_hook_mut(
-        hooks,
+        &mut HookCtx::new(hooks),
         &ON_USE,
         HookCall {
             actor: Some(h),

@@ -14,8 +14,8 @@
 use std::sync::Arc;
 
 use alembic::{
-    Adjacency, Bsp, Error, Game, GameRng, Hooks, Loc, LocBox, Place, ThingId, TileId, TileMap,
-    random_room,
+    Adjacency, Bsp, Cave, Error, Game, GameRng, HookCtx, Hooks, Loc, LocBox, Place, ThingId,
+    TileId, TileMap, random_room,
 };
 
 use super::kinds::data_error;
@@ -105,12 +105,15 @@ fn box_rect(x: i32, y: i32, w: i32, h: i32) -> LocBox {
 /// One leaf as a cave: a cellular automaton, its largest region kept.
 fn cave_leaf(map: &mut TileMap<T>, leaf: LocBox, rng: &mut GameRng) -> bool {
     let (w, h) = (leaf.width(), leaf.height());
-    let Some(cave) = TileMap::cave(w, h, 0.56, 4, rng) else {
+    let Ok(mut cave) = Cave::new(w, h).floor_chance(0.56).rounds(4).build(rng) else {
         return false;
     };
-    let Some(cave) = cave.keep_largest_region(|&f| f, Adjacency::Four, false) else {
+    if cave
+        .keep_largest_region_mut(|&f| f, Adjacency::Four, false)
+        .is_err()
+    {
         return false;
-    };
+    }
     if cave.count(|&f| f) < 12 {
         return false;
     }
@@ -147,7 +150,7 @@ fn grid_leaf(map: &mut TileMap<T>, leaf: LocBox, rng: &mut GameRng) -> bool {
 /// One leaf as a room with walls; returns the room.
 fn room_leaf(map: &mut TileMap<T>, leaf: LocBox, rng: &mut GameRng) -> Option<Room> {
     let inner = LocBox::new(leaf.min, leaf.max);
-    let r = random_room(inner, 3, 12, rng)?;
+    let r = random_room(inner, 3, 12, rng).ok()?;
     let walls = box_rect(r.min.x - 1, r.min.y - 1, r.width() + 2, r.height() + 2);
     for l in walls.iter() {
         if map.get(l) == Some(&T::Rock) {
@@ -181,7 +184,7 @@ fn nearest_floor(map: &TileMap<T>, area: LocBox, to: Loc) -> Option<Loc> {
 /// Carve an orthogonal corridor from `a` to `b` that turns rock and walls into floor;
 /// remembers where it crosses a room wall (a doorway).
 fn corridor(map: &mut TileMap<T>, a: Loc, b: Loc, hfirst: bool, doors: &mut Vec<Loc>) {
-    let Some(line) =
+    let Ok(line) =
         TileMap::new(map.width(), map.height(), false).and_then(|m| m.carve_l(a, b, hfirst, true))
     else {
         return;
@@ -208,7 +211,7 @@ fn corridor(map: &mut TileMap<T>, a: Loc, b: Loc, hfirst: bool, doors: &mut Vec<
 
 /// Build one level's terrain. `None` when a step fails (the caller retries).
 fn plan_level(rng: &mut GameRng, depth: i32) -> Option<Plan> {
-    let mut map = TileMap::new(LEVEL_WIDTH, LEVEL_HEIGHT, T::Rock)?;
+    let mut map = TileMap::new(LEVEL_WIDTH, LEVEL_HEIGHT, T::Rock).ok()?;
     let interior = box_rect(1, 1, LEVEL_WIDTH - 2, LEVEL_HEIGHT - 2);
     let bsp = Bsp::new(interior, 9, 5, rng);
     let mut rooms = Vec::new();
@@ -247,8 +250,9 @@ fn plan_level(rng: &mut GameRng, depth: i32) -> Option<Plan> {
     if rng.chance(0.7) {
         let a = Loc::new(1 + rng.below(68) as i32, 1, 0);
         let b = Loc::new(1 + rng.below(68) as i32, LEVEL_HEIGHT - 2, 0);
-        let stream =
-            TileMap::new(LEVEL_WIDTH, LEVEL_HEIGHT, false)?.carve_winding(a, b, 0.4, rng, true)?;
+        let stream = TileMap::new(LEVEL_WIDTH, LEVEL_HEIGHT, false)
+            .and_then(|m| m.carve_winding(a, b, 0.4, rng, true))
+            .ok()?;
         for (l, &on) in stream.iter() {
             if on && l.x > 0 && l.y > 0 && l.x < LEVEL_WIDTH - 1 && l.y < LEVEL_HEIGHT - 1 {
                 map.set(l, T::Stream);
@@ -503,7 +507,7 @@ fn furnish_room(
             for _ in 0..rng.range(2, 4) {
                 let l = spot(rng);
                 if super::rules::world::creature_at(game, l).is_none() {
-                    game.spawn_mut(hooks, &n, l)?;
+                    game.spawn_mut(&mut HookCtx::new(hooks), &n, l)?;
                 }
             }
             let food = pick(rng, &IS_FOOD, 1, 11)?;
@@ -596,7 +600,7 @@ fn furnish(
         };
         let l = free.swap_remove(i);
         let n = pick(rng, &IS_CREATURE, (depth - 3).max(1), depth)?;
-        game.spawn_mut(hooks, &n, l)?;
+        game.spawn_mut(&mut HookCtx::new(hooks), &n, l)?;
     }
     for _ in 0..(6 + depth / 2) {
         let Some(i) = rng.index(free.len()) else {
@@ -671,7 +675,7 @@ pub fn generate(game: &mut Game, hooks: &Hooks) -> Result<ThingId, Error> {
             game.remove_thing_mut(c)?;
         }
     }
-    let hero = game.spawn_mut(hooks, "you", Place::Map(start))?;
+    let hero = game.spawn_mut(&mut HookCtx::new(hooks), "you", Place::Map(start))?;
     // A modest start: a dagger and a healing potion.
     let dagger = game
         .library()

@@ -4,7 +4,7 @@
 //! Each is a plain function registered under a name; prototypes refer to the name, so the
 //! game value stays plain data and an unknown name is an error ([`Game::check_hooks`]).
 
-use alembic::{Error, Game, HookCall, Hooks, Place, ThingId};
+use alembic::{Error, Game, HookCall, HookCtx, Hooks, Place, ThingId};
 
 use super::kinds::{DamageType, data_error};
 use super::library::names_with;
@@ -50,7 +50,7 @@ fn is_hero(game: &Game, t: ThingId) -> bool {
     game.is(t, &IS_HERO)
 }
 
-fn potion_heal(game: &mut Game, hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn potion_heal(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let amount = game.query(call.this, &HEAL_AMOUNT)?;
     if game.is(t, &IS_UNDEAD) {
@@ -59,7 +59,14 @@ fn potion_heal(game: &mut Game, hooks: &Hooks, call: &HookCall) -> Result<(), Er
             let s = sentence(game, t, "writhe", "in agony")?;
             say(game, s);
         }
-        combat::damage(game, hooks, t, amount, DamageType::Normal, source_of(call))?;
+        combat::damage(
+            game,
+            ctx.hooks(),
+            t,
+            amount,
+            DamageType::Normal,
+            source_of(call),
+        )?;
         return Ok(());
     }
     combat::heal(game, t, amount)?;
@@ -79,14 +86,14 @@ fn source_of(call: &HookCall) -> Source {
     }
 }
 
-fn potion_effect(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn potion_effect(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let effect = game.query(call.this, &GIVES_EFFECT)?;
     add_effect(game, t, &effect)?;
     Ok(())
 }
 
-fn potion_gain(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn potion_gain(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let stat = game.query(call.this, &GAIN_STAT)?;
     let amount = game.query(call.this, &GAIN_AMOUNT)?;
@@ -98,7 +105,11 @@ fn potion_gain(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), E
     Ok(())
 }
 
-fn potion_health_gain(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn potion_health_gain(
+    game: &mut Game,
+    _ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
     let t = target(call)?;
     let tg = game.query(t, &TG)?.max(2);
     let boost = game.rng().range(i64::from(tg / 2), i64::from(tg)) as i32;
@@ -112,7 +123,11 @@ fn potion_health_gain(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Resul
     Ok(())
 }
 
-fn potion_speed_gain(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn potion_speed_gain(
+    game: &mut Game,
+    _ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
     let t = target(call)?;
     let base = game.get_thing(t)?.get(&SPEED)?;
     game.set_mut(t, &SPEED, base + 10)?;
@@ -140,15 +155,23 @@ fn cure(
     Ok(())
 }
 
-fn potion_cure_poison(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn potion_cure_poison(
+    game: &mut Game,
+    _ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
     cure(game, call, &IS_POISON, "the poison leave your body")
 }
 
-fn potion_cleansing(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn potion_cleansing(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     cure(game, call, &IS_HARMFUL, "cleansed")
 }
 
-fn potion_restoration(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn potion_restoration(
+    game: &mut Game,
+    _ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
     cure(game, call, &IS_DRAIN, "restored")
 }
 
@@ -163,12 +186,12 @@ fn random_effect(game: &mut Game, t: ThingId) -> Result<(), Error> {
     Ok(())
 }
 
-fn potion_chaos(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn potion_chaos(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     random_effect(game, t)
 }
 
-fn eat_food(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn eat_food(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let amount = game.query(call.this, &HEAL_AMOUNT)?;
     combat::heal(game, t, amount)?;
@@ -178,7 +201,11 @@ fn eat_food(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Erro
     Ok(())
 }
 
-fn eat_magic_mushroom(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn eat_magic_mushroom(
+    game: &mut Game,
+    _ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
     let t = target(call)?;
     if is_hero(game, t) {
         say(game, "The world shimmers.");
@@ -186,7 +213,7 @@ fn eat_magic_mushroom(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Resul
     random_effect(game, t)
 }
 
-fn eat_ingredient(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn eat_ingredient(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     identify(game, call.this)?;
     if is_hero(game, t) {
@@ -196,7 +223,7 @@ fn eat_ingredient(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<()
     Ok(())
 }
 
-fn use_fountain(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn use_fountain(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let who = target(call)?;
     let amount = game.query(call.this, &HEAL_AMOUNT)?;
     combat::heal(game, who, amount)?;
@@ -216,7 +243,7 @@ fn use_fountain(game: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), 
     Ok(())
 }
 
-fn death_transform(game: &mut Game, hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+fn death_transform(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let Some(into) = game.query_opt(call.this, &DEATH_TRANSFORM)? else {
         return Ok(());
     };
@@ -226,7 +253,7 @@ fn death_transform(game: &mut Game, hooks: &Hooks, call: &HookCall) -> Result<()
     }
     let at = game.location(call.this)?;
     let before = capitalise(&the_name(game, call.this)?);
-    let id = game.spawn_mut(hooks, &into, at)?;
+    let id = game.spawn_mut(ctx, &into, at)?;
     if hero_sees(game, at) {
         let after = crate::alchemy::text::a_name(game, id)?;
         say(game, format!("{before} rises again as {after}!"));

@@ -1,5 +1,11 @@
-//! Saving and loading: the whole game value as JSON inside an envelope naming the game, the
-//! envelope's version and a checksum of the state (the engine's `state_hash`).
+//! Saving and loading: the game as JSON inside an envelope naming the game, the envelope's
+//! version and a checksum of the state.
+//!
+//! Since version 3 the state is the engine's [`SavedGame`]: the library by reference (only
+//! what play changed in it, such as identified potions) and each thing as its differences
+//! from its prototype, linked on load to this build's library, so content fixes reach old
+//! saves. The checksum covers the state's exact bytes. Versions 1 and 2 (the whole game
+//! value, library included, with the engine's `state_hash` as the checksum) still load.
 //!
 //! Writing goes through [`crate::storage::write_atomic`]: a unique temporary file, flushed,
 //! renamed over the old save, the directory flushed, the result read back. A crash or
@@ -13,17 +19,21 @@
 
 use std::path::{Path, PathBuf};
 
-use alembic::{Game, Hooks, ThingId};
+use std::hash::Hasher;
+
+use alembic::{Game, Hooks, LoadError, SavedGame, StableHasher, ThingId};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 use super::props::{
     DEEPEST, HERO, HPS, HPS_MAX, IS_CREATURE, IS_HERO, KILLS, MSG_COUNT, REGEN_ACC, TIME,
 };
 use crate::storage::{self, StorageError};
 
-/// The envelope's version. Version 2 added the checksum; version 1 saves (no checksum)
-/// still load, checked like any other.
-pub const SAVE_VERSION: u32 = 2;
+/// The envelope's version. Version 3 saves the library by reference ([`SavedGame`]);
+/// version 2 added the checksum; version 1 saves (no checksum) still load, checked like any
+/// other.
+pub const SAVE_VERSION: u32 = 3;
 /// The largest save file read: 64 MiB (a real save is under 2 MiB).
 pub const MAX_SAVE_BYTES: u64 = storage::MAX_FILE_BYTES;
 /// The longest message a save may hold, in bytes.
@@ -108,13 +118,18 @@ pub struct Envelope<G> {
     pub state: G,
 }
 
+/// The version of the whole-game form: the game value in full, library included, with its
+/// `state_hash` as the checksum. This build still reads it; [`to_text`] writes version 3.
+pub const WHOLE_GAME_VERSION: u32 = 2;
+
 impl<'a> Envelope<&'a Game> {
-    /// The envelope this build writes for `game`.
+    /// The whole-game envelope ([`WHOLE_GAME_VERSION`]) for `game`: what builds before
+    /// version 3 wrote, and a format any serde format can carry.
     #[must_use]
     pub fn of(game: &'a Game) -> Self {
         Envelope {
             game: GAME_NAME.to_string(),
-            version: SAVE_VERSION,
+            version: WHOLE_GAME_VERSION,
             checksum: Some(game.state_hash()),
             modes: Vec::new(),
             state: game,
@@ -135,11 +150,28 @@ pub fn to_text(game: &Game) -> Result<String, SaveError> {
 
 /// The save text of `game`, marked with `modes` (such as `practice`).
 pub fn to_text_with_modes(game: &Game, modes: &[&str]) -> Result<String, SaveError> {
+    let base = super::library::base_library().map_err(|e| SaveError::Encode(e.to_string()))?;
+    let state = SavedGame::of(game, &base)
+        .map_err(|e| SaveError::Encode(e.to_string()))?
+        .to_json()
+        .map_err(|e| SaveError::Encode(e.to_string()))?;
+    let checksum = bytes_checksum(&state);
+    let state = RawValue::from_string(state).map_err(|e| SaveError::Encode(e.to_string()))?;
     let env = Envelope {
+        game: GAME_NAME.to_string(),
+        version: SAVE_VERSION,
+        checksum: Some(checksum),
         modes: modes.iter().map(|m| (*m).to_owned()).collect(),
-        ..Envelope::of(game)
+        state,
     };
     serde_json::to_string(&env).map_err(|e| SaveError::Encode(e.to_string()))
+}
+
+/// The checksum of a version 3 state: a stable hash of its exact bytes.
+fn bytes_checksum(state: &str) -> u64 {
+    let mut h = StableHasher::new();
+    h.write(state.as_bytes());
+    h.finish()
 }
 
 /// The modes a save is marked with (empty for a normal game, and for text that is not a
@@ -172,6 +204,9 @@ pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
             found: header.version,
         });
     }
+    if header.version >= 3 {
+        return from_v3(text, hooks);
+    }
     let env: Envelope<Game> =
         serde_json::from_str(text).map_err(|e| SaveError::Corrupt(e.to_string()))?;
     match env.checksum {
@@ -188,6 +223,31 @@ pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
     }
     validate(&env.state, hooks)?;
     Ok(env.state)
+}
+
+/// Read a version 3 save: check the checksum over the state's bytes, link the state to this
+/// build's library (the engine checks invariants and hooks), then [`validate`].
+fn from_v3(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
+    let env: Envelope<Box<RawValue>> =
+        serde_json::from_str(text).map_err(|e| SaveError::Corrupt(e.to_string()))?;
+    let state = env.state.get();
+    let Some(expected) = env.checksum else {
+        return Err(SaveError::Corrupt("the checksum is missing".into()));
+    };
+    let found = bytes_checksum(state);
+    if found != expected {
+        return Err(SaveError::Checksum { expected, found });
+    }
+    let base = super::library::base_library().map_err(|e| SaveError::Invalid(e.to_string()))?;
+    let game = SavedGame::from_json(state, &base)
+        .and_then(|s| s.link(&base, hooks))
+        .map_err(|e| match e {
+            LoadError::Hook(e) => SaveError::UnknownHook(e.to_string()),
+            LoadError::Corrupt(e) => SaveError::Corrupt(e),
+            other => SaveError::Invalid(other.to_string()),
+        })?;
+    validate(&game, hooks)?;
+    Ok(game)
 }
 
 /// Check that a loaded value is a game Alchemy can play: the engine's invariants (the

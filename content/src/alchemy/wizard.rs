@@ -20,8 +20,8 @@
 use std::fmt::Write as _;
 
 use alembic::{
-    Args, Game, Hooks, Loc, Place, Prop, PropKey, ThingId, Value, WizardCommands, WizardError,
-    WizardOutcome, WizardSpec,
+    Args, Game, HookCtx, Hooks, Loc, Place, Prop, PropKey, ThingId, Value, WizardCommands,
+    WizardError, WizardOutcome, WizardSpec,
 };
 
 use super::command::Rules;
@@ -195,7 +195,9 @@ fn summon(g: &Game, hooks: &Hooks, a: &Args) -> Outcome {
     let Some(spot) = free_beside(&w, at) else {
         return Err(WizardError::Refused("There is no room next to you.".into()));
     };
-    let id = w.spawn_mut(hooks, name, spot).map_err(internal)?;
+    let id = w
+        .spawn_mut(&mut HookCtx::new(hooks), name, spot)
+        .map_err(internal)?;
     let what = a_name(&w, id).map_err(internal)?;
     Ok(WizardOutcome::new(w).line(format!(
         "Summoned {what} at ({}, {}).",
@@ -209,7 +211,9 @@ fn give(g: &Game, hooks: &Hooks, a: &Args) -> Outcome {
     let name = a.word("name")?;
     let h = hero_of(g)?;
     let mut w = g.clone();
-    let id = w.spawn_mut(hooks, name, Place::In(h)).map_err(internal)?;
+    let id = w
+        .spawn_mut(&mut HookCtx::new(hooks), name, Place::In(h))
+        .map_err(internal)?;
     let what = a_name(&w, id).map_err(internal)?;
     Ok(WizardOutcome::new(w).line(format!("You now carry {what}.")))
 }

@@ -9,8 +9,8 @@
 use std::sync::Arc;
 
 use alembic::{
-    Error, FREQ, Game, Hook, Hooks, LEVEL, Library, ON_ACTION, ON_USE, Prop, Props, Rgb, ThingId,
-    TileId,
+    Error, FREQ, Game, Hook, Hooks, LEVEL, Layer, Library, ON_ACTION, ON_USE, Prop, Props, Rgb,
+    ThingId, TileId,
 };
 
 use super::rules::{self, Outcome};
@@ -77,7 +77,7 @@ pub const REINFORCEMENTS: Prop<bool> = Prop::with_default("caves.reinforcements"
 pub const SEED: Prop<i64> = Prop::new("caves.seed");
 
 /// The layer holding the player's memory of the map: tile number + 1 where seen, 0 unseen.
-pub const SEEN_LAYER: &str = "caves.seen";
+pub const SEEN_LAYER: Layer<Option<TileId>> = Layer::new("caves.seen");
 
 // ----- tiles ---------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use alembic::{
-    DijkstraMap, Dir, Error, Game, HookCall, Hooks, Loc, LocBox, ON_ACTION, ON_USE, Place,
+    DijkstraMap, Dir, Error, Game, HookCall, HookCtx, Loc, LocBox, ON_ACTION, ON_USE, Place,
     PropType, Search, ThingId, TileId, Value, ValueKind, VisibleSet, astar, field_of_view,
 };
 use serde::{Deserialize, Serialize};
@@ -184,10 +184,7 @@ pub fn visible(g: &Game) -> Result<VisibleSet, Error> {
 /// The tile the player remembers at `l`, if they have seen it.
 #[must_use]
 pub fn remembered(g: &Game, l: Loc) -> Option<TileId> {
-    match g.layer_get(SEEN_LAYER, l) {
-        0 => None,
-        n => u16::try_from(n - 1).ok().map(TileId),
-    }
+    g.layer_get(&SEEN_LAYER, l)
 }
 
 /// Write what the player sees into their memory of the map (a layer of the game value).
@@ -195,7 +192,7 @@ pub(crate) fn remember_view(g: &mut Game) -> Result<(), Error> {
     let seen = visible(g)?;
     for l in seen.iter() {
         let t = g.tile(l);
-        g.set_layer_mut(SEEN_LAYER, l, u64::from(t.0) + 1);
+        g.set_layer_mut(&SEEN_LAYER, l, Some(t));
     }
     Ok(())
 }
@@ -245,7 +242,7 @@ pub(crate) fn attack(g: &mut Game, attacker: ThingId, target: ThingId) -> Result
         actor: Some(attacker),
         ..HookCall::on(target)
     };
-    g.run_hook_mut(&hooks()?, &ON_USE, call)?;
+    g.run_hook_mut(&mut HookCtx::new(&hooks()?), &ON_USE, call)?;
     if alive(g, attacker) && alive(g, target) {
         strike(g, attacker, target)?;
     }
@@ -428,13 +425,15 @@ pub(crate) fn nearest_free(g: &Game, l: Loc) -> Option<Loc> {
 /// Every other creature on the player's level takes its turn, in id order; then the player
 /// heals a little.
 fn world_turn(g: &mut Game, p: ThingId) -> Result<(), Error> {
-    let hooks = &hooks()?;
+    let hooks = hooks()?;
+    // One context for the whole turn: hooks share its scratch store.
+    let mut ctx = HookCtx::new(&hooks);
     let z = g.location(p)?.z;
     for id in creatures_on(g, z) {
         if id == p || !g.contains(id) {
             continue;
         }
-        g.run_hook_mut(hooks, &ON_ACTION, HookCall::on(id))?;
+        g.run_hook_mut(&mut ctx, &ON_ACTION, HookCall::on(id))?;
         if outcome(g)? != Outcome::Playing {
             return Ok(());
         }
@@ -465,7 +464,7 @@ fn reinforce(g: &mut Game, p: ThingId, z: i32) -> Result<(), Error> {
     let name = g.random_name(&IS_HOSTILE, 1, depth + 1)?;
     let away = (g.location(p)?, VIEW_RADIUS + 3);
     if let Some(at) = random_empty_floor(g, z, Some(away))? {
-        g.spawn_mut(&hooks()?, &name, at)?;
+        g.spawn_mut(&mut HookCtx::new(&hooks()?), &name, at)?;
     }
     Ok(())
 }
@@ -487,7 +486,11 @@ fn wander(g: &mut Game, me: ThingId, can_enter: impl Fn(&Game, Loc) -> bool) -> 
 }
 
 /// Lichen (`ON_ACTION`): with a small chance, grows into an empty neighbouring floor cell.
-pub(crate) fn lichen_turn(g: &mut Game, hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+pub(crate) fn lichen_turn(
+    g: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
     let me = call.this;
     let spores = g.query(me, &SPORES)?;
     if spores <= 0 || !g.rng().one_in(1, LICHEN_GROWTH_ODDS) {
@@ -503,14 +506,18 @@ pub(crate) fn lichen_turn(g: &mut Game, hooks: &Hooks, call: &HookCall) -> Resul
         return Ok(());
     };
     g.set_mut(me, &SPORES, spores - 1)?;
-    let child = g.spawn_mut(hooks, "lichen", options[i])?;
+    let child = g.spawn_mut(ctx, "lichen", options[i])?;
     g.set_mut(child, &SPORES, spores - 1)?;
     say_near(g, here, "The lichen grows.");
     Ok(())
 }
 
 /// Lichen (`ON_USE`): stings whoever touches it.
-pub(crate) fn lichen_sting(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+pub(crate) fn lichen_sting(
+    g: &mut Game,
+    _ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
     match call.actor {
         Some(toucher) if g.contains(toucher) => strike(g, call.this, toucher),
         _ => Ok(()),
@@ -518,12 +525,20 @@ pub(crate) fn lichen_sting(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Res
 }
 
 /// Bunny: hops about at random.
-pub(crate) fn bunny_turn(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+pub(crate) fn bunny_turn(
+    g: &mut Game,
+    _ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
     wander(g, call.this, walkable)
 }
 
 /// Silverfish: wanders through rock and floor alike (never into the level's border).
-pub(crate) fn silverfish_turn(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+pub(crate) fn silverfish_turn(
+    g: &mut Game,
+    _ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
     let levels = g.var(&LEVELS)?;
     wander(g, call.this, |g, l| {
         is_inner(l, levels) && (walkable(g, l) || g.tile_def(l).is_ok_and(|d| d.is(&DIGGABLE)))
@@ -572,7 +587,7 @@ fn drift(g: &mut Game, me: ThingId, goal: Loc) -> Result<(), Error> {
 /// Cave bat: bites the player when beside them; within 10 cells it flies at them two turns in
 /// three, rolling down a Dijkstra map; farther off on the same level it drifts towards them
 /// one turn in three (it hears them); otherwise it flutters at random.
-pub(crate) fn bat_turn(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+pub(crate) fn bat_turn(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let me = call.this;
     let here = g.location(me)?;
     match prey(g, here, 10)? {
@@ -597,7 +612,11 @@ pub(crate) fn bat_turn(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<
 
 /// Zombie: slow (acts every other turn); claws the player when beside them, follows them by
 /// A* within 20 cells, and otherwise shuffles towards the player's scent (half its turns).
-pub(crate) fn zombie_turn(g: &mut Game, _hooks: &Hooks, call: &HookCall) -> Result<(), Error> {
+pub(crate) fn zombie_turn(
+    g: &mut Game,
+    _ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
     if !g.turn().is_multiple_of(2) {
         return Ok(());
     }

@@ -1,7 +1,7 @@
 //! Wizard mode for the Caves: the same engine registry ([`WizardCommands`]) that Alchemy
 //! uses, with the Caves' own commands.
 
-use alembic::{Args, Game, Loc, WizardCommands, WizardError, WizardOutcome, WizardSpec};
+use alembic::{Args, Game, HookCtx, Loc, WizardCommands, WizardError, WizardOutcome, WizardSpec};
 
 use super::data::{DEEPEST, HP, IS_HERO, LEVELS, MAX_HP, SEEN_LAYER, STAIRS, WALKABLE, hooks};
 use super::rules::{Outcome, nearest_free, outcome, player, remember_view};
@@ -82,7 +82,7 @@ fn reveal(g: &Game, _: &Args) -> Done {
     let mut w = g.clone();
     for l in level_box(z).iter() {
         let t = w.tile(l);
-        w.set_layer_mut(SEEN_LAYER, l, u64::from(t.0) + 1);
+        w.set_layer_mut(&SEEN_LAYER, l, Some(t));
     }
     Ok(WizardOutcome::new(w).line(format!("You now know all of level {}.", depth_of(z) + 1)))
 }
@@ -157,7 +157,7 @@ fn summon(g: &Game, a: &Args) -> Done {
         return Err(WizardError::Refused("There is no room near you.".into()));
     };
     let mut w = g.clone();
-    w.spawn_mut(&hooks().map_err(internal)?, name, spot)
+    w.spawn_mut(&mut HookCtx::new(&hooks().map_err(internal)?), name, spot)
         .map_err(internal)?;
     Ok(WizardOutcome::new(w).line(format!(
         "Summoned a {name} at ({}, {}).",

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use alembic::{Adjacency, DijkstraMap, Error, Game, Loc, LocBox, Regions, ThingId, TileMap};
+use alembic::{
+    Adjacency, Cave, DijkstraMap, Error, Game, HookCtx, Loc, LocBox, Regions, ThingId, TileMap,
+};
 
 use super::data::{
     self, CAUSE, DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS,
@@ -67,8 +69,10 @@ pub fn new_game(seed: u64) -> Result<Game, Error> {
 fn carve_levels(g: &mut Game, levels: i32) -> Result<(), Error> {
     let mut maps = Vec::new();
     for _ in 0..levels {
-        let mut cave = TileMap::cave(WIDTH, HEIGHT, FLOOR_CHANCE, SMOOTHING, g.rng())
-            .ok_or(Error::OutOfBounds(Loc::new(WIDTH, HEIGHT, 0)))?;
+        let mut cave = Cave::new(WIDTH, HEIGHT)
+            .floor_chance(FLOOR_CHANCE)
+            .rounds(SMOOTHING)
+            .build(g.rng())?;
         let regions = cave.regions(|&f| f, Adjacency::Eight);
         for l in level_box(0).iter() {
             if regions
@@ -120,7 +124,7 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
     };
     let in_top = |l: Loc| top.label(l).is_some() && top.label(l) == top.largest();
     let start = farthest_where(&walk_from(&g, &[anywhere]), in_top).map_or(anywhere, |(l, _)| l);
-    let player = g.spawn_mut(hooks, "player", start)?;
+    let player = g.spawn_mut(&mut HookCtx::new(hooks), "player", start)?;
     g.set_var_mut(&PLAYER, player);
     g.set_var_mut(&DEEPEST, 0);
 
@@ -203,7 +207,7 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
         for (name, count) in plan {
             for _ in 0..count {
                 if let Some(l) = random_empty_floor(&mut g, z, Some((start, 10)))? {
-                    g.spawn_mut(hooks, name, l)?;
+                    g.spawn_mut(&mut HookCtx::new(hooks), name, l)?;
                 }
             }
         }
@@ -295,8 +299,7 @@ pub(crate) fn walkable(g: &Game, l: Loc) -> bool {
 /// # Errors
 /// Only if the level size were invalid for a [`TileMap`] (it is a valid constant).
 pub fn walkable_regions(g: &Game, z: i32) -> Result<Regions, Error> {
-    let mut map =
-        TileMap::new(WIDTH, HEIGHT, false).ok_or(Error::OutOfBounds(Loc::new(WIDTH, HEIGHT, z)))?;
+    let mut map = TileMap::new(WIDTH, HEIGHT, false)?;
     for l in level_box(z).iter() {
         if walkable(g, l) {
             map.set(l.with_z(0), true);
@@ -373,7 +376,7 @@ pub fn arena(seed: u64, levels: &[&[&str]]) -> Result<Game, Error> {
                 };
                 g.set_tile_mut(l, tile(&g, tile_name)?)?;
                 if let Some(name) = creature {
-                    let id = g.spawn_mut(hooks, name, l)?;
+                    let id = g.spawn_mut(&mut HookCtx::new(hooks), name, l)?;
                     if name == "player" {
                         if player.is_some() {
                             return Err(Error::OutOfBounds(l));

@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(dead_code)]
 
-use alembic::{Game, Loc, LocBox, Place, ThingId};
+use alembic::{Game, HookCtx, Loc, LocBox, Place, ThingId};
 use alembic_content::alchemy::props::{HERO, IS_WIELDED};
 use alembic_content::alchemy::rules::world::hero_view;
 use alembic_content::alchemy::{Command, Rules, apply, library, rules};
@@ -25,7 +25,11 @@ pub fn arena(seed: u64) -> (Game, Rules, ThingId) {
     game.fill_tiles_mut(LocBox::rect(-7, -4, 15, 9, Z), floor)
         .unwrap();
     let hero = game
-        .spawn_mut(rules.hooks(), "you", Place::Map(Loc::new(0, 0, Z)))
+        .spawn_mut(
+            &mut HookCtx::new(rules.hooks()),
+            "you",
+            Place::Map(Loc::new(0, 0, Z)),
+        )
         .unwrap();
     game.set_var_mut(&HERO, hero);
     let view = hero_view(&game).unwrap();
@@ -35,8 +39,12 @@ pub fn arena(seed: u64) -> (Game, Rules, ThingId) {
 
 /// Put a creature of `kind` at (x, y).
 pub fn put(game: &mut Game, rules: &Rules, kind: &str, x: i32, y: i32) -> ThingId {
-    game.spawn_mut(rules.hooks(), kind, Place::Map(Loc::new(x, y, Z)))
-        .unwrap()
+    game.spawn_mut(
+        &mut HookCtx::new(rules.hooks()),
+        kind,
+        Place::Map(Loc::new(x, y, Z)),
+    )
+    .unwrap()
 }
 
 /// Give the hero an item of `kind`.

@@ -51,7 +51,8 @@ fn build() -> Result<Library, Error> {
     potions::define(&mut lib)?;
     items::define(&mut lib)?;
     scenery::define(&mut lib)?;
-    Ok(lib)
+    // Saves name this library instead of copying it (see `alembic::SavedGame`).
+    Ok(lib.named("alchemy", 1))
 }
 
 /// Names of concrete prototypes with `flag`, sorted (deterministic).

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCall, Hooks, IS_CONTAINER, ON_DEATH, Place, ThingId};
+use alembic::{Error, Game, HookCall, HookCtx, Hooks, IS_CONTAINER, ON_DEATH, Place, ThingId};
 
 use super::effects::add_effect;
 use super::world::{hero_sees, say};
@@ -250,7 +250,7 @@ pub fn die(game: &mut Game, hooks: &Hooks, victim: ThingId, source: &Source) -> 
     }
     // The death hook sees the victim still in place (e.g. a vampyre bat rising again).
     game.run_hook_mut(
-        hooks,
+        &mut HookCtx::new(hooks),
         &ON_DEATH,
         HookCall {
             loc: Some(at),

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCall, Hooks, Loc, ON_CONSUME, Place, ThingId, Value};
+use alembic::{Error, Game, HookCall, HookCtx, Hooks, Loc, ON_CONSUME, Place, ThingId, Value};
 
 use super::ai::ACTION;
 use super::combat::{self, Source};
@@ -244,7 +244,7 @@ pub fn consume(
     target: ThingId,
 ) -> Result<(), Error> {
     game.run_hook_mut(
-        hooks,
+        &mut HookCtx::new(hooks),
         &ON_CONSUME,
         HookCall {
             actor: Some(actor),

@@ -3,7 +3,7 @@
 //! time and acts while it has some (each action costs it `100·c/its speed`), wandering
 //! monsters may appear out of sight, and the hero's map memory is updated.
 
-use alembic::{Error, Game, Hooks};
+use alembic::{Error, Game, HookCtx, Hooks};
 
 use super::ai;
 use super::effects;
@@ -139,7 +139,7 @@ fn wandering_monsters(
     let depth = -z;
     let lib = game.library().clone();
     if let Ok(name) = lib.random_name(game.rng(), &IS_CREATURE, (depth - 3).max(1), depth) {
-        game.spawn_mut(hooks, &name, l)?;
+        game.spawn_mut(&mut HookCtx::new(hooks), &name, l)?;
     }
     Ok(())
 }

@@ -1,0 +1,379 @@
+//! Saves by reference: a saved game names its library instead of copying it.
+//!
+//! A [`Game`] serializes whole, library included: right for undo, replays and tests. A save
+//! file wants less. [`SavedGame::of`] stores the library's [`LibraryId`] plus only what play
+//! changed in it (an identified potion kind), and each thing as its prototype's name plus
+//! the properties where it differs from that prototype. [`SavedGame::link`] rebuilds the
+//! game against the library of the running build, so a content fix reaches old saves, and
+//! checks the game's invariants and that every hook it names is registered.
+//!
+//! # Formats and migration
+//! [`SavedGame::from_json`] reads every format this engine ever wrote:
+//! - format 1: a whole [`Game`] (library copied in). It is lifted by diffing its library
+//!   against the current one, so what play changed is kept;
+//! - format 2 ([`SAVED_GAME_FORMAT`]): this module's form.
+//!
+//! A game's own data migration (a prototype renamed between versions, say) goes between
+//! reading and linking: the [`SavedGame`] is plain data, and
+//! [`SavedGame::rename_prototype`] and [`SavedGame::library_id`] are there for it.
+//!
+//! Costs: saving and linking are Θ(things · properties) plus Θ(prototypes) to diff the
+//! library.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, InvariantError};
+use crate::game::{Game, GameRepr, SAVE_FORMAT};
+use crate::grid::Grid;
+use crate::hook::Hooks;
+use crate::library::{Library, LibraryId, Prototype, TileDef};
+use crate::loc::Loc;
+use crate::props::{Modifier, PropKey, PropMap, Value};
+use crate::thing::{IdList, Place, Thing, ThingId};
+
+/// The format [`SavedGame`] writes.
+pub const SAVED_GAME_FORMAT: u32 = 2;
+
+/// Why a saved game could not be read or linked. Nothing is half-loaded.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The text is not a saved game.
+    #[error("not a saved game: {0}")]
+    Corrupt(String),
+    /// A format this build cannot read.
+    #[error("save format {0} is not supported (this build reads formats 1 to {SAVED_GAME_FORMAT})")]
+    UnsupportedFormat(u64),
+    /// The save was played with another game's library.
+    #[error("the save is for library {saved:?}, not {current:?}")]
+    WrongLibrary {
+        /// The library the save names.
+        saved: Arc<str>,
+        /// The library it was linked against.
+        current: Arc<str>,
+    },
+    /// A thing names a prototype the library does not have.
+    #[error("thing {thing} is a {prototype:?}, which the library does not have")]
+    UnknownPrototype {
+        /// The thing.
+        thing: ThingId,
+        /// Its prototype.
+        prototype: Arc<str>,
+    },
+    /// The linked game breaks an invariant.
+    #[error("inconsistent game: {0}")]
+    Inconsistent(String),
+    /// The game names a hook that is not registered.
+    #[error(transparent)]
+    Hook(Error),
+}
+
+impl From<InvariantError> for LoadError {
+    fn from(e: InvariantError) -> Self {
+        LoadError::Inconsistent(e.to_string())
+    }
+}
+
+/// How a prototype differs from the library's one of the same name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct ProtoChange {
+    name: Arc<str>,
+    /// Properties added or changed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    set: Vec<(PropKey, Value)>,
+    /// Properties removed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    unset: Vec<PropKey>,
+}
+
+/// What play changed in the library: prototypes changed, added (whole) or removed, and the
+/// tile table when it differs at all.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct LibraryChanges {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    changed: Vec<ProtoChange>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    added: Vec<Prototype>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    removed: Vec<Arc<str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tiles: Option<Vec<TileDef>>,
+}
+
+/// A thing as saved: its prototype's name and where it differs from it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct SavedThing {
+    id: ThingId,
+    place: Place,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    proto: Option<Arc<str>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    set: Vec<(PropKey, Value)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    unset: Vec<PropKey>,
+    /// Its modifiers, when they differ from its prototype's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    mods: Option<Vec<Modifier>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    contents: Vec<ThingId>,
+}
+
+impl std::fmt::Debug for SavedGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SavedGame")
+            .field("format", &self.format)
+            .field("library", &self.library)
+            .field("things", &self.things.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A game in its save-file form: the library by reference, things as differences from their
+/// prototypes. See the [module](self) documentation.
+///
+/// ```
+/// use alembic::{Game, Hooks, Library, Loc, Prop, Props, SavedGame};
+/// const HP: Prop<i32> = Prop::new("hp");
+/// const KNOWN: Prop<bool> = Prop::with_default("known", false);
+/// let lib = Library::new()
+///     .proclaim("rat", None, Props::new().with(HP, 3))?
+///     .proclaim("potion", None, Props::new())?
+///     .named("demo", 1);
+/// let mut g = Game::new(1).with_library(lib.clone());
+/// let rat = g.add_thing_mut(Loc::new(0, 0, 0), g.library().create("rat")?)?;
+/// g.set_mut(rat, &HP, 2)?; // hurt: differs from its prototype
+/// g.library_mut().set_proto_prop("potion", &KNOWN, true)?; // identified during play
+///
+/// let text = SavedGame::of(&g, &lib)?.to_json()?;
+/// let back = SavedGame::from_json(&text, &lib)?.link(&lib, &Hooks::new())?;
+/// assert_eq!(back, g);
+///
+/// // A content fix: rats now have 4 hp. The hurt rat keeps its 2; a fresh one gets 4.
+/// let fixed = Library::new()
+///     .proclaim("rat", None, Props::new().with(HP, 4))?
+///     .proclaim("potion", None, Props::new())?
+///     .named("demo", 2);
+/// let linked = SavedGame::from_json(&text, &fixed)?.link(&fixed, &Hooks::new())?;
+/// assert_eq!(linked.query(rat, &HP)?, 2);
+/// assert_eq!(linked.library().create("rat")?.get(&HP)?, 4);
+/// assert!(linked.library().get("potion")?.is(&KNOWN)); // play's change survives
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Serialize, Deserialize)]
+pub struct SavedGame {
+    format: u32,
+    library: LibraryId,
+    changes: LibraryChanges,
+    things: Vec<SavedThing>,
+    cells: Vec<(Loc, Vec<ThingId>)>,
+    /// Everything else: turn, RNG, terrain, variables, log, layers, schedule, levels.
+    rest: GameRepr,
+}
+
+fn diff(base: &PropMap, now: &PropMap) -> (Vec<(PropKey, Value)>, Vec<PropKey>) {
+    let set = now
+        .iter()
+        .filter(|(k, v)| base.get(k) != Some(*v))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let unset = base
+        .iter()
+        .filter(|(k, _)| now.get(k).is_none())
+        .map(|(k, _)| k.clone())
+        .collect();
+    (set, unset)
+}
+
+fn apply(base: &PropMap, set: &[(PropKey, Value)], unset: &[PropKey]) -> PropMap {
+    let mut m = base.clone();
+    for k in unset {
+        m.remove(k);
+    }
+    for (k, v) in set {
+        m.insert(k.clone(), v.clone());
+    }
+    m
+}
+
+impl SavedGame {
+    /// The save form of `game`, whose library was made from `base` (the running build's).
+    pub fn of(game: &Game, base: &Library) -> Result<SavedGame, Error> {
+        let lib = game.library();
+        let mut changes = LibraryChanges::default();
+        for p in lib.protos.values() {
+            match base.protos.get(&p.name) {
+                Some(b) if Arc::ptr_eq(b, p) || **b == **p => {}
+                Some(b) if b.parent == p.parent && b.mods == p.mods => {
+                    let (set, unset) = diff(&b.props, &p.props);
+                    changes.changed.push(ProtoChange {
+                        name: p.name.clone(),
+                        set,
+                        unset,
+                    });
+                }
+                _ => changes.added.push(Prototype::clone(p)),
+            }
+        }
+        changes.removed = base
+            .protos
+            .keys()
+            .filter(|k| !lib.protos.contains_key(*k))
+            .cloned()
+            .collect();
+        if lib.tiles.iter().ne(base.tiles.iter()) {
+            changes.tiles = Some(lib.tiles.iter().map(|t| TileDef::clone(t)).collect());
+        }
+        let mut things = Vec::with_capacity(game.thing_count());
+        for t in game.all_things() {
+            let (Some(id), Some(place)) = (t.id, t.place) else {
+                continue;
+            };
+            let proto = t.proto.as_ref().and_then(|n| lib.protos.get(n));
+            let empty = PropMap::new();
+            let (set, unset) = diff(proto.map_or(&empty, |p| &p.props), &t.props);
+            let same_mods = proto.map_or(t.mods.is_empty(), |p| p.mods == t.mods);
+            things.push(SavedThing {
+                id,
+                place,
+                proto: t.proto.clone(),
+                set,
+                unset,
+                mods: (!same_mods).then(|| t.mods.to_vec()),
+                contents: t.contents.as_slice().to_vec(),
+            });
+        }
+        let mut rest = game.to_repr();
+        let cells = game.cells_in_order();
+        rest.library = Library::new();
+        rest.things = Vec::new();
+        rest.cells = Grid::new(IdList::default());
+        Ok(SavedGame {
+            format: SAVED_GAME_FORMAT,
+            library: lib.id().clone(),
+            changes,
+            things,
+            cells,
+            rest,
+        })
+    }
+
+    /// This save as JSON.
+    pub fn to_json(&self) -> Result<String, LoadError> {
+        serde_json::to_string(self).map_err(|e| LoadError::Corrupt(e.to_string()))
+    }
+
+    /// A saved game from JSON in any format this engine wrote (see the module docs): format
+    /// 1 saves are lifted against `base`, the running build's library.
+    pub fn from_json(text: &str, base: &Library) -> Result<SavedGame, LoadError> {
+        #[derive(Deserialize)]
+        struct Format {
+            format: u64,
+        }
+        let f: Format =
+            serde_json::from_str(text).map_err(|e| LoadError::Corrupt(e.to_string()))?;
+        match f.format {
+            1 if SAVE_FORMAT == 1 => {
+                let game: Game =
+                    serde_json::from_str(text).map_err(|e| LoadError::Corrupt(e.to_string()))?;
+                SavedGame::of(&game, base).map_err(LoadError::Hook)
+            }
+            2 => serde_json::from_str(text).map_err(|e| LoadError::Corrupt(e.to_string())),
+            n => Err(LoadError::UnsupportedFormat(n)),
+        }
+    }
+
+    /// The library the save names.
+    #[must_use]
+    pub fn library_id(&self) -> &LibraryId {
+        &self.library
+    }
+
+    /// Rename a prototype throughout the save (a game's own migration, before linking).
+    pub fn rename_prototype(&mut self, from: &str, to: &str) {
+        let to: Arc<str> = Arc::from(to);
+        for t in &mut self.things {
+            if t.proto.as_deref() == Some(from) {
+                t.proto = Some(to.clone());
+            }
+        }
+        for c in &mut self.changes.changed {
+            if &*c.name == from {
+                c.name = to.clone();
+            }
+        }
+    }
+
+    /// The game, rebuilt against `base` (the running build's library) with play's changes
+    /// applied, verified, and with every hook it names found in `hooks`.
+    pub fn link(self, base: &Library, hooks: &Hooks) -> Result<Game, LoadError> {
+        if self.library.name != base.id().name && !self.library.name.is_empty() {
+            return Err(LoadError::WrongLibrary {
+                saved: self.library.name.clone(),
+                current: base.id().name.clone(),
+            });
+        }
+        let mut lib = base.clone();
+        for name in &self.changes.removed {
+            lib.protos.remove_mut(name);
+        }
+        for p in &self.changes.added {
+            lib.protos.insert_mut(p.name.clone(), Arc::new(p.clone()));
+        }
+        for c in &self.changes.changed {
+            if let Some(b) = lib.protos.get(&c.name) {
+                let mut p = Prototype::clone(b);
+                p.props = apply(&p.props, &c.set, &c.unset);
+                lib.protos.insert_mut(p.name.clone(), Arc::new(p));
+            }
+        }
+        if let Some(tiles) = &self.changes.tiles {
+            lib.replace_tiles(tiles.clone());
+        }
+        let mut things = Vec::with_capacity(self.things.len());
+        let empty = PropMap::new();
+        for s in self.things {
+            let proto = match &s.proto {
+                Some(name) => {
+                    Some(
+                        lib.protos
+                            .get(name)
+                            .ok_or_else(|| LoadError::UnknownPrototype {
+                                thing: s.id,
+                                prototype: name.clone(),
+                            })?,
+                    )
+                }
+                None => None,
+            };
+            let props = apply(proto.map_or(&empty, |p| &p.props), &s.set, &s.unset);
+            let mods = match s.mods {
+                Some(m) => m.into(),
+                None => proto.map_or_else(|| Arc::from(Vec::new()), |p| p.mods.clone()),
+            };
+            things.push(Thing {
+                id: Some(s.id),
+                place: Some(s.place),
+                proto: s.proto,
+                props,
+                mods,
+                contents: IdList::from_vec(s.contents),
+                modded_by: IdList::default(),
+            });
+        }
+        let mut cells = Grid::new(IdList::default());
+        for (loc, ids) in self.cells {
+            cells.set_mut(loc, IdList::from_vec(ids));
+        }
+        let repr = GameRepr {
+            library: lib,
+            things,
+            cells,
+            ..self.rest
+        };
+        let game = Game::from_repr(repr).map_err(LoadError::Inconsistent)?;
+        game.check_hooks(hooks).map_err(LoadError::Hook)?;
+        Ok(game)
+    }
+}

@@ -1,0 +1,276 @@
+//! Turn order: an energy/speed scheduler inside the game value, after rot.js's Speed
+//! scheduler.
+//!
+//! Every actor waits in one queue ordered by the time it next acts, then by when it was
+//! queued. A thing of [`SPEED`] `s` that takes an action costing `c` acts again `c · 100 / s`
+//! ticks later: at speed 200 it acts twice for every action at speed 100, at 50 half as often.
+//! [`NORMAL_ACTION`] (100) is the cost of one ordinary action.
+//!
+//! The queue lives in the [`Game`], so it is deterministic, undone by undo, replayed, and
+//! saved. Removing a thing takes it (and everything inside it) out of the queue, and
+//! [`Game::check_invariants`] checks that the queue names only things that exist.
+//!
+//! The usual loop: the player's command ends with [`Game::acted_mut`]; then
+//! [`Game::advance_until_mut`] lets every other actor take its turn (its [`ON_ACTION`]
+//! hook) until the player is next.
+//!
+//! Costs: [`Game::next_actor`] Θ(log actors); scheduling, rescheduling and removal
+//! Θ(log actors), persistent (older values keep their queues).
+//!
+//! [`ON_ACTION`]: crate::ON_ACTION
+
+use rpds::RedBlackTreeMapSync;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, InvariantError};
+use crate::game::Game;
+use crate::hook::{HookCall, HookCtx, ON_ACTION};
+use crate::props::Prop;
+use crate::thing::ThingId;
+
+/// How fast a thing acts (100 = normal, 200 = twice as often, 50 = half as often). Read with
+/// modifiers applied, so a potion of speed works. Values below 1 count as 1.
+pub const SPEED: Prop<i32> = Prop::with_default("speed", 100);
+
+/// The cost of one ordinary action, in ticks at normal speed.
+pub const NORMAL_ACTION: u64 = 100;
+
+/// The actor queue: (time, order queued) → actor, and its inverse.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Schedule {
+    clock: u64,
+    seq: u64,
+    queue: RedBlackTreeMapSync<(u64, u64), ThingId>,
+    slot: RedBlackTreeMapSync<ThingId, (u64, u64)>,
+}
+
+/// The saved form of a [`Schedule`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ScheduleRepr {
+    clock: u64,
+    seq: u64,
+    /// (time, order, actor), in queue order.
+    queue: Vec<(u64, u64, ThingId)>,
+}
+
+impl Schedule {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.queue.is_empty() && self.clock == 0 && self.seq == 0
+    }
+
+    pub(crate) fn to_repr(&self) -> ScheduleRepr {
+        ScheduleRepr {
+            clock: self.clock,
+            seq: self.seq,
+            queue: self.queue.iter().map(|(&(t, s), &id)| (t, s, id)).collect(),
+        }
+    }
+
+    pub(crate) fn from_repr(r: ScheduleRepr) -> Schedule {
+        let mut s = Schedule {
+            clock: r.clock,
+            seq: r.seq,
+            ..Schedule::default()
+        };
+        for (t, o, id) in r.queue {
+            s.queue.insert_mut((t, o), id);
+            s.slot.insert_mut(id, (t, o));
+        }
+        s
+    }
+
+    pub(crate) fn hash_into<H: std::hash::Hasher>(&self, state: &mut H) {
+        use std::hash::Hash;
+        self.clock.hash(state);
+        self.seq.hash(state);
+        for (k, id) in self.queue.iter() {
+            k.hash(state);
+            id.hash(state);
+        }
+    }
+
+    fn put(&mut self, id: ThingId, at: u64) {
+        self.remove(id);
+        let key = (at, self.seq);
+        self.seq += 1;
+        self.queue.insert_mut(key, id);
+        self.slot.insert_mut(id, key);
+    }
+
+    pub(crate) fn remove(&mut self, id: ThingId) {
+        if let Some(&key) = self.slot.get(&id) {
+            self.queue.remove_mut(&key);
+            self.slot.remove_mut(&id);
+        }
+    }
+
+    fn first(&self) -> Option<((u64, u64), ThingId)> {
+        self.queue.first().map(|(&k, &id)| (k, id))
+    }
+
+    pub(crate) fn ids(&self) -> impl Iterator<Item = ThingId> + '_ {
+        self.queue.values().copied()
+    }
+
+    pub(crate) fn check(&self, game: &Game) -> Result<(), InvariantError> {
+        if self.queue.size() != self.slot.size() {
+            return Err(InvariantError::Schedule("queue and slots differ in size"));
+        }
+        for (k, id) in self.queue.iter() {
+            if self.slot.get(id) != Some(k) {
+                return Err(InvariantError::Schedule("a queued actor's slot disagrees"));
+            }
+            if !game.contains(*id) {
+                return Err(InvariantError::ScheduledMissing(*id));
+            }
+            if k.1 >= self.seq {
+                return Err(InvariantError::Schedule("a slot is newer than the counter"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How [`Game::advance_until_mut`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use]
+pub enum Advance {
+    /// The next actor is this one, for which the predicate held; it has not acted.
+    Stopped(ThingId),
+    /// No actor is queued.
+    Empty,
+    /// The action limit was reached first; the next actor is still to act.
+    Limit,
+}
+
+impl Game {
+    /// The scheduler's clock: the time of the action last begun, in ticks.
+    #[must_use]
+    pub fn clock(&self) -> u64 {
+        self.schedule.clock
+    }
+
+    /// Put `id` in the actor queue to act `delay` ticks from now (moving it if it was
+    /// queued). Θ(log actors).
+    pub fn schedule_mut(&mut self, id: ThingId, delay: u64) -> Result<(), Error> {
+        self.get_thing(id)?;
+        let at = self.schedule.clock.saturating_add(delay);
+        self.schedule.put(id, at);
+        Ok(())
+    }
+
+    /// Take `id` out of the actor queue (nothing happens if it was not queued).
+    pub fn unschedule_mut(&mut self, id: ThingId) {
+        self.schedule.remove(id);
+    }
+
+    /// Whether `id` is in the actor queue.
+    #[must_use]
+    pub fn is_scheduled(&self, id: ThingId) -> bool {
+        self.schedule.slot.contains_key(&id)
+    }
+
+    /// Every queued actor, in the order they will act.
+    pub fn actors(&self) -> impl Iterator<Item = ThingId> + '_ {
+        self.schedule.ids()
+    }
+
+    /// The actor that acts next, if any. Θ(log actors).
+    #[must_use]
+    pub fn next_actor(&self) -> Option<ThingId> {
+        self.schedule.first().map(|(_, id)| id)
+    }
+
+    /// How many ticks an action of `cost` takes `id` at its current [`SPEED`] (modifiers
+    /// applied): `cost · 100 / speed`, at least 1.
+    pub fn action_delay(&self, id: ThingId, cost: u64) -> Result<u64, Error> {
+        let speed = u64::try_from(self.query(id, &SPEED)?.max(1)).unwrap_or(1);
+        Ok((cost.saturating_mul(100) / speed).max(1))
+    }
+
+    /// Record that `id` took an action of `cost` (e.g. [`NORMAL_ACTION`]): the clock moves to
+    /// the time `id` was due, and `id` is queued again after [`Game::action_delay`].
+    pub fn acted_mut(&mut self, id: ThingId, cost: u64) -> Result<(), Error> {
+        let delay = self.action_delay(id, cost)?;
+        if let Some(&(at, _)) = self.schedule.slot.get(&id) {
+            self.schedule.clock = self.schedule.clock.max(at);
+        }
+        self.schedule_mut(id, delay)
+    }
+
+    /// Let queued actors act, in order, until `stop(game, next)` holds for the next one, the
+    /// queue is empty, or `max_actions` actions were taken.
+    ///
+    /// Each actor runs its [`ON_ACTION`] hook (if it has one) with `ctx`. If the hook did
+    /// not queue the actor itself (with [`Game::acted_mut`] or [`Game::schedule_mut`], say
+    /// for a slow action) and the actor still exists, it is queued again after one
+    /// [`NORMAL_ACTION`]. All or nothing: if a hook fails, the game is as it was.
+    ///
+    /// ```
+    /// use alembic::{Advance, Error, Game, HookCall, HookCtx, Hooks, Loc, NORMAL_ACTION, ON_ACTION,
+    ///     Hook, Prop, Props, SPEED, Thing};
+    /// const MOVES: Prop<i32> = Prop::with_default("moves", 0);
+    /// fn act(g: &mut Game, _: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    ///     let n = g.query(call.this, &MOVES)?;
+    ///     g.set_mut(call.this, &MOVES, n + 1)
+    /// }
+    /// let hooks = Hooks::new().register("act", act)?;
+    /// let monster = |speed| Thing::new(Props::new().with(SPEED, speed).with(ON_ACTION, Hook::new("act")));
+    /// let mut g = Game::new(1);
+    /// let hero = g.add_thing_mut(Loc::new(0, 0, 0), Thing::new(Props::new()))?;
+    /// let fast = g.add_thing_mut(Loc::new(1, 0, 0), monster(200))?;
+    /// let slow = g.add_thing_mut(Loc::new(2, 0, 0), monster(50))?;
+    /// for id in [hero, fast, slow] {
+    ///     g.schedule_mut(id, 0)?;
+    /// }
+    /// let mut ctx = HookCtx::new(&hooks);
+    /// for _ in 0..4 {
+    ///     assert_eq!(g.advance_until_mut(&mut ctx, 100, |_, id| id == hero)?, Advance::Stopped(hero));
+    ///     g.acted_mut(hero, NORMAL_ACTION)?; // the hero's command
+    /// }
+    /// // Before the hero's fourth action (at tick 300), the fast one acted at ticks 0, 50, …, 250
+    /// // and the slow one at 0 and 200.
+    /// assert_eq!((g.query(fast, &MOVES)?, g.query(slow, &MOVES)?), (6, 2));
+    /// # Ok::<(), Error>(())
+    /// ```
+    ///
+    /// [`ON_ACTION`]: crate::ON_ACTION
+    pub fn advance_until_mut(
+        &mut self,
+        ctx: &mut HookCtx<'_>,
+        max_actions: usize,
+        mut stop: impl FnMut(&Game, ThingId) -> bool,
+    ) -> Result<Advance, Error> {
+        let mut work = self.clone();
+        let mut outcome = Advance::Limit;
+        for _ in 0..max_actions {
+            let Some(((at, _), id)) = work.schedule.first() else {
+                outcome = Advance::Empty;
+                break;
+            };
+            work.schedule.clock = work.schedule.clock.max(at);
+            if stop(&work, id) {
+                outcome = Advance::Stopped(id);
+                break;
+            }
+            let before = work.schedule.slot.get(&id).copied();
+            work.run_hook_mut(ctx, &ON_ACTION, HookCall::on(id))?;
+            if work.contains(id) && work.schedule.slot.get(&id).copied() == before {
+                work.acted_mut(id, NORMAL_ACTION)?;
+            }
+        }
+        if outcome == Advance::Limit {
+            match work.schedule.first() {
+                None => outcome = Advance::Empty,
+                Some(((at, _), id)) => {
+                    work.schedule.clock = work.schedule.clock.max(at);
+                    if stop(&work, id) {
+                        outcome = Advance::Stopped(id);
+                    }
+                }
+            }
+        }
+        *self = work;
+        Ok(outcome)
+    }
+}
