@@ -76,7 +76,7 @@ impl GameArgs {
     pub fn launch_options(&self, tiles: Option<bool>) -> LaunchOptions {
         LaunchOptions {
             game: self.game_name(),
-            seed: self.seed.as_deref().map(crate::alchemy_ui::seed_from_text),
+            seed: self.seed.as_deref().map(crate::alchemy::ui::seed_from_text),
             load: self.load.clone(),
             tiles,
             practice: self.practice,
@@ -175,7 +175,7 @@ pub const GAMES: &[GameEntry] = &[
     GameEntry {
         name: "alchemy",
         about: "fetch the Philosopher's Stone from depth 10 and climb back out",
-        launch: crate::alchemy_ui::launch,
+        launch: crate::alchemy::ui::launch,
         sim: Some(&crate::sim::AlchemySim),
         replay: true,
     },

@@ -1,13 +1,12 @@
 //! Games built on the `alembic` engine's public API, and [`launch()`], where every frontend gets
 //! its game from.
 //!
-//! - [`alchemy`]: the Alchemy roguelike; [`alchemy_ui`]: its screens.
+//! - [`alchemy`]: the Alchemy roguelike; [`alchemy::ui`]: its screens.
 //! - [`caves`]: the Caves of Clojure game, finished.
 //! - [`sim`]: the headless runner behind the `alembic-sim` binary, with a registry of games
 //!   by name.
 
 pub mod alchemy;
-pub mod alchemy_ui;
 pub mod caves;
 pub mod demo;
 pub mod keymap;

@@ -61,9 +61,24 @@ pub enum SimError {
         /// The games that have one.
         known: String,
     },
-    /// The game failed (an engine error: a bug).
-    #[error("{0}")]
-    Game(String),
+    /// The engine refused a call: a bug in a game's data or rules.
+    #[error(transparent)]
+    Engine(#[from] alembic::Error),
+    /// Alchemy's rules failed with an engine error (a bug, never a refusal).
+    #[error(transparent)]
+    Rules(#[from] alchemy::RuleError),
+    /// The Caves' runner failed (a bug).
+    #[error(transparent)]
+    Caves(#[from] crate::caves::SimError),
+    /// The run's recording could not be written.
+    #[error("cannot write the recording: {0}")]
+    Recording(#[from] alembic::ReplayError),
+    /// A report could not be written as JSON.
+    #[error("cannot write the report: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A report's state hash is not hexadecimal (a bug).
+    #[error("bad state hash in a report: {0}")]
+    Hash(#[from] std::num::ParseIntError),
 }
 
 /// What checking a recording found (`alembic-sim --replay FILE --verify`).
@@ -163,8 +178,8 @@ fn alchemy_run(
     policy: Policy,
     log: &mut dyn FnMut(u64, Command, &alembic::Game),
 ) -> Result<RunReport, SimError> {
-    let rules = Rules::new().map_err(err)?;
-    let mut game = alchemy::new_game(seed, &rules).map_err(err)?;
+    let rules = Rules::new().map_err(SimError::from)?;
+    let mut game = alchemy::new_game(seed, &rules).map_err(SimError::from)?;
     let mut rng = GameRng::seed_from(seed ^ 0x9E37_79B9_7F4A_7C15);
     let mut bot = Bot::new(seed);
     let mut attempts = 0u64;
@@ -183,18 +198,22 @@ fn alchemy_run(
                     break;
                 }
             }
-            Err(alchemy::RuleError::Refused(_)) => bot.refused(),
+            Err(alchemy::RuleError::Refused(_) | alchemy::RuleError::Wizard(_)) => bot.refused(),
             Err(alchemy::RuleError::GameOver) => break,
-            Err(e @ alchemy::RuleError::Engine(_)) => return Err(err(e)),
+            Err(e @ alchemy::RuleError::Engine(_)) => return Err(e.into()),
         }
     }
-    let s = alchemy::summary(&game).map_err(err)?;
+    let s = alchemy::summary(&game).map_err(SimError::from)?;
     Ok(RunReport {
         seed,
         turns: s.turns,
         deepest: s.deepest,
         depth: Some(s.depth),
-        stone: Some(alchemy::view::status(&game).map_err(err)?.has_stone),
+        stone: Some(
+            alchemy::view::status(&game)
+                .map_err(SimError::from)?
+                .has_stone,
+        ),
         outcome: s.outcome.to_string(),
         cause: s.cause,
         kills: s.kills,
@@ -222,9 +241,9 @@ fn record_run<C: Serialize>(
             rec.push_checkpoint(g.turn(), g.state_hash());
         }
     })?;
-    let hash = u64::from_str_radix(&report.hash, 16).map_err(err)?;
+    let hash = u64::from_str_radix(&report.hash, 16).map_err(SimError::from)?;
     rec.push_checkpoint(report.turns, hash);
-    let text = rec.to_text().map_err(err)?;
+    let text = rec.to_text().map_err(SimError::from)?;
     Ok((report, text))
 }
 
@@ -263,10 +282,6 @@ fn verify_report<S>(game: &str, seed: u64, v: &alembic::Verified<S>) -> VerifyRe
     }
 }
 
-fn err(e: impl std::fmt::Display) -> SimError {
-    SimError::Game(e.to_string())
-}
-
 /// A random command for the fuzzer: mostly moves, sometimes anything the hero could try.
 #[must_use]
 pub fn random_command(game: &alembic::Game, rng: &mut GameRng) -> Command {
@@ -303,7 +318,7 @@ pub fn random_command(game: &alembic::Game, rng: &mut GameRng) -> Command {
         85..=86 => Command::Open(dir(rng)),
         87 => Command::Close(dir(rng)),
         88..=89 => with_item(rng, Command::Analyse),
-        90 => Command::Craft("potion of healing".to_string()),
+        90 => Command::Craft("potion of healing".into()),
         91..=94 => Command::Descend,
         95..=97 => Command::Ascend,
         _ => match alchemy::view::hero_id(game).and_then(|h| game.location(h)) {
@@ -328,8 +343,8 @@ impl SimGame for AlchemySim {
         turns: u64,
         policy: Policy,
     ) -> Result<(RunReport, String), SimError> {
-        let rules = Rules::new().map_err(err)?;
-        let start = alchemy::new_game(seed, &rules).map_err(err)?;
+        let rules = Rules::new().map_err(SimError::from)?;
+        let start = alchemy::new_game(seed, &rules).map_err(SimError::from)?;
         record_run("alchemy", seed, &start, |log| {
             alchemy_run(seed, turns, policy, log)
         })
@@ -348,8 +363,8 @@ impl SimGame for AlchemySim {
         Ok(verify_report("alchemy", rec.header.seed, &v))
     }
     fn library_counts(&self) -> Result<serde_json::Value, SimError> {
-        let lib = alchemy::library::base_library().map_err(err)?;
-        serde_json::to_value(alchemy::library::counts(&lib)).map_err(err)
+        let lib = alchemy::library::base_library().map_err(SimError::from)?;
+        serde_json::to_value(alchemy::library::counts(&lib)).map_err(SimError::from)
     }
 }
 
@@ -365,7 +380,7 @@ impl SimGame for CavesSim {
     fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError> {
         crate::caves::simulate(seed, turns, caves_policy(policy))
             .map(caves_report)
-            .map_err(err)
+            .map_err(SimError::from)
     }
 
     fn record(
@@ -374,11 +389,11 @@ impl SimGame for CavesSim {
         turns: u64,
         policy: Policy,
     ) -> Result<(RunReport, String), SimError> {
-        let start = crate::caves::new_game(seed).map_err(err)?;
+        let start = crate::caves::new_game(seed).map_err(SimError::from)?;
         record_run("caves", seed, &start, |log| {
             crate::caves::simulate_logged(seed, turns, caves_policy(policy), log)
                 .map(caves_report)
-                .map_err(err)
+                .map_err(SimError::from)
         })
     }
 
@@ -398,6 +413,6 @@ impl SimGame for CavesSim {
     }
 
     fn library_counts(&self) -> Result<serde_json::Value, SimError> {
-        crate::caves::library_counts().map_err(err)
+        crate::caves::library_counts().map_err(SimError::from)
     }
 }

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use alembic_content::alchemy::props::HPS;
 use alembic_content::alchemy::rules::effects::add_effect;
+use alembic_content::alchemy::ui::{self as alchemy_ui, AlchemyCtx, Start, UiOptions};
 use alembic_content::alchemy::view::{self, ItemKind};
 use alembic_content::alchemy::{Rules, new_game, save};
-use alembic_content::alchemy_ui::{self, AlchemyCtx, Start, UiOptions};
 use alembic_content::{LaunchOptions, launch};
 use alembic_ui::{App, Control, Frame, Input, Key, ScreenStack, TestFrontend, run};
 

@@ -5,9 +5,9 @@ use alembic::{Game, Loc};
 use alembic_content::alchemy::dungeon::reachable;
 use alembic_content::alchemy::rules::memory::explored;
 use alembic_content::alchemy::rules::world::{creatures_on_level, hero, level_box};
+use alembic_content::alchemy::ui::travel::{self, MAX_STEPS, TravelEnd};
+use alembic_content::alchemy::ui::{self as alchemy_ui};
 use alembic_content::alchemy::{self, Rules};
-use alembic_content::alchemy_ui::travel::{self, MAX_STEPS, TravelEnd};
-use alembic_content::alchemy_ui::{self};
 
 /// A new game with every creature but the hero taken off level 1: undisturbed.
 fn quiet_game(seed: u64, rules: &Rules) -> Game {

@@ -7,8 +7,8 @@
 mod common;
 
 use alembic_content::alchemy::props::{HPS, HPS_MAX, LAST_SEEN};
+use alembic_content::alchemy::ui::{self as alchemy_ui, AlchemyCtx};
 use alembic_content::alchemy::view::{self, describe};
-use alembic_content::alchemy_ui::{self, AlchemyCtx};
 use alembic_ui::{App, Frame, Input, Key, ScreenStack};
 use common::{arena, at, give, put, wield};
 
@@ -177,11 +177,13 @@ fn inventory_letters_are_stable() {
     g = common::run(&g, &rules, Command::Quaff(potion));
     assert_eq!(letter_of(&g, herb), Some('c'));
     assert_eq!(letter_of(&g, dagger), Some('a'));
-    // A look-alike picked up later joins its group's letter; a new kind takes the free b.
+    // A look-alike picked up later joins its stack and letter; a new kind takes the free b.
     let floor_herb = g.library().create("bloodwort").unwrap();
     let floor_herb = g.add_thing_mut(at(0, 0), floor_herb).unwrap();
     g = common::run(&g, &rules, Command::PickUp(Some(floor_herb)));
-    assert_eq!(letter_of(&g, floor_herb), Some('c'));
+    assert!(!g.contains(floor_herb), "merged into the stack");
+    assert_eq!(alembic_content::alchemy::rules::stack::number(&g, herb), 2);
+    assert_eq!(letter_of(&g, herb), Some('c'));
     let sword = g.library().create("short sword").unwrap();
     let sword = g.add_thing_mut(at(0, 0), sword).unwrap();
     g = common::run(&g, &rules, Command::PickUp(Some(sword)));
@@ -335,7 +337,7 @@ fn bar_colour(f: &Frame) -> alembic::Rgb {
 /// HP falls below a quarter, not again while it stays low, and again after a new fall.
 #[test]
 fn health_warnings() {
-    use alembic_content::alchemy_ui::colours;
+    use alembic_content::alchemy::ui::colours;
     let (mut g, _rules, hero) = arena(10);
     let max = g.query(hero, &HPS_MAX).unwrap();
     let mut colour_at = |hp: i32| {

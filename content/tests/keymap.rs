@@ -1,9 +1,9 @@
 //! The keymap and the help screen come from one table, for both games: every key the help
 //! lists works, and every key that works is listed.
 
+use alembic_content::alchemy::ui::keymap::{self, KEYMAP, action_of};
+use alembic_content::alchemy::ui::{self as alchemy_ui, Start, UiOptions};
 use alembic_content::alchemy::{self, Rules};
-use alembic_content::alchemy_ui::keymap::{self, KEYMAP, action_of};
-use alembic_content::alchemy_ui::{self, Start, UiOptions};
 use alembic_content::caves;
 use alembic_ui::{Input, Key, TestFrontend, run};
 

@@ -27,6 +27,108 @@ fn counts_meet_the_issue() {
     );
 }
 
+/// The original Alchemy's 34 creatures, by family, exactly as it named them.
+const SEED_ROSTER: [(&str, &[&str]); 8] = [
+    ("bat", &["bat", "cave bat", "giant bat", "vampyre bat"]),
+    ("bear", &["cave bear", "giant bear"]),
+    ("rat", &["rat", "sewer rat", "giant rat", "demon rat"]),
+    (
+        "undead",
+        &[
+            "zombie",
+            "ghast",
+            "skeleton",
+            "skeleton warrior",
+            "wight",
+            "skeleton hero",
+            "vampyre",
+            "spectre",
+        ],
+    ),
+    (
+        "goblinoid",
+        &[
+            "small goblin",
+            "goblin",
+            "orc",
+            "black orc",
+            "orc champion",
+            "troll",
+            "troll king",
+        ],
+    ),
+    ("golem", &["golem", "immortal golem"]),
+    (
+        "snake",
+        &[
+            "grass snake",
+            "snake",
+            "red snake",
+            "cobra",
+            "king cobra",
+            "wyrm",
+        ],
+    ),
+    ("dragon", &["dragon"]),
+];
+
+#[test]
+fn every_creature_of_the_seed_roster_is_present_in_its_family() {
+    let lib = base_library().unwrap();
+    let mut n = 0;
+    for (family, names) in SEED_ROSTER {
+        for name in names {
+            let p = lib
+                .get(name)
+                .unwrap_or_else(|_| panic!("{name} is missing"));
+            assert!(
+                p.is(&IS_CREATURE) && !p.is_abstract(),
+                "{name} is no creature"
+            );
+            assert_eq!(&*p.get(&FAMILY).unwrap(), family, "{name}");
+            assert!(p.get(&alembic::LEVEL).unwrap() >= 1, "{name}");
+            n += 1;
+        }
+    }
+    assert_eq!(n, 34);
+}
+
+/// Within a family the roster is a ladder: a creature's threat (hit points, scaled up by
+/// its resistance to ordinary blows, times its damage) is at least that of every creature
+/// two or more levels shallower (neighbours may trade toughness for effects on hit).
+#[test]
+fn each_family_is_a_ladder_of_strength() {
+    use alembic_content::alchemy::props::{ATT_DAMAGE, HPS_MAX, RES_NORMAL};
+    let lib = base_library().unwrap();
+    for (family, names) in SEED_ROSTER {
+        let rungs: Vec<(i32, i32, &str)> = names
+            .iter()
+            .map(|n| {
+                let p = lib.get(n).unwrap();
+                let staying =
+                    p.get(&HPS_MAX).unwrap() * 100 / (100 - p.get(&RES_NORMAL).unwrap().min(90));
+                (
+                    p.get(&alembic::LEVEL).unwrap(),
+                    staying * p.get(&ATT_DAMAGE).unwrap(),
+                    *n,
+                )
+            })
+            .collect();
+        for deep in &rungs {
+            for shallow in rungs.iter().filter(|s| s.0 + 2 <= deep.0) {
+                assert!(
+                    deep.1 >= shallow.1,
+                    "{family}: {} (level {}) is weaker than {} (level {})",
+                    deep.2,
+                    deep.0,
+                    shallow.2,
+                    shallow.0
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn every_named_hook_is_registered_and_every_effect_exists() {
     let rules = Rules::new().unwrap();

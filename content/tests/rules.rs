@@ -8,7 +8,7 @@
 mod common;
 
 use alembic::{Dir, Game, Loc, LocBox, Place, ThingId};
-use alembic_content::alchemy::bot::Bot;
+use alembic_content::alchemy::bot::{Bot, Reason};
 use alembic_content::alchemy::props::{
     AG, APS, ATT_DAMAGE, AWAY_SINCE, BLOCK, DESTINATION, DROP_CHANCE, FOE, HPS, HPS_MAX,
     IS_HOSTILE, IS_OPEN, LAST_SEEN, SK, SPEED, ST,
@@ -409,7 +409,7 @@ fn the_bot_fights_what_it_can_beat_and_runs_from_what_it_cannot() {
     let rat = put(&mut g, &rules, "rat", 1, 0);
     let mut bot = Bot::new(1);
     assert_eq!(bot.choose(&g), Command::Move(Dir::East));
-    assert_eq!(bot.reason(), "fight");
+    assert_eq!(bot.reason(), Reason::Fight);
     // A troll king next to a weak hero in an open room: step away from it.
     g.remove_thing_mut(rat).unwrap();
     let king = put(&mut g, &rules, "troll king", 1, 0);
@@ -419,7 +419,7 @@ fn the_bot_fights_what_it_can_beat_and_runs_from_what_it_cannot() {
     let Command::Move(d) = cmd else {
         panic!("expected a step, got {cmd:?}")
     };
-    assert_eq!(bot.reason(), "escape");
+    assert_eq!(bot.reason(), Reason::Escape);
     let to = at(0, 0) + d;
     assert!(to.chebyshev(g.location(king).unwrap()) >= 2, "{d:?}");
     // Low with a known healing potion and the troll king beside it: drink.
@@ -439,7 +439,7 @@ fn the_bot_fights_what_it_can_beat_and_runs_from_what_it_cannot() {
     g.remove_thing_mut(p).unwrap();
     let mut bot = Bot::new(1);
     assert_eq!(bot.choose(&g), Command::Wait);
-    assert_eq!(bot.reason(), "rest");
+    assert_eq!(bot.reason(), Reason::Rest);
 }
 
 #[test]

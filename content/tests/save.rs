@@ -125,6 +125,20 @@ fn an_edited_save_fails_its_checksum() {
     }
 }
 
+/// Typed commands keep the recording format: a recipe is written as the potion's name, as
+/// when `Craft` held a string, and a stack drop names its count.
+#[test]
+fn typed_commands_keep_the_recording_format() {
+    use alembic_content::alchemy::Command;
+    let craft = Command::Craft("potion of healing".into());
+    let text = serde_json::to_string(&craft).unwrap();
+    assert_eq!(text, r#"{"Craft":"potion of healing"}"#);
+    let back: Command = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, craft);
+    let old: Command = serde_json::from_str(r#"{"Drop":7}"#).unwrap();
+    assert!(matches!(old, Command::Drop(_)));
+}
+
 #[test]
 fn saves_name_the_library_and_keep_what_play_changed() {
     let rules = Rules::new().unwrap();

@@ -38,7 +38,9 @@ fn soak(seeds: std::ops::Range<u64>, commands: usize, round_trip_every: usize, b
                 }
                 Err(RuleError::Refused(_)) => bot.refused(),
                 Err(RuleError::GameOver) => break,
-                Err(e @ RuleError::Engine(_)) => panic!("seed {seed}, command {i} ({cmd:?}): {e}"),
+                Err(e @ (RuleError::Engine(_) | RuleError::Wizard(_))) => {
+                    panic!("seed {seed}, command {i} ({cmd:?}): {e}")
+                }
             }
             if i % round_trip_every == 0 {
                 let back = save::from_text(&save::to_text(&g).unwrap(), rules.hooks()).unwrap();

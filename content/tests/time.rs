@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use alembic::GameRng;
+use alembic_content::alchemy::ui::replay::{ReplayOpenError, rebuild};
+use alembic_content::alchemy::ui::{self as alchemy_ui, Start, UiOptions, record};
 use alembic_content::alchemy::{self, Rules};
-use alembic_content::alchemy_ui::replay::{ReplayOpenError, rebuild};
-use alembic_content::alchemy_ui::{self, Start, UiOptions, record};
 use alembic_content::sim::random_command;
 use alembic_ui::{Input, Key, TestFrontend, run};
 
@@ -238,7 +238,7 @@ fn tempfile_dir() -> std::path::PathBuf {
 
 #[test]
 fn morgues_and_the_score_table() {
-    use alembic_content::alchemy_ui::morgue::{self, Ending};
+    use alembic_content::alchemy::ui::morgue::{self, Ending};
     let dir = tempfile_dir();
     let rules = Rules::new().expect("rules");
     let game = alchemy::new_game(12, &rules).expect("game");

@@ -20,6 +20,7 @@ use alembic::{DijkstraMap, Dir, Game, GameRng, Loc, ModOp, Pathfinder, Search, T
 
 use super::command::Command;
 use super::dungeon::walkable_with;
+use super::kinds::Slot;
 use super::props::{
     AG, ARMOUR, ATT_DAMAGE, BLOCK, GAIN_STAT, GIVES_EFFECT, HEAL_AMOUNT, HP_PER_TURN, HPS, HPS_MAX,
     IS_ARMOUR, IS_CREATURE, IS_EXIT, IS_FOOD, IS_HARMFUL, IS_HOSTILE, IS_IMMORTAL, IS_INGREDIENT,
@@ -72,6 +73,250 @@ enum Use {
     Other,
 }
 
+/// A command and why it was chosen.
+pub type Choice = (Command, Reason);
+
+/// One tactic: a command and its reason when the tactic has something to do in this
+/// situation, else `None` (the next tactic of [`PLAN`] is asked).
+pub type TacticFn = fn(&mut Bot, &Game, &Situation) -> Option<Choice>;
+
+/// The bot's tactics, in the order they are asked each turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tactic {
+    /// Cure poison, drink permanent gains.
+    Remedy,
+    /// Heal when low; from a losing fight throw, run, or gamble when cornered.
+    Flee,
+    /// Strike the most dangerous adjacent monster, or wait for a winnable one.
+    Fight,
+    /// Nothing in sight and hurt: rest, eat, drink at fountains.
+    Rest,
+    /// Pick up, drop junk, equip, try potions, fetch items in view.
+    Loot,
+    /// Fetch the Stone and climb out with it.
+    Return,
+    /// Leave a level that holds a monster it cannot beat.
+    Leave,
+    /// Take the stairs down when the level is done.
+    Descend,
+    /// Walk to the nearest unexplored ground.
+    Explore,
+    /// Explored and nothing else to do: any stairs.
+    MoveOn,
+}
+
+/// Every tactic with its function, in the order they are asked.
+pub const PLAN: [(Tactic, TacticFn); 10] = [
+    (Tactic::Remedy, Bot::remedy),
+    (Tactic::Flee, Bot::flee),
+    (Tactic::Fight, Bot::fight),
+    (Tactic::Rest, Bot::rest),
+    (Tactic::Loot, Bot::loot),
+    (Tactic::Return, Bot::return_home),
+    (Tactic::Leave, Bot::leave),
+    (Tactic::Descend, Bot::descend),
+    (Tactic::Explore, Bot::explore),
+    (Tactic::MoveOn, Bot::move_on),
+];
+
+/// Why the bot chose a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// There is no hero (the game is over or broken): it waits.
+    NoHero,
+    /// Its last command was refused: a random step.
+    Refused,
+    /// It went back and forth with nothing about: a random step.
+    Unstick,
+    /// Nothing to do at all: a random step.
+    Lost,
+    /// Drinking a known cure while poisoned or hurt by an effect.
+    Cure,
+    /// Drinking a known potion of permanent gain.
+    Gain,
+    /// Drinking healing, low in a fight.
+    Heal,
+    /// Throwing a harmful potion at a monster it cannot beat.
+    Throw,
+    /// Running from a fight it cannot win.
+    Escape,
+    /// Cornered: drinking a helpful potion.
+    CorneredBuff,
+    /// Cornered and low: drinking regeneration or an unknown potion.
+    CorneredGamble,
+    /// Striking an adjacent monster.
+    Fight,
+    /// Letting a monster it can beat come to it.
+    Hold,
+    /// Resting: drinking regeneration or healing.
+    RestDrink,
+    /// Resting: eating.
+    RestEat,
+    /// Resting: going to a fountain or drinking from it.
+    Fountain,
+    /// Resting: waiting.
+    Rest,
+    /// Picking up an item here.
+    PickUp,
+    /// Dropping junk, the pack nearly full.
+    DropJunk,
+    /// Wearing or wielding better gear.
+    Equip,
+    /// Trying an unknown potion while healthy.
+    TryPotion,
+    /// Walking to an item in view.
+    Fetch,
+    /// Climbing out with the Stone.
+    Climb,
+    /// Walking to the Stone.
+    ToStone,
+    /// Leaving a level with a monster it cannot beat.
+    LeaveLevel,
+    /// Resting before taking the stairs down.
+    RestBeforeStairs,
+    /// Going to the stairs down, the level done.
+    ToStairsDown,
+    /// Exploring.
+    Explore,
+    /// Taking any stairs, nothing else to do.
+    Stairs,
+}
+
+impl Reason {
+    /// The tactic this reason belongs to (`None` for the reflexes: no hero, refused,
+    /// unstick, lost).
+    #[must_use]
+    pub fn tactic(self) -> Option<Tactic> {
+        use Reason as R;
+        Some(match self {
+            R::NoHero | R::Refused | R::Unstick | R::Lost => return None,
+            R::Cure | R::Gain => Tactic::Remedy,
+            R::Heal | R::Throw | R::Escape | R::CorneredBuff | R::CorneredGamble => Tactic::Flee,
+            R::Fight | R::Hold => Tactic::Fight,
+            R::RestDrink | R::RestEat | R::Fountain | R::Rest => Tactic::Rest,
+            R::PickUp | R::DropJunk | R::Equip | R::TryPotion | R::Fetch => Tactic::Loot,
+            R::Climb | R::ToStone => Tactic::Return,
+            R::LeaveLevel => Tactic::Leave,
+            R::RestBeforeStairs | R::ToStairsDown => Tactic::Descend,
+            R::Explore => Tactic::Explore,
+            R::Stairs => Tactic::MoveOn,
+        })
+    }
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use Reason as R;
+        f.write_str(match self {
+            R::NoHero => "no hero",
+            R::Refused => "refused",
+            R::Unstick => "unstick",
+            R::Lost => "lost",
+            R::Cure => "cure",
+            R::Gain => "gain",
+            R::Heal => "heal",
+            R::Throw => "throw",
+            R::Escape => "escape",
+            R::CorneredBuff => "cornered buff",
+            R::CorneredGamble => "cornered gamble",
+            R::Fight => "fight",
+            R::Hold => "hold",
+            R::RestDrink => "rest: drink",
+            R::RestEat => "rest: eat",
+            R::Fountain => "fountain",
+            R::Rest => "rest",
+            R::PickUp => "pick up",
+            R::DropJunk => "drop junk",
+            R::Equip => "equip",
+            R::TryPotion => "try potion",
+            R::Fetch => "fetch",
+            R::Climb => "climb",
+            R::ToStone => "to stone",
+            R::LeaveLevel => "leave level",
+            R::RestBeforeStairs => "rest before stairs",
+            R::ToStairsDown => "to stairs down",
+            R::Explore => "explore",
+            R::Stairs => "stairs",
+        })
+    }
+}
+
+/// What the bot sees and weighs this turn: the hero's health and pack, the monsters in
+/// view and whether their fight is winnable, the items in view.
+#[derive(Clone, Debug)]
+pub struct Situation {
+    hero: ThingId,
+    at: Loc,
+    hp: i32,
+    max: i32,
+    pct: i32,
+    inv: Vec<ThingId>,
+    has_stone: bool,
+    unknown_potion: Option<ThingId>,
+    threats: Vec<Threat>,
+    items_seen: Vec<(ThingId, Loc)>,
+    winnable: bool,
+}
+
+impl Situation {
+    fn new(
+        game: &Game,
+        hero: ThingId,
+        at: Loc,
+        threats: Vec<Threat>,
+        items_seen: Vec<(ThingId, Loc)>,
+    ) -> Self {
+        let hp = game.query(hero, &HPS).unwrap_or(1);
+        let max = game.query(hero, &HPS_MAX).unwrap_or(1).max(1);
+        let inv = inventory(game, hero);
+        let has_stone = inv.iter().any(|&t| game.is(t, &IS_STONE));
+        let unknown_potion = inv
+            .iter()
+            .copied()
+            .find(|&t| game.is(t, &IS_POTION) && !is_identified(game, t));
+        let winnable =
+            threats.is_empty() || fight_cost(game, hero, &threats) < f64::from(hp) * FIGHT_SHARE;
+        Situation {
+            hero,
+            at,
+            hp,
+            max,
+            pct: hp * 100 / max,
+            inv,
+            has_stone,
+            unknown_potion,
+            threats,
+            items_seen,
+            winnable,
+        }
+    }
+
+    /// A carried potion known to be good for `u`.
+    fn known(&self, game: &Game, u: Use) -> Option<ThingId> {
+        self.inv
+            .iter()
+            .copied()
+            .find(|&t| potion_use(game, t) == Some(u))
+    }
+
+    /// The threats next to the hero.
+    fn adjacent(&self) -> impl Iterator<Item = Threat> + '_ {
+        self.threats.iter().copied().filter(|t| t.dist == 1)
+    }
+
+    /// Monsters in view and close enough to matter.
+    #[must_use]
+    pub fn threats(&self) -> usize {
+        self.threats.len()
+    }
+
+    /// Whether the bot judges the fight against them winnable (true with none in view).
+    #[must_use]
+    pub fn winnable(&self) -> bool {
+        self.winnable
+    }
+}
+
 /// A monster in sight.
 #[derive(Clone, Copy, Debug)]
 struct Threat {
@@ -104,7 +349,7 @@ pub struct Bot {
     shun: Option<(Loc, u64)>,
     /// Where it stood lately (to notice going back and forth).
     recent: Vec<Loc>,
-    reason: &'static str,
+    reason: Reason,
     /// It has seen a monster it cannot beat here: leave the level by the nearest stairs.
     leaving: bool,
     /// Turns it escaped by stairs lately.
@@ -134,17 +379,27 @@ impl Bot {
             fled: None,
             shun: None,
             recent: Vec::new(),
-            reason: "",
+            reason: Reason::NoHero,
             leaving: false,
             stair_escapes: Vec::new(),
         }
     }
 
-    /// Why it chose its last command, in a word or two ("fight", "escape", "rest") — for
-    /// reading a game it played.
+    /// Why it chose its last command — for reading a game it played.
     #[must_use]
-    pub fn reason(&self) -> &'static str {
+    pub fn reason(&self) -> Reason {
         self.reason
+    }
+
+    /// What it would see and weigh in `game` now (for trying one tactic alone).
+    #[must_use]
+    pub fn situation(&self, game: &Game) -> Option<Situation> {
+        let h = hero(game).ok()?;
+        let at = game.location(h).ok()?;
+        let mut probe = Bot::new(0);
+        probe.ignored.clone_from(&self.ignored);
+        let (threats, items) = probe.observe(game, h, at);
+        Some(Situation::new(game, h, at, threats, items))
     }
 
     /// Tell the bot its last command was refused (it then tries something random).
@@ -203,286 +458,326 @@ impl Bot {
         }
     }
 
-    /// The next command for `game`.
-    #[allow(clippy::too_many_lines)]
+    /// The next command for `game`: the first of the tactics in [`PLAN`] that has
+    /// something to do (after two reflexes: a refused command is followed by a random step
+    /// half the time, and going back and forth with nothing about is shaken off).
     pub fn choose(&mut self, game: &Game) -> Command {
+        let (cmd, reason) = self.decide(game);
+        self.reason = reason;
+        cmd
+    }
+
+    fn decide(&mut self, game: &Game) -> Choice {
         let Ok(h) = hero(game) else {
-            return Command::Wait;
+            return (Command::Wait, Reason::NoHero);
         };
         let Ok(at) = game.location(h) else {
-            return Command::Wait;
+            return (Command::Wait, Reason::NoHero);
         };
-        self.reason = "other";
         if self.refused > 0 {
             self.refused = 0;
             if self.rng.chance(0.5) {
-                return self.random_move();
+                return (self.random_move(), Reason::Refused);
             }
         }
         if at.z != self.z {
             self.arrive(game, at);
         }
-        let turn = game.turn();
-        if self.shun.is_some_and(|(_, until)| turn > until) {
+        if self.shun.is_some_and(|(_, until)| game.turn() > until) {
             self.shun = None;
         }
-        // What is in view.
+        let (threats, items_seen) = self.observe(game, h, at);
+        if let Some(c) = self.unstick(at, &threats) {
+            return c;
+        }
+        let s = Situation::new(game, h, at, threats, items_seen);
+        PLAN.iter()
+            .find_map(|(_, tactic)| tactic(self, game, &s))
+            .unwrap_or_else(|| (self.random_move(), Reason::Lost))
+    }
+
+    /// What is in view: monsters close enough to matter, and items (stairs, fountains and
+    /// the Stone are noted on the way).
+    fn observe(&mut self, game: &Game, h: ThingId, at: Loc) -> (Vec<Threat>, Vec<(ThingId, Loc)>) {
         let mut threats: Vec<Threat> = Vec::new();
         let mut items_seen: Vec<(ThingId, Loc)> = Vec::new();
-        if let Ok(v) = hero_view(game) {
-            for l in v.iter() {
-                // A fountain seen dry (or gone) is no use any more.
-                if self.fountains.contains(&l)
-                    && scenery_at(game, l)
-                        .is_none_or(|s| game.query(s, &HEAL_AMOUNT).unwrap_or(0) <= 0)
-                {
-                    self.fountains.retain(|&f| f != l);
-                }
-                if let Some(s) = scenery_at(game, l) {
-                    self.note(game, l, s);
-                }
-                for &t in game.things_at(l) {
-                    if game.is(t, &IS_STONE) {
-                        self.stone = Some(l);
-                    }
-                    if t != h && game.is(t, &IS_CREATURE) && game.is(t, &IS_HOSTILE) {
-                        let dist = at.chebyshev(l);
-                        if dist <= THREAT_RANGE {
-                            threats.push(Threat { id: t, at: l, dist });
-                        }
-                    } else if game.is(t, &super::props::IS_ITEM) && !self.ignored.contains(&t) {
-                        items_seen.push((t, l));
-                    }
-                }
-            }
-        }
-        // Going back and forth with nothing about: shake it off.
-        if threats.is_empty() && !self.resting {
-            self.recent.push(at);
-            if self.recent.len() > 24 {
-                self.recent.remove(0);
-                let mut distinct = self.recent.clone();
-                distinct.sort();
-                distinct.dedup();
-                if distinct.len() <= 3 {
-                    self.recent.clear();
-                    self.route = None;
-                    if let Some((i, _, _)) = self.item_goal.take() {
-                        self.ignored.push(i);
-                    }
-                    return self.random_move();
-                }
-            }
-        } else {
-            self.recent.clear();
-        }
-        let hp = game.query(h, &HPS).unwrap_or(1);
-        let max = game.query(h, &HPS_MAX).unwrap_or(1).max(1);
-        let pct = hp * 100 / max;
-        let inv = inventory(game, h);
-        let has_stone = inv.iter().any(|&t| game.is(t, &IS_STONE));
-        let known = |u: Use| -> Option<ThingId> {
-            inv.iter()
-                .copied()
-                .find(|&t| potion_use(game, t) == Some(u))
+        let Ok(v) = hero_view(game) else {
+            return (threats, items_seen);
         };
-        let unknown_potion = inv
+        for l in v.iter() {
+            // A fountain seen dry (or gone) is no use any more.
+            if self.fountains.contains(&l)
+                && scenery_at(game, l).is_none_or(|s| game.query(s, &HEAL_AMOUNT).unwrap_or(0) <= 0)
+            {
+                self.fountains.retain(|&f| f != l);
+            }
+            if let Some(s) = scenery_at(game, l) {
+                self.note(game, l, s);
+            }
+            for &t in game.things_at(l) {
+                if game.is(t, &IS_STONE) {
+                    self.stone = Some(l);
+                }
+                if t != h && game.is(t, &IS_CREATURE) && game.is(t, &IS_HOSTILE) {
+                    let dist = at.chebyshev(l);
+                    if dist <= THREAT_RANGE {
+                        threats.push(Threat { id: t, at: l, dist });
+                    }
+                } else if game.is(t, &super::props::IS_ITEM) && !self.ignored.contains(&t) {
+                    items_seen.push((t, l));
+                }
+            }
+        }
+        (threats, items_seen)
+    }
+
+    /// Going back and forth with nothing about: shake it off with a random step.
+    fn unstick(&mut self, at: Loc, threats: &[Threat]) -> Option<Choice> {
+        if !threats.is_empty() || self.resting {
+            self.recent.clear();
+            return None;
+        }
+        self.recent.push(at);
+        if self.recent.len() <= 24 {
+            return None;
+        }
+        self.recent.remove(0);
+        let mut distinct = self.recent.clone();
+        distinct.sort();
+        distinct.dedup();
+        if distinct.len() > 3 {
+            return None;
+        }
+        self.recent.clear();
+        self.route = None;
+        if let Some((i, _, _)) = self.item_goal.take() {
+            self.ignored.push(i);
+        }
+        Some((self.random_move(), Reason::Unstick))
+    }
+
+    /// Tactic *remedy*: poison cured (even in a fight: it costs more than a blow), and
+    /// permanent gains drunk at once.
+    pub fn remedy(&mut self, game: &Game, s: &Situation) -> Option<Choice> {
+        if hurting(game, s.hero)
+            && let Some(p) = s.known(game, Use::Cure)
+        {
+            return Some((Command::Quaff(p), Reason::Cure));
+        }
+        if s.adjacent().next().is_none()
+            && let Some(p) = s.known(game, Use::Gain)
+        {
+            return Some((Command::Quaff(p), Reason::Gain));
+        }
+        None
+    }
+
+    /// Tactic *flee*, with monsters in sight: drink healing when low; from a fight it would
+    /// lose, throw harmful potions, run for stairs or down the flee map, and cornered, drink
+    /// what might help. Also decides whether the fight is lost (the bot then leaves the level).
+    pub fn flee(&mut self, game: &Game, s: &Situation) -> Option<Choice> {
+        if s.threats.is_empty() {
+            self.held = 0;
+            return None;
+        }
+        self.resting = false;
+        if s.pct < 40
+            && let Some(p) = s.known(game, Use::Heal)
+        {
+            return Some((Command::Quaff(p), Reason::Heal));
+        }
+        if s.winnable {
+            return None;
+        }
+        self.leaving = true;
+        if let Some(c) = self.throw_at(game, s.at, &s.threats, &s.inv) {
+            return Some((c, Reason::Throw));
+        }
+        if let Some(c) = self.escape(game, s.at, &s.threats, s.has_stone) {
+            return Some((c, Reason::Escape));
+        }
+        // Cornered: anything that might help, then fight.
+        s.adjacent().next()?;
+        if let Some(p) = s
+            .inv
             .iter()
             .copied()
-            .find(|&t| game.is(t, &IS_POTION) && !is_identified(game, t));
-        let adjacent: Vec<Threat> = threats.iter().copied().filter(|t| t.dist == 1).collect();
-
-        // Poison cured (even in a fight: it costs more than a blow); permanent gains at once.
-        if hurting(game, h)
-            && let Some(p) = known(Use::Cure)
+            .find(|&t| potion_use(game, t) == Some(Use::Buff) && !already_has(game, s.hero, t))
         {
-            self.reason = "cure";
-            return Command::Quaff(p);
+            return Some((Command::Quaff(p), Reason::CorneredBuff));
         }
-        if adjacent.is_empty()
-            && let Some(p) = known(Use::Gain)
+        if s.pct < 50
+            && let Some(p) = s.known(game, Use::Regen).or(s.unknown_potion)
         {
-            self.reason = "gain";
-            return Command::Quaff(p);
+            return Some((Command::Quaff(p), Reason::CorneredGamble));
         }
+        None
+    }
 
-        if threats.is_empty() {
-            self.held = 0;
-        } else {
+    /// Tactic *fight*: strike the most dangerous adjacent monster; with a winnable fight
+    /// close, let it come for a few turns (the one who steps in gives the first blow).
+    pub fn fight(&mut self, game: &Game, s: &Situation) -> Option<Choice> {
+        if s.threats.is_empty() {
+            return None;
+        }
+        let adjacent: Vec<Threat> = s.adjacent().collect();
+        if let Some(target) = best_target(game, s.hero, &adjacent) {
+            let c = dir_to(s.at, target.at).map_or(Command::Wait, Command::Move);
+            return Some((c, Reason::Fight));
+        }
+        if s.winnable && self.held < 4 && s.threats.iter().any(|t| t.dist <= 3) {
+            self.held += 1;
+            return Some((Command::Wait, Reason::Hold));
+        }
+        None
+    }
+
+    /// Tactic *rest*, with nothing in sight: below 65% health rest until 95%, drinking
+    /// regeneration or healing when low, eating food, walking to a known fountain.
+    pub fn rest(&mut self, game: &Game, s: &Situation) -> Option<Choice> {
+        if !s.threats.is_empty() {
+            return None;
+        }
+        if s.pct < REST_BELOW {
+            self.resting = true;
+        }
+        if s.pct >= REST_UNTIL {
             self.resting = false;
-            let cost = fight_cost(game, h, &threats);
-            let winnable = cost < f64::from(hp) * FIGHT_SHARE;
-            if pct < 40
-                && let Some(p) = known(Use::Heal)
-            {
-                self.reason = "heal";
-                return Command::Quaff(p);
-            }
-            if !winnable {
-                self.leaving = true;
-                if let Some(c) = self.throw_at(game, at, &threats, &inv) {
-                    self.reason = "throw";
-                    return c;
-                }
-                if let Some(c) = self.escape(game, at, &threats, has_stone) {
-                    self.reason = "escape";
-                    return c;
-                }
-                // Cornered: anything that might help, then fight.
-                if !adjacent.is_empty() {
-                    if let Some(p) = inv.iter().copied().find(|&t| {
-                        potion_use(game, t) == Some(Use::Buff) && !already_has(game, h, t)
-                    }) {
-                        self.reason = "cornered buff";
-                        return Command::Quaff(p);
-                    }
-                    if pct < 50
-                        && let Some(p) = known(Use::Regen).or(unknown_potion)
-                    {
-                        self.reason = "cornered gamble";
-                        return Command::Quaff(p);
-                    }
-                }
-            }
-            if let Some(target) = best_target(game, h, &adjacent) {
-                self.reason = "fight";
-                return dir_to(at, target.at).map_or(Command::Wait, Command::Move);
-            }
-            // A fight worth taking: let it come (the one who steps in gives the first
-            // blow), but not for ever.
-            if winnable && self.held < 4 && threats.iter().any(|t| t.dist <= 3) {
-                self.held += 1;
-                self.reason = "hold";
-                return Command::Wait;
-            }
         }
-
-        // Nothing in sight, or nothing close: look after ourselves.
-        if threats.is_empty() {
-            if pct < REST_BELOW {
-                self.resting = true;
-            }
-            if pct >= REST_UNTIL {
-                self.resting = false;
-            }
-            if self.resting {
-                if pct < 50
-                    && let Some(p) = known(Use::Regen).or_else(|| known(Use::Heal))
-                {
-                    return Command::Quaff(p);
-                }
-                if let Some(f) = inv.iter().copied().find(|&t| {
-                    game.is(t, &IS_FOOD)
-                        && game.query(t, &HEAL_AMOUNT).unwrap_or(0) > 0
-                        && game.query(t, &HEAL_AMOUNT).unwrap_or(0) <= max - hp
-                }) {
-                    return Command::Eat(f);
-                }
-                let fountains = self.fountains.clone();
-                if let Some(&f) = fountains.iter().find(|f| f.chebyshev(at) == 1) {
-                    return dir_to(at, f).map_or(Command::Wait, Command::Move);
-                }
-                if let Some(c) = self.go_to_any(game, at, &fountains, &[], 25) {
-                    return c;
-                }
-                self.reason = "rest";
-                return Command::Wait;
-            }
+        if !self.resting {
+            return None;
         }
-        // Take what lies here (the Stone always; else only with room in the pack).
-        let here = items_at(game, at);
-        if here.iter().any(|&t| game.is(t, &IS_STONE)) {
-            self.reason = "pick up";
-            return Command::PickUp(here.iter().copied().find(|&t| game.is(t, &IS_STONE)));
-        }
-        if inv.len() + 2 >= MAX_ITEMS
-            && let Some(j) = junk(game, &inv)
+        if s.pct < 50
+            && let Some(p) = s
+                .known(game, Use::Regen)
+                .or_else(|| s.known(game, Use::Heal))
         {
-            self.reason = "drop junk";
-            self.ignored.push(j);
-            return Command::Drop(j);
+            return Some((Command::Quaff(p), Reason::RestDrink));
         }
-        if inv.len() < MAX_ITEMS
+        let wound = s.max - s.hp;
+        if let Some(f) = s.inv.iter().copied().find(|&t| {
+            let heal = game.query(t, &HEAL_AMOUNT).unwrap_or(0);
+            game.is(t, &IS_FOOD) && heal > 0 && heal <= wound
+        }) {
+            return Some((Command::Eat(f), Reason::RestEat));
+        }
+        let fountains = self.fountains.clone();
+        if let Some(&f) = fountains.iter().find(|f| f.chebyshev(s.at) == 1) {
+            let c = dir_to(s.at, f).map_or(Command::Wait, Command::Move);
+            return Some((c, Reason::Fountain));
+        }
+        if let Some(c) = self.go_to_any(game, s.at, &fountains, &[], 25) {
+            return Some((c, Reason::Fountain));
+        }
+        Some((Command::Wait, Reason::Rest))
+    }
+
+    /// Tactic *loot*: the Stone always; drop junk when the pack is nearly full; take what
+    /// lies here; wear and wield better gear; try unknown potions while healthy; walk to
+    /// items in view.
+    pub fn loot(&mut self, game: &Game, s: &Situation) -> Option<Choice> {
+        let here = items_at(game, s.at);
+        if let Some(stone) = here.iter().copied().find(|&t| game.is(t, &IS_STONE)) {
+            return Some((Command::PickUp(Some(stone)), Reason::PickUp));
+        }
+        let full = s.inv.len();
+        if full + 2 >= MAX_ITEMS
+            && let Some(j) = junk(game, &s.inv)
+        {
+            self.ignored.push(j);
+            return Some((Command::Drop(j), Reason::DropJunk));
+        }
+        if full < MAX_ITEMS
             && let Some(&t) = here.iter().find(|&&t| {
-                !self.ignored.contains(&t)
-                    && (!game.is(t, &IS_INGREDIENT) || inv.len() < MAX_ITEMS / 2)
+                !self.ignored.contains(&t) && (!game.is(t, &IS_INGREDIENT) || full < MAX_ITEMS / 2)
             })
         {
             self.item_goal = None;
-            self.reason = "pick up";
-            return Command::PickUp(Some(t));
+            return Some((Command::PickUp(Some(t)), Reason::PickUp));
         }
-        if let Some(c) = self.equip(game, &inv) {
-            self.reason = "equip";
-            return c;
+        if let Some(c) = self.equip(game, &s.inv) {
+            return Some((c, Reason::Equip));
         }
-        if threats.is_empty()
-            && pct >= 80
-            && let Some(p) = unknown_potion
+        if s.threats.is_empty()
+            && s.pct >= 80
+            && let Some(p) = s.unknown_potion
         {
-            self.reason = "try potion";
-            return Command::Quaff(p);
+            return Some((Command::Quaff(p), Reason::TryPotion));
         }
-        // Fetch items in sight (not too far).
-        if inv.len() < MAX_ITEMS
-            && let Some(c) = self.fetch_item(game, at, &items_seen, &threats)
+        if full < MAX_ITEMS
+            && let Some(c) = self.fetch_item(game, s.at, &s.items_seen, &s.threats)
         {
-            self.reason = "fetch";
-            return c;
+            return Some((c, Reason::Fetch));
         }
-        if has_stone {
-            self.reason = "climb";
-            return self.climb(game, at);
+        None
+    }
+
+    /// Tactic *return*: with the Stone, climb out; on the Stone's level, walk to it.
+    pub fn return_home(&mut self, game: &Game, s: &Situation) -> Option<Choice> {
+        if s.has_stone {
+            return Some((self.climb(game, s.at), Reason::Climb));
         }
-        if at.z == STONE_LEVEL
-            && let Some(s) = self.stone
-            && let Some(c) = self.go_to_any(game, at, &[s], &threats, 400)
+        if s.at.z == STONE_LEVEL
+            && let Some(stone) = self.stone
+            && let Some(c) = self.go_to_any(game, s.at, &[stone], &s.threats, 400)
         {
-            self.reason = "to stone";
-            return c;
+            return Some((c, Reason::ToStone));
         }
-        if self.leaving {
-            let down = at.z > STONE_LEVEL;
-            let before = self.fled;
-            self.fled = Some((at.z, game.turn()));
-            self.reason = "leave level";
-            if let Some(c) = self.take_stairs(game, at, down, &threats) {
-                return c;
-            }
-            if let Some(c) = self.take_stairs(game, at, !down, &threats) {
-                return c;
-            }
-            self.fled = before;
+        None
+    }
+
+    /// Tactic *leave*: a monster it cannot beat was seen here, so it takes the nearest
+    /// stairs, either way.
+    pub fn leave(&mut self, game: &Game, s: &Situation) -> Option<Choice> {
+        if !self.leaving {
+            return None;
         }
+        let down = s.at.z > STONE_LEVEL;
+        let before = self.fled;
+        self.fled = Some((s.at.z, game.turn()));
+        if let Some(c) = self.take_stairs(game, s.at, down, &s.threats) {
+            return Some((c, Reason::LeaveLevel));
+        }
+        if let Some(c) = self.take_stairs(game, s.at, !down, &s.threats) {
+            return Some((c, Reason::LeaveLevel));
+        }
+        self.fled = before;
+        None
+    }
+
+    /// Tactic *descend*: once the level is explored (or, below the first levels, its
+    /// exploration budget is spent), rest to 90% and take the stairs down. Counts the
+    /// level's exploration turns.
+    pub fn descend(&mut self, game: &Game, s: &Situation) -> Option<Choice> {
         self.explore_turns += 1;
-        let depth = -at.z;
-        let want_down = at.z > STONE_LEVEL
+        let depth = -s.at.z;
+        let want_down = s.at.z > STONE_LEVEL
             && (self.explored_all
                 || (depth > FULL_EXPLORE_DEPTH && self.explore_turns > EXPLORE_BUDGET));
-        // Go down rested.
-        if want_down && threats.is_empty() && pct < 90 {
-            self.reason = "rest before stairs";
-            return Command::Wait;
+        if !want_down {
+            return None;
         }
-        if want_down && let Some(c) = self.take_stairs(game, at, true, &threats) {
-            self.reason = "to stairs down";
-            return c;
+        if s.threats.is_empty() && s.pct < 90 {
+            return Some((Command::Wait, Reason::RestBeforeStairs));
         }
-        if let Some(c) = self.explore_step(game, at) {
-            self.reason = "explore";
-            return c;
+        self.take_stairs(game, s.at, true, &s.threats)
+            .map(|c| (c, Reason::ToStairsDown))
+    }
+
+    /// Tactic *explore*: a step towards the nearest unexplored ground.
+    pub fn explore(&mut self, game: &Game, s: &Situation) -> Option<Choice> {
+        self.explore_step(game, s.at).map(|c| (c, Reason::Explore))
+    }
+
+    /// Tactic *move on*: explored and nothing else to do, the stairs that lead on (else
+    /// any stairs).
+    pub fn move_on(&mut self, game: &Game, s: &Situation) -> Option<Choice> {
+        let down = s.at.z > STONE_LEVEL;
+        if let Some(c) = self.take_stairs(game, s.at, down, &s.threats) {
+            return Some((c, Reason::Stairs));
         }
-        // Explored and nothing else to do: the stairs that lead on.
-        let down = at.z > STONE_LEVEL;
-        if let Some(c) = self.take_stairs(game, at, down, &threats) {
-            self.reason = "stairs";
-            return c;
-        }
-        if let Some(c) = self.take_stairs(game, at, !down, &threats) {
-            self.reason = "stairs other";
-            return c;
-        }
-        self.random_move()
+        self.take_stairs(game, s.at, !down, &s.threats)
+            .map(|c| (c, Reason::Stairs))
     }
 
     /// With the Stone: up and out.
@@ -665,17 +960,17 @@ impl Bot {
 
     /// Put on better armour for a slot, or wield a weapon that hits harder.
     fn equip(&self, game: &Game, inv: &[ThingId]) -> Option<Command> {
-        let worn: Vec<(String, i64)> = inv
+        let worn: Vec<(Slot, i64)> = inv
             .iter()
             .filter(|&&t| game.is(t, &IS_WIELDED) && game.is(t, &IS_ARMOUR))
             .filter_map(|&t| {
-                let s = game.query(t, &WIELD_SLOT).ok()?.to_string();
+                let s = game.query(t, &WIELD_SLOT).ok()?;
                 Some((s, armour_value(game, t)))
             })
             .collect();
         for &t in inv {
             if game.is(t, &IS_ARMOUR) && !game.is(t, &IS_WIELDED) {
-                let slot = game.query(t, &WIELD_SLOT).ok()?.to_string();
+                let slot = game.query(t, &WIELD_SLOT).ok()?;
                 let v = armour_value(game, t);
                 match worn.iter().find(|w| w.0 == slot) {
                     None => return Some(Command::Wield(t)),
@@ -816,11 +1111,11 @@ fn junk(game: &Game, inv: &[ThingId]) -> Option<ThingId> {
         .copied()
         .find(|&t| game.is(t, &IS_WEAPON) && game.is(t, &IS_WIELDED))
         .map_or(0, |t| weapon_damage(game, t));
-    let worn = |slot: &str| -> i64 {
+    let worn = |slot: Slot| -> i64 {
         inv.iter()
             .copied()
             .filter(|&t| game.is(t, &IS_ARMOUR) && game.is(t, &IS_WIELDED))
-            .filter(|&t| game.query(t, &WIELD_SLOT).is_ok_and(|s| &*s == slot))
+            .filter(|&t| game.query(t, &WIELD_SLOT).is_ok_and(|s| s == slot))
             .map(|t| armour_value(game, t))
             .max()
             .unwrap_or(-1)
@@ -835,7 +1130,7 @@ fn junk(game: &Game, inv: &[ThingId]) -> Option<ThingId> {
         if game.is(t, &IS_ARMOUR) {
             return game
                 .query(t, &WIELD_SLOT)
-                .is_ok_and(|s| armour_value(game, t) <= worn(&s));
+                .is_ok_and(|s| armour_value(game, t) <= worn(s));
         }
         game.is(t, &IS_INGREDIENT) || potion_use(game, t) == Some(Use::Other)
     })

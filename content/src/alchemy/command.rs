@@ -6,10 +6,13 @@ use std::sync::Arc;
 use alembic::{Dir, Error, Game, HookCall, HookCtx, Hooks, Loc, ON_USE, ThingId};
 use serde::{Deserialize, Serialize};
 
+use super::error::refuse;
+pub use super::error::{Refusal, RuleError};
+use super::kinds::RecipeId;
 use super::props::{
     CAUSE, DEEPEST, DESCRIPTION, DESTINATION, DOOR_STRENGTH, GAME_OVER, IS_CONFUSED, IS_DOOR,
     IS_EXIT, IS_GHOST, IS_HERO, IS_OPEN, IS_SCENERY, IS_STAIRS, IS_STAIRS_DOWN, IS_STAIRS_UP,
-    IS_STONE, MSG_COUNT, NAME, OUTCOME, SPEED, ST, USE_MESSAGE, WIZARD_MODE,
+    IS_STONE, MSG_COUNT, OUTCOME, SPEED, ST, USE_MESSAGE, WIZARD_MODE,
 };
 use super::rules::ai::ACTION;
 use super::rules::combat;
@@ -36,8 +39,10 @@ pub enum Command {
     Descend,
     /// Pick up an item here (`None`: the topmost).
     PickUp(Option<ThingId>),
-    /// Drop a carried item.
+    /// Drop a carried item (all of a stack).
     Drop(ThingId),
+    /// Drop this many of a carried stack (split off; the rest stays in the pack).
+    DropSome(ThingId, u32),
     /// Drink a carried potion.
     Quaff(ThingId),
     /// Eat carried food or an ingredient.
@@ -54,28 +59,14 @@ pub enum Command {
     Close(Dir),
     /// Analyse a carried potion or ingredient at an analysis lab.
     Analyse(ThingId),
-    /// Brew a potion (by its prototype name, e.g. `"potion of healing"`) at a workbench.
-    Craft(String),
+    /// Brew a potion by its recipe at a workbench.
+    Craft(RecipeId),
     /// Describe a location (free: no time passes, the game is unchanged).
     Look(Loc),
     /// A wizard-mode console line (`depth 4`, `summon goblin`…; see [`super::wizard`]).
     /// Only a game started in wizard mode accepts it; it takes no game time. As a command it
     /// is recorded and replayed like any other.
     Wizard(String),
-}
-
-/// Why a command was refused. Refusals cost no time; the message is plain English.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum RuleError {
-    /// A game rule says no ("There is nothing here to pick up.").
-    #[error("{0}")]
-    Refused(String),
-    /// The game has ended; no more commands.
-    #[error("The game is over.")]
-    GameOver,
-    /// An engine error: a bug or corrupt data, never a rule.
-    #[error("internal error: {0}")]
-    Engine(#[from] Error),
 }
 
 /// The result of an accepted command.
@@ -128,12 +119,12 @@ pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleEr
     }
     if let Command::Wizard(line) = cmd {
         if !game.var(&WIZARD_MODE).unwrap_or(false) {
-            return refuse("Wizard commands need a game started with --wizard.");
+            return refuse(Refusal::NotWizard);
         }
-        let cmds = super::wizard::commands(rules).map_err(|e| RuleError::Refused(e.to_string()))?;
+        let cmds = super::wizard::commands(rules).map_err(|e| RuleError::Wizard(e.to_string()))?;
         let out = cmds
             .run(game, &line)
-            .map_err(|e| RuleError::Refused(e.to_string()))?;
+            .map_err(|e| RuleError::Wizard(e.to_string()))?;
         let mut state = out.state;
         if let Ok(h) = hero(&state) {
             items::assign_letters(&mut state, h)?;
@@ -177,10 +168,6 @@ pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleEr
     })
 }
 
-fn refuse<T>(msg: impl Into<String>) -> Result<T, RuleError> {
-    Err(RuleError::Refused(msg.into()))
-}
-
 /// The hero's part of a command; returns its cost.
 fn hero_action(game: &mut Game, hooks: &Hooks, h: ThingId, cmd: Command) -> Result<i32, RuleError> {
     match cmd {
@@ -189,7 +176,8 @@ fn hero_action(game: &mut Game, hooks: &Hooks, h: ThingId, cmd: Command) -> Resu
         Command::Ascend => ascend(game, hooks, h),
         Command::Descend => descend(game, hooks, h),
         Command::PickUp(i) => items::pick_up(game, h, i),
-        Command::Drop(i) => items::drop(game, h, i),
+        Command::Drop(i) => items::drop(game, h, i, None),
+        Command::DropSome(i, n) => items::drop(game, h, i, Some(n)),
         Command::Quaff(i) => items::quaff(game, hooks, h, i),
         Command::Eat(i) => items::eat(game, hooks, h, i),
         Command::Throw(i, l) => items::throw(game, hooks, h, i, l),
@@ -198,14 +186,14 @@ fn hero_action(game: &mut Game, hooks: &Hooks, h: ThingId, cmd: Command) -> Resu
         Command::Open(d) => open_close(game, h, d, true),
         Command::Close(d) => open_close(game, h, d, false),
         Command::Analyse(i) => items::analyse(game, h, i),
-        Command::Craft(p) => items::craft(game, h, &p),
+        Command::Craft(p) => items::craft(game, h, p.potion()),
         Command::Look(_) | Command::Wizard(_) => Ok(0),
     }
 }
 
 fn planar(d: Dir) -> Result<Dir, RuleError> {
     if matches!(d, Dir::Up | Dir::Down) {
-        return refuse("Use the stairs to go up or down.");
+        return refuse(Refusal::UseStairs);
     }
     Ok(d)
 }
@@ -238,23 +226,10 @@ fn move_hero(game: &mut Game, hooks: &Hooks, h: ThingId, d: Dir) -> Result<i32, 
     // A ghost (wizard mode) passes walls and rock, but never leaves the level.
     let ghost = game.is(h, &IS_GHOST) && level_box(to.z).contains(to);
     if tile_blocks(game, to) && !ghost {
-        let what = game
-            .tile_def(to)
-            .ok()
-            .and_then(|t| t.get(&NAME).ok())
-            .map_or_else(|| "wall".to_string(), |n| n.to_string());
-        return refuse(format!(
-            "There is {} in the way.",
-            crate::alchemy::text::article(&what).to_owned() + " " + &what
-        ));
+        return refuse(Refusal::Wall);
     }
     if tile_dangerous(game, to) {
-        let what = game
-            .tile_def(to)
-            .ok()
-            .and_then(|t| t.get(&NAME).ok())
-            .map_or_else(|| "that".to_string(), |n| n.to_string());
-        return refuse(format!("You would not survive the {what}."));
+        return refuse(Refusal::Deadly);
     }
     game.move_thing_mut(h, to)?;
     describe_here(game, to)?;
@@ -332,20 +307,20 @@ fn open_close(game: &mut Game, h: ThingId, d: Dir, open: bool) -> Result<i32, Ru
         .copied()
         .find(|&t| game.is(t, &IS_DOOR))
     else {
-        return refuse("There is no door there.");
+        return refuse(Refusal::NoDoor);
     };
     let name = the_name(game, door)?;
     if open {
         if game.is(door, &IS_OPEN) {
-            return refuse(capitalise(&format!("{name} is already open.")));
+            return refuse(Refusal::AlreadyOpen);
         }
         open_door(game, h, door)
     } else {
         if !game.is(door, &IS_OPEN) {
-            return refuse(capitalise(&format!("{name} is already closed.")));
+            return refuse(Refusal::AlreadyClosed);
         }
         if creature_at(game, to).is_some() || !items_at(game, to).is_empty() {
-            return refuse("Something is in the way.");
+            return refuse(Refusal::DoorwayBusy);
         }
         set_open(game, door, false)?;
         say(game, format!("You close {name}."));
@@ -371,10 +346,7 @@ fn use_scenery(game: &mut Game, hooks: &Hooks, h: ThingId, s: ThingId) -> Result
             say(game, m.to_string());
             Ok(ACTION)
         }
-        None => refuse(capitalise(&format!(
-            "{} is in the way.",
-            the_name(game, s)?
-        ))),
+        None => refuse(Refusal::SceneryInTheWay),
     }
 }
 
@@ -393,7 +365,7 @@ fn stairs_here(
 
 fn descend(game: &mut Game, hooks: &Hooks, h: ThingId) -> Result<i32, RuleError> {
     let Some(s) = stairs_here(game, h, &IS_STAIRS_DOWN)? else {
-        return refuse("There are no stairs down here.");
+        return refuse(Refusal::NoStairsDown);
     };
     travel(game, hooks, h, s)?;
     let z = game.location(h)?.z;
@@ -405,12 +377,12 @@ fn descend(game: &mut Game, hooks: &Hooks, h: ThingId) -> Result<i32, RuleError>
 
 fn ascend(game: &mut Game, hooks: &Hooks, h: ThingId) -> Result<i32, RuleError> {
     let Some(s) = stairs_here(game, h, &IS_STAIRS_UP)? else {
-        return refuse("There are no stairs up here.");
+        return refuse(Refusal::NoStairsUp);
     };
     if game.is(s, &IS_EXIT) {
         let has_stone = inventory(game, h).iter().any(|&t| game.is(t, &IS_STONE));
         if !has_stone {
-            return refuse("You cannot leave without the Philosopher's Stone.");
+            return refuse(Refusal::NeedStone);
         }
         say(
             game,
@@ -438,7 +410,7 @@ fn travel(game: &mut Game, hooks: &Hooks, h: ThingId, stairs: ThingId) -> Result
             && !tile_dangerous(game, l)
     });
     let Some(spot) = spot else {
-        return refuse("The way is blocked.");
+        return refuse(Refusal::WayBlocked);
     };
     let from = game.location(h)?.z;
     if spot.z != from {

@@ -421,22 +421,8 @@ pub fn reachable(game: &Game, from: Loc) -> Reach {
     r
 }
 
-/// Write a plan into the game and furnish it: doors, decorations, apparatus, monsters,
-/// items. Returns the free floor cells of the level's main region.
-fn furnish(
-    game: &mut Game,
-    hooks: &Hooks,
-    plan: &Plan,
-    z: i32,
-    rng: &mut GameRng,
-) -> Result<Option<Vec<Loc>>, Error> {
-    let ids = tile_ids(game)?;
-    let id_of = |t: T| ids.iter().find(|(k, _)| *k == t).map_or(TileId(0), |x| x.1);
-    for (l, &t) in plan.map.iter() {
-        game.set_tile_mut(to_world(l, z), id_of(t))?;
-    }
-    let depth = -z;
-    // Doors at room entrances (a doorway between two walls).
+/// Doors at room entrances (a doorway between two walls), most of them plain doors.
+fn place_doors(game: &mut Game, plan: &Plan, z: i32, rng: &mut GameRng) -> Result<(), Error> {
     for &d in &plan.doors {
         let w = |dx: i32, dy: i32| {
             plan.map
@@ -454,6 +440,119 @@ fn furnish(
             game.add_thing_mut(to_world(d, z), t)?;
         }
     }
+    Ok(())
+}
+
+/// Furnish room `r` (of its own kind) on level `z`.
+fn furnish_room(
+    game: &mut Game,
+    hooks: &Hooks,
+    r: Room,
+    z: i32,
+    rng: &mut GameRng,
+) -> Result<(), Error> {
+    let depth = -z;
+    let cells: Vec<Loc> = r.area.iter().map(|l| to_world(l, z)).collect();
+    let lib = game.library().clone();
+    let pick = |rng: &mut GameRng, flag: &alembic::Prop<bool>, lo: i32, hi: i32| {
+        lib.random_name(rng, flag, lo, hi)
+    };
+    let spot = |rng: &mut GameRng| cells[rng.below(cells.len() as u64) as usize];
+    // Items go only where no scenery stands (never on a workbench, lab or statue).
+    let item_spot = |game: &Game, rng: &mut GameRng| {
+        let open: Vec<Loc> = cells
+            .iter()
+            .copied()
+            .filter(|&l| !super::command::has_scenery(game, l))
+            .collect();
+        rng.index(open.len()).map(|i| open[i])
+    };
+    match r.kind {
+        RoomKind::Lab => {
+            let c = r.area;
+            let corner1 = to_world(c.min, z);
+            let corner2 = to_world(Loc::new(c.max.x - 1, c.max.y - 1, 0), z);
+            let t = game.library().create("alchemy workbench")?;
+            game.add_thing_mut(corner1, t)?;
+            if corner2 != corner1 {
+                let t = game.library().create("analysis lab")?;
+                game.add_thing_mut(corner2, t)?;
+            }
+            for _ in 0..rng.range(1, 4) {
+                let n = pick(rng, &IS_POTION, 1, depth + 1)?;
+                let t = game.library().create(&n)?;
+                if let Some(l) = item_spot(game, rng) {
+                    game.add_thing_mut(l, t)?;
+                }
+            }
+            for _ in 0..rng.range(1, 3) {
+                let n = pick(rng, &IS_INGREDIENT, 1, depth + 2)?;
+                let t = game.library().create(&n)?;
+                if let Some(l) = item_spot(game, rng) {
+                    game.add_thing_mut(l, t)?;
+                }
+            }
+        }
+        RoomKind::Store => {
+            for _ in 0..rng.range(3, 7) {
+                let n = pick(rng, &IS_ITEM, 1, depth + 1)?;
+                let t = game.library().create(&n)?;
+                if let Some(l) = item_spot(game, rng) {
+                    game.add_thing_mut(l, t)?;
+                }
+            }
+        }
+        RoomKind::Lair => {
+            let n = pick(rng, &IS_CREATURE, (depth - 2).max(1), depth)?;
+            for _ in 0..rng.range(2, 4) {
+                let l = spot(rng);
+                if super::rules::world::creature_at(game, l).is_none() {
+                    game.spawn_mut(&mut HookCtx::new(hooks), &n, l)?;
+                }
+            }
+            let food = pick(rng, &IS_FOOD, 1, 11)?;
+            let t = game.library().create(&food)?;
+            if let Some(l) = item_spot(game, rng) {
+                game.add_thing_mut(l, t)?;
+            }
+        }
+        RoomKind::Fountain => {
+            let c = r.area;
+            let mid = to_world(
+                Loc::new(c.min.x + c.width() / 2, c.min.y + c.height() / 2, 0),
+                z,
+            );
+            let t = game.library().create("fountain of healing")?;
+            game.add_thing_mut(mid, t)?;
+        }
+        RoomKind::Normal => {
+            if rng.chance(0.3) {
+                let deco = ["gravestone", "candelabra", "rune", "statue"][rng.below(4) as usize];
+                let t = game.library().create(deco)?;
+                game.add_thing_mut(spot(rng), t)?;
+            }
+        }
+        RoomKind::Pillars | RoomKind::Pool => {}
+    }
+    Ok(())
+}
+
+/// Write a plan into the game and furnish it: doors, decorations, apparatus, monsters,
+/// items. Returns the free floor cells of the level's main region.
+fn furnish(
+    game: &mut Game,
+    hooks: &Hooks,
+    plan: &Plan,
+    z: i32,
+    rng: &mut GameRng,
+) -> Result<Option<Vec<Loc>>, Error> {
+    let ids = tile_ids(game)?;
+    let id_of = |t: T| ids.iter().find(|(k, _)| *k == t).map_or(TileId(0), |x| x.1);
+    for (l, &t) in plan.map.iter() {
+        game.set_tile_mut(to_world(l, z), id_of(t))?;
+    }
+    let depth = -z;
+    place_doors(game, plan, z, rng)?;
     // Room contents.
     let lib = game.library().clone();
     let pick = |rng: &mut GameRng, flag: &alembic::Prop<bool>, lo: i32, hi: i32| {
@@ -461,91 +560,15 @@ fn furnish(
     };
     let mut lab_done = false;
     for (i, r) in plan.rooms.iter().enumerate() {
-        let cells: Vec<Loc> = r.area.iter().map(|l| to_world(l, z)).collect();
         let mut kind = r.kind;
         // Every level gets at least one lab (apparatus + potions).
         if !lab_done && i + 1 == plan.rooms.len() {
             kind = RoomKind::Lab;
         }
-        let spot = |rng: &mut GameRng| cells[rng.below(cells.len() as u64) as usize];
-        // Items go only where no scenery stands (never on a workbench, lab or statue).
-        let item_spot = |game: &Game, rng: &mut GameRng| {
-            let open: Vec<Loc> = cells
-                .iter()
-                .copied()
-                .filter(|&l| !super::command::has_scenery(game, l))
-                .collect();
-            rng.index(open.len()).map(|i| open[i])
-        };
-        match kind {
-            RoomKind::Lab => {
-                lab_done = true;
-                let c = r.area;
-                let corner1 = to_world(c.min, z);
-                let corner2 = to_world(Loc::new(c.max.x - 1, c.max.y - 1, 0), z);
-                let t = game.library().create("alchemy workbench")?;
-                game.add_thing_mut(corner1, t)?;
-                if corner2 != corner1 {
-                    let t = game.library().create("analysis lab")?;
-                    game.add_thing_mut(corner2, t)?;
-                }
-                for _ in 0..rng.range(1, 4) {
-                    let n = pick(rng, &IS_POTION, 1, depth + 1)?;
-                    let t = game.library().create(&n)?;
-                    if let Some(l) = item_spot(game, rng) {
-                        game.add_thing_mut(l, t)?;
-                    }
-                }
-                for _ in 0..rng.range(1, 3) {
-                    let n = pick(rng, &IS_INGREDIENT, 1, depth + 2)?;
-                    let t = game.library().create(&n)?;
-                    if let Some(l) = item_spot(game, rng) {
-                        game.add_thing_mut(l, t)?;
-                    }
-                }
-            }
-            RoomKind::Store => {
-                for _ in 0..rng.range(3, 7) {
-                    let n = pick(rng, &IS_ITEM, 1, depth + 1)?;
-                    let t = game.library().create(&n)?;
-                    if let Some(l) = item_spot(game, rng) {
-                        game.add_thing_mut(l, t)?;
-                    }
-                }
-            }
-            RoomKind::Lair => {
-                let n = pick(rng, &IS_CREATURE, (depth - 2).max(1), depth)?;
-                for _ in 0..rng.range(2, 4) {
-                    let l = spot(rng);
-                    if super::rules::world::creature_at(game, l).is_none() {
-                        game.spawn_mut(&mut HookCtx::new(hooks), &n, l)?;
-                    }
-                }
-                let food = pick(rng, &IS_FOOD, 1, 11)?;
-                let t = game.library().create(&food)?;
-                if let Some(l) = item_spot(game, rng) {
-                    game.add_thing_mut(l, t)?;
-                }
-            }
-            RoomKind::Fountain => {
-                let c = r.area;
-                let mid = to_world(
-                    Loc::new(c.min.x + c.width() / 2, c.min.y + c.height() / 2, 0),
-                    z,
-                );
-                let t = game.library().create("fountain of healing")?;
-                game.add_thing_mut(mid, t)?;
-            }
-            RoomKind::Normal => {
-                if rng.chance(0.3) {
-                    let deco =
-                        ["gravestone", "candelabra", "rune", "statue"][rng.below(4) as usize];
-                    let t = game.library().create(deco)?;
-                    game.add_thing_mut(spot(rng), t)?;
-                }
-            }
-            RoomKind::Pillars | RoomKind::Pool => {}
+        if kind == RoomKind::Lab {
+            lab_done = true;
         }
+        furnish_room(game, hooks, Room { area: r.area, kind }, z, rng)?;
     }
     // Scenery must not cut the level: keep the largest walkable region and put everything
     // else only there.

@@ -6,7 +6,7 @@
 
 use alembic::{Error, Game, HookCall, HookCtx, Hooks, Place, ThingId};
 
-use super::kinds::{DamageType, Stat, data_error};
+use super::kinds::{DamageType, data_error};
 use super::library::names_with;
 use super::props::{
     DEATH_TRANSFORM, DEATH_TRANSFORM_CHANCE, DRY_CHANCE, GAIN_AMOUNT, GAIN_STAT, GIVES_EFFECT,
@@ -95,7 +95,7 @@ fn potion_effect(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Re
 
 fn potion_gain(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
-    let stat = Stat::parse(&game.query(call.this, &GAIN_STAT)?)?;
+    let stat = game.query(call.this, &GAIN_STAT)?;
     let amount = game.query(call.this, &GAIN_AMOUNT)?;
     let base = game.get_thing(t)?.get(&stat.prop())?;
     game.set_mut(t, &stat.prop(), base + amount)?;

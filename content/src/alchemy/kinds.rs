@@ -1,11 +1,12 @@
 //! Typed enums the data names: statistics, damage types and wield slots.
 //!
-//! Prototypes store these by name (readable saves); rules parse them with `parse`, which
-//! fails loudly on an unknown name instead of falling back silently.
+//! Each is a [`PropType`] stored by name (readable saves): a property reads as the enum, and
+//! an unknown name reads as the wrong type, which the engine reports, instead of falling back
+//! silently.
 
 use std::sync::Arc;
 
-use alembic::{Error, Prop};
+use alembic::{Error, Prop, PropType, Value, ValueKind};
 
 use super::props::{
     AG, CH, CR, IN, RES_ACID, RES_FIRE, RES_ICE, RES_IMPACT, RES_LIGHTNING, RES_NORMAL, RES_POISON,
@@ -18,10 +19,6 @@ pub(crate) fn data_error(reason: String) -> Error {
         hook: Arc::from("data"),
         reason: Arc::from(reason),
     }
-}
-
-fn unknown(what: &str, name: &str) -> Error {
-    data_error(format!("unknown {what} {name:?}"))
 }
 
 /// The eight statistics.
@@ -102,14 +99,6 @@ impl Stat {
             Stat::Cr => CR,
         }
     }
-
-    /// Parse a code; unknown codes are an error.
-    pub fn parse(code: &str) -> Result<Stat, Error> {
-        Stat::ALL
-            .into_iter()
-            .find(|s| s.code() == code)
-            .ok_or_else(|| unknown("statistic", code))
-    }
 }
 
 /// Damage types.
@@ -186,14 +175,6 @@ impl DamageType {
             DamageType::Poison | DamageType::Lightning => 0,
         }
     }
-
-    /// Parse a stored name; unknown names are an error.
-    pub fn parse(name: &str) -> Result<DamageType, Error> {
-        DamageType::ALL
-            .into_iter()
-            .find(|d| d.name() == name)
-            .ok_or_else(|| unknown("damage type", name))
-    }
 }
 
 /// Where a weapon or armour piece goes. One item per slot.
@@ -244,13 +225,60 @@ impl Slot {
             Slot::Neck => "neck",
         }
     }
+}
 
-    /// Parse a stored name; unknown names are an error.
-    pub fn parse(name: &str) -> Result<Slot, Error> {
-        Slot::ALL
-            .into_iter()
-            .find(|s| s.name() == name)
-            .ok_or_else(|| unknown("wield slot", name))
+/// Stored by name (a text value), so saves read "fire", not a number; an unknown name reads
+/// as the wrong type, which the engine reports.
+impl PropType for DamageType {
+    const KIND: ValueKind = ValueKind::Text;
+    fn into_value(self) -> Value {
+        Value::Text(Arc::from(self.name()))
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Text(t) => DamageType::ALL.into_iter().find(|d| d.name() == &**t),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for DamageType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Stored by its two-letter code ("SK"), like [`DamageType`].
+impl PropType for Stat {
+    const KIND: ValueKind = ValueKind::Text;
+    fn into_value(self) -> Value {
+        Value::Text(Arc::from(self.code()))
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Text(t) => Stat::ALL.into_iter().find(|s| s.code() == &**t),
+            _ => None,
+        }
+    }
+}
+
+/// Stored by name, like [`DamageType`].
+impl PropType for Slot {
+    const KIND: ValueKind = ValueKind::Text;
+    fn into_value(self) -> Value {
+        Value::Text(Arc::from(self.name()))
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Text(t) => Slot::ALL.into_iter().find(|s| s.name() == &**t),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Slot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -308,5 +336,39 @@ impl alembic::PropType for Fate {
             alembic::Value::Int(2) => Some(Fate::Died),
             _ => None,
         }
+    }
+}
+
+/// A recipe, named by the potion it makes (its prototype name, `"potion of healing"`).
+/// Serialised as that plain string, so recordings read `{"Craft":"potion of healing"}`.
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct RecipeId(Arc<str>);
+
+impl RecipeId {
+    /// The recipe for the potion with this prototype name.
+    #[must_use]
+    pub fn new(potion: &str) -> Self {
+        RecipeId(Arc::from(potion))
+    }
+
+    /// The potion's prototype name.
+    #[must_use]
+    pub fn potion(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for RecipeId {
+    fn from(potion: &str) -> Self {
+        RecipeId::new(potion)
+    }
+}
+
+impl std::fmt::Display for RecipeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
     }
 }

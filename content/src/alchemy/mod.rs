@@ -21,6 +21,7 @@
 pub mod bot;
 pub mod command;
 pub mod dungeon;
+pub mod error;
 pub mod hooks;
 pub mod kinds;
 pub mod library;
@@ -28,12 +29,14 @@ pub mod props;
 pub mod rules;
 pub mod save;
 pub mod text;
+pub mod ui;
 pub mod view;
 pub mod wizard;
 
 use alembic::{Error, Game};
 
-pub use command::{Command, Outcome, RuleError, Rules, Summary, apply, summary};
+pub use command::{Command, Outcome, Rules, Summary, apply, summary};
+pub use error::{Refusal, RuleError};
 pub use kinds::Fate;
 
 /// A new game from `seed` in the given modes (as a recording's header lists them): in

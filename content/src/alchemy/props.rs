@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use alembic::{Prop, Rgb, ThingId, Value};
 
+use super::kinds::{DamageType, Slot, Stat};
+
 // ----- naming and drawing ------------------------------------------------------------------
 
 /// The singular name ("rat", "potion of healing").
 pub const NAME: Prop<Arc<str>> = Prop::new("name");
-/// An irregular plural ("wolves"); otherwise English rules are applied to [`NAME`].
-pub const PLURAL: Prop<Arc<str>> = Prop::new("plural");
 /// Proper names take no article ("the Philosopher's Stone" is written as given).
 pub const IS_PROPER: Prop<bool> = Prop::with_default("is_proper", false);
 /// The name while the kind is unidentified ("strange herb"); potions use [`APPEARANCE`].
@@ -174,8 +174,8 @@ pub const DROP_CHANCE: Prop<f64> = Prop::with_default("drop_chance", 0.0);
 pub const ATT_VERB: Prop<Arc<str>> = Prop::new("att_verb");
 /// Largest base damage of an attack (damage rolls 1..=this, plus strength).
 pub const ATT_DAMAGE: Prop<i32> = Prop::with_default("att_damage", 2);
-/// Damage type of the attack, a [`DamageType`](super::kinds::DamageType) name.
-pub const ATT_TYPE: Prop<Arc<str>> = Prop::new("att_type");
+/// Damage type of the attack (stored by name).
+pub const ATT_TYPE: Prop<DamageType> = Prop::new("att_type");
 /// Effect prototype an attack may inflict.
 pub const HIT_EFFECT: Prop<Arc<str>> = Prop::new("hit_effect");
 /// Probability (0..=1) that a hit inflicts [`HIT_EFFECT`].
@@ -202,12 +202,15 @@ pub const RES_ACID: Prop<i32> = Prop::with_default("res_acid", 0);
 
 /// Wielded or worn (modifiers of weapons and armour apply only while this is true).
 pub const IS_WIELDED: Prop<bool> = Prop::with_default("is_wielded", false);
-/// The slot a weapon or armour piece occupies, a [`Slot`](super::kinds::Slot) name.
-pub const WIELD_SLOT: Prop<Arc<str>> = Prop::new("wield_slot");
+/// The slot a weapon or armour piece occupies (stored by name).
+pub const WIELD_SLOT: Prop<Slot> = Prop::new("wield_slot");
 /// An item's letter in its holder's pack (`a`–`z`, then `A`–`Z`), as in DCSS and NetHack:
 /// given when it comes into the pack (look-alikes share one), kept while it stays there,
 /// removed when it leaves.
 pub const INV_LETTER: Prop<char> = Prop::new("inv_letter");
+/// How many look-alike items this one thing stands for (the original's `:number`): a stack
+/// of 3 strange herbs is one thing with 3 here. Missing means one.
+pub const NUMBER: Prop<i32> = Prop::with_default("number", 1);
 /// Whether the item's kind is identified (read from the prototype, shared by the kind).
 pub const IS_IDENTIFIED: Prop<bool> = Prop::with_default("is_identified", false);
 /// A potion's recipe: the ingredient prototype names (Text values), per game.
@@ -217,7 +220,7 @@ pub const GIVES_EFFECT: Prop<Arc<str>> = Prop::new("gives_effect");
 /// Hit points a consumable restores (negative hurts).
 pub const HEAL_AMOUNT: Prop<i32> = Prop::with_default("heal_amount", 0);
 /// The statistic a "gain" potion raises, a [`Stat`](super::kinds::Stat) name.
-pub const GAIN_STAT: Prop<Arc<str>> = Prop::new("gain_stat");
+pub const GAIN_STAT: Prop<Stat> = Prop::new("gain_stat");
 /// How much a gain potion adds.
 pub const GAIN_AMOUNT: Prop<i32> = Prop::with_default("gain_amount", 1);
 /// What a thing's use (bumping scenery) says.

@@ -3,7 +3,7 @@
 use alembic::{Error, Game, ThingId};
 
 use super::props::{
-    APPEARANCE, IS_HERO, IS_IDENTIFIED, IS_POTION, IS_PROPER, NAME, PLURAL, UNKNOWN_NAME,
+    APPEARANCE, IS_HERO, IS_IDENTIFIED, IS_POTION, IS_PROPER, NAME, NUMBER, UNKNOWN_NAME,
 };
 
 /// Whether the kind of `id` is identified (read from its prototype, so identifying one
@@ -89,22 +89,30 @@ fn proper(game: &Game, id: ThingId) -> bool {
     game.is(id, &IS_PROPER)
 }
 
-/// "a rat", "an adder", "you", "the Philosopher's Stone".
+/// How many items a stack stands for (1 for anything else).
+fn stack_size(game: &Game, id: ThingId) -> usize {
+    usize::try_from(game.query(id, &NUMBER).unwrap_or(1).max(1)).unwrap_or(1)
+}
+
+/// "a rat", "an adder", "you", "the Philosopher's Stone", "3 strange herbs" (a stack).
 pub fn a_name(game: &Game, id: ThingId) -> Result<String, Error> {
     let n = base_name(game, id)?;
     if proper(game, id) {
         return Ok(n);
     }
-    Ok(format!("{} {n}", article(&n)))
+    Ok(count_name(stack_size(game, id), &n))
 }
 
-/// "the rat", "you", "the Philosopher's Stone".
+/// "the rat", "you", "the Philosopher's Stone", "the 3 strange herbs" (a stack).
 pub fn the_name(game: &Game, id: ThingId) -> Result<String, Error> {
     let n = base_name(game, id)?;
     if proper(game, id) {
         return Ok(n);
     }
-    Ok(format!("the {n}"))
+    match stack_size(game, id) {
+        1 => Ok(format!("the {n}")),
+        k => Ok(format!("the {k} {}", plural_with(&n))),
+    }
 }
 
 /// "a strange herb", "2 strange herbs" — a count with a noun phrase.
@@ -119,16 +127,6 @@ pub fn count_name(n: usize, singular: &str) -> String {
 
 fn plural_with(singular: &str) -> String {
     plural(singular)
-}
-
-/// The plural name of a thing's kind, honouring [`PLURAL`].
-pub fn plural_name(game: &Game, id: ThingId) -> Result<String, Error> {
-    if is_identified(game, id)
-        && let Some(p) = game.query_opt(id, &PLURAL)?
-    {
-        return Ok(p.to_string());
-    }
-    Ok(plural(&base_name(game, id)?))
 }
 
 /// Third person singular of a verb phrase: "bite" → "bites", "touch" → "touches",
@@ -193,19 +191,6 @@ pub fn capitalise(s: &str) -> String {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
     }
-}
-
-/// The object form: "you" for the hero, "the rat" otherwise.
-pub fn object_name(game: &Game, id: ThingId) -> Result<String, Error> {
-    the_name(game, id)
-}
-
-/// "your" or "the rat's".
-pub fn possessive(game: &Game, id: ThingId) -> Result<String, Error> {
-    if game.is(id, &IS_HERO) {
-        return Ok("your".to_string());
-    }
-    Ok(format!("{}'s", the_name(game, id)?))
 }
 
 #[cfg(test)]

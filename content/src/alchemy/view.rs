@@ -7,7 +7,7 @@ use std::sync::Arc;
 use alembic::{Error, Game, LightMap, LightSource, Loc, Rgb, ThingId, VisibleSet};
 use alembic_ui::Tile;
 
-use super::kinds::Stat;
+use super::kinds::{RecipeId, Slot, Stat};
 use super::props::{
     ARMOUR, BG, FG, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR, IS_CREATURE, IS_DOOR, IS_FOOD,
     IS_HERO, IS_INGREDIENT, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER,
@@ -19,6 +19,7 @@ use super::rules::items::{
     PACK_LETTERS, apparatus_near, assign_letters, gather, inventory, pack_groups, recipe_of,
 };
 use super::rules::memory::{remembered_look, remembered_thing, remembered_tile};
+use super::rules::stack::number;
 use super::rules::world::{FOV_RADIUS, LEVELS, depth_of, hero_view, level_box};
 use super::text::{a_name, base_name, capitalise, count_name, is_identified};
 
@@ -273,12 +274,14 @@ pub struct InventoryEntry {
     pub kind: ItemKind,
     /// Whether wielded or worn.
     pub wielded: bool,
-    /// The slot name for weapons and armour.
-    pub slot: Option<String>,
+    /// The slot of weapons and armour.
+    pub slot: Option<Slot>,
     /// Whether its kind is identified.
     pub identified: bool,
     /// Its glyph.
     pub glyph: Glyph,
+    /// How many items the entry stands for (a stack of 3 herbs: 3).
+    pub count: i32,
 }
 
 fn kind_of(game: &Game, t: ThingId) -> ItemKind {
@@ -314,10 +317,11 @@ pub fn inventory_entries(game: &Game) -> Result<Vec<InventoryEntry>, Error> {
         };
         let wielded = g.is(first, &IS_WIELDED);
         let kind = kind_of(&g, first);
+        let count: i32 = ids.iter().map(|&t| number(&g, t)).sum();
         let mut name = if ids.len() == 1 {
             a_name(&g, first)?
         } else {
-            count_name(ids.len(), &base_name(&g, first)?)
+            count_name(usize::try_from(count).unwrap_or(1), &base_name(&g, first)?)
         };
         if wielded {
             name.push_str(if kind == ItemKind::Weapon {
@@ -331,9 +335,10 @@ pub fn inventory_entries(game: &Game) -> Result<Vec<InventoryEntry>, Error> {
             name,
             kind,
             wielded,
-            slot: g.query_opt(first, &WIELD_SLOT)?.map(|s| s.to_string()),
+            slot: g.query_opt(first, &WIELD_SLOT)?,
             identified: is_identified(&g, first),
             glyph: thing_glyph(&g, first)?,
+            count,
             ids,
         });
     }
@@ -349,8 +354,8 @@ pub fn inventory_entries(game: &Game) -> Result<Vec<InventoryEntry>, Error> {
 /// A recipe the hero knows (its potion kind is identified).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecipeInfo {
-    /// The potion's prototype name, for [`Command::Craft`](super::Command::Craft).
-    pub potion: String,
+    /// The recipe, for [`Command::Craft`](super::Command::Craft).
+    pub potion: RecipeId,
     /// Its display name.
     pub name: String,
     /// The ingredients, e.g. ["2 bloodworts", "an inkcap"].
@@ -382,7 +387,7 @@ pub fn known_recipes(game: &Game) -> Result<Vec<RecipeInfo>, Error> {
             .collect::<Vec<_>>();
         let missing = gather(game, h, p.name()).err().unwrap_or_default();
         out.push(RecipeInfo {
-            potion: p.name().to_string(),
+            potion: RecipeId::new(p.name()),
             name: p.get(&NAME)?.to_string(),
             ingredients,
             at_workbench: bench,
@@ -598,11 +603,11 @@ fn with_item_used(game: &Game, h: ThingId, item: ThingId) -> Result<Game, Error>
 }
 
 /// What the hero uses in `slot` now (not `except`).
-fn in_slot(game: &Game, h: ThingId, slot: &str, except: ThingId) -> Option<ThingId> {
+fn in_slot(game: &Game, h: ThingId, slot: Slot, except: ThingId) -> Option<ThingId> {
     inventory(game, h).into_iter().find(|&t| {
         t != except
             && game.is(t, &super::props::IS_WIELDED)
-            && game.query_opt(t, &WIELD_SLOT).ok().flatten().as_deref() == Some(slot)
+            && game.query_opt(t, &WIELD_SLOT).ok().flatten() == Some(slot)
     })
 }
 
@@ -705,10 +710,8 @@ fn describe_creature(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Result
 fn describe_gear(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Result<(), Error> {
     use super::props::{HIT_EFFECT, HIT_EFFECT_CHANCE};
     let h = hero_id(game)?;
-    let slot = game
-        .query_opt(t, &WIELD_SLOT)?
-        .map_or_else(|| "hand".to_owned(), |s| s.to_string());
-    let current = in_slot(game, h, &slot, t);
+    let slot = game.query_opt(t, &WIELD_SLOT)?.unwrap_or(Slot::Hand);
+    let current = in_slot(game, h, slot, t);
     let after = with_item_used(game, h, t)?;
     // What the hero has now, without this item in use.
     let before = if game.is(t, &super::props::IS_WIELDED) {
@@ -810,7 +813,7 @@ fn describe_consumable(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Resu
         Some("potion_heal") => format!("It heals {} HP.", game.query(t, &HEAL_AMOUNT)?),
         Some("potion_effect") => effect(game)?,
         Some("potion_gain") => {
-            let s = Stat::parse(&game.query(t, &GAIN_STAT)?)?;
+            let s = game.query(t, &GAIN_STAT)?;
             format!(
                 "It raises the drinker's {} by {} for good.",
                 s.word(),

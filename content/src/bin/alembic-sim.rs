@@ -77,7 +77,7 @@ fn main() -> ExitCode {
                     eprintln!("alembic-sim: cannot write {}: {e}", path.display());
                     return ExitCode::from(2);
                 }
-                serde_json::to_string(&report).map_err(|e| sim::SimError::Game(e.to_string()))
+                serde_json::to_string(&report).map_err(sim::SimError::from)
             }
             Err(e) => Err(e),
         }
@@ -87,7 +87,7 @@ fn main() -> ExitCode {
             PolicyArg::Explore => Policy::Explore,
         };
         game.run(args.seed, args.turns, policy)
-            .and_then(|r| serde_json::to_string(&r).map_err(|e| sim::SimError::Game(e.to_string())))
+            .and_then(|r| serde_json::to_string(&r).map_err(sim::SimError::from))
     };
     match line {
         Ok(l) => {

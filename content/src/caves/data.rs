@@ -21,8 +21,8 @@ use super::rules::{self, Outcome};
 pub const NAME: Prop<Arc<str>> = Prop::new("name");
 /// The character drawn for it.
 pub const GLYPH: Prop<char> = Prop::new("glyph");
-/// The colour it is drawn in.
-pub const COLOUR: Prop<Rgb> = Prop::with_default("colour", Rgb::new(200, 200, 200));
+/// The colour it is drawn in (the name Alchemy uses; stored as `colour`, as saves have it).
+pub const FG: Prop<Rgb> = Prop::with_default("colour", Rgb::new(200, 200, 200));
 /// Hit points left; at 0 or below the creature dies.
 pub const HP: Prop<i32> = Prop::new("hp");
 /// Hit points when unhurt.
@@ -35,10 +35,11 @@ pub const DEFENCE: Prop<i32> = Prop::with_default("defence", 0);
 pub const VERB: Prop<Arc<str>> = Prop::new("verb");
 /// How many more times a lichen may grow (each child gets one fewer, so growth is bounded).
 pub const SPORES: Prop<i32> = Prop::with_default("spores", 0);
-/// The one thing the keyboard drives.
-pub const IS_PLAYER: Prop<bool> = Prop::with_default("is_player", false);
-/// Hunts the player (drawn in the status line as a threat; the bot fights these first).
-pub const HOSTILE: Prop<bool> = Prop::with_default("hostile", false);
+/// The one thing the keyboard drives: the player's hero (the name Alchemy uses; stored as
+/// `is_player`, as saves have it).
+pub const IS_HERO: Prop<bool> = Prop::with_default("is_player", false);
+/// Hunts the player (the name Alchemy uses; drawn in the status line as a threat; the bot fights these first).
+pub const IS_HOSTILE: Prop<bool> = Prop::with_default("hostile", false);
 /// Receives messages said nearby (the player's inbox is the game's message log).
 pub const RECEIVER: Prop<bool> = Prop::with_default("receiver", false);
 
@@ -130,7 +131,7 @@ fn creature(name: &str, glyph: char, colour: Rgb, hp: i32) -> Props {
     Props::new()
         .with(NAME, Arc::from(name))
         .with(GLYPH, glyph)
-        .with(COLOUR, colour)
+        .with(FG, colour)
         .with(HP, hp)
         .with(MAX_HP, hp)
 }
@@ -147,14 +148,14 @@ pub fn library() -> Result<Library, Error> {
             .with(WALKABLE, true)
             .with(TRANSPARENT, true)
             .with(GLYPH, '.')
-            .with(COLOUR, Rgb::new(150, 138, 115)),
+            .with(FG, Rgb::new(150, 138, 115)),
     )?;
     lib.define_tile(
         WALL,
         Props::new()
             .with(DIGGABLE, true)
             .with(GLYPH, '#')
-            .with(COLOUR, Rgb::new(165, 140, 105)),
+            .with(FG, Rgb::new(165, 140, 105)),
     )?;
     lib.define_tile(
         STAIRS_DOWN,
@@ -163,7 +164,7 @@ pub fn library() -> Result<Library, Error> {
             .with(TRANSPARENT, true)
             .with(STAIRS, 1)
             .with(GLYPH, '>')
-            .with(COLOUR, Rgb::new(235, 235, 235)),
+            .with(FG, Rgb::new(235, 235, 235)),
     )?;
     lib.define_tile(
         STAIRS_UP,
@@ -172,7 +173,7 @@ pub fn library() -> Result<Library, Error> {
             .with(TRANSPARENT, true)
             .with(STAIRS, -1)
             .with(GLYPH, '<')
-            .with(COLOUR, Rgb::new(235, 235, 235)),
+            .with(FG, Rgb::new(235, 235, 235)),
     )?;
     lib.define_tile(
         EXIT_TILE,
@@ -181,7 +182,7 @@ pub fn library() -> Result<Library, Error> {
             .with(TRANSPARENT, true)
             .with(EXIT, true)
             .with(GLYPH, '>')
-            .with(COLOUR, Rgb::new(255, 210, 60)),
+            .with(FG, Rgb::new(255, 210, 60)),
     )?;
     let hook = |name: &str| Hook::new(name);
     lib.proclaim_mut(
@@ -189,7 +190,7 @@ pub fn library() -> Result<Library, Error> {
         None,
         creature("player", '@', Rgb::new(255, 240, 170), 40)
             .with(ATTACK, 10)
-            .with(IS_PLAYER, true)
+            .with(IS_HERO, true)
             .with(RECEIVER, true),
     )?;
     lib.proclaim_mut(
@@ -219,7 +220,7 @@ pub fn library() -> Result<Library, Error> {
         creature("cave bat", 'b', Rgb::new(190, 120, 230), 8)
             .with(ATTACK, 5)
             .with(VERB, Arc::from("bites"))
-            .with(HOSTILE, true)
+            .with(IS_HOSTILE, true)
             .with(LEVEL, 1)
             .with(ON_ACTION, hook(HOOK_BAT)),
     )?;
@@ -230,7 +231,7 @@ pub fn library() -> Result<Library, Error> {
             .with(ATTACK, 8)
             .with(DEFENCE, 3)
             .with(VERB, Arc::from("claws"))
-            .with(HOSTILE, true)
+            .with(IS_HOSTILE, true)
             .with(LEVEL, 2)
             .with(FREQ, 70)
             .with(ON_ACTION, hook(HOOK_ZOMBIE)),

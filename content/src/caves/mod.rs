@@ -45,9 +45,9 @@ mod wizard;
 mod world;
 
 pub use data::{
-    ATTACK, COLOUR, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FLOOR, GLYPH, HOSTILE, HP, IS_PLAYER,
-    MAX_HP, NAME, RECEIVER, REINFORCEMENTS, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT,
-    VERB, WALKABLE, WALL, hooks, library,
+    ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GLYPH, HP, IS_HERO, IS_HOSTILE, MAX_HP,
+    NAME, RECEIVER, REINFORCEMENTS, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB,
+    WALKABLE, WALL, hooks, library,
 };
 pub use keymap::{Action, Binding, KEYMAP, action_of, help_line, help_lines};
 pub use replay::replay_app;

@@ -10,7 +10,7 @@ use alembic::{
 use serde::{Deserialize, Serialize};
 
 use super::data::{
-    ATTACK, CAUSE, DEEPEST, DEFENCE, DIGGABLE, EXIT, FLOOR, HOSTILE, HP, IS_PLAYER, KILLS, LEVELS,
+    ATTACK, CAUSE, DEEPEST, DEFENCE, DIGGABLE, EXIT, FLOOR, HP, IS_HERO, IS_HOSTILE, KILLS, LEVELS,
     MAX_HP, NAME, OUTCOME, PLAYER, RECEIVER, REINFORCEMENTS, SEEN_LAYER, SPORES, STAIRS,
     TRANSPARENT, VERB, WALKABLE, hooks, tile,
 };
@@ -156,7 +156,7 @@ pub fn name_of(g: &Game, id: ThingId) -> Arc<str> {
 /// Whether the creature hunts the player.
 #[must_use]
 pub fn is_hostile(g: &Game, id: ThingId) -> bool {
-    g.is(id, &HOSTILE)
+    g.is(id, &IS_HOSTILE)
 }
 
 /// Every creature on level `z` (the player included), in id order. Reads the engine's cell
@@ -263,10 +263,10 @@ pub(crate) fn strike(g: &mut Game, attacker: ThingId, target: ThingId) -> Result
     let verb = g
         .query(attacker, &VERB)
         .unwrap_or_else(|_| Arc::from("hits"));
-    if g.is(attacker, &IS_PLAYER) {
+    if g.is(attacker, &IS_HERO) {
         let text = format!("You hit the {t_name} for {damage} damage.");
         tell(g, attacker, &text);
-    } else if g.is(target, &IS_PLAYER) {
+    } else if g.is(target, &IS_HERO) {
         let text = format!("The {a_name} {verb} you for {damage} damage.");
         tell(g, target, &text);
     } else {
@@ -286,7 +286,7 @@ fn hurt(g: &mut Game, victim: ThingId, damage: i32, by: ThingId) -> Result<(), E
 fn die(g: &mut Game, victim: ThingId, by: ThingId) -> Result<(), Error> {
     let name = name_of(g, victim);
     let killer = name_of(g, by);
-    if g.is(victim, &IS_PLAYER) {
+    if g.is(victim, &IS_HERO) {
         g.set_var_mut(&OUTCOME, Outcome::Dead);
         let cause = format!("killed by {}", with_article(&killer));
         g.set_var_mut(&CAUSE, Arc::from(cause.as_str()));
@@ -295,7 +295,7 @@ fn die(g: &mut Game, victim: ThingId, by: ThingId) -> Result<(), Error> {
     }
     let at = g.location(victim)?;
     g.remove_thing_mut(victim)?;
-    if g.is(by, &IS_PLAYER) {
+    if g.is(by, &IS_HERO) {
         let kills = g.var(&KILLS)?;
         g.set_var_mut(&KILLS, kills + 1);
         tell(g, by, &format!("You kill the {name}."));
@@ -465,7 +465,7 @@ fn reinforce(g: &mut Game, p: ThingId, z: i32) -> Result<(), Error> {
     if hunters >= MAX_HUNTERS + depth.max(0) as usize {
         return Ok(());
     }
-    let name = g.random_name(&HOSTILE, 1, depth + 1)?;
+    let name = g.random_name(&IS_HOSTILE, 1, depth + 1)?;
     let away = (g.location(p)?, VIEW_RADIUS + 3);
     if let Some(at) = random_empty_floor(g, z, Some(away))? {
         g.spawn_mut(&mut HookCtx::new(&hooks()?), &name, at)?;

@@ -8,7 +8,7 @@ use std::path::Path;
 use alembic::Game;
 use serde::{Deserialize, Serialize};
 
-use super::data::{IS_PLAYER, hooks};
+use super::data::{IS_HERO, hooks};
 use super::rules::player;
 use crate::storage;
 
@@ -92,7 +92,7 @@ pub fn load(path: &Path) -> Result<Game, CavesSaveError> {
     game.check_hooks(hooks)
         .map_err(|e| CavesSaveError::Invalid(e.to_string()))?;
     let p = player(&game).map_err(|e| CavesSaveError::Invalid(format!("no player: {e}")))?;
-    if !game.contains(p) || !game.is(p, &IS_PLAYER) {
+    if !game.contains(p) || !game.is(p, &IS_HERO) {
         return invalid("the player is missing".into());
     }
     Ok(game)

@@ -309,7 +309,7 @@ pub fn library_counts() -> Result<serde_json::Value, Error> {
     let creatures = lib.prototypes().count();
     let hunters = lib
         .prototypes()
-        .filter(|p| p.is(&super::data::HOSTILE))
+        .filter(|p| p.is(&super::data::IS_HOSTILE))
         .count();
     Ok(serde_json::json!({
         "creatures": creatures,

@@ -8,7 +8,7 @@ use alembic_ui::{
 };
 use std::convert::Infallible;
 
-use super::data::{COLOUR, GLYPH};
+use super::data::{FG, GLYPH};
 use super::keymap::{Action, action_of, help_lines};
 use super::rules::{Command, Outcome, act_mut, creature_at, outcome, remembered, status, visible};
 use super::world::{HEIGHT, WIDTH, new_game, walkable_regions};
@@ -463,7 +463,7 @@ impl PlayScreen {
         };
         let mut cell = Cell {
             ch: def.get(&GLYPH).unwrap_or('?'),
-            fg: def.get(&COLOUR).unwrap_or(Rgb::WHITE),
+            fg: def.get(&FG).unwrap_or(Rgb::WHITE),
             bg: BG,
         };
         if !in_view {
@@ -478,7 +478,7 @@ impl PlayScreen {
         }
         if in_view && let Some(c) = creature_at(g, l) {
             cell.ch = g.query(c, &GLYPH).unwrap_or('?');
-            cell.fg = g.query(c, &COLOUR).unwrap_or(Rgb::WHITE);
+            cell.fg = g.query(c, &FG).unwrap_or(Rgb::WHITE);
         }
         cell
     }

@@ -3,7 +3,7 @@
 
 use alembic::{Args, Game, HookCtx, Loc, WizardCommands, WizardError, WizardOutcome, WizardSpec};
 
-use super::data::{DEEPEST, HP, IS_PLAYER, LEVELS, MAX_HP, SEEN_LAYER, STAIRS, WALKABLE, hooks};
+use super::data::{DEEPEST, HP, IS_HERO, LEVELS, MAX_HP, SEEN_LAYER, STAIRS, WALKABLE, hooks};
 use super::rules::{Outcome, nearest_free, outcome, player, remember_view};
 use super::world::{depth_of, level_box, z_of};
 
@@ -141,7 +141,7 @@ fn creatures(g: &Game) -> Vec<String> {
     let mut v: Vec<String> = g
         .library()
         .prototypes()
-        .filter(|p| !p.is_abstract() && !p.is(&IS_PLAYER))
+        .filter(|p| !p.is_abstract() && !p.is(&IS_HERO))
         .map(|p| p.name().to_string())
         .collect();
     v.sort();

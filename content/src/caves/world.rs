@@ -64,20 +64,9 @@ pub fn new_game(seed: u64) -> Result<Game, Error> {
     new_game_with_levels(seed, DEFAULT_LEVELS)
 }
 
-/// [`new_game`] with a chosen number of levels (at least 1).
-///
-/// # Errors
-/// As [`new_game`].
-pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
-    let levels = levels.max(1);
-    let hooks = &hooks()?;
-    let mut g = Game::new(seed).with_library(data::library()?);
-    g.set_var_mut(&SEED, seed as i64);
-    g.set_var_mut(&LEVELS, levels);
-    g.set_var_mut(&CAUSE, Arc::from(""));
-    g.set_var_mut(&REINFORCEMENTS, true);
-
-    // 1. Levels: random fill, three rounds of smoothing, small pockets filled in.
+/// Carve `levels` cave levels: random fill, three rounds of smoothing, small pockets
+/// filled in, written into the game as floor and wall.
+fn carve_levels(g: &mut Game, levels: i32) -> Result<(), Error> {
     let mut maps = Vec::new();
     for _ in 0..levels {
         let mut cave = Cave::new(WIDTH, HEIGHT)
@@ -95,7 +84,7 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
         }
         maps.push(cave);
     }
-    let (floor, wall) = (tile(&g, FLOOR)?, tile(&g, WALL)?);
+    let (floor, wall) = (tile(g, FLOOR)?, tile(g, WALL)?);
     for (d, cave) in maps.iter().enumerate() {
         let z = z_of(d as i32);
         g.fill_tiles_mut(level_box(z), wall)?;
@@ -105,6 +94,25 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
             }
         }
     }
+    Ok(())
+}
+
+/// [`new_game`] with a chosen number of levels (at least 1).
+///
+/// # Errors
+/// As [`new_game`].
+pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
+    let levels = levels.max(1);
+    let hooks = &hooks()?;
+    let mut g = Game::new(seed).with_library(data::library()?);
+    g.set_var_mut(&SEED, seed as i64);
+    g.set_var_mut(&LEVELS, levels);
+    g.set_var_mut(&CAUSE, Arc::from(""));
+    g.set_var_mut(&REINFORCEMENTS, true);
+
+    // 1. Levels: random fill, three rounds of smoothing, small pockets filled in.
+    carve_levels(&mut g, levels)?;
+    let floor = tile(&g, FLOOR)?;
 
     // 2. The player, at one end of the longest walk across the top level's largest region.
     let top = walkable_regions(&g, z_of(0))?;

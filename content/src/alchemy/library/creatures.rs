@@ -1,11 +1,16 @@
-//! Creatures: the hero and 37 monster kinds in families.
+//! Creatures: the hero and 45 monster kinds in eight families. Every creature of the
+//! original's 34-creature roster is here under its own name (bat, cave bat, giant bat,
+//! vampyre bat; cave bear, giant bear; rat, sewer rat, giant rat, demon rat; zombie, ghast,
+//! skeleton, skeleton warrior, wight, skeleton hero, vampyre, spectre; small goblin, goblin,
+//! orc, black orc, orc champion, troll, troll king; golem, immortal golem; grass snake,
+//! snake, red snake, cobra, king cobra, wyrm; the dragon), with a few of our own between them.
 
 use std::sync::Arc;
 
 use alembic::{Error, FREQ, Hook, IS_CONTAINER, LEVEL, Library, ON_DEATH, Props};
 
 use super::{named, rgb};
-use crate::alchemy::kinds::Stat;
+use crate::alchemy::kinds::{DamageType, Stat};
 use crate::alchemy::props::{
     AGGRO, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, ATTACKS_MONSTERS, DEATH_TRANSFORM,
     DEATH_TRANSFORM_CHANCE, DROP_CHANCE, FAMILY, FG, GLYPH, HIT_EFFECT, HIT_EFFECT_CHANCE, HPS,
@@ -43,8 +48,20 @@ fn on_hit(p: Props, effect: &str, chance: f64) -> Props {
         .with(HIT_EFFECT_CHANCE, chance)
 }
 
-#[allow(clippy::too_many_lines)]
 pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
+    hero(lib)?;
+    bats(lib)?;
+    bears(lib)?;
+    rats(lib)?;
+    undead(lib)?;
+    goblinoids(lib)?;
+    golems(lib)?;
+    snakes(lib)?;
+    dragon(lib)
+}
+
+/// The parent of every creature, and the hero.
+fn hero(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base creature",
         Some("base thing"),
@@ -55,7 +72,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(IS_HOSTILE, true)
             .with(Z_ORDER, 75)
             .with(ATT_VERB, text("hit"))
-            .with(ATT_TYPE, text("normal"))
+            .with(ATT_TYPE, DamageType::Normal)
             .with(DROP_CHANCE, 0.15),
     )?;
     lib.proclaim_mut(
@@ -73,8 +90,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(Z_ORDER, 100)
             .with(FREQ, 0),
     )?;
+    Ok(())
+}
 
-    // --- bats: fast flyers ---
+/// Bats: fast flyers.
+fn bats(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base bat",
         Some("base creature"),
@@ -104,8 +124,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         }
         lib.proclaim_mut(name, Some("base bat"), p)?;
     }
+    Ok(())
+}
 
-    // --- bears ---
+/// Bears: slow to anger, heavy blows.
+fn bears(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base bear",
         Some("base creature"),
@@ -114,7 +137,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(FAMILY, text("bear"))
             .with(GLYPH, 'B')
             .with(ATT_VERB, text("maul"))
-            .with(ATT_TYPE, text("impact"))
+            .with(ATT_TYPE, DamageType::Impact)
             .with(FREQ, 60),
     )?;
     lib.proclaim_mut(
@@ -134,8 +157,19 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(FG, rgb(0xA07050))
             .with(RES_ICE, 30),
     )?;
+    lib.proclaim_mut(
+        "giant bear",
+        Some("base bear"),
+        kind("giant bear", 9, [7, 13, 4, 12, 2, 7, 3, 1], 60, 12)
+            .with(FG, rgb(0xC0A080))
+            .with(ARMOUR, 1)
+            .with(FREQ, 40),
+    )?;
+    Ok(())
+}
 
-    // --- rats ---
+/// Rats: weak, common, in packs.
+fn rats(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base rat",
         Some("base creature"),
@@ -150,6 +184,16 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         "rat",
         Some("base rat"),
         kind("rat", 1, [4, 3, 6, 2, 1, 5, 2, 2], 4, 2).with(FG, rgb(0xB0A090)),
+    )?;
+    lib.proclaim_mut(
+        "sewer rat",
+        Some("base rat"),
+        on_hit(
+            kind("sewer rat", 2, [4, 3, 6, 3, 1, 5, 2, 2], 6, 2),
+            "sick",
+            0.15,
+        )
+        .with(FG, rgb(0x807060)),
     )?;
     lib.proclaim_mut(
         "giant rat",
@@ -171,12 +215,15 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         Some("base rat"),
         kind("demon rat", 8, [9, 8, 9, 8, 3, 8, 2, 2], 30, 8)
             .with(FG, rgb(0xFF4020))
-            .with(ATT_TYPE, text("fire"))
+            .with(ATT_TYPE, DamageType::Fire)
             .with(RES_FIRE, 50)
             .with(SPEED, 110),
     )?;
+    Ok(())
+}
 
-    // --- undead: the undead flag is set (the original forgot it, so healing never hurt) ---
+/// The undead: the undead flag is set (the original forgot it, so healing never hurt).
+fn undead(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base undead",
         Some("base creature"),
@@ -256,7 +303,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             }
             "spectre" => {
                 p = p
-                    .with(ATT_TYPE, text("ice"))
+                    .with(ATT_TYPE, DamageType::Ice)
                     .with(ATT_VERB, text("touch"))
                     .with(IS_FLYING, true)
                     .with(RES_NORMAL, 50)
@@ -271,8 +318,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         }
         lib.proclaim_mut(name, Some("base undead"), p)?;
     }
+    Ok(())
+}
 
-    // --- goblinoids: intelligent, they open doors ---
+/// Goblinoids: intelligent, they open doors; orcs and trolls among them.
+fn goblinoids(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base goblinoid",
         Some("base creature"),
@@ -283,7 +333,26 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(GLYPH, 'g')
             .with(DROP_CHANCE, 0.3),
     )?;
-    let goblins: [Row8; 7] = [
+    for (name, lvl, s, hp, dmg, arm, glyph, col) in goblinoid_rows() {
+        let mut p = kind(name, lvl, s, hp, dmg)
+            .with(ARMOUR, arm)
+            .with(GLYPH, glyph)
+            .with(FG, rgb(col));
+        if name.starts_with("troll") {
+            p = p
+                .with(ATTACKS_MONSTERS, true)
+                .with(ATT_TYPE, DamageType::Impact)
+                .with(ATT_VERB, text("smash"));
+        }
+        lib.proclaim_mut(name, Some("base goblinoid"), p)?;
+    }
+    Ok(())
+}
+
+/// The goblinoids from small goblin to troll king: name, level, stats, hit points,
+/// damage, armour, glyph, colour.
+fn goblinoid_rows() -> [Row8; 9] {
+    [
         (
             "small goblin",
             1,
@@ -326,6 +395,26 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         ),
         ("orc", 5, [7, 8, 5, 7, 3, 6, 2, 3], 22, 7, 2, 'o', 0x608020),
         (
+            "black orc",
+            6,
+            [8, 9, 5, 8, 3, 7, 2, 3],
+            28,
+            8,
+            3,
+            'o',
+            0x505050,
+        ),
+        (
+            "orc champion",
+            8,
+            [10, 11, 6, 9, 4, 8, 3, 3],
+            40,
+            10,
+            4,
+            'o',
+            0xE04040,
+        ),
+        (
             "troll",
             7,
             [8, 10, 4, 12, 2, 7, 1, 2],
@@ -345,22 +434,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             'T',
             0xFFC000,
         ),
-    ];
-    for (name, lvl, s, hp, dmg, arm, glyph, col) in goblins {
-        let mut p = kind(name, lvl, s, hp, dmg)
-            .with(ARMOUR, arm)
-            .with(GLYPH, glyph)
-            .with(FG, rgb(col));
-        if name.starts_with("troll") {
-            p = p
-                .with(ATTACKS_MONSTERS, true)
-                .with(ATT_TYPE, text("impact"))
-                .with(ATT_VERB, text("smash"));
-        }
-        lib.proclaim_mut(name, Some("base goblinoid"), p)?;
-    }
+    ]
+}
 
-    // --- golems: not alive, not undead; slow and tough ---
+/// Golems: not alive, not undead; slow and tough.
+fn golems(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base golem",
         Some("base creature"),
@@ -370,7 +448,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(FAMILY, text("golem"))
             .with(GLYPH, '&')
             .with(ATT_VERB, text("pound"))
-            .with(ATT_TYPE, text("impact"))
+            .with(ATT_TYPE, DamageType::Impact)
             .with(SPEED, 70)
             .with(AGGRO, 6)
             .with(FREQ, 50),
@@ -381,6 +459,13 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         kind("clay golem", 4, [4, 8, 2, 8, 1, 20, 1, 1], 25, 6)
             .with(FG, rgb(0xC08060))
             .with(ARMOUR, 1),
+    )?;
+    lib.proclaim_mut(
+        "golem",
+        Some("base golem"),
+        kind("golem", 5, [5, 10, 2, 10, 1, 20, 1, 1], 32, 8)
+            .with(FG, rgb(0x909070))
+            .with(ARMOUR, 3),
     )?;
     lib.proclaim_mut(
         "stone golem",
@@ -398,16 +483,19 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(SPEED, 80),
     )?;
     lib.proclaim_mut(
-        "eternal golem",
+        "immortal golem",
         Some("base golem"),
-        kind("eternal golem", 11, [8, 12, 3, 12, 1, 20, 1, 1], 50, 10)
+        kind("immortal golem", 11, [8, 12, 3, 12, 1, 20, 1, 1], 50, 10)
             .with(FG, rgb(0xFFFFC0))
             .with(ARMOUR, 5)
             .with(IS_IMMORTAL, true)
             .with(FREQ, 20),
     )?;
+    Ok(())
+}
 
-    // --- snakes: poisonous bites (chance 0.4, not 40) ---
+/// Snakes: poisonous bites (chance 0.4, not the original's 40).
+fn snakes(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base snake",
         Some("base creature"),
@@ -422,6 +510,21 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         "grass snake",
         Some("base snake"),
         kind("grass snake", 1, [3, 2, 6, 2, 1, 3, 1, 1], 4, 2).with(FG, rgb(0x40C040)),
+    )?;
+    lib.proclaim_mut(
+        "snake",
+        Some("base snake"),
+        kind("snake", 2, [4, 3, 7, 3, 1, 4, 1, 1], 6, 3).with(FG, rgb(0x60A040)),
+    )?;
+    lib.proclaim_mut(
+        "red snake",
+        Some("base snake"),
+        on_hit(
+            kind("red snake", 3, [5, 3, 8, 4, 1, 5, 1, 1], 9, 4),
+            "poisoned",
+            0.3,
+        )
+        .with(FG, rgb(0xD03020)),
     )?;
     lib.proclaim_mut(
         "adder",
@@ -444,12 +547,22 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         .with(FG, rgb(0xD0A060)),
     )?;
     lib.proclaim_mut(
+        "king cobra",
+        Some("base snake"),
+        on_hit(
+            kind("king cobra", 7, [6, 5, 10, 8, 4, 10, 8, 3], 28, 7),
+            "poisoned",
+            0.5,
+        )
+        .with(FG, rgb(0xE0C040)),
+    )?;
+    lib.proclaim_mut(
         "python",
         Some("base snake"),
         kind("python", 6, [6, 10, 6, 8, 1, 6, 1, 1], 30, 8)
             .with(FG, rgb(0x60A060))
             .with(ATT_VERB, text("squeeze"))
-            .with(ATT_TYPE, text("impact")),
+            .with(ATT_TYPE, DamageType::Impact),
     )?;
     lib.proclaim_mut(
         "black mamba",
@@ -467,12 +580,15 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         Some("base snake"),
         kind("wyrm", 10, [10, 12, 8, 12, 4, 10, 3, 1], 70, 12)
             .with(FG, rgb(0xC04000))
-            .with(ATT_TYPE, text("fire"))
+            .with(ATT_TYPE, DamageType::Fire)
             .with(RES_FIRE, 75)
             .with(ATTACKS_MONSTERS, true),
     )?;
+    Ok(())
+}
 
-    // --- the dragon ---
+/// The dragon, guardian of the deepest level.
+fn dragon(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "dragon",
         Some("base creature"),
@@ -483,7 +599,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(GLYPH, 'D')
             .with(FG, rgb(0xFF2000))
             .with(ATT_VERB, text("breathe fire at"))
-            .with(ATT_TYPE, text("fire"))
+            .with(ATT_TYPE, DamageType::Fire)
             .with(RES_FIRE, 100)
             .with(ARMOUR, 8)
             .with(SPEED, 150)

@@ -27,15 +27,22 @@ fn harmful(p: Props) -> Props {
     p.with(IS_HARMFUL, true)
 }
 
-#[allow(clippy::too_many_lines)]
 pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base effect",
         Some("base thing"),
         named("effect").with(IS_EFFECT, true).with(FREQ, 0),
     )?;
-    let mut add = |name: &str, p: Props| lib.proclaim_mut(name, Some("base effect"), p);
+    periodic(lib)?;
+    conditions(lib)?;
+    more_conditions(lib)?;
+    last_conditions(lib)?;
+    stat_changes(lib)
+}
 
+/// Periodic effects: healing, regeneration, poison, sickness, burning.
+fn periodic(lib: &mut Library) -> Result<(), Error> {
+    let mut add = |name: &str, p: Props| lib.proclaim_mut(name, Some("base effect"), p);
     // --- periodic: healing, regeneration, poison, sickness, burning ---
     add(
         "healing",
@@ -135,6 +142,12 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         .with(HP_PER_TURN, -3),
     )?;
 
+    Ok(())
+}
+
+/// Temporary conditions, the first third.
+fn conditions(lib: &mut Library) -> Result<(), Error> {
+    let mut add = |name: &str, p: Props| lib.proclaim_mut(name, Some("base effect"), p);
     // --- temporary conditions ---
     add(
         "invincible",
@@ -226,6 +239,12 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         )
         .modifier(Modifier::add(SPEED, 100)),
     )?;
+    Ok(())
+}
+
+/// Temporary conditions, the second third.
+fn more_conditions(lib: &mut Library) -> Result<(), Error> {
+    let mut add = |name: &str, p: Props| lib.proclaim_mut(name, Some("base effect"), p);
     add(
         "weakened",
         harmful(effect(
@@ -272,6 +291,12 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         .modifier(Modifier::set(IS_CONFUSED, true))
         .modifier(Modifier::add(SK, -2)),
     )?;
+    Ok(())
+}
+
+/// Temporary conditions, the last third.
+fn last_conditions(lib: &mut Library) -> Result<(), Error> {
+    let mut add = |name: &str, p: Props| lib.proclaim_mut(name, Some("base effect"), p);
     add(
         "health boosted",
         effect(
@@ -332,6 +357,12 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         .modifier(Modifier::add(RES_ICE, 50)),
     )?;
 
+    Ok(())
+}
+
+/// A boost and a drain for each statistic.
+fn stat_changes(lib: &mut Library) -> Result<(), Error> {
+    let mut add = |name: &str, p: Props| lib.proclaim_mut(name, Some("base effect"), p);
     // --- a boost and a drain for each statistic ---
     for s in Stat::ALL {
         let w = s.word();

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use alembic::{Error, FREQ, Hook, LEVEL, Library, Modifier, ON_CONSUME, Props};
 
 use super::{named, rgb};
+use crate::alchemy::kinds::{DamageType, Slot};
 use crate::alchemy::props::{
     AG, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, BLOCK, DESCRIPTION, FG, GIVES_EFFECT, GLYPH,
     HEAL_AMOUNT, HIT_EFFECT, HIT_EFFECT_CHANCE, HPS_MAX, IS_ARMOUR, IS_FOOD, IS_HERB,
@@ -17,11 +18,11 @@ fn text(s: &str) -> Arc<str> {
 }
 
 /// A weapon: while wielded it replaces its holder's attack.
-fn weapon(name: &str, level: i32, damage: i32, dtype: &str, sk: i64) -> Props {
+fn weapon(name: &str, level: i32, damage: i32, dtype: DamageType, sk: i64) -> Props {
     let mut p = named(name)
         .with(LEVEL, level)
         .modifier(Modifier::set(ATT_DAMAGE, damage).while_flag(IS_WIELDED))
-        .modifier(Modifier::set(ATT_TYPE, text(dtype)).while_flag(IS_WIELDED))
+        .modifier(Modifier::set(ATT_TYPE, dtype).while_flag(IS_WIELDED))
         .modifier(Modifier::set(ATT_VERB, text("hit")).while_flag(IS_WIELDED));
     if sk != 0 {
         p = p.modifier(Modifier::add(SK, sk).while_flag(IS_WIELDED));
@@ -30,21 +31,28 @@ fn weapon(name: &str, level: i32, damage: i32, dtype: &str, sk: i64) -> Props {
 }
 
 /// Armour: adds `armour` while worn in `slot`.
-fn armour(name: &str, level: i32, slot: &str, armour: i64) -> Props {
+fn armour(name: &str, level: i32, slot: Slot, armour: i64) -> Props {
     named(name)
         .with(LEVEL, level)
-        .with(WIELD_SLOT, text(slot))
+        .with(WIELD_SLOT, slot)
         .modifier(Modifier::add(ARMOUR, armour).while_flag(IS_WIELDED))
 }
 
-#[allow(clippy::too_many_lines)]
 pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base item",
         Some("base thing"),
         named("item").with(IS_ITEM, true).with(Z_ORDER, 40),
     )?;
+    ingredients(lib)?;
+    food_and_stone(lib)?;
+    gear(lib)?;
 
+    Ok(())
+}
+
+/// Ingredients: herbs look alike until identified, as do mushrooms.
+fn ingredients(lib: &mut Library) -> Result<(), Error> {
     // --- ingredients: herbs look alike until identified, as do mushrooms ---
     lib.proclaim_mut(
         "base ingredient",
@@ -98,6 +106,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         )?;
     }
 
+    Ok(())
+}
+
+/// Food (always recognisable) and the goal, the Philosopher's Stone.
+fn food_and_stone(lib: &mut Library) -> Result<(), Error> {
     // --- food (always recognisable) ---
     lib.proclaim_mut(
         "base food",
@@ -149,6 +162,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             ),
     )?;
 
+    Ok(())
+}
+
+/// Weapons and armour.
+fn gear(lib: &mut Library) -> Result<(), Error> {
     // --- weapons (the original defined slots and attack types but shipped none) ---
     lib.proclaim_mut(
         "base weapon",
@@ -156,27 +174,27 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         named("weapon")
             .with(IS_WEAPON, true)
             .with(IS_IDENTIFIED, true)
-            .with(WIELD_SLOT, text("hand"))
+            .with(WIELD_SLOT, Slot::Hand)
             .with(GLYPH, ')')
             .with(FG, rgb(0xC0C0E0))
             .with(FREQ, 40),
     )?;
     let weapons = [
-        weapon("dagger", 1, 4, "normal", 1),
-        weapon("short sword", 1, 6, "normal", 0),
-        weapon("long sword", 3, 8, "normal", 0),
-        weapon("broadsword", 5, 10, "normal", 0),
-        weapon("club", 1, 5, "impact", 0),
-        weapon("mace", 2, 7, "impact", 0),
-        weapon("war hammer", 5, 11, "impact", -1),
-        weapon("spear", 2, 7, "normal", 1),
-        weapon("hand axe", 1, 6, "normal", 0),
-        weapon("battle axe", 6, 12, "normal", -1),
-        weapon("quarterstaff", 1, 5, "impact", 0)
+        weapon("dagger", 1, 4, DamageType::Normal, 1),
+        weapon("short sword", 1, 6, DamageType::Normal, 0),
+        weapon("long sword", 3, 8, DamageType::Normal, 0),
+        weapon("broadsword", 5, 10, DamageType::Normal, 0),
+        weapon("club", 1, 5, DamageType::Impact, 0),
+        weapon("mace", 2, 7, DamageType::Impact, 0),
+        weapon("war hammer", 5, 11, DamageType::Impact, -1),
+        weapon("spear", 2, 7, DamageType::Normal, 1),
+        weapon("hand axe", 1, 6, DamageType::Normal, 0),
+        weapon("battle axe", 6, 12, DamageType::Normal, -1),
+        weapon("quarterstaff", 1, 5, DamageType::Impact, 0)
             .modifier(Modifier::add(AG, 1).while_flag(IS_WIELDED)),
-        weapon("flaming sword", 8, 10, "fire", 1).with(FG, rgb(0xFF8020)),
-        weapon("frost brand", 8, 10, "ice", 1).with(FG, rgb(0x80E0FF)),
-        weapon("venom dagger", 4, 5, "poison", 1)
+        weapon("flaming sword", 8, 10, DamageType::Fire, 1).with(FG, rgb(0xFF8020)),
+        weapon("frost brand", 8, 10, DamageType::Ice, 1).with(FG, rgb(0x80E0FF)),
+        weapon("venom dagger", 4, 5, DamageType::Poison, 1)
             .with(FG, rgb(0x40FF40))
             .modifier(Modifier::set(HIT_EFFECT, text("poisoned")).while_flag(IS_WIELDED))
             .modifier(Modifier::set(HIT_EFFECT_CHANCE, 0.3).while_flag(IS_WIELDED)),
@@ -198,30 +216,31 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(FREQ, 40),
     )?;
     let pieces = [
-        armour("leather cap", 1, "head", 1),
-        armour("iron helm", 3, "head", 2),
-        armour("leather armour", 1, "body", 2),
-        armour("chain mail", 3, "body", 4).modifier(Modifier::add(AG, -1).while_flag(IS_WIELDED)),
-        armour("plate mail", 6, "body", 7)
+        armour("leather cap", 1, Slot::Head, 1),
+        armour("iron helm", 3, Slot::Head, 2),
+        armour("leather armour", 1, Slot::Body, 2),
+        armour("chain mail", 3, Slot::Body, 4)
+            .modifier(Modifier::add(AG, -1).while_flag(IS_WIELDED)),
+        armour("plate mail", 6, Slot::Body, 7)
             .modifier(Modifier::add(AG, -2).while_flag(IS_WIELDED))
             .modifier(Modifier::add(SPEED, -10).while_flag(IS_WIELDED)),
-        armour("pair of leather gloves", 1, "hands", 1),
-        armour("pair of gauntlets", 3, "hands", 2),
-        armour("pair of leather boots", 1, "feet", 1),
-        armour("pair of iron boots", 4, "feet", 2),
-        armour("buckler", 1, "off-hand", 1)
+        armour("pair of leather gloves", 1, Slot::Hands, 1),
+        armour("pair of gauntlets", 3, Slot::Hands, 2),
+        armour("pair of leather boots", 1, Slot::Feet, 1),
+        armour("pair of iron boots", 4, Slot::Feet, 2),
+        armour("buckler", 1, Slot::OffHand, 1)
             .modifier(Modifier::add(BLOCK, 10).while_flag(IS_WIELDED)),
-        armour("tower shield", 5, "off-hand", 3)
+        armour("tower shield", 5, Slot::OffHand, 3)
             .modifier(Modifier::add(BLOCK, 25).while_flag(IS_WIELDED)),
-        armour("cloak", 1, "cloak", 1),
+        armour("cloak", 1, Slot::Cloak, 1),
         // Fire armour resists fire and ice armour resists ice (the original swapped them).
-        armour("fire cloak", 5, "cloak", 1)
+        armour("fire cloak", 5, Slot::Cloak, 1)
             .with(FG, rgb(0xFF6020))
             .modifier(Modifier::add(RES_FIRE, 50).while_flag(IS_WIELDED)),
-        armour("ice cloak", 5, "cloak", 1)
+        armour("ice cloak", 5, Slot::Cloak, 1)
             .with(FG, rgb(0x60C0FF))
             .modifier(Modifier::add(RES_ICE, 50).while_flag(IS_WIELDED)),
-        armour("amulet of life", 6, "neck", 0)
+        armour("amulet of life", 6, Slot::Neck, 0)
             .with(GLYPH, '"')
             .with(FG, rgb(0xFF4040))
             .modifier(Modifier::add(HPS_MAX, 10).while_flag(IS_WIELDED)),

@@ -100,7 +100,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     for s in Stat::ALL {
         let w = s.word();
         add(potion(&format!("gain {w}"), 4, "potion_gain")
-            .with(GAIN_STAT, Arc::from(s.code()))
+            .with(GAIN_STAT, s)
             .with(GAIN_AMOUNT, 1)
             .with(FREQ, 40))?;
         add(effect_potion(&format!("{w} boost"), 2, &format!("{w} boosted")).with(FREQ, 30))?;

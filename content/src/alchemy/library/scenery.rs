@@ -52,6 +52,13 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(FREQ, 30),
     )?;
 
+    decorations(lib)?;
+    more_decorations(lib)?;
+    Ok(())
+}
+
+/// Decorations: statues, runes, bones and the like.
+fn decorations(lib: &mut Library) -> Result<(), Error> {
     // Decorations.
     lib.proclaim_mut(
         "base decoration",
@@ -114,6 +121,11 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .with(FG, rgb(0xC040FF))
             .with(USE_MESSAGE, Arc::from("The rune glows faintly.")),
     )?;
+    Ok(())
+}
+
+/// More decorations, the apparatus and the stairs.
+fn more_decorations(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "statue",
         Some("base decoration"),

@@ -13,7 +13,7 @@ use crate::alchemy::props::{
     HIT_EFFECT, HIT_EFFECT_CHANCE, HPS, HPS_MAX, IS_CREATURE, IS_EFFECT, IS_HERO, IS_IMMORTAL,
     IS_INVINCIBLE, IS_ITEM, IS_WIELDED, KILLS, OUTCOME, SK, ST,
 };
-use crate::alchemy::text::{a_name, capitalise, sentence, the_name, verb_for};
+use crate::alchemy::text::{a_name, capitalise, sentence, the_name};
 
 /// Who or what did the damage (for messages, kills and the cause of death).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,7 +80,7 @@ pub fn attack(
     if crit {
         dmg *= 2;
     }
-    let dtype = DamageType::parse(&game.query(attacker, &ATT_TYPE)?)?;
+    let dtype = game.query(attacker, &ATT_TYPE)?;
     if seen {
         let mut t = sentence(game, attacker, &verb, &def_name)?;
         if crit {
@@ -131,11 +131,7 @@ pub fn expected_damage(game: &Game, attacker: ThingId, defender: ThingId) -> f64
     let st_bonus = ((q(attacker, &ST) - 4.0).max(0.0) / 2.0).floor();
     let crit = (5.0 + sk - q(defender, &SK)).clamp(2.0, 25.0) / 100.0;
     let mut dmg = ((1.0 + max) / 2.0 + st_bonus) * (1.0 + crit);
-    if let Ok(t) = game
-        .query(attacker, &ATT_TYPE)
-        .map_err(|_| ())
-        .and_then(|t| DamageType::parse(&t).map_err(|_| ()))
-    {
+    if let Ok(t) = game.query(attacker, &ATT_TYPE) {
         let res = f64::from(game.query(defender, &t.resistance()).unwrap_or(0).min(100));
         dmg *= (100.0 - res) / 100.0;
         let armour = q(defender, &ARMOUR).max(0.0) * f64::from(t.armour_percent()) / 100.0;
@@ -289,15 +285,6 @@ pub fn die(game: &mut Game, hooks: &Hooks, victim: ThingId, source: &Source) -> 
     }
     game.remove_thing_mut(victim)?;
     Ok(())
-}
-
-/// The English name of an attack's verb for `attacker` ("bite" / "bites").
-#[must_use]
-pub fn attack_verb(game: &Game, attacker: ThingId) -> String {
-    let v = game
-        .query(attacker, &ATT_VERB)
-        .unwrap_or_else(|_| Arc::from("hit"));
-    verb_for(game, attacker, &v)
 }
 
 /// Whether `t` is a live creature that can be hit.

@@ -9,21 +9,18 @@ use alembic::{Error, Game, HookCall, HookCtx, Hooks, Loc, ON_CONSUME, Place, Thi
 
 use super::ai::ACTION;
 use super::combat::{self, Source};
+use super::stack::{self, number};
 use super::world::{blocker_at, creature_at, items_at, say, tile_blocks};
-use crate::alchemy::command::RuleError;
+use crate::alchemy::error::{Refusal, RuleError, refuse};
 use crate::alchemy::kinds::{DamageType, Slot};
 use crate::alchemy::props::{
     CR, IN, INV_LETTER, IS_ARMOUR, IS_FOOD, IS_IDENTIFIED, IS_INGREDIENT, IS_ITEM, IS_LAB,
-    IS_POTION, IS_VIEW_BLOCKING, IS_WEAPON, IS_WIELDED, IS_WORKBENCH, RECIPE, WIELD_SLOT,
+    IS_POTION, IS_VIEW_BLOCKING, IS_WEAPON, IS_WIELDED, IS_WORKBENCH, NUMBER, RECIPE, WIELD_SLOT,
 };
 use crate::alchemy::text::{a_name, base_name, capitalise, count_name, is_identified, the_name};
 
 /// How far things can be thrown.
 pub const THROW_RANGE: u32 = 10;
-
-fn refuse<T>(msg: impl Into<String>) -> Result<T, RuleError> {
-    Err(RuleError::Refused(msg.into()))
-}
 
 /// Whether `item` is in `holder`'s inventory.
 #[must_use]
@@ -131,21 +128,20 @@ pub fn identify(game: &mut Game, item: ThingId) -> Result<(), Error> {
 
 fn need_carried(game: &Game, hero: ThingId, item: ThingId) -> Result<(), RuleError> {
     if !game.contains(item) || !carries(game, hero, item) {
-        return refuse("You are not carrying that.");
+        return refuse(Refusal::NotCarried);
     }
     Ok(())
 }
 
 /// Pick up `item`, or (`None`) the topmost item here together with every other item here
-/// that looks the same — a pile of 3 strange herbs comes up in one go. Items stay one thing
-/// each (each can be thrown, drunk or analysed on its own); the inventory lists look-alikes
-/// together.
+/// that looks the same — a pile of 3 strange herbs comes up in one go. What comes up merges
+/// into a stack of its like in the pack (see [`stack`]).
 pub fn pick_up(game: &mut Game, hero: ThingId, item: Option<ThingId>) -> Result<i32, RuleError> {
     let at = game.location(hero)?;
     let here = items_at(game, at);
     let taken: Vec<ThingId> = match item {
         Some(i) if here.contains(&i) => vec![i],
-        Some(_) => return refuse("That is not here."),
+        Some(_) => return refuse(Refusal::NotHere),
         None => match here.last() {
             Some(&top) => {
                 let look = base_name(game, top)?;
@@ -157,28 +153,45 @@ pub fn pick_up(game: &mut Game, hero: ThingId, item: Option<ThingId>) -> Result<
                 }
                 pile
             }
-            None => return refuse("There is nothing here to pick up."),
+            None => return refuse(Refusal::NothingHere),
         },
     };
-    for &t in &taken {
-        game.move_thing_mut(t, Place::In(hero))?;
-    }
-    let n = match taken.as_slice() {
-        [one] => a_name(game, *one)?,
-        many => count_name(many.len(), &base_name(game, many[0])?),
+    let Some(&first) = taken.first() else {
+        return refuse(Refusal::NothingHere);
     };
+    let look = base_name(game, first)?;
+    let mut count = 0;
+    for &t in &taken {
+        count += number(game, t);
+        game.move_thing_mut(t, Place::In(hero))?;
+        stack::merge(game, t)?;
+    }
+    let n = count_name(usize::try_from(count).unwrap_or(1), &look);
     say(game, format!("You pick up {n}."));
     Ok(ACTION)
 }
 
-/// Drop a carried item (unwielding it first).
-pub fn drop(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
+/// Drop a carried item (unwielding it first): `count` of a stack (`None`: all of it). What
+/// lands on a pile of its like joins it.
+pub fn drop(
+    game: &mut Game,
+    hero: ThingId,
+    item: ThingId,
+    count: Option<u32>,
+) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
+    let n = match count {
+        Some(0) => return refuse(Refusal::DropNothing),
+        Some(c) => i32::try_from(c).unwrap_or(i32::MAX),
+        None => number(game, item),
+    };
     let at = game.location(hero)?;
+    let item = stack::split(game, item, n)?;
     game.set_mut(item, &IS_WIELDED, false)?;
     clear_letter(game, item)?;
     game.move_thing_mut(item, Place::Map(at))?;
     let n = the_name(game, item)?;
+    stack::merge(game, item)?;
     say(game, format!("You drop {n}."));
     Ok(ACTION / 2)
 }
@@ -192,8 +205,9 @@ pub fn quaff(
 ) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
     if !game.is(item, &IS_POTION) {
-        return refuse(format!("You cannot drink {}.", the_name(game, item)?));
+        return refuse(Refusal::NotDrinkable);
     }
+    let item = stack::split(game, item, 1)?;
     let known = is_identified(game, item);
     let n = the_name(game, item)?;
     say(game, format!("You drink {n}."));
@@ -211,8 +225,9 @@ pub fn quaff(
 pub fn eat(game: &mut Game, hooks: &Hooks, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
     if !(game.is(item, &IS_FOOD) || game.is(item, &IS_INGREDIENT)) {
-        return refuse(format!("You cannot eat {}.", the_name(game, item)?));
+        return refuse(Refusal::NotEdible);
     }
+    let item = stack::split(game, item, 1)?;
     let n = the_name(game, item)?;
     say(game, format!("You eat {n}."));
     consume(game, hooks, hero, item, hero)?;
@@ -253,11 +268,12 @@ pub fn throw(
     need_carried(game, hero, item)?;
     let from = game.location(hero)?;
     if target.z != from.z || target == from {
-        return refuse("You need to pick a target on this level.");
+        return refuse(Refusal::NoTarget);
     }
     if from.chebyshev(target) > THROW_RANGE {
-        return refuse("That is too far away to throw.");
+        return refuse(Refusal::TooFar);
     }
+    let item = stack::split(game, item, 1)?;
     let name = the_name(game, item)?;
     game.set_mut(item, &IS_WIELDED, false)?;
     clear_letter(game, item)?;
@@ -297,6 +313,7 @@ pub fn throw(
             let cn = the_name(game, c)?;
             say(game, capitalise(&format!("{name} hits {cn}.")));
             game.move_thing_mut(item, Place::Map(last))?;
+            stack::merge(game, item)?;
             let dmg = game.rng().range(1, 3) as i32;
             combat::damage(
                 game,
@@ -321,23 +338,24 @@ pub fn throw(
             if wall {
                 say(game, capitalise(&format!("{name} bounces off the wall.")));
             }
+            stack::merge(game, item)?;
         }
     }
     Ok(ACTION)
 }
 
 fn slot_of(game: &Game, item: ThingId) -> Result<Slot, Error> {
-    Slot::parse(&game.query(item, &WIELD_SLOT)?)
+    game.query(item, &WIELD_SLOT)
 }
 
 /// Wield a weapon or put on armour; whatever was in the slot comes off.
 pub fn wield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
     if !(game.is(item, &IS_WEAPON) || game.is(item, &IS_ARMOUR)) {
-        return refuse(format!("You cannot wield {}.", the_name(game, item)?));
+        return refuse(Refusal::NotWieldable);
     }
     if game.is(item, &IS_WIELDED) {
-        return refuse(format!("You are already using {}.", the_name(game, item)?));
+        return refuse(Refusal::AlreadyUsing);
     }
     let slot = slot_of(game, item)?;
     let mut replaced = None;
@@ -364,7 +382,7 @@ pub fn wield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleE
 pub fn unwield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
     if !game.is(item, &IS_WIELDED) {
-        return refuse(format!("You are not using {}.", the_name(game, item)?));
+        return refuse(Refusal::NotUsing);
     }
     game.set_mut(item, &IS_WIELDED, false)?;
     let n = the_name(game, item)?;
@@ -391,17 +409,15 @@ pub fn analyse(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, Rul
     need_carried(game, hero, item)?;
     let at = game.location(hero)?;
     if !apparatus_near(game, at, &IS_LAB) {
-        return refuse("You need to stand beside an analysis lab.");
+        return refuse(Refusal::NeedLab);
     }
     if !(game.is(item, &IS_POTION) || game.is(item, &IS_INGREDIENT)) {
-        return refuse("Only potions and ingredients can be analysed.");
+        return refuse(Refusal::NotAnalysable);
     }
     if is_identified(game, item) {
-        return refuse(format!(
-            "You already know what {} is.",
-            the_name(game, item)?
-        ));
+        return refuse(Refusal::AlreadyKnown);
     }
+    let item = stack::split(game, item, 1)?;
     let name = the_name(game, item)?;
     let int = game.query(hero, &IN)?;
     let roll = game.rng().range(1, 20) as i32;
@@ -431,9 +447,13 @@ pub fn recipe_of(game: &Game, potion_proto: &str) -> Option<BTreeMap<Arc<str>, u
     Some(need)
 }
 
-/// For each ingredient kind of the recipe, the identified carried items that would be used.
-/// `Err` lists what is missing.
-pub fn gather(game: &Game, hero: ThingId, potion_proto: &str) -> Result<Vec<ThingId>, Vec<String>> {
+/// For each ingredient kind of the recipe, the identified carried stacks that would be used
+/// and how many of each. `Err` lists what is missing.
+pub fn gather(
+    game: &Game,
+    hero: ThingId,
+    potion_proto: &str,
+) -> Result<Vec<(ThingId, i32)>, Vec<String>> {
     let Some(need) = recipe_of(game, potion_proto) else {
         return Err(vec!["a recipe".to_string()]);
     };
@@ -441,19 +461,20 @@ pub fn gather(game: &Game, hero: ThingId, potion_proto: &str) -> Result<Vec<Thin
     let mut used = Vec::new();
     let mut missing = Vec::new();
     for (kind, n) in need {
-        let have: Vec<ThingId> = inv
-            .iter()
-            .copied()
-            .filter(|&t| {
-                game.get_thing(t).ok().and_then(|x| x.proto()) == Some(&*kind)
-                    && is_identified(game, t)
-            })
-            .take(n)
-            .collect();
-        if have.len() < n {
-            missing.push(count_name(n - have.len(), &kind));
+        let mut wanted = i32::try_from(n).unwrap_or(i32::MAX);
+        for t in inv.iter().copied().filter(|&t| {
+            game.get_thing(t).ok().and_then(|x| x.proto()) == Some(&*kind) && is_identified(game, t)
+        }) {
+            if wanted == 0 {
+                break;
+            }
+            let take = number(game, t).min(wanted);
+            wanted -= take;
+            used.push((t, take));
         }
-        used.extend(have);
+        if wanted > 0 {
+            missing.push(count_name(usize::try_from(wanted).unwrap_or(n), &kind));
+        }
     }
     if missing.is_empty() {
         Ok(used)
@@ -468,32 +489,31 @@ pub fn gather(game: &Game, hero: ThingId, potion_proto: &str) -> Result<Vec<Thin
 pub fn craft(game: &mut Game, hero: ThingId, potion_proto: &str) -> Result<i32, RuleError> {
     let at = game.location(hero)?;
     let Ok(proto) = game.library().get(potion_proto) else {
-        return refuse("There is no such potion.");
+        return refuse(Refusal::NoSuchPotion);
     };
     if !proto.is(&IS_POTION) || proto.is_abstract() {
-        return refuse("There is no such potion.");
+        return refuse(Refusal::NoSuchPotion);
     }
     if !proto.is(&IS_IDENTIFIED) {
-        return refuse("You do not know how to make that potion yet.");
+        return refuse(Refusal::UnknownRecipe);
     }
     if !apparatus_near(game, at, &IS_WORKBENCH) {
-        return refuse("You need to stand beside an alchemy workbench.");
+        return refuse(Refusal::NeedWorkbench);
     }
-    let used = match gather(game, hero, potion_proto) {
-        Ok(u) => u,
-        Err(missing) => {
-            return refuse(format!("You lack the ingredients: {}.", missing.join(", ")));
-        }
+    let Ok(used) = gather(game, hero, potion_proto) else {
+        return refuse(Refusal::MissingIngredients);
     };
-    for t in used {
-        game.remove_thing_mut(t)?;
+    for (t, take) in used {
+        let part = stack::split(game, t, take)?;
+        game.remove_thing_mut(part)?;
     }
     let cr = game.query(hero, &CR)?;
-    let n = (1 + (cr - 5).max(0) / 3).max(1) as usize;
-    for _ in 0..n {
-        let p = game.library().create(potion_proto)?;
-        game.add_thing_mut(hero, p)?;
-    }
+    let n = (1 + (cr - 5).max(0) / 3).max(1);
+    let p = game.library().create(potion_proto)?;
+    let brewed = game.add_thing_mut(hero, p)?;
+    game.set_mut(brewed, &NUMBER, n)?;
+    stack::merge(game, brewed)?;
+    let n = usize::try_from(n).unwrap_or(1);
     let name = base_name_of_proto(game, potion_proto)?;
     say(game, format!("You brew {}.", count_name(n, &name)));
     Ok(ACTION * 3)
@@ -508,9 +528,4 @@ fn base_name_of_proto(game: &Game, proto: &str) -> Result<String, Error> {
 #[must_use]
 pub fn is_item(game: &Game, item: ThingId) -> bool {
     game.is(item, &IS_ITEM)
-}
-
-/// The display name of an item kind (used by the look command).
-pub fn describe_item(game: &Game, item: ThingId) -> Result<String, Error> {
-    base_name(game, item)
 }

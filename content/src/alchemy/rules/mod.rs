@@ -7,5 +7,6 @@ pub mod doors;
 pub mod effects;
 pub mod items;
 pub mod memory;
+pub mod stack;
 pub mod time;
 pub mod world;

@@ -12,7 +12,7 @@ use alembic_ui::{
 use super::colours::{self, PALETTE};
 pub use super::keymap::help_lines;
 use super::keymap::{Action, action_of};
-use super::prompts::{ActionMenu, DirectionPrompt, EndScreen, LookScreen, MorePrompt};
+use super::prompts::{ActionMenu, CountPrompt, DirectionPrompt, EndScreen, LookScreen, MorePrompt};
 use super::travel::{Goal, Journey};
 use super::{AlchemyCtx, Tone, tone_colour};
 use crate::alchemy::props::{IS_DOOR, IS_LAB, IS_OPEN, IS_WORKBENCH};
@@ -786,8 +786,10 @@ pub enum PlayReply {
     InventoryAction(InventoryEntry, Vec<ItemAction>, Option<usize>),
     /// Where to throw this item.
     Throw(ThingId, Option<Loc>),
-    /// A recipe to craft (potion prototype names).
-    Craft(Vec<String>, Option<usize>),
+    /// How many of this stack to drop.
+    DropSome(ThingId, Option<usize>),
+    /// A recipe to craft.
+    Craft(Vec<crate::alchemy::kinds::RecipeId>, Option<usize>),
     /// One of the items here to pick up.
     PickUp(Vec<ThingId>, Option<usize>),
     /// The direction to open or close a door.
@@ -974,7 +976,17 @@ impl PlayScreen {
         match action {
             ItemAction::Quaff => Self::act(ctx, Command::Quaff(id)),
             ItemAction::Eat => Self::act(ctx, Command::Eat(id)),
-            ItemAction::Drop => Self::act(ctx, Command::Drop(id)),
+            ItemAction::Drop => {
+                let n = ctx
+                    .game()
+                    .map_or(1, |g| crate::alchemy::rules::stack::number(g, id));
+                if n > 1 {
+                    let prompt = CountPrompt::new("Drop how many?", n.unsigned_abs());
+                    Transition::ask(prompt, move |n| PlayReply::DropSome(id, n))
+                } else {
+                    Self::act(ctx, Command::Drop(id))
+                }
+            }
             ItemAction::Analyse if !at_lab(ctx) => {
                 ctx.note(Tone::Note, NO_LAB);
                 Transition::Stay
@@ -1229,128 +1241,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 None => Transition::Stay,
             };
         };
-        match action {
-            Action::Run => match dir {
-                Some(d) => self.begin(ctx, Goal::Run(d)),
-                None => Transition::Stay,
-            },
-            Action::Move => match dir {
-                Some(d) => Self::act(ctx, Command::Move(d)),
-                None => Transition::Stay,
-            },
-            Action::Wait => Self::act(ctx, Command::Wait),
-            Action::Autopickup => {
-                let on = ctx.toggle_autopickup();
-                ctx.note(
-                    Tone::Note,
-                    if on {
-                        "Explore picks up the items it sees (A to stop)."
-                    } else {
-                        "Explore leaves items where they lie (A to pick them up)."
-                    },
-                );
-                Transition::Stay
-            }
-            Action::TravelTo => match LookScreen::travel(ctx) {
-                Some(s) => Transition::ask(s, PlayReply::Travel),
-                None => Transition::Stay,
-            },
-            Action::Fight => match super::travel::fight_step(ctx) {
-                Ok(cmd) => Self::act(ctx, cmd),
-                Err(why) => {
-                    ctx.note(Tone::Note, why);
-                    Transition::Stay
-                }
-            },
-            Action::Stairs { down } if !on_stairs(ctx, down) => {
-                self.begin(ctx, Goal::Stairs { down })
-            }
-            Action::Stairs { down: false } => Self::act(ctx, Command::Ascend),
-            Action::Stairs { down: true } => Self::act(ctx, Command::Descend),
-            Action::PickUp => self.pick_up(ctx),
-            // First the lab, then the item: no list to choose from where nothing can be done.
-            Action::Analyse if !at_lab(ctx) => {
-                ctx.note(Tone::Note, NO_LAB);
-                Transition::Stay
-            }
-            Action::Analyse => self.choose_item(ctx, ItemAction::Analyse),
-            Action::Craft => self.craft(ctx),
-            Action::Drop => self.choose_item(ctx, ItemAction::Drop),
-            Action::Eat => self.choose_item(ctx, ItemAction::Eat),
-            Action::Inventory => self.inventory(ctx),
-            // `l` is east (vi keys), so look is `x` (as in Crawl) or `;` (as in NetHack).
-            Action::Look => match LookScreen::look(ctx) {
-                Some(s) => Transition::push(s),
-                None => Transition::Stay,
-            },
-            Action::Messages => {
-                let lines = ctx.log().iter().map(super::LogLine::shown).collect();
-                Transition::push(MessageLogScreen::new("Messages", lines))
-            }
-            Action::Explore => self.begin(ctx, Goal::Explore),
-            Action::Door => Transition::ask(
-                DirectionPrompt::new("Open or close a door: which way?"),
-                PlayReply::Door,
-            ),
-            Action::Quaff => self.choose_item(ctx, ItemAction::Quaff),
-            Action::Throw => self.choose_item(ctx, ItemAction::Throw),
-            Action::Wield => self.choose_item(ctx, ItemAction::Wield),
-            Action::Wizard => {
-                if ctx.is_wizard() {
-                    return Transition::push(super::wizard::WizardConsole::new());
-                }
-                ctx.note(
-                    Tone::Note,
-                    "Wizard mode is off: start a game with --wizard (it is never scored).",
-                );
-                Transition::Stay
-            }
-            Action::Undo => {
-                ctx.undo();
-                Transition::Stay
-            }
-            Action::Tiles => {
-                match ctx.toggle_tiles() {
-                    Some(true) => ctx.note(Tone::Note, "Tiles on (F2 for letters)."),
-                    Some(false) => ctx.note(Tone::Note, "Letters on (F2 for tiles)."),
-                    None => ctx.note(
-                        Tone::Note,
-                        "This frontend draws letters only; tiles need alembic-pixels.",
-                    ),
-                }
-                Transition::Stay
-            }
-            Action::Help => Transition::push(TextScreen::new("Alchemy: help", help_lines(ctx))),
-            // Saved: say where before the screen goes (the window's farewell may be unseen).
-            Action::Save => match ctx.save_and_leave() {
-                Ok(path) => Transition::ask(
-                    MorePrompt::new(vec![
-                        (
-                            format!("Your game was saved to {}.", path.display()),
-                            colours::VALUE,
-                        ),
-                        (
-                            "Continue it from the start screen next time.".to_owned(),
-                            PALETTE.text,
-                        ),
-                    ]),
-                    |()| PlayReply::SavedQuit,
-                ),
-                Err(msg) => {
-                    ctx.note(Tone::Error, msg);
-                    Transition::Stay
-                }
-            },
-            Action::Quit => {
-                let prompt = if ctx.save_exists() || ctx.save_path().is_some_and(|p| p.is_file()) {
-                    "Quit without saving? Your last save stays as it was. (S saves and quits.)"
-                } else {
-                    "Quit without saving? This game will be lost. (S saves and quits.)"
-                };
-                Transition::ask(Confirm::new(prompt), PlayReply::Quit)
-            }
-            Action::Cancel => Transition::Stay,
-        }
+        self.perform(ctx, action, dir)
     }
 
     fn on_result(
@@ -1410,6 +1301,10 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 }
             }
             PlayReply::Throw(id, Some(l)) => Self::act(ctx, Command::Throw(id, l)),
+            PlayReply::DropSome(id, Some(n)) => Self::act(
+                ctx,
+                Command::DropSome(id, u32::try_from(n).unwrap_or(u32::MAX)),
+            ),
             PlayReply::Craft(names, Some(i)) => match names.get(i) {
                 Some(p) => Self::act(ctx, Command::Craft(p.clone())),
                 None => Transition::Stay,
@@ -1433,6 +1328,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
             | PlayReply::Inventory(_, None)
             | PlayReply::InventoryAction(_, _, None)
             | PlayReply::Throw(_, None)
+            | PlayReply::DropSome(_, None)
             | PlayReply::Craft(_, None)
             | PlayReply::PickUp(_, None)
             | PlayReply::Door(None)
@@ -1463,5 +1359,150 @@ impl Screen<AlchemyCtx> for PlayScreen {
 
     fn name(&self) -> &str {
         "alchemy-play"
+    }
+}
+
+impl PlayScreen {
+    /// Carry out a play action from the keymap: the game's own actions here, the rest
+    /// (messages, help, tiles, saving, quitting…) in [`Self::perform_meta`].
+    fn perform(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        action: Action,
+        dir: Option<alembic::Dir>,
+    ) -> Transition<AlchemyCtx, Self> {
+        match action {
+            Action::Run => match dir {
+                Some(d) => self.begin(ctx, Goal::Run(d)),
+                None => Transition::Stay,
+            },
+            Action::Move => match dir {
+                Some(d) => Self::act(ctx, Command::Move(d)),
+                None => Transition::Stay,
+            },
+            Action::Wait => Self::act(ctx, Command::Wait),
+            Action::TravelTo => match LookScreen::travel(ctx) {
+                Some(s) => Transition::ask(s, PlayReply::Travel),
+                None => Transition::Stay,
+            },
+            Action::Fight => match super::travel::fight_step(ctx) {
+                Ok(cmd) => Self::act(ctx, cmd),
+                Err(why) => {
+                    ctx.note(Tone::Note, why);
+                    Transition::Stay
+                }
+            },
+            Action::Stairs { down } if !on_stairs(ctx, down) => {
+                self.begin(ctx, Goal::Stairs { down })
+            }
+            Action::Stairs { down: false } => Self::act(ctx, Command::Ascend),
+            Action::Stairs { down: true } => Self::act(ctx, Command::Descend),
+            Action::PickUp => self.pick_up(ctx),
+            // First the lab, then the item: no list to choose from where nothing can be done.
+            Action::Analyse if !at_lab(ctx) => {
+                ctx.note(Tone::Note, NO_LAB);
+                Transition::Stay
+            }
+            Action::Analyse => self.choose_item(ctx, ItemAction::Analyse),
+            Action::Craft => self.craft(ctx),
+            Action::Drop => self.choose_item(ctx, ItemAction::Drop),
+            Action::Eat => self.choose_item(ctx, ItemAction::Eat),
+            Action::Inventory => self.inventory(ctx),
+            // `l` is east (vi keys), so look is `x` (as in Crawl) or `;` (as in NetHack).
+            Action::Look => match LookScreen::look(ctx) {
+                Some(s) => Transition::push(s),
+                None => Transition::Stay,
+            },
+            Action::Explore => self.begin(ctx, Goal::Explore),
+            Action::Door => Transition::ask(
+                DirectionPrompt::new("Open or close a door: which way?"),
+                PlayReply::Door,
+            ),
+            Action::Quaff => self.choose_item(ctx, ItemAction::Quaff),
+            Action::Throw => self.choose_item(ctx, ItemAction::Throw),
+            Action::Wield => self.choose_item(ctx, ItemAction::Wield),
+            other => self.perform_meta(ctx, other),
+        }
+    }
+
+    /// The actions about the session rather than the game world.
+    fn perform_meta(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        action: Action,
+    ) -> Transition<AlchemyCtx, Self> {
+        match action {
+            Action::Autopickup => {
+                let on = ctx.toggle_autopickup();
+                ctx.note(
+                    Tone::Note,
+                    if on {
+                        "Explore picks up the items it sees (A to stop)."
+                    } else {
+                        "Explore leaves items where they lie (A to pick them up)."
+                    },
+                );
+                Transition::Stay
+            }
+            Action::Messages => {
+                let lines = ctx.log().iter().map(super::LogLine::shown).collect();
+                Transition::push(MessageLogScreen::new("Messages", lines))
+            }
+            Action::Wizard => {
+                if ctx.is_wizard() {
+                    return Transition::push(super::wizard::WizardConsole::new());
+                }
+                ctx.note(
+                    Tone::Note,
+                    "Wizard mode is off: start a game with --wizard (it is never scored).",
+                );
+                Transition::Stay
+            }
+            Action::Undo => {
+                ctx.undo();
+                Transition::Stay
+            }
+            Action::Tiles => {
+                match ctx.toggle_tiles() {
+                    Some(true) => ctx.note(Tone::Note, "Tiles on (F2 for letters)."),
+                    Some(false) => ctx.note(Tone::Note, "Letters on (F2 for tiles)."),
+                    None => ctx.note(
+                        Tone::Note,
+                        "This frontend draws letters only; tiles need alembic-pixels.",
+                    ),
+                }
+                Transition::Stay
+            }
+            Action::Help => Transition::push(TextScreen::new("Alchemy: help", help_lines(ctx))),
+            // Saved: say where before the screen goes (the window's farewell may be unseen).
+            Action::Save => match ctx.save_and_leave() {
+                Ok(path) => Transition::ask(
+                    MorePrompt::new(vec![
+                        (
+                            format!("Your game was saved to {}.", path.display()),
+                            colours::VALUE,
+                        ),
+                        (
+                            "Continue it from the start screen next time.".to_owned(),
+                            PALETTE.text,
+                        ),
+                    ]),
+                    |()| PlayReply::SavedQuit,
+                ),
+                Err(msg) => {
+                    ctx.note(Tone::Error, msg);
+                    Transition::Stay
+                }
+            },
+            Action::Quit => {
+                let prompt = if ctx.save_exists() || ctx.save_path().is_some_and(|p| p.is_file()) {
+                    "Quit without saving? Your last save stays as it was. (S saves and quits.)"
+                } else {
+                    "Quit without saving? This game will be lost. (S saves and quits.)"
+                };
+                Transition::ask(Confirm::new(prompt), PlayReply::Quit)
+            }
+            _ => Transition::Stay,
+        }
     }
 }

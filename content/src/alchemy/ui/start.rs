@@ -148,21 +148,10 @@ pub enum StartReply {
     GameOver,
 }
 
-impl Screen<AlchemyCtx> for StartScreen {
-    type Output = ();
-    type Reply = StartReply;
-
-    fn render(&mut self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
-        fill(
-            frame,
-            area,
-            Cell {
-                ch: ' ',
-                fg: PALETTE.text,
-                bg: PALETTE.bg,
-            },
-        );
-        let menu: Vec<(&str, String, bool)> = vec![
+impl StartScreen {
+    /// The menu: key, text, and whether it can be chosen now.
+    fn menu(&self) -> Vec<(&'static str, String, bool)> {
+        vec![
             ("n", "New game".to_string(), true),
             (
                 "p",
@@ -182,7 +171,25 @@ impl Screen<AlchemyCtx> for StartScreen {
             ("h", "High scores".to_string(), true),
             ("?", "Help: keys and how to play".to_string(), true),
             ("q", "Quit".to_string(), true),
-        ];
+        ]
+    }
+}
+
+impl Screen<AlchemyCtx> for StartScreen {
+    type Output = ();
+    type Reply = StartReply;
+
+    fn render(&mut self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+        fill(
+            frame,
+            area,
+            Cell {
+                ch: ' ',
+                fg: PALETTE.text,
+                bg: PALETTE.bg,
+            },
+        );
+        let menu = self.menu();
         // Roomy: art and double spacing; a 25-row window: art, single spacing; less: no art.
         // The score table (heading, column line, at least three games) takes the room it
         // needs first: the art goes before the table does.
@@ -207,26 +214,7 @@ impl Screen<AlchemyCtx> for StartScreen {
         };
         let block_h = block_h + table_rows;
         let mut y = area.y + area.height.saturating_sub(block_h) / 2;
-        let glass = Rgb::new(150, 170, 190);
-        let potion = Rgb::new(170, 110, 255);
-        for line in ART.iter().take(usize::from(art_h)) {
-            let x0 = put_centred(frame, area, y, line, glass, PALETTE.bg);
-            // Colour the liquid.
-            for (i, ch) in line.chars().enumerate() {
-                if ch == '~' {
-                    frame.put(
-                        i32::from(x0) + i as i32,
-                        i32::from(y),
-                        Cell {
-                            ch,
-                            fg: potion,
-                            bg: PALETTE.bg,
-                        },
-                    );
-                }
-            }
-            y += 1;
-        }
+        y = draw_art(frame, area, y, art_h);
         if art_h > 0 {
             y += 1;
         }
@@ -267,25 +255,7 @@ impl Screen<AlchemyCtx> for StartScreen {
             put_centred(frame, area, y, note, *fg, PALETTE.bg);
         }
         if table_rows > 0 {
-            let lines = super::morgue::score_table_lines(&self.scores);
-            let shown = usize::from(table_rows - 1);
-            let heading = if lines.len() - 1 > shown {
-                format!(
-                    "High scores (top {} of {}; h shows all)",
-                    shown - 1,
-                    lines.len() - 1
-                )
-            } else {
-                "High scores".to_string()
-            };
-            y += 1;
-            put_centred(frame, area, y, &heading, PALETTE.accent, PALETTE.bg);
-            let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16;
-            let x = area.x + area.width.saturating_sub(width) / 2;
-            for (i, line) in lines.iter().take(shown).enumerate() {
-                let fg = if i == 0 { PALETTE.dim } else { PALETTE.text };
-                put_clipped(frame, area, x, y + 1 + i as u16, line, fg, PALETTE.bg);
-            }
+            draw_scores(frame, area, y, table_rows, &self.scores);
         }
         let footer = match ctx.default_save() {
             Some(p) => format!("Saves go to {}", p.display()),
@@ -452,5 +422,60 @@ impl Screen<AlchemyCtx> for SeedPrompt {
 
     fn name(&self) -> &str {
         "seed-prompt"
+    }
+}
+
+/// Draw the first `art_h` lines of the title art from row `y`, the liquid coloured;
+/// returns the row after it.
+fn draw_art(frame: &mut Frame, area: Rect, mut y: u16, art_h: u16) -> u16 {
+    let glass = Rgb::new(150, 170, 190);
+    let potion = Rgb::new(170, 110, 255);
+    for line in ART.iter().take(usize::from(art_h)) {
+        let x0 = put_centred(frame, area, y, line, glass, PALETTE.bg);
+        // Colour the liquid.
+        for (i, ch) in line.chars().enumerate() {
+            if ch == '~' {
+                frame.put(
+                    i32::from(x0) + i as i32,
+                    i32::from(y),
+                    Cell {
+                        ch,
+                        fg: potion,
+                        bg: PALETTE.bg,
+                    },
+                );
+            }
+        }
+        y += 1;
+    }
+    y
+}
+
+/// Draw the score table in `table_rows` rows (its heading included) below row `y`.
+fn draw_scores(
+    frame: &mut Frame,
+    area: Rect,
+    mut y: u16,
+    table_rows: u16,
+    scores: &[super::morgue::Score],
+) {
+    let lines = super::morgue::score_table_lines(scores);
+    let shown = usize::from(table_rows - 1);
+    let heading = if lines.len() - 1 > shown {
+        format!(
+            "High scores (top {} of {}; h shows all)",
+            shown - 1,
+            lines.len() - 1
+        )
+    } else {
+        "High scores".to_string()
+    };
+    y += 1;
+    put_centred(frame, area, y, &heading, PALETTE.accent, PALETTE.bg);
+    let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16;
+    let x = area.x + area.width.saturating_sub(width) / 2;
+    for (i, line) in lines.iter().take(shown).enumerate() {
+        let fg = if i == 0 { PALETTE.dim } else { PALETTE.text };
+        put_clipped(frame, area, x, y + 1 + i as u16, line, fg, PALETTE.bg);
     }
 }

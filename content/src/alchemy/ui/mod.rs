@@ -8,8 +8,8 @@
 //!
 //! ```
 //! use alembic_ui::{Input, TestFrontend, run};
-//! use alembic_content::alchemy_ui::{self, Start, UiOptions};
-//! let mut app = alchemy_ui::app(UiOptions { start: Start::New(7), save_path: None, tiles: None, practice: false, wizard: false })?;
+//! use alembic_content::alchemy::ui::{self, Start, UiOptions};
+//! let mut app = ui::app(UiOptions { start: Start::New(7), save_path: None, tiles: None, practice: false, wizard: false })?;
 //! let mut fe = TestFrontend::new(100, 30, [Input::ch('l'), Input::ch('Q'), Input::ch('y')]);
 //! run(&mut fe, &mut app)?;
 //! assert!(fe.frames()[0].contains_text("Depth 1/11"));

@@ -221,6 +221,76 @@ impl Screen<AlchemyCtx> for DirectionPrompt {
     }
 }
 
+/// "How many?" for part of a stack: digits type a number (1 up to the stack's size), Enter
+/// takes it (all of them when nothing was typed), Backspace takes a digit back, Esc cancels.
+/// Pops `Some(count)`, or `None` when cancelled.
+#[derive(Clone, Debug)]
+pub struct CountPrompt {
+    prompt: String,
+    max: u32,
+    typed: String,
+}
+
+impl CountPrompt {
+    /// Ask `prompt` for a count from 1 to `max`.
+    #[must_use]
+    pub fn new(prompt: impl Into<String>, max: u32) -> Self {
+        CountPrompt {
+            prompt: prompt.into(),
+            max: max.max(1),
+            typed: String::new(),
+        }
+    }
+
+    /// The count Enter would take now: what was typed (capped at the stack), else all.
+    #[must_use]
+    pub fn count(&self) -> u32 {
+        self.typed
+            .parse::<u32>()
+            .map_or(self.max, |n| n.clamp(1, self.max))
+    }
+}
+
+impl Screen<AlchemyCtx> for CountPrompt {
+    type Output = Option<usize>;
+    type Reply = Infallible;
+
+    fn render(&mut self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+        let line = format!("{} (1-{}): {}_", self.prompt, self.max, self.typed);
+        let hint = "digits, then Enter (Enter alone: all); Esc cancels";
+        let w = line.chars().count().max(hint.chars().count()) + 4;
+        let inside = draw_box(frame, area.centred(w as u16, 4), &PALETTE, None);
+        put_centred(frame, inside, inside.y, &line, PALETTE.accent, PALETTE.bg);
+        put_centred(frame, inside, inside.y + 1, hint, PALETTE.dim, PALETTE.bg);
+    }
+
+    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx, Self> {
+        if is_cancel(&input) {
+            return Transition::Pop(None);
+        }
+        match plain_key(&input) {
+            Some(Key::Enter) => Transition::Pop(Some(self.count() as usize)),
+            Some(Key::Backspace) => {
+                self.typed.pop();
+                Transition::Stay
+            }
+            Some(Key::Char(c)) if c.is_ascii_digit() && self.typed.len() < 6 => {
+                self.typed.push(c);
+                Transition::Stay
+            }
+            _ => Transition::Stay,
+        }
+    }
+
+    fn is_overlay(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        "count"
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Look and target cursor
 
