@@ -50,6 +50,14 @@ fn filled_grid() -> Grid<u16> {
     g
 }
 
+/// The filled grid with its read directory built, as a game's terrain has it once the turn
+/// advances.
+fn read_grid() -> Grid<u16> {
+    let mut g = filled_grid();
+    g.build_directory_mut();
+    g
+}
+
 fn filled_vec() -> Vec<u16> {
     (0..CELLS).map(|i| (i % 251) as u16 + 1).collect()
 }
@@ -90,7 +98,7 @@ fn memory_report() {
 }
 
 fn bench_get(c: &mut Criterion) {
-    let g = filled_grid();
+    let g = read_grid();
     let v = filled_vec();
     let locs = random_locs(4096, 1);
     let mut group = c.benchmark_group("grid/random_get");
@@ -168,7 +176,7 @@ fn bench_get(c: &mut Criterion) {
 }
 
 fn bench_scan(c: &mut Criterion) {
-    let g = filled_grid();
+    let g = read_grid();
     let v = filled_vec();
     let mut group = c.benchmark_group("grid/full_scan");
     group.throughput(Throughput::Elements(CELLS as u64));

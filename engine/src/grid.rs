@@ -12,17 +12,17 @@
 //! mutates in place. The octree itself (descent, growth, box walk) lives in `octree.rs`,
 //! shared with the cell index.
 //!
-//! Reads are far more frequent than writes (terrain changes rarely), so once the reads that
-//! walked the tree since the last write outnumber twice the chunks (plus 64), the grid builds
-//! a flat directory of every chunk over their bounding box: a read is then one directory
-//! load and one cell load. Clones share the directory; any write drops it first (so a sole
-//! owner still writes in place). Chunks scattered too widely (a box over four times their
-//! number plus 1,024 slots) get no directory and keep reading through the tree.
+//! Reads are far more frequent than writes (terrain changes rarely), so a grid can carry a
+//! flat directory of every chunk over their bounding box, built on request with
+//! [`Grid::build_directory_mut`]: a read is then one directory load and one cell load.
+//! Clones share the directory; any write drops it first (so a sole owner still writes in
+//! place). Chunks scattered too widely (a box over four times their number plus 1,024 slots)
+//! get no directory and keep reading through the tree. The directory is plain data in the
+//! value: no lazy cell, no counter, nothing changes behind `&self`.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -40,8 +40,9 @@ pub(crate) struct Chunk<T> {
 ///
 /// Costs (n = cells written, h = tree height ≈ log₂ of the world's extent in chunks, ≤ 33):
 /// - clone: Θ(1) (one reference-count increment);
-/// - [`get`](Grid::get): Θ(1) through the directory (after enough reads since the last
-///   write: the build is Θ(chunks), paid for by as many reads), else Θ(h) pointer hops;
+/// - [`get`](Grid::get): Θ(1) through the directory (once
+///   [`build_directory_mut`](Grid::build_directory_mut) built it: Θ(chunks)), else Θ(h)
+///   pointer hops;
 /// - [`set`](Grid::set) (persistent): Θ(h) — copies one 256-cell chunk and h small nodes;
 /// - [`set_mut`](Grid::set_mut): Θ(h), in place when this value is the sole owner of the path;
 /// - memory: the written chunks (256 cells each) plus ≈ 1/7 of a node per chunk, and once
@@ -63,13 +64,9 @@ pub struct Grid<T> {
     tree: Tree<Chunk<T>>,
     /// Chunks written so far (sizes the directory's build threshold).
     chunk_count: usize,
-    /// Reads that walked the tree since the last write: a hint, so a lost update under a
-    /// race only delays the directory.
-    walks: AtomicUsize,
-    /// A flat directory of every chunk, built once enough reads have walked the tree since
-    /// the last write, shared by clones, dropped by every write. `Some(None)`: the chunks
-    /// are too scattered for a directory; the tree answers.
-    dir: OnceLock<Option<Arc<Dir<T>>>>,
+    /// A flat directory of every chunk, built by `build_directory_mut`, shared by clones,
+    /// dropped by every write. `None`: not built, or the chunks are too scattered for one.
+    dir: Option<Arc<Dir<T>>>,
 }
 
 impl<T: Clone> Clone for Grid<T> {
@@ -78,7 +75,6 @@ impl<T: Clone> Clone for Grid<T> {
             default: self.default.clone(),
             tree: self.tree.clone(),
             chunk_count: self.chunk_count,
-            walks: AtomicUsize::new(self.walks.load(Ordering::Relaxed)),
             dir: self.dir.clone(),
         }
     }
@@ -199,8 +195,7 @@ impl<T: Clone + PartialEq> Grid<T> {
             default,
             tree: Tree::default(),
             chunk_count: 0,
-            walks: AtomicUsize::new(0),
-            dir: OnceLock::new(),
+            dir: None,
         }
     }
 
@@ -218,25 +213,30 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// The value at `loc` (the default when never written).
     #[inline]
     pub fn get(&self, loc: Loc) -> &T {
-        if let Some(Some(dir)) = self.dir.get() {
+        if let Some(dir) = &self.dir {
             return dir.get(loc);
         }
         self.get_walking(loc)
     }
 
-    /// A read through the tree; after enough of them since the last write (twice the chunks,
-    /// plus 64: the directory's cost), build the directory.
-    fn get_walking(&self, loc: Loc) -> &T {
-        let walks = self.walks.load(Ordering::Relaxed);
-        if walks >= 2 * self.chunk_count + 64 {
-            if let Some(dir) = self.dir.get_or_init(|| {
-                Dir::build(&self.tree, self.chunk_count, &self.default).map(Arc::new)
-            }) {
-                return dir.get(loc);
-            }
-        } else {
-            self.walks.store(walks + 1, Ordering::Relaxed);
+    /// Build the flat directory that makes [`get`](Grid::get) one directory load and one
+    /// cell load, unless the chunks are too scattered for one. Θ(chunks); nothing to do when
+    /// it is built already. Every write drops it, so build it after a batch of writes (the
+    /// game does for its terrain when the turn advances).
+    pub fn build_directory_mut(&mut self) {
+        if self.dir.is_none() && self.chunk_count > 0 {
+            self.dir = Dir::build(&self.tree, self.chunk_count, &self.default).map(Arc::new);
         }
+    }
+
+    /// Whether a directory is built.
+    #[must_use]
+    pub fn has_directory(&self) -> bool {
+        self.dir.is_some()
+    }
+
+    /// A read through the tree.
+    fn get_walking(&self, loc: Loc) -> &T {
         match self.find_chunk(chunk_of(loc)) {
             Some(c) => &c.cells[cell_index(loc)],
             None => &self.default,
@@ -296,10 +296,7 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// The chunk at `chunk` coordinates, created and made unique along its path.
     fn chunk_mut(&mut self, chunk: [i64; 3]) -> &mut Chunk<T> {
         // The directory shares the chunks: drop it first, so a sole owner writes in place.
-        if self.dir.get().is_some() {
-            self.dir = OnceLock::new();
-        }
-        *self.walks.get_mut() = 0;
+        self.dir = None;
         let default = &self.default;
         let slot = self.tree.slot_mut(chunk);
         if slot.is_none() {
@@ -420,7 +417,7 @@ impl<T: Clone + PartialEq> Grid<T> {
         if chunks.len() != self.chunk_count {
             return Err("grid chunk count is stale");
         }
-        if let Some(Some(dir)) = self.dir.get() {
+        if let Some(dir) = &self.dir {
             for (at, c) in chunks {
                 if !std::ptr::eq(dir.get(corner(at)), &c.cells[0]) {
                     return Err("grid directory and tree disagree");
@@ -989,7 +986,7 @@ mod tests {
         let mut x: u64 = 11;
         let mut versions = Vec::new();
         for step in 0..40u32 {
-            // A burst of writes, then enough reads to build the directory.
+            // A burst of writes; the directory is built after the reads below.
             for k in 0..50 {
                 x ^= x << 13;
                 x ^= x >> 7;
@@ -1023,11 +1020,11 @@ mod tests {
                 assert_eq!(g.get(*l), v, "{l}");
             }
             // Compact writes get a directory; scattered ones (from step 30) read the tree.
-            assert_eq!(
-                matches!(g.dir.get(), Some(Some(_))),
-                step < 30,
-                "step {step}"
-            );
+            g.build_directory_mut();
+            assert_eq!(g.has_directory(), step < 30, "step {step}");
+            for (l, v) in &o {
+                assert_eq!(g.get(*l), v, "{l}");
+            }
             g.check_invariants().unwrap();
             versions.push((g.clone(), o.clone()));
         }
