@@ -6,7 +6,7 @@ use std::convert::Infallible;
 use super::{ScrollState, StatefulWidget};
 use crate::draw::{Palette, Rect, draw_box, put_centred, put_clipped};
 use crate::frame::Frame;
-use crate::input::{Input, Key, plain_key, wheel_key};
+use crate::input::Input;
 use crate::screen::{Screen, Transition};
 
 /// The fraction of full brightness for a log line `age` lines older than the newest:
@@ -129,13 +129,10 @@ impl<C: 'static> Screen<C> for MessageLogScreen {
     }
 
     fn handle(&mut self, _ctx: &mut C, input: Input) -> Transition<C, Self> {
-        match plain_key(&input).or_else(|| wheel_key(&input)) {
-            Some(Key::Esc | Key::Enter | Key::Char('q')) => Transition::Pop(()),
-            Some(k) => {
-                self.scroll.handle_key(k);
-                Transition::Stay
-            }
-            None => Transition::Stay,
+        if self.scroll.handle_pager_input(&input) {
+            Transition::Pop(())
+        } else {
+            Transition::Stay
         }
     }
 

@@ -1,6 +1,6 @@
 //! [`ScrollState`]: where a scrolling view is, kept by the caller and passed to the widget.
 
-use crate::input::Key;
+use crate::input::{Input, Key, plain_key, wheel_key};
 
 /// The scroll position of a view over `len` lines of which `page` fit, owned by the screen
 /// that shows the view. Drawing the view records `len` and `page`
@@ -101,5 +101,18 @@ impl ScrollState {
         .min(max);
         self.offset = if self.from_bottom { max - to } else { to };
         true
+    }
+
+    /// A pager screen's input: `true` when it closes the pager (Esc, Enter or `q`);
+    /// otherwise scroll keys and the wheel scroll, and anything else is ignored.
+    pub fn handle_pager_input(&mut self, input: &Input) -> bool {
+        match plain_key(input).or_else(|| wheel_key(input)) {
+            Some(Key::Esc | Key::Enter | Key::Char('q')) => true,
+            Some(k) => {
+                self.handle_key(k);
+                false
+            }
+            None => false,
+        }
     }
 }

@@ -6,7 +6,7 @@ use std::convert::Infallible;
 use super::{ScrollState, StatefulWidget};
 use crate::draw::{Palette, Rect, draw_box, put_centred, put_clipped, wrap_text};
 use crate::frame::Frame;
-use crate::input::{Input, Key, plain_key, wheel_key};
+use crate::input::Input;
 use crate::screen::{Screen, Transition};
 
 /// A titled box of lines, each wrapped to the box, from the state's first line, with a
@@ -111,13 +111,10 @@ impl<C: 'static> Screen<C> for TextScreen {
     }
 
     fn handle(&mut self, _ctx: &mut C, input: Input) -> Transition<C, Self> {
-        match plain_key(&input).or_else(|| wheel_key(&input)) {
-            Some(Key::Esc | Key::Enter | Key::Char('q')) => Transition::Pop(()),
-            Some(k) => {
-                self.scroll.handle_key(k);
-                Transition::Stay
-            }
-            None => Transition::Stay,
+        if self.scroll.handle_pager_input(&input) {
+            Transition::Pop(())
+        } else {
+            Transition::Stay
         }
     }
 
