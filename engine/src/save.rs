@@ -131,7 +131,8 @@ impl std::fmt::Debug for SavedGame {
 }
 
 /// A game in its save-file form: the library by reference, things as differences from their
-/// prototypes. See the [module](self) documentation.
+/// prototypes: a save file names the library it was played with, and loading links the game
+/// to the running build's library ([`SavedGame::link`]).
 ///
 /// ```
 /// use alembic::{Game, Hooks, Library, Loc, Prop, Props, SavedGame};

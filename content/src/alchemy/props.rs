@@ -91,7 +91,7 @@ pub const IS_VIEW_BLOCKING: Prop<bool> = Prop::with_default("is_view_blocking", 
 pub const IS_DANGEROUS: Prop<bool> = Prop::with_default("is_dangerous", false);
 /// Damage per turn for standing in a tile (magma).
 pub const TILE_DAMAGE: Prop<i32> = Prop::with_default("tile_damage", 0);
-/// Damage type of [`TILE_DAMAGE`], a [`DamageType`](super::kinds::DamageType) name.
+/// Damage type of [`TILE_DAMAGE`], a [`DamageType`] name.
 pub const TILE_DAMAGE_TYPE: Prop<Arc<str>> = Prop::new("tile_damage_type");
 /// Water tiles (pools, streams).
 pub const IS_WATER: Prop<bool> = Prop::with_default("is_water", false);
@@ -219,7 +219,7 @@ pub const RECIPE: Prop<Arc<[Value]>> = Prop::new("recipe");
 pub const GIVES_EFFECT: Prop<Arc<str>> = Prop::new("gives_effect");
 /// Hit points a consumable restores (negative hurts).
 pub const HEAL_AMOUNT: Prop<i32> = Prop::with_default("heal_amount", 0);
-/// The statistic a "gain" potion raises, a [`Stat`](super::kinds::Stat) name.
+/// The statistic a "gain" potion raises, a [`Stat`] name.
 pub const GAIN_STAT: Prop<Stat> = Prop::new("gain_stat");
 /// How much a gain potion adds.
 pub const GAIN_AMOUNT: Prop<i32> = Prop::with_default("gain_amount", 1);
