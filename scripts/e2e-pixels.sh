@@ -304,7 +304,8 @@ save_and_quit() {
     APP_PID=
 }
 saved_turn() {
-    python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["state"]["turn"])' \
+    # Version 3 saves keep the turn in the state's "rest"; older ones in the state itself.
+    python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["state"]; print(s.get("rest", s)["turn"])' \
         "$DATA/alembic/alchemy.save"
 }
 

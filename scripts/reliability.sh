@@ -7,7 +7,7 @@
 #   3. a save that fails on the way out says so and exits non-zero; a save with 100,000
 #      things in one cell loads, plays and saves in the terminal;
 #   4. kill -9 at 100 random moments while saving: the save always loads;
-#   5. a full disk (a 1.2 MB tmpfs, when mount is allowed): the save fails cleanly, the old
+#   5. a full disk (a tmpfs with room for one save, when mount is allowed): the save fails cleanly, the old
 #      save is kept, no temporary file is left.
 #
 # Usage: scripts/reliability.sh [KILLS]     (exit 0 = pass or skipped, non-zero = failure)
@@ -187,7 +187,10 @@ fi
 
 # ----- 5. a full disk ----------------------------------------------------------------------------
 mkdir -p "$WORK/full"
-if mount -t tmpfs -o size=1200k tmpfs "$WORK/full" 2>/dev/null; then
+# Room for one save and a little more, so the second save cannot fit beside the first.
+"$STORM" once "$WORK/probe.save" 1
+room_k=$(( $(stat -c %s "$WORK/probe.save") / 1024 + 96 ))
+if mount -t tmpfs -o "size=${room_k}k" tmpfs "$WORK/full" 2>/dev/null; then
     "$STORM" once "$WORK/full/alchemy.save" 1
     before=$("$STORM" check "$WORK/full/alchemy.save")
     set +e
