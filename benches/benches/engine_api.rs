@@ -26,9 +26,9 @@ fn world(indexed: bool) -> (Game, Vec<ThingId>) {
     for i in 0..10_000i32 {
         let creature = i % 10 == 0;
         let props = Props::new()
-            .with(HP, i)
-            .with(CREATURE, creature)
-            .with(SPEED, 50 + i % 151);
+            .with(&HP, i)
+            .with(&CREATURE, creature)
+            .with(&SPEED, 50 + i % 151);
         let id = g
             .add_thing_mut(Loc::new(i % 100, i / 100, 0), Thing::new(props))
             .expect("add");

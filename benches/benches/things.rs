@@ -45,11 +45,11 @@ struct Monster {
 /// strength modifiers.
 fn setup() -> (Game, Vec<ThingId>) {
     let mut props = Props::new()
-        .with(ST, 10)
-        .with(HPS, 7)
-        .with(IS_CONTAINER, true);
+        .with(&ST, 10)
+        .with(&HPS, 7)
+        .with(&IS_CONTAINER, true);
     for k in 0..25 {
-        props = props.with_raw(PropKey::new(&format!("extra{k}")), Value::Int(k));
+        props = props.with_raw(&PropKey::new(&format!("extra{k}")), Value::Int(k));
     }
     let lib = Library::new()
         .proclaim("monster", None, props)
@@ -58,11 +58,11 @@ fn setup() -> (Game, Vec<ThingId>) {
     let mut ids = Vec::with_capacity(N);
     for i in 0..N {
         let mut t = g.library().create("monster").expect("create");
-        t.set(&HPS, i as i32);
+        t.set_mut(&HPS, i as i32);
         ids.push(g.add_thing_mut(loc_of(i), t).expect("add"));
     }
     for k in 0..5 {
-        let effect = Thing::new(Props::new().modifier(Modifier::add(ST, k - 2)));
+        let effect = Thing::new(Props::new().modifier(Modifier::add(&ST, k - 2)));
         g.add_thing_mut(ids[0], effect).expect("add effect");
     }
     (g, ids)
@@ -226,7 +226,7 @@ fn bench_things(c: &mut Criterion) {
     group.bench_function("game_add_persistent", |b| {
         b.iter(|| {
             i = (i + 7919) % N;
-            black_box(g.add_thing(loc_of(i), Thing::new(Props::new().with(HPS, 1))))
+            black_box(g.add_thing(loc_of(i), Thing::new(Props::new().with(&HPS, 1))))
         })
     });
     group.bench_function("game_remove_persistent", |b| {

@@ -425,7 +425,7 @@ fn the_bot_fights_what_it_can_beat_and_runs_from_what_it_cannot() {
     // Low with a known healing potion and the troll king beside it: drink.
     let p = give(&mut g, hero, "potion of healing");
     g.library_mut()
-        .set_proto_prop(
+        .set_proto_prop_mut(
             "potion of healing",
             &alembic_content::alchemy::props::IS_IDENTIFIED,
             true,

@@ -255,7 +255,7 @@ fn crafting_uses_exactly_one_ingredient_set() {
     let (mut g, rules, hero) = arena(6);
     let proto = "potion of healing";
     g.library_mut()
-        .set_proto_prop(proto, &IS_IDENTIFIED, true)
+        .set_proto_prop_mut(proto, &IS_IDENTIFIED, true)
         .unwrap();
     let recipe: Vec<String> = g
         .library()
@@ -272,7 +272,7 @@ fn crafting_uses_exactly_one_ingredient_set() {
     assert!((1..=3).contains(&recipe.len()));
     for name in &recipe {
         g.library_mut()
-            .set_proto_prop(name, &IS_IDENTIFIED, true)
+            .set_proto_prop_mut(name, &IS_IDENTIFIED, true)
             .unwrap();
     }
     // Two full sets.

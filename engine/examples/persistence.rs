@@ -6,7 +6,7 @@ use alembic::{Game, Library, Loc, Prop, Props};
 const HP: Prop<i32> = Prop::new("hp");
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let lib = Library::new().proclaim("goblin", None, Props::new().with(HP, 7))?;
+    let lib = Library::new().proclaim("goblin", None, Props::new().with(&HP, 7))?;
     let before = Game::new(1).with_library(lib);
     let (before, goblin) =
         before.add_thing(Loc::new(2, 2, 0), before.library().create("goblin")?)?;

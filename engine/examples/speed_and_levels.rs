@@ -62,16 +62,16 @@ fn chase(g: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Err
 fn new_game(hooks: &Hooks) -> Result<(Game, ThingId), Error> {
     let chaser = |name: &str, speed: i32| {
         Props::new()
-            .with(NAME, Arc::from(name))
-            .with(SPEED, speed)
-            .with(ON_ACTION, Hook::new("chase"))
+            .with(&NAME, Arc::from(name))
+            .with(&SPEED, speed)
+            .with(&ON_ACTION, Hook::new("chase"))
     };
     let mut lib = Library::new()
         .proclaim("hero", None, Props::new())?
         .proclaim("hound", None, chaser("hound", 200))?
         .proclaim("zombie", None, chaser("zombie", 50))?;
-    let wall = lib.define_tile("wall", Props::new())?;
-    let floor = lib.define_tile("floor", Props::new().with(WALK, true))?;
+    let wall = lib.define_tile_mut("wall", Props::new())?;
+    let floor = lib.define_tile_mut("floor", Props::new().with(&WALK, true))?;
     let mut g = Game::new(7).with_library(lib);
     for z in [0, 1] {
         let map = TileMap::from_rows(&ROOM, |c| c == '.')?;

@@ -20,26 +20,26 @@ const HERO: Prop<ThingId> = Prop::new("hero"); // a game-wide variable
 const AREA: LocBox = LocBox::rect(0, 0, 24, 8, 0);
 
 fn creature(name: &str, glyph: char, hp: i32) -> Props {
-    let props = Props::new().with(NAME, name.into()).with(GLYPH, glyph);
-    props.with(HP, hp).with(IS_CONTAINER, true)
+    let props = Props::new().with(&NAME, name.into()).with(&GLYPH, glyph);
+    props.with(&HP, hp).with(&IS_CONTAINER, true)
 }
 
 /// The cellar: a library of things and tiles, a walled room, a hero with a ring, three rats.
 fn new_game(seed: u64) -> Result<(Game, Hooks), Error> {
     let mut lib = Library::new()
-        .proclaim("hero", None, creature("hero", '@', 20).with(ATTACK, 3))?
+        .proclaim("hero", None, creature("hero", '@', 20).with(&ATTACK, 3))?
         .proclaim(
             "rat",
             None,
-            creature("rat", 'r', 4).with(ON_ACTION, Hook::new("chase")),
+            creature("rat", 'r', 4).with(&ON_ACTION, Hook::new("chase")),
         )?
         .proclaim(
             "ring",
             None,
-            Props::new().modifier(Modifier::add(ATTACK, 2)),
+            Props::new().modifier(Modifier::add(&ATTACK, 2)),
         )?;
-    let wall = lib.define_tile("wall", Props::new().with(GLYPH, '#'))?;
-    let floor = lib.define_tile("floor", Props::new().with(WALK, true).with(GLYPH, '.'))?;
+    let wall = lib.define_tile_mut("wall", Props::new().with(&GLYPH, '#'))?;
+    let floor = lib.define_tile_mut("floor", Props::new().with(&WALK, true).with(&GLYPH, '.'))?;
     let hooks = Hooks::new().register("chase", chase)?;
 
     let mut g = Game::new(seed).with_library(lib);

@@ -56,7 +56,7 @@ pub struct Message {
 /// use alembic::{Game, Loc, Prop, Props, Thing};
 /// const HPS: Prop<i32> = Prop::new("hps");
 /// let g0 = Game::new(1);
-/// let (g1, rat) = g0.add_thing(Loc::new(2, 3, 0), Thing::new(Props::new().with(HPS, 5))).unwrap();
+/// let (g1, rat) = g0.add_thing(Loc::new(2, 3, 0), Thing::new(Props::new().with(&HPS, 5))).unwrap();
 /// let g2 = g1.set(rat, &HPS, 4).unwrap();
 /// assert_eq!(g1.query(rat, &HPS), Ok(5)); // older values are untouched
 /// assert_eq!(g2.query(rat, &HPS), Ok(4));
@@ -72,7 +72,7 @@ pub struct Message {
 /// use alembic::{Game, Loc, Prop, Props, Thing};
 /// const HP: Prop<i64> = Prop::new("hp");
 /// fn hurt(g: &Game) -> Result<(), alembic::Error> {
-///     let (g, rat) = g.add_thing(Loc::new(0, 0, 0), Thing::new(Props::new().with(HP, 5)))?;
+///     let (g, rat) = g.add_thing(Loc::new(0, 0, 0), Thing::new(Props::new().with(&HP, 5)))?;
 ///     g.set(rat, &HP, 1)?; // the new game is dropped: nothing changed
 ///     Ok(())
 /// }
@@ -215,7 +215,7 @@ impl Game {
 
     /// Set a game-wide variable.
     pub fn set_var_mut<T: PropType>(&mut self, key: &Prop<T>, value: T) {
-        self.vars.insert(key.key().clone(), value.into_value());
+        self.vars.insert_mut(key.key(), value.into_value());
     }
 
     // ----- layers ----------------------------------------------------------------------------
@@ -540,7 +540,7 @@ impl Game {
         // Copy only what other values share: the index path, the thing record and its
         // overrides; a sole owner writes in place.
         let t = self.things.get_mut(id.0).ok_or(Error::NoSuchThing(id))?;
-        Arc::make_mut(t).set_raw(key.key().clone(), value);
+        Arc::make_mut(t).set_raw_mut(key.key(), value);
         if let Some(old) = old {
             let new = self.things.get(id.0).cloned();
             self.indexes.update(id, Some(&old), new.as_deref());

@@ -151,7 +151,7 @@ impl Hooks {
 /// }
 ///
 /// let hooks = Hooks::new().register("rat born", on_create)?;
-/// let lib = Library::new().proclaim("rat", None, Props::new().with(ON_CREATE, Hook::new("rat born")))?;
+/// let lib = Library::new().proclaim("rat", None, Props::new().with(&ON_CREATE, Hook::new("rat born")))?;
 /// let mut g = Game::new(1).with_library(lib);
 /// let mut ctx = HookCtx::new(&hooks);
 /// g.spawn_mut(&mut ctx, "rat", Loc::new(0, 0, 0))?;

@@ -99,7 +99,7 @@ impl Game {
     /// const CREATURE: Prop<bool> = Prop::with_default("creature", false);
     /// let mut g = Game::new(1);
     /// g.index_flag_mut(&CREATURE);
-    /// let rat = g.add_thing_mut(Loc::new(0, 0, 0), Thing::new(Props::new().with(CREATURE, true)))?;
+    /// let rat = g.add_thing_mut(Loc::new(0, 0, 0), Thing::new(Props::new().with(&CREATURE, true)))?;
     /// let rock = g.add_thing_mut(Loc::new(1, 0, 0), Thing::new(Props::new()))?;
     /// assert_eq!(g.things_with(&CREATURE), vec![rat]);
     /// g.set_mut(rock, &CREATURE, true)?; // a rock comes alive

@@ -21,6 +21,27 @@
 //! - **Pure.** No I/O, no global state, no terminal, window or UI code: the screens, widgets
 //!   and the small `Frontend` trait live in the `alembic-ui` crate, which depends on this one.
 //!
+//! ## One naming rule
+//!
+//! Every value in the engine is persistent, and every method that changes one comes in the
+//! same two spellings:
+//! - `m(&self, …) -> Self` (or `Result<Self, _>`) returns a changed copy and leaves the
+//!   receiver as it was; it is `#[must_use]`, so dropping the new value is a warning.
+//! - `m_mut(&mut self, …)` changes the receiver in place.
+//!
+//! So [`Game::set`] and [`Game::set_mut`], [`Thing::with`] and [`Thing::set_mut`],
+//! [`TileMap::with`] and [`TileMap::set_mut`], [`Library::define_tile_mut`],
+//! [`PropMap::insert_mut`]. A method without `_mut` never changes its receiver. The
+//! exceptions are the types that are not values of the world but tools working on one, whose
+//! every method exists to advance them: the random generator ([`GameRng::below`] draws),
+//! the per-call hook context ([`HookCtx::spawn`]), the undo timeline's cursor
+//! ([`History::undo`], [`History::push`]), a recording being written
+//! ([`Recording::push_command`]) and reusable search buffers ([`Pathfinder::astar`],
+//! [`Fov::compute_into`]); and accessors that lend a part mutably ([`Game::rng`]).
+//!
+//! Property keys are passed by reference everywhere: `Props::new().with(&HP, 10)`,
+//! `game.query(id, &HP)`, `Modifier::add(&ST, 3).while_flag(&WORN)`.
+//!
 //! ```
 //! use alembic::{Game, Library, Loc, Prop, Props, IS_CONTAINER, Modifier};
 //!
@@ -28,9 +49,9 @@
 //! const WORN: Prop<bool> = Prop::with_default("worn", false);
 //!
 //! let lib = Library::new()
-//!     .proclaim("base creature", None, Props::new().with(IS_CONTAINER, true))?
-//!     .proclaim("hero", Some("base creature"), Props::new().with(ST, 10))?
-//!     .proclaim("ring of strength", None, Props::new().modifier(Modifier::add(ST, 3).while_flag(WORN)))?;
+//!     .proclaim("base creature", None, Props::new().with(&IS_CONTAINER, true))?
+//!     .proclaim("hero", Some("base creature"), Props::new().with(&ST, 10))?
+//!     .proclaim("ring of strength", None, Props::new().modifier(Modifier::add(&ST, 3).while_flag(&WORN)))?;
 //! let game = Game::new(42).with_library(lib);
 //!
 //! let mut g = game.clone();

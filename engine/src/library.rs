@@ -122,8 +122,8 @@ pub struct TileId(pub u16);
 /// use alembic::{Library, Prop, Props};
 /// const HPS: Prop<i32> = Prop::new("hps");
 /// let lib = Library::new()
-///     .proclaim("base rat", None, Props::new().with(HPS, 3)).unwrap()
-///     .proclaim("giant rat", Some("base rat"), Props::new().with(HPS, 8)).unwrap();
+///     .proclaim("base rat", None, Props::new().with(&HPS, 3)).unwrap()
+///     .proclaim("giant rat", Some("base rat"), Props::new().with(&HPS, 8)).unwrap();
 /// assert_eq!(lib.create("giant rat").unwrap().get(&HPS), Ok(8));
 /// assert!(lib.create("base rat").is_err()); // abstract
 /// ```
@@ -226,7 +226,7 @@ impl Library {
             None => (PropMap::new(), Vec::new(), None),
         };
         for (k, v) in props.map.iter() {
-            map.insert(k.clone(), v.clone());
+            map.insert_mut(k, v.clone());
         }
         mods.extend(props.mods);
         let name: Arc<str> = Arc::from(name);
@@ -244,7 +244,7 @@ impl Library {
 
     /// Change one property of an existing prototype (e.g. mark a potion kind identified).
     /// Things already created keep their own copies; read shared facts from the prototype.
-    pub fn set_proto_prop<T: PropType>(
+    pub fn set_proto_prop_mut<T: PropType>(
         &mut self,
         name: &str,
         key: &Prop<T>,
@@ -255,7 +255,7 @@ impl Library {
             .get(name)
             .ok_or_else(|| Error::UnknownPrototype(Arc::from(name)))?;
         let mut p = Prototype::clone(p);
-        p.props.insert(key.key().clone(), value.into_value());
+        p.props.insert_mut(key.key(), value.into_value());
         p.props = p.props.frozen();
         self.protos.insert_mut(p.name.clone(), Arc::new(p));
         Ok(())
@@ -346,7 +346,7 @@ impl Library {
     }
 
     /// Define (or redefine) a terrain tile; returns its number.
-    pub fn define_tile(&mut self, name: &str, props: Props) -> Result<TileId, Error> {
+    pub fn define_tile_mut(&mut self, name: &str, props: Props) -> Result<TileId, Error> {
         let def = Arc::new(TileDef {
             name: Arc::from(name),
             props: props.map.frozen(),

@@ -175,7 +175,7 @@ impl<T: Clone> TileMap<T> {
     pub fn with(&self, l: Loc, v: T) -> Result<Self, MapGenError> {
         let mut m = self.clone();
         m.on_map(l)?;
-        m.set(l, v);
+        m.set_mut(l, v);
         Ok(m)
     }
 
@@ -199,7 +199,7 @@ impl<T: Clone> TileMap<T> {
             return Err(MapGenError::RoomOffMap);
         }
         for l in flat.iter() {
-            self.set(l, v.clone());
+            self.set_mut(l, v.clone());
         }
         Ok(())
     }
@@ -226,7 +226,7 @@ impl<T: Clone> TileMap<T> {
         // Walk the grid line: at each step move along the axis whose next boundary is
         // nearer (compare (ix + ½) / ax with (iy + ½) / ay by cross-multiplication).
         let (mut ix, mut iy) = (0i64, 0i64);
-        m.set(Loc::new(x, y, 0), v.clone());
+        m.set_mut(Loc::new(x, y, 0), v.clone());
         while ix < ax || iy < ay {
             if (1 + 2 * ix) * ay < (1 + 2 * iy) * ax {
                 x += sx;
@@ -235,7 +235,7 @@ impl<T: Clone> TileMap<T> {
                 y += sy;
                 iy += 1;
             }
-            m.set(Loc::new(x, y, 0), v.clone());
+            m.set_mut(Loc::new(x, y, 0), v.clone());
         }
         Ok(())
     }
@@ -314,7 +314,7 @@ impl<T: Clone> TileMap<T> {
         let hi_y = a.y.max(b.y).saturating_add(2).min(self.height - 1);
         let m = self;
         let mut p = Loc::new(a.x, a.y, 0);
-        m.set(p, v.clone());
+        m.set_mut(p, v.clone());
         // A sideways step never moves away from b along the axis it uses more than 2
         // cells, and toward-steps happen with probability ≥ 0.1, so this ends; the step cap
         // is a guard that finishes with a straight line.
@@ -338,7 +338,7 @@ impl<T: Clone> TileMap<T> {
             let q = Loc::new(p.x + sx, p.y + sy, 0);
             if (lo_x..=hi_x).contains(&q.x) && (lo_y..=hi_y).contains(&q.y) {
                 p = q;
-                m.set(p, v.clone());
+                m.set_mut(p, v.clone());
             }
         }
         m.carve_line_mut(p, b, v)
@@ -375,7 +375,7 @@ impl<T: Clone> TileMap<T> {
         let (lo_y, hi_y) = (margin_y, self.height - 1 - margin_y);
         let m = self;
         let mut p = Loc::new(start.x, start.y, 0);
-        m.set(p, v.clone());
+        m.set_mut(p, v.clone());
         for _ in 0..steps {
             let (dx, dy) = [(0, -1), (1, 0), (0, 1), (-1, 0)][rng.below(4) as usize];
             let q = Loc::new(
@@ -384,7 +384,7 @@ impl<T: Clone> TileMap<T> {
                 0,
             );
             p = q;
-            m.set(p, v.clone());
+            m.set_mut(p, v.clone());
         }
         Ok(())
     }
@@ -474,7 +474,7 @@ impl<T> TileMap<T> {
 
     /// Sets the cell at `l` in place and returns its previous value; `None` (and no change)
     /// off the map. Θ(1).
-    pub fn set(&mut self, l: Loc, v: T) -> Option<T> {
+    pub fn set_mut(&mut self, l: Loc, v: T) -> Option<T> {
         self.get_mut(l).map(|c| std::mem::replace(c, v))
     }
 

@@ -590,11 +590,11 @@ impl PropMap {
         let mut m = base.clone();
         for (k, _) in base.iter() {
             if self.get(k).is_none() {
-                m.remove(k);
+                m.remove_mut(k);
             }
         }
         for (k, v) in self.iter() {
-            m.insert(k.clone(), v.clone());
+            m.insert_mut(k, v.clone());
         }
         m
     }
@@ -683,15 +683,15 @@ impl PropMap {
     }
 
     /// Store `value` under `key` (copy-on-write of the overrides only).
-    pub fn insert(&mut self, key: PropKey, value: Value) {
-        if self.get(&key) == Some(&value) {
+    pub fn insert_mut(&mut self, key: &PropKey, value: Value) {
+        if self.get(key) == Some(&value) {
             return;
         }
-        self.put(key, Some(value));
+        self.put(key.clone(), Some(value));
     }
 
     /// Remove `key`; returns the old value.
-    pub fn remove(&mut self, key: &PropKey) -> Option<Value> {
+    pub fn remove_mut(&mut self, key: &PropKey) -> Option<Value> {
         let old = self.get(key)?.clone();
         self.put(key.clone(), None);
         Some(old)
@@ -820,7 +820,7 @@ impl<'de> Deserialize<'de> for PropMap {
 /// use alembic::{Modifier, Prop, Props};
 /// const ST: Prop<i32> = Prop::new("st");
 /// const NAME: Prop<std::sync::Arc<str>> = Prop::new("name");
-/// let p = Props::new().with(NAME, "ring of strength".into()).modifier(Modifier::add(ST, 2));
+/// let p = Props::new().with(&NAME, "ring of strength".into()).modifier(Modifier::add(&ST, 2));
 /// assert_eq!(p.modifiers().len(), 1);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -838,15 +838,15 @@ impl Props {
 
     /// Add a typed property.
     #[must_use]
-    pub fn with<T: PropType>(mut self, key: Prop<T>, value: T) -> Self {
-        self.map.insert(key.key, value.into_value());
+    pub fn with<T: PropType>(mut self, key: &Prop<T>, value: T) -> Self {
+        self.map.insert_mut(&key.key, value.into_value());
         self
     }
 
     /// Add an untyped property (data-defined keys).
     #[must_use]
-    pub fn with_raw(mut self, key: PropKey, value: Value) -> Self {
-        self.map.insert(key, value);
+    pub fn with_raw(mut self, key: &PropKey, value: Value) -> Self {
+        self.map.insert_mut(key, value);
         self
     }
 
@@ -901,8 +901,8 @@ pub enum ModOp {
 /// const ATTACK: Prop<i32> = Prop::with_default("attack", 1);
 /// const WORN: Prop<bool> = Prop::with_default("worn", false);
 /// let mut g = Game::new(1);
-/// let hero = g.add_thing_mut(Loc::new(0, 0, 0), Thing::new(Props::new().with(IS_CONTAINER, true)))?;
-/// let ring = Thing::new(Props::new().modifier(Modifier::add(ATTACK, 2).while_flag(WORN)));
+/// let hero = g.add_thing_mut(Loc::new(0, 0, 0), Thing::new(Props::new().with(&IS_CONTAINER, true)))?;
+/// let ring = Thing::new(Props::new().modifier(Modifier::add(&ATTACK, 2).while_flag(&WORN)));
 /// let ring = g.add_thing_mut(hero, ring)?;
 /// assert_eq!(g.query(hero, &ATTACK)?, 1); // carried but not worn
 /// g.set_mut(ring, &WORN, true)?;
@@ -926,27 +926,27 @@ pub struct Modifier {
 impl Modifier {
     /// Add `amount` to an integer property.
     #[must_use]
-    pub fn add<T: PropType>(key: Prop<T>, amount: i64) -> Self {
-        Modifier::raw(key.key, ModOp::Add(amount))
+    pub fn add<T: PropType>(key: &Prop<T>, amount: i64) -> Self {
+        Modifier::raw(&key.key, ModOp::Add(amount))
     }
 
     /// Replace a property's value.
     #[must_use]
-    pub fn set<T: PropType>(key: Prop<T>, value: T) -> Self {
-        Modifier::raw(key.key, ModOp::Set(value.into_value()))
+    pub fn set<T: PropType>(key: &Prop<T>, value: T) -> Self {
+        Modifier::raw(&key.key, ModOp::Set(value.into_value()))
     }
 
     /// Multiply an integer property by `num / den`.
     #[must_use]
-    pub fn scale<T: PropType>(key: Prop<T>, num: i64, den: i64) -> Self {
-        Modifier::raw(key.key, ModOp::Scale { num, den })
+    pub fn scale<T: PropType>(key: &Prop<T>, num: i64, den: i64) -> Self {
+        Modifier::raw(&key.key, ModOp::Scale { num, den })
     }
 
     /// A modifier from an untyped key.
     #[must_use]
-    pub fn raw(key: PropKey, op: ModOp) -> Self {
+    pub fn raw(key: &PropKey, op: ModOp) -> Self {
         Modifier {
-            key,
+            key: key.clone(),
             op,
             priority: 0,
             while_flag: None,
@@ -962,8 +962,8 @@ impl Modifier {
 
     /// Active only while the carrier's flag `flag` is true.
     #[must_use]
-    pub fn while_flag(mut self, flag: Prop<bool>) -> Self {
-        self.while_flag = Some(flag.key);
+    pub fn while_flag(mut self, flag: &Prop<bool>) -> Self {
+        self.while_flag = Some(flag.key.clone());
         self
     }
 
@@ -1011,15 +1011,15 @@ mod tests {
     #[test]
     fn prop_map_sorted_and_cow() {
         let mut a = PropMap::new();
-        a.insert(HPS.key().clone(), Value::Int(5));
-        a.insert(NAME.key().clone(), Value::Text("rat".into()));
+        a.insert_mut(HPS.key(), Value::Int(5));
+        a.insert_mut(NAME.key(), Value::Text("rat".into()));
         let b = a.clone();
-        a.insert(HPS.key().clone(), Value::Int(6));
+        a.insert_mut(HPS.key(), Value::Int(6));
         assert_eq!(b.get(HPS.key()), Some(&Value::Int(5)));
         assert_eq!(a.get(HPS.key()), Some(&Value::Int(6)));
         assert_eq!(a.get(&PropKey::new("hps")), Some(&Value::Int(6)));
         assert_eq!(a.len(), 2);
-        assert_eq!(a.remove(NAME.key()), Some(Value::Text("rat".into())));
+        assert_eq!(a.remove_mut(NAME.key()), Some(Value::Text("rat".into())));
         assert_eq!(a.get(NAME.key()), None);
     }
 
@@ -1044,10 +1044,10 @@ mod tests {
             x ^= x << 17;
             let k = &keys[(x % 12) as usize];
             if x.is_multiple_of(5) {
-                assert_eq!(m.remove(k), oracle.remove(k));
+                assert_eq!(m.remove_mut(k), oracle.remove(k));
             } else {
                 let v = Value::Int(((x >> 8) % 10) as i64);
-                m.insert(k.clone(), v.clone());
+                m.insert_mut(k, v.clone());
                 oracle.insert(k.clone(), v);
             }
             let flat =
@@ -1093,18 +1093,18 @@ mod tests {
 
     #[test]
     fn modifier_ops() {
-        let add = Modifier::add(HPS, 3);
+        let add = Modifier::add(&HPS, 3);
         assert_eq!(add.apply(Some(Value::Int(4))), Some(Value::Int(7)));
         assert_eq!(add.apply(None), Some(Value::Int(3)));
         assert_eq!(add.apply(Some(Value::Bool(true))), Some(Value::Bool(true)));
-        let half = Modifier::scale(HPS, 1, 2);
+        let half = Modifier::scale(&HPS, 1, 2);
         assert_eq!(half.apply(Some(Value::Int(9))), Some(Value::Int(4)));
-        let zero = Modifier::scale(HPS, 1, 0);
+        let zero = Modifier::scale(&HPS, 1, 0);
         assert_eq!(zero.apply(Some(Value::Int(9))), Some(Value::Int(9)));
-        let set = Modifier::set(NAME, "x".into());
+        let set = Modifier::set(&NAME, "x".into());
         assert_eq!(set.apply(None), Some(Value::Text("x".into())));
         assert_eq!(
-            Modifier::add(HPS, i64::MAX).apply(Some(Value::Int(5))),
+            Modifier::add(&HPS, i64::MAX).apply(Some(Value::Int(5))),
             Some(Value::Int(i64::MAX))
         );
     }

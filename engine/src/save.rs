@@ -139,13 +139,13 @@ impl std::fmt::Debug for SavedGame {
 /// const HP: Prop<i32> = Prop::new("hp");
 /// const KNOWN: Prop<bool> = Prop::with_default("known", false);
 /// let lib = Library::new()
-///     .proclaim("rat", None, Props::new().with(HP, 3))?
+///     .proclaim("rat", None, Props::new().with(&HP, 3))?
 ///     .proclaim("potion", None, Props::new())?
 ///     .named("demo", 1);
 /// let mut g = Game::new(1).with_library(lib.clone());
 /// let rat = g.add_thing_mut(Loc::new(0, 0, 0), g.library().create("rat")?)?;
 /// g.set_mut(rat, &HP, 2)?; // hurt: differs from its prototype
-/// g.library_mut().set_proto_prop("potion", &KNOWN, true)?; // identified during play
+/// g.library_mut().set_proto_prop_mut("potion", &KNOWN, true)?; // identified during play
 ///
 /// let text = SavedGame::of(&g, &lib)?.to_json()?;
 /// let back = SavedGame::from_json(&text, &lib)?.link(&lib, &Hooks::new())?;
@@ -153,7 +153,7 @@ impl std::fmt::Debug for SavedGame {
 ///
 /// // A content fix: rats now have 4 hp. The hurt rat keeps its 2; a fresh one gets 4.
 /// let fixed = Library::new()
-///     .proclaim("rat", None, Props::new().with(HP, 4))?
+///     .proclaim("rat", None, Props::new().with(&HP, 4))?
 ///     .proclaim("potion", None, Props::new())?
 ///     .named("demo", 2);
 /// let linked = SavedGame::from_json(&text, &fixed)?.link(&fixed, &Hooks::new())?;
@@ -190,10 +190,10 @@ fn diff(base: &PropMap, now: &PropMap) -> (Vec<(PropKey, Value)>, Vec<PropKey>) 
 fn apply(base: &PropMap, set: &[(PropKey, Value)], unset: &[PropKey]) -> PropMap {
     let mut m = base.clone();
     for k in unset {
-        m.remove(k);
+        m.remove_mut(k);
     }
     for (k, v) in set {
-        m.insert(k.clone(), v.clone());
+        m.insert_mut(k, v.clone());
     }
     m
 }
@@ -292,7 +292,7 @@ impl SavedGame {
     }
 
     /// Rename a prototype throughout the save (a game's own migration, before linking).
-    pub fn rename_prototype(&mut self, from: &str, to: &str) {
+    pub fn rename_prototype_mut(&mut self, from: &str, to: &str) {
         let to: Arc<str> = Arc::from(to);
         for t in &mut self.things {
             if t.proto.as_deref() == Some(from) {

@@ -215,7 +215,7 @@ impl Game {
     ///     g.set_mut(call.this, &MOVES, n + 1)
     /// }
     /// let hooks = Hooks::new().register("act", act)?;
-    /// let monster = |speed| Thing::new(Props::new().with(SPEED, speed).with(ON_ACTION, Hook::new("act")));
+    /// let monster = |speed| Thing::new(Props::new().with(&SPEED, speed).with(&ON_ACTION, Hook::new("act")));
     /// let mut g = Game::new(1);
     /// let hero = g.add_thing_mut(Loc::new(0, 0, 0), Thing::new(Props::new()))?;
     /// let fast = g.add_thing_mut(Loc::new(1, 0, 0), monster(200))?;

@@ -165,9 +165,9 @@ impl<'de> Deserialize<'de> for IdList {
 /// ```
 /// use alembic::{Game, Loc, Prop, Props, Thing};
 /// const HP: Prop<i32> = Prop::new("hp");
-/// let mut rat = Thing::new(Props::new().with(HP, 3));
+/// let mut rat = Thing::new(Props::new().with(&HP, 3));
 /// assert_eq!((rat.id(), rat.get(&HP)), (None, Ok(3))); // not in a game yet
-/// rat.set(&HP, 4); // a copy: no game sees it until it is added or updated
+/// rat.set_mut(&HP, 4); // a copy: no game sees it until it is added or updated
 /// let mut g = Game::new(1);
 /// let id = g.add_thing_mut(Loc::new(2, 2, 0), rat)?;
 /// assert_eq!(g.get_thing(id)?.id(), Some(id));
@@ -261,29 +261,29 @@ impl Thing {
     }
 
     /// Set a base property on this copy.
-    pub fn set<T: PropType>(&mut self, key: &Prop<T>, value: T) {
-        self.props.insert(key.key().clone(), value.into_value());
+    pub fn set_mut<T: PropType>(&mut self, key: &Prop<T>, value: T) {
+        self.props.insert_mut(key.key(), value.into_value());
     }
 
     /// This copy with a base property set.
     #[must_use]
     pub fn with<T: PropType>(mut self, key: &Prop<T>, value: T) -> Self {
-        self.set(key, value);
+        self.set_mut(key, value);
         self
     }
 
     /// Set an untyped property.
-    pub fn set_raw(&mut self, key: PropKey, value: Value) {
-        self.props.insert(key, value);
+    pub fn set_raw_mut(&mut self, key: &PropKey, value: Value) {
+        self.props.insert_mut(key, value);
     }
 
     /// Remove a base property.
-    pub fn remove_prop(&mut self, key: &PropKey) -> Option<Value> {
-        self.props.remove(key)
+    pub fn remove_prop_mut(&mut self, key: &PropKey) -> Option<Value> {
+        self.props.remove_mut(key)
     }
 
     /// Replace the modifiers it applies to its holder.
-    pub fn set_modifiers(&mut self, mods: Vec<Modifier>) {
+    pub fn set_modifiers_mut(&mut self, mods: Vec<Modifier>) {
         self.mods = mods.into();
     }
 

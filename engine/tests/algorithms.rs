@@ -161,7 +161,7 @@ fn random_walls(seed: u64, w: i32, h: i32, wall_pct: u64) -> TileMap<bool> {
     for y in 0..h {
         for x in 0..w {
             if rng.below(100) < wall_pct {
-                m.set(Loc::new(x, y, 0), false);
+                m.set_mut(Loc::new(x, y, 0), false);
             }
         }
     }
@@ -245,7 +245,7 @@ fn weighted(seed: u64) -> (TileMap<u32>, impl Fn(Loc, Loc) -> Option<u32>) {
             } else {
                 rng.range(1, 3) as u32
             };
-            m.set(Loc::new(x, y, 0), v);
+            m.set_mut(Loc::new(x, y, 0), v);
         }
     }
     let m2 = m.clone();
@@ -506,7 +506,7 @@ fn auto_explore_visits_everything_reachable() {
     for _turn in 0..5_000 {
         fov.compute_into(here, 6, open, &mut seen);
         for l in seen.iter() {
-            explored.set(l, true);
+            explored.set_mut(l, true);
         }
         let targets = explore_targets(area, |l| explored.get(l) == Some(&true), open);
         if targets.is_empty() {

@@ -21,39 +21,39 @@ fn library() -> Library {
         .proclaim(
             "base creature",
             None,
-            Props::new().with(IS_CONTAINER, true).with(HP, 10),
+            Props::new().with(&IS_CONTAINER, true).with(&HP, 10),
         )
         .unwrap()
         .proclaim(
             "rat",
             Some("base creature"),
-            Props::new().with(NAME, "rat".into()).with(HP, 3),
+            Props::new().with(&NAME, "rat".into()).with(&HP, 3),
         )
         .unwrap()
-        .proclaim("chest", None, Props::new().with(IS_CONTAINER, true))
+        .proclaim("chest", None, Props::new().with(&IS_CONTAINER, true))
         .unwrap()
         .proclaim(
             "base potion",
             None,
-            Props::new().with(IS_POTION, true).with(LEVEL, 1),
+            Props::new().with(&IS_POTION, true).with(&LEVEL, 1),
         )
         .unwrap()
         .proclaim(
             "healing potion",
             Some("base potion"),
-            Props::new().with(FREQ, 300),
+            Props::new().with(&FREQ, 300),
         )
         .unwrap()
         .proclaim(
             "poison potion",
             Some("base potion"),
-            Props::new().with(LEVEL, 5),
+            Props::new().with(&LEVEL, 5),
         )
         .unwrap()
         .proclaim(
             "rare potion",
             Some("base potion"),
-            Props::new().with(FREQ, 0),
+            Props::new().with(&FREQ, 0),
         )
         .unwrap()
 }
@@ -122,9 +122,9 @@ fn random_creation_respects_flag_level_and_frequency() {
 #[test]
 fn modifiers_apply_by_priority_then_insertion_and_only_while_active() {
     let (g, rat) = world();
-    let weak = Thing::new(Props::new().modifier(Modifier::add(ST, -4)));
-    let halve = Thing::new(Props::new().modifier(Modifier::scale(ST, 1, 2).priority(10)));
-    let ring = Thing::new(Props::new().modifier(Modifier::add(ST, 3).while_flag(WORN)));
+    let weak = Thing::new(Props::new().modifier(Modifier::add(&ST, -4)));
+    let halve = Thing::new(Props::new().modifier(Modifier::scale(&ST, 1, 2).priority(10)));
+    let ring = Thing::new(Props::new().modifier(Modifier::add(&ST, 3).while_flag(&WORN)));
     let (g, _) = g.add_thing(rat, halve).unwrap();
     let (g, w) = g.add_thing(rat, weak).unwrap();
     let (g, r) = g.add_thing(rat, ring).unwrap();
@@ -147,7 +147,7 @@ fn updating_a_carrier_refreshes_its_holders_modifiers() {
     let (g, charm) = g.add_thing(rat, Thing::new(Props::new())).unwrap();
     assert_eq!(g.query(rat, &ST), Ok(10));
     let mut t = g.get_thing(charm).unwrap().clone();
-    t.set_modifiers(vec![Modifier::add(ST, 5)]);
+    t.set_modifiers_mut(vec![Modifier::add(&ST, 5)]);
     let g2 = g.update_thing(t).unwrap();
     assert_eq!(g2.query(rat, &ST), Ok(15));
     g2.check_invariants().unwrap();
@@ -248,7 +248,7 @@ fn heal(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Err
 fn identify(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let proto = g.get_thing(call.this)?.proto().map(str::to_owned);
     if let Some(p) = proto {
-        g.library_mut().set_proto_prop(&p, &IDENTIFIED, true)?;
+        g.library_mut().set_proto_prop_mut(&p, &IDENTIFIED, true)?;
     }
     Ok(())
 }
@@ -274,8 +274,8 @@ fn hooks_run_by_name_all_or_nothing() {
             "potion of healing",
             Some("base potion"),
             Props::new()
-                .with(ON_CONSUME, Hook::new("heal"))
-                .with(ON_CREATE, Hook::new("identify")),
+                .with(&ON_CONSUME, Hook::new("heal"))
+                .with(&ON_CREATE, Hook::new("identify")),
         )
         .unwrap();
     let potion = g
@@ -344,7 +344,10 @@ fn same_seed_same_operations_same_game() {
 fn save_load_round_trip_and_corrupt_saves() {
     let (g, rat) = world();
     let (g, _) = g
-        .add_thing(rat, Thing::new(Props::new().modifier(Modifier::add(ST, 2))))
+        .add_thing(
+            rat,
+            Thing::new(Props::new().modifier(Modifier::add(&ST, 2))),
+        )
         .unwrap();
     let json = serde_json::to_string(&g).unwrap();
     let back: Game = serde_json::from_str(&json).unwrap();
@@ -366,7 +369,7 @@ fn save_load_round_trip_and_corrupt_saves() {
 #[test]
 fn raw_values_and_places() {
     let mut t = Thing::default();
-    t.set_raw(alembic::PropKey::new("colour"), Value::Text("red".into()));
+    t.set_raw_mut(&alembic::PropKey::new("colour"), Value::Text("red".into()));
     let (g, id) = Game::new(0).add_thing(Loc::new(1, 2, 3), t).unwrap();
     assert_eq!(g.place(id), Ok(Place::Map(Loc::new(1, 2, 3))));
     const COLOUR: Prop<Arc<str>> = Prop::new("colour");

@@ -165,11 +165,11 @@ fn action() -> impl Strategy<Value = Action> {
 
 fn new_thing(container: bool, hp: i32, st_bonus: Option<i64>) -> Thing {
     let mut p = Props::new()
-        .with(HP, hp)
-        .with(IS_CONTAINER, container)
-        .with(HOT, hp > 0);
+        .with(&HP, hp)
+        .with(&IS_CONTAINER, container)
+        .with(&HOT, hp > 0);
     if let Some(b) = st_bonus {
-        p = p.modifier(Modifier::add(ST, b));
+        p = p.modifier(Modifier::add(&ST, b));
     }
     Thing::new(p)
 }
@@ -183,8 +183,8 @@ fn place_of(d: &Dest, issued: &[ThingId]) -> Place {
 
 fn base_game() -> Game {
     let mut lib = Library::new();
-    lib.define_tile("floor", Props::new()).unwrap();
-    lib.define_tile("wall", Props::new()).unwrap();
+    lib.define_tile_mut("floor", Props::new()).unwrap();
+    lib.define_tile_mut("wall", Props::new()).unwrap();
     Game::new(7).with_library(lib).index_flag(&HOT)
 }
 
@@ -333,9 +333,9 @@ proptest! {
                 Action::Update { which, hp, st_bonus } => {
                     let id = issued.get(*which).copied().unwrap_or(ThingId(999_999));
                     let r = g.get_thing(id).cloned().and_then(|mut t| {
-                        t.set(&HP, *hp);
-                        t.set(&HOT, *hp > 0);
-                        t.set_modifiers(st_bonus.map(|b| Modifier::add(ST, b)).into_iter().collect());
+                        t.set_mut(&HP, *hp);
+                        t.set_mut(&HOT, *hp > 0);
+                        t.set_modifiers_mut(st_bonus.map(|b| Modifier::add(&ST, b)).into_iter().collect());
                         g.update_thing(t)
                     });
                     match r {

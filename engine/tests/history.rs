@@ -32,7 +32,7 @@ enum Cmd {
 fn start() -> (Game, ThingId) {
     let g = Game::new(7);
     let (g, hero) = g
-        .add_thing(Loc::new(0, 0, 0), Thing::new(Props::new().with(HPS, 20)))
+        .add_thing(Loc::new(0, 0, 0), Thing::new(Props::new().with(&HPS, 20)))
         .unwrap();
     (g, hero)
 }

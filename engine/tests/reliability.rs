@@ -20,7 +20,7 @@ const WEIGHT: Prop<f64> = Prop::new("weight");
 
 fn library() -> Library {
     Library::new()
-        .proclaim("box", None, Props::new().with(IS_CONTAINER, true))
+        .proclaim("box", None, Props::new().with(&IS_CONTAINER, true))
         .unwrap()
         .proclaim("pebble", None, Props::new())
         .unwrap()

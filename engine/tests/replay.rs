@@ -30,7 +30,7 @@ enum Cmd {
 
 fn start() -> (Game, ThingId) {
     Game::new(99)
-        .add_thing(Loc::new(0, 0, 0), Thing::new(Props::new().with(HPS, 50)))
+        .add_thing(Loc::new(0, 0, 0), Thing::new(Props::new().with(&HPS, 50)))
         .unwrap()
 }
 

@@ -117,9 +117,9 @@ proptest! {
             match op {
                 Op::Add { speed, container, inside } => {
                     let props = Props::new()
-                        .with(SPEED, speed)
-                        .with(IS_CONTAINER, container)
-                        .with(ON_ACTION, Hook::new("count"));
+                        .with(&SPEED, speed)
+                        .with(&IS_CONTAINER, container)
+                        .with(&ON_ACTION, Hook::new("count"));
                     let parent = inside.map(|i| pick(&issued, i));
                     let place = parent.map_or(Place::Map(Loc::new(0, 0, 0)), Place::In);
                     if let Ok(id) = g.add_thing_mut(place, Thing::new(props)) {

@@ -121,9 +121,9 @@ fn cave_leaf(map: &mut TileMap<T>, leaf: LocBox, rng: &mut GameRng) -> bool {
         let at = Loc::new(leaf.min.x + l.x, leaf.min.y + l.y, 0);
         if f {
             let t = if rng.chance(0.1) { T::Moss } else { T::Cave };
-            map.set(at, t);
+            map.set_mut(at, t);
         } else if map.get(at) == Some(&T::Rock) && rng.chance(0.3) {
-            map.set(at, T::CaveWall);
+            map.set_mut(at, T::CaveWall);
         }
     }
     true
@@ -140,7 +140,7 @@ fn grid_leaf(map: &mut TileMap<T>, leaf: LocBox, rng: &mut GameRng) -> bool {
     for y in y0..=y1 {
         for x in x0..=x1 {
             if (x - x0) % step == 0 || (y - y0) % step == 0 {
-                map.set(Loc::new(x, y, 0), T::Floor);
+                map.set_mut(Loc::new(x, y, 0), T::Floor);
             }
         }
     }
@@ -155,11 +155,11 @@ fn room_leaf(map: &mut TileMap<T>, leaf: LocBox, rng: &mut GameRng) -> Option<Ro
     for l in walls.iter() {
         if map.get(l) == Some(&T::Rock) {
             let w = if rng.chance(0.02) { T::Gold } else { T::Wall };
-            map.set(l, w);
+            map.set_mut(l, w);
         }
     }
     for l in r.iter() {
-        map.set(l, T::Floor);
+        map.set_mut(l, T::Floor);
     }
     let roll = rng.below(100);
     let kind = match roll {
@@ -195,14 +195,14 @@ fn corridor(map: &mut TileMap<T>, a: Loc, b: Loc, hfirst: bool, doors: &mut Vec<
         }
         match map.get(l) {
             Some(T::Rock | T::CaveWall) => {
-                map.set(l, T::Floor);
+                map.set_mut(l, T::Floor);
             }
             Some(T::Wall | T::Gold) => {
-                map.set(l, T::Floor);
+                map.set_mut(l, T::Floor);
                 doors.push(l);
             }
             Some(T::Deep | T::Magma | T::Pillar) => {
-                map.set(l, T::Shallow);
+                map.set_mut(l, T::Shallow);
             }
             _ => {}
         }
@@ -255,7 +255,7 @@ fn plan_level(rng: &mut GameRng, depth: i32) -> Option<Plan> {
             .ok()?;
         for (l, &on) in stream.iter() {
             if on && l.x > 0 && l.y > 0 && l.x < LEVEL_WIDTH - 1 && l.y < LEVEL_HEIGHT - 1 {
-                map.set(l, T::Stream);
+                map.set_mut(l, T::Stream);
             }
         }
     }
@@ -274,7 +274,7 @@ fn plan_level(rng: &mut GameRng, depth: i32) -> Option<Plan> {
             RoomKind::Pillars => {
                 for l in core.iter() {
                     if (l.x - core.min.x) % 2 == 0 && (l.y - core.min.y) % 2 == 0 {
-                        map.set(l, T::Pillar);
+                        map.set_mut(l, T::Pillar);
                     }
                 }
             }
@@ -289,7 +289,7 @@ fn plan_level(rng: &mut GameRng, depth: i32) -> Option<Plan> {
                         || l.y == core.min.y
                         || l.x == core.max.x - 1
                         || l.y == core.max.y - 1;
-                    map.set(
+                    map.set_mut(
                         l,
                         if edge && fill != T::Shallow {
                             T::Shallow

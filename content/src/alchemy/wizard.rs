@@ -273,7 +273,7 @@ fn identify(g: &Game, _: &Args) -> Outcome {
         .collect();
     for n in &names {
         w.library_mut()
-            .set_proto_prop(n, &IS_IDENTIFIED, true)
+            .set_proto_prop_mut(n, &IS_IDENTIFIED, true)
             .map_err(internal)?;
     }
     Ok(WizardOutcome::new(w).line(match names.len() {

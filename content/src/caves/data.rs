@@ -129,11 +129,11 @@ pub fn hooks() -> Result<Hooks, Error> {
 
 fn creature(name: &str, glyph: char, colour: Rgb, hp: i32) -> Props {
     Props::new()
-        .with(NAME, Arc::from(name))
-        .with(GLYPH, glyph)
-        .with(FG, colour)
-        .with(HP, hp)
-        .with(MAX_HP, hp)
+        .with(&NAME, Arc::from(name))
+        .with(&GLYPH, glyph)
+        .with(&FG, colour)
+        .with(&HP, hp)
+        .with(&MAX_HP, hp)
 }
 
 /// The Caves' prototypes and tiles.
@@ -142,99 +142,99 @@ fn creature(name: &str, glyph: char, colour: Rgb, hp: i32) -> Props {
 /// Engine errors from proclaiming (none for this fixed data).
 pub fn library() -> Result<Library, Error> {
     let mut lib = Library::new();
-    lib.define_tile(
+    lib.define_tile_mut(
         FLOOR,
         Props::new()
-            .with(WALKABLE, true)
-            .with(TRANSPARENT, true)
-            .with(GLYPH, '.')
-            .with(FG, Rgb::new(150, 138, 115)),
+            .with(&WALKABLE, true)
+            .with(&TRANSPARENT, true)
+            .with(&GLYPH, '.')
+            .with(&FG, Rgb::new(150, 138, 115)),
     )?;
-    lib.define_tile(
+    lib.define_tile_mut(
         WALL,
         Props::new()
-            .with(DIGGABLE, true)
-            .with(GLYPH, '#')
-            .with(FG, Rgb::new(165, 140, 105)),
+            .with(&DIGGABLE, true)
+            .with(&GLYPH, '#')
+            .with(&FG, Rgb::new(165, 140, 105)),
     )?;
-    lib.define_tile(
+    lib.define_tile_mut(
         STAIRS_DOWN,
         Props::new()
-            .with(WALKABLE, true)
-            .with(TRANSPARENT, true)
-            .with(STAIRS, 1)
-            .with(GLYPH, '>')
-            .with(FG, Rgb::new(235, 235, 235)),
+            .with(&WALKABLE, true)
+            .with(&TRANSPARENT, true)
+            .with(&STAIRS, 1)
+            .with(&GLYPH, '>')
+            .with(&FG, Rgb::new(235, 235, 235)),
     )?;
-    lib.define_tile(
+    lib.define_tile_mut(
         STAIRS_UP,
         Props::new()
-            .with(WALKABLE, true)
-            .with(TRANSPARENT, true)
-            .with(STAIRS, -1)
-            .with(GLYPH, '<')
-            .with(FG, Rgb::new(235, 235, 235)),
+            .with(&WALKABLE, true)
+            .with(&TRANSPARENT, true)
+            .with(&STAIRS, -1)
+            .with(&GLYPH, '<')
+            .with(&FG, Rgb::new(235, 235, 235)),
     )?;
-    lib.define_tile(
+    lib.define_tile_mut(
         EXIT_TILE,
         Props::new()
-            .with(WALKABLE, true)
-            .with(TRANSPARENT, true)
-            .with(EXIT, true)
-            .with(GLYPH, '>')
-            .with(FG, Rgb::new(255, 210, 60)),
+            .with(&WALKABLE, true)
+            .with(&TRANSPARENT, true)
+            .with(&EXIT, true)
+            .with(&GLYPH, '>')
+            .with(&FG, Rgb::new(255, 210, 60)),
     )?;
     let hook = |name: &str| Hook::new(name);
     lib.proclaim_mut(
         "player",
         None,
         creature("player", '@', Rgb::new(255, 240, 170), 40)
-            .with(ATTACK, 10)
-            .with(IS_HERO, true)
-            .with(RECEIVER, true),
+            .with(&ATTACK, 10)
+            .with(&IS_HERO, true)
+            .with(&RECEIVER, true),
     )?;
     lib.proclaim_mut(
         "lichen",
         None,
         creature("lichen", 'F', Rgb::new(90, 200, 80), 6)
-            .with(ATTACK, 2)
-            .with(VERB, Arc::from("stings"))
-            .with(SPORES, 3)
-            .with(ON_ACTION, hook(HOOK_LICHEN))
-            .with(ON_USE, hook(HOOK_STING)),
+            .with(&ATTACK, 2)
+            .with(&VERB, Arc::from("stings"))
+            .with(&SPORES, 3)
+            .with(&ON_ACTION, hook(HOOK_LICHEN))
+            .with(&ON_USE, hook(HOOK_STING)),
     )?;
     lib.proclaim_mut(
         "bunny",
         None,
-        creature("bunny", 'v', Rgb::new(235, 220, 80), 4).with(ON_ACTION, hook(HOOK_BUNNY)),
+        creature("bunny", 'v', Rgb::new(235, 220, 80), 4).with(&ON_ACTION, hook(HOOK_BUNNY)),
     )?;
     lib.proclaim_mut(
         "silverfish",
         None,
         creature("silverfish", '~', Rgb::new(200, 210, 235), 15)
-            .with(ON_ACTION, hook(HOOK_SILVERFISH)),
+            .with(&ON_ACTION, hook(HOOK_SILVERFISH)),
     )?;
     lib.proclaim_mut(
         "cave bat",
         None,
         creature("cave bat", 'b', Rgb::new(190, 120, 230), 8)
-            .with(ATTACK, 5)
-            .with(VERB, Arc::from("bites"))
-            .with(IS_HOSTILE, true)
-            .with(LEVEL, 1)
-            .with(ON_ACTION, hook(HOOK_BAT)),
+            .with(&ATTACK, 5)
+            .with(&VERB, Arc::from("bites"))
+            .with(&IS_HOSTILE, true)
+            .with(&LEVEL, 1)
+            .with(&ON_ACTION, hook(HOOK_BAT)),
     )?;
     lib.proclaim_mut(
         "zombie",
         None,
         creature("zombie", 'Z', Rgb::new(140, 190, 150), 18)
-            .with(ATTACK, 8)
-            .with(DEFENCE, 3)
-            .with(VERB, Arc::from("claws"))
-            .with(IS_HOSTILE, true)
-            .with(LEVEL, 2)
-            .with(FREQ, 70)
-            .with(ON_ACTION, hook(HOOK_ZOMBIE)),
+            .with(&ATTACK, 8)
+            .with(&DEFENCE, 3)
+            .with(&VERB, Arc::from("claws"))
+            .with(&IS_HOSTILE, true)
+            .with(&LEVEL, 2)
+            .with(&FREQ, 70)
+            .with(&ON_ACTION, hook(HOOK_ZOMBIE)),
     )?;
     Ok(lib)
 }

@@ -79,7 +79,7 @@ fn carve_levels(g: &mut Game, levels: i32) -> Result<(), Error> {
                 .label(l)
                 .is_some_and(|r| regions.size(r) < MIN_REGION)
             {
-                cave.set(l, false);
+                cave.set_mut(l, false);
             }
         }
         maps.push(cave);
@@ -302,7 +302,7 @@ pub fn walkable_regions(g: &Game, z: i32) -> Result<Regions, Error> {
     let mut map = TileMap::new(WIDTH, HEIGHT, false)?;
     for l in level_box(z).iter() {
         if walkable(g, l) {
-            map.set(l.with_z(0), true);
+            map.set_mut(l.with_z(0), true);
         }
     }
     Ok(map.regions(|&f| f, Adjacency::Eight))

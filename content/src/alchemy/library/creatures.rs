@@ -28,12 +28,12 @@ type Row8 = (&'static str, i32, [i32; 8], i32, i32, i32, char, u32);
 /// and the base damage of its attack.
 fn kind(name: &str, level: i32, stats: [i32; 8], hps: i32, damage: i32) -> Props {
     let mut p = named(name)
-        .with(LEVEL, level)
-        .with(HPS, hps)
-        .with(HPS_MAX, hps)
-        .with(ATT_DAMAGE, damage);
+        .with(&LEVEL, level)
+        .with(&HPS, hps)
+        .with(&HPS_MAX, hps)
+        .with(&ATT_DAMAGE, damage);
     for (s, v) in Stat::ALL.into_iter().zip(stats) {
-        p = p.with(s.prop(), v);
+        p = p.with(&s.prop(), v);
     }
     p
 }
@@ -44,8 +44,8 @@ fn text(s: &str) -> Arc<str> {
 
 /// An attack inflicting `effect` with probability `chance` (0..=1; the original wrote 40).
 fn on_hit(p: Props, effect: &str, chance: f64) -> Props {
-    p.with(HIT_EFFECT, text(effect))
-        .with(HIT_EFFECT_CHANCE, chance)
+    p.with(&HIT_EFFECT, text(effect))
+        .with(&HIT_EFFECT_CHANCE, chance)
 }
 
 pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
@@ -66,29 +66,29 @@ fn hero(lib: &mut Library) -> Result<(), Error> {
         "base creature",
         Some("base thing"),
         named("creature")
-            .with(IS_CREATURE, true)
-            .with(IS_CONTAINER, true)
-            .with(IS_BLOCKING, true)
-            .with(IS_HOSTILE, true)
-            .with(Z_ORDER, 75)
-            .with(ATT_VERB, text("hit"))
-            .with(ATT_TYPE, DamageType::Normal)
-            .with(DROP_CHANCE, 0.15),
+            .with(&IS_CREATURE, true)
+            .with(&IS_CONTAINER, true)
+            .with(&IS_BLOCKING, true)
+            .with(&IS_HOSTILE, true)
+            .with(&Z_ORDER, 75)
+            .with(&ATT_VERB, text("hit"))
+            .with(&ATT_TYPE, DamageType::Normal)
+            .with(&DROP_CHANCE, 0.15),
     )?;
     lib.proclaim_mut(
         "you",
         Some("base creature"),
         kind("you", 1, [10, 7, 8, 8, 7, 7, 7, 7], 60, 3)
-            .with(IS_HERO, true)
-            .with(IS_HOSTILE, false)
-            .with(IS_LIVING, true)
-            .with(IS_INTELLIGENT, true)
-            .with(IS_PROPER, true)
-            .with(FAMILY, text("hero"))
-            .with(GLYPH, '@')
-            .with(FG, rgb(0xFFFFFF))
-            .with(Z_ORDER, 100)
-            .with(FREQ, 0),
+            .with(&IS_HERO, true)
+            .with(&IS_HOSTILE, false)
+            .with(&IS_LIVING, true)
+            .with(&IS_INTELLIGENT, true)
+            .with(&IS_PROPER, true)
+            .with(&FAMILY, text("hero"))
+            .with(&GLYPH, '@')
+            .with(&FG, rgb(0xFFFFFF))
+            .with(&Z_ORDER, 100)
+            .with(&FREQ, 0),
     )?;
     Ok(())
 }
@@ -99,13 +99,13 @@ fn bats(lib: &mut Library) -> Result<(), Error> {
         "base bat",
         Some("base creature"),
         named("bat")
-            .with(IS_LIVING, true)
-            .with(IS_FLYING, true)
-            .with(FAMILY, text("bat"))
-            .with(GLYPH, 'b')
-            .with(ATT_VERB, text("bite"))
-            .with(SPEED, 150)
-            .with(DROP_CHANCE, 0.0),
+            .with(&IS_LIVING, true)
+            .with(&IS_FLYING, true)
+            .with(&FAMILY, text("bat"))
+            .with(&GLYPH, 'b')
+            .with(&ATT_VERB, text("bite"))
+            .with(&SPEED, 150)
+            .with(&DROP_CHANCE, 0.0),
     )?;
     let bats: [Row6; 4] = [
         ("bat", 1, [2, 1, 9, 1, 1, 3, 2, 1], 3, 2, 0x806040),
@@ -114,13 +114,13 @@ fn bats(lib: &mut Library) -> Result<(), Error> {
         ("vampyre bat", 7, [7, 5, 12, 5, 4, 8, 3, 1], 20, 6, 0xC02020),
     ];
     for (name, lvl, s, hp, dmg, col) in bats {
-        let mut p = kind(name, lvl, s, hp, dmg).with(FG, rgb(col));
+        let mut p = kind(name, lvl, s, hp, dmg).with(&FG, rgb(col));
         if name == "vampyre bat" {
             p = on_hit(p, "weakened", 0.3)
-                .with(SPEED, 160)
-                .with(ON_DEATH, Hook::new("death_transform"))
-                .with(DEATH_TRANSFORM, text("vampyre"))
-                .with(DEATH_TRANSFORM_CHANCE, 0.25);
+                .with(&SPEED, 160)
+                .with(&ON_DEATH, Hook::new("death_transform"))
+                .with(&DEATH_TRANSFORM, text("vampyre"))
+                .with(&DEATH_TRANSFORM_CHANCE, 0.25);
         }
         lib.proclaim_mut(name, Some("base bat"), p)?;
     }
@@ -133,37 +133,37 @@ fn bears(lib: &mut Library) -> Result<(), Error> {
         "base bear",
         Some("base creature"),
         named("bear")
-            .with(IS_LIVING, true)
-            .with(FAMILY, text("bear"))
-            .with(GLYPH, 'B')
-            .with(ATT_VERB, text("maul"))
-            .with(ATT_TYPE, DamageType::Impact)
-            .with(FREQ, 60),
+            .with(&IS_LIVING, true)
+            .with(&FAMILY, text("bear"))
+            .with(&GLYPH, 'B')
+            .with(&ATT_VERB, text("maul"))
+            .with(&ATT_TYPE, DamageType::Impact)
+            .with(&FREQ, 60),
     )?;
     lib.proclaim_mut(
         "black bear",
         Some("base bear"),
-        kind("black bear", 3, [4, 7, 4, 6, 2, 4, 3, 1], 20, 6).with(FG, rgb(0x404040)),
+        kind("black bear", 3, [4, 7, 4, 6, 2, 4, 3, 1], 20, 6).with(&FG, rgb(0x404040)),
     )?;
     lib.proclaim_mut(
         "brown bear",
         Some("base bear"),
-        kind("brown bear", 5, [5, 9, 4, 8, 2, 5, 3, 1], 30, 8).with(FG, rgb(0x805020)),
+        kind("brown bear", 5, [5, 9, 4, 8, 2, 5, 3, 1], 30, 8).with(&FG, rgb(0x805020)),
     )?;
     lib.proclaim_mut(
         "cave bear",
         Some("base bear"),
         kind("cave bear", 7, [6, 11, 4, 10, 2, 6, 3, 1], 45, 10)
-            .with(FG, rgb(0xA07050))
-            .with(RES_ICE, 30),
+            .with(&FG, rgb(0xA07050))
+            .with(&RES_ICE, 30),
     )?;
     lib.proclaim_mut(
         "giant bear",
         Some("base bear"),
         kind("giant bear", 9, [7, 13, 4, 12, 2, 7, 3, 1], 60, 12)
-            .with(FG, rgb(0xC0A080))
-            .with(ARMOUR, 1)
-            .with(FREQ, 40),
+            .with(&FG, rgb(0xC0A080))
+            .with(&ARMOUR, 1)
+            .with(&FREQ, 40),
     )?;
     Ok(())
 }
@@ -174,16 +174,16 @@ fn rats(lib: &mut Library) -> Result<(), Error> {
         "base rat",
         Some("base creature"),
         named("rat")
-            .with(IS_LIVING, true)
-            .with(FAMILY, text("rat"))
-            .with(GLYPH, 'r')
-            .with(ATT_VERB, text("bite"))
-            .with(DROP_CHANCE, 0.05),
+            .with(&IS_LIVING, true)
+            .with(&FAMILY, text("rat"))
+            .with(&GLYPH, 'r')
+            .with(&ATT_VERB, text("bite"))
+            .with(&DROP_CHANCE, 0.05),
     )?;
     lib.proclaim_mut(
         "rat",
         Some("base rat"),
-        kind("rat", 1, [4, 3, 6, 2, 1, 5, 2, 2], 4, 2).with(FG, rgb(0xB0A090)),
+        kind("rat", 1, [4, 3, 6, 2, 1, 5, 2, 2], 4, 2).with(&FG, rgb(0xB0A090)),
     )?;
     lib.proclaim_mut(
         "sewer rat",
@@ -193,12 +193,12 @@ fn rats(lib: &mut Library) -> Result<(), Error> {
             "sick",
             0.15,
         )
-        .with(FG, rgb(0x807060)),
+        .with(&FG, rgb(0x807060)),
     )?;
     lib.proclaim_mut(
         "giant rat",
         Some("base rat"),
-        kind("giant rat", 2, [5, 4, 6, 4, 1, 5, 2, 2], 8, 3).with(FG, rgb(0xA08060)),
+        kind("giant rat", 2, [5, 4, 6, 4, 1, 5, 2, 2], 8, 3).with(&FG, rgb(0xA08060)),
     )?;
     lib.proclaim_mut(
         "plague rat",
@@ -208,16 +208,16 @@ fn rats(lib: &mut Library) -> Result<(), Error> {
             "sick",
             0.3,
         )
-        .with(FG, rgb(0x80A040)),
+        .with(&FG, rgb(0x80A040)),
     )?;
     lib.proclaim_mut(
         "demon rat",
         Some("base rat"),
         kind("demon rat", 8, [9, 8, 9, 8, 3, 8, 2, 2], 30, 8)
-            .with(FG, rgb(0xFF4020))
-            .with(ATT_TYPE, DamageType::Fire)
-            .with(RES_FIRE, 50)
-            .with(SPEED, 110),
+            .with(&FG, rgb(0xFF4020))
+            .with(&ATT_TYPE, DamageType::Fire)
+            .with(&RES_FIRE, 50)
+            .with(&SPEED, 110),
     )?;
     Ok(())
 }
@@ -228,12 +228,12 @@ fn undead(lib: &mut Library) -> Result<(), Error> {
         "base undead",
         Some("base creature"),
         named("undead")
-            .with(IS_UNDEAD, true)
-            .with(IS_LIVING, false)
-            .with(RES_POISON, 100)
-            .with(FAMILY, text("undead"))
-            .with(ATT_VERB, text("claw"))
-            .with(DROP_CHANCE, 0.25),
+            .with(&IS_UNDEAD, true)
+            .with(&IS_LIVING, false)
+            .with(&RES_POISON, 100)
+            .with(&FAMILY, text("undead"))
+            .with(&ATT_VERB, text("claw"))
+            .with(&DROP_CHANCE, 0.25),
     )?;
     let undead: [Row7; 8] = [
         ("zombie", 2, [3, 6, 2, 6, 1, 10, 1, 1], 15, 4, 'z', 0x80A080),
@@ -287,34 +287,34 @@ fn undead(lib: &mut Library) -> Result<(), Error> {
     ];
     for (name, lvl, s, hp, dmg, glyph, col) in undead {
         let mut p = kind(name, lvl, s, hp, dmg)
-            .with(GLYPH, glyph)
-            .with(FG, rgb(col));
+            .with(&GLYPH, glyph)
+            .with(&FG, rgb(col));
         match name {
-            "zombie" => p = p.with(SPEED, 70),
+            "zombie" => p = p.with(&SPEED, 70),
             "skeleton" | "skeleton warrior" | "skeleton hero" => {
-                p = p.with(RES_IMPACT, -50).with(RES_NORMAL, 25);
+                p = p.with(&RES_IMPACT, -50).with(&RES_NORMAL, 25);
             }
             "ghast" => p = on_hit(p, "sick", 0.4),
             "wight" => p = on_hit(p, "strength drained", 0.4),
             "vampyre" => {
                 p = on_hit(p, "toughness drained", 0.4)
-                    .with(IS_INTELLIGENT, true)
-                    .with(ATT_VERB, text("bite"));
+                    .with(&IS_INTELLIGENT, true)
+                    .with(&ATT_VERB, text("bite"));
             }
             "spectre" => {
                 p = p
-                    .with(ATT_TYPE, DamageType::Ice)
-                    .with(ATT_VERB, text("touch"))
-                    .with(IS_FLYING, true)
-                    .with(RES_NORMAL, 50)
-                    .with(RES_ICE, 100);
+                    .with(&ATT_TYPE, DamageType::Ice)
+                    .with(&ATT_VERB, text("touch"))
+                    .with(&IS_FLYING, true)
+                    .with(&RES_NORMAL, 50)
+                    .with(&RES_ICE, 100);
             }
             _ => {}
         }
         if matches!(name, "skeleton warrior" | "skeleton hero") {
             p = p
-                .with(ARMOUR, if name == "skeleton hero" { 4 } else { 2 })
-                .with(ATT_VERB, text("hit"));
+                .with(&ARMOUR, if name == "skeleton hero" { 4 } else { 2 })
+                .with(&ATT_VERB, text("hit"));
         }
         lib.proclaim_mut(name, Some("base undead"), p)?;
     }
@@ -327,22 +327,22 @@ fn goblinoids(lib: &mut Library) -> Result<(), Error> {
         "base goblinoid",
         Some("base creature"),
         named("goblinoid")
-            .with(IS_LIVING, true)
-            .with(IS_INTELLIGENT, true)
-            .with(FAMILY, text("goblinoid"))
-            .with(GLYPH, 'g')
-            .with(DROP_CHANCE, 0.3),
+            .with(&IS_LIVING, true)
+            .with(&IS_INTELLIGENT, true)
+            .with(&FAMILY, text("goblinoid"))
+            .with(&GLYPH, 'g')
+            .with(&DROP_CHANCE, 0.3),
     )?;
     for (name, lvl, s, hp, dmg, arm, glyph, col) in goblinoid_rows() {
         let mut p = kind(name, lvl, s, hp, dmg)
-            .with(ARMOUR, arm)
-            .with(GLYPH, glyph)
-            .with(FG, rgb(col));
+            .with(&ARMOUR, arm)
+            .with(&GLYPH, glyph)
+            .with(&FG, rgb(col));
         if name.starts_with("troll") {
             p = p
-                .with(ATTACKS_MONSTERS, true)
-                .with(ATT_TYPE, DamageType::Impact)
-                .with(ATT_VERB, text("smash"));
+                .with(&ATTACKS_MONSTERS, true)
+                .with(&ATT_TYPE, DamageType::Impact)
+                .with(&ATT_VERB, text("smash"));
         }
         lib.proclaim_mut(name, Some("base goblinoid"), p)?;
     }
@@ -443,53 +443,53 @@ fn golems(lib: &mut Library) -> Result<(), Error> {
         "base golem",
         Some("base creature"),
         named("golem")
-            .with(IS_LIVING, false)
-            .with(RES_POISON, 100)
-            .with(FAMILY, text("golem"))
-            .with(GLYPH, '&')
-            .with(ATT_VERB, text("pound"))
-            .with(ATT_TYPE, DamageType::Impact)
-            .with(SPEED, 70)
-            .with(AGGRO, 6)
-            .with(FREQ, 50),
+            .with(&IS_LIVING, false)
+            .with(&RES_POISON, 100)
+            .with(&FAMILY, text("golem"))
+            .with(&GLYPH, '&')
+            .with(&ATT_VERB, text("pound"))
+            .with(&ATT_TYPE, DamageType::Impact)
+            .with(&SPEED, 70)
+            .with(&AGGRO, 6)
+            .with(&FREQ, 50),
     )?;
     lib.proclaim_mut(
         "clay golem",
         Some("base golem"),
         kind("clay golem", 4, [4, 8, 2, 8, 1, 20, 1, 1], 25, 6)
-            .with(FG, rgb(0xC08060))
-            .with(ARMOUR, 1),
+            .with(&FG, rgb(0xC08060))
+            .with(&ARMOUR, 1),
     )?;
     lib.proclaim_mut(
         "golem",
         Some("base golem"),
         kind("golem", 5, [5, 10, 2, 10, 1, 20, 1, 1], 32, 8)
-            .with(FG, rgb(0x909070))
-            .with(ARMOUR, 3),
+            .with(&FG, rgb(0x909070))
+            .with(&ARMOUR, 3),
     )?;
     lib.proclaim_mut(
         "stone golem",
         Some("base golem"),
         kind("stone golem", 6, [5, 11, 2, 12, 1, 20, 1, 1], 40, 9)
-            .with(FG, rgb(0xA0A0A0))
-            .with(ARMOUR, 4),
+            .with(&FG, rgb(0xA0A0A0))
+            .with(&ARMOUR, 4),
     )?;
     lib.proclaim_mut(
         "iron golem",
         Some("base golem"),
         kind("iron golem", 9, [7, 14, 3, 15, 1, 20, 1, 1], 60, 12)
-            .with(FG, rgb(0x6080A0))
-            .with(ARMOUR, 7)
-            .with(SPEED, 80),
+            .with(&FG, rgb(0x6080A0))
+            .with(&ARMOUR, 7)
+            .with(&SPEED, 80),
     )?;
     lib.proclaim_mut(
         "immortal golem",
         Some("base golem"),
         kind("immortal golem", 11, [8, 12, 3, 12, 1, 20, 1, 1], 50, 10)
-            .with(FG, rgb(0xFFFFC0))
-            .with(ARMOUR, 5)
-            .with(IS_IMMORTAL, true)
-            .with(FREQ, 20),
+            .with(&FG, rgb(0xFFFFC0))
+            .with(&ARMOUR, 5)
+            .with(&IS_IMMORTAL, true)
+            .with(&FREQ, 20),
     )?;
     Ok(())
 }
@@ -500,21 +500,21 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
         "base snake",
         Some("base creature"),
         named("snake")
-            .with(IS_LIVING, true)
-            .with(FAMILY, text("snake"))
-            .with(GLYPH, 'S')
-            .with(ATT_VERB, text("bite"))
-            .with(DROP_CHANCE, 0.0),
+            .with(&IS_LIVING, true)
+            .with(&FAMILY, text("snake"))
+            .with(&GLYPH, 'S')
+            .with(&ATT_VERB, text("bite"))
+            .with(&DROP_CHANCE, 0.0),
     )?;
     lib.proclaim_mut(
         "grass snake",
         Some("base snake"),
-        kind("grass snake", 1, [3, 2, 6, 2, 1, 3, 1, 1], 4, 2).with(FG, rgb(0x40C040)),
+        kind("grass snake", 1, [3, 2, 6, 2, 1, 3, 1, 1], 4, 2).with(&FG, rgb(0x40C040)),
     )?;
     lib.proclaim_mut(
         "snake",
         Some("base snake"),
-        kind("snake", 2, [4, 3, 7, 3, 1, 4, 1, 1], 6, 3).with(FG, rgb(0x60A040)),
+        kind("snake", 2, [4, 3, 7, 3, 1, 4, 1, 1], 6, 3).with(&FG, rgb(0x60A040)),
     )?;
     lib.proclaim_mut(
         "red snake",
@@ -524,7 +524,7 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
             "poisoned",
             0.3,
         )
-        .with(FG, rgb(0xD03020)),
+        .with(&FG, rgb(0xD03020)),
     )?;
     lib.proclaim_mut(
         "adder",
@@ -534,7 +534,7 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
             "poisoned",
             0.4,
         )
-        .with(FG, rgb(0x806020)),
+        .with(&FG, rgb(0x806020)),
     )?;
     lib.proclaim_mut(
         "cobra",
@@ -544,7 +544,7 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
             "poisoned",
             0.4,
         )
-        .with(FG, rgb(0xD0A060)),
+        .with(&FG, rgb(0xD0A060)),
     )?;
     lib.proclaim_mut(
         "king cobra",
@@ -554,15 +554,15 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
             "poisoned",
             0.5,
         )
-        .with(FG, rgb(0xE0C040)),
+        .with(&FG, rgb(0xE0C040)),
     )?;
     lib.proclaim_mut(
         "python",
         Some("base snake"),
         kind("python", 6, [6, 10, 6, 8, 1, 6, 1, 1], 30, 8)
-            .with(FG, rgb(0x60A060))
-            .with(ATT_VERB, text("squeeze"))
-            .with(ATT_TYPE, DamageType::Impact),
+            .with(&FG, rgb(0x60A060))
+            .with(&ATT_VERB, text("squeeze"))
+            .with(&ATT_TYPE, DamageType::Impact),
     )?;
     lib.proclaim_mut(
         "black mamba",
@@ -572,17 +572,17 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
             "deadly poisoned",
             0.35,
         )
-        .with(FG, rgb(0x303030))
-        .with(SPEED, 130),
+        .with(&FG, rgb(0x303030))
+        .with(&SPEED, 130),
     )?;
     lib.proclaim_mut(
         "wyrm",
         Some("base snake"),
         kind("wyrm", 10, [10, 12, 8, 12, 4, 10, 3, 1], 70, 12)
-            .with(FG, rgb(0xC04000))
-            .with(ATT_TYPE, DamageType::Fire)
-            .with(RES_FIRE, 75)
-            .with(ATTACKS_MONSTERS, true),
+            .with(&FG, rgb(0xC04000))
+            .with(&ATT_TYPE, DamageType::Fire)
+            .with(&RES_FIRE, 75)
+            .with(&ATTACKS_MONSTERS, true),
     )?;
     Ok(())
 }
@@ -593,20 +593,20 @@ fn dragon(lib: &mut Library) -> Result<(), Error> {
         "dragon",
         Some("base creature"),
         kind("dragon", 11, [14, 18, 8, 16, 10, 16, 10, 4], 250, 20)
-            .with(IS_LIVING, true)
-            .with(IS_INTELLIGENT, true)
-            .with(FAMILY, text("dragon"))
-            .with(GLYPH, 'D')
-            .with(FG, rgb(0xFF2000))
-            .with(ATT_VERB, text("breathe fire at"))
-            .with(ATT_TYPE, DamageType::Fire)
-            .with(RES_FIRE, 100)
-            .with(ARMOUR, 8)
-            .with(SPEED, 150)
-            .with(AGGRO, 12)
-            .with(ATTACKS_MONSTERS, true)
-            .with(DROP_CHANCE, 1.0)
-            .with(FREQ, 30),
+            .with(&IS_LIVING, true)
+            .with(&IS_INTELLIGENT, true)
+            .with(&FAMILY, text("dragon"))
+            .with(&GLYPH, 'D')
+            .with(&FG, rgb(0xFF2000))
+            .with(&ATT_VERB, text("breathe fire at"))
+            .with(&ATT_TYPE, DamageType::Fire)
+            .with(&RES_FIRE, 100)
+            .with(&ARMOUR, 8)
+            .with(&SPEED, 150)
+            .with(&AGGRO, 12)
+            .with(&ATTACKS_MONSTERS, true)
+            .with(&DROP_CHANCE, 1.0)
+            .with(&FREQ, 30),
     )?;
     Ok(())
 }

@@ -17,21 +17,21 @@ const T: i32 = 100;
 
 fn effect(name: &str, turns: i32, start: &str, end: &str, other: &str) -> Props {
     named(name)
-        .with(DURATION, turns * T)
-        .with(START_MSG, Arc::from(start))
-        .with(END_MSG, Arc::from(end))
-        .with(OTHER_MSG, Arc::from(other))
+        .with(&DURATION, turns * T)
+        .with(&START_MSG, Arc::from(start))
+        .with(&END_MSG, Arc::from(end))
+        .with(&OTHER_MSG, Arc::from(other))
 }
 
 fn harmful(p: Props) -> Props {
-    p.with(IS_HARMFUL, true)
+    p.with(&IS_HARMFUL, true)
 }
 
 pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base effect",
         Some("base thing"),
-        named("effect").with(IS_EFFECT, true).with(FREQ, 0),
+        named("effect").with(&IS_EFFECT, true).with(&FREQ, 0),
     )?;
     periodic(lib)?;
     conditions(lib)?;
@@ -46,7 +46,7 @@ fn periodic(lib: &mut Library) -> Result<(), Error> {
     // --- periodic: healing, regeneration, poison, sickness, burning ---
     add(
         "healing",
-        effect("healing", 8, "You feel better.", "", "{} looks better.").with(HP_PER_TURN, 2),
+        effect("healing", 8, "You feel better.", "", "{} looks better.").with(&HP_PER_TURN, 2),
     )?;
     add(
         "strong healing",
@@ -57,7 +57,7 @@ fn periodic(lib: &mut Library) -> Result<(), Error> {
             "",
             "{} looks much better.",
         )
-        .with(HP_PER_TURN, 5),
+        .with(&HP_PER_TURN, 5),
     )?;
     add(
         "regenerating",
@@ -68,7 +68,7 @@ fn periodic(lib: &mut Library) -> Result<(), Error> {
             "You stop regenerating.",
             "",
         )
-        .with(HP_PER_TURN, 1),
+        .with(&HP_PER_TURN, 1),
     )?;
     add(
         "enhanced regenerating",
@@ -79,7 +79,7 @@ fn periodic(lib: &mut Library) -> Result<(), Error> {
             "You stop regenerating.",
             "",
         )
-        .with(HP_PER_TURN, 3),
+        .with(&HP_PER_TURN, 3),
     )?;
     let poisons = [
         ("poisoned", 10, 1, "You feel poison in your veins."),
@@ -101,8 +101,8 @@ fn periodic(lib: &mut Library) -> Result<(), Error> {
                 "The poison wears off.",
                 "{} looks poisoned.",
             ))
-            .with(IS_POISON, true)
-            .with(HP_PER_TURN, -dmg),
+            .with(&IS_POISON, true)
+            .with(&HP_PER_TURN, -dmg),
         )?;
     }
     add(
@@ -114,8 +114,8 @@ fn periodic(lib: &mut Library) -> Result<(), Error> {
             "You feel less sick.",
             "{} looks sick.",
         ))
-        .with(HP_PER_TURN, -1)
-        .modifier(Modifier::add(TG, -2)),
+        .with(&HP_PER_TURN, -1)
+        .modifier(Modifier::add(&TG, -2)),
     )?;
     add(
         "very sick",
@@ -126,9 +126,9 @@ fn periodic(lib: &mut Library) -> Result<(), Error> {
             "You feel less sick.",
             "{} looks very sick.",
         ))
-        .with(HP_PER_TURN, -2)
-        .modifier(Modifier::add(TG, -3))
-        .modifier(Modifier::add(ST, -2)),
+        .with(&HP_PER_TURN, -2)
+        .modifier(Modifier::add(&TG, -3))
+        .modifier(Modifier::add(&ST, -2)),
     )?;
     add(
         "burning",
@@ -139,7 +139,7 @@ fn periodic(lib: &mut Library) -> Result<(), Error> {
             "The flames die down.",
             "{} catches fire!",
         ))
-        .with(HP_PER_TURN, -3),
+        .with(&HP_PER_TURN, -3),
     )?;
 
     Ok(())
@@ -158,7 +158,7 @@ fn conditions(lib: &mut Library) -> Result<(), Error> {
             "You feel vulnerable again.",
             "{} glows brightly.",
         )
-        .modifier(Modifier::set(IS_INVINCIBLE, true)),
+        .modifier(Modifier::set(&IS_INVINCIBLE, true)),
     )?;
     add(
         "shielded",
@@ -169,7 +169,7 @@ fn conditions(lib: &mut Library) -> Result<(), Error> {
             "Your shield fades.",
             "{} shimmers.",
         )
-        .modifier(Modifier::add(ARMOUR, 4)),
+        .modifier(Modifier::add(&ARMOUR, 4)),
     )?;
     add(
         "stoneskinned",
@@ -180,8 +180,8 @@ fn conditions(lib: &mut Library) -> Result<(), Error> {
             "Your skin softens.",
             "{}'s skin turns grey.",
         )
-        .modifier(Modifier::add(ARMOUR, 8))
-        .modifier(Modifier::add(SPEED, -20)),
+        .modifier(Modifier::add(&ARMOUR, 8))
+        .modifier(Modifier::add(&SPEED, -20)),
     )?;
     add(
         "slowed",
@@ -192,7 +192,7 @@ fn conditions(lib: &mut Library) -> Result<(), Error> {
             "You speed up again.",
             "{} slows down.",
         ))
-        .modifier(Modifier::scale(SPEED, 2, 3).priority(10)),
+        .modifier(Modifier::scale(&SPEED, 2, 3).priority(10)),
     )?;
     add(
         "very slowed",
@@ -203,7 +203,7 @@ fn conditions(lib: &mut Library) -> Result<(), Error> {
             "You speed up again.",
             "{} slows to a crawl.",
         ))
-        .modifier(Modifier::scale(SPEED, 1, 2).priority(10)),
+        .modifier(Modifier::scale(&SPEED, 1, 2).priority(10)),
     )?;
     add(
         "frozen",
@@ -214,8 +214,8 @@ fn conditions(lib: &mut Library) -> Result<(), Error> {
             "You thaw out.",
             "{} is covered in frost.",
         ))
-        .modifier(Modifier::scale(SPEED, 1, 2).priority(10))
-        .modifier(Modifier::add(Stat::Ag.prop(), -3)),
+        .modifier(Modifier::scale(&SPEED, 1, 2).priority(10))
+        .modifier(Modifier::add(&Stat::Ag.prop(), -3)),
     )?;
     add(
         "hasted",
@@ -226,7 +226,7 @@ fn conditions(lib: &mut Library) -> Result<(), Error> {
             "You slow down.",
             "{} speeds up.",
         )
-        .modifier(Modifier::add(SPEED, 50)),
+        .modifier(Modifier::add(&SPEED, 50)),
     )?;
     add(
         "extremely hasted",
@@ -237,7 +237,7 @@ fn conditions(lib: &mut Library) -> Result<(), Error> {
             "You slow down.",
             "{} becomes a blur.",
         )
-        .modifier(Modifier::add(SPEED, 100)),
+        .modifier(Modifier::add(&SPEED, 100)),
     )?;
     Ok(())
 }
@@ -254,7 +254,7 @@ fn more_conditions(lib: &mut Library) -> Result<(), Error> {
             "Your strength returns.",
             "{} looks weaker.",
         ))
-        .modifier(Modifier::add(ST, -3)),
+        .modifier(Modifier::add(&ST, -3)),
     )?;
     add(
         "very weakened",
@@ -265,8 +265,8 @@ fn more_conditions(lib: &mut Library) -> Result<(), Error> {
             "Your strength returns.",
             "{} looks much weaker.",
         ))
-        .modifier(Modifier::add(ST, -6))
-        .modifier(Modifier::add(SK, -2)),
+        .modifier(Modifier::add(&ST, -6))
+        .modifier(Modifier::add(&SK, -2)),
     )?;
     add(
         "confused",
@@ -277,7 +277,7 @@ fn more_conditions(lib: &mut Library) -> Result<(), Error> {
             "You feel less confused.",
             "{} looks confused.",
         ))
-        .modifier(Modifier::set(IS_CONFUSED, true)),
+        .modifier(Modifier::set(&IS_CONFUSED, true)),
     )?;
     add(
         "very confused",
@@ -288,8 +288,8 @@ fn more_conditions(lib: &mut Library) -> Result<(), Error> {
             "You feel less confused.",
             "{} staggers about.",
         ))
-        .modifier(Modifier::set(IS_CONFUSED, true))
-        .modifier(Modifier::add(SK, -2)),
+        .modifier(Modifier::set(&IS_CONFUSED, true))
+        .modifier(Modifier::add(&SK, -2)),
     )?;
     Ok(())
 }
@@ -306,7 +306,7 @@ fn last_conditions(lib: &mut Library) -> Result<(), Error> {
             "You feel less robust.",
             "{} looks robust.",
         )
-        .modifier(Modifier::add(HPS_MAX, 20)),
+        .modifier(Modifier::add(&HPS_MAX, 20)),
     )?;
     add(
         "blessed",
@@ -318,7 +318,7 @@ fn last_conditions(lib: &mut Library) -> Result<(), Error> {
                 "The blessing fades.",
                 "{} looks blessed.",
             ),
-            |p, s| p.modifier(Modifier::add(s.prop(), 1)),
+            |p, s| p.modifier(Modifier::add(&s.prop(), 1)),
         ),
     )?;
     add(
@@ -331,7 +331,7 @@ fn last_conditions(lib: &mut Library) -> Result<(), Error> {
                 "The curse lifts.",
                 "{} looks cursed.",
             )),
-            |p, s| p.modifier(Modifier::add(s.prop(), -1)),
+            |p, s| p.modifier(Modifier::add(&s.prop(), -1)),
         ),
     )?;
     add(
@@ -343,7 +343,7 @@ fn last_conditions(lib: &mut Library) -> Result<(), Error> {
             "You feel warmer.",
             "",
         )
-        .modifier(Modifier::add(RES_FIRE, 50)),
+        .modifier(Modifier::add(&RES_FIRE, 50)),
     )?;
     add(
         "cold resistant",
@@ -354,7 +354,7 @@ fn last_conditions(lib: &mut Library) -> Result<(), Error> {
             "You feel the cold again.",
             "",
         )
-        .modifier(Modifier::add(RES_ICE, 50)),
+        .modifier(Modifier::add(&RES_ICE, 50)),
     )?;
 
     Ok(())
@@ -375,7 +375,7 @@ fn stat_changes(lib: &mut Library) -> Result<(), Error> {
                 &format!("Your {w} returns to normal."),
                 "",
             )
-            .modifier(Modifier::add(s.prop(), 3)),
+            .modifier(Modifier::add(&s.prop(), 3)),
         )?;
         add(
             &format!("{w} drained"),
@@ -386,8 +386,8 @@ fn stat_changes(lib: &mut Library) -> Result<(), Error> {
                 &format!("Your {w} returns."),
                 "",
             ))
-            .with(IS_DRAIN, true)
-            .modifier(Modifier::add(s.prop(), -3)),
+            .with(&IS_DRAIN, true)
+            .modifier(Modifier::add(&s.prop(), -3)),
         )?;
     }
     Ok(())

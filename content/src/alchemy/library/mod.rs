@@ -33,7 +33,7 @@ pub const fn rgb(hex: u32) -> Rgb {
 
 /// Properties with a display name.
 pub(crate) fn named(name: &str) -> Props {
-    Props::new().with(NAME, Arc::from(name))
+    Props::new().with(&NAME, Arc::from(name))
 }
 
 /// The library shared by every game before per-game randomisation, built on each call
@@ -79,7 +79,7 @@ pub fn randomise(lib: &mut Library, rng: &mut GameRng) -> Result<(), Error> {
             .index(looks.len())
             .ok_or_else(|| data_error("more potions than appearances".into()))?;
         let look = looks.swap_remove(i);
-        lib.set_proto_prop(name, &APPEARANCE, Arc::from(look.as_str()))?;
+        lib.set_proto_prop_mut(name, &APPEARANCE, Arc::from(look.as_str()))?;
         if ingredients.is_empty() {
             continue;
         }
@@ -97,7 +97,7 @@ pub fn randomise(lib: &mut Library, rng: &mut GameRng) -> Result<(), Error> {
         }
         used.push(recipe.clone());
         let list: Arc<[Value]> = recipe.iter().map(|r| Value::Text(r.clone())).collect();
-        lib.set_proto_prop(name, &RECIPE, list)?;
+        lib.set_proto_prop_mut(name, &RECIPE, list)?;
     }
     Ok(())
 }

@@ -33,12 +33,12 @@ pub const COLOURS: [&str; 10] = [
 
 fn potion(name: &str, level: i32, hook: &str) -> Props {
     named(&format!("potion of {name}"))
-        .with(LEVEL, level)
-        .with(ON_CONSUME, Hook::new(hook))
+        .with(&LEVEL, level)
+        .with(&ON_CONSUME, Hook::new(hook))
 }
 
 fn effect_potion(name: &str, level: i32, effect: &str) -> Props {
-    potion(name, level, "potion_effect").with(GIVES_EFFECT, Arc::from(effect))
+    potion(name, level, "potion_effect").with(&GIVES_EFFECT, Arc::from(effect))
 }
 
 pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
@@ -46,12 +46,12 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         "base potion",
         Some("base thing"),
         named("potion")
-            .with(IS_ITEM, true)
-            .with(IS_POTION, true)
-            .with(GLYPH, '!')
-            .with(FG, rgb(0xC080FF))
-            .with(Z_ORDER, 40)
-            .with(UNKNOWN_NAME, Arc::from("potion")),
+            .with(&IS_ITEM, true)
+            .with(&IS_POTION, true)
+            .with(&GLYPH, '!')
+            .with(&FG, rgb(0xC080FF))
+            .with(&Z_ORDER, 40)
+            .with(&UNKNOWN_NAME, Arc::from("potion")),
     )?;
     let mut add = |p: Props| -> Result<(), Error> {
         let name = p
@@ -65,13 +65,13 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         lib.proclaim_mut(&name, Some("base potion"), p)
     };
     add(potion("healing", 1, "potion_heal")
-        .with(HEAL_AMOUNT, 20)
-        .with(FREQ, 200))?;
-    add(potion("greater healing", 4, "potion_heal").with(HEAL_AMOUNT, 40))?;
+        .with(&HEAL_AMOUNT, 20)
+        .with(&FREQ, 200))?;
+    add(potion("greater healing", 4, "potion_heal").with(&HEAL_AMOUNT, 40))?;
     add(effect_potion("health boost", 2, "health boosted"))?;
     // The hero's main way to grow: common enough to find one every level or two.
-    add(potion("health gain", 2, "potion_health_gain").with(FREQ, 150))?;
-    add(potion("speed gain", 6, "potion_speed_gain").with(FREQ, 30))?;
+    add(potion("health gain", 2, "potion_health_gain").with(&FREQ, 150))?;
+    add(potion("speed gain", 6, "potion_speed_gain").with(&FREQ, 30))?;
     add(effect_potion("speed", 2, "hasted"))?;
     add(effect_potion("extreme speed", 5, "extremely hasted"))?;
     add(effect_potion("stoneskin", 3, "stoneskinned"))?;
@@ -93,17 +93,17 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     add(effect_potion("sickness", 2, "sick"))?;
     add(effect_potion("weakness", 2, "weakened"))?;
     add(effect_potion("slowness", 2, "slowed"))?;
-    add(effect_potion("invincibility", 7, "invincible").with(FREQ, 30))?;
+    add(effect_potion("invincibility", 7, "invincible").with(&FREQ, 30))?;
     add(effect_potion("fire", 3, "burning"))?;
     add(effect_potion("frost", 3, "frozen"))?;
     add(potion("chaos", 2, "potion_chaos"))?;
     for s in Stat::ALL {
         let w = s.word();
         add(potion(&format!("gain {w}"), 4, "potion_gain")
-            .with(GAIN_STAT, s)
-            .with(GAIN_AMOUNT, 1)
-            .with(FREQ, 40))?;
-        add(effect_potion(&format!("{w} boost"), 2, &format!("{w} boosted")).with(FREQ, 30))?;
+            .with(&GAIN_STAT, s)
+            .with(&GAIN_AMOUNT, 1)
+            .with(&FREQ, 40))?;
+        add(effect_potion(&format!("{w} boost"), 2, &format!("{w} boosted")).with(&FREQ, 30))?;
     }
     Ok(())
 }

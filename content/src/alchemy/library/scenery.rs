@@ -16,9 +16,9 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         "base scenery",
         Some("base thing"),
         named("scenery")
-            .with(IS_SCENERY, true)
-            .with(Z_ORDER, 30)
-            .with(FREQ, 100),
+            .with(&IS_SCENERY, true)
+            .with(&Z_ORDER, 30)
+            .with(&FREQ, 100),
     )?;
 
     // Doors: closed doors block movement and sight; gates block movement only.
@@ -26,30 +26,30 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         "base door",
         Some("base scenery"),
         named("door")
-            .with(IS_DOOR, true)
-            .with(IS_OPEN, false)
-            .with(IS_BLOCKING, true)
-            .with(IS_VIEW_BLOCKING, true)
-            .with(GLYPH, '+')
-            .with(FG, rgb(0xC08040)),
+            .with(&IS_DOOR, true)
+            .with(&IS_OPEN, false)
+            .with(&IS_BLOCKING, true)
+            .with(&IS_VIEW_BLOCKING, true)
+            .with(&GLYPH, '+')
+            .with(&FG, rgb(0xC08040)),
     )?;
     lib.proclaim_mut("door", Some("base door"), named("door"))?;
     lib.proclaim_mut(
         "heavy door",
         Some("base door"),
         named("heavy door")
-            .with(DOOR_STRENGTH, 7)
-            .with(FG, rgb(0x806040))
-            .with(FREQ, 30),
+            .with(&DOOR_STRENGTH, 7)
+            .with(&FG, rgb(0x806040))
+            .with(&FREQ, 30),
     )?;
     lib.proclaim_mut(
         "gate",
         Some("base door"),
         named("gate")
-            .with(IS_VIEW_BLOCKING, false)
-            .with(GLYPH, '#')
-            .with(FG, rgb(0xA0A0C0))
-            .with(FREQ, 30),
+            .with(&IS_VIEW_BLOCKING, false)
+            .with(&GLYPH, '#')
+            .with(&FG, rgb(0xA0A0C0))
+            .with(&FREQ, 30),
     )?;
 
     decorations(lib)?;
@@ -63,20 +63,20 @@ fn decorations(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base decoration",
         Some("base scenery"),
-        named("decoration").with(IS_DECORATION, true),
+        named("decoration").with(&IS_DECORATION, true),
     )?;
     lib.proclaim_mut(
         "fountain of healing",
         Some("base decoration"),
         named("fountain")
-            .with(GLYPH, '{')
-            .with(FG, rgb(0x80C0FF))
-            .with(IS_BLOCKING, true)
-            .with(ON_USE, Hook::new("use_fountain"))
-            .with(HEAL_AMOUNT, 20)
-            .with(DRY_CHANCE, 0.3)
+            .with(&GLYPH, '{')
+            .with(&FG, rgb(0x80C0FF))
+            .with(&IS_BLOCKING, true)
+            .with(&ON_USE, Hook::new("use_fountain"))
+            .with(&HEAL_AMOUNT, 20)
+            .with(&DRY_CHANCE, 0.3)
             .with(
-                DESCRIPTION,
+                &DESCRIPTION,
                 Arc::from("Clear water bubbles up from a stone basin."),
             ),
     )?;
@@ -84,21 +84,21 @@ fn decorations(lib: &mut Library) -> Result<(), Error> {
         "dry fountain",
         Some("base decoration"),
         named("dry fountain")
-            .with(GLYPH, '{')
-            .with(FG, rgb(0x808080))
-            .with(IS_BLOCKING, true)
-            .with(FREQ, 0)
-            .with(USE_MESSAGE, Arc::from("The fountain is dry.")),
+            .with(&GLYPH, '{')
+            .with(&FG, rgb(0x808080))
+            .with(&IS_BLOCKING, true)
+            .with(&FREQ, 0)
+            .with(&USE_MESSAGE, Arc::from("The fountain is dry.")),
     )?;
     lib.proclaim_mut(
         "gravestone",
         Some("base decoration"),
         named("gravestone")
-            .with(GLYPH, '|')
-            .with(FG, rgb(0xC0C0C0))
-            .with(IS_BLOCKING, true)
+            .with(&GLYPH, '|')
+            .with(&FG, rgb(0xC0C0C0))
+            .with(&IS_BLOCKING, true)
             .with(
-                USE_MESSAGE,
+                &USE_MESSAGE,
                 Arc::from("The gravestone reads: \"Here lies an alchemist who drank first.\""),
             ),
     )?;
@@ -106,20 +106,20 @@ fn decorations(lib: &mut Library) -> Result<(), Error> {
         "candelabra",
         Some("base decoration"),
         named("candelabra")
-            .with(GLYPH, 'Y')
-            .with(FG, rgb(0xFFE080))
-            .with(IS_BLOCKING, true)
-            .with(USE_MESSAGE, Arc::from("The candles flicker."))
-            .with(LIGHT_RADIUS, 7)
-            .with(LIGHT_COLOUR, rgb(0xFFC060)),
+            .with(&GLYPH, 'Y')
+            .with(&FG, rgb(0xFFE080))
+            .with(&IS_BLOCKING, true)
+            .with(&USE_MESSAGE, Arc::from("The candles flicker."))
+            .with(&LIGHT_RADIUS, 7)
+            .with(&LIGHT_COLOUR, rgb(0xFFC060)),
     )?;
     lib.proclaim_mut(
         "rune",
         Some("base decoration"),
         named("rune")
-            .with(GLYPH, '^')
-            .with(FG, rgb(0xC040FF))
-            .with(USE_MESSAGE, Arc::from("The rune glows faintly.")),
+            .with(&GLYPH, '^')
+            .with(&FG, rgb(0xC040FF))
+            .with(&USE_MESSAGE, Arc::from("The rune glows faintly.")),
     )?;
     Ok(())
 }
@@ -130,10 +130,10 @@ fn more_decorations(lib: &mut Library) -> Result<(), Error> {
         "statue",
         Some("base decoration"),
         named("statue")
-            .with(GLYPH, '8')
-            .with(FG, rgb(0xE0E0E0))
-            .with(IS_BLOCKING, true)
-            .with(USE_MESSAGE, Arc::from("The statue stares at you blankly.")),
+            .with(&GLYPH, '8')
+            .with(&FG, rgb(0xE0E0E0))
+            .with(&IS_BLOCKING, true)
+            .with(&USE_MESSAGE, Arc::from("The statue stares at you blankly.")),
     )?;
 
     // Apparatus.
@@ -141,19 +141,19 @@ fn more_decorations(lib: &mut Library) -> Result<(), Error> {
         "base apparatus",
         Some("base scenery"),
         named("apparatus")
-            .with(IS_APPARATUS, true)
-            .with(IS_BLOCKING, true)
-            .with(GLYPH, '&'),
+            .with(&IS_APPARATUS, true)
+            .with(&IS_BLOCKING, true)
+            .with(&GLYPH, '&'),
     )?;
     lib.proclaim_mut(
         "alchemy workbench",
         Some("base apparatus"),
         named("alchemy workbench")
-            .with(IS_WORKBENCH, true)
-            .with(GLYPH, '=')
-            .with(FG, rgb(0xFFC040))
+            .with(&IS_WORKBENCH, true)
+            .with(&GLYPH, '=')
+            .with(&FG, rgb(0xFFC040))
             .with(
-                USE_MESSAGE,
+                &USE_MESSAGE,
                 Arc::from("An alchemy workbench. Stand beside it to craft potions."),
             ),
     )?;
@@ -161,11 +161,11 @@ fn more_decorations(lib: &mut Library) -> Result<(), Error> {
         "analysis lab",
         Some("base apparatus"),
         named("analysis lab")
-            .with(IS_LAB, true)
-            .with(GLYPH, '(')
-            .with(FG, rgb(0x40FFC0))
+            .with(&IS_LAB, true)
+            .with(&GLYPH, '(')
+            .with(&FG, rgb(0x40FFC0))
             .with(
-                USE_MESSAGE,
+                &USE_MESSAGE,
                 Arc::from("An analysis lab. Stand beside it to analyse potions and ingredients."),
             ),
     )?;
@@ -175,33 +175,33 @@ fn more_decorations(lib: &mut Library) -> Result<(), Error> {
         "base stairs",
         Some("base scenery"),
         named("staircase")
-            .with(IS_STAIRS, true)
-            .with(FG, rgb(0xFFFFFF))
-            .with(Z_ORDER, 20)
-            .with(FREQ, 0),
+            .with(&IS_STAIRS, true)
+            .with(&FG, rgb(0xFFFFFF))
+            .with(&Z_ORDER, 20)
+            .with(&FREQ, 0),
     )?;
     lib.proclaim_mut(
         "stairs down",
         Some("base stairs"),
         named("staircase down")
-            .with(IS_STAIRS_DOWN, true)
-            .with(GLYPH, '>'),
+            .with(&IS_STAIRS_DOWN, true)
+            .with(&GLYPH, '>'),
     )?;
     lib.proclaim_mut(
         "stairs up",
         Some("base stairs"),
         named("staircase up")
-            .with(IS_STAIRS_UP, true)
-            .with(GLYPH, '<'),
+            .with(&IS_STAIRS_UP, true)
+            .with(&GLYPH, '<'),
     )?;
     lib.proclaim_mut(
         "exit",
         Some("base stairs"),
         named("way out of the dungeon")
-            .with(IS_EXIT, true)
-            .with(IS_STAIRS_UP, true)
-            .with(GLYPH, '<')
-            .with(FG, rgb(0xFFFF00)),
+            .with(&IS_EXIT, true)
+            .with(&IS_STAIRS_UP, true)
+            .with(&GLYPH, '<')
+            .with(&FG, rgb(0xFFFF00)),
     )?;
     Ok(())
 }

@@ -12,61 +12,61 @@ use crate::alchemy::props::{
 
 fn floor(name: &str, glyph: char, fg: u32, bg: u32) -> Props {
     named(name)
-        .with(GLYPH, glyph)
-        .with(FG, rgb(fg))
-        .with(BG, rgb(bg))
-        .with(IS_FLOOR, true)
+        .with(&GLYPH, glyph)
+        .with(&FG, rgb(fg))
+        .with(&BG, rgb(bg))
+        .with(&IS_FLOOR, true)
 }
 
 fn wall(name: &str, glyph: char, fg: u32, bg: u32) -> Props {
     named(name)
-        .with(GLYPH, glyph)
-        .with(FG, rgb(fg))
-        .with(BG, rgb(bg))
-        .with(IS_BLOCKING, true)
-        .with(IS_VIEW_BLOCKING, true)
+        .with(&GLYPH, glyph)
+        .with(&FG, rgb(fg))
+        .with(&BG, rgb(bg))
+        .with(&IS_BLOCKING, true)
+        .with(&IS_VIEW_BLOCKING, true)
 }
 
 pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
-    lib.define_tile("floor", floor("floor", '.', 0x808080, 0x000000))?;
-    lib.define_tile("cave floor", floor("cave floor", '.', 0x806040, 0x100800))?;
-    lib.define_tile("moss floor", floor("moss", '"', 0x40A040, 0x001000))?;
-    lib.define_tile(
+    lib.define_tile_mut("floor", floor("floor", '.', 0x808080, 0x000000))?;
+    lib.define_tile_mut("cave floor", floor("cave floor", '.', 0x806040, 0x100800))?;
+    lib.define_tile_mut("moss floor", floor("moss", '"', 0x40A040, 0x001000))?;
+    lib.define_tile_mut(
         "stream",
-        floor("underground stream", '~', 0x4080FF, 0x000040).with(IS_WATER, true),
+        floor("underground stream", '~', 0x4080FF, 0x000040).with(&IS_WATER, true),
     )?;
-    lib.define_tile(
+    lib.define_tile_mut(
         "shallow pool",
-        floor("shallow pool", '~', 0x60A0FF, 0x002050).with(IS_WATER, true),
+        floor("shallow pool", '~', 0x60A0FF, 0x002050).with(&IS_WATER, true),
     )?;
-    lib.define_tile(
+    lib.define_tile_mut(
         "murky pool",
-        floor("murky pool", '~', 0x608060, 0x102010).with(IS_WATER, true),
+        floor("murky pool", '~', 0x608060, 0x102010).with(&IS_WATER, true),
     )?;
-    lib.define_tile(
+    lib.define_tile_mut(
         "deep pool",
         named("deep pool")
-            .with(GLYPH, '≈')
-            .with(FG, rgb(0x2040C0))
-            .with(BG, rgb(0x000030))
-            .with(IS_WATER, true)
-            .with(IS_DANGEROUS, true),
+            .with(&GLYPH, '≈')
+            .with(&FG, rgb(0x2040C0))
+            .with(&BG, rgb(0x000030))
+            .with(&IS_WATER, true)
+            .with(&IS_DANGEROUS, true),
     )?;
-    lib.define_tile(
+    lib.define_tile_mut(
         "magma",
         named("magma")
-            .with(GLYPH, '≈')
-            .with(FG, rgb(0xFF6000))
-            .with(BG, rgb(0x601000))
-            .with(IS_DANGEROUS, true)
-            .with(TILE_DAMAGE, 10)
-            .with(TILE_DAMAGE_TYPE, Arc::from("fire")),
+            .with(&GLYPH, '≈')
+            .with(&FG, rgb(0xFF6000))
+            .with(&BG, rgb(0x601000))
+            .with(&IS_DANGEROUS, true)
+            .with(&TILE_DAMAGE, 10)
+            .with(&TILE_DAMAGE_TYPE, Arc::from("fire")),
     )?;
-    lib.define_tile("wall", wall("wall", '#', 0x808080, 0x303030))?;
-    lib.define_tile("cave wall", wall("cave wall", '#', 0x806040, 0x201008))?;
-    lib.define_tile("pillar", wall("pillar", 'O', 0xA0A0A0, 0x000000))?;
-    lib.define_tile("rock", wall("solid rock", ' ', 0x404040, 0x101010))?;
-    lib.define_tile(
+    lib.define_tile_mut("wall", wall("wall", '#', 0x808080, 0x303030))?;
+    lib.define_tile_mut("cave wall", wall("cave wall", '#', 0x806040, 0x201008))?;
+    lib.define_tile_mut("pillar", wall("pillar", 'O', 0xA0A0A0, 0x000000))?;
+    lib.define_tile_mut("rock", wall("solid rock", ' ', 0x404040, 0x101010))?;
+    lib.define_tile_mut(
         "gold wall",
         wall("gold-veined wall", '#', 0xFFD700, 0x403000),
     )?;

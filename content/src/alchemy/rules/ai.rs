@@ -142,7 +142,7 @@ pub fn foe(
 
 fn forget_foe(game: &mut Game, m: ThingId) -> Result<(), Error> {
     let mut t = game.get_thing(m)?.clone();
-    t.remove_prop(FOE.key());
+    t.remove_prop_mut(FOE.key());
     game.update_thing_mut(t)
 }
 
@@ -160,7 +160,7 @@ fn notices(game: &mut Game, m: ThingId, d: u32, aggro: u32) -> Result<bool, Erro
 
 fn clear_target(game: &mut Game, m: ThingId) -> Result<(), Error> {
     let mut t = game.get_thing(m)?.clone();
-    t.remove_prop(LAST_SEEN.key());
+    t.remove_prop_mut(LAST_SEEN.key());
     game.update_thing_mut(t)
 }
 

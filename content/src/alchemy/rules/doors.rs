@@ -17,9 +17,9 @@ pub fn set_open(game: &mut Game, door: ThingId, open: bool) -> Result<(), Error>
         None => '+',
     };
     let mut t = t.clone();
-    t.set(&IS_OPEN, open);
-    t.set(&IS_BLOCKING, !open);
-    t.set(&IS_VIEW_BLOCKING, !open && closed_blocks_view);
-    t.set(&GLYPH, if open { '\'' } else { closed_glyph });
+    t.set_mut(&IS_OPEN, open);
+    t.set_mut(&IS_BLOCKING, !open);
+    t.set_mut(&IS_VIEW_BLOCKING, !open && closed_blocks_view);
+    t.set_mut(&GLYPH, if open { '\'' } else { closed_glyph });
     game.update_thing_mut(t)
 }

@@ -112,7 +112,7 @@ pub fn clear_letter(game: &mut Game, item: ThingId) -> Result<(), Error> {
         return Ok(());
     }
     let mut t = t.clone();
-    t.remove_prop(INV_LETTER.key());
+    t.remove_prop_mut(INV_LETTER.key());
     game.update_thing_mut(t)
 }
 
@@ -121,7 +121,7 @@ pub fn identify(game: &mut Game, item: ThingId) -> Result<(), Error> {
     let proto = game.get_thing(item)?.proto().map(Arc::<str>::from);
     if let Some(p) = proto {
         game.library_mut()
-            .set_proto_prop(&p, &IS_IDENTIFIED, true)?;
+            .set_proto_prop_mut(&p, &IS_IDENTIFIED, true)?;
     }
     Ok(())
 }

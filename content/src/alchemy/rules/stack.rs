@@ -90,10 +90,10 @@ pub fn split(game: &mut Game, id: ThingId, n: i32) -> Result<ThingId, Error> {
         None => alembic::Thing::new(alembic::Props::new()),
     };
     for (k, v) in t.props().iter() {
-        part.set_raw(k.clone(), v.clone());
+        part.set_raw_mut(k, v.clone());
     }
-    part.set_modifiers(t.modifiers().to_vec());
-    part.set(&NUMBER, n);
+    part.set_modifiers_mut(t.modifiers().to_vec());
+    part.set_mut(&NUMBER, n);
     game.set_mut(id, &NUMBER, have - n)?;
     game.add_thing_mut(place, part)
 }

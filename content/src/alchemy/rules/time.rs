@@ -154,10 +154,10 @@ pub fn leave_level(game: &mut Game, z: i32) -> Result<(), Error> {
             continue;
         }
         let mut t = game.get_thing(m)?.clone();
-        t.remove_prop(LAST_SEEN.key());
-        t.remove_prop(FOE.key());
-        t.set(&APS, 0);
-        t.set(&AWAY_SINCE, now);
+        t.remove_prop_mut(LAST_SEEN.key());
+        t.remove_prop_mut(FOE.key());
+        t.set_mut(&APS, 0);
+        t.set_mut(&AWAY_SINCE, now);
         game.update_thing_mut(t)?;
     }
     Ok(())
@@ -180,7 +180,7 @@ pub fn arrive(game: &mut Game, hooks: &Hooks, z: i32) -> Result<(), Error> {
             continue;
         };
         let mut t = game.get_thing(m)?.clone();
-        t.remove_prop(AWAY_SINCE.key());
+        t.remove_prop_mut(AWAY_SINCE.key());
         game.update_thing_mut(t)?;
         let away = (now - since).clamp(0, MAX_CATCH_UP);
         let away = i32::try_from(away).unwrap_or(0);
