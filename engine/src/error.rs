@@ -56,7 +56,7 @@ pub enum Error {
     /// A prototype of that name was already proclaimed.
     #[error("prototype {0:?} is already proclaimed")]
     DuplicatePrototype(Arc<str>),
-    /// Abstract prototypes (names starting "base ") are never created.
+    /// Abstract prototypes (flagged [`ABSTRACT`](crate::ABSTRACT)) are never created.
     #[error("prototype {0:?} is abstract and cannot be created")]
     AbstractPrototype(Arc<str>),
     /// No tile of that name.

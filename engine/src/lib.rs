@@ -111,7 +111,9 @@ pub use hook::{
 };
 pub use layer::{Layer, LayerGrid, LayerValue};
 pub use level::LevelMap;
-pub use library::{FREQ, IS_CONTAINER, LEVEL, Library, LibraryId, Prototype, TileDef, TileId};
+pub use library::{
+    ABSTRACT, FREQ, IS_CONTAINER, LEVEL, Library, LibraryId, Prototype, TileDef, TileId,
+};
 pub use light::{LightMap, LightSource};
 pub use loc::{Dir, Loc, LocBox};
 pub use mapgen::{

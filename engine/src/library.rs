@@ -22,6 +22,10 @@ pub const LEVEL: Prop<i32> = Prop::with_default("level", 1);
 pub const FREQ: Prop<i32> = Prop::with_default("freq", 100);
 /// Things flagged as containers can hold other things.
 pub const IS_CONTAINER: Prop<bool> = Prop::with_default("is_container", false);
+/// An abstract prototype: a parent to derive from, never created (by name or at random) and
+/// left out of [`Library::concrete`]. Set on the prototype itself; its children do not
+/// inherit it, so `proclaim("rat", Some("base rat"), …)` is concrete unless it says otherwise.
+pub const ABSTRACT: Prop<bool> = Prop::with_default("abstract", false);
 /// A named template for things: properties and modifiers inherited from its parent.
 #[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
 pub struct Prototype {
@@ -44,10 +48,11 @@ impl Prototype {
         self.parent.as_deref()
     }
 
-    /// Abstract prototypes (names starting "base ") are never created at random or by name.
+    /// Whether it was proclaimed with [`ABSTRACT`]: such prototypes are never created, at
+    /// random or by name.
     #[must_use]
     pub fn is_abstract(&self) -> bool {
-        self.name.starts_with("base ")
+        self.props.flag(&ABSTRACT)
     }
 
     /// Its properties (inherited ones included).
@@ -120,12 +125,15 @@ pub struct TileId(pub u16);
 ///
 /// ```
 /// use alembic::{Library, Prop, Props};
+/// use alembic::ABSTRACT;
 /// const HPS: Prop<i32> = Prop::new("hps");
 /// let lib = Library::new()
-///     .proclaim("base rat", None, Props::new().with(&HPS, 3)).unwrap()
-///     .proclaim("giant rat", Some("base rat"), Props::new().with(&HPS, 8)).unwrap();
+///     .proclaim("rodent", None, Props::new().with(&ABSTRACT, true).with(&HPS, 3)).unwrap()
+///     .proclaim("giant rat", Some("rodent"), Props::new().with(&HPS, 8)).unwrap();
 /// assert_eq!(lib.create("giant rat").unwrap().get(&HPS), Ok(8));
-/// assert!(lib.create("base rat").is_err()); // abstract
+/// assert!(lib.create("rodent").is_err()); // abstract
+/// assert!(!lib.get("giant rat").unwrap().is_abstract()); // not inherited
+/// assert_eq!(lib.concrete().map(|p| p.name()).collect::<Vec<_>>(), ["giant rat"]);
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
@@ -221,7 +229,10 @@ impl Library {
                     .protos
                     .get(p)
                     .ok_or_else(|| Error::UnknownPrototype(Arc::from(p)))?;
-                (pp.props.clone(), pp.mods.to_vec(), Some(pp.name.clone()))
+                let mut inherited = pp.props.clone();
+                // Abstractness belongs to the prototype that says so, not to its children.
+                inherited.remove_mut(ABSTRACT.key());
+                (inherited, pp.mods.to_vec(), Some(pp.name.clone()))
             }
             None => (PropMap::new(), Vec::new(), None),
         };
@@ -275,9 +286,14 @@ impl Library {
         self.protos.contains_key(name)
     }
 
-    /// Every prototype, by name.
+    /// Every prototype, by name (abstract ones included).
     pub fn prototypes(&self) -> impl Iterator<Item = &Prototype> {
         self.protos.values().map(|p| &**p)
+    }
+
+    /// The prototypes things can be made from, by name: every one but the [`ABSTRACT`].
+    pub fn concrete(&self) -> impl Iterator<Item = &Prototype> {
+        self.prototypes().filter(|p| !p.is_abstract())
     }
 
     /// Number of prototypes (abstract ones included).

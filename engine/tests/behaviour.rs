@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use alembic::{
-    Error, FREQ, Game, Hook, HookCall, HookCtx, Hooks, IS_CONTAINER, LEVEL, Library, Loc, Modifier,
-    ON_CONSUME, ON_CREATE, Owner, Place, Prop, Props, Thing, ThingId, Value, ValueKind,
+    ABSTRACT, Error, FREQ, Game, Hook, HookCall, HookCtx, Hooks, IS_CONTAINER, LEVEL, Library, Loc,
+    Modifier, ON_CONSUME, ON_CREATE, Owner, Place, Prop, Props, Thing, ThingId, Value, ValueKind,
 };
 
 const ST: Prop<i32> = Prop::with_default("st", 10);
@@ -21,7 +21,10 @@ fn library() -> Library {
         .proclaim(
             "base creature",
             None,
-            Props::new().with(&IS_CONTAINER, true).with(&HP, 10),
+            Props::new()
+                .with(&ABSTRACT, true)
+                .with(&IS_CONTAINER, true)
+                .with(&HP, 10),
         )
         .unwrap()
         .proclaim(
@@ -35,7 +38,10 @@ fn library() -> Library {
         .proclaim(
             "base potion",
             None,
-            Props::new().with(&IS_POTION, true).with(&LEVEL, 1),
+            Props::new()
+                .with(&ABSTRACT, true)
+                .with(&IS_POTION, true)
+                .with(&LEVEL, 1),
         )
         .unwrap()
         .proclaim(
@@ -64,6 +70,57 @@ fn world() -> (Game, ThingId) {
         .add_thing_mut(Loc::new(0, 0, -1), g.library().create("rat").unwrap())
         .unwrap();
     (g, rat)
+}
+
+#[test]
+fn abstract_is_a_flag_its_children_do_not_inherit() {
+    let lib = library();
+    // Flagged: never created, never listed, never drawn at random.
+    assert!(lib.get("base potion").unwrap().is_abstract());
+    assert_eq!(
+        lib.create("base potion").unwrap_err(),
+        Error::AbstractPrototype("base potion".into())
+    );
+    assert!(
+        lib.concrete()
+            .all(|p| p.name() != "base potion" && p.name() != "base creature")
+    );
+    assert!(lib.prototypes().any(|p| p.name() == "base potion"));
+    let mut rng = Game::new(5).rng().clone();
+    for _ in 0..200 {
+        let name = lib.random_name(&mut rng, &IS_POTION, 1, 10).unwrap();
+        assert_ne!(&*name, "base potion");
+    }
+    // Its children inherit everything else but are concrete.
+    let healing = lib.get("healing potion").unwrap();
+    assert!(!healing.is_abstract());
+    assert!(healing.is(&IS_POTION));
+    assert!(
+        lib.create("healing potion")
+            .unwrap()
+            .get_opt(&ABSTRACT)
+            .unwrap()
+            .is_none()
+    );
+    // The name means nothing any more: a "base …" without the flag is concrete, and an
+    // abstract prototype may be called anything.
+    let lib = lib
+        .proclaim("base camp", None, Props::new())
+        .unwrap()
+        .proclaim("mammal", None, Props::new().with(&ABSTRACT, true))
+        .unwrap()
+        .proclaim(
+            "abstract child",
+            Some("mammal"),
+            Props::new().with(&ABSTRACT, true),
+        )
+        .unwrap();
+    assert!(lib.create("base camp").is_ok());
+    assert_eq!(
+        lib.create("mammal").unwrap_err(),
+        Error::AbstractPrototype("mammal".into())
+    );
+    assert!(lib.get("abstract child").unwrap().is_abstract());
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, FREQ, Hook, IS_CONTAINER, LEVEL, Library, ON_DEATH, Props};
+use alembic::{ABSTRACT, Error, FREQ, Hook, IS_CONTAINER, LEVEL, Library, ON_DEATH, Props};
 
 use super::{named, rgb};
 use crate::alchemy::kinds::{DamageType, Stat};
@@ -66,6 +66,7 @@ fn hero(lib: &mut Library) -> Result<(), Error> {
         "base creature",
         Some("base thing"),
         named("creature")
+            .with(&ABSTRACT, true)
             .with(&IS_CREATURE, true)
             .with(&IS_CONTAINER, true)
             .with(&IS_BLOCKING, true)
@@ -99,6 +100,7 @@ fn bats(lib: &mut Library) -> Result<(), Error> {
         "base bat",
         Some("base creature"),
         named("bat")
+            .with(&ABSTRACT, true)
             .with(&IS_LIVING, true)
             .with(&IS_FLYING, true)
             .with(&FAMILY, text("bat"))
@@ -133,6 +135,7 @@ fn bears(lib: &mut Library) -> Result<(), Error> {
         "base bear",
         Some("base creature"),
         named("bear")
+            .with(&ABSTRACT, true)
             .with(&IS_LIVING, true)
             .with(&FAMILY, text("bear"))
             .with(&GLYPH, 'B')
@@ -174,6 +177,7 @@ fn rats(lib: &mut Library) -> Result<(), Error> {
         "base rat",
         Some("base creature"),
         named("rat")
+            .with(&ABSTRACT, true)
             .with(&IS_LIVING, true)
             .with(&FAMILY, text("rat"))
             .with(&GLYPH, 'r')
@@ -228,6 +232,7 @@ fn undead(lib: &mut Library) -> Result<(), Error> {
         "base undead",
         Some("base creature"),
         named("undead")
+            .with(&ABSTRACT, true)
             .with(&IS_UNDEAD, true)
             .with(&IS_LIVING, false)
             .with(&RES_POISON, 100)
@@ -327,6 +332,7 @@ fn goblinoids(lib: &mut Library) -> Result<(), Error> {
         "base goblinoid",
         Some("base creature"),
         named("goblinoid")
+            .with(&ABSTRACT, true)
             .with(&IS_LIVING, true)
             .with(&IS_INTELLIGENT, true)
             .with(&FAMILY, text("goblinoid"))
@@ -443,6 +449,7 @@ fn golems(lib: &mut Library) -> Result<(), Error> {
         "base golem",
         Some("base creature"),
         named("golem")
+            .with(&ABSTRACT, true)
             .with(&IS_LIVING, false)
             .with(&RES_POISON, 100)
             .with(&FAMILY, text("golem"))
@@ -500,6 +507,7 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
         "base snake",
         Some("base creature"),
         named("snake")
+            .with(&ABSTRACT, true)
             .with(&IS_LIVING, true)
             .with(&FAMILY, text("snake"))
             .with(&GLYPH, 'S')

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, FREQ, Library, Modifier, Props};
+use alembic::{ABSTRACT, Error, FREQ, Library, Modifier, Props};
 
 use super::named;
 use crate::alchemy::kinds::Stat;
@@ -31,7 +31,10 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base effect",
         Some("base thing"),
-        named("effect").with(&IS_EFFECT, true).with(&FREQ, 0),
+        named("effect")
+            .with(&ABSTRACT, true)
+            .with(&IS_EFFECT, true)
+            .with(&FREQ, 0),
     )?;
     periodic(lib)?;
     conditions(lib)?;

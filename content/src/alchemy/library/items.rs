@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, FREQ, Hook, LEVEL, Library, Modifier, ON_CONSUME, Props};
+use alembic::{ABSTRACT, Error, FREQ, Hook, LEVEL, Library, Modifier, ON_CONSUME, Props};
 
 use super::{named, rgb};
 use crate::alchemy::kinds::{DamageType, Slot};
@@ -42,7 +42,10 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base item",
         Some("base thing"),
-        named("item").with(&IS_ITEM, true).with(&Z_ORDER, 40),
+        named("item")
+            .with(&ABSTRACT, true)
+            .with(&IS_ITEM, true)
+            .with(&Z_ORDER, 40),
     )?;
     ingredients(lib)?;
     food_and_stone(lib)?;
@@ -58,6 +61,7 @@ fn ingredients(lib: &mut Library) -> Result<(), Error> {
         "base ingredient",
         Some("base item"),
         named("ingredient")
+            .with(&ABSTRACT, true)
             .with(&IS_INGREDIENT, true)
             .with(&ON_CONSUME, Hook::new("eat_ingredient"))
             .with(&FREQ, 100),
@@ -66,6 +70,7 @@ fn ingredients(lib: &mut Library) -> Result<(), Error> {
         "base herb",
         Some("base ingredient"),
         named("herb")
+            .with(&ABSTRACT, true)
             .with(&IS_HERB, true)
             .with(&UNKNOWN_NAME, text("strange herb"))
             .with(&GLYPH, '%')
@@ -75,6 +80,7 @@ fn ingredients(lib: &mut Library) -> Result<(), Error> {
         "base mushroom",
         Some("base ingredient"),
         named("mushroom")
+            .with(&ABSTRACT, true)
             .with(&IS_MUSHROOM, true)
             .with(&UNKNOWN_NAME, text("strange mushroom"))
             .with(&GLYPH, ',')
@@ -116,6 +122,7 @@ fn food_and_stone(lib: &mut Library) -> Result<(), Error> {
         "base food",
         Some("base item"),
         named("food")
+            .with(&ABSTRACT, true)
             .with(&IS_FOOD, true)
             .with(&IS_IDENTIFIED, true)
             .with(&ON_CONSUME, Hook::new("eat_food"))
@@ -172,6 +179,7 @@ fn gear(lib: &mut Library) -> Result<(), Error> {
         "base weapon",
         Some("base item"),
         named("weapon")
+            .with(&ABSTRACT, true)
             .with(&IS_WEAPON, true)
             .with(&IS_IDENTIFIED, true)
             .with(&WIELD_SLOT, Slot::Hand)
@@ -209,6 +217,7 @@ fn gear(lib: &mut Library) -> Result<(), Error> {
         "base armour",
         Some("base item"),
         named("armour")
+            .with(&ABSTRACT, true)
             .with(&IS_ARMOUR, true)
             .with(&IS_IDENTIFIED, true)
             .with(&GLYPH, '[')

@@ -13,7 +13,7 @@ mod tiles;
 
 use std::sync::Arc;
 
-use alembic::{Error, GameRng, Library, Prop, Props, Rgb, Value};
+use alembic::{ABSTRACT, Error, GameRng, Library, Prop, Props, Rgb, Value};
 use serde::Serialize;
 
 use super::kinds::data_error;
@@ -45,7 +45,7 @@ pub fn base_library() -> Result<Library, Error> {
 fn build() -> Result<Library, Error> {
     let mut lib = Library::new();
     tiles::define(&mut lib)?;
-    lib.proclaim_mut("base thing", None, Props::new())?;
+    lib.proclaim_mut("base thing", None, Props::new().with(&ABSTRACT, true))?;
     creatures::define(&mut lib)?;
     effects::define(&mut lib)?;
     potions::define(&mut lib)?;

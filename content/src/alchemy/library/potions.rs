@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, FREQ, Hook, LEVEL, Library, ON_CONSUME, Props};
+use alembic::{ABSTRACT, Error, FREQ, Hook, LEVEL, Library, ON_CONSUME, Props};
 
 use super::{named, rgb};
 use crate::alchemy::kinds::Stat;
@@ -46,6 +46,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         "base potion",
         Some("base thing"),
         named("potion")
+            .with(&ABSTRACT, true)
             .with(&IS_ITEM, true)
             .with(&IS_POTION, true)
             .with(&GLYPH, '!')

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, FREQ, Hook, Library, ON_USE};
+use alembic::{ABSTRACT, Error, FREQ, Hook, Library, ON_USE};
 
 use super::{named, rgb};
 use crate::alchemy::props::{
@@ -16,6 +16,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         "base scenery",
         Some("base thing"),
         named("scenery")
+            .with(&ABSTRACT, true)
             .with(&IS_SCENERY, true)
             .with(&Z_ORDER, 30)
             .with(&FREQ, 100),
@@ -26,6 +27,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
         "base door",
         Some("base scenery"),
         named("door")
+            .with(&ABSTRACT, true)
             .with(&IS_DOOR, true)
             .with(&IS_OPEN, false)
             .with(&IS_BLOCKING, true)
@@ -63,7 +65,9 @@ fn decorations(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "base decoration",
         Some("base scenery"),
-        named("decoration").with(&IS_DECORATION, true),
+        named("decoration")
+            .with(&ABSTRACT, true)
+            .with(&IS_DECORATION, true),
     )?;
     lib.proclaim_mut(
         "fountain of healing",
@@ -141,6 +145,7 @@ fn more_decorations(lib: &mut Library) -> Result<(), Error> {
         "base apparatus",
         Some("base scenery"),
         named("apparatus")
+            .with(&ABSTRACT, true)
             .with(&IS_APPARATUS, true)
             .with(&IS_BLOCKING, true)
             .with(&GLYPH, '&'),
@@ -175,6 +180,7 @@ fn more_decorations(lib: &mut Library) -> Result<(), Error> {
         "base stairs",
         Some("base scenery"),
         named("staircase")
+            .with(&ABSTRACT, true)
             .with(&IS_STAIRS, true)
             .with(&FG, rgb(0xFFFFFF))
             .with(&Z_ORDER, 20)
