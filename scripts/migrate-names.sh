@@ -12,8 +12,8 @@
 # (a `PropMap::insert` among other maps' `insert`s) the compiler reports afterwards, and
 # `cargo check --workspace --all-targets` is the last step of every run.
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$ROOT"
+# Run from the workspace root (the script may live outside it, e.g. as /work/naming-migrate.sh).
+cd "$(git rev-parse --show-toplevel)"
 if (($# == 0)); then
     set -- content ui frontend-tui frontend-pixels benches engine/examples engine/tests README.md
 fi
@@ -40,4 +40,43 @@ perl -0pi -e '
     s/\bdefine_tile\(/define_tile_mut(/g;
     s/\bset_proto_prop\(/set_proto_prop_mut(/g;
     s/\brename_prototype\(/rename_prototype_mut(/g;
+    s/::(rename_prototype|define_tile|set_proto_prop|remove_prop|set_modifiers|set_raw)\b(?!_mut)/::$1_mut/g;  # doc links
+' "${FILES[@]}"
+
+# 2. The crate root keeps the core types (those of `alembic::prelude`); every other name moved
+#    to its module: `alembic::GameRng` is `alembic::rng::GameRng`. Rewrites `use alembic::{…}`
+#    groups item by item and every other `alembic::Name` path. (`crate::Name` inside the
+#    engine too, when the script is given engine/src; never run that on engine/src/lib.rs.)
+MOVED='
+    ABSTRACT library Adjacency mapgen Advance schedule Arg wizard Args wizard BoxIter grid
+    BranchInfo history Bsp mapgen BspDungeon mapgen BspSplit mapgen Budget history Cave mapgen
+    Dice dice DiceError dice DijkstraMap path Disconnected mapgen Entry replay FREQ library
+    Fov fov GameError error GameRng rng Grid grid GridView grid HandlerFn wizard
+    History history HistoryError history Hook props HookCall hook HookFn hook
+    IS_CONTAINER library IdList thing InvariantError error LEVEL library Layer layer
+    LayerGrid layer LayerValue layer LevelMap level LibraryId library LightMap light
+    LightSource light LoadError save MAX_FOV_RADIUS fov MAX_REPLAY_BYTES replay
+    MAX_REPLAY_ENTRIES replay MAX_REPLAY_LINE replay MAX_SEARCH_CELLS path MapGenError mapgen
+    Message game ModOp props Modifier props NORMAL_ACTION schedule ON_ACTION hook
+    ON_CONSUME hook ON_CREATE hook ON_DEATH hook ON_HIT hook ON_TICK hook ON_USE hook
+    Owner error Param wizard ParamKind wizard Path path PathError path Pathfinder path
+    PropKey props PropMap props PropType props Prototype library REPLAY_FORMAT replay
+    REPLAY_VERSION replay Recording replay Regions mapgen ReplayError replay
+    ReplayHeader replay SAVED_GAME_FORMAT save SAVE_FORMAT game SPEED schedule SavedGame save
+    Search path StableHasher hash TileDef library TileId library TileMap mapgen Value props
+    ValueKind props Verified replay VisibleSet fov WizardCommands wizard WizardError wizard
+    WizardOutcome wizard WizardSpec wizard WordsFn wizard astar path bsp_dungeon mapgen d dice
+    explore_targets path field_of_view fov poisson dice random_room mapgen retry mapgen
+    weighted_choice dice weighted_index dice
+' perl -0pi -e '
+    my %M = split " ", $ENV{MOVED};
+    my $names = join "|", sort { length($b) <=> length($a) } keys %M;
+    sub fix {
+        my ($i) = @_;
+        return ($i =~ /^(\w+)(\s+as\s+\w+)?$/ && exists $M{$1}) ? "$M{$1}::$i" : $i;
+    }
+    s{\b(alembic|crate)::\{([^{}]*)\}}{
+        "$1::{" . join(", ", map { fix($_) } grep { length } map { s{^\s*(?://[/!])?\s*|\s+$}{}gr } split /,/, $2) . "}"
+    }ge;
+    s{\b(alembic|crate)::($names)\b(?!::\{)}{$1::$M{$2}::$2}g;
 ' "${FILES[@]}"

@@ -12,7 +12,7 @@
 
 use std::hint::black_box;
 
-use alembic::{GameRng, HookCtx, Loc, LocBox, Place, bsp_dungeon};
+use alembic::{HookCtx, Loc, LocBox, Place, mapgen::bsp_dungeon, rng::GameRng};
 use alembic_content::alchemy::bot::Bot;
 use alembic_content::alchemy::props::HERO;
 use alembic_content::alchemy::{Command, Rules, apply, library, new_game};

@@ -10,7 +10,7 @@
 
 use std::hint::black_box;
 
-use alembic::{Game, Loc, NORMAL_ACTION, Prop, Props, SPEED, Thing, ThingId};
+use alembic::{Game, Loc, Prop, Props, Thing, ThingId, schedule::NORMAL_ACTION, schedule::SPEED};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const CREATURE: Prop<bool> = Prop::with_default("creature", false);

@@ -7,7 +7,7 @@
 use std::alloc::System;
 use std::hint::black_box;
 
-use alembic::{Grid, Loc, LocBox};
+use alembic::{Loc, LocBox, grid::Grid};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 

@@ -1,6 +1,6 @@
 //! The save format, measured on a real Alchemy game at depth 5 (the explore bot plays until
 //! it gets there):
-//! - JSON version 3, what Alchemy writes: the library by reference (`alembic::SavedGame`);
+//! - JSON version 3, what Alchemy writes: the library by reference (`alembic::save::SavedGame`);
 //! - JSON version 2, the whole game value with its library (what it wrote before), the
 //!   baseline for the by-reference bar (size ≤ 0.5×);
 //! - postcard, a compact binary serde format, with the version 2 envelope.

@@ -1,7 +1,7 @@
 //! Criterion benchmarks for Alembic live in `benches/`; this library holds the shared
 //! fixture so every peer runs on exactly the same map, origins and start/goal pairs.
 
-use alembic::{Adjacency, GameRng, Loc, MapGenError, TileMap};
+use alembic::{Loc, mapgen::Adjacency, mapgen::MapGenError, mapgen::TileMap, rng::GameRng};
 
 /// Fixture width.
 pub const WIDTH: i32 = 80;

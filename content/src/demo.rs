@@ -5,7 +5,7 @@
 //!
 //! Save format (for `--load`): two lines, `alembic-demo 1` then `seed turns x y`.
 
-use alembic::{Dir, GameRng, Rgb};
+use alembic::{Dir, Rgb, rng::GameRng};
 use alembic_ui::{
     Cell, Confirm, Frame, Input, ItemList, Key, ListEntry, MessageLogScreen, Palette, Rect, Screen,
     ScreenStack, TextScreen, Transition, direction_key, draw_message_log, fill, plain_key,

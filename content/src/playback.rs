@@ -10,7 +10,7 @@ use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
-use alembic::{Game, ReplayError, ReplayHeader, Rgb};
+use alembic::{Game, Rgb, replay::ReplayError, replay::ReplayHeader};
 use alembic_ui::{Cell, Frame, Input, Key, Rect, fill, put_clipped, wheel_key};
 use serde::de::DeserializeOwned;
 

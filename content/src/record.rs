@@ -1,5 +1,5 @@
 //! The record of every game: seed plus commands, as Brogue CE records games, in the engine's
-//! replay format ([`alembic::Recording`]), for any game whose commands serialise.
+//! replay format ([`alembic::replay::Recording`]), for any game whose commands serialise.
 //!
 //! The recording of the game in play sits beside its save (`alchemy.save` →
 //! `alchemy.replay`). It is started when a game starts, and every accepted command is
@@ -11,7 +11,7 @@
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
-use alembic::{Entry, Game, Recording, ReplayHeader};
+use alembic::{Game, replay::Entry, replay::Recording, replay::ReplayHeader};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -20,7 +20,7 @@ use crate::storage::{self, StorageError};
 /// A checkpoint after this many commands.
 pub const CHECKPOINT_EVERY: usize = 50;
 /// Largest recording read back (the engine's own limit).
-pub const MAX_RECORDING_BYTES: u64 = alembic::MAX_REPLAY_BYTES as u64;
+pub const MAX_RECORDING_BYTES: u64 = alembic::replay::MAX_REPLAY_BYTES as u64;
 
 /// Why a recording could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -34,7 +34,7 @@ pub enum RecordError {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        source: alembic::ReplayError,
+        source: alembic::replay::ReplayError,
     },
     /// A recording of another game.
     #[error("{path} records a game of {found:?}, not {wanted:?}")]

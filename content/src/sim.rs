@@ -3,7 +3,7 @@
 //! A game plugs in by implementing [`SimGame`] and being listed in [`registry`]; the
 //! `alembic-sim` binary only talks to this trait.
 
-use alembic::{Dir, GameRng, Recording, ReplayHeader};
+use alembic::{Dir, replay::Recording, replay::ReplayHeader, rng::GameRng};
 use serde::Serialize;
 
 use crate::alchemy::{self, Command, Rules, bot::Bot};
@@ -72,7 +72,7 @@ pub enum SimError {
     Caves(#[from] crate::caves::SimError),
     /// The run's recording could not be written.
     #[error("cannot write the recording: {0}")]
-    Recording(#[from] alembic::ReplayError),
+    Recording(#[from] alembic::replay::ReplayError),
     /// A report could not be written as JSON.
     #[error("cannot write the report: {0}")]
     Json(#[from] serde_json::Error),
@@ -108,7 +108,7 @@ pub enum VerifyError {
     Read(#[from] crate::record::RecordError),
     /// It does not replay: a divergence (turn and both hashes) or a refused command.
     #[error("{0}")]
-    Diverged(alembic::ReplayError),
+    Diverged(alembic::replay::ReplayError),
     /// The game could not be set up (a bug).
     #[error("{0}")]
     Game(String),
@@ -270,7 +270,7 @@ fn caves_report(r: crate::caves::SimReport) -> RunReport {
     }
 }
 
-fn verify_report<S>(game: &str, seed: u64, v: &alembic::Verified<S>) -> VerifyReport {
+fn verify_report<S>(game: &str, seed: u64, v: &alembic::replay::Verified<S>) -> VerifyReport {
     VerifyReport {
         game: game.to_owned(),
         seed,

@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use alembic::{Game, Value};
+use alembic::{Game, props::Value};
 use alembic_content::alchemy::library::{base_library, counts, names_with, randomise};
 use alembic_content::alchemy::props::{
     APPEARANCE, FAMILY, GIVES_EFFECT, HIT_EFFECT_CHANCE, IS_CREATURE, IS_POTION, IS_UNDEAD, NAME,
@@ -86,7 +86,7 @@ fn every_creature_of_the_seed_roster_is_present_in_its_family() {
                 "{name} is no creature"
             );
             assert_eq!(&*p.get(&FAMILY).unwrap(), family, "{name}");
-            assert!(p.get(&alembic::LEVEL).unwrap() >= 1, "{name}");
+            assert!(p.get(&alembic::library::LEVEL).unwrap() >= 1, "{name}");
             n += 1;
         }
     }
@@ -108,7 +108,7 @@ fn each_family_is_a_ladder_of_strength() {
                 let staying =
                     p.get(&HPS_MAX).unwrap() * 100 / (100 - p.get(&RES_NORMAL).unwrap().min(90));
                 (
-                    p.get(&alembic::LEVEL).unwrap(),
+                    p.get(&alembic::library::LEVEL).unwrap(),
                     staying * p.get(&ATT_DAMAGE).unwrap(),
                     *n,
                 )

@@ -265,7 +265,7 @@ fn crafting_uses_exactly_one_ingredient_set() {
         .unwrap()
         .iter()
         .map(|v| match v {
-            alembic::Value::Text(t) => t.to_string(),
+            alembic::props::Value::Text(t) => t.to_string(),
             _ => panic!("recipe entries are names"),
         })
         .collect();

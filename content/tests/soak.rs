@@ -7,7 +7,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use alembic::GameRng;
+use alembic::rng::GameRng;
 use alembic_content::alchemy::bot::Bot;
 use alembic_content::alchemy::{RuleError, Rules, apply, new_game, save};
 use alembic_content::sim::random_command;

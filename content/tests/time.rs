@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use alembic::GameRng;
+use alembic::rng::GameRng;
 use alembic_content::alchemy::ui::replay::{ReplayOpenError, rebuild};
 use alembic_content::alchemy::ui::{self as alchemy_ui, Start, UiOptions, record};
 use alembic_content::alchemy::{self, Rules};

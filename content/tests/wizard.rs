@@ -1,7 +1,7 @@
 //! Alchemy's wizard commands on real games: each keeps the game consistent, leaves the old
 //! value alone, and bad input gets a clear error.
 
-use alembic::{Dir, Game, Loc, Place, WizardCommands, WizardError};
+use alembic::{Dir, Game, Loc, Place, wizard::WizardCommands, wizard::WizardError};
 use alembic_content::alchemy::kinds::DamageType;
 use alembic_content::alchemy::props::{
     GAME_OVER, HPS, HPS_MAX, IS_CREATURE, IS_IDENTIFIED, IS_POTION, IS_STAIRS_UP,

@@ -6,10 +6,7 @@
 
 use std::sync::Arc;
 
-use alembic::{
-    Advance, Error, Game, Hook, HookCall, HookCtx, Hooks, LevelMap, Library, Loc, NORMAL_ACTION,
-    ON_ACTION, Prop, Props, SPEED, ThingId, TileMap,
-};
+use alembic::{Error, Game, HookCtx, Hooks, Library, Loc, Prop, Props, ThingId, hook::HookCall, hook::ON_ACTION, level::LevelMap, mapgen::TileMap, props::Hook, schedule::Advance, schedule::NORMAL_ACTION, schedule::SPEED};
 
 const HERO: Prop<ThingId> = Prop::new("hero");
 const NAME: Prop<Arc<str>> = Prop::new("name");

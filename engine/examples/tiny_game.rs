@@ -6,10 +6,7 @@
 
 use std::sync::Arc;
 
-use alembic::{
-    Error, Game, Hook, HookCall, HookCtx, Hooks, IS_CONTAINER, Library, Loc, LocBox, Modifier,
-    ON_ACTION, Prop, Props, Search, ThingId, astar,
-};
+use alembic::{Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Prop, Props, ThingId, hook::HookCall, hook::ON_ACTION, library::IS_CONTAINER, path::Search, path::astar, props::Hook, props::Modifier};
 
 const NAME: Prop<Arc<str>> = Prop::new("name");
 const GLYPH: Prop<char> = Prop::new("glyph");

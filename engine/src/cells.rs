@@ -1,7 +1,7 @@
 //! `CellIndex`: which things stand on which map cell, as a compact persistent sparse map.
 //!
 //! # Design
-//! The map is cut into chunks of 16 × 16 cells on one level, like [`Grid`](crate::Grid), and
+//! The map is cut into chunks of 16 × 16 cells on one level, like [`Grid`](crate::grid::Grid), and
 //! the chunks hang off the same kind of sparse octree with a movable root. Unlike a grid, a
 //! chunk stores only its occupied cells: a 256-bit occupancy mask, the end of each occupied
 //! cell's run of ids, and the ids themselves, cell after cell, each cell's ids in arrival

@@ -11,7 +11,7 @@ use crate::rng::GameRng;
 /// One die with `n` sides: uniform in `1..=n`; `0` when `n == 0`. Θ(1).
 ///
 /// ```
-/// use alembic::{d, GameRng};
+/// use alembic::{dice::d, rng::GameRng};
 /// let mut rng = GameRng::seed_from(1);
 /// let r = d(&mut rng, 6);
 /// assert!((1..=6).contains(&r));
@@ -61,7 +61,7 @@ pub enum DiceError {
 /// constant (no dice). Rolling is Θ(count); count is at most [`Dice::MAX_COUNT`].
 ///
 /// ```
-/// use alembic::{Dice, GameRng};
+/// use alembic::{dice::Dice, rng::GameRng};
 /// let dice: Dice = "3d6+2".parse().unwrap();
 /// assert_eq!((dice.min(), dice.max()), (5, 20));
 /// assert_eq!(dice.to_string(), "3d6+2");
@@ -225,7 +225,7 @@ impl FromStr for Dice {
 /// `lambda = 1000`, Θ(lambda) draws; above that a rounded normal approximation, Θ(1).
 ///
 /// ```
-/// use alembic::{poisson, GameRng};
+/// use alembic::{dice::poisson, rng::GameRng};
 /// let mut rng = GameRng::seed_from(2);
 /// let n: u64 = (0..1000).map(|_| poisson(&mut rng, 3.0)).sum();
 /// assert!((2700..3300).contains(&n));
@@ -268,7 +268,7 @@ pub fn poisson(rng: &mut GameRng, lambda: f64) -> u64 {
 /// `None` when the slice is empty or all weights are zero. Θ(len).
 ///
 /// ```
-/// use alembic::{weighted_index, GameRng};
+/// use alembic::{dice::weighted_index, rng::GameRng};
 /// let mut rng = GameRng::seed_from(3);
 /// assert_eq!(weighted_index(&mut rng, &[0, 5, 0]), Some(1));
 /// assert_eq!(weighted_index(&mut rng, &[0, 0]), None);
@@ -293,7 +293,7 @@ pub fn weighted_index(rng: &mut GameRng, weights: &[u32]) -> Option<usize> {
 /// `None` when there are none or all weights are zero. Θ(len).
 ///
 /// ```
-/// use alembic::{weighted_choice, GameRng};
+/// use alembic::{dice::weighted_choice, rng::GameRng};
 /// let table = [("rat", 10), ("orc", 3), ("dragon", 0)];
 /// let pick = weighted_choice(&mut GameRng::seed_from(8), &table);
 /// assert!(matches!(pick, Some(&"rat") | Some(&"orc")));

@@ -14,7 +14,7 @@ use crate::thing::ThingId;
 /// engine keeps a `_` arm. A failed path search converts with `?`:
 ///
 /// ```
-/// use alembic::{Error, Loc, LocBox, Search, astar};
+/// use alembic::{Error, Loc, LocBox, path::Search, path::astar};
 /// fn first_step(from: Loc, to: Loc) -> Result<Option<Loc>, Error> {
 ///     let walls = |_: Loc, _: Loc| -> Option<u32> { None };
 ///     let path = astar(from, to, &Search::new(LocBox::rect(0, 0, 9, 9, 0)), walls)?;
@@ -56,7 +56,7 @@ pub enum Error {
     /// A prototype of that name was already proclaimed.
     #[error("prototype {0:?} is already proclaimed")]
     DuplicatePrototype(Arc<str>),
-    /// Abstract prototypes (flagged [`ABSTRACT`](crate::ABSTRACT)) are never created.
+    /// Abstract prototypes (flagged [`ABSTRACT`](crate::library::ABSTRACT)) are never created.
     #[error("prototype {0:?} is abstract and cannot be created")]
     AbstractPrototype(Arc<str>),
     /// No tile of that name.

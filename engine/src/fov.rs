@@ -31,7 +31,7 @@ use crate::loc::Loc;
 /// per call.
 ///
 /// ```
-/// use alembic::{field_of_view, Loc};
+/// use alembic::{fov::field_of_view, Loc};
 /// let seen = field_of_view(Loc::new(0, 0, 0), 3, |_| true);
 /// assert!(seen.contains(Loc::new(3, 0, 0)));
 /// assert!(!seen.contains(Loc::new(3, 3, 0))); // outside the circle
@@ -160,7 +160,7 @@ struct Row {
 /// No allocation once the workspace and the [`VisibleSet`] have grown to the radius used.
 ///
 /// ```
-/// use alembic::{Fov, Loc, VisibleSet};
+/// use alembic::{fov::Fov, Loc, fov::VisibleSet};
 /// let mut fov = Fov::new();
 /// let mut seen = VisibleSet::new();
 /// // A wall along x = 2.

@@ -158,8 +158,8 @@ impl Game {
     }
 
     /// Pick a prototype name at random with the game's own RNG: among those with `flag` set
-    /// and a [`LEVEL`](crate::LEVEL) within `min_level..=max_level`, weighted by
-    /// [`FREQ`](crate::FREQ). See [`Library::random_name`].
+    /// and a [`LEVEL`](crate::library::LEVEL) within `min_level..=max_level`, weighted by
+    /// [`FREQ`](crate::library::FREQ). See [`Library::random_name`].
     pub fn random_name(
         &mut self,
         flag: &Prop<bool>,

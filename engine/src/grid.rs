@@ -51,7 +51,7 @@ pub(crate) struct Chunk<T> {
 /// `Grid` is `Send + Sync` when `T` is.
 ///
 /// ```
-/// use alembic::{Grid, Loc};
+/// use alembic::{grid::Grid, Loc};
 /// let empty: Grid<u16> = Grid::new(0);
 /// let one = empty.set(Loc::new(5, -3, 2), 7);
 /// assert_eq!(*one.get(Loc::new(5, -3, 2)), 7);
@@ -318,7 +318,7 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// Θ(chunks in the box · h) to build; one pointer per chunk (a 80 × 50 level: 20).
     ///
     /// ```
-    /// use alembic::{Grid, Loc, LocBox};
+    /// use alembic::{grid::Grid, Loc, LocBox};
     /// let g = Grid::new(0u8).set(Loc::new(3, 4, 0), 9);
     /// let v = g.view(LocBox::rect(0, 0, 80, 50, 0));
     /// assert_eq!(*v.get(Loc::new(3, 4, 0)), 9);

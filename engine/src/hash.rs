@@ -11,7 +11,7 @@ const K: u64 = 0x9E37_79B9_7F4A_7C15;
 ///
 /// ```
 /// use std::hash::{Hash, Hasher};
-/// use alembic::StableHasher;
+/// use alembic::hash::StableHasher;
 /// let mut a = StableHasher::new();
 /// "potion".hash(&mut a);
 /// let mut b = StableHasher::new();

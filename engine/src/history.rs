@@ -14,7 +14,7 @@ use std::mem;
 /// [`History::jump_to_with`]). Commands are always kept.
 ///
 /// ```
-/// use alembic::Budget;
+/// use alembic::history::Budget;
 /// let b = Budget::new(1_000, 50);
 /// assert_eq!(b.max_entries, Some(1_000));
 /// assert_eq!(Budget::default(), Budget::UNLIMITED);
@@ -173,7 +173,7 @@ pub struct BranchInfo<'a> {
 /// - [`check_invariants`](History::check_invariants): Θ(n + branches' lengths).
 ///
 /// ```
-/// use alembic::History;
+/// use alembic::history::History;
 /// let step = |s: &u64, c: &u64| -> Result<u64, String> { Ok(s * 31 + c) };
 /// let mut h = History::new(1u64);
 /// h.push(2, step(h.current(), &2)?);

@@ -74,7 +74,7 @@ pub type HookFn = fn(&mut Game, &mut HookCtx<'_>, &HookCall) -> Result<(), Error
 /// data); the game value names hooks, so it stays saveable and comparable.
 ///
 /// ```
-/// use alembic::{Error, Game, HookCall, HookCtx, Hooks};
+/// use alembic::{Error, Game, hook::HookCall, HookCtx, Hooks};
 /// fn shout(g: &mut Game, _ctx: &mut HookCtx<'_>, _: &HookCall) -> Result<(), Error> {
 ///     g.log_mut("Boo!");
 ///     Ok(())
@@ -134,7 +134,7 @@ impl Hooks {
 /// the game stays deterministic whatever the store holds.
 ///
 /// ```
-/// use alembic::{Dir, Error, Game, Hook, HookCall, HookCtx, Hooks, Library, Loc, ON_CREATE, Props};
+/// use alembic::{Dir, Error, Game, props::Hook, hook::HookCall, HookCtx, Hooks, Library, Loc, hook::ON_CREATE, Props};
 ///
 /// /// How many things were created this turn: shared between hook calls.
 /// #[derive(Default)]

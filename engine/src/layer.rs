@@ -8,7 +8,7 @@
 //! the value whose bits are 0 (`false`, `0`, `None`).
 //!
 //! ```
-//! use alembic::{Game, Layer, Loc, TileId};
+//! use alembic::{Game, layer::Layer, Loc, library::TileId};
 //! const SEEN: Layer<Option<TileId>> = Layer::new("seen");
 //! const SCENT: Layer<u32> = Layer::new("scent");
 //! let mut g = Game::new(1);

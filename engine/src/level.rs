@@ -146,7 +146,7 @@ impl Game {
 /// the other end of the stairs when taking them is best.
 ///
 /// ```
-/// use alembic::{Game, LevelMap, Loc, LocBox};
+/// use alembic::{Game, level::LevelMap, Loc, LocBox};
 /// let mut g = Game::new(1);
 /// g.set_level_mut(LocBox::rect(0, 0, 10, 1, 0));
 /// g.set_level_mut(LocBox::rect(0, 0, 10, 1, 1));

@@ -14,7 +14,7 @@
 //! - **Typed, data-driven things.** Properties are read through typed keys ([`Prop<T>`]) over
 //!   an open, dynamic store, so data-defined prototypes carry anything while code reads with
 //!   Rust types. Things inside other things can change how their holder reads
-//!   ([`Modifier`]s): a potion's effect, a worn ring.
+//!   ([`Modifier`](props::Modifier)s): a potion's effect, a worn ring.
 //! - **Deterministic.** The RNG lives inside the value; the same seed and the same commands
 //!   give equal games and equal [`Game::state_hash`]es on every machine. Behaviour hooks are
 //!   referenced by name ([`Hooks`]), so a game value is plain data you can save with serde.
@@ -30,20 +30,37 @@
 //! - `m_mut(&mut self, …)` changes the receiver in place.
 //!
 //! So [`Game::set`] and [`Game::set_mut`], [`Thing::with`] and [`Thing::set_mut`],
-//! [`TileMap::with`] and [`TileMap::set_mut`], [`Library::define_tile_mut`],
-//! [`PropMap::insert_mut`]. A method without `_mut` never changes its receiver. The
-//! exceptions are the types that are not values of the world but tools working on one, whose
-//! every method exists to advance them: the random generator ([`GameRng::below`] draws),
-//! the per-call hook context ([`HookCtx::spawn`]), the undo timeline's cursor
-//! ([`History::undo`], [`History::push`]), a recording being written
-//! ([`Recording::push_command`]) and reusable search buffers ([`Pathfinder::astar`],
-//! [`Fov::compute_into`]); and accessors that lend a part mutably ([`Game::rng`]).
+//! [`TileMap::with`](mapgen::TileMap::with) and [`TileMap::set_mut`](mapgen::TileMap::set_mut),
+//! [`Library::define_tile_mut`], [`PropMap::insert_mut`](props::PropMap::insert_mut). A method
+//! without `_mut` never changes its receiver. The exceptions are the types that are not values
+//! of the world but tools working on one, whose every method exists to advance them: the
+//! random generator ([`GameRng::below`](rng::GameRng::below) draws), the per-call hook
+//! context ([`HookCtx::spawn`]), the undo timeline's cursor
+//! ([`History::undo`](history::History::undo), [`History::push`](history::History::push)), a
+//! recording being written ([`Recording::push_command`](replay::Recording::push_command)) and
+//! reusable search buffers ([`Pathfinder::astar`](path::Pathfinder::astar),
+//! [`Fov::compute_into`](fov::Fov::compute_into)); and accessors that lend a part mutably
+//! ([`Game::rng`]).
 //!
 //! Property keys are passed by reference everywhere: `Props::new().with(&HP, 10)`,
 //! `game.query(id, &HP)`, `Modifier::add(&ST, 3).while_flag(&WORN)`.
 //!
+//! ## Where things are
+//!
+//! The crate root holds only the core types, the same names as [`prelude`]: [`Game`],
+//! [`Error`], [`Library`], [`Thing`], [`ThingId`], [`Place`], [`Prop`], [`Props`], [`Loc`],
+//! [`LocBox`], [`Dir`], [`Hooks`], [`HookCtx`] and [`Rgb`]. Everything else is in the module
+//! it belongs to, each opening with what it is for and what it costs: [`grid`] (the persistent
+//! 3D grid), [`props`] (keys, values, modifiers), [`library`] (prototypes, tiles,
+//! [`ABSTRACT`](library::ABSTRACT)), [`thing`], [`hook`] (`ON_*` hook names), [`game`],
+//! [`schedule`] (turn order), [`level`] (levels and stairs), [`layer`] (typed overlays),
+//! [`fov`], [`light`], [`path`] (A*, Dijkstra maps), [`mapgen`], [`dice`], [`rng`],
+//! [`history`] (undo and branches), [`save`] (saves by reference), [`replay`] (the record
+//! format), [`wizard`] (console commands), [`hash`], [`loc`], [`colour`] and [`error`].
+//!
 //! ```
-//! use alembic::{Game, Library, Loc, Prop, Props, IS_CONTAINER, Modifier};
+//! use alembic::{Game, Library, Loc, Prop, Props};
+//! use alembic::{library::IS_CONTAINER, props::Modifier};
 //!
 //! const ST: Prop<i32> = Prop::new("strength");
 //! const WORN: Prop<bool> = Prop::with_default("worn", false);
@@ -69,70 +86,62 @@
 #![warn(missing_docs)]
 
 mod cells;
-mod colour;
-mod dice;
-mod error;
-mod fov;
-mod game;
-mod grid;
-mod hash;
-mod history;
-mod hook;
+pub mod colour;
+pub mod dice;
+pub mod error;
+pub mod fov;
+pub mod game;
+pub mod grid;
+pub mod hash;
+pub mod history;
+pub mod hook;
 mod index;
-mod layer;
-mod level;
-mod library;
-mod light;
-mod loc;
-mod mapgen;
+pub mod layer;
+pub mod level;
+pub mod library;
+pub mod light;
+pub mod loc;
+pub mod mapgen;
 mod octree;
-mod path;
-mod props;
+pub mod path;
+pub mod props;
 mod pvec;
 mod queue;
-mod replay;
-mod rng;
-mod save;
-mod schedule;
-mod thing;
-mod wizard;
+pub mod replay;
+pub mod rng;
+pub mod save;
+pub mod schedule;
+pub mod thing;
+pub mod wizard;
 
 pub use colour::Rgb;
-pub use dice::{Dice, DiceError, d, poisson, weighted_choice, weighted_index};
-pub use error::{Error, GameError, InvariantError, Owner};
-pub use fov::{Fov, MAX_FOV_RADIUS, VisibleSet, field_of_view};
-pub use game::{Game, Message, SAVE_FORMAT};
-pub use grid::{BoxIter, Grid, GridView};
-pub use hash::StableHasher;
-pub use history::{BranchInfo, Budget, History, HistoryError};
-pub use hook::{
-    HookCall, HookCtx, HookFn, Hooks, ON_ACTION, ON_CONSUME, ON_CREATE, ON_DEATH, ON_HIT, ON_TICK,
-    ON_USE,
-};
-pub use layer::{Layer, LayerGrid, LayerValue};
-pub use level::LevelMap;
-pub use library::{
-    ABSTRACT, FREQ, IS_CONTAINER, LEVEL, Library, LibraryId, Prototype, TileDef, TileId,
-};
-pub use light::{LightMap, LightSource};
+pub use error::Error;
+pub use game::Game;
+pub use hook::{HookCtx, Hooks};
+pub use library::Library;
 pub use loc::{Dir, Loc, LocBox};
-pub use mapgen::{
-    Adjacency, Bsp, BspDungeon, BspSplit, Cave, Disconnected, MapGenError, Regions, TileMap,
-    bsp_dungeon, random_room, retry,
-};
-pub use path::{
-    DijkstraMap, MAX_SEARCH_CELLS, Path, PathError, Pathfinder, Search, astar, explore_targets,
-};
-pub use props::{Hook, ModOp, Modifier, Prop, PropKey, PropMap, PropType, Props, Value, ValueKind};
-pub use replay::{
-    Entry, MAX_REPLAY_BYTES, MAX_REPLAY_ENTRIES, MAX_REPLAY_LINE, REPLAY_FORMAT, REPLAY_VERSION,
-    Recording, ReplayError, ReplayHeader, Verified,
-};
-pub use rng::GameRng;
-pub use save::{LoadError, SAVED_GAME_FORMAT, SavedGame};
-pub use schedule::{Advance, NORMAL_ACTION, SPEED};
-pub use thing::{IdList, Place, Thing, ThingId};
-pub use wizard::{
-    Arg, Args, HandlerFn, Param, ParamKind, WizardCommands, WizardError, WizardOutcome, WizardSpec,
-    WordsFn,
-};
+pub use props::{Prop, Props};
+pub use thing::{Place, Thing, ThingId};
+
+/// The names nearly every game uses, for a glob import: `use alembic::prelude::*;`.
+///
+/// The world value ([`Game`]) and its errors, the prototype [`Library`], things and where they
+/// are ([`Thing`], [`ThingId`], [`Place`], [`Loc`], [`LocBox`], [`Dir`]), typed properties
+/// ([`Prop`], [`Props`]), behaviour ([`Hooks`], [`HookCtx`]) and colour ([`Rgb`]). These are
+/// also the only names at the crate root; everything else lives in its module.
+///
+/// ```
+/// use alembic::prelude::*;
+/// const HP: Prop<i32> = Prop::new("hp");
+/// let lib = Library::new().proclaim("rat", None, Props::new().with(&HP, 3))?;
+/// let mut game = Game::new(7).with_library(lib);
+/// let rat = game.spawn_mut(&mut HookCtx::new(&Hooks::new()), "rat", Place::Map(Loc::new(1, 2, 0)))?;
+/// assert_eq!(game.query(rat, &HP)?, 3);
+/// # Ok::<(), Error>(())
+/// ```
+pub mod prelude {
+    pub use crate::{
+        Dir, Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Place, Prop, Props, Rgb, Thing,
+        ThingId,
+    };
+}

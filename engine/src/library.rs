@@ -125,7 +125,7 @@ pub struct TileId(pub u16);
 ///
 /// ```
 /// use alembic::{Library, Prop, Props};
-/// use alembic::ABSTRACT;
+/// use alembic::library::ABSTRACT;
 /// const HPS: Prop<i32> = Prop::new("hps");
 /// let lib = Library::new()
 ///     .proclaim("rodent", None, Props::new().with(&ABSTRACT, true).with(&HPS, 3)).unwrap()
@@ -147,7 +147,7 @@ pub struct Library {
 }
 
 /// A library's name and version. A save names the library it was played with instead of
-/// copying it ([`SavedGame`](crate::SavedGame)), so that loading links it to the library of
+/// copying it ([`SavedGame`](crate::save::SavedGame)), so that loading links it to the library of
 /// the running build, content fixes included. Not part of a game's state hash.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LibraryId {

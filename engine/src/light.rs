@@ -58,7 +58,7 @@ impl LightSource {
 /// Memory: 12 bytes per cell of the area.
 ///
 /// ```
-/// use alembic::{LightMap, LightSource, Loc, LocBox, Rgb};
+/// use alembic::{light::LightMap, light::LightSource, Loc, LocBox, Rgb};
 /// let area = LocBox::rect(0, 0, 20, 10, 0);
 /// let torch = LightSource::new(Loc::new(5, 5, 0), 8, Rgb::new(255, 200, 120));
 /// let light = LightMap::compute(area, &[torch], Rgb::new(10, 10, 10), |l| area.contains(l));

@@ -16,7 +16,7 @@
 //! use [`Loc::with_z`] to place them).
 //!
 //! ```
-//! use alembic::{retry, GameRng, LocBox, TileMap};
+//! use alembic::{mapgen::retry, rng::GameRng, LocBox, mapgen::TileMap};
 //! let mut rng = GameRng::seed_from(1);
 //! let map = TileMap::new(20, 10, false).unwrap();
 //! // Try up to 10 random rooms; each failure leaves `map` as it was.
@@ -86,7 +86,7 @@ pub enum Adjacency {
     /// The four orthogonal neighbours. This is also exactly the connectivity of 8-way
     /// movement under the pathfinding rule "no squeezing diagonally between two walls"
     /// (a legal diagonal always has an open orthogonal beside it), so use `Four` to check
-    /// what [`astar`](crate::astar) and [`DijkstraMap`](crate::DijkstraMap) can reach.
+    /// what [`astar`](crate::path::astar) and [`DijkstraMap`](crate::path::DijkstraMap) can reach.
     Four,
     /// All eight neighbours, diagonals always connected (for games whose movement may squeeze
     /// between two diagonal walls).
@@ -133,7 +133,7 @@ impl<T: Clone> TileMap<T> {
     /// ragged rows.
     ///
     /// ```
-    /// use alembic::{Loc, TileMap};
+    /// use alembic::{Loc, mapgen::TileMap};
     /// let m = TileMap::from_rows(&["#.#", "..."], |c| c == '.').unwrap();
     /// assert_eq!(m.get(Loc::new(1, 0, 0)), Some(&true));
     /// assert_eq!(m.render(|&f| if f { '.' } else { '#' }), "#.#\n...\n");
@@ -610,7 +610,7 @@ impl TileMap<bool> {
     /// Θ(cells · (rounds + 1)); 80 × 50 with 4 rounds takes tens of µs.
     ///
     /// ```
-    /// use alembic::{GameRng, TileMap};
+    /// use alembic::{rng::GameRng, mapgen::TileMap};
     /// let cave = TileMap::cave(80, 50, 0.55, 4, &mut GameRng::seed_from(3)).unwrap();
     /// assert!(cave.count(|&f| f) > 1000);
     /// ```
@@ -774,7 +774,7 @@ impl Bsp {
     /// to cut is a leaf. `min_size` below 1 counts as 1. Θ(leaves).
     ///
     /// ```
-    /// use alembic::{Bsp, GameRng, LocBox};
+    /// use alembic::{mapgen::Bsp, rng::GameRng, LocBox};
     /// let area = LocBox::rect(0, 0, 80, 50, 0);
     /// let bsp = Bsp::new(area, 8, 4, &mut GameRng::seed_from(5));
     /// assert_eq!(bsp.splits.len() + 1, bsp.leaves.len());
@@ -891,11 +891,11 @@ pub fn random_room(
 /// [`room_sides`](BspDungeon::room_sides) 3 to 12.
 ///
 /// ```
-/// use alembic::{Adjacency, BspDungeon, GameRng};
+/// use alembic::{mapgen::Adjacency, mapgen::BspDungeon, rng::GameRng};
 /// let level = BspDungeon::new(80, 50).leaf(10).room_sides(4, 9).build(&mut GameRng::seed_from(9))?;
 /// let start = level.iter().find(|(_, f)| **f).map(|(l, _)| l).unwrap();
 /// assert!(level.check_connected(start, |&f| f, Adjacency::Four).is_ok());
-/// # Ok::<(), alembic::MapGenError>(())
+/// # Ok::<(), alembic::mapgen::MapGenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[must_use]
@@ -991,10 +991,10 @@ pub fn bsp_dungeon(
 /// [`rounds`](Cave::rounds) (default 4) rounds of smoothing. See [`TileMap::cave`].
 ///
 /// ```
-/// use alembic::{Cave, GameRng};
+/// use alembic::{mapgen::Cave, rng::GameRng};
 /// let cave = Cave::new(80, 50).floor_chance(0.5).rounds(5).build(&mut GameRng::seed_from(3))?;
 /// assert!(cave.count(|&f| f) > 1000);
-/// # Ok::<(), alembic::MapGenError>(())
+/// # Ok::<(), alembic::mapgen::MapGenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[must_use]

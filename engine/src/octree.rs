@@ -1,4 +1,4 @@
-//! The sparse octree both [`Grid`](crate::Grid) and the cell index hang their 16 × 16 chunks
+//! The sparse octree both [`Grid`](crate::grid::Grid) and the cell index hang their 16 × 16 chunks
 //! from: one descent, one growth rule, one box walk.
 //!
 //! Chunks are addressed by chunk coordinates (x / 16, y / 16, z), floored. The root sits at a

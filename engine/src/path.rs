@@ -3,8 +3,8 @@
 //! Everything works on one level (a `Loc`'s `z`) inside a caller-given rectangle, with 8-way
 //! moves and a per-move cost callback `cost(from, to) -> Option<u32>` (`None` = cannot move
 //! there). The same movement rule applies everywhere, so A*, nearest-target search, Dijkstra
-//! maps and [`TileMap::regions`](crate::TileMap::regions) with
-//! [`Adjacency::Four`](crate::Adjacency::Four) agree on what is reachable:
+//! maps and [`TileMap::regions`](crate::mapgen::TileMap::regions) with
+//! [`Adjacency::Four`](crate::mapgen::Adjacency::Four) agree on what is reachable:
 //!
 //! **No corner cutting**: a diagonal step from `a` is allowed only if at least one of the two
 //! orthogonal steps it passes between is possible (`cost(a, orthogonal)` is `Some`). Squeezing
@@ -68,7 +68,7 @@ impl Path {
 /// costs (for the A* octile heuristic).
 ///
 /// ```
-/// use alembic::{LocBox, Search};
+/// use alembic::{LocBox, path::Search};
 /// let s = Search::new(LocBox::rect(0, 0, 80, 50, 0)).max_explored(500).move_costs(10, 14);
 /// assert_eq!(s.max_explored, 500);
 /// ```
@@ -231,7 +231,7 @@ fn unpack(v: u64) -> (u32, u32) {
 /// so a warmed-up workspace searches without allocating (except the returned path).
 ///
 /// ```
-/// use alembic::{Loc, LocBox, Pathfinder, PathError, Search};
+/// use alembic::{Loc, LocBox, path::Pathfinder, path::PathError, path::Search};
 /// let area = LocBox::rect(0, 0, 10, 10, 0);
 /// // A wall at x = 5 with a gap at y = 8.
 /// let cost = |_: Loc, to: Loc| (to.x != 5 || to.y == 8).then_some(1);
@@ -441,7 +441,7 @@ pub fn astar(
 /// Memory: 8 bytes per cell of the area.
 ///
 /// ```
-/// use alembic::{DijkstraMap, Loc, LocBox};
+/// use alembic::{path::DijkstraMap, Loc, LocBox};
 /// let area = LocBox::rect(0, 0, 10, 1, 0);
 /// let open = |_: Loc, _: Loc| Some(1);
 /// let map = DijkstraMap::build(area, &[Loc::new(0, 0, 0), Loc::new(9, 0, 0)], open);
@@ -682,7 +682,7 @@ impl DijkstraMap {
     /// Θ(A) for A reachable cells when steps are small (a bucket queue), Θ(A log A) otherwise.
     ///
     /// ```
-    /// use alembic::{DijkstraMap, Loc, LocBox};
+    /// use alembic::{path::DijkstraMap, Loc, LocBox};
     /// let area = LocBox::rect(0, 0, 5, 1, 0);
     /// let mut map = DijkstraMap::new(area);
     /// // Cell 2 is mud (costs 3 to enter), cell 4 a wall.
@@ -935,7 +935,7 @@ impl DijkstraMap {
 /// list is empty, exploration is complete. Θ(area) predicate calls.
 ///
 /// ```
-/// use alembic::{explore_targets, Loc, LocBox};
+/// use alembic::{path::explore_targets, Loc, LocBox};
 /// let area = LocBox::rect(0, 0, 5, 1, 0);
 /// let t = explore_targets(area, |l| l.x <= 2, |_| true);
 /// assert_eq!(t, vec![Loc::new(2, 0, 0)]);

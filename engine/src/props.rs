@@ -817,7 +817,7 @@ impl<'de> Deserialize<'de> for PropMap {
 /// prototypes and to set up things.
 ///
 /// ```
-/// use alembic::{Modifier, Prop, Props};
+/// use alembic::{props::Modifier, Prop, Props};
 /// const ST: Prop<i32> = Prop::new("st");
 /// const NAME: Prop<std::sync::Arc<str>> = Prop::new("name");
 /// let p = Props::new().with(&NAME, "ring of strength".into()).modifier(Modifier::add(&ST, 2));
@@ -897,7 +897,7 @@ pub enum ModOp {
 /// ring while worn). Modifiers apply in order of `priority`, then the carrier's insertion order.
 ///
 /// ```
-/// use alembic::{Game, IS_CONTAINER, Loc, Modifier, Prop, Props, Thing};
+/// use alembic::{Game, library::IS_CONTAINER, Loc, props::Modifier, Prop, Props, Thing};
 /// const ATTACK: Prop<i32> = Prop::with_default("attack", 1);
 /// const WORN: Prop<bool> = Prop::with_default("worn", false);
 /// let mut g = Game::new(1);

@@ -35,7 +35,7 @@ pub const MAX_REPLAY_BYTES: usize = 256 << 20;
 /// The first line of a replay: what game, which version of it, and how it started.
 ///
 /// ```
-/// use alembic::ReplayHeader;
+/// use alembic::replay::ReplayHeader;
 /// let h = ReplayHeader::new("alchemy", "0.1.0", 42).with_mode("practice");
 /// assert_eq!(
 ///     h.to_line(),
@@ -233,7 +233,7 @@ impl Entry<()> {
     /// type). Θ(1).
     ///
     /// ```
-    /// use alembic::Entry;
+    /// use alembic::replay::Entry;
     /// assert_eq!(Entry::checkpoint_line(7, 255), "{\"turn\":7,\"hash\":\"00000000000000ff\"}\n");
     /// ```
     #[must_use]
@@ -420,7 +420,7 @@ impl ReplayError {
 /// [`NotText`]: ReplayError::NotText
 ///
 /// ```
-/// use alembic::{Entry, Recording, ReplayError, ReplayHeader};
+/// use alembic::{replay::Entry, replay::Recording, replay::ReplayError, replay::ReplayHeader};
 /// let mut text = ReplayHeader::new("counter", "1", 7).to_line();
 /// text += &Entry::command_line(0, &5u64)?;
 /// text += &Entry::checkpoint_line(1, 12);

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 /// lower bound. Size: 32 bytes; clone Θ(1); every draw Θ(1) expected.
 ///
 /// ```
-/// use alembic::GameRng;
+/// use alembic::rng::GameRng;
 /// let mut a = GameRng::seed_from(7);
 /// let mut b = GameRng::seed_from(7);
 /// assert_eq!(a.range(1, 7), b.range(1, 7));

@@ -15,7 +15,7 @@
 //!
 //! A game's own data migration (a prototype renamed between versions, say) goes between
 //! reading and linking: the [`SavedGame`] is plain data, and
-//! [`SavedGame::rename_prototype`] and [`SavedGame::library_id`] are there for it.
+//! [`SavedGame::rename_prototype_mut`] and [`SavedGame::library_id`] are there for it.
 //!
 //! Costs: saving and linking are Θ(things · properties) plus Θ(prototypes) to diff the
 //! library.
@@ -135,7 +135,7 @@ impl std::fmt::Debug for SavedGame {
 /// to the running build's library ([`SavedGame::link`]).
 ///
 /// ```
-/// use alembic::{Game, Hooks, Library, Loc, Prop, Props, SavedGame};
+/// use alembic::{Game, Hooks, Library, Loc, Prop, Props, save::SavedGame};
 /// const HP: Prop<i32> = Prop::new("hp");
 /// const KNOWN: Prop<bool> = Prop::with_default("known", false);
 /// let lib = Library::new()

@@ -17,7 +17,7 @@
 //! Costs: [`Game::next_actor`] Θ(log actors); scheduling, rescheduling and removal
 //! Θ(log actors), persistent (older values keep their queues).
 //!
-//! [`ON_ACTION`]: crate::ON_ACTION
+//! [`ON_ACTION`]: crate::hook::ON_ACTION
 
 use rpds::RedBlackTreeMapSync;
 use serde::{Deserialize, Serialize};
@@ -207,8 +207,7 @@ impl Game {
     /// [`NORMAL_ACTION`]. All or nothing: if a hook fails, the game is as it was.
     ///
     /// ```
-    /// use alembic::{Advance, Error, Game, HookCall, HookCtx, Hooks, Loc, NORMAL_ACTION, ON_ACTION,
-    ///     Hook, Prop, Props, SPEED, Thing};
+    /// use alembic::{schedule::Advance, Error, Game, hook::HookCall, HookCtx, Hooks, Loc, schedule::NORMAL_ACTION, hook::ON_ACTION, props::Hook, Prop, Props, schedule::SPEED, Thing};
     /// const MOVES: Prop<i32> = Prop::with_default("moves", 0);
     /// fn act(g: &mut Game, _: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     ///     let n = g.query(call.this, &MOVES)?;
@@ -234,7 +233,7 @@ impl Game {
     /// # Ok::<(), Error>(())
     /// ```
     ///
-    /// [`ON_ACTION`]: crate::ON_ACTION
+    /// [`ON_ACTION`]: crate::hook::ON_ACTION
     pub fn advance_until_mut(
         &mut self,
         ctx: &mut HookCtx<'_>,

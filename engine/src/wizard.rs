@@ -17,7 +17,7 @@
 //! nothing here panics on any input, performs I/O or keeps global state.
 //!
 //! ```
-//! use alembic::{WizardCommands, WizardError, WizardOutcome, WizardSpec};
+//! use alembic::{wizard::WizardCommands, wizard::WizardError, wizard::WizardOutcome, wizard::WizardSpec};
 //!
 //! // A toy game: the state is just a number.
 //! let cmds = WizardCommands::<i64>::new()
@@ -327,7 +327,7 @@ impl<G> fmt::Debug for Param<G> {
 /// The description of a command: name, one-line help and parameters, built step by step.
 ///
 /// ```
-/// use alembic::WizardSpec;
+/// use alembic::wizard::WizardSpec;
 /// let spec = WizardSpec::<()>::new("props", "Show a thing's properties.")
 ///     .optional()
 ///     .int("dx", -9, 9)

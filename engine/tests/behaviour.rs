@@ -4,10 +4,7 @@
 
 use std::sync::Arc;
 
-use alembic::{
-    ABSTRACT, Error, FREQ, Game, Hook, HookCall, HookCtx, Hooks, IS_CONTAINER, LEVEL, Library, Loc,
-    Modifier, ON_CONSUME, ON_CREATE, Owner, Place, Prop, Props, Thing, ThingId, Value, ValueKind,
-};
+use alembic::{Error, Game, HookCtx, Hooks, Library, Loc, Place, Prop, Props, Thing, ThingId, error::Owner, hook::HookCall, hook::ON_CONSUME, hook::ON_CREATE, library::ABSTRACT, library::FREQ, library::IS_CONTAINER, library::LEVEL, props::Hook, props::Modifier, props::Value, props::ValueKind};
 
 const ST: Prop<i32> = Prop::with_default("st", 10);
 const HP: Prop<i32> = Prop::new("hp");
@@ -426,7 +423,10 @@ fn save_load_round_trip_and_corrupt_saves() {
 #[test]
 fn raw_values_and_places() {
     let mut t = Thing::default();
-    t.set_raw_mut(&alembic::PropKey::new("colour"), Value::Text("red".into()));
+    t.set_raw_mut(
+        &alembic::props::PropKey::new("colour"),
+        Value::Text("red".into()),
+    );
     let (g, id) = Game::new(0).add_thing(Loc::new(1, 2, 3), t).unwrap();
     assert_eq!(g.place(id), Ok(Place::Map(Loc::new(1, 2, 3))));
     const COLOUR: Prop<Arc<str>> = Prop::new("colour");

@@ -6,10 +6,7 @@
 
 use std::collections::HashMap;
 
-use alembic::{
-    Error, Game, IS_CONTAINER, Library, Loc, LocBox, Modifier, Place, Prop, Props, Thing, ThingId,
-    TileId,
-};
+use alembic::{Error, Game, Library, Loc, LocBox, Place, Prop, Props, Thing, ThingId, library::IS_CONTAINER, library::TileId, props::Modifier};
 use proptest::prelude::*;
 
 /// The number of cases per property: `quick` in a plain `cargo test`, or `PROPTEST_CASES`

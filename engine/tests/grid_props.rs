@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use alembic::{Grid, Loc, LocBox};
+use alembic::{Loc, LocBox, grid::Grid};
 use proptest::prelude::*;
 
 /// The number of cases per property: `quick` in a plain `cargo test`, or `PROPTEST_CASES`

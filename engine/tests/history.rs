@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use alembic::{Budget, Error, Game, History, HistoryError, Loc, Prop, Props, Thing, ThingId};
+use alembic::{Error, Game, Loc, Prop, Props, Thing, ThingId, history::Budget, history::History, history::HistoryError};
 use proptest::prelude::*;
 
 /// The number of cases per property: `quick` in a plain `cargo test`, or `PROPTEST_CASES`

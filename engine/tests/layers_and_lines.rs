@@ -1,6 +1,6 @@
 //! Named layers in the game value, and straight lines between locations.
 
-use alembic::{Game, Layer, Loc, Rgb, ThingId, TileId};
+use alembic::{Game, Loc, Rgb, ThingId, layer::Layer, library::TileId};
 
 const SEEN: Layer<u64> = Layer::new("seen");
 const SCENT: Layer<u64> = Layer::new("scent");

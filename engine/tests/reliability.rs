@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use alembic::{Error, Game, IS_CONTAINER, Library, Loc, Prop, Props, Thing};
+use alembic::{Error, Game, Library, Loc, Prop, Props, Thing, library::IS_CONTAINER};
 use proptest::prelude::*;
 
 /// The number of cases per property: `quick` in a plain `cargo test`, or `PROPTEST_CASES`

@@ -3,10 +3,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use alembic::{
-    Entry, Error, Game, Loc, MAX_REPLAY_BYTES, MAX_REPLAY_LINE, Prop, Props, Recording,
-    ReplayError, ReplayHeader, Thing, ThingId,
-};
+use alembic::{Error, Game, Loc, Prop, Props, Thing, ThingId, replay::Entry, replay::MAX_REPLAY_BYTES, replay::MAX_REPLAY_LINE, replay::Recording, replay::ReplayError, replay::ReplayHeader};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -4,10 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use alembic::{
-    Advance, Error, Game, Hook, HookCall, HookCtx, Hooks, IS_CONTAINER, Loc, NORMAL_ACTION,
-    ON_ACTION, Place, Prop, Props, SPEED, Thing, ThingId,
-};
+use alembic::{Error, Game, HookCtx, Hooks, Loc, Place, Prop, Props, Thing, ThingId, hook::HookCall, hook::ON_ACTION, library::IS_CONTAINER, props::Hook, schedule::Advance, schedule::NORMAL_ACTION, schedule::SPEED};
 use proptest::prelude::*;
 
 fn cases(quick: u32) -> u32 {

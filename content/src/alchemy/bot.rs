@@ -16,7 +16,7 @@
 //! It reads only what the hero could know: what is in view, the hero's map memory, and
 //! identified item kinds.
 
-use alembic::{DijkstraMap, Dir, Game, GameRng, Loc, ModOp, Pathfinder, Search, ThingId, Value};
+use alembic::{Dir, Game, Loc, ThingId, path::DijkstraMap, path::Pathfinder, path::Search, props::ModOp, props::Value, rng::GameRng};
 
 use super::command::Command;
 use super::dungeon::walkable_with;
@@ -1088,7 +1088,7 @@ impl Bot {
 
 /// Whether raising this property helps in a fight (a potion doing so is worth drinking when
 /// cornered; a charisma boost is not).
-fn helps_in_a_fight(k: &alembic::PropKey) -> bool {
+fn helps_in_a_fight(k: &alembic::props::PropKey) -> bool {
     [
         SK.key(),
         ST.key(),

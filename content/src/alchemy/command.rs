@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Dir, Error, Game, HookCall, HookCtx, Hooks, Loc, ON_USE, ThingId};
+use alembic::{Dir, Error, Game, HookCtx, Hooks, Loc, ThingId, hook::HookCall, hook::ON_USE};
 use serde::{Deserialize, Serialize};
 
 use super::error::refuse;

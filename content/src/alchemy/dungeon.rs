@@ -13,10 +13,7 @@
 
 use std::sync::Arc;
 
-use alembic::{
-    Adjacency, Bsp, Cave, Error, Game, GameRng, HookCtx, Hooks, Loc, LocBox, Place, ThingId,
-    TileId, TileMap, random_room,
-};
+use alembic::{Error, Game, HookCtx, Hooks, Loc, LocBox, Place, ThingId, library::TileId, mapgen::Adjacency, mapgen::Bsp, mapgen::Cave, mapgen::TileMap, mapgen::random_room, rng::GameRng};
 
 use super::kinds::data_error;
 use super::props::{

@@ -4,7 +4,7 @@
 //! Each is a plain function registered under a name; prototypes refer to the name, so the
 //! game value stays plain data and an unknown name is an error ([`Game::check_hooks`]).
 
-use alembic::{Error, Game, HookCall, HookCtx, Hooks, Place, ThingId};
+use alembic::{Error, Game, HookCtx, Hooks, Place, ThingId, hook::HookCall};
 
 use super::kinds::{DamageType, data_error};
 use super::library::names_with;

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Prop, PropType, Value, ValueKind};
+use alembic::{Error, Prop, props::PropType, props::Value, props::ValueKind};
 
 use super::props::{
     AG, CH, CR, IN, RES_ACID, RES_FIRE, RES_ICE, RES_IMPACT, RES_LIGHTNING, RES_NORMAL, RES_POISON,
@@ -320,20 +320,20 @@ impl std::fmt::Display for Fate {
     }
 }
 
-impl alembic::PropType for Fate {
-    const KIND: alembic::ValueKind = alembic::ValueKind::Int;
-    fn into_value(self) -> alembic::Value {
-        alembic::Value::Int(match self {
+impl alembic::props::PropType for Fate {
+    const KIND: alembic::props::ValueKind = alembic::props::ValueKind::Int;
+    fn into_value(self) -> alembic::props::Value {
+        alembic::props::Value::Int(match self {
             Fate::Playing => 0,
             Fate::Won => 1,
             Fate::Died => 2,
         })
     }
-    fn from_value(v: &alembic::Value) -> Option<Self> {
+    fn from_value(v: &alembic::props::Value) -> Option<Self> {
         match v {
-            alembic::Value::Int(0) => Some(Fate::Playing),
-            alembic::Value::Int(1) => Some(Fate::Won),
-            alembic::Value::Int(2) => Some(Fate::Died),
+            alembic::props::Value::Int(0) => Some(Fate::Playing),
+            alembic::props::Value::Int(1) => Some(Fate::Won),
+            alembic::props::Value::Int(2) => Some(Fate::Died),
             _ => None,
         }
     }

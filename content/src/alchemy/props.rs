@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Prop, Rgb, ThingId, Value};
+use alembic::{Prop, Rgb, ThingId, props::Value};
 
 use super::kinds::{DamageType, Slot, Stat};
 

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use std::hash::Hasher;
 
-use alembic::{Game, Hooks, LoadError, SavedGame, StableHasher, ThingId};
+use alembic::{Game, Hooks, ThingId, hash::StableHasher, save::LoadError, save::SavedGame};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, LightMap, LightSource, Loc, Rgb, ThingId, VisibleSet};
+use alembic::{Error, Game, Loc, Rgb, ThingId, fov::VisibleSet, light::LightMap, light::LightSource};
 use alembic_ui::Tile;
 
 use super::kinds::{RecipeId, Slot, Stat};
@@ -54,7 +54,7 @@ pub struct CellView {
 }
 
 /// The glyph of a tile kind.
-pub fn tile_glyph(game: &Game, tile: alembic::TileId) -> Result<Glyph, Error> {
+pub fn tile_glyph(game: &Game, tile: alembic::library::TileId) -> Result<Glyph, Error> {
     let t = game.library().tile(tile)?;
     Ok(Glyph {
         ch: t.get(&GLYPH).unwrap_or(' '),
@@ -139,7 +139,7 @@ pub fn cell_tile(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<Tile>,
             None
         }
     };
-    let terrain = |tile: alembic::TileId| -> Result<Option<Tile>, Error> {
+    let terrain = |tile: alembic::library::TileId| -> Result<Option<Tile>, Error> {
         let t = game.library().tile(tile)?;
         let ch = t.get(&GLYPH).unwrap_or(' ');
         Ok(match ch {
@@ -514,7 +514,7 @@ fn armour_given(game: &Game, item: ThingId) -> Result<i64, Error> {
         .iter()
         .filter(|m| &m.key == ARMOUR.key())
         .map(|m| match m.op {
-            alembic::ModOp::Add(n) => n,
+            alembic::props::ModOp::Add(n) => n,
             _ => 0,
         })
         .sum())
@@ -653,7 +653,7 @@ fn describe_creature(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Result
     let max = game.query(t, &HPS_MAX)?;
     lines.push(format!(
         "Level {}. It is {}.",
-        game.query(t, &alembic::LEVEL)?,
+        game.query(t, &alembic::library::LEVEL)?,
         health_band(hp, max)
     ));
     lines.push(format!("Speed: {}.", speed_word(game.query(t, &SPEED)?)));
@@ -792,7 +792,7 @@ fn describe_consumable(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Resu
         return Ok(());
     }
     let hook = game
-        .query_opt(t, &alembic::ON_CONSUME)?
+        .query_opt(t, &alembic::hook::ON_CONSUME)?
         .map(|h| h.name().to_owned());
     let effect = |game: &Game| -> Result<String, Error> {
         let e = game.query(t, &GIVES_EFFECT)?;

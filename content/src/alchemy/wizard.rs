@@ -19,10 +19,7 @@
 
 use std::fmt::Write as _;
 
-use alembic::{
-    Args, Game, HookCtx, Hooks, Loc, Place, Prop, PropKey, ThingId, Value, WizardCommands,
-    WizardError, WizardOutcome, WizardSpec,
-};
+use alembic::{Game, HookCtx, Hooks, Loc, Place, Prop, ThingId, props::PropKey, props::Value, wizard::Args, wizard::WizardCommands, wizard::WizardError, wizard::WizardOutcome, wizard::WizardSpec};
 
 use super::command::Rules;
 use super::props::{

@@ -107,7 +107,8 @@ fn replay(path: &std::path::Path) -> ExitCode {
     let name = match alembic_content::storage::read_bounded(path, 1 << 28)
         .map_err(|e| e.to_string())
         .and_then(|b| {
-            alembic::Recording::<serde_json::Value>::parse_bytes(&b).map_err(|e| e.to_string())
+            alembic::replay::Recording::<serde_json::Value>::parse_bytes(&b)
+                .map_err(|e| e.to_string())
         }) {
         Ok(rec) => rec.header.game,
         Err(e) => {

@@ -8,10 +8,7 @@
 
 use std::sync::Arc;
 
-use alembic::{
-    Error, FREQ, Game, Hook, Hooks, LEVEL, Layer, Library, ON_ACTION, ON_USE, Prop, Props, Rgb,
-    ThingId, TileId,
-};
+use alembic::{Error, Game, Hooks, Library, Prop, Props, Rgb, ThingId, hook::ON_ACTION, hook::ON_USE, layer::Layer, library::FREQ, library::LEVEL, library::TileId, props::Hook};
 
 use super::rules::{self, Outcome};
 

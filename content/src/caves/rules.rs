@@ -3,10 +3,7 @@
 
 use std::sync::Arc;
 
-use alembic::{
-    DijkstraMap, Dir, Error, Game, HookCall, HookCtx, Loc, LocBox, ON_ACTION, ON_USE, PropType,
-    Search, ThingId, TileId, Value, ValueKind, VisibleSet, astar, field_of_view,
-};
+use alembic::{Dir, Error, Game, HookCtx, Loc, LocBox, ThingId, fov::VisibleSet, fov::field_of_view, hook::HookCall, hook::ON_ACTION, hook::ON_USE, library::TileId, path::DijkstraMap, path::Search, path::astar, props::PropType, props::Value, props::ValueKind};
 use serde::{Deserialize, Serialize};
 
 use super::data::{

@@ -1,7 +1,7 @@
 //! The Caves' screens on the engine's screen-stack toolkit: start, play (map, messages,
 //! status, region overlay), win/lose, help, message log and quit confirmation.
 
-use alembic::{Game, Grid, Loc, Regions, Rgb, TileId};
+use alembic::{Game, Loc, Rgb, grid::Grid, library::TileId, mapgen::Regions};
 use alembic_ui::{
     Cell, Confirm, Frame, Input, Key, MessageLogScreen, Palette, Rect, Screen, ScreenStack,
     TextScreen, Transition, draw_box, fill, plain_key, put_centred, put_clipped,

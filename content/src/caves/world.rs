@@ -3,9 +3,7 @@
 
 use std::sync::Arc;
 
-use alembic::{
-    Adjacency, Cave, DijkstraMap, Error, Game, HookCtx, Loc, LocBox, Regions, ThingId, TileMap,
-};
+use alembic::{Error, Game, HookCtx, Loc, LocBox, ThingId, mapgen::Adjacency, mapgen::Cave, mapgen::Regions, mapgen::TileMap, path::DijkstraMap};
 
 use super::data::{
     self, CAUSE, DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS,

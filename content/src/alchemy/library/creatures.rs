@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use alembic::{ABSTRACT, Error, FREQ, Hook, IS_CONTAINER, LEVEL, Library, ON_DEATH, Props};
+use alembic::{Error, Library, Props, hook::ON_DEATH, library::ABSTRACT, library::FREQ, library::IS_CONTAINER, library::LEVEL, props::Hook};
 
 use super::{named, rgb};
 use crate::alchemy::kinds::{DamageType, Stat};

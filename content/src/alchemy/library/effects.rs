@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use alembic::{ABSTRACT, Error, FREQ, Library, Modifier, Props};
+use alembic::{Error, Library, Props, library::ABSTRACT, library::FREQ, props::Modifier};
 
 use super::named;
 use crate::alchemy::kinds::Stat;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use alembic::{ABSTRACT, Error, FREQ, Hook, LEVEL, Library, Modifier, ON_CONSUME, Props};
+use alembic::{Error, Library, Props, hook::ON_CONSUME, library::ABSTRACT, library::FREQ, library::LEVEL, props::Hook, props::Modifier};
 
 use super::{named, rgb};
 use crate::alchemy::kinds::{DamageType, Slot};
@@ -265,7 +265,7 @@ fn gear(lib: &mut Library) -> Result<(), Error> {
 
 fn proto_name(p: &Props) -> Result<String, Error> {
     match p.map().get(crate::alchemy::props::NAME.key()) {
-        Some(alembic::Value::Text(t)) => Ok(t.to_string()),
+        Some(alembic::props::Value::Text(t)) => Ok(t.to_string()),
         _ => Err(crate::alchemy::kinds::data_error(
             "an item without a name".into(),
         )),

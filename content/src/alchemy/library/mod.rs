@@ -13,7 +13,7 @@ mod tiles;
 
 use std::sync::Arc;
 
-use alembic::{ABSTRACT, Error, GameRng, Library, Prop, Props, Rgb, Value};
+use alembic::{Error, Library, Prop, Props, Rgb, library::ABSTRACT, props::Value, rng::GameRng};
 use serde::Serialize;
 
 use super::kinds::data_error;
@@ -51,7 +51,7 @@ fn build() -> Result<Library, Error> {
     potions::define(&mut lib)?;
     items::define(&mut lib)?;
     scenery::define(&mut lib)?;
-    // Saves name this library instead of copying it (see `alembic::SavedGame`).
+    // Saves name this library instead of copying it (see `alembic::save::SavedGame`).
     Ok(lib.named("alchemy", 1))
 }
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use alembic::{ABSTRACT, Error, FREQ, Hook, LEVEL, Library, ON_CONSUME, Props};
+use alembic::{Error, Library, Props, hook::ON_CONSUME, library::ABSTRACT, library::FREQ, library::LEVEL, props::Hook};
 
 use super::{named, rgb};
 use crate::alchemy::kinds::Stat;
@@ -59,7 +59,7 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
             .map()
             .get(crate::alchemy::props::NAME.key())
             .and_then(|v| match v {
-                alembic::Value::Text(t) => Some(t.clone()),
+                alembic::props::Value::Text(t) => Some(t.clone()),
                 _ => None,
             })
             .ok_or_else(|| crate::alchemy::kinds::data_error("potion without a name".into()))?;

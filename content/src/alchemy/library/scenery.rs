@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use alembic::{ABSTRACT, Error, FREQ, Hook, Library, ON_USE};
+use alembic::{Error, Library, hook::ON_USE, library::ABSTRACT, library::FREQ, props::Hook};
 
 use super::{named, rgb};
 use crate::alchemy::props::{

@@ -2,7 +2,7 @@
 //! remember where the hero was last seen, wander when idle, open doors if intelligent,
 //! hunt monsters of other families when flagged to (and fight back when attacked).
 
-use alembic::{Dir, Error, Game, Hooks, Loc, LocBox, Search, ThingId, VisibleSet};
+use alembic::{Dir, Error, Game, Hooks, Loc, LocBox, ThingId, fov::VisibleSet, path::Search};
 
 use super::combat;
 use super::world::{

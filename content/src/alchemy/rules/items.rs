@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCall, HookCtx, Hooks, Loc, ON_CONSUME, Place, ThingId, Value};
+use alembic::{Error, Game, HookCtx, Hooks, Loc, Place, ThingId, hook::HookCall, hook::ON_CONSUME, props::Value};
 
 use super::ai::ACTION;
 use super::combat::{self, Source};

@@ -3,7 +3,7 @@
 //! remembered closed until the hero sees it again, a fountain that dried up out of sight is
 //! still remembered flowing.
 
-use alembic::{Game, Layer, Loc, Rgb, ThingId, TileId, VisibleSet};
+use alembic::{Game, Loc, Rgb, ThingId, fov::VisibleSet, layer::Layer, library::TileId};
 
 use super::world::scenery_at;
 use crate::alchemy::props::{FG, GLYPH};

@@ -2,7 +2,7 @@
 
 use std::cell::RefCell;
 
-use alembic::{Error, Fov, Game, Loc, LocBox, Pathfinder, ThingId, VisibleSet, field_of_view};
+use alembic::{Error, Game, Loc, LocBox, ThingId, fov::Fov, fov::VisibleSet, fov::field_of_view, path::Pathfinder};
 
 use crate::alchemy::props::{
     HERO, IS_BLOCKING, IS_CREATURE, IS_DANGEROUS, IS_FLOOR, IS_FLYING, IS_ITEM, IS_SCENERY,

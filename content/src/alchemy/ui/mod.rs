@@ -28,7 +28,7 @@ pub mod wizard;
 
 use std::path::{Path, PathBuf};
 
-use alembic::{Game, History, Loc, Rgb};
+use alembic::{Game, Loc, Rgb, history::History};
 use alembic_ui::{ScreenStack, Transition};
 
 use crate::alchemy::save::{self, SaveError};
@@ -196,7 +196,7 @@ pub struct AlchemyCtx {
 
 /// How much of a practice game is kept whole for `U`: the newest 2,000 values, then one in
 /// every 100 (the values in between are rebuilt from the commands when undo reaches them).
-pub const PRACTICE_BUDGET: alembic::Budget = alembic::Budget::new(2_000, 100);
+pub const PRACTICE_BUDGET: alembic::history::Budget = alembic::history::Budget::new(2_000, 100);
 
 /// How many moves "rewind" takes back when a practice game ends in death.
 pub const REWIND_MOVES: usize = 10;

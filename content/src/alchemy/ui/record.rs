@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use alembic::Recording;
+use alembic::replay::Recording;
 
 use crate::alchemy::Command;
 pub use crate::record::{CHECKPOINT_EVERY, RecordError, beside};

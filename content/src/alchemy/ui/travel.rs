@@ -9,7 +9,7 @@
 //! like keys are. Paths only cross cells the hero has seen; closed doors on the way are
 //! opened.
 
-use alembic::{Dir, Loc, Pathfinder, Search, ThingId};
+use alembic::{Dir, Loc, ThingId, path::Pathfinder, path::Search};
 
 use super::AlchemyCtx;
 use crate::alchemy::command::Command;
@@ -135,7 +135,7 @@ fn next_step(ctx: &AlchemyCtx, target: Loc) -> Option<(Loc, Dir)> {
     }
     let table = TileTable::new(game);
     let cost = |_: Loc, to: Loc| travel_cost(game, &table, to);
-    let path = alembic::astar(at, target, &Search::new(level_box(at.z)), cost).ok()?;
+    let path = alembic::path::astar(at, target, &Search::new(level_box(at.z)), cost).ok()?;
     let step = path.first_step()?;
     Some((step, at.dir_to(step)?))
 }
@@ -527,8 +527,8 @@ pub fn fight_step(ctx: &AlchemyCtx) -> Result<Command, String> {
         }
     };
     let no_way = || format!("You see no way to {}.", a_name(ctx, foe));
-    let path =
-        alembic::astar(at, target, &Search::new(level_box(at.z)), cost).map_err(|_| no_way())?;
+    let path = alembic::path::astar(at, target, &Search::new(level_box(at.z)), cost)
+        .map_err(|_| no_way())?;
     path.first_step()
         .and_then(|s| at.dir_to(s))
         .map(Command::Move)
