@@ -58,6 +58,17 @@ pub(crate) struct Chunk<T> {
 /// assert_eq!(*empty.get(Loc::new(5, -3, 2)), 0); // the old value is unchanged
 /// assert_eq!(*one.get(Loc::new(i32::MAX, i32::MIN, 0)), 0);
 /// ```
+///
+/// `Grid` is `#[must_use]`: [`Grid::set`] returns the changed grid, so a dropped result is a
+/// write that never happened, and a warning (an error here):
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use alembic::Loc;
+/// use alembic::grid::Grid;
+/// let g = Grid::new(0u8);
+/// g.set(Loc::new(1, 2, 0), 7); // the new grid is dropped: `g` is still all zeros
+/// ```
 #[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct Grid<T> {
     default: T,

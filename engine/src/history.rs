@@ -187,6 +187,14 @@ pub struct BranchInfo<'a> {
 /// assert_eq!(h.current(), &1026);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// `History` is `#[must_use]`; a timeline made and dropped is a warning (an error here):
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use alembic::history::History;
+/// History::<u32, u8>::new(0); // nothing keeps it
+/// ```
 #[derive(Clone)]
 #[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct History<S, C> {

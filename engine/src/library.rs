@@ -135,6 +135,18 @@ pub struct TileId(pub u16);
 /// assert!(!lib.get("giant rat").unwrap().is_abstract()); // not inherited
 /// assert_eq!(lib.concrete().map(|p| p.name()).collect::<Vec<_>>(), ["giant rat"]);
 /// ```
+///
+/// `Library` is `#[must_use]`: [`Library::proclaim`] returns the larger library and leaves the
+/// old one as it was, so a dropped result is a warning (an error here):
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use alembic::{Error, Library, Props};
+/// fn add(lib: &Library) -> Result<(), Error> {
+///     lib.proclaim("rat", None, Props::new())?; // the new library is dropped
+///     Ok(())
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct Library {

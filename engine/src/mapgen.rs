@@ -97,6 +97,19 @@ pub enum Adjacency {
 /// map generation. Out-of-range accesses return `None`; nothing here panics.
 ///
 /// Memory: `width · height · size_of::<T>()`; clone Θ(cells).
+///
+/// `TileMap` is `#[must_use]`: [`TileMap::with`] returns the changed map (the in-place form is
+/// [`TileMap::set_mut`]), so a dropped result is a warning (an error here):
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use alembic::Loc;
+/// use alembic::mapgen::{MapGenError, TileMap};
+/// fn carve(m: &TileMap<bool>) -> Result<(), MapGenError> {
+///     m.with(Loc::new(1, 1, 0), true)?; // the new map is dropped
+///     Ok(())
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct TileMap<T> {
