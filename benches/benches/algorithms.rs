@@ -12,7 +12,9 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 
-use alembic::{Loc, fov::Fov, fov::VisibleSet, path::DijkstraMap, path::Pathfinder, path::Search, rng::GameRng};
+use alembic::{
+    Loc, fov::Fov, fov::VisibleSet, path::DijkstraMap, path::Pathfinder, path::Search, rng::GameRng,
+};
 use alembic_benches::{DIAGONAL, Fixture, HEIGHT, RADIUS, STRAIGHT, WIDTH, cave, fixture};
 use bracket_pathfinding::prelude::{Algorithm2D, BaseMap, FieldOfViewAlg, Point};
 use criterion::Criterion;

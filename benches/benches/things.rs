@@ -11,7 +11,10 @@ use std::alloc::System;
 use std::collections::HashMap;
 use std::hint::black_box;
 
-use alembic::{Game, Library, Loc, Prop, Props, Thing, ThingId, library::IS_CONTAINER, props::Modifier, props::PropKey, props::Value};
+use alembic::{
+    Game, Library, Loc, Prop, Props, Thing, ThingId, library::IS_CONTAINER, props::Modifier,
+    props::PropKey, props::Value,
+};
 use criterion::{Criterion, criterion_group};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 

@@ -10,8 +10,8 @@ mod common;
 use alembic::{Dir, Game, Loc, LocBox, Place, ThingId};
 use alembic_content::alchemy::bot::{Bot, Reason};
 use alembic_content::alchemy::props::{
-    AG, APS, ATT_DAMAGE, AWAY_SINCE, BLOCK, DESTINATION, DROP_CHANCE, FOE, HPS, HPS_MAX,
-    IS_HOSTILE, IS_OPEN, LAST_SEEN, SK, SPEED, ST,
+    AG, ATT_DAMAGE, AWAY_SINCE, BLOCK, DESTINATION, DROP_CHANCE, FOE, HPS, HPS_MAX, IS_HOSTILE,
+    IS_OPEN, LAST_SEEN, SK, SPEED, ST,
 };
 use alembic_content::alchemy::rules::combat;
 use alembic_content::alchemy::rules::doors::set_open;
@@ -384,9 +384,9 @@ fn monsters_on_a_level_the_hero_left_lose_track_and_catch_up_on_return() {
     g.set_mut(rat, &LAST_SEEN, at(0, 0)).unwrap();
     g.move_thing_mut(hero, at(1, 0)).unwrap();
     g = run(&g, &rules, Command::Descend);
-    // Left behind: no target, no banked time, stamped.
+    // Left behind: no target, out of the schedule, stamped.
     assert_eq!(g.query_opt(rat, &LAST_SEEN).unwrap(), None);
-    assert_eq!(g.query(rat, &APS).unwrap(), 0);
+    assert!(!g.is_scheduled(rat));
     assert!(g.query_opt(rat, &AWAY_SINCE).unwrap().is_some());
     let hp = g.query(rat, &HPS).unwrap();
     // Frozen while the hero is away.
@@ -398,6 +398,7 @@ fn monsters_on_a_level_the_hero_left_lose_track_and_catch_up_on_return() {
     // Back up: the weakness (30 turns) has run out and it has healed a little.
     g = run(&g, &rules, Command::Ascend);
     assert_eq!(g.query_opt(rat, &AWAY_SINCE).unwrap(), None);
+    assert!(g.is_scheduled(rat), "back in the schedule with the hero");
     assert!(effect_list(&g, rat).is_empty());
     assert!(g.query(rat, &HPS).unwrap() > hp);
 }

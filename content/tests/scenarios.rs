@@ -186,28 +186,35 @@ fn effects_act_through_modifiers_and_expire_on_time() {
 #[test]
 fn speed_sets_how_often_monsters_act() {
     let (mut g, rules, hero) = arena(4);
-    // A hasted hero (speed 200 here) spends 50 time per action: a normal monster acts
-    // every other hero action.
-    g.set_mut(hero, &SPEED, 200).unwrap();
-    let rat = put(&mut g, &rules, "rat", 5, 3);
+    // A rat walking east to a spot it remembers moves one cell per action, so how far it
+    // went counts its turns.
+    let rat = put(&mut g, &rules, "rat", -6, 3);
     g.set_mut(rat, &IS_HOSTILE, false).unwrap();
-    let aps0 = g.query(rat, &alembic_content::alchemy::props::APS).unwrap();
-    assert_eq!(aps0, 0);
+    g.set_mut(rat, &LAST_SEEN, at(7, 3)).unwrap();
+    let x = |g: &alembic::Game| g.location(rat).unwrap().x;
+    // A hasted hero (speed 200 here) spends 50 time per action.
+    g.set_mut(hero, &SPEED, 200).unwrap();
     let o = apply(&g, &rules, Command::Wait).unwrap();
     assert_eq!(o.elapsed, 50);
-    // Banked 50 > 0: acted once (cost 100 at speed 100) → −50.
+    assert_eq!(x(&o.game), -5, "a monster new to the schedule acts at once");
+    let mut g = o.game;
+    // Then the rat (speed 100) acts on every other hero action.
+    let from = x(&g);
+    for _ in 0..6 {
+        g = run(&g, &rules, Command::Wait);
+    }
+    assert_eq!(x(&g) - from, 3);
+    // Slowed to 50, the hero spends 200 per action: the rat acts twice in each.
+    g.set_mut(hero, &SPEED, 50).unwrap();
+    let from = x(&g);
+    for _ in 0..3 {
+        g = run(&g, &rules, Command::Wait);
+    }
+    assert_eq!(x(&g) - from, 6);
     assert_eq!(
-        o.game
-            .query(rat, &alembic_content::alchemy::props::APS)
-            .unwrap(),
-        -50
-    );
-    let o2 = apply(&o.game, &rules, Command::Wait).unwrap();
-    assert_eq!(
-        o2.game
-            .query(rat, &alembic_content::alchemy::props::APS)
-            .unwrap(),
-        0
+        g.next_actor(),
+        Some(hero),
+        "the world stops when the hero is next"
     );
     let _ = end_turn;
 }

@@ -6,7 +6,11 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCtx, Hooks, Library, Loc, Prop, Props, ThingId, hook::HookCall, hook::ON_ACTION, level::LevelMap, mapgen::TileMap, props::Hook, schedule::Advance, schedule::NORMAL_ACTION, schedule::SPEED};
+use alembic::{
+    Error, Game, HookCtx, Hooks, Library, Loc, Prop, Props, ThingId, hook::HookCall,
+    hook::ON_ACTION, level::LevelMap, mapgen::TileMap, props::Hook, schedule::Advance,
+    schedule::NORMAL_ACTION, schedule::SPEED,
+};
 
 const HERO: Prop<ThingId> = Prop::new("hero");
 const NAME: Prop<Arc<str>> = Prop::new("name");

@@ -6,7 +6,11 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Prop, Props, ThingId, hook::HookCall, hook::ON_ACTION, library::IS_CONTAINER, path::Search, path::astar, props::Hook, props::Modifier};
+use alembic::{
+    Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Prop, Props, ThingId, hook::HookCall,
+    hook::ON_ACTION, library::IS_CONTAINER, path::Search, path::astar, props::Hook,
+    props::Modifier,
+};
 
 const NAME: Prop<Arc<str>> = Prop::new("name");
 const GLYPH: Prop<char> = Prop::new("glyph");

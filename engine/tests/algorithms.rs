@@ -1,6 +1,12 @@
 //! Behaviour tests of the engine algorithms through the public API only.
 
-use alembic::{Loc, LocBox, Rgb, dice::Dice, dice::DiceError, fov::Fov, fov::VisibleSet, fov::field_of_view, light::LightMap, light::LightSource, mapgen::Adjacency, mapgen::Bsp, mapgen::MapGenError, mapgen::TileMap, mapgen::bsp_dungeon, mapgen::random_room, mapgen::retry, path::DijkstraMap, path::PathError, path::Pathfinder, path::Search, path::astar, path::explore_targets, rng::GameRng};
+use alembic::{
+    Loc, LocBox, Rgb, dice::Dice, dice::DiceError, fov::Fov, fov::VisibleSet, fov::field_of_view,
+    light::LightMap, light::LightSource, mapgen::Adjacency, mapgen::Bsp, mapgen::MapGenError,
+    mapgen::TileMap, mapgen::bsp_dungeon, mapgen::random_room, mapgen::retry, path::DijkstraMap,
+    path::PathError, path::Pathfinder, path::Search, path::astar, path::explore_targets,
+    rng::GameRng,
+};
 use proptest::prelude::*;
 
 /// The number of cases per property: `quick` in a plain `cargo test`, or `PROPTEST_CASES`

@@ -4,7 +4,12 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCtx, Hooks, Library, Loc, Place, Prop, Props, Thing, ThingId, error::Owner, hook::HookCall, hook::ON_CONSUME, hook::ON_CREATE, library::ABSTRACT, library::FREQ, library::IS_CONTAINER, library::LEVEL, props::Hook, props::Modifier, props::Value, props::ValueKind};
+use alembic::{
+    Error, Game, HookCtx, Hooks, Library, Loc, Place, Prop, Props, Thing, ThingId, error::Owner,
+    hook::HookCall, hook::ON_CONSUME, hook::ON_CREATE, library::ABSTRACT, library::FREQ,
+    library::IS_CONTAINER, library::LEVEL, props::Hook, props::Modifier, props::Value,
+    props::ValueKind,
+};
 
 const ST: Prop<i32> = Prop::with_default("st", 10);
 const HP: Prop<i32> = Prop::new("hp");

@@ -6,7 +6,10 @@
 
 use std::collections::HashMap;
 
-use alembic::{Error, Game, Library, Loc, LocBox, Place, Prop, Props, Thing, ThingId, library::IS_CONTAINER, library::TileId, props::Modifier};
+use alembic::{
+    Error, Game, Library, Loc, LocBox, Place, Prop, Props, Thing, ThingId, library::IS_CONTAINER,
+    library::TileId, props::Modifier,
+};
 use proptest::prelude::*;
 
 /// The number of cases per property: `quick` in a plain `cargo test`, or `PROPTEST_CASES`

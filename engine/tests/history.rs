@@ -5,7 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use alembic::{Error, Game, Loc, Prop, Props, Thing, ThingId, history::Budget, history::History, history::HistoryError};
+use alembic::{
+    Error, Game, Loc, Prop, Props, Thing, ThingId, history::Budget, history::History,
+    history::HistoryError,
+};
 use proptest::prelude::*;
 
 /// The number of cases per property: `quick` in a plain `cargo test`, or `PROPTEST_CASES`

@@ -3,7 +3,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-use alembic::{Error, Game, Loc, Prop, Props, Thing, ThingId, replay::Entry, replay::MAX_REPLAY_BYTES, replay::MAX_REPLAY_LINE, replay::Recording, replay::ReplayError, replay::ReplayHeader};
+use alembic::{
+    Error, Game, Loc, Prop, Props, Thing, ThingId, replay::Entry, replay::MAX_REPLAY_BYTES,
+    replay::MAX_REPLAY_LINE, replay::Recording, replay::ReplayError, replay::ReplayHeader,
+};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -4,7 +4,11 @@
 
 #![allow(clippy::unwrap_used)]
 
-use alembic::{Error, Game, HookCtx, Hooks, Loc, Place, Prop, Props, Thing, ThingId, hook::HookCall, hook::ON_ACTION, library::IS_CONTAINER, props::Hook, schedule::Advance, schedule::NORMAL_ACTION, schedule::SPEED};
+use alembic::{
+    Error, Game, HookCtx, Hooks, Loc, Place, Prop, Props, Thing, ThingId, hook::HookCall,
+    hook::ON_ACTION, library::IS_CONTAINER, props::Hook, schedule::Advance,
+    schedule::NORMAL_ACTION, schedule::SPEED,
+};
 use proptest::prelude::*;
 
 fn cases(quick: u32) -> u32 {

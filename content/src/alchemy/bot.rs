@@ -16,7 +16,10 @@
 //! It reads only what the hero could know: what is in view, the hero's map memory, and
 //! identified item kinds.
 
-use alembic::{Dir, Game, Loc, ThingId, path::DijkstraMap, path::Pathfinder, path::Search, props::ModOp, props::Value, rng::GameRng};
+use alembic::{
+    Dir, Game, Loc, ThingId, path::DijkstraMap, path::Pathfinder, path::Search, props::ModOp,
+    props::Value, rng::GameRng,
+};
 
 use super::command::Command;
 use super::dungeon::walkable_with;

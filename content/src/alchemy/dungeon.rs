@@ -13,7 +13,10 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCtx, Hooks, Loc, LocBox, Place, ThingId, library::TileId, mapgen::Adjacency, mapgen::Bsp, mapgen::Cave, mapgen::TileMap, mapgen::random_room, rng::GameRng};
+use alembic::{
+    Error, Game, HookCtx, Hooks, Loc, LocBox, Place, ThingId, library::TileId, mapgen::Adjacency,
+    mapgen::Bsp, mapgen::Cave, mapgen::TileMap, mapgen::random_room, rng::GameRng,
+};
 
 use super::kinds::data_error;
 use super::props::{

@@ -122,8 +122,6 @@ pub const HPS: Prop<i32> = Prop::with_default("hps", 1);
 pub const HPS_MAX: Prop<i32> = Prop::with_default("hps_max", 1);
 /// Speed: 100 is normal; an action of cost c takes 100·c/speed time.
 pub const SPEED: Prop<i32> = Prop::with_default("speed", 100);
-/// Action points: time banked for acting (monsters act while it is positive).
-pub const APS: Prop<i32> = Prop::with_default("aps", 0);
 /// Armour: absorbs up to this much physical damage per hit.
 pub const ARMOUR: Prop<i32> = Prop::with_default("armour", 0);
 /// Extra chance to block (shields), added to the defender's block skill.

@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, Loc, Rgb, ThingId, fov::VisibleSet, light::LightMap, light::LightSource};
+use alembic::{
+    Error, Game, Loc, Rgb, ThingId, fov::VisibleSet, light::LightMap, light::LightSource,
+};
 use alembic_ui::Tile;
 
 use super::kinds::{RecipeId, Slot, Stat};

@@ -19,7 +19,10 @@
 
 use std::fmt::Write as _;
 
-use alembic::{Game, HookCtx, Hooks, Loc, Place, Prop, ThingId, props::PropKey, props::Value, wizard::Args, wizard::WizardCommands, wizard::WizardError, wizard::WizardOutcome, wizard::WizardSpec};
+use alembic::{
+    Game, HookCtx, Hooks, Loc, Place, Prop, ThingId, props::PropKey, props::Value, wizard::Args,
+    wizard::WizardCommands, wizard::WizardError, wizard::WizardOutcome, wizard::WizardSpec,
+};
 
 use super::command::Rules;
 use super::props::{

@@ -8,7 +8,10 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, Hooks, Library, Prop, Props, Rgb, ThingId, hook::ON_ACTION, hook::ON_USE, layer::Layer, library::FREQ, library::LEVEL, library::TileId, props::Hook};
+use alembic::{
+    Error, Game, Hooks, Library, Prop, Props, Rgb, ThingId, hook::ON_ACTION, hook::ON_USE,
+    layer::Layer, library::FREQ, library::LEVEL, library::TileId, props::Hook,
+};
 
 use super::rules::{self, Outcome};
 

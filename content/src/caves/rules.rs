@@ -3,7 +3,11 @@
 
 use std::sync::Arc;
 
-use alembic::{Dir, Error, Game, HookCtx, Loc, LocBox, ThingId, fov::VisibleSet, fov::field_of_view, hook::HookCall, hook::ON_ACTION, hook::ON_USE, library::TileId, path::DijkstraMap, path::Search, path::astar, props::PropType, props::Value, props::ValueKind};
+use alembic::{
+    Dir, Error, Game, HookCtx, Loc, LocBox, ThingId, fov::VisibleSet, fov::field_of_view,
+    hook::HookCall, hook::ON_ACTION, hook::ON_USE, library::TileId, path::DijkstraMap,
+    path::Search, path::astar, props::PropType, props::Value, props::ValueKind,
+};
 use serde::{Deserialize, Serialize};
 
 use super::data::{

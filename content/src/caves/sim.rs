@@ -1,6 +1,8 @@
 //! Headless play: a policy chooses the player's commands, for soak tests and `alembic-sim`.
 
-use alembic::{Dir, Error, Game, Loc, error::InvariantError, path::Pathfinder, path::Search, rng::GameRng};
+use alembic::{
+    Dir, Error, Game, Loc, error::InvariantError, path::Pathfinder, path::Search, rng::GameRng,
+};
 use serde::{Deserialize, Serialize};
 
 use super::data::{DIGGABLE, EXIT, STAIRS};

@@ -1,7 +1,10 @@
 //! Wizard mode for the Caves: the same engine registry ([`WizardCommands`]) that Alchemy
 //! uses, with the Caves' own commands.
 
-use alembic::{Game, HookCtx, Loc, wizard::Args, wizard::WizardCommands, wizard::WizardError, wizard::WizardOutcome, wizard::WizardSpec};
+use alembic::{
+    Game, HookCtx, Loc, wizard::Args, wizard::WizardCommands, wizard::WizardError,
+    wizard::WizardOutcome, wizard::WizardSpec,
+};
 
 use super::data::{DEEPEST, HP, IS_HERO, LEVELS, MAX_HP, SEEN_LAYER, STAIRS, WALKABLE, hooks};
 use super::rules::{Outcome, nearest_free, outcome, player, remember_view};

@@ -3,7 +3,10 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCtx, Loc, LocBox, ThingId, mapgen::Adjacency, mapgen::Cave, mapgen::Regions, mapgen::TileMap, path::DijkstraMap};
+use alembic::{
+    Error, Game, HookCtx, Loc, LocBox, ThingId, mapgen::Adjacency, mapgen::Cave, mapgen::Regions,
+    mapgen::TileMap, path::DijkstraMap,
+};
 
 use super::data::{
     self, CAUSE, DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS,

@@ -7,7 +7,10 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Library, Props, hook::ON_DEATH, library::ABSTRACT, library::FREQ, library::IS_CONTAINER, library::LEVEL, props::Hook};
+use alembic::{
+    Error, Library, Props, hook::ON_DEATH, library::ABSTRACT, library::FREQ, library::IS_CONTAINER,
+    library::LEVEL, props::Hook,
+};
 
 use super::{named, rgb};
 use crate::alchemy::kinds::{DamageType, Stat};

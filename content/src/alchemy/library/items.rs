@@ -2,7 +2,10 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Library, Props, hook::ON_CONSUME, library::ABSTRACT, library::FREQ, library::LEVEL, props::Hook, props::Modifier};
+use alembic::{
+    Error, Library, Props, hook::ON_CONSUME, library::ABSTRACT, library::FREQ, library::LEVEL,
+    props::Hook, props::Modifier,
+};
 
 use super::{named, rgb};
 use crate::alchemy::kinds::{DamageType, Slot};

@@ -4,7 +4,10 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Library, Props, hook::ON_CONSUME, library::ABSTRACT, library::FREQ, library::LEVEL, props::Hook};
+use alembic::{
+    Error, Library, Props, hook::ON_CONSUME, library::ABSTRACT, library::FREQ, library::LEVEL,
+    props::Hook,
+};
 
 use super::{named, rgb};
 use crate::alchemy::kinds::Stat;

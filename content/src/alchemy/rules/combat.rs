@@ -3,7 +3,10 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCtx, Hooks, Place, ThingId, hook::HookCall, hook::ON_DEATH, library::IS_CONTAINER};
+use alembic::{
+    Error, Game, HookCtx, Hooks, Place, ThingId, hook::HookCall, hook::ON_DEATH,
+    library::IS_CONTAINER,
+};
 
 use super::effects::add_effect;
 use super::world::{hero_sees, say};

@@ -5,7 +5,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCtx, Hooks, Loc, Place, ThingId, hook::HookCall, hook::ON_CONSUME, props::Value};
+use alembic::{
+    Error, Game, HookCtx, Hooks, Loc, Place, ThingId, hook::HookCall, hook::ON_CONSUME,
+    props::Value,
+};
 
 use super::ai::ACTION;
 use super::combat::{self, Source};

@@ -1,9 +1,12 @@
-//! Time: action points and speed. A hero action of cost `c` takes `100·c/speed` time; the
-//! world then advances by that much: effects tick, every monster on the level banks the
-//! time and acts while it has some (each action costs it `100·c/its speed`), wandering
-//! monsters may appear out of sight, and the hero's map memory is updated.
+//! Time: speed and the engine's scheduler. A hero action of cost `c` takes `100·c/speed`
+//! time; the world then advances by that much: effects tick, and the actors on the hero's
+//! level (the hero and its monsters) take their turns in the order of the engine's schedule
+//! ([`alembic::schedule`]) until the hero is next, each action of cost `c` putting its actor
+//! `100·c/its speed` later. Wandering monsters may appear out of sight, and the hero's map
+//! memory is updated.
 
-use alembic::{Error, Game, HookCtx, Hooks};
+use alembic::schedule::Advance;
+use alembic::{Error, Game, HookCtx, Hooks, ThingId};
 
 use super::ai;
 use super::effects;
@@ -12,16 +15,22 @@ use super::world::{
     TileTable, creatures_on_level, hero, hero_view_with, random_floor, sight_blockers_near,
 };
 use crate::alchemy::props::{
-    APS, AWAY_SINCE, FOE, GAME_OVER, IS_CREATURE, LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
+    AWAY_SINCE, FOE, GAME_OVER, IS_CREATURE, LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
 };
 
-/// Most actions a monster may take in one world step (a safety net against huge speeds).
+/// Most actions a monster may take, on average, in one world step (a safety net against
+/// huge speeds: the step stops after this many per actor even if the hero is not next).
 const MAX_ACTIONS: usize = 8;
 
 /// Time an action of `cost` takes an actor of `speed`.
 #[must_use]
 pub fn action_time(cost: i32, speed: i32) -> i32 {
     (100i32.saturating_mul(cost) / speed.max(10)).max(1)
+}
+
+/// The schedule's delay for an action of `cost` by an actor of `speed` ([`action_time`]).
+fn delay(cost: i32, speed: i32) -> u64 {
+    u64::try_from(action_time(cost, speed)).unwrap_or(1)
 }
 
 /// Advance the world by `elapsed` time after a hero action.
@@ -46,32 +55,45 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
     let seen_from = game.location(h)?;
     let terrain = game.terrain().clone();
     let blockers = sight_blockers_near(game, seen_from);
-    for m in creatures_on_level(game, z) {
+    // The hero acts again `elapsed` from now: the schedule's clock stands at the hero's turn.
+    game.schedule_mut(h, u64::try_from(elapsed).unwrap_or(1))?;
+    let level = creatures_on_level(game, z);
+    for &m in &level {
         if m == h || !game.contains(m) {
             continue;
         }
         effects::tick(game, hooks, m, elapsed)?;
         // Its effects may have killed it (poison, sickness, healing on the undead).
-        if !game.contains(m) {
-            continue;
+        if game.contains(m) && !game.is_scheduled(m) {
+            // New on the level (arrived, spawned, or the hero came back): it acts now.
+            game.schedule_mut(m, 0)?;
         }
-        let mut aps = game.query(m, &APS)?.saturating_add(elapsed);
-        let mut n = 0;
-        while aps > 0 && n < MAX_ACTIONS && game.contains(m) {
-            let cost = ai::act(game, hooks, m, h, &view, &table)?;
-            let speed = if game.contains(m) {
-                game.query(m, &SPEED)?
-            } else {
-                100
-            };
-            aps = aps.saturating_sub(action_time(cost, speed));
-            n += 1;
-            if game.var(&GAME_OVER).unwrap_or(false) {
-                break;
-            }
+    }
+    // Only the hero's level is simulated: nobody elsewhere stays in the queue.
+    let elsewhere: Vec<ThingId> = game
+        .actors()
+        .filter(|&a| a != h && level.binary_search(&a).is_err())
+        .collect();
+    for a in elsewhere {
+        game.unschedule_mut(a);
+    }
+    if game.var(&GAME_OVER).unwrap_or(false) {
+        return Ok(());
+    }
+    // Whoever is next acts, until the hero is: advancing by no action brings the clock to the
+    // next actor without running a hook, and Alchemy's own AI plays its turn.
+    let mut ctx = HookCtx::new(hooks);
+    for _ in 0..MAX_ACTIONS.saturating_mul(level.len().max(1)) {
+        let Advance::Stopped(m) = game.advance_until_mut(&mut ctx, 0, |_, _| true)? else {
+            break;
+        };
+        if m == h {
+            break;
         }
+        let cost = ai::act(game, hooks, m, h, &view, &table)?;
         if game.contains(m) {
-            game.set_mut(m, &APS, aps.min(100))?;
+            let speed = game.query(m, &SPEED)?;
+            game.schedule_mut(m, delay(cost, speed))?;
         }
         if game.var(&GAME_OVER).unwrap_or(false) {
             return Ok(());
@@ -102,7 +124,7 @@ pub const HEAL_TIME: i64 = 4000;
 
 /// The hero slowly recovers: one hit point per `HEAL_TIME / TG` time (every five turns
 /// at TG 8).
-fn natural_healing(game: &mut Game, h: alembic::ThingId, elapsed: i32) -> Result<(), Error> {
+fn natural_healing(game: &mut Game, h: ThingId, elapsed: i32) -> Result<(), Error> {
     let tg = game.query(h, &TG)?.max(1);
     let acc = game
         .var(&REGEN_ACC)
@@ -156,9 +178,9 @@ pub fn leave_level(game: &mut Game, z: i32) -> Result<(), Error> {
         let mut t = game.get_thing(m)?.clone();
         t.remove_prop_mut(LAST_SEEN.key());
         t.remove_prop_mut(FOE.key());
-        t.set_mut(&APS, 0);
         t.set_mut(&AWAY_SINCE, now);
         game.update_thing_mut(t)?;
+        game.unschedule_mut(m);
     }
     Ok(())
 }

@@ -2,7 +2,10 @@
 
 use std::cell::RefCell;
 
-use alembic::{Error, Game, Loc, LocBox, ThingId, fov::Fov, fov::VisibleSet, fov::field_of_view, path::Pathfinder};
+use alembic::{
+    Error, Game, Loc, LocBox, ThingId, fov::Fov, fov::VisibleSet, fov::field_of_view,
+    path::Pathfinder,
+};
 
 use crate::alchemy::props::{
     HERO, IS_BLOCKING, IS_CREATURE, IS_DANGEROUS, IS_FLOOR, IS_FLYING, IS_ITEM, IS_SCENERY,
