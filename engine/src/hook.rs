@@ -134,7 +134,9 @@ impl Hooks {
 /// the game stays deterministic whatever the store holds.
 ///
 /// ```
-/// use alembic::{Dir, Error, Game, props::Hook, hook::HookCall, HookCtx, Hooks, Library, Loc, hook::ON_CREATE, Props};
+/// use alembic::hook::{HookCall, ON_CREATE};
+/// use alembic::props::Hook;
+/// use alembic::{Dir, Error, Game, HookCtx, Hooks, Library, Loc, Props};
 ///
 /// /// How many things were created this turn: shared between hook calls.
 /// #[derive(Default)]

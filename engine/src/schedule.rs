@@ -207,7 +207,10 @@ impl Game {
     /// [`NORMAL_ACTION`]. All or nothing: if a hook fails, the game is as it was.
     ///
     /// ```
-    /// use alembic::{schedule::Advance, Error, Game, hook::HookCall, HookCtx, Hooks, Loc, schedule::NORMAL_ACTION, hook::ON_ACTION, props::Hook, Prop, Props, schedule::SPEED, Thing};
+    /// use alembic::hook::{HookCall, ON_ACTION};
+    /// use alembic::props::Hook;
+    /// use alembic::schedule::{Advance, NORMAL_ACTION, SPEED};
+    /// use alembic::{Error, Game, HookCtx, Hooks, Loc, Prop, Props, Thing};
     /// const MOVES: Prop<i32> = Prop::with_default("moves", 0);
     /// fn act(g: &mut Game, _: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     ///     let n = g.query(call.this, &MOVES)?;

@@ -17,7 +17,7 @@
 //! nothing here panics on any input, performs I/O or keeps global state.
 //!
 //! ```
-//! use alembic::{wizard::WizardCommands, wizard::WizardError, wizard::WizardOutcome, wizard::WizardSpec};
+//! use alembic::wizard::{WizardCommands, WizardError, WizardOutcome, WizardSpec};
 //!
 //! // A toy game: the state is just a number.
 //! let cmds = WizardCommands::<i64>::new()
