@@ -16,9 +16,11 @@
 //! flat directory of every chunk over their bounding box, built on request with
 //! [`Grid::build_directory_mut`]: a read is then one directory load and one cell load.
 //! Clones share the directory; any write drops it first (so a sole owner still writes in
-//! place). Chunks scattered too widely (a box over four times their number plus 1,024 slots)
-//! get no directory and keep reading through the tree. The directory is plain data in the
-//! value: no lazy cell, no counter, nothing changes behind `&self`.
+//! place). Chunks scattered too widely for a flat box (over four times their number plus 1,024
+//! slots) get a hashed directory instead: an open-addressing table of chunk coordinates, so a
+//! read is one hash, usually one probe and one cell load, not a walk down a tall tree. The
+//! directory is plain data in the value: no lazy cell, no counter, nothing changes behind
+//! `&self`.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -46,7 +48,8 @@ pub(crate) struct Chunk<T> {
 /// - [`set`](Grid::set) (persistent): Θ(h) — copies one 256-cell chunk and h small nodes;
 /// - [`set_mut`](Grid::set_mut): Θ(h), in place when this value is the sole owner of the path;
 /// - memory: the written chunks (256 cells each) plus ≈ 1/7 of a node per chunk, and once
-///   built, one pointer per chunk slot of the directory (shared by clones).
+///   built, one pointer per chunk slot of the directory, or for scattered chunks 24 bytes
+///   per slot of a hash table at most half full (shared by clones).
 ///
 /// `Grid` is `Send + Sync` when `T` is.
 ///
@@ -64,9 +67,92 @@ pub struct Grid<T> {
     tree: Tree<Chunk<T>>,
     /// Chunks written so far (sizes the directory's build threshold).
     chunk_count: usize,
-    /// A flat directory of every chunk, built by `build_directory_mut`, shared by clones,
-    /// dropped by every write. `None`: not built, or the chunks are too scattered for one.
-    dir: Option<Arc<Dir<T>>>,
+    /// A directory of every chunk, built by `build_directory_mut`, shared by clones, dropped
+    /// by every write. `None`: not built.
+    dir: Option<Arc<Directory<T>>>,
+}
+
+/// A grid's read directory: flat over the chunks' bounding box when they are compact, a hash
+/// table of chunk coordinates when they are scattered.
+enum Directory<T> {
+    /// Every chunk of the bounding box in one array.
+    Flat(Dir<T>),
+    /// Only the written chunks, by chunk coordinates.
+    Hashed(HashDir<T>),
+}
+
+impl<T: Clone> Directory<T> {
+    #[inline(always)]
+    fn get<'a>(&'a self, loc: Loc, default: &'a T) -> &'a T {
+        match self {
+            Directory::Flat(d) => d.get(loc),
+            Directory::Hashed(h) => h.get(loc).unwrap_or(default),
+        }
+    }
+}
+
+/// An open-addressing hash table (linear probing, at most half full) from chunk coordinates
+/// to the grid's written chunks: a scattered grid's read is one hash, usually one probe and
+/// one cell load, instead of a walk down a tall tree.
+struct HashDir<T> {
+    /// Chunk coordinates (x / 16, y / 16, z) of each slot; meaningful where `chunks` is set.
+    keys: Box<[[i32; 3]]>,
+    chunks: Box<[Option<Arc<Chunk<T>>>]>,
+    /// `64 - log₂(slots)`: the hash's top bits pick the first slot.
+    shift: u32,
+}
+
+impl<T> HashDir<T> {
+    /// The first slot to probe for chunk coordinates `k` (a multiplicative hash: fixed, so
+    /// reads are deterministic; the table is a read cache and never hashed or saved).
+    #[inline(always)]
+    fn home(&self, k: [i32; 3]) -> usize {
+        const M: u64 = 0x9E37_79B9_7F4A_7C15;
+        let xy = u64::from(k[0] as u32) | (u64::from(k[1] as u32) << 32);
+        let h = (xy ^ u64::from(k[2] as u32).wrapping_mul(M).rotate_left(29)).wrapping_mul(M);
+        (h >> self.shift) as usize
+    }
+
+    /// The table of these chunks (coordinates from `i32` cells, each once).
+    fn build(found: &[([i64; 3], &Arc<Chunk<T>>)]) -> Self {
+        let slots = (2 * found.len()).next_power_of_two().max(2);
+        let mut d = HashDir {
+            keys: vec![[0; 3]; slots].into(),
+            chunks: (0..slots).map(|_| None).collect(),
+            shift: 64 - slots.trailing_zeros(),
+        };
+        let mask = slots - 1;
+        for (a, c) in found {
+            let k = [a[0] as i32, a[1] as i32, a[2] as i32];
+            let mut i = d.home(k);
+            while d.chunks[i].is_some() {
+                i = (i + 1) & mask;
+            }
+            d.keys[i] = k;
+            d.chunks[i] = Some(Arc::clone(c));
+        }
+        d
+    }
+
+    /// The cell at `loc`, or `None` when its chunk was never written.
+    #[inline(always)]
+    fn get(&self, loc: Loc) -> Option<&T> {
+        let k = [loc.x >> CHUNK_BITS, loc.y >> CHUNK_BITS, loc.z];
+        let mask = self.chunks.len() - 1;
+        let mut i = self.home(k);
+        // At most half full: an empty slot ends every probe.
+        loop {
+            match self.chunks.get(i) {
+                Some(Some(c)) => {
+                    if self.keys.get(i) == Some(&k) {
+                        return Some(&c.cells[cell_index(loc)]);
+                    }
+                }
+                _ => return None,
+            }
+            i = (i + 1) & mask;
+        }
+    }
 }
 
 impl<T: Clone> Clone for Grid<T> {
@@ -95,9 +181,9 @@ struct Dir<T> {
 }
 
 impl<T: Clone> Dir<T> {
-    /// The directory of `tree`'s chunks, or `None` when their bounding box holds more than
-    /// four times as many chunk slots as there are chunks (plus 1,024).
-    fn build(tree: &Tree<Chunk<T>>, count: usize, default: &T) -> Option<Dir<T>> {
+    /// The directory of `tree`'s chunks: flat, unless their bounding box holds more than four
+    /// times as many chunk slots as there are chunks (plus 1,024); then hashed.
+    fn build(tree: &Tree<Chunk<T>>, count: usize, default: &T) -> Directory<T> {
         let mut found = Vec::with_capacity(count);
         let mut lo = [i64::MAX; 3];
         let mut hi = [i64::MIN; 3];
@@ -144,7 +230,7 @@ impl<T: Clone> Dir<T> {
         let span = |a: usize| u64::try_from(hi[a] - lo[a] + 1).unwrap_or(0);
         let slots = span(0).saturating_mul(span(1)).saturating_mul(span(2));
         if slots > 4 * found.len() as u64 + 1024 {
-            return None;
+            return Directory::Hashed(HashDir::build(&found));
         }
         let size = [span(0) as u32, span(1) as u32, span(2) as u32];
         let blank = Arc::new(Chunk {
@@ -157,7 +243,7 @@ impl<T: Clone> Dir<T> {
                 + (a[0] - lo[0]) as u64;
             chunks[i as usize] = Arc::clone(c);
         }
-        Some(Dir {
+        Directory::Flat(Dir {
             // Chunk coordinates of written cells come from i32 locations.
             first: [lo[0] as i32, lo[1] as i32, lo[2] as i32],
             size,
@@ -214,18 +300,23 @@ impl<T: Clone + PartialEq> Grid<T> {
     #[inline]
     pub fn get(&self, loc: Loc) -> &T {
         if let Some(dir) = &self.dir {
-            return dir.get(loc);
+            return dir.get(loc, &self.default);
         }
         self.get_walking(loc)
     }
 
-    /// Build the flat directory that makes [`get`](Grid::get) one directory load and one
-    /// cell load, unless the chunks are too scattered for one. Θ(chunks); nothing to do when
-    /// it is built already. Every write drops it, so build it after a batch of writes (the
+    /// Build the directory that makes [`get`](Grid::get) one directory load and one cell
+    /// load: flat over the chunks' bounding box, or, when the chunks are too scattered for
+    /// one, a hash table of their coordinates (one hash, usually one probe, one cell load).
+    /// Θ(chunks); nothing to do when it is built already. Every write drops it, so build it after a batch of writes (the
     /// game does for its terrain when the turn advances).
     pub fn build_directory_mut(&mut self) {
         if self.dir.is_none() && self.chunk_count > 0 {
-            self.dir = Dir::build(&self.tree, self.chunk_count, &self.default).map(Arc::new);
+            self.dir = Some(Arc::new(Dir::build(
+                &self.tree,
+                self.chunk_count,
+                &self.default,
+            )));
         }
     }
 
@@ -417,18 +508,28 @@ impl<T: Clone + PartialEq> Grid<T> {
         if chunks.len() != self.chunk_count {
             return Err("grid chunk count is stale");
         }
-        if let Some(dir) = &self.dir {
+        if let Some(dir) = self.dir.as_deref() {
             for (at, c) in chunks {
-                if !std::ptr::eq(dir.get(corner(at)), &c.cells[0]) {
+                if !std::ptr::eq(dir.get(corner(at), &self.default), &c.cells[0]) {
                     return Err("grid directory and tree disagree");
                 }
             }
-            // Every other slot is the one shared chunk of default values.
-            let mut distinct: Vec<*const Chunk<T>> = dir.chunks.iter().map(Arc::as_ptr).collect();
-            distinct.sort_unstable();
-            distinct.dedup();
-            if distinct.len() > self.chunk_count + 1 {
-                return Err("grid directory holds chunks the tree does not");
+            match dir {
+                Directory::Flat(dir) => {
+                    // Every other slot is the one shared chunk of default values.
+                    let mut distinct: Vec<*const Chunk<T>> =
+                        dir.chunks.iter().map(Arc::as_ptr).collect();
+                    distinct.sort_unstable();
+                    distinct.dedup();
+                    if distinct.len() > self.chunk_count + 1 {
+                        return Err("grid directory holds chunks the tree does not");
+                    }
+                }
+                Directory::Hashed(h) => {
+                    if h.chunks.iter().flatten().count() != self.chunk_count {
+                        return Err("grid directory holds chunks the tree does not");
+                    }
+                }
             }
         }
         Ok(())
@@ -1008,23 +1109,27 @@ mod tests {
                 }
                 o.insert(l, v);
             }
-            for y in -60..70 {
-                for x in -60..60 {
-                    for z in -3..4 {
-                        let l = Loc::new(x, y, z);
-                        assert_eq!(*g.get(l), o.get(&l).copied().unwrap_or(0), "{l}");
+            let read_all = |g: &Grid<u32>| {
+                for y in -60..70 {
+                    for x in -60..60 {
+                        for z in -3..4 {
+                            let l = Loc::new(x, y, z);
+                            assert_eq!(*g.get(l), o.get(&l).copied().unwrap_or(0), "{l}");
+                        }
                     }
                 }
-            }
-            for (l, v) in &o {
-                assert_eq!(g.get(*l), v, "{l}");
-            }
-            // Compact writes get a directory; scattered ones (from step 30) read the tree.
+                for (l, v) in &o {
+                    assert_eq!(g.get(*l), v, "{l}");
+                }
+            };
+            assert!(!g.has_directory());
+            read_all(&g);
+            // Compact writes get a flat directory; scattered ones (from step 30) a hashed one.
             g.build_directory_mut();
-            assert_eq!(g.has_directory(), step < 30, "step {step}");
-            for (l, v) in &o {
-                assert_eq!(g.get(*l), v, "{l}");
-            }
+            assert!(g.has_directory());
+            let hashed = matches!(g.dir.as_deref(), Some(Directory::Hashed(_)));
+            assert_eq!(hashed, step >= 30, "step {step}");
+            read_all(&g);
             g.check_invariants().unwrap();
             versions.push((g.clone(), o.clone()));
         }
