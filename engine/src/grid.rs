@@ -72,9 +72,12 @@ pub struct Grid<T> {
     dir: Option<Arc<Directory<T>>>,
 }
 
-/// A grid's read directory: flat over the chunks' bounding box when they are compact, a hash
-/// table of chunk coordinates when they are scattered.
+/// A grid's read directory: a flat copy of the cells of the chunks' bounding box when the
+/// chunks fill most of it, a flat array of chunk pointers when they fill a good part of it,
+/// a hash table of chunk coordinates when they are scattered.
 enum Directory<T> {
+    /// Every cell of the bounding box in one array: a read is one cell load.
+    Cells(CellDir<T>),
     /// Every chunk of the bounding box in one array.
     Flat(Dir<T>),
     /// Only the written chunks, by chunk coordinates.
@@ -85,9 +88,72 @@ impl<T: Clone> Directory<T> {
     #[inline(always)]
     fn get<'a>(&'a self, loc: Loc, default: &'a T) -> &'a T {
         match self {
+            Directory::Cells(d) => d.get(loc).unwrap_or(default),
             Directory::Flat(d) => d.get(loc),
             Directory::Hashed(h) => h.get(loc).unwrap_or(default),
         }
+    }
+}
+
+/// The cells of a box of whole chunks, copied into one (z, y, x)-major array, like a flat
+/// `Vec` indexed by location: what a compact grid that is read far more than it is written
+/// (the game's terrain) reads through.
+struct CellDir<T> {
+    /// The box's first cell.
+    first: [i32; 3],
+    /// Cells along x and y, and levels.
+    size: [u32; 3],
+    cells: Box<[T]>,
+}
+
+impl<T: Clone> CellDir<T> {
+    /// The cells of the chunks `found` over the box of chunks `lo..=hi` (`size` chunks along
+    /// each axis); unwritten chunks of the box read as `default`.
+    fn build(
+        found: &[([i64; 3], &Arc<Chunk<T>>)],
+        lo: [i64; 3],
+        size: [u32; 3],
+        default: &T,
+    ) -> Self {
+        let side = SIDE as usize;
+        let w = size[0] as usize * side;
+        let h = size[1] as usize * side;
+        let mut cells = vec![default.clone(); w * h * size[2] as usize];
+        for (a, c) in found {
+            let x0 = (a[0] - lo[0]) as usize * side;
+            let y0 = (a[1] - lo[1]) as usize * side;
+            let z = (a[2] - lo[2]) as usize;
+            for (dy, row) in c.cells.chunks_exact(side).enumerate() {
+                let start = (z * h + y0 + dy) * w + x0;
+                if let Some(dst) = cells.get_mut(start..start + side) {
+                    dst.clone_from_slice(row);
+                }
+            }
+        }
+        CellDir {
+            // Chunk coordinates of written cells come from i32 locations.
+            first: [
+                (lo[0] << CHUNK_BITS) as i32,
+                (lo[1] << CHUNK_BITS) as i32,
+                lo[2] as i32,
+            ],
+            size: [w as u32, h as u32, size[2]],
+            cells: cells.into(),
+        }
+    }
+
+    /// The cell at `loc` when it lies in the box.
+    #[inline(always)]
+    fn get(&self, loc: Loc) -> Option<&T> {
+        let dx = loc.x.wrapping_sub(self.first[0]) as u32;
+        let dy = loc.y.wrapping_sub(self.first[1]) as u32;
+        let dz = loc.z.wrapping_sub(self.first[2]) as u32;
+        if dx < self.size[0] && dy < self.size[1] && dz < self.size[2] {
+            let i = (dz as usize * self.size[1] as usize + dy as usize) * self.size[0] as usize
+                + dx as usize;
+            return self.cells.get(i);
+        }
+        None
     }
 }
 
@@ -181,8 +247,10 @@ struct Dir<T> {
 }
 
 impl<T: Clone> Dir<T> {
-    /// The directory of `tree`'s chunks: flat, unless their bounding box holds more than four
-    /// times as many chunk slots as there are chunks (plus 1,024); then hashed.
+    /// The directory of `tree`'s chunks: their cells copied when the chunks fill their
+    /// bounding box but for at most as many blank chunk slots as chunks (plus 8), else the
+    /// chunks in a flat array when the box holds at most four times as many slots as chunks
+    /// (plus 1,024), else hashed.
     fn build(tree: &Tree<Chunk<T>>, count: usize, default: &T) -> Directory<T> {
         let mut found = Vec::with_capacity(count);
         let mut lo = [i64::MAX; 3];
@@ -233,6 +301,9 @@ impl<T: Clone> Dir<T> {
             return Directory::Hashed(HashDir::build(&found));
         }
         let size = [span(0) as u32, span(1) as u32, span(2) as u32];
+        if slots <= 2 * found.len() as u64 + 8 {
+            return Directory::Cells(CellDir::build(&found, lo, size, default));
+        }
         let blank = Arc::new(Chunk {
             cells: std::array::from_fn(|_| default.clone()),
         });
@@ -508,7 +579,28 @@ impl<T: Clone + PartialEq> Grid<T> {
         if chunks.len() != self.chunk_count {
             return Err("grid chunk count is stale");
         }
-        if let Some(dir) = self.dir.as_deref() {
+        if let Some(Directory::Cells(d)) = self.dir.as_deref() {
+            // The copy holds every chunk, and every cell of its box reads as in the tree.
+            if chunks.iter().any(|(at, _)| d.get(corner(*at)).is_none()) {
+                return Err("grid directory misses a chunk");
+            }
+            let [w, h, _] = d.size;
+            for (i, v) in d.cells.iter().enumerate() {
+                let (x, y, z) = (
+                    i % w as usize,
+                    i / w as usize % h as usize,
+                    i / (w * h) as usize,
+                );
+                let loc = Loc::new(
+                    d.first[0].wrapping_add(x as i32),
+                    d.first[1].wrapping_add(y as i32),
+                    d.first[2].wrapping_add(z as i32),
+                );
+                if *v != *self.get_walking(loc) {
+                    return Err("grid directory and tree disagree");
+                }
+            }
+        } else if let Some(dir) = self.dir.as_deref() {
             for (at, c) in chunks {
                 if !std::ptr::eq(dir.get(corner(at), &self.default), &c.cells[0]) {
                     return Err("grid directory and tree disagree");
@@ -530,6 +622,7 @@ impl<T: Clone + PartialEq> Grid<T> {
                         return Err("grid directory holds chunks the tree does not");
                     }
                 }
+                Directory::Cells(_) => {}
             }
         }
         Ok(())
@@ -1129,6 +1222,14 @@ mod tests {
             assert!(g.has_directory());
             let hashed = matches!(g.dir.as_deref(), Some(Directory::Hashed(_)));
             assert_eq!(hashed, step >= 30, "step {step}");
+            if step == 0 {
+                // A few scattered writes in a box: the chunk pointers.
+                assert!(matches!(g.dir.as_deref(), Some(Directory::Flat(_))));
+            }
+            if step == 29 {
+                // The box filled up: its cells copied.
+                assert!(matches!(g.dir.as_deref(), Some(Directory::Cells(_))));
+            }
             read_all(&g);
             g.check_invariants().unwrap();
             versions.push((g.clone(), o.clone()));
