@@ -67,8 +67,11 @@ pub struct Grid<T> {
     tree: Tree<Chunk<T>>,
     /// Chunks written so far (sizes the directory's build threshold).
     chunk_count: usize,
+    /// The flat copy of the cells, when `build_directory_mut` made one (then `dir` is
+    /// `None`): kept in the grid itself, so a read's box check uses the grid's own fields.
+    flat: CellDir<T>,
     /// A directory of every chunk, built by `build_directory_mut`, shared by clones, dropped
-    /// by every write. `None`: not built.
+    /// by every write. `None`: not built, or the cells are in `flat`.
     dir: Option<Arc<Directory<T>>>,
 }
 
@@ -98,15 +101,26 @@ impl<T: Clone> Directory<T> {
 /// The cells of a box of whole chunks, copied into one (z, y, x)-major array, like a flat
 /// `Vec` indexed by location: what a compact grid that is read far more than it is written
 /// (the game's terrain) reads through.
+#[derive(Clone)]
 struct CellDir<T> {
     /// The box's first cell.
     first: [i32; 3],
-    /// Cells along x and y, and levels.
+    /// Cells along x and y, and levels (all 0 when there is no copy).
     size: [u32; 3],
-    cells: Box<[T]>,
+    /// The cells, shared by clones; `None` when there is no copy.
+    cells: Option<Arc<[T]>>,
 }
 
 impl<T: Clone> CellDir<T> {
+    /// No copy: every read misses. Θ(1), no allocation.
+    fn none() -> Self {
+        CellDir {
+            first: [0; 3],
+            size: [0; 3],
+            cells: None,
+        }
+    }
+
     /// The cells of the chunks `found` over the box of chunks `lo..=hi` (`size` chunks along
     /// each axis); unwritten chunks of the box read as `default`.
     fn build(
@@ -138,7 +152,7 @@ impl<T: Clone> CellDir<T> {
                 lo[2] as i32,
             ],
             size: [w as u32, h as u32, size[2]],
-            cells: cells.into(),
+            cells: Some(cells.into()),
         }
     }
 
@@ -151,7 +165,7 @@ impl<T: Clone> CellDir<T> {
         if dx < self.size[0] && dy < self.size[1] && dz < self.size[2] {
             let i = (dz as usize * self.size[1] as usize + dy as usize) * self.size[0] as usize
                 + dx as usize;
-            return self.cells.get(i);
+            return self.cells.as_deref()?.get(i);
         }
         None
     }
@@ -227,6 +241,7 @@ impl<T: Clone> Clone for Grid<T> {
             default: self.default.clone(),
             tree: self.tree.clone(),
             chunk_count: self.chunk_count,
+            flat: self.flat.clone(),
             dir: self.dir.clone(),
         }
     }
@@ -352,6 +367,7 @@ impl<T: Clone + PartialEq> Grid<T> {
             default,
             tree: Tree::default(),
             chunk_count: 0,
+            flat: CellDir::none(),
             dir: None,
         }
     }
@@ -370,6 +386,14 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// The value at `loc` (the default when never written).
     #[inline]
     pub fn get(&self, loc: Loc) -> &T {
+        if let Some(v) = self.flat.get(loc) {
+            return v;
+        }
+        self.get_uncopied(loc)
+    }
+
+    /// A read outside the flat copy of the cells: through the chunk directory, or the tree.
+    fn get_uncopied(&self, loc: Loc) -> &T {
         if let Some(dir) = &self.dir {
             return dir.get(loc, &self.default);
         }
@@ -382,19 +406,18 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// Θ(chunks); nothing to do when it is built already. Every write drops it, so build it after a batch of writes (the
     /// game does for its terrain when the turn advances).
     pub fn build_directory_mut(&mut self) {
-        if self.dir.is_none() && self.chunk_count > 0 {
-            self.dir = Some(Arc::new(Dir::build(
-                &self.tree,
-                self.chunk_count,
-                &self.default,
-            )));
+        if !self.has_directory() && self.chunk_count > 0 {
+            match Dir::build(&self.tree, self.chunk_count, &self.default) {
+                Directory::Cells(c) => self.flat = c,
+                d => self.dir = Some(Arc::new(d)),
+            }
         }
     }
 
     /// Whether a directory is built.
     #[must_use]
     pub fn has_directory(&self) -> bool {
-        self.dir.is_some()
+        self.dir.is_some() || self.flat.cells.is_some()
     }
 
     /// A read through the tree.
@@ -459,6 +482,7 @@ impl<T: Clone + PartialEq> Grid<T> {
     fn chunk_mut(&mut self, chunk: [i64; 3]) -> &mut Chunk<T> {
         // The directory shares the chunks: drop it first, so a sole owner writes in place.
         self.dir = None;
+        self.flat = CellDir::none();
         let default = &self.default;
         let slot = self.tree.slot_mut(chunk);
         if slot.is_none() {
@@ -579,13 +603,17 @@ impl<T: Clone + PartialEq> Grid<T> {
         if chunks.len() != self.chunk_count {
             return Err("grid chunk count is stale");
         }
-        if let Some(Directory::Cells(d)) = self.dir.as_deref() {
+        if let Some(cells) = self.flat.cells.as_deref() {
+            let d = &self.flat;
+            if self.dir.is_some() {
+                return Err("grid has two directories");
+            }
             // The copy holds every chunk, and every cell of its box reads as in the tree.
             if chunks.iter().any(|(at, _)| d.get(corner(*at)).is_none()) {
                 return Err("grid directory misses a chunk");
             }
             let [w, h, _] = d.size;
-            for (i, v) in d.cells.iter().enumerate() {
+            for (i, v) in cells.iter().enumerate() {
                 let (x, y, z) = (
                     i % w as usize,
                     i / w as usize % h as usize,
@@ -1228,7 +1256,7 @@ mod tests {
             }
             if step == 29 {
                 // The box filled up: its cells copied.
-                assert!(matches!(g.dir.as_deref(), Some(Directory::Cells(_))));
+                assert!(g.flat.cells.is_some());
             }
             read_all(&g);
             g.check_invariants().unwrap();
