@@ -13,10 +13,12 @@
 //! shared with the cell index.
 //!
 //! Reads are far more frequent than writes (terrain changes rarely), so a grid can carry a
-//! flat directory of every chunk over their bounding box, built on request with
-//! [`Grid::build_directory_mut`]: a read is then one directory load and one cell load.
-//! Clones share the directory; any write drops it first (so a sole owner still writes in
-//! place). Chunks scattered too widely for a flat box (over four times their number plus 1,024
+//! read directory, built on request with [`Grid::build_directory_mut`]. When the chunks fill
+//! their bounding box (a game's terrain), it is a flat (z, y, x) copy of the box's cells, kept
+//! in the grid value beside its box, so a read is a box check and one load; when they fill
+//! only part of it, a flat array of the box's chunks, so a read is one directory load and one
+//! cell load. Clones share the directory; any write drops it first (so a sole owner still
+//! writes in place). Chunks scattered too widely for a flat box (over four times their number plus 1,024
 //! slots) get a hashed directory instead: an open-addressing table of chunk coordinates, so a
 //! read is one hash, usually one probe and one cell load, not a walk down a tall tree. The
 //! directory is plain data in the value: no lazy cell, no counter, nothing changes behind
@@ -41,15 +43,17 @@ pub(crate) struct Chunk<T> {
 /// grid's default value.
 ///
 /// Costs (n = cells written, h = tree height ≈ log₂ of the world's extent in chunks, ≤ 33):
-/// - clone: Θ(1) (one reference-count increment);
+/// - clone: Θ(1) (a reference-count increment for the tree, and one for each directory);
 /// - [`get`](Grid::get): Θ(1) through the directory (once
 ///   [`build_directory_mut`](Grid::build_directory_mut) built it: Θ(chunks)), else Θ(h)
 ///   pointer hops;
 /// - [`set`](Grid::set) (persistent): Θ(h) — copies one 256-cell chunk and h small nodes;
 /// - [`set_mut`](Grid::set_mut): Θ(h), in place when this value is the sole owner of the path;
 /// - memory: the written chunks (256 cells each) plus ≈ 1/7 of a node per chunk, and once
-///   built, one pointer per chunk slot of the directory, or for scattered chunks 24 bytes
-///   per slot of a hash table at most half full (shared by clones).
+///   built, the directory (shared by clones): a second copy of the cells when the chunks
+///   fill their bounding box (at most one blank chunk slot per chunk, plus 8), else one
+///   pointer per chunk slot of the box, or for scattered chunks 24 bytes per slot of a hash
+///   table at most half full.
 ///
 /// `Grid` is `Send + Sync` when `T` is.
 ///
