@@ -505,7 +505,9 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// pathfinding and AI callbacks should read through. Reads outside the box fall back to
     /// [`get`](Grid::get), so the view answers every location like the grid.
     ///
-    /// Θ(chunks in the box · h) to build; one pointer per chunk (a 80 × 50 level: 20).
+    /// Θ(chunks in the box · h) to build; one pointer per chunk (a 80 × 50 level: 20). A grid
+    /// carrying a flat copy of its cells (see [`build_directory_mut`](Grid::build_directory_mut))
+    /// shares it with the view instead: Θ(1).
     ///
     /// ```
     /// use alembic::{Grid, Loc, LocBox};
@@ -666,6 +668,8 @@ const CELLS_PER_ROW: usize = SIDE as usize;
 /// A read-only view of a box of a [`Grid`] with its chunks resolved: see [`Grid::view`].
 pub struct GridView<'a, T> {
     grid: &'a Grid<T>,
+    /// The grid's flat copy of its cells, when it carries one (then `dir` is empty).
+    cells: CellDir<T>,
     /// The box's chunks (unwritten ones share one chunk of defaults).
     dir: Dir<T>,
 }
@@ -678,8 +682,20 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
             chunks: Box::default(),
             default: grid.default.clone(),
         };
+        if grid.flat.cells.is_some() {
+            // Every cell is one load already: share the copy, Θ(1).
+            return GridView {
+                grid,
+                cells: grid.flat.clone(),
+                dir: empty(),
+            };
+        }
         if area.is_empty() {
-            return GridView { grid, dir: empty() };
+            return GridView {
+                grid,
+                cells: CellDir::none(),
+                dir: empty(),
+            };
         }
         let first = [
             area.min.x >> CHUNK_BITS,
@@ -694,7 +710,11 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
         let span = |a: usize| (i64::from(last[a]) - i64::from(first[a]) + 1) as u64;
         // A box too large to resolve (over 2^22 chunks) reads through the grid.
         if span(0).saturating_mul(span(1)).saturating_mul(span(2)) > 1 << 22 {
-            return GridView { grid, dir: empty() };
+            return GridView {
+                grid,
+                cells: CellDir::none(),
+                dir: empty(),
+            };
         }
         let size = [span(0) as u32, span(1) as u32, span(2) as u32];
         let blank = Arc::new(Chunk {
@@ -717,6 +737,7 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
         }
         GridView {
             grid,
+            cells: CellDir::none(),
             dir: Dir {
                 first,
                 size,
@@ -729,6 +750,9 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
     /// The value at `loc`, as [`Grid::get`] gives it.
     #[inline]
     pub fn get(&self, loc: Loc) -> &T {
+        if let Some(v) = self.cells.get(loc) {
+            return v;
+        }
         match self.dir.get_in(loc) {
             Some(v) => v,
             None => self.outside(loc),
@@ -1180,28 +1204,44 @@ mod tests {
             );
             g.set_mut(l, i + 1);
         }
+        // The compact grid with its flat copy of the cells, which views share.
+        let mut compact = g.clone();
+        compact.build_directory_mut();
+        assert!(compact.flat.cells.is_some());
         g.set_mut(Loc::new(i32::MAX, i32::MIN, 1), 5);
-        for area in [
-            LocBox::rect(-17, -9, 50, 33, 0),
-            LocBox::new(Loc::new(-40, -30, -1), Loc::new(50, 40, 3)),
-            LocBox::rect(3, 3, 0, 5, 0),
-            LocBox::new(
-                Loc::new(i32::MIN, i32::MIN, 0),
-                Loc::new(i32::MAX, i32::MAX, 2),
-            ),
-        ] {
-            let v = g.view(area);
-            for y in -45..55 {
-                for x in -55..65 {
-                    for z in -2..4 {
-                        let l = Loc::new(x, y, z);
-                        assert_eq!(v.get(l), g.get(l), "{l} in view of {area:?}");
+        for (g, far_value) in [(&g, 5), (&compact, 0)] {
+            for area in [
+                LocBox::rect(-17, -9, 50, 33, 0),
+                LocBox::new(Loc::new(-40, -30, -1), Loc::new(50, 40, 3)),
+                LocBox::rect(3, 3, 0, 5, 0),
+                LocBox::new(
+                    Loc::new(i32::MIN, i32::MIN, 0),
+                    Loc::new(i32::MAX, i32::MAX, 2),
+                ),
+            ] {
+                let v = g.view(area);
+                for y in -45..55 {
+                    for x in -55..65 {
+                        for z in -2..4 {
+                            let l = Loc::new(x, y, z);
+                            assert_eq!(v.get(l), g.get(l), "{l} in view of {area:?}");
+                        }
                     }
                 }
+                let far = Loc::new(i32::MAX, i32::MIN, 1);
+                assert_eq!(*v.get(far), far_value);
             }
-            let far = Loc::new(i32::MAX, i32::MIN, 1);
-            assert_eq!(*v.get(far), 5);
         }
+        // Reads through the copy match reads through the tree.
+        for y in -45..55 {
+            for x in -55..65 {
+                for z in -2..4 {
+                    let l = Loc::new(x, y, z);
+                    assert_eq!(compact.get(l), compact.get_walking(l), "{l}");
+                }
+            }
+        }
+        compact.check_invariants().unwrap();
     }
 
     #[test]
