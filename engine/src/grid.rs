@@ -393,11 +393,15 @@ impl<T: Clone + PartialEq> Grid<T> {
         if let Some(v) = self.flat.get(loc) {
             return v;
         }
-        self.get_uncopied(loc)
+        self.get_uncopied(loc.x, loc.y, loc.z)
     }
 
     /// A read outside the flat copy of the cells: through the chunk directory, or the tree.
-    fn get_uncopied(&self, loc: Loc) -> &T {
+    /// Out of line, with the coordinates in registers, so that a loop of reads keeps its
+    /// fast path tight.
+    #[inline(never)]
+    fn get_uncopied(&self, x: i32, y: i32, z: i32) -> &T {
+        let loc = Loc::new(x, y, z);
         if let Some(dir) = &self.dir {
             return dir.get(loc, &self.default);
         }
