@@ -151,6 +151,10 @@ fn bench_get(c: &mut Criterion) {
         sg.set_mut(*l, i as u16 + 1);
         map.insert(*l, i as u16 + 1);
     }
+    // The same cells without a directory (every read walks the tall tree), then with the
+    // hashed directory `build_directory_mut` gives scattered chunks.
+    let tree_only = sg.clone();
+    sg.build_directory_mut();
     let probes: Vec<Loc> = sparse.iter().step_by(10).copied().collect();
     let mut group = c.benchmark_group("grid/isolated_get");
     group.throughput(Throughput::Elements(probes.len() as u64));
@@ -168,6 +172,15 @@ fn bench_get(c: &mut Criterion) {
             let mut sum = 0u64;
             for l in &probes {
                 sum += u64::from(*sg.get(*l));
+            }
+            black_box(sum)
+        })
+    });
+    group.bench_function("grid_tree_walk", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for l in &probes {
+                sum += u64::from(*tree_only.get(*l));
             }
             black_box(sum)
         })

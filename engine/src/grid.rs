@@ -13,12 +13,16 @@
 //! shared with the cell index.
 //!
 //! Reads are far more frequent than writes (terrain changes rarely), so a grid can carry a
-//! flat directory of every chunk over their bounding box, built on request with
-//! [`Grid::build_directory_mut`]: a read is then one directory load and one cell load.
-//! Clones share the directory; any write drops it first (so a sole owner still writes in
-//! place). Chunks scattered too widely (a box over four times their number plus 1,024 slots)
-//! get no directory and keep reading through the tree. The directory is plain data in the
-//! value: no lazy cell, no counter, nothing changes behind `&self`.
+//! read directory, built on request with [`Grid::build_directory_mut`]. When the chunks fill
+//! their bounding box (a game's terrain), it is a flat (z, y, x) copy of the box's cells, kept
+//! in the grid value beside its box, so a read is a box check and one load; when they fill
+//! only part of it, a flat array of the box's chunks, so a read is one directory load and one
+//! cell load. Clones share the directory; any write drops it first (so a sole owner still
+//! writes in place). Chunks scattered too widely for a flat box (over four times their number plus 1,024
+//! slots) get a hashed directory instead: an open-addressing table of chunk coordinates, so a
+//! read is one hash, usually one probe and one cell load, not a walk down a tall tree. The
+//! directory is plain data in the value: no lazy cell, no counter, nothing changes behind
+//! `&self`.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -39,14 +43,17 @@ pub(crate) struct Chunk<T> {
 /// grid's default value.
 ///
 /// Costs (n = cells written, h = tree height ≈ log₂ of the world's extent in chunks, ≤ 33):
-/// - clone: Θ(1) (one reference-count increment);
+/// - clone: Θ(1) (a reference-count increment for the tree, and one for each directory);
 /// - [`get`](Grid::get): Θ(1) through the directory (once
 ///   [`build_directory_mut`](Grid::build_directory_mut) built it: Θ(chunks)), else Θ(h)
 ///   pointer hops;
 /// - [`set`](Grid::set) (persistent): Θ(h) — copies one 256-cell chunk and h small nodes;
 /// - [`set_mut`](Grid::set_mut): Θ(h), in place when this value is the sole owner of the path;
 /// - memory: the written chunks (256 cells each) plus ≈ 1/7 of a node per chunk, and once
-///   built, one pointer per chunk slot of the directory (shared by clones).
+///   built, the directory (shared by clones): a second copy of the cells when the chunks
+///   fill their bounding box (at most one blank chunk slot per chunk, plus 8), else one
+///   pointer per chunk slot of the box, or for scattered chunks 24 bytes per slot of a hash
+///   table at most half full.
 ///
 /// `Grid` is `Send + Sync` when `T` is.
 ///
@@ -75,9 +82,172 @@ pub struct Grid<T> {
     tree: Tree<Chunk<T>>,
     /// Chunks written so far (sizes the directory's build threshold).
     chunk_count: usize,
-    /// A flat directory of every chunk, built by `build_directory_mut`, shared by clones,
-    /// dropped by every write. `None`: not built, or the chunks are too scattered for one.
-    dir: Option<Arc<Dir<T>>>,
+    /// The flat copy of the cells, when `build_directory_mut` made one (then `dir` is
+    /// `None`): kept in the grid itself, so a read's box check uses the grid's own fields.
+    flat: CellDir<T>,
+    /// A directory of every chunk, built by `build_directory_mut`, shared by clones, dropped
+    /// by every write. `None`: not built, or the cells are in `flat`.
+    dir: Option<Arc<Directory<T>>>,
+}
+
+/// A grid's read directory: a flat copy of the cells of the chunks' bounding box when the
+/// chunks fill most of it, a flat array of chunk pointers when they fill a good part of it,
+/// a hash table of chunk coordinates when they are scattered.
+enum Directory<T> {
+    /// Every cell of the bounding box in one array: a read is one cell load.
+    Cells(CellDir<T>),
+    /// Every chunk of the bounding box in one array.
+    Flat(Dir<T>),
+    /// Only the written chunks, by chunk coordinates.
+    Hashed(HashDir<T>),
+}
+
+impl<T: Clone> Directory<T> {
+    #[inline(always)]
+    fn get<'a>(&'a self, loc: Loc, default: &'a T) -> &'a T {
+        match self {
+            Directory::Cells(d) => d.get(loc).unwrap_or(default),
+            Directory::Flat(d) => d.get(loc),
+            Directory::Hashed(h) => h.get(loc).unwrap_or(default),
+        }
+    }
+}
+
+/// The cells of a box of whole chunks, copied into one (z, y, x)-major array, like a flat
+/// `Vec` indexed by location: what a compact grid that is read far more than it is written
+/// (the game's terrain) reads through.
+#[derive(Clone)]
+struct CellDir<T> {
+    /// The box's first cell.
+    first: [i32; 3],
+    /// Cells along x and y, and levels (all 0 when there is no copy).
+    size: [u32; 3],
+    /// The cells, shared by clones; `None` when there is no copy.
+    cells: Option<Arc<[T]>>,
+}
+
+impl<T: Clone> CellDir<T> {
+    /// No copy: every read misses. Θ(1), no allocation.
+    fn none() -> Self {
+        CellDir {
+            first: [0; 3],
+            size: [0; 3],
+            cells: None,
+        }
+    }
+
+    /// The cells of the chunks `found` over the box of chunks `lo..=hi` (`size` chunks along
+    /// each axis); unwritten chunks of the box read as `default`.
+    fn build(
+        found: &[([i64; 3], &Arc<Chunk<T>>)],
+        lo: [i64; 3],
+        size: [u32; 3],
+        default: &T,
+    ) -> Self {
+        let side = SIDE as usize;
+        let w = size[0] as usize * side;
+        let h = size[1] as usize * side;
+        let mut cells = vec![default.clone(); w * h * size[2] as usize];
+        for (a, c) in found {
+            let x0 = (a[0] - lo[0]) as usize * side;
+            let y0 = (a[1] - lo[1]) as usize * side;
+            let z = (a[2] - lo[2]) as usize;
+            for (dy, row) in c.cells.chunks_exact(side).enumerate() {
+                let start = (z * h + y0 + dy) * w + x0;
+                if let Some(dst) = cells.get_mut(start..start + side) {
+                    dst.clone_from_slice(row);
+                }
+            }
+        }
+        CellDir {
+            // Chunk coordinates of written cells come from i32 locations.
+            first: [
+                (lo[0] << CHUNK_BITS) as i32,
+                (lo[1] << CHUNK_BITS) as i32,
+                lo[2] as i32,
+            ],
+            size: [w as u32, h as u32, size[2]],
+            cells: Some(cells.into()),
+        }
+    }
+
+    /// The cell at `loc` when it lies in the box.
+    #[inline(always)]
+    fn get(&self, loc: Loc) -> Option<&T> {
+        let dx = loc.x.wrapping_sub(self.first[0]) as u32;
+        let dy = loc.y.wrapping_sub(self.first[1]) as u32;
+        let dz = loc.z.wrapping_sub(self.first[2]) as u32;
+        if dx < self.size[0] && dy < self.size[1] && dz < self.size[2] {
+            let i = (dz as usize * self.size[1] as usize + dy as usize) * self.size[0] as usize
+                + dx as usize;
+            return self.cells.as_deref()?.get(i);
+        }
+        None
+    }
+}
+
+/// An open-addressing hash table (linear probing, at most half full) from chunk coordinates
+/// to the grid's written chunks: a scattered grid's read is one hash, usually one probe and
+/// one cell load, instead of a walk down a tall tree.
+struct HashDir<T> {
+    /// Chunk coordinates (x / 16, y / 16, z) of each slot; meaningful where `chunks` is set.
+    keys: Box<[[i32; 3]]>,
+    chunks: Box<[Option<Arc<Chunk<T>>>]>,
+    /// `64 - log₂(slots)`: the hash's top bits pick the first slot.
+    shift: u32,
+}
+
+impl<T> HashDir<T> {
+    /// The first slot to probe for chunk coordinates `k` (a multiplicative hash: fixed, so
+    /// reads are deterministic; the table is a read cache and never hashed or saved).
+    #[inline(always)]
+    fn home(&self, k: [i32; 3]) -> usize {
+        const M: u64 = 0x9E37_79B9_7F4A_7C15;
+        let xy = u64::from(k[0] as u32) | (u64::from(k[1] as u32) << 32);
+        let h = (xy ^ u64::from(k[2] as u32).wrapping_mul(M).rotate_left(29)).wrapping_mul(M);
+        (h >> self.shift) as usize
+    }
+
+    /// The table of these chunks (coordinates from `i32` cells, each once).
+    fn build(found: &[([i64; 3], &Arc<Chunk<T>>)]) -> Self {
+        let slots = (2 * found.len()).next_power_of_two().max(2);
+        let mut d = HashDir {
+            keys: vec![[0; 3]; slots].into(),
+            chunks: (0..slots).map(|_| None).collect(),
+            shift: 64 - slots.trailing_zeros(),
+        };
+        let mask = slots - 1;
+        for (a, c) in found {
+            let k = [a[0] as i32, a[1] as i32, a[2] as i32];
+            let mut i = d.home(k);
+            while d.chunks[i].is_some() {
+                i = (i + 1) & mask;
+            }
+            d.keys[i] = k;
+            d.chunks[i] = Some(Arc::clone(c));
+        }
+        d
+    }
+
+    /// The cell at `loc`, or `None` when its chunk was never written.
+    #[inline(always)]
+    fn get(&self, loc: Loc) -> Option<&T> {
+        let k = [loc.x >> CHUNK_BITS, loc.y >> CHUNK_BITS, loc.z];
+        let mask = self.chunks.len() - 1;
+        let mut i = self.home(k);
+        // At most half full: an empty slot ends every probe.
+        loop {
+            match self.chunks.get(i) {
+                Some(Some(c)) => {
+                    if self.keys.get(i) == Some(&k) {
+                        return Some(&c.cells[cell_index(loc)]);
+                    }
+                }
+                _ => return None,
+            }
+            i = (i + 1) & mask;
+        }
+    }
 }
 
 impl<T: Clone> Clone for Grid<T> {
@@ -86,6 +256,7 @@ impl<T: Clone> Clone for Grid<T> {
             default: self.default.clone(),
             tree: self.tree.clone(),
             chunk_count: self.chunk_count,
+            flat: self.flat.clone(),
             dir: self.dir.clone(),
         }
     }
@@ -106,9 +277,11 @@ struct Dir<T> {
 }
 
 impl<T: Clone> Dir<T> {
-    /// The directory of `tree`'s chunks, or `None` when their bounding box holds more than
-    /// four times as many chunk slots as there are chunks (plus 1,024).
-    fn build(tree: &Tree<Chunk<T>>, count: usize, default: &T) -> Option<Dir<T>> {
+    /// The directory of `tree`'s chunks: their cells copied when the chunks fill their
+    /// bounding box but for at most as many blank chunk slots as chunks (plus 8), else the
+    /// chunks in a flat array when the box holds at most four times as many slots as chunks
+    /// (plus 1,024), else hashed.
+    fn build(tree: &Tree<Chunk<T>>, count: usize, default: &T) -> Directory<T> {
         let mut found = Vec::with_capacity(count);
         let mut lo = [i64::MAX; 3];
         let mut hi = [i64::MIN; 3];
@@ -155,9 +328,12 @@ impl<T: Clone> Dir<T> {
         let span = |a: usize| u64::try_from(hi[a] - lo[a] + 1).unwrap_or(0);
         let slots = span(0).saturating_mul(span(1)).saturating_mul(span(2));
         if slots > 4 * found.len() as u64 + 1024 {
-            return None;
+            return Directory::Hashed(HashDir::build(&found));
         }
         let size = [span(0) as u32, span(1) as u32, span(2) as u32];
+        if slots <= 2 * found.len() as u64 + 8 {
+            return Directory::Cells(CellDir::build(&found, lo, size, default));
+        }
         let blank = Arc::new(Chunk {
             cells: std::array::from_fn(|_| default.clone()),
         });
@@ -168,7 +344,7 @@ impl<T: Clone> Dir<T> {
                 + (a[0] - lo[0]) as u64;
             chunks[i as usize] = Arc::clone(c);
         }
-        Some(Dir {
+        Directory::Flat(Dir {
             // Chunk coordinates of written cells come from i32 locations.
             first: [lo[0] as i32, lo[1] as i32, lo[2] as i32],
             size,
@@ -206,6 +382,7 @@ impl<T: Clone + PartialEq> Grid<T> {
             default,
             tree: Tree::default(),
             chunk_count: 0,
+            flat: CellDir::none(),
             dir: None,
         }
     }
@@ -224,26 +401,42 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// The value at `loc` (the default when never written).
     #[inline]
     pub fn get(&self, loc: Loc) -> &T {
+        if let Some(v) = self.flat.get(loc) {
+            return v;
+        }
+        self.get_uncopied(loc.x, loc.y, loc.z)
+    }
+
+    /// A read outside the flat copy of the cells: through the chunk directory, or the tree.
+    /// Out of line, with the coordinates in registers, so that a loop of reads keeps its
+    /// fast path tight.
+    #[inline(never)]
+    fn get_uncopied(&self, x: i32, y: i32, z: i32) -> &T {
+        let loc = Loc::new(x, y, z);
         if let Some(dir) = &self.dir {
-            return dir.get(loc);
+            return dir.get(loc, &self.default);
         }
         self.get_walking(loc)
     }
 
-    /// Build the flat directory that makes [`get`](Grid::get) one directory load and one
-    /// cell load, unless the chunks are too scattered for one. Θ(chunks); nothing to do when
-    /// it is built already. Every write drops it, so build it after a batch of writes (the
+    /// Build the directory that makes [`get`](Grid::get) one directory load and one cell
+    /// load: flat over the chunks' bounding box, or, when the chunks are too scattered for
+    /// one, a hash table of their coordinates (one hash, usually one probe, one cell load).
+    /// Θ(chunks); nothing to do when it is built already. Every write drops it, so build it after a batch of writes (the
     /// game does for its terrain when the turn advances).
     pub fn build_directory_mut(&mut self) {
-        if self.dir.is_none() && self.chunk_count > 0 {
-            self.dir = Dir::build(&self.tree, self.chunk_count, &self.default).map(Arc::new);
+        if !self.has_directory() && self.chunk_count > 0 {
+            match Dir::build(&self.tree, self.chunk_count, &self.default) {
+                Directory::Cells(c) => self.flat = c,
+                d => self.dir = Some(Arc::new(d)),
+            }
         }
     }
 
     /// Whether a directory is built.
     #[must_use]
     pub fn has_directory(&self) -> bool {
-        self.dir.is_some()
+        self.dir.is_some() || self.flat.cells.is_some()
     }
 
     /// A read through the tree.
@@ -308,6 +501,7 @@ impl<T: Clone + PartialEq> Grid<T> {
     fn chunk_mut(&mut self, chunk: [i64; 3]) -> &mut Chunk<T> {
         // The directory shares the chunks: drop it first, so a sole owner writes in place.
         self.dir = None;
+        self.flat = CellDir::none();
         let default = &self.default;
         let slot = self.tree.slot_mut(chunk);
         if slot.is_none() {
@@ -326,7 +520,9 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// pathfinding and AI callbacks should read through. Reads outside the box fall back to
     /// [`get`](Grid::get), so the view answers every location like the grid.
     ///
-    /// Θ(chunks in the box · h) to build; one pointer per chunk (a 80 × 50 level: 20).
+    /// Θ(chunks in the box · h) to build; one pointer per chunk (a 80 × 50 level: 20). A grid
+    /// carrying a flat copy of its cells (see [`build_directory_mut`](Grid::build_directory_mut))
+    /// shares it with the view instead: Θ(1).
     ///
     /// ```
     /// use alembic::{grid::Grid, Loc, LocBox};
@@ -428,18 +624,54 @@ impl<T: Clone + PartialEq> Grid<T> {
         if chunks.len() != self.chunk_count {
             return Err("grid chunk count is stale");
         }
-        if let Some(dir) = &self.dir {
-            for (at, c) in chunks {
-                if !std::ptr::eq(dir.get(corner(at)), &c.cells[0]) {
+        if let Some(cells) = self.flat.cells.as_deref() {
+            let d = &self.flat;
+            if self.dir.is_some() {
+                return Err("grid has two directories");
+            }
+            // The copy holds every chunk, and every cell of its box reads as in the tree.
+            if chunks.iter().any(|(at, _)| d.get(corner(*at)).is_none()) {
+                return Err("grid directory misses a chunk");
+            }
+            let [w, h, _] = d.size;
+            for (i, v) in cells.iter().enumerate() {
+                let (x, y, z) = (
+                    i % w as usize,
+                    i / w as usize % h as usize,
+                    i / (w * h) as usize,
+                );
+                let loc = Loc::new(
+                    d.first[0].wrapping_add(x as i32),
+                    d.first[1].wrapping_add(y as i32),
+                    d.first[2].wrapping_add(z as i32),
+                );
+                if *v != *self.get_walking(loc) {
                     return Err("grid directory and tree disagree");
                 }
             }
-            // Every other slot is the one shared chunk of default values.
-            let mut distinct: Vec<*const Chunk<T>> = dir.chunks.iter().map(Arc::as_ptr).collect();
-            distinct.sort_unstable();
-            distinct.dedup();
-            if distinct.len() > self.chunk_count + 1 {
-                return Err("grid directory holds chunks the tree does not");
+        } else if let Some(dir) = self.dir.as_deref() {
+            for (at, c) in chunks {
+                if !std::ptr::eq(dir.get(corner(at), &self.default), &c.cells[0]) {
+                    return Err("grid directory and tree disagree");
+                }
+            }
+            match dir {
+                Directory::Flat(dir) => {
+                    // Every other slot is the one shared chunk of default values.
+                    let mut distinct: Vec<*const Chunk<T>> =
+                        dir.chunks.iter().map(Arc::as_ptr).collect();
+                    distinct.sort_unstable();
+                    distinct.dedup();
+                    if distinct.len() > self.chunk_count + 1 {
+                        return Err("grid directory holds chunks the tree does not");
+                    }
+                }
+                Directory::Hashed(h) => {
+                    if h.chunks.iter().flatten().count() != self.chunk_count {
+                        return Err("grid directory holds chunks the tree does not");
+                    }
+                }
+                Directory::Cells(_) => {}
             }
         }
         Ok(())
@@ -451,6 +683,8 @@ const CELLS_PER_ROW: usize = SIDE as usize;
 /// A read-only view of a box of a [`Grid`] with its chunks resolved: see [`Grid::view`].
 pub struct GridView<'a, T> {
     grid: &'a Grid<T>,
+    /// The grid's flat copy of its cells, when it carries one (then `dir` is empty).
+    cells: CellDir<T>,
     /// The box's chunks (unwritten ones share one chunk of defaults).
     dir: Dir<T>,
 }
@@ -463,8 +697,20 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
             chunks: Box::default(),
             default: grid.default.clone(),
         };
+        if grid.flat.cells.is_some() {
+            // Every cell is one load already: share the copy, Θ(1).
+            return GridView {
+                grid,
+                cells: grid.flat.clone(),
+                dir: empty(),
+            };
+        }
         if area.is_empty() {
-            return GridView { grid, dir: empty() };
+            return GridView {
+                grid,
+                cells: CellDir::none(),
+                dir: empty(),
+            };
         }
         let first = [
             area.min.x >> CHUNK_BITS,
@@ -479,7 +725,11 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
         let span = |a: usize| (i64::from(last[a]) - i64::from(first[a]) + 1) as u64;
         // A box too large to resolve (over 2^22 chunks) reads through the grid.
         if span(0).saturating_mul(span(1)).saturating_mul(span(2)) > 1 << 22 {
-            return GridView { grid, dir: empty() };
+            return GridView {
+                grid,
+                cells: CellDir::none(),
+                dir: empty(),
+            };
         }
         let size = [span(0) as u32, span(1) as u32, span(2) as u32];
         let blank = Arc::new(Chunk {
@@ -502,6 +752,7 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
         }
         GridView {
             grid,
+            cells: CellDir::none(),
             dir: Dir {
                 first,
                 size,
@@ -514,6 +765,9 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
     /// The value at `loc`, as [`Grid::get`] gives it.
     #[inline]
     pub fn get(&self, loc: Loc) -> &T {
+        if let Some(v) = self.cells.get(loc) {
+            return v;
+        }
         match self.dir.get_in(loc) {
             Some(v) => v,
             None => self.outside(loc),
@@ -965,28 +1219,44 @@ mod tests {
             );
             g.set_mut(l, i + 1);
         }
+        // The compact grid with its flat copy of the cells, which views share.
+        let mut compact = g.clone();
+        compact.build_directory_mut();
+        assert!(compact.flat.cells.is_some());
         g.set_mut(Loc::new(i32::MAX, i32::MIN, 1), 5);
-        for area in [
-            LocBox::rect(-17, -9, 50, 33, 0),
-            LocBox::new(Loc::new(-40, -30, -1), Loc::new(50, 40, 3)),
-            LocBox::rect(3, 3, 0, 5, 0),
-            LocBox::new(
-                Loc::new(i32::MIN, i32::MIN, 0),
-                Loc::new(i32::MAX, i32::MAX, 2),
-            ),
-        ] {
-            let v = g.view(area);
-            for y in -45..55 {
-                for x in -55..65 {
-                    for z in -2..4 {
-                        let l = Loc::new(x, y, z);
-                        assert_eq!(v.get(l), g.get(l), "{l} in view of {area:?}");
+        for (g, far_value) in [(&g, 5), (&compact, 0)] {
+            for area in [
+                LocBox::rect(-17, -9, 50, 33, 0),
+                LocBox::new(Loc::new(-40, -30, -1), Loc::new(50, 40, 3)),
+                LocBox::rect(3, 3, 0, 5, 0),
+                LocBox::new(
+                    Loc::new(i32::MIN, i32::MIN, 0),
+                    Loc::new(i32::MAX, i32::MAX, 2),
+                ),
+            ] {
+                let v = g.view(area);
+                for y in -45..55 {
+                    for x in -55..65 {
+                        for z in -2..4 {
+                            let l = Loc::new(x, y, z);
+                            assert_eq!(v.get(l), g.get(l), "{l} in view of {area:?}");
+                        }
                     }
                 }
+                let far = Loc::new(i32::MAX, i32::MIN, 1);
+                assert_eq!(*v.get(far), far_value);
             }
-            let far = Loc::new(i32::MAX, i32::MIN, 1);
-            assert_eq!(*v.get(far), 5);
         }
+        // Reads through the copy match reads through the tree.
+        for y in -45..55 {
+            for x in -55..65 {
+                for z in -2..4 {
+                    let l = Loc::new(x, y, z);
+                    assert_eq!(compact.get(l), compact.get_walking(l), "{l}");
+                }
+            }
+        }
+        compact.check_invariants().unwrap();
     }
 
     #[test]
@@ -1019,23 +1289,35 @@ mod tests {
                 }
                 o.insert(l, v);
             }
-            for y in -60..70 {
-                for x in -60..60 {
-                    for z in -3..4 {
-                        let l = Loc::new(x, y, z);
-                        assert_eq!(*g.get(l), o.get(&l).copied().unwrap_or(0), "{l}");
+            let read_all = |g: &Grid<u32>| {
+                for y in -60..70 {
+                    for x in -60..60 {
+                        for z in -3..4 {
+                            let l = Loc::new(x, y, z);
+                            assert_eq!(*g.get(l), o.get(&l).copied().unwrap_or(0), "{l}");
+                        }
                     }
                 }
-            }
-            for (l, v) in &o {
-                assert_eq!(g.get(*l), v, "{l}");
-            }
-            // Compact writes get a directory; scattered ones (from step 30) read the tree.
+                for (l, v) in &o {
+                    assert_eq!(g.get(*l), v, "{l}");
+                }
+            };
+            assert!(!g.has_directory());
+            read_all(&g);
+            // Compact writes get a flat directory; scattered ones (from step 30) a hashed one.
             g.build_directory_mut();
-            assert_eq!(g.has_directory(), step < 30, "step {step}");
-            for (l, v) in &o {
-                assert_eq!(g.get(*l), v, "{l}");
+            assert!(g.has_directory());
+            let hashed = matches!(g.dir.as_deref(), Some(Directory::Hashed(_)));
+            assert_eq!(hashed, step >= 30, "step {step}");
+            if step == 0 {
+                // A few scattered writes in a box: the chunk pointers.
+                assert!(matches!(g.dir.as_deref(), Some(Directory::Flat(_))));
             }
+            if step == 29 {
+                // The box filled up: its cells copied.
+                assert!(g.flat.cells.is_some());
+            }
+            read_all(&g);
             g.check_invariants().unwrap();
             versions.push((g.clone(), o.clone()));
         }
