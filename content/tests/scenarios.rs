@@ -11,7 +11,7 @@ use alembic_content::alchemy::events::{Cause, Event, Learned, Strike};
 use alembic_content::alchemy::kinds::DamageType;
 use alembic_content::alchemy::props::{
     AG, APPEARANCE, CR, DEEPEST, DESTINATION, DURATION, GAME_OVER, HPS, HPS_MAX, IS_CONFUSED,
-    IS_HOSTILE, IS_IDENTIFIED, IS_OPEN, LAST_SEEN, OUTCOME, RECIPE, SK, SPEED, ST,
+    IS_HOSTILE, IS_IDENTIFIED, IS_OPEN, LAST_SEEN, MSG_COUNT, OUTCOME, RECIPE, SK, SPEED, ST,
 };
 use alembic_content::alchemy::rules::combat::{self, Source};
 use alembic_content::alchemy::rules::effects::{add_effect, effect_list};
@@ -634,4 +634,56 @@ fn a_confused_hero_always_spends_the_turn_so_confusion_wears_off() {
     }
     assert!(!g.is(hero, &IS_CONFUSED), "confusion wore off");
     assert!(refused > 0);
+}
+
+#[test]
+fn the_log_is_the_english_of_the_events_and_events_round_trip() {
+    // A bot plays a real game: after every command the lines the log gained are exactly
+    // what text makes of the command's events, and every event survives serde.
+    let rules = alembic_content::alchemy::Rules::new().unwrap();
+    let mut g = alembic_content::alchemy::new_game(4, &rules).unwrap();
+    let mut bot = alembic_content::alchemy::bot::Bot::new(4);
+    let (mut commands, mut events_seen, mut lines_seen) = (0, 0, 0);
+    while commands < 600 {
+        let cmd = bot.choose(&g);
+        let before = g.var(&MSG_COUNT).unwrap();
+        let o = match apply(&g, &rules, cmd) {
+            Ok(o) => o,
+            Err(RuleError::Refused(_)) => {
+                bot.refused();
+                continue;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        commands += 1;
+        let said = alembic_content::alchemy::text::all_lines(&o.game, &o.events);
+        // The log keeps only its newest lines: compare the count, then the newest.
+        let gained = usize::try_from(o.game.var(&MSG_COUNT).unwrap() - before).unwrap();
+        assert_eq!(said.len(), gained, "turn {}: {:?}", g.turn(), o.events);
+        let mut logged: Vec<String> = o
+            .game
+            .messages()
+            .rev()
+            .take(gained)
+            .map(|m| m.text.to_string())
+            .collect();
+        logged.reverse();
+        assert_eq!(said, logged, "turn {}: {:?}", g.turn(), o.events);
+        for e in &o.events {
+            let text = serde_json::to_string(e).unwrap();
+            let back: Event = serde_json::from_str(&text).unwrap();
+            assert_eq!(&back, e);
+        }
+        events_seen += o.events.len();
+        lines_seen += said.len();
+        g = o.game;
+        if o.over {
+            break;
+        }
+    }
+    assert!(
+        events_seen > commands,
+        "{events_seen} events in {commands} commands"
+    );
+    assert!(lines_seen > 0);
 }
