@@ -104,7 +104,8 @@ pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<
 }
 
 /// Let `elapsed` time pass for the effects on `creature`: periodic hit points (healing hurts
-/// the undead; poison goes through resistances), durations counting down, expiries ([`Event::EffectEnded`]).
+/// the undead; poison goes through resistances), durations counting down, expiries
+/// ([`Event::EffectEnded`]).
 pub fn tick_effects(
     game: &mut Game,
     ctx: &mut HookCtx<'_>,
