@@ -281,7 +281,13 @@ fn death_screen_summarises_and_deletes_the_save() {
     let mut g = new_game(11, &rules).unwrap();
     let hero = view::hero_id(&g).unwrap();
     g.set_mut(hero, &HPS, 1).unwrap();
-    add_effect(&mut g, hero, "deadly poisoned").unwrap();
+    add_effect(
+        &mut g,
+        &mut alembic::HookCtx::new(rules.hooks()),
+        hero,
+        "deadly poisoned",
+    )
+    .unwrap();
     save::save(&g, &save_path).unwrap();
 
     let mut a = app(Start::Load(save_path.clone()), &save_path);

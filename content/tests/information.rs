@@ -352,10 +352,12 @@ fn health_warnings() {
     assert_eq!(colour_at(max / 4 - 1), colours::BAD);
 
     // A poisoned hero at 30% loses HP each turn: one warning on the way down.
-    let (mut g, _rules, hero) = arena(11);
+    let (mut g, rules, hero) = arena(11);
     let max = g.query(hero, &HPS_MAX).unwrap();
     g.set_mut(hero, &HPS, max * 3 / 10).unwrap();
-    alembic_content::alchemy::rules::effects::add_effect(&mut g, hero, "badly poisoned").unwrap();
+    let mut ctx = alembic::HookCtx::new(rules.hooks());
+    alembic_content::alchemy::rules::effects::add_effect(&mut g, &mut ctx, hero, "badly poisoned")
+        .unwrap();
     let mut a = alchemy_ui::app_with_game(g, None).unwrap();
     let warnings = |a: &ScreenStack<AlchemyCtx>| {
         a.ctx()

@@ -467,11 +467,13 @@ fn loading_a_finished_game_keeps_its_file() {
     // Die: let every rule have its way until the game is over.
     let over = alembic_content::alchemy::rules::combat::damage(
         &mut g,
-        rules.hooks(),
+        &mut alembic::HookCtx::new(rules.hooks()),
         hero,
         1000,
         alembic_content::alchemy::kinds::DamageType::Normal,
-        alembic_content::alchemy::rules::combat::Source::Cause("a test".into()),
+        alembic_content::alchemy::rules::combat::Source::Cause(
+            alembic_content::alchemy::events::Cause::Potion,
+        ),
     );
     assert!(over.is_ok(), "{over:?}");
     assert!(g.var(&alembic_content::alchemy::props::GAME_OVER).unwrap());

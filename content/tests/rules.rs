@@ -7,8 +7,9 @@
 
 mod common;
 
-use alembic::{Dir, Game, Loc, LocBox, Place, ThingId};
+use alembic::{Dir, Game, HookCtx, Loc, LocBox, Place, ThingId};
 use alembic_content::alchemy::bot::{Bot, Reason};
+use alembic_content::alchemy::events::{self, Event, Strike};
 use alembic_content::alchemy::props::{
     AG, ATT_DAMAGE, AWAY_SINCE, BLOCK, DESTINATION, DROP_CHANCE, FOE, HPS, HPS_MAX, IS_HOSTILE,
     IS_OPEN, LAST_SEEN, SK, SPEED, ST,
@@ -20,7 +21,7 @@ use alembic_content::alchemy::rules::world::{
     creatures_on_level, hero, hero_sees, hero_view, items_at, level_box,
 };
 use alembic_content::alchemy::{Command, Rules, new_game, view};
-use common::{Z, arena, at, give, messages, put, run};
+use common::{Z, act, arena, at, give, put, run};
 
 /// A creature that neither moves nor dies: for being hit many times.
 fn dummy(g: &mut Game, rules: &Rules, x: i32, y: i32) -> ThingId {
@@ -45,7 +46,13 @@ fn a_monster_killed_by_its_own_effects_does_not_break_the_turn() {
     let (mut g, rules, _) = arena(20);
     let rat = put(&mut g, &rules, "rat", 5, 0);
     g.set_mut(rat, &HPS, 1).unwrap();
-    add_effect(&mut g, rat, "deadly poisoned").unwrap();
+    add_effect(
+        &mut g,
+        &mut HookCtx::new(rules.hooks()),
+        rat,
+        "deadly poisoned",
+    )
+    .unwrap();
     let g = run(&g, &rules, Command::Wait);
     assert!(!g.contains(rat));
 }
@@ -63,23 +70,29 @@ fn critical_hits_double_the_damage() {
     g.set_mut(d, &AG, 1).unwrap();
     let (mut plain, mut crits, mut misses) = (0, 0, 0);
     for _ in 0..400 {
-        let before = messages(&g).len();
-        let dealt = combat::attack(&mut g, rules.hooks(), hero, d).unwrap();
-        let said = messages(&g)[before..].join(" ");
+        let mut ctx = HookCtx::new(rules.hooks());
+        let dealt = combat::attack(&mut g, &mut ctx, hero, d).unwrap();
+        let strikes: Vec<Strike> = events::take(&mut ctx)
+            .into_iter()
+            .filter_map(|(_, e)| match e {
+                Event::Attacked { strike, .. } => Some(strike),
+                _ => None,
+            })
+            .collect();
         match dealt {
             0 => {
                 misses += 1;
-                assert_eq!(said, "You miss the giant rat.");
+                assert_eq!(strikes, vec![Strike::Missed]);
             }
             1 => {
                 plain += 1;
-                assert_eq!(said, "You hit the giant rat.");
+                assert_eq!(strikes, vec![Strike::Hit]);
             }
             2 => {
                 crits += 1;
-                assert_eq!(said, "You hit the giant rat critically!");
+                assert_eq!(strikes, vec![Strike::Critical]);
             }
-            other => panic!("dealt {other}: {said}"),
+            other => panic!("dealt {other}: {strikes:?}"),
         }
     }
     assert_eq!(plain + crits + misses, 400);
@@ -95,13 +108,16 @@ fn skill_against_block_decides_parries() {
     g.set_mut(hero, &SK, 4).unwrap();
     g.set_mut(d, &AG, 1).unwrap();
     let count_blocks = |g: &mut Game| {
-        let before = messages(g).len();
+        let mut ctx = HookCtx::new(rules.hooks());
         for _ in 0..200 {
-            combat::attack(g, rules.hooks(), hero, d).unwrap();
+            combat::attack(g, &mut ctx, hero, d).unwrap();
         }
-        messages(g)[before..]
+        events::take(&mut ctx)
             .iter()
-            .filter(|m| *m == "The giant rat blocks your attack.")
+            .filter(|(_, e)| {
+                matches!(e, Event::Attacked { strike: Strike::Blocked, target, .. }
+                    if target.id == d)
+            })
             .count()
     };
     // No skill and no shield: nothing is ever blocked.
@@ -122,7 +138,13 @@ fn killed_monsters_drop_what_they_carry_and_sometimes_loot() {
     // A sure drop.
     let a = put(&mut g, &rules, "goblin", 2, 0);
     g.set_mut(a, &DROP_CHANCE, 1.0).unwrap();
-    combat::die(&mut g, rules.hooks(), a, &combat::Source::Creature(hero)).unwrap();
+    combat::die(
+        &mut g,
+        &mut HookCtx::new(rules.hooks()),
+        a,
+        &combat::Source::Creature(hero),
+    )
+    .unwrap();
     assert!(!g.contains(a));
     assert_eq!(items_at(&g, at(2, 0)).len(), 1);
     // No loot, but what it carried falls.
@@ -130,7 +152,13 @@ fn killed_monsters_drop_what_they_carry_and_sometimes_loot() {
     g.set_mut(b, &DROP_CHANCE, 0.0).unwrap();
     let dagger = g.library().create("dagger").unwrap();
     let dagger = g.add_thing_mut(b, dagger).unwrap();
-    combat::die(&mut g, rules.hooks(), b, &combat::Source::Creature(hero)).unwrap();
+    combat::die(
+        &mut g,
+        &mut HookCtx::new(rules.hooks()),
+        b,
+        &combat::Source::Creature(hero),
+    )
+    .unwrap();
     assert_eq!(items_at(&g, at(-2, 0)), vec![dagger]);
     assert_eq!(g.place(dagger).unwrap(), Place::Map(at(-2, 0)));
     assert_eq!(
@@ -248,18 +276,24 @@ fn fights_out_of_sight_are_not_reported() {
     let troll = put(&mut g, &rules, "troll", 4, 2);
     let rat = put(&mut g, &rules, "giant rat", 5, 2);
     g.set_mut(rat, &HPS, 500).unwrap();
-    let before = messages(&g).len();
+    let before = g.messages().len();
+    let mut fought = 0;
     for _ in 0..5 {
-        g = run(&g, &rules, Command::Wait);
+        let (next, events) = act(&g, &rules, Command::Wait);
+        g = next;
+        for e in &events {
+            if let Event::Attacked { attacker, seen, .. } = e
+                && attacker.id == troll
+            {
+                fought += 1;
+                assert!(!seen, "{e:?}");
+            }
+        }
     }
     assert!(g.query(rat, &HPS).unwrap() < 500 || g.query_opt(troll, &FOE).unwrap() == Some(rat));
-    let said = &messages(&g)[before..];
-    assert!(
-        !said
-            .iter()
-            .any(|m| m.contains("troll") || m.contains("rat")),
-        "{said:?}"
-    );
+    assert!(fought > 0, "the troll fought");
+    // Unseen, so unsaid.
+    assert_eq!(g.messages().len(), before);
 }
 
 #[test]
@@ -380,7 +414,7 @@ fn monsters_on_a_level_the_hero_left_lose_track_and_catch_up_on_return() {
     let rat = put(&mut g, &rules, "giant rat", -6, 3);
     g.set_mut(rat, &SPEED, 1).unwrap();
     g.set_mut(rat, &HPS, 2).unwrap();
-    add_effect(&mut g, rat, "weakened").unwrap();
+    add_effect(&mut g, &mut HookCtx::new(rules.hooks()), rat, "weakened").unwrap();
     g.set_mut(rat, &LAST_SEEN, at(0, 0)).unwrap();
     g.move_thing_mut(hero, at(1, 0)).unwrap();
     g = run(&g, &rules, Command::Descend);

@@ -1,15 +1,17 @@
 //! Scenario tests: a small walled arena, things placed by hand, commands applied, exact
-//! outcomes checked.
+//! outcomes checked — the state, and what happened as typed events (the English of those
+//! events is tested in `text.rs`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
-use alembic::Dir;
+use alembic::{Dir, HookCtx};
+use alembic_content::alchemy::events::{Cause, Event, Learned, Strike};
 use alembic_content::alchemy::kinds::DamageType;
 use alembic_content::alchemy::props::{
     AG, APPEARANCE, CR, DEEPEST, DESTINATION, DURATION, GAME_OVER, HPS, HPS_MAX, IS_CONFUSED,
-    IS_HOSTILE, IS_IDENTIFIED, IS_OPEN, LAST_SEEN, OUTCOME, RECIPE, SK, SPEED, ST,
+    IS_HOSTILE, IS_IDENTIFIED, IS_OPEN, LAST_SEEN, MSG_COUNT, OUTCOME, RECIPE, SK, SPEED, ST,
 };
 use alembic_content::alchemy::rules::combat::{self, Source};
 use alembic_content::alchemy::rules::effects::{add_effect, effect_list};
@@ -18,7 +20,7 @@ use alembic_content::alchemy::rules::stack::number;
 use alembic_content::alchemy::rules::time::end_turn;
 use alembic_content::alchemy::text::a_name;
 use alembic_content::alchemy::{Command, Refusal, RuleError, apply, view};
-use common::{Z, arena, at, give, messages, put, run};
+use common::{Z, act, arena, at, give, put, run};
 
 #[test]
 fn damage_types_resistances_and_armour_are_exact() {
@@ -29,11 +31,11 @@ fn damage_types_resistances_and_armour_are_exact() {
     // No armour, no resistance: all of it.
     let d = combat::damage(
         &mut g,
-        rules.hooks(),
+        &mut HookCtx::new(rules.hooks()),
         rat,
         10,
         DamageType::Fire,
-        Source::Cause("test".into()),
+        Source::Cause(Cause::Potion),
     )
     .unwrap();
     assert_eq!(d, 10);
@@ -43,11 +45,11 @@ fn damage_types_resistances_and_armour_are_exact() {
         .unwrap();
     let d = combat::damage(
         &mut g,
-        rules.hooks(),
+        &mut HookCtx::new(rules.hooks()),
         rat,
         10,
         DamageType::Fire,
-        Source::Cause("test".into()),
+        Source::Cause(Cause::Potion),
     )
     .unwrap();
     assert_eq!(d, 5);
@@ -56,11 +58,11 @@ fn damage_types_resistances_and_armour_are_exact() {
         .unwrap();
     let d = combat::damage(
         &mut g,
-        rules.hooks(),
+        &mut HookCtx::new(rules.hooks()),
         rat,
         10,
         DamageType::Ice,
-        Source::Cause("test".into()),
+        Source::Cause(Cause::Potion),
     )
     .unwrap();
     assert_eq!(d, 15);
@@ -69,11 +71,11 @@ fn damage_types_resistances_and_armour_are_exact() {
         .unwrap();
     let d = combat::damage(
         &mut g,
-        rules.hooks(),
+        &mut HookCtx::new(rules.hooks()),
         rat,
         7,
         DamageType::Poison,
-        Source::Cause("test".into()),
+        Source::Cause(Cause::Potion),
     )
     .unwrap();
     assert_eq!(d, 7);
@@ -91,10 +93,25 @@ fn an_attack_with_a_fixed_seed_is_reproducible_and_consistent() {
         g.set_mut(rat, &SPEED, 1).unwrap();
         (g, rules, hero, rat)
     };
-    let (g, rules, _, rat) = setup();
+    let (g, rules, hero, rat) = setup();
     let mut a = g.clone();
+    let mut strikes = Vec::new();
     for _ in 0..10 {
-        a = run(&a, &rules, Command::Move(Dir::East));
+        let (next, events) = act(&a, &rules, Command::Move(Dir::East));
+        a = next;
+        for e in events {
+            if let Event::Attacked {
+                attacker,
+                target,
+                strike,
+                ..
+            } = e
+                && attacker.id == hero
+                && target.id == rat
+            {
+                strikes.push(strike);
+            }
+        }
     }
     let (g2, rules2, _, rat2) = setup();
     let mut b = g2;
@@ -104,20 +121,11 @@ fn an_attack_with_a_fixed_seed_is_reproducible_and_consistent() {
     assert_eq!(a.state_hash(), b.state_hash());
     let lost = 50 - a.query(rat, &HPS).unwrap();
     assert_eq!(lost, 50 - b.query(rat2, &HPS).unwrap());
-    let log = messages(&a);
-    let hits = log
-        .iter()
-        .filter(|m| m.starts_with("You hit the giant rat"))
-        .count();
-    let misses = log
-        .iter()
-        .filter(|m| *m == "You miss the giant rat.")
-        .count();
-    let blocks = log
-        .iter()
-        .filter(|m| *m == "The giant rat blocks your attack.")
-        .count();
-    assert_eq!(hits + misses + blocks, 10, "{log:?}");
+    let count = |f: fn(&Strike) -> bool| strikes.iter().filter(|s| f(s)).count();
+    let hits = count(|s| matches!(s, Strike::Hit | Strike::Critical));
+    let misses = count(|s| *s == Strike::Missed);
+    let blocks = count(|s| *s == Strike::Blocked);
+    assert_eq!(hits + misses + blocks, 10, "{strikes:?}");
     assert!(
         hits > 0 && lost > 0,
         "ten swings with a skill edge hit at least once"
@@ -132,24 +140,24 @@ fn invincible_creatures_take_no_damage_and_immortals_do_not_die() {
     let golem = put(&mut g, &rules, "immortal golem", 3, 0);
     combat::damage(
         &mut g,
-        rules.hooks(),
+        &mut HookCtx::new(rules.hooks()),
         golem,
         1000,
         DamageType::Normal,
-        Source::Cause("test".into()),
+        Source::Cause(Cause::Potion),
     )
     .unwrap();
     assert!(g.contains(golem));
     assert_eq!(g.query(golem, &HPS).unwrap(), 1);
     let rat = put(&mut g, &rules, "rat", -3, 0);
-    add_effect(&mut g, rat, "invincible").unwrap();
+    add_effect(&mut g, &mut HookCtx::new(rules.hooks()), rat, "invincible").unwrap();
     let d = combat::damage(
         &mut g,
-        rules.hooks(),
+        &mut HookCtx::new(rules.hooks()),
         rat,
         100,
         DamageType::Normal,
-        Source::Cause("test".into()),
+        Source::Cause(Cause::Potion),
     )
     .unwrap();
     assert_eq!(d, 0);
@@ -160,7 +168,7 @@ fn invincible_creatures_take_no_damage_and_immortals_do_not_die() {
 fn effects_act_through_modifiers_and_expire_on_time() {
     let (mut g, rules, hero) = arena(3);
     let st = g.query(hero, &ST).unwrap();
-    add_effect(&mut g, hero, "weakened").unwrap();
+    add_effect(&mut g, &mut HookCtx::new(rules.hooks()), hero, "weakened").unwrap();
     assert_eq!(g.query(hero, &ST).unwrap(), st - 3);
     assert_eq!(effect_list(&g, hero), vec![("weakened".to_string(), 30)]);
     // 29 turns later it is still there; the 30th turn ends it.
@@ -169,16 +177,18 @@ fn effects_act_through_modifiers_and_expire_on_time() {
     }
     assert_eq!(g.query(hero, &ST).unwrap(), st - 3);
     assert_eq!(effect_list(&g, hero), vec![("weakened".to_string(), 1)]);
-    g = run(&g, &rules, Command::Wait);
+    let (next, events) = act(&g, &rules, Command::Wait);
+    g = next;
     assert_eq!(g.query(hero, &ST).unwrap(), st);
     assert!(effect_list(&g, hero).is_empty());
-    assert_eq!(
-        messages(&g).last().map(String::as_str),
-        Some("Your strength returns.")
+    assert!(
+        matches!(events.last(), Some(Event::EffectEnded { who, effect })
+            if who.id == hero && &**effect == "weakened"),
+        "{events:?}"
     );
     // The same effect twice refreshes instead of stacking.
-    add_effect(&mut g, hero, "hasted").unwrap();
-    add_effect(&mut g, hero, "hasted").unwrap();
+    add_effect(&mut g, &mut HookCtx::new(rules.hooks()), hero, "hasted").unwrap();
+    add_effect(&mut g, &mut HookCtx::new(rules.hooks()), hero, "hasted").unwrap();
     assert_eq!(g.query(hero, &SPEED).unwrap(), 150);
     assert_eq!(effect_list(&g, hero).len(), 1);
 }
@@ -237,8 +247,14 @@ fn drinking_identifies_the_whole_kind() {
             alembic_content::alchemy::text::article(&look)
         )
     );
-    g = run(&g, &rules, Command::Quaff(p1));
+    let (next, events) = act(&g, &rules, Command::Quaff(p1));
+    g = next;
     assert!(!g.contains(p1));
+    // Drunk while unknown, then known: the drink names the look, the lesson the kind.
+    assert!(matches!(&events[0], Event::Drank { potion, .. } if !potion.known));
+    assert!(events.iter().any(|e| matches!(e,
+        Event::Identified { item, how: Learned::Drinking }
+            if item.known && item.kind.as_deref() == Some("potion of speed"))));
     assert_eq!(a_name(&g, p2).unwrap(), "a potion of speed");
     assert!(
         g.library()
@@ -249,11 +265,6 @@ fn drinking_identifies_the_whole_kind() {
     // A potion made later is known too.
     let p3 = give(&mut g, hero, "potion of speed");
     assert_eq!(a_name(&g, p3).unwrap(), "a potion of speed");
-    assert!(
-        messages(&g)
-            .iter()
-            .any(|m| m == "It was a potion of speed.")
-    );
     assert_eq!(g.query(hero, &SPEED).unwrap(), 150);
 }
 
@@ -305,7 +316,8 @@ fn crafting_uses_exactly_one_ingredient_set() {
     g.add_thing_mut(at(1, 1), bench).unwrap();
     // Craft 11: yield 1 + (11 − 5) / 3 = 3 potions from one set.
     g.set_mut(hero, &CR, 11).unwrap();
-    g = run(&g, &rules, Command::Craft(proto.into()));
+    let (next, events) = act(&g, &rules, Command::Craft(proto.into()));
+    g = next;
     let inv = inventory(&g, hero);
     let potions: Vec<_> = inv
         .iter()
@@ -314,11 +326,8 @@ fn crafting_uses_exactly_one_ingredient_set() {
     assert_eq!(potions.len(), 1, "the brew is one stack");
     assert_eq!(number(&g, *potions[0]), 3);
     assert_eq!(total(&g), before - recipe.len() + 3);
-    assert!(
-        messages(&g)
-            .iter()
-            .any(|m| m == "You brew 3 potions of healing.")
-    );
+    assert!(events.iter().any(|e| matches!(e,
+        Event::Crafted { potion, count: 3 } if &**potion == proto)));
 }
 
 #[test]
@@ -331,21 +340,23 @@ fn a_wall_stops_a_thrown_potion() {
     let mut walled = g.clone();
     walled.set_tile_mut(at(2, 0), wall).unwrap();
     let p = give(&mut walled, hero, "potion of poison");
-    let after = run(&walled, &rules, Command::Throw(p, at(4, 0)));
+    let (after, events) = act(&walled, &rules, Command::Throw(p, at(4, 0)));
     assert!(!after.contains(p));
     assert!(effect_list(&after, rat).is_empty());
-    assert!(
-        messages(&after)
-            .iter()
-            .any(|m| m.ends_with("shatters against the wall."))
-    );
+    assert!(events.iter().any(|e| matches!(e,
+        Event::Shattered { item, over: None, wall: true } if item.id == p)));
     // Without the wall the rat is splashed.
     let p = give(&mut g, hero, "potion of poison");
-    let after = run(&g, &rules, Command::Throw(p, at(4, 0)));
+    let (after, events) = act(&g, &rules, Command::Throw(p, at(4, 0)));
     assert_eq!(
         effect_list(&after, rat).first().map(|e| e.0.as_str()),
         Some("poisoned")
     );
+    assert!(events.iter().any(|e| matches!(e,
+        Event::Shattered { over: Some(c), .. } if c.id == rat)));
+    assert!(events.iter().any(|e| matches!(e,
+        Event::EffectStarted { who, effect, seen: true }
+            if who.id == rat && &**effect == "poisoned")));
 }
 
 #[test]
@@ -355,13 +366,12 @@ fn healing_hurts_the_undead() {
     g.set_mut(z, &SPEED, 1).unwrap();
     let hp = g.query(z, &HPS).unwrap();
     let p = give(&mut g, hero, "potion of healing");
-    g = run(&g, &rules, Command::Throw(p, at(3, 0)));
+    let (g, events) = act(&g, &rules, Command::Throw(p, at(3, 0)));
     assert!(!g.contains(z) || g.query(z, &HPS).unwrap() < hp);
-    assert!(
-        messages(&g)
-            .iter()
-            .any(|m| m == "The zombie writhes in agony.")
-    );
+    assert!(events.iter().any(|e| matches!(e,
+        Event::Writhed { who, seen: true } if who.id == z)));
+    assert!(events.iter().any(|e| matches!(e,
+        Event::Damaged { who, amount, .. } if *who == z && *amount > 0)));
 }
 
 #[test]
@@ -378,10 +388,17 @@ fn intelligent_monsters_open_doors_and_animals_do_not() {
         let door = g.add_thing_mut(at(3, 0), door).unwrap();
         let m = put(&mut g, &rules, kind, 5, 0);
         g.set_mut(m, &LAST_SEEN, at(0, 0)).unwrap();
+        let mut opened = false;
         for _ in 0..4 {
-            g = run(&g, &rules, Command::Wait);
+            let (next, events) = act(&g, &rules, Command::Wait);
+            g = next;
+            opened |= events.iter().any(|e| {
+                matches!(e,
+                Event::DoorOpened { by, door: d, .. } if by.id == m && d.id == door)
+            });
         }
         assert_eq!(g.is(door, &IS_OPEN), opens, "{kind}");
+        assert_eq!(opened, opens, "{kind}");
     }
 }
 
@@ -417,7 +434,7 @@ fn refusals_cost_no_time_and_explain() {
 }
 
 #[test]
-fn you_see_items_counted_in_english() {
+fn items_seen_and_picked_up_are_counted() {
     let (mut g, rules, _) = arena(12);
     for _ in 0..2 {
         let herb = g.library().create("bloodwort").unwrap();
@@ -426,25 +443,38 @@ fn you_see_items_counted_in_english() {
     let dagger = g.library().create("dagger").unwrap();
     g.add_thing_mut(at(1, 0), dagger).unwrap();
     let o = apply(&g, &rules, Command::Move(Dir::East)).unwrap();
-    assert!(
-        o.messages
-            .iter()
-            .any(|m| m == "You see 2 strange herbs and a dagger."),
+    let seen: Vec<(Option<&str>, bool)> = o
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::Noticed { items } => {
+                Some(items.iter().map(|n| (n.kind.as_deref(), n.known)).collect())
+            }
+            _ => None,
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        seen,
+        vec![
+            (Some("bloodwort"), false),
+            (Some("bloodwort"), false),
+            (Some("dagger"), true)
+        ],
         "{:?}",
-        o.messages
+        o.events
     );
+    let picked = |events: &[Event]| {
+        events.iter().find_map(|e| match e {
+            Event::PickedUp { items, .. } => Some((items.kind.clone(), items.count)),
+            _ => None,
+        })
+    };
     let g = o.game;
     let o = apply(&g, &rules, Command::PickUp(None)).unwrap();
-    assert_eq!(
-        o.messages.first().map(String::as_str),
-        Some("You pick up a dagger.")
-    );
+    assert_eq!(picked(&o.events), Some((Some("dagger".into()), 1)));
     // The two herbs look alike: they come up together.
     let o = apply(&o.game, &rules, Command::PickUp(None)).unwrap();
-    assert_eq!(
-        o.messages.first().map(String::as_str),
-        Some("You pick up 2 strange herbs.")
-    );
+    assert_eq!(picked(&o.events), Some((Some("bloodwort".into()), 2)));
     let g = o.game;
     assert!(matches!(
         apply(&g, &rules, Command::PickUp(None)),
@@ -525,16 +555,21 @@ fn stairs_depth_and_winning() {
         Some(RuleError::Refused(Refusal::NeedStone))
     );
     g = run(&g, &rules, Command::Move(Dir::East));
-    g = run(&g, &rules, Command::Descend);
+    let (next, events) = act(&g, &rules, Command::Descend);
+    g = next;
+    assert_eq!(events.first(), Some(&Event::Descended { depth: 2 }));
     assert_eq!(view::status(&g).unwrap().depth, 2);
     assert_eq!(view::status(&g).unwrap().levels, 11);
     assert_eq!(g.var(&DEEPEST).unwrap(), 2);
-    g = run(&g, &rules, Command::Ascend);
+    let (next, events) = act(&g, &rules, Command::Ascend);
+    g = next;
+    assert_eq!(events.first(), Some(&Event::Ascended { depth: 1 }));
     assert_eq!(view::status(&g).unwrap().depth, 1);
     give(&mut g, hero, "the Philosopher's Stone");
     g = run(&g, &rules, Command::Move(Dir::West));
     let o = apply(&g, &rules, Command::Ascend).unwrap();
     assert!(o.over);
+    assert_eq!(o.events, vec![Event::Won]);
     assert_eq!(
         o.game.var(&OUTCOME).unwrap(),
         alembic_content::alchemy::Fate::Won
@@ -554,10 +589,19 @@ fn stairs_depth_and_winning() {
 fn the_hero_can_die() {
     let (mut g, rules, hero) = arena(15);
     g.set_mut(hero, &HPS, 1).unwrap();
-    add_effect(&mut g, hero, "deadly poisoned").unwrap();
+    add_effect(
+        &mut g,
+        &mut HookCtx::new(rules.hooks()),
+        hero,
+        "deadly poisoned",
+    )
+    .unwrap();
     let o = apply(&g, &rules, Command::Wait).unwrap();
     assert!(o.over);
     assert!(o.game.var(&GAME_OVER).unwrap());
+    assert!(o.events.iter().any(|e| matches!(e,
+        Event::Died { who, cause: Cause::Effect { kind, undone: false }, .. }
+            if who.id == hero && &**kind == "deadly poisoned")));
     let s = alembic_content::alchemy::summary(&o.game).unwrap();
     assert_eq!(s.outcome, alembic_content::alchemy::Fate::Died);
     assert_eq!(s.cause, "killed by being deadly poisoned");
@@ -566,9 +610,9 @@ fn the_hero_can_die() {
 
 #[test]
 fn confusion_is_a_modifier_flag() {
-    let (mut g, _rules, hero) = arena(16);
+    let (mut g, rules, hero) = arena(16);
     assert!(!g.is(hero, &IS_CONFUSED));
-    let e = add_effect(&mut g, hero, "confused").unwrap();
+    let e = add_effect(&mut g, &mut HookCtx::new(rules.hooks()), hero, "confused").unwrap();
     assert!(g.is(hero, &IS_CONFUSED));
     assert_eq!(g.query(e, &DURATION).unwrap(), 1000);
     let _ = Z;
@@ -578,7 +622,7 @@ fn confusion_is_a_modifier_flag() {
 fn a_confused_hero_always_spends_the_turn_so_confusion_wears_off() {
     let (mut g, rules, hero) = arena(17);
     g.move_thing_mut(hero, at(-7, -4)).unwrap();
-    add_effect(&mut g, hero, "confused").unwrap();
+    add_effect(&mut g, &mut HookCtx::new(rules.hooks()), hero, "confused").unwrap();
     // Walking north-west into the corner: refusals are only possible without a stumble,
     // and every stumble (even into a wall) takes time, so the effect runs out.
     let mut refused = 0;
@@ -597,4 +641,56 @@ fn a_confused_hero_always_spends_the_turn_so_confusion_wears_off() {
     }
     assert!(!g.is(hero, &IS_CONFUSED), "confusion wore off");
     assert!(refused > 0);
+}
+
+#[test]
+fn the_log_is_the_english_of_the_events_and_events_round_trip() {
+    // A bot plays a real game: after every command the lines the log gained are exactly
+    // what text makes of the command's events, and every event survives serde.
+    let rules = alembic_content::alchemy::Rules::new().unwrap();
+    let mut g = alembic_content::alchemy::new_game(4, &rules).unwrap();
+    let mut bot = alembic_content::alchemy::bot::Bot::new(4);
+    let (mut commands, mut events_seen, mut lines_seen) = (0, 0, 0);
+    while commands < 600 {
+        let cmd = bot.choose(&g);
+        let before = g.var(&MSG_COUNT).unwrap();
+        let o = match apply(&g, &rules, cmd) {
+            Ok(o) => o,
+            Err(RuleError::Refused(_)) => {
+                bot.refused();
+                continue;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        commands += 1;
+        let said = alembic_content::alchemy::text::all_lines(&o.game, &o.events);
+        // The log keeps only its newest lines: compare the count, then the newest.
+        let gained = usize::try_from(o.game.var(&MSG_COUNT).unwrap() - before).unwrap();
+        assert_eq!(said.len(), gained, "turn {}: {:?}", g.turn(), o.events);
+        let mut logged: Vec<String> = o
+            .game
+            .messages()
+            .rev()
+            .take(gained)
+            .map(|m| m.text.to_string())
+            .collect();
+        logged.reverse();
+        assert_eq!(said, logged, "turn {}: {:?}", g.turn(), o.events);
+        for e in &o.events {
+            let text = serde_json::to_string(e).unwrap();
+            let back: Event = serde_json::from_str(&text).unwrap();
+            assert_eq!(&back, e);
+        }
+        events_seen += o.events.len();
+        lines_seen += said.len();
+        g = o.game;
+        if o.over {
+            break;
+        }
+    }
+    assert!(
+        events_seen > commands,
+        "{events_seen} events in {commands} commands"
+    );
+    assert!(lines_seen > 0);
 }

@@ -1,7 +1,8 @@
 //! Alchemy's wizard commands on real games: each keeps the game consistent, leaves the old
 //! value alone, and bad input gets a clear error.
 
-use alembic::{Dir, Game, Loc, Place, wizard::WizardCommands, wizard::WizardError};
+use alembic::{Dir, Game, HookCtx, Loc, Place, wizard::WizardCommands, wizard::WizardError};
+use alembic_content::alchemy::events::{self, Cause, Event};
 use alembic_content::alchemy::kinds::DamageType;
 use alembic_content::alchemy::props::{
     GAME_OVER, HPS, HPS_MAX, IS_CREATURE, IS_IDENTIFIED, IS_POTION, IS_STAIRS_UP,
@@ -194,38 +195,43 @@ fn immortal_heroes_survive_deadly_damage() -> R {
     let mut mortal = g.clone();
     combat::damage(
         &mut mortal,
-        rules.hooks(),
+        &mut HookCtx::new(rules.hooks()),
         h,
         10_000,
         DamageType::Normal,
-        Source::Cause("a test".into()),
+        Source::Cause(Cause::Potion),
     )?;
     assert!(mortal.var(&GAME_OVER)?);
 
     let (imm, _) = run(&cmds, &g, "immortal")?;
     let mut hit = imm.clone();
+    let mut ctx = HookCtx::new(rules.hooks());
     combat::damage(
         &mut hit,
-        rules.hooks(),
+        &mut ctx,
         h,
         10_000,
         DamageType::Normal,
-        Source::Cause("a test".into()),
+        Source::Cause(Cause::Potion),
     )?;
     assert!(!hit.var(&GAME_OVER).unwrap_or(false));
     assert_eq!(hit.query(h, &HPS)?, 1);
-    assert!(hit.messages().any(|m| &*m.text == "You refuse to die!"));
+    assert!(
+        events::take(&mut ctx)
+            .iter()
+            .any(|(_, e)| matches!(e, Event::RefusedToDie { who, .. } if who.id == h))
+    );
     hit.check_invariants()?;
     // Toggled off, the hero is mortal again.
     let (again, _) = run(&cmds, &hit, "immortal")?;
     let mut dead = again.clone();
     combat::damage(
         &mut dead,
-        rules.hooks(),
+        &mut HookCtx::new(rules.hooks()),
         h,
         10_000,
         DamageType::Normal,
-        Source::Cause("a test".into()),
+        Source::Cause(Cause::Potion),
     )?;
     assert!(dead.var(&GAME_OVER)?);
     Ok(())

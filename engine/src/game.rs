@@ -203,6 +203,15 @@ impl Game {
         }
     }
 
+    /// Append a line to the message log as written on `turn` (a game that records what
+    /// happened first and words it afterwards keeps each line's own turn).
+    pub fn log_at_mut(&mut self, turn: u64, text: impl Into<Arc<str>>) {
+        let now = self.turn;
+        self.turn = turn;
+        self.log_mut(text);
+        self.turn = now;
+    }
+
     /// The message log, oldest first.
     pub fn messages(&self) -> impl DoubleEndedIterator<Item = &Message> + ExactSizeIterator {
         self.log.iter()

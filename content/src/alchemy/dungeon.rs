@@ -463,7 +463,7 @@ fn furnish_room(
         let open: Vec<Loc> = cells
             .iter()
             .copied()
-            .filter(|&l| !super::command::has_scenery(game, l))
+            .filter(|&l| !super::rules::world::has_scenery(game, l))
             .collect();
         rng.index(open.len()).map(|i| open[i])
     };

@@ -6,6 +6,7 @@
 
 use alembic::{Error, Game, HookCtx, Hooks, Place, ThingId, hook::HookCall};
 
+use super::events::{Cause, Cure, Event, Learned, Noun, emit};
 use super::kinds::{DamageType, data_error};
 use super::library::names_with;
 use super::props::{
@@ -16,11 +17,29 @@ use super::props::{
 use super::rules::combat::{self, Source};
 use super::rules::effects::{add_effect, remove_effects};
 use super::rules::items::identify;
-use super::rules::world::{hero_sees, say};
-use super::text::{capitalise, sentence, the_name};
+use super::rules::world::hero_sees;
+
+/// The rule set: the registered hooks the library names.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    hooks: Hooks,
+}
+
+impl Rules {
+    /// The Alchemy rules.
+    pub fn new() -> Result<Rules, Error> {
+        Ok(Rules { hooks: build()? })
+    }
+
+    /// The hook registry (for [`Game::check_hooks`] and loading).
+    #[must_use]
+    pub fn hooks(&self) -> &Hooks {
+        &self.hooks
+    }
+}
 
 /// Every hook the Alchemy library names, in a registry the caller keeps (the game's
-/// [`Rules`](super::Rules) holds one) and passes to every call that may run a hook.
+/// [`Rules`] holds one) and passes to every call that may run a hook.
 pub fn build() -> Result<Hooks, Error> {
     Hooks::new()
         .register("potion_heal", potion_heal)?
@@ -55,59 +74,47 @@ fn potion_heal(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Resul
     let amount = game.query(call.this, &HEAL_AMOUNT)?;
     if game.is(t, &IS_UNDEAD) {
         // Healing burns the undead.
-        if hero_sees(game, game.location(t)?) {
-            let s = sentence(game, t, "writhe", "in agony")?;
-            say(game, s);
-        }
-        combat::damage(
-            game,
-            ctx.hooks(),
-            t,
-            amount,
-            DamageType::Normal,
-            source_of(call),
-        )?;
+        let seen = hero_sees(game, game.location(t)?);
+        let who = Noun::of(game, t);
+        emit(game, ctx, Event::Writhed { who, seen });
+        combat::damage(game, ctx, t, amount, DamageType::Normal, source_of(call))?;
         return Ok(());
     }
     combat::heal(game, t, amount)?;
-    if is_hero(game, t) {
-        say(game, "You feel much better.");
-    } else if hero_sees(game, game.location(t)?) {
-        let s = sentence(game, t, "look", "healthier")?;
-        say(game, s);
-    }
+    let seen = !is_hero(game, t) && hero_sees(game, game.location(t)?);
+    let who = Noun::of(game, t);
+    emit(game, ctx, Event::Healed { who, seen });
     Ok(())
 }
 
 fn source_of(call: &HookCall) -> Source {
     match call.actor {
         Some(a) if Some(a) != call.target => Source::Creature(a),
-        _ => Source::Cause("a potion".to_string()),
+        _ => Source::Cause(Cause::Potion),
     }
 }
 
-fn potion_effect(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+fn potion_effect(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let effect = game.query(call.this, &GIVES_EFFECT)?;
-    add_effect(game, t, &effect)?;
+    add_effect(game, ctx, t, &effect)?;
     Ok(())
 }
 
-fn potion_gain(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+fn potion_gain(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let stat = game.query(call.this, &GAIN_STAT)?;
     let amount = game.query(call.this, &GAIN_AMOUNT)?;
     let base = game.get_thing(t)?.get(&stat.prop())?;
     game.set_mut(t, &stat.prop(), base + amount)?;
-    if is_hero(game, t) {
-        say(game, format!("Your {} increases!", stat.word()));
-    }
+    let who = Noun::of(game, t);
+    emit(game, ctx, Event::GainedStat { who, stat });
     Ok(())
 }
 
 fn potion_health_gain(
     game: &mut Game,
-    _ctx: &mut HookCtx<'_>,
+    ctx: &mut HookCtx<'_>,
     call: &HookCall,
 ) -> Result<(), Error> {
     let t = target(call)?;
@@ -117,118 +124,121 @@ fn potion_health_gain(
     game.set_mut(t, &HPS_MAX, max + boost)?;
     let hps = game.query(t, &HPS)?;
     game.set_mut(t, &HPS, hps + boost)?;
-    if is_hero(game, t) {
-        say(game, "You feel amazingly good...");
-    }
+    let who = Noun::of(game, t);
+    emit(game, ctx, Event::GainedHealth { who });
     Ok(())
 }
 
-fn potion_speed_gain(
-    game: &mut Game,
-    _ctx: &mut HookCtx<'_>,
-    call: &HookCall,
-) -> Result<(), Error> {
+fn potion_speed_gain(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let base = game.get_thing(t)?.get(&SPEED)?;
     game.set_mut(t, &SPEED, base + 10)?;
-    if is_hero(game, t) {
-        say(game, "You feel permanently quicker.");
-    }
+    let who = Noun::of(game, t);
+    emit(game, ctx, Event::GainedSpeed { who });
     Ok(())
 }
 
 fn cure(
     game: &mut Game,
+    ctx: &mut HookCtx<'_>,
     call: &HookCall,
     flag: &alembic::Prop<bool>,
-    what: &str,
+    cure: Cure,
 ) -> Result<(), Error> {
     let t = target(call)?;
     let n = remove_effects(game, t, flag)?;
-    if is_hero(game, t) {
-        if n > 0 {
-            say(game, format!("You feel {what}."));
-        } else {
-            say(game, "You feel much the same.");
-        }
-    }
+    let who = Noun::of(game, t);
+    emit(
+        game,
+        ctx,
+        Event::Cured {
+            who,
+            cure,
+            any: n > 0,
+        },
+    );
     Ok(())
 }
 
 fn potion_cure_poison(
     game: &mut Game,
-    _ctx: &mut HookCtx<'_>,
+    ctx: &mut HookCtx<'_>,
     call: &HookCall,
 ) -> Result<(), Error> {
-    cure(game, call, &IS_POISON, "the poison leave your body")
+    cure(game, ctx, call, &IS_POISON, Cure::Poison)
 }
 
-fn potion_cleansing(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
-    cure(game, call, &IS_HARMFUL, "cleansed")
+fn potion_cleansing(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    cure(game, ctx, call, &IS_HARMFUL, Cure::Harm)
 }
 
 fn potion_restoration(
     game: &mut Game,
-    _ctx: &mut HookCtx<'_>,
+    ctx: &mut HookCtx<'_>,
     call: &HookCall,
 ) -> Result<(), Error> {
-    cure(game, call, &IS_DRAIN, "restored")
+    cure(game, ctx, call, &IS_DRAIN, Cure::Drain)
 }
 
 /// A random effect from the whole library.
-fn random_effect(game: &mut Game, t: ThingId) -> Result<(), Error> {
+fn random_effect(game: &mut Game, ctx: &mut HookCtx<'_>, t: ThingId) -> Result<(), Error> {
     let names = names_with(game.library(), &IS_EFFECT);
     let i = game
         .rng()
         .index(names.len())
         .ok_or_else(|| data_error("no effects in the library".into()))?;
-    add_effect(game, t, &names[i])?;
+    add_effect(game, ctx, t, &names[i])?;
     Ok(())
 }
 
-fn potion_chaos(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+fn potion_chaos(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
-    random_effect(game, t)
+    random_effect(game, ctx, t)
 }
 
-fn eat_food(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+fn eat_food(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     let amount = game.query(call.this, &HEAL_AMOUNT)?;
     combat::heal(game, t, amount)?;
-    if is_hero(game, t) {
-        say(game, "That tasted good.");
-    }
+    let who = Noun::of(game, t);
+    emit(game, ctx, Event::Nourished { who });
     Ok(())
 }
 
 fn eat_magic_mushroom(
     game: &mut Game,
-    _ctx: &mut HookCtx<'_>,
+    ctx: &mut HookCtx<'_>,
     call: &HookCall,
 ) -> Result<(), Error> {
     let t = target(call)?;
-    if is_hero(game, t) {
-        say(game, "The world shimmers.");
-    }
-    random_effect(game, t)
+    let who = Noun::of(game, t);
+    emit(game, ctx, Event::Shimmered { who });
+    random_effect(game, ctx, t)
 }
 
-fn eat_ingredient(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+fn eat_ingredient(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
     identify(game, call.this)?;
     if is_hero(game, t) {
-        let n = the_name(game, call.this)?;
-        say(game, format!("It tastes bitter. That was {n}."));
+        let item = Noun::of(game, call.this);
+        emit(
+            game,
+            ctx,
+            Event::Identified {
+                item,
+                how: Learned::Tasting,
+            },
+        );
     }
     Ok(())
 }
 
-fn use_fountain(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+fn use_fountain(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let who = target(call)?;
     let amount = game.query(call.this, &HEAL_AMOUNT)?;
     combat::heal(game, who, amount)?;
     if is_hero(game, who) {
-        say(game, "You drink from the fountain. You feel refreshed.");
+        emit(game, ctx, Event::FountainDrunk { who });
     }
     let p = game.query(call.this, &DRY_CHANCE)?;
     if game.rng().chance(p) {
@@ -236,9 +246,8 @@ fn use_fountain(game: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Res
         game.remove_thing_mut(call.this)?;
         let dry = game.library().create("dry fountain")?;
         game.add_thing_mut(Place::Map(at), dry)?;
-        if hero_sees(game, at) {
-            say(game, "The fountain dries up.");
-        }
+        let seen = hero_sees(game, at);
+        emit(game, ctx, Event::FountainDried { seen });
     }
     Ok(())
 }
@@ -252,11 +261,10 @@ fn death_transform(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> R
         return Ok(());
     }
     let at = game.location(call.this)?;
-    let before = capitalise(&the_name(game, call.this)?);
+    let was = Noun::of(game, call.this);
     let id = game.spawn_mut(ctx, &into, at)?;
-    if hero_sees(game, at) {
-        let after = crate::alchemy::text::a_name(game, id)?;
-        say(game, format!("{before} rises again as {after}!"));
-    }
+    let seen = hero_sees(game, at);
+    let now = Noun::of(game, id);
+    emit(game, ctx, Event::RoseAgain { was, now, seen });
     Ok(())
 }

@@ -6,12 +6,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Prop, props::PropType, props::Value, props::ValueKind};
-
-use super::props::{
-    AG, CH, CR, IN, RES_ACID, RES_FIRE, RES_ICE, RES_IMPACT, RES_LIGHTNING, RES_NORMAL, RES_POISON,
-    RES_WATER, SK, ST, TG, WP,
-};
+use alembic::{Error, props::PropType, props::Value, props::ValueKind};
 
 /// An error about the game's data (a bad name in a prototype).
 pub(crate) fn data_error(reason: String) -> Error {
@@ -22,7 +17,7 @@ pub(crate) fn data_error(reason: String) -> Error {
 }
 
 /// The eight statistics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Stat {
     /// Skill: hitting and blocking.
     Sk,
@@ -84,25 +79,10 @@ impl Stat {
             Stat::Cr => "craft",
         }
     }
-
-    /// The property holding it.
-    #[must_use]
-    pub fn prop(self) -> Prop<i32> {
-        match self {
-            Stat::Sk => SK,
-            Stat::St => ST,
-            Stat::Ag => AG,
-            Stat::Tg => TG,
-            Stat::In => IN,
-            Stat::Wp => WP,
-            Stat::Ch => CH,
-            Stat::Cr => CR,
-        }
-    }
 }
 
 /// Damage types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum DamageType {
     /// Cuts and bites; armour absorbs it.
     Normal,
@@ -147,21 +127,6 @@ impl DamageType {
             DamageType::Water => "water",
             DamageType::Lightning => "lightning",
             DamageType::Acid => "acid",
-        }
-    }
-
-    /// The resistance property for this type.
-    #[must_use]
-    pub fn resistance(self) -> Prop<i32> {
-        match self {
-            DamageType::Normal => RES_NORMAL,
-            DamageType::Impact => RES_IMPACT,
-            DamageType::Poison => RES_POISON,
-            DamageType::Fire => RES_FIRE,
-            DamageType::Ice => RES_ICE,
-            DamageType::Water => RES_WATER,
-            DamageType::Lightning => RES_LIGHTNING,
-            DamageType::Acid => RES_ACID,
         }
     }
 

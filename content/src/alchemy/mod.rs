@@ -22,6 +22,7 @@ pub mod bot;
 pub mod command;
 pub mod dungeon;
 pub mod error;
+pub mod events;
 pub mod hooks;
 pub mod kinds;
 pub mod library;
@@ -35,9 +36,12 @@ pub mod wizard;
 
 use alembic::{Error, Game};
 
-pub use command::{Command, Outcome, Rules, Summary, apply, summary};
+pub use command::{Command, Outcome, apply};
 pub use error::{Refusal, RuleError};
+pub use events::{Event, Noun};
+pub use hooks::Rules;
 pub use kinds::Fate;
+pub use view::{Summary, summary};
 
 /// A new game from `seed` in the given modes (as a recording's header lists them): in
 /// `wizard` mode the game accepts [`Command::Wizard`] lines. Other modes (`practice`) change
@@ -67,10 +71,8 @@ pub fn new_game(seed: u64, rules: &Rules) -> Result<Game, Error> {
     dungeon::generate(&mut game, rules.hooks())?;
     let hero = rules::world::hero(&game)?;
     rules::items::assign_letters(&mut game, hero)?;
-    rules::world::say(
-        &mut game,
-        "You enter the dungeon. Somewhere below lies the Philosopher's Stone.",
-    );
+    let turn = game.turn();
+    text::record(&mut game, &[(turn, events::Event::Entered)]);
     let view = rules::world::hero_view(&game)?;
     rules::memory::remember(&mut game, &view);
     Ok(game)

@@ -278,3 +278,39 @@ pub const OUTCOME: Prop<super::kinds::Fate> = Prop::new("outcome");
 pub const CAUSE: Prop<Arc<str>> = Prop::new("cause");
 /// Which game this value belongs to ("alchemy").
 pub const GAME_NAME: Prop<Arc<str>> = Prop::new("game_name");
+
+// ----- the properties behind the kinds ------------------------------------------------------
+
+impl Stat {
+    /// The property holding it.
+    #[must_use]
+    pub fn prop(self) -> Prop<i32> {
+        match self {
+            Stat::Sk => SK,
+            Stat::St => ST,
+            Stat::Ag => AG,
+            Stat::Tg => TG,
+            Stat::In => IN,
+            Stat::Wp => WP,
+            Stat::Ch => CH,
+            Stat::Cr => CR,
+        }
+    }
+}
+
+impl DamageType {
+    /// The resistance property for this type.
+    #[must_use]
+    pub fn resistance(self) -> Prop<i32> {
+        match self {
+            DamageType::Normal => RES_NORMAL,
+            DamageType::Impact => RES_IMPACT,
+            DamageType::Poison => RES_POISON,
+            DamageType::Fire => RES_FIRE,
+            DamageType::Ice => RES_ICE,
+            DamageType::Water => RES_WATER,
+            DamageType::Lightning => RES_LIGHTNING,
+            DamageType::Acid => RES_ACID,
+        }
+    }
+}

@@ -8,21 +8,22 @@ use alembic::{
     Error, Game, Loc, Rgb, ThingId, fov::VisibleSet, light::LightMap, light::LightSource,
 };
 use alembic_ui::Tile;
+use serde::Serialize;
 
-use super::kinds::{RecipeId, Slot, Stat};
+use super::kinds::{Fate, RecipeId, Slot, Stat};
 use super::props::{
-    ARMOUR, BG, FG, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR, IS_CREATURE, IS_DOOR, IS_FOOD,
-    IS_HERO, IS_INGREDIENT, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER,
-    IS_WEAPON, IS_WIELDED, LIGHT_COLOUR, LIGHT_RADIUS, NAME, SPEED, WIELD_SLOT, Z_ORDER,
+    ARMOUR, BG, CAUSE, DEEPEST, FG, GAME_OVER, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR,
+    IS_CREATURE, IS_DOOR, IS_FOOD, IS_HERO, IS_INGREDIENT, IS_OPEN, IS_POTION, IS_STAIRS_DOWN,
+    IS_STAIRS_UP, IS_STONE, IS_WATER, IS_WEAPON, IS_WIELDED, KILLS, LIGHT_COLOUR, LIGHT_RADIUS,
+    NAME, OUTCOME, SPEED, WIELD_SLOT, Z_ORDER,
 };
-use super::rules::combat::attack_summary;
 use super::rules::effects::effect_list;
 use super::rules::items::{
     PACK_LETTERS, apparatus_near, assign_letters, gather, inventory, pack_groups, recipe_of,
 };
 use super::rules::memory::{remembered_look, remembered_thing, remembered_tile};
 use super::rules::stack::number;
-use super::rules::world::{FOV_RADIUS, LEVELS, depth_of, hero_view, level_box};
+use super::rules::world::{FOV_RADIUS, LEVELS, depth_of, hero, hero_view, level_box};
 use super::text::{a_name, base_name, capitalise, count_name, is_identified};
 
 pub use super::rules::world::hero as hero_id;
@@ -436,7 +437,7 @@ pub fn look_at(game: &Game, l: Loc) -> Result<LookInfo, Error> {
     let mut parts = Vec::new();
     for &t in &things {
         if game.is(t, &IS_CREATURE) {
-            if super::command::is_hero(game, t) {
+            if is_hero(game, t) {
                 parts.push("You are standing here.".to_string());
             } else {
                 let health = health_band(game.query(t, &HPS)?, game.query(t, &HPS_MAX)?);
@@ -445,7 +446,7 @@ pub fn look_at(game: &Game, l: Loc) -> Result<LookInfo, Error> {
         } else {
             parts.push(format!(
                 "{}.",
-                super::command::describe_thing(game, t)?.trim_end_matches('.')
+                super::text::describe_thing(game, t)?.trim_end_matches('.')
             ));
         }
     }
@@ -647,7 +648,7 @@ fn describe_creature(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Result
     use super::props::{
         ATT_VERB, HIT_EFFECT, HIT_EFFECT_CHANCE, IS_FLYING, IS_HOSTILE, IS_UNDEAD, LAST_SEEN,
     };
-    if super::command::is_hero(game, t) {
+    if is_hero(game, t) {
         lines.push("That is you.".to_owned());
         return Ok(());
     }
@@ -961,4 +962,58 @@ pub fn legend(lib: &alembic::Library) -> Result<Vec<(&'static str, Vec<LegendEnt
         ("Items", items),
         ("Monsters", monsters),
     ])
+}
+
+/// How the game stands: over or not, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Playing, won or died.
+    pub outcome: Fate,
+    /// Why it ended ("killed by a rat", "escaped with the Philosopher's Stone"); empty while
+    /// playing.
+    pub cause: String,
+    /// Hero actions taken.
+    pub turns: u64,
+    /// Current depth (1..=11).
+    pub depth: i32,
+    /// Deepest depth reached.
+    pub deepest: i32,
+    /// Monsters the hero killed.
+    pub kills: i64,
+}
+
+/// The summary of `game`.
+pub fn summary(game: &Game) -> Result<Summary, Error> {
+    let h = hero(game)?;
+    let depth = depth_of(game.location(h)?.z);
+    let over = game.var(&GAME_OVER).unwrap_or(false);
+    Ok(Summary {
+        // Over without a recorded fate cannot happen in play; it reads as a death.
+        outcome: if over {
+            game.var(&OUTCOME).unwrap_or(Fate::Died)
+        } else {
+            Fate::Playing
+        },
+        cause: game.var(&CAUSE).map(|c| c.to_string()).unwrap_or_default(),
+        turns: game.turn(),
+        depth,
+        deepest: game.var(&DEEPEST).unwrap_or(1).max(depth),
+        kills: game.var(&KILLS).unwrap_or(0),
+    })
+}
+
+/// Whether `t` is the hero.
+#[must_use]
+pub fn is_hero(game: &Game, t: ThingId) -> bool {
+    game.is(t, &IS_HERO)
+}
+
+/// A creature's current attack, for status lines ("bite 1-3 normal").
+pub fn attack_summary(game: &Game, c: ThingId) -> Result<String, Error> {
+    Ok(format!(
+        "{} 1-{} {}",
+        game.query(c, &super::props::ATT_VERB)?,
+        game.query(c, &super::props::ATT_DAMAGE)?,
+        game.query(c, &super::props::ATT_TYPE)?
+    ))
 }

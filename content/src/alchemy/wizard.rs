@@ -24,7 +24,8 @@ use alembic::{
     wizard::WizardCommands, wizard::WizardError, wizard::WizardOutcome, wizard::WizardSpec,
 };
 
-use super::command::Rules;
+use super::events;
+use super::hooks::Rules;
 use super::props::{
     DEEPEST, GAME_OVER, HPS, HPS_MAX, IS_EFFECT, IS_GHOST, IS_HARMFUL, IS_HERO, IS_IDENTIFIED,
     IS_IMMORTAL, IS_ITEM, IS_POTION, IS_STAIRS_UP, TIME, UNKNOWN_NAME,
@@ -188,7 +189,9 @@ fn summon(g: &Game, hooks: &Hooks, a: &Args) -> Outcome {
     let h = hero_of(g)?;
     let mut w = g.clone();
     if proto.is(&IS_EFFECT) {
-        add_effect(&mut w, h, name).map_err(internal)?;
+        let mut ctx = HookCtx::new(hooks);
+        add_effect(&mut w, &mut ctx, h, name).map_err(internal)?;
+        super::text::record(&mut w, &events::take(&mut ctx));
         return Ok(WizardOutcome::new(w).line(format!("You are now under {name}.")));
     }
     let at = w.location(h).map_err(internal)?;
@@ -252,7 +255,9 @@ fn depth(g: &Game, hooks: &Hooks, a: &Args) -> Outcome {
     let from = w.location(h).map_err(internal)?.z;
     if from != z {
         leave_level(&mut w, from).map_err(internal)?;
-        arrive(&mut w, hooks, z).map_err(internal)?;
+        let mut ctx = HookCtx::new(hooks);
+        arrive(&mut w, &mut ctx, z).map_err(internal)?;
+        super::text::record(&mut w, &events::take(&mut ctx));
     }
     w.move_thing_mut(h, spot).map_err(internal)?;
     let deepest = w.var(&DEEPEST).unwrap_or(1).max(n);

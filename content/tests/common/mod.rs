@@ -6,7 +6,7 @@
 use alembic::{Game, HookCtx, Loc, LocBox, Place, ThingId};
 use alembic_content::alchemy::props::{HERO, IS_WIELDED};
 use alembic_content::alchemy::rules::world::hero_view;
-use alembic_content::alchemy::{Command, Rules, apply, library, rules};
+use alembic_content::alchemy::{Command, Event, Rules, apply, library, rules};
 
 /// Level of the arena.
 pub const Z: i32 = -1;
@@ -70,6 +70,17 @@ pub fn run(game: &Game, rules: &Rules, cmd: Command) -> Game {
         Ok(o) => {
             o.game.check_invariants().expect("invariants");
             o.game
+        }
+        Err(e) => panic!("command refused: {e}"),
+    }
+}
+
+/// Apply `cmd` like [`run`] and also return the events it made; panics if the rules refuse.
+pub fn act(game: &Game, rules: &Rules, cmd: Command) -> (Game, Vec<Event>) {
+    match apply(game, rules, cmd) {
+        Ok(o) => {
+            o.game.check_invariants().expect("invariants");
+            (o.game, o.events)
         }
         Err(e) => panic!("command refused: {e}"),
     }

@@ -2,18 +2,18 @@
 //! remember where the hero was last seen, wander when idle, open doors if intelligent,
 //! hunt monsters of other families when flagged to (and fight back when attacked).
 
-use alembic::{Dir, Error, Game, Hooks, Loc, LocBox, ThingId, fov::VisibleSet, path::Search};
+use alembic::{Dir, Error, Game, HookCtx, Loc, LocBox, ThingId, fov::VisibleSet, path::Search};
 
 use super::combat;
 use super::world::{
-    TileTable, blocker_at, creature_at, hero_sees, level_box, say, sees_with, terrain_ok,
+    TileTable, blocker_at, creature_at, hero_sees, level_box, sees_with, terrain_ok,
 };
+use crate::alchemy::events::{Event, Noun, emit};
 use crate::alchemy::props::{
     AGGRO, ATTACKS_MONSTERS, FAMILY, FOE, IS_CONFUSED, IS_CREATURE, IS_DOOR, IS_FLYING, IS_HERO,
     IS_HOSTILE, IS_INTELLIGENT, IS_OPEN, LAST_SEEN,
 };
 use crate::alchemy::rules::doors;
-use crate::alchemy::text::sentence;
 
 /// Cost of a normal action.
 pub const ACTION: i32 = 100;
@@ -23,7 +23,7 @@ pub const ACTION: i32 = 100;
 /// action's cost (before speed).
 pub fn act(
     game: &mut Game,
-    hooks: &Hooks,
+    ctx: &mut HookCtx<'_>,
     m: ThingId,
     hero: ThingId,
     view: &VisibleSet,
@@ -34,7 +34,7 @@ pub fn act(
     // Confusion: half the time, a random stagger.
     if game.is(m, &IS_CONFUSED) && game.rng().chance(0.5) {
         let d = random_dir(game);
-        return step_or_bump(game, hooks, m, at + d, true);
+        return step_or_bump(game, ctx, m, at + d, true);
     }
     let hostile = game.is(m, &IS_HOSTILE);
     if hostile && hero_at.z == at.z && view.contains(at) {
@@ -51,11 +51,11 @@ pub fn act(
             clear_target(game, m)?;
         } else {
             if hostile && at.chebyshev(hero_at) == 1 && hero_at.z == at.z {
-                combat::attack(game, hooks, m, hero)?;
+                combat::attack(game, ctx, m, hero)?;
                 return Ok(ACTION);
             }
             match next_step(game, table, m, at, t) {
-                Some(step) => return step_or_bump(game, hooks, m, step, false),
+                Some(step) => return step_or_bump(game, ctx, m, step, false),
                 None => clear_target(game, m)?,
             }
         }
@@ -64,15 +64,15 @@ pub fn act(
     if let Some(c) = foe(game, table, m, at)? {
         let cat = game.location(c)?;
         if at.chebyshev(cat) == 1 {
-            combat::attack(game, hooks, m, c)?;
+            combat::attack(game, ctx, m, c)?;
             return Ok(ACTION);
         }
         if let Some(step) = next_step(game, table, m, at, cat) {
-            return step_or_bump(game, hooks, m, step, false);
+            return step_or_bump(game, ctx, m, step, false);
         }
         forget_foe(game, m)?;
     }
-    wander(game, hooks, m, at)
+    wander(game, ctx, m, at)
 }
 
 /// Whether `m` and `other` would fight: different families (the hero aside), both alive.
@@ -169,12 +169,12 @@ fn random_dir(game: &mut Game) -> Dir {
     Dir::COMPASS[i]
 }
 
-fn wander(game: &mut Game, hooks: &Hooks, m: ThingId, at: Loc) -> Result<i32, Error> {
+fn wander(game: &mut Game, ctx: &mut HookCtx<'_>, m: ThingId, at: Loc) -> Result<i32, Error> {
     if game.rng().chance(0.5) {
         return Ok(ACTION);
     }
     let d = random_dir(game);
-    step_or_bump(game, hooks, m, at + d, true)
+    step_or_bump(game, ctx, m, at + d, true)
 }
 
 /// The first step of a path from `at` toward `goal` for `m`: A* over terrain it can cross,
@@ -215,7 +215,7 @@ fn next_step(game: &Game, table: &TileTable, m: ThingId, at: Loc, goal: Loc) -> 
 /// another family if it fights monsters), open a door (if intelligent), or nothing.
 fn step_or_bump(
     game: &mut Game,
-    hooks: &Hooks,
+    ctx: &mut HookCtx<'_>,
     m: ThingId,
     to: Loc,
     idle: bool,
@@ -233,17 +233,16 @@ fn step_or_bump(
             if fights_monster {
                 game.set_mut(m, &FOE, c)?;
             }
-            combat::attack(game, hooks, m, c)?;
+            combat::attack(game, ctx, m, c)?;
         }
         return Ok(ACTION);
     }
     if let Some(b) = blocker_at(game, to) {
         if game.is(b, &IS_DOOR) && !game.is(b, &IS_OPEN) && game.is(m, &IS_INTELLIGENT) {
             doors::set_open(game, b, true)?;
-            if hero_sees(game, to) {
-                let t = sentence(game, m, "open", "a door")?;
-                say(game, t);
-            }
+            let seen = hero_sees(game, to);
+            let (by, door) = (Noun::of(game, m), Noun::of(game, b));
+            emit(game, ctx, Event::DoorOpened { by, door, seen });
         }
         return Ok(ACTION);
     }

@@ -1,30 +1,27 @@
 //! Combat: skill against dodge, skill against block, critical hits, damage types with
 //! resistances and armour, on-hit effects, death (immortals excepted) and drops.
 
-use std::sync::Arc;
-
 use alembic::{
-    Error, Game, HookCtx, Hooks, Place, ThingId, hook::HookCall, hook::ON_DEATH,
-    library::IS_CONTAINER,
+    Error, Game, HookCtx, Place, ThingId, hook::HookCall, hook::ON_DEATH, library::IS_CONTAINER,
 };
 
 use super::effects::add_effect;
-use super::world::{hero_sees, say};
+use super::world::hero_sees;
+use crate::alchemy::events::{Cause, Event, Noun, Strike, emit};
 use crate::alchemy::kinds::DamageType;
 use crate::alchemy::props::{
-    AG, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, BLOCK, CAUSE, DROP_CHANCE, FOE, GAME_OVER,
-    HIT_EFFECT, HIT_EFFECT_CHANCE, HPS, HPS_MAX, IS_CREATURE, IS_EFFECT, IS_HERO, IS_IMMORTAL,
-    IS_INVINCIBLE, IS_ITEM, IS_WIELDED, KILLS, OUTCOME, SK, ST,
+    AG, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, BLOCK, DROP_CHANCE, FOE, GAME_OVER, HIT_EFFECT,
+    HIT_EFFECT_CHANCE, HPS, HPS_MAX, IS_CREATURE, IS_EFFECT, IS_HERO, IS_IMMORTAL, IS_INVINCIBLE,
+    IS_ITEM, IS_WIELDED, KILLS, OUTCOME, SK, ST,
 };
-use crate::alchemy::text::{a_name, capitalise, sentence, the_name};
 
-/// Who or what did the damage (for messages, kills and the cause of death).
+/// Who or what did the damage (for events, kills and the cause of death).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {
     /// A creature's attack.
     Creature(ThingId),
-    /// Anything else, described ("poison", "magma").
-    Cause(String),
+    /// Anything else (a potion, an effect).
+    Cause(Cause),
 }
 
 /// True with probability a / (a + b) (both at least 1): the opposed roll.
@@ -37,7 +34,7 @@ fn opposed(game: &mut Game, a: i32, b: i32) -> bool {
 /// `attacker` attacks `defender` once. Returns the damage dealt (0 for a miss).
 pub fn attack(
     game: &mut Game,
-    hooks: &Hooks,
+    ctx: &mut HookCtx<'_>,
     attacker: ThingId,
     defender: ThingId,
 ) -> Result<i32, Error> {
@@ -50,28 +47,25 @@ pub fn attack(
     let sk = game.query(attacker, &SK)?;
     let ag = game.query(defender, &AG)?;
     let verb = game.query(attacker, &ATT_VERB)?;
-    let def_name = the_name(game, defender)?;
+    let dtype = game.query(attacker, &ATT_TYPE)?;
+    let attacked = |game: &Game, strike: Strike, damage: i32| Event::Attacked {
+        attacker: Noun::of(game, attacker),
+        target: Noun::of(game, defender),
+        strike,
+        verb: verb.clone(),
+        damage,
+        kind: dtype,
+        seen,
+    };
     // Skill against dodge (the attacker gets a small edge).
     if !opposed(game, sk * 3 / 2 + 2, ag) {
-        if seen {
-            let t = sentence(game, attacker, "miss", &def_name)?;
-            say(game, t);
-        }
+        emit(game, ctx, attacked(game, Strike::Missed, 0));
         return Ok(0);
     }
     // Skill against block: half the defender's skill plus shields.
     let block = game.query(defender, &SK)? / 2 + game.query(defender, &BLOCK)? / 5;
     if block > 0 && !opposed(game, sk * 3, block) {
-        if seen {
-            let att = the_name(game, attacker)?;
-            let t = sentence(
-                game,
-                defender,
-                "block",
-                &possessive_attack(game, attacker, &att),
-            )?;
-            say(game, t);
-        }
+        emit(game, ctx, attacked(game, Strike::Blocked, 0));
         return Ok(0);
     }
     let max = game.query(attacker, &ATT_DAMAGE)?.max(1);
@@ -83,23 +77,9 @@ pub fn attack(
     if crit {
         dmg *= 2;
     }
-    let dtype = game.query(attacker, &ATT_TYPE)?;
-    if seen {
-        let mut t = sentence(game, attacker, &verb, &def_name)?;
-        if crit {
-            t.pop();
-            t.push_str(" critically!");
-        }
-        say(game, t);
-    }
-    let dealt = damage(
-        game,
-        hooks,
-        defender,
-        dmg,
-        dtype,
-        Source::Creature(attacker),
-    )?;
+    let strike = if crit { Strike::Critical } else { Strike::Hit };
+    emit(game, ctx, attacked(game, strike, dmg));
+    let dealt = damage(game, ctx, defender, dmg, dtype, Source::Creature(attacker))?;
     // On-hit effect (a probability, 0..=1).
     if dealt > 0
         && game.contains(defender)
@@ -107,7 +87,7 @@ pub fn attack(
     {
         let p = game.query(attacker, &HIT_EFFECT_CHANCE)?;
         if game.rng().chance(p) {
-            add_effect(game, defender, &effect)?;
+            add_effect(game, ctx, defender, &effect)?;
         }
     }
     Ok(dealt)
@@ -143,19 +123,11 @@ pub fn expected_damage(game: &Game, attacker: ThingId, defender: ThingId) -> f64
     p_hit * p_through * dmg
 }
 
-fn possessive_attack(game: &Game, attacker: ThingId, att_name: &str) -> String {
-    if game.is(attacker, &IS_HERO) {
-        "your attack".to_string()
-    } else {
-        format!("{att_name}'s attack")
-    }
-}
-
 /// Apply `amount` damage of `dtype` to `target` after resistances and armour. Returns what
 /// was dealt. Kills at 0 hit points (immortals stay at 1).
 pub fn damage(
     game: &mut Game,
-    hooks: &Hooks,
+    ctx: &mut HookCtx<'_>,
     target: ThingId,
     amount: i32,
     dtype: DamageType,
@@ -165,9 +137,8 @@ pub fn damage(
         return Ok(0);
     }
     if game.is(target, &IS_INVINCIBLE) {
-        if game.is(target, &IS_HERO) {
-            say(game, "You are unharmed.");
-        }
+        let who = Noun::of(game, target);
+        emit(game, ctx, Event::Unharmed { who });
         return Ok(0);
     }
     let res = game.query(target, &dtype.resistance())?.min(100);
@@ -182,8 +153,17 @@ pub fn damage(
     }
     let hps = game.query(target, &HPS)?.saturating_sub(dmg);
     game.set_mut(target, &HPS, hps)?;
+    emit(
+        game,
+        ctx,
+        Event::Damaged {
+            who: target,
+            amount: dmg,
+            kind: dtype,
+        },
+    );
     if hps <= 0 {
-        die(game, hooks, target, &source)?;
+        die(game, ctx, target, &source)?;
     }
     Ok(dmg)
 }
@@ -210,41 +190,49 @@ pub fn clamp_hps(game: &mut Game, target: ThingId) -> Result<(), Error> {
     Ok(())
 }
 
-fn cause_text(game: &Game, source: &Source) -> Result<String, Error> {
+fn cause_of(game: &Game, source: &Source) -> Cause {
     match source {
-        Source::Creature(c) if game.contains(*c) => a_name(game, *c),
-        Source::Creature(_) => Ok("a creature".to_string()),
-        Source::Cause(s) => Ok(s.clone()),
+        Source::Creature(c) if game.contains(*c) => Cause::Creature(Some(Noun::of(game, *c))),
+        Source::Creature(_) => Cause::Creature(None),
+        Source::Cause(c) => c.clone(),
     }
 }
 
 /// `victim` reaches 0 hit points. Immortals refuse; the hero's death ends the game; a
 /// monster's carried items fall to the floor, it may drop loot, its death hook runs, and
 /// the hero's kills count.
-pub fn die(game: &mut Game, hooks: &Hooks, victim: ThingId, source: &Source) -> Result<(), Error> {
+pub fn die(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    victim: ThingId,
+    source: &Source,
+) -> Result<(), Error> {
+    let who = Noun::of(game, victim);
     if game.is(victim, &IS_IMMORTAL) {
         game.set_mut(victim, &HPS, 1)?;
-        if game.is(victim, &IS_HERO) {
-            say(game, "You refuse to die!");
-        } else if hero_sees(game, game.location(victim)?) {
-            let t = format!("{} refuses to die!", capitalise(&the_name(game, victim)?));
-            say(game, t);
-        }
+        let seen = !game.is(victim, &IS_HERO) && hero_sees(game, game.location(victim)?);
+        emit(game, ctx, Event::RefusedToDie { who, seen });
         return Ok(());
     }
     if game.is(victim, &IS_HERO) {
-        let cause = cause_text(game, source)?;
-        say(game, "You die...");
+        let cause = cause_of(game, source);
+        emit(
+            game,
+            ctx,
+            Event::Died {
+                who,
+                cause,
+                seen: true,
+            },
+        );
         game.set_var_mut(&GAME_OVER, true);
         game.set_var_mut(&OUTCOME, crate::alchemy::kinds::Fate::Died);
-        game.set_var_mut(&CAUSE, Arc::from(format!("killed by {cause}")));
         return Ok(());
     }
     let at = game.location(victim)?;
-    if hero_sees(game, at) {
-        let t = sentence(game, victim, "die", "")?;
-        say(game, t);
-    }
+    let seen = hero_sees(game, at);
+    let cause = cause_of(game, source);
+    emit(game, ctx, Event::Died { who, cause, seen });
     if let Source::Creature(k) = source
         && game.is(*k, &IS_HERO)
     {
@@ -253,7 +241,7 @@ pub fn die(game: &mut Game, hooks: &Hooks, victim: ThingId, source: &Source) -> 
     }
     // The death hook sees the victim still in place (e.g. a vampyre bat rising again).
     game.run_hook_mut(
-        &mut HookCtx::new(hooks),
+        ctx,
         &ON_DEATH,
         HookCall {
             loc: Some(at),
@@ -294,14 +282,4 @@ pub fn die(game: &mut Game, hooks: &Hooks, victim: ThingId, source: &Source) -> 
 #[must_use]
 pub fn is_target(game: &Game, t: ThingId) -> bool {
     game.is(t, &IS_CREATURE) && !game.is(t, &IS_EFFECT) && game.is(t, &IS_CONTAINER)
-}
-
-/// A creature's current attack, for status lines ("bite 1-3 normal").
-pub fn attack_summary(game: &Game, c: ThingId) -> Result<String, Error> {
-    Ok(format!(
-        "{} 1-{} {}",
-        game.query(c, &ATT_VERB)?,
-        game.query(c, &ATT_DAMAGE)?,
-        game.query(c, &ATT_TYPE)?
-    ))
 }

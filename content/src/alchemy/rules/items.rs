@@ -1,26 +1,26 @@
 //! The hero's dealings with items: picking up, dropping, drinking, eating, throwing,
 //! wielding, analysing and crafting. Each checks its rule first and refuses with a plain
-//! English [`RuleError`] (which costs no time) before changing anything.
+//! [`RuleError`] (which costs no time) before changing anything.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use alembic::{
-    Error, Game, HookCtx, Hooks, Loc, Place, ThingId, hook::HookCall, hook::ON_CONSUME,
-    props::Value,
+    Error, Game, HookCtx, Loc, Place, ThingId, hook::HookCall, hook::ON_CONSUME, props::Value,
 };
 
 use super::ai::ACTION;
 use super::combat::{self, Source};
 use super::stack::{self, number};
-use super::world::{blocker_at, creature_at, items_at, say, tile_blocks};
+use super::world::{blocker_at, creature_at, items_at, tile_blocks};
 use crate::alchemy::error::{Refusal, RuleError, refuse};
+use crate::alchemy::events::{Event, Learned, Noun, emit, is_identified};
 use crate::alchemy::kinds::{DamageType, Slot};
 use crate::alchemy::props::{
     CR, IN, INV_LETTER, IS_ARMOUR, IS_FOOD, IS_IDENTIFIED, IS_INGREDIENT, IS_ITEM, IS_LAB,
     IS_POTION, IS_VIEW_BLOCKING, IS_WEAPON, IS_WIELDED, IS_WORKBENCH, NUMBER, RECIPE, WIELD_SLOT,
 };
-use crate::alchemy::text::{a_name, base_name, capitalise, count_name, is_identified, the_name};
+use crate::alchemy::text::{base_name, count_name};
 
 /// How far things can be thrown.
 pub const THROW_RANGE: u32 = 10;
@@ -139,7 +139,12 @@ fn need_carried(game: &Game, hero: ThingId, item: ThingId) -> Result<(), RuleErr
 /// Pick up `item`, or (`None`) the topmost item here together with every other item here
 /// that looks the same — a pile of 3 strange herbs comes up in one go. What comes up merges
 /// into a stack of its like in the pack (see [`stack`]).
-pub fn pick_up(game: &mut Game, hero: ThingId, item: Option<ThingId>) -> Result<i32, RuleError> {
+pub fn pick_up(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    hero: ThingId,
+    item: Option<ThingId>,
+) -> Result<i32, RuleError> {
     let at = game.location(hero)?;
     let here = items_at(game, at);
     let taken: Vec<ThingId> = match item {
@@ -162,15 +167,15 @@ pub fn pick_up(game: &mut Game, hero: ThingId, item: Option<ThingId>) -> Result<
     let Some(&first) = taken.first() else {
         return refuse(Refusal::NothingHere);
     };
-    let look = base_name(game, first)?;
+    let look = Noun::of(game, first);
     let mut count = 0;
     for &t in &taken {
         count += number(game, t);
         game.move_thing_mut(t, Place::In(hero))?;
         stack::merge(game, t)?;
     }
-    let n = count_name(usize::try_from(count).unwrap_or(1), &look);
-    say(game, format!("You pick up {n}."));
+    let items = look.counted(u32::try_from(count).unwrap_or(1));
+    emit(game, ctx, Event::PickedUp { who: hero, items });
     Ok(ACTION)
 }
 
@@ -178,6 +183,7 @@ pub fn pick_up(game: &mut Game, hero: ThingId, item: Option<ThingId>) -> Result<
 /// lands on a pile of its like joins it.
 pub fn drop(
     game: &mut Game,
+    ctx: &mut HookCtx<'_>,
     hero: ThingId,
     item: ThingId,
     count: Option<u32>,
@@ -193,16 +199,23 @@ pub fn drop(
     game.set_mut(item, &IS_WIELDED, false)?;
     clear_letter(game, item)?;
     game.move_thing_mut(item, Place::Map(at))?;
-    let n = the_name(game, item)?;
+    let dropped = Noun::of(game, item);
     stack::merge(game, item)?;
-    say(game, format!("You drop {n}."));
+    emit(
+        game,
+        ctx,
+        Event::Dropped {
+            who: hero,
+            item: dropped,
+        },
+    );
     Ok(ACTION / 2)
 }
 
 /// Drink a carried potion: its effect happens, then its kind is known.
 pub fn quaff(
     game: &mut Game,
-    hooks: &Hooks,
+    ctx: &mut HookCtx<'_>,
     hero: ThingId,
     item: ThingId,
 ) -> Result<i32, RuleError> {
@@ -212,28 +225,40 @@ pub fn quaff(
     }
     let item = stack::split(game, item, 1)?;
     let known = is_identified(game, item);
-    let n = the_name(game, item)?;
-    say(game, format!("You drink {n}."));
-    consume(game, hooks, hero, item, hero)?;
+    let potion = Noun::of(game, item);
+    emit(game, ctx, Event::Drank { who: hero, potion });
+    consume(game, ctx, hero, item, hero)?;
     if !known {
         identify(game, item)?;
-        let n = a_name(game, item)?;
-        say(game, format!("It was {n}."));
+        let item = Noun::of(game, item);
+        emit(
+            game,
+            ctx,
+            Event::Identified {
+                item,
+                how: Learned::Drinking,
+            },
+        );
     }
     game.remove_thing_mut(item)?;
     Ok(ACTION)
 }
 
 /// Eat carried food or an ingredient.
-pub fn eat(game: &mut Game, hooks: &Hooks, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
+pub fn eat(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    hero: ThingId,
+    item: ThingId,
+) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
     if !(game.is(item, &IS_FOOD) || game.is(item, &IS_INGREDIENT)) {
         return refuse(Refusal::NotEdible);
     }
     let item = stack::split(game, item, 1)?;
-    let n = the_name(game, item)?;
-    say(game, format!("You eat {n}."));
-    consume(game, hooks, hero, item, hero)?;
+    let food = Noun::of(game, item);
+    emit(game, ctx, Event::Ate { who: hero, food });
+    consume(game, ctx, hero, item, hero)?;
     game.remove_thing_mut(item)?;
     Ok(ACTION)
 }
@@ -241,13 +266,13 @@ pub fn eat(game: &mut Game, hooks: &Hooks, hero: ThingId, item: ThingId) -> Resu
 /// Run `item`'s consume hook on `target`.
 pub fn consume(
     game: &mut Game,
-    hooks: &Hooks,
+    ctx: &mut HookCtx<'_>,
     actor: ThingId,
     item: ThingId,
     target: ThingId,
 ) -> Result<(), Error> {
     game.run_hook_mut(
-        &mut HookCtx::new(hooks),
+        ctx,
         &ON_CONSUME,
         HookCall {
             actor: Some(actor),
@@ -263,7 +288,7 @@ pub fn consume(
 /// creature it hits; anything else lands where it stops.
 pub fn throw(
     game: &mut Game,
-    hooks: &Hooks,
+    ctx: &mut HookCtx<'_>,
     hero: ThingId,
     item: ThingId,
     target: Loc,
@@ -277,10 +302,18 @@ pub fn throw(
         return refuse(Refusal::TooFar);
     }
     let item = stack::split(game, item, 1)?;
-    let name = the_name(game, item)?;
+    let name = Noun::of(game, item);
     game.set_mut(item, &IS_WIELDED, false)?;
     clear_letter(game, item)?;
-    say(game, format!("You throw {name}."));
+    emit(
+        game,
+        ctx,
+        Event::Threw {
+            who: hero,
+            item: name.clone(),
+            at: target,
+        },
+    );
     let potion = game.is(item, &IS_POTION);
     let mut last = from;
     let mut hit: Option<ThingId> = None;
@@ -305,22 +338,30 @@ pub fn throw(
     }
     match (hit, potion) {
         (Some(c), true) => {
-            let cn = the_name(game, c)?;
-            say(game, capitalise(&format!("{name} shatters over {cn}!")));
-            consume(game, hooks, hero, item, c)?;
+            let over = Some(Noun::of(game, c));
+            emit(
+                game,
+                ctx,
+                Event::Shattered {
+                    item: name,
+                    over,
+                    wall,
+                },
+            );
+            consume(game, ctx, hero, item, c)?;
             if game.contains(item) {
                 game.remove_thing_mut(item)?;
             }
         }
         (Some(c), false) => {
-            let cn = the_name(game, c)?;
-            say(game, capitalise(&format!("{name} hits {cn}.")));
+            let target = Noun::of(game, c);
+            emit(game, ctx, Event::ThrownHit { item: name, target });
             game.move_thing_mut(item, Place::Map(last))?;
             stack::merge(game, item)?;
             let dmg = game.rng().range(1, 3) as i32;
             combat::damage(
                 game,
-                hooks,
+                ctx,
                 c,
                 dmg,
                 DamageType::Impact,
@@ -328,18 +369,21 @@ pub fn throw(
             )?;
         }
         (None, true) => {
-            let where_ = if wall {
-                "against the wall"
-            } else {
-                "on the floor"
-            };
-            say(game, capitalise(&format!("{name} shatters {where_}.")));
+            emit(
+                game,
+                ctx,
+                Event::Shattered {
+                    item: name,
+                    over: None,
+                    wall,
+                },
+            );
             game.remove_thing_mut(item)?;
         }
         (None, false) => {
             game.move_thing_mut(item, Place::Map(last))?;
             if wall {
-                say(game, capitalise(&format!("{name} bounces off the wall.")));
+                emit(game, ctx, Event::Bounced { item: name });
             }
             stack::merge(game, item)?;
         }
@@ -352,7 +396,12 @@ fn slot_of(game: &Game, item: ThingId) -> Result<Slot, Error> {
 }
 
 /// Wield a weapon or put on armour; whatever was in the slot comes off.
-pub fn wield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
+pub fn wield(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    hero: ThingId,
+    item: ThingId,
+) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
     if !(game.is(item, &IS_WEAPON) || game.is(item, &IS_ARMOUR)) {
         return refuse(Refusal::NotWieldable);
@@ -365,36 +414,39 @@ pub fn wield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleE
     for other in inventory(game, hero) {
         if other != item && game.is(other, &IS_WIELDED) && slot_of(game, other).ok() == Some(slot) {
             game.set_mut(other, &IS_WIELDED, false)?;
-            replaced = Some(the_name(game, other)?);
+            replaced = Some(Noun::of(game, other));
         }
     }
     game.set_mut(item, &IS_WIELDED, true)?;
-    let n = the_name(game, item)?;
-    // One sentence: a weapon is put away (not "taken off"), armour is swapped.
-    let msg = match (game.is(item, &IS_WEAPON), replaced) {
-        (true, Some(old)) => format!("You wield {n}, putting away {old}."),
-        (true, None) => format!("You wield {n}."),
-        (false, Some(old)) => format!("You take off {old} and put on {n}."),
-        (false, None) => format!("You put on {n}."),
-    };
-    say(game, msg);
+    let weapon = game.is(item, &IS_WEAPON);
+    let item = Noun::of(game, item);
+    emit(
+        game,
+        ctx,
+        Event::Wielded {
+            item,
+            replaced,
+            weapon,
+        },
+    );
     Ok(ACTION)
 }
 
 /// Stop wielding or wearing an item.
-pub fn unwield(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
+pub fn unwield(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    hero: ThingId,
+    item: ThingId,
+) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
     if !game.is(item, &IS_WIELDED) {
         return refuse(Refusal::NotUsing);
     }
     game.set_mut(item, &IS_WIELDED, false)?;
-    let n = the_name(game, item)?;
-    let msg = if game.is(item, &IS_WEAPON) {
-        format!("You put away {n}.")
-    } else {
-        format!("You take off {n}.")
-    };
-    say(game, msg);
+    let weapon = game.is(item, &IS_WEAPON);
+    let item = Noun::of(game, item);
+    emit(game, ctx, Event::Unwielded { item, weapon });
     Ok(ACTION)
 }
 
@@ -408,7 +460,12 @@ pub fn apparatus_near(game: &Game, at: Loc, flag: &alembic::Prop<bool>) -> bool 
 
 /// Analyse a carried potion or ingredient at an analysis lab: the item is used up and, on
 /// an intelligence check, its kind becomes known.
-pub fn analyse(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, RuleError> {
+pub fn analyse(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    hero: ThingId,
+    item: ThingId,
+) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
     let at = game.location(hero)?;
     if !apparatus_near(game, at, &IS_LAB) {
@@ -421,18 +478,24 @@ pub fn analyse(game: &mut Game, hero: ThingId, item: ThingId) -> Result<i32, Rul
         return refuse(Refusal::AlreadyKnown);
     }
     let item = stack::split(game, item, 1)?;
-    let name = the_name(game, item)?;
+    let name = Noun::of(game, item);
     let int = game.query(hero, &IN)?;
     let roll = game.rng().range(1, 20) as i32;
-    if roll <= int + 6 {
+    let learned = if roll <= int + 6 {
         identify(game, item)?;
-        let known = a_name(game, item)?;
-        game.remove_thing_mut(item)?;
-        say(game, format!("You analyse {name}: it is {known}."));
+        Some(Noun::of(game, item))
     } else {
-        game.remove_thing_mut(item)?;
-        say(game, format!("You analyse {name} but learn nothing."));
-    }
+        None
+    };
+    game.remove_thing_mut(item)?;
+    emit(
+        game,
+        ctx,
+        Event::Analysed {
+            item: name,
+            learned,
+        },
+    );
     Ok(ACTION * 2)
 }
 
@@ -489,7 +552,12 @@ pub fn gather(
 /// Craft a potion of a known kind at an alchemy workbench from one set of carried,
 /// identified ingredients. Yield: 1 + (CR − 5) / 3 potions (at least 1); exactly one
 /// ingredient set is used whatever the yield.
-pub fn craft(game: &mut Game, hero: ThingId, potion_proto: &str) -> Result<i32, RuleError> {
+pub fn craft(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    hero: ThingId,
+    potion_proto: &str,
+) -> Result<i32, RuleError> {
     let at = game.location(hero)?;
     let Ok(proto) = game.library().get(potion_proto) else {
         return refuse(Refusal::NoSuchPotion);
@@ -516,15 +584,15 @@ pub fn craft(game: &mut Game, hero: ThingId, potion_proto: &str) -> Result<i32, 
     let brewed = game.add_thing_mut(hero, p)?;
     game.set_mut(brewed, &NUMBER, n)?;
     stack::merge(game, brewed)?;
-    let n = usize::try_from(n).unwrap_or(1);
-    let name = base_name_of_proto(game, potion_proto)?;
-    say(game, format!("You brew {}.", count_name(n, &name)));
+    emit(
+        game,
+        ctx,
+        Event::Crafted {
+            potion: Arc::from(potion_proto),
+            count: u32::try_from(n).unwrap_or(1),
+        },
+    );
     Ok(ACTION * 3)
-}
-
-fn base_name_of_proto(game: &Game, proto: &str) -> Result<String, Error> {
-    let p = game.library().get(proto)?;
-    Ok(p.get(&crate::alchemy::props::NAME)?.to_string())
 }
 
 /// Whether `item` is a kind of thing that can be picked up.

@@ -5,17 +5,23 @@
 //! `100·c/its speed` later. Wandering monsters may appear out of sight, and the hero's map
 //! memory is updated.
 
+use std::sync::Arc;
+
 use alembic::schedule::Advance;
-use alembic::{Error, Game, HookCtx, Hooks, ThingId};
+use alembic::{Error, Game, HookCtx, ThingId};
 
 use super::ai;
-use super::effects;
+use super::combat::{self, Source};
+use super::effects::effects_of;
 use super::memory::remember;
 use super::world::{
     TileTable, creatures_on_level, hero, hero_view_with, random_floor, sight_blockers_near,
 };
+use crate::alchemy::events::{Cause, Event, Noun, emit};
+use crate::alchemy::kinds::DamageType;
 use crate::alchemy::props::{
-    AWAY_SINCE, FOE, GAME_OVER, IS_CREATURE, LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
+    AWAY_SINCE, DURATION, FOE, GAME_OVER, HP_ACC, HP_PER_TURN, IS_CREATURE, IS_POISON, IS_UNDEAD,
+    LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
 };
 
 /// Most actions a monster may take, on average, in one world step (a safety net against
@@ -34,7 +40,7 @@ fn delay(cost: i32, speed: i32) -> u64 {
 }
 
 /// Advance the world by `elapsed` time after a hero action.
-pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Error> {
+pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<(), Error> {
     let h = hero(game)?;
     let now = game
         .var(&TIME)
@@ -42,7 +48,7 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
         .saturating_add(i64::from(elapsed));
     game.set_var_mut(&TIME, now);
     game.set_turn_mut(game.turn().saturating_add(1));
-    effects::tick(game, hooks, h, elapsed)?;
+    tick_effects(game, ctx, h, elapsed)?;
     natural_healing(game, h, elapsed)?;
     if game.var(&GAME_OVER).unwrap_or(false) {
         return Ok(());
@@ -62,7 +68,7 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
         if m == h || !game.contains(m) {
             continue;
         }
-        effects::tick(game, hooks, m, elapsed)?;
+        tick_effects(game, ctx, m, elapsed)?;
         // Its effects may have killed it (poison, sickness, healing on the undead).
         if game.contains(m) && !game.is_scheduled(m) {
             // New on the level (arrived, spawned, or the hero came back): it acts now.
@@ -82,15 +88,14 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
     }
     // Whoever is next acts, until the hero is: advancing by no action brings the clock to the
     // next actor without running a hook, and Alchemy's own AI plays its turn.
-    let mut ctx = HookCtx::new(hooks);
     for _ in 0..MAX_ACTIONS.saturating_mul(level.len().max(1)) {
-        let Advance::Stopped(m) = game.advance_until_mut(&mut ctx, 0, |_, _| true)? else {
+        let Advance::Stopped(m) = game.advance_until_mut(ctx, 0, |_, _| true)? else {
             break;
         };
         if m == h {
             break;
         }
-        let cost = ai::act(game, hooks, m, h, &view, &table)?;
+        let cost = ai::act(game, ctx, m, h, &view, &table)?;
         if game.contains(m) {
             let speed = game.query(m, &SPEED)?;
             game.schedule_mut(m, delay(cost, speed))?;
@@ -99,7 +104,7 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
             return Ok(());
         }
     }
-    wandering_monsters(game, hooks, &table, z, elapsed)?;
+    wandering_monsters(game, ctx, &table, z, elapsed)?;
     // The view after the monsters moved: the same set unless the hero moved, the terrain
     // changed or a thing that blocks sight came, went or changed within sight range.
     let unchanged = game.location(h)? == seen_from
@@ -116,6 +121,78 @@ pub fn end_turn(game: &mut Game, hooks: &Hooks, elapsed: i32) -> Result<(), Erro
         hero_view_with(game, &table)?
     };
     remember(game, &view);
+    Ok(())
+}
+
+/// Let `elapsed` time pass for the effects on `creature`: periodic hit points (healing hurts
+/// the undead; poison goes through resistances), durations counting down, expiries
+/// ([`Event::EffectEnded`]).
+pub fn tick_effects(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    creature: ThingId,
+    elapsed: i32,
+) -> Result<(), Error> {
+    for e in effects_of(game, creature) {
+        if !game.contains(creature) {
+            return Ok(());
+        }
+        let per = game.query(e, &HP_PER_TURN)?;
+        if per != 0 {
+            let acc = game.query(e, &HP_ACC)? + per * elapsed;
+            let whole = acc / 100;
+            game.set_mut(e, &HP_ACC, acc - whole * 100)?;
+            if whole != 0 {
+                let kind = game
+                    .get_thing(e)?
+                    .proto()
+                    .map(Arc::<str>::from)
+                    .unwrap_or_else(|| Arc::from(""));
+                let undead = game.is(creature, &IS_UNDEAD);
+                if whole > 0 && !undead {
+                    combat::heal(game, creature, whole)?;
+                } else {
+                    let dtype = if game.is(e, &IS_POISON) {
+                        DamageType::Poison
+                    } else {
+                        DamageType::Normal
+                    };
+                    let cause = Cause::Effect {
+                        kind,
+                        undone: whole > 0,
+                    };
+                    combat::damage(
+                        game,
+                        ctx,
+                        creature,
+                        whole.abs(),
+                        dtype,
+                        Source::Cause(cause),
+                    )?;
+                    if !game.contains(creature) {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        if !game.contains(e) {
+            continue;
+        }
+        let left = game.query(e, &DURATION)? - elapsed;
+        if left <= 0 {
+            let effect = game
+                .get_thing(e)?
+                .proto()
+                .map(Arc::<str>::from)
+                .unwrap_or_else(|| Arc::from(""));
+            game.remove_thing_mut(e)?;
+            let who = Noun::of(game, creature);
+            emit(game, ctx, Event::EffectEnded { who, effect });
+            combat::clamp_hps(game, creature)?;
+        } else {
+            game.set_mut(e, &DURATION, left)?;
+        }
+    }
     Ok(())
 }
 
@@ -141,7 +218,7 @@ fn natural_healing(game: &mut Game, h: ThingId, elapsed: i32) -> Result<(), Erro
 /// Now and then a monster turns up somewhere the hero cannot see.
 fn wandering_monsters(
     game: &mut Game,
-    hooks: &Hooks,
+    ctx: &mut HookCtx<'_>,
     table: &TileTable,
     z: i32,
     elapsed: i32,
@@ -161,7 +238,7 @@ fn wandering_monsters(
     let depth = -z;
     let lib = game.library().clone();
     if let Ok(name) = lib.random_name(game.rng(), &IS_CREATURE, (depth - 3).max(1), depth) {
-        game.spawn_mut(&mut HookCtx::new(hooks), &name, l)?;
+        game.spawn_mut(ctx, &name, l)?;
     }
     Ok(())
 }
@@ -191,7 +268,7 @@ pub const MAX_CATCH_UP: i64 = 20_000;
 /// The hero is arriving on level `z` (before being placed there): only the hero's level is
 /// simulated, so its monsters catch up on the time since the hero left — their effects run
 /// out (poison may kill them), and they recover hit points at the hero's natural rate.
-pub fn arrive(game: &mut Game, hooks: &Hooks, z: i32) -> Result<(), Error> {
+pub fn arrive(game: &mut Game, ctx: &mut HookCtx<'_>, z: i32) -> Result<(), Error> {
     let h = hero(game)?;
     let now = game.var(&TIME).unwrap_or(0);
     for m in creatures_on_level(game, z) {
@@ -209,7 +286,7 @@ pub fn arrive(game: &mut Game, hooks: &Hooks, z: i32) -> Result<(), Error> {
         if away == 0 {
             continue;
         }
-        effects::tick(game, hooks, m, away)?;
+        tick_effects(game, ctx, m, away)?;
         if !game.contains(m) {
             continue;
         }

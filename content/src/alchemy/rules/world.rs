@@ -9,7 +9,7 @@ use alembic::{
 
 use crate::alchemy::props::{
     HERO, IS_BLOCKING, IS_CREATURE, IS_DANGEROUS, IS_FLOOR, IS_FLYING, IS_ITEM, IS_SCENERY,
-    IS_VIEW_BLOCKING, MSG_COUNT, Z_ORDER,
+    IS_VIEW_BLOCKING, Z_ORDER,
 };
 
 /// How far the hero sees.
@@ -38,14 +38,6 @@ pub fn depth_of(z: i32) -> i32 {
 /// The hero's id.
 pub fn hero(game: &Game) -> Result<ThingId, Error> {
     game.var(&HERO)
-}
-
-/// Write a message to the log and count it.
-pub fn say(game: &mut Game, text: impl Into<String>) {
-    let text: String = text.into();
-    game.log_mut(text);
-    let n = game.var(&MSG_COUNT).unwrap_or(0);
-    game.set_var_mut(&MSG_COUNT, n.saturating_add(1));
 }
 
 /// The creature standing at `loc`, if any.
@@ -321,4 +313,10 @@ pub fn random_floor(
         }
     }
     None
+}
+
+/// Whether any scenery is at `l`.
+#[must_use]
+pub fn has_scenery(game: &Game, l: Loc) -> bool {
+    game.things_at(l).iter().any(|&t| game.is(t, &IS_SCENERY))
 }

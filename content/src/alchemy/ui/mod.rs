@@ -644,8 +644,9 @@ impl AlchemyCtx {
         match alchemy::apply(game, &self.rules, cmd) {
             Ok(out) => {
                 self.begin_command();
-                for m in &out.messages {
-                    self.push_line(Tone::Game, m.clone());
+                let said = alchemy::text::all_lines(&out.game, &out.events);
+                for m in said.into_iter().chain(out.replies.iter().cloned()) {
+                    self.push_line(Tone::Game, m);
                 }
                 // Once per fall below a quarter of maximum HP (not again until healed above).
                 if let (Some((b, bm)), Some((a, am))) = (hp_before, hp(&out.game))

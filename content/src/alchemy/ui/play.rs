@@ -511,7 +511,7 @@ fn here_notes(ctx: &AlchemyCtx) -> Result<Vec<String>, alembic::Error> {
     }
     let items = items_at(game, at);
     if !items.is_empty() {
-        let list = crate::alchemy::command::list_items(game, &items)?;
+        let list = crate::alchemy::text::list_items(game, &items)?;
         out.push(format!("Here: {list} (g to pick up)"));
     }
     if apparatus_near(game, at, &IS_WORKBENCH) {

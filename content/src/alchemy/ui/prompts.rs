@@ -13,12 +13,12 @@ use alembic_ui::{
 use super::colours::{self, PALETTE};
 use super::play::map_view;
 use super::{AlchemyCtx, Tone};
-use crate::alchemy::command::is_hero;
 use crate::alchemy::props::{IS_CREATURE, IS_HOSTILE};
 use crate::alchemy::rules::items::THROW_RANGE;
 use crate::alchemy::rules::world::{blocker_at, level_box, tile_blocks};
 use crate::alchemy::summary;
 use crate::alchemy::text::capitalise;
+use crate::alchemy::view::is_hero;
 use crate::alchemy::view::{describe, hero_id, look_at, visible};
 
 // ---------------------------------------------------------------------------------------------
