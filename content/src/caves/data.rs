@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use alembic::{
     Error, FREQ, Game, Hook, Hooks, LEVEL, Layer, Library, ON_ACTION, ON_USE, Prop, Props, Rgb,
-    ThingId, TileId,
+    SPEED, ThingId, TileId,
 };
 
 use super::rules::{self, Outcome};
@@ -127,6 +127,11 @@ pub fn hooks() -> Result<Hooks, Error> {
 
 // ----- the library ---------------------------------------------------------------------------
 
+/// The name saves refer to the Caves' library by.
+pub const LIBRARY_NAME: &str = "caves";
+/// The library's version: raised when a change to it needs old saves migrated.
+pub const LIBRARY_VERSION: u32 = 1;
+
 fn creature(name: &str, glyph: char, colour: Rgb, hp: i32) -> Props {
     Props::new()
         .with(NAME, Arc::from(name))
@@ -234,7 +239,8 @@ pub fn library() -> Result<Library, Error> {
             .with(IS_HOSTILE, true)
             .with(LEVEL, 2)
             .with(FREQ, 70)
+            .with(SPEED, 50)
             .with(ON_ACTION, hook(HOOK_ZOMBIE)),
     )?;
-    Ok(lib)
+    Ok(lib.named(LIBRARY_NAME, LIBRARY_VERSION))
 }

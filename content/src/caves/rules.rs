@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use alembic::{
-    DijkstraMap, Dir, Error, Game, HookCall, HookCtx, Loc, LocBox, ON_ACTION, ON_USE, PropType,
+    DijkstraMap, Dir, Error, Game, HookCall, HookCtx, Loc, LocBox, NORMAL_ACTION, ON_USE, PropType,
     Search, ThingId, TileId, Value, ValueKind, VisibleSet, astar, field_of_view,
 };
 use serde::{Deserialize, Serialize};
@@ -336,9 +336,7 @@ pub fn act_mut(g: &mut Game, command: Command) -> Result<bool, Error> {
         Command::Move(d) => step(&mut w, p, d)?,
     };
     if took_turn {
-        if outcome(&w)? == Outcome::Playing {
-            world_turn(&mut w, p)?;
-        }
+        world_answer(&mut w, p)?;
         w.set_turn_mut(w.turn() + 1);
     }
     remember_view(&mut w)?;
@@ -426,22 +424,55 @@ pub(crate) fn nearest_free(g: &Game, l: Loc) -> Option<Loc> {
     })
 }
 
-/// Every other creature on the player's level takes its turn, in id order; then the player
-/// heals a little.
-fn world_turn(g: &mut Game, p: ThingId) -> Result<(), Error> {
+/// The most actions the world may take between two of the player's (a bound, never reached
+/// in play: a level holds a few dozen creatures).
+const MAX_WORLD_ACTIONS: usize = 100_000;
+
+/// Keep the engine's actor queue to the player and the creatures of the player's level: the
+/// creatures of other levels sleep until the player arrives. Newcomers (the creatures of a
+/// level just reached, spawned ones, and everyone in a game saved before the queue) are queued
+/// to act now, in id order.
+///
+/// # Errors
+/// Engine errors (a bug).
+pub(crate) fn wake_level(g: &mut Game, p: ThingId) -> Result<(), Error> {
+    let z = g.location(p)?.z;
+    let asleep: Vec<ThingId> = g
+        .actors()
+        .filter(|&id| g.location(id).map_or(true, |l| l.z != z))
+        .collect();
+    for id in asleep {
+        g.unschedule_mut(id);
+    }
+    for id in creatures_on(g, z) {
+        if !g.is_scheduled(id) {
+            g.schedule_mut(id, 0)?;
+        }
+    }
+    Ok(())
+}
+
+/// The world's answer to the player's action, on the engine's scheduler: the player's action
+/// costs [`NORMAL_ACTION`], then every creature of the player's level due before the player's
+/// next action takes its turn ([`Game::advance_until_mut`], in queue order; zombies, of
+/// [`SPEED`](alembic::SPEED) 50, every other turn), stopping when the player is next or the
+/// game is over; then reinforcements may come and the player heals a little.
+fn world_answer(g: &mut Game, p: ThingId) -> Result<(), Error> {
+    g.acted_mut(p, NORMAL_ACTION)?;
+    if outcome(g)? != Outcome::Playing {
+        return Ok(());
+    }
+    wake_level(g, p)?;
     let hooks = hooks()?;
     // One context for the whole turn: hooks share its scratch store.
     let mut ctx = HookCtx::new(&hooks);
-    let z = g.location(p)?.z;
-    for id in creatures_on(g, z) {
-        if id == p || !g.contains(id) {
-            continue;
-        }
-        g.run_hook_mut(&mut ctx, &ON_ACTION, HookCall::on(id))?;
-        if outcome(g)? != Outcome::Playing {
-            return Ok(());
-        }
+    let _ = g.advance_until_mut(&mut ctx, MAX_WORLD_ACTIONS, |g, id| {
+        id == p || outcome(g).map_or(true, |o| o != Outcome::Playing)
+    })?;
+    if outcome(g)? != Outcome::Playing {
+        return Ok(());
     }
+    let z = g.location(p)?.z;
     if g.var(&REINFORCEMENTS)? && g.rng().one_in(1, REINFORCE_ODDS) {
         reinforce(g, p, z)?;
     }
@@ -614,16 +645,13 @@ pub(crate) fn bat_turn(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) ->
     }
 }
 
-/// Zombie: slow (acts every other turn); claws the player when beside them, follows them by
+/// Zombie: slow (its [`SPEED`](alembic::SPEED) of 50 gives it every other turn); claws the player when beside them, follows them by
 /// A* within 20 cells, and otherwise shuffles towards the player's scent (half its turns).
 pub(crate) fn zombie_turn(
     g: &mut Game,
     _ctx: &mut HookCtx<'_>,
     call: &HookCall,
 ) -> Result<(), Error> {
-    if !g.turn().is_multiple_of(2) {
-        return Ok(());
-    }
     let me = call.this;
     let here = g.location(me)?;
     match prey(g, here, 20)? {
