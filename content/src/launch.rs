@@ -104,25 +104,26 @@ pub enum LaunchError {
         source: std::io::Error,
     },
     /// The save file was read but is not a valid save of this game.
-    #[error("{} is not a valid {game} save: {reason}", path.display())]
+    #[error("{} is not a valid {game} save: {source}", path.display())]
     BadSave {
         /// The file.
         path: PathBuf,
         /// The game that tried to load it.
         game: String,
-        /// What is wrong with it.
-        reason: String,
+        /// What is wrong with it: the game's own save error (such as
+        /// [`crate::caves::save::CavesSaveError`]), to downcast.
+        source: Cause,
     },
     /// The save is open in another window (its lock is held).
     #[error("{0}")]
     Busy(crate::storage::StorageError),
     /// The recording cannot be watched (unreadable, another game's, newer, or it diverges).
-    #[error("cannot replay {}: {reason}", path.display())]
+    #[error("cannot replay {}: {source}", path.display())]
     BadReplay {
         /// The file.
         path: PathBuf,
-        /// What is wrong with it.
-        reason: String,
+        /// What is wrong with it: the game's own error, to downcast.
+        source: Cause,
     },
     /// This game has no replay viewer.
     #[error(
@@ -133,14 +134,18 @@ pub enum LaunchError {
         game: String,
     },
     /// The game could not be set up (a bug in its data or rules).
-    #[error("cannot start {game}: {reason}")]
+    #[error("cannot start {game}: {source}")]
     Setup {
         /// The game.
         game: String,
-        /// What went wrong.
-        reason: String,
+        /// What went wrong: the game's own error, to downcast.
+        source: Cause,
     },
 }
+
+/// The game's own error inside a [`LaunchError`]: typed (downcast it with
+/// `downcast_ref`), shown by its `Display`.
+pub type Cause = Box<dyn std::error::Error + Send + Sync>;
 
 /// One game, as every frontend, `alembic-sim` and the replay tools see it: the one table
 /// of games is [`GAMES`].
@@ -240,10 +245,10 @@ fn launch_demo(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
     let world = match &opts.load {
         Some(path) => {
             let text = read_save(path, &opts.game)?;
-            DemoWorld::from_save_text(&text).map_err(|reason| LaunchError::BadSave {
+            DemoWorld::from_save_text(&text).map_err(|e| LaunchError::BadSave {
                 path: path.clone(),
                 game: opts.game.clone(),
-                reason,
+                source: Box::new(e),
             })?
         }
         None => DemoWorld::new(opts.seed.unwrap_or_else(clock_seed)),
@@ -256,7 +261,7 @@ fn launch_caves(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
     if let Some(path) = &opts.replay {
         let app = crate::caves::replay_app(path).map_err(|e| LaunchError::BadReplay {
             path: path.clone(),
-            reason: e.to_string(),
+            source: Box::new(e),
         })?;
         return Ok(Box::new(app));
     }
@@ -270,7 +275,7 @@ fn launch_caves(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
             other => LaunchError::BadSave {
                 path: path.clone(),
                 game: opts.game.clone(),
-                reason: other.to_string(),
+                source: Box::new(other),
             },
         })?,
         None => {
@@ -289,10 +294,10 @@ fn read_save(path: &Path, game: &str) -> Result<String, LaunchError> {
         path: path.to_path_buf(),
         source,
     })?;
-    String::from_utf8(bytes).map_err(|_| LaunchError::BadSave {
+    String::from_utf8(bytes).map_err(|e| LaunchError::BadSave {
         path: path.to_path_buf(),
         game: game.to_string(),
-        reason: "not UTF-8 text".to_string(),
+        source: Box::new(e.utf8_error()),
     })
 }
 
@@ -430,8 +435,19 @@ mod tests {
         let bad = dir.join("bad.save");
         std::fs::write(&bad, "garbage").unwrap();
         o.load = Some(bad.clone());
-        let err = launch(&o).err().unwrap().to_string();
-        assert!(err.contains("is not a valid demo save"), "{err}");
+        let err = launch(&o).err().unwrap();
+        assert!(
+            err.to_string().contains("is not a valid demo save"),
+            "{err}"
+        );
+        // The game's own error is kept, typed, not flattened to a string.
+        let LaunchError::BadSave { source, .. } = &err else {
+            panic!("{err:?}");
+        };
+        assert_eq!(
+            source.downcast_ref::<crate::demo::DemoSaveError>(),
+            Some(&crate::demo::DemoSaveError::NoHeader)
+        );
 
         let good = dir.join("good.save");
         std::fs::write(&good, DemoWorld::new(5).save_text()).unwrap();

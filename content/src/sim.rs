@@ -109,9 +109,9 @@ pub enum VerifyError {
     /// It does not replay: a divergence (turn and both hashes) or a refused command.
     #[error("{0}")]
     Diverged(alembic::ReplayError),
-    /// The game could not be set up (a bug).
+    /// The game could not be set up: the engine refused its data (a bug).
     #[error("{0}")]
-    Game(String),
+    Game(#[from] alembic::Error),
 }
 
 /// A game the runner can play.
@@ -352,9 +352,8 @@ impl SimGame for AlchemySim {
 
     fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
         let rec = crate::record::read::<Command>(path, "alchemy")?;
-        let rules = Rules::new().map_err(|e| VerifyError::Game(e.to_string()))?;
-        let start = alchemy::new_game_in_modes(rec.header.seed, &rules, &rec.header.modes)
-            .map_err(|e| VerifyError::Game(e.to_string()))?;
+        let rules = Rules::new()?;
+        let start = alchemy::new_game_in_modes(rec.header.seed, &rules, &rec.header.modes)?;
         let step =
             |g: &alembic::Game, c: &Command| alchemy::apply(g, &rules, c.clone()).map(|o| o.game);
         let v = rec
@@ -399,8 +398,7 @@ impl SimGame for CavesSim {
 
     fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
         let rec = crate::record::read::<crate::caves::Command>(path, "caves")?;
-        let start = crate::caves::new_game(rec.header.seed)
-            .map_err(|e| VerifyError::Game(e.to_string()))?;
+        let start = crate::caves::new_game(rec.header.seed)?;
         let v = rec
             .verify(
                 start,

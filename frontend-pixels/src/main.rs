@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use alembic_content::{GameArgs, launch};
+use alembic_content::{GameArgs, LaunchError, launch};
 use alembic_pixels::{Font, PixelsFrontend, PixelsOptions};
 use alembic_ui::App;
 use clap::Parser;
@@ -42,9 +42,8 @@ enum FontArg {
 }
 
 /// The game comes from `alembic-content`; this frontend contains no game code.
-fn make_app(args: &Args) -> Result<Box<dyn App>, String> {
-    let opts = args.game.launch_options(Some(args.tiles));
-    launch(&opts).map_err(|e| e.to_string())
+fn make_app(args: &Args) -> Result<Box<dyn App>, LaunchError> {
+    launch(&args.game.launch_options(Some(args.tiles)))
 }
 
 fn main() -> ExitCode {

@@ -37,7 +37,7 @@ use alembic::{Error, Game};
 
 pub use command::{Command, Outcome, Rules, Summary, apply, summary};
 pub use error::{Refusal, RuleError};
-pub use kinds::Fate;
+pub use kinds::{DataError, Fate};
 
 /// A new game from `seed` in the given modes (as a recording's header lists them): in
 /// `wizard` mode the game accepts [`Command::Wizard`] lines. Other modes (`practice`) change

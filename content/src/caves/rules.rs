@@ -439,7 +439,7 @@ pub(crate) fn wake_level(g: &mut Game, p: ThingId) -> Result<(), Error> {
     let z = g.location(p)?.z;
     let asleep: Vec<ThingId> = g
         .actors()
-        .filter(|&id| g.location(id).map_or(true, |l| l.z != z))
+        .filter(|&id| !g.location(id).is_ok_and(|l| l.z == z))
         .collect();
     for id in asleep {
         g.unschedule_mut(id);
@@ -467,7 +467,7 @@ fn world_answer(g: &mut Game, p: ThingId) -> Result<(), Error> {
     // One context for the whole turn: hooks share its scratch store.
     let mut ctx = HookCtx::new(&hooks);
     let _ = g.advance_until_mut(&mut ctx, MAX_WORLD_ACTIONS, |g, id| {
-        id == p || outcome(g).map_or(true, |o| o != Outcome::Playing)
+        id == p || !outcome(g).is_ok_and(|o| o == Outcome::Playing)
     })?;
     if outcome(g)? != Outcome::Playing {
         return Ok(());

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use alembic::{Error, GameRng, Library, Prop, Props, Rgb, Value};
 use serde::Serialize;
 
-use super::kinds::data_error;
+use super::kinds::{DataError, data_fault};
 use super::props::{
     APPEARANCE, IS_APPARATUS, IS_ARMOUR, IS_CREATURE, IS_DECORATION, IS_DOOR, IS_EFFECT, IS_FOOD,
     IS_HERB, IS_HERO, IS_INGREDIENT, IS_MUSHROOM, IS_POTION, IS_STAIRS, IS_STONE, IS_WEAPON, NAME,
@@ -77,7 +77,7 @@ pub fn randomise(lib: &mut Library, rng: &mut GameRng) -> Result<(), Error> {
     for name in &potions {
         let i = rng
             .index(looks.len())
-            .ok_or_else(|| data_error("more potions than appearances".into()))?;
+            .ok_or_else(|| data_fault(DataError::TooFewAppearances))?;
         let look = looks.swap_remove(i);
         lib.set_proto_prop(name, &APPEARANCE, Arc::from(look.as_str()))?;
         if ingredients.is_empty() {

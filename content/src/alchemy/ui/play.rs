@@ -1489,8 +1489,8 @@ impl PlayScreen {
                     ]),
                     |()| PlayReply::SavedQuit,
                 ),
-                Err(msg) => {
-                    ctx.note(Tone::Error, msg);
+                Err(e) => {
+                    ctx.note(Tone::Error, e.to_string());
                     Transition::Stay
                 }
             },
