@@ -59,6 +59,9 @@ pub struct GameArgs {
     /// speed, Home and End jump, q leaves.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["load", "seed"])]
     pub replay: Option<PathBuf>,
+    /// List the games (what each is, its library in numbers, whether it replays) and exit.
+    #[arg(long)]
+    pub list: bool,
 }
 
 impl GameArgs {
@@ -160,8 +163,69 @@ pub struct GameEntry {
     /// Its headless runner for `alembic-sim` (play, record, verify, library counts); `None`
     /// for a game that has none.
     pub sim: Option<&'static dyn crate::sim::SimGame>,
+    /// Its library in numbers (prototypes by kind, tiles…), for `--list` and
+    /// `alembic-sim --library`.
+    pub library_counts: fn() -> Result<LibraryCounts, alembic::Error>,
     /// Whether `--replay` can show its recordings.
     pub replay: bool,
+}
+
+/// A game's library in numbers: `(what, how many)` in the game's own order.
+pub type LibraryCounts = Vec<(&'static str, usize)>;
+
+/// The demo has no library of prototypes: one hard-coded room.
+fn demo_library_counts() -> Result<LibraryCounts, alembic::Error> {
+    Ok(Vec::new())
+}
+
+/// The Caves' library in numbers.
+fn caves_library_counts() -> Result<LibraryCounts, alembic::Error> {
+    crate::caves::library_counts()
+}
+
+/// Alchemy's base library in numbers.
+fn alchemy_library_counts() -> Result<LibraryCounts, alembic::Error> {
+    let lib = crate::alchemy::library::base_library()?;
+    Ok(crate::alchemy::library::counts(&lib).pairs())
+}
+
+/// One line per game of [`GAMES`] (the default first): its name, what it is, what its
+/// library holds and what it can do beyond playing: what `--list` prints.
+///
+/// # Errors
+/// A game's library could not be built (a bug in its data).
+pub fn list_games() -> Result<Vec<String>, alembic::Error> {
+    GAMES
+        .iter()
+        .map(|g| {
+            let counts = (g.library_counts)()?;
+            let library = if counts.is_empty() {
+                "none".to_string()
+            } else {
+                counts
+                    .iter()
+                    .map(|(what, n)| format!("{n} {what}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let mut can = Vec::new();
+            if g.sim.is_some() {
+                can.push("alembic-sim");
+            }
+            if g.replay {
+                can.push("--replay");
+            }
+            let can = if can.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", can.join(", "))
+            };
+            Ok(format!(
+                "{:<8} {}. Library: {library}.{can}",
+                g.name, g.about
+            ))
+        })
+        .collect()
 }
 
 impl std::fmt::Debug for GameEntry {
@@ -182,6 +246,7 @@ pub const GAMES: &[GameEntry] = &[
         about: "fetch the Philosopher's Stone from depth 10 and climb back out",
         launch: crate::alchemy::ui::launch,
         sim: Some(&crate::sim::AlchemySim),
+        library_counts: alchemy_library_counts,
         replay: true,
     },
     GameEntry {
@@ -189,6 +254,7 @@ pub const GAMES: &[GameEntry] = &[
         about: "one room of the frontend contract: walk about, nothing more",
         launch: launch_demo,
         sim: None,
+        library_counts: demo_library_counts,
         replay: false,
     },
     GameEntry {
@@ -196,6 +262,7 @@ pub const GAMES: &[GameEntry] = &[
         about: "The Caves of Clojure, finished: dig down five cave levels to the way out",
         launch: launch_caves,
         sim: Some(&crate::sim::CavesSim),
+        library_counts: caves_library_counts,
         replay: true,
     },
 ];
@@ -330,6 +397,24 @@ pub fn save_dir_from(xdg_data_home: Option<OsString>, home: Option<OsString>) ->
     usable(home).map(|h| h.join(".local").join("share").join("alembic"))
 }
 
+/// `--list`: print [`list_games`] on stdout, one game a line; the exit status says whether
+/// every library could be built (else the error goes to stderr as a `program: …` line).
+#[must_use]
+pub fn print_games(program: &str) -> std::process::ExitCode {
+    match list_games() {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{program}: error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
 /// Print how a session ended, for a frontend once its terminal or window is gone: the app's
 /// farewell (where the game was saved, or why saving failed), then the frontend's own error,
 /// each as a `program: …` line on stderr. Returns whether all went well (exit status 0).
@@ -399,6 +484,33 @@ mod tests {
         o.replay = Some(PathBuf::from("x.replay"));
         assert!(matches!(launch(&o), Err(LaunchError::NoReplay { .. })));
         assert_eq!(default_game(), GAMES[0].name);
+    }
+
+    #[test]
+    fn the_list_counts_each_games_library() {
+        let lines = list_games().unwrap();
+        assert_eq!(lines.len(), GAMES.len());
+        for (line, g) in lines.iter().zip(GAMES) {
+            assert!(line.starts_with(g.name), "{line}");
+            assert!(line.contains(g.about), "{line}");
+        }
+        // Counts come from each game's library, not a table of numbers.
+        let caves = crate::caves::library().unwrap();
+        let creatures = caves.prototypes().count();
+        assert!(
+            lines[2].contains(&format!("{creatures} creatures")),
+            "{}",
+            lines[2]
+        );
+        let alchemy = (GAMES[0].library_counts)().unwrap();
+        let potions = alchemy.iter().find(|(w, _)| *w == "potions").unwrap().1;
+        assert!(potions > 0);
+        assert!(
+            lines[0].contains(&format!("{potions} potions")),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[1].contains("Library: none."), "{}", lines[1]);
     }
 
     #[test]

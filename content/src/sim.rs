@@ -130,8 +130,29 @@ pub trait SimGame {
     ) -> Result<(RunReport, String), SimError>;
     /// Replay the recording at `path` from its seed, checking every checkpoint.
     fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError>;
-    /// The object library's counts by category, as JSON.
-    fn library_counts(&self) -> Result<serde_json::Value, SimError>;
+}
+
+/// The library counts of the game called `name` ([`crate::GameEntry::library_counts`]), as
+/// one JSON object: what `alembic-sim --library` prints. Every game of [`crate::GAMES`] has
+/// them, headless or not.
+///
+/// # Errors
+/// [`SimError::UnknownGame`]; an engine error building the library (a bug).
+pub fn library_json(name: &str) -> Result<serde_json::Value, SimError> {
+    let entry = crate::GAMES
+        .iter()
+        .find(|g| g.name == name)
+        .ok_or_else(|| SimError::UnknownGame {
+            name: name.to_string(),
+            known: crate::games().join(", "),
+        })?;
+    let counts = (entry.library_counts)()?;
+    Ok(serde_json::Value::Object(
+        counts
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), serde_json::Value::from(v)))
+            .collect(),
+    ))
 }
 
 /// Every game the runner knows, by name: the games of [`crate::GAMES`] that have a
@@ -361,10 +382,6 @@ impl SimGame for AlchemySim {
             .map_err(VerifyError::Diverged)?;
         Ok(verify_report("alchemy", rec.header.seed, &v))
     }
-    fn library_counts(&self) -> Result<serde_json::Value, SimError> {
-        let lib = alchemy::library::base_library().map_err(SimError::from)?;
-        serde_json::to_value(alchemy::library::counts(&lib)).map_err(SimError::from)
-    }
 }
 
 /// The Caves for the runner: `random` is the fuzzing wanderer, `explore` the bot that heads
@@ -408,9 +425,5 @@ impl SimGame for CavesSim {
             )
             .map_err(VerifyError::Diverged)?;
         Ok(verify_report("caves", rec.header.seed, &v))
-    }
-
-    fn library_counts(&self) -> Result<serde_json::Value, SimError> {
-        crate::caves::library_counts().map_err(SimError::from)
     }
 }

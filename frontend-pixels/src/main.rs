@@ -48,6 +48,9 @@ fn make_app(args: &Args) -> Result<Box<dyn App>, LaunchError> {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if args.game.list {
+        return alembic_content::print_games("alembic-pixels");
+    }
     if args.scale.is_some() && args.font == FontArg::Noto {
         eprintln!(
             "alembic-pixels: --scale applies to the bitmap fonts (--font 8x8 or 8x16); \

@@ -97,6 +97,9 @@ fn signal_name(n: usize) -> &'static str {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if args.game.list {
+        return alembic_content::print_games("alembic-tui");
+    }
     let game = args.game.game_name();
     let opts = args.game.launch_options(None);
     let app = match launch(&opts) {

@@ -300,20 +300,21 @@ pub fn replay_hash(seed: u64, commands: &[Command]) -> Result<u64, Error> {
     Ok(g.state_hash())
 }
 
-/// The Caves' library in numbers, as JSON (for `alembic-sim`'s library summary).
+/// The Caves' library in numbers: creatures (hunters among them) and tiles (the engine's
+/// void included).
 ///
 /// # Errors
 /// Engine errors building the library (none for this fixed data).
-pub fn library_counts() -> Result<serde_json::Value, Error> {
+pub fn library_counts() -> Result<Vec<(&'static str, usize)>, Error> {
     let lib = super::data::library()?;
     let creatures = lib.prototypes().count();
     let hunters = lib
         .prototypes()
         .filter(|p| p.is(&super::data::IS_HOSTILE))
         .count();
-    Ok(serde_json::json!({
-        "creatures": creatures,
-        "hunters": hunters,
-        "tiles": lib.tiles().count(),
-    }))
+    Ok(vec![
+        ("creatures", creatures),
+        ("hunters", hunters),
+        ("tiles", lib.tiles().count()),
+    ])
 }

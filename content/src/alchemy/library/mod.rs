@@ -137,6 +137,30 @@ pub struct LibraryCounts {
     pub unique: usize,
 }
 
+impl LibraryCounts {
+    /// The counts as `(category, count)` pairs, in this struct's order.
+    #[must_use]
+    pub fn pairs(&self) -> Vec<(&'static str, usize)> {
+        vec![
+            ("creatures", self.creatures),
+            ("effects", self.effects),
+            ("potions", self.potions),
+            ("ingredients", self.ingredients),
+            ("herbs", self.herbs),
+            ("mushrooms", self.mushrooms),
+            ("food", self.food),
+            ("weapons", self.weapons),
+            ("armour", self.armour),
+            ("tiles", self.tiles),
+            ("doors", self.doors),
+            ("decorations", self.decorations),
+            ("apparatus", self.apparatus),
+            ("stairs", self.stairs),
+            ("unique", self.unique),
+        ]
+    }
+}
+
 /// Count the library by category.
 #[must_use]
 pub fn counts(lib: &Library) -> LibraryCounts {
