@@ -59,7 +59,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     // The game is built before any window opens: a bad --game/--load never shows one.
-    let mut app = match make_app(&args) {
+    let app = match make_app(&args) {
         Ok(app) => app,
         Err(e) => {
             eprintln!("alembic-pixels: {e}");
@@ -100,15 +100,19 @@ fn main() -> ExitCode {
         }
     }
     let mut frontend = frontend.with_stop_flag(Arc::clone(&stop));
-    let result = alembic_ui::run(&mut frontend, app.as_mut());
+    let ended = alembic_ui::run_to_end(&mut frontend, app, |a| a.farewell());
     drop(frontend);
+    let (farewell, result) = match ended {
+        Ok(farewell) => (farewell, Ok(())),
+        Err(e) => (e.output, Err(e.error)),
+    };
     if stop.load(Ordering::SeqCst) != 0 {
         eprintln!(
             "alembic-pixels: stopped by signal {}.",
             stop.load(Ordering::SeqCst)
         );
     }
-    if alembic_content::report_session_end("alembic-pixels", app.farewell(), result) {
+    if alembic_content::report_session_end("alembic-pixels", farewell, result) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
