@@ -35,11 +35,14 @@
 //! ```
 
 mod data;
+mod error;
+mod events;
 mod keymap;
 mod replay;
 mod rules;
 pub mod save;
 mod sim;
+mod text;
 mod ui;
 mod wizard;
 mod world;
@@ -49,17 +52,20 @@ pub use data::{
     LIBRARY_NAME, LIBRARY_VERSION, MAX_HP, NAME, RECEIVER, REINFORCEMENTS, SPORES, STAIRS,
     STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB, WALKABLE, WALL, hooks, library,
 };
+pub use error::{Refusal, RuleError};
+pub use events::Event;
 pub use keymap::{Action, Binding, KEYMAP, action_of, help_line, help_lines};
 pub use replay::replay_app;
 pub use rules::{
     Command, HEARING, LICHEN_GROWTH_ODDS, MAX_HUNTERS, Outcome, REGEN_EVERY, REINFORCE_ODDS,
     Status, VIEW_RADIUS, act, act_mut, creature_at, creatures_on, is_hostile, name_of, outcome,
-    player, remembered, status, visible,
+    play, play_mut, player, remembered, status, visible,
 };
 pub use sim::{
     SimError, SimPolicy, SimReport, library_counts, replay_hash, report, simulate,
     simulate_checked, simulate_logged,
 };
+pub use text::{death_cause, describe, with_article};
 pub use ui::{CavesUi, app, app_with};
 pub use wizard::wizard_commands;
 pub use world::{

@@ -14,6 +14,9 @@ use super::data::{
     MAX_HP, NAME, OUTCOME, PLAYER, RECEIVER, REINFORCEMENTS, SEEN_LAYER, SPORES, STAIRS,
     TRANSPARENT, VERB, WALKABLE, hooks, tile,
 };
+use super::error::{Refusal, RuleError};
+use super::events::Event;
+use super::text;
 use super::world::{depth_of, is_inner, level_box, random_empty_floor, walkable};
 
 /// How far the player sees.
@@ -201,26 +204,24 @@ pub(crate) fn remember_view(g: &mut Game) -> Result<(), Error> {
     Ok(())
 }
 
-// ----- messages ------------------------------------------------------------------------------
+// ----- events --------------------------------------------------------------------------------
 
-/// "a zombie", "an owl".
-fn with_article(name: &str) -> String {
-    let vowel = name
-        .chars()
-        .next()
-        .is_some_and(|c| "aeiouAEIOU".contains(c));
-    format!("{} {name}", if vowel { "an" } else { "a" })
-}
+/// The events of one command, gathered in the hook context's scratch store (so hooks add to
+/// them too).
+#[derive(Default)]
+struct Heard(Vec<Event>);
 
-/// Deliver `text` to `who` if it receives messages. The player's inbox is the game's log.
-fn tell(g: &mut Game, who: ThingId, text: &str) {
+/// Deliver `event` to `who` if it receives messages: the player's inbox is the game's log,
+/// written from the event, and the event is one of the command's.
+fn tell(g: &mut Game, ctx: &mut HookCtx<'_>, who: ThingId, event: Event) {
     if g.is(who, &RECEIVER) {
-        g.log_mut(text);
+        g.log_mut(text::describe(&event));
+        ctx.scratch::<Heard>().0.push(event);
     }
 }
 
-/// Say `text` to everyone within [`HEARING`] of `at` on its level.
-pub(crate) fn say_near(g: &mut Game, at: Loc, text: &str) {
+/// Tell `event` to everyone within [`HEARING`] of `at` on its level.
+fn say_near(g: &mut Game, ctx: &mut HookCtx<'_>, at: Loc, event: &Event) {
     let area = LocBox::new(
         Loc::new(at.x - HEARING, at.y - HEARING, at.z),
         Loc::new(at.x + HEARING + 1, at.y + HEARING + 1, at.z + 1),
@@ -230,7 +231,7 @@ pub(crate) fn say_near(g: &mut Game, at: Loc, text: &str) {
         hearers.extend(g.things_at(l).iter().copied());
     }
     for who in hearers {
-        tell(g, who, text);
+        tell(g, ctx, who, event.clone());
     }
 }
 
@@ -241,20 +242,30 @@ fn alive(g: &Game, id: ThingId) -> bool {
 }
 
 /// Attack `target`: touching it first (its [`ON_USE`] hook: lichens sting), then a blow.
-pub(crate) fn attack(g: &mut Game, attacker: ThingId, target: ThingId) -> Result<(), Error> {
+fn attack(
+    g: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    attacker: ThingId,
+    target: ThingId,
+) -> Result<(), Error> {
     let call = HookCall {
         actor: Some(attacker),
         ..HookCall::on(target)
     };
-    g.run_hook_mut(&mut HookCtx::new(&hooks()?), &ON_USE, call)?;
+    g.run_hook_mut(ctx, &ON_USE, call)?;
     if alive(g, attacker) && alive(g, target) {
-        strike(g, attacker, target)?;
+        strike(g, ctx, attacker, target)?;
     }
     Ok(())
 }
 
 /// One blow: `1 + rand(max(0, attack − defence))` damage, with messages.
-pub(crate) fn strike(g: &mut Game, attacker: ThingId, target: ThingId) -> Result<(), Error> {
+fn strike(
+    g: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    attacker: ThingId,
+    target: ThingId,
+) -> Result<(), Error> {
     let attack = g.query(attacker, &ATTACK)?;
     let defence = g.query(target, &DEFENCE)?;
     let spread = u64::try_from(attack.saturating_sub(defence).max(0)).unwrap_or(0);
@@ -264,33 +275,55 @@ pub(crate) fn strike(g: &mut Game, attacker: ThingId, target: ThingId) -> Result
         .query(attacker, &VERB)
         .unwrap_or_else(|_| Arc::from("hits"));
     if g.is(attacker, &IS_HERO) {
-        let text = format!("You hit the {t_name} for {damage} damage.");
-        tell(g, attacker, &text);
+        let event = Event::YouHit {
+            target: t_name,
+            damage,
+        };
+        tell(g, ctx, attacker, event);
     } else if g.is(target, &IS_HERO) {
-        let text = format!("The {a_name} {verb} you for {damage} damage.");
-        tell(g, target, &text);
+        let event = Event::HitYou {
+            attacker: a_name,
+            verb,
+            damage,
+        };
+        tell(g, ctx, target, event);
     } else {
         let at = g.location(target)?;
-        say_near(g, at, &format!("The {a_name} {verb} the {t_name}."));
+        let event = Event::Struck {
+            attacker: a_name,
+            verb,
+            target: t_name,
+        };
+        say_near(g, ctx, at, &event);
     }
-    hurt(g, target, damage, attacker)
+    hurt(g, ctx, target, damage, attacker)
 }
 
 /// Take `damage` hit points from `victim`; at 0 it dies.
-fn hurt(g: &mut Game, victim: ThingId, damage: i32, by: ThingId) -> Result<(), Error> {
+fn hurt(
+    g: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    victim: ThingId,
+    damage: i32,
+    by: ThingId,
+) -> Result<(), Error> {
     let hp = g.query(victim, &HP)?.saturating_sub(damage);
     g.set_mut(victim, &HP, hp)?;
-    if hp <= 0 { die(g, victim, by) } else { Ok(()) }
+    if hp <= 0 {
+        die(g, ctx, victim, by)
+    } else {
+        Ok(())
+    }
 }
 
-fn die(g: &mut Game, victim: ThingId, by: ThingId) -> Result<(), Error> {
+fn die(g: &mut Game, ctx: &mut HookCtx<'_>, victim: ThingId, by: ThingId) -> Result<(), Error> {
     let name = name_of(g, victim);
     let killer = name_of(g, by);
     if g.is(victim, &IS_HERO) {
         g.set_var_mut(&OUTCOME, Outcome::Dead);
-        let cause = format!("killed by {}", with_article(&killer));
+        let cause = text::death_cause(&killer);
         g.set_var_mut(&CAUSE, Arc::from(cause.as_str()));
-        tell(g, victim, &format!("You die, {cause}."));
+        tell(g, ctx, victim, Event::YouDied { killer });
         return Ok(());
     }
     let at = g.location(victim)?;
@@ -298,17 +331,57 @@ fn die(g: &mut Game, victim: ThingId, by: ThingId) -> Result<(), Error> {
     if g.is(by, &IS_HERO) {
         let kills = g.var(&KILLS)?;
         g.set_var_mut(&KILLS, kills + 1);
-        tell(g, by, &format!("You kill the {name}."));
+        tell(g, ctx, by, Event::YouKilled { victim: name });
     } else {
-        say_near(g, at, &format!("The {name} dies."));
+        say_near(g, ctx, at, &Event::Died { victim: name });
     }
     Ok(())
 }
 
 // ----- the player's turn ---------------------------------------------------------------------
 
-/// The game after the player's `command` and the world's answer. A command that does nothing
-/// (stairs where there are none, rock too hard to dig) takes no turn but may add a message.
+/// The game after the player's `command` and the world's answer, with what the player
+/// perceived. A command that does nothing (stairs where there are none, rock too hard to dig)
+/// is a [`Refusal`]: no time passes and nothing changes.
+///
+/// # Errors
+/// [`RuleError`]: a refusal, or an engine error (a bug); the game passed in is unchanged.
+pub fn play(g: &Game, command: Command) -> Result<(Game, Vec<Event>), RuleError> {
+    let mut w = g.clone();
+    let events = play_mut(&mut w, command)?;
+    Ok((w, events))
+}
+
+/// In-place form of [`play`]: all or nothing.
+///
+/// # Errors
+/// [`RuleError`]; on an error the game is unchanged. Once the game is won or lost every
+/// command is refused ([`Refusal::GameOver`]).
+pub fn play_mut(g: &mut Game, command: Command) -> Result<Vec<Event>, RuleError> {
+    if outcome(g)? != Outcome::Playing {
+        return Err(Refusal::GameOver.into());
+    }
+    let mut w = g.clone();
+    let p = player(&w)?;
+    let hooks = hooks()?;
+    // One context for the command and the world's answer: hooks share its scratch store,
+    // where the command's events gather.
+    let mut ctx = HookCtx::new(&hooks);
+    match command {
+        Command::Wait => {}
+        Command::Descend | Command::Move(Dir::Down) => climb(&mut w, &mut ctx, p, -1)?,
+        Command::Ascend | Command::Move(Dir::Up) => climb(&mut w, &mut ctx, p, 1)?,
+        Command::Move(d) => step(&mut w, &mut ctx, p, d)?,
+    }
+    world_answer(&mut w, &mut ctx, p)?;
+    w.set_turn_mut(w.turn() + 1);
+    remember_view(&mut w)?;
+    *g = w;
+    Ok(std::mem::take(&mut ctx.scratch::<Heard>().0))
+}
+
+/// The game after the player's `command` and the world's answer; a refused command gives
+/// the game back unchanged (see [`play`] for the refusal and the events).
 ///
 /// # Errors
 /// Engine errors (a bug); the game passed in is unchanged.
@@ -324,90 +397,78 @@ pub fn act(g: &Game, command: Command) -> Result<Game, Error> {
 /// # Errors
 /// Engine errors (a bug).
 pub fn act_mut(g: &mut Game, command: Command) -> Result<bool, Error> {
-    if outcome(g)? != Outcome::Playing {
-        return Ok(false);
+    match play_mut(g, command) {
+        Ok(_) => Ok(true),
+        Err(RuleError::Refused(_)) => Ok(false),
+        Err(RuleError::Engine(e)) => Err(e),
     }
-    let mut w = g.clone();
-    let p = player(&w)?;
-    let took_turn = match command {
-        Command::Wait => true,
-        Command::Descend | Command::Move(Dir::Down) => climb(&mut w, p, -1)?,
-        Command::Ascend | Command::Move(Dir::Up) => climb(&mut w, p, 1)?,
-        Command::Move(d) => step(&mut w, p, d)?,
-    };
-    if took_turn {
-        world_answer(&mut w, p)?;
-        w.set_turn_mut(w.turn() + 1);
-    }
-    remember_view(&mut w)?;
-    *g = w;
-    Ok(took_turn)
 }
 
-fn win(g: &mut Game, p: ThingId) {
+fn win(g: &mut Game, ctx: &mut HookCtx<'_>, p: ThingId) {
     g.set_var_mut(&OUTCOME, Outcome::Won);
-    g.set_var_mut(&CAUSE, Arc::from("escaped from the caves"));
-    tell(g, p, "You climb out of the caves into the daylight!");
+    g.set_var_mut(&CAUSE, Arc::from(text::ESCAPE_CAUSE));
+    tell(g, ctx, p, Event::Escaped);
 }
 
 /// Walk, attack or dig one cell in direction `d`.
-fn step(g: &mut Game, p: ThingId, d: Dir) -> Result<bool, Error> {
+fn step(g: &mut Game, ctx: &mut HookCtx<'_>, p: ThingId, d: Dir) -> Result<(), RuleError> {
     let from = g.location(p)?;
     let to = from + d;
     if let Some(c) = creature_at(g, to) {
-        attack(g, p, c)?;
-        return Ok(true);
+        attack(g, ctx, p, c)?;
+        return Ok(());
     }
     let def = g.tile_def(to)?;
     let (walk, dig, exit) = (def.is(&WALKABLE), def.is(&DIGGABLE), def.is(&EXIT));
     if walk {
         g.move_thing_mut(p, to)?;
         if exit {
-            win(g, p);
+            win(g, ctx, p);
         }
-        Ok(true)
+        Ok(())
     } else if dig && is_inner(to, g.var(&LEVELS)?) {
         let floor = tile(g, FLOOR)?;
         g.set_tile_mut(to, floor)?;
-        Ok(true)
+        Ok(())
     } else {
-        tell(g, p, "This rock is too hard to dig.");
-        Ok(false)
+        Err(Refusal::RockTooHard.into())
     }
 }
 
 /// Take stairs: `dz = −1` down, `+1` up.
-fn climb(g: &mut Game, p: ThingId, dz: i32) -> Result<bool, Error> {
+fn climb(g: &mut Game, ctx: &mut HookCtx<'_>, p: ThingId, dz: i32) -> Result<(), RuleError> {
     let here = g.location(p)?;
     let def = g.tile_def(here)?;
     if dz < 0 && def.is(&EXIT) {
-        win(g, p);
-        return Ok(true);
+        win(g, ctx, p);
+        return Ok(());
     }
     // STAIRS is +1 for stairs leading down: the opposite sign of the z change.
     if def.get(&STAIRS)? != -dz {
-        let which = if dz < 0 { "down" } else { "up" };
-        tell(g, p, &format!("There are no stairs {which} here."));
-        return Ok(false);
+        return Err(if dz < 0 {
+            Refusal::NoStairsDown
+        } else {
+            Refusal::NoStairsUp
+        }
+        .into());
     }
     let target = Loc::new(here.x, here.y, here.z + dz);
     let Some(to) = nearest_free(g, target) else {
-        tell(g, p, "Something blocks the stairs.");
-        return Ok(false);
+        return Err(Refusal::StairsBlocked.into());
     };
     g.move_thing_mut(p, to)?;
     let depth = depth_of(to.z);
     if depth > g.var(&DEEPEST)? {
         g.set_var_mut(&DEEPEST, depth);
     }
-    let levels = g.var(&LEVELS)?;
-    let text = if dz < 0 {
-        format!("You go down the stairs to level {} of {levels}.", depth + 1)
+    let (level, levels) = (depth + 1, g.var(&LEVELS)?);
+    let event = if dz < 0 {
+        Event::WentDown { level, levels }
     } else {
-        format!("You climb the stairs to level {} of {levels}.", depth + 1)
+        Event::WentUp { level, levels }
     };
-    tell(g, p, &text);
-    Ok(true)
+    tell(g, ctx, p, event);
+    Ok(())
 }
 
 /// `l` if a creature can stand there and none does, else the nearest such cell within 3.
@@ -457,16 +518,13 @@ pub(crate) fn wake_level(g: &mut Game, p: ThingId) -> Result<(), Error> {
 /// next action takes its turn ([`Game::advance_until_mut`], in queue order; zombies, of
 /// [`SPEED`](alembic::SPEED) 50, every other turn), stopping when the player is next or the
 /// game is over; then reinforcements may come and the player heals a little.
-fn world_answer(g: &mut Game, p: ThingId) -> Result<(), Error> {
+fn world_answer(g: &mut Game, ctx: &mut HookCtx<'_>, p: ThingId) -> Result<(), Error> {
     g.acted_mut(p, NORMAL_ACTION)?;
     if outcome(g)? != Outcome::Playing {
         return Ok(());
     }
     wake_level(g, p)?;
-    let hooks = hooks()?;
-    // One context for the whole turn: hooks share its scratch store.
-    let mut ctx = HookCtx::new(&hooks);
-    let _ = g.advance_until_mut(&mut ctx, MAX_WORLD_ACTIONS, |g, id| {
+    let _ = g.advance_until_mut(ctx, MAX_WORLD_ACTIONS, |g, id| {
         id == p || !outcome(g).is_ok_and(|o| o == Outcome::Playing)
     })?;
     if outcome(g)? != Outcome::Playing {
@@ -474,7 +532,7 @@ fn world_answer(g: &mut Game, p: ThingId) -> Result<(), Error> {
     }
     let z = g.location(p)?.z;
     if g.var(&REINFORCEMENTS)? && g.rng().one_in(1, REINFORCE_ODDS) {
-        reinforce(g, p, z)?;
+        reinforce(g, ctx, p, z)?;
     }
     if (g.turn() + 1).is_multiple_of(REGEN_EVERY) {
         let (hp, max) = (g.query(p, &HP)?, g.query(p, &MAX_HP)?);
@@ -487,7 +545,7 @@ fn world_answer(g: &mut Game, p: ThingId) -> Result<(), Error> {
 
 /// A new hunter on level `z`, out of the player's sight, chosen by the library's random
 /// creation among hostile prototypes of level 1 to depth + 1.
-fn reinforce(g: &mut Game, p: ThingId, z: i32) -> Result<(), Error> {
+fn reinforce(g: &mut Game, ctx: &mut HookCtx<'_>, p: ThingId, z: i32) -> Result<(), Error> {
     let depth = depth_of(z);
     let hunters = creatures_on(g, z)
         .into_iter()
@@ -499,7 +557,7 @@ fn reinforce(g: &mut Game, p: ThingId, z: i32) -> Result<(), Error> {
     let name = g.random_name(&IS_HOSTILE, 1, depth + 1)?;
     let away = (g.location(p)?, VIEW_RADIUS + 3);
     if let Some(at) = random_empty_floor(g, z, Some(away))? {
-        g.spawn_mut(&mut HookCtx::new(&hooks()?), &name, at)?;
+        g.spawn_mut(ctx, &name, at)?;
     }
     Ok(())
 }
@@ -543,18 +601,18 @@ pub(crate) fn lichen_turn(
     g.set_mut(me, &SPORES, spores - 1)?;
     let child = g.spawn_mut(ctx, "lichen", options[i])?;
     g.set_mut(child, &SPORES, spores - 1)?;
-    say_near(g, here, "The lichen grows.");
+    say_near(g, ctx, here, &Event::LichenGrew);
     Ok(())
 }
 
 /// Lichen (`ON_USE`): stings whoever touches it.
 pub(crate) fn lichen_sting(
     g: &mut Game,
-    _ctx: &mut HookCtx<'_>,
+    ctx: &mut HookCtx<'_>,
     call: &HookCall,
 ) -> Result<(), Error> {
     match call.actor {
-        Some(toucher) if g.contains(toucher) => strike(g, call.this, toucher),
+        Some(toucher) if g.contains(toucher) => strike(g, ctx, call.this, toucher),
         _ => Ok(()),
     }
 }
@@ -622,11 +680,11 @@ fn drift(g: &mut Game, me: ThingId, goal: Loc) -> Result<(), Error> {
 /// Cave bat: bites the player when beside them; within 10 cells it flies at them two turns in
 /// three, rolling down a Dijkstra map; farther off on the same level it drifts towards them
 /// one turn in three (it hears them); otherwise it flutters at random.
-pub(crate) fn bat_turn(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+pub(crate) fn bat_turn(g: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let me = call.this;
     let here = g.location(me)?;
     match prey(g, here, 10)? {
-        Some((p, at)) if here.chebyshev(at) == 1 => attack(g, me, p),
+        Some((p, at)) if here.chebyshev(at) == 1 => attack(g, ctx, me, p),
         Some((_, at)) if g.rng().one_in(2, 3) => {
             let next = {
                 let cost = hunter_cost(g, at);
@@ -649,13 +707,13 @@ pub(crate) fn bat_turn(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) ->
 /// A* within 20 cells, and otherwise shuffles towards the player's scent (half its turns).
 pub(crate) fn zombie_turn(
     g: &mut Game,
-    _ctx: &mut HookCtx<'_>,
+    ctx: &mut HookCtx<'_>,
     call: &HookCall,
 ) -> Result<(), Error> {
     let me = call.this;
     let here = g.location(me)?;
     match prey(g, here, 20)? {
-        Some((p, at)) if here.chebyshev(at) == 1 => attack(g, me, p),
+        Some((p, at)) if here.chebyshev(at) == 1 => attack(g, ctx, me, p),
         Some((_, at)) => {
             let next = {
                 let search = Search::new(around(here, 21)).max_explored(600);

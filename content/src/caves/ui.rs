@@ -9,8 +9,9 @@ use alembic_ui::{
 use std::convert::Infallible;
 
 use super::data::{FG, GLYPH};
+use super::error::RuleError;
 use super::keymap::{Action, action_of, help_lines};
-use super::rules::{Command, Outcome, act_mut, creature_at, outcome, remembered, status, visible};
+use super::rules::{Command, Outcome, creature_at, outcome, play_mut, remembered, status, visible};
 use super::world::{HEIGHT, WIDTH, new_game, walkable_regions};
 use std::path::{Path, PathBuf};
 
@@ -216,8 +217,8 @@ impl CavesUi {
     fn command(&mut self, c: Command) {
         self.notice = None;
         let turn = self.game.turn();
-        match act_mut(&mut self.game, c) {
-            Ok(true) => {
+        match play_mut(&mut self.game, c) {
+            Ok(_) => {
                 if let Some(r) = self.recorder.as_mut()
                     && let Err(e) = r.command(turn, &c, &self.game)
                 {
@@ -225,8 +226,11 @@ impl CavesUi {
                     self.notice = Some(format!("The recording stopped: {e}"));
                 }
             }
-            Ok(false) => {}
-            Err(e) => self.notice = Some(format!("Internal error (the turn was undone): {e}")),
+            // A rule said no: no time passed; say why (the game's log is untouched).
+            Err(RuleError::Refused(r)) => self.notice = Some(r.to_string()),
+            Err(RuleError::Engine(e)) => {
+                self.notice = Some(format!("Internal error (the turn was undone): {e}"));
+            }
         }
         self.refresh_regions();
     }

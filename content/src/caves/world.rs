@@ -216,7 +216,7 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
     g.check_hooks(hooks)?;
     rules::wake_level(&mut g, player)?;
     rules::remember_view(&mut g)?;
-    g.log_mut("You descend into the caves. Find the way out at the bottom.");
+    g.log_mut(super::text::describe(&super::Event::Arrived));
     Ok(g)
 }
 
