@@ -13,7 +13,8 @@ use alembic::{
     SPEED, ThingId, TileId,
 };
 
-use super::rules::{self, Outcome};
+use super::kinds::Outcome;
+use super::rules;
 
 // ----- creature properties -------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::data::{IS_HERO, hooks, library};
-use super::rules::player;
+use super::view::player;
 use crate::storage;
 
 /// The game name in saves and recordings.

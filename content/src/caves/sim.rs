@@ -3,10 +3,10 @@
 use alembic::{Dir, Error, Game, GameRng, InvariantError, Loc, Pathfinder, Search};
 use serde::{Deserialize, Serialize};
 
+use super::command::{Command, act_mut};
 use super::data::{DIGGABLE, EXIT, STAIRS};
-use super::rules::{
-    Command, Outcome, act_mut, creature_at, creatures_on, is_hostile, outcome, player, status,
-};
+use super::kinds::Outcome;
+use super::view::{creature_at, creatures_on, is_hostile, outcome, player, status};
 use super::world::{is_inner, level_box, new_game, walkable};
 
 /// The explore bot rests below this percentage of full health...

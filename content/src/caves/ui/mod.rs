@@ -1,6 +1,12 @@
 //! The Caves' screens on the engine's screen-stack toolkit: start, play (map, messages,
 //! status, region overlay), win/lose, help, message log and quit confirmation.
 
+mod keymap;
+mod replay;
+
+pub use keymap::{Action, Binding, KEYMAP, action_of, help_line, help_lines};
+pub use replay::replay_app;
+
 use alembic::{Game, Grid, Loc, Regions, Rgb, TileId};
 use alembic_ui::{
     Cell, Confirm, Frame, Input, Key, MessageLogScreen, Palette, Rect, Screen, ScreenStack,
@@ -8,14 +14,15 @@ use alembic_ui::{
 };
 use std::convert::Infallible;
 
-use super::data::{FG, GLYPH};
-use super::error::RuleError;
-use super::keymap::{Action, action_of, help_lines};
-use super::rules::{Command, Outcome, creature_at, outcome, play_mut, remembered, status, visible};
-use super::world::{HEIGHT, WIDTH, new_game, walkable_regions};
+use crate::caves::command::{Command, play_mut};
+use crate::caves::data::{FG, GLYPH};
+use crate::caves::error::RuleError;
+use crate::caves::kinds::Outcome;
+use crate::caves::view::{creature_at, outcome, remembered, status, visible};
+use crate::caves::world::{HEIGHT, WIDTH, new_game, walkable_regions};
 use std::path::{Path, PathBuf};
 
-use super::save::{self, GAME_NAME};
+use crate::caves::save::{self, GAME_NAME};
 use crate::record::{self, Recorder};
 
 /// The context the screens share: the game value plus UI-only state (nothing here changes
@@ -159,7 +166,7 @@ impl CavesUi {
         }
     }
 
-    /// A UI over a game made elsewhere (an [`arena`](super::arena), a game played headlessly
+    /// A UI over a game made elsewhere (an [`arena`](crate::caves::arena), a game played headlessly
     /// first). `seed` is what "play again" counts on from.
     #[must_use]
     pub fn with_game(seed: u64, game: Game) -> Self {
