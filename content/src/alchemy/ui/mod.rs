@@ -17,12 +17,14 @@
 //! ```
 
 pub mod keymap;
+mod map;
 pub mod morgue;
 pub mod play;
 pub mod prompts;
 pub mod record;
 pub mod replay;
 pub mod start;
+mod status;
 pub mod travel;
 pub mod wizard;
 
