@@ -160,6 +160,17 @@ fn bench_things(c: &mut Criterion) {
     });
     group.finish();
 
+    bench_cells_and_writes(c, &g, &ids, &baseline);
+}
+
+/// Reading cells, and the persistent writes, each beside its `HashMap` baseline.
+fn bench_cells_and_writes(
+    c: &mut Criterion,
+    g: &Game,
+    ids: &[ThingId],
+    baseline: &HashMap<ThingId, Monster>,
+) {
+    let mut i = 0usize;
     // Reading a cell: occupied cells (one thing each) and empty cells of the same level.
     let mut group = c.benchmark_group("things/things_at");
     let cells: HashMap<Loc, Vec<ThingId>> = ids

@@ -27,6 +27,39 @@ pub struct DemoWorld {
     messages: Vec<String>,
 }
 
+/// Why a demo save could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DemoSaveError {
+    /// The first line is not `alembic-demo 1`.
+    #[error("missing the \"alembic-demo 1\" header")]
+    NoHeader,
+    /// There is no second line.
+    #[error("missing the state line")]
+    NoState,
+    /// A word of the state line is not a number.
+    #[error("bad number {text:?}: {source}")]
+    BadNumber {
+        /// The word.
+        text: String,
+        /// Why it is not a number.
+        source: std::num::ParseIntError,
+    },
+    /// The state line does not hold four numbers.
+    #[error("expected 4 numbers, found {0}")]
+    Count(usize),
+    /// The turn count is negative.
+    #[error("negative turn count")]
+    NegativeTurns,
+    /// The hero would stand in a wall or outside the room.
+    #[error("the hero position {x},{y} is not a floor")]
+    NotFloor {
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+    },
+}
+
 impl DemoWorld {
     /// A fresh room laid out from `seed`.
     #[must_use]
@@ -58,29 +91,31 @@ impl DemoWorld {
     /// Parse a save written by [`DemoWorld::save_text`].
     ///
     /// # Errors
-    /// A message saying what is wrong with the text.
-    pub fn from_save_text(text: &str) -> Result<Self, String> {
+    /// [`DemoSaveError`], saying what is wrong with the text.
+    pub fn from_save_text(text: &str) -> Result<Self, DemoSaveError> {
         let mut lines = text.lines();
         if lines.next().map(str::trim) != Some("alembic-demo 1") {
-            return Err("missing the \"alembic-demo 1\" header".to_string());
+            return Err(DemoSaveError::NoHeader);
         }
         let nums: Vec<i64> = lines
             .next()
-            .ok_or("missing the state line")?
+            .ok_or(DemoSaveError::NoState)?
             .split_whitespace()
             .map(|n| {
-                n.parse::<i64>()
-                    .map_err(|e| format!("bad number {n:?}: {e}"))
+                n.parse::<i64>().map_err(|source| DemoSaveError::BadNumber {
+                    text: n.to_string(),
+                    source,
+                })
             })
             .collect::<Result<_, _>>()?;
         let [seed, turns, x, y] = nums[..] else {
-            return Err(format!("expected 4 numbers, found {}", nums.len()));
+            return Err(DemoSaveError::Count(nums.len()));
         };
         let mut w = DemoWorld::new(seed as u64);
-        w.turns = u64::try_from(turns).map_err(|_| "negative turn count".to_string())?;
+        w.turns = u64::try_from(turns).map_err(|_| DemoSaveError::NegativeTurns)?;
         let (x, y) = (x as i32, y as i32);
         if w.blocked((x, y)) || !(0..ROOM_W).contains(&x) || !(0..ROOM_H).contains(&y) {
-            return Err(format!("the hero position {x},{y} is not a floor"));
+            return Err(DemoSaveError::NotFloor { x, y });
         }
         w.hero = (x, y);
         w.messages = vec!["Welcome back.".to_string()];
@@ -384,10 +419,22 @@ mod tests {
         w.step(Dir::East);
         let back = DemoWorld::from_save_text(&w.save_text()).unwrap();
         assert_eq!((back.hero(), back.turns()), (w.hero(), w.turns()));
-        assert!(DemoWorld::from_save_text("").is_err());
-        assert!(DemoWorld::from_save_text("alembic-demo 1\n1 2 3").is_err());
-        assert!(DemoWorld::from_save_text("alembic-demo 1\n1 2 0 0\n").is_err());
-        assert!(DemoWorld::from_save_text("alembic-demo 1\n1 x 3 3\n").is_err());
+        assert_eq!(
+            DemoWorld::from_save_text("").err(),
+            Some(DemoSaveError::NoHeader)
+        );
+        assert_eq!(
+            DemoWorld::from_save_text("alembic-demo 1\n1 2 3").err(),
+            Some(DemoSaveError::Count(3))
+        );
+        assert_eq!(
+            DemoWorld::from_save_text("alembic-demo 1\n1 2 0 0\n").err(),
+            Some(DemoSaveError::NotFloor { x: 0, y: 0 })
+        );
+        assert!(matches!(
+            DemoWorld::from_save_text("alembic-demo 1\n1 x 3 3\n"),
+            Err(DemoSaveError::BadNumber { .. })
+        ));
     }
 
     #[test]

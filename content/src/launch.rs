@@ -59,6 +59,9 @@ pub struct GameArgs {
     /// speed, Home and End jump, q leaves.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["load", "seed"])]
     pub replay: Option<PathBuf>,
+    /// List the games (what each is, its library in numbers, whether it replays) and exit.
+    #[arg(long)]
+    pub list: bool,
 }
 
 impl GameArgs {
@@ -104,25 +107,26 @@ pub enum LaunchError {
         source: std::io::Error,
     },
     /// The save file was read but is not a valid save of this game.
-    #[error("{} is not a valid {game} save: {reason}", path.display())]
+    #[error("{} is not a valid {game} save: {source}", path.display())]
     BadSave {
         /// The file.
         path: PathBuf,
         /// The game that tried to load it.
         game: String,
-        /// What is wrong with it.
-        reason: String,
+        /// What is wrong with it: the game's own save error (such as
+        /// [`crate::caves::save::CavesSaveError`]), to downcast.
+        source: Cause,
     },
     /// The save is open in another window (its lock is held).
     #[error("{0}")]
     Busy(crate::storage::StorageError),
     /// The recording cannot be watched (unreadable, another game's, newer, or it diverges).
-    #[error("cannot replay {}: {reason}", path.display())]
+    #[error("cannot replay {}: {source}", path.display())]
     BadReplay {
         /// The file.
         path: PathBuf,
-        /// What is wrong with it.
-        reason: String,
+        /// What is wrong with it: the game's own error, to downcast.
+        source: Cause,
     },
     /// This game has no replay viewer.
     #[error(
@@ -133,14 +137,18 @@ pub enum LaunchError {
         game: String,
     },
     /// The game could not be set up (a bug in its data or rules).
-    #[error("cannot start {game}: {reason}")]
+    #[error("cannot start {game}: {source}")]
     Setup {
         /// The game.
         game: String,
-        /// What went wrong.
-        reason: String,
+        /// What went wrong: the game's own error, to downcast.
+        source: Cause,
     },
 }
+
+/// The game's own error inside a [`LaunchError`]: typed (downcast it with
+/// `downcast_ref`), shown by its `Display`.
+pub type Cause = Box<dyn std::error::Error + Send + Sync>;
 
 /// One game, as every frontend, `alembic-sim` and the replay tools see it: the one table
 /// of games is [`GAMES`].
@@ -155,8 +163,69 @@ pub struct GameEntry {
     /// Its headless runner for `alembic-sim` (play, record, verify, library counts); `None`
     /// for a game that has none.
     pub sim: Option<&'static dyn crate::sim::SimGame>,
+    /// Its library in numbers (prototypes by kind, tiles…), for `--list` and
+    /// `alembic-sim --library`.
+    pub library_counts: fn() -> Result<LibraryCounts, alembic::Error>,
     /// Whether `--replay` can show its recordings.
     pub replay: bool,
+}
+
+/// A game's library in numbers: `(what, how many)` in the game's own order.
+pub type LibraryCounts = Vec<(&'static str, usize)>;
+
+/// The demo has no library of prototypes: one hard-coded room.
+fn demo_library_counts() -> Result<LibraryCounts, alembic::Error> {
+    Ok(Vec::new())
+}
+
+/// The Caves' library in numbers.
+fn caves_library_counts() -> Result<LibraryCounts, alembic::Error> {
+    crate::caves::library_counts()
+}
+
+/// Alchemy's base library in numbers.
+fn alchemy_library_counts() -> Result<LibraryCounts, alembic::Error> {
+    let lib = crate::alchemy::library::base_library()?;
+    Ok(crate::alchemy::library::counts(&lib).pairs())
+}
+
+/// One line per game of [`GAMES`] (the default first): its name, what it is, what its
+/// library holds and what it can do beyond playing: what `--list` prints.
+///
+/// # Errors
+/// A game's library could not be built (a bug in its data).
+pub fn list_games() -> Result<Vec<String>, alembic::Error> {
+    GAMES
+        .iter()
+        .map(|g| {
+            let counts = (g.library_counts)()?;
+            let library = if counts.is_empty() {
+                "none".to_string()
+            } else {
+                counts
+                    .iter()
+                    .map(|(what, n)| format!("{n} {what}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let mut can = Vec::new();
+            if g.sim.is_some() {
+                can.push("alembic-sim");
+            }
+            if g.replay {
+                can.push("--replay");
+            }
+            let can = if can.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", can.join(", "))
+            };
+            Ok(format!(
+                "{:<8} {}. Library: {library}.{can}",
+                g.name, g.about
+            ))
+        })
+        .collect()
 }
 
 impl std::fmt::Debug for GameEntry {
@@ -177,6 +246,7 @@ pub const GAMES: &[GameEntry] = &[
         about: "fetch the Philosopher's Stone from depth 10 and climb back out",
         launch: crate::alchemy::ui::launch,
         sim: Some(&crate::sim::AlchemySim),
+        library_counts: alchemy_library_counts,
         replay: true,
     },
     GameEntry {
@@ -184,6 +254,7 @@ pub const GAMES: &[GameEntry] = &[
         about: "one room of the frontend contract: walk about, nothing more",
         launch: launch_demo,
         sim: None,
+        library_counts: demo_library_counts,
         replay: false,
     },
     GameEntry {
@@ -191,6 +262,7 @@ pub const GAMES: &[GameEntry] = &[
         about: "The Caves of Clojure, finished: dig down five cave levels to the way out",
         launch: launch_caves,
         sim: Some(&crate::sim::CavesSim),
+        library_counts: caves_library_counts,
         replay: true,
     },
 ];
@@ -240,10 +312,10 @@ fn launch_demo(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
     let world = match &opts.load {
         Some(path) => {
             let text = read_save(path, &opts.game)?;
-            DemoWorld::from_save_text(&text).map_err(|reason| LaunchError::BadSave {
+            DemoWorld::from_save_text(&text).map_err(|e| LaunchError::BadSave {
                 path: path.clone(),
                 game: opts.game.clone(),
-                reason,
+                source: Box::new(e),
             })?
         }
         None => DemoWorld::new(opts.seed.unwrap_or_else(clock_seed)),
@@ -256,7 +328,7 @@ fn launch_caves(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
     if let Some(path) = &opts.replay {
         let app = crate::caves::replay_app(path).map_err(|e| LaunchError::BadReplay {
             path: path.clone(),
-            reason: e.to_string(),
+            source: Box::new(e),
         })?;
         return Ok(Box::new(app));
     }
@@ -270,7 +342,7 @@ fn launch_caves(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
             other => LaunchError::BadSave {
                 path: path.clone(),
                 game: opts.game.clone(),
-                reason: other.to_string(),
+                source: Box::new(other),
             },
         })?,
         None => {
@@ -289,10 +361,10 @@ fn read_save(path: &Path, game: &str) -> Result<String, LaunchError> {
         path: path.to_path_buf(),
         source,
     })?;
-    String::from_utf8(bytes).map_err(|_| LaunchError::BadSave {
+    String::from_utf8(bytes).map_err(|e| LaunchError::BadSave {
         path: path.to_path_buf(),
         game: game.to_string(),
-        reason: "not UTF-8 text".to_string(),
+        source: Box::new(e.utf8_error()),
     })
 }
 
@@ -323,6 +395,24 @@ pub fn save_dir_from(xdg_data_home: Option<OsString>, home: Option<OsString>) ->
         return Some(xdg.join("alembic"));
     }
     usable(home).map(|h| h.join(".local").join("share").join("alembic"))
+}
+
+/// `--list`: print [`list_games`] on stdout, one game a line; the exit status says whether
+/// every library could be built (else the error goes to stderr as a `program: …` line).
+#[must_use]
+pub fn print_games(program: &str) -> std::process::ExitCode {
+    match list_games() {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{program}: error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
 }
 
 /// Print how a session ended, for a frontend once its terminal or window is gone: the app's
@@ -397,6 +487,33 @@ mod tests {
     }
 
     #[test]
+    fn the_list_counts_each_games_library() {
+        let lines = list_games().unwrap();
+        assert_eq!(lines.len(), GAMES.len());
+        for (line, g) in lines.iter().zip(GAMES) {
+            assert!(line.starts_with(g.name), "{line}");
+            assert!(line.contains(g.about), "{line}");
+        }
+        // Counts come from each game's library, not a table of numbers.
+        let caves = crate::caves::library().unwrap();
+        let creatures = caves.prototypes().count();
+        assert!(
+            lines[2].contains(&format!("{creatures} creatures")),
+            "{}",
+            lines[2]
+        );
+        let alchemy = (GAMES[0].library_counts)().unwrap();
+        let potions = alchemy.iter().find(|(w, _)| *w == "potions").unwrap().1;
+        assert!(potions > 0);
+        assert!(
+            lines[0].contains(&format!("{potions} potions")),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[1].contains("Library: none."), "{}", lines[1]);
+    }
+
+    #[test]
     fn unknown_game_lists_valid_names() {
         let err = launch(&opts("nethack")).err().unwrap();
         assert_eq!(
@@ -430,8 +547,19 @@ mod tests {
         let bad = dir.join("bad.save");
         std::fs::write(&bad, "garbage").unwrap();
         o.load = Some(bad.clone());
-        let err = launch(&o).err().unwrap().to_string();
-        assert!(err.contains("is not a valid demo save"), "{err}");
+        let err = launch(&o).err().unwrap();
+        assert!(
+            err.to_string().contains("is not a valid demo save"),
+            "{err}"
+        );
+        // The game's own error is kept, typed, not flattened to a string.
+        let LaunchError::BadSave { source, .. } = &err else {
+            panic!("{err:?}");
+        };
+        assert_eq!(
+            source.downcast_ref::<crate::demo::DemoSaveError>(),
+            Some(&crate::demo::DemoSaveError::NoHeader)
+        );
 
         let good = dir.join("good.save");
         std::fs::write(&good, DemoWorld::new(5).save_text()).unwrap();

@@ -17,6 +17,6 @@ pub mod sim;
 pub mod storage;
 
 pub use launch::{
-    GAMES, GameArgs, GameEntry, LaunchError, LaunchOptions, default_game, game, games, launch,
-    report_session_end, save_dir,
+    Cause, GAMES, GameArgs, GameEntry, LaunchError, LaunchOptions, LibraryCounts, default_game,
+    game, games, launch, list_games, print_games, report_session_end, save_dir,
 };

@@ -109,9 +109,9 @@ pub enum VerifyError {
     /// It does not replay: a divergence (turn and both hashes) or a refused command.
     #[error("{0}")]
     Diverged(alembic::replay::ReplayError),
-    /// The game could not be set up (a bug).
+    /// The game could not be set up: the engine refused its data (a bug).
     #[error("{0}")]
-    Game(String),
+    Game(#[from] alembic::Error),
 }
 
 /// A game the runner can play.
@@ -130,8 +130,29 @@ pub trait SimGame {
     ) -> Result<(RunReport, String), SimError>;
     /// Replay the recording at `path` from its seed, checking every checkpoint.
     fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError>;
-    /// The object library's counts by category, as JSON.
-    fn library_counts(&self) -> Result<serde_json::Value, SimError>;
+}
+
+/// The library counts of the game called `name` ([`crate::GameEntry::library_counts`]), as
+/// one JSON object: what `alembic-sim --library` prints. Every game of [`crate::GAMES`] has
+/// them, headless or not.
+///
+/// # Errors
+/// [`SimError::UnknownGame`]; an engine error building the library (a bug).
+pub fn library_json(name: &str) -> Result<serde_json::Value, SimError> {
+    let entry = crate::GAMES
+        .iter()
+        .find(|g| g.name == name)
+        .ok_or_else(|| SimError::UnknownGame {
+            name: name.to_string(),
+            known: crate::games().join(", "),
+        })?;
+    let counts = (entry.library_counts)()?;
+    Ok(serde_json::Value::Object(
+        counts
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), serde_json::Value::from(v)))
+            .collect(),
+    ))
 }
 
 /// Every game the runner knows, by name: the games of [`crate::GAMES`] that have a
@@ -352,19 +373,14 @@ impl SimGame for AlchemySim {
 
     fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
         let rec = crate::record::read::<Command>(path, "alchemy")?;
-        let rules = Rules::new().map_err(|e| VerifyError::Game(e.to_string()))?;
-        let start = alchemy::new_game_in_modes(rec.header.seed, &rules, &rec.header.modes)
-            .map_err(|e| VerifyError::Game(e.to_string()))?;
+        let rules = Rules::new()?;
+        let start = alchemy::new_game_in_modes(rec.header.seed, &rules, &rec.header.modes)?;
         let step =
             |g: &alembic::Game, c: &Command| alchemy::apply(g, &rules, c.clone()).map(|o| o.game);
         let v = rec
             .verify(start, step, alembic::Game::state_hash, alembic::Game::turn)
             .map_err(VerifyError::Diverged)?;
         Ok(verify_report("alchemy", rec.header.seed, &v))
-    }
-    fn library_counts(&self) -> Result<serde_json::Value, SimError> {
-        let lib = alchemy::library::base_library().map_err(SimError::from)?;
-        serde_json::to_value(alchemy::library::counts(&lib)).map_err(SimError::from)
     }
 }
 
@@ -399,8 +415,7 @@ impl SimGame for CavesSim {
 
     fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
         let rec = crate::record::read::<crate::caves::Command>(path, "caves")?;
-        let start = crate::caves::new_game(rec.header.seed)
-            .map_err(|e| VerifyError::Game(e.to_string()))?;
+        let start = crate::caves::new_game(rec.header.seed)?;
         let v = rec
             .verify(
                 start,
@@ -410,9 +425,5 @@ impl SimGame for CavesSim {
             )
             .map_err(VerifyError::Diverged)?;
         Ok(verify_report("caves", rec.header.seed, &v))
-    }
-
-    fn library_counts(&self) -> Result<serde_json::Value, SimError> {
-        crate::caves::library_counts().map_err(SimError::from)
     }
 }

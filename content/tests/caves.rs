@@ -4,7 +4,8 @@
 
 use alembic::{Dir, Game, Loc};
 use alembic_content::caves::{
-    self, Command, HP, Outcome, SPORES, SimPolicy, arena, creature_at, walkable_regions,
+    self, Command, Event, HP, Outcome, Refusal, RuleError, SPORES, SimPolicy, arena, creature_at,
+    walkable_regions,
 };
 
 fn act(g: &mut Game, c: Command) -> bool {
@@ -13,6 +14,11 @@ fn act(g: &mut Game, c: Command) -> bool {
 
 fn messages(g: &Game) -> Vec<String> {
     g.messages().map(|m| m.text.to_string()).collect()
+}
+
+/// The events of a command the rules accept.
+fn play(g: &mut Game, c: Command) -> Vec<Event> {
+    caves::play_mut(g, c).unwrap()
 }
 
 fn count_named(g: &Game, name: &str) -> usize {
@@ -39,13 +45,15 @@ fn walking_into_rock_digs_it_and_takes_a_turn() {
     assert_eq!(g.turn(), 1);
     assert!(act(&mut g, Command::Move(Dir::East)));
     assert_eq!(player_at(&g), Loc::new(2, 1, 0));
-    // The level's border is bedrock: no dig, no turn, a message.
+    // The level's border is bedrock: refused, and nothing changes (no turn, no message).
     let before = g.clone();
-    assert!(!act(&mut g, Command::Move(Dir::North)));
-    assert_eq!(g.turn(), before.turn());
-    assert_eq!(g.terrain(), before.terrain());
     assert_eq!(
-        messages(&g).last().unwrap(),
+        caves::play_mut(&mut g, Command::Move(Dir::North)),
+        Err(RuleError::Refused(Refusal::RockTooHard))
+    );
+    assert_eq!(g, before);
+    assert_eq!(
+        Refusal::RockTooHard.to_string(),
         "This rock is too hard to dig."
     );
     g.check_invariants().unwrap();
@@ -81,28 +89,38 @@ fn lichen_room(seed: u64) -> Game {
 
 /// Wait until the lichens have grown or `limit` turns passed; the turn of the first growth.
 fn wait_for_growth(g: &mut Game, limit: u64) -> Option<u64> {
+    wait_hearing(g, limit).0
+}
+
+/// [`wait_for_growth`], with every event the player perceived meanwhile.
+fn wait_hearing(g: &mut Game, limit: u64) -> (Option<u64>, Vec<Event>) {
     let mut first = None;
+    let mut heard = Vec::new();
     for _ in 0..limit {
-        act(g, Command::Wait);
+        heard.extend(play(g, Command::Wait));
         if first.is_none() && count_named(g, "lichen") > 1 {
             first = Some(g.turn());
         }
     }
-    first
+    (first, heard)
 }
 
 #[test]
 fn lichen_grows_boundedly_and_the_player_hears_it() {
     let mut g = lichen_room(5);
-    let first = wait_for_growth(&mut g, 3000).expect("the lichen grew");
+    let (first, events) = wait_hearing(&mut g, 3000);
+    let first = first.expect("the lichen grew");
     let n = count_named(&g, "lichen");
     // Spores 3: at most 2³ lichens from one.
     assert!((2..=8).contains(&n), "{n} lichens");
-    let heard = messages(&g)
+    let heard = events.iter().filter(|e| **e == Event::LichenGrew).count();
+    assert_eq!(heard, n - 1, "one event per growth, all within earshot");
+    // The log is written from the events.
+    let logged = messages(&g)
         .iter()
         .filter(|m| *m == "The lichen grows.")
         .count();
-    assert_eq!(heard, n - 1, "one message per growth, all within earshot");
+    assert_eq!(logged, heard);
     // A fixed seed gives the same growth on every run.
     let mut again = lichen_room(5);
     assert_eq!(wait_for_growth(&mut again, 3000), Some(first));
@@ -125,19 +143,20 @@ fn messages_reach_only_those_within_seven_cells() {
     .unwrap();
     let lichen = creature_at(&g, Loc::new(22, 1, 0)).unwrap();
     g.set_mut(lichen, &SPORES, 2).unwrap();
-    wait_for_growth(&mut g, 3000).expect("the lichen grew");
+    let (grew, events) = wait_hearing(&mut g, 3000);
+    assert!(grew.is_some(), "the lichen grew");
+    assert!(!events.contains(&Event::LichenGrew), "{events:?}");
     assert!(!messages(&g).iter().any(|m| m == "The lichen grows."));
 }
 
 #[test]
 fn touching_a_lichen_stings() {
     let mut g = arena(2, &[&["#####", "#@F.#", "#####"]]).unwrap();
-    act(&mut g, Command::Move(Dir::East));
-    let m = messages(&g);
+    let events = play(&mut g, Command::Move(Dir::East));
     assert!(
-        m.iter()
-            .any(|t| t.starts_with("The lichen stings you for ")),
-        "{m:?}"
+        events.iter().any(|e| matches!(e,
+            Event::HitYou { attacker, verb, .. } if &**attacker == "lichen" && &**verb == "stings")),
+        "{events:?}"
     );
     let p = caves::player(&g).unwrap();
     assert!(g.query(p, &HP).unwrap() < 40);
@@ -184,11 +203,11 @@ fn a_zombie_hunts_the_player_down_by_astar() {
     let zombie = creature_at(&g, Loc::new(13, 3, 0)).unwrap();
     let mut hit = false;
     for _ in 0..80 {
-        act(&mut g, Command::Wait);
-        if messages(&g)
-            .iter()
-            .any(|m| m.starts_with("The zombie claws you for "))
-        {
+        let events = play(&mut g, Command::Wait);
+        if events.iter().any(|e| {
+            matches!(e,
+            Event::HitYou { attacker, verb, .. } if &**attacker == "zombie" && &**verb == "claws")
+        }) {
             hit = true;
             break;
         }
@@ -208,11 +227,11 @@ fn a_bat_flies_at_the_player_and_bites() {
     .unwrap();
     let mut bitten = false;
     for _ in 0..60 {
-        act(&mut g, Command::Wait);
-        if messages(&g)
-            .iter()
-            .any(|m| m.starts_with("The cave bat bites you for "))
-        {
+        let events = play(&mut g, Command::Wait);
+        if events.iter().any(|e| {
+            matches!(e,
+            Event::HitYou { attacker, verb, .. } if &**attacker == "cave bat" && &**verb == "bites")
+        }) {
             bitten = true;
             break;
         }
@@ -227,21 +246,30 @@ fn reaching_the_way_out_on_the_bottom_level_wins() {
         &[&["#####", "#@>.#", "#####"], &["#####", "#X<.#", "#####"]],
     )
     .unwrap();
-    assert!(!act(&mut g, Command::Descend), "no stairs here");
     assert_eq!(
-        messages(&g).last().unwrap(),
-        "There are no stairs down here."
+        caves::play_mut(&mut g, Command::Descend),
+        Err(RuleError::Refused(Refusal::NoStairsDown))
     );
     act(&mut g, Command::Move(Dir::East));
-    act(&mut g, Command::Descend);
+    assert_eq!(
+        play(&mut g, Command::Descend),
+        vec![Event::WentDown {
+            level: 2,
+            levels: 2
+        }]
+    );
     assert_eq!(player_at(&g), Loc::new(2, 1, -1));
     assert_eq!(caves::status(&g).unwrap().deepest, 1);
     assert_eq!(caves::outcome(&g).unwrap(), Outcome::Playing);
-    act(&mut g, Command::Move(Dir::West));
+    assert!(play(&mut g, Command::Move(Dir::West)).contains(&Event::Escaped));
     assert_eq!(caves::outcome(&g).unwrap(), Outcome::Won);
     assert_eq!(caves::status(&g).unwrap().cause, "escaped from the caves");
     // Nothing happens after the end.
     let end = g.clone();
+    assert_eq!(
+        caves::play_mut(&mut g, Command::Wait),
+        Err(RuleError::Refused(Refusal::GameOver))
+    );
     assert!(!act(&mut g, Command::Wait));
     assert_eq!(g, end);
 }
@@ -265,7 +293,13 @@ fn a_zombie_can_kill_the_player() {
     let mut g = arena(1, &[&["#####", "#@Z.#", "#####"]]).unwrap();
     let p = caves::player(&g).unwrap();
     g.set_mut(p, &HP, 1).unwrap();
-    act(&mut g, Command::Wait);
+    let events = play(&mut g, Command::Wait);
+    assert_eq!(
+        events.last(),
+        Some(&Event::YouDied {
+            killer: "zombie".into()
+        })
+    );
     assert_eq!(caves::outcome(&g).unwrap(), Outcome::Dead);
     let s = caves::status(&g).unwrap();
     assert_eq!(s.cause, "killed by a zombie");
@@ -278,12 +312,16 @@ fn a_zombie_can_kill_the_player() {
 fn killing_counts_and_removes_the_body() {
     let mut g = arena(8, &[&["#####", "#@v##", "#####"]]).unwrap();
     let bunny = creature_at(&g, Loc::new(2, 1, 0)).unwrap();
+    let mut events = Vec::new();
     for _ in 0..10 {
         if !g.contains(bunny) {
             break;
         }
-        act(&mut g, Command::Move(Dir::East));
+        events.extend(play(&mut g, Command::Move(Dir::East)));
     }
+    assert!(events.contains(&Event::YouKilled {
+        victim: "bunny".into()
+    }));
     assert!(!g.contains(bunny));
     assert_eq!(caves::status(&g).unwrap().kills, 1);
     assert!(messages(&g).iter().any(|m| m == "You kill the bunny."));
@@ -296,18 +334,15 @@ fn damage_follows_the_formula() {
     // Zombie attack 8 vs the player's defence 0: 1 + rand(8) = 1..=8.
     for seed in 0..40 {
         let mut g = arena(seed, &[&["######", "#@Z..#", "######"]]).unwrap();
-        act(&mut g, Command::Move(Dir::East));
-        for m in messages(&g) {
-            let n: i32 = m
-                .split(" for ")
-                .nth(1)
-                .and_then(|r| r.split(' ').next())
-                .map_or(0, |d| d.parse().unwrap());
-            if m.starts_with("You hit the zombie") {
-                assert!((1..=7).contains(&n), "{m}");
-            }
-            if m.starts_with("The zombie claws you") {
-                assert!((1..=8).contains(&n), "{m}");
+        for e in play(&mut g, Command::Move(Dir::East)) {
+            match e {
+                Event::YouHit { target, damage } if &*target == "zombie" => {
+                    assert!((1..=7).contains(&damage), "{damage}");
+                }
+                Event::HitYou {
+                    attacker, damage, ..
+                } if &*attacker == "zombie" => assert!((1..=8).contains(&damage), "{damage}"),
+                _ => {}
             }
         }
     }
@@ -389,9 +424,11 @@ fn the_descending_bot_wins_and_reports() {
     let json = serde_json::to_string(&r).unwrap();
     assert!(json.contains("\"outcome\":\"won\""), "{json}");
     let counts = caves::library_counts().unwrap();
-    assert_eq!(counts["creatures"], 6);
-    assert_eq!(counts["hunters"], 2);
-    assert_eq!(counts["tiles"], 6); // void, floor, wall, two stairs, exit
+    assert_eq!(
+        counts,
+        // void, floor, wall, two stairs, exit
+        vec![("creatures", 6), ("hunters", 2), ("tiles", 6)]
+    );
 }
 
 /// 10 seeds × 2,000 turns, each policy, invariants checked every 50 turns (about half a
@@ -435,7 +472,10 @@ fn alembic_sim_knows_the_caves() {
         (r.turns, r.outcome, r.hash),
         (direct.turns, direct.outcome, direct.hash)
     );
-    assert_eq!(game.library_counts().unwrap()["hunters"], 2);
+    assert_eq!(
+        alembic_content::sim::library_json("caves").unwrap()["hunters"],
+        2
+    );
 }
 
 /// The cell of level `z` holding the tile named `name`.

@@ -198,7 +198,6 @@ fn a_cut_off_last_line_ends_the_recording() {
 fn every_kind_of_bad_input_is_its_own_error() {
     let good = record(&script(8), 4);
     let header = ReplayHeader::new("test", "1", 1).to_line();
-    let lines: Vec<&str> = good.lines().collect();
     let check = |text: &str, want: ReplayError| {
         assert_eq!(Recording::<Cmd>::parse(text), Err(want.clone()), "{text:?}");
         assert!(!want.to_string().contains('\n'));
@@ -245,6 +244,17 @@ fn every_kind_of_bad_input_is_its_own_error() {
         bad_header("missing field `seed`"),
     );
     check(&header[..30], bad_header("the header line is cut off"));
+}
+
+#[test]
+fn every_kind_of_bad_line_or_file_is_its_own_error() {
+    let good = record(&script(8), 4);
+    let header = ReplayHeader::new("test", "1", 1).to_line();
+    let lines: Vec<&str> = good.lines().collect();
+    let check = |text: &str, want: ReplayError| {
+        assert_eq!(Recording::<Cmd>::parse(text), Err(want.clone()), "{text:?}");
+        assert!(!want.to_string().contains('\n'));
+    };
     let corrupt = |line, reason: &str| ReplayError::Corrupt {
         line,
         reason: reason.into(),

@@ -69,50 +69,15 @@ pub enum KeyClass {
     Other,
 }
 
-/// The mapping table from minifb keys.
+/// The mapping table from minifb keys: named keys first ([`named_key`]), then printable
+/// characters and modifiers.
 #[must_use]
 pub fn classify(key: Mk) -> KeyClass {
-    use KeyClass::{Modifier as M, Named as N, Other as O, Printable as P};
+    use KeyClass::{Modifier as M, Other as O, Printable as P};
+    if let Some(k) = named_key(key) {
+        return KeyClass::Named(k);
+    }
     match key {
-        Mk::Enter | Mk::NumPadEnter => N(Key::Enter),
-        Mk::Escape => N(Key::Esc),
-        Mk::Backspace => N(Key::Backspace),
-        Mk::Tab => N(Key::Tab),
-        Mk::Delete => N(Key::Delete),
-        Mk::Insert => N(Key::Insert),
-        Mk::Up => N(Key::Up),
-        Mk::Down => N(Key::Down),
-        Mk::Left => N(Key::Left),
-        Mk::Right => N(Key::Right),
-        Mk::Home => N(Key::Home),
-        Mk::End => N(Key::End),
-        Mk::PageUp => N(Key::PageUp),
-        Mk::PageDown => N(Key::PageDown),
-        Mk::F1 => N(Key::F(1)),
-        Mk::F2 => N(Key::F(2)),
-        Mk::F3 => N(Key::F(3)),
-        Mk::F4 => N(Key::F(4)),
-        Mk::F5 => N(Key::F(5)),
-        Mk::F6 => N(Key::F(6)),
-        Mk::F7 => N(Key::F(7)),
-        Mk::F8 => N(Key::F(8)),
-        Mk::F9 => N(Key::F(9)),
-        Mk::F10 => N(Key::F(10)),
-        Mk::F11 => N(Key::F(11)),
-        Mk::F12 => N(Key::F(12)),
-        Mk::F13 => N(Key::F(13)),
-        Mk::F14 => N(Key::F(14)),
-        Mk::F15 => N(Key::F(15)),
-        Mk::NumPad0 => N(Key::Keypad(0)),
-        Mk::NumPad1 => N(Key::Keypad(1)),
-        Mk::NumPad2 => N(Key::Keypad(2)),
-        Mk::NumPad3 => N(Key::Keypad(3)),
-        Mk::NumPad4 => N(Key::Keypad(4)),
-        Mk::NumPad5 => N(Key::Keypad(5)),
-        Mk::NumPad6 => N(Key::Keypad(6)),
-        Mk::NumPad7 => N(Key::Keypad(7)),
-        Mk::NumPad8 => N(Key::Keypad(8)),
-        Mk::NumPad9 => N(Key::Keypad(9)),
         Mk::Key0 => P('0'),
         Mk::Key1 => P('1'),
         Mk::Key2 => P('2'),
@@ -172,8 +137,57 @@ pub fn classify(key: Mk) -> KeyClass {
         Mk::LeftSuper | Mk::RightSuper | Mk::CapsLock | Mk::NumLock | Mk::ScrollLock => {
             M(Modifier::Other)
         }
-        Mk::Menu | Mk::Pause | Mk::Unknown | Mk::Count => O,
+        // Menu, Pause, Unknown, Count; the named keys were handled above.
+        _ => O,
     }
+}
+
+/// The engine's [`Key`] for a minifb key that is not a character: Enter, arrows, function
+/// keys, the numpad's digits…
+#[must_use]
+pub fn named_key(key: Mk) -> Option<Key> {
+    Some(match key {
+        Mk::Enter | Mk::NumPadEnter => Key::Enter,
+        Mk::Escape => Key::Esc,
+        Mk::Backspace => Key::Backspace,
+        Mk::Tab => Key::Tab,
+        Mk::Delete => Key::Delete,
+        Mk::Insert => Key::Insert,
+        Mk::Up => Key::Up,
+        Mk::Down => Key::Down,
+        Mk::Left => Key::Left,
+        Mk::Right => Key::Right,
+        Mk::Home => Key::Home,
+        Mk::End => Key::End,
+        Mk::PageUp => Key::PageUp,
+        Mk::PageDown => Key::PageDown,
+        Mk::F1 => Key::F(1),
+        Mk::F2 => Key::F(2),
+        Mk::F3 => Key::F(3),
+        Mk::F4 => Key::F(4),
+        Mk::F5 => Key::F(5),
+        Mk::F6 => Key::F(6),
+        Mk::F7 => Key::F(7),
+        Mk::F8 => Key::F(8),
+        Mk::F9 => Key::F(9),
+        Mk::F10 => Key::F(10),
+        Mk::F11 => Key::F(11),
+        Mk::F12 => Key::F(12),
+        Mk::F13 => Key::F(13),
+        Mk::F14 => Key::F(14),
+        Mk::F15 => Key::F(15),
+        Mk::NumPad0 => Key::Keypad(0),
+        Mk::NumPad1 => Key::Keypad(1),
+        Mk::NumPad2 => Key::Keypad(2),
+        Mk::NumPad3 => Key::Keypad(3),
+        Mk::NumPad4 => Key::Keypad(4),
+        Mk::NumPad5 => Key::Keypad(5),
+        Mk::NumPad6 => Key::Keypad(6),
+        Mk::NumPad7 => Key::Keypad(7),
+        Mk::NumPad8 => Key::Keypad(8),
+        Mk::NumPad9 => Key::Keypad(9),
+        _ => return None,
+    })
 }
 
 /// Whether `input` asks for fullscreen: `F11`, or `Alt+Enter` (as in most games). The

@@ -14,7 +14,8 @@
 //! (minifb key events → inputs).
 //!
 //! As a library it holds no game code and depends only on `alembic-ui` (and the engine):
-//! [`run_app`] plays any [`alembic_ui::App`] in a new window and closes it when the app quits.
+//! [`run_app`] plays any [`alembic_ui::App`] in a new window, closes it when the app quits and
+//! returns the app's output.
 //! The binary (feature `bin`, on by default) adds the games of `alembic-content` and the
 //! command line; depend on this crate with `default-features = false` to leave them out.
 //!
@@ -30,8 +31,8 @@
 //!         Control::Quit
 //!     }
 //! }
-//! alembic_pixels::run_app(&mut Hello)?;
-//! # Ok::<(), alembic_pixels::PixelsError>(())
+//! alembic_pixels::run_app(Hello, |_| ())?;
+//! # Ok::<(), alembic_ui::SessionError<(), alembic_pixels::PixelsError>>(())
 //! ```
 
 #![warn(missing_docs)]
@@ -45,30 +46,40 @@ pub mod raster;
 pub mod tiles;
 mod window;
 
+pub use alembic_ui::SessionError;
 pub use raster::{Font, Layout, Placement, Rasterizer, render_frame};
 pub use window::{PixelsError, PixelsFrontend, PixelsOptions};
 
 /// Play `app` in a new window with the default [`PixelsOptions`] until the app quits or the
 /// window is closed (the app is offered [`alembic_ui::Input::Quit`] first, so it can save),
-/// then close the window.
-///
-/// The app's own result stays in the app, which is lent, not consumed: read it afterwards
-/// (`ScreenStack::into_ctx`, [`alembic_ui::App::farewell`]).
+/// close the window, and return the app's output: what `output` makes of the app at the end
+/// (`ScreenStack::into_ctx`, [`alembic_ui::App::farewell`], `|_| ()`). The window closes on
+/// return and on panic (its `Drop`).
 ///
 /// # Errors
-/// The window could not be opened, or failed during the session.
-pub fn run_app<A: alembic_ui::App + ?Sized>(app: &mut A) -> Result<(), PixelsError> {
-    run_app_with(&PixelsOptions::default(), app)
+/// [`SessionError`]: the window could not be opened, or failed during the session; the app's
+/// output is inside all the same.
+pub fn run_app<A: alembic_ui::App, T>(
+    app: A,
+    output: impl FnOnce(A) -> T,
+) -> Result<T, SessionError<T, PixelsError>> {
+    run_app_with(&PixelsOptions::default(), app, output)
 }
 
 /// [`run_app`] with options (title, font, scale).
 ///
 /// # Errors
 /// As [`run_app`].
-pub fn run_app_with<A: alembic_ui::App + ?Sized>(
+pub fn run_app_with<A: alembic_ui::App, T>(
     opts: &PixelsOptions,
-    app: &mut A,
-) -> Result<(), PixelsError> {
-    let mut frontend = PixelsFrontend::open(opts)?;
-    alembic_ui::run(&mut frontend, app)
+    app: A,
+    output: impl FnOnce(A) -> T,
+) -> Result<T, SessionError<T, PixelsError>> {
+    match PixelsFrontend::open(opts) {
+        Ok(mut frontend) => alembic_ui::run_to_end(&mut frontend, app, output),
+        Err(error) => Err(SessionError {
+            error,
+            output: output(app),
+        }),
+    }
 }

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use alembic_content::{GameArgs, launch};
+use alembic_content::{GameArgs, LaunchError, launch};
 use alembic_pixels::{Font, PixelsFrontend, PixelsOptions};
 use alembic_ui::App;
 use clap::Parser;
@@ -42,13 +42,15 @@ enum FontArg {
 }
 
 /// The game comes from `alembic-content`; this frontend contains no game code.
-fn make_app(args: &Args) -> Result<Box<dyn App>, String> {
-    let opts = args.game.launch_options(Some(args.tiles));
-    launch(&opts).map_err(|e| e.to_string())
+fn make_app(args: &Args) -> Result<Box<dyn App>, LaunchError> {
+    launch(&args.game.launch_options(Some(args.tiles)))
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if args.game.list {
+        return alembic_content::print_games("alembic-pixels");
+    }
     if args.scale.is_some() && args.font == FontArg::Noto {
         eprintln!(
             "alembic-pixels: --scale applies to the bitmap fonts (--font 8x8 or 8x16); \
@@ -57,7 +59,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     // The game is built before any window opens: a bad --game/--load never shows one.
-    let mut app = match make_app(&args) {
+    let app = match make_app(&args) {
         Ok(app) => app,
         Err(e) => {
             eprintln!("alembic-pixels: {e}");
@@ -98,15 +100,19 @@ fn main() -> ExitCode {
         }
     }
     let mut frontend = frontend.with_stop_flag(Arc::clone(&stop));
-    let result = alembic_ui::run(&mut frontend, app.as_mut());
+    let ended = alembic_ui::run_to_end(&mut frontend, app, |a| a.farewell());
     drop(frontend);
+    let (farewell, result) = match ended {
+        Ok(farewell) => (farewell, Ok(())),
+        Err(e) => (e.output, Err(e.error)),
+    };
     if stop.load(Ordering::SeqCst) != 0 {
         eprintln!(
             "alembic-pixels: stopped by signal {}.",
             stop.load(Ordering::SeqCst)
         );
     }
-    if alembic_content::report_session_end("alembic-pixels", app.farewell(), result) {
+    if alembic_content::report_session_end("alembic-pixels", farewell, result) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -4,7 +4,7 @@
 //! As a library it holds no game code and depends only on `alembic-ui` (and the engine) and
 //! ratatui, which it re-exports ([`ratatui`]). [`run_app`] plays any [`alembic_ui::App`] in
 //! the terminal: it sets the terminal up, restores it on exit, on error and on panic, and
-//! returns how the session ended; [`Tui`] does the same with options (colour depth, a stop
+//! returns the app's output (generic: what the caller makes of the app at the end); [`Tui`] does the same with options (colour depth, a stop
 //! flag for signals, a title). The binary (feature `bin`, on by default) adds the games of
 //! `alembic-content` and the command line; depend on this crate with
 //! `default-features = false` to leave them out.
@@ -21,8 +21,8 @@
 //!         Control::Quit
 //!     }
 //! }
-//! alembic_tui::run_app(&mut Hello)?;
-//! # Ok::<(), std::io::Error>(())
+//! alembic_tui::run_app(Hello, |_| ())?;
+//! # Ok::<(), alembic_ui::SessionError<(), std::io::Error>>(())
 //! ```
 //!
 //! The pieces that do not need a real terminal — [`draw_frame`], [`map_event`],
@@ -35,7 +35,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use alembic::Rgb;
-use alembic_ui::{App, ColourDepth, Frame, Frontend, Input, Key, Mods, MouseButton, MouseKind};
+use alembic_ui::{
+    App, ColourDepth, Frame, Frontend, Input, Key, Mods, MouseButton, MouseKind, SessionError,
+};
 use ratatui::backend::Backend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{
@@ -48,6 +50,9 @@ use ratatui::{DefaultTerminal, Terminal};
 
 /// The ratatui this frontend draws with, so a library user names the same version.
 pub use ratatui;
+
+/// What [`run_app`] returns when the terminal failed (the toolkit's type).
+pub use alembic_ui::SessionError as TuiSessionError;
 
 /// The smallest terminal the games are laid out for; below it an "enlarge" screen shows.
 pub const MIN_WIDTH: u16 = 80;
@@ -475,17 +480,19 @@ impl Frontend for TuiFrontend {
 
 /// Play `app` in this process's terminal with the defaults of [`Tui::new`]: set the terminal
 /// up (raw mode, alternate screen, mouse), drive the app with [`alembic_ui::run`] until it
-/// quits, and restore the terminal whether the app quit, the terminal failed or the app
-/// panicked.
-///
-/// The app's own result stays in the app, which is lent, not consumed: read it afterwards
-/// (`ScreenStack::into_ctx`, [`App::farewell`]).
+/// quits, restore the terminal whether the app quit, the terminal failed or the app
+/// panicked, and return the app's output: what `output` makes of the app at the end
+/// (`ScreenStack::into_ctx`, [`App::farewell`], `|_| ()`).
 ///
 /// # Errors
-/// The terminal could not be set up or failed during the session (the app was offered
-/// [`Input::Quit`] first, so it could save).
-pub fn run_app<A: App + ?Sized>(app: &mut A) -> io::Result<()> {
-    Tui::new().run(app)
+/// [`SessionError`]: the terminal could not be set up or failed during the session; the
+/// app's output is inside all the same (the app was offered [`Input::Quit`] first, so it
+/// could save).
+pub fn run_app<A: App, T>(
+    app: A,
+    output: impl FnOnce(A) -> T,
+) -> Result<T, SessionError<T, io::Error>> {
+    Tui::new().run_to_end(app, output)
 }
 
 /// A terminal session with options; [`run_app`] is `Tui::new().run(app)`.
@@ -536,10 +543,29 @@ impl Tui {
         self
     }
 
-    /// Play `app` until it quits; see [`run_app`].
+    /// Play `app` to its end and return its output; see [`run_app`].
     ///
     /// # Errors
     /// As [`run_app`].
+    pub fn run_to_end<A: App, T>(
+        self,
+        mut app: A,
+        output: impl FnOnce(A) -> T,
+    ) -> Result<T, SessionError<T, io::Error>> {
+        match self.run(&mut app) {
+            Ok(()) => Ok(output(app)),
+            Err(error) => Err(SessionError {
+                error,
+                output: output(app),
+            }),
+        }
+    }
+
+    /// Play the lent `app` until it quits, restoring the terminal on return, error and
+    /// panic; the app's result stays in it. [`Tui::run_to_end`] returns it instead.
+    ///
+    /// # Errors
+    /// The terminal could not be set up or failed (the app was offered [`Input::Quit`]).
     pub fn run<A: App + ?Sized>(self, app: &mut A) -> io::Result<()> {
         // Restores the terminal when the session ends, by return or by unwinding panic.
         struct Restore;

@@ -97,6 +97,9 @@ fn signal_name(n: usize) -> &'static str {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if args.game.list {
+        return alembic_content::print_games("alembic-tui");
+    }
     let game = args.game.game_name();
     let opts = args.game.launch_options(None);
     let app = match launch(&opts) {
@@ -126,12 +129,14 @@ fn main() -> ExitCode {
     let tui = Tui::new()
         .with_stop_flag(Arc::clone(&stop))
         .with_title(format!("Alembic - {game}"));
-    let (result, farewell) = if std::env::var_os("ALEMBIC_TEST_PANIC").is_some_and(|v| v == "1") {
-        let mut app = PanicOnFirstInput(app);
-        (tui.run(&mut app), app.farewell())
+    let ended = if std::env::var_os("ALEMBIC_TEST_PANIC").is_some_and(|v| v == "1") {
+        tui.run_to_end(PanicOnFirstInput(app), |a| a.farewell())
     } else {
-        let mut app = app;
-        (tui.run(&mut app), app.farewell())
+        tui.run_to_end(app, |a| a.farewell())
+    };
+    let (farewell, result) = match ended {
+        Ok(farewell) => (farewell, Ok(())),
+        Err(e) => (e.output, Err(e.error)),
     };
     let signal = stop.load(Ordering::SeqCst);
     if signal != 0 {

@@ -223,6 +223,71 @@ pub fn run<F: Frontend, A: App + ?Sized>(frontend: &mut F, app: &mut A) -> Resul
     result
 }
 
+/// Play `app` to its end with `frontend` ([`run`]) and return the app's output: what
+/// `output` makes of the app once the session is over (a `ScreenStack`'s context with
+/// `ScreenStack::into_ctx`, a game's [`App::farewell`], `()`). The app is consumed; the
+/// frontend's own cleanup (a terminal restored, a window closed) is its `Drop`, which runs on
+/// return and on unwinding panic alike.
+///
+/// # Errors
+/// [`SessionError`]: the frontend failed; the app's output is inside all the same (the app
+/// was offered [`Input::Quit`] first, so it could save).
+///
+/// ```
+/// use alembic_ui::{App, Control, Frame, Input, Key, TestFrontend, run_to_end};
+///
+/// struct Count(u32);
+/// impl App for Count {
+///     fn render(&mut self, _frame: &mut Frame) {}
+///     fn handle(&mut self, input: Input) -> Control {
+///         self.0 += 1;
+///         if input == Input::key(Key::Esc) { Control::Quit } else { Control::Continue }
+///     }
+/// }
+/// let mut fe = TestFrontend::new(10, 1, [Input::ch('a'), Input::key(Key::Esc)]);
+/// assert_eq!(run_to_end(&mut fe, Count(0), |c| c.0)?, 2);
+/// // A frontend that fails (here the script runs out) still hands back the output.
+/// let mut fe = TestFrontend::new(10, 1, [Input::ch('a')]);
+/// let err = run_to_end(&mut fe, Count(0), |c| c.0).unwrap_err();
+/// assert_eq!(err.output, 2); // 'a', then the Quit offered when the frontend failed
+/// # Ok::<(), alembic_ui::SessionError<u32, alembic_ui::TestFrontendError>>(())
+/// ```
+pub fn run_to_end<F: Frontend, A: App, T>(
+    frontend: &mut F,
+    mut app: A,
+    output: impl FnOnce(A) -> T,
+) -> Result<T, SessionError<T, F::Error>> {
+    match run(frontend, &mut app) {
+        Ok(()) => Ok(output(app)),
+        Err(error) => Err(SessionError {
+            error,
+            output: output(app),
+        }),
+    }
+}
+
+/// A session that ended because its frontend failed ([`run_to_end`]): the frontend's error,
+/// and the app's output all the same.
+#[derive(Debug)]
+pub struct SessionError<T, E> {
+    /// What the frontend said.
+    pub error: E,
+    /// The app's output (it was offered [`Input::Quit`] before the session ended).
+    pub output: T,
+}
+
+impl<T, E: std::fmt::Display> std::fmt::Display for SessionError<T, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+impl<T: std::fmt::Debug, E: std::error::Error + 'static> std::error::Error for SessionError<T, E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
 fn run_until_error<F: Frontend, A: App + ?Sized>(
     frontend: &mut F,
     app: &mut A,

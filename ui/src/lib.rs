@@ -39,7 +39,10 @@ pub mod widgets;
 pub use alembic::Rgb;
 pub use draw::{Palette, Rect, draw_box, fill, put_centred, put_clipped, wrap_text};
 pub use frame::{Cell, ColourDepth, Frame, Tile, TileSpan, TileSupport};
-pub use frontend::{App, Control, Frontend, TEST_TICK_LIMIT, TestFrontend, TestFrontendError, run};
+pub use frontend::{
+    App, Control, Frontend, SessionError, TEST_TICK_LIMIT, TestFrontend, TestFrontendError, run,
+    run_to_end,
+};
 pub use input::{
     DIRECTION_KEYS, Input, Key, Mods, MouseButton, MouseKind, direction_key, is_cancel, plain_char,
     plain_key, wheel_key,

@@ -18,7 +18,7 @@ use alembic::{
     mapgen::Bsp, mapgen::Cave, mapgen::TileMap, mapgen::random_room, rng::GameRng,
 };
 
-use super::kinds::data_error;
+use super::kinds::{DataError, data_fault};
 use super::props::{
     DESTINATION, GAME_NAME, HERO, IS_CREATURE, IS_DOOR, IS_FOOD, IS_INGREDIENT, IS_ITEM, IS_POTION,
 };
@@ -642,13 +642,13 @@ pub fn generate(game: &mut Game, hooks: &Hooks) -> Result<ThingId, Error> {
                 break;
             }
         }
-        levels.push(built.ok_or_else(|| data_error(format!("could not build level {z}")))?);
+        levels.push(built.ok_or_else(|| data_fault(DataError::LevelNotBuilt { z }))?);
     }
     let take = |levels: &mut Vec<Level>, i: usize, rng: &mut GameRng| -> Result<Loc, Error> {
         let free = &mut levels[i].free;
         let k = rng
             .index(free.len())
-            .ok_or_else(|| data_error("a level has no room left".into()))?;
+            .ok_or_else(|| data_fault(DataError::NoRoomLeft))?;
         Ok(free.swap_remove(k))
     };
     // Two stair pairs between adjacent levels.

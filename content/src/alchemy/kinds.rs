@@ -8,12 +8,40 @@ use std::sync::Arc;
 
 use alembic::{Error, props::PropType, props::Value, props::ValueKind};
 
-/// An error about the game's data (a bad name in a prototype).
-pub(crate) fn data_error(reason: String) -> Error {
-    Error::HookFailed {
-        hook: Arc::from("data"),
-        reason: Arc::from(reason),
-    }
+/// What is wrong with Alchemy's data: a bug in the library or the generator, never a
+/// player's mistake. It reaches callers inside [`Error::game`]; get it back with
+/// [`Error::game_error`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DataError {
+    /// The generator gave up on a level.
+    #[error("could not build level {z}")]
+    LevelNotBuilt {
+        /// The level's z.
+        z: i32,
+    },
+    /// The generator ran out of free cells on a level.
+    #[error("a level has no room left")]
+    NoRoomLeft,
+    /// A potion or item prototype has no name.
+    #[error("a prototype without a name")]
+    Unnamed,
+    /// There are more potions than appearances to give them.
+    #[error("more potions than appearances")]
+    TooFewAppearances,
+    /// A rule or hook found the data not as it expects (its own words).
+    #[error("{0}")]
+    Inconsistent(String),
+}
+
+/// A [`DataError`], as the engine carries a game's own error.
+pub(crate) fn data_fault(e: DataError) -> Error {
+    Error::game(e)
+}
+
+/// [`DataError::Inconsistent`] with a rule's own words, as the engine carries a game's own
+/// error.
+pub(crate) fn data_error(what: String) -> Error {
+    data_fault(DataError::Inconsistent(what))
 }
 
 /// The eight statistics.

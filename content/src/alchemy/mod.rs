@@ -40,7 +40,7 @@ pub use command::{Command, Outcome, apply};
 pub use error::{Refusal, RuleError};
 pub use events::{Event, Noun};
 pub use hooks::Rules;
-pub use kinds::Fate;
+pub use kinds::{DataError, Fate};
 pub use view::{Summary, summary};
 
 /// A new game from `seed` in the given modes (as a recording's header lists them): in

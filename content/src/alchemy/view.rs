@@ -27,6 +27,7 @@ use super::rules::world::{FOV_RADIUS, LEVELS, depth_of, hero, hero_view, level_b
 use super::text::{a_name, base_name, capitalise, count_name, is_identified};
 
 pub use super::rules::world::hero as hero_id;
+pub use super::text::list_items;
 
 /// The cells the hero sees now (the engine's symmetric FOV, radius 12).
 pub fn visible(game: &Game) -> Result<VisibleSet, Error> {

@@ -3,6 +3,7 @@
 //! ```text
 //! alembic-sim --game alchemy --seed 7 --turns 2000 --policy explore
 //! alembic-sim --game alchemy --library
+//! alembic-sim --list
 //! alembic-sim --game caves --seed 3 --record caves-3.replay
 //! alembic-sim --replay caves-3.replay --verify
 //! ```
@@ -50,12 +51,34 @@ struct Args {
     /// With --replay: check every checkpoint and exit 3 at the first divergence.
     #[arg(long, requires = "replay")]
     verify: bool,
+    /// List every game (the same table the frontends read) and exit.
+    #[arg(long)]
+    list: bool,
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
     if let Some(path) = &args.replay {
         return replay(path);
+    }
+    if args.list {
+        return alembic_content::print_games("alembic-sim");
+    }
+    if args.library {
+        return match sim::library_json(&args.game) {
+            Ok(v) => {
+                println!("{v}");
+                ExitCode::SUCCESS
+            }
+            Err(e @ sim::SimError::UnknownGame { .. }) => {
+                eprintln!("alembic-sim: {e}");
+                ExitCode::from(2)
+            }
+            Err(e) => {
+                eprintln!("alembic-sim: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let game = match sim::find(&args.game) {
         Ok(g) => g,
@@ -64,9 +87,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let line = if args.library {
-        game.library_counts().map(|v| v.to_string())
-    } else if let Some(path) = &args.record {
+    let line = if let Some(path) = &args.record {
         let policy = match args.policy {
             PolicyArg::Random => Policy::Random,
             PolicyArg::Explore => Policy::Explore,

@@ -10,10 +10,11 @@ use std::sync::Arc;
 
 use alembic::{
     Error, Game, Hooks, Library, Prop, Props, Rgb, ThingId, hook::ON_ACTION, hook::ON_USE,
-    layer::Layer, library::FREQ, library::LEVEL, library::TileId, props::Hook,
+    layer::Layer, library::FREQ, library::LEVEL, library::TileId, props::Hook, schedule::SPEED,
 };
 
-use super::rules::{self, Outcome};
+use super::kinds::Outcome;
+use super::rules;
 
 // ----- creature properties -------------------------------------------------------------------
 
@@ -127,6 +128,11 @@ pub fn hooks() -> Result<Hooks, Error> {
 
 // ----- the library ---------------------------------------------------------------------------
 
+/// The name saves refer to the Caves' library by.
+pub const LIBRARY_NAME: &str = "caves";
+/// The library's version: raised when a change to it needs old saves migrated.
+pub const LIBRARY_VERSION: u32 = 1;
+
 fn creature(name: &str, glyph: char, colour: Rgb, hp: i32) -> Props {
     Props::new()
         .with(&NAME, Arc::from(name))
@@ -234,7 +240,8 @@ pub fn library() -> Result<Library, Error> {
             .with(&IS_HOSTILE, true)
             .with(&LEVEL, 2)
             .with(&FREQ, 70)
+            .with(&SPEED, 50)
             .with(&ON_ACTION, hook(HOOK_ZOMBIE)),
     )?;
-    Ok(lib)
+    Ok(lib.named(LIBRARY_NAME, LIBRARY_VERSION))
 }

@@ -34,33 +34,44 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod command;
 mod data;
-mod keymap;
-mod replay;
+mod error;
+mod events;
+mod kinds;
 mod rules;
 pub mod save;
 mod sim;
+mod text;
 mod ui;
+mod view;
 mod wizard;
 mod world;
 
+pub use command::{Command, act, act_mut, play, play_mut};
 pub use data::{
-    ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GLYPH, HP, IS_HERO, IS_HOSTILE, MAX_HP,
-    NAME, RECEIVER, REINFORCEMENTS, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB,
-    WALKABLE, WALL, hooks, library,
+    ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GLYPH, HP, IS_HERO, IS_HOSTILE,
+    LIBRARY_NAME, LIBRARY_VERSION, MAX_HP, NAME, RECEIVER, REINFORCEMENTS, SPORES, STAIRS,
+    STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB, WALKABLE, WALL, hooks, library,
 };
-pub use keymap::{Action, Binding, KEYMAP, action_of, help_line, help_lines};
-pub use replay::replay_app;
+pub use error::{Refusal, RuleError};
+pub use events::Event;
+pub use kinds::Outcome;
 pub use rules::{
-    Command, HEARING, LICHEN_GROWTH_ODDS, MAX_HUNTERS, Outcome, REGEN_EVERY, REINFORCE_ODDS,
-    Status, VIEW_RADIUS, act, act_mut, creature_at, creatures_on, is_hostile, name_of, outcome,
-    player, remembered, status, visible,
+    HEARING, LICHEN_GROWTH_ODDS, MAX_HUNTERS, REGEN_EVERY, REINFORCE_ODDS, VIEW_RADIUS,
 };
 pub use sim::{
     SimError, SimPolicy, SimReport, library_counts, replay_hash, report, simulate,
     simulate_checked, simulate_logged,
 };
-pub use ui::{CavesUi, app, app_with};
+pub use text::{death_cause, describe, with_article};
+pub use ui::{
+    Action, Binding, CavesUi, KEYMAP, action_of, app, app_with, help_line, help_lines, replay_app,
+};
+pub use view::{
+    Status, creature_at, creatures_on, is_hostile, name_of, outcome, player, remembered, status,
+    visible,
+};
 pub use wizard::wizard_commands;
 pub use world::{
     DEFAULT_LEVELS, HEIGHT, STAIRS_AWAY, WIDTH, arena, depth_of, is_inner, level_box, new_game,

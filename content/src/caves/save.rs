@@ -1,21 +1,32 @@
 //! Saving and continuing Caves games, as Alchemy does: one JSON envelope (game name,
-//! version, the state hash as a checksum, the game value), written atomically through
-//! [`crate::storage`], checked on the way back in (checksum, the engine's invariants, every
-//! hook name, the player).
+//! version, a checksum, the state), written atomically through [`crate::storage`], checked on
+//! the way back in (checksum, the engine's invariants, every hook name, the player).
+//!
+//! Since version 2 the state is the engine's [`SavedGame`]: the library by reference (its
+//! name and version, [`LIBRARY_NAME`](super::LIBRARY_NAME)) plus only the prototypes play
+//! changed, and each creature as its differences from its prototype, linked on load to this
+//! build's library, so content fixes reach old saves; the checksum is a stable hash of the
+//! state's exact bytes. Version 1 saves (the whole game value, library included, with the
+//! engine's `state_hash` as the checksum) still load: they are moved onto this build's library
+//! the same way, and the engine's actor queue, which they lack, is filled on the first turn.
 
+use std::hash::Hasher;
 use std::path::Path;
 
-use alembic::Game;
+use alembic::{Game, hash::StableHasher, save::LoadError, save::SavedGame};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
-use super::data::{IS_HERO, hooks};
-use super::rules::player;
+use super::data::{IS_HERO, hooks, library};
+use super::view::player;
 use crate::storage;
 
 /// The game name in saves and recordings.
 pub const GAME_NAME: &str = "caves";
-/// The save format this build writes and reads.
-pub const SAVE_VERSION: u32 = 1;
+/// The save format this build writes: 2, the library by reference. It reads 1 and 2.
+pub const SAVE_VERSION: u32 = 2;
+/// The version that held the whole game value (read, never written).
+pub const WHOLE_GAME_VERSION: u32 = 1;
 /// The save file's name in the data directory.
 pub const SAVE_FILE: &str = "caves.save";
 /// Largest save read.
@@ -27,9 +38,35 @@ pub enum CavesSaveError {
     /// The file system refused.
     #[error(transparent)]
     Storage(#[from] storage::StorageError),
-    /// Not a Caves save of this version, or damaged.
+    /// Not JSON of the envelope's shape (truncated or not a save).
+    #[error("not a valid Caves save: it is corrupt or truncated ({0})")]
+    Corrupt(String),
+    /// A save of another game.
+    #[error("not a valid Caves save: it is a save of {0:?}")]
+    WrongGame(String),
+    /// A save format this build does not read.
+    #[error("not a valid Caves save: save version {0} (this build reads 1 to {SAVE_VERSION})")]
+    WrongVersion(u32),
+    /// The state does not match the checksum written with it.
+    #[error(
+        "not a valid Caves save: its checksum does not match (the file was changed or damaged)"
+    )]
+    Checksum,
+    /// The state could not be rebuilt on this build's library, or breaks the engine's rules.
     #[error("not a valid Caves save: {0}")]
-    Invalid(String),
+    Load(#[from] LoadError),
+    /// The engine refused (the state breaks its invariants, or a bug in the Caves' data).
+    #[error("not a valid Caves save: {0}")]
+    Engine(#[from] alembic::Error),
+    /// The engine's invariants do not hold in the state read.
+    #[error("not a valid Caves save: {0}")]
+    Invariant(#[from] alembic::error::InvariantError),
+    /// The player variable names nobody, or someone who is not the player.
+    #[error("not a valid Caves save: the player is missing")]
+    NoPlayer,
+    /// The game could not be written as JSON (a bug).
+    #[error("cannot encode the game: {0}")]
+    Encode(String),
 }
 
 #[derive(Serialize)]
@@ -37,15 +74,43 @@ struct EnvelopeOut<'a> {
     game: &'a str,
     version: u32,
     checksum: u64,
-    state: &'a Game,
+    state: &'a RawValue,
 }
 
 #[derive(Deserialize)]
-struct EnvelopeIn {
+struct Header {
     game: String,
     version: u32,
+}
+
+#[derive(Deserialize)]
+struct Envelope<S> {
     checksum: u64,
-    state: Game,
+    state: S,
+}
+
+/// The checksum of a version 2 state: a stable hash of its exact bytes.
+fn bytes_checksum(state: &str) -> u64 {
+    let mut h = StableHasher::new();
+    h.write(state.as_bytes());
+    h.finish()
+}
+
+/// The save text of `game` (version [`SAVE_VERSION`]).
+///
+/// # Errors
+/// [`CavesSaveError::Encode`] or an engine error (a bug).
+pub fn to_text(game: &Game) -> Result<String, CavesSaveError> {
+    let state = SavedGame::of(game, &library()?)?.to_json()?;
+    let checksum = bytes_checksum(&state);
+    let state = RawValue::from_string(state).map_err(|e| CavesSaveError::Encode(e.to_string()))?;
+    serde_json::to_string(&EnvelopeOut {
+        game: GAME_NAME,
+        version: SAVE_VERSION,
+        checksum,
+        state: &state,
+    })
+    .map_err(|e| CavesSaveError::Encode(e.to_string()))
 }
 
 /// Write `game` to `path` atomically.
@@ -53,47 +118,57 @@ struct EnvelopeIn {
 /// # Errors
 /// [`CavesSaveError`].
 pub fn save(game: &Game, path: &Path) -> Result<(), CavesSaveError> {
-    let text = serde_json::to_string(&EnvelopeOut {
-        game: GAME_NAME,
-        version: SAVE_VERSION,
-        checksum: game.state_hash(),
-        state: game,
-    })
-    .map_err(|e| CavesSaveError::Invalid(e.to_string()))?;
-    storage::write_atomic(path, text.as_bytes())?;
+    storage::write_atomic(path, to_text(game)?.as_bytes())?;
     Ok(())
 }
 
-/// Read a Caves game from `path`, checked.
+/// A Caves game from save text, checked; versions 1 and 2.
+///
+/// # Errors
+/// [`CavesSaveError`]; nothing is half-loaded.
+pub fn from_text(text: &str) -> Result<Game, CavesSaveError> {
+    let corrupt = |e: serde_json::Error| CavesSaveError::Corrupt(e.to_string());
+    let header: Header = serde_json::from_str(text).map_err(corrupt)?;
+    if header.game != GAME_NAME {
+        return Err(CavesSaveError::WrongGame(header.game));
+    }
+    let (base, hooks) = (library()?, hooks()?);
+    let game = match header.version {
+        WHOLE_GAME_VERSION => {
+            let env: Envelope<Game> = serde_json::from_str(text).map_err(corrupt)?;
+            if env.state.state_hash() != env.checksum {
+                return Err(CavesSaveError::Checksum);
+            }
+            env.state.check_invariants()?;
+            // Onto this build's library: each creature as its differences from the prototype
+            // it was made from, then rebuilt on today's prototype.
+            let old = env.state.library().clone();
+            SavedGame::of(&env.state, &old)?.link(&base, &hooks)?
+        }
+        SAVE_VERSION => {
+            let env: Envelope<Box<RawValue>> = serde_json::from_str(text).map_err(corrupt)?;
+            let state = env.state.get();
+            if bytes_checksum(state) != env.checksum {
+                return Err(CavesSaveError::Checksum);
+            }
+            SavedGame::from_json(state, &base)?.link(&base, &hooks)?
+        }
+        other => return Err(CavesSaveError::WrongVersion(other)),
+    };
+    let p = player(&game).map_err(|_| CavesSaveError::NoPlayer)?;
+    if !game.contains(p) || !game.is(p, &IS_HERO) {
+        return Err(CavesSaveError::NoPlayer);
+    }
+    Ok(game)
+}
+
+/// Read a Caves game from `path`, checked (see [`from_text`]).
 ///
 /// # Errors
 /// [`CavesSaveError`]; nothing is half-loaded.
 pub fn load(path: &Path) -> Result<Game, CavesSaveError> {
     let bytes = storage::read_bounded(path, MAX_SAVE_BYTES)?;
-    let env: EnvelopeIn =
-        serde_json::from_slice(&bytes).map_err(|e| CavesSaveError::Invalid(e.to_string()))?;
-    let invalid = |s: String| Err(CavesSaveError::Invalid(s));
-    if env.game != GAME_NAME {
-        return invalid(format!("it is a save of {:?}", env.game));
-    }
-    if env.version != SAVE_VERSION {
-        return invalid(format!(
-            "save version {} (this build reads {SAVE_VERSION})",
-            env.version
-        ));
-    }
-    let game = env.state;
-    if game.state_hash() != env.checksum {
-        return invalid("its checksum does not match (the file was changed or damaged)".into());
-    }
-    game.check_invariants()
-        .map_err(|e| CavesSaveError::Invalid(e.to_string()))?;
-    let hooks = &hooks().map_err(|e| CavesSaveError::Invalid(e.to_string()))?;
-    game.check_hooks(hooks)
-        .map_err(|e| CavesSaveError::Invalid(e.to_string()))?;
-    let p = player(&game).map_err(|e| CavesSaveError::Invalid(format!("no player: {e}")))?;
-    if !game.contains(p) || !game.is(p, &IS_HERO) {
-        return invalid("the player is missing".into());
-    }
-    Ok(game)
+    let text = String::from_utf8(bytes)
+        .map_err(|_| CavesSaveError::Corrupt("not UTF-8 text".to_string()))?;
+    from_text(&text)
 }

@@ -5,10 +5,10 @@ use alembic::{
 };
 use serde::{Deserialize, Serialize};
 
+use super::command::{Command, act_mut};
 use super::data::{DIGGABLE, EXIT, STAIRS};
-use super::rules::{
-    Command, Outcome, act_mut, creature_at, creatures_on, is_hostile, outcome, player, status,
-};
+use super::kinds::Outcome;
+use super::view::{creature_at, creatures_on, is_hostile, outcome, player, status};
 use super::world::{is_inner, level_box, new_game, walkable};
 
 /// The explore bot rests below this percentage of full health...
@@ -302,20 +302,21 @@ pub fn replay_hash(seed: u64, commands: &[Command]) -> Result<u64, Error> {
     Ok(g.state_hash())
 }
 
-/// The Caves' library in numbers, as JSON (for `alembic-sim`'s library summary).
+/// The Caves' library in numbers: creatures (hunters among them) and tiles (the engine's
+/// void included).
 ///
 /// # Errors
 /// Engine errors building the library (none for this fixed data).
-pub fn library_counts() -> Result<serde_json::Value, Error> {
+pub fn library_counts() -> Result<Vec<(&'static str, usize)>, Error> {
     let lib = super::data::library()?;
     let creatures = lib.prototypes().count();
     let hunters = lib
         .prototypes()
         .filter(|p| p.is(&super::data::IS_HOSTILE))
         .count();
-    Ok(serde_json::json!({
-        "creatures": creatures,
-        "hunters": hunters,
-        "tiles": lib.tiles().count(),
-    }))
+    Ok(vec![
+        ("creatures", creatures),
+        ("hunters", hunters),
+        ("tiles", lib.tiles().count()),
+    ])
 }

@@ -7,7 +7,9 @@ use alembic::{
 };
 
 use super::data::{DEEPEST, HP, IS_HERO, LEVELS, MAX_HP, SEEN_LAYER, STAIRS, WALKABLE, hooks};
-use super::rules::{Outcome, nearest_free, outcome, player, remember_view};
+use super::kinds::Outcome;
+use super::rules::{nearest_free, remember_view};
+use super::view::{outcome, player};
 use super::world::{depth_of, level_box, z_of};
 
 type Result<T> = std::result::Result<T, WizardError>;

@@ -215,8 +215,9 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
     }
 
     g.check_hooks(hooks)?;
+    rules::wake_level(&mut g, player)?;
     rules::remember_view(&mut g)?;
-    g.log_mut("You descend into the caves. Find the way out at the bottom.");
+    g.log_mut(super::text::describe(&super::Event::Arrived));
     Ok(g)
 }
 
@@ -399,6 +400,7 @@ pub fn arena(seed: u64, levels: &[&[&str]]) -> Result<Game, Error> {
     g.set_mut(p, &HP, hp)?;
     g.set_var_mut(&DEEPEST, depth_of(g.location(p)?.z));
     g.check_hooks(hooks)?;
+    rules::wake_level(&mut g, p)?;
     rules::remember_view(&mut g)?;
     Ok(g)
 }

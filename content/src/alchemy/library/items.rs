@@ -269,8 +269,8 @@ fn gear(lib: &mut Library) -> Result<(), Error> {
 fn proto_name(p: &Props) -> Result<String, Error> {
     match p.map().get(crate::alchemy::props::NAME.key()) {
         Some(alembic::props::Value::Text(t)) => Ok(t.to_string()),
-        _ => Err(crate::alchemy::kinds::data_error(
-            "an item without a name".into(),
+        _ => Err(crate::alchemy::kinds::data_fault(
+            crate::alchemy::kinds::DataError::Unnamed,
         )),
     }
 }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use alembic::{Error, Library, Prop, Props, Rgb, library::ABSTRACT, props::Value, rng::GameRng};
 use serde::Serialize;
 
-use super::kinds::data_error;
+use super::kinds::{DataError, data_fault};
 use super::props::{
     APPEARANCE, IS_APPARATUS, IS_ARMOUR, IS_CREATURE, IS_DECORATION, IS_DOOR, IS_EFFECT, IS_FOOD,
     IS_HERB, IS_HERO, IS_INGREDIENT, IS_MUSHROOM, IS_POTION, IS_STAIRS, IS_STONE, IS_WEAPON, NAME,
@@ -77,7 +77,7 @@ pub fn randomise(lib: &mut Library, rng: &mut GameRng) -> Result<(), Error> {
     for name in &potions {
         let i = rng
             .index(looks.len())
-            .ok_or_else(|| data_error("more potions than appearances".into()))?;
+            .ok_or_else(|| data_fault(DataError::TooFewAppearances))?;
         let look = looks.swap_remove(i);
         lib.set_proto_prop_mut(name, &APPEARANCE, Arc::from(look.as_str()))?;
         if ingredients.is_empty() {
@@ -135,6 +135,30 @@ pub struct LibraryCounts {
     pub stairs: usize,
     /// Unique items (the Philosopher's Stone).
     pub unique: usize,
+}
+
+impl LibraryCounts {
+    /// The counts as `(category, count)` pairs, in this struct's order.
+    #[must_use]
+    pub fn pairs(&self) -> Vec<(&'static str, usize)> {
+        vec![
+            ("creatures", self.creatures),
+            ("effects", self.effects),
+            ("potions", self.potions),
+            ("ingredients", self.ingredients),
+            ("herbs", self.herbs),
+            ("mushrooms", self.mushrooms),
+            ("food", self.food),
+            ("weapons", self.weapons),
+            ("armour", self.armour),
+            ("tiles", self.tiles),
+            ("doors", self.doors),
+            ("decorations", self.decorations),
+            ("apparatus", self.apparatus),
+            ("stairs", self.stairs),
+            ("unique", self.unique),
+        ]
+    }
 }
 
 /// Count the library by category.

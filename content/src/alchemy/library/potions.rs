@@ -65,7 +65,9 @@ pub(super) fn define(lib: &mut Library) -> Result<(), Error> {
                 alembic::props::Value::Text(t) => Some(t.clone()),
                 _ => None,
             })
-            .ok_or_else(|| crate::alchemy::kinds::data_error("potion without a name".into()))?;
+            .ok_or_else(|| {
+                crate::alchemy::kinds::data_fault(crate::alchemy::kinds::DataError::Unnamed)
+            })?;
         lib.proclaim_mut(&name, Some("base potion"), p)
     };
     add(potion("healing", 1, "potion_heal")

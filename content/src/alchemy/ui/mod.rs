@@ -17,12 +17,14 @@
 //! ```
 
 pub mod keymap;
+mod map;
 pub mod morgue;
 pub mod play;
 pub mod prompts;
 pub mod record;
 pub mod replay;
 pub mod start;
+mod status;
 pub mod travel;
 pub mod wizard;
 
@@ -83,6 +85,28 @@ pub enum UiError {
     /// The recording cannot be watched.
     #[error("{0}")]
     Replay(#[from] replay::ReplayOpenError),
+}
+
+/// Why the UI could not save the game.
+#[derive(Debug, thiserror::Error)]
+pub enum UiSaveError {
+    /// No game is in play.
+    #[error("There is no game to save.")]
+    NoGame,
+    /// Neither `HOME` nor `XDG_DATA_HOME` names a data directory.
+    #[error("Cannot save: no data directory (set HOME or XDG_DATA_HOME).")]
+    NoDataDir,
+    /// The save's directory could not be made.
+    #[error("Cannot save: cannot create {}: {source}", dir.display())]
+    CreateDir {
+        /// The directory.
+        dir: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// Writing the save failed.
+    #[error("Cannot save: {0}")]
+    Save(#[from] SaveError),
 }
 
 /// How a log line is coloured.
@@ -165,7 +189,7 @@ pub struct AlchemyCtx {
     /// game's save is.
     loaded_finished: bool,
     /// What saving on close said: where the game went, or why it could not be saved.
-    exit_note: Option<Result<String, String>>,
+    exit_note: Option<Result<PathBuf, String>>,
     /// The lock on the save in use, held for the whole session.
     lock: Option<crate::storage::SessionLock>,
     /// Graphical tiles: `None` when the frontend cannot draw them, else whether they are on.
@@ -242,10 +266,10 @@ impl AlchemyCtx {
     ///
     /// # Errors
     /// As [`AlchemyCtx::save`].
-    pub fn save_and_leave(&mut self) -> Result<PathBuf, String> {
+    pub fn save_and_leave(&mut self) -> Result<PathBuf, UiSaveError> {
         let path = self.save()?;
         self.checkpoint_record();
-        self.exit_note = Some(Ok(format!("Your game was saved to {}.", path.display())));
+        self.exit_note = Some(Ok(path.clone()));
         Ok(path)
     }
 
@@ -264,8 +288,7 @@ impl AlchemyCtx {
             if saved.is_ok() {
                 self.checkpoint_record();
             }
-            self.exit_note =
-                Some(saved.map(|p| format!("Your game was saved to {}.", p.display())));
+            self.exit_note = Some(saved.map_err(|e| e.to_string()));
         }
     }
 
@@ -301,11 +324,12 @@ impl AlchemyCtx {
     /// What to print once the terminal or window has closed (see [`alembic_ui::App::farewell`]).
     ///
     /// # Errors
-    /// The reason the save on close failed.
+    /// The reason the save on close failed (a [`UiSaveError`], as the line the frontend
+    /// prints).
     pub fn farewell(&self) -> Result<Option<String>, String> {
         match &self.exit_note {
             None => Ok(None),
-            Some(Ok(line)) => Ok(Some(line.clone())),
+            Some(Ok(path)) => Ok(Some(format!("Your game was saved to {}.", path.display()))),
             Some(Err(e)) => Err(e.clone()),
         }
     }
@@ -683,22 +707,25 @@ impl AlchemyCtx {
     /// Save the current game to [`AlchemyCtx::save_path`] (creating its directory).
     ///
     /// # Errors
-    /// A sentence for the player: no game, nowhere to save, or what the file system said.
-    pub fn save(&self) -> Result<PathBuf, String> {
+    /// [`UiSaveError`], whose `Display` is a sentence for the player: no game, nowhere to
+    /// save, or what the file system said.
+    pub fn save(&self) -> Result<PathBuf, UiSaveError> {
         let Some(game) = &self.game else {
-            return Err("There is no game to save.".to_string());
+            return Err(UiSaveError::NoGame);
         };
         let Some(path) = &self.save_path else {
-            return Err("Cannot save: no data directory (set HOME or XDG_DATA_HOME).".to_string());
+            return Err(UiSaveError::NoDataDir);
         };
         if let Some(dir) = path.parent()
             && !dir.as_os_str().is_empty()
         {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("Cannot save: cannot create {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|source| UiSaveError::CreateDir {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
         }
         let modes = self.modes();
-        save::save_with_modes(game, path, &modes).map_err(|e| format!("Cannot save: {e}"))?;
+        save::save_with_modes(game, path, &modes)?;
         Ok(path.clone())
     }
 
@@ -995,10 +1022,10 @@ pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic_ui::App>, c
         }
         None => None,
     };
-    let bad = |reason: String| crate::LaunchError::BadSave {
+    let bad = |e: SaveError| crate::LaunchError::BadSave {
         path: opts.load.clone().unwrap_or_default(),
         game: opts.game.clone(),
-        reason,
+        source: Box::new(e),
     };
     match app(UiOptions {
         start,
@@ -1016,14 +1043,14 @@ pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic_ui::App>, c
         Err(UiError::Load(SaveError::Io { path, source })) => {
             Err(crate::LaunchError::ReadSave { path, source })
         }
-        Err(UiError::Load(e)) => Err(bad(e.to_string())),
+        Err(UiError::Load(e)) => Err(bad(e)),
         Err(UiError::Replay(e)) => Err(crate::LaunchError::BadReplay {
             path: opts.replay.clone().unwrap_or_default(),
-            reason: e.to_string(),
+            source: Box::new(e),
         }),
         Err(e) => Err(crate::LaunchError::Setup {
             game: opts.game.clone(),
-            reason: e.to_string(),
+            source: Box::new(e),
         }),
     }
 }

@@ -1,6 +1,12 @@
 //! The Caves' screens on the engine's screen-stack toolkit: start, play (map, messages,
 //! status, region overlay), win/lose, help, message log and quit confirmation.
 
+mod keymap;
+mod replay;
+
+pub use keymap::{Action, Binding, KEYMAP, action_of, help_line, help_lines};
+pub use replay::replay_app;
+
 use alembic::{Game, Loc, Rgb, grid::Grid, library::TileId, mapgen::Regions};
 use alembic_ui::{
     Cell, Confirm, Frame, Input, Key, MessageLogScreen, Palette, Rect, Screen, ScreenStack,
@@ -8,13 +14,15 @@ use alembic_ui::{
 };
 use std::convert::Infallible;
 
-use super::data::{FG, GLYPH};
-use super::keymap::{Action, action_of, help_lines};
-use super::rules::{Command, Outcome, act_mut, creature_at, outcome, remembered, status, visible};
-use super::world::{HEIGHT, WIDTH, new_game, walkable_regions};
+use crate::caves::command::{Command, play_mut};
+use crate::caves::data::{FG, GLYPH};
+use crate::caves::error::RuleError;
+use crate::caves::kinds::Outcome;
+use crate::caves::view::{creature_at, outcome, remembered, status, visible};
+use crate::caves::world::{HEIGHT, WIDTH, new_game, walkable_regions};
 use std::path::{Path, PathBuf};
 
-use super::save::{self, GAME_NAME};
+use crate::caves::save::{self, GAME_NAME};
 use crate::record::{self, Recorder};
 
 /// The context the screens share: the game value plus UI-only state (nothing here changes
@@ -158,7 +166,7 @@ impl CavesUi {
         }
     }
 
-    /// A UI over a game made elsewhere (an [`arena`](super::arena), a game played headlessly
+    /// A UI over a game made elsewhere (an [`arena`](crate::caves::arena), a game played headlessly
     /// first). `seed` is what "play again" counts on from.
     #[must_use]
     pub fn with_game(seed: u64, game: Game) -> Self {
@@ -216,8 +224,8 @@ impl CavesUi {
     fn command(&mut self, c: Command) {
         self.notice = None;
         let turn = self.game.turn();
-        match act_mut(&mut self.game, c) {
-            Ok(true) => {
+        match play_mut(&mut self.game, c) {
+            Ok(_) => {
                 if let Some(r) = self.recorder.as_mut()
                     && let Err(e) = r.command(turn, &c, &self.game)
                 {
@@ -225,8 +233,11 @@ impl CavesUi {
                     self.notice = Some(format!("The recording stopped: {e}"));
                 }
             }
-            Ok(false) => {}
-            Err(e) => self.notice = Some(format!("Internal error (the turn was undone): {e}")),
+            // A rule said no: no time passed; say why (the game's log is untouched).
+            Err(RuleError::Refused(r)) => self.notice = Some(r.to_string()),
+            Err(RuleError::Engine(e)) => {
+                self.notice = Some(format!("Internal error (the turn was undone): {e}"));
+            }
         }
         self.refresh_regions();
     }

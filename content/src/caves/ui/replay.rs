@@ -9,10 +9,10 @@ use std::time::Duration;
 use alembic::Rgb;
 use alembic_ui::{Frame, Input, Rect, Screen, ScreenStack, Transition};
 
-use super::rules::{Command, act};
-use super::save::GAME_NAME;
-use super::ui::{CavesUi, PlayScreen};
-use super::world::new_game;
+use super::{CavesUi, PlayScreen};
+use crate::caves::command::{Command, act};
+use crate::caves::save::GAME_NAME;
+use crate::caves::world::new_game;
 use crate::playback::{self, Control, Playback, ReplayOpenError};
 
 /// The replay viewer: [`PlayScreen`]'s view of the state [`Playback`] points at.

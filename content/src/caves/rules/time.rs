@@ -1,0 +1,92 @@
+//! Time on the engine's scheduler: who is awake, the world's answer to the player's action,
+//! reinforcements and healing.
+
+use alembic::{Error, Game, HookCtx, ThingId, schedule::NORMAL_ACTION};
+
+use crate::caves::data::{HP, IS_HOSTILE, MAX_HP, REINFORCEMENTS};
+use crate::caves::kinds::Outcome;
+use crate::caves::rules::{MAX_HUNTERS, REGEN_EVERY, REINFORCE_ODDS, VIEW_RADIUS};
+use crate::caves::view::{creatures_on, is_hostile, outcome};
+use crate::caves::world::{depth_of, random_empty_floor};
+
+/// The most actions the world may take between two of the player's (a bound, never reached
+/// in play: a level holds a few dozen creatures).
+pub(crate) const MAX_WORLD_ACTIONS: usize = 100_000;
+
+/// Keep the engine's actor queue to the player and the creatures of the player's level: the
+/// creatures of other levels sleep until the player arrives. Newcomers (the creatures of a
+/// level just reached, spawned ones, and everyone in a game saved before the queue) are queued
+/// to act now, in id order.
+///
+/// # Errors
+/// Engine errors (a bug).
+pub(crate) fn wake_level(g: &mut Game, p: ThingId) -> Result<(), Error> {
+    let z = g.location(p)?.z;
+    let asleep: Vec<ThingId> = g
+        .actors()
+        .filter(|&id| !g.location(id).is_ok_and(|l| l.z == z))
+        .collect();
+    for id in asleep {
+        g.unschedule_mut(id);
+    }
+    for id in creatures_on(g, z) {
+        if !g.is_scheduled(id) {
+            g.schedule_mut(id, 0)?;
+        }
+    }
+    Ok(())
+}
+
+/// The world's answer to the player's action, on the engine's scheduler: the player's action
+/// costs [`NORMAL_ACTION`], then every creature of the player's level due before the player's
+/// next action takes its turn ([`Game::advance_until_mut`], in queue order; zombies, of
+/// [`SPEED`](alembic::schedule::SPEED) 50, every other turn), stopping when the player is next or the
+/// game is over; then reinforcements may come and the player heals a little.
+pub(crate) fn world_answer(g: &mut Game, ctx: &mut HookCtx<'_>, p: ThingId) -> Result<(), Error> {
+    g.acted_mut(p, NORMAL_ACTION)?;
+    if outcome(g)? != Outcome::Playing {
+        return Ok(());
+    }
+    wake_level(g, p)?;
+    let _ = g.advance_until_mut(ctx, MAX_WORLD_ACTIONS, |g, id| {
+        id == p || !outcome(g).is_ok_and(|o| o == Outcome::Playing)
+    })?;
+    if outcome(g)? != Outcome::Playing {
+        return Ok(());
+    }
+    let z = g.location(p)?.z;
+    if g.var(&REINFORCEMENTS)? && g.rng().one_in(1, REINFORCE_ODDS) {
+        reinforce(g, ctx, p, z)?;
+    }
+    if (g.turn() + 1).is_multiple_of(REGEN_EVERY) {
+        let (hp, max) = (g.query(p, &HP)?, g.query(p, &MAX_HP)?);
+        if hp < max {
+            g.set_mut(p, &HP, hp + 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// A new hunter on level `z`, out of the player's sight, chosen by the library's random
+/// creation among hostile prototypes of level 1 to depth + 1.
+pub(crate) fn reinforce(
+    g: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    p: ThingId,
+    z: i32,
+) -> Result<(), Error> {
+    let depth = depth_of(z);
+    let hunters = creatures_on(g, z)
+        .into_iter()
+        .filter(|&c| is_hostile(g, c))
+        .count();
+    if hunters >= MAX_HUNTERS + depth.max(0) as usize {
+        return Ok(());
+    }
+    let name = g.random_name(&IS_HOSTILE, 1, depth + 1)?;
+    let away = (g.location(p)?, VIEW_RADIUS + 3);
+    if let Some(at) = random_empty_floor(g, z, Some(away))? {
+        g.spawn_mut(ctx, &name, at)?;
+    }
+    Ok(())
+}
