@@ -6,12 +6,13 @@ use std::sync::Arc;
 use alembic::{Dir, Error, Game, HookCtx, Loc, ThingId};
 use serde::{Deserialize, Serialize};
 
-use crate::caves::data::{
-    CAUSE, DEEPEST, DIGGABLE, EXIT, FLOOR, LEVELS, OUTCOME, STAIRS, WALKABLE, hooks, tile,
-};
 use crate::caves::error::{Refusal, RuleError};
 use crate::caves::events::Event;
+use crate::caves::hooks::hooks;
 use crate::caves::kinds::Outcome;
+use crate::caves::props::{
+    CAUSE, DEEPEST, DIGGABLE, EXIT, FLOOR, LEVELS, OUTCOME, STAIRS, WALKABLE, tile,
+};
 use crate::caves::rules::combat::attack;
 use crate::caves::rules::time::world_answer;
 use crate::caves::rules::{Heard, nearest_free, remember_view, tell};

@@ -34,11 +34,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod bot;
 mod command;
-mod data;
 mod error;
 mod events;
+mod hooks;
 mod kinds;
+mod library;
+mod props;
 mod rules;
 pub mod save;
 mod sim;
@@ -49,14 +52,16 @@ mod wizard;
 mod world;
 
 pub use command::{Command, act, act_mut, play, play_mut};
-pub use data::{
-    ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GLYPH, HP, IS_HERO, IS_HOSTILE,
-    LIBRARY_NAME, LIBRARY_VERSION, MAX_HP, NAME, RECEIVER, REINFORCEMENTS, SPORES, STAIRS,
-    STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB, WALKABLE, WALL, hooks, library,
-};
 pub use error::{Refusal, RuleError};
 pub use events::Event;
+pub use hooks::hooks;
 pub use kinds::Outcome;
+pub use library::{LIBRARY_NAME, LIBRARY_VERSION, library};
+pub use props::{
+    ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GLYPH, HP, IS_HERO, IS_HOSTILE, MAX_HP,
+    NAME, RECEIVER, REINFORCEMENTS, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB,
+    WALKABLE, WALL,
+};
 pub use rules::{
     HEARING, LICHEN_GROWTH_ODDS, MAX_HUNTERS, REGEN_EVERY, REINFORCE_ODDS, VIEW_RADIUS,
 };

@@ -17,7 +17,9 @@ use alembic::{Game, hash::StableHasher, save::LoadError, save::SavedGame};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::data::{IS_HERO, hooks, library};
+use super::hooks::hooks;
+use super::library::library;
+use super::props::IS_HERO;
 use super::view::player;
 use crate::storage;
 

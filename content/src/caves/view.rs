@@ -6,11 +6,11 @@ use std::sync::Arc;
 use alembic::{Error, Game, Loc, ThingId, fov::VisibleSet, fov::field_of_view, library::TileId};
 use serde::{Deserialize, Serialize};
 
-use crate::caves::data::{
+use crate::caves::kinds::Outcome;
+use crate::caves::props::{
     CAUSE, DEEPEST, HP, IS_HOSTILE, KILLS, LEVELS, MAX_HP, NAME, OUTCOME, PLAYER, SEEN_LAYER,
     TRANSPARENT,
 };
-use crate::caves::kinds::Outcome;
 use crate::caves::rules::VIEW_RADIUS;
 use crate::caves::world::depth_of;
 

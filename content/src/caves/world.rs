@@ -8,9 +8,10 @@ use alembic::{
     mapgen::TileMap, path::DijkstraMap,
 };
 
-use super::data::{
-    self, CAUSE, DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS,
-    SEED, SPORES, STAIRS_DOWN, STAIRS_UP, WALKABLE, WALL, hooks, tile,
+use super::hooks::hooks;
+use super::props::{
+    CAUSE, DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS, SEED,
+    SPORES, STAIRS_DOWN, STAIRS_UP, WALKABLE, WALL, tile,
 };
 use super::rules;
 
@@ -105,7 +106,7 @@ fn carve_levels(g: &mut Game, levels: i32) -> Result<(), Error> {
 pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
     let levels = levels.max(1);
     let hooks = &hooks()?;
-    let mut g = Game::new(seed).with_library(data::library()?);
+    let mut g = Game::new(seed).with_library(super::library::library()?);
     g.set_var_mut(&SEED, seed as i64);
     g.set_var_mut(&LEVELS, levels);
     g.set_var_mut(&CAUSE, Arc::from(""));
@@ -344,7 +345,7 @@ pub(crate) fn random_empty_floor(
 /// unknown character; engine errors otherwise.
 pub fn arena(seed: u64, levels: &[&[&str]]) -> Result<Game, Error> {
     let hooks = &hooks()?;
-    let mut g = Game::new(seed).with_library(data::library()?);
+    let mut g = Game::new(seed).with_library(super::library::library()?);
     let n = levels.len().max(1) as i32;
     g.set_var_mut(&SEED, seed as i64);
     g.set_var_mut(&LEVELS, n);

@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use alembic::{Error, Game, HookCtx, ThingId, hook::HookCall, hook::ON_USE};
 
-use crate::caves::data::{ATTACK, CAUSE, DEFENCE, HP, IS_HERO, KILLS, OUTCOME, VERB};
 use crate::caves::events::Event;
 use crate::caves::kinds::Outcome;
+use crate::caves::props::{ATTACK, CAUSE, DEFENCE, HP, IS_HERO, KILLS, OUTCOME, VERB};
 use crate::caves::rules::{say_near, tell};
 use crate::caves::text;
 use crate::caves::view::name_of;

@@ -5,9 +5,9 @@ use alembic::{
     path::Search, path::astar,
 };
 
-use crate::caves::data::{DIGGABLE, LEVELS, SPORES};
 use crate::caves::events::Event;
 use crate::caves::kinds::Outcome;
+use crate::caves::props::{DIGGABLE, LEVELS, SPORES};
 use crate::caves::rules::combat::{attack, strike};
 use crate::caves::rules::{LICHEN_GROWTH_ODDS, say_near};
 use crate::caves::view::{outcome, player};

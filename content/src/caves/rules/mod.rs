@@ -8,8 +8,8 @@ pub(crate) mod time;
 
 use alembic::{Error, Game, HookCtx, Loc, LocBox, ThingId};
 
-use crate::caves::data::{RECEIVER, SEEN_LAYER};
 use crate::caves::events::Event;
+use crate::caves::props::{RECEIVER, SEEN_LAYER};
 use crate::caves::text;
 use crate::caves::view::visible;
 use crate::caves::world::walkable;

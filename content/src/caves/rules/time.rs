@@ -3,8 +3,8 @@
 
 use alembic::{Error, Game, HookCtx, ThingId, schedule::NORMAL_ACTION};
 
-use crate::caves::data::{HP, IS_HOSTILE, MAX_HP, REINFORCEMENTS};
 use crate::caves::kinds::Outcome;
+use crate::caves::props::{HP, IS_HOSTILE, MAX_HP, REINFORCEMENTS};
 use crate::caves::rules::{MAX_HUNTERS, REGEN_EVERY, REINFORCE_ODDS, VIEW_RADIUS};
 use crate::caves::view::{creatures_on, is_hostile, outcome};
 use crate::caves::world::{depth_of, random_empty_floor};

@@ -15,9 +15,9 @@ use alembic_ui::{
 use std::convert::Infallible;
 
 use crate::caves::command::{Command, play_mut};
-use crate::caves::data::{FG, GLYPH};
 use crate::caves::error::RuleError;
 use crate::caves::kinds::Outcome;
+use crate::caves::props::{FG, GLYPH};
 use crate::caves::view::{creature_at, outcome, remembered, status, visible};
 use crate::caves::world::{HEIGHT, WIDTH, new_game, walkable_regions};
 use std::path::{Path, PathBuf};
