@@ -80,3 +80,17 @@ MOVED='
     }ge;
     s{\b(alembic|crate)::($names)\b(?!::\{)}{$1::$M{$2}::$2}g;
 ' "${FILES[@]}"
+
+# 3. Abstract prototypes are flagged `ABSTRACT`, no longer told by a "base " name: Alchemy's
+#    "base …" prototypes (proclaimed as `"base x", parent, named("x")…`) get the flag and the
+#    import. A new abstract prototype written another way needs `.with(&ABSTRACT, true)` by hand.
+perl -0pi -e '
+    my $n = 0;
+    $n += s/("base [a-z ]+",\s*(?:Some\("[^"]*"\)|None),\s*named\("[^"]*"\))(?!\s*\.with\(&ABSTRACT)/$1.with(&ABSTRACT, true)/g;
+    $n += s/(proclaim_mut\("base thing", None, Props::new\(\))(?!\s*\.with\(&ABSTRACT)/$1.with(&ABSTRACT, true)/g;
+    if (/&ABSTRACT\b/ && !/^use [^;]*\bABSTRACT\b[^;]*;/m) {
+        s/^use alembic::\{/use alembic::{library::ABSTRACT, /m
+            or s/^(use alembic::)/use alembic::library::ABSTRACT;\n$1/m;
+    }
+' "${FILES[@]}"
+echo "migrate-names: done; now run cargo fmt --all and cargo check --workspace --all-targets" >&2

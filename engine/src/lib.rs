@@ -38,9 +38,11 @@
 //! context ([`HookCtx::spawn`]), the undo timeline's cursor
 //! ([`History::undo`](history::History::undo), [`History::push`](history::History::push)), a
 //! recording being written ([`Recording::push_command`](replay::Recording::push_command)) and
-//! reusable search buffers ([`Pathfinder::astar`](path::Pathfinder::astar),
-//! [`Fov::compute_into`](fov::Fov::compute_into)); and accessors that lend a part mutably
-//! ([`Game::rng`]).
+//! reusable buffers ([`Pathfinder::astar`](path::Pathfinder::astar),
+//! [`Fov::compute_into`](fov::Fov::compute_into),
+//! [`DijkstraMap::rebuild`](path::DijkstraMap::rebuild),
+//! [`LightMap::add_light`](light::LightMap::add_light)); and accessors that lend a part
+//! mutably ([`Game::rng`], [`HookCtx::scratch`]).
 //!
 //! Property keys are passed by reference everywhere: `Props::new().with(&HP, 10)`,
 //! `game.query(id, &HP)`, `Modifier::add(&ST, 3).while_flag(&WORN)`.

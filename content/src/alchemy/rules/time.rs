@@ -7,7 +7,6 @@
 
 use std::sync::Arc;
 
-use alembic::schedule::Advance;
 use alembic::{Error, Game, HookCtx, ThingId};
 
 use super::ai;
@@ -28,10 +27,13 @@ use crate::alchemy::props::{
 /// huge speeds: the step stops after this many per actor even if the hero is not next).
 const MAX_ACTIONS: usize = 8;
 
+/// Speeds below this count as this in [`action_time`].
+const MIN_SPEED: i32 = 10;
+
 /// Time an action of `cost` takes an actor of `speed`.
 #[must_use]
 pub fn action_time(cost: i32, speed: i32) -> i32 {
-    (100i32.saturating_mul(cost) / speed.max(10)).max(1)
+    (100i32.saturating_mul(cost) / speed.max(MIN_SPEED)).max(1)
 }
 
 /// The schedule's delay for an action of `cost` by an actor of `speed` ([`action_time`]).
@@ -61,7 +63,11 @@ pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<
     let seen_from = game.location(h)?;
     let terrain = game.terrain().clone();
     let blockers = sight_blockers_near(game, seen_from);
-    // The hero acts again `elapsed` from now: the schedule's clock stands at the hero's turn.
+    // The hero acts again `elapsed` after its turn: bring the clock to that turn (acting at no
+    // cost), then put the hero `elapsed` later.
+    if game.is_scheduled(h) {
+        game.acted_mut(h, 0)?;
+    }
     game.schedule_mut(h, u64::try_from(elapsed).unwrap_or(1))?;
     let level = creatures_on_level(game, z);
     for &m in &level {
@@ -86,10 +92,10 @@ pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<
     if game.var(&GAME_OVER).unwrap_or(false) {
         return Ok(());
     }
-    // Whoever is next acts, until the hero is: advancing by no action brings the clock to the
-    // next actor without running a hook, and Alchemy's own AI plays its turn.
+    // Whoever is next acts, until the hero is: Alchemy's own AI plays the turn, and
+    // `acted_mut` brings the clock to it and puts the actor `100·cost/speed` later.
     for _ in 0..MAX_ACTIONS.saturating_mul(level.len().max(1)) {
-        let Advance::Stopped(m) = game.advance_until_mut(ctx, 0, |_, _| true)? else {
+        let Some(m) = game.next_actor() else {
             break;
         };
         if m == h {
@@ -98,7 +104,13 @@ pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<
         let cost = ai::act(game, ctx, m, h, &view, &table)?;
         if game.contains(m) {
             let speed = game.query(m, &SPEED)?;
-            game.schedule_mut(m, delay(cost, speed))?;
+            if speed >= MIN_SPEED {
+                // The engine's delay is `action_time` for every speed it does not clamp.
+                game.acted_mut(m, u64::try_from(cost).unwrap_or(0))?;
+            } else {
+                game.acted_mut(m, 0)?;
+                game.schedule_mut(m, delay(cost, speed))?;
+            }
         }
         if game.var(&GAME_OVER).unwrap_or(false) {
             return Ok(());
