@@ -7,7 +7,7 @@
 use alembic::{Error, Game, HookCtx, Hooks, Place, ThingId, hook::HookCall};
 
 use super::events::{Cause, Cure, Event, Learned, Noun, emit};
-use super::kinds::{DamageType, data_error};
+use super::kinds::{DamageType, DataError, data_fault};
 use super::library::names_with;
 use super::props::{
     DEATH_TRANSFORM, DEATH_TRANSFORM_CHANCE, DRY_CHANCE, GAIN_AMOUNT, GAIN_STAT, GIVES_EFFECT,
@@ -62,7 +62,7 @@ pub fn build() -> Result<Hooks, Error> {
 fn target(call: &HookCall) -> Result<ThingId, Error> {
     call.target
         .or(call.actor)
-        .ok_or_else(|| data_error("a consumable hook called without a target".into()))
+        .ok_or_else(|| data_fault(DataError::NoTarget))
 }
 
 fn is_hero(game: &Game, t: ThingId) -> bool {
@@ -186,7 +186,7 @@ fn random_effect(game: &mut Game, ctx: &mut HookCtx<'_>, t: ThingId) -> Result<(
     let i = game
         .rng()
         .index(names.len())
-        .ok_or_else(|| data_error("no effects in the library".into()))?;
+        .ok_or_else(|| data_fault(DataError::NoEffects))?;
     add_effect(game, ctx, t, &names[i])?;
     Ok(())
 }

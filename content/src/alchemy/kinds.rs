@@ -28,20 +28,23 @@ pub enum DataError {
     /// There are more potions than appearances to give them.
     #[error("more potions than appearances")]
     TooFewAppearances,
-    /// A rule or hook found the data not as it expects (its own words).
-    #[error("{0}")]
-    Inconsistent(String),
+    /// A consumable's hook ran with neither a target nor an actor.
+    #[error("a consumable hook called without a target")]
+    NoTarget,
+    /// The library has no effect prototypes to choose from.
+    #[error("no effects in the library")]
+    NoEffects,
+    /// A prototype named as an effect is not one.
+    #[error("{name:?} is not an effect")]
+    NotAnEffect {
+        /// The prototype's name.
+        name: Arc<str>,
+    },
 }
 
 /// A [`DataError`], as the engine carries a game's own error.
 pub(crate) fn data_fault(e: DataError) -> Error {
     Error::game(e)
-}
-
-/// [`DataError::Inconsistent`] with a rule's own words, as the engine carries a game's own
-/// error.
-pub(crate) fn data_error(what: String) -> Error {
-    data_fault(DataError::Inconsistent(what))
 }
 
 /// The eight statistics.

@@ -33,9 +33,9 @@ pub fn add_effect(
 ) -> Result<ThingId, Error> {
     let fresh = game.library().create(name)?;
     if !fresh.is(&IS_EFFECT) {
-        return Err(crate::alchemy::kinds::data_error(format!(
-            "{name:?} is not an effect"
-        )));
+        return Err(crate::alchemy::kinds::data_fault(
+            crate::alchemy::kinds::DataError::NotAnEffect { name: name.into() },
+        ));
     }
     let dur = fresh.get(&DURATION)?;
     if let Some(old) = effects_of(game, target)
