@@ -1,5 +1,7 @@
 //! What a user interface needs, as plain functions returning plain structs: the hero, what
 //! is seen and remembered, glyphs and colours, light, status, inventory, recipes, look, log.
+//! The screens of `ui/` ask every question of a cell or a thing through here too (doors,
+//! stairs, apparatus, hostility), so they never read the game's properties or rules.
 //! Nothing here changes the game.
 
 use std::sync::Arc;
@@ -10,21 +12,24 @@ use alembic::{
 use alembic_ui::Tile;
 use serde::Serialize;
 
-use super::kinds::{Fate, RecipeId, Slot, Stat};
+use super::kinds::{Fate, Slot, Stat};
 use super::props::{
     ARMOUR, BG, CAUSE, DEEPEST, FG, GAME_OVER, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR,
-    IS_CREATURE, IS_DOOR, IS_FOOD, IS_HERO, IS_INGREDIENT, IS_OPEN, IS_POTION, IS_STAIRS_DOWN,
-    IS_STAIRS_UP, IS_STONE, IS_WATER, IS_WEAPON, IS_WIELDED, KILLS, LIGHT_COLOUR, LIGHT_RADIUS,
-    NAME, OUTCOME, SPEED, WIELD_SLOT, Z_ORDER,
+    IS_BLOCKING, IS_CREATURE, IS_DOOR, IS_EXIT, IS_FOOD, IS_HERO, IS_HOSTILE, IS_INGREDIENT,
+    IS_LAB, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER, IS_WEAPON,
+    IS_WIELDED, IS_WORKBENCH, KILLS, LIGHT_COLOUR, LIGHT_RADIUS, NAME, OUTCOME, SPEED, WIELD_SLOT,
+    WIZARD_MODE, Z_ORDER,
 };
 use super::rules::effects::effect_list;
 use super::rules::items::{
     PACK_LETTERS, apparatus_near, assign_letters, gather, inventory, pack_groups, recipe_of,
 };
-use super::rules::memory::{remembered_look, remembered_thing, remembered_tile};
+use super::rules::memory::{remembered_look, remembered_tile};
 use super::rules::stack::number;
-use super::rules::world::{FOV_RADIUS, LEVELS, depth_of, hero, hero_view, level_box};
-use super::text::{a_name, base_name, capitalise, count_name, is_identified};
+use super::rules::world::{
+    FOV_RADIUS, LEVELS, blocker_at, depth_of, hero, hero_view, scenery_at, tile_blocks,
+};
+use super::text::{base_name, count_name, is_identified};
 
 pub use super::rules::world::hero as hero_id;
 pub use super::text::list_items;
@@ -1017,4 +1022,177 @@ pub fn attack_summary(game: &Game, c: ThingId) -> Result<String, Error> {
         game.query(c, &super::props::ATT_DAMAGE)?,
         game.query(c, &super::props::ATT_TYPE)?
     ))
+}
+
+// ---------------------------------------------------------------------------------------------
+// For the screens: the questions `ui/` asks of a cell or a thing, so the UI never reads the
+// game's properties or rules itself.
+
+pub use super::kinds::RecipeId;
+pub use super::library::base_library;
+pub use super::rules::items::THROW_RANGE;
+pub use super::rules::memory::{explored, remembered_thing};
+pub use super::rules::world::{TileTable, creature_at, items_at, level_box};
+pub use super::text::{a_name, all_lines, capitalise, the_name};
+
+/// A door's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum DoorState {
+    /// Open: walk and see through it.
+    Open,
+    /// Closed: opened by walking into it or with `Command::Open`.
+    Closed,
+}
+
+/// The state of the first door at `l`, if any door is there.
+#[must_use]
+pub fn door_at(game: &Game, l: Loc) -> Option<DoorState> {
+    game.things_at(l)
+        .iter()
+        .find(|&&t| game.is(t, &IS_DOOR))
+        .map(|&t| {
+            if game.is(t, &IS_OPEN) {
+                DoorState::Open
+            } else {
+                DoorState::Closed
+            }
+        })
+}
+
+/// Whether any closed door is at `l` (there may be more than one door thing).
+#[must_use]
+pub fn closed_door_at(game: &Game, l: Loc) -> bool {
+    game.things_at(l)
+        .iter()
+        .any(|&t| game.is(t, &IS_DOOR) && !game.is(t, &IS_OPEN))
+}
+
+/// Which way a staircase goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Stairs {
+    /// Stairs down (`>`).
+    Down,
+    /// Stairs up (`<`).
+    Up,
+}
+
+impl Stairs {
+    /// `Down` when `down`, else `Up`.
+    #[must_use]
+    pub fn down(down: bool) -> Self {
+        if down { Self::Down } else { Self::Up }
+    }
+
+    fn flag(self) -> alembic::Prop<bool> {
+        match self {
+            Self::Down => IS_STAIRS_DOWN,
+            Self::Up => IS_STAIRS_UP,
+        }
+    }
+}
+
+/// Whether stairs going `way` are at `l` now.
+#[must_use]
+pub fn stairs_at(game: &Game, l: Loc, way: Stairs) -> bool {
+    let flag = way.flag();
+    game.things_at(l).iter().any(|&t| game.is(t, &flag))
+}
+
+/// Whether the hero knows of stairs going `way` at `l`: an explored cell where they are
+/// remembered or stand now.
+#[must_use]
+pub fn known_stairs_at(game: &Game, l: Loc, way: Stairs) -> bool {
+    explored(game, l)
+        && (remembered_thing(game, l).is_some_and(|t| game.is(t, &way.flag()))
+            || stairs_at(game, l, way))
+}
+
+/// The hero's depth (1 is the top level); `None` without a placed hero.
+#[must_use]
+pub fn hero_depth(game: &Game) -> Option<i32> {
+    let at = game.location(hero(game).ok()?).ok()?;
+    Some(depth_of(at.z))
+}
+
+/// A piece of apparatus the hero can use from beside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Apparatus {
+    /// An analysis lab (`a`).
+    Lab,
+    /// A workbench (`c`).
+    Workbench,
+}
+
+/// Whether `what` stands at `at` or next to it.
+#[must_use]
+pub fn apparatus_at_hand(game: &Game, at: Loc, what: Apparatus) -> bool {
+    let flag = match what {
+        Apparatus::Lab => &IS_LAB,
+        Apparatus::Workbench => &IS_WORKBENCH,
+    };
+    apparatus_near(game, at, flag)
+}
+
+/// Whether `t` is a creature (the hero included).
+#[must_use]
+pub fn is_creature(game: &Game, t: ThingId) -> bool {
+    game.is(t, &IS_CREATURE)
+}
+
+/// Whether `t` is hostile to the hero.
+#[must_use]
+pub fn is_hostile(game: &Game, t: ThingId) -> bool {
+    game.is(t, &IS_HOSTILE)
+}
+
+/// A creature's hit points now (`None` when `t` is gone or has none).
+#[must_use]
+pub fn hit_points(game: &Game, t: ThingId) -> Option<i32> {
+    game.query(t, &HPS).ok()
+}
+
+/// Whether `game` is a wizard game (started with `--wizard` or turned so by the console).
+#[must_use]
+pub fn is_wizard_game(game: &Game) -> bool {
+    game.var(&WIZARD_MODE).unwrap_or(false)
+}
+
+/// How many items the stack `t` holds (at least 1).
+#[must_use]
+pub fn stack_size(game: &Game, t: ThingId) -> i32 {
+    number(game, t)
+}
+
+/// Whether a thing other than a door or a creature blocks walking onto `l` (a statue, a
+/// table): travel never plans through it.
+#[must_use]
+pub fn blocking_thing_at(game: &Game, l: Loc) -> bool {
+    game.things_at(l)
+        .iter()
+        .any(|&t| !game.is(t, &IS_DOOR) && !game.is(t, &IS_CREATURE) && game.is(t, &IS_BLOCKING))
+}
+
+/// Whether a thrown item stops at `l`: a wall, a closed door or any blocking thing.
+#[must_use]
+pub fn stops_throw(game: &Game, l: Loc) -> bool {
+    tile_blocks(game, l) || blocker_at(game, l).is_some()
+}
+
+/// The scenery the hero stands on, for the status panel: its name and the key hint for
+/// stairs and the exit ("" for other scenery).
+pub fn scenery_here(game: &Game, at: Loc) -> Result<Option<(String, &'static str)>, Error> {
+    let Some(s) = scenery_at(game, at) else {
+        return Ok(None);
+    };
+    let name = a_name(game, s)?;
+    let hint = if game.is(s, &IS_EXIT) {
+        " (< with the Stone to win)"
+    } else if game.is(s, &IS_STAIRS_DOWN) {
+        " (> to descend)"
+    } else if game.is(s, &IS_STAIRS_UP) {
+        " (< to climb)"
+    } else {
+        ""
+    };
+    Ok(Some((name, hint)))
 }

@@ -354,7 +354,7 @@ pub fn help_lines(ctx: &AlchemyCtx) -> Vec<String> {
     let lib = match ctx.game() {
         Some(g) => Some(g.library()),
         None => {
-            base = crate::alchemy::library::base_library().ok();
+            base = view::base_library().ok();
             base.as_ref()
         }
     };

@@ -6,8 +6,9 @@ use alembic_ui::{Cell, ColourDepth, Frame, Rect, Tile, TileSupport, fill, put_cl
 
 use super::AlchemyCtx;
 use super::colours::{self, PALETTE};
-use crate::alchemy::rules::world::{TileTable, level_box};
-use crate::alchemy::view::{self, CellView, cell_tile, cell_view, hero_id, light_map, visible};
+use crate::alchemy::view::{
+    self, CellView, TileTable, cell_tile, cell_view, hero_id, level_box, light_map, visible,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Layout

@@ -295,10 +295,10 @@ impl AlchemyCtx {
     /// The window title: the game and the hero's depth (see [`alembic_ui::App::title`]).
     #[must_use]
     pub fn title(&self) -> Option<String> {
-        let depth = self.game.as_ref().and_then(|g| {
-            let at = g.location(crate::alchemy::view::hero_id(g).ok()?).ok()?;
-            Some(crate::alchemy::rules::world::depth_of(at.z))
-        });
+        let depth = self
+            .game
+            .as_ref()
+            .and_then(crate::alchemy::view::hero_depth);
         let turn = self.game.as_ref().map_or(0, Game::turn);
         Some(match depth {
             Some(d) if self.replaying => format!("Alembic: Alchemy replay, depth {d}, turn {turn}"),
@@ -482,7 +482,7 @@ impl AlchemyCtx {
     pub fn is_wizard(&self) -> bool {
         self.game
             .as_ref()
-            .is_some_and(|g| g.var(&alchemy::props::WIZARD_MODE).unwrap_or(false))
+            .is_some_and(alchemy::view::is_wizard_game)
     }
 
     /// Whether auto-explore picks up the items it sees.
@@ -668,7 +668,7 @@ impl AlchemyCtx {
         match alchemy::apply(game, &self.rules, cmd) {
             Ok(out) => {
                 self.begin_command();
-                let said = alchemy::text::all_lines(&out.game, &out.events);
+                let said = alchemy::view::all_lines(&out.game, &out.events);
                 for m in said.into_iter().chain(out.replies.iter().cloned()) {
                     self.push_line(Tone::Game, m);
                 }

@@ -14,11 +14,9 @@ use super::map::draw_hover;
 use super::prompts::{ActionMenu, CountPrompt, DirectionPrompt, EndScreen, LookScreen, MorePrompt};
 use super::travel::{Goal, Journey};
 use super::{AlchemyCtx, Tone};
-use crate::alchemy::props::{IS_DOOR, IS_LAB, IS_OPEN};
-use crate::alchemy::rules::items::apparatus_near;
-use crate::alchemy::rules::world::items_at;
-use crate::alchemy::text::a_name;
-use crate::alchemy::view::{self, InventoryEntry, ItemKind, hero_id};
+use crate::alchemy::view::{
+    self, Apparatus, DoorState, InventoryEntry, ItemKind, Stairs, a_name, hero_id, items_at,
+};
 use crate::alchemy::{Command, summary};
 
 pub use super::keymap::help_lines;
@@ -136,7 +134,7 @@ pub enum PlayReply {
     /// How many of this stack to drop.
     DropSome(ThingId, Option<usize>),
     /// A recipe to craft.
-    Craft(Vec<crate::alchemy::kinds::RecipeId>, Option<usize>),
+    Craft(Vec<view::RecipeId>, Option<usize>),
     /// One of the items here to pick up.
     PickUp(Vec<ThingId>, Option<usize>),
     /// The direction to open or close a door.
@@ -218,10 +216,7 @@ impl PlayScreen {
         match kind {
             MouseKind::Move => {
                 // Only places the hero knows: hovering the dark says nothing.
-                self.hover = at.filter(|l| {
-                    ctx.game()
-                        .is_some_and(|g| crate::alchemy::rules::memory::explored(g, *l))
-                });
+                self.hover = at.filter(|l| ctx.game().is_some_and(|g| view::explored(g, *l)));
                 Transition::Stay
             }
             MouseKind::Down(MouseButton::Left) => {
@@ -324,9 +319,7 @@ impl PlayScreen {
             ItemAction::Quaff => Self::act(ctx, Command::Quaff(id)),
             ItemAction::Eat => Self::act(ctx, Command::Eat(id)),
             ItemAction::Drop => {
-                let n = ctx
-                    .game()
-                    .map_or(1, |g| crate::alchemy::rules::stack::number(g, id));
+                let n = ctx.game().map_or(1, |g| view::stack_size(g, id));
                 if n > 1 {
                     let prompt = CountPrompt::new("Drop how many?", n.unsigned_abs());
                     Transition::ask(prompt, move |n| PlayReply::DropSome(id, n))
@@ -341,7 +334,7 @@ impl PlayScreen {
             ItemAction::Analyse => {
                 let name = ctx
                     .game()
-                    .and_then(|g| crate::alchemy::text::the_name(g, id).ok())
+                    .and_then(|g| view::the_name(g, id).ok())
                     .unwrap_or_else(|| "it".to_owned());
                 let prompt = format!(
                     "Analysing {name} uses it up, whether or not you learn what it is. Analyse it?"
@@ -437,13 +430,10 @@ impl PlayScreen {
     fn door(ctx: &mut AlchemyCtx, d: alembic::Dir) -> Transition<AlchemyCtx, Self> {
         let open_door_there = ctx.game().and_then(|g| {
             let at = g.location(hero_id(g).ok()?).ok()? + d;
-            g.things_at(at)
-                .iter()
-                .find(|&&t| g.is(t, &IS_DOOR))
-                .map(|&t| g.is(t, &IS_OPEN))
+            view::door_at(g, at)
         });
         match open_door_there {
-            Some(true) => Self::act(ctx, Command::Close(d)),
+            Some(DoorState::Open) => Self::act(ctx, Command::Close(d)),
             _ => Self::act(ctx, Command::Open(d)),
         }
     }
@@ -478,19 +468,17 @@ fn at_lab(ctx: &AlchemyCtx) -> bool {
     ctx.game().is_some_and(|g| {
         hero_id(g)
             .and_then(|h| g.location(h))
-            .is_ok_and(|at| apparatus_near(g, at, &IS_LAB))
+            .is_ok_and(|at| view::apparatus_at_hand(g, at, Apparatus::Lab))
     })
 }
 
 /// Whether the hero stands on stairs down (or up).
 fn on_stairs(ctx: &AlchemyCtx, down: bool) -> bool {
-    use crate::alchemy::props::{IS_STAIRS_DOWN, IS_STAIRS_UP};
-    let flag = if down { &IS_STAIRS_DOWN } else { &IS_STAIRS_UP };
     ctx.game().is_some_and(|g| {
         hero_id(g)
             .ok()
             .and_then(|h| g.location(h).ok())
-            .is_some_and(|l| g.things_at(l).iter().any(|&t| g.is(t, flag)))
+            .is_some_and(|l| view::stairs_at(g, l, Stairs::down(down)))
     })
 }
 

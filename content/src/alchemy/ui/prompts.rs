@@ -11,15 +11,13 @@ use alembic_ui::{
 };
 
 use super::colours::{self, PALETTE};
-use super::play::map_view;
+use super::map::map_view;
 use super::{AlchemyCtx, Tone};
-use crate::alchemy::props::{IS_CREATURE, IS_HOSTILE};
-use crate::alchemy::rules::items::THROW_RANGE;
-use crate::alchemy::rules::world::{blocker_at, level_box, tile_blocks};
 use crate::alchemy::summary;
-use crate::alchemy::text::capitalise;
-use crate::alchemy::view::is_hero;
-use crate::alchemy::view::{describe, hero_id, look_at, visible};
+use crate::alchemy::view::{
+    self, Stairs, THROW_RANGE, capitalise, describe, hero_id, is_creature, is_hero, is_hostile,
+    level_box, look_at, visible,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Action menu
@@ -331,10 +329,10 @@ impl LookScreen {
                 }
                 let rank = if things
                     .iter()
-                    .any(|&t| game.is(t, &IS_CREATURE) && game.is(t, &IS_HOSTILE))
+                    .any(|&t| is_creature(game, t) && is_hostile(game, t))
                 {
                     0
-                } else if things.iter().any(|&t| game.is(t, &IS_CREATURE)) {
+                } else if things.iter().any(|&t| is_creature(game, t)) {
                     1
                 } else {
                     2
@@ -380,19 +378,9 @@ impl LookScreen {
     /// The nearest cell the hero knows of that holds stairs down (or up).
     fn known_stairs(&self, ctx: &AlchemyCtx, down: bool) -> Option<Loc> {
         let game = ctx.game()?;
-        let flag = if down {
-            &crate::alchemy::props::IS_STAIRS_DOWN
-        } else {
-            &crate::alchemy::props::IS_STAIRS_UP
-        };
         level_box(self.hero.z)
             .iter()
-            .filter(|&l| {
-                crate::alchemy::rules::memory::explored(game, l)
-                    && (crate::alchemy::rules::memory::remembered_thing(game, l)
-                        .is_some_and(|t| game.is(t, flag))
-                        || game.things_at(l).iter().any(|&t| game.is(t, flag)))
-            })
+            .filter(|&l| view::known_stairs_at(game, l, Stairs::down(down)))
             .min_by_key(|&l| (self.hero.chebyshev(l), l.y, l.x))
     }
 
@@ -415,7 +403,7 @@ impl LookScreen {
             .iter()
             .copied()
             .take_while(|&l| l != target)
-            .find(|&l| tile_blocks(game, l) || blocker_at(game, l).is_some())
+            .find(|&l| view::stops_throw(game, l))
     }
 
     fn close(ctx: &mut AlchemyCtx, value: Option<Loc>) -> Transition<AlchemyCtx, Self> {

@@ -7,11 +7,7 @@ use alembic_ui::{Frame, Rect, fill, put_clipped, wrap_text};
 use super::colours::{self, PALETTE};
 use super::map::{blank, draw_map, health_colour, layout, map_view};
 use super::{AlchemyCtx, tone_colour};
-use crate::alchemy::props::{IS_LAB, IS_WORKBENCH};
-use crate::alchemy::rules::items::apparatus_near;
-use crate::alchemy::rules::world::{items_at, scenery_at};
-use crate::alchemy::text::a_name;
-use crate::alchemy::view::{hero_id, status};
+use crate::alchemy::view::{self, Apparatus, apparatus_at_hand, hero_id, items_at, status};
 
 /// Draw the newest messages into `area`, newest at the bottom: lines from the latest command
 /// bright, older ones faded, long messages wrapped.
@@ -106,28 +102,18 @@ pub(super) fn here_notes(ctx: &AlchemyCtx) -> Result<Vec<String>, alembic::Error
     };
     let at = game.location(hero_id(game)?)?;
     let mut out = Vec::new();
-    if let Some(s) = scenery_at(game, at) {
-        let name = a_name(game, s)?;
-        let hint = if game.is(s, &crate::alchemy::props::IS_EXIT) {
-            " (< with the Stone to win)"
-        } else if game.is(s, &crate::alchemy::props::IS_STAIRS_DOWN) {
-            " (> to descend)"
-        } else if game.is(s, &crate::alchemy::props::IS_STAIRS_UP) {
-            " (< to climb)"
-        } else {
-            ""
-        };
+    if let Some((name, hint)) = view::scenery_here(game, at)? {
         out.push(format!("Here: {name}{hint}"));
     }
     let items = items_at(game, at);
     if !items.is_empty() {
-        let list = crate::alchemy::view::list_items(game, &items)?;
+        let list = view::list_items(game, &items)?;
         out.push(format!("Here: {list} (g to pick up)"));
     }
-    if apparatus_near(game, at, &IS_WORKBENCH) {
+    if apparatus_at_hand(game, at, Apparatus::Workbench) {
         out.push("A workbench is at hand (c to craft).".to_string());
     }
-    if apparatus_near(game, at, &IS_LAB) {
+    if apparatus_at_hand(game, at, Apparatus::Lab) {
         out.push("An analysis lab is at hand (a to analyse).".to_string());
     }
     Ok(out)

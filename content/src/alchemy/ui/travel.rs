@@ -13,12 +13,10 @@ use alembic::{Dir, Loc, ThingId, path::Pathfinder, path::Search};
 
 use super::AlchemyCtx;
 use crate::alchemy::command::Command;
-use crate::alchemy::props::{
-    HPS, IS_CREATURE, IS_DOOR, IS_HOSTILE, IS_OPEN, IS_STAIRS_DOWN, IS_STAIRS_UP,
+use crate::alchemy::view::{
+    self, Stairs, TileTable, creature_at, explored, hero_id, is_creature, is_hostile, items_at,
+    level_box, visible,
 };
-use crate::alchemy::rules::memory::{explored, remembered_thing};
-use crate::alchemy::rules::world::{TileTable, creature_at, items_at, level_box};
-use crate::alchemy::view::{hero_id, visible};
 
 /// The most moves one travel makes before stopping (a safety net: a path is shorter).
 pub const MAX_STEPS: usize = 400;
@@ -48,7 +46,7 @@ fn monsters_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
     let mut out: Vec<ThingId> = seen
         .iter()
         .flat_map(|l| game.things_at(l).iter().copied())
-        .filter(|&t| t != hero && game.is(t, &IS_CREATURE))
+        .filter(|&t| t != hero && is_creature(game, t))
         .collect();
     out.sort_unstable();
     out
@@ -62,14 +60,14 @@ fn hostiles_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
     };
     monsters_in_view(ctx)
         .into_iter()
-        .filter(|&t| game.is(t, &IS_HOSTILE))
+        .filter(|&t| is_hostile(game, t))
         .collect()
 }
 
 /// "a goblin", for messages.
 fn a_name(ctx: &AlchemyCtx, id: ThingId) -> String {
     ctx.game()
-        .and_then(|g| crate::alchemy::text::a_name(g, id).ok())
+        .and_then(|g| view::a_name(g, id).ok())
         .unwrap_or_else(|| "something".to_owned())
 }
 
@@ -94,14 +92,8 @@ fn ground_cost(game: &alembic::Game, table: &TileTable, to: Loc) -> Option<u32> 
     if !explored(game, to) || table.blocks(game, to) || table.dangerous(game, to) {
         return None;
     }
-    let things = game.things_at(to);
-    let door = things.iter().any(|&t| game.is(t, &IS_DOOR));
-    let blocked = things.iter().any(|&t| {
-        !game.is(t, &IS_DOOR)
-            && !game.is(t, &IS_CREATURE)
-            && game.is(t, &crate::alchemy::props::IS_BLOCKING)
-    });
-    if blocked {
+    let door = view::door_at(game, to).is_some();
+    if view::blocking_thing_at(game, to) {
         return None;
     }
     Some(1 + u32::from(door))
@@ -263,7 +255,7 @@ impl Journey {
                 let to = at + dir;
                 let g = ctx.game()?;
                 let table = TileTable::new(g);
-                if table.blocks(g, to) || g.things_at(to).iter().any(|&t| g.is(t, &IS_DOOR)) {
+                if table.blocks(g, to) || view::door_at(g, to).is_some() {
                     return None;
                 }
                 let hero = hero_id(g).ok();
@@ -351,11 +343,8 @@ impl Journey {
             return Some(self.stuck(ctx));
         };
         let game = ctx.game()?;
-        let hp = game.query(hero, &HPS).unwrap_or(0);
-        let closed_door = game
-            .things_at(step)
-            .iter()
-            .any(|&t| game.is(t, &IS_DOOR) && !game.is(t, &IS_OPEN));
+        let hp = view::hit_points(game, hero).unwrap_or(0);
+        let closed_door = view::closed_door_at(game, step);
         if creature_at(game, step).is_some() {
             // Never attack by travelling: stop beside it.
             return Some(TravelEnd::Interrupted(
@@ -387,7 +376,7 @@ impl Journey {
         self.seen_before = now;
         let hurt = ctx
             .game()
-            .and_then(|g| g.query(hero, &HPS).ok())
+            .and_then(|g| view::hit_points(g, hero))
             .is_some_and(|h| h < hp);
         if hurt {
             return Some(TravelEnd::Interrupted("You are hurt!".to_owned()));
@@ -411,12 +400,8 @@ fn frontier(ctx: &AlchemyCtx, l: Loc) -> bool {
 
 /// Stairs down (or up) the hero has seen at `l`.
 fn is_known_stairs(ctx: &AlchemyCtx, l: Loc, down: bool) -> bool {
-    let flag = if down { &IS_STAIRS_DOWN } else { &IS_STAIRS_UP };
-    ctx.game().is_some_and(|g| {
-        explored(g, l)
-            && (remembered_thing(g, l).is_some_and(|t| g.is(t, flag))
-                || g.things_at(l).iter().any(|&t| g.is(t, flag)))
-    })
+    ctx.game()
+        .is_some_and(|g| view::known_stairs_at(g, l, Stairs::down(down)))
 }
 
 /// Running: whether the cells at either side of the way at `at` are open; `None` for
