@@ -13,9 +13,9 @@
 use std::hint::black_box;
 
 use alembic::{HookCtx, Loc, LocBox, Place, mapgen::bsp_dungeon, rng::GameRng};
-use alembic_content::alchemy::bot::Bot;
-use alembic_content::alchemy::props::HERO;
-use alembic_content::alchemy::{Command, Rules, apply, library, new_game};
+use alembic_content::alchemy::{
+    Bot, Command, HERO, Rules, apply, base_library, new_game, randomise,
+};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn generation(c: &mut Criterion) {
@@ -49,7 +49,7 @@ fn turn(c: &mut Criterion) {
     game.set_turn_mut(game.turn());
     // Every cell of level 1 read once, as field of view and path costs do.
     let mut g = c.benchmark_group("things_at");
-    let level = alembic_content::alchemy::rules::world::level_box(-1);
+    let level = alembic_content::alchemy::level_box(-1);
     g.bench_function("alchemy level 1, every cell (71x51)", |b| {
         b.iter(|| {
             let mut n = 0usize;
@@ -80,8 +80,8 @@ fn turn(c: &mut Criterion) {
 /// The hero alone at (0, 0, -1) on a 250 × 100 floor, with a second 250 × 100 floor at -2.
 fn arena(rules: &Rules) -> alembic::Game {
     let mut g = alembic::Game::new(12);
-    let mut lib = library::base_library().expect("library");
-    library::randomise(&mut lib, g.rng()).expect("randomise");
+    let mut lib = base_library().expect("library");
+    randomise(&mut lib, g.rng()).expect("randomise");
     g = g.with_library(lib);
     let floor = g.library().tile_id("floor").expect("floor");
     for z in [-1, -2] {
@@ -96,8 +96,8 @@ fn arena(rules: &Rules) -> alembic::Game {
         )
         .expect("hero");
     g.set_var_mut(&HERO, hero);
-    let view = alembic_content::alchemy::rules::world::hero_view(&g).expect("view");
-    alembic_content::alchemy::rules::memory::remember(&mut g, &view);
+    let view = alembic_content::alchemy::hero_view(&g).expect("view");
+    alembic_content::alchemy::remember(&mut g, &view);
     // As a game in play has it after its first turn: the terrain's read directory built.
     g.set_turn_mut(g.turn());
     g

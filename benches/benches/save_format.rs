@@ -13,10 +13,8 @@
 use std::hint::black_box;
 
 use alembic::Game;
-use alembic_content::alchemy::bot::Bot;
-use alembic_content::alchemy::props::DEEPEST;
 use alembic_content::alchemy::save::Envelope;
-use alembic_content::alchemy::{Rules, apply, new_game, save};
+use alembic_content::alchemy::{Bot, DEEPEST, Rules, apply, new_game, save};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 /// A game the explore bot has taken to depth 5 (the first seed that gets there).

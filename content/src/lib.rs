@@ -6,6 +6,10 @@
 //! - [`sim`]: the headless runner behind the `alembic-sim` binary, with a registry of games
 //!   by name.
 
+// A game's private modules are reached through its one `pub use` list: whatever a public
+// item exposes must be in that list too.
+#![warn(unnameable_types)]
+
 pub mod alchemy;
 pub mod caves;
 pub mod demo;

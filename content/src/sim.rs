@@ -6,7 +6,7 @@
 use alembic::{Dir, replay::Recording, replay::ReplayHeader, rng::GameRng};
 use serde::Serialize;
 
-use crate::alchemy::{self, Command, Rules, bot::Bot};
+use crate::alchemy::{self, Bot, Command, Rules};
 
 /// How the simulated player chooses commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -230,11 +230,7 @@ fn alchemy_run(
         turns: s.turns,
         deepest: s.deepest,
         depth: Some(s.depth),
-        stone: Some(
-            alchemy::view::status(&game)
-                .map_err(SimError::from)?
-                .has_stone,
-        ),
+        stone: Some(alchemy::status(&game).map_err(SimError::from)?.has_stone),
         outcome: s.outcome.to_string(),
         cause: s.cause,
         kills: s.kills,
@@ -306,8 +302,8 @@ fn verify_report<S>(game: &str, seed: u64, v: &alembic::replay::Verified<S>) -> 
 /// A random command for the fuzzer: mostly moves, sometimes anything the hero could try.
 #[must_use]
 pub fn random_command(game: &alembic::Game, rng: &mut GameRng) -> Command {
-    let inv = alchemy::view::hero_id(game)
-        .map(|h| alchemy::rules::items::inventory(game, h))
+    let inv = alchemy::hero_id(game)
+        .map(|h| alchemy::inventory(game, h))
         .unwrap_or_default();
     let item = |rng: &mut GameRng| inv.get(rng.index(inv.len()).unwrap_or(0)).copied();
     let dir = |rng: &mut GameRng| Dir::COMPASS[rng.below(8) as usize];
@@ -327,7 +323,7 @@ pub fn random_command(game: &alembic::Game, rng: &mut GameRng) -> Command {
         81 => with_item(rng, Command::Unwield),
         82..=84 => match (
             item(rng),
-            alchemy::view::hero_id(game).and_then(|h| game.location(h)),
+            alchemy::hero_id(game).and_then(|h| game.location(h)),
         ) {
             (Some(i), Ok(at)) => {
                 let dx = rng.range(-6, 6) as i32;
@@ -342,7 +338,7 @@ pub fn random_command(game: &alembic::Game, rng: &mut GameRng) -> Command {
         90 => Command::Craft("potion of healing".into()),
         91..=94 => Command::Descend,
         95..=97 => Command::Ascend,
-        _ => match alchemy::view::hero_id(game).and_then(|h| game.location(h)) {
+        _ => match alchemy::hero_id(game).and_then(|h| game.location(h)) {
             Ok(at) => Command::Look(at + dir(rng)),
             Err(_) => Command::Wait,
         },

@@ -6,11 +6,10 @@
 
 use std::path::PathBuf;
 
-use alembic_content::alchemy::props::HPS;
-use alembic_content::alchemy::rules::effects::add_effect;
 use alembic_content::alchemy::ui::{self as alchemy_ui, AlchemyCtx, Start, UiOptions};
-use alembic_content::alchemy::view::{self, ItemKind};
-use alembic_content::alchemy::{Rules, new_game, save};
+use alembic_content::alchemy::{
+    HPS, ItemKind, Rules, add_effect, hero_id, inventory_entries, new_game, save, status,
+};
 use alembic_content::{LaunchOptions, launch};
 use alembic_ui::{App, Control, Frame, Input, Key, ScreenStack, TestFrontend, run};
 
@@ -66,7 +65,7 @@ fn play_save_quit_and_continue() {
 
     // The letter of the first potion in the quaff list.
     let game = a.ctx().game().unwrap();
-    let potions: Vec<_> = view::inventory_entries(game)
+    let potions: Vec<_> = inventory_entries(game)
         .unwrap()
         .into_iter()
         .filter(|e| e.kind == ItemKind::Potion)
@@ -279,7 +278,7 @@ fn death_screen_summarises_and_deletes_the_save() {
     let save_path = dir.join("alchemy.save");
     let rules = Rules::new().unwrap();
     let mut g = new_game(11, &rules).unwrap();
-    let hero = view::hero_id(&g).unwrap();
+    let hero = hero_id(&g).unwrap();
     g.set_mut(hero, &HPS, 1).unwrap();
     add_effect(
         &mut g,
@@ -403,11 +402,11 @@ fn keys_for(
 ) -> Option<Vec<Input>> {
     use alembic::Dir;
     use alembic_content::alchemy::Command;
-    use alembic_content::alchemy::rules::world::items_at;
+    use alembic_content::alchemy::items_at;
     let game = app.ctx().game().unwrap();
     // Every list letters an item by its own pack letter.
     let letter_of = |kinds: &[ItemKind], id| {
-        view::inventory_entries(game)
+        inventory_entries(game)
             .unwrap()
             .iter()
             .filter(|e| kinds.is_empty() || kinds.contains(&e.kind))
@@ -428,7 +427,7 @@ fn keys_for(
         Dir::SouthEast => Some('n'),
         _ => None,
     };
-    let here = view::hero_id(game)
+    let here = hero_id(game)
         .and_then(|h| game.location(h))
         .map(|at| items_at(game, at))
         .unwrap();
@@ -469,8 +468,8 @@ fn keys_for(
 /// renders and nothing panics.
 #[test]
 fn bot_plays_through_the_keys() {
+    use alembic_content::alchemy::Bot;
     use alembic_content::alchemy::apply;
-    use alembic_content::alchemy::bot::Bot;
     let dir = temp_dir("bot");
     let mut deepest = 1;
     let mut typed = 0;
@@ -513,7 +512,7 @@ fn bot_plays_through_the_keys() {
                 );
             }
             if let Some(g) = a.ctx().game() {
-                deepest = deepest.max(view::status(g).unwrap().depth);
+                deepest = deepest.max(status(g).unwrap().depth);
             }
         }
         println!("seed {seed}:\n{}", render(&mut a, 120, 40).to_text());
@@ -529,7 +528,7 @@ fn victory_screen() {
     let save_path = dir.join("alchemy.save");
     let rules = Rules::new().unwrap();
     let mut g = new_game(12, &rules).unwrap();
-    let hero = view::hero_id(&g).unwrap();
+    let hero = hero_id(&g).unwrap();
     let stone = g.library().create("the Philosopher's Stone").unwrap();
     g.add_thing_mut(hero, stone).unwrap();
     save::save(&g, &save_path).unwrap();

@@ -7,9 +7,7 @@
 mod common;
 
 use alembic::{Dir, Game};
-use alembic_content::alchemy::Command;
-use alembic_content::alchemy::bot::{Bot, Choice, PLAN, Reason, Tactic, TacticFn};
-use alembic_content::alchemy::props::HPS;
+use alembic_content::alchemy::{Bot, Choice, Command, HPS, PLAN, Reason, Tactic, TacticFn};
 use common::{arena, at, give, put};
 
 /// Ask one tactic alone, as a fresh bot would.

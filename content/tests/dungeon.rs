@@ -4,12 +4,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use alembic::{Game, Loc, Place};
-use alembic_content::alchemy::dungeon::reachable;
-use alembic_content::alchemy::props::{
-    DESTINATION, IS_EXIT, IS_STAIRS, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE,
+use alembic_content::alchemy::{
+    DESTINATION, IS_EXIT, IS_STAIRS, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, LEVELS, Rules,
+    STONE_LEVEL, hero, new_game, reachable,
 };
-use alembic_content::alchemy::rules::world::{LEVELS, STONE_LEVEL, hero};
-use alembic_content::alchemy::{Rules, new_game};
 
 fn things_with(game: &Game, flag: &alembic::Prop<bool>) -> Vec<Loc> {
     game.all_things()
@@ -112,7 +110,7 @@ fn same_seed_same_dungeon() {
 /// apparatus), a fountain, a statue or stairs, on any level of many seeds.
 #[test]
 fn items_never_generate_on_apparatus_or_scenery() {
-    use alembic_content::alchemy::props::{IS_ITEM, IS_SCENERY};
+    use alembic_content::alchemy::{IS_ITEM, IS_SCENERY};
     let rules = Rules::new().unwrap();
     for seed in 0..12 {
         let game = new_game(seed, &rules).expect("new game");
@@ -121,7 +119,7 @@ fn items_never_generate_on_apparatus_or_scenery() {
                 .things_at(l)
                 .iter()
                 .filter(|&&t| game.is(t, &IS_SCENERY))
-                .map(|&t| alembic_content::alchemy::text::a_name(&game, t).unwrap())
+                .map(|&t| alembic_content::alchemy::a_name(&game, t).unwrap())
                 .collect();
             assert!(
                 scenery.is_empty(),

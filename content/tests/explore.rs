@@ -2,12 +2,11 @@
 //! own functions.
 
 use alembic::{Game, Loc};
-use alembic_content::alchemy::dungeon::reachable;
-use alembic_content::alchemy::rules::memory::explored;
-use alembic_content::alchemy::rules::world::{creatures_on_level, hero, level_box};
 use alembic_content::alchemy::ui::travel::{self, MAX_STEPS, TravelEnd};
 use alembic_content::alchemy::ui::{self as alchemy_ui};
-use alembic_content::alchemy::{self, Rules};
+use alembic_content::alchemy::{
+    self, Rules, creatures_on_level, explored, hero, level_box, reachable,
+};
 
 /// A new game with every creature but the hero taken off level 1: undisturbed.
 fn quiet_game(seed: u64, rules: &Rules) -> Game {
@@ -74,9 +73,9 @@ fn undisturbed_auto_explore_sees_the_whole_level_in_bounded_steps() {
 
 /// The hostile creatures the hero sees in `g`.
 fn hostiles_seen(g: &Game) -> Vec<alembic::ThingId> {
-    use alembic_content::alchemy::props::{IS_CREATURE, IS_HOSTILE};
+    use alembic_content::alchemy::{IS_CREATURE, IS_HOSTILE};
     let h = hero(g).expect("hero");
-    let seen = alchemy::view::visible(g).expect("view");
+    let seen = alchemy::visible(g).expect("view");
     seen.iter()
         .flat_map(|l| g.things_at(l).iter().copied())
         .filter(|&t| t != h && g.is(t, &IS_CREATURE) && g.is(t, &IS_HOSTILE))
@@ -189,7 +188,7 @@ fn travel_to_stairs_and_running() {
     assert!(
         g.things_at(at)
             .iter()
-            .any(|&t| g.is(t, &alembic_content::alchemy::props::IS_STAIRS_DOWN)),
+            .any(|&t| g.is(t, &alembic_content::alchemy::IS_STAIRS_DOWN)),
         "standing on the stairs down"
     );
     // Running moves several steps with one command and stops at something.

@@ -6,9 +6,11 @@
 
 mod common;
 
-use alembic_content::alchemy::props::{HPS, HPS_MAX, LAST_SEEN};
 use alembic_content::alchemy::ui::{self as alchemy_ui, AlchemyCtx};
-use alembic_content::alchemy::view::{self, describe};
+use alembic_content::alchemy::{
+    HPS, HPS_MAX, LAST_SEEN, describe, hero_id, inventory_entries, legend, status, thing_glyph,
+    tile_glyph,
+};
 use alembic_ui::{App, Frame, Input, Key, ScreenStack};
 use common::{arena, at, give, put, wield};
 
@@ -76,9 +78,7 @@ fn item_description_compares_with_what_you_use() {
         text.contains("Armour 2, worn on the head (you wear a leather cap: armour 1)."),
         "{text}"
     );
-    let armour = g
-        .query(hero, &alembic_content::alchemy::props::ARMOUR)
-        .unwrap();
+    let armour = g.query(hero, &alembic_content::alchemy::ARMOUR).unwrap();
     assert!(
         text.contains(&format!("armour {armour} → {}", armour + 1)),
         "{text}"
@@ -106,7 +106,7 @@ fn potion_description_waits_for_identification() {
         text.contains("You do not know what this potion does"),
         "{text}"
     );
-    alembic_content::alchemy::rules::items::identify(&mut g, p).unwrap();
+    alembic_content::alchemy::identify(&mut g, p).unwrap();
     let text = all(&describe(&g, p).unwrap().lines);
     assert!(text.contains("It heals 20 HP."), "{text}");
     let food = give(&mut g, hero, "apple");
@@ -146,11 +146,11 @@ fn look_and_inventory_show_descriptions() {
         "{}",
         f.to_text()
     );
-    let _ = view::hero_id(a.ctx().game().unwrap()).unwrap();
+    let _ = hero_id(a.ctx().game().unwrap()).unwrap();
 }
 
 fn letter_of(g: &alembic::Game, id: alembic::ThingId) -> Option<char> {
-    view::inventory_entries(g)
+    inventory_entries(g)
         .unwrap()
         .into_iter()
         .find(|e| e.ids.contains(&id))
@@ -162,7 +162,7 @@ fn letter_of(g: &alembic::Game, id: alembic::ThingId) -> Option<char> {
 #[test]
 fn inventory_letters_are_stable() {
     use alembic_content::alchemy::Command;
-    use alembic_content::alchemy::props::INV_LETTER;
+    use alembic_content::alchemy::INV_LETTER;
     let (mut g, rules, hero) = arena(6);
     let dagger = give(&mut g, hero, "dagger");
     let potion = give(&mut g, hero, "potion of healing");
@@ -182,7 +182,7 @@ fn inventory_letters_are_stable() {
     let floor_herb = g.add_thing_mut(at(0, 0), floor_herb).unwrap();
     g = common::run(&g, &rules, Command::PickUp(Some(floor_herb)));
     assert!(!g.contains(floor_herb), "merged into the stack");
-    assert_eq!(alembic_content::alchemy::rules::stack::number(&g, herb), 2);
+    assert_eq!(alembic_content::alchemy::number(&g, herb), 2);
     assert_eq!(letter_of(&g, herb), Some('c'));
     let sword = g.library().create("short sword").unwrap();
     let sword = g.add_thing_mut(at(0, 0), sword).unwrap();
@@ -356,8 +356,7 @@ fn health_warnings() {
     let max = g.query(hero, &HPS_MAX).unwrap();
     g.set_mut(hero, &HPS, max * 3 / 10).unwrap();
     let mut ctx = alembic::HookCtx::new(rules.hooks());
-    alembic_content::alchemy::rules::effects::add_effect(&mut g, &mut ctx, hero, "badly poisoned")
-        .unwrap();
+    alembic_content::alchemy::add_effect(&mut g, &mut ctx, hero, "badly poisoned").unwrap();
     let mut a = alchemy_ui::app_with_game(g, None).unwrap();
     let warnings = |a: &ScreenStack<AlchemyCtx>| {
         a.ctx()
@@ -369,7 +368,7 @@ fn health_warnings() {
     for _ in 0..8 {
         a.handle(Input::ch('.'));
     }
-    let hp = view::status(a.ctx().game().unwrap()).unwrap().hp;
+    let hp = status(a.ctx().game().unwrap()).unwrap().hp;
     assert!(
         alchemy_ui::low_hp(hp, max),
         "poison took the hero low: {hp}/{max}"
@@ -406,7 +405,7 @@ fn bumping_a_wall_is_logged_once() {
     let (g, _rules, _hero) = arena(13);
     let mut g = g;
     // The hero stands at the arena's west wall.
-    let h = view::hero_id(&g).unwrap();
+    let h = hero_id(&g).unwrap();
     g.move_thing_mut(h, alembic::Place::Map(at(-7, 0))).unwrap();
     let mut a = alchemy_ui::app_with_game(g, None).unwrap();
     let turn = a.ctx().game().unwrap().turn();
@@ -444,12 +443,12 @@ fn bumping_a_wall_is_logged_once() {
 /// are there, each for one kind of thing.
 #[test]
 fn help_legend_is_complete_and_unambiguous() {
-    use alembic_content::alchemy::rules::world::{LEVELS, level_box};
+    use alembic_content::alchemy::{LEVELS, level_box};
     let rules = alembic_content::alchemy::Rules::new().unwrap();
     let (g, _rules, _hero) = arena(14);
     let a = alchemy_ui::app_with_game(g, None).unwrap();
     let help = alchemy_ui::play::help_lines(a.ctx());
-    let legend = view::legend(a.ctx().game().unwrap().library()).unwrap();
+    let legend = legend(a.ctx().game().unwrap().library()).unwrap();
     let glyphs: Vec<char> = legend
         .iter()
         .flat_map(|(_, es)| es.iter().map(|e| e.glyph))
@@ -459,17 +458,16 @@ fn help_legend_is_complete_and_unambiguous() {
         let mut game = alembic_content::alchemy::new_game(seed, &rules).unwrap();
         for z in 1..=LEVELS {
             for l in level_box(-z).iter() {
-                let tile = view::tile_glyph(&game, game.tile(l)).unwrap().ch;
+                let tile = tile_glyph(&game, game.tile(l)).unwrap().ch;
                 assert!(
                     glyphs.contains(&tile),
                     "seed {seed}: tile {tile:?} not in the legend"
                 );
                 for t in game.things_at(l).to_vec() {
-                    if game.is(t, &alembic_content::alchemy::props::IS_DOOR) {
-                        alembic_content::alchemy::rules::doors::set_open(&mut game, t, true)
-                            .unwrap();
+                    if game.is(t, &alembic_content::alchemy::IS_DOOR) {
+                        alembic_content::alchemy::set_open(&mut game, t, true).unwrap();
                     }
-                    let ch = view::thing_glyph(&game, t).unwrap().ch;
+                    let ch = thing_glyph(&game, t).unwrap().ch;
                     assert!(
                         glyphs.contains(&ch),
                         "seed {seed}: {ch:?} not in the legend"

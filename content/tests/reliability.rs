@@ -13,10 +13,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use alembic::{Dir, Game, Loc, Place, Prop, Thing};
-use alembic_content::alchemy::props::{HERO, HPS, HPS_MAX, MSG_COUNT, REGEN_ACC, TIME};
 use alembic_content::alchemy::save::{self, SaveError};
 use alembic_content::alchemy::ui::{self as alchemy_ui, Start, UiOptions};
-use alembic_content::alchemy::{Command, RuleError, Rules, apply, new_game};
+use alembic_content::alchemy::{
+    Command, HERO, HPS, HPS_MAX, MSG_COUNT, REGEN_ACC, RuleError, Rules, TIME, apply, new_game,
+};
 use alembic_content::storage::{self, StorageError};
 use alembic_ui::TestFrontend;
 use proptest::prelude::*;
@@ -465,18 +466,16 @@ fn loading_a_finished_game_keeps_its_file() {
     let hero = g.var(&HERO).unwrap();
     g.set_mut(hero, &HPS, 1).unwrap();
     // Die: let every rule have its way until the game is over.
-    let over = alembic_content::alchemy::rules::combat::damage(
+    let over = alembic_content::alchemy::damage(
         &mut g,
         &mut alembic::HookCtx::new(rules.hooks()),
         hero,
         1000,
-        alembic_content::alchemy::kinds::DamageType::Normal,
-        alembic_content::alchemy::rules::combat::Source::Cause(
-            alembic_content::alchemy::events::Cause::Potion,
-        ),
+        alembic_content::alchemy::DamageType::Normal,
+        alembic_content::alchemy::Source::Cause(alembic_content::alchemy::Cause::Potion),
     );
     assert!(over.is_ok(), "{over:?}");
-    assert!(g.var(&alembic_content::alchemy::props::GAME_OVER).unwrap());
+    assert!(g.var(&alembic_content::alchemy::GAME_OVER).unwrap());
     let dir = scratch("finished");
     let path = dir.join("backup.save");
     save::save(&g, &path).unwrap();

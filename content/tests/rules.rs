@@ -8,19 +8,13 @@
 mod common;
 
 use alembic::{Dir, Game, HookCtx, Loc, LocBox, Place, ThingId};
-use alembic_content::alchemy::bot::{Bot, Reason};
-use alembic_content::alchemy::events::{self, Event, Strike};
-use alembic_content::alchemy::props::{
-    AG, ATT_DAMAGE, AWAY_SINCE, BLOCK, DESTINATION, DROP_CHANCE, FOE, HPS, HPS_MAX, IS_HOSTILE,
-    IS_OPEN, LAST_SEEN, SK, SPEED, ST,
+use alembic_content::alchemy::{
+    AG, ATT_DAMAGE, AWAY_SINCE, BLOCK, Bot, Command, DESTINATION, DROP_CHANCE, Event, FOE, HPS,
+    HPS_MAX, IS_HOSTILE, IS_OPEN, LAST_SEEN, Reason, Rules, SK, SPEED, ST, Source, Strike,
+    add_effect, attack, cell_view, creatures_on_level, die, effect_list, hero, hero_sees,
+    hero_view, items_at, level_box, light_map, new_game, set_open, take_events,
 };
-use alembic_content::alchemy::rules::combat;
-use alembic_content::alchemy::rules::doors::set_open;
-use alembic_content::alchemy::rules::effects::{add_effect, effect_list};
-use alembic_content::alchemy::rules::world::{
-    creatures_on_level, hero, hero_sees, hero_view, items_at, level_box,
-};
-use alembic_content::alchemy::{Command, Rules, new_game, view};
+
 use common::{Z, act, arena, at, give, put, run};
 
 /// A creature that neither moves nor dies: for being hit many times.
@@ -71,8 +65,8 @@ fn critical_hits_double_the_damage() {
     let (mut plain, mut crits, mut misses) = (0, 0, 0);
     for _ in 0..400 {
         let mut ctx = HookCtx::new(rules.hooks());
-        let dealt = combat::attack(&mut g, &mut ctx, hero, d).unwrap();
-        let strikes: Vec<Strike> = events::take(&mut ctx)
+        let dealt = attack(&mut g, &mut ctx, hero, d).unwrap();
+        let strikes: Vec<Strike> = take_events(&mut ctx)
             .into_iter()
             .filter_map(|(_, e)| match e {
                 Event::Attacked { strike, .. } => Some(strike),
@@ -110,9 +104,9 @@ fn skill_against_block_decides_parries() {
     let count_blocks = |g: &mut Game| {
         let mut ctx = HookCtx::new(rules.hooks());
         for _ in 0..200 {
-            combat::attack(g, &mut ctx, hero, d).unwrap();
+            attack(g, &mut ctx, hero, d).unwrap();
         }
-        events::take(&mut ctx)
+        take_events(&mut ctx)
             .iter()
             .filter(|(_, e)| {
                 matches!(e, Event::Attacked { strike: Strike::Blocked, target, .. }
@@ -138,11 +132,11 @@ fn killed_monsters_drop_what_they_carry_and_sometimes_loot() {
     // A sure drop.
     let a = put(&mut g, &rules, "goblin", 2, 0);
     g.set_mut(a, &DROP_CHANCE, 1.0).unwrap();
-    combat::die(
+    die(
         &mut g,
         &mut HookCtx::new(rules.hooks()),
         a,
-        &combat::Source::Creature(hero),
+        &Source::Creature(hero),
     )
     .unwrap();
     assert!(!g.contains(a));
@@ -152,17 +146,17 @@ fn killed_monsters_drop_what_they_carry_and_sometimes_loot() {
     g.set_mut(b, &DROP_CHANCE, 0.0).unwrap();
     let dagger = g.library().create("dagger").unwrap();
     let dagger = g.add_thing_mut(b, dagger).unwrap();
-    combat::die(
+    die(
         &mut g,
         &mut HookCtx::new(rules.hooks()),
         b,
-        &combat::Source::Creature(hero),
+        &Source::Creature(hero),
     )
     .unwrap();
     assert_eq!(items_at(&g, at(-2, 0)), vec![dagger]);
     assert_eq!(g.place(dagger).unwrap(), Place::Map(at(-2, 0)));
     assert_eq!(
-        g.var(&alembic_content::alchemy::props::KILLS).unwrap(),
+        g.var(&alembic_content::alchemy::KILLS).unwrap(),
         2,
         "both kills count"
     );
@@ -337,7 +331,7 @@ fn remembered_doors_look_as_they_were_seen() {
     let door = g.library().create("door").unwrap();
     let door = g.add_thing_mut(at(3, 0), door).unwrap();
     g = run(&g, &rules, Command::Wait);
-    let seen = view::cell_view(&g, &hero_view(&g).unwrap(), at(3, 0))
+    let seen = cell_view(&g, &hero_view(&g).unwrap(), at(3, 0))
         .unwrap()
         .unwrap();
     assert!(seen.visible);
@@ -348,7 +342,7 @@ fn remembered_doors_look_as_they_were_seen() {
     set_open(&mut g, door, true).unwrap();
     let view_now = hero_view(&g).unwrap();
     assert!(!view_now.contains(at(3, 0)));
-    let remembered = view::cell_view(&g, &view_now, at(3, 0)).unwrap().unwrap();
+    let remembered = cell_view(&g, &view_now, at(3, 0)).unwrap().unwrap();
     assert!(!remembered.visible && remembered.remembered);
     assert_eq!(
         remembered.glyph.ch, '+',
@@ -360,7 +354,7 @@ fn remembered_doors_look_as_they_were_seen() {
     assert!(g.is(door, &IS_OPEN));
     g.move_thing_mut(hero, at(-6, -3)).unwrap();
     g = run(&g, &rules, Command::Wait);
-    let remembered = view::cell_view(&g, &hero_view(&g).unwrap(), at(3, 0))
+    let remembered = cell_view(&g, &hero_view(&g).unwrap(), at(3, 0))
         .unwrap()
         .unwrap();
     assert_eq!(remembered.glyph.ch, '\'');
@@ -371,21 +365,21 @@ fn a_candelabra_lights_the_room_around_it() {
     let (mut g, _rules, hero) = arena(29);
     g.move_thing_mut(hero, at(-7, -4)).unwrap();
     let spot = at(6, 3);
-    let dark = view::light_map(&g).unwrap().get(spot);
+    let dark = light_map(&g).unwrap().get(spot);
     let c = g.library().create("candelabra").unwrap();
     g.add_thing_mut(at(7, 3), c).unwrap();
-    let lit = view::light_map(&g).unwrap().get(spot);
+    let lit = light_map(&g).unwrap().get(spot);
     assert!(
         lit.r > dark.r + 60 && lit.g > dark.g + 40,
         "{dark:?} → {lit:?}"
     );
     // Walls stop it: behind a wall the candle adds nothing.
     wall_at(&mut g, (-4..=4).map(|y| at(4, y)));
-    let shadow = view::light_map(&g).unwrap().get(at(2, 3));
+    let shadow = light_map(&g).unwrap().get(at(2, 3));
     let mut without = g.clone();
     let cid = without.things_at(at(7, 3)).iter().copied().next().unwrap();
     without.remove_thing_mut(cid).unwrap();
-    assert_eq!(shadow, view::light_map(&without).unwrap().get(at(2, 3)));
+    assert_eq!(shadow, light_map(&without).unwrap().get(at(2, 3)));
 }
 
 /// Two floors joined by a staircase pair at (1, 0) on −1 and (0, 0) on −2.
@@ -462,7 +456,7 @@ fn the_bot_fights_what_it_can_beat_and_runs_from_what_it_cannot() {
     g.library_mut()
         .set_proto_prop_mut(
             "potion of healing",
-            &alembic_content::alchemy::props::IS_IDENTIFIED,
+            &alembic_content::alchemy::IS_IDENTIFIED,
             true,
         )
         .unwrap();

@@ -7,19 +7,12 @@
 mod common;
 
 use alembic::{Dir, HookCtx};
-use alembic_content::alchemy::events::{Cause, Event, Learned, Strike};
-use alembic_content::alchemy::kinds::DamageType;
-use alembic_content::alchemy::props::{
-    AG, APPEARANCE, CR, DEEPEST, DESTINATION, DURATION, GAME_OVER, HPS, HPS_MAX, IS_CONFUSED,
-    IS_HOSTILE, IS_IDENTIFIED, IS_OPEN, LAST_SEEN, MSG_COUNT, OUTCOME, RECIPE, SK, SPEED, ST,
+use alembic_content::alchemy::{
+    AG, APPEARANCE, CR, Cause, Command, DEEPEST, DESTINATION, DURATION, DamageType, Event,
+    GAME_OVER, HPS, HPS_MAX, IS_CONFUSED, IS_HOSTILE, IS_IDENTIFIED, IS_OPEN, LAST_SEEN, Learned,
+    MSG_COUNT, OUTCOME, RECIPE, Refusal, RuleError, SK, SPEED, ST, Source, Strike, a_name,
+    add_effect, apply, damage, effect_list, end_turn, inventory, inventory_entries, number, status,
 };
-use alembic_content::alchemy::rules::combat::{self, Source};
-use alembic_content::alchemy::rules::effects::{add_effect, effect_list};
-use alembic_content::alchemy::rules::items::inventory;
-use alembic_content::alchemy::rules::stack::number;
-use alembic_content::alchemy::rules::time::end_turn;
-use alembic_content::alchemy::text::a_name;
-use alembic_content::alchemy::{Command, Refusal, RuleError, apply, view};
 use common::{Z, act, arena, at, give, put, run};
 
 #[test]
@@ -29,7 +22,7 @@ fn damage_types_resistances_and_armour_are_exact() {
     g.set_mut(rat, &HPS, 100).unwrap();
     g.set_mut(rat, &HPS_MAX, 100).unwrap();
     // No armour, no resistance: all of it.
-    let d = combat::damage(
+    let d = damage(
         &mut g,
         &mut HookCtx::new(rules.hooks()),
         rat,
@@ -41,9 +34,9 @@ fn damage_types_resistances_and_armour_are_exact() {
     assert_eq!(d, 10);
     assert_eq!(g.query(rat, &HPS).unwrap(), 90);
     // Half fire resistance: half.
-    g.set_mut(rat, &alembic_content::alchemy::props::RES_FIRE, 50)
+    g.set_mut(rat, &alembic_content::alchemy::RES_FIRE, 50)
         .unwrap();
-    let d = combat::damage(
+    let d = damage(
         &mut g,
         &mut HookCtx::new(rules.hooks()),
         rat,
@@ -54,9 +47,9 @@ fn damage_types_resistances_and_armour_are_exact() {
     .unwrap();
     assert_eq!(d, 5);
     // Vulnerable (−50): one and a half times.
-    g.set_mut(rat, &alembic_content::alchemy::props::RES_ICE, -50)
+    g.set_mut(rat, &alembic_content::alchemy::RES_ICE, -50)
         .unwrap();
-    let d = combat::damage(
+    let d = damage(
         &mut g,
         &mut HookCtx::new(rules.hooks()),
         rat,
@@ -67,9 +60,9 @@ fn damage_types_resistances_and_armour_are_exact() {
     .unwrap();
     assert_eq!(d, 15);
     // Armour does nothing against poison (it bypasses armour); the rat is living.
-    g.set_mut(rat, &alembic_content::alchemy::props::ARMOUR, 50)
+    g.set_mut(rat, &alembic_content::alchemy::ARMOUR, 50)
         .unwrap();
-    let d = combat::damage(
+    let d = damage(
         &mut g,
         &mut HookCtx::new(rules.hooks()),
         rat,
@@ -138,7 +131,7 @@ fn an_attack_with_a_fixed_seed_is_reproducible_and_consistent() {
 fn invincible_creatures_take_no_damage_and_immortals_do_not_die() {
     let (mut g, rules, _) = arena(2);
     let golem = put(&mut g, &rules, "immortal golem", 3, 0);
-    combat::damage(
+    damage(
         &mut g,
         &mut HookCtx::new(rules.hooks()),
         golem,
@@ -151,7 +144,7 @@ fn invincible_creatures_take_no_damage_and_immortals_do_not_die() {
     assert_eq!(g.query(golem, &HPS).unwrap(), 1);
     let rat = put(&mut g, &rules, "rat", -3, 0);
     add_effect(&mut g, &mut HookCtx::new(rules.hooks()), rat, "invincible").unwrap();
-    let d = combat::damage(
+    let d = damage(
         &mut g,
         &mut HookCtx::new(rules.hooks()),
         rat,
@@ -242,10 +235,7 @@ fn drinking_identifies_the_whole_kind() {
         .unwrap();
     assert_eq!(
         a_name(&g, p2).unwrap(),
-        format!(
-            "{} {look} potion",
-            alembic_content::alchemy::text::article(&look)
-        )
+        format!("{} {look} potion", alembic_content::alchemy::article(&look))
     );
     let (next, events) = act(&g, &rules, Command::Quaff(p1));
     g = next;
@@ -480,7 +470,7 @@ fn items_seen_and_picked_up_are_counted() {
         apply(&g, &rules, Command::PickUp(None)),
         Err(RuleError::Refused(_))
     ));
-    let names: Vec<String> = view::inventory_entries(&g)
+    let names: Vec<String> = inventory_entries(&g)
         .unwrap()
         .into_iter()
         .map(|e| e.name)
@@ -494,7 +484,7 @@ fn items_seen_and_picked_up_are_counted() {
 #[test]
 fn wielding_changes_the_attack_and_armour_protects() {
     let (mut g, rules, hero) = arena(13);
-    let base = view::status(&g).unwrap();
+    let base = status(&g).unwrap();
     assert_eq!(base.attack, "hit 1-3 normal");
     let ag = g.query(hero, &AG).unwrap();
     let sword = give(&mut g, hero, "long sword");
@@ -502,28 +492,26 @@ fn wielding_changes_the_attack_and_armour_protects() {
     let plate = give(&mut g, hero, "plate mail");
     g = run(&g, &rules, Command::Wield(sword));
     g = run(&g, &rules, Command::Wield(mail));
-    let s = view::status(&g).unwrap();
+    let s = status(&g).unwrap();
     assert_eq!(s.attack, "hit 1-8 normal");
     assert_eq!(s.armour, 4);
     // Chain mail costs a point of agility.
     assert_eq!(g.query(hero, &AG).unwrap(), ag - 1);
     // Same slot: the old piece comes off.
     g = run(&g, &rules, Command::Wield(plate));
-    assert_eq!(view::status(&g).unwrap().armour, 7);
-    assert!(!g.is(mail, &alembic_content::alchemy::props::IS_WIELDED));
+    assert_eq!(status(&g).unwrap().armour, 7);
+    assert!(!g.is(mail, &alembic_content::alchemy::IS_WIELDED));
     g = run(&g, &rules, Command::Unwield(sword));
-    assert_eq!(view::status(&g).unwrap().attack, "hit 1-3 normal");
+    assert_eq!(status(&g).unwrap().attack, "hit 1-3 normal");
     // Fire armour resists fire (the original swapped fire and ice).
     let cloak = give(&mut g, hero, "fire cloak");
     g = run(&g, &rules, Command::Wield(cloak));
     assert_eq!(
-        g.query(hero, &alembic_content::alchemy::props::RES_FIRE)
-            .unwrap(),
+        g.query(hero, &alembic_content::alchemy::RES_FIRE).unwrap(),
         50
     );
     assert_eq!(
-        g.query(hero, &alembic_content::alchemy::props::RES_ICE)
-            .unwrap(),
+        g.query(hero, &alembic_content::alchemy::RES_ICE).unwrap(),
         0
     );
     let _ = SK;
@@ -558,13 +546,13 @@ fn stairs_depth_and_winning() {
     let (next, events) = act(&g, &rules, Command::Descend);
     g = next;
     assert_eq!(events.first(), Some(&Event::Descended { depth: 2 }));
-    assert_eq!(view::status(&g).unwrap().depth, 2);
-    assert_eq!(view::status(&g).unwrap().levels, 11);
+    assert_eq!(status(&g).unwrap().depth, 2);
+    assert_eq!(status(&g).unwrap().levels, 11);
     assert_eq!(g.var(&DEEPEST).unwrap(), 2);
     let (next, events) = act(&g, &rules, Command::Ascend);
     g = next;
     assert_eq!(events.first(), Some(&Event::Ascended { depth: 1 }));
-    assert_eq!(view::status(&g).unwrap().depth, 1);
+    assert_eq!(status(&g).unwrap().depth, 1);
     give(&mut g, hero, "the Philosopher's Stone");
     g = run(&g, &rules, Command::Move(Dir::West));
     let o = apply(&g, &rules, Command::Ascend).unwrap();
@@ -649,7 +637,7 @@ fn the_log_is_the_english_of_the_events_and_events_round_trip() {
     // what text makes of the command's events, and every event survives serde.
     let rules = alembic_content::alchemy::Rules::new().unwrap();
     let mut g = alembic_content::alchemy::new_game(4, &rules).unwrap();
-    let mut bot = alembic_content::alchemy::bot::Bot::new(4);
+    let mut bot = alembic_content::alchemy::Bot::new(4);
     let (mut commands, mut events_seen, mut lines_seen) = (0, 0, 0);
     while commands < 600 {
         let cmd = bot.choose(&g);
@@ -663,7 +651,7 @@ fn the_log_is_the_english_of_the_events_and_events_round_trip() {
             Err(e) => panic!("{e}"),
         };
         commands += 1;
-        let said = alembic_content::alchemy::text::all_lines(&o.game, &o.events);
+        let said = alembic_content::alchemy::all_lines(&o.game, &o.events);
         // The log keeps only its newest lines: compare the count, then the newest.
         let gained = usize::try_from(o.game.var(&MSG_COUNT).unwrap() - before).unwrap();
         assert_eq!(said.len(), gained, "turn {}: {:?}", g.turn(), o.events);

@@ -7,11 +7,10 @@
 mod common;
 
 use alembic::{Game, ThingId};
-use alembic_content::alchemy::props::NUMBER;
-use alembic_content::alchemy::rules::items::inventory;
-use alembic_content::alchemy::rules::stack::{number, split, stacks_with};
-use alembic_content::alchemy::rules::world::items_at as items_here;
-use alembic_content::alchemy::{Command, view};
+use alembic_content::alchemy::{
+    Command, NUMBER, inventory, inventory_entries, items_at as items_here, number, split,
+    stacks_with,
+};
 use common::{arena, at, give, messages, run};
 
 /// A stack of `n` items of `kind` lying at (x, y).
@@ -36,7 +35,7 @@ fn picking_up_look_alikes_makes_one_stack() {
         "{:?}",
         messages(&g)
     );
-    let entry = &view::inventory_entries(&g).unwrap()[0];
+    let entry = &inventory_entries(&g).unwrap()[0];
     assert_eq!(entry.count, 6);
     assert!(entry.name.starts_with("6 "), "{}", entry.name);
 }

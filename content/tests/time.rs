@@ -332,7 +332,7 @@ fn the_wizard_console_runs_recorded_commands_in_wizard_games_only() {
     let mut fe = TestFrontend::new(100, 30, keys);
     let _ = run(&mut fe, &mut a);
     let game = a.ctx().game().expect("game").clone();
-    assert_eq!(alchemy::view::status(&game).expect("status").depth, 3);
+    assert_eq!(alchemy::status(&game).expect("status").depth, 3);
     let shown = fe
         .frames()
         .iter()
@@ -406,7 +406,7 @@ fn a_practice_death_offers_to_rewind_and_rewinding_plays_on() {
         .expect("the death asked to rewind");
     assert!(fe.frames()[asked].contains_text("practice game"));
     let game = a.ctx().game().expect("the game goes on");
-    let status = alchemy::view::status(game).expect("status");
+    let status = alchemy::status(game).expect("status");
     let summary = alchemy::summary(game).expect("summary");
     assert_eq!(
         summary.outcome,

@@ -2,25 +2,18 @@
 //! value alone, and bad input gets a clear error.
 
 use alembic::{Dir, Game, HookCtx, Loc, Place, wizard::WizardCommands, wizard::WizardError};
-use alembic_content::alchemy::events::{self, Cause, Event};
-use alembic_content::alchemy::kinds::DamageType;
-use alembic_content::alchemy::props::{
-    GAME_OVER, HPS, HPS_MAX, IS_CREATURE, IS_IDENTIFIED, IS_POTION, IS_STAIRS_UP,
+use alembic_content::alchemy::{
+    self, Cause, Command, DamageType, Event, GAME_OVER, HPS, HPS_MAX, IS_CREATURE, IS_IDENTIFIED,
+    IS_POTION, IS_STAIRS_UP, Rules, Source, creature_at, damage, explored, hero, inventory,
+    level_box, status, take_events, tile_blocks, tile_dangerous, wizard_commands,
 };
-use alembic_content::alchemy::rules::combat::{self, Source};
-use alembic_content::alchemy::rules::items::inventory;
-use alembic_content::alchemy::rules::memory::explored;
-use alembic_content::alchemy::rules::world::{
-    creature_at, hero, level_box, tile_blocks, tile_dangerous,
-};
-use alembic_content::alchemy::{self, Command, Rules, view, wizard};
 
 type R = Result<(), Box<dyn std::error::Error>>;
 
 fn setup(seed: u64) -> Result<(Rules, Game, WizardCommands<Game>), Box<dyn std::error::Error>> {
     let rules = Rules::new()?;
     let game = alchemy::new_game(seed, &rules)?;
-    let cmds = wizard::commands(&rules)?;
+    let cmds = wizard_commands(&rules)?;
     Ok((rules, game, cmds))
 }
 
@@ -193,7 +186,7 @@ fn immortal_heroes_survive_deadly_damage() -> R {
     let (rules, g, cmds) = setup(9)?;
     let h = hero(&g)?;
     let mut mortal = g.clone();
-    combat::damage(
+    damage(
         &mut mortal,
         &mut HookCtx::new(rules.hooks()),
         h,
@@ -206,7 +199,7 @@ fn immortal_heroes_survive_deadly_damage() -> R {
     let (imm, _) = run(&cmds, &g, "immortal")?;
     let mut hit = imm.clone();
     let mut ctx = HookCtx::new(rules.hooks());
-    combat::damage(
+    damage(
         &mut hit,
         &mut ctx,
         h,
@@ -217,7 +210,7 @@ fn immortal_heroes_survive_deadly_damage() -> R {
     assert!(!hit.var(&GAME_OVER).unwrap_or(false));
     assert_eq!(hit.query(h, &HPS)?, 1);
     assert!(
-        events::take(&mut ctx)
+        take_events(&mut ctx)
             .iter()
             .any(|(_, e)| matches!(e, Event::RefusedToDie { who, .. } if who.id == h))
     );
@@ -225,7 +218,7 @@ fn immortal_heroes_survive_deadly_damage() -> R {
     // Toggled off, the hero is mortal again.
     let (again, _) = run(&cmds, &hit, "immortal")?;
     let mut dead = again.clone();
-    combat::damage(
+    damage(
         &mut dead,
         &mut HookCtx::new(rules.hooks()),
         h,
@@ -341,7 +334,7 @@ fn depth_moves_the_hero_onto_the_stairs_up() -> R {
     let (rules, g, cmds) = setup(14)?;
     for n in [1, 2, 6, 11, 3] {
         let (next, _) = run(&cmds, &g, &format!("depth {n}"))?;
-        assert_eq!(view::status(&next)?.depth, n);
+        assert_eq!(status(&next)?.depth, n);
         let at = hero_at(&next)?;
         let on_stairs = std::iter::once(at)
             .chain(at.neighbours8())
@@ -356,7 +349,7 @@ fn depth_moves_the_hero_onto_the_stairs_up() -> R {
             && n > 1
         {
             let up = alchemy::apply(&next, &rules, Command::Ascend).map_err(|e| e.to_string())?;
-            assert_eq!(view::status(&up.game)?.depth, n - 1);
+            assert_eq!(status(&up.game)?.depth, n - 1);
         }
     }
     Ok(())

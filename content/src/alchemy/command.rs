@@ -67,7 +67,7 @@ pub enum Command {
     Craft(RecipeId),
     /// Describe a location (free: no time passes, the game is unchanged).
     Look(Loc),
-    /// A wizard-mode console line (`depth 4`, `summon goblin`…; see [`super::wizard`]).
+    /// A wizard-mode console line (`depth 4`, `summon goblin`…; see [`wizard_commands`](super::wizard_commands)).
     /// Only a game started in wizard mode accepts it; it takes no game time. As a command it
     /// is recorded and replayed like any other.
     Wizard(String),

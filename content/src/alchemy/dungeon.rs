@@ -365,23 +365,15 @@ impl Reach {
     }
 }
 
-/// Whether a walker may cross `l` on the way somewhere: no wall, deep water or magma, and
-/// no blocking scenery other than doors (which open). Creatures do not count.
-#[must_use]
-pub fn walkable(game: &Game, l: Loc) -> bool {
-    if super::rules::world::tile_blocks(game, l) || super::rules::world::tile_dangerous(game, l) {
-        return false;
-    }
-    no_blocking_scenery(game, l)
-}
-
 fn no_blocking_scenery(game: &Game, l: Loc) -> bool {
     !game.things_at(l).iter().any(|&t| {
         game.is(t, &super::props::IS_BLOCKING) && !game.is(t, &IS_DOOR) && !game.is(t, &IS_CREATURE)
     })
 }
 
-/// [`walkable`] with a prepared tile table (for loops over many cells).
+/// Whether a walker may cross `l` on the way somewhere, with a prepared tile table (for
+/// loops over many cells): no wall, deep water or magma, and no blocking scenery other than
+/// doors (which open). Creatures do not count.
 #[must_use]
 pub fn walkable_with(table: &TileTable, game: &Game, l: Loc) -> bool {
     if table.blocks(game, l) || table.dangerous(game, l) {
@@ -391,7 +383,7 @@ pub fn walkable_with(table: &TileTable, game: &Game, l: Loc) -> bool {
 }
 
 /// Flood fill (4-way, matching the engine's no-corner-cutting moves) of level `from.z` from
-/// `from` over [`walkable`] cells. Θ(level cells).
+/// `from` over cells a walker may cross (see `walkable_with`). Θ(level cells).
 #[must_use]
 pub fn reachable(game: &Game, from: Loc) -> Reach {
     let area = level_box(from.z);

@@ -2,7 +2,20 @@
 //!
 //! A remake of the 2013 Clojure 7DRL on the `alembic` engine: the whole game is one
 //! persistent [`Game`] value; [`apply`] is the single pure funnel from a [`Command`] to the
-//! next value; [`view`] is what a user interface reads; [`save`] writes and reads it.
+//! next value; the view functions ([`status`], [`visible`], [`cell_view`], [`describe`]…)
+//! are what a user interface reads; [`save`] writes and reads it.
+//!
+//! # What is public
+//!
+//! The modules are private, in the shape of [`caves`](crate::caves): everything a test,
+//! bench, binary, frontend or example uses is re-exported here by name, in the one `pub use`
+//! list below, so an item nobody uses is dead code and the compiler says so. The list is
+//! flat: the property keys the tests read or set ([`HPS`], [`IS_HOSTILE`]…) sit beside the
+//! rules ([`damage`], [`add_effect`], [`hero`]…), the view, the text functions, the bot and
+//! the library, and every type those items expose is in it too (the crate warns on
+//! `unnameable_types`). A key or function a new user needs is added to the list, not reached
+//! through a module path. Two modules stay public because their namespace serves: [`save`]
+//! (`save::save`, `save::load`, like `caves::save`) and [`ui`], the screens.
 //!
 //! ```
 //! use alembic_content::alchemy::{self, Command, Rules};
@@ -14,34 +27,62 @@
 //!     Err(e) => panic!("{e}"),
 //! };
 //! assert_eq!(next.turn(), game.turn() + 1);
-//! assert_eq!(alchemy::view::status(&next)?.depth, 1);
+//! assert_eq!(alchemy::status(&next)?.depth, 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod bot;
-pub mod command;
-pub mod dungeon;
-pub mod error;
-pub mod events;
-pub mod hooks;
-pub mod kinds;
-pub mod library;
-pub mod props;
-pub mod rules;
+mod bot;
+mod command;
+mod dungeon;
+mod error;
+mod events;
+mod hooks;
+mod kinds;
+mod library;
+mod props;
+mod rules;
 pub mod save;
-pub mod text;
+mod text;
 pub mod ui;
-pub mod view;
-pub mod wizard;
+mod view;
+mod wizard;
 
 use alembic::{Error, Game};
 
+pub use bot::{Bot, Choice, PLAN, Reason, Situation, Tactic, TacticFn};
 pub use command::{Command, Outcome, apply};
+pub use dungeon::{Reach, reachable};
 pub use error::{Refusal, RuleError};
-pub use events::{Event, Noun};
+pub use events::{Cause, Cure, Event, Learned, Noun, Strike, take as take_events};
 pub use hooks::Rules;
-pub use kinds::{DataError, Fate};
-pub use view::{Summary, summary};
+pub use kinds::{DamageType, DataError, Fate, RecipeId, Slot, Stat};
+pub use library::{LibraryCounts, base_library, counts, names_with, randomise};
+pub use props::{
+    AG, APPEARANCE, ARMOUR, ATT_DAMAGE, AWAY_SINCE, BLOCK, CR, DEEPEST, DESTINATION, DROP_CHANCE,
+    DURATION, FAMILY, FOE, GAME_OVER, GIVES_EFFECT, HERO, HIT_EFFECT, HIT_EFFECT_CHANCE, HPS,
+    HPS_MAX, INV_LETTER, IS_CONFUSED, IS_CREATURE, IS_DOOR, IS_EXIT, IS_HOSTILE, IS_IDENTIFIED,
+    IS_ITEM, IS_OPEN, IS_POTION, IS_SCENERY, IS_STAIRS, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE,
+    IS_UNDEAD, IS_WIELDED, KILLS, LAST_SEEN, MSG_COUNT, NAME, NUMBER, OUTCOME, RECIPE, REGEN_ACC,
+    RES_FIRE, RES_ICE, RES_NORMAL, SK, SPEED, ST, TIME,
+};
+pub use rules::combat::{Source, attack, damage, die, expected_damage};
+pub use rules::doors::set_open;
+pub use rules::effects::{add_effect, effect_list};
+pub use rules::items::{identify, inventory};
+pub use rules::memory::{explored, remember};
+pub use rules::stack::{number, split, stacks_with};
+pub use rules::time::end_turn;
+pub use rules::world::{
+    LEVELS, STONE_LEVEL, creature_at, creatures_on_level, hero, hero_sees, hero_view, items_at,
+    level_box, tile_blocks, tile_dangerous,
+};
+pub use text::{a_name, all_lines, article, lines};
+pub use view::{
+    CellView, Description, Glyph, InventoryEntry, ItemKind, LegendEntry, Status, Summary,
+    cell_view, describe, hero_id, inventory_entries, legend, light_map, status, summary,
+    thing_glyph, tile_glyph, visible,
+};
+pub use wizard::commands as wizard_commands;
 
 /// A new game from `seed` in the given modes (as a recording's header lists them): in
 /// `wizard` mode the game accepts [`Command::Wizard`] lines. Other modes (`practice`) change

@@ -148,31 +148,6 @@ pub fn third_person(verb: &str) -> String {
     format!("{conj}{rest}")
 }
 
-/// The verb agreeing with `subject`: "you bite" / "the rat bites".
-#[must_use]
-pub fn verb_for(game: &Game, subject: ThingId, verb: &str) -> String {
-    if game.is(subject, &IS_HERO) {
-        match verb {
-            "be" => "are".to_string(),
-            v => v.to_string(),
-        }
-    } else {
-        third_person(verb)
-    }
-}
-
-/// "The rat bites you." from subject, verb and the rest: `sentence(g, rat, "bite", "you")`.
-pub fn sentence(game: &Game, subject: ThingId, verb: &str, rest: &str) -> Result<String, Error> {
-    let s = the_name(game, subject)?;
-    let v = verb_for(game, subject, verb);
-    let body = if rest.is_empty() {
-        format!("{s} {v}")
-    } else {
-        format!("{s} {v} {rest}")
-    };
-    Ok(format!("{}.", capitalise(&body)))
-}
-
 /// Upper-case the first letter.
 #[must_use]
 pub fn capitalise(s: &str) -> String {

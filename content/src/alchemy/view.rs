@@ -490,19 +490,6 @@ pub fn recent_messages(game: &Game, n: usize) -> Vec<String> {
     last
 }
 
-/// Every remembered or visible cell of the hero's level, for a full-map screen.
-pub fn level_cells(game: &Game) -> Result<Vec<(Loc, CellView)>, Error> {
-    let view = visible(game)?;
-    let z = game.location(hero_id(game)?)?.z;
-    let mut out = Vec::new();
-    for l in level_box(z).iter() {
-        if let Some(c) = cell_view(game, &view, l)? {
-            out.push((l, c));
-        }
-    }
-    Ok(out)
-}
-
 // ---------------------------------------------------------------------------------------------
 // Descriptions
 

@@ -6,13 +6,13 @@
 //! [`WizardCommands::run`] with the line typed and swaps in the returned game.
 //!
 //! ```
-//! use alembic_content::alchemy::{self, Rules, wizard};
+//! use alembic_content::alchemy::{self, Rules};
 //! let rules = Rules::new()?;
 //! let game = alchemy::new_game(3, &rules)?;
-//! let cmds = wizard::commands(&rules)?;
+//! let cmds = alchemy::wizard_commands(&rules)?;
 //! let out = cmds.run(&game, "depth 4")?;
-//! assert_eq!(alchemy::view::status(&out.state)?.depth, 4);
-//! assert_eq!(alchemy::view::status(&game)?.depth, 1); // the old game is unchanged
+//! assert_eq!(alchemy::status(&out.state)?.depth, 4);
+//! assert_eq!(alchemy::status(&game)?.depth, 1); // the old game is unchanged
 //! assert!(cmds.run(&game, "depth 12").is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -4,9 +4,9 @@
 #![allow(dead_code)]
 
 use alembic::{Game, HookCtx, Loc, LocBox, Place, ThingId};
-use alembic_content::alchemy::props::{HERO, IS_WIELDED};
-use alembic_content::alchemy::rules::world::hero_view;
-use alembic_content::alchemy::{Command, Event, Rules, apply, library, rules};
+use alembic_content::alchemy::{
+    Command, Event, HERO, IS_WIELDED, Rules, apply, base_library, hero_view, randomise, remember,
+};
 
 /// Level of the arena.
 pub const Z: i32 = -1;
@@ -15,8 +15,8 @@ pub const Z: i32 = -1;
 pub fn arena(seed: u64) -> (Game, Rules, ThingId) {
     let rules = Rules::new().expect("rules");
     let mut game = Game::new(seed);
-    let mut lib = library::base_library().expect("library");
-    library::randomise(&mut lib, game.rng()).expect("randomise");
+    let mut lib = base_library().expect("library");
+    randomise(&mut lib, game.rng()).expect("randomise");
     game = game.with_library(lib);
     let wall = game.library().tile_id("wall").unwrap();
     let floor = game.library().tile_id("floor").unwrap();
@@ -33,7 +33,7 @@ pub fn arena(seed: u64) -> (Game, Rules, ThingId) {
         .unwrap();
     game.set_var_mut(&HERO, hero);
     let view = hero_view(&game).unwrap();
-    rules::memory::remember(&mut game, &view);
+    remember(&mut game, &view);
     (game, rules, hero)
 }
 

@@ -1,9 +1,7 @@
 //! Combat: skill against dodge, skill against block, critical hits, damage types with
 //! resistances and armour, on-hit effects, death (immortals excepted) and drops.
 
-use alembic::{
-    Error, Game, HookCtx, Place, ThingId, hook::HookCall, hook::ON_DEATH, library::IS_CONTAINER,
-};
+use alembic::{Error, Game, HookCtx, Place, ThingId, hook::HookCall, hook::ON_DEATH};
 
 use super::effects::add_effect;
 use super::world::hero_sees;
@@ -11,8 +9,8 @@ use crate::alchemy::events::{Cause, Event, Noun, Strike, emit};
 use crate::alchemy::kinds::DamageType;
 use crate::alchemy::props::{
     AG, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, BLOCK, DROP_CHANCE, FOE, GAME_OVER, HIT_EFFECT,
-    HIT_EFFECT_CHANCE, HPS, HPS_MAX, IS_CREATURE, IS_EFFECT, IS_HERO, IS_IMMORTAL, IS_INVINCIBLE,
-    IS_ITEM, IS_WIELDED, KILLS, OUTCOME, SK, ST,
+    HIT_EFFECT_CHANCE, HPS, HPS_MAX, IS_CREATURE, IS_HERO, IS_IMMORTAL, IS_INVINCIBLE, IS_ITEM,
+    IS_WIELDED, KILLS, OUTCOME, SK, ST,
 };
 
 /// Who or what did the damage (for events, kills and the cause of death).
@@ -276,10 +274,4 @@ pub fn die(
     }
     game.remove_thing_mut(victim)?;
     Ok(())
-}
-
-/// Whether `t` is a live creature that can be hit.
-#[must_use]
-pub fn is_target(game: &Game, t: ThingId) -> bool {
-    game.is(t, &IS_CREATURE) && !game.is(t, &IS_EFFECT) && game.is(t, &IS_CONTAINER)
 }

@@ -594,9 +594,3 @@ pub fn craft(
     );
     Ok(ACTION * 3)
 }
-
-/// Whether `item` is a kind of thing that can be picked up.
-#[must_use]
-pub fn is_item(game: &Game, item: ThingId) -> bool {
-    game.is(item, &IS_ITEM)
-}
