@@ -2,9 +2,11 @@
 //! [`AlchemyCtx`]. Pure: it draws into [`alembic_ui::Frame`]s and reacts to [`alembic_ui::Input`]s;
 //! the only I/O is the save file, through [`crate::alchemy::save`].
 //!
-//! Screens: [`start`] (new game, seed, continue, help, quit), [`play`] (map, messages,
-//! status, every command key), and the prompts in [`prompts`] (item lists, crafting,
-//! direction, look/target cursor, the end-of-game summary).
+//! Screens: the start screen (new game, seed, continue, help, quit), [`play`] (map, messages,
+//! status, every command key), and the prompts (item lists, crafting, direction, look/target
+//! cursor, the end-of-game summary). The public modules are the namespaces tests and tools
+//! reach into ([`keymap`], [`travel`], [`morgue`], [`record`], [`replay`]); the other screens
+//! are private.
 //!
 //! ```
 //! use alembic_ui::{Input, TestFrontend, run};
@@ -20,13 +22,13 @@ pub mod keymap;
 mod map;
 pub mod morgue;
 pub mod play;
-pub mod prompts;
+mod prompts;
 pub mod record;
 pub mod replay;
-pub mod start;
+mod start;
 mod status;
 pub mod travel;
-pub mod wizard;
+mod wizard;
 
 use std::path::{Path, PathBuf};
 
