@@ -223,52 +223,34 @@ impl Slot {
     }
 }
 
-/// Stored by name (a text value), so saves read "fire", not a number; an unknown name reads
-/// as the wrong type, which the engine reports.
-impl PropType for DamageType {
-    const KIND: ValueKind = ValueKind::Text;
-    fn into_value(self) -> Value {
-        Value::Text(Arc::from(self.name()))
-    }
-    fn from_value(v: &Value) -> Option<Self> {
-        match v {
-            Value::Text(t) => DamageType::ALL.into_iter().find(|d| d.name() == &**t),
-            _ => None,
+/// A [`PropType`] stored as text through one of the type's naming methods (`name`, `code`), so
+/// saves read "fire", not a number; a text that names no value of the type reads as the wrong
+/// type, which the engine reports. The type needs an `ALL` array of its values.
+macro_rules! stored_as_text {
+    ($t:ty, $key:ident) => {
+        impl PropType for $t {
+            const KIND: ValueKind = ValueKind::Text;
+            fn into_value(self) -> Value {
+                Value::Text(Arc::from(self.$key()))
+            }
+            fn from_value(v: &Value) -> Option<Self> {
+                match v {
+                    Value::Text(t) => <$t>::ALL.into_iter().find(|x| x.$key() == &**t),
+                    _ => None,
+                }
+            }
         }
-    }
+    };
 }
+
+// Damage types and wield slots by name ("fire", "off-hand"), stats by code ("SK").
+stored_as_text!(DamageType, name);
+stored_as_text!(Stat, code);
+stored_as_text!(Slot, name);
 
 impl std::fmt::Display for DamageType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-/// Stored by its two-letter code ("SK"), like [`DamageType`].
-impl PropType for Stat {
-    const KIND: ValueKind = ValueKind::Text;
-    fn into_value(self) -> Value {
-        Value::Text(Arc::from(self.code()))
-    }
-    fn from_value(v: &Value) -> Option<Self> {
-        match v {
-            Value::Text(t) => Stat::ALL.into_iter().find(|s| s.code() == &**t),
-            _ => None,
-        }
-    }
-}
-
-/// Stored by name, like [`DamageType`].
-impl PropType for Slot {
-    const KIND: ValueKind = ValueKind::Text;
-    fn into_value(self) -> Value {
-        Value::Text(Arc::from(self.name()))
-    }
-    fn from_value(v: &Value) -> Option<Self> {
-        match v {
-            Value::Text(t) => Slot::ALL.into_iter().find(|s| s.name() == &**t),
-            _ => None,
-        }
     }
 }
 
