@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Run every benchmark of alembic-benches once and regenerate the table in
-# benches/README.md (date, load average, command, each bar against its same-run
-# baseline, and which bars are met).
+# Run every benchmark of alembic-benches once, then whole bot games per CPU second
+# (scripts/bot-rate.py), and regenerate the table in benches/README.md (date, load
+# average, command, each bar against its same-run baseline, and which bars are met).
 #
 #   scripts/bench-table.sh            # --measurement-time 3
 #   MEASURE=2 scripts/bench-table.sh  # shorter
@@ -17,9 +17,12 @@ cargo bench -p alembic-benches --no-run
 since="$(date +%s)"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 $cmd 2>&1 | tee "$log"
+# Whole bot games per CPU second (a release build of the headless runner).
+cargo build --release -p alembic-content --bin alembic-sim
+python3 scripts/bot-rate.py --sim "$target/release/alembic-sim" 2>&1 | tee -a "$log"
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 python3 scripts/bench-table.py \
   --criterion "$target/criterion" --log "$log" --since "$since" \
-  --readme benches/README.md --cmd "$cmd" \
+  --readme benches/README.md --summary README.md --cmd "$cmd" \
   --date "$(date -u '+%Y-%m-%d %H:%M UTC')" \
   --load "$load_before at the start, $load_after at the end (1, 5, 15 min; $(nproc) cores)"
