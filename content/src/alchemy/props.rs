@@ -120,8 +120,9 @@ pub const CR: Prop<i32> = Prop::with_default("CR", 5);
 pub const HPS: Prop<i32> = Prop::with_default("hps", 1);
 /// Maximum hit points.
 pub const HPS_MAX: Prop<i32> = Prop::with_default("hps_max", 1);
-/// Speed: 100 is normal; an action of cost c takes 100·c/speed time.
-pub const SPEED: Prop<i32> = Prop::with_default("speed", 100);
+/// Speed: the engine scheduler's own key (100 is normal; an action of cost c takes
+/// 100·c/speed time), so the rules and the scheduler read one property.
+pub use alembic::schedule::SPEED;
 /// Armour: absorbs up to this much physical damage per hit.
 pub const ARMOUR: Prop<i32> = Prop::with_default("armour", 0);
 /// Extra chance to block (shields), added to the defender's block skill.
