@@ -278,15 +278,7 @@ impl Screen<DemoWorld> for PlayScreen {
 
     fn render(&mut self, w: &DemoWorld, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
-        fill(
-            frame,
-            area,
-            Cell {
-                ch: ' ',
-                fg: p.text,
-                bg: p.bg,
-            },
-        );
+        fill(frame, area, Cell::blank(p.text, p.bg));
         let (msgs, rest) = area.split_top(2);
         let (map, status) = rest.split_bottom(1);
         draw_message_log(frame, msgs, &p, &w.messages, 0);
@@ -296,15 +288,7 @@ impl Screen<DemoWorld> for PlayScreen {
             w.seed, w.turns, w.hero.0, w.hero.1
         );
         let bar = Rgb::new(30, 28, 40);
-        fill(
-            frame,
-            status,
-            Cell {
-                ch: ' ',
-                fg: p.text,
-                bg: bar,
-            },
-        );
+        fill(frame, status, Cell::blank(p.text, bar));
         put_clipped(frame, status, status.x, status.y, &left, p.text, bar);
         let right = "? help  i pockets  m messages  Q quit ";
         let rx = status

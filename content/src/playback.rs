@@ -241,15 +241,7 @@ impl Playback {
             self.commands()
         );
         let bar = Rect::new(area.x, area.y, area.width, 1);
-        fill(
-            frame,
-            bar,
-            Cell {
-                ch: ' ',
-                fg: Rgb::BLACK,
-                bg,
-            },
-        );
+        fill(frame, bar, Cell::blank(Rgb::BLACK, bg));
         put_clipped(frame, bar, area.x, area.y, &line, Rgb::BLACK, bg);
     }
 }

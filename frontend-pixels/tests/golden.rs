@@ -21,11 +21,7 @@ fn sample() -> Frame {
     let mut f = Frame::new(24, 6);
     let text = Rgb::new(220, 220, 210);
     let bg = Rgb::new(12, 10, 20);
-    f.clear(Cell {
-        ch: ' ',
-        fg: text,
-        bg,
-    });
+    f.clear(Cell::blank(text, bg));
     f.put_str(0, 0, "┌──────┐ Alembic @ g!", text, bg);
     f.put_str(0, 1, "│ HP 9 │ ░▒▓█ ≈~#.", Rgb::new(110, 220, 110), bg);
     f.put_str(

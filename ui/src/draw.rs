@@ -151,11 +151,7 @@ pub fn fill(frame: &mut Frame, area: Rect, cell: Cell) {
 /// Draw a single-line box around `area` (border on its edge), fill the inside with the
 /// palette background and put `title`, if any, in the top border. Returns the inside.
 pub fn draw_box(frame: &mut Frame, area: Rect, palette: &Palette, title: Option<&str>) -> Rect {
-    let blank = Cell {
-        ch: ' ',
-        fg: palette.text,
-        bg: palette.bg,
-    };
+    let blank = Cell::blank(palette.text, palette.bg);
     fill(frame, area, blank);
     if area.width < 2 || area.height < 2 {
         return Rect::new(area.x, area.y, 0, 0);

@@ -17,13 +17,24 @@ pub struct Cell {
     pub bg: Rgb,
 }
 
+impl Cell {
+    /// A space in these colours: what clearing an area or filling a bar draws.
+    ///
+    /// ```
+    /// use alembic::Rgb;
+    /// use alembic_ui::Cell;
+    /// let c = Cell::blank(Rgb::WHITE, Rgb::BLACK);
+    /// assert_eq!((c.ch, c.bg), (' ', Rgb::BLACK));
+    /// ```
+    #[must_use]
+    pub const fn blank(fg: Rgb, bg: Rgb) -> Self {
+        Cell { ch: ' ', fg, bg }
+    }
+}
+
 impl Default for Cell {
     fn default() -> Self {
-        Cell {
-            ch: ' ',
-            fg: Rgb::new(200, 200, 200),
-            bg: Rgb::BLACK,
-        }
+        Cell::blank(Rgb::new(200, 200, 200), Rgb::BLACK)
     }
 }
 

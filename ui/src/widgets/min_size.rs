@@ -9,11 +9,7 @@ use crate::input::Input;
 /// Draw the "too small" screen: the current size and the size needed, centred and wrapped.
 pub fn draw_too_small(frame: &mut Frame, min_width: u16, min_height: u16, what: &str) {
     let p = Palette::DEFAULT;
-    frame.clear(Cell {
-        ch: ' ',
-        fg: p.text,
-        bg: p.bg,
-    });
+    frame.clear(Cell::blank(p.text, p.bg));
     let area = Rect::of_frame(frame);
     let (w, h) = (frame.width(), frame.height());
     let text =

@@ -285,11 +285,7 @@ pub fn health_colour(hp: i32, max: i32) -> Rgb {
 // Drawing
 
 pub(super) fn blank(bg: Rgb) -> Cell {
-    Cell {
-        ch: ' ',
-        fg: PALETTE.text,
-        bg,
-    }
+    Cell::blank(PALETTE.text, bg)
 }
 
 /// Draw the map of `ctx`'s game into `view`.

@@ -692,15 +692,7 @@ impl Screen<AlchemyCtx> for EndScreen {
     type Reply = Infallible;
 
     fn render(&mut self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
-        fill(
-            frame,
-            area,
-            Cell {
-                ch: ' ',
-                fg: PALETTE.text,
-                bg: PALETTE.bg,
-            },
-        );
+        fill(frame, area, Cell::blank(PALETTE.text, PALETTE.bg));
         let title = if self.won { "Victory!" } else { "You died" };
         let inside = draw_box(frame, area, &PALETTE, Some(title));
         if inside.is_empty() {

@@ -180,15 +180,7 @@ impl Screen<AlchemyCtx> for StartScreen {
     type Reply = StartReply;
 
     fn render(&mut self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
-        fill(
-            frame,
-            area,
-            Cell {
-                ch: ' ',
-                fg: PALETTE.text,
-                bg: PALETTE.bg,
-            },
-        );
+        fill(frame, area, Cell::blank(PALETTE.text, PALETTE.bg));
         let menu = self.menu();
         // Roomy: art and double spacing; a 25-row window: art, single spacing; less: no art.
         // The score table (heading, column line, at least three games) takes the room it

@@ -81,15 +81,7 @@ impl Screen<AlchemyCtx> for WizardConsole {
     fn render(&mut self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
         let h = (area.height / 2).max(6).min(area.height);
         let r = Rect::new(area.x, area.bottom().saturating_sub(h), area.width, h);
-        fill(
-            frame,
-            r,
-            alembic_ui::Cell {
-                ch: ' ',
-                fg: PALETTE.text,
-                bg: PALETTE.bg,
-            },
-        );
+        fill(frame, r, alembic_ui::Cell::blank(PALETTE.text, PALETTE.bg));
         let inside = draw_box(
             frame,
             r,

@@ -321,15 +321,7 @@ impl Screen<CavesUi> for StartScreen {
 
     fn render(&mut self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
-        fill(
-            frame,
-            area,
-            Cell {
-                ch: ' ',
-                fg: p.text,
-                bg: BG,
-            },
-        );
+        fill(frame, area, Cell::blank(p.text, BG));
         let top = area.y + area.height.saturating_sub(TITLE.len() as u16 + 4) / 2;
         for (i, line) in TITLE.iter().enumerate() {
             let fg = if i == 0 { p.accent } else { p.text };
@@ -455,11 +447,7 @@ impl PlayScreen {
     }
 
     fn cell_at(g: &Game, l: Loc, in_view: bool, regions: Option<&Regions>) -> Cell {
-        let blank = Cell {
-            ch: ' ',
-            fg: BG,
-            bg: BG,
-        };
+        let blank = Cell::blank(BG, BG);
         if !(0..WIDTH).contains(&l.x) || !(0..HEIGHT).contains(&l.y) {
             return blank;
         }
@@ -497,15 +485,7 @@ impl PlayScreen {
     fn draw_status(ui: &CavesUi, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
         let bar = Rgb::new(30, 26, 22);
-        fill(
-            frame,
-            area,
-            Cell {
-                ch: ' ',
-                fg: p.text,
-                bg: bar,
-            },
-        );
+        fill(frame, area, Cell::blank(p.text, bar));
         let left = match status(&ui.game) {
             Ok(s) => {
                 let mut t = format!(
@@ -547,15 +527,7 @@ impl Screen<CavesUi> for PlayScreen {
 
     fn render(&mut self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
-        fill(
-            frame,
-            area,
-            Cell {
-                ch: ' ',
-                fg: p.text,
-                bg: BG,
-            },
-        );
+        fill(frame, area, Cell::blank(p.text, BG));
         let (msgs, rest) = area.split_top(3);
         let (map, bar) = rest.split_bottom(1);
         // The last messages, bright if said during the last turn, dim if older.
