@@ -49,9 +49,10 @@ pub use input::{
 };
 pub use screen::{Farewell, Pushed, Replacement, Screen, ScreenStack, Title, Transition};
 pub use widgets::{
-    CURSOR_JUMP, Confirm, CursorEvent, ItemList, ListEntry, MessageLog, MessageLogScreen, MinSize,
-    ScrollState, StatefulWidget, TargetCursor, TargetState, TextScreen, TextView, draw_item_list,
-    draw_message_log, draw_too_small, fade_for_age, item_letter, page_count,
+    CURSOR_JUMP, Confirm, CursorEvent, ItemList, LineEvent, LineInput, ListEntry, MessageLog,
+    MessageLogScreen, MinSize, ScrollState, StatefulWidget, TargetCursor, TargetState, TextScreen,
+    TextView, draw_item_list, draw_message_log, draw_too_small, fade_for_age, item_letter,
+    page_count,
 };
 
 /// The README's code blocks, compiled and run as doc tests (the engine cannot: its README

@@ -15,6 +15,7 @@
 //! | `message_log.rs` | [`MessageLog`], newest at the bottom, older faded | [`MessageLogScreen`] (`()`) |
 //! | `target.rs` | [`TargetCursor`], a cursor over a map with marks to cycle through | — (games wrap it) |
 //! | `scroll.rs` | [`ScrollState`], shared by the scrolling widgets | — |
+//! | `line_input.rs` | [`LineInput`], a one-line text field's state and key editing | — (prompts wrap it) |
 //! | `min_size.rs` | [`draw_too_small`] | [`MinSize`], an [`App`](crate::App) wrapper |
 
 use crate::draw::Rect;
@@ -22,6 +23,7 @@ use crate::frame::Frame;
 
 mod confirm;
 mod item_list;
+mod line_input;
 mod message_log;
 mod min_size;
 mod scroll;
@@ -30,6 +32,7 @@ mod text;
 
 pub use confirm::Confirm;
 pub use item_list::{ItemList, ListEntry, draw_item_list, item_letter, page_count};
+pub use line_input::{LineEvent, LineInput};
 pub use message_log::{MessageLog, MessageLogScreen, draw_message_log, fade_for_age};
 pub use min_size::{MinSize, draw_too_small};
 pub use scroll::ScrollState;

@@ -5,9 +5,9 @@ use std::convert::Infallible;
 
 use alembic::{Dir, Loc, Rgb};
 use alembic_ui::{
-    Cell, CursorEvent, Frame, Input, Key, Rect, Screen, StatefulWidget, TargetCursor, TargetState,
-    TextScreen, Transition, direction_key, draw_box, fill, is_cancel, plain_key, put_centred,
-    put_clipped, wrap_text,
+    Cell, CursorEvent, Frame, Input, Key, LineEvent, LineInput, Rect, Screen, StatefulWidget,
+    TargetCursor, TargetState, TextScreen, Transition, direction_key, draw_box, fill, is_cancel,
+    plain_key, put_centred, put_clipped, wrap_text,
 };
 
 use super::colours::{self, PALETTE};
@@ -226,7 +226,7 @@ impl Screen<AlchemyCtx> for DirectionPrompt {
 pub struct CountPrompt {
     prompt: String,
     max: u32,
-    typed: String,
+    typed: LineInput,
 }
 
 impl CountPrompt {
@@ -236,7 +236,7 @@ impl CountPrompt {
         CountPrompt {
             prompt: prompt.into(),
             max: max.max(1),
-            typed: String::new(),
+            typed: LineInput::digits(6),
         }
     }
 
@@ -244,6 +244,7 @@ impl CountPrompt {
     #[must_use]
     pub fn count(&self) -> u32 {
         self.typed
+            .text()
             .parse::<u32>()
             .map_or(self.max, |n| n.clamp(1, self.max))
     }
@@ -254,7 +255,7 @@ impl Screen<AlchemyCtx> for CountPrompt {
     type Reply = Infallible;
 
     fn render(&mut self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
-        let line = format!("{} (1-{}): {}_", self.prompt, self.max, self.typed);
+        let line = format!("{} (1-{}): {}_", self.prompt, self.max, self.typed.text());
         let hint = "digits, then Enter (Enter alone: all); Esc cancels";
         let w = line.chars().count().max(hint.chars().count()) + 4;
         let inside = draw_box(frame, area.centred(w as u16, 4), &PALETTE, None);
@@ -266,17 +267,9 @@ impl Screen<AlchemyCtx> for CountPrompt {
         if is_cancel(&input) {
             return Transition::Pop(None);
         }
-        match plain_key(&input) {
-            Some(Key::Enter) => Transition::Pop(Some(self.count() as usize)),
-            Some(Key::Backspace) => {
-                self.typed.pop();
-                Transition::Stay
-            }
-            Some(Key::Char(c)) if c.is_ascii_digit() && self.typed.len() < 6 => {
-                self.typed.push(c);
-                Transition::Stay
-            }
-            _ => Transition::Stay,
+        match self.typed.handle(&input) {
+            LineEvent::Enter => Transition::Pop(Some(self.count() as usize)),
+            LineEvent::Edited | LineEvent::Ignored => Transition::Stay,
         }
     }
 

@@ -5,8 +5,8 @@ use std::convert::Infallible;
 
 use alembic::Rgb;
 use alembic_ui::{
-    Cell, Frame, Input, Key, Rect, Screen, TextScreen, Transition, draw_box, fill, is_cancel,
-    plain_key, put_centred, put_clipped,
+    Cell, Frame, Input, Key, LineEvent, LineInput, Rect, Screen, TextScreen, Transition, draw_box,
+    fill, is_cancel, plain_key, put_centred, put_clipped,
 };
 
 use super::colours::{self, PALETTE};
@@ -340,9 +340,17 @@ impl Screen<AlchemyCtx> for StartScreen {
 
 /// Type a seed: digits (or any word, which is hashed). Pops `Some(text)` on Enter, `None`
 /// on Esc.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct SeedPrompt {
-    text: String,
+    text: LineInput,
+}
+
+impl Default for SeedPrompt {
+    fn default() -> Self {
+        SeedPrompt {
+            text: LineInput::new(30),
+        }
+    }
 }
 
 impl Screen<AlchemyCtx> for SeedPrompt {
@@ -368,7 +376,7 @@ impl Screen<AlchemyCtx> for SeedPrompt {
             PALETTE.text,
             PALETTE.bg,
         );
-        let shown = format!("> {}_", self.text);
+        let shown = format!("> {}_", self.text.text());
         put_clipped(
             frame,
             inside,
@@ -392,17 +400,9 @@ impl Screen<AlchemyCtx> for SeedPrompt {
         if is_cancel(&input) {
             return Transition::Pop(None);
         }
-        match plain_key(&input) {
-            Some(Key::Enter) if !self.text.trim().is_empty() => {
-                Transition::Pop(Some(std::mem::take(&mut self.text)))
-            }
-            Some(Key::Backspace) => {
-                self.text.pop();
-                Transition::Stay
-            }
-            Some(Key::Char(c)) if !c.is_control() && self.text.chars().count() < 30 => {
-                self.text.push(c);
-                Transition::Stay
+        match self.text.handle(&input) {
+            LineEvent::Enter if !self.text.text().trim().is_empty() => {
+                Transition::Pop(Some(self.text.take()))
             }
             _ => Transition::Stay,
         }

@@ -8,7 +8,9 @@
 
 use std::convert::Infallible;
 
-use alembic_ui::{Frame, Input, Key, Rect, Screen, Transition, draw_box, fill, put_clipped};
+use alembic_ui::{
+    Frame, Input, Key, LineInput, Rect, Screen, Transition, draw_box, fill, put_clipped,
+};
 
 use super::colours::{self, PALETTE};
 use super::{AlchemyCtx, LogLine};
@@ -18,10 +20,16 @@ use crate::alchemy::{Command, wizard};
 const KEEP: usize = 200;
 
 /// The console.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct WizardConsole {
-    input: String,
+    input: LineInput,
     lines: Vec<String>,
+}
+
+impl Default for WizardConsole {
+    fn default() -> Self {
+        WizardConsole::new()
+    }
 }
 
 impl WizardConsole {
@@ -29,7 +37,7 @@ impl WizardConsole {
     #[must_use]
     pub fn new() -> Self {
         WizardConsole {
-            input: String::new(),
+            input: LineInput::new(200),
             lines: vec!["Wizard mode. Type help for the commands; Tab completes.".to_owned()],
         }
     }
@@ -44,10 +52,10 @@ impl WizardConsole {
         let (Some(game), Ok(cmds)) = (ctx.game(), wizard::commands(ctx.rules())) else {
             return;
         };
-        let options = cmds.complete(game, &self.input);
+        let options = cmds.complete(game, self.input.text());
         match options.as_slice() {
-            [] => self.say(format!("Nothing completes {:?}.", self.input)),
-            [one] => self.input.clone_from(one),
+            [] => self.say(format!("Nothing completes {:?}.", self.input.text())),
+            [one] => self.input.set_text(one),
             many => {
                 // The longest common prefix, then the list.
                 let first = &many[0];
@@ -59,8 +67,8 @@ impl WizardConsole {
                         .last()
                         .map_or(0, |((i, a), _)| (i + a.len_utf8()).min(n))
                 });
-                if common > self.input.len() {
-                    self.input = first[..common].to_owned();
+                if common > self.input.text().len() {
+                    self.input.set_text(&first[..common]);
                 }
                 let shown: Vec<&str> = many.iter().take(12).map(String::as_str).collect();
                 let more = if many.len() > 12 {
@@ -104,7 +112,7 @@ impl Screen<AlchemyCtx> for WizardConsole {
                 PALETTE.bg,
             );
         }
-        let prompt = format!("> {}_", self.input);
+        let prompt = format!("> {}_", self.input.text());
         put_clipped(
             frame,
             inside,
@@ -125,12 +133,9 @@ impl Screen<AlchemyCtx> for WizardConsole {
         }
         match key {
             Key::Esc => return Transition::Pop(()),
-            Key::Backspace => {
-                self.input.pop();
-            }
             Key::Tab => self.complete(ctx),
             Key::Enter => {
-                let line = std::mem::take(&mut self.input);
+                let line = self.input.take();
                 if line.trim().is_empty() {
                     return Transition::Stay;
                 }
@@ -148,10 +153,9 @@ impl Screen<AlchemyCtx> for WizardConsole {
                     return Transition::Pop(());
                 }
             }
-            Key::Char(c) if !c.is_control() && self.input.chars().count() < 200 => {
-                self.input.push(c);
+            _ => {
+                self.input.handle(&input);
             }
-            _ => {}
         }
         Transition::Stay
     }
