@@ -1,0 +1,51 @@
+//! Recorded games kept in the repository replay bit for bit: every checkpoint's state hash
+//! (one every 100 commands and one at the end) matches the hash the game had when it was
+//! recorded. A change that alters behaviour or the state hash fails here; a deliberate one
+//! re-records these files and says why in its commit.
+//!
+//! Recorded on 2026-11-23 from `caad93e` (before the third performance pass) with
+//! `alembic-sim --game alchemy --seed 4 --turns 3000 --record F` and
+//! `alembic-sim --game caves --seed 1 --turns 1000 --record F` (release builds; the Caves
+//! hero dies on turn 439).
+
+use std::path::PathBuf;
+
+use alembic_content::sim;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("fixtures")
+        .join(name)
+}
+
+/// Verify a recording and check the final hash it was recorded with.
+fn replays(game: &str, file: &str, turns: u64, final_hash: &str) {
+    let report = sim::find(game)
+        .expect("a known game")
+        .verify(&fixture(file))
+        .unwrap_or_else(|e| panic!("{file} no longer replays: {e}"));
+    assert!(report.verified);
+    assert_eq!(report.turns, turns, "{file}");
+    // One at the start, one every 100 commands, one at the end.
+    assert!(
+        report.checkpoints as u64 > turns / 100,
+        "{file}: {report:?}"
+    );
+    assert_eq!(report.final_hash, final_hash, "{file}");
+}
+
+#[test]
+fn alchemy_seed_4_replays_with_its_recorded_hashes() {
+    replays(
+        "alchemy",
+        "alchemy-seed4-3000.replay",
+        3000,
+        "4bdde43574a39b7a",
+    );
+}
+
+#[test]
+fn caves_seed_1_replays_to_its_death_with_its_recorded_hashes() {
+    replays("caves", "caves-seed1-1000.replay", 439, "6003a13a9921f8ed");
+}
