@@ -47,9 +47,9 @@ pub(crate) struct Chunk<T> {
 /// - [`get`](Grid::get): Θ(1) through the directory (once
 ///   [`build_directory_mut`](Grid::build_directory_mut) built it: Θ(chunks)), else Θ(h)
 ///   pointer hops. With a flat copy of the cells (a compact grid such as the terrain) a read
-///   is three subtractions, two multiplications, three comparisons folded into conditional
-///   moves and one load, with no branch: in a loop over a row the level and row checks are
-///   hoisted, leaving one comparison per cell besides the load;
+///   is three subtractions, two multiplications, the row and level checks, the x check and
+///   one load; in a loop along a row the row is sliced once, leaving one comparison per cell
+///   besides the load;
 /// - [`set`](Grid::set) (persistent): Θ(h) — copies one 256-cell chunk and h small nodes,
 ///   each taking a reference to its (at most 7) other children; dropping the new value
 ///   releases them again;
@@ -122,10 +122,10 @@ impl<T: Clone> Directory<T> {
 /// `Vec` indexed by location: what a compact grid that is read far more than it is written
 /// (the game's terrain) reads through.
 ///
-/// A read is three subtractions, two comparisons and the slice's bounds check, which is also
-/// the level check: with `dx < width` and `dy < height`, the index
-/// `dz · plane + dy · width + dx` is below the cell count exactly when `dz` is below the
-/// number of levels (no overflow: `plane` ≤ 2³², so every index fits in a `u64`).
+/// A read is three subtractions, the row check `dy < height`, the slicing of the row
+/// (`dz · plane + dy · width`, `width` cells), whose bounds check is also the level check (it
+/// is in bounds exactly when `dz` is below the number of levels; no overflow: `plane` ≤ 2³²,
+/// so every index fits in a `u64`), and the row's own bounds check, which is the x check.
 #[derive(Clone)]
 struct CellDir<T> {
     /// The box's first cell.
@@ -207,21 +207,24 @@ impl<T: Clone> CellDir<T> {
         let dx = loc.x.wrapping_sub(self.first[0]) as u32;
         let dy = loc.y.wrapping_sub(self.first[1]) as u32;
         let dz = loc.z.wrapping_sub(self.first[2]) as u32;
-        let i = (u64::from(dz) * self.plane)
-            .wrapping_add(u64::from(dy) * u64::from(self.width))
-            .wrapping_add(u64::from(dx));
         let cells: &[T] = self.cells.as_deref().unwrap_or(&[]);
-        // Non-short-circuit `&`: conditional moves, no branch, in a loop of reads (a branch
-        // to an out-of-line miss measured 3× slower in a scan: it blocks loop unswitching).
-        if (dx < self.width) & (dy < self.height) {
-            // The level check is the bounds check (see the type's docs).
-            return usize::try_from(i).ok().and_then(|i| cells.get(i));
-        }
-        None
+        // The row (dz, dy) as a slice, then the cell in it: in a loop along a row, the row's
+        // checks and slicing are loop-invariant and hoisted, leaving the row's bounds check
+        // (the x check) as the one comparison a cell. (Checking x, y and the whole index
+        // instead costs two comparisons a cell in a scan: 2.9× a flat Vec, against 1.7–2.3×.)
+        let start =
+            (u64::from(dz) * self.plane).wrapping_add(u64::from(dy) * u64::from(self.width));
+        let width = self.width as usize;
+        let row = usize::try_from(start)
+            .ok()
+            .filter(|_| dy < self.height)
+            // The level check is the row's bounds check (see the type's docs).
+            .and_then(|s| cells.get(s..s.wrapping_add(width)));
+        row.and_then(|r| r.get(dx as usize))
     }
 
     /// The cell at `loc`, or `default` outside the box (for a caller that knows the box holds
-    /// every written cell): branch-free.
+    /// every written cell, so a miss needs no call).
     #[inline(always)]
     fn get_or<'a>(&'a self, loc: Loc, default: &'a T) -> &'a T {
         self.get(loc).unwrap_or(default)
