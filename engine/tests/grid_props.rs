@@ -20,6 +20,9 @@ enum GridAction {
     SetPersistent(Loc, u8),
     Fill(LocBox, u8),
     Snapshot,
+    /// `build_directory_mut`: reads then go through the flat cell copy, the chunk array or
+    /// the hash table, until the next write drops it.
+    BuildDirectory,
 }
 
 /// Mostly a compact area (so writes collide and chunks are shared), sometimes anywhere.
@@ -50,6 +53,7 @@ fn action() -> impl Strategy<Value = GridAction> {
         4 => (loc(), any::<u8>()).prop_map(|(l, v)| GridAction::SetPersistent(l, v)),
         1 => (small_box(), any::<u8>()).prop_map(|(b, v)| GridAction::Fill(b, v)),
         1 => Just(GridAction::Snapshot),
+        1 => Just(GridAction::BuildDirectory),
     ]
 }
 
@@ -90,10 +94,25 @@ proptest! {
                     touched.push(b.min);
                 }
                 GridAction::Snapshot => snaps.push((g.clone(), o.clone())),
+                GridAction::BuildDirectory => {
+                    g.build_directory_mut();
+                    // A non-default cell means a written chunk, so a directory was built.
+                    if g.iter_set().next().is_some() {
+                        prop_assert!(g.has_directory());
+                    }
+                }
             }
             g.check_invariants().map_err(TestCaseError::fail)?;
+            let view = g.view(LocBox::new(Loc::new(-45, -45, -4), Loc::new(45, 45, 4)));
             for &l in &touched {
                 prop_assert_eq!(*g.get(l), oracle_get(&o, l), "at {}", l);
+                prop_assert_eq!(*view.get(l), oracle_get(&o, l), "view at {}", l);
+                // The neighbours too: cells just outside a copy's box or a chunk read as
+                // the default.
+                for n in [Loc::new(l.x.wrapping_add(1), l.y, l.z), Loc::new(l.x, l.y.wrapping_sub(1), l.z.wrapping_add(1))] {
+                    prop_assert_eq!(*g.get(n), oracle_get(&o, n), "at {}", n);
+                    prop_assert_eq!(*view.get(n), oracle_get(&o, n), "view at {}", n);
+                }
             }
         }
         // Every cell the oracle knows, and the set of non-default cells, agree.
