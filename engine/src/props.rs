@@ -325,6 +325,12 @@ impl PropKey {
         }
     }
 
+    /// The precomputed hash of the name (what tables sort by first).
+    #[inline]
+    pub(crate) fn prehash(&self) -> u64 {
+        self.hash
+    }
+
     /// The property's name.
     #[must_use]
     pub fn name(&self) -> &str {
@@ -340,12 +346,24 @@ impl PropKey {
     /// comparing bytes).
     #[inline]
     fn same_name(&self, o: &Self) -> bool {
-        let (a, b) = (self.name(), o.name());
-        std::ptr::eq(a, b) || a == b
+        let (a, b) = (self.name().as_bytes(), o.name().as_bytes());
+        if std::ptr::eq(a, b) {
+            return true;
+        }
+        if a.len() != b.len() {
+            return false;
+        }
+        // Property names are short: compare them here rather than through a `memcmp` call
+        // (a query compares a name for each modifier it applies).
+        if a.len() <= 16 {
+            return a.iter().zip(b).all(|(x, y)| x == y);
+        }
+        a == b
     }
 }
 
 impl PartialEq for PropKey {
+    #[inline]
     fn eq(&self, o: &Self) -> bool {
         self.hash == o.hash && self.same_name(o)
     }
@@ -496,33 +514,62 @@ impl<T: PropType> Prop<T> {
 }
 
 /// A sorted, immutable table of properties, built once and shared: a prototype's table, or
-/// the table a thing was made with. The keys' hashes sit in their own array, so a lookup
-/// is a binary search over contiguous integers and one name check.
+/// the table a thing was made with. The entries stay in key order (iteration, equality,
+/// hashing and saves see that order); a lookup goes through a small open-addressing index
+/// of the keys' hashes (at most half full), so it is one slot load, one hash compare and one
+/// name check, with no branchy search.
 #[derive(Default)]
 struct Table {
+    /// Each slot holds an entry's position plus one (0 = empty); a power of two long.
+    slots: Box<[u32]>,
     hashes: Box<[u64]>,
     entries: Box<[(PropKey, Value)]>,
+}
+
+/// The slot a hash starts probing at, in an index of `mask + 1` slots.
+#[inline]
+fn slot_of(hash: u64, mask: usize) -> usize {
+    // Mix every bit of the name's hash into the slot's bits (Fibonacci hashing).
+    (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask
 }
 
 impl Table {
     /// A table of entries already sorted by key, without duplicates.
     fn from_sorted(entries: Vec<(PropKey, Value)>) -> Table {
+        let hashes: Box<[u64]> = entries.iter().map(|(k, _)| k.hash).collect();
+        let len = (hashes.len() * 2).next_power_of_two().max(4);
+        let mut slots = vec![0u32; len].into_boxed_slice();
+        let mask = len - 1;
+        for (i, h) in hashes.iter().enumerate() {
+            let mut s = slot_of(*h, mask);
+            while slots.get(s).is_some_and(|x| *x != 0) {
+                s = (s + 1) & mask;
+            }
+            if let Some(slot) = slots.get_mut(s) {
+                // A table holds far fewer than 2³² entries (each is a key and a value).
+                *slot = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            }
+        }
         Table {
-            hashes: entries.iter().map(|(k, _)| k.hash).collect(),
+            slots,
+            hashes,
             entries: entries.into(),
         }
     }
 
     #[inline]
     fn find(&self, key: &PropKey) -> Option<usize> {
-        let mut i = self.hashes.partition_point(|h| *h < key.hash);
-        while self.hashes.get(i) == Some(&key.hash) {
-            if self.entries.get(i).is_some_and(|(k, _)| k.same_name(key)) {
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut s = slot_of(key.hash, mask);
+        loop {
+            let i = (*self.slots.get(s)? as usize).checked_sub(1)?;
+            if self.hashes.get(i) == Some(&key.hash)
+                && self.entries.get(i).is_some_and(|(k, _)| k.same_name(key))
+            {
                 return Some(i);
             }
-            i += 1;
+            s = (s + 1) & mask;
         }
-        None
     }
 
     #[inline]
@@ -967,7 +1014,31 @@ impl Modifier {
         self
     }
 
+    /// [`apply`](Modifier::apply) to an integer or a missing value, in integers: the same
+    /// result (`Some(None)` = still missing), or `None` when the result is not an integer
+    /// (a `Set` of another kind), for the caller to go on through `apply`.
+    #[inline]
+    pub(crate) fn apply_int(&self, v: Option<i64>) -> Option<Option<i64>> {
+        let i = v.unwrap_or(0);
+        Some(match &self.op {
+            ModOp::Set(Value::Int(x)) => Some(*x),
+            ModOp::Set(_) => return None,
+            ModOp::Add(n) => Some(i.saturating_add(*n)),
+            ModOp::Scale { num, den } => {
+                if *den == 0 {
+                    v
+                } else {
+                    let r = i128::from(i) * i128::from(*num) / i128::from(*den);
+                    Some(r.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64)
+                }
+            }
+            ModOp::AtLeast(n) => Some(i.max(*n)),
+            ModOp::AtMost(n) => Some(i.min(*n)),
+        })
+    }
+
     /// Apply to a value (`None` = missing).
+    #[inline]
     pub(crate) fn apply(&self, v: Option<Value>) -> Option<Value> {
         let int = |v: &Option<Value>| match v {
             Some(Value::Int(i)) => Some(*i),
@@ -1107,6 +1178,60 @@ mod tests {
             Modifier::add(&HPS, i64::MAX).apply(Some(Value::Int(5))),
             Some(Value::Int(i64::MAX))
         );
+    }
+
+    #[test]
+    fn integer_path_applies_like_values() {
+        let ops = [
+            ModOp::Add(3),
+            ModOp::Add(i64::MAX),
+            ModOp::Scale { num: 3, den: 2 },
+            ModOp::Scale { num: -7, den: 3 },
+            ModOp::Scale { num: 1, den: 0 },
+            ModOp::Scale {
+                num: i64::MAX,
+                den: 1,
+            },
+            ModOp::AtLeast(4),
+            ModOp::AtMost(-2),
+            ModOp::Set(Value::Int(9)),
+            ModOp::Set(Value::Bool(true)),
+        ];
+        for op in &ops {
+            let m = Modifier::raw(HPS.key(), op.clone());
+            for v in [
+                None,
+                Some(0),
+                Some(5),
+                Some(-9),
+                Some(i64::MIN),
+                Some(i64::MAX),
+            ] {
+                let want = m.apply(v.map(Value::Int));
+                match m.apply_int(v) {
+                    Some(got) => assert_eq!(got.map(Value::Int), want, "{op:?} on {v:?}"),
+                    None => assert!(matches!(op, ModOp::Set(Value::Bool(_)))),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tables_find_every_key_and_no_other() {
+        for n in [0usize, 1, 3, 28, 100] {
+            let keys: Vec<PropKey> = (0..n).map(|i| PropKey::new(&format!("p{i}"))).collect();
+            let m = PropMap::from_entries(
+                keys.iter()
+                    .enumerate()
+                    .map(|(i, k)| (k.clone(), Value::Int(i as i64)))
+                    .collect(),
+            );
+            for (i, k) in keys.iter().enumerate() {
+                assert_eq!(m.get(k), Some(&Value::Int(i as i64)));
+            }
+            assert_eq!(m.get(&PropKey::new("absent")), None);
+            assert_eq!(m.len(), n);
+        }
     }
 
     #[test]

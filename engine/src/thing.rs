@@ -174,7 +174,7 @@ impl<'de> Deserialize<'de> for IdList {
 /// assert_eq!(g.query(id, &HP)?, 4);
 /// # Ok::<(), alembic::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Thing {
     pub(crate) id: Option<ThingId>,
     pub(crate) place: Option<Place>,
@@ -182,9 +182,108 @@ pub struct Thing {
     pub(crate) props: PropMap,
     pub(crate) mods: Arc<[Modifier]>,
     pub(crate) contents: IdList,
-    /// The subset of `contents` that carry modifiers, in the same order.
+    /// What the things inside it that carry modifiers apply to it (derived data: kept by
+    /// the [`Game`](crate::Game), rebuilt on load, checked by `check_invariants`); `None`
+    /// when nothing inside carries a modifier.
     #[serde(skip)]
-    pub(crate) modded_by: IdList,
+    pub(crate) carried: Option<Arc<Carried>>,
+}
+
+/// A holder's derived view of the modifiers its contents apply to it: which of its contents
+/// carry modifiers, and every currently active modifier of theirs, sorted by key, then
+/// priority, then carrier order (then each carrier's own order), so a query finds its key's
+/// run by binary search and applies it as it stands.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Carried {
+    /// The subset of `contents` that carry modifiers, in the same order.
+    pub(crate) by: IdList,
+    /// One entry per key of `active`: the key's hash and where its run ends, in `active`'s
+    /// order (a holder's modifiers touch a handful of keys, so a query scans these).
+    runs: Box<[(u64, usize)]>,
+    /// The active modifiers, in application order within each key.
+    active: Box<[Modifier]>,
+}
+
+impl Carried {
+    /// The view made of `by` (the carriers, in contents order) and their modifiers that are
+    /// active (`while_flag` unset, or the carrier's own flag true), in the order a query
+    /// applies them: a stable sort by (key, priority) of the carriers' modifiers in carrier
+    /// order. `None` when there is no carrier.
+    pub(crate) fn build<'a>(
+        carriers: impl IntoIterator<Item = (ThingId, &'a Thing)>,
+    ) -> Option<Arc<Carried>> {
+        let mut by = Vec::new();
+        let mut active: Vec<Modifier> = Vec::new();
+        for (id, c) in carriers {
+            if !c.has_modifiers() {
+                continue;
+            }
+            by.push(id);
+            active.extend(c.mods.iter().filter(|m| c.applies(m)).cloned());
+        }
+        if by.is_empty() {
+            return None;
+        }
+        active.sort_by(|a, b| a.key.cmp(&b.key).then(a.priority.cmp(&b.priority)));
+        let mut runs: Vec<(u64, usize)> = Vec::new();
+        for (i, m) in active.iter().enumerate() {
+            let same = i > 0 && active.get(i - 1).is_some_and(|p| p.key == m.key);
+            match runs.last_mut() {
+                Some(run) if same => run.1 = i + 1,
+                _ => runs.push((m.key.prehash(), i + 1)),
+            }
+        }
+        Some(Arc::new(Carried {
+            by: IdList::from_vec(by),
+            runs: runs.into(),
+            active: active.into(),
+        }))
+    }
+
+    /// The active modifiers for `key`, in application order (empty when none).
+    #[inline]
+    pub(crate) fn for_key(&self, key: &PropKey) -> &[Modifier] {
+        let h = key.prehash();
+        let mut start = 0;
+        for &(hash, end) in &*self.runs {
+            if hash == h {
+                let run = self.active.get(start..end).unwrap_or(&[]);
+                if run.first().is_some_and(|m| &m.key == key) {
+                    return run;
+                }
+            }
+            start = end;
+        }
+        &[]
+    }
+}
+
+impl PartialEq for Thing {
+    /// Compares what the derived `PartialEq` compared (the carrier list included); the
+    /// active modifiers are a function of the game around the thing and are not compared.
+    fn eq(&self, o: &Self) -> bool {
+        self.id == o.id
+            && self.place == o.place
+            && self.proto == o.proto
+            && self.props == o.props
+            && self.mods == o.mods
+            && self.contents == o.contents
+            && self.modded_by() == o.modded_by()
+    }
+}
+
+impl std::hash::Hash for Thing {
+    /// The bytes the derived `Hash` wrote when the carrier list was a field of its own, so
+    /// state hashes do not change.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.id.hash(state);
+        self.place.hash(state);
+        self.proto.hash(state);
+        self.props.hash(state);
+        self.mods.hash(state);
+        self.contents.hash(state);
+        self.modded_by().hash(state);
+    }
 }
 
 impl Default for Thing {
@@ -204,7 +303,7 @@ impl Thing {
             props: props.map.frozen(),
             mods: props.mods.into(),
             contents: IdList::default(),
-            modded_by: IdList::default(),
+            carried: None,
         }
     }
 
@@ -290,5 +389,23 @@ impl Thing {
     /// Whether it currently applies any modifier to a holder.
     pub(crate) fn has_modifiers(&self) -> bool {
         !self.mods.is_empty()
+    }
+
+    /// Whether its modifier `m` is active now (no `while_flag`, or its own flag is true).
+    pub(crate) fn applies(&self, m: &Modifier) -> bool {
+        match &m.while_flag {
+            None => true,
+            Some(flag) => matches!(self.props.get(flag), Some(Value::Bool(true))),
+        }
+    }
+
+    /// Whether one of its modifiers switches on its flag `key`.
+    pub(crate) fn switched_by(&self, key: &PropKey) -> bool {
+        self.mods.iter().any(|m| m.while_flag.as_ref() == Some(key))
+    }
+
+    /// The things inside it that carry modifiers, in contents order.
+    pub(crate) fn modded_by(&self) -> &[ThingId] {
+        self.carried.as_deref().map_or(&[], |c| c.by.as_slice())
     }
 }
