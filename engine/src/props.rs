@@ -2,8 +2,11 @@
 //! carried thing applies to its holder.
 //!
 //! Costs: a `PropKey` carries a precomputed hash, so comparing keys is an integer compare; a
-//! `PropMap` is a small sorted table shared by `Arc` (clone Θ(1), lookup Θ(log n), insert
-//! Θ(n) copy-on-write); a query through modifiers is Θ(carriers · their modifiers).
+//! `PropMap` is a shared table (a prototype's, looked up through a small hash index: Θ(1)
+//! expected) plus the map's own overrides (the first inline, more in one shared allocation;
+//! clone Θ(1), insert Θ(overrides) copy-on-write). A [`Game::query`](crate::Game::query)
+//! through modifiers reads the holder's derived view of its carriers' active modifiers:
+//! Θ(keys modified + modifiers of the key), or Θ(1) for a run of additions.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -580,9 +583,47 @@ impl Table {
     }
 }
 
-/// A thing's own changes over its table, sorted by key: a new value, or `None` for a removed
-/// property. One allocation, so a read of a thing's own value is one pointer away.
-type Overrides = Arc<[(PropKey, Option<Value>)]>;
+/// One of a map's own changes over its table: a new value, or `None` for a removed property.
+type Override = (PropKey, Option<Value>);
+
+/// A map's own changes over its table, sorted by key. The first stays inside the map itself
+/// (a thing that changed one property reads it without another pointer to follow, and a
+/// write of it copies no other allocation); more share one allocation.
+#[derive(Clone, Default)]
+enum Overrides {
+    #[default]
+    None,
+    One(Override),
+    Many(Arc<[Override]>),
+}
+
+impl Overrides {
+    #[inline]
+    fn as_slice(&self) -> &[Override] {
+        match self {
+            Overrides::None => &[],
+            Overrides::One(o) => std::slice::from_ref(o),
+            Overrides::Many(a) => a,
+        }
+    }
+
+    /// The entry at `i`, mutable, when this map is its sole owner.
+    fn get_mut(&mut self, i: usize) -> Option<&mut Override> {
+        match self {
+            Overrides::None => None,
+            Overrides::One(o) => (i == 0).then_some(o),
+            Overrides::Many(a) => Arc::get_mut(a).and_then(|a| a.get_mut(i)),
+        }
+    }
+
+    fn from_vec(mut v: Vec<Override>) -> Overrides {
+        match v.len() {
+            0 => Overrides::None,
+            1 => v.pop().map_or(Overrides::None, Overrides::One),
+            _ => Overrides::Many(v.into()),
+        }
+    }
+}
 
 /// A small persistent map of properties.
 ///
@@ -592,12 +633,14 @@ type Overrides = Arc<[(PropKey, Option<Value>)]>;
 /// overrides, then falls through to the table. Equality, hashing, iteration and the saved
 /// form all see the merged map in key order, so they do not depend on how it is layered.
 ///
-/// Clone Θ(1) (shared); lookup Θ(log n) integer comparisons; insert and remove copy only the
-/// overrides, and not even those when this map is their sole owner.
+/// Clone Θ(1) (shared); lookup: a scan of the few overrides, then one probe of the table's
+/// hash index (Θ(1) expected); insert and remove copy only the overrides, and not even those
+/// when this map is their sole owner (one override is kept inline, so a thing that changed
+/// one property reads and writes it without another allocation).
 #[derive(Clone, Default)]
 pub struct PropMap {
     base: Arc<Table>,
-    over: Option<Overrides>,
+    over: Overrides,
 }
 
 impl PropMap {
@@ -613,7 +656,7 @@ impl PropMap {
         entries.dedup_by(|b, a| a.0 == b.0);
         PropMap {
             base: Arc::new(Table::from_sorted(entries)),
-            over: None,
+            over: Overrides::None,
         }
     }
 
@@ -621,7 +664,7 @@ impl PropMap {
     /// that things created from it share it.
     #[must_use]
     pub(crate) fn frozen(&self) -> PropMap {
-        if self.over.is_none() {
+        if self.over.as_slice().is_empty() {
             return self.clone();
         }
         PropMap::from_entries(self.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
@@ -631,7 +674,7 @@ impl PropMap {
     /// overrides of its own): how a loaded thing gets to share its prototype's table again.
     #[must_use]
     pub(crate) fn rebased(&self, base: &PropMap) -> PropMap {
-        if base.over.is_some() || Arc::ptr_eq(&self.base, &base.base) {
+        if !base.over.as_slice().is_empty() || Arc::ptr_eq(&self.base, &base.base) {
             return self.clone();
         }
         let mut m = base.clone();
@@ -648,8 +691,9 @@ impl PropMap {
 
     #[inline]
     fn find_over(&self, key: &PropKey) -> Option<&Option<Value>> {
-        let over = self.over.as_deref()?;
-        over.iter()
+        self.over
+            .as_slice()
+            .iter()
             .find(|(k, _)| k.hash == key.hash && k.same_name(key))
             .map(|(_, v)| v)
     }
@@ -684,7 +728,7 @@ impl PropMap {
     fn put(&mut self, key: PropKey, value: Option<Value>) {
         let same_as_base = self.base.get(&key) == value.as_ref();
         let at = {
-            let over: &[(PropKey, Option<Value>)] = self.over.as_deref().unwrap_or(&[]);
+            let over = self.over.as_slice();
             let at = over.binary_search_by(|(k, _)| k.cmp(&key));
             if let Ok(i) = at
                 && !same_as_base
@@ -696,17 +740,12 @@ impl PropMap {
         };
         if let (Ok(i), false) = (at, same_as_base) {
             // A sole owner replaces the value in place.
-            if let Some(slot) = self
-                .over
-                .as_mut()
-                .and_then(Arc::get_mut)
-                .and_then(|o| o.get_mut(i))
-            {
+            if let Some(slot) = self.over.get_mut(i) {
                 slot.1 = value;
                 return;
             }
         }
-        let over: &[(PropKey, Option<Value>)] = self.over.as_deref().unwrap_or(&[]);
+        let over = self.over.as_slice();
         let mut v = Vec::with_capacity(over.len() + 1);
         match (at, same_as_base) {
             (Ok(i), false) => {
@@ -726,7 +765,7 @@ impl PropMap {
                 v.extend_from_slice(&over[i..]);
             }
         }
-        self.over = if v.is_empty() { None } else { Some(v.into()) };
+        self.over = Overrides::from_vec(v);
     }
 
     /// Store `value` under `key` (copy-on-write of the overrides only).
@@ -748,8 +787,8 @@ impl PropMap {
     #[must_use]
     pub fn len(&self) -> usize {
         match &self.over {
-            None => self.base.entries.len(),
-            Some(_) => self.iter().count(),
+            Overrides::None => self.base.entries.len(),
+            _ => self.iter().count(),
         }
     }
 
@@ -763,7 +802,7 @@ impl PropMap {
     pub fn iter(&self) -> impl Iterator<Item = (&PropKey, &Value)> {
         Merge {
             base: self.base.entries.iter().peekable(),
-            over: self.over.as_deref().unwrap_or(&[]).iter().peekable(),
+            over: self.over.as_slice().iter().peekable(),
         }
     }
 
@@ -771,8 +810,8 @@ impl PropMap {
     fn ptr_eq(&self, o: &Self) -> bool {
         Arc::ptr_eq(&self.base, &o.base)
             && match (&self.over, &o.over) {
-                (None, None) => true,
-                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (Overrides::None, Overrides::None) => true,
+                (Overrides::Many(a), Overrides::Many(b)) => Arc::ptr_eq(a, b),
                 _ => false,
             }
     }
@@ -1140,9 +1179,8 @@ mod tests {
                 serde_json::to_string(&flat).unwrap()
             );
             // Overrides never repeat what the table says.
-            if let Some(o) = &m.over {
-                assert!(o.iter().all(|(k, v)| m.base.get(k) != v.as_ref()));
-            }
+            let o = m.over.as_slice();
+            assert!(o.iter().all(|(k, v)| m.base.get(k) != v.as_ref()));
         }
     }
 

@@ -1,7 +1,10 @@
 //! Things: ids, places and the thing record itself.
 //!
 //! Costs: `ThingId` and `Place` are `Copy`; a `Thing` clones in Θ(1) (its property table and
-//! modifiers are shared); an `IdList` of up to two ids is stored inline.
+//! modifiers are shared); an `IdList` of up to two ids is stored inline. A holder keeps a
+//! derived view of the modifiers its contents apply (`Carried`), rebuilt in Θ(its carriers'
+//! modifiers · log) when a carrier comes, goes, changes or switches a flag, so a query reads
+//! one thing.
 
 use std::fmt;
 use std::sync::Arc;
@@ -197,9 +200,9 @@ pub struct Thing {
 pub(crate) struct Carried {
     /// The subset of `contents` that carry modifiers, in the same order.
     pub(crate) by: IdList,
-    /// One entry per key of `active`: the key's hash and where its run ends, in `active`'s
-    /// order (a holder's modifiers touch a handful of keys, so a query scans these).
-    runs: Box<[(u64, usize)]>,
+    /// One entry per key of `active`, in `active`'s order (a holder's modifiers touch a
+    /// handful of keys, so a query scans these).
+    runs: Box<[Run]>,
     /// The active modifiers, in application order within each key.
     active: Box<[Modifier]>,
 }
@@ -225,12 +228,23 @@ impl Carried {
             return None;
         }
         active.sort_by(|a, b| a.key.cmp(&b.key).then(a.priority.cmp(&b.priority)));
-        let mut runs: Vec<(u64, usize)> = Vec::new();
+        let mut runs: Vec<Run> = Vec::new();
+        let mut start = 0;
         for (i, m) in active.iter().enumerate() {
             let same = i > 0 && active.get(i - 1).is_some_and(|p| p.key == m.key);
             match runs.last_mut() {
-                Some(run) if same => run.1 = i + 1,
-                _ => runs.push((m.key.prehash(), i + 1)),
+                Some(run) if same => run.end = i + 1,
+                _ => {
+                    start = i;
+                    runs.push(Run {
+                        hash: m.key.prehash(),
+                        end: i + 1,
+                        adds: None,
+                    });
+                }
+            }
+            if let Some(run) = runs.last_mut() {
+                run.adds = active.get(start..=i).and_then(AddRun::of);
             }
         }
         Some(Arc::new(Carried {
@@ -240,21 +254,73 @@ impl Carried {
         }))
     }
 
-    /// The active modifiers for `key`, in application order (empty when none).
+    /// The active modifiers for `key`, in application order (empty when none), and their
+    /// sum when they are all additions.
     #[inline]
-    pub(crate) fn for_key(&self, key: &PropKey) -> &[Modifier] {
+    pub(crate) fn for_key(&self, key: &PropKey) -> (&[Modifier], Option<&AddRun>) {
         let h = key.prehash();
         let mut start = 0;
-        for &(hash, end) in &*self.runs {
-            if hash == h {
-                let run = self.active.get(start..end).unwrap_or(&[]);
+        for r in &*self.runs {
+            if r.hash == h {
+                let run = self.active.get(start..r.end).unwrap_or(&[]);
                 if run.first().is_some_and(|m| &m.key == key) {
-                    return run;
+                    return (run, r.adds.as_ref());
                 }
             }
-            start = end;
+            start = r.end;
         }
-        &[]
+        (&[], None)
+    }
+}
+
+/// The run of one key in a holder's active modifiers.
+#[derive(Clone, Debug, PartialEq)]
+struct Run {
+    /// The key's hash.
+    hash: u64,
+    /// Where the run ends in `active`.
+    end: usize,
+    /// Present when every modifier of the run is an addition.
+    adds: Option<AddRun>,
+}
+
+/// A run of integer additions, summed once: applying them one by one (each saturating)
+/// gives `x + sum` exactly when no partial sum leaves the `i64` range, which the lowest
+/// and highest prefix sums tell.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct AddRun {
+    sum: i128,
+    lowest: i128,
+    highest: i128,
+}
+
+impl AddRun {
+    fn of(run: &[Modifier]) -> Option<AddRun> {
+        let mut a = AddRun {
+            sum: 0,
+            lowest: 0,
+            highest: 0,
+        };
+        for m in run {
+            let crate::props::ModOp::Add(n) = m.op else {
+                return None;
+            };
+            a.sum += i128::from(n);
+            a.lowest = a.lowest.min(a.sum);
+            a.highest = a.highest.max(a.sum);
+        }
+        Some(a)
+    }
+
+    /// `x` after the whole run, when no step saturates (then it is what the steps give);
+    /// `None` when one would, for the caller to apply them one by one.
+    #[inline]
+    pub(crate) fn apply(&self, x: i64) -> Option<i64> {
+        let x = i128::from(x);
+        if x + self.lowest < i128::from(i64::MIN) || x + self.highest > i128::from(i64::MAX) {
+            return None;
+        }
+        i64::try_from(x + self.sum).ok()
     }
 }
 
@@ -407,5 +473,51 @@ impl Thing {
     /// The things inside it that carry modifiers, in contents order.
     pub(crate) fn modded_by(&self) -> &[ThingId] {
         self.carried.as_deref().map_or(&[], |c| c.by.as_slice())
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::props::{ModOp, Prop};
+
+    /// A summed run of additions gives what applying them one by one gives, or declines.
+    #[test]
+    fn summed_additions_match_the_steps() {
+        const K: Prop<i64> = Prop::new("k");
+        let runs: [&[i64]; 5] = [
+            &[3, -2, 7],
+            &[i64::MAX, -5],
+            &[-3, i64::MAX, i64::MIN],
+            &[i64::MIN, i64::MIN, 4],
+            &[],
+        ];
+        for amounts in runs {
+            let mods: Vec<Modifier> = amounts
+                .iter()
+                .map(|n| Modifier::raw(K.key(), ModOp::Add(*n)))
+                .collect();
+            let sum = AddRun::of(&mods).expect("all additions");
+            for x in [i64::MIN, -7, -1, 0, 1, 9, i64::MAX] {
+                let steps = mods
+                    .iter()
+                    .try_fold(Some(x), |v, m| m.apply_int(v))
+                    .flatten();
+                if let Some(got) = sum.apply(x) {
+                    assert_eq!(Some(got), steps, "{amounts:?} from {x}");
+                } else {
+                    // Declined only where a step saturates.
+                    assert!(
+                        amounts.iter().any(|n| n.unsigned_abs() > 1 << 40)
+                            || x.unsigned_abs() > 1 << 40
+                    );
+                }
+            }
+            // Small values never need the steps.
+            if amounts.iter().all(|n| n.unsigned_abs() < 100) {
+                assert!(sum.apply(5).is_some());
+            }
+        }
+        let not_adds = [Modifier::raw(K.key(), ModOp::AtLeast(3))];
+        assert_eq!(AddRun::of(&not_adds), None);
     }
 }
