@@ -5,7 +5,8 @@
 //!
 //! The things are created from one prototype with 28 properties (like Alchemy's monsters),
 //! so they share its table and hold only their own overrides. The bytes kept per
-//! `Game::set` are printed first (counted by an instrumented global allocator).
+//! `Game::set` and per `Game::move_thing` are printed first (counted by an instrumented
+//! global allocator, 1,000 writes with every version kept).
 
 use std::alloc::System;
 use std::collections::HashMap;
@@ -85,6 +86,23 @@ fn memory_report(g: &Game, ids: &[ThingId]) {
     let bytes = live(&region) - (1000 * std::mem::size_of::<Game>()) as i64;
     println!(
         "memory: Game::set kept {:.0} bytes per version (bar <= 500)",
+        bytes as f64 / 1000.0
+    );
+    drop(kept);
+
+    // A move onto the next cell (occupied, like the `move_thing` benchmark's), every
+    // version kept.
+    let region = Region::new(GLOBAL);
+    let mut kept = Vec::with_capacity(1000);
+    let mut cur = g.clone();
+    for k in 0..1000usize {
+        let i = (k * 7919) % N;
+        cur = cur.move_thing(ids[i], loc_of(i + 1)).expect("move");
+        kept.push(cur.clone());
+    }
+    let bytes = live(&region) - (1000 * std::mem::size_of::<Game>()) as i64;
+    println!(
+        "memory: Game::move_thing kept {:.0} bytes per version (bar <= 1024)",
         bytes as f64 / 1000.0
     );
     drop(kept);

@@ -18,11 +18,11 @@ use crate::layer::{Layer, LayerGrid, LayerValue};
 use crate::level::{Levels, LevelsRepr};
 use crate::library::{IS_CONTAINER, Library, TileDef, TileId, collect_hooks};
 use crate::loc::{Loc, LocBox};
-use crate::props::{Hook, Prop, PropKey, PropMap, PropType, Value};
+use crate::props::{Hook, Modifier, Prop, PropKey, PropMap, PropType, Value};
 use crate::pvec::PVec;
 use crate::rng::GameRng;
 use crate::schedule::{Schedule, ScheduleRepr};
-use crate::thing::{IdList, Place, Thing, ThingId};
+use crate::thing::{AddRun, Carried, IdList, Place, Thing, ThingId};
 
 /// The version of the serialized form of [`Game`]; loading another version is an error.
 pub const SAVE_FORMAT: u32 = 1;
@@ -45,7 +45,11 @@ pub struct Message {
 /// # Costs
 /// - clone: Θ(1) — a handful of reference-count increments; the clone is fully independent;
 /// - [`get_thing`](Game::get_thing): Θ(log₁₆ things); [`query`](Game::query): that plus
-///   Θ(modifier carriers) in the thing;
+///   one property lookup and Θ(keys modified + modifiers of the key) in the holder's derived
+///   view of its carriers' active modifiers (Θ(1) for a run of additions);
+/// - putting a modifier carrier in or out of a holder, changing its modifiers, or setting a
+///   flag one of them is switched by also rebuilds the holder's view: Θ(its carriers'
+///   modifiers · log);
 /// - persistent changes ([`set`](Game::set), [`add_thing`](Game::add_thing),
 ///   [`move_thing`](Game::move_thing)…): Θ(log n) path copies; every older value stays valid.
 ///
@@ -307,6 +311,7 @@ impl Game {
     // ----- reading things --------------------------------------------------------------------
 
     /// The thing with this id.
+    #[inline]
     pub fn get_thing(&self, id: ThingId) -> Result<&Thing, Error> {
         self.things
             .get(id.0)
@@ -414,13 +419,17 @@ impl Game {
     /// key's default, or [`Error::MissingProperty`].
     pub fn query<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<T, Error> {
         let t = self.get_thing(id)?;
-        let read = if t.modded_by.is_empty() {
+        let (mods, adds) = t
+            .carried
+            .as_deref()
+            .map_or((&[][..], None), |c| c.for_key(key.key()));
+        let read = if mods.is_empty() {
             match t.props.get(key.key()) {
                 Some(v) => key.decode(v),
                 None => key.missing(),
             }
         } else {
-            match self.modified(t, key)? {
+            match modified(t, key, mods, adds) {
                 Some(v) => key.decode(&v),
                 None => key.missing(),
             }
@@ -431,15 +440,14 @@ impl Game {
     /// Like [`Game::query`], but `None` instead of the default or an error when absent.
     pub fn query_opt<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<Option<T>, Error> {
         let t = self.get_thing(id)?;
-        let raw = if t.modded_by.is_empty() {
+        let (mods, adds) = t
+            .carried
+            .as_deref()
+            .map_or((&[][..], None), |c| c.for_key(key.key()));
+        let raw = if mods.is_empty() {
             t.props.get(key.key()).cloned()
         } else {
-            let base = t.props.get(key.key()).cloned();
-            if base.is_none() && !self.any_modifier_for(t, key.key())? {
-                None
-            } else {
-                self.modified(t, key)?
-            }
+            modified(t, key, mods, adds)
         };
         raw.map(|v| key.decode(&v))
             .transpose()
@@ -451,70 +459,6 @@ impl Game {
     #[must_use]
     pub fn is(&self, id: ThingId, flag: &Prop<bool>) -> bool {
         self.query(id, flag).unwrap_or(false)
-    }
-
-    fn any_modifier_for(&self, t: &Thing, key: &PropKey) -> Result<bool, Error> {
-        for &c in t.modded_by.as_slice() {
-            let carrier = self.get_thing(c)?;
-            if carrier
-                .mods
-                .iter()
-                .any(|m| &m.key == key && active(carrier, m))
-            {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
-
-    /// The value of `key` on `t` after modifiers (`None` = absent with no default).
-    ///
-    /// One pass over the carriers collects the active modifiers for `key` (on the stack for
-    /// up to 16); they apply in priority order, then carrier order.
-    fn modified<T: PropType>(&self, t: &Thing, key: &Prop<T>) -> Result<Option<Value>, Error> {
-        let mut v = t
-            .props
-            .get(key.key())
-            .cloned()
-            .or_else(|| key.default_value().cloned().map(PropType::into_value));
-        const INLINE: usize = 16;
-        let mut inline: [Option<&crate::props::Modifier>; INLINE] = [None; INLINE];
-        let mut spill: Vec<&crate::props::Modifier> = Vec::new();
-        let mut n = 0usize;
-        let mut sorted = true;
-        let mut last_priority = i32::MIN;
-        for &c in t.modded_by.as_slice() {
-            let carrier = self.get_thing(c)?;
-            for m in carrier.mods.iter() {
-                if &m.key == key.key() && active(carrier, m) {
-                    sorted &= m.priority >= last_priority;
-                    last_priority = m.priority;
-                    if n < INLINE {
-                        inline[n] = Some(m);
-                    } else {
-                        if spill.is_empty() {
-                            spill.extend(inline.iter().flatten());
-                        }
-                        spill.push(m);
-                    }
-                    n += 1;
-                }
-            }
-        }
-        if n <= INLINE && sorted {
-            for m in inline.iter().take(n).flatten() {
-                v = m.apply(v);
-            }
-            return Ok(v);
-        }
-        if spill.is_empty() {
-            spill.extend(inline.iter().take(n).flatten());
-        }
-        spill.sort_by_key(|m| m.priority); // stable: carrier order within a priority
-        for m in spill {
-            v = m.apply(v);
-        }
-        Ok(v)
     }
 
     // ----- changing things -------------------------------------------------------------------
@@ -549,10 +493,19 @@ impl Game {
         // Copy only what other values share: the index path, the thing record and its
         // overrides; a sole owner writes in place.
         let t = self.things.get_mut(id.0).ok_or(Error::NoSuchThing(id))?;
-        Arc::make_mut(t).set_raw_mut(key.key(), value);
+        let t = Arc::make_mut(t);
+        t.set_raw_mut(key.key(), value);
+        // The flag may switch one of its modifiers on or off in its holder.
+        let holder = match t.place {
+            Some(Place::In(c)) if t.switched_by(key.key()) => Some(c),
+            _ => None,
+        };
         if let Some(old) = old {
             let new = self.things.get(id.0).cloned();
             self.indexes.update(id, Some(&old), new.as_deref());
+        }
+        if let Some(c) = holder {
+            self.refresh_carried(c);
         }
         Ok(())
     }
@@ -585,7 +538,7 @@ impl Game {
         thing.id = Some(id);
         thing.place = Some(place);
         thing.contents = IdList::default();
-        thing.modded_by = IdList::default();
+        thing.carried = None;
         let has_mods = thing.has_modifiers();
         self.indexes.update(id, None, Some(&thing));
         self.things.set(id.0, Some(Arc::new(thing)));
@@ -644,8 +597,9 @@ impl Game {
         let old = self.things.get(id.0).cloned();
         self.indexes.update(id, old.as_deref(), Some(&new));
         self.things.set(id.0, Some(Arc::new(new)));
-        if let (true, Some(Place::In(c))) = (had_mods != has_mods, place) {
-            self.refresh_modded_by(c)?;
+        // Its modifiers, or the flags that switch them, may have changed.
+        if let (true, Some(Place::In(c))) = (had_mods || has_mods, place) {
+            self.refresh_carried(c);
         }
         Ok(())
     }
@@ -755,13 +709,11 @@ impl Game {
                 self.cells.push(loc, id);
             }
             Place::In(c) => {
-                if let Some(ct) = self.things.get(c.0) {
-                    let mut ct = Thing::clone(ct);
-                    ct.contents.push(id);
-                    if has_mods {
-                        ct.modded_by.push(id);
-                    }
-                    self.things.set(c.0, Some(Arc::new(ct)));
+                if let Some(ct) = self.things.get_mut(c.0) {
+                    Arc::make_mut(ct).contents.push(id);
+                }
+                if has_mods {
+                    self.refresh_carried(c);
                 }
             }
         }
@@ -774,28 +726,41 @@ impl Game {
                 self.cells.remove(loc, id);
             }
             Place::In(c) => {
-                if let Some(ct) = self.things.get(c.0) {
-                    let mut ct = Thing::clone(ct);
+                let mut carrier = false;
+                if let Some(ct) = self.things.get_mut(c.0) {
+                    let ct = Arc::make_mut(ct);
                     ct.contents.remove(id);
-                    ct.modded_by.remove(id);
-                    self.things.set(c.0, Some(Arc::new(ct)));
+                    carrier = ct.modded_by().contains(&id);
+                }
+                if carrier {
+                    self.refresh_carried(c);
                 }
             }
         }
     }
 
-    fn refresh_modded_by(&mut self, c: ThingId) -> Result<(), Error> {
-        let ct = self.get_thing(c)?;
-        let mut carriers = Vec::new();
-        for &x in ct.contents.as_slice() {
-            if self.get_thing(x)?.has_modifiers() {
-                carriers.push(x);
-            }
+    /// The modifiers `t`'s contents apply to it, computed afresh from the things inside.
+    fn carried_of(&self, t: &Thing) -> Option<Arc<Carried>> {
+        Carried::build(
+            t.contents
+                .as_slice()
+                .iter()
+                .filter_map(|&x| self.things.get(x.0).map(|ct| (x, &**ct))),
+        )
+    }
+
+    /// Rebuild holder `c`'s derived modifier view after a carrier came, went or changed
+    /// (Θ(its carriers' modifiers)); `c` is written only when the view changed.
+    fn refresh_carried(&mut self, c: ThingId) {
+        let Some(ct) = self.things.get(c.0) else {
+            return;
+        };
+        let fresh = self.carried_of(ct);
+        if fresh != ct.carried
+            && let Some(ct) = self.things.get_mut(c.0)
+        {
+            Arc::make_mut(ct).carried = fresh;
         }
-        let mut ct = ct.clone();
-        ct.modded_by = IdList::from_vec(carriers);
-        self.things.set(c.0, Some(Arc::new(ct)));
-        Ok(())
     }
 
     // ----- checking and hashing --------------------------------------------------------------
@@ -846,21 +811,17 @@ impl Game {
             if t.place.is_none() {
                 return Err(InvariantError::Unplaced(sid));
             }
-            let mut carriers = Vec::new();
             for &child in t.contents.as_slice() {
                 match self.things.get(child.0) {
-                    Some(ch) if ch.place == Some(Place::In(sid)) => {
-                        if ch.has_modifiers() {
-                            carriers.push(child);
-                        }
-                    }
+                    Some(ch) if ch.place == Some(Place::In(sid)) => {}
                     _ => return Err(InvariantError::StrayInContents(sid, child)),
                 }
                 if !seen.insert(child) {
                     return Err(InvariantError::NotInContents(child, sid));
                 }
             }
-            if carriers.as_slice() != t.modded_by.as_slice() {
+            // The derived modifier view (carriers and active modifiers) against a fresh one.
+            if self.carried_of(t) != t.carried {
                 return Err(InvariantError::StaleModifiers(sid));
             }
             listed += t.contents.len();
@@ -921,12 +882,50 @@ impl Game {
     }
 }
 
-/// Whether modifier `m` of `carrier` is active now.
-fn active(carrier: &Thing, m: &crate::props::Modifier) -> bool {
-    match &m.while_flag {
-        None => true,
-        Some(flag) => matches!(carrier.props.get(flag), Some(Value::Bool(true))),
+/// The value of `key` on `t` after `mods` (its holder view's run for `key`, in application
+/// order, with their sum when they are all additions); `None` = absent with no default.
+#[inline]
+fn modified<T: PropType>(
+    t: &Thing,
+    key: &Prop<T>,
+    mods: &[Modifier],
+    adds: Option<&AddRun>,
+) -> Option<Value> {
+    // Integers (the common case) go through the modifiers as integers, with the same
+    // results, and without copying the stored value; a value of another kind, or a `Set`
+    // to one, goes on as a `Value`.
+    let (mut int, start) = match t.props.get(key.key()) {
+        Some(Value::Int(i)) => (Some(*i), None),
+        Some(other) => (None, Some(other.clone())),
+        None => match key.default_value().cloned().map(PropType::into_value) {
+            Some(Value::Int(i)) => (Some(i), None),
+            None => (None, None),
+            other => (None, other),
+        },
+    };
+    let mut rest = mods;
+    let mut v = match start {
+        Some(other) => Some(other),
+        // A run of additions (non-empty: an addition makes a missing value 0 first).
+        None if let Some(sum) = adds.and_then(|a| a.apply(int.unwrap_or(0))) => {
+            rest = &[];
+            Some(Value::Int(sum))
+        }
+        None => {
+            while let Some((m, more)) = rest.split_first() {
+                match m.apply_int(int) {
+                    Some(next) => int = next,
+                    None => break,
+                }
+                rest = more;
+            }
+            int.map(Value::Int)
+        }
+    };
+    for m in rest {
+        v = m.apply(v);
     }
+    v
 }
 
 impl Hash for Game {
@@ -1066,24 +1065,19 @@ impl Game {
                 return Err(format!("thing {id} is saved twice"));
             }
         }
-        // Rebuild each container's list of modifier carriers from its contents.
+        // Rebuild each container's derived modifier view from its contents.
         for t in &r.things {
             if t.contents.is_empty() {
                 continue;
             }
-            let carriers: Vec<ThingId> = t
-                .contents
-                .as_slice()
-                .iter()
-                .copied()
-                .filter(|c| {
-                    things
-                        .get(c.0)
-                        .is_some_and(|x: &Arc<Thing>| x.has_modifiers())
-                })
-                .collect();
+            let carried = Carried::build(
+                t.contents
+                    .as_slice()
+                    .iter()
+                    .filter_map(|&c| things.get(c.0).map(|x: &Arc<Thing>| (c, &**x))),
+            );
             if let Some(nt) = t.id.and_then(|id| things.get_mut(id.0)) {
-                Arc::make_mut(nt).modded_by = IdList::from_vec(carriers);
+                Arc::make_mut(nt).carried = carried;
             }
         }
         let g = Game {

@@ -2,8 +2,11 @@
 //! carried thing applies to its holder.
 //!
 //! Costs: a `PropKey` carries a precomputed hash, so comparing keys is an integer compare; a
-//! `PropMap` is a small sorted table shared by `Arc` (clone Θ(1), lookup Θ(log n), insert
-//! Θ(n) copy-on-write); a query through modifiers is Θ(carriers · their modifiers).
+//! `PropMap` is a shared table (a prototype's, looked up through a small hash index: Θ(1)
+//! expected) plus the map's own overrides (the first inline, more in one shared allocation;
+//! clone Θ(1), insert Θ(overrides) copy-on-write). A [`Game::query`](crate::Game::query)
+//! through modifiers reads the holder's derived view of its carriers' active modifiers:
+//! Θ(keys modified + modifiers of the key), or Θ(1) for a run of additions.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -325,6 +328,12 @@ impl PropKey {
         }
     }
 
+    /// The precomputed hash of the name (what tables sort by first).
+    #[inline]
+    pub(crate) fn prehash(&self) -> u64 {
+        self.hash
+    }
+
     /// The property's name.
     #[must_use]
     pub fn name(&self) -> &str {
@@ -340,12 +349,24 @@ impl PropKey {
     /// comparing bytes).
     #[inline]
     fn same_name(&self, o: &Self) -> bool {
-        let (a, b) = (self.name(), o.name());
-        std::ptr::eq(a, b) || a == b
+        let (a, b) = (self.name().as_bytes(), o.name().as_bytes());
+        if std::ptr::eq(a, b) {
+            return true;
+        }
+        if a.len() != b.len() {
+            return false;
+        }
+        // Property names are short: compare them here rather than through a `memcmp` call
+        // (a query compares a name for each modifier it applies).
+        if a.len() <= 16 {
+            return a.iter().zip(b).all(|(x, y)| x == y);
+        }
+        a == b
     }
 }
 
 impl PartialEq for PropKey {
+    #[inline]
     fn eq(&self, o: &Self) -> bool {
         self.hash == o.hash && self.same_name(o)
     }
@@ -496,33 +517,62 @@ impl<T: PropType> Prop<T> {
 }
 
 /// A sorted, immutable table of properties, built once and shared: a prototype's table, or
-/// the table a thing was made with. The keys' hashes sit in their own array, so a lookup
-/// is a binary search over contiguous integers and one name check.
+/// the table a thing was made with. The entries stay in key order (iteration, equality,
+/// hashing and saves see that order); a lookup goes through a small open-addressing index
+/// of the keys' hashes (at most half full), so it is one slot load, one hash compare and one
+/// name check, with no branchy search.
 #[derive(Default)]
 struct Table {
+    /// Each slot holds an entry's position plus one (0 = empty); a power of two long.
+    slots: Box<[u32]>,
     hashes: Box<[u64]>,
     entries: Box<[(PropKey, Value)]>,
+}
+
+/// The slot a hash starts probing at, in an index of `mask + 1` slots.
+#[inline]
+fn slot_of(hash: u64, mask: usize) -> usize {
+    // Mix every bit of the name's hash into the slot's bits (Fibonacci hashing).
+    (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask
 }
 
 impl Table {
     /// A table of entries already sorted by key, without duplicates.
     fn from_sorted(entries: Vec<(PropKey, Value)>) -> Table {
+        let hashes: Box<[u64]> = entries.iter().map(|(k, _)| k.hash).collect();
+        let len = (hashes.len() * 2).next_power_of_two().max(4);
+        let mut slots = vec![0u32; len].into_boxed_slice();
+        let mask = len - 1;
+        for (i, h) in hashes.iter().enumerate() {
+            let mut s = slot_of(*h, mask);
+            while slots.get(s).is_some_and(|x| *x != 0) {
+                s = (s + 1) & mask;
+            }
+            if let Some(slot) = slots.get_mut(s) {
+                // A table holds far fewer than 2³² entries (each is a key and a value).
+                *slot = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            }
+        }
         Table {
-            hashes: entries.iter().map(|(k, _)| k.hash).collect(),
+            slots,
+            hashes,
             entries: entries.into(),
         }
     }
 
     #[inline]
     fn find(&self, key: &PropKey) -> Option<usize> {
-        let mut i = self.hashes.partition_point(|h| *h < key.hash);
-        while self.hashes.get(i) == Some(&key.hash) {
-            if self.entries.get(i).is_some_and(|(k, _)| k.same_name(key)) {
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut s = slot_of(key.hash, mask);
+        loop {
+            let i = (*self.slots.get(s)? as usize).checked_sub(1)?;
+            if self.hashes.get(i) == Some(&key.hash)
+                && self.entries.get(i).is_some_and(|(k, _)| k.same_name(key))
+            {
                 return Some(i);
             }
-            i += 1;
+            s = (s + 1) & mask;
         }
-        None
     }
 
     #[inline]
@@ -533,9 +583,47 @@ impl Table {
     }
 }
 
-/// A thing's own changes over its table, sorted by key: a new value, or `None` for a removed
-/// property. One allocation, so a read of a thing's own value is one pointer away.
-type Overrides = Arc<[(PropKey, Option<Value>)]>;
+/// One of a map's own changes over its table: a new value, or `None` for a removed property.
+type Override = (PropKey, Option<Value>);
+
+/// A map's own changes over its table, sorted by key. The first stays inside the map itself
+/// (a thing that changed one property reads it without another pointer to follow, and a
+/// write of it copies no other allocation); more share one allocation.
+#[derive(Clone, Default)]
+enum Overrides {
+    #[default]
+    None,
+    One(Override),
+    Many(Arc<[Override]>),
+}
+
+impl Overrides {
+    #[inline]
+    fn as_slice(&self) -> &[Override] {
+        match self {
+            Overrides::None => &[],
+            Overrides::One(o) => std::slice::from_ref(o),
+            Overrides::Many(a) => a,
+        }
+    }
+
+    /// The entry at `i`, mutable, when this map is its sole owner.
+    fn get_mut(&mut self, i: usize) -> Option<&mut Override> {
+        match self {
+            Overrides::None => None,
+            Overrides::One(o) => (i == 0).then_some(o),
+            Overrides::Many(a) => Arc::get_mut(a).and_then(|a| a.get_mut(i)),
+        }
+    }
+
+    fn from_vec(mut v: Vec<Override>) -> Overrides {
+        match v.len() {
+            0 => Overrides::None,
+            1 => v.pop().map_or(Overrides::None, Overrides::One),
+            _ => Overrides::Many(v.into()),
+        }
+    }
+}
 
 /// A small persistent map of properties.
 ///
@@ -545,12 +633,14 @@ type Overrides = Arc<[(PropKey, Option<Value>)]>;
 /// overrides, then falls through to the table. Equality, hashing, iteration and the saved
 /// form all see the merged map in key order, so they do not depend on how it is layered.
 ///
-/// Clone Θ(1) (shared); lookup Θ(log n) integer comparisons; insert and remove copy only the
-/// overrides, and not even those when this map is their sole owner.
+/// Clone Θ(1) (shared); lookup: a scan of the few overrides, then one probe of the table's
+/// hash index (Θ(1) expected); insert and remove copy only the overrides, and not even those
+/// when this map is their sole owner (one override is kept inline, so a thing that changed
+/// one property reads and writes it without another allocation).
 #[derive(Clone, Default)]
 pub struct PropMap {
     base: Arc<Table>,
-    over: Option<Overrides>,
+    over: Overrides,
 }
 
 impl PropMap {
@@ -566,7 +656,7 @@ impl PropMap {
         entries.dedup_by(|b, a| a.0 == b.0);
         PropMap {
             base: Arc::new(Table::from_sorted(entries)),
-            over: None,
+            over: Overrides::None,
         }
     }
 
@@ -574,7 +664,7 @@ impl PropMap {
     /// that things created from it share it.
     #[must_use]
     pub(crate) fn frozen(&self) -> PropMap {
-        if self.over.is_none() {
+        if self.over.as_slice().is_empty() {
             return self.clone();
         }
         PropMap::from_entries(self.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
@@ -584,7 +674,7 @@ impl PropMap {
     /// overrides of its own): how a loaded thing gets to share its prototype's table again.
     #[must_use]
     pub(crate) fn rebased(&self, base: &PropMap) -> PropMap {
-        if base.over.is_some() || Arc::ptr_eq(&self.base, &base.base) {
+        if !base.over.as_slice().is_empty() || Arc::ptr_eq(&self.base, &base.base) {
             return self.clone();
         }
         let mut m = base.clone();
@@ -601,8 +691,9 @@ impl PropMap {
 
     #[inline]
     fn find_over(&self, key: &PropKey) -> Option<&Option<Value>> {
-        let over = self.over.as_deref()?;
-        over.iter()
+        self.over
+            .as_slice()
+            .iter()
             .find(|(k, _)| k.hash == key.hash && k.same_name(key))
             .map(|(_, v)| v)
     }
@@ -637,7 +728,7 @@ impl PropMap {
     fn put(&mut self, key: PropKey, value: Option<Value>) {
         let same_as_base = self.base.get(&key) == value.as_ref();
         let at = {
-            let over: &[(PropKey, Option<Value>)] = self.over.as_deref().unwrap_or(&[]);
+            let over = self.over.as_slice();
             let at = over.binary_search_by(|(k, _)| k.cmp(&key));
             if let Ok(i) = at
                 && !same_as_base
@@ -649,17 +740,12 @@ impl PropMap {
         };
         if let (Ok(i), false) = (at, same_as_base) {
             // A sole owner replaces the value in place.
-            if let Some(slot) = self
-                .over
-                .as_mut()
-                .and_then(Arc::get_mut)
-                .and_then(|o| o.get_mut(i))
-            {
+            if let Some(slot) = self.over.get_mut(i) {
                 slot.1 = value;
                 return;
             }
         }
-        let over: &[(PropKey, Option<Value>)] = self.over.as_deref().unwrap_or(&[]);
+        let over = self.over.as_slice();
         let mut v = Vec::with_capacity(over.len() + 1);
         match (at, same_as_base) {
             (Ok(i), false) => {
@@ -679,7 +765,7 @@ impl PropMap {
                 v.extend_from_slice(&over[i..]);
             }
         }
-        self.over = if v.is_empty() { None } else { Some(v.into()) };
+        self.over = Overrides::from_vec(v);
     }
 
     /// Store `value` under `key` (copy-on-write of the overrides only).
@@ -701,8 +787,8 @@ impl PropMap {
     #[must_use]
     pub fn len(&self) -> usize {
         match &self.over {
-            None => self.base.entries.len(),
-            Some(_) => self.iter().count(),
+            Overrides::None => self.base.entries.len(),
+            _ => self.iter().count(),
         }
     }
 
@@ -716,7 +802,7 @@ impl PropMap {
     pub fn iter(&self) -> impl Iterator<Item = (&PropKey, &Value)> {
         Merge {
             base: self.base.entries.iter().peekable(),
-            over: self.over.as_deref().unwrap_or(&[]).iter().peekable(),
+            over: self.over.as_slice().iter().peekable(),
         }
     }
 
@@ -724,8 +810,8 @@ impl PropMap {
     fn ptr_eq(&self, o: &Self) -> bool {
         Arc::ptr_eq(&self.base, &o.base)
             && match (&self.over, &o.over) {
-                (None, None) => true,
-                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (Overrides::None, Overrides::None) => true,
+                (Overrides::Many(a), Overrides::Many(b)) => Arc::ptr_eq(a, b),
                 _ => false,
             }
     }
@@ -967,7 +1053,31 @@ impl Modifier {
         self
     }
 
+    /// [`apply`](Modifier::apply) to an integer or a missing value, in integers: the same
+    /// result (`Some(None)` = still missing), or `None` when the result is not an integer
+    /// (a `Set` of another kind), for the caller to go on through `apply`.
+    #[inline]
+    pub(crate) fn apply_int(&self, v: Option<i64>) -> Option<Option<i64>> {
+        let i = v.unwrap_or(0);
+        Some(match &self.op {
+            ModOp::Set(Value::Int(x)) => Some(*x),
+            ModOp::Set(_) => return None,
+            ModOp::Add(n) => Some(i.saturating_add(*n)),
+            ModOp::Scale { num, den } => {
+                if *den == 0 {
+                    v
+                } else {
+                    let r = i128::from(i) * i128::from(*num) / i128::from(*den);
+                    Some(r.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64)
+                }
+            }
+            ModOp::AtLeast(n) => Some(i.max(*n)),
+            ModOp::AtMost(n) => Some(i.min(*n)),
+        })
+    }
+
     /// Apply to a value (`None` = missing).
+    #[inline]
     pub(crate) fn apply(&self, v: Option<Value>) -> Option<Value> {
         let int = |v: &Option<Value>| match v {
             Some(Value::Int(i)) => Some(*i),
@@ -1069,9 +1179,8 @@ mod tests {
                 serde_json::to_string(&flat).unwrap()
             );
             // Overrides never repeat what the table says.
-            if let Some(o) = &m.over {
-                assert!(o.iter().all(|(k, v)| m.base.get(k) != v.as_ref()));
-            }
+            let o = m.over.as_slice();
+            assert!(o.iter().all(|(k, v)| m.base.get(k) != v.as_ref()));
         }
     }
 
@@ -1107,6 +1216,60 @@ mod tests {
             Modifier::add(&HPS, i64::MAX).apply(Some(Value::Int(5))),
             Some(Value::Int(i64::MAX))
         );
+    }
+
+    #[test]
+    fn integer_path_applies_like_values() {
+        let ops = [
+            ModOp::Add(3),
+            ModOp::Add(i64::MAX),
+            ModOp::Scale { num: 3, den: 2 },
+            ModOp::Scale { num: -7, den: 3 },
+            ModOp::Scale { num: 1, den: 0 },
+            ModOp::Scale {
+                num: i64::MAX,
+                den: 1,
+            },
+            ModOp::AtLeast(4),
+            ModOp::AtMost(-2),
+            ModOp::Set(Value::Int(9)),
+            ModOp::Set(Value::Bool(true)),
+        ];
+        for op in &ops {
+            let m = Modifier::raw(HPS.key(), op.clone());
+            for v in [
+                None,
+                Some(0),
+                Some(5),
+                Some(-9),
+                Some(i64::MIN),
+                Some(i64::MAX),
+            ] {
+                let want = m.apply(v.map(Value::Int));
+                match m.apply_int(v) {
+                    Some(got) => assert_eq!(got.map(Value::Int), want, "{op:?} on {v:?}"),
+                    None => assert!(matches!(op, ModOp::Set(Value::Bool(_)))),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tables_find_every_key_and_no_other() {
+        for n in [0usize, 1, 3, 28, 100] {
+            let keys: Vec<PropKey> = (0..n).map(|i| PropKey::new(&format!("p{i}"))).collect();
+            let m = PropMap::from_entries(
+                keys.iter()
+                    .enumerate()
+                    .map(|(i, k)| (k.clone(), Value::Int(i as i64)))
+                    .collect(),
+            );
+            for (i, k) in keys.iter().enumerate() {
+                assert_eq!(m.get(k), Some(&Value::Int(i as i64)));
+            }
+            assert_eq!(m.get(&PropKey::new("absent")), None);
+            assert_eq!(m.len(), n);
+        }
     }
 
     #[test]

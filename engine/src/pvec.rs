@@ -39,6 +39,7 @@ impl<T: Clone> PVec<T> {
         (self.height + 1) * BITS
     }
 
+    #[inline]
     pub(crate) fn get(&self, i: u64) -> Option<&T> {
         let mut node = self.root.as_deref()?;
         let bits = self.capacity_bits();

@@ -360,7 +360,7 @@ impl SavedGame {
                 props,
                 mods,
                 contents: IdList::from_vec(s.contents),
-                modded_by: IdList::default(),
+                carried: None,
             });
         }
         let mut cells = Grid::new(IdList::default());

@@ -1,7 +1,10 @@
 //! Things: ids, places and the thing record itself.
 //!
 //! Costs: `ThingId` and `Place` are `Copy`; a `Thing` clones in Θ(1) (its property table and
-//! modifiers are shared); an `IdList` of up to two ids is stored inline.
+//! modifiers are shared); an `IdList` of up to two ids is stored inline. A holder keeps a
+//! derived view of the modifiers its contents apply (`Carried`), rebuilt in Θ(its carriers'
+//! modifiers · log) when a carrier comes, goes, changes or switches a flag, so a query reads
+//! one thing.
 
 use std::fmt;
 use std::sync::Arc;
@@ -174,7 +177,7 @@ impl<'de> Deserialize<'de> for IdList {
 /// assert_eq!(g.query(id, &HP)?, 4);
 /// # Ok::<(), alembic::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Thing {
     pub(crate) id: Option<ThingId>,
     pub(crate) place: Option<Place>,
@@ -182,9 +185,171 @@ pub struct Thing {
     pub(crate) props: PropMap,
     pub(crate) mods: Arc<[Modifier]>,
     pub(crate) contents: IdList,
-    /// The subset of `contents` that carry modifiers, in the same order.
+    /// What the things inside it that carry modifiers apply to it (derived data: kept by
+    /// the [`Game`](crate::Game), rebuilt on load, checked by `check_invariants`); `None`
+    /// when nothing inside carries a modifier.
     #[serde(skip)]
-    pub(crate) modded_by: IdList,
+    pub(crate) carried: Option<Arc<Carried>>,
+}
+
+/// A holder's derived view of the modifiers its contents apply to it: which of its contents
+/// carry modifiers, and every currently active modifier of theirs, sorted by key, then
+/// priority, then carrier order (then each carrier's own order), so a query finds its key's
+/// run by binary search and applies it as it stands.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Carried {
+    /// The subset of `contents` that carry modifiers, in the same order.
+    pub(crate) by: IdList,
+    /// One entry per key of `active`, in `active`'s order (a holder's modifiers touch a
+    /// handful of keys, so a query scans these).
+    runs: Box<[Run]>,
+    /// The active modifiers, in application order within each key.
+    active: Box<[Modifier]>,
+}
+
+impl Carried {
+    /// The view made of `by` (the carriers, in contents order) and their modifiers that are
+    /// active (`while_flag` unset, or the carrier's own flag true), in the order a query
+    /// applies them: a stable sort by (key, priority) of the carriers' modifiers in carrier
+    /// order. `None` when there is no carrier.
+    pub(crate) fn build<'a>(
+        carriers: impl IntoIterator<Item = (ThingId, &'a Thing)>,
+    ) -> Option<Arc<Carried>> {
+        let mut by = Vec::new();
+        let mut active: Vec<Modifier> = Vec::new();
+        for (id, c) in carriers {
+            if !c.has_modifiers() {
+                continue;
+            }
+            by.push(id);
+            active.extend(c.mods.iter().filter(|m| c.applies(m)).cloned());
+        }
+        if by.is_empty() {
+            return None;
+        }
+        active.sort_by(|a, b| a.key.cmp(&b.key).then(a.priority.cmp(&b.priority)));
+        let mut runs: Vec<Run> = Vec::new();
+        let mut start = 0;
+        for (i, m) in active.iter().enumerate() {
+            let same = i > 0 && active.get(i - 1).is_some_and(|p| p.key == m.key);
+            match runs.last_mut() {
+                Some(run) if same => run.end = i + 1,
+                _ => {
+                    start = i;
+                    runs.push(Run {
+                        hash: m.key.prehash(),
+                        end: i + 1,
+                        adds: None,
+                    });
+                }
+            }
+            if let Some(run) = runs.last_mut() {
+                run.adds = active.get(start..=i).and_then(AddRun::of);
+            }
+        }
+        Some(Arc::new(Carried {
+            by: IdList::from_vec(by),
+            runs: runs.into(),
+            active: active.into(),
+        }))
+    }
+
+    /// The active modifiers for `key`, in application order (empty when none), and their
+    /// sum when they are all additions.
+    #[inline]
+    pub(crate) fn for_key(&self, key: &PropKey) -> (&[Modifier], Option<&AddRun>) {
+        let h = key.prehash();
+        let mut start = 0;
+        for r in &*self.runs {
+            if r.hash == h {
+                let run = self.active.get(start..r.end).unwrap_or(&[]);
+                if run.first().is_some_and(|m| &m.key == key) {
+                    return (run, r.adds.as_ref());
+                }
+            }
+            start = r.end;
+        }
+        (&[], None)
+    }
+}
+
+/// The run of one key in a holder's active modifiers.
+#[derive(Clone, Debug, PartialEq)]
+struct Run {
+    /// The key's hash.
+    hash: u64,
+    /// Where the run ends in `active`.
+    end: usize,
+    /// Present when every modifier of the run is an addition.
+    adds: Option<AddRun>,
+}
+
+/// A run of integer additions, summed once: applying them one by one (each saturating)
+/// gives `x + sum` exactly when no partial sum leaves the `i64` range, which the lowest
+/// and highest prefix sums tell.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct AddRun {
+    sum: i128,
+    lowest: i128,
+    highest: i128,
+}
+
+impl AddRun {
+    fn of(run: &[Modifier]) -> Option<AddRun> {
+        let mut a = AddRun {
+            sum: 0,
+            lowest: 0,
+            highest: 0,
+        };
+        for m in run {
+            let crate::props::ModOp::Add(n) = m.op else {
+                return None;
+            };
+            a.sum += i128::from(n);
+            a.lowest = a.lowest.min(a.sum);
+            a.highest = a.highest.max(a.sum);
+        }
+        Some(a)
+    }
+
+    /// `x` after the whole run, when no step saturates (then it is what the steps give);
+    /// `None` when one would, for the caller to apply them one by one.
+    #[inline]
+    pub(crate) fn apply(&self, x: i64) -> Option<i64> {
+        let x = i128::from(x);
+        if x + self.lowest < i128::from(i64::MIN) || x + self.highest > i128::from(i64::MAX) {
+            return None;
+        }
+        i64::try_from(x + self.sum).ok()
+    }
+}
+
+impl PartialEq for Thing {
+    /// Compares what the derived `PartialEq` compared (the carrier list included); the
+    /// active modifiers are a function of the game around the thing and are not compared.
+    fn eq(&self, o: &Self) -> bool {
+        self.id == o.id
+            && self.place == o.place
+            && self.proto == o.proto
+            && self.props == o.props
+            && self.mods == o.mods
+            && self.contents == o.contents
+            && self.modded_by() == o.modded_by()
+    }
+}
+
+impl std::hash::Hash for Thing {
+    /// The bytes the derived `Hash` wrote when the carrier list was a field of its own, so
+    /// state hashes do not change.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.id.hash(state);
+        self.place.hash(state);
+        self.proto.hash(state);
+        self.props.hash(state);
+        self.mods.hash(state);
+        self.contents.hash(state);
+        self.modded_by().hash(state);
+    }
 }
 
 impl Default for Thing {
@@ -204,7 +369,7 @@ impl Thing {
             props: props.map.frozen(),
             mods: props.mods.into(),
             contents: IdList::default(),
-            modded_by: IdList::default(),
+            carried: None,
         }
     }
 
@@ -290,5 +455,69 @@ impl Thing {
     /// Whether it currently applies any modifier to a holder.
     pub(crate) fn has_modifiers(&self) -> bool {
         !self.mods.is_empty()
+    }
+
+    /// Whether its modifier `m` is active now (no `while_flag`, or its own flag is true).
+    pub(crate) fn applies(&self, m: &Modifier) -> bool {
+        match &m.while_flag {
+            None => true,
+            Some(flag) => matches!(self.props.get(flag), Some(Value::Bool(true))),
+        }
+    }
+
+    /// Whether one of its modifiers switches on its flag `key`.
+    pub(crate) fn switched_by(&self, key: &PropKey) -> bool {
+        self.mods.iter().any(|m| m.while_flag.as_ref() == Some(key))
+    }
+
+    /// The things inside it that carry modifiers, in contents order.
+    pub(crate) fn modded_by(&self) -> &[ThingId] {
+        self.carried.as_deref().map_or(&[], |c| c.by.as_slice())
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::props::{ModOp, Prop};
+
+    /// A summed run of additions gives what applying them one by one gives, or declines.
+    #[test]
+    fn summed_additions_match_the_steps() {
+        const K: Prop<i64> = Prop::new("k");
+        let runs: [&[i64]; 5] = [
+            &[3, -2, 7],
+            &[i64::MAX, -5],
+            &[-3, i64::MAX, i64::MIN],
+            &[i64::MIN, i64::MIN, 4],
+            &[],
+        ];
+        for amounts in runs {
+            let mods: Vec<Modifier> = amounts
+                .iter()
+                .map(|n| Modifier::raw(K.key(), ModOp::Add(*n)))
+                .collect();
+            let sum = AddRun::of(&mods).expect("all additions");
+            for x in [i64::MIN, -7, -1, 0, 1, 9, i64::MAX] {
+                let steps = mods
+                    .iter()
+                    .try_fold(Some(x), |v, m| m.apply_int(v))
+                    .flatten();
+                if let Some(got) = sum.apply(x) {
+                    assert_eq!(Some(got), steps, "{amounts:?} from {x}");
+                } else {
+                    // Declined only where a step saturates.
+                    assert!(
+                        amounts.iter().any(|n| n.unsigned_abs() > 1 << 40)
+                            || x.unsigned_abs() > 1 << 40
+                    );
+                }
+            }
+            // Small values never need the steps.
+            if amounts.iter().all(|n| n.unsigned_abs() < 100) {
+                assert!(sum.apply(5).is_some());
+            }
+        }
+        let not_adds = [Modifier::raw(K.key(), ModOp::AtLeast(3))];
+        assert_eq!(AddRun::of(&not_adds), None);
     }
 }
