@@ -14,7 +14,8 @@
 //! (32 bytes a level) instead of a 6 KB grid chunk of id lists. Chunks, nodes and levels left
 //! empty are dropped, and equality compares contents, so the index stays canonical.
 //!
-//! Reads are a binary search over the levels, a few pointer hops, one bit test (most cells
+//! Reads are a level lookup (one probe when the levels are consecutive, else a binary
+//! search), a few pointer hops, one bit test (most cells
 //! are empty) and a popcount.
 
 use std::sync::Arc;
@@ -451,6 +452,13 @@ impl CellIndex {
     #[inline(always)]
     fn level(&self, z: i32) -> Option<&Plane> {
         let levels = &*self.levels;
+        // Levels are usually consecutive (a dungeon's 1..=n): try z's offset from the first
+        // level before searching.
+        let first = levels.first()?.z;
+        let guess = usize::try_from(i64::from(z) - i64::from(first)).ok();
+        if let Some(p) = guess.and_then(|i| levels.get(i)).filter(|p| p.z == z) {
+            return Some(p);
+        }
         levels
             .binary_search_by_key(&z, |p| p.z)
             .ok()
