@@ -345,7 +345,7 @@ impl Game {
     /// Every map cell of `area` that holds things, with its things (in arrival order), in
     /// (z, y, x) order — what calling [`things_at`](Game::things_at) on every cell of the
     /// box and keeping the non-empty answers gives, without visiting empty space.
-    /// Θ(chunks of 16 × 16 cells overlapping the box · tree height + cells found).
+    /// Θ(log levels + per level of the box: chunks of 16 × 16 cells overlapping it + cells found).
     #[must_use]
     pub fn things_in_box(&self, area: LocBox) -> Vec<(Loc, &[ThingId])> {
         if area.is_empty() {
@@ -360,7 +360,7 @@ impl Game {
     }
 
     /// Every map cell of level `z` that holds things, with its things (in arrival order), in
-    /// (y, x) order. Θ(chunks of the level · tree height + cells found).
+    /// (y, x) order. Θ(log levels + that level's chunks + cells found): other levels cost nothing.
     #[must_use]
     pub fn things_on_level(&self, z: i32) -> Vec<(Loc, &[ThingId])> {
         let z = i64::from(z);
