@@ -57,6 +57,7 @@ def printed(log):
     pats = {
         "grid_version_bytes": r"memory: 1,000 one-cell versions: (\d+) bytes",
         "set_bytes": r"memory: Game::set kept (\d+) bytes",
+        "move_bytes": r"memory: Game::move_thing kept (\d+) bytes",
         "history_bytes": r"history: \d+ turns kept: (\d+) B per kept turn",
         "bot_rate": r"bot-rate: \d+ turns in [\d.]+ CPU s = (\d+) turns per CPU second",
     }
@@ -148,6 +149,8 @@ def main():
     ratio_bar("`query` with 5 modifiers vs the same sum over a `HashMap` record",
               "things/query_5_modifiers/game_query", "things/query_5_modifiers/hashmap_sum", 1.5)
     fig_bar("bytes kept per `Game::set` (10,000 things)", "set_bytes", 500, "B")
+    fig_bar("bytes kept per `Game::move_thing` (10,000 things, one on every cell)", "move_bytes",
+            1024, "B")
     ratio_bar("FOV to a fresh `HashSet` vs bracket recursive (issue 3: ≤ 0.8×)",
               "fov/alembic-fresh-hashset", "fov/bracket-recursive", 0.8)
     ratio_bar("FOV to a reused `Vec` vs symmetric-shadowcasting (≤ 0.8×)",
