@@ -313,10 +313,11 @@ impl Game {
     /// The thing with this id.
     #[inline]
     pub fn get_thing(&self, id: ThingId) -> Result<&Thing, Error> {
+        // `ok_or_else`: an eager `ok_or` builds and drops an `Error` on every read.
         self.things
             .get(id.0)
             .map(|t| &**t)
-            .ok_or(Error::NoSuchThing(id))
+            .ok_or_else(|| Error::NoSuchThing(id))
     }
 
     /// Whether the id names a thing in this game.

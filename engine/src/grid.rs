@@ -9,8 +9,9 @@
 //! Every node and chunk is behind an [`Arc`]; a clone of the grid shares all of them. Writing
 //! through a shared path copies exactly that path (one chunk and one small node per level) and
 //! leaves every older grid value untouched. Writing as the sole owner ([`Grid::set_mut`])
-//! mutates in place. The octree itself (descent, growth, box walk) lives in `octree.rs`,
-//! shared with the cell index.
+//! mutates in place. The octree itself (descent, growth, box walk) lives in `octree.rs`. (The
+//! cell index, `cells.rs`, keeps its own 2D tree per level instead: a read of one level must
+//! not depend on what other levels hold.)
 //!
 //! Reads are far more frequent than writes (terrain changes rarely), so a grid can carry a
 //! read directory, built on request with [`Grid::build_directory_mut`]. When the chunks fill

@@ -1,5 +1,6 @@
-//! The sparse octree both [`Grid`](crate::grid::Grid) and the cell index hang their 16 × 16 chunks
-//! from: one descent, one growth rule, one box walk.
+//! The sparse octree [`Grid`](crate::grid::Grid) hangs its 16 × 16 chunks from: one descent,
+//! one growth rule, one box walk. (The cell index keeps one 2D tree per level instead, in
+//! `cells.rs`.)
 //!
 //! Chunks are addressed by chunk coordinates (x / 16, y / 16, z), floored. The root sits at a
 //! movable origin and covers 2^height chunks along each axis; it grows upward (doubling,

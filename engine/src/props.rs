@@ -498,6 +498,7 @@ impl<T> fmt::Debug for Prop<T> {
 
 impl<T: PropType> Prop<T> {
     /// Convert a stored value, or report its kind.
+    #[inline]
     pub(crate) fn decode(&self, v: &Value) -> Result<T, Error> {
         T::from_value(v).ok_or_else(|| Error::WrongPropertyType {
             key: self.key.clone(),
