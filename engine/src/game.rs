@@ -387,7 +387,7 @@ impl Game {
     /// Where `id` is directly: a map location or its container.
     pub fn place(&self, id: ThingId) -> Result<Place, Error> {
         let t = self.get_thing(id)?;
-        t.place.ok_or(Error::NoSuchThing(id))
+        t.place.ok_or_else(|| Error::NoSuchThing(id))
     }
 
     /// The map location of `id`, following containers upward (an item in a backpack carried
@@ -493,7 +493,10 @@ impl Game {
             .flatten();
         // Copy only what other values share: the index path, the thing record and its
         // overrides; a sole owner writes in place.
-        let t = self.things.get_mut(id.0).ok_or(Error::NoSuchThing(id))?;
+        let t = self
+            .things
+            .get_mut(id.0)
+            .ok_or_else(|| Error::NoSuchThing(id))?;
         let t = Arc::make_mut(t);
         t.set_raw_mut(key.key(), value);
         // The flag may switch one of its modifiers on or off in its holder.
@@ -535,7 +538,10 @@ impl Game {
         let place = place.into();
         self.check_destination(None, place)?;
         let id = ThingId(self.next_id);
-        self.next_id = self.next_id.checked_add(1).ok_or(Error::IdsExhausted)?;
+        self.next_id = self
+            .next_id
+            .checked_add(1)
+            .ok_or_else(|| Error::IdsExhausted)?;
         thing.id = Some(id);
         thing.place = Some(place);
         thing.contents = IdList::default();
@@ -557,7 +563,7 @@ impl Game {
     /// Remove `id` and everything inside it, in place; returns the removed thing as it was.
     pub fn remove_thing_mut(&mut self, id: ThingId) -> Result<Thing, Error> {
         let t = self.get_thing(id)?.clone();
-        let place = t.place.ok_or(Error::NoSuchThing(id))?;
+        let place = t.place.ok_or_else(|| Error::NoSuchThing(id))?;
         self.detach(id, place);
         let mut stack = vec![id];
         while let Some(x) = stack.pop() {
@@ -616,7 +622,7 @@ impl Game {
     pub fn move_thing_mut(&mut self, id: ThingId, to: impl Into<Place>) -> Result<(), Error> {
         let to = to.into();
         let t = self.get_thing(id)?;
-        let from = t.place.ok_or(Error::NoSuchThing(id))?;
+        let from = t.place.ok_or_else(|| Error::NoSuchThing(id))?;
         let has_mods = t.has_modifiers();
         self.check_destination(Some(id), to)?;
         if from == to {

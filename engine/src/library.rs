@@ -414,7 +414,7 @@ impl Library {
         self.tiles
             .get(usize::from(id.0))
             .map(|t| &**t)
-            .ok_or(Error::UnknownTileId(id.0))
+            .ok_or_else(|| Error::UnknownTileId(id.0))
     }
 
     /// Every tile, by number.
