@@ -594,18 +594,18 @@ impl Game {
             // Nothing changes: keep the thing shared with older game values.
             return Ok(());
         }
-        let had_mods = cur.has_modifiers();
         let mut new = cur.clone();
         new.proto = thing.proto;
         new.props = thing.props;
         new.mods = thing.mods;
-        let has_mods = new.has_modifiers();
+        // Only a change to its modifiers, or to a flag that switches one, changes what its
+        // holder gets (an effect's ticking counter does not).
+        let holder_sees_change = !new.applies_as(cur);
         let place = new.place;
         let old = self.things.get(id.0).cloned();
         self.indexes.update(id, old.as_deref(), Some(&new));
         self.things.set(id.0, Some(Arc::new(new)));
-        // Its modifiers, or the flags that switch them, may have changed.
-        if let (true, Some(Place::In(c))) = (had_mods || has_mods, place) {
+        if let (true, Some(Place::In(c))) = (holder_sees_change, place) {
             self.refresh_carried(c);
         }
         Ok(())

@@ -528,6 +528,16 @@ impl Thing {
         self.mods.iter().any(|m| m.while_flag.as_ref() == Some(key))
     }
 
+    /// Whether it applies to a holder exactly what `other` applies: the same modifiers, each
+    /// active in both or in neither (what [`applies`](Thing::applies) reads).
+    pub(crate) fn applies_as(&self, other: &Thing) -> bool {
+        self.mods == other.mods
+            && self
+                .mods
+                .iter()
+                .all(|m| self.applies(m) == other.applies(m))
+    }
+
     /// The things inside it that carry modifiers, in contents order.
     pub(crate) fn modded_by(&self) -> &[ThingId] {
         self.carried.as_deref().map_or(&[], |c| c.by.as_slice())
