@@ -62,6 +62,43 @@ fn filled_vec() -> Vec<u16> {
     (0..CELLS).map(|i| (i % 251) as u16 + 1).collect()
 }
 
+/// The random-read baseline that does the grid's work: a flat `Vec` map whose size is known
+/// only at run time (like a game's `Map { width, height, tiles }`), and where a location
+/// outside the map reads as the default instead of aliasing another cell or panicking.
+///
+/// `flat_vec` (compile-time strides, no bounds semantics beyond the slice check) is kept
+/// beside it as the floor a flat array reaches when the world's size is a constant.
+struct FlatMap {
+    size: [usize; 3],
+    cells: Vec<u16>,
+    default: u16,
+}
+
+impl FlatMap {
+    fn new() -> Self {
+        FlatMap {
+            size: [W as usize, H as usize, D as usize],
+            cells: filled_vec(),
+            default: 0,
+        }
+    }
+
+    #[inline]
+    fn get(&self, l: Loc) -> &u16 {
+        // A negative coordinate becomes a large unsigned one, so one comparison an axis.
+        let (x, y, z) = (
+            l.x as u32 as usize,
+            l.y as u32 as usize,
+            l.z as u32 as usize,
+        );
+        if x < self.size[0] && y < self.size[1] && z < self.size[2] {
+            &self.cells[(z * self.size[1] + y) * self.size[0] + x]
+        } else {
+            &self.default
+        }
+    }
+}
+
 fn memory_report() {
     let region = Region::new(GLOBAL);
     let v = filled_vec();
@@ -108,6 +145,16 @@ fn bench_get(c: &mut Criterion) {
             let mut sum = 0u64;
             for l in &locs {
                 sum += u64::from(v[flat_index(*l)]);
+            }
+            black_box(sum)
+        })
+    });
+    let map = FlatMap::new();
+    group.bench_function("flat_map_same_work", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for l in &locs {
+                sum += u64::from(*map.get(*l));
             }
             black_box(sum)
         })
