@@ -435,7 +435,7 @@ impl Game {
                 None => key.missing(),
             }
         };
-        read.map_err(|e| e.about(id, t.proto.as_ref()))
+        read.map_err(|e| e.about(id, t.core.proto.as_ref()))
     }
 
     /// Like [`Game::query`], but `None` instead of the default or an error when absent.
@@ -452,7 +452,7 @@ impl Game {
         };
         raw.map(|v| key.decode(&v))
             .transpose()
-            .map_err(|e| e.about(id, t.proto.as_ref()))
+            .map_err(|e| e.about(id, t.core.proto.as_ref()))
     }
 
     /// Whether flag `flag` reads true on `id` (modifiers applied). Missing things, missing
@@ -532,7 +532,7 @@ impl Game {
         place: impl Into<Place>,
         mut thing: Thing,
     ) -> Result<ThingId, Error> {
-        if let Some(id) = thing.id {
+        if let Some(id) = thing.core.id {
             return Err(Error::AlreadyPlaced(id));
         }
         let place = place.into();
@@ -542,7 +542,7 @@ impl Game {
             .next_id
             .checked_add(1)
             .ok_or_else(|| Error::IdsExhausted)?;
-        thing.id = Some(id);
+        Arc::make_mut(&mut thing.core).id = Some(id);
         thing.place = Some(place);
         thing.contents = IdList::default();
         thing.carried = None;
@@ -586,18 +586,20 @@ impl Game {
 
     /// In-place form of [`Game::update_thing`].
     pub fn update_thing_mut(&mut self, thing: Thing) -> Result<(), Error> {
-        let Some(id) = thing.id else {
+        let Some(id) = thing.core.id else {
             return Err(Error::NoSuchThing(ThingId(0)));
         };
         let cur = self.get_thing(id)?;
-        if cur.proto == thing.proto && cur.props == thing.props && cur.mods == thing.mods {
+        if cur.core == thing.core && cur.props == thing.props {
             // Nothing changes: keep the thing shared with older game values.
             return Ok(());
         }
         let mut new = cur.clone();
-        new.proto = thing.proto;
+        if new.core != thing.core {
+            // The same id (it came from `thing`), another prototype name or modifiers.
+            new.core = thing.core;
+        }
         new.props = thing.props;
-        new.mods = thing.mods;
         // Only a change to its modifiers, or to a flag that switches one, changes what its
         // holder gets (an effect's ticking counter does not).
         let holder_sees_change = !new.applies_as(cur);
@@ -806,10 +808,10 @@ impl Game {
         }
         for (slot, t) in self.things.iter() {
             let sid = ThingId(slot);
-            if t.id != Some(sid) {
+            if t.core.id != Some(sid) {
                 return Err(InvariantError::IndexIdMismatch {
                     slot: sid,
-                    found: t.id,
+                    found: t.core.id,
                 });
             }
             if slot >= self.next_id {
@@ -1061,11 +1063,14 @@ impl Game {
         }
         let mut things = PVec::new();
         for t in &r.things {
-            let id = t.id.ok_or_else(|| "a saved thing has no id".to_string())?;
+            let id = t
+                .core
+                .id
+                .ok_or_else(|| "a saved thing has no id".to_string())?;
             let mut t = t.clone();
             // Share the prototype's table again, keeping only the thing's own overrides
             // (the same map, so the same hash and the same save).
-            if let Some(p) = t.proto.as_deref().and_then(|p| r.library.get(p).ok()) {
+            if let Some(p) = t.core.proto.as_deref().and_then(|p| r.library.get(p).ok()) {
                 t.props = t.props.rebased(p.props());
             }
             if things.set(id.0, Some(Arc::new(t))).is_some() {
@@ -1083,7 +1088,7 @@ impl Game {
                     .iter()
                     .filter_map(|&c| things.get(c.0).map(|x: &Arc<Thing>| (c, &**x))),
             );
-            if let Some(nt) = t.id.and_then(|id| things.get_mut(id.0)) {
+            if let Some(nt) = t.core.id.and_then(|id| things.get_mut(id.0)) {
                 Arc::make_mut(nt).carried = carried;
             }
         }

@@ -49,7 +49,7 @@ impl FlagIndexes {
     pub(crate) fn build<'a>(&mut self, key: PropKey, things: impl Iterator<Item = &'a Thing>) {
         let mut set = RedBlackTreeSetSync::new_sync();
         for t in things {
-            if let Some(id) = t.id
+            if let Some(id) = t.core.id
                 && flagged(t, &key)
             {
                 set.insert_mut(id);
@@ -140,7 +140,7 @@ impl Game {
             None => self
                 .all_things()
                 .filter(|t| flagged(t, flag.key()))
-                .filter_map(|t| t.id)
+                .filter_map(|t| t.core.id)
                 .collect(),
         }
     }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Error;
 use crate::props::{Hook, Modifier, Prop, PropMap, PropType, Props, Value};
 use crate::rng::GameRng;
-use crate::thing::Thing;
+use crate::thing::{Core, Thing};
 
 /// Level of a prototype, for random creation windows (default 1).
 pub const LEVEL: Prop<i32> = Prop::with_default("level", 1);
@@ -327,9 +327,12 @@ impl Library {
             return Err(Error::AbstractPrototype(p.name.clone()));
         }
         Ok(Thing {
-            proto: Some(p.name.clone()),
             props: p.props.clone(),
-            mods: p.mods.clone(),
+            core: Arc::new(Core {
+                id: None,
+                proto: Some(p.name.clone()),
+                mods: p.mods.clone(),
+            }),
             ..Thing::default()
         })
     }

@@ -31,7 +31,7 @@ use crate::hook::Hooks;
 use crate::library::{Library, LibraryId, Prototype, TileDef};
 use crate::loc::Loc;
 use crate::props::{Modifier, PropKey, PropMap, Value};
-use crate::thing::{IdList, Place, Thing, ThingId};
+use crate::thing::{Core, IdList, Place, Thing, ThingId};
 
 /// The format [`SavedGame`] writes.
 pub const SAVED_GAME_FORMAT: u32 = 2;
@@ -228,20 +228,20 @@ impl SavedGame {
         }
         let mut things = Vec::with_capacity(game.thing_count());
         for t in game.all_things() {
-            let (Some(id), Some(place)) = (t.id, t.place) else {
+            let (Some(id), Some(place)) = (t.core.id, t.place) else {
                 continue;
             };
-            let proto = t.proto.as_ref().and_then(|n| lib.protos.get(n));
+            let proto = t.core.proto.as_ref().and_then(|n| lib.protos.get(n));
             let empty = PropMap::new();
             let (set, unset) = diff(proto.map_or(&empty, |p| &p.props), &t.props);
-            let same_mods = proto.map_or(t.mods.is_empty(), |p| p.mods == t.mods);
+            let same_mods = proto.map_or(t.core.mods.is_empty(), |p| p.mods == t.core.mods);
             things.push(SavedThing {
                 id,
                 place,
-                proto: t.proto.clone(),
+                proto: t.core.proto.clone(),
                 set,
                 unset,
-                mods: (!same_mods).then(|| t.mods.to_vec()),
+                mods: (!same_mods).then(|| t.core.mods.to_vec()),
                 contents: t.contents.as_slice().to_vec(),
             });
         }
@@ -354,13 +354,15 @@ impl SavedGame {
                 None => proto.map_or_else(|| Arc::from(Vec::new()), |p| p.mods.clone()),
             };
             things.push(Thing {
-                id: Some(s.id),
                 place: Some(s.place),
-                proto: s.proto,
                 props,
-                mods,
                 contents: IdList::from_vec(s.contents),
                 carried: None,
+                core: Arc::new(Core {
+                    id: Some(s.id),
+                    proto: s.proto,
+                    mods,
+                }),
             });
         }
         let mut cells = Grid::new(IdList::default());
