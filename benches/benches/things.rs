@@ -160,10 +160,13 @@ fn bench_things(c: &mut Criterion) {
             black_box(baseline.get(&ids[i]).map(|m| m.hps))
         })
     });
+    // Both sides give an `Option` of the value. `query`'s `Result` is 72 bytes (its error
+    // names the key and the thing), and black-boxing the whole of it copies 72 bytes that a
+    // caller matching on it never reads.
     group.bench_function("game_query", |b| {
         b.iter(|| {
             i = (i + 7919) % N;
-            black_box(g.query(ids[i], &HPS))
+            black_box(g.query(ids[i], &HPS).ok())
         })
     });
     group.finish();
@@ -174,7 +177,8 @@ fn bench_things(c: &mut Criterion) {
         b.iter(|| black_box(baseline.get(black_box(&ids[0])).map(sum)))
     });
     group.bench_function("game_query", |b| {
-        b.iter(|| black_box(g.query(black_box(ids[0]), &ST)))
+        // An `Option` on both sides, as for the property read.
+        b.iter(|| black_box(g.query(black_box(ids[0]), &ST).ok()))
     });
     group.finish();
 

@@ -418,6 +418,7 @@ impl Game {
 
     /// A property of `id` with every active modifier of the things inside it applied, or the
     /// key's default, or [`Error::MissingProperty`].
+    #[inline]
     pub fn query<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<T, Error> {
         let t = self.get_thing(id)?;
         let (mods, adds) = t

@@ -328,12 +328,6 @@ impl PropKey {
         }
     }
 
-    /// The precomputed hash of the name (what tables sort by first).
-    #[inline]
-    pub(crate) fn prehash(&self) -> u64 {
-        self.hash
-    }
-
     /// The property's name.
     #[must_use]
     pub fn name(&self) -> &str {

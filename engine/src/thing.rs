@@ -299,22 +299,19 @@ impl Carried {
         }
         active.sort_by(|a, b| a.key.cmp(&b.key).then(a.priority.cmp(&b.priority)));
         let mut runs: Vec<Run> = Vec::new();
-        let mut start = 0;
         for (i, m) in active.iter().enumerate() {
             let same = i > 0 && active.get(i - 1).is_some_and(|p| p.key == m.key);
             match runs.last_mut() {
                 Some(run) if same => run.end = i + 1,
-                _ => {
-                    start = i;
-                    runs.push(Run {
-                        hash: m.key.prehash(),
-                        end: i + 1,
-                        adds: None,
-                    });
-                }
+                _ => runs.push(Run {
+                    key: m.key.clone(),
+                    start: i,
+                    end: i + 1,
+                    adds: None,
+                }),
             }
             if let Some(run) = runs.last_mut() {
-                run.adds = active.get(start..=i).and_then(AddRun::of);
+                run.adds = active.get(run.start..=i).and_then(AddRun::of);
             }
         }
         Some(Arc::new(Carried {
@@ -328,16 +325,15 @@ impl Carried {
     /// sum when they are all additions.
     #[inline]
     pub(crate) fn for_key(&self, key: &PropKey) -> (&[Modifier], Option<&AddRun>) {
-        let h = key.prehash();
-        let mut start = 0;
+        // The run keeps its key, so finding it (and a run of additions, applying it) never
+        // touches the modifiers themselves.
         for r in &*self.runs {
-            if r.hash == h {
-                let run = self.active.get(start..r.end).unwrap_or(&[]);
-                if run.first().is_some_and(|m| &m.key == key) {
-                    return (run, r.adds.as_ref());
-                }
+            if r.key == *key {
+                return (
+                    self.active.get(r.start..r.end).unwrap_or(&[]),
+                    r.adds.as_ref(),
+                );
             }
-            start = r.end;
         }
         (&[], None)
     }
@@ -346,8 +342,10 @@ impl Carried {
 /// The run of one key in a holder's active modifiers.
 #[derive(Clone, Debug, PartialEq)]
 struct Run {
-    /// The key's hash.
-    hash: u64,
+    /// The key.
+    key: PropKey,
+    /// Where the run starts in `active`.
+    start: usize,
     /// Where the run ends in `active`.
     end: usize,
     /// Present when every modifier of the run is an addition.
