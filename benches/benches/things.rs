@@ -43,9 +43,21 @@ struct Monster {
     carried: Vec<i64>,
 }
 
+/// Where thing `i` of the sparse layout stands: on every 4th cell along x and y of a
+/// 400 × 400 level, so 15 cells in 16 hold nothing (the dense layout, [`loc_of`], fills a
+/// 100 × 100 level).
+fn sparse_loc_of(i: usize) -> Loc {
+    Loc::new((i % 100 * 4) as i32, (i / 100 % 100 * 4) as i32, -1)
+}
+
 /// 10,000 things of one 28-property prototype over a 100 × 100 level; thing 0 carries 5
 /// strength modifiers.
 fn setup() -> (Game, Vec<ThingId>) {
+    setup_at(loc_of)
+}
+
+/// The same things, thing `i` at `at(i)`.
+fn setup_at(at: fn(usize) -> Loc) -> (Game, Vec<ThingId>) {
     let mut props = Props::new()
         .with(&ST, 10)
         .with(&HPS, 7)
@@ -61,7 +73,7 @@ fn setup() -> (Game, Vec<ThingId>) {
     for i in 0..N {
         let mut t = g.library().create("monster").expect("create");
         t.set_mut(&HPS, i as i32);
-        ids.push(g.add_thing_mut(loc_of(i), t).expect("add"));
+        ids.push(g.add_thing_mut(at(i), t).expect("add"));
     }
     for k in 0..5 {
         let effect = Thing::new(Props::new().modifier(Modifier::add(&ST, k - 2)));
@@ -75,37 +87,43 @@ fn live(region: &Region<'_, System>) -> i64 {
     s.bytes_allocated as i64 - s.bytes_deallocated as i64
 }
 
-fn memory_report(g: &Game, ids: &[ThingId]) {
+/// Bytes kept per version over 1,000 writes `step(game, k)` with every version kept.
+fn kept_per_version(g: &Game, step: impl Fn(&Game, usize) -> Game) -> f64 {
     let region = Region::new(GLOBAL);
     let mut kept = Vec::with_capacity(1000);
     let mut cur = g.clone();
     for k in 0..1000usize {
-        cur = cur.set(ids[(k * 7919) % N], &HPS, k as i32).expect("set");
+        cur = step(&cur, k);
         kept.push(cur.clone());
     }
     let bytes = live(&region) - (1000 * std::mem::size_of::<Game>()) as i64;
-    println!(
-        "memory: Game::set kept {:.0} bytes per version (bar <= 500)",
-        bytes as f64 / 1000.0
-    );
-    drop(kept);
+    bytes as f64 / 1000.0
+}
 
-    // A move onto the next cell (occupied, like the `move_thing` benchmark's), every
-    // version kept.
-    let region = Region::new(GLOBAL);
-    let mut kept = Vec::with_capacity(1000);
-    let mut cur = g.clone();
-    for k in 0..1000usize {
+fn memory_report(g: &Game, ids: &[ThingId]) {
+    let set = kept_per_version(g, |cur, k| {
+        cur.set(ids[(k * 7919) % N], &HPS, k as i32).expect("set")
+    });
+    println!("memory: Game::set kept {set:.0} bytes per version (bar <= 500)");
+    // A move onto the next cell, every version kept: on the level where most cells are
+    // empty (the premise: the bar), then on the level where every cell holds a
+    // thing (the next cell is occupied, like the `move_thing` benchmark's).
+    let (sparse, sparse_ids) = setup_at(sparse_loc_of);
+    let moved = kept_per_version(&sparse, |cur, k| {
         let i = (k * 7919) % N;
-        cur = cur.move_thing(ids[i], loc_of(i + 1)).expect("move");
-        kept.push(cur.clone());
-    }
-    let bytes = live(&region) - (1000 * std::mem::size_of::<Game>()) as i64;
+        let to = sparse_loc_of(i) + alembic::Dir::East;
+        cur.move_thing(sparse_ids[i], to).expect("move")
+    });
     println!(
-        "memory: Game::move_thing kept {:.0} bytes per version (bar <= 1024)",
-        bytes as f64 / 1000.0
+        "memory: Game::move_thing on a mostly empty level kept {moved:.0} bytes per version (bar <= 1024)"
     );
-    drop(kept);
+    let moved = kept_per_version(g, |cur, k| {
+        let i = (k * 7919) % N;
+        cur.move_thing(ids[i], loc_of(i + 1)).expect("move")
+    });
+    println!(
+        "memory: Game::move_thing with a thing on every cell kept {moved:.0} bytes per version"
+    );
 }
 
 fn bench_things(c: &mut Criterion) {

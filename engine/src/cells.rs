@@ -4,21 +4,29 @@
 //! The index is a short sorted list of levels (z), each with its own 2D tree of chunks of
 //! 16 × 16 cells, so a read is a binary search among the levels plus a walk whose depth
 //! depends only on that level's extent: things on other levels never make it deeper. Each
-//! level's tree has a fan-out of 4 × 4 and a movable origin (it grows upward, by ×4 per axis,
-//! toward a chunk written outside it); an 80 × 21 level (5 × 2 chunks) is two nodes deep.
+//! level's tree has a fan-out of 2 × 2 and a movable origin (it grows upward, by ×2 per axis,
+//! toward a chunk written outside it); an 80 × 21 level (5 × 2 chunks) is three nodes deep, a
+//! 400 × 400 one (25 × 25 chunks) five.
 //!
 //! A chunk stores only its occupied cells: a 256-bit occupancy mask, the end of each occupied
-//! cell's run of ids, and the ids themselves, cell after cell, each cell's ids in arrival
-//! order. A chunk holding `k` things on `c` cells takes `≈ 96 + 4c + 8k` bytes, so moving a
-//! thing copies a ~150-byte chunk, a 128-byte node per tree level and the level list
-//! (32 bytes a level) instead of a 6 KB grid chunk of id lists. Chunks, nodes and levels left
-//! empty are dropped, and equality compares contents, so the index stays canonical.
+//! cell's run of ids (none when every occupied cell holds one thing), and the ids themselves,
+//! cell after cell, each cell's ids in arrival order. A chunk holding `k` things on `c` cells
+//! takes `≈ 80 + 8k` bytes, plus `4c` when a cell holds more than one. Nodes and chunks are
+//! `triomphe::Arc`s (one 8-byte count). Moving a thing therefore copies a chunk (~200 bytes
+//! where 16 things stand), a 48-byte node per tree level and the level list (32 bytes a level)
+//! instead of a 6 KB grid chunk of id lists: with the thing's own record and id index path,
+//! a move on a level where one cell in 16 holds a thing keeps 992 bytes (the `things` bench's
+//! memory line; a 4 × 4 fan-out kept 1,280, the path's three 152-byte nodes being most of the
+//! difference). Chunks, nodes and levels left empty are dropped, and equality compares
+//! contents, so the index stays canonical.
 //!
 //! Reads are a level lookup (one probe when the levels are consecutive, else a binary
 //! search), a few pointer hops, one bit test (most cells
 //! are empty) and a popcount.
 
 use std::sync::Arc;
+
+use triomphe::Arc as NodeArc;
 
 use crate::grid::Grid;
 use crate::loc::Loc;
@@ -31,9 +39,18 @@ const SIDE: i32 = 1 << CHUNK_BITS;
 /// Cell coordinate within a chunk.
 const MASK: i32 = SIDE - 1;
 /// Largest height of a level's tree. Chunk coordinates span at most 2^28 per axis; each
-/// growth multiplies the root's side by 4 and moves toward the target on every axis that
-/// needs it, so covering any chunk from any origin takes at most 15 levels.
-const MAX_HEIGHT: u32 = 16;
+/// growth doubles the root's side and moves toward the target on every axis that needs it,
+/// so covering any chunk from any origin takes at most 30 levels.
+const MAX_HEIGHT: u32 = 32;
+
+/// log₂ of a tree node's children along each axis: 2 × 2 children a node.
+const FAN_BITS: u32 = 1;
+/// A node's children along each axis.
+const FAN_SIDE: usize = 1 << FAN_BITS;
+/// A child's coordinate along one axis within its node.
+const FAN_MASK: u64 = FAN_SIDE as u64 - 1;
+/// Children of a node.
+const KIDS: usize = FAN_SIDE * FAN_SIDE;
 
 /// Chunk coordinates (x / 16, y / 16) of a location, floored.
 #[inline(always)]
@@ -58,7 +75,9 @@ struct Leaf {
     /// Occupied cells in the words of `occupied` before each word (a rank in one popcount).
     before: [u16; 4],
     /// For the `r`-th occupied cell (in cell order), the end of its ids in `ids`; its ids
-    /// start where the previous cell's end (or at 0).
+    /// start where the previous cell's end (or at 0). Empty when every occupied cell holds
+    /// exactly one thing (the common case: then cell `r`'s id is `ids[r]`), so such a chunk
+    /// keeps no run ends at all.
     ends: Box<[u32]>,
     /// Every id in the chunk, grouped by cell in cell order, each cell in arrival order.
     ids: Box<[ThingId]>,
@@ -70,8 +89,12 @@ impl Leaf {
         self.occupied[cell >> 6] & (1 << (cell & 63)) != 0
     }
 
-    /// A chunk from its parts, with the per-word counts filled in.
-    fn from_parts(occupied: [u64; 4], ends: Vec<u32>, ids: Vec<ThingId>) -> Leaf {
+    /// A chunk from its parts, with the per-word counts filled in (and the run ends dropped
+    /// when every cell holds one thing, so equal contents give equal chunks).
+    fn from_parts(occupied: [u64; 4], mut ends: Vec<u32>, ids: Vec<ThingId>) -> Leaf {
+        if ends.len() == ids.len() {
+            ends = Vec::new();
+        }
         let mut before = [0u16; 4];
         for w in 1..4 {
             before[w] = before[w - 1] + occupied[w - 1].count_ones() as u16;
@@ -95,8 +118,20 @@ impl Leaf {
     /// The range of `ids` of the `r`-th occupied cell.
     #[inline(always)]
     fn run(&self, r: usize) -> (usize, usize) {
+        if self.ends.is_empty() {
+            return (r, r + 1);
+        }
         let start = if r == 0 { 0 } else { self.ends[r - 1] as usize };
         (start, self.ends[r] as usize)
+    }
+
+    /// The run ends of every occupied cell, also when they are implicit.
+    fn full_ends(&self) -> Vec<u32> {
+        if self.ends.is_empty() {
+            (1..=self.ids.len() as u32).collect()
+        } else {
+            self.ends.to_vec()
+        }
     }
 
     #[inline]
@@ -105,8 +140,8 @@ impl Leaf {
             return &[];
         }
         let r = self.rank(cell);
-        if self.ids.len() == self.ends.len() {
-            // One thing per occupied cell (the common case): no need to read the runs.
+        if self.ends.is_empty() {
+            // One thing per occupied cell (the common case): no runs to read.
             return self.ids.get(r..=r).unwrap_or(&[]);
         }
         let (s, e) = self.run(r);
@@ -117,18 +152,19 @@ impl Leaf {
     fn with_pushed(&self, cell: usize, id: ThingId) -> Leaf {
         let r = self.rank(cell);
         let mut occupied = self.occupied;
+        let old = self.full_ends();
         let mut ends: Vec<u32>;
         let at;
         if self.has(cell) {
-            at = self.ends[r] as usize;
-            ends = self.ends.to_vec();
+            at = old[r] as usize;
+            ends = old;
         } else {
-            at = if r == 0 { 0 } else { self.ends[r - 1] as usize };
+            at = if r == 0 { 0 } else { old[r - 1] as usize };
             occupied[cell >> 6] |= 1 << (cell & 63);
-            ends = Vec::with_capacity(self.ends.len() + 1);
-            ends.extend_from_slice(&self.ends[..r]);
+            ends = Vec::with_capacity(old.len() + 1);
+            ends.extend_from_slice(&old[..r]);
             ends.push(at as u32);
-            ends.extend_from_slice(&self.ends[r..]);
+            ends.extend_from_slice(&old[r..]);
         }
         for e in &mut ends[r..] {
             *e += 1;
@@ -149,14 +185,15 @@ impl Leaf {
         let (s, e) = self.run(r);
         let at = s + self.ids.get(s..e)?.iter().position(|&x| x == id)?;
         let mut occupied = self.occupied;
-        let mut ends: Vec<u32> = Vec::with_capacity(self.ends.len());
-        ends.extend_from_slice(&self.ends[..r]);
+        let old = self.full_ends();
+        let mut ends: Vec<u32> = Vec::with_capacity(old.len());
+        ends.extend_from_slice(&old[..r]);
         if e - s > 1 {
-            ends.push(self.ends[r] - 1);
+            ends.push(old[r] - 1);
         } else {
             occupied[cell >> 6] &= !(1 << (cell & 63));
         }
-        ends.extend(self.ends[r + 1..].iter().map(|e| e - 1));
+        ends.extend(old[r + 1..].iter().map(|e| e - 1));
         let mut ids = Vec::with_capacity(self.ids.len() - 1);
         ids.extend_from_slice(&self.ids[..at]);
         ids.extend_from_slice(&self.ids[at + 1..]);
@@ -191,14 +228,20 @@ impl Leaf {
         if Leaf::from_parts(self.occupied, Vec::new(), Vec::new()).before != self.before {
             return Err("cell index chunk: stale occupancy counts");
         }
-        if n as usize != self.ends.len() {
+        if self.ends.is_empty() {
+            if n as usize != self.ids.len() {
+                return Err("cell index chunk: occupancy and ids disagree");
+            }
+        } else if n as usize != self.ends.len() {
             return Err("cell index chunk: occupancy and runs disagree");
+        } else if self.ends.len() == self.ids.len() {
+            return Err("cell index chunk: run ends kept though every cell holds one thing");
         }
         if self.is_empty() {
             return Err("cell index chunk is empty");
         }
         let mut prev = 0u32;
-        for &e in self.ends.iter() {
+        for &e in self.full_ends().iter() {
             if e <= prev {
                 return Err("cell index chunk: an occupied cell has no things");
             }
@@ -215,9 +258,9 @@ impl Leaf {
 #[derive(Clone, Debug)]
 enum Node {
     /// Children are nodes one level down.
-    Inner([Option<Arc<Node>>; 16]),
+    Inner([Option<NodeArc<Node>>; KIDS]),
     /// The lowest level: children are chunks.
-    Bottom([Option<Arc<Leaf>>; 16]),
+    Bottom([Option<NodeArc<Leaf>>; KIDS]),
 }
 
 impl Node {
@@ -241,7 +284,7 @@ impl Node {
 /// children span `1 << shift` chunks per axis.
 #[inline(always)]
 fn slot(rel: [u64; 2], shift: u32) -> usize {
-    (((rel[0] >> shift) & 3) | (((rel[1] >> shift) & 3) << 2)) as usize
+    (((rel[0] >> shift) & FAN_MASK) | (((rel[1] >> shift) & FAN_MASK) << FAN_BITS)) as usize
 }
 
 /// One level of the index: its z and the 2D tree of its chunks. The root covers
@@ -251,7 +294,7 @@ struct Plane {
     z: i32,
     height: u32,
     origin: [i64; 2],
-    root: Arc<Node>,
+    root: NodeArc<Node>,
 }
 
 impl Plane {
@@ -261,7 +304,7 @@ impl Plane {
             z,
             height: 1,
             origin: chunk,
-            root: Arc::new(Node::empty(true)),
+            root: NodeArc::new(Node::empty(true)),
         }
     }
 
@@ -271,7 +314,7 @@ impl Plane {
         let rx = chunk[0].wrapping_sub(self.origin[0]) as u64;
         let ry = chunk[1].wrapping_sub(self.origin[1]) as u64;
         // Negative offsets wrap to huge unsigned values: one test for both axes.
-        if (rx | ry) >> (2 * self.height) != 0 {
+        if (rx | ry) >> (FAN_BITS * self.height) != 0 {
             return None;
         }
         Some([rx, ry])
@@ -282,12 +325,12 @@ impl Plane {
     fn find(&self, chunk: [i64; 2]) -> Option<&Leaf> {
         let rel = self.rel(chunk)?;
         let mut node = &*self.root;
-        let mut shift = 2 * (self.height - 1);
+        let mut shift = FAN_BITS * (self.height - 1);
         loop {
             match node {
                 Node::Inner(kids) => {
                     node = kids[slot(rel, shift)].as_deref()?;
-                    shift = shift.wrapping_sub(2);
+                    shift = shift.wrapping_sub(FAN_BITS);
                 }
                 Node::Bottom(chunks) => return chunks[slot(rel, shift)].as_deref(),
             }
@@ -297,26 +340,26 @@ impl Plane {
     /// Grow the root until it covers `chunk`.
     fn cover(&mut self, chunk: [i64; 2]) {
         while self.rel(chunk).is_none() && self.height < MAX_HEIGHT {
-            let span = 1i64 << (2 * self.height);
+            let span = 1i64 << (FAN_BITS * self.height);
             let mut s = 0usize;
             for (axis, (c, o)) in chunk.iter().zip(self.origin.iter_mut()).enumerate() {
                 if *c < *o {
-                    *o -= 3 * span;
-                    s |= 3 << (2 * axis);
+                    *o -= (FAN_SIDE as i64 - 1) * span;
+                    s |= (FAN_SIDE - 1) << (FAN_BITS as usize * axis);
                 }
             }
-            let mut kids: [Option<Arc<Node>>; 16] = Default::default();
+            let mut kids: [Option<NodeArc<Node>>; KIDS] = Default::default();
             kids[s] = Some(self.root.clone());
-            self.root = Arc::new(Node::Inner(kids));
+            self.root = NodeArc::new(Node::Inner(kids));
             self.height += 1;
         }
     }
 
     /// Put `leaf` (or nothing) at `chunk`, copying the path to it, creating nodes on the way
     /// and dropping nodes left empty. Returns whether the level is now empty.
-    fn set(&mut self, chunk: [i64; 2], leaf: Option<Arc<Leaf>>) -> bool {
-        fn walk(node: &mut Arc<Node>, rel: [u64; 2], shift: u32, leaf: Option<Arc<Leaf>>) {
-            let node = Arc::make_mut(node);
+    fn set(&mut self, chunk: [i64; 2], leaf: Option<NodeArc<Leaf>>) -> bool {
+        fn walk(node: &mut NodeArc<Node>, rel: [u64; 2], shift: u32, leaf: Option<NodeArc<Leaf>>) {
+            let node = NodeArc::make_mut(node);
             let s = slot(rel, shift);
             match node {
                 Node::Bottom(chunks) => chunks[s] = leaf,
@@ -324,8 +367,9 @@ impl Plane {
                     if kids[s].is_none() && leaf.is_none() {
                         return;
                     }
-                    let k = kids[s].get_or_insert_with(|| Arc::new(Node::empty(shift == 2)));
-                    walk(k, rel, shift - 2, leaf);
+                    let k =
+                        kids[s].get_or_insert_with(|| NodeArc::new(Node::empty(shift == FAN_BITS)));
+                    walk(k, rel, shift - FAN_BITS, leaf);
                     if k.is_empty() {
                         kids[s] = None;
                     }
@@ -338,7 +382,7 @@ impl Plane {
         // After `cover` the root covers `chunk` (see MAX_HEIGHT); a removal outside the root
         // has nothing to remove.
         if let Some(rel) = self.rel(chunk) {
-            walk(&mut self.root, rel, 2 * (self.height - 1), leaf);
+            walk(&mut self.root, rel, FAN_BITS * (self.height - 1), leaf);
         }
         self.root.is_empty()
     }
@@ -362,8 +406,8 @@ impl Plane {
             let size = 1i64 << shift;
             let child = |s: usize| {
                 let lo = [
-                    corner[0] + ((s & 3) as i64) * size,
-                    corner[1] + ((s >> 2) as i64) * size,
+                    corner[0] + ((s as u64 & FAN_MASK) as i64) * size,
+                    corner[1] + (((s >> FAN_BITS) as u64 & FAN_MASK) as i64) * size,
                 ];
                 let overlaps = (0..2).all(|a| lo[a] <= cmax[a] && lo[a] + size > cmin[a]);
                 overlaps.then_some(lo)
@@ -372,7 +416,7 @@ impl Plane {
                 Node::Inner(kids) => {
                     for (s, k) in kids.iter().enumerate() {
                         if let (Some(k), Some(lo)) = (k, child(s)) {
-                            walk(k, lo, shift - 2, q, out);
+                            walk(k, lo, shift - FAN_BITS, q, out);
                         }
                     }
                 }
@@ -388,7 +432,7 @@ impl Plane {
         walk(
             &self.root,
             self.origin,
-            2 * (self.height - 1),
+            FAN_BITS * (self.height - 1),
             (cmin, cmax),
             out,
         );
@@ -478,7 +522,7 @@ impl CellIndex {
     /// as needed.
     fn set_leaf(&mut self, loc: Loc, leaf: Option<Leaf>) {
         let chunk = chunk_of(loc);
-        let leaf = leaf.filter(|l| !l.is_empty()).map(Arc::new);
+        let leaf = leaf.filter(|l| !l.is_empty()).map(NodeArc::new);
         match self.levels.binary_search_by_key(&loc.z, |p| p.z) {
             Ok(i) => {
                 if Arc::get_mut(&mut self.levels).is_none() {
