@@ -44,7 +44,7 @@ pub struct Message {
 ///
 /// # Costs
 /// - clone: Θ(1) — a handful of reference-count increments; the clone is fully independent;
-/// - [`get_thing`](Game::get_thing): Θ(log₁₆ things); [`query`](Game::query): that plus
+/// - [`get_thing`](Game::get_thing): Θ(log₈ of the largest id); [`query`](Game::query): that plus
 ///   one property lookup and Θ(keys modified + modifiers of the key) in the holder's derived
 ///   view of its carriers' active modifiers (Θ(1) for a run of additions);
 /// - putting a modifier carrier in or out of a holder, changing its modifiers, or setting a
@@ -52,6 +52,9 @@ pub struct Message {
 ///   modifiers · log);
 /// - persistent changes ([`set`](Game::set), [`add_thing`](Game::add_thing),
 ///   [`move_thing`](Game::move_thing)…): Θ(log n) path copies; every older value stays valid.
+///   A kept [`set`](Game::set) at 10,000 things costs 496 bytes (the id index path and the
+///   thing's 120-byte record), a kept move where most cells are empty 992 bytes (`cargo bench
+///   -p alembic-benches --bench things`, its `memory:` lines).
 ///
 /// Each persistent method `m(&self, ..) -> Result<Game, Error>` has an in-place twin
 /// `m_mut(&mut self, ..)`. A refused call (an [`Error`]) changes nothing in either form.

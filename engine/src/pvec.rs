@@ -629,4 +629,39 @@ mod tests {
         }
         assert_eq!(p.get(u64::MAX), o.get(&u64::MAX));
     }
+
+    /// A write through `get_mut` copies the path to its slot and leaves every clone as it
+    /// was; clearing and growing keep the count and the order.
+    #[test]
+    fn get_mut_copies_only_this_vector() {
+        let mut p = PVec::new();
+        for i in 0..2000u64 {
+            p.set(i * 3, Some(i));
+        }
+        let before = p.clone();
+        for i in (0..2000u64).step_by(7) {
+            if let Some(v) = p.get_mut(i * 3) {
+                *v += 1_000_000;
+            }
+        }
+        assert!(p.get_mut(1).is_none(), "an empty slot is not created");
+        for i in 0..2000u64 {
+            let bumped = if i.is_multiple_of(7) { 1_000_000 } else { 0 };
+            assert_eq!(p.get(i * 3), Some(&(i + bumped)));
+            assert_eq!(before.get(i * 3), Some(&i));
+        }
+        assert_eq!(p.len(), 2000);
+        assert_eq!(p.set(3, None), Some(1));
+        assert_eq!(p.set(3, None), None);
+        assert_eq!(p.len(), 1999);
+        // Growing to the top of the index space keeps what is there.
+        assert_eq!(p.set(u64::MAX, Some(7)), None);
+        assert_eq!(p.get(u64::MAX), Some(&7));
+        assert_eq!(p.get(0), Some(&1_000_000));
+        let order: Vec<u64> = p.iter().map(|(i, _)| i).collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(order.len(), 2000);
+        assert!(!p.ptr_eq(&before));
+        assert!(before.ptr_eq(&before.clone()));
+    }
 }
