@@ -423,6 +423,36 @@ impl Game {
     /// key's default, or [`Error::MissingProperty`].
     #[inline]
     pub fn query<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<T, Error> {
+        // The common cases, kept small so that they inline: a stored value with no modifier
+        // of its key, or a stored integer under a run of additions. The index is read
+        // directly (an `Option` comes back in registers, `get_thing`'s `Result` through
+        // memory). Everything else, errors included, takes `query_full`, which gives the
+        // same result for these cases too.
+        if let Some(t) = self.things.get(id.0) {
+            let (mods, adds) = t
+                .carried
+                .as_deref()
+                .map_or((&[][..], None), |c| c.for_key(key.key()));
+            let stored = t.props.get(key.key());
+            if mods.is_empty() {
+                if let Some(x) = stored.and_then(T::from_value) {
+                    return Ok(x);
+                }
+            } else if let (Some(a), Some(Value::Int(base))) = (adds, stored)
+                && let Some(x) = a
+                    .apply(*base)
+                    .and_then(|sum| T::from_value(&Value::Int(sum)))
+            {
+                return Ok(x);
+            }
+        }
+        self.query_full(id, key)
+    }
+
+    /// [`Game::query`] in full: every kind of value and modifier, and the errors.
+    #[cold]
+    #[inline(never)]
+    fn query_full<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<T, Error> {
         let t = self.get_thing(id)?;
         let (mods, adds) = t
             .carried

@@ -231,9 +231,11 @@ macro_rules! int_prop {
     ($($t:ty),*) => {$(
         impl PropType for $t {
             const KIND: ValueKind = ValueKind::Int;
+            #[inline]
             fn into_value(self) -> Value {
                 Value::Int(i64::from(self))
             }
+            #[inline]
             fn from_value(v: &Value) -> Option<Self> {
                 match v {
                     Value::Int(i) => <$t>::try_from(*i).ok(),
