@@ -10,9 +10,15 @@
 //! nodes it replaces (4 × 152 B). A read is one dispatch on the height, then one
 //! array index a level, inlined.
 //!
+//! The tree is at most ten levels tall (8¹⁰ = 2³⁰ slots); indices beyond, which only a game
+//! that made a billion things or a hand-edited save can have, go to a persistent ordered map.
+//! (A tree covering every `u64` would nest its node type 22 deep, past the depth to which
+//! rustdoc checks the auto traits of a type holding a `Game`.)
+//!
 //! `rpds::Vector` and `im`/`imbl::Vector` are 32- or 64-way RRB trees: their nodes are
 //! several times larger, so each kept write costs several times the bytes.
 
+use rpds::RedBlackTreeMapSync;
 use triomphe::Arc as NodeArc;
 
 const BITS: u32 = 3;
@@ -144,47 +150,6 @@ type L6<T> = Inner<L5<T>>;
 type L7<T> = Inner<L6<T>>;
 type L8<T> = Inner<L7<T>>;
 type L9<T> = Inner<L8<T>>;
-type L10<T> = Inner<L9<T>>;
-type L11<T> = Inner<L10<T>>;
-type L12<T> = Inner<L11<T>>;
-type L13<T> = Inner<L12<T>>;
-type L14<T> = Inner<L13<T>>;
-type L15<T> = Inner<L14<T>>;
-type L16<T> = Inner<L15<T>>;
-type L17<T> = Inner<L16<T>>;
-type L18<T> = Inner<L17<T>>;
-type L19<T> = Inner<L18<T>>;
-type L20<T> = Inner<L19<T>>;
-type L21<T> = Inner<L20<T>>;
-
-/// The tree by height: `H{h}` is a root `h` levels above the leaves, covering
-/// `8^(h+1)` slots (the tallest covers every `u64`).
-#[derive(Clone)]
-enum Root<T> {
-    Empty,
-    H0(NodeArc<L0<T>>),
-    H1(NodeArc<L1<T>>),
-    H2(NodeArc<L2<T>>),
-    H3(NodeArc<L3<T>>),
-    H4(NodeArc<L4<T>>),
-    H5(NodeArc<L5<T>>),
-    H6(NodeArc<L6<T>>),
-    H7(NodeArc<L7<T>>),
-    H8(NodeArc<L8<T>>),
-    H9(NodeArc<L9<T>>),
-    H10(NodeArc<L10<T>>),
-    H11(NodeArc<L11<T>>),
-    H12(NodeArc<L12<T>>),
-    H13(NodeArc<L13<T>>),
-    H14(NodeArc<L14<T>>),
-    H15(NodeArc<L15<T>>),
-    H16(NodeArc<L16<T>>),
-    H17(NodeArc<L17<T>>),
-    H18(NodeArc<L18<T>>),
-    H19(NodeArc<L19<T>>),
-    H20(NodeArc<L20<T>>),
-    H21(NodeArc<L21<T>>),
-}
 
 /// Whether index `i` lies within a tree of `height` levels above the leaves.
 #[inline(always)]
@@ -192,345 +157,93 @@ fn fits(i: u64, height: u32) -> bool {
     i.checked_shr(BITS * (height + 1)).unwrap_or(0) == 0
 }
 
-impl<T: Clone> Root<T> {
-    /// Levels above the leaves (`None` for the empty tree).
-    fn height(&self) -> Option<u32> {
-        match self {
-            Root::Empty => None,
-            Root::H0(_) => Some(0),
-            Root::H1(_) => Some(1),
-            Root::H2(_) => Some(2),
-            Root::H3(_) => Some(3),
-            Root::H4(_) => Some(4),
-            Root::H5(_) => Some(5),
-            Root::H6(_) => Some(6),
-            Root::H7(_) => Some(7),
-            Root::H8(_) => Some(8),
-            Root::H9(_) => Some(9),
-            Root::H10(_) => Some(10),
-            Root::H11(_) => Some(11),
-            Root::H12(_) => Some(12),
-            Root::H13(_) => Some(13),
-            Root::H14(_) => Some(14),
-            Root::H15(_) => Some(15),
-            Root::H16(_) => Some(16),
-            Root::H17(_) => Some(17),
-            Root::H18(_) => Some(18),
-            Root::H19(_) => Some(19),
-            Root::H20(_) => Some(20),
-            Root::H21(_) => Some(21),
+/// The root by height, and what each operation does at each height: one arm a height.
+macro_rules! roots {
+    ($($h:literal: $v:ident($l:ident)),* ; grow $($from:ident => $to:ident),*) => {
+        /// The tree by height: `H{h}` is a root `h` levels above the leaves, covering
+        /// `8^(h+1)` slots (the tallest, `H9`, covers the indices below 2³⁰).
+        #[derive(Clone)]
+        enum Root<T> {
+            Empty,
+            $($v(NodeArc<$l<T>>),)*
         }
-    }
 
-    #[inline]
-    fn get(&self, i: u64) -> Option<&T> {
-        match self {
-            Root::Empty => None,
-            Root::H0(n) => {
-                if fits(i, 0) {
-                    n.get(i)
-                } else {
-                    None
+        impl<T: Clone> Root<T> {
+            /// Levels above the leaves (`None` for the empty tree).
+            fn height(&self) -> Option<u32> {
+                match self {
+                    Root::Empty => None,
+                    $(Root::$v(_) => Some($h),)*
                 }
             }
-            Root::H1(n) => {
-                if fits(i, 1) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H2(n) => {
-                if fits(i, 2) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H3(n) => {
-                if fits(i, 3) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H4(n) => {
-                if fits(i, 4) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H5(n) => {
-                if fits(i, 5) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H6(n) => {
-                if fits(i, 6) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H7(n) => {
-                if fits(i, 7) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H8(n) => {
-                if fits(i, 8) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H9(n) => {
-                if fits(i, 9) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H10(n) => {
-                if fits(i, 10) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H11(n) => {
-                if fits(i, 11) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H12(n) => {
-                if fits(i, 12) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H13(n) => {
-                if fits(i, 13) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H14(n) => {
-                if fits(i, 14) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H15(n) => {
-                if fits(i, 15) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H16(n) => {
-                if fits(i, 16) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H17(n) => {
-                if fits(i, 17) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H18(n) => {
-                if fits(i, 18) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H19(n) => {
-                if fits(i, 19) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H20(n) => {
-                if fits(i, 20) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-            Root::H21(n) => {
-                if fits(i, 21) {
-                    n.get(i)
-                } else {
-                    None
-                }
-            }
-        }
-    }
 
-    fn get_mut(&mut self, i: u64) -> Option<&mut T> {
-        match self {
-            Root::Empty => None,
-            Root::H0(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H1(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H2(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H3(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H4(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H5(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H6(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H7(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H8(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H9(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H10(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H11(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H12(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H13(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H14(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H15(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H16(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H17(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H18(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H19(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H20(n) => NodeArc::make_mut(n).get_mut(i),
-            Root::H21(n) => NodeArc::make_mut(n).get_mut(i),
-        }
-    }
+            #[inline]
+            fn get(&self, i: u64) -> Option<&T> {
+                match self {
+                    Root::Empty => None,
+                    $(Root::$v(n) => fits(i, $h).then(|| n.get(i)).flatten(),)*
+                }
+            }
 
-    /// The same tree one level taller (the tallest stays as it is).
-    fn grown(self) -> Self {
-        match self {
-            Root::Empty => Root::H0(NodeArc::new(Leaf::empty())),
-            Root::H0(n) => Root::H1(NodeArc::new(Inner::holding(n))),
-            Root::H1(n) => Root::H2(NodeArc::new(Inner::holding(n))),
-            Root::H2(n) => Root::H3(NodeArc::new(Inner::holding(n))),
-            Root::H3(n) => Root::H4(NodeArc::new(Inner::holding(n))),
-            Root::H4(n) => Root::H5(NodeArc::new(Inner::holding(n))),
-            Root::H5(n) => Root::H6(NodeArc::new(Inner::holding(n))),
-            Root::H6(n) => Root::H7(NodeArc::new(Inner::holding(n))),
-            Root::H7(n) => Root::H8(NodeArc::new(Inner::holding(n))),
-            Root::H8(n) => Root::H9(NodeArc::new(Inner::holding(n))),
-            Root::H9(n) => Root::H10(NodeArc::new(Inner::holding(n))),
-            Root::H10(n) => Root::H11(NodeArc::new(Inner::holding(n))),
-            Root::H11(n) => Root::H12(NodeArc::new(Inner::holding(n))),
-            Root::H12(n) => Root::H13(NodeArc::new(Inner::holding(n))),
-            Root::H13(n) => Root::H14(NodeArc::new(Inner::holding(n))),
-            Root::H14(n) => Root::H15(NodeArc::new(Inner::holding(n))),
-            Root::H15(n) => Root::H16(NodeArc::new(Inner::holding(n))),
-            Root::H16(n) => Root::H17(NodeArc::new(Inner::holding(n))),
-            Root::H17(n) => Root::H18(NodeArc::new(Inner::holding(n))),
-            Root::H18(n) => Root::H19(NodeArc::new(Inner::holding(n))),
-            Root::H19(n) => Root::H20(NodeArc::new(Inner::holding(n))),
-            Root::H20(n) => Root::H21(NodeArc::new(Inner::holding(n))),
-            Root::H21(n) => Root::H21(n),
-        }
-    }
+            fn get_mut(&mut self, i: u64) -> Option<&mut T> {
+                match self {
+                    Root::Empty => None,
+                    $(Root::$v(n) => NodeArc::make_mut(n).get_mut(i),)*
+                }
+            }
 
-    fn set(&mut self, i: u64, value: Option<T>) -> Option<T> {
-        match self {
-            Root::Empty => None,
-            Root::H0(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H1(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H2(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H3(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H4(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H5(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H6(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H7(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H8(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H9(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H10(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H11(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H12(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H13(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H14(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H15(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H16(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H17(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H18(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H19(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H20(n) => NodeArc::make_mut(n).set(i, value),
-            Root::H21(n) => NodeArc::make_mut(n).set(i, value),
-        }
-    }
+            /// The same tree one level taller (the tallest stays as it is: the caller keeps
+            /// the indices it does not cover elsewhere).
+            fn grown(self) -> Self {
+                match self {
+                    Root::Empty => Root::H0(NodeArc::new(Leaf::empty())),
+                    $(Root::$from(n) => Root::$to(NodeArc::new(Inner::holding(n))),)*
+                    Root::H9(n) => Root::H9(n),
+                }
+            }
 
-    fn walk<'a>(&'a self, out: &mut Vec<(u64, &'a T)>) {
-        match self {
-            Root::Empty => {}
-            Root::H0(n) => n.walk(0, out),
-            Root::H1(n) => n.walk(0, out),
-            Root::H2(n) => n.walk(0, out),
-            Root::H3(n) => n.walk(0, out),
-            Root::H4(n) => n.walk(0, out),
-            Root::H5(n) => n.walk(0, out),
-            Root::H6(n) => n.walk(0, out),
-            Root::H7(n) => n.walk(0, out),
-            Root::H8(n) => n.walk(0, out),
-            Root::H9(n) => n.walk(0, out),
-            Root::H10(n) => n.walk(0, out),
-            Root::H11(n) => n.walk(0, out),
-            Root::H12(n) => n.walk(0, out),
-            Root::H13(n) => n.walk(0, out),
-            Root::H14(n) => n.walk(0, out),
-            Root::H15(n) => n.walk(0, out),
-            Root::H16(n) => n.walk(0, out),
-            Root::H17(n) => n.walk(0, out),
-            Root::H18(n) => n.walk(0, out),
-            Root::H19(n) => n.walk(0, out),
-            Root::H20(n) => n.walk(0, out),
-            Root::H21(n) => n.walk(0, out),
-        }
-    }
+            fn set(&mut self, i: u64, value: Option<T>) -> Option<T> {
+                match self {
+                    Root::Empty => None,
+                    $(Root::$v(n) => NodeArc::make_mut(n).set(i, value),)*
+                }
+            }
 
-    fn ptr_eq(&self, o: &Self) -> bool {
-        match (self, o) {
-            (Root::Empty, Root::Empty) => true,
-            (Root::H0(a), Root::H0(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H1(a), Root::H1(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H2(a), Root::H2(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H3(a), Root::H3(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H4(a), Root::H4(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H5(a), Root::H5(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H6(a), Root::H6(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H7(a), Root::H7(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H8(a), Root::H8(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H9(a), Root::H9(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H10(a), Root::H10(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H11(a), Root::H11(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H12(a), Root::H12(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H13(a), Root::H13(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H14(a), Root::H14(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H15(a), Root::H15(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H16(a), Root::H16(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H17(a), Root::H17(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H18(a), Root::H18(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H19(a), Root::H19(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H20(a), Root::H20(b)) => NodeArc::ptr_eq(a, b),
-            (Root::H21(a), Root::H21(b)) => NodeArc::ptr_eq(a, b),
-            _ => false,
+            fn walk<'a>(&'a self, out: &mut Vec<(u64, &'a T)>) {
+                match self {
+                    Root::Empty => {}
+                    $(Root::$v(n) => n.walk(0, out),)*
+                }
+            }
+
+            fn ptr_eq(&self, o: &Self) -> bool {
+                match (self, o) {
+                    (Root::Empty, Root::Empty) => true,
+                    $((Root::$v(a), Root::$v(b)) => NodeArc::ptr_eq(a, b),)*
+                    _ => false,
+                }
+            }
         }
-    }
+    };
 }
 
+roots!(
+    0: H0(L0), 1: H1(L1), 2: H2(L2), 3: H3(L3), 4: H4(L4),
+    5: H5(L5), 6: H6(L6), 7: H7(L7), 8: H8(L8), 9: H9(L9);
+    grow H0 => H1, H1 => H2, H2 => H3, H3 => H4, H4 => H5, H5 => H6, H6 => H7, H7 => H8,
+    H8 => H9
+);
+
+/// The first index the tree does not hold.
+const TREE_END: u64 = 1 << 30;
+
 /// A sparse persistent array: clone Θ(1), get Θ(log₈ n), persistent set Θ(8 · log₈ n)
-/// (72 bytes kept a level).
+/// (72 bytes kept a level); indices from 2³⁰ on, Θ(log n) in an ordered map.
 #[derive(Clone)]
 pub(crate) struct PVec<T> {
     root: Root<T>,
+    /// The values at the indices the tree does not cover (`TREE_END` and above).
+    beyond: RedBlackTreeMapSync<u64, T>,
     len: usize,
 }
 
@@ -538,6 +251,7 @@ impl<T: Clone> PVec<T> {
     pub(crate) fn new() -> Self {
         PVec {
             root: Root::Empty,
+            beyond: RedBlackTreeMapSync::new_sync(),
             len: 0,
         }
     }
@@ -549,20 +263,43 @@ impl<T: Clone> PVec<T> {
 
     #[inline]
     pub(crate) fn get(&self, i: u64) -> Option<&T> {
-        self.root.get(i)
+        if i < TREE_END {
+            self.root.get(i)
+        } else {
+            self.beyond.get(&i)
+        }
     }
 
     /// The value at `i`, mutable, with the path to it made unique (copying only what is
     /// shared with other vectors); `None` when the slot is empty.
     pub(crate) fn get_mut(&mut self, i: u64) -> Option<&mut T> {
         self.get(i)?;
-        self.root.get_mut(i)
+        if i < TREE_END {
+            self.root.get_mut(i)
+        } else {
+            self.beyond.get_mut(&i)
+        }
     }
 
     /// Store `value` at `i` (or clear it with `None`); returns the previous value.
     pub(crate) fn set(&mut self, i: u64, value: Option<T>) -> Option<T> {
         if value.is_none() && self.get(i).is_none() {
             return None;
+        }
+        if i >= TREE_END {
+            let old = self.beyond.get(&i).cloned();
+            match value {
+                Some(v) => self.beyond.insert_mut(i, v),
+                None => {
+                    self.beyond.remove_mut(&i);
+                }
+            }
+            match (old.is_some(), self.beyond.contains_key(&i)) {
+                (false, true) => self.len += 1,
+                (true, false) => self.len -= 1,
+                _ => {}
+            }
+            return old;
         }
         while self.root.height().is_none_or(|h| !fits(i, h)) {
             let before = self.root.height();
@@ -585,11 +322,13 @@ impl<T: Clone> PVec<T> {
     pub(crate) fn iter(&self) -> impl Iterator<Item = (u64, &T)> {
         let mut out = Vec::with_capacity(self.len);
         self.root.walk(&mut out);
+        // Every index here is above the tree's.
+        out.extend(self.beyond.iter().map(|(i, v)| (*i, v)));
         out.into_iter()
     }
 
     pub(crate) fn ptr_eq(&self, o: &Self) -> bool {
-        self.root.ptr_eq(&o.root)
+        self.root.ptr_eq(&o.root) && self.beyond.ptr_eq(&o.beyond)
     }
 }
 
