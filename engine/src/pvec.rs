@@ -65,7 +65,7 @@ impl<C> Inner<C> {
 
 #[inline(always)]
 fn slot(i: u64, shift: u32) -> usize {
-    // `shift` is below 64 at every level (the tallest tree's top shift is 63).
+    // `shift` is below 64 at every level (the tallest tree's top shift is 27).
     (i.checked_shr(shift).unwrap_or(0) & MASK) as usize
 }
 
@@ -177,7 +177,7 @@ macro_rules! roots {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             fn get(&self, i: u64) -> Option<&T> {
                 match self {
                     Root::Empty => None,
