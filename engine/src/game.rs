@@ -423,57 +423,57 @@ impl Game {
     /// key's default, or [`Error::MissingProperty`].
     #[inline]
     pub fn query<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<T, Error> {
-        // The common cases, kept small so that they inline: a stored value with no modifier
-        // of its key, or a stored integer under a run of additions. The index is read
-        // directly (an `Option` comes back in registers, `get_thing`'s `Result` through
-        // memory). Everything else, errors included, takes `query_full`, which gives the
-        // same result for these cases too.
-        if let Some(t) = self.things.get(id.0) {
-            let (mods, adds) = t
-                .carried
-                .as_deref()
-                .map_or((&[][..], None), |c| c.for_key(key.key()));
-            let stored = t.props.get(key.key());
-            if mods.is_empty() {
-                if let Some(x) = stored.and_then(T::from_value) {
-                    return Ok(x);
-                }
-            } else if let (Some(a), Some(Value::Int(base))) = (adds, stored)
-                && let Some(x) = a
-                    .apply(*base)
-                    .and_then(|sum| T::from_value(&Value::Int(sum)))
-            {
-                return Ok(x);
-            }
+        match self.query_common(id, key) {
+            Some(x) => Ok(x),
+            None => self.query_full(id, key),
         }
-        self.query_full(id, key)
+    }
+
+    /// The common cases of a read, kept small so that they inline: a stored value with no
+    /// modifier of its key, or a stored integer under a run of additions. The index is read
+    /// directly (an `Option` comes back in registers, `get_thing`'s `Result` through memory).
+    /// `None` for everything else, errors included, which [`Game::query_full`] reads (it
+    /// gives the same result for these cases too).
+    #[inline]
+    fn query_common<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Option<T> {
+        let t = self.things.get(id.0)?;
+        let (mods, adds) = t
+            .carried
+            .as_deref()
+            .map_or((&[][..], None), |c| c.for_key(key.key()));
+        let stored = t.props.get(key.key());
+        if mods.is_empty() {
+            stored.and_then(T::from_value)
+        } else if let (Some(a), Some(Value::Int(base))) = (adds, stored) {
+            a.apply(*base)
+                .and_then(|sum| T::from_value(&Value::Int(sum)))
+        } else {
+            None
+        }
     }
 
     /// [`Game::query`] in full: every kind of value and modifier, and the errors.
     #[cold]
     #[inline(never)]
     fn query_full<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<T, Error> {
-        let t = self.get_thing(id)?;
-        let (mods, adds) = t
-            .carried
-            .as_deref()
-            .map_or((&[][..], None), |c| c.for_key(key.key()));
-        let read = if mods.is_empty() {
-            match t.props.get(key.key()) {
-                Some(v) => key.decode(v),
-                None => key.missing(),
-            }
-        } else {
-            match modified(t, key, mods, adds) {
-                Some(v) => key.decode(&v),
-                None => key.missing(),
-            }
-        };
-        read.map_err(|e| e.about(id, t.core.proto.as_ref()))
+        match self.query_opt_full(id, key)? {
+            Some(x) => Ok(x),
+            None => key.missing().map_err(|e| self.about(e, id)),
+        }
     }
 
     /// Like [`Game::query`], but `None` instead of the default or an error when absent.
     pub fn query_opt<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<Option<T>, Error> {
+        match self.query_common(id, key) {
+            Some(x) => Ok(Some(x)),
+            None => self.query_opt_full(id, key),
+        }
+    }
+
+    /// [`Game::query_opt`] in full: every kind of value and modifier, and the errors.
+    #[cold]
+    #[inline(never)]
+    fn query_opt_full<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<Option<T>, Error> {
         let t = self.get_thing(id)?;
         let (mods, adds) = t
             .carried
@@ -486,7 +486,13 @@ impl Game {
         };
         raw.map(|v| key.decode(&v))
             .transpose()
-            .map_err(|e| e.about(id, t.core.proto.as_ref()))
+            .map_err(|e| self.about(e, id))
+    }
+
+    /// `e` naming thing `id` and its prototype.
+    fn about(&self, e: Error, id: ThingId) -> Error {
+        let proto = self.things.get(id.0).and_then(|t| t.core.proto.as_ref());
+        e.about(id, proto)
     }
 
     /// Whether flag `flag` reads true on `id` (modifiers applied). Missing things, missing
