@@ -432,8 +432,9 @@ impl Game {
     /// The common cases of a read, kept small so that they inline: a stored value with no
     /// modifier of its key, or a stored integer under a run of additions. The index is read
     /// directly (an `Option` comes back in registers, `get_thing`'s `Result` through memory).
-    /// `None` for everything else, errors included, which [`Game::query_full`] reads (it
-    /// gives the same result for these cases too).
+    /// `None` for everything else, errors included, which the out-of-line readers
+    /// (`query_full`, `query_opt_full`) handle; they give the same results for these cases
+    /// too.
     #[inline]
     fn query_common<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Option<T> {
         let t = self.things.get(id.0)?;
