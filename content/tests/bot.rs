@@ -84,3 +84,50 @@ fn every_tactic_of_the_plan_is_named_once() {
     let names: std::collections::HashSet<Tactic> = PLAN.iter().map(|(t, _)| *t).collect();
     assert_eq!(names.len(), PLAN.len());
 }
+
+#[test]
+fn it_walks_to_known_stairs_around_a_pool_by_a_shortest_route() {
+    use alembic::{LocBox, path::DijkstraMap};
+    use alembic_content::alchemy::{hero_view, remember};
+    let (mut g, rules, hero) = arena(31);
+    // A deep pool from the top wall down to y = 3 between the hero and the stairs: the
+    // crow-flies step (east) leads into a dead end, the way round is through (2, 4).
+    let pool = g.library().tile_id("deep pool").unwrap();
+    g.fill_tiles_mut(LocBox::rect(2, -4, 1, 8, common::Z), pool)
+        .unwrap();
+    let stairs = common::put(&mut g, &rules, "stairs down", 4, 0);
+    let view = hero_view(&g).unwrap();
+    remember(&mut g, &view);
+    let goal = g.location(stairs).unwrap();
+    let floor = |l: alembic::Loc| g.tile_def(l).is_ok_and(|t| t.name() != "deep pool");
+    let walk = |_: alembic::Loc, to: alembic::Loc| floor(to).then_some(1);
+    let area = LocBox::rect(-8, -5, 17, 11, common::Z);
+    let shortest = DijkstraMap::build(area, &[goal], walk)
+        .get(at(0, 0))
+        .unwrap();
+    assert_eq!(shortest, 8);
+    let mut bot = Bot::new(1);
+    let mut steps = 0;
+    loop {
+        let c = bot.choose(&g);
+        if c == Command::Descend {
+            break;
+        }
+        let Command::Move(_) = c else {
+            panic!(
+                "expected a step or the stairs, got {c:?} ({})",
+                bot.reason()
+            )
+        };
+        assert!(
+            matches!(bot.reason(), Reason::Stairs | Reason::ToStairsDown),
+            "{}",
+            bot.reason()
+        );
+        g = common::run(&g, &rules, c);
+        steps += 1;
+        assert!(steps <= shortest, "longer than a shortest route");
+    }
+    assert_eq!(g.location(hero).unwrap(), goal);
+    assert_eq!(steps, shortest);
+}

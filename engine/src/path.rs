@@ -648,6 +648,44 @@ impl DijkstraMap {
         self.rebuild_weighted(goals.into_iter().map(|g| (g, 0)), cost);
     }
 
+    /// Recomputes the map for new goals (value 0 each), but only as far as `max_value`:
+    /// cells whose value would exceed it are left unreachable, so the work is bounded by
+    /// the cells within that distance rather than by the area (a bot's "go to any of these,
+    /// if it is at most 30 steps" reads one such map, built once a turn). Every value it
+    /// does give equals [`rebuild`](DijkstraMap::rebuild)'s. Θ(C log C) for the C cells
+    /// within `max_value`, plus Θ(area) to clear the map.
+    ///
+    /// ```
+    /// use alembic::{path::DijkstraMap, Loc, LocBox};
+    /// let area = LocBox::rect(0, 0, 10, 1, 0);
+    /// let open = |_: Loc, _: Loc| Some(1);
+    /// let mut map = DijkstraMap::new(area);
+    /// map.rebuild_within([Loc::new(0, 0, 0)], 3, open);
+    /// assert_eq!(map.get(Loc::new(3, 0, 0)), Some(3));
+    /// assert_eq!(map.get(Loc::new(4, 0, 0)), None);
+    /// ```
+    pub fn rebuild_within(
+        &mut self,
+        goals: impl IntoIterator<Item = Loc>,
+        max_value: i64,
+        cost: impl Fn(Loc, Loc) -> Option<u32>,
+    ) {
+        self.dist.iter_mut().for_each(|d| *d = Self::UNREACHABLE);
+        let Some(area) = self.area else { return };
+        self.heap.clear();
+        for l in goals {
+            if let Some(i) = area.index(l)
+                && max_value >= 0
+                && self.dist[i as usize] > 0
+            {
+                self.dist[i as usize] = 0;
+                let (x, y) = area.xy(i);
+                self.heap.push(key_of(0), pack(x, y));
+            }
+        }
+        self.propagate_within(&area, max_value, cost);
+    }
+
     /// Recomputes the map from seeds with starting values (Brogue's desirability: a lower
     /// value is a more attractive goal; negative values are allowed).
     pub fn rebuild_weighted(
@@ -768,6 +806,17 @@ impl DijkstraMap {
 
     /// Dijkstra from everything in the heap over `dist`.
     fn propagate(&mut self, area: &Area, cost: impl Fn(Loc, Loc) -> Option<u32>) {
+        self.propagate_within(area, i64::MAX, cost);
+    }
+
+    /// Dijkstra from everything in the heap over `dist`, giving no cell a value above
+    /// `max_value`.
+    fn propagate_within(
+        &mut self,
+        area: &Area,
+        max_value: i64,
+        cost: impl Fn(Loc, Loc) -> Option<u32>,
+    ) {
         let (w, h) = (area.w, area.h);
         // Index offset of each direction, for cells away from the edge.
         let offs: [isize; 8] =
@@ -806,7 +855,7 @@ impl DijkstraMap {
                     continue;
                 };
                 let nd = d.saturating_add(i64::from(c));
-                if nd >= old {
+                if nd >= old || nd > max_value {
                     continue;
                 }
                 if k % 2 == 1 {

@@ -351,6 +351,28 @@ proptest! {
         fast.rebuild_terrain(goals.iter().copied(), 10, 14, enter);
         prop_assert_eq!(fast, slow);
     }
+
+    /// A bounded rebuild gives every cell within the bound the full map's value, and no
+    /// other cell a value; reusing the map afterwards for an unbounded rebuild is unaffected.
+    #[test]
+    fn dijkstra_within_is_the_full_map_cut_at_the_bound(
+        seed in any::<u64>(),
+        goals in prop::collection::vec((0i32..16, 0i32..12), 1..4),
+        bound in -1i64..60,
+    ) {
+        let (map, cost) = weighted(seed);
+        let area = map.bounds(0);
+        let goals: Vec<Loc> = goals.into_iter().map(|(x, y)| Loc::new(x, y, 0)).collect();
+        let full = DijkstraMap::build(area, &goals, &cost);
+        let mut cut = DijkstraMap::new(area);
+        cut.rebuild_within(goals.iter().copied(), bound, &cost);
+        for l in area.iter() {
+            let want = full.get(l).filter(|&v| v <= bound);
+            prop_assert_eq!(cut.get(l), want, "at {}", l);
+        }
+        cut.rebuild(goals.iter().copied(), &cost);
+        prop_assert_eq!(cut, full);
+    }
 }
 
 #[test]

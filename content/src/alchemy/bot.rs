@@ -16,9 +16,11 @@
 //! It reads only what the hero could know: what is in view, the hero's map memory, and
 //! identified item kinds.
 
+use std::cell::Cell;
+
 use alembic::{
-    Dir, Game, Loc, ThingId, path::DijkstraMap, path::Pathfinder, path::Search, props::ModOp,
-    props::Value, rng::GameRng,
+    Dir, Game, Loc, LocBox, ThingId, path::DijkstraMap, path::Pathfinder, path::Search,
+    props::ModOp, props::Value, rng::GameRng,
 };
 
 use super::command::Command;
@@ -357,6 +359,8 @@ pub struct Bot {
     leaving: bool,
     /// Turns it escaped by stairs lately.
     stair_escapes: Vec<u64>,
+    /// This decision's map of path costs from the hero (see `go_to_any`).
+    reach: Option<Reach>,
 }
 
 impl Bot {
@@ -385,6 +389,7 @@ impl Bot {
             reason: Reason::NoHero,
             leaving: false,
             stair_escapes: Vec::new(),
+            reach: None,
         }
     }
 
@@ -471,6 +476,10 @@ impl Bot {
     }
 
     fn decide(&mut self, game: &Game) -> Choice {
+        // The last decision's map is stale (its memory is kept for this one's).
+        if let Some(r) = &mut self.reach {
+            r.fresh = false;
+        }
         let Ok(h) = hero(game) else {
             return (Command::Wait, Reason::NoHero);
         };
@@ -1044,8 +1053,11 @@ impl Bot {
         }
     }
 
-    /// A step toward the nearest of `targets` by A*, keeping away from `threats`, if a path
-    /// of at most `limit` steps exists.
+    /// A step toward the nearest of `targets` (by path cost, keeping away from `threats`),
+    /// if one can be reached for at most `limit`. Every such question of one decision reads
+    /// one Dijkstra map from the hero ([`Bot::reach_map`]), built no further than the largest
+    /// limit asked, so it costs one bounded search a turn however many target lists are
+    /// tried, and nothing when every target is farther than `limit` as the crow flies.
     fn go_to_any(
         &mut self,
         game: &Game,
@@ -1054,38 +1066,177 @@ impl Bot {
         threats: &[Threat],
         limit: u64,
     ) -> Option<Command> {
-        if targets.is_empty() {
+        // Every step costs at least 1, so a target farther than `limit` in steps is out.
+        let mut near: Vec<Loc> = targets
+            .iter()
+            .copied()
+            .filter(|&t| t != at && u64::from(at.chebyshev(t)) <= limit)
+            .collect();
+        if near.is_empty() {
             return None;
         }
-        let table = TileTable::new(game);
-        let cost = |_: Loc, to: Loc| -> Option<u32> {
-            if !walkable_with(&table, game, to) {
-                return None;
-            }
-            let mut c = if creature_at(game, to).is_some() {
-                5
-            } else {
-                1
-            };
-            if threats.iter().any(|t| t.at.chebyshev(to) <= 1) {
-                c += 8;
-            }
-            Some(c)
-        };
-        let search = Search::new(level_box(at.z));
-        let mut best: Option<(u64, Loc)> = None;
-        let mut sorted = targets.to_vec();
-        sorted.sort_by_key(|t| at.chebyshev(*t));
-        for &t in sorted.iter().take(3) {
-            if let Ok(p) = self.paths.astar(at, t, &search, cost)
-                && let Some(s) = p.first_step()
-                && p.cost <= limit
-                && best.is_none_or(|(c, _)| p.cost < c)
-            {
-                best = Some((p.cost, s));
+        near.sort_by_key(|t| at.chebyshev(*t));
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let costs = ReachCosts::new(game, at, threats);
+        let cost = |from: Loc, to: Loc| costs.step(from, to);
+        // First a map about as far as a detour to the nearest target goes, then, if no
+        // target lies within it, one as far as `limit`: the nearest target found within a
+        // bound is the nearest overall, since the map's values up to its bound are exact.
+        let crow = i64::from(at.chebyshev(near[0]));
+        let first = crow.saturating_mul(2).saturating_add(8).min(limit);
+        let mut found = None;
+        for bound in [first, limit] {
+            let map = self.reach_map(game, at, threats, bound, cost)?;
+            found = near
+                .iter()
+                .filter_map(|&t| map.get(t).filter(|&v| v <= limit).map(|v| (v, t)))
+                .min_by_key(|&(v, _)| v);
+            if found.is_some() || bound == limit {
+                break;
             }
         }
-        best.and_then(|(_, s)| dir_to(at, s)).map(Command::Move)
+        let (_, target) = found?;
+        let map = self.reach.as_ref().map(|r| &r.map)?;
+        // Roll down the map from the target to the hero: the last cell before the hero is
+        // the first step. Each step lowers the value by at least 1.
+        let mut cur = target;
+        for _ in 0..=limit.min(i64::from(u16::MAX)) {
+            let next = map.next_step(cur, cost)?;
+            if next == at {
+                return dir_to(at, cur).map(Command::Move);
+            }
+            cur = next;
+        }
+        None
+    }
+
+    /// This decision's map of path costs to the hero (see [`ReachCosts`]), built on first
+    /// use and rebuilt only for a larger `limit`, or another position or set of threats.
+    fn reach_map(
+        &mut self,
+        game: &Game,
+        at: Loc,
+        threats: &[Threat],
+        limit: i64,
+        cost: impl Fn(Loc, Loc) -> Option<u32>,
+    ) -> Option<&DijkstraMap> {
+        let threat_locs: Vec<Loc> = threats.iter().map(|t| t.at).collect();
+        let fresh = self.reach.as_ref().is_some_and(|r| {
+            r.fresh
+                && r.turn == game.turn()
+                && r.at == at
+                && r.within >= limit
+                && r.threats == threat_locs
+        });
+        if !fresh {
+            let area = level_box(at.z);
+            let mut map = match self.reach.take() {
+                Some(r) if r.map.area() == Some(area) => r.map,
+                _ => DijkstraMap::new(area),
+            };
+            map.rebuild_within([at], limit, cost);
+            self.reach = Some(Reach {
+                fresh: true,
+                turn: game.turn(),
+                at,
+                threats: threat_locs,
+                within: limit,
+                map,
+            });
+        }
+        self.reach.as_ref().map(|r| &r.map)
+    }
+}
+
+/// A decision's Dijkstra map of path costs to the hero, and what it was built for.
+#[derive(Debug)]
+struct Reach {
+    /// Built during the current decision.
+    fresh: bool,
+    turn: u64,
+    at: Loc,
+    threats: Vec<Loc>,
+    /// The bound it was built with: values above it are absent.
+    within: i64,
+    map: DijkstraMap,
+}
+
+/// The step costs of a map whose goal is the hero at `at`, each cell's cost worked out once
+/// (a map's build asks about every cell about sixteen times).
+///
+/// A step from `from` to `to` is charged the cost of walking the other way, from `to` into
+/// `from`: 1, 5 when a creature stands there, and 8 more beside a threat. Charging the cell
+/// stepped out of makes a map value the cost of the walk from the hero to that cell, and
+/// refusing closed cells on either side keeps the no-corner-cutting rule the same both ways.
+struct ReachCosts<'a> {
+    table: TileTable,
+    game: &'a Game,
+    at: Loc,
+    threats: &'a [Threat],
+    area: LocBox,
+    /// Per cell of `area`: 0 not yet known, `CLOSED`, else the cost of entering it.
+    memo: Vec<Cell<u8>>,
+}
+
+impl<'a> ReachCosts<'a> {
+    const CLOSED: u8 = u8::MAX;
+
+    fn new(game: &'a Game, at: Loc, threats: &'a [Threat]) -> Self {
+        let area = level_box(at.z);
+        let cells = usize::try_from(area.volume()).unwrap_or(0);
+        ReachCosts {
+            table: TileTable::new(game),
+            game,
+            at,
+            threats,
+            area,
+            memo: vec![Cell::new(0); cells],
+        }
+    }
+
+    /// The cost of entering `l`, `None` when it is closed.
+    fn enter(&self, l: Loc) -> Option<u32> {
+        let slot = if self.area.contains(l) {
+            let w = i64::from(self.area.width());
+            let i = i64::from(l.y - self.area.min.y) * w + i64::from(l.x - self.area.min.x);
+            usize::try_from(i).ok().and_then(|i| self.memo.get(i))
+        } else {
+            None
+        };
+        let known = slot.map_or(0, Cell::get);
+        let c = if known == 0 {
+            let c = self.work_out(l);
+            if let Some(s) = slot {
+                s.set(c);
+            }
+            c
+        } else {
+            known
+        };
+        (c != Self::CLOSED).then_some(u32::from(c))
+    }
+
+    fn work_out(&self, l: Loc) -> u8 {
+        if !walkable_with(&self.table, self.game, l) {
+            return Self::CLOSED;
+        }
+        let mut c = if creature_at(self.game, l).is_some() {
+            5
+        } else {
+            1
+        };
+        if self.threats.iter().any(|t| t.at.chebyshev(l) <= 1) {
+            c += 8;
+        }
+        c
+    }
+
+    /// The map's step cost (see the type's docs).
+    fn step(&self, from: Loc, to: Loc) -> Option<u32> {
+        if to != self.at {
+            self.enter(to)?;
+        }
+        self.enter(from)
     }
 }
 
