@@ -12,7 +12,7 @@ use rpds::{RedBlackTreeMapSync, VectorSync};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::props::{Hook, Modifier, Prop, PropMap, PropType, Props, Value};
+use crate::props::{Hook, Modifier, Prop, PropKey, PropMap, PropType, Props, Value};
 use crate::rng::GameRng;
 use crate::thing::{Core, Thing};
 
@@ -111,6 +111,89 @@ impl TileDef {
     }
 }
 
+/// Whether each tile kind sets one flag, by tile number: a column of the library's tile
+/// flags ([`Library::tile_column`]). Reading it is one index, where
+/// [`TileDef::is`] is a property lookup; hot loops (field of view, path costs, flood fills)
+/// take the columns they need once and read them per cell. Clone Θ(1).
+///
+/// ```
+/// use alembic::{Library, Prop, Props};
+/// const IS_WALL: Prop<bool> = Prop::with_default("is_wall", false);
+/// let mut lib = Library::new();
+/// let floor = lib.define_tile_mut("floor", Props::new())?;
+/// let wall = lib.define_tile_mut("wall", Props::new().with(&IS_WALL, true))?;
+/// let walls = lib.tile_column(&IS_WALL);
+/// assert!(walls.has(wall) && !walls.has(floor));
+/// // The library keeps its columns up to date as tiles are defined again.
+/// lib.define_tile_mut("floor", Props::new().with(&IS_WALL, true))?;
+/// assert!(lib.tile_column(&IS_WALL).has(floor));
+/// assert!(!walls.has(floor)); // a column taken earlier is a value: it does not change
+/// # Ok::<(), alembic::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct TileColumn(Arc<[bool]>);
+
+impl TileColumn {
+    /// Whether tile `id` sets the flag (`false` for a number the library does not have).
+    #[inline]
+    #[must_use]
+    pub fn has(&self, id: TileId) -> bool {
+        self.get(id).unwrap_or(false)
+    }
+
+    /// Whether tile `id` sets the flag, or `None` for a number the library does not have.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, id: TileId) -> Option<bool> {
+        self.0.get(usize::from(id.0)).copied()
+    }
+}
+
+/// The library's tile flags: for every flag some tile kind sets, which kinds set it. Derived
+/// from the tiles and built again whenever a tile is defined or the tiles are replaced, so it
+/// is never stale and never rebuilt per read; not saved, hashed or compared on its own (it
+/// follows from the tiles). Θ(tiles × flags) to build.
+#[derive(Clone, Debug, PartialEq, Default)]
+struct TileFlags {
+    /// One column per flag, sorted by key.
+    columns: Arc<[(PropKey, TileColumn)]>,
+    /// The column of a flag no tile sets: every tile `false`.
+    none: TileColumn,
+}
+
+impl TileFlags {
+    fn build(tiles: &VectorSync<Arc<TileDef>>) -> Self {
+        let set = |t: &TileDef, k: &PropKey| matches!(t.props.get(k), Some(Value::Bool(true)));
+        let mut keys: Vec<PropKey> = tiles
+            .iter()
+            .flat_map(|t| t.props.iter())
+            .filter(|(_, v)| matches!(v, Value::Bool(true)))
+            .map(|(k, _)| k.clone())
+            .collect();
+        keys.sort();
+        keys.dedup();
+        let columns = keys
+            .into_iter()
+            .map(|k| {
+                let column = TileColumn(tiles.iter().map(|t| set(t, &k)).collect());
+                (k, column)
+            })
+            .collect();
+        TileFlags {
+            columns,
+            none: TileColumn(tiles.iter().map(|_| false).collect()),
+        }
+    }
+
+    fn column(&self, key: &PropKey) -> &TileColumn {
+        self.columns
+            .binary_search_by(|(k, _)| k.cmp(key))
+            .ok()
+            .and_then(|i| self.columns.get(i))
+            .map_or(&self.none, |(_, c)| c)
+    }
+}
+
 /// A terrain tile's number in its library. Tile 0 is always `"void"`, the grid's default.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
@@ -148,6 +231,7 @@ pub struct TileId(pub u16);
 /// }
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "LibraryData")]
 #[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct Library {
     pub(crate) protos: RedBlackTreeMapSync<Arc<str>, Arc<Prototype>>,
@@ -156,6 +240,31 @@ pub struct Library {
     /// Which library this is, for saves that refer to it instead of copying it.
     #[serde(default)]
     pub(crate) id: LibraryId,
+    /// Which tiles set each flag (derived from `tiles`, kept in step by every change).
+    #[serde(skip)]
+    tile_flags: TileFlags,
+}
+
+/// A library as stored: everything but what is derived from it.
+#[derive(Deserialize)]
+struct LibraryData {
+    protos: RedBlackTreeMapSync<Arc<str>, Arc<Prototype>>,
+    tiles: VectorSync<Arc<TileDef>>,
+    tile_names: RedBlackTreeMapSync<Arc<str>, TileId>,
+    #[serde(default)]
+    id: LibraryId,
+}
+
+impl From<LibraryData> for Library {
+    fn from(d: LibraryData) -> Self {
+        Library {
+            tile_flags: TileFlags::build(&d.tiles),
+            protos: d.protos,
+            tiles: d.tiles,
+            tile_names: d.tile_names,
+            id: d.id,
+        }
+    }
 }
 
 /// A library's name and version. A save names the library it was played with instead of
@@ -194,9 +303,11 @@ impl Library {
             name: Arc::from("void"),
             props: PropMap::new(),
         });
+        let tiles = VectorSync::new_sync().push_back(void);
         Library {
+            tile_flags: TileFlags::build(&tiles),
             protos: RedBlackTreeMapSync::new_sync(),
-            tiles: VectorSync::new_sync().push_back(void),
+            tiles,
             tile_names: RedBlackTreeMapSync::new_sync().insert(Arc::from("void"), TileId(0)),
             id: LibraryId::default(),
         }
@@ -385,11 +496,13 @@ impl Library {
         if let Some(id) = self.tile_names.get(name) {
             let id = *id;
             self.tiles.set_mut(usize::from(id.0), def);
+            self.tile_flags = TileFlags::build(&self.tiles);
             return Ok(id);
         }
         let n = u16::try_from(self.tiles.len()).map_err(|_| Error::TooManyTiles)?;
         self.tiles.push_back_mut(def);
         self.tile_names.insert_mut(Arc::from(name), TileId(n));
+        self.tile_flags = TileFlags::build(&self.tiles);
         Ok(TileId(n))
     }
 
@@ -402,6 +515,7 @@ impl Library {
             self.tile_names.insert_mut(t.name.clone(), id);
             self.tiles.push_back_mut(Arc::new(t));
         }
+        self.tile_flags = TileFlags::build(&self.tiles);
     }
 
     /// The number of the tile called `name`.
@@ -418,6 +532,13 @@ impl Library {
             .get(usize::from(id.0))
             .map(|t| &**t)
             .ok_or_else(|| Error::UnknownTileId(id.0))
+    }
+
+    /// Which tile kinds set `flag` (stored as `true`, as [`TileDef::is`] reads it), by
+    /// tile number: kept by the library and rebuilt only when a tile is defined, so this is
+    /// Θ(log flags) and one reference-count increment. See [`TileColumn`].
+    pub fn tile_column(&self, flag: &Prop<bool>) -> TileColumn {
+        self.tile_flags.column(flag.key()).clone()
     }
 
     /// Every tile, by number.

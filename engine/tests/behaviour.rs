@@ -438,3 +438,60 @@ fn raw_values_and_places() {
     assert_eq!(g.query(id, &COLOUR).as_deref(), Ok("red"));
     assert_eq!(g.all_things().count(), 1);
 }
+
+/// Every column agrees with `TileDef::is` for every tile kind and every flag used.
+fn columns_agree(lib: &Library, flags: &[&Prop<bool>]) {
+    for flag in flags {
+        let column = lib.tile_column(flag);
+        for (id, def) in lib.tiles() {
+            assert_eq!(
+                column.has(id),
+                def.is(flag),
+                "{} on {}",
+                flag.name(),
+                def.name()
+            );
+            assert_eq!(column.get(id), Some(def.is(flag)));
+        }
+        let past = alembic::library::TileId(u16::try_from(lib.tiles().count()).unwrap());
+        assert_eq!(column.get(past), None);
+    }
+}
+
+#[test]
+fn tile_columns_follow_every_change_to_the_tiles_and_survive_a_save() {
+    use alembic::save::SavedGame;
+    const SOLID: Prop<bool> = Prop::with_default("solid", false);
+    const DARK: Prop<bool> = Prop::with_default("dark", false);
+    const UNUSED: Prop<bool> = Prop::with_default("unused", false);
+    let flags = [&SOLID, &DARK, &UNUSED, &WORN];
+    let mut base = library();
+    base.define_tile_mut("floor", Props::new()).unwrap();
+    base.define_tile_mut("wall", Props::new().with(&SOLID, true).with(&DARK, true))
+        .unwrap();
+    base.define_tile_mut("glass", Props::new().with(&SOLID, true).with(&DARK, false))
+        .unwrap();
+    columns_agree(&base, &flags);
+    let floor = base.tile_id("floor").unwrap();
+    assert!(!base.tile_column(&SOLID).has(floor));
+    // Redefined during play: the value's columns follow, the base's stay.
+    let mut game = Game::new(3).with_library(base.clone());
+    game.library_mut()
+        .define_tile_mut("floor", Props::new().with(&DARK, true))
+        .unwrap();
+    game.library_mut()
+        .define_tile_mut("pit", Props::new().with(&UNUSED, true))
+        .unwrap();
+    columns_agree(game.library(), &flags);
+    assert!(game.library().tile_column(&DARK).has(floor));
+    assert!(!base.tile_column(&DARK).has(floor));
+    // A save carries the changed tiles; loading rebuilds the columns from them.
+    let text = SavedGame::of(&game, &base).unwrap().to_json().unwrap();
+    let loaded = SavedGame::from_json(&text, &base)
+        .unwrap()
+        .link(&base, &Hooks::new())
+        .unwrap();
+    columns_agree(loaded.library(), &flags);
+    assert!(loaded.library().tile_column(&DARK).has(floor));
+    assert_eq!(loaded.library(), game.library());
+}

@@ -4,7 +4,7 @@ use std::cell::RefCell;
 
 use alembic::{
     Error, Game, Loc, LocBox, ThingId, fov::Fov, fov::VisibleSet, fov::field_of_view,
-    path::Pathfinder,
+    library::TileColumn, path::Pathfinder,
 };
 
 use crate::alchemy::props::{
@@ -124,15 +124,18 @@ pub fn terrain_ok(game: &Game, mover: ThingId, loc: Loc) -> bool {
     !tile_dangerous(game, loc) || game.is(mover, &IS_FLYING)
 }
 
-/// The movement and sight flags of every tile kind, read once from the library so hot
-/// loops (field of view, path costs, flood fills) index a small table instead of looking
-/// properties up per cell. It also carries the turn's scratch buffers for sight checks and
-/// monsters' paths, so they are reused within a turn without any global or thread-local.
+/// The movement and sight flags of every tile kind, as the library keeps them
+/// ([`Library::tile_column`](alembic::Library::tile_column): built when a tile is defined,
+/// never per turn or per read), so hot loops (field of view, path costs, flood fills) index a
+/// column instead of looking properties up per cell. Making one is four column lookups. It
+/// also carries the turn's scratch buffers for sight checks and monsters' paths, so they are
+/// reused within a turn without any global or thread-local.
 #[derive(Clone, Debug)]
 pub struct TileTable {
-    blocks: Vec<bool>,
-    dangerous: Vec<bool>,
-    opaque: Vec<bool>,
+    blocking: TileColumn,
+    floor: TileColumn,
+    dangerous: TileColumn,
+    view_blocking: TileColumn,
     /// Scratch for [`sees_with`]: reused field-of-view buffers.
     sight: RefCell<(Fov, VisibleSet)>,
     /// Scratch for monsters' A* searches.
@@ -143,26 +146,15 @@ impl TileTable {
     /// The table for `game`'s library.
     #[must_use]
     pub fn new(game: &Game) -> Self {
-        let mut t = TileTable {
-            blocks: Vec::new(),
-            dangerous: Vec::new(),
-            opaque: Vec::new(),
+        let lib = game.library();
+        TileTable {
+            blocking: lib.tile_column(&IS_BLOCKING),
+            floor: lib.tile_column(&IS_FLOOR),
+            dangerous: lib.tile_column(&IS_DANGEROUS),
+            view_blocking: lib.tile_column(&IS_VIEW_BLOCKING),
             sight: RefCell::new((Fov::new(), VisibleSet::new())),
             paths: RefCell::new(Pathfinder::new()),
-        };
-        for (id, def) in game.library().tiles() {
-            t.blocks
-                .push(def.is(&IS_BLOCKING) || !(def.is(&IS_FLOOR) || def.is(&IS_DANGEROUS)));
-            t.dangerous.push(def.is(&IS_DANGEROUS));
-            t.opaque.push(def.is(&IS_VIEW_BLOCKING) || id.0 == 0);
         }
-        t
-    }
-
-    fn get(v: &[bool], game: &Game, l: Loc, missing: bool) -> bool {
-        v.get(usize::from(game.tile(l).0))
-            .copied()
-            .unwrap_or(missing)
     }
 
     /// The table's reusable path-finding workspace (monsters' A*).
@@ -170,22 +162,30 @@ impl TileTable {
         self.paths.borrow_mut()
     }
 
-    /// Same as [`tile_blocks`].
+    /// Same as [`tile_blocks`]: a blocking tile, one that is neither floor nor dangerous,
+    /// or a tile number the library does not have.
     #[must_use]
     pub fn blocks(&self, game: &Game, l: Loc) -> bool {
-        Self::get(&self.blocks, game, l, true)
+        let id = game.tile(l);
+        match self.blocking.get(id) {
+            Some(b) => b || !(self.floor.has(id) || self.dangerous.has(id)),
+            None => true,
+        }
     }
 
     /// Same as [`tile_dangerous`].
     #[must_use]
     pub fn dangerous(&self, game: &Game, l: Loc) -> bool {
-        Self::get(&self.dangerous, game, l, false)
+        self.dangerous.has(game.tile(l))
     }
 
-    /// Same as [`transparent`].
+    /// Same as [`transparent`]: not a view-blocking tile, not the void (tile 0), not a tile
+    /// number the library does not have, and nothing there blocks the view.
     #[must_use]
     pub fn transparent(&self, game: &Game, l: Loc) -> bool {
-        !Self::get(&self.opaque, game, l, true)
+        let id = game.tile(l);
+        id.0 != 0
+            && self.view_blocking.get(id) == Some(false)
             && !game
                 .things_at(l)
                 .iter()
