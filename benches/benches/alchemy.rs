@@ -1,6 +1,7 @@
-//! Alchemy benchmarks, each beside a baseline in the same run:
+//! Alchemy benchmarks, each beside a baseline or a floor in the same run:
 //! - generating all 11 levels (target ≤ 50 ms median) beside the engine toolkit's bare
-//!   `bsp_dungeon` for 11 levels of the same size;
+//!   `bsp_dungeon` for 11 levels of the same size (a floor, not a baseline: it lays out
+//!   rooms and corridors only, where `new_game` also furnishes and populates them);
 //! - one full turn on a generated dungeon — hero action, every monster on the level, FOV,
 //!   effects, map memory (target ≤ 200 µs median);
 //! - scaling: a turn with 0, 100, 1,000 and 10,000 rats on the hero's level (250 × 100
@@ -28,7 +29,7 @@ fn generation(c: &mut Criterion) {
             black_box(new_game(seed, &rules).expect("game"))
         });
     });
-    g.bench_function("baseline: bsp_dungeon x11 (71x51, bare)", |b| {
+    g.bench_function("floor: bsp_dungeon x11 (71x51, bare)", |b| {
         b.iter(|| {
             seed += 1;
             let mut rng = GameRng::seed_from(seed);
