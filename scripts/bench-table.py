@@ -62,6 +62,8 @@ def printed(log):
         "history_bytes": r"history: \d+ turns kept: (\d+) B per kept turn",
         "bot_rate": r"bot-rate: \d+ turns in [\d.]+ CPU s = (\d+) turns per CPU second",
         "replay_turns": r"replay: a bot game of \d+ commands, (\d+) turns",
+        "near_levels_bytes": r"memory: eleven levels near the origin: (\d+) bytes per one-cell",
+        "far_levels_bytes": r"memory: eleven levels at ±100,000: (\d+) bytes per one-cell",
     }
     for key, pat in pats.items():
         m = re.search(pat, log)
@@ -153,6 +155,17 @@ def main():
     fig_bar("grid one-cell version, bytes kept", "grid_version_bytes", 1000, "B")
     ratio_bar("40,000 isolated cells: read vs std `HashMap` (issue: was 13×; aim ≤ 3×)",
               "grid/isolated_get/grid", "grid/isolated_get/hashmap", 3)
+    ratio_bar("eleven 71 × 51 levels at ±100,000: random read vs a std `HashMap` of the same "
+              "cells (issue: far-away data must not cost 13× a `HashMap`; aim ≤ 3×)",
+              "grid/far_levels_get/far", "grid/far_levels_get/far_hashmap", 3)
+    ratio_bar("the same levels: random read at ±100,000 vs near the origin (issue: was 4×)",
+              "grid/far_levels_get/far", "grid/far_levels_get/near", None)
+    ratio_bar("the same levels: persistent set at ±100,000 vs near the origin (issue: was 3.5×)",
+              "grid/far_levels_set/far", "grid/far_levels_set/near", None)
+    fig_bar("the same levels near the origin: bytes kept per one-cell version",
+            "near_levels_bytes", None, "B")
+    fig_bar("the same levels at ±100,000: bytes kept per one-cell version (issue: was 1,936 B "
+            "against 968 B near)", "far_levels_bytes", None, "B")
     ratio_bar("property read (`query`) vs `HashMap<id, struct>` field read",
               "things/property_read/game_query", "things/property_read/hashmap_field", 1.5)
     ratio_bar("`query` with 5 modifiers vs the same sum over a `HashMap` record",

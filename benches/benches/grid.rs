@@ -132,6 +132,14 @@ fn memory_report() {
         "memory: 1,000 one-cell versions: {per_version:.0} bytes each on top of the first (bar <= 1000)"
     );
     drop(versions);
+    println!(
+        "memory: eleven levels near the origin: {:.0} bytes per one-cell version",
+        levels_version_bytes(false)
+    );
+    println!(
+        "memory: eleven levels at ±100,000: {:.0} bytes per one-cell version",
+        levels_version_bytes(true)
+    );
 }
 
 fn bench_get(c: &mut Criterion) {
@@ -232,6 +240,110 @@ fn bench_get(c: &mut Criterion) {
             black_box(sum)
         })
     });
+    group.finish();
+}
+
+/// Eleven 71 × 51 levels (Alchemy's), on levels −1 to −11, either all at the origin or
+/// each placed at its own corner (±100,000, ±100,000): the same cells, near and far.
+fn eleven_levels(far: bool) -> Vec<LocBox> {
+    (0..11)
+        .map(|i: i32| {
+            let (ox, oy) = if far {
+                (
+                    if i % 2 == 0 { -100_000 } else { 100_000 },
+                    if i / 2 % 2 == 0 { -100_000 } else { 100_000 },
+                )
+            } else {
+                (0, 0)
+            };
+            LocBox::rect(ox - 35, oy - 25, 71, 51, -1 - i)
+        })
+        .collect()
+}
+
+/// A grid holding every cell of `levels` (its directory built, as the game has its terrain),
+/// and 4,096 random cells of them to read or write.
+fn levels_grid(levels: &[LocBox]) -> (Grid<u16>, Vec<Loc>) {
+    let mut g = Grid::new(0u16);
+    for (i, l) in levels.iter().flat_map(|b| b.iter()).enumerate() {
+        g.set_mut(l, (i % 251) as u16 + 1);
+    }
+    g.build_directory_mut();
+    let probes = random_locs(4096, 9)
+        .into_iter()
+        .map(|l| {
+            let b = levels[(l.z as usize) % levels.len()];
+            Loc::new(
+                b.min.x + l.x % b.width(),
+                b.min.y + l.y % b.height(),
+                b.min.z,
+            )
+        })
+        .collect();
+    (g, probes)
+}
+
+/// Bytes kept per one-cell version of a grid holding eleven levels, near or far.
+fn levels_version_bytes(far: bool) -> f64 {
+    let (g, probes) = levels_grid(&eleven_levels(far));
+    let region = Region::new(GLOBAL);
+    let mut versions = Vec::with_capacity(1000);
+    let mut cur = g.clone();
+    for (i, l) in probes.iter().take(1000).enumerate() {
+        cur = cur.set(*l, i as u16);
+        versions.push(cur.clone());
+    }
+    let s = region.change();
+    let kept = s.bytes_allocated as i64 - s.bytes_deallocated as i64;
+    let handles = (1000 * std::mem::size_of::<Grid<u16>>()) as i64;
+    drop(versions);
+    (kept - handles) as f64 / 1000.0
+}
+
+/// Far-away data: the same eleven levels near the origin and at ±100,000, read and written,
+/// beside a `HashMap` of the far cells (the issue: far levels read 4× and wrote 3.5× slower
+/// than near ones, and kept twice the bytes per version).
+fn bench_far_levels(c: &mut Criterion) {
+    let (near, near_probes) = levels_grid(&eleven_levels(false));
+    let (far, far_probes) = levels_grid(&eleven_levels(true));
+    let map: std::collections::HashMap<Loc, u16> = eleven_levels(true)
+        .iter()
+        .flat_map(|b| b.iter())
+        .map(|l| (l, *far.get(l)))
+        .collect();
+    let mut group = c.benchmark_group("grid/far_levels_get");
+    group.throughput(Throughput::Elements(far_probes.len() as u64));
+    for (name, g, probes) in [("near", &near, &near_probes), ("far", &far, &far_probes)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for l in probes {
+                    sum += u64::from(*g.get(*l));
+                }
+                black_box(sum)
+            })
+        });
+    }
+    group.bench_function("far_hashmap", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for l in &far_probes {
+                sum += u64::from(*map.get(l).unwrap_or(&0));
+            }
+            black_box(sum)
+        })
+    });
+    group.finish();
+    let mut group = c.benchmark_group("grid/far_levels_set");
+    for (name, g, probes) in [("near", &near, &near_probes), ("far", &far, &far_probes)] {
+        let mut i = 0usize;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                i = (i + 1) % probes.len();
+                black_box(g.set(probes[i], 7))
+            })
+        });
+    }
     group.finish();
 }
 
@@ -369,7 +481,7 @@ fn bench_set(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_get, bench_scan, bench_set);
+criterion_group!(benches, bench_get, bench_far_levels, bench_scan, bench_set);
 
 fn main() {
     memory_report();
