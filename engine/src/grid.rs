@@ -451,6 +451,38 @@ impl<T: Clone + PartialEq> Grid<T> {
         &self.default
     }
 
+    /// The cells of chunk `chunk` for iteration: from the flat copy when the grid carries
+    /// one (it holds every written chunk, so a chunk outside its box is unwritten), else from
+    /// the tree.
+    fn chunk_rows(&self, chunk: [i64; 3]) -> Option<ChunkRows<'_, T>> {
+        if let Some(cells) = self.flat.cells.as_deref() {
+            let f = &self.flat;
+            let dx = (chunk[0] << CHUNK_BITS) - i64::from(f.first[0]);
+            let dy = (chunk[1] << CHUNK_BITS) - i64::from(f.first[1]);
+            let dz = chunk[2] - i64::from(f.first[2]);
+            let inside = (0..i64::from(f.width)).contains(&dx)
+                && (0..i64::from(f.height)).contains(&dy)
+                && dz >= 0;
+            // Inside the box, dx < width, dy < height and the plane is at most 2³² cells.
+            let start = inside
+                .then(|| u64::try_from(dz).ok()?.checked_mul(f.plane))
+                .flatten()
+                .and_then(|s| s.checked_add(dy as u64 * u64::from(f.width) + dx as u64))
+                .and_then(|s| usize::try_from(s).ok())
+                .filter(|&s| s < cells.len());
+            return start.map(|start| ChunkRows {
+                cells,
+                start,
+                stride: f.width as usize,
+            });
+        }
+        self.find_chunk(chunk).map(|c| ChunkRows {
+            cells: &c.cells,
+            start: 0,
+            stride: SIDE as usize,
+        })
+    }
+
     #[inline(always)]
     fn find_chunk(&self, chunk: [i64; 3]) -> Option<&Chunk<T>> {
         self.tree.find(chunk)
@@ -890,6 +922,34 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
     }
 }
 
+/// Where an iterated chunk's cells are: a chunk of the tree (rows `SIDE` apart), or the
+/// grid's flat copy of its cells (rows a copy's width apart), so that a grid carrying a copy
+/// is iterated without a tree walk per chunk.
+struct ChunkRows<'a, T> {
+    cells: &'a [T],
+    /// Index of the chunk's first cell (its corner) in `cells`.
+    start: usize,
+    /// Cells from one row of the chunk to the next.
+    stride: usize,
+}
+
+impl<T> Clone for ChunkRows<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ChunkRows<'_, T> {}
+
+impl<'a, T> ChunkRows<'a, T> {
+    /// The cells of row `y & MASK` of the chunk from column `x & MASK`, `width` of them.
+    #[inline]
+    fn row(self, y: i32, x: i32, width: usize) -> &'a [T] {
+        let r = self.start + (y & MASK) as usize * self.stride + (x & MASK) as usize;
+        &self.cells[r..r + width]
+    }
+}
+
 /// Iterator over a box of a [`Grid`]: see [`Grid::iter_box`].
 pub struct BoxIter<'a, T> {
     grid: &'a Grid<T>,
@@ -901,7 +961,7 @@ pub struct BoxIter<'a, T> {
     y1: i32,
     x0: i32,
     x: i32,
-    chunk: Option<&'a Chunk<T>>,
+    chunk: Option<ChunkRows<'a, T>>,
     row: std::slice::Iter<'a, T>,
     /// Cells of the current row still to yield as the default (unwritten chunk).
     defaults: usize,
@@ -914,7 +974,7 @@ impl<'a, T: Clone + PartialEq> BoxIter<'a, T> {
         let a = self.area;
         self.chunk =
             self.grid
-                .find_chunk([i64::from(self.cx), i64::from(self.cy), i64::from(self.z)]);
+                .chunk_rows([i64::from(self.cx), i64::from(self.cy), i64::from(self.z)]);
         self.x0 = a.min.x.max(self.cx << CHUNK_BITS);
         self.y = a.min.y.max(self.cy << CHUNK_BITS);
         self.y1 = a.max.y.min((self.cy << CHUNK_BITS).saturating_add(SIDE));
@@ -934,10 +994,7 @@ impl<'a, T: Clone + PartialEq> BoxIter<'a, T> {
         let width = self.row_width();
         self.x = self.x0;
         match self.chunk {
-            Some(c) => {
-                let r = ((self.y & MASK) * SIDE + (self.x0 & MASK)) as usize;
-                self.row = c.cells[r..r + width].iter();
-            }
+            Some(c) => self.row = c.row(self.y, self.x0, width).iter(),
             None => {
                 self.row = [].iter();
                 self.defaults = width;
@@ -1020,16 +1077,10 @@ impl<'a, T: Clone + PartialEq> Iterator for BoxIter<'a, T> {
             let full_width = self.x0 & MASK == 0 && self.row_width() == SIDE as usize;
             if full_width && self.y + 1 < self.y1 {
                 let (y0, y1, x0) = (self.y + 1, self.y1, self.x0);
-                let start = ((y0 & MASK) * SIDE) as usize;
-                let end = start + ((y1 - y0) * SIDE) as usize;
-                let cells: &[T] = match self.chunk {
-                    Some(c) => &c.cells[start..end],
-                    None => &[],
-                };
-                if self.chunk.is_some() {
-                    for (dy, row) in (0..).zip(cells.chunks_exact(SIDE as usize)) {
-                        let y = y0 + dy;
-                        acc = row
+                if let Some(c) = self.chunk {
+                    for y in y0..y1 {
+                        acc = c
+                            .row(y, x0, SIDE as usize)
                             .iter()
                             .zip(x0..)
                             .fold(acc, |acc, (v, x)| f(acc, (Loc::new(x, y, z), v)));

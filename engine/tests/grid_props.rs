@@ -130,6 +130,32 @@ proptest! {
         }
     }
 
+    /// A grid carrying a read directory (a flat copy of its cells when they are dense, chunk
+    /// pointers or a hash table when not) is iterated in the same order, with the same
+    /// values, as without it: chunk by chunk, row-major within a chunk.
+    #[test]
+    fn iter_box_order_is_the_same_through_a_directory(
+        writes in prop::collection::vec(((-20i32..40, -20i32..40, -1i32..2), any::<u8>()), 0..60),
+        dense in any::<bool>(),
+        area in small_box(),
+    ) {
+        let mut g = Grid::new(0u8);
+        if dense {
+            g.fill_box_mut(LocBox::new(Loc::new(-16, -16, -1), Loc::new(32, 32, 2)), 1);
+        }
+        for ((x, y, z), v) in writes {
+            g.set_mut(Loc::new(x, y, z), v);
+        }
+        let mut read = g.clone();
+        read.build_directory_mut();
+        let plain: Vec<(Loc, u8)> = g.iter_box(area).map(|(l, v)| (l, *v)).collect();
+        let by_next: Vec<(Loc, u8)> = read.iter_box(area).map(|(l, v)| (l, *v)).collect();
+        prop_assert_eq!(&by_next, &plain);
+        let mut by_fold = Vec::new();
+        read.iter_box(area).for_each(|(l, v)| by_fold.push((l, *v)));
+        prop_assert_eq!(&by_fold, &plain);
+    }
+
     #[test]
     fn iter_box_matches_oracle_both_ways(
         writes in prop::collection::vec(((-20i32..40, -20i32..40, -1i32..2), any::<u8>()), 0..60),
