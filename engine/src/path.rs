@@ -670,20 +670,7 @@ impl DijkstraMap {
         max_value: i64,
         cost: impl Fn(Loc, Loc) -> Option<u32>,
     ) {
-        self.dist.iter_mut().for_each(|d| *d = Self::UNREACHABLE);
-        let Some(area) = self.area else { return };
-        self.heap.clear();
-        for l in goals {
-            if let Some(i) = area.index(l)
-                && max_value >= 0
-                && self.dist[i as usize] > 0
-            {
-                self.dist[i as usize] = 0;
-                let (x, y) = area.xy(i);
-                self.heap.push(key_of(0), pack(x, y));
-            }
-        }
-        self.propagate_within(&area, max_value, cost);
+        self.seed_and_propagate(goals.into_iter().map(|g| (g, 0)), max_value, cost);
     }
 
     /// Recomputes the map from seeds with starting values (Brogue's desirability: a lower
@@ -693,11 +680,24 @@ impl DijkstraMap {
         seeds: impl IntoIterator<Item = (Loc, i64)>,
         cost: impl Fn(Loc, Loc) -> Option<u32>,
     ) {
+        self.seed_and_propagate(seeds, i64::MAX, cost);
+    }
+
+    /// Clears the map, seeds it (seeds above `max_value` are left out) and propagates, giving
+    /// no cell a value above `max_value`.
+    fn seed_and_propagate(
+        &mut self,
+        seeds: impl IntoIterator<Item = (Loc, i64)>,
+        max_value: i64,
+        cost: impl Fn(Loc, Loc) -> Option<u32>,
+    ) {
         self.dist.iter_mut().for_each(|d| *d = Self::UNREACHABLE);
         let Some(area) = self.area else { return };
         self.heap.clear();
         for (l, v) in seeds {
-            if let Some(i) = area.index(l) {
+            if let Some(i) = area.index(l)
+                && v <= max_value
+            {
                 let slot = &mut self.dist[i as usize];
                 if v < *slot {
                     *slot = v;
@@ -706,7 +706,7 @@ impl DijkstraMap {
                 }
             }
         }
-        self.propagate(&area, cost);
+        self.propagate_within(&area, max_value, cost);
     }
 
     /// Recomputes the map for the common case of *terrain* costs, about three times as fast

@@ -1086,7 +1086,7 @@ impl Bot {
         let first = crow.saturating_mul(2).saturating_add(8).min(limit);
         let mut found = None;
         for bound in [first, limit] {
-            let map = self.reach_map(game, at, threats, bound, cost)?;
+            let map = self.reach_map(at, threats, bound, cost)?;
             found = near
                 .iter()
                 .filter_map(|&t| map.get(t).filter(|&v| v <= limit).map(|v| (v, t)))
@@ -1114,7 +1114,6 @@ impl Bot {
     /// use and rebuilt only for a larger `limit`, or another position or set of threats.
     fn reach_map(
         &mut self,
-        game: &Game,
         at: Loc,
         threats: &[Threat],
         limit: i64,
@@ -1122,11 +1121,7 @@ impl Bot {
     ) -> Option<&DijkstraMap> {
         let threat_locs: Vec<Loc> = threats.iter().map(|t| t.at).collect();
         let fresh = self.reach.as_ref().is_some_and(|r| {
-            r.fresh
-                && r.turn == game.turn()
-                && r.at == at
-                && r.within >= limit
-                && r.threats == threat_locs
+            r.fresh && r.at == at && r.within >= limit && r.threats == threat_locs
         });
         if !fresh {
             let area = level_box(at.z);
@@ -1137,7 +1132,6 @@ impl Bot {
             map.rebuild_within([at], limit, cost);
             self.reach = Some(Reach {
                 fresh: true,
-                turn: game.turn(),
                 at,
                 threats: threat_locs,
                 within: limit,
@@ -1151,9 +1145,8 @@ impl Bot {
 /// A decision's Dijkstra map of path costs to the hero, and what it was built for.
 #[derive(Debug)]
 struct Reach {
-    /// Built during the current decision.
+    /// Built during the current decision (the game does not change within one).
     fresh: bool,
-    turn: u64,
     at: Loc,
     threats: Vec<Loc>,
     /// The bound it was built with: values above it are absent.
