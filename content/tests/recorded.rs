@@ -6,7 +6,10 @@
 //! Recorded on 2026-11-23 from `caad93e` (before the third performance pass) with
 //! `alembic-sim --game alchemy --seed 4 --turns 3000 --record F` and
 //! `alembic-sim --game caves --seed 1 --turns 1000 --record F` (release builds; the Caves
-//! hero dies on turn 439).
+//! hero dies on turn 439). The Caves file was recorded again on 2026-11-25 (engine 0.2): a
+//! creature spawned during the world's turn (a growing lichen, a reinforcement) is now
+//! queued by `spawn_mut` to act one action later, where Caves used to queue it at the
+//! player's next turn, so the game takes another course (the hero dies on turn 813).
 
 use std::path::PathBuf;
 
@@ -47,5 +50,5 @@ fn alchemy_seed_4_replays_with_its_recorded_hashes() {
 
 #[test]
 fn caves_seed_1_replays_to_its_death_with_its_recorded_hashes() {
-    replays("caves", "caves-seed1-1000.replay", 439, "6003a13a9921f8ed");
+    replays("caves", "caves-seed1-1000.replay", 813, "20b86f1f5e9fd56a");
 }

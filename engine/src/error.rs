@@ -122,9 +122,29 @@ pub enum Error {
     /// say). Make one with [`Error::game`] and get it back with [`Error::game_error`].
     #[error(transparent)]
     Game(GameError),
+    /// A one-off error of a game's own, in a sentence: [`Error::msg`].
+    #[error("{0}")]
+    Msg(Arc<str>),
+    /// The world was asked to advance while the actor whose turn it is has not acted since
+    /// the scheduler stopped for it (see [`schedule`](crate::schedule)): a missing
+    /// [`Game::acted_mut`](crate::Game::acted_mut), or a turn run twice.
+    #[error("thing {0} must act before the world can advance")]
+    NotActed(ThingId),
 }
 
 impl Error {
+    /// A one-off error in a sentence, for a game that needs no error type of its own.
+    ///
+    /// ```
+    /// use alembic::Error;
+    /// let e = Error::msg(format!("the well at {} is dry", 3));
+    /// assert_eq!(e.to_string(), "the well at 3 is dry");
+    /// ```
+    #[must_use]
+    pub fn msg(message: impl fmt::Display) -> Error {
+        Error::Msg(message.to_string().into())
+    }
+
     /// Carry a game's own error through the engine.
     ///
     /// ```

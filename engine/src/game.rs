@@ -676,11 +676,15 @@ impl Game {
         t.place = Some(to);
         self.things.set(id.0, Some(Arc::new(t)));
         self.attach(id, to, has_mods);
-        Ok(())
+        self.placed_mut(id, to)
     }
 
     /// Create a thing from prototype `name`, add it at `place`, and run its [`ON_CREATE`]
-    /// hook if it has one. All or nothing: if the hook fails, nothing changes.
+    /// hook if it has one. A thing that [takes turns](Game::takes_turns), spawned on the map
+    /// on an awake level, is queued to act one ordinary action of its own from now, as if it
+    /// had just acted (as rot.js's scheduler adds an actor), so a thing spawned during the
+    /// world's turn does not act in the same instant; the raw [`Game::add_thing_mut`] queues
+    /// nothing. All or nothing: if the hook fails, nothing changes.
     pub fn spawn_mut(
         &mut self,
         ctx: &mut HookCtx<'_>,
@@ -690,6 +694,13 @@ impl Game {
         let thing = self.library.create(name)?;
         let mut work = self.clone();
         let id = work.add_thing_mut(place, thing)?;
+        if let Place::Map(l) = work.place(id)?
+            && work.takes_turns(id)
+            && work.awake_levels().is_none_or(|a| a.contains(&l.z))
+        {
+            let delay = work.action_delay(id, crate::schedule::NORMAL_ACTION)?;
+            work.schedule_mut(id, delay)?;
+        }
         work.run_hook_mut(ctx, &ON_CREATE, HookCall::on(id))?;
         *self = work;
         Ok(id)

@@ -1,7 +1,7 @@
 //! `History`: a timeline of values and the commands between them — undo, redo, jumps, named
 //! branches, and a memory budget that thins old states into keyframes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::convert::Infallible;
 use std::fmt;
 use std::mem;
@@ -213,6 +213,11 @@ pub struct History<S, C> {
     /// The first index of the last rebuilt keyframe interval, whose states are kept.
     interval: Option<usize>,
     branches: BTreeMap<String, Line<S, C>>,
+    /// At most this many undos are kept: older states and commands are forgotten.
+    undo_depth: Option<usize>,
+    /// Indices whose state was changed in place ([`History::current_mut`]): a rebuild from
+    /// an older state would not see that change, so they are never thinned.
+    pinned: BTreeSet<usize>,
 }
 
 impl<S: fmt::Debug, C: fmt::Debug> fmt::Debug for History<S, C> {
@@ -248,7 +253,65 @@ impl<S: Clone, C: Clone> History<S, C> {
             thinned_to: 0,
             interval: None,
             branches: BTreeMap::new(),
+            undo_depth: None,
+            pinned: BTreeSet::new(),
         }
+    }
+
+    /// A timeline that keeps at most `depth` undos, every one of them whole: pushing past
+    /// that forgets the oldest state and command, so index 0 is the oldest state still kept,
+    /// and memory is bounded by `depth + 1` states plus the redo future. The undo stack of a
+    /// game that wants "the last 20 moves" rather than a memory [`Budget`]. Θ(1).
+    ///
+    /// ```
+    /// use alembic::history::History;
+    /// let mut h = History::with_undo_depth(0u32, 2);
+    /// for n in 1..=5 {
+    ///     h.push(n, n * 10);
+    /// }
+    /// assert_eq!((h.len(), h.commands()), (2, &[4, 5][..]));
+    /// assert_eq!(h.undo(), Some(&40));
+    /// assert_eq!(h.undo(), Some(&30));
+    /// assert_eq!(h.undo(), None); // 20 was forgotten
+    /// ```
+    pub fn with_undo_depth(initial: S, depth: usize) -> Self {
+        History {
+            undo_depth: Some(depth),
+            ..Self::new(initial)
+        }
+    }
+
+    /// The undo depth given to [`with_undo_depth`](History::with_undo_depth), if any.
+    #[must_use]
+    pub fn undo_depth(&self) -> Option<usize> {
+        self.undo_depth
+    }
+
+    /// The current state, to change in place for something that takes no turn (a renamed
+    /// hero, a toggled option), so the timeline stays the game's one source of truth. No
+    /// command is recorded: undoing past it undoes it, and the state is kept whole from now
+    /// on (a budget never thins it, since rebuilding it from an older state would lose the
+    /// change). Θ(1).
+    ///
+    /// ```
+    /// use alembic::history::History;
+    /// let mut h = History::new(String::from("a"));
+    /// h.push('b', "ab".into());
+    /// h.current_mut().push('!'); // no turn taken
+    /// assert_eq!((h.current().as_str(), h.len()), ("ab!", 1));
+    /// assert_eq!(h.undo().map(String::as_str), Some("a"));
+    /// assert_eq!(h.redo().map(String::as_str), Some("ab!"));
+    /// ```
+    pub fn current_mut(&mut self) -> &mut S {
+        self.pinned.insert(self.pos);
+        &mut self.cur
+    }
+
+    /// Replace the current state without recording a command (see
+    /// [`current_mut`](History::current_mut)); returns the old one. Θ(1).
+    pub fn replace_current(&mut self, state: S) -> S {
+        self.pinned.insert(self.pos);
+        mem::replace(&mut self.cur, state)
     }
 
     /// The budget this timeline was made with. Θ(1).
@@ -378,6 +441,7 @@ impl<S: Clone, C: Clone> History<S, C> {
         self.commands.push(command);
         self.pos = self.commands.len();
         self.thin();
+        self.forget_past_depth();
     }
 
     /// Step back one state if it is kept; `None` (and no change) at the start or when the
@@ -500,6 +564,7 @@ impl<S: Clone, C: Clone> History<S, C> {
                 for i in old_lo + 1..old_lo + k {
                     if i < self.thinned_to
                         && i != self.pos
+                        && !self.pinned.contains(&i)
                         && let Some(slot) = self.states.get_mut(i)
                     {
                         *slot = None;
@@ -586,6 +651,7 @@ impl<S: Clone, C: Clone> History<S, C> {
         self.commands.append(&mut line.commands);
         self.pos = self.commands.len();
         self.thin();
+        self.forget_past_depth();
         Ok(&self.cur)
     }
 
@@ -617,20 +683,29 @@ impl<S: Clone, C: Clone> History<S, C> {
         let in_interval = |i: usize| self.interval.is_some_and(|lo| i > lo && i < lo + k);
         for i in 0..self.states.len() {
             let kept = self.is_kept(i);
-            if !kept && (self.budget.tail().is_none() || i.is_multiple_of(k)) {
+            if !kept
+                && (self.budget.tail().is_none() || i.is_multiple_of(k) || self.pinned.contains(&i))
+            {
                 return bad("a state that must be kept was dropped");
             }
             if kept
                 && i < self.thinned_to
                 && !i.is_multiple_of(k)
                 && !in_interval(i)
+                && !self.pinned.contains(&i)
                 && i != self.pos
             {
                 return bad("an old state outside the keyframes was kept");
             }
         }
+        if self.undo_depth.is_some_and(|d| self.pos > d) {
+            return bad("more undos are kept than the undo depth allows");
+        }
+        if self.pinned.last().is_some_and(|&p| p > self.len()) {
+            return bad("a state changed in place lies past the end");
+        }
         if let Some(m) = self.budget.tail() {
-            let bound = m + self.len() / k + 1 + k;
+            let bound = m + self.len() / k + 1 + k + self.pinned.len();
             if self.kept_count() > bound {
                 return bad("more states are kept than the budget allows");
             }
@@ -679,8 +754,33 @@ impl<S: Clone, C: Clone> History<S, C> {
         Ok(&self.cur)
     }
 
+    /// Under an undo depth, forget the states and commands more than that many undos back.
+    fn forget_past_depth(&mut self) {
+        let Some(depth) = self.undo_depth else { return };
+        let k = self.pos.saturating_sub(depth);
+        if k == 0 {
+            return;
+        }
+        self.states.drain(..k);
+        self.commands.drain(..k);
+        self.pos -= k;
+        self.thinned_to = self.thinned_to.saturating_sub(k);
+        self.interval = None;
+        self.pinned = self
+            .pinned
+            .iter()
+            .filter_map(|&i| i.checked_sub(k))
+            .collect();
+        self.branches.retain(|_, l| l.fork >= k);
+        for l in self.branches.values_mut() {
+            l.fork -= k;
+        }
+    }
+
     /// Remove the redo future from the main line and return it as a line forking here.
     fn cut_future(&mut self) -> Line<S, C> {
+        let pos = self.pos;
+        self.pinned.retain(|&i| i <= pos);
         let states = self.states.split_off(self.pos + 1);
         let commands = self.commands.split_off(self.pos);
         self.thinned_to = self.thinned_to.min(self.tail_start());
@@ -730,6 +830,7 @@ impl<S: Clone, C: Clone> History<S, C> {
             let in_interval = self.interval.is_some_and(|lo| i > lo && i < lo + k);
             if !i.is_multiple_of(k)
                 && !in_interval
+                && !self.pinned.contains(&i)
                 && let Some(slot) = self.states.get_mut(i)
             {
                 *slot = None;

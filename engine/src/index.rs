@@ -16,7 +16,7 @@ use rpds::{RedBlackTreeMapSync, RedBlackTreeSetSync};
 use crate::error::InvariantError;
 use crate::game::Game;
 use crate::props::{Prop, PropKey, Value};
-use crate::thing::{Thing, ThingId};
+use crate::thing::{Place, Thing, ThingId};
 
 /// The persistent indexes of one game: flag key → the ids whose own flag is true.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -142,6 +142,39 @@ impl Game {
                 .filter(|t| flagged(t, flag.key()))
                 .filter_map(|t| t.core.id)
                 .collect(),
+        }
+    }
+
+    /// The things on the map on level `z` whose own flag `flag` is set, in id order: the
+    /// per-level question most games ask ("the creatures on this level"). Θ(answers on every
+    /// level) when `flag` is indexed; otherwise a scan of the things on level `z`.
+    ///
+    /// ```
+    /// use alembic::{Game, Loc, Prop, Props, Thing};
+    /// const CREATURE: Prop<bool> = Prop::with_default("creature", false);
+    /// let mut g = Game::new(1);
+    /// g.index_flag_mut(&CREATURE);
+    /// let rat = |z| Thing::new(Props::new().with(&CREATURE, true));
+    /// let up = g.add_thing_mut(Loc::new(0, 0, 0), rat(0))?;
+    /// let down = g.add_thing_mut(Loc::new(0, 0, 1), rat(1))?;
+    /// assert_eq!(g.things_with_on_level(&CREATURE, 1), vec![down]);
+    /// # Ok::<(), alembic::Error>(())
+    /// ```
+    #[must_use]
+    pub fn things_with_on_level(&self, flag: &Prop<bool>, z: i32) -> Vec<ThingId> {
+        let on_level = |id: &ThingId| matches!(self.place(*id), Ok(Place::Map(l)) if l.z == z);
+        match self.indexes.get(flag.key()) {
+            Some(set) => set.iter().copied().filter(on_level).collect(),
+            None => {
+                let mut ids: Vec<ThingId> = self
+                    .things_on_level(z)
+                    .into_iter()
+                    .flat_map(|(_, ids)| ids.iter().copied())
+                    .filter(|&id| self.get_thing(id).is_ok_and(|t| flagged(t, flag.key())))
+                    .collect();
+                ids.sort_unstable();
+                ids
+            }
         }
     }
 

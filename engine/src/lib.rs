@@ -89,6 +89,7 @@
 
 mod cells;
 pub mod colour;
+mod deprecated;
 pub mod dice;
 pub mod error;
 pub mod fov;
@@ -124,6 +125,10 @@ pub use library::Library;
 pub use loc::{Dir, Loc, LocBox};
 pub use props::{Prop, Props};
 pub use thing::{Place, Thing, ThingId};
+
+// The 0.1 crate-root paths of names that moved into modules: deprecated, gone in 0.3.
+#[doc(hidden)]
+pub use deprecated::*;
 
 /// The names nearly every game uses, for a glob import: `use alembic::prelude::*;`.
 ///

@@ -10,9 +10,26 @@
 //! saved. Removing a thing takes it (and everything inside it) out of the queue, and
 //! [`Game::check_invariants`] checks that the queue names only things that exist.
 //!
-//! The usual loop: the player's command ends with [`Game::acted_mut`]; then
-//! [`Game::advance_until_mut`] lets every other actor take its turn (its [`ON_ACTION`]
-//! hook) until the player is next.
+//! The usual loop is one call: the player's command ends with [`Game::end_turn_mut`], which
+//! records that the player acted and lets every other actor take its turn (its [`ON_ACTION`]
+//! hook) until the player is next or the game is over, and says which ([`TurnEnd`]). It is
+//! [`Game::acted_mut`] followed by [`Game::advance_until_mut`], for games that need the two
+//! halves apart.
+//!
+//! The scheduler refuses to be misused silently:
+//! - advancing while the actor it last stopped for has not acted since is an error
+//!   ([`Error::NotActed`]), not an instant return that skips the world's turn;
+//! - both ways of advancing return a `#[must_use]` result ([`Advance`], [`TurnEnd`]), so a
+//!   bound reached cannot be dropped without a warning;
+//! - [`Game::spawn_mut`] queues a thing that takes turns ([`Game::takes_turns`]: flagged
+//!   [`ACTS`] or with an [`ON_ACTION`] hook) to act at once.
+//!
+//! **Sleeping levels.** A game with many levels simulates only the ones around the player:
+//! after [`Game::set_awake_levels_mut`], only actors on the awake levels are queued. A thing
+//! that takes turns and moves onto an awake level is queued; one that moves to a sleeping
+//! level leaves the queue; and [`Game::end_turn_mut`] wakes the level its actor ended its
+//! turn on (the player took the stairs) and puts the one it left to sleep. No game writes
+//! its own "wake the level". A game that never calls it keeps every level awake.
 //!
 //! Costs: [`Game::next_actor`] Θ(log actors); scheduling, rescheduling and removal
 //! Θ(log actors), persistent (older values keep their queues).
@@ -26,14 +43,14 @@
 //!
 //! [`ON_ACTION`]: crate::hook::ON_ACTION
 
-use imbl::OrdMap;
+use imbl::{OrdMap, OrdSet};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, InvariantError};
 use crate::game::Game;
 use crate::hook::{HookCall, HookCtx, ON_ACTION};
 use crate::props::Prop;
-use crate::thing::ThingId;
+use crate::thing::{Place, ThingId};
 
 /// How fast a thing acts (100 = normal, 200 = twice as often, 50 = half as often). Read with
 /// modifiers applied, so a potion of speed works. Values below 1 count as 1.
@@ -42,13 +59,33 @@ pub const SPEED: Prop<i32> = Prop::with_default("speed", 100);
 /// The cost of one ordinary action, in ticks at normal speed.
 pub const NORMAL_ACTION: u64 = 100;
 
+/// A thing flagged `ACTS` takes turns (as does a thing with an [`ON_ACTION`] hook): spawning
+/// it queues it, and so does waking its level. See [`Game::takes_turns`].
+pub const ACTS: Prop<bool> = Prop::with_default("alembic.acts", false);
+
 /// The actor queue: (time, order queued) → actor, and its inverse.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Schedule {
     clock: u64,
     seq: u64,
     queue: OrdMap<(u64, u64), ThingId>,
     slot: OrdMap<ThingId, (u64, u64)>,
+    /// The levels simulated; `None` when every level is.
+    awake: Option<OrdSet<i32>>,
+    /// The actor the last advance stopped for, with its queue key then: advancing again
+    /// before that actor acted (and so got a new key) is [`Error::NotActed`]. A guard, not
+    /// part of the world: not saved, hashed or compared.
+    awaiting: Option<(ThingId, (u64, u64))>,
+}
+
+impl PartialEq for Schedule {
+    fn eq(&self, o: &Self) -> bool {
+        self.clock == o.clock
+            && self.seq == o.seq
+            && self.queue == o.queue
+            && self.slot == o.slot
+            && self.awake == o.awake
+    }
 }
 
 /// The saved form of a [`Schedule`].
@@ -58,11 +95,14 @@ pub(crate) struct ScheduleRepr {
     seq: u64,
     /// (time, order, actor), in queue order.
     queue: Vec<(u64, u64, ThingId)>,
+    /// The awake levels, when not every level is (absent in saves that never set them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    awake: Option<Vec<i32>>,
 }
 
 impl Schedule {
     pub(crate) fn is_empty(&self) -> bool {
-        self.queue.is_empty() && self.clock == 0 && self.seq == 0
+        self.queue.is_empty() && self.clock == 0 && self.seq == 0 && self.awake.is_none()
     }
 
     pub(crate) fn to_repr(&self) -> ScheduleRepr {
@@ -70,6 +110,7 @@ impl Schedule {
             clock: self.clock,
             seq: self.seq,
             queue: self.queue.iter().map(|(&(t, s), &id)| (t, s, id)).collect(),
+            awake: self.awake.as_ref().map(|a| a.iter().copied().collect()),
         }
     }
 
@@ -77,6 +118,7 @@ impl Schedule {
         let mut s = Schedule {
             clock: r.clock,
             seq: r.seq,
+            awake: r.awake.map(|a| a.into_iter().collect()),
             ..Schedule::default()
         };
         for (t, o, id) in r.queue {
@@ -93,6 +135,13 @@ impl Schedule {
         for (k, id) in self.queue.iter() {
             k.hash(state);
             id.hash(state);
+        }
+        // Hashed only when set, so games without sleeping levels keep their hashes.
+        if let Some(awake) = &self.awake {
+            awake.len().hash(state);
+            for z in awake {
+                z.hash(state);
+            }
         }
     }
 
@@ -134,14 +183,39 @@ impl Schedule {
             if k.1 >= self.seq {
                 return Err(InvariantError::Schedule("a slot is newer than the counter"));
             }
+            if let (Some(awake), Ok(Place::Map(l))) = (&self.awake, game.place(*id))
+                && !awake.contains(&l.z)
+            {
+                return Err(InvariantError::Schedule(
+                    "an actor on a sleeping level is queued",
+                ));
+            }
         }
         Ok(())
     }
 }
 
+/// How [`Game::end_turn_mut`] ended: what the caller does next depends on it, so it is
+/// `#[must_use]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use = "the turn may have ended the game or hit the action bound"]
+#[non_exhaustive]
+pub enum TurnEnd {
+    /// The actor is next again: its next command can be played.
+    Ready,
+    /// The game's `over` test held (checked after the actor's action and after every other
+    /// actor's); actors due after that have not acted.
+    Over,
+    /// The actor is no longer in the game (it died during the others' turns).
+    Gone,
+    /// The action bound was reached before the actor was next (a runaway speed, a bug), or
+    /// a hook took the actor out of the queue.
+    Limit,
+}
+
 /// How [`Game::advance_until_mut`] stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[must_use]
+#[must_use = "the advance may have stopped at its bound rather than at the actor asked for"]
 pub enum Advance {
     /// The next actor is this one, for which the predicate held; it has not acted.
     Stopped(ThingId),
@@ -206,6 +280,157 @@ impl Game {
         self.schedule_mut(id, delay)
     }
 
+    /// Whether `id` takes turns: flagged [`ACTS`] or with an [`ON_ACTION`] hook. Such a thing
+    /// is queued when spawned ([`Game::spawn_mut`]) and when its level wakes.
+    #[must_use]
+    pub fn takes_turns(&self, id: ThingId) -> bool {
+        self.query(id, &ACTS).unwrap_or(false)
+            || self.query_opt(id, &ON_ACTION).ok().flatten().is_some()
+    }
+
+    /// The awake levels, ascending; `None` when every level is awake (the default).
+    #[must_use]
+    pub fn awake_levels(&self) -> Option<Vec<i32>> {
+        self.schedule
+            .awake
+            .as_ref()
+            .map(|a| a.iter().copied().collect())
+    }
+
+    /// Simulate only `levels`: queued actors elsewhere leave the queue (they sleep), and the
+    /// things on these levels that [take turns](Game::takes_turns) and are not queued are
+    /// queued to act now, in id order. From then on, a thing that takes turns is queued when
+    /// it moves onto an awake level and leaves the queue when it moves to a sleeping one, and
+    /// [`Game::end_turn_mut`] wakes its actor's level. Θ(queued actors + things on `levels`).
+    ///
+    /// ```
+    /// use alembic::hook::ON_ACTION;
+    /// use alembic::props::Hook;
+    /// use alembic::{Game, Loc, Thing, Props};
+    /// let mut g = Game::new(1);
+    /// let bat = |g: &mut Game, z| g.add_thing_mut(Loc::new(0, 0, z), Thing::new(Props::new().with(&ON_ACTION, Hook::new("flap"))));
+    /// let (up, down) = (bat(&mut g, 0)?, bat(&mut g, 1)?);
+    /// g.set_awake_levels_mut([0])?;
+    /// assert_eq!(g.actors().collect::<Vec<_>>(), [up]);
+    /// g.move_thing_mut(up, Loc::new(0, 0, 1))?; // it flew down to a sleeping level
+    /// assert!(!g.is_scheduled(up) && !g.is_scheduled(down));
+    /// # Ok::<(), alembic::Error>(())
+    /// ```
+    pub fn set_awake_levels_mut(
+        &mut self,
+        levels: impl IntoIterator<Item = i32>,
+    ) -> Result<(), Error> {
+        let awake: OrdSet<i32> = levels.into_iter().collect();
+        let asleep: Vec<ThingId> = self
+            .actors()
+            .filter(|&id| matches!(self.place(id), Ok(Place::Map(l)) if !awake.contains(&l.z)))
+            .collect();
+        for id in asleep {
+            self.schedule.remove(id);
+        }
+        for &z in &awake {
+            let mut here: Vec<ThingId> = self
+                .things_on_level(z)
+                .into_iter()
+                .flat_map(|(_, ids)| ids.iter().copied())
+                .collect();
+            here.sort_unstable();
+            for id in here {
+                if !self.is_scheduled(id) && self.takes_turns(id) {
+                    self.schedule_mut(id, 0)?;
+                }
+            }
+        }
+        self.schedule.awake = Some(awake);
+        Ok(())
+    }
+
+    /// Keep the queue true to the awake levels after `id` was put at `to` (by a move).
+    pub(crate) fn placed_mut(&mut self, id: ThingId, to: Place) -> Result<(), Error> {
+        let (Some(awake), Place::Map(l)) = (&self.schedule.awake, to) else {
+            return Ok(());
+        };
+        if !awake.contains(&l.z) {
+            self.schedule.remove(id);
+        } else if !self.is_scheduled(id) && self.takes_turns(id) {
+            self.schedule_mut(id, 0)?;
+        }
+        Ok(())
+    }
+
+    /// The common turn in one call: `actor` took an action of `cost`; the world runs until
+    /// it is `actor`'s turn again, or `over(game)` holds, or `max_actions` other actions were
+    /// taken. Returns which ([`TurnEnd`]).
+    ///
+    /// If levels sleep ([`Game::set_awake_levels_mut`]) and `actor` ended its action on a
+    /// sleeping level (it took the stairs), that level wakes and the others sleep first. An
+    /// actor not in the queue is queued. All or nothing: if a hook fails, the game is as it
+    /// was.
+    ///
+    /// ```
+    /// use alembic::hook::{HookCall, ON_ACTION};
+    /// use alembic::props::Hook;
+    /// use alembic::schedule::{NORMAL_ACTION, TurnEnd};
+    /// use alembic::{Error, Game, HookCtx, Hooks, Loc, Place, Prop, Props, Library};
+    /// const HP: Prop<i32> = Prop::with_default("hp", 3);
+    /// // The rat bites whoever stands at the origin.
+    /// fn bite(g: &mut Game, _: &mut HookCtx<'_>, _: &HookCall) -> Result<(), Error> {
+    ///     let hero = g.things_at(Loc::new(0, 0, 0))[0];
+    ///     let hp = g.query(hero, &HP)?;
+    ///     g.set_mut(hero, &HP, hp - 1)
+    /// }
+    /// let hooks = Hooks::new().register("bite", bite)?;
+    /// let lib = Library::new()
+    ///     .proclaim("hero", None, Props::new())?
+    ///     .proclaim("rat", None, Props::new().with(&ON_ACTION, Hook::new("bite")))?;
+    /// let mut g = Game::new(1).with_library(lib);
+    /// let mut ctx = HookCtx::new(&hooks);
+    /// let hero = g.spawn_mut(&mut ctx, "hero", Place::Map(Loc::new(0, 0, 0)))?;
+    /// g.spawn_mut(&mut ctx, "rat", Place::Map(Loc::new(1, 0, 0)))?; // queued: it takes turns
+    /// let dead = |g: &Game| g.query(hero, &HP).is_ok_and(|hp| hp <= 0);
+    /// assert_eq!(g.end_turn_mut(&mut ctx, hero, NORMAL_ACTION, 100, dead)?, TurnEnd::Ready);
+    /// assert_eq!(g.end_turn_mut(&mut ctx, hero, NORMAL_ACTION, 100, dead)?, TurnEnd::Ready);
+    /// assert_eq!(g.end_turn_mut(&mut ctx, hero, NORMAL_ACTION, 100, dead)?, TurnEnd::Over);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn end_turn_mut(
+        &mut self,
+        ctx: &mut HookCtx<'_>,
+        actor: ThingId,
+        cost: u64,
+        max_actions: usize,
+        mut over: impl FnMut(&Game) -> bool,
+    ) -> Result<TurnEnd, Error> {
+        let mut work = self.clone();
+        if let (Some(awake), Place::Map(l)) = (&work.schedule.awake, work.place(actor)?)
+            && !awake.contains(&l.z)
+        {
+            work.set_awake_levels_mut([l.z])?;
+        }
+        if !work.is_scheduled(actor) {
+            work.schedule_mut(actor, 0)?;
+        }
+        work.acted_mut(actor, cost)?;
+        let end = if over(&work) {
+            TurnEnd::Over
+        } else {
+            let advance = work.advance_until_mut(ctx, max_actions, |g, id| {
+                id == actor || !g.contains(actor) || over(g)
+            })?;
+            if !work.contains(actor) {
+                TurnEnd::Gone
+            } else if over(&work) {
+                TurnEnd::Over
+            } else if advance == Advance::Stopped(actor) {
+                TurnEnd::Ready
+            } else {
+                TurnEnd::Limit
+            }
+        };
+        *self = work;
+        Ok(end)
+    }
+
     /// Let queued actors act, in order, until `stop(game, next)` holds for the next one, the
     /// queue is empty, or `max_actions` actions were taken.
     ///
@@ -213,6 +438,11 @@ impl Game {
     /// not queue the actor itself (with [`Game::acted_mut`] or [`Game::schedule_mut`], say
     /// for a slow action) and the actor still exists, it is queued again after one
     /// [`NORMAL_ACTION`]. All or nothing: if a hook fails, the game is as it was.
+    ///
+    /// # Errors
+    /// [`Error::NotActed`] when the actor this call would start with is the one the last
+    /// advance stopped for, and it has not acted (been queued again) since; the caller forgot
+    /// [`Game::acted_mut`]. A hook's own error.
     ///
     /// ```
     /// use alembic::hook::{HookCall, ON_ACTION};
@@ -251,6 +481,12 @@ impl Game {
         max_actions: usize,
         mut stop: impl FnMut(&Game, ThingId) -> bool,
     ) -> Result<Advance, Error> {
+        if let (Some((id, key)), Some((first, _))) = (self.schedule.awaiting, self.schedule.first())
+            && self.schedule.slot.get(&id) == Some(&key)
+            && first == key
+        {
+            return Err(Error::NotActed(id));
+        }
         let mut work = self.clone();
         let mut outcome = Advance::Limit;
         for _ in 0..max_actions {
@@ -280,6 +516,10 @@ impl Game {
                 }
             }
         }
+        work.schedule.awaiting = match outcome {
+            Advance::Stopped(id) => work.schedule.slot.get(&id).map(|&key| (id, key)),
+            _ => None,
+        };
         *self = work;
         Ok(outcome)
     }

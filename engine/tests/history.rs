@@ -465,3 +465,55 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_undo_depth_keeps_that_many_whole_games_and_forgets_the_rest() {
+    let (g, hero) = start();
+    let cmds = script(40);
+    let mut h = History::with_undo_depth(g, 5);
+    let mut play = play(hero);
+    let mut want = Vec::new();
+    for c in &cmds {
+        let next = play(h.current(), c).unwrap();
+        want.push(next.state_hash());
+        h.push(*c, next);
+        h.check_invariants().unwrap();
+    }
+    assert_eq!((h.len(), h.position(), h.kept_count()), (5, 5, 6));
+    assert_eq!(h.commands(), &cmds[35..]);
+    for back in 1..=5 {
+        assert_eq!(h.undo().map(Game::state_hash), Some(want[39 - back]));
+    }
+    assert!(h.undo().is_none(), "the sixth undo was forgotten");
+    // A push after undos drops the redo future and stays within the depth.
+    let next = play(h.current(), &Cmd::Hurt).unwrap();
+    h.push(Cmd::Hurt, next);
+    assert_eq!((h.len(), h.position()), (1, 1));
+    h.check_invariants().unwrap();
+}
+
+#[test]
+fn a_change_that_takes_no_turn_survives_thinning_and_rebuilds() {
+    const NAME: Prop<i32> = Prop::with_default("renamed", 0);
+    let (g, hero) = start();
+    let cmds = script(30);
+    let mut play = play(hero);
+    let mut h = History::with_budget(g, Budget::new(2, 10));
+    for (i, c) in cmds.iter().enumerate() {
+        let next = play(h.current(), c).unwrap();
+        h.push(*c, next);
+        if i == 12 {
+            // State 13 gets a change outside the commands (no turn taken).
+            let renamed = h.current().set(hero, &NAME, 1).unwrap();
+            let _old = h.replace_current(renamed);
+        }
+        h.check_invariants().unwrap();
+    }
+    assert!(h.is_kept(13), "a state changed in place is never thinned");
+    // Rebuilding a thinned state after it starts from it, so the change is still there.
+    h.jump_to_with(17, |s, c| play(s, c)).unwrap();
+    assert_eq!(h.current().query(hero, &NAME), Ok(1));
+    h.jump_to_with(11, |s, c| play(s, c)).unwrap();
+    assert_eq!(h.current().query(hero, &NAME), Ok(0));
+    h.check_invariants().unwrap();
+}

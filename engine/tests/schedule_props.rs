@@ -60,6 +60,9 @@ struct Oracle {
     clock: u64,
     seq: u64,
     things: Vec<(ThingId, i32, Option<ThingId>, i32)>,
+    /// The queue entry the last advance stopped at: advancing again while it is still the
+    /// first entry (that actor has not acted) is refused.
+    awaiting: Option<(u64, u64, ThingId)>,
 }
 
 impl Oracle {
@@ -155,7 +158,14 @@ proptest! {
                 }
                 Op::Advance(i, limit) => {
                     let target = pick(&issued, i);
-                    let got = g.advance_until_mut(&mut ctx, limit, |_, id| id == target).unwrap();
+                    let got = g.advance_until_mut(&mut ctx, limit, |_, id| id == target);
+                    if o.awaiting.is_some() && o.awaiting == o.queue.first().copied() {
+                        let id = o.awaiting.map(|e| e.2).unwrap();
+                        prop_assert_eq!(got, Err(Error::NotActed(id)));
+                        prop_assert!(g == before);
+                        continue;
+                    }
+                    let got = got.unwrap();
                     let mut expect = Advance::Limit;
                     let mut acted = 0;
                     loop {
@@ -167,6 +177,10 @@ proptest! {
                         if let Some(t) = o.things.iter_mut().find(|t| t.0 == id) { t.3 += 1; }
                         o.acted(id, NORMAL_ACTION);
                     }
+                    o.awaiting = match expect {
+                        Advance::Stopped(_) => o.queue.first().copied(),
+                        _ => None,
+                    };
                     prop_assert_eq!(got, expect);
                 }
             }

@@ -216,7 +216,8 @@ pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
     }
 
     g.check_hooks(hooks)?;
-    rules::wake_level(&mut g, player)?;
+    let z = g.location(player)?.z;
+    g.set_awake_levels_mut([z])?;
     rules::remember_view(&mut g)?;
     g.log_mut(super::text::describe(&super::Event::Arrived));
     Ok(g)
@@ -401,7 +402,8 @@ pub fn arena(seed: u64, levels: &[&[&str]]) -> Result<Game, Error> {
     g.set_mut(p, &HP, hp)?;
     g.set_var_mut(&DEEPEST, depth_of(g.location(p)?.z));
     g.check_hooks(hooks)?;
-    rules::wake_level(&mut g, p)?;
+    let z = g.location(p)?.z;
+    g.set_awake_levels_mut([z])?;
     rules::remember_view(&mut g)?;
     Ok(g)
 }

@@ -17,7 +17,6 @@ use crate::caves::world::walkable;
 pub(crate) use creatures::{
     bat_turn, bunny_turn, lichen_sting, lichen_turn, silverfish_turn, zombie_turn,
 };
-pub(crate) use time::wake_level;
 
 /// How far the player sees.
 pub const VIEW_RADIUS: u32 = 9;

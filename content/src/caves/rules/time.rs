@@ -1,7 +1,8 @@
 //! Time on the engine's scheduler: who is awake, the world's answer to the player's action,
 //! reinforcements and healing.
 
-use alembic::{Error, Game, HookCtx, ThingId, schedule::NORMAL_ACTION};
+use alembic::schedule::{NORMAL_ACTION, TurnEnd};
+use alembic::{Error, Game, HookCtx, ThingId};
 
 use crate::caves::kinds::Outcome;
 use crate::caves::props::{HP, IS_HOSTILE, MAX_HP, REINFORCEMENTS};
@@ -13,45 +14,21 @@ use crate::caves::world::{depth_of, random_empty_floor};
 /// in play: a level holds a few dozen creatures).
 pub(crate) const MAX_WORLD_ACTIONS: usize = 100_000;
 
-/// Keep the engine's actor queue to the player and the creatures of the player's level: the
-/// creatures of other levels sleep until the player arrives. Newcomers (the creatures of a
-/// level just reached, spawned ones, and everyone in a game saved before the queue) are queued
-/// to act now, in id order.
-///
-/// # Errors
-/// Engine errors (a bug).
-pub(crate) fn wake_level(g: &mut Game, p: ThingId) -> Result<(), Error> {
-    let z = g.location(p)?.z;
-    let asleep: Vec<ThingId> = g
-        .actors()
-        .filter(|&id| !g.location(id).is_ok_and(|l| l.z == z))
-        .collect();
-    for id in asleep {
-        g.unschedule_mut(id);
-    }
-    for id in creatures_on(g, z) {
-        if !g.is_scheduled(id) {
-            g.schedule_mut(id, 0)?;
-        }
-    }
-    Ok(())
-}
-
 /// The world's answer to the player's action, on the engine's scheduler: the player's action
 /// costs [`NORMAL_ACTION`], then every creature of the player's level due before the player's
-/// next action takes its turn ([`Game::advance_until_mut`], in queue order; zombies, of
+/// next action takes its turn ([`Game::end_turn_mut`], in queue order; zombies, of
 /// [`SPEED`](alembic::schedule::SPEED) 50, every other turn), stopping when the player is next or the
-/// game is over; then reinforcements may come and the player heals a little.
+/// game is over; then reinforcements may come and the player heals a little. Only the
+/// player's level is awake: the engine wakes the level the player arrives on and puts the one
+/// left behind to sleep.
 pub(crate) fn world_answer(g: &mut Game, ctx: &mut HookCtx<'_>, p: ThingId) -> Result<(), Error> {
-    g.acted_mut(p, NORMAL_ACTION)?;
-    if outcome(g)? != Outcome::Playing {
-        return Ok(());
+    if g.awake_levels().is_none() {
+        // A game saved before the engine kept sleeping levels.
+        let z = g.location(p)?.z;
+        g.set_awake_levels_mut([z])?;
     }
-    wake_level(g, p)?;
-    let _ = g.advance_until_mut(ctx, MAX_WORLD_ACTIONS, |g, id| {
-        id == p || !outcome(g).is_ok_and(|o| o == Outcome::Playing)
-    })?;
-    if outcome(g)? != Outcome::Playing {
+    let over = |g: &Game| !outcome(g).is_ok_and(|o| o == Outcome::Playing);
+    if g.end_turn_mut(ctx, p, NORMAL_ACTION, MAX_WORLD_ACTIONS, over)? != TurnEnd::Ready {
         return Ok(());
     }
     let z = g.location(p)?.z;
