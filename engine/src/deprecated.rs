@@ -130,13 +130,22 @@ pub type LoadError = save::LoadError;
 #[deprecated(since = "0.2.0", note = "moved: use `alembic::fov::MAX_FOV_RADIUS`")]
 pub const MAX_FOV_RADIUS: u32 = fov::MAX_FOV_RADIUS;
 
-#[deprecated(since = "0.2.0", note = "moved: use `alembic::replay::MAX_REPLAY_BYTES`")]
+#[deprecated(
+    since = "0.2.0",
+    note = "moved: use `alembic::replay::MAX_REPLAY_BYTES`"
+)]
 pub const MAX_REPLAY_BYTES: usize = replay::MAX_REPLAY_BYTES;
 
-#[deprecated(since = "0.2.0", note = "moved: use `alembic::replay::MAX_REPLAY_ENTRIES`")]
+#[deprecated(
+    since = "0.2.0",
+    note = "moved: use `alembic::replay::MAX_REPLAY_ENTRIES`"
+)]
 pub const MAX_REPLAY_ENTRIES: usize = replay::MAX_REPLAY_ENTRIES;
 
-#[deprecated(since = "0.2.0", note = "moved: use `alembic::replay::MAX_REPLAY_LINE`")]
+#[deprecated(
+    since = "0.2.0",
+    note = "moved: use `alembic::replay::MAX_REPLAY_LINE`"
+)]
 pub const MAX_REPLAY_LINE: usize = replay::MAX_REPLAY_LINE;
 
 #[deprecated(since = "0.2.0", note = "moved: use `alembic::path::MAX_SEARCH_CELLS`")]
@@ -154,7 +163,10 @@ pub type ModOp = props::ModOp;
 #[deprecated(since = "0.2.0", note = "moved: use `alembic::props::Modifier`")]
 pub type Modifier = props::Modifier;
 
-#[deprecated(since = "0.2.0", note = "moved: use `alembic::schedule::NORMAL_ACTION`")]
+#[deprecated(
+    since = "0.2.0",
+    note = "moved: use `alembic::schedule::NORMAL_ACTION`"
+)]
 pub const NORMAL_ACTION: u64 = schedule::NORMAL_ACTION;
 
 #[deprecated(since = "0.2.0", note = "moved: use `alembic::hook::ON_ACTION`")]
@@ -223,7 +235,10 @@ pub type ReplayError = replay::ReplayError;
 #[deprecated(since = "0.2.0", note = "moved: use `alembic::replay::ReplayHeader`")]
 pub type ReplayHeader = replay::ReplayHeader;
 
-#[deprecated(since = "0.2.0", note = "moved: use `alembic::save::SAVED_GAME_FORMAT`")]
+#[deprecated(
+    since = "0.2.0",
+    note = "moved: use `alembic::save::SAVED_GAME_FORMAT`"
+)]
 pub const SAVED_GAME_FORMAT: u32 = save::SAVED_GAME_FORMAT;
 
 #[deprecated(since = "0.2.0", note = "moved: use `alembic::game::SAVE_FORMAT`")]
@@ -278,12 +293,21 @@ pub type WizardSpec<G> = wizard::WizardSpec<G>;
 pub type WordsFn<G> = wizard::WordsFn<G>;
 
 #[deprecated(since = "0.2.0", note = "moved: use `alembic::path::astar`")]
-pub fn astar(start: Loc, goal: Loc, search: &path::Search, cost: impl Fn(Loc, Loc) -> Option<u32>) -> Result<path::Path, path::PathError> {
+pub fn astar(
+    start: Loc,
+    goal: Loc,
+    search: &path::Search,
+    cost: impl Fn(Loc, Loc) -> Option<u32>,
+) -> Result<path::Path, path::PathError> {
     path::astar(start, goal, search, cost)
 }
 
 #[deprecated(since = "0.2.0", note = "moved: use `alembic::mapgen::bsp_dungeon`")]
-pub fn bsp_dungeon(width: i32, height: i32, rng: &mut rng::GameRng) -> Result<mapgen::TileMap<bool>, mapgen::MapGenError> {
+pub fn bsp_dungeon(
+    width: i32,
+    height: i32,
+    rng: &mut rng::GameRng,
+) -> Result<mapgen::TileMap<bool>, mapgen::MapGenError> {
     mapgen::bsp_dungeon(width, height, rng)
 }
 
@@ -293,12 +317,20 @@ pub fn d(rng: &mut rng::GameRng, n: u32) -> u32 {
 }
 
 #[deprecated(since = "0.2.0", note = "moved: use `alembic::path::explore_targets`")]
-pub fn explore_targets(area: LocBox, explored: impl Fn(Loc) -> bool, passable: impl Fn(Loc) -> bool) -> Vec<Loc> {
+pub fn explore_targets(
+    area: LocBox,
+    explored: impl Fn(Loc) -> bool,
+    passable: impl Fn(Loc) -> bool,
+) -> Vec<Loc> {
     path::explore_targets(area, explored, passable)
 }
 
 #[deprecated(since = "0.2.0", note = "moved: use `alembic::fov::field_of_view`")]
-pub fn field_of_view(origin: Loc, radius: u32, transparent: impl Fn(Loc) -> bool) -> fov::VisibleSet {
+pub fn field_of_view(
+    origin: Loc,
+    radius: u32,
+    transparent: impl Fn(Loc) -> bool,
+) -> fov::VisibleSet {
     fov::field_of_view(origin, radius, transparent)
 }
 
@@ -308,12 +340,21 @@ pub fn poisson(rng: &mut rng::GameRng, lambda: f64) -> u64 {
 }
 
 #[deprecated(since = "0.2.0", note = "moved: use `alembic::mapgen::random_room`")]
-pub fn random_room(area: LocBox, min_side: i32, max_side: i32, rng: &mut rng::GameRng) -> Result<LocBox, mapgen::MapGenError> {
+pub fn random_room(
+    area: LocBox,
+    min_side: i32,
+    max_side: i32,
+    rng: &mut rng::GameRng,
+) -> Result<LocBox, mapgen::MapGenError> {
     mapgen::random_room(area, min_side, max_side, rng)
 }
 
 #[deprecated(since = "0.2.0", note = "moved: use `alembic::mapgen::retry`")]
-pub fn retry<T>(rng: &mut rng::GameRng, attempts: usize, step: impl FnMut(&mut rng::GameRng) -> Result<T, mapgen::MapGenError>) -> Result<T, mapgen::MapGenError> {
+pub fn retry<T>(
+    rng: &mut rng::GameRng,
+    attempts: usize,
+    step: impl FnMut(&mut rng::GameRng) -> Result<T, mapgen::MapGenError>,
+) -> Result<T, mapgen::MapGenError> {
     mapgen::retry(rng, attempts, step)
 }
 

@@ -18,6 +18,7 @@ use crate::layer::{Layer, LayerGrid, LayerValue};
 use crate::level::{Levels, LevelsRepr};
 use crate::library::{IS_CONTAINER, Library, TileDef, TileId, collect_hooks};
 use crate::loc::{Loc, LocBox};
+use crate::migrate;
 use crate::props::{Hook, Modifier, Prop, PropKey, PropMap, PropType, Value};
 use crate::pvec::PVec;
 use crate::rng::GameRng;
@@ -681,10 +682,9 @@ impl Game {
 
     /// Create a thing from prototype `name`, add it at `place`, and run its [`ON_CREATE`]
     /// hook if it has one. A thing that [takes turns](Game::takes_turns), spawned on the map
-    /// on an awake level, is queued to act one ordinary action of its own from now, as if it
-    /// had just acted (as rot.js's scheduler adds an actor), so a thing spawned during the
-    /// world's turn does not act in the same instant; the raw [`Game::add_thing_mut`] queues
-    /// nothing. All or nothing: if the hook fails, nothing changes.
+    /// on an awake level, is queued to act now, after the actors already due now (a monster
+    /// placed by level generation is ready when play starts; one spawned during the world's
+    /// turn acts in that turn); the raw [`Game::add_thing_mut`] queues nothing. All or nothing: if the hook fails, nothing changes.
     pub fn spawn_mut(
         &mut self,
         ctx: &mut HookCtx<'_>,
@@ -698,8 +698,7 @@ impl Game {
             && work.takes_turns(id)
             && work.awake_levels().is_none_or(|a| a.contains(&l.z))
         {
-            let delay = work.action_delay(id, crate::schedule::NORMAL_ACTION)?;
-            work.schedule_mut(id, delay)?;
+            work.schedule_mut(id, 0)?;
         }
         work.run_hook_mut(ctx, &ON_CREATE, HookCall::on(id))?;
         *self = work;
@@ -1060,6 +1059,32 @@ pub(crate) struct GameRepr {
     /// Level bounds and stair links; `None` when none are recorded (absent in older saves).
     #[serde(default)]
     pub(crate) levels: Option<LevelsRepr>,
+    /// The generation of the engine's key names (absent, 0, before 0.2: the keys are renamed
+    /// on load; see `migrate`).
+    #[serde(default)]
+    pub(crate) key_names: u32,
+}
+
+impl GameRepr {
+    /// Read a value written before 0.2: the engine's keys get their `alembic.` names, a
+    /// `"base …"` prototype is abstract as its name made it, and a game that never had an
+    /// actor queue gets one holding every thing that takes turns (0.1's games ran their
+    /// actors themselves; without this, nothing would ever act).
+    fn migrate_keys_mut(&mut self) {
+        self.library = migrate::library(&self.library);
+        for t in &mut self.things {
+            t.props = migrate::map(&t.props);
+            if t.core.mods.iter().any(|m| migrate::modifier(m) != *m) {
+                let core = Arc::make_mut(&mut t.core);
+                core.mods = migrate::modifiers(&core.mods);
+            }
+        }
+        self.vars = migrate::map(&self.vars);
+        for k in &mut self.indexed {
+            *k = migrate::key(k);
+        }
+        self.key_names = migrate::KEY_NAMES;
+    }
 }
 
 impl Serialize for Game {
@@ -1090,6 +1115,7 @@ impl Game {
             schedule: (!self.schedule.is_empty()).then(|| self.schedule.to_repr()),
             indexed: self.indexes.keys().cloned().collect(),
             levels: (!self.levels.is_empty()).then(|| self.levels.to_repr()),
+            key_names: migrate::KEY_NAMES,
         }
     }
 }
@@ -1107,11 +1133,22 @@ impl<'de> Deserialize<'de> for Game {
 impl Game {
     /// The game a saved form describes, verified; the error is the broken rule in English.
     pub(crate) fn from_repr(r: GameRepr) -> Result<Game, String> {
+        Game::from_repr_with(r, true)
+    }
+
+    /// [`Game::from_repr`], optionally leaving a pre-0.2 value's keys as they were written
+    /// (only to compute the state hash it was written with).
+    pub(crate) fn from_repr_with(mut r: GameRepr, migrate: bool) -> Result<Game, String> {
         if r.format != SAVE_FORMAT {
             return Err(format!(
                 "save format {} is not supported (this build reads format {SAVE_FORMAT})",
                 r.format
             ));
+        }
+        // A 0.1 game with no actor queue: its games ran their actors themselves.
+        let unqueued_legacy = migrate && r.key_names < migrate::KEY_NAMES && r.schedule.is_none();
+        if migrate && r.key_names < migrate::KEY_NAMES {
+            r.migrate_keys_mut();
         }
         let mut things = PVec::new();
         for t in &r.things {
@@ -1160,6 +1197,19 @@ impl Game {
             levels: r.levels.map(Levels::from_repr).unwrap_or_default(),
         };
         let mut g = g;
+        if unqueued_legacy {
+            let mut actors: Vec<ThingId> = g
+                .all_things()
+                .filter(|t| matches!(t.place, Some(Place::Map(_))))
+                .filter_map(|t| t.core.id)
+                .collect();
+            actors.sort_unstable();
+            for id in actors {
+                if g.takes_turns(id) {
+                    g.schedule_mut(id, 0).map_err(|e| e.to_string())?;
+                }
+            }
+        }
         for key in r.indexed {
             let mut indexes = g.indexes.clone();
             indexes.build(key, g.all_things());

@@ -24,7 +24,7 @@ use crate::thing::{Place, ThingId};
 /// Hook run by [`Game::spawn_mut`] right after the thing is added.
 pub const ON_CREATE: Prop<Hook> = Prop::new("on_create");
 /// Hook run when the thing takes its turn (game-defined).
-pub const ON_ACTION: Prop<Hook> = Prop::new("on_action");
+pub const ON_ACTION: Prop<Hook> = Prop::new("alembic.on_action");
 /// Hook run when the thing is consumed (quaffed, eaten…).
 pub const ON_CONSUME: Prop<Hook> = Prop::new("on_consume");
 /// Hook run when the thing dies or is destroyed.

@@ -105,6 +105,7 @@ pub mod library;
 pub mod light;
 pub mod loc;
 pub mod mapgen;
+mod migrate;
 mod octree;
 pub mod path;
 pub mod props;

@@ -17,15 +17,15 @@ use crate::rng::GameRng;
 use crate::thing::{Core, Thing};
 
 /// Level of a prototype, for random creation windows (default 1).
-pub const LEVEL: Prop<i32> = Prop::with_default("level", 1);
+pub const LEVEL: Prop<i32> = Prop::with_default("alembic.level", 1);
 /// Relative frequency in random creation (default 100; 0 = never at random).
-pub const FREQ: Prop<i32> = Prop::with_default("freq", 100);
+pub const FREQ: Prop<i32> = Prop::with_default("alembic.freq", 100);
 /// Things flagged as containers can hold other things.
 pub const IS_CONTAINER: Prop<bool> = Prop::with_default("is_container", false);
 /// An abstract prototype: a parent to derive from, never created (by name or at random) and
 /// left out of [`Library::concrete`]. Set on the prototype itself; its children do not
 /// inherit it, so `proclaim("rat", Some("base rat"), …)` is concrete unless it says otherwise.
-pub const ABSTRACT: Prop<bool> = Prop::with_default("abstract", false);
+pub const ABSTRACT: Prop<bool> = Prop::with_default("alembic.abstract", false);
 /// A named template for things: properties and modifiers inherited from its parent.
 #[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
 pub struct Prototype {

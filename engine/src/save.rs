@@ -11,7 +11,15 @@
 //! [`SavedGame::from_json`] reads every format this engine ever wrote:
 //! - format 1: a whole [`Game`] (library copied in). It is lifted by diffing its library
 //!   against the current one, so what play changed is kept;
-//! - format 2 ([`SAVED_GAME_FORMAT`]): this module's form.
+//! - format 2: this module's form, with the engine's keys under their 0.1 names;
+//! - format 3 ([`SAVED_GAME_FORMAT`]): the same with the engine's keys named `alembic.…`.
+//!
+//! Reading a save written before 0.2 (formats 1 and 2) migrates what 0.2 changed, rather
+//! than playing a silently different game: the engine's keys get their `alembic.` names
+//! ([`SPEED`](crate::schedule::SPEED) was `speed`), a `"base …"` prototype of a format-1
+//! library is abstract as its name made it in 0.1, and a format-1 game without an actor
+//! queue gets every thing that [takes turns](crate::Game::takes_turns) queued. A layer the
+//! game renamed is the game's to migrate: [`SavedGame::rename_layer_mut`].
 //!
 //! A game's own data migration (a prototype renamed between versions, say) goes between
 //! reading and linking: the [`SavedGame`] is plain data, and
@@ -30,11 +38,12 @@ use crate::grid::Grid;
 use crate::hook::Hooks;
 use crate::library::{Library, LibraryId, Prototype, TileDef};
 use crate::loc::Loc;
+use crate::migrate;
 use crate::props::{Modifier, PropKey, PropMap, Value};
 use crate::thing::{Core, IdList, Place, Thing, ThingId};
 
 /// The format [`SavedGame`] writes.
-pub const SAVED_GAME_FORMAT: u32 = 2;
+pub const SAVED_GAME_FORMAT: u32 = 3;
 
 /// Why a saved game could not be read or linked. Nothing is half-loaded.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -198,6 +207,21 @@ fn apply(base: &PropMap, set: &[(PropKey, Value)], unset: &[PropKey]) -> PropMap
     m
 }
 
+/// The [`Game::state_hash`] of a whole game value in JSON (as games stored their saves
+/// before saves by reference, with this hash as their checksum) as it was written: before
+/// the migration of 0.2 renames the engine's keys, which changes the hash. Check a 0.1
+/// save's checksum with this, then read the game (migrated) with `serde_json`.
+///
+/// # Errors
+/// [`LoadError::Corrupt`] when the text is not a whole game value.
+pub fn written_state_hash(json: &str) -> Result<u64, LoadError> {
+    let repr: GameRepr =
+        serde_json::from_str(json).map_err(|e| LoadError::Corrupt(e.to_string()))?;
+    Game::from_repr_with(repr, false)
+        .map(|g| g.state_hash())
+        .map_err(LoadError::Corrupt)
+}
+
 impl SavedGame {
     /// The save form of `game`, whose library was made from `base` (the running build's).
     pub fn of(game: &Game, base: &Library) -> Result<SavedGame, Error> {
@@ -280,7 +304,13 @@ impl SavedGame {
                     serde_json::from_str(text).map_err(|e| LoadError::Corrupt(e.to_string()))?;
                 SavedGame::of(&game, base).map_err(LoadError::Hook)
             }
-            2 => serde_json::from_str(text).map_err(|e| LoadError::Corrupt(e.to_string())),
+            2 => {
+                let mut s: SavedGame =
+                    serde_json::from_str(text).map_err(|e| LoadError::Corrupt(e.to_string()))?;
+                s.migrate_keys_mut();
+                Ok(s)
+            }
+            3 => serde_json::from_str(text).map_err(|e| LoadError::Corrupt(e.to_string())),
             n => Err(LoadError::UnsupportedFormat(n)),
         }
     }
@@ -289,6 +319,73 @@ impl SavedGame {
     #[must_use]
     pub fn library_id(&self) -> &LibraryId {
         &self.library
+    }
+
+    /// A format-2 save's keys under their 0.2 names (the rest of the game is renamed when
+    /// it is rebuilt, by the game loader).
+    fn migrate_keys_mut(&mut self) {
+        let pairs = |v: &mut Vec<(PropKey, Value)>| {
+            for (k, _) in v.iter_mut() {
+                *k = migrate::key(k);
+            }
+        };
+        let keys = |v: &mut Vec<PropKey>| {
+            for k in v.iter_mut() {
+                *k = migrate::key(k);
+            }
+        };
+        for t in &mut self.things {
+            pairs(&mut t.set);
+            keys(&mut t.unset);
+            if let Some(m) = &mut t.mods {
+                *m = m.iter().map(migrate::modifier).collect();
+            }
+        }
+        for c in &mut self.changes.changed {
+            pairs(&mut c.set);
+            keys(&mut c.unset);
+        }
+        for p in &mut self.changes.added {
+            *p = migrate::prototype(p);
+        }
+        self.format = SAVED_GAME_FORMAT;
+    }
+
+    /// The names of the layers the save holds (map memory and the like), for a game's own
+    /// migration.
+    pub fn layer_names(&self) -> impl Iterator<Item = &str> {
+        self.rest.layers.iter().map(|(name, _)| &**name)
+    }
+
+    /// Rename a layer throughout the save, a game's own migration before linking: a game
+    /// that renamed its map-memory layer keeps the player's memory instead of dropping it.
+    /// Returns whether a layer of that name was there; a layer already called `to` is
+    /// replaced.
+    ///
+    /// ```
+    /// use alembic::layer::Layer;
+    /// use alembic::save::SavedGame;
+    /// use alembic::{Game, Hooks, Library, Loc};
+    /// const OLD: Layer<u32> = Layer::new("seen");
+    /// const NEW: Layer<u32> = Layer::new("mygame.seen");
+    /// let lib = Library::new().named("mygame", 1);
+    /// let mut g = Game::new(1).with_library(lib.clone());
+    /// g.set_layer_mut(&OLD, Loc::new(2, 3, 0), 7);
+    /// let mut save = SavedGame::of(&g, &lib)?;
+    /// assert!(save.rename_layer_mut("seen", "mygame.seen"));
+    /// let back = save.link(&lib, &Hooks::new())?;
+    /// assert_eq!(back.layer_get(&NEW, Loc::new(2, 3, 0)), 7);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn rename_layer_mut(&mut self, from: &str, to: &str) -> bool {
+        if from == to || !self.rest.layers.iter().any(|(n, _)| &**n == from) {
+            return from == to && self.layer_names().any(|n| n == from);
+        }
+        self.rest.layers.retain(|(n, _)| &**n != to);
+        if let Some(l) = self.rest.layers.iter_mut().find(|(n, _)| &**n == from) {
+            l.0 = Arc::from(to);
+        }
+        true
     }
 
     /// Rename a prototype throughout the save (a game's own migration, before linking).

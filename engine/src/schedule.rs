@@ -54,7 +54,7 @@ use crate::thing::{Place, ThingId};
 
 /// How fast a thing acts (100 = normal, 200 = twice as often, 50 = half as often). Read with
 /// modifiers applied, so a potion of speed works. Values below 1 count as 1.
-pub const SPEED: Prop<i32> = Prop::with_default("speed", 100);
+pub const SPEED: Prop<i32> = Prop::with_default("alembic.speed", 100);
 
 /// The cost of one ordinary action, in ticks at normal speed.
 pub const NORMAL_ACTION: u64 = 100;

@@ -207,11 +207,14 @@ pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
     if header.version >= 3 {
         return from_v3(text, hooks);
     }
-    let env: Envelope<Game> =
-        serde_json::from_str(text).map_err(|e| SaveError::Corrupt(e.to_string()))?;
+    let corrupt = |e: serde_json::Error| SaveError::Corrupt(e.to_string());
+    let env: Envelope<Box<RawValue>> = serde_json::from_str(text).map_err(corrupt)?;
+    let raw = env.state.get();
     match env.checksum {
         Some(expected) => {
-            let found = env.state.state_hash();
+            // The state hash as written, before the engine's 0.2 migration renames keys.
+            let found = alembic::save::written_state_hash(raw)
+                .map_err(|e| SaveError::Corrupt(e.to_string()))?;
             if found != expected {
                 return Err(SaveError::Checksum { expected, found });
             }
@@ -221,8 +224,9 @@ pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
         }
         None => {}
     }
-    validate(&env.state, hooks)?;
-    Ok(env.state)
+    let state: Game = serde_json::from_str(raw).map_err(corrupt)?;
+    validate(&state, hooks)?;
+    Ok(state)
 }
 
 /// Read a version 3 save: check the checksum over the state's bytes, link the state to this

@@ -137,15 +137,17 @@ pub fn from_text(text: &str) -> Result<Game, CavesSaveError> {
     let (base, hooks) = (library()?, hooks()?);
     let game = match header.version {
         WHOLE_GAME_VERSION => {
-            let env: Envelope<Game> = serde_json::from_str(text).map_err(corrupt)?;
-            if env.state.state_hash() != env.checksum {
+            let env: Envelope<Box<RawValue>> = serde_json::from_str(text).map_err(corrupt)?;
+            // The checksum is the state hash as written, before the engine's 0.2 migration.
+            if alembic::save::written_state_hash(env.state.get())? != env.checksum {
                 return Err(CavesSaveError::Checksum);
             }
-            env.state.check_invariants()?;
+            let state: Game = serde_json::from_str(env.state.get()).map_err(corrupt)?;
+            state.check_invariants()?;
             // Onto this build's library: each creature as its differences from the prototype
             // it was made from, then rebuilt on today's prototype.
-            let old = env.state.library().clone();
-            SavedGame::of(&env.state, &old)?.link(&base, &hooks)?
+            let old = state.library().clone();
+            SavedGame::of(&state, &old)?.link(&base, &hooks)?
         }
         SAVE_VERSION => {
             let env: Envelope<Box<RawValue>> = serde_json::from_str(text).map_err(corrupt)?;
