@@ -286,6 +286,10 @@ pub enum InvariantError {
     /// The actor queue names a thing that is not in the game.
     #[error("actor queue names thing {0}, which is not in the game")]
     ScheduledMissing(ThingId),
+    /// The library holds a likely mistake that 0.2 treats as an error (see
+    /// [`Library::warnings`](crate::Library::warnings)).
+    #[error("library: {0}")]
+    Library(crate::library::LibraryWarning),
     /// A terrain cell names a tile the library doesn't have.
     #[error("terrain at {0} names unknown tile {1}")]
     UnknownTile(Loc, u16),

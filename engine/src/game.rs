@@ -826,8 +826,21 @@ impl Game {
     // ----- checking and hashing --------------------------------------------------------------
 
     /// Verify that the index, the cells and the containers agree, that nothing is inside
-    /// itself, and that the terrain names known tiles. Θ(things + written cells).
+    /// itself, that the terrain names known tiles, and that the library holds none of the
+    /// mistakes [`Library::warnings`] counts as errors (a `"base …"` parent that is not
+    /// abstract, an engine key of the wrong kind). Θ(things + written cells + prototypes ·
+    /// properties).
     pub fn check_invariants(&self) -> Result<(), InvariantError> {
+        self.check_structure()?;
+        if let Some(w) = self.library.warnings().into_iter().find(|w| w.is_error()) {
+            return Err(InvariantError::Library(w));
+        }
+        Ok(())
+    }
+
+    /// [`Game::check_invariants`] without the library's warnings: what loading a value
+    /// needs (a player's save loads whatever its game's library holds).
+    pub(crate) fn check_structure(&self) -> Result<(), InvariantError> {
         self.terrain
             .check_invariants()
             .map_err(InvariantError::Grid)?;
@@ -1215,7 +1228,7 @@ impl Game {
             indexes.build(key, g.all_things());
             g.indexes = indexes;
         }
-        g.check_invariants()
+        g.check_structure()
             .map_err(|e| format!("inconsistent game: {e}"))?;
         Ok(g)
     }

@@ -62,13 +62,13 @@
 //!
 //! ```
 //! use alembic::{Game, Library, Loc, Prop, Props};
-//! use alembic::{library::IS_CONTAINER, props::Modifier};
+//! use alembic::{library::ABSTRACT, library::IS_CONTAINER, props::Modifier};
 //!
 //! const ST: Prop<i32> = Prop::new("strength");
 //! const WORN: Prop<bool> = Prop::with_default("worn", false);
 //!
 //! let lib = Library::new()
-//!     .proclaim("base creature", None, Props::new().with(&IS_CONTAINER, true))?
+//!     .proclaim("base creature", None, Props::new().with(&IS_CONTAINER, true).with(&ABSTRACT, true))?
 //!     .proclaim("hero", Some("base creature"), Props::new().with(&ST, 10))?
 //!     .proclaim("ring of strength", None, Props::new().modifier(Modifier::add(&ST, 3).while_flag(&WORN)))?;
 //! let game = Game::new(42).with_library(lib);

@@ -12,7 +12,7 @@ use rpds::{RedBlackTreeMapSync, VectorSync};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::props::{Hook, Modifier, Prop, PropKey, PropMap, PropType, Props, Value};
+use crate::props::{Hook, Modifier, Prop, PropKey, PropMap, PropType, Props, Value, ValueKind};
 use crate::rng::GameRng;
 use crate::thing::{Core, Thing};
 
@@ -26,6 +26,72 @@ pub const IS_CONTAINER: Prop<bool> = Prop::with_default("is_container", false);
 /// left out of [`Library::concrete`]. Set on the prototype itself; its children do not
 /// inherit it, so `proclaim("rat", Some("base rat"), …)` is concrete unless it says otherwise.
 pub const ABSTRACT: Prop<bool> = Prop::with_default("alembic.abstract", false);
+/// Something in a [`Library`] that is legal but most likely a mistake, found by
+/// [`Library::warnings`]. The first two kinds also fail
+/// [`Game::check_invariants`](crate::Game::check_invariants), so a test that builds the game
+/// notices.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LibraryWarning {
+    /// A prototype named "base …" that others derive from but that is not flagged
+    /// [`ABSTRACT`]: before 0.2 the name made it abstract; now it can be created, by name and
+    /// at random.
+    #[error(
+        "prototype {prototype:?} has {children} children and a \"base\" name but is not \
+         abstract: add `.with(&alembic::library::ABSTRACT, true)` (0.2 no longer reads the name)"
+    )]
+    BaseNotAbstract {
+        /// The prototype.
+        prototype: Arc<str>,
+        /// How many prototypes derive from it directly.
+        children: usize,
+    },
+    /// A property in the engine's `alembic.` namespace that the engine does not know, or
+    /// that holds another kind of value than the engine reads.
+    #[error("prototype {prototype:?} sets {key}, {problem}")]
+    EngineKey {
+        /// The prototype.
+        prototype: Arc<str>,
+        /// The key.
+        key: PropKey,
+        /// What is wrong, in words: "which the engine reads as an integer".
+        problem: String,
+    },
+    /// A property named as one of the engine's keys was before 0.2 (`speed`, `level`,
+    /// `freq`, `abstract`, `on_action`): code or data written for 0.1 that the engine no
+    /// longer reads. Only a warning: a game may mean its own key by that name.
+    #[error(
+        "prototype {prototype:?} sets {key:?}, the engine's name for it before 0.2; the \
+         engine reads {now:?} now"
+    )]
+    LegacyKeyName {
+        /// The prototype.
+        prototype: Arc<str>,
+        /// The old name.
+        key: &'static str,
+        /// The engine's key now.
+        now: &'static str,
+    },
+}
+
+impl LibraryWarning {
+    /// Whether [`Game::check_invariants`](crate::Game::check_invariants) refuses it.
+    #[must_use]
+    pub fn is_error(&self) -> bool {
+        !matches!(self, LibraryWarning::LegacyKeyName { .. })
+    }
+}
+
+/// The engine's own keys and the kind of value it reads from each.
+const ENGINE_KEYS: [(&str, ValueKind); 6] = [
+    ("alembic.speed", ValueKind::Int),
+    ("alembic.level", ValueKind::Int),
+    ("alembic.freq", ValueKind::Int),
+    ("alembic.abstract", ValueKind::Bool),
+    ("alembic.on_action", ValueKind::Hook),
+    ("alembic.acts", ValueKind::Bool),
+];
+
 /// A named template for things: properties and modifiers inherited from its parent.
 #[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
 pub struct Prototype {
@@ -297,6 +363,71 @@ impl std::hash::Hash for Library {
 }
 
 impl Library {
+    /// What in this library is legal but most likely a mistake ([`LibraryWarning`]), by
+    /// prototype name. Θ(prototypes · properties).
+    ///
+    /// ```
+    /// use alembic::library::{ABSTRACT, LibraryWarning};
+    /// use alembic::{Library, Props};
+    /// let lib = Library::new()
+    ///     .proclaim("base monster", None, Props::new())?
+    ///     .proclaim("orc", Some("base monster"), Props::new())?;
+    /// assert!(matches!(lib.warnings()[..], [LibraryWarning::BaseNotAbstract { children: 1, .. }]));
+    /// let fixed = Library::new()
+    ///     .proclaim("base monster", None, Props::new().with(&ABSTRACT, true))?
+    ///     .proclaim("orc", Some("base monster"), Props::new())?;
+    /// assert!(fixed.warnings().is_empty());
+    /// # Ok::<(), alembic::Error>(())
+    /// ```
+    #[must_use]
+    pub fn warnings(&self) -> Vec<LibraryWarning> {
+        let mut out = Vec::new();
+        for p in self.protos.values() {
+            if p.name.starts_with("base ") && !p.is_abstract() {
+                let children = self
+                    .protos
+                    .values()
+                    .filter(|c| c.parent.as_deref() == Some(&*p.name))
+                    .count();
+                if children > 0 {
+                    out.push(LibraryWarning::BaseNotAbstract {
+                        prototype: p.name.clone(),
+                        children,
+                    });
+                }
+            }
+            for (k, v) in p.props.iter() {
+                let name = k.name();
+                if let Some(ns) = name.strip_prefix("alembic.") {
+                    let problem = match ENGINE_KEYS.iter().find(|(n, _)| *n == name) {
+                        None => Some(format!("but the engine has no key {ns:?}")),
+                        Some((_, kind)) if *kind != v.kind() => {
+                            Some(format!("which the engine reads as {kind}, to {}", v.kind()))
+                        }
+                        Some(_) => None,
+                    };
+                    if let Some(problem) = problem {
+                        out.push(LibraryWarning::EngineKey {
+                            prototype: p.name.clone(),
+                            key: k.clone(),
+                            problem,
+                        });
+                    }
+                } else if let Some((old, now)) = crate::migrate::LEGACY_KEYS
+                    .iter()
+                    .find(|(old, _)| *old == name)
+                {
+                    out.push(LibraryWarning::LegacyKeyName {
+                        prototype: p.name.clone(),
+                        key: old,
+                        now,
+                    });
+                }
+            }
+        }
+        out
+    }
+
     /// An empty library holding only the `"void"` tile (number 0).
     pub fn new() -> Self {
         let void = Arc::new(TileDef {
