@@ -31,7 +31,7 @@
 //!         Control::Quit
 //!     }
 //! }
-//! alembic_pixels::run_app(Hello, |_| ())?;
+//! alembic_pixels::run_app(Hello)?;
 //! # Ok::<(), alembic_ui::SessionError<(), alembic_pixels::PixelsError>>(())
 //! ```
 
@@ -52,21 +52,28 @@ pub use window::{PixelsError, PixelsFrontend, PixelsOptions};
 
 /// Play `app` in a new window with the default [`PixelsOptions`] until the app quits or the
 /// window is closed (the app is offered [`alembic_ui::Input::Quit`] first, so it can save),
-/// close the window, and return the app's output: what `output` makes of the app at the end
-/// (`ScreenStack::into_ctx`, [`alembic_ui::App::farewell`], `|_| ()`). The window closes on
-/// return and on panic (its `Drop`).
+/// and close the window (on return and on panic, by its `Drop`). The common case;
+/// [`run_app_then`] also returns what the app ends with.
 ///
 /// # Errors
-/// [`SessionError`]: the window could not be opened, or failed during the session; the app's
-/// output is inside all the same.
-pub fn run_app<A: alembic_ui::App, T>(
+/// [`SessionError`]: the window could not be opened, or failed during the session.
+pub fn run_app<A: alembic_ui::App>(app: A) -> Result<(), SessionError<(), PixelsError>> {
+    run_app_then(app, |_| ())
+}
+
+/// [`run_app`], returning the app's output: what `output` makes of the app at the end
+/// (`ScreenStack::into_ctx`, [`alembic_ui::App::farewell`]).
+///
+/// # Errors
+/// As [`run_app`]; the app's output is inside the error all the same.
+pub fn run_app_then<A: alembic_ui::App, T>(
     app: A,
     output: impl FnOnce(A) -> T,
 ) -> Result<T, SessionError<T, PixelsError>> {
     run_app_with(&PixelsOptions::default(), app, output)
 }
 
-/// [`run_app`] with options (title, font, scale).
+/// [`run_app_then`] with options (title, font, scale).
 ///
 /// # Errors
 /// As [`run_app`].

@@ -21,7 +21,7 @@
 //!         Control::Quit
 //!     }
 //! }
-//! alembic_tui::run_app(Hello, |_| ())?;
+//! alembic_tui::run_app(Hello)?;
 //! # Ok::<(), alembic_ui::SessionError<(), std::io::Error>>(())
 //! ```
 //!
@@ -480,22 +480,29 @@ impl Frontend for TuiFrontend {
 
 /// Play `app` in this process's terminal with the defaults of [`Tui::new`]: set the terminal
 /// up (raw mode, alternate screen, mouse), drive the app with [`alembic_ui::run`] until it
-/// quits, restore the terminal whether the app quit, the terminal failed or the app
-/// panicked, and return the app's output: what `output` makes of the app at the end
-/// (`ScreenStack::into_ctx`, [`App::farewell`], `|_| ()`).
+/// quits, and restore the terminal whether the app quit, the terminal failed or the app
+/// panicked. The common case; [`run_app_then`] also returns what the app ends with.
 ///
 /// # Errors
-/// [`SessionError`]: the terminal could not be set up or failed during the session; the
-/// app's output is inside all the same (the app was offered [`Input::Quit`] first, so it
-/// could save).
-pub fn run_app<A: App, T>(
+/// [`SessionError`]: the terminal could not be set up or failed during the session (the
+/// app was offered [`Input::Quit`] first, so it could save).
+pub fn run_app<A: App>(app: A) -> Result<(), SessionError<(), io::Error>> {
+    run_app_then(app, |_| ())
+}
+
+/// [`run_app`], returning the app's output: what `output` makes of the app at the end
+/// (`ScreenStack::into_ctx`, [`App::farewell`]).
+///
+/// # Errors
+/// As [`run_app`]; the app's output is inside the error all the same.
+pub fn run_app_then<A: App, T>(
     app: A,
     output: impl FnOnce(A) -> T,
 ) -> Result<T, SessionError<T, io::Error>> {
     Tui::new().run_to_end(app, output)
 }
 
-/// A terminal session with options; [`run_app`] is `Tui::new().run(app)`.
+/// A terminal session with options; [`run_app_then`] is `Tui::new().run_to_end(app, output)`.
 #[derive(Clone, Debug)]
 pub struct Tui {
     depth: ColourDepth,

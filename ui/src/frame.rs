@@ -276,22 +276,42 @@ impl Frame {
         Some(y as usize * usize::from(self.width) + x as usize)
     }
 
-    /// The cell at (`x`, `y`), if inside.
+    /// The cell at (`x`, `y`), if inside. Coordinates are `i32` (negative ones are outside,
+    /// which makes clipping free) and take a [`Rect`](crate::Rect)'s `u16`s as they are.
     #[must_use]
-    pub fn get(&self, x: i32, y: i32) -> Option<&Cell> {
-        self.index(x, y).map(|i| &self.cells[i])
+    pub fn get(&self, x: impl Into<i32>, y: impl Into<i32>) -> Option<&Cell> {
+        self.index(x.into(), y.into()).map(|i| &self.cells[i])
     }
 
     /// Overwrite one cell; ignored outside the frame.
-    pub fn put(&mut self, x: i32, y: i32, cell: Cell) {
-        if let Some(i) = self.index(x, y) {
+    pub fn put(&mut self, x: impl Into<i32>, y: impl Into<i32>, cell: Cell) {
+        if let Some(i) = self.index(x.into(), y.into()) {
             self.cells[i] = cell;
         }
     }
 
     /// Write `text` from (`x`, `y`) rightwards with the given colours, clipped to the frame.
     /// Returns the x after the last character written.
-    pub fn put_str(&mut self, x: i32, y: i32, text: &str, fg: Rgb, bg: Rgb) -> i32 {
+    ///
+    /// ```
+    /// use alembic_ui::{Frame, Rect, Rgb};
+    /// let mut frame = Frame::new(20, 3);
+    /// let area = Rect { x: 2, y: 1, width: 10, height: 1 };
+    /// // A rect's `u16` corner goes straight in; so do `i32` sums that may be negative.
+    /// let end = frame.put_str(area.x, area.y, "hello", Rgb::WHITE, Rgb::BLACK);
+    /// frame.put_str(end - 9, 0, "clipped", Rgb::WHITE, Rgb::BLACK);
+    /// assert_eq!(frame.row_text(1).trim(), "hello");
+    /// assert_eq!(frame.row_text(0).trim_end(), "ped");
+    /// ```
+    pub fn put_str(
+        &mut self,
+        x: impl Into<i32>,
+        y: impl Into<i32>,
+        text: &str,
+        fg: Rgb,
+        bg: Rgb,
+    ) -> i32 {
+        let (x, y) = (x.into(), y.into());
         let mut cx = x;
         for ch in text.chars() {
             self.put(cx, y, Cell { ch, fg, bg });
