@@ -585,7 +585,7 @@ impl Server {
                 }
             })
             .collect();
-        rows.sort_by(|a, b| b.id.cmp(&a.id));
+        rows.sort_by_key(|r| std::cmp::Reverse(r.id));
         rows
     }
 
