@@ -139,7 +139,7 @@ frames0 = js(player, "window.alembic.frames")
 for k, code, text, vk in [("l", "KeyL", "l", 76), ("ArrowDown", "ArrowDown", None, 40),
                           ("h", "KeyH", "h", 72), ("ArrowUp", "ArrowUp", None, 38),
                           ("4", "Numpad4", "4", 100), ("6", "Numpad6", "6", 102),
-                          ("s", "KeyS", "s", 83)]:
+                          ("j", "KeyJ", "j", 74)]:
     key(player, k, code, text, vk)
     time.sleep(0.05)
 settle(player)
@@ -148,6 +148,17 @@ if frames1 <= frames0:
     fail("keys drew no new frames")
 ok(f"keys drew {frames1 - frames0} frames")
 shot(player, "web-game")
+
+# 2b. F2: the map in tiles (pictures from the server's atlas), then back to letters.
+key(player, "F2", "F2", None, 113)
+settle(player)
+tiles = js(player, "[...window.alembic.text()].filter(c => c.codePointAt(0) >= 0x100000).length")
+if not tiles:
+    fail("F2 drew no tiles")
+ok(f"F2 shows the map in tiles ({tiles} tile cells)")
+shot(player, "web-game-tiles")
+key(player, "F2", "F2", None, 113)
+settle(player)
 
 # 3. A mouse click on the map (the hero's own cell) is sent as an input and answered.
 pos = js(player, """(() => { const t = window.alembic.text().split('\\n');
@@ -222,9 +233,12 @@ if js(spect, "window.alembic.text()") != js(player, "window.alembic.text()"):
 ok("back to live")
 
 # 6. The connection drops (the player's socket is closed under it): a message, then back.
-js(player, "window.__ws_closed = true")
+js(player, "retry = 1500")
 cdp.call("Runtime.evaluate", {"expression": "ws.close()"}, session=player)
-wait(player, "document.getElementById('overlay').classList.contains('shown') || window.alembic.connected", "the drop")
+wait(player, "document.getElementById('overlay').classList.contains('shown')", "the drop message", 5)
+if "reconnecting" not in js(player, "document.getElementById('overlay-text').textContent"):
+    fail("no clear message on the drop")
+shot(player, "web-dropped")
 wait(player, "window.alembic.connected && !document.getElementById('overlay').classList.contains('shown')", "the reconnection")
 ok("a dropped connection shows a message and reconnects to the same game")
 print("E2E-WEB OK")
