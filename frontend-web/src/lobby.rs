@@ -131,27 +131,38 @@ pub fn page(server: &Server, token: Option<&Token>) -> String {
          <meta name=viewport content='width=device-width'><style>{STYLE}</style></head><body>\
          <h1>Alembic</h1>"
     );
-    // The player's own game.
+    // The player's own game, and a new one.
+    let options: String = crate::games::GameKind::PLAYABLE
+        .iter()
+        .map(|k| format!("<option>{}</option>", k.name()))
+        .collect();
+    let form = |fresh: bool| {
+        format!(
+            "<form action=/play method=get><label>Name <input name=name maxlength=20 \
+             placeholder=anonymous></label> <label>Game <select name=game>{options}</select></label> \
+             {}<button id=new>New game</button></form>",
+            if fresh {
+                "<input type=hidden name=new value=1>"
+            } else {
+                ""
+            }
+        )
+    };
     match token.and_then(|t| server.game_of(t)) {
-        Some((id, game, live)) => {
+        Some((id, game, true)) => {
             let _ = write!(
                 h,
-                "<p>Your {game} game ({}) — <a id=continue href='/play?id={id}'>continue it</a></p>",
-                if live { "in progress" } else { "saved" }
+                "<p>Your {game} game is in progress — <a id=continue href='/play?id={id}'>back to it</a></p>"
             );
         }
-        None => {
-            let options: String = crate::games::GameKind::PLAYABLE
-                .iter()
-                .map(|k| format!("<option>{}</option>", k.name()))
-                .collect();
+        Some((id, game, false)) => {
             let _ = write!(
                 h,
-                "<form action=/play method=get><label>Name <input name=name maxlength=20 \
-                 placeholder=anonymous></label> <label>Game <select name=game>{options}</select></label> \
-                 <button id=new>New game</button></form>"
+                "<p>Your {game} game is saved — <a id=continue href='/play?id={id}'>continue it</a>, or start another (the save stays on disk):</p>{}",
+                form(true)
             );
         }
+        None => h.push_str(&form(false)),
     }
     h.push_str("<h2>Games in progress</h2><table id=games><tr><th>Player<th>Game<th>Depth<th>Turn<th>Idle<th>Spectators<th></tr>");
     for r in server.rows() {
@@ -181,8 +192,32 @@ pub fn page(server: &Server, token: Option<&Token>) -> String {
             let _ = write!(h, "<p>The score table cannot be read: {}</p>", escape(&e));
         }
     }
-    h.push_str("<h2>Finished games</h2><table id=finished><tr><th>Recording<th></tr>");
-    for name in newest(data, RECORDS_DIR) {
+    h.push_str("<h2>Finished games</h2><table id=finished><tr><th>Player<th>Game<th>Depth<th>Turn<th>Files</tr>");
+    let records = newest(data, RECORDS_DIR);
+    let morgues = newest(data, MORGUE_DIR);
+    for f in server.finished(LISTED) {
+        let tag = format!("-seed{}-", f.seed);
+        let mut links = Vec::new();
+        if let Some(r) = records.iter().find(|n| n.contains(&tag)) {
+            let r = escape(r);
+            links.push(format!("<a href='/replay/{r}'>replay</a>"));
+        }
+        if let Some(m) = morgues.iter().find(|n| n.contains(&tag)) {
+            let m = escape(m);
+            links.push(format!("<a href='/morgue/{m}'>morgue</a>"));
+        }
+        let _ = write!(
+            h,
+            "<tr><td>{}<td>{}<td>{}<td>{}<td>{}</tr>",
+            escape(&f.player),
+            escape(&f.game),
+            f.depth.map_or_else(|| "—".to_owned(), |d| d.to_string()),
+            f.turn,
+            links.join(" · ")
+        );
+    }
+    h.push_str("</table><h2>Recordings</h2><table id=records>");
+    for name in records {
         let n = escape(&name);
         let _ = write!(
             h,
@@ -190,7 +225,7 @@ pub fn page(server: &Server, token: Option<&Token>) -> String {
         );
     }
     h.push_str("</table><h2>Morgue files</h2><ul id=morgues>");
-    for name in newest(data, MORGUE_DIR) {
+    for name in morgues {
         let n = escape(&name);
         let _ = write!(h, "<li><a href='/morgue/{n}'>{n}</a></li>");
     }

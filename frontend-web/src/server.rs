@@ -117,6 +117,8 @@ pub struct LiveGame {
     pub player: String,
     /// Its save file (the recording sits beside it).
     pub save: PathBuf,
+    /// The seed it started from.
+    pub seed: u64,
     /// Its frames.
     pub hub: Arc<Hub>,
     tx: Mutex<Sender<Command>>,
@@ -139,15 +141,42 @@ impl LiveGame {
     }
 }
 
-/// A game saved and stopped (its player left or idled out): its owner continues it.
-#[derive(Clone, Debug)]
+/// A game saved and stopped (its player left or idled out): its owner continues it. Kept in
+/// the data directory's [`SAVED_INDEX`], so a restarted server still knows whose it is.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct SavedGame {
     /// Its id, kept.
     pub id: u64,
-    /// Which game.
-    pub kind: GameKind,
+    /// Which game (its name).
+    pub game: String,
     /// The player's name.
     pub player: String,
+    /// The seed it started from (its recording and morgue are named by it).
+    pub seed: u64,
+}
+
+/// The saved games and their owners, in the data directory.
+pub const SAVED_INDEX: &str = "saved-games.json";
+/// One line per finished game (JSON), in the data directory.
+pub const FINISHED_LOG: &str = "finished-games.jsonl";
+
+/// A finished game, as [`FINISHED_LOG`] keeps it.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Finished {
+    /// Its id.
+    pub id: u64,
+    /// Which game.
+    pub game: String,
+    /// The player's name.
+    pub player: String,
+    /// Its seed (its recording and morgue are named by it).
+    pub seed: u64,
+    /// Where it ended.
+    pub depth: Option<i32>,
+    /// Its last turn.
+    pub turn: u64,
+    /// When it ended (seconds since 1970).
+    pub ended: u64,
 }
 
 #[derive(Debug, Default)]
@@ -284,10 +313,37 @@ impl Server {
     #[must_use]
     pub fn new(config: Config) -> Arc<Server> {
         let (stopping, _) = watch::channel(false);
+        let mut reg = Registry::default();
+        // Whose saved games are whose, from the last run.
+        if let Ok(bytes) =
+            alembic_content::storage::read_bounded(&config.data_dir.join(SAVED_INDEX), 16 << 20)
+            && let Ok(list) = serde_json::from_slice::<Vec<(String, SavedGame)>>(&bytes)
+        {
+            for (t, s) in list {
+                if let Some(t) = Token::parse(&t) {
+                    reg.saved.insert(t, s);
+                }
+            }
+        }
+        // Ids go on from the last run's, so a new game never opens an old game's save.
+        let mut next = 1 + reg.saved.values().map(|s| s.id).max().unwrap_or(0);
+        if let Ok(rd) = std::fs::read_dir(&config.data_dir) {
+            for e in rd.filter_map(Result::ok) {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if let Some(id) = name
+                    .rsplit_once('-')
+                    .and_then(|(_, rest)| rest.split('.').next())
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .filter(|_| name.ends_with(".save") || name.ends_with(".replay"))
+                {
+                    next = next.max(id + 1);
+                }
+            }
+        }
         Arc::new(Server {
             config,
-            reg: Mutex::new(Registry::default()),
-            next_id: AtomicU64::new(1),
+            reg: Mutex::new(reg),
+            next_id: AtomicU64::new(next),
             stopping,
             inputs: AtomicU64::new(0),
         })
@@ -338,7 +394,8 @@ impl Server {
     }
 
     /// The player `owner`'s game: `id` if given (theirs, live or saved), else their game in
-    /// progress, else their saved game, else a new game of `kind` for `player`. Returns the
+    /// progress, else their saved game (unless `fresh`: a new game replaces it in the
+    /// lobby; its save stays on disk), else a new game of `kind` for `player`. Returns the
     /// game and a receiver that fires when another connection takes it over.
     ///
     /// # Errors
@@ -349,6 +406,7 @@ impl Server {
         id: Option<u64>,
         kind: &str,
         player: &str,
+        fresh: bool,
     ) -> Result<(Arc<LiveGame>, oneshot::Receiver<()>), AttachError> {
         if *self.stopping.borrow() {
             return Err(AttachError::Stopping);
@@ -375,23 +433,30 @@ impl Server {
         let game = match live_id.and_then(|id| reg.live.get(&id).cloned()) {
             Some(g) => g,
             None => {
-                let (gid, kind, player) = match reg.saved.get(owner) {
-                    Some(s) => (s.id, s.kind, s.player.clone()),
+                let saved = reg
+                    .saved
+                    .get(owner)
+                    .filter(|_| !fresh || id.is_some())
+                    .and_then(|s| {
+                        GameKind::from_name(&s.game, self.config.test_games)
+                            .map(|k| (s.id, k, s.player.clone(), Some(s.seed)))
+                    });
+                let (gid, kind, player, seed) = match saved {
+                    Some(s) => s,
                     None => {
                         let k = GameKind::from_name(kind, self.config.test_games)
                             .ok_or_else(|| AttachError::UnknownKind(kind.to_owned()))?;
-                        (
-                            self.next_id.fetch_add(1, Ordering::Relaxed),
-                            k,
-                            player.to_owned(),
-                        )
+                        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+                        (id, k, player.to_owned(), None)
                     }
                 };
                 if reg.live.len() >= self.config.max_games {
                     return Err(AttachError::Full(reg.live.len()));
                 }
-                let g = self.spawn_game(&mut reg, gid, kind, owner.clone(), player)?;
-                reg.saved.remove(owner);
+                let g = self.spawn_game(&mut reg, gid, kind, owner.clone(), player, seed)?;
+                if reg.saved.remove(owner).is_some() {
+                    self.write_saved(&reg);
+                }
                 g
             }
         };
@@ -414,8 +479,10 @@ impl Server {
         kind: GameKind,
         owner: Token,
         player: String,
+        seed: Option<u64>,
     ) -> Result<Arc<LiveGame>, AttachError> {
         let save = games::save_path(&self.config.data_dir, kind, id);
+        let seed = seed.unwrap_or_else(|| games::fresh_seed(id));
         let (tx, rx) = std::sync::mpsc::channel();
         let hub = Arc::new(Hub::new());
         let game = Arc::new(LiveGame {
@@ -424,6 +491,7 @@ impl Server {
             owner: owner.clone(),
             player,
             save: save.clone(),
+            seed,
             hub: Arc::clone(&hub),
             tx: Mutex::new(tx),
             state: Mutex::new(LiveState {
@@ -436,7 +504,6 @@ impl Server {
             }),
         });
         let (tiles, tiles_opt) = self.tiles();
-        let seed = games::fresh_seed(id);
         // The app is made on its own thread (the games' values need not be `Send`); the
         // thread says whether it started before the player is attached.
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
@@ -501,11 +568,61 @@ impl Server {
                 g.owner.clone(),
                 SavedGame {
                     id: g.id,
-                    kind: g.kind,
+                    game: g.kind.name().to_owned(),
                     player: g.player.clone(),
+                    seed: g.seed,
                 },
             );
+            self.write_saved(&reg);
+        } else if g.kind != GameKind::Crash {
+            let progress = g.state().progress;
+            let line = Finished {
+                id: g.id,
+                game: g.kind.name().to_owned(),
+                player: g.player.clone(),
+                seed: g.seed,
+                depth: progress.depth,
+                turn: progress.turn,
+                ended: std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs()),
+            };
+            if let Ok(text) = serde_json::to_string(&line) {
+                let _ = alembic_content::storage::append_line(
+                    &self.config.data_dir.join(FINISHED_LOG),
+                    &text,
+                );
+            }
         }
+    }
+
+    /// Write the saved games' index (best effort: a failure only loses who owns them).
+    fn write_saved(&self, reg: &Registry) {
+        let list: Vec<(&str, &SavedGame)> =
+            reg.saved.iter().map(|(t, s)| (t.as_str(), s)).collect();
+        if let Ok(text) = serde_json::to_string(&list) {
+            let _ = alembic_content::storage::write_atomic(
+                &self.config.data_dir.join(SAVED_INDEX),
+                text.as_bytes(),
+            );
+        }
+    }
+
+    /// The finished games, newest first, at most `n`.
+    #[must_use]
+    pub fn finished(&self, n: usize) -> Vec<Finished> {
+        let path = self.config.data_dir.join(FINISHED_LOG);
+        let Ok(bytes) = alembic_content::storage::read_bounded(&path, 16 << 20) else {
+            return Vec::new();
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let mut all: Vec<Finished> = text
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        all.reverse();
+        all.truncate(n);
+        all
     }
 
     /// The player's page went away.
@@ -596,7 +713,9 @@ impl Server {
         if let Some(g) = reg.by_owner.get(owner).and_then(|id| reg.live.get(id)) {
             return Some((g.id, g.kind.name(), true));
         }
-        reg.saved.get(owner).map(|s| (s.id, s.kind.name(), false))
+        reg.saved
+            .get(owner)
+            .and_then(|s| GameKind::from_name(&s.game, true).map(|k| (s.id, k.name(), false)))
     }
 
     /// Save and stop every game that idled out or whose player left; returns how many.

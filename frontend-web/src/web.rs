@@ -193,6 +193,9 @@ pub struct PlayQuery {
     /// A game of theirs to continue.
     #[serde(default)]
     pub id: Option<u64>,
+    /// Start a new game even though a saved one waits (`new=1`).
+    #[serde(default)]
+    pub new: Option<u8>,
 }
 
 /// A websocket from another site (its `Origin` names another host) is refused.
@@ -264,8 +267,9 @@ async fn ws_play(
         let kind = q.game.unwrap_or_else(|| "alchemy".to_owned());
         let name = lobby::clean_name(q.name.as_deref().unwrap_or(""));
         let s = Arc::clone(&server);
+        let fresh = q.new == Some(1);
         let attached =
-            tokio::task::spawn_blocking(move || s.attach(&token, q.id, &kind, &name)).await;
+            tokio::task::spawn_blocking(move || s.attach(&token, q.id, &kind, &name, fresh)).await;
         let (game, kicked) = match attached {
             Ok(Ok(x)) => x,
             Ok(Err(e)) => return refuse(socket, e.to_string()).await,

@@ -265,6 +265,26 @@ async fn a_game_survives_a_reload_and_is_saved_when_its_player_leaves() {
     assert_eq!(c.ready().await, id);
     c.drain(200).await;
     assert_eq!(ts.server.rows()[0].turn, turn);
+    let screen = c.text();
+    // A restart: the server saves it; the next server knows it is this browser's.
+    let dir = ts.dir.clone();
+    ts.stop().await;
+    c.until(10, "the goodbye", |c| c.ended().is_some()).await;
+    let ts = TestServer::start_in(dir, |_| {}).await;
+    let mut other = Client::connect(ts.addr, "/ws/play", Some(&token(10))).await;
+    assert!(other.ready().await > id, "a new game reused an old id");
+    let mut stranger =
+        Client::connect(ts.addr, &format!("/ws/play?id={id}"), Some(&token(11))).await;
+    stranger.until(10, "the refusal", |c| c.closed).await;
+    assert!(stranger.errors()[0].contains("not yours"));
+    let mut c = Client::connect(ts.addr, "/ws/play", Some(&me)).await;
+    assert_eq!(c.ready().await, id);
+    c.drain(300).await;
+    assert_eq!(
+        ts.server.rows().iter().find(|r| r.id == id).unwrap().turn,
+        turn
+    );
+    assert_eq!(c.text(), screen);
     ts.stop().await;
 }
 
@@ -330,7 +350,11 @@ async fn a_bot_plays_a_whole_game_and_its_recording_replays() {
         .to_owned();
     assert!(name.starts_with("alchemy-"), "{name}");
     assert!(lobby.contains("/morgue/alchemy-"), "no morgue listed");
-    assert!(lobby.contains("Bot") || lobby.contains("Scores"));
+    assert!(
+        lobby.contains("<td>Bot<td>alchemy"),
+        "the finished game is not listed"
+    );
+    assert!(lobby.contains("id=scores"), "no score table");
     let mut r = Client::connect(ts.addr, &format!("/ws/replay/{name}"), None).await;
     r.ready().await;
     r.drain(300).await;

@@ -33,7 +33,11 @@ pub fn data_dir(name: &str) -> std::path::PathBuf {
 
 impl TestServer {
     pub async fn start(name: &str, tweak: impl FnOnce(&mut Config)) -> TestServer {
-        let dir = data_dir(name);
+        Self::start_in(data_dir(name), tweak).await
+    }
+
+    /// A server on an existing data directory (a restart).
+    pub async fn start_in(dir: std::path::PathBuf, tweak: impl FnOnce(&mut Config)) -> TestServer {
         let mut config = Config {
             data_dir: dir.clone(),
             test_games: true,
