@@ -15,9 +15,12 @@ BIN=$TARGET/release/alembic-web
 LOAD=$TARGET/release/examples/load
 
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+# CPU time (user + system) of a process, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+TICK=$(getconf CLK_TCK)
 
-printf '| N games | p50 ms | p99 ms | max ms | bytes/move | server RSS | RSS/game | failures |\n'
-printf '|---|---|---|---|---|---|---|---|\n'
+printf '| N games | p50 ms | p99 ms | max ms | bytes/move | server CPU/move | server RSS | RSS/game | failures | load avg |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|\n'
 for n in $NS; do
     work=$(mktemp -d)
     "$BIN" --bind 127.0.0.1:0 --data-dir "$work/data" --max-conns-per-ip 100000 \
@@ -26,6 +29,7 @@ for n in $NS; do
     for _ in $(seq 50); do grep -qs 'serving' "$work/out" && break; sleep 0.1; done
     addr=$(grep -o '127.0.0.1:[0-9]*' "$work/out" | head -1)
     base=$(rss_kb "$pid")
+    cpu0=$(cpu_ticks "$pid")
     "$LOAD" --url "$addr" --clients "$n" --seconds "$SECONDS_PER_RUN" >"$work/load" &
     lpid=$!
     # The memory with every game in progress, near the end of the run.
@@ -35,11 +39,15 @@ for n in $NS; do
         sleep 1
     done
     wait "$lpid" || true
+    cpu1=$(cpu_ticks "$pid")
     line=$(cat "$work/load")
     get() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$line"; }
     per=$(( (peak - base) / n ))
-    printf '| %s | %s | %s | %s | %s | %s MB | %s KB | %s |\n' "$n" "$(get p50_ms)" "$(get p99_ms)" \
-        "$(get max_ms)" "$(get bytes_per_move)" "$((peak / 1024))" "$per" "$(get failures)"
+    # Server CPU per answered move (connecting and starting the games included).
+    cpu=$(awk -v t=$((cpu1 - cpu0)) -v hz="$TICK" -v m="$(get answered)" 'BEGIN {printf "%.2f ms", m ? t * 1000 / hz / m : 0}')
+    printf '| %s | %s | %s | %s | %s | %s | %s MB | %s KB | %s | %s |\n' "$n" "$(get p50_ms)" "$(get p99_ms)" \
+        "$(get max_ms)" "$(get bytes_per_move)" "$cpu" "$((peak / 1024))" "$per" "$(get failures)" \
+        "$(cut -d' ' -f1 /proc/loadavg)"
     kill -TERM "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
     rm -rf "$work"

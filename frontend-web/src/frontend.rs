@@ -13,7 +13,7 @@ use std::time::Duration;
 use alembic_ui::{Frame, Frontend, Input, TileSupport};
 use tokio::sync::broadcast;
 
-use crate::protocol::frame_message;
+use crate::protocol::FrameEncoder;
 
 /// What the websocket side sends a game's thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +52,7 @@ struct HubInner {
     last: Option<Frame>,
     ended: Option<String>,
     tx: broadcast::Sender<Published>,
+    encoder: FrameEncoder,
     /// Frames published, and their bytes.
     frames: u64,
     bytes: u64,
@@ -85,6 +86,7 @@ impl Hub {
                 last: None,
                 ended: None,
                 tx,
+                encoder: FrameEncoder::new(),
                 frames: 0,
                 bytes: 0,
             }),
@@ -101,8 +103,9 @@ impl Hub {
 
     /// Publish `frame` as a diff against the last one.
     pub fn publish(&self, frame: &Frame) {
-        let mut inner = self.lock();
-        let msg = frame_message(inner.last.as_ref(), frame);
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let msg = inner.encoder.message(inner.last.as_ref(), frame);
         inner.frames += 1;
         inner.bytes += msg.len() as u64;
         let _ = inner.tx.send(Published::Frame(Arc::new(msg)));
@@ -124,9 +127,10 @@ impl Hub {
     /// Start receiving: the current frame whole, then every message after it.
     #[must_use]
     pub fn subscribe(&self) -> Subscription {
-        let inner = self.lock();
+        let mut guard = self.lock();
+        let inner = &mut *guard;
         Subscription {
-            current: inner.last.as_ref().map(|f| frame_message(None, f)),
+            current: inner.last.as_ref().map(|f| inner.encoder.message(None, f)),
             ended: inner.ended.clone(),
             rx: inner.tx.subscribe(),
         }

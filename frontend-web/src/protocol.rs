@@ -20,8 +20,8 @@
 use std::io::Write;
 
 use alembic_ui::{Cell, Frame, Input};
-use flate2::Compression;
 use flate2::write::DeflateEncoder;
+use flate2::{Compress, Compression, FlushCompress, Status};
 use serde::{Deserialize, Serialize};
 
 /// The first byte of a binary frame message.
@@ -199,11 +199,62 @@ pub fn frame_body(prev: Option<&Frame>, frame: &Frame) -> Vec<u8> {
 /// A whole binary frame message: [`TAG_FRAME`] then the deflated [`frame_body`].
 #[must_use]
 pub fn frame_message(prev: Option<&Frame>, frame: &Frame) -> Vec<u8> {
-    let body = frame_body(prev, frame);
-    let mut enc = DeflateEncoder::new(vec![TAG_FRAME], Compression::new(6));
-    // Writing into a Vec cannot fail.
-    let _ = enc.write_all(&body);
-    enc.finish().unwrap_or_else(|_| vec![TAG_FRAME])
+    FrameEncoder::new().message(prev, frame)
+}
+
+/// Makes frame messages with one deflate state, reset for each message: the compressor's
+/// tables are allocated once per game rather than once per frame.
+pub struct FrameEncoder {
+    deflate: Compress,
+}
+
+impl std::fmt::Debug for FrameEncoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FrameEncoder").finish_non_exhaustive()
+    }
+}
+
+impl Default for FrameEncoder {
+    fn default() -> Self {
+        FrameEncoder::new()
+    }
+}
+
+impl FrameEncoder {
+    /// A new encoder (raw deflate, level 6).
+    #[must_use]
+    pub fn new() -> Self {
+        FrameEncoder {
+            deflate: Compress::new(Compression::new(6), false),
+        }
+    }
+
+    /// [`frame_message`] with this encoder's state.
+    pub fn message(&mut self, prev: Option<&Frame>, frame: &Frame) -> Vec<u8> {
+        let body = frame_body(prev, frame);
+        self.deflate.reset();
+        let mut out = Vec::with_capacity(body.len() / 2 + 64);
+        out.push(TAG_FRAME);
+        loop {
+            let done = self.deflate.total_in() as usize;
+            if out.capacity() - out.len() < 64 {
+                out.reserve(body.len() / 2 + 64);
+            }
+            match self
+                .deflate
+                .compress_vec(&body[done..], &mut out, FlushCompress::Finish)
+            {
+                Ok(Status::StreamEnd) => return out,
+                Ok(_) => {}
+                // Compressing into memory cannot fail; fall back to a stored stream.
+                Err(_) => {
+                    let mut enc = DeflateEncoder::new(vec![TAG_FRAME], Compression::none());
+                    let _ = enc.write_all(&body);
+                    return enc.finish().unwrap_or_else(|_| vec![TAG_FRAME]);
+                }
+            }
+        }
+    }
 }
 
 /// Apply a frame message's body to `grid` (what the page does in JavaScript), for tests and
@@ -293,6 +344,39 @@ mod tests {
         assert_eq!(frame_body(Some(&b), &b).len(), 5);
         // A diff against another size is a full frame.
         assert_eq!(frame_body(Some(&Frame::new(3, 3)), &b)[4], 1);
+    }
+
+    #[test]
+    fn one_encoder_makes_many_messages_even_incompressible_ones() {
+        let mut enc = FrameEncoder::new();
+        let mut grid = None;
+        let mut prev: Option<Frame> = None;
+        let mut x: u32 = 7;
+        for round in 0..4 {
+            let mut f = Frame::new(300, 120);
+            for y in 0..120 {
+                for col in 0..300 {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    let ch = char::from_u32(0x21 + x % 0x5000).unwrap_or('?');
+                    let c = Rgb::new(x as u8, (x >> 8) as u8, (x >> 16) as u8);
+                    f.put(
+                        col,
+                        y,
+                        Cell {
+                            ch,
+                            fg: c,
+                            bg: Rgb::new(round, 0, 0),
+                        },
+                    );
+                }
+            }
+            let m = enc.message(prev.as_ref(), &f);
+            apply_body(&mut grid, &inflate_message(&m).unwrap()).unwrap();
+            assert_eq!(grid.as_ref(), Some(&f));
+            prev = Some(f);
+        }
     }
 
     #[test]
