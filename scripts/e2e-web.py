@@ -160,6 +160,17 @@ shot(player, "web-game-tiles")
 key(player, "F2", "F2", None, 113)
 settle(player)
 
+# 2c. The grid follows the window's size.
+cols_before = js(player, "window.alembic.text().split('\\n')[0].length")
+cdp.call("Emulation.setDeviceMetricsOverride",
+         {"width": 800, "height": 520, "deviceScaleFactor": 1, "mobile": False}, session=player)
+wait(player, f"window.alembic.text().split('\\n')[0].length < {cols_before}", "the smaller grid")
+cdp.call("Emulation.setDeviceMetricsOverride",
+         {"width": 1000, "height": 640, "deviceScaleFactor": 1, "mobile": False}, session=player)
+wait(player, f"window.alembic.text().split('\\n')[0].length == {cols_before}", "the grid back")
+settle(player)
+ok(f"the grid follows the window ({cols_before} columns, fewer in a smaller window, back again)")
+
 # 3. A mouse click on the map (the hero's own cell) is sent as an input and answered.
 pos = js(player, """(() => { const t = window.alembic.text().split('\\n');
   for (let y = 0; y < t.length; y++) { const x = t[y].indexOf('@'); if (x >= 0) return [x, y]; } return null; })()""")

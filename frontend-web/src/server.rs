@@ -102,6 +102,8 @@ pub struct LiveState {
     pub quitting: bool,
     /// Fired to close the player's current connection when another one takes over.
     pub kick: Option<oneshot::Sender<()>>,
+    /// Which player connection is the current one (each attach counts one up).
+    pub generation: u64,
 }
 
 /// A game in progress.
@@ -396,7 +398,8 @@ impl Server {
     /// The player `owner`'s game: `id` if given (theirs, live or saved), else their game in
     /// progress, else their saved game (unless `fresh`: a new game replaces it in the
     /// lobby; its save stays on disk), else a new game of `kind` for `player`. Returns the
-    /// game and a receiver that fires when another connection takes it over.
+    /// game, a receiver that fires when another connection takes it over, and this
+    /// connection's generation (for [`Server::player_left`]).
     ///
     /// # Errors
     /// [`AttachError`].
@@ -407,7 +410,7 @@ impl Server {
         kind: &str,
         player: &str,
         fresh: bool,
-    ) -> Result<(Arc<LiveGame>, oneshot::Receiver<()>), AttachError> {
+    ) -> Result<(Arc<LiveGame>, oneshot::Receiver<()>, u64), AttachError> {
         if *self.stopping.borrow() {
             return Err(AttachError::Stopping);
         }
@@ -461,15 +464,17 @@ impl Server {
             }
         };
         let (kick_tx, kick_rx) = oneshot::channel();
-        {
+        let generation = {
             let mut st = game.state();
             if let Some(old) = st.kick.replace(kick_tx) {
                 let _ = old.send(());
             }
             st.left_at = None;
             st.last_input = Instant::now();
-        }
-        Ok((game, kick_rx))
+            st.generation += 1;
+            st.generation
+        };
+        Ok((game, kick_rx, generation))
     }
 
     fn spawn_game(
@@ -501,6 +506,7 @@ impl Server {
                 spectators: 0,
                 quitting: false,
                 kick: None,
+                generation: 0,
             }),
         });
         let (tiles, tiles_opt) = self.tiles();
@@ -625,9 +631,13 @@ impl Server {
         all
     }
 
-    /// The player's page went away.
-    pub fn player_left(&self, g: &LiveGame) {
-        g.state().left_at = Some(Instant::now());
+    /// The player's connection of `generation` went away; if no newer one took over, the
+    /// game waits [`Config::leave_grace`] for its player.
+    pub fn player_left(&self, g: &LiveGame, generation: u64) {
+        let mut st = g.state();
+        if st.generation == generation {
+            st.left_at = Some(Instant::now());
+        }
     }
 
     /// Count one input from a player (and reset its idle clock).

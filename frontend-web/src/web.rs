@@ -270,13 +270,13 @@ async fn ws_play(
         let fresh = q.new == Some(1);
         let attached =
             tokio::task::spawn_blocking(move || s.attach(&token, q.id, &kind, &name, fresh)).await;
-        let (game, kicked) = match attached {
+        let (game, kicked, generation) = match attached {
             Ok(Ok(x)) => x,
             Ok(Err(e)) => return refuse(socket, e.to_string()).await,
             Err(_) => return refuse(socket, "the game could not start".to_owned()).await,
         };
         play_loop(socket, &server, &game, kicked).await;
-        server.player_left(&game);
+        server.player_left(&game, generation);
     })
 }
 

@@ -248,6 +248,21 @@ async fn a_game_survives_a_reload_and_is_saved_when_its_player_leaves() {
     tab.ready().await;
     c.until(10, "the takeover", |c| c.ended().is_some()).await;
     assert!(c.ended().unwrap().contains("another tab"));
+    // The old tab closing does not count as the player leaving: the new tab plays on
+    // well past the grace.
+    drop(c);
+    for _ in 0..6 {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        tab.step(Input::ch('k')).await;
+    }
+    assert_eq!(
+        ts.server.live_count(),
+        1,
+        "the game was stopped under its player"
+    );
+    assert!(tab.ended().is_none());
+    tab.drain(200).await;
+    let turn = ts.server.rows()[0].turn;
     // The player leaves: after the grace the game is saved and stopped.
     drop(tab);
     let save = ts.dir.join(format!("alchemy-{id}.save"));
