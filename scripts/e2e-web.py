@@ -252,4 +252,41 @@ if "reconnecting" not in js(player, "document.getElementById('overlay-text').tex
 shot(player, "web-dropped")
 wait(player, "window.alembic.connected && !document.getElementById('overlay').classList.contains('shown')", "the reconnection")
 ok("a dropped connection shows a message and reconnects to the same game")
+# 7. The player quits: the game ends (recording, morgue); the recording replays in the page
+#    with steps back and forth.
+key(player, "Q", "KeyQ", "Q", 81)
+settle(player)
+key(player, "y", "KeyY", "y", 89)
+wait(player, "window.alembic.ended !== null", "the end of the game")
+shot(player, "web-ended")
+ok(f"the game ended: {js(player, 'window.alembic.ended')}")
+cdp.call("Page.navigate", {"url": URL + "/"}, session=player)
+link = wait(player, "(() => { const a = document.querySelector(\"#finished a[href^='/replay/']\"); return a && a.getAttribute('href'); })()",
+            "the recording in the lobby's finished games")
+if not js(player, "document.querySelector(\"#finished a[href^='/morgue/']\") !== null"):
+    fail("no morgue file listed for the finished game")
+ok(f"the lobby lists the finished game's recording and morgue ({link})")
+cdp.call("Page.navigate", {"url": URL + link}, session=player)
+wait(player, "window.alembic && window.alembic.frames > 0 && /REPLAY/.test(window.alembic.text())", "the replay")
+settle(player)
+key(player, "End", "End", None, 35)
+settle(player)
+end_text = js(player, "window.alembic.text()")
+key(player, "ArrowLeft", "ArrowLeft", None, 37)
+settle(player)
+if js(player, "window.alembic.text()") == end_text:
+    fail("stepping back in the replay changed nothing")
+key(player, "ArrowRight", "ArrowRight", None, 39)
+settle(player)
+if js(player, "window.alembic.text()") != end_text:
+    fail("stepping forth again does not come back to the end")
+ok("the recording replays in the page, stepping back and forth")
+shot(player, "web-replay")
+
+# 8. A new game, left running for the SIGTERM check.
+cdp.call("Page.navigate", {"url": URL + "/play?game=alchemy&name=Again"}, session=player)
+wait(player, "window.alembic && window.alembic.frames > 0 && window.alembic.id", "a new game")
+key(player, "l", "KeyL", "l", 76)
+settle(player)
+ok(f"a new game ({js(player, 'window.alembic.id')}) after the end of the last")
 print("E2E-WEB OK")
