@@ -1,6 +1,6 @@
 //! Where a move's server time goes (not a test): one Alchemy game driven in-process with
 //! the load bots' keys, timing the game (handle + render) apart from the web layer (diff +
-//! deflate). `cargo run --release -p alembic-web --example cost -- 2000`
+//! deflate) and the lobby's depth and turn. `cargo run --release -p alembic-web --example cost -- 2000`
 #![allow(clippy::unwrap_used)]
 
 use std::time::{Duration, Instant};
@@ -17,7 +17,7 @@ fn main() {
     let mut app = games::start(GameKind::Alchemy, &save, 42, Some(false)).unwrap();
     let mut enc = FrameEncoder::new();
     let mut prev: Option<Frame> = None;
-    let (mut game_t, mut web_t) = (Duration::ZERO, Duration::ZERO);
+    let (mut game_t, mut web_t, mut lobby_t) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
     let keys = ['h', 'j', 'k', 'l', 'y', 'u', 'b', 'n'];
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut bytes = 0;
@@ -35,11 +35,15 @@ fn main() {
         bytes += m.len();
         prev = Some(f);
         web_t += t.elapsed();
+        let t = Instant::now();
+        std::hint::black_box(app.progress());
+        lobby_t += t.elapsed();
     }
     println!(
-        "{moves} moves: game (handle + render) {:.3} ms/move, web layer (diff + deflate) {:.3} ms/move, {} bytes/move",
+        "{moves} moves: game (handle + render) {:.3} ms/move, web layer (diff + deflate) {:.3} ms/move, lobby figures {:.3} ms/move, {} bytes/move",
         game_t.as_secs_f64() * 1000.0 / moves as f64,
         web_t.as_secs_f64() * 1000.0 / moves as f64,
+        lobby_t.as_secs_f64() * 1000.0 / moves as f64,
         bytes / moves
     );
     let _ = std::fs::remove_dir_all(&dir);
