@@ -451,3 +451,52 @@ async fn sigterm_saves_every_game_and_closes_cleanly() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_server_a_foreign_origin_and_an_idle_player_are_handled() {
+    let ts = TestServer::start("limits", |c| {
+        c.max_games = 1;
+        c.idle_timeout = Duration::from_millis(1500);
+    })
+    .await;
+    let mut a = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&token(30))).await;
+    let id = a.ready().await;
+    // The server is full: a second player is told so; the first plays on.
+    let mut b = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&token(31))).await;
+    b.until(10, "the refusal", |c| c.closed).await;
+    assert!(b.errors()[0].contains("server is full"), "{:?}", b.errors());
+    a.step(Input::ch('l')).await;
+    // A websocket opened by another site's page is refused.
+    let mut req = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
+        format!("ws://{}/ws/play", ts.addr),
+    )
+    .unwrap();
+    req.headers_mut()
+        .insert("Origin", "http://evil.example".parse().unwrap());
+    req.headers_mut().insert(
+        "Cookie",
+        format!("alembic_token={}", token(30)).parse().unwrap(),
+    );
+    let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    let mut evil = Client {
+        ws,
+        grid: None,
+        frames: 0,
+        frame_bytes: 0,
+        json: Vec::new(),
+        closed: false,
+    };
+    evil.until(10, "the refusal", |c| c.closed).await;
+    assert!(
+        evil.errors()[0].contains("another site"),
+        "{:?}",
+        evil.errors()
+    );
+    assert!(a.ended().is_none(), "the foreign page took the game over");
+    // The player stops sending: after the idle timeout the game is saved and stopped.
+    a.until(10, "the idle end", |c| c.ended().is_some()).await;
+    assert!(a.ended().unwrap().contains("saved"), "{:?}", a.ended());
+    assert_eq!(ts.server.live_count(), 0);
+    assert!(ts.dir.join(format!("alchemy-{id}.save")).is_file());
+    ts.stop().await;
+}
