@@ -500,3 +500,37 @@ async fn a_full_server_a_foreign_origin_and_an_idle_player_are_handled() {
     assert!(ts.dir.join(format!("alchemy-{id}.save")).is_file());
     ts.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_caves_play_save_and_continue_in_the_browser_too() {
+    let ts = TestServer::start("caves", |c| c.leave_grace = Duration::from_millis(500)).await;
+    let me = token(40);
+    let mut c = Client::connect(ts.addr, "/ws/play?game=caves&name=Digger", Some(&me)).await;
+    let id = c.ready().await;
+    c.step(Input::key(Key::Enter)).await;
+    for k in ['h', 'j', 'k', 'l', 'l', 'j'] {
+        c.step(Input::ch(k)).await;
+    }
+    c.drain(200).await;
+    assert!(c.text().contains('@'), "{}", c.text());
+    let turn = ts.server.rows()[0].turn;
+    assert!(turn > 0, "the caves did not move");
+    assert_eq!(ts.server.rows()[0].game, "caves");
+    drop(c);
+    let t0 = std::time::Instant::now();
+    while ts.server.live_count() > 0 {
+        assert!(t0.elapsed() < Duration::from_secs(10), "not stopped");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(ts.dir.join(format!("caves-{id}.save")).is_file());
+    let mut c = Client::connect(ts.addr, "/ws/play", Some(&me)).await;
+    assert_eq!(c.ready().await, id);
+    c.drain(200).await;
+    assert_eq!(ts.server.rows()[0].turn, turn);
+    // The Caves open a loaded game at their title screen, as in the terminal; a key goes on.
+    c.step(Input::key(Key::Enter)).await;
+    c.drain(200).await;
+    assert!(c.text().contains('@'), "{}", c.text());
+    assert_eq!(ts.server.rows()[0].turn, turn);
+    ts.stop().await;
+}
