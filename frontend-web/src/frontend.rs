@@ -252,7 +252,7 @@ mod tests {
 
     #[test]
     fn a_game_runs_through_the_channel_and_publishes_each_frame() {
-        let (tx, rx) = std::sync::mpsc::channel();
+        let (tx, rx) = std::sync::mpsc::sync_channel(8);
         let hub = Arc::new(Hub::new());
         let mut sub = hub.subscribe();
         assert!(sub.current.is_none());

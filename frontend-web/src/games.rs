@@ -135,8 +135,8 @@ impl App for WebApp {
     }
 }
 
-/// The test game: echoes keys; `!` panics (to test that a panic ends only its game), `Q`
-/// quits.
+/// The test game: echoes keys; `!` panics (to test that a panic ends only its game), `~`
+/// takes 300 ms (a slow turn, to fill its input queue), `Q` quits.
 #[derive(Debug, Default)]
 pub struct CrashApp(String);
 
@@ -145,7 +145,14 @@ impl App for CrashApp {
         frame.put_str(
             0,
             0,
-            &format!("crash test: {}", self.0),
+            &format!(
+                "crash test: {}",
+                // The last 40 keys (a long run would not fit).
+                self.0
+                    .chars()
+                    .skip(self.0.chars().count().saturating_sub(40))
+                    .collect::<String>()
+            ),
             alembic::Rgb::WHITE,
             alembic::Rgb::BLACK,
         );
@@ -153,6 +160,7 @@ impl App for CrashApp {
     fn handle(&mut self, input: Input) -> Control {
         match alembic_ui::plain_char(&input) {
             Some('!') => panic!("the crash test game panics on '!', as asked"),
+            Some('~') => std::thread::sleep(std::time::Duration::from_millis(300)),
             Some('Q') => return Control::Quit,
             Some(c) => self.0.push(c),
             None => {}

@@ -12,7 +12,7 @@ use std::net::IpAddr;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::Sender;
+use std::sync::mpsc::{SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -106,6 +106,10 @@ pub struct LiveState {
     pub generation: u64,
 }
 
+/// Most commands waiting for a game's thread; a page that sends faster than its game plays
+/// is told to slow down rather than queueing without bound.
+pub const INPUT_QUEUE: usize = 128;
+
 /// A game in progress.
 #[derive(Debug)]
 pub struct LiveGame {
@@ -123,7 +127,7 @@ pub struct LiveGame {
     pub seed: u64,
     /// Its frames.
     pub hub: Arc<Hub>,
-    tx: Mutex<Sender<Command>>,
+    tx: Mutex<SyncSender<Command>>,
     state: Mutex<LiveState>,
 }
 
@@ -132,9 +136,16 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl LiveGame {
-    /// Send the game's thread a command (ignored once the game has ended).
-    pub fn send(&self, cmd: Command) {
-        let _ = lock(&self.tx).send(cmd);
+    /// Send the game's thread a command (ignored once the game has ended). `false`: its
+    /// queue is full ([`INPUT_QUEUE`]), the command was dropped.
+    pub fn send(&self, cmd: Command) -> bool {
+        !matches!(lock(&self.tx).try_send(cmd), Err(TrySendError::Full(_)))
+    }
+
+    /// Send a command, waiting for room in the queue (for [`Server::stop`]).
+    fn send_waiting(&self, cmd: Command) {
+        let tx = lock(&self.tx).clone();
+        let _ = tx.send(cmd);
     }
 
     /// The changing state.
@@ -296,14 +307,16 @@ impl App for Tracked {
 #[derive(Debug)]
 pub struct Session {
     /// Its inputs.
-    pub tx: Sender<Command>,
+    pub tx: SyncSender<Command>,
     /// Its frames.
     pub hub: Arc<Hub>,
 }
 
 impl Drop for Session {
     fn drop(&mut self) {
-        let _ = self.tx.send(Command::Quit);
+        // Full or not, the thread ends: once this, the only sender, is gone, its frontend
+        // reads a quit.
+        let _ = self.tx.try_send(Command::Quit);
     }
 }
 
@@ -488,7 +501,7 @@ impl Server {
     ) -> Result<Arc<LiveGame>, AttachError> {
         let save = games::save_path(&self.config.data_dir, kind, id);
         let seed = seed.unwrap_or_else(|| games::fresh_seed(id));
-        let (tx, rx) = std::sync::mpsc::channel();
+        let (tx, rx) = std::sync::mpsc::sync_channel(INPUT_QUEUE);
         let hub = Arc::new(Hub::new());
         let game = Arc::new(LiveGame {
             id,
@@ -640,11 +653,12 @@ impl Server {
         }
     }
 
-    /// Count one input from a player (and reset its idle clock).
-    pub fn player_input(&self, g: &LiveGame, cmd: Command) {
+    /// Pass one input from a player to its game (and reset its idle clock). `false`: the
+    /// game's queue is full and the input was dropped.
+    pub fn player_input(&self, g: &LiveGame, cmd: Command) -> bool {
         self.inputs.fetch_add(1, Ordering::Relaxed);
         g.state().last_input = Instant::now();
-        g.send(cmd);
+        g.send(cmd)
     }
 
     /// Start a private session of `make` (a replay viewer) on its own thread.
@@ -656,7 +670,7 @@ impl Server {
         size: (u16, u16),
         make: impl FnOnce(Option<bool>) -> Result<WebApp, String> + Send + 'static,
     ) -> Result<Session, String> {
-        let (tx, rx) = std::sync::mpsc::channel();
+        let (tx, rx) = std::sync::mpsc::sync_channel(INPUT_QUEUE);
         let hub = Arc::new(Hub::new());
         let (tiles, tiles_opt) = self.tiles();
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
@@ -733,16 +747,18 @@ impl Server {
         let games: Vec<Arc<LiveGame>> = self.reg().live.values().cloned().collect();
         let mut n = 0;
         for g in games {
-            let mut st = g.state();
+            let st = g.state();
             let idle = st.last_input.elapsed() >= self.config.idle_timeout;
             let gone = st
                 .left_at
                 .is_some_and(|t| t.elapsed() >= self.config.leave_grace);
             if (idle || gone) && !st.quitting {
-                st.quitting = true;
                 drop(st);
-                g.send(Command::Quit);
-                n += 1;
+                // A full queue: try again on the next round.
+                if g.send(Command::Quit) {
+                    g.state().quitting = true;
+                    n += 1;
+                }
             }
         }
         n
@@ -755,7 +771,7 @@ impl Server {
         let games: Vec<Arc<LiveGame>> = self.reg().live.values().cloned().collect();
         for g in &games {
             g.state().quitting = true;
-            g.send(Command::Quit);
+            g.send_waiting(Command::Quit);
         }
         let threads = std::mem::take(&mut self.reg().threads);
         for t in threads {

@@ -22,6 +22,8 @@ use crate::server::{DEFAULT_SIZE, LiveGame, Server, Session, Token};
 const GAME_HTML: &str = include_str!("../static/game.html");
 /// The page's script.
 const GAME_JS: &str = include_str!("../static/game.js");
+/// What a page that sends faster than its game plays is told.
+const SLOW_DOWN: &str = "too many inputs waiting for the game; that one was dropped (slow down)";
 /// The cookie holding a browser's [`Token`].
 pub const COOKIE: &str = "alembic_token";
 
@@ -310,12 +312,16 @@ async fn play_loop(
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Close(_)) | Err(_)) | None => return,
                 };
-                match parse_client(&text) {
+                let queued = match parse_client(&text) {
                     Ok(ClientMsg::Input { input }) => server.player_input(game, Command::Input(input)),
                     Ok(ClientMsg::Resize { w, h }) => server.player_input(game, Command::Resize(w, h)),
                     Err(e) => {
                         if !send_json(&mut socket, &ServerMsg::error(e.to_string())).await { return; }
+                        true
                     }
+                };
+                if !queued && !send_json(&mut socket, &ServerMsg::error(SLOW_DOWN)).await {
+                    return;
                 }
             }
             p = sub.rx.recv() => {
@@ -456,7 +462,7 @@ async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<Live
                     Err(e) => Some(ServerMsg::error(e.to_string())),
                     Ok(ClientMsg::Resize { w, h }) => {
                         size = (w, h);
-                        if let Some((s, _)) = &past { let _ = s.tx.send(Command::Resize(w, h)); }
+                        if let Some((s, _)) = &past { let _ = s.tx.try_send(Command::Resize(w, h)); }
                         None
                     }
                     Ok(ClientMsg::Input { input }) => match &past {
@@ -466,12 +472,12 @@ async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<Live
                             if !send_current(&mut socket, &mut sub).await { return; }
                             Some(ServerMsg::Notice { msg: "Live.".to_owned() })
                         }
-                        Some((s, _)) => { let _ = s.tx.send(Command::Input(input)); None }
+                        Some((s, _)) => s.tx.try_send(Command::Input(input)).err().map(|_| ServerMsg::error(SLOW_DOWN)),
                         None if past_key(&input) => {
                             match open_past(server, game, size).await {
                                 Ok(mut p) => {
-                                    let _ = p.0.tx.send(Command::Input(alembic_ui::Input::key(alembic_ui::Key::End)));
-                                    let _ = p.0.tx.send(Command::Input(input));
+                                    let _ = p.0.tx.try_send(Command::Input(alembic_ui::Input::key(alembic_ui::Key::End)));
+                                    let _ = p.0.tx.try_send(Command::Input(input));
                                     if !send_current(&mut socket, &mut p.1).await { return; }
                                     past = Some(p);
                                     Some(ServerMsg::Notice { msg: "The past: ← → step, Home End jump, space plays; Esc or L: back to live.".to_owned() })
@@ -590,8 +596,10 @@ async fn replay_loop(mut socket: WebSocket, session: &Session, kind: GameKind, s
                     Some(Ok(Message::Close(_)) | Err(_)) | None => return,
                 };
                 match parse_client(&text) {
-                    Ok(ClientMsg::Input { input }) => { let _ = session.tx.send(Command::Input(input)); }
-                    Ok(ClientMsg::Resize { w, h }) => { let _ = session.tx.send(Command::Resize(w, h)); }
+                    Ok(ClientMsg::Input { input }) => {
+                        if session.tx.try_send(Command::Input(input)).is_err() && !send_json(&mut socket, &ServerMsg::error(SLOW_DOWN)).await { return; }
+                    }
+                    Ok(ClientMsg::Resize { w, h }) => { let _ = session.tx.try_send(Command::Resize(w, h)); }
                     Err(e) => if !send_json(&mut socket, &ServerMsg::error(e.to_string())).await { return; },
                 }
             }

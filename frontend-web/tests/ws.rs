@@ -230,12 +230,8 @@ async fn a_game_survives_a_reload_and_is_saved_when_its_player_leaves() {
     let me = token(8);
     let mut c = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&me)).await;
     let id = c.ready().await;
-    for k in ['l', 'l', 'j', 's'] {
-        c.step(Input::ch(k)).await;
-    }
+    common::walk(&mut c, &ts.server, id, 3).await;
     c.drain(200).await;
-    let turn = ts.server.rows()[0].turn;
-    assert!(turn > 0);
     // A reload: the same game, the same screen.
     let screen = c.text();
     drop(c);
@@ -508,13 +504,10 @@ async fn the_caves_play_save_and_continue_in_the_browser_too() {
     let mut c = Client::connect(ts.addr, "/ws/play?game=caves&name=Digger", Some(&me)).await;
     let id = c.ready().await;
     c.step(Input::key(Key::Enter)).await;
-    for k in ['h', 'j', 'k', 'l', 'l', 'j'] {
-        c.step(Input::ch(k)).await;
-    }
+    common::walk(&mut c, &ts.server, id, 3).await;
     c.drain(200).await;
     assert!(c.text().contains('@'), "{}", c.text());
     let turn = ts.server.rows()[0].turn;
-    assert!(turn > 0, "the caves did not move");
     assert_eq!(ts.server.rows()[0].game, "caves");
     drop(c);
     let t0 = std::time::Instant::now();
@@ -532,5 +525,27 @@ async fn the_caves_play_save_and_continue_in_the_browser_too() {
     c.drain(200).await;
     assert!(c.text().contains('@'), "{}", c.text());
     assert_eq!(ts.server.rows()[0].turn, turn);
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_that_floods_its_game_is_told_to_slow_down() {
+    let ts = TestServer::start("flood", |_| {}).await;
+    let mut c = Client::connect(ts.addr, "/ws/play?game=crash", Some(&token(50))).await;
+    c.ready().await;
+    // A slow turn, then far more keys than the queue holds.
+    c.key('~').await;
+    for _ in 0..(alembic_web::server::INPUT_QUEUE * 3) {
+        c.key('x').await;
+    }
+    c.until(10, "a slow-down error", |c| {
+        c.errors().iter().any(|e| e.contains("slow down"))
+    })
+    .await;
+    c.drain(500).await;
+    // The game caught up and plays on; the server is fine.
+    c.step(Input::ch('z')).await;
+    assert!(c.text().contains('z'));
+    assert_eq!(ts.server.live_count(), 1);
     ts.stop().await;
 }

@@ -241,3 +241,23 @@ impl Client {
         .await;
     }
 }
+
+/// Walk with vi keys until game `id`'s turn reaches `min` (the hero may face walls, so
+/// any one key may take no turn); panics after 200 keys.
+pub async fn walk(c: &mut Client, server: &Server, id: u64, min: u64) {
+    let turn = |server: &Server| {
+        server
+            .rows()
+            .iter()
+            .find(|r| r.id == id)
+            .map_or(0, |r| r.turn)
+    };
+    let keys = ['h', 'j', 'k', 'l', 'y', 'u', 'b', 'n'];
+    for i in 0..200 {
+        if turn(server) >= min {
+            return;
+        }
+        c.step(Input::ch(keys[(i * 5 + i / 8) % keys.len()])).await;
+    }
+    panic!("turn {} after 200 keys, wanted {min}", turn(server));
+}
