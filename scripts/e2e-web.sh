@@ -79,7 +79,8 @@ chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-extensio
     --user-data-dir="$work/chrome" about:blank >"$OUT/chromium.log" 2>&1 &
 chrome_pid=$!
 for _ in $(seq 100); do
-    curl -fs "http://127.0.0.1:$port/json/version" >/dev/null 2>&1 && break
+    "$PY" -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/json/version', timeout=1)" \
+        >/dev/null 2>&1 && break
     sleep 0.1
 done
 
