@@ -57,7 +57,6 @@ async fn bot(
     n: usize,
     a: Arc<Args>,
     totals: Arc<Totals>,
-    start: Instant,
     warm: Arc<tokio::sync::Barrier>,
 ) -> Vec<u32> {
     let mut lat = Vec::new();
@@ -137,7 +136,6 @@ async fn bot(
             }
         }
     }
-    let _ = start;
     let _ = ws.close(None).await;
     lat
 }
@@ -150,7 +148,6 @@ fn main() {
         .unwrap();
     rt.block_on(async move {
         let totals = Arc::new(Totals::default());
-        let start = Instant::now();
         let warm = Arc::new(tokio::sync::Barrier::new(a.clients));
         let mut tasks = Vec::new();
         for n in 0..a.clients {
@@ -158,7 +155,6 @@ fn main() {
                 n,
                 Arc::clone(&a),
                 Arc::clone(&totals),
-                start,
                 Arc::clone(&warm),
             )));
             // Connect at a steady pace rather than all at once.
