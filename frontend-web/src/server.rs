@@ -195,6 +195,8 @@ pub struct Finished {
 #[derive(Debug, Default)]
 struct Registry {
     live: HashMap<u64, Arc<LiveGame>>,
+    /// Owners whose game is being made (outside the lock: making a game takes a while).
+    starting: std::collections::HashSet<Token>,
     by_owner: HashMap<Token, u64>,
     saved: HashMap<Token, SavedGame>,
     conns: HashMap<IpAddr, usize>,
@@ -252,6 +254,9 @@ pub enum AttachError {
     /// The server is stopping.
     #[error("the server is stopping")]
     Stopping,
+    /// This browser's game is being made by another connection.
+    #[error("your game is starting in another tab; try again in a moment")]
+    Starting,
     /// The game could not start.
     #[error("the game could not start: {0}")]
     Start(String),
@@ -466,12 +471,32 @@ impl Server {
                         (id, k, player.to_owned(), None)
                     }
                 };
-                if reg.live.len() >= self.config.max_games {
-                    return Err(AttachError::Full(reg.live.len()));
+                if reg.starting.contains(owner) {
+                    return Err(AttachError::Starting);
                 }
-                let g = self.spawn_game(&mut reg, gid, kind, owner.clone(), player, seed)?;
+                let busy = reg.live.len() + reg.starting.len();
+                if busy >= self.config.max_games {
+                    return Err(AttachError::Full(busy));
+                }
+                reg.starting.insert(owner.clone());
+                // Making the game (a new level, or loading a save) happens with the
+                // registry unlocked, so the lobby and the other players never wait for it.
+                drop(reg);
+                let made = self.spawn_game(gid, kind, owner.clone(), player, seed);
+                let mut reg = self.reg();
+                reg.starting.remove(owner);
+                let (g, thread) = made?;
+                reg.threads.retain(|t| !t.is_finished());
+                reg.threads.push(thread);
+                reg.live.insert(gid, Arc::clone(&g));
+                reg.by_owner.insert(owner.clone(), gid);
                 if reg.saved.remove(owner).is_some() {
                     self.write_saved(&reg);
+                }
+                if *self.stopping.borrow() {
+                    // Stopping began while it was made: it saves and ends with the others.
+                    g.state().quitting = true;
+                    g.send(Command::Quit);
                 }
                 g
             }
@@ -490,15 +515,15 @@ impl Server {
         Ok((game, kick_rx, generation))
     }
 
+    /// Make game `id` on its own thread; returns once it has started (or failed to).
     fn spawn_game(
         self: &Arc<Self>,
-        reg: &mut Registry,
         id: u64,
         kind: GameKind,
         owner: Token,
         player: String,
         seed: Option<u64>,
-    ) -> Result<Arc<LiveGame>, AttachError> {
+    ) -> Result<(Arc<LiveGame>, std::thread::JoinHandle<()>), AttachError> {
         let save = games::save_path(&self.config.data_dir, kind, id);
         let seed = seed.unwrap_or_else(|| games::fresh_seed(id));
         let (tx, rx) = std::sync::mpsc::sync_channel(INPUT_QUEUE);
@@ -565,15 +590,10 @@ impl Server {
             })
             .map_err(|e| AttachError::Start(e.to_string()))?;
         match ready_rx.recv() {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => return Err(AttachError::Start(e)),
-            Err(_) => return Err(AttachError::Start("the game's thread died".to_owned())),
+            Ok(Ok(())) => Ok((game, thread)),
+            Ok(Err(e)) => Err(AttachError::Start(e)),
+            Err(_) => Err(AttachError::Start("the game's thread died".to_owned())),
         }
-        reg.threads.retain(|t| !t.is_finished());
-        reg.threads.push(thread);
-        reg.live.insert(id, Arc::clone(&game));
-        reg.by_owner.insert(owner, id);
-        Ok(game)
     }
 
     fn game_ended(&self, g: &LiveGame) {

@@ -549,3 +549,32 @@ async fn a_page_that_floods_its_game_is_told_to_slow_down() {
     assert_eq!(ts.server.live_count(), 1);
     ts.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_tabs_opening_at_once_make_one_game() {
+    let ts = TestServer::start("twotabs", |_| {}).await;
+    let me = token(60);
+    let addr = ts.addr;
+    let open = |me: String| async move {
+        let mut c = Client::connect(addr, "/ws/play?game=alchemy", Some(&me)).await;
+        c.until(20, "a game or a refusal", |c| {
+            c.hello_id().is_some() || c.closed
+        })
+        .await;
+        c
+    };
+    let (a, b) = tokio::join!(open(me.clone()), open(me.clone()));
+    let ids: Vec<u64> = [&a, &b].iter().filter_map(|c| c.hello_id()).collect();
+    assert!(!ids.is_empty());
+    assert!(
+        ids.iter().all(|i| *i == ids[0]),
+        "two games for one browser: {ids:?}"
+    );
+    for c in [&a, &b] {
+        if c.hello_id().is_none() {
+            assert!(c.errors()[0].contains("starting"), "{:?}", c.errors());
+        }
+    }
+    assert_eq!(ts.server.live_count(), 1);
+    ts.stop().await;
+}
