@@ -183,6 +183,13 @@ settle(player)
 if js(player, "window.alembic.frames") <= f0:
     fail("the mouse click drew no frame")
 ok("mouse hover and click answered with frames")
+f0 = js(player, "window.alembic.frames")
+cdp.call("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": 200, "y": 200, "deltaX": 0, "deltaY": 120},
+         session=player)
+settle(player)
+if js(player, "window.alembic.frames") <= f0:
+    fail("the mouse wheel drew no frame")
+ok("the mouse wheel is sent and answered")
 
 # 4. Reload: the same game continues (same id, same screen).
 text_before = settle(player) and js(player, "window.alembic.text()")
