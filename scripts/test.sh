@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every test Alembic has: unit, property, behaviour and doc tests (`cargo test --workspace`),
-# then the end-to-end scripts that play the release binaries in tmux and under Xvfb.
+# then the end-to-end scripts that play the release binaries in tmux, under Xvfb and in
+# headless Chromium (e2e-web.sh installs chromium and python3-websocket itself).
 # Installs what a fresh Debian machine lacks (tmux, Xvfb, xdotool, ImageMagick) when run as root.
 # Ends with one line "N passed, M failed" and exits non-zero if anything failed.
 set -uo pipefail
@@ -34,7 +35,7 @@ if [ "$cargo_rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
 fi
 
 skipped=0
-for e2e in scripts/e2e-tui.sh scripts/e2e-pixels.sh scripts/reliability.sh scripts/replays.sh; do
+for e2e in scripts/e2e-tui.sh scripts/e2e-pixels.sh scripts/e2e-web.sh scripts/reliability.sh scripts/replays.sh; do
   echo "== $e2e"
   out=$(mktemp)
   if bash "$e2e" 2>&1 | tee "$out"; [ "${PIPESTATUS[0]}" -eq 0 ]; then

@@ -1,0 +1,188 @@
+//! Load client for `alembic-web` (not a test): N bots on loopback, each playing its own
+//! Alchemy game, each sending a move key every `--interval-ms` (200 by default, at a random
+//! phase), measuring the time from each key to the first frame after it and the bytes of
+//! frames per key. Prints one line of figures; `scripts/load-web.sh` runs it against a fresh
+//! release server for several N and adds the server's memory.
+//!
+//! ```text
+//! cargo run --release -p alembic-web --example load -- --url 127.0.0.1:8080 --clients 100 --seconds 20
+//! ```
+#![allow(clippy::unwrap_used)]
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+struct Args {
+    addr: SocketAddr,
+    clients: usize,
+    seconds: u64,
+    interval_ms: u64,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        addr: "127.0.0.1:8080".parse().unwrap(),
+        clients: 10,
+        seconds: 20,
+        interval_ms: 200,
+    };
+    let v: Vec<String> = std::env::args().skip(1).collect();
+    for pair in v.chunks(2) {
+        let val = pair.get(1).map(String::as_str).unwrap_or("");
+        match pair[0].as_str() {
+            "--url" => a.addr = val.parse().expect("--url HOST:PORT"),
+            "--clients" => a.clients = val.parse().expect("--clients N"),
+            "--seconds" => a.seconds = val.parse().expect("--seconds S"),
+            "--interval-ms" => a.interval_ms = val.parse().expect("--interval-ms MS"),
+            other => panic!("unknown flag {other}"),
+        }
+    }
+    a
+}
+
+#[derive(Default)]
+struct Totals {
+    keys: AtomicU64,
+    frame_bytes: AtomicU64,
+    failures: AtomicU64,
+}
+
+async fn bot(
+    n: usize,
+    a: Arc<Args>,
+    totals: Arc<Totals>,
+    warm: Arc<tokio::sync::Barrier>,
+) -> Vec<u32> {
+    let mut lat = Vec::new();
+    let mut req = format!("ws://{}/ws/play?game=alchemy&name=bot{n}", a.addr)
+        .into_client_request()
+        .unwrap();
+    let token = format!("{:032x}", 0x10ad_0000_0000_u128 + n as u128);
+    req.headers_mut()
+        .insert("Cookie", format!("alembic_token={token}").parse().unwrap());
+    let ws = tokio::time::timeout(
+        Duration::from_secs(60),
+        tokio_tungstenite::connect_async(req),
+    )
+    .await;
+    let Ok(Ok((mut ws, _))) = ws else {
+        totals.failures.fetch_add(1, Ordering::Relaxed);
+        warm.wait().await;
+        return lat;
+    };
+    let _ = ws
+        .send(Message::text(r#"{"t":"resize","w":80,"h":24}"#))
+        .await;
+    // Wait for the first frames, then for every bot to be in its game.
+    let _ = tokio::time::timeout(Duration::from_secs(30), async {
+        let mut frames = 0;
+        while let Some(Ok(m)) = ws.next().await {
+            if m.is_binary() {
+                frames += 1;
+                if frames >= 2 {
+                    break;
+                }
+            }
+        }
+    })
+    .await;
+    warm.wait().await;
+    let keys = ['h', 'j', 'k', 'l', 'y', 'u', 'b', 'n'];
+    let mut x = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let end = Instant::now() + Duration::from_secs(a.seconds);
+    // A random phase, so the keys do not all arrive at once.
+    tokio::time::sleep(Duration::from_millis(x % a.interval_ms)).await;
+    let mut tick = tokio::time::interval(Duration::from_millis(a.interval_ms));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    while Instant::now() < end {
+        tick.tick().await;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let k = keys[(x % keys.len() as u64) as usize];
+        let input = format!(
+            r#"{{"t":"input","input":{{"Key":{{"key":{{"Char":"{k}"}},"mods":{{"shift":false,"ctrl":false,"alt":false}}}}}}}}"#
+        );
+        let sent = Instant::now();
+        if ws.send(Message::text(input)).await.is_err() {
+            totals.failures.fetch_add(1, Ordering::Relaxed);
+            break;
+        }
+        totals.keys.fetch_add(1, Ordering::Relaxed);
+        // The frame this key caused (frames come in order; any text is a notice).
+        let got = tokio::time::timeout(Duration::from_secs(5), async {
+            while let Some(Ok(m)) = ws.next().await {
+                if let Message::Binary(b) = m {
+                    return Some(b.len());
+                }
+            }
+            None
+        })
+        .await;
+        match got {
+            Ok(Some(len)) => {
+                lat.push(sent.elapsed().as_micros() as u32);
+                totals.frame_bytes.fetch_add(len as u64, Ordering::Relaxed);
+            }
+            _ => {
+                totals.failures.fetch_add(1, Ordering::Relaxed);
+                break;
+            }
+        }
+    }
+    let _ = ws.close(None).await;
+    lat
+}
+
+fn main() {
+    let a = Arc::new(args());
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async move {
+        let totals = Arc::new(Totals::default());
+        let warm = Arc::new(tokio::sync::Barrier::new(a.clients));
+        let mut tasks = Vec::new();
+        for n in 0..a.clients {
+            tasks.push(tokio::spawn(bot(
+                n,
+                Arc::clone(&a),
+                Arc::clone(&totals),
+                Arc::clone(&warm),
+            )));
+            // Connect at a steady pace rather than all at once.
+            if n % 25 == 24 {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+        let mut all: Vec<u32> = Vec::new();
+        for t in tasks {
+            all.extend(t.await.unwrap_or_default());
+        }
+        all.sort_unstable();
+        let pct = |p: f64| {
+            all.get(((all.len() as f64 * p).ceil() as usize).saturating_sub(1))
+                .map_or(f64::NAN, |&us| f64::from(us) / 1000.0)
+        };
+        let keys = totals.keys.load(Ordering::Relaxed);
+        let bytes = totals.frame_bytes.load(Ordering::Relaxed);
+        println!(
+            "clients={} keys={} answered={} failures={} p50_ms={:.1} p99_ms={:.1} max_ms={:.1} bytes_per_move={:.0}",
+            a.clients,
+            keys,
+            all.len(),
+            totals.failures.load(Ordering::Relaxed),
+            pct(0.50),
+            pct(0.99),
+            pct(1.0),
+            if all.is_empty() { f64::NAN } else { bytes as f64 / all.len() as f64 },
+        );
+    });
+}

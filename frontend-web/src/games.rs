@@ -1,0 +1,257 @@
+//! Which games the server runs and how it starts them: the games of `alembic-content` that
+//! keep a save and a recording (Alchemy, Caves), each started new, from its save, or as the
+//! replay viewer of a recording — with every save, recording, morgue and score of the server
+//! in one directory, so the lobby finds them all.
+
+use std::path::{Path, PathBuf};
+
+use alembic_content::alchemy::ui::{AlchemyCtx, Start, UiOptions};
+use alembic_content::caves::CavesUi;
+use alembic_ui::{App, Control, Frame, Input, ScreenStack};
+
+/// A game the server offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Alchemy (`alembic_content::alchemy`).
+    Alchemy,
+    /// The Caves (`alembic_content::caves`).
+    Caves,
+    /// A test game that panics on `!` (only with `--test-games`).
+    Crash,
+}
+
+impl GameKind {
+    /// The games a player can start (the test game aside).
+    pub const PLAYABLE: [GameKind; 2] = [GameKind::Alchemy, GameKind::Caves];
+
+    /// Its name, as `alembic-content` spells it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Alchemy => "alchemy",
+            GameKind::Caves => "caves",
+            GameKind::Crash => "crash",
+        }
+    }
+
+    /// The game called `name`; the test game only when `test_games`.
+    #[must_use]
+    pub fn from_name(name: &str, test_games: bool) -> Option<GameKind> {
+        match name {
+            "alchemy" => Some(GameKind::Alchemy),
+            "caves" => Some(GameKind::Caves),
+            "crash" if test_games => Some(GameKind::Crash),
+            _ => None,
+        }
+    }
+
+    /// The game whose recording is in the file called `name` (recordings are named
+    /// `GAME-seed…`).
+    #[must_use]
+    pub fn of_recording(name: &str) -> Option<GameKind> {
+        Self::PLAYABLE
+            .into_iter()
+            .find(|k| name.starts_with(&format!("{}-", k.name())))
+    }
+}
+
+/// A running game, with what the lobby shows of it.
+pub enum WebApp {
+    /// Alchemy's screens.
+    Alchemy(Box<ScreenStack<AlchemyCtx>>),
+    /// The Caves' screens.
+    Caves(Box<ScreenStack<CavesUi>>),
+    /// The test game.
+    Crash(CrashApp),
+}
+
+/// Where the lobby says a game is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// The hero's depth, if in a game.
+    pub depth: Option<i32>,
+    /// The game's turn.
+    pub turn: u64,
+}
+
+impl WebApp {
+    /// Where the game is now.
+    #[must_use]
+    pub fn progress(&self) -> Progress {
+        match self {
+            WebApp::Alchemy(s) => s.ctx().game().map_or_else(Progress::default, |g| Progress {
+                depth: alembic_content::alchemy::status(g).ok().map(|s| s.depth),
+                turn: g.turn(),
+            }),
+            WebApp::Caves(s) => {
+                let g = s.ctx().game();
+                Progress {
+                    depth: alembic_content::caves::status(g).ok().map(|s| s.depth + 1),
+                    turn: g.turn(),
+                }
+            }
+            WebApp::Crash(c) => Progress {
+                depth: None,
+                turn: c.0.len() as u64,
+            },
+        }
+    }
+
+    fn inner(&mut self) -> &mut dyn App {
+        match self {
+            WebApp::Alchemy(s) => s.as_mut(),
+            WebApp::Caves(s) => s.as_mut(),
+            WebApp::Crash(c) => c,
+        }
+    }
+
+    fn inner_ref(&self) -> &dyn App {
+        match self {
+            WebApp::Alchemy(s) => s.as_ref(),
+            WebApp::Caves(s) => s.as_ref(),
+            WebApp::Crash(c) => c,
+        }
+    }
+}
+
+impl App for WebApp {
+    fn render(&mut self, frame: &mut Frame) {
+        self.inner().render(frame);
+    }
+    fn handle(&mut self, input: Input) -> Control {
+        self.inner().handle(input)
+    }
+    fn tick_interval(&self) -> Option<std::time::Duration> {
+        self.inner_ref().tick_interval()
+    }
+    fn tick(&mut self) -> Control {
+        self.inner().tick()
+    }
+    fn farewell(&self) -> Result<Option<String>, String> {
+        self.inner_ref().farewell()
+    }
+    fn title(&self) -> Option<String> {
+        self.inner_ref().title()
+    }
+}
+
+/// The test game: echoes keys; `!` panics (to test that a panic ends only its game), `~`
+/// takes 300 ms (a slow turn, to fill its input queue), `Q` quits.
+#[derive(Debug, Default)]
+pub struct CrashApp(String);
+
+impl App for CrashApp {
+    fn render(&mut self, frame: &mut Frame) {
+        frame.put_str(
+            0,
+            0,
+            &format!(
+                "crash test: {}",
+                // The last 40 keys (a long run would not fit).
+                self.0
+                    .chars()
+                    .skip(self.0.chars().count().saturating_sub(40))
+                    .collect::<String>()
+            ),
+            alembic::Rgb::WHITE,
+            alembic::Rgb::BLACK,
+        );
+    }
+    fn handle(&mut self, input: Input) -> Control {
+        match alembic_ui::plain_char(&input) {
+            Some('!') => panic!("the crash test game panics on '!', as asked"),
+            Some('~') => std::thread::sleep(std::time::Duration::from_millis(300)),
+            Some('Q') => return Control::Quit,
+            Some(c) => self.0.push(c),
+            None => {}
+        }
+        if input == Input::Quit {
+            Control::Quit
+        } else {
+            Control::Continue
+        }
+    }
+}
+
+/// Why a game could not start.
+pub type StartError = String;
+
+/// The save file of game `id` of `kind` in `dir` (its recording sits beside it).
+#[must_use]
+pub fn save_path(dir: &Path, kind: GameKind, id: u64) -> PathBuf {
+    dir.join(format!("{}-{id}.save", kind.name()))
+}
+
+/// Start `kind` in `dir`: from its save at `save` when that exists, else new from `seed`
+/// (saving to `save`). `tiles` as in [`alembic_content::LaunchOptions::tiles`].
+///
+/// # Errors
+/// The save is unreadable or the game could not be set up (the game's own message).
+pub fn start(
+    kind: GameKind,
+    save: &Path,
+    seed: u64,
+    tiles: Option<bool>,
+) -> Result<WebApp, StartError> {
+    let exists = save.is_file();
+    match kind {
+        GameKind::Alchemy => {
+            let start = if exists {
+                Start::Load(save.to_path_buf())
+            } else {
+                Start::New(seed)
+            };
+            alembic_content::alchemy::ui::app(UiOptions {
+                start,
+                save_path: Some(save.to_path_buf()),
+                tiles,
+                practice: false,
+                wizard: false,
+            })
+            .map(|s| WebApp::Alchemy(Box::new(s)))
+            .map_err(|e| e.to_string())
+        }
+        GameKind::Caves => {
+            let ui = if exists {
+                CavesUi::load(save).map_err(|e| e.to_string())?
+            } else {
+                CavesUi::new(seed).with_save(save.to_path_buf())
+            };
+            Ok(WebApp::Caves(Box::new(alembic_content::caves::app_with(
+                ui,
+            ))))
+        }
+        GameKind::Crash => Ok(WebApp::Crash(CrashApp::default())),
+    }
+}
+
+/// The replay viewer of the recording at `path`, of `kind`: it saves nothing.
+///
+/// # Errors
+/// The recording cannot be read or does not replay (the game's own message).
+pub fn replay(kind: GameKind, path: &Path, tiles: Option<bool>) -> Result<WebApp, StartError> {
+    match kind {
+        GameKind::Alchemy => alembic_content::alchemy::ui::app(UiOptions {
+            start: Start::Replay(path.to_path_buf()),
+            save_path: None,
+            tiles,
+            practice: false,
+            wizard: false,
+        })
+        .map(|s| WebApp::Alchemy(Box::new(s)))
+        .map_err(|e| e.to_string()),
+        GameKind::Caves => alembic_content::caves::replay_app(path)
+            .map(|s| WebApp::Caves(Box::new(s)))
+            .map_err(|e| e.to_string()),
+        GameKind::Crash => Err("the crash test game has no recordings".to_owned()),
+    }
+}
+
+/// A seed from the clock and a counter.
+#[must_use]
+pub fn fresh_seed(salt: u64) -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    (nanos ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15)).rotate_left(17)
+}

@@ -1,0 +1,80 @@
+//! `alembic-web`: play Alembic in the browser. A server runs the games and serves the page;
+//! the page draws each game's cells on a canvas and sends keys and the mouse back over a
+//! websocket. Anyone can watch any game live, step back through its past and return to
+//! live; any recording plays back in the browser.
+//!
+//! Each game runs through the same [`alembic_ui::Frontend`] / [`alembic_ui::App`] contract
+//! as the terminal and the window: [`frontend::WebFrontend`] is its frontend, on one
+//! blocking thread per game, so the game code does not know it is on the web.
+//!
+//! Built on [axum](https://docs.rs/axum) and tokio: axum is the tokio project's own web
+//! framework, well kept and widely used, built on hyper and the tower middleware ecosystem,
+//! with websockets (tungstenite) behind its `ws` feature — one dependency tree for the pages,
+//! the JSON lobby and the sockets.
+//!
+//! - [`protocol`]: the wire format (deflated diffs of cells; JSON inputs).
+//! - [`frontend`]: [`frontend::WebFrontend`] and the [`frontend::Hub`] that fans frames out.
+//! - [`games`]: which games and how they start (new, saved, replay).
+//! - [`server`]: games in progress, owners, idling out, stopping.
+//! - [`web`]: the routes and the websockets.
+//! - [`lobby`]: the lobby page and safe file serving.
+//! - [`atlas`]: the tile pictures as a PNG.
+
+pub mod atlas;
+pub mod frontend;
+pub mod games;
+pub mod lobby;
+pub mod protocol;
+pub mod server;
+pub mod web;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+pub use server::{Config, Server};
+
+/// Serve `server` on `listener` until `shutdown` completes; then every game saves and its
+/// thread ends, every connection is told and closed, and this returns.
+///
+/// # Errors
+/// The listener failed, or the tile atlas could not be made.
+pub async fn serve(
+    server: Arc<Server>,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let (png, _) = atlas::atlas_png().map_err(std::io::Error::other)?;
+    let state = web::AppState {
+        server: Arc::clone(&server),
+        atlas: Arc::new(png),
+    };
+    let app = web::router(state).into_make_service_with_connect_info::<SocketAddr>();
+    // Idle games and games whose player left are saved and stopped.
+    let reaper = {
+        let server = Arc::clone(&server);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_millis(500));
+            loop {
+                tick.tick().await;
+                let s = Arc::clone(&server);
+                let _ = tokio::task::spawn_blocking(move || s.reap()).await;
+            }
+        })
+    };
+    let stopped = {
+        let server = Arc::clone(&server);
+        async move {
+            shutdown.await;
+            let s = Arc::clone(&server);
+            let _ = tokio::task::spawn_blocking(move || s.stop()).await;
+            // Let the connections send their last message and close.
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        }
+    };
+    let served = axum::serve(listener, app).with_graceful_shutdown(stopped);
+    // Upgraded websockets are not waited for by the graceful shutdown; they were told.
+    let result = served.await;
+    reaper.abort();
+    result
+}

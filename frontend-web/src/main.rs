@@ -1,0 +1,114 @@
+//! `alembic-web`: the server. Prints its address, serves until SIGTERM or Ctrl-C, then saves
+//! every game and exits.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use alembic_web::{Config, Server};
+use clap::Parser;
+
+/// Play Alembic in the browser: a server that runs the games and serves the page.
+#[derive(Parser, Debug)]
+#[command(name = "alembic-web", version, about)]
+struct Args {
+    /// Address to listen on. The default serves this machine only; use 0.0.0.0:8080 to
+    /// serve others.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    bind: SocketAddr,
+    /// Where saves, recordings, morgue files and scores go (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "alembic-web-data")]
+    data_dir: PathBuf,
+    /// Most games in progress at once.
+    #[arg(long, default_value_t = 1000)]
+    max_games: usize,
+    /// Seconds without input after which a game is saved and stopped.
+    #[arg(long, value_name = "SECS", default_value_t = 1800)]
+    idle_timeout: u64,
+    /// Seconds a game waits for its player's page to come back before it is saved and
+    /// stopped.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    leave_grace: u64,
+    /// Most websocket connections from one address at once.
+    #[arg(long, default_value_t = 32)]
+    max_conns_per_ip: usize,
+    /// Letters only: do not offer the tile pictures.
+    #[arg(long)]
+    no_tiles: bool,
+    /// Offer the `crash` test game (panics on `!`), for the tests.
+    #[arg(long, hide = true)]
+    test_games: bool,
+}
+
+async fn stop_signal() {
+    let term = async {
+        #[cfg(unix)]
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+            return;
+        }
+        std::future::pending::<()>().await;
+    };
+    tokio::select! {
+        _ = term => eprintln!("alembic-web: SIGTERM: saving every game"),
+        _ = tokio::signal::ctrl_c() => eprintln!("alembic-web: interrupted: saving every game"),
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    if let Err(e) = std::fs::create_dir_all(&args.data_dir) {
+        eprintln!(
+            "alembic-web: error: cannot create {}: {e}",
+            args.data_dir.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let data_dir = std::fs::canonicalize(&args.data_dir).unwrap_or(args.data_dir);
+    let config = Config {
+        data_dir,
+        max_games: args.max_games,
+        idle_timeout: Duration::from_secs(args.idle_timeout),
+        leave_grace: Duration::from_secs(args.leave_grace),
+        max_conns_per_ip: args.max_conns_per_ip,
+        test_games: args.test_games,
+        tiles: !args.no_tiles,
+    };
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("alembic-web: error: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    rt.block_on(async move {
+        let listener = match tokio::net::TcpListener::bind(args.bind).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("alembic-web: error: cannot listen on {}: {e}", args.bind);
+                return ExitCode::FAILURE;
+            }
+        };
+        let addr = listener.local_addr().unwrap_or(args.bind);
+        println!(
+            "alembic-web: serving http://{addr}/ (data in {})",
+            config.data_dir.display()
+        );
+        let server = Server::new(config);
+        match alembic_web::serve(server, listener, stop_signal()).await {
+            Ok(()) => {
+                eprintln!("alembic-web: every game saved; stopped");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("alembic-web: error: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}

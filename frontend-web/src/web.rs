@@ -1,0 +1,616 @@
+//! The routes: pages, files, the JSON lobby, and the three websockets (play, watch, replay).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path as UrlPath, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::frontend::{Command, Hub, Published, Subscription};
+use crate::games::{self, GameKind};
+use crate::lobby;
+use crate::protocol::{ClientMsg, MAX_WIRE_MESSAGE, ServerMsg, parse_client};
+use crate::server::{DEFAULT_SIZE, LiveGame, Server, Session, Token};
+
+/// The page that plays, watches and replays (one page; its script reads the address).
+const GAME_HTML: &str = include_str!("../static/game.html");
+/// The page's script.
+const GAME_JS: &str = include_str!("../static/game.js");
+/// What a page that sends faster than its game plays is told.
+const SLOW_DOWN: &str = "too many inputs waiting for the game; that one was dropped (slow down)";
+/// The cookie holding a browser's [`Token`].
+pub const COOKIE: &str = "alembic_token";
+
+/// Shared by every handler.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// The server.
+    pub server: Arc<Server>,
+    /// The tile atlas (PNG).
+    pub atlas: Arc<Vec<u8>>,
+}
+
+/// Every route.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/", get(lobby_page))
+        .route("/play", get(game_page))
+        .route("/watch/{id}", get(game_page))
+        .route("/replay/{name}", get(game_page))
+        .route("/game.js", get(script))
+        .route("/tiles.png", get(atlas))
+        .route("/api/games", get(api_games))
+        .route("/api/stats", get(api_stats))
+        .route("/morgue/{name}", get(morgue_file))
+        .route("/records/{name}", get(record_file))
+        .route("/ws/play", get(ws_play))
+        .route("/ws/watch/{id}", get(ws_watch))
+        .route("/ws/replay/{name}", get(ws_replay))
+        .with_state(state)
+}
+
+fn token_of(headers: &HeaderMap) -> Option<Token> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == COOKIE)
+        .and_then(|(_, v)| Token::parse(v))
+}
+
+/// The browser's token, and the `Set-Cookie` to send when it has none yet.
+fn token_or_new(headers: &HeaderMap) -> (Option<Token>, Option<HeaderValue>) {
+    if let Some(t) = token_of(headers) {
+        return (Some(t), None);
+    }
+    match Token::random() {
+        Ok(t) => {
+            let cookie = format!(
+                "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/; Max-Age=31536000",
+                t.as_str()
+            );
+            let v = HeaderValue::from_str(&cookie).ok();
+            (Some(t), v)
+        }
+        Err(_) => (None, None),
+    }
+}
+
+fn with_cookie(mut resp: Response, cookie: Option<HeaderValue>) -> Response {
+    if let Some(c) = cookie {
+        resp.headers_mut().insert(header::SET_COOKIE, c);
+    }
+    resp.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    resp
+}
+
+async fn lobby_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
+    let (token, cookie) = token_or_new(&headers);
+    let server = Arc::clone(&st.server);
+    let html = tokio::task::spawn_blocking(move || lobby::page(&server, token.as_ref()))
+        .await
+        .unwrap_or_else(|_| "<p>the lobby could not be drawn</p>".to_owned());
+    with_cookie(Html(html).into_response(), cookie)
+}
+
+async fn game_page(headers: HeaderMap) -> Response {
+    let (_, cookie) = token_or_new(&headers);
+    with_cookie(Html(GAME_HTML).into_response(), cookie)
+}
+
+async fn script() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        GAME_JS,
+    )
+        .into_response()
+}
+
+async fn atlas(State(st): State<AppState>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "image/png"),
+            (header::CACHE_CONTROL, "max-age=3600"),
+        ],
+        st.atlas.as_ref().clone(),
+    )
+        .into_response()
+}
+
+async fn api_games(State(st): State<AppState>) -> Response {
+    axum::Json(st.server.rows()).into_response()
+}
+
+/// The numbers the load script reads.
+#[derive(serde::Serialize)]
+struct Stats {
+    games: usize,
+    frames: u64,
+    frame_bytes: u64,
+    inputs: u64,
+    rss_bytes: Option<u64>,
+}
+
+async fn api_stats(State(st): State<AppState>) -> Response {
+    let (frames, frame_bytes) = st.server.frames_sent();
+    axum::Json(Stats {
+        games: st.server.live_count(),
+        frames,
+        frame_bytes,
+        inputs: st.server.inputs.load(std::sync::atomic::Ordering::Relaxed),
+        rss_bytes: lobby::rss_bytes(),
+    })
+    .into_response()
+}
+
+async fn morgue_file(State(st): State<AppState>, UrlPath(name): UrlPath<String>) -> Response {
+    serve_listed(&st, lobby::MORGUE_DIR, &name, "text/plain; charset=utf-8").await
+}
+
+async fn record_file(State(st): State<AppState>, UrlPath(name): UrlPath<String>) -> Response {
+    serve_listed(&st, lobby::RECORDS_DIR, &name, "text/plain; charset=utf-8").await
+}
+
+/// Serve `name` from the data directory's `dir` only if it is a plain name listed there
+/// (no path, no dot file): no path traversal, whatever the name holds.
+async fn serve_listed(st: &AppState, dir: &str, name: &str, mime: &'static str) -> Response {
+    let Some(path) = lobby::listed_file(&st.server.config.data_dir, dir, name) else {
+        return (StatusCode::NOT_FOUND, "no such file").into_response();
+    };
+    let read =
+        tokio::task::spawn_blocking(move || alembic_content::storage::read_bounded(&path, 8 << 20))
+            .await;
+    match read {
+        Ok(Ok(bytes)) => (
+            [
+                (header::CONTENT_TYPE, mime),
+                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+                (header::CONTENT_SECURITY_POLICY, "default-src 'none'"),
+            ],
+            bytes,
+        )
+            .into_response(),
+        _ => (StatusCode::NOT_FOUND, "no such file").into_response(),
+    }
+}
+
+/// `/ws/play`'s query.
+#[derive(Debug, Default, Deserialize)]
+pub struct PlayQuery {
+    /// The game to start when the browser has none (`alchemy`, `caves`).
+    #[serde(default)]
+    pub game: Option<String>,
+    /// The player's name for a new game.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// A game of theirs to continue.
+    #[serde(default)]
+    pub id: Option<u64>,
+    /// Start a new game even though a saved one waits (`new=1`).
+    #[serde(default)]
+    pub new: Option<u8>,
+}
+
+/// A websocket from another site (its `Origin` names another host) is refused.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
+        return true;
+    };
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    origin
+        .split_once("://")
+        .is_some_and(|(_, rest)| rest.trim_end_matches('/') == host)
+}
+
+fn upgrade(ws: WebSocketUpgrade) -> WebSocketUpgrade {
+    ws.max_message_size(MAX_WIRE_MESSAGE)
+        .max_frame_size(MAX_WIRE_MESSAGE)
+}
+
+/// Refuse a websocket with a message the client reads, then close.
+async fn refuse(mut socket: WebSocket, why: String) {
+    let _ = socket
+        .send(Message::Text(
+            ServerMsg::error(why.clone()).to_json().into(),
+        ))
+        .await;
+    let _ = socket
+        .send(Message::Close(Some(CloseFrame {
+            code: 1008,
+            reason: why.chars().take(100).collect::<String>().into(),
+        })))
+        .await;
+}
+
+async fn send_json(socket: &mut WebSocket, msg: &ServerMsg) -> bool {
+    socket
+        .send(Message::Text(msg.to_json().into()))
+        .await
+        .is_ok()
+}
+
+async fn ws_play(
+    ws: WebSocketUpgrade,
+    State(st): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Query(q): Query<PlayQuery>,
+) -> Response {
+    let token = token_of(&headers);
+    let origin_ok = same_origin(&headers);
+    upgrade(ws).on_upgrade(move |socket| async move {
+        let server = st.server;
+        let _guard = match server.connect(addr.ip()) {
+            Ok(g) => g,
+            Err(e) => return refuse(socket, e).await,
+        };
+        if !origin_ok {
+            return refuse(socket, "websocket from another site refused".to_owned()).await;
+        }
+        let Some(token) = token else {
+            return refuse(
+                socket,
+                "no player token: open the lobby (/) first so your browser gets one".to_owned(),
+            )
+            .await;
+        };
+        let kind = q.game.unwrap_or_else(|| "alchemy".to_owned());
+        let name = lobby::clean_name(q.name.as_deref().unwrap_or(""));
+        let s = Arc::clone(&server);
+        let fresh = q.new == Some(1);
+        let attached =
+            tokio::task::spawn_blocking(move || s.attach(&token, q.id, &kind, &name, fresh)).await;
+        let (game, kicked, generation) = match attached {
+            Ok(Ok(x)) => x,
+            Ok(Err(e)) => return refuse(socket, e.to_string()).await,
+            Err(_) => return refuse(socket, "the game could not start".to_owned()).await,
+        };
+        play_loop(socket, &server, &game, kicked).await;
+        server.player_left(&game, generation);
+    })
+}
+
+async fn play_loop(
+    mut socket: WebSocket,
+    server: &Arc<Server>,
+    game: &Arc<LiveGame>,
+    mut kicked: tokio::sync::oneshot::Receiver<()>,
+) {
+    let hello = ServerMsg::Hello {
+        id: game.id,
+        game: game.kind.name().to_owned(),
+        role: "player".to_owned(),
+    };
+    if !send_json(&mut socket, &hello).await {
+        return;
+    }
+    let mut sub = game.hub.subscribe();
+    if !send_current(&mut socket, &mut sub).await {
+        return;
+    }
+    loop {
+        tokio::select! {
+            msg = socket.recv() => {
+                let text = match msg {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Binary(_))) => {
+                        if !send_json(&mut socket, &ServerMsg::error(crate::protocol::BadMessage::Binary.to_string())).await { return; }
+                        continue;
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                };
+                let queued = match parse_client(&text) {
+                    Ok(ClientMsg::Input { input }) => server.player_input(game, Command::Input(input)),
+                    Ok(ClientMsg::Resize { w, h }) => server.player_input(game, Command::Resize(w, h)),
+                    Err(e) => {
+                        if !send_json(&mut socket, &ServerMsg::error(e.to_string())).await { return; }
+                        true
+                    }
+                };
+                if !queued && !send_json(&mut socket, &ServerMsg::error(SLOW_DOWN)).await {
+                    return;
+                }
+            }
+            p = sub.rx.recv() => {
+                if !forward(&mut socket, p, &game.hub, &mut sub).await { return; }
+            }
+            _ = &mut kicked => {
+                let _ = send_json(&mut socket, &ServerMsg::Ended { msg: "This game was opened in another tab or window.".to_owned() }).await;
+                let _ = socket.send(Message::Close(None)).await;
+                return;
+            }
+        }
+    }
+}
+
+/// Send a subscription's current frame (or its end). `false`: the connection is done.
+async fn send_current(socket: &mut WebSocket, sub: &mut Subscription) -> bool {
+    if let Some(f) = sub.current.take()
+        && socket.send(Message::Binary(f.into())).await.is_err()
+    {
+        return false;
+    }
+    if let Some(why) = sub.ended.take() {
+        let _ = send_json(socket, &ServerMsg::Ended { msg: why }).await;
+        let _ = socket.send(Message::Close(None)).await;
+        return false;
+    }
+    true
+}
+
+/// Forward one published message. `false`: the connection is done.
+async fn forward(
+    socket: &mut WebSocket,
+    p: Result<Published, RecvError>,
+    hub: &Hub,
+    sub: &mut Subscription,
+) -> bool {
+    match p {
+        Ok(Published::Frame(m)) => socket
+            .send(Message::Binary(m.as_ref().clone().into()))
+            .await
+            .is_ok(),
+        Ok(Published::Ended(why)) => {
+            let _ = send_json(socket, &ServerMsg::Ended { msg: why }).await;
+            let _ = socket.send(Message::Close(None)).await;
+            false
+        }
+        // Fell behind: start again from a whole frame.
+        Err(RecvError::Lagged(_)) => {
+            *sub = hub.subscribe();
+            send_current(socket, sub).await
+        }
+        Err(RecvError::Closed) => false,
+    }
+}
+
+async fn ws_watch(
+    ws: WebSocketUpgrade,
+    State(st): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    UrlPath(id): UrlPath<String>,
+) -> Response {
+    upgrade(ws).on_upgrade(move |socket| async move {
+        let server = st.server;
+        let _guard = match server.connect(addr.ip()) {
+            Ok(g) => g,
+            Err(e) => return refuse(socket, e).await,
+        };
+        let Some(game) = id.parse::<u64>().ok().and_then(|id| server.live(id)) else {
+            return refuse(
+                socket,
+                format!("there is no game {} in progress", lobby::escape(&id)),
+            )
+            .await;
+        };
+        game.state().spectators += 1;
+        watch_loop(socket, &server, &game).await;
+        let mut st = game.state();
+        st.spectators = st.spectators.saturating_sub(1);
+    })
+}
+
+/// Keys that take a spectator into the game's past (the replay viewer's keys).
+fn past_key(input: &alembic_ui::Input) -> bool {
+    use alembic_ui::Key;
+    matches!(
+        alembic_ui::plain_key(input),
+        Some(
+            Key::Left
+                | Key::Right
+                | Key::Home
+                | Key::PageUp
+                | Key::PageDown
+                | Key::Char(' ' | '<' | '>' | ',' | '.')
+        )
+    )
+}
+
+/// Keys that bring a spectator back to the live game.
+fn live_key(input: &alembic_ui::Input) -> bool {
+    use alembic_ui::Key;
+    matches!(
+        alembic_ui::plain_key(input),
+        Some(Key::Esc | Key::Char('q' | 'L'))
+    )
+}
+
+async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<LiveGame>) {
+    let hello = ServerMsg::Hello {
+        id: game.id,
+        game: game.kind.name().to_owned(),
+        role: "spectator".to_owned(),
+    };
+    if !send_json(&mut socket, &hello).await {
+        return;
+    }
+    let mut sub = game.hub.subscribe();
+    if !send_current(&mut socket, &mut sub).await {
+        return;
+    }
+    // Looking into the past: a replay viewer of the game's recording so far, private to
+    // this spectator (the player's game is not touched).
+    let mut past: Option<(Session, Subscription)> = None;
+    let mut size = DEFAULT_SIZE;
+    loop {
+        let live = past.is_none();
+        tokio::select! {
+            msg = socket.recv() => {
+                let text = match msg {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Binary(_))) => {
+                        if !send_json(&mut socket, &ServerMsg::error(crate::protocol::BadMessage::Binary.to_string())).await { return; }
+                        continue;
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                };
+                let reply = match parse_client(&text) {
+                    Err(e) => Some(ServerMsg::error(e.to_string())),
+                    Ok(ClientMsg::Resize { w, h }) => {
+                        size = (w, h);
+                        if let Some((s, _)) = &past { let _ = s.tx.try_send(Command::Resize(w, h)); }
+                        None
+                    }
+                    Ok(ClientMsg::Input { input }) => match &past {
+                        Some(_) if live_key(&input) => {
+                            past = None;
+                            sub = game.hub.subscribe();
+                            if !send_current(&mut socket, &mut sub).await { return; }
+                            Some(ServerMsg::Notice { msg: "Live.".to_owned() })
+                        }
+                        Some((s, _)) => s.tx.try_send(Command::Input(input)).err().map(|_| ServerMsg::error(SLOW_DOWN)),
+                        None if past_key(&input) => {
+                            match open_past(server, game, size).await {
+                                Ok(mut p) => {
+                                    let _ = p.0.tx.try_send(Command::Input(alembic_ui::Input::key(alembic_ui::Key::End)));
+                                    let _ = p.0.tx.try_send(Command::Input(input));
+                                    if !send_current(&mut socket, &mut p.1).await { return; }
+                                    past = Some(p);
+                                    Some(ServerMsg::Notice { msg: "The past: ← → step, Home End jump, space plays; Esc or L: back to live.".to_owned() })
+                                }
+                                Err(e) => Some(ServerMsg::error(format!("cannot look back: {e}"))),
+                            }
+                        }
+                        None => Some(ServerMsg::error("you are watching: spectators cannot send input to this game (← or Home look back through it)")),
+                    },
+                };
+                if let Some(r) = reply
+                    && !send_json(&mut socket, &r).await { return; }
+            }
+            p = sub.rx.recv(), if live => {
+                if !forward(&mut socket, p, &game.hub, &mut sub).await { return; }
+            }
+            p = async {
+                match past.as_mut() {
+                    Some((_, s)) => s.rx.recv().await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                let ended = matches!(p, Ok(Published::Ended(_)) | Err(RecvError::Closed));
+                if ended {
+                    past = None;
+                    sub = game.hub.subscribe();
+                    if !send_current(&mut socket, &mut sub).await { return; }
+                    if !send_json(&mut socket, &ServerMsg::Notice { msg: "Live.".to_owned() }).await { return; }
+                } else if let Some((s, ps)) = past.as_mut() {
+                    let hub = Arc::clone(&s.hub);
+                    if !forward(&mut socket, p, &hub, ps).await { return; }
+                }
+            }
+        }
+    }
+}
+
+async fn open_past(
+    server: &Arc<Server>,
+    game: &Arc<LiveGame>,
+    size: (u16, u16),
+) -> Result<(Session, Subscription), String> {
+    let recording = alembic_content::record::beside(&game.save);
+    if !recording.is_file() {
+        return Err("nothing is recorded yet".to_owned());
+    }
+    let kind = game.kind;
+    let s = Arc::clone(server);
+    let session = tokio::task::spawn_blocking(move || {
+        s.session(size, move |tiles| games::replay(kind, &recording, tiles))
+    })
+    .await
+    .map_err(|e| e.to_string())??;
+    let sub = session.hub.subscribe();
+    Ok((session, sub))
+}
+
+async fn ws_replay(
+    ws: WebSocketUpgrade,
+    State(st): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    UrlPath(name): UrlPath<String>,
+) -> Response {
+    upgrade(ws).on_upgrade(move |socket| async move {
+        let server = st.server;
+        let _guard = match server.connect(addr.ip()) {
+            Ok(g) => g,
+            Err(e) => return refuse(socket, e).await,
+        };
+        let path = lobby::listed_file(&server.config.data_dir, lobby::RECORDS_DIR, &name);
+        let (Some(path), Some(kind)) = (path, GameKind::of_recording(&name)) else {
+            return refuse(
+                socket,
+                format!("there is no recording {}", lobby::escape(&name)),
+            )
+            .await;
+        };
+        let s = Arc::clone(&server);
+        let session = tokio::task::spawn_blocking(move || {
+            s.session(DEFAULT_SIZE, move |tiles| games::replay(kind, &path, tiles))
+        })
+        .await;
+        let session = match session {
+            Ok(Ok(s)) => s,
+            Ok(Err(e)) => return refuse(socket, format!("cannot replay: {e}")).await,
+            Err(_) => return refuse(socket, "cannot replay".to_owned()).await,
+        };
+        replay_loop(socket, &session, kind, &server).await;
+    })
+}
+
+async fn replay_loop(mut socket: WebSocket, session: &Session, kind: GameKind, server: &Server) {
+    let mut stopping = server.stopping();
+    let hello = ServerMsg::Hello {
+        id: 0,
+        game: kind.name().to_owned(),
+        role: "replay".to_owned(),
+    };
+    if !send_json(&mut socket, &hello).await {
+        return;
+    }
+    let mut sub = session.hub.subscribe();
+    if !send_current(&mut socket, &mut sub).await {
+        return;
+    }
+    loop {
+        tokio::select! {
+            msg = socket.recv() => {
+                let text = match msg {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Binary(_))) => {
+                        if !send_json(&mut socket, &ServerMsg::error(crate::protocol::BadMessage::Binary.to_string())).await { return; }
+                        continue;
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                };
+                match parse_client(&text) {
+                    Ok(ClientMsg::Input { input }) => {
+                        if session.tx.try_send(Command::Input(input)).is_err() && !send_json(&mut socket, &ServerMsg::error(SLOW_DOWN)).await { return; }
+                    }
+                    Ok(ClientMsg::Resize { w, h }) => { let _ = session.tx.try_send(Command::Resize(w, h)); }
+                    Err(e) => if !send_json(&mut socket, &ServerMsg::error(e.to_string())).await { return; },
+                }
+            }
+            p = sub.rx.recv() => {
+                if !forward(&mut socket, p, &session.hub, &mut sub).await { return; }
+            }
+            _ = stopping.changed() => {
+                let _ = send_json(&mut socket, &ServerMsg::Ended { msg: "The server is stopping.".to_owned() }).await;
+                let _ = socket.send(Message::Close(None)).await;
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,263 @@
+//! A real server on 127.0.0.1 and a real websocket client (tokio-tungstenite) for the tests.
+#![allow(dead_code, clippy::unwrap_used, clippy::missing_panics_doc)]
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use alembic_ui::{Frame, Input, Key};
+use alembic_web::protocol::{ServerMsg, apply_body, inflate_message};
+use alembic_web::{Config, Server};
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// A server running in this process on a free loopback port.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub server: Arc<Server>,
+    pub dir: std::path::PathBuf,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+}
+
+/// A fresh data directory for `name`.
+pub fn data_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("alembic-web-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+impl TestServer {
+    pub async fn start(name: &str, tweak: impl FnOnce(&mut Config)) -> TestServer {
+        Self::start_in(data_dir(name), tweak).await
+    }
+
+    /// A server on an existing data directory (a restart).
+    pub async fn start_in(dir: std::path::PathBuf, tweak: impl FnOnce(&mut Config)) -> TestServer {
+        let mut config = Config {
+            data_dir: dir.clone(),
+            test_games: true,
+            ..Config::default()
+        };
+        tweak(&mut config);
+        let server = Server::new(config);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(alembic_web::serve(Arc::clone(&server), listener, async {
+            let _ = rx.await;
+        }));
+        TestServer {
+            addr,
+            server,
+            dir,
+            stop: Some(tx),
+            task: Some(task),
+        }
+    }
+
+    /// Stop (every game saves) and wait for the server to end.
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        if let Some(t) = self.task.take() {
+            tokio::time::timeout(Duration::from_secs(20), t)
+                .await
+                .expect("the server stops in time")
+                .unwrap()
+                .unwrap();
+        }
+    }
+
+    /// GET `path` over plain HTTP/1.1; the response's status line, headers and body.
+    pub async fn get(&self, path: &str, cookie: Option<&str>) -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut s = TcpStream::connect(self.addr).await.unwrap();
+        let cookie = cookie.map_or_else(String::new, |c| format!("Cookie: alembic_token={c}\r\n"));
+        let req = format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\n{cookie}Connection: close\r\n\r\n",
+            self.addr
+        );
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).await.unwrap();
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+/// A token for a made-up browser.
+pub fn token(n: u8) -> String {
+    format!("{:032x}", 0xabc0_0000_u128 + u128::from(n))
+}
+
+/// A websocket client that keeps the grid it was sent.
+pub struct Client {
+    pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    pub grid: Option<Frame>,
+    pub frames: usize,
+    pub frame_bytes: usize,
+    pub json: Vec<ServerMsg>,
+    pub closed: bool,
+}
+
+impl Client {
+    pub async fn connect(addr: SocketAddr, path: &str, cookie: Option<&str>) -> Client {
+        let mut req = format!("ws://{addr}{path}").into_client_request().unwrap();
+        if let Some(c) = cookie {
+            req.headers_mut()
+                .insert("Cookie", format!("alembic_token={c}").parse().unwrap());
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        Client {
+            ws,
+            grid: None,
+            frames: 0,
+            frame_bytes: 0,
+            json: Vec::new(),
+            closed: false,
+        }
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::text(text)).await.unwrap();
+    }
+
+    pub async fn send_input(&mut self, input: Input) {
+        let msg = serde_json::json!({"t": "input", "input": input}).to_string();
+        self.send_text(&msg).await;
+    }
+
+    pub async fn key(&mut self, c: char) {
+        self.send_input(Input::ch(c)).await;
+    }
+
+    pub async fn named(&mut self, k: Key) {
+        self.send_input(Input::key(k)).await;
+    }
+
+    pub async fn resize(&mut self, w: u16, h: u16) {
+        self.send_text(&format!(r#"{{"t":"resize","w":{w},"h":{h}}}"#))
+            .await;
+    }
+
+    /// Read one message (false: closed or timed out).
+    pub async fn read_one(&mut self, timeout: Duration) -> bool {
+        match tokio::time::timeout(timeout, self.ws.next()).await {
+            Ok(Some(Ok(Message::Binary(b)))) => {
+                self.frames += 1;
+                self.frame_bytes += b.len();
+                let body = inflate_message(&b).expect("a frame message");
+                apply_body(&mut self.grid, &body).expect("a well-formed frame");
+                true
+            }
+            Ok(Some(Ok(Message::Text(t)))) => {
+                self.json
+                    .push(serde_json::from_str(&t).expect("a server message"));
+                true
+            }
+            Ok(Some(Ok(Message::Close(_)) | Err(_))) | Ok(None) => {
+                self.closed = true;
+                false
+            }
+            Ok(Some(Ok(_))) => true,
+            Err(_) => false,
+        }
+    }
+
+    /// Read until `pred` holds (panics after `secs`).
+    pub async fn until(&mut self, secs: u64, what: &str, pred: impl Fn(&Client) -> bool) {
+        let end = Instant::now() + Duration::from_secs(secs);
+        while !pred(self) {
+            let left = end.saturating_duration_since(Instant::now());
+            assert!(
+                !left.is_zero(),
+                "timed out waiting for {what}; got {:?}",
+                self.json
+            );
+            if !self.read_one(left).await && self.closed {
+                assert!(
+                    pred(self),
+                    "closed while waiting for {what}; got {:?}",
+                    self.json
+                );
+            }
+        }
+    }
+
+    /// Read everything that arrives within `ms`.
+    pub async fn drain(&mut self, ms: u64) {
+        while self.read_one(Duration::from_millis(ms)).await {}
+    }
+
+    pub fn text(&self) -> String {
+        self.grid.as_ref().map(Frame::to_text).unwrap_or_default()
+    }
+
+    pub fn errors(&self) -> Vec<String> {
+        self.json
+            .iter()
+            .filter_map(|m| match m {
+                ServerMsg::Error { msg } => Some(msg.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn ended(&self) -> Option<String> {
+        self.json.iter().find_map(|m| match m {
+            ServerMsg::Ended { msg } => Some(msg.clone()),
+            _ => None,
+        })
+    }
+
+    pub fn hello_id(&self) -> Option<u64> {
+        self.json.iter().find_map(|m| match m {
+            ServerMsg::Hello { id, .. } => Some(*id),
+            _ => None,
+        })
+    }
+
+    /// Wait for the hello and the first frame.
+    pub async fn ready(&mut self) -> u64 {
+        self.until(20, "hello and a frame", |c| {
+            c.hello_id().is_some() && c.grid.is_some()
+        })
+        .await;
+        self.hello_id().unwrap()
+    }
+
+    /// Send a key and wait for the frame it causes.
+    pub async fn step(&mut self, input: Input) {
+        let n = self.frames;
+        self.send_input(input).await;
+        self.until(10, "the frame after a key", |c| {
+            c.frames > n || c.ended().is_some()
+        })
+        .await;
+    }
+}
+
+/// Walk with vi keys until game `id`'s turn reaches `min` (the hero may face walls, so
+/// any one key may take no turn); panics after 200 keys.
+pub async fn walk(c: &mut Client, server: &Server, id: u64, min: u64) {
+    let turn = |server: &Server| {
+        server
+            .rows()
+            .iter()
+            .find(|r| r.id == id)
+            .map_or(0, |r| r.turn)
+    };
+    let keys = ['h', 'j', 'k', 'l', 'y', 'u', 'b', 'n'];
+    for i in 0..200 {
+        if turn(server) >= min {
+            return;
+        }
+        c.step(Input::ch(keys[(i * 5 + i / 8) % keys.len()])).await;
+    }
+    panic!("turn {} after 200 keys, wanted {min}", turn(server));
+}

@@ -1,0 +1,299 @@
+#!/usr/bin/python3
+"""Drive headless Chromium through the DevTools protocol against a running alembic-web.
+
+Usage: e2e-web.py DEVTOOLS_PORT SERVER_URL OUT_DIR
+
+Plays a game with keys and a mouse click, reloads and checks the same game continues,
+watches it from a second browser context (its own cookies) and steps back into the
+past, and saves screenshots into OUT_DIR. Prints one line per check; exits 1 on failure.
+"""
+import base64
+import json
+import sys
+import time
+import urllib.request
+
+import websocket  # Debian's python3-websocket
+
+PORT, URL, OUT = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3]
+
+
+class Cdp:
+    def __init__(self, ws_url):
+        self.ws = websocket.create_connection(ws_url, timeout=30, suppress_origin=True)
+        self.next = 0
+
+    def call(self, method, params=None, session=None):
+        self.next += 1
+        msg = {"id": self.next, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        self.ws.send(json.dumps(msg))
+        while True:
+            r = json.loads(self.ws.recv())
+            if r.get("id") == self.next:
+                if "error" in r:
+                    raise RuntimeError(f"{method}: {r['error']}")
+                return r.get("result", {})
+
+
+def fail(why):
+    print(f"FAIL: {why}")
+    sys.exit(1)
+
+
+def ok(what):
+    print(f"ok: {what}")
+
+
+version = json.load(urllib.request.urlopen(f"http://127.0.0.1:{PORT}/json/version"))
+cdp = Cdp(version["webSocketDebuggerUrl"])
+
+
+def open_page(url, context=None):
+    params = {"url": "about:blank"}
+    if context:
+        params["browserContextId"] = context
+    target = cdp.call("Target.createTarget", params)["targetId"]
+    session = cdp.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+    cdp.call("Page.enable", session=session)
+    cdp.call("Runtime.enable", session=session)
+    cdp.call("Emulation.setDeviceMetricsOverride",
+             {"width": 1000, "height": 640, "deviceScaleFactor": 1, "mobile": False}, session=session)
+    cdp.call("Page.navigate", {"url": url}, session=session)
+    return session
+
+
+def js(session, expr):
+    r = cdp.call("Runtime.evaluate", {"expression": expr, "returnByValue": True}, session=session)
+    if "exceptionDetails" in r:
+        return None
+    return r["result"].get("value")
+
+
+def wait(session, expr, what, timeout=15.0):
+    end = time.time() + timeout
+    while time.time() < end:
+        v = js(session, expr)
+        if v:
+            return v
+        time.sleep(0.1)
+    fail(f"timed out waiting for {what} ({expr}); errors: {js(session, 'window.alembic && window.alembic.errors')}")
+
+
+def key(session, key, code, text=None, vk=0):
+    base = {"key": key, "code": code, "windowsVirtualKeyCode": vk}
+    down = dict(base, type="keyDown")
+    if text:
+        down["text"] = text
+    cdp.call("Input.dispatchKeyEvent", down, session=session)
+    cdp.call("Input.dispatchKeyEvent", dict(base, type="keyUp"), session=session)
+
+
+def click(session, x, y):
+    for t in ("mouseMoved", "mousePressed", "mouseReleased"):
+        cdp.call("Input.dispatchMouseEvent",
+                 {"type": t, "x": x, "y": y, "button": "left", "clickCount": 1}, session=session)
+
+
+def shot(session, name):
+    data = cdp.call("Page.captureScreenshot", {"format": "png"}, session=session)["data"]
+    path = f"{OUT}/{name}.png"
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(data))
+    print(f"screenshot: {path}")
+
+
+def settle(session):
+    """Wait until no frame arrived for 300 ms."""
+    last, same_since = -1, time.time()
+    end = time.time() + 10
+    while time.time() < end:
+        n = js(session, "window.alembic.frames")
+        if n != last:
+            last, same_since = n, time.time()
+        elif time.time() - same_since > 0.3:
+            return n
+        time.sleep(0.05)
+    return last
+
+
+# 1. The lobby sets the player's cookie; a new game starts from the form's address.
+lobby = open_page(URL + "/")
+wait(lobby, "document.getElementById('new') !== null", "the lobby's new-game form")
+ok("lobby loads")
+player = lobby
+cdp.call("Page.navigate", {"url": URL + "/play?game=alchemy&name=Chromium"}, session=player)
+wait(player, "window.alembic && window.alembic.frames > 0 && window.alembic.id", "the first frame")
+game_id = js(player, "window.alembic.id")
+ok(f"game {game_id} started, first frame drawn")
+settle(player)
+before = js(player, "window.alembic.text()")
+if "@" not in before:
+    fail("no hero (@) on the first screen:\n" + before)
+ok("the map shows the hero")
+
+# 2. Keys: vi keys, arrows, a numpad digit; each must change the screen or the turn.
+turn_of = "(() => { const m = /turn (\\d+)/i.exec(window.alembic.text()); return m ? Number(m[1]) : null; })()"
+frames0 = js(player, "window.alembic.frames")
+for k, code, text, vk in [("l", "KeyL", "l", 76), ("ArrowDown", "ArrowDown", None, 40),
+                          ("h", "KeyH", "h", 72), ("ArrowUp", "ArrowUp", None, 38),
+                          ("4", "Numpad4", "4", 100), ("6", "Numpad6", "6", 102),
+                          ("j", "KeyJ", "j", 74)]:
+    key(player, k, code, text, vk)
+    time.sleep(0.05)
+settle(player)
+frames1 = js(player, "window.alembic.frames")
+if frames1 <= frames0:
+    fail("keys drew no new frames")
+ok(f"keys drew {frames1 - frames0} frames")
+shot(player, "web-game")
+
+# 2b. F2: the map in tiles (pictures from the server's atlas), then back to letters.
+key(player, "F2", "F2", None, 113)
+settle(player)
+tiles = js(player, "[...window.alembic.text()].filter(c => c.codePointAt(0) >= 0x100000).length")
+if not tiles:
+    fail("F2 drew no tiles")
+ok(f"F2 shows the map in tiles ({tiles} tile cells)")
+shot(player, "web-game-tiles")
+key(player, "F2", "F2", None, 113)
+settle(player)
+
+# 2c. The grid follows the window's size.
+cols_before = js(player, "window.alembic.text().split('\\n')[0].length")
+cdp.call("Emulation.setDeviceMetricsOverride",
+         {"width": 800, "height": 520, "deviceScaleFactor": 1, "mobile": False}, session=player)
+wait(player, f"window.alembic.text().split('\\n')[0].length < {cols_before}", "the smaller grid")
+cdp.call("Emulation.setDeviceMetricsOverride",
+         {"width": 1000, "height": 640, "deviceScaleFactor": 1, "mobile": False}, session=player)
+wait(player, f"window.alembic.text().split('\\n')[0].length == {cols_before}", "the grid back")
+settle(player)
+ok(f"the grid follows the window ({cols_before} columns, fewer in a smaller window, back again)")
+
+# 3. A mouse click on the map (the hero's own cell) is sent as an input and answered.
+pos = js(player, """(() => { const t = window.alembic.text().split('\\n');
+  for (let y = 0; y < t.length; y++) { const x = t[y].indexOf('@'); if (x >= 0) return [x, y]; } return null; })()""")
+cw = js(player, "document.getElementById('screen').getBoundingClientRect().width / (window.alembic.text().split('\\n')[0].length)")
+ch = js(player, "document.getElementById('screen').getBoundingClientRect().height / window.alembic.text().split('\\n').length")
+f0 = js(player, "window.alembic.frames")
+click(player, (pos[0] + 3.5) * cw, (pos[1] + 0.5) * ch)
+time.sleep(0.3)
+settle(player)
+if js(player, "window.alembic.frames") <= f0:
+    fail("the mouse click drew no frame")
+ok("mouse hover and click answered with frames")
+f0 = js(player, "window.alembic.frames")
+cdp.call("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": 200, "y": 200, "deltaX": 0, "deltaY": 120},
+         session=player)
+settle(player)
+if js(player, "window.alembic.frames") <= f0:
+    fail("the mouse wheel drew no frame")
+ok("the mouse wheel is sent and answered")
+
+# 4. Reload: the same game continues (same id, same screen).
+text_before = settle(player) and js(player, "window.alembic.text()")
+cdp.call("Page.reload", {}, session=player)
+time.sleep(0.5)
+wait(player, "window.alembic && window.alembic.frames > 0 && window.alembic.id", "the frame after reload")
+settle(player)
+if js(player, "window.alembic.id") != game_id:
+    fail("the reload opened another game")
+if js(player, "window.alembic.text()") != text_before:
+    fail("the reload shows another screen")
+if "/play?id=" not in js(player, "location.href"):
+    fail("the address does not name the game")
+ok("reload continues the same game")
+key(player, "j", "KeyJ", "j", 74)
+settle(player)
+ok("keys still play after the reload")
+
+# 5. Another browser context (no cookie of the player's): watch it live, try to play, step back.
+ctx = cdp.call("Target.createBrowserContext", {})["browserContextId"]
+lobby2 = open_page(URL + "/", ctx)
+wait(lobby2, f"document.querySelector(\"a[href='/watch/{game_id}']\") !== null", "the game in the lobby")
+shot(lobby2, "web-lobby")
+ok("the lobby lists the game with a watch link")
+cdp.call("Page.navigate", {"url": f"{URL}/watch/{game_id}"}, session=lobby2)
+spect = lobby2
+wait(spect, "window.alembic && window.alembic.frames > 0", "the spectator's first frame")
+settle(spect)
+if js(spect, "window.alembic.text()") != js(player, "window.alembic.text()"):
+    fail("the spectator sees another screen than the player")
+ok("the spectator sees the player's screen")
+f_player = js(player, "window.alembic.frames")
+key(spect, "k", "KeyK", "k", 75)
+wait(spect, "window.alembic.errors.some(e => /spectators cannot send input/.test(e))", "the refusal")
+time.sleep(0.3)
+if js(player, "window.alembic.frames") != f_player:
+    fail("the spectator's key reached the player's game")
+ok("a spectator's key is refused and the player's game is untouched")
+key(player, "l", "KeyL", "l", 76)
+settle(player)
+settle(spect)
+if js(spect, "window.alembic.text()") != js(player, "window.alembic.text()"):
+    fail("the spectator does not follow the player live")
+ok("the spectator follows the player's moves live")
+shot(spect, "web-spectate-live")
+key(spect, "ArrowLeft", "ArrowLeft", None, 37)
+wait(spect, "window.alembic.notices.some(n => /The past/.test(n))", "the look back")
+settle(spect)
+past = js(spect, "window.alembic.text()")
+if "REPLAY" not in past.upper():
+    fail("stepping back shows no replay bar:\n" + past)
+ok("the spectator stepped back into the game's past (replay viewer)")
+shot(spect, "web-spectate-past")
+key(spect, "Escape", "Escape", None, 27)
+wait(spect, "window.alembic.notices.some(n => n === 'Live.')", "back to live")
+settle(spect)
+if js(spect, "window.alembic.text()") != js(player, "window.alembic.text()"):
+    fail("back to live shows another screen")
+ok("back to live")
+
+# 6. The connection drops (the player's socket is closed under it): a message, then back.
+js(player, "retry = 1500")
+cdp.call("Runtime.evaluate", {"expression": "ws.close()"}, session=player)
+wait(player, "document.getElementById('overlay').classList.contains('shown')", "the drop message", 5)
+if "reconnecting" not in js(player, "document.getElementById('overlay-text').textContent"):
+    fail("no clear message on the drop")
+shot(player, "web-dropped")
+wait(player, "window.alembic.connected && !document.getElementById('overlay').classList.contains('shown')", "the reconnection")
+ok("a dropped connection shows a message and reconnects to the same game")
+# 7. The player quits: the game ends (recording, morgue); the recording replays in the page
+#    with steps back and forth.
+key(player, "Q", "KeyQ", "Q", 81)
+settle(player)
+key(player, "y", "KeyY", "y", 89)
+wait(player, "window.alembic.ended !== null", "the end of the game")
+shot(player, "web-ended")
+ok(f"the game ended: {js(player, 'window.alembic.ended')}")
+cdp.call("Page.navigate", {"url": URL + "/"}, session=player)
+link = wait(player, "(() => { const a = document.querySelector(\"#finished a[href^='/replay/']\"); return a && a.getAttribute('href'); })()",
+            "the recording in the lobby's finished games")
+if not js(player, "document.querySelector(\"#finished a[href^='/morgue/']\") !== null"):
+    fail("no morgue file listed for the finished game")
+ok(f"the lobby lists the finished game's recording and morgue ({link})")
+cdp.call("Page.navigate", {"url": URL + link}, session=player)
+wait(player, "window.alembic && window.alembic.frames > 0 && /REPLAY/.test(window.alembic.text())", "the replay")
+settle(player)
+key(player, "End", "End", None, 35)
+settle(player)
+end_text = js(player, "window.alembic.text()")
+key(player, "ArrowLeft", "ArrowLeft", None, 37)
+settle(player)
+if js(player, "window.alembic.text()") == end_text:
+    fail("stepping back in the replay changed nothing")
+key(player, "ArrowRight", "ArrowRight", None, 39)
+settle(player)
+if js(player, "window.alembic.text()") != end_text:
+    fail("stepping forth again does not come back to the end")
+ok("the recording replays in the page, stepping back and forth")
+shot(player, "web-replay")
+
+# 8. A new game, left running for the SIGTERM check.
+cdp.call("Page.navigate", {"url": URL + "/play?game=alchemy&name=Again"}, session=player)
+wait(player, "window.alembic && window.alembic.frames > 0 && window.alembic.id", "a new game")
+key(player, "l", "KeyL", "l", 76)
+settle(player)
+ok(f"a new game ({js(player, 'window.alembic.id')}) after the end of the last")
+print("E2E-WEB OK")

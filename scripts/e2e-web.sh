@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# End-to-end test of the browser frontend (alembic-web) in a real headless Chromium.
+#
+# Builds and starts the release server on a free loopback port with a throw-away data
+# directory, starts Debian's chromium headless with its DevTools port, and drives it with
+# scripts/e2e-web.py (the DevTools protocol over Debian's python3-websocket): the lobby, a
+# new game played with vi keys, arrows and the numpad, a mouse click, a reload that
+# continues the same game, a second browser context (its own cookies) that watches live,
+# is refused when it presses a key, steps back into the past and returns to live, and a
+# dropped connection that reconnects. Screenshots go to $OUT (look at them). Then SIGTERM:
+# the server must save the game and exit 0.
+#
+# Installs chromium and python3-websocket with apt-get when missing (as root); prints a
+# line starting with SKIP and exits 0 only when they cannot be installed. Knobs:
+#   OUT=target/e2e-web     screenshots and logs
+#   SKIP_BUILD=1           use an existing binary (BIN, default $CARGO_TARGET_DIR/release/alembic-web)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=${OUT:-$ROOT/target/e2e-web}
+BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/alembic-web}
+PY=/usr/bin/python3
+
+log() { printf 'e2e-web: %s\n' "$*" >&2; }
+fail() {
+    log "FAIL: $*"
+    exit 1
+}
+
+have_tools() {
+    command -v chromium >/dev/null 2>&1 && [[ -x $PY ]] && $PY -c 'import websocket' 2>/dev/null
+}
+if ! have_tools; then
+    if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
+        echo "SKIP: e2e-web needs chromium and python3-websocket (as root: apt-get install chromium python3-websocket)"
+        exit 0
+    fi
+    log "installing chromium python3-websocket"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! { apt-get update -qq && apt-get install -y -qq chromium python3 python3-websocket >/dev/null; }; then
+        echo "SKIP: e2e-web: chromium could not be installed"
+        exit 0
+    fi
+    have_tools || { echo "SKIP: e2e-web: chromium or python3-websocket still missing"; exit 0; }
+fi
+
+if [[ -z ${SKIP_BUILD:-} ]]; then
+    (cd "$ROOT" && cargo build --release -q -p alembic-web) || fail "build"
+fi
+[[ -x $BIN ]] || fail "no binary at $BIN"
+
+mkdir -p "$OUT"
+rm -f "$OUT"/*.png
+work=$(mktemp -d)
+server_pid=""
+chrome_pid=""
+cleanup() {
+    [[ -n $chrome_pid ]] && kill "$chrome_pid" 2>/dev/null || true
+    [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { $PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+"$BIN" --bind 127.0.0.1:0 --data-dir "$work/data" >"$work/server.out" 2>"$OUT/server.log" &
+server_pid=$!
+for _ in $(seq 50); do
+    grep -q 'serving http://' "$work/server.out" 2>/dev/null && break
+    sleep 0.1
+done
+url=$(grep -o 'http://[0-9.:]*' "$work/server.out" | head -1)
+[[ -n $url ]] || fail "the server printed no address"
+log "server at $url"
+
+port=$(free_port)
+chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+    --remote-debugging-address=127.0.0.1 --remote-debugging-port="$port" \
+    --user-data-dir="$work/chrome" about:blank >"$OUT/chromium.log" 2>&1 &
+chrome_pid=$!
+for _ in $(seq 100); do
+    "$PY" -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/json/version', timeout=1)" \
+        >/dev/null 2>&1 && break
+    sleep 0.1
+done
+
+timeout 120 "$PY" "$ROOT/scripts/e2e-web.py" "$port" "$url" "$OUT" || fail "the browser checks (see above)"
+
+kill "$chrome_pid" 2>/dev/null || true
+chrome_pid=""
+# SIGTERM: every game saved, a clean exit.
+kill -TERM "$server_pid"
+status=0
+wait "$server_pid" || status=$?
+server_pid=""
+[[ $status == 0 ]] || fail "the server exited with $status after SIGTERM"
+grep -q 'every game saved' "$OUT/server.log" || fail "the server did not say it saved every game"
+ls "$work"/data/alchemy-*.save >/dev/null 2>&1 || fail "no save file after SIGTERM"
+log "SIGTERM saved the game and the server exited 0"
+for f in "$OUT"/*.png; do
+    [[ $(stat -c %s "$f") -gt 3000 ]] || fail "screenshot $f is (nearly) empty"
+done
+log "screenshots in $OUT: $(cd "$OUT" && ls *.png | tr '\n' ' ')"
+echo "e2e-web: all checks passed"

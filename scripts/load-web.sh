@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Load test of alembic-web (a measurement, not a test): for each N in $NS, start a fresh
+# release server on loopback, note its memory, run N bots (frontend-web/examples/load.rs:
+# each its own Alchemy game, a move key every 200 ms) for $SECONDS_PER_RUN seconds, and print
+# one table row: N, p50/p99/max key-to-frame latency, bytes per move, server RSS per game.
+#
+#   NS="100 250 500" SECONDS_PER_RUN=20 scripts/load-web.sh
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+NS=${NS:-100 250 500}
+SECONDS_PER_RUN=${SECONDS_PER_RUN:-20}
+(cd "$ROOT" && cargo build --release -q -p alembic-web --bin alembic-web --example load)
+BIN=$TARGET/release/alembic-web
+LOAD=$TARGET/release/examples/load
+
+rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+# CPU time (user + system) of a process, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+TICK=$(getconf CLK_TCK)
+
+printf '| N games | p50 ms | p99 ms | max ms | bytes/move | server CPU/move | server RSS | RSS/game | failures | load avg |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|\n'
+for n in $NS; do
+    work=$(mktemp -d)
+    "$BIN" --bind 127.0.0.1:0 --data-dir "$work/data" --max-conns-per-ip 100000 \
+        --max-games 100000 >"$work/out" 2>"$work/err" &
+    pid=$!
+    for _ in $(seq 50); do grep -qs 'serving' "$work/out" && break; sleep 0.1; done
+    addr=$(grep -o '127.0.0.1:[0-9]*' "$work/out" | head -1)
+    base=$(rss_kb "$pid")
+    cpu0=$(cpu_ticks "$pid")
+    "$LOAD" --url "$addr" --clients "$n" --seconds "$SECONDS_PER_RUN" >"$work/load" &
+    lpid=$!
+    # The memory with every game in progress, near the end of the run.
+    peak=$base
+    while kill -0 "$lpid" 2>/dev/null; do
+        r=$(rss_kb "$pid"); ((r > peak)) && peak=$r
+        sleep 1
+    done
+    wait "$lpid" || true
+    cpu1=$(cpu_ticks "$pid")
+    line=$(cat "$work/load")
+    get() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$line"; }
+    per=$(( (peak - base) / n ))
+    # Server CPU per answered move (connecting and starting the games included).
+    cpu=$(awk -v t=$((cpu1 - cpu0)) -v hz="$TICK" -v m="$(get answered)" 'BEGIN {printf "%.2f ms", m ? t * 1000 / hz / m : 0}')
+    printf '| %s | %s | %s | %s | %s | %s | %s MB | %s KB | %s | %s |\n' "$n" "$(get p50_ms)" "$(get p99_ms)" \
+        "$(get max_ms)" "$(get bytes_per_move)" "$cpu" "$((peak / 1024))" "$per" "$(get failures)" \
+        "$(cut -d' ' -f1 /proc/loadavg)"
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    rm -rf "$work"
+done
