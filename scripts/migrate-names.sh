@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
-# Ports code written against the engine's old names to the naming rule of issue 10:
-# in-place methods end in `_mut`, property keys are passed by reference, and the crate
-# root keeps only the core types (the rest is reached through `alembic::<module>` or
-# `alembic::prelude`). Written to be run again on branches merged after the rename:
-# every rule is idempotent (running the script twice changes nothing the second time).
+# Ports a game written against alembic 0.1 to 0.2 (see CHANGELOG.md, "Migrating from 0.1"):
+# in-place methods end in `_mut`, property keys are passed by reference, the crate root keeps
+# only the core types (the rest is reached through `alembic::<module>` or `alembic::prelude`),
+# the UI names live in the `alembic-ui` crate (`alembic::Frame` is `alembic_ui::Frame`),
+# `run_app(app, |_| ())` is `run_app(app)`, and "base …" prototypes are flagged ABSTRACT.
+# Every rule is idempotent (running the script twice changes nothing the second time).
 #
-#   scripts/migrate-names.sh            # the default paths below, from the workspace root
-#   scripts/migrate-names.sh some/dir   # or just these files and directories
+# It works on any Rust project, not only this repository: copy it anywhere and run it from
+# the root of the project to port (it needs bash, perl and find).
+#
+#   path/to/migrate-names.sh            # every .rs and .md file under the current directory
+#   path/to/migrate-names.sh some/dir   # or just these files and directories
 #
 # It is a textual port, not a refactoring tool: what it cannot tell apart by spelling
 # (a `PropMap::insert` among other maps' `insert`s) the compiler reports afterwards, and
 # `cargo check --workspace --all-targets` is the last step of every run.
 set -euo pipefail
-# Run from the workspace root (the script may live outside it, e.g. as /work/naming-migrate.sh).
-cd "$(git rev-parse --show-toplevel)"
 if (($# == 0)); then
-    set -- content ui frontend-tui frontend-pixels benches engine/examples engine/tests README.md
+    set -- .
 fi
-mapfile -t FILES < <(find "$@" \( -name '*.rs' -o -name '*.md' \) -type f 2>/dev/null | sort)
+# Never the engine's own sources (they define the names), build output or VCS data.
+mapfile -t FILES < <(find "$@" \( -name target -o -name .git -o -path '*/engine/src' \) -prune -o \
+    \( -name '*.rs' -o -name '*.md' \) -type f -print 2>/dev/null | sort)
 ((${#FILES[@]})) || exit 0
 
 # 1. In place ends in `_mut`; keys by reference.
@@ -87,10 +91,42 @@ MOVED='
 perl -0pi -e '
     my $n = 0;
     $n += s/("base [a-z ]+",\s*(?:Some\("[^"]*"\)|None),\s*named\("[^"]*"\))(?!\s*\.with\(&ABSTRACT)/$1.with(&ABSTRACT, true)/g;
-    $n += s/(proclaim_mut\("base thing", None, Props::new\(\))(?!\s*\.with\(&ABSTRACT)/$1.with(&ABSTRACT, true)/g;
+    $n += s/(proclaim(?:_mut)?\(\s*"base [^"]*",\s*(?:Some\("[^"]*"\)|None),\s*Props::new\(\))(?!\s*\.with\(&ABSTRACT)/$1.with(&ABSTRACT, true)/g;
     if (/&ABSTRACT\b/ && !/^use [^;]*\bABSTRACT\b[^;]*;/m) {
         s/^use alembic::\{/use alembic::{library::ABSTRACT, /m
             or s/^(use alembic::)/use alembic::library::ABSTRACT;\n$1/m;
     }
 ' "${FILES[@]}"
+# 4. The UI moved out of the engine into the `alembic-ui` crate (0.2): `alembic::Frame` and
+#    the other frame, input, frontend, screen and widget names are `alembic_ui::…`.
+UI='App Cell ColourDepth Confirm Control DIRECTION_KEYS Farewell Frame Frontend Input ItemList
+    Key ListEntry MessageLogScreen MinSize Mods MouseButton MouseKind Palette Rect Screen
+    ScreenStack ScreenValue TEST_TICK_LIMIT TestFrontend TestFrontendError TextScreen Tile
+    TileSpan TileSupport Title Transition direction_key draw_box draw_item_list
+    draw_message_log draw_too_small fade_for_age is_cancel item_letter page_count plain_char
+    plain_key put_centred put_clipped run wheel_key wrap_text' perl -0pi -e '
+    my %U = map { $_ => 1 } split " ", $ENV{UI};
+    my $names = join "|", sort { length($b) <=> length($a) } keys %U;
+    # A `use alembic::{…}` group: UI names go to their own `use alembic_ui::{…};` line.
+    s{^(\s*)use alembic::\{([^{}]*)\};}{
+        my ($ind, @items) = ($1, grep { length } map { s{^\s+|\s+$}{}gr } split /,/, $2);
+        my @ui = grep { /^(\w+)/ && $U{$1} } @items;
+        my @core = grep { !(/^(\w+)/ && $U{$1}) } @items;
+        my $out = "";
+        $out .= "${ind}use alembic::{" . join(", ", @core) . "};" if @core;
+        $out .= ($out ? "\n" : "") . "${ind}use alembic_ui::{" . join(", ", @ui) . "};" if @ui;
+        $out
+    }gme;
+    s{\balembic::($names)\b}{alembic_ui::$1}g;
+' "${FILES[@]}"
+
+# 5. `run_app` plays an app and returns nothing (0.2); `run_app_then` returns its output.
+perl -0pi -e '
+    s/\b(alembic_(?:tui|pixels)::)run_app\((\s*[^,()]+?),\s*\|_\|\s*\(\)\s*\)/$1run_app($2)/g;
+    s/\b(alembic_(?:tui|pixels)::)run_app\((\s*[^,()]+?),(?=\s*[\w:|])/$1run_app_then($2,/g;
+' "${FILES[@]}"
+
+if grep -lq 'alembic_ui::' "${FILES[@]}" 2>/dev/null && [ -f Cargo.toml ] && ! grep -q 'alembic-ui' Cargo.toml; then
+    echo "migrate-names: the code now names alembic_ui: add alembic-ui = \"0.2\" to Cargo.toml" >&2
+fi
 echo "migrate-names: done; now run cargo fmt --all and cargo check --workspace --all-targets" >&2

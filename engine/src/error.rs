@@ -122,6 +122,10 @@ pub enum Error {
     /// say). Make one with [`Error::game`] and get it back with [`Error::game_error`].
     #[error(transparent)]
     Game(GameError),
+    /// A save could not be read or linked, carried as an engine error so that one `?`
+    /// reads a save in a function returning [`Error`].
+    #[error(transparent)]
+    Load(Box<crate::save::LoadError>),
     /// A one-off error of a game's own, in a sentence: [`Error::msg`].
     #[error("{0}")]
     Msg(Arc<str>),
@@ -130,6 +134,12 @@ pub enum Error {
     /// [`Game::acted_mut`](crate::Game::acted_mut), or a turn run twice.
     #[error("thing {0} must act before the world can advance")]
     NotActed(ThingId),
+}
+
+impl From<crate::save::LoadError> for Error {
+    fn from(e: crate::save::LoadError) -> Self {
+        Error::Load(Box::new(e))
+    }
 }
 
 impl Error {

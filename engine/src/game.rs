@@ -705,6 +705,32 @@ impl Game {
         Ok(id)
     }
 
+    /// [`Game::spawn_mut`] for a game without hooks, or a prototype that names no
+    /// [`ON_CREATE`] hook: no registry or context needed.
+    ///
+    /// ```
+    /// use alembic::prelude::*;
+    /// let lib = Library::new().proclaim("rat", None, Props::new())?;
+    /// let mut game = Game::new(7).with_library(lib);
+    /// let rat = game.spawn_plain_mut("rat", Loc::new(1, 2, 0))?;
+    /// assert_eq!(game.location(rat)?, Loc::new(1, 2, 0));
+    /// # Ok::<(), Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Game::spawn_mut`]; [`Error::UnknownHook`] when the prototype names an
+    /// [`ON_CREATE`] hook, which only [`Game::spawn_mut`] can run. Nothing changes then.
+    pub fn spawn_plain_mut(
+        &mut self,
+        name: &str,
+        place: impl Into<Place>,
+    ) -> Result<ThingId, Error> {
+        if let Some(Value::Hook(hook)) = self.library.get(name)?.props().get(ON_CREATE.key()) {
+            return Err(Error::UnknownHook(hook.name().into()));
+        }
+        self.spawn_mut(&mut HookCtx::new(&Hooks::new()), name, place)
+    }
+
     /// Run the hook named by `call.this`'s property `event`, if it has one; returns whether a
     /// hook ran. All or nothing: if the hook fails, nothing changes.
     pub fn run_hook_mut(

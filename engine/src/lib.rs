@@ -23,16 +23,22 @@
 //!
 //! ## One naming rule
 //!
-//! Every value in the engine is persistent, and every method that changes one comes in the
-//! same two spellings:
-//! - `m(&self, …) -> Self` (or `Result<Self, _>`) returns a changed copy and leaves the
-//!   receiver as it was; it is `#[must_use]`, so dropping the new value is a warning.
-//! - `m_mut(&mut self, …)` changes the receiver in place.
+//! Every value in the engine is persistent. The rule, stated as it holds:
+//! - **A method without `_mut` never changes its receiver.** One that makes a changed value
+//!   returns it (`m(&self, …) -> Self`, or `Result<Self, _>`) and is `#[must_use]`, so
+//!   dropping the new value is a warning.
+//! - **A method ending in `_mut` changes its receiver in place.** Not every `_mut` method has
+//!   a persistent twin: the common ones do ([`Game::set`] and [`Game::set_mut`],
+//!   [`Game::add_thing`] and [`Game::add_thing_mut`], [`Game::move_thing`],
+//!   [`Game::update_thing`], [`Game::remove_thing`], [`Game::index_flag`],
+//!   [`TileMap::with`](mapgen::TileMap::with) and
+//!   [`TileMap::set_mut`](mapgen::TileMap::set_mut)); the turn machinery
+//!   ([`Game::end_turn_mut`], [`Game::acted_mut`], [`Game::spawn_mut`], …) and the builders'
+//!   edits ([`Library::define_tile_mut`], [`PropMap::insert_mut`](props::PropMap::insert_mut))
+//!   are in place only. Clone first for a persistent step: a [`Game`] clones in Θ(1), so
+//!   `let mut next = game.clone(); next.end_turn_mut(…)?;` leaves `game` as it was.
 //!
-//! So [`Game::set`] and [`Game::set_mut`], [`Thing::with`] and [`Thing::set_mut`],
-//! [`TileMap::with`](mapgen::TileMap::with) and [`TileMap::set_mut`](mapgen::TileMap::set_mut),
-//! [`Library::define_tile_mut`], [`PropMap::insert_mut`](props::PropMap::insert_mut). A method
-//! without `_mut` never changes its receiver. The exceptions are the types that are not values
+//! The exceptions are the types that are not values
 //! of the world but tools working on one, whose every method exists to advance them: the
 //! random generator ([`GameRng::below`](rng::GameRng::below) draws), the per-call hook
 //! context ([`HookCtx::spawn`]), the undo timeline's cursor
@@ -42,16 +48,18 @@
 //! [`Fov::compute_into`](fov::Fov::compute_into),
 //! [`DijkstraMap::rebuild`](path::DijkstraMap::rebuild),
 //! [`LightMap::add_light`](light::LightMap::add_light)); and accessors that lend a part
-//! mutably ([`Game::rng`], [`HookCtx::scratch`]).
+//! mutably ([`Game::rng`], [`HookCtx::scratch`], [`History::current_mut`](history::History::current_mut)).
 //!
 //! Property keys are passed by reference everywhere: `Props::new().with(&HP, 10)`,
 //! `game.query(id, &HP)`, `Modifier::add(&ST, 3).while_flag(&WORN)`.
 //!
 //! ## Where things are
 //!
-//! The crate root holds only the core types, the same names as [`prelude`]: [`Game`],
-//! [`Error`], [`Library`], [`Thing`], [`ThingId`], [`Place`], [`Prop`], [`Props`], [`Loc`],
-//! [`LocBox`], [`Dir`], [`Hooks`], [`HookCtx`] and [`Rgb`]. Everything else is in the module
+//! The crate root holds only the core types: [`Game`], [`Error`], [`Library`], [`Thing`],
+//! [`ThingId`], [`Place`], [`Prop`], [`Props`], [`Loc`], [`LocBox`], [`Dir`], [`Hooks`],
+//! [`HookCtx`] and [`Rgb`] (and, hidden and deprecated until 0.3, the 0.1 paths of names
+//! that moved into modules). [`prelude`] adds the two dozen names from the modules that a
+//! small game uses: `use alembic::prelude::*;`. Everything else is in the module
 //! it belongs to, each opening with what it is for and what it costs: [`grid`] (the persistent
 //! 3D grid), [`props`] (keys, values, modifiers), [`library`] (prototypes, tiles,
 //! [`ABSTRACT`](library::ABSTRACT)), [`thing`], [`hook`] (`ON_*` hook names), [`game`],
@@ -127,16 +135,29 @@ pub use loc::{Dir, Loc, LocBox};
 pub use props::{Prop, Props};
 pub use thing::{Place, Thing, ThingId};
 
+/// The crate README's code, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 // The 0.1 crate-root paths of names that moved into modules: deprecated, gone in 0.3.
 #[doc(hidden)]
 pub use deprecated::*;
 
 /// The names nearly every game uses, for a glob import: `use alembic::prelude::*;`.
 ///
-/// The world value ([`Game`]) and its errors, the prototype [`Library`], things and where they
-/// are ([`Thing`], [`ThingId`], [`Place`], [`Loc`], [`LocBox`], [`Dir`]), typed properties
-/// ([`Prop`], [`Props`]), behaviour ([`Hooks`], [`HookCtx`]) and colour ([`Rgb`]). These are
-/// also the only names at the crate root; everything else lives in its module.
+/// The crate root's core types — the world value ([`Game`]) and its errors, the prototype
+/// [`Library`], things and where they are ([`Thing`], [`ThingId`], [`Place`], [`Loc`],
+/// [`LocBox`], [`Dir`]), typed properties ([`Prop`], [`Props`]), behaviour ([`Hooks`],
+/// [`HookCtx`]) and colour ([`Rgb`]) — and, from their modules, what a small game needs
+/// next: turns ([`NORMAL_ACTION`](schedule::NORMAL_ACTION), [`SPEED`](schedule::SPEED),
+/// [`TurnEnd`](schedule::TurnEnd), [`ACTS`](schedule::ACTS)), hooks
+/// ([`HookCall`](hook::HookCall), [`Hook`](props::Hook), [`ON_ACTION`](hook::ON_ACTION)),
+/// [`ABSTRACT`](library::ABSTRACT), [`Modifier`](props::Modifier), map memory
+/// ([`Layer`](layer::Layer)), sight ([`field_of_view`](fov::field_of_view)), paths
+/// ([`astar`](path::astar), [`Search`](path::Search)), the random generator
+/// ([`GameRng`](rng::GameRng)), map building ([`TileMap`](mapgen::TileMap)), undo
+/// ([`History`](history::History)) and saves ([`SavedGame`](save::SavedGame)).
 ///
 /// ```
 /// use alembic::prelude::*;
@@ -145,9 +166,23 @@ pub use deprecated::*;
 /// let mut game = Game::new(7).with_library(lib);
 /// let rat = game.spawn_mut(&mut HookCtx::new(&Hooks::new()), "rat", Place::Map(Loc::new(1, 2, 0)))?;
 /// assert_eq!(game.query(rat, &HP)?, 3);
+/// let mut undo = History::with_undo_depth(game.clone(), 20);
+/// undo.push((), game.set(rat, &HP, 2)?);
+/// assert_eq!(undo.undo().map(|g| g.query(rat, &HP)), Some(Ok(3)));
 /// # Ok::<(), Error>(())
 /// ```
 pub mod prelude {
+    pub use crate::fov::field_of_view;
+    pub use crate::history::History;
+    pub use crate::hook::{HookCall, ON_ACTION};
+    pub use crate::layer::Layer;
+    pub use crate::library::ABSTRACT;
+    pub use crate::mapgen::TileMap;
+    pub use crate::path::{Search, astar};
+    pub use crate::props::{Hook, Modifier};
+    pub use crate::rng::GameRng;
+    pub use crate::save::SavedGame;
+    pub use crate::schedule::{ACTS, NORMAL_ACTION, SPEED, TurnEnd};
     pub use crate::{
         Dir, Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Place, Prop, Props, Rgb, Thing,
         ThingId,
