@@ -35,7 +35,7 @@ if [ "$cargo_rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
 fi
 
 skipped=0
-for e2e in scripts/e2e-tui.sh scripts/e2e-pixels.sh scripts/e2e-web.sh scripts/reliability.sh scripts/replays.sh; do
+for e2e in scripts/e2e-tui.sh scripts/e2e-guide.sh scripts/e2e-pixels.sh scripts/e2e-web.sh scripts/reliability.sh scripts/replays.sh; do
   echo "== $e2e"
   out=$(mktemp)
   if bash "$e2e" 2>&1 | tee "$out"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
