@@ -6,13 +6,16 @@
 //! Recorded on 2026-11-23 from `caad93e` (before the third performance pass) with
 //! `alembic-sim --game alchemy --seed 4 --turns 3000 --record F` and
 //! `alembic-sim --game caves --seed 1 --turns 1000 --record F` (release builds; the Caves
-//! hero dies on turn 439). Both were recorded again on 2026-11-25 for engine 0.2 with the
-//! same commands: the engine's keys are named `alembic.…` now, and the library is part of
-//! the state hash. The recordings of the build before and after the rename hold the same
-//! commands line for line (the bot plays the same games); only the hashes moved. Caves also
-//! plays another course since 0.2: a creature spawned during the world's turn (a growing
-//! lichen, a reinforcement) is queued by `spawn_mut` to act in that same turn, where Caves
-//! used to queue it at the player's next turn (the hero now dies on turn 469).
+//! hero dies on turn 439). Both were recorded again on 2026-11-25 for engine 0.2 (the same
+//! commands, the bot's, at the same seeds and lengths):
+//! - the engine's keys are named `alembic.…` now and the library is part of the state hash:
+//!   the bot's commands were the same line for line before and after, only hashes moved;
+//! - a creature spawned during the world's turn (a growing lichen, a reinforcement, an
+//!   Alchemy wandering monster) is queued by `spawn_mut` at once, where the games used to
+//!   queue it at the player's next turn, so both games take another course (the Caves hero
+//!   now dies on turn 469);
+//! - the turn counter moves on inside `end_turn_mut`, before the monsters act, so the
+//!   Caves' messages of the world's answer carry the new turn (same commands, new hashes).
 
 use std::path::PathBuf;
 
@@ -47,11 +50,11 @@ fn alchemy_seed_4_replays_with_its_recorded_hashes() {
         "alchemy",
         "alchemy-seed4-3000.replay",
         3000,
-        "d2beae938f9972a5",
+        "96f7f486ee14aa1a",
     );
 }
 
 #[test]
 fn caves_seed_1_replays_to_its_death_with_its_recorded_hashes() {
-    replays("caves", "caves-seed1-1000.replay", 469, "499c958795ebd1f8");
+    replays("caves", "caves-seed1-1000.replay", 469, "394e8db7d5de175f");
 }

@@ -183,7 +183,9 @@ impl Game {
         self.next_id
     }
 
-    /// The turn counter.
+    /// The turn counter: one for each [`Game::end_turn_mut`], which moves it on with the
+    /// scheduler's [`Game::clock`] (a game with a loop of its own sets it with
+    /// [`Game::set_turn_mut`]).
     #[must_use]
     pub fn turn(&self) -> u64 {
         self.turn

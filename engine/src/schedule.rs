@@ -364,8 +364,11 @@ impl Game {
     ///
     /// If levels sleep ([`Game::set_awake_levels_mut`]) and `actor` ended its action on a
     /// sleeping level (it took the stairs), that level wakes and the others sleep first. An
-    /// actor not in the queue is queued. All or nothing: if a hook fails, the game is as it
-    /// was.
+    /// actor not in the queue is queued. The turn counter ([`Game::turn`]) moves on with the
+    /// scheduler's clock: one call is one turn, counted as soon as the actor has acted (so
+    /// the other actors' hooks see the new turn), and a game that ends its turns here never
+    /// keeps a counter of its own beside the clock. All or nothing: if a hook fails, the
+    /// game is as it was.
     ///
     /// ```
     /// use alembic::hook::{HookCall, ON_ACTION};
@@ -411,6 +414,7 @@ impl Game {
             work.schedule_mut(actor, 0)?;
         }
         work.acted_mut(actor, cost)?;
+        work.set_turn_mut(work.turn().saturating_add(1));
         let end = if over(&work) {
             TurnEnd::Over
         } else {

@@ -301,7 +301,7 @@ impl Frame {
     /// let end = frame.put_str(area.x, area.y, "hello", Rgb::WHITE, Rgb::BLACK);
     /// frame.put_str(end - 9, 0, "clipped", Rgb::WHITE, Rgb::BLACK);
     /// assert_eq!(frame.row_text(1).trim(), "hello");
-    /// assert_eq!(frame.row_text(0).trim_end(), "ped");
+    /// assert_eq!(frame.row_text(0).trim_end(), "ipped");
     /// ```
     pub fn put_str(
         &mut self,

@@ -67,8 +67,7 @@ pub fn play_mut(g: &mut Game, command: Command) -> Result<Vec<Event>, RuleError>
         Command::Ascend | Command::Move(Dir::Up) => climb(&mut w, &mut ctx, p, 1)?,
         Command::Move(d) => step(&mut w, &mut ctx, p, d)?,
     }
-    world_answer(&mut w, &mut ctx, p)?;
-    w.set_turn_mut(w.turn() + 1);
+    world_answer(&mut w, &mut ctx, p)?; // the engine's turn: the clock and the turn move on
     remember_view(&mut w)?;
     *g = w;
     Ok(std::mem::take(&mut ctx.scratch::<Heard>().0))

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use alembic::{
     Error, Library, Props, hook::ON_DEATH, library::ABSTRACT, library::FREQ, library::IS_CONTAINER,
-    library::LEVEL, props::Hook,
+    library::LEVEL, props::Hook, schedule::ACTS,
 };
 
 use super::{named, rgb};
@@ -70,6 +70,7 @@ fn hero(lib: &mut Library) -> Result<(), Error> {
         Some("base thing"),
         named("creature")
             .with(&ABSTRACT, true)
+            .with(&ACTS, true)
             .with(&IS_CREATURE, true)
             .with(&IS_CONTAINER, true)
             .with(&IS_BLOCKING, true)

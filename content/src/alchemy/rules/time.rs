@@ -69,25 +69,16 @@ pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<
         game.acted_mut(h, 0)?;
     }
     game.schedule_mut(h, u64::try_from(elapsed).unwrap_or(1))?;
+    // Only the hero's level is simulated: the engine queues its creatures (they take turns:
+    // `ACTS`) and puts the level the hero left to sleep.
+    if game.awake_levels().as_deref() != Some(&[z][..]) {
+        game.set_awake_levels_mut([z])?;
+    }
     let level = creatures_on_level(game, z);
     for &m in &level {
-        if m == h || !game.contains(m) {
-            continue;
+        if m != h && game.contains(m) {
+            tick_effects(game, ctx, m, elapsed)?;
         }
-        tick_effects(game, ctx, m, elapsed)?;
-        // Its effects may have killed it (poison, sickness, healing on the undead).
-        if game.contains(m) && !game.is_scheduled(m) {
-            // New on the level (arrived, spawned, or the hero came back): it acts now.
-            game.schedule_mut(m, 0)?;
-        }
-    }
-    // Only the hero's level is simulated: nobody elsewhere stays in the queue.
-    let elsewhere: Vec<ThingId> = game
-        .actors()
-        .filter(|&a| a != h && level.binary_search(&a).is_err())
-        .collect();
-    for a in elsewhere {
-        game.unschedule_mut(a);
     }
     if game.var(&GAME_OVER).unwrap_or(false) {
         return Ok(());
@@ -269,7 +260,6 @@ pub fn leave_level(game: &mut Game, z: i32) -> Result<(), Error> {
         t.remove_prop_mut(FOE.key());
         t.set_mut(&AWAY_SINCE, now);
         game.update_thing_mut(t)?;
-        game.unschedule_mut(m);
     }
     Ok(())
 }

@@ -35,7 +35,7 @@ pub(crate) fn world_answer(g: &mut Game, ctx: &mut HookCtx<'_>, p: ThingId) -> R
     if g.var(&REINFORCEMENTS)? && g.rng().one_in(1, REINFORCE_ODDS) {
         reinforce(g, ctx, p, z)?;
     }
-    if (g.turn() + 1).is_multiple_of(REGEN_EVERY) {
+    if g.turn().is_multiple_of(REGEN_EVERY) {
         let (hp, max) = (g.query(p, &HP)?, g.query(p, &MAX_HP)?);
         if hp < max {
             g.set_mut(p, &HP, hp + 1)?;
