@@ -373,6 +373,26 @@ pub fn save_with_modes(game: &Game, path: &Path, modes: &[&str]) -> Result<(), S
     Ok(())
 }
 
+/// [`save_with_modes`], writing only what loads: the new bytes are read back through
+/// [`from_text`] (checksum, link to this build's library, [`validate`]) before they replace
+/// anything, so a game is never written that the next continue would refuse; the previous
+/// save is kept when they fail.
+///
+/// # Errors
+/// [`SaveError`]: the loader's own error when the bytes do not load back.
+pub fn save_checked(
+    game: &Game,
+    path: &Path,
+    modes: &[&str],
+    hooks: &Hooks,
+) -> Result<(), SaveError> {
+    let text = to_text_with_modes(game, modes)?;
+    let _loaded = from_text(&text, hooks)
+        .map_err(|e| SaveError::Invalid(format!("not saved, it would not load back ({e})")))?;
+    storage::write_atomic(path, text.as_bytes())?;
+    Ok(())
+}
+
 /// Read a game from `path` (see [`from_text`] for the checks). Only regular files of at most
 /// [`MAX_SAVE_BYTES`] are read, so a FIFO or `/dev/zero` is an error, not a hang.
 ///

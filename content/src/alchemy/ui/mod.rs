@@ -87,6 +87,9 @@ pub enum UiError {
     /// The recording cannot be watched.
     #[error("{0}")]
     Replay(#[from] replay::ReplayOpenError),
+    /// The save is open in another window, or its lock cannot be taken safely.
+    #[error("{0}")]
+    Busy(crate::storage::StorageError),
 }
 
 /// Why the UI could not save the game.
@@ -218,7 +221,17 @@ pub struct AlchemyCtx {
     rewind_declined: bool,
     /// The `--More--` before the death screen.
     pub(crate) death_pause: DeathPause,
+    /// Whether the file at `save_path` is this game's (loaded from it, saved there, or
+    /// nothing was there when it began). Until then nothing is written there or beside it:
+    /// no autosave, the recording held in memory, the file never removed.
+    owns_save: bool,
+    /// Commands since the game was last saved, for the autosave.
+    since_save: usize,
 }
+
+/// The game is saved by itself every this many commands (when the save is its own): a crash
+/// then costs at most this many, and none while the recording beside the save is whole.
+pub const AUTOSAVE_EVERY: usize = 100;
 
 /// How much of a practice game is kept whole for `U`: the newest 2,000 values, then one in
 /// every 100 (the values in between are rebuilt from the commands when undo reaches them).
@@ -256,12 +269,56 @@ impl AlchemyCtx {
             rewind_declined: false,
             autopickup: false,
             death_pause: DeathPause::NotYet,
+            owns_save: false,
+            since_save: 0,
         }
     }
 
     /// Hold `lock` (on the save in use) until this context is dropped.
     pub fn hold_lock(&mut self, lock: crate::storage::SessionLock) {
         self.lock = Some(lock);
+    }
+
+    /// One window per save: hold the lock of the save at `path` before playing it (the
+    /// lock of the save played before is let go once this one is held). With `make_dir`,
+    /// the save's directory (the data directory) is created first.
+    ///
+    /// # Errors
+    /// [`UiError::Busy`] when another window holds it, or something that is not a lock file
+    /// is where its lock goes. When there is nowhere to write a lock (a read-only
+    /// directory) the game plays on unlocked: saving will say what is wrong.
+    fn ensure_lock(&mut self, path: &Path, make_dir: bool) -> Result<(), UiError> {
+        use crate::storage::{SessionLock, StorageError, canonical_save};
+        if make_dir
+            && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        if let (Some(lock), Ok(c)) = (&self.lock, canonical_save(path))
+            && lock.save() == c
+        {
+            return Ok(());
+        }
+        match SessionLock::acquire(path) {
+            Ok(lock) => {
+                self.lock = Some(lock);
+                Ok(())
+            }
+            Err(e @ (StorageError::Locked { .. } | StorageError::BadLock { .. })) => {
+                Err(UiError::Busy(e))
+            }
+            Err(_) => {
+                self.lock = None;
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether the save file is this game's own (see the field): only then is it autosaved
+    /// or removed when the game ends.
+    #[must_use]
+    pub fn owns_save(&self) -> bool {
+        self.owns_save
     }
 
     /// Save to [`AlchemyCtx::save_path`] and leave: the farewell says where the game went.
@@ -386,8 +443,14 @@ impl AlchemyCtx {
         let wizard: &[&str] = if self.wizard_new { &["wizard"] } else { &[] };
         let game =
             alchemy::new_game_in_modes(seed, &self.rules, wizard).map_err(UiError::NewGame)?;
+        if let Some(save) = self.default_save.clone() {
+            self.ensure_lock(&save, true)?;
+        }
         self.seed = Some(seed);
         self.save_path = self.default_save.clone();
+        // Over another game's save, nothing is written beside it until this game is saved.
+        self.owns_save = !self.save_path.as_deref().is_some_and(|p| p.exists());
+        self.since_save = 0;
         let mut modes: Vec<&str> = Vec::new();
         if self.practice_new {
             modes.push("practice");
@@ -403,13 +466,19 @@ impl AlchemyCtx {
         self.recorder = None;
         self.finished_record = None;
         if let Some(save) = &self.save_path {
-            match record::Recorder::start(
-                &record::beside(save),
-                record::GAME_NAME,
-                seed,
-                modes,
-                &game,
-            ) {
+            let beside = record::beside(save);
+            let started = if self.owns_save {
+                record::Recorder::start(&beside, record::GAME_NAME, seed, modes, &game)
+            } else {
+                Ok(record::Recorder::start_pending(
+                    &beside,
+                    record::GAME_NAME,
+                    seed,
+                    modes,
+                    &game,
+                ))
+            };
+            match started {
                 Ok(r) => self.recorder = Some(r),
                 Err(e) => {
                     self.install(game);
@@ -446,6 +515,11 @@ impl AlchemyCtx {
     /// Start new games as practice games (undo allowed, never scored), or not.
     pub fn set_practice(&mut self, on: bool) {
         self.practice_new = on;
+    }
+
+    /// Start new games as wizard games, or not.
+    pub fn set_wizard(&mut self, on: bool) {
+        self.wizard_new = on;
     }
 
     /// Whether the player declined to rewind after dying in a practice game.
@@ -558,23 +632,77 @@ impl AlchemyCtx {
     /// # Errors
     /// The file is missing, unreadable, corrupt, of another game or version.
     pub fn load_game(&mut self, path: &Path) -> Result<(), UiError> {
-        let (game, modes) = save::load_with_modes(path, self.rules.hooks())?;
+        let (saved, modes) = save::load_with_modes(path, self.rules.hooks())?;
+        self.ensure_lock(path, false)?;
         self.seed = None;
         self.save_path = Some(path.to_path_buf());
-        self.recorder = record::Recorder::resume(&record::beside(path), record::GAME_NAME, &game);
+        self.owns_save = true;
+        self.since_save = 0;
         self.finished_record = None;
-        self.practice = modes
-            .iter()
-            .any(|m| m == "practice")
-            .then(|| History::with_budget(game.clone(), PRACTICE_BUDGET));
+        // The recording is the save's journal: the moves made after the save come back.
+        let rules = &self.rules;
+        let step = |g: &Game, c: &Command| alchemy::apply(g, rules, c.clone()).map(|o| o.game);
+        let journal = record::Recorder::journal(
+            &record::beside(path),
+            record::GAME_NAME,
+            &saved,
+            step,
+        );
+        let practice = modes.iter().any(|m| m == "practice");
+        let (game, notes) = match journal {
+            Ok(j) => {
+                let mut notes = Vec::new();
+                if !j.replayed.is_empty() {
+                    notes.push(format!(
+                        "The recording brought back {} move{} made after the last save (turn {} to {}).",
+                        j.replayed.len(),
+                        if j.replayed.len() == 1 { "" } else { "s" },
+                        saved.turn(),
+                        j.game.turn()
+                    ));
+                }
+                notes.extend(j.dropped);
+                let mut history =
+                    practice.then(|| History::with_budget(saved.clone(), PRACTICE_BUDGET));
+                if let Some(h) = history.as_mut() {
+                    let mut g = saved.clone();
+                    for (turn, c) in j.replayed {
+                        match step(&g, &c) {
+                            Ok(next) => g = next,
+                            Err(_) => break,
+                        }
+                        h.push((turn, c), g.clone());
+                    }
+                }
+                self.recorder = Some(j.recorder);
+                self.practice = history;
+                (j.game, notes)
+            }
+            Err(e) => {
+                self.recorder = None;
+                self.practice =
+                    practice.then(|| History::with_budget(saved.clone(), PRACTICE_BUDGET));
+                let why = match &e {
+                    record::JournalError::Read(record::RecordError::Storage(
+                        crate::storage::StorageError::Io { source, .. },
+                    )) if source.kind() == std::io::ErrorKind::NotFound => {
+                        "This game has no recording".to_owned()
+                    }
+                    other => format!("This game's recording cannot go on: {other}"),
+                };
+                (
+                    saved,
+                    vec![format!(
+                        "{why}; you play on from the save, unrecorded (quit with Q to give it up)."
+                    )],
+                )
+            }
+        };
         self.rewind_declined = false;
         self.install(game);
         self.note(Tone::Note, "Welcome back.");
-        if self.recorder.is_none() {
-            self.note(
-                Tone::Note,
-                "This game's recording does not match the save; it plays on unrecorded.",
-            );
+        for n in notes {
+            self.note(Tone::Note, n);
         }
         Ok(())
     }
@@ -693,6 +821,10 @@ impl AlchemyCtx {
                     h.push((turn, given), game.clone());
                 }
                 self.game = Some(game);
+                self.since_save += 1;
+                if self.since_save >= AUTOSAVE_EVERY && self.owns_save && !over {
+                    self.autosave();
+                }
                 Some(over)
             }
             Err(e) => {
@@ -711,7 +843,32 @@ impl AlchemyCtx {
     /// # Errors
     /// [`UiSaveError`], whose `Display` is a sentence for the player: no game, nowhere to
     /// save, or what the file system said.
-    pub fn save(&self) -> Result<PathBuf, UiSaveError> {
+    pub fn save(&mut self) -> Result<PathBuf, UiSaveError> {
+        let path = self.write_save()?;
+        self.owns_save = true;
+        self.since_save = 0;
+        // The game's recording, held in memory while the file was another game's, goes
+        // beside its save now.
+        if let Some(rec) = self.recorder.as_mut()
+            && let Err(e) = rec.commit()
+        {
+            self.recorder = None;
+            self.note(Tone::Error, format!("The recording stopped: {e}"));
+        }
+        Ok(path)
+    }
+
+    /// Save without leaving, every [`AUTOSAVE_EVERY`] commands; a failure is said once a
+    /// time, and play goes on.
+    fn autosave(&mut self) {
+        self.since_save = 0;
+        match self.save() {
+            Ok(_) => self.checkpoint_record(),
+            Err(e) => self.note(Tone::Error, format!("The autosave failed: {e}")),
+        }
+    }
+
+    fn write_save(&self) -> Result<PathBuf, UiSaveError> {
         let Some(game) = &self.game else {
             return Err(UiSaveError::NoGame);
         };
@@ -727,7 +884,7 @@ impl AlchemyCtx {
             })?;
         }
         let modes = self.modes();
-        save::save_with_modes(game, path, &modes)?;
+        save::save_checked(game, path, &modes, self.rules.hooks())?;
         Ok(path.clone())
     }
 
@@ -823,7 +980,7 @@ impl AlchemyCtx {
     /// Remove the save file of the current game (after death or victory). Returns whether a
     /// file was removed.
     pub fn remove_save(&self) -> bool {
-        if self.loaded_finished {
+        if self.loaded_finished || !self.owns_save {
             return false;
         }
         match &self.save_path {
@@ -1000,30 +1157,9 @@ pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic_ui::App>, c
         (None, None, Some(seed)) => Start::New(seed),
         (None, None, None) => Start::Menu,
     };
-    let mut save_path = crate::save_dir().map(|d| d.join(SAVE_FILE));
-    // One window per save: lock the file this session will write before anything else.
-    let lock = match opts.load.as_ref().or(save_path.as_ref()) {
-        Some(path) => {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                let _ = std::fs::create_dir_all(dir);
-            }
-            match crate::storage::SessionLock::acquire(path) {
-                Ok(lock) => Some(lock),
-                // Watching a replay while the game is open elsewhere is fine: this session
-                // then has nowhere to save.
-                Err(crate::storage::StorageError::Locked { .. }) if opts.replay.is_some() => {
-                    save_path = None;
-                    None
-                }
-                Err(e @ crate::storage::StorageError::Locked { .. }) => {
-                    return Err(crate::LaunchError::Busy(e));
-                }
-                // Nowhere to write a lock (read-only directory): play on; saving will say so.
-                Err(_) => None,
-            }
-        }
-        None => None,
-    };
+    // One window per save: the lock is taken whenever the session switches to a save (see
+    // `AlchemyCtx::ensure_lock`), not here.
+    let save_path = crate::save_dir().map(|d| d.join(SAVE_FILE));
     let bad = |e: SaveError| crate::LaunchError::BadSave {
         path: opts.load.clone().unwrap_or_default(),
         game: opts.game.clone(),
@@ -1036,12 +1172,8 @@ pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic_ui::App>, c
         practice: opts.practice,
         wizard: opts.wizard,
     }) {
-        Ok(mut app) => {
-            if let Some(lock) = lock {
-                app.ctx_mut().hold_lock(lock);
-            }
-            Ok(Box::new(app))
-        }
+        Ok(app) => Ok(Box::new(app)),
+        Err(UiError::Busy(e)) => Err(crate::LaunchError::Busy(e)),
         Err(UiError::Load(SaveError::Io { path, source })) => {
             Err(crate::LaunchError::ReadSave { path, source })
         }
