@@ -237,7 +237,10 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             match entry {
                 Entry::Command { turn, command } => {
                     if game.turn() != *turn {
-                        problem = Some(format!("a command of turn {turn} came at turn {}", game.turn()));
+                        problem = Some(format!(
+                            "a command of turn {turn} came at turn {}",
+                            game.turn()
+                        ));
                         break;
                     }
                     match step(&game, command) {
@@ -282,7 +285,10 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             pending: None,
             commands: PhantomData,
         };
-        let ends_here = matches!(rec.entries.get(keep.wrapping_sub(1)), Some(Entry::Checkpoint { .. }));
+        let ends_here = matches!(
+            rec.entries.get(keep.wrapping_sub(1)),
+            Some(Entry::Checkpoint { .. })
+        );
         if keep < rec.entries.len() || rec.torn {
             // Rewrite without what is dropped, ending with a checkpoint of the game.
             let mut text = rec.header.to_line();

@@ -102,6 +102,20 @@ fn a_crash_after_saving_loses_no_command() {
 }
 
 #[test]
+fn a_crash_before_the_first_save_loses_nothing() {
+    let d = scratch("nosave");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.new_game(10).unwrap();
+    play(&mut a, 25, 1);
+    let before = state(&a);
+    drop(a);
+    let mut b = ctx(&save);
+    b.load_game(&save).unwrap();
+    assert_eq!(state(&b), before);
+}
+
+#[test]
 fn a_line_cut_off_by_a_crash_is_dropped_and_the_rest_kept() {
     let d = scratch("torn");
     let save = d.join("alchemy.save");
@@ -163,15 +177,25 @@ fn the_game_saves_itself_every_so_often() {
     let save = d.join("alchemy.save");
     let mut a = ctx(&save);
     a.new_game(14).unwrap();
+    let hooks = Rules::new().unwrap();
+    let saved = || {
+        let g = alembic_content::alchemy::save::load(&save, hooks.hooks()).unwrap();
+        (g.turn(), g.state_hash())
+    };
+    // A new game is saved at once...
+    let start = state(&a);
+    assert_eq!(saved(), start);
     play(&mut a, AUTOSAVE_EVERY - 1, 0);
-    assert!(!save.exists());
+    assert_eq!(saved(), start);
+    // ...and again every AUTOSAVE_EVERY commands.
     play(&mut a, 1, 7);
-    assert!(save.exists(), "saved after {AUTOSAVE_EVERY} commands");
     let at_save = state(&a);
+    assert_eq!(saved(), at_save, "saved after {AUTOSAVE_EVERY} commands");
     play(&mut a, 3, 1);
     let last = state(&a);
     drop(a);
-    let loaded = alembic_content::alchemy::save::load(&save, Rules::new().unwrap().hooks()).unwrap();
+    let loaded =
+        alembic_content::alchemy::save::load(&save, Rules::new().unwrap().hooks()).unwrap();
     assert_eq!((loaded.turn(), loaded.state_hash()), at_save);
     let mut b = ctx(&save);
     b.load_game(&save).unwrap();
@@ -218,7 +242,8 @@ fn a_symlink_or_directory_at_the_lock_path_is_refused_and_left_alone() {
     std::os::unix::fs::symlink(&precious, &lock).unwrap();
     let err = storage::SessionLock::acquire(&save).unwrap_err();
     assert!(
-        err.to_string().contains("is a symbolic link, not a lock file"),
+        err.to_string()
+            .contains("is a symbolic link, not a lock file"),
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&precious).unwrap(), "keep me");
@@ -322,4 +347,23 @@ fn saving_the_new_game_replaces_the_real_one_with_its_recording() {
     let (turn, hash, commands) = verify(&record::beside(&save));
     assert_eq!((turn, hash), now);
     assert_eq!(commands, 6);
+}
+
+#[test]
+fn a_practice_save_relabelled_as_a_normal_game_is_refused() {
+    let d = scratch("modes");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.set_practice(true);
+    a.new_game(31).unwrap();
+    play(&mut a, 3, 0);
+    a.save().unwrap();
+    drop(a);
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(text.contains("\"modes\":[\"practice\"]"), "{text}");
+    let rules = Rules::new().unwrap();
+    assert!(alembic_content::alchemy::save::from_text(&text, rules.hooks()).is_ok());
+    let edited = text.replace("\"modes\":[\"practice\"]", "\"modes\":[]");
+    let err = alembic_content::alchemy::save::from_text(&edited, rules.hooks()).unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
 }

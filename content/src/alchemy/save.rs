@@ -30,10 +30,11 @@ use super::props::{
 };
 use crate::storage::{self, StorageError};
 
-/// The envelope's version. Version 3 saves the library by reference ([`SavedGame`]);
-/// version 2 added the checksum; version 1 saves (no checksum) still load, checked like any
-/// other.
-pub const SAVE_VERSION: u32 = 3;
+/// The envelope's version. Version 4 brings the modes under the checksum (a practice save
+/// relabelled as a normal game no longer loads); version 3 saves the library by reference
+/// ([`SavedGame`]); version 2 added the checksum; versions 1 to 3 still load, checked like
+/// any other.
+pub const SAVE_VERSION: u32 = 4;
 /// The largest save file read: 64 MiB (a real save is under 2 MiB).
 pub const MAX_SAVE_BYTES: u64 = storage::MAX_FILE_BYTES;
 /// The longest message a save may hold, in bytes.
@@ -155,7 +156,7 @@ pub fn to_text_with_modes(game: &Game, modes: &[&str]) -> Result<String, SaveErr
         .map_err(|e| SaveError::Encode(e.to_string()))?
         .to_json()
         .map_err(|e| SaveError::Encode(e.to_string()))?;
-    let checksum = bytes_checksum(&state);
+    let checksum = modes_checksum(modes.iter().copied(), &state);
     let state = RawValue::from_string(state).map_err(|e| SaveError::Encode(e.to_string()))?;
     let env = Envelope {
         game: GAME_NAME.to_string(),
@@ -170,6 +171,20 @@ pub fn to_text_with_modes(game: &Game, modes: &[&str]) -> Result<String, SaveErr
 /// The checksum of a version 3 state: a stable hash of its exact bytes.
 fn bytes_checksum(state: &str) -> u64 {
     let mut h = StableHasher::new();
+    h.write(state.as_bytes());
+    h.finish()
+}
+
+/// The checksum of a version 4 save: its modes (each with its length) then its state's
+/// exact bytes, so neither can be edited alone.
+fn modes_checksum<'a>(modes: impl IntoIterator<Item = &'a str>, state: &str) -> u64 {
+    let mut h = StableHasher::new();
+    let modes: Vec<&str> = modes.into_iter().collect();
+    h.write_u64(modes.len() as u64);
+    for m in modes {
+        h.write_u64(m.len() as u64);
+        h.write(m.as_bytes());
+    }
     h.write(state.as_bytes());
     h.finish()
 }
@@ -205,7 +220,7 @@ pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
         });
     }
     if header.version >= 3 {
-        return from_v3(text, hooks);
+        return from_v3(text, header.version, hooks);
     }
     let env: Envelope<Game> =
         serde_json::from_str(text).map_err(|e| SaveError::Corrupt(e.to_string()))?;
@@ -225,16 +240,21 @@ pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
     Ok(env.state)
 }
 
-/// Read a version 3 save: check the checksum over the state's bytes, link the state to this
+/// Read a version 3 or 4 save: check the checksum over the state's bytes (and, from version 4,
+/// its modes), link the state to this
 /// build's library (the engine checks invariants and hooks), then [`validate`].
-fn from_v3(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
+fn from_v3(text: &str, version: u32, hooks: &Hooks) -> Result<Game, SaveError> {
     let env: Envelope<Box<RawValue>> =
         serde_json::from_str(text).map_err(|e| SaveError::Corrupt(e.to_string()))?;
     let state = env.state.get();
     let Some(expected) = env.checksum else {
         return Err(SaveError::Corrupt("the checksum is missing".into()));
     };
-    let found = bytes_checksum(state);
+    let found = if version >= 4 {
+        modes_checksum(env.modes.iter().map(String::as_str), state)
+    } else {
+        bytes_checksum(state)
+    };
     if found != expected {
         return Err(SaveError::Checksum { expected, found });
     }

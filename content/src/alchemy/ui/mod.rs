@@ -227,6 +227,12 @@ pub struct AlchemyCtx {
     owns_save: bool,
     /// Commands since the game was last saved, for the autosave.
     since_save: usize,
+    /// Records of ended games that could not be kept (see [`AlchemyCtx::record_problems`]).
+    record_problems: Vec<String>,
+    /// The player saved this game (or continued it from a save): quitting keeps that save.
+    /// A game only ever saved by itself (the first save, the autosaves) is lost on quit, as
+    /// the quit prompt says.
+    player_saved: bool,
 }
 
 /// The game is saved by itself every this many commands (when the save is its own): a crash
@@ -271,6 +277,8 @@ impl AlchemyCtx {
             death_pause: DeathPause::NotYet,
             owns_save: false,
             since_save: 0,
+            record_problems: Vec::new(),
+            player_saved: false,
         }
     }
 
@@ -289,9 +297,7 @@ impl AlchemyCtx {
     /// directory) the game plays on unlocked: saving will say what is wrong.
     fn ensure_lock(&mut self, path: &Path, make_dir: bool) -> Result<(), UiError> {
         use crate::storage::{SessionLock, StorageError, canonical_save};
-        if make_dir
-            && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-        {
+        if make_dir && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             let _ = std::fs::create_dir_all(dir);
         }
         if let (Some(lock), Ok(c)) = (&self.lock, canonical_save(path))
@@ -314,6 +320,13 @@ impl AlchemyCtx {
         }
     }
 
+    /// Whether the player saved this game or continued it from a save: quitting keeps the
+    /// save then; otherwise the game (only ever saved by itself) is lost on quit.
+    #[must_use]
+    pub fn player_saved(&self) -> bool {
+        self.player_saved
+    }
+
     /// Whether the save file is this game's own (see the field): only then is it autosaved
     /// or removed when the game ends.
     #[must_use]
@@ -327,7 +340,7 @@ impl AlchemyCtx {
     /// As [`AlchemyCtx::save`].
     pub fn save_and_leave(&mut self) -> Result<PathBuf, UiSaveError> {
         let path = self.save()?;
-        self.checkpoint_record();
+        self.player_saved = true;
         self.exit_note = Some(Ok(path.clone()));
         Ok(path)
     }
@@ -344,9 +357,7 @@ impl AlchemyCtx {
             .is_some_and(|s| !s.outcome.is_over());
         if playing {
             let saved = self.save();
-            if saved.is_ok() {
-                self.checkpoint_record();
-            }
+            self.player_saved |= saved.is_ok();
             self.exit_note = Some(saved.map_err(|e| e.to_string()));
         }
     }
@@ -386,11 +397,24 @@ impl AlchemyCtx {
     /// The reason the save on close failed (a [`UiSaveError`], as the line the frontend
     /// prints).
     pub fn farewell(&self) -> Result<Option<String>, String> {
-        match &self.exit_note {
-            None => Ok(None),
-            Some(Ok(path)) => Ok(Some(format!("Your game was saved to {}.", path.display()))),
-            Some(Err(e)) => Err(e.clone()),
+        let saved = match &self.exit_note {
+            None => None,
+            Some(Ok(path)) => Some(format!("Your game was saved to {}.", path.display())),
+            Some(Err(e)) => return Err(self.with_problems(e.clone())),
+        };
+        if self.record_problems.is_empty() {
+            Ok(saved)
+        } else {
+            Err(self.with_problems(saved.unwrap_or_default()))
         }
+    }
+
+    fn with_problems(&self, first: String) -> String {
+        std::iter::once(first)
+            .chain(self.record_problems.iter().cloned())
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The game being played, if any.
@@ -451,6 +475,7 @@ impl AlchemyCtx {
         // Over another game's save, nothing is written beside it until this game is saved.
         self.owns_save = !self.save_path.as_deref().is_some_and(|p| p.exists());
         self.since_save = 0;
+        self.player_saved = false;
         let mut modes: Vec<&str> = Vec::new();
         if self.practice_new {
             modes.push("practice");
@@ -488,6 +513,14 @@ impl AlchemyCtx {
             }
         }
         self.install(game);
+        // A first save at once, when the save is this game's: from now on a crash at any
+        // moment costs nothing (the recording continues the save).
+        if self.owns_save
+            && self.recorder.is_some()
+            && let Err(e) = self.save()
+        {
+            self.note(Tone::Error, format!("The game could not be saved: {e}"));
+        }
         if self.practice.is_some() {
             self.note(
                 Tone::Note,
@@ -638,16 +671,13 @@ impl AlchemyCtx {
         self.save_path = Some(path.to_path_buf());
         self.owns_save = true;
         self.since_save = 0;
+        self.player_saved = true;
         self.finished_record = None;
         // The recording is the save's journal: the moves made after the save come back.
         let rules = &self.rules;
         let step = |g: &Game, c: &Command| alchemy::apply(g, rules, c.clone()).map(|o| o.game);
-        let journal = record::Recorder::journal(
-            &record::beside(path),
-            record::GAME_NAME,
-            &saved,
-            step,
-        );
+        let journal =
+            record::Recorder::journal(&record::beside(path), record::GAME_NAME, &saved, step);
         let practice = modes.iter().any(|m| m == "practice");
         let (game, notes) = match journal {
             Ok(j) => {
@@ -843,18 +873,29 @@ impl AlchemyCtx {
     /// # Errors
     /// [`UiSaveError`], whose `Display` is a sentence for the player: no game, nowhere to
     /// save, or what the file system said.
+    ///
+    /// The recording is marked with a checkpoint of the game first, then the save is
+    /// written: at every instant the recording holds a checkpoint equal to the save on disk,
+    /// so a crash at any moment leaves a save the recording continues (see
+    /// [`record::Recorder::journal`]). A recording held in memory (the save was another
+    /// game's) is written beside the save now.
     pub fn save(&mut self) -> Result<PathBuf, UiSaveError> {
-        let path = self.write_save()?;
-        self.owns_save = true;
-        self.since_save = 0;
-        // The game's recording, held in memory while the file was another game's, goes
-        // beside its save now.
+        if self.game.is_none() {
+            return Err(UiSaveError::NoGame);
+        }
+        if self.save_path.is_none() {
+            return Err(UiSaveError::NoDataDir);
+        }
+        self.checkpoint_record();
         if let Some(rec) = self.recorder.as_mut()
             && let Err(e) = rec.commit()
         {
             self.recorder = None;
             self.note(Tone::Error, format!("The recording stopped: {e}"));
         }
+        let path = self.write_save()?;
+        self.owns_save = true;
+        self.since_save = 0;
         Ok(path)
     }
 
@@ -863,7 +904,7 @@ impl AlchemyCtx {
     fn autosave(&mut self) {
         self.since_save = 0;
         match self.save() {
-            Ok(_) => self.checkpoint_record(),
+            Ok(_) => {}
             Err(e) => self.note(Tone::Error, format!("The autosave failed: {e}")),
         }
     }
@@ -889,7 +930,7 @@ impl AlchemyCtx {
     }
 
     /// Mark the recording with the current game, so a continued game can prove the
-    /// recording is its own (call after a successful [`AlchemyCtx::save`]).
+    /// recording is its own ([`AlchemyCtx::save`] does this before it writes).
     pub fn checkpoint_record(&mut self) {
         if let (Some(rec), Some(game)) = (self.recorder.as_mut(), self.game.as_ref())
             && let Err(e) = rec.checkpoint(game)
@@ -938,16 +979,43 @@ impl AlchemyCtx {
             unix_secs,
         };
         let written = morgue::write_morgue(&dir, &ending);
-        let rank = morgue::record_score(&dir, &ending);
-        match (written, rank) {
-            (Ok(path), Ok(rank)) => self.finished_morgue = Some((path, rank)),
-            (Err(e), _) | (_, Err(e)) => {
-                self.note(
-                    Tone::Error,
-                    format!("The record of this game could not be kept: {e}"),
-                );
+        let scored = morgue::record_score(&dir, &ending);
+        let rank = match scored {
+            Ok(s) => {
+                if let Some(aside) = s.set_aside {
+                    self.note(
+                        Tone::Note,
+                        format!(
+                            "The score table could not be read; it was kept as {} and a new one started.",
+                            aside.display()
+                        ),
+                    );
+                }
+                s.rank
             }
+            Err(e) => {
+                self.record_problem(format!("This game's score could not be kept: {e}"));
+                None
+            }
+        };
+        match written {
+            Ok(path) => self.finished_morgue = Some((path, rank)),
+            Err(e) => self.record_problem(format!("This game's morgue could not be kept: {e}")),
         }
+    }
+
+    /// A record of a game (its morgue, score or recording) could not be kept: said on
+    /// screen now, and on stderr with a non-zero exit when the session ends.
+    fn record_problem(&mut self, text: String) {
+        self.note(Tone::Error, text.clone());
+        self.record_problems.push(text);
+    }
+
+    /// What could not be kept of the games that ended in this session (see
+    /// [`AlchemyCtx::farewell`]).
+    #[must_use]
+    pub fn record_problems(&self) -> &[String] {
+        &self.record_problems
     }
 
     /// Where the last finished game's morgue went, and its rank in the score table.
@@ -971,7 +1039,7 @@ impl AlchemyCtx {
                 Some(p)
             }
             Err(e) => {
-                self.note(Tone::Error, format!("The recording could not be kept: {e}"));
+                self.record_problem(format!("This game's recording could not be kept: {e}"));
                 None
             }
         }
@@ -1012,6 +1080,13 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
     ctx.practice_new = opts.practice;
     ctx.wizard_new = opts.wizard;
     ctx.practice_default = opts.practice;
+    // One window per save: a session that may play the default save (the start screen, a
+    // new game) holds its lock from the start, so a second one says so at once.
+    if matches!(opts.start, Start::Menu | Start::New(_))
+        && let Some(save) = ctx.default_save.clone()
+    {
+        ctx.ensure_lock(&save, true)?;
+    }
     // A new game over an existing save asks first, on the start screen: it would replace the
     // save the first time it is saved (on `S`, or on Ctrl-C and every other way out).
     if let Start::New(seed) = opts.start
