@@ -157,6 +157,64 @@ fn create_temp(path: &Path) -> Result<(PathBuf, File), StorageError> {
     })))
 }
 
+/// Whether the process `pid` is alive, when the platform can say (`/proc` on Linux);
+/// `None` when it cannot.
+fn process_alive(pid: u32) -> Option<bool> {
+    let proc_dir = Path::new("/proc");
+    proc_dir
+        .join("self")
+        .exists()
+        .then(|| proc_dir.join(pid.to_string()).exists())
+}
+
+/// The process id in the name of one of [`write_atomic`]'s temporary files
+/// (`NAME.<pid>-<nanos>-<attempt>.tmp`), if `name` is one.
+fn temp_owner(name: &str) -> Option<u32> {
+    let stem = name.strip_suffix(".tmp")?;
+    let (rest, attempt) = stem.rsplit_once('-')?;
+    let (rest, nanos) = rest.rsplit_once('-')?;
+    let (_, pid) = rest.rsplit_once('.')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(attempt) && digits(nanos)).then_some(())?;
+    pid.parse().ok()
+}
+
+/// Remove what [`write_atomic`] leaves in `dir` when a process dies in the middle of it: its
+/// temporary files (only those named for a process that is no longer running) and `NAME.bak`
+/// copies older than a minute whose `NAME` is in place. Nothing else is touched, and nothing
+/// at all where the platform cannot say which processes run. Returns how many files went.
+pub fn sweep_leftovers(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Ok(meta) = entry.metadata() else { continue };
+        if !meta.is_file() {
+            continue;
+        }
+        let path = entry.path();
+        let stale = if let Some(pid) = temp_owner(name) {
+            pid != std::process::id() && process_alive(pid) == Some(false)
+        } else if let Some(base) = name.strip_suffix(".bak") {
+            let old = meta
+                .modified()
+                .ok()
+                .and_then(|m| m.elapsed().ok())
+                .is_some_and(|age| age.as_secs() > 60);
+            old && dir.join(base).is_file()
+        } else {
+            false
+        };
+        if stale && std::fs::remove_file(&path).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
 /// Flush a directory's entries (the rename) to disk. Not every platform can open a
 /// directory; there the rename is as durable as the OS makes it.
 fn sync_dir(dir: &Path) {
@@ -450,6 +508,26 @@ mod tests {
         );
         drop(first);
         assert!(SessionLock::acquire(&p).is_ok());
+    }
+
+    #[test]
+    fn leftovers_of_dead_processes_are_swept_and_nothing_else() {
+        let d = dir("sweep");
+        let dead = d.join("a.save.999999999-000000001-0.tmp");
+        let mine = d.join(format!("a.save.{}-000000001-0.tmp", std::process::id()));
+        let other = d.join("a.save.tmp");
+        for p in [&dead, &mine, &other] {
+            std::fs::write(p, "x").unwrap();
+        }
+        assert_eq!(
+            temp_owner("a.save.999999999-000000001-0.tmp"),
+            Some(999_999_999)
+        );
+        assert_eq!(temp_owner("a.save.tmp"), None);
+        let expected = usize::from(Path::new("/proc/self").exists());
+        assert_eq!(sweep_leftovers(&d), expected);
+        assert_eq!(dead.exists(), expected == 0);
+        assert!(mine.exists() && other.exists());
     }
 
     #[test]

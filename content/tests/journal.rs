@@ -31,7 +31,7 @@ fn play(ctx: &mut AlchemyCtx, n: usize, salt: usize) {
     let mut i = salt;
     while done < n {
         i += 1;
-        let cmd = if i % 3 == 0 {
+        let cmd = if i.is_multiple_of(3) {
             Command::Wait
         } else {
             Command::Move(dirs[(i / 3 + i) % 4])

@@ -233,6 +233,9 @@ pub struct AlchemyCtx {
     /// A game only ever saved by itself (the first save, the autosaves) is lost on quit, as
     /// the quit prompt says.
     player_saved: bool,
+    /// Things the player must hear even if the screen closes at once (said again by
+    /// [`AlchemyCtx::farewell`]).
+    told: Vec<String>,
 }
 
 /// The game is saved by itself every this many commands (when the save is its own): a crash
@@ -279,6 +282,7 @@ impl AlchemyCtx {
             since_save: 0,
             record_problems: Vec::new(),
             player_saved: false,
+            told: Vec::new(),
         }
     }
 
@@ -403,7 +407,8 @@ impl AlchemyCtx {
             Some(Err(e)) => return Err(self.with_problems(e.clone())),
         };
         if self.record_problems.is_empty() {
-            Ok(saved)
+            let lines: Vec<String> = saved.into_iter().chain(self.told.iter().cloned()).collect();
+            Ok((!lines.is_empty()).then(|| lines.join(" ")))
         } else {
             Err(self.with_problems(saved.unwrap_or_default()))
         }
@@ -983,13 +988,12 @@ impl AlchemyCtx {
         let rank = match scored {
             Ok(s) => {
                 if let Some(aside) = s.set_aside {
-                    self.note(
-                        Tone::Note,
-                        format!(
-                            "The score table could not be read; it was kept as {} and a new one started.",
-                            aside.display()
-                        ),
+                    let said = format!(
+                        "The score table could not be read; it was kept as {} and a new one started.",
+                        aside.display()
                     );
+                    self.note(Tone::Note, said.clone());
+                    self.told.push(said);
                 }
                 s.rank
             }
@@ -1075,6 +1079,14 @@ impl AlchemyCtx {
 /// [`UiError`]: a save that cannot be loaded, or a bug building the game.
 pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
     let rules = Rules::new().map_err(UiError::Rules)?;
+    // Temporary files and copies left by processes that died while saving go first.
+    for dir in [opts.save_path.as_deref(), start_file(&opts.start)]
+        .into_iter()
+        .flatten()
+        .filter_map(Path::parent)
+    {
+        crate::storage::sweep_leftovers(dir);
+    }
     let mut ctx = AlchemyCtx::new(rules, opts.save_path);
     ctx.tiles = opts.tiles;
     ctx.practice_new = opts.practice;
@@ -1130,6 +1142,14 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         .with_farewell(AlchemyCtx::farewell)
         .with_title(AlchemyCtx::title);
     Ok(stack)
+}
+
+/// The file a start loads, if any.
+fn start_file(start: &Start) -> Option<&Path> {
+    match start {
+        Start::Load(p) => Some(p),
+        _ => None,
+    }
 }
 
 /// The Alchemy UI straight into the play screen on `game` (tests, tools, debugging): the
