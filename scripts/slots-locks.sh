@@ -28,6 +28,11 @@ SIM="$TARGET/release/alembic-sim"
 WORK="$(mktemp -d)"
 SOCK="alembic-slots-$$"
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+# End every session (and the server), waiting until the server is gone.
+reset_tmux() {
+    tm kill-server >/dev/null 2>&1 || true
+    for ((i = 0; i < 50; i++)); do tm ls >/dev/null 2>&1 || return 0; sleep 0.1; done
+}
 cleanup() {
     tm kill-server >/dev/null 2>&1 || true
     rm -rf "$WORK"
@@ -88,7 +93,7 @@ if wait_for one "Depth 1/11" 15; then
 else
     fail "the first window did not start: $(cat "$WORK/err-one")"
 fi
-tm kill-server >/dev/null 2>&1 || true
+reset_tmux
 
 # ----- 2. a symlink or a directory at the lock path --------------------------------------------
 echo "precious bytes" >"$WORK/precious"
@@ -145,7 +150,7 @@ if [ -f "$DATA/alchemy.save" ] && [ -f "$DATA/alchemy.replay" ]; then
         else
             fail "$how: no replace question: $(screen slot)"
         fi
-        tm kill-server >/dev/null 2>&1 || true
+        reset_tmux
     done
 else
     fail "no real save to protect (step 1 did not save)"
@@ -171,7 +176,7 @@ if wait_for score "Depth 1/11" 10; then
 else
     fail "score: the game did not start"
 fi
-tm kill-server >/dev/null 2>&1 || true
+reset_tmux
 
 # ----- 5. loading creates nothing ---------------------------------------------------------------
 dev_before=$(ls -a /dev | sort | md5sum)

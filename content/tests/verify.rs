@@ -115,3 +115,67 @@ fn the_recording_of_a_game_in_play_reaches_its_save() {
     assert!(!r.verified);
     assert!(r.summary.contains("reaches its save"), "{}", r.summary);
 }
+
+/// The viewer opens a recording without building it, keeps at most the budget's states
+/// however far it goes, and shows the same states the full rebuild makes.
+#[test]
+fn the_viewer_keeps_few_states_and_shows_the_same_game() {
+    use alembic_content::alchemy::Rules;
+    use alembic_content::alchemy::ui::replay;
+    use alembic_content::playback::VIEW_BUDGET;
+    use alembic_ui::{Input, Key};
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("fixtures")
+        .join("alchemy-seed4-3000.replay");
+    let rules = Rules::new().unwrap();
+    let all = replay::rebuild(&file, &rules).unwrap();
+    let mut p = replay::open(&file).unwrap();
+    assert_eq!(p.kept_states(), 1, "opening builds nothing");
+    assert_eq!(p.commands(), all.len() - 1);
+    p.handle(&Input::key(Key::End));
+    assert_eq!(p.position(), all.len() - 1);
+    let bound = VIEW_BUDGET.max_entries.unwrap() + all.len() / VIEW_BUDGET.keyframe_every + 1;
+    assert!(p.kept_states() <= bound, "{} > {bound}", p.kept_states());
+    assert!(p.kept_states() < all.len() - 200, "states were thinned");
+    // Back to the start, then to states that were thinned: rebuilt, the same game.
+    p.handle(&Input::key(Key::Home));
+    assert_eq!(p.current().unwrap().state_hash(), all[0].state_hash());
+    for _ in 0..7 {
+        p.handle(&Input::key(Key::PageDown));
+    }
+    p.handle(&Input::key(Key::Right));
+    let at = p.position();
+    assert_eq!(at, 701);
+    assert_eq!(p.current().unwrap().state_hash(), all[at].state_hash());
+    p.handle(&Input::key(Key::Left));
+    assert_eq!(p.current().unwrap().state_hash(), all[700].state_hash());
+    assert!(p.stopped().is_none());
+}
+
+/// A recording that diverges part way opens, and the viewer stops where it diverges.
+#[test]
+fn the_viewer_stops_where_a_recording_diverges() {
+    use alembic_content::alchemy::ui::replay;
+    use alembic_ui::{Input, Key};
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("fixtures")
+        .join("alchemy-seed4-3000.replay");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let at = (lines.len() / 2..lines.len())
+        .find(|&i| lines[i].contains("\"hash\""))
+        .unwrap();
+    let i = lines[at].find("\"hash\":\"").unwrap();
+    lines[at] = format!("{}\"hash\":\"0123456789abcdef\"}}", &lines[at][..i]);
+    let d = scratch("diverge");
+    let bad = d.join("bad.replay");
+    std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
+    let mut p = replay::open(&bad).unwrap();
+    p.handle(&Input::key(Key::End));
+    let (stop, why) = p.stopped().unwrap();
+    assert!(why.contains("diverges at turn"), "{why}");
+    assert!(stop > 0 && stop < p.commands());
+    assert_eq!(p.position(), stop, "the viewer waits at the last state that replays");
+}

@@ -1111,8 +1111,8 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         return Ok(stack);
     }
     if let Start::Replay(path) = &opts.start {
-        let states = replay::rebuild(path, ctx.rules())?;
-        let viewer = replay::ReplayScreen::new(&mut ctx, states);
+        let playback = replay::open(path)?;
+        let viewer = replay::ReplayScreen::with_playback(&mut ctx, playback);
         let start = start::StartScreen::new(&ctx);
         let watch = Transition::ask(viewer, |()| start::StartReply::GameOver);
         let stack = ScreenStack::opening(ctx, start, watch)
