@@ -177,5 +177,9 @@ fn the_viewer_stops_where_a_recording_diverges() {
     let (stop, why) = p.stopped().unwrap();
     assert!(why.contains("diverges at turn"), "{why}");
     assert!(stop > 0 && stop < p.commands());
-    assert_eq!(p.position(), stop, "the viewer waits at the last state that replays");
+    assert_eq!(
+        p.position(),
+        stop,
+        "the viewer waits at the last state that replays"
+    );
 }
