@@ -367,3 +367,29 @@ fn a_practice_save_relabelled_as_a_normal_game_is_refused() {
     let err = alembic_content::alchemy::save::from_text(&edited, rules.hooks()).unwrap_err();
     assert!(err.to_string().contains("checksum"), "{err}");
 }
+
+/// The Caves too: moves made after the save come back from the recording.
+#[test]
+fn a_caves_crash_after_saving_loses_no_command() {
+    use alembic_content::caves::{self, CavesUi};
+    use alembic_ui::{App, Input, TestFrontend, run};
+    let d = scratch("caves");
+    let save = d.join(caves::save::SAVE_FILE);
+    let mut app = caves::app_with(CavesUi::new(6).with_save(save.clone()));
+    let mut keys = vec![Input::ch(' ')];
+    keys.extend("llllljjj".chars().map(Input::ch));
+    keys.push(Input::ch('S'));
+    run(&mut TestFrontend::new(100, 30, keys), &mut app).unwrap();
+    let saved = app.ctx().game().turn();
+    drop(app);
+    // Continue, play on, and crash: nothing saved after these moves.
+    let mut app = caves::app_with(CavesUi::load(&save).unwrap());
+    for k in "hhh...".chars() {
+        app.handle(Input::ch(k));
+    }
+    let played = app.ctx().game().clone();
+    assert!(played.turn() > saved, "played on after the save");
+    drop(app);
+    let back = CavesUi::load(&save).unwrap();
+    assert_eq!(back.game().state_hash(), played.state_hash());
+}

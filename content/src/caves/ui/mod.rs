@@ -91,17 +91,38 @@ impl CavesUi {
     /// # Errors
     /// The file is missing, unreadable, damaged, or not a Caves save.
     pub fn load(path: &Path) -> Result<Self, save::CavesSaveError> {
-        let game = save::load(path)?;
-        let recorder = Recorder::resume(&record::beside(path), GAME_NAME, &game);
+        let saved = save::load(path)?;
+        // The recording is the save's journal: the moves made after the save come back.
+        let journal = Recorder::journal(&record::beside(path), GAME_NAME, &saved, |g, c| {
+            crate::caves::command::act(g, *c)
+        });
+        let (game, recorder, notice) = match journal {
+            Ok(j) => {
+                let mut notice = "Welcome back.".to_owned();
+                if !j.replayed.is_empty() {
+                    notice += &format!(
+                        " The recording brought back {} moves made after the last save.",
+                        j.replayed.len()
+                    );
+                }
+                if let Some(d) = j.dropped {
+                    notice += &format!(" {d}");
+                }
+                (j.game, Some(j.recorder), notice)
+            }
+            Err(e) => (
+                saved,
+                None,
+                format!(
+                    "Welcome back. This game's recording cannot go on ({e}); you play on from the save, unrecorded."
+                ),
+            ),
+        };
         let seed = recorder.as_ref().map_or(0, |r| r.header().seed);
         let mut ui = CavesUi::with_game(seed, game);
         ui.save_path = Some(path.to_path_buf());
         ui.recorder = recorder;
-        ui.notice = Some(if ui.recorder.is_some() {
-            "Welcome back.".to_owned()
-        } else {
-            "Welcome back. (This game's recording does not match the save: unrecorded.)".to_owned()
-        });
+        ui.notice = Some(notice);
         Ok(ui)
     }
 
@@ -140,12 +161,14 @@ impl CavesUi {
             std::fs::create_dir_all(dir)
                 .map_err(|e| format!("Cannot save: cannot create {}: {e}", dir.display()))?;
         }
-        save::save(&self.game, &path).map_err(|e| format!("Cannot save: {e}"))?;
+        // The checkpoint first: at every instant the recording holds one equal to the save on
+        // disk, so a crash at any moment leaves a save its recording continues.
         if let Some(r) = self.recorder.as_mut()
             && r.checkpoint(&self.game).is_err()
         {
             self.recorder = None;
         }
+        save::save(&self.game, &path).map_err(|e| format!("Cannot save: {e}"))?;
         Ok(path)
     }
 
