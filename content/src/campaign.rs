@@ -88,7 +88,7 @@ fn odd_value(s: &mut Steer<'_>) -> Value {
         6 => Value::Null,
         7 => Value::Array(Vec::new()),
         8 => Value::Object(serde_json::Map::new()),
-        9 => Value::Bool(s.byte() % 2 == 0),
+        9 => Value::Bool(s.byte().is_multiple_of(2)),
         10 => Value::from(i64::from(s.byte()) - 128),
         _ => Value::from("\u{0}\u{fffd}"),
     }

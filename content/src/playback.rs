@@ -122,6 +122,9 @@ pub const MAX_VIEW_COMMANDS: usize = 1_000_000;
 /// How many states the viewer keeps whole (see the module docs).
 pub const VIEW_BUDGET: Budget = Budget::new(2_000, 100);
 
+/// A checkpoint to meet after a command: its line in the file, turn and state hash.
+type Check = (usize, u64, u64);
+
 /// Applies command `i` of the recording to a state, checking its turn and the checkpoints
 /// after it; the error is a sentence.
 type Stepper = Box<dyn FnMut(&Game, usize) -> Result<Game, String>>;
@@ -222,7 +225,7 @@ impl Playback {
         let first = start(&rec.header).map_err(ReplayOpenError::Engine)?;
         let last_turn = rec.last_turn();
         // Each command with its turn and the checkpoints (line, turn, hash) after it.
-        let mut cmds: Vec<(u64, C, Vec<(usize, u64, u64)>)> = Vec::with_capacity(commands);
+        let mut cmds: Vec<(u64, C, Vec<Check>)> = Vec::with_capacity(commands);
         for (i, entry) in rec.entries.into_iter().enumerate() {
             let line = i + 2;
             match entry {
