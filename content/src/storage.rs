@@ -181,7 +181,7 @@ fn temp_owner(name: &str) -> Option<u32> {
 
 /// Remove what [`write_atomic`] leaves in `dir` when a process dies in the middle of it: its
 /// temporary files (only those named for a process that is no longer running) and `NAME.bak`
-/// copies older than a minute whose `NAME` is in place. Nothing else is touched, and nothing
+/// copies whose `NAME` is in place (a whole file: `write_atomic` never leaves it torn). Nothing else is touched, and nothing
 /// at all where the platform cannot say which processes run. Returns how many files went.
 pub fn sweep_leftovers(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -199,12 +199,9 @@ pub fn sweep_leftovers(dir: &Path) -> usize {
         let stale = if let Some(pid) = temp_owner(name) {
             pid != std::process::id() && process_alive(pid) == Some(false)
         } else if let Some(base) = name.strip_suffix(".bak") {
-            let old = meta
-                .modified()
-                .ok()
-                .and_then(|m| m.elapsed().ok())
-                .is_some_and(|age| age.as_secs() > 60);
-            old && dir.join(base).is_file()
+            // The file it backs up is always whole (renamed into place atomically, never
+            // removed by a write): a copy beside it is redundant.
+            dir.join(base).is_file()
         } else {
             false
         };

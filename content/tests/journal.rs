@@ -393,3 +393,45 @@ fn a_caves_crash_after_saving_loses_no_command() {
     let back = CavesUi::load(&save).unwrap();
     assert_eq!(back.game().state_hash(), played.state_hash());
 }
+
+/// Write only what loads: a game the loader would refuse (a 64 KB message) is not written,
+/// and the save there is kept as it was.
+#[test]
+fn a_save_that_would_not_load_back_is_not_written() {
+    use alembic_content::alchemy::save;
+    let d = scratch("checked");
+    let path = d.join("alchemy.save");
+    let rules = Rules::new().unwrap();
+    let good = new_game(3, &rules).unwrap();
+    save::save_checked(&good, &path, &[], rules.hooks()).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    bad.log_mut("x".repeat(64 * 1024));
+    let err = save::save_checked(&bad, &path, &[], rules.hooks()).unwrap_err();
+    assert!(err.to_string().contains("would not load back"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    assert!(
+        !d.read_dir()
+            .unwrap()
+            .any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp"))
+    );
+}
+
+/// A morgue that cannot be written is said on screen, and in the farewell as an error (the
+/// frontend prints it on stderr and exits non-zero).
+#[test]
+fn a_record_that_cannot_be_kept_is_said_and_fails_the_exit() {
+    let d = scratch("morgue");
+    let save = d.join("alchemy.save");
+    // A file where the morgue directory goes.
+    std::fs::write(d.join("morgue"), "in the way").unwrap();
+    let mut a = ctx(&save);
+    a.new_game(41).unwrap();
+    play(&mut a, 3, 0);
+    a.finish_game(true);
+    let said = log_text(&a);
+    assert!(said.contains("morgue could not be kept"), "{said}");
+    let farewell = a.farewell().unwrap_err();
+    assert!(farewell.contains("morgue could not be kept"), "{farewell}");
+    assert_eq!(a.record_problems().len(), 1);
+}
