@@ -435,3 +435,25 @@ fn a_record_that_cannot_be_kept_is_said_and_fails_the_exit() {
     assert!(farewell.contains("morgue could not be kept"), "{farewell}");
     assert_eq!(a.record_problems().len(), 1);
 }
+
+/// A practice undo rewrites the recording; a crash after it still finds the save in it.
+#[test]
+fn a_crash_after_a_practice_undo_loses_nothing() {
+    let d = scratch("undo");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.set_practice(true);
+    a.new_game(51).unwrap();
+    // Past an autosave, then back before it.
+    play(&mut a, AUTOSAVE_EVERY + 5, 0);
+    for _ in 0..10 {
+        assert!(a.undo());
+    }
+    play(&mut a, 4, 3);
+    let before = state(&a);
+    drop(a);
+    let mut b = ctx(&save);
+    b.load_game(&save).unwrap();
+    assert_eq!(state(&b), before, "{}", log_text(&b));
+    assert!(b.recording().is_some());
+}

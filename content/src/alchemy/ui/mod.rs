@@ -661,6 +661,13 @@ impl AlchemyCtx {
             self.note(Tone::Error, format!("The recording stopped: {e}"));
         }
         self.install(game);
+        // The rewritten recording no longer holds the save's checkpoint: save again, so a
+        // crash still finds the save in its journal.
+        if self.owns_save
+            && let Err(e) = self.save()
+        {
+            self.note(Tone::Error, format!("The autosave failed: {e}"));
+        }
         self.note(Tone::Note, "You take back a move.");
         true
     }
