@@ -357,6 +357,24 @@ fn launch_caves(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
             }
         }
     };
+    // One window per save: the lock of the save this session writes, on its canonical path.
+    let mut ui = ui;
+    if let Some(path) = ui.save_path().map(Path::to_path_buf) {
+        if opts.load.is_none()
+            && let Some(dir) = path.parent()
+        {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        match crate::storage::SessionLock::acquire(&path) {
+            Ok(lock) => ui.hold_lock(lock),
+            Err(
+                e @ (crate::storage::StorageError::Locked { .. }
+                | crate::storage::StorageError::BadLock { .. }),
+            ) => return Err(LaunchError::Busy(e)),
+            // Nowhere to write a lock (a read-only directory): play on; saving will say so.
+            Err(_) => {}
+        }
+    }
     Ok(Box::new(crate::caves::app_with(ui)))
 }
 

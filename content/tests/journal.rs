@@ -392,6 +392,24 @@ fn a_caves_crash_after_saving_loses_no_command() {
     drop(app);
     let back = CavesUi::load(&save).unwrap();
     assert_eq!(back.game().state_hash(), played.state_hash());
+    drop(back);
+    // One window per save in the Caves too.
+    let opts = alembic_content::LaunchOptions {
+        game: "caves".into(),
+        load: Some(save.clone()),
+        ..Default::default()
+    };
+    let first = alembic_content::launch(&opts).unwrap();
+    let second = alembic_content::launch(&opts).err().unwrap().to_string();
+    assert!(
+        second.contains(&format!(
+            "already open in another window (pid {})",
+            std::process::id()
+        )),
+        "{second}"
+    );
+    drop(first);
+    assert!(alembic_content::launch(&opts).is_ok());
 }
 
 /// Write only what loads: a game the loader would refuse (a 64 KB message) is not written,

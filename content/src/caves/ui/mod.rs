@@ -44,6 +44,8 @@ pub struct CavesUi {
     regions: Option<RegionCache>,
     /// A UI-only note (unknown key, internal error), cleared by the next command.
     notice: Option<String>,
+    /// The lock on the save in use, held for the whole session (one window per save).
+    lock: Option<crate::storage::SessionLock>,
 }
 
 /// The flood-fill regions of one level, kept until the terrain changes. The terrain grid is
@@ -73,6 +75,7 @@ impl CavesUi {
             show_regions: false,
             regions: None,
             notice: None,
+            lock: None,
         }
     }
 
@@ -134,6 +137,17 @@ impl CavesUi {
                 Err(e) => self.notice = Some(format!("This game is not being recorded: {e}")),
             }
         }
+    }
+
+    /// Hold `lock` (on the save this session plays) until this UI is dropped.
+    pub fn hold_lock(&mut self, lock: crate::storage::SessionLock) {
+        self.lock = Some(lock);
+    }
+
+    /// Where `S` and closing the window save, if anywhere.
+    #[must_use]
+    pub fn save_path(&self) -> Option<&Path> {
+        self.save_path.as_deref()
     }
 
     /// Show `game`, a recorded state, in a UI that neither saves nor records (the replay
@@ -204,6 +218,7 @@ impl CavesUi {
             show_regions: false,
             regions: None,
             notice: None,
+            lock: None,
         }
     }
 
