@@ -69,6 +69,7 @@ recording_end() {
 }
 
 KEYS=(h j k l . h j k l)
+t0=$(date +%s)
 kills=0 continued=0 lost=0 unverified=0 newgames=0 longest=0
 expected=""
 for ((i = 1; i <= KILLS; i++)); do
@@ -109,8 +110,11 @@ for ((i = 1; i <= KILLS; i++)); do
     sender=$!
     # A random moment: while keys arrive, or after they stopped.
     sleep "$((RANDOM % 2)).$(printf '%03d' $((RANDOM % 1000)))"
-    kill -9 "$pid" 2>/dev/null || true
-    kills=$((kills + 1))
+    if [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; then
+        kills=$((kills + 1))
+    else
+        echo "  kill $i: no running game to kill (pid '$pid')"
+    fi
     wait "$sender" 2>/dev/null || true
     tm kill-server >/dev/null 2>&1 || true
     if [ -f "$REC" ] && [ -f "$SAVE" ]; then
@@ -147,7 +151,7 @@ if [ -f "$SAVE" ]; then
 fi
 litter=$(find "$XDG_DATA_HOME" -name '*.tmp' -o -name '*.bak' | wc -l)
 
-echo "kill -9 during play: $kills kills, $continued continued, $newgames new games, longest game turn $longest"
+echo "kill -9 during play: $kills kills of a running game, $continued continued, $newgames new games, longest game turn $longest, $(($(date +%s) - t0)) s"
 echo "  commands lost on continue: $lost; recordings that did not verify: $unverified; temporary files left: $litter"
 echo "  final: $final"
 if [ "$lost" -eq 0 ] && [ "$unverified" -eq 0 ] && [ "$litter" -eq 0 ] && [ "$kills" -eq "$KILLS" ]; then
