@@ -53,7 +53,17 @@ wait_for() {
     done
     return 1
 }
-tui_pid() { pgrep -n -f "^$BIN " || true; }
+# The alembic-tui of this script's pane (not another alembic-tui running on the machine): the
+# pane's own process, or its child when a shell runs it.
+tui_pid() {
+    local pane
+    pane=$(tm display-message -p -t crash '#{pane_pid}' 2>/dev/null) || return 0
+    if [ "$(readlink "/proc/$pane/exe" 2>/dev/null)" = "$BIN" ]; then
+        echo "$pane"
+    else
+        pgrep -n -P "$pane" -f "^$BIN " || true
+    fi
+}
 
 # "TURN HASH" of the recording's end, or "bad: why".
 recording_end() {
