@@ -9,7 +9,7 @@
 # and at the end: the game saved and quit, its recording verifies to the end at the save's
 # turn and hash, and no temporary file is left in the data directory.
 #
-# Usage: scripts/crash-journal.sh [KILLS]   (default 100, about 5 minutes; scripts/test.sh
+# Usage: scripts/crash-journal.sh [KILLS]   (default 100, about 2.5 minutes; scripts/test.sh
 # runs it with 8). Exit 0 = pass or skipped.
 set -euo pipefail
 
