@@ -475,3 +475,18 @@ fn a_crash_after_a_practice_undo_loses_nothing() {
     assert_eq!(state(&b), before, "{}", log_text(&b));
     assert!(b.recording().is_some());
 }
+
+/// The Caves write only what loads too: a game the loader refuses (here: no player) is not
+/// written, and the save there is kept.
+#[test]
+fn a_caves_save_that_would_not_load_back_is_not_written() {
+    use alembic_content::caves;
+    let d = scratch("caves-checked");
+    let path = d.join(caves::save::SAVE_FILE);
+    let good = caves::new_game(4).unwrap();
+    caves::save::save(&good, &path).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let empty = Game::new(4);
+    assert!(caves::save::save(&empty, &path).is_err());
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
