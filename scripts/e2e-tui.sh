@@ -240,7 +240,7 @@ echo "== --seed with a saved game asks first; Ctrl-C leaves the save as it was"
 before=$(sha256sum <"$DATA/alembic/alchemy.save")
 tm send-keys -t e2e clear Enter
 tm send-keys -t e2e "$BIN --seed 9; echo exit=\$?" Enter
-wait_for "Start a new game? Your saved game will be replaced" 5 || fail "--seed over a save did not ask"
+wait_for "Start a new game? Your saved game and its recording stay" 5 || fail "--seed over a save did not ask"
 save 11b-replace-question
 tm send-keys -t e2e C-c
 wait_for "exit=0" 5 || fail "Ctrl-C at the question did not exit with status 0"
@@ -248,7 +248,7 @@ after=$(sha256sum <"$DATA/alembic/alchemy.save")
 [[ "$before" == "$after" ]] && pass "--seed then Ctrl-C left the save untouched" || fail "the save changed"
 tm send-keys -t e2e clear Enter
 tm send-keys -t e2e "$BIN --seed 9; echo exit=\$?" Enter
-wait_for "Start a new game? Your saved game will be replaced" 5 || fail "--seed over a save did not ask (2)"
+wait_for "Start a new game? Your saved game and its recording stay" 5 || fail "--seed over a save did not ask (2)"
 tm send-keys -t e2e y
 wait_for "Depth 1/11" 5 || fail "y did not start the new game"
 tm send-keys -t e2e S

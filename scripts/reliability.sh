@@ -6,7 +6,8 @@
 #      stderr and restore the terminal (cooked mode, main screen);
 #   3. a save that fails on the way out says so and exits non-zero; a save with 100,000
 #      things in one cell loads, plays and saves in the terminal;
-#   4. kill -9 at 100 random moments while saving: the save always loads;
+#   4. kill -9 at 100 random moments while saving: the save always loads, and the temporary
+#      files the kills left are all swept when a game next starts on that directory;
 #   5. a full disk (a tmpfs with room for one save, when mount is allowed): the save fails cleanly, the old
 #      save is kept, no temporary file is left.
 #
@@ -183,6 +184,16 @@ if [ "$bad" -eq 0 ]; then
     pass "kill -9 during saves, $KILLS times: the save always loaded"
 else
     fail "kill -9 storm: $bad of $KILLS saves did not load"
+fi
+
+# The leftovers of the killed savers are swept when a game next starts on that directory.
+left_before=$(find "$storm" -name '*.tmp' -o -name '*.bak' | wc -l)
+XDG_DATA_HOME="$WORK/data-sweep" timeout 10 "$BIN" --load "$storm/alchemy.save" </dev/null >/dev/null 2>&1 || true
+left_after=$(find "$storm" -name '*.tmp' -o -name '*.bak' | wc -l)
+if [ "$left_after" -eq 0 ]; then
+    pass "leftover files after $KILLS kills: $left_before, after a restart: 0"
+else
+    fail "leftover files after $KILLS kills: $left_before, after a restart: $left_after"
 fi
 
 # ----- 5. a full disk ----------------------------------------------------------------------------

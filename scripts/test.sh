@@ -35,10 +35,14 @@ if [ "$cargo_rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
 fi
 
 skipped=0
-for e2e in scripts/e2e-tui.sh scripts/e2e-guide.sh scripts/e2e-pixels.sh scripts/e2e-web.sh scripts/reliability.sh scripts/replays.sh; do
+# crash-journal.sh with 8 kills (the documented run is 100), the campaign's quick profile.
+for e2e in scripts/e2e-tui.sh scripts/e2e-guide.sh scripts/e2e-pixels.sh scripts/e2e-web.sh \
+  scripts/reliability.sh scripts/replays.sh \
+  "scripts/crash-journal.sh 8" scripts/slots-locks.sh scripts/x-dies.sh "scripts/campaign.sh 400"; do
   echo "== $e2e"
   out=$(mktemp)
-  if bash "$e2e" 2>&1 | tee "$out"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+  # shellcheck disable=SC2086 # a script and its arguments
+  if bash $e2e 2>&1 | tee "$out"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
     if grep -q '^SKIP' "$out"; then skipped=$((skipped + 1)); else passed=$((passed + 1)); fi
   else
     failed=$((failed + 1))

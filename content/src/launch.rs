@@ -333,6 +333,10 @@ fn launch_caves(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
         return Ok(Box::new(app));
     }
     let save_path = crate::save_dir().map(|d| d.join(crate::caves::save::SAVE_FILE));
+    // Temporary files and copies left by processes that died while saving go first.
+    if let Some(dir) = save_path.as_deref().and_then(Path::parent) {
+        crate::storage::sweep_leftovers(dir);
+    }
     let ui = match &opts.load {
         Some(path) => crate::caves::CavesUi::load(path).map_err(|e| match e {
             crate::caves::save::CavesSaveError::Storage(crate::storage::StorageError::Io {
@@ -353,14 +357,41 @@ fn launch_caves(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
             }
         }
     };
+    // One window per save: the lock of the save this session writes, on its canonical path.
+    let mut ui = ui;
+    if let Some(path) = ui.save_path().map(Path::to_path_buf) {
+        if opts.load.is_none()
+            && let Some(dir) = path.parent()
+        {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        match crate::storage::SessionLock::acquire(&path) {
+            Ok(lock) => ui.hold_lock(lock),
+            Err(
+                e @ (crate::storage::StorageError::Locked { .. }
+                | crate::storage::StorageError::BadLock { .. }),
+            ) => return Err(LaunchError::Busy(e)),
+            // Nowhere to write a lock (a read-only directory): play on; saving will say so.
+            Err(_) => {}
+        }
+    }
     Ok(Box::new(crate::caves::app_with(ui)))
 }
 
 fn read_save(path: &Path, game: &str) -> Result<String, LaunchError> {
-    let bytes = std::fs::read(path).map_err(|source| LaunchError::ReadSave {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    // The bounded reader: a FIFO or a device is refused at once, a huge file is not read.
+    let bytes = crate::storage::read_bounded(path, crate::storage::MAX_FILE_BYTES).map_err(
+        |e| match e {
+            crate::storage::StorageError::Io { path, source } => {
+                LaunchError::ReadSave { path, source }
+            }
+            other => LaunchError::BadSave {
+                path: path.to_path_buf(),
+                game: game.to_string(),
+                source: Box::new(other),
+            },
+        },
+    )?;
     String::from_utf8(bytes).map_err(|e| LaunchError::BadSave {
         path: path.to_path_buf(),
         game: game.to_string(),
@@ -568,6 +599,10 @@ mod tests {
         let mut f = alembic_ui::Frame::new(80, 24);
         app.render(&mut f);
         assert!(f.contains_text("Welcome back."));
+        // Devices are refused at once through the bounded reader (no hang, no memory).
+        o.load = Some(PathBuf::from("/dev/zero"));
+        let err = launch(&o).err().unwrap().to_string();
+        assert!(err.contains("is not a regular file"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

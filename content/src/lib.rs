@@ -5,12 +5,16 @@
 //! - [`caves`]: the Caves of Clojure game, finished.
 //! - [`sim`]: the headless runner behind the `alembic-sim` binary, with a registry of games
 //!   by name.
+//! - [`storage`], [`record`], [`playback`]: files that survive crashes, recordings (the
+//!   save's journal) and the bounded replay viewer; [`campaign`]: the reliability
+//!   campaign's structure-aware cases.
 
 // A game's private modules are reached through its one `pub use` list: whatever a public
 // item exposes must be in that list too.
 #![warn(unnameable_types)]
 
 pub mod alchemy;
+pub mod campaign;
 pub mod caves;
 pub mod demo;
 pub mod keymap;

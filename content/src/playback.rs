@@ -1,7 +1,16 @@
 //! Watching a recorded game, for every game: [`rebuild`] turns a recording into every state
 //! it passed through (checking each checkpoint on the way), and [`Playback`] is the
-//! viewer's controls over those states — play and pause, step back and forth (back is free:
-//! every value is kept), speed, jumps — with the status bar that says "REPLAY turn N/M".
+//! viewer's controls over a recording — play and pause, step back and forth, speed, jumps —
+//! with the status bar that says "REPLAY turn N/M".
+//!
+//! The viewer is bounded: [`Playback::open`] reads and parses the file, refuses more than
+//! [`MAX_VIEW_COMMANDS`] commands before any work, checks the checkpoints before the first
+//! command, and builds nothing else. States are made as the viewer reaches them (checking
+//! each command's turn and each checkpoint on the way: a divergence stops the viewer there,
+//! said in the bar) and kept in an engine [`History`] under [`VIEW_BUDGET`]: the newest
+//! 2,000 states whole, then one in every 100; the ones between are rebuilt from the commands
+//! when the viewer steps back to them. Memory is so bounded by 2,000 + commands / 100 states
+//! (each sharing structure with its neighbours), whatever the recording's length.
 //!
 //! A game's replay screen owns a [`Playback`], draws its own play view of
 //! [`Playback::current`], and draws [`Playback::draw_bar`] over its top row.
@@ -10,7 +19,8 @@ use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
-use alembic::{Game, Rgb, replay::ReplayError, replay::ReplayHeader};
+use alembic::history::{Budget, History};
+use alembic::{Game, Rgb, replay::Entry, replay::ReplayError, replay::ReplayHeader};
 use alembic_ui::{Cell, Frame, Input, Key, Rect, fill, put_clipped, wheel_key};
 use serde::de::DeserializeOwned;
 
@@ -40,6 +50,14 @@ pub enum ReplayOpenError {
     /// Another reason the recording does not replay (a line given on the wrong turn).
     #[error("the recording does not replay: {0}")]
     Replay(ReplayError),
+    /// More commands than the viewer takes ([`MAX_VIEW_COMMANDS`]), refused before any work.
+    #[error("the recording holds {commands} commands; the viewer takes at most {max}")]
+    TooLong {
+        /// Commands in the file.
+        commands: usize,
+        /// [`MAX_VIEW_COMMANDS`].
+        max: usize,
+    },
     /// A checkpoint that does not match.
     #[error(
         "the recording diverges at turn {turn} (line {line}): it says state {expected:016x}, the game is in state {actual:016x}"
@@ -98,6 +116,19 @@ pub fn rebuild<C: DeserializeOwned, E: fmt::Display>(
     }
 }
 
+/// Most commands a recording may hold to be watched: a million (about 40 times a long game).
+pub const MAX_VIEW_COMMANDS: usize = 1_000_000;
+
+/// How many states the viewer keeps whole (see the module docs).
+pub const VIEW_BUDGET: Budget = Budget::new(2_000, 100);
+
+/// A checkpoint to meet after a command: its line in the file, turn and state hash.
+type Check = (usize, u64, u64);
+
+/// Applies command `i` of the recording to a state, checking its turn and the checkpoints
+/// after it; the error is a sentence.
+type Stepper = Box<dyn FnMut(&Game, usize) -> Result<Game, String>>;
+
 /// Playback speeds, slowest first: the wait between two commands.
 const SPEEDS_MS: [u64; 6] = [800, 400, 200, 100, 40, 10];
 
@@ -112,43 +143,168 @@ pub enum Control {
     Quit,
 }
 
-/// The replay viewer's controls over the states of a recorded game.
-#[derive(Debug)]
+/// The replay viewer's controls over a recorded game (see the module docs).
 pub struct Playback {
-    states: Vec<Game>,
-    at: usize,
+    /// The states made so far, thinned under [`VIEW_BUDGET`]; the command of each is its
+    /// index in the recording.
+    history: History<Game, usize>,
+    step: Stepper,
+    /// Commands in the recording.
+    total: usize,
+    /// The turn of the recording's last line.
+    last_turn: u64,
+    /// Where the recording stopped replaying, and why.
+    stop: Option<(usize, String)>,
     playing: bool,
     speed: usize,
 }
 
+impl fmt::Debug for Playback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Playback")
+            .field("at", &self.position())
+            .field("made", &self.history.len())
+            .field("kept", &self.history.kept_count())
+            .field("total", &self.total)
+            .field("stop", &self.stop)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Playback {
-    /// Controls over `states` (from [`rebuild`]), paused at the first.
+    /// Controls over `states` already made (from [`rebuild`]), paused at the first.
     #[must_use]
     pub fn new(states: Vec<Game>) -> Self {
+        let mut it = states.into_iter();
+        let first = it.next().unwrap_or_else(|| Game::new(0));
+        let mut history = History::new(first);
+        for (i, s) in it.enumerate() {
+            history.push(i, s);
+        }
+        let total = history.len();
+        let last_turn = history.current().turn();
+        let _ = history.jump_to(0);
         Playback {
-            states,
-            at: 0,
+            history,
+            step: Box::new(|_, _| Err("every state is already made".to_owned())),
+            total,
+            last_turn,
+            stop: None,
             playing: false,
             speed: 2,
         }
     }
 
+    /// Open the recording of `game_name` at `path` for watching, paused at its start: read
+    /// (bounded), parse, refuse more than [`MAX_VIEW_COMMANDS`] commands, make the first
+    /// state with `start` and check the checkpoints before the first command. Nothing else
+    /// is built: `step` applies each command when the viewer reaches it. Θ(file) to parse,
+    /// under a second for 100,000 commands.
+    ///
+    /// # Errors
+    /// [`ReplayOpenError`]: unreadable, another game's, too long, or its start diverges
+    /// (edited seed or modes).
+    pub fn open<C: DeserializeOwned + 'static, E: fmt::Display>(
+        path: &Path,
+        game_name: &'static str,
+        start: impl FnOnce(&ReplayHeader) -> Result<Game, alembic::Error>,
+        mut step: impl FnMut(&Game, &C) -> Result<Game, E> + 'static,
+    ) -> Result<Self, ReplayOpenError> {
+        let rec = record::read::<C>(path, game_name)?;
+        let commands = rec
+            .entries
+            .iter()
+            .filter(|e| matches!(e, Entry::Command { .. }))
+            .count();
+        if commands > MAX_VIEW_COMMANDS {
+            return Err(ReplayOpenError::TooLong {
+                commands,
+                max: MAX_VIEW_COMMANDS,
+            });
+        }
+        let first = start(&rec.header).map_err(ReplayOpenError::Engine)?;
+        let last_turn = rec.last_turn();
+        // Each command with its turn and the checkpoints (line, turn, hash) after it.
+        let mut cmds: Vec<(u64, C, Vec<Check>)> = Vec::with_capacity(commands);
+        for (i, entry) in rec.entries.into_iter().enumerate() {
+            let line = i + 2;
+            match entry {
+                Entry::Command { turn, command } => cmds.push((turn, command, Vec::new())),
+                Entry::Checkpoint { turn, hash } => match cmds.last_mut() {
+                    Some(last) => last.2.push((line, turn, hash)),
+                    None if (first.turn(), first.state_hash()) != (turn, hash) => {
+                        return Err(ReplayOpenError::Diverged {
+                            line,
+                            turn,
+                            expected: hash,
+                            actual: first.state_hash(),
+                        });
+                    }
+                    None => {}
+                },
+            }
+        }
+        let stepper: Stepper = Box::new(move |game: &Game, i: usize| {
+            let Some((turn, command, checks)) = cmds.get(i) else {
+                return Err("the recording ends here".to_owned());
+            };
+            if game.turn() != *turn {
+                return Err(format!(
+                    "the command of turn {turn} comes at turn {}",
+                    game.turn()
+                ));
+            }
+            let next = step(game, command)
+                .map_err(|e| format!("the command of turn {turn} is refused: {e}"))?;
+            for (line, t, h) in checks {
+                if (next.turn(), next.state_hash()) != (*t, *h) {
+                    return Err(format!(
+                        "the recording diverges at turn {t} (line {line}): it says state {h:016x}, the game is in state {:016x}",
+                        next.state_hash()
+                    ));
+                }
+            }
+            Ok(next)
+        });
+        Ok(Playback {
+            history: History::with_budget(first, VIEW_BUDGET),
+            step: stepper,
+            total: commands,
+            last_turn,
+            stop: None,
+            playing: false,
+            speed: 2,
+        })
+    }
+
     /// The state shown.
     #[must_use]
     pub fn current(&self) -> Option<&Game> {
-        self.states.get(self.at)
+        Some(self.history.current())
     }
 
     /// The index of the state shown (0 = before the first command).
     #[must_use]
     pub fn position(&self) -> usize {
-        self.at
+        self.history.position()
     }
 
     /// How many commands the recording holds.
     #[must_use]
     pub fn commands(&self) -> usize {
-        self.states.len().saturating_sub(1)
+        self.total
+    }
+
+    /// How many states are kept whole now (bounded by [`VIEW_BUDGET`]).
+    #[must_use]
+    pub fn kept_states(&self) -> usize {
+        self.history.kept_count()
+    }
+
+    /// Where the recording stopped replaying (the move it could not make) and why.
+    #[must_use]
+    pub fn stopped(&self) -> Option<(usize, &str)> {
+        self.stop.as_ref().map(|(i, why)| (*i, why.as_str()))
     }
 
     /// Whether it is playing (not paused).
@@ -157,16 +313,41 @@ impl Playback {
         self.playing
     }
 
+    /// The furthest move the viewer can reach.
+    fn limit(&self) -> usize {
+        self.stop.as_ref().map_or(self.total, |(i, _)| *i)
+    }
+
     fn go(&mut self, to: usize) -> Control {
-        let to = to.min(self.commands());
-        if self.at == self.commands() || to == self.commands() {
+        let from = self.position();
+        let to = to.min(self.limit());
+        let step = &mut self.step;
+        // Make the states not made yet, from the last one made.
+        if to > self.history.len() {
+            let end = self.history.len();
+            if let Err(e) = self.history.jump_to_with(end, |g, i| step(g, *i)) {
+                self.stop = Some((end, e.to_string()));
+            }
+            while self.stop.is_none() && self.history.len() < to {
+                let i = self.history.len();
+                match step(self.history.current(), i) {
+                    Ok(next) => self.history.push(i, next),
+                    Err(why) => self.stop = Some((i, why)),
+                }
+            }
+        }
+        let to = to.min(self.history.len());
+        if let Err(e) = self.history.jump_to_with(to, |g, i| step(g, *i)) {
+            self.stop = Some((to, e.to_string()));
+        }
+        if self.position() >= self.limit() {
             self.playing = false;
         }
-        if to == self.at {
-            return Control::Stayed;
+        if self.position() == from {
+            Control::Stayed
+        } else {
+            Control::Moved
         }
-        self.at = to;
-        Control::Moved
     }
 
     /// A key: space plays and pauses, ←/→ (h/l, `,`/`.`, the wheel) step, PgUp/PgDn jump
@@ -181,19 +362,19 @@ impl Playback {
         };
         match key {
             Key::Char(' ') => {
-                self.playing = !self.playing && self.at < self.commands();
+                self.playing = !self.playing && self.position() < self.limit();
                 Control::Stayed
             }
             Key::Right | Key::Char('l' | '.') => {
                 self.playing = false;
-                self.go(self.at + 1)
+                self.go(self.position() + 1)
             }
             Key::Left | Key::Char('h' | ',') => {
                 self.playing = false;
-                self.go(self.at.saturating_sub(1))
+                self.go(self.position().saturating_sub(1))
             }
-            Key::PageDown => self.go(self.at + 100),
-            Key::PageUp => self.go(self.at.saturating_sub(100)),
+            Key::PageDown => self.go(self.position() + 100),
+            Key::PageUp => self.go(self.position().saturating_sub(100)),
             Key::Char('+' | '=') => {
                 self.speed = (self.speed + 1).min(SPEEDS_MS.len() - 1);
                 Control::Stayed
@@ -219,7 +400,7 @@ impl Playback {
     /// One step of playing: the next state, if playing.
     pub fn tick(&mut self) -> Control {
         if self.playing {
-            self.go(self.at + 1)
+            self.go(self.position() + 1)
         } else {
             Control::Stayed
         }
@@ -229,15 +410,17 @@ impl Playback {
     /// playing and how fast, and the keys.
     pub fn draw_bar(&self, frame: &mut Frame, area: Rect, bg: Rgb) {
         let turn = self.current().map_or(0, Game::turn);
-        let last = self.states.last().map_or(0, Game::turn);
-        let state = if self.playing {
+        let last = self.last_turn;
+        let state = if let Some((i, why)) = &self.stop {
+            format!("stopped at move {i}: {why}")
+        } else if self.playing {
             format!("playing, {} ms a move", SPEEDS_MS[self.speed])
         } else {
             "paused".to_owned()
         };
         let line = format!(
             " REPLAY  turn {turn}/{last}  move {}/{}  {state}   space play/pause  \u{2190}\u{2192} step  +/- speed  Home/End  q quit ",
-            self.at,
+            self.position(),
             self.commands()
         );
         let bar = Rect::new(area.x, area.y, area.width, 1);

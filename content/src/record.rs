@@ -60,7 +60,40 @@ pub struct Recorder<C> {
     path: PathBuf,
     header: ReplayHeader,
     since_checkpoint: usize,
+    /// The recording so far, while it is held in memory: a new game that would replace
+    /// another game's save writes nothing beside that save until it is saved itself
+    /// ([`Recorder::commit`]).
+    pending: Option<String>,
     commands: PhantomData<fn(&C)>,
+}
+
+/// What [`Recorder::journal`] found when a saved game was continued.
+#[derive(Debug)]
+pub struct Journal<C> {
+    /// The recorder, appending to the recording again.
+    pub recorder: Recorder<C>,
+    /// The game at the recording's last good command (the save itself when the recording
+    /// ends at the save).
+    pub game: Game,
+    /// The commands replayed after the save, each with its turn, oldest first.
+    pub replayed: Vec<(u64, C)>,
+    /// A sentence when part of the recording after the save was dropped (it did not replay
+    /// or its last line was cut off by a crash).
+    pub dropped: Option<String>,
+}
+
+/// Why [`Recorder::journal`] could not continue a recording.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// The recording could not be read.
+    #[error(transparent)]
+    Read(#[from] RecordError),
+    /// No checkpoint in the recording is the saved game.
+    #[error("its recording does not reach this save (no checkpoint at turn {turn} matches it)")]
+    NoMatch {
+        /// The save's turn.
+        turn: u64,
+    },
 }
 
 impl<C: Serialize + DeserializeOwned> Recorder<C> {
@@ -96,7 +129,187 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             path: path.to_path_buf(),
             header,
             since_checkpoint: 0,
+            pending: None,
             commands: PhantomData,
+        })
+    }
+
+    /// Start the recording of a new game as [`Recorder::start`] does, but hold it in memory:
+    /// nothing is written at `path` until [`Recorder::commit`] (the new game's first save),
+    /// so another game's recording there stays as it is until then.
+    #[must_use]
+    pub fn start_pending(
+        path: &Path,
+        game_name: &str,
+        seed: u64,
+        modes: &[&str],
+        game: &Game,
+    ) -> Self {
+        let mut header = ReplayHeader::new(game_name, env!("CARGO_PKG_VERSION"), seed);
+        for m in modes {
+            header = header.with_mode(*m);
+        }
+        let mut text = header.to_line();
+        text += &Entry::checkpoint_line(game.turn(), game.state_hash());
+        Recorder {
+            path: path.to_path_buf(),
+            header,
+            since_checkpoint: 0,
+            pending: Some(text),
+            commands: PhantomData,
+        }
+    }
+
+    /// Whether the recording is still held in memory (see [`Recorder::start_pending`]).
+    #[must_use]
+    pub fn is_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Write a recording held in memory to its file (replacing what was there); from now on
+    /// every line is appended to the file. Nothing happens for a recording already on disk.
+    ///
+    /// # Errors
+    /// The file could not be written; the recording then stays in memory.
+    pub fn commit(&mut self) -> Result<(), RecordError> {
+        if let Some(text) = &self.pending {
+            if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    RecordError::Storage(StorageError::Io {
+                        path: dir.to_path_buf(),
+                        source: e,
+                    })
+                })?;
+            }
+            storage::write_atomic(&self.path, text.as_bytes())?;
+            self.pending = None;
+        }
+        Ok(())
+    }
+
+    /// Add one line (without its newline): to the file, flushed, or to the memory copy.
+    fn add_line(&mut self, line: &str) -> Result<(), RecordError> {
+        match self.pending.as_mut() {
+            Some(text) => {
+                text.push_str(line);
+                text.push('\n');
+                Ok(())
+            }
+            None => Ok(storage::append_line(&self.path, line)?),
+        }
+    }
+
+    /// Continue the recording at `path` for `save`, a game just loaded: the recording is the
+    /// save's journal. The last checkpoint equal to the save (turn and state hash) is found,
+    /// the commands after it are replayed with `step`, each checkpoint's hash and each
+    /// command's turn checked, and the game is brought to the last command that replays.
+    /// Whatever follows that (a line cut off by a crash, a checkpoint that differs, a command
+    /// refused) is dropped from the file, back to the last checkpoint that matched, and a
+    /// checkpoint of the result is appended, so the recording goes on from there.
+    /// Θ(entries) to read, plus one `step` per command after the save.
+    ///
+    /// # Errors
+    /// [`JournalError::NoMatch`] when no checkpoint is the save (the recording is another
+    /// game's, or older than the save); [`JournalError::Read`] when it cannot be read. The
+    /// file is untouched then.
+    pub fn journal<E: std::fmt::Display>(
+        path: &Path,
+        game_name: &'static str,
+        save: &Game,
+        mut step: impl FnMut(&Game, &C) -> Result<Game, E>,
+    ) -> Result<Journal<C>, JournalError>
+    where
+        C: Clone,
+    {
+        let rec = read::<C>(path, game_name)?;
+        let want = (save.turn(), save.state_hash());
+        let start = rec
+            .entries
+            .iter()
+            .rposition(|e| matches!(e, Entry::Checkpoint { turn, hash } if (*turn, *hash) == want))
+            .ok_or(JournalError::NoMatch { turn: save.turn() })?;
+        // `good`: entries kept (an index past the last one kept), with the game there.
+        let mut game = save.clone();
+        let mut good = (start + 1, game.clone(), 0usize);
+        let mut replayed: Vec<(u64, C)> = Vec::new();
+        let mut problem = None;
+        for (i, entry) in rec.entries.iter().enumerate().skip(start + 1) {
+            match entry {
+                Entry::Command { turn, command } => {
+                    if game.turn() != *turn {
+                        problem = Some(format!(
+                            "a command of turn {turn} came at turn {}",
+                            game.turn()
+                        ));
+                        break;
+                    }
+                    match step(&game, command) {
+                        Ok(next) => game = next,
+                        Err(e) => {
+                            problem = Some(format!("the command of turn {turn} was refused: {e}"));
+                            break;
+                        }
+                    }
+                    replayed.push((*turn, command.clone()));
+                }
+                Entry::Checkpoint { turn, hash } => {
+                    if (game.turn(), game.state_hash()) != (*turn, *hash) {
+                        problem = Some(format!("the checkpoint of turn {turn} differs"));
+                        break;
+                    }
+                    good = (i + 1, game.clone(), replayed.len());
+                }
+            }
+        }
+        let (keep, game) = if problem.is_some() {
+            replayed.truncate(good.2);
+            (good.0, good.1)
+        } else {
+            (rec.entries.len(), game)
+        };
+        let dropped = match (problem, rec.torn) {
+            (Some(p), _) => Some(format!(
+                "The recording after turn {} did not replay ({p}); the game goes on from there.",
+                game.turn()
+            )),
+            (None, true) => Some(
+                "The recording's last line was cut off (a crash while it was written); it was dropped."
+                    .to_owned(),
+            ),
+            (None, false) => None,
+        };
+        let mut recorder = Recorder {
+            path: path.to_path_buf(),
+            header: rec.header.clone(),
+            since_checkpoint: 0,
+            pending: None,
+            commands: PhantomData,
+        };
+        let ends_here = matches!(
+            rec.entries.get(keep.wrapping_sub(1)),
+            Some(Entry::Checkpoint { .. })
+        );
+        if keep < rec.entries.len() || rec.torn {
+            // Rewrite without what is dropped, ending with a checkpoint of the game.
+            let mut text = rec.header.to_line();
+            for e in rec.entries.iter().take(keep) {
+                text += &e.to_line().map_err(|source| RecordError::Replay {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+            }
+            if !ends_here {
+                text += &Entry::checkpoint_line(game.turn(), game.state_hash());
+            }
+            storage::write_atomic(path, text.as_bytes()).map_err(RecordError::from)?;
+        } else if !ends_here {
+            recorder.checkpoint(&game).map_err(JournalError::Read)?;
+        }
+        Ok(Journal {
+            recorder,
+            game,
+            replayed,
+            dropped,
         })
     }
 
@@ -115,6 +328,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             path: path.to_path_buf(),
             header: rec.header,
             since_checkpoint: 0,
+            pending: None,
             commands: PhantomData,
         })
     }
@@ -140,7 +354,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             path: self.path.clone(),
             source,
         })?;
-        storage::append_line(&self.path, line.trim_end())?;
+        self.add_line(line.trim_end())?;
         self.since_checkpoint += 1;
         if self.since_checkpoint >= CHECKPOINT_EVERY {
             self.checkpoint(after)?;
@@ -154,7 +368,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
     /// The file could not be appended to.
     pub fn checkpoint(&mut self, game: &Game) -> Result<(), RecordError> {
         let line = Entry::checkpoint_line(game.turn(), game.state_hash());
-        storage::append_line(&self.path, line.trim_end())?;
+        self.add_line(line.trim_end())?;
         self.since_checkpoint = 0;
         Ok(())
     }
@@ -182,7 +396,10 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             })?;
         }
         text += &Entry::checkpoint_line(game.turn(), game.state_hash());
-        storage::write_atomic(&self.path, text.as_bytes())?;
+        match self.pending.as_mut() {
+            Some(p) => *p = text,
+            None => storage::write_atomic(&self.path, text.as_bytes())?,
+        }
         self.since_checkpoint = 0;
         Ok(())
     }
@@ -214,6 +431,11 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             "{}-seed{}-{unix_secs}{tag}.replay",
             self.header.game, self.header.seed
         ));
+        if let Some(text) = self.pending.take() {
+            // Never written beside the save: it goes straight to `records/`.
+            storage::write_atomic(&dest, text.as_bytes())?;
+            return Ok(dest);
+        }
         std::fs::rename(&self.path, &dest).map_err(|e| {
             RecordError::Storage(StorageError::Io {
                 path: dest.clone(),

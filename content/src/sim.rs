@@ -96,8 +96,74 @@ pub struct VerifyReport {
     pub checkpoints: usize,
     /// The final state's hash, hex.
     pub final_hash: String,
-    /// Always true in a report: a divergence is an error instead.
+    /// How far it reaches: the end of the game, its save, or neither.
+    pub reaches: Reach,
+    /// The last line was cut off (a crash or a copy that stopped short); it was ignored.
+    pub torn: bool,
+    /// Commands after the last checkpoint: replayed, but no state hash vouches for them.
+    pub appended: usize,
+    /// The version of the game that recorded it.
+    pub game_version: String,
+    /// Whether that is this build's version (another version may replay differently).
+    pub same_version: bool,
+    /// The modes in its header (`practice`, `wizard`).
+    pub modes: Vec<String>,
+    /// What was seen, as a sentence: "complete: the game ends at turn 812", "ends at turn
+    /// 812; last line incomplete"…
+    pub summary: String,
+    /// Complete: it replays to the end of the game, whole, every command under a
+    /// checkpoint, recorded by this version. A divergence is an error instead.
     pub verified: bool,
+}
+
+/// How far a recording reaches (see [`VerifyReport::reaches`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reach {
+    /// The game ends in it (won, died or quit).
+    End,
+    /// The save beside it (`NAME.save` for `NAME.replay`) is one of its checkpoints.
+    Save,
+    /// Neither: it stops before the game's end, and no save beside it is in it.
+    Neither,
+}
+
+/// What [`verify_report`] needs to know beyond the replay itself.
+struct Seen<'a> {
+    game: &'a str,
+    header: &'a alembic::replay::ReplayHeader,
+    torn: bool,
+    appended: usize,
+    over: bool,
+    save_turn: Option<u64>,
+}
+
+/// The commands after the last checkpoint of `rec`.
+fn appended<C>(rec: &alembic::replay::Recording<C>) -> usize {
+    rec.entries
+        .iter()
+        .rev()
+        .take_while(|e| matches!(e, alembic::replay::Entry::Command { .. }))
+        .count()
+}
+
+/// The turn of the save beside the recording at `path`, when that save loads (with `load`)
+/// and is one of the recording's checkpoints.
+fn save_in<C>(
+    path: &std::path::Path,
+    rec: &alembic::replay::Recording<C>,
+    load: impl FnOnce(&std::path::Path) -> Option<alembic::Game>,
+) -> Option<u64> {
+    let save = path.with_extension("save");
+    if path.extension().is_none_or(|e| e != "replay") || !save.is_file() {
+        return None;
+    }
+    let g = load(&save)?;
+    let want = (g.turn(), g.state_hash());
+    rec.entries
+        .iter()
+        .any(|e| matches!(e, alembic::replay::Entry::Checkpoint { turn, hash } if (*turn, *hash) == want))
+        .then_some(want.0)
 }
 
 /// Why a recording does not verify.
@@ -287,15 +353,67 @@ fn caves_report(r: crate::caves::SimReport) -> RunReport {
     }
 }
 
-fn verify_report<S>(game: &str, seed: u64, v: &alembic::replay::Verified<S>) -> VerifyReport {
+fn verify_report<S>(seen: &Seen<'_>, v: &alembic::replay::Verified<S>) -> VerifyReport {
+    let this = env!("CARGO_PKG_VERSION");
+    let same_version = seen.header.game_version == this;
+    let reaches = if seen.over {
+        Reach::End
+    } else if seen.save_turn.is_some() {
+        Reach::Save
+    } else {
+        Reach::Neither
+    };
+    let mut summary = match (reaches, seen.save_turn) {
+        (Reach::End, _) => format!("the game ends at turn {}", v.final_turn),
+        (Reach::Save, Some(t)) if t == v.final_turn => {
+            format!("reaches its save and ends there, at turn {t}")
+        }
+        (_, Some(t)) => format!(
+            "reaches its save (turn {t}) and goes on to turn {}",
+            v.final_turn
+        ),
+        _ => format!(
+            "ends at turn {}, before the game's end and without its save",
+            v.final_turn
+        ),
+    };
+    if seen.torn {
+        summary += "; last line incomplete";
+    }
+    if seen.appended > 0 {
+        summary += &format!(
+            "; {} command{} after the last checkpoint",
+            seen.appended,
+            if seen.appended == 1 { "" } else { "s" }
+        );
+    }
+    if !same_version {
+        summary += &format!(
+            "; recorded by version {}, this is {this}",
+            seen.header.game_version
+        );
+    }
+    let verified = reaches == Reach::End && !seen.torn && seen.appended == 0 && same_version;
+    let summary = if verified {
+        format!("complete: {summary}")
+    } else {
+        format!("not complete: {summary}")
+    };
     VerifyReport {
-        game: game.to_owned(),
-        seed,
+        game: seen.game.to_owned(),
+        seed: seen.header.seed,
         turns: v.final_turn,
         commands: v.commands,
         checkpoints: v.checkpoints,
         final_hash: format!("{:016x}", v.final_hash),
-        verified: true,
+        reaches,
+        torn: seen.torn,
+        appended: seen.appended,
+        game_version: seen.header.game_version.clone(),
+        same_version,
+        modes: seen.header.modes.iter().cloned().collect(),
+        summary,
+        verified,
     }
 }
 
@@ -376,7 +494,17 @@ impl SimGame for AlchemySim {
         let v = rec
             .verify(start, step, alembic::Game::state_hash, alembic::Game::turn)
             .map_err(VerifyError::Diverged)?;
-        Ok(verify_report("alchemy", rec.header.seed, &v))
+        let over = alchemy::summary(&v.final_state).is_ok_and(|s| s.outcome.is_over());
+        let save_turn = save_in(path, &rec, |p| alchemy::save::load(p, rules.hooks()).ok());
+        let seen = Seen {
+            game: "alchemy",
+            header: &rec.header,
+            torn: rec.torn,
+            appended: appended(&rec),
+            over,
+            save_turn,
+        };
+        Ok(verify_report(&seen, &v))
     }
 }
 
@@ -420,6 +548,17 @@ impl SimGame for CavesSim {
                 alembic::Game::turn,
             )
             .map_err(VerifyError::Diverged)?;
-        Ok(verify_report("caves", rec.header.seed, &v))
+        let over = crate::caves::outcome(&v.final_state)
+            .is_ok_and(|o| o != crate::caves::Outcome::Playing);
+        let save_turn = save_in(path, &rec, |p| crate::caves::save::load(p).ok());
+        let seen = Seen {
+            game: "caves",
+            header: &rec.header,
+            torn: rec.torn,
+            appended: appended(&rec),
+            over,
+            save_turn,
+        };
+        Ok(verify_report(&seen, &v))
     }
 }

@@ -58,6 +58,17 @@ pub enum StorageError {
         /// The file.
         path: PathBuf,
     },
+    /// Something other than a lock file of ours is where the lock goes: it is left alone.
+    #[error(
+        "{} is {what}, not a lock file; this save cannot be locked until it is removed",
+        path.display()
+    )]
+    BadLock {
+        /// The lock's path.
+        path: PathBuf,
+        /// What is there ("a symbolic link", "a directory").
+        what: &'static str,
+    },
     /// Another process holds the lock.
     #[error("this game is already open in another window ({})", holder_text(*pid))]
     Locked {
@@ -146,6 +157,61 @@ fn create_temp(path: &Path) -> Result<(PathBuf, File), StorageError> {
     })))
 }
 
+/// Whether the process `pid` is alive, when the platform can say (`/proc` on Linux);
+/// `None` when it cannot.
+fn process_alive(pid: u32) -> Option<bool> {
+    let proc_dir = Path::new("/proc");
+    proc_dir
+        .join("self")
+        .exists()
+        .then(|| proc_dir.join(pid.to_string()).exists())
+}
+
+/// The process id in the name of one of [`write_atomic`]'s temporary files
+/// (`NAME.<pid>-<nanos>-<attempt>.tmp`), if `name` is one.
+fn temp_owner(name: &str) -> Option<u32> {
+    let stem = name.strip_suffix(".tmp")?;
+    let (rest, attempt) = stem.rsplit_once('-')?;
+    let (rest, nanos) = rest.rsplit_once('-')?;
+    let (_, pid) = rest.rsplit_once('.')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(attempt) && digits(nanos)).then_some(())?;
+    pid.parse().ok()
+}
+
+/// Remove what [`write_atomic`] leaves in `dir` when a process dies in the middle of it: its
+/// temporary files (only those named for a process that is no longer running) and `NAME.bak`
+/// copies whose `NAME` is in place (a whole file: `write_atomic` never leaves it torn). Nothing else is touched, and nothing
+/// at all where the platform cannot say which processes run. Returns how many files went.
+pub fn sweep_leftovers(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Ok(meta) = entry.metadata() else { continue };
+        if !meta.is_file() {
+            continue;
+        }
+        let path = entry.path();
+        let stale = if let Some(pid) = temp_owner(name) {
+            pid != std::process::id() && process_alive(pid) == Some(false)
+        } else if let Some(base) = name.strip_suffix(".bak") {
+            // The file it backs up is always whole (renamed into place atomically, never
+            // removed by a write): a copy beside it is redundant.
+            dir.join(base).is_file()
+        } else {
+            false
+        };
+        if stale && std::fs::remove_file(&path).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
 /// Flush a directory's entries (the rename) to disk. Not every platform can open a
 /// directory; there the rename is as durable as the OS makes it.
 fn sync_dir(dir: &Path) {
@@ -225,29 +291,108 @@ pub fn append_line(path: &Path, line: &str) -> Result<(), StorageError> {
 }
 
 /// An advisory lock on a save, held until dropped (or the process ends, however it ends:
-/// the OS releases it, so a crash never leaves a stale lock).
+/// the OS releases it, so a crash never leaves a stale lock; the file a dead process leaves
+/// is simply locked again).
 #[derive(Debug)]
 pub struct SessionLock {
     file: File,
     path: PathBuf,
+    save: PathBuf,
+}
+
+/// The canonical path of the save at `save`: symbolic links and `..` resolved, so every
+/// name of one file gets the same lock. A save that does not exist yet is named through its
+/// canonical directory. Creates nothing.
+///
+/// # Errors
+/// [`StorageError::Io`] when the directory does not exist; [`StorageError::NotAFile`] when
+/// something other than a regular file is there (a device, a FIFO, a directory).
+pub fn canonical_save(save: &Path) -> Result<PathBuf, StorageError> {
+    match std::fs::canonicalize(save) {
+        Ok(p) => {
+            if std::fs::metadata(&p).map_err(io_err(&p))?.is_file() {
+                Ok(p)
+            } else {
+                Err(StorageError::NotAFile { path: p })
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let name = save.file_name().ok_or_else(|| StorageError::NotAFile {
+                path: save.to_path_buf(),
+            })?;
+            let dir = match save.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            let dir = std::fs::canonicalize(dir).map_err(io_err(dir))?;
+            Ok(dir.join(name))
+        }
+        Err(e) => Err(io_err(save)(e)),
+    }
+}
+
+/// Open the lock file at `path` for reading and writing without following a symbolic link
+/// and without truncating anything, creating it if missing; refuse anything at `path` that
+/// is not a regular file of its own.
+fn open_lock_file(path: &Path) -> Result<File, StorageError> {
+    let refuse = |what: &'static str| StorageError::BadLock {
+        path: path.to_path_buf(),
+        what,
+    };
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => return Err(refuse("a symbolic link")),
+        Ok(m) if m.is_dir() => return Err(refuse("a directory")),
+        Ok(m) if !m.is_file() => return Err(refuse("not a regular file")),
+        _ => {}
+    }
+    let mut opts = OpenOptions::new();
+    opts.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // A symbolic link put there after the check above is refused by the kernel (ELOOP),
+        // and a FIFO does not block the open.
+        opts.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = opts.open(path).map_err(|e| {
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+            refuse("a symbolic link")
+        } else {
+            io_err(path)(e)
+        }
+    })?;
+    let meta = file.metadata().map_err(io_err(path))?;
+    if !meta.is_file() {
+        return Err(refuse("not a regular file"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // The file opened is the one at the path now (not swapped in between).
+        let now = std::fs::symlink_metadata(path).map_err(io_err(path))?;
+        if (now.dev(), now.ino()) != (meta.dev(), meta.ino()) {
+            return Err(refuse("replaced while it was opened"));
+        }
+    }
+    Ok(file)
 }
 
 impl SessionLock {
-    /// Lock the save at `save` through its sibling `SAVE.lock` (created if missing; the
-    /// directory must exist), writing this process's id into it.
+    /// Lock the save at `save` through the sibling `SAVE.lock` of its canonical path (so a
+    /// symbolic link to a save shares the save's lock), writing this process's id into it.
+    /// The lock file is opened without following links and never truncated before it is
+    /// locked. Nothing is created unless the save's directory exists and the save (if it
+    /// exists) is a regular file.
     ///
     /// # Errors
     /// [`StorageError::Locked`] (with the holder's pid) when another process holds it;
-    /// [`StorageError::Io`].
+    /// [`StorageError::BadLock`] when a directory, a symbolic link or anything but a regular
+    /// file is at the lock's path (it is left as it is); [`StorageError::NotAFile`] for a
+    /// save that is not a regular file; [`StorageError::Io`].
     pub fn acquire(save: &Path) -> Result<SessionLock, StorageError> {
-        let path = sibling(save, ".lock");
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(io_err(&path))?;
+        let canonical = canonical_save(save)?;
+        let path = sibling(&canonical, ".lock");
+        let mut file = open_lock_file(&path)?;
         match file.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
@@ -265,13 +410,23 @@ impl SessionLock {
             .and_then(|()| file.write_all(pid.as_bytes()))
             .and_then(|()| file.flush())
             .map_err(io_err(&path))?;
-        Ok(SessionLock { file, path })
+        Ok(SessionLock {
+            file,
+            path,
+            save: canonical,
+        })
     }
 
     /// The lock file.
     #[must_use]
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The canonical path of the save it locks.
+    #[must_use]
+    pub fn save(&self) -> &Path {
+        &self.save
     }
 }
 
@@ -350,6 +505,26 @@ mod tests {
         );
         drop(first);
         assert!(SessionLock::acquire(&p).is_ok());
+    }
+
+    #[test]
+    fn leftovers_of_dead_processes_are_swept_and_nothing_else() {
+        let d = dir("sweep");
+        let dead = d.join("a.save.999999999-000000001-0.tmp");
+        let mine = d.join(format!("a.save.{}-000000001-0.tmp", std::process::id()));
+        let other = d.join("a.save.tmp");
+        for p in [&dead, &mine, &other] {
+            std::fs::write(p, "x").unwrap();
+        }
+        assert_eq!(
+            temp_owner("a.save.999999999-000000001-0.tmp"),
+            Some(999_999_999)
+        );
+        assert_eq!(temp_owner("a.save.tmp"), None);
+        let expected = usize::from(Path::new("/proc/self").exists());
+        assert_eq!(sweep_leftovers(&d), expected);
+        assert_eq!(dead.exists(), expected == 0);
+        assert!(mine.exists() && other.exists());
     }
 
     #[test]

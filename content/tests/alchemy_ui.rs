@@ -111,6 +111,8 @@ fn play_save_quit_and_continue() {
     assert!(save_path.is_file());
     let saved_hash = hash(&a);
     let saved_turn = turn(&a);
+    // One window per save: the first session has ended.
+    drop(a);
 
     // Next start: the menu offers "continue", which restores the same game.
     let mut b = app(Start::Menu, &save_path);
@@ -125,6 +127,7 @@ fn play_save_quit_and_continue() {
     assert_eq!(hash(&b), saved_hash);
     assert_eq!(turn(&b), saved_turn);
     assert!(render(&mut b, 100, 30).contains_text("Welcome back."));
+    drop(b);
 
     // Through the launcher too (what the frontends call).
     let mut c = launch(&LaunchOptions {
@@ -474,7 +477,12 @@ fn bot_plays_through_the_keys() {
     let mut deepest = 1;
     let mut typed = 0;
     for seed in [1_u64, 2] {
-        let mut a = app(Start::New(seed), &dir.join("alchemy.save"));
+        // A new game saves itself at once: each seed gets its own data directory, so the
+        // second does not stop at "replace the saved game?".
+        let mut a = app(
+            Start::New(seed),
+            &dir.join(format!("{seed}")).join("alchemy.save"),
+        );
         let mut bot = Bot::new(seed);
         for step in 0..400 {
             if a.names() != vec!["alchemy-start", "alchemy-play"] {

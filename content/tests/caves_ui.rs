@@ -293,6 +293,8 @@ fn caves_saves_continues_and_records() {
         .collect();
     assert_ne!(bad, text, "a checkpoint was changed");
     std::fs::write(dir.join("bad.replay"), &bad).unwrap();
+    // Every checkpoint changed, the first one too: refused when opened (the viewer checks
+    // the checkpoints before the first command; later ones stop it where they are reached).
     let err = caves::replay_app(&dir.join("bad.replay")).err().unwrap();
     assert!(err.to_string().contains("diverges at turn"), "{err}");
     // A damaged save is refused, never half-loaded.

@@ -28,13 +28,18 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Verify a recording and check the final hash it was recorded with.
-fn replays(game: &str, file: &str, turns: u64, final_hash: &str) {
+/// Verify a recording and check the final hash it was recorded with, and whether it
+/// reaches the end of its game (`reaches`).
+fn replays(game: &str, file: &str, turns: u64, final_hash: &str, reaches: sim::Reach) {
     let report = sim::find(game)
         .expect("a known game")
         .verify(&fixture(file))
         .unwrap_or_else(|e| panic!("{file} no longer replays: {e}"));
-    assert!(report.verified);
+    // A bot's run that stops after a number of turns replays, but is not a whole game; one
+    // that ends in death is complete.
+    assert_eq!(report.reaches, reaches, "{file}");
+    assert_eq!(report.verified, reaches == sim::Reach::End, "{report:?}");
+    assert_eq!((report.torn, report.appended), (false, 0), "{file}");
     assert_eq!(report.turns, turns, "{file}");
     // One at the start, one every 100 commands, one at the end.
     assert!(
@@ -51,10 +56,17 @@ fn alchemy_seed_4_replays_with_its_recorded_hashes() {
         "alchemy-seed4-3000.replay",
         3000,
         "96f7f486ee14aa1a",
+        sim::Reach::Neither,
     );
 }
 
 #[test]
 fn caves_seed_1_replays_to_its_death_with_its_recorded_hashes() {
-    replays("caves", "caves-seed1-1000.replay", 469, "394e8db7d5de175f");
+    replays(
+        "caves",
+        "caves-seed1-1000.replay",
+        469,
+        "394e8db7d5de175f",
+        sim::Reach::End,
+    );
 }

@@ -65,12 +65,12 @@ fn bad_files_are_clear_errors() {
         Err(SaveError::Corrupt(_))
     ));
     // Another version.
-    let other = text.replacen("\"version\":3", "\"version\":99", 1);
+    let other = text.replacen("\"version\":4", "\"version\":99", 1);
     match save::from_text(&other, rules.hooks()) {
         Err(e @ SaveError::WrongVersion { found: 99 }) => {
             assert_eq!(
                 e.to_string(),
-                "this save has version 99; this build reads versions 1 to 3"
+                "this save has version 99; this build reads versions 1 to 4"
             );
         }
         other => panic!("{other:?}"),

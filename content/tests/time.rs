@@ -95,6 +95,8 @@ fn a_continued_game_keeps_recording_and_a_finished_one_keeps_its_record() {
     let mut keys = random_keys(9, 200);
     keys.push(Input::key(Key::Char('S')));
     let _ = run(&mut TestFrontend::new(100, 30, keys), &mut a);
+    // One window per save: the first session ends before the save is continued.
+    drop(a);
     // Continue: the recording is this game's, so it goes on.
     let mut b = app(Start::Load(save.clone()), &save, false);
     assert!(b.ctx().recording().is_some(), "the recording resumes");
@@ -119,6 +121,7 @@ fn a_continued_game_keeps_recording_and_a_finished_one_keeps_its_record() {
             .map(alembic::Game::state_hash),
         b.ctx().game().map(alembic::Game::state_hash)
     );
+    drop(b);
     std::fs::copy(&kept, record::beside(&save)).expect("copy back");
     // A recording that is not the save's (another game's) is not continued.
     let other = alchemy::new_game(99, &rules).expect("game");
@@ -270,11 +273,15 @@ fn morgues_and_the_score_table() {
     assert!(!text.contains("message 9\n"), "only the last 30 messages");
     // Normal games are scored, practice games are not.
     assert_eq!(
-        morgue::record_score(&dir, &ending(&[], false, 1)).expect("scored"),
+        morgue::record_score(&dir, &ending(&[], false, 1))
+            .expect("scored")
+            .rank,
         Some(1)
     );
     assert_eq!(
-        morgue::record_score(&dir, &ending(&["practice"], false, 2)).expect("not scored"),
+        morgue::record_score(&dir, &ending(&["practice"], false, 2))
+            .expect("not scored")
+            .rank,
         None
     );
     for i in 0..25 {
@@ -297,13 +304,19 @@ fn morgues_and_the_score_table() {
         assert_eq!(first.contains_text(" 20 "), all, "{}", first.to_text());
         assert_eq!(first.contains_text("h shows all"), !all);
     }
-    // A damaged table is reported and never overwritten.
+    // A damaged table is never overwritten and never stops scoring: it is moved aside,
+    // and a new table holds the next game.
     std::fs::write(dir.join(morgue::SCORES_FILE), b"not json").expect("write");
-    assert!(morgue::record_score(&dir, &ending(&[], false, 3)).is_err());
-    assert_eq!(
-        std::fs::read(dir.join(morgue::SCORES_FILE)).expect("read"),
-        b"not json"
+    let scored = morgue::record_score(&dir, &ending(&[], false, 3)).expect("scored");
+    assert_eq!(scored.rank, Some(1));
+    let aside = scored.set_aside.expect("moved aside");
+    assert!(
+        aside.ends_with(format!("{}.corrupt-3", morgue::SCORES_FILE)),
+        "{}",
+        aside.display()
     );
+    assert_eq!(std::fs::read(&aside).expect("read"), b"not json");
+    assert_eq!(morgue::read_scores(&dir).expect("new table").len(), 1);
 }
 
 #[test]

@@ -30,10 +30,11 @@ use super::props::{
 };
 use crate::storage::{self, StorageError};
 
-/// The envelope's version. Version 3 saves the library by reference ([`SavedGame`]);
-/// version 2 added the checksum; version 1 saves (no checksum) still load, checked like any
-/// other.
-pub const SAVE_VERSION: u32 = 3;
+/// The envelope's version. Version 4 brings the modes under the checksum (a practice save
+/// relabelled as a normal game no longer loads); version 3 saves the library by reference
+/// ([`SavedGame`]); version 2 added the checksum; versions 1 to 3 still load, checked like
+/// any other.
+pub const SAVE_VERSION: u32 = 4;
 /// The largest save file read: 64 MiB (a real save is under 2 MiB).
 pub const MAX_SAVE_BYTES: u64 = storage::MAX_FILE_BYTES;
 /// The longest message a save may hold, in bytes.
@@ -155,7 +156,7 @@ pub fn to_text_with_modes(game: &Game, modes: &[&str]) -> Result<String, SaveErr
         .map_err(|e| SaveError::Encode(e.to_string()))?
         .to_json()
         .map_err(|e| SaveError::Encode(e.to_string()))?;
-    let checksum = bytes_checksum(&state);
+    let checksum = modes_checksum(modes.iter().copied(), &state);
     let state = RawValue::from_string(state).map_err(|e| SaveError::Encode(e.to_string()))?;
     let env = Envelope {
         game: GAME_NAME.to_string(),
@@ -172,6 +173,42 @@ fn bytes_checksum(state: &str) -> u64 {
     let mut h = StableHasher::new();
     h.write(state.as_bytes());
     h.finish()
+}
+
+/// The checksum of a version 4 save: its modes (each with its length) then its state's
+/// exact bytes, so neither can be edited alone.
+fn modes_checksum<'a>(modes: impl IntoIterator<Item = &'a str>, state: &str) -> u64 {
+    let mut h = StableHasher::new();
+    let modes: Vec<&str> = modes.into_iter().collect();
+    h.write_u64(modes.len() as u64);
+    for m in modes {
+        h.write_u64(m.len() as u64);
+        h.write(m.as_bytes());
+    }
+    h.write(state.as_bytes());
+    h.finish()
+}
+
+/// Save text of version 3 or 4 with its checksum recomputed for what it holds now: for
+/// tools and fuzzers that edit a save's state or modes and want the loader's own checks
+/// (not the checksum) to judge it. The state's bytes are kept as they are.
+///
+/// # Errors
+/// [`SaveError::Corrupt`] when the text is not a version 3 or 4 envelope.
+pub fn reseal(text: &str) -> Result<String, SaveError> {
+    let env: Envelope<Box<RawValue>> =
+        serde_json::from_str(text).map_err(|e| SaveError::Corrupt(e.to_string()))?;
+    let state = env.state.get();
+    let checksum = match env.version {
+        3 => bytes_checksum(state),
+        4 => modes_checksum(env.modes.iter().map(String::as_str), state),
+        v => return Err(SaveError::Corrupt(format!("cannot reseal version {v}"))),
+    };
+    let env = Envelope {
+        checksum: Some(checksum),
+        ..env
+    };
+    serde_json::to_string(&env).map_err(|e| SaveError::Encode(e.to_string()))
 }
 
 /// The modes a save is marked with (empty for a normal game, and for text that is not a
@@ -205,7 +242,7 @@ pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
         });
     }
     if header.version >= 3 {
-        return from_v3(text, hooks);
+        return from_v3(text, header.version, hooks);
     }
     let corrupt = |e: serde_json::Error| SaveError::Corrupt(e.to_string());
     let env: Envelope<Box<RawValue>> = serde_json::from_str(text).map_err(corrupt)?;
@@ -229,16 +266,21 @@ pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
     Ok(state)
 }
 
-/// Read a version 3 save: check the checksum over the state's bytes, link the state to this
+/// Read a version 3 or 4 save: check the checksum over the state's bytes (and, from version 4,
+/// its modes), link the state to this
 /// build's library (the engine checks invariants and hooks), then [`validate`].
-fn from_v3(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
+fn from_v3(text: &str, version: u32, hooks: &Hooks) -> Result<Game, SaveError> {
     let env: Envelope<Box<RawValue>> =
         serde_json::from_str(text).map_err(|e| SaveError::Corrupt(e.to_string()))?;
     let state = env.state.get();
     let Some(expected) = env.checksum else {
         return Err(SaveError::Corrupt("the checksum is missing".into()));
     };
-    let found = bytes_checksum(state);
+    let found = if version >= 4 {
+        modes_checksum(env.modes.iter().map(String::as_str), state)
+    } else {
+        bytes_checksum(state)
+    };
     if found != expected {
         return Err(SaveError::Checksum { expected, found });
     }
@@ -373,6 +415,26 @@ pub fn save(game: &Game, path: &Path) -> Result<(), SaveError> {
 /// [`SaveError`].
 pub fn save_with_modes(game: &Game, path: &Path, modes: &[&str]) -> Result<(), SaveError> {
     let text = to_text_with_modes(game, modes)?;
+    storage::write_atomic(path, text.as_bytes())?;
+    Ok(())
+}
+
+/// [`save_with_modes`], writing only what loads: the new bytes are read back through
+/// [`from_text`] (checksum, link to this build's library, [`validate`]) before they replace
+/// anything, so a game is never written that the next continue would refuse; the previous
+/// save is kept when they fail.
+///
+/// # Errors
+/// [`SaveError`]: the loader's own error when the bytes do not load back.
+pub fn save_checked(
+    game: &Game,
+    path: &Path,
+    modes: &[&str],
+    hooks: &Hooks,
+) -> Result<(), SaveError> {
+    let text = to_text_with_modes(game, modes)?;
+    let _loaded = from_text(&text, hooks)
+        .map_err(|e| SaveError::Invalid(format!("not saved, it would not load back ({e})")))?;
     storage::write_atomic(path, text.as_bytes())?;
     Ok(())
 }

@@ -10,7 +10,9 @@
 //!
 //! Exit codes: 0 success; 1 a game error (a bug); 2 bad input (unknown game, unreadable or
 //! foreign recording); 3 a recording that does not replay (the turn and both hashes are
-//! printed).
+//! printed); 4 a recording that replays but is not complete (it stops before the game's
+//! end, its last line is cut off, commands follow its last checkpoint, or another version
+//! made it: what was seen is said on stderr), unless `--partial` accepts that.
 
 use std::process::ExitCode;
 
@@ -48,9 +50,14 @@ struct Args {
     /// Replay the recording in FILE instead of playing (its header names the game).
     #[arg(long, value_name = "FILE", conflicts_with = "library")]
     replay: Option<std::path::PathBuf>,
-    /// With --replay: check every checkpoint and exit 3 at the first divergence.
+    /// With --replay: check every checkpoint and exit 3 at the first divergence; exit 4
+    /// when it replays but is not complete (see --partial).
     #[arg(long, requires = "replay")]
     verify: bool,
+    /// With --verify: a recording that replays as far as it goes is enough (exit 0), such
+    /// as the recording of a game in play, or a bot's run that stopped after --turns.
+    #[arg(long, requires = "verify")]
+    partial: bool,
     /// List every game (the same table the frontends read) and exit.
     #[arg(long)]
     list: bool,
@@ -59,7 +66,7 @@ struct Args {
 fn main() -> ExitCode {
     let args = Args::parse();
     if let Some(path) = &args.replay {
-        return replay(path);
+        return replay(path, args.partial);
     }
     if args.list {
         return alembic_content::print_games("alembic-sim");
@@ -123,7 +130,7 @@ fn main() -> ExitCode {
 }
 
 /// `--replay FILE [--verify]`: replay a recording, checking every checkpoint.
-fn replay(path: &std::path::Path) -> ExitCode {
+fn replay(path: &std::path::Path, partial: bool) -> ExitCode {
     // The header names the game: read it first, then let that game verify.
     let name = match alembic_content::storage::read_bounded(path, 1 << 28)
         .map_err(|e| e.to_string())
@@ -155,7 +162,19 @@ fn replay(path: &std::path::Path) -> ExitCode {
         Ok(report) => match serde_json::to_string(&report) {
             Ok(line) => {
                 println!("{line}");
-                ExitCode::SUCCESS
+                if report.verified {
+                    ExitCode::SUCCESS
+                } else if partial {
+                    eprintln!("alembic-sim: {}: {}", path.display(), report.summary);
+                    ExitCode::SUCCESS
+                } else {
+                    eprintln!(
+                        "alembic-sim: {}: {} (--partial accepts that)",
+                        path.display(),
+                        report.summary
+                    );
+                    ExitCode::from(4)
+                }
             }
             Err(e) => {
                 eprintln!("alembic-sim: {e}");

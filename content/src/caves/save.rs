@@ -115,12 +115,17 @@ pub fn to_text(game: &Game) -> Result<String, CavesSaveError> {
     .map_err(|e| CavesSaveError::Encode(e.to_string()))
 }
 
-/// Write `game` to `path` atomically.
+/// Write `game` to `path` atomically, once its bytes load back through [`from_text`].
 ///
 /// # Errors
-/// [`CavesSaveError`].
+/// [`CavesSaveError`]: the loader's own error when the bytes would not load; the previous
+/// save is kept then.
 pub fn save(game: &Game, path: &Path) -> Result<(), CavesSaveError> {
-    storage::write_atomic(path, to_text(game)?.as_bytes())?;
+    let text = to_text(game)?;
+    // Write only what loads: the bytes go through the loader's own checks before they
+    // replace anything, so the next continue never refuses a game this wrote.
+    let _loaded = from_text(&text)?;
+    storage::write_atomic(path, text.as_bytes())?;
     Ok(())
 }
 

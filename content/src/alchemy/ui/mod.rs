@@ -87,6 +87,9 @@ pub enum UiError {
     /// The recording cannot be watched.
     #[error("{0}")]
     Replay(#[from] replay::ReplayOpenError),
+    /// The save is open in another window, or its lock cannot be taken safely.
+    #[error("{0}")]
+    Busy(crate::storage::StorageError),
 }
 
 /// Why the UI could not save the game.
@@ -218,7 +221,26 @@ pub struct AlchemyCtx {
     rewind_declined: bool,
     /// The `--More--` before the death screen.
     pub(crate) death_pause: DeathPause,
+    /// Whether the file at `save_path` is this game's (loaded from it, saved there, or
+    /// nothing was there when it began). Until then nothing is written there or beside it:
+    /// no autosave, the recording held in memory, the file never removed.
+    owns_save: bool,
+    /// Commands since the game was last saved, for the autosave.
+    since_save: usize,
+    /// Records of ended games that could not be kept (see [`AlchemyCtx::record_problems`]).
+    record_problems: Vec<String>,
+    /// The player saved this game (or continued it from a save): quitting keeps that save.
+    /// A game only ever saved by itself (the first save, the autosaves) is lost on quit, as
+    /// the quit prompt says.
+    player_saved: bool,
+    /// Things the player must hear even if the screen closes at once (said again by
+    /// [`AlchemyCtx::farewell`]).
+    told: Vec<String>,
 }
+
+/// The game is saved by itself every this many commands (when the save is its own): a crash
+/// then costs at most this many, and none while the recording beside the save is whole.
+pub const AUTOSAVE_EVERY: usize = 100;
 
 /// How much of a practice game is kept whole for `U`: the newest 2,000 values, then one in
 /// every 100 (the values in between are rebuilt from the commands when undo reaches them).
@@ -256,6 +278,11 @@ impl AlchemyCtx {
             rewind_declined: false,
             autopickup: false,
             death_pause: DeathPause::NotYet,
+            owns_save: false,
+            since_save: 0,
+            record_problems: Vec::new(),
+            player_saved: false,
+            told: Vec::new(),
         }
     }
 
@@ -264,13 +291,60 @@ impl AlchemyCtx {
         self.lock = Some(lock);
     }
 
+    /// One window per save: hold the lock of the save at `path` before playing it (the
+    /// lock of the save played before is let go once this one is held). With `make_dir`,
+    /// the save's directory (the data directory) is created first.
+    ///
+    /// # Errors
+    /// [`UiError::Busy`] when another window holds it, or something that is not a lock file
+    /// is where its lock goes. When there is nowhere to write a lock (a read-only
+    /// directory) the game plays on unlocked: saving will say what is wrong.
+    fn ensure_lock(&mut self, path: &Path, make_dir: bool) -> Result<(), UiError> {
+        use crate::storage::{SessionLock, StorageError, canonical_save};
+        if make_dir && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        if let (Some(lock), Ok(c)) = (&self.lock, canonical_save(path))
+            && lock.save() == c
+        {
+            return Ok(());
+        }
+        match SessionLock::acquire(path) {
+            Ok(lock) => {
+                self.lock = Some(lock);
+                Ok(())
+            }
+            Err(e @ (StorageError::Locked { .. } | StorageError::BadLock { .. })) => {
+                Err(UiError::Busy(e))
+            }
+            Err(_) => {
+                self.lock = None;
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether the player saved this game or continued it from a save: quitting keeps the
+    /// save then; otherwise the game (only ever saved by itself) is lost on quit.
+    #[must_use]
+    pub fn player_saved(&self) -> bool {
+        self.player_saved
+    }
+
+    /// Whether the save file is this game's own (see the field): only then is it autosaved
+    /// or removed when the game ends.
+    #[must_use]
+    pub fn owns_save(&self) -> bool {
+        self.owns_save
+    }
+
     /// Save to [`AlchemyCtx::save_path`] and leave: the farewell says where the game went.
     ///
     /// # Errors
     /// As [`AlchemyCtx::save`].
     pub fn save_and_leave(&mut self) -> Result<PathBuf, UiSaveError> {
         let path = self.save()?;
-        self.checkpoint_record();
+        self.player_saved = true;
         self.exit_note = Some(Ok(path.clone()));
         Ok(path)
     }
@@ -287,9 +361,7 @@ impl AlchemyCtx {
             .is_some_and(|s| !s.outcome.is_over());
         if playing {
             let saved = self.save();
-            if saved.is_ok() {
-                self.checkpoint_record();
-            }
+            self.player_saved |= saved.is_ok();
             self.exit_note = Some(saved.map_err(|e| e.to_string()));
         }
     }
@@ -329,11 +401,25 @@ impl AlchemyCtx {
     /// The reason the save on close failed (a [`UiSaveError`], as the line the frontend
     /// prints).
     pub fn farewell(&self) -> Result<Option<String>, String> {
-        match &self.exit_note {
-            None => Ok(None),
-            Some(Ok(path)) => Ok(Some(format!("Your game was saved to {}.", path.display()))),
-            Some(Err(e)) => Err(e.clone()),
+        let saved = match &self.exit_note {
+            None => None,
+            Some(Ok(path)) => Some(format!("Your game was saved to {}.", path.display())),
+            Some(Err(e)) => return Err(self.with_problems(e.clone())),
+        };
+        if self.record_problems.is_empty() {
+            let lines: Vec<String> = saved.into_iter().chain(self.told.iter().cloned()).collect();
+            Ok((!lines.is_empty()).then(|| lines.join(" ")))
+        } else {
+            Err(self.with_problems(saved.unwrap_or_default()))
         }
+    }
+
+    fn with_problems(&self, first: String) -> String {
+        std::iter::once(first)
+            .chain(self.record_problems.iter().cloned())
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The game being played, if any.
@@ -386,8 +472,15 @@ impl AlchemyCtx {
         let wizard: &[&str] = if self.wizard_new { &["wizard"] } else { &[] };
         let game =
             alchemy::new_game_in_modes(seed, &self.rules, wizard).map_err(UiError::NewGame)?;
+        if let Some(save) = self.default_save.clone() {
+            self.ensure_lock(&save, true)?;
+        }
         self.seed = Some(seed);
         self.save_path = self.default_save.clone();
+        // Over another game's save, nothing is written beside it until this game is saved.
+        self.owns_save = !self.save_path.as_deref().is_some_and(|p| p.exists());
+        self.since_save = 0;
+        self.player_saved = false;
         let mut modes: Vec<&str> = Vec::new();
         if self.practice_new {
             modes.push("practice");
@@ -403,13 +496,19 @@ impl AlchemyCtx {
         self.recorder = None;
         self.finished_record = None;
         if let Some(save) = &self.save_path {
-            match record::Recorder::start(
-                &record::beside(save),
-                record::GAME_NAME,
-                seed,
-                modes,
-                &game,
-            ) {
+            let beside = record::beside(save);
+            let started = if self.owns_save {
+                record::Recorder::start(&beside, record::GAME_NAME, seed, modes, &game)
+            } else {
+                Ok(record::Recorder::start_pending(
+                    &beside,
+                    record::GAME_NAME,
+                    seed,
+                    modes,
+                    &game,
+                ))
+            };
+            match started {
                 Ok(r) => self.recorder = Some(r),
                 Err(e) => {
                     self.install(game);
@@ -419,6 +518,14 @@ impl AlchemyCtx {
             }
         }
         self.install(game);
+        // A first save at once, when the save is this game's: from now on a crash at any
+        // moment costs nothing (the recording continues the save).
+        if self.owns_save
+            && self.recorder.is_some()
+            && let Err(e) = self.save()
+        {
+            self.note(Tone::Error, format!("The game could not be saved: {e}"));
+        }
         if self.practice.is_some() {
             self.note(
                 Tone::Note,
@@ -446,6 +553,11 @@ impl AlchemyCtx {
     /// Start new games as practice games (undo allowed, never scored), or not.
     pub fn set_practice(&mut self, on: bool) {
         self.practice_new = on;
+    }
+
+    /// Start new games as wizard games, or not.
+    pub fn set_wizard(&mut self, on: bool) {
+        self.wizard_new = on;
     }
 
     /// Whether the player declined to rewind after dying in a practice game.
@@ -549,6 +661,13 @@ impl AlchemyCtx {
             self.note(Tone::Error, format!("The recording stopped: {e}"));
         }
         self.install(game);
+        // The rewritten recording no longer holds the save's checkpoint: save again, so a
+        // crash still finds the save in its journal.
+        if self.owns_save
+            && let Err(e) = self.save()
+        {
+            self.note(Tone::Error, format!("The autosave failed: {e}"));
+        }
         self.note(Tone::Note, "You take back a move.");
         true
     }
@@ -558,23 +677,74 @@ impl AlchemyCtx {
     /// # Errors
     /// The file is missing, unreadable, corrupt, of another game or version.
     pub fn load_game(&mut self, path: &Path) -> Result<(), UiError> {
-        let (game, modes) = save::load_with_modes(path, self.rules.hooks())?;
+        let (saved, modes) = save::load_with_modes(path, self.rules.hooks())?;
+        self.ensure_lock(path, false)?;
         self.seed = None;
         self.save_path = Some(path.to_path_buf());
-        self.recorder = record::Recorder::resume(&record::beside(path), record::GAME_NAME, &game);
+        self.owns_save = true;
+        self.since_save = 0;
+        self.player_saved = true;
         self.finished_record = None;
-        self.practice = modes
-            .iter()
-            .any(|m| m == "practice")
-            .then(|| History::with_budget(game.clone(), PRACTICE_BUDGET));
+        // The recording is the save's journal: the moves made after the save come back.
+        let rules = &self.rules;
+        let step = |g: &Game, c: &Command| alchemy::apply(g, rules, c.clone()).map(|o| o.game);
+        let journal =
+            record::Recorder::journal(&record::beside(path), record::GAME_NAME, &saved, step);
+        let practice = modes.iter().any(|m| m == "practice");
+        let (game, notes) = match journal {
+            Ok(j) => {
+                let mut notes = Vec::new();
+                if !j.replayed.is_empty() {
+                    notes.push(format!(
+                        "The recording brought back {} move{} made after the last save (turn {} to {}).",
+                        j.replayed.len(),
+                        if j.replayed.len() == 1 { "" } else { "s" },
+                        saved.turn(),
+                        j.game.turn()
+                    ));
+                }
+                notes.extend(j.dropped);
+                let mut history =
+                    practice.then(|| History::with_budget(saved.clone(), PRACTICE_BUDGET));
+                if let Some(h) = history.as_mut() {
+                    let mut g = saved.clone();
+                    for (turn, c) in j.replayed {
+                        match step(&g, &c) {
+                            Ok(next) => g = next,
+                            Err(_) => break,
+                        }
+                        h.push((turn, c), g.clone());
+                    }
+                }
+                self.recorder = Some(j.recorder);
+                self.practice = history;
+                (j.game, notes)
+            }
+            Err(e) => {
+                self.recorder = None;
+                self.practice =
+                    practice.then(|| History::with_budget(saved.clone(), PRACTICE_BUDGET));
+                let why = match &e {
+                    record::JournalError::Read(record::RecordError::Storage(
+                        crate::storage::StorageError::Io { source, .. },
+                    )) if source.kind() == std::io::ErrorKind::NotFound => {
+                        "This game has no recording".to_owned()
+                    }
+                    other => format!("This game's recording cannot go on: {other}"),
+                };
+                (
+                    saved,
+                    vec![format!(
+                        "{why}; you play on from the save, unrecorded (quit with Q to give it up)."
+                    )],
+                )
+            }
+        };
         self.rewind_declined = false;
         self.install(game);
         self.note(Tone::Note, "Welcome back.");
-        if self.recorder.is_none() {
-            self.note(
-                Tone::Note,
-                "This game's recording does not match the save; it plays on unrecorded.",
-            );
+        for n in notes {
+            self.note(Tone::Note, n);
         }
         Ok(())
     }
@@ -693,6 +863,10 @@ impl AlchemyCtx {
                     h.push((turn, given), game.clone());
                 }
                 self.game = Some(game);
+                self.since_save += 1;
+                if self.since_save >= AUTOSAVE_EVERY && self.owns_save && !over {
+                    self.autosave();
+                }
                 Some(over)
             }
             Err(e) => {
@@ -711,7 +885,43 @@ impl AlchemyCtx {
     /// # Errors
     /// [`UiSaveError`], whose `Display` is a sentence for the player: no game, nowhere to
     /// save, or what the file system said.
-    pub fn save(&self) -> Result<PathBuf, UiSaveError> {
+    ///
+    /// The recording is marked with a checkpoint of the game first, then the save is
+    /// written: at every instant the recording holds a checkpoint equal to the save on disk,
+    /// so a crash at any moment leaves a save the recording continues (see
+    /// [`record::Recorder::journal`]). A recording held in memory (the save was another
+    /// game's) is written beside the save now.
+    pub fn save(&mut self) -> Result<PathBuf, UiSaveError> {
+        if self.game.is_none() {
+            return Err(UiSaveError::NoGame);
+        }
+        if self.save_path.is_none() {
+            return Err(UiSaveError::NoDataDir);
+        }
+        self.checkpoint_record();
+        if let Some(rec) = self.recorder.as_mut()
+            && let Err(e) = rec.commit()
+        {
+            self.recorder = None;
+            self.note(Tone::Error, format!("The recording stopped: {e}"));
+        }
+        let path = self.write_save()?;
+        self.owns_save = true;
+        self.since_save = 0;
+        Ok(path)
+    }
+
+    /// Save without leaving, every [`AUTOSAVE_EVERY`] commands; a failure is said once a
+    /// time, and play goes on.
+    fn autosave(&mut self) {
+        self.since_save = 0;
+        match self.save() {
+            Ok(_) => {}
+            Err(e) => self.note(Tone::Error, format!("The autosave failed: {e}")),
+        }
+    }
+
+    fn write_save(&self) -> Result<PathBuf, UiSaveError> {
         let Some(game) = &self.game else {
             return Err(UiSaveError::NoGame);
         };
@@ -727,12 +937,12 @@ impl AlchemyCtx {
             })?;
         }
         let modes = self.modes();
-        save::save_with_modes(game, path, &modes)?;
+        save::save_checked(game, path, &modes, self.rules.hooks())?;
         Ok(path.clone())
     }
 
     /// Mark the recording with the current game, so a continued game can prove the
-    /// recording is its own (call after a successful [`AlchemyCtx::save`]).
+    /// recording is its own ([`AlchemyCtx::save`] does this before it writes).
     pub fn checkpoint_record(&mut self) {
         if let (Some(rec), Some(game)) = (self.recorder.as_mut(), self.game.as_ref())
             && let Err(e) = rec.checkpoint(game)
@@ -781,16 +991,42 @@ impl AlchemyCtx {
             unix_secs,
         };
         let written = morgue::write_morgue(&dir, &ending);
-        let rank = morgue::record_score(&dir, &ending);
-        match (written, rank) {
-            (Ok(path), Ok(rank)) => self.finished_morgue = Some((path, rank)),
-            (Err(e), _) | (_, Err(e)) => {
-                self.note(
-                    Tone::Error,
-                    format!("The record of this game could not be kept: {e}"),
-                );
+        let scored = morgue::record_score(&dir, &ending);
+        let rank = match scored {
+            Ok(s) => {
+                if let Some(aside) = s.set_aside {
+                    let said = format!(
+                        "The score table could not be read; it was kept as {} and a new one started.",
+                        aside.display()
+                    );
+                    self.note(Tone::Note, said.clone());
+                    self.told.push(said);
+                }
+                s.rank
             }
+            Err(e) => {
+                self.record_problem(format!("This game's score could not be kept: {e}"));
+                None
+            }
+        };
+        match written {
+            Ok(path) => self.finished_morgue = Some((path, rank)),
+            Err(e) => self.record_problem(format!("This game's morgue could not be kept: {e}")),
         }
+    }
+
+    /// A record of a game (its morgue, score or recording) could not be kept: said on
+    /// screen now, and on stderr with a non-zero exit when the session ends.
+    fn record_problem(&mut self, text: String) {
+        self.note(Tone::Error, text.clone());
+        self.record_problems.push(text);
+    }
+
+    /// What could not be kept of the games that ended in this session (see
+    /// [`AlchemyCtx::farewell`]).
+    #[must_use]
+    pub fn record_problems(&self) -> &[String] {
+        &self.record_problems
     }
 
     /// Where the last finished game's morgue went, and its rank in the score table.
@@ -814,7 +1050,7 @@ impl AlchemyCtx {
                 Some(p)
             }
             Err(e) => {
-                self.note(Tone::Error, format!("The recording could not be kept: {e}"));
+                self.record_problem(format!("This game's recording could not be kept: {e}"));
                 None
             }
         }
@@ -823,7 +1059,7 @@ impl AlchemyCtx {
     /// Remove the save file of the current game (after death or victory). Returns whether a
     /// file was removed.
     pub fn remove_save(&self) -> bool {
-        if self.loaded_finished {
+        if self.loaded_finished || !self.owns_save {
             return false;
         }
         match &self.save_path {
@@ -850,11 +1086,26 @@ impl AlchemyCtx {
 /// [`UiError`]: a save that cannot be loaded, or a bug building the game.
 pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
     let rules = Rules::new().map_err(UiError::Rules)?;
+    // Temporary files and copies left by processes that died while saving go first.
+    for dir in [opts.save_path.as_deref(), start_file(&opts.start)]
+        .into_iter()
+        .flatten()
+        .filter_map(Path::parent)
+    {
+        crate::storage::sweep_leftovers(dir);
+    }
     let mut ctx = AlchemyCtx::new(rules, opts.save_path);
     ctx.tiles = opts.tiles;
     ctx.practice_new = opts.practice;
     ctx.wizard_new = opts.wizard;
     ctx.practice_default = opts.practice;
+    // One window per save: a session that may play the default save (the start screen, a
+    // new game) holds its lock from the start, so a second one says so at once.
+    if matches!(opts.start, Start::Menu | Start::New(_))
+        && let Some(save) = ctx.default_save.clone()
+    {
+        ctx.ensure_lock(&save, true)?;
+    }
     // A new game over an existing save asks first, on the start screen: it would replace the
     // save the first time it is saved (on `S`, or on Ctrl-C and every other way out).
     if let Start::New(seed) = opts.start
@@ -867,8 +1118,8 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         return Ok(stack);
     }
     if let Start::Replay(path) = &opts.start {
-        let states = replay::rebuild(path, ctx.rules())?;
-        let viewer = replay::ReplayScreen::new(&mut ctx, states);
+        let playback = replay::open(path)?;
+        let viewer = replay::ReplayScreen::with_playback(&mut ctx, playback);
         let start = start::StartScreen::new(&ctx);
         let watch = Transition::ask(viewer, |()| start::StartReply::GameOver);
         let stack = ScreenStack::opening(ctx, start, watch)
@@ -898,6 +1149,14 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         .with_farewell(AlchemyCtx::farewell)
         .with_title(AlchemyCtx::title);
     Ok(stack)
+}
+
+/// The file a start loads, if any.
+fn start_file(start: &Start) -> Option<&Path> {
+    match start {
+        Start::Load(p) => Some(p),
+        _ => None,
+    }
 }
 
 /// The Alchemy UI straight into the play screen on `game` (tests, tools, debugging): the
@@ -1000,30 +1259,9 @@ pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic_ui::App>, c
         (None, None, Some(seed)) => Start::New(seed),
         (None, None, None) => Start::Menu,
     };
-    let mut save_path = crate::save_dir().map(|d| d.join(SAVE_FILE));
-    // One window per save: lock the file this session will write before anything else.
-    let lock = match opts.load.as_ref().or(save_path.as_ref()) {
-        Some(path) => {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                let _ = std::fs::create_dir_all(dir);
-            }
-            match crate::storage::SessionLock::acquire(path) {
-                Ok(lock) => Some(lock),
-                // Watching a replay while the game is open elsewhere is fine: this session
-                // then has nowhere to save.
-                Err(crate::storage::StorageError::Locked { .. }) if opts.replay.is_some() => {
-                    save_path = None;
-                    None
-                }
-                Err(e @ crate::storage::StorageError::Locked { .. }) => {
-                    return Err(crate::LaunchError::Busy(e));
-                }
-                // Nowhere to write a lock (read-only directory): play on; saving will say so.
-                Err(_) => None,
-            }
-        }
-        None => None,
-    };
+    // One window per save: the lock is taken whenever the session switches to a save (see
+    // `AlchemyCtx::ensure_lock`), not here.
+    let save_path = crate::save_dir().map(|d| d.join(SAVE_FILE));
     let bad = |e: SaveError| crate::LaunchError::BadSave {
         path: opts.load.clone().unwrap_or_default(),
         game: opts.game.clone(),
@@ -1036,12 +1274,8 @@ pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic_ui::App>, c
         practice: opts.practice,
         wizard: opts.wizard,
     }) {
-        Ok(mut app) => {
-            if let Some(lock) = lock {
-                app.ctx_mut().hold_lock(lock);
-            }
-            Ok(Box::new(app))
-        }
+        Ok(app) => Ok(Box::new(app)),
+        Err(UiError::Busy(e)) => Err(crate::LaunchError::Busy(e)),
         Err(UiError::Load(SaveError::Io { path, source })) => {
             Err(crate::LaunchError::ReadSave { path, source })
         }

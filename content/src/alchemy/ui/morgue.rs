@@ -197,7 +197,7 @@ pub fn write_morgue(dir: &Path, e: &Ending<'_>) -> Result<PathBuf, String> {
 /// The file exists but cannot be read or is not a score table.
 pub fn read_scores(dir: &Path) -> Result<Vec<Score>, String> {
     let path = dir.join(SCORES_FILE);
-    if !path.exists() {
+    if std::fs::symlink_metadata(&path).is_err() {
         return Ok(Vec::new());
     }
     let bytes = storage::read_bounded(&path, MAX_SCORES_BYTES).map_err(|e| e.to_string())?;
@@ -205,17 +205,43 @@ pub fn read_scores(dir: &Path) -> Result<Vec<Score>, String> {
         .map_err(|e| format!("{}: not a score table: {e}", path.display()))
 }
 
-/// Enter an ending into the table in `dir` (normal games only); returns its rank (1-based)
-/// if it made the table.
+/// What entering an ending into the score table did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scored {
+    /// Its rank (1-based), if it made the table (never for practice or wizard games).
+    pub rank: Option<usize>,
+    /// Where an unreadable table was moved aside before a new one was started.
+    pub set_aside: Option<PathBuf>,
+}
+
+/// Enter an ending into the table in `dir` (normal games only).
+///
+/// A table that cannot be read as one (corrupt, empty, too large, of the wrong type, not a
+/// file) is never overwritten and never stops scoring: it is moved aside to
+/// `scores.json.corrupt-<unix time>` and a new table is started; [`Scored::set_aside`] says
+/// where it went, for the player.
 ///
 /// # Errors
-/// The table could not be read or written; an unreadable table is never overwritten.
-pub fn record_score(dir: &Path, e: &Ending<'_>) -> Result<Option<usize>, String> {
+/// The table could not be moved aside or written (a read-only directory, a full disk).
+pub fn record_score(dir: &Path, e: &Ending<'_>) -> Result<Scored, String> {
     if !e.modes.is_empty() {
-        return Ok(None);
+        return Ok(Scored::default());
     }
     let s = alchemy::summary(e.game).map_err(|err| err.to_string())?;
-    let mut scores = read_scores(dir)?;
+    let table = dir.join(SCORES_FILE);
+    let (mut scores, set_aside) = match read_scores(dir) {
+        Ok(scores) => (scores, None),
+        Err(why) => {
+            let aside = storage::sibling(&table, &format!(".corrupt-{}", e.unix_secs));
+            std::fs::rename(&table, &aside).map_err(|err| {
+                format!(
+                    "{why}; it could not be moved aside to {}: {err}",
+                    aside.display()
+                )
+            })?;
+            (Vec::new(), Some(aside))
+        }
+    };
     let entry = Score {
         score: score_of(&s),
         seed: e.seed,
@@ -231,9 +257,8 @@ pub fn record_score(dir: &Path, e: &Ending<'_>) -> Result<Option<usize>, String>
     let rank = scores.iter().position(|x| *x == entry).map(|i| i + 1);
     let text = serde_json::to_string_pretty(&scores).map_err(|err| err.to_string())?;
     std::fs::create_dir_all(dir).map_err(|err| err.to_string())?;
-    storage::write_atomic(&dir.join(SCORES_FILE), text.as_bytes())
-        .map_err(|err: StorageError| err.to_string())?;
-    Ok(rank)
+    storage::write_atomic(&table, text.as_bytes()).map_err(|err: StorageError| err.to_string())?;
+    Ok(Scored { rank, set_aside })
 }
 
 /// The score table in a narrow form for the start screen: a column line, then one line per

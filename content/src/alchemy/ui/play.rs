@@ -656,6 +656,11 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 // Quitting ends this run of the game: it gets a morgue and a score; the last
                 // save, if any, stays as it was.
                 ctx.finish_game(true);
+                // A game the player never saved is lost, as the prompt said: its own
+                // autosave goes too (another game's save is never touched).
+                if !ctx.player_saved() {
+                    ctx.remove_save();
+                }
                 Transition::Quit
             }
             // Backed out.
@@ -830,8 +835,8 @@ impl PlayScreen {
                 }
             },
             Action::Quit => {
-                let prompt = if ctx.save_exists() || ctx.save_path().is_some_and(|p| p.is_file()) {
-                    "Quit without saving? Your last save stays as it was. (S saves and quits.)"
+                let prompt = if ctx.player_saved() && ctx.owns_save() {
+                    "Quit without saving? Your game stays as last saved (it also saves itself every 100 moves). (S saves and quits.)"
                 } else {
                     "Quit without saving? This game will be lost. (S saves and quits.)"
                 };

@@ -655,6 +655,9 @@ impl EndScreen {
             "There was no save file to keep: in a roguelike, the end is the end."
         };
         lines.push((save_note.to_string(), PALETTE.dim));
+        for p in ctx.record_problems() {
+            lines.push((p.clone(), colours::ERROR));
+        }
         if let Some((morgue, rank)) = ctx.finished_morgue() {
             lines.push((
                 format!("The story of this game is in {}.", morgue.display()),

@@ -5,7 +5,7 @@ use std::path::Path;
 use alembic::replay::Recording;
 
 use crate::alchemy::Command;
-pub use crate::record::{CHECKPOINT_EVERY, RecordError, beside};
+pub use crate::record::{CHECKPOINT_EVERY, JournalError, RecordError, beside};
 
 /// The game name in Alchemy recordings' headers.
 pub const GAME_NAME: &str = "alchemy";

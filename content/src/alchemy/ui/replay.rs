@@ -1,9 +1,11 @@
 //! Watching a recorded game (`--replay FILE`): the play screen over each recorded state, with
 //! the shared [`Playback`] controls (play, pause, step back and forth, speed, jumps).
 //!
-//! The whole game is rebuilt from the seed and the commands when the file is opened, and
-//! every checkpoint in the file is checked on the way: a recording that does not replay is
-//! refused with the turn where it diverges, before anything is shown.
+//! [`open`] reads the file and makes only the first state (see [`crate::playback`]): each
+//! later state is made when the viewer reaches it, every checkpoint checked on the way, and
+//! memory stays bounded whatever the length. A recording that diverges stops the viewer
+//! there, with the turn said in the bar. [`rebuild`] makes and checks every state at once
+//! (for tests and tools).
 
 use std::convert::Infallible;
 
@@ -36,6 +38,24 @@ pub fn rebuild(path: &Path, rules: &Rules) -> Result<Vec<Game>, ReplayOpenError>
     )
 }
 
+/// The recorded Alchemy game in `path`, opened for watching (see [`Playback::open`]).
+///
+/// # Errors
+/// [`ReplayOpenError`].
+pub fn open(path: &Path) -> Result<Playback, ReplayOpenError> {
+    // The viewer keeps its own rules for the commands it applies as it goes.
+    let rules = Rules::new().map_err(ReplayOpenError::Engine)?;
+    let start_rules = rules.clone();
+    Playback::open(
+        path,
+        record::GAME_NAME,
+        |header| alchemy::new_game_in_modes(header.seed, &start_rules, &header.modes),
+        move |game: &Game, command: &alchemy::Command| {
+            alchemy::apply(game, &rules, command.clone()).map(|o| o.game)
+        },
+    )
+}
+
 /// The replay viewer.
 #[derive(Debug)]
 pub struct ReplayScreen {
@@ -51,6 +71,20 @@ impl ReplayScreen {
         };
         s.show(ctx);
         s
+    }
+
+    /// A viewer over an opened recording (from [`open`]), paused at the start.
+    #[must_use]
+    pub fn with_playback(ctx: &mut AlchemyCtx, playback: Playback) -> Self {
+        let s = ReplayScreen { playback };
+        s.show(ctx);
+        s
+    }
+
+    /// The viewer's controls (how many states it keeps, where it stopped).
+    #[must_use]
+    pub fn playback(&self) -> &Playback {
+        &self.playback
     }
 
     /// The index of the state shown (0 = before the first command).

@@ -73,7 +73,7 @@ impl StartScreen {
     /// seed); the answer comes back with the seed.
     fn replace_question(seed: Option<String>) -> Transition<AlchemyCtx, Self> {
         let question = alembic_ui::Confirm::new(
-            "Start a new game? Your saved game will be replaced when this one is saved.",
+            "Start a new game? Your saved game and its recording stay as they are until you save the new one (S, or closing the window); that replaces them. Quitting it (Q) leaves them untouched.",
         );
         Transition::ask(question, |yes| StartReply::Replace(seed, yes))
     }

@@ -44,6 +44,8 @@ pub struct CavesUi {
     regions: Option<RegionCache>,
     /// A UI-only note (unknown key, internal error), cleared by the next command.
     notice: Option<String>,
+    /// The lock on the save in use, held for the whole session (one window per save).
+    lock: Option<crate::storage::SessionLock>,
 }
 
 /// The flood-fill regions of one level, kept until the terrain changes. The terrain grid is
@@ -73,6 +75,7 @@ impl CavesUi {
             show_regions: false,
             regions: None,
             notice: None,
+            lock: None,
         }
     }
 
@@ -91,17 +94,38 @@ impl CavesUi {
     /// # Errors
     /// The file is missing, unreadable, damaged, or not a Caves save.
     pub fn load(path: &Path) -> Result<Self, save::CavesSaveError> {
-        let game = save::load(path)?;
-        let recorder = Recorder::resume(&record::beside(path), GAME_NAME, &game);
+        let saved = save::load(path)?;
+        // The recording is the save's journal: the moves made after the save come back.
+        let journal = Recorder::journal(&record::beside(path), GAME_NAME, &saved, |g, c| {
+            crate::caves::command::act(g, *c)
+        });
+        let (game, recorder, notice) = match journal {
+            Ok(j) => {
+                let mut notice = "Welcome back.".to_owned();
+                if !j.replayed.is_empty() {
+                    notice += &format!(
+                        " The recording brought back {} moves made after the last save.",
+                        j.replayed.len()
+                    );
+                }
+                if let Some(d) = j.dropped {
+                    notice += &format!(" {d}");
+                }
+                (j.game, Some(j.recorder), notice)
+            }
+            Err(e) => (
+                saved,
+                None,
+                format!(
+                    "Welcome back. This game's recording cannot go on ({e}); you play on from the save, unrecorded."
+                ),
+            ),
+        };
         let seed = recorder.as_ref().map_or(0, |r| r.header().seed);
         let mut ui = CavesUi::with_game(seed, game);
         ui.save_path = Some(path.to_path_buf());
         ui.recorder = recorder;
-        ui.notice = Some(if ui.recorder.is_some() {
-            "Welcome back.".to_owned()
-        } else {
-            "Welcome back. (This game's recording does not match the save: unrecorded.)".to_owned()
-        });
+        ui.notice = Some(notice);
         Ok(ui)
     }
 
@@ -113,6 +137,17 @@ impl CavesUi {
                 Err(e) => self.notice = Some(format!("This game is not being recorded: {e}")),
             }
         }
+    }
+
+    /// Hold `lock` (on the save this session plays) until this UI is dropped.
+    pub fn hold_lock(&mut self, lock: crate::storage::SessionLock) {
+        self.lock = Some(lock);
+    }
+
+    /// Where `S` and closing the window save, if anywhere.
+    #[must_use]
+    pub fn save_path(&self) -> Option<&Path> {
+        self.save_path.as_deref()
     }
 
     /// Show `game`, a recorded state, in a UI that neither saves nor records (the replay
@@ -140,12 +175,14 @@ impl CavesUi {
             std::fs::create_dir_all(dir)
                 .map_err(|e| format!("Cannot save: cannot create {}: {e}", dir.display()))?;
         }
-        save::save(&self.game, &path).map_err(|e| format!("Cannot save: {e}"))?;
+        // The checkpoint first: at every instant the recording holds one equal to the save on
+        // disk, so a crash at any moment leaves a save its recording continues.
         if let Some(r) = self.recorder.as_mut()
             && r.checkpoint(&self.game).is_err()
         {
             self.recorder = None;
         }
+        save::save(&self.game, &path).map_err(|e| format!("Cannot save: {e}"))?;
         Ok(path)
     }
 
@@ -181,6 +218,7 @@ impl CavesUi {
             show_regions: false,
             regions: None,
             notice: None,
+            lock: None,
         }
     }
 

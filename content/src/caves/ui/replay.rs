@@ -13,7 +13,7 @@ use super::{CavesUi, PlayScreen};
 use crate::caves::command::{Command, act};
 use crate::caves::save::GAME_NAME;
 use crate::caves::world::new_game;
-use crate::playback::{self, Control, Playback, ReplayOpenError};
+use crate::playback::{Control, Playback, ReplayOpenError};
 
 /// The replay viewer: [`PlayScreen`]'s view of the state [`Playback`] points at.
 struct ReplayScreen {
@@ -70,7 +70,7 @@ impl Screen<CavesUi> for ReplayScreen {
 /// recording that does not replay (the line and turn where it diverges).
 pub fn replay_app(path: &Path) -> Result<ScreenStack<CavesUi>, ReplayOpenError> {
     let mut seed = 0;
-    let states = playback::rebuild(
+    let playback = Playback::open(
         path,
         GAME_NAME,
         |header| {
@@ -79,8 +79,7 @@ pub fn replay_app(path: &Path) -> Result<ScreenStack<CavesUi>, ReplayOpenError> 
         },
         |game, command: &Command| act(game, *command),
     )?;
-    let playback = Playback::new(states);
-    // `rebuild` always holds the first state; a fresh world stands in if that ever breaks.
+    // The first state is always made; a fresh world stands in if that ever breaks.
     let first = playback
         .current()
         .cloned()

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# The recording is the save's journal: `kill -9` the terminal game at random moments while
+# it is played (random steps and waits, keys sent as fast as tmux takes them), then continue
+# it. Each time:
+#   - the recording as the kill left it verifies (alembic-sim --replay FILE --verify, a cut
+#     off last line dropped), ending at turn T;
+#   - continuing (--load) shows "Welcome back." at turn T exactly: no recorded command lost;
+#   - the game plays on and records on (the next kill checks the recording again);
+# and at the end: the game saved and quit, its recording verifies to the end at the save's
+# turn and hash, and no temporary file is left in the data directory.
+#
+# Usage: scripts/crash-journal.sh [KILLS]   (default 100, about 2.5 minutes; scripts/test.sh
+# runs it with 8). Exit 0 = pass or skipped.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+KILLS="${1:-100}"
+
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "SKIP (tmux missing): kill -9 during play"
+    exit 0
+fi
+
+echo "== building the release binaries"
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-content --bin alembic-sim
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-content --example save_storm
+BIN="$TARGET/release/alembic-tui"
+SIM="$TARGET/release/alembic-sim"
+STORM="$TARGET/release/examples/save_storm"
+
+WORK="$(mktemp -d)"
+SOCK="alembic-crash-$$"
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() {
+    tm kill-server >/dev/null 2>&1 || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+export XDG_DATA_HOME="$WORK/data"
+DATA="$XDG_DATA_HOME/alembic"
+SAVE="$DATA/alchemy.save"
+REC="$DATA/alchemy.replay"
+mkdir -p "$XDG_DATA_HOME"
+
+wait_for() {
+    local text="$1" secs="${2:-10}" i
+    for ((i = 0; i < secs * 20; i++)); do
+        if [[ "$(tm capture-pane -p -t crash 2>/dev/null)" == *"$text"* ]]; then return 0; fi
+        sleep 0.05
+    done
+    return 1
+}
+# The alembic-tui of this script's pane (not another alembic-tui running on the machine): the
+# pane's own process, or its child when a shell runs it.
+tui_pid() {
+    local pane
+    pane=$(tm display-message -p -t crash '#{pane_pid}' 2>/dev/null) || return 0
+    if [ "$(readlink "/proc/$pane/exe" 2>/dev/null)" = "$BIN" ]; then
+        echo "$pane"
+    else
+        pgrep -n -P "$pane" -f "^$BIN " || true
+    fi
+}
+
+# "TURN HASH" of the recording's end, or "bad: why".
+recording_end() {
+    local out
+    if ! out=$("$SIM" --replay "$REC" --verify --partial 2>/dev/null); then
+        echo "bad: $out"
+        return
+    fi
+    local turn hash
+    turn=$(grep -o '"turns": *[0-9]*' <<<"$out" | grep -o '[0-9]*$')
+    hash=$(grep -o '"final_hash": *"[0-9a-f]*"' <<<"$out" | grep -o '[0-9a-f]\{16\}')
+    echo "$turn $hash"
+}
+
+KEYS=(h j k l . h j k l)
+t0=$(date +%s)
+kills=0 continued=0 lost=0 unverified=0 newgames=0 longest=0
+expected=""
+for ((i = 1; i <= KILLS; i++)); do
+    if [ -f "$SAVE" ]; then
+        tm new-session -d -s crash -x 100 -y 30 "$BIN --load $SAVE 2>>$WORK/stderr"
+        if ! wait_for "Welcome back." 20; then
+            lost=$((lost + 1))
+            echo "  kill $i: the save did not continue: $(tail -2 "$WORK/stderr" | tr '\n' ' ')"
+            tm kill-server >/dev/null 2>&1 || true
+            rm -f "$SAVE"
+            expected=""
+            continue
+        fi
+        continued=$((continued + 1))
+        shown=$(tm capture-pane -p -t crash | grep -o 'Turn [0-9]*' | head -1 | grep -o '[0-9]*' || true)
+        if [ -n "$expected" ] && [ "$shown" != "${expected%% *}" ]; then
+            lost=$((lost + 1))
+            echo "  kill $i: continued at turn '$shown', the recording ended at turn ${expected%% *}"
+        fi
+    else
+        tm new-session -d -s crash -x 100 -y 30 "$BIN --seed $((RANDOM * 32768 + RANDOM)) 2>>$WORK/stderr"
+        if ! wait_for "Depth 1/11" 20; then
+            echo "  kill $i: a new game did not start"
+            lost=$((lost + 1))
+            tm kill-server >/dev/null 2>&1 || true
+            continue
+        fi
+        newgames=$((newgames + 1))
+    fi
+    pid=$(tui_pid)
+    n=$((RANDOM % 60 + 1))
+    (
+        for ((k = 0; k < n; k++)); do
+            tm send-keys -t crash "${KEYS[RANDOM % ${#KEYS[@]}]}" 2>/dev/null || exit 0
+            sleep "0.0$((RANDOM % 3))"
+        done
+    ) &
+    sender=$!
+    # A random moment: while keys arrive, or after they stopped.
+    sleep "$((RANDOM % 2)).$(printf '%03d' $((RANDOM % 1000)))"
+    if [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; then
+        kills=$((kills + 1))
+    else
+        echo "  kill $i: no running game to kill (pid '$pid')"
+    fi
+    wait "$sender" 2>/dev/null || true
+    tm kill-server >/dev/null 2>&1 || true
+    if [ -f "$REC" ] && [ -f "$SAVE" ]; then
+        expected=$(recording_end)
+        if [[ "$expected" == bad:* ]]; then
+            unverified=$((unverified + 1))
+            echo "  kill $i: the recording does not verify: $expected"
+            expected=""
+        elif [ "${expected%% *}" -gt "$longest" ]; then
+            longest=${expected%% *}
+        fi
+    else
+        # The hero died (or the game was quit): its recording went to records/.
+        expected=""
+    fi
+done
+
+# The end: continue once more, save and quit; the recording verifies to the save.
+final="skipped"
+if [ -f "$SAVE" ]; then
+    tm new-session -d -s crash -x 100 -y 30 "$BIN --load $SAVE 2>>$WORK/stderr"
+    if wait_for "Welcome back." 20; then
+        tm send-keys -t crash S
+        wait_for "Your game was saved to" 20 && tm send-keys -t crash Enter
+        for ((k = 0; k < 100; k++)); do [ -n "$(tui_pid)" ] || break; sleep 0.1; done
+        end=$(recording_end)
+        saved=$("$STORM" check "$SAVE" 2>&1 | sed 's/^ok turn \([0-9]*\) hash \([0-9a-f]*\)$/\1 \2/' || true)
+        final="recording: $end; save: $saved"
+        if [[ "$end" == bad:* ]] || [ "$end" != "$saved" ]; then
+            unverified=$((unverified + 1))
+        fi
+    fi
+    tm kill-server >/dev/null 2>&1 || true
+fi
+litter=$(find "$XDG_DATA_HOME" -name '*.tmp' -o -name '*.bak' | wc -l)
+
+echo "kill -9 during play: $kills kills of a running game, $continued continued, $newgames new games, longest game turn $longest, $(($(date +%s) - t0)) s"
+echo "  commands lost on continue: $lost; recordings that did not verify: $unverified; temporary files left: $litter"
+echo "  final: $final"
+if [ "$lost" -eq 0 ] && [ "$unverified" -eq 0 ] && [ "$litter" -eq 0 ] && [ "$kills" -eq "$KILLS" ]; then
+    echo "ok:   kill -9 at $KILLS random moments during play lost no recorded command"
+else
+    echo "FAIL: kill -9 during play (see above)"
+    exit 1
+fi

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The replay viewer's time and memory on a long recording: record a 100,000-turn Alchemy
+# game headless (alembic-sim, seed 7, random policy: about 103,000 commands, 3.7 MB), open it
+# in alembic-tui --replay under tmux and /usr/bin/time -v, and report the seconds until the
+# first screen, the seconds to walk to its end (End), and the peak memory of the whole run.
+#
+# Usage: scripts/replay-memory.sh [SEED] [TURNS]   (not run by scripts/test.sh: about 40 s)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+SEED="${1:-7}"
+TURNS="${2:-100000}"
+command -v tmux >/dev/null && [ -x /usr/bin/time ] || { echo "SKIP (tmux or /usr/bin/time missing)"; exit 0; }
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-content --bin alembic-sim
+WORK="$(mktemp -d)"
+SOCK="alembic-replaymem-$$"
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'tm kill-server >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
+"$TARGET/release/alembic-sim" --game alchemy --seed "$SEED" --turns "$TURNS" --policy random --record "$WORK/long.replay" >/dev/null
+cmds=$(grep -c '"cmd"' "$WORK/long.replay")
+echo "recording: $cmds commands, $(stat -c %s "$WORK/long.replay") bytes"
+export XDG_DATA_HOME="$WORK/data"
+t0=$(date +%s.%N)
+tm new-session -d -s r -x 160 -y 40 "/usr/bin/time -v $TARGET/release/alembic-tui --replay $WORK/long.replay 2>$WORK/time.txt"
+until tm capture-pane -p -t r 2>/dev/null | grep -q "REPLAY"; do sleep 0.02; done
+t1=$(date +%s.%N)
+tm send-keys -t r End
+until tm capture-pane -p -t r | grep -q "move $cmds/$cmds"; do sleep 0.05; done
+t2=$(date +%s.%N)
+tm send-keys -t r q
+sleep 0.3
+tm send-keys -t r q
+for ((i = 0; i < 100; i++)); do grep -q "Maximum resident" "$WORK/time.txt" 2>/dev/null && break; sleep 0.1; done
+rss=$(grep "Maximum resident" "$WORK/time.txt" | grep -o '[0-9]*$')
+printf 'open (first screen): %.2f s; walk to the end (End): %.2f s; peak memory: %d MiB\n' \
+    "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)" "$((rss / 1024))"

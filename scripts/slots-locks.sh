@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# One window per save, slots, the score table and litter, played in alembic-tui under tmux:
+#   1. a second window watching a replay, back on its start screen, presses c while the first
+#      window plays: refused, naming the first window's pid;
+#   2. a symbolic link at the lock's path (to a file "precious"): the game refuses to start
+#      with a sentence, and "precious" is byte-identical afterwards; a directory there too;
+#   3. a practice game, then a --seed game, started over a real save, played past an autosave
+#      and quit: the real save and its recording are byte-identical afterwards;
+#   4. a corrupt scores.json: the next game (quit) is scored in a new table, the old one is
+#      kept as scores.json.corrupt-<time>, and the player is told;
+#   5. --load /dev/zero and --load missing/dir/z.save: refused, nothing created anywhere.
+#
+# Usage: scripts/slots-locks.sh   (exit 0 = pass or skipped; about 30 s)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "SKIP (tmux missing): locks, slots, scores"
+    exit 0
+fi
+echo "== building the release binaries"
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-content --bin alembic-sim
+BIN="$TARGET/release/alembic-tui"
+SIM="$TARGET/release/alembic-sim"
+
+WORK="$(mktemp -d)"
+SOCK="alembic-slots-$$"
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+# End every session (and the server), waiting until the server is gone.
+reset_tmux() {
+    tm kill-server >/dev/null 2>&1 || true
+    for ((i = 0; i < 50; i++)); do tm ls >/dev/null 2>&1 || return 0; sleep 0.1; done
+}
+cleanup() {
+    tm kill-server >/dev/null 2>&1 || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+FAILS=0
+fail() {
+    echo "FAIL: $*"
+    FAILS=$((FAILS + 1))
+}
+pass() { echo "ok:   $*"; }
+wait_for() {
+    local pane="$1" text="$2" secs="${3:-10}" i
+    for ((i = 0; i < secs * 20; i++)); do
+        if [[ "$(tm capture-pane -p -t "$pane" 2>/dev/null)" == *"$text"* ]]; then return 0; fi
+        sleep 0.05
+    done
+    return 1
+}
+screen() { tm capture-pane -p -t "$1" 2>/dev/null | tr -s ' ' | tr '\n' '|'; }
+keys() {
+    local pane="$1" n="$2" k
+    for ((k = 0; k < n; k++)); do
+        tm send-keys -t "$pane" "$(printf '%s' "hjkl." | cut -c$((RANDOM % 5 + 1)))"
+        sleep 0.01
+    done
+}
+sums() { sha256sum "$@" | awk '{print $1}' | tr '\n' ' '; }
+
+export XDG_DATA_HOME="$WORK/data"
+DATA="$XDG_DATA_HOME/alembic"
+mkdir -p "$DATA"
+
+# ----- 1. the second window's c ----------------------------------------------------------------
+"$SIM" --game alchemy --seed 3 --turns 200 --record "$WORK/watch.replay" >/dev/null
+tm new-session -d -s one -x 100 -y 30 "$BIN --seed 5 2>$WORK/err-one; sleep 30"
+if wait_for one "Depth 1/11" 15; then
+    keys one 5
+    pid1=$(pgrep -n -f "^$BIN --seed 5" || true)
+    tm new-session -d -s two -x 100 -y 30 "$BIN --replay $WORK/watch.replay 2>$WORK/err-two; sleep 30"
+    if wait_for two "REPLAY" 15; then
+        tm send-keys -t two q
+        wait_for two "Continue" 10 || true
+        tm send-keys -t two c
+        sleep 0.5
+        two=$(screen two)
+        if [[ "$two" == *"already open in another window (pid $pid1)"* ]]; then
+            pass "second window's start screen c while the first plays: $(grep -o 'Cannot continue[^|]*' <<<"$two")"
+        else
+            fail "second window's c: $two"
+        fi
+    else
+        fail "the second window did not show the replay: $(screen two)"
+    fi
+    tm send-keys -t one S
+    wait_for one "saved to" 10 && tm send-keys -t one Enter
+    sleep 0.5
+else
+    fail "the first window did not start: $(cat "$WORK/err-one")"
+fi
+reset_tmux
+
+# ----- 2. a symlink or a directory at the lock path --------------------------------------------
+echo "precious bytes" >"$WORK/precious"
+before=$(sums "$WORK/precious")
+mv "$DATA/alchemy.save.lock" "$WORK/lock-was" 2>/dev/null || true
+ln -s "$WORK/precious" "$DATA/alchemy.save.lock"
+set +e
+out=$("$BIN" --seed 6 </dev/null 2>&1)
+code=$?
+set -e
+if [ "$code" -ne 0 ] && [[ "$out" == *"is a symbolic link, not a lock file"* ]] && [ "$(sums "$WORK/precious")" = "$before" ]; then
+    pass "symlink at the lock path: exit $code, target untouched: $out"
+else
+    fail "symlink at the lock path: exit $code: $out; precious now: $(cat "$WORK/precious")"
+fi
+rm "$DATA/alchemy.save.lock"
+mkdir "$DATA/alchemy.save.lock"
+set +e
+out=$("$BIN" --seed 6 </dev/null 2>&1)
+code=$?
+set -e
+if [ "$code" -ne 0 ] && [[ "$out" == *"is a directory, not a lock file"* ]]; then
+    pass "directory at the lock path: exit $code: $out"
+else
+    fail "directory at the lock path: exit $code: $out"
+fi
+rmdir "$DATA/alchemy.save.lock"
+
+# ----- 3. practice and --seed games over a real save --------------------------------------------
+if [ -f "$DATA/alchemy.save" ] && [ -f "$DATA/alchemy.replay" ]; then
+    real=$(sums "$DATA/alchemy.save" "$DATA/alchemy.replay")
+    for how in "--practice" "--seed 4242"; do
+        tm new-session -d -s slot -x 100 -y 30 "$BIN $how 2>$WORK/err-slot; sleep 30"
+        if [ "$how" = "--practice" ]; then
+            wait_for slot "New practice game" 10 && tm send-keys -t slot n
+        fi
+        if wait_for slot "Start a new game?" 10; then
+            tm send-keys -t slot y
+            if wait_for slot "Depth 1/11" 10; then
+                keys slot 130
+                sleep 0.5
+                tm send-keys -t slot Q
+                wait_for slot "Quit without saving?" 10 && tm send-keys -t slot y
+                sleep 1
+                now=$(sums "$DATA/alchemy.save" "$DATA/alchemy.replay")
+                if [ "$now" = "$real" ]; then
+                    pass "$how game over a real save, 130 keys, quit: save and recording byte-identical"
+                else
+                    fail "$how game over a real save changed it"
+                fi
+            else
+                fail "$how: the game did not start: $(screen slot)"
+            fi
+        else
+            fail "$how: no replace question: $(screen slot)"
+        fi
+        reset_tmux
+    done
+else
+    fail "no real save to protect (step 1 did not save)"
+fi
+
+# ----- 4. a corrupt score table -------------------------------------------------------------------
+export XDG_DATA_HOME="$WORK/data4"
+mkdir -p "$XDG_DATA_HOME/alembic"
+echo "not json" >"$XDG_DATA_HOME/alembic/scores.json"
+tm new-session -d -s score -x 100 -y 30 "bash -c '$BIN --seed 8 2>$WORK/err-score; echo EXIT=\$?; sleep 30'"
+if wait_for score "Depth 1/11" 10; then
+    keys score 5
+    tm send-keys -t score Q
+    wait_for score "Quit without saving?" 10 && tm send-keys -t score y
+    wait_for score "EXIT=" 10 || true
+    aside=$(ls "$XDG_DATA_HOME/alembic" | grep -c '^scores.json.corrupt-' || true)
+    if [ "$aside" = 1 ] && grep -q '"score"' "$XDG_DATA_HOME/alembic/scores.json" \
+        && grep -q "score table could not be read" "$WORK/err-score"; then
+        pass "corrupt scores.json: moved aside, the game scored in a new table, told: $(cat "$WORK/err-score" | tr '\n' ' ')"
+    else
+        fail "corrupt scores.json: aside=$aside table=$(cat "$XDG_DATA_HOME/alembic/scores.json") stderr=$(cat "$WORK/err-score")"
+    fi
+else
+    fail "score: the game did not start"
+fi
+reset_tmux
+
+# ----- 5. loading creates nothing ---------------------------------------------------------------
+dev_before=$(ls -a /dev | sort | md5sum)
+set +e
+out=$(timeout 10 "$BIN" --load /dev/zero </dev/null 2>&1)
+code=$?
+set -e
+if [ "$code" -ne 0 ] && [ "$code" -ne 124 ] && [ "$(ls -a /dev | sort | md5sum)" = "$dev_before" ]; then
+    pass "--load /dev/zero: exit $code at once, nothing created in /dev: $out"
+else
+    fail "--load /dev/zero: exit $code: $out"
+fi
+cd "$WORK"
+set +e
+out=$("$BIN" --load missing/dir/z.save </dev/null 2>&1)
+code=$?
+set -e
+if [ "$code" -ne 0 ] && [ ! -e "$WORK/missing" ]; then
+    pass "--load missing/dir/z.save: exit $code, nothing created: $out"
+else
+    fail "--load missing/dir/z.save: exit $code, $(ls "$WORK")"
+fi
+
+if [ "$FAILS" -eq 0 ]; then echo "slots-locks: all passed"; else
+    echo "slots-locks: $FAILS failed"
+    exit 1
+fi

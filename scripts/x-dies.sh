@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The window's X connection dies (the X server is killed, as an X server restart or a dropped
+# `ssh -X` would): alembic-pixels plays under Xvfb, the X server is killed with SIGKILL, and
+# the game must be there: the save exists and, continued in the terminal frontend, the game
+# stands at the last command recorded before the X server died (the save's journal; see
+# content/src/record.rs), and the recording verifies.
+#
+# Xlib ends the process on a broken connection (its I/O error handler exits); installing
+# another handler needs unsafe FFI, which this workspace forbids. What keeps the game is
+# that it is never only in memory: saved at its start and every 100 commands, with every
+# command appended to the recording (flushed) as it is played.
+#
+# Usage: scripts/x-dies.sh   (exit 0 = pass or skipped; about 20 s)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+for tool in Xvfb xdotool tmux; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "SKIP ($tool missing): the X connection dies"; exit 0; }
+done
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-pixels -p alembic-tui
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-content --bin alembic-sim
+PIX="$TARGET/release/alembic-pixels"
+TUI="$TARGET/release/alembic-tui"
+SIM="$TARGET/release/alembic-sim"
+WORK="$(mktemp -d)"
+SOCK="alembic-xdies-$$"
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+xpid=""
+cleanup() {
+    [ -n "$xpid" ] && kill -9 "$xpid" 2>/dev/null || true
+    tm kill-server >/dev/null 2>&1 || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+n=97
+while [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
+export DISPLAY=":$n"
+Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
+xpid=$!
+for ((i = 0; i < 50; i++)); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
+export XDG_DATA_HOME="$WORK/data"
+SAVE="$XDG_DATA_HOME/alembic/alchemy.save"
+REC="$XDG_DATA_HOME/alembic/alchemy.replay"
+"$PIX" --seed 31 >"$WORK/out" 2>"$WORK/err" &
+ppid=$!
+wid=""
+for ((i = 0; i < 100; i++)); do
+    wid=$(xdotool search --name 'Alembic' 2>/dev/null | head -n1 || true)
+    [ -n "$wid" ] && break
+    sleep 0.1
+done
+[ -n "$wid" ] || { echo "FAIL: no window"; cat "$WORK/err"; exit 1; }
+xdotool windowfocus --sync "$wid" 2>/dev/null || true
+sleep 0.5
+for k in Right Right Down Down Left Up Right period Right Down Left Left Up period Right Down; do
+    xdotool key --window "$wid" "$k" 2>/dev/null || true
+    sleep 0.05
+done
+sleep 0.5
+lines_before=$(wc -l <"$REC")
+kill -9 "$xpid"
+xpid=""
+code=""
+for ((i = 0; i < 100; i++)); do
+    if ! kill -0 "$ppid" 2>/dev/null; then
+        wait "$ppid" && code=0 || code=$?
+        break
+    fi
+    sleep 0.1
+done
+[ -n "$code" ] || { kill -9 "$ppid"; echo "FAIL: alembic-pixels did not end after its X server died"; exit 1; }
+echo "alembic-pixels ended with exit $code when its X server was killed; stderr: $(tr '\n' ' ' <"$WORK/err")"
+end=$("$SIM" --replay "$REC" --verify --partial 2>/dev/null) || { echo "FAIL: the recording does not verify"; exit 1; }
+turn=$(grep -o '"turns": *[0-9]*' <<<"$end" | grep -o '[0-9]*$')
+tm new-session -d -s x -x 100 -y 30 "$TUI --load $SAVE 2>$WORK/tui-err; sleep 30"
+shown=""
+for ((i = 0; i < 200; i++)); do
+    if tm capture-pane -p -t x | grep -q "Welcome back."; then
+        shown=$(tm capture-pane -p -t x | grep -o 'Turn [0-9]*' | head -1 | grep -o '[0-9]*')
+        break
+    fi
+    sleep 0.05
+done
+if [ -f "$SAVE" ] && [ -n "$shown" ] && [ "$shown" = "$turn" ] && [ "$turn" -gt 0 ]; then
+    echo "ok:   the X server killed under alembic-pixels: the save is there ($lines_before recording lines); continued at turn $shown, the recording's last command (turn $turn)"
+else
+    echo "FAIL: save present: $([ -f "$SAVE" ] && echo yes || echo no); continued at turn '$shown'; recording ends at turn '$turn'; $(cat "$WORK/tui-err")"
+    exit 1
+fi
