@@ -331,6 +331,20 @@ pub fn canonical_save(save: &Path) -> Result<PathBuf, StorageError> {
     }
 }
 
+/// Hold an exclusive lock on the lock file at `path` (made if missing, never followed
+/// through a symbolic link) for a short read-modify-write of a file that several games
+/// share, such as the score table: two games ending at once, in two processes or two
+/// threads of one server, then update it one after the other instead of one overwriting the
+/// other's row. Blocks until the lock is free; released when the returned file is dropped.
+///
+/// # Errors
+/// The lock file cannot be made or locked, or something other than a regular file is there.
+pub fn lock_exclusive(path: &Path) -> Result<File, StorageError> {
+    let file = open_lock_file(path)?;
+    file.lock().map_err(io_err(path))?;
+    Ok(file)
+}
+
 /// Open the lock file at `path` for reading and writing without following a symbolic link
 /// and without truncating anything, creating it if missing; refuse anything at `path` that
 /// is not a regular file of its own.

@@ -284,6 +284,18 @@ fn morgues_and_the_score_table() {
             .rank,
         None
     );
+    // Games ending at once (threads of one web server, or several processes) each get
+    // their row: the table is read, changed and written under one lock.
+    std::thread::scope(|s| {
+        for i in 0..12 {
+            let (dir, ending) = (&dir, &ending);
+            s.spawn(move || {
+                morgue::record_score(dir, &ending(&[], false, 50 + i)).expect("scored")
+            });
+        }
+    });
+    let scores = morgue::read_scores(&dir).expect("table");
+    assert_eq!(scores.len(), 13, "one row per game, none overwritten");
     for i in 0..25 {
         morgue::record_score(&dir, &ending(&[], false, 100 + i)).expect("scored");
     }

@@ -229,6 +229,10 @@ pub fn record_score(dir: &Path, e: &Ending<'_>) -> Result<Scored, String> {
     }
     let s = alchemy::summary(e.game).map_err(|err| err.to_string())?;
     let table = dir.join(SCORES_FILE);
+    std::fs::create_dir_all(dir).map_err(|err| err.to_string())?;
+    // Read, add and write under one lock: two games ending at once both get their row.
+    let _held = storage::lock_exclusive(&storage::sibling(&table, ".lock"))
+        .map_err(|err: StorageError| err.to_string())?;
     let (mut scores, set_aside) = match read_scores(dir) {
         Ok(scores) => (scores, None),
         Err(why) => {
@@ -256,7 +260,6 @@ pub fn record_score(dir: &Path, e: &Ending<'_>) -> Result<Scored, String> {
     scores.truncate(TOP);
     let rank = scores.iter().position(|x| *x == entry).map(|i| i + 1);
     let text = serde_json::to_string_pretty(&scores).map_err(|err| err.to_string())?;
-    std::fs::create_dir_all(dir).map_err(|err| err.to_string())?;
     storage::write_atomic(&table, text.as_bytes()).map_err(|err: StorageError| err.to_string())?;
     Ok(Scored { rank, set_aside })
 }
