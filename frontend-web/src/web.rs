@@ -288,29 +288,17 @@ async fn play_loop(
     game: &Arc<LiveGame>,
     mut kicked: tokio::sync::oneshot::Receiver<()>,
 ) {
-    let hello = ServerMsg::Hello {
-        id: game.id,
-        game: game.kind.name().to_owned(),
-        role: "player".to_owned(),
+    let Some(mut sub) = greet(&mut socket, game.id, game.kind.name(), "player", &game.hub).await
+    else {
+        return;
     };
-    if !send_json(&mut socket, &hello).await {
-        return;
-    }
-    let mut sub = game.hub.subscribe();
-    if !send_current(&mut socket, &mut sub).await {
-        return;
-    }
     loop {
         tokio::select! {
             msg = socket.recv() => {
-                let text = match msg {
-                    Some(Ok(Message::Text(t))) => t,
-                    Some(Ok(Message::Binary(_))) => {
-                        if !send_json(&mut socket, &ServerMsg::error(crate::protocol::BadMessage::Binary.to_string())).await { return; }
-                        continue;
-                    }
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                let text = match text_of(&mut socket, msg).await {
+                    Read::Text(t) => t,
+                    Read::Skip => continue,
+                    Read::Done => return,
                 };
                 let queued = match parse_client(&text) {
                     Ok(ClientMsg::Input { input }) => server.player_input(game, Command::Input(input)),
@@ -333,6 +321,54 @@ async fn play_loop(
                 return;
             }
         }
+    }
+}
+
+/// Say hello (the game's id and kind, and this connection's role) and send the current frame
+/// of `hub`; the subscription to follow it, or `None` when the connection is done.
+async fn greet(
+    socket: &mut WebSocket,
+    id: u64,
+    game: &str,
+    role: &str,
+    hub: &Hub,
+) -> Option<Subscription> {
+    let hello = ServerMsg::Hello {
+        id,
+        game: game.to_owned(),
+        role: role.to_owned(),
+    };
+    if !send_json(socket, &hello).await {
+        return None;
+    }
+    let mut sub = hub.subscribe();
+    send_current(socket, &mut sub).await.then_some(sub)
+}
+
+/// What one websocket message is to a loop that reads text.
+enum Read {
+    /// A text message to parse.
+    Text(axum::extract::ws::Utf8Bytes),
+    /// Nothing to act on (a ping, or a binary message already answered with an error).
+    Skip,
+    /// The connection is closed or broken.
+    Done,
+}
+
+/// Sort one received websocket message; a binary one is answered with an error here.
+async fn text_of(socket: &mut WebSocket, msg: Option<Result<Message, axum::Error>>) -> Read {
+    match msg {
+        Some(Ok(Message::Text(t))) => Read::Text(t),
+        Some(Ok(Message::Binary(_))) => {
+            let e = ServerMsg::error(crate::protocol::BadMessage::Binary.to_string());
+            if send_json(socket, &e).await {
+                Read::Skip
+            } else {
+                Read::Done
+            }
+        }
+        Some(Ok(Message::Ping(_) | Message::Pong(_))) => Read::Skip,
+        Some(Ok(Message::Close(_)) | Err(_)) | None => Read::Done,
     }
 }
 
@@ -429,18 +465,17 @@ fn live_key(input: &alembic_ui::Input) -> bool {
 }
 
 async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<LiveGame>) {
-    let hello = ServerMsg::Hello {
-        id: game.id,
-        game: game.kind.name().to_owned(),
-        role: "spectator".to_owned(),
+    let Some(mut sub) = greet(
+        &mut socket,
+        game.id,
+        game.kind.name(),
+        "spectator",
+        &game.hub,
+    )
+    .await
+    else {
+        return;
     };
-    if !send_json(&mut socket, &hello).await {
-        return;
-    }
-    let mut sub = game.hub.subscribe();
-    if !send_current(&mut socket, &mut sub).await {
-        return;
-    }
     // Looking into the past: a replay viewer of the game's recording so far, private to
     // this spectator (the player's game is not touched).
     let mut past: Option<(Session, Subscription)> = None;
@@ -449,14 +484,10 @@ async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<Live
         let live = past.is_none();
         tokio::select! {
             msg = socket.recv() => {
-                let text = match msg {
-                    Some(Ok(Message::Text(t))) => t,
-                    Some(Ok(Message::Binary(_))) => {
-                        if !send_json(&mut socket, &ServerMsg::error(crate::protocol::BadMessage::Binary.to_string())).await { return; }
-                        continue;
-                    }
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                let text = match text_of(&mut socket, msg).await {
+                    Read::Text(t) => t,
+                    Read::Skip => continue,
+                    Read::Done => return,
                 };
                 let reply = match parse_client(&text) {
                     Err(e) => Some(ServerMsg::error(e.to_string())),
@@ -571,29 +602,16 @@ async fn ws_replay(
 
 async fn replay_loop(mut socket: WebSocket, session: &Session, kind: GameKind, server: &Server) {
     let mut stopping = server.stopping();
-    let hello = ServerMsg::Hello {
-        id: 0,
-        game: kind.name().to_owned(),
-        role: "replay".to_owned(),
+    let Some(mut sub) = greet(&mut socket, 0, kind.name(), "replay", &session.hub).await else {
+        return;
     };
-    if !send_json(&mut socket, &hello).await {
-        return;
-    }
-    let mut sub = session.hub.subscribe();
-    if !send_current(&mut socket, &mut sub).await {
-        return;
-    }
     loop {
         tokio::select! {
             msg = socket.recv() => {
-                let text = match msg {
-                    Some(Ok(Message::Text(t))) => t,
-                    Some(Ok(Message::Binary(_))) => {
-                        if !send_json(&mut socket, &ServerMsg::error(crate::protocol::BadMessage::Binary.to_string())).await { return; }
-                        continue;
-                    }
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                let text = match text_of(&mut socket, msg).await {
+                    Read::Text(t) => t,
+                    Read::Skip => continue,
+                    Read::Done => return,
                 };
                 match parse_client(&text) {
                     Ok(ClientMsg::Input { input }) => {
