@@ -44,6 +44,10 @@ const NOTO_STEPS: [(RasterHeight, usize); 7] = [
     (RasterHeight::Size32, 2),
 ];
 
+/// Noto's largest pre-rasterised size: line height and advance in pixels.
+const NOTO_32_HEIGHT: usize = 32;
+const NOTO_32_WIDTH: usize = get_raster_width(FontWeight::Regular, RasterHeight::Size32);
+
 /// Integer scales on offer for the bitmap fonts.
 pub const BITMAP_SCALES: std::ops::RangeInclusive<u8> = 1..=6;
 
@@ -51,8 +55,13 @@ pub const BITMAP_SCALES: std::ops::RangeInclusive<u8> = 1..=6;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Layout {
     font: Font,
-    /// Index of the size among the font's sizes, smallest first.
+    /// Index of the size among the font's sizes, smallest first (for a free Noto cell: the
+    /// largest preset no taller than it).
     step: u8,
+    /// One cell in pixels.
+    cell: (u16, u16),
+    /// Noto: the height the glyphs are drawn at (the font's line height), at most the cell's.
+    glyph: u16,
 }
 
 impl Default for Layout {
@@ -66,10 +75,93 @@ impl Layout {
     /// bitmap fonts the step is the integer scale minus one.
     #[must_use]
     pub fn new(font: Font, step: u8) -> Self {
+        let step = step.min(Self::steps(font) - 1);
+        let s = usize::from(step);
+        let (cell, glyph) = match font {
+            Font::Noto => {
+                let (height, scale) = NOTO_STEPS[s];
+                let w = get_raster_width(FontWeight::Regular, height) * scale;
+                let h = height as usize * scale;
+                ((w, h), h)
+            }
+            Font::Bitmap8x8 => ((8 * (s + 1), 8 * (s + 1)), 8 * (s + 1)),
+            Font::Bitmap8x16 => ((8 * (s + 1), 16 * (s + 1)), 16 * (s + 1)),
+        };
+        let px = |v: usize| u16::try_from(v).unwrap_or(u16::MAX);
         Layout {
             font,
-            step: step.min(Self::steps(font) - 1),
+            step,
+            cell: (px(cell.0), px(cell.1)),
+            glyph: px(glyph),
         }
+    }
+
+    /// Noto in cells of any size `w × h` pixels (at least [`Layout::MIN_CELL`]), as Brogue CE
+    /// sizes its cells to show a whole level: the glyphs are resampled from the nearest
+    /// pre-rasterised size to the largest height whose letters fit the cell (at most the
+    /// cell's height), and centred in it. Tiles and box lines fill the cell.
+    #[must_use]
+    pub fn noto_cells(w: u16, h: u16) -> Self {
+        let (w, h) = (w.max(Self::MIN_CELL.0), h.max(Self::MIN_CELL.1));
+        // The tallest glyph whose advance fits the cell's width.
+        let by_width = usize::from(w) * NOTO_32_HEIGHT / NOTO_32_WIDTH;
+        let glyph = u16::try_from(by_width).unwrap_or(u16::MAX).min(h);
+        let step = (0..Self::steps(Font::Noto))
+            .rev()
+            .find(|&s| Layout::new(Font::Noto, s).cell.1 <= h)
+            .unwrap_or(0);
+        Layout {
+            font: Font::Noto,
+            step,
+            cell: (w, h),
+            glyph,
+        }
+    }
+
+    /// A free Noto layout made square enough for one-cell tiles (height under 1.5 times the
+    /// width: [`alembic_ui::TileSupport::Single`]) by lowering the cell; other layouts as
+    /// they are.
+    #[must_use]
+    pub fn squarer(self) -> Self {
+        let (w, h) = self.cell;
+        let max_h = (3 * w).saturating_sub(1) / 2;
+        if self.font != Font::Noto || Layout::new(Font::Noto, self.step) == self || h <= max_h {
+            return self;
+        }
+        Layout::noto_cells(w, max_h)
+    }
+
+    /// The smallest free Noto cell, `(width, height)` in pixels: below it letters stop
+    /// being legible.
+    pub const MIN_CELL: (u16, u16) = (7, 12);
+
+    /// The largest cells in which a `want_cols × want_rows` grid (at least 80×24) fits a
+    /// `width × height` window: for Noto, free cells (so a level shows
+    /// whole, like Brogue CE) at most ¾ as wide as tall; for the bitmap fonts, the largest integer scale. When even
+    /// [`Layout::MIN_CELL`] cannot show the wanted grid, the largest preset size that shows
+    /// 80×24 ([`Layout::fit`]): the view then follows the hero.
+    #[must_use]
+    pub fn fit_grid(
+        font: Font,
+        width: usize,
+        height: usize,
+        want_cols: u16,
+        want_rows: u16,
+    ) -> Self {
+        let (cols, rows) = (want_cols.max(80), want_rows.max(24));
+        if font != Font::Noto {
+            return Layout::fit(font, width, height, cols, rows);
+        }
+        let fit = |px: usize, n: u16| u16::try_from(px / usize::from(n)).unwrap_or(u16::MAX);
+        let (cw, ch) = (fit(width, cols), fit(height, rows));
+        // At most three quarters as wide as tall (letters stay letters, as in Brogue CE's
+        // cells), and no taller than 2.5 times as wide.
+        let cw = cw.min(ch.saturating_mul(3) / 4);
+        let ch = ch.min(cw.saturating_mul(5) / 2);
+        if cw < Self::MIN_CELL.0 || ch < Self::MIN_CELL.1 {
+            return Layout::fit(font, width, height, 80, 24);
+        }
+        Layout::noto_cells(cw, ch)
     }
 
     /// A bitmap-font layout at integer `scale` (clamped to [`BITMAP_SCALES`]).
@@ -116,16 +208,13 @@ impl Layout {
     /// One cell's size in pixels.
     #[must_use]
     pub fn cell_px(&self) -> (usize, usize) {
-        let s = usize::from(self.step);
-        match self.font {
-            Font::Noto => {
-                let (height, scale) = NOTO_STEPS[s];
-                let w = get_raster_width(FontWeight::Regular, height);
-                (w * scale, height as usize * scale)
-            }
-            Font::Bitmap8x8 => (8 * (s + 1), 8 * (s + 1)),
-            Font::Bitmap8x16 => (8 * (s + 1), 16 * (s + 1)),
-        }
+        (usize::from(self.cell.0), usize::from(self.cell.1))
+    }
+
+    /// The height glyphs are drawn at, in pixels (the cell's height for the presets).
+    #[must_use]
+    pub fn glyph_px(&self) -> usize {
+        usize::from(self.glyph)
     }
 
     /// Pixel size of a `cols × rows` grid.
@@ -398,7 +487,11 @@ fn letter_mask(layout: Layout, ch: char) -> Vec<u8> {
             if ch == ' ' {
                 return vec![0; w * h];
             }
-            if let Some(r) = get_raster(ch, FontWeight::Regular, height) {
+            if Layout::new(Font::Noto, layout.step) != layout {
+                if let Some(m) = resampled_letter(ch, w, h, layout.glyph_px()) {
+                    return m;
+                }
+            } else if let Some(r) = get_raster(ch, FontWeight::Regular, height) {
                 let mut m = vec![0u8; w * h];
                 for (y, row) in m.chunks_exact_mut(w).enumerate() {
                     for (x, p) in row.iter_mut().enumerate() {
@@ -432,6 +525,81 @@ fn letter_mask(layout: Layout, ch: char) -> Vec<u8> {
             bitmap_mask(g, w, h, s, s * rows, 0, 0)
         }
     }
+}
+
+/// `ch` from Noto at glyph height `g`, resampled (box filter) from the smallest
+/// pre-rasterised size at least as tall (or the largest), centred in a `w × h` cell. `None`
+/// when Noto lacks the character.
+fn resampled_letter(ch: char, w: usize, h: usize, g: usize) -> Option<Vec<u8>> {
+    let sizes = [
+        RasterHeight::Size16,
+        RasterHeight::Size20,
+        RasterHeight::Size24,
+        RasterHeight::Size32,
+    ];
+    let source = sizes
+        .into_iter()
+        .find(|s| *s as usize >= g)
+        .unwrap_or(RasterHeight::Size32);
+    let r = get_raster(ch, FontWeight::Regular, source)?;
+    let (sw, sh) = (
+        get_raster_width(FontWeight::Regular, source),
+        source as usize,
+    );
+    let g = g.clamp(1, h.max(1));
+    let gw = ((sw * g + sh / 2) / sh).clamp(1, w.max(1));
+    let glyph = resample(r.pixels(), sw, sh, gw, g);
+    let mut m = vec![0u8; w * h];
+    let (ox, oy) = ((w - gw) / 2, (h - g) / 2);
+    for (y, row) in glyph.chunks_exact(gw).enumerate() {
+        let start = (oy + y) * w + ox;
+        m[start..start + gw].copy_from_slice(row);
+    }
+    Some(m)
+}
+
+/// For each of `dst` cells along an axis of `src` source pixels: the source pixels it
+/// covers and by how much (a box filter; the weights of one cell sum to 1).
+fn box_weights(src: usize, dst: usize) -> Vec<Vec<(usize, f32)>> {
+    let scale = src as f32 / dst as f32;
+    (0..dst)
+        .map(|i| {
+            let (a, b) = (i as f32 * scale, (i + 1) as f32 * scale);
+            let first = a.floor() as usize;
+            let last = (b.ceil() as usize).min(src);
+            (first..last)
+                .filter_map(|j| {
+                    let overlap = b.min(j as f32 + 1.0) - a.max(j as f32);
+                    (overlap > 0.0).then_some((j, overlap / (b - a)))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A `sw × sh` coverage mask resampled to `dw × dh` with a box filter (down or up).
+fn resample(src: &[u8], sw: usize, sh: usize, dw: usize, dh: usize) -> Vec<u8> {
+    let (xs, ys) = (box_weights(sw, dw), box_weights(sh, dh));
+    let mut rows = vec![0f32; sh * dw];
+    for (y, row) in rows.chunks_exact_mut(dw).enumerate() {
+        for (out, weights) in row.iter_mut().zip(&xs) {
+            *out = weights
+                .iter()
+                .map(|&(x, wt)| f32::from(src.get(y * sw + x).copied().unwrap_or(0)) * wt)
+                .sum();
+        }
+    }
+    let mut out = vec![0u8; dw * dh];
+    for (y, weights) in ys.iter().enumerate() {
+        for x in 0..dw {
+            let v: f32 = weights.iter().map(|&(sy, wt)| rows[sy * dw + x] * wt).sum();
+            // A little gamma keeps thin strokes as strong as the font's own sizes after
+            // averaging.
+            let v = 255.0 * (v / 255.0).clamp(0.0, 1.0).powf(0.8);
+            out[y * dw + x] = v.round().clamp(0.0, 255.0) as u8;
+        }
+    }
+    out
 }
 
 /// An 8×8 glyph as a `w × h` mask, each glyph pixel `sx × sy` pixels, from offset (`ox`, `oy`).

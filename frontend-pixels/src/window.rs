@@ -107,6 +107,8 @@ pub struct PixelsFrontend {
     font: Font,
     fixed_scale: Option<u8>,
     min_grid: (u16, u16),
+    /// The app's preferred grid ([`Frontend::set_preferred_grid`]), if it said one.
+    want_grid: Option<(u16, u16)>,
     tiles: bool,
     events: Rc<StdCell<Vec<RawEvent>>>,
     translator: Translator,
@@ -207,6 +209,7 @@ impl PixelsFrontend {
             font: opts.font,
             fixed_scale: opts.scale.filter(|_| opts.font != Font::Noto),
             min_grid: (opts.min_cols.max(1), opts.min_rows.max(1)),
+            want_grid: None,
             tiles: opts.tiles,
             events,
             translator: Translator::new(opts.repeat),
@@ -263,10 +266,34 @@ impl PixelsFrontend {
         let (w, h) = self.window_px;
         let layout = match self.fixed_scale {
             Some(s) => Layout::scaled(self.font, s),
-            None => Layout::fit(self.font, w, h, self.min_grid.0, self.min_grid.1),
+            None => match self.want_grid {
+                // The app's grid (a whole level), in the largest cells that show it.
+                Some((c, r)) => {
+                    let l = Layout::fit_grid(
+                        self.font,
+                        w,
+                        h,
+                        c.max(self.min_grid.0),
+                        r.max(self.min_grid.1),
+                    );
+                    // With tiles, cells square enough for one-cell tiles, so the level
+                    // still fits in pictures.
+                    if self.tiles { l.squarer() } else { l }
+                }
+                None => Layout::fit(self.font, w, h, self.min_grid.0, self.min_grid.1),
+            },
         };
         self.raster.set_layout(layout);
-        self.grid = layout.grid_for_window(w, h);
+        let (cols, rows) = layout.grid_for_window(w, h);
+        // Cells sized for the app's grid: show that grid (centred, margins black) rather
+        // than stretch the app's panels apart with spare columns.
+        self.grid = match (self.want_grid, self.fixed_scale) {
+            (Some((c, r)), None) => (
+                cols.min(c.max(self.min_grid.0)),
+                rows.min(r.max(self.min_grid.1)),
+            ),
+            _ => (cols, rows),
+        };
     }
 
     /// Draw the last frame again at the current window size.
@@ -454,6 +481,16 @@ impl Frontend for PixelsFrontend {
 
     fn set_title(&mut self, title: &str) -> Result<(), PixelsError> {
         self.window.set_title(title);
+        Ok(())
+    }
+
+    fn set_preferred_grid(&mut self, cols: u16, rows: u16) -> Result<(), PixelsError> {
+        let want = Some((cols, rows));
+        if want != self.want_grid {
+            self.want_grid = want;
+            self.fit();
+            self.redraw();
+        }
         Ok(())
     }
 

@@ -92,6 +92,14 @@ pub trait Frontend {
     fn tile_support(&self) -> TileSupport {
         TileSupport::None
     }
+
+    /// The app would like `cols × rows` cells on screen at once ([`App::preferred_grid`]);
+    /// a frontend that chooses its own cell size (a window) may resize its cells so they fit,
+    /// changing what [`Frontend::size`] reports. Default: ignored (a terminal's cells are the
+    /// terminal's).
+    fn set_preferred_grid(&mut self, _cols: u16, _rows: u16) -> Result<(), Self::Error> {
+        Ok(())
+    }
 }
 
 /// What an [`App`] wants after handling an input.
@@ -176,6 +184,15 @@ pub trait App {
     fn title(&self) -> Option<String> {
         None
     }
+
+    /// The grid `(columns, rows)` this app would like to show at once, such as a whole
+    /// level beside its panels; [`run`] passes it to [`Frontend::set_preferred_grid`]
+    /// whenever it changes. A window sizes its cells so the grid fits (as Brogue CE shows the
+    /// whole dungeon); a terminal cannot and ignores it. Apps must still draw at any size.
+    /// Default: `None`, no wish.
+    fn preferred_grid(&self) -> Option<(u16, u16)> {
+        None
+    }
 }
 
 /// A boxed app is an app, so wrappers such as [`MinSize`](crate::MinSize) take what a launcher returns.
@@ -202,6 +219,10 @@ impl<A: App + ?Sized> App for Box<A> {
 
     fn title(&self) -> Option<String> {
         (**self).title()
+    }
+
+    fn preferred_grid(&self) -> Option<(u16, u16)> {
+        (**self).preferred_grid()
     }
 }
 
@@ -293,7 +314,15 @@ fn run_until_error<F: Frontend, A: App + ?Sized>(
     app: &mut A,
 ) -> Result<(), F::Error> {
     let mut shown_title: Option<String> = None;
+    let mut shown_grid: Option<(u16, u16)> = None;
     loop {
+        let grid = app.preferred_grid();
+        if grid != shown_grid {
+            if let Some((cols, rows)) = grid {
+                frontend.set_preferred_grid(cols, rows)?;
+            }
+            shown_grid = grid;
+        }
         let title = app.title();
         if title.is_some() && title != shown_title {
             if let Some(t) = &title {

@@ -47,7 +47,7 @@ pub use input::{
     DIRECTION_KEYS, Input, Key, Mods, MouseButton, MouseKind, direction_key, is_cancel, plain_char,
     plain_key, wheel_key,
 };
-pub use screen::{Farewell, Pushed, Replacement, Screen, ScreenStack, Title, Transition};
+pub use screen::{Farewell, Grid, Pushed, Replacement, Screen, ScreenStack, Title, Transition};
 pub use widgets::{
     CURSOR_JUMP, Confirm, CursorEvent, ItemList, LineEvent, LineInput, ListEntry, MessageLog,
     MessageLogScreen, MinSize, ScrollState, StatefulWidget, TargetCursor, TargetState, TextScreen,

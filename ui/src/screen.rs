@@ -389,10 +389,14 @@ pub struct ScreenStack<C> {
     screens: Vec<Box<dyn Layer<C>>>,
     farewell: Option<Farewell<C>>,
     title: Option<Title<C>>,
+    grid: Option<Grid<C>>,
 }
 
 /// Reads the window title from a stack's context (see [`ScreenStack::with_title`]).
 pub type Title<C> = fn(&C) -> Option<String>;
+
+/// Reads the preferred grid from a stack's context (see [`ScreenStack::with_grid`]).
+pub type Grid<C> = fn(&C) -> Option<(u16, u16)>;
 
 /// Reads the farewell line from a stack's context (see [`ScreenStack::with_farewell`]).
 pub type Farewell<C> = fn(&C) -> Result<Option<String>, String>;
@@ -406,6 +410,7 @@ impl<C: 'static> ScreenStack<C> {
             screens: vec![Box::new(Node::new(root, None))],
             farewell: None,
             title: None,
+            grid: None,
         }
     }
 
@@ -420,6 +425,7 @@ impl<C: 'static> ScreenStack<C> {
             screens: vec![Box::new(node)],
             farewell: None,
             title: None,
+            grid: None,
         };
         let _ = stack.apply(first);
         stack
@@ -429,6 +435,14 @@ impl<C: 'static> ScreenStack<C> {
     #[must_use]
     pub fn with_title(mut self, f: Title<C>) -> Self {
         self.title = Some(f);
+        self
+    }
+
+    /// Answer [`App::preferred_grid`] from the context with `f` (e.g. the level's size and
+    /// the panels beside it, so a window shows the whole level).
+    #[must_use]
+    pub fn with_grid(mut self, f: Grid<C>) -> Self {
+        self.grid = Some(f);
         self
     }
 
@@ -562,5 +576,9 @@ impl<C: 'static> App for ScreenStack<C> {
 
     fn title(&self) -> Option<String> {
         self.title.and_then(|f| f(&self.ctx))
+    }
+
+    fn preferred_grid(&self) -> Option<(u16, u16)> {
+        self.grid.and_then(|f| f(&self.ctx))
     }
 }

@@ -106,6 +106,10 @@ impl<A: App> App for MinSize<A> {
         self.app.tick()
     }
 
+    fn preferred_grid(&self) -> Option<(u16, u16)> {
+        self.app.preferred_grid()
+    }
+
     fn farewell(&self) -> Result<Option<String>, String> {
         self.app.farewell()
     }

@@ -29,6 +29,13 @@ pub struct Layout {
 /// Width of the side panel.
 const SIDE_W: u16 = 24;
 
+/// The frame that shows a whole level at once: the level beside the side panel, under the
+/// three message rows ([`layout`]).
+pub const WHOLE_LEVEL: (u16, u16) = (
+    crate::alchemy::rules::world::LEVEL_WIDTH as u16 + SIDE_W,
+    crate::alchemy::rules::world::LEVEL_HEIGHT as u16 + 3,
+);
+
 /// The play screen's layout in `area`: messages on top (3 rows, fewer when short), the status
 /// as a side panel when there is room (else 2 lines at the bottom), the map in the rest.
 #[must_use]

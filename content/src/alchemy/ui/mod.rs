@@ -366,6 +366,13 @@ impl AlchemyCtx {
         }
     }
 
+    /// The grid that shows a whole level with the messages and the side panel
+    /// ([`alembic_ui::App::preferred_grid`]): a window sizes its cells to it.
+    #[must_use]
+    pub fn whole_level(&self) -> Option<(u16, u16)> {
+        Some(map::WHOLE_LEVEL)
+    }
+
     /// The window title: the game and the hero's depth (see [`alembic_ui::App::title`]).
     #[must_use]
     pub fn title(&self) -> Option<String> {
@@ -1114,7 +1121,8 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         let (start, confirm) = start::StartScreen::asking(&ctx, seed);
         let stack = ScreenStack::opening(ctx, start, confirm)
             .with_farewell(AlchemyCtx::farewell)
-            .with_title(AlchemyCtx::title);
+            .with_title(AlchemyCtx::title)
+            .with_grid(AlchemyCtx::whole_level);
         return Ok(stack);
     }
     if let Start::Replay(path) = &opts.start {
@@ -1124,7 +1132,8 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         let watch = Transition::ask(viewer, |()| start::StartReply::GameOver);
         let stack = ScreenStack::opening(ctx, start, watch)
             .with_farewell(AlchemyCtx::farewell)
-            .with_title(AlchemyCtx::title);
+            .with_title(AlchemyCtx::title)
+            .with_grid(AlchemyCtx::whole_level);
         return Ok(stack);
     }
     let play = match &opts.start {
@@ -1147,7 +1156,8 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
     };
     let stack = ScreenStack::opening(ctx, start, first)
         .with_farewell(AlchemyCtx::farewell)
-        .with_title(AlchemyCtx::title);
+        .with_title(AlchemyCtx::title)
+        .with_grid(AlchemyCtx::whole_level);
     Ok(stack)
 }
 
@@ -1174,7 +1184,8 @@ pub fn app_with_game(
     let start = start::StartScreen::new(&ctx);
     let stack = ScreenStack::opening(ctx, start, start::StartScreen::play())
         .with_farewell(AlchemyCtx::farewell)
-        .with_title(AlchemyCtx::title);
+        .with_title(AlchemyCtx::title)
+        .with_grid(AlchemyCtx::whole_level);
     Ok(stack)
 }
 

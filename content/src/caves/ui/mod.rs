@@ -318,10 +318,21 @@ pub fn app(seed: u64) -> ScreenStack<CavesUi> {
 /// A Caves app over `ui`, starting at the title screen.
 #[must_use]
 pub fn app_with(ui: CavesUi) -> ScreenStack<CavesUi> {
-    ScreenStack::new(ui, StartScreen).with_farewell(CavesUi::farewell)
+    ScreenStack::new(ui, StartScreen)
+        .with_farewell(CavesUi::farewell)
+        .with_grid(CavesUi::whole_level)
 }
 
 impl CavesUi {
+    /// The grid that shows a whole level: three message rows, the level, the status bar
+    /// ([`alembic_ui::App::preferred_grid`]).
+    #[must_use]
+    pub fn whole_level(&self) -> Option<(u16, u16)> {
+        let w = u16::try_from(crate::caves::world::WIDTH).unwrap_or(u16::MAX);
+        let h = u16::try_from(crate::caves::world::HEIGHT).unwrap_or(u16::MAX);
+        Some((w, h.saturating_add(4)))
+    }
+
     /// What to print once the frontend has closed: where the game was saved, or why saving
     /// failed (see [`alembic_ui::App::farewell`]).
     ///

@@ -85,5 +85,7 @@ pub fn replay_app(path: &Path) -> Result<ScreenStack<CavesUi>, ReplayOpenError> 
         .cloned()
         .unwrap_or_else(|| alembic::Game::new(seed));
     let ui = CavesUi::with_game(seed, first);
-    Ok(ScreenStack::new(ui, ReplayScreen { playback }).with_farewell(CavesUi::farewell))
+    Ok(ScreenStack::new(ui, ReplayScreen { playback })
+        .with_farewell(CavesUi::farewell)
+        .with_grid(CavesUi::whole_level))
 }
