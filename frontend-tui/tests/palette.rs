@@ -3,7 +3,7 @@
 //! relative luminance, in true colour, the xterm 256-colour palette and the 16 ANSI colours.
 
 use alembic::Rgb;
-use alembic_content::alchemy::ui::play::{contrast, memory_colours};
+use alembic_content::alchemy::ui::play::{contrast, lit_wall_face, memory_colours, wall_mark};
 use alembic_tui::shown_rgb;
 use alembic_ui::ColourDepth;
 
@@ -65,4 +65,17 @@ fn shown_colours_are_the_palette_entries() {
         shown_rgb(Rgb::new(120, 120, 120), ColourDepth::Ansi16),
         Rgb::new(127, 127, 127)
     );
+}
+
+#[test]
+fn a_lit_walls_mark_reads_at_every_light() {
+    for v in (0..=255u8).step_by(5) {
+        let face = lit_wall_face(Rgb::new(v, v, v));
+        let mark = wall_mark(face);
+        let c = contrast(mark, face);
+        assert!(c >= 3.0, "light {v}: mark {mark:?} on {face:?}: {c:.2}");
+    }
+    // The old mark, the wall's own grey on its lit face, did not.
+    let face = lit_wall_face(Rgb::new(255, 255, 255));
+    assert!(contrast(Rgb::new(128, 128, 128), face) < 1.5);
 }

@@ -62,6 +62,7 @@ impl Default for Cell {
 /// assert_eq!(Tile::decode(Tile::Glyph('≈').to_char_in(TileSpan::Right)), Some((Tile::Glyph('≈'), TileSpan::Right)));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum Tile {
     /// A built wall.
     Wall,
@@ -85,6 +86,62 @@ pub enum Tile {
     Hero,
     /// A creature: its letter on a round token (printable ASCII; anything else shows `?`).
     Creature(char),
+    /// A bat (creatures by family, as Brogue CE draws them: one picture a family).
+    Bat,
+    /// A bear or another big beast.
+    Bear,
+    /// A rat or another small vermin.
+    Rat,
+    /// A snake, wyrm or other serpent.
+    Snake,
+    /// The undead: a skull.
+    Undead,
+    /// A goblin or another small humanoid.
+    Goblin,
+    /// An orc or another tusked warrior.
+    Orc,
+    /// A troll or another giant.
+    Troll,
+    /// A golem or another construct.
+    Golem,
+    /// A dragon.
+    Dragon,
+    /// A herb or leaf (an ingredient).
+    Herb,
+    /// A mushroom.
+    Mushroom,
+    /// Food.
+    Food,
+    /// A gem or a precious stone.
+    Gem,
+    /// A weapon.
+    Weapon,
+    /// Armour.
+    Armour,
+    /// An amulet, ring or other jewellery.
+    Amulet,
+    /// A fountain.
+    Fountain,
+    /// A gravestone.
+    Gravestone,
+    /// A candelabra or another light.
+    Candelabra,
+    /// A rune or sign on the floor.
+    Rune,
+    /// A statue.
+    Statue,
+    /// A workbench or table.
+    Workbench,
+    /// An alchemist's apparatus: an alembic.
+    Lab,
+    /// Bars or a gate.
+    Gate,
+    /// Moss or grass on the floor.
+    Moss,
+    /// A pillar.
+    Pillar,
+    /// Lava or magma.
+    Lava,
     /// An ordinary character drawn as a tile: centred across a two-cell span. Characters from
     /// U+4000 on show `?`.
     Glyph(char),
@@ -123,7 +180,7 @@ const TOKEN: u32 = 0x100;
 const GLYPH: u32 = 0x1000;
 const GLYPH_LIMIT: u32 = SPAN_STRIDE - GLYPH;
 /// Every tile that carries no character, in code order.
-const PLAIN_TILES: [Tile; 10] = [
+const PLAIN_TILES: [Tile; 38] = [
     Tile::Wall,
     Tile::Rock,
     Tile::Floor,
@@ -134,12 +191,40 @@ const PLAIN_TILES: [Tile; 10] = [
     Tile::Water,
     Tile::Potion,
     Tile::Hero,
+    Tile::Bat,
+    Tile::Bear,
+    Tile::Rat,
+    Tile::Snake,
+    Tile::Undead,
+    Tile::Goblin,
+    Tile::Orc,
+    Tile::Troll,
+    Tile::Golem,
+    Tile::Dragon,
+    Tile::Herb,
+    Tile::Mushroom,
+    Tile::Food,
+    Tile::Gem,
+    Tile::Weapon,
+    Tile::Armour,
+    Tile::Amulet,
+    Tile::Fountain,
+    Tile::Gravestone,
+    Tile::Candelabra,
+    Tile::Rune,
+    Tile::Statue,
+    Tile::Workbench,
+    Tile::Lab,
+    Tile::Gate,
+    Tile::Moss,
+    Tile::Pillar,
+    Tile::Lava,
 ];
 
 impl Tile {
     /// Every tile that carries no character ([`Tile::Creature`] and [`Tile::Glyph`] aside),
     /// for legends and tests.
-    pub const PLAIN: [Tile; 10] = PLAIN_TILES;
+    pub const PLAIN: [Tile; 38] = PLAIN_TILES;
 
     /// The character carrying the whole tile in one [`Cell`].
     #[must_use]

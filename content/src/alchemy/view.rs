@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::kinds::{Fate, Slot, Stat};
 use super::props::{
     ARMOUR, BG, CAUSE, DEEPEST, FG, GAME_OVER, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR,
-    IS_BLOCKING, IS_CREATURE, IS_DOOR, IS_EXIT, IS_FOOD, IS_HERO, IS_HOSTILE, IS_INGREDIENT,
+    FAMILY, IS_BLOCKING, IS_CREATURE, IS_DOOR, IS_EXIT, IS_FOOD, IS_HERO, IS_HOSTILE, IS_INGREDIENT,
     IS_LAB, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER, IS_WEAPON,
     IS_WIELDED, IS_WORKBENCH, KILLS, LIGHT_COLOUR, LIGHT_RADIUS, NAME, OUTCOME, SPEED, WIELD_SLOT,
     WIZARD_MODE, Z_ORDER,
@@ -90,6 +90,26 @@ pub fn top_thing(game: &Game, l: Loc) -> Option<ThingId> {
         .max_by_key(|&t| game.query(t, &Z_ORDER).unwrap_or(0))
 }
 
+/// A creature's picture: one per family, as Brogue CE draws monsters; a family without a
+/// picture keeps its letter on a token.
+fn creature_tile(game: &Game, t: ThingId) -> Tile {
+    let glyph = game.query(t, &GLYPH).unwrap_or('?');
+    let family = game.query(t, &FAMILY).ok();
+    match (family.as_deref(), glyph) {
+        (Some("bat"), _) => Tile::Bat,
+        (Some("bear"), _) => Tile::Bear,
+        (Some("rat"), _) => Tile::Rat,
+        (Some("snake"), _) => Tile::Snake,
+        (Some("undead"), _) => Tile::Undead,
+        (Some("golem"), _) => Tile::Golem,
+        (Some("dragon"), _) => Tile::Dragon,
+        (_, 'o') => Tile::Orc,
+        (_, 'T') => Tile::Troll,
+        (Some("goblinoid"), _) => Tile::Goblin,
+        _ => Tile::Creature(glyph),
+    }
+}
+
 /// How to draw `l`, given the hero's current view. `None`: never seen.
 pub fn cell_view(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<CellView>, Error> {
     if view.contains(l) {
@@ -123,15 +143,16 @@ pub fn cell_view(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<CellVi
     }))
 }
 
-/// The graphical tile for `l`, for frontends that draw [`Tile`]s; `None` where the letter
-/// stays (items other than potions, scenery other than doors and stairs, special terrain),
-/// so tiles never hide what a letter would tell. Never-seen cells are `None` too.
+/// The graphical tile for `l`, for frontends that draw [`Tile`]s: creatures by family,
+/// items by kind, scenery, apparatus and terrain each have a picture (look with `x` to tell
+/// kinds of one picture apart); `None` where the letter stays (special terrain without a
+/// picture) and for never-seen cells.
 pub fn cell_tile(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<Tile>, Error> {
     let thing_tile = |t: ThingId, open: bool| -> Option<Tile> {
         if game.is(t, &IS_HERO) {
             Some(Tile::Hero)
         } else if game.is(t, &IS_CREATURE) {
-            Some(Tile::Creature(game.query(t, &GLYPH).unwrap_or('?')))
+            Some(creature_tile(game, t))
         } else if game.is(t, &IS_POTION) {
             Some(Tile::Potion)
         } else if game.is(t, &IS_DOOR) {
@@ -145,7 +166,25 @@ pub fn cell_tile(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<Tile>,
         } else if game.is(t, &IS_STAIRS_UP) {
             Some(Tile::StairsUp)
         } else {
-            None
+            // Items and scenery by their letter, which names their kind in this game.
+            Some(match game.query(t, &GLYPH).unwrap_or('?') {
+                '%' if game.is(t, &IS_INGREDIENT) => Tile::Herb,
+                '%' => Tile::Food,
+                ',' => Tile::Mushroom,
+                '*' => Tile::Gem,
+                ')' => Tile::Weapon,
+                '[' => Tile::Armour,
+                '"' => Tile::Amulet,
+                '{' => Tile::Fountain,
+                '|' => Tile::Gravestone,
+                'Y' => Tile::Candelabra,
+                '^' => Tile::Rune,
+                '8' => Tile::Statue,
+                '=' => Tile::Workbench,
+                '(' => Tile::Lab,
+                '#' => Tile::Gate,
+                other => Tile::Glyph(other),
+            })
         }
     };
     let terrain = |tile: alembic::library::TileId| -> Result<Option<Tile>, Error> {
@@ -153,9 +192,13 @@ pub fn cell_tile(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<Tile>,
         let ch = t.get(&GLYPH).unwrap_or(' ');
         Ok(match ch {
             '~' if t.get(&IS_WATER).unwrap_or(false) => Some(Tile::Water),
+            '≈' if t.get(&IS_WATER).unwrap_or(false) => Some(Tile::Water),
+            '≈' => Some(Tile::Lava),
             '#' => Some(Tile::Wall),
             ' ' => Some(Tile::Rock),
             '.' => Some(Tile::Floor),
+            '"' => Some(Tile::Moss),
+            'O' => Some(Tile::Pillar),
             _ => None,
         })
     };
@@ -170,8 +213,10 @@ pub fn cell_tile(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<Tile>,
     };
     match remembered_look(game, l) {
         // Scenery as last seen: a door remembered open stays open.
-        Some((ch, _)) => Ok(remembered_thing(game, l).and_then(|t| thing_tile(t, ch == '\'')))
-            .map(|t| t.filter(|t| !matches!(t, Tile::Hero | Tile::Creature(_)))),
+        // Creatures are not remembered where they were seen.
+        Some((ch, _)) => Ok(remembered_thing(game, l)
+            .filter(|&t| !game.is(t, &IS_CREATURE) && !game.is(t, &IS_HERO))
+            .and_then(|t| thing_tile(t, ch == '\''))),
         None => terrain(tile),
     }
 }

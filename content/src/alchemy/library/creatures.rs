@@ -114,10 +114,10 @@ fn bats(lib: &mut Library) -> Result<(), Error> {
             .with(&DROP_CHANCE, 0.0),
     )?;
     let bats: [Row6; 4] = [
-        ("bat", 1, [2, 1, 9, 1, 1, 3, 2, 1], 3, 2, 0x806040),
-        ("cave bat", 2, [3, 2, 10, 2, 1, 3, 2, 1], 5, 3, 0x605040),
-        ("giant bat", 4, [5, 4, 10, 4, 2, 4, 2, 1], 12, 5, 0xA08060),
-        ("vampyre bat", 7, [7, 5, 12, 5, 4, 8, 3, 1], 20, 6, 0xC02020),
+        ("bat", 1, [2, 1, 9, 1, 1, 3, 2, 1], 3, 2, 0xFF7A30),
+        ("cave bat", 2, [3, 2, 10, 2, 1, 3, 2, 1], 5, 3, 0xD85A20),
+        ("giant bat", 4, [5, 4, 10, 4, 2, 4, 2, 1], 12, 5, 0xFF9858),
+        ("vampyre bat", 7, [7, 5, 12, 5, 4, 8, 3, 1], 20, 6, 0xFF6A1A),
     ];
     for (name, lvl, s, hp, dmg, col) in bats {
         let mut p = kind(name, lvl, s, hp, dmg).with(&FG, rgb(col));
@@ -150,25 +150,25 @@ fn bears(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "black bear",
         Some("base bear"),
-        kind("black bear", 3, [4, 7, 4, 6, 2, 4, 3, 1], 20, 6).with(&FG, rgb(0x404040)),
+        kind("black bear", 3, [4, 7, 4, 6, 2, 4, 3, 1], 20, 6).with(&FG, rgb(0xD0C020)),
     )?;
     lib.proclaim_mut(
         "brown bear",
         Some("base bear"),
-        kind("brown bear", 5, [5, 9, 4, 8, 2, 5, 3, 1], 30, 8).with(&FG, rgb(0x805020)),
+        kind("brown bear", 5, [5, 9, 4, 8, 2, 5, 3, 1], 30, 8).with(&FG, rgb(0xE8D030)),
     )?;
     lib.proclaim_mut(
         "cave bear",
         Some("base bear"),
         kind("cave bear", 7, [6, 11, 4, 10, 2, 6, 3, 1], 45, 10)
-            .with(&FG, rgb(0xA07050))
+            .with(&FG, rgb(0xF8E040))
             .with(&RES_ICE, 30),
     )?;
     lib.proclaim_mut(
         "giant bear",
         Some("base bear"),
         kind("giant bear", 9, [7, 13, 4, 12, 2, 7, 3, 1], 60, 12)
-            .with(&FG, rgb(0xC0A080))
+            .with(&FG, rgb(0xFFF050))
             .with(&ARMOUR, 1)
             .with(&FREQ, 40),
     )?;
@@ -191,7 +191,7 @@ fn rats(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "rat",
         Some("base rat"),
-        kind("rat", 1, [4, 3, 6, 2, 1, 5, 2, 2], 4, 2).with(&FG, rgb(0xB0A090)),
+        kind("rat", 1, [4, 3, 6, 2, 1, 5, 2, 2], 4, 2).with(&FG, rgb(0xE878D0)),
     )?;
     lib.proclaim_mut(
         "sewer rat",
@@ -201,12 +201,12 @@ fn rats(lib: &mut Library) -> Result<(), Error> {
             "sick",
             0.15,
         )
-        .with(&FG, rgb(0x807060)),
+        .with(&FG, rgb(0xC858B8)),
     )?;
     lib.proclaim_mut(
         "giant rat",
         Some("base rat"),
-        kind("giant rat", 2, [5, 4, 6, 4, 1, 5, 2, 2], 8, 3).with(&FG, rgb(0xA08060)),
+        kind("giant rat", 2, [5, 4, 6, 4, 1, 5, 2, 2], 8, 3).with(&FG, rgb(0xF070E0)),
     )?;
     lib.proclaim_mut(
         "plague rat",
@@ -216,13 +216,13 @@ fn rats(lib: &mut Library) -> Result<(), Error> {
             "sick",
             0.3,
         )
-        .with(&FG, rgb(0x80A040)),
+        .with(&FG, rgb(0xB848F0)),
     )?;
     lib.proclaim_mut(
         "demon rat",
         Some("base rat"),
         kind("demon rat", 8, [9, 8, 9, 8, 3, 8, 2, 2], 30, 8)
-            .with(&FG, rgb(0xFF4020))
+            .with(&FG, rgb(0xFF40A8))
             .with(&ATT_TYPE, DamageType::Fire)
             .with(&RES_FIRE, 50)
             .with(&SPEED, 110),
@@ -245,7 +245,7 @@ fn undead(lib: &mut Library) -> Result<(), Error> {
             .with(&DROP_CHANCE, 0.25),
     )?;
     let undead: [Row7; 8] = [
-        ("zombie", 2, [3, 6, 2, 6, 1, 10, 1, 1], 15, 4, 'z', 0x80A080),
+        ("zombie", 2, [3, 6, 2, 6, 1, 10, 1, 1], 15, 4, 'z', 0x40D8B0),
         (
             "skeleton",
             3,
@@ -253,9 +253,9 @@ fn undead(lib: &mut Library) -> Result<(), Error> {
             12,
             5,
             's',
-            0xE0E0D0,
+            0x80FFE8,
         ),
-        ("ghast", 4, [5, 6, 5, 6, 2, 10, 1, 1], 18, 5, 'z', 0xA0C0A0),
+        ("ghast", 4, [5, 6, 5, 6, 2, 10, 1, 1], 18, 5, 'z', 0x70F0D0),
         (
             "skeleton warrior",
             5,
@@ -263,9 +263,9 @@ fn undead(lib: &mut Library) -> Result<(), Error> {
             22,
             7,
             's',
-            0xC0C0FF,
+            0x50E8E8,
         ),
-        ("wight", 6, [7, 6, 7, 7, 5, 12, 2, 1], 25, 6, 'W', 0xA0A0C0),
+        ("wight", 6, [7, 6, 7, 7, 5, 12, 2, 1], 25, 6, 'W', 0x60D8F0),
         (
             "skeleton hero",
             8,
@@ -273,7 +273,7 @@ fn undead(lib: &mut Library) -> Result<(), Error> {
             40,
             10,
             's',
-            0xFFD080,
+            0x70F8FF,
         ),
         (
             "vampyre",
@@ -282,7 +282,7 @@ fn undead(lib: &mut Library) -> Result<(), Error> {
             50,
             10,
             'V',
-            0xC00040,
+            0x30B8E8,
         ),
         (
             "spectre",
@@ -291,7 +291,7 @@ fn undead(lib: &mut Library) -> Result<(), Error> {
             40,
             9,
             'G',
-            0xC0E0FF,
+            0x60D0FF,
         ),
     ];
     for (name, lvl, s, hp, dmg, glyph, col) in undead {
@@ -371,7 +371,7 @@ fn goblinoid_rows() -> [Row8; 9] {
             3,
             0,
             'g',
-            0x80C040,
+            0x90FF40,
         ),
         (
             "goblin",
@@ -381,7 +381,7 @@ fn goblinoid_rows() -> [Row8; 9] {
             4,
             0,
             'g',
-            0x60A030,
+            0x60E040,
         ),
         (
             "goblin warrior",
@@ -391,7 +391,7 @@ fn goblinoid_rows() -> [Row8; 9] {
             5,
             1,
             'g',
-            0x40C0C0,
+            0x40C830,
         ),
         (
             "hobgoblin",
@@ -401,9 +401,9 @@ fn goblinoid_rows() -> [Row8; 9] {
             6,
             2,
             'h',
-            0xC08040,
+            0x88D850,
         ),
-        ("orc", 5, [7, 8, 5, 7, 3, 6, 2, 3], 22, 7, 2, 'o', 0x608020),
+        ("orc", 5, [7, 8, 5, 7, 3, 6, 2, 3], 22, 7, 2, 'o', 0x30B060),
         (
             "black orc",
             6,
@@ -412,7 +412,7 @@ fn goblinoid_rows() -> [Row8; 9] {
             8,
             3,
             'o',
-            0x505050,
+            0x209048,
         ),
         (
             "orc champion",
@@ -422,7 +422,7 @@ fn goblinoid_rows() -> [Row8; 9] {
             10,
             4,
             'o',
-            0xE04040,
+            0x50D880,
         ),
         (
             "troll",
@@ -432,7 +432,7 @@ fn goblinoid_rows() -> [Row8; 9] {
             9,
             1,
             'T',
-            0x408040,
+            0x38A838,
         ),
         (
             "troll king",
@@ -442,7 +442,7 @@ fn goblinoid_rows() -> [Row8; 9] {
             14,
             3,
             'T',
-            0xFFC000,
+            0x78F078,
         ),
     ]
 }
@@ -468,28 +468,28 @@ fn golems(lib: &mut Library) -> Result<(), Error> {
         "clay golem",
         Some("base golem"),
         kind("clay golem", 4, [4, 8, 2, 8, 1, 20, 1, 1], 25, 6)
-            .with(&FG, rgb(0xC08060))
+            .with(&FG, rgb(0x7090FF))
             .with(&ARMOUR, 1),
     )?;
     lib.proclaim_mut(
         "golem",
         Some("base golem"),
         kind("golem", 5, [5, 10, 2, 10, 1, 20, 1, 1], 32, 8)
-            .with(&FG, rgb(0x909070))
+            .with(&FG, rgb(0x5878F0))
             .with(&ARMOUR, 3),
     )?;
     lib.proclaim_mut(
         "stone golem",
         Some("base golem"),
         kind("stone golem", 6, [5, 11, 2, 12, 1, 20, 1, 1], 40, 9)
-            .with(&FG, rgb(0xA0A0A0))
+            .with(&FG, rgb(0x80A0FF))
             .with(&ARMOUR, 4),
     )?;
     lib.proclaim_mut(
         "iron golem",
         Some("base golem"),
         kind("iron golem", 9, [7, 14, 3, 15, 1, 20, 1, 1], 60, 12)
-            .with(&FG, rgb(0x6080A0))
+            .with(&FG, rgb(0x4060E0))
             .with(&ARMOUR, 7)
             .with(&SPEED, 80),
     )?;
@@ -497,7 +497,7 @@ fn golems(lib: &mut Library) -> Result<(), Error> {
         "immortal golem",
         Some("base golem"),
         kind("immortal golem", 11, [8, 12, 3, 12, 1, 20, 1, 1], 50, 10)
-            .with(&FG, rgb(0xFFFFC0))
+            .with(&FG, rgb(0x8098FF))
             .with(&ARMOUR, 5)
             .with(&IS_IMMORTAL, true)
             .with(&FREQ, 20),
@@ -521,12 +521,12 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "grass snake",
         Some("base snake"),
-        kind("grass snake", 1, [3, 2, 6, 2, 1, 3, 1, 1], 4, 2).with(&FG, rgb(0x40C040)),
+        kind("grass snake", 1, [3, 2, 6, 2, 1, 3, 1, 1], 4, 2).with(&FG, rgb(0xB8F040)),
     )?;
     lib.proclaim_mut(
         "snake",
         Some("base snake"),
-        kind("snake", 2, [4, 3, 7, 3, 1, 4, 1, 1], 6, 3).with(&FG, rgb(0x60A040)),
+        kind("snake", 2, [4, 3, 7, 3, 1, 4, 1, 1], 6, 3).with(&FG, rgb(0xA0D830)),
     )?;
     lib.proclaim_mut(
         "red snake",
@@ -536,7 +536,7 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
             "poisoned",
             0.3,
         )
-        .with(&FG, rgb(0xD03020)),
+        .with(&FG, rgb(0xD0E048)),
     )?;
     lib.proclaim_mut(
         "adder",
@@ -546,7 +546,7 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
             "poisoned",
             0.4,
         )
-        .with(&FG, rgb(0x806020)),
+        .with(&FG, rgb(0x90C020)),
     )?;
     lib.proclaim_mut(
         "cobra",
@@ -556,7 +556,7 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
             "poisoned",
             0.4,
         )
-        .with(&FG, rgb(0xD0A060)),
+        .with(&FG, rgb(0xC8F060)),
     )?;
     lib.proclaim_mut(
         "king cobra",
@@ -566,13 +566,13 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
             "poisoned",
             0.5,
         )
-        .with(&FG, rgb(0xE0C040)),
+        .with(&FG, rgb(0xD8FF50)),
     )?;
     lib.proclaim_mut(
         "python",
         Some("base snake"),
         kind("python", 6, [6, 10, 6, 8, 1, 6, 1, 1], 30, 8)
-            .with(&FG, rgb(0x60A060))
+            .with(&FG, rgb(0x80B818))
             .with(&ATT_VERB, text("squeeze"))
             .with(&ATT_TYPE, DamageType::Impact),
     )?;
@@ -584,14 +584,14 @@ fn snakes(lib: &mut Library) -> Result<(), Error> {
             "deadly poisoned",
             0.35,
         )
-        .with(&FG, rgb(0x303030))
+        .with(&FG, rgb(0x709810))
         .with(&SPEED, 130),
     )?;
     lib.proclaim_mut(
         "wyrm",
         Some("base snake"),
         kind("wyrm", 10, [10, 12, 8, 12, 4, 10, 3, 1], 70, 12)
-            .with(&FG, rgb(0xC04000))
+            .with(&FG, rgb(0xD8FF40))
             .with(&ATT_TYPE, DamageType::Fire)
             .with(&RES_FIRE, 75)
             .with(&ATTACKS_MONSTERS, true),
@@ -609,7 +609,7 @@ fn dragon(lib: &mut Library) -> Result<(), Error> {
             .with(&IS_INTELLIGENT, true)
             .with(&FAMILY, text("dragon"))
             .with(&GLYPH, 'D')
-            .with(&FG, rgb(0xFF2000))
+            .with(&FG, rgb(0xFF2050))
             .with(&ATT_VERB, text("breathe fire at"))
             .with(&ATT_TYPE, DamageType::Fire)
             .with(&RES_FIRE, 100)
@@ -621,4 +621,69 @@ fn dragon(lib: &mut Library) -> Result<(), Error> {
             .with(&FREQ, 30),
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alembic::Rgb;
+
+    /// Hue (0–360), saturation and value (0–1) of `c`.
+    fn hsv(c: Rgb) -> (f64, f64, f64) {
+        let (r, g, b) = (
+            f64::from(c.r) / 255.0,
+            f64::from(c.g) / 255.0,
+            f64::from(c.b) / 255.0,
+        );
+        let max = r.max(g).max(b);
+        let d = max - r.min(g).min(b);
+        let h = if d == 0.0 {
+            0.0
+        } else if max == r {
+            60.0 * ((g - b) / d).rem_euclid(6.0)
+        } else if max == g {
+            60.0 * ((b - r) / d + 2.0)
+        } else {
+            60.0 * ((r - g) / d + 4.0)
+        };
+        (h, if max == 0.0 { 0.0 } else { d / max }, max)
+    }
+
+    #[test]
+    fn every_monster_is_saturated_and_families_differ_in_hue() {
+        let lib = crate::alchemy::base_library().expect("library");
+        let mut families: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
+        for p in lib.prototypes() {
+            let family = p.get(&FAMILY).map(|f| f.to_string()).unwrap_or_default();
+            if p.is_abstract() || !p.is(&IS_CREATURE) || family == "hero" {
+                continue;
+            }
+            let fg = p.get(&FG).expect("colour");
+            let (h, s, v) = hsv(fg);
+            assert!(
+                s >= 0.45 && v >= 0.55,
+                "{}: {fg:?} is dull (s {s:.2}, v {v:.2})",
+                p.name()
+            );
+            families.entry(family).or_default().push(h);
+        }
+        assert!(families.len() >= 7, "{families:?}");
+        // Family hues (the mean of their kinds') are at least 20 degrees apart.
+        let means: Vec<(&String, f64)> = families
+            .iter()
+            .map(|(f, hs)| (f, hs.iter().sum::<f64>() / hs.len() as f64))
+            .collect();
+        for (i, (fa, a)) in means.iter().enumerate() {
+            for (fb, b) in &means[i + 1..] {
+                let d = (a - b).abs().min(360.0 - (a - b).abs());
+                assert!(d >= 20.0, "{fa} ({a:.0}) and {fb} ({b:.0}) look alike");
+            }
+        }
+        // The check can fail: the old rat beside the old bat.
+        let (rat, bat) = (
+            hsv(Rgb::new(0xB0, 0xA0, 0x90)),
+            hsv(Rgb::new(0x80, 0x60, 0x40)),
+        );
+        assert!(rat.1 < 0.45 || (rat.0 - bat.0).abs() < 20.0);
+    }
 }

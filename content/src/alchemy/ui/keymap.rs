@@ -378,12 +378,48 @@ pub fn help_lines(ctx: &AlchemyCtx) -> Vec<String> {
         lines.push(String::new());
         lines.push("Tiles (F2 switches back to letters)".to_owned());
         lines.push(format!(
-            "  {} you    {} monster (its letter on a token)    {} potion    {} wall    {} rock",
+            "  {} you    {} potion    {} wall    {} rock    {} pillar    {} moss    {} magma",
             t(Tile::Hero),
-            t(Tile::Creature('g')),
             t(Tile::Potion),
             t(Tile::Wall),
             t(Tile::Rock),
+            t(Tile::Pillar),
+            t(Tile::Moss),
+            t(Tile::Lava),
+        ));
+        lines.push(format!(
+            "  monsters by family: {} bat {} bear {} rat {} snake {} undead {} goblin {} orc {} troll {} golem {} dragon",
+            t(Tile::Bat),
+            t(Tile::Bear),
+            t(Tile::Rat),
+            t(Tile::Snake),
+            t(Tile::Undead),
+            t(Tile::Goblin),
+            t(Tile::Orc),
+            t(Tile::Troll),
+            t(Tile::Golem),
+            t(Tile::Dragon),
+        ));
+        lines.push(format!(
+            "  items: {} herb {} mushroom {} food {} stone {} weapon {} armour {} amulet",
+            t(Tile::Herb),
+            t(Tile::Mushroom),
+            t(Tile::Food),
+            t(Tile::Gem),
+            t(Tile::Weapon),
+            t(Tile::Armour),
+            t(Tile::Amulet),
+        ));
+        lines.push(format!(
+            "  scenery: {} fountain {} gravestone {} candelabra {} rune {} statue {} workbench {} lab {} gate",
+            t(Tile::Fountain),
+            t(Tile::Gravestone),
+            t(Tile::Candelabra),
+            t(Tile::Rune),
+            t(Tile::Statue),
+            t(Tile::Workbench),
+            t(Tile::Lab),
+            t(Tile::Gate),
         ));
         lines.push(format!(
             "  {} floor    {} closed door    {} open door    {} {} stairs down, up    {} water",
@@ -394,7 +430,7 @@ pub fn help_lines(ctx: &AlchemyCtx) -> Vec<String> {
             t(Tile::StairsUp),
             t(Tile::Water),
         ));
-        lines.push("  Everything else keeps its letter, as listed above.".to_owned());
+        lines.push("  Look with x to tell kinds of one picture apart.".to_owned());
     }
     lines
 }

@@ -239,6 +239,27 @@ const LIT_FLOOR: Rgb = Rgb::new(62, 56, 46);
 /// A wall's or rock's own colour under full torchlight.
 const LIT_WALL: Rgb = Rgb::new(124, 110, 94);
 
+/// The colour of a lit wall's glyph (`#`) on its face `bg`: the face darkened, or lifted
+/// when the face is dim, whichever contrasts more, so the mark reads at every light (at
+/// least 3:1 against the face).
+#[must_use]
+pub fn wall_mark(bg: Rgb) -> Rgb {
+    let d = |v: u8| (u16::from(v) * 3 / 10) as u8;
+    let dark = Rgb::new(d(bg.r), d(bg.g), d(bg.b));
+    let light = lift(bg, 0.6);
+    if contrast(dark, bg) >= contrast(light, bg) {
+        dark
+    } else {
+        light
+    }
+}
+
+/// A torchlit wall's face at light `lit` (white: full torchlight).
+#[must_use]
+pub fn lit_wall_face(lit: Rgb) -> Rgb {
+    LIT_WALL.modulate(lift(lit, 0.45))
+}
+
 /// Relative luminance (WCAG 2) of `c`, 0–1.
 #[must_use]
 pub fn luminance(c: Rgb) -> f64 {
@@ -327,27 +348,28 @@ pub fn draw_map(ctx: &AlchemyCtx, frame: &mut Frame, view: &MapView) -> Result<(
             let cell = if visible {
                 let lit = light.get(l);
                 let on_top = view::top_thing(game, l);
-                let fg = match on_top {
-                    Some(t) if t == hero => colours::HERO,
-                    Some(_) => glyph.fg.modulate(lift(lit, 0.55)),
-                    None => glyph.fg.modulate(lift(lit, 0.30)),
-                };
+                let blocks = table.blocks(game, l);
                 // Torchlit floor is warm and brighter than remembered floor.
                 // Walls stand out brighter than the floor, as in Brogue.
-                let floor = if table.blocks(game, l) {
-                    LIT_WALL
-                } else {
-                    LIT_FLOOR
-                };
+                let floor = if blocks { LIT_WALL } else { LIT_FLOOR };
                 let base = Rgb::new(
                     base_bg.r.max(floor.r),
                     base_bg.g.max(floor.g),
                     base_bg.b.max(floor.b),
                 );
+                let bg = base.modulate(lift(lit, 0.45));
+                let fg = match on_top {
+                    Some(t) if t == hero => colours::HERO,
+                    // Creatures and items keep their saturated colours even at the torch's edge.
+                    Some(_) => glyph.fg.modulate(lift(lit, 0.8)),
+                    // A wall's mark is cut into its lit face, so it reads.
+                    None if blocks => wall_mark(bg),
+                    None => glyph.fg.modulate(lift(lit, 0.30)),
+                };
                 Cell {
                     ch: glyph.ch,
                     fg,
-                    bg: base.modulate(lift(lit, 0.45)),
+                    bg,
                 }
             } else {
                 let bg = if table.blocks(game, l) {

@@ -21,8 +21,8 @@ use crate::alchemy::{Command, summary};
 
 pub use super::keymap::help_lines;
 pub use super::map::{
-    Layout, MapView, contrast, draw_map, health_colour, layout, luminance, map_view,
-    memory_colours, tile_mode,
+    Layout, MapView, contrast, draw_map, health_colour, layout, lit_wall_face, luminance, map_view,
+    memory_colours, tile_mode, wall_mark,
 };
 pub use super::status::{draw_messages, draw_play};
 
