@@ -418,14 +418,31 @@ impl Playback {
         } else {
             "paused".to_owned()
         };
-        let line = format!(
-            " REPLAY  turn {turn}/{last}  move {}/{}  {state}   space play/pause  \u{2190}\u{2192} step  +/- speed  Home/End  q quit ",
+        let status = format!(
+            " REPLAY  turn {turn}/{last}  move {}/{}  {state}",
             self.position(),
             self.commands()
         );
-        let bar = Rect::new(area.x, area.y, area.width, 1);
-        fill(frame, bar, Cell::blank(Rgb::BLACK, bg));
-        put_clipped(frame, bar, area.x, area.y, &line, Rgb::BLACK, bg);
+        let keys = "   space play/pause  \u{2190}\u{2192} step  +/- speed  Home/End  q quit ";
+        // One row when it fits, else the keys on a second row: never cut.
+        let width = usize::from(area.width);
+        let rows: Vec<String> = if status.chars().count() + keys.chars().count() <= width {
+            vec![format!("{status}{keys}")]
+        } else {
+            vec![status, keys.trim_start().to_owned()]
+                .into_iter()
+                .flat_map(|r| alembic_ui::wrap_text(&r, width))
+                .collect()
+        };
+        for (i, line) in rows.iter().enumerate() {
+            let y = area.y.saturating_add(i as u16);
+            if y >= area.bottom() {
+                break;
+            }
+            let bar = Rect::new(area.x, y, area.width, 1);
+            fill(frame, bar, Cell::blank(Rgb::BLACK, bg));
+            put_clipped(frame, bar, area.x, y, line, Rgb::BLACK, bg);
+        }
     }
 }
 

@@ -26,7 +26,8 @@ pub enum Font {
     /// Noto Sans Mono, anti-aliased, cells about 1:2.3 (like a terminal). The default.
     #[default]
     Noto,
-    /// The square 8×8 bitmaps of `font8x8`, integer-scaled: the retro look.
+    /// The 8×8 bitmaps of `font8x8`, integer-scaled, with a row of leading above and below
+    /// (8×10 cells): the retro look.
     Bitmap8x8,
     /// The 8×8 bitmaps with each row doubled: 8×16 cells.
     Bitmap8x16,
@@ -84,7 +85,8 @@ impl Layout {
                 let h = height as usize * scale;
                 ((w, h), h)
             }
-            Font::Bitmap8x8 => ((8 * (s + 1), 8 * (s + 1)), 8 * (s + 1)),
+            // A row of leading above and below each glyph, so lines of text do not touch.
+            Font::Bitmap8x8 => ((8 * (s + 1), 10 * (s + 1)), 8 * (s + 1)),
             Font::Bitmap8x16 => ((8 * (s + 1), 16 * (s + 1)), 16 * (s + 1)),
         };
         let px = |v: usize| u16::try_from(v).unwrap_or(u16::MAX);
@@ -469,7 +471,8 @@ fn make_mask(layout: Layout, ch: char) -> Vec<u8> {
 /// font.
 fn shape_mask(layout: Layout, ch: char) -> Vec<u8> {
     let (w, h) = layout.cell_px();
-    if layout.font == Font::Noto
+    // Box lines as geometry in every font with leading, so they still join.
+    if layout.font != Font::Bitmap8x16
         && let Some(m) = geometry::mask(ch, w, h)
     {
         return m;
@@ -517,12 +520,11 @@ fn letter_mask(layout: Layout, ch: char) -> Vec<u8> {
         Font::Bitmap8x8 | Font::Bitmap8x16 => {
             let g = glyph(ch).unwrap_or(REPLACEMENT);
             let s = step + 1;
-            let rows = if layout.font == Font::Bitmap8x16 {
-                2
+            if layout.font == Font::Bitmap8x16 {
+                bitmap_mask(g, w, h, s, s * 2, 0, 0)
             } else {
-                1
-            };
-            bitmap_mask(g, w, h, s, s * rows, 0, 0)
+                bitmap_mask(g, w, h, s, s, 0, s)
+            }
         }
     }
 }
@@ -659,7 +661,7 @@ mod tests {
                 assert_eq!(buf.len(), w * h);
             }
         }
-        assert_eq!(Layout::scaled(Font::Bitmap8x8, 2).cell_px(), (16, 16));
+        assert_eq!(Layout::scaled(Font::Bitmap8x8, 2).cell_px(), (16, 20));
         assert_eq!(Layout::scaled(Font::Bitmap8x16, 3).cell_px(), (24, 48));
     }
 
@@ -676,6 +678,8 @@ mod tests {
                 let at = glyph('@').expect("@ has a glyph");
                 let s = usize::from(scale);
                 let rows = if font == Font::Bitmap8x16 { 2 } else { 1 };
+                // 8×8 glyphs sit below a row of leading.
+                let lead = if font == Font::Bitmap8x16 { 0 } else { s };
                 for (gy, bits) in at.iter().enumerate() {
                     for gx in 0..8 {
                         let want = if bits >> gx & 1 == 1 {
@@ -683,7 +687,7 @@ mod tests {
                         } else {
                             pack(BG)
                         };
-                        assert_eq!(px(&buf, &p, 1, 1, gx * s, gy * s * rows), want);
+                        assert_eq!(px(&buf, &p, 1, 1, gx * s, lead + gy * s * rows), want);
                     }
                 }
                 assert!(buf.iter().all(|&p| p == pack(FG) || p == pack(BG)));
@@ -748,10 +752,10 @@ mod tests {
         let mut buf = Vec::new();
         let p = Rasterizer::new(layout).render(&frame, &mut buf, Some((100, 50)));
         assert_eq!((p.width, p.height), (100, 50));
-        assert_eq!(p.origin, (42, 17));
+        assert_eq!(p.origin, (42, 15));
         assert_eq!(buf[0], 0, "margins are black");
-        assert_eq!(p.cell_at(42.0, 17.0), Some((0, 0)));
-        assert_eq!(p.cell_at(57.9, 32.9), Some((1, 1)));
+        assert_eq!(p.cell_at(42.0, 15.0), Some((0, 0)));
+        assert_eq!(p.cell_at(57.9, 34.9), Some((1, 1)));
         assert_eq!(p.cell_at(58.0, 20.0), None);
         assert_eq!(p.cell_at(10.0, 10.0), None);
         assert_eq!(p.cell_at(f32::NAN, 1.0), None);
@@ -793,8 +797,51 @@ mod tests {
         assert_eq!(Layout::fit(Font::Noto, 100, 100, 80, 24).step(), 0);
         assert_eq!(
             Layout::fit(Font::Bitmap8x8, 1280, 800, 80, 24).cell_px(),
-            (16, 16)
+            (16, 20)
         );
+    }
+
+    #[test]
+    fn fit_grid_shows_a_whole_level_in_the_largest_cells() {
+        // Alchemy's whole level: 71 + 24 columns, 51 + 3 rows.
+        for (w, h) in [(1280, 800), (1920, 1080), (3840, 2160), (1024, 768)] {
+            let l = Layout::fit_grid(Font::Noto, w, h, 95, 54);
+            let (cw, ch) = l.cell_px();
+            let (c, r) = l.grid_for_window(w, h);
+            assert!(c >= 95 && r >= 54, "{w}x{h}: {c}x{r} cells of {cw}x{ch}");
+            assert!(4 * cw <= 3 * ch, "{w}x{h}: {cw}x{ch} is wider than 3:4");
+            // One pixel more each way no longer shows the whole grid.
+            let bigger = Layout::noto_cells(cw as u16 + 1, ch as u16 + 1);
+            let (bc, br) = bigger.grid_for_window(w, h);
+            assert!(bc < 95 || br < 54, "{w}x{h}: {cw}x{ch} is not the largest");
+            // Letters fit their cells.
+            assert!(l.glyph_px() <= ch && l.glyph_px() * 14 / 32 <= cw);
+        }
+        let l = Layout::fit_grid(Font::Noto, 1280, 800, 95, 54);
+        assert_eq!(l.cell_px(), (10, 14));
+        // Too small a window for the level: the presets that show 80×24, and the map scrolls.
+        let small = Layout::fit_grid(Font::Noto, 800, 500, 95, 54);
+        assert_eq!(small, Layout::fit(Font::Noto, 800, 500, 80, 24));
+        // Squared for one-cell tiles.
+        let sq = Layout::noto_cells(10, 30).squarer();
+        assert_eq!(sq.cell_px(), (10, 14));
+    }
+
+    #[test]
+    fn resampled_letters_are_anti_aliased_and_centred() {
+        let layout = Layout::noto_cells(10, 14);
+        let mut r = Rasterizer::new(layout);
+        let m = r.mask('@').to_vec();
+        assert_eq!(m.len(), 10 * 14);
+        assert!(
+            m.iter().any(|a| *a > 150) && m.iter().filter(|a| (1..150).contains(*a)).count() > 3
+        );
+        // The glyph is centred: the outer columns are empty.
+        for y in 0..14 {
+            assert_eq!(m[y * 10], 0);
+            assert_eq!(m[y * 10 + 9], 0);
+        }
+        assert!(r.mask(' ').iter().all(|a| *a == 0));
     }
 
     #[test]

@@ -183,7 +183,10 @@ fn art(tile: Tile) -> Option<Art> {
 /// The coverage of `art` at (`ux`, `vy`) in the unit square (nearest pixel).
 fn pixel_art(art: Art, ux: usize, vy: usize) -> u8 {
     let rows = art.len().max(1);
-    let row = art.get((vy * rows / 1000).min(rows - 1)).copied().unwrap_or("");
+    let row = art
+        .get((vy * rows / 1000).min(rows - 1))
+        .copied()
+        .unwrap_or("");
     let cols = row.len().max(1);
     match row.as_bytes().get((ux * cols / 1000).min(cols - 1)) {
         Some(b'#') => 255,
@@ -445,7 +448,10 @@ mod tests {
         for t in Tile::PLAIN {
             if let Some(a) = art(t) {
                 assert!(a.iter().all(|r| r.len() == a[0].len()), "{t:?}");
-                assert!(a.iter().all(|r| r.bytes().all(|b| b"#+.".contains(&b))), "{t:?}");
+                assert!(
+                    a.iter().all(|r| r.bytes().all(|b| b"#+.".contains(&b))),
+                    "{t:?}"
+                );
             }
         }
     }

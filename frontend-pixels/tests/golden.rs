@@ -18,7 +18,7 @@ use alembic_ui::{Cell, Frame, Tile};
 
 /// A small frame with text, a box, shading, colours and tiles (single and double width).
 fn sample() -> Frame {
-    let mut f = Frame::new(24, 6);
+    let mut f = Frame::new(24, 10);
     let text = Rgb::new(220, 220, 210);
     let bg = Rgb::new(12, 10, 20);
     f.clear(Cell::blank(text, bg));
@@ -35,22 +35,24 @@ fn sample() -> Frame {
     tiles.extend([Tile::Creature('g'), Tile::Glyph('%')]);
     let fg = Rgb::new(200, 170, 120);
     let tbg = Rgb::new(40, 30, 25);
+    // Every tile one cell wide (rows 3 and 4), then two cells wide (rows 5 to 8).
     for (i, t) in tiles.iter().enumerate() {
-        let x = i as i32 * 2;
+        let (x, y) = ((i % 24) as i32, 3 + (i / 24) as i32);
         f.put(
             x,
-            3,
+            y,
             Cell {
                 ch: t.to_char(),
                 fg,
                 bg: tbg,
             },
         );
+        let (x, y) = ((i % 12) as i32 * 2, 5 + (i / 12) as i32);
         for (dx, ch) in t.to_pair().into_iter().enumerate() {
-            f.put(x + dx as i32, 4, Cell { ch, fg, bg: tbg });
+            f.put(x + dx as i32, y, Cell { ch, fg, bg: tbg });
         }
     }
-    f.put_str(0, 5, "Tiles above; end.", text, bg);
+    f.put_str(0, 9, "Tiles above; end.", text, bg);
     f
 }
 
@@ -188,6 +190,8 @@ fn bitmap_8x16_matches_exactly() {
 fn noto_matches_within_tolerance() {
     check("noto-16", Layout::new(Font::Noto, 0), ANTI_ALIASED);
     check("noto-32", Layout::new(Font::Noto, 3), ANTI_ALIASED);
+    // Free cells sized to show a whole level (1280×800): glyphs resampled.
+    check("noto-10x14", Layout::noto_cells(10, 14), ANTI_ALIASED);
 }
 
 /// The comparison can fail: against the committed golden images, one changed cell, one
@@ -207,7 +211,7 @@ fn the_golden_comparison_catches_a_changed_frame() {
         let mut frame = sample();
         frame.put(
             20,
-            5,
+            9,
             Cell {
                 ch: 'X',
                 fg: Rgb::WHITE,

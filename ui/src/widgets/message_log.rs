@@ -18,7 +18,8 @@ pub fn fade_for_age(age: usize) -> f32 {
 }
 
 /// Draw the messages that end `scroll` lines before the newest into `area`, newest at the
-/// bottom, each faded by its age ([`fade_for_age`]). Lines longer than the area are clipped.
+/// bottom, each faded by its age ([`fade_for_age`]). A message longer than the area wraps
+/// onto further rows (`wrap_text`); `scroll` counts those rows ([`wrapped_rows`]).
 /// Stateless; [`MessageLog`] is the same with a [`ScrollState`].
 pub fn draw_message_log(
     frame: &mut Frame,
@@ -28,28 +29,42 @@ pub fn draw_message_log(
     scroll: usize,
 ) {
     let rows = usize::from(area.height);
-    let end = messages.len().saturating_sub(scroll);
+    let lines = wrapped_rows(messages, usize::from(area.width));
+    let end = lines.len().saturating_sub(scroll);
     let start = end.saturating_sub(rows);
-    let shown = &messages[start..end];
+    let shown = &lines[start..end];
     // Bottom-align: the newest shown line sits on the last row.
     let first_row = area.y + (rows - shown.len()) as u16;
-    for (i, msg) in shown.iter().enumerate() {
-        let age = messages.len() - 1 - (start + i);
-        let fg = palette.text.scale(fade_for_age(age));
+    for (i, (text, age)) in shown.iter().enumerate() {
+        let fg = palette.text.scale(fade_for_age(*age));
         put_clipped(
             frame,
             area,
             area.x,
             first_row + i as u16,
-            msg,
+            text,
             fg,
             palette.bg,
         );
     }
 }
 
-/// A log of messages (oldest first) drawn bottom-up into an area, scrolled back by a
-/// [`ScrollState::from_bottom`], which it tells how many rows fit.
+/// The rows `messages` take in an area `width` cells wide, oldest first: each row's text and
+/// the age of its message (0 = the newest).
+#[must_use]
+pub fn wrapped_rows(messages: &[String], width: usize) -> Vec<(String, usize)> {
+    let mut out = Vec::with_capacity(messages.len());
+    for (i, msg) in messages.iter().enumerate() {
+        let age = messages.len() - 1 - i;
+        let lines = crate::draw::wrap_text(msg, width);
+        if lines.is_empty() {
+            out.push((String::new(), age));
+        }
+        out.extend(lines.into_iter().map(|l| (l, age)));
+    }
+    out
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct MessageLog<'a> {
     /// The messages, oldest first.
@@ -62,7 +77,8 @@ impl StatefulWidget for MessageLog<'_> {
     type State = ScrollState;
 
     fn render(self, frame: &mut Frame, area: Rect, state: &mut ScrollState) {
-        state.set_view(self.messages.len(), usize::from(area.height));
+        let rows = wrapped_rows(self.messages, usize::from(area.width)).len();
+        state.set_view(rows, usize::from(area.height));
         let back = state.max_offset() - state.first_line();
         draw_message_log(frame, area, self.palette, self.messages, back);
     }
@@ -138,5 +154,33 @@ impl<C: 'static> Screen<C> for MessageLogScreen {
 
     fn name(&self) -> &str {
         "message-log"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_message_wraps_and_loses_nothing() {
+        let long = "The goblin warrior hits you with a rusty scimitar and you feel your strength ebb away.";
+        let messages = vec!["Short.".to_owned(), long.to_owned()];
+        let mut frame = Frame::new(30, 6);
+        let area = Rect::new(0, 0, 30, 6);
+        draw_message_log(&mut frame, area, &Palette::DEFAULT, &messages, 0);
+        let text = frame.to_text();
+        let shown: Vec<&str> = text
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(shown.first(), Some(&"Short."), "{text}");
+        let joined = shown[1..].join(" ");
+        assert_eq!(joined, long, "{text}");
+        assert!(shown.len() >= 4, "{text}");
+        // Every row of the long message has its age (0) and the short one is older.
+        let rows = wrapped_rows(&messages, 30);
+        assert_eq!(rows[0], ("Short.".to_owned(), 1));
+        assert!(rows[1..].iter().all(|(_, age)| *age == 0));
     }
 }

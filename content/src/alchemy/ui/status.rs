@@ -194,12 +194,19 @@ pub(super) fn draw_side_status(
             w.wrapped(h, PALETTE.text, 0);
         }
     }
-    // Key hints pinned to the bottom, when they do not overwrite anything.
-    let hints = [
+    // Key hints pinned to the bottom, when they do not overwrite anything: the play keys,
+    // or the viewer's during a replay (nothing there saves or quits the game).
+    let play = [
         "? help  i inventory",
         "x look  m messages",
         "S save  Q quit",
     ];
+    let watch = [
+        "space play/pause",
+        "\u{2190} \u{2192} step  +/- speed",
+        "q leave the replay",
+    ];
+    let hints = if ctx.is_replaying() { watch } else { play };
     let top = area.bottom().saturating_sub(hints.len() as u16);
     if w.y < top {
         for (i, h) in hints.iter().enumerate() {
