@@ -267,7 +267,7 @@ APP_PID=
 focus_lines=$(grep -c XGetInputFocus "$OUT/xdotool.log" || true)
 log "xdotool's own XGetInputFocus warnings (not the game's): $focus_lines"
 
-# --- the mouse: hover looks, a click travels ---------------------------------------------
+# --- the mouse: hover looks, a quick tap travels ---------------------------------------------
 # The hero's glyph is the only thing drawn in HERO_RGB: its bounding box is the hero's cell.
 hero_box() {
     convert "$OUT/$1" -fill black +opaque "rgb($HERO_RGB)" -format %@ info:
@@ -341,9 +341,9 @@ if [[ $GAME == alchemy ]]; then
         ty=$((hy + dy * ch))
         xdotool mousemove "$tx" "$ty"
         sleep 0.15
-        xdotool mousedown 1
-        sleep 0.1
-        xdotool mouseup 1
+        # A tap: press and release at once, far shorter than a pump of the event loop
+        # (minifb alone lost clicks under about 20 ms; XInput 2 raw events catch them).
+        xdotool click 1
         settle_window
         # Move the pointer away so the hover highlight is not counted.
         xdotool mousemove 2 2

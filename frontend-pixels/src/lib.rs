@@ -37,6 +37,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(all(unix, not(target_os = "macos")))]
+mod clicks;
 pub mod font;
 #[cfg(all(unix, not(target_os = "macos")))]
 pub mod fullscreen;

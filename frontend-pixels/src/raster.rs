@@ -550,7 +550,15 @@ fn resampled_letter(ch: char, w: usize, h: usize, g: usize) -> Option<Vec<u8>> {
     );
     let g = g.clamp(1, h.max(1));
     let gw = ((sw * g + sh / 2) / sh).clamp(1, w.max(1));
-    let glyph = resample(r.pixels(), sw, sh, gw, g);
+    let mut glyph = resample(r.pixels(), sw, sh, gw, g);
+    // Averaging leaves thin strokes short of full coverage: stretch the glyph's strongest
+    // pixel back to 255, so letters keep their full colour at every size.
+    let peak = glyph.iter().copied().max().unwrap_or(0);
+    if (1..255).contains(&peak) {
+        for a in &mut glyph {
+            *a = (u16::from(*a) * 255 / u16::from(peak)) as u8;
+        }
+    }
     let mut m = vec![0u8; w * h];
     let (ox, oy) = ((w - gw) / 2, (h - g) / 2);
     for (y, row) in glyph.chunks_exact(gw).enumerate() {

@@ -198,7 +198,7 @@ fn pixel_art(art: Art, ux: usize, vy: usize) -> u8 {
 /// Moss: dense tufts of short strokes over the floor.
 fn moss(x: usize, y: usize, vy: usize) -> u8 {
     let n = noise(x / 2, y / 3);
-    if n % 4 == 0 && vy > 150 {
+    if n.is_multiple_of(4) && vy > 150 {
         220
     } else if n % 7 == 1 {
         90
@@ -227,8 +227,8 @@ fn pillar(ux: usize, vy: usize, squash: i64) -> u8 {
 fn lava(x: usize, y: usize, w: usize, h: usize) -> u8 {
     let cell = ((w + h) / 8).max(2);
     let n = noise(x / cell, y / cell);
-    let edge = x % cell == 0 || y % cell == 0;
-    if edge || n % 5 == 0 {
+    let edge = x.is_multiple_of(cell) || y.is_multiple_of(cell);
+    if edge || n.is_multiple_of(5) {
         255
     } else {
         150 + (noise(x, y) % 40) as u8

@@ -138,6 +138,9 @@ pub struct PixelsFrontend {
     fullscreen: Option<crate::fullscreen::Fullscreen>,
     /// Whether connecting for fullscreen was tried already.
     fullscreen_tried: bool,
+    /// Raw button events, for taps shorter than a pump (X11 with XInput 2; `None` elsewhere).
+    #[cfg(all(unix, not(target_os = "macos")))]
+    clicks: Option<crate::clicks::ClickWatch>,
 }
 
 impl std::fmt::Debug for PixelsFrontend {
@@ -231,7 +234,13 @@ impl PixelsFrontend {
             #[cfg(all(unix, not(target_os = "macos")))]
             fullscreen: None,
             fullscreen_tried: false,
+            #[cfg(all(unix, not(target_os = "macos")))]
+            clicks: None,
         };
+        #[cfg(all(unix, not(target_os = "macos")))]
+        {
+            frontend.clicks = crate::clicks::ClickWatch::connect(&frontend.window);
+        }
         frontend.fit();
         Ok(frontend)
     }
@@ -378,6 +387,8 @@ impl PixelsFrontend {
             self.pending.push_back(mouse(MouseKind::Move, at));
         }
         self.mouse_cell = cell;
+        #[cfg(all(unix, not(target_os = "macos")))]
+        let taps = self.clicks.as_mut().map(crate::clicks::ClickWatch::take);
         for (i, (mb, button)) in [
             (Mb::Left, MouseButton::Left),
             (Mb::Right, MouseButton::Right),
@@ -387,6 +398,15 @@ impl PixelsFrontend {
         .enumerate()
         {
             let down = self.window.get_mouse_down(mb);
+            // A tap that began and ended between two pumps: minifb's state never changed.
+            #[cfg(all(unix, not(target_os = "macos")))]
+            if let (Some(t), Some(at)) = (&taps, cell)
+                && self.window.is_active()
+                && crate::clicks::missed_click(t, i, self.buttons[i], down)
+            {
+                self.pending.push_back(mouse(MouseKind::Down(button), at));
+                self.pending.push_back(mouse(MouseKind::Up(button), at));
+            }
             if down != self.buttons[i] {
                 self.buttons[i] = down;
                 if let Some(at) = cell {

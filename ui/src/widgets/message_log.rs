@@ -65,6 +65,8 @@ pub fn wrapped_rows(messages: &[String], width: usize) -> Vec<(String, usize)> {
     out
 }
 
+/// A log of messages (oldest first) drawn bottom-up into an area, scrolled back by a
+/// [`ScrollState::from_bottom`], which it tells how many rows fit (long messages wrap).
 #[derive(Clone, Copy, Debug)]
 pub struct MessageLog<'a> {
     /// The messages, oldest first.
