@@ -16,7 +16,8 @@ BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/alembic-pixels}
 OUT=${OUT:-$ROOT/target/screens}
 SEED=${SEED:-5}
 SIZES=${SIZES:-1280x800 1920x1080 800x600}
-# Moves made before the screenshots, so some of the level is explored.
+# Moves made before the screenshots, so some of the level is explored, and the seconds
+# waited after them (longer when they start an auto-explore).
 WALK=${WALK:-l l l j j j j j j l l l l}
 
 log() { printf 'screenshots: %s\n' "$*" >&2; }
@@ -74,7 +75,7 @@ for size in $SIZES; do
         sleep 0.6
         # shellcheck disable=SC2086
         key $WALK
-        sleep 0.4
+        sleep "${SETTLE:-0.4}"
         import -window root "$OUT/play-$size-$mode.png"
         key i
         sleep 0.4
