@@ -375,7 +375,9 @@ fn launch_caves(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
             Err(_) => {}
         }
     }
-    Ok(Box::new(crate::caves::app_with(ui)))
+    Ok(Box::new(crate::caves::app_with(
+        ui.with_tiles(opts.tiles == Some(true)),
+    )))
 }
 
 fn read_save(path: &Path, game: &str) -> Result<String, LaunchError> {

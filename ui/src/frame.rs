@@ -106,6 +106,12 @@ pub enum Tile {
     Golem,
     /// A dragon.
     Dragon,
+    /// A fungus, lichen or mould.
+    Fungus,
+    /// A rabbit or another small, harmless animal.
+    Rabbit,
+    /// An insect or another many-legged crawler.
+    Insect,
     /// A herb or leaf (an ingredient).
     Herb,
     /// A mushroom.
@@ -180,7 +186,7 @@ const TOKEN: u32 = 0x100;
 const GLYPH: u32 = 0x1000;
 const GLYPH_LIMIT: u32 = SPAN_STRIDE - GLYPH;
 /// Every tile that carries no character, in code order.
-const PLAIN_TILES: [Tile; 38] = [
+const PLAIN_TILES: [Tile; 41] = [
     Tile::Wall,
     Tile::Rock,
     Tile::Floor,
@@ -201,6 +207,9 @@ const PLAIN_TILES: [Tile; 38] = [
     Tile::Troll,
     Tile::Golem,
     Tile::Dragon,
+    Tile::Fungus,
+    Tile::Rabbit,
+    Tile::Insect,
     Tile::Herb,
     Tile::Mushroom,
     Tile::Food,
@@ -224,7 +233,7 @@ const PLAIN_TILES: [Tile; 38] = [
 impl Tile {
     /// Every tile that carries no character ([`Tile::Creature`] and [`Tile::Glyph`] aside),
     /// for legends and tests.
-    pub const PLAIN: [Tile; 38] = PLAIN_TILES;
+    pub const PLAIN: [Tile; 41] = PLAIN_TILES;
 
     /// The character carrying the whole tile in one [`Cell`].
     #[must_use]

@@ -103,7 +103,7 @@ pub fn library() -> Result<Library, Error> {
     lib.proclaim_mut(
         "silverfish",
         None,
-        creature("silverfish", '~', Rgb::new(200, 210, 235), 15)
+        creature("silverfish", '~', Rgb::new(120, 170, 255), 15)
             .with(&ON_ACTION, hook(HOOK_SILVERFISH)),
     )?;
     lib.proclaim_mut(
@@ -119,7 +119,7 @@ pub fn library() -> Result<Library, Error> {
     lib.proclaim_mut(
         "zombie",
         None,
-        creature("zombie", 'Z', Rgb::new(140, 190, 150), 18)
+        creature("zombie", 'Z', Rgb::new(60, 220, 190), 18)
             .with(&ATTACK, 8)
             .with(&DEFENCE, 3)
             .with(&VERB, Arc::from("claws"))

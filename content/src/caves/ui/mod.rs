@@ -10,7 +10,7 @@ pub use replay::replay_app;
 use alembic::{Game, Loc, Rgb, grid::Grid, library::TileId, mapgen::Regions};
 use alembic_ui::{
     Cell, Confirm, Frame, Input, Key, MessageLogScreen, Palette, Rect, Screen, ScreenStack,
-    TextScreen, Transition, draw_box, fill, plain_key, put_centred, put_clipped,
+    TextScreen, Tile, TileSupport, Transition, draw_box, fill, plain_key, put_centred, put_clipped,
 };
 use std::convert::Infallible;
 
@@ -41,6 +41,8 @@ pub struct CavesUi {
     /// Why the world could not be made, if it could not.
     broken: Option<String>,
     show_regions: bool,
+    /// Draw the map in pictures where the frontend can (`--tiles`).
+    tiles: bool,
     regions: Option<RegionCache>,
     /// A UI-only note (unknown key, internal error), cleared by the next command.
     notice: Option<String>,
@@ -73,6 +75,7 @@ impl CavesUi {
             exit_note: None,
             broken,
             show_regions: false,
+            tiles: false,
             regions: None,
             notice: None,
             lock: None,
@@ -216,6 +219,7 @@ impl CavesUi {
             exit_note: None,
             broken: None,
             show_regions: false,
+            tiles: false,
             regions: None,
             notice: None,
             lock: None,
@@ -309,6 +313,35 @@ impl CavesUi {
     }
 }
 
+/// The picture for `l` in tiles mode: terrain by its letter, creatures by kind; `None`
+/// keeps the letter (never-seen cells, anything without a picture).
+fn tile_at(g: &Game, l: Loc, in_view: bool) -> Option<Tile> {
+    if in_view && let Some(c) = creature_at(g, l) {
+        return Some(match g.query(c, &GLYPH).unwrap_or('?') {
+            '@' => Tile::Hero,
+            'F' => Tile::Fungus,
+            'v' => Tile::Rabbit,
+            '~' => Tile::Insect,
+            'b' => Tile::Bat,
+            'Z' => Tile::Undead,
+            other => Tile::Creature(other),
+        });
+    }
+    let tile = if in_view {
+        Some(g.tile(l))
+    } else {
+        remembered(g, l)
+    }?;
+    let def = g.library().tile(tile).ok()?;
+    match def.get(&GLYPH).ok()? {
+        '.' => Some(Tile::Floor),
+        '#' => Some(Tile::Wall),
+        '>' => Some(Tile::StairsDown),
+        '<' => Some(Tile::StairsUp),
+        _ => None,
+    }
+}
+
 /// A new Caves app from `seed`, starting at the title screen.
 #[must_use]
 pub fn app(seed: u64) -> ScreenStack<CavesUi> {
@@ -324,6 +357,14 @@ pub fn app_with(ui: CavesUi) -> ScreenStack<CavesUi> {
 }
 
 impl CavesUi {
+    /// The same, drawing the map in pictures on frontends that show tiles one cell wide
+    /// (`--tiles` in the window).
+    #[must_use]
+    pub fn with_tiles(mut self, tiles: bool) -> Self {
+        self.tiles = tiles;
+        self
+    }
+
     /// The grid that shows a whole level: three message rows, the level, the status bar
     /// ([`alembic_ui::App::preferred_grid`]).
     #[must_use]
@@ -485,10 +526,14 @@ impl PlayScreen {
             .regions
             .as_ref()
             .filter(|c| ui.show_regions && c.z == me.at.z);
+        let tiles = ui.tiles && frame.tiles() == TileSupport::Single && regions.is_none();
         for sy in 0..vh {
             for sx in 0..vw {
                 let l = Loc::new(ox + sx, oy + sy, me.at.z);
-                let cell = Self::cell_at(g, l, seen.contains(l), regions.map(|c| &c.regions));
+                let mut cell = Self::cell_at(g, l, seen.contains(l), regions.map(|c| &c.regions));
+                if tiles && let Some(t) = tile_at(g, l, seen.contains(l)) {
+                    cell.ch = t.to_char();
+                }
                 frame.put(i32::from(area.x) + sx, i32::from(area.y) + sy, cell);
             }
         }
