@@ -389,7 +389,12 @@ pub struct ScreenStack<C> {
     screens: Vec<Box<dyn Layer<C>>>,
     farewell: Option<Farewell<C>>,
     title: Option<Title<C>>,
+    emergency: Option<Emergency<C>>,
 }
+
+/// Makes the last-resort save from a stack's context (see
+/// [`ScreenStack::with_emergency_save`]).
+pub type Emergency<C> = fn(&C) -> Option<crate::EmergencySave>;
 
 /// Reads the window title from a stack's context (see [`ScreenStack::with_title`]).
 pub type Title<C> = fn(&C) -> Option<String>;
@@ -405,6 +410,7 @@ impl<C: 'static> ScreenStack<C> {
             ctx,
             screens: vec![Box::new(Node::new(root, None))],
             farewell: None,
+            emergency: None,
             title: None,
         }
     }
@@ -419,6 +425,7 @@ impl<C: 'static> ScreenStack<C> {
             ctx,
             screens: vec![Box::new(node)],
             farewell: None,
+            emergency: None,
             title: None,
         };
         let _ = stack.apply(first);
@@ -429,6 +436,14 @@ impl<C: 'static> ScreenStack<C> {
     #[must_use]
     pub fn with_title(mut self, f: Title<C>) -> Self {
         self.title = Some(f);
+        self
+    }
+
+    /// Answer [`App::emergency_save`] from the context with `f` (a closure that saves the
+    /// game in play as it stands).
+    #[must_use]
+    pub fn with_emergency_save(mut self, f: Emergency<C>) -> Self {
+        self.emergency = Some(f);
         self
     }
 
@@ -562,5 +577,9 @@ impl<C: 'static> App for ScreenStack<C> {
 
     fn title(&self) -> Option<String> {
         self.title.and_then(|f| f(&self.ctx))
+    }
+
+    fn emergency_save(&self) -> Option<crate::EmergencySave> {
+        self.emergency.and_then(|f| f(&self.ctx))
     }
 }
