@@ -61,6 +61,7 @@ wait_for() {
 tui_pid() {
     local pane
     pane=$(tm display-message -p -t crash '#{pane_pid}' 2>/dev/null) || return 0
+    [ -n "$pane" ] || return 0
     if [ "$(readlink "/proc/$pane/exe" 2>/dev/null)" = "$BIN" ]; then
         echo "$pane"
     else
