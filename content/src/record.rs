@@ -448,15 +448,17 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
 
 /// The last-resort save of a game in play ([`alembic_ui::App::emergency_save`]), as every
 /// game makes it: `game` (a cheap clone of the persistent value), the recording it goes on
-/// (when one is written beside the save), and `write`, the game's own save to its own file.
-/// Called, it does what a save does, in the same order: a checkpoint of `game` appended to
-/// the recording, then the save written, so the save is one of the recording's checkpoints
-/// and a continued game goes on from it. It answers the save's path, or a sentence.
+/// (when one is written beside the save), the save's `path`, and `write`, the game's own
+/// save to that file. Called, it does what a save does, in the same order: a checkpoint of
+/// `game` appended to the recording, the save's directory made, then the save written, so
+/// the save is one of the recording's checkpoints and a continued game goes on from it. It
+/// answers the save's path, or a sentence.
 #[must_use]
 pub fn emergency_save(
     game: Game,
     recording: Option<PathBuf>,
-    write: impl FnOnce(&Game) -> Result<PathBuf, String> + Send + 'static,
+    path: PathBuf,
+    write: impl FnOnce(&Game, &Path) -> Result<(), String> + Send + 'static,
 ) -> alembic_ui::EmergencySave {
     Box::new(move || {
         let mut problem = None;
@@ -466,7 +468,10 @@ pub fn emergency_save(
                 problem = Some(format!("; its recording could not be marked ({e})"));
             }
         }
-        let path = write(&game)?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        write(&game, &path)?;
         Ok(format!("{}{}", path.display(), problem.unwrap_or_default()))
     })
 }

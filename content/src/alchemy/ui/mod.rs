@@ -388,12 +388,9 @@ impl AlchemyCtx {
         Some(crate::record::emergency_save(
             game,
             recording,
-            move |game| {
-                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-                }
-                save::save_checked(game, &path, &modes, &hooks).map_err(|e| e.to_string())?;
-                Ok(path)
+            path,
+            move |game, path| {
+                save::save_checked(game, path, &modes, &hooks).map_err(|e| e.to_string())
             },
         ))
     }

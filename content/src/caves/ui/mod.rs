@@ -383,13 +383,8 @@ impl CavesUi {
         Some(record::emergency_save(
             self.game.clone(),
             recording,
-            move |game| {
-                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-                }
-                save::save(game, &path).map_err(|e| e.to_string())?;
-                Ok(path)
-            },
+            path,
+            move |game, path| save::save(game, path).map_err(|e| e.to_string()),
         ))
     }
 
