@@ -484,7 +484,9 @@ impl Screen<CavesUi> for StartScreen {
             // With a save waiting only c or n choose; a stray key must not replace it.
             _ if ui.saved_waiting => Transition::Stay,
             _ => {
-                if ui.recorder.is_none() && ui.game.turn() == 0 {
+                // A new game begins here; a continued one (whose recording could not go on)
+                // plays on from its save, unrecorded, its slot its own.
+                if ui.recorder.is_none() && ui.game.turn() == 0 && !ui.player_saved {
                     ui.start_recording();
                 }
                 Transition::replace(PlayScreen)
