@@ -77,7 +77,7 @@ unsafe extern "C" fn on_io_error(_display: *mut x11_dl::xlib::Display) -> std::o
             Ok(path) => format!("X connection lost; game saved to {path}"),
             Err(e) => format!("X connection lost; the game could not be saved: {e}"),
         },
-        None => "X connection lost; no game in play to save".to_owned(),
+        None => "X connection lost; nothing was saved (no game in play, or one whose save would replace another game's)".to_owned(),
     }))
     .unwrap_or_else(|_| "X connection lost; saving the game failed".to_owned());
     eprintln!("alembic-pixels: {said}");
