@@ -6,9 +6,12 @@
 #      with a sentence, and "precious" is byte-identical afterwards; a directory there too;
 #   3. a practice game, then a --seed game, started over a real save, played past an autosave
 #      and quit: the real save and its recording are byte-identical afterwards;
+#   3b. the same for the Caves: a --seed game over a real Caves save, 130 keys and quit;
 #   4. a corrupt scores.json: the next game (quit) is scored in a new table, the old one is
 #      kept as scores.json.corrupt-<time>, and the player is told;
-#   5. --load /dev/zero and --load missing/dir/z.save: refused, nothing created anywhere.
+#   5. --load /dev/zero and --load missing/dir/z.save: refused, nothing created anywhere;
+#   6. a recording whose header's mode, seed or version was relabelled: alembic-sim --verify
+#      refuses each (exit 2, "does not match its header hash"), the file untouched.
 #
 # Usage: scripts/slots-locks.sh   (exit 0 = pass or skipped; about 30 s)
 set -euo pipefail
@@ -156,6 +159,53 @@ else
     fail "no real save to protect (step 1 did not save)"
 fi
 
+# ----- 3b. the Caves: a --seed game over a real save ---------------------------------------------
+tm new-session -d -s cavesreal -x 100 -y 30 "$BIN --game caves --seed 5 2>$WORK/err-caves; sleep 30"
+if wait_for cavesreal "seed 5" 10; then
+    tm send-keys -t cavesreal Enter
+    wait_for cavesreal "Turn " 10 || true
+    keys cavesreal 20
+    sleep 0.3
+    tm send-keys -t cavesreal S
+    for ((i = 0; i < 50; i++)); do [ -f "$DATA/caves.save" ] && break; sleep 0.1; done
+    sleep 0.5
+else
+    fail "the Caves did not start: $(screen cavesreal)"
+fi
+reset_tmux
+if [ -f "$DATA/caves.save" ] && [ -f "$DATA/caves.replay" ]; then
+    real=$(sums "$DATA/caves.save" "$DATA/caves.replay")
+    tm new-session -d -s cslot -x 100 -y 30 "$BIN --game caves --seed 4242 2>$WORK/err-cslot; sleep 30"
+    if wait_for cslot "A saved game waits" 10; then
+        tm send-keys -t cslot n
+        if wait_for cslot "Start a new game?" 10; then
+            tm send-keys -t cslot y
+            if wait_for cslot "Turn " 10; then
+                keys cslot 130
+                sleep 0.5
+                tm send-keys -t cslot Q
+                wait_for cslot "This game will be lost" 10 && tm send-keys -t cslot y
+                sleep 1
+                now=$(sums "$DATA/caves.save" "$DATA/caves.replay")
+                if [ "$now" = "$real" ]; then
+                    pass "Caves --seed game over a real save, 130 keys (past an autosave's count), quit: save and recording byte-identical"
+                else
+                    fail "Caves --seed game over a real save changed it"
+                fi
+            else
+                fail "Caves --seed: the game did not start: $(screen cslot)"
+            fi
+        else
+            fail "Caves --seed: no replace question: $(screen cslot)"
+        fi
+    else
+        fail "Caves --seed: the saved game was not offered: $(screen cslot)"
+    fi
+    reset_tmux
+else
+    fail "no real Caves save to protect: $(cat "$WORK/err-caves")"
+fi
+
 # ----- 4. a corrupt score table -------------------------------------------------------------------
 export XDG_DATA_HOME="$WORK/data4"
 mkdir -p "$XDG_DATA_HOME/alembic"
@@ -199,6 +249,32 @@ if [ "$code" -ne 0 ] && [ ! -e "$WORK/missing" ]; then
 else
     fail "--load missing/dir/z.save: exit $code, $(ls "$WORK")"
 fi
+
+# ----- 6. a relabelled recording header -------------------------------------------------------
+"$SIM" --game caves --seed 2 --turns 5000 --record "$WORK/whole.replay" >/dev/null
+set +e
+"$SIM" --replay "$WORK/whole.replay" --verify >/dev/null 2>&1
+code=$?
+set -e
+[ "$code" -eq 0 ] || fail "the unedited recording does not verify (exit $code)"
+for edit in 's/"modes":\[\]/"modes":["practice"]/' 's/"seed":2,/"seed":3,/' 's/"game_version":"/"game_version":"9./'; do
+    sed "1$edit" "$WORK/whole.replay" >"$WORK/relabelled.replay"
+    if cmp -s "$WORK/whole.replay" "$WORK/relabelled.replay"; then
+        fail "relabel $edit: the edit did not take"
+        continue
+    fi
+    before=$(sums "$WORK/relabelled.replay")
+    set +e
+    out=$("$SIM" --replay "$WORK/relabelled.replay" --verify --partial 2>&1)
+    code=$?
+    set -e
+    if [ "$code" -eq 2 ] && [[ "$out" == *"does not match its header hash"* ]] \
+        && [ "$(sums "$WORK/relabelled.replay")" = "$before" ]; then
+        pass "header relabelled ($edit): refused, exit $code: $out"
+    else
+        fail "header relabelled ($edit): exit $code: $out"
+    fi
+done
 
 if [ "$FAILS" -eq 0 ]; then echo "slots-locks: all passed"; else
     echo "slots-locks: $FAILS failed"

@@ -22,6 +22,7 @@ pub mod launch;
 pub mod playback;
 pub mod record;
 pub mod sim;
+pub mod slot;
 pub mod storage;
 
 pub use launch::{

@@ -446,6 +446,36 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
     }
 }
 
+/// The last-resort save of a game in play ([`alembic_ui::App::emergency_save`]), as every
+/// game makes it: `game` (a cheap clone of the persistent value), the recording it goes on
+/// (when one is written beside the save), the save's `path`, and `write`, the game's own
+/// save to that file. Called, it does what a save does, in the same order: a checkpoint of
+/// `game` appended to the recording, the save's directory made, then the save written, so
+/// the save is one of the recording's checkpoints and a continued game goes on from it. It
+/// answers the save's path, or a sentence.
+#[must_use]
+pub fn emergency_save(
+    game: Game,
+    recording: Option<PathBuf>,
+    path: PathBuf,
+    write: impl FnOnce(&Game, &Path) -> Result<(), String> + Send + 'static,
+) -> alembic_ui::EmergencySave {
+    Box::new(move || {
+        let mut problem = None;
+        if let Some(rec) = &recording {
+            let line = Entry::checkpoint_line(game.turn(), game.state_hash());
+            if let Err(e) = storage::append_line(rec, line.trim_end()) {
+                problem = Some(format!("; its recording could not be marked ({e})"));
+            }
+        }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        write(&game, &path)?;
+        Ok(format!("{}{}", path.display(), problem.unwrap_or_default()))
+    })
+}
+
 /// Read a recording of `game_name`.
 ///
 /// # Errors

@@ -108,6 +108,10 @@ pub struct VerifyReport {
     pub same_version: bool,
     /// The modes in its header (`practice`, `wizard`).
     pub modes: Vec<String>,
+    /// Whether its header carries a header hash (which then matched: a header that does not
+    /// match is refused before replay). False for a recording older than the header hash,
+    /// said in the summary as "no header hash (older format)".
+    pub header_hash: bool,
     /// What was seen, as a sentence: "complete: the game ends at turn 812", "ends at turn
     /// 812; last line incomplete"…
     pub summary: String,
@@ -380,6 +384,9 @@ fn verify_report<S>(seen: &Seen<'_>, v: &alembic::replay::Verified<S>) -> Verify
     if seen.torn {
         summary += "; last line incomplete";
     }
+    if !seen.header.hash_checked {
+        summary += "; no header hash (older format)";
+    }
     if seen.appended > 0 {
         summary += &format!(
             "; {} command{} after the last checkpoint",
@@ -412,6 +419,7 @@ fn verify_report<S>(seen: &Seen<'_>, v: &alembic::replay::Verified<S>) -> Verify
         game_version: seen.header.game_version.clone(),
         same_version,
         modes: seen.header.modes.iter().cloned().collect(),
+        header_hash: seen.header.hash_checked,
         summary,
         verified,
     }

@@ -94,3 +94,38 @@ fn bad_saves_are_refused_with_their_reason() {
         Err(save::CavesSaveError::Corrupt(_))
     ));
 }
+
+/// A version 1 save links onto this build's library, and is then held to it: a creature
+/// whose hit points are text where the library declares an integer is refused, with a
+/// sentence, and the file is left as it was.
+#[test]
+fn a_version_1_save_that_disagrees_with_the_library_is_refused() {
+    let mut v: serde_json::Value = serde_json::from_str(V1).unwrap();
+    let things = v["state"]["things"].as_array_mut().unwrap();
+    let lichen = things
+        .iter_mut()
+        .find(|t| t["proto"] == "lichen")
+        .expect("a lichen in the fixture");
+    lichen["props"]["hp"] = serde_json::json!({"Text": "six"});
+    let state = serde_json::to_string(&v["state"]).unwrap();
+    v["checksum"] = serde_json::json!(alembic::save::written_state_hash(&state).unwrap());
+    let text = serde_json::to_string(&v).unwrap();
+    let dir = std::env::temp_dir().join(format!("alembic-caves-v1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("caves.save");
+    std::fs::write(&path, &text).unwrap();
+    let said = save::load(&path).unwrap_err().to_string();
+    assert!(
+        said.contains("disagrees with this build's library")
+            && said.contains("holds `hp` as a text")
+            && !said.contains('\n'),
+        "{said}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "untouched");
+    // The unedited fixture, resealed the same way, still loads: the edit is what is refused.
+    let mut v: serde_json::Value = serde_json::from_str(V1).unwrap();
+    let state = serde_json::to_string(&v["state"]).unwrap();
+    v["checksum"] = serde_json::json!(alembic::save::written_state_hash(&state).unwrap());
+    assert!(save::from_text(&serde_json::to_string(&v).unwrap()).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -88,9 +88,9 @@ fn start_dig_walk_toggle_regions_help_and_quit() {
     assert!(f[4].contains_text("0"));
     assert!(!f[5].contains_text("Regions"));
     assert!(f[6].contains_text("walking into rock digs it out"));
-    assert!(f[8].contains_text("Really quit? (y/n)"));
-    assert!(!f[9].contains_text("Really quit?"));
-    assert!(f[10].contains_text("Really quit? (y/n)"));
+    assert!(f[8].contains_text("Quit without saving? This game will be lost."));
+    assert!(!f[9].contains_text("Quit without saving?"));
+    assert!(f[10].contains_text("Quit without saving? This game will be lost."));
     assert!(!ui.show_regions());
 }
 
@@ -302,5 +302,69 @@ fn caves_saves_continues_and_records() {
     text = text.replacen("\"turn\":", "\"turn\":1", 1);
     std::fs::write(&save, text).unwrap();
     assert!(CavesUi::load(&save).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The Caves' slot (content/src/slot.rs, shared with Alchemy): a new game with nothing
+/// saved saves itself at once and every 100 commands, with its recording on disk; a new
+/// game where that save waits writes nothing of it until saved, and quitting it leaves the
+/// saved game and its recording byte for byte as they were.
+#[test]
+fn the_caves_autosave_and_keep_a_waiting_save_untouched() {
+    use alembic_ui::{App, ScreenStack};
+    let dir = std::env::temp_dir().join(format!("alembic-caves-slot-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("caves.save");
+    let rec = dir.join("caves.replay");
+    let turn_saved = || caves::save::load(&save).unwrap().turn();
+    let press = |s: &mut ScreenStack<CavesUi>, i: Input| {
+        s.handle(i);
+    };
+    // Nothing saved: saved at once, then at the 100th command (and not before).
+    let mut s = app_with(CavesUi::new(3).with_save(save.clone()));
+    press(&mut s, Input::key(Key::Enter));
+    assert_eq!(turn_saved(), 0, "saved at its start");
+    let mut played = 0;
+    while s.ctx().game().turn() < 99 {
+        press(&mut s, Input::ch('.'));
+        played += 1;
+        assert!(played < 200, "waiting plays");
+    }
+    assert_eq!(turn_saved(), 0, "no autosave before 100 commands");
+    press(&mut s, Input::ch('.'));
+    assert_eq!(turn_saved(), 100, "the autosave");
+    assert!(std::fs::read_to_string(&rec).unwrap().lines().count() > 100);
+    // Saved by the player, then a new game where that save waits.
+    press(&mut s, Input::ch('S'));
+    drop(s);
+    let before = (std::fs::read(&save).unwrap(), std::fs::read(&rec).unwrap());
+    let mut s = app_with(CavesUi::new(4).with_save(save.clone()));
+    press(&mut s, Input::ch('n'));
+    assert!(
+        s.ctx().game().turn() == 0 && s.names().len() == 2,
+        "asked first: {:?}",
+        s.names()
+    );
+    press(&mut s, Input::ch('y'));
+    for _ in 0..150 {
+        press(&mut s, Input::ch('.'));
+    }
+    assert!(
+        s.ctx().game().turn() > 100,
+        "played past an autosave's count"
+    );
+    assert!(
+        s.emergency_save().is_none(),
+        "no last-resort save over another game's"
+    );
+    press(&mut s, Input::ch('Q'));
+    press(&mut s, Input::ch('y'));
+    drop(s);
+    assert_eq!(
+        (std::fs::read(&save).unwrap(), std::fs::read(&rec).unwrap()),
+        before,
+        "the waiting save and its recording are untouched"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

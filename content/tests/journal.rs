@@ -490,3 +490,47 @@ fn a_caves_save_that_would_not_load_back_is_not_written() {
     assert!(caves::save::save(&empty, &path).is_err());
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
+
+/// The last-resort save (what a frontend runs when its X connection dies) writes the game as
+/// it stands, marks the recording with it, and the continued game is that game with nothing
+/// brought back from the journal; a practice game over a real save has none (the real save
+/// stays as it is).
+#[test]
+fn the_emergency_save_is_the_game_as_it_stands_and_spares_another_save() {
+    let d = scratch("emergency");
+    let save = d.join("alchemy.save");
+    let mut c = ctx(&save);
+    c.new_game(9).unwrap();
+    play(&mut c, 37, 0);
+    let game = c.game().unwrap().clone();
+    assert!(game.turn() > 0);
+    let run = c.emergency_save().expect("a game in play has one");
+    drop(c);
+    assert_eq!(run().unwrap(), save.display().to_string());
+    let rules = Rules::new().unwrap();
+    let loaded = alembic_content::alchemy::save::load(&save, rules.hooks()).unwrap();
+    assert_eq!(
+        (loaded.turn(), loaded.state_hash()),
+        (game.turn(), game.state_hash())
+    );
+    let mut back = ctx(&save);
+    back.load_game(&save).unwrap();
+    assert_eq!(back.game().unwrap().state_hash(), game.state_hash());
+    let said: Vec<&str> = back.log().iter().map(|l| l.text.as_str()).collect();
+    assert!(
+        !said
+            .iter()
+            .any(|l| l.contains("brought back") || l.contains("cannot go on")),
+        "{said:?}"
+    );
+    drop(back);
+    // A practice game over that save: nothing to write in its place.
+    let before = std::fs::read(&save).unwrap();
+    let mut p = ctx(&save);
+    p.set_practice(true);
+    p.new_game(10).unwrap();
+    play(&mut p, 5, 1);
+    assert!(p.emergency_save().is_none());
+    drop(p);
+    assert_eq!(std::fs::read(&save).unwrap(), before);
+}

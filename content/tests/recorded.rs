@@ -47,6 +47,13 @@ fn replays(game: &str, file: &str, turns: u64, final_hash: &str, reaches: sim::R
         "{file}: {report:?}"
     );
     assert_eq!(report.final_hash, final_hash, "{file}");
+    // Recorded before the header hash: still read, and said so.
+    assert!(!report.header_hash, "{file}");
+    assert!(
+        report.summary.contains("no header hash (older format)"),
+        "{file}: {}",
+        report.summary
+    );
 }
 
 #[test]

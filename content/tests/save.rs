@@ -171,3 +171,89 @@ fn saves_name_the_library_and_keep_what_play_changed() {
         Err(SaveError::Checksum { .. })
     ));
 }
+
+/// A save of an older version (2: the whole game, its library copied in) links, but is held
+/// to this build's library on load: a thing whose property is another kind than the
+/// library declares, a prototype that disagrees, a thing of a prototype the library lacks.
+/// Each is refused with a sentence, and the file is left as it was.
+#[test]
+fn a_legacy_save_that_disagrees_with_the_library_is_refused() {
+    use alembic::props::Value;
+    let rules = Rules::new().unwrap();
+    let g = new_game(12, &rules).unwrap();
+    let dir = temp_dir("legacy-library");
+    let legacy =
+        |g: &alembic::Game| reseal(&serde_json::to_string(&save::Envelope::of(g)).unwrap());
+    // The unchanged game, saved the old way, loads.
+    assert_eq!(save::from_text(&legacy(&g), rules.hooks()).unwrap(), g);
+    // A thing (not the hero) holding an integer its prototype declares, as text.
+    let (thing, proto, key) = g
+        .all_things()
+        .filter(|t| t.proto().is_some_and(|p| p != "hero"))
+        .find_map(|t| {
+            let proto = t.proto()?;
+            let declared = g.library().get(proto).ok()?;
+            let key = declared
+                .props()
+                .iter()
+                // One of Alchemy's own (the engine already checks its own keys' kinds).
+                .find(|(k, v)| matches!(v, Value::Int(_)) && !k.name().starts_with("alembic."))?
+                .0
+                .clone();
+            Some((t.clone(), proto.to_owned(), key))
+        })
+        .expect("a thing with an integer property");
+    let mut bad_thing = g.clone();
+    let mut t = thing.clone();
+    t.set_raw_mut(&key, Value::Text("many".into()));
+    bad_thing.update_thing_mut(t).unwrap();
+    // A prototype of the save's library holding that property as text.
+    let mut bad_proto = g.clone();
+    let text_key: &'static str = Box::leak(key.name().to_owned().into_boxed_str());
+    bad_proto
+        .library_mut()
+        .set_proto_prop_mut(
+            &proto,
+            &alembic::Prop::<std::sync::Arc<str>>::new(text_key),
+            "many".into(),
+        )
+        .unwrap();
+    let cases = [
+        (
+            "a thing's property",
+            legacy(&bad_thing),
+            format!("holds `{}` as a text", key.name()),
+        ),
+        (
+            "a prototype's property",
+            legacy(&bad_proto),
+            format!("the prototype {proto:?} holds"),
+        ),
+        (
+            "a prototype the library lacks",
+            legacy(&g).replace(&format!("\"{proto}\""), &format!("\"{proto} (retired)\"")),
+            "which the library does not have".to_owned(),
+        ),
+    ];
+    for (what, text, said) in cases {
+        let text = reseal(&text);
+        let path = dir.join("legacy.save");
+        std::fs::write(&path, &text).unwrap();
+        match save::load(&path, rules.hooks()) {
+            Err(e @ SaveError::Invalid(_)) => {
+                let m = e.to_string();
+                assert!(
+                    m.contains("disagrees with this build's library") && m.contains(&said),
+                    "{what}: {m}"
+                );
+                assert!(!m.contains('\n'), "{what}: {m}");
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            text,
+            "{what}: untouched"
+        );
+    }
+}

@@ -79,20 +79,67 @@ fn cut_extended_and_relabelled_recordings_are_reported() {
         "{}",
         r.summary
     );
-    // Another game_version.
+    // Another game_version, in a header older than the header hash: reported.
     let other = d.join("other.replay");
     std::fs::write(
         &other,
-        text.replacen("\"game_version\":\"", "\"game_version\":\"9.", 1),
+        without_header_hash(&text).replacen("\"game_version\":\"", "\"game_version\":\"9.", 1),
     )
     .unwrap();
     let r = verify("caves", &other);
-    assert!(!r.verified && !r.same_version);
+    assert!(!r.verified && !r.same_version && !r.header_hash);
     assert!(
-        r.summary.contains("recorded by version 9."),
+        r.summary.contains("recorded by version 9.")
+            && r.summary.contains("no header hash (older format)"),
         "{}",
         r.summary
     );
+}
+
+/// `text` as a recording older than the header hash wrote it: its header without `check`.
+fn without_header_hash(text: &str) -> String {
+    let at = text.find(",\"check\":\"").expect("a header hash");
+    format!("{}{}", &text[..at], &text[at + 27..])
+}
+
+#[test]
+fn a_relabelled_mode_seed_or_version_is_refused_by_the_header_hash() {
+    let d = scratch("relabel");
+    let text = whole_game();
+    let whole = d.join("whole.replay");
+    std::fs::write(&whole, &text).unwrap();
+    let r = verify("caves", &whole);
+    assert!(r.header_hash && r.verified, "{r:?}");
+    assert!(!r.summary.contains("header hash"), "{}", r.summary);
+    for (what, edited) in [
+        (
+            "mode",
+            text.replacen("\"modes\":[]", "\"modes\":[\"practice\"]", 1),
+        ),
+        ("seed", text.replacen("\"seed\":2,", "\"seed\":3,", 1)),
+        (
+            "version",
+            text.replacen("\"game_version\":\"", "\"game_version\":\"9.", 1),
+        ),
+    ] {
+        assert_ne!(edited, text, "{what}: the edit took");
+        let p = d.join(format!("{what}.replay"));
+        std::fs::write(&p, &edited).unwrap();
+        let err = sim::find("caves").unwrap().verify(&p).unwrap_err();
+        let said = err.to_string();
+        assert!(
+            said.contains("does not match its header hash") && !said.contains('\n'),
+            "{what}: {said}"
+        );
+        // The viewer and the journal read through the same parser: refused there too.
+        let opened = alembic_content::record::read::<alembic_content::caves::Command>(&p, "caves");
+        assert!(opened.is_err(), "{what}");
+        assert_eq!(
+            std::fs::read_to_string(&p).unwrap(),
+            edited,
+            "{what}: untouched"
+        );
+    }
 }
 
 #[test]

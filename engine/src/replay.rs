@@ -3,7 +3,7 @@
 //! crash loses nothing. The engine only produces and parses text; games do the I/O.
 //!
 //! ```text
-//! {"format":"alembic-replay","version":1,"game":"alchemy","game_version":"0.1.0","seed":42,"modes":["practice"]}
+//! {"format":"alembic-replay","version":1,"game":"alchemy","game_version":"0.1.0","seed":42,"modes":["practice"],"check":"<header hash, 16 hex digits>"}
 //! {"turn":0,"cmd":{"Move":"North"}}
 //! {"turn":1,"cmd":"Rest"}
 //! {"turn":2,"hash":"9f86d081884c7d65"}
@@ -34,16 +34,25 @@ pub const MAX_REPLAY_BYTES: usize = 256 << 20;
 
 /// The first line of a replay: what game, which version of it, and how it started.
 ///
+/// The line ends with `"check"`, the header hash: 16 hex digits of a [`StableHasher`] over
+/// every other field (format, format version, game, game version, seed, modes) as written.
+/// A header whose fields were edited after it was written (a relabelled mode, seed or
+/// version) no longer matches it and is refused with [`ReplayError::HeaderHash`]. A header
+/// without `"check"` (an older recording) is read as it is, with
+/// [`ReplayHeader::hash_checked`] false.
+///
 /// ```
 /// use alembic::replay::ReplayHeader;
 /// let h = ReplayHeader::new("alchemy", "0.1.0", 42).with_mode("practice");
-/// assert_eq!(
-///     h.to_line(),
+/// let line = h.to_line();
+/// assert!(line.starts_with(
 ///     "{\"format\":\"alembic-replay\",\"version\":1,\"game\":\"alchemy\",\
-///      \"game_version\":\"0.1.0\",\"seed\":42,\"modes\":[\"practice\"]}\n"
-/// );
+///      \"game_version\":\"0.1.0\",\"seed\":42,\"modes\":[\"practice\"],\"check\":\""
+/// ));
 /// assert!(h.has_mode("practice"));
 /// ```
+///
+/// [`StableHasher`]: crate::hash::StableHasher
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct ReplayHeader {
@@ -55,6 +64,10 @@ pub struct ReplayHeader {
     pub seed: u64,
     /// Flags the game was played under, such as `"practice"` or `"wizard"`.
     pub modes: BTreeSet<String>,
+    /// Whether the line read carried a header hash (it matched, or it would have been
+    /// refused); false for a recording older than the header hash, and for a header made
+    /// here (its line gets one when written).
+    pub hash_checked: bool,
 }
 
 /// The header line as written.
@@ -68,6 +81,30 @@ struct HeaderRepr {
     seed: u64,
     #[serde(default)]
     modes: BTreeSet<String>,
+    /// The header hash over the fields above (see [`ReplayHeader`]); absent before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    check: Option<String>,
+}
+
+impl HeaderRepr {
+    /// The header hash: a stable hash of the line without `check`. Θ(size).
+    fn hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let bare = HeaderRepr {
+            check: None,
+            format: self.format.clone(),
+            version: self.version,
+            game: self.game.clone(),
+            game_version: self.game_version.clone(),
+            seed: self.seed,
+            modes: self.modes.clone(),
+        };
+        let mut h = crate::hash::StableHasher::new();
+        serde_json::to_string(&bare)
+            .unwrap_or_default()
+            .hash(&mut h);
+        h.finish()
+    }
 }
 
 impl ReplayHeader {
@@ -79,6 +116,7 @@ impl ReplayHeader {
             game_version: game_version.into(),
             seed,
             modes: BTreeSet::new(),
+            hash_checked: false,
         }
     }
 
@@ -95,17 +133,19 @@ impl ReplayHeader {
         self.modes.contains(mode)
     }
 
-    /// The header line, ending in a newline. Θ(size).
+    /// The header line with its header hash, ending in a newline. Θ(size).
     #[must_use]
     pub fn to_line(&self) -> String {
-        let repr = HeaderRepr {
+        let mut repr = HeaderRepr {
             format: REPLAY_FORMAT.to_owned(),
             version: REPLAY_VERSION,
             game: self.game.clone(),
             game_version: self.game_version.clone(),
             seed: self.seed,
             modes: self.modes.clone(),
+            check: None,
         };
+        repr.check = Some(format!("{:016x}", repr.hash()));
         // Strings, integers and a set of strings always encode.
         let mut line = serde_json::to_string(&repr).unwrap_or_default();
         line.push('\n');
@@ -153,11 +193,25 @@ impl ReplayHeader {
         let r = HeaderRepr::deserialize(&value).map_err(|e| ReplayError::BadHeader {
             reason: e.to_string(),
         })?;
+        let hash_checked = match &r.check {
+            None => false,
+            Some(found) => {
+                let computed = format!("{:016x}", r.hash());
+                if *found != computed {
+                    return Err(ReplayError::HeaderHash {
+                        found: found.clone(),
+                        computed,
+                    });
+                }
+                true
+            }
+        };
         Ok(ReplayHeader {
             game: r.game,
             game_version: r.game_version,
             seed: r.seed,
             modes: r.modes,
+            hash_checked,
         })
     }
 }
@@ -328,6 +382,17 @@ pub enum ReplayError {
         /// What is wrong.
         reason: String,
     },
+    /// The header's fields (seed, modes, game, version) do not match its header hash: they
+    /// were edited after the recording was written.
+    #[error(
+        "line 1: the header does not match its header hash (it says {found}, its fields give {computed}): its seed, modes or version were changed after it was recorded"
+    )]
+    HeaderHash {
+        /// The hash the header holds.
+        found: String,
+        /// The hash of its fields.
+        computed: String,
+    },
     /// A malformed entry line (one ending in a newline; a cut-off last line is not an error).
     #[error("line {line} is corrupt: {reason}")]
     Corrupt {
@@ -407,6 +472,7 @@ impl ReplayError {
 ///   [`Recording::torn`] is set. A last line without a newline that does parse is kept.
 /// - Any other bad line is a distinct [`ReplayError`] naming its line: [`Empty`],
 ///   [`Foreign`] (the first line is not our header), [`NewerVersion`], [`BadHeader`],
+///   [`HeaderHash`] (the header's fields were edited after it was written),
 ///   [`Corrupt`] (including blank lines and turns that go backwards), [`NotText`].
 /// - Bounds: at most [`MAX_REPLAY_BYTES`] in all, [`MAX_REPLAY_LINE`] per line and
 ///   [`MAX_REPLAY_ENTRIES`] entries; serde_json's own nesting limit bounds recursion.
@@ -416,6 +482,7 @@ impl ReplayError {
 /// [`Foreign`]: ReplayError::Foreign
 /// [`NewerVersion`]: ReplayError::NewerVersion
 /// [`BadHeader`]: ReplayError::BadHeader
+/// [`HeaderHash`]: ReplayError::HeaderHash
 /// [`Corrupt`]: ReplayError::Corrupt
 /// [`NotText`]: ReplayError::NotText
 ///
@@ -719,6 +786,9 @@ mod tests {
     fn a_non_ascii_header_is_not_foreign() {
         let h = ReplayHeader::new("caves", "é", 1);
         let rec = Recording::<u8>::parse(&h.to_line()).unwrap();
-        assert_eq!(rec.header, h);
+        // Read back, the same header, its hash checked.
+        let mut want = h;
+        want.hash_checked = true;
+        assert_eq!(rec.header, want);
     }
 }

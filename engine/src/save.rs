@@ -77,6 +77,75 @@ pub enum LoadError {
     /// The game names a hook that is not registered.
     #[error(transparent)]
     Hook(Error),
+    /// The game disagrees with the running build's library: a thing of a prototype the
+    /// library does not have, or a property held as another kind of value than the
+    /// library's prototype declares ([`check_against_library`]).
+    #[error("it disagrees with this build's library: {0}")]
+    Disagrees(String),
+}
+
+/// Check `game` against `base`, the running build's library, as a save written before the
+/// current format is checked after its migration: every thing's prototype is one `base`
+/// has, and every property a thing or a prototype of the game holds has the kind of value
+/// `base`'s prototype of that name declares for it (hit points as text, say, are refused).
+/// A game made by this build always passes. Θ(things · properties + prototypes ·
+/// properties).
+///
+/// ```
+/// use alembic::{Game, Library, Props, Prop, props::Value, save::check_against_library};
+/// let hp: Prop<i64> = Prop::new("hp");
+/// let lib = Library::new().proclaim("rat", None, Props::new().with(&hp, 4))?;
+/// let mut g = Game::new(1).with_library(lib.clone());
+/// let rat = g.spawn_plain_mut("rat", alembic::Loc::new(0, 0, 0))?;
+/// assert!(check_against_library(&g, &lib).is_ok());
+/// let mut t = g.get_thing(rat)?.clone();
+/// t.set_raw_mut(hp.key(), Value::Text("four".into()));
+/// g.update_thing_mut(t)?;
+/// assert!(check_against_library(&g, &lib).is_err());
+/// # Ok::<(), alembic::Error>(())
+/// ```
+///
+/// # Errors
+/// [`LoadError::Disagrees`] naming the first disagreement found.
+pub fn check_against_library(game: &Game, base: &Library) -> Result<(), LoadError> {
+    let kinds = |what: &str, proto: &str, props: &PropMap| -> Result<(), LoadError> {
+        let Ok(declared) = base.get(proto) else {
+            return Ok(());
+        };
+        for (k, v) in props.iter() {
+            if let Some(d) = declared.props().get(k)
+                && d.kind() != v.kind()
+            {
+                return Err(LoadError::Disagrees(format!(
+                    "{what} holds `{}` as {}, where the library's {proto:?} declares {}",
+                    k.name(),
+                    v.kind(),
+                    d.kind()
+                )));
+            }
+        }
+        Ok(())
+    };
+    for p in game.library().prototypes() {
+        kinds(
+            &format!("the prototype {:?}", p.name()),
+            p.name(),
+            p.props(),
+        )?;
+    }
+    for t in game.all_things() {
+        let Some(proto) = t.proto() else { continue };
+        let id = t
+            .id()
+            .map_or_else(|| "a thing".to_owned(), |i| format!("thing {i}"));
+        if !base.contains(proto) {
+            return Err(LoadError::Disagrees(format!(
+                "{id} is a {proto:?}, which the library does not have"
+            )));
+        }
+        kinds(&format!("{id} (a {proto:?})"), proto, t.props())?;
+    }
+    Ok(())
 }
 
 impl From<InvariantError> for LoadError {
@@ -174,6 +243,10 @@ impl std::fmt::Debug for SavedGame {
 #[derive(Clone, Serialize, Deserialize)]
 pub struct SavedGame {
     format: u32,
+    /// Read from a format before [`SAVED_GAME_FORMAT`] and migrated: [`SavedGame::link`]
+    /// then also holds it to the library ([`check_against_library`]).
+    #[serde(skip)]
+    migrated: bool,
     library: LibraryId,
     changes: LibraryChanges,
     things: Vec<SavedThing>,
@@ -276,6 +349,7 @@ impl SavedGame {
         rest.cells = Grid::new(IdList::default());
         Ok(SavedGame {
             format: SAVED_GAME_FORMAT,
+            migrated: false,
             library: lib.id().clone(),
             changes,
             things,
@@ -302,12 +376,15 @@ impl SavedGame {
             1 if SAVE_FORMAT == 1 => {
                 let game: Game =
                     serde_json::from_str(text).map_err(|e| LoadError::Corrupt(e.to_string()))?;
-                SavedGame::of(&game, base).map_err(LoadError::Hook)
+                let mut s = SavedGame::of(&game, base).map_err(LoadError::Hook)?;
+                s.migrated = true;
+                Ok(s)
             }
             2 => {
                 let mut s: SavedGame =
                     serde_json::from_str(text).map_err(|e| LoadError::Corrupt(e.to_string()))?;
                 s.migrate_keys_mut();
+                s.migrated = true;
                 Ok(s)
             }
             3 => serde_json::from_str(text).map_err(|e| LoadError::Corrupt(e.to_string())),
@@ -404,7 +481,9 @@ impl SavedGame {
     }
 
     /// The game, rebuilt against `base` (the running build's library) with play's changes
-    /// applied, verified, and with every hook it names found in `hooks`.
+    /// applied, verified, and with every hook it names found in `hooks`. A save read from an
+    /// older format is also held to `base` ([`check_against_library`]): it links, but its
+    /// things and prototypes must agree with the library as it stands.
     pub fn link(self, base: &Library, hooks: &Hooks) -> Result<Game, LoadError> {
         if self.library.name != base.id().name && !self.library.name.is_empty() {
             return Err(LoadError::WrongLibrary {
@@ -474,6 +553,10 @@ impl SavedGame {
         };
         let game = Game::from_repr(repr).map_err(LoadError::Inconsistent)?;
         game.check_hooks(hooks).map_err(LoadError::Hook)?;
+        if self.migrated {
+            // Written before this format and migrated: held to the library as it stands.
+            check_against_library(&game, base)?;
+        }
         Ok(game)
     }
 }

@@ -379,3 +379,36 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_header_hash_refuses_an_edited_header_and_older_headers_still_read() {
+    let text = record(&script(8), 4);
+    let rec: Recording<Cmd> = Recording::parse(&text).unwrap();
+    assert!(rec.header.hash_checked);
+    for edited in [
+        text.replacen("\"modes\":[\"practice\"]", "\"modes\":[]", 1),
+        text.replacen(
+            "\"modes\":[\"practice\"]",
+            "\"modes\":[\"practice\",\"wizard\"]",
+            1,
+        ),
+        text.replacen("\"seed\":99", "\"seed\":98", 1),
+        text.replacen("\"game_version\":\"1.0\"", "\"game_version\":\"1.1\"", 1),
+        text.replacen("\"game\":\"test\"", "\"game\":\"tess\"", 1),
+    ] {
+        assert_ne!(edited, text);
+        match Recording::<Cmd>::parse(&edited) {
+            Err(e @ ReplayError::HeaderHash { .. }) => {
+                assert!(!e.to_string().contains('\n'), "{e}");
+            }
+            other => panic!("an edited header was not refused: {other:?}"),
+        }
+    }
+    // A header written before the header hash: read, and marked so.
+    let at = text.find(",\"check\":\"").unwrap();
+    let old = format!("{}{}", &text[..at], &text[at + 27..]);
+    let rec: Recording<Cmd> = Recording::parse(&old).unwrap();
+    assert!(!rec.header.hash_checked);
+    assert_eq!(rec.header.seed, 99);
+    assert_eq!(verify(&old), verify(&text));
+}

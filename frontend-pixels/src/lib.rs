@@ -36,6 +36,8 @@
 //! ```
 
 #![warn(missing_docs)]
+// Only `xlost` (Xlib's I/O error handler) may use `unsafe`; its docs say why.
+#![deny(unsafe_code)]
 
 #[cfg(all(unix, not(target_os = "macos")))]
 mod clicks;
@@ -47,10 +49,12 @@ pub mod input;
 pub mod raster;
 pub mod tiles;
 mod window;
+pub mod xlost;
 
 pub use alembic_ui::SessionError;
 pub use raster::{Font, Layout, Placement, Rasterizer, render_frame};
 pub use window::{PixelsError, PixelsFrontend, PixelsOptions};
+pub use xlost::SaveOnXLoss;
 
 /// Play `app` in a new window with the default [`PixelsOptions`] until the app quits or the
 /// window is closed (the app is offered [`alembic_ui::Input::Quit`] first, so it can save),
@@ -85,7 +89,10 @@ pub fn run_app_with<A: alembic_ui::App, T>(
     output: impl FnOnce(A) -> T,
 ) -> Result<T, SessionError<T, PixelsError>> {
     match PixelsFrontend::open(opts) {
-        Ok(mut frontend) => alembic_ui::run_to_end(&mut frontend, app, output),
+        // The game is saved if the X connection dies ([`xlost`]).
+        Ok(mut frontend) => alembic_ui::run_to_end(&mut frontend, SaveOnXLoss::new(app), |a| {
+            output(a.into_inner())
+        }),
         Err(error) => Err(SessionError {
             error,
             output: output(app),

@@ -100,7 +100,10 @@ fn main() -> ExitCode {
         }
     }
     let mut frontend = frontend.with_stop_flag(Arc::clone(&stop));
-    let ended = alembic_ui::run_to_end(&mut frontend, app, |a| a.farewell());
+    // Should the X connection die, Xlib's I/O error handler saves the game before the
+    // process ends (alembic_pixels::xlost).
+    let app = alembic_pixels::SaveOnXLoss::new(app);
+    let ended = alembic_ui::run_to_end(&mut frontend, app, |a| a.into_inner().farewell());
     drop(frontend);
     let (farewell, result) = match ended {
         Ok(farewell) => (farewell, Ok(())),

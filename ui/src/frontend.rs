@@ -193,7 +193,22 @@ pub trait App {
     fn preferred_grid(&self) -> Option<(u16, u16)> {
         None
     }
+
+    /// A last-resort save of the game as it stands now, for a frontend that can lose its
+    /// connection where no [`Input::Quit`] can be delivered any more (Xlib ends the process
+    /// from inside its I/O error handler when the X connection dies). The closure owns
+    /// what it needs (a clone of the game, which is a persistent value, and where to write
+    /// it), so the frontend can keep the latest one after each input and call it from
+    /// anywhere. It answers where the game went, or why it could not be saved. Default
+    /// `None`: nothing worth saving (no game in play, a replay, a game over).
+    fn emergency_save(&self) -> Option<EmergencySave> {
+        None
+    }
 }
+
+/// What [`App::emergency_save`] hands a frontend: writes the game as it stood and answers
+/// where it went (`Ok(path)`) or why it could not be written (`Err(sentence)`).
+pub type EmergencySave = Box<dyn FnOnce() -> Result<String, String> + Send>;
 
 /// A boxed app is an app, so wrappers such as [`MinSize`](crate::MinSize) take what a launcher returns.
 impl<A: App + ?Sized> App for Box<A> {
@@ -223,6 +238,10 @@ impl<A: App + ?Sized> App for Box<A> {
 
     fn preferred_grid(&self) -> Option<(u16, u16)> {
         (**self).preferred_grid()
+    }
+
+    fn emergency_save(&self) -> Option<EmergencySave> {
+        (**self).emergency_save()
     }
 }
 

@@ -40,14 +40,16 @@ pub use alembic::Rgb;
 pub use draw::{Palette, Rect, draw_box, fill, put_centred, put_clipped, wrap_text};
 pub use frame::{Cell, ColourDepth, Frame, Tile, TileSpan, TileSupport};
 pub use frontend::{
-    App, Control, Frontend, SessionError, TEST_TICK_LIMIT, TestFrontend, TestFrontendError, run,
-    run_to_end,
+    App, Control, EmergencySave, Frontend, SessionError, TEST_TICK_LIMIT, TestFrontend,
+    TestFrontendError, run, run_to_end,
 };
 pub use input::{
     DIRECTION_KEYS, Input, Key, Mods, MouseButton, MouseKind, direction_key, is_cancel, plain_char,
     plain_key, wheel_key,
 };
-pub use screen::{Farewell, Grid, Pushed, Replacement, Screen, ScreenStack, Title, Transition};
+pub use screen::{
+    Emergency, Farewell, Grid, Pushed, Replacement, Screen, ScreenStack, Title, Transition,
+};
 pub use widgets::{
     CURSOR_JUMP, Confirm, CursorEvent, ItemList, LineEvent, LineInput, ListEntry, MessageLog,
     MessageLogScreen, MinSize, ScrollState, StatefulWidget, TargetCursor, TargetState, TextScreen,

@@ -390,7 +390,12 @@ pub struct ScreenStack<C> {
     farewell: Option<Farewell<C>>,
     title: Option<Title<C>>,
     grid: Option<Grid<C>>,
+    emergency: Option<Emergency<C>>,
 }
+
+/// Makes the last-resort save from a stack's context (see
+/// [`ScreenStack::with_emergency_save`]).
+pub type Emergency<C> = fn(&C) -> Option<crate::EmergencySave>;
 
 /// Reads the window title from a stack's context (see [`ScreenStack::with_title`]).
 pub type Title<C> = fn(&C) -> Option<String>;
@@ -409,6 +414,7 @@ impl<C: 'static> ScreenStack<C> {
             ctx,
             screens: vec![Box::new(Node::new(root, None))],
             farewell: None,
+            emergency: None,
             title: None,
             grid: None,
         }
@@ -424,6 +430,7 @@ impl<C: 'static> ScreenStack<C> {
             ctx,
             screens: vec![Box::new(node)],
             farewell: None,
+            emergency: None,
             title: None,
             grid: None,
         };
@@ -443,6 +450,14 @@ impl<C: 'static> ScreenStack<C> {
     #[must_use]
     pub fn with_grid(mut self, f: Grid<C>) -> Self {
         self.grid = Some(f);
+        self
+    }
+
+    /// Answer [`App::emergency_save`] from the context with `f` (a closure that saves the
+    /// game in play as it stands).
+    #[must_use]
+    pub fn with_emergency_save(mut self, f: Emergency<C>) -> Self {
+        self.emergency = Some(f);
         self
     }
 
@@ -580,5 +595,9 @@ impl<C: 'static> App for ScreenStack<C> {
 
     fn preferred_grid(&self) -> Option<(u16, u16)> {
         self.grid.and_then(|f| f(&self.ctx))
+    }
+
+    fn emergency_save(&self) -> Option<crate::EmergencySave> {
+        self.emergency.and_then(|f| f(&self.ctx))
     }
 }

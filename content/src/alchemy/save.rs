@@ -5,7 +5,9 @@
 //! what play changed in it, such as identified potions) and each thing as its differences
 //! from its prototype, linked on load to this build's library, so content fixes reach old
 //! saves. The checksum covers the state's exact bytes. Versions 1 and 2 (the whole game
-//! value, library included, with the engine's `state_hash` as the checksum) still load.
+//! value, library included, with the engine's `state_hash` as the checksum) still load, and
+//! are held to this build's library ([`alembic::save::check_against_library`]): a thing
+//! of a prototype it lacks, or a property of another kind than it declares, is refused.
 //!
 //! Writing goes through [`crate::storage::write_atomic`]: a unique temporary file, flushed,
 //! renamed over the old save, the directory flushed, the result read back. A crash or
@@ -263,6 +265,11 @@ pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
     }
     let state: Game = serde_json::from_str(raw).map_err(corrupt)?;
     validate(&state, hooks)?;
+    // The whole game, its library copied in: held to this build's library as a save of
+    // the current version is when it links.
+    let base = super::library::base_library().map_err(|e| SaveError::Invalid(e.to_string()))?;
+    alembic::save::check_against_library(&state, &base)
+        .map_err(|e| SaveError::Invalid(e.to_string()))?;
     Ok(state)
 }
 

@@ -9,7 +9,8 @@
 //! ```
 //!
 //! Exit codes: 0 success; 1 a game error (a bug); 2 bad input (unknown game, unreadable or
-//! foreign recording); 3 a recording that does not replay (the turn and both hashes are
+//! foreign recording, or one whose header does not match its header hash: a seed, mode or
+//! version edited after it was recorded); 3 a recording that does not replay (the turn and both hashes are
 //! printed); 4 a recording that replays but is not complete (it stops before the game's
 //! end, its last line is cut off, commands follow its last checkpoint, or another version
 //! made it: what was seen is said on stderr), unless `--partial` accepts that.

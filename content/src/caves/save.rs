@@ -152,7 +152,10 @@ pub fn from_text(text: &str) -> Result<Game, CavesSaveError> {
             // Onto this build's library: each creature as its differences from the prototype
             // it was made from, then rebuilt on today's prototype.
             let old = state.library().clone();
-            SavedGame::of(&state, &old)?.link(&base, &hooks)?
+            let game = SavedGame::of(&state, &old)?.link(&base, &hooks)?;
+            // Linked, and held to today's library as a save of this version is.
+            alembic::save::check_against_library(&game, &base)?;
+            game
         }
         SAVE_VERSION => {
             let env: Envelope<Box<RawValue>> = serde_json::from_str(text).map_err(corrupt)?;

@@ -117,4 +117,8 @@ impl<A: App> App for MinSize<A> {
     fn title(&self) -> Option<String> {
         self.app.title()
     }
+
+    fn emergency_save(&self) -> Option<crate::EmergencySave> {
+        self.app.emergency_save()
+    }
 }

@@ -37,6 +37,7 @@ use alembic_ui::{ScreenStack, Transition};
 
 use crate::alchemy::save::{self, SaveError};
 use crate::alchemy::{self, Command, Outcome, RuleError, Rules};
+use crate::slot::{self, Slot};
 
 /// The name of the save file inside [`crate::save_dir`].
 pub const SAVE_FILE: &str = "alchemy.save";
@@ -222,11 +223,10 @@ pub struct AlchemyCtx {
     /// The `--More--` before the death screen.
     pub(crate) death_pause: DeathPause,
     /// Whether the file at `save_path` is this game's (loaded from it, saved there, or
-    /// nothing was there when it began). Until then nothing is written there or beside it:
-    /// no autosave, the recording held in memory, the file never removed.
-    owns_save: bool,
-    /// Commands since the game was last saved, for the autosave.
-    since_save: usize,
+    /// nothing was there when it began), and when the autosave is due. Until it is the
+    /// game's, nothing is written there or beside it: no autosave, the recording held in
+    /// memory, the file never removed (see [`crate::slot`]).
+    slot: Slot,
     /// Records of ended games that could not be kept (see [`AlchemyCtx::record_problems`]).
     record_problems: Vec<String>,
     /// The player saved this game (or continued it from a save): quitting keeps that save.
@@ -238,9 +238,7 @@ pub struct AlchemyCtx {
     told: Vec<String>,
 }
 
-/// The game is saved by itself every this many commands (when the save is its own): a crash
-/// then costs at most this many, and none while the recording beside the save is whole.
-pub const AUTOSAVE_EVERY: usize = 100;
+pub use crate::slot::AUTOSAVE_EVERY;
 
 /// How much of a practice game is kept whole for `U`: the newest 2,000 values, then one in
 /// every 100 (the values in between are rebuilt from the commands when undo reaches them).
@@ -278,8 +276,7 @@ impl AlchemyCtx {
             rewind_declined: false,
             autopickup: false,
             death_pause: DeathPause::NotYet,
-            owns_save: false,
-            since_save: 0,
+            slot: Slot::default(),
             record_problems: Vec::new(),
             player_saved: false,
             told: Vec::new(),
@@ -335,7 +332,7 @@ impl AlchemyCtx {
     /// or removed when the game ends.
     #[must_use]
     pub fn owns_save(&self) -> bool {
-        self.owns_save
+        self.slot.owns()
     }
 
     /// Save to [`AlchemyCtx::save_path`] and leave: the farewell says where the game went.
@@ -371,6 +368,38 @@ impl AlchemyCtx {
     #[must_use]
     pub fn whole_level(&self) -> Option<(u16, u16)> {
         Some(map::WHOLE_LEVEL)
+    }
+
+    /// The last-resort save of the game in play (see [`alembic_ui::App::emergency_save`]):
+    /// what [`AlchemyCtx::save`] would write, from a clone of the game as it stands. `None`
+    /// with no game in play, a replay, a game over, or a game whose save is not its own yet
+    /// (a practice, wizard or `--seed` game over another game's save: that save is kept as
+    /// it is until the player saves).
+    #[must_use]
+    pub fn emergency_save(&self) -> Option<alembic_ui::EmergencySave> {
+        if self.replaying || !self.slot.owns() {
+            return None;
+        }
+        let game = self.game.clone()?;
+        if alchemy::summary(&game).map_or(true, |s| s.outcome.is_over()) {
+            return None;
+        }
+        let path = self.save_path.clone()?;
+        let modes = self.modes();
+        let hooks = self.rules.hooks().clone();
+        let recording = self
+            .recorder
+            .as_ref()
+            .filter(|r| !r.is_pending())
+            .map(|r| r.path().to_path_buf());
+        Some(crate::record::emergency_save(
+            game,
+            recording,
+            path,
+            move |game, path| {
+                save::save_checked(game, path, &modes, &hooks).map_err(|e| e.to_string())
+            },
+        ))
     }
 
     /// The window title: the game and the hero's depth (see [`alembic_ui::App::title`]).
@@ -485,8 +514,7 @@ impl AlchemyCtx {
         self.seed = Some(seed);
         self.save_path = self.default_save.clone();
         // Over another game's save, nothing is written beside it until this game is saved.
-        self.owns_save = !self.save_path.as_deref().is_some_and(|p| p.exists());
-        self.since_save = 0;
+        self.slot = Slot::new_game(self.save_path.as_deref());
         self.player_saved = false;
         let mut modes: Vec<&str> = Vec::new();
         if self.practice_new {
@@ -504,18 +532,8 @@ impl AlchemyCtx {
         self.finished_record = None;
         if let Some(save) = &self.save_path {
             let beside = record::beside(save);
-            let started = if self.owns_save {
-                record::Recorder::start(&beside, record::GAME_NAME, seed, modes, &game)
-            } else {
-                Ok(record::Recorder::start_pending(
-                    &beside,
-                    record::GAME_NAME,
-                    seed,
-                    modes,
-                    &game,
-                ))
-            };
-            match started {
+            match slot::begin_recording(&self.slot, &beside, record::GAME_NAME, seed, modes, &game)
+            {
                 Ok(r) => self.recorder = Some(r),
                 Err(e) => {
                     self.install(game);
@@ -527,7 +545,7 @@ impl AlchemyCtx {
         self.install(game);
         // A first save at once, when the save is this game's: from now on a crash at any
         // moment costs nothing (the recording continues the save).
-        if self.owns_save
+        if self.slot.owns()
             && self.recorder.is_some()
             && let Err(e) = self.save()
         {
@@ -670,7 +688,7 @@ impl AlchemyCtx {
         self.install(game);
         // The rewritten recording no longer holds the save's checkpoint: save again, so a
         // crash still finds the save in its journal.
-        if self.owns_save
+        if self.slot.owns()
             && let Err(e) = self.save()
         {
             self.note(Tone::Error, format!("The autosave failed: {e}"));
@@ -688,8 +706,7 @@ impl AlchemyCtx {
         self.ensure_lock(path, false)?;
         self.seed = None;
         self.save_path = Some(path.to_path_buf());
-        self.owns_save = true;
-        self.since_save = 0;
+        self.slot = Slot::loaded();
         self.player_saved = true;
         self.finished_record = None;
         // The recording is the save's journal: the moves made after the save come back.
@@ -870,8 +887,7 @@ impl AlchemyCtx {
                     h.push((turn, given), game.clone());
                 }
                 self.game = Some(game);
-                self.since_save += 1;
-                if self.since_save >= AUTOSAVE_EVERY && self.owns_save && !over {
+                if self.slot.counted(over) {
                     self.autosave();
                 }
                 Some(over)
@@ -905,23 +921,19 @@ impl AlchemyCtx {
         if self.save_path.is_none() {
             return Err(UiSaveError::NoDataDir);
         }
-        self.checkpoint_record();
-        if let Some(rec) = self.recorder.as_mut()
-            && let Err(e) = rec.commit()
+        if let Some(game) = &self.game
+            && let Some(problem) = slot::before_save(&mut self.recorder, game)
         {
-            self.recorder = None;
-            self.note(Tone::Error, format!("The recording stopped: {e}"));
+            self.note(Tone::Error, problem);
         }
         let path = self.write_save()?;
-        self.owns_save = true;
-        self.since_save = 0;
+        self.slot.saved();
         Ok(path)
     }
 
     /// Save without leaving, every [`AUTOSAVE_EVERY`] commands; a failure is said once a
     /// time, and play goes on.
     fn autosave(&mut self) {
-        self.since_save = 0;
         match self.save() {
             Ok(_) => {}
             Err(e) => self.note(Tone::Error, format!("The autosave failed: {e}")),
@@ -1066,7 +1078,7 @@ impl AlchemyCtx {
     /// Remove the save file of the current game (after death or victory). Returns whether a
     /// file was removed.
     pub fn remove_save(&self) -> bool {
-        if self.loaded_finished || !self.owns_save {
+        if self.loaded_finished || !self.slot.owns() {
             return false;
         }
         match &self.save_path {
@@ -1121,6 +1133,7 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         let (start, confirm) = start::StartScreen::asking(&ctx, seed);
         let stack = ScreenStack::opening(ctx, start, confirm)
             .with_farewell(AlchemyCtx::farewell)
+            .with_emergency_save(AlchemyCtx::emergency_save)
             .with_title(AlchemyCtx::title)
             .with_grid(AlchemyCtx::whole_level);
         return Ok(stack);
@@ -1132,6 +1145,7 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         let watch = Transition::ask(viewer, |()| start::StartReply::GameOver);
         let stack = ScreenStack::opening(ctx, start, watch)
             .with_farewell(AlchemyCtx::farewell)
+            .with_emergency_save(AlchemyCtx::emergency_save)
             .with_title(AlchemyCtx::title)
             .with_grid(AlchemyCtx::whole_level);
         return Ok(stack);
@@ -1156,6 +1170,7 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
     };
     let stack = ScreenStack::opening(ctx, start, first)
         .with_farewell(AlchemyCtx::farewell)
+        .with_emergency_save(AlchemyCtx::emergency_save)
         .with_title(AlchemyCtx::title)
         .with_grid(AlchemyCtx::whole_level);
     Ok(stack)
@@ -1184,6 +1199,7 @@ pub fn app_with_game(
     let start = start::StartScreen::new(&ctx);
     let stack = ScreenStack::opening(ctx, start, start::StartScreen::play())
         .with_farewell(AlchemyCtx::farewell)
+        .with_emergency_save(AlchemyCtx::emergency_save)
         .with_title(AlchemyCtx::title)
         .with_grid(AlchemyCtx::whole_level);
     Ok(stack)

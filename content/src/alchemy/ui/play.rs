@@ -835,11 +835,7 @@ impl PlayScreen {
                 }
             },
             Action::Quit => {
-                let prompt = if ctx.player_saved() && ctx.owns_save() {
-                    "Quit without saving? Your game stays as last saved (it also saves itself every 100 moves). (S saves and quits.)"
-                } else {
-                    "Quit without saving? This game will be lost. (S saves and quits.)"
-                };
+                let prompt = crate::slot::quit_question(ctx.player_saved() && ctx.owns_save());
                 Transition::ask(Confirm::new(prompt), PlayReply::Quit)
             }
             _ => Transition::Stay,

@@ -72,9 +72,7 @@ impl StartScreen {
     /// Ask whether to replace the saved game with a new one from `seed` (`None`: a random
     /// seed); the answer comes back with the seed.
     fn replace_question(seed: Option<String>) -> Transition<AlchemyCtx, Self> {
-        let question = alembic_ui::Confirm::new(
-            "Start a new game? Your saved game and its recording stay as they are until you save the new one (S, or closing the window); that replaces them. Quitting it (Q) leaves them untouched.",
-        );
+        let question = alembic_ui::Confirm::new(crate::slot::REPLACE_QUESTION);
         Transition::ask(question, |yes| StartReply::Replace(seed, yes))
     }
 

@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 
 use crate::caves::save::{self, GAME_NAME};
 use crate::record::{self, Recorder};
+use crate::slot::{self, Slot};
 
 /// The context the screens share: the game value plus UI-only state (nothing here changes
 /// the game's rules or its hash).
@@ -48,6 +49,12 @@ pub struct CavesUi {
     notice: Option<String>,
     /// The lock on the save in use, held for the whole session (one window per save).
     lock: Option<crate::storage::SessionLock>,
+    /// Whether the save file is this game's, and when the autosave is due: a new game where
+    /// another game's save waits writes nothing there until it is saved ([`crate::slot`]).
+    slot: Slot,
+    /// The player continued this game or saved it: quitting keeps the save. A game only
+    /// ever saved by itself (its first save, the autosaves) is lost on quit.
+    player_saved: bool,
 }
 
 /// The flood-fill regions of one level, kept until the terrain changes. The terrain grid is
@@ -79,6 +86,8 @@ impl CavesUi {
             regions: None,
             notice: None,
             lock: None,
+            slot: Slot::default(),
+            player_saved: false,
         }
     }
 
@@ -129,16 +138,39 @@ impl CavesUi {
         ui.save_path = Some(path.to_path_buf());
         ui.recorder = recorder;
         ui.notice = Some(notice);
+        ui.slot = Slot::loaded();
+        ui.player_saved = true;
         Ok(ui)
     }
 
+    /// The game starts being played: its recording begins beside its save (held in memory
+    /// when another game's save is there), and a game whose slot is its own is saved at
+    /// once, so a crash from now on costs nothing.
     fn start_recording(&mut self) {
         self.recorder = None;
-        if let Some(p) = &self.save_path {
-            match Recorder::start(&record::beside(p), GAME_NAME, self.seed, &[], &self.game) {
-                Ok(r) => self.recorder = Some(r),
-                Err(e) => self.notice = Some(format!("This game is not being recorded: {e}")),
+        self.slot = Slot::new_game(self.save_path.as_deref());
+        self.player_saved = false;
+        let Some(p) = self.save_path.clone() else {
+            return;
+        };
+        match slot::begin_recording(
+            &self.slot,
+            &record::beside(&p),
+            GAME_NAME,
+            self.seed,
+            &[],
+            &self.game,
+        ) {
+            Ok(r) => self.recorder = Some(r),
+            Err(e) => {
+                self.notice = Some(format!("This game is not being recorded: {e}"));
+                return;
             }
+        }
+        if self.slot.owns()
+            && let Err(e) = self.save()
+        {
+            self.notice = Some(format!("The game could not be saved: {e}"));
         }
     }
 
@@ -180,19 +212,22 @@ impl CavesUi {
         }
         // The checkpoint first: at every instant the recording holds one equal to the save on
         // disk, so a crash at any moment leaves a save its recording continues.
-        if let Some(r) = self.recorder.as_mut()
-            && r.checkpoint(&self.game).is_err()
-        {
-            self.recorder = None;
+        if let Some(problem) = slot::before_save(&mut self.recorder, &self.game) {
+            self.notice = Some(problem);
         }
         save::save(&self.game, &path).map_err(|e| format!("Cannot save: {e}"))?;
+        self.slot.saved();
         Ok(path)
     }
 
-    /// The game ended: delete its save (the end is the end) and keep its recording in
-    /// `records/`.
-    fn finish(&mut self) {
-        if let Some(p) = &self.save_path {
+    /// The game ended (won, lost, or quit with `remove_save`): delete its save when it is
+    /// this game's own (the end is the end; another game's save is never touched) and keep
+    /// its recording in `records/`.
+    fn finish(&mut self, remove_save: bool) {
+        if let Some(p) = &self.save_path
+            && remove_save
+            && self.slot.owns()
+        {
             let _ = std::fs::remove_file(p);
         }
         if let Some(r) = self.recorder.take() {
@@ -223,6 +258,8 @@ impl CavesUi {
             regions: None,
             notice: None,
             lock: None,
+            slot: Slot::default(),
+            player_saved: false,
         }
     }
 
@@ -256,8 +293,10 @@ impl CavesUi {
     fn restart(&mut self, seed: u64) {
         let show = self.show_regions;
         let save_path = self.save_path.take();
+        let lock = self.lock.take();
         *self = CavesUi::new(seed);
         self.save_path = save_path;
+        self.lock = lock;
         self.start_recording();
         self.show_regions = show;
         self.refresh_regions();
@@ -273,6 +312,12 @@ impl CavesUi {
                 {
                     self.recorder = None;
                     self.notice = Some(format!("The recording stopped: {e}"));
+                }
+                let over = !matches!(outcome(&self.game), Ok(Outcome::Playing));
+                if self.slot.counted(over)
+                    && let Err(e) = self.save()
+                {
+                    self.notice = Some(format!("The autosave failed: {e}"));
                 }
             }
             // A rule said no: no time passed; say why (the game's log is untouched).
@@ -354,6 +399,7 @@ pub fn app_with(ui: CavesUi) -> ScreenStack<CavesUi> {
     ScreenStack::new(ui, StartScreen)
         .with_farewell(CavesUi::farewell)
         .with_grid(CavesUi::whole_level)
+        .with_emergency_save(CavesUi::emergency_save)
 }
 
 impl CavesUi {
@@ -372,6 +418,25 @@ impl CavesUi {
         let w = u16::try_from(crate::caves::world::WIDTH).unwrap_or(u16::MAX);
         let h = u16::try_from(crate::caves::world::HEIGHT).unwrap_or(u16::MAX);
         Some((w, h.saturating_add(4)))
+    }
+
+    /// The last-resort save of the game in play (see [`alembic_ui::App::emergency_save`]):
+    /// what [`CavesUi::save`] would write, from a clone of the game as it stands. `None`
+    /// with nowhere to save, a game over, before play (the title screen), or a game whose
+    /// save is not its own yet (another game's save is kept as it is).
+    #[must_use]
+    pub fn emergency_save(&self) -> Option<alembic_ui::EmergencySave> {
+        let path = self.save_path.clone()?;
+        if !self.slot.owns() || outcome(&self.game) != Ok(Outcome::Playing) {
+            return None;
+        }
+        let recording = self.recorder.as_ref().map(|r| r.path().to_path_buf());
+        Some(record::emergency_save(
+            self.game.clone(),
+            recording,
+            path,
+            move |game, path| save::save(game, path).map_err(|e| e.to_string()),
+        ))
     }
 
     /// What to print once the frontend has closed: where the game was saved, or why saving
@@ -407,7 +472,8 @@ struct StartScreen;
 
 impl Screen<CavesUi> for StartScreen {
     type Output = ();
-    type Reply = Infallible;
+    /// The answer to the replace question.
+    type Reply = bool;
 
     fn render(&mut self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
@@ -418,7 +484,7 @@ impl Screen<CavesUi> for StartScreen {
             put_centred(frame, area, top + i as u16, line, fg, BG);
         }
         let foot = if ui.saved_waiting {
-            "A saved game waits: c continues it, n starts a new one (replacing it).".to_owned()
+            "A saved game waits: c continues it, n starts a new one.".to_owned()
         } else {
             format!("seed {}", ui.seed)
         };
@@ -464,19 +530,29 @@ impl Screen<CavesUi> for StartScreen {
                 }
             }
             Key::Char('n') if ui.saved_waiting => {
-                ui.saved_waiting = false;
-                ui.start_recording();
-                Transition::replace(PlayScreen)
+                Transition::ask(Confirm::new(slot::REPLACE_QUESTION), |yes| yes)
             }
             // With a save waiting only c or n choose; a stray key must not replace it.
             _ if ui.saved_waiting => Transition::Stay,
             _ => {
-                if ui.recorder.is_none() && ui.game.turn() == 0 {
+                // A new game begins here; a continued one (whose recording could not go on)
+                // plays on from its save, unrecorded, its slot its own.
+                if ui.recorder.is_none() && ui.game.turn() == 0 && !ui.player_saved {
                     ui.start_recording();
                 }
                 Transition::replace(PlayScreen)
             }
         }
+    }
+
+    /// The answer to the replace question: a new game, the saved one left as it is.
+    fn on_result(&mut self, ui: &mut CavesUi, yes: bool) -> Transition<CavesUi, Self> {
+        if !yes {
+            return Transition::Stay;
+        }
+        ui.saved_waiting = false;
+        ui.start_recording();
+        Transition::replace(PlayScreen)
     }
 
     fn name(&self) -> &str {
@@ -686,9 +762,13 @@ impl Screen<CavesUi> for PlayScreen {
                 let all = ui.game.messages().map(|m| m.text.to_string()).collect();
                 return Transition::push(MessageLogScreen::new("Messages", all));
             }
-            Action::Quit => return Transition::ask(Confirm::new("Really quit?"), |yes| yes),
+            Action::Quit => {
+                let kept = ui.player_saved && ui.slot.owns();
+                return Transition::ask(Confirm::new(slot::quit_question(kept)), |yes| yes);
+            }
             Action::Save => match ui.save() {
                 Ok(p) => {
+                    ui.player_saved = true;
                     ui.exit_note = Some(Ok(format!("Your game was saved to {}.", p.display())));
                     return Transition::Quit;
                 }
@@ -701,15 +781,18 @@ impl Screen<CavesUi> for PlayScreen {
         match outcome(&ui.game) {
             Ok(Outcome::Playing) | Err(_) => Transition::Stay,
             Ok(o) => {
-                ui.finish();
+                ui.finish(true);
                 Transition::push(EndScreen { outcome: o })
             }
         }
     }
 
-    /// The answer to "Really quit?".
-    fn on_result(&mut self, _ui: &mut CavesUi, quit: bool) -> Transition<CavesUi, Self> {
+    /// The answer to the quit question: the game ends; a game the player never saved is
+    /// lost, as the question said (its own autosave goes too).
+    fn on_result(&mut self, ui: &mut CavesUi, quit: bool) -> Transition<CavesUi, Self> {
         if quit {
+            let lost = !ui.player_saved;
+            ui.finish(lost);
             Transition::Quit
         } else {
             Transition::Stay

@@ -1,0 +1,148 @@
+//! The save slot, for every game: whose save file it is, the autosave, and what the player
+//! is told before anything of a saved game is replaced.
+//!
+//! A game started where another game's save waits (a new game over it, a `--seed`, practice
+//! or wizard game) does not own that slot: nothing is written, replaced or renamed there, its
+//! recording is held in memory ([`begin_recording`]) and it is never autosaved, until the
+//! player saves it ([`Slot::saved`]); quitting it leaves the saved game and its recording
+//! byte for byte as they were. A game that owns its slot is saved at once when it starts and
+//! then every [`AUTOSAVE_EVERY`] commands ([`Slot::counted`]), and every command goes to its
+//! recording as it is played: a crash or `kill -9` at any moment loses nothing (the
+//! recording is the save's journal: [`crate::record::Recorder::journal`]).
+//!
+//! The saving sequence is the same for every game ([`before_save`]): a checkpoint of the
+//! game in the recording, the recording written beside the save if it was held in memory,
+//! then the save; so the recording always holds a checkpoint equal to the save on disk.
+
+use std::path::Path;
+
+use alembic::Game;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::record::{RecordError, Recorder};
+
+/// A game that owns its slot saves itself every this many commands: a crash then costs at
+/// most this many, and none while the recording beside the save is whole.
+pub const AUTOSAVE_EVERY: usize = 100;
+
+/// The question before a new game where a saved one waits: exactly what will happen.
+pub const REPLACE_QUESTION: &str = "Start a new game? Your saved game and its recording stay as they are until you save the new one (S, or closing the window); that replaces them. Quitting it (Q) leaves them untouched.";
+
+/// The quit question: whether the game is kept as last saved or lost.
+#[must_use]
+pub fn quit_question(kept: bool) -> &'static str {
+    if kept {
+        "Quit without saving? Your game stays as last saved (it also saves itself every 100 moves). (S saves and quits.)"
+    } else {
+        "Quit without saving? This game will be lost. (S saves and quits.)"
+    }
+}
+
+/// Whose the save slot is and when the next autosave is due.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Slot {
+    owns: bool,
+    since_save: usize,
+}
+
+impl Slot {
+    /// The slot of a game starting now with its save at `save`: its own when nothing is
+    /// there yet.
+    #[must_use]
+    pub fn new_game(save: Option<&Path>) -> Self {
+        Slot {
+            owns: !save.is_some_and(Path::exists),
+            since_save: 0,
+        }
+    }
+
+    /// The slot of a game continued from its own save.
+    #[must_use]
+    pub fn loaded() -> Self {
+        Slot {
+            owns: true,
+            since_save: 0,
+        }
+    }
+
+    /// Whether the save file is this game's own: only then is it autosaved, or removed when
+    /// the game ends.
+    #[must_use]
+    pub fn owns(&self) -> bool {
+        self.owns
+    }
+
+    /// One command was played; whether an autosave is due now (the slot is the game's, the
+    /// game goes on, and [`AUTOSAVE_EVERY`] commands passed since the last save).
+    pub fn counted(&mut self, over: bool) -> bool {
+        self.since_save += 1;
+        self.owns && !over && self.since_save >= AUTOSAVE_EVERY
+    }
+
+    /// The game was saved: the slot is its own from now on, and the count starts again.
+    pub fn saved(&mut self) {
+        self.owns = true;
+        self.since_save = 0;
+    }
+}
+
+/// Start the recording of a new game beside its save: on disk when the slot is the game's
+/// own, held in memory otherwise (until [`before_save`] writes it).
+///
+/// # Errors
+/// The file could not be written.
+pub fn begin_recording<C: Serialize + DeserializeOwned>(
+    slot: &Slot,
+    path: &Path,
+    game_name: &str,
+    seed: u64,
+    modes: &[&str],
+    game: &Game,
+) -> Result<Recorder<C>, RecordError> {
+    if slot.owns() {
+        Recorder::start(path, game_name, seed, modes, game)
+    } else {
+        Ok(Recorder::start_pending(path, game_name, seed, modes, game))
+    }
+}
+
+/// What goes before writing a save of `game`: a checkpoint of it in the recording, and the
+/// recording written beside the save if it was held in memory. A recording that cannot be
+/// written is stopped (`recorder` emptied) and the sentence returned, for the player.
+pub fn before_save<C: Serialize + DeserializeOwned>(
+    recorder: &mut Option<Recorder<C>>,
+    game: &Game,
+) -> Option<String> {
+    let rec = recorder.as_mut()?;
+    match rec.checkpoint(game).and_then(|()| rec.commit()) {
+        Ok(()) => None,
+        Err(e) => {
+            *recorder = None;
+            Some(format!("The recording stopped: {e}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slot_autosaves_only_its_own_game_every_hundred_commands() {
+        let mut own = Slot::loaded();
+        let due: Vec<usize> = (1..=250).filter(|_| own.counted(false)).collect();
+        assert_eq!(due.len(), 151, "due from the 100th command until saved");
+        own.saved();
+        assert!((1..AUTOSAVE_EVERY).all(|_| !own.counted(false)));
+        assert!(own.counted(false));
+        assert!(!own.counted(true), "a game over is not autosaved");
+        let dir = std::env::temp_dir();
+        let mut other = Slot::new_game(Some(&dir));
+        assert!(!other.owns());
+        assert!((0..300).all(|_| !other.counted(false)));
+        other.saved();
+        assert!(other.owns());
+        assert!(Slot::new_game(Some(&dir.join("alembic-no-such-save"))).owns());
+    }
+}
