@@ -31,10 +31,15 @@ const SIDE_W: u16 = 24;
 
 /// The frame that shows a whole level at once: the level beside the side panel, under the
 /// three message rows ([`layout`]).
-pub const WHOLE_LEVEL: (u16, u16) = (
-    crate::alchemy::rules::world::LEVEL_WIDTH as u16 + SIDE_W,
-    crate::alchemy::rules::world::LEVEL_HEIGHT as u16 + 3,
-);
+#[must_use]
+pub fn whole_level() -> (u16, u16) {
+    let level = level_box(0);
+    let cells = |n: i32| u16::try_from(n).unwrap_or(u16::MAX);
+    (
+        cells(level.width()).saturating_add(SIDE_W),
+        cells(level.height()).saturating_add(3),
+    )
+}
 
 /// The play screen's layout in `area`: messages on top (3 rows, fewer when short), the status
 /// as a side panel when there is room (else 2 lines at the bottom), the map in the rest.

@@ -367,7 +367,7 @@ impl AlchemyCtx {
     /// ([`alembic_ui::App::preferred_grid`]): a window sizes its cells to it.
     #[must_use]
     pub fn whole_level(&self) -> Option<(u16, u16)> {
-        Some(map::WHOLE_LEVEL)
+        Some(map::whole_level())
     }
 
     /// The last-resort save of the game in play (see [`alembic_ui::App::emergency_save`]):
