@@ -583,7 +583,7 @@ impl State<'_, '_> {
                 "modifiers" if kind == Section::Proto => {
                     decl.mods = self.modifiers(v, kat, src);
                 }
-                _ => self.field(kind, name, key, v, kat, src, &mut decl),
+                _ => self.field(kind, name, key, v, kat, &mut decl),
             }
         }
         match kind {
@@ -613,7 +613,6 @@ impl State<'_, '_> {
         key: &str,
         v: &Spanned<DeValue<'_>>,
         at: At,
-        src: usize,
         decl: &mut Decl,
     ) {
         let schema = self.loader.schema;
@@ -623,11 +622,8 @@ impl State<'_, '_> {
                 if !inner.is_empty() && schema.keys.keys().any(|k| k.starts_with(&prefix)) {
                     for (k2, v2) in inner.iter() {
                         let full = format!("{prefix}{}", k2.get_ref().as_ref());
-                        let at2 = At {
-                            src,
-                            off: k2.span().start,
-                        };
-                        self.field(kind, owner, &full, v2, at2, src, decl);
+                        // At the start of the whole dotted key (`alembic.level`).
+                        self.field(kind, owner, &full, v2, at, decl);
                     }
                     return;
                 }
