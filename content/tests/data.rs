@@ -97,3 +97,38 @@ fn list_keys_prints_the_caves_schema_and_alchemy_has_none() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("keeps its content in Rust code"));
 }
+
+/// The troll of docs/modding.md's "add a monster in five minutes" loads over the shipped
+/// data as the guide says: the zombie's hook and numbers, its own name, glyph and hit points.
+#[test]
+fn the_modding_guides_troll_loads_as_described() {
+    let guide = include_str!("../../docs/modding.md");
+    let start = guide
+        .find("   [proto.\"cave troll\"]")
+        .expect("the guide's troll");
+    let end = start + guide[start..].find("   ```").expect("the end of its block");
+    let troll: String = guide[start..end]
+        .lines()
+        .map(|l| format!("{}\n", l.trim_start()))
+        .collect();
+    let caves = alembic_content::caves::DATA;
+    let loaded =
+        alembic_content::caves::load_data([("caves.toml", caves), ("troll.toml", troll.as_str())])
+            .unwrap();
+    let t = loaded.library.get("cave troll").unwrap();
+    let z = loaded.library.get("zombie").unwrap();
+    use alembic_content::caves::{ATTACK, GLYPH, HP, IS_HOSTILE};
+    assert_eq!(
+        (t.get(&GLYPH), t.get(&HP), t.get(&ATTACK)),
+        (Ok('T'), Ok(30), Ok(12))
+    );
+    assert!(t.is(&IS_HOSTILE));
+    assert_eq!(
+        t.get(&alembic::hook::ON_ACTION),
+        z.get(&alembic::hook::ON_ACTION)
+    );
+    assert_eq!(
+        t.get(&alembic::schedule::SPEED),
+        z.get(&alembic::schedule::SPEED)
+    );
+}
