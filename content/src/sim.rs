@@ -151,7 +151,7 @@ pub fn check_data(
         sources: sources.into_iter().map(|(n, _)| n).collect(),
         prototypes: loaded.library.len(),
         tiles: loaded.library.tiles().count(),
-        hash: loaded.hash.to_string(),
+        hash: loaded.hash().to_string(),
     })
 }
 

@@ -17,7 +17,7 @@ use crate::schema::{Entry, Schema};
 /// The fields of a `[proto.NAME]` or `[tile.NAME]` table that are not properties.
 pub const RESERVED: [&str; 5] = ["parent", "copy-from", "extend", "delete", "modifiers"];
 
-/// The loaded data: the library and its [`DataHash`].
+/// The loaded data: the library, and its [`DataHash`] on demand.
 #[derive(Clone, Debug)]
 pub struct Loaded {
     /// The prototypes and tiles (unnamed: give it the game's [`LibraryId`] with
@@ -25,8 +25,15 @@ pub struct Loaded {
     ///
     /// [`LibraryId`]: alembic::library::LibraryId
     pub library: Library,
-    /// A hash of the loaded data that stays the same across builds and platforms.
-    pub hash: DataHash,
+}
+
+impl Loaded {
+    /// A hash of the loaded data that stays the same across builds and platforms
+    /// ([`DataHash::of`] the library; computed on each call, Θ(size of the data)).
+    #[must_use]
+    pub fn hash(&self) -> DataHash {
+        DataHash::of(&self.library)
+    }
 }
 
 /// Reads sources in order, the base first, then each mod, into a new [`Library`].
@@ -246,8 +253,7 @@ impl<'s> Loader<'s> {
                     .collect(),
             ));
         }
-        let hash = DataHash::of(&library);
-        Ok(Loaded { library, hash })
+        Ok(Loaded { library })
     }
 
     fn error_at(&self, at: At, p: DataErrorParts) -> DataError {

@@ -367,22 +367,22 @@ fn modifier_mistakes_are_reported() {
 
 #[test]
 fn the_hash_follows_the_data_and_nothing_else() {
-    let a = load(&[("base.toml", BASE)]).unwrap().hash;
-    let again = load(&[("other-name.toml", BASE)]).unwrap().hash;
+    let a = load(&[("base.toml", BASE)]).unwrap().hash();
+    let again = load(&[("other-name.toml", BASE)]).unwrap().hash();
     assert_eq!(a, again);
     let changed = load(&[
         ("base.toml", BASE),
         ("m.toml", "[proto.rat]\nextend = true\nhps = 4\n"),
     ])
     .unwrap()
-    .hash;
+    .hash();
     assert_ne!(a, changed);
     let same = load(&[
         ("base.toml", BASE),
         ("m.toml", "[proto.rat]\nextend = true\nhps = 3\n"),
     ])
     .unwrap()
-    .hash;
+    .hash();
     assert_eq!(a, same, "a mod that changes nothing keeps the hash");
 }
 

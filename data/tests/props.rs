@@ -174,7 +174,7 @@ proptest! {
         let lines = text.matches('\n').count() + 1;
         match loader.load() {
             Ok(loaded) => {
-                prop_assert_eq!(loader.load().map(|l| l.hash), Ok(loaded.hash));
+                prop_assert_eq!(loader.load().map(|l| l.hash()), Ok(loaded.hash()));
             }
             Err(errors) => {
                 prop_assert!(!errors.errors().is_empty());

@@ -14,8 +14,8 @@ fuzz_target!(|data: &[u8]| {
     for sources in [vec![("fuzz.toml", text)], vec![(DATA_FILE, DATA), ("fuzz.toml", text)]] {
         match load_data(sources.iter().copied()) {
             Ok(loaded) => {
-                let again = load_data(sources.iter().copied()).map(|l| l.hash);
-                assert_eq!(again, Ok(loaded.hash), "the same data loads to the same hash");
+                let again = load_data(sources.iter().copied()).map(|l| l.hash());
+                assert_eq!(again, Ok(loaded.hash()), "the same data loads to the same hash");
             }
             Err(errors) => {
                 assert!(!errors.errors().is_empty(), "an error without a message");

@@ -251,7 +251,7 @@ mod tests {
         let z = modded.library.get("zombie").unwrap();
         assert_eq!((z.get(&HP), z.get(&ATTACK)), (Ok(30), Ok(8)));
         let shipped = load([(DATA_FILE, DATA)]).unwrap();
-        assert_ne!(modded.hash, shipped.hash);
+        assert_ne!(modded.hash(), shipped.hash());
         let bad = load([
             (DATA_FILE, DATA),
             (
