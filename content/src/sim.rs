@@ -79,6 +79,80 @@ pub enum SimError {
     /// A report's state hash is not hexadecimal (a bug).
     #[error("bad state hash in a report: {0}")]
     Hash(#[from] std::num::ParseIntError),
+    /// The game keeps its content in Rust code: it has no data schema.
+    #[error("{name} keeps its content in Rust code: no data to check; games with data: {known}")]
+    NoData {
+        /// The game asked for.
+        name: String,
+        /// The games whose content is data.
+        known: String,
+    },
+}
+
+/// The games whose content is data (alembic-data), by name.
+pub const DATA_GAMES: [&str; 1] = ["caves"];
+
+/// The data schema of the game called `name`: what `alembic-sim --list-keys` prints.
+///
+/// # Errors
+/// [`SimError::UnknownGame`]; [`SimError::NoData`] for a game whose content is still Rust
+/// code (Alchemy).
+pub fn data_schema(name: &str) -> Result<alembic_data::Schema, SimError> {
+    match name {
+        "caves" => Ok(crate::caves::schema()),
+        _ if crate::GAMES.iter().any(|g| g.name == name) => Err(SimError::NoData {
+            name: name.to_string(),
+            known: DATA_GAMES.join(", "),
+        }),
+        _ => Err(SimError::UnknownGame {
+            name: name.to_string(),
+            known: crate::games().join(", "),
+        }),
+    }
+}
+
+/// What `alembic-sim --check-data` found in data that loads.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct DataReport {
+    /// The game whose schema checked it.
+    pub game: String,
+    /// The files read, in order.
+    pub sources: Vec<String>,
+    /// Prototypes in the loaded library (abstract ones included).
+    pub prototypes: usize,
+    /// Tiles (the engine's "void" included).
+    pub tiles: usize,
+    /// The data's [`DataHash`](alembic_data::DataHash), hex.
+    pub hash: String,
+}
+
+/// Check the data files at `paths` (each a `.toml` file, or a directory whose `.toml` files
+/// are read by name), in order — the base first, then mods — against the game's schema and
+/// hooks: what `alembic-sim --check-data` does.
+///
+/// # Errors
+/// `Err(Err(_))` for a game without data ([`data_schema`]); `Err(Ok(errors))` with every
+/// error of every file (an unreadable file is one).
+#[allow(clippy::type_complexity)]
+pub fn check_data(
+    game: &str,
+    paths: &[std::path::PathBuf],
+) -> Result<DataReport, Result<alembic_data::DataErrors, SimError>> {
+    data_schema(game).map_err(Err)?;
+    let mut sources = Vec::new();
+    for p in paths {
+        sources.extend(alembic_data::read_sources(p).map_err(Ok)?);
+    }
+    // `data_schema` let only the games of DATA_GAMES through: the Caves.
+    let loaded = crate::caves::load_data(sources.iter().map(|(n, t)| (n.as_str(), t.as_str())))
+        .map_err(Ok)?;
+    Ok(DataReport {
+        game: game.to_string(),
+        sources: sources.into_iter().map(|(n, _)| n).collect(),
+        prototypes: loaded.library.len(),
+        tiles: loaded.library.tiles().count(),
+        hash: loaded.hash().to_string(),
+    })
 }
 
 /// What checking a recording found (`alembic-sim --replay FILE --verify`).

@@ -6,6 +6,8 @@
 //! alembic-sim --list
 //! alembic-sim --game caves --seed 3 --record caves-3.replay
 //! alembic-sim --replay caves-3.replay --verify
+//! alembic-sim --game caves --check-data content/data my-mod/
+//! alembic-sim --game caves --list-keys
 //! ```
 //!
 //! Exit codes: 0 success; 1 a game error (a bug); 2 bad input (unknown game, unreadable or
@@ -62,6 +64,13 @@ struct Args {
     /// List every game (the same table the frontends read) and exit.
     #[arg(long)]
     list: bool,
+    /// Check the game's data files (a `.toml` file, or a directory read by file name; more
+    /// paths are mods loaded after it): print every error and exit 2, or one JSON line.
+    #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["library", "replay", "record"])]
+    check_data: Vec<std::path::PathBuf>,
+    /// Print the game's data schema: every key with its type, default and meaning.
+    #[arg(long, conflicts_with_all = ["library", "replay", "record"])]
+    list_keys: bool,
 }
 
 fn main() -> ExitCode {
@@ -71,6 +80,21 @@ fn main() -> ExitCode {
     }
     if args.list {
         return alembic_content::print_games("alembic-sim");
+    }
+    if args.list_keys {
+        return match sim::data_schema(&args.game) {
+            Ok(schema) => {
+                print!("{}", schema.describe());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("alembic-sim: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    if !args.check_data.is_empty() {
+        return check_data(&args.game, &args.check_data);
     }
     if args.library {
         return match sim::library_json(&args.game) {
@@ -126,6 +150,37 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("alembic-sim: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--check-data PATH…`: every error on stderr and exit 2, or the report on stdout.
+fn check_data(game: &str, paths: &[std::path::PathBuf]) -> ExitCode {
+    match sim::check_data(game, paths) {
+        Ok(report) => match serde_json::to_string(&report) {
+            Ok(line) => {
+                println!("{line}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("alembic-sim: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Err(Ok(errors)) => {
+            for e in errors.errors() {
+                eprintln!("{e}");
+            }
+            let n = errors.errors().len();
+            eprintln!(
+                "alembic-sim: {n} error{} in the {game} data",
+                if n == 1 { "" } else { "s" }
+            );
+            ExitCode::from(2)
+        }
+        Err(Err(e)) => {
+            eprintln!("alembic-sim: {e}");
+            ExitCode::from(2)
         }
     }
 }

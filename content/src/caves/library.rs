@@ -1,15 +1,13 @@
-//! The Caves' prototype [`Library`]: tiles and creatures. Everything a creature is lives
-//! here, inside the game value; everything it *does* is a hook named by its prototype and
-//! registered in [`hooks`](super::hooks()).
+//! The Caves' prototype [`Library`]: tiles and creatures, read from the data file
+//! `content/data/caves.toml` (compiled in) through [`alembic_data`] against the Caves'
+//! [`schema`]. Everything a creature is lives there, inside the game value; everything it
+//! *does* is a hook named by its prototype and registered in [`hooks`](super::hooks()).
 
 use std::sync::Arc;
 
-use alembic::{
-    Error, Library, Props, Rgb, hook::ON_ACTION, hook::ON_USE, library::FREQ, library::LEVEL,
-    props::Hook, schedule::SPEED,
-};
+use alembic::{Error, Library, hook::ON_USE};
+use alembic_data::{DataErrors, Loaded, Loader, Schema};
 
-use super::hooks::{HOOK_BAT, HOOK_BUNNY, HOOK_LICHEN, HOOK_SILVERFISH, HOOK_STING, HOOK_ZOMBIE};
 use super::props::*;
 
 // ----- the library ---------------------------------------------------------------------------
@@ -19,115 +17,252 @@ pub const LIBRARY_NAME: &str = "caves";
 /// The library's version: raised when a change to it needs old saves migrated.
 pub const LIBRARY_VERSION: u32 = 1;
 
-fn creature(name: &str, glyph: char, colour: Rgb, hp: i32) -> Props {
-    Props::new()
-        .with(&NAME, Arc::from(name))
-        .with(&GLYPH, glyph)
-        .with(&FG, colour)
-        .with(&HP, hp)
-        .with(&MAX_HP, hp)
+/// The Caves' data, as shipped: `content/data/caves.toml`.
+pub const DATA: &str = include_str!("../../data/caves.toml");
+/// The name errors in the shipped data are reported under.
+pub const DATA_FILE: &str = "content/data/caves.toml";
+
+/// Every property key the Caves' data may set, with its type and meaning (what
+/// `alembic-sim --list-keys --game caves` prints).
+#[must_use]
+pub fn schema() -> Schema {
+    Schema::new()
+        .with_engine_keys()
+        .key(
+            &NAME,
+            "what the creature is called in messages (\"cave bat\")",
+        )
+        .key(&GLYPH, "the character drawn for it")
+        .key(&FG, "the colour it is drawn in")
+        .key(&HP, "hit points left; at 0 or below the creature dies")
+        .key(&MAX_HP, "hit points when unhurt")
+        .key(
+            &ATTACK,
+            "attack: a blow does 1 + rand(max(0, attack - defence)) damage",
+        )
+        .key(&DEFENCE, "defence, subtracted from an attacker's attack")
+        .key(&VERB, "the verb for its blows, third person (\"bites\")")
+        .key(&SPORES, "how many more times a lichen may grow")
+        .key(
+            &IS_HERO,
+            "the one thing the keyboard drives: the player's hero",
+        )
+        .key(&IS_HOSTILE, "hunts the player")
+        .key(&RECEIVER, "receives messages said nearby")
+        .hook(&ON_USE, "the hook run when something touches it")
+        .key(&WALKABLE, "tile: creatures can stand here")
+        .key(&TRANSPARENT, "tile: light passes through")
+        .key(
+            &DIGGABLE,
+            "tile: walking into it digs it out (becomes floor)",
+        )
+        .key(&STAIRS, "tile: 1 leads down a level, -1 up, 0 neither")
+        .key(&EXIT, "tile: stepping here wins the game")
 }
 
-/// The Caves' prototypes and tiles.
+/// The Caves' data read from `sources` (name and text, the shipped data first, then
+/// mods), checked against [`schema`] and the registered [`hooks`](super::hooks()).
 ///
 /// # Errors
-/// Engine errors from proclaiming (none for this fixed data).
+/// Every mistake of every source, with its place.
+pub fn load<'a>(
+    sources: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Result<Loaded, DataErrors> {
+    let schema = schema();
+    // The registry cannot fail to build (its names are distinct constants); without it,
+    // hook names go unchecked here and `Game::check_hooks` still refuses a stranger.
+    let hooks = super::hooks().ok();
+    let mut loader = Loader::new(&schema);
+    if let Some(h) = &hooks {
+        loader = loader.hooks(h.names());
+    }
+    for (name, text) in sources {
+        loader = loader.source(name, text);
+    }
+    loader.load()
+}
+
+/// The Caves' prototypes and tiles, from the shipped data.
+///
+/// # Errors
+/// [`Error::Msg`] with every data error, one a line (none for the shipped data: a test
+/// loads it).
 pub fn library() -> Result<Library, Error> {
-    let mut lib = Library::new();
-    lib.define_tile_mut(
-        FLOOR,
+    load([(DATA_FILE, DATA)])
+        .map(|l| l.library.named(LIBRARY_NAME, LIBRARY_VERSION))
+        .map_err(|e| Error::Msg(Arc::from(e.to_string())))
+}
+
+#[cfg(test)]
+mod tests {
+    use alembic::{
+        Props, Rgb, hook::ON_ACTION, library::FREQ, library::LEVEL, props::Hook, schedule::SPEED,
+    };
+
+    use super::super::hooks::{
+        HOOK_BAT, HOOK_BUNNY, HOOK_LICHEN, HOOK_SILVERFISH, HOOK_STING, HOOK_ZOMBIE,
+    };
+    use super::*;
+
+    fn creature(name: &str, glyph: char, colour: Rgb, hp: i32) -> Props {
         Props::new()
-            .with(&WALKABLE, true)
-            .with(&TRANSPARENT, true)
-            .with(&GLYPH, '.')
-            .with(&FG, Rgb::new(150, 138, 115)),
-    )?;
-    lib.define_tile_mut(
-        WALL,
-        Props::new()
-            .with(&DIGGABLE, true)
-            .with(&GLYPH, '#')
-            .with(&FG, Rgb::new(165, 140, 105)),
-    )?;
-    lib.define_tile_mut(
-        STAIRS_DOWN,
-        Props::new()
-            .with(&WALKABLE, true)
-            .with(&TRANSPARENT, true)
-            .with(&STAIRS, 1)
-            .with(&GLYPH, '>')
-            .with(&FG, Rgb::new(235, 235, 235)),
-    )?;
-    lib.define_tile_mut(
-        STAIRS_UP,
-        Props::new()
-            .with(&WALKABLE, true)
-            .with(&TRANSPARENT, true)
-            .with(&STAIRS, -1)
-            .with(&GLYPH, '<')
-            .with(&FG, Rgb::new(235, 235, 235)),
-    )?;
-    lib.define_tile_mut(
-        EXIT_TILE,
-        Props::new()
-            .with(&WALKABLE, true)
-            .with(&TRANSPARENT, true)
-            .with(&EXIT, true)
-            .with(&GLYPH, '>')
-            .with(&FG, Rgb::new(255, 210, 60)),
-    )?;
-    let hook = |name: &str| Hook::new(name);
-    lib.proclaim_mut(
-        "player",
-        None,
-        creature("player", '@', Rgb::new(255, 240, 170), 40)
-            .with(&ATTACK, 10)
-            .with(&IS_HERO, true)
-            .with(&RECEIVER, true),
-    )?;
-    lib.proclaim_mut(
-        "lichen",
-        None,
-        creature("lichen", 'F', Rgb::new(90, 200, 80), 6)
-            .with(&ATTACK, 2)
-            .with(&VERB, Arc::from("stings"))
-            .with(&SPORES, 3)
-            .with(&ON_ACTION, hook(HOOK_LICHEN))
-            .with(&ON_USE, hook(HOOK_STING)),
-    )?;
-    lib.proclaim_mut(
-        "bunny",
-        None,
-        creature("bunny", 'v', Rgb::new(235, 220, 80), 4).with(&ON_ACTION, hook(HOOK_BUNNY)),
-    )?;
-    lib.proclaim_mut(
-        "silverfish",
-        None,
-        creature("silverfish", '~', Rgb::new(120, 170, 255), 15)
-            .with(&ON_ACTION, hook(HOOK_SILVERFISH)),
-    )?;
-    lib.proclaim_mut(
-        "cave bat",
-        None,
-        creature("cave bat", 'b', Rgb::new(190, 120, 230), 8)
-            .with(&ATTACK, 5)
-            .with(&VERB, Arc::from("bites"))
-            .with(&IS_HOSTILE, true)
-            .with(&LEVEL, 1)
-            .with(&ON_ACTION, hook(HOOK_BAT)),
-    )?;
-    lib.proclaim_mut(
-        "zombie",
-        None,
-        creature("zombie", 'Z', Rgb::new(60, 220, 190), 18)
-            .with(&ATTACK, 8)
-            .with(&DEFENCE, 3)
-            .with(&VERB, Arc::from("claws"))
-            .with(&IS_HOSTILE, true)
-            .with(&LEVEL, 2)
-            .with(&FREQ, 70)
-            .with(&SPEED, 50)
-            .with(&ON_ACTION, hook(HOOK_ZOMBIE)),
-    )?;
-    Ok(lib.named(LIBRARY_NAME, LIBRARY_VERSION))
+            .with(&NAME, Arc::from(name))
+            .with(&GLYPH, glyph)
+            .with(&FG, colour)
+            .with(&HP, hp)
+            .with(&MAX_HP, hp)
+    }
+
+    /// The Caves' library as it was built in Rust before it moved to data.
+    fn code_library() -> Result<Library, Error> {
+        let mut lib = Library::new();
+        lib.define_tile_mut(
+            FLOOR,
+            Props::new()
+                .with(&WALKABLE, true)
+                .with(&TRANSPARENT, true)
+                .with(&GLYPH, '.')
+                .with(&FG, Rgb::new(150, 138, 115)),
+        )?;
+        lib.define_tile_mut(
+            WALL,
+            Props::new()
+                .with(&DIGGABLE, true)
+                .with(&GLYPH, '#')
+                .with(&FG, Rgb::new(165, 140, 105)),
+        )?;
+        lib.define_tile_mut(
+            STAIRS_DOWN,
+            Props::new()
+                .with(&WALKABLE, true)
+                .with(&TRANSPARENT, true)
+                .with(&STAIRS, 1)
+                .with(&GLYPH, '>')
+                .with(&FG, Rgb::new(235, 235, 235)),
+        )?;
+        lib.define_tile_mut(
+            STAIRS_UP,
+            Props::new()
+                .with(&WALKABLE, true)
+                .with(&TRANSPARENT, true)
+                .with(&STAIRS, -1)
+                .with(&GLYPH, '<')
+                .with(&FG, Rgb::new(235, 235, 235)),
+        )?;
+        lib.define_tile_mut(
+            EXIT_TILE,
+            Props::new()
+                .with(&WALKABLE, true)
+                .with(&TRANSPARENT, true)
+                .with(&EXIT, true)
+                .with(&GLYPH, '>')
+                .with(&FG, Rgb::new(255, 210, 60)),
+        )?;
+        let hook = |name: &str| Hook::new(name);
+        lib.proclaim_mut(
+            "player",
+            None,
+            creature("player", '@', Rgb::new(255, 240, 170), 40)
+                .with(&ATTACK, 10)
+                .with(&IS_HERO, true)
+                .with(&RECEIVER, true),
+        )?;
+        lib.proclaim_mut(
+            "lichen",
+            None,
+            creature("lichen", 'F', Rgb::new(90, 200, 80), 6)
+                .with(&ATTACK, 2)
+                .with(&VERB, Arc::from("stings"))
+                .with(&SPORES, 3)
+                .with(&ON_ACTION, hook(HOOK_LICHEN))
+                .with(&ON_USE, hook(HOOK_STING)),
+        )?;
+        lib.proclaim_mut(
+            "bunny",
+            None,
+            creature("bunny", 'v', Rgb::new(235, 220, 80), 4).with(&ON_ACTION, hook(HOOK_BUNNY)),
+        )?;
+        lib.proclaim_mut(
+            "silverfish",
+            None,
+            creature("silverfish", '~', Rgb::new(120, 170, 255), 15)
+                .with(&ON_ACTION, hook(HOOK_SILVERFISH)),
+        )?;
+        lib.proclaim_mut(
+            "cave bat",
+            None,
+            creature("cave bat", 'b', Rgb::new(190, 120, 230), 8)
+                .with(&ATTACK, 5)
+                .with(&VERB, Arc::from("bites"))
+                .with(&IS_HOSTILE, true)
+                .with(&LEVEL, 1)
+                .with(&ON_ACTION, hook(HOOK_BAT)),
+        )?;
+        lib.proclaim_mut(
+            "zombie",
+            None,
+            creature("zombie", 'Z', Rgb::new(60, 220, 190), 18)
+                .with(&ATTACK, 8)
+                .with(&DEFENCE, 3)
+                .with(&VERB, Arc::from("claws"))
+                .with(&IS_HOSTILE, true)
+                .with(&LEVEL, 2)
+                .with(&FREQ, 70)
+                .with(&SPEED, 50)
+                .with(&ON_ACTION, hook(HOOK_ZOMBIE)),
+        )?;
+        Ok(lib.named(LIBRARY_NAME, LIBRARY_VERSION))
+    }
+
+    /// The data file builds exactly the library the Rust code built: same prototypes,
+    /// tiles (and their numbers), values and name, so recorded games replay unchanged.
+    #[test]
+    fn the_data_builds_the_library_the_code_built() {
+        let data = library().unwrap();
+        let code = code_library().unwrap();
+        assert_eq!(data.len(), code.len());
+        for p in code.prototypes() {
+            assert_eq!(Ok(p), data.get(p.name()), "prototype {:?}", p.name());
+        }
+        let tiles = |l: &Library| l.tiles().map(|(i, t)| (i, t.clone())).collect::<Vec<_>>();
+        assert_eq!(tiles(&data), tiles(&code));
+        assert_eq!(data, code);
+        assert_eq!(data.id(), code.id());
+        use std::hash::{Hash, Hasher};
+        let h = |l: &Library| {
+            let mut s = std::collections::hash_map::DefaultHasher::new();
+            l.hash(&mut s);
+            s.finish()
+        };
+        assert_eq!(h(&data), h(&code));
+        assert!(data.warnings().is_empty(), "{:?}", data.warnings());
+    }
+
+    #[test]
+    fn a_mod_changes_the_caves_and_bad_data_changes_nothing() {
+        let modded = load([
+            (DATA_FILE, DATA),
+            (
+                "mod.toml",
+                "[proto.zombie]\nextend = true\nhp = 30\nmax_hp = 30\n",
+            ),
+        ])
+        .unwrap();
+        let z = modded.library.get("zombie").unwrap();
+        assert_eq!((z.get(&HP), z.get(&ATTACK)), (Ok(30), Ok(8)));
+        let shipped = load([(DATA_FILE, DATA)]).unwrap();
+        assert_ne!(modded.hash(), shipped.hash());
+        let bad = load([
+            (DATA_FILE, DATA),
+            (
+                "mod.toml",
+                "[proto.zombie]\nextend = true\nalembic.on_action = \"caves.zombi\"\n",
+            ),
+        ])
+        .unwrap_err();
+        assert_eq!(
+            bad.to_string(),
+            "mod.toml:3:1: \"alembic.on_action\" names hook \"caves.zombi\", which is not registered; did you mean \"caves.zombie\"?"
+        );
+    }
 }

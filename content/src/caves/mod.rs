@@ -56,7 +56,9 @@ pub use error::{Refusal, RuleError};
 pub use events::Event;
 pub use hooks::hooks;
 pub use kinds::Outcome;
-pub use library::{LIBRARY_NAME, LIBRARY_VERSION, library};
+pub use library::{
+    DATA, DATA_FILE, LIBRARY_NAME, LIBRARY_VERSION, library, load as load_data, schema,
+};
 pub use props::{
     ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GLYPH, HP, IS_HERO, IS_HOSTILE, MAX_HP,
     NAME, RECEIVER, REINFORCEMENTS, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB,

@@ -1,0 +1,134 @@
+//! The games' data files through `alembic-sim`: the shipped Caves data checks clean, a
+//! mod with mistakes gets every one of them with its place, and the schema lists itself.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn sim() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_alembic-sim"))
+}
+
+fn shipped() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data")
+}
+
+#[test]
+fn the_shipped_caves_data_checks_clean() {
+    let out = sim()
+        .args(["--game", "caves", "--check-data"])
+        .arg(shipped())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(report["prototypes"], 6);
+    assert_eq!(report["tiles"], 6);
+    // The same hash as the library the game plays with.
+    let lib = alembic_content::caves::library().unwrap();
+    assert_eq!(
+        report["hash"].as_str(),
+        Some(alembic_data::DataHash::of(&lib).to_string().as_str())
+    );
+}
+
+#[test]
+fn a_mod_with_mistakes_gets_every_error_and_exit_2() {
+    let dir = std::env::temp_dir().join(format!("alembic-data-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let m = dir.join("bad.toml");
+    std::fs::write(
+        &m,
+        "[proto.zombie]\nextend = true\nhp = \"lots\"\n\n[proto.ghoul]\ncopy-from = \"zombi\"\nglyp = \"G\"\n",
+    )
+    .unwrap();
+    let out = sim()
+        .args(["--game", "caves", "--check-data"])
+        .arg(shipped())
+        .arg(&m)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    let f = m.display().to_string();
+    assert_eq!(lines.len(), 4, "{err}");
+    assert!(
+        lines[0].starts_with(&format!("{f}:3:1: \"hp\" takes an integer")),
+        "{err}"
+    );
+    assert_eq!(
+        lines[1],
+        format!(
+            "{f}:6:1: `copy-from` names prototype \"zombi\", which is not defined above this point; did you mean \"zombie\"?"
+        )
+    );
+    assert_eq!(
+        lines[2],
+        format!("{f}:7:1: unknown key \"glyp\" in prototype \"ghoul\"; did you mean \"glyph\"?")
+    );
+    assert_eq!(lines[3], "alembic-sim: 3 errors in the caves data");
+}
+
+#[test]
+fn list_keys_prints_the_caves_schema_and_alchemy_has_none() {
+    let out = sim()
+        .args(["--game", "caves", "--list-keys"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let schema = alembic_content::caves::schema();
+    assert_eq!(text.lines().count(), schema.keys().count());
+    let hp = text.lines().find(|l| l.starts_with("max_hp ")).unwrap();
+    assert!(
+        hp.contains("an integer (i32)") && hp.contains("hit points when unhurt"),
+        "{hp}"
+    );
+    let out = sim()
+        .args(["--game", "alchemy", "--list-keys"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("keeps its content in Rust code"));
+}
+
+/// The troll of docs/modding.md's "add a monster in five minutes" loads over the shipped
+/// data as the guide says: the zombie's hook and numbers, its own name, glyph and hit points.
+#[test]
+fn the_modding_guides_troll_loads_as_described() {
+    let guide = include_str!("../../docs/modding.md");
+    let start = guide
+        .find("   [proto.\"cave troll\"]")
+        .expect("the guide's troll");
+    let end = start + guide[start..].find("   ```").expect("the end of its block");
+    let troll: String = guide[start..end]
+        .lines()
+        .map(|l| format!("{}\n", l.trim_start()))
+        .collect();
+    let caves = alembic_content::caves::DATA;
+    let loaded =
+        alembic_content::caves::load_data([("caves.toml", caves), ("troll.toml", troll.as_str())])
+            .unwrap();
+    let t = loaded.library.get("cave troll").unwrap();
+    let z = loaded.library.get("zombie").unwrap();
+    use alembic_content::caves::{ATTACK, GLYPH, HP, IS_HOSTILE};
+    assert_eq!(
+        (t.get(&GLYPH), t.get(&HP), t.get(&ATTACK)),
+        (Ok('T'), Ok(30), Ok(12))
+    );
+    assert!(t.is(&IS_HOSTILE));
+    assert_eq!(
+        t.get(&alembic::hook::ON_ACTION),
+        z.get(&alembic::hook::ON_ACTION)
+    );
+    assert_eq!(
+        t.get(&alembic::schedule::SPEED),
+        z.get(&alembic::schedule::SPEED)
+    );
+}
