@@ -15,10 +15,10 @@ use serde::Serialize;
 use super::kinds::{Fate, Slot, Stat};
 use super::props::{
     ARMOUR, BG, CAUSE, DEEPEST, FG, GAME_OVER, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR,
-    IS_BLOCKING, IS_CREATURE, IS_DOOR, IS_EXIT, IS_FOOD, IS_HERO, IS_HOSTILE, IS_INGREDIENT,
-    IS_LAB, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER, IS_WEAPON,
-    IS_WIELDED, IS_WORKBENCH, KILLS, LIGHT_COLOUR, LIGHT_RADIUS, NAME, OUTCOME, SPEED, WIELD_SLOT,
-    WIZARD_MODE, Z_ORDER,
+    IS_BLOCKING, IS_CREATURE, IS_DOOR, IS_EXIT, IS_FLYING, IS_FOOD, IS_HERO, IS_HOSTILE,
+    IS_INGREDIENT, IS_LAB, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER,
+    IS_WEAPON, IS_WIELDED, IS_WORKBENCH, KILLS, LIGHT_COLOUR, LIGHT_RADIUS, NAME, OUTCOME, SPEED,
+    WIELD_SLOT, WIZARD_MODE, Z_ORDER,
 };
 use super::rules::effects::effect_list;
 use super::rules::items::{
@@ -1130,6 +1130,22 @@ pub fn is_creature(game: &Game, t: ThingId) -> bool {
 #[must_use]
 pub fn is_hostile(game: &Game, t: ThingId) -> bool {
     game.is(t, &IS_HOSTILE)
+}
+
+/// Whether the creature `t` has noticed the hero (it is after them: it chases where it last
+/// saw them).
+#[must_use]
+pub fn has_noticed(game: &Game, t: ThingId) -> bool {
+    game.query_opt(t, &super::props::LAST_SEEN)
+        .ok()
+        .flatten()
+        .is_some()
+}
+
+/// Whether the creature `t` flies (over deep water and magma).
+#[must_use]
+pub fn flies(game: &Game, t: ThingId) -> bool {
+    game.is(t, &IS_FLYING)
 }
 
 /// A creature's hit points now (`None` when `t` is gone or has none).

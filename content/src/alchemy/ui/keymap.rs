@@ -17,6 +17,10 @@ pub enum Action {
     Run,
     /// Wait a turn.
     Wait,
+    /// Rest until healed, a monster comes or something happens.
+    Rest,
+    /// Search for a few turns.
+    Search,
     /// Take the stairs underfoot, or travel to the nearest known ones.
     Stairs {
         /// Down (`>`) or up (`<`).
@@ -64,7 +68,7 @@ pub enum Action {
     Help,
     /// Save and quit.
     Save,
-    /// Quit without saving.
+    /// Quit: end the game (scored, never continued).
     Quit,
     /// Nothing (Esc on the map).
     Cancel,
@@ -106,6 +110,21 @@ pub const KEYMAP: &[Binding] = &[
         Action::Wait,
         MOVING,
         "wait a turn",
+    ),
+    bind(
+        &[C('Z'), C('R')],
+        "Z  or  R",
+        Action::Rest,
+        MOVING,
+        "rest until your hit points are full, a monster comes into view or something \
+         happens (any key stops it)",
+    ),
+    bind(
+        &[C('s')],
+        "s",
+        Action::Search,
+        MOVING,
+        "search for 5 turns (stops as resting does)",
     ),
     bind(
         &[C('>')],
@@ -267,7 +286,7 @@ pub const KEYMAP: &[Binding] = &[
         "Q",
         Action::Quit,
         OTHER,
-        "quit without saving (asks first)",
+        "quit: the game ends here, scored as it stands (asks first)",
     ),
     bind(
         &[Key::Esc],
