@@ -554,3 +554,81 @@ fn a_monster_coming_into_view_stops_rest() {
         "only {stopped} rests were stopped by a monster"
     );
 }
+
+/// Travel reaches any remembered floor the hero could walk to: neither a monster out of
+/// sight standing there nor a never-lit cell between remembered ground (the dark stream
+/// cell of seed 2) is "no way there"; travel walks until it sees what is there.
+#[test]
+fn travel_goes_to_any_remembered_reachable_floor() {
+    let rules = Rules::new().expect("rules");
+    let mut tried = 0;
+    for seed in 1..=6 {
+        let g = quiet_game(seed, &rules);
+        let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+        for _ in 0..6 {
+            let _ = travel::explore(app.ctx_mut());
+        }
+        let explored_game = app.ctx().game().expect("game").clone();
+        let at = explored_game
+            .location(hero(&explored_game).expect("hero"))
+            .expect("placed");
+        let seen = alchemy::visible(&explored_game).expect("view");
+        let targets: Vec<Loc> = level_box(at.z)
+            .iter()
+            .filter(|&l| {
+                explored(&explored_game, l)
+                    && !seen.contains(l)
+                    && !alchemy::tile_blocks(&explored_game, l)
+                    && !alchemy::tile_dangerous(&explored_game, l)
+                    && explored_game.things_at(l).is_empty()
+            })
+            .step_by(37)
+            .take(4)
+            .collect();
+        for target in targets {
+            let mut g = explored_game.clone();
+            // A rat, out of sight, on the very place.
+            g.spawn_mut(&mut alembic::HookCtx::new(rules.hooks()), "rat", target)
+                .expect("a rat");
+            let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+            let end = travel::travel(app.ctx_mut(), target);
+            assert_ne!(end, TravelEnd::NoPath, "seed {seed}: {target:?}");
+            tried += 1;
+        }
+    }
+    assert!(tried > 10, "tried {tried}");
+}
+
+/// In the travel cursor (`G`), Tab cycles through the features the hero remembers out of
+/// sight (stairs, doors…), naming each in the prompt box; Enter travels there.
+#[test]
+fn g_tab_cycles_through_remembered_features() {
+    use alembic_ui::{Input, Key, TestFrontend, run};
+    let rules = Rules::new().expect("rules");
+    let g = quiet_game(4, &rules);
+    let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+    for _ in 0..8 {
+        let _ = travel::explore(app.ctx_mut());
+    }
+    let g = app.ctx().game().expect("game").clone();
+    let mut keys = vec![Input::ch('G')];
+    keys.extend((0..40).map(|_| Input::key(Key::Tab)));
+    keys.push(Input::key(Key::Esc));
+    let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, keys);
+    let _ = run(&mut fe, &mut app);
+    let named: Vec<String> = fe
+        .frames()
+        .iter()
+        .filter_map(|f| {
+            let t = f.to_text();
+            let i = t.find("You remember ")?;
+            Some(t[i..].lines().next().unwrap_or_default().trim().to_owned())
+        })
+        .collect();
+    assert!(
+        named.iter().any(|n| !n.contains("floor")),
+        "Tab named no remembered feature: {named:?}"
+    );
+    assert!(fe.frames()[1].contains_text("Tab/+ next"));
+}

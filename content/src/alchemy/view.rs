@@ -377,6 +377,61 @@ pub struct RecipeInfo {
     pub available: bool,
 }
 
+/// The names of the potions the hero has identified (by drinking, tasting or analysis), in
+/// the library's order.
+#[must_use]
+pub fn identified_potions(game: &Game) -> Vec<String> {
+    game.library()
+        .prototypes()
+        .filter(|p| !p.is_abstract() && p.is(&IS_POTION) && p.is(&super::props::IS_IDENTIFIED))
+        .filter_map(|p| p.get(&NAME).ok().map(|n| n.to_string()))
+        .collect()
+}
+
+/// The hero's level as the hero knows it, one string per row, letters as the map draws
+/// them (`' '` for what was never seen); rows and columns never seen are left out.
+///
+/// # Errors
+/// An engine error reading the game (a bug).
+pub fn level_map_text(game: &Game) -> Result<Vec<String>, Error> {
+    let at = game.location(hero_id(game)?)?;
+    let view = visible(game)?;
+    let area = level_box(at.z);
+    let mut rows: Vec<Vec<Option<char>>> = Vec::new();
+    for y in area.min.y..area.max.y {
+        let mut row = Vec::new();
+        for x in area.min.x..area.max.x {
+            row.push(cell_view(game, &view, Loc::new(x, y, at.z))?.map(|c| c.glyph.ch));
+        }
+        rows.push(row);
+    }
+    let used = |r: &Vec<Option<char>>| r.iter().any(Option::is_some);
+    let first_col = rows
+        .iter()
+        .filter_map(|r| r.iter().position(Option::is_some))
+        .min()
+        .unwrap_or(0);
+    let last_col = rows
+        .iter()
+        .filter_map(|r| r.iter().rposition(Option::is_some))
+        .max()
+        .unwrap_or(0);
+    Ok(rows
+        .iter()
+        .skip_while(|r| !used(r))
+        .filter(|r| used(r))
+        .map(|r| {
+            r.iter()
+                .skip(first_col)
+                .take(last_col + 1 - first_col.min(last_col + 1))
+                .map(|c| c.unwrap_or(' '))
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect())
+}
+
 /// Every known recipe, by potion name.
 pub fn known_recipes(game: &Game) -> Result<Vec<RecipeInfo>, Error> {
     let h = hero_id(game)?;
@@ -424,12 +479,15 @@ pub struct LookInfo {
 pub fn look_at(game: &Game, l: Loc) -> Result<LookInfo, Error> {
     let view = visible(game)?;
     if !view.contains(l) {
-        let text = match remembered_tile(game, l) {
-            Some(t) => {
+        let text = match (remembered_tile(game, l), remembered_thing(game, l)) {
+            (Some(_), Some(thing)) => {
+                format!("You remember {} here.", a_name(game, thing)?)
+            }
+            (Some(t), None) => {
                 let name = game.library().tile(t)?.get(&NAME)?;
                 format!("You remember {} here.", with_article(&name))
             }
-            None => "You have not seen that place.".to_string(),
+            (None, _) => "You have not seen that place.".to_string(),
         };
         return Ok(LookInfo {
             loc: l,

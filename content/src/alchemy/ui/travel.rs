@@ -11,7 +11,7 @@
 //! like keys are. Paths only cross cells the hero has seen; closed doors on the way are
 //! opened.
 
-use alembic::{Dir, Game, Loc, ThingId, path::Pathfinder, path::Search};
+use alembic::{Dir, Game, Loc, ThingId, fov::VisibleSet, path::Pathfinder, path::Search};
 
 use super::AlchemyCtx;
 use crate::alchemy::command::Command;
@@ -131,10 +131,12 @@ fn hero_at(ctx: &AlchemyCtx) -> Option<Loc> {
 }
 
 /// The cost of stepping onto `to` for travel: seen, walkable ground (closed doors allowed);
-/// `None` where travel never goes (unseen, walls, danger, blocking things, creatures: travel
-/// goes round them or stops).
-fn travel_cost(game: &alembic::Game, table: &TileTable, to: Loc) -> Option<u32> {
-    if creature_at(game, to).is_some() {
+/// `None` where travel never goes (unseen, walls, danger, blocking things, creatures in
+/// view: travel goes round them or stops). A creature out of sight is not known to be
+/// there: it blocks nothing (travel stops if it is met), so a remembered place is never
+/// "no way there" because of a monster the hero cannot see.
+fn travel_cost(game: &Game, table: &TileTable, seen: Option<&VisibleSet>, to: Loc) -> Option<u32> {
+    if creature_at(game, to).is_some() && seen.is_some_and(|v| v.contains(to)) {
         return None;
     }
     ground_cost(game, table, to)
@@ -158,7 +160,8 @@ fn step_towards(ctx: &AlchemyCtx, goal: impl Fn(Loc) -> bool) -> Option<(Loc, Di
     let game = ctx.game()?;
     let at = hero_at(ctx)?;
     let table = TileTable::new(game);
-    let cost = |_: Loc, to: Loc| travel_cost(game, &table, to);
+    let seen = visible(game).ok();
+    let cost = |_: Loc, to: Loc| travel_cost(game, &table, seen.as_ref(), to);
     let path = Pathfinder::new()
         .nearest(
             at,
@@ -171,7 +174,25 @@ fn step_towards(ctx: &AlchemyCtx, goal: impl Fn(Loc) -> bool) -> Option<(Loc, Di
     Some((step, at.dir_to(step)?))
 }
 
-/// The next move from the hero towards `target` over seen ground, or `None`.
+/// What travel pays to cross a never-seen cell in a gap of the map: one the torch never lit
+/// between seen ground (at least two seen, walkable neighbours), as the dark cell of a
+/// stream between two remembered banks. Dearer than a detour over seen ground; the hero
+/// sees the cell before stepping on it, and the path is planned again each step.
+const GAP_COST: u32 = 8;
+
+fn gap_cost(game: &Game, table: &TileTable, to: Loc) -> Option<u32> {
+    if explored(game, to) {
+        return None;
+    }
+    let known = to
+        .neighbours8()
+        .filter(|&n| ground_cost(game, table, n).is_some())
+        .count();
+    (known >= 2).then_some(GAP_COST)
+}
+
+/// The next move from the hero towards `target` over seen ground (and the gaps in it: see
+/// [`GAP_COST`]), or `None`.
 fn next_step(ctx: &AlchemyCtx, target: Loc) -> Option<(Loc, Dir)> {
     let game = ctx.game()?;
     let at = hero_at(ctx)?;
@@ -179,7 +200,10 @@ fn next_step(ctx: &AlchemyCtx, target: Loc) -> Option<(Loc, Dir)> {
         return None;
     }
     let table = TileTable::new(game);
-    let cost = |_: Loc, to: Loc| travel_cost(game, &table, to);
+    let seen = visible(game).ok();
+    let cost = |_: Loc, to: Loc| {
+        travel_cost(game, &table, seen.as_ref(), to).or_else(|| gap_cost(game, &table, to))
+    };
     let path = alembic::path::astar(at, target, &Search::new(level_box(at.z)), cost).ok()?;
     let step = path.first_step()?;
     Some((step, at.dir_to(step)?))
@@ -625,12 +649,13 @@ pub fn fight_step(ctx: &AlchemyCtx) -> Result<(Command, Option<String>), String>
         return Ok((Command::Move(d), None));
     }
     let table = TileTable::new(game);
+    let seen = visible(game).ok();
     // The target's own cell is the goal: other creatures are gone round.
     let cost = |_: Loc, to: Loc| {
         if to == target {
             Some(1)
         } else {
-            travel_cost(game, &table, to)
+            travel_cost(game, &table, seen.as_ref(), to)
         }
     };
     let no_way = || format!("You see no way to {}.", a_name(ctx, foe));
