@@ -362,6 +362,41 @@ fn healing_hurts_the_undead() {
         Event::Writhed { who, seen: true } if who.id == z)));
     assert!(events.iter().any(|e| matches!(e,
         Event::Damaged { who, amount, .. } if *who == z && *amount > 0)));
+    // The damage is said: no other line says it.
+    assert!(events.iter().any(|e| matches!(e,
+        Event::Splashed { who, damage, .. } if who.id == z && *damage > 0)));
+    assert!(
+        alembic_content::alchemy::all_lines(&g, &events)
+            .iter()
+            .any(|l| l.contains("is hurt by the splash")),
+        "{:?}",
+        alembic_content::alchemy::all_lines(&g, &events)
+    );
+}
+
+/// A potion that does nothing the hero can see to the creature it hits says so, rather than
+/// nothing; one whose effect is said needs no more words.
+#[test]
+fn a_thrown_potion_says_what_it_did() {
+    let (mut g, rules, hero) = arena(8);
+    let rat = put(&mut g, &rules, "giant rat", 3, 0);
+    g.set_mut(rat, &IS_HOSTILE, false).unwrap();
+    g.set_mut(rat, &SPEED, 1).unwrap();
+    let p = give(&mut g, hero, "potion of poison");
+    let (_, events) = act(&g, &rules, Command::Throw(p, at(3, 0)));
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::Splashed { .. })),
+        "poison is said by its own line: {events:?}"
+    );
+    let p = give(&mut g, hero, "potion of cure poison");
+    let (after, events) = act(&g, &rules, Command::Throw(p, at(3, 0)));
+    let lines = alembic_content::alchemy::all_lines(&after, &events);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Nothing you can see happens to")),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -681,4 +716,24 @@ fn the_log_is_the_english_of_the_events_and_events_round_trip() {
         "{events_seen} events in {commands} commands"
     );
     assert!(lines_seen > 0);
+}
+
+/// A failed analysis says why: the intelligence check, with the hero's odds.
+#[test]
+fn a_failed_analysis_says_why() {
+    let (mut g, rules, hero) = arena(11);
+    let lab = g.library().create("analysis lab").unwrap();
+    g.add_thing_mut(at(1, 0), lab).unwrap();
+    // Intelligence -6: a roll of 1 to 20 never comes under 0.
+    g.set_mut(hero, &alembic_content::alchemy::IN, -6).unwrap();
+    let p = give(&mut g, hero, "potion of poison");
+    let (after, events) = act(&g, &rules, Command::Analyse(p));
+    let lines = alembic_content::alchemy::all_lines(&after, &events);
+    assert!(
+        lines.iter().any(|l| l.contains(
+            "learn nothing: the analysis failed its \
+             intelligence check (your intelligence of -6 gives 0%)"
+        )),
+        "{lines:?}"
+    );
 }

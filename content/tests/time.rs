@@ -278,6 +278,11 @@ fn morgues_and_the_score_table() {
         "message 39",
         "x.replay",
         "Inventory:",
+        "Identified potions (0): none",
+        "Known recipes (0):",
+        "Timeline:",
+        "The map of depth 1 as you knew it:",
+        "  @",
     ] {
         assert!(text.contains(needle), "morgue lacks {needle:?}:\n{text}");
     }

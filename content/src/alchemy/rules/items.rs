@@ -348,9 +348,34 @@ pub fn throw(
                     wall,
                 },
             );
+            let who = Noun::of(game, c);
+            let before = crate::alchemy::events::pending_len(ctx);
             consume(game, ctx, hero, item, c)?;
             if game.contains(item) {
                 game.remove_thing_mut(item)?;
+            }
+            // Say what it did: the damage (which no line says), or that it did nothing seen.
+            let since = crate::alchemy::events::pending_since(ctx, before);
+            let damage: i32 = since
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Damaged { who, amount, .. } if *who == c => Some(*amount),
+                    _ => None,
+                })
+                .sum();
+            let silent = since
+                .iter()
+                .all(|e| crate::alchemy::text::lines(game, e).is_empty());
+            if damage > 0 || silent {
+                emit(
+                    game,
+                    ctx,
+                    Event::Splashed {
+                        who,
+                        damage,
+                        silent,
+                    },
+                );
             }
         }
         (Some(c), false) => {

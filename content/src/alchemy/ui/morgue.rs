@@ -1,9 +1,11 @@
 //! The record of every game's end, as DCSS keeps it: a plain-text morgue file per game and a
 //! high-score table.
 //!
-//! A morgue is written at death, victory and quit into `morgue/` in the data directory:
-//! seed, mode, cause, depth, turns, kills, stats, equipment, inventory, the last 30 messages
-//! and where the recording is. The score table (`scores.json`, top [`TOP`], written
+//! A morgue is written at death, victory and quit into `morgue/` in the data directory, as
+//! DCSS writes one: seed, mode, cause, depth, turns, kills, stats, equipment, inventory, the
+//! identified potions and known recipes, a timeline by depth (the turn each depth was
+//! reached, the potions learned, the monsters killed), the map of the last level as the hero
+//! knew it, the last 30 messages and where the recording is. The score table (`scores.json`, top [`TOP`], written
 //! atomically, one row per game) lists normal games only: practice games are never scored.
 //! The filing is [`crate::scores`]'s, shared with the Caves.
 
@@ -123,6 +125,42 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
         line(format!("  {}", i.name));
     }
     line(String::new());
+    let potions = view::identified_potions(e.game);
+    line(format!(
+        "Identified potions ({}): {}",
+        potions.len(),
+        if potions.is_empty() {
+            "none".to_owned()
+        } else {
+            potions.join(", ")
+        }
+    ));
+    let recipes = view::known_recipes(e.game)?;
+    line(format!("Known recipes ({}):", recipes.len()));
+    for r in &recipes {
+        line(format!("  {}: {}", r.name, r.ingredients.join(", ")));
+    }
+    line(String::new());
+    let messages: Vec<(u64, String)> = e
+        .game
+        .messages()
+        .map(|m| (m.turn, m.text.to_string()))
+        .collect();
+    let kept_from = messages.first().map_or(0, |m| m.0);
+    line(if kept_from > 1 {
+        format!("Timeline (from turn {kept_from}, the oldest message kept):")
+    } else {
+        "Timeline:".to_owned()
+    });
+    for (turn, depth, text) in timeline(&messages) {
+        line(format!("  turn {turn:>6}  depth {depth:>2}  {text}"));
+    }
+    line(String::new());
+    line(format!("The map of depth {} as you knew it:", s.depth));
+    for row in view::level_map_text(e.game)? {
+        line(format!("  {row}"));
+    }
+    line(String::new());
     line(format!("The last {MESSAGES} messages:"));
     let from = e.messages.len().saturating_sub(MESSAGES);
     for m in &e.messages[from..] {
@@ -134,6 +172,38 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
         None => "Replay:   this game was not recorded".to_owned(),
     });
     Ok(out)
+}
+
+/// The notable lines of a game's messages, each with its turn and the depth it happened on:
+/// arriving on each depth, potions identified and analysed, brews, deaths of monsters and
+/// levels gained. The depth starts at 1 and follows "You descend…"/"You climb up…".
+#[must_use]
+pub fn timeline(messages: &[(u64, String)]) -> Vec<(u64, i32, String)> {
+    const NOTABLE: [&str; 8] = [
+        "You enter the dungeon",
+        "It was ",
+        "It tastes bitter",
+        "You analyse",
+        "You brew",
+        "You reach level",
+        "You climb out",
+        "You were ",
+    ];
+    let mut depth = 1;
+    let mut out = Vec::new();
+    for (turn, text) in messages {
+        let moved = ["You descend to depth ", "You climb up to depth "]
+            .iter()
+            .find_map(|p| text.strip_prefix(p))
+            .and_then(|rest| rest.trim_end_matches('.').parse::<i32>().ok());
+        if let Some(d) = moved {
+            depth = d;
+            out.push((*turn, depth, text.clone()));
+        } else if NOTABLE.iter().any(|p| text.starts_with(p)) || text.ends_with(" dies.") {
+            out.push((*turn, depth, text.clone()));
+        }
+    }
+    out
 }
 
 /// Write the morgue of an ending into `dir/morgue/`. Returns its path.
@@ -173,4 +243,28 @@ pub fn record_score(dir: &Path, e: &Ending<'_>) -> Result<Scored, String> {
         game: Some(crate::scores::game_id("alchemy", e.seed, e.game)),
     };
     crate::scores::enter(dir, SCORES_FILE, entry, e.unix_secs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::timeline;
+
+    #[test]
+    fn the_timeline_follows_the_depths() {
+        let said = |t: u64, s: &str| (t, s.to_owned());
+        let messages = [
+            said(
+                0,
+                "You enter the dungeon. Somewhere below lies the Philosopher's Stone.",
+            ),
+            said(3, "You pick up a dagger."),
+            said(40, "The rat dies."),
+            said(120, "You descend to depth 2."),
+            said(130, "It was a potion of healing."),
+            said(200, "You climb up to depth 1."),
+        ];
+        let t = timeline(&messages);
+        let depths: Vec<(u64, i32)> = t.iter().map(|(turn, d, _)| (*turn, *d)).collect();
+        assert_eq!(depths, [(0, 1), (40, 1), (120, 2), (130, 2), (200, 1)]);
+    }
 }
