@@ -737,3 +737,47 @@ fn a_failed_analysis_says_why() {
         "{lines:?}"
     );
 }
+
+/// Progression: a kill is worth experience, enough experience raises the hero's level at the
+/// end of the turn (maximum hit points up, said in a line), and the status shows it.
+#[test]
+fn kills_give_experience_and_levels_raise_hit_points() {
+    use alembic_content::alchemy::progress::{HP_PER_LEVEL, xp_for};
+    use alembic_content::alchemy::{XL, XP};
+    let (mut g, rules, hero) = arena(12);
+    let rat = put(&mut g, &rules, "giant rat", 3, 0);
+    let rat_max = g.query(rat, &HPS_MAX).unwrap();
+    damage(
+        &mut g,
+        &mut HookCtx::new(rules.hooks()),
+        rat,
+        1_000,
+        DamageType::Normal,
+        Source::Creature(hero),
+    )
+    .unwrap();
+    assert!(!g.contains(rat));
+    assert_eq!(g.var(&XP).unwrap(), i64::from(rat_max / 2).max(1));
+    assert_eq!(g.var(&XL).unwrap(), 1);
+    // Just enough for level 2: the next turn raises it.
+    g.set_var_mut(&XP, xp_for(2));
+    let max = g.query(hero, &HPS_MAX).unwrap();
+    let (after, events) = act(&g, &rules, Command::Wait);
+    assert_eq!(after.var(&XL).unwrap(), 2);
+    assert_eq!(after.query(hero, &HPS_MAX).unwrap(), max + HP_PER_LEVEL);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::LevelUp { level: 2, .. }))
+    );
+    let st = status(&after).unwrap();
+    assert_eq!(
+        (st.level, st.xp, st.xp_next),
+        (2, xp_for(2), Some(xp_for(3)))
+    );
+    // One short of level 3: no level.
+    let mut g = after;
+    g.set_var_mut(&XP, xp_for(3) - 1);
+    let (after, _) = act(&g, &rules, Command::Wait);
+    assert_eq!(after.var(&XL).unwrap(), 2);
+}

@@ -356,6 +356,15 @@ pub enum Event {
     },
     /// The hero left the dungeon with the Stone.
     Won,
+    /// The hero reached a new level.
+    LevelUp {
+        /// The new level.
+        level: i32,
+        /// Maximum hit points gained.
+        hp: i32,
+        /// Whether skill rose by 1.
+        skill: bool,
+    },
     /// An effect began on someone.
     EffectStarted {
         /// Who.

@@ -435,6 +435,10 @@ pub fn lines(game: &Game, event: &Event) -> Vec<String> {
             noun_the(game, item),
             noun_the(game, target)
         ))),
+        Event::LevelUp { level, hp, skill } => one(format!(
+            "You reach level {level}! Maximum HP +{hp}{}.",
+            if *skill { ", skill +1" } else { "" }
+        )),
         Event::Splashed { who, damage, .. } if *damage > 0 => one(capitalise(&format!(
             "{} is hurt by the splash ({damage} hit point{}).",
             noun_the(game, who),

@@ -226,6 +226,12 @@ pub struct Status {
     pub attack: String,
     /// Whether the hero carries the Philosopher's Stone.
     pub has_stone: bool,
+    /// The hero's level (1 at the start).
+    pub level: i32,
+    /// The hero's experience.
+    pub xp: i64,
+    /// The experience the next level needs in all (`None` at the highest level).
+    pub xp_next: Option<i64>,
 }
 
 /// The hero's status.
@@ -247,6 +253,12 @@ pub fn status(game: &Game) -> Result<Status, Error> {
         effects: effect_list(game, h),
         attack: attack_summary(game, h)?,
         has_stone: inventory(game, h).iter().any(|&t| game.is(t, &IS_STONE)),
+        level: super::rules::progress::level(game),
+        xp: super::rules::progress::experience(game),
+        xp_next: {
+            let l = super::rules::progress::level(game);
+            (l < super::rules::progress::MAX_LEVEL).then(|| super::rules::progress::xp_for(l + 1))
+        },
     })
 }
 
@@ -1077,6 +1089,9 @@ pub use super::kinds::RecipeId;
 pub use super::library::base_library;
 pub use super::rules::items::THROW_RANGE;
 pub use super::rules::memory::{explored, remembered_thing};
+pub use super::rules::progress::{
+    DISCOVERY_XP, HP_PER_LEVEL, MAX_LEVEL, SKILL_EVERY, XP_STEP, xp_for,
+};
 pub use super::rules::world::{TileTable, creature_at, items_at, level_box};
 pub use super::text::{a_name, all_lines, capitalise, the_name};
 

@@ -123,8 +123,13 @@ pub fn clear_letter(game: &mut Game, item: ThingId) -> Result<(), Error> {
 pub fn identify(game: &mut Game, item: ThingId) -> Result<(), Error> {
     let proto = game.get_thing(item)?.proto().map(Arc::<str>::from);
     if let Some(p) = proto {
+        let known = game.library().get(&p).is_ok_and(|k| k.is(&IS_IDENTIFIED));
         game.library_mut()
             .set_proto_prop_mut(&p, &IS_IDENTIFIED, true)?;
+        // A discovery is worth experience, once per kind.
+        if !known {
+            super::progress::gain(game, super::progress::DISCOVERY_XP);
+        }
     }
     Ok(())
 }

@@ -98,6 +98,7 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
     line(format!("Depth:    {} (deepest {})", s.depth, s.deepest));
     line(format!("Turns:    {}", s.turns));
     line(format!("Kills:    {}", s.kills));
+    line(format!("Level:    {} ({} experience)", st.level, st.xp));
     if !e.modes.contains(&"practice") {
         line(format!("Score:    {}", score_of(&s)));
     }
