@@ -151,6 +151,34 @@ tm send-keys -t e2e V
 wait_for "Unknown key 'V'" 5 || fail "no message for an unknown key"
 [[ "$(turn_now)" == "$before" ]] && pass "unknown key took no turn" || fail "unknown key took a turn"
 
+echo "== rest (Z) and search (s): each says why it stopped (or why it did not start)"
+# wait_any SECONDS TEXT...: poll until one of the texts shows.
+wait_any() {
+    local secs="$1" i t
+    shift
+    for ((i = 0; i < secs * 20; i++)); do
+        for t in "$@"; do [[ "$(capture)" == *"$t"* ]] && return 0; done
+        sleep 0.05
+    done
+    return 1
+}
+tm send-keys -t e2e Z
+save 02b-rest
+wait_any 10 "You are not hurt" "You feel rested." "comes into view." "Not with" "You are hurt!" &&
+    pass "Z said why it stopped or did not start" || fail "no word from Z"
+settle
+before="$(turn_now)"
+tm send-keys -t e2e s
+if wait_any 5 "find nothing hidden"; then
+    pass "s searched and said so"
+    settle
+    [[ "$(turn_now)" == "$((before + 5))" ]] && pass "s took 5 turns" || fail "s took $(($(turn_now) - before)) turns, not 5"
+elif wait_any 1 "comes into view" "You are hurt" "Not with"; then
+    pass "s stopped early or did not start, and said why"
+else
+    fail "s said nothing"
+fi
+
 echo "== inventory and help screens and back"
 tm send-keys -t e2e i
 wait_for "Inventory" 5 || fail "inventory did not open"
