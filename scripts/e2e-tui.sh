@@ -54,6 +54,15 @@ wait_for() {
     return 1
 }
 
+# save_and_leave [WHAT]: S, the "saved to" note, Enter, and the binary exits with 0.
+save_and_leave() {
+    local what="${1:+ ($1)}"
+    tm send-keys -t e2e S
+    wait_for "Your game was saved to" 5 || fail "S did not say where it saved$what"
+    tm send-keys -t e2e Enter
+    wait_for "exit=0" 5 || fail "S did not exit with status 0$what"
+}
+
 # Travel, explore and runs walk one step per tick (any key stops them): wait until the
 # screen has stopped changing.
 settle() {
@@ -245,10 +254,7 @@ tm send-keys -t e2e "$BIN --seed 1; echo exit=\$?" Enter
 wait_for "Depth 1/11" 5 || fail "the game did not start (save run)"
 tm send-keys -t e2e . .
 wait_turn 2 || fail "two waits did not take two turns"
-tm send-keys -t e2e S
-wait_for "Your game was saved to" 5 || fail "S did not say where it saved"
-tm send-keys -t e2e Enter
-wait_for "exit=0" 5 || fail "S did not exit with status 0"
+save_and_leave ""
 [[ -s "$DATA/alembic/alchemy.save" ]] && pass "S wrote $DATA/alembic/alchemy.save" || fail "no save file after S"
 tm send-keys -t e2e clear Enter
 tm send-keys -t e2e "$BIN; echo exit=\$?" Enter
@@ -283,10 +289,7 @@ grep -q '"score": 0,' "$DATA/alembic/scores.json" && pass "a game quit on depth 
 tm send-keys -t e2e clear Enter
 tm send-keys -t e2e "$BIN --seed 1; echo exit=\$?" Enter
 wait_for "Depth 1/11" 5 || fail "the game did not start (second save run)"
-tm send-keys -t e2e S
-wait_for "Your game was saved to" 5 || fail "S did not say where it saved (second save)"
-tm send-keys -t e2e Enter
-wait_for "exit=0" 5 || fail "S did not exit with status 0 (second save)"
+save_and_leave "second save"
 
 echo "== --seed with a saved game asks first; Ctrl-C leaves the save as it was"
 before=$(sha256sum <"$DATA/alembic/alchemy.save")
@@ -303,10 +306,7 @@ tm send-keys -t e2e "$BIN --seed 9; echo exit=\$?" Enter
 wait_for "Start a new game? Your saved game and its recording stay" 5 || fail "--seed over a save did not ask (2)"
 tm send-keys -t e2e y
 wait_for "Depth 1/11" 5 || fail "y did not start the new game"
-tm send-keys -t e2e S
-wait_for "Your game was saved to" 5 || fail "S did not say where it saved (new game)"
-tm send-keys -t e2e Enter
-wait_for "exit=0" 5 || fail "S did not exit with status 0 (new game)"
+save_and_leave "new game"
 check "S says where it saved" "Your game was saved to $DATA/alembic/alchemy.save"
 rm -f "$DATA/alembic/alchemy.save"
 
