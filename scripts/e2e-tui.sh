@@ -54,6 +54,15 @@ wait_for() {
     return 1
 }
 
+# save_and_leave [WHAT]: S, the "saved to" note, Enter, and the binary exits with 0.
+save_and_leave() {
+    local what="${1:+ ($1)}"
+    tm send-keys -t e2e S
+    wait_for "Your game was saved to" 5 || fail "S did not say where it saved$what"
+    tm send-keys -t e2e Enter
+    wait_for "exit=0" 5 || fail "S did not exit with status 0$what"
+}
+
 # Travel, explore and runs walk one step per tick (any key stops them): wait until the
 # screen has stopped changing.
 settle() {
@@ -147,9 +156,37 @@ if [[ -n "$t" ]] && ((t > 3)); then pass "walked: turn $t"; else fail "walking t
 
 echo "== an invalid key costs no turn and says why"
 before="$(turn_now)"
-tm send-keys -t e2e Z
-wait_for "Unknown key 'Z'" 5 || fail "no message for an unknown key"
+tm send-keys -t e2e V
+wait_for "Unknown key 'V'" 5 || fail "no message for an unknown key"
 [[ "$(turn_now)" == "$before" ]] && pass "unknown key took no turn" || fail "unknown key took a turn"
+
+echo "== rest (Z) and search (s): each says why it stopped (or why it did not start)"
+# wait_any SECONDS TEXT...: poll until one of the texts shows.
+wait_any() {
+    local secs="$1" i t
+    shift
+    for ((i = 0; i < secs * 20; i++)); do
+        for t in "$@"; do [[ "$(capture)" == *"$t"* ]] && return 0; done
+        sleep 0.05
+    done
+    return 1
+}
+tm send-keys -t e2e Z
+save 02b-rest
+wait_any 10 "You are not hurt" "You feel rested." "comes into view." "Not with" "You are hurt!" &&
+    pass "Z said why it stopped or did not start" || fail "no word from Z"
+settle
+before="$(turn_now)"
+tm send-keys -t e2e s
+if wait_any 5 "find nothing hidden"; then
+    pass "s searched and said so"
+    settle
+    [[ "$(turn_now)" == "$((before + 5))" ]] && pass "s took 5 turns" || fail "s took $(($(turn_now) - before)) turns, not 5"
+elif wait_any 1 "comes into view" "You are hurt" "Not with"; then
+    pass "s stopped early or did not start, and said why"
+else
+    fail "s said nothing"
+fi
 
 echo "== inventory and help screens and back"
 tm send-keys -t e2e i
@@ -195,12 +232,12 @@ check "hero back" "@"
 
 echo "== quit with confirm"
 tm send-keys -t e2e Q
-wait_for "Quit without saving?" 5 || fail "no quit confirm"
+wait_for "Quit this game?" 5 || fail "no quit confirm"
 save 08-confirm
 tm send-keys -t e2e n
-wait_gone "Quit without saving?" 5 || fail "n did not close the confirm"
+wait_gone "Quit this game?" 5 || fail "n did not close the confirm"
 tm send-keys -t e2e Q
-wait_for "Quit without saving?" 5 || fail "no quit confirm"
+wait_for "Quit this game?" 5 || fail "no quit confirm"
 tm send-keys -t e2e y
 wait_for "exit=0" 5 || fail "the game did not exit with status 0"
 save 09-after-quit
@@ -217,10 +254,7 @@ tm send-keys -t e2e "$BIN --seed 1; echo exit=\$?" Enter
 wait_for "Depth 1/11" 5 || fail "the game did not start (save run)"
 tm send-keys -t e2e . .
 wait_turn 2 || fail "two waits did not take two turns"
-tm send-keys -t e2e S
-wait_for "Your game was saved to" 5 || fail "S did not say where it saved"
-tm send-keys -t e2e Enter
-wait_for "exit=0" 5 || fail "S did not exit with status 0"
+save_and_leave ""
 [[ -s "$DATA/alembic/alchemy.save" ]] && pass "S wrote $DATA/alembic/alchemy.save" || fail "no save file after S"
 tm send-keys -t e2e clear Enter
 tm send-keys -t e2e "$BIN; echo exit=\$?" Enter
@@ -232,9 +266,30 @@ wait_for "Welcome back." 5 || fail "continue did not load the game"
 save 11-continued
 [[ "$(turn_now)" == 2 ]] && pass "continued at the saved turn 2" || fail "continued at turn $(turn_now), saved at 2"
 tm send-keys -t e2e Q
-wait_for "Quit without saving?" 5 || fail "no quit confirm (continued game)"
+wait_for "Quit this game?" 5 || fail "no quit confirm (continued game)"
 tm send-keys -t e2e y
 wait_for "exit=0" 5 || fail "the continued game did not exit with status 0"
+
+echo "== quitting is final: no Continue afterwards, one score row for the game"
+[[ ! -e "$DATA/alembic/alchemy.save" ]] && pass "Q y removed the quit game's save" || fail "the quit game's save is still there"
+ls "$DATA"/alembic/records/alchemy-seed1-*.replay >/dev/null 2>&1 && pass "the quit game's recording is kept in records/" || fail "no recording kept for the quit game"
+tm send-keys -t e2e clear Enter
+tm send-keys -t e2e "$BIN; echo exit=\$?" Enter
+wait_for "A  L  C  H  E  M  Y" 5 || fail "no start screen after the quit"
+save 11a-after-final-quit
+if [[ "$(capture)" == *"Continue the saved game"* ]]; then fail "Continue offered after a quit"; else pass "no Continue after a quit"; fi
+tm send-keys -t e2e q
+wait_for "exit=0" 5 || fail "the start screen did not quit"
+# The game saved at turn 2, continued and quit there (the seed-1 game quit at the top is
+# another game, with its own row).
+rows=$(grep -c '"game": "alchemy-1-t2-' "$DATA/alembic/scores.json" || true)
+[[ "$rows" == 1 ]] && pass "one score row for the quit game" || fail "$rows score rows for the quit game: $(cat "$DATA/alembic/scores.json")"
+grep -q '"score": 0,' "$DATA/alembic/scores.json" && pass "a game quit on depth 1 at turn 2 scores 0" || fail "quit score: $(cat "$DATA/alembic/scores.json")"
+# A save again, for what follows.
+tm send-keys -t e2e clear Enter
+tm send-keys -t e2e "$BIN --seed 1; echo exit=\$?" Enter
+wait_for "Depth 1/11" 5 || fail "the game did not start (second save run)"
+save_and_leave "second save"
 
 echo "== --seed with a saved game asks first; Ctrl-C leaves the save as it was"
 before=$(sha256sum <"$DATA/alembic/alchemy.save")
@@ -251,10 +306,7 @@ tm send-keys -t e2e "$BIN --seed 9; echo exit=\$?" Enter
 wait_for "Start a new game? Your saved game and its recording stay" 5 || fail "--seed over a save did not ask (2)"
 tm send-keys -t e2e y
 wait_for "Depth 1/11" 5 || fail "y did not start the new game"
-tm send-keys -t e2e S
-wait_for "Your game was saved to" 5 || fail "S did not say where it saved (new game)"
-tm send-keys -t e2e Enter
-wait_for "exit=0" 5 || fail "S did not exit with status 0 (new game)"
+save_and_leave "new game"
 check "S says where it saved" "Your game was saved to $DATA/alembic/alchemy.save"
 rm -f "$DATA/alembic/alchemy.save"
 
@@ -294,7 +346,7 @@ wait_turn 3 && pass "three U presses took the game back to turn 3" || fail "undo
 check "undo said so" "You take back a move."
 save 14-practice-undo
 tm send-keys -t e2e Q
-wait_for "Quit without saving?" 5 || fail "no quit confirmation (practice)"
+wait_for "Quit this game?" 5 || fail "no quit confirmation (practice)"
 tm send-keys -t e2e y
 wait_for "exit=0" 5 || fail "the practice game did not quit cleanly"
 morgue_file="$(ls "$PDATA"/alembic/morgue/*.txt 2>/dev/null | head -n1)"

@@ -139,7 +139,7 @@ if [ -f "$DATA/alchemy.save" ] && [ -f "$DATA/alchemy.replay" ]; then
                 keys slot 130
                 sleep 0.5
                 tm send-keys -t slot Q
-                wait_for slot "Quit without saving?" 10 && tm send-keys -t slot y
+                wait_for slot "Quit this game?" 10 && tm send-keys -t slot y
                 sleep 1
                 now=$(sums "$DATA/alchemy.save" "$DATA/alchemy.replay")
                 if [ "$now" = "$real" ]; then
@@ -214,7 +214,7 @@ tm new-session -d -s score -x 100 -y 30 "bash -c '$BIN --seed 8 2>$WORK/err-scor
 if wait_for score "Depth 1/11" 10; then
     keys score 5
     tm send-keys -t score Q
-    wait_for score "Quit without saving?" 10 && tm send-keys -t score y
+    wait_for score "Quit this game?" 10 && tm send-keys -t score y
     wait_for score "EXIT=" 10 || true
     aside=$(ls "$XDG_DATA_HOME/alembic" | grep -c '^scores.json.corrupt-' || true)
     if [ "$aside" = 1 ] && grep -q '"score"' "$XDG_DATA_HOME/alembic/scores.json" \

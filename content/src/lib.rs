@@ -21,6 +21,7 @@ pub mod keymap;
 pub mod launch;
 pub mod playback;
 pub mod record;
+pub mod scores;
 pub mod sim;
 pub mod slot;
 pub mod storage;

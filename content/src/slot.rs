@@ -29,13 +29,15 @@ pub const AUTOSAVE_EVERY: usize = 100;
 /// The question before a new game where a saved one waits: exactly what will happen.
 pub const REPLACE_QUESTION: &str = "Start a new game? Your saved game and its recording stay as they are until you save the new one (S, or closing the window); that replaces them. Quitting it (Q) leaves them untouched.";
 
-/// The quit question: whether the game is kept as last saved or lost.
+/// The quit question, for a game that `owns` its save slot or not. A quit is final, as a
+/// death is (DCSS, Brogue CE): the game is scored once and cannot be continued; a game
+/// over another game's save leaves that save as it is.
 #[must_use]
-pub fn quit_question(kept: bool) -> &'static str {
-    if kept {
-        "Quit without saving? Your game stays as last saved (it also saves itself every 100 moves). (S saves and quits.)"
+pub fn quit_question(owns: bool) -> &'static str {
+    if owns {
+        "Quit this game? It ends here: it is scored as it stands and cannot be continued. (S saves and leaves instead.)"
     } else {
-        "Quit without saving? This game will be lost. (S saves and quits.)"
+        "Quit this game? It ends here, scored as it stands; your saved game and its recording stay as they are. (S saves this one over it instead.)"
     }
 }
 

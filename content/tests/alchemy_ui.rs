@@ -152,8 +152,8 @@ fn invalid_keys_and_refusals_cost_no_turn() {
     let dir = temp_dir("invalid");
     let mut a = app(Start::New(7), &dir.join("alchemy.save"));
     let (t0, h0) = (turn(&a), hash(&a));
-    a.handle(Input::ch('Z'));
-    assert!(render(&mut a, 100, 30).contains_text("Unknown key 'Z'. Press ? for help."));
+    a.handle(Input::ch('V'));
+    assert!(render(&mut a, 100, 30).contains_text("Unknown key 'V'. Press ? for help."));
     // Away from stairs, > travels to the nearest known stairs down: none are known yet.
     a.handle(Input::ch('>'));
     assert!(render(&mut a, 100, 30).contains_text("You know of no stairs down on this level."));
@@ -269,8 +269,8 @@ fn resize_events_through_the_run_loop() {
     assert_eq!(f[1].row_text(3).chars().count(), 120);
     assert!(f[1].contains_text("Depth 1/11"));
     assert!(f[3].contains_text("Depth 1/11"));
-    assert!(f[4].contains_text("Quit without saving?"));
-    assert!(!f[5].contains_text("Quit without saving?"));
+    assert!(f[4].contains_text("Quit this game?"));
+    assert!(!f[5].contains_text("Quit this game?"));
     assert!(!dir.join("alchemy.save").exists(), "Q quits without saving");
 }
 

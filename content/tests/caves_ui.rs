@@ -88,9 +88,9 @@ fn start_dig_walk_toggle_regions_help_and_quit() {
     assert!(f[4].contains_text("0"));
     assert!(!f[5].contains_text("Regions"));
     assert!(f[6].contains_text("walking into rock digs it out"));
-    assert!(f[8].contains_text("Quit without saving? This game will be lost."));
-    assert!(!f[9].contains_text("Quit without saving?"));
-    assert!(f[10].contains_text("Quit without saving? This game will be lost."));
+    assert!(f[8].contains_text("Quit this game?"));
+    assert!(!f[9].contains_text("Quit this game?"));
+    assert!(f[10].contains_text("Quit this game?"));
     assert!(!ui.show_regions());
 }
 
@@ -367,4 +367,91 @@ fn the_caves_autosave_and_keep_a_waiting_save_untouched() {
         "the waiting save and its recording are untouched"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+/// Quitting ends a Caves game as it ends an Alchemy one: the save goes, the recording is
+/// kept, a morgue is written and the game is scored once, for what it achieved.
+#[test]
+fn caves_quit_is_final_and_scored_once() {
+    use alembic_content::caves::morgue::SCORES_FILE;
+    use alembic_content::scores::read_table;
+    let dir = std::env::temp_dir().join(format!("alembic-caves-quit-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join(caves::save::SAVE_FILE);
+    // Play a little and save.
+    let mut a = app_with(CavesUi::new(6).with_save(save.clone()));
+    let keys: Vec<Input> = [' ', '.', '.', 'S'].into_iter().map(Input::ch).collect();
+    run(&mut TestFrontend::new(100, 30, keys), &mut a).unwrap();
+    assert!(save.is_file());
+    // Continue it, then quit: the title offers c and n only.
+    let mut a = app_with(CavesUi::new(7).with_save(save.clone()));
+    let keys: Vec<Input> = ['c', 'Q', 'y'].into_iter().map(Input::ch).collect();
+    let mut fe = TestFrontend::new(100, 30, keys);
+    run(&mut fe, &mut a).unwrap();
+    let title = fe.frames()[0].to_text();
+    assert!(title.contains("c continues it"), "{title}");
+    assert!(!title.contains("any key"), "{title}");
+    assert!(!save.exists(), "a quit game cannot be continued");
+    let records = std::fs::read_dir(dir.join("records")).unwrap().count();
+    assert_eq!(records, 1, "the recording is kept");
+    let morgues = std::fs::read_dir(dir.join("morgue")).unwrap().count();
+    assert_eq!(morgues, 1, "a morgue is written");
+    let scores = read_table(&dir, SCORES_FILE).unwrap();
+    assert_eq!(scores.len(), 1);
+    assert_eq!(scores[0].cause, "quit");
+    assert_eq!(scores[0].turns, 2);
+    assert_eq!(scores[0].score, 0, "nothing achieved, nothing scored");
+    // With no save, the title invites any key; closing the window saves nothing.
+    let mut a = app_with(CavesUi::new(7).with_save(save.clone()));
+    let mut fe = TestFrontend::new(100, 30, vec![Input::key(Key::Esc)]);
+    run(&mut fe, &mut a).unwrap();
+    assert!(fe.frames()[0].contains_text("Press any key to begin"));
+    assert!(!save.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Rest (`Z`) in the Caves: one key rests to full, turn by turn, and says so; at full health
+/// it spends no turn; search (`s`) takes five turns and says it found nothing.
+#[test]
+fn caves_rest_heals_to_full_with_one_key() {
+    let mut g = arena(1, &[&["#######", "#.....#", "#..@..#", "#######"]]).unwrap();
+    let me = caves::player(&g).unwrap();
+    g.set_mut(me, &HP, 30).unwrap();
+    let t0 = g.turn();
+    let mut a = app_with(CavesUi::with_game(1, g));
+    let keys = vec![Input::ch(' '), Input::ch('Z'), Input::ch('?')];
+    let mut fe = TestFrontend::new(100, 30, keys);
+    let _ = run(&mut fe, &mut a);
+    let s = caves::status(a.ctx().game()).unwrap();
+    assert_eq!(s.hp, s.max_hp, "rested to full");
+    assert!(s.turn >= t0 + 90, "ten turns a hit point: {}", s.turn);
+    assert!(
+        fe.frames()
+            .iter()
+            .any(|f| f.contains_text("You feel rested.")),
+        "says why it stopped: {}",
+        fe.frames().last().unwrap().to_text()
+    );
+    // Full: no turn. Search: five.
+    let g = a.ctx().game().clone();
+    let mut a = app_with(CavesUi::with_game(1, g.clone()));
+    let keys = vec![
+        Input::ch(' '),
+        Input::ch('Z'),
+        Input::ch('s'),
+        Input::ch('?'),
+    ];
+    let mut fe = TestFrontend::new(100, 30, keys);
+    let _ = run(&mut fe, &mut a);
+    assert_eq!(a.ctx().game().turn(), g.turn() + 5);
+    assert!(
+        fe.frames()
+            .iter()
+            .any(|f| f.contains_text("You are not hurt"))
+    );
+    assert!(
+        fe.frames()
+            .iter()
+            .any(|f| f.contains_text("find nothing hidden"))
+    );
 }

@@ -5,7 +5,7 @@ use alembic::{Game, Loc};
 use alembic_content::alchemy::ui::travel::{self, MAX_STEPS, TravelEnd};
 use alembic_content::alchemy::ui::{self as alchemy_ui};
 use alembic_content::alchemy::{
-    self, Rules, creatures_on_level, explored, hero, level_box, reachable,
+    self, HPS, Rules, creatures_on_level, explored, hero, level_box, reachable,
 };
 
 /// A new game with every creature but the hero taken off level 1: undisturbed.
@@ -82,11 +82,20 @@ fn hostiles_seen(g: &Game) -> Vec<alembic::ThingId> {
         .collect()
 }
 
+/// The hostiles in view that threaten the hero: they noticed the hero and can reach them.
+fn threats_seen(g: &Game) -> Vec<alembic::ThingId> {
+    hostiles_seen(g)
+        .into_iter()
+        .filter(|&t| travel::is_threat(g, t))
+        .collect()
+}
+
 /// On 50 seeds of real (monster-filled) games, auto-explore never takes a step while a
-/// hostile creature is in view, refuses to start with one in view, and every press ends
-/// within the step bound. Refused presses are answered by waiting, as a player might.
+/// threatening hostile (one that noticed the hero and can reach them) is in view, refuses to
+/// start with one in view, and every press ends within the step bound. Refused presses are
+/// answered by waiting, as a player might.
 #[test]
-fn auto_explore_never_steps_with_a_monster_in_view() {
+fn auto_explore_never_steps_with_a_threat_in_view() {
     let rules = Rules::new().expect("rules");
     let (mut refused, mut steps_checked) = (0, 0);
     for seed in 1..=50 {
@@ -95,24 +104,24 @@ fn auto_explore_never_steps_with_a_monster_in_view() {
         let ctx = app.ctx_mut();
         for _ in 0..30 {
             let before = ctx.game().expect("game").clone();
-            let in_view = !hostiles_seen(&before).is_empty();
+            let threat = !threats_seen(&before).is_empty();
             let mut steps = 0usize;
             let end = travel::explore_observed(ctx, &mut |game, step| {
                 steps += 1;
-                let foes = hostiles_seen(game);
+                let foes = threats_seen(game);
                 assert!(
                     foes.is_empty(),
-                    "seed {seed}: a step to {step:?} with {foes:?} in view"
+                    "seed {seed}: a step to {step:?} with {foes:?} after the hero in view"
                 );
             });
             steps_checked += steps;
             assert!(steps <= MAX_STEPS, "seed {seed}: unbounded");
-            if in_view {
-                assert_eq!(steps, 0, "seed {seed}: started with a monster in view");
-                assert!(
-                    matches!(&end, TravelEnd::Interrupted(w) if w.starts_with("Not with")),
-                    "seed {seed}: {end:?}"
-                );
+            let said_no = matches!(&end, TravelEnd::Interrupted(w) if w.starts_with("Not with"));
+            if threat {
+                assert_eq!(steps, 0, "seed {seed}: started with a threat in view");
+                assert!(said_no, "seed {seed}: {end:?}");
+            }
+            if said_no {
                 refused += 1;
                 if ctx.act(alchemy::Command::Wait).is_none_or(|over| over) {
                     break;
@@ -127,6 +136,75 @@ fn auto_explore_never_steps_with_a_monster_in_view() {
     }
     assert!(refused > 0, "some press met a monster in view");
     assert!(steps_checked > 500, "explore walked: {steps_checked} steps");
+}
+
+/// A hostile in plain view across deep water, which cannot reach the hero nor be reached,
+/// does not stop explore: it is announced once and explore goes on.
+#[test]
+fn an_unreachable_monster_in_view_does_not_stop_explore() {
+    let rules = Rules::new().expect("rules");
+    let mut checked = 0;
+    for seed in 1..=10 {
+        let mut g = alchemy::new_game(seed, &rules).expect("game");
+        let h = hero(&g).expect("hero");
+        let at = g.location(h).expect("placed");
+        // Any walking hostile of the level, moved to a seen floor cell 3 to 5 steps away and ringed
+        // with deep water.
+        let Some(foe) = creatures_on_level(&g, at.z)
+            .into_iter()
+            .find(|&c| c != h && g.is(c, &alchemy::IS_HOSTILE) && !g.is(c, &alchemy::IS_FLYING))
+        else {
+            continue;
+        };
+        let seen = alchemy::visible(&g).expect("view");
+        let Some(spot) = seen.iter().find(|&l| {
+            let d = at.chebyshev(l);
+            (3..=5).contains(&d)
+                && !alchemy::tile_blocks(&g, l)
+                && l.neighbours8()
+                    .all(|n| n.chebyshev(at) >= 2 && !alchemy::tile_blocks(&g, n))
+        }) else {
+            continue;
+        };
+        let pool = g.library().tile_id("deep pool").expect("deep pool");
+        for n in spot.neighbours8() {
+            g.set_tile_mut(n, pool).expect("pool");
+        }
+        g = g.move_thing(foe, spot).expect("moved");
+        let mut app = alchemy_ui::app_with_game(without_others(g, foe), None).expect("app");
+        let ctx = app.ctx_mut();
+        let game = ctx.game().expect("game");
+        assert!(
+            !travel::can_reach(game, foe),
+            "seed {seed}: ringed by water"
+        );
+        assert!(alchemy::visible(game).expect("view").contains(spot));
+        let t0 = game.turn();
+        let end = travel::explore(ctx);
+        let walked = ctx.game().expect("game").turn() - t0;
+        assert!(
+            walked > 3,
+            "seed {seed}: explore stopped at once for an unreachable monster: {end:?}"
+        );
+        assert!(
+            !matches!(&end, TravelEnd::Interrupted(w) if w.starts_with("Not with")),
+            "seed {seed}: {end:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} seeds had a spot");
+}
+
+/// Every creature of the hero's level but the hero and `keep` taken off.
+fn without_others(mut g: Game, keep: alembic::ThingId) -> Game {
+    let h = hero(&g).expect("hero");
+    let z = g.location(h).expect("hero placed").z;
+    for c in creatures_on_level(&g, z) {
+        if c != h && c != keep {
+            g = g.remove_thing(c).expect("removed");
+        }
+    }
+    g
 }
 
 #[test]
@@ -231,7 +309,7 @@ fn auto_fight_clears_the_monsters_in_view() {
         let Some(&foe) = seen.first() else { continue };
         for _ in 0..200 {
             match travel::fight_step(ctx) {
-                Ok(cmd) => {
+                Ok((cmd, _)) => {
                     if ctx.act(cmd).is_none_or(|over| over) {
                         break;
                     }
@@ -372,4 +450,185 @@ fn a_key_stops_explore_on_the_play_screen() {
             .is_some_and(|f| f.contains_text("You stop.")),
         "says why it stopped"
     );
+}
+
+/// Rest (`Z`): from low hit points one key rests to full, turn by turn on the play screen,
+/// and says so; a key stops it; at full health it refuses and spends no turn.
+#[test]
+fn one_key_rests_to_full_and_a_key_stops_it() {
+    use alembic_content::alchemy::HPS_MAX;
+    use alembic_ui::{Input, TestFrontend, run};
+    let rules = Rules::new().expect("rules");
+    let mut g = quiet_game(4, &rules);
+    let h = hero(&g).expect("hero");
+    let max = g.query(h, &HPS_MAX).expect("max");
+    g.set_mut(h, &HPS, 2).expect("hurt");
+    let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, vec![Input::ch('Z'), Input::ch('m')]);
+    let _ = run(&mut fe, &mut app);
+    let after = app.ctx().game().expect("game");
+    assert_eq!(after.query(h, &HPS).expect("hp"), max, "rested to full");
+    assert!(after.turn() > g.turn() + 10, "it took turns");
+    assert!(
+        fe.frames()
+            .iter()
+            .any(|f| f.contains_text("You feel rested.")),
+        "says why it stopped"
+    );
+    // At full health: nothing to rest for, no turn.
+    let mut full = alchemy_ui::app_with_game(after.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, vec![Input::ch('R')]);
+    let _ = run(&mut fe, &mut full);
+    assert_eq!(full.ctx().game().expect("game").turn(), after.turn());
+    assert!(fe.frames()[1].contains_text("You are not hurt"));
+    // Impatient: the next key stops the rest after one turn.
+    let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, vec![Input::ch('Z'), Input::ch('m')]).impatient();
+    let _ = run(&mut fe, &mut app);
+    assert_eq!(app.ctx().game().expect("game").turn(), g.turn() + 1);
+    // Search: five turns, and an honest word.
+    let mut app = alchemy_ui::app_with_game(after.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, vec![Input::ch('s'), Input::ch('m')]);
+    let _ = run(&mut fe, &mut app);
+    assert_eq!(
+        app.ctx().game().expect("game").turn(),
+        after.turn() + travel::SEARCH_TURNS as u64
+    );
+    assert!(
+        fe.frames()
+            .iter()
+            .any(|f| f.contains_text("find nothing hidden"))
+    );
+}
+
+/// A monster coming into view stops a rest, and says which.
+#[test]
+fn a_monster_coming_into_view_stops_rest() {
+    use alembic_content::alchemy::LAST_SEEN;
+    let rules = Rules::new().expect("rules");
+    let mut stopped = 0;
+    for seed in 1..=10 {
+        let mut g = alchemy::new_game(seed, &rules).expect("game");
+        let h = hero(&g).expect("hero");
+        let at = g.location(h).expect("placed");
+        let seen = alchemy::visible(&g).expect("view");
+        // Every hostile on the level out of view hunts the hero; the hero is badly hurt.
+        let foes: Vec<_> = creatures_on_level(&g, at.z)
+            .into_iter()
+            .filter(|&c| c != h && g.is(c, &alchemy::IS_HOSTILE))
+            .filter(|&c| g.location(c).is_ok_and(|l| !seen.contains(l)))
+            .collect();
+        if foes.is_empty() {
+            continue;
+        }
+        for &f in &foes {
+            g.set_mut(f, &LAST_SEEN, at).expect("hunts");
+        }
+        g.set_mut(h, &HPS, 1).expect("hurt");
+        let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+        let ctx = app.ctx_mut();
+        let mut rest = travel::Journey::new(travel::Goal::Rest);
+        let end = loop {
+            if let Some(end) = rest.step(ctx, &mut |_, _| {}) {
+                break end;
+            }
+        };
+        let game = ctx.game().expect("game");
+        if let TravelEnd::Interrupted(why) = &end
+            && why.ends_with("comes into view.")
+        {
+            let in_view = alchemy::visible(game).expect("view");
+            assert!(
+                foes.iter()
+                    .any(|&f| game.location(f).is_ok_and(|l| in_view.contains(l))),
+                "seed {seed}: {why} with no foe in view"
+            );
+            assert!(
+                game.query(h, &HPS).expect("hp") < game.query(h, &alchemy::HPS_MAX).expect("max")
+            );
+            stopped += 1;
+        }
+    }
+    assert!(
+        stopped >= 3,
+        "only {stopped} rests were stopped by a monster"
+    );
+}
+
+/// Travel reaches any remembered floor the hero could walk to: neither a monster out of
+/// sight standing there nor a never-lit cell between remembered ground (the dark stream
+/// cell of seed 2) is "no way there"; travel walks until it sees what is there.
+#[test]
+fn travel_goes_to_any_remembered_reachable_floor() {
+    let rules = Rules::new().expect("rules");
+    let mut tried = 0;
+    for seed in 1..=6 {
+        let g = quiet_game(seed, &rules);
+        let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+        for _ in 0..6 {
+            let _ = travel::explore(app.ctx_mut());
+        }
+        let explored_game = app.ctx().game().expect("game").clone();
+        let at = explored_game
+            .location(hero(&explored_game).expect("hero"))
+            .expect("placed");
+        let seen = alchemy::visible(&explored_game).expect("view");
+        let targets: Vec<Loc> = level_box(at.z)
+            .iter()
+            .filter(|&l| {
+                explored(&explored_game, l)
+                    && !seen.contains(l)
+                    && !alchemy::tile_blocks(&explored_game, l)
+                    && !alchemy::tile_dangerous(&explored_game, l)
+                    && explored_game.things_at(l).is_empty()
+            })
+            .step_by(37)
+            .take(4)
+            .collect();
+        for target in targets {
+            let mut g = explored_game.clone();
+            // A rat, out of sight, on the very place.
+            g.spawn_mut(&mut alembic::HookCtx::new(rules.hooks()), "rat", target)
+                .expect("a rat");
+            let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+            let end = travel::travel(app.ctx_mut(), target);
+            assert_ne!(end, TravelEnd::NoPath, "seed {seed}: {target:?}");
+            tried += 1;
+        }
+    }
+    assert!(tried > 10, "tried {tried}");
+}
+
+/// In the travel cursor (`G`), Tab cycles through the features the hero remembers out of
+/// sight (stairs, doors…), naming each in the prompt box; Enter travels there.
+#[test]
+fn g_tab_cycles_through_remembered_features() {
+    use alembic_ui::{Input, Key, TestFrontend, run};
+    let rules = Rules::new().expect("rules");
+    let g = quiet_game(4, &rules);
+    let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+    for _ in 0..8 {
+        let _ = travel::explore(app.ctx_mut());
+    }
+    let g = app.ctx().game().expect("game").clone();
+    let mut keys = vec![Input::ch('G')];
+    keys.extend((0..40).map(|_| Input::key(Key::Tab)));
+    keys.push(Input::key(Key::Esc));
+    let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, keys);
+    let _ = run(&mut fe, &mut app);
+    let named: Vec<String> = fe
+        .frames()
+        .iter()
+        .filter_map(|f| {
+            let t = f.to_text();
+            let i = t.find("You remember ")?;
+            Some(t[i..].lines().next().unwrap_or_default().trim().to_owned())
+        })
+        .collect();
+    assert!(
+        named.iter().any(|n| !n.contains("floor")),
+        "Tab named no remembered feature: {named:?}"
+    );
+    assert!(fe.frames()[1].contains_text("Tab/+ next"));
 }

@@ -362,6 +362,41 @@ fn healing_hurts_the_undead() {
         Event::Writhed { who, seen: true } if who.id == z)));
     assert!(events.iter().any(|e| matches!(e,
         Event::Damaged { who, amount, .. } if *who == z && *amount > 0)));
+    // The damage is said: no other line says it.
+    assert!(events.iter().any(|e| matches!(e,
+        Event::Splashed { who, damage, .. } if who.id == z && *damage > 0)));
+    assert!(
+        alembic_content::alchemy::all_lines(&g, &events)
+            .iter()
+            .any(|l| l.contains("is hurt by the splash")),
+        "{:?}",
+        alembic_content::alchemy::all_lines(&g, &events)
+    );
+}
+
+/// A potion that does nothing the hero can see to the creature it hits says so, rather than
+/// nothing; one whose effect is said needs no more words.
+#[test]
+fn a_thrown_potion_says_what_it_did() {
+    let (mut g, rules, hero) = arena(8);
+    let rat = put(&mut g, &rules, "giant rat", 3, 0);
+    g.set_mut(rat, &IS_HOSTILE, false).unwrap();
+    g.set_mut(rat, &SPEED, 1).unwrap();
+    let p = give(&mut g, hero, "potion of poison");
+    let (_, events) = act(&g, &rules, Command::Throw(p, at(3, 0)));
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::Splashed { .. })),
+        "poison is said by its own line: {events:?}"
+    );
+    let p = give(&mut g, hero, "potion of cure poison");
+    let (after, events) = act(&g, &rules, Command::Throw(p, at(3, 0)));
+    let lines = alembic_content::alchemy::all_lines(&after, &events);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Nothing you can see happens to")),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -681,4 +716,68 @@ fn the_log_is_the_english_of_the_events_and_events_round_trip() {
         "{events_seen} events in {commands} commands"
     );
     assert!(lines_seen > 0);
+}
+
+/// A failed analysis says why: the intelligence check, with the hero's odds.
+#[test]
+fn a_failed_analysis_says_why() {
+    let (mut g, rules, hero) = arena(11);
+    let lab = g.library().create("analysis lab").unwrap();
+    g.add_thing_mut(at(1, 0), lab).unwrap();
+    // Intelligence -6: a roll of 1 to 20 never comes under 0.
+    g.set_mut(hero, &alembic_content::alchemy::IN, -6).unwrap();
+    let p = give(&mut g, hero, "potion of poison");
+    let (after, events) = act(&g, &rules, Command::Analyse(p));
+    let lines = alembic_content::alchemy::all_lines(&after, &events);
+    assert!(
+        lines.iter().any(|l| l.contains(
+            "learn nothing: the analysis failed its \
+             intelligence check (your intelligence of -6 gives 0%)"
+        )),
+        "{lines:?}"
+    );
+}
+
+/// Progression: a kill is worth experience, enough experience raises the hero's level at the
+/// end of the turn (maximum hit points up, said in a line), and the status shows it.
+#[test]
+fn kills_give_experience_and_levels_raise_hit_points() {
+    use alembic_content::alchemy::progress::{HP_PER_LEVEL, xp_for};
+    use alembic_content::alchemy::{XL, XP};
+    let (mut g, rules, hero) = arena(12);
+    let rat = put(&mut g, &rules, "giant rat", 3, 0);
+    let rat_max = g.query(rat, &HPS_MAX).unwrap();
+    damage(
+        &mut g,
+        &mut HookCtx::new(rules.hooks()),
+        rat,
+        1_000,
+        DamageType::Normal,
+        Source::Creature(hero),
+    )
+    .unwrap();
+    assert!(!g.contains(rat));
+    assert_eq!(g.var(&XP).unwrap(), i64::from(rat_max / 2).max(1));
+    assert_eq!(g.var(&XL).unwrap(), 1);
+    // Just enough for level 2: the next turn raises it.
+    g.set_var_mut(&XP, xp_for(2));
+    let max = g.query(hero, &HPS_MAX).unwrap();
+    let (after, events) = act(&g, &rules, Command::Wait);
+    assert_eq!(after.var(&XL).unwrap(), 2);
+    assert_eq!(after.query(hero, &HPS_MAX).unwrap(), max + HP_PER_LEVEL);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::LevelUp { level: 2, .. }))
+    );
+    let st = status(&after).unwrap();
+    assert_eq!(
+        (st.level, st.xp, st.xp_next),
+        (2, xp_for(2), Some(xp_for(3)))
+    );
+    // One short of level 3: no level.
+    let mut g = after;
+    g.set_var_mut(&XP, xp_for(3) - 1);
+    let (after, _) = act(&g, &rules, Command::Wait);
+    assert_eq!(after.var(&XL).unwrap(), 2);
 }

@@ -244,11 +244,22 @@ fn morgues_and_the_score_table() {
     use alembic_content::alchemy::ui::morgue::{self, Ending};
     let dir = tempfile_dir();
     let rules = Rules::new().expect("rules");
-    let game = alchemy::new_game(12, &rules).expect("game");
+    // Forty games that went differently (0, 1, 2… waits): each is its own row.
+    let mut games = vec![alchemy::new_game(12, &rules).expect("game")];
+    for _ in 0..40 {
+        let next = alchemy::apply(
+            games.last().expect("a game"),
+            &rules,
+            alchemy::Command::Wait,
+        )
+        .expect("wait")
+        .game;
+        games.push(next);
+    }
     let messages: Vec<String> = (0..40).map(|i| format!("message {i}")).collect();
     let rec = dir.join("records").join("x.replay");
     let ending = |modes: &'static [&'static str], quit: bool, secs: u64| Ending {
-        game: &game,
+        game: &games[usize::try_from(secs % 40).expect("small")],
         seed: Some(12),
         modes,
         quit,
@@ -267,6 +278,11 @@ fn morgues_and_the_score_table() {
         "message 39",
         "x.replay",
         "Inventory:",
+        "Identified potions (0): none",
+        "Known recipes (0):",
+        "Timeline:",
+        "The map of depth 1 as you knew it:",
+        "  @",
     ] {
         assert!(text.contains(needle), "morgue lacks {needle:?}:\n{text}");
     }
@@ -284,13 +300,21 @@ fn morgues_and_the_score_table() {
             .rank,
         None
     );
+    // The same game ending again (a quit game continued and quit again) keeps its one row.
+    assert_eq!(
+        morgue::record_score(&dir, &ending(&[], true, 41))
+            .expect("scored")
+            .rank,
+        Some(1)
+    );
+    assert_eq!(morgue::read_scores(&dir).expect("table").len(), 1);
     // Games ending at once (threads of one web server, or several processes) each get
     // their row: the table is read, changed and written under one lock.
     std::thread::scope(|s| {
         for i in 0..12 {
             let (dir, ending) = (&dir, &ending);
             s.spawn(move || {
-                morgue::record_score(dir, &ending(&[], false, 50 + i)).expect("scored")
+                morgue::record_score(dir, &ending(&[], false, 10 + i)).expect("scored")
             });
         }
     });

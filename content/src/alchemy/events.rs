@@ -284,6 +284,16 @@ pub enum Event {
         /// The item.
         item: Noun,
     },
+    /// What a potion shattering over a creature did, when nothing else said it: the hit
+    /// points it cost, or nothing the hero could see.
+    Splashed {
+        /// Who.
+        who: Noun,
+        /// Hit points lost to the splash (0: none).
+        damage: i32,
+        /// Nothing else was said about it.
+        silent: bool,
+    },
     /// A weapon was wielded or armour put on.
     Wielded {
         /// The item.
@@ -346,6 +356,15 @@ pub enum Event {
     },
     /// The hero left the dungeon with the Stone.
     Won,
+    /// The hero reached a new level.
+    LevelUp {
+        /// The new level.
+        level: i32,
+        /// Maximum hit points gained.
+        hp: i32,
+        /// Whether skill rose by 1.
+        skill: bool,
+    },
     /// An effect began on someone.
     EffectStarted {
         /// Who.
@@ -422,6 +441,21 @@ pub struct Pending(pub Vec<(u64, Event)>);
 /// Record that `event` happened now.
 pub fn emit(game: &Game, ctx: &mut HookCtx<'_>, event: Event) {
     ctx.scratch::<Pending>().0.push((game.turn(), event));
+}
+
+/// How many events `ctx` holds so far (a rule compares before and after a step).
+pub fn pending_len(ctx: &mut HookCtx<'_>) -> usize {
+    ctx.scratch::<Pending>().0.len()
+}
+
+/// The events recorded in `ctx` from the `from`-th on (see [`pending_len`]).
+pub fn pending_since(ctx: &mut HookCtx<'_>, from: usize) -> Vec<Event> {
+    ctx.scratch::<Pending>()
+        .0
+        .iter()
+        .skip(from)
+        .map(|(_, e)| e.clone())
+        .collect()
 }
 
 /// Take the events recorded in `ctx` so far, oldest first.

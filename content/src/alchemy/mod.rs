@@ -60,16 +60,17 @@ pub use library::{LibraryCounts, base_library, counts, names_with, randomise};
 pub use props::{
     AG, APPEARANCE, ARMOUR, ATT_DAMAGE, AWAY_SINCE, BLOCK, CR, DEEPEST, DESTINATION, DROP_CHANCE,
     DURATION, FAMILY, FOE, GAME_OVER, GIVES_EFFECT, HERO, HIT_EFFECT, HIT_EFFECT_CHANCE, HPS,
-    HPS_MAX, INV_LETTER, IS_CONFUSED, IS_CREATURE, IS_DOOR, IS_EXIT, IS_HOSTILE, IS_IDENTIFIED,
-    IS_ITEM, IS_OPEN, IS_POTION, IS_SCENERY, IS_STAIRS, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE,
-    IS_UNDEAD, IS_WIELDED, KILLS, LAST_SEEN, MSG_COUNT, NAME, NUMBER, OUTCOME, RECIPE, REGEN_ACC,
-    RES_FIRE, RES_ICE, RES_NORMAL, SK, SPEED, ST, TIME,
+    HPS_MAX, IN, INV_LETTER, IS_CONFUSED, IS_CREATURE, IS_DOOR, IS_EXIT, IS_FLYING, IS_HOSTILE,
+    IS_IDENTIFIED, IS_ITEM, IS_OPEN, IS_POTION, IS_SCENERY, IS_STAIRS, IS_STAIRS_DOWN,
+    IS_STAIRS_UP, IS_STONE, IS_UNDEAD, IS_WIELDED, KILLS, LAST_SEEN, MSG_COUNT, NAME, NUMBER,
+    OUTCOME, RECIPE, REGEN_ACC, RES_FIRE, RES_ICE, RES_NORMAL, SK, SPEED, ST, TIME, XL, XP,
 };
 pub use rules::combat::{Source, attack, damage, die, expected_damage};
 pub use rules::doors::set_open;
 pub use rules::effects::{add_effect, effect_list};
 pub use rules::items::{identify, inventory};
 pub use rules::memory::{explored, remember};
+pub use rules::progress;
 pub use rules::stack::{number, split, stacks_with};
 pub use rules::time::end_turn;
 pub use rules::world::{

@@ -266,6 +266,10 @@ pub const MSG_COUNT: Prop<i64> = Prop::with_default("msg_count", 0);
 pub const REGEN_ACC: Prop<i64> = Prop::with_default("regen_acc", 0);
 /// Kills by the hero.
 pub const KILLS: Prop<i64> = Prop::with_default("kills", 0);
+/// The hero's experience (see [`crate::alchemy::progress`]).
+pub const XP: Prop<i64> = Prop::with_default("xp", 0);
+/// The hero's level, 1 at the start.
+pub const XL: Prop<i32> = Prop::with_default("xl", 1);
 /// The deepest level reached (1 = z −1).
 pub const DEEPEST: Prop<i32> = Prop::with_default("deepest", 1);
 /// Whether the game has ended.

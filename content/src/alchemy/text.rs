@@ -405,7 +405,11 @@ pub fn lines(game: &Game, event: &Event) -> Vec<String> {
                 noun_the(game, item),
                 noun_a(game, k)
             ),
-            None => format!("You analyse {} but learn nothing.", noun_the(game, item)),
+            None => format!(
+                "You analyse {} but learn nothing: the analysis failed its intelligence check{}.",
+                noun_the(game, item),
+                analysis_odds(game)
+            ),
         }),
         Event::Crafted { potion, count } => {
             let name = game
@@ -431,6 +435,25 @@ pub fn lines(game: &Game, event: &Event) -> Vec<String> {
             noun_the(game, item),
             noun_the(game, target)
         ))),
+        Event::LevelUp { level, hp, skill } => one(format!(
+            "You reach level {level}! Maximum HP +{hp}{}.",
+            if *skill { ", skill +1" } else { "" }
+        )),
+        Event::Splashed { who, damage, .. } if *damage > 0 => one(capitalise(&format!(
+            "{} is hurt by the splash ({damage} hit point{}).",
+            noun_the(game, who),
+            if *damage == 1 { "" } else { "s" }
+        ))),
+        Event::Splashed { who, silent, .. } => {
+            if *silent {
+                one(format!(
+                    "Nothing you can see happens to {}.",
+                    noun_the(game, who)
+                ))
+            } else {
+                Vec::new()
+            }
+        }
         Event::Bounced { item } => one(capitalise(&format!(
             "{} bounces off the wall.",
             noun_the(game, item)
@@ -591,6 +614,19 @@ pub fn cause_of(game: &Game, event: &Event) -> Option<String> {
             Some(format!("killed by {by}"))
         }
         _ => None,
+    }
+}
+
+/// The hero's odds of a successful analysis, as " (your intelligence of 9 gives 75%)"; empty
+/// when the hero cannot be read.
+fn analysis_odds(game: &Game) -> String {
+    let hero = game.var(&super::props::HERO).ok();
+    match hero.and_then(|h| game.query(h, &super::props::IN).ok()) {
+        Some(int) => format!(
+            " (your intelligence of {int} gives {}%)",
+            ((int + 6).clamp(0, 20) * 5)
+        ),
+        None => String::new(),
     }
 }
 

@@ -15,10 +15,10 @@ use serde::Serialize;
 use super::kinds::{Fate, Slot, Stat};
 use super::props::{
     ARMOUR, BG, CAUSE, DEEPEST, FAMILY, FG, GAME_OVER, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR,
-    IS_BLOCKING, IS_CREATURE, IS_DOOR, IS_EXIT, IS_FOOD, IS_HERO, IS_HOSTILE, IS_INGREDIENT,
-    IS_LAB, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER, IS_WEAPON,
-    IS_WIELDED, IS_WORKBENCH, KILLS, LIGHT_COLOUR, LIGHT_RADIUS, NAME, OUTCOME, SPEED, WIELD_SLOT,
-    WIZARD_MODE, Z_ORDER,
+    IS_BLOCKING, IS_CREATURE, IS_DOOR, IS_EXIT, IS_FLYING, IS_FOOD, IS_HERO, IS_HOSTILE,
+    IS_INGREDIENT, IS_LAB, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER,
+    IS_WEAPON, IS_WIELDED, IS_WORKBENCH, KILLS, LIGHT_COLOUR, LIGHT_RADIUS, NAME, OUTCOME, SPEED,
+    WIELD_SLOT, WIZARD_MODE, Z_ORDER,
 };
 use super::rules::effects::effect_list;
 use super::rules::items::{
@@ -271,6 +271,12 @@ pub struct Status {
     pub attack: String,
     /// Whether the hero carries the Philosopher's Stone.
     pub has_stone: bool,
+    /// The hero's level (1 at the start).
+    pub level: i32,
+    /// The hero's experience.
+    pub xp: i64,
+    /// The experience the next level needs in all (`None` at the highest level).
+    pub xp_next: Option<i64>,
 }
 
 /// The hero's status.
@@ -292,6 +298,12 @@ pub fn status(game: &Game) -> Result<Status, Error> {
         effects: effect_list(game, h),
         attack: attack_summary(game, h)?,
         has_stone: inventory(game, h).iter().any(|&t| game.is(t, &IS_STONE)),
+        level: super::rules::progress::level(game),
+        xp: super::rules::progress::experience(game),
+        xp_next: {
+            let l = super::rules::progress::level(game);
+            (l < super::rules::progress::MAX_LEVEL).then(|| super::rules::progress::xp_for(l + 1))
+        },
     })
 }
 
@@ -422,6 +434,61 @@ pub struct RecipeInfo {
     pub available: bool,
 }
 
+/// The names of the potions the hero has identified (by drinking, tasting or analysis), in
+/// the library's order.
+#[must_use]
+pub fn identified_potions(game: &Game) -> Vec<String> {
+    game.library()
+        .prototypes()
+        .filter(|p| !p.is_abstract() && p.is(&IS_POTION) && p.is(&super::props::IS_IDENTIFIED))
+        .filter_map(|p| p.get(&NAME).ok().map(|n| n.to_string()))
+        .collect()
+}
+
+/// The hero's level as the hero knows it, one string per row, letters as the map draws
+/// them (`' '` for what was never seen); rows and columns never seen are left out.
+///
+/// # Errors
+/// An engine error reading the game (a bug).
+pub fn level_map_text(game: &Game) -> Result<Vec<String>, Error> {
+    let at = game.location(hero_id(game)?)?;
+    let view = visible(game)?;
+    let area = level_box(at.z);
+    let mut rows: Vec<Vec<Option<char>>> = Vec::new();
+    for y in area.min.y..area.max.y {
+        let mut row = Vec::new();
+        for x in area.min.x..area.max.x {
+            row.push(cell_view(game, &view, Loc::new(x, y, at.z))?.map(|c| c.glyph.ch));
+        }
+        rows.push(row);
+    }
+    let used = |r: &Vec<Option<char>>| r.iter().any(Option::is_some);
+    let first_col = rows
+        .iter()
+        .filter_map(|r| r.iter().position(Option::is_some))
+        .min()
+        .unwrap_or(0);
+    let last_col = rows
+        .iter()
+        .filter_map(|r| r.iter().rposition(Option::is_some))
+        .max()
+        .unwrap_or(0);
+    Ok(rows
+        .iter()
+        .skip_while(|r| !used(r))
+        .filter(|r| used(r))
+        .map(|r| {
+            r.iter()
+                .skip(first_col)
+                .take(last_col + 1 - first_col.min(last_col + 1))
+                .map(|c| c.unwrap_or(' '))
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect())
+}
+
 /// Every known recipe, by potion name.
 pub fn known_recipes(game: &Game) -> Result<Vec<RecipeInfo>, Error> {
     let h = hero_id(game)?;
@@ -469,12 +536,15 @@ pub struct LookInfo {
 pub fn look_at(game: &Game, l: Loc) -> Result<LookInfo, Error> {
     let view = visible(game)?;
     if !view.contains(l) {
-        let text = match remembered_tile(game, l) {
-            Some(t) => {
+        let text = match (remembered_tile(game, l), remembered_thing(game, l)) {
+            (Some(_), Some(thing)) => {
+                format!("You remember {} here.", a_name(game, thing)?)
+            }
+            (Some(t), None) => {
                 let name = game.library().tile(t)?.get(&NAME)?;
                 format!("You remember {} here.", with_article(&name))
             }
-            None => "You have not seen that place.".to_string(),
+            (None, _) => "You have not seen that place.".to_string(),
         };
         return Ok(LookInfo {
             loc: l,
@@ -1064,6 +1134,9 @@ pub use super::kinds::RecipeId;
 pub use super::library::base_library;
 pub use super::rules::items::THROW_RANGE;
 pub use super::rules::memory::{explored, remembered_thing};
+pub use super::rules::progress::{
+    DISCOVERY_XP, HP_PER_LEVEL, MAX_LEVEL, SKILL_EVERY, XP_STEP, xp_for,
+};
 pub use super::rules::world::{TileTable, creature_at, items_at, level_box};
 pub use super::text::{a_name, all_lines, capitalise, the_name};
 
@@ -1175,6 +1248,22 @@ pub fn is_creature(game: &Game, t: ThingId) -> bool {
 #[must_use]
 pub fn is_hostile(game: &Game, t: ThingId) -> bool {
     game.is(t, &IS_HOSTILE)
+}
+
+/// Whether the creature `t` has noticed the hero (it is after them: it chases where it last
+/// saw them).
+#[must_use]
+pub fn has_noticed(game: &Game, t: ThingId) -> bool {
+    game.query_opt(t, &super::props::LAST_SEEN)
+        .ok()
+        .flatten()
+        .is_some()
+}
+
+/// Whether the creature `t` flies (over deep water and magma).
+#[must_use]
+pub fn flies(game: &Game, t: ThingId) -> bool {
+    game.is(t, &IS_FLYING)
 }
 
 /// A creature's hit points now (`None` when `t` is gone or has none).

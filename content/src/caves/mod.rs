@@ -73,7 +73,8 @@ pub use sim::{
 };
 pub use text::{death_cause, describe, with_article};
 pub use ui::{
-    Action, Binding, CavesUi, KEYMAP, action_of, app, app_with, help_line, help_lines, replay_app,
+    Action, Binding, CavesUi, KEYMAP, action_of, app, app_with, help_line, help_lines, morgue,
+    replay_app,
 };
 pub use view::{
     Status, creature_at, creatures_on, is_hostile, name_of, outcome, player, remembered, status,

@@ -83,7 +83,7 @@ fn hero(lib: &mut Library) -> Result<(), Error> {
     lib.proclaim_mut(
         "you",
         Some("base creature"),
-        kind("you", 1, [10, 7, 8, 8, 7, 7, 7, 7], 60, 3)
+        kind("you", 1, [10, 7, 8, 8, 7, 7, 7, 7], 40, 3)
             .with(&IS_HERO, true)
             .with(&IS_HOSTILE, false)
             .with(&IS_LIVING, true)

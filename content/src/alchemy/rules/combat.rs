@@ -236,6 +236,8 @@ pub fn die(
     {
         let n = game.var(&KILLS).unwrap_or(0);
         game.set_var_mut(&KILLS, n + 1);
+        let xp = super::progress::kill_xp(game, victim);
+        super::progress::gain(game, xp);
     }
     // The death hook sees the victim still in place (e.g. a vampyre bat rising again).
     game.run_hook_mut(

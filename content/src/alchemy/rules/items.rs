@@ -123,8 +123,13 @@ pub fn clear_letter(game: &mut Game, item: ThingId) -> Result<(), Error> {
 pub fn identify(game: &mut Game, item: ThingId) -> Result<(), Error> {
     let proto = game.get_thing(item)?.proto().map(Arc::<str>::from);
     if let Some(p) = proto {
+        let known = game.library().get(&p).is_ok_and(|k| k.is(&IS_IDENTIFIED));
         game.library_mut()
             .set_proto_prop_mut(&p, &IS_IDENTIFIED, true)?;
+        // A discovery is worth experience, once per kind.
+        if !known {
+            super::progress::gain(game, super::progress::DISCOVERY_XP);
+        }
     }
     Ok(())
 }
@@ -348,9 +353,34 @@ pub fn throw(
                     wall,
                 },
             );
+            let who = Noun::of(game, c);
+            let before = crate::alchemy::events::pending_len(ctx);
             consume(game, ctx, hero, item, c)?;
             if game.contains(item) {
                 game.remove_thing_mut(item)?;
+            }
+            // Say what it did: the damage (which no line says), or that it did nothing seen.
+            let since = crate::alchemy::events::pending_since(ctx, before);
+            let damage: i32 = since
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Damaged { who, amount, .. } if *who == c => Some(*amount),
+                    _ => None,
+                })
+                .sum();
+            let silent = since
+                .iter()
+                .all(|e| crate::alchemy::text::lines(game, e).is_empty());
+            if damage > 0 || silent {
+                emit(
+                    game,
+                    ctx,
+                    Event::Splashed {
+                        who,
+                        damage,
+                        silent,
+                    },
+                );
             }
         }
         (Some(c), false) => {

@@ -7,6 +7,7 @@ pub mod doors;
 pub mod effects;
 pub mod items;
 pub mod memory;
+pub mod progress;
 pub mod stack;
 pub mod time;
 pub mod world;

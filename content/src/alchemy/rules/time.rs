@@ -52,6 +52,7 @@ pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<
     game.set_turn_mut(game.turn().saturating_add(1));
     tick_effects(game, ctx, h, elapsed)?;
     natural_healing(game, h, elapsed)?;
+    super::progress::level_up(game, ctx, h)?;
     if game.var(&GAME_OVER).unwrap_or(false) {
         return Ok(());
     }

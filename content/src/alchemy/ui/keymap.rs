@@ -17,6 +17,10 @@ pub enum Action {
     Run,
     /// Wait a turn.
     Wait,
+    /// Rest until healed, a monster comes or something happens.
+    Rest,
+    /// Search for a few turns.
+    Search,
     /// Take the stairs underfoot, or travel to the nearest known ones.
     Stairs {
         /// Down (`>`) or up (`<`).
@@ -64,7 +68,7 @@ pub enum Action {
     Help,
     /// Save and quit.
     Save,
-    /// Quit without saving.
+    /// Quit: end the game (scored, never continued).
     Quit,
     /// Nothing (Esc on the map).
     Cancel,
@@ -106,6 +110,21 @@ pub const KEYMAP: &[Binding] = &[
         Action::Wait,
         MOVING,
         "wait a turn",
+    ),
+    bind(
+        &[C('Z'), C('R')],
+        "Z  or  R",
+        Action::Rest,
+        MOVING,
+        "rest until your hit points are full, a monster comes into view or something \
+         happens (any key stops it)",
+    ),
+    bind(
+        &[C('s')],
+        "s",
+        Action::Search,
+        MOVING,
+        "search for 5 turns (stops as resting does)",
     ),
     bind(
         &[C('>')],
@@ -267,7 +286,7 @@ pub const KEYMAP: &[Binding] = &[
         "Q",
         Action::Quit,
         OTHER,
-        "quit without saving (asks first)",
+        "quit: the game ends here, scored as it stands (asks first)",
     ),
     bind(
         &[Key::Esc],
@@ -331,13 +350,35 @@ const OUTRO: &[&str] = &[
     "Item lists: a-z choose, < > turn pages. An item keeps its letter (a-z, then A-Z) in \
      every list for as long as you carry it.",
     "Look and target cursor: direction keys move it, H J K L Y U B N move it 8, Tab or + \
-     jumps to the next creature or item, - to the previous; Enter, t or . throws at the \
-     cursor; Esc closes.",
+     jumps to the next creature or item, then to the features you remember (stairs, doors, \
+     workbench, lab, fountain), - to the previous; Enter, t or . throws at the cursor; Esc \
+     closes.",
     "",
     "Torchlight: what you see now is lit by your torch; places you remember but cannot \
      see are drawn dim and blue-grey. The game is saved when you press S or close the \
      window; a dead alchemist's save is deleted.",
 ];
+
+/// How experience and levels work, from the rules' own numbers.
+fn experience_help() -> String {
+    use crate::alchemy::view::{
+        DISCOVERY_XP, HP_PER_LEVEL, MAX_LEVEL, SKILL_EVERY, XP_STEP, xp_for,
+    };
+    let skill: Vec<String> = (2..=MAX_LEVEL)
+        .filter(|l| l % SKILL_EVERY == 0)
+        .map(|l| l.to_string())
+        .collect();
+    format!(
+        "Experience and levels: each kill is worth half the monster's maximum hit points, \
+         each kind of potion or ingredient you identify {DISCOVERY_XP} more. Level 2 needs \
+         {} experience in all, level n {XP_STEP} x n x (n - 1), up to level {MAX_LEVEL}. Each \
+         level raises your maximum hit points by {HP_PER_LEVEL} (and heals as much); levels \
+         {} also raise your skill (to hit, to block, to strike hard) by 1. The side panel \
+         shows your level and experience.",
+        xp_for(2),
+        skill.join(", ")
+    )
+}
 
 /// The help screen: the goal, every binding of [`KEYMAP`] by section, the mouse and lists,
 /// and the legend of the map made from the game's tile and prototype data.
@@ -350,6 +391,8 @@ pub fn help_lines(ctx: &AlchemyCtx) -> Vec<String> {
     }
     lines.push(String::new());
     lines.extend(OUTRO.iter().map(|l| (*l).to_owned()));
+    lines.push(String::new());
+    lines.push(experience_help());
     let base;
     let lib = match ctx.game() {
         Some(g) => Some(g.library()),

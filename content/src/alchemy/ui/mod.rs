@@ -236,6 +236,12 @@ pub struct AlchemyCtx {
     /// Things the player must hear even if the screen closes at once (said again by
     /// [`AlchemyCtx::farewell`]).
     told: Vec<String>,
+    /// The game in play was finished ([`AlchemyCtx::finish_game`]): it is never saved again
+    /// (closing the window after a quit must not bring its save back).
+    finished: bool,
+    /// The creatures travel, explore and rest have already said they see: each is
+    /// announced once, not again each time it steps back into view.
+    announced: Vec<alembic::ThingId>,
 }
 
 pub use crate::slot::AUTOSAVE_EVERY;
@@ -280,6 +286,8 @@ impl AlchemyCtx {
             record_problems: Vec::new(),
             player_saved: false,
             told: Vec::new(),
+            finished: false,
+            announced: Vec::new(),
         }
     }
 
@@ -349,7 +357,7 @@ impl AlchemyCtx {
     /// Save on close (the window closing, Ctrl-C, SIGTERM…) and remember what happened for
     /// [`AlchemyCtx::farewell`]. Does nothing when no game is in play or it is over.
     pub fn save_on_exit(&mut self) {
-        if self.replaying {
+        if self.replaying || self.finished {
             return;
         }
         let playing = self
@@ -788,6 +796,21 @@ impl AlchemyCtx {
         self.path.clear();
         self.game = Some(game);
         self.death_pause = DeathPause::NotYet;
+        self.finished = false;
+        self.announced.clear();
+    }
+
+    /// Whether travel, explore or rest already said it sees the creature `t`.
+    #[must_use]
+    pub fn is_announced(&self, t: alembic::ThingId) -> bool {
+        self.announced.contains(&t)
+    }
+
+    /// Remember that the creature `t` was announced (see [`AlchemyCtx::is_announced`]).
+    pub fn announce(&mut self, t: alembic::ThingId) {
+        if !self.announced.contains(&t) {
+            self.announced.push(t);
+        }
     }
 
     /// Forget the current game (back to the start screen).
@@ -983,9 +1006,10 @@ impl AlchemyCtx {
     /// The game ended (died, won, or the player quit): keep its recording, write its morgue
     /// and enter it in the score table. Problems are noted, never fatal.
     pub fn finish_game(&mut self, quit: bool) {
-        if self.replaying {
+        if self.replaying || self.finished {
             return;
         }
+        self.finished = true;
         let seed = self
             .seed
             .or_else(|| self.recorder.as_ref().map(|r| r.header().seed));
@@ -1075,8 +1099,9 @@ impl AlchemyCtx {
         }
     }
 
-    /// Remove the save file of the current game (after death or victory). Returns whether a
-    /// file was removed.
+    /// Remove the save file of the current game (after death, victory or a quit). Returns
+    /// whether a file was removed. Another game's save (a new game started over it and never
+    /// saved) is never touched.
     pub fn remove_save(&self) -> bool {
         if self.loaded_finished || !self.slot.owns() {
             return false;

@@ -1,27 +1,26 @@
 //! The record of every game's end, as DCSS keeps it: a plain-text morgue file per game and a
 //! high-score table.
 //!
-//! A morgue is written at death, victory and quit into `morgue/` in the data directory:
-//! seed, mode, cause, depth, turns, kills, stats, equipment, inventory, the last 30 messages
-//! and where the recording is. The score table (`scores.json`, top [`TOP`], written
-//! atomically) lists normal games only: practice games are never scored.
+//! A morgue is written at death, victory and quit into `morgue/` in the data directory, as
+//! DCSS writes one: seed, mode, cause, depth, turns, kills, stats, equipment, inventory, the
+//! identified potions and known recipes, a timeline by depth (the turn each depth was
+//! reached, the potions learned, the monsters killed), the map of the last level as the hero
+//! knew it, the last 30 messages and where the recording is. The score table (`scores.json`, top [`TOP`], written
+//! atomically, one row per game) lists normal games only: practice games are never scored.
+//! The filing is [`crate::scores`]'s, shared with the Caves.
 
 use std::path::{Path, PathBuf};
 
 use alembic::Game;
-use serde::{Deserialize, Serialize};
 
 use crate::alchemy::{self, view};
-use crate::storage::{self, StorageError};
 
-/// Entries kept in the score table.
-pub const TOP: usize = 20;
+pub use crate::scores::{Score, Scored, TOP, date_of, score_lines, score_table_lines};
+
 /// Messages in a morgue.
 pub const MESSAGES: usize = 30;
 /// The score table's file name in the data directory.
 pub const SCORES_FILE: &str = "scores.json";
-/// Largest score table read (it holds [`TOP`] short entries).
-const MAX_SCORES_BYTES: u64 = 1 << 20;
 
 /// How a game ended, for the record.
 #[derive(Clone, Debug)]
@@ -42,24 +41,8 @@ pub struct Ending<'a> {
     pub unix_secs: u64,
 }
 
-/// One line of the score table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Score {
-    /// The score: 1,000 per deepest depth, 10 per kill, 25,000 for escaping with the Stone.
-    pub score: u64,
-    /// The seed.
-    pub seed: Option<u64>,
-    /// How it ended ("killed by a goblin", "escaped with the Philosopher's Stone", "quit").
-    pub cause: String,
-    /// Depth at the end.
-    pub depth: i32,
-    /// Turns taken.
-    pub turns: u64,
-    /// The date, `YYYY-MM-DD` (UTC).
-    pub date: String,
-}
-
-/// The score of a game (see [`Score::score`]).
+/// The score of a game: 1,000 for each depth reached below the first, 10 per kill, 25,000
+/// for escaping with the Stone. A game quit at once scores what it achieved: nothing.
 #[must_use]
 pub fn score_of(s: &alchemy::Summary) -> u64 {
     let won = if s.outcome == alchemy::Fate::Won {
@@ -67,25 +50,9 @@ pub fn score_of(s: &alchemy::Summary) -> u64 {
     } else {
         0
     };
-    u64::try_from(s.deepest.max(0)).unwrap_or(0) * 1_000
+    u64::try_from((s.deepest - 1).max(0)).unwrap_or(0) * 1_000
         + u64::try_from(s.kills.max(0)).unwrap_or(0) * 10
         + won
-}
-
-/// `YYYY-MM-DD` of a Unix time (UTC), by the civil-from-days algorithm.
-#[must_use]
-pub fn date_of(unix_secs: u64) -> String {
-    let days = i64::try_from(unix_secs / 86_400).unwrap_or(0);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
 }
 
 /// The cause line of an ending.
@@ -131,6 +98,7 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
     line(format!("Depth:    {} (deepest {})", s.depth, s.deepest));
     line(format!("Turns:    {}", s.turns));
     line(format!("Kills:    {}", s.kills));
+    line(format!("Level:    {} ({} experience)", st.level, st.xp));
     if !e.modes.contains(&"practice") {
         line(format!("Score:    {}", score_of(&s)));
     }
@@ -158,6 +126,42 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
         line(format!("  {}", i.name));
     }
     line(String::new());
+    let potions = view::identified_potions(e.game);
+    line(format!(
+        "Identified potions ({}): {}",
+        potions.len(),
+        if potions.is_empty() {
+            "none".to_owned()
+        } else {
+            potions.join(", ")
+        }
+    ));
+    let recipes = view::known_recipes(e.game)?;
+    line(format!("Known recipes ({}):", recipes.len()));
+    for r in &recipes {
+        line(format!("  {}: {}", r.name, r.ingredients.join(", ")));
+    }
+    line(String::new());
+    let messages: Vec<(u64, String)> = e
+        .game
+        .messages()
+        .map(|m| (m.turn, m.text.to_string()))
+        .collect();
+    let kept_from = messages.first().map_or(0, |m| m.0);
+    line(if kept_from > 1 {
+        format!("Timeline (from turn {kept_from}, the oldest message kept):")
+    } else {
+        "Timeline:".to_owned()
+    });
+    for (turn, depth, text) in timeline(&messages) {
+        line(format!("  turn {turn:>6}  depth {depth:>2}  {text}"));
+    }
+    line(String::new());
+    line(format!("The map of depth {} as you knew it:", s.depth));
+    for row in view::level_map_text(e.game)? {
+        line(format!("  {row}"));
+    }
+    line(String::new());
     line(format!("The last {MESSAGES} messages:"));
     let from = e.messages.len().saturating_sub(MESSAGES);
     for m in &e.messages[from..] {
@@ -171,24 +175,45 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
     Ok(out)
 }
 
+/// The notable lines of a game's messages, each with its turn and the depth it happened on:
+/// arriving on each depth, potions identified and analysed, brews, deaths of monsters and
+/// levels gained. The depth starts at 1 and follows "You descend…"/"You climb up…".
+#[must_use]
+pub fn timeline(messages: &[(u64, String)]) -> Vec<(u64, i32, String)> {
+    const NOTABLE: [&str; 8] = [
+        "You enter the dungeon",
+        "It was ",
+        "It tastes bitter",
+        "You analyse",
+        "You brew",
+        "You reach level",
+        "You climb out",
+        "You were ",
+    ];
+    let mut depth = 1;
+    let mut out = Vec::new();
+    for (turn, text) in messages {
+        let moved = ["You descend to depth ", "You climb up to depth "]
+            .iter()
+            .find_map(|p| text.strip_prefix(p))
+            .and_then(|rest| rest.trim_end_matches('.').parse::<i32>().ok());
+        if let Some(d) = moved {
+            depth = d;
+            out.push((*turn, depth, text.clone()));
+        } else if NOTABLE.iter().any(|p| text.starts_with(p)) || text.ends_with(" dies.") {
+            out.push((*turn, depth, text.clone()));
+        }
+    }
+    out
+}
+
 /// Write the morgue of an ending into `dir/morgue/`. Returns its path.
 ///
 /// # Errors
 /// The file could not be written, or the game could not be read (a bug).
 pub fn write_morgue(dir: &Path, e: &Ending<'_>) -> Result<PathBuf, String> {
     let text = morgue_text(e).map_err(|err| err.to_string())?;
-    let morgue = dir.join("morgue");
-    std::fs::create_dir_all(&morgue)
-        .map_err(|err| format!("cannot create {}: {err}", morgue.display()))?;
-    let name = format!(
-        "alchemy-{}-{}.txt",
-        e.seed
-            .map_or_else(|| "unknown".to_owned(), |s| format!("seed{s}")),
-        e.unix_secs
-    );
-    let path = morgue.join(name);
-    storage::write_atomic(&path, text.as_bytes()).map_err(|err| err.to_string())?;
-    Ok(path)
+    crate::scores::write_morgue(dir, "alchemy", e.seed, e.unix_secs, &text)
 }
 
 /// The score table in `dir` (empty when there is none yet).
@@ -196,30 +221,11 @@ pub fn write_morgue(dir: &Path, e: &Ending<'_>) -> Result<PathBuf, String> {
 /// # Errors
 /// The file exists but cannot be read or is not a score table.
 pub fn read_scores(dir: &Path) -> Result<Vec<Score>, String> {
-    let path = dir.join(SCORES_FILE);
-    if std::fs::symlink_metadata(&path).is_err() {
-        return Ok(Vec::new());
-    }
-    let bytes = storage::read_bounded(&path, MAX_SCORES_BYTES).map_err(|e| e.to_string())?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| format!("{}: not a score table: {e}", path.display()))
+    crate::scores::read_table(dir, SCORES_FILE)
 }
 
-/// What entering an ending into the score table did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Scored {
-    /// Its rank (1-based), if it made the table (never for practice or wizard games).
-    pub rank: Option<usize>,
-    /// Where an unreadable table was moved aside before a new one was started.
-    pub set_aside: Option<PathBuf>,
-}
-
-/// Enter an ending into the table in `dir` (normal games only).
-///
-/// A table that cannot be read as one (corrupt, empty, too large, of the wrong type, not a
-/// file) is never overwritten and never stops scoring: it is moved aside to
-/// `scores.json.corrupt-<unix time>` and a new table is started; [`Scored::set_aside`] says
-/// where it went, for the player.
+/// Enter an ending into the table in `dir` (normal games only), once per game (see
+/// [`crate::scores::enter`], which also says what happens to a damaged table).
 ///
 /// # Errors
 /// The table could not be moved aside or written (a read-only directory, a full disk).
@@ -228,24 +234,6 @@ pub fn record_score(dir: &Path, e: &Ending<'_>) -> Result<Scored, String> {
         return Ok(Scored::default());
     }
     let s = alchemy::summary(e.game).map_err(|err| err.to_string())?;
-    let table = dir.join(SCORES_FILE);
-    std::fs::create_dir_all(dir).map_err(|err| err.to_string())?;
-    // Read, add and write under one lock: two games ending at once both get their row.
-    let _held = storage::lock_exclusive(&storage::sibling(&table, ".lock"))
-        .map_err(|err: StorageError| err.to_string())?;
-    let (mut scores, set_aside) = match read_scores(dir) {
-        Ok(scores) => (scores, None),
-        Err(why) => {
-            let aside = storage::sibling(&table, &format!(".corrupt-{}", e.unix_secs));
-            std::fs::rename(&table, &aside).map_err(|err| {
-                format!(
-                    "{why}; it could not be moved aside to {}: {err}",
-                    aside.display()
-                )
-            })?;
-            (Vec::new(), Some(aside))
-        }
-    };
     let entry = Score {
         score: score_of(&s),
         seed: e.seed,
@@ -253,78 +241,31 @@ pub fn record_score(dir: &Path, e: &Ending<'_>) -> Result<Scored, String> {
         depth: s.depth,
         turns: s.turns,
         date: date_of(e.unix_secs),
+        game: Some(crate::scores::game_id("alchemy", e.seed, e.game)),
     };
-    scores.push(entry.clone());
-    // Stable: an equal score keeps the older entry first.
-    scores.sort_by_key(|s| std::cmp::Reverse(s.score));
-    scores.truncate(TOP);
-    let rank = scores.iter().position(|x| *x == entry).map(|i| i + 1);
-    let text = serde_json::to_string_pretty(&scores).map_err(|err| err.to_string())?;
-    storage::write_atomic(&table, text.as_bytes()).map_err(|err: StorageError| err.to_string())?;
-    Ok(Scored { rank, set_aside })
-}
-
-/// The score table in a narrow form for the start screen: a column line, then one line per
-/// game (rank, score, depth, seed, how it ended, date), at most 79 columns wide.
-#[must_use]
-pub fn score_table_lines(scores: &[Score]) -> Vec<String> {
-    const CAUSE: usize = 28;
-    let mut out = vec![format!(
-        "{:>3} {:>7} {:>5} {:<20} {:<CAUSE$} {:<10}",
-        "#", "score", "depth", "seed", "how it ended", "date"
-    )];
-    for (i, s) in scores.iter().enumerate() {
-        let mut cause: String = s.cause.chars().take(CAUSE).collect();
-        if s.cause.chars().count() > CAUSE {
-            cause.pop();
-            cause.push('…');
-        }
-        out.push(format!(
-            "{:>3} {:>7} {:>5} {:<20} {:<CAUSE$} {:<10}",
-            i + 1,
-            s.score,
-            s.depth,
-            s.seed.map_or_else(|| "?".to_owned(), |x| x.to_string()),
-            cause,
-            s.date
-        ));
-    }
-    out
-}
-
-/// The score table as lines for a text screen.
-#[must_use]
-pub fn score_lines(scores: &[Score]) -> Vec<String> {
-    if scores.is_empty() {
-        return vec!["No games have ended yet. (Practice games are never scored.)".to_owned()];
-    }
-    let mut out = vec![format!(
-        "{:>3}  {:>7}  {:<12}  {:>5}  {:>6}  {:<10}  {}",
-        "#", "score", "seed", "depth", "turns", "date", "how it ended"
-    )];
-    for (i, s) in scores.iter().enumerate() {
-        out.push(format!(
-            "{:>3}  {:>7}  {:<12}  {:>5}  {:>6}  {:<10}  {}",
-            i + 1,
-            s.score,
-            s.seed.map_or_else(|| "?".to_owned(), |x| x.to_string()),
-            s.depth,
-            s.turns,
-            s.date,
-            s.cause
-        ));
-    }
-    out
+    crate::scores::enter(dir, SCORES_FILE, entry, e.unix_secs)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::timeline;
 
     #[test]
-    fn dates_are_civil_dates() {
-        assert_eq!(date_of(0), "1970-01-01");
-        assert_eq!(date_of(951_782_400), "2000-02-29");
-        assert_eq!(date_of(1_795_392_000), "2026-11-23");
+    fn the_timeline_follows_the_depths() {
+        let said = |t: u64, s: &str| (t, s.to_owned());
+        let messages = [
+            said(
+                0,
+                "You enter the dungeon. Somewhere below lies the Philosopher's Stone.",
+            ),
+            said(3, "You pick up a dagger."),
+            said(40, "The rat dies."),
+            said(120, "You descend to depth 2."),
+            said(130, "It was a potion of healing."),
+            said(200, "You climb up to depth 1."),
+        ];
+        let t = timeline(&messages);
+        let depths: Vec<(u64, i32)> = t.iter().map(|(turn, d, _)| (*turn, *d)).collect();
+        assert_eq!(depths, [(0, 1), (40, 1), (120, 2), (130, 2), (200, 1)]);
     }
 }

@@ -141,7 +141,7 @@ pub enum PlayReply {
     Door(Option<alembic::Dir>),
     /// The place to travel to.
     Travel(Option<Loc>),
-    /// Quit without saving?
+    /// Quit (end) this game?
     Quit(bool),
     /// Analyse (and so use up) this item?
     Analyse(ThingId, bool),
@@ -653,14 +653,11 @@ impl Screen<AlchemyCtx> for PlayScreen {
             PlayReply::SavedQuit => Transition::Quit,
             PlayReply::Analyse(id, true) => Self::act(ctx, Command::Analyse(id)),
             PlayReply::Quit(true) => {
-                // Quitting ends this run of the game: it gets a morgue and a score; the last
-                // save, if any, stays as it was.
+                // Quitting ends the game, as dying does: a morgue, one score, the recording
+                // kept in `records/`, and the save removed (it is this game's; another game's
+                // save is never touched), so it is never continued or scored again.
                 ctx.finish_game(true);
-                // A game the player never saved is lost, as the prompt said: its own
-                // autosave goes too (another game's save is never touched).
-                if !ctx.player_saved() {
-                    ctx.remove_save();
-                }
+                ctx.remove_save();
                 Transition::Quit
             }
             // Backed out.
@@ -721,12 +718,23 @@ impl PlayScreen {
                 None => Transition::Stay,
             },
             Action::Wait => Self::act(ctx, Command::Wait),
+            Action::Rest => self.begin(ctx, Goal::Rest),
+            Action::Search => self.begin(ctx, Goal::Search),
             Action::TravelTo => match LookScreen::travel(ctx) {
                 Some(s) => Transition::ask(s, PlayReply::Travel),
                 None => Transition::Stay,
             },
             Action::Fight => match super::travel::fight_step(ctx) {
-                Ok(cmd) => Self::act(ctx, cmd),
+                Ok((cmd, None)) => Self::act(ctx, cmd),
+                // A step alone says nothing: say where it goes, beside this move's messages.
+                Ok((cmd, Some(said))) => match ctx.act(cmd) {
+                    Some(true) => end_game(ctx),
+                    Some(false) => {
+                        ctx.push_line(Tone::Note, said);
+                        Transition::Stay
+                    }
+                    None => Transition::Stay,
+                },
                 Err(why) => {
                     ctx.note(Tone::Note, why);
                     Transition::Stay
@@ -835,7 +843,7 @@ impl PlayScreen {
                 }
             },
             Action::Quit => {
-                let prompt = crate::slot::quit_question(ctx.player_saved() && ctx.owns_save());
+                let prompt = crate::slot::quit_question(ctx.owns_save());
                 Transition::ask(Confirm::new(prompt), PlayReply::Quit)
             }
             _ => Transition::Stay,

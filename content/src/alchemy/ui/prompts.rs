@@ -312,6 +312,9 @@ impl LookScreen {
         let hero_thing = hero_id(game).ok()?;
         let hero = game.location(hero_thing).ok()?;
         let seen = visible(game).ok()?;
+        // Ranks: what each mode is most likely after comes first (foes to look at and throw
+        // at; places to go to when travelling).
+        let travel = mode == Mode::Travel;
         let mut marks: Vec<(u8, u64, Loc)> = seen
             .iter()
             .filter(|&l| l != hero)
@@ -320,19 +323,27 @@ impl LookScreen {
                 if things.is_empty() {
                     return None;
                 }
-                let rank = if things
+                let foe = things
                     .iter()
-                    .any(|&t| is_creature(game, t) && is_hostile(game, t))
-                {
-                    0
-                } else if things.iter().any(|&t| is_creature(game, t)) {
-                    1
-                } else {
-                    2
+                    .any(|&t| is_creature(game, t) && is_hostile(game, t));
+                let creature = things.iter().any(|&t| is_creature(game, t));
+                let rank = match (travel, foe, creature) {
+                    (false, true, _) => 0,
+                    (false, false, true) => 1,
+                    (false, false, false) | (true, _, false) => 2,
+                    (true, _, true) => 4,
                 };
                 Some((rank, hero.euclidean_sq(l), l))
             })
             .collect();
+        // The features remembered out of sight: stairs, doors, workbenches, labs, fountains.
+        marks.extend(
+            level_box(hero.z)
+                .iter()
+                .filter(|&l| !seen.contains(l) && view::explored(game, l))
+                .filter(|&l| view::remembered_thing(game, l).is_some())
+                .map(|l| (3, hero.euclidean_sq(l), l)),
+        );
         marks.sort_by_key(|&(r, d, l)| (r, d, l.y, l.x));
         let marks: Vec<Loc> = marks.into_iter().map(|(_, _, l)| l).collect();
         let start = match mode {
@@ -430,13 +441,13 @@ impl LookScreen {
         }
         let hint = match self.mode {
             Mode::Look => {
-                "Move: direction keys (HJKL... by 8), Tab/- next/previous thing. v or Enter: describe everything here. Esc closes."
+                "Move: direction keys (HJKL... by 8). Tab/+ next, - previous: monsters, items, then the features you remember. v or Enter: describe everything here. Esc closes."
             }
             Mode::Target => {
-                "Throw at: Enter, t or .   Move: direction keys, Tab/- next/previous.   Esc cancels."
+                "Throw at: Enter, t or .   Move: direction keys, Tab/+ next, - previous (monsters first).   Esc cancels."
             }
             Mode::Travel => {
-                "Travel here: Enter or .   < > the nearest known stairs.   Move: direction keys (HJKL... by 8).   Esc cancels."
+                "Travel here: Enter or .   < > the nearest known stairs.   Tab/+ next, - previous: items and remembered features (stairs, doors, workbench, lab, fountain).   Move: direction keys (HJKL... by 8).   Esc cancels."
             }
         };
         if self.mode == Mode::Target {

@@ -145,6 +145,15 @@ pub(super) fn draw_side_status(
         (&st.turn.to_string(), v),
     ]);
     w.line(&[("HP ", l), (&format!("{}/{}", st.hp, st.hp_max), hp_fg)]);
+    let next = st
+        .xp_next
+        .map_or_else(|| " (top)".to_owned(), |n| format!("/{n}"));
+    w.line(&[
+        ("Level ", l),
+        (&st.level.to_string(), v),
+        ("  XP ", l),
+        (&format!("{}{next}", st.xp), v),
+    ]);
     // A bar of the panel's width.
     let bar_w = usize::from(area.width.saturating_sub(2));
     let full = if st.hp_max > 0 {
@@ -247,7 +256,10 @@ pub(super) fn draw_bottom_status(
         ("HP ", colours::LABEL),
         (&format!("{}/{} ", st.hp, st.hp_max), hp_fg),
         (
-            &format!("AC {} Spd {} T {}", st.armour, st.speed, st.turn),
+            &format!(
+                "L{} AC {} Spd {} T {}",
+                st.level, st.armour, st.speed, st.turn
+            ),
             colours::VALUE,
         ),
     ]);

@@ -1,15 +1,17 @@
 //! Moving many steps with one key, as in Brogue CE and DCSS: travel to a remembered cell (a
 //! mouse click or `G`), travel to the nearest known stairs (`>` and `<` away from stairs),
-//! auto-explore (`o`) and running (Shift+direction), each a [`Journey`]. Each stops as soon
-//! as anything worth a look happens: a monster comes into view, the hero is hurt, the game
-//! says something; none starts with a hostile in view. The play screen takes one step per
-//! tick, so the hero is seen walking and any key stops it.
+//! auto-explore (`o`), running (Shift+direction), resting (`Z`/`R`) and searching (`s`),
+//! each a [`Journey`]. Each stops as soon as anything worth a look happens: a monster comes
+//! into view (each is announced once), the hero is hurt, the game says something; none
+//! starts with a threatening hostile in view. A hostile that cannot reach the hero, or one
+//! already announced that has not noticed the hero, is no threat (see [`is_threat`]). The
+//! play screen takes one step per tick, so the hero is seen walking and any key stops it.
 //!
 //! Every step is a normal [`Command`], so travel is recorded, replayed and undone exactly
 //! like keys are. Paths only cross cells the hero has seen; closed doors on the way are
 //! opened.
 
-use alembic::{Dir, Loc, ThingId, path::Pathfinder, path::Search};
+use alembic::{Dir, Game, Loc, ThingId, fov::VisibleSet, path::Pathfinder, path::Search};
 
 use super::AlchemyCtx;
 use crate::alchemy::command::Command;
@@ -20,6 +22,10 @@ use crate::alchemy::view::{
 
 /// The most moves one travel makes before stopping (a safety net: a path is shorter).
 pub const MAX_STEPS: usize = 400;
+/// The most turns one rest takes (healing is one hit point in five turns).
+pub const MAX_REST: usize = 1_000;
+/// The turns one search (`s`) takes.
+pub const SEARCH_TURNS: usize = 5;
 
 /// Why travel stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,8 +58,7 @@ fn monsters_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
     out
 }
 
-/// The hostile creatures the hero sees: while any is in view, travel neither starts nor
-/// goes on (as DCSS's "There are monsters nearby!").
+/// The hostile creatures the hero sees.
 fn hostiles_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
     let Some(game) = ctx.game() else {
         return Vec::new();
@@ -62,6 +67,54 @@ fn hostiles_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
         .into_iter()
         .filter(|&t| is_hostile(game, t))
         .collect()
+}
+
+/// Whether the creature `t` and the hero are joined by ground either could walk (walls part
+/// them, and deep water and magma unless `t` flies; creatures and doors do not).
+#[must_use]
+pub fn can_reach(game: &Game, t: ThingId) -> bool {
+    let (Ok(hero), Ok(to)) = (hero_id(game), game.location(t)) else {
+        return false;
+    };
+    let Ok(at) = game.location(hero) else {
+        return false;
+    };
+    if at.z != to.z {
+        return false;
+    }
+    let table = TileTable::new(game);
+    let flies = view::flies(game, t);
+    let cost = |_: Loc, l: Loc| {
+        (l == to || !(table.blocks(game, l) || (!flies && table.dangerous(game, l)))).then_some(1)
+    };
+    alembic::path::astar(at, to, &Search::new(level_box(at.z)), cost).is_ok()
+}
+
+/// Whether the hostile `t` is a threat that stops travel once it has been announced: it has
+/// noticed the hero and can reach them (as DCSS's "There are monsters nearby!").
+#[must_use]
+pub fn is_threat(game: &Game, t: ThingId) -> bool {
+    is_hostile(game, t) && view::has_noticed(game, t) && can_reach(game, t)
+}
+
+/// The hostiles in view that travel, explore and rest do not start or go on with: threats
+/// ([`is_threat`]), and those not announced yet that could reach the hero.
+fn blocking_hostiles(ctx: &AlchemyCtx) -> Vec<ThingId> {
+    let Some(game) = ctx.game() else {
+        return Vec::new();
+    };
+    hostiles_in_view(ctx)
+        .into_iter()
+        .filter(|&t| is_threat(game, t) || (!ctx.is_announced(t) && can_reach(game, t)))
+        .collect()
+}
+
+/// Capitalised, for the start of a sentence.
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
 }
 
 /// "a goblin", for messages.
@@ -78,10 +131,12 @@ fn hero_at(ctx: &AlchemyCtx) -> Option<Loc> {
 }
 
 /// The cost of stepping onto `to` for travel: seen, walkable ground (closed doors allowed);
-/// `None` where travel never goes (unseen, walls, danger, blocking things, creatures: travel
-/// goes round them or stops).
-fn travel_cost(game: &alembic::Game, table: &TileTable, to: Loc) -> Option<u32> {
-    if creature_at(game, to).is_some() {
+/// `None` where travel never goes (unseen, walls, danger, blocking things, creatures in
+/// view: travel goes round them or stops). A creature out of sight is not known to be
+/// there: it blocks nothing (travel stops if it is met), so a remembered place is never
+/// "no way there" because of a monster the hero cannot see.
+fn travel_cost(game: &Game, table: &TileTable, seen: Option<&VisibleSet>, to: Loc) -> Option<u32> {
+    if creature_at(game, to).is_some() && seen.is_some_and(|v| v.contains(to)) {
         return None;
     }
     ground_cost(game, table, to)
@@ -105,7 +160,8 @@ fn step_towards(ctx: &AlchemyCtx, goal: impl Fn(Loc) -> bool) -> Option<(Loc, Di
     let game = ctx.game()?;
     let at = hero_at(ctx)?;
     let table = TileTable::new(game);
-    let cost = |_: Loc, to: Loc| travel_cost(game, &table, to);
+    let seen = visible(game).ok();
+    let cost = |_: Loc, to: Loc| travel_cost(game, &table, seen.as_ref(), to);
     let path = Pathfinder::new()
         .nearest(
             at,
@@ -118,7 +174,25 @@ fn step_towards(ctx: &AlchemyCtx, goal: impl Fn(Loc) -> bool) -> Option<(Loc, Di
     Some((step, at.dir_to(step)?))
 }
 
-/// The next move from the hero towards `target` over seen ground, or `None`.
+/// What travel pays to cross a never-seen cell in a gap of the map: one the torch never lit
+/// between seen ground (at least two seen, walkable neighbours), as the dark cell of a
+/// stream between two remembered banks. Dearer than a detour over seen ground; the hero
+/// sees the cell before stepping on it, and the path is planned again each step.
+const GAP_COST: u32 = 8;
+
+fn gap_cost(game: &Game, table: &TileTable, to: Loc) -> Option<u32> {
+    if explored(game, to) {
+        return None;
+    }
+    let known = to
+        .neighbours8()
+        .filter(|&n| ground_cost(game, table, n).is_some())
+        .count();
+    (known >= 2).then_some(GAP_COST)
+}
+
+/// The next move from the hero towards `target` over seen ground (and the gaps in it: see
+/// [`GAP_COST`]), or `None`.
 fn next_step(ctx: &AlchemyCtx, target: Loc) -> Option<(Loc, Dir)> {
     let game = ctx.game()?;
     let at = hero_at(ctx)?;
@@ -126,7 +200,10 @@ fn next_step(ctx: &AlchemyCtx, target: Loc) -> Option<(Loc, Dir)> {
         return None;
     }
     let table = TileTable::new(game);
-    let cost = |_: Loc, to: Loc| travel_cost(game, &table, to);
+    let seen = visible(game).ok();
+    let cost = |_: Loc, to: Loc| {
+        travel_cost(game, &table, seen.as_ref(), to).or_else(|| gap_cost(game, &table, to))
+    };
     let path = alembic::path::astar(at, target, &Search::new(level_box(at.z)), cost).ok()?;
     let step = path.first_step()?;
     Some((step, at.dir_to(step)?))
@@ -146,6 +223,10 @@ pub enum Goal {
     Explore,
     /// Straight on in a direction until something interesting (Shift+direction).
     Run(Dir),
+    /// Wait until hit points are full (`Z`, `R`).
+    Rest,
+    /// Search for [`SEARCH_TURNS`] turns (`s`).
+    Search,
 }
 
 /// Many steps with one key, one step at a time: the play screen takes a step per tick, so
@@ -158,7 +239,6 @@ pub struct Journey {
     goal: Goal,
     started: bool,
     steps: usize,
-    seen_before: Vec<ThingId>,
     /// Running: not yet moved, and the open sides of the way at the last step.
     first: bool,
     last_sides: Option<(bool, bool)>,
@@ -174,7 +254,6 @@ impl Journey {
             goal,
             started: false,
             steps: 0,
-            seen_before: Vec::new(),
             first: true,
             last_sides: None,
             skipped: Vec::new(),
@@ -209,7 +288,22 @@ impl Journey {
     ) -> Option<TravelEnd> {
         if !self.started {
             self.started = true;
-            if let Some(&foe) = hostiles_in_view(ctx).first()
+            if self.goal == Goal::Rest
+                && let Some(game) = ctx.game()
+                && let Ok(hero) = hero_id(game)
+                && view::hit_points(game, hero) >= view::status(game).ok().map(|s| s.hp_max)
+            {
+                return Some(TravelEnd::Interrupted(
+                    "You are not hurt: nothing to rest for (s searches, . waits a turn)."
+                        .to_owned(),
+                ));
+            }
+            let foe = blocking_hostiles(ctx).first().copied();
+            // What is in view now, the player sees: not announced again.
+            for t in monsters_in_view(ctx) {
+                ctx.announce(t);
+            }
+            if let Some(foe) = foe
                 && !self.arrived(ctx)
             {
                 return Some(TravelEnd::Interrupted(format!(
@@ -217,21 +311,94 @@ impl Journey {
                     a_name(ctx, foe)
                 )));
             }
-            self.seen_before = monsters_in_view(ctx);
             if let Goal::Run(dir) = self.goal {
                 self.last_sides = hero_at(ctx).and_then(|l| run_sides(ctx, dir, l));
             }
         }
-        if self.steps >= MAX_STEPS {
-            return Some(TravelEnd::Interrupted(
-                "You stop to get your bearings.".to_owned(),
-            ));
-        }
         self.steps += 1;
-        if self.goal == Goal::Explore {
-            return self.explore_step(ctx, observe);
+        match self.goal {
+            Goal::Rest | Goal::Search => return self.rest_step(ctx),
+            _ if self.steps > MAX_STEPS => {
+                return Some(TravelEnd::Interrupted(
+                    "You stop to get your bearings.".to_owned(),
+                ));
+            }
+            Goal::Explore => return self.explore_step(ctx, observe),
+            _ => {}
         }
         self.walk_step(ctx, observe)
+    }
+
+    /// One turn of resting or searching: `None` while it goes on.
+    fn rest_step(&mut self, ctx: &mut AlchemyCtx) -> Option<TravelEnd> {
+        let game = ctx.game()?;
+        let hero = hero_id(game).ok()?;
+        let hp = view::hit_points(game, hero).unwrap_or(0);
+        let log_len = ctx.log().len();
+        match ctx.act(Command::Wait) {
+            Some(true) => return Some(TravelEnd::GameOver),
+            Some(false) => {}
+            None => return Some(TravelEnd::Interrupted("You stop.".to_owned())),
+        }
+        if let Some(end) = self.after_move(ctx, hero, hp, log_len, false) {
+            return Some(end);
+        }
+        let game = ctx.game()?;
+        let full = view::hit_points(game, hero) >= view::status(game).ok().map(|s| s.hp_max);
+        match self.goal {
+            Goal::Rest if full => Some(TravelEnd::Interrupted("You feel rested.".to_owned())),
+            Goal::Rest if self.steps >= MAX_REST => Some(TravelEnd::Interrupted(
+                "You stop resting: it is taking too long.".to_owned(),
+            )),
+            Goal::Search if self.steps >= SEARCH_TURNS => Some(TravelEnd::Interrupted(format!(
+                "You search for {SEARCH_TURNS} turns and find nothing hidden (nothing in these depths is hidden)."
+            ))),
+            _ => None,
+        }
+    }
+
+    /// What stops a journey after a move or a turn of rest: a creature newly in view (each
+    /// announced once), a threat, the hero hurt, or (`quiet_ok`: except for the door asked
+    /// for) anything the game said.
+    fn after_move(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        hero: ThingId,
+        hp: i32,
+        log_len: usize,
+        quiet_ok: bool,
+    ) -> Option<TravelEnd> {
+        let now = monsters_in_view(ctx);
+        let new = now.iter().copied().find(|&t| !ctx.is_announced(t));
+        for &t in &now {
+            ctx.announce(t);
+        }
+        if let Some(new) = new {
+            let said = if self.goal == Goal::Rest || self.goal == Goal::Search {
+                format!("{} comes into view.", capitalised(&a_name(ctx, new)))
+            } else {
+                format!("You see {}.", a_name(ctx, new))
+            };
+            return Some(TravelEnd::Interrupted(said));
+        }
+        if let Some(&foe) = blocking_hostiles(ctx).first() {
+            return Some(TravelEnd::Interrupted(format!(
+                "{} is after you.",
+                capitalised(&a_name(ctx, foe))
+            )));
+        }
+        let hurt = ctx
+            .game()
+            .and_then(|g| view::hit_points(g, hero))
+            .is_some_and(|h| h < hp);
+        if hurt {
+            return Some(TravelEnd::Interrupted("You are hurt!".to_owned()));
+        }
+        // Anything the game said (other than opening the door we asked for) stops it.
+        if !quiet_ok && ctx.log().len() > log_len {
+            return Some(TravelEnd::Interrupted(String::new()));
+        }
+        None
     }
 
     /// Whether the journey is at its end where it stands.
@@ -240,7 +407,7 @@ impl Journey {
             Goal::Travel(target) => hero_at(ctx) == Some(target),
             Goal::Stairs { down } => hero_at(ctx).is_some_and(|l| is_known_stairs(ctx, l, down)),
             Goal::Explore => hero_at(ctx).is_some_and(|at| self.wanted(ctx, at)),
-            Goal::Run(_) => false,
+            Goal::Run(_) | Goal::Rest | Goal::Search => false,
         }
     }
 
@@ -250,6 +417,7 @@ impl Journey {
             Goal::Travel(target) => next_step(ctx, target),
             Goal::Stairs { down } => step_towards(ctx, |l| is_known_stairs(ctx, l, down)),
             Goal::Explore => step_towards(ctx, |l| frontier(ctx, l) || self.wanted(ctx, l)),
+            Goal::Rest | Goal::Search => None,
             Goal::Run(dir) => {
                 let at = hero_at(ctx)?;
                 let to = at + dir;
@@ -273,7 +441,7 @@ impl Journey {
     fn stuck(&self, ctx: &AlchemyCtx) -> TravelEnd {
         match self.goal {
             Goal::Travel(_) | Goal::Explore => TravelEnd::NoPath,
-            Goal::Run(_) => TravelEnd::Interrupted(String::new()),
+            Goal::Run(_) | Goal::Rest | Goal::Search => TravelEnd::Interrupted(String::new()),
             Goal::Stairs { down } => {
                 let what = if down { "down" } else { "up" };
                 let known = hero_at(ctx).is_some_and(|at| {
@@ -363,29 +531,7 @@ impl Journey {
             Some(false) => {}
             None => return Some(TravelEnd::Interrupted("You stop.".to_owned())),
         }
-        let now = monsters_in_view(ctx);
-        let hostile = hostiles_in_view(ctx).first().copied();
-        if let Some(new) =
-            hostile.or_else(|| now.iter().find(|t| !self.seen_before.contains(t)).copied())
-        {
-            return Some(TravelEnd::Interrupted(format!(
-                "You see {}.",
-                a_name(ctx, new)
-            )));
-        }
-        self.seen_before = now;
-        let hurt = ctx
-            .game()
-            .and_then(|g| view::hit_points(g, hero))
-            .is_some_and(|h| h < hp);
-        if hurt {
-            return Some(TravelEnd::Interrupted("You are hurt!".to_owned()));
-        }
-        // Anything the game said (other than opening the door we asked for) stops travel.
-        if !closed_door && ctx.log().len() > log_len {
-            return Some(TravelEnd::Interrupted(String::new()));
-        }
-        None
+        self.after_move(ctx, hero, hp, log_len, closed_door)
     }
 }
 
@@ -478,12 +624,12 @@ pub fn run(ctx: &mut AlchemyCtx, dir: Dir) -> TravelEnd {
 }
 
 /// Auto-fight (Tab, as in DCSS): the command that attacks the nearest hostile creature in
-/// view when it stands next to the hero, or steps towards it over seen ground. The text
-/// says why not, when there is nothing to fight or no way to it.
+/// view when it stands next to the hero, or steps towards it over seen ground, with what to
+/// say for a step ("You move towards the goblin.": a step alone says nothing in the game).
 ///
 /// # Errors
-/// The reason, for the message line.
-pub fn fight_step(ctx: &AlchemyCtx) -> Result<Command, String> {
+/// The reason, for the message line, when there is nothing to fight or no way to it.
+pub fn fight_step(ctx: &AlchemyCtx) -> Result<(Command, Option<String>), String> {
     let (Some(game), Some(at)) = (ctx.game(), hero_at(ctx)) else {
         return Err("There is no game.".to_owned());
     };
@@ -500,22 +646,24 @@ pub fn fight_step(ctx: &AlchemyCtx) -> Result<Command, String> {
     if distance == 1
         && let Some(d) = at.dir_to(target)
     {
-        return Ok(Command::Move(d));
+        return Ok((Command::Move(d), None));
     }
     let table = TileTable::new(game);
+    let seen = visible(game).ok();
     // The target's own cell is the goal: other creatures are gone round.
     let cost = |_: Loc, to: Loc| {
         if to == target {
             Some(1)
         } else {
-            travel_cost(game, &table, to)
+            travel_cost(game, &table, seen.as_ref(), to)
         }
     };
     let no_way = || format!("You see no way to {}.", a_name(ctx, foe));
     let path = alembic::path::astar(at, target, &Search::new(level_box(at.z)), cost)
         .map_err(|_| no_way())?;
+    let said = format!("You move towards {}.", a_name(ctx, foe));
     path.first_step()
         .and_then(|s| at.dir_to(s))
-        .map(Command::Move)
+        .map(|d| (Command::Move(d), Some(said)))
         .ok_or_else(no_way)
 }

@@ -14,6 +14,10 @@ pub enum Action {
     Move,
     /// Wait a turn.
     Wait,
+    /// Rest until healed, a creature comes into view or something happens.
+    Rest,
+    /// Search for a few turns.
+    Search,
     /// Take the stairs down (or the way out).
     Descend,
     /// Take the stairs up.
@@ -26,7 +30,7 @@ pub enum Action {
     Help,
     /// Save and quit.
     Save,
-    /// Quit without saving (asks first).
+    /// Quit: end the game (asks first; scored, never continued).
     Quit,
 }
 
@@ -46,16 +50,26 @@ pub const KEYMAP: &[Binding] = &[
          turn), into a creature attacks it",
     ),
     bind(
-        &[
-            Key::Char('.'),
-            Key::Char('5'),
-            Key::Char('s'),
-            Key::Keypad(5),
-        ],
-        ".  5  or  s",
+        &[Key::Char('.'), Key::Char('5'), Key::Keypad(5)],
+        ".  or  5",
         Action::Wait,
         KEYS,
         "wait a turn",
+    ),
+    bind(
+        &[Key::Char('Z')],
+        "Z",
+        Action::Rest,
+        KEYS,
+        "rest until your hit points are full, a creature comes into view or something \
+         happens (any key stops it)",
+    ),
+    bind(
+        &[Key::Char('s')],
+        "s",
+        Action::Search,
+        KEYS,
+        "search for 5 turns (stops as resting does)",
     ),
     bind(
         &[Key::Char('>')],
@@ -98,7 +112,7 @@ pub const KEYMAP: &[Binding] = &[
         "Q",
         Action::Quit,
         KEYS,
-        "quit without saving (asks y/n first)",
+        "quit: the game ends here, scored as it stands (asks y/n first)",
     ),
 ];
 

@@ -2,6 +2,7 @@
 //! status, region overlay), win/lose, help, message log and quit confirmation.
 
 mod keymap;
+pub mod morgue;
 mod replay;
 
 pub use keymap::{Action, Binding, KEYMAP, action_of, help_line, help_lines};
@@ -55,6 +56,8 @@ pub struct CavesUi {
     /// The player continued this game or saved it: quitting keeps the save. A game only
     /// ever saved by itself (its first save, the autosaves) is lost on quit.
     player_saved: bool,
+    /// The game in play ended (death, escape or a quit) and was filed: never saved again.
+    ended: bool,
 }
 
 /// The flood-fill regions of one level, kept until the terrain changes. The terrain grid is
@@ -88,6 +91,7 @@ impl CavesUi {
             lock: None,
             slot: Slot::default(),
             player_saved: false,
+            ended: false,
         }
     }
 
@@ -220,24 +224,52 @@ impl CavesUi {
         Ok(path)
     }
 
-    /// The game ended (won, lost, or quit with `remove_save`): delete its save when it is
-    /// this game's own (the end is the end; another game's save is never touched) and keep
-    /// its recording in `records/`.
-    fn finish(&mut self, remove_save: bool) {
+    /// The game ended (died, escaped, or the player quit): delete its save when it is this
+    /// game's own (the end is the end; another game's save is never touched), keep its
+    /// recording in `records/`, write its morgue and enter it in the score table, once.
+    /// Problems are said, never fatal.
+    fn finish(&mut self, quit: bool) {
+        if std::mem::replace(&mut self.ended, true) {
+            return;
+        }
         if let Some(p) = &self.save_path
-            && remove_save
             && self.slot.owns()
         {
             let _ = std::fs::remove_file(p);
         }
-        if let Some(r) = self.recorder.take() {
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs());
-            match r.finish(&self.game, now) {
-                Ok(p) => self.notice = Some(format!("The recording is kept in {}.", p.display())),
-                Err(e) => self.notice = Some(format!("The recording could not be kept: {e}")),
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let mut said = Vec::new();
+        let recording = match self.recorder.take().map(|r| r.finish(&self.game, now)) {
+            Some(Ok(p)) => {
+                said.push(format!("The recording is kept in {}.", p.display()));
+                Some(p)
             }
+            Some(Err(e)) => {
+                said.push(format!("The recording could not be kept: {e}"));
+                None
+            }
+            None => None,
+        };
+        if let Some(dir) = self.save_path.as_deref().and_then(Path::parent) {
+            let ending = morgue::Ending {
+                game: &self.game,
+                seed: self.seed,
+                quit,
+                recording: recording.as_deref(),
+                unix_secs: now,
+            };
+            match morgue::file(dir, &ending) {
+                Ok(line) => said.push(line),
+                Err(e) => said.push(e),
+            }
+        }
+        let line = said.join(" ");
+        if quit {
+            self.exit_note = Some(Ok(line));
+        } else {
+            self.notice = Some(line);
         }
     }
 
@@ -260,6 +292,7 @@ impl CavesUi {
             lock: None,
             slot: Slot::default(),
             player_saved: false,
+            ended: false,
         }
     }
 
@@ -314,7 +347,9 @@ impl CavesUi {
                     self.notice = Some(format!("The recording stopped: {e}"));
                 }
                 let over = !matches!(outcome(&self.game), Ok(Outcome::Playing));
+                // A game with nowhere to save (a test arena, a tool) has no autosave.
                 if self.slot.counted(over)
+                    && self.save_path.is_some()
                     && let Err(e) = self.save()
                 {
                     self.notice = Some(format!("The autosave failed: {e}"));
@@ -462,9 +497,16 @@ const TITLE: &[&str] = &[
     "Dig, fight or sneak your way down through the levels and find it.",
     "",
     "Lichens sting. Bats bite. Zombies do not give up.",
-    "",
-    "Press any key to begin,  ? for help,  Esc to quit.",
 ];
+
+/// The title's last line: what the keys do, which depends on whether a save waits.
+fn title_keys(saved_waiting: bool) -> &'static str {
+    if saved_waiting {
+        "A saved game waits: c continues it, n starts anew.  ? help,  Esc quits."
+    } else {
+        "Press any key to begin,  ? for help,  Esc to quit."
+    }
+}
 
 // ----- start ---------------------------------------------------------------------------------
 
@@ -478,23 +520,23 @@ impl Screen<CavesUi> for StartScreen {
     fn render(&mut self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
         fill(frame, area, Cell::blank(p.text, BG));
-        let top = area.y + area.height.saturating_sub(TITLE.len() as u16 + 4) / 2;
+        let top = area.y + area.height.saturating_sub(TITLE.len() as u16 + 6) / 2;
         for (i, line) in TITLE.iter().enumerate() {
             let fg = if i == 0 { p.accent } else { p.text };
             put_centred(frame, area, top + i as u16, line, fg, BG);
         }
-        let foot = if ui.saved_waiting {
-            "A saved game waits: c continues it, n starts a new one.".to_owned()
-        } else {
-            format!("seed {}", ui.seed)
-        };
-        put_centred(frame, area, top + TITLE.len() as u16 + 1, &foot, p.dim, BG);
+        let keys = title_keys(ui.saved_waiting);
+        put_centred(frame, area, top + TITLE.len() as u16 + 1, keys, p.text, BG);
+        if !ui.saved_waiting {
+            let foot = format!("seed {}", ui.seed);
+            put_centred(frame, area, top + TITLE.len() as u16 + 2, &foot, p.dim, BG);
+        }
         if let Some(e) = &ui.broken {
             let msg = format!("The caves could not be made: {e}. Press any key to quit.");
             put_centred(
                 frame,
                 area,
-                top + TITLE.len() as u16 + 3,
+                top + TITLE.len() as u16 + 4,
                 &msg,
                 p.accent,
                 BG,
@@ -521,7 +563,7 @@ impl Screen<CavesUi> for StartScreen {
                         let show = ui.show_regions;
                         *ui = loaded;
                         ui.show_regions = show;
-                        Transition::replace(PlayScreen)
+                        Transition::replace(PlayScreen::default())
                     }
                     Err(e) => {
                         ui.notice = Some(format!("Cannot continue: {e}"));
@@ -540,7 +582,7 @@ impl Screen<CavesUi> for StartScreen {
                 if ui.recorder.is_none() && ui.game.turn() == 0 && !ui.player_saved {
                     ui.start_recording();
                 }
-                Transition::replace(PlayScreen)
+                Transition::replace(PlayScreen::default())
             }
         }
     }
@@ -552,7 +594,7 @@ impl Screen<CavesUi> for StartScreen {
         }
         ui.saved_waiting = false;
         ui.start_recording();
-        Transition::replace(PlayScreen)
+        Transition::replace(PlayScreen::default())
     }
 
     fn name(&self) -> &str {
@@ -563,7 +605,40 @@ impl Screen<CavesUi> for StartScreen {
 // ----- play ----------------------------------------------------------------------------------
 
 /// The play screen: messages, map and status bar (the replay viewer draws it too).
-pub(super) struct PlayScreen;
+#[derive(Default)]
+pub(super) struct PlayScreen {
+    /// A rest or search under way: one turn a tick, any key stops it.
+    rest: Option<Rest>,
+}
+
+/// A rest (`Z`) or a search (`s`) under way.
+struct Rest {
+    /// Searching (a fixed number of turns) rather than resting until healed.
+    search: bool,
+    /// Turns taken so far.
+    turns: usize,
+    /// The creatures in view so far: a new one stops it.
+    seen: Vec<alembic::ThingId>,
+}
+
+/// The turns one search takes.
+pub const SEARCH_TURNS: usize = 5;
+/// The most turns one rest takes.
+pub const MAX_REST: usize = 1_000;
+/// How long a rest waits between turns (the player sees time pass and can stop it).
+const REST_DELAY: std::time::Duration = std::time::Duration::from_millis(8);
+
+/// The creatures other than the player in view.
+fn creatures_in_view(g: &Game) -> Vec<alembic::ThingId> {
+    let me = crate::caves::view::player(g).ok();
+    let Ok(seen) = visible(g) else {
+        return Vec::new();
+    };
+    seen.iter()
+        .filter_map(|l| creature_at(g, l))
+        .filter(|&t| Some(t) != me)
+        .collect()
+}
 
 /// The world coordinate shown at the view's first column: centred when the view is wider
 /// than the world, else following `focus` and clamped to the world's edges.
@@ -691,9 +766,111 @@ impl PlayScreen {
     }
 }
 
+impl PlayScreen {
+    /// Begin a rest or a search: refused at full health (rest) or with a creature in view.
+    fn begin_rest(&mut self, ui: &mut CavesUi, search: bool) {
+        let Ok(s) = status(&ui.game) else {
+            return;
+        };
+        if !search && s.hp >= s.max_hp {
+            ui.notice =
+                Some("You are not hurt: nothing to rest for (s searches, . waits).".to_owned());
+            return;
+        }
+        let seen = creatures_in_view(&ui.game);
+        if let Some(&c) = seen
+            .iter()
+            .find(|&&c| crate::caves::view::is_hostile(&ui.game, c))
+        {
+            let name = crate::caves::text::with_article(&crate::caves::view::name_of(&ui.game, c));
+            ui.notice = Some(format!("Not with {name} in view."));
+            return;
+        }
+        self.rest = Some(Rest {
+            search,
+            turns: 0,
+            seen,
+        });
+    }
+
+    /// One turn of a rest or search; says why when it ends.
+    fn rest_turn(&mut self, ui: &mut CavesUi) -> Transition<CavesUi, Self> {
+        let Some(mut rest) = self.rest.take() else {
+            return Transition::Stay;
+        };
+        let before = status(&ui.game).ok();
+        let said = ui.game.messages().count();
+        ui.command(Command::Wait);
+        rest.turns += 1;
+        if let Some(t) = self.after_turn(ui) {
+            return t;
+        }
+        let Ok(now) = status(&ui.game) else {
+            return Transition::Stay;
+        };
+        let fresh = creatures_in_view(&ui.game);
+        let why = if let Some(&c) = fresh.iter().find(|c| !rest.seen.contains(c)) {
+            let name = crate::caves::text::with_article(&crate::caves::view::name_of(&ui.game, c));
+            let mut name = name.chars();
+            let first = name.next().map(|f| f.to_uppercase().to_string());
+            Some(format!(
+                "{}{} comes into view.",
+                first.unwrap_or_default(),
+                name.as_str()
+            ))
+        } else if before.is_some_and(|b| now.hp < b.hp) {
+            Some("You are hurt!".to_owned())
+        } else if ui.game.messages().count() > said || ui.notice.is_some() {
+            Some(String::new())
+        } else if rest.search && rest.turns >= SEARCH_TURNS {
+            Some(format!(
+                "You search for {SEARCH_TURNS} turns and find nothing hidden (the caves hide nothing)."
+            ))
+        } else if !rest.search && now.hp >= now.max_hp {
+            Some("You feel rested.".to_owned())
+        } else if rest.turns >= MAX_REST {
+            Some("You stop resting: it is taking too long.".to_owned())
+        } else {
+            None
+        };
+        match why {
+            Some(w) => {
+                if !w.is_empty() {
+                    ui.notice = Some(w);
+                }
+            }
+            None => {
+                rest.seen = fresh;
+                self.rest = Some(rest);
+            }
+        }
+        Transition::Stay
+    }
+
+    /// After a turn: the end screen when the game is over.
+    fn after_turn(&mut self, ui: &mut CavesUi) -> Option<Transition<CavesUi, Self>> {
+        match outcome(&ui.game) {
+            Ok(Outcome::Playing) | Err(_) => None,
+            Ok(o) => {
+                self.rest = None;
+                ui.finish(false);
+                Some(Transition::push(EndScreen { outcome: o }))
+            }
+        }
+    }
+}
+
 impl Screen<CavesUi> for PlayScreen {
     type Output = ();
     type Reply = bool;
+
+    fn tick_interval(&self) -> Option<std::time::Duration> {
+        self.rest.is_some().then_some(REST_DELAY)
+    }
+
+    fn tick(&mut self, ui: &mut CavesUi) -> Transition<CavesUi, Self> {
+        self.rest_turn(ui)
+    }
 
     fn render(&mut self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
@@ -735,6 +912,12 @@ impl Screen<CavesUi> for PlayScreen {
     }
 
     fn handle(&mut self, ui: &mut CavesUi, input: Input) -> Transition<CavesUi, Self> {
+        // Any key stops a rest or a search (and does nothing else).
+        if self.rest.is_some() && matches!(input, Input::Key { .. }) {
+            self.rest = None;
+            ui.notice = Some("You stop.".to_owned());
+            return Transition::Stay;
+        }
         let Some((action, dir)) = action_of(&input) else {
             if let Some(Key::Char(c)) = plain_key(&input)
                 && !c.is_control()
@@ -750,6 +933,10 @@ impl Screen<CavesUi> for PlayScreen {
                 }
             }
             Action::Wait => ui.command(Command::Wait),
+            Action::Rest | Action::Search => {
+                self.begin_rest(ui, action == Action::Search);
+                return Transition::Stay;
+            }
             Action::Descend => ui.command(Command::Descend),
             Action::Ascend => ui.command(Command::Ascend),
             Action::Regions => {
@@ -763,8 +950,9 @@ impl Screen<CavesUi> for PlayScreen {
                 return Transition::push(MessageLogScreen::new("Messages", all));
             }
             Action::Quit => {
-                let kept = ui.player_saved && ui.slot.owns();
-                return Transition::ask(Confirm::new(slot::quit_question(kept)), |yes| yes);
+                return Transition::ask(Confirm::new(slot::quit_question(ui.slot.owns())), |yes| {
+                    yes
+                });
             }
             Action::Save => match ui.save() {
                 Ok(p) => {
@@ -781,18 +969,17 @@ impl Screen<CavesUi> for PlayScreen {
         match outcome(&ui.game) {
             Ok(Outcome::Playing) | Err(_) => Transition::Stay,
             Ok(o) => {
-                ui.finish(true);
+                ui.finish(false);
                 Transition::push(EndScreen { outcome: o })
             }
         }
     }
 
-    /// The answer to the quit question: the game ends; a game the player never saved is
-    /// lost, as the question said (its own autosave goes too).
+    /// The answer to "Quit this game?".
     fn on_result(&mut self, ui: &mut CavesUi, quit: bool) -> Transition<CavesUi, Self> {
         if quit {
-            let lost = !ui.player_saved;
-            ui.finish(lost);
+            // Quitting ends the game as dying does: filed once, its save gone.
+            ui.finish(true);
             Transition::Quit
         } else {
             Transition::Stay
@@ -801,7 +988,8 @@ impl Screen<CavesUi> for PlayScreen {
 
     fn on_quit(&mut self, ui: &mut CavesUi) {
         // The window is closing: keep the player's progress (unless the game is over).
-        if ui.save_path.is_some() && matches!(outcome(&ui.game), Ok(Outcome::Playing)) {
+        if ui.save_path.is_some() && !ui.ended && matches!(outcome(&ui.game), Ok(Outcome::Playing))
+        {
             let r = ui.save();
             ui.exit_note = Some(r.map(|p| format!("Your game was saved to {}.", p.display())));
         }

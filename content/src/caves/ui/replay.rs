@@ -40,7 +40,7 @@ impl Screen<CavesUi> for ReplayScreen {
     type Reply = Infallible;
 
     fn render(&mut self, ui: &CavesUi, frame: &mut Frame, area: Rect) {
-        PlayScreen.render(ui, frame, area);
+        PlayScreen::default().render(ui, frame, area);
         self.playback.draw_bar(frame, area, Rgb::new(240, 200, 90));
     }
 
