@@ -14,7 +14,7 @@ pub const MAX_LEVEL: i32 = 15;
 /// Experience for identifying a kind of potion or ingredient.
 pub const DISCOVERY_XP: i64 = 10;
 /// Maximum hit points gained at each level.
-pub const HP_PER_LEVEL: i32 = 2;
+pub const HP_PER_LEVEL: i32 = 1;
 /// Skill rises by 1 at every this many levels.
 pub const SKILL_EVERY: i32 = 5;
 /// Experience per level step: level `n` needs `XP_STEP * n * (n - 1)` in all.
