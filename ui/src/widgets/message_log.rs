@@ -19,7 +19,7 @@ pub fn fade_for_age(age: usize) -> f32 {
 
 /// Draw the messages that end `scroll` lines before the newest into `area`, newest at the
 /// bottom, each faded by its age ([`fade_for_age`]). A message longer than the area wraps
-/// onto further rows (`wrap_text`); `scroll` counts those rows ([`wrapped_rows`]).
+/// onto further rows (`wrap_text`); `scroll` counts those rows.
 /// Stateless; [`MessageLog`] is the same with a [`ScrollState`].
 pub fn draw_message_log(
     frame: &mut Frame,
