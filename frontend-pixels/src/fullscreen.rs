@@ -1,7 +1,8 @@
 //! Fullscreen for the window (`F11`, `Alt+Enter`), where it can be had.
 //!
-//! minifb 0.29 has no fullscreen, maximise or screen-size call, and this workspace forbids
-//! `unsafe`, so on X11 a second connection to the X server (pure Rust, `x11rb`) does it:
+//! minifb 0.29 has no fullscreen, maximise or screen-size call, and this crate keeps
+//! `unsafe` to its X-loss handler (`xlost.rs`), so on X11 a second connection to the X
+//! server (pure Rust, `x11rb`) does it:
 //!
 //! - with a window manager that supports EWMH (`_NET_SUPPORTING_WM_CHECK` set and
 //!   `_NET_WM_STATE_FULLSCREEN` in `_NET_SUPPORTED`), the window manager is asked to toggle
