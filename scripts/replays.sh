@@ -2,9 +2,10 @@
 # Recordings the bot makes replay bit for bit: record headless games with the release
 # alembic-sim (Alchemy seeds 1 and 2, Caves seed 1) and verify each one; then check that a
 # tampered recording exits 3 and a truncated one exits 2; then what --verify says (and its
-# exit: 0 complete, 4 not complete, 3 diverged) for a whole game and for recordings cut at a
-# line, cut mid-line, extended after their last checkpoint, relabelled with another version,
-# or with a mode edited in. Exits non-zero on any failure.
+# exit: 0 complete, 4 not complete, 3 diverged, 2 refused) for a whole game and for
+# recordings cut at a line, cut mid-line, extended after their last checkpoint, relabelled
+# with another version or with a mode edited in (refused by the header hash; in the older
+# format without it, reported). Exits non-zero on any failure.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
@@ -77,9 +78,15 @@ head -c $(($(stat -c %s "$DIR/whole.replay") / 2)) "$DIR/whole.replay" >"$DIR/cu
 expect "cut mid-line" "$DIR/cut-mid.replay" 4 "last line incomplete"
 head -n $((lines - 1)) "$DIR/whole.replay" >"$DIR/extended.replay"
 expect "commands after the last checkpoint" "$DIR/extended.replay" 4 "after the last checkpoint"
+# A relabelled header no longer matches its header hash: refused (exit 2) before any work.
 sed '1s/"game_version":"/"game_version":"9./' "$DIR/whole.replay" >"$DIR/version.replay"
-expect "another game_version" "$DIR/version.replay" 4 "recorded by version 9."
+expect "another game_version" "$DIR/version.replay" 2 "does not match its header hash"
 "$SIM" --game alchemy --seed 3 --turns 300 --record "$DIR/normal.replay" >/dev/null
 sed '1s/"modes":\[\]/"modes":["wizard"]/' "$DIR/normal.replay" >"$DIR/mode.replay"
-expect "a mode edited into the header" "$DIR/mode.replay" 3 "diverged at turn 0"
+expect "a mode edited into the header" "$DIR/mode.replay" 2 "does not match its header hash"
+# The same edits in a recording of the older format (no header hash) are still reported.
+sed '1s/,"check":"[0-9a-f]*"//' "$DIR/version.replay" >"$DIR/version-old.replay"
+expect "another game_version, older format" "$DIR/version-old.replay" 4 "recorded by version 9."
+sed '1s/,"check":"[0-9a-f]*"//' "$DIR/mode.replay" >"$DIR/mode-old.replay"
+expect "a mode edited, older format" "$DIR/mode-old.replay" 3 "diverged at turn 0"
 ((fails == 0)) && echo "replays: all passed" || { echo "replays: $fails failed"; exit 1; }
