@@ -64,6 +64,27 @@ keys() {
     done
 }
 sums() { sha256sum "$@" | awk '{print $1}' | tr '\n' ' '; }
+# play_and_quit SESSION LABEL SUMS SAVE RECORDING: 130 keys (past an autosave's count), then
+# Q and y at the quit question (which must show), and the real save and recording must still
+# have SUMS.
+play_and_quit() {
+    local session=$1 label=$2 real=$3
+    shift 3
+    keys "$session" 130
+    sleep 0.5
+    tm send-keys -t "$session" Q
+    if ! wait_for "$session" "Quit this game?" 10; then
+        fail "$label: no quit question: $(screen "$session")"
+        return
+    fi
+    tm send-keys -t "$session" y
+    sleep 1
+    if [ "$(sums "$@")" = "$real" ]; then
+        pass "$label, 130 keys, quit: save and recording byte-identical"
+    else
+        fail "$label changed it"
+    fi
+}
 
 export XDG_DATA_HOME="$WORK/data"
 DATA="$XDG_DATA_HOME/alembic"
@@ -136,17 +157,7 @@ if [ -f "$DATA/alchemy.save" ] && [ -f "$DATA/alchemy.replay" ]; then
         if wait_for slot "Start a new game?" 10; then
             tm send-keys -t slot y
             if wait_for slot "Depth 1/11" 10; then
-                keys slot 130
-                sleep 0.5
-                tm send-keys -t slot Q
-                wait_for slot "Quit this game?" 10 && tm send-keys -t slot y
-                sleep 1
-                now=$(sums "$DATA/alchemy.save" "$DATA/alchemy.replay")
-                if [ "$now" = "$real" ]; then
-                    pass "$how game over a real save, 130 keys, quit: save and recording byte-identical"
-                else
-                    fail "$how game over a real save changed it"
-                fi
+                play_and_quit slot "$how game over a real save" "$real" "$DATA/alchemy.save" "$DATA/alchemy.replay"
             else
                 fail "$how: the game did not start: $(screen slot)"
             fi
@@ -181,17 +192,7 @@ if [ -f "$DATA/caves.save" ] && [ -f "$DATA/caves.replay" ]; then
         if wait_for cslot "Start a new game?" 10; then
             tm send-keys -t cslot y
             if wait_for cslot "Turn " 10; then
-                keys cslot 130
-                sleep 0.5
-                tm send-keys -t cslot Q
-                wait_for cslot "This game will be lost" 10 && tm send-keys -t cslot y
-                sleep 1
-                now=$(sums "$DATA/caves.save" "$DATA/caves.replay")
-                if [ "$now" = "$real" ]; then
-                    pass "Caves --seed game over a real save, 130 keys (past an autosave's count), quit: save and recording byte-identical"
-                else
-                    fail "Caves --seed game over a real save changed it"
-                fi
+                play_and_quit cslot "Caves --seed game over a real save" "$real" "$DATA/caves.save" "$DATA/caves.replay"
             else
                 fail "Caves --seed: the game did not start: $(screen cslot)"
             fi
