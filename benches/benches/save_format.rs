@@ -46,14 +46,8 @@ fn formats(c: &mut Criterion) {
     let json = save::to_text(&game).expect("json");
     let env = Envelope::of(&game);
     let whole = serde_json::to_string(&env).expect("whole json");
-    assert_eq!(
-        save::from_text(&whole, rules.hooks()).expect("v2 loads"),
-        game
-    );
-    assert_eq!(
-        save::from_text(&json, rules.hooks()).expect("v3 loads"),
-        game
-    );
+    assert_eq!(save::from_text(&whole, &rules).expect("v2 loads"), game);
+    assert_eq!(save::from_text(&json, &rules).expect("v3 loads"), game);
     let bin = postcard::to_allocvec(&env).expect("postcard");
     let back: Envelope<Game> = postcard::from_bytes(&bin).expect("postcard decodes");
     assert!(back.state == game && back.checksum == Some(game.state_hash()));
@@ -80,12 +74,12 @@ fn formats(c: &mut Criterion) {
         b.iter(|| black_box(postcard::to_allocvec(&env).expect("postcard")));
     });
     g.bench_function("json v3: decode + checksum + link + validate", |b| {
-        b.iter(|| black_box(save::from_text(&json, rules.hooks()).expect("load")));
+        b.iter(|| black_box(save::from_text(&json, &rules).expect("load")));
     });
     g.bench_function(
         "json v2 (whole) baseline: decode + checksum + validate",
         |b| {
-            b.iter(|| black_box(save::from_text(&whole, rules.hooks()).expect("load")));
+            b.iter(|| black_box(save::from_text(&whole, &rules).expect("load")));
         },
     );
     g.bench_function("postcard: decode + checksum + validate", |b| {

@@ -34,6 +34,7 @@ fn launched(game: &str, keys: &str) -> Box<dyn App> {
         practice: false,
         replay: None,
         wizard: false,
+        data: Default::default(),
     }) {
         Ok(app) => app,
         Err(e) => panic!("cannot launch {game}: {e}"),

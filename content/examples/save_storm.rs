@@ -53,7 +53,7 @@ fn run(args: &[String]) -> Result<(), String> {
             save::save(&g, &PathBuf::from(file)).map_err(|e| e.to_string())
         }
         [mode, file] if mode == "check" => {
-            let g = save::load(&PathBuf::from(file), rules.hooks()).map_err(|e| e.to_string())?;
+            let g = save::load(&PathBuf::from(file), &rules).map_err(|e| e.to_string())?;
             println!("ok turn {} hash {:016x}", g.turn(), g.state_hash());
             Ok(())
         }

@@ -182,7 +182,7 @@ pub fn mutate_save(base: &str, data: &[u8]) -> Option<String> {
 /// checked (invariants, seven commands, a save to `scratch` loaded back).
 #[must_use]
 pub fn check_save(text: &str, rules: &Rules, scratch: &Path) -> Verdict {
-    let Ok(game) = save::from_text(text, rules.hooks()) else {
+    let Ok(game) = save::from_text(text, rules) else {
         return Verdict::Refused;
     };
     if let Err(e) = game.check_invariants() {
@@ -208,15 +208,15 @@ pub fn check_save(text: &str, rules: &Rules, scratch: &Path) -> Verdict {
     }
     let modes = save::modes_of(text);
     let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
-    if let Err(e) = save::save_checked(&g, scratch, &modes, rules.hooks()) {
+    if let Err(e) = save::save_checked(&g, scratch, &modes, rules) {
         // Refusing to write is right when the played game would not load back; the old
         // save is kept then, so nothing is lost.
-        return match save::from_text(text, rules.hooks()) {
+        return match save::from_text(text, rules) {
             Ok(_) if scratch.is_file() => Verdict::Lost(e.to_string()),
             _ => Verdict::Accepted,
         };
     }
-    match save::load(scratch, rules.hooks()) {
+    match save::load(scratch, rules) {
         Ok(back) if back.state_hash() == g.state_hash() => Verdict::Accepted,
         Ok(_) => Verdict::Lost("the save loads back as another game".to_owned()),
         Err(e) => Verdict::Lost(format!("the save does not load back: {e}")),
@@ -323,7 +323,10 @@ pub fn mutate_recording(base: &Recording<Command>, data: &[u8], rules: &Rules) -
 pub fn check_recording(path: &Path, save: &Game) -> Verdict {
     use crate::sim::SimGame;
     let verified = crate::sim::AlchemySim.verify(path);
-    if let Ok(mut p) = crate::alchemy::ui::replay::open(path) {
+    let Ok(rules) = Rules::new() else {
+        return Verdict::Refused;
+    };
+    if let Ok(mut p) = crate::alchemy::ui::replay::open(path, &rules) {
         p.handle(&alembic_ui::Input::key(alembic_ui::Key::End));
         if let Some(g) = p.current()
             && let Err(e) = g.check_invariants()
@@ -331,9 +334,6 @@ pub fn check_recording(path: &Path, save: &Game) -> Verdict {
             return Verdict::CorruptAccepted(format!("a replayed state breaks an invariant: {e}"));
         }
     }
-    let Ok(rules) = Rules::new() else {
-        return Verdict::Refused;
-    };
     let step = |g: &Game, c: &Command| alchemy::apply(g, &rules, c.clone()).map(|o| o.game);
     let journal = crate::record::Recorder::<Command>::journal(path, "alchemy", save, step);
     if let Ok(j) = &journal

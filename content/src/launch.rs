@@ -29,6 +29,8 @@ pub struct LaunchOptions {
     /// New games are wizard games (`--wizard`): a console of wizard commands; marked in the
     /// save and the recording, never scored.
     pub wizard: bool,
+    /// The data to play with: the shipped data or a data directory, and the mods.
+    pub data: crate::gamedata::DataChoice,
 }
 
 /// The command-line arguments every frontend shares, for `#[command(flatten)]` in a clap
@@ -62,6 +64,15 @@ pub struct GameArgs {
     /// List the games (what each is, its library in numbers, whether it replays) and exit.
     #[arg(long)]
     pub list: bool,
+    /// Play with the data files in DIR (its `.toml` files, in name order) instead of the
+    /// game's shipped data: copy the shipped data there to change it (docs/modding.md).
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Load the mod in DIR (its `.toml` files, in name order, or one `.toml` file) after the
+    /// game's data; repeat for several, applied in order. Mods in the `mods/GAME/` folder of
+    /// the save directory load before these. A save remembers its mods.
+    #[arg(long = "mod", value_name = "DIR")]
+    pub mods: Vec<PathBuf>,
 }
 
 impl GameArgs {
@@ -85,6 +96,11 @@ impl GameArgs {
             practice: self.practice,
             replay: self.replay.clone(),
             wizard: self.wizard,
+            data: crate::gamedata::DataChoice {
+                data_dir: self.data.clone(),
+                mods: self.mods.clone(),
+                mods_folder: save_dir().map(|d| d.join("mods").join(self.game_name())),
+            },
         }
     }
 }
@@ -135,6 +151,14 @@ pub enum LaunchError {
     NoReplay {
         /// The game asked for.
         game: String,
+    },
+    /// The data files or mods have mistakes: every one, with `file:line:column`.
+    #[error("cannot start {game}: its data has mistakes:\n{source}")]
+    Data {
+        /// The game.
+        game: String,
+        /// Every mistake.
+        source: alembic_data::DataErrors,
     },
     /// The game could not be set up (a bug in its data or rules).
     #[error("cannot start {game}: {source}")]
@@ -485,6 +509,7 @@ mod tests {
             practice: false,
             replay: None,
             wizard: false,
+            data: Default::default(),
         }
     }
 

@@ -17,6 +17,7 @@ pub mod alchemy;
 pub mod campaign;
 pub mod caves;
 pub mod demo;
+pub mod gamedata;
 pub mod keymap;
 pub mod launch;
 pub mod playback;

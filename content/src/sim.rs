@@ -577,7 +577,7 @@ impl SimGame for AlchemySim {
             .verify(start, step, alembic::Game::state_hash, alembic::Game::turn)
             .map_err(VerifyError::Diverged)?;
         let over = alchemy::summary(&v.final_state).is_ok_and(|s| s.outcome.is_over());
-        let save_turn = save_in(path, &rec, |p| alchemy::save::load(p, rules.hooks()).ok());
+        let save_turn = save_in(path, &rec, |p| alchemy::save::load(p, &rules).ok());
         let seen = Seen {
             game: "alchemy",
             header: &rec.header,

@@ -138,6 +138,7 @@ fn play_save_quit_and_continue() {
         practice: false,
         replay: None,
         wizard: false,
+        data: Default::default(),
     })
     .unwrap();
     let mut fc = Frame::new(100, 30);
@@ -338,7 +339,7 @@ fn window_close_saves_and_seed_prompt_is_reproducible() {
     a.handle(Input::ch('l'));
     let h = hash(&a);
     assert_eq!(a.handle(Input::Quit), Control::Quit);
-    let back = save::load(&save_path, a.ctx().rules().hooks()).unwrap();
+    let back = save::load(&save_path, a.ctx().rules()).unwrap();
     assert_eq!(back.state_hash(), h);
 }
 
@@ -370,6 +371,7 @@ fn alchemy_is_the_default_game() {
         practice: false,
         replay: None,
         wizard: false,
+        data: Default::default(),
     })
     .err()
     .unwrap()
@@ -389,6 +391,7 @@ fn alchemy_is_the_default_game() {
         practice: false,
         replay: None,
         wizard: false,
+        data: Default::default(),
     })
     .err()
     .unwrap()

@@ -188,6 +188,7 @@ fn launch_knows_the_caves() {
         practice: false,
         replay: None,
         wizard: false,
+        data: Default::default(),
     };
     let mut app = launch(&opts).unwrap();
     let mut f = Frame::new(80, 24);

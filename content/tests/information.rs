@@ -197,7 +197,7 @@ fn inventory_letters_are_stable() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("alchemy.save");
     alembic_content::alchemy::save::save(&g, &file).unwrap();
-    let back = alembic_content::alchemy::save::load(&file, rules.hooks()).unwrap();
+    let back = alembic_content::alchemy::save::load(&file, &rules).unwrap();
     assert_eq!(letter_of(&back, herb), Some('c'));
     assert_eq!(letter_of(&back, dagger), Some('a'));
     std::fs::remove_dir_all(&dir).unwrap();

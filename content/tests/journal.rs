@@ -179,7 +179,7 @@ fn the_game_saves_itself_every_so_often() {
     a.new_game(14).unwrap();
     let hooks = Rules::new().unwrap();
     let saved = || {
-        let g = alembic_content::alchemy::save::load(&save, hooks.hooks()).unwrap();
+        let g = alembic_content::alchemy::save::load(&save, &hooks).unwrap();
         (g.turn(), g.state_hash())
     };
     // A new game is saved at once...
@@ -194,8 +194,7 @@ fn the_game_saves_itself_every_so_often() {
     play(&mut a, 3, 1);
     let last = state(&a);
     drop(a);
-    let loaded =
-        alembic_content::alchemy::save::load(&save, Rules::new().unwrap().hooks()).unwrap();
+    let loaded = alembic_content::alchemy::save::load(&save, &Rules::new().unwrap()).unwrap();
     assert_eq!((loaded.turn(), loaded.state_hash()), at_save);
     let mut b = ctx(&save);
     b.load_game(&save).unwrap();
@@ -362,9 +361,9 @@ fn a_practice_save_relabelled_as_a_normal_game_is_refused() {
     let text = std::fs::read_to_string(&save).unwrap();
     assert!(text.contains("\"modes\":[\"practice\"]"), "{text}");
     let rules = Rules::new().unwrap();
-    assert!(alembic_content::alchemy::save::from_text(&text, rules.hooks()).is_ok());
+    assert!(alembic_content::alchemy::save::from_text(&text, &rules).is_ok());
     let edited = text.replace("\"modes\":[\"practice\"]", "\"modes\":[]");
-    let err = alembic_content::alchemy::save::from_text(&edited, rules.hooks()).unwrap_err();
+    let err = alembic_content::alchemy::save::from_text(&edited, &rules).unwrap_err();
     assert!(err.to_string().contains("checksum"), "{err}");
 }
 
@@ -421,11 +420,11 @@ fn a_save_that_would_not_load_back_is_not_written() {
     let path = d.join("alchemy.save");
     let rules = Rules::new().unwrap();
     let good = new_game(3, &rules).unwrap();
-    save::save_checked(&good, &path, &[], rules.hooks()).unwrap();
+    save::save_checked(&good, &path, &[], &rules).unwrap();
     let before = std::fs::read(&path).unwrap();
     let mut bad = good.clone();
     bad.log_mut("x".repeat(64 * 1024));
-    let err = save::save_checked(&bad, &path, &[], rules.hooks()).unwrap_err();
+    let err = save::save_checked(&bad, &path, &[], &rules).unwrap_err();
     assert!(err.to_string().contains("would not load back"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert!(
@@ -508,7 +507,7 @@ fn the_emergency_save_is_the_game_as_it_stands_and_spares_another_save() {
     drop(c);
     assert_eq!(run().unwrap(), save.display().to_string());
     let rules = Rules::new().unwrap();
-    let loaded = alembic_content::alchemy::save::load(&save, rules.hooks()).unwrap();
+    let loaded = alembic_content::alchemy::save::load(&save, &rules).unwrap();
     assert_eq!(
         (loaded.turn(), loaded.state_hash()),
         (game.turn(), game.state_hash())

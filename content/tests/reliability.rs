@@ -110,7 +110,7 @@ fn concurrent_savers_never_tear_the_save() {
         }
         // A reader meanwhile always finds a whole save.
         for _ in 0..30 {
-            let got = save::load(&path, rules.hooks()).unwrap();
+            let got = save::load(&path, &rules).unwrap();
             assert!(got == a || got == b);
         }
     });
@@ -147,7 +147,7 @@ fn a_second_session_on_one_save_is_refused() {
 fn devices_and_fifos_are_refused_without_blocking() {
     let rules = Rules::new().unwrap();
     for dev in ["/dev/zero", "/dev/urandom"] {
-        let r = save::load(Path::new(dev), rules.hooks());
+        let r = save::load(Path::new(dev), &rules);
         assert!(
             matches!(r, Err(SaveError::Storage(StorageError::NotAFile { .. }))),
             "{r:?}"
@@ -158,7 +158,7 @@ fn devices_and_fifos_are_refused_without_blocking() {
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     if made.is_ok_and(|s| s.success()) {
         let t = Instant::now();
-        let r = save::load(&fifo, rules.hooks());
+        let r = save::load(&fifo, &rules);
         assert!(
             matches!(r, Err(SaveError::Storage(StorageError::NotAFile { .. }))),
             "{r:?}"
@@ -174,7 +174,7 @@ fn oversized_files_are_refused() {
     let f = std::fs::File::create(&p).unwrap();
     f.set_len(save::MAX_SAVE_BYTES + 1).unwrap(); // sparse: costs no disk
     let rules = Rules::new().unwrap();
-    let r = save::load(&p, rules.hooks());
+    let r = save::load(&p, &rules);
     assert!(
         matches!(r, Err(SaveError::Storage(StorageError::TooLarge { .. }))),
         "{r:?}"
@@ -187,7 +187,7 @@ fn an_all_zero_rng_is_refused() {
     let text = crafted(&sealed(&g), |v| {
         v["state"]["rng"] = serde_json::json!({"s": [0, 0, 0, 0]})
     });
-    let r = save::from_text(&text, rules.hooks());
+    let r = save::from_text(&text, &rules);
     match r {
         Err(SaveError::Corrupt(m)) => assert!(m.contains("all zeros"), "{m}"),
         other => panic!("{other:?}"),
@@ -202,7 +202,7 @@ fn a_huge_log_message_is_refused_quickly() {
         v["state"]["log"][0]["text"] = serde_json::json!(big);
     });
     let t = Instant::now();
-    let r = save::from_text(&text, rules.hooks());
+    let r = save::from_text(&text, &rules);
     assert!(
         matches!(r, Err(SaveError::Invalid(ref m)) if m.contains("message")),
         "{r:?}"
@@ -229,7 +229,7 @@ fn a_hundred_thousand_things_in_one_cell_load_and_play() {
         g.add_thing_mut(at, pebble.clone()).unwrap();
     }
     let text = sealed(&g);
-    let back = save::from_text(&text, rules.hooks()).unwrap();
+    let back = save::from_text(&text, &rules).unwrap();
     assert!(back == g);
     plays(&back, &rules, 5, 9).unwrap();
     // And the play screen draws it.
@@ -256,7 +256,7 @@ fn non_finite_floats_and_big_cells_round_trip_exactly() {
         g.add_thing_mut(at, Thing::new(alembic::Props::new()))
             .unwrap();
     }
-    let back = save::from_text(&sealed(&g), rules.hooks()).unwrap();
+    let back = save::from_text(&sealed(&g), &rules).unwrap();
     assert!(back == g, "load(save(g)) == g");
     assert!(back.query(hero, &odd).unwrap().is_nan());
 }
@@ -269,7 +269,7 @@ fn any_edit_of_the_state_is_caught_by_the_checksum() {
     let text = sealed(&g);
     let edited = text.replacen("\"turn\":", "\"turn\":1", 1);
     assert!(matches!(
-        save::from_text(&edited, rules.hooks()),
+        save::from_text(&edited, &rules),
         Err(SaveError::Checksum { .. } | SaveError::Corrupt(_))
     ));
 }
@@ -281,7 +281,7 @@ fn ids_near_the_top_are_refused_on_load() {
         v["state"]["next_id"] = serde_json::json!(u64::MAX)
     });
     assert!(matches!(
-        save::from_text(&text, rules.hooks()),
+        save::from_text(&text, &rules),
         Err(SaveError::Invalid(_))
     ));
 }
@@ -318,7 +318,7 @@ fn out_of_range_numbers_are_refused_on_load() {
         },
     ];
     for (i, bad) in cases.iter().enumerate() {
-        let r = save::from_text(&sealed(bad), rules.hooks());
+        let r = save::from_text(&sealed(bad), &rules);
         assert!(matches!(r, Err(SaveError::Invalid(_))), "case {i}: {r:?}");
     }
 }
@@ -394,7 +394,7 @@ fn unplayable_saves_are_refused() {
         ),
     ];
     for (what, t) in edits {
-        let r = save::from_text(&t, rules.hooks());
+        let r = save::from_text(&t, &rules);
         assert!(r.is_err(), "{what} was accepted");
     }
     // Hit points stored as text.
@@ -406,7 +406,7 @@ fn unplayable_saves_are_refused() {
         )
         .unwrap();
     assert!(matches!(
-        save::from_text(&sealed(&hps_text), rules.hooks()),
+        save::from_text(&sealed(&hps_text), &rules),
         Err(SaveError::Invalid(_))
     ));
 }
@@ -594,7 +594,7 @@ proptest! {
         let text = sealed(&g);
         let bytes = mutate(&text, &m);
         let Ok(s) = String::from_utf8(bytes) else { return Ok(()) };
-        if let Ok(loaded) = save::from_text(&s, rules.hooks()) {
+        if let Ok(loaded) = save::from_text(&s, &rules) {
             prop_assert!(loaded.check_invariants().is_ok());
             prop_assert_eq!(plays(&loaded, &rules, 100, play), Ok(()));
         }

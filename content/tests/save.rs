@@ -21,7 +21,7 @@ fn round_trip_is_exact() {
         }
     }
     let text = save::to_text(&g).unwrap();
-    let back = save::from_text(&text, rules.hooks()).unwrap();
+    let back = save::from_text(&text, &rules).unwrap();
     assert_eq!(back, g);
     assert_eq!(back.state_hash(), g.state_hash());
     // The loaded game plays on identically.
@@ -40,7 +40,7 @@ fn saving_replaces_the_file_atomically() {
     let g2 = apply(&g, &rules, Command::Wait).unwrap().game;
     save::save(&g2, &path).unwrap();
     assert!(!path.with_extension("tmp").exists());
-    assert_eq!(save::load(&path, rules.hooks()).unwrap(), g2);
+    assert_eq!(save::load(&path, &rules).unwrap(), g2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -52,21 +52,21 @@ fn bad_files_are_clear_errors() {
     // Truncated.
     let cut = &text[..text.len() / 2];
     assert!(matches!(
-        save::from_text(cut, rules.hooks()),
+        save::from_text(cut, &rules),
         Err(SaveError::Corrupt(_))
     ));
     // Garbage.
     assert!(matches!(
-        save::from_text("not json", rules.hooks()),
+        save::from_text("not json", &rules),
         Err(SaveError::Corrupt(_))
     ));
     assert!(matches!(
-        save::from_text("", rules.hooks()),
+        save::from_text("", &rules),
         Err(SaveError::Corrupt(_))
     ));
     // Another version.
     let other = text.replacen("\"version\":4", "\"version\":99", 1);
-    match save::from_text(&other, rules.hooks()) {
+    match save::from_text(&other, &rules) {
         Err(e @ SaveError::WrongVersion { found: 99 }) => {
             assert_eq!(
                 e.to_string(),
@@ -78,21 +78,21 @@ fn bad_files_are_clear_errors() {
     // Another game.
     let other = text.replacen("\"game\":\"alchemy\"", "\"game\":\"caves\"", 1);
     assert!(
-        matches!(save::from_text(&other, rules.hooks()), Err(SaveError::WrongGame(g)) if g == "caves")
+        matches!(save::from_text(&other, &rules), Err(SaveError::WrongGame(g)) if g == "caves")
     );
     // An unknown hook name, in a whole-game save (version 2), which names every hook.
     // (Resealed with a fresh checksum: a save from a build with more behaviour.)
     let whole = serde_json::to_string(&save::Envelope::of(&g)).unwrap();
     let other = reseal(&whole.replace("\"potion_heal\"", "\"potion_explode\""));
     assert_ne!(other, whole);
-    match save::from_text(&other, rules.hooks()) {
+    match save::from_text(&other, &rules) {
         Err(SaveError::UnknownHook(m)) => assert!(m.contains("potion_explode"), "{m}"),
         other => panic!("{other:?}"),
     }
     // A missing file.
     let missing = std::env::temp_dir().join("alembic-no-such-save.json");
     assert!(matches!(
-        save::load(&missing, rules.hooks()),
+        save::load(&missing, &rules),
         Err(SaveError::Io { .. })
     ));
     // Every truncation point of a small prefix is an error, never a panic.
@@ -100,7 +100,7 @@ fn bad_files_are_clear_errors() {
         if !text.is_char_boundary(n) {
             continue;
         }
-        assert!(save::from_text(&text[..n], rules.hooks()).is_err());
+        assert!(save::from_text(&text[..n], &rules).is_err());
     }
 }
 
@@ -119,7 +119,7 @@ fn an_edited_save_fails_its_checksum() {
     let text = save::to_text(&g).unwrap();
     let edited = text.replacen("\"turn\":0", "\"turn\":5", 1);
     assert_ne!(edited, text);
-    match save::from_text(&edited, rules.hooks()) {
+    match save::from_text(&edited, &rules) {
         Err(e @ SaveError::Checksum { .. }) => assert!(e.to_string().contains("checksum")),
         other => panic!("{other:?}"),
     }
@@ -149,7 +149,7 @@ fn saves_name_the_library_and_keep_what_play_changed() {
     let text = save::to_text(&g).unwrap();
     // This game's potion appearances and recipes were chosen at random: the save keeps
     // them, and the game comes back equal.
-    assert_eq!(save::from_text(&text, rules.hooks()).unwrap(), g);
+    assert_eq!(save::from_text(&text, &rules).unwrap(), g);
     // The library is referred to, not copied: the whole-game form is more than twice as big.
     let whole = serde_json::to_string(&save::Envelope::of(&g)).unwrap();
     assert!(
@@ -160,14 +160,14 @@ fn saves_name_the_library_and_keep_what_play_changed() {
     );
     assert!(text.contains("\"name\":\"alchemy\""));
     // A save in the previous format (version 2, the whole game) still loads.
-    assert_eq!(save::from_text(&whole, rules.hooks()).unwrap(), g);
+    assert_eq!(save::from_text(&whole, &rules).unwrap(), g);
     // One changed byte inside the state is caught by the checksum.
     let at = text.find("\"turn\":").unwrap() + 7;
     let mut bytes = text.clone().into_bytes();
     bytes[at] = if bytes[at] == b'1' { b'2' } else { b'1' };
     let tampered = String::from_utf8(bytes).unwrap();
     assert!(matches!(
-        save::from_text(&tampered, rules.hooks()),
+        save::from_text(&tampered, &rules),
         Err(SaveError::Checksum { .. })
     ));
 }
@@ -185,7 +185,7 @@ fn a_legacy_save_that_disagrees_with_the_library_is_refused() {
     let legacy =
         |g: &alembic::Game| reseal(&serde_json::to_string(&save::Envelope::of(g)).unwrap());
     // The unchanged game, saved the old way, loads.
-    assert_eq!(save::from_text(&legacy(&g), rules.hooks()).unwrap(), g);
+    assert_eq!(save::from_text(&legacy(&g), &rules).unwrap(), g);
     // A thing (not the hero) holding an integer its prototype declares, as text.
     let (thing, proto, key) = g
         .all_things()
@@ -239,7 +239,7 @@ fn a_legacy_save_that_disagrees_with_the_library_is_refused() {
         let text = reseal(&text);
         let path = dir.join("legacy.save");
         std::fs::write(&path, &text).unwrap();
-        match save::load(&path, rules.hooks()) {
+        match save::load(&path, &rules) {
             Err(e @ SaveError::Invalid(_)) => {
                 let m = e.to_string();
                 assert!(

@@ -42,14 +42,14 @@ fn soak(seeds: std::ops::Range<u64>, commands: usize, round_trip_every: usize, b
                 }
             }
             if i % round_trip_every == 0 {
-                let back = save::from_text(&save::to_text(&g).unwrap(), rules.hooks()).unwrap();
+                let back = save::from_text(&save::to_text(&g).unwrap(), &rules).unwrap();
                 assert!(
                     back == g,
                     "seed {seed}: the round trip changed the game at command {i}"
                 );
             }
         }
-        let back = save::from_text(&save::to_text(&g).unwrap(), rules.hooks()).unwrap();
+        let back = save::from_text(&save::to_text(&g).unwrap(), &rules).unwrap();
         assert_eq!(back.state_hash(), g.state_hash(), "seed {seed}");
     }
 }

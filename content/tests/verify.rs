@@ -177,7 +177,7 @@ fn the_viewer_keeps_few_states_and_shows_the_same_game() {
         .join("alchemy-seed4-3000.replay");
     let rules = Rules::new().unwrap();
     let all = replay::rebuild(&file, &rules).unwrap();
-    let mut p = replay::open(&file).unwrap();
+    let mut p = replay::open(&file, &alembic_content::alchemy::Rules::new().unwrap()).unwrap();
     assert_eq!(p.kept_states(), 1, "opening builds nothing");
     assert_eq!(p.commands(), all.len() - 1);
     p.handle(&Input::key(Key::End));
@@ -219,7 +219,7 @@ fn the_viewer_stops_where_a_recording_diverges() {
     let d = scratch("diverge");
     let bad = d.join("bad.replay");
     std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
-    let mut p = replay::open(&bad).unwrap();
+    let mut p = replay::open(&bad, &alembic_content::alchemy::Rules::new().unwrap()).unwrap();
     p.handle(&Input::key(Key::End));
     let (stop, why) = p.stopped().unwrap();
     assert!(why.contains("diverges at turn"), "{why}");

@@ -828,6 +828,7 @@ mod tests {
             practice: false,
             replay: None,
             wizard: false,
+            data: Default::default(),
         })
         .unwrap();
         let mut frame = Frame::new(100, 30);
@@ -851,6 +852,7 @@ mod tests {
             practice: false,
             replay: None,
             wizard: false,
+            data: Default::default(),
         })
         .unwrap();
         let mut app = MinSize::new(app, MIN_WIDTH, MIN_HEIGHT).with_noun("terminal");

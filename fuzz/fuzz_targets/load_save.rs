@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(rules) = Rules::new() else {
         return;
     };
-    if let Ok(game) = save::from_text(text, rules.hooks()) {
+    if let Ok(game) = save::from_text(text, &rules) {
         assert!(game.check_invariants().is_ok(), "accepted save breaks an invariant");
         let mut g = game;
         for (i, cmd) in [

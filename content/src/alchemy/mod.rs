@@ -54,9 +54,9 @@ pub use command::{Command, Outcome, apply};
 pub use dungeon::{Reach, reachable};
 pub use error::{Refusal, RuleError};
 pub use events::{Cause, Cure, Event, Learned, Noun, Strike, take as take_events};
-pub use hooks::Rules;
+pub use hooks::{Rules, RulesError};
 pub use kinds::{DamageType, DataError, Fate, RecipeId, Slot, Stat};
-pub use library::{LibraryCounts, base_library, counts, names_with, randomise};
+pub use library::{LibraryCounts, base_library, counts, data_files, names_with, randomise};
 pub use props::{
     AG, APPEARANCE, ARMOUR, ATT_DAMAGE, AWAY_SINCE, BLOCK, CR, DEEPEST, DESTINATION, DROP_CHANCE,
     DURATION, FAMILY, FOE, GAME_OVER, GIVES_EFFECT, HERO, HIT_EFFECT, HIT_EFFECT_CHANCE, HPS,
@@ -107,7 +107,7 @@ pub fn new_game_in_modes<S: AsRef<str>>(
 /// levels, the hero at the exit on level −1.
 pub fn new_game(seed: u64, rules: &Rules) -> Result<Game, Error> {
     let mut game = Game::new(seed);
-    let mut lib = library::base_library()?;
+    let mut lib = rules.base_library().clone();
     library::randomise(&mut lib, game.rng())?;
     game = game.with_library(lib);
     dungeon::generate(&mut game, rules.hooks())?;

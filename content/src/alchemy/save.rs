@@ -27,9 +27,11 @@ use alembic::{Game, Hooks, ThingId, hash::StableHasher, save::LoadError, save::S
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+use super::Rules;
 use super::props::{
     DEEPEST, HERO, HPS, HPS_MAX, IS_CREATURE, IS_HERO, KILLS, MSG_COUNT, REGEN_ACC, TIME,
 };
+use crate::gamedata::DataIdentity;
 use crate::storage::{self, StorageError};
 
 /// The envelope's version. Version 4 brings the modes under the checksum (a practice save
@@ -89,6 +91,10 @@ pub enum SaveError {
     /// The game value could not be written.
     #[error("cannot encode the game: {0}")]
     Encode(String),
+    /// The save was played with other data (other mods, or changed data files): the
+    /// sentence says what differs. The file is untouched.
+    #[error("{0}")]
+    OtherData(String),
 }
 
 impl From<StorageError> for SaveError {
@@ -146,15 +152,27 @@ struct Header {
     version: u32,
 }
 
-/// The save text of `game`.
+/// The save text of `game`, a game on the shipped data (a game on other data:
+/// [`to_text_with_modes`] with its rules).
 pub fn to_text(game: &Game) -> Result<String, SaveError> {
-    to_text_with_modes(game, &[])
+    let rules = Rules::new().map_err(|e| SaveError::Encode(e.to_string()))?;
+    to_text_with_modes(game, &[], &rules)
 }
 
-/// The save text of `game`, marked with `modes` (such as `practice`).
-pub fn to_text_with_modes(game: &Game, modes: &[&str]) -> Result<String, SaveError> {
-    let base = super::library::base_library().map_err(|e| SaveError::Encode(e.to_string()))?;
-    let state = SavedGame::of(game, &base)
+/// The save text of `game`, played under `rules`, marked with `modes` (such as `practice`)
+/// and with the identity of the rules' data (its mods and hash, when it is not the shipped
+/// data alone; see [`crate::gamedata`]).
+pub fn to_text_with_modes(game: &Game, modes: &[&str], rules: &Rules) -> Result<String, SaveError> {
+    let base = rules.base_library();
+    let data_modes = rules.data_identity().to_modes();
+    let modes: Vec<&str> = modes
+        .iter()
+        .copied()
+        .filter(|m| !DataIdentity::is_data_mode(m))
+        .chain(data_modes.iter().map(String::as_str))
+        .collect();
+    let modes = modes.as_slice();
+    let state = SavedGame::of(game, base)
         .map_err(|e| SaveError::Encode(e.to_string()))?
         .to_json()
         .map_err(|e| SaveError::Encode(e.to_string()))?;
@@ -232,7 +250,8 @@ pub fn modes_of(text: &str) -> Vec<String> {
 ///
 /// # Errors
 /// [`SaveError`] naming what is wrong; nothing is half-loaded.
-pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
+pub fn from_text(text: &str, rules: &Rules) -> Result<Game, SaveError> {
+    let hooks = rules.hooks();
     let header: Header =
         serde_json::from_str(text).map_err(|e| SaveError::Corrupt(e.to_string()))?;
     if header.game != GAME_NAME {
@@ -244,8 +263,13 @@ pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
         });
     }
     if header.version >= 3 {
-        return from_v3(text, header.version, hooks);
+        return from_v3(text, header.version, rules);
     }
+    // Versions 1 and 2 knew no mods: they were played on the shipped data.
+    rules
+        .data_identity()
+        .check_save(&DataIdentity::shipped())
+        .map_err(SaveError::OtherData)?;
     let corrupt = |e: serde_json::Error| SaveError::Corrupt(e.to_string());
     let env: Envelope<Box<RawValue>> = serde_json::from_str(text).map_err(corrupt)?;
     let raw = env.state.get();
@@ -267,8 +291,7 @@ pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
     validate(&state, hooks)?;
     // The whole game, its library copied in: held to this build's library as a save of
     // the current version is when it links.
-    let base = super::library::base_library().map_err(|e| SaveError::Invalid(e.to_string()))?;
-    alembic::save::check_against_library(&state, &base)
+    alembic::save::check_against_library(&state, rules.base_library())
         .map_err(|e| SaveError::Invalid(e.to_string()))?;
     Ok(state)
 }
@@ -276,7 +299,8 @@ pub fn from_text(text: &str, hooks: &Hooks) -> Result<Game, SaveError> {
 /// Read a version 3 or 4 save: check the checksum over the state's bytes (and, from version 4,
 /// its modes), link the state to this
 /// build's library (the engine checks invariants and hooks), then [`validate`].
-fn from_v3(text: &str, version: u32, hooks: &Hooks) -> Result<Game, SaveError> {
+fn from_v3(text: &str, version: u32, rules: &Rules) -> Result<Game, SaveError> {
+    let hooks = rules.hooks();
     let env: Envelope<Box<RawValue>> =
         serde_json::from_str(text).map_err(|e| SaveError::Corrupt(e.to_string()))?;
     let state = env.state.get();
@@ -291,9 +315,14 @@ fn from_v3(text: &str, version: u32, hooks: &Hooks) -> Result<Game, SaveError> {
     if found != expected {
         return Err(SaveError::Checksum { expected, found });
     }
-    let base = super::library::base_library().map_err(|e| SaveError::Invalid(e.to_string()))?;
-    let game = SavedGame::from_json(state, &base)
-        .and_then(|s| s.link(&base, hooks))
+    // Played with other mods or data, it would link to other prototypes: refuse, saying how.
+    rules
+        .data_identity()
+        .check_save(&DataIdentity::from_modes(&env.modes))
+        .map_err(SaveError::OtherData)?;
+    let base = rules.base_library();
+    let game = SavedGame::from_json(state, base)
+        .and_then(|s| s.link(base, hooks))
         .map_err(|e| match e {
             LoadError::Hook(e) => SaveError::UnknownHook(e.to_string()),
             LoadError::Corrupt(e) => SaveError::Corrupt(e),
@@ -413,20 +442,12 @@ pub fn validate(game: &Game, hooks: &Hooks) -> Result<(), SaveError> {
 /// # Errors
 /// [`SaveError::Io`] when the file system refuses; the previous save is then untouched.
 pub fn save(game: &Game, path: &Path) -> Result<(), SaveError> {
-    save_with_modes(game, path, &[])
-}
-
-/// [`save`], marked with `modes`.
-///
-/// # Errors
-/// [`SaveError`].
-pub fn save_with_modes(game: &Game, path: &Path, modes: &[&str]) -> Result<(), SaveError> {
-    let text = to_text_with_modes(game, modes)?;
+    let text = to_text(game)?;
     storage::write_atomic(path, text.as_bytes())?;
     Ok(())
 }
 
-/// [`save_with_modes`], writing only what loads: the new bytes are read back through
+/// Write `game`, played under `rules`, to `path`, marked with `modes`, writing only what loads: the new bytes are read back through
 /// [`from_text`] (checksum, link to this build's library, [`validate`]) before they replace
 /// anything, so a game is never written that the next continue would refuse; the previous
 /// save is kept when they fail.
@@ -437,10 +458,10 @@ pub fn save_checked(
     game: &Game,
     path: &Path,
     modes: &[&str],
-    hooks: &Hooks,
+    rules: &Rules,
 ) -> Result<(), SaveError> {
-    let text = to_text_with_modes(game, modes)?;
-    let _loaded = from_text(&text, hooks)
+    let text = to_text_with_modes(game, modes, rules)?;
+    let _loaded = from_text(&text, rules)
         .map_err(|e| SaveError::Invalid(format!("not saved, it would not load back ({e})")))?;
     storage::write_atomic(path, text.as_bytes())?;
     Ok(())
@@ -451,17 +472,17 @@ pub fn save_checked(
 ///
 /// # Errors
 /// [`SaveError`].
-pub fn load(path: &Path, hooks: &Hooks) -> Result<Game, SaveError> {
-    load_with_modes(path, hooks).map(|(g, _)| g)
+pub fn load(path: &Path, rules: &Rules) -> Result<Game, SaveError> {
+    load_with_modes(path, rules).map(|(g, _)| g)
 }
 
 /// [`load`], with the modes the save is marked with.
 ///
 /// # Errors
 /// [`SaveError`].
-pub fn load_with_modes(path: &Path, hooks: &Hooks) -> Result<(Game, Vec<String>), SaveError> {
+pub fn load_with_modes(path: &Path, rules: &Rules) -> Result<(Game, Vec<String>), SaveError> {
     let bytes = storage::read_bounded(path, MAX_SAVE_BYTES)?;
     let text = String::from_utf8(bytes).map_err(|_| SaveError::Corrupt("not UTF-8 text".into()))?;
-    let game = from_text(&text, hooks)?;
+    let game = from_text(&text, rules)?;
     Ok((game, modes_of(&text)))
 }

@@ -36,6 +36,58 @@ pub(crate) fn named(name: &str) -> Props {
     Props::new().with(&NAME, Arc::from(name))
 }
 
+// TEMPORARY until the data files land: the code-built library stands in for them.
+/// The shipped data (stand-in).
+pub const DATA: &str = "";
+/// The name errors in the shipped data are reported under.
+pub const DATA_FILE: &str = "content/data/alchemy.toml";
+
+/// Load the data (stand-in: the shipped data only).
+///
+/// # Errors
+/// Mods are not possible yet.
+pub fn load<'a>(
+    sources: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Result<alembic_data::Loaded, alembic_data::DataErrors> {
+    let n = sources.into_iter().count();
+    let lib = build().map_err(|e| {
+        alembic_data::DataErrors(vec![alembic_data::DataError {
+            file: DATA_FILE.into(),
+            line: 1,
+            column: 1,
+            offset: 0,
+            kind: alembic_data::ErrorKind::Invalid,
+            key: None,
+            message: e.to_string(),
+            suggestion: None,
+        }])
+    })?;
+    if n > 1 {
+        return Err(alembic_data::DataErrors(vec![alembic_data::DataError {
+            file: DATA_FILE.into(),
+            line: 1,
+            column: 1,
+            offset: 0,
+            kind: alembic_data::ErrorKind::Invalid,
+            key: None,
+            message: "no mods yet".into(),
+            suggestion: None,
+        }]));
+    }
+    Ok(alembic_data::Loaded { library: lib })
+}
+
+/// The shipped data files, `(file name, text)`, in load order (stand-in).
+#[must_use]
+pub fn data_files() -> Vec<(&'static str, &'static str)> {
+    vec![(DATA_FILE, DATA)]
+}
+
+/// `lib` under the name and version saves refer to Alchemy's library by.
+pub fn name_library(lib: Library) -> Library {
+    lib.named("alchemy", 1)
+}
+
 /// The library shared by every game before per-game randomisation, built on each call
 /// (no cache lives in a global; a new game builds it once).
 pub fn base_library() -> Result<Library, Error> {

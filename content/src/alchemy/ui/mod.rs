@@ -91,6 +91,9 @@ pub enum UiError {
     /// The save is open in another window, or its lock cannot be taken safely.
     #[error("{0}")]
     Busy(crate::storage::StorageError),
+    /// The data files or mods asked for have mistakes (every one, with its place).
+    #[error("{0}")]
+    Data(alembic_data::DataErrors),
 }
 
 /// Why the UI could not save the game.
@@ -394,7 +397,7 @@ impl AlchemyCtx {
         }
         let path = self.save_path.clone()?;
         let modes = self.modes();
-        let hooks = self.rules.hooks().clone();
+        let rules = self.rules.clone();
         let recording = self
             .recorder
             .as_ref()
@@ -405,7 +408,7 @@ impl AlchemyCtx {
             recording,
             path,
             move |game, path| {
-                save::save_checked(game, path, &modes, &hooks).map_err(|e| e.to_string())
+                save::save_checked(game, path, &modes, &rules).map_err(|e| e.to_string())
             },
         ))
     }
@@ -531,6 +534,9 @@ impl AlchemyCtx {
         if self.wizard_new {
             modes.push("wizard");
         }
+        // A game on other data than the shipped data says which, in its recording too.
+        let data_modes = self.rules.data_identity().to_modes();
+        modes.extend(data_modes.iter().map(String::as_str));
         let modes = modes.as_slice();
         self.practice = self
             .practice_new
@@ -710,7 +716,7 @@ impl AlchemyCtx {
     /// # Errors
     /// The file is missing, unreadable, corrupt, of another game or version.
     pub fn load_game(&mut self, path: &Path) -> Result<(), UiError> {
-        let (saved, modes) = save::load_with_modes(path, self.rules.hooks())?;
+        let (saved, modes) = save::load_with_modes(path, &self.rules)?;
         self.ensure_lock(path, false)?;
         self.seed = None;
         self.save_path = Some(path.to_path_buf());
@@ -979,7 +985,7 @@ impl AlchemyCtx {
             })?;
         }
         let modes = self.modes();
-        save::save_checked(game, path, &modes, self.rules.hooks())?;
+        save::save_checked(game, path, &modes, &self.rules)?;
         Ok(path.clone())
     }
 
@@ -1099,6 +1105,68 @@ impl AlchemyCtx {
         }
     }
 
+    /// The wizard console's `reload`: read the data files and mods again from disk and
+    /// rebase the game in play on them. Things keep only their differences from their
+    /// prototypes, and the game's own changes to the library (its potions' looks and
+    /// recipes, what is identified) are kept, so every unchanged thing takes the new
+    /// prototype values at once. The recording ends at the reload (kept in `records/`: it
+    /// replays with the old data); the game is saved on the new data at once.
+    ///
+    /// # Errors
+    /// One sentence, or every mistake of the data, one a line; then nothing has changed.
+    pub fn reload_data(&mut self) -> Result<Vec<String>, String> {
+        if self.replaying {
+            return Err("A recording cannot reload its data.".into());
+        }
+        if !self.is_wizard() {
+            return Err("Only a wizard game can reload its data (start with --wizard).".into());
+        }
+        let Some(game) = self.game.clone() else {
+            return Err("There is no game in play.".into());
+        };
+        let rules = self.rules.reloaded().map_err(|e| {
+            format!("The data was not reloaded; nothing changed. Its mistakes:\n{e}")
+        })?;
+        let saved = alembic::save::SavedGame::of(&game, self.rules.base_library())
+            .map_err(|e| format!("The data was not reloaded: {e}"))?;
+        let rebased = saved
+            .link(rules.base_library(), rules.hooks())
+            .map_err(|e| format!("The data was not reloaded; nothing changed: {e}"))?;
+        let changed = changed_prototypes(self.rules.base_library(), rules.base_library());
+        let mut lines = vec![match changed.as_slice() {
+            [] => "Reloaded the data: no prototype changed.".to_string(),
+            [one] => format!("Reloaded the data: {one} changed."),
+            many => format!(
+                "Reloaded the data: {} prototypes changed ({}).",
+                many.len(),
+                many.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+            ),
+        }];
+        // The recording so far replays on the old data: it ends here, kept like a
+        // finished game's.
+        if self.recorder.is_some() {
+            match self.finish_record() {
+                Some(p) => lines.push(format!(
+                    "The recording up to now is kept as {}; the rest of this game is not recorded.",
+                    p.display()
+                )),
+                None => lines.push("The rest of this game is not recorded.".into()),
+            }
+        }
+        self.rules = rules;
+        if self.practice.is_some() {
+            self.practice = Some(History::with_budget(rebased.clone(), PRACTICE_BUDGET));
+        }
+        self.game = Some(rebased);
+        if self.slot.owns() && self.save_path.is_some() {
+            match self.save() {
+                Ok(p) => lines.push(format!("Saved on the new data to {}.", p.display())),
+                Err(e) => lines.push(format!("The game could not be saved: {e}")),
+            }
+        }
+        Ok(lines)
+    }
+
     /// Remove the save file of the current game (after death, victory or a quit). Returns
     /// whether a file was removed. Another game's save (a new game started over it and never
     /// saved) is never touched.
@@ -1123,13 +1191,36 @@ impl AlchemyCtx {
     }
 }
 
+/// The names of the prototypes that differ between two libraries (added, removed or
+/// changed), sorted.
+fn changed_prototypes(old: &alembic::Library, new: &alembic::Library) -> Vec<String> {
+    let mut names: Vec<String> = new
+        .prototypes()
+        .filter(|p| old.get(p.name()).ok() != Some(*p))
+        .chain(old.prototypes().filter(|p| new.get(p.name()).is_err()))
+        .map(|p| p.name().to_string())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// The Alchemy UI as an app for [`alembic_ui::run`]: the start screen at the bottom of the stack,
 /// with the play screen on top when `opts` asks to start or load a game straight away.
 ///
 /// # Errors
 /// [`UiError`]: a save that cannot be loaded, or a bug building the game.
 pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
-    let rules = Rules::new().map_err(UiError::Rules)?;
+    app_with_rules(opts, Rules::new().map_err(UiError::Rules)?)
+}
+
+/// [`app`] under `rules`: the data they were built on (a data directory, mods) is the data
+/// every game of the session is played with, saved with and checked against.
+///
+/// # Errors
+/// [`UiError`]: a save or recording made with other data is refused, naming the
+/// difference.
+pub fn app_with_rules(opts: UiOptions, rules: Rules) -> Result<ScreenStack<AlchemyCtx>, UiError> {
     // Temporary files and copies left by processes that died while saving go first.
     for dir in [opts.save_path.as_deref(), start_file(&opts.start)]
         .into_iter()
@@ -1164,7 +1255,7 @@ pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
         return Ok(stack);
     }
     if let Start::Replay(path) = &opts.start {
-        let playback = replay::open(path)?;
+        let playback = replay::open(path, &ctx.rules)?;
         let viewer = replay::ReplayScreen::with_playback(&mut ctx, playback);
         let start = start::StartScreen::new(&ctx);
         let watch = Transition::ask(viewer, |()| start::StartReply::GameOver);
@@ -1319,13 +1410,29 @@ pub fn launch(opts: &crate::LaunchOptions) -> Result<Box<dyn alembic_ui::App>, c
         game: opts.game.clone(),
         source: Box::new(e),
     };
-    match app(UiOptions {
+    let rules = match Rules::with_data(&opts.data) {
+        Ok(r) => r,
+        Err(crate::alchemy::RulesError::Data(e)) => {
+            return Err(crate::LaunchError::Data {
+                game: opts.game.clone(),
+                source: e,
+            });
+        }
+        Err(crate::alchemy::RulesError::Engine(e)) => {
+            return Err(crate::LaunchError::Setup {
+                game: opts.game.clone(),
+                source: Box::new(e),
+            });
+        }
+    };
+    let ui = UiOptions {
         start,
         save_path,
         tiles: opts.tiles,
         practice: opts.practice,
         wizard: opts.wizard,
-    }) {
+    };
+    match app_with_rules(ui, rules) {
         Ok(app) => Ok(Box::new(app)),
         Err(UiError::Busy(e)) => Err(crate::LaunchError::Busy(e)),
         Err(UiError::Load(SaveError::Io { path, source })) => {

@@ -7,6 +7,7 @@
 //! there, with the turn said in the bar. [`rebuild`] makes and checks every state at once
 //! (for tests and tools).
 
+use crate::gamedata::DataIdentity;
 use std::convert::Infallible;
 
 use std::path::Path;
@@ -42,14 +43,21 @@ pub fn rebuild(path: &Path, rules: &Rules) -> Result<Vec<Game>, ReplayOpenError>
 ///
 /// # Errors
 /// [`ReplayOpenError`].
-pub fn open(path: &Path) -> Result<Playback, ReplayOpenError> {
+pub fn open(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenError> {
     // The viewer keeps its own rules for the commands it applies as it goes.
-    let rules = Rules::new().map_err(ReplayOpenError::Engine)?;
+    let rules = rules.clone();
     let start_rules = rules.clone();
     Playback::open(
         path,
         record::GAME_NAME,
-        |header| alchemy::new_game_in_modes(header.seed, &start_rules, &header.modes),
+        |header| {
+            // Recorded with other data, it would play another game: refuse, saying how.
+            start_rules
+                .data_identity()
+                .check_save(&DataIdentity::from_modes(&header.modes))
+                .map_err(|e| alembic::Error::Msg(e.into()))?;
+            alchemy::new_game_in_modes(header.seed, &start_rules, &header.modes)
+        },
         move |game: &Game, command: &alchemy::Command| {
             alchemy::apply(game, &rules, command.clone()).map(|o| o.game)
         },

@@ -38,7 +38,10 @@ impl WizardConsole {
     pub fn new() -> Self {
         WizardConsole {
             input: LineInput::new(200),
-            lines: vec!["Wizard mode. Type help for the commands; Tab completes.".to_owned()],
+            lines: vec![
+                "Wizard mode. Type help for the commands; Tab completes; reload re-reads the data."
+                    .to_owned(),
+            ],
         }
     }
 
@@ -52,7 +55,12 @@ impl WizardConsole {
         let (Some(game), Ok(cmds)) = (ctx.game(), wizard::commands(ctx.rules())) else {
             return;
         };
-        let options = cmds.complete(game, self.input.text());
+        let mut options = cmds.complete(game, self.input.text());
+        let typed = self.input.text().trim_start();
+        if !typed.is_empty() && RELOAD.starts_with(typed) {
+            options.push(RELOAD.to_string());
+            options.sort();
+        }
         match options.as_slice() {
             [] => self.say(format!("Nothing completes {:?}.", self.input.text())),
             [one] => self.input.set_text(one),
@@ -81,6 +89,9 @@ impl WizardConsole {
         }
     }
 }
+
+/// The console's own command (see [`AlchemyCtx::reload_data`]).
+const RELOAD: &str = "reload";
 
 impl Screen<AlchemyCtx> for WizardConsole {
     type Output = ();
@@ -140,7 +151,20 @@ impl Screen<AlchemyCtx> for WizardConsole {
                     return Transition::Stay;
                 }
                 self.say(format!("> {line}"));
+                // `reload` is the session's, not the game's: it reads files, so it is not a
+                // command a recording could replay.
+                if line.trim() == RELOAD {
+                    let lines = match ctx.reload_data() {
+                        Ok(lines) => lines,
+                        Err(e) => vec![e],
+                    };
+                    for l in lines.iter().flat_map(|l| l.lines()) {
+                        self.say(l.to_string());
+                    }
+                    return Transition::Stay;
+                }
                 let before = ctx.log().len();
+                let asked_help = line.trim() == "help";
                 let over = ctx.act(Command::Wizard(line));
                 let new: Vec<String> = ctx.log()[before.min(ctx.log().len())..]
                     .iter()
@@ -148,6 +172,11 @@ impl Screen<AlchemyCtx> for WizardConsole {
                     .collect();
                 for l in new {
                     self.say(l);
+                }
+                if asked_help {
+                    self.say(format!(
+                        "{RELOAD} - Read the data files and mods again; things take the new values."
+                    ));
                 }
                 if over == Some(true) {
                     return Transition::Pop(());
