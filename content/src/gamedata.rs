@@ -46,6 +46,17 @@ impl DataChoice {
         self.data_dir.is_none() && self.mods.is_empty()
     }
 
+    /// Whether anything but the shipped data is asked for: a data directory, a `--mod`, or
+    /// a mod in the mods folder.
+    #[must_use]
+    pub fn wants_other_data(&self) -> bool {
+        !self.is_plain()
+            || self
+                .mods_folder
+                .as_deref()
+                .is_some_and(|f| !folder_mods(f).is_empty())
+    }
+
     /// Read the sources: the data directory (or `shipped`, a `(file name, text)` pair),
     /// then every mod.
     ///

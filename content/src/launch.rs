@@ -152,6 +152,15 @@ pub enum LaunchError {
         /// The game asked for.
         game: String,
     },
+    /// This game cannot play with other data yet (`--data`, `--mod` or the mods folder).
+    #[error(
+        "{game} cannot load mods or a data directory yet (only alchemy can); \
+         alembic-sim --check-data checks its data"
+    )]
+    NoMods {
+        /// The game asked for.
+        game: String,
+    },
     /// The data files or mods have mistakes: every one, with `file:line:column`.
     #[error("cannot start {game}: its data has mistakes:\n{source}")]
     Data {
@@ -333,6 +342,11 @@ pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
 
 /// The demo: a fresh room, or one from a save.
 fn launch_demo(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
+    if opts.data.wants_other_data() {
+        return Err(LaunchError::NoMods {
+            game: opts.game.clone(),
+        });
+    }
     let world = match &opts.load {
         Some(path) => {
             let text = read_save(path, &opts.game)?;
@@ -349,8 +363,14 @@ fn launch_demo(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
 
 /// The Caves: a recording to watch, a save to continue, or a new game.
 fn launch_caves(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
+    let data = std::sync::Arc::new(crate::caves::CavesData::from_choice(&opts.data).map_err(
+        |source| LaunchError::Data {
+            game: opts.game.clone(),
+            source,
+        },
+    )?);
     if let Some(path) = &opts.replay {
-        let app = crate::caves::replay_app(path).map_err(|e| LaunchError::BadReplay {
+        let app = crate::caves::replay_app_on(path, &data).map_err(|e| LaunchError::BadReplay {
             path: path.clone(),
             source: Box::new(e),
         })?;
@@ -362,7 +382,7 @@ fn launch_caves(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
         crate::storage::sweep_leftovers(dir);
     }
     let ui = match &opts.load {
-        Some(path) => crate::caves::CavesUi::load(path).map_err(|e| match e {
+        Some(path) => crate::caves::CavesUi::load_on(path, data).map_err(|e| match e {
             crate::caves::save::CavesSaveError::Storage(crate::storage::StorageError::Io {
                 path,
                 source,
@@ -374,7 +394,7 @@ fn launch_caves(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
             },
         })?,
         None => {
-            let ui = crate::caves::CavesUi::new(opts.seed.unwrap_or_else(clock_seed));
+            let ui = crate::caves::CavesUi::new_on(opts.seed.unwrap_or_else(clock_seed), data);
             match save_path {
                 Some(p) => ui.with_save(p),
                 None => ui,

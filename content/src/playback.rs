@@ -24,6 +24,7 @@ use alembic::{Game, Rgb, replay::Entry, replay::ReplayError, replay::ReplayHeade
 use alembic_ui::{Cell, Frame, Input, Key, Rect, fill, put_clipped, wheel_key};
 use serde::de::DeserializeOwned;
 
+use crate::gamedata::DataIdentity;
 use crate::record::{self, RecordError};
 
 /// Why a recording cannot be watched.
@@ -35,6 +36,10 @@ pub enum ReplayOpenError {
     /// The game could not be rebuilt (a bug).
     #[error("cannot rebuild the game: {0}")]
     Engine(alembic::Error),
+    /// The recording was played on other data (other mods, changed data files): the
+    /// sentence says what differs.
+    #[error("{0}")]
+    OtherData(String),
     /// A command the game refuses: the recording is not of this game as this version plays it.
     #[error(
         "the recording does not replay: the command on line {line} (turn {turn}) is refused: {reason}"
@@ -84,11 +89,17 @@ pub enum ReplayOpenError {
 pub fn rebuild<C: DeserializeOwned, E: fmt::Display>(
     path: &Path,
     game_name: &'static str,
+    data: &DataIdentity,
     start: impl FnOnce(&ReplayHeader) -> Result<Game, alembic::Error>,
     mut step: impl FnMut(&Game, &C) -> Result<Game, E>,
 ) -> Result<Vec<Game>, ReplayOpenError> {
     let rec = record::read::<C>(path, game_name)?;
-    let first = start(&rec.header).map_err(ReplayOpenError::Engine)?;
+    let first = {
+        // Played on other data, it would be another game: refuse, saying how.
+        data.check_save(&DataIdentity::from_modes(&rec.header.modes))
+            .map_err(ReplayOpenError::OtherData)?;
+        start(&rec.header).map_err(ReplayOpenError::Engine)?
+    };
     let mut states = vec![first.clone()];
     // The engine's own verification, keeping every state it steps through.
     let keep = |game: &Game, command: &C| {
@@ -207,6 +218,7 @@ impl Playback {
     pub fn open<C: DeserializeOwned + 'static, E: fmt::Display>(
         path: &Path,
         game_name: &'static str,
+        data: &DataIdentity,
         start: impl FnOnce(&ReplayHeader) -> Result<Game, alembic::Error>,
         mut step: impl FnMut(&Game, &C) -> Result<Game, E> + 'static,
     ) -> Result<Self, ReplayOpenError> {
@@ -222,7 +234,12 @@ impl Playback {
                 max: MAX_VIEW_COMMANDS,
             });
         }
-        let first = start(&rec.header).map_err(ReplayOpenError::Engine)?;
+        let first = {
+            // Played on other data, it would be another game: refuse, saying how.
+            data.check_save(&DataIdentity::from_modes(&rec.header.modes))
+                .map_err(ReplayOpenError::OtherData)?;
+            start(&rec.header).map_err(ReplayOpenError::Engine)?
+        };
         let last_turn = rec.last_turn();
         // Each command with its turn and the checkpoints (line, turn, hash) after it.
         let mut cmds: Vec<(u64, C, Vec<Check>)> = Vec::with_capacity(commands);

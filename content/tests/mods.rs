@@ -172,3 +172,41 @@ fn a_mod_with_mistakes_reports_each_with_its_place_and_starts_nothing() {
     }
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn the_caves_play_and_save_with_their_mods() {
+    use alembic_content::caves::{self, CavesData};
+    let root = temp_dir("caves");
+    let tough = dir_with(
+        &root,
+        "tough-zombies",
+        &[(
+            "z.toml",
+            "[proto.zombie]\nextend = true\nhp = 30\nmax_hp = 30\n",
+        )],
+    );
+    let choice = DataChoice {
+        mods: vec![tough],
+        ..DataChoice::default()
+    };
+    let data = CavesData::from_choice(&choice).unwrap();
+    assert_eq!(data.identity.mods, ["tough-zombies"]);
+    let z = data.library.get("zombie").unwrap();
+    assert_eq!(z.get(&caves::HP), Ok(30));
+    let game = caves::new_game_on(9, &data.library).unwrap();
+    let path = root.join("caves.save");
+    caves::save::save_on(&game, &path, &data).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(caves::save::load_on(&path, &data).unwrap(), game);
+    match caves::save::load(&path) {
+        Err(caves::save::CavesSaveError::OtherData(s)) => {
+            assert!(s.contains("the mod \"tough-zombies\""), "{s}");
+        }
+        other => panic!("expected OtherData, got {other:?}"),
+    }
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    // The shipped game's saves are what they were: version 2, no modes.
+    let plain = caves::save::to_text(&caves::new_game(9).unwrap()).unwrap();
+    assert!(plain.contains("\"version\":2") && !plain.contains("modes"));
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -87,17 +87,24 @@ pub use wizard::commands as wizard_commands;
 
 /// A new game from `seed` in the given modes (as a recording's header lists them): in
 /// `wizard` mode the game accepts [`Command::Wizard`] lines. Other modes (`practice`) change
-/// nothing in the game value.
+/// nothing in the game value; the modes that name the data a game was played with
+/// (`mod:NAME`, `data:HASH`, see [`crate::gamedata`]) must match the rules' data.
 ///
 /// # Errors
-/// As [`new_game`].
+/// As [`new_game`]; [`Error::Msg`] with one sentence when the modes name other data than
+/// the rules were built on (a recording made with other mods).
 pub fn new_game_in_modes<S: AsRef<str>>(
     seed: u64,
     rules: &Rules,
     modes: impl IntoIterator<Item = S>,
 ) -> Result<Game, Error> {
+    let modes: Vec<S> = modes.into_iter().collect();
+    rules
+        .data_identity()
+        .check_save(&crate::gamedata::DataIdentity::from_modes(&modes))
+        .map_err(|e| Error::Msg(e.into()))?;
     let mut game = new_game(seed, rules)?;
-    if modes.into_iter().any(|m| m.as_ref() == "wizard") {
+    if modes.iter().any(|m| m.as_ref() == "wizard") {
         game.set_var_mut(&props::WIZARD_MODE, true);
     }
     Ok(game)

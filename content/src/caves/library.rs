@@ -8,6 +8,8 @@ use std::sync::Arc;
 use alembic::{Error, Library, hook::ON_USE};
 use alembic_data::{DataErrors, Loaded, Loader, Schema};
 
+use crate::gamedata::{DataChoice, DataIdentity};
+
 use super::props::*;
 
 // ----- the library ---------------------------------------------------------------------------
@@ -80,6 +82,43 @@ pub fn load<'a>(
         loader = loader.source(name, text);
     }
     loader.load()
+}
+
+/// The Caves' data as played: the library every new game starts from and saves are
+/// written against, and where it came from (the shipped data or a data directory, and the
+/// mods; see [`crate::gamedata`]).
+#[derive(Clone, Debug)]
+pub struct CavesData {
+    /// The prototypes and tiles.
+    pub library: Library,
+    /// Which data it is, as saves and recordings carry it.
+    pub identity: DataIdentity,
+}
+
+impl CavesData {
+    /// The shipped data.
+    ///
+    /// # Errors
+    /// As [`library`].
+    pub fn shipped() -> Result<Self, Error> {
+        Ok(CavesData {
+            library: library()?,
+            identity: DataIdentity::shipped(),
+        })
+    }
+
+    /// The data `choice` asks for: the shipped data or a data directory, then the mods.
+    ///
+    /// # Errors
+    /// Every mistake of every file, with its place.
+    pub fn from_choice(choice: &DataChoice) -> Result<Self, DataErrors> {
+        let sources = choice.read((DATA_FILE, DATA))?;
+        let loaded = load(sources.files.iter().map(|(n, t)| (n.as_str(), t.as_str())))?;
+        Ok(CavesData {
+            identity: DataIdentity::of(&sources, loaded.hash()),
+            library: loaded.library.named(LIBRARY_NAME, LIBRARY_VERSION),
+        })
+    }
 }
 
 /// The Caves' prototypes and tiles, from the shipped data.

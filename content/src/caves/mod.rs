@@ -57,7 +57,7 @@ pub use events::Event;
 pub use hooks::hooks;
 pub use kinds::Outcome;
 pub use library::{
-    DATA, DATA_FILE, LIBRARY_NAME, LIBRARY_VERSION, library, load as load_data, schema,
+    CavesData, DATA, DATA_FILE, LIBRARY_NAME, LIBRARY_VERSION, library, load as load_data, schema,
 };
 pub use props::{
     ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GLYPH, HP, IS_HERO, IS_HOSTILE, MAX_HP,
@@ -74,7 +74,7 @@ pub use sim::{
 pub use text::{death_cause, describe, with_article};
 pub use ui::{
     Action, Binding, CavesUi, KEYMAP, action_of, app, app_with, help_line, help_lines, morgue,
-    replay_app,
+    replay_app, replay_app_on,
 };
 pub use view::{
     Status, creature_at, creatures_on, is_hostile, name_of, outcome, player, remembered, status,
@@ -83,5 +83,5 @@ pub use view::{
 pub use wizard::wizard_commands;
 pub use world::{
     DEFAULT_LEVELS, HEIGHT, STAIRS_AWAY, WIDTH, arena, depth_of, is_inner, level_box, new_game,
-    new_game_with_levels, region_diameter, walk_distance, walkable_regions, z_of,
+    new_game_on, new_game_with_levels, region_diameter, walk_distance, walkable_regions, z_of,
 };

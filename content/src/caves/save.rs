@@ -18,15 +18,20 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::hooks::hooks;
-use super::library::library;
+use super::library::CavesData;
 use super::props::IS_HERO;
 use super::view::player;
+use crate::gamedata::DataIdentity;
 use crate::storage;
 
 /// The game name in saves and recordings.
 pub const GAME_NAME: &str = "caves";
-/// The save format this build writes: 2, the library by reference. It reads 1 and 2.
+/// The save format this build writes for a game on the shipped data: 2, the library by
+/// reference. It reads 1 to 3.
 pub const SAVE_VERSION: u32 = 2;
+/// The save format of a game on other data: version 2 plus the modes that name that data
+/// (`mod:NAME`, `data:HASH`; see [`crate::gamedata`]), under the checksum.
+pub const DATA_SAVE_VERSION: u32 = 3;
 /// The version that held the whole game value (read, never written).
 pub const WHOLE_GAME_VERSION: u32 = 1;
 /// The save file's name in the data directory.
@@ -47,7 +52,7 @@ pub enum CavesSaveError {
     #[error("not a valid Caves save: it is a save of {0:?}")]
     WrongGame(String),
     /// A save format this build does not read.
-    #[error("not a valid Caves save: save version {0} (this build reads 1 to {SAVE_VERSION})")]
+    #[error("not a valid Caves save: save version {0} (this build reads 1 to {DATA_SAVE_VERSION})")]
     WrongVersion(u32),
     /// The state does not match the checksum written with it.
     #[error(
@@ -69,6 +74,10 @@ pub enum CavesSaveError {
     /// The game could not be written as JSON (a bug).
     #[error("cannot encode the game: {0}")]
     Encode(String),
+    /// The save was played with other data (other mods, or changed data files): the
+    /// sentence says what differs. The file is untouched.
+    #[error("{0}")]
+    OtherData(String),
 }
 
 #[derive(Serialize)]
@@ -76,6 +85,8 @@ struct EnvelopeOut<'a> {
     game: &'a str,
     version: u32,
     checksum: u64,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    modes: &'a [String],
     state: &'a RawValue,
 }
 
@@ -88,7 +99,22 @@ struct Header {
 #[derive(Deserialize)]
 struct Envelope<S> {
     checksum: u64,
+    #[serde(default)]
+    modes: Vec<String>,
     state: S,
+}
+
+/// The checksum of a version 3 save: its modes (each with its length), then its state's
+/// exact bytes, so neither can be edited alone.
+fn modes_checksum(modes: &[String], state: &str) -> u64 {
+    let mut h = StableHasher::new();
+    h.write_u64(modes.len() as u64);
+    for m in modes {
+        h.write_u64(m.len() as u64);
+        h.write(m.as_bytes());
+    }
+    h.write(state.as_bytes());
+    h.finish()
 }
 
 /// The checksum of a version 2 state: a stable hash of its exact bytes.
@@ -103,13 +129,28 @@ fn bytes_checksum(state: &str) -> u64 {
 /// # Errors
 /// [`CavesSaveError::Encode`] or an engine error (a bug).
 pub fn to_text(game: &Game) -> Result<String, CavesSaveError> {
-    let state = SavedGame::of(game, &library()?)?.to_json()?;
-    let checksum = bytes_checksum(&state);
+    to_text_on(game, &CavesData::shipped()?)
+}
+
+/// The save text of `game`, played on `data`: version [`SAVE_VERSION`] on the shipped
+/// data, else [`DATA_SAVE_VERSION`] with the data's identity.
+///
+/// # Errors
+/// As [`to_text`].
+pub fn to_text_on(game: &Game, data: &CavesData) -> Result<String, CavesSaveError> {
+    let state = SavedGame::of(game, &data.library)?.to_json()?;
+    let modes = data.identity.to_modes();
+    let (version, checksum) = if modes.is_empty() {
+        (SAVE_VERSION, bytes_checksum(&state))
+    } else {
+        (DATA_SAVE_VERSION, modes_checksum(&modes, &state))
+    };
     let state = RawValue::from_string(state).map_err(|e| CavesSaveError::Encode(e.to_string()))?;
     serde_json::to_string(&EnvelopeOut {
         game: GAME_NAME,
-        version: SAVE_VERSION,
+        version,
         checksum,
+        modes: &modes,
         state: &state,
     })
     .map_err(|e| CavesSaveError::Encode(e.to_string()))
@@ -121,10 +162,18 @@ pub fn to_text(game: &Game) -> Result<String, CavesSaveError> {
 /// [`CavesSaveError`]: the loader's own error when the bytes would not load; the previous
 /// save is kept then.
 pub fn save(game: &Game, path: &Path) -> Result<(), CavesSaveError> {
-    let text = to_text(game)?;
+    save_on(game, path, &CavesData::shipped()?)
+}
+
+/// [`save`] for a game played on `data`.
+///
+/// # Errors
+/// As [`save`].
+pub fn save_on(game: &Game, path: &Path, data: &CavesData) -> Result<(), CavesSaveError> {
+    let text = to_text_on(game, data)?;
     // Write only what loads: the bytes go through the loader's own checks before they
     // replace anything, so the next continue never refuses a game this wrote.
-    let _loaded = from_text(&text)?;
+    let _loaded = from_text_on(&text, data)?;
     storage::write_atomic(path, text.as_bytes())?;
     Ok(())
 }
@@ -134,14 +183,29 @@ pub fn save(game: &Game, path: &Path) -> Result<(), CavesSaveError> {
 /// # Errors
 /// [`CavesSaveError`]; nothing is half-loaded.
 pub fn from_text(text: &str) -> Result<Game, CavesSaveError> {
+    from_text_on(text, &CavesData::shipped()?)
+}
+
+/// [`from_text`] for a game played on `data`: a save made on other data is refused with
+/// one sentence ([`CavesSaveError::OtherData`]).
+///
+/// # Errors
+/// As [`from_text`].
+pub fn from_text_on(text: &str, data: &CavesData) -> Result<Game, CavesSaveError> {
     let corrupt = |e: serde_json::Error| CavesSaveError::Corrupt(e.to_string());
     let header: Header = serde_json::from_str(text).map_err(corrupt)?;
     if header.game != GAME_NAME {
         return Err(CavesSaveError::WrongGame(header.game));
     }
-    let (base, hooks) = (library()?, hooks()?);
+    let (base, hooks) = (&data.library, hooks()?);
+    let other_data = |modes: &[String]| {
+        data.identity
+            .check_save(&DataIdentity::from_modes(modes))
+            .map_err(CavesSaveError::OtherData)
+    };
     let game = match header.version {
         WHOLE_GAME_VERSION => {
+            other_data(&[])?;
             let env: Envelope<Box<RawValue>> = serde_json::from_str(text).map_err(corrupt)?;
             // The checksum is the state hash as written, before the engine's 0.2 migration.
             if alembic::save::written_state_hash(env.state.get())? != env.checksum {
@@ -152,18 +216,29 @@ pub fn from_text(text: &str) -> Result<Game, CavesSaveError> {
             // Onto this build's library: each creature as its differences from the prototype
             // it was made from, then rebuilt on today's prototype.
             let old = state.library().clone();
-            let game = SavedGame::of(&state, &old)?.link(&base, &hooks)?;
+            let game = SavedGame::of(&state, &old)?.link(base, &hooks)?;
             // Linked, and held to today's library as a save of this version is.
-            alembic::save::check_against_library(&game, &base)?;
+            alembic::save::check_against_library(&game, base)?;
             game
         }
-        SAVE_VERSION => {
+        SAVE_VERSION | DATA_SAVE_VERSION => {
             let env: Envelope<Box<RawValue>> = serde_json::from_str(text).map_err(corrupt)?;
             let state = env.state.get();
-            if bytes_checksum(state) != env.checksum {
+            let found = if header.version == SAVE_VERSION {
+                bytes_checksum(state)
+            } else {
+                modes_checksum(&env.modes, state)
+            };
+            if found != env.checksum {
                 return Err(CavesSaveError::Checksum);
             }
-            SavedGame::from_json(state, &base)?.link(&base, &hooks)?
+            let modes = if header.version == SAVE_VERSION {
+                &[][..]
+            } else {
+                &env.modes[..]
+            };
+            other_data(modes)?;
+            SavedGame::from_json(state, base)?.link(base, &hooks)?
         }
         other => return Err(CavesSaveError::WrongVersion(other)),
     };
@@ -179,8 +254,16 @@ pub fn from_text(text: &str) -> Result<Game, CavesSaveError> {
 /// # Errors
 /// [`CavesSaveError`]; nothing is half-loaded.
 pub fn load(path: &Path) -> Result<Game, CavesSaveError> {
+    load_on(path, &CavesData::shipped()?)
+}
+
+/// [`load`] for a game played on `data`.
+///
+/// # Errors
+/// As [`load`]; [`CavesSaveError::OtherData`] for a save made on other data.
+pub fn load_on(path: &Path, data: &CavesData) -> Result<Game, CavesSaveError> {
     let bytes = storage::read_bounded(path, MAX_SAVE_BYTES)?;
     let text = String::from_utf8(bytes)
         .map_err(|_| CavesSaveError::Corrupt("not UTF-8 text".to_string()))?;
-    from_text(&text)
+    from_text_on(&text, data)
 }

@@ -66,6 +66,14 @@ pub fn new_game(seed: u64) -> Result<Game, Error> {
     new_game_with_levels(seed, DEFAULT_LEVELS)
 }
 
+/// [`new_game`] on the prototypes and tiles of `library` (the Caves' data with mods, say).
+///
+/// # Errors
+/// As [`new_game`].
+pub fn new_game_on(seed: u64, library: &alembic::Library) -> Result<Game, Error> {
+    new_world(seed, DEFAULT_LEVELS, library.clone())
+}
+
 /// Carve `levels` cave levels: random fill, three rounds of smoothing, small pockets
 /// filled in, written into the game as floor and wall.
 fn carve_levels(g: &mut Game, levels: i32) -> Result<(), Error> {
@@ -104,9 +112,13 @@ fn carve_levels(g: &mut Game, levels: i32) -> Result<(), Error> {
 /// # Errors
 /// As [`new_game`].
 pub fn new_game_with_levels(seed: u64, levels: i32) -> Result<Game, Error> {
+    new_world(seed, levels, super::library::library()?)
+}
+
+fn new_world(seed: u64, levels: i32, library: alembic::Library) -> Result<Game, Error> {
     let levels = levels.max(1);
     let hooks = &hooks()?;
-    let mut g = Game::new(seed).with_library(super::library::library()?);
+    let mut g = Game::new(seed).with_library(library);
     g.set_var_mut(&SEED, seed as i64);
     g.set_var_mut(&LEVELS, levels);
     g.set_var_mut(&CAUSE, Arc::from(""));

@@ -516,17 +516,6 @@ impl AlchemyCtx {
     /// # Errors
     /// An engine error while generating (a bug).
     pub fn new_game(&mut self, seed: u64) -> Result<(), UiError> {
-        let wizard: &[&str] = if self.wizard_new { &["wizard"] } else { &[] };
-        let game =
-            alchemy::new_game_in_modes(seed, &self.rules, wizard).map_err(UiError::NewGame)?;
-        if let Some(save) = self.default_save.clone() {
-            self.ensure_lock(&save, true)?;
-        }
-        self.seed = Some(seed);
-        self.save_path = self.default_save.clone();
-        // Over another game's save, nothing is written beside it until this game is saved.
-        self.slot = Slot::new_game(self.save_path.as_deref());
-        self.player_saved = false;
         let mut modes: Vec<&str> = Vec::new();
         if self.practice_new {
             modes.push("practice");
@@ -537,6 +526,16 @@ impl AlchemyCtx {
         // A game on other data than the shipped data says which, in its recording too.
         let data_modes = self.rules.data_identity().to_modes();
         modes.extend(data_modes.iter().map(String::as_str));
+        let game =
+            alchemy::new_game_in_modes(seed, &self.rules, &modes).map_err(UiError::NewGame)?;
+        if let Some(save) = self.default_save.clone() {
+            self.ensure_lock(&save, true)?;
+        }
+        self.seed = Some(seed);
+        self.save_path = self.default_save.clone();
+        // Over another game's save, nothing is written beside it until this game is saved.
+        self.slot = Slot::new_game(self.save_path.as_deref());
+        self.player_saved = false;
         let modes = modes.as_slice();
         self.practice = self
             .practice_new

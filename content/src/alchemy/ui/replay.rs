@@ -7,7 +7,6 @@
 //! there, with the turn said in the bar. [`rebuild`] makes and checks every state at once
 //! (for tests and tools).
 
-use crate::gamedata::DataIdentity;
 use std::convert::Infallible;
 
 use std::path::Path;
@@ -32,6 +31,7 @@ pub fn rebuild(path: &Path, rules: &Rules) -> Result<Vec<Game>, ReplayOpenError>
     crate::playback::rebuild(
         path,
         record::GAME_NAME,
+        rules.data_identity(),
         |header| alchemy::new_game_in_modes(header.seed, rules, &header.modes),
         |game, command: &alchemy::Command| {
             alchemy::apply(game, rules, command.clone()).map(|o| o.game)
@@ -50,14 +50,8 @@ pub fn open(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenError> {
     Playback::open(
         path,
         record::GAME_NAME,
-        |header| {
-            // Recorded with other data, it would play another game: refuse, saying how.
-            start_rules
-                .data_identity()
-                .check_save(&DataIdentity::from_modes(&header.modes))
-                .map_err(|e| alembic::Error::Msg(e.into()))?;
-            alchemy::new_game_in_modes(header.seed, &start_rules, &header.modes)
-        },
+        start_rules.data_identity(),
+        |header| alchemy::new_game_in_modes(header.seed, &start_rules, &header.modes),
         move |game: &Game, command: &alchemy::Command| {
             alchemy::apply(game, &rules, command.clone()).map(|o| o.game)
         },

@@ -6,7 +6,7 @@ pub mod morgue;
 mod replay;
 
 pub use keymap::{Action, Binding, KEYMAP, action_of, help_line, help_lines};
-pub use replay::replay_app;
+pub use replay::{replay_app, replay_app_on};
 
 use alembic::{Game, Loc, Rgb, grid::Grid, library::TileId, mapgen::Regions};
 use alembic_ui::{
@@ -20,7 +20,7 @@ use crate::caves::error::RuleError;
 use crate::caves::kinds::Outcome;
 use crate::caves::props::{FG, GLYPH};
 use crate::caves::view::{creature_at, outcome, remembered, status, visible};
-use crate::caves::world::{HEIGHT, WIDTH, new_game, walkable_regions};
+use crate::caves::world::{HEIGHT, WIDTH, walkable_regions};
 use std::path::{Path, PathBuf};
 
 use crate::caves::save::{self, GAME_NAME};
@@ -58,6 +58,8 @@ pub struct CavesUi {
     player_saved: bool,
     /// The game in play ended (death, escape or a quit) and was filed: never saved again.
     ended: bool,
+    /// The data the session plays with (shipped, or a data directory and mods).
+    data: std::sync::Arc<crate::caves::CavesData>,
 }
 
 /// The flood-fill regions of one level, kept until the terrain changes. The terrain grid is
@@ -72,11 +74,26 @@ impl CavesUi {
     /// A fresh game from `seed`.
     #[must_use]
     pub fn new(seed: u64) -> Self {
-        let (game, broken) = match new_game(seed) {
+        match crate::caves::CavesData::shipped() {
+            Ok(data) => CavesUi::new_on(seed, std::sync::Arc::new(data)),
+            Err(e) => {
+                let mut ui = CavesUi::with_game(seed, Game::new(seed));
+                ui.broken = Some(e.to_string());
+                ui
+            }
+        }
+    }
+
+    /// A fresh game from `seed` on `data` (a data directory, mods): every game of the
+    /// session is played, saved and recorded on it.
+    #[must_use]
+    pub fn new_on(seed: u64, data: std::sync::Arc<crate::caves::CavesData>) -> Self {
+        let (game, broken) = match crate::caves::new_game_on(seed, &data.library) {
             Ok(g) => (g, None),
             Err(e) => (Game::new(seed), Some(e.to_string())),
         };
         CavesUi {
+            data,
             seed,
             game,
             save_path: None,
@@ -110,7 +127,21 @@ impl CavesUi {
     /// # Errors
     /// The file is missing, unreadable, damaged, or not a Caves save.
     pub fn load(path: &Path) -> Result<Self, save::CavesSaveError> {
-        let saved = save::load(path)?;
+        CavesUi::load_on(
+            path,
+            std::sync::Arc::new(crate::caves::CavesData::shipped()?),
+        )
+    }
+
+    /// [`CavesUi::load`] on `data`: a save made on other data is refused, saying how.
+    ///
+    /// # Errors
+    /// As [`CavesUi::load`].
+    pub fn load_on(
+        path: &Path,
+        data: std::sync::Arc<crate::caves::CavesData>,
+    ) -> Result<Self, save::CavesSaveError> {
+        let saved = save::load_on(path, &data)?;
         // The recording is the save's journal: the moves made after the save come back.
         let journal = Recorder::journal(&record::beside(path), GAME_NAME, &saved, |g, c| {
             crate::caves::command::act(g, *c)
@@ -139,6 +170,7 @@ impl CavesUi {
         };
         let seed = recorder.as_ref().map_or(0, |r| r.header().seed);
         let mut ui = CavesUi::with_game(seed, game);
+        ui.data = data;
         ui.save_path = Some(path.to_path_buf());
         ui.recorder = recorder;
         ui.notice = Some(notice);
@@ -157,12 +189,15 @@ impl CavesUi {
         let Some(p) = self.save_path.clone() else {
             return;
         };
+        // A game on other data than the shipped data says which in its recording.
+        let modes = self.data.identity.to_modes();
+        let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
         match slot::begin_recording(
             &self.slot,
             &record::beside(&p),
             GAME_NAME,
             self.seed,
-            &[],
+            &modes,
             &self.game,
         ) {
             Ok(r) => self.recorder = Some(r),
@@ -219,7 +254,7 @@ impl CavesUi {
         if let Some(problem) = slot::before_save(&mut self.recorder, &self.game) {
             self.notice = Some(problem);
         }
-        save::save(&self.game, &path).map_err(|e| format!("Cannot save: {e}"))?;
+        save::save_on(&self.game, &path, &self.data).map_err(|e| format!("Cannot save: {e}"))?;
         self.slot.saved();
         Ok(path)
     }
@@ -277,7 +312,12 @@ impl CavesUi {
     /// first). `seed` is what "play again" counts on from.
     #[must_use]
     pub fn with_game(seed: u64, game: Game) -> Self {
+        let data = std::sync::Arc::new(crate::caves::CavesData {
+            library: game.library().clone(),
+            identity: crate::gamedata::DataIdentity::shipped(),
+        });
         CavesUi {
+            data,
             seed,
             game,
             save_path: None,
@@ -327,7 +367,7 @@ impl CavesUi {
         let show = self.show_regions;
         let save_path = self.save_path.take();
         let lock = self.lock.take();
-        *self = CavesUi::new(seed);
+        *self = CavesUi::new_on(seed, self.data.clone());
         self.save_path = save_path;
         self.lock = lock;
         self.start_recording();
@@ -466,11 +506,12 @@ impl CavesUi {
             return None;
         }
         let recording = self.recorder.as_ref().map(|r| r.path().to_path_buf());
+        let data = self.data.clone();
         Some(record::emergency_save(
             self.game.clone(),
             recording,
             path,
-            move |game, path| save::save(game, path).map_err(|e| e.to_string()),
+            move |game, path| save::save_on(game, path, &data).map_err(|e| e.to_string()),
         ))
     }
 

@@ -12,7 +12,7 @@ use alembic_ui::{Frame, Input, Rect, Screen, ScreenStack, Transition};
 use super::{CavesUi, PlayScreen};
 use crate::caves::command::{Command, act};
 use crate::caves::save::GAME_NAME;
-use crate::caves::world::new_game;
+use crate::caves::world::new_game_on;
 use crate::playback::{Control, Playback, ReplayOpenError};
 
 /// The replay viewer: [`PlayScreen`]'s view of the state [`Playback`] points at.
@@ -69,13 +69,27 @@ impl Screen<CavesUi> for ReplayScreen {
 /// [`ReplayOpenError`]: unreadable, not a Caves recording, from a newer version, or a
 /// recording that does not replay (the line and turn where it diverges).
 pub fn replay_app(path: &Path) -> Result<ScreenStack<CavesUi>, ReplayOpenError> {
+    let data = crate::caves::CavesData::shipped().map_err(ReplayOpenError::Engine)?;
+    replay_app_on(path, &data)
+}
+
+/// [`replay_app`] on `data` (a data directory, mods): a recording made on other data is
+/// refused with one sentence saying what differs.
+///
+/// # Errors
+/// As [`replay_app`].
+pub fn replay_app_on(
+    path: &Path,
+    data: &crate::caves::CavesData,
+) -> Result<ScreenStack<CavesUi>, ReplayOpenError> {
     let mut seed = 0;
     let playback = Playback::open(
         path,
         GAME_NAME,
+        &data.identity,
         |header| {
             seed = header.seed;
-            new_game(header.seed)
+            new_game_on(header.seed, &data.library)
         },
         |game, command: &Command| act(game, *command),
     )?;
