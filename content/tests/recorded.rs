@@ -89,7 +89,7 @@ fn caves_seed_1_replays_to_its_death_with_its_recorded_hashes() {
         "caves",
         "caves-seed1-1000.replay",
         469,
-        "460e910a05097b42",
+        "643e44d9789522d8",
         sim::Reach::End,
     );
 }

@@ -46,6 +46,18 @@ pub fn schema() -> Schema {
         .key(&VERB, "the verb for its blows, third person (\"bites\")")
         .key(&SPORES, "how many more times a lichen may grow")
         .key(
+            &SPAWN_COUNT,
+            "how many of it a new world places on its top level (0: none)",
+        )
+        .key(
+            &SPAWN_PER_DEPTH,
+            "how many more of it each deeper level holds",
+        )
+        .key(
+            &SPAWN_RANK,
+            "when its kind is placed on a new level: lower first, then by name",
+        )
+        .key(
             &IS_HERO,
             "the one thing the keyboard drives: the player's hero",
         )

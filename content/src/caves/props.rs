@@ -27,6 +27,13 @@ pub const DEFENCE: Prop<i32> = Prop::with_default("defence", 0);
 pub const VERB: Prop<Arc<str>> = Prop::new("verb");
 /// How many more times a lichen may grow (each child gets one fewer, so growth is bounded).
 pub const SPORES: Prop<i32> = Prop::with_default("spores", 0);
+/// How many of a creature a new world places on its top level (none without it).
+pub const SPAWN_COUNT: Prop<i32> = Prop::with_default("spawn_count", 0);
+/// How many more of it each level further down holds.
+pub const SPAWN_PER_DEPTH: Prop<i32> = Prop::with_default("spawn_per_depth", 0);
+/// When its kind is placed while a level is populated: lower first (then by name). The
+/// order decides which random cells each kind draws, so it is part of the world a seed makes.
+pub const SPAWN_RANK: Prop<i32> = Prop::with_default("spawn_rank", 0);
 /// The one thing the keyboard drives: the player's hero (the name Alchemy uses; stored as
 /// `is_player`, as saves have it).
 pub const IS_HERO: Prop<bool> = Prop::with_default("is_player", false);

@@ -11,7 +11,7 @@ use alembic::{
 use super::hooks::hooks;
 use super::props::{
     CAUSE, DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS, SEED,
-    SPORES, STAIRS_DOWN, STAIRS_UP, WALKABLE, WALL, tile,
+    SPAWN_COUNT, SPAWN_PER_DEPTH, SPAWN_RANK, SPORES, STAIRS_DOWN, STAIRS_UP, WALKABLE, WALL, tile,
 };
 use super::rules;
 
@@ -208,17 +208,31 @@ fn new_world(seed: u64, levels: i32, library: alembic::Library) -> Result<Game, 
     let exit_at = farthest_where(&from_arrival, |l| g.tile(l) == floor).map_or(arrival, |(l, _)| l);
     g.set_tile_mut(exit_at, tile(&g, EXIT_TILE)?)?;
 
-    // 5. Creatures, more dangerous deeper down, none right beside the player.
+    // 5. Creatures, more dangerous deeper down, none right beside the player: each kind
+    // with a `spawn_count` in the data, in `spawn_rank` order.
+    let mut kinds: Vec<(i32, Arc<str>, i32, i32)> = g
+        .library()
+        .concrete()
+        .filter(|p| {
+            p.get(&SPAWN_COUNT).unwrap_or(0) > 0 || p.get(&SPAWN_PER_DEPTH).unwrap_or(0) > 0
+        })
+        .map(|p| {
+            (
+                p.get(&SPAWN_RANK).unwrap_or(0),
+                Arc::from(p.name()),
+                p.get(&SPAWN_COUNT).unwrap_or(0),
+                p.get(&SPAWN_PER_DEPTH).unwrap_or(0),
+            )
+        })
+        .collect();
+    kinds.sort();
     for d in 0..levels {
         let z = z_of(d);
-        let plan: [(&str, i32); 5] = [
-            ("lichen", 6 + 2 * d),
-            ("bunny", 5),
-            ("silverfish", 3),
-            ("cave bat", 2 + d),
-            ("zombie", 1 + d),
-        ];
-        for (name, count) in plan {
+        for (_, name, first, more) in &kinds {
+            let count = first
+                .saturating_add(more.saturating_mul(d))
+                .clamp(0, MAX_SPAWN);
+            let name: &str = name;
             for _ in 0..count {
                 if let Some(l) = random_empty_floor(&mut g, z, Some((start, 10)))? {
                     g.spawn_mut(&mut HookCtx::new(hooks), name, l)?;
@@ -234,6 +248,10 @@ fn new_world(seed: u64, levels: i32, library: alembic::Library) -> Result<Game, 
     g.log_mut(super::text::describe(&super::Event::Arrived));
     Ok(g)
 }
+
+/// At most this many of one kind on one level, whatever the data says (a level has about
+/// 3,000 floor cells).
+pub const MAX_SPAWN: i32 = 500;
 
 /// How far the stairs down (and at the bottom, the way out) lie at least from where the
 /// player arrives on a level, as a share of the level's diameter. Distances count turns
