@@ -1,6 +1,7 @@
 //! Criterion benchmarks for Alembic live in `benches/`; this library holds the shared
 //! fixture so every peer runs on exactly the same map, origins and start/goal pairs.
 
+pub mod alchemy_code;
 pub mod caves_code;
 
 use alembic::{Loc, mapgen::Adjacency, mapgen::MapGenError, mapgen::TileMap, rng::GameRng};

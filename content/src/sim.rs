@@ -90,15 +90,16 @@ pub enum SimError {
 }
 
 /// The games whose content is data (alembic-data), by name.
-pub const DATA_GAMES: [&str; 1] = ["caves"];
+pub const DATA_GAMES: [&str; 2] = ["alchemy", "caves"];
 
 /// The data schema of the game called `name`: what `alembic-sim --list-keys` prints.
 ///
 /// # Errors
 /// [`SimError::UnknownGame`]; [`SimError::NoData`] for a game whose content is still Rust
-/// code (Alchemy).
+/// code (the demo).
 pub fn data_schema(name: &str) -> Result<alembic_data::Schema, SimError> {
     match name {
+        "alchemy" => Ok(crate::alchemy::schema()),
         "caves" => Ok(crate::caves::schema()),
         _ if crate::GAMES.iter().any(|g| g.name == name) => Err(SimError::NoData {
             name: name.to_string(),
@@ -143,9 +144,13 @@ pub fn check_data(
     for p in paths {
         sources.extend(alembic_data::read_sources(p).map_err(Ok)?);
     }
-    // `data_schema` let only the games of DATA_GAMES through: the Caves.
-    let loaded = crate::caves::load_data(sources.iter().map(|(n, t)| (n.as_str(), t.as_str())))
-        .map_err(Ok)?;
+    // `data_schema` let only the games of DATA_GAMES through.
+    let sources_ref = sources.iter().map(|(n, t)| (n.as_str(), t.as_str()));
+    let loaded = match game {
+        "alchemy" => crate::alchemy::load_data(sources_ref),
+        _ => crate::caves::load_data(sources_ref),
+    }
+    .map_err(Ok)?;
     Ok(DataReport {
         game: game.to_string(),
         sources: sources.into_iter().map(|(n, _)| n).collect(),

@@ -1,5 +1,6 @@
-//! The games' data files through `alembic-sim`: the shipped Caves data checks clean, a
-//! mod with mistakes gets every one of them with its place, and the schema lists itself.
+//! The games' data files through `alembic-sim`: the shipped Caves and Alchemy data check
+//! clean, a mod with mistakes gets every one of them with its place, and the schemas list
+//! themselves.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -8,15 +9,19 @@ fn sim() -> Command {
     Command::new(env!("CARGO_BIN_EXE_alembic-sim"))
 }
 
-fn shipped() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data")
+/// A game's shipped data file (`content/data/caves.toml`…): each game has its own file, so
+/// a check names the file, not the directory.
+fn shipped(game: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(format!("{game}.toml"))
 }
 
 #[test]
 fn the_shipped_caves_data_checks_clean() {
     let out = sim()
         .args(["--game", "caves", "--check-data"])
-        .arg(shipped())
+        .arg(shipped("caves"))
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -48,7 +53,7 @@ fn a_mod_with_mistakes_gets_every_error_and_exit_2() {
     .unwrap();
     let out = sim()
         .args(["--game", "caves", "--check-data"])
-        .arg(shipped())
+        .arg(shipped("caves"))
         .arg(&m)
         .output()
         .unwrap();
@@ -75,8 +80,69 @@ fn a_mod_with_mistakes_gets_every_error_and_exit_2() {
     assert_eq!(lines[3], "alembic-sim: 3 errors in the caves data");
 }
 
+/// Alchemy's shipped data checks clean through the binary, with the hash of the library
+/// the game plays with; a mod with a typo in a damage type, a hook and a key gets all three.
 #[test]
-fn list_keys_prints_the_caves_schema_and_alchemy_has_none() {
+fn the_shipped_alchemy_data_checks_clean_and_a_bad_mod_does_not() {
+    let out = sim()
+        .args(["--game", "alchemy", "--check-data"])
+        .arg(shipped("alchemy"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    let lib = alembic_content::alchemy::base_library().unwrap();
+    assert_eq!(report["prototypes"], lib.len());
+    assert_eq!(report["tiles"], 14);
+    assert_eq!(
+        report["hash"].as_str(),
+        Some(alembic_data::DataHash::of(&lib).to_string().as_str())
+    );
+
+    let dir = std::env::temp_dir().join(format!("alembic-alchemy-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let m = dir.join("bad.toml");
+    std::fs::write(
+        &m,
+        "[proto.\"fire bat\"]\nparent = \"base bat\"\natt_type = \"fyre\"\non_death = \"death_transfrom\"\nhps_mx = 5\n",
+    )
+    .unwrap();
+    let out = sim()
+        .args(["--game", "alchemy", "--check-data"])
+        .arg(shipped("alchemy"))
+        .arg(&m)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let f = m.display().to_string();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "{f}:3:1: \"att_type\" takes one of \"normal\", \"impact\", \"poison\", \"fire\", \"ice\", \"water\", \"lightning\", \"acid\"; found \"fyre\"; did you mean \"fire\"?"
+            ),
+            format!(
+                "{f}:4:1: \"on_death\" names hook \"death_transfrom\", which is not registered; did you mean \"death_transform\"?"
+            ),
+            format!(
+                "{f}:5:1: unknown key \"hps_mx\" in prototype \"fire bat\"; did you mean \"hps_max\"?"
+            ),
+            "alembic-sim: 3 errors in the alchemy data".to_string(),
+        ],
+        "{err}"
+    );
+}
+
+#[test]
+fn list_keys_prints_the_schemas_and_the_demo_has_none() {
     let out = sim()
         .args(["--game", "caves", "--list-keys"])
         .output()
@@ -92,6 +158,21 @@ fn list_keys_prints_the_caves_schema_and_alchemy_has_none() {
     );
     let out = sim()
         .args(["--game", "alchemy", "--list-keys"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().count(),
+        alembic_content::alchemy::schema().keys().count()
+    );
+    let att = text.lines().find(|l| l.starts_with("att_type ")).unwrap();
+    assert!(
+        att.contains("a text (DamageType)") && att.contains("[one of: normal, impact,"),
+        "{att}"
+    );
+    let out = sim()
+        .args(["--game", "demo", "--list-keys"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

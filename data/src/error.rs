@@ -23,6 +23,11 @@ pub enum ErrorKind {
     /// A prototype or tile named (by `copy-from`, `extend`, `delete` or a key that names a
     /// prototype) but not defined.
     UnknownPrototype,
+    /// A text that is not one of the names its key allows ([`Schema::one_of`]: a damage
+    /// type, a slot…).
+    ///
+    /// [`Schema::one_of`]: crate::Schema::one_of
+    UnknownValue,
     /// A prototype or tile defined twice.
     Duplicate,
     /// Something the format does not allow (a `delete` with fields, a top-level table

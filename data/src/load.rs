@@ -86,7 +86,8 @@ struct Decl {
     at: At,
     parent: Option<(String, At)>,
     fields: BTreeMap<String, (Value, At)>,
-    mods: Vec<Modifier>,
+    /// Its own modifiers, each with its place (for the check of prototype names they set).
+    mods: Vec<(Modifier, At)>,
 }
 
 impl Decl {
@@ -666,7 +667,19 @@ impl State<'_, '_> {
                     _ => None,
                 }
             }
-            (ValueKind::Text, DeValue::String(s)) => Some(Value::Text(Arc::from(s.as_ref()))),
+            (ValueKind::Text, DeValue::String(s)) => {
+                let text = s.as_ref();
+                if let Some(choices) = &info.choices
+                    && !choices.iter().any(|c| c == text)
+                {
+                    let list: Vec<String> = choices.iter().map(|c| format!("{c:?}")).collect();
+                    let sug = nearest(text, choices.iter().map(String::as_str));
+                    let msg = format!("{key:?} takes one of {}; found {text:?}", list.join(", "));
+                    self.err(at, ErrorKind::UnknownValue, Some(key), msg, sug);
+                    return None;
+                }
+                Some(Value::Text(Arc::from(text)))
+            }
             (ValueKind::Rgb, _) => rgb(v).map(Value::Rgb),
             (ValueKind::Hook, DeValue::String(s)) => {
                 let name = s.as_ref();
@@ -700,7 +713,7 @@ impl State<'_, '_> {
     }
 
     /// `modifiers = [{ key = "attack", add = 2, priority = 0, while = "worn" }, …]`.
-    fn modifiers(&mut self, v: &Spanned<DeValue<'_>>, at: At, src: usize) -> Vec<Modifier> {
+    fn modifiers(&mut self, v: &Spanned<DeValue<'_>>, at: At, src: usize) -> Vec<(Modifier, At)> {
         let DeValue::Array(items) = v.get_ref() else {
             let msg = format!(
                 "\"modifiers\" takes a list of tables, as in [{{ key = \"attack\", add = 2 }}]; \
@@ -725,7 +738,7 @@ impl State<'_, '_> {
                 continue;
             };
             if let Some(m) = self.modifier(t, iat, src) {
-                out.push(m);
+                out.push((m, iat));
             }
         }
         out
@@ -861,9 +874,14 @@ impl State<'_, '_> {
             }
         }
         let protos = std::mem::take(&mut self.protos);
-        // Keys that name prototypes.
+        // Keys that name prototypes, as fields and as what modifiers set.
         for decl in protos.values().chain(tiles.iter().map(|(_, d)| d)) {
-            for (key, (value, at)) in &decl.fields {
+            let sets = decl.mods.iter().filter_map(|(m, at)| match &m.op {
+                ModOp::Set(v) => Some((m.key.name(), v, at)),
+                _ => None,
+            });
+            let fields = decl.fields.iter().map(|(k, (v, at))| (k.as_str(), v, at));
+            for (key, value, at) in fields.chain(sets) {
                 let names = self
                     .loader
                     .schema
@@ -971,7 +989,7 @@ impl State<'_, '_> {
                 props = props.with_raw(&e.key, value.clone());
             }
         }
-        for m in &decl.mods {
+        for (m, _) in &decl.mods {
             props = props.modifier(m.clone());
         }
         props

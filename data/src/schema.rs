@@ -24,6 +24,9 @@ pub struct KeyInfo {
     pub default: Option<String>,
     /// Whether the value names a prototype (checked once every source is loaded).
     pub names_prototype: bool,
+    /// The only texts the key takes, when it names one of a fixed set (a damage type, a
+    /// slot: see [`Schema::one_of`]); `None` for any value of its kind.
+    pub choices: Option<Vec<String>>,
 }
 
 fn kind_name<S: serde::Serializer>(k: &ValueKind, s: S) -> Result<S::Ok, S::Error> {
@@ -122,6 +125,7 @@ impl Schema {
                     doc: doc.to_string(),
                     default,
                     names_prototype: false,
+                    choices: None,
                 },
                 key: key.key().clone(),
                 fits: fits::<T>,
@@ -144,6 +148,36 @@ impl Schema {
         self = self.key(key, doc);
         if let Some(e) = self.keys.get_mut(key.name()) {
             e.info.names_prototype = true;
+        }
+        self
+    }
+
+    /// Declare a text key that takes one of a fixed set of names, such as a game's enum
+    /// stored by name (a damage type, a wield slot): any other text is an error of kind
+    /// [`ErrorKind::UnknownValue`](crate::ErrorKind::UnknownValue) that lists `names` and
+    /// suggests the nearest, in properties and in modifiers that `set` the key.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use alembic::Prop;
+    /// use alembic_data::{ErrorKind, Loader, Schema};
+    /// const ELEMENT: Prop<Arc<str>> = Prop::new("element");
+    /// let schema = Schema::new().one_of(&ELEMENT, "what it burns with", &["fire", "ice"]);
+    /// let errors = Loader::new(&schema)
+    ///     .source("m.toml", "[proto.imp]\nelement = \"fyre\"\n")
+    ///     .load()
+    ///     .unwrap_err();
+    /// assert_eq!(errors.errors()[0].kind, ErrorKind::UnknownValue);
+    /// assert_eq!(
+    ///     errors.to_string(),
+    ///     "m.toml:2:1: \"element\" takes one of \"fire\", \"ice\"; found \"fyre\"; did you mean \"fire\"?"
+    /// );
+    /// ```
+    #[must_use]
+    pub fn one_of<T: PropType>(mut self, key: &Prop<T>, doc: &str, names: &[&str]) -> Self {
+        self = self.key(key, doc);
+        if let Some(e) = self.keys.get_mut(key.name()) {
+            e.info.choices = Some(names.iter().map(|n| (*n).to_string()).collect());
         }
         self
     }
@@ -171,11 +205,14 @@ impl Schema {
                 .default
                 .as_deref()
                 .map_or(String::new(), |d| format!(" [default {d}]"));
-            let names = if k.names_prototype {
-                " [names a prototype]"
+            let mut names = if k.names_prototype {
+                " [names a prototype]".to_string()
             } else {
-                ""
+                String::new()
             };
+            if let Some(c) = &k.choices {
+                names.push_str(&format!(" [one of: {}]", c.join(", ")));
+            }
             out.push_str(&format!(
                 "{:width$}  {ty:32}  {}{default}{names}\n",
                 k.name, k.doc

@@ -85,7 +85,7 @@ impl Rules {
         Ok(Rules {
             hooks,
             data: Arc::new(RulesData {
-                library: super::library::name_library(loaded.library),
+                library: super::library::library_from(&loaded),
                 identity,
                 choice: choice.clone(),
             }),

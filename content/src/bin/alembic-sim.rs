@@ -6,8 +6,9 @@
 //! alembic-sim --list
 //! alembic-sim --game caves --seed 3 --record caves-3.replay
 //! alembic-sim --replay caves-3.replay --verify
-//! alembic-sim --game caves --check-data content/data my-mod/
-//! alembic-sim --game caves --list-keys
+//! alembic-sim --game caves --check-data content/data/caves.toml my-mod/
+//! alembic-sim --game alchemy --check-data content/data/alchemy.toml
+//! alembic-sim --game alchemy --list-keys
 //! ```
 //!
 //! Exit codes: 0 success; 1 a game error (a bug); 2 bad input (unknown game, unreadable or

@@ -1,110 +1,104 @@
 //! The object library: every creature, effect, potion, item, tile and feature of Alchemy,
-//! proclaimed from parents (`"base …"` names are abstract).
+//! read from the data file `content/data/alchemy.toml` (compiled in) through
+//! [`alembic_data`] against Alchemy's [`schema`]. Everything a thing *is* lives there, in
+//! named fields with parents (`"base …"` names are abstract); everything it *does* is a hook
+//! named by its prototype and registered in the game's [`Rules`](super::Rules).
 //!
-//! [`base_library`] builds the shared data once; [`randomise`] then gives each new game its
-//! own potion appearances and recipes (they live inside the game value).
+//! [`base_library`] loads the shipped data on each call; [`randomise`] then gives each new
+//! game its own potion appearances and recipes (they live inside the game value).
 
-mod creatures;
-mod effects;
-mod items;
-mod potions;
-mod scenery;
-mod tiles;
+mod schema;
 
 use std::sync::Arc;
 
-use alembic::{Error, Library, Prop, Props, Rgb, library::ABSTRACT, props::Value, rng::GameRng};
+use alembic::{Error, Library, Prop, props::Value, rng::GameRng};
+use alembic_data::{DataErrors, Loaded, Loader};
 use serde::Serialize;
 
 use super::kinds::{DataError, data_fault};
 use super::props::{
     APPEARANCE, IS_APPARATUS, IS_ARMOUR, IS_CREATURE, IS_DECORATION, IS_DOOR, IS_EFFECT, IS_FOOD,
-    IS_HERB, IS_HERO, IS_INGREDIENT, IS_MUSHROOM, IS_POTION, IS_STAIRS, IS_STONE, IS_WEAPON, NAME,
+    IS_HERB, IS_HERO, IS_INGREDIENT, IS_MUSHROOM, IS_POTION, IS_STAIRS, IS_STONE, IS_WEAPON,
     RECIPE,
 };
 
-pub use potions::{COLOURS, QUALITIES};
+pub use schema::schema;
 
-/// A colour from `0xRRGGBB`.
-#[must_use]
-pub const fn rgb(hex: u32) -> Rgb {
-    Rgb::new((hex >> 16) as u8, (hex >> 8) as u8, hex as u8)
-}
+/// The name saves refer to Alchemy's library by (see `alembic::save::SavedGame`).
+pub const LIBRARY_NAME: &str = "alchemy";
+/// The library's version: raised when a change to it needs old saves migrated.
+pub const LIBRARY_VERSION: u32 = 1;
 
-/// Properties with a display name.
-pub(crate) fn named(name: &str) -> Props {
-    Props::new().with(&NAME, Arc::from(name))
-}
-
-// TEMPORARY until the data files land: the code-built library stands in for them.
-/// The shipped data (stand-in).
-pub const DATA: &str = "";
+/// Alchemy's data, as shipped: `content/data/alchemy.toml`.
+pub const DATA: &str = include_str!("../../../data/alchemy.toml");
 /// The name errors in the shipped data are reported under.
 pub const DATA_FILE: &str = "content/data/alchemy.toml";
 
-/// Load the data (stand-in: the shipped data only).
+/// Adjectives of potion appearances.
+pub const QUALITIES: [&str; 10] = [
+    "murky",
+    "bubbling",
+    "fizzy",
+    "cloudy",
+    "glowing",
+    "oily",
+    "smoky",
+    "sparkling",
+    "thick",
+    "clear",
+];
+/// Colours of potion appearances.
+pub const COLOURS: [&str; 10] = [
+    "violet", "crimson", "amber", "green", "blue", "silver", "black", "golden", "pink", "white",
+];
+
+/// Alchemy's data read from `sources` (name and text, the shipped data first, then mods),
+/// checked against [`schema`] and the hook names the game's [`Rules`](super::Rules)
+/// register.
 ///
 /// # Errors
-/// Mods are not possible yet.
+/// Every mistake of every source, with its place.
 pub fn load<'a>(
     sources: impl IntoIterator<Item = (&'a str, &'a str)>,
-) -> Result<alembic_data::Loaded, alembic_data::DataErrors> {
-    let n = sources.into_iter().count();
-    let lib = build().map_err(|e| {
-        alembic_data::DataErrors(vec![alembic_data::DataError {
-            file: DATA_FILE.into(),
-            line: 1,
-            column: 1,
-            offset: 0,
-            kind: alembic_data::ErrorKind::Invalid,
-            key: None,
-            message: e.to_string(),
-            suggestion: None,
-        }])
-    })?;
-    if n > 1 {
-        return Err(alembic_data::DataErrors(vec![alembic_data::DataError {
-            file: DATA_FILE.into(),
-            line: 1,
-            column: 1,
-            offset: 0,
-            kind: alembic_data::ErrorKind::Invalid,
-            key: None,
-            message: "no mods yet".into(),
-            suggestion: None,
-        }]));
+) -> Result<Loaded, DataErrors> {
+    let schema = schema();
+    // The registry cannot fail to build (its names are distinct constants); without it,
+    // hook names go unchecked here and `Game::check_hooks` still refuses a stranger.
+    let hooks = super::hooks::build().ok();
+    let mut loader = Loader::new(&schema);
+    if let Some(h) = &hooks {
+        loader = loader.hooks(h.names());
     }
-    Ok(alembic_data::Loaded { library: lib })
+    for (name, text) in sources {
+        loader = loader.source(name, text);
+    }
+    loader.load()
 }
 
-/// The shipped data files, `(file name, text)`, in load order (stand-in).
+/// The library a game plays with, from loaded data (the shipped data, perhaps with mods):
+/// named [`LIBRARY_NAME`] version [`LIBRARY_VERSION`], before per-game [`randomise`].
+#[must_use]
+pub fn library_from(loaded: &Loaded) -> Library {
+    loaded.library.clone().named(LIBRARY_NAME, LIBRARY_VERSION)
+}
+
+/// The shipped data files, `(file name, text)`, in load order: what a `--data` directory
+/// replaces (copy them there to change them).
 #[must_use]
 pub fn data_files() -> Vec<(&'static str, &'static str)> {
     vec![(DATA_FILE, DATA)]
 }
 
-/// `lib` under the name and version saves refer to Alchemy's library by.
-pub fn name_library(lib: Library) -> Library {
-    lib.named("alchemy", 1)
-}
-
-/// The library shared by every game before per-game randomisation, built on each call
-/// (no cache lives in a global; a new game builds it once).
+/// The library shared by every game before per-game randomisation, loaded from the shipped
+/// data on each call (no cache lives in a global; a new game builds it once).
+///
+/// # Errors
+/// [`Error::Msg`] with every data error, one a line (none for the shipped data: a test
+/// loads it).
 pub fn base_library() -> Result<Library, Error> {
-    build()
-}
-
-fn build() -> Result<Library, Error> {
-    let mut lib = Library::new();
-    tiles::define(&mut lib)?;
-    lib.proclaim_mut("base thing", None, Props::new().with(&ABSTRACT, true))?;
-    creatures::define(&mut lib)?;
-    effects::define(&mut lib)?;
-    potions::define(&mut lib)?;
-    items::define(&mut lib)?;
-    scenery::define(&mut lib)?;
-    // Saves name this library instead of copying it (see `alembic::save::SavedGame`).
-    Ok(lib.named("alchemy", 1))
+    load([(DATA_FILE, DATA)])
+        .map(|l| library_from(&l))
+        .map_err(|e| Error::Msg(Arc::from(e.to_string())))
 }
 
 /// Names of concrete prototypes with `flag`, sorted (deterministic).
@@ -237,5 +231,125 @@ pub fn counts(lib: &Library) -> LibraryCounts {
         apparatus: n(&IS_APPARATUS),
         stairs: n(&IS_STAIRS),
         unique: n(&IS_STONE),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::alchemy::props::{FAMILY, FG, HPS, HPS_MAX, IS_CREATURE};
+    use alembic::Rgb;
+
+    /// Hue (0–360), saturation and value (0–1) of `c`.
+    fn hsv(c: Rgb) -> (f64, f64, f64) {
+        let (r, g, b) = (
+            f64::from(c.r) / 255.0,
+            f64::from(c.g) / 255.0,
+            f64::from(c.b) / 255.0,
+        );
+        let max = r.max(g).max(b);
+        let d = max - r.min(g).min(b);
+        let h = if d == 0.0 {
+            0.0
+        } else if max == r {
+            60.0 * ((g - b) / d).rem_euclid(6.0)
+        } else if max == g {
+            60.0 * ((b - r) / d + 2.0)
+        } else {
+            60.0 * ((r - g) / d + 4.0)
+        };
+        (h, if max == 0.0 { 0.0 } else { d / max }, max)
+    }
+
+    #[test]
+    fn every_monster_is_saturated_and_families_differ_in_hue() {
+        let lib = base_library().expect("library");
+        let mut families: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
+        for p in lib.prototypes() {
+            let family = p.get(&FAMILY).map(|f| f.to_string()).unwrap_or_default();
+            if p.is_abstract() || !p.is(&IS_CREATURE) || family == "hero" {
+                continue;
+            }
+            let fg = p.get(&FG).expect("colour");
+            let (h, s, v) = hsv(fg);
+            assert!(
+                s >= 0.45 && v >= 0.55,
+                "{}: {fg:?} is dull (s {s:.2}, v {v:.2})",
+                p.name()
+            );
+            families.entry(family).or_default().push(h);
+        }
+        assert!(families.len() >= 7, "{families:?}");
+        // Family hues (the mean of their kinds') are at least 20 degrees apart.
+        let means: Vec<(&String, f64)> = families
+            .iter()
+            .map(|(f, hs)| (f, hs.iter().sum::<f64>() / hs.len() as f64))
+            .collect();
+        for (i, (fa, a)) in means.iter().enumerate() {
+            for (fb, b) in &means[i + 1..] {
+                let d = (a - b).abs().min(360.0 - (a - b).abs());
+                assert!(d >= 20.0, "{fa} ({a:.0}) and {fb} ({b:.0}) look alike");
+            }
+        }
+        // The check can fail: the old rat beside the old bat.
+        let (rat, bat) = (
+            hsv(Rgb::new(0xB0, 0xA0, 0x90)),
+            hsv(Rgb::new(0x80, 0x60, 0x40)),
+        );
+        assert!(rat.1 < 0.45 || (rat.0 - bat.0).abs() < 20.0);
+    }
+
+    /// Every concrete creature starts unhurt: the data writes hps and hps_max apart, and a
+    /// monster given only one would start hurt or with a single hit point.
+    #[test]
+    fn every_creature_starts_with_its_full_hit_points() {
+        let lib = base_library().unwrap();
+        let mut n = 0;
+        for p in lib.concrete().filter(|p| p.is(&IS_CREATURE)) {
+            assert_eq!(p.get(&HPS), p.get(&HPS_MAX), "{}", p.name());
+            assert!(p.get(&HPS).unwrap() > 1, "{}", p.name());
+            n += 1;
+        }
+        assert_eq!(n, 46);
+        let bad = load([
+            (DATA_FILE, DATA),
+            ("mod.toml", "[proto.rat]\nextend = true\nhps = 9\n"),
+        ])
+        .unwrap();
+        let rat = bad.library.get("rat").unwrap();
+        assert_ne!(rat.get(&HPS), rat.get(&HPS_MAX));
+    }
+
+    #[test]
+    fn a_mod_changes_alchemy_and_bad_data_changes_nothing() {
+        let modded = load([
+            (DATA_FILE, DATA),
+            (
+                "mod.toml",
+                "[proto.\"cave bat\"]\nextend = true\nhps = 9\nhps_max = 9\n",
+            ),
+        ])
+        .unwrap();
+        let bat = modded.library.get("cave bat").unwrap();
+        // Changed where the mod says, inherited where it does not.
+        assert_eq!(
+            (bat.get(&HPS), bat.get(&alembic::schedule::SPEED)),
+            (Ok(9), Ok(150))
+        );
+        let shipped = load([(DATA_FILE, DATA)]).unwrap();
+        assert_ne!(modded.hash(), shipped.hash());
+        assert_eq!(library_from(&shipped), base_library().unwrap());
+        let bad = load([
+            (DATA_FILE, DATA),
+            (
+                "mod.toml",
+                "[proto.\"potion of healing\"]\nextend = true\non_consume = \"potion_hael\"\n",
+            ),
+        ])
+        .unwrap_err();
+        assert_eq!(
+            bad.to_string(),
+            "mod.toml:3:1: \"on_consume\" names hook \"potion_hael\", which is not registered; did you mean \"potion_heal\"?"
+        );
     }
 }
