@@ -210,3 +210,88 @@ fn the_caves_play_and_save_with_their_mods() {
     assert!(plain.contains("\"version\":2") && !plain.contains("modes"));
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `text` with the first `from` after `[proto.goblin]` replaced by `to`.
+fn in_goblin(text: &str, from: &str, to: &str) -> String {
+    let at = text.find("[proto.goblin]\n").expect("the goblin's table");
+    let (head, tail) = text.split_at(at);
+    assert!(tail.contains(from));
+    format!("{head}{}", tail.replacen(from, to, 1))
+}
+
+#[test]
+fn reload_moves_a_running_game_onto_edited_data() {
+    use alembic_content::alchemy::ui::AlchemyCtx;
+    use alembic_content::alchemy::{APPEARANCE, Command, HPS, IS_POTION};
+    let root = temp_dir("reload");
+    let data_dir = shipped_copy(&root);
+    let rules = Rules::with_data(&DataChoice {
+        data_dir: Some(data_dir.clone()),
+        ..DataChoice::default()
+    })
+    .unwrap();
+    let mut ctx = AlchemyCtx::new(rules, None);
+    ctx.set_wizard(true);
+    ctx.new_game(11).unwrap();
+    ctx.act(Command::Wizard("summon goblin".into()));
+    let goblins = |ctx: &AlchemyCtx| -> Vec<(alembic::ThingId, i32)> {
+        let g = ctx.game().unwrap();
+        g.all_things()
+            .filter(|t| t.proto() == Some("goblin"))
+            .filter_map(|t| t.id())
+            .map(|id| (id, g.query(id, &HPS).unwrap()))
+            .collect()
+    };
+    // The dungeon's goblins and the one summoned, none hurt yet.
+    let before = goblins(&ctx);
+    assert!(
+        before.len() > 1 && before.iter().all(|&(_, hp)| hp == 8),
+        "{before:?}"
+    );
+    let looks = |ctx: &AlchemyCtx| -> Vec<String> {
+        let lib = ctx.game().unwrap().library();
+        lib.prototypes()
+            .filter(|p| p.is(&IS_POTION) && !p.is_abstract())
+            .map(|p| {
+                p.get(&APPEARANCE)
+                    .map(|a| a.to_string())
+                    .unwrap_or_default()
+            })
+            .collect()
+    };
+    let potion_looks = looks(&ctx);
+    let file = std::fs::read_dir(&data_dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&file).unwrap();
+
+    // A mistake: reload lists it and changes nothing.
+    std::fs::write(&file, in_goblin(&text, "hps = 8\n", "hps = \"eight\"\n")).unwrap();
+    let hash = ctx.game().unwrap().state_hash();
+    let e = ctx.reload_data().unwrap_err();
+    assert!(e.contains("nothing changed") && e.contains(":"), "{e}");
+    assert_eq!(ctx.game().unwrap().state_hash(), hash);
+
+    // The goblin's hit points edited: the goblin on the map has the new value at once.
+    std::fs::write(
+        &file,
+        in_goblin(&text, "hps = 8\nhps_max = 8\n", "hps = 77\nhps_max = 77\n"),
+    )
+    .unwrap();
+    let said = ctx.reload_data().unwrap();
+    assert!(said[0].contains("goblin"), "{said:?}");
+    let after = goblins(&ctx);
+    let expected: Vec<_> = before.iter().map(|&(id, _)| (id, 77)).collect();
+    assert_eq!(after, expected);
+    // The game's own library changes (its potions' looks) are kept.
+    assert_eq!(looks(&ctx), potion_looks);
+    ctx.game().unwrap().check_invariants().unwrap();
+    // A plain game (not a wizard game) cannot reload.
+    let mut plain = AlchemyCtx::new(Rules::new().unwrap(), None);
+    plain.new_game(11).unwrap();
+    assert!(plain.reload_data().unwrap_err().contains("wizard"));
+    let _ = std::fs::remove_dir_all(&root);
+}
