@@ -213,3 +213,51 @@ fn the_modding_guides_troll_loads_as_described() {
         z.get(&alembic::schedule::SPEED)
     );
 }
+
+/// The fire bat of docs/modding.md's "add a monster to Alchemy in five minutes", a mod over
+/// the shipped data: a bat (its parent's speed, family and verb) with its own colour,
+/// numbers and fiery bite, and the giant bat it overrides changed in that one field.
+#[test]
+fn the_modding_guides_fire_bat_loads_as_described() {
+    let guide = include_str!("../../docs/modding.md");
+    let start = guide
+        .find("   [proto.\"fire bat\"]")
+        .expect("the guide's fire bat");
+    let end = start + guide[start..].find("   ```").expect("the end of its block");
+    let bat: String = guide[start..end]
+        .lines()
+        .map(|l| format!("{}\n", l.trim_start()))
+        .collect();
+    use alembic_content::alchemy::{
+        ATT_TYPE, ATT_VERB, DATA, DATA_FILE, DamageType, FAMILY, FG, HIT_EFFECT, HPS, HPS_MAX,
+        RES_FIRE, SK, SPEED, ST, base_library, load_data,
+    };
+    let loaded = load_data([(DATA_FILE, DATA), ("mymod/fire-bat.toml", bat.as_str())]).unwrap();
+    let lib = &loaded.library;
+    let fire = lib.get("fire bat").unwrap();
+    assert_eq!(
+        (
+            fire.get(&HPS),
+            fire.get(&HPS_MAX),
+            fire.get(&SK),
+            fire.get(&ST)
+        ),
+        (Ok(9), Ok(9), Ok(4), Ok(5))
+    );
+    assert_eq!(fire.get(&FG), Ok(alembic::Rgb::new(0xFF, 0x3A, 0x10)));
+    assert_eq!(fire.get(&ATT_TYPE), Ok(DamageType::Fire));
+    assert_eq!(fire.get(&RES_FIRE), Ok(100));
+    assert_eq!(fire.get(&HIT_EFFECT).as_deref(), Ok("burning"));
+    assert_eq!(fire.get(&SPEED), Ok(150));
+    assert_eq!(fire.get(&FAMILY).as_deref(), Ok("bat"));
+    assert_eq!(fire.get(&ATT_VERB).as_deref(), Ok("bite"));
+    let shipped = base_library().unwrap();
+    let freq = alembic::library::FREQ;
+    let (giant, before) = (
+        lib.get("giant bat").unwrap(),
+        shipped.get("giant bat").unwrap(),
+    );
+    assert_eq!((giant.get(&freq), before.get(&freq)), (Ok(50), Ok(100)));
+    assert_eq!(giant.get(&HPS), before.get(&HPS));
+    assert_eq!(lib.len(), shipped.len() + 1);
+}

@@ -77,7 +77,6 @@ pub fn load<'a>(
 
 /// The library a game plays with, from loaded data (the shipped data, perhaps with mods):
 /// named [`LIBRARY_NAME`] version [`LIBRARY_VERSION`], before per-game [`randomise`].
-#[must_use]
 pub fn library_from(loaded: &Loaded) -> Library {
     loaded.library.clone().named(LIBRARY_NAME, LIBRARY_VERSION)
 }
