@@ -451,6 +451,23 @@ impl Drop for SessionLock {
     }
 }
 
+/// The checksum of a save marked with modes: the modes (their number, then each with its
+/// length), then the state's exact bytes, so neither can be edited alone. Alchemy's saves
+/// from version 4 and the Caves' version 3 use it.
+#[must_use]
+pub fn modes_checksum<'a>(modes: impl IntoIterator<Item = &'a str>, state: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = alembic::hash::StableHasher::new();
+    let modes: Vec<&str> = modes.into_iter().collect();
+    h.write_u64(modes.len() as u64);
+    for m in modes {
+        h.write_u64(m.len() as u64);
+        h.write(m.as_bytes());
+    }
+    h.write(state.as_bytes());
+    h.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

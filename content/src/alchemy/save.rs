@@ -176,7 +176,7 @@ pub fn to_text_with_modes(game: &Game, modes: &[&str], rules: &Rules) -> Result<
         .map_err(|e| SaveError::Encode(e.to_string()))?
         .to_json()
         .map_err(|e| SaveError::Encode(e.to_string()))?;
-    let checksum = modes_checksum(modes.iter().copied(), &state);
+    let checksum = storage::modes_checksum(modes.iter().copied(), &state);
     let state = RawValue::from_string(state).map_err(|e| SaveError::Encode(e.to_string()))?;
     let env = Envelope {
         game: GAME_NAME.to_string(),
@@ -195,20 +195,6 @@ fn bytes_checksum(state: &str) -> u64 {
     h.finish()
 }
 
-/// The checksum of a version 4 save: its modes (each with its length) then its state's
-/// exact bytes, so neither can be edited alone.
-fn modes_checksum<'a>(modes: impl IntoIterator<Item = &'a str>, state: &str) -> u64 {
-    let mut h = StableHasher::new();
-    let modes: Vec<&str> = modes.into_iter().collect();
-    h.write_u64(modes.len() as u64);
-    for m in modes {
-        h.write_u64(m.len() as u64);
-        h.write(m.as_bytes());
-    }
-    h.write(state.as_bytes());
-    h.finish()
-}
-
 /// Save text of version 3 or 4 with its checksum recomputed for what it holds now: for
 /// tools and fuzzers that edit a save's state or modes and want the loader's own checks
 /// (not the checksum) to judge it. The state's bytes are kept as they are.
@@ -221,7 +207,7 @@ pub fn reseal(text: &str) -> Result<String, SaveError> {
     let state = env.state.get();
     let checksum = match env.version {
         3 => bytes_checksum(state),
-        4 => modes_checksum(env.modes.iter().map(String::as_str), state),
+        4 => storage::modes_checksum(env.modes.iter().map(String::as_str), state),
         v => return Err(SaveError::Corrupt(format!("cannot reseal version {v}"))),
     };
     let env = Envelope {
@@ -308,7 +294,7 @@ fn from_v3(text: &str, version: u32, rules: &Rules) -> Result<Game, SaveError> {
         return Err(SaveError::Corrupt("the checksum is missing".into()));
     };
     let found = if version >= 4 {
-        modes_checksum(env.modes.iter().map(String::as_str), state)
+        storage::modes_checksum(env.modes.iter().map(String::as_str), state)
     } else {
         bytes_checksum(state)
     };

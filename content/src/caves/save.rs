@@ -104,19 +104,6 @@ struct Envelope<S> {
     state: S,
 }
 
-/// The checksum of a version 3 save: its modes (each with its length), then its state's
-/// exact bytes, so neither can be edited alone.
-fn modes_checksum(modes: &[String], state: &str) -> u64 {
-    let mut h = StableHasher::new();
-    h.write_u64(modes.len() as u64);
-    for m in modes {
-        h.write_u64(m.len() as u64);
-        h.write(m.as_bytes());
-    }
-    h.write(state.as_bytes());
-    h.finish()
-}
-
 /// The checksum of a version 2 state: a stable hash of its exact bytes.
 fn bytes_checksum(state: &str) -> u64 {
     let mut h = StableHasher::new();
@@ -143,7 +130,10 @@ pub fn to_text_on(game: &Game, data: &CavesData) -> Result<String, CavesSaveErro
     let (version, checksum) = if modes.is_empty() {
         (SAVE_VERSION, bytes_checksum(&state))
     } else {
-        (DATA_SAVE_VERSION, modes_checksum(&modes, &state))
+        (
+            DATA_SAVE_VERSION,
+            storage::modes_checksum(modes.iter().map(String::as_str), &state),
+        )
     };
     let state = RawValue::from_string(state).map_err(|e| CavesSaveError::Encode(e.to_string()))?;
     serde_json::to_string(&EnvelopeOut {
@@ -227,7 +217,7 @@ pub fn from_text_on(text: &str, data: &CavesData) -> Result<Game, CavesSaveError
             let found = if header.version == SAVE_VERSION {
                 bytes_checksum(state)
             } else {
-                modes_checksum(&env.modes, state)
+                storage::modes_checksum(env.modes.iter().map(String::as_str), state)
             };
             if found != env.checksum {
                 return Err(CavesSaveError::Checksum);
