@@ -12,9 +12,19 @@ use alembic::schedule::SPEED;
 use alembic::{Error, Library, Props, Rgb};
 use alembic_content::caves::{
     ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GLYPH, HP, IS_HERO, IS_HOSTILE,
-    LIBRARY_NAME, LIBRARY_VERSION, MAX_HP, NAME, RECEIVER, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP,
-    TRANSPARENT, VERB, WALKABLE, WALL,
+    LIBRARY_NAME, LIBRARY_VERSION, MAX_HP, NAME, RECEIVER, SPAWN_COUNT, SPAWN_PER_DEPTH,
+    SPAWN_RANK, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB, WALKABLE, WALL,
 };
+
+/// How many of a kind a new world places (see `caves::SPAWN_COUNT`).
+fn spawn(p: Props, rank: i32, count: i32, per_depth: i32) -> Props {
+    let p = p.with(&SPAWN_RANK, rank).with(&SPAWN_COUNT, count);
+    if per_depth == 0 {
+        p
+    } else {
+        p.with(&SPAWN_PER_DEPTH, per_depth)
+    }
+}
 
 fn creature(name: &str, glyph: char, colour: Rgb, hp: i32) -> Props {
     Props::new()
@@ -68,7 +78,7 @@ pub fn from_code() -> Result<Library, Error> {
     lib.proclaim_mut(
         "lichen",
         None,
-        creature("lichen", 'F', Rgb::new(90, 200, 80), 6)
+        spawn(creature("lichen", 'F', Rgb::new(90, 200, 80), 6), 1, 6, 2)
             .with(&ATTACK, 2)
             .with(&VERB, Arc::from("stings"))
             .with(&SPORES, 3)
@@ -78,28 +88,39 @@ pub fn from_code() -> Result<Library, Error> {
     lib.proclaim_mut(
         "bunny",
         None,
-        creature("bunny", 'v', Rgb::new(235, 220, 80), 4).with(&ON_ACTION, hook("caves.bunny")),
+        spawn(creature("bunny", 'v', Rgb::new(235, 220, 80), 4), 2, 5, 0)
+            .with(&ON_ACTION, hook("caves.bunny")),
     )?;
     lib.proclaim_mut(
         "silverfish",
         None,
-        creature("silverfish", '~', Rgb::new(120, 170, 255), 15)
-            .with(&ON_ACTION, hook("caves.silverfish")),
+        spawn(
+            creature("silverfish", '~', Rgb::new(120, 170, 255), 15),
+            3,
+            3,
+            0,
+        )
+        .with(&ON_ACTION, hook("caves.silverfish")),
     )?;
     lib.proclaim_mut(
         "cave bat",
         None,
-        creature("cave bat", 'b', Rgb::new(190, 120, 230), 8)
-            .with(&ATTACK, 5)
-            .with(&VERB, Arc::from("bites"))
-            .with(&IS_HOSTILE, true)
-            .with(&LEVEL, 1)
-            .with(&ON_ACTION, hook("caves.bat")),
+        spawn(
+            creature("cave bat", 'b', Rgb::new(190, 120, 230), 8),
+            4,
+            2,
+            1,
+        )
+        .with(&ATTACK, 5)
+        .with(&VERB, Arc::from("bites"))
+        .with(&IS_HOSTILE, true)
+        .with(&LEVEL, 1)
+        .with(&ON_ACTION, hook("caves.bat")),
     )?;
     lib.proclaim_mut(
         "zombie",
         None,
-        creature("zombie", 'Z', Rgb::new(60, 220, 190), 18)
+        spawn(creature("zombie", 'Z', Rgb::new(60, 220, 190), 18), 5, 1, 1)
             .with(&ATTACK, 8)
             .with(&DEFENCE, 3)
             .with(&VERB, Arc::from("claws"))
