@@ -19,6 +19,8 @@
 //! - [`web`]: the routes and the websockets.
 //! - [`lobby`]: the lobby page and safe file serving.
 //! - [`atlas`]: the tile pictures as a PNG.
+//! - [`store`]: accounts, sessions, saves, recordings, morgue files and scores in SQLite or
+//!   PostgreSQL, behind one trait.
 
 pub mod atlas;
 pub mod frontend;
@@ -26,6 +28,7 @@ pub mod games;
 pub mod lobby;
 pub mod protocol;
 pub mod server;
+pub mod store;
 pub mod web;
 
 use std::future::Future;
