@@ -12,6 +12,7 @@
 //! with websockets (tungstenite) behind its `ws` feature — one dependency tree for the pages,
 //! the JSON lobby and the sockets.
 //!
+//! - [`accounts`]: names, passwords (argon2id), sessions, CSRF tokens, log-in rate limits.
 //! - [`protocol`]: the wire format (deflated diffs of cells; JSON inputs).
 //! - [`frontend`]: [`frontend::WebFrontend`] and the [`frontend::Hub`] that fans frames out.
 //! - [`games`]: which games and how they start (new, saved, replay).
@@ -22,6 +23,7 @@
 //! - [`store`]: accounts, sessions, saves, recordings, morgue files and scores in SQLite or
 //!   PostgreSQL, behind one trait.
 
+pub mod accounts;
 pub mod atlas;
 pub mod frontend;
 pub mod games;
