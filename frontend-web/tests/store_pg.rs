@@ -70,3 +70,60 @@ fn open_by_url() {
     assert_eq!(s.kind(), "postgres");
     assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
 }
+
+#[test]
+#[ignore = "needs PostgreSQL: ALEMBIC_PG_URL"]
+fn the_server_keeps_its_accounts_in_postgres() {
+    use alembic_web::accounts::{self, Login};
+    use store_suite::Backend;
+    drop(Postgres::fresh("server"));
+    let c = config("server");
+    let url = format!(
+        "postgres://{}@{}:{}/{}",
+        c.get_user().unwrap(),
+        match &c.get_hosts()[0] {
+            postgres::config::Host::Tcp(h) => h.clone(),
+            #[allow(unreachable_patterns)]
+            _ => panic!("ALEMBIC_PG_URL must name a TCP host"),
+        },
+        c.get_ports()[0],
+        c.get_dbname().unwrap()
+    );
+    let dir = std::env::temp_dir().join(format!("alembic-pg-server-{}", std::process::id()));
+    let server = alembic_web::Server::new(alembic_web::Config {
+        data_dir: dir,
+        db: Some(url),
+        ..alembic_web::Config::default()
+    })
+    .unwrap();
+    let store = server.store.as_ref();
+    assert_eq!(store.kind(), "postgres");
+    let (ann, session) = accounts::register(store, "Ann", "correct horse", 100).unwrap();
+    assert_eq!(store.session(&session, 101).unwrap().unwrap().id, ann.id);
+    assert!(accounts::register(store, "ANN", "another password", 100).is_err());
+    // One answer for a wrong password and an unknown name; then the rate limit.
+    for name in ["Ann", "nobody", "Ann", "nobody", "Ann"] {
+        assert!(matches!(
+            accounts::log_in(store, name, "wrong password", "10.0.0.1", 200).unwrap(),
+            Login::Bad
+        ));
+    }
+    assert!(matches!(
+        accounts::log_in(store, "Ann", "correct horse", "10.0.0.1", 201).unwrap(),
+        Login::Limited
+    ));
+    // Another address: Ann's name had only 3 failures.
+    match accounts::log_in(store, "ann", "correct horse", "10.0.0.2", 202).unwrap() {
+        Login::Ok(a, s) => {
+            assert_eq!(a.id, ann.id);
+            assert_eq!(store.revoke_all_sessions(ann.id).unwrap(), 2);
+            assert!(store.session(&s, 203).unwrap().is_none());
+        }
+        other => panic!("{other:?}"),
+    }
+    // A minute later the address may try again.
+    assert!(matches!(
+        accounts::log_in(store, "Ann", "correct horse", "10.0.0.1", 262).unwrap(),
+        Login::Ok(..)
+    ));
+}
