@@ -8,6 +8,7 @@
 //! ```
 #![allow(clippy::unwrap_used)]
 
+mod common;
 mod store_suite;
 
 use alembic_web::store::postgres::PgStore;
@@ -75,20 +76,7 @@ fn open_by_url() {
 #[ignore = "needs PostgreSQL: ALEMBIC_PG_URL"]
 fn the_server_keeps_its_accounts_in_postgres() {
     use alembic_web::accounts::{self, Login};
-    use store_suite::Backend;
-    drop(Postgres::fresh("server"));
-    let c = config("server");
-    let url = format!(
-        "postgres://{}@{}:{}/{}",
-        c.get_user().unwrap(),
-        match &c.get_hosts()[0] {
-            postgres::config::Host::Tcp(h) => h.clone(),
-            #[allow(unreachable_patterns)]
-            _ => panic!("ALEMBIC_PG_URL must name a TCP host"),
-        },
-        c.get_ports()[0],
-        c.get_dbname().unwrap()
-    );
+    let url = fresh_url("server");
     let dir = std::env::temp_dir().join(format!("alembic-pg-server-{}", std::process::id()));
     let server = alembic_web::Server::new(alembic_web::Config {
         data_dir: dir,
@@ -126,4 +114,49 @@ fn the_server_keeps_its_accounts_in_postgres() {
         accounts::log_in(store, "Ann", "correct horse", "10.0.0.1", 262).unwrap(),
         Login::Ok(..)
     ));
+}
+
+/// A fresh, migrated database called `name`, as a `--db` URL.
+fn fresh_url(name: &str) -> String {
+    use store_suite::Backend;
+    drop(Postgres::fresh(name));
+    let c = config(name);
+    format!(
+        "postgres://{}@{}:{}/{}",
+        c.get_user().unwrap(),
+        match &c.get_hosts()[0] {
+            postgres::config::Host::Tcp(h) => h.clone(),
+            #[allow(unreachable_patterns)]
+            _ => panic!("ALEMBIC_PG_URL must name a TCP host"),
+        },
+        c.get_ports()[0],
+        c.get_dbname().unwrap()
+    )
+}
+
+/// The server made, used and dropped inside the tokio runtime, as `main` and the tests do:
+/// the synchronous client must neither connect nor close on a runtime thread.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: ALEMBIC_PG_URL"]
+async fn a_server_on_postgres_lives_inside_the_runtime() {
+    // (The test's own setup connects too: off the runtime's threads.)
+    let url = tokio::task::spawn_blocking(|| fresh_url("runtime"))
+        .await
+        .unwrap();
+    let ts = common::TestServer::start("pg-runtime", |c| c.db = Some(url)).await;
+    assert_eq!(ts.server.store.kind(), "postgres");
+    let me = common::token(1);
+    let mut c = common::Client::connect(ts.addr, "/ws/play?game=alchemy&name=Pg", Some(&me)).await;
+    let id = c.ready().await;
+    // A session cookie makes the lobby ask the store (an unknown session: logged out).
+    let cookie = format!("{me}; alembic_session={}", "ab".repeat(32));
+    let page = ts.get("/", Some(&cookie)).await;
+    assert!(page.contains("Playing anonymously"), "{page}");
+    let s = std::sync::Arc::clone(&ts.server);
+    let owner = tokio::task::spawn_blocking(move || s.store.game_owner(id))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(owner, None);
+    ts.stop().await;
 }

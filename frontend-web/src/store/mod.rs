@@ -8,7 +8,9 @@
 //! - [`postgres::PgStore`] (`postgres://…`): several servers sharing one database.
 //!
 //! The trait is synchronous: the server calls it from blocking threads
-//! (`tokio::task::spawn_blocking`), as it already does for files. Each implementation keeps a
+//! (`tokio::task::spawn_blocking`), as it already does for files. It must not be called on
+//! a thread that drives async tasks (the PostgreSQL client blocks on a runtime of its own);
+//! [`open`] and dropping a store are safe anywhere. Each implementation keeps a
 //! small pool of connections ([`Pool`]), so concurrent callers do not queue behind one.
 //!
 //! **Migrations.** A `schema_migrations` table holds the version of every numbered migration
@@ -262,7 +264,18 @@ pub fn open(url: &str) -> Result<Box<dyn Store>> {
             path,
         ))?))
     } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        Ok(Box::new(postgres::PgStore::open(url)?))
+        // The synchronous client runs its own small tokio runtime, which must not start on
+        // a thread that drives async tasks: connecting happens on a thread of its own, so
+        // opening is safe from anywhere (a server made inside `#[tokio::main]`, a test).
+        let opened = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name("postgres-open".to_owned())
+                .spawn_scoped(s, || postgres::PgStore::open(url))
+                .map_err(|e| StoreError::Db(e.to_string()))?
+                .join()
+                .map_err(|_| StoreError::Db("opening the database panicked".to_owned()))?
+        })?;
+        Ok(Box::new(opened))
     } else {
         Err(StoreError::BadUrl(url.to_owned()))
     }

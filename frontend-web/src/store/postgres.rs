@@ -72,10 +72,40 @@ const POOL: usize = 4;
 /// The advisory lock that keeps two servers from migrating one database at once.
 const MIGRATION_LOCK: i64 = 0x0061_6c65_6d62_6963;
 
-/// The PostgreSQL store.
+/// The PostgreSQL store. Call it from blocking threads, never on a thread that drives
+/// async tasks (the synchronous client blocks on a runtime of its own); dropping it is safe
+/// anywhere.
 #[derive(Debug)]
 pub struct PgStore {
-    pool: Pool<Client>,
+    pool: Pool<PgConn>,
+}
+
+/// A client that closes on a thread of its own when dropped: closing blocks on the client's
+/// own runtime, which would panic on a thread that drives async tasks (a server dropped at
+/// the end of `#[tokio::main]`).
+struct PgConn(Option<Client>);
+
+impl std::ops::Deref for PgConn {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        self.0.as_ref().unwrap_or_else(|| unreachable!())
+    }
+}
+
+impl std::ops::DerefMut for PgConn {
+    fn deref_mut(&mut self) -> &mut Client {
+        self.0.as_mut().unwrap_or_else(|| unreachable!())
+    }
+}
+
+impl Drop for PgConn {
+    fn drop(&mut self) {
+        if let Some(c) = self.0.take() {
+            let _ = std::thread::Builder::new()
+                .name("postgres-close".to_owned())
+                .spawn(move || drop(c));
+        }
+    }
 }
 
 fn db(e: postgres::Error) -> StoreError {
@@ -147,14 +177,14 @@ impl PgStore {
     /// # Errors
     /// As [`PgStore::open`].
     pub fn open_config(config: &postgres::Config, version: u32) -> Result<PgStore> {
-        let mut first = config.connect(NoTls).map_err(db)?;
+        let mut first = PgConn(Some(config.connect(NoTls).map_err(db)?));
         migrate(&mut first, version.min(SCHEMA_VERSION))?;
         let config = config.clone();
         Ok(PgStore {
             pool: Pool::new(
                 POOL,
                 first,
-                move || config.connect(NoTls).map_err(db),
+                move || Ok(PgConn(Some(config.connect(NoTls).map_err(db)?))),
                 |c| !c.is_closed(),
             ),
         })
@@ -176,7 +206,7 @@ impl Store for PgStore {
     }
 
     fn schema_version(&self) -> Result<u32> {
-        version(&mut *self.pool.get()?)
+        version(&mut **self.pool.get()?)
     }
 
     fn create_account(&self, name: &str, password_hash: &str, now: i64) -> Result<AccountId> {
