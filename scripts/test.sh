@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run every test Alembic has: unit, property, behaviour and doc tests (`cargo test --workspace`),
-# then the end-to-end scripts that play the release binaries in tmux, under Xvfb and in
-# headless Chromium (e2e-web.sh installs chromium and python3-websocket itself).
+# then the storage suite against a real PostgreSQL (scripts/postgres.sh), then the end-to-end
+# scripts that play the release binaries in tmux, under Xvfb and in headless Chromium
+# (e2e-web.sh installs chromium and python3-websocket itself).
 # Installs what a fresh Debian machine lacks (tmux, Xvfb, xdotool, ImageMagick) when run as root.
 # Ends with one line "N passed, M failed" and exits non-zero if anything failed.
 set -uo pipefail
@@ -35,6 +36,28 @@ if [ "$cargo_rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
 fi
 
 skipped=0
+
+# The storage suite against a real PostgreSQL (scripts/postgres.sh installs Debian's package
+# when missing, makes a private cluster on a spare loopback port, and removes it after). Its
+# tests are `#[ignore]`d in the workspace run above; here they run with --ignored, or, when
+# PostgreSQL cannot be started, are reported as skipped (never counted as passed).
+echo "== PostgreSQL storage suite (tests/store_pg.rs)"
+if pg_url=$(bash scripts/postgres.sh start); then
+  pg_log=$(mktemp)
+  ALEMBIC_PG_URL=$pg_url cargo test -p alembic-web --color never --test store_pg -- --ignored 2>&1 | tee "$pg_log"
+  pg_rc=${PIPESTATUS[0]}
+  pg_passed=$(grep -Eo '[0-9]+ passed' "$pg_log" | awk '{s += $1} END {print s + 0}')
+  pg_failed=$(grep -Eo '[0-9]+ failed' "$pg_log" | awk '{s += $1} END {print s + 0}')
+  if [ "$pg_rc" -ne 0 ] && [ "$pg_failed" -eq 0 ]; then pg_failed=1; fi
+  if [ "$pg_passed" -eq 0 ] && [ "$pg_failed" -eq 0 ]; then pg_failed=1; fi # it must run something
+  passed=$((passed + pg_passed))
+  failed=$((failed + pg_failed))
+  rm -f "$pg_log"
+  bash scripts/postgres.sh stop
+else
+  echo "SKIP: the PostgreSQL storage suite: PostgreSQL could not be started"
+  skipped=$((skipped + 1))
+fi
 # crash-journal.sh with 8 kills (the documented run is 100), the campaign's quick profile.
 for e2e in scripts/e2e-tui.sh scripts/e2e-guide.sh scripts/e2e-pixels.sh scripts/e2e-web.sh \
   scripts/reliability.sh scripts/replays.sh scripts/rest-tmux.sh "scripts/rest-tmux.sh 10 3" \

@@ -12,6 +12,7 @@
 //! with websockets (tungstenite) behind its `ws` feature — one dependency tree for the pages,
 //! the JSON lobby and the sockets.
 //!
+//! - [`accounts`]: names, passwords (argon2id), sessions, CSRF tokens, log-in rate limits.
 //! - [`protocol`]: the wire format (deflated diffs of cells; JSON inputs).
 //! - [`frontend`]: [`frontend::WebFrontend`] and the [`frontend::Hub`] that fans frames out.
 //! - [`games`]: which games and how they start (new, saved, replay).
@@ -19,13 +20,17 @@
 //! - [`web`]: the routes and the websockets.
 //! - [`lobby`]: the lobby page and safe file serving.
 //! - [`atlas`]: the tile pictures as a PNG.
+//! - [`store`]: accounts, sessions, saves, recordings, morgue files and scores in SQLite or
+//!   PostgreSQL, behind one trait.
 
+pub mod accounts;
 pub mod atlas;
 pub mod frontend;
 pub mod games;
 pub mod lobby;
 pub mod protocol;
 pub mod server;
+pub mod store;
 pub mod web;
 
 use std::future::Future;

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::server::{Server, Token};
+use crate::store::Account;
 
 /// Where Alchemy writes morgue files, under the data directory.
 pub const MORGUE_DIR: &str = "morgue";
@@ -116,14 +117,16 @@ pub fn rss_bytes() -> Option<u64> {
     Some(pages * 4096)
 }
 
-const STYLE: &str = "body{background:#141210;color:#ddd3c0;font:15px/1.4 'DejaVu Sans Mono',monospace;margin:2em}\
+/// The pages' style sheet.
+pub const STYLE: &str = "body{background:#141210;color:#ddd3c0;font:15px/1.4 'DejaVu Sans Mono',monospace;margin:2em}\
 a{color:#e8b04a}table{border-collapse:collapse}td,th{padding:2px 10px;text-align:left}\
 th{color:#a89a80;border-bottom:1px solid #443c30}h1{color:#e8b04a;font-size:22px}h2{font-size:17px;color:#c8a070}\
 pre{background:#1d1a16;padding:8px}input,select,button{font:inherit;background:#2a251f;color:#ddd3c0;border:1px solid #554b3c;padding:3px 6px}";
 
-/// The lobby page for the browser holding `token`.
+/// The lobby page for the browser holding `token`, logged in as `account` if it is.
+/// Blocking (the store).
 #[must_use]
-pub fn page(server: &Server, token: Option<&Token>) -> String {
+pub fn page(server: &Server, token: Option<&Token>, account: Option<&Account>) -> String {
     let mut h = String::with_capacity(8192);
     let _ = write!(
         h,
@@ -131,6 +134,37 @@ pub fn page(server: &Server, token: Option<&Token>) -> String {
          <meta name=viewport content='width=device-width'><style>{STYLE}</style></head><body>\
          <h1>Alembic</h1>"
     );
+    let csrf = token.map_or_else(String::new, |t| server.csrf.token(t.as_str()));
+    let button = |action: &str, id: &str, label: &str| {
+        format!(
+            "<form method=post action={action} style=display:inline><input type=hidden name=csrf value='{csrf}'><button id={id}>{label}</button></form>"
+        )
+    };
+    let mine = token.and_then(|t| server.game_of(t));
+    match account {
+        Some(a) => {
+            let _ = write!(
+                h,
+                "<p id=account>Logged in as <b id=who>{}</b> {} {}</p>",
+                escape(&a.name),
+                button("/logout", "logout", "Log out"),
+                button("/logout-everywhere", "logout-everywhere", "Log out everywhere")
+            );
+            // This browser's game, started before logging in: it can become the account's.
+            if let Some((id, game, _)) = mine
+                && server.store.game_owner(id).ok().flatten().is_none()
+            {
+                let _ = write!(
+                    h,
+                    "<p>Your {game} game {id} was started without an account: {}</p>",
+                    button("/claim", "claim", "Make it this account's")
+                );
+            }
+        }
+        None => h.push_str(
+            "<p id=account>Playing anonymously — <a href=/login>log in</a> or <a href=/register>register</a></p>",
+        ),
+    }
     // The player's own game, and a new one.
     let options: String = crate::games::GameKind::PLAYABLE
         .iter()
@@ -148,7 +182,7 @@ pub fn page(server: &Server, token: Option<&Token>) -> String {
             }
         )
     };
-    match token.and_then(|t| server.game_of(t)) {
+    match mine {
         Some((id, game, true)) => {
             let _ = write!(
                 h,

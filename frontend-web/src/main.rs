@@ -36,6 +36,13 @@ struct Args {
     /// Letters only: do not offer the tile pictures.
     #[arg(long)]
     no_tiles: bool,
+    /// The database for accounts, sessions and game ownership: `sqlite:PATH` (the default
+    /// is `sqlite:DATA_DIR/alembic.db`) or `postgres://USER@HOST:PORT/DBNAME`.
+    #[arg(long, value_name = "URL")]
+    db: Option<String>,
+    /// Mark the session cookie `Secure`: for a server reached over https (through a proxy).
+    #[arg(long)]
+    secure_cookies: bool,
     /// Offer the `crash` test game (panics on `!`), for the tests.
     #[arg(long, hide = true)]
     test_games: bool,
@@ -75,6 +82,8 @@ fn main() -> ExitCode {
         max_conns_per_ip: args.max_conns_per_ip,
         test_games: args.test_games,
         tiles: !args.no_tiles,
+        db: args.db,
+        secure_cookies: args.secure_cookies,
     };
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -99,7 +108,13 @@ fn main() -> ExitCode {
             "alembic-web: serving http://{addr}/ (data in {})",
             config.data_dir.display()
         );
-        let server = Server::new(config);
+        let server = match Server::new(config) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("alembic-web: error: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
         match alembic_web::serve(server, listener, stop_signal()).await {
             Ok(()) => {
                 eprintln!("alembic-web: every game saved; stopped");

@@ -19,8 +19,10 @@ use std::time::{Duration, Instant};
 use alembic_ui::{App, Control, Frame, Input, TileSupport};
 use tokio::sync::{oneshot, watch};
 
+use crate::accounts::Csrf;
 use crate::frontend::{Command, Hub, WebFrontend};
 use crate::games::{self, GameKind, Progress, WebApp};
+use crate::store::{AccountId, Store};
 
 /// How the server runs (the command line's flags).
 #[derive(Clone, Debug)]
@@ -40,7 +42,15 @@ pub struct Config {
     pub test_games: bool,
     /// Draw tiles as pictures (the page has the atlas); `false`: letters only.
     pub tiles: bool,
+    /// The database (`sqlite:PATH` or `postgres://…`); `None`: `sqlite:` the data
+    /// directory's [`DB_FILE`].
+    pub db: Option<String>,
+    /// Mark the session cookie `Secure` (the server is reached over https, through a proxy).
+    pub secure_cookies: bool,
 }
+
+/// The default database's file, in the data directory.
+pub const DB_FILE: &str = "alembic.db";
 
 impl Default for Config {
     fn default() -> Self {
@@ -52,6 +62,8 @@ impl Default for Config {
             max_conns_per_ip: 32,
             test_games: false,
             tiles: true,
+            db: None,
+            secure_cookies: false,
         }
     }
 }
@@ -119,6 +131,8 @@ pub struct LiveGame {
     pub kind: GameKind,
     /// The browser it belongs to.
     pub owner: Token,
+    /// The account it belongs to, if it was started logged in or has been claimed.
+    account: Mutex<Option<AccountId>>,
     /// The name the player gave.
     pub player: String,
     /// Its save file (the recording sits beside it).
@@ -151,6 +165,12 @@ impl LiveGame {
     /// The changing state.
     pub fn state(&self) -> MutexGuard<'_, LiveState> {
         lock(&self.state)
+    }
+
+    /// The account it belongs to, if any.
+    #[must_use]
+    pub fn account(&self) -> Option<AccountId> {
+        *lock(&self.account)
     }
 }
 
@@ -229,6 +249,11 @@ pub struct GameRow {
 pub struct Server {
     /// The configuration.
     pub config: Config,
+    /// Accounts, sessions, log-in failures, game ownership (blocking: call it from
+    /// blocking threads).
+    pub store: Arc<dyn Store>,
+    /// The forms' CSRF tokens.
+    pub csrf: Csrf,
     reg: Mutex<Registry>,
     next_id: AtomicU64,
     stopping: watch::Sender<bool>,
@@ -329,9 +354,20 @@ impl Drop for Session {
 pub const DEFAULT_SIZE: (u16, u16) = (100, 36);
 
 impl Server {
-    /// A server with `config` (nothing runs until games start).
-    #[must_use]
-    pub fn new(config: Config) -> Arc<Server> {
+    /// A server with `config`, its database opened (and migrated); nothing runs until
+    /// games start.
+    ///
+    /// # Errors
+    /// The database could not be opened (a message for the operator).
+    pub fn new(config: Config) -> Result<Arc<Server>, String> {
+        let url = config
+            .db
+            .clone()
+            .unwrap_or_else(|| format!("sqlite:{}", config.data_dir.join(DB_FILE).display()));
+        let store: Arc<dyn Store> = Arc::from(
+            crate::store::open(&url).map_err(|e| format!("cannot open the database: {e}"))?,
+        );
+        let csrf = Csrf::new().map_err(|e| format!("no randomness: {e}"))?;
         let (stopping, _) = watch::channel(false);
         let mut reg = Registry::default();
         // Whose saved games are whose, from the last run.
@@ -360,13 +396,15 @@ impl Server {
                 }
             }
         }
-        Arc::new(Server {
+        Ok(Arc::new(Server {
             config,
+            store,
+            csrf,
             reg: Mutex::new(reg),
             next_id: AtomicU64::new(next),
             stopping,
             inputs: AtomicU64::new(0),
-        })
+        }))
     }
 
     fn reg(&self) -> MutexGuard<'_, Registry> {
@@ -413,7 +451,7 @@ impl Server {
         self.reg().live.get(&id).cloned()
     }
 
-    /// The player `owner`'s game: `id` if given (theirs, live or saved), else their game in
+    /// The player `owner`'s game (or `account`'s, for a game in progress): `id` if given (theirs, live or saved), else their game in
     /// progress, else their saved game (unless `fresh`: a new game replaces it in the
     /// lobby; its save stays on disk), else a new game of `kind` for `player`. Returns the
     /// game, a receiver that fires when another connection takes it over, and this
@@ -424,6 +462,7 @@ impl Server {
     pub fn attach(
         self: &Arc<Self>,
         owner: &Token,
+        account: Option<AccountId>,
         id: Option<u64>,
         kind: &str,
         player: &str,
@@ -435,7 +474,10 @@ impl Server {
         let mut reg = self.reg();
         let live_id = match id {
             Some(id) => match reg.live.get(&id) {
-                Some(g) if g.owner == *owner => Some(id),
+                // The browser that started it, or the account it belongs to.
+                Some(g) if g.owner == *owner || (account.is_some() && g.account() == account) => {
+                    Some(id)
+                }
                 Some(_) => return Err(AttachError::NotYours(id)),
                 None => {
                     let mine = reg.saved.get(owner).is_some_and(|s| s.id == id);
@@ -483,6 +525,16 @@ impl Server {
                 // registry unlocked, so the lobby and the other players never wait for it.
                 drop(reg);
                 let made = self.spawn_game(gid, kind, owner.clone(), player, seed);
+                // A game started logged in is the account's too (a failure to record it
+                // leaves it the browser's, as an anonymous game).
+                if let (Ok((g, _)), Some(a)) = (&made, account)
+                    && self
+                        .store
+                        .claim_game(gid, a, crate::accounts::now())
+                        .unwrap_or(false)
+                {
+                    *lock(&g.account) = Some(a);
+                }
                 let mut reg = self.reg();
                 reg.starting.remove(owner);
                 let (g, thread) = made?;
@@ -532,6 +584,7 @@ impl Server {
             id,
             kind,
             owner: owner.clone(),
+            account: Mutex::new(None),
             player,
             save: save.clone(),
             seed,
@@ -760,6 +813,30 @@ impl Server {
         reg.saved
             .get(owner)
             .and_then(|s| GameKind::from_name(&s.game, true).map(|k| (s.id, k.name(), false)))
+    }
+
+    /// Claim the game this browser (`owner`) started anonymously, live or saved, for
+    /// `account`: from now on the account may play it from any browser. Blocking (the store).
+    /// `Ok(None)`: the browser has no game.
+    ///
+    /// # Errors
+    /// [`crate::store::StoreError::NotOwner`] when another account has it already, or the
+    /// store failed.
+    pub fn claim(
+        &self,
+        owner: &Token,
+        account: AccountId,
+    ) -> Result<Option<u64>, crate::store::StoreError> {
+        let Some((id, _, _)) = self.game_of(owner) else {
+            return Ok(None);
+        };
+        if !self.store.claim_game(id, account, crate::accounts::now())? {
+            return Err(crate::store::StoreError::NotOwner(id));
+        }
+        if let Some(g) = self.live(id) {
+            *lock(&g.account) = Some(account);
+        }
+        Ok(Some(id))
     }
 
     /// Save and stop every game that idled out or whose player left; returns how many.

@@ -4,19 +4,22 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path as UrlPath, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
+use crate::accounts::{self, Login, SESSION_COOKIE};
 use crate::frontend::{Command, Hub, Published, Subscription};
 use crate::games::{self, GameKind};
 use crate::lobby;
 use crate::protocol::{ClientMsg, MAX_WIRE_MESSAGE, ServerMsg, parse_client};
 use crate::server::{DEFAULT_SIZE, LiveGame, Server, Session, Token};
+use crate::store::Account;
 
 /// The page that plays, watches and replays (one page; its script reads the address).
 const GAME_HTML: &str = include_str!("../static/game.html");
@@ -52,18 +55,51 @@ pub fn router(state: AppState) -> Router {
         .route("/ws/play", get(ws_play))
         .route("/ws/watch/{id}", get(ws_watch))
         .route("/ws/replay/{name}", get(ws_replay))
+        .route("/register", get(register_page).post(register_post))
+        .route("/login", get(login_page).post(login_post))
+        .route("/logout", post(logout_post))
+        .route("/logout-everywhere", post(logout_everywhere_post))
+        .route("/claim", post(claim_post))
+        // Every request body is small: the forms' fields are bounded far below this.
+        .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }
 
-fn token_of(headers: &HeaderMap) -> Option<Token> {
+/// Largest request body (a form), in bytes; more is refused with 413.
+pub const MAX_BODY: usize = 4096;
+
+/// The value of cookie `name`, if the request has one.
+fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == COOKIE)
-        .and_then(|(_, v)| Token::parse(v))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
+
+fn token_of(headers: &HeaderMap) -> Option<Token> {
+    cookie(headers, COOKIE).and_then(Token::parse)
+}
+
+/// The session token in the request's cookie, if well formed.
+fn session_token(headers: &HeaderMap) -> Option<String> {
+    cookie(headers, SESSION_COOKIE)
+        .filter(|t| accounts::session_token_ok(t))
+        .map(str::to_owned)
+}
+
+/// The account logged in with this request's session cookie (a store failure counts as
+/// logged out).
+async fn account_of(st: &AppState, headers: &HeaderMap) -> Option<Account> {
+    let token = session_token(headers)?;
+    let store = Arc::clone(&st.server.store);
+    tokio::task::spawn_blocking(move || store.session(&token, accounts::now()))
+        .await
+        .ok()?
+        .ok()?
 }
 
 /// The browser's token, and the `Set-Cookie` to send when it has none yet.
@@ -95,10 +131,12 @@ fn with_cookie(mut resp: Response, cookie: Option<HeaderValue>) -> Response {
 
 async fn lobby_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
     let (token, cookie) = token_or_new(&headers);
+    let account = account_of(&st, &headers).await;
     let server = Arc::clone(&st.server);
-    let html = tokio::task::spawn_blocking(move || lobby::page(&server, token.as_ref()))
-        .await
-        .unwrap_or_else(|_| "<p>the lobby could not be drawn</p>".to_owned());
+    let html =
+        tokio::task::spawn_blocking(move || lobby::page(&server, token.as_ref(), account.as_ref()))
+            .await
+            .unwrap_or_else(|_| "<p>the lobby could not be drawn</p>".to_owned());
     with_cookie(Html(html).into_response(), cookie)
 }
 
@@ -250,6 +288,7 @@ async fn ws_play(
 ) -> Response {
     let token = token_of(&headers);
     let origin_ok = same_origin(&headers);
+    let account = account_of(&st, &headers).await.map(|a| a.id);
     upgrade(ws).on_upgrade(move |socket| async move {
         let server = st.server;
         let _guard = match server.connect(addr.ip()) {
@@ -270,8 +309,10 @@ async fn ws_play(
         let name = lobby::clean_name(q.name.as_deref().unwrap_or(""));
         let s = Arc::clone(&server);
         let fresh = q.new == Some(1);
-        let attached =
-            tokio::task::spawn_blocking(move || s.attach(&token, q.id, &kind, &name, fresh)).await;
+        let attached = tokio::task::spawn_blocking(move || {
+            s.attach(&token, account, q.id, &kind, &name, fresh)
+        })
+        .await;
         let (game, kicked, generation) = match attached {
             Ok(Ok(x)) => x,
             Ok(Err(e)) => return refuse(socket, e.to_string()).await,
@@ -630,5 +671,284 @@ async fn replay_loop(mut socket: WebSocket, session: &Session, kind: GameKind, s
                 return;
             }
         }
+    }
+}
+
+/// The fields of the account forms (all optional: a missing one is an empty one).
+#[derive(Debug, Default, Deserialize)]
+pub struct AccountForm {
+    /// The account's name.
+    #[serde(default)]
+    pub name: String,
+    /// Its password.
+    #[serde(default)]
+    pub password: String,
+    /// The CSRF token the form was given.
+    #[serde(default)]
+    pub csrf: String,
+}
+
+/// Which account page.
+#[derive(Clone, Copy, Debug)]
+enum AccountPage {
+    Login,
+    Register,
+}
+
+/// The log-in or registration page, with `error` (escaped) if any.
+fn account_page(
+    st: &AppState,
+    browser: Option<&Token>,
+    page: AccountPage,
+    error: Option<&str>,
+) -> String {
+    let csrf = browser.map_or_else(String::new, |t| st.server.csrf.token(t.as_str()));
+    let (title, action, button, other) = match page {
+        AccountPage::Login => (
+            "Log in",
+            "/login",
+            "Log in",
+            "<a href=/register>Register</a> instead",
+        ),
+        AccountPage::Register => (
+            "Register",
+            "/register",
+            "Register",
+            "<a href=/login>Log in</a> instead",
+        ),
+    };
+    let error = error.map_or_else(String::new, |e| {
+        format!("<p id=error role=alert>{}</p>", lobby::escape(e))
+    });
+    let rules = match page {
+        AccountPage::Register => format!(
+            "<p>A name is 1 to {} letters, digits, _ or -; a password {} to {} bytes.</p>",
+            accounts::MAX_NAME,
+            accounts::MIN_PASSWORD,
+            accounts::MAX_PASSWORD
+        ),
+        AccountPage::Login => String::new(),
+    };
+    format!(
+        "<!doctype html><html lang=en><head><meta charset=utf-8><title>Alembic — {title}</title>\
+         <meta name=viewport content='width=device-width'><style>{}</style></head><body>\
+         <h1>Alembic — {title}</h1>{error}{rules}\
+         <form method=post action={action}><input type=hidden name=csrf value='{csrf}'>\
+         <p><label>Name <input name=name maxlength={} autocomplete=username required></label></p>\
+         <p><label>Password <input name=password type=password maxlength={} autocomplete={} required></label></p>\
+         <p><button>{button}</button></p></form><p>{other} · <a href=/>the lobby</a></p></body></html>",
+        lobby::STYLE,
+        accounts::MAX_NAME,
+        accounts::MAX_PASSWORD,
+        match page {
+            AccountPage::Login => "current-password",
+            AccountPage::Register => "new-password",
+        },
+    )
+}
+
+/// A page response with `status`, no caching, and the browser token's cookie if new.
+fn page_response(status: StatusCode, html: String, cookie: Option<HeaderValue>) -> Response {
+    with_cookie((status, Html(html)).into_response(), cookie)
+}
+
+async fn register_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
+    let (token, cookie) = token_or_new(&headers);
+    page_response(
+        StatusCode::OK,
+        account_page(&st, token.as_ref(), AccountPage::Register, None),
+        cookie,
+    )
+}
+
+async fn login_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
+    let (token, cookie) = token_or_new(&headers);
+    page_response(
+        StatusCode::OK,
+        account_page(&st, token.as_ref(), AccountPage::Login, None),
+        cookie,
+    )
+}
+
+/// The refusal of a form without the right CSRF token: nothing was done.
+fn csrf_refused() -> Response {
+    (
+        StatusCode::FORBIDDEN,
+        [(header::CACHE_CONTROL, "no-store")],
+        Html("<!doctype html><title>Refused</title><p>This form is out of date or came from another site, so nothing was done. <a href=/>Back to the lobby</a>, reload and try again.</p>"),
+    )
+        .into_response()
+}
+
+/// The browser's token if `sent` is its CSRF token.
+fn csrf_ok(st: &AppState, headers: &HeaderMap, sent: &str) -> Option<Token> {
+    let t = token_of(headers)?;
+    st.server.csrf.check(t.as_str(), sent).then_some(t)
+}
+
+/// Go back to the lobby, with `cookie` set.
+fn to_lobby(cookie: Option<String>) -> Response {
+    let mut resp = (StatusCode::SEE_OTHER, [(header::LOCATION, "/")]).into_response();
+    if let Some(v) = cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
+        resp.headers_mut().append(header::SET_COOKIE, v);
+    }
+    resp.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    resp
+}
+
+fn session_cookie(st: &AppState, token: &str) -> String {
+    format!(
+        "{SESSION_COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={}{}",
+        crate::store::SESSION_SECS,
+        if st.server.config.secure_cookies {
+            "; Secure"
+        } else {
+            ""
+        }
+    )
+}
+
+fn session_cookie_cleared(st: &AppState) -> String {
+    format!(
+        "{SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0{}",
+        if st.server.config.secure_cookies {
+            "; Secure"
+        } else {
+            ""
+        }
+    )
+}
+
+fn store_failed() -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the accounts database failed; try again later",
+    )
+        .into_response()
+}
+
+async fn register_post(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    axum::Form(form): axum::Form<AccountForm>,
+) -> Response {
+    let Some(browser) = csrf_ok(&st, &headers, &form.csrf) else {
+        return csrf_refused();
+    };
+    let store = Arc::clone(&st.server.store);
+    let made = tokio::task::spawn_blocking(move || {
+        accounts::register(store.as_ref(), &form.name, &form.password, accounts::now())
+    })
+    .await;
+    match made {
+        Ok(Ok((_, session))) => to_lobby(Some(session_cookie(&st, &session))),
+        Ok(Err(why)) => page_response(
+            StatusCode::BAD_REQUEST,
+            account_page(&st, Some(&browser), AccountPage::Register, Some(&why)),
+            None,
+        ),
+        Err(_) => store_failed(),
+    }
+}
+
+async fn login_post(
+    State(st): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    axum::Form(form): axum::Form<AccountForm>,
+) -> Response {
+    let Some(browser) = csrf_ok(&st, &headers, &form.csrf) else {
+        return csrf_refused();
+    };
+    let store = Arc::clone(&st.server.store);
+    let ip = addr.ip().to_string();
+    let tried = tokio::task::spawn_blocking(move || {
+        accounts::log_in(
+            store.as_ref(),
+            &form.name,
+            &form.password,
+            &ip,
+            accounts::now(),
+        )
+    })
+    .await;
+    let (status, why) = match tried {
+        Ok(Ok(Login::Ok(_, session))) => return to_lobby(Some(session_cookie(&st, &session))),
+        Ok(Ok(Login::Bad)) => (StatusCode::UNAUTHORIZED, accounts::BAD_LOGIN),
+        Ok(Ok(Login::Limited)) => (StatusCode::TOO_MANY_REQUESTS, accounts::TOO_MANY),
+        Ok(Err(_)) | Err(_) => return store_failed(),
+    };
+    page_response(
+        status,
+        account_page(&st, Some(&browser), AccountPage::Login, Some(why)),
+        None,
+    )
+}
+
+/// The fields of the forms that only carry their CSRF token.
+#[derive(Debug, Default, Deserialize)]
+pub struct CsrfForm {
+    /// The CSRF token the form was given.
+    #[serde(default)]
+    pub csrf: String,
+}
+
+async fn logout_post(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    axum::Form(form): axum::Form<CsrfForm>,
+) -> Response {
+    if csrf_ok(&st, &headers, &form.csrf).is_none() {
+        return csrf_refused();
+    }
+    if let Some(token) = session_token(&headers) {
+        let store = Arc::clone(&st.server.store);
+        match tokio::task::spawn_blocking(move || store.revoke_session(&token)).await {
+            Ok(Ok(_)) => {}
+            _ => return store_failed(),
+        }
+    }
+    to_lobby(Some(session_cookie_cleared(&st)))
+}
+
+async fn logout_everywhere_post(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    axum::Form(form): axum::Form<CsrfForm>,
+) -> Response {
+    if csrf_ok(&st, &headers, &form.csrf).is_none() {
+        return csrf_refused();
+    }
+    if let Some(account) = account_of(&st, &headers).await {
+        let store = Arc::clone(&st.server.store);
+        match tokio::task::spawn_blocking(move || store.revoke_all_sessions(account.id)).await {
+            Ok(Ok(_)) => {}
+            _ => return store_failed(),
+        }
+    }
+    to_lobby(Some(session_cookie_cleared(&st)))
+}
+
+async fn claim_post(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    axum::Form(form): axum::Form<CsrfForm>,
+) -> Response {
+    let Some(browser) = csrf_ok(&st, &headers, &form.csrf) else {
+        return csrf_refused();
+    };
+    let Some(account) = account_of(&st, &headers).await else {
+        return (StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response();
+    };
+    let server = Arc::clone(&st.server);
+    match tokio::task::spawn_blocking(move || server.claim(&browser, account.id)).await {
+        Ok(Ok(_)) => to_lobby(None),
+        Ok(Err(crate::store::StoreError::NotOwner(id))) => (
+            StatusCode::CONFLICT,
+            Html(format!("<!doctype html><title>Not claimed</title><p>Game {id} belongs to another account. <a href=/>Back to the lobby</a></p>")),
+        )
+            .into_response(),
+        _ => store_failed(),
     }
 }

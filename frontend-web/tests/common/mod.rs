@@ -44,7 +44,7 @@ impl TestServer {
             ..Config::default()
         };
         tweak(&mut config);
-        let server = Server::new(config);
+        let server = Server::new(config).unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -107,10 +107,15 @@ pub struct Client {
 
 impl Client {
     pub async fn connect(addr: SocketAddr, path: &str, cookie: Option<&str>) -> Client {
+        let header = cookie.map(|c| format!("alembic_token={c}"));
+        Self::connect_cookies(addr, path, header.as_deref()).await
+    }
+
+    /// Connect with a whole `Cookie:` header's value (a browser token and a session).
+    pub async fn connect_cookies(addr: SocketAddr, path: &str, cookies: Option<&str>) -> Client {
         let mut req = format!("ws://{addr}{path}").into_client_request().unwrap();
-        if let Some(c) = cookie {
-            req.headers_mut()
-                .insert("Cookie", format!("alembic_token={c}").parse().unwrap());
+        if let Some(c) = cookies {
+            req.headers_mut().insert("Cookie", c.parse().unwrap());
         }
         let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
         Client {

@@ -1,0 +1,323 @@
+//! Accounts: names and passwords, argon2id hashing, log-in sessions, CSRF tokens, log-in
+//! rate limits. The pages and routes are in [`crate::web`]; storage is a [`Store`].
+//!
+//! - **Names**: 1 to [`MAX_NAME`] characters of `A-Z a-z 0-9 _ -`, unique whatever their
+//!   case. **Passwords**: [`MIN_PASSWORD`] to [`MAX_PASSWORD`] bytes, hashed with argon2id
+//!   (the `argon2` crate's defaults: 19 MiB, 2 passes, a random 16-byte salt per hash,
+//!   stored as a PHC string); the password itself is never stored.
+//! - **Sessions**: a random 256-bit token in the `alembic_session` cookie (`HttpOnly;
+//!   SameSite=Strict; Path=/`, and `Secure` with `--secure-cookies`); the store keeps only
+//!   its SHA-256. Log out ends one; log out everywhere ends every session of the account.
+//! - **CSRF**: every form carries a token bound to the browser's own random token (the
+//!   `alembic_token` cookie) by a keyed hash with a secret made at server start; every POST
+//!   is checked, before anything else happens.
+//! - **Rate limits**: [`MAX_FAILURES`] failed log-ins per name or per address in
+//!   [`FAILURE_WINDOW`] seconds, and further attempts are refused until the window passes.
+//! - **One error** for an unknown name and a wrong password, and the same work for both
+//!   (an unknown name is checked against a dummy hash), so the log-in page does not tell
+//!   which names exist.
+
+use argon2::Argon2;
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+
+use crate::store::{Account, Store, StoreError};
+
+/// Longest name, in characters.
+pub const MAX_NAME: usize = 32;
+/// Shortest password, in bytes.
+pub const MIN_PASSWORD: usize = 8;
+/// Longest password, in bytes.
+pub const MAX_PASSWORD: usize = 256;
+/// Failed log-ins allowed per name and per address within [`FAILURE_WINDOW`].
+pub const MAX_FAILURES: u64 = 5;
+/// The rate limit's window, in seconds.
+pub const FAILURE_WINDOW: i64 = 60;
+/// The cookie holding a log-in session's token.
+pub const SESSION_COOKIE: &str = "alembic_session";
+
+/// The one message for an unknown name and a wrong password.
+pub const BAD_LOGIN: &str = "Wrong name or password.";
+/// What a rate-limited log-in is told.
+pub const TOO_MANY: &str = "Too many attempts: wait a minute and try again.";
+
+/// Seconds since 1970.
+#[must_use]
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+/// Why a name or password is refused at registration, if it is.
+///
+/// ```
+/// use alembic_web::accounts::check_name;
+/// assert!(check_name("Ann_2-b").is_ok());
+/// assert!(check_name("").is_err());
+/// assert!(check_name("<script>").is_err());
+/// assert!(check_name(&"a".repeat(33)).is_err());
+/// ```
+///
+/// # Errors
+/// A message for the page.
+pub fn check_name(name: &str) -> Result<(), String> {
+    if name.is_empty() || name.chars().count() > MAX_NAME {
+        return Err(format!("A name is 1 to {MAX_NAME} characters."));
+    }
+    if !name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
+        return Err("A name may hold only letters A-Z a-z, digits, _ and -.".to_owned());
+    }
+    Ok(())
+}
+
+/// Why a password is refused at registration, if it is.
+///
+/// # Errors
+/// A message for the page.
+pub fn check_password(password: &str) -> Result<(), String> {
+    if password.len() < MIN_PASSWORD || password.len() > MAX_PASSWORD {
+        return Err(format!(
+            "A password is {MIN_PASSWORD} to {MAX_PASSWORD} bytes."
+        ));
+    }
+    Ok(())
+}
+
+/// `password`'s argon2id hash (PHC string, random salt).
+///
+/// # Errors
+/// No randomness for the salt, or the hasher failed.
+pub fn hash_password(password: &str) -> Result<String, String> {
+    let hash: PasswordHash = Argon2::default()
+        .hash_password(password.as_bytes())
+        .map_err(|e| e.to_string())?;
+    Ok(hash.to_string())
+}
+
+/// Whether `password` matches `hash` (a PHC string; a malformed one matches nothing).
+#[must_use]
+pub fn verify_password(password: &str, hash: &str) -> bool {
+    PasswordHash::new(hash).is_ok_and(|h| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &h)
+            .is_ok()
+    })
+}
+
+/// A hash of no one's password, checked for unknown names so they cost the same time.
+fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| hash_password("no one's password, ever").unwrap_or_default())
+}
+
+/// A random token of `bytes` bytes, in hex.
+///
+/// # Errors
+/// The OS has no randomness to give.
+pub fn random_hex(bytes: usize) -> Result<String, getrandom::Error> {
+    let mut b = vec![0u8; bytes];
+    getrandom::fill(&mut b)?;
+    Ok(b.iter().map(|x| format!("{x:02x}")).collect())
+}
+
+/// Whether `s` is a session token's form (64 lowercase hex digits).
+#[must_use]
+pub fn session_token_ok(s: &str) -> bool {
+    s.len() == 64
+        && s.bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+}
+
+/// `a == b` in time that does not depend on where they differ.
+#[must_use]
+pub fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// Makes and checks CSRF tokens: `SHA-256(secret ‖ browser token)`, so a page from another
+/// site, which can neither read the browser's `HttpOnly` token nor the secret, cannot forge
+/// one.
+#[derive(Clone)]
+pub struct Csrf {
+    secret: [u8; 32],
+}
+
+impl std::fmt::Debug for Csrf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Csrf(..)")
+    }
+}
+
+impl Csrf {
+    /// A new secret.
+    ///
+    /// # Errors
+    /// The OS has no randomness to give.
+    pub fn new() -> Result<Csrf, getrandom::Error> {
+        let mut secret = [0u8; 32];
+        getrandom::fill(&mut secret)?;
+        Ok(Csrf { secret })
+    }
+
+    /// The token for forms shown to the browser holding `browser`.
+    #[must_use]
+    pub fn token(&self, browser: &str) -> String {
+        use sha2::Digest;
+        let mut h = sha2::Sha256::new();
+        h.update(b"alembic-csrf\0");
+        h.update(self.secret);
+        h.update(browser.as_bytes());
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Whether `sent` is the token of `browser`.
+    #[must_use]
+    pub fn check(&self, browser: &str, sent: &str) -> bool {
+        same(&self.token(browser), sent)
+    }
+}
+
+/// How a log-in went.
+#[derive(Debug)]
+pub enum Login {
+    /// In: the account and its new session token.
+    Ok(Account, String),
+    /// Unknown name or wrong password ([`BAD_LOGIN`]).
+    Bad,
+    /// Too many failures lately ([`TOO_MANY`]).
+    Limited,
+}
+
+/// Try to log in as `name` with `password` from `addr` at `now`: checks the rate limits,
+/// the password, counts a failure or starts a session. Blocking (argon2 and the store).
+///
+/// # Errors
+/// The store failed, or no session token could be made.
+pub fn log_in(
+    store: &dyn Store,
+    name: &str,
+    password: &str,
+    addr: &str,
+    now: i64,
+) -> Result<Login, StoreError> {
+    let name_key = format!("name:{}", crate::store::name_key(name));
+    let addr_key = format!("addr:{addr}");
+    let since = now - FAILURE_WINDOW;
+    // Old failures are forgotten now and then (every log-in is cheap enough).
+    store.prune_login_failures(now - 10 * FAILURE_WINDOW)?;
+    if store.login_failures_since(&name_key, since)? >= MAX_FAILURES
+        || store.login_failures_since(&addr_key, since)? >= MAX_FAILURES
+    {
+        return Ok(Login::Limited);
+    }
+    let account = if name.len() > 4 * MAX_NAME || password.len() > MAX_PASSWORD {
+        None
+    } else {
+        store.account_by_name(name)?
+    };
+    let ok = match &account {
+        Some(a) => verify_password(password, &a.password_hash),
+        None => {
+            // The same work as a real check, so the time does not tell.
+            let _ = verify_password(password, dummy_hash());
+            false
+        }
+    };
+    match account {
+        Some(a) if ok => {
+            let token = random_hex(32).map_err(|e| StoreError::Db(e.to_string()))?;
+            store.create_session(a.id, &token, now, now + crate::store::SESSION_SECS)?;
+            Ok(Login::Ok(a, token))
+        }
+        _ => {
+            store.record_login_failure(&name_key, now)?;
+            store.record_login_failure(&addr_key, now)?;
+            Ok(Login::Bad)
+        }
+    }
+}
+
+/// Register `name` with `password` and start a session: the account and its session token.
+/// Blocking (argon2 and the store).
+///
+/// # Errors
+/// A message for the page: the name or password is refused, the name is taken, or the
+/// store failed.
+pub fn register(
+    store: &dyn Store,
+    name: &str,
+    password: &str,
+    now: i64,
+) -> Result<(Account, String), String> {
+    check_name(name)?;
+    check_password(password)?;
+    let hash = hash_password(password)?;
+    let id = store
+        .create_account(name, &hash, now)
+        .map_err(|e| match e {
+            StoreError::NameTaken => "That name is taken.".to_owned(),
+            e => format!("The account could not be made: {e}"),
+        })?;
+    let token = random_hex(32).map_err(|e| e.to_string())?;
+    store
+        .create_session(id, &token, now, now + crate::store::SESSION_SECS)
+        .map_err(|e| format!("The session could not be started: {e}"))?;
+    let account = Account {
+        id,
+        name: name.to_owned(),
+        password_hash: hash,
+        created: now,
+    };
+    Ok((account, token))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_are_salted_and_verify() {
+        let a = hash_password("correct horse").unwrap();
+        let b = hash_password("correct horse").unwrap();
+        assert!(a.starts_with("$argon2id$"), "{a}");
+        assert_ne!(a, b, "a salt per hash");
+        assert!(!a.contains("correct horse"));
+        assert!(verify_password("correct horse", &a));
+        assert!(verify_password("correct horse", &b));
+        assert!(!verify_password("correct horsf", &a));
+        assert!(!verify_password("correct horse", "not a hash"));
+        assert!(!verify_password("", ""));
+    }
+
+    #[test]
+    fn passwords_and_tokens() {
+        assert!(check_password("1234567").is_err());
+        assert!(check_password("12345678").is_ok());
+        assert!(check_password(&"x".repeat(256)).is_ok());
+        assert!(check_password(&"x".repeat(257)).is_err());
+        let t = random_hex(32).unwrap();
+        assert!(session_token_ok(&t));
+        assert!(!session_token_ok(&t.to_uppercase()));
+        assert!(!session_token_ok(&t[1..]));
+        assert_ne!(t, random_hex(32).unwrap());
+    }
+
+    #[test]
+    fn csrf_tokens_are_per_browser_and_per_secret() {
+        let c = Csrf::new().unwrap();
+        let t = c.token("browser-a");
+        assert!(c.check("browser-a", &t));
+        assert!(!c.check("browser-b", &t));
+        assert!(!c.check("browser-a", ""));
+        assert!(!c.check("browser-a", &t[..63]));
+        assert!(!Csrf::new().unwrap().check("browser-a", &t));
+    }
+}

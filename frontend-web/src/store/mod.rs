@@ -1,0 +1,421 @@
+//! Storage behind one interface, [`Store`]: accounts, sessions, log-in failures (for rate
+//! limits), scores, morgue files, saves, recordings and which account owns which game.
+//!
+//! Two implementations share the trait and one test suite (`tests/store.rs`):
+//!
+//! - [`sqlite::SqliteStore`] (the default, `sqlite:PATH`): embedded, nothing to install
+//!   (rusqlite's `bundled` SQLite), WAL mode, a busy timeout, foreign keys on.
+//! - [`postgres::PgStore`] (`postgres://…`): several servers sharing one database.
+//!
+//! The trait is synchronous: the server calls it from blocking threads
+//! (`tokio::task::spawn_blocking`), as it already does for files. It must not be called on
+//! a thread that drives async tasks (the PostgreSQL client blocks on a runtime of its own);
+//! [`open`] and dropping a store are safe anywhere. Each implementation keeps a
+//! small pool of connections ([`Pool`]), so concurrent callers do not queue behind one.
+//!
+//! **Migrations.** A `schema_migrations` table holds the version of every numbered migration
+//! applied. Opening a store applies the missing ones in order, in one transaction (so a
+//! failure leaves the database as it was); a database newer than this program is refused
+//! with [`StoreError::TooNew`]. On PostgreSQL a transaction-scoped advisory lock keeps two
+//! servers from migrating at once.
+//!
+//! Times are seconds since 1970 passed in by the caller, so expiry is testable.
+
+pub mod postgres;
+pub mod sqlite;
+
+use std::sync::{Condvar, Mutex, MutexGuard};
+
+/// The schema version this program writes and reads (the number of migrations).
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// Largest save blob, in bytes (the databases refuse more, inside the transaction).
+pub const MAX_SAVE_BYTES: usize = 64 << 20;
+
+/// How long a log-in session lasts, in seconds (30 days).
+pub const SESSION_SECS: i64 = 30 * 24 * 3600;
+
+/// An account's id.
+pub type AccountId = i64;
+
+/// An account as stored: never the password, only its hash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    /// Its id.
+    pub id: AccountId,
+    /// The name as registered (its case kept).
+    pub name: String,
+    /// The password's hash (a PHC string: `$argon2id$…`).
+    pub password_hash: String,
+    /// When it was made.
+    pub created: i64,
+}
+
+/// One row of the score table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Score {
+    /// Which game (`alchemy`, `caves`).
+    pub game: String,
+    /// The game's id.
+    pub game_id: u64,
+    /// The player's name as shown.
+    pub player: String,
+    /// The account that played it, if logged in.
+    pub account: Option<AccountId>,
+    /// Points (higher is better).
+    pub points: i64,
+    /// Where it ended.
+    pub depth: Option<i32>,
+    /// Its last turn.
+    pub turn: u64,
+    /// When it ended.
+    pub ended: i64,
+}
+
+/// What went wrong in a store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// An account of that name (in any case) exists.
+    #[error("that name is taken")]
+    NameTaken,
+    /// The game belongs to another account.
+    #[error("game {0} belongs to another account")]
+    NotOwner(u64),
+    /// The database was made by a newer program.
+    #[error(
+        "the database's schema is version {found}, newer than this program's {known}: \
+         run a newer alembic-web, or another database"
+    )]
+    TooNew {
+        /// The database's version.
+        found: u32,
+        /// This program's ([`SCHEMA_VERSION`]).
+        known: u32,
+    },
+    /// A value the database cannot hold (an id past `i64::MAX`, a save too large).
+    #[error("{0}")]
+    Invalid(String),
+    /// The `--db` address is not one this program knows.
+    #[error("unknown database address {0:?}: use sqlite:PATH or postgres://USER@HOST:PORT/DBNAME")]
+    BadUrl(String),
+    /// The database said no.
+    #[error("database: {0}")]
+    Db(String),
+}
+
+/// A store's result.
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Storage for accounts, sessions, log-in failures, scores, morgue files, saves,
+/// recordings and game ownership. Every method is one transaction; all are safe to call
+/// from many threads at once.
+pub trait Store: Send + Sync + std::fmt::Debug {
+    /// `"sqlite"` or `"postgres"`.
+    fn kind(&self) -> &'static str;
+
+    /// The schema version of the database (after the migrations at open: [`SCHEMA_VERSION`]).
+    ///
+    /// # Errors
+    /// The database could not be read.
+    fn schema_version(&self) -> Result<u32>;
+
+    /// Make an account. Names are unique whatever their case (`Ann` and `ann` are one).
+    ///
+    /// # Errors
+    /// [`StoreError::NameTaken`], or the database failed.
+    fn create_account(&self, name: &str, password_hash: &str, now: i64) -> Result<AccountId>;
+
+    /// The account called `name` (in any case).
+    ///
+    /// # Errors
+    /// The database failed.
+    fn account_by_name(&self, name: &str) -> Result<Option<Account>>;
+
+    /// The account `id`.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn account(&self, id: AccountId) -> Result<Option<Account>>;
+
+    /// Start a session for `account` under `token` (only its hash is stored), until `expires`.
+    ///
+    /// # Errors
+    /// The database failed (or the account does not exist).
+    fn create_session(&self, account: AccountId, token: &str, now: i64, expires: i64)
+    -> Result<()>;
+
+    /// The account whose session `token` is, if it has not expired by `now`.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn session(&self, token: &str, now: i64) -> Result<Option<Account>>;
+
+    /// End the session `token`; whether there was one.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn revoke_session(&self, token: &str) -> Result<bool>;
+
+    /// End every session of `account` ("log out everywhere"); how many there were.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn revoke_all_sessions(&self, account: AccountId) -> Result<u64>;
+
+    /// Count a failed log-in for `key` (a name, an address) at `now`.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn record_login_failure(&self, key: &str, now: i64) -> Result<()>;
+
+    /// Failed log-ins for `key` at or after `since`.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn login_failures_since(&self, key: &str, since: i64) -> Result<u64>;
+
+    /// Forget failed log-ins older than `before` (of every key).
+    ///
+    /// # Errors
+    /// The database failed.
+    fn prune_login_failures(&self, before: i64) -> Result<u64>;
+
+    /// Add a row to the score table.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn add_score(&self, score: &Score) -> Result<()>;
+
+    /// The best `n` scores of `game`, best first (ties: the earlier first).
+    ///
+    /// # Errors
+    /// The database failed.
+    fn top_scores(&self, game: &str, n: u32) -> Result<Vec<Score>>;
+
+    /// Keep the morgue file of finished game `game_id` (replacing any).
+    ///
+    /// # Errors
+    /// The database failed.
+    fn put_morgue(&self, game_id: u64, text: &str) -> Result<()>;
+
+    /// The morgue file of game `game_id`.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn morgue(&self, game_id: u64) -> Result<Option<String>>;
+
+    /// Write `account`'s save of game `game_id`, in one transaction: the game becomes the
+    /// account's if it was no one's, and the save replaces the old one; all of it or none.
+    ///
+    /// # Errors
+    /// [`StoreError::NotOwner`] when the game is another account's; [`StoreError::Invalid`]
+    /// for an empty save or one over [`MAX_SAVE_BYTES`] (nothing is written then either).
+    fn put_save(&self, account: AccountId, game_id: u64, data: &[u8], now: i64) -> Result<()>;
+
+    /// `account`'s save of game `game_id`.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn save(&self, account: AccountId, game_id: u64) -> Result<Option<Vec<u8>>>;
+
+    /// Delete `account`'s save of game `game_id`; whether there was one.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn delete_save(&self, account: AccountId, game_id: u64) -> Result<bool>;
+
+    /// Append one line (one command) to game `game_id`'s recording.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn append_recording(&self, game_id: u64, line: &str) -> Result<()>;
+
+    /// Game `game_id`'s recording, its lines in the order appended.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn recording(&self, game_id: u64) -> Result<Vec<String>>;
+
+    /// Make game `game_id` `account`'s if it is no one's; whether it is `account`'s now.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn claim_game(&self, game_id: u64, account: AccountId, now: i64) -> Result<bool>;
+
+    /// The account that owns game `game_id`.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn game_owner(&self, game_id: u64) -> Result<Option<AccountId>>;
+}
+
+/// Open the store at `url`: `sqlite:PATH` (made if missing) or `postgres://…` /
+/// `postgresql://…`; migrations are applied.
+///
+/// # Errors
+/// [`StoreError::BadUrl`], [`StoreError::TooNew`], or the database could not be opened.
+pub fn open(url: &str) -> Result<Box<dyn Store>> {
+    if let Some(path) = url.strip_prefix("sqlite:") {
+        let path = path.strip_prefix("//").unwrap_or(path);
+        if path.is_empty() {
+            return Err(StoreError::BadUrl(url.to_owned()));
+        }
+        Ok(Box::new(sqlite::SqliteStore::open(std::path::Path::new(
+            path,
+        ))?))
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        // The synchronous client runs its own small tokio runtime, which must not start on
+        // a thread that drives async tasks: connecting happens on a thread of its own, so
+        // opening is safe from anywhere (a server made inside `#[tokio::main]`, a test).
+        let opened = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name("postgres-open".to_owned())
+                .spawn_scoped(s, || postgres::PgStore::open(url))
+                .map_err(|e| StoreError::Db(e.to_string()))?
+                .join()
+                .map_err(|_| StoreError::Db("opening the database panicked".to_owned()))?
+        })?;
+        Ok(Box::new(opened))
+    } else {
+        Err(StoreError::BadUrl(url.to_owned()))
+    }
+}
+
+/// The stored form of a session token: its SHA-256 in hex, so a copy of the database does
+/// not hold live sessions.
+#[must_use]
+pub fn token_hash(token: &str) -> String {
+    use sha2::Digest;
+    let d = sha2::Sha256::digest(token.as_bytes());
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A name's unique key: lower case (names are ASCII, see the accounts' rules).
+#[must_use]
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// A game id as the databases hold it (`i64`).
+///
+/// # Errors
+/// [`StoreError::Invalid`] past `i64::MAX`.
+pub fn db_id(id: u64) -> Result<i64> {
+    i64::try_from(id).map_err(|_| StoreError::Invalid(format!("game id {id} is too large")))
+}
+
+/// A game id back from the database.
+fn from_db_id(id: i64) -> u64 {
+    u64::try_from(id).unwrap_or(0)
+}
+
+/// A small pool of connections: at most `max` made (on demand), each lent to one caller at
+/// a time and returned when its [`Lent`] is dropped.
+pub struct Pool<C> {
+    idle: Mutex<(Vec<C>, usize)>,
+    freed: Condvar,
+    max: usize,
+    make: Box<dyn Fn() -> Result<C> + Send + Sync>,
+    healthy: fn(&mut C) -> bool,
+}
+
+impl<C> std::fmt::Debug for Pool<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pool").field("max", &self.max).finish()
+    }
+}
+
+impl<C> Pool<C> {
+    /// A pool of at most `max` connections made by `make`; a connection that is not
+    /// `healthy` when given back is dropped (another is made when needed).
+    pub fn new(
+        max: usize,
+        first: C,
+        make: impl Fn() -> Result<C> + Send + Sync + 'static,
+        healthy: fn(&mut C) -> bool,
+    ) -> Pool<C> {
+        Pool {
+            idle: Mutex::new((vec![first], 1)),
+            freed: Condvar::new(),
+            max: max.max(1),
+            make: Box::new(make),
+            healthy,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, (Vec<C>, usize)> {
+        self.idle
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A connection, waiting for one if all `max` are lent.
+    ///
+    /// # Errors
+    /// A new connection could not be made.
+    pub fn get(&self) -> Result<Lent<'_, C>> {
+        let mut g = self.lock();
+        loop {
+            if let Some(c) = g.0.pop() {
+                return Ok(Lent {
+                    pool: self,
+                    conn: Some(c),
+                });
+            }
+            if g.1 < self.max {
+                g.1 += 1;
+                drop(g);
+                return match (self.make)() {
+                    Ok(c) => Ok(Lent {
+                        pool: self,
+                        conn: Some(c),
+                    }),
+                    Err(e) => {
+                        self.lock().1 -= 1;
+                        self.freed.notify_one();
+                        Err(e)
+                    }
+                };
+            }
+            g = self
+                .freed
+                .wait(g)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+}
+
+/// A connection lent by a [`Pool`].
+pub struct Lent<'a, C> {
+    pool: &'a Pool<C>,
+    conn: Option<C>,
+}
+
+impl<C> std::ops::Deref for Lent<'_, C> {
+    type Target = C;
+    fn deref(&self) -> &C {
+        self.conn.as_ref().unwrap_or_else(|| unreachable!())
+    }
+}
+
+impl<C> std::ops::DerefMut for Lent<'_, C> {
+    fn deref_mut(&mut self) -> &mut C {
+        self.conn.as_mut().unwrap_or_else(|| unreachable!())
+    }
+}
+
+impl<C> Drop for Lent<'_, C> {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.conn.take() {
+            let ok = (self.pool.healthy)(&mut c);
+            let mut g = self.pool.lock();
+            if ok {
+                g.0.push(c);
+            } else {
+                g.1 -= 1;
+            }
+            drop(g);
+            self.pool.freed.notify_one();
+        }
+    }
+}

@@ -1,0 +1,493 @@
+//! [`SqliteStore`]: the default store, one SQLite file (rusqlite, SQLite bundled: a fresh
+//! machine needs nothing installed). WAL mode (readers do not wait for the writer),
+//! `busy_timeout` (a writer waits for another rather than failing), foreign keys on; write
+//! transactions begin `IMMEDIATE`, so they take the write lock at once and wait for it
+//! under the busy timeout instead of failing half-way.
+
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
+
+use super::{
+    Account, AccountId, Pool, Result, SCHEMA_VERSION, Score, Store, StoreError, db_id, from_db_id,
+    name_key, token_hash,
+};
+
+/// The numbered migrations, in order: migration `i + 1` is `MIGRATIONS[i]`.
+pub const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
+    // 1: accounts, sessions, log-in failures.
+    "CREATE TABLE accounts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created INTEGER NOT NULL
+    );
+    CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        created INTEGER NOT NULL,
+        expires INTEGER NOT NULL
+    );
+    CREATE INDEX sessions_account ON sessions(account_id);
+    CREATE TABLE login_failures (key TEXT NOT NULL, at INTEGER NOT NULL);
+    CREATE INDEX login_failures_key ON login_failures(key, at);",
+    // 2: games' owners, saves, recordings, morgue files, scores.
+    "CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        claimed INTEGER NOT NULL
+    );
+    CREATE TABLE saves (
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        game_id INTEGER NOT NULL,
+        data BLOB NOT NULL CHECK (length(data) BETWEEN 1 AND 67108864),
+        updated INTEGER NOT NULL,
+        PRIMARY KEY (account_id, game_id)
+    );
+    CREATE TABLE recordings (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL,
+        line TEXT NOT NULL
+    );
+    CREATE INDEX recordings_game ON recordings(game_id, seq);
+    CREATE TABLE morgues (game_id INTEGER PRIMARY KEY, text TEXT NOT NULL);
+    CREATE TABLE scores (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game TEXT NOT NULL,
+        game_id INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        account_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+        points INTEGER NOT NULL,
+        depth INTEGER,
+        turn INTEGER NOT NULL,
+        ended INTEGER NOT NULL
+    );
+    CREATE INDEX scores_top ON scores(game, points DESC, ended);",
+];
+
+/// Connections per store.
+const POOL: usize = 4;
+
+/// The SQLite store.
+#[derive(Debug)]
+pub struct SqliteStore {
+    pool: Pool<Connection>,
+}
+
+fn db(e: rusqlite::Error) -> StoreError {
+    StoreError::Db(e.to_string())
+}
+
+fn connect(path: &Path) -> Result<Connection> {
+    let c = Connection::open(path).map_err(db)?;
+    c.busy_timeout(Duration::from_secs(10)).map_err(db)?;
+    c.pragma_update(None, "foreign_keys", "ON").map_err(db)?;
+    let mode: String = c
+        .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
+        .map_err(db)?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(StoreError::Db(format!(
+            "{} cannot use WAL mode (it is in {mode} mode)",
+            path.display()
+        )));
+    }
+    Ok(c)
+}
+
+/// The schema version of an open database (0: none yet).
+fn version(c: &Connection) -> Result<u32> {
+    c.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+            version INTEGER PRIMARY KEY, applied INTEGER NOT NULL)",
+    )
+    .map_err(db)?;
+    let v: Option<i64> = c
+        .query_row("SELECT MAX(version) FROM schema_migrations", [], |r| {
+            r.get(0)
+        })
+        .map_err(db)?;
+    Ok(u32::try_from(v.unwrap_or(0)).unwrap_or(u32::MAX))
+}
+
+/// Apply the migrations after the database's version up to `target`, in one transaction.
+fn migrate(c: &mut Connection, target: u32) -> Result<()> {
+    let tx = c
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(db)?;
+    let found = version(&tx)?;
+    if found > SCHEMA_VERSION {
+        return Err(StoreError::TooNew {
+            found,
+            known: SCHEMA_VERSION,
+        });
+    }
+    for v in found + 1..=target {
+        let sql = MIGRATIONS[v as usize - 1];
+        tx.execute_batch(sql)
+            .map_err(|e| StoreError::Db(format!("migration {v}: {e}")))?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, applied) VALUES (?1, strftime('%s','now'))",
+            [v],
+        )
+        .map_err(db)?;
+    }
+    tx.commit().map_err(db)
+}
+
+impl SqliteStore {
+    /// Open (or make) the database at `path` and bring its schema up to date.
+    ///
+    /// # Errors
+    /// [`StoreError::TooNew`], or it could not be opened or migrated.
+    pub fn open(path: &Path) -> Result<SqliteStore> {
+        Self::open_at_version(path, SCHEMA_VERSION)
+    }
+
+    /// Open the database at `path` migrated only up to `version` (not past
+    /// [`SCHEMA_VERSION`]): for the migration tests and for tools. The store's other methods
+    /// need the full schema.
+    ///
+    /// # Errors
+    /// As [`SqliteStore::open`].
+    pub fn open_at_version(path: &Path, version: u32) -> Result<SqliteStore> {
+        let mut first = connect(path)?;
+        migrate(&mut first, version.min(SCHEMA_VERSION))?;
+        let owned = path.to_path_buf();
+        Ok(SqliteStore {
+            pool: Pool::new(POOL, first, move || connect(&owned), |_| true),
+        })
+    }
+}
+
+fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
+    Ok(Account {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        password_hash: r.get(2)?,
+        created: r.get(3)?,
+    })
+}
+
+impl Store for SqliteStore {
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn schema_version(&self) -> Result<u32> {
+        version(&*self.pool.get()?)
+    }
+
+    fn create_account(&self, name: &str, password_hash: &str, now: i64) -> Result<AccountId> {
+        let c = self.pool.get()?;
+        let r = c.execute(
+            "INSERT INTO accounts (name, name_key, password_hash, created) VALUES (?1, ?2, ?3, ?4)",
+            params![name, name_key(name), password_hash, now],
+        );
+        match r {
+            Ok(_) => Ok(c.last_insert_rowid()),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == ErrorCode::ConstraintViolation =>
+            {
+                Err(StoreError::NameTaken)
+            }
+            Err(e) => Err(db(e)),
+        }
+    }
+
+    fn account_by_name(&self, name: &str) -> Result<Option<Account>> {
+        self.pool
+            .get()?
+            .query_row(
+                "SELECT id, name, password_hash, created FROM accounts WHERE name_key = ?1",
+                [name_key(name)],
+                account_row,
+            )
+            .optional()
+            .map_err(db)
+    }
+
+    fn account(&self, id: AccountId) -> Result<Option<Account>> {
+        self.pool
+            .get()?
+            .query_row(
+                "SELECT id, name, password_hash, created FROM accounts WHERE id = ?1",
+                [id],
+                account_row,
+            )
+            .optional()
+            .map_err(db)
+    }
+
+    fn create_session(
+        &self,
+        account: AccountId,
+        token: &str,
+        now: i64,
+        expires: i64,
+    ) -> Result<()> {
+        self.pool
+            .get()?
+            .execute(
+                "INSERT INTO sessions (token_hash, account_id, created, expires) VALUES (?1, ?2, ?3, ?4)",
+                params![token_hash(token), account, now, expires],
+            )
+            .map(|_| ())
+            .map_err(db)
+    }
+
+    fn session(&self, token: &str, now: i64) -> Result<Option<Account>> {
+        self.pool
+            .get()?
+            .query_row(
+                "SELECT a.id, a.name, a.password_hash, a.created FROM sessions s
+                 JOIN accounts a ON a.id = s.account_id
+                 WHERE s.token_hash = ?1 AND s.expires > ?2",
+                params![token_hash(token), now],
+                account_row,
+            )
+            .optional()
+            .map_err(db)
+    }
+
+    fn revoke_session(&self, token: &str) -> Result<bool> {
+        self.pool
+            .get()?
+            .execute(
+                "DELETE FROM sessions WHERE token_hash = ?1",
+                [token_hash(token)],
+            )
+            .map(|n| n > 0)
+            .map_err(db)
+    }
+
+    fn revoke_all_sessions(&self, account: AccountId) -> Result<u64> {
+        self.pool
+            .get()?
+            .execute("DELETE FROM sessions WHERE account_id = ?1", [account])
+            .map(|n| n as u64)
+            .map_err(db)
+    }
+
+    fn record_login_failure(&self, key: &str, now: i64) -> Result<()> {
+        self.pool
+            .get()?
+            .execute(
+                "INSERT INTO login_failures (key, at) VALUES (?1, ?2)",
+                params![key, now],
+            )
+            .map(|_| ())
+            .map_err(db)
+    }
+
+    fn login_failures_since(&self, key: &str, since: i64) -> Result<u64> {
+        let n: i64 = self
+            .pool
+            .get()?
+            .query_row(
+                "SELECT COUNT(*) FROM login_failures WHERE key = ?1 AND at >= ?2",
+                params![key, since],
+                |r| r.get(0),
+            )
+            .map_err(db)?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    fn prune_login_failures(&self, before: i64) -> Result<u64> {
+        self.pool
+            .get()?
+            .execute("DELETE FROM login_failures WHERE at < ?1", [before])
+            .map(|n| n as u64)
+            .map_err(db)
+    }
+
+    fn add_score(&self, s: &Score) -> Result<()> {
+        let turn = i64::try_from(s.turn).unwrap_or(i64::MAX);
+        self.pool
+            .get()?
+            .execute(
+                "INSERT INTO scores (game, game_id, player, account_id, points, depth, turn, ended)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    s.game,
+                    db_id(s.game_id)?,
+                    s.player,
+                    s.account,
+                    s.points,
+                    s.depth,
+                    turn,
+                    s.ended
+                ],
+            )
+            .map(|_| ())
+            .map_err(db)
+    }
+
+    fn top_scores(&self, game: &str, n: u32) -> Result<Vec<Score>> {
+        let c = self.pool.get()?;
+        let mut st = c
+            .prepare(
+                "SELECT game, game_id, player, account_id, points, depth, turn, ended FROM scores
+                 WHERE game = ?1 ORDER BY points DESC, ended ASC, id ASC LIMIT ?2",
+            )
+            .map_err(db)?;
+        let rows = st
+            .query_map(params![game, n], |r| {
+                Ok(Score {
+                    game: r.get(0)?,
+                    game_id: from_db_id(r.get(1)?),
+                    player: r.get(2)?,
+                    account: r.get(3)?,
+                    points: r.get(4)?,
+                    depth: r.get(5)?,
+                    turn: u64::try_from(r.get::<_, i64>(6)?).unwrap_or(0),
+                    ended: r.get(7)?,
+                })
+            })
+            .map_err(db)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(db)
+    }
+
+    fn put_morgue(&self, game_id: u64, text: &str) -> Result<()> {
+        self.pool
+            .get()?
+            .execute(
+                "INSERT INTO morgues (game_id, text) VALUES (?1, ?2)
+                 ON CONFLICT (game_id) DO UPDATE SET text = excluded.text",
+                params![db_id(game_id)?, text],
+            )
+            .map(|_| ())
+            .map_err(db)
+    }
+
+    fn morgue(&self, game_id: u64) -> Result<Option<String>> {
+        self.pool
+            .get()?
+            .query_row(
+                "SELECT text FROM morgues WHERE game_id = ?1",
+                [db_id(game_id)?],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db)
+    }
+
+    fn put_save(&self, account: AccountId, game_id: u64, data: &[u8], now: i64) -> Result<()> {
+        let gid = db_id(game_id)?;
+        let mut c = self.pool.get()?;
+        let tx = c
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        tx.execute(
+            "INSERT INTO games (id, account_id, claimed) VALUES (?1, ?2, ?3)
+             ON CONFLICT (id) DO NOTHING",
+            params![gid, account, now],
+        )
+        .map_err(db)?;
+        let owner: AccountId = tx
+            .query_row("SELECT account_id FROM games WHERE id = ?1", [gid], |r| {
+                r.get(0)
+            })
+            .map_err(db)?;
+        if owner != account {
+            return Err(StoreError::NotOwner(game_id));
+        }
+        // The size is checked by the table (CHECK), inside this transaction: a refused save
+        // takes the claim above back with it.
+        let w = tx.execute(
+            "INSERT INTO saves (account_id, game_id, data, updated) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (account_id, game_id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
+            params![account, gid, data, now],
+        );
+        match w {
+            Ok(_) => tx.commit().map_err(db),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == ErrorCode::ConstraintViolation =>
+            {
+                Err(StoreError::Invalid(format!(
+                    "a save must be 1 to {} bytes (this one is {})",
+                    super::MAX_SAVE_BYTES,
+                    data.len()
+                )))
+            }
+            Err(e) => Err(db(e)),
+        }
+    }
+
+    fn save(&self, account: AccountId, game_id: u64) -> Result<Option<Vec<u8>>> {
+        self.pool
+            .get()?
+            .query_row(
+                "SELECT data FROM saves WHERE account_id = ?1 AND game_id = ?2",
+                params![account, db_id(game_id)?],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db)
+    }
+
+    fn delete_save(&self, account: AccountId, game_id: u64) -> Result<bool> {
+        self.pool
+            .get()?
+            .execute(
+                "DELETE FROM saves WHERE account_id = ?1 AND game_id = ?2",
+                params![account, db_id(game_id)?],
+            )
+            .map(|n| n > 0)
+            .map_err(db)
+    }
+
+    fn append_recording(&self, game_id: u64, line: &str) -> Result<()> {
+        self.pool
+            .get()?
+            .execute(
+                "INSERT INTO recordings (game_id, line) VALUES (?1, ?2)",
+                params![db_id(game_id)?, line],
+            )
+            .map(|_| ())
+            .map_err(db)
+    }
+
+    fn recording(&self, game_id: u64) -> Result<Vec<String>> {
+        let c = self.pool.get()?;
+        let mut st = c
+            .prepare("SELECT line FROM recordings WHERE game_id = ?1 ORDER BY seq")
+            .map_err(db)?;
+        let rows = st.query_map([db_id(game_id)?], |r| r.get(0)).map_err(db)?;
+        rows.collect::<rusqlite::Result<Vec<String>>>().map_err(db)
+    }
+
+    fn claim_game(&self, game_id: u64, account: AccountId, now: i64) -> Result<bool> {
+        let gid = db_id(game_id)?;
+        let mut c = self.pool.get()?;
+        let tx = c
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        tx.execute(
+            "INSERT INTO games (id, account_id, claimed) VALUES (?1, ?2, ?3)
+             ON CONFLICT (id) DO NOTHING",
+            params![gid, account, now],
+        )
+        .map_err(db)?;
+        let owner: AccountId = tx
+            .query_row("SELECT account_id FROM games WHERE id = ?1", [gid], |r| {
+                r.get(0)
+            })
+            .map_err(db)?;
+        tx.commit().map_err(db)?;
+        Ok(owner == account)
+    }
+
+    fn game_owner(&self, game_id: u64) -> Result<Option<AccountId>> {
+        self.pool
+            .get()?
+            .query_row(
+                "SELECT account_id FROM games WHERE id = ?1",
+                [db_id(game_id)?],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db)
+    }
+}

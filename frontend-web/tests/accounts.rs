@@ -1,0 +1,540 @@
+//! Accounts through a real server and real HTTP and websocket clients: register, log in,
+//! log out, log out everywhere; one error for an unknown name and a wrong password; rate
+//! limits; CSRF; SQL injection strings; a name with HTML in it; another account's game;
+//! oversized and malformed forms.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+use common::{Client, TestServer, token};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// One HTTP response.
+#[derive(Debug)]
+struct Resp {
+    status: u16,
+    head: String,
+    body: String,
+}
+
+impl Resp {
+    /// The value of the `Set-Cookie` for `name`, if any.
+    fn set_cookie(&self, name: &str) -> Option<String> {
+        self.head
+            .lines()
+            .filter_map(|l| {
+                l.strip_prefix("set-cookie: ")
+                    .or_else(|| l.strip_prefix("Set-Cookie: "))
+            })
+            .find(|c| c.starts_with(&format!("{name}=")))
+            .map(str::to_owned)
+    }
+
+    /// The session token a response set.
+    fn session(&self) -> Option<String> {
+        let c = self.set_cookie("alembic_session")?;
+        let v = c.split(';').next()?.split_once('=')?.1.to_owned();
+        (!v.is_empty()).then_some(v)
+    }
+}
+
+/// A browser: its token, its session if logged in, and the address it comes from.
+#[derive(Clone, Debug)]
+struct Browser {
+    token: String,
+    session: Option<String>,
+    from: Ipv4Addr,
+}
+
+impl Browser {
+    fn new(n: u8) -> Browser {
+        Browser {
+            token: token(n),
+            session: None,
+            from: Ipv4Addr::LOCALHOST,
+        }
+    }
+
+    fn cookies(&self) -> String {
+        match &self.session {
+            Some(s) => format!("alembic_token={}; alembic_session={s}", self.token),
+            None => format!("alembic_token={}", self.token),
+        }
+    }
+}
+
+/// Send one raw request from `from` and read the whole response.
+async fn raw(addr: SocketAddr, from: Ipv4Addr, req: &[u8]) -> Resp {
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.bind(SocketAddr::new(IpAddr::V4(from), 0)).unwrap();
+    let mut s = sock.connect(addr).await.unwrap();
+    s.write_all(req).await.unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out).await;
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    Resp {
+        status,
+        head: head.to_owned(),
+        body: body.to_owned(),
+    }
+}
+
+async fn get(ts: &TestServer, b: &Browser, path: &str) -> Resp {
+    let req = format!(
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nCookie: {}\r\nConnection: close\r\n\r\n",
+        ts.addr,
+        b.cookies()
+    );
+    raw(ts.addr, b.from, req.as_bytes()).await
+}
+
+async fn post(ts: &TestServer, b: &Browser, path: &str, body: &[u8]) -> Resp {
+    let mut req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {}\r\nCookie: {}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        ts.addr,
+        b.cookies(),
+        body.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(body);
+    raw(ts.addr, b.from, &req).await
+}
+
+/// `s` form-encoded.
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// The CSRF token of the forms `b` is shown.
+async fn csrf(ts: &TestServer, b: &Browser) -> String {
+    let page = get(ts, b, "/login").await;
+    assert_eq!(page.status, 200);
+    let at = page.body.find("name=csrf value='").unwrap() + "name=csrf value='".len();
+    page.body[at..at + 64].to_owned()
+}
+
+async fn form(ts: &TestServer, b: &Browser, path: &str, name: &str, password: &str) -> Resp {
+    let t = csrf(ts, b).await;
+    let body = format!("name={}&password={}&csrf={t}", enc(name), enc(password));
+    post(ts, b, path, body.as_bytes()).await
+}
+
+/// Register `name` in `b` (which is then logged in).
+async fn register(ts: &TestServer, b: &mut Browser, name: &str, password: &str) {
+    let r = form(ts, b, "/register", name, password).await;
+    assert_eq!(r.status, 303, "{r:?}");
+    b.session = Some(r.session().unwrap());
+}
+
+async fn who(ts: &TestServer, b: &Browser) -> Option<String> {
+    let page = get(ts, b, "/").await;
+    assert_eq!(page.status, 200);
+    let at = page.body.find("<b id=who>")? + "<b id=who>".len();
+    let end = page.body[at..].find("</b>")?;
+    Some(page.body[at..at + end].to_owned())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn register_log_in_log_out_and_everywhere() {
+    let ts = TestServer::start("acc-basic", |_| {}).await;
+    let mut a = Browser::new(1);
+    assert_eq!(who(&ts, &a).await, None);
+    assert!(get(&ts, &a, "/").await.body.contains("Playing anonymously"));
+    let r = form(&ts, &a, "/register", "Ann", "correct horse").await;
+    assert_eq!(r.status, 303, "{r:?}");
+    let cookie = r.set_cookie("alembic_session").unwrap();
+    for attr in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+        assert!(cookie.contains(attr), "{cookie}");
+    }
+    assert!(!cookie.contains("Secure"), "{cookie}");
+    a.session = r.session();
+    assert_eq!(who(&ts, &a).await.as_deref(), Some("Ann"));
+    // The password is not stored, only its argon2id hash.
+    let acc = ts.server.store.account_by_name("ann").unwrap().unwrap();
+    assert!(acc.password_hash.starts_with("$argon2id$"));
+    assert!(!acc.password_hash.contains("correct horse"));
+    // The name is taken, in any case.
+    let mut other = Browser::new(9);
+    let r = form(&ts, &other, "/register", "ANN", "another password").await;
+    assert_eq!(r.status, 400);
+    assert!(r.body.contains("That name is taken."));
+    assert!(r.session().is_none());
+
+    // A second browser logs in.
+    let mut b = Browser::new(2);
+    let r = form(&ts, &b, "/login", "ann", "correct horse").await;
+    assert_eq!(r.status, 303, "{r:?}");
+    b.session = r.session();
+    assert_ne!(a.session, b.session);
+    assert_eq!(who(&ts, &b).await.as_deref(), Some("Ann"));
+
+    // Log out in the first: that session ends, the second's does not.
+    let t = csrf(&ts, &a).await;
+    let r = post(&ts, &a, "/logout", format!("csrf={t}").as_bytes()).await;
+    assert_eq!(r.status, 303);
+    assert!(
+        r.set_cookie("alembic_session")
+            .unwrap()
+            .contains("Max-Age=0")
+    );
+    assert_eq!(
+        who(&ts, &a).await,
+        None,
+        "the old session cookie no longer works"
+    );
+    assert_eq!(who(&ts, &b).await.as_deref(), Some("Ann"));
+
+    // Log in again in the first; log out everywhere from the second: both end.
+    let r = form(&ts, &a, "/login", "Ann", "correct horse").await;
+    a.session = r.session();
+    assert_eq!(who(&ts, &a).await.as_deref(), Some("Ann"));
+    register(&ts, &mut other, "Olga", "olga's password").await;
+    let t = csrf(&ts, &b).await;
+    let r = post(
+        &ts,
+        &b,
+        "/logout-everywhere",
+        format!("csrf={t}").as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 303);
+    assert_eq!(who(&ts, &a).await, None);
+    assert_eq!(who(&ts, &b).await, None);
+    // Another account's session is untouched.
+    assert_eq!(who(&ts, &other).await.as_deref(), Some("Olga"));
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_name_and_wrong_password_look_the_same() {
+    let ts = TestServer::start("acc-same", |_| {}).await;
+    let mut a = Browser::new(1);
+    register(&ts, &mut a, "Ann", "correct horse").await;
+    let b = Browser::new(2);
+    let unknown = form(&ts, &b, "/login", "Nobody", "correct horse").await;
+    let wrong = form(&ts, &b, "/login", "Ann", "wrong horse!").await;
+    assert_eq!(unknown.status, 401);
+    assert_eq!(wrong.status, unknown.status);
+    assert_eq!(wrong.body, unknown.body);
+    assert!(unknown.body.contains("Wrong name or password."));
+    assert!(unknown.session().is_none() && wrong.session().is_none());
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn log_in_attempts_are_rate_limited_per_name_and_per_address() {
+    let ts = TestServer::start("acc-rate", |_| {}).await;
+    let mut ann = Browser::new(1);
+    register(&ts, &mut ann, "Ann", "correct horse").await;
+    let mut bob = Browser::new(2);
+    register(&ts, &mut bob, "Bob", "bob's password").await;
+
+    // Per name: five wrong passwords for Ann from one address...
+    let mut x = Browser::new(3);
+    x.from = Ipv4Addr::new(127, 0, 0, 2);
+    for _ in 0..5 {
+        assert_eq!(
+            form(&ts, &x, "/login", "Ann", "guess guess").await.status,
+            401
+        );
+    }
+    // ...and Ann is refused even with the right password, from another address.
+    let mut y = Browser::new(4);
+    y.from = Ipv4Addr::new(127, 0, 0, 3);
+    let r = form(&ts, &y, "/login", "ann", "correct horse").await;
+    assert_eq!(r.status, 429, "{r:?}");
+    assert!(r.body.contains("Too many attempts"));
+    assert!(r.session().is_none());
+    // Bob, from there, is not.
+    assert_eq!(
+        form(&ts, &y, "/login", "Bob", "bob's password")
+            .await
+            .status,
+        303
+    );
+
+    // Per address: five names tried from one address...
+    let mut z = Browser::new(5);
+    z.from = Ipv4Addr::new(127, 0, 0, 4);
+    for n in 0..5 {
+        let r = form(&ts, &z, "/login", &format!("nobody{n}"), "guess guess").await;
+        assert_eq!(r.status, 401);
+    }
+    // ...and that address is refused even for Bob's right password.
+    assert_eq!(
+        form(&ts, &z, "/login", "Bob", "bob's password")
+            .await
+            .status,
+        429
+    );
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forms_without_the_right_csrf_token_change_nothing() {
+    let ts = TestServer::start("acc-csrf", |_| {}).await;
+    let mut a = Browser::new(1);
+    register(&ts, &mut a, "Ann", "correct horse").await;
+    let b = Browser::new(2);
+    let bs = csrf(&ts, &b).await;
+    let me = Browser::new(3);
+    let bodies = [
+        "name=Eve&password=eve's+password".to_owned(),
+        "name=Eve&password=eve's+password&csrf=".to_owned(),
+        format!("name=Eve&password=eve's+password&csrf={}", "0".repeat(64)),
+        // Another browser's token.
+        format!("name=Eve&password=eve's+password&csrf={bs}"),
+    ];
+    for body in &bodies {
+        let r = post(&ts, &me, "/register", body.as_bytes()).await;
+        assert_eq!(r.status, 403, "{body}");
+        assert!(r.session().is_none());
+        let r = post(&ts, &me, "/login", body.as_bytes()).await;
+        assert_eq!(r.status, 403, "{body}");
+        // Ann's sessions stay.
+        let r = post(&ts, &a, "/logout-everywhere", body.as_bytes()).await;
+        assert_eq!(r.status, 403);
+        let r = post(&ts, &a, "/logout", body.as_bytes()).await;
+        assert_eq!(r.status, 403);
+    }
+    assert!(ts.server.store.account_by_name("Eve").unwrap().is_none());
+    assert_eq!(who(&ts, &a).await.as_deref(), Some("Ann"));
+    // No browser token at all.
+    let body = "name=Eve&password=eve-password";
+    let req = format!(
+        "POST /register HTTP/1.1\r\nHost: {}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        ts.addr,
+        body.len()
+    );
+    assert_eq!(
+        raw(ts.addr, Ipv4Addr::LOCALHOST, req.as_bytes())
+            .await
+            .status,
+        403
+    );
+    assert!(ts.server.store.account_by_name("Eve").unwrap().is_none());
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sql_injection_strings_are_only_text() {
+    let ts = TestServer::start("acc-sql", |_| {}).await;
+    let mut a = Browser::new(1);
+    register(&ts, &mut a, "Ann", "correct horse").await;
+    let injections = [
+        "x'); DROP TABLE accounts;--",
+        "' OR '1'='1",
+        "\"; DELETE FROM sessions; --",
+        "admin'--",
+        "1; UPDATE accounts SET password_hash='x'",
+    ];
+    let b = Browser::new(2);
+    for (i, s) in injections.iter().enumerate() {
+        // As a name: refused at registration (not a name's characters), a plain failure at
+        // log-in.
+        let r = form(&ts, &b, "/register", s, "a long password").await;
+        assert_eq!(r.status, 400, "{s}");
+        let mut c = Browser::new(10 + u8::try_from(i).unwrap());
+        c.from = Ipv4Addr::new(127, 0, 1, u8::try_from(i).unwrap() + 1);
+        assert_eq!(
+            form(&ts, &c, "/login", s, "correct horse").await.status,
+            401,
+            "{s}"
+        );
+        // As a password: a password like any other.
+        assert_eq!(form(&ts, &c, "/login", "Ann", s).await.status, 401, "{s}");
+        let name = format!("inj{i}");
+        let mut d = Browser::new(30 + u8::try_from(i).unwrap());
+        let password = format!("{s}{s}");
+        register(&ts, &mut d, &name, &password).await;
+        let mut e = Browser::new(50 + u8::try_from(i).unwrap());
+        e.from = c.from;
+        let r = form(&ts, &e, "/login", &name, &password).await;
+        assert_eq!(r.status, 303, "{s}");
+        e.session = r.session();
+        assert_eq!(who(&ts, &e).await.as_deref(), Some(name.as_str()));
+    }
+    // Ann, her session and her password are as they were.
+    assert_eq!(who(&ts, &a).await.as_deref(), Some("Ann"));
+    // (Five wrong passwords for Ann: her name is rate-limited now; check the hash itself.)
+    let acc = ts.server.store.account_by_name("Ann").unwrap().unwrap();
+    assert!(alembic_web::accounts::verify_password(
+        "correct horse",
+        &acc.password_hash
+    ));
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_with_html_are_shown_as_text() {
+    let ts = TestServer::start("acc-html", |_| {}).await;
+    // (Player names are cut to 20 characters.)
+    let evil = "<script>x</script>";
+    let b = Browser::new(1);
+    // Not an account name...
+    let r = form(&ts, &b, "/register", evil, "a long password").await;
+    assert_eq!(r.status, 400);
+    assert!(!r.body.contains("<script>alert"), "{}", r.body);
+    // ...but a player may call themselves that, and the lobby shows it as text.
+    let mut a = Browser::new(2);
+    register(&ts, &mut a, "Ann", "correct horse").await;
+    let path = format!("/ws/play?game=alchemy&name={}", enc(evil));
+    let mut c = Client::connect_cookies(ts.addr, &path, Some(&a.cookies())).await;
+    c.ready().await;
+    let lobby = get(&ts, &a, "/").await;
+    assert!(
+        lobby.body.contains("&lt;script&gt;x&lt;/script&gt;"),
+        "{}",
+        lobby.body
+    );
+    assert!(!lobby.body.contains(evil));
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_account_cannot_play_my_game_and_claiming_works() {
+    let ts = TestServer::start("acc-owner", |_| {}).await;
+    let mut ann = Browser::new(1);
+    register(&ts, &mut ann, "Ann", "correct horse").await;
+    let mut bob = Browser::new(2);
+    register(&ts, &mut bob, "Bob", "bob's password").await;
+    let mut c = Client::connect_cookies(
+        ts.addr,
+        "/ws/play?game=alchemy&name=Ann",
+        Some(&ann.cookies()),
+    )
+    .await;
+    let id = c.ready().await;
+    let ann_id = ts.server.store.account_by_name("ann").unwrap().unwrap().id;
+    assert_eq!(ts.server.store.game_owner(id).unwrap(), Some(ann_id));
+    let turn = ts.server.rows()[0].turn;
+    // Bob, logged in, asking for it as a player: refused, and nothing reaches the game.
+    let mut b =
+        Client::connect_cookies(ts.addr, &format!("/ws/play?id={id}"), Some(&bob.cookies())).await;
+    b.until(10, "refused", |c| !c.errors().is_empty()).await;
+    assert!(b.errors()[0].contains("not yours"), "{:?}", b.errors());
+    assert!(b.grid.is_none());
+    // Ann, from another browser, logged in: it is hers.
+    let mut ann2 = Browser::new(3);
+    let r = form(&ts, &ann2, "/login", "Ann", "correct horse").await;
+    ann2.session = r.session();
+    let mut c2 =
+        Client::connect_cookies(ts.addr, &format!("/ws/play?id={id}"), Some(&ann2.cookies())).await;
+    assert_eq!(c2.ready().await, id);
+    c.until(10, "told another tab took over", |c| c.closed)
+        .await;
+    assert_eq!(ts.server.rows()[0].turn, turn);
+    // The same browser without the session (logged out) is a stranger.
+    let stranger = Browser::new(3);
+    let mut s = Client::connect_cookies(
+        ts.addr,
+        &format!("/ws/play?id={id}"),
+        Some(&stranger.cookies()),
+    )
+    .await;
+    s.until(10, "refused", |c| !c.errors().is_empty()).await;
+    assert!(s.errors()[0].contains("not yours"));
+
+    // An anonymous game, claimed by logging in from the same browser.
+    let mut anon = Browser::new(4);
+    let mut g = Client::connect_cookies(
+        ts.addr,
+        "/ws/play?game=alchemy&name=Anon",
+        Some(&anon.cookies()),
+    )
+    .await;
+    let gid = g.ready().await;
+    assert_eq!(ts.server.store.game_owner(gid).unwrap(), None);
+    let r = form(&ts, &anon, "/login", "Bob", "bob's password").await;
+    anon.session = r.session();
+    let lobby = get(&ts, &anon, "/").await;
+    assert!(lobby.body.contains("id=claim"), "{}", lobby.body);
+    // Without the CSRF token: refused, not claimed.
+    assert_eq!(post(&ts, &anon, "/claim", b"csrf=x").await.status, 403);
+    assert_eq!(ts.server.store.game_owner(gid).unwrap(), None);
+    let t = csrf(&ts, &anon).await;
+    assert_eq!(
+        post(&ts, &anon, "/claim", format!("csrf={t}").as_bytes())
+            .await
+            .status,
+        303
+    );
+    let bob_id = ts.server.store.account_by_name("bob").unwrap().unwrap().id;
+    assert_eq!(ts.server.store.game_owner(gid).unwrap(), Some(bob_id));
+    assert!(!get(&ts, &anon, "/").await.body.contains("id=claim"));
+    // Bob plays it from his first browser; Ann cannot.
+    let mut b2 =
+        Client::connect_cookies(ts.addr, &format!("/ws/play?id={gid}"), Some(&bob.cookies())).await;
+    assert_eq!(b2.ready().await, gid);
+    let mut a3 =
+        Client::connect_cookies(ts.addr, &format!("/ws/play?id={gid}"), Some(&ann.cookies())).await;
+    a3.until(10, "refused", |c| !c.errors().is_empty()).await;
+    assert!(a3.errors()[0].contains("not yours"));
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_and_malformed_forms_are_refused() {
+    let ts = TestServer::start("acc-big", |_| {}).await;
+    let a = Browser::new(1);
+    let t = csrf(&ts, &a).await;
+    // Over the body limit.
+    let big = format!("name=Big&password={}&csrf={t}", "x".repeat(10_000));
+    let r = post(&ts, &a, "/register", big.as_bytes()).await;
+    assert_eq!(r.status, 413, "{r:?}");
+    let r = post(&ts, &a, "/login", big.as_bytes()).await;
+    assert_eq!(r.status, 413);
+    // Within it, but over the fields' bounds.
+    for (name, password) in [
+        ("x".repeat(33), "a long password".to_owned()),
+        (String::new(), "a long password".to_owned()),
+        ("Short".to_owned(), "1234567".to_owned()),
+        ("Long".to_owned(), "p".repeat(257)),
+        ("é".to_owned(), "a long password".to_owned()),
+        ("a b".to_owned(), "a long password".to_owned()),
+        ("nul\0".to_owned(), "a long password".to_owned()),
+    ] {
+        let r = form(&ts, &a, "/register", &name, &password).await;
+        assert_eq!(r.status, 400, "{name:?}");
+        assert!(r.session().is_none());
+    }
+    // Malformed bodies: refused as a client error, never a crash.
+    for body in [
+        &b"%zz%%&&=="[..],
+        b"\xff\xfe\xfd",
+        b"name=a&name=b&csrf=1&password=2",
+    ] {
+        let r = post(&ts, &a, "/register", body).await;
+        assert!((400..500).contains(&r.status), "{r:?}");
+    }
+    let r = post(
+        &ts,
+        &a,
+        "/login",
+        format!("name=Ann&password={}&csrf={t}", "p".repeat(300)).as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 401);
+    // Nothing was made, and the server still serves.
+    for n in ["Big", "Short", "Long", "a"] {
+        assert!(ts.server.store.account_by_name(n).unwrap().is_none(), "{n}");
+    }
+    assert_eq!(get(&ts, &a, "/").await.status, 200);
+    ts.stop().await;
+}

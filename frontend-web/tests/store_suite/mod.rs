@@ -1,0 +1,322 @@
+//! The storage suite, written once over `&dyn Store` and run against every backend
+//! (`tests/store.rs`: SQLite; `tests/store_pg.rs`: PostgreSQL).
+#![allow(dead_code, clippy::unwrap_used, clippy::missing_panics_doc)]
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use alembic_web::store::{MAX_SAVE_BYTES, SCHEMA_VERSION, Score, Store, StoreError};
+
+/// A backend under test: fresh databases by name, reopened, or left at an older version.
+pub trait Backend {
+    /// A new, empty database called `name`, opened (all migrations applied).
+    fn fresh(name: &str) -> Box<dyn Store>;
+    /// A new, empty database called `name`, migrated only to `version`.
+    fn fresh_at(name: &str, version: u32) -> Box<dyn Store>;
+    /// Open database `name` again (its migrations apply).
+    fn reopen(name: &str) -> Result<Box<dyn Store>, StoreError>;
+    /// Mark database `name` as migrated to `version` (as a newer program would).
+    fn mark_version(name: &str, version: u32);
+}
+
+/// Strings that break SQL built by pasting text.
+pub const INJECTIONS: [&str; 6] = [
+    "x'); DROP TABLE accounts;--",
+    "' OR '1'='1",
+    "\"; DELETE FROM sessions; --",
+    "a\\'b",
+    "Robert'); DROP TABLE saves; --",
+    "1; UPDATE accounts SET password_hash='x'",
+];
+
+pub fn migrations_from_empty<B: Backend>() {
+    let s = B::fresh("mig_empty");
+    assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+    drop(s);
+    // Opening again changes nothing.
+    let s = B::reopen("mig_empty").unwrap();
+    assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+    s.create_account("a", "h", 1).unwrap();
+}
+
+pub fn migrations_from_previous<B: Backend>() {
+    let s = B::fresh_at("mig_prev", SCHEMA_VERSION - 1);
+    assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION - 1);
+    // Version 1's tables are there; version 2's are not yet.
+    let id = s.create_account("Old", "hash", 1).unwrap();
+    assert!(s.put_save(id, 1, b"x", 1).is_err());
+    drop(s);
+    let s = B::reopen("mig_prev").unwrap();
+    assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(s.account_by_name("old").unwrap().unwrap().id, id);
+    s.put_save(id, 1, b"x", 2).unwrap();
+    assert_eq!(s.save(id, 1).unwrap().unwrap(), b"x");
+}
+
+pub fn newer_database_refused<B: Backend>() {
+    let s = B::fresh("mig_newer");
+    drop(s);
+    B::mark_version("mig_newer", SCHEMA_VERSION + 7);
+    match B::reopen("mig_newer") {
+        Err(e @ StoreError::TooNew { found, known }) => {
+            assert_eq!((found, known), (SCHEMA_VERSION + 7, SCHEMA_VERSION));
+            let msg = e.to_string();
+            assert!(msg.contains("newer"), "{msg}");
+        }
+        other => panic!("a newer database must be refused, got {other:?}"),
+    }
+}
+
+pub fn accounts<B: Backend>() {
+    let s = B::fresh("accounts");
+    let ann = s.create_account("Ann", "$argon2id$ann", 10).unwrap();
+    let bob = s.create_account("bob", "$argon2id$bob", 11).unwrap();
+    assert_ne!(ann, bob);
+    for taken in ["ann", "ANN", "Ann"] {
+        assert!(matches!(
+            s.create_account(taken, "h", 12),
+            Err(StoreError::NameTaken)
+        ));
+    }
+    let a = s.account_by_name("aNN").unwrap().unwrap();
+    assert_eq!(
+        (a.id, a.name.as_str(), a.password_hash.as_str(), a.created),
+        (ann, "Ann", "$argon2id$ann", 10)
+    );
+    assert_eq!(s.account(bob).unwrap().unwrap().name, "bob");
+    assert!(s.account_by_name("carol").unwrap().is_none());
+    assert!(s.account(bob + 1000).unwrap().is_none());
+    // Injection strings are names like any other, and break nothing.
+    for (i, name) in INJECTIONS.iter().enumerate() {
+        let id = s.create_account(name, &format!("h{i}"), 20).unwrap();
+        assert_eq!(s.account_by_name(name).unwrap().unwrap().id, id);
+        assert!(s.account_by_name(&format!("{name}x")).unwrap().is_none());
+    }
+    assert_eq!(
+        s.account(ann).unwrap().unwrap().password_hash,
+        "$argon2id$ann"
+    );
+    assert_eq!(
+        s.account(bob).unwrap().unwrap().password_hash,
+        "$argon2id$bob"
+    );
+}
+
+pub fn sessions<B: Backend>() {
+    let s = B::fresh("sessions");
+    let ann = s.create_account("ann", "h", 0).unwrap();
+    let bob = s.create_account("bob", "h", 0).unwrap();
+    s.create_session(ann, "tok-a1", 100, 200).unwrap();
+    s.create_session(ann, "tok-a2", 100, 200).unwrap();
+    s.create_session(bob, "tok-b1", 100, 200).unwrap();
+    assert_eq!(s.session("tok-a1", 150).unwrap().unwrap().id, ann);
+    assert_eq!(s.session("tok-b1", 199).unwrap().unwrap().id, bob);
+    // Expired at `expires`.
+    assert!(s.session("tok-a1", 200).unwrap().is_none());
+    assert!(s.session("tok-zz", 150).unwrap().is_none());
+    assert!(s.session("' OR '1'='1", 150).unwrap().is_none());
+    // One out.
+    assert!(s.revoke_session("tok-a1").unwrap());
+    assert!(!s.revoke_session("tok-a1").unwrap());
+    assert!(s.session("tok-a1", 150).unwrap().is_none());
+    assert!(s.session("tok-a2", 150).unwrap().is_some());
+    // Everywhere: Ann's all go, Bob's stays.
+    s.create_session(ann, "tok-a3", 100, 200).unwrap();
+    assert_eq!(s.revoke_all_sessions(ann).unwrap(), 2);
+    assert!(s.session("tok-a2", 150).unwrap().is_none());
+    assert!(s.session("tok-a3", 150).unwrap().is_none());
+    assert_eq!(s.session("tok-b1", 150).unwrap().unwrap().id, bob);
+    // A session for no account is refused.
+    assert!(s.create_session(bob + 1000, "tok-x", 100, 200).is_err());
+}
+
+pub fn login_failures<B: Backend>() {
+    let s = B::fresh("login_failures");
+    for t in [10, 20, 30] {
+        s.record_login_failure("name:ann", t).unwrap();
+    }
+    s.record_login_failure("ip:127.0.0.1", 25).unwrap();
+    assert_eq!(s.login_failures_since("name:ann", 0).unwrap(), 3);
+    assert_eq!(s.login_failures_since("name:ann", 20).unwrap(), 2);
+    assert_eq!(s.login_failures_since("name:ann", 31).unwrap(), 0);
+    assert_eq!(s.login_failures_since("ip:127.0.0.1", 0).unwrap(), 1);
+    assert_eq!(s.login_failures_since("name:bob", 0).unwrap(), 0);
+    assert_eq!(s.prune_login_failures(21).unwrap(), 2);
+    assert_eq!(s.login_failures_since("name:ann", 0).unwrap(), 1);
+}
+
+fn score(game: &str, id: u64, points: i64, ended: i64) -> Score {
+    Score {
+        game: game.to_owned(),
+        game_id: id,
+        player: format!("p{id}"),
+        account: None,
+        points,
+        depth: Some(2),
+        turn: id.saturating_add(100),
+        ended,
+    }
+}
+
+pub fn scores<B: Backend>() {
+    let s = B::fresh("scores");
+    let ann = s.create_account("ann", "h", 0).unwrap();
+    let mut with_account = score("alchemy", 1, 50, 5);
+    with_account.account = Some(ann);
+    with_account.depth = None;
+    s.add_score(&with_account).unwrap();
+    s.add_score(&score("alchemy", 2, 70, 6)).unwrap();
+    s.add_score(&score("alchemy", 3, 50, 4)).unwrap();
+    s.add_score(&score("caves", 4, 999, 1)).unwrap();
+    s.add_score(&score("alchemy", 5, 10, 1)).unwrap();
+    let top = s.top_scores("alchemy", 3).unwrap();
+    let ids: Vec<u64> = top.iter().map(|r| r.game_id).collect();
+    assert_eq!(ids, [2, 3, 1], "points, then the earlier");
+    assert_eq!(top[2], with_account);
+    assert_eq!(s.top_scores("alchemy", 100).unwrap().len(), 4);
+    assert_eq!(
+        s.top_scores("caves", 100).unwrap(),
+        [score("caves", 4, 999, 1)]
+    );
+    assert!(s.top_scores("' OR '1'='1", 100).unwrap().is_empty());
+    assert!(s.add_score(&score("alchemy", u64::MAX, 1, 1)).is_err());
+}
+
+pub fn morgues<B: Backend>() {
+    let s = B::fresh("morgues");
+    assert!(s.morgue(7).unwrap().is_none());
+    s.put_morgue(7, "Ann died on D3.\n<script>x</script>\n")
+        .unwrap();
+    assert_eq!(
+        s.morgue(7).unwrap().unwrap(),
+        "Ann died on D3.\n<script>x</script>\n"
+    );
+    s.put_morgue(7, "again").unwrap();
+    assert_eq!(s.morgue(7).unwrap().unwrap(), "again");
+    assert!(s.morgue(8).unwrap().is_none());
+}
+
+pub fn saves<B: Backend>() {
+    let s = B::fresh("saves");
+    let ann = s.create_account("ann", "h", 0).unwrap();
+    let bob = s.create_account("bob", "h", 0).unwrap();
+    s.put_save(ann, 1, b"first", 1).unwrap();
+    assert_eq!(s.game_owner(1).unwrap(), Some(ann));
+    s.put_save(ann, 1, b"second", 2).unwrap();
+    assert_eq!(s.save(ann, 1).unwrap().unwrap(), b"second");
+    // Bob can neither write, read nor delete Ann's.
+    assert!(matches!(
+        s.put_save(bob, 1, b"bob's", 3),
+        Err(StoreError::NotOwner(1))
+    ));
+    assert!(s.save(bob, 1).unwrap().is_none());
+    assert!(!s.delete_save(bob, 1).unwrap());
+    assert_eq!(s.save(ann, 1).unwrap().unwrap(), b"second");
+    // Every byte survives.
+    let bytes: Vec<u8> = (0..=255u8).cycle().take(100_000).collect();
+    s.put_save(bob, 2, &bytes, 4).unwrap();
+    assert_eq!(s.save(bob, 2).unwrap().unwrap(), bytes);
+    assert!(s.delete_save(ann, 1).unwrap());
+    assert!(s.save(ann, 1).unwrap().is_none());
+    assert!(!s.delete_save(ann, 1).unwrap());
+}
+
+pub fn save_all_or_nothing<B: Backend>() {
+    let s = B::fresh("save_atomic");
+    let ann = s.create_account("ann", "h", 0).unwrap();
+    // The claim of game 5 is written first, then the save is refused by the table: the
+    // transaction takes the claim back.
+    assert!(matches!(
+        s.put_save(ann, 5, b"", 1),
+        Err(StoreError::Invalid(_))
+    ));
+    assert_eq!(s.game_owner(5).unwrap(), None);
+    let big = vec![7u8; MAX_SAVE_BYTES + 1];
+    assert!(matches!(
+        s.put_save(ann, 6, &big, 1),
+        Err(StoreError::Invalid(_))
+    ));
+    assert_eq!(s.game_owner(6).unwrap(), None);
+    // A refused save leaves the last good one as it was.
+    s.put_save(ann, 7, b"good", 1).unwrap();
+    assert!(s.put_save(ann, 7, b"", 2).is_err());
+    assert_eq!(s.save(ann, 7).unwrap().unwrap(), b"good");
+    // A save for no account: nothing written.
+    assert!(s.put_save(ann + 1000, 8, b"x", 1).is_err());
+    assert_eq!(s.game_owner(8).unwrap(), None);
+}
+
+pub fn recordings_concurrent<B: Backend>() {
+    let s: Arc<dyn Store> = Arc::from(B::fresh("recordings"));
+    assert!(s.recording(1).unwrap().is_empty());
+    const THREADS: usize = 8;
+    const LINES: usize = 100;
+    let handles: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let s = Arc::clone(&s);
+            std::thread::spawn(move || {
+                for i in 0..LINES {
+                    s.append_recording(1, &format!("{{\"t\":{t},\"i\":{i}}}"))
+                        .unwrap();
+                }
+            })
+        })
+        .collect();
+    s.append_recording(2, "other game").unwrap();
+    for h in handles {
+        h.join().unwrap();
+    }
+    let lines = s.recording(1).unwrap();
+    assert_eq!(lines.len(), THREADS * LINES);
+    let set: HashSet<&String> = lines.iter().collect();
+    assert_eq!(set.len(), THREADS * LINES, "no line twice");
+    // Each writer's lines in the order it wrote them.
+    for t in 0..THREADS {
+        let mine: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with(&format!("{{\"t\":{t},")))
+            .collect();
+        let want: Vec<String> = (0..LINES)
+            .map(|i| format!("{{\"t\":{t},\"i\":{i}}}"))
+            .collect();
+        assert_eq!(mine, want.iter().collect::<Vec<_>>());
+    }
+    assert_eq!(s.recording(2).unwrap(), ["other game"]);
+}
+
+pub fn ownership<B: Backend>() {
+    let s = B::fresh("ownership");
+    let ann = s.create_account("ann", "h", 0).unwrap();
+    let bob = s.create_account("bob", "h", 0).unwrap();
+    assert_eq!(s.game_owner(3).unwrap(), None);
+    assert!(s.claim_game(3, ann, 1).unwrap());
+    assert!(
+        s.claim_game(3, ann, 2).unwrap(),
+        "claiming your own again is fine"
+    );
+    assert!(!s.claim_game(3, bob, 3).unwrap());
+    assert_eq!(s.game_owner(3).unwrap(), Some(ann));
+    assert!(s.claim_game(4, bob, 3).unwrap());
+    assert_eq!(s.game_owner(4).unwrap(), Some(bob));
+    assert!(s.claim_game(u64::MAX, bob, 3).is_err());
+}
+
+/// One `#[test]` per suite function for backend `$b`, each with the attributes given.
+#[macro_export]
+macro_rules! store_suite {
+    ($b:ty $(, #[$m:meta])*) => {
+        $crate::store_suite!(@each $b; [$(#[$m])*]; migrations_from_empty migrations_from_previous
+            newer_database_refused accounts sessions login_failures scores morgues saves
+            save_all_or_nothing recordings_concurrent ownership);
+    };
+    (@each $b:ty; $attrs:tt; $($name:ident)*) => {
+        $( $crate::store_suite!(@one $b; $name; $attrs); )*
+    };
+    (@one $b:ty; $name:ident; [$(#[$m:meta])*]) => {
+        #[test]
+        $(#[$m])*
+        fn $name() {
+            store_suite::$name::<$b>();
+        }
+    };
+}
