@@ -404,16 +404,7 @@ impl Store for PgStore {
         let gid = db_id(game_id)?;
         let mut c = self.pool.get()?;
         let mut tx = c.transaction().map_err(db)?;
-        tx.execute(
-            "INSERT INTO games (id, account_id, claimed) VALUES ($1, $2, $3)
-             ON CONFLICT (id) DO NOTHING",
-            &[&gid, &account, &now],
-        )
-        .map_err(db)?;
-        let owner: AccountId = tx
-            .query_one("SELECT account_id FROM games WHERE id = $1", &[&gid])
-            .map_err(db)?
-            .get(0);
+        let owner = claim_in(&mut tx, gid, account, now)?;
         if owner != account {
             return Err(StoreError::NotOwner(game_id));
         }
@@ -486,16 +477,7 @@ impl Store for PgStore {
         let gid = db_id(game_id)?;
         let mut c = self.pool.get()?;
         let mut tx = c.transaction().map_err(db)?;
-        tx.execute(
-            "INSERT INTO games (id, account_id, claimed) VALUES ($1, $2, $3)
-             ON CONFLICT (id) DO NOTHING",
-            &[&gid, &account, &now],
-        )
-        .map_err(db)?;
-        let owner: AccountId = tx
-            .query_one("SELECT account_id FROM games WHERE id = $1", &[&gid])
-            .map_err(db)?
-            .get(0);
+        let owner = claim_in(&mut tx, gid, account, now)?;
         tx.commit().map_err(db)?;
         Ok(owner == account)
     }
@@ -511,4 +493,24 @@ impl Store for PgStore {
             .map_err(db)?
             .map(|r| r.get(0)))
     }
+}
+
+/// Inside `tx`: make game `gid` `account`'s unless it is someone's already, and return
+/// its owner (the claim and the check in one transaction).
+fn claim_in(
+    tx: &mut postgres::Transaction<'_>,
+    gid: i64,
+    account: AccountId,
+    now: i64,
+) -> Result<AccountId> {
+    tx.execute(
+        "INSERT INTO games (id, account_id, claimed) VALUES ($1, $2, $3)
+         ON CONFLICT (id) DO NOTHING",
+        &[&gid, &account, &now],
+    )
+    .map_err(db)?;
+    Ok(tx
+        .query_one("SELECT account_id FROM games WHERE id = $1", &[&gid])
+        .map_err(db)?
+        .get(0))
 }

@@ -379,17 +379,7 @@ impl Store for SqliteStore {
         let tx = c
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
-        tx.execute(
-            "INSERT INTO games (id, account_id, claimed) VALUES (?1, ?2, ?3)
-             ON CONFLICT (id) DO NOTHING",
-            params![gid, account, now],
-        )
-        .map_err(db)?;
-        let owner: AccountId = tx
-            .query_row("SELECT account_id FROM games WHERE id = ?1", [gid], |r| {
-                r.get(0)
-            })
-            .map_err(db)?;
+        let owner = claim_in(&tx, gid, account, now)?;
         if owner != account {
             return Err(StoreError::NotOwner(game_id));
         }
@@ -464,17 +454,7 @@ impl Store for SqliteStore {
         let tx = c
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
-        tx.execute(
-            "INSERT INTO games (id, account_id, claimed) VALUES (?1, ?2, ?3)
-             ON CONFLICT (id) DO NOTHING",
-            params![gid, account, now],
-        )
-        .map_err(db)?;
-        let owner: AccountId = tx
-            .query_row("SELECT account_id FROM games WHERE id = ?1", [gid], |r| {
-                r.get(0)
-            })
-            .map_err(db)?;
+        let owner = claim_in(&tx, gid, account, now)?;
         tx.commit().map_err(db)?;
         Ok(owner == account)
     }
@@ -490,4 +470,24 @@ impl Store for SqliteStore {
             .optional()
             .map_err(db)
     }
+}
+
+/// Inside `tx`: make game `gid` `account`'s unless it is someone's already, and return
+/// its owner (the claim and the check in one transaction).
+fn claim_in(
+    tx: &rusqlite::Transaction<'_>,
+    gid: i64,
+    account: AccountId,
+    now: i64,
+) -> Result<AccountId> {
+    tx.execute(
+        "INSERT INTO games (id, account_id, claimed) VALUES (?1, ?2, ?3)
+         ON CONFLICT (id) DO NOTHING",
+        params![gid, account, now],
+    )
+    .map_err(db)?;
+    tx.query_row("SELECT account_id FROM games WHERE id = ?1", [gid], |r| {
+        r.get(0)
+    })
+    .map_err(db)
 }
