@@ -49,9 +49,12 @@ tm kill-server >/dev/null 2>&1 || true
 n=97
 while [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
 export DISPLAY=":$n"
-Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
+# -noreset: otherwise the server resets when its last client (the probe below) leaves, and
+# alembic-pixels, connecting during that reset, fails with "XOpenDisplay failed".
+Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp -noreset >"$WORK/xvfb.log" 2>&1 &
 xpid=$!
-for ((i = 0; i < 50; i++)); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
+for ((i = 0; i < 300; i++)); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
+xdotool getdisplaygeometry >/dev/null 2>&1 || { echo "FAIL: Xvfb did not start on $DISPLAY"; cat "$WORK/xvfb.log"; exit 1; }
 export XDG_DATA_HOME="$WORK/data-$GAME"
 SAVE="$XDG_DATA_HOME/alembic/$GAME.save"
 REC="$XDG_DATA_HOME/alembic/$GAME.replay"
