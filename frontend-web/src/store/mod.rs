@@ -27,7 +27,7 @@ pub mod sqlite;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// The schema version this program writes and reads (the number of migrations).
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Largest save blob, in bytes (the databases refuse more, inside the transaction).
 pub const MAX_SAVE_BYTES: usize = 64 << 20;
@@ -72,6 +72,125 @@ pub struct Score {
     pub ended: i64,
 }
 
+/// Where a game is in its life, as the store keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameStatus {
+    /// Being played on a server (which holds its lease).
+    Live,
+    /// Saved and stopped: its player can continue it, on any server.
+    Saved,
+    /// Over (won, died or quit without a save): its morgue file and recording stay.
+    Finished,
+}
+
+impl GameStatus {
+    /// Its name in the database.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Live => "live",
+            GameStatus::Saved => "saved",
+            GameStatus::Finished => "finished",
+        }
+    }
+
+    /// The status called `s` (anything unknown reads as finished: never played again).
+    #[must_use]
+    pub fn parse(s: &str) -> GameStatus {
+        match s {
+            "live" => GameStatus::Live,
+            "saved" => GameStatus::Saved,
+            _ => GameStatus::Finished,
+        }
+    }
+}
+
+/// A game as the store keeps it: what the lobby, the per-player pages and a server taking
+/// it over need.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Its id (made by the database, so unique across servers).
+    pub id: u64,
+    /// Which game (`alchemy`, `caves`).
+    pub kind: String,
+    /// The player's name as shown.
+    pub player: String,
+    /// The seed it started from.
+    pub seed: u64,
+    /// The browser that started it: its token's hash ([`token_hash`]).
+    pub owner_token: String,
+    /// The account it belongs to, if any (started logged in, or claimed).
+    pub account: Option<AccountId>,
+    /// Where it is in its life.
+    pub status: GameStatus,
+    /// The hero's depth, when known.
+    pub depth: Option<i32>,
+    /// Its turn.
+    pub turn: u64,
+    /// The server holding it (while [`GameStatus::Live`] and its lease runs).
+    pub server: Option<String>,
+    /// Until when that server's lease runs (seconds since 1970).
+    pub lease_until: Option<i64>,
+    /// When it started.
+    pub created: i64,
+    /// When it last changed.
+    pub updated: i64,
+}
+
+/// A new game's row.
+#[derive(Clone, Copy, Debug)]
+pub struct NewGame<'a> {
+    /// Which game.
+    pub kind: &'a str,
+    /// The player's name.
+    pub player: &'a str,
+    /// Its seed.
+    pub seed: u64,
+    /// The browser's token hash ([`token_hash`]).
+    pub owner_token: &'a str,
+    /// The server that will run it (it holds the lease from the start).
+    pub server: &'a str,
+    /// Now, and until when the lease runs.
+    pub now: i64,
+    /// The lease's end.
+    pub lease_until: i64,
+}
+
+/// Which games to list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameFilter {
+    /// Being played (a lease running at this time), on any server.
+    Live(i64),
+    /// Finished, newest first.
+    Finished,
+    /// An account's, every status, newest first.
+    Account(AccountId),
+}
+
+/// Whether a server got a game's lease.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lease {
+    /// This server holds it now.
+    Taken,
+    /// Another server's lease runs still.
+    HeldBy(String),
+    /// There is no such game, or it is finished.
+    Gone,
+}
+
+/// What the store holds, for the health endpoint.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    /// Accounts.
+    pub accounts: u64,
+    /// Games being played (on any server).
+    pub live: u64,
+    /// Games saved and stopped.
+    pub saved: u64,
+    /// Games over.
+    pub finished: u64,
+}
+
 /// What went wrong in a store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -98,6 +217,9 @@ pub enum StoreError {
     /// The `--db` address is not one this program knows.
     #[error("unknown database address {0:?}: use sqlite:PATH or postgres://USER@HOST:PORT/DBNAME")]
     BadUrl(String),
+    /// Not something this database does (a backup of PostgreSQL: use `pg_dump`).
+    #[error("{0}")]
+    Unsupported(String),
     /// The database said no.
     #[error("database: {0}")]
     Db(String),
@@ -247,6 +369,109 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// # Errors
     /// The database failed.
     fn game_owner(&self, game_id: u64) -> Result<Option<AccountId>>;
+
+    /// Make a game's row, held by `g.server`; its id (unique across every server on this
+    /// database).
+    ///
+    /// # Errors
+    /// The database failed.
+    fn create_game(&self, g: &NewGame<'_>) -> Result<u64>;
+
+    /// Game `id`'s row.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn game(&self, id: u64) -> Result<Option<GameRecord>>;
+
+    /// The newest game not finished that the browser `owner_token` started or, when
+    /// given, `account` owns: the game a player continues.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn game_to_continue(
+        &self,
+        owner_token: &str,
+        account: Option<AccountId>,
+    ) -> Result<Option<GameRecord>>;
+
+    /// Games by `filter`, at most `n`, newest first.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn games(&self, filter: GameFilter, n: u32) -> Result<Vec<GameRecord>>;
+
+    /// Record game `id`'s status and progress at `now`. Finishing or saving a game also
+    /// gives up its lease.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn set_game(
+        &self,
+        id: u64,
+        status: GameStatus,
+        depth: Option<i32>,
+        turn: u64,
+        now: i64,
+    ) -> Result<()>;
+
+    /// Take game `id` for `server` until `until`, if no other server's lease runs at `now`
+    /// (one transaction: two servers never both get it). The game becomes live.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn take_lease(&self, id: u64, server: &str, now: i64, until: i64) -> Result<Lease>;
+
+    /// Extend every lease `server` holds on live games to `until`; how many.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn renew_leases(&self, server: &str, until: i64) -> Result<u64>;
+
+    /// Write game `id`'s save (replacing the old one), whoever plays it: the server that
+    /// holds the game calls this.
+    ///
+    /// # Errors
+    /// [`StoreError::Invalid`] for an empty save or one over [`MAX_SAVE_BYTES`].
+    fn put_game_save(&self, id: u64, data: &[u8], now: i64) -> Result<()>;
+
+    /// Game `id`'s save.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn game_save(&self, id: u64) -> Result<Option<Vec<u8>>>;
+
+    /// Forget game `id`'s recording (it is written again from its start).
+    ///
+    /// # Errors
+    /// The database failed.
+    fn delete_recording(&self, id: u64) -> Result<()>;
+
+    /// The setting `key`; when there is none yet, `value` is stored and returned (the
+    /// first server on a database chooses, the others read it: a shared secret).
+    ///
+    /// # Errors
+    /// The database failed.
+    fn setting_or_insert(&self, key: &str, value: &str) -> Result<String>;
+
+    /// Delete `account` and everything of it: its sessions, its games (their rows, saves,
+    /// recordings, morgue files) and its scores. How many games went.
+    ///
+    /// # Errors
+    /// The database failed (then nothing was deleted).
+    fn delete_account(&self, account: AccountId) -> Result<u64>;
+
+    /// How many accounts and games (live at `now`, saved, finished) there are.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn counts(&self, now: i64) -> Result<Counts>;
+
+    /// Copy the whole database to the new file `path`, consistent while in use (SQLite's
+    /// `VACUUM INTO`).
+    ///
+    /// # Errors
+    /// [`StoreError::Unsupported`] on PostgreSQL (use `pg_dump`), or the copy failed.
+    fn backup(&self, path: &std::path::Path) -> Result<()>;
 }
 
 /// Open the store at `url`: `sqlite:PATH` (made if missing) or `postgres://…` /
@@ -302,6 +527,18 @@ pub fn name_key(name: &str) -> String {
 /// [`StoreError::Invalid`] past `i64::MAX`.
 pub fn db_id(id: u64) -> Result<i64> {
     i64::try_from(id).map_err(|_| StoreError::Invalid(format!("game id {id} is too large")))
+}
+
+/// A seed as the databases hold it (the same 64 bits as an `i64`).
+#[must_use]
+pub fn db_seed(seed: u64) -> i64 {
+    i64::from_ne_bytes(seed.to_ne_bytes())
+}
+
+/// A seed back from the database.
+#[must_use]
+pub fn from_db_seed(seed: i64) -> u64 {
+    u64::from_ne_bytes(seed.to_ne_bytes())
 }
 
 /// A game id back from the database.

@@ -10,8 +10,9 @@ use std::time::Duration;
 use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
 
 use super::{
-    Account, AccountId, Pool, Result, SCHEMA_VERSION, Score, Store, StoreError, db_id, from_db_id,
-    name_key, token_hash,
+    Account, AccountId, Counts, GameFilter, GameRecord, GameStatus, Lease, NewGame, Pool, Result,
+    SCHEMA_VERSION, Score, Store, StoreError, db_id, db_seed, from_db_id, from_db_seed, name_key,
+    token_hash,
 };
 
 /// The numbered migrations, in order: migration `i + 1` is `MIGRATIONS[i]`.
@@ -65,6 +66,32 @@ pub const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
         ended INTEGER NOT NULL
     );
     CREATE INDEX scores_top ON scores(game, points DESC, ended);",
+    // 3: every game the servers hold (player, seed, the browser that started it, status,
+    // progress, the server holding it and its lease); saves kept per game, anonymous ones
+    // too (no server wrote the account-keyed saves of migration 2); shared settings.
+    "CREATE TABLE web_games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        player TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        owner_token TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('live', 'saved', 'finished')),
+        depth INTEGER,
+        turn INTEGER NOT NULL,
+        server TEXT,
+        lease_until INTEGER,
+        created INTEGER NOT NULL,
+        updated INTEGER NOT NULL
+    );
+    CREATE INDEX web_games_owner ON web_games(owner_token, id);
+    CREATE INDEX web_games_status ON web_games(status, id);
+    DROP TABLE saves;
+    CREATE TABLE saves (
+        game_id INTEGER PRIMARY KEY,
+        data BLOB NOT NULL CHECK (length(data) BETWEEN 1 AND 67108864),
+        updated INTEGER NOT NULL
+    );
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
 ];
 
 /// Connections per store.
@@ -385,31 +412,16 @@ impl Store for SqliteStore {
         }
         // The size is checked by the table (CHECK), inside this transaction: a refused save
         // takes the claim above back with it.
-        let w = tx.execute(
-            "INSERT INTO saves (account_id, game_id, data, updated) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (account_id, game_id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
-            params![account, gid, data, now],
-        );
-        match w {
-            Ok(_) => tx.commit().map_err(db),
-            Err(rusqlite::Error::SqliteFailure(e, _))
-                if e.code == ErrorCode::ConstraintViolation =>
-            {
-                Err(StoreError::Invalid(format!(
-                    "a save must be 1 to {} bytes (this one is {})",
-                    super::MAX_SAVE_BYTES,
-                    data.len()
-                )))
-            }
-            Err(e) => Err(db(e)),
-        }
+        write_save(&tx, gid, data, now)?;
+        tx.commit().map_err(db)
     }
 
     fn save(&self, account: AccountId, game_id: u64) -> Result<Option<Vec<u8>>> {
         self.pool
             .get()?
             .query_row(
-                "SELECT data FROM saves WHERE account_id = ?1 AND game_id = ?2",
+                "SELECT s.data FROM saves s JOIN games g ON g.id = s.game_id
+                 WHERE g.account_id = ?1 AND s.game_id = ?2",
                 params![account, db_id(game_id)?],
                 |r| r.get(0),
             )
@@ -421,7 +433,8 @@ impl Store for SqliteStore {
         self.pool
             .get()?
             .execute(
-                "DELETE FROM saves WHERE account_id = ?1 AND game_id = ?2",
+                "DELETE FROM saves WHERE game_id = ?2
+                 AND game_id IN (SELECT id FROM games WHERE account_id = ?1)",
                 params![account, db_id(game_id)?],
             )
             .map(|n| n > 0)
@@ -470,6 +483,250 @@ impl Store for SqliteStore {
             .optional()
             .map_err(db)
     }
+
+    fn create_game(&self, g: &NewGame<'_>) -> Result<u64> {
+        let c = self.pool.get()?;
+        c.execute(
+            "INSERT INTO web_games (kind, player, seed, owner_token, status, turn, server,
+                                    lease_until, created, updated)
+             VALUES (?1, ?2, ?3, ?4, 'live', 0, ?5, ?6, ?7, ?7)",
+            params![
+                g.kind,
+                g.player,
+                db_seed(g.seed),
+                g.owner_token,
+                g.server,
+                g.lease_until,
+                g.now
+            ],
+        )
+        .map_err(db)?;
+        Ok(from_db_id(c.last_insert_rowid()))
+    }
+
+    fn game(&self, id: u64) -> Result<Option<GameRecord>> {
+        self.pool
+            .get()?
+            .query_row(
+                &format!("{GAME_SELECT} WHERE w.id = ?1"),
+                [db_id(id)?],
+                game_row,
+            )
+            .optional()
+            .map_err(db)
+    }
+
+    fn game_to_continue(
+        &self,
+        owner_token: &str,
+        account: Option<AccountId>,
+    ) -> Result<Option<GameRecord>> {
+        self.pool
+            .get()?
+            .query_row(
+                &format!(
+                    "{GAME_SELECT} WHERE w.status <> 'finished'
+                     AND (w.owner_token = ?1 OR (?2 IS NOT NULL AND g.account_id = ?2))
+                     ORDER BY w.id DESC LIMIT 1"
+                ),
+                params![owner_token, account],
+                game_row,
+            )
+            .optional()
+            .map_err(db)
+    }
+
+    fn games(&self, filter: GameFilter, n: u32) -> Result<Vec<GameRecord>> {
+        let c = self.pool.get()?;
+        let (cond, arg) = match filter {
+            GameFilter::Live(now) => ("w.status = 'live' AND w.lease_until >= ?1", now),
+            GameFilter::Finished => ("w.status = 'finished' AND ?1 = ?1", 0),
+            GameFilter::Account(a) => ("g.account_id = ?1", a),
+        };
+        let mut st = c
+            .prepare(&format!(
+                "{GAME_SELECT} WHERE {cond} ORDER BY w.id DESC LIMIT ?2"
+            ))
+            .map_err(db)?;
+        let rows = st
+            .query_map(params![arg, i64::from(n)], game_row)
+            .map_err(db)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(db)
+    }
+
+    fn set_game(
+        &self,
+        id: u64,
+        status: GameStatus,
+        depth: Option<i32>,
+        turn: u64,
+        now: i64,
+    ) -> Result<()> {
+        let turn = i64::try_from(turn).unwrap_or(i64::MAX);
+        let keep_lease = status == GameStatus::Live;
+        self.pool
+            .get()?
+            .execute(
+                "UPDATE web_games SET status = ?2, depth = ?3, turn = ?4, updated = ?5,
+                    server = CASE WHEN ?6 THEN server END,
+                    lease_until = CASE WHEN ?6 THEN lease_until END
+                 WHERE id = ?1",
+                params![db_id(id)?, status.as_str(), depth, turn, now, keep_lease],
+            )
+            .map(|_| ())
+            .map_err(db)
+    }
+
+    fn take_lease(&self, id: u64, server: &str, now: i64, until: i64) -> Result<Lease> {
+        let gid = db_id(id)?;
+        let mut c = self.pool.get()?;
+        let tx = c
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        let row: Option<(String, Option<String>, Option<i64>)> = tx
+            .query_row(
+                "SELECT status, server, lease_until FROM web_games WHERE id = ?1",
+                [gid],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(db)?;
+        let lease = match row {
+            None => Lease::Gone,
+            Some((st, _, _)) if GameStatus::parse(&st) == GameStatus::Finished => Lease::Gone,
+            Some((_, Some(other), Some(t))) if other != server && t >= now => Lease::HeldBy(other),
+            Some(_) => {
+                tx.execute(
+                    "UPDATE web_games SET status = 'live', server = ?2, lease_until = ?3,
+                        updated = ?4 WHERE id = ?1",
+                    params![gid, server, until, now],
+                )
+                .map_err(db)?;
+                Lease::Taken
+            }
+        };
+        tx.commit().map_err(db)?;
+        Ok(lease)
+    }
+
+    fn renew_leases(&self, server: &str, until: i64) -> Result<u64> {
+        self.pool
+            .get()?
+            .execute(
+                "UPDATE web_games SET lease_until = ?2 WHERE server = ?1 AND status = 'live'",
+                params![server, until],
+            )
+            .map(|n| n as u64)
+            .map_err(db)
+    }
+
+    fn put_game_save(&self, id: u64, data: &[u8], now: i64) -> Result<()> {
+        let c = self.pool.get()?;
+        write_save(&c, db_id(id)?, data, now)
+    }
+
+    fn game_save(&self, id: u64) -> Result<Option<Vec<u8>>> {
+        self.pool
+            .get()?
+            .query_row(
+                "SELECT data FROM saves WHERE game_id = ?1",
+                [db_id(id)?],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db)
+    }
+
+    fn delete_recording(&self, id: u64) -> Result<()> {
+        self.pool
+            .get()?
+            .execute("DELETE FROM recordings WHERE game_id = ?1", [db_id(id)?])
+            .map(|_| ())
+            .map_err(db)
+    }
+
+    fn setting_or_insert(&self, key: &str, value: &str) -> Result<String> {
+        let c = self.pool.get()?;
+        c.execute(
+            "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING",
+            params![key, value],
+        )
+        .map_err(db)?;
+        c.query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
+            r.get(0)
+        })
+        .map_err(db)
+    }
+
+    fn delete_account(&self, account: AccountId) -> Result<u64> {
+        let mut c = self.pool.get()?;
+        let tx = c
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        let mine = "SELECT id FROM games WHERE account_id = ?1";
+        for table in ["saves", "recordings", "morgues"] {
+            tx.execute(
+                &format!("DELETE FROM {table} WHERE game_id IN ({mine})"),
+                [account],
+            )
+            .map_err(db)?;
+        }
+        tx.execute("DELETE FROM scores WHERE account_id = ?1", [account])
+            .map_err(db)?;
+        let n = tx
+            .execute(
+                &format!("DELETE FROM web_games WHERE id IN ({mine})"),
+                [account],
+            )
+            .map_err(db)?;
+        // Sessions and the ownership rows go with the account (ON DELETE CASCADE).
+        tx.execute("DELETE FROM accounts WHERE id = ?1", [account])
+            .map_err(db)?;
+        tx.commit().map_err(db)?;
+        Ok(n as u64)
+    }
+
+    fn counts(&self, now: i64) -> Result<Counts> {
+        let c = self.pool.get()?;
+        let one = |sql: &str, arg: i64| -> Result<u64> {
+            c.query_row(sql, [arg], |r| r.get::<_, i64>(0))
+                .map(|n| u64::try_from(n).unwrap_or(0))
+                .map_err(db)
+        };
+        Ok(Counts {
+            accounts: one("SELECT COUNT(*) FROM accounts WHERE ?1 = ?1", 0)?,
+            live: one(
+                "SELECT COUNT(*) FROM web_games WHERE status = 'live' AND lease_until >= ?1",
+                now,
+            )?,
+            saved: one(
+                "SELECT COUNT(*) FROM web_games WHERE status = 'saved' OR
+                 (status = 'live' AND (lease_until IS NULL OR lease_until < ?1))",
+                now,
+            )?,
+            finished: one(
+                "SELECT COUNT(*) FROM web_games WHERE status = 'finished' AND ?1 = ?1",
+                0,
+            )?,
+        })
+    }
+
+    fn backup(&self, path: &Path) -> Result<()> {
+        if path.exists() {
+            return Err(StoreError::Invalid(format!(
+                "{} exists already: a backup is written to a new file",
+                path.display()
+            )));
+        }
+        let target = path
+            .to_str()
+            .ok_or_else(|| StoreError::Invalid("the backup's path must be UTF-8".to_owned()))?;
+        self.pool
+            .get()?
+            .execute("VACUUM INTO ?1", [target])
+            .map(|_| ())
+            .map_err(db)
+    }
 }
 
 /// Inside `tx`: make game `gid` `account`'s unless it is someone's already, and return
@@ -490,4 +747,48 @@ fn claim_in(
         r.get(0)
     })
     .map_err(db)
+}
+
+/// The columns of a [`GameRecord`], with its account from the ownership table.
+const GAME_SELECT: &str = "SELECT w.id, w.kind, w.player, w.seed, w.owner_token, g.account_id,
+    w.status, w.depth, w.turn, w.server, w.lease_until, w.created, w.updated
+    FROM web_games w LEFT JOIN games g ON g.id = w.id";
+
+fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRecord> {
+    Ok(GameRecord {
+        id: from_db_id(r.get(0)?),
+        kind: r.get(1)?,
+        player: r.get(2)?,
+        seed: from_db_seed(r.get(3)?),
+        owner_token: r.get(4)?,
+        account: r.get(5)?,
+        status: GameStatus::parse(&r.get::<_, String>(6)?),
+        depth: r.get(7)?,
+        turn: u64::try_from(r.get::<_, i64>(8)?).unwrap_or(0),
+        server: r.get(9)?,
+        lease_until: r.get(10)?,
+        created: r.get(11)?,
+        updated: r.get(12)?,
+    })
+}
+
+/// Write game `gid`'s save on `c` (a connection or a transaction); the table's CHECK
+/// refuses an empty save or one too large.
+fn write_save(c: &Connection, gid: i64, data: &[u8], now: i64) -> Result<()> {
+    let w = c.execute(
+        "INSERT INTO saves (game_id, data, updated) VALUES (?1, ?2, ?3)
+         ON CONFLICT (game_id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
+        params![gid, data, now],
+    );
+    match w {
+        Ok(_) => Ok(()),
+        Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == ErrorCode::ConstraintViolation => {
+            Err(StoreError::Invalid(format!(
+                "a save must be 1 to {} bytes (this one is {})",
+                super::MAX_SAVE_BYTES,
+                data.len()
+            )))
+        }
+        Err(e) => Err(db(e)),
+    }
 }

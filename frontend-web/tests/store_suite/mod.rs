@@ -5,7 +5,10 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use alembic_web::store::{MAX_SAVE_BYTES, SCHEMA_VERSION, Score, Store, StoreError};
+use alembic_web::store::{
+    GameFilter, GameStatus, Lease, MAX_SAVE_BYTES, NewGame, SCHEMA_VERSION, Score, Store,
+    StoreError,
+};
 
 /// A backend under test: fresh databases by name, reopened, or left at an older version.
 pub trait Backend {
@@ -42,9 +45,11 @@ pub fn migrations_from_empty<B: Backend>() {
 pub fn migrations_from_previous<B: Backend>() {
     let s = B::fresh_at("mig_prev", SCHEMA_VERSION - 1);
     assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION - 1);
-    // Version 1's tables are there; version 2's are not yet.
+    // The previous version's tables are there; the last migration's are not yet (its saves
+    // table is the older one, keyed by account).
     let id = s.create_account("Old", "hash", 1).unwrap();
     assert!(s.put_save(id, 1, b"x", 1).is_err());
+    assert!(s.create_game(&new_game("k", "srv", 1)).is_err());
     drop(s);
     let s = B::reopen("mig_prev").unwrap();
     assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
@@ -301,13 +306,184 @@ pub fn ownership<B: Backend>() {
     assert!(s.claim_game(u64::MAX, bob, 3).is_err());
 }
 
+fn new_game<'a>(owner: &'a str, server: &'a str, now: i64) -> NewGame<'a> {
+    NewGame {
+        kind: "alchemy",
+        player: "Ann <b>",
+        seed: u64::MAX - 3,
+        owner_token: owner,
+        server,
+        now,
+        lease_until: now + 10,
+    }
+}
+
+pub fn games_and_leases<B: Backend>() {
+    let s = B::fresh("games");
+    let a = s.create_game(&new_game("tok-a", "one", 100)).unwrap();
+    let b = s.create_game(&new_game("tok-b", "one", 101)).unwrap();
+    assert_ne!(a, b);
+    let g = s.game(a).unwrap().unwrap();
+    assert_eq!(
+        (g.kind.as_str(), g.player.as_str(), g.seed, g.status),
+        ("alchemy", "Ann <b>", u64::MAX - 3, GameStatus::Live)
+    );
+    assert_eq!(
+        (g.server.as_deref(), g.lease_until),
+        (Some("one"), Some(110))
+    );
+    assert!(s.game(b + 100).unwrap().is_none());
+    // Another server cannot take it while the lease runs, and can once it has run out.
+    assert_eq!(
+        s.take_lease(a, "two", 105, 115).unwrap(),
+        Lease::HeldBy("one".to_owned())
+    );
+    assert_eq!(s.take_lease(a, "one", 105, 120).unwrap(), Lease::Taken);
+    assert_eq!(s.renew_leases("one", 130).unwrap(), 2);
+    assert_eq!(s.game(a).unwrap().unwrap().lease_until, Some(130));
+    assert_eq!(s.take_lease(a, "two", 131, 141).unwrap(), Lease::Taken);
+    assert_eq!(s.game(a).unwrap().unwrap().server.as_deref(), Some("two"));
+    assert_eq!(
+        s.renew_leases("one", 150).unwrap(),
+        1,
+        "only b is one's now"
+    );
+    assert_eq!(s.take_lease(b + 100, "two", 131, 141).unwrap(), Lease::Gone);
+    // Live lists only running leases; saving gives the lease up; finished games are listed
+    // apart and never leased again.
+    let live: Vec<u64> = s
+        .games(GameFilter::Live(140), 10)
+        .unwrap()
+        .iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(live, [b, a]);
+    s.set_game(a, GameStatus::Saved, Some(3), 77, 142).unwrap();
+    let g = s.game(a).unwrap().unwrap();
+    assert_eq!(
+        (g.status, g.depth, g.turn, g.server),
+        (GameStatus::Saved, Some(3), 77, None)
+    );
+    assert_eq!(s.take_lease(a, "one", 143, 153).unwrap(), Lease::Taken);
+    s.set_game(b, GameStatus::Finished, None, 9, 144).unwrap();
+    assert_eq!(s.take_lease(b, "one", 145, 155).unwrap(), Lease::Gone);
+    let done: Vec<u64> = s
+        .games(GameFilter::Finished, 10)
+        .unwrap()
+        .iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(done, [b]);
+    let c = s.counts(146).unwrap();
+    assert_eq!((c.live, c.saved, c.finished), (1, 0, 1));
+    assert_eq!(
+        s.counts(1000).unwrap().saved,
+        1,
+        "a lapsed lease counts as saved"
+    );
+}
+
+pub fn game_to_continue<B: Backend>() {
+    let s = B::fresh("continue");
+    let ann = s.create_account("ann", "h", 0).unwrap();
+    assert!(s.game_to_continue("tok", Some(ann)).unwrap().is_none());
+    let old = s.create_game(&new_game("tok", "one", 1)).unwrap();
+    let new = s.create_game(&new_game("tok", "one", 2)).unwrap();
+    assert_eq!(s.game_to_continue("tok", None).unwrap().unwrap().id, new);
+    s.set_game(new, GameStatus::Finished, None, 1, 3).unwrap();
+    assert_eq!(s.game_to_continue("tok", None).unwrap().unwrap().id, old);
+    // An account's game is found from another browser; another browser's is not.
+    assert!(s.game_to_continue("other", Some(ann)).unwrap().is_none());
+    assert!(s.claim_game(old, ann, 4).unwrap());
+    assert_eq!(
+        s.game_to_continue("other", Some(ann)).unwrap().unwrap().id,
+        old
+    );
+    assert_eq!(s.game(old).unwrap().unwrap().account, Some(ann));
+    assert!(s.game_to_continue("other", None).unwrap().is_none());
+    let mine: Vec<u64> = s
+        .games(GameFilter::Account(ann), 10)
+        .unwrap()
+        .iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(mine, [old]);
+    for bad in INJECTIONS {
+        assert!(s.game_to_continue(bad, None).unwrap().is_none());
+    }
+}
+
+pub fn game_saves<B: Backend>() {
+    let s = B::fresh("game_saves");
+    let id = s.create_game(&new_game("tok", "one", 1)).unwrap();
+    assert!(s.game_save(id).unwrap().is_none());
+    s.put_game_save(id, b"one", 2).unwrap();
+    s.put_game_save(id, b"two", 3).unwrap();
+    assert_eq!(s.game_save(id).unwrap().unwrap(), b"two");
+    assert!(matches!(
+        s.put_game_save(id, b"", 4),
+        Err(StoreError::Invalid(_))
+    ));
+    assert_eq!(s.game_save(id).unwrap().unwrap(), b"two");
+    s.append_recording(id, "a").unwrap();
+    s.append_recording(id, "b").unwrap();
+    s.delete_recording(id).unwrap();
+    assert!(s.recording(id).unwrap().is_empty());
+}
+
+pub fn settings_shared<B: Backend>() {
+    let s = B::fresh("settings");
+    assert_eq!(s.setting_or_insert("csrf", "first").unwrap(), "first");
+    assert_eq!(s.setting_or_insert("csrf", "second").unwrap(), "first");
+    assert_eq!(
+        s.setting_or_insert("other", INJECTIONS[0]).unwrap(),
+        INJECTIONS[0]
+    );
+}
+
+pub fn delete_account_everything<B: Backend>() {
+    let s = B::fresh("delete_account");
+    let ann = s.create_account("ann", "h", 0).unwrap();
+    let bob = s.create_account("bob", "h", 0).unwrap();
+    s.create_session(ann, "ann-token", 0, 100).unwrap();
+    let mut ids = Vec::new();
+    for (who, tok) in [(ann, "a"), (bob, "b")] {
+        let id = s.create_game(&new_game(tok, "one", 1)).unwrap();
+        assert!(s.claim_game(id, who, 1).unwrap());
+        s.put_game_save(id, b"save", 1).unwrap();
+        s.append_recording(id, "line").unwrap();
+        s.put_morgue(id, "morgue").unwrap();
+        s.add_score(&Score {
+            account: Some(who),
+            ..score("alchemy", id, 10, 1)
+        })
+        .unwrap();
+        ids.push(id);
+    }
+    assert_eq!(s.delete_account(ann).unwrap(), 1);
+    assert!(s.account(ann).unwrap().is_none());
+    assert!(s.session("ann-token", 1).unwrap().is_none());
+    assert!(s.game(ids[0]).unwrap().is_none());
+    assert!(s.game_save(ids[0]).unwrap().is_none());
+    assert!(s.recording(ids[0]).unwrap().is_empty());
+    assert!(s.morgue(ids[0]).unwrap().is_none());
+    let top = s.top_scores("alchemy", 10).unwrap();
+    assert_eq!(top.iter().map(|t| t.game_id).collect::<Vec<_>>(), [ids[1]]);
+    // Bob's are untouched.
+    assert!(s.game(ids[1]).unwrap().is_some());
+    assert_eq!(s.game_save(ids[1]).unwrap().unwrap(), b"save");
+    assert_eq!(s.recording(ids[1]).unwrap(), ["line"]);
+    assert_eq!(s.counts(0).unwrap().accounts, 1);
+}
+
 /// One `#[test]` per suite function for backend `$b`, each with the attributes given.
 #[macro_export]
 macro_rules! store_suite {
     ($b:ty $(, #[$m:meta])*) => {
         $crate::store_suite!(@each $b; [$(#[$m])*]; migrations_from_empty migrations_from_previous
             newer_database_refused accounts sessions login_failures scores morgues saves
-            save_all_or_nothing recordings_concurrent ownership);
+            save_all_or_nothing recordings_concurrent ownership games_and_leases game_to_continue
+            game_saves settings_shared delete_account_everything);
     };
     (@each $b:ty; $attrs:tt; $($name:ident)*) => {
         $( $crate::store_suite!(@one $b; $name; $attrs); )*
