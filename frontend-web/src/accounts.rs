@@ -167,6 +167,26 @@ impl Csrf {
         Ok(Csrf { secret })
     }
 
+    /// The secret in hex (to share it through the store).
+    #[must_use]
+    pub fn secret_hex(&self) -> String {
+        self.secret.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// The keeper of the secret written by [`Csrf::secret_hex`]; `None` if `hex` is not 64
+    /// hex digits.
+    #[must_use]
+    pub fn from_hex(hex: &str) -> Option<Csrf> {
+        if hex.len() != 64 || !hex.is_ascii() {
+            return None;
+        }
+        let mut secret = [0u8; 32];
+        for (i, b) in secret.iter_mut().enumerate() {
+            *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+        }
+        Some(Csrf { secret })
+    }
+
     /// The token for forms shown to the browser holding `browser`.
     #[must_use]
     pub fn token(&self, browser: &str) -> String {

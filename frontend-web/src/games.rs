@@ -97,6 +97,25 @@ impl WebApp {
         }
     }
 
+    /// The game's score as its own score table counts it (Alchemy's and the Caves'), or
+    /// `None` when it has none (no game, the test game).
+    #[must_use]
+    pub fn points(&self) -> Option<i64> {
+        let points = match self {
+            WebApp::Alchemy(s) => {
+                let g = s.ctx().game()?;
+                alembic_content::alchemy::ui::morgue::score_of(
+                    &alembic_content::alchemy::summary(g).ok()?,
+                )
+            }
+            WebApp::Caves(s) => alembic_content::caves::morgue::score_of(
+                &alembic_content::caves::status(s.ctx().game()).ok()?,
+            ),
+            WebApp::Crash(_) => return None,
+        };
+        i64::try_from(points).ok()
+    }
+
     fn inner(&mut self) -> &mut dyn App {
         match self {
             WebApp::Alchemy(s) => s.as_mut(),

@@ -20,6 +20,8 @@
 //! - [`web`]: the routes and the websockets.
 //! - [`lobby`]: the lobby page and safe file serving.
 //! - [`atlas`]: the tile pictures as a PNG.
+//! - [`sync`]: a game's save and recording files mirrored into the store after every
+//!   command, and written back from it when a game is continued (on any server).
 //! - [`store`]: accounts, sessions, saves, recordings, morgue files and scores in SQLite or
 //!   PostgreSQL, behind one trait.
 
@@ -31,6 +33,7 @@ pub mod lobby;
 pub mod protocol;
 pub mod server;
 pub mod store;
+pub mod sync;
 pub mod web;
 
 use std::future::Future;

@@ -6,14 +6,14 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::server::{Server, Token};
-use crate::store::Account;
+use crate::store::{Account, GameFilter, GameRecord, GameStatus};
 
 /// Where Alchemy writes morgue files, under the data directory.
 pub const MORGUE_DIR: &str = "morgue";
 /// Where finished games' recordings go, under the data directory.
 pub const RECORDS_DIR: &str = "records";
-/// How many finished files the lobby lists.
-const LISTED: usize = 40;
+/// How many finished games the lobby lists.
+const LISTED: u32 = 40;
 
 /// `text` with `& < > " '` escaped, for HTML text and attribute values.
 ///
@@ -90,25 +90,6 @@ pub fn listed_file(data: &Path, dir: &str, name: &str) -> Option<PathBuf> {
         .map(|_| path)
 }
 
-/// The plain-named files of `data/dir`, newest first, at most `LISTED`.
-fn newest(data: &Path, dir: &str) -> Vec<String> {
-    let Ok(rd) = std::fs::read_dir(data.join(dir)) else {
-        return Vec::new();
-    };
-    let mut files: Vec<(std::time::SystemTime, String)> = rd
-        .filter_map(Result::ok)
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            let meta = e.metadata().ok()?;
-            (plain_name(&name) && meta.is_file())
-                .then(|| (meta.modified().unwrap_or(std::time::UNIX_EPOCH), name))
-        })
-        .collect();
-    files.sort_by(|a, b| b.cmp(a));
-    files.truncate(LISTED);
-    files.into_iter().map(|(_, n)| n).collect()
-}
-
 /// The server's resident memory, from `/proc/self/statm` (Linux).
 #[must_use]
 pub fn rss_bytes() -> Option<u64> {
@@ -145,7 +126,8 @@ pub fn page(server: &Server, token: Option<&Token>, account: Option<&Account>) -
         Some(a) => {
             let _ = write!(
                 h,
-                "<p id=account>Logged in as <b id=who>{}</b> {} {}</p>",
+                "<p id=account>Logged in as <b id=who>{}</b> — <a id=my-games href='/players/{}'>my games</a> {} {} <a href=/delete-account>delete my account</a></p>",
+                escape(&a.name),
                 escape(&a.name),
                 button("/logout", "logout", "Log out"),
                 button("/logout-everywhere", "logout-everywhere", "Log out everywhere")
@@ -199,10 +181,15 @@ pub fn page(server: &Server, token: Option<&Token>, account: Option<&Account>) -
         None => h.push_str(&form(false)),
     }
     h.push_str("<h2>Games in progress</h2><table id=games><tr><th>Player<th>Game<th>Depth<th>Turn<th>Idle<th>Spectators<th></tr>");
-    for r in server.rows() {
+    for r in server.all_rows() {
+        let watch = if r.here {
+            format!("<a href='/watch/{}'>watch</a>", r.id)
+        } else {
+            format!("on server {}", escape(&r.server))
+        };
         let _ = write!(
             h,
-            "<tr><td>{}<td>{}<td>{}<td>{}<td>{}s{}<td>{}<td><a href='/watch/{}'>watch</a></tr>",
+            "<tr><td>{}<td>{}<td>{}<td>{}<td>{}s{}<td>{}<td>{watch}</tr>",
             escape(&r.player),
             r.game,
             r.depth.map_or_else(|| "—".to_owned(), |d| d.to_string()),
@@ -210,63 +197,165 @@ pub fn page(server: &Server, token: Option<&Token>, account: Option<&Account>) -
             r.idle_secs,
             if r.connected { "" } else { " (away)" },
             r.spectators,
-            r.id
         );
     }
     h.push_str("</table>");
-    let data = &server.config.data_dir;
-    h.push_str("<h2>Scores</h2>");
-    match alembic_content::alchemy::ui::morgue::read_scores(data) {
-        Ok(scores) if !scores.is_empty() => {
-            let lines = alembic_content::alchemy::ui::morgue::score_table_lines(&scores);
-            let _ = write!(h, "<pre id=scores>{}</pre>", escape(&lines.join("\n")));
-        }
-        Ok(_) => h.push_str("<p>No Alchemy game has ended yet.</p>"),
-        Err(e) => {
-            let _ = write!(h, "<p>The score table cannot be read: {}</p>", escape(&e));
+    h.push_str("<h2>Scores</h2><div id=scores>");
+    for kind in crate::games::GameKind::PLAYABLE {
+        let _ = write!(h, "<h3>{}</h3>", kind.name());
+        match server.store.top_scores(kind.name(), TOP_SCORES) {
+            Ok(rows) if rows.is_empty() => h.push_str("<p>No game has ended yet.</p>"),
+            Ok(rows) => score_table(&mut h, &rows),
+            Err(e) => {
+                let _ = write!(
+                    h,
+                    "<p>The score table cannot be read: {}</p>",
+                    escape(&e.to_string())
+                );
+            }
         }
     }
-    h.push_str("<h2>Finished games</h2><table id=finished><tr><th>Player<th>Game<th>Depth<th>Turn<th>Files</tr>");
-    let records = newest(data, RECORDS_DIR);
-    let morgues = newest(data, MORGUE_DIR);
-    for f in server.finished(LISTED) {
-        let tag = format!("-seed{}-", f.seed);
-        let mut links = Vec::new();
-        if let Some(r) = records.iter().find(|n| n.contains(&tag)) {
-            let r = escape(r);
-            links.push(format!("<a href='/replay/{r}'>replay</a>"));
-        }
-        if let Some(m) = morgues.iter().find(|n| n.contains(&tag)) {
-            let m = escape(m);
-            links.push(format!("<a href='/morgue/{m}'>morgue</a>"));
-        }
+    h.push_str("</div><h2>Finished games</h2>");
+    finished_table(&mut h, &server.finished(LISTED));
+    h.push_str(
+        "<script>setTimeout(()=>{if(!document.activeElement||document.activeElement.tagName!=='INPUT')location.reload()},5000)</script></body></html>",
+    );
+    h
+}
+
+/// How many rows of each game's score table the lobby shows (DCSS's and Brogue's top 20).
+const TOP_SCORES: u32 = 20;
+
+fn score_table(h: &mut String, rows: &[crate::store::Score]) {
+    h.push_str("<table class=scores><tr><th>#<th>Points<th>Player<th>Depth<th>Turns<th></tr>");
+    for (i, r) in rows.iter().enumerate() {
+        let _ = write!(
+            h,
+            "<tr><td>{}<td>{}<td>{}<td>{}<td>{}<td><a href='/games/{}'>game</a></tr>",
+            i + 1,
+            r.points,
+            escape(&r.player),
+            r.depth.map_or_else(|| "—".to_owned(), |d| d.to_string()),
+            r.turn,
+            r.game_id
+        );
+    }
+    h.push_str("</table>");
+}
+
+/// The links of a finished game: its page, its replay, its morgue file.
+fn finished_links(id: u64) -> String {
+    format!(
+        "<a href='/games/{id}'>game</a> · <a href='/replay/game-{id}'>replay</a> · <a href='/morgue/game-{id}'>morgue</a>"
+    )
+}
+
+fn finished_table(h: &mut String, games: &[GameRecord]) {
+    h.push_str("<table id=finished><tr><th>Player<th>Game<th>Depth<th>Turn<th>Files</tr>");
+    for f in games {
         let _ = write!(
             h,
             "<tr><td>{}<td>{}<td>{}<td>{}<td>{}</tr>",
             escape(&f.player),
-            escape(&f.game),
+            escape(&f.kind),
             f.depth.map_or_else(|| "—".to_owned(), |d| d.to_string()),
             f.turn,
-            links.join(" · ")
+            finished_links(f.id)
         );
     }
-    h.push_str("</table><h2>Recordings</h2><table id=records>");
-    for name in records {
-        let n = escape(&name);
+    h.push_str("</table>");
+}
+
+fn head(h: &mut String, title: &str) {
+    let _ = write!(
+        h,
+        "<!doctype html><html lang=en><head><meta charset=utf-8><title>Alembic — {}</title>\
+         <meta name=viewport content='width=device-width'><style>{STYLE}</style></head><body>\
+         <p><a href=/>Lobby</a></p>",
+        escape(title)
+    );
+}
+
+/// The public page of the player called `name`: their games, every status, newest first,
+/// with the morgue file and replay of each finished one. `None`: no such account.
+/// Blocking (the store).
+#[must_use]
+pub fn player_page(server: &Server, name: &str) -> Option<String> {
+    let account = server.store.account_by_name(name).ok().flatten()?;
+    let games = server
+        .store
+        .games(GameFilter::Account(account.id), 200)
+        .unwrap_or_default();
+    let mut h = String::with_capacity(4096);
+    head(&mut h, &account.name);
+    let _ = write!(
+        h,
+        "<h1 id=player>{}</h1><table id=player-games><tr><th>Game<th>Id<th>Status<th>Depth<th>Turn<th></tr>",
+        escape(&account.name)
+    );
+    for g in &games {
+        let links = match g.status {
+            GameStatus::Finished => finished_links(g.id),
+            GameStatus::Live | GameStatus::Saved => String::new(),
+        };
         let _ = write!(
             h,
-            "<tr><td>{n}<td><a href='/replay/{n}'>replay</a> · <a href='/records/{n}'>file</a></tr>"
+            "<tr><td>{}<td>{}<td>{}<td>{}<td>{}<td>{links}</tr>",
+            escape(&g.kind),
+            g.id,
+            g.status.as_str(),
+            g.depth.map_or_else(|| "—".to_owned(), |d| d.to_string()),
+            g.turn,
         );
     }
-    h.push_str("</table><h2>Morgue files</h2><ul id=morgues>");
-    for name in morgues {
-        let n = escape(&name);
-        let _ = write!(h, "<li><a href='/morgue/{n}'>{n}</a></li>");
-    }
-    h.push_str(
-        "</ul><script>setTimeout(()=>{if(!document.activeElement||document.activeElement.tagName!=='INPUT')location.reload()},5000)</script></body></html>",
+    h.push_str("</table></body></html>");
+    Some(h)
+}
+
+/// The public page of finished game `id`: who, where it ended, its morgue file (escaped)
+/// and a link to its replay. `None`: no such finished game. Blocking (the store).
+#[must_use]
+pub fn game_page(server: &Server, id: u64) -> Option<String> {
+    let g = server
+        .store
+        .game(id)
+        .ok()
+        .flatten()
+        .filter(|g| g.status == GameStatus::Finished)?;
+    let owner = g
+        .account
+        .and_then(|a| server.store.account(a).ok().flatten());
+    let mut h = String::with_capacity(8192);
+    head(&mut h, &format!("game {id}"));
+    let _ = write!(
+        h,
+        "<h1>{} game {id}</h1><p id=summary>Played by {}{} — depth {}, turn {}. <a href='/replay/game-{id}'>Watch the replay</a> · <a href='/records/game-{id}'>recording file</a></p>",
+        escape(&g.kind),
+        escape(&g.player),
+        owner.map_or_else(String::new, |a| format!(
+            " (<a href='/players/{}'>{}</a>)",
+            escape(&a.name),
+            escape(&a.name)
+        )),
+        g.depth.map_or_else(|| "—".to_owned(), |d| d.to_string()),
+        g.turn
     );
-    h
+    match server.store.morgue(id) {
+        Ok(Some(text)) => {
+            let _ = write!(h, "<pre id=morgue>{}</pre>", escape(&text));
+        }
+        _ => h.push_str("<p>No morgue file.</p>"),
+    }
+    h.push_str("</body></html>");
+    Some(h)
+}
+
+/// The game id named by `game-ID` (the lobby's links to stored morgues and recordings).
+#[must_use]
+pub fn stored_id(name: &str) -> Option<u64> {
+    name.strip_prefix("game-")
+        .filter(|n| !n.is_empty() && n.len() <= 19 && n.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|n| n.parse().ok())
 }
 
 #[cfg(test)]

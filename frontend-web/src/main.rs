@@ -43,6 +43,18 @@ struct Args {
     /// Mark the session cookie `Secure`: for a server reached over https (through a proxy).
     #[arg(long)]
     secure_cookies: bool,
+    /// This server's name among several sharing one PostgreSQL database (shown in the
+    /// lobby; default: random).
+    #[arg(long, value_name = "NAME")]
+    server_name: Option<String>,
+    /// Seconds a server's hold on a game lasts unrenewed: when a server dies, the others may
+    /// continue its games this long after.
+    #[arg(long, value_name = "SECS", default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    lease_secs: u64,
+    /// Copy the SQLite database (the `--db` or the data directory's) to the new file FILE,
+    /// consistent even while a server uses it, and exit. PostgreSQL: use `pg_dump`.
+    #[arg(long, value_name = "FILE")]
+    backup: Option<PathBuf>,
     /// Offer the `crash` test game (panics on `!`), for the tests.
     #[arg(long, hide = true)]
     test_games: bool,
@@ -84,7 +96,28 @@ fn main() -> ExitCode {
         tiles: !args.no_tiles,
         db: args.db,
         secure_cookies: args.secure_cookies,
+        server_name: args.server_name,
+        lease: Duration::from_secs(args.lease_secs),
     };
+    if let Some(to) = &args.backup {
+        let url = config.db.clone().unwrap_or_else(|| {
+            format!(
+                "sqlite:{}",
+                config.data_dir.join(alembic_web::server::DB_FILE).display()
+            )
+        });
+        let done = alembic_web::store::open(&url).and_then(|s| s.backup(to));
+        return match done {
+            Ok(()) => {
+                println!("alembic-web: backed up {url} to {}", to.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("alembic-web: error: cannot back up: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -22,7 +22,11 @@ use tokio::sync::{oneshot, watch};
 use crate::accounts::Csrf;
 use crate::frontend::{Command, Hub, WebFrontend};
 use crate::games::{self, GameKind, Progress, WebApp};
-use crate::store::{AccountId, Store};
+use crate::store::{
+    AccountId, GameFilter, GameRecord, GameStatus, Lease, NewGame, Score, Store, StoreError,
+    token_hash,
+};
+use crate::sync::{self, Mirror};
 
 /// How the server runs (the command line's flags).
 #[derive(Clone, Debug)]
@@ -47,7 +51,15 @@ pub struct Config {
     pub db: Option<String>,
     /// Mark the session cookie `Secure` (the server is reached over https, through a proxy).
     pub secure_cookies: bool,
+    /// This server's name among the servers sharing a database (`None`: a random one).
+    pub server_name: Option<String>,
+    /// How long a server's hold on a game lasts without being renewed: when a server dies,
+    /// another may take its games over this long after its last renewal.
+    pub lease: Duration,
 }
+
+/// Where stored recordings are written for the replay viewer, in the data directory.
+pub const CACHE_DIR: &str = "cache";
 
 /// The default database's file, in the data directory.
 pub const DB_FILE: &str = "alembic.db";
@@ -64,6 +76,8 @@ impl Default for Config {
             tiles: true,
             db: None,
             secure_cookies: false,
+            server_name: None,
+            lease: Duration::from_secs(15),
         }
     }
 }
@@ -139,6 +153,8 @@ pub struct LiveGame {
     pub save: PathBuf,
     /// The seed it started from.
     pub seed: u64,
+    /// When this server started (or continued) it.
+    pub started: std::time::SystemTime,
     /// Its frames.
     pub hub: Arc<Hub>,
     tx: Mutex<SyncSender<Command>>,
@@ -174,51 +190,12 @@ impl LiveGame {
     }
 }
 
-/// A game saved and stopped (its player left or idled out): its owner continues it. Kept in
-/// the data directory's [`SAVED_INDEX`], so a restarted server still knows whose it is.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct SavedGame {
-    /// Its id, kept.
-    pub id: u64,
-    /// Which game (its name).
-    pub game: String,
-    /// The player's name.
-    pub player: String,
-    /// The seed it started from (its recording and morgue are named by it).
-    pub seed: u64,
-}
-
-/// The saved games and their owners, in the data directory.
-pub const SAVED_INDEX: &str = "saved-games.json";
-/// One line per finished game (JSON), in the data directory.
-pub const FINISHED_LOG: &str = "finished-games.jsonl";
-
-/// A finished game, as [`FINISHED_LOG`] keeps it.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct Finished {
-    /// Its id.
-    pub id: u64,
-    /// Which game.
-    pub game: String,
-    /// The player's name.
-    pub player: String,
-    /// Its seed (its recording and morgue are named by it).
-    pub seed: u64,
-    /// Where it ended.
-    pub depth: Option<i32>,
-    /// Its last turn.
-    pub turn: u64,
-    /// When it ended (seconds since 1970).
-    pub ended: u64,
-}
-
 #[derive(Debug, Default)]
 struct Registry {
     live: HashMap<u64, Arc<LiveGame>>,
     /// Owners whose game is being made (outside the lock: making a game takes a while).
     starting: std::collections::HashSet<Token>,
     by_owner: HashMap<Token, u64>,
-    saved: HashMap<Token, SavedGame>,
     conns: HashMap<IpAddr, usize>,
     threads: Vec<std::thread::JoinHandle<()>>,
 }
@@ -242,6 +219,10 @@ pub struct GameRow {
     pub spectators: usize,
     /// Whether the player's page is connected.
     pub connected: bool,
+    /// The server running it (this one, or another on the same database).
+    pub server: String,
+    /// Whether this server runs it (it can be watched here).
+    pub here: bool,
 }
 
 /// The whole server state, shared by every task.
@@ -254,8 +235,10 @@ pub struct Server {
     pub store: Arc<dyn Store>,
     /// The forms' CSRF tokens.
     pub csrf: Csrf,
+    /// This server's name among those sharing the database.
+    pub name: String,
     reg: Mutex<Registry>,
-    next_id: AtomicU64,
+    last_renewal: Mutex<Instant>,
     stopping: watch::Sender<bool>,
     /// Inputs received from players, over all games (for the bytes-per-move figure).
     pub inputs: AtomicU64,
@@ -285,6 +268,21 @@ pub enum AttachError {
     /// The game could not start.
     #[error("the game could not start: {0}")]
     Start(String),
+    /// Another server holds the game (it is being played there, or that server stopped
+    /// within the lease and its hold has not run out yet).
+    #[error(
+        "game {0} is running on another server ({1}); if that server stopped, it can be continued here within a minute"
+    )]
+    Elsewhere(u64, String),
+    /// The database cannot be reached.
+    #[error("the game store is unavailable ({0}); your games are safe: try again in a minute")]
+    Store(String),
+}
+
+impl From<StoreError> for AttachError {
+    fn from(e: StoreError) -> Self {
+        AttachError::Store(e.to_string())
+    }
 }
 
 /// Holds one connection's place in its address's count; gives it back when dropped.
@@ -306,10 +304,59 @@ impl Drop for ConnGuard {
     }
 }
 
-/// A game's app, telling its [`LiveGame`] where it is after every input.
+/// A game's app, telling its [`LiveGame`] where it is after every input, and mirroring its
+/// files into the store before the answer is drawn.
 struct Tracked {
     app: WebApp,
     game: Arc<LiveGame>,
+    mirror: Mirror,
+    store: Arc<dyn Store>,
+    /// When the progress was last written to the store.
+    progress_written: Instant,
+    /// The store was unreachable at the last sync (said once in the log).
+    store_down: bool,
+}
+
+/// Most often a game's progress (depth, turn) is written for the lobbies of every server.
+const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+
+impl Tracked {
+    /// Mirror the files into the store; a failure is logged once and tried again at the
+    /// next command (the files keep everything meanwhile).
+    fn sync(&mut self) {
+        let now = crate::accounts::now();
+        match self.mirror.sync(self.store.as_ref(), now) {
+            Ok(()) => {
+                if self.store_down {
+                    eprintln!(
+                        "alembic-web: game {}: the store is back; mirrored",
+                        self.game.id
+                    );
+                    self.store_down = false;
+                }
+            }
+            Err(e) => {
+                if !self.store_down {
+                    eprintln!(
+                        "alembic-web: game {}: cannot mirror into the store ({e}); kept in its files until it returns",
+                        self.game.id
+                    );
+                    self.store_down = true;
+                }
+                return;
+            }
+        }
+        if self.progress_written.elapsed() >= PROGRESS_EVERY {
+            let p = self.game.state().progress;
+            if self
+                .store
+                .set_game(self.game.id, GameStatus::Live, p.depth, p.turn, now)
+                .is_ok()
+            {
+                self.progress_written = Instant::now();
+            }
+        }
+    }
 }
 
 impl App for Tracked {
@@ -319,6 +366,7 @@ impl App for Tracked {
     fn handle(&mut self, input: Input) -> Control {
         let c = self.app.handle(input);
         self.game.state().progress = self.app.progress();
+        self.sync();
         c
     }
     fn tick_interval(&self) -> Option<Duration> {
@@ -367,44 +415,38 @@ impl Server {
         let store: Arc<dyn Store> = Arc::from(
             crate::store::open(&url).map_err(|e| format!("cannot open the database: {e}"))?,
         );
-        let csrf = Csrf::new().map_err(|e| format!("no randomness: {e}"))?;
+        // One CSRF secret for every server on the database: a form shown by one is accepted
+        // by another.
+        let fresh = Csrf::new().map_err(|e| format!("no randomness: {e}"))?;
+        let secret = store
+            .setting_or_insert("csrf_secret", &fresh.secret_hex())
+            .map_err(|e| format!("cannot read the database: {e}"))?;
+        let csrf = Csrf::from_hex(&secret)
+            .ok_or_else(|| "the database's csrf_secret setting is damaged".to_owned())?;
+        let name = match &config.server_name {
+            Some(n) => n.clone(),
+            None => Token::random()
+                .map_err(|e| format!("no randomness: {e}"))?
+                .as_str()
+                .chars()
+                .take(8)
+                .collect(),
+        };
         let (stopping, _) = watch::channel(false);
-        let mut reg = Registry::default();
-        // Whose saved games are whose, from the last run.
-        if let Ok(bytes) =
-            alembic_content::storage::read_bounded(&config.data_dir.join(SAVED_INDEX), 16 << 20)
-            && let Ok(list) = serde_json::from_slice::<Vec<(String, SavedGame)>>(&bytes)
-        {
-            for (t, s) in list {
-                if let Some(t) = Token::parse(&t) {
-                    reg.saved.insert(t, s);
-                }
-            }
-        }
-        // Ids go on from the last run's, so a new game never opens an old game's save.
-        let mut next = 1 + reg.saved.values().map(|s| s.id).max().unwrap_or(0);
-        if let Ok(rd) = std::fs::read_dir(&config.data_dir) {
-            for e in rd.filter_map(Result::ok) {
-                let name = e.file_name().to_string_lossy().into_owned();
-                if let Some(id) = name
-                    .rsplit_once('-')
-                    .and_then(|(_, rest)| rest.split('.').next())
-                    .and_then(|n| n.parse::<u64>().ok())
-                    .filter(|_| name.ends_with(".save") || name.ends_with(".replay"))
-                {
-                    next = next.max(id + 1);
-                }
-            }
-        }
         Ok(Arc::new(Server {
             config,
             store,
             csrf,
-            reg: Mutex::new(reg),
-            next_id: AtomicU64::new(next),
+            name,
+            reg: Mutex::new(Registry::default()),
+            last_renewal: Mutex::new(Instant::now()),
             stopping,
             inputs: AtomicU64::new(0),
         }))
+    }
+
+    fn lease_until(&self, now: i64) -> i64 {
+        now + i64::try_from(self.config.lease.as_secs().max(1)).unwrap_or(i64::MAX / 2)
     }
 
     fn reg(&self) -> MutexGuard<'_, Registry> {
@@ -451,11 +493,12 @@ impl Server {
         self.reg().live.get(&id).cloned()
     }
 
-    /// The player `owner`'s game (or `account`'s, for a game in progress): `id` if given (theirs, live or saved), else their game in
-    /// progress, else their saved game (unless `fresh`: a new game replaces it in the
-    /// lobby; its save stays on disk), else a new game of `kind` for `player`. Returns the
-    /// game, a receiver that fires when another connection takes it over, and this
-    /// connection's generation (for [`Server::player_left`]).
+    /// The player `owner`'s game (or `account`'s): `id` if given (theirs, live or saved, on
+    /// this server or, its hold run out, another's), else their game in progress here, else
+    /// their newest game not finished in the store (unless `fresh`: a new game; the other
+    /// stays saved), else a new game of `kind` for `player`. Returns the game, a receiver
+    /// that fires when another connection takes it over, and this connection's generation
+    /// (for [`Server::player_left`]). Blocking (the store).
     ///
     /// # Errors
     /// [`AttachError`].
@@ -471,86 +514,52 @@ impl Server {
         if *self.stopping.borrow() {
             return Err(AttachError::Stopping);
         }
-        let mut reg = self.reg();
-        let live_id = match id {
-            Some(id) => match reg.live.get(&id) {
-                // The browser that started it, or the account it belongs to.
-                Some(g) if g.owner == *owner || (account.is_some() && g.account() == account) => {
-                    Some(id)
-                }
-                Some(_) => return Err(AttachError::NotYours(id)),
-                None => {
-                    let mine = reg.saved.get(owner).is_some_and(|s| s.id == id);
-                    let someones = reg.saved.values().any(|s| s.id == id);
-                    if !mine && someones {
-                        return Err(AttachError::NotYours(id));
-                    }
-                    if !mine {
-                        return Err(AttachError::Unknown(id));
-                    }
-                    None
-                }
-            },
-            None => reg.by_owner.get(owner).copied(),
+        let mine =
+            |g: &LiveGame| g.owner == *owner || (account.is_some() && g.account() == account);
+        // A game this server runs: attach at once.
+        let here = {
+            let reg = self.reg();
+            match id {
+                Some(id) => match reg.live.get(&id) {
+                    Some(g) if mine(g) => Some(Arc::clone(g)),
+                    Some(_) => return Err(AttachError::NotYours(id)),
+                    None => None,
+                },
+                None => reg
+                    .by_owner
+                    .get(owner)
+                    .and_then(|id| reg.live.get(id))
+                    .cloned(),
+            }
         };
-        let game = match live_id.and_then(|id| reg.live.get(&id).cloned()) {
+        let game = match here {
             Some(g) => g,
             None => {
-                let saved = reg
-                    .saved
-                    .get(owner)
-                    .filter(|_| !fresh || id.is_some())
-                    .and_then(|s| {
-                        GameKind::from_name(&s.game, self.config.test_games)
-                            .map(|k| (s.id, k, s.player.clone(), Some(s.seed)))
-                    });
-                let (gid, kind, player, seed) = match saved {
-                    Some(s) => s,
-                    None => {
-                        let k = GameKind::from_name(kind, self.config.test_games)
-                            .ok_or_else(|| AttachError::UnknownKind(kind.to_owned()))?;
-                        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-                        (id, k, player.to_owned(), None)
+                let owner_hash = token_hash(owner.as_str());
+                // Which stored game, if any.
+                let stored = match id {
+                    Some(id) => {
+                        let rec = self
+                            .store
+                            .game(id)?
+                            .filter(|r| r.status != GameStatus::Finished)
+                            .ok_or(AttachError::Unknown(id))?;
+                        if rec.owner_token != owner_hash
+                            && !(account.is_some() && rec.account == account)
+                        {
+                            return Err(AttachError::NotYours(id));
+                        }
+                        Some(rec)
                     }
+                    None if fresh => None,
+                    None => self.store.game_to_continue(&owner_hash, account)?,
                 };
-                if reg.starting.contains(owner) {
-                    return Err(AttachError::Starting);
+                // The account's game may run here, started from another browser.
+                if let Some(g) = stored.as_ref().and_then(|r| self.live(r.id)) {
+                    g
+                } else {
+                    self.start_game(owner, account, stored, kind, player)?
                 }
-                let busy = reg.live.len() + reg.starting.len();
-                if busy >= self.config.max_games {
-                    return Err(AttachError::Full(busy));
-                }
-                reg.starting.insert(owner.clone());
-                // Making the game (a new level, or loading a save) happens with the
-                // registry unlocked, so the lobby and the other players never wait for it.
-                drop(reg);
-                let made = self.spawn_game(gid, kind, owner.clone(), player, seed);
-                // A game started logged in is the account's too (a failure to record it
-                // leaves it the browser's, as an anonymous game).
-                if let (Ok((g, _)), Some(a)) = (&made, account)
-                    && self
-                        .store
-                        .claim_game(gid, a, crate::accounts::now())
-                        .unwrap_or(false)
-                {
-                    *lock(&g.account) = Some(a);
-                }
-                let mut reg = self.reg();
-                reg.starting.remove(owner);
-                let (g, thread) = made?;
-                reg.threads.retain(|t| !t.is_finished());
-                reg.threads.push(thread);
-                reg.live.insert(gid, Arc::clone(&g));
-                reg.by_owner.insert(owner.clone(), gid);
-                if reg.saved.remove(owner).is_some() {
-                    self.write_saved(&reg);
-                }
-                if *self.stopping.borrow() {
-                    // Stopping began while it was made: it saves and ends with the others.
-                    g.state().quitting = true;
-                    g.send(Command::Quit);
-                }
-                g
             }
         };
         let (kick_tx, kick_rx) = oneshot::channel();
@@ -565,6 +574,126 @@ impl Server {
             st.generation
         };
         Ok((game, kick_rx, generation))
+    }
+
+    /// Continue `stored` (its hold taken, its files written from the store) or start a new
+    /// game, on its own thread, and register it.
+    fn start_game(
+        self: &Arc<Self>,
+        owner: &Token,
+        account: Option<AccountId>,
+        stored: Option<GameRecord>,
+        kind: &str,
+        player: &str,
+    ) -> Result<Arc<LiveGame>, AttachError> {
+        {
+            let mut reg = self.reg();
+            if reg.starting.contains(owner) {
+                return Err(AttachError::Starting);
+            }
+            let busy = reg.live.len() + reg.starting.len();
+            if busy >= self.config.max_games {
+                return Err(AttachError::Full(busy));
+            }
+            reg.starting.insert(owner.clone());
+        }
+        // Making the game (the store, a new level, loading a save) happens with the registry
+        // unlocked, so the lobby and the other players never wait for it.
+        let made = self.make_game(owner, account, stored, kind, player);
+        let mut reg = self.reg();
+        reg.starting.remove(owner);
+        let (g, thread) = made?;
+        reg.threads.retain(|t| !t.is_finished());
+        reg.threads.push(thread);
+        reg.live.insert(g.id, Arc::clone(&g));
+        reg.by_owner.insert(owner.clone(), g.id);
+        if *self.stopping.borrow() {
+            // Stopping began while it was made: it saves and ends with the others.
+            g.state().quitting = true;
+            g.send(Command::Quit);
+        }
+        Ok(g)
+    }
+
+    fn make_game(
+        self: &Arc<Self>,
+        owner: &Token,
+        account: Option<AccountId>,
+        stored: Option<GameRecord>,
+        kind: &str,
+        player: &str,
+    ) -> Result<(Arc<LiveGame>, std::thread::JoinHandle<()>), AttachError> {
+        let now = crate::accounts::now();
+        let until = self.lease_until(now);
+        match stored {
+            Some(rec) => {
+                let kind = GameKind::from_name(&rec.kind, self.config.test_games)
+                    .ok_or_else(|| AttachError::UnknownKind(rec.kind.clone()))?;
+                match self.store.take_lease(rec.id, &self.name, now, until)? {
+                    Lease::Taken => {}
+                    Lease::HeldBy(other) => return Err(AttachError::Elsewhere(rec.id, other)),
+                    Lease::Gone => return Err(AttachError::Unknown(rec.id)),
+                }
+                let save = games::save_path(&self.config.data_dir, kind, rec.id);
+                let spawned = sync::materialize(self.store.as_ref(), rec.id, &save)
+                    .map_err(AttachError::Start)
+                    .and_then(|()| {
+                        self.spawn_game(rec.id, kind, owner.clone(), rec.player, Some(rec.seed))
+                    });
+                let g = match spawned {
+                    Ok(x) => x,
+                    Err(e) => {
+                        // Not started: give the hold back, the game stays saved.
+                        let _ = self.store.set_game(
+                            rec.id,
+                            GameStatus::Saved,
+                            rec.depth,
+                            rec.turn,
+                            now,
+                        );
+                        return Err(e);
+                    }
+                };
+                if let Some(a) = rec.account {
+                    *lock(&g.0.account) = Some(a);
+                }
+                Ok(g)
+            }
+            None => {
+                let k = GameKind::from_name(kind, self.config.test_games)
+                    .ok_or_else(|| AttachError::UnknownKind(kind.to_owned()))?;
+                let seed = games::fresh_seed(now.unsigned_abs());
+                let owner_hash = token_hash(owner.as_str());
+                let id = self.store.create_game(&NewGame {
+                    kind: k.name(),
+                    player,
+                    seed,
+                    owner_token: &owner_hash,
+                    server: &self.name,
+                    now,
+                    lease_until: until,
+                })?;
+                // Files of that name from an earlier database or run are not this game's.
+                let save = games::save_path(&self.config.data_dir, k, id);
+                sync::materialize(self.store.as_ref(), id, &save).map_err(AttachError::Start)?;
+                let made = self.spawn_game(id, k, owner.clone(), player.to_owned(), Some(seed));
+                let g = match made {
+                    Ok(x) => x,
+                    Err(e) => {
+                        let _ = self.store.set_game(id, GameStatus::Finished, None, 0, now);
+                        return Err(e);
+                    }
+                };
+                // A game started logged in is the account's too (a failure to record it
+                // leaves it the browser's, as an anonymous game).
+                if let Some(a) = account
+                    && self.store.claim_game(id, a, now).unwrap_or(false)
+                {
+                    *lock(&g.0.account) = Some(a);
+                }
+                Ok(g)
+            }
+        }
     }
 
     /// Make game `id` on its own thread; returns once it has started (or failed to).
@@ -588,6 +717,8 @@ impl Server {
             player,
             save: save.clone(),
             seed,
+            // A second early: file times may be rounded down.
+            started: std::time::SystemTime::now() - Duration::from_secs(1),
             hub: Arc::clone(&hub),
             tx: Mutex::new(tx),
             state: Mutex::new(LiveState {
@@ -610,21 +741,25 @@ impl Server {
             .name(format!("game-{id}"))
             .spawn(move || {
                 let app = match games::start(kind, &save, seed, tiles_opt) {
-                    Ok(app) => {
-                        let _ = ready_tx.send(Ok(()));
-                        app
-                    }
+                    Ok(app) => app,
                     Err(e) => {
                         let _ = ready_tx.send(Err(e));
                         return;
                     }
                 };
                 g.state().progress = app.progress();
-                let mut fe = WebFrontend::new(rx, DEFAULT_SIZE, Arc::clone(&g.hub)).with_tiles(tiles);
                 let mut tracked = Tracked {
                     app,
                     game: Arc::clone(&g),
+                    mirror: Mirror::new(id, &save),
+                    store: Arc::clone(&server.store),
+                    progress_written: Instant::now(),
+                    store_down: false,
                 };
+                // What starting wrote (a new game's first save, a journal replayed).
+                tracked.sync();
+                let _ = ready_tx.send(Ok(()));
+                let mut fe = WebFrontend::new(rx, DEFAULT_SIZE, Arc::clone(&g.hub)).with_tiles(tiles);
                 let ran =
                     std::panic::catch_unwind(AssertUnwindSafe(|| alembic_ui::run(&mut fe, &mut tracked)));
                 let why = match ran {
@@ -638,7 +773,9 @@ impl Server {
                         "The game crashed (a bug): it was saved where it could be, and the server goes on."
                     }
                 };
-                server.game_ended(&g);
+                tracked.sync();
+                let points = tracked.app.points();
+                server.game_ended(&g, tracked.mirror.recording(), points);
                 g.hub.end(why);
             })
             .map_err(|e| AttachError::Start(e.to_string()))?;
@@ -649,72 +786,99 @@ impl Server {
         }
     }
 
-    fn game_ended(&self, g: &LiveGame) {
-        let mut reg = self.reg();
-        reg.live.remove(&g.id);
-        if reg.by_owner.get(&g.owner) == Some(&g.id) {
-            reg.by_owner.remove(&g.owner);
-        }
-        if g.save.is_file() {
-            reg.saved.insert(
-                g.owner.clone(),
-                SavedGame {
-                    id: g.id,
-                    game: g.kind.name().to_owned(),
-                    player: g.player.clone(),
-                    seed: g.seed,
-                },
-            );
-            self.write_saved(&reg);
-        } else if g.kind != GameKind::Crash {
-            let progress = g.state().progress;
-            let line = Finished {
-                id: g.id,
-                game: g.kind.name().to_owned(),
-                player: g.player.clone(),
-                seed: g.seed,
-                depth: progress.depth,
-                turn: progress.turn,
-                ended: std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_secs()),
-            };
-            if let Ok(text) = serde_json::to_string(&line) {
-                let _ = alembic_content::storage::append_line(
-                    &self.config.data_dir.join(FINISHED_LOG),
-                    &text,
-                );
+    /// Game `g` ended on this server: saved (its hold given back), or over (its morgue
+    /// file, final recording and score into the store). `points`: its score, if it has one.
+    fn game_ended(&self, g: &LiveGame, recording: &std::path::Path, points: Option<i64>) {
+        {
+            let mut reg = self.reg();
+            reg.live.remove(&g.id);
+            if reg.by_owner.get(&g.owner) == Some(&g.id) {
+                reg.by_owner.remove(&g.owner);
             }
         }
-    }
-
-    /// Write the saved games' index (best effort: a failure only loses who owns them).
-    fn write_saved(&self, reg: &Registry) {
-        let list: Vec<(&str, &SavedGame)> =
-            reg.saved.iter().map(|(t, s)| (t.as_str(), s)).collect();
-        if let Ok(text) = serde_json::to_string(&list) {
-            let _ = alembic_content::storage::write_atomic(
-                &self.config.data_dir.join(SAVED_INDEX),
-                text.as_bytes(),
+        let now = crate::accounts::now();
+        let progress = g.state().progress;
+        let store = self.store.as_ref();
+        if g.save.is_file() {
+            if let Err(e) =
+                store.set_game(g.id, GameStatus::Saved, progress.depth, progress.turn, now)
+            {
+                eprintln!("alembic-web: game {}: cannot record it saved: {e}", g.id);
+            }
+            return;
+        }
+        if g.kind == GameKind::Crash {
+            let _ = store.set_game(g.id, GameStatus::Finished, None, progress.turn, now);
+            return;
+        }
+        let data = &self.config.data_dir;
+        let prefix = format!("{}-seed{}-", g.kind.name(), g.seed);
+        let result = (|| -> Result<(), String> {
+            if let Some(path) =
+                sync::newest_named(&data.join(crate::lobby::MORGUE_DIR), &prefix, g.started)
+            {
+                let text = alembic_content::storage::read_bounded(&path, 8 << 20)
+                    .map_err(|e| e.to_string())?;
+                store
+                    .put_morgue(g.id, &String::from_utf8_lossy(&text))
+                    .map_err(|e| e.to_string())?;
+            }
+            // The recording, closed and moved to `records/`: the store's copy becomes it.
+            if !recording.is_file()
+                && let Some(path) =
+                    sync::newest_named(&data.join(crate::lobby::RECORDS_DIR), &prefix, g.started)
+            {
+                let text = alembic_content::storage::read_bounded(&path, 64 << 20)
+                    .map_err(|e| e.to_string())?;
+                let text = String::from_utf8_lossy(&text);
+                let have = store.recording(g.id).map_err(|e| e.to_string())?;
+                if have.iter().map(String::as_str).ne(text.lines()) {
+                    store.delete_recording(g.id).map_err(|e| e.to_string())?;
+                    for line in text.lines() {
+                        store
+                            .append_recording(g.id, line)
+                            .map_err(|e| e.to_string())?;
+                    }
+                }
+            }
+            if let Some(points) = points {
+                store
+                    .add_score(&Score {
+                        game: g.kind.name().to_owned(),
+                        game_id: g.id,
+                        player: g.player.clone(),
+                        account: g.account(),
+                        points,
+                        depth: progress.depth,
+                        turn: progress.turn,
+                        ended: now,
+                    })
+                    .map_err(|e| e.to_string())?;
+            }
+            store
+                .set_game(
+                    g.id,
+                    GameStatus::Finished,
+                    progress.depth,
+                    progress.turn,
+                    now,
+                )
+                .map_err(|e| e.to_string())
+        })();
+        if let Err(e) = result {
+            eprintln!(
+                "alembic-web: game {}: its end could not be stored: {e}",
+                g.id
             );
         }
     }
 
-    /// The finished games, newest first, at most `n`.
+    /// The finished games, newest first, at most `n`. Blocking (the store).
     #[must_use]
-    pub fn finished(&self, n: usize) -> Vec<Finished> {
-        let path = self.config.data_dir.join(FINISHED_LOG);
-        let Ok(bytes) = alembic_content::storage::read_bounded(&path, 16 << 20) else {
-            return Vec::new();
-        };
-        let text = String::from_utf8_lossy(&bytes);
-        let mut all: Vec<Finished> = text
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect();
-        all.reverse();
-        all.truncate(n);
-        all
+    pub fn finished(&self, n: u32) -> Vec<GameRecord> {
+        self.store
+            .games(GameFilter::Finished, n)
+            .unwrap_or_default()
     }
 
     /// The player's connection of `generation` went away; if no newer one took over, the
@@ -779,7 +943,7 @@ impl Server {
         }
     }
 
-    /// Every game in progress, for the lobby (newest first).
+    /// Every game in progress on this server (newest first).
     #[must_use]
     pub fn rows(&self) -> Vec<GameRow> {
         let games: Vec<Arc<LiveGame>> = self.reg().live.values().cloned().collect();
@@ -796,6 +960,8 @@ impl Server {
                     idle_secs: st.last_input.elapsed().as_secs(),
                     spectators: st.spectators,
                     connected: st.left_at.is_none(),
+                    server: self.name.clone(),
+                    here: true,
                 }
             })
             .collect();
@@ -803,16 +969,57 @@ impl Server {
         rows
     }
 
-    /// The game `owner` has in progress or saved, if any: (id, game, in progress).
+    /// Every game in progress on every server sharing the database, for the lobby (newest
+    /// first): this server's as [`Server::rows`], the others' as the store last heard.
+    /// Blocking (the store).
+    #[must_use]
+    pub fn all_rows(&self) -> Vec<GameRow> {
+        let mut rows = self.rows();
+        let now = crate::accounts::now();
+        let others = self
+            .store
+            .games(GameFilter::Live(now), 500)
+            .unwrap_or_default();
+        for r in others {
+            if rows.iter().any(|x| x.id == r.id) || r.server.as_deref() == Some(&self.name) {
+                continue;
+            }
+            let Some(kind) = GameKind::from_name(&r.kind, true) else {
+                continue;
+            };
+            rows.push(GameRow {
+                id: r.id,
+                game: kind.name(),
+                player: r.player,
+                depth: r.depth,
+                turn: r.turn,
+                idle_secs: u64::try_from(now - r.updated).unwrap_or(0),
+                spectators: 0,
+                connected: true,
+                server: r.server.unwrap_or_default(),
+                here: false,
+            });
+        }
+        rows.sort_by_key(|r| std::cmp::Reverse(r.id));
+        rows
+    }
+
+    /// The game `owner` has in progress here or not finished in the store, if any: (id,
+    /// game, in progress here). Blocking (the store).
     #[must_use]
     pub fn game_of(&self, owner: &Token) -> Option<(u64, &'static str, bool)> {
-        let reg = self.reg();
-        if let Some(g) = reg.by_owner.get(owner).and_then(|id| reg.live.get(id)) {
-            return Some((g.id, g.kind.name(), true));
+        {
+            let reg = self.reg();
+            if let Some(g) = reg.by_owner.get(owner).and_then(|id| reg.live.get(id)) {
+                return Some((g.id, g.kind.name(), true));
+            }
         }
-        reg.saved
-            .get(owner)
-            .and_then(|s| GameKind::from_name(&s.game, true).map(|k| (s.id, k.name(), false)))
+        let rec = self
+            .store
+            .game_to_continue(&token_hash(owner.as_str()), None)
+            .ok()
+            .flatten()?;
+        GameKind::from_name(&rec.kind, true).map(|k| (rec.id, k.name(), false))
     }
 
     /// Claim the game this browser (`owner`) started anonymously, live or saved, for
@@ -839,8 +1046,83 @@ impl Server {
         Ok(Some(id))
     }
 
-    /// Save and stop every game that idled out or whose player left; returns how many.
+    /// The recording of finished game `id`, written from the store into the data
+    /// directory's `cache/` for the replay viewer, and which game it is. `None`: no such
+    /// finished game, or no recording. Blocking (the store).
+    #[must_use]
+    pub fn stored_recording(&self, id: u64) -> Option<(PathBuf, GameKind)> {
+        let g = self
+            .store
+            .game(id)
+            .ok()
+            .flatten()
+            .filter(|g| g.status == GameStatus::Finished)?;
+        let kind = GameKind::from_name(&g.kind, false)?;
+        let lines = self.store.recording(id).ok()?;
+        if lines.is_empty() {
+            return None;
+        }
+        let dir = self.config.data_dir.join(CACHE_DIR);
+        std::fs::create_dir_all(&dir).ok()?;
+        let path = dir.join(format!("{}-game{id}.replay", kind.name()));
+        let mut text = lines.join("\n");
+        text.push('\n');
+        alembic_content::storage::write_atomic(&path, text.as_bytes()).ok()?;
+        Some((path, kind))
+    }
+
+    /// Delete `account` and all its games' data, in the store and this server's files.
+    /// `Ok(Err(why))`: refused, because one of its games is being played (it is saved when
+    /// its player leaves; then it can go). Blocking (the store).
+    ///
+    /// # Errors
+    /// The store failed (nothing was deleted).
+    pub fn delete_account(&self, account: AccountId) -> Result<Result<u64, String>, StoreError> {
+        let now = crate::accounts::now();
+        let games = self.store.games(GameFilter::Account(account), 100_000)?;
+        if let Some(g) = games
+            .iter()
+            .find(|g| g.status == GameStatus::Live && g.lease_until.is_some_and(|t| t >= now))
+        {
+            return Ok(Err(format!(
+                "Your {} game {} is being played: leave it first (it is saved), then delete.",
+                g.kind, g.id
+            )));
+        }
+        let n = self.store.delete_account(account)?;
+        for g in &games {
+            if let Some(kind) = GameKind::from_name(&g.kind, true) {
+                let save = games::save_path(&self.config.data_dir, kind, g.id);
+                let _ = std::fs::remove_file(alembic_content::record::beside(&save));
+                let _ = std::fs::remove_file(&save);
+                let _ = std::fs::remove_file(self.config.data_dir.join(CACHE_DIR).join(format!(
+                    "{}-game{}.replay",
+                    kind.name(),
+                    g.id
+                )));
+            }
+        }
+        Ok(Ok(n))
+    }
+
+    /// Save and stop every game that idled out or whose player left, and renew this
+    /// server's hold on its games (every third of [`Config::lease`]); returns how many were
+    /// stopped. Blocking (the store).
     pub fn reap(&self) -> usize {
+        let renew = {
+            let mut last = lock(&self.last_renewal);
+            let due = last.elapsed() >= self.config.lease / 3;
+            if due {
+                *last = Instant::now();
+            }
+            due
+        };
+        if renew {
+            let now = crate::accounts::now();
+            if let Err(e) = self.store.renew_leases(&self.name, self.lease_until(now)) {
+                eprintln!("alembic-web: cannot renew this server's hold on its games: {e}");
+            }
+        }
         let games: Vec<Arc<LiveGame>> = self.reg().live.values().cloned().collect();
         let mut n = 0;
         for g in games {

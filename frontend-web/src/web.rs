@@ -60,6 +60,13 @@ pub fn router(state: AppState) -> Router {
         .route("/logout", post(logout_post))
         .route("/logout-everywhere", post(logout_everywhere_post))
         .route("/claim", post(claim_post))
+        .route("/players/{name}", get(player_page))
+        .route("/games/{id}", get(stored_game_page))
+        .route("/health", get(health))
+        .route(
+            "/delete-account",
+            get(delete_account_page).post(delete_account_post),
+        )
         // Every request body is small: the forms' fields are bounded far below this.
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
@@ -191,11 +198,210 @@ async fn api_stats(State(st): State<AppState>) -> Response {
 }
 
 async fn morgue_file(State(st): State<AppState>, UrlPath(name): UrlPath<String>) -> Response {
+    if let Some(id) = lobby::stored_id(&name) {
+        let store = Arc::clone(&st.server.store);
+        let text = tokio::task::spawn_blocking(move || store.morgue(id)).await;
+        return match text {
+            Ok(Ok(Some(t))) => plain_text(t.into_bytes()),
+            Ok(Ok(None)) => (StatusCode::NOT_FOUND, "no such file").into_response(),
+            _ => store_failed(),
+        };
+    }
     serve_listed(&st, lobby::MORGUE_DIR, &name, "text/plain; charset=utf-8").await
 }
 
 async fn record_file(State(st): State<AppState>, UrlPath(name): UrlPath<String>) -> Response {
+    if let Some(id) = lobby::stored_id(&name) {
+        let store = Arc::clone(&st.server.store);
+        let lines =
+            tokio::task::spawn_blocking(move || finished_recording(store.as_ref(), id)).await;
+        return match lines {
+            Ok(Ok(Some(text))) => plain_text(text.into_bytes()),
+            Ok(Ok(None)) => (StatusCode::NOT_FOUND, "no such file").into_response(),
+            _ => store_failed(),
+        };
+    }
     serve_listed(&st, lobby::RECORDS_DIR, &name, "text/plain; charset=utf-8").await
+}
+
+/// The recording of finished game `id` as a file's text; `None`: no such finished game (a
+/// game in progress is not shown: its recording would tell what its player has not seen
+/// played out yet to anyone).
+fn finished_recording(
+    store: &dyn crate::store::Store,
+    id: u64,
+) -> crate::store::Result<Option<String>> {
+    let done = store
+        .game(id)?
+        .is_some_and(|g| g.status == crate::store::GameStatus::Finished);
+    if !done {
+        return Ok(None);
+    }
+    let lines = store.recording(id)?;
+    if lines.is_empty() {
+        return Ok(None);
+    }
+    let mut text = lines.join("\n");
+    text.push('\n');
+    Ok(Some(text))
+}
+
+fn plain_text(bytes: Vec<u8>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::CONTENT_SECURITY_POLICY, "default-src 'none'"),
+        ],
+        bytes,
+    )
+        .into_response()
+}
+
+async fn player_page(State(st): State<AppState>, UrlPath(name): UrlPath<String>) -> Response {
+    if accounts::check_name(&name).is_err() {
+        return (StatusCode::NOT_FOUND, "no such player").into_response();
+    }
+    let server = Arc::clone(&st.server);
+    match tokio::task::spawn_blocking(move || lobby::player_page(&server, &name)).await {
+        Ok(Some(h)) => Html(h).into_response(),
+        _ => (StatusCode::NOT_FOUND, "no such player").into_response(),
+    }
+}
+
+async fn stored_game_page(State(st): State<AppState>, UrlPath(id): UrlPath<String>) -> Response {
+    let Some(id) = lobby::stored_id(&format!("game-{id}")) else {
+        return (StatusCode::NOT_FOUND, "no such game").into_response();
+    };
+    let server = Arc::clone(&st.server);
+    match tokio::task::spawn_blocking(move || lobby::game_page(&server, id)).await {
+        Ok(Some(h)) => Html(h).into_response(),
+        _ => (StatusCode::NOT_FOUND, "no finished game of that number").into_response(),
+    }
+}
+
+/// What `/health` says: for a load balancer (its status code) and an operator.
+#[derive(serde::Serialize)]
+struct Health {
+    /// `ok`, or why not.
+    status: String,
+    /// This server's name.
+    server: String,
+    /// `sqlite` or `postgres`.
+    db: &'static str,
+    /// Games this server runs.
+    games_here: usize,
+    /// Spectators watching this server's games.
+    spectators: usize,
+    /// What the store holds (every server's).
+    store: Option<crate::store::Counts>,
+}
+
+async fn health(State(st): State<AppState>) -> Response {
+    let server = Arc::clone(&st.server);
+    let counts = tokio::task::spawn_blocking(move || server.store.counts(accounts::now())).await;
+    let rows = st.server.rows();
+    let mut h = Health {
+        status: "ok".to_owned(),
+        server: st.server.name.clone(),
+        db: st.server.store.kind(),
+        games_here: rows.len(),
+        spectators: rows.iter().map(|r| r.spectators).sum(),
+        store: None,
+    };
+    let code = match counts {
+        Ok(Ok(c)) => {
+            h.store = Some(c);
+            StatusCode::OK
+        }
+        Ok(Err(e)) => {
+            h.status = format!("the database is unreachable: {e}");
+            StatusCode::SERVICE_UNAVAILABLE
+        }
+        Err(_) => {
+            h.status = "the health check failed".to_owned();
+            StatusCode::SERVICE_UNAVAILABLE
+        }
+    };
+    (code, axum::Json(h)).into_response()
+}
+
+async fn delete_account_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
+    let (token, cookie) = token_or_new(&headers);
+    let Some(account) = account_of(&st, &headers).await else {
+        return (StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response();
+    };
+    let Some(token) = token else {
+        return store_failed();
+    };
+    with_cookie(
+        Html(delete_page(&st, &token, &account.name, None)).into_response(),
+        cookie,
+    )
+}
+
+fn delete_page(st: &AppState, browser: &Token, name: &str, error: Option<&str>) -> String {
+    let csrf = st.server.csrf.token(browser.as_str());
+    let error = error.map_or_else(String::new, |e| {
+        format!("<p id=error role=alert>{}</p>", lobby::escape(e))
+    });
+    format!(
+        "<!doctype html><html lang=en><head><meta charset=utf-8><title>Alembic — delete my account</title>\
+         <style>{}</style></head><body><h1>Delete the account {}</h1>{error}\
+         <p>This deletes the account, its sessions, and every game of it: saves, recordings, \
+         morgue files and scores. It cannot be undone.</p>\
+         <form method=post action=/delete-account><input type=hidden name=csrf value='{csrf}'>\
+         <p><label>Password <input name=password type=password maxlength={} autocomplete=current-password required></label></p>\
+         <p><button id=delete>Delete everything</button></p></form><p><a href=/>the lobby</a></p></body></html>",
+        lobby::STYLE,
+        lobby::escape(name),
+        accounts::MAX_PASSWORD
+    )
+}
+
+/// The delete form's fields.
+#[derive(Debug, Default, Deserialize)]
+pub struct DeleteForm {
+    /// The CSRF token the form was given.
+    #[serde(default)]
+    pub csrf: String,
+    /// The account's password, asked again.
+    #[serde(default)]
+    pub password: String,
+}
+
+async fn delete_account_post(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    axum::Form(form): axum::Form<DeleteForm>,
+) -> Response {
+    let Some(browser) = csrf_ok(&st, &headers, &form.csrf) else {
+        return csrf_refused();
+    };
+    let Some(account) = account_of(&st, &headers).await else {
+        return (StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response();
+    };
+    let server = Arc::clone(&st.server);
+    let id = account.id;
+    let hash = account.password_hash.clone();
+    let done = tokio::task::spawn_blocking(move || {
+        if form.password.len() > accounts::MAX_PASSWORD
+            || !accounts::verify_password(&form.password, &hash)
+        {
+            return Ok(Err(accounts::BAD_LOGIN.to_owned()));
+        }
+        server.delete_account(id).map(|r| r.map(|_| ()))
+    })
+    .await;
+    match done {
+        Ok(Ok(Ok(()))) => to_lobby(Some(session_cookie_cleared(&st))),
+        Ok(Ok(Err(why))) => page_response(
+            StatusCode::FORBIDDEN,
+            delete_page(&st, &browser, &account.name, Some(&why)),
+            None,
+        ),
+        _ => store_failed(),
+    }
 }
 
 /// Serve `name` from the data directory's `dir` only if it is a plain name listed there
@@ -619,8 +825,22 @@ async fn ws_replay(
             Ok(g) => g,
             Err(e) => return refuse(socket, e).await,
         };
-        let path = lobby::listed_file(&server.config.data_dir, lobby::RECORDS_DIR, &name);
-        let (Some(path), Some(kind)) = (path, GameKind::of_recording(&name)) else {
+        let found = match lobby::stored_id(&name) {
+            Some(id) => {
+                let s = Arc::clone(&server);
+                tokio::task::spawn_blocking(move || s.stored_recording(id))
+                    .await
+                    .ok()
+                    .flatten()
+                    .map(|(p, k)| (Some(p), Some(k)))
+                    .unwrap_or((None, None))
+            }
+            None => (
+                lobby::listed_file(&server.config.data_dir, lobby::RECORDS_DIR, &name),
+                GameKind::of_recording(&name),
+            ),
+        };
+        let (Some(path), Some(kind)) = found else {
             return refuse(
                 socket,
                 format!("there is no recording {}", lobby::escape(&name)),

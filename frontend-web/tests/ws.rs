@@ -359,8 +359,33 @@ async fn a_bot_plays_a_whole_game_and_its_recording_replays() {
         .and_then(|s| s.split('\'').next())
         .expect("a recording in the lobby")
         .to_owned();
-    assert!(name.starts_with("alchemy-"), "{name}");
-    assert!(lobby.contains("/morgue/alchemy-"), "no morgue listed");
+    // Kept in the store: the recording, the morgue file and the score, by game id.
+    assert_eq!(name, format!("game-{id}"));
+    assert!(
+        lobby.contains(&format!("/morgue/game-{id}")),
+        "no morgue listed"
+    );
+    let body = |r: String| r.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap();
+    let morgue = body(ts.get(&format!("/morgue/game-{id}"), None).await);
+    assert!(
+        morgue.starts_with("Alembic: Alchemy, the record of a game"),
+        "{morgue}"
+    );
+    assert_eq!(ts.server.store.morgue(id).unwrap().unwrap(), morgue);
+    let file = body(ts.get(&format!("/records/game-{id}"), None).await);
+    assert_eq!(
+        file.lines().collect::<Vec<_>>(),
+        ts.server.store.recording(id).unwrap()
+    );
+    assert!(file.lines().count() > 10, "{file}");
+    let scores = ts.server.store.top_scores("alchemy", 20).unwrap();
+    assert_eq!(
+        scores.iter().filter(|s| s.game_id == id).count(),
+        1,
+        "{scores:?}"
+    );
+    let page = ts.get(&format!("/games/{id}"), None).await;
+    assert!(page.contains("id=morgue"), "{page}");
     assert!(
         lobby.contains("<td>Bot<td>alchemy"),
         "the finished game is not listed"

@@ -1,0 +1,189 @@
+//! A game's files and the store: the games write their save and recording as files (the
+//! same code as in the terminal and the window), and the server mirrors them into the
+//! [`Store`] after every command, before the frame that answers it goes out. So the store
+//! always holds every command a player has seen answered, and any server on the database
+//! can write the files back ([`materialize`]) and continue the game: the recording is the
+//! save's journal, and loading replays the commands made after the save.
+//!
+//! Costs per command: two `stat`s, and for each new recording line one `INSERT`; the save
+//! is read and written only when its file changed (the games save every few dozen turns and
+//! on leaving).
+
+use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use crate::store::{Result, Store, StoreError};
+
+/// Largest recording tail read at once (a recording line is a command: far smaller).
+const MAX_TAIL: u64 = 16 << 20;
+
+/// Which version of a file was last mirrored: its inode (an atomic rewrite is a new one),
+/// length and modification time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Stamp {
+    ino: u64,
+    len: u64,
+    mtime_ns: i128,
+}
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let m = std::fs::symlink_metadata(path)
+        .ok()
+        .filter(std::fs::Metadata::is_file)?;
+    Some(Stamp {
+        ino: m.ino(),
+        len: m.len(),
+        mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
+    })
+}
+
+/// One game's save and recording files, mirrored into the store as game `id`.
+#[derive(Debug)]
+pub struct Mirror {
+    id: u64,
+    save: PathBuf,
+    recording: PathBuf,
+    save_seen: Option<Stamp>,
+    /// The recording file mirrored so far: its inode and the bytes of whole lines sent.
+    rec_ino: u64,
+    rec_sent: u64,
+}
+
+impl Mirror {
+    /// The mirror of game `id` whose save is `save` (the recording sits beside it), as the
+    /// store holds it now (after [`materialize`], or for a new game: nothing).
+    #[must_use]
+    pub fn new(id: u64, save: &Path) -> Mirror {
+        let recording = alembic_content::record::beside(save);
+        let mut m = Mirror {
+            id,
+            save: save.to_path_buf(),
+            recording,
+            save_seen: None,
+            rec_ino: 0,
+            rec_sent: 0,
+        };
+        // Written by `materialize` from the store: already there.
+        m.save_seen = stamp(&m.save);
+        if let Some(r) = stamp(&m.recording) {
+            m.rec_ino = r.ino;
+            m.rec_sent = r.len;
+        }
+        m
+    }
+
+    /// The recording's path.
+    #[must_use]
+    pub fn recording(&self) -> &Path {
+        &self.recording
+    }
+
+    /// Send what changed in the files since the last call to `store`.
+    ///
+    /// # Errors
+    /// The store failed (the files are as they were; the next call sends it again).
+    pub fn sync(&mut self, store: &dyn Store, now: i64) -> Result<()> {
+        self.sync_recording(store)?;
+        let now_stamp = stamp(&self.save);
+        if now_stamp.is_some() && now_stamp != self.save_seen {
+            let bytes = alembic_content::storage::read_bounded(
+                &self.save,
+                crate::store::MAX_SAVE_BYTES as u64,
+            )
+            .map_err(|e| StoreError::Invalid(format!("reading the save: {e}")))?;
+            store.put_game_save(self.id, &bytes, now)?;
+            self.save_seen = now_stamp;
+        }
+        Ok(())
+    }
+
+    fn sync_recording(&mut self, store: &dyn Store) -> Result<()> {
+        let Some(st) = stamp(&self.recording) else {
+            return Ok(());
+        };
+        if st.ino != self.rec_ino || st.len < self.rec_sent {
+            // Written again from its start (an undo, a journal repaired): send it whole.
+            store.delete_recording(self.id)?;
+            self.rec_ino = st.ino;
+            self.rec_sent = 0;
+        }
+        if st.len == self.rec_sent {
+            return Ok(());
+        }
+        let read = || -> std::io::Result<Vec<u8>> {
+            let mut f = std::fs::File::open(&self.recording)?;
+            f.seek(SeekFrom::Start(self.rec_sent))?;
+            let mut buf = Vec::new();
+            f.take(MAX_TAIL).read_to_end(&mut buf)?;
+            Ok(buf)
+        };
+        let buf = read().map_err(|e| StoreError::Invalid(format!("reading the recording: {e}")))?;
+        // Whole lines only: a line being written is sent once it ends.
+        let Some(end) = buf.iter().rposition(|&b| b == b'\n') else {
+            return Ok(());
+        };
+        for line in buf[..end].split(|&b| b == b'\n') {
+            store.append_recording(self.id, &String::from_utf8_lossy(line))?;
+            self.rec_sent += line.len() as u64 + 1;
+        }
+        Ok(())
+    }
+}
+
+/// Write game `id`'s save and recording from `store` into `save` and the recording beside
+/// it, replacing what is there; with no save in the store, remove both (the game starts
+/// from its seed). The store is the truth: a file left by an earlier run, or by this server
+/// before another took the game over, is stale.
+///
+/// # Errors
+/// The store failed, or the files could not be written.
+pub fn materialize(store: &dyn Store, id: u64, save: &Path) -> std::result::Result<(), String> {
+    let recording = alembic_content::record::beside(save);
+    let bytes = store.game_save(id).map_err(|e| e.to_string())?;
+    let lines = store.recording(id).map_err(|e| e.to_string())?;
+    let write = |path: &Path, data: &[u8]| {
+        alembic_content::storage::write_atomic(path, data).map_err(|e| e.to_string())
+    };
+    match bytes {
+        Some(b) => {
+            write(save, &b)?;
+            if lines.is_empty() {
+                remove(&recording)?;
+            } else {
+                let mut text = lines.join("\n");
+                text.push('\n');
+                write(&recording, text.as_bytes())?;
+            }
+        }
+        None => {
+            remove(save)?;
+            remove(&recording)?;
+        }
+    }
+    Ok(())
+}
+
+fn remove(path: &Path) -> std::result::Result<(), String> {
+    match std::fs::remove_file(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!("cannot remove {}: {e}", path.display())),
+    }
+}
+
+/// The newest plain file in `dir` whose name starts with `prefix` and that was written at or
+/// after `since` (a finished game's morgue or recording, named by its game and seed).
+#[must_use]
+pub fn newest_named(dir: &Path, prefix: &str, since: std::time::SystemTime) -> Option<PathBuf> {
+    let rd = std::fs::read_dir(dir).ok()?;
+    rd.filter_map(std::result::Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let meta = e.metadata().ok()?;
+            let t = meta.modified().ok()?;
+            (meta.is_file() && name.starts_with(prefix) && t >= since).then(|| (t, e.path()))
+        })
+        .max()
+        .map(|(_, p)| p)
+}
