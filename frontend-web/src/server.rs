@@ -740,6 +740,9 @@ impl Server {
         let thread = std::thread::Builder::new()
             .name(format!("game-{id}"))
             .spawn(move || {
+                // The files as the store holds them (written by `materialize`, or none):
+                // whatever starting writes is sent by the first sync below.
+                let mirror = Mirror::new(id, &save);
                 let app = match games::start(kind, &save, seed, tiles_opt) {
                     Ok(app) => app,
                     Err(e) => {
@@ -751,7 +754,7 @@ impl Server {
                 let mut tracked = Tracked {
                     app,
                     game: Arc::clone(&g),
-                    mirror: Mirror::new(id, &save),
+                    mirror,
                     store: Arc::clone(&server.store),
                     progress_written: Instant::now(),
                     store_down: false,

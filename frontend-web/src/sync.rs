@@ -51,8 +51,9 @@ pub struct Mirror {
 }
 
 impl Mirror {
-    /// The mirror of game `id` whose save is `save` (the recording sits beside it), as the
-    /// store holds it now (after [`materialize`], or for a new game: nothing).
+    /// The mirror of game `id` whose save is `save` (the recording sits beside it): the
+    /// files as they are now are taken to be what the store holds (make it right after
+    /// [`materialize`], before the game starts and writes).
     #[must_use]
     pub fn new(id: u64, save: &Path) -> Mirror {
         let recording = alembic_content::record::beside(save);

@@ -538,3 +538,224 @@ async fn oversized_and_malformed_forms_are_refused() {
     assert_eq!(get(&ts, &a, "/").await.status, 200);
     ts.stop().await;
 }
+
+/// Wait until `server` runs no game (its players left and their games were saved).
+async fn until_no_games(ts: &TestServer) {
+    for _ in 0..100 {
+        if ts.server.live_count() == 0 {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("games still running: {}", ts.server.live_count());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deleting_my_account_takes_my_data_and_nothing_else() {
+    let ts = TestServer::start("acc-delete", |c| {
+        c.leave_grace = std::time::Duration::from_millis(200);
+    })
+    .await;
+    let mut ann = Browser::new(1);
+    register(&ts, &mut ann, "Ann", "correct horse").await;
+    let mut bob = Browser::new(2);
+    register(&ts, &mut bob, "Bob", "bob's password").await;
+    let mut a = Client::connect_cookies(
+        ts.addr,
+        "/ws/play?game=alchemy&name=Ann",
+        Some(&ann.cookies()),
+    )
+    .await;
+    let ann_game = a.ready().await;
+    a.step(alembic_ui::Input::ch('l')).await;
+    let mut b = Client::connect_cookies(
+        ts.addr,
+        "/ws/play?game=alchemy&name=Bob",
+        Some(&bob.cookies()),
+    )
+    .await;
+    let bob_game = b.ready().await;
+    let ann_id = ts.server.store.account_by_name("ann").unwrap().unwrap().id;
+    let page = get(&ts, &ann, "/delete-account").await;
+    assert_eq!(page.status, 200);
+    let t = csrf(&ts, &ann).await;
+    // While her game is being played: refused, nothing deleted.
+    let r = post(
+        &ts,
+        &ann,
+        "/delete-account",
+        format!("csrf={t}&password=correct+horse").as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 403, "{r:?}");
+    assert!(r.body.contains("being played"), "{}", r.body);
+    assert!(ts.server.store.account(ann_id).unwrap().is_some());
+    drop(a);
+    drop(b);
+    until_no_games(&ts).await;
+    let save = ts.dir.join(format!("alchemy-{ann_game}.save"));
+    assert!(save.is_file());
+    assert!(ts.server.store.game_save(ann_game).unwrap().is_some());
+    // Without the CSRF token, or with the wrong password: refused, nothing deleted.
+    let r = post(
+        &ts,
+        &ann,
+        "/delete-account",
+        b"csrf=x&password=correct+horse",
+    )
+    .await;
+    assert_eq!(r.status, 403);
+    let r = post(
+        &ts,
+        &ann,
+        "/delete-account",
+        format!("csrf={t}&password=wrong+horse").as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 403);
+    assert!(r.body.contains(accounts_bad_login()), "{}", r.body);
+    assert!(ts.server.store.account(ann_id).unwrap().is_some());
+    // Bob's password in Ann's session deletes nothing either; Bob's form deletes Bob only.
+    let r = post(
+        &ts,
+        &ann,
+        "/delete-account",
+        format!("csrf={t}&password=bob%27s+password").as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 403);
+    // Done right: everything of Ann's goes, Bob's stays.
+    let r = post(
+        &ts,
+        &ann,
+        "/delete-account",
+        format!("csrf={t}&password=correct+horse").as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 303, "{r:?}");
+    assert!(ts.server.store.account(ann_id).unwrap().is_none());
+    assert!(ts.server.store.game(ann_game).unwrap().is_none());
+    assert!(ts.server.store.game_save(ann_game).unwrap().is_none());
+    assert!(ts.server.store.recording(ann_game).unwrap().is_empty());
+    assert!(!save.exists(), "her save file is gone too");
+    assert!(who(&ts, &ann).await.is_none(), "logged out");
+    assert_eq!(get(&ts, &ann, "/players/Ann").await.status, 404);
+    assert!(ts.server.store.game(bob_game).unwrap().is_some());
+    assert!(ts.server.store.game_save(bob_game).unwrap().is_some());
+    assert_eq!(get(&ts, &bob, "/players/Bob").await.status, 200);
+    // Logged out, the page sends to the log-in page.
+    assert_eq!(
+        get(&ts, &Browser::new(9), "/delete-account").await.status,
+        303
+    );
+    ts.stop().await;
+}
+
+fn accounts_bad_login() -> &'static str {
+    "Wrong name or password."
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn player_and_game_pages_show_names_as_text_and_refuse_bad_paths() {
+    let ts = TestServer::start("acc-pages", |_| {}).await;
+    let mut ann = Browser::new(1);
+    register(&ts, &mut ann, "Ann", "correct horse").await;
+    // Names are cut to 20 characters: all of this is kept.
+    let evil = "<b>'\"&x</b>";
+    let mut a = Client::connect_cookies(
+        ts.addr,
+        &format!("/ws/play?game=alchemy&name={}", enc(evil)),
+        Some(&ann.cookies()),
+    )
+    .await;
+    let id = a.ready().await;
+    a.step(alembic_ui::Input::ch('Q')).await;
+    a.step(alembic_ui::Input::ch('y')).await;
+    a.until(10, "the end of the game", |c| c.ended().is_some())
+        .await;
+    for _ in 0..50 {
+        if ts.server.store.game(id).unwrap().unwrap().status
+            == alembic_web::store::GameStatus::Finished
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let lobby = get(&ts, &ann, "/").await;
+    let page = get(&ts, &ann, &format!("/games/{id}")).await;
+    let player = get(&ts, &ann, "/players/Ann").await;
+    assert_eq!((page.status, player.status), (200, 200));
+    for body in [&lobby.body, &page.body, &player.body] {
+        assert!(!body.contains("<b>'"), "{body}");
+    }
+    assert!(
+        lobby.body.contains("&lt;b&gt;&#39;&quot;&amp;x&lt;/b&gt;"),
+        "{}",
+        lobby.body
+    );
+    assert!(page.body.contains("&lt;b&gt;"), "{}", page.body);
+    assert!(
+        player.body.contains(&format!("/replay/game-{id}")),
+        "{}",
+        player.body
+    );
+    // Paths that are not a game or a player: 404, nothing read.
+    for bad in [
+        "/games/..%2F..%2Fetc%2Fpasswd",
+        "/games/-1",
+        "/games/99999999999999999999999",
+        "/games/1%27%20OR%20%271%27%3D%271",
+        "/morgue/game-..%2F1",
+        "/morgue/game-",
+        "/records/game-1%2F..",
+        "/players/..%2F..%2Fetc",
+        "/players/x%27%20OR%20%271",
+        "/players/nobody",
+    ] {
+        let r = get(&ts, &ann, bad).await;
+        assert_eq!(r.status, 404, "{bad}: {r:?}");
+    }
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_says_what_the_server_holds_and_backup_copies_the_database() {
+    let ts = TestServer::start("acc-health", |c| c.server_name = Some("alpha".to_owned())).await;
+    let mut ann = Browser::new(1);
+    register(&ts, &mut ann, "Ann", "correct horse").await;
+    let mut a = Client::connect_cookies(
+        ts.addr,
+        "/ws/play?game=alchemy&name=Ann",
+        Some(&ann.cookies()),
+    )
+    .await;
+    a.ready().await;
+    let mut w = Client::connect_cookies(
+        ts.addr,
+        &format!("/ws/watch/{}", a.hello_id().unwrap()),
+        None,
+    )
+    .await;
+    w.ready().await;
+    let h = get(&ts, &ann, "/health").await;
+    assert_eq!(h.status, 200);
+    let v: serde_json::Value = serde_json::from_str(&h.body).unwrap();
+    assert_eq!(v["status"], "ok");
+    assert_eq!(v["server"], "alpha");
+    assert_eq!(v["db"], "sqlite");
+    assert_eq!(v["games_here"], 1);
+    assert_eq!(v["spectators"], 1);
+    assert_eq!(v["store"]["accounts"], 1);
+    assert_eq!(v["store"]["live"], 1);
+    // A backup while the server runs: a database with the same account and game.
+    let copy = ts.dir.join("backup.db");
+    ts.server.store.backup(&copy).unwrap();
+    assert!(
+        ts.server.store.backup(&copy).is_err(),
+        "never over an existing file"
+    );
+    let b = alembic_web::store::open(&format!("sqlite:{}", copy.display())).unwrap();
+    assert!(b.account_by_name("ann").unwrap().is_some());
+    assert_eq!(b.counts(alembic_web::accounts::now()).unwrap().live, 1);
+    ts.stop().await;
+}
