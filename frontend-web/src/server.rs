@@ -418,9 +418,14 @@ impl Server {
         // One CSRF secret for every server on the database: a form shown by one is accepted
         // by another.
         let fresh = Csrf::new().map_err(|e| format!("no randomness: {e}"))?;
-        let secret = store
-            .setting_or_insert("csrf_secret", &fresh.secret_hex())
-            .map_err(|e| format!("cannot read the database: {e}"))?;
+        // On a thread of its own: this may be called on a thread that drives async tasks
+        // (inside `#[tokio::main]`), where the PostgreSQL client must not block.
+        let secret = std::thread::scope(|sc| {
+            sc.spawn(|| store.setting_or_insert("csrf_secret", &fresh.secret_hex()))
+                .join()
+                .unwrap_or_else(|_| Err(StoreError::Db("reading the settings panicked".to_owned())))
+        })
+        .map_err(|e| format!("cannot read the database: {e}"))?;
         let csrf = Csrf::from_hex(&secret)
             .ok_or_else(|| "the database's csrf_secret setting is damaged".to_owned())?;
         let name = match &config.server_name {

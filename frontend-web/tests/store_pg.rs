@@ -160,3 +160,13 @@ async fn a_server_on_postgres_lives_inside_the_runtime() {
     assert_eq!(owner, None);
     ts.stop().await;
 }
+
+/// Two servers sharing one PostgreSQL database hand a game over (see `common::two_servers`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: ALEMBIC_PG_URL"]
+async fn two_servers_on_postgres_hand_a_game_over() {
+    let url = tokio::task::spawn_blocking(|| fresh_url("two_servers"))
+        .await
+        .unwrap();
+    common::two_servers(url, "pg").await;
+}
