@@ -6,8 +6,6 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::{Client, TestServer, data_dir, token};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
