@@ -4,12 +4,28 @@
 # each its own Alchemy game, a move key every 200 ms) for $SECONDS_PER_RUN seconds, and print
 # one table row: N, p50/p99/max key-to-frame latency, bytes per move, server RSS per game.
 #
+# Every game's save and recording go through the store on each move (SQLite in the data
+# directory by default). DB=postgres runs the server on a private PostgreSQL instead
+# (scripts/postgres.sh, a fresh database per run); ACCOUNTS=1 has every bot register an
+# account through the forms and play logged in.
+#
 #   NS="100 250 500" SECONDS_PER_RUN=20 scripts/load-web.sh
+#   DB=postgres ACCOUNTS=1 NS=100 scripts/load-web.sh
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 NS=${NS:-100 250 500}
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-20}
+DB=${DB:-sqlite}
+ACCOUNTS=${ACCOUNTS:-0}
+pg_url=""
+if [ "$DB" = postgres ]; then
+    pg_url=$(bash "$ROOT/scripts/postgres.sh" start)
+    trap 'bash "$ROOT/scripts/postgres.sh" stop' EXIT
+    PSQL=$(ls -d /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -1)
+    PSQL=${PSQL:-psql}
+fi
+echo "load-web: database $DB, accounts $ACCOUNTS, $SECONDS_PER_RUN s per run" >&2
 (cd "$ROOT" && cargo build --release -q -p alembic-web --bin alembic-web --example load)
 BIN=$TARGET/release/alembic-web
 LOAD=$TARGET/release/examples/load
@@ -23,14 +39,20 @@ printf '| N games | p50 ms | p99 ms | max ms | bytes/move | server CPU/move | se
 printf '|---|---|---|---|---|---|---|---|---|---|\n'
 for n in $NS; do
     work=$(mktemp -d)
+    db_flag=()
+    if [ -n "$pg_url" ]; then
+        dbname="load_${n}_$$"
+        "$PSQL" -q "$pg_url" -c "DROP DATABASE IF EXISTS $dbname" -c "CREATE DATABASE $dbname" >&2
+        db_flag=(--db "${pg_url%/*}/$dbname")
+    fi
     "$BIN" --bind 127.0.0.1:0 --data-dir "$work/data" --max-conns-per-ip 100000 \
-        --max-games 100000 >"$work/out" 2>"$work/err" &
+        --max-games 100000 "${db_flag[@]}" >"$work/out" 2>"$work/err" &
     pid=$!
     for _ in $(seq 50); do grep -qs 'serving' "$work/out" && break; sleep 0.1; done
     addr=$(grep -o '127.0.0.1:[0-9]*' "$work/out" | head -1)
     base=$(rss_kb "$pid")
     cpu0=$(cpu_ticks "$pid")
-    "$LOAD" --url "$addr" --clients "$n" --seconds "$SECONDS_PER_RUN" >"$work/load" &
+    "$LOAD" --url "$addr" --clients "$n" --seconds "$SECONDS_PER_RUN" --accounts "$ACCOUNTS" >"$work/load" &
     lpid=$!
     # The memory with every game in progress, near the end of the run.
     peak=$base

@@ -7,6 +7,8 @@
 #                               # port, print its URL (postgres://alembic@127.0.0.1:PORT/postgres)
 #   scripts/postgres.sh url     # print the URL of the running cluster
 #   scripts/postgres.sh stop    # stop it and remove its directory
+#   scripts/postgres.sh pause   # stop the server, keeping its data (the database "goes down")
+#   scripts/postgres.sh resume  # start it again on the same port and data
 #
 # The cluster trusts connections from 127.0.0.1 only (a throwaway test database) and runs
 # with fsync off. PostgreSQL refuses to run as root: as root, the server runs as the
@@ -59,6 +61,28 @@ running() {
   b=$(bindir) && [ -f "$dir/port" ] && as_owner "$b/pg_ctl" -D "$dir/data" status >/dev/null 2>&1
 }
 
+launch() {
+  if ! as_owner "$1/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+    -o "-p $2 -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+    start >&2; then
+    say "the server did not start:"
+    tail -n 20 "$dir/server.log" >&2 || true
+    return 1
+  fi
+}
+
+pause() {
+  local b
+  b=$(bindir) && [ -d "$dir/data" ] || { say "no cluster to pause"; return 1; }
+  as_owner "$b/pg_ctl" -D "$dir/data" -m fast -w stop >&2
+}
+
+resume() {
+  local b
+  b=$(bindir) && [ -f "$dir/port" ] || { say "no cluster to resume"; return 1; }
+  launch "$b" "$(cat "$dir/port")"
+}
+
 start() {
   if running; then
     url
@@ -80,13 +104,7 @@ start() {
   done
   as_owner "$b/initdb" -D "$dir/data" -U alembic --auth=trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 ||
     { say "initdb failed:"; cat "$dir/initdb.log" >&2; return 1; }
-  if ! as_owner "$b/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
-    start >&2; then
-    say "the server did not start:"
-    tail -n 20 "$dir/server.log" >&2 || true
-    return 1
-  fi
+  launch "$b" "$port" || return 1
   echo "$port" >"$dir/port"
   say "PostgreSQL $("$b/postgres" --version | awk '{print $3}') on 127.0.0.1:$port, data in $dir"
   url
@@ -104,8 +122,10 @@ case "${1:-}" in
   start) start ;;
   stop) stop ;;
   url) url ;;
+  pause) pause ;;
+  resume) resume ;;
   *)
-    echo "usage: $0 start|stop|url" >&2
+    echo "usage: $0 start|stop|url|pause|resume" >&2
     exit 2
     ;;
 esac

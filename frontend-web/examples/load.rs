@@ -4,6 +4,10 @@
 //! frames per key. Prints one line of figures; `scripts/load-web.sh` runs it against a fresh
 //! release server for several N and adds the server's memory.
 //!
+//! With `--accounts 1`, each bot first registers an account (`loadbotN-PID`, through the
+//! real forms: the log-in page's CSRF token, `POST /register`) and plays logged in, so the
+//! accounts, their sessions and their games' ownership are in every request's path.
+//!
 //! ```text
 //! cargo run --release -p alembic-web --example load -- --url 127.0.0.1:8080 --clients 100 --seconds 20
 //! ```
@@ -23,6 +27,7 @@ struct Args {
     clients: usize,
     seconds: u64,
     interval_ms: u64,
+    accounts: bool,
 }
 
 fn args() -> Args {
@@ -31,6 +36,7 @@ fn args() -> Args {
         clients: 10,
         seconds: 20,
         interval_ms: 200,
+        accounts: false,
     };
     let v: Vec<String> = std::env::args().skip(1).collect();
     for pair in v.chunks(2) {
@@ -40,6 +46,7 @@ fn args() -> Args {
             "--clients" => a.clients = val.parse().expect("--clients N"),
             "--seconds" => a.seconds = val.parse().expect("--seconds S"),
             "--interval-ms" => a.interval_ms = val.parse().expect("--interval-ms MS"),
+            "--accounts" => a.accounts = val == "1",
             other => panic!("unknown flag {other}"),
         }
     }
@@ -63,9 +70,28 @@ async fn bot(
     let mut req = format!("ws://{}/ws/play?game=alchemy&name=bot{n}", a.addr)
         .into_client_request()
         .unwrap();
-    let token = format!("{:032x}", 0x10ad_0000_0000_u128 + n as u128);
-    req.headers_mut()
-        .insert("Cookie", format!("alembic_token={token}").parse().unwrap());
+    let token = format!(
+        "{:032x}",
+        (u128::from(std::process::id()) << 64) + 0x10ad_0000_0000_u128 + n as u128
+    );
+    let mut cookie = format!("alembic_token={token}");
+    if a.accounts {
+        match register(
+            a.addr,
+            &cookie,
+            &format!("loadbot{n}-{}", std::process::id()),
+        )
+        .await
+        {
+            Some(session) => cookie = format!("{cookie}; alembic_session={session}"),
+            None => {
+                totals.failures.fetch_add(1, Ordering::Relaxed);
+                warm.wait().await;
+                return lat;
+            }
+        }
+    }
+    req.headers_mut().insert("Cookie", cookie.parse().unwrap());
     let ws = tokio::time::timeout(
         Duration::from_secs(60),
         tokio_tungstenite::connect_async(req),
@@ -138,6 +164,42 @@ async fn bot(
     }
     let _ = ws.close(None).await;
     lat
+}
+
+/// One HTTP/1.1 request over a fresh connection; the whole response as text.
+async fn http(addr: SocketAddr, req: String) -> Option<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.ok()?;
+    s.write_all(req.as_bytes()).await.ok()?;
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(60), s.read_to_end(&mut out))
+        .await
+        .ok()?
+        .ok()?;
+    Some(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Register `name` through the forms with the browser's `cookie`; its session token.
+async fn register(addr: SocketAddr, cookie: &str, name: &str) -> Option<String> {
+    let page = http(
+        addr,
+        format!("GET /register HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n"),
+    )
+    .await?;
+    let at = page.find("name=csrf value='")? + "name=csrf value='".len();
+    let csrf = page.get(at..at + 64)?;
+    let body = format!("name={name}&password=load-test-password&csrf={csrf}");
+    let resp = http(
+        addr,
+        format!(
+            "POST /register HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookie}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+    .await?;
+    let at = resp.find("alembic_session=")? + "alembic_session=".len();
+    let end = resp[at..].find(';')?;
+    Some(resp[at..at + end].to_owned())
 }
 
 fn main() {

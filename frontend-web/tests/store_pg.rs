@@ -170,3 +170,75 @@ async fn two_servers_on_postgres_hand_a_game_over() {
         .unwrap();
     common::two_servers(url, "pg").await;
 }
+
+/// Run `scripts/postgres.sh ACTION` (the cluster the tests use).
+fn cluster(action: &str) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let ok = std::process::Command::new("bash")
+        .arg(root.join("scripts/postgres.sh"))
+        .arg(action)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "postgres.sh {action} failed");
+}
+
+/// The database goes down while a game is played, and comes back: the player keeps playing
+/// (the game's files keep every command), a new player and `/health` are told clearly, and
+/// once the database is back the store catches up with exactly the game's files: no line
+/// lost, none twice. It stops the shared cluster, so `scripts/test.sh` runs it alone, after
+/// the others (`--exact`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: ALEMBIC_PG_URL, and stops it; run alone"]
+async fn the_database_goes_down_and_comes_back() {
+    let url = tokio::task::spawn_blocking(|| fresh_url("down"))
+        .await
+        .unwrap();
+    let ts = common::TestServer::start("pg-down", |c| c.db = Some(url)).await;
+    let me = common::token(1);
+    let mut c =
+        common::Client::connect(ts.addr, "/ws/play?game=alchemy&name=Down", Some(&me)).await;
+    let id = c.ready().await;
+    common::walk(&mut c, &ts.server, id, 3).await;
+    tokio::task::spawn_blocking(|| cluster("pause"))
+        .await
+        .unwrap();
+    // The game goes on.
+    let before = ts.server.rows()[0].turn;
+    common::walk(&mut c, &ts.server, id, before + 4).await;
+    // Told clearly: the health check, and a new player.
+    let health = ts.get("/health", None).await;
+    assert!(health.starts_with("HTTP/1.1 503"), "{health}");
+    assert!(health.contains("the database is unreachable"), "{health}");
+    let mut other =
+        common::Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&common::token(2))).await;
+    other.until(10, "refused", |c| !c.errors().is_empty()).await;
+    assert!(
+        other.errors()[0].contains("the game store is unavailable"),
+        "{:?}",
+        other.errors()
+    );
+    tokio::task::spawn_blocking(|| cluster("resume"))
+        .await
+        .unwrap();
+    // Back: the next command brings the store level with the files.
+    let now = ts.server.rows()[0].turn;
+    common::walk(&mut c, &ts.server, id, now + 2).await;
+    let file = ts.dir.join(format!("alchemy-{id}.replay"));
+    let on_disk: Vec<String> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let stored = common::blocking(&ts.server, move |s| s.recording(id).unwrap()).await;
+    assert_eq!(stored, on_disk);
+    assert!(ts.get("/health", None).await.starts_with("HTTP/1.1 200"));
+    // Leaving saves it; the store holds that very save.
+    drop(c);
+    let dir = ts.dir.clone();
+    let server = std::sync::Arc::clone(&ts.server);
+    ts.stop().await;
+    let local = std::fs::read(dir.join(format!("alchemy-{id}.save"))).unwrap();
+    let stored = common::blocking(&server, move |s| s.game_save(id).unwrap()).await;
+    assert_eq!(stored.as_deref(), Some(local.as_slice()));
+}
