@@ -273,6 +273,15 @@ link = wait(player, "(() => { const a = document.querySelector(\"#finished a[hre
 if not js(player, "document.querySelector(\"#finished a[href^='/morgue/']\") !== null"):
     fail("no morgue file listed for the finished game")
 ok(f"the lobby lists the finished game's recording and morgue ({link})")
+shot(player, "web-lobby-finished")
+# The finished game's public page: who played it, its morgue file (from the store).
+game_id = link.rsplit("-", 1)[1]
+cdp.call("Page.navigate", {"url": URL + "/games/" + game_id}, session=player)
+wait(player, "document.getElementById('morgue') !== null", "the game's page with its morgue file")
+if "the record of a game" not in js(player, "document.getElementById('morgue').textContent"):
+    fail("the game's page does not show its morgue file")
+shot(player, "web-game-page")
+ok(f"the finished game's page shows its morgue file (/games/{game_id})")
 cdp.call("Page.navigate", {"url": URL + link}, session=player)
 wait(player, "window.alembic && window.alembic.frames > 0 && /REPLAY/.test(window.alembic.text())", "the replay")
 settle(player)
