@@ -44,7 +44,7 @@ struct Args {
     #[arg(long)]
     secure_cookies: bool,
     /// This server's name among several sharing one PostgreSQL database (shown in the
-    /// lobby; default: random).
+    /// lobby; default: made at random once and kept in the data directory's `server-name`).
     #[arg(long, value_name = "NAME")]
     server_name: Option<String>,
     /// Seconds a server's hold on a game lasts unrenewed: when a server dies, the others may
@@ -137,10 +137,6 @@ fn main() -> ExitCode {
             }
         };
         let addr = listener.local_addr().unwrap_or(args.bind);
-        println!(
-            "alembic-web: serving http://{addr}/ (data in {})",
-            config.data_dir.display()
-        );
         let server = match Server::new(config) {
             Ok(s) => s,
             Err(e) => {
@@ -148,6 +144,12 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        println!(
+            "alembic-web: serving http://{addr}/ (server {}, data in {}, database {})",
+            server.name,
+            server.config.data_dir.display(),
+            server.store.kind()
+        );
         match alembic_web::serve(server, listener, stop_signal()).await {
             Ok(()) => {
                 eprintln!("alembic-web: every game saved; stopped");

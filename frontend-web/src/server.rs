@@ -61,6 +61,31 @@ pub struct Config {
 /// Where stored recordings are written for the replay viewer, in the data directory.
 pub const CACHE_DIR: &str = "cache";
 
+/// The file in the data directory holding the server's default name.
+pub const NAME_FILE: &str = "server-name";
+
+/// The name of the server on `data_dir` when none is given: made once at random and kept in
+/// the data directory, so a server restarted there (after a crash, `kill -9`) is the same
+/// server and takes its games back at once, without waiting for their leases to run out.
+fn default_name(data_dir: &std::path::Path) -> Result<String, String> {
+    let path = data_dir.join(NAME_FILE);
+    if let Ok(bytes) = alembic_content::storage::read_bounded(&path, 64) {
+        let n = String::from_utf8_lossy(&bytes).trim().to_owned();
+        if !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+            return Ok(n);
+        }
+    }
+    let n: String = Token::random()
+        .map_err(|e| format!("no randomness: {e}"))?
+        .as_str()
+        .chars()
+        .take(8)
+        .collect();
+    alembic_content::storage::write_atomic(&path, n.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(n)
+}
+
 /// The default database's file, in the data directory.
 pub const DB_FILE: &str = "alembic.db";
 
@@ -430,12 +455,7 @@ impl Server {
             .ok_or_else(|| "the database's csrf_secret setting is damaged".to_owned())?;
         let name = match &config.server_name {
             Some(n) => n.clone(),
-            None => Token::random()
-                .map_err(|e| format!("no randomness: {e}"))?
-                .as_str()
-                .chars()
-                .take(8)
-                .collect(),
+            None => default_name(&config.data_dir)?,
         };
         let (stopping, _) = watch::channel(false);
         Ok(Arc::new(Server {
