@@ -66,7 +66,7 @@ fi
 # crash-journal.sh with 8 kills (the documented run is 100), the campaign's quick profile.
 for e2e in scripts/e2e-tui.sh scripts/e2e-guide.sh scripts/e2e-pixels.sh scripts/e2e-web.sh \
   scripts/reliability.sh scripts/replays.sh scripts/rest-tmux.sh "scripts/rest-tmux.sh 10 3" \
-  scripts/mods-tmux.sh scripts/web-full-disk.sh \
+  scripts/mods-tmux.sh scripts/web-full-disk.sh scripts/web-kill9.sh scripts/web-two-servers.sh \
   "scripts/crash-journal.sh 8" scripts/slots-locks.sh scripts/x-dies.sh "scripts/campaign.sh 400"; do
   echo "== $e2e"
   out=$(mktemp)

@@ -300,6 +300,27 @@ async fn a_game_survives_a_reload_and_is_saved_when_its_player_leaves() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_in_progress_is_found_by_a_server_restarted_after_it_died() {
+    // A server killed (`kill -9`) saves nothing as it goes: the store must still say whose
+    // game in progress is whose, and a server restarted on the data directory is the same
+    // server (scripts/web-kill9.sh kills a real one).
+    let ts = TestServer::start("index", |_| {}).await;
+    let me = token(12);
+    let mut c = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&me)).await;
+    let id = c.ready().await;
+    common::walk(&mut c, &ts.server, id, 3).await;
+    // What a restarted server reads, with this one still running (as if it had died).
+    let after = alembic_web::Server::new(ts.server.config.clone()).unwrap();
+    assert_eq!(after.name, ts.server.name);
+    let mine = alembic_web::server::Token::parse(&me).unwrap();
+    assert_eq!(after.game_of(&mine), Some((id, "alchemy", false)));
+    let stranger = alembic_web::server::Token::parse(&token(13)).unwrap();
+    assert_eq!(after.game_of(&stranger), None);
+    drop(after);
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_plays_a_whole_game_and_its_recording_replays() {
     let ts = TestServer::start("bot", |_| {}).await;
     let me = token(9);
