@@ -258,7 +258,8 @@ impl FrameEncoder {
 }
 
 /// Apply a frame message's body to `grid` (what the page does in JavaScript), for tests and
-/// the load client. Returns `None` on a malformed body.
+/// the load client. Returns `None` on a malformed body, including a full frame whose body
+/// is too short to hold the cells its header names; cells past the grid are skipped.
 #[must_use]
 pub fn apply_body(grid: &mut Option<Frame>, body: &[u8]) -> Option<()> {
     let rd16 = |b: &[u8], at: usize| Some(u16::from_le_bytes([*b.get(at)?, *b.get(at + 1)?]));
@@ -273,6 +274,11 @@ pub fn apply_body(grid: &mut Option<Frame>, body: &[u8]) -> Option<()> {
         if !full {
             return None;
         }
+        // A full frame carries every cell (10 bytes each): a header naming more cells than
+        // the body holds is refused before the grid is allocated (65535² cells would be GiBs).
+        if (body.len() - 5) / 10 < usize::from(w) * usize::from(h) {
+            return None;
+        }
         *grid = Some(Frame::new(w, h));
     }
     let g = grid.as_mut()?;
@@ -284,7 +290,12 @@ pub fn apply_body(grid: &mut Option<Frame>, body: &[u8]) -> Option<()> {
         for k in 0..count {
             let c = body.get(at..at + 10)?;
             let ch = char::from_u32(u32::from_le_bytes(c[0..4].try_into().ok()?))?;
+            at += 10;
             let idx = start + k;
+            // Cells past the grid are skipped, as the page does (and a 0-wide grid has none).
+            if idx >= usize::from(w) * usize::from(h) {
+                continue;
+            }
             let (x, y) = (idx % usize::from(w), idx / usize::from(w));
             g.put(
                 x as i32,
@@ -295,7 +306,6 @@ pub fn apply_body(grid: &mut Option<Frame>, body: &[u8]) -> Option<()> {
                     bg: alembic::Rgb::new(c[7], c[8], c[9]),
                 },
             );
-            at += 10;
         }
     }
     Some(())
@@ -387,6 +397,40 @@ mod tests {
         let mut grid = None;
         assert_eq!(apply_body(&mut grid, &frame_body(Some(&a), &b)), None);
         assert_eq!(apply_body(&mut grid, &[1, 2]), None);
+    }
+
+    /// A full frame's header then one run of `cells` (all 'x'), starting at `start`.
+    fn body(w: u16, h: u16, start: u32, cells: u16) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(&w.to_le_bytes());
+        b.extend_from_slice(&h.to_le_bytes());
+        b.push(1);
+        b.extend_from_slice(&start.to_le_bytes());
+        b.extend_from_slice(&cells.to_le_bytes());
+        for _ in 0..cells {
+            b.extend_from_slice(&u32::from('x').to_le_bytes());
+            b.extend_from_slice(&[1, 2, 3, 4, 5, 6]);
+        }
+        b
+    }
+
+    /// Found by the `web_protocol` fuzz target: a 0-wide frame with a cell divided by zero,
+    /// a cell past the grid wrapped around onto (0, 0), and a 5-byte header asked for a
+    /// 65535 × 65535 grid (GiBs).
+    #[test]
+    fn hostile_frame_bodies_are_refused_or_clipped() {
+        let mut grid = None;
+        assert_eq!(apply_body(&mut grid, &body(0, 3, 0, 1)), Some(()));
+        assert_eq!(grid.as_ref().map(|g| g.cells().len()), Some(0));
+        let mut grid = None;
+        assert_eq!(apply_body(&mut grid, &body(1, 1, u32::MAX, 2)), Some(()));
+        assert_eq!(grid, Some(Frame::new(1, 1)));
+        let mut grid = None;
+        assert_eq!(apply_body(&mut grid, &body(u16::MAX, u16::MAX, 0, 1)), None);
+        assert_eq!(grid, None);
+        // The cells a full frame names must be in it.
+        assert_eq!(apply_body(&mut grid, &body(2, 2, 0, 3)), None);
+        assert_eq!(apply_body(&mut grid, &body(2, 2, 0, 4)), Some(()));
     }
 
     #[test]
