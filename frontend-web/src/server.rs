@@ -69,6 +69,8 @@ pub const NAME_FILE: &str = "server-name";
 /// server and takes its games back at once, without waiting for their leases to run out.
 fn default_name(data_dir: &std::path::Path) -> Result<String, String> {
     let path = data_dir.join(NAME_FILE);
+    std::fs::create_dir_all(data_dir)
+        .map_err(|e| format!("cannot create {}: {e}", data_dir.display()))?;
     if let Ok(bytes) = alembic_content::storage::read_bounded(&path, 64) {
         let n = String::from_utf8_lossy(&bytes).trim().to_owned();
         if !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
@@ -340,6 +342,11 @@ struct Tracked {
     progress_written: Instant,
     /// The store was unreachable at the last sync (said once in the log).
     store_down: bool,
+    /// This server's name (it writes to the store only while it holds the game).
+    server: String,
+    /// Another server holds the game now (this one lost touch with the database for
+    /// longer than its lease): the game stops here, writing nothing more.
+    lost: bool,
 }
 
 /// Most often a game's progress (depth, turn) is written for the lobbies of every server.
@@ -349,9 +356,20 @@ impl Tracked {
     /// Mirror the files into the store; a failure is logged once and tried again at the
     /// next command (the files keep everything meanwhile).
     fn sync(&mut self) {
+        if self.lost {
+            return;
+        }
         let now = crate::accounts::now();
-        match self.mirror.sync(self.store.as_ref(), now) {
-            Ok(()) => {
+        match self.mirror.sync(self.store.as_ref(), &self.server, now) {
+            Ok(false) => {
+                eprintln!(
+                    "alembic-web: game {}: another server holds it now; it stops here",
+                    self.game.id
+                );
+                self.lost = true;
+                return;
+            }
+            Ok(true) => {
                 if self.store_down {
                     eprintln!(
                         "alembic-web: game {}: the store is back; mirrored",
@@ -373,12 +391,17 @@ impl Tracked {
         }
         if self.progress_written.elapsed() >= PROGRESS_EVERY {
             let p = self.game.state().progress;
-            if self
-                .store
-                .set_game(self.game.id, GameStatus::Live, p.depth, p.turn, now)
-                .is_ok()
-            {
-                self.progress_written = Instant::now();
+            match self.store.set_game(
+                self.game.id,
+                &self.server,
+                GameStatus::Live,
+                p.depth,
+                p.turn,
+                now,
+            ) {
+                Ok(true) => self.progress_written = Instant::now(),
+                Ok(false) => self.lost = true,
+                Err(_) => {}
             }
         }
     }
@@ -392,7 +415,7 @@ impl App for Tracked {
         let c = self.app.handle(input);
         self.game.state().progress = self.app.progress();
         self.sync();
-        c
+        if self.lost { Control::Quit } else { c }
     }
     fn tick_interval(&self) -> Option<Duration> {
         self.app.tick_interval()
@@ -671,6 +694,7 @@ impl Server {
                         // Not started: give the hold back, the game stays saved.
                         let _ = self.store.set_game(
                             rec.id,
+                            &self.name,
                             GameStatus::Saved,
                             rec.depth,
                             rec.turn,
@@ -705,7 +729,9 @@ impl Server {
                 let g = match made {
                     Ok(x) => x,
                     Err(e) => {
-                        let _ = self.store.set_game(id, GameStatus::Finished, None, 0, now);
+                        let _ =
+                            self.store
+                                .set_game(id, &self.name, GameStatus::Finished, None, 0, now);
                         return Err(e);
                     }
                 };
@@ -783,6 +809,8 @@ impl Server {
                     store: Arc::clone(&server.store),
                     progress_written: Instant::now(),
                     store_down: false,
+                    server: server.name.clone(),
+                    lost: false,
                 };
                 // What starting wrote (a new game's first save, a journal replayed).
                 tracked.sync();
@@ -791,6 +819,7 @@ impl Server {
                 let ran =
                     std::panic::catch_unwind(AssertUnwindSafe(|| alembic_ui::run(&mut fe, &mut tracked)));
                 let why = match ran {
+                    Ok(_) if tracked.lost => "This game was taken over by another server (this one lost touch with the database): reload the page to continue it there.",
                     Ok(_) if g.save.is_file() => "Your game was saved; come back to continue it.",
                     Ok(_) => "The game is over.",
                     Err(_) => {
@@ -803,7 +832,7 @@ impl Server {
                 };
                 tracked.sync();
                 let points = tracked.app.points();
-                server.game_ended(&g, tracked.mirror.recording(), points);
+                server.game_ended(&g, tracked.mirror.recording(), points, tracked.lost);
                 g.hub.end(why);
             })
             .map_err(|e| AttachError::Start(e.to_string()))?;
@@ -815,8 +844,15 @@ impl Server {
     }
 
     /// Game `g` ended on this server: saved (its hold given back), or over (its morgue
-    /// file, final recording and score into the store). `points`: its score, if it has one.
-    fn game_ended(&self, g: &LiveGame, recording: &std::path::Path, points: Option<i64>) {
+    /// file, final recording and score into the store); `lost`: another server holds it
+    /// now, and nothing is written. `points`: its score, if it has one.
+    fn game_ended(
+        &self,
+        g: &LiveGame,
+        recording: &std::path::Path,
+        points: Option<i64>,
+        lost: bool,
+    ) {
         {
             let mut reg = self.reg();
             reg.live.remove(&g.id);
@@ -824,19 +860,28 @@ impl Server {
                 reg.by_owner.remove(&g.owner);
             }
         }
+        if lost {
+            return;
+        }
+        let me = self.name.as_str();
         let now = crate::accounts::now();
         let progress = g.state().progress;
         let store = self.store.as_ref();
         if g.save.is_file() {
-            if let Err(e) =
-                store.set_game(g.id, GameStatus::Saved, progress.depth, progress.turn, now)
-            {
+            if let Err(e) = store.set_game(
+                g.id,
+                me,
+                GameStatus::Saved,
+                progress.depth,
+                progress.turn,
+                now,
+            ) {
                 eprintln!("alembic-web: game {}: cannot record it saved: {e}", g.id);
             }
             return;
         }
         if g.kind == GameKind::Crash {
-            let _ = store.set_game(g.id, GameStatus::Finished, None, progress.turn, now);
+            let _ = store.set_game(g.id, me, GameStatus::Finished, None, progress.turn, now);
             return;
         }
         let data = &self.config.data_dir;
@@ -861,11 +906,14 @@ impl Server {
                 let text = String::from_utf8_lossy(&text);
                 let have = store.recording(g.id).map_err(|e| e.to_string())?;
                 if have.iter().map(String::as_str).ne(text.lines()) {
-                    store.delete_recording(g.id).map_err(|e| e.to_string())?;
-                    for line in text.lines() {
-                        store
-                            .append_recording(g.id, line)
-                            .map_err(|e| e.to_string())?;
+                    let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+                    let w = crate::store::MirrorWrite {
+                        restart_recording: true,
+                        lines: &lines,
+                        save: None,
+                    };
+                    if !store.mirror(g.id, me, &w, now).map_err(|e| e.to_string())? {
+                        return Err("another server holds it now".to_owned());
                     }
                 }
             }
@@ -886,11 +934,13 @@ impl Server {
             store
                 .set_game(
                     g.id,
+                    me,
                     GameStatus::Finished,
                     progress.depth,
                     progress.turn,
                     now,
                 )
+                .map(|_| ())
                 .map_err(|e| e.to_string())
         })();
         if let Err(e) = result {

@@ -5,15 +5,15 @@
 //! can write the files back ([`materialize`]) and continue the game: the recording is the
 //! save's journal, and loading replays the commands made after the save.
 //!
-//! Costs per command: two `stat`s, and for each new recording line one `INSERT`; the save
-//! is read and written only when its file changed (the games save every few dozen turns and
-//! on leaving).
+//! Costs per command: two `stat`s and, when something changed, one transaction (the check
+//! that this server still holds the game, an `INSERT` per new recording line, the save when
+//! its file changed: the games save every few dozen turns and on leaving).
 
 use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use crate::store::{Result, Store, StoreError};
+use crate::store::{MirrorWrite, Result, Store, StoreError};
 
 /// Largest recording tail read at once (a recording line is a command: far smaller).
 const MAX_TAIL: u64 = 16 << 20;
@@ -80,41 +80,71 @@ impl Mirror {
         &self.recording
     }
 
-    /// Send what changed in the files since the last call to `store`.
+    /// Send what changed in the files since the last call to `store`, as `server`, in one
+    /// transaction that first checks `server` still holds the game. `Ok(false)`: another
+    /// server holds it now; nothing was written (and this game must stop here).
     ///
     /// # Errors
-    /// The store failed (the files are as they were; the next call sends it again).
-    pub fn sync(&mut self, store: &dyn Store, now: i64) -> Result<()> {
-        self.sync_recording(store)?;
-        let now_stamp = stamp(&self.save);
-        if now_stamp.is_some() && now_stamp != self.save_seen {
-            let bytes = alembic_content::storage::read_bounded(
-                &self.save,
-                crate::store::MAX_SAVE_BYTES as u64,
+    /// The store failed, or the files could not be read (nothing was written; the next call
+    /// sends it again).
+    pub fn sync(&mut self, store: &dyn Store, server: &str, now: i64) -> Result<bool> {
+        let RecordingChange {
+            restart,
+            lines,
+            next: rec_at,
+        } = self.recording_change()?;
+        let save_now = stamp(&self.save);
+        let save = if save_now.is_some() && save_now != self.save_seen {
+            Some(
+                alembic_content::storage::read_bounded(
+                    &self.save,
+                    crate::store::MAX_SAVE_BYTES as u64,
+                )
+                .map_err(|e| StoreError::Invalid(format!("reading the save: {e}")))?,
             )
-            .map_err(|e| StoreError::Invalid(format!("reading the save: {e}")))?;
-            store.put_game_save(self.id, &bytes, now)?;
-            self.save_seen = now_stamp;
+        } else {
+            None
+        };
+        let w = MirrorWrite {
+            restart_recording: restart,
+            lines: &lines,
+            save: save.as_deref(),
+        };
+        if w.is_empty() {
+            return Ok(true);
         }
-        Ok(())
+        if !store.mirror(self.id, server, &w, now)? {
+            return Ok(false);
+        }
+        if let Some((ino, at)) = rec_at {
+            self.rec_ino = ino;
+            self.rec_sent = at;
+        }
+        if save.is_some() {
+            self.save_seen = save_now;
+        }
+        Ok(true)
     }
 
-    fn sync_recording(&mut self, store: &dyn Store) -> Result<()> {
+    /// The recording's whole new lines since the last sync.
+    fn recording_change(&self) -> Result<RecordingChange> {
         let Some(st) = stamp(&self.recording) else {
-            return Ok(());
+            return Ok(RecordingChange::default());
         };
-        if st.ino != self.rec_ino || st.len < self.rec_sent {
-            // Written again from its start (an undo, a journal repaired): send it whole.
-            store.delete_recording(self.id)?;
-            self.rec_ino = st.ino;
-            self.rec_sent = 0;
-        }
-        if st.len == self.rec_sent {
-            return Ok(());
+        // Written again from its start (an undo, a journal repaired): sent again whole.
+        let restart = st.ino != self.rec_ino || st.len < self.rec_sent;
+        let from = if restart { 0 } else { self.rec_sent };
+        let none = RecordingChange {
+            restart,
+            lines: Vec::new(),
+            next: Some((st.ino, from)),
+        };
+        if st.len == from {
+            return Ok(none);
         }
         let read = || -> std::io::Result<Vec<u8>> {
             let mut f = std::fs::File::open(&self.recording)?;
-            f.seek(SeekFrom::Start(self.rec_sent))?;
+            f.seek(SeekFrom::Start(from))?;
             let mut buf = Vec::new();
             f.take(MAX_TAIL).read_to_end(&mut buf)?;
             Ok(buf)
@@ -122,14 +152,29 @@ impl Mirror {
         let buf = read().map_err(|e| StoreError::Invalid(format!("reading the recording: {e}")))?;
         // Whole lines only: a line being written is sent once it ends.
         let Some(end) = buf.iter().rposition(|&b| b == b'\n') else {
-            return Ok(());
+            return Ok(none);
         };
-        for line in buf[..end].split(|&b| b == b'\n') {
-            store.append_recording(self.id, &String::from_utf8_lossy(line))?;
-            self.rec_sent += line.len() as u64 + 1;
-        }
-        Ok(())
+        let lines = buf[..end]
+            .split(|&b| b == b'\n')
+            .map(|l| String::from_utf8_lossy(l).into_owned())
+            .collect();
+        Ok(RecordingChange {
+            restart,
+            lines,
+            next: Some((st.ino, from + end as u64 + 1)),
+        })
     }
+}
+
+/// What a recording file gained since the last sync.
+#[derive(Debug, Default)]
+struct RecordingChange {
+    /// It was written again from its start: its stored lines are replaced.
+    restart: bool,
+    /// Whole new lines.
+    lines: Vec<String>,
+    /// Its inode and the offset after those lines, once they are stored.
+    next: Option<(u64, u64)>,
 }
 
 /// Write game `id`'s save and recording from `store` into `save` and the recording beside

@@ -375,11 +375,9 @@ async fn delete_account_post(
     headers: HeaderMap,
     axum::Form(form): axum::Form<DeleteForm>,
 ) -> Response {
-    let Some(browser) = csrf_ok(&st, &headers, &form.csrf) else {
-        return csrf_refused();
-    };
-    let Some(account) = account_of(&st, &headers).await else {
-        return (StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response();
+    let (browser, account) = match form_of_account(&st, &headers, &form.csrf).await {
+        Ok(x) => x,
+        Err(refused) => return refused,
     };
     let server = Arc::clone(&st.server);
     let id = account.id;
@@ -1150,16 +1148,30 @@ async fn logout_everywhere_post(
     to_lobby(Some(session_cookie_cleared(&st)))
 }
 
+/// A logged-in account's form: its browser and account when the CSRF token is right and a
+/// session is open; otherwise the answer to send (403, or to the log-in page).
+async fn form_of_account(
+    st: &AppState,
+    headers: &HeaderMap,
+    csrf: &str,
+) -> Result<(Token, Account), Response> {
+    let Some(browser) = csrf_ok(st, headers, csrf) else {
+        return Err(csrf_refused());
+    };
+    let Some(account) = account_of(st, headers).await else {
+        return Err((StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response());
+    };
+    Ok((browser, account))
+}
+
 async fn claim_post(
     State(st): State<AppState>,
     headers: HeaderMap,
     axum::Form(form): axum::Form<CsrfForm>,
 ) -> Response {
-    let Some(browser) = csrf_ok(&st, &headers, &form.csrf) else {
-        return csrf_refused();
-    };
-    let Some(account) = account_of(&st, &headers).await else {
-        return (StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response();
+    let (browser, account) = match form_of_account(&st, &headers, &form.csrf).await {
+        Ok(x) => x,
+        Err(refused) => return refused,
     };
     let server = Arc::clone(&st.server);
     match tokio::task::spawn_blocking(move || server.claim(&browser, account.id)).await {

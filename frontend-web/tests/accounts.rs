@@ -759,3 +759,46 @@ async fn health_says_what_the_server_holds_and_backup_copies_the_database() {
     assert_eq!(b.counts(alembic_web::accounts::now()).unwrap().live, 1);
     ts.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_not_over_cannot_be_read_and_injected_names_are_text() {
+    // The recording of a game in progress (or saved) is its owner's: no page serves it and
+    // the replay viewer refuses it, whoever asks; once over, it is public (as in DCSS).
+    let ts = TestServer::start("acc-private", |_| {}).await;
+    let mut ann = Browser::new(1);
+    register(&ts, &mut ann, "Ann", "correct horse").await;
+    let sql = "x'); DROP TABLE web_games;--";
+    let mut a = Client::connect_cookies(
+        ts.addr,
+        &format!("/ws/play?game=alchemy&name={}", enc(sql)),
+        Some(&ann.cookies()),
+    )
+    .await;
+    let id = a.ready().await;
+    a.step(alembic_ui::Input::ch('l')).await;
+    for who in [&ann, &Browser::new(2)] {
+        for path in [
+            format!("/records/game-{id}"),
+            format!("/morgue/game-{id}"),
+            format!("/games/{id}"),
+        ] {
+            assert_eq!(get(&ts, who, &path).await.status, 404, "{path}");
+        }
+    }
+    let mut r = Client::connect(ts.addr, &format!("/ws/replay/game-{id}"), None).await;
+    r.until(10, "refused", |c| !c.errors().is_empty()).await;
+    assert!(r.errors()[0].contains("no recording"), "{:?}", r.errors());
+    assert!(r.grid.is_none());
+    // The injection string is the player's name, kept and shown as text.
+    let g = ts.server.store.game(id).unwrap().unwrap();
+    assert_eq!(g.player, lobby_name(sql));
+    let lobby = get(&ts, &ann, "/").await;
+    assert!(lobby.body.contains("x&#39;); DROP TABLE"), "{}", lobby.body);
+    assert_eq!(ts.server.store.counts(0).unwrap().accounts, 1);
+    ts.stop().await;
+}
+
+/// A player's name as the lobby keeps it (cut to 20 characters).
+fn lobby_name(name: &str) -> String {
+    alembic_web::lobby::clean_name(name)
+}

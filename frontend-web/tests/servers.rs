@@ -35,3 +35,59 @@ async fn every_command_answered_is_in_the_store() {
     assert!(ts.server.store.game_save(id).unwrap().is_some());
     ts.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_lost_its_lease_writes_nothing_more() {
+    // Server alpha is cut off from the database past its lease (simulated: beta takes the
+    // game as if alpha's lease had run out): alpha's next command finds the game is not its
+    // own any more, writes nothing, and stops the game with a clear message; the player
+    // continues on beta at the last turn the store holds.
+    let db = data_dir("fence-db").join("shared.db");
+    let url = format!("sqlite:{}", db.display());
+    let config = |name: &'static str| {
+        let url = url.clone();
+        move |c: &mut alembic_web::Config| {
+            c.db = Some(url);
+            c.server_name = Some(name.to_owned());
+        }
+    };
+    let a = TestServer::start("fence-a", config("alpha")).await;
+    let b = TestServer::start("fence-b", config("beta")).await;
+    let me = token(5);
+    let mut c = Client::connect(a.addr, "/ws/play?game=alchemy&name=Fenced", Some(&me)).await;
+    let id = c.ready().await;
+    common::walk(&mut c, &a.server, id, 4).await;
+    let turn = a.server.rows()[0].turn;
+    let lines = b.server.store.recording(id).unwrap();
+    let later = alembic_web::accounts::now() + 10_000;
+    assert_eq!(
+        b.server
+            .store
+            .take_lease(id, "beta", later, later + 60)
+            .unwrap(),
+        alembic_web::store::Lease::Taken
+    );
+    // Alpha's player moves: the game stops there, and the store is as beta took it.
+    for k in ['h', 'l', 'j', 'k'] {
+        if c.ended().is_some() {
+            break;
+        }
+        c.step(alembic_ui::Input::ch(k)).await;
+    }
+    c.until(10, "the game stopped on alpha", |c| c.ended().is_some())
+        .await;
+    assert!(
+        c.ended().unwrap().contains("taken over by another server"),
+        "{:?}",
+        c.ended()
+    );
+    assert_eq!(b.server.store.recording(id).unwrap(), lines);
+    let rec = b.server.store.game(id).unwrap().unwrap();
+    assert_eq!(rec.server.as_deref(), Some("beta"));
+    // On beta, the game goes on from what the store holds.
+    let mut c2 = Client::connect(b.addr, "/ws/play", Some(&me)).await;
+    assert_eq!(c2.ready().await, id);
+    assert_eq!(b.server.rows()[0].turn, turn);
+    a.stop().await;
+    b.stop().await;
+}

@@ -156,6 +156,25 @@ pub struct NewGame<'a> {
     pub lease_until: i64,
 }
 
+/// What commands changed in a game's files ([`Store::mirror`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MirrorWrite<'a> {
+    /// The recording was written again from its start: its stored lines go first.
+    pub restart_recording: bool,
+    /// Recording lines to append, in order.
+    pub lines: &'a [String],
+    /// The save, when it changed.
+    pub save: Option<&'a [u8]>,
+}
+
+impl MirrorWrite<'_> {
+    /// Whether there is nothing to write.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        !self.restart_recording && self.lines.is_empty() && self.save.is_none()
+    }
+}
+
 /// Which games to list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameFilter {
@@ -400,19 +419,32 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// The database failed.
     fn games(&self, filter: GameFilter, n: u32) -> Result<Vec<GameRecord>>;
 
-    /// Record game `id`'s status and progress at `now`. Finishing or saving a game also
-    /// gives up its lease.
+    /// Record game `id`'s status and progress at `now`, as `server`, which must hold the
+    /// game (or no server may); finishing or saving it also gives up its lease. Whether it
+    /// was written: `false` when another server holds the game now.
     ///
     /// # Errors
     /// The database failed.
     fn set_game(
         &self,
         id: u64,
+        server: &str,
         status: GameStatus,
         depth: Option<i32>,
         turn: u64,
         now: i64,
-    ) -> Result<()>;
+    ) -> Result<bool>;
+
+    /// Write what commands changed in game `id`'s files, as `server`, in one transaction and
+    /// only while `server` holds the game (the check and the writes in one transaction, so
+    /// a server that lost its lease, cut off from the database past it, cannot write over
+    /// the server that took the game). Whether it was written: `false` when another server
+    /// holds the game, and then nothing was.
+    ///
+    /// # Errors
+    /// [`StoreError::Invalid`] for an empty save or one over [`MAX_SAVE_BYTES`] (nothing is
+    /// written), or the database failed.
+    fn mirror(&self, id: u64, server: &str, w: &MirrorWrite<'_>, now: i64) -> Result<bool>;
 
     /// Take game `id` for `server` until `until`, if no other server's lease runs at `now`
     /// (one transaction: two servers never both get it). The game becomes live.
@@ -427,24 +459,11 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// The database failed.
     fn renew_leases(&self, server: &str, until: i64) -> Result<u64>;
 
-    /// Write game `id`'s save (replacing the old one), whoever plays it: the server that
-    /// holds the game calls this.
-    ///
-    /// # Errors
-    /// [`StoreError::Invalid`] for an empty save or one over [`MAX_SAVE_BYTES`].
-    fn put_game_save(&self, id: u64, data: &[u8], now: i64) -> Result<()>;
-
     /// Game `id`'s save.
     ///
     /// # Errors
     /// The database failed.
     fn game_save(&self, id: u64) -> Result<Option<Vec<u8>>>;
-
-    /// Forget game `id`'s recording (it is written again from its start).
-    ///
-    /// # Errors
-    /// The database failed.
-    fn delete_recording(&self, id: u64) -> Result<()>;
 
     /// The setting `key`; when there is none yet, `value` is stored and returned (the
     /// first server on a database chooses, the others read it: a shared secret).
@@ -528,6 +547,12 @@ pub fn name_key(name: &str) -> String {
 pub fn db_id(id: u64) -> Result<i64> {
     i64::try_from(id).map_err(|_| StoreError::Invalid(format!("game id {id} is too large")))
 }
+
+/// The columns of a [`GameRecord`] (the same SQL in both dialects), with its account from
+/// the ownership table.
+const GAME_SELECT: &str = "SELECT w.id, w.kind, w.player, w.seed, w.owner_token, g.account_id,
+    w.status, w.depth, w.turn, w.server, w.lease_until, w.created, w.updated
+    FROM web_games w LEFT JOIN games g ON g.id = w.id";
 
 /// A seed as the databases hold it (the same 64 bits as an `i64`).
 #[must_use]

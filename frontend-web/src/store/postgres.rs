@@ -8,9 +8,9 @@ use postgres::error::SqlState;
 use postgres::{Client, NoTls};
 
 use super::{
-    Account, AccountId, Counts, GameFilter, GameRecord, GameStatus, Lease, MAX_SAVE_BYTES, NewGame,
-    Pool, Result, SCHEMA_VERSION, Score, Store, StoreError, db_id, db_seed, from_db_id,
-    from_db_seed, name_key, token_hash,
+    Account, AccountId, Counts, GAME_SELECT, GameFilter, GameRecord, GameStatus, Lease,
+    MAX_SAVE_BYTES, MirrorWrite, NewGame, Pool, Result, SCHEMA_VERSION, Score, Store, StoreError,
+    db_id, db_seed, from_db_id, from_db_seed, name_key, token_hash,
 };
 
 /// The numbered migrations, in order: migration `i + 1` is `MIGRATIONS[i]` (the same
@@ -583,11 +583,12 @@ impl Store for PgStore {
     fn set_game(
         &self,
         id: u64,
+        server: &str,
         status: GameStatus,
         depth: Option<i32>,
         turn: u64,
         now: i64,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let turn = i64::try_from(turn).unwrap_or(i64::MAX);
         let keep_lease = status == GameStatus::Live;
         self.pool
@@ -596,7 +597,7 @@ impl Store for PgStore {
                 "UPDATE web_games SET status = $2, depth = $3, turn = $4, updated = $5,
                     server = CASE WHEN $6 THEN server END,
                     lease_until = CASE WHEN $6 THEN lease_until END
-                 WHERE id = $1",
+                 WHERE id = $1 AND (server = $7 OR server IS NULL)",
                 &[
                     &db_id(id)?,
                     &status.as_str(),
@@ -604,10 +605,45 @@ impl Store for PgStore {
                     &turn,
                     &now,
                     &keep_lease,
+                    &server,
                 ],
             )
-            .map(|_| ())
+            .map(|n| n > 0)
             .map_err(db)
+    }
+
+    fn mirror(&self, id: u64, server: &str, w: &MirrorWrite<'_>, now: i64) -> Result<bool> {
+        let gid = db_id(id)?;
+        let mut c = self.pool.get()?;
+        let mut tx = c.transaction().map_err(db)?;
+        // FOR UPDATE: a server taking the game over waits for this write, or this one for it.
+        let held = tx
+            .query_opt(
+                "SELECT 1 FROM web_games WHERE id = $1 AND server = $2 FOR UPDATE",
+                &[&gid, &server],
+            )
+            .map_err(db)?
+            .is_some();
+        if !held {
+            return Ok(false);
+        }
+        if w.restart_recording {
+            tx.execute("DELETE FROM recordings WHERE game_id = $1", &[&gid])
+                .map_err(db)?;
+        }
+        if !w.lines.is_empty() {
+            let st = tx
+                .prepare("INSERT INTO recordings (game_id, line) VALUES ($1, $2)")
+                .map_err(db)?;
+            for line in w.lines {
+                tx.execute(&st, &[&gid, line]).map_err(db)?;
+            }
+        }
+        if let Some(data) = w.save {
+            write_save(&mut tx, gid, data, now)?;
+        }
+        tx.commit().map_err(db)?;
+        Ok(true)
     }
 
     fn take_lease(&self, id: u64, server: &str, now: i64, until: i64) -> Result<Lease> {
@@ -656,14 +692,6 @@ impl Store for PgStore {
             .map_err(db)
     }
 
-    fn put_game_save(&self, id: u64, data: &[u8], now: i64) -> Result<()> {
-        let gid = db_id(id)?;
-        let mut c = self.pool.get()?;
-        let mut tx = c.transaction().map_err(db)?;
-        write_save(&mut tx, gid, data, now)?;
-        tx.commit().map_err(db)
-    }
-
     fn game_save(&self, id: u64) -> Result<Option<Vec<u8>>> {
         Ok(self
             .pool
@@ -671,14 +699,6 @@ impl Store for PgStore {
             .query_opt("SELECT data FROM saves WHERE game_id = $1", &[&db_id(id)?])
             .map_err(db)?
             .map(|r| r.get(0)))
-    }
-
-    fn delete_recording(&self, id: u64) -> Result<()> {
-        self.pool
-            .get()?
-            .execute("DELETE FROM recordings WHERE game_id = $1", &[&db_id(id)?])
-            .map(|_| ())
-            .map_err(db)
     }
 
     fn setting_or_insert(&self, key: &str, value: &str) -> Result<String> {
@@ -771,11 +791,6 @@ fn claim_in(
         .map_err(db)?
         .get(0))
 }
-
-/// The columns of a [`GameRecord`], with its account from the ownership table.
-const GAME_SELECT: &str = "SELECT w.id, w.kind, w.player, w.seed, w.owner_token, g.account_id,
-    w.status, w.depth, w.turn, w.server, w.lease_until, w.created, w.updated
-    FROM web_games w LEFT JOIN games g ON g.id = w.id";
 
 fn game_row(r: &postgres::Row) -> GameRecord {
     GameRecord {

@@ -10,9 +10,9 @@ use std::time::Duration;
 use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
 
 use super::{
-    Account, AccountId, Counts, GameFilter, GameRecord, GameStatus, Lease, NewGame, Pool, Result,
-    SCHEMA_VERSION, Score, Store, StoreError, db_id, db_seed, from_db_id, from_db_seed, name_key,
-    token_hash,
+    Account, AccountId, Counts, GAME_SELECT, GameFilter, GameRecord, GameStatus, Lease,
+    MirrorWrite, NewGame, Pool, Result, SCHEMA_VERSION, Score, Store, StoreError, db_id, db_seed,
+    from_db_id, from_db_seed, name_key, token_hash,
 };
 
 /// The numbered migrations, in order: migration `i + 1` is `MIGRATIONS[i]`.
@@ -557,11 +557,12 @@ impl Store for SqliteStore {
     fn set_game(
         &self,
         id: u64,
+        server: &str,
         status: GameStatus,
         depth: Option<i32>,
         turn: u64,
         now: i64,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let turn = i64::try_from(turn).unwrap_or(i64::MAX);
         let keep_lease = status == GameStatus::Live;
         self.pool
@@ -570,11 +571,54 @@ impl Store for SqliteStore {
                 "UPDATE web_games SET status = ?2, depth = ?3, turn = ?4, updated = ?5,
                     server = CASE WHEN ?6 THEN server END,
                     lease_until = CASE WHEN ?6 THEN lease_until END
-                 WHERE id = ?1",
-                params![db_id(id)?, status.as_str(), depth, turn, now, keep_lease],
+                 WHERE id = ?1 AND (server = ?7 OR server IS NULL)",
+                params![
+                    db_id(id)?,
+                    status.as_str(),
+                    depth,
+                    turn,
+                    now,
+                    keep_lease,
+                    server
+                ],
             )
-            .map(|_| ())
+            .map(|n| n > 0)
             .map_err(db)
+    }
+
+    fn mirror(&self, id: u64, server: &str, w: &MirrorWrite<'_>, now: i64) -> Result<bool> {
+        let gid = db_id(id)?;
+        let mut c = self.pool.get()?;
+        let tx = c
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        let held: bool = tx
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM web_games WHERE id = ?1 AND server = ?2)",
+                params![gid, server],
+                |r| r.get(0),
+            )
+            .map_err(db)?;
+        if !held {
+            return Ok(false);
+        }
+        if w.restart_recording {
+            tx.execute("DELETE FROM recordings WHERE game_id = ?1", [gid])
+                .map_err(db)?;
+        }
+        {
+            let mut st = tx
+                .prepare_cached("INSERT INTO recordings (game_id, line) VALUES (?1, ?2)")
+                .map_err(db)?;
+            for line in w.lines {
+                st.execute(params![gid, line]).map_err(db)?;
+            }
+        }
+        if let Some(data) = w.save {
+            write_save(&tx, gid, data, now)?;
+        }
+        tx.commit().map_err(db)?;
+        Ok(true)
     }
 
     fn take_lease(&self, id: u64, server: &str, now: i64, until: i64) -> Result<Lease> {
@@ -620,11 +664,6 @@ impl Store for SqliteStore {
             .map_err(db)
     }
 
-    fn put_game_save(&self, id: u64, data: &[u8], now: i64) -> Result<()> {
-        let c = self.pool.get()?;
-        write_save(&c, db_id(id)?, data, now)
-    }
-
     fn game_save(&self, id: u64) -> Result<Option<Vec<u8>>> {
         self.pool
             .get()?
@@ -634,14 +673,6 @@ impl Store for SqliteStore {
                 |r| r.get(0),
             )
             .optional()
-            .map_err(db)
-    }
-
-    fn delete_recording(&self, id: u64) -> Result<()> {
-        self.pool
-            .get()?
-            .execute("DELETE FROM recordings WHERE game_id = ?1", [db_id(id)?])
-            .map(|_| ())
             .map_err(db)
     }
 
@@ -748,11 +779,6 @@ fn claim_in(
     })
     .map_err(db)
 }
-
-/// The columns of a [`GameRecord`], with its account from the ownership table.
-const GAME_SELECT: &str = "SELECT w.id, w.kind, w.player, w.seed, w.owner_token, g.account_id,
-    w.status, w.depth, w.turn, w.server, w.lease_until, w.created, w.updated
-    FROM web_games w LEFT JOIN games g ON g.id = w.id";
 
 fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRecord> {
     Ok(GameRecord {

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use alembic_web::store::{
-    GameFilter, GameStatus, Lease, MAX_SAVE_BYTES, NewGame, SCHEMA_VERSION, Score, Store,
-    StoreError,
+    GameFilter, GameStatus, Lease, MAX_SAVE_BYTES, MirrorWrite, NewGame, SCHEMA_VERSION, Score,
+    Store, StoreError,
 };
 
 /// A backend under test: fresh databases by name, reopened, or left at an older version.
@@ -358,14 +358,25 @@ pub fn games_and_leases<B: Backend>() {
         .map(|g| g.id)
         .collect();
     assert_eq!(live, [b, a]);
-    s.set_game(a, GameStatus::Saved, Some(3), 77, 142).unwrap();
+    // Only the server holding a game records it.
+    assert!(
+        !s.set_game(a, "one", GameStatus::Saved, Some(3), 77, 142)
+            .unwrap()
+    );
+    assert!(
+        s.set_game(a, "two", GameStatus::Saved, Some(3), 77, 142)
+            .unwrap()
+    );
     let g = s.game(a).unwrap().unwrap();
     assert_eq!(
         (g.status, g.depth, g.turn, g.server),
         (GameStatus::Saved, Some(3), 77, None)
     );
     assert_eq!(s.take_lease(a, "one", 143, 153).unwrap(), Lease::Taken);
-    s.set_game(b, GameStatus::Finished, None, 9, 144).unwrap();
+    assert!(
+        s.set_game(b, "one", GameStatus::Finished, None, 9, 144)
+            .unwrap()
+    );
     assert_eq!(s.take_lease(b, "one", 145, 155).unwrap(), Lease::Gone);
     let done: Vec<u64> = s
         .games(GameFilter::Finished, 10)
@@ -390,7 +401,10 @@ pub fn game_to_continue<B: Backend>() {
     let old = s.create_game(&new_game("tok", "one", 1)).unwrap();
     let new = s.create_game(&new_game("tok", "one", 2)).unwrap();
     assert_eq!(s.game_to_continue("tok", None).unwrap().unwrap().id, new);
-    s.set_game(new, GameStatus::Finished, None, 1, 3).unwrap();
+    assert!(
+        s.set_game(new, "one", GameStatus::Finished, None, 1, 3)
+            .unwrap()
+    );
     assert_eq!(s.game_to_continue("tok", None).unwrap().unwrap().id, old);
     // An account's game is found from another browser; another browser's is not.
     assert!(s.game_to_continue("other", Some(ann)).unwrap().is_none());
@@ -413,22 +427,57 @@ pub fn game_to_continue<B: Backend>() {
     }
 }
 
+fn save(data: &[u8]) -> MirrorWrite<'_> {
+    MirrorWrite {
+        save: Some(data),
+        ..MirrorWrite::default()
+    }
+}
+
 pub fn game_saves<B: Backend>() {
     let s = B::fresh("game_saves");
     let id = s.create_game(&new_game("tok", "one", 1)).unwrap();
     assert!(s.game_save(id).unwrap().is_none());
-    s.put_game_save(id, b"one", 2).unwrap();
-    s.put_game_save(id, b"two", 3).unwrap();
+    assert!(s.mirror(id, "one", &save(b"one"), 2).unwrap());
+    assert!(s.mirror(id, "one", &save(b"two"), 3).unwrap());
     assert_eq!(s.game_save(id).unwrap().unwrap(), b"two");
     assert!(matches!(
-        s.put_game_save(id, b"", 4),
+        s.mirror(id, "one", &save(b""), 4),
         Err(StoreError::Invalid(_))
     ));
     assert_eq!(s.game_save(id).unwrap().unwrap(), b"two");
-    s.append_recording(id, "a").unwrap();
-    s.append_recording(id, "b").unwrap();
-    s.delete_recording(id).unwrap();
-    assert!(s.recording(id).unwrap().is_empty());
+    let lines = |l: &[&str]| l.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
+    let ab = lines(&["a", "b"]);
+    let w = MirrorWrite {
+        lines: &ab,
+        ..MirrorWrite::default()
+    };
+    assert!(s.mirror(id, "one", &w, 5).unwrap());
+    assert_eq!(s.recording(id).unwrap(), ab);
+    // Written again from its start.
+    let c = lines(&["c"]);
+    let again = MirrorWrite {
+        restart_recording: true,
+        lines: &c,
+        save: Some(b"three"),
+    };
+    assert!(s.mirror(id, "one", &again, 6).unwrap());
+    assert_eq!(s.recording(id).unwrap(), c);
+    // A server that does not hold the game writes nothing, all of it.
+    let x = lines(&["x"]);
+    let other = MirrorWrite {
+        restart_recording: true,
+        lines: &x,
+        save: Some(b"other's"),
+    };
+    assert!(!s.mirror(id, "two", &other, 7).unwrap());
+    assert_eq!(s.recording(id).unwrap(), c);
+    assert_eq!(s.game_save(id).unwrap().unwrap(), b"three");
+    // Once "two" takes it (the lease of "one" run out), "one" is fenced off.
+    assert_eq!(s.take_lease(id, "two", 100, 110).unwrap(), Lease::Taken);
+    assert!(!s.mirror(id, "one", &w, 101).unwrap());
+    assert!(s.mirror(id, "two", &w, 101).unwrap());
+    assert_eq!(s.recording(id).unwrap(), lines(&["c", "a", "b"]));
 }
 
 pub fn settings_shared<B: Backend>() {
@@ -450,7 +499,7 @@ pub fn delete_account_everything<B: Backend>() {
     for (who, tok) in [(ann, "a"), (bob, "b")] {
         let id = s.create_game(&new_game(tok, "one", 1)).unwrap();
         assert!(s.claim_game(id, who, 1).unwrap());
-        s.put_game_save(id, b"save", 1).unwrap();
+        assert!(s.mirror(id, "one", &save(b"save"), 1).unwrap());
         s.append_recording(id, "line").unwrap();
         s.put_morgue(id, "morgue").unwrap();
         s.add_score(&Score {
