@@ -477,10 +477,7 @@ async fn refuse(mut socket: WebSocket, why: String) {
 }
 
 async fn send_json(socket: &mut WebSocket, msg: &ServerMsg) -> bool {
-    socket
-        .send(Message::Text(msg.to_json().into()))
-        .await
-        .is_ok()
+    send_in_time(socket, Message::Text(msg.to_json().into())).await
 }
 
 async fn ws_play(
@@ -617,10 +614,24 @@ async fn text_of(socket: &mut WebSocket, msg: Option<Result<Message, axum::Error
     }
 }
 
+/// Longest a client may take to accept one message before it is cut off: a page that
+/// stops reading (or reads slower than its game plays) holds its own connection only, never
+/// the game or its other viewers (frames are fanned out without waiting for anyone), and
+/// not for long.
+pub const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Send `msg`, giving up after [`SEND_TIMEOUT`]. `false`: the connection is done.
+async fn send_in_time(socket: &mut WebSocket, msg: Message) -> bool {
+    matches!(
+        tokio::time::timeout(SEND_TIMEOUT, socket.send(msg)).await,
+        Ok(Ok(()))
+    )
+}
+
 /// Send a subscription's current frame (or its end). `false`: the connection is done.
 async fn send_current(socket: &mut WebSocket, sub: &mut Subscription) -> bool {
     if let Some(f) = sub.current.take()
-        && socket.send(Message::Binary(f.into())).await.is_err()
+        && !send_in_time(socket, Message::Binary(f.into())).await
     {
         return false;
     }
@@ -640,10 +651,9 @@ async fn forward(
     sub: &mut Subscription,
 ) -> bool {
     match p {
-        Ok(Published::Frame(m)) => socket
-            .send(Message::Binary(m.as_ref().clone().into()))
-            .await
-            .is_ok(),
+        Ok(Published::Frame(m)) => {
+            send_in_time(socket, Message::Binary(m.as_ref().clone().into())).await
+        }
         Ok(Published::Ended(why)) => {
             let _ = send_json(socket, &ServerMsg::Ended { msg: why }).await;
             let _ = socket.send(Message::Close(None)).await;

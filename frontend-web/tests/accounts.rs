@@ -655,6 +655,18 @@ fn accounts_bad_login() -> &'static str {
     "Wrong name or password."
 }
 
+/// `b` starts an Alchemy game as `name` (the name form-encoded); its client and id.
+async fn start_game(ts: &TestServer, b: &Browser, name: &str) -> (Client, u64) {
+    let mut c = Client::connect_cookies(
+        ts.addr,
+        &format!("/ws/play?game=alchemy&name={}", enc(name)),
+        Some(&b.cookies()),
+    )
+    .await;
+    let id = c.ready().await;
+    (c, id)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn player_and_game_pages_show_names_as_text_and_refuse_bad_paths() {
     let ts = TestServer::start("acc-pages", |_| {}).await;
@@ -662,13 +674,7 @@ async fn player_and_game_pages_show_names_as_text_and_refuse_bad_paths() {
     register(&ts, &mut ann, "Ann", "correct horse").await;
     // Names are cut to 20 characters: all of this is kept.
     let evil = "<b>'\"&x</b>";
-    let mut a = Client::connect_cookies(
-        ts.addr,
-        &format!("/ws/play?game=alchemy&name={}", enc(evil)),
-        Some(&ann.cookies()),
-    )
-    .await;
-    let id = a.ready().await;
+    let (mut a, id) = start_game(&ts, &ann, evil).await;
     a.step(alembic_ui::Input::ch('Q')).await;
     a.step(alembic_ui::Input::ch('y')).await;
     a.until(10, "the end of the game", |c| c.ended().is_some())
@@ -768,13 +774,7 @@ async fn a_game_not_over_cannot_be_read_and_injected_names_are_text() {
     let mut ann = Browser::new(1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
     let sql = "x'); DROP TABLE web_games;--";
-    let mut a = Client::connect_cookies(
-        ts.addr,
-        &format!("/ws/play?game=alchemy&name={}", enc(sql)),
-        Some(&ann.cookies()),
-    )
-    .await;
-    let id = a.ready().await;
+    let (mut a, id) = start_game(&ts, &ann, sql).await;
     a.step(alembic_ui::Input::ch('l')).await;
     for who in [&ann, &Browser::new(2)] {
         for path in [

@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use alembic_ui::{Input, Key, MouseButton, MouseKind};
 use common::{Client, TestServer, token};
+use futures_util::StreamExt;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_and_oversized_messages_get_an_error_and_change_nothing() {
@@ -622,5 +624,65 @@ async fn two_tabs_opening_at_once_make_one_game() {
         }
     }
     assert_eq!(ts.server.live_count(), 1);
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_that_stops_reading_is_cut_off_without_slowing_the_player() {
+    // A spectator with a tiny receive buffer stops reading; the player redraws the whole
+    // screen again and again (the help page on and off, at the largest grid). The player's
+    // keys are answered as fast as ever, and the server cuts the spectator off once a frame
+    // has waited SEND_TIMEOUT for it.
+    let ts = TestServer::start_small_send_buffer("slow", 4096).await;
+    let me = token(21);
+    let mut c = Client::connect(ts.addr, "/ws/play?game=alchemy&name=Fast", Some(&me)).await;
+    let id = c.ready().await;
+    c.resize(300, 120).await;
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.set_recv_buffer_size(2048).unwrap();
+    let stream = sock.connect(ts.addr).await.unwrap();
+    let req = format!("ws://{}/ws/watch/{id}", ts.addr)
+        .into_client_request()
+        .unwrap();
+    let (mut slow, _) = tokio_tungstenite::client_async(req, stream).await.unwrap();
+    // Its first frame, then it reads nothing more.
+    let first = tokio::time::timeout(Duration::from_secs(10), slow.next()).await;
+    assert!(matches!(first, Ok(Some(Ok(_)))), "{first:?}");
+    for _ in 0..50 {
+        if ts.server.rows()[0].spectators == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(ts.server.rows()[0].spectators, 1);
+    let mut worst = Duration::ZERO;
+    for i in 0..150 {
+        let t = std::time::Instant::now();
+        c.step(Input::ch(if i % 2 == 0 { '?' } else { 'x' })).await;
+        c.step(Input::key(Key::Esc)).await;
+        worst = worst.max(t.elapsed());
+    }
+    eprintln!(
+        "slowest help toggle: {worst:?}, frames {} ({} bytes)",
+        c.frames, c.frame_bytes
+    );
+    assert!(
+        worst < Duration::from_secs(2),
+        "the player waited {worst:?}"
+    );
+    // Cut off: the server no longer counts it.
+    let cut = std::time::Instant::now();
+    while ts.server.rows()[0].spectators > 0 {
+        assert!(
+            cut.elapsed() < alembic_web::web::SEND_TIMEOUT + Duration::from_secs(15),
+            "the stuck spectator was never cut off"
+        );
+        // Keep the game drawing, so a frame waits for the stuck spectator.
+        c.step(Input::ch('?')).await;
+        c.step(Input::key(Key::Esc)).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    eprintln!("cut off {:?} after the last toggle", cut.elapsed());
+    drop(slow);
     ts.stop().await;
 }

@@ -38,6 +38,25 @@ impl TestServer {
 
     /// A server on an existing data directory (a restart).
     pub async fn start_in(dir: std::path::PathBuf, tweak: impl FnOnce(&mut Config)) -> TestServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        Self::start_on(dir, tweak, listener)
+    }
+
+    /// A server whose connections have a kernel send buffer of about `bytes` (accepted
+    /// sockets inherit the listener's), so a client that stops reading blocks its sends soon.
+    pub async fn start_small_send_buffer(name: &str, bytes: u32) -> TestServer {
+        let sock = tokio::net::TcpSocket::new_v4().unwrap();
+        sock.set_send_buffer_size(bytes).unwrap();
+        sock.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+        let listener = sock.listen(128).unwrap();
+        Self::start_on(data_dir(name), |_| {}, listener)
+    }
+
+    fn start_on(
+        dir: std::path::PathBuf,
+        tweak: impl FnOnce(&mut Config),
+        listener: tokio::net::TcpListener,
+    ) -> TestServer {
         let mut config = Config {
             data_dir: dir.clone(),
             test_games: true,
@@ -45,7 +64,6 @@ impl TestServer {
         };
         tweak(&mut config);
         let server = Server::new(config).unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(alembic_web::serve(Arc::clone(&server), listener, async {
