@@ -414,13 +414,7 @@ async fn another_account_cannot_play_my_game_and_claiming_works() {
     register(&ts, &mut ann, "Ann", "correct horse").await;
     let mut bob = Browser::new(2);
     register(&ts, &mut bob, "Bob", "bob's password").await;
-    let mut c = Client::connect_cookies(
-        ts.addr,
-        "/ws/play?game=alchemy&name=Ann",
-        Some(&ann.cookies()),
-    )
-    .await;
-    let id = c.ready().await;
+    let (mut c, id) = start_game(&ts, &ann, "Ann").await;
     let ann_id = ts.server.store.account_by_name("ann").unwrap().unwrap().id;
     assert_eq!(ts.server.store.game_owner(id).unwrap(), Some(ann_id));
     let turn = ts.server.rows()[0].turn;
@@ -453,13 +447,7 @@ async fn another_account_cannot_play_my_game_and_claiming_works() {
 
     // An anonymous game, claimed by logging in from the same browser.
     let mut anon = Browser::new(4);
-    let mut g = Client::connect_cookies(
-        ts.addr,
-        "/ws/play?game=alchemy&name=Anon",
-        Some(&anon.cookies()),
-    )
-    .await;
-    let gid = g.ready().await;
+    let (_g, gid) = start_game(&ts, &anon, "Anon").await;
     assert_eq!(ts.server.store.game_owner(gid).unwrap(), None);
     let r = form(&ts, &anon, "/login", "Bob", "bob's password").await;
     anon.session = r.session();
@@ -560,21 +548,9 @@ async fn deleting_my_account_takes_my_data_and_nothing_else() {
     register(&ts, &mut ann, "Ann", "correct horse").await;
     let mut bob = Browser::new(2);
     register(&ts, &mut bob, "Bob", "bob's password").await;
-    let mut a = Client::connect_cookies(
-        ts.addr,
-        "/ws/play?game=alchemy&name=Ann",
-        Some(&ann.cookies()),
-    )
-    .await;
-    let ann_game = a.ready().await;
+    let (mut a, ann_game) = start_game(&ts, &ann, "Ann").await;
     a.step(alembic_ui::Input::ch('l')).await;
-    let mut b = Client::connect_cookies(
-        ts.addr,
-        "/ws/play?game=alchemy&name=Bob",
-        Some(&bob.cookies()),
-    )
-    .await;
-    let bob_game = b.ready().await;
+    let (b, bob_game) = start_game(&ts, &bob, "Bob").await;
     let ann_id = ts.server.store.account_by_name("ann").unwrap().unwrap().id;
     let page = get(&ts, &ann, "/delete-account").await;
     assert_eq!(page.status, 200);
