@@ -18,7 +18,7 @@ since="$(date +%s)"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 $cmd 2>&1 | tee "$log"
 # Whole bot games per CPU second (a release build of the headless runner).
-cargo build --release -p alembic-content --bin alembic-sim
+cargo build --release -p alembic-games --bin alembic-sim
 python3 scripts/bot-rate.py --sim "$target/release/alembic-sim" 2>&1 | tee -a "$log"
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 python3 scripts/bench-table.py \

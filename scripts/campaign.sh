@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The reliability campaign past the checksum (content/src/campaign.rs): structure-aware
+# The reliability campaign past the checksum (games/registry/src/campaign.rs): structure-aware
 # edits of a real Alchemy save (resealed with a fresh checksum) and of a real recording
 # (checkpoints recomputed), each loaded, played, saved back, replayed, watched and continued
 # as a journal. Prints the table of cases, panics, hangs, games lost and corrupt accepted;
@@ -14,7 +14,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 CASES="${1:-400}"
 SEED="${2:-1}"
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-content --example campaign
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --example campaign
 start=$(date +%s)
 "$TARGET/release/examples/campaign" "$CASES" "$SEED"
 echo "campaign: $CASES cases, seed $SEED, $(($(date +%s) - start)) s"

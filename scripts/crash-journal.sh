@@ -10,7 +10,7 @@
 # turn and hash, and no temporary file is left in the data directory.
 #
 # Both games are played so, Alchemy then the Caves (each autosaves every 100 commands and
-# records every command beside its save: see content/src/slot.rs).
+# records every command beside its save: see session/src/slot.rs).
 #
 # Usage: scripts/crash-journal.sh [KILLS] [GAMES]   (default 100 kills per game, about 2.5
 # minutes each, GAMES "alchemy caves"; scripts/test.sh runs it with 8). Exit 0 = pass or
@@ -29,8 +29,8 @@ fi
 
 echo "== building the release binaries"
 cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-content --bin alembic-sim
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-content --example save_storm
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --bin alembic-sim
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --example save_storm
 BIN="$TARGET/release/alembic-tui"
 SIM="$TARGET/release/alembic-sim"
 STORM="$TARGET/release/examples/save_storm"

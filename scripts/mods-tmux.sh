@@ -35,7 +35,7 @@ console() { # console LINE: type a line into the wizard console and wait a momen
 
 # 1. A new monster in a copy of the shipped data.
 mkdir -p "$WORK/data"
-cp "$ROOT/content/data/alchemy.toml" "$WORK/data/"
+cp "$ROOT/games/alchemy/data/alchemy.toml" "$WORK/data/"
 cat >> "$WORK/data/alchemy.toml" <<'EOF'
 
 # Added by mods-tmux.sh: a peaceful newt that glows pink.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Process-level reliability checks (the in-process ones are content/tests/reliability.rs):
+# Process-level reliability checks (the in-process ones are games/registry/tests/reliability.rs):
 #   1. two alembic-tui sessions on one save: the second refuses to start, naming the pid;
 #      closing the first one's terminal saves its game and ends it;
 #   2. SIGTERM, SIGHUP, SIGQUIT and SIGINT (sent with kill) each save the game, say so on
@@ -20,7 +20,7 @@ KILLS="${1:-100}"
 
 echo "== building the release binaries"
 cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-content --example save_storm
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --example save_storm
 BIN="$TARGET/release/alembic-tui"
 STORM="$TARGET/release/examples/save_storm"
 

@@ -24,7 +24,7 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 echo "== building the release binaries"
 cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-content --bin alembic-sim
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --bin alembic-sim
 BIN="$TARGET/release/alembic-tui"
 SIM="$TARGET/release/alembic-sim"
 

@@ -19,7 +19,7 @@ for tool in Xvfb xdotool tmux; do
     command -v "$tool" >/dev/null 2>&1 || { echo "SKIP ($tool missing): the X connection dies"; exit 0; }
 done
 cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-pixels -p alembic-tui
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-content --bin alembic-sim
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --bin alembic-sim
 PIX="$TARGET/release/alembic-pixels"
 TUI="$TARGET/release/alembic-tui"
 SIM="$TARGET/release/alembic-sim"

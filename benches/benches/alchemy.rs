@@ -14,7 +14,7 @@
 use std::hint::black_box;
 
 use alembic::{HookCtx, Loc, LocBox, Place, mapgen::bsp_dungeon, rng::GameRng};
-use alembic_content::alchemy::{
+use alembic_games::alchemy::{
     Bot, Command, HERO, Rules, apply, base_library, new_game, randomise,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -50,7 +50,7 @@ fn turn(c: &mut Criterion) {
     game.set_turn_mut(game.turn());
     // Every cell of level 1 read once, as field of view and path costs do.
     let mut g = c.benchmark_group("things_at");
-    let level = alembic_content::alchemy::level_box(-1);
+    let level = alembic_games::alchemy::level_box(-1);
     g.bench_function("alchemy level 1, every cell (71x51)", |b| {
         b.iter(|| {
             let mut n = 0usize;
@@ -97,8 +97,8 @@ fn arena(rules: &Rules) -> alembic::Game {
         )
         .expect("hero");
     g.set_var_mut(&HERO, hero);
-    let view = alembic_content::alchemy::hero_view(&g).expect("view");
-    alembic_content::alchemy::remember(&mut g, &view);
+    let view = alembic_games::alchemy::hero_view(&g).expect("view");
+    alembic_games::alchemy::remember(&mut g, &view);
     // As a game in play has it after its first turn: the terrain's read directory built.
     g.set_turn_mut(g.turn());
     g

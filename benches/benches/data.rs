@@ -1,5 +1,5 @@
-//! Issue 27: each game's library built from its data file (`content/data/caves.toml`,
-//! `content/data/alchemy.toml`: parsed, checked against the schema and the hook names,
+//! Issue 27: each game's library built from its data file (`games/caves/data/caves.toml`,
+//! `games/alchemy/data/alchemy.toml`: parsed, checked against the schema and the hook names,
 //! inherited, proclaimed) beside the same library built by the Rust code it replaced, in
 //! one run. The setup asserts that both build the same library. The bar: the whole
 //! Alchemy library from data in ≤ 5 ms.
@@ -11,7 +11,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
-    let data = alembic_content::caves::library().expect("the shipped data loads");
+    let data = alembic_games::caves::library().expect("the shipped data loads");
     assert_eq!(
         data,
         caves_code::from_code().expect("code"),
@@ -19,20 +19,20 @@ fn bench(c: &mut Criterion) {
     );
     let mut g = c.benchmark_group("caves_library");
     g.bench_function("from_data", |b| {
-        b.iter(|| alembic_content::caves::library().map(black_box))
+        b.iter(|| alembic_games::caves::library().map(black_box))
     });
     g.bench_function("from_code", |b| {
         b.iter(|| caves_code::from_code().map(black_box))
     });
     g.bench_function("schema_only", |b| {
-        b.iter(|| black_box(alembic_content::caves::schema()))
+        b.iter(|| black_box(alembic_games::caves::schema()))
     });
     g.bench_function("data_hash", |b| {
         b.iter(|| black_box(alembic_data::DataHash::of(&data)))
     });
     g.finish();
 
-    let data = alembic_content::alchemy::base_library().expect("the shipped data loads");
+    let data = alembic_games::alchemy::base_library().expect("the shipped data loads");
     assert_eq!(
         data,
         alchemy_code::from_code().expect("code"),
@@ -40,13 +40,13 @@ fn bench(c: &mut Criterion) {
     );
     let mut g = c.benchmark_group("alchemy_library");
     g.bench_function("from_data", |b| {
-        b.iter(|| alembic_content::alchemy::base_library().map(black_box))
+        b.iter(|| alembic_games::alchemy::base_library().map(black_box))
     });
     g.bench_function("from_code", |b| {
         b.iter(|| alchemy_code::from_code().map(black_box))
     });
     g.bench_function("schema_only", |b| {
-        b.iter(|| black_box(alembic_content::alchemy::schema()))
+        b.iter(|| black_box(alembic_games::alchemy::schema()))
     });
     g.bench_function("data_hash", |b| {
         b.iter(|| black_box(alembic_data::DataHash::of(&data)))

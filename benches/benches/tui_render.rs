@@ -12,7 +12,7 @@
 
 use std::hint::black_box;
 
-use alembic_content::{LaunchOptions, launch};
+use alembic_games::{LaunchOptions, launch};
 use alembic_tui::{draw_frame, present_on};
 use alembic_ui::{App, Cell, ColourDepth, Frame, Input};
 use criterion::{Criterion, criterion_group, criterion_main};

@@ -1,5 +1,5 @@
 //! The Caves' library as the Rust code built it before issue 27 moved it to
-//! `content/data/caves.toml`: the baseline the `data` bench measures loading against, and
+//! `games/caves/data/caves.toml`: the baseline the `data` bench measures loading against, and
 //! what `tests` below check the data still builds, prototype for prototype. It lives here,
 //! not in the game, so the game defines no prototype in Rust.
 
@@ -10,7 +10,7 @@ use alembic::library::{FREQ, LEVEL};
 use alembic::props::Hook;
 use alembic::schedule::SPEED;
 use alembic::{Error, Library, Props, Rgb};
-use alembic_content::caves::{
+use alembic_games::caves::{
     ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GLYPH, HP, IS_HERO, IS_HOSTILE,
     LIBRARY_NAME, LIBRARY_VERSION, MAX_HP, NAME, RECEIVER, SPAWN_COUNT, SPAWN_PER_DEPTH,
     SPAWN_RANK, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB, WALKABLE, WALL,
@@ -141,7 +141,7 @@ mod tests {
     /// tiles (and their numbers), values and name, so recorded games replay unchanged.
     #[test]
     fn the_data_builds_the_library_the_code_built() {
-        let data = alembic_content::caves::library().unwrap();
+        let data = alembic_games::caves::library().unwrap();
         let code = from_code().unwrap();
         assert_eq!(data.len(), code.len());
         for p in code.prototypes() {

@@ -19,7 +19,7 @@
 //! As a library it holds no game code and depends only on `alembic-ui` (and the engine):
 //! [`run_app`] plays any [`alembic_ui::App`] in a new window, closes it when the app quits and
 //! returns the app's output.
-//! The binary (feature `bin`, on by default) adds the games of `alembic-content` and the
+//! The binary (feature `bin`, on by default) adds the games of `alembic-games` and the
 //! command line; depend on this crate with `default-features = false` to leave them out.
 //!
 //! ```no_run

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use alembic_content::{GameArgs, LaunchError, launch};
+use alembic_games::{GameArgs, LaunchError, launch};
 use alembic_pixels::{Font, PixelsFrontend, PixelsOptions};
 use alembic_ui::App;
 use clap::Parser;
@@ -41,7 +41,7 @@ enum FontArg {
     Bitmap8x16,
 }
 
-/// The game comes from `alembic-content`; this frontend contains no game code.
+/// The game comes from `alembic-games`; this frontend contains no game code.
 fn make_app(args: &Args) -> Result<Box<dyn App>, LaunchError> {
     launch(&args.game.launch_options(Some(args.tiles)))
 }
@@ -49,7 +49,7 @@ fn make_app(args: &Args) -> Result<Box<dyn App>, LaunchError> {
 fn main() -> ExitCode {
     let args = Args::parse();
     if args.game.list {
-        return alembic_content::print_games("alembic-pixels");
+        return alembic_games::print_games("alembic-pixels");
     }
     if args.scale.is_some() && args.font == FontArg::Noto {
         eprintln!(
@@ -115,7 +115,7 @@ fn main() -> ExitCode {
             stop.load(Ordering::SeqCst)
         );
     }
-    if alembic_content::report_session_end("alembic-pixels", farewell, result) {
+    if alembic_games::report_session_end("alembic-pixels", farewell, result) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

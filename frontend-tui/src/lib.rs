@@ -6,7 +6,7 @@
 //! the terminal: it sets the terminal up, restores it on exit, on error and on panic, and
 //! returns the app's output (generic: what the caller makes of the app at the end); [`Tui`] does the same with options (colour depth, a stop
 //! flag for signals, a title). The binary (feature `bin`, on by default) adds the games of
-//! `alembic-content` and the command line; depend on this crate with
+//! `alembic-games` and the command line; depend on this crate with
 //! `default-features = false` to leave them out.
 //!
 //! ```no_run
@@ -820,7 +820,7 @@ mod tests {
 
     #[test]
     fn demo_through_test_backend() {
-        let mut app = alembic_content::launch(&alembic_content::LaunchOptions {
+        let mut app = alembic_games::launch(&alembic_games::LaunchOptions {
             game: "demo".into(),
             seed: Some(1),
             load: None,
@@ -844,7 +844,7 @@ mod tests {
 
     #[test]
     fn small_terminal_shows_enlarge_screen_through_test_backend() {
-        let app = alembic_content::launch(&alembic_content::LaunchOptions {
+        let app = alembic_games::launch(&alembic_games::LaunchOptions {
             game: "demo".into(),
             seed: Some(1),
             load: None,

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use alembic_content::{GameArgs, launch};
+use alembic_games::{GameArgs, launch};
 use alembic_tui::{MIN_HEIGHT, MIN_WIDTH, Tui};
 use alembic_ui::{App, Control, Frame, Input, MinSize};
 use clap::Parser;
@@ -98,7 +98,7 @@ fn signal_name(n: usize) -> &'static str {
 fn main() -> ExitCode {
     let args = Args::parse();
     if args.game.list {
-        return alembic_content::print_games("alembic-tui");
+        return alembic_games::print_games("alembic-tui");
     }
     let game = args.game.game_name();
     let opts = args.game.launch_options(None);
@@ -142,7 +142,7 @@ fn main() -> ExitCode {
     if signal != 0 {
         eprintln!("alembic-tui: stopped by {}.", signal_name(signal));
     }
-    if alembic_content::report_session_end("alembic-tui", farewell, result) {
+    if alembic_games::report_session_end("alembic-tui", farewell, result) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

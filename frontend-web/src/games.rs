@@ -1,20 +1,20 @@
-//! Which games the server runs and how it starts them: the games of `alembic-content` that
+//! Which games the server runs and how it starts them: the games of `alembic-games` that
 //! keep a save and a recording (Alchemy, Caves), each started new, from its save, or as the
 //! replay viewer of a recording — with every save, recording, morgue and score of the server
 //! in one directory, so the lobby finds them all.
 
 use std::path::{Path, PathBuf};
 
-use alembic_content::alchemy::ui::{AlchemyCtx, Start, UiOptions};
-use alembic_content::caves::CavesUi;
+use alembic_games::alchemy::ui::{AlchemyCtx, Start, UiOptions};
+use alembic_games::caves::CavesUi;
 use alembic_ui::{App, Control, Frame, Input, ScreenStack};
 
 /// A game the server offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameKind {
-    /// Alchemy (`alembic_content::alchemy`).
+    /// Alchemy (`alembic_games::alchemy`).
     Alchemy,
-    /// The Caves (`alembic_content::caves`).
+    /// The Caves (`alembic_games::caves`).
     Caves,
     /// A test game that panics on `!` (only with `--test-games`).
     Crash,
@@ -24,7 +24,7 @@ impl GameKind {
     /// The games a player can start (the test game aside).
     pub const PLAYABLE: [GameKind; 2] = [GameKind::Alchemy, GameKind::Caves];
 
-    /// Its name, as `alembic-content` spells it.
+    /// Its name, as `alembic-games` spells it.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
@@ -80,13 +80,13 @@ impl WebApp {
     pub fn progress(&self) -> Progress {
         match self {
             WebApp::Alchemy(s) => s.ctx().game().map_or_else(Progress::default, |g| Progress {
-                depth: alembic_content::alchemy::status(g).ok().map(|s| s.depth),
+                depth: alembic_games::alchemy::status(g).ok().map(|s| s.depth),
                 turn: g.turn(),
             }),
             WebApp::Caves(s) => {
                 let g = s.ctx().game();
                 Progress {
-                    depth: alembic_content::caves::status(g).ok().map(|s| s.depth + 1),
+                    depth: alembic_games::caves::status(g).ok().map(|s| s.depth + 1),
                     turn: g.turn(),
                 }
             }
@@ -104,12 +104,12 @@ impl WebApp {
         let points = match self {
             WebApp::Alchemy(s) => {
                 let g = s.ctx().game()?;
-                alembic_content::alchemy::ui::morgue::score_of(
-                    &alembic_content::alchemy::summary(g).ok()?,
+                alembic_games::alchemy::ui::morgue::score_of(
+                    &alembic_games::alchemy::summary(g).ok()?,
                 )
             }
-            WebApp::Caves(s) => alembic_content::caves::morgue::score_of(
-                &alembic_content::caves::status(s.ctx().game()).ok()?,
+            WebApp::Caves(s) => alembic_games::caves::morgue::score_of(
+                &alembic_games::caves::status(s.ctx().game()).ok()?,
             ),
             WebApp::Crash(_) => return None,
         };
@@ -202,7 +202,7 @@ pub fn save_path(dir: &Path, kind: GameKind, id: u64) -> PathBuf {
 }
 
 /// Start `kind` in `dir`: from its save at `save` when that exists, else new from `seed`
-/// (saving to `save`). `tiles` as in [`alembic_content::LaunchOptions::tiles`].
+/// (saving to `save`). `tiles` as in [`alembic_games::LaunchOptions::tiles`].
 ///
 /// # Errors
 /// The save is unreadable or the game could not be set up (the game's own message).
@@ -220,7 +220,7 @@ pub fn start(
             } else {
                 Start::New(seed)
             };
-            alembic_content::alchemy::ui::app(UiOptions {
+            alembic_games::alchemy::ui::app(UiOptions {
                 start,
                 save_path: Some(save.to_path_buf()),
                 tiles,
@@ -236,7 +236,7 @@ pub fn start(
             } else {
                 CavesUi::new(seed).with_save(save.to_path_buf())
             };
-            Ok(WebApp::Caves(Box::new(alembic_content::caves::app_with(
+            Ok(WebApp::Caves(Box::new(alembic_games::caves::app_with(
                 ui,
             ))))
         }
@@ -250,7 +250,7 @@ pub fn start(
 /// The recording cannot be read or does not replay (the game's own message).
 pub fn replay(kind: GameKind, path: &Path, tiles: Option<bool>) -> Result<WebApp, StartError> {
     match kind {
-        GameKind::Alchemy => alembic_content::alchemy::ui::app(UiOptions {
+        GameKind::Alchemy => alembic_games::alchemy::ui::app(UiOptions {
             start: Start::Replay(path.to_path_buf()),
             save_path: None,
             tiles,
@@ -259,7 +259,7 @@ pub fn replay(kind: GameKind, path: &Path, tiles: Option<bool>) -> Result<WebApp
         })
         .map(|s| WebApp::Alchemy(Box::new(s)))
         .map_err(|e| e.to_string()),
-        GameKind::Caves => alembic_content::caves::replay_app(path)
+        GameKind::Caves => alembic_games::caves::replay_app(path)
             .map(|s| WebApp::Caves(Box::new(s)))
             .map_err(|e| e.to_string()),
         GameKind::Crash => Err("the crash test game has no recordings".to_owned()),

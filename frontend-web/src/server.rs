@@ -71,7 +71,7 @@ fn default_name(data_dir: &std::path::Path) -> Result<String, String> {
     let path = data_dir.join(NAME_FILE);
     std::fs::create_dir_all(data_dir)
         .map_err(|e| format!("cannot create {}: {e}", data_dir.display()))?;
-    if let Ok(bytes) = alembic_content::storage::read_bounded(&path, 64) {
+    if let Ok(bytes) = alembic_games::storage::read_bounded(&path, 64) {
         let n = String::from_utf8_lossy(&bytes).trim().to_owned();
         if !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
             return Ok(n);
@@ -83,7 +83,7 @@ fn default_name(data_dir: &std::path::Path) -> Result<String, String> {
         .chars()
         .take(8)
         .collect();
-    alembic_content::storage::write_atomic(&path, n.as_bytes())
+    alembic_games::storage::write_atomic(&path, n.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(n)
 }
@@ -890,7 +890,7 @@ impl Server {
             if let Some(path) =
                 sync::newest_named(&data.join(crate::lobby::MORGUE_DIR), &prefix, g.started)
             {
-                let text = alembic_content::storage::read_bounded(&path, 8 << 20)
+                let text = alembic_games::storage::read_bounded(&path, 8 << 20)
                     .map_err(|e| e.to_string())?;
                 store
                     .put_morgue(g.id, &String::from_utf8_lossy(&text))
@@ -901,7 +901,7 @@ impl Server {
                 && let Some(path) =
                     sync::newest_named(&data.join(crate::lobby::RECORDS_DIR), &prefix, g.started)
             {
-                let text = alembic_content::storage::read_bounded(&path, 64 << 20)
+                let text = alembic_games::storage::read_bounded(&path, 64 << 20)
                     .map_err(|e| e.to_string())?;
                 let text = String::from_utf8_lossy(&text);
                 let have = store.recording(g.id).map_err(|e| e.to_string())?;
@@ -1145,7 +1145,7 @@ impl Server {
         let path = dir.join(format!("{}-game{id}.replay", kind.name()));
         let mut text = lines.join("\n");
         text.push('\n');
-        alembic_content::storage::write_atomic(&path, text.as_bytes()).ok()?;
+        alembic_games::storage::write_atomic(&path, text.as_bytes()).ok()?;
         Some((path, kind))
     }
 
@@ -1171,7 +1171,7 @@ impl Server {
         for g in &games {
             if let Some(kind) = GameKind::from_name(&g.kind, true) {
                 let save = games::save_path(&self.config.data_dir, kind, g.id);
-                let _ = std::fs::remove_file(alembic_content::record::beside(&save));
+                let _ = std::fs::remove_file(alembic_games::record::beside(&save));
                 let _ = std::fs::remove_file(&save);
                 let _ = std::fs::remove_file(self.config.data_dir.join(CACHE_DIR).join(format!(
                     "{}-game{}.replay",

@@ -56,7 +56,7 @@ impl Mirror {
     /// [`materialize`], before the game starts and writes).
     #[must_use]
     pub fn new(id: u64, save: &Path) -> Mirror {
-        let recording = alembic_content::record::beside(save);
+        let recording = alembic_games::record::beside(save);
         let mut m = Mirror {
             id,
             save: save.to_path_buf(),
@@ -96,7 +96,7 @@ impl Mirror {
         let save_now = stamp(&self.save);
         let save = if save_now.is_some() && save_now != self.save_seen {
             Some(
-                alembic_content::storage::read_bounded(
+                alembic_games::storage::read_bounded(
                     &self.save,
                     crate::store::MAX_SAVE_BYTES as u64,
                 )
@@ -185,11 +185,11 @@ struct RecordingChange {
 /// # Errors
 /// The store failed, or the files could not be written.
 pub fn materialize(store: &dyn Store, id: u64, save: &Path) -> std::result::Result<(), String> {
-    let recording = alembic_content::record::beside(save);
+    let recording = alembic_games::record::beside(save);
     let bytes = store.game_save(id).map_err(|e| e.to_string())?;
     let lines = store.recording(id).map_err(|e| e.to_string())?;
     let write = |path: &Path, data: &[u8]| {
-        alembic_content::storage::write_atomic(path, data).map_err(|e| e.to_string())
+        alembic_games::storage::write_atomic(path, data).map_err(|e| e.to_string())
     };
     match bytes {
         Some(b) => {

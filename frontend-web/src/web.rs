@@ -409,7 +409,7 @@ async fn serve_listed(st: &AppState, dir: &str, name: &str, mime: &'static str) 
         return (StatusCode::NOT_FOUND, "no such file").into_response();
     };
     let read =
-        tokio::task::spawn_blocking(move || alembic_content::storage::read_bounded(&path, 8 << 20))
+        tokio::task::spawn_blocking(move || alembic_games::storage::read_bounded(&path, 8 << 20))
             .await;
     match read {
         Ok(Ok(bytes)) => (
@@ -806,7 +806,7 @@ async fn open_past(
     game: &Arc<LiveGame>,
     size: (u16, u16),
 ) -> Result<(Session, Subscription), String> {
-    let recording = alembic_content::record::beside(&game.save);
+    let recording = alembic_games::record::beside(&game.save);
     if !recording.is_file() {
         return Err("nothing is recorded yet".to_owned());
     }

@@ -4,7 +4,7 @@
 //! same data hash.
 #![no_main]
 
-use alembic_content::{alchemy, caves};
+use alembic_games::{alchemy, caves};
 use alembic_data::{DataErrors, Loaded};
 use libfuzzer_sys::fuzz_target;
 

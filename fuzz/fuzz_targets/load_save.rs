@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use alembic::Dir;
-use alembic_content::alchemy::{Command, RuleError, Rules, apply, save};
+use alembic_games::alchemy::{Command, RuleError, Rules, apply, save};
 use libfuzzer_sys::fuzz_target;
 
 /// The rules, built once per fuzzing process: building them reads the shipped data (a

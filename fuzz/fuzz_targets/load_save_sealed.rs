@@ -3,11 +3,11 @@
 //! resealed with a fresh checksum, so the validator and the engine's `link` judge it (raw
 //! bytes almost never pass the 64-bit checksum: see `load_save`). A panic, a hang, an
 //! accepted save that breaks an invariant or meets an engine error, or one that cannot be
-//! saved back and loaded is a finding (`alembic_content::campaign::check_save`).
+//! saved back and loaded is a finding (`alembic_games::campaign::check_save`).
 #![no_main]
 
-use alembic_content::alchemy::{self, Rules, save};
-use alembic_content::campaign::{self, Verdict};
+use alembic_games::alchemy::{self, Rules, save};
+use alembic_games::campaign::{self, Verdict};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,13 +3,13 @@
 //! or the header changed, the file cut), whose checkpoints are then recomputed by replaying
 //! it, so the replay's own checks judge it. Each is verified, watched to its end in the
 //! bounded viewer and continued as a save's journal; a panic, a hang or a replayed state
-//! that breaks an invariant is a finding (`alembic_content::campaign::check_recording`).
+//! that breaks an invariant is a finding (`alembic_games::campaign::check_recording`).
 #![no_main]
 
 use alembic::replay::Recording;
-use alembic_content::alchemy::{self, Command, Rules};
-use alembic_content::campaign::{self, Verdict};
-use alembic_content::sim::{self, Policy};
+use alembic_games::alchemy::{self, Command, Rules};
+use alembic_games::campaign::{self, Verdict};
+use alembic_games::sim::{self, Policy};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,0 +1,357 @@
+//! The registered behaviours named by the library: what potions, food and ingredients do
+//! when consumed (or splashed), fountains when used, creatures when they die.
+//!
+//! Each is a plain function registered under a name; prototypes refer to the name, so the
+//! game value stays plain data and an unknown name is an error ([`Game::check_hooks`]).
+
+use std::sync::Arc;
+
+use alembic::{Error, Game, HookCtx, Hooks, Library, Place, ThingId, hook::HookCall};
+use alembic_data::DataErrors;
+
+use alembic_session::gamedata::{DataChoice, DataIdentity};
+
+use super::events::{Cause, Cure, Event, Learned, Noun, emit};
+use super::kinds::{DamageType, DataError, data_fault};
+use super::library::names_with;
+use super::props::{
+    DEATH_TRANSFORM, DEATH_TRANSFORM_CHANCE, DRY_CHANCE, GAIN_AMOUNT, GAIN_STAT, GIVES_EFFECT,
+    HEAL_AMOUNT, HPS, HPS_MAX, IS_DRAIN, IS_EFFECT, IS_HARMFUL, IS_HERO, IS_POISON, IS_UNDEAD,
+    SPEED, TG,
+};
+use super::rules::combat::{self, Source};
+use super::rules::effects::{add_effect, remove_effects};
+use super::rules::items::identify;
+use super::rules::world::hero_sees;
+
+/// The rule set: the registered hooks the library names, and the data the game is played
+/// with (the base library new games start from and saves are written against, and where it
+/// came from: the shipped data or a data directory, and the mods).
+#[derive(Clone, Debug)]
+pub struct Rules {
+    hooks: Hooks,
+    data: Arc<RulesData>,
+}
+
+#[derive(Debug)]
+struct RulesData {
+    library: Library,
+    identity: DataIdentity,
+    choice: DataChoice,
+}
+
+/// Why the rules could not be built on the data asked for.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    /// The data or a mod has mistakes (every one of them, with its place).
+    #[error("{0}")]
+    Data(DataErrors),
+    /// The rules themselves could not be built (a bug).
+    #[error(transparent)]
+    Engine(#[from] Error),
+}
+
+impl Rules {
+    /// The Alchemy rules on the shipped data.
+    pub fn new() -> Result<Rules, Error> {
+        Ok(Rules {
+            hooks: build()?,
+            data: Arc::new(RulesData {
+                library: super::library::base_library()?,
+                identity: DataIdentity::shipped(),
+                choice: DataChoice::default(),
+            }),
+        })
+    }
+
+    /// The Alchemy rules on the data `choice` asks for: the shipped data or a data
+    /// directory, then the mods.
+    ///
+    /// # Errors
+    /// [`RulesError::Data`] with every mistake of every file; nothing is half-built.
+    pub fn with_data(choice: &DataChoice) -> Result<Rules, RulesError> {
+        let hooks = build()?;
+        let sources = choice
+            .read((super::library::DATA_FILE, super::library::DATA))
+            .map_err(RulesError::Data)?;
+        let loaded = super::library::load(
+            sources
+                .files
+                .iter()
+                .map(|(name, text)| (name.as_str(), text.as_str())),
+        )
+        .map_err(RulesError::Data)?;
+        let identity = DataIdentity::of(&sources, loaded.hash());
+        Ok(Rules {
+            hooks,
+            data: Arc::new(RulesData {
+                library: super::library::library_from(&loaded),
+                identity,
+                choice: choice.clone(),
+            }),
+        })
+    }
+
+    /// The same rules on the data files read again from disk (the wizard's `reload`).
+    ///
+    /// # Errors
+    /// [`RulesError::Data`] with every mistake; these rules stay as they are.
+    pub fn reloaded(&self) -> Result<Rules, RulesError> {
+        Rules::with_data(&self.data.choice)
+    }
+
+    /// The hook registry (for [`Game::check_hooks`] and loading).
+    #[must_use]
+    pub fn hooks(&self) -> &Hooks {
+        &self.hooks
+    }
+
+    /// The library every new game starts from (before its potions are randomised) and
+    /// saves are written against.
+    pub fn base_library(&self) -> &Library {
+        &self.data.library
+    }
+
+    /// Which data these rules play with (carried in the modes of saves and recordings).
+    #[must_use]
+    pub fn data_identity(&self) -> &DataIdentity {
+        &self.data.identity
+    }
+
+    /// Where the data comes from, as asked.
+    #[must_use]
+    pub fn data_choice(&self) -> &DataChoice {
+        &self.data.choice
+    }
+}
+
+/// Every hook the Alchemy library names, in a registry the caller keeps (the game's
+/// [`Rules`] holds one) and passes to every call that may run a hook.
+pub fn build() -> Result<Hooks, Error> {
+    Hooks::new()
+        .register("potion_heal", potion_heal)?
+        .register("potion_effect", potion_effect)?
+        .register("potion_gain", potion_gain)?
+        .register("potion_health_gain", potion_health_gain)?
+        .register("potion_speed_gain", potion_speed_gain)?
+        .register("potion_cure_poison", potion_cure_poison)?
+        .register("potion_cleansing", potion_cleansing)?
+        .register("potion_restoration", potion_restoration)?
+        .register("potion_chaos", potion_chaos)?
+        .register("eat_food", eat_food)?
+        .register("eat_magic_mushroom", eat_magic_mushroom)?
+        .register("eat_ingredient", eat_ingredient)?
+        .register("use_fountain", use_fountain)?
+        .register("death_transform", death_transform)
+}
+
+/// The creature a consumable acts on: the call's target, else its actor.
+fn target(call: &HookCall) -> Result<ThingId, Error> {
+    call.target
+        .or(call.actor)
+        .ok_or_else(|| data_fault(DataError::NoTarget))
+}
+
+fn is_hero(game: &Game, t: ThingId) -> bool {
+    game.is(t, &IS_HERO)
+}
+
+fn potion_heal(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    let t = target(call)?;
+    let amount = game.query(call.this, &HEAL_AMOUNT)?;
+    if game.is(t, &IS_UNDEAD) {
+        // Healing burns the undead.
+        let seen = hero_sees(game, game.location(t)?);
+        let who = Noun::of(game, t);
+        emit(game, ctx, Event::Writhed { who, seen });
+        combat::damage(game, ctx, t, amount, DamageType::Normal, source_of(call))?;
+        return Ok(());
+    }
+    combat::heal(game, t, amount)?;
+    let seen = !is_hero(game, t) && hero_sees(game, game.location(t)?);
+    let who = Noun::of(game, t);
+    emit(game, ctx, Event::Healed { who, seen });
+    Ok(())
+}
+
+fn source_of(call: &HookCall) -> Source {
+    match call.actor {
+        Some(a) if Some(a) != call.target => Source::Creature(a),
+        _ => Source::Cause(Cause::Potion),
+    }
+}
+
+fn potion_effect(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    let t = target(call)?;
+    let effect = game.query(call.this, &GIVES_EFFECT)?;
+    add_effect(game, ctx, t, &effect)?;
+    Ok(())
+}
+
+fn potion_gain(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    let t = target(call)?;
+    let stat = game.query(call.this, &GAIN_STAT)?;
+    let amount = game.query(call.this, &GAIN_AMOUNT)?;
+    let base = game.get_thing(t)?.get(&stat.prop())?;
+    game.set_mut(t, &stat.prop(), base + amount)?;
+    let who = Noun::of(game, t);
+    emit(game, ctx, Event::GainedStat { who, stat });
+    Ok(())
+}
+
+fn potion_health_gain(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
+    let t = target(call)?;
+    let tg = game.query(t, &TG)?.max(2);
+    let boost = game.rng().range(i64::from(tg / 2), i64::from(tg)) as i32;
+    let max = game.get_thing(t)?.get(&HPS_MAX)?;
+    game.set_mut(t, &HPS_MAX, max + boost)?;
+    let hps = game.query(t, &HPS)?;
+    game.set_mut(t, &HPS, hps + boost)?;
+    let who = Noun::of(game, t);
+    emit(game, ctx, Event::GainedHealth { who });
+    Ok(())
+}
+
+fn potion_speed_gain(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    let t = target(call)?;
+    let base = game.get_thing(t)?.get(&SPEED)?;
+    game.set_mut(t, &SPEED, base + 10)?;
+    let who = Noun::of(game, t);
+    emit(game, ctx, Event::GainedSpeed { who });
+    Ok(())
+}
+
+fn cure(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+    flag: &alembic::Prop<bool>,
+    cure: Cure,
+) -> Result<(), Error> {
+    let t = target(call)?;
+    let n = remove_effects(game, t, flag)?;
+    let who = Noun::of(game, t);
+    emit(
+        game,
+        ctx,
+        Event::Cured {
+            who,
+            cure,
+            any: n > 0,
+        },
+    );
+    Ok(())
+}
+
+fn potion_cure_poison(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
+    cure(game, ctx, call, &IS_POISON, Cure::Poison)
+}
+
+fn potion_cleansing(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    cure(game, ctx, call, &IS_HARMFUL, Cure::Harm)
+}
+
+fn potion_restoration(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
+    cure(game, ctx, call, &IS_DRAIN, Cure::Drain)
+}
+
+/// A random effect from the whole library.
+fn random_effect(game: &mut Game, ctx: &mut HookCtx<'_>, t: ThingId) -> Result<(), Error> {
+    let names = names_with(game.library(), &IS_EFFECT);
+    let i = game
+        .rng()
+        .index(names.len())
+        .ok_or_else(|| data_fault(DataError::NoEffects))?;
+    add_effect(game, ctx, t, &names[i])?;
+    Ok(())
+}
+
+fn potion_chaos(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    let t = target(call)?;
+    random_effect(game, ctx, t)
+}
+
+fn eat_food(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    let t = target(call)?;
+    let amount = game.query(call.this, &HEAL_AMOUNT)?;
+    combat::heal(game, t, amount)?;
+    let who = Noun::of(game, t);
+    emit(game, ctx, Event::Nourished { who });
+    Ok(())
+}
+
+fn eat_magic_mushroom(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    call: &HookCall,
+) -> Result<(), Error> {
+    let t = target(call)?;
+    let who = Noun::of(game, t);
+    emit(game, ctx, Event::Shimmered { who });
+    random_effect(game, ctx, t)
+}
+
+fn eat_ingredient(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    let t = target(call)?;
+    identify(game, call.this)?;
+    if is_hero(game, t) {
+        let item = Noun::of(game, call.this);
+        emit(
+            game,
+            ctx,
+            Event::Identified {
+                item,
+                how: Learned::Tasting,
+            },
+        );
+    }
+    Ok(())
+}
+
+fn use_fountain(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    let who = target(call)?;
+    let amount = game.query(call.this, &HEAL_AMOUNT)?;
+    combat::heal(game, who, amount)?;
+    if is_hero(game, who) {
+        emit(game, ctx, Event::FountainDrunk { who });
+    }
+    let p = game.query(call.this, &DRY_CHANCE)?;
+    if game.rng().chance(p) {
+        let at = game.location(call.this)?;
+        game.remove_thing_mut(call.this)?;
+        let dry = game.library().create("dry fountain")?;
+        game.add_thing_mut(Place::Map(at), dry)?;
+        let seen = hero_sees(game, at);
+        emit(game, ctx, Event::FountainDried { seen });
+    }
+    Ok(())
+}
+
+fn death_transform(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    let Some(into) = game.query_opt(call.this, &DEATH_TRANSFORM)? else {
+        return Ok(());
+    };
+    let p = game.query(call.this, &DEATH_TRANSFORM_CHANCE)?;
+    if !game.rng().chance(p) {
+        return Ok(());
+    }
+    let at = game.location(call.this)?;
+    let was = Noun::of(game, call.this);
+    let id = game.spawn_mut(ctx, &into, at)?;
+    let seen = hero_sees(game, at);
+    let now = Noun::of(game, id);
+    emit(game, ctx, Event::RoseAgain { was, now, seen });
+    Ok(())
+}

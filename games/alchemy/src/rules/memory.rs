@@ -1,0 +1,78 @@
+//! The hero's memory of the map: remembered terrain and scenery per cell, kept in the game
+//! value as engine layers. What is remembered is what was *seen*: a door seen closed is
+//! remembered closed until the hero sees it again, a fountain that dried up out of sight is
+//! still remembered flowing.
+
+use alembic::{Game, Loc, Rgb, ThingId, fov::VisibleSet, layer::Layer, library::TileId};
+
+use super::world::scenery_at;
+use crate::props::{FG, GLYPH};
+
+/// Layer: the remembered tile (`None` = never seen).
+pub const SEEN_TILE: Layer<Option<TileId>> = Layer::new("alchemy.seen_tile");
+/// Layer: the remembered scenery thing, if any.
+pub const SEEN_THING: Layer<Option<ThingId>> = Layer::new("alchemy.seen_thing");
+/// Layer: how the remembered scenery looked when last seen: glyph and colour.
+pub const SEEN_LOOK: Layer<Option<(char, Rgb)>> = Layer::new("alchemy.seen_look");
+
+/// Remember everything in `view`.
+pub fn remember(game: &mut Game, view: &VisibleSet) {
+    let cells: Vec<Loc> = view.iter().collect();
+    remember_cells(game, cells);
+}
+
+/// Remember `cells` as they are now, seen or not (wizard mode's `reveal`).
+pub fn remember_cells(game: &mut Game, cells: impl IntoIterator<Item = Loc>) {
+    // The layers as they were before this call (Θ(1) clones), read without a lookup by name
+    // per cell. Reading them instead of the layers being written is exact: what is written
+    // for a cell depends only on the terrain and the things, which this does not change, so
+    // a cell met twice is written the same value both times.
+    let (tiles, things, looks) = (
+        game.layer(&SEEN_TILE),
+        game.layer(&SEEN_THING),
+        game.layer(&SEEN_LOOK),
+    );
+    for l in cells {
+        let tile = Some(game.tile(l));
+        if tiles.get(l) != tile {
+            game.set_layer_mut(&SEEN_TILE, l, tile);
+        }
+        let thing = scenery_at(game, l);
+        if things.get(l) != thing {
+            game.set_layer_mut(&SEEN_THING, l, thing);
+        }
+        let look = thing.map(|t| {
+            (
+                game.query(t, &GLYPH).unwrap_or('?'),
+                game.query(t, &FG).unwrap_or(Rgb::new(200, 200, 200)),
+            )
+        });
+        if looks.get(l) != look {
+            game.set_layer_mut(&SEEN_LOOK, l, look);
+        }
+    }
+}
+
+/// The remembered tile at `l`, if the hero has seen it.
+#[must_use]
+pub fn remembered_tile(game: &Game, l: Loc) -> Option<TileId> {
+    game.layer_get(&SEEN_TILE, l)
+}
+
+/// The remembered scenery at `l`, if any (and still in the game).
+#[must_use]
+pub fn remembered_thing(game: &Game, l: Loc) -> Option<ThingId> {
+    game.layer_get(&SEEN_THING, l).filter(|&t| game.contains(t))
+}
+
+/// How the scenery at `l` looked when the hero last saw it: glyph and colour.
+#[must_use]
+pub fn remembered_look(game: &Game, l: Loc) -> Option<(char, Rgb)> {
+    game.layer_get(&SEEN_LOOK, l)
+}
+
+/// Whether the hero has seen `l`.
+#[must_use]
+pub fn explored(game: &Game, l: Loc) -> bool {
+    game.layer_get(&SEEN_TILE, l).is_some()
+}

@@ -1,0 +1,310 @@
+//! Time: speed and the engine's scheduler. A hero action of cost `c` takes `100·c/speed`
+//! time; the world then advances by that much: effects tick, and the actors on the hero's
+//! level (the hero and its monsters) take their turns in the order of the engine's schedule
+//! ([`alembic::schedule`]) until the hero is next, each action of cost `c` putting its actor
+//! `100·c/its speed` later. Wandering monsters may appear out of sight, and the hero's map
+//! memory is updated.
+
+use std::sync::Arc;
+
+use alembic::{Error, Game, HookCtx, ThingId};
+
+use super::ai;
+use super::combat::{self, Source};
+use super::effects::effects_of;
+use super::memory::remember;
+use super::world::{
+    TileTable, creatures_on_level, hero, hero_view_with, random_floor, sight_blockers_near,
+};
+use crate::events::{Cause, Event, Noun, emit};
+use crate::kinds::DamageType;
+use crate::props::{
+    AWAY_SINCE, DURATION, FOE, GAME_OVER, HP_ACC, HP_PER_TURN, IS_CREATURE, IS_POISON, IS_UNDEAD,
+    LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
+};
+
+/// Most actions a monster may take, on average, in one world step (a safety net against
+/// huge speeds: the step stops after this many per actor even if the hero is not next).
+const MAX_ACTIONS: usize = 8;
+
+/// Speeds below this count as this in [`action_time`].
+const MIN_SPEED: i32 = 10;
+
+/// Time an action of `cost` takes an actor of `speed`.
+#[must_use]
+pub fn action_time(cost: i32, speed: i32) -> i32 {
+    (100i32.saturating_mul(cost) / speed.max(MIN_SPEED)).max(1)
+}
+
+/// The schedule's delay for an action of `cost` by an actor of `speed` ([`action_time`]).
+fn delay(cost: i32, speed: i32) -> u64 {
+    u64::try_from(action_time(cost, speed)).unwrap_or(1)
+}
+
+/// Advance the world by `elapsed` time after a hero action.
+pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<(), Error> {
+    let h = hero(game)?;
+    let now = game
+        .var(&TIME)
+        .unwrap_or(0)
+        .saturating_add(i64::from(elapsed));
+    game.set_var_mut(&TIME, now);
+    game.set_turn_mut(game.turn().saturating_add(1));
+    tick_effects(game, ctx, h, elapsed)?;
+    natural_healing(game, h, elapsed)?;
+    super::progress::level_up(game, ctx, h)?;
+    if game.var(&GAME_OVER).unwrap_or(false) {
+        return Ok(());
+    }
+    let z = game.location(h)?.z;
+    // Tile definitions never change during play: one table serves the whole turn.
+    let table = TileTable::new(game);
+    let view = hero_view_with(game, &table)?;
+    // What the view depends on, to tell afterwards whether it must be computed again.
+    let seen_from = game.location(h)?;
+    let terrain = game.terrain().clone();
+    let blockers = sight_blockers_near(game, seen_from);
+    // The hero acts again `elapsed` after its turn: bring the clock to that turn (acting at no
+    // cost), then put the hero `elapsed` later.
+    if game.is_scheduled(h) {
+        game.acted_mut(h, 0)?;
+    }
+    game.schedule_mut(h, u64::try_from(elapsed).unwrap_or(1))?;
+    // Only the hero's level is simulated: the engine queues its creatures (they take turns:
+    // `ACTS`) and puts the level the hero left to sleep.
+    if game.awake_levels().as_deref() != Some(&[z][..]) {
+        game.set_awake_levels_mut([z])?;
+    }
+    let level = creatures_on_level(game, z);
+    for &m in &level {
+        if m != h && game.contains(m) {
+            tick_effects(game, ctx, m, elapsed)?;
+        }
+    }
+    if game.var(&GAME_OVER).unwrap_or(false) {
+        return Ok(());
+    }
+    // Whoever is next acts, until the hero is: Alchemy's own AI plays the turn, and
+    // `acted_mut` brings the clock to it and puts the actor `100·cost/speed` later.
+    for _ in 0..MAX_ACTIONS.saturating_mul(level.len().max(1)) {
+        let Some(m) = game.next_actor() else {
+            break;
+        };
+        if m == h {
+            break;
+        }
+        let cost = ai::act(game, ctx, m, h, &view, &table)?;
+        if game.contains(m) {
+            let speed = game.query(m, &SPEED)?;
+            if speed >= MIN_SPEED {
+                // The engine's delay is `action_time` for every speed it does not clamp.
+                game.acted_mut(m, u64::try_from(cost).unwrap_or(0))?;
+            } else {
+                game.acted_mut(m, 0)?;
+                game.schedule_mut(m, delay(cost, speed))?;
+            }
+        }
+        if game.var(&GAME_OVER).unwrap_or(false) {
+            return Ok(());
+        }
+    }
+    wandering_monsters(game, ctx, &table, z, elapsed)?;
+    // The view after the monsters moved: the same set unless the hero moved, the terrain
+    // changed or a thing that blocks sight came, went or changed within sight range.
+    let unchanged = game.location(h)? == seen_from
+        && game.terrain().ptr_eq(&terrain)
+        && sight_blockers_near(game, seen_from) == blockers;
+    let view = if unchanged {
+        debug_assert_eq!(
+            Some(&view),
+            hero_view_with(game, &table).ok().as_ref(),
+            "a reused view must equal a fresh one"
+        );
+        view
+    } else {
+        hero_view_with(game, &table)?
+    };
+    remember(game, &view);
+    Ok(())
+}
+
+/// Let `elapsed` time pass for the effects on `creature`: periodic hit points (healing hurts
+/// the undead; poison goes through resistances), durations counting down, expiries
+/// ([`Event::EffectEnded`]).
+pub fn tick_effects(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    creature: ThingId,
+    elapsed: i32,
+) -> Result<(), Error> {
+    for e in effects_of(game, creature) {
+        if !game.contains(creature) {
+            return Ok(());
+        }
+        let per = game.query(e, &HP_PER_TURN)?;
+        if per != 0 {
+            let acc = game.query(e, &HP_ACC)? + per * elapsed;
+            let whole = acc / 100;
+            game.set_mut(e, &HP_ACC, acc - whole * 100)?;
+            if whole != 0 {
+                let kind = game
+                    .get_thing(e)?
+                    .proto()
+                    .map(Arc::<str>::from)
+                    .unwrap_or_else(|| Arc::from(""));
+                let undead = game.is(creature, &IS_UNDEAD);
+                if whole > 0 && !undead {
+                    combat::heal(game, creature, whole)?;
+                } else {
+                    let dtype = if game.is(e, &IS_POISON) {
+                        DamageType::Poison
+                    } else {
+                        DamageType::Normal
+                    };
+                    let cause = Cause::Effect {
+                        kind,
+                        undone: whole > 0,
+                    };
+                    combat::damage(
+                        game,
+                        ctx,
+                        creature,
+                        whole.abs(),
+                        dtype,
+                        Source::Cause(cause),
+                    )?;
+                    if !game.contains(creature) {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        if !game.contains(e) {
+            continue;
+        }
+        let left = game.query(e, &DURATION)? - elapsed;
+        if left <= 0 {
+            let effect = game
+                .get_thing(e)?
+                .proto()
+                .map(Arc::<str>::from)
+                .unwrap_or_else(|| Arc::from(""));
+            game.remove_thing_mut(e)?;
+            let who = Noun::of(game, creature);
+            emit(game, ctx, Event::EffectEnded { who, effect });
+            combat::clamp_hps(game, creature)?;
+        } else {
+            game.set_mut(e, &DURATION, left)?;
+        }
+    }
+    Ok(())
+}
+
+/// Natural healing: one hit point per `HEAL_TIME / TG` time.
+pub const HEAL_TIME: i64 = 4000;
+
+/// The hero slowly recovers: one hit point per `HEAL_TIME / TG` time (every five turns
+/// at TG 8).
+fn natural_healing(game: &mut Game, h: ThingId, elapsed: i32) -> Result<(), Error> {
+    let tg = game.query(h, &TG)?.max(1);
+    let acc = game
+        .var(&REGEN_ACC)
+        .unwrap_or(0)
+        .saturating_add(i64::from(elapsed) * i64::from(tg));
+    let whole = acc / HEAL_TIME;
+    game.set_var_mut(&REGEN_ACC, acc - whole * HEAL_TIME);
+    if whole > 0 {
+        super::combat::heal(game, h, i32::try_from(whole).unwrap_or(1))?;
+    }
+    Ok(())
+}
+
+/// Now and then a monster turns up somewhere the hero cannot see.
+fn wandering_monsters(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    table: &TileTable,
+    z: i32,
+    elapsed: i32,
+) -> Result<(), Error> {
+    // About one every 250 turns.
+    if !game.rng().chance(f64::from(elapsed) / 25_000.0) {
+        return Ok(());
+    }
+    let h = hero(game)?;
+    let at = game.location(h)?;
+    let view = hero_view_with(game, table)?;
+    let Some(l) = random_floor(game, z, 50, |_, l| {
+        !view.contains(l) && l.chebyshev(at) > 10
+    }) else {
+        return Ok(());
+    };
+    let depth = -z;
+    let lib = game.library().clone();
+    if let Ok(name) = lib.random_name(game.rng(), &IS_CREATURE, (depth - 3).max(1), depth) {
+        game.spawn_mut(ctx, &name, l)?;
+    }
+    Ok(())
+}
+
+/// The hero is leaving level `z`: its monsters lose track of the hero and are stamped with
+/// the time, so that on the hero's return they catch up ([`arrive`]).
+pub fn leave_level(game: &mut Game, z: i32) -> Result<(), Error> {
+    let h = hero(game)?;
+    let now = game.var(&TIME).unwrap_or(0);
+    for m in creatures_on_level(game, z) {
+        if m == h {
+            continue;
+        }
+        let mut t = game.get_thing(m)?.clone();
+        t.remove_prop_mut(LAST_SEEN.key());
+        t.remove_prop_mut(FOE.key());
+        t.set_mut(&AWAY_SINCE, now);
+        game.update_thing_mut(t)?;
+    }
+    Ok(())
+}
+
+/// Longest stretch of missed time a level catches up on when the hero returns.
+pub const MAX_CATCH_UP: i64 = 20_000;
+
+/// The hero is arriving on level `z` (before being placed there): only the hero's level is
+/// simulated, so its monsters catch up on the time since the hero left — their effects run
+/// out (poison may kill them), and they recover hit points at the hero's natural rate.
+pub fn arrive(game: &mut Game, ctx: &mut HookCtx<'_>, z: i32) -> Result<(), Error> {
+    let h = hero(game)?;
+    let now = game.var(&TIME).unwrap_or(0);
+    for m in creatures_on_level(game, z) {
+        if m == h {
+            continue;
+        }
+        let Some(since) = game.query_opt(m, &AWAY_SINCE)? else {
+            continue;
+        };
+        let mut t = game.get_thing(m)?.clone();
+        t.remove_prop_mut(AWAY_SINCE.key());
+        game.update_thing_mut(t)?;
+        let away = (now - since).clamp(0, MAX_CATCH_UP);
+        let away = i32::try_from(away).unwrap_or(0);
+        if away == 0 {
+            continue;
+        }
+        tick_effects(game, ctx, m, away)?;
+        if !game.contains(m) {
+            continue;
+        }
+        let tg = i64::from(game.query(m, &TG)?.max(1));
+        let healed = i64::from(away) * tg / HEAL_TIME;
+        super::combat::heal(game, m, i32::try_from(healed).unwrap_or(0))?;
+        // It has wandered about meanwhile (a few random steps, like an idle monster).
+        let steps = (away / 200).min(12);
+        for _ in 0..steps {
+            let at = game.location(m)?;
+            let d = alembic::Dir::COMPASS[game.rng().below(8) as usize];
+            if super::world::can_enter(game, m, at + d) {
+                game.move_thing_mut(m, at + d)?;
+            }
+        }
+    }
+    Ok(())
+}

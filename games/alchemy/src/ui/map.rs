@@ -1,0 +1,419 @@
+//! The play screen's map: its layout, the viewport that follows the hero, the torchlight and
+//! memory palette, tiles, and the hover line.
+
+use alembic::{Loc, LocBox, Rgb};
+use alembic_ui::{Cell, ColourDepth, Frame, Rect, Tile, TileSupport, fill, put_clipped};
+
+use super::AlchemyCtx;
+use super::colours::{self, PALETTE};
+use crate::view::{
+    self, CellView, TileTable, cell_tile, cell_view, hero_id, level_box, light_map, visible,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+
+/// Where the parts of the play screen go in an area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The message lines on top.
+    pub msgs: Rect,
+    /// The map viewport.
+    pub map: Rect,
+    /// The status panel (right side) or status lines (bottom, when narrow).
+    pub status: Rect,
+    /// Whether the status is a side panel.
+    pub side: bool,
+}
+
+/// Width of the side panel.
+const SIDE_W: u16 = 24;
+
+/// The frame that shows a whole level at once: the level beside the side panel, under the
+/// three message rows ([`layout`]).
+#[must_use]
+pub fn whole_level() -> (u16, u16) {
+    let level = level_box(0);
+    let cells = |n: i32| u16::try_from(n).unwrap_or(u16::MAX);
+    (
+        cells(level.width()).saturating_add(SIDE_W),
+        cells(level.height()).saturating_add(3),
+    )
+}
+
+/// The play screen's layout in `area`: messages on top (3 rows, fewer when short), the status
+/// as a side panel when there is room (else 2 lines at the bottom), the map in the rest.
+#[must_use]
+pub fn layout(area: Rect) -> Layout {
+    let msg_rows = match area.height {
+        30.. => 3,
+        12.. => 2,
+        _ => 1,
+    };
+    let (msgs, rest) = area.split_top(msg_rows);
+    if area.width >= 64 {
+        let map = Rect::new(rest.x, rest.y, rest.width - SIDE_W, rest.height);
+        let status = Rect::new(rest.x + rest.width - SIDE_W, rest.y, SIDE_W, rest.height);
+        Layout {
+            msgs,
+            map,
+            status,
+            side: true,
+        }
+    } else {
+        let (map, status) = rest.split_bottom(2);
+        Layout {
+            msgs,
+            map,
+            status,
+            side: false,
+        }
+    }
+}
+
+/// The first column or row shown along one axis: the whole level centred when it fits,
+/// else the focus (the hero) centred, as DCSS keeps the player in the middle of the view;
+/// past the level's edge is unexplored black.
+pub(super) fn axis_origin(min: i32, len: i32, focus: i32, view: i32) -> i32 {
+    // Saturating: a hostile save can put the hero at the edge of i32.
+    if view >= len {
+        min.saturating_sub(view.saturating_sub(len) / 2)
+    } else {
+        focus.saturating_sub(view / 2)
+    }
+}
+
+/// How map locations land on screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapView {
+    /// The viewport.
+    pub rect: Rect,
+    /// The location in the viewport's top-left cell.
+    pub origin: Loc,
+    /// The level shown.
+    pub level: LocBox,
+    /// Frame cells per map cell across: 1, or 2 for tiles two cells wide.
+    pub cell_w: u16,
+}
+
+impl MapView {
+    /// The viewport of `rect` centred on `focus`, clamped to the level on each axis, with
+    /// each map cell `cell_w` frame cells wide (at least 1).
+    #[must_use]
+    pub fn centred(rect: Rect, level: LocBox, focus: Loc, cell_w: u16) -> Self {
+        let cell_w = cell_w.max(1);
+        let cols = i32::from(rect.width / cell_w);
+        let ox = axis_origin(level.min.x, level.width(), focus.x, cols);
+        let oy = axis_origin(level.min.y, level.height(), focus.y, i32::from(rect.height));
+        MapView {
+            rect,
+            origin: Loc::new(ox, oy, level.min.z),
+            level,
+            cell_w,
+        }
+    }
+
+    /// The (leftmost) frame cell showing `l`, if it is in view.
+    #[must_use]
+    pub fn screen_of(&self, l: Loc) -> Option<(i32, i32)> {
+        if l.z != self.origin.z {
+            return None;
+        }
+        let sx = l.x - self.origin.x;
+        let sy = l.y - self.origin.y;
+        let cols = i32::from(self.rect.width / self.cell_w);
+        if sx < 0 || sy < 0 || sx >= cols || sy >= i32::from(self.rect.height) {
+            return None;
+        }
+        Some((
+            i32::from(self.rect.x) + sx * i32::from(self.cell_w),
+            i32::from(self.rect.y) + sy,
+        ))
+    }
+
+    /// Whether `l` is shown.
+    #[must_use]
+    pub fn shows(&self, l: Loc) -> bool {
+        self.screen_of(l).is_some()
+    }
+
+    /// Change every frame cell showing `l` with `f` (highlights, cursors).
+    pub fn paint(&self, frame: &mut Frame, l: Loc, f: impl Fn(Cell) -> Cell) {
+        if let Some((x, y)) = self.screen_of(l) {
+            for dx in 0..i32::from(self.cell_w) {
+                if let Some(&c) = frame.get(x + dx, y) {
+                    frame.put(x + dx, y, f(c));
+                }
+            }
+        }
+    }
+
+    /// The level location shown at frame cell (`x`, `y`), if that cell is on the map.
+    #[must_use]
+    pub fn loc_at(&self, x: u16, y: u16) -> Option<Loc> {
+        let r = self.rect;
+        if x < r.x || y < r.y || x >= r.x + r.width || y >= r.y + r.height {
+            return None;
+        }
+        let l = Loc::new(
+            self.origin.x + i32::from((x - r.x) / self.cell_w),
+            self.origin.y + i32::from(y - r.y),
+            self.origin.z,
+        );
+        (self.level.contains(l) && self.shows(l)).then_some(l)
+    }
+}
+
+/// How the map is drawn on a frontend with `support`: letters, or tiles one or two cells
+/// wide (only when the player has tiles on).
+#[must_use]
+pub fn tile_mode(ctx: &AlchemyCtx, support: TileSupport) -> TileSupport {
+    if ctx.tiles() {
+        support
+    } else {
+        TileSupport::None
+    }
+}
+
+/// The look text of the hovered cell, on the map's bottom row, and the cell outlined.
+pub(super) fn draw_hover(game: &alembic::Game, frame: &mut Frame, view: &MapView, l: Loc) {
+    let Ok(info) = view::look_at(game, l) else {
+        return;
+    };
+    view.paint(frame, l, |c| Cell {
+        bg: colours::CURSOR_BG,
+        ..c
+    });
+    let r = view.rect;
+    let y = r.y + r.height.saturating_sub(1);
+    let text = format!(" {} ", info.text);
+    fill(frame, Rect::new(r.x, y, r.width, 1), blank(PALETTE.bg));
+    put_clipped(frame, r, r.x, y, &text, PALETTE.text, PALETTE.bg);
+}
+
+/// The map viewport for `ctx` in `area` on a frontend with `tiles` support: centred on the
+/// hero, or on the look cursor when the cursor has left the hero-centred view. `None`
+/// without a game.
+#[must_use]
+pub fn map_view(ctx: &AlchemyCtx, area: Rect, tiles: TileSupport) -> Option<MapView> {
+    let game = ctx.game()?;
+    let at = game.location(hero_id(game).ok()?).ok()?;
+    let rect = layout(area).map;
+    let level = level_box(at.z);
+    let w = if tile_mode(ctx, tiles) == TileSupport::Double {
+        2
+    } else {
+        1
+    };
+    let v = MapView::centred(rect, level, at, w);
+    match ctx.cursor() {
+        Some(c) if c.z == at.z && !v.shows(c) => Some(MapView::centred(rect, level, c, w)),
+        _ => Some(v),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Colours
+
+/// Raise a light so the far edge of the torch stays readable: `floor` of full brightness
+/// always, the engine's light on top.
+pub(super) fn lift(light: Rgb, floor: f32) -> Rgb {
+    let f = |c: u8| (floor * 255.0 + (1.0 - floor) * f32::from(c)).round() as u8;
+    Rgb::new(f(light.r), f(light.g), f(light.b))
+}
+
+/// Backgrounds of remembered cells, `(floor, wall)`, for a frontend showing `depth` colours.
+///
+/// Remembered places are drawn as Brogue draws them: desaturated, cooler and darker than
+/// what the torch lights, but clearly visible. The contrast rule (tested at every depth
+/// after the terminal's rounding): remembered floor against unexplored black, and
+/// remembered wall against remembered floor, each at least 1.5:1 in relative luminance.
+/// Sixteen colours cannot show a dark grey, so there memory is grey on black.
+#[must_use]
+pub fn memory_colours(depth: ColourDepth) -> (Rgb, Rgb) {
+    match depth {
+        ColourDepth::TrueColour | ColourDepth::Palette256 => {
+            (Rgb::new(44, 46, 60), Rgb::new(86, 82, 80))
+        }
+        ColourDepth::Ansi16 => (Rgb::new(110, 110, 110), Rgb::new(200, 200, 200)),
+    }
+}
+
+/// The floor's own colour under full torchlight (its tile's background when brighter).
+const LIT_FLOOR: Rgb = Rgb::new(62, 56, 46);
+/// A wall's or rock's own colour under full torchlight.
+const LIT_WALL: Rgb = Rgb::new(124, 110, 94);
+
+/// The colour of a lit wall's glyph (`#`) on its face `bg`: the face darkened, or lifted
+/// when the face is dim, whichever contrasts more, so the mark reads at every light (at
+/// least 3:1 against the face).
+#[must_use]
+pub fn wall_mark(bg: Rgb) -> Rgb {
+    let d = |v: u8| (u16::from(v) * 3 / 10) as u8;
+    let dark = Rgb::new(d(bg.r), d(bg.g), d(bg.b));
+    let light = lift(bg, 0.6);
+    if contrast(dark, bg) >= contrast(light, bg) {
+        dark
+    } else {
+        light
+    }
+}
+
+/// A torchlit wall's face at light `lit` (white: full torchlight).
+#[must_use]
+pub fn lit_wall_face(lit: Rgb) -> Rgb {
+    LIT_WALL.modulate(lift(lit, 0.45))
+}
+
+/// Relative luminance (WCAG 2) of `c`, 0–1.
+#[must_use]
+pub fn luminance(c: Rgb) -> f64 {
+    let lin = |v: u8| {
+        let v = f64::from(v) / 255.0;
+        if v <= 0.040_45 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b)
+}
+
+/// The contrast ratio (WCAG 2) of two colours, at least 1.
+#[must_use]
+pub fn contrast(a: Rgb, b: Rgb) -> f64 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// A remembered glyph on the memory background `bg`: its colour desaturated and cooled, and
+/// lifted so it stands out from the background.
+pub(super) fn memory_glyph(c: Rgb, bg: Rgb) -> Rgb {
+    let r = remembered(c);
+    let lift = |v: u8, b: u8| v.max(b).saturating_add(48).min(230);
+    Rgb::new(lift(r.r, bg.r), lift(r.g, bg.g), lift(r.b, bg.b))
+}
+
+/// Remembered, not seen: dim and cooled towards blue-grey.
+pub(super) fn remembered(c: Rgb) -> Rgb {
+    let lum = 0.3 * f32::from(c.r) + 0.59 * f32::from(c.g) + 0.11 * f32::from(c.b);
+    let mix = |v: u8, k: f32| ((0.5 * f32::from(v) + 0.5 * lum) * k).round().min(255.0) as u8;
+    Rgb::new(mix(c.r, 0.40), mix(c.g, 0.44), mix(c.b, 0.58))
+}
+
+/// HP colour: green from half up, yellow below half, red below a quarter.
+#[must_use]
+pub fn health_colour(hp: i32, max: i32) -> Rgb {
+    let (hp, max) = (i64::from(hp), i64::from(max.max(1)));
+    if hp * 2 >= max {
+        colours::GOOD
+    } else if hp * 4 >= max {
+        colours::FAIR
+    } else {
+        colours::BAD
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing
+
+pub(super) fn blank(bg: Rgb) -> Cell {
+    Cell::blank(PALETTE.text, bg)
+}
+
+/// Draw the map of `ctx`'s game into `view`.
+///
+/// # Errors
+/// An engine error reading the game (a bug); the caller shows it.
+pub fn draw_map(ctx: &AlchemyCtx, frame: &mut Frame, view: &MapView) -> Result<(), alembic::Error> {
+    let Some(game) = ctx.game() else {
+        return Ok(());
+    };
+    let hero = hero_id(game)?;
+    let seen = visible(game)?;
+    let light = light_map(game)?;
+    let tiles = tile_mode(ctx, frame.tiles());
+    let memory = memory_colours(frame.colour_depth());
+    let table = TileTable::new(game);
+    let r = view.rect;
+    let cols = i32::from(r.width / view.cell_w);
+    for sy in 0..i32::from(r.height) {
+        for sx in 0..cols {
+            let l = Loc::new(view.origin.x + sx, view.origin.y + sy, view.origin.z);
+            if !view.level.contains(l) {
+                continue;
+            }
+            let Some(CellView { glyph, visible, .. }) = cell_view(game, &seen, l)? else {
+                continue;
+            };
+            // Solid rock is a blank glyph on a near-black tile: give it a stone-coloured
+            // face so cave walls read as walls.
+            let rock = glyph.ch == ' ';
+            let base_bg = if rock { colours::ROCK_BG } else { glyph.bg };
+            let cell = if visible {
+                let lit = light.get(l);
+                let on_top = view::top_thing(game, l);
+                let blocks = table.blocks(game, l);
+                // Torchlit floor is warm and brighter than remembered floor.
+                // Walls stand out brighter than the floor, as in Brogue.
+                let floor = if blocks { LIT_WALL } else { LIT_FLOOR };
+                let base = Rgb::new(
+                    base_bg.r.max(floor.r),
+                    base_bg.g.max(floor.g),
+                    base_bg.b.max(floor.b),
+                );
+                let bg = base.modulate(lift(lit, 0.45));
+                let fg = match on_top {
+                    Some(t) if t == hero => colours::HERO,
+                    // Creatures and items keep their saturated colours even at the torch's edge.
+                    Some(_) => glyph.fg.modulate(lift(lit, 0.8)),
+                    // A wall's mark is cut into its lit face, so it reads.
+                    None if blocks => wall_mark(bg),
+                    None => glyph.fg.modulate(lift(lit, 0.30)),
+                };
+                Cell {
+                    ch: glyph.ch,
+                    fg,
+                    bg,
+                }
+            } else {
+                let bg = if table.blocks(game, l) {
+                    memory.1
+                } else {
+                    memory.0
+                };
+                Cell {
+                    ch: glyph.ch,
+                    fg: memory_glyph(glyph.fg, bg),
+                    bg,
+                }
+            };
+            // A rock tile needs a lighter face than its background to show its texture.
+            let cell = if rock && tiles != TileSupport::None {
+                Cell {
+                    fg: lift(cell.bg, 0.2),
+                    ..cell
+                }
+            } else {
+                cell
+            };
+            let x = i32::from(r.x) + sx * i32::from(view.cell_w);
+            let y = i32::from(r.y) + sy;
+            match tiles {
+                TileSupport::None => frame.put(x, y, cell),
+                TileSupport::Single => {
+                    let ch = cell_tile(game, &seen, l)?.map_or(cell.ch, Tile::to_char);
+                    frame.put(x, y, Cell { ch, ..cell });
+                }
+                TileSupport::Double => {
+                    // Anything without a picture keeps its letter, centred on the pair.
+                    let tile = cell_tile(game, &seen, l)?.unwrap_or(Tile::Glyph(cell.ch));
+                    for (dx, ch) in tile.to_pair().into_iter().enumerate() {
+                        frame.put(x + dx as i32, y, Cell { ch, ..cell });
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,1440 @@
+//! The Alchemy game UI: every screen a player sees, as a [`ScreenStack`] over an
+//! [`AlchemyCtx`]. Pure: it draws into [`alembic_ui::Frame`]s and reacts to [`alembic_ui::Input`]s;
+//! the only I/O is the save file, through [`crate::save`].
+//!
+//! Screens: the start screen (new game, seed, continue, help, quit), [`play`] (map, messages,
+//! status, every command key), and the prompts (item lists, crafting, direction, look/target
+//! cursor, the end-of-game summary). The public modules are the namespaces tests and tools
+//! reach into ([`keymap`], [`travel`], [`morgue`], [`record`], [`replay`]); the other screens
+//! are private.
+//!
+//! ```
+//! use alembic_ui::{Input, TestFrontend, run};
+//! use alembic_alchemy::ui::{self, Start, UiOptions};
+//! let mut app = ui::app(UiOptions { start: Start::New(7), save_path: None, tiles: None, practice: false, wizard: false })?;
+//! let mut fe = TestFrontend::new(100, 30, [Input::ch('l'), Input::ch('Q'), Input::ch('y')]);
+//! run(&mut fe, &mut app)?;
+//! assert!(fe.frames()[0].contains_text("Depth 1/11"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod keymap;
+mod map;
+pub mod morgue;
+pub mod play;
+mod prompts;
+pub mod record;
+pub mod replay;
+mod start;
+mod status;
+pub mod travel;
+mod wizard;
+
+use std::path::{Path, PathBuf};
+
+use alembic::{Game, Loc, Rgb, history::History};
+use alembic_ui::{ScreenStack, Transition};
+
+use crate::save::{self, SaveError};
+use crate::{self as alchemy, Command, Outcome, RuleError, Rules};
+use alembic_session::slot::{self, Slot};
+
+/// The name of the save file inside [`alembic_session::save_dir`].
+pub const SAVE_FILE: &str = "alchemy.save";
+
+/// How the UI starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The start screen (new game, continue, help, quit).
+    Menu,
+    /// Straight into a new game from this seed.
+    New(u64),
+    /// Straight into the game saved in this file (saves go back to it).
+    Load(PathBuf),
+    /// Watch the recording in this file.
+    Replay(PathBuf),
+}
+
+/// Everything [`app`] needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UiOptions {
+    /// Where to begin.
+    pub start: Start,
+    /// Where `S` saves and "continue" looks (normally `save_dir()/alchemy.save`); `None`
+    /// when there is nowhere to save. Ignored for saving by [`Start::Load`], which saves back
+    /// to the file it loaded.
+    pub save_path: Option<PathBuf>,
+    /// Graphical tiles: `None` when the frontend cannot draw them, else whether the map
+    /// starts in tiles.
+    pub tiles: Option<bool>,
+    /// New games are practice games (`--practice`): undo allowed, never scored.
+    pub practice: bool,
+    /// New games are wizard games (`--wizard`).
+    pub wizard: bool,
+}
+
+/// Why the UI could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum UiError {
+    /// The rules could not be built (a bug).
+    #[error("cannot set up the Alchemy rules: {0}")]
+    Rules(alembic::Error),
+    /// A new game could not be generated (a bug).
+    #[error("cannot create a new game: {0}")]
+    NewGame(alembic::Error),
+    /// The save file could not be loaded.
+    #[error("{0}")]
+    Load(#[from] SaveError),
+    /// The recording cannot be watched.
+    #[error("{0}")]
+    Replay(#[from] replay::ReplayOpenError),
+    /// The save is open in another window, or its lock cannot be taken safely.
+    #[error("{0}")]
+    Busy(alembic_session::storage::StorageError),
+    /// The data files or mods asked for have mistakes (every one, with its place).
+    #[error("{0}")]
+    Data(alembic_data::DataErrors),
+}
+
+/// Why the UI could not save the game.
+#[derive(Debug, thiserror::Error)]
+pub enum UiSaveError {
+    /// No game is in play.
+    #[error("There is no game to save.")]
+    NoGame,
+    /// Neither `HOME` nor `XDG_DATA_HOME` names a data directory.
+    #[error("Cannot save: no data directory (set HOME or XDG_DATA_HOME).")]
+    NoDataDir,
+    /// The save's directory could not be made.
+    #[error("Cannot save: cannot create {}: {source}", dir.display())]
+    CreateDir {
+        /// The directory.
+        dir: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// Writing the save failed.
+    #[error("Cannot save: {0}")]
+    Save(#[from] SaveError),
+}
+
+/// How a log line is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// A message from the game.
+    Game,
+    /// A refusal or a UI note ("You cannot drink that.", "Unknown key").
+    Note,
+    /// Something going badly wrong (a failed save, an internal error).
+    Error,
+}
+
+/// One line of the UI's message log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogLine {
+    /// The text.
+    pub text: String,
+    /// Its colour class.
+    pub tone: Tone,
+    /// How many times in a row it was said (shown as "(x3)").
+    pub repeats: u32,
+}
+
+impl LogLine {
+    /// The text as shown: with "(xN)" when repeated.
+    #[must_use]
+    pub fn shown(&self) -> String {
+        if self.repeats > 1 {
+            format!("{} (x{})", self.text, self.repeats)
+        } else {
+            self.text.clone()
+        }
+    }
+}
+
+/// Where a death's `--More--` pause stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum DeathPause {
+    /// Not shown for this game yet.
+    #[default]
+    NotYet,
+    /// On screen now.
+    Showing,
+    /// Read: the end screen (or the practice rewind) comes next.
+    Done,
+}
+
+/// Below this share of maximum HP (a quarter) the game warns "Low HP!".
+pub const LOW_HP_PERCENT: i64 = 25;
+
+/// Whether `hp` of `max` is low (below [`LOW_HP_PERCENT`]).
+#[must_use]
+pub fn low_hp(hp: i32, max: i32) -> bool {
+    i64::from(hp) * 100 < i64::from(max.max(1)) * LOW_HP_PERCENT
+}
+
+/// Most log lines kept.
+const LOG_KEEP: usize = 1000;
+
+/// The shared state of every Alchemy screen: the game (when one is being played), the
+/// rules, the save file and UI state such as the look cursor.
+#[derive(Debug)]
+pub struct AlchemyCtx {
+    rules: Rules,
+    game: Option<Game>,
+    seed: Option<u64>,
+    /// Where `S` writes.
+    save_path: Option<PathBuf>,
+    /// Where "continue" looks (the default save).
+    default_save: Option<PathBuf>,
+    log: Vec<LogLine>,
+    /// How many of the newest log lines arrived with the latest command.
+    fresh: usize,
+    /// The look/target cursor, while one is shown.
+    cursor: Option<Loc>,
+    /// A planned throw's path, drawn under the target cursor.
+    path: Vec<Loc>,
+    /// The game was already over when loaded: its file is kept, not deleted as a finished
+    /// game's save is.
+    loaded_finished: bool,
+    /// What saving on close said: where the game went, or why it could not be saved.
+    exit_note: Option<Result<PathBuf, String>>,
+    /// The lock on the save in use, held for the whole session.
+    lock: Option<alembic_session::storage::SessionLock>,
+    /// Graphical tiles: `None` when the frontend cannot draw them, else whether they are on.
+    tiles: Option<bool>,
+    /// New games are practice games (undo allowed, never scored).
+    practice_new: bool,
+    /// New games are wizard games (a console of wizard commands, never scored).
+    wizard_new: bool,
+    /// What `n` starts: practice games when launched with `--practice`.
+    practice_default: bool,
+    /// The recording of the game in play (see [`record`]).
+    recorder: Option<record::Recorder>,
+    /// In a practice game: every value since the game started or was loaded, for `U`.
+    practice: Option<History<Game, (u64, Command)>>,
+    /// Auto-explore picks up the items it sees (off until the player turns it on with `A`).
+    autopickup: bool,
+    /// Where the finished game's recording went.
+    finished_record: Option<PathBuf>,
+    /// Where the finished game's morgue went, and its rank in the score table.
+    finished_morgue: Option<(PathBuf, Option<usize>)>,
+    /// The game shown is a recording's: nothing is saved or recorded.
+    replaying: bool,
+    /// The player declined to rewind a practice game after dying.
+    rewind_declined: bool,
+    /// The `--More--` before the death screen.
+    pub(crate) death_pause: DeathPause,
+    /// Whether the file at `save_path` is this game's (loaded from it, saved there, or
+    /// nothing was there when it began), and when the autosave is due. Until it is the
+    /// game's, nothing is written there or beside it: no autosave, the recording held in
+    /// memory, the file never removed (see [`alembic_session::slot`]).
+    slot: Slot,
+    /// Records of ended games that could not be kept (see [`AlchemyCtx::record_problems`]).
+    record_problems: Vec<String>,
+    /// The player saved this game (or continued it from a save): quitting keeps that save.
+    /// A game only ever saved by itself (the first save, the autosaves) is lost on quit, as
+    /// the quit prompt says.
+    player_saved: bool,
+    /// Things the player must hear even if the screen closes at once (said again by
+    /// [`AlchemyCtx::farewell`]).
+    told: Vec<String>,
+    /// The game in play was finished ([`AlchemyCtx::finish_game`]): it is never saved again
+    /// (closing the window after a quit must not bring its save back).
+    finished: bool,
+    /// The creatures travel, explore and rest have already said they see: each is
+    /// announced once, not again each time it steps back into view.
+    announced: Vec<alembic::ThingId>,
+}
+
+pub use alembic_session::slot::AUTOSAVE_EVERY;
+
+/// How much of a practice game is kept whole for `U`: the newest 2,000 values, then one in
+/// every 100 (the values in between are rebuilt from the commands when undo reaches them).
+pub const PRACTICE_BUDGET: alembic::history::Budget = alembic::history::Budget::new(2_000, 100);
+
+/// How many moves "rewind" takes back when a practice game ends in death.
+pub const REWIND_MOVES: usize = 10;
+
+impl AlchemyCtx {
+    /// A context with no game yet.
+    #[must_use]
+    pub fn new(rules: Rules, save_path: Option<PathBuf>) -> Self {
+        AlchemyCtx {
+            rules,
+            game: None,
+            seed: None,
+            save_path: save_path.clone(),
+            default_save: save_path,
+            log: Vec::new(),
+            fresh: 0,
+            cursor: None,
+            path: Vec::new(),
+            loaded_finished: false,
+            exit_note: None,
+            lock: None,
+            tiles: None,
+            practice_new: false,
+            wizard_new: false,
+            practice_default: false,
+            recorder: None,
+            practice: None,
+            finished_record: None,
+            finished_morgue: None,
+            replaying: false,
+            rewind_declined: false,
+            autopickup: false,
+            death_pause: DeathPause::NotYet,
+            slot: Slot::default(),
+            record_problems: Vec::new(),
+            player_saved: false,
+            told: Vec::new(),
+            finished: false,
+            announced: Vec::new(),
+        }
+    }
+
+    /// Hold `lock` (on the save in use) until this context is dropped.
+    pub fn hold_lock(&mut self, lock: alembic_session::storage::SessionLock) {
+        self.lock = Some(lock);
+    }
+
+    /// One window per save: hold the lock of the save at `path` before playing it (the
+    /// lock of the save played before is let go once this one is held). With `make_dir`,
+    /// the save's directory (the data directory) is created first.
+    ///
+    /// # Errors
+    /// [`UiError::Busy`] when another window holds it, or something that is not a lock file
+    /// is where its lock goes. When there is nowhere to write a lock (a read-only
+    /// directory) the game plays on unlocked: saving will say what is wrong.
+    fn ensure_lock(&mut self, path: &Path, make_dir: bool) -> Result<(), UiError> {
+        use alembic_session::storage::{SessionLock, StorageError, canonical_save};
+        if make_dir && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        if let (Some(lock), Ok(c)) = (&self.lock, canonical_save(path))
+            && lock.save() == c
+        {
+            return Ok(());
+        }
+        match SessionLock::acquire(path) {
+            Ok(lock) => {
+                self.lock = Some(lock);
+                Ok(())
+            }
+            Err(e @ (StorageError::Locked { .. } | StorageError::BadLock { .. })) => {
+                Err(UiError::Busy(e))
+            }
+            Err(_) => {
+                self.lock = None;
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether the player saved this game or continued it from a save: quitting keeps the
+    /// save then; otherwise the game (only ever saved by itself) is lost on quit.
+    #[must_use]
+    pub fn player_saved(&self) -> bool {
+        self.player_saved
+    }
+
+    /// Whether the save file is this game's own (see the field): only then is it autosaved
+    /// or removed when the game ends.
+    #[must_use]
+    pub fn owns_save(&self) -> bool {
+        self.slot.owns()
+    }
+
+    /// Save to [`AlchemyCtx::save_path`] and leave: the farewell says where the game went.
+    ///
+    /// # Errors
+    /// As [`AlchemyCtx::save`].
+    pub fn save_and_leave(&mut self) -> Result<PathBuf, UiSaveError> {
+        let path = self.save()?;
+        self.player_saved = true;
+        self.exit_note = Some(Ok(path.clone()));
+        Ok(path)
+    }
+
+    /// Save on close (the window closing, Ctrl-C, SIGTERM…) and remember what happened for
+    /// [`AlchemyCtx::farewell`]. Does nothing when no game is in play or it is over.
+    pub fn save_on_exit(&mut self) {
+        if self.replaying || self.finished {
+            return;
+        }
+        let playing = self
+            .game()
+            .and_then(|g| alchemy::summary(g).ok())
+            .is_some_and(|s| !s.outcome.is_over());
+        if playing {
+            let saved = self.save();
+            self.player_saved |= saved.is_ok();
+            self.exit_note = Some(saved.map_err(|e| e.to_string()));
+        }
+    }
+
+    /// The grid that shows a whole level with the messages and the side panel
+    /// ([`alembic_ui::App::preferred_grid`]): a window sizes its cells to it.
+    #[must_use]
+    pub fn whole_level(&self) -> Option<(u16, u16)> {
+        Some(map::whole_level())
+    }
+
+    /// The last-resort save of the game in play (see [`alembic_ui::App::emergency_save`]):
+    /// what [`AlchemyCtx::save`] would write, from a clone of the game as it stands. `None`
+    /// with no game in play, a replay, a game over, or a game whose save is not its own yet
+    /// (a practice, wizard or `--seed` game over another game's save: that save is kept as
+    /// it is until the player saves).
+    #[must_use]
+    pub fn emergency_save(&self) -> Option<alembic_ui::EmergencySave> {
+        if self.replaying || !self.slot.owns() {
+            return None;
+        }
+        let game = self.game.clone()?;
+        if alchemy::summary(&game).map_or(true, |s| s.outcome.is_over()) {
+            return None;
+        }
+        let path = self.save_path.clone()?;
+        let modes = self.modes();
+        let rules = self.rules.clone();
+        let recording = self
+            .recorder
+            .as_ref()
+            .filter(|r| !r.is_pending())
+            .map(|r| r.path().to_path_buf());
+        Some(alembic_session::record::emergency_save(
+            game,
+            recording,
+            path,
+            move |game, path| {
+                save::save_checked(game, path, &modes, &rules).map_err(|e| e.to_string())
+            },
+        ))
+    }
+
+    /// The window title: the game and the hero's depth (see [`alembic_ui::App::title`]).
+    #[must_use]
+    pub fn title(&self) -> Option<String> {
+        let depth = self
+            .game
+            .as_ref()
+            .and_then(crate::view::hero_depth);
+        let turn = self.game.as_ref().map_or(0, Game::turn);
+        Some(match depth {
+            Some(d) if self.replaying => format!("Alembic: Alchemy replay, depth {d}, turn {turn}"),
+            Some(d) => format!("Alembic: Alchemy, depth {d}"),
+            None => "Alembic: Alchemy".to_owned(),
+        })
+    }
+
+    /// Whether the map is drawn in graphical tiles (only ever on where the frontend draws
+    /// them: see [`UiOptions::tiles`]).
+    #[must_use]
+    pub fn tiles(&self) -> bool {
+        self.tiles == Some(true)
+    }
+
+    /// Switch between tiles and letters; `None` when this frontend draws letters only.
+    pub fn toggle_tiles(&mut self) -> Option<bool> {
+        let on = !self.tiles?;
+        self.tiles = Some(on);
+        Some(on)
+    }
+
+    /// What to print once the terminal or window has closed (see [`alembic_ui::App::farewell`]).
+    ///
+    /// # Errors
+    /// The reason the save on close failed (a [`UiSaveError`], as the line the frontend
+    /// prints).
+    pub fn farewell(&self) -> Result<Option<String>, String> {
+        let saved = match &self.exit_note {
+            None => None,
+            Some(Ok(path)) => Some(format!("Your game was saved to {}.", path.display())),
+            Some(Err(e)) => return Err(self.with_problems(e.clone())),
+        };
+        if self.record_problems.is_empty() {
+            let lines: Vec<String> = saved.into_iter().chain(self.told.iter().cloned()).collect();
+            Ok((!lines.is_empty()).then(|| lines.join(" ")))
+        } else {
+            Err(self.with_problems(saved.unwrap_or_default()))
+        }
+    }
+
+    fn with_problems(&self, first: String) -> String {
+        std::iter::once(first)
+            .chain(self.record_problems.iter().cloned())
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The game being played, if any.
+    #[must_use]
+    pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The seed of the current game, when it was started here.
+    #[must_use]
+    pub fn seed(&self) -> Option<u64> {
+        self.seed
+    }
+
+    /// Where `S` saves the current game.
+    #[must_use]
+    pub fn save_path(&self) -> Option<&Path> {
+        self.save_path.as_deref()
+    }
+
+    /// Where "continue" looks for a saved game.
+    #[must_use]
+    pub fn default_save(&self) -> Option<&Path> {
+        self.default_save.as_deref()
+    }
+
+    /// The message log, oldest first.
+    #[must_use]
+    pub fn log(&self) -> &[LogLine] {
+        &self.log
+    }
+
+    /// The look or target cursor, while one is shown.
+    #[must_use]
+    pub fn cursor(&self) -> Option<Loc> {
+        self.cursor
+    }
+
+    /// Start a new game from `seed`.
+    ///
+    /// # Errors
+    /// An engine error while generating (a bug).
+    pub fn new_game(&mut self, seed: u64) -> Result<(), UiError> {
+        let mut modes: Vec<&str> = Vec::new();
+        if self.practice_new {
+            modes.push("practice");
+        }
+        if self.wizard_new {
+            modes.push("wizard");
+        }
+        // A game on other data than the shipped data says which, in its recording too.
+        let data_modes = self.rules.data_identity().to_modes();
+        modes.extend(data_modes.iter().map(String::as_str));
+        let game =
+            alchemy::new_game_in_modes(seed, &self.rules, &modes).map_err(UiError::NewGame)?;
+        if let Some(save) = self.default_save.clone() {
+            self.ensure_lock(&save, true)?;
+        }
+        self.seed = Some(seed);
+        self.save_path = self.default_save.clone();
+        // Over another game's save, nothing is written beside it until this game is saved.
+        self.slot = Slot::new_game(self.save_path.as_deref());
+        self.player_saved = false;
+        let modes = modes.as_slice();
+        self.practice = self
+            .practice_new
+            .then(|| History::with_budget(game.clone(), PRACTICE_BUDGET));
+        self.rewind_declined = false;
+        self.recorder = None;
+        self.finished_record = None;
+        if let Some(save) = &self.save_path {
+            let beside = record::beside(save);
+            match slot::begin_recording(&self.slot, &beside, record::GAME_NAME, seed, modes, &game)
+            {
+                Ok(r) => self.recorder = Some(r),
+                Err(e) => {
+                    self.install(game);
+                    self.note(Tone::Error, format!("This game is not being recorded: {e}"));
+                    return Ok(());
+                }
+            }
+        }
+        self.install(game);
+        // A first save at once, when the save is this game's: from now on a crash at any
+        // moment costs nothing (the recording continues the save).
+        if self.slot.owns()
+            && self.recorder.is_some()
+            && let Err(e) = self.save()
+        {
+            self.note(Tone::Error, format!("The game could not be saved: {e}"));
+        }
+        if self.practice.is_some() {
+            self.note(
+                Tone::Note,
+                "A practice game: U takes back a move. It is never scored.",
+            );
+        }
+        Ok(())
+    }
+
+    /// Show `game`, a state of a recording being watched: nothing is saved or recorded
+    /// until [`AlchemyCtx::close_game`].
+    pub fn show_replay(&mut self, game: Game) {
+        self.replaying = true;
+        self.recorder = None;
+        self.practice = None;
+        self.install(game);
+    }
+
+    /// Whether the game shown is a recording's.
+    #[must_use]
+    pub fn is_replaying(&self) -> bool {
+        self.replaying
+    }
+
+    /// Start new games as practice games (undo allowed, never scored), or not.
+    pub fn set_practice(&mut self, on: bool) {
+        self.practice_new = on;
+    }
+
+    /// Start new games as wizard games, or not.
+    pub fn set_wizard(&mut self, on: bool) {
+        self.wizard_new = on;
+    }
+
+    /// Whether the player declined to rewind after dying in a practice game.
+    #[must_use]
+    pub fn rewind_declined(&self) -> bool {
+        self.rewind_declined
+    }
+
+    /// Record the player's answer to "rewind?" after dying in a practice game.
+    pub fn decline_rewind(&mut self) {
+        self.rewind_declined = true;
+    }
+
+    /// Whether `n` on the start screen starts practice games (`--practice`).
+    #[must_use]
+    pub fn practice_by_default(&self) -> bool {
+        self.practice_default
+    }
+
+    /// The modes of the game in play, for saves, recordings and morgues: `practice`,
+    /// `wizard`.
+    #[must_use]
+    pub fn modes(&self) -> Vec<&'static str> {
+        let mut m = Vec::new();
+        if self.practice.is_some() {
+            m.push("practice");
+        }
+        if self.is_wizard() {
+            m.push("wizard");
+        }
+        m
+    }
+
+    /// Whether the game in play is a wizard game.
+    #[must_use]
+    pub fn is_wizard(&self) -> bool {
+        self.game
+            .as_ref()
+            .is_some_and(alchemy::view::is_wizard_game)
+    }
+
+    /// Whether auto-explore picks up the items it sees.
+    #[must_use]
+    pub fn autopickup(&self) -> bool {
+        self.autopickup
+    }
+
+    /// Turn auto-explore's picking up on or off; returns the new setting.
+    pub fn toggle_autopickup(&mut self) -> bool {
+        self.autopickup = !self.autopickup;
+        self.autopickup
+    }
+
+    /// Whether the game in play is a practice game.
+    #[must_use]
+    pub fn is_practice(&self) -> bool {
+        self.practice.is_some()
+    }
+
+    /// The recording of the game in play, if it is being recorded.
+    #[must_use]
+    pub fn recording(&self) -> Option<&Path> {
+        self.recorder.as_ref().map(record::Recorder::path)
+    }
+
+    /// Where the last finished game's recording was kept.
+    #[must_use]
+    pub fn finished_record(&self) -> Option<&Path> {
+        self.finished_record.as_deref()
+    }
+
+    /// Take back the last command of a practice game. Returns whether anything was undone.
+    pub fn undo(&mut self) -> bool {
+        let Some(history) = self.practice.as_mut() else {
+            self.note(
+                Tone::Note,
+                "Only practice games can take moves back (start one with --practice).",
+            );
+            return false;
+        };
+        let rules = &self.rules;
+        let step =
+            |g: &Game, (_, c): &(u64, Command)| alchemy::apply(g, rules, c.clone()).map(|o| o.game);
+        let game = match history.undo_with(step) {
+            Ok(Some(g)) => g.clone(),
+            Ok(None) => {
+                self.note(Tone::Note, "There is nothing to take back.");
+                return false;
+            }
+            Err(e) => {
+                self.note(Tone::Error, format!("Cannot take the move back: {e}"));
+                return false;
+            }
+        };
+        let start = history.get(0).cloned();
+        let commands: Vec<(u64, Command)> = history.commands().to_vec();
+        if let (Some(rec), Some(start)) = (self.recorder.as_mut(), start)
+            && let Err(e) = rec.rewrite(&start, commands.iter().map(|(t, c)| (*t, c)), &game)
+        {
+            self.recorder = None;
+            self.note(Tone::Error, format!("The recording stopped: {e}"));
+        }
+        self.install(game);
+        // The rewritten recording no longer holds the save's checkpoint: save again, so a
+        // crash still finds the save in its journal.
+        if self.slot.owns()
+            && let Err(e) = self.save()
+        {
+            self.note(Tone::Error, format!("The autosave failed: {e}"));
+        }
+        self.note(Tone::Note, "You take back a move.");
+        true
+    }
+
+    /// Continue the game saved at `path`; later saves go back to `path`.
+    ///
+    /// # Errors
+    /// The file is missing, unreadable, corrupt, of another game or version.
+    pub fn load_game(&mut self, path: &Path) -> Result<(), UiError> {
+        let (saved, modes) = save::load_with_modes(path, &self.rules)?;
+        self.ensure_lock(path, false)?;
+        self.seed = None;
+        self.save_path = Some(path.to_path_buf());
+        self.slot = Slot::loaded();
+        self.player_saved = true;
+        self.finished_record = None;
+        // The recording is the save's journal: the moves made after the save come back.
+        let rules = &self.rules;
+        let step = |g: &Game, c: &Command| alchemy::apply(g, rules, c.clone()).map(|o| o.game);
+        let journal =
+            record::Recorder::journal(&record::beside(path), record::GAME_NAME, &saved, step);
+        let practice = modes.iter().any(|m| m == "practice");
+        let (game, notes) = match journal {
+            Ok(j) => {
+                let mut notes = Vec::new();
+                if !j.replayed.is_empty() {
+                    notes.push(format!(
+                        "The recording brought back {} move{} made after the last save (turn {} to {}).",
+                        j.replayed.len(),
+                        if j.replayed.len() == 1 { "" } else { "s" },
+                        saved.turn(),
+                        j.game.turn()
+                    ));
+                }
+                notes.extend(j.dropped);
+                let mut history =
+                    practice.then(|| History::with_budget(saved.clone(), PRACTICE_BUDGET));
+                if let Some(h) = history.as_mut() {
+                    let mut g = saved.clone();
+                    for (turn, c) in j.replayed {
+                        match step(&g, &c) {
+                            Ok(next) => g = next,
+                            Err(_) => break,
+                        }
+                        h.push((turn, c), g.clone());
+                    }
+                }
+                self.recorder = Some(j.recorder);
+                self.practice = history;
+                (j.game, notes)
+            }
+            Err(e) => {
+                self.recorder = None;
+                self.practice =
+                    practice.then(|| History::with_budget(saved.clone(), PRACTICE_BUDGET));
+                let why = match &e {
+                    record::JournalError::Read(record::RecordError::Storage(
+                        alembic_session::storage::StorageError::Io { source, .. },
+                    )) if source.kind() == std::io::ErrorKind::NotFound => {
+                        "This game has no recording".to_owned()
+                    }
+                    other => format!("This game's recording cannot go on: {other}"),
+                };
+                (
+                    saved,
+                    vec![format!(
+                        "{why}; you play on from the save, unrecorded (quit with Q to give it up)."
+                    )],
+                )
+            }
+        };
+        self.rewind_declined = false;
+        self.install(game);
+        self.note(Tone::Note, "Welcome back.");
+        for n in notes {
+            self.note(Tone::Note, n);
+        }
+        Ok(())
+    }
+
+    fn install(&mut self, game: Game) {
+        self.loaded_finished = alchemy::summary(&game).is_ok_and(|s| s.outcome.is_over());
+        self.log = alchemy::view::recent_messages(&game, 200)
+            .into_iter()
+            .map(|text| LogLine {
+                text,
+                tone: Tone::Game,
+                repeats: 1,
+            })
+            .collect();
+        self.fresh = self.log.len().min(1);
+        self.cursor = None;
+        self.path.clear();
+        self.game = Some(game);
+        self.death_pause = DeathPause::NotYet;
+        self.finished = false;
+        self.announced.clear();
+    }
+
+    /// Whether travel, explore or rest already said it sees the creature `t`.
+    #[must_use]
+    pub fn is_announced(&self, t: alembic::ThingId) -> bool {
+        self.announced.contains(&t)
+    }
+
+    /// Remember that the creature `t` was announced (see [`AlchemyCtx::is_announced`]).
+    pub fn announce(&mut self, t: alembic::ThingId) {
+        if !self.announced.contains(&t) {
+            self.announced.push(t);
+        }
+    }
+
+    /// Forget the current game (back to the start screen).
+    pub fn close_game(&mut self) {
+        self.replaying = false;
+        self.game = None;
+        self.recorder = None;
+        self.practice = None;
+        self.seed = None;
+        self.cursor = None;
+        self.path.clear();
+        self.log.clear();
+        self.fresh = 0;
+        self.save_path = self.default_save.clone();
+    }
+
+    /// Mark every line so far as old: a new command begins.
+    fn begin_command(&mut self) {
+        self.fresh = 0;
+    }
+
+    fn push_line(&mut self, tone: Tone, text: String) {
+        // The same refusal again (walking into a wall twice) is not logged again: the line
+        // already there is shown as new, with no count to grow.
+        if tone == Tone::Note
+            && let Some(last) = self.log.last()
+            && last.text == text
+            && last.tone == tone
+        {
+            self.fresh = self.fresh.max(1);
+            return;
+        }
+        // The same game message again counts up instead of scrolling.
+        if let Some(last) = self.log.last_mut()
+            && last.text == text
+            && last.tone == tone
+            && self.fresh == 0
+        {
+            last.repeats += 1;
+            self.fresh = 1;
+            return;
+        }
+        self.log.push(LogLine {
+            text,
+            tone,
+            repeats: 1,
+        });
+        self.fresh += 1;
+        if self.log.len() > LOG_KEEP {
+            let cut = self.log.len() - LOG_KEEP;
+            self.log.drain(..cut);
+            self.fresh = self.fresh.min(self.log.len());
+        }
+    }
+
+    /// Tell the player something outside the game's own log (a refusal, a hint); it is new.
+    pub fn note(&mut self, tone: Tone, text: impl Into<String>) {
+        self.begin_command();
+        self.push_line(tone, text.into());
+    }
+
+    /// Apply `cmd` through the game's one funnel. Accepted: the new game and its messages
+    /// replace the old; refused: the reason is noted and nothing else changes (no turn).
+    /// Returns `Some(game_over)` when accepted, `None` when refused.
+    pub fn act(&mut self, cmd: Command) -> Option<bool> {
+        if self.replaying {
+            return None;
+        }
+        let game = self.game.as_ref()?;
+        let turn = game.turn();
+        let given = cmd.clone();
+        let hp = |g: &Game| alchemy::view::status(g).ok().map(|s| (s.hp, s.hp_max));
+        let hp_before = hp(game);
+        match alchemy::apply(game, &self.rules, cmd) {
+            Ok(out) => {
+                self.begin_command();
+                let said = alchemy::view::all_lines(&out.game, &out.events);
+                for m in said.into_iter().chain(out.replies.iter().cloned()) {
+                    self.push_line(Tone::Game, m);
+                }
+                // Once per fall below a quarter of maximum HP (not again until healed above).
+                if let (Some((b, bm)), Some((a, am))) = (hp_before, hp(&out.game))
+                    && !low_hp(b, bm)
+                    && low_hp(a, am)
+                    && a > 0
+                {
+                    self.push_line(Tone::Error, format!("Low HP! ({a}/{am})"));
+                }
+                let Outcome { game, over, .. } = out;
+                if let Some(rec) = self.recorder.as_mut()
+                    && let Err(e) = rec.command(turn, &given, &game)
+                {
+                    self.recorder = None;
+                    self.note(Tone::Error, format!("The recording stopped: {e}"));
+                }
+                if let Some(h) = self.practice.as_mut() {
+                    h.push((turn, given), game.clone());
+                }
+                self.game = Some(game);
+                if self.slot.counted(over) {
+                    self.autosave();
+                }
+                Some(over)
+            }
+            Err(e) => {
+                let tone = match e {
+                    RuleError::Engine(_) => Tone::Error,
+                    _ => Tone::Note,
+                };
+                self.note(tone, e.to_string());
+                None
+            }
+        }
+    }
+
+    /// Save the current game to [`AlchemyCtx::save_path`] (creating its directory).
+    ///
+    /// # Errors
+    /// [`UiSaveError`], whose `Display` is a sentence for the player: no game, nowhere to
+    /// save, or what the file system said.
+    ///
+    /// The recording is marked with a checkpoint of the game first, then the save is
+    /// written: at every instant the recording holds a checkpoint equal to the save on disk,
+    /// so a crash at any moment leaves a save the recording continues (see
+    /// [`record::Recorder::journal`]). A recording held in memory (the save was another
+    /// game's) is written beside the save now.
+    pub fn save(&mut self) -> Result<PathBuf, UiSaveError> {
+        if self.game.is_none() {
+            return Err(UiSaveError::NoGame);
+        }
+        if self.save_path.is_none() {
+            return Err(UiSaveError::NoDataDir);
+        }
+        if let Some(game) = &self.game
+            && let Some(problem) = slot::before_save(&mut self.recorder, game)
+        {
+            self.note(Tone::Error, problem);
+        }
+        let path = self.write_save()?;
+        self.slot.saved();
+        Ok(path)
+    }
+
+    /// Save without leaving, every [`AUTOSAVE_EVERY`] commands; a failure is said once a
+    /// time, and play goes on.
+    fn autosave(&mut self) {
+        match self.save() {
+            Ok(_) => {}
+            Err(e) => self.note(Tone::Error, format!("The autosave failed: {e}")),
+        }
+    }
+
+    fn write_save(&self) -> Result<PathBuf, UiSaveError> {
+        let Some(game) = &self.game else {
+            return Err(UiSaveError::NoGame);
+        };
+        let Some(path) = &self.save_path else {
+            return Err(UiSaveError::NoDataDir);
+        };
+        if let Some(dir) = path.parent()
+            && !dir.as_os_str().is_empty()
+        {
+            std::fs::create_dir_all(dir).map_err(|source| UiSaveError::CreateDir {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let modes = self.modes();
+        save::save_checked(game, path, &modes, &self.rules)?;
+        Ok(path.clone())
+    }
+
+    /// Mark the recording with the current game, so a continued game can prove the
+    /// recording is its own ([`AlchemyCtx::save`] does this before it writes).
+    pub fn checkpoint_record(&mut self) {
+        if let (Some(rec), Some(game)) = (self.recorder.as_mut(), self.game.as_ref())
+            && let Err(e) = rec.checkpoint(game)
+        {
+            self.recorder = None;
+            self.note(Tone::Error, format!("The recording stopped: {e}"));
+        }
+    }
+
+    /// The data directory (where saves, recordings, morgues and scores go).
+    #[must_use]
+    pub fn data_dir(&self) -> Option<&Path> {
+        self.default_save
+            .as_deref()
+            .or(self.save_path.as_deref())
+            .and_then(Path::parent)
+    }
+
+    /// The game ended (died, won, or the player quit): keep its recording, write its morgue
+    /// and enter it in the score table. Problems are noted, never fatal.
+    pub fn finish_game(&mut self, quit: bool) {
+        if self.replaying || self.finished {
+            return;
+        }
+        self.finished = true;
+        let seed = self
+            .seed
+            .or_else(|| self.recorder.as_ref().map(|r| r.header().seed));
+        let modes = self.modes();
+        let recording = self.finish_record();
+        let (Some(game), Some(dir)) = (self.game.clone(), self.data_dir().map(Path::to_path_buf))
+        else {
+            return;
+        };
+        let messages: Vec<String> = self.log.iter().map(LogLine::shown).collect();
+        let modes = modes.as_slice();
+        let unix_secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let ending = morgue::Ending {
+            game: &game,
+            seed,
+            modes,
+            quit,
+            recording: recording.as_deref(),
+            messages: &messages,
+            unix_secs,
+        };
+        let written = morgue::write_morgue(&dir, &ending);
+        let scored = morgue::record_score(&dir, &ending);
+        let rank = match scored {
+            Ok(s) => {
+                if let Some(aside) = s.set_aside {
+                    let said = format!(
+                        "The score table could not be read; it was kept as {} and a new one started.",
+                        aside.display()
+                    );
+                    self.note(Tone::Note, said.clone());
+                    self.told.push(said);
+                }
+                s.rank
+            }
+            Err(e) => {
+                self.record_problem(format!("This game's score could not be kept: {e}"));
+                None
+            }
+        };
+        match written {
+            Ok(path) => self.finished_morgue = Some((path, rank)),
+            Err(e) => self.record_problem(format!("This game's morgue could not be kept: {e}")),
+        }
+    }
+
+    /// A record of a game (its morgue, score or recording) could not be kept: said on
+    /// screen now, and on stderr with a non-zero exit when the session ends.
+    fn record_problem(&mut self, text: String) {
+        self.note(Tone::Error, text.clone());
+        self.record_problems.push(text);
+    }
+
+    /// What could not be kept of the games that ended in this session (see
+    /// [`AlchemyCtx::farewell`]).
+    #[must_use]
+    pub fn record_problems(&self) -> &[String] {
+        &self.record_problems
+    }
+
+    /// Where the last finished game's morgue went, and its rank in the score table.
+    #[must_use]
+    pub fn finished_morgue(&self) -> Option<(&Path, Option<usize>)> {
+        self.finished_morgue
+            .as_ref()
+            .map(|(p, r)| (p.as_path(), *r))
+    }
+
+    /// The game ended: keep its recording in `records/`. Returns where it went.
+    pub fn finish_record(&mut self) -> Option<PathBuf> {
+        let rec = self.recorder.take()?;
+        let game = self.game.as_ref()?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        match rec.finish(game, now) {
+            Ok(p) => {
+                self.finished_record = Some(p.clone());
+                Some(p)
+            }
+            Err(e) => {
+                self.record_problem(format!("This game's recording could not be kept: {e}"));
+                None
+            }
+        }
+    }
+
+    /// The wizard console's `reload`: read the data files and mods again from disk and
+    /// rebase the game in play on them. Things keep only their differences from their
+    /// prototypes, and the game's own changes to the library (its potions' looks and
+    /// recipes, what is identified) are kept, so every unchanged thing takes the new
+    /// prototype values at once. The recording ends at the reload (kept in `records/`: it
+    /// replays with the old data); the game is saved on the new data at once.
+    ///
+    /// # Errors
+    /// One sentence, or every mistake of the data, one a line; then nothing has changed.
+    pub fn reload_data(&mut self) -> Result<Vec<String>, String> {
+        if self.replaying {
+            return Err("A recording cannot reload its data.".into());
+        }
+        if !self.is_wizard() {
+            return Err("Only a wizard game can reload its data (start with --wizard).".into());
+        }
+        let Some(game) = self.game.clone() else {
+            return Err("There is no game in play.".into());
+        };
+        let rules = self.rules.reloaded().map_err(|e| {
+            format!("The data was not reloaded; nothing changed. Its mistakes:\n{e}")
+        })?;
+        let saved = alembic::save::SavedGame::of(&game, self.rules.base_library())
+            .map_err(|e| format!("The data was not reloaded: {e}"))?;
+        let rebased = saved
+            .link(rules.base_library(), rules.hooks())
+            .map_err(|e| format!("The data was not reloaded; nothing changed: {e}"))?;
+        let changed = changed_prototypes(self.rules.base_library(), rules.base_library());
+        let mut lines = vec![match changed.as_slice() {
+            [] => "Reloaded the data: no prototype changed.".to_string(),
+            [one] => format!("Reloaded the data: {one} changed."),
+            many => format!(
+                "Reloaded the data: {} prototypes changed ({}).",
+                many.len(),
+                many.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+            ),
+        }];
+        // The recording so far replays on the old data: it ends here, kept like a
+        // finished game's.
+        if self.recorder.is_some() {
+            match self.finish_record() {
+                Some(p) => lines.push(format!(
+                    "The recording up to now is kept as {}; the rest of this game is not recorded.",
+                    p.display()
+                )),
+                None => lines.push("The rest of this game is not recorded.".into()),
+            }
+        }
+        self.rules = rules;
+        if self.practice.is_some() {
+            self.practice = Some(History::with_budget(rebased.clone(), PRACTICE_BUDGET));
+        }
+        self.game = Some(rebased);
+        if self.slot.owns() && self.save_path.is_some() {
+            match self.save() {
+                Ok(p) => lines.push(format!("Saved on the new data to {}.", p.display())),
+                Err(e) => lines.push(format!("The game could not be saved: {e}")),
+            }
+        }
+        Ok(lines)
+    }
+
+    /// Remove the save file of the current game (after death, victory or a quit). Returns
+    /// whether a file was removed. Another game's save (a new game started over it and never
+    /// saved) is never touched.
+    pub fn remove_save(&self) -> bool {
+        if self.loaded_finished || !self.slot.owns() {
+            return false;
+        }
+        match &self.save_path {
+            Some(p) if p.is_file() => std::fs::remove_file(p).is_ok(),
+            _ => false,
+        }
+    }
+
+    /// Whether a saved game waits at the default save path.
+    #[must_use]
+    pub fn save_exists(&self) -> bool {
+        self.default_save.as_deref().is_some_and(Path::is_file)
+    }
+
+    pub(crate) fn fresh(&self) -> usize {
+        self.fresh
+    }
+}
+
+/// The names of the prototypes that differ between two libraries (added, removed or
+/// changed), sorted.
+fn changed_prototypes(old: &alembic::Library, new: &alembic::Library) -> Vec<String> {
+    let mut names: Vec<String> = new
+        .prototypes()
+        .filter(|p| old.get(p.name()).ok() != Some(*p))
+        .chain(old.prototypes().filter(|p| new.get(p.name()).is_err()))
+        .map(|p| p.name().to_string())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The Alchemy UI as an app for [`alembic_ui::run`]: the start screen at the bottom of the stack,
+/// with the play screen on top when `opts` asks to start or load a game straight away.
+///
+/// # Errors
+/// [`UiError`]: a save that cannot be loaded, or a bug building the game.
+pub fn app(opts: UiOptions) -> Result<ScreenStack<AlchemyCtx>, UiError> {
+    app_with_rules(opts, Rules::new().map_err(UiError::Rules)?)
+}
+
+/// [`app`] under `rules`: the data they were built on (a data directory, mods) is the data
+/// every game of the session is played with, saved with and checked against.
+///
+/// # Errors
+/// [`UiError`]: a save or recording made with other data is refused, naming the
+/// difference.
+pub fn app_with_rules(opts: UiOptions, rules: Rules) -> Result<ScreenStack<AlchemyCtx>, UiError> {
+    // Temporary files and copies left by processes that died while saving go first.
+    for dir in [opts.save_path.as_deref(), start_file(&opts.start)]
+        .into_iter()
+        .flatten()
+        .filter_map(Path::parent)
+    {
+        alembic_session::storage::sweep_leftovers(dir);
+    }
+    let mut ctx = AlchemyCtx::new(rules, opts.save_path);
+    ctx.tiles = opts.tiles;
+    ctx.practice_new = opts.practice;
+    ctx.wizard_new = opts.wizard;
+    ctx.practice_default = opts.practice;
+    // One window per save: a session that may play the default save (the start screen, a
+    // new game) holds its lock from the start, so a second one says so at once.
+    if matches!(opts.start, Start::Menu | Start::New(_))
+        && let Some(save) = ctx.default_save.clone()
+    {
+        ctx.ensure_lock(&save, true)?;
+    }
+    // A new game over an existing save asks first, on the start screen: it would replace the
+    // save the first time it is saved (on `S`, or on Ctrl-C and every other way out).
+    if let Start::New(seed) = opts.start
+        && ctx.save_exists()
+    {
+        let (start, confirm) = start::StartScreen::asking(&ctx, seed);
+        let stack = ScreenStack::opening(ctx, start, confirm)
+            .with_farewell(AlchemyCtx::farewell)
+            .with_emergency_save(AlchemyCtx::emergency_save)
+            .with_title(AlchemyCtx::title)
+            .with_grid(AlchemyCtx::whole_level);
+        return Ok(stack);
+    }
+    if let Start::Replay(path) = &opts.start {
+        let playback = replay::open(path, &ctx.rules)?;
+        let viewer = replay::ReplayScreen::with_playback(&mut ctx, playback);
+        let start = start::StartScreen::new(&ctx);
+        let watch = Transition::ask(viewer, |()| start::StartReply::GameOver);
+        let stack = ScreenStack::opening(ctx, start, watch)
+            .with_farewell(AlchemyCtx::farewell)
+            .with_emergency_save(AlchemyCtx::emergency_save)
+            .with_title(AlchemyCtx::title)
+            .with_grid(AlchemyCtx::whole_level);
+        return Ok(stack);
+    }
+    let play = match &opts.start {
+        Start::Menu => false,
+        Start::Replay(_) => false,
+        Start::New(seed) => {
+            ctx.new_game(*seed)?;
+            true
+        }
+        Start::Load(path) => {
+            ctx.load_game(path)?;
+            true
+        }
+    };
+    let start = start::StartScreen::new(&ctx);
+    let first = if play {
+        start::StartScreen::play()
+    } else {
+        Transition::Stay
+    };
+    let stack = ScreenStack::opening(ctx, start, first)
+        .with_farewell(AlchemyCtx::farewell)
+        .with_emergency_save(AlchemyCtx::emergency_save)
+        .with_title(AlchemyCtx::title)
+        .with_grid(AlchemyCtx::whole_level);
+    Ok(stack)
+}
+
+/// The file a start loads, if any.
+fn start_file(start: &Start) -> Option<&Path> {
+    match start {
+        Start::Load(p) => Some(p),
+        _ => None,
+    }
+}
+
+/// The Alchemy UI straight into the play screen on `game` (tests, tools, debugging): the
+/// start screen sits below it, and saves go to `save_path`.
+///
+/// # Errors
+/// [`UiError::Rules`]: a bug building the rules.
+pub fn app_with_game(
+    game: Game,
+    save_path: Option<PathBuf>,
+) -> Result<ScreenStack<AlchemyCtx>, UiError> {
+    let rules = Rules::new().map_err(UiError::Rules)?;
+    let mut ctx = AlchemyCtx::new(rules, save_path);
+    ctx.install(game);
+    let start = start::StartScreen::new(&ctx);
+    let stack = ScreenStack::opening(ctx, start, start::StartScreen::play())
+        .with_farewell(AlchemyCtx::farewell)
+        .with_emergency_save(AlchemyCtx::emergency_save)
+        .with_title(AlchemyCtx::title)
+        .with_grid(AlchemyCtx::whole_level);
+    Ok(stack)
+}
+
+pub use alembic_session::seed_from_text;
+
+/// The colours of the Alchemy UI: a warm, dark palette whose steps stay distinct in the
+/// 256-colour fallback.
+pub mod colours {
+    use alembic::Rgb;
+    use alembic_ui::Palette;
+
+    /// The widgets' palette (boxes, lists, help).
+    pub const PALETTE: Palette = Palette {
+        text: Rgb::new(214, 208, 196),
+        dim: Rgb::new(128, 122, 112),
+        accent: Rgb::new(255, 196, 92),
+        border: Rgb::new(150, 118, 72),
+        bg: Rgb::new(0, 0, 0),
+    };
+    /// The hero, always drawn at full brightness so it never hides in the dark.
+    pub const HERO: Rgb = Rgb::new(255, 230, 120);
+    /// Game messages.
+    pub const MESSAGE: Rgb = Rgb::new(232, 228, 216);
+    /// Refusals and notes.
+    pub const NOTE: Rgb = Rgb::new(255, 190, 100);
+    /// Errors.
+    pub const ERROR: Rgb = Rgb::new(255, 96, 80);
+    /// Labels in the status panel.
+    pub const LABEL: Rgb = Rgb::new(150, 140, 120);
+    /// Values in the status panel.
+    pub const VALUE: Rgb = Rgb::new(236, 232, 220);
+    /// Good health, "\[OK\]".
+    pub const GOOD: Rgb = Rgb::new(110, 220, 110);
+    /// Hurt.
+    pub const FAIR: Rgb = Rgb::new(240, 210, 80);
+    /// Badly hurt, "[ingredients missing]".
+    pub const BAD: Rgb = Rgb::new(240, 80, 70);
+    /// Effects.
+    pub const EFFECT: Rgb = Rgb::new(180, 150, 255);
+    /// The status panel's background.
+    pub const PANEL_BG: Rgb = Rgb::new(18, 16, 22);
+    /// The face of solid rock (cave walls), before lighting.
+    pub const ROCK_BG: Rgb = Rgb::new(66, 56, 46);
+    /// The look cursor.
+    pub const CURSOR_BG: Rgb = Rgb::new(230, 180, 70);
+    /// A throw's path.
+    pub const PATH_BG: Rgb = Rgb::new(70, 52, 20);
+    /// A throw's path beyond where it will stop.
+    pub const PATH_BLOCKED_BG: Rgb = Rgb::new(60, 22, 22);
+}
+
+/// Colour for a line of the log.
+#[must_use]
+pub fn tone_colour(tone: Tone) -> Rgb {
+    match tone {
+        Tone::Game => colours::MESSAGE,
+        Tone::Note => colours::NOTE,
+        Tone::Error => colours::ERROR,
+    }
+}
+
+/// Start Alchemy for a frontend: `--load FILE` continues that save, `--seed N` starts a new
+/// game, neither shows the start screen. Saves go to `save_dir()/alchemy.save`.
+///
+/// # Errors
+/// An unreadable or invalid save file, named and explained, before any terminal or window
+/// is touched.
+pub fn launch(opts: &alembic_session::LaunchOptions) -> Result<Box<dyn alembic_ui::App>, alembic_session::LaunchError> {
+    let start = match (&opts.replay, &opts.load, opts.seed) {
+        (Some(path), _, _) => Start::Replay(path.clone()),
+        (None, Some(path), _) => Start::Load(path.clone()),
+        (None, None, Some(seed)) => Start::New(seed),
+        (None, None, None) => Start::Menu,
+    };
+    // One window per save: the lock is taken whenever the session switches to a save (see
+    // `AlchemyCtx::ensure_lock`), not here.
+    let save_path = alembic_session::save_dir().map(|d| d.join(SAVE_FILE));
+    let bad = |e: SaveError| alembic_session::LaunchError::BadSave {
+        path: opts.load.clone().unwrap_or_default(),
+        game: opts.game.clone(),
+        source: Box::new(e),
+    };
+    let rules = match Rules::with_data(&opts.data) {
+        Ok(r) => r,
+        Err(crate::RulesError::Data(e)) => {
+            return Err(alembic_session::LaunchError::Data {
+                game: opts.game.clone(),
+                source: e,
+            });
+        }
+        Err(crate::RulesError::Engine(e)) => {
+            return Err(alembic_session::LaunchError::Setup {
+                game: opts.game.clone(),
+                source: Box::new(e),
+            });
+        }
+    };
+    let ui = UiOptions {
+        start,
+        save_path,
+        tiles: opts.tiles,
+        practice: opts.practice,
+        wizard: opts.wizard,
+    };
+    match app_with_rules(ui, rules) {
+        Ok(app) => Ok(Box::new(app)),
+        Err(UiError::Busy(e)) => Err(alembic_session::LaunchError::Busy(e)),
+        Err(UiError::Load(SaveError::Io { path, source })) => {
+            Err(alembic_session::LaunchError::ReadSave { path, source })
+        }
+        Err(UiError::Load(e)) => Err(bad(e)),
+        Err(UiError::Replay(e)) => Err(alembic_session::LaunchError::BadReplay {
+            path: opts.replay.clone().unwrap_or_default(),
+            source: Box::new(e),
+        }),
+        Err(e) => Err(alembic_session::LaunchError::Setup {
+            game: opts.game.clone(),
+            source: Box::new(e),
+        }),
+    }
+}

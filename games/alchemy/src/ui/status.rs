@@ -1,0 +1,301 @@
+//! The play screen's words: the message lines on top, the side and bottom status, and the
+//! whole screen drawn from the map and these.
+
+use alembic::Rgb;
+use alembic_ui::{Frame, Rect, fill, put_clipped, wrap_text};
+
+use super::colours::{self, PALETTE};
+use super::map::{blank, draw_map, health_colour, layout, map_view};
+use super::{AlchemyCtx, tone_colour};
+use crate::view::{self, Apparatus, apparatus_at_hand, hero_id, items_at, status};
+
+/// Draw the newest messages into `area`, newest at the bottom: lines from the latest command
+/// bright, older ones faded, long messages wrapped.
+pub fn draw_messages(ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    if area.is_empty() {
+        return;
+    }
+    let rows = usize::from(area.height);
+    let width = usize::from(area.width.saturating_sub(1)).max(1);
+    let log = ctx.log();
+    let fresh_from = log.len().saturating_sub(ctx.fresh());
+    // (text, colour), newest last.
+    let mut lines: Vec<(String, Rgb)> = Vec::new();
+    let mut hidden_fresh = 0;
+    for (i, line) in log.iter().enumerate().rev() {
+        let fresh = i >= fresh_from;
+        let fg = if fresh {
+            tone_colour(line.tone)
+        } else {
+            tone_colour(line.tone).scale(0.55)
+        };
+        let wrapped = wrap_text(&line.shown(), width);
+        for w in wrapped.into_iter().rev() {
+            if lines.len() < rows {
+                lines.push((w, fg));
+            } else if fresh {
+                hidden_fresh += 1;
+            }
+        }
+        if lines.len() >= rows && !fresh {
+            break;
+        }
+    }
+    lines.reverse();
+    let top = area.y + (rows - lines.len()) as u16;
+    for (i, (text, fg)) in lines.iter().enumerate() {
+        put_clipped(frame, area, area.x, top + i as u16, text, *fg, PALETTE.bg);
+    }
+    if hidden_fresh > 0 {
+        let more = format!(" +{hidden_fresh} more (m) ");
+        let x = area.right().saturating_sub(more.chars().count() as u16);
+        put_clipped(frame, area, x, area.y, &more, PALETTE.bg, colours::NOTE);
+    }
+}
+
+/// A status panel writer: one line after another, clipped to the panel.
+pub(super) struct Lines<'a> {
+    frame: &'a mut Frame,
+    area: Rect,
+    y: u16,
+}
+
+impl Lines<'_> {
+    fn room(&self) -> bool {
+        self.y < self.area.bottom()
+    }
+
+    /// Write spans on the current line and move down.
+    fn line(&mut self, spans: &[(&str, Rgb)]) {
+        if self.room() {
+            let mut x = self.area.x + 1;
+            for (text, fg) in spans {
+                put_clipped(
+                    self.frame,
+                    self.area,
+                    x,
+                    self.y,
+                    text,
+                    *fg,
+                    colours::PANEL_BG,
+                );
+                x = x.saturating_add(text.chars().count() as u16);
+            }
+        }
+        self.y = self.y.saturating_add(1);
+    }
+
+    /// Write wrapped text (indented by `indent`).
+    fn wrapped(&mut self, text: &str, fg: Rgb, indent: usize) {
+        let width = usize::from(self.area.width.saturating_sub(2)).saturating_sub(indent);
+        for l in wrap_text(text, width.max(1)) {
+            let s = format!("{}{l}", " ".repeat(indent));
+            self.line(&[(&s, fg)]);
+        }
+    }
+}
+
+/// What the hero stands on or beside, for the status panel: stairs, apparatus, items.
+pub(super) fn here_notes(ctx: &AlchemyCtx) -> Result<Vec<String>, alembic::Error> {
+    let Some(game) = ctx.game() else {
+        return Ok(Vec::new());
+    };
+    let at = game.location(hero_id(game)?)?;
+    let mut out = Vec::new();
+    if let Some((name, hint)) = view::scenery_here(game, at)? {
+        out.push(format!("Here: {name}{hint}"));
+    }
+    let items = items_at(game, at);
+    if !items.is_empty() {
+        let list = view::list_items(game, &items)?;
+        out.push(format!("Here: {list} (g to pick up)"));
+    }
+    if apparatus_at_hand(game, at, Apparatus::Workbench) {
+        out.push("A workbench is at hand (c to craft).".to_string());
+    }
+    if apparatus_at_hand(game, at, Apparatus::Lab) {
+        out.push("An analysis lab is at hand (a to analyse).".to_string());
+    }
+    Ok(out)
+}
+
+/// Draw the status panel (side layout).
+pub(super) fn draw_side_status(
+    ctx: &AlchemyCtx,
+    frame: &mut Frame,
+    area: Rect,
+) -> Result<(), alembic::Error> {
+    let Some(game) = ctx.game() else {
+        return Ok(());
+    };
+    let st = status(game)?;
+    let here = here_notes(ctx)?;
+    fill(frame, area, blank(colours::PANEL_BG));
+    let (l, v) = (colours::LABEL, colours::VALUE);
+    let hp_fg = health_colour(st.hp, st.hp_max);
+    let mut w = Lines {
+        frame,
+        area,
+        y: area.y,
+    };
+    w.line(&[
+        ("Depth ", l),
+        (&format!("{}/{}", st.depth, st.levels), v),
+        ("  Turn ", l),
+        (&st.turn.to_string(), v),
+    ]);
+    w.line(&[("HP ", l), (&format!("{}/{}", st.hp, st.hp_max), hp_fg)]);
+    let next = st
+        .xp_next
+        .map_or_else(|| " (top)".to_owned(), |n| format!("/{n}"));
+    w.line(&[
+        ("Level ", l),
+        (&st.level.to_string(), v),
+        ("  XP ", l),
+        (&format!("{}{next}", st.xp), v),
+    ]);
+    // A bar of the panel's width.
+    let bar_w = usize::from(area.width.saturating_sub(2));
+    let full = if st.hp_max > 0 {
+        (usize::try_from(st.hp.max(0))
+            .unwrap_or(0)
+            .saturating_mul(bar_w))
+        .div_ceil(usize::try_from(st.hp_max).unwrap_or(1))
+        .min(bar_w)
+    } else {
+        0
+    };
+    let filled = "█".repeat(full);
+    let empty = "░".repeat(bar_w - full);
+    w.line(&[(&filled, hp_fg), (&empty, colours::LABEL.scale(0.6))]);
+    for pair in st.stats.chunks(2) {
+        let mut spans: Vec<(String, Rgb)> = Vec::new();
+        for (i, (code, value)) in pair.iter().enumerate() {
+            let pad = if i == 0 { "" } else { "     " };
+            spans.push((format!("{pad}{code} "), l));
+            spans.push((format!("{value:>3}"), v));
+        }
+        let refs: Vec<(&str, Rgb)> = spans.iter().map(|(s, c)| (s.as_str(), *c)).collect();
+        w.line(&refs);
+    }
+    w.line(&[
+        ("Armour ", l),
+        (&st.armour.to_string(), v),
+        ("  Speed ", l),
+        (&st.speed.to_string(), v),
+    ]);
+    w.wrapped(&format!("Attack: {}", st.attack), l, 0);
+    if st.has_stone {
+        w.line(&[("You carry the Stone!", colours::HERO)]);
+    }
+    w.line(&[]);
+    if st.effects.is_empty() {
+        w.line(&[("No effects", colours::LABEL.scale(0.8))]);
+    } else {
+        w.line(&[("Effects", l)]);
+        for (name, turns) in &st.effects {
+            w.wrapped(&format!("{name} ({turns})"), colours::EFFECT, 1);
+        }
+    }
+    if !here.is_empty() {
+        w.line(&[]);
+        for h in &here {
+            w.wrapped(h, PALETTE.text, 0);
+        }
+    }
+    // Key hints pinned to the bottom, when they do not overwrite anything: the play keys,
+    // or the viewer's during a replay (nothing there saves or quits the game).
+    let play = [
+        "? help  i inventory",
+        "x look  m messages",
+        "S save  Q quit",
+    ];
+    let watch = [
+        "space play/pause",
+        "\u{2190} \u{2192} step  +/- speed",
+        "q leave the replay",
+    ];
+    let hints = if ctx.is_replaying() { watch } else { play };
+    let top = area.bottom().saturating_sub(hints.len() as u16);
+    if w.y < top {
+        for (i, h) in hints.iter().enumerate() {
+            put_clipped(
+                w.frame,
+                area,
+                area.x + 1,
+                top + i as u16,
+                h,
+                PALETTE.dim,
+                colours::PANEL_BG,
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Draw the two status lines (narrow layout).
+pub(super) fn draw_bottom_status(
+    ctx: &AlchemyCtx,
+    frame: &mut Frame,
+    area: Rect,
+) -> Result<(), alembic::Error> {
+    let Some(game) = ctx.game() else {
+        return Ok(());
+    };
+    let st = status(game)?;
+    fill(frame, area, blank(colours::PANEL_BG));
+    let mut w = Lines {
+        frame,
+        area,
+        y: area.y,
+    };
+    let hp_fg = health_colour(st.hp, st.hp_max);
+    w.line(&[
+        ("Depth ", colours::LABEL),
+        (&format!("{}/{} ", st.depth, st.levels), colours::VALUE),
+        ("HP ", colours::LABEL),
+        (&format!("{}/{} ", st.hp, st.hp_max), hp_fg),
+        (
+            &format!(
+                "L{} AC {} Spd {} T {}",
+                st.level, st.armour, st.speed, st.turn
+            ),
+            colours::VALUE,
+        ),
+    ]);
+    let mut second: String = st.stats.iter().map(|(c, v)| format!("{c}{v} ")).collect();
+    for (n, t) in &st.effects {
+        second.push_str(&format!("{n}({t}) "));
+    }
+    w.line(&[(&second, colours::VALUE)]);
+    Ok(())
+}
+
+/// Draw the whole play screen for `ctx` into `area` of `frame`.
+pub fn draw_play(ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    fill(frame, area, blank(PALETTE.bg));
+    let lay = layout(area);
+    draw_messages(ctx, frame, lay.msgs);
+    let mut result = match map_view(ctx, area, frame.tiles()) {
+        Some(v) => draw_map(ctx, frame, &v),
+        None => Ok(()),
+    };
+    if result.is_ok() {
+        result = if lay.side {
+            draw_side_status(ctx, frame, lay.status)
+        } else {
+            draw_bottom_status(ctx, frame, lay.status)
+        };
+    }
+    if let Err(e) = result {
+        put_clipped(
+            frame,
+            lay.map,
+            lay.map.x,
+            lay.map.y,
+            &format!("internal error: {e}"),
+            colours::ERROR,
+            PALETTE.bg,
+        );
+    }
+}

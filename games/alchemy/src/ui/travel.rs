@@ -1,0 +1,669 @@
+//! Moving many steps with one key, as in Brogue CE and DCSS: travel to a remembered cell (a
+//! mouse click or `G`), travel to the nearest known stairs (`>` and `<` away from stairs),
+//! auto-explore (`o`), running (Shift+direction), resting (`Z`/`R`) and searching (`s`),
+//! each a [`Journey`]. Each stops as soon as anything worth a look happens: a monster comes
+//! into view (each is announced once), the hero is hurt, the game says something; none
+//! starts with a threatening hostile in view. A hostile that cannot reach the hero, or one
+//! already announced that has not noticed the hero, is no threat (see [`is_threat`]). The
+//! play screen takes one step per tick, so the hero is seen walking and any key stops it.
+//!
+//! Every step is a normal [`Command`], so travel is recorded, replayed and undone exactly
+//! like keys are. Paths only cross cells the hero has seen; closed doors on the way are
+//! opened.
+
+use alembic::{Dir, Game, Loc, ThingId, fov::VisibleSet, path::Pathfinder, path::Search};
+
+use super::AlchemyCtx;
+use crate::command::Command;
+use crate::view::{
+    self, Stairs, TileTable, creature_at, explored, hero_id, is_creature, is_hostile, items_at,
+    level_box, visible,
+};
+
+/// The most moves one travel makes before stopping (a safety net: a path is shorter).
+pub const MAX_STEPS: usize = 400;
+/// The most turns one rest takes (healing is one hit point in five turns).
+pub const MAX_REST: usize = 1_000;
+/// The turns one search (`s`) takes.
+pub const SEARCH_TURNS: usize = 5;
+
+/// Why travel stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TravelEnd {
+    /// The hero stands on the target.
+    Arrived,
+    /// Something happened on the way (a monster came into view, the hero was hurt, a
+    /// message); the text says what.
+    Interrupted(String),
+    /// No known way there.
+    NoPath,
+    /// The game ended on the way.
+    GameOver,
+}
+
+/// The creatures the hero sees, other than the hero.
+fn monsters_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
+    let Some(game) = ctx.game() else {
+        return Vec::new();
+    };
+    let (Ok(hero), Ok(seen)) = (hero_id(game), visible(game)) else {
+        return Vec::new();
+    };
+    let mut out: Vec<ThingId> = seen
+        .iter()
+        .flat_map(|l| game.things_at(l).iter().copied())
+        .filter(|&t| t != hero && is_creature(game, t))
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// The hostile creatures the hero sees.
+fn hostiles_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
+    let Some(game) = ctx.game() else {
+        return Vec::new();
+    };
+    monsters_in_view(ctx)
+        .into_iter()
+        .filter(|&t| is_hostile(game, t))
+        .collect()
+}
+
+/// Whether the creature `t` and the hero are joined by ground either could walk (walls part
+/// them, and deep water and magma unless `t` flies; creatures and doors do not).
+#[must_use]
+pub fn can_reach(game: &Game, t: ThingId) -> bool {
+    let (Ok(hero), Ok(to)) = (hero_id(game), game.location(t)) else {
+        return false;
+    };
+    let Ok(at) = game.location(hero) else {
+        return false;
+    };
+    if at.z != to.z {
+        return false;
+    }
+    let table = TileTable::new(game);
+    let flies = view::flies(game, t);
+    let cost = |_: Loc, l: Loc| {
+        (l == to || !(table.blocks(game, l) || (!flies && table.dangerous(game, l)))).then_some(1)
+    };
+    alembic::path::astar(at, to, &Search::new(level_box(at.z)), cost).is_ok()
+}
+
+/// Whether the hostile `t` is a threat that stops travel once it has been announced: it has
+/// noticed the hero and can reach them (as DCSS's "There are monsters nearby!").
+#[must_use]
+pub fn is_threat(game: &Game, t: ThingId) -> bool {
+    is_hostile(game, t) && view::has_noticed(game, t) && can_reach(game, t)
+}
+
+/// The hostiles in view that travel, explore and rest do not start or go on with: threats
+/// ([`is_threat`]), and those not announced yet that could reach the hero.
+fn blocking_hostiles(ctx: &AlchemyCtx) -> Vec<ThingId> {
+    let Some(game) = ctx.game() else {
+        return Vec::new();
+    };
+    hostiles_in_view(ctx)
+        .into_iter()
+        .filter(|&t| is_threat(game, t) || (!ctx.is_announced(t) && can_reach(game, t)))
+        .collect()
+}
+
+/// Capitalised, for the start of a sentence.
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// "a goblin", for messages.
+fn a_name(ctx: &AlchemyCtx, id: ThingId) -> String {
+    ctx.game()
+        .and_then(|g| view::a_name(g, id).ok())
+        .unwrap_or_else(|| "something".to_owned())
+}
+
+/// Where the hero is.
+fn hero_at(ctx: &AlchemyCtx) -> Option<Loc> {
+    let game = ctx.game()?;
+    game.location(hero_id(game).ok()?).ok()
+}
+
+/// The cost of stepping onto `to` for travel: seen, walkable ground (closed doors allowed);
+/// `None` where travel never goes (unseen, walls, danger, blocking things, creatures in
+/// view: travel goes round them or stops). A creature out of sight is not known to be
+/// there: it blocks nothing (travel stops if it is met), so a remembered place is never
+/// "no way there" because of a monster the hero cannot see.
+fn travel_cost(game: &Game, table: &TileTable, seen: Option<&VisibleSet>, to: Loc) -> Option<u32> {
+    if creature_at(game, to).is_some() && seen.is_some_and(|v| v.contains(to)) {
+        return None;
+    }
+    ground_cost(game, table, to)
+}
+
+/// [`travel_cost`] as if no creature stood anywhere.
+fn ground_cost(game: &alembic::Game, table: &TileTable, to: Loc) -> Option<u32> {
+    if !explored(game, to) || table.blocks(game, to) || table.dangerous(game, to) {
+        return None;
+    }
+    let door = view::door_at(game, to).is_some();
+    if view::blocking_thing_at(game, to) {
+        return None;
+    }
+    Some(1 + u32::from(door))
+}
+
+/// The first step of the cheapest known path from the hero to the nearest cell for which
+/// `goal` holds.
+fn step_towards(ctx: &AlchemyCtx, goal: impl Fn(Loc) -> bool) -> Option<(Loc, Dir)> {
+    let game = ctx.game()?;
+    let at = hero_at(ctx)?;
+    let table = TileTable::new(game);
+    let seen = visible(game).ok();
+    let cost = |_: Loc, to: Loc| travel_cost(game, &table, seen.as_ref(), to);
+    let path = Pathfinder::new()
+        .nearest(
+            at,
+            &Search::new(level_box(at.z)),
+            |l| l != at && goal(l),
+            cost,
+        )
+        .ok()?;
+    let step = path.first_step()?;
+    Some((step, at.dir_to(step)?))
+}
+
+/// What travel pays to cross a never-seen cell in a gap of the map: one the torch never lit
+/// between seen ground (at least two seen, walkable neighbours), as the dark cell of a
+/// stream between two remembered banks. Dearer than a detour over seen ground; the hero
+/// sees the cell before stepping on it, and the path is planned again each step.
+const GAP_COST: u32 = 8;
+
+fn gap_cost(game: &Game, table: &TileTable, to: Loc) -> Option<u32> {
+    if explored(game, to) {
+        return None;
+    }
+    let known = to
+        .neighbours8()
+        .filter(|&n| ground_cost(game, table, n).is_some())
+        .count();
+    (known >= 2).then_some(GAP_COST)
+}
+
+/// The next move from the hero towards `target` over seen ground (and the gaps in it: see
+/// [`GAP_COST`]), or `None`.
+fn next_step(ctx: &AlchemyCtx, target: Loc) -> Option<(Loc, Dir)> {
+    let game = ctx.game()?;
+    let at = hero_at(ctx)?;
+    if at.z != target.z {
+        return None;
+    }
+    let table = TileTable::new(game);
+    let seen = visible(game).ok();
+    let cost = |_: Loc, to: Loc| {
+        travel_cost(game, &table, seen.as_ref(), to).or_else(|| gap_cost(game, &table, to))
+    };
+    let path = alembic::path::astar(at, target, &Search::new(level_box(at.z)), cost).ok()?;
+    let step = path.first_step()?;
+    Some((step, at.dir_to(step)?))
+}
+
+/// Where a [`Journey`] goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// A remembered cell (a click, or `G`).
+    Travel(Loc),
+    /// The nearest known stairs, down or up.
+    Stairs {
+        /// Down (`>`) or up (`<`).
+        down: bool,
+    },
+    /// The nearest unexplored place, again and again (`o`).
+    Explore,
+    /// Straight on in a direction until something interesting (Shift+direction).
+    Run(Dir),
+    /// Wait until hit points are full (`Z`, `R`).
+    Rest,
+    /// Search for [`SEARCH_TURNS`] turns (`s`).
+    Search,
+}
+
+/// Many steps with one key, one step at a time: the play screen takes a step per tick, so
+/// the player sees the hero walk and any key stops it; [`Journey::finish`] takes them all
+/// at once (tests, tools). Never starts, and never takes a step, while a hostile creature
+/// is in view; stops when a new creature comes into view, the hero is hurt or the game says
+/// something; says why it stopped.
+#[derive(Clone, Debug)]
+pub struct Journey {
+    goal: Goal,
+    started: bool,
+    steps: usize,
+    /// Running: not yet moved, and the open sides of the way at the last step.
+    first: bool,
+    last_sides: Option<(bool, bool)>,
+    /// Exploring with autopickup: cells whose items could not be picked up.
+    skipped: Vec<Loc>,
+}
+
+impl Journey {
+    /// A journey towards `goal`, not started.
+    #[must_use]
+    pub fn new(goal: Goal) -> Self {
+        Journey {
+            goal,
+            started: false,
+            steps: 0,
+            first: true,
+            last_sides: None,
+            skipped: Vec::new(),
+        }
+    }
+
+    /// Where it goes.
+    #[must_use]
+    pub fn goal(&self) -> Goal {
+        self.goal
+    }
+
+    /// Take every step until the journey ends, as one key press without animation.
+    pub fn finish(
+        mut self,
+        ctx: &mut AlchemyCtx,
+        observe: &mut dyn FnMut(&alembic::Game, Loc),
+    ) -> TravelEnd {
+        loop {
+            if let Some(end) = self.step(ctx, observe) {
+                return end;
+            }
+        }
+    }
+
+    /// One step (or one pick-up); `Some` when the journey is over, with why. `observe` sees
+    /// the game and the cell about to be stepped onto before every step.
+    pub fn step(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        observe: &mut dyn FnMut(&alembic::Game, Loc),
+    ) -> Option<TravelEnd> {
+        if !self.started {
+            self.started = true;
+            if self.goal == Goal::Rest
+                && let Some(game) = ctx.game()
+                && let Ok(hero) = hero_id(game)
+                && view::hit_points(game, hero) >= view::status(game).ok().map(|s| s.hp_max)
+            {
+                return Some(TravelEnd::Interrupted(
+                    "You are not hurt: nothing to rest for (s searches, . waits a turn)."
+                        .to_owned(),
+                ));
+            }
+            let foe = blocking_hostiles(ctx).first().copied();
+            // What is in view now, the player sees: not announced again.
+            for t in monsters_in_view(ctx) {
+                ctx.announce(t);
+            }
+            if let Some(foe) = foe
+                && !self.arrived(ctx)
+            {
+                return Some(TravelEnd::Interrupted(format!(
+                    "Not with {} in view.",
+                    a_name(ctx, foe)
+                )));
+            }
+            if let Goal::Run(dir) = self.goal {
+                self.last_sides = hero_at(ctx).and_then(|l| run_sides(ctx, dir, l));
+            }
+        }
+        self.steps += 1;
+        match self.goal {
+            Goal::Rest | Goal::Search => return self.rest_step(ctx),
+            _ if self.steps > MAX_STEPS => {
+                return Some(TravelEnd::Interrupted(
+                    "You stop to get your bearings.".to_owned(),
+                ));
+            }
+            Goal::Explore => return self.explore_step(ctx, observe),
+            _ => {}
+        }
+        self.walk_step(ctx, observe)
+    }
+
+    /// One turn of resting or searching: `None` while it goes on.
+    fn rest_step(&mut self, ctx: &mut AlchemyCtx) -> Option<TravelEnd> {
+        let game = ctx.game()?;
+        let hero = hero_id(game).ok()?;
+        let hp = view::hit_points(game, hero).unwrap_or(0);
+        let log_len = ctx.log().len();
+        match ctx.act(Command::Wait) {
+            Some(true) => return Some(TravelEnd::GameOver),
+            Some(false) => {}
+            None => return Some(TravelEnd::Interrupted("You stop.".to_owned())),
+        }
+        if let Some(end) = self.after_move(ctx, hero, hp, log_len, false) {
+            return Some(end);
+        }
+        let game = ctx.game()?;
+        let full = view::hit_points(game, hero) >= view::status(game).ok().map(|s| s.hp_max);
+        match self.goal {
+            Goal::Rest if full => Some(TravelEnd::Interrupted("You feel rested.".to_owned())),
+            Goal::Rest if self.steps >= MAX_REST => Some(TravelEnd::Interrupted(
+                "You stop resting: it is taking too long.".to_owned(),
+            )),
+            Goal::Search if self.steps >= SEARCH_TURNS => Some(TravelEnd::Interrupted(format!(
+                "You search for {SEARCH_TURNS} turns and find nothing hidden (nothing in these depths is hidden)."
+            ))),
+            _ => None,
+        }
+    }
+
+    /// What stops a journey after a move or a turn of rest: a creature newly in view (each
+    /// announced once), a threat, the hero hurt, or (`quiet_ok`: except for the door asked
+    /// for) anything the game said.
+    fn after_move(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        hero: ThingId,
+        hp: i32,
+        log_len: usize,
+        quiet_ok: bool,
+    ) -> Option<TravelEnd> {
+        let now = monsters_in_view(ctx);
+        let new = now.iter().copied().find(|&t| !ctx.is_announced(t));
+        for &t in &now {
+            ctx.announce(t);
+        }
+        if let Some(new) = new {
+            let said = if self.goal == Goal::Rest || self.goal == Goal::Search {
+                format!("{} comes into view.", capitalised(&a_name(ctx, new)))
+            } else {
+                format!("You see {}.", a_name(ctx, new))
+            };
+            return Some(TravelEnd::Interrupted(said));
+        }
+        if let Some(&foe) = blocking_hostiles(ctx).first() {
+            return Some(TravelEnd::Interrupted(format!(
+                "{} is after you.",
+                capitalised(&a_name(ctx, foe))
+            )));
+        }
+        let hurt = ctx
+            .game()
+            .and_then(|g| view::hit_points(g, hero))
+            .is_some_and(|h| h < hp);
+        if hurt {
+            return Some(TravelEnd::Interrupted("You are hurt!".to_owned()));
+        }
+        // Anything the game said (other than opening the door we asked for) stops it.
+        if !quiet_ok && ctx.log().len() > log_len {
+            return Some(TravelEnd::Interrupted(String::new()));
+        }
+        None
+    }
+
+    /// Whether the journey is at its end where it stands.
+    fn arrived(&self, ctx: &AlchemyCtx) -> bool {
+        match self.goal {
+            Goal::Travel(target) => hero_at(ctx) == Some(target),
+            Goal::Stairs { down } => hero_at(ctx).is_some_and(|l| is_known_stairs(ctx, l, down)),
+            Goal::Explore => hero_at(ctx).is_some_and(|at| self.wanted(ctx, at)),
+            Goal::Run(_) | Goal::Rest | Goal::Search => false,
+        }
+    }
+
+    /// The next step, or `None`: nowhere (more) to go.
+    fn next(&mut self, ctx: &AlchemyCtx) -> Option<(Loc, Dir)> {
+        match self.goal {
+            Goal::Travel(target) => next_step(ctx, target),
+            Goal::Stairs { down } => step_towards(ctx, |l| is_known_stairs(ctx, l, down)),
+            Goal::Explore => step_towards(ctx, |l| frontier(ctx, l) || self.wanted(ctx, l)),
+            Goal::Rest | Goal::Search => None,
+            Goal::Run(dir) => {
+                let at = hero_at(ctx)?;
+                let to = at + dir;
+                let g = ctx.game()?;
+                let table = TileTable::new(g);
+                if table.blocks(g, to) || view::door_at(g, to).is_some() {
+                    return None;
+                }
+                let hero = hero_id(g).ok();
+                let now = run_sides(ctx, dir, at);
+                let interesting = !self.first
+                    && (now != self.last_sides || g.things_at(at).iter().any(|&t| Some(t) != hero));
+                self.first = false;
+                self.last_sides = now;
+                (!interesting).then_some((to, dir))
+            }
+        }
+    }
+
+    /// How it ends when there is nowhere to go.
+    fn stuck(&self, ctx: &AlchemyCtx) -> TravelEnd {
+        match self.goal {
+            Goal::Travel(_) | Goal::Explore => TravelEnd::NoPath,
+            Goal::Run(_) | Goal::Rest | Goal::Search => TravelEnd::Interrupted(String::new()),
+            Goal::Stairs { down } => {
+                let what = if down { "down" } else { "up" };
+                let known = hero_at(ctx).is_some_and(|at| {
+                    level_box(at.z)
+                        .iter()
+                        .any(|l| is_known_stairs(ctx, l, down))
+                });
+                TravelEnd::Interrupted(if known {
+                    format!("Something is in the way of the stairs {what}.")
+                } else {
+                    format!("You know of no stairs {what} on this level.")
+                })
+            }
+        }
+    }
+
+    /// With autopickup on, items in view are places to go too (except where picking up was
+    /// refused during this journey).
+    fn wanted(&self, ctx: &AlchemyCtx, l: Loc) -> bool {
+        ctx.autopickup()
+            && !self.skipped.contains(&l)
+            && ctx.game().is_some_and(|g| {
+                !items_at(g, l).is_empty() && visible(g).is_ok_and(|v| v.contains(l))
+            })
+    }
+
+    fn explore_step(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        observe: &mut dyn FnMut(&alembic::Game, Loc),
+    ) -> Option<TravelEnd> {
+        if let Some(at) = hero_at(ctx).filter(|&at| self.wanted(ctx, at)) {
+            match ctx.act(Command::PickUp(None)) {
+                Some(true) => return Some(TravelEnd::GameOver),
+                Some(false) => {}
+                None => self.skipped.push(at),
+            }
+            return None;
+        }
+        match self.walk_step(ctx, observe) {
+            None => None,
+            // Standing on an item to pick up (or the message of stepping onto it).
+            Some(TravelEnd::Arrived) => None,
+            Some(TravelEnd::Interrupted(w))
+                if w.is_empty() && hero_at(ctx).is_some_and(|at| self.wanted(ctx, at)) =>
+            {
+                None
+            }
+            Some(TravelEnd::NoPath) => Some(explore_finished(ctx)),
+            other => other,
+        }
+    }
+
+    /// One step of walking: `None` when it went well and the journey goes on.
+    fn walk_step(
+        &mut self,
+        ctx: &mut AlchemyCtx,
+        observe: &mut dyn FnMut(&alembic::Game, Loc),
+    ) -> Option<TravelEnd> {
+        let Some(hero) = ctx.game().and_then(|g| hero_id(g).ok()) else {
+            return Some(TravelEnd::GameOver);
+        };
+        if self.arrived(ctx) {
+            return Some(TravelEnd::Arrived);
+        }
+        let Some((step, dir)) = self.next(ctx) else {
+            return Some(self.stuck(ctx));
+        };
+        let game = ctx.game()?;
+        let hp = view::hit_points(game, hero).unwrap_or(0);
+        let closed_door = view::closed_door_at(game, step);
+        if creature_at(game, step).is_some() {
+            // Never attack by travelling: stop beside it.
+            return Some(TravelEnd::Interrupted(
+                "Something is in the way.".to_owned(),
+            ));
+        }
+        observe(game, step);
+        let log_len = ctx.log().len();
+        let cmd = if closed_door {
+            Command::Open(dir)
+        } else {
+            Command::Move(dir)
+        };
+        match ctx.act(cmd) {
+            Some(true) => return Some(TravelEnd::GameOver),
+            Some(false) => {}
+            None => return Some(TravelEnd::Interrupted("You stop.".to_owned())),
+        }
+        self.after_move(ctx, hero, hp, log_len, closed_door)
+    }
+}
+
+/// A seen cell that borders unexplored space.
+fn frontier(ctx: &AlchemyCtx, l: Loc) -> bool {
+    ctx.game().is_some_and(|g| {
+        explored(g, l)
+            && l.neighbours8()
+                .any(|n| level_box(l.z).contains(n) && !explored(g, n))
+    })
+}
+
+/// Stairs down (or up) the hero has seen at `l`.
+fn is_known_stairs(ctx: &AlchemyCtx, l: Loc, down: bool) -> bool {
+    ctx.game()
+        .is_some_and(|g| view::known_stairs_at(g, l, Stairs::down(down)))
+}
+
+/// Running: whether the cells at either side of the way at `at` are open; `None` for
+/// diagonals.
+fn run_sides(ctx: &AlchemyCtx, dir: Dir, at: Loc) -> Option<(bool, bool)> {
+    let d = dir.offset();
+    if d.x != 0 && d.y != 0 {
+        return None;
+    }
+    let g = ctx.game()?;
+    let table = TileTable::new(g);
+    let open = |l: Loc| !table.blocks(g, l);
+    Some((
+        open(Loc::new(at.x - d.y, at.y + d.x, at.z)),
+        open(Loc::new(at.x + d.y, at.y - d.x, at.z)),
+    ))
+}
+
+/// Walk towards `target` until arrival or interruption. Each step is one command.
+pub fn travel(ctx: &mut AlchemyCtx, target: Loc) -> TravelEnd {
+    Journey::new(Goal::Travel(target)).finish(ctx, &mut |_, _| {})
+}
+
+/// Auto-explore (`o`): walk to the nearest seen, reachable cell that borders unexplored
+/// space, again and again, until the level is explored or something happens. With
+/// autopickup on, also walk to the items in view and pick them up.
+pub fn explore(ctx: &mut AlchemyCtx) -> TravelEnd {
+    explore_observed(ctx, &mut |_, _| {})
+}
+
+/// [`explore`], calling `observe` with the game and the cell about to be stepped onto before
+/// every step (for tests and tools that check each step).
+pub fn explore_observed(
+    ctx: &mut AlchemyCtx,
+    observe: &mut dyn FnMut(&alembic::Game, Loc),
+) -> TravelEnd {
+    Journey::new(Goal::Explore).finish(ctx, observe)
+}
+
+/// Nowhere left to explore: done, unless a creature stands between the hero and the rest.
+fn explore_finished(ctx: &AlchemyCtx) -> TravelEnd {
+    let blocked = ctx.game().is_some_and(|g| {
+        let Some(at) = hero_at(ctx) else {
+            return false;
+        };
+        let table = TileTable::new(g);
+        let cost = |_: Loc, to: Loc| ground_cost(g, &table, to);
+        Pathfinder::new()
+            .nearest(
+                at,
+                &Search::new(level_box(at.z)),
+                |l| l != at && frontier(ctx, l),
+                cost,
+            )
+            .is_ok()
+    });
+    TravelEnd::Interrupted(if blocked {
+        "Something is in the way.".to_owned()
+    } else {
+        "Done exploring.".to_owned()
+    })
+}
+
+/// Travel to the nearest known stairs, down or up; `Arrived` when standing on them.
+pub fn to_stairs(ctx: &mut AlchemyCtx, down: bool) -> TravelEnd {
+    Journey::new(Goal::Stairs { down }).finish(ctx, &mut |_, _| {})
+}
+
+/// Run (Shift+direction): keep moving `dir` until something interesting, as in DCSS: the
+/// way ahead blocked, a door ahead, an item underfoot, an opening appearing or closing at
+/// either side (a junction, a doorway, the end of a room's wall), a monster, a message.
+pub fn run(ctx: &mut AlchemyCtx, dir: Dir) -> TravelEnd {
+    Journey::new(Goal::Run(dir)).finish(ctx, &mut |_, _| {})
+}
+
+/// Auto-fight (Tab, as in DCSS): the command that attacks the nearest hostile creature in
+/// view when it stands next to the hero, or steps towards it over seen ground, with what to
+/// say for a step ("You move towards the goblin.": a step alone says nothing in the game).
+///
+/// # Errors
+/// The reason, for the message line, when there is nothing to fight or no way to it.
+pub fn fight_step(ctx: &AlchemyCtx) -> Result<(Command, Option<String>), String> {
+    let (Some(game), Some(at)) = (ctx.game(), hero_at(ctx)) else {
+        return Err("There is no game.".to_owned());
+    };
+    let mut foes: Vec<(u32, Loc, ThingId)> = hostiles_in_view(ctx)
+        .into_iter()
+        .filter_map(|f| game.location(f).ok().map(|l| (l, f)))
+        .filter(|(l, _)| l.z == at.z)
+        .map(|(l, f)| (at.chebyshev(l), l, f))
+        .collect();
+    foes.sort_unstable_by_key(|&(d, l, _)| (d, l.y, l.x));
+    let Some(&(distance, target, foe)) = foes.first() else {
+        return Err("No monster in view.".to_owned());
+    };
+    if distance == 1
+        && let Some(d) = at.dir_to(target)
+    {
+        return Ok((Command::Move(d), None));
+    }
+    let table = TileTable::new(game);
+    let seen = visible(game).ok();
+    // The target's own cell is the goal: other creatures are gone round.
+    let cost = |_: Loc, to: Loc| {
+        if to == target {
+            Some(1)
+        } else {
+            travel_cost(game, &table, seen.as_ref(), to)
+        }
+    };
+    let no_way = || format!("You see no way to {}.", a_name(ctx, foe));
+    let path = alembic::path::astar(at, target, &Search::new(level_box(at.z)), cost)
+        .map_err(|_| no_way())?;
+    let said = format!("You move towards {}.", a_name(ctx, foe));
+    path.first_step()
+        .and_then(|s| at.dir_to(s))
+        .map(|d| (Command::Move(d), Some(said)))
+        .ok_or_else(no_way)
+}

@@ -1,0 +1,488 @@
+//! Rats in a maze: fetch the cheese from the far end of the maze and bring it back to the
+//! way out, past the rats, who smell it once you carry it.
+//!
+//! The smallest complete game on the game contract: it implements
+//! [`Ruleset`] and nothing else, and gets saves, recordings, `--replay`, `--practice` with
+//! `U`, `--wizard`, the morgue file and the score table from `alembic-session`.
+//!
+//! ```
+//! use alembic::Dir;
+//! use alembic_rats::{Command, Rats};
+//! use alembic_session::Ruleset;
+//!
+//! let rats = Rats::new()?;
+//! let g0 = rats.new_game(7)?;
+//! let out = rats.apply(&g0, &Command::Wait).map_err(|e| e.to_string())?;
+//! assert_eq!(out.game.turn(), 1);
+//! assert_eq!(g0.turn(), 0); // the older value is untouched
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
+
+use alembic::hook::{HookCall, ON_ACTION};
+use alembic::props::Hook;
+use alembic::schedule::{NORMAL_ACTION, TurnEnd};
+use alembic::{Dir, Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Prop, Props, Rgb, ThingId};
+use alembic::{fov::field_of_view, layer::Layer, library::TileId};
+use alembic_session::keymap::{Binding, bind};
+use alembic_session::{Ending, Outcome, Rejected, Ruleset, Status, Summary, WizardCommand};
+use alembic_ui::{Cell, Frame, Key, Rect, put_clipped};
+use serde::{Deserialize, Serialize};
+
+/// The maze's width and height, walls included (odd: cells sit on odd coordinates).
+pub const WIDTH: i32 = 41;
+/// See [`WIDTH`].
+pub const HEIGHT: i32 = 19;
+/// How far the hero sees along the corridors.
+pub const SIGHT: u32 = 7;
+const RATS: usize = 7;
+const MAZE: LocBox = LocBox::rect(0, 0, WIDTH, HEIGHT, 0);
+
+const HP: Prop<i32> = Prop::with_default("rats.hp", 1);
+const GLYPH: Prop<char> = Prop::new("rats.glyph");
+const WALK: Prop<bool> = Prop::with_default("rats.walk", false);
+const HERO: Prop<ThingId> = Prop::new("rats.hero");
+const CHEESE: Prop<ThingId> = Prop::new("rats.cheese");
+const KILLS: Prop<i32> = Prop::with_default("rats.kills", 0);
+const SEEN: Layer<bool> = Layer::new("rats.seen");
+
+/// What the player asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Command {
+    /// Step (into a rat: bite it back).
+    Move(Dir),
+    /// Let a turn pass.
+    Wait,
+}
+
+/// What happened, typed; the English is [`Rats::describe`]'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The hero hit a rat for this much.
+    Hit(i32),
+    /// ... and killed it.
+    Killed,
+    /// Rats bit the hero for this much in all.
+    Bitten(i32),
+    /// The hero picked up the cheese: every rat smells it now.
+    Cheese,
+    /// The hero stands at the way out without the cheese.
+    NotYet,
+}
+
+/// Why a command was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// A wall is in the way.
+    Wall,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("A wall is in the way.")
+    }
+}
+
+/// The rules, with their library and hooks.
+#[derive(Clone, Debug)]
+pub struct Rats {
+    library: Library,
+    hooks: Hooks,
+    wall: TileId,
+    floor: TileId,
+    exit: TileId,
+}
+
+const KEYS: &[Binding<Command>] = &[
+    bind(
+        &[Key::Char('k'), Key::Up],
+        "k ↑",
+        Command::Move(Dir::North),
+        "Move",
+        "north",
+    ),
+    bind(
+        &[Key::Char('j'), Key::Down],
+        "j ↓",
+        Command::Move(Dir::South),
+        "Move",
+        "south",
+    ),
+    bind(
+        &[Key::Char('h'), Key::Left],
+        "h ←",
+        Command::Move(Dir::West),
+        "Move",
+        "west",
+    ),
+    bind(
+        &[Key::Char('l'), Key::Right],
+        "l →",
+        Command::Move(Dir::East),
+        "Move",
+        "east",
+    ),
+    bind(
+        &[Key::Char('.'), Key::Char('s')],
+        ". s",
+        Command::Wait,
+        "Move",
+        "wait a turn",
+    ),
+];
+
+const WIZARD: &[WizardCommand] = &[
+    WizardCommand {
+        name: "heal",
+        help: "back to full health",
+        run: heal,
+    },
+    WizardCommand {
+        name: "map",
+        help: "see the whole maze",
+        run: reveal,
+    },
+];
+
+fn heal(g: &Game) -> Result<Game, String> {
+    let mut g = g.clone();
+    let hero = g.var(&HERO).map_err(|e| e.to_string())?;
+    g.set_mut(hero, &HP, 10).map_err(|e| e.to_string())?;
+    Ok(g)
+}
+
+fn reveal(g: &Game) -> Result<Game, String> {
+    let mut g = g.clone();
+    for l in MAZE.iter() {
+        g.set_layer_mut(&SEEN, l, true);
+    }
+    Ok(g)
+}
+
+/// A rat's turn, on the engine's scheduler: bite the hero beside it, else step towards the
+/// hero when it smells the cheese on them or is within five steps, else wander.
+fn rat(g: &mut Game, _: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    let (me, hero) = (g.location(call.this)?, g.var(&HERO)?);
+    let at = g.location(hero)?;
+    let (dx, dy) = (at.x - me.x, at.y - me.y);
+    if dx.abs() + dy.abs() == 1 {
+        let bite = 1 + i32::from(g.rng().one_in(1, 2));
+        return g.set_mut(hero, &HP, g.query(hero, &HP)? - bite);
+    }
+    let smells = g.location(g.var(&CHEESE)?).is_err() || dx.abs() + dy.abs() <= 5;
+    let mut ways: Vec<Loc> = me.neighbours4().filter(|&l| open(g, l)).collect();
+    if smells {
+        ways.sort_by_key(|l| (at.x - l.x).abs() + (at.y - l.y).abs());
+        ways.truncate(1);
+    }
+    if !ways.is_empty() {
+        let pick = ways[g.rng().below(ways.len() as u64) as usize];
+        g.move_thing_mut(call.this, pick)?;
+    }
+    Ok(())
+}
+
+/// Floor with nobody on it (the cheese does not block).
+fn open(g: &Game, l: Loc) -> bool {
+    g.tile_def(l).is_ok_and(|t| t.is(&WALK)) && g.things_at(l).iter().all(|&t| !g.is(t, &ALIVE))
+}
+
+const ALIVE: Prop<bool> = Prop::with_default("rats.alive", false);
+
+impl Rats {
+    /// The rules.
+    ///
+    /// # Errors
+    /// The library could not be built (a bug).
+    pub fn new() -> Result<Rats, Error> {
+        let creature = |g: char, hp: i32| {
+            Props::new()
+                .with(&GLYPH, g)
+                .with(&HP, hp)
+                .with(&ALIVE, true)
+        };
+        let mut library = Library::new()
+            .proclaim(
+                "hero",
+                None,
+                creature('@', 10).with(&alembic::library::IS_CONTAINER, true),
+            )?
+            .proclaim(
+                "rat",
+                None,
+                creature('r', 3).with(&ON_ACTION, Hook::new("rats.rat")),
+            )?
+            .proclaim("cheese", None, Props::new().with(&GLYPH, '%'))?;
+        let wall = library.define_tile_mut("wall", Props::new().with(&GLYPH, '#'))?;
+        let floor =
+            library.define_tile_mut("floor", Props::new().with(&GLYPH, '.').with(&WALK, true))?;
+        let exit =
+            library.define_tile_mut("exit", Props::new().with(&GLYPH, '>').with(&WALK, true))?;
+        let hooks = Hooks::new().register("rats.rat", rat)?;
+        Ok(Rats {
+            library,
+            hooks,
+            wall,
+            floor,
+            exit,
+        })
+    }
+
+    fn hero(g: &Game) -> Result<(ThingId, Loc), Error> {
+        let h = g.var(&HERO)?;
+        Ok((h, g.location(h)?))
+    }
+
+    /// Mark what the hero sees as seen.
+    fn look(g: &mut Game) -> Result<(), Error> {
+        let (_, at) = Rats::hero(g)?;
+        let walls = g.clone();
+        for l in field_of_view(at, SIGHT, |l| walls.tile_def(l).is_ok_and(|t| t.is(&WALK))).iter() {
+            g.set_layer_mut(&SEEN, l, true);
+        }
+        Ok(())
+    }
+
+    fn carried(g: &Game) -> bool {
+        g.var(&CHEESE).is_ok_and(|c| g.location(c).is_err())
+    }
+}
+
+impl Ruleset for Rats {
+    const NAME: &'static str = "rats";
+    const TITLE: &'static str = "R A T S   I N   A   M A Z E";
+    const INTRO: &'static [&'static str] = &[
+        "The cheese lies at the far end of the maze. Bring it back to the way out (>).",
+        "The rats bite; once you carry the cheese, every one of them smells it.",
+    ];
+    type Command = Command;
+    type Event = Event;
+    type Refusal = Refusal;
+
+    fn library(&self) -> &Library {
+        &self.library
+    }
+
+    fn hooks(&self) -> Hooks {
+        self.hooks.clone()
+    }
+
+    fn new_game(&self, seed: u64) -> Result<Game, Error> {
+        let mut g = Game::new(seed).with_library(self.library.clone());
+        g.fill_tiles_mut(MAZE, self.wall)?;
+        // A maze by the recursive backtracker, then a few walls knocked out for loops.
+        let mut stack = vec![Loc::new(1, 1, 0)];
+        g.set_tile_mut(stack[0], self.floor)?;
+        while let Some(&c) = stack.last() {
+            let next: Vec<Loc> = [(2, 0), (-2, 0), (0, 2), (0, -2)]
+                .iter()
+                .map(|&(dx, dy)| Loc::new(c.x + dx, c.y + dy, 0))
+                .filter(|&l| l.x > 0 && l.y > 0 && l.x < WIDTH - 1 && l.y < HEIGHT - 1)
+                .filter(|&l| g.tile(l) != self.floor)
+                .collect();
+            if next.is_empty() {
+                stack.pop();
+                continue;
+            }
+            let n = next[g.rng().below(next.len() as u64) as usize];
+            g.set_tile_mut(Loc::new((c.x + n.x) / 2, (c.y + n.y) / 2, 0), self.floor)?;
+            g.set_tile_mut(n, self.floor)?;
+            stack.push(n);
+        }
+        for _ in 0..WIDTH {
+            let l = Loc::new(
+                1 + g.rng().below(WIDTH as u64 - 2) as i32,
+                1 + g.rng().below(HEIGHT as u64 - 2) as i32,
+                0,
+            );
+            g.set_tile_mut(l, self.floor)?;
+        }
+        let start = Loc::new(1, 1, 0);
+        g.set_tile_mut(start, self.exit)?;
+        let hooks = self.hooks();
+        let mut ctx = HookCtx::new(&hooks);
+        let hero = g.spawn_mut(&mut ctx, "hero", start)?;
+        let cheese = g.spawn_mut(&mut ctx, "cheese", Loc::new(WIDTH - 2, HEIGHT - 2, 0))?;
+        g.set_var_mut(&HERO, hero);
+        g.set_var_mut(&CHEESE, cheese);
+        let mut placed = 0;
+        while placed < RATS {
+            let l = Loc::new(
+                g.rng().below(WIDTH as u64) as i32,
+                g.rng().below(HEIGHT as u64) as i32,
+                0,
+            );
+            if l.x + l.y > 12 && open(&g, l) {
+                g.spawn_mut(&mut ctx, "rat", l)?;
+                placed += 1;
+            }
+        }
+        g.set_awake_levels_mut([0])?;
+        Rats::look(&mut g)?;
+        Ok(g)
+    }
+
+    fn apply(&self, game: &Game, command: &Command) -> Result<Outcome<Event>, Rejected<Refusal>> {
+        let mut g = game.clone();
+        let mut events = Vec::new();
+        let (hero, at) = Rats::hero(&g)?;
+        if let Command::Move(d) = *command {
+            let to = at + d;
+            let rat = g.things_at(to).iter().copied().find(|&t| g.is(t, &ALIVE));
+            if let Some(rat) = rat {
+                let hit = 1 + g.rng().below(3) as i32;
+                let hp = g.query(rat, &HP)? - hit;
+                events.push(Event::Hit(hit));
+                if hp <= 0 {
+                    g.remove_thing_mut(rat)?;
+                    g.set_var_mut(&KILLS, g.var(&KILLS)? + 1);
+                    events.push(Event::Killed);
+                } else {
+                    g.set_mut(rat, &HP, hp)?;
+                }
+            } else if !g.tile_def(to)?.is(&WALK) {
+                return Err(Rejected::Refused(Refusal::Wall));
+            } else {
+                g.move_thing_mut(hero, to)?;
+                if let Some(c) = g
+                    .things_at(to)
+                    .iter()
+                    .copied()
+                    .find(|&t| !g.is(t, &ALIVE) && t != hero)
+                {
+                    g.move_thing_mut(c, hero)?;
+                    events.push(Event::Cheese);
+                }
+                if g.tile(to) == self.exit && !Rats::carried(&g) {
+                    events.push(Event::NotYet);
+                }
+            }
+        }
+        let before = g.query(hero, &HP)?;
+        if !matches!(self.status(&g), Status::Over(_)) {
+            let hooks = &self.hooks;
+            let over = |g: &Game| g.query(hero, &HP).is_ok_and(|hp| hp <= 0);
+            let _: TurnEnd =
+                g.end_turn_mut(&mut HookCtx::new(hooks), hero, NORMAL_ACTION, 1000, over)?;
+        }
+        let bitten = before - g.query(hero, &HP)?;
+        if bitten > 0 {
+            events.push(Event::Bitten(bitten));
+        }
+        Rats::look(&mut g)?;
+        Ok(Outcome { game: g, events })
+    }
+
+    fn describe(&self, _: &Game, event: &Event) -> Option<String> {
+        Some(match event {
+            Event::Hit(n) => format!("You bite the rat ({n})."),
+            Event::Killed => "The rat dies.".into(),
+            Event::Bitten(n) => format!("A rat bites you ({n})."),
+            Event::Cheese => "You take the cheese. Somewhere, whiskers twitch.".into(),
+            Event::NotYet => "The way out. You came for the cheese, though.".into(),
+        })
+    }
+
+    fn status(&self, g: &Game) -> Status {
+        let Ok((hero, at)) = Rats::hero(g) else {
+            return Status::Playing;
+        };
+        if g.query(hero, &HP).is_ok_and(|hp| hp <= 0) {
+            Status::Over(Ending {
+                won: false,
+                cause: "eaten by rats".into(),
+            })
+        } else if g.tile(at) == self.exit && Rats::carried(g) {
+            Status::Over(Ending {
+                won: true,
+                cause: "escaped with the cheese".into(),
+            })
+        } else {
+            Status::Playing
+        }
+    }
+
+    fn keymap(&self) -> &'static [Binding<Command>] {
+        KEYS
+    }
+
+    fn wizard_commands(&self) -> &'static [WizardCommand] {
+        WIZARD
+    }
+
+    fn play_area(&self) -> Option<(u16, u16)> {
+        Some((WIDTH as u16, HEIGHT as u16 + 1))
+    }
+
+    fn summary(&self, g: &Game) -> Summary {
+        let kills = g.var(&KILLS).unwrap_or(0);
+        let won = matches!(self.status(g), Status::Over(Ending { won: true, .. }));
+        let score = kills as u64 * 10
+            + if won {
+                1000u64.saturating_sub(g.turn()).max(100)
+            } else {
+                0
+            };
+        Summary {
+            score,
+            depth: 1,
+            lines: vec![
+                format!("Rats killed: {kills}"),
+                format!("Carried the cheese: {}", Rats::carried(g)),
+            ],
+        }
+    }
+
+    fn draw(&self, g: &Game, frame: &mut Frame, area: Rect) {
+        let Ok((hero, at)) = Rats::hero(g) else {
+            return;
+        };
+        let walls = |l: Loc| g.tile_def(l).is_ok_and(|t| t.is(&WALK));
+        let sees = field_of_view(at, SIGHT, walls);
+        let (ox, oy) = (i32::from(area.x), i32::from(area.y));
+        for l in MAZE.iter().filter(|&l| l.y < i32::from(area.height) - 1) {
+            let (lit, seen) = (sees.contains(l), g.layer_get(&SEEN, l));
+            let thing = g.things_at(l).last().filter(|_| lit);
+            let ch = match thing {
+                Some(&t) => g.query(t, &GLYPH).unwrap_or('?'),
+                None if seen => g.tile_def(l).and_then(|t| t.get(&GLYPH)).unwrap_or('?'),
+                None => ' ',
+            };
+            let fg = match (thing.is_some(), lit) {
+                (true, _) if ch == 'r' => Rgb::new(200, 120, 90),
+                (true, _) => Rgb::new(255, 220, 120),
+                (false, true) => Rgb::new(200, 200, 190),
+                (false, false) => Rgb::new(90, 90, 100),
+            };
+            frame.put(
+                ox + l.x,
+                oy + l.y,
+                Cell {
+                    ch,
+                    fg,
+                    bg: Rgb::BLACK,
+                },
+            );
+        }
+        let hp = g.query(hero, &HP).unwrap_or(0);
+        let cheese = if Rats::carried(g) {
+            "  carrying the cheese"
+        } else {
+            ""
+        };
+        let bar = format!(
+            "HP {hp}/10  Turn {}  Rats killed {}{cheese}",
+            g.turn(),
+            g.var(&KILLS).unwrap_or(0)
+        );
+        put_clipped(
+            frame,
+            area,
+            area.x,
+            area.y + area.height - 1,
+            &bar,
+            Rgb::WHITE,
+            Rgb::BLACK,
+        );
+    }
+}

@@ -1,0 +1,442 @@
+//! Where a frontend gets its game from: pick a game by name, start it new (with a seed) or from
+//! a save file, and get back an [`App`] to hand to [`alembic_ui::run`]. Frontends contain no game
+//! code; a game registered here shows up in every frontend.
+
+use std::path::PathBuf;
+
+use alembic_session::{LaunchError, LaunchOptions, LibraryCounts, clock_seed, read_save};
+use alembic_ui::App;
+
+use crate::demo::{self, DemoWorld};
+
+/// The command-line arguments every frontend shares, for `#[command(flatten)]` in a clap
+/// parser: which game, and how to start it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, clap::Args)]
+pub struct GameArgs {
+    /// Which game to play.
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(games()))]
+    pub game: Option<String>,
+    /// Seed for a new game: a number, or any word (as on the start screen); random when
+    /// omitted. With a saved game waiting, the start screen asks before replacing it.
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<String>,
+    /// Continue the game saved in FILE.
+    #[arg(long, value_name = "FILE")]
+    pub load: Option<PathBuf>,
+    /// Start new games as practice games: `U` takes back a move; marked in the save and the
+    /// recording, never scored.
+    #[arg(long)]
+    pub practice: bool,
+    /// Start new games in wizard mode: `~` opens a console of wizard commands (see the whole
+    /// level, walk through walls, summon, go to any depth…); marked in the save and the
+    /// recording, never scored.
+    #[arg(long)]
+    pub wizard: bool,
+    /// Watch the recording in FILE (every game is recorded in the data directory's
+    /// `records/`): space plays or pauses, arrows step back and forth, + and - change the
+    /// speed, Home and End jump, q leaves.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["load", "seed"])]
+    pub replay: Option<PathBuf>,
+    /// List the games (what each is, its library in numbers, whether it replays) and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// Play with the data files in DIR (its `.toml` files, in name order) instead of the
+    /// game's shipped data: copy the shipped data there to change it (docs/modding.md).
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Load the mod in DIR (its `.toml` files, in name order, or one `.toml` file) after the
+    /// game's data; repeat for several, applied in order. Mods in the `mods/GAME/` folder of
+    /// the save directory load before these. A save remembers its mods.
+    #[arg(long = "mod", value_name = "DIR")]
+    pub mods: Vec<PathBuf>,
+}
+
+impl GameArgs {
+    /// The game's name: the one asked for, else [`default_game`].
+    #[must_use]
+    pub fn game_name(&self) -> String {
+        self.game
+            .clone()
+            .unwrap_or_else(|| default_game().to_string())
+    }
+
+    /// The launch options these arguments ask for, on a frontend whose tile support is
+    /// `tiles` (see [`LaunchOptions::tiles`]).
+    #[must_use]
+    pub fn launch_options(&self, tiles: Option<bool>) -> LaunchOptions {
+        LaunchOptions {
+            game: self.game_name(),
+            seed: self.seed.as_deref().map(alembic_session::seed_from_text),
+            load: self.load.clone(),
+            tiles,
+            practice: self.practice,
+            replay: self.replay.clone(),
+            wizard: self.wizard,
+            data: alembic_session::gamedata::DataChoice {
+                data_dir: self.data.clone(),
+                mods: self.mods.clone(),
+                mods_folder: alembic_session::save_dir()
+                    .map(|d| d.join("mods").join(self.game_name())),
+            },
+        }
+    }
+}
+
+/// One game, as every frontend, `alembic-sim` and the replay tools see it: the one table
+/// of games is [`GAMES`].
+#[derive(Clone, Copy)]
+pub struct GameEntry {
+    /// Its name on every command line (`--game NAME`).
+    pub name: &'static str,
+    /// One line about it, for help texts.
+    pub about: &'static str,
+    /// Start it in a frontend (new, from a save, or watching a recording).
+    pub launch: fn(&LaunchOptions) -> Result<Box<dyn App>, LaunchError>,
+    /// Its headless runner for `alembic-sim` (play, record, verify, library counts); `None`
+    /// for a game that has none.
+    pub sim: Option<&'static dyn crate::sim::SimGame>,
+    /// Its library in numbers (prototypes by kind, tiles…), for `--list` and
+    /// `alembic-sim --library`.
+    pub library_counts: fn() -> Result<LibraryCounts, alembic::Error>,
+    /// Whether `--replay` can show its recordings.
+    pub replay: bool,
+}
+
+/// The demo has no library of prototypes: one hard-coded room.
+fn demo_library_counts() -> Result<LibraryCounts, alembic::Error> {
+    Ok(Vec::new())
+}
+
+/// The Caves' library in numbers.
+fn caves_library_counts() -> Result<LibraryCounts, alembic::Error> {
+    crate::caves::library_counts()
+}
+
+/// Alchemy's base library in numbers.
+fn alchemy_library_counts() -> Result<LibraryCounts, alembic::Error> {
+    let lib = crate::alchemy::base_library()?;
+    Ok(crate::alchemy::counts(&lib).pairs())
+}
+
+/// One line per game of [`GAMES`] (the default first): its name, what it is, what its
+/// library holds and what it can do beyond playing: what `--list` prints.
+///
+/// # Errors
+/// A game's library could not be built (a bug in its data).
+pub fn list_games() -> Result<Vec<String>, alembic::Error> {
+    GAMES
+        .iter()
+        .map(|g| {
+            let counts = (g.library_counts)()?;
+            let library = if counts.is_empty() {
+                "none".to_string()
+            } else {
+                counts
+                    .iter()
+                    .map(|(what, n)| format!("{n} {what}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let mut can = Vec::new();
+            if g.sim.is_some() {
+                can.push("alembic-sim");
+            }
+            if g.replay {
+                can.push("--replay");
+            }
+            let can = if can.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", can.join(", "))
+            };
+            Ok(format!(
+                "{:<8} {}. Library: {library}.{can}",
+                g.name, g.about
+            ))
+        })
+        .collect()
+}
+
+impl std::fmt::Debug for GameEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameEntry")
+            .field("name", &self.name)
+            .field("sim", &self.sim.is_some())
+            .field("replay", &self.replay)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every game, the default first: the one list every frontend, `alembic-sim` and the replay
+/// tools read (a constant table, not a registry filled at run time).
+pub const GAMES: &[GameEntry] = &[
+    GameEntry {
+        name: "alchemy",
+        about: "fetch the Philosopher's Stone from depth 10 and climb back out",
+        launch: crate::alchemy::ui::launch,
+        sim: Some(&crate::sim::AlchemySim),
+        library_counts: alchemy_library_counts,
+        replay: true,
+    },
+    GameEntry {
+        name: "demo",
+        about: "one room of the frontend contract: walk about, nothing more",
+        launch: launch_demo,
+        sim: None,
+        library_counts: demo_library_counts,
+        replay: false,
+    },
+    GameEntry {
+        name: "caves",
+        about: "The Caves of Clojure, finished: dig down five cave levels to the way out",
+        launch: alembic_caves::launch,
+        sim: Some(&crate::sim::CavesSim),
+        library_counts: caves_library_counts,
+        replay: true,
+    },
+    GameEntry {
+        name: "rats",
+        about: "rats in a maze: the smallest game on the game contract (games/rats)",
+        launch: launch_rats,
+        sim: Some(&crate::sim::RATS_SIM),
+        library_counts: rats_library_counts,
+        replay: true,
+    },
+];
+
+/// The rats: everything from the session, nothing of their own.
+fn launch_rats(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
+    let rules = alembic_rats::Rats::new().map_err(|e| LaunchError::Setup {
+        game: opts.game.clone(),
+        source: Box::new(e),
+    })?;
+    alembic_session::play::launch(rules, opts)
+}
+
+/// The rats' library in numbers.
+fn rats_library_counts() -> Result<LibraryCounts, alembic::Error> {
+    use alembic_session::Ruleset;
+    let rats = alembic_rats::Rats::new()?;
+    Ok(vec![
+        ("prototypes", rats.library().prototypes().count()),
+        ("tiles", rats.library().tiles().count()),
+    ])
+}
+
+/// The game called `name` in [`GAMES`].
+///
+/// # Errors
+/// [`LaunchError::UnknownGame`], naming the valid games.
+pub fn game(name: &str) -> Result<&'static GameEntry, LaunchError> {
+    GAMES
+        .iter()
+        .find(|g| g.name == name)
+        .ok_or_else(|| LaunchError::UnknownGame {
+            name: name.to_string(),
+            known: games().join(", "),
+        })
+}
+
+/// The names of the games that can be launched, the default first (from [`GAMES`]).
+#[must_use]
+pub fn games() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.name).collect()
+}
+
+/// The default game's name (the first of [`GAMES`]).
+#[must_use]
+pub fn default_game() -> &'static str {
+    GAMES.first().map_or("alchemy", |g| g.name)
+}
+
+/// Start the game `opts` names: from the save file if one is given, else new from the seed.
+///
+/// # Errors
+/// [`LaunchError`]: an unknown game, an unreadable or invalid save file. Nothing touches the
+/// terminal or window, so a frontend can print the error and exit before setting itself up.
+pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
+    let entry = game(&opts.game)?;
+    if opts.replay.is_some() && !entry.replay {
+        return Err(LaunchError::NoReplay {
+            game: opts.game.clone(),
+        });
+    }
+    (entry.launch)(opts)
+}
+
+/// The demo: a fresh room, or one from a save.
+fn launch_demo(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
+    if opts.data.wants_other_data() {
+        return Err(LaunchError::NoMods {
+            game: opts.game.clone(),
+        });
+    }
+    let world = match &opts.load {
+        Some(path) => {
+            let text = read_save(path, &opts.game)?;
+            DemoWorld::from_save_text(&text).map_err(|e| LaunchError::BadSave {
+                path: path.clone(),
+                game: opts.game.clone(),
+                source: Box::new(e),
+            })?
+        }
+        None => DemoWorld::new(opts.seed.unwrap_or_else(clock_seed)),
+    };
+    Ok(Box::new(demo::app(world)))
+}
+
+/// `--list`: print [`list_games`] on stdout, one game a line; the exit status says whether
+/// every library could be built (else the error goes to stderr as a `program: …` line).
+#[must_use]
+pub fn print_games(program: &str) -> std::process::ExitCode {
+    match list_games() {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{program}: error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(game: &str) -> LaunchOptions {
+        LaunchOptions {
+            game: game.to_string(),
+            seed: Some(1),
+            load: None,
+            tiles: None,
+            practice: false,
+            replay: None,
+            wizard: false,
+            data: Default::default(),
+        }
+    }
+
+    #[test]
+    fn one_table_serves_launch_sim_and_replay() {
+        // Every game launches from the table, with a seed. (Alchemy takes the lock of the
+        // real save file on launch, so its own tests launch it with a save path of theirs.)
+        for g in GAMES.iter().filter(|g| g.name != "alchemy") {
+            assert!(launch(&opts(g.name)).is_ok(), "{} launches", g.name);
+        }
+        // The runner knows exactly the games with a sim, under the same names.
+        let runners: Vec<&str> = crate::sim::registry().iter().map(|s| s.name()).collect();
+        let with_sim: Vec<&str> = GAMES
+            .iter()
+            .filter(|g| g.sim.is_some())
+            .map(|g| g.name)
+            .collect();
+        assert_eq!(runners, with_sim);
+        // A game without a runner says so; an unknown one lists the valid names.
+        let demo = crate::sim::find("demo").err().map(|e| e.to_string());
+        assert_eq!(
+            demo.as_deref(),
+            Some(
+                "demo has no headless runner (it plays only in a frontend); headless games: alchemy, caves"
+            )
+        );
+        assert!(crate::sim::find("nethack").is_err());
+        // --replay is refused for a game whose entry has no viewer.
+        let mut o = opts("demo");
+        o.replay = Some(PathBuf::from("x.replay"));
+        assert!(matches!(launch(&o), Err(LaunchError::NoReplay { .. })));
+        assert_eq!(default_game(), GAMES[0].name);
+    }
+
+    #[test]
+    fn the_list_counts_each_games_library() {
+        let lines = list_games().unwrap();
+        assert_eq!(lines.len(), GAMES.len());
+        for (line, g) in lines.iter().zip(GAMES) {
+            assert!(line.starts_with(g.name), "{line}");
+            assert!(line.contains(g.about), "{line}");
+        }
+        // Counts come from each game's library, not a table of numbers.
+        let caves = crate::caves::library().unwrap();
+        let creatures = caves.prototypes().count();
+        assert!(
+            lines[2].contains(&format!("{creatures} creatures")),
+            "{}",
+            lines[2]
+        );
+        let alchemy = (GAMES[0].library_counts)().unwrap();
+        let potions = alchemy.iter().find(|(w, _)| *w == "potions").unwrap().1;
+        assert!(potions > 0);
+        assert!(
+            lines[0].contains(&format!("{potions} potions")),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[1].contains("Library: none."), "{}", lines[1]);
+    }
+
+    #[test]
+    fn unknown_game_lists_valid_names() {
+        let err = launch(&opts("nethack")).err().unwrap();
+        assert_eq!(
+            err.to_string(),
+            "unknown game \"nethack\"; valid games: alchemy, demo, caves"
+        );
+        assert!(games().contains(&default_game()));
+    }
+
+    #[test]
+    fn demo_launches_and_renders() {
+        let mut app = launch(&opts("demo")).unwrap();
+        let mut f = alembic_ui::Frame::new(80, 24);
+        app.render(&mut f);
+        assert!(f.contains_text("@"));
+        assert!(f.contains_text("Seed 1"));
+    }
+
+    #[test]
+    fn load_errors_are_clear() {
+        let mut o = opts("demo");
+        o.load = Some(PathBuf::from("/nonexistent/alembic/save"));
+        let err = launch(&o).err().unwrap().to_string();
+        assert!(
+            err.starts_with("cannot read save file /nonexistent/alembic/save:"),
+            "{err}"
+        );
+
+        let dir = std::env::temp_dir().join(format!("alembic-launch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.save");
+        std::fs::write(&bad, "garbage").unwrap();
+        o.load = Some(bad.clone());
+        let err = launch(&o).err().unwrap();
+        assert!(
+            err.to_string().contains("is not a valid demo save"),
+            "{err}"
+        );
+        // The game's own error is kept, typed, not flattened to a string.
+        let LaunchError::BadSave { source, .. } = &err else {
+            panic!("{err:?}");
+        };
+        assert_eq!(
+            source.downcast_ref::<crate::demo::DemoSaveError>(),
+            Some(&crate::demo::DemoSaveError::NoHeader)
+        );
+
+        let good = dir.join("good.save");
+        std::fs::write(&good, DemoWorld::new(5).save_text()).unwrap();
+        o.load = Some(good);
+        let mut app = launch(&o).unwrap();
+        let mut f = alembic_ui::Frame::new(80, 24);
+        app.render(&mut f);
+        assert!(f.contains_text("Welcome back."));
+        // Devices are refused at once through the bounded reader (no hang, no memory).
+        o.load = Some(PathBuf::from("/dev/zero"));
+        let err = launch(&o).err().unwrap().to_string();
+        assert!(err.contains("is not a regular file"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,30 @@
+//! Games built on the `alembic` engine's public API, and [`launch()`], where every frontend gets
+//! its game from.
+//!
+//! - [`alchemy`]: the Alchemy roguelike; [`alchemy::ui`]: its screens.
+//! - [`caves`]: the Caves of Clojure game, finished.
+//! - [`sim`]: the headless runner behind the `alembic-sim` binary, with a registry of games
+//!   by name.
+//! - [`storage`], [`record`], [`playback`]: files that survive crashes, recordings (the
+//!   save's journal) and the bounded replay viewer; [`campaign`]: the reliability
+//!   campaign's structure-aware cases.
+
+// A game's private modules are reached through its one `pub use` list: whatever a public
+// item exposes must be in that list too.
+#![warn(unnameable_types)]
+
+pub mod campaign;
+pub mod demo;
+pub mod launch;
+pub mod sim;
+
+pub use alembic_alchemy as alchemy;
+pub use alembic_caves as caves;
+pub use alembic_session::{gamedata, keymap, playback, record, scores, slot, storage};
+
+pub use alembic_session::{
+    Cause, LaunchError, LaunchOptions, LibraryCounts, report_session_end, save_dir,
+};
+pub use launch::{
+    GAMES, GameArgs, GameEntry, default_game, game, games, launch, list_games, print_games,
+};

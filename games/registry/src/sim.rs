@@ -1,0 +1,773 @@
+//! The headless runner: games registered by name, played by a policy without a screen.
+//!
+//! A game plugs in by implementing [`SimGame`] and being listed in [`registry`]; the
+//! `alembic-sim` binary only talks to this trait.
+
+use alembic::{Dir, replay::Recording, replay::ReplayHeader, rng::GameRng};
+use serde::Serialize;
+
+use crate::alchemy::{self, Bot, Command, Rules};
+use alembic_session::Ruleset;
+use alembic_session::play::{Step, apply_step};
+use alembic_session::ruleset::Status;
+
+/// How the simulated player chooses commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly random commands (a fuzzer).
+    Random,
+    /// The exploring bot.
+    Explore,
+}
+
+/// The one-line result of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RunReport {
+    /// The seed.
+    pub seed: u64,
+    /// Turns played (accepted hero actions).
+    pub turns: u64,
+    /// Deepest level reached (1..=11).
+    pub deepest: i32,
+    /// The depth where the run ended (games with levels; omitted otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<i32>,
+    /// Whether the hero held the Philosopher's Stone at the end (Alchemy; omitted otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stone: Option<bool>,
+    /// "won", "died" or "playing".
+    pub outcome: String,
+    /// The cause of death or victory, empty while playing.
+    pub cause: String,
+    /// Monsters killed.
+    pub kills: i64,
+    /// The final game value's hash, hex.
+    pub hash: String,
+}
+
+/// Why a run could not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// No game has that name.
+    #[error("unknown game {name:?}; known games: {known}")]
+    UnknownGame {
+        /// The name asked for.
+        name: String,
+        /// The registered names.
+        known: String,
+    },
+    /// The game exists but plays only in a frontend.
+    #[error("{name} has no headless runner (it plays only in a frontend); headless games: {known}")]
+    NotHeadless {
+        /// The game asked for.
+        name: &'static str,
+        /// The games that have one.
+        known: String,
+    },
+    /// The engine refused a call: a bug in a game's data or rules.
+    #[error(transparent)]
+    Engine(#[from] alembic::Error),
+    /// Alchemy's rules failed with an engine error (a bug, never a refusal).
+    #[error(transparent)]
+    Rules(#[from] alchemy::RuleError),
+    /// The Caves' runner failed (a bug).
+    #[error(transparent)]
+    Caves(#[from] crate::caves::SimError),
+    /// The run's recording could not be written.
+    #[error("cannot write the recording: {0}")]
+    Recording(#[from] alembic::replay::ReplayError),
+    /// A report could not be written as JSON.
+    #[error("cannot write the report: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A report's state hash is not hexadecimal (a bug).
+    #[error("bad state hash in a report: {0}")]
+    Hash(#[from] std::num::ParseIntError),
+    /// The game keeps its content in Rust code: it has no data schema.
+    #[error("{name} keeps its content in Rust code: no data to check; games with data: {known}")]
+    NoData {
+        /// The game asked for.
+        name: String,
+        /// The games whose content is data.
+        known: String,
+    },
+}
+
+/// The games whose content is data (alembic-data), by name.
+pub const DATA_GAMES: [&str; 2] = ["alchemy", "caves"];
+
+/// The data schema of the game called `name`: what `alembic-sim --list-keys` prints.
+///
+/// # Errors
+/// [`SimError::UnknownGame`]; [`SimError::NoData`] for a game whose content is still Rust
+/// code (the demo).
+pub fn data_schema(name: &str) -> Result<alembic_data::Schema, SimError> {
+    match name {
+        "alchemy" => Ok(crate::alchemy::schema()),
+        "caves" => Ok(crate::caves::schema()),
+        _ if crate::GAMES.iter().any(|g| g.name == name) => Err(SimError::NoData {
+            name: name.to_string(),
+            known: DATA_GAMES.join(", "),
+        }),
+        _ => Err(SimError::UnknownGame {
+            name: name.to_string(),
+            known: crate::games().join(", "),
+        }),
+    }
+}
+
+/// What `alembic-sim --check-data` found in data that loads.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct DataReport {
+    /// The game whose schema checked it.
+    pub game: String,
+    /// The files read, in order.
+    pub sources: Vec<String>,
+    /// Prototypes in the loaded library (abstract ones included).
+    pub prototypes: usize,
+    /// Tiles (the engine's "void" included).
+    pub tiles: usize,
+    /// The data's [`DataHash`](alembic_data::DataHash), hex.
+    pub hash: String,
+}
+
+/// Check the data files at `paths` (each a `.toml` file, or a directory whose `.toml` files
+/// are read by name), in order — the base first, then mods — against the game's schema and
+/// hooks: what `alembic-sim --check-data` does.
+///
+/// # Errors
+/// `Err(Err(_))` for a game without data ([`data_schema`]); `Err(Ok(errors))` with every
+/// error of every file (an unreadable file is one).
+#[allow(clippy::type_complexity)]
+pub fn check_data(
+    game: &str,
+    paths: &[std::path::PathBuf],
+) -> Result<DataReport, Result<alembic_data::DataErrors, SimError>> {
+    data_schema(game).map_err(Err)?;
+    let mut sources = Vec::new();
+    for p in paths {
+        sources.extend(alembic_data::read_sources(p).map_err(Ok)?);
+    }
+    // `data_schema` let only the games of DATA_GAMES through.
+    let sources_ref = sources.iter().map(|(n, t)| (n.as_str(), t.as_str()));
+    let loaded = match game {
+        "alchemy" => crate::alchemy::load_data(sources_ref),
+        _ => crate::caves::load_data(sources_ref),
+    }
+    .map_err(Ok)?;
+    Ok(DataReport {
+        game: game.to_string(),
+        sources: sources.into_iter().map(|(n, _)| n).collect(),
+        prototypes: loaded.library.len(),
+        tiles: loaded.library.tiles().count(),
+        hash: loaded.hash().to_string(),
+    })
+}
+
+/// What checking a recording found (`alembic-sim --replay FILE --verify`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VerifyReport {
+    /// The game.
+    pub game: String,
+    /// The seed.
+    pub seed: u64,
+    /// The final turn.
+    pub turns: u64,
+    /// Commands replayed.
+    pub commands: usize,
+    /// Checkpoints that matched.
+    pub checkpoints: usize,
+    /// The final state's hash, hex.
+    pub final_hash: String,
+    /// How far it reaches: the end of the game, its save, or neither.
+    pub reaches: Reach,
+    /// The last line was cut off (a crash or a copy that stopped short); it was ignored.
+    pub torn: bool,
+    /// Commands after the last checkpoint: replayed, but no state hash vouches for them.
+    pub appended: usize,
+    /// The version of the game that recorded it.
+    pub game_version: String,
+    /// Whether that is this build's version (another version may replay differently).
+    pub same_version: bool,
+    /// The modes in its header (`practice`, `wizard`).
+    pub modes: Vec<String>,
+    /// Whether its header carries a header hash (which then matched: a header that does not
+    /// match is refused before replay). False for a recording older than the header hash,
+    /// said in the summary as "no header hash (older format)".
+    pub header_hash: bool,
+    /// What was seen, as a sentence: "complete: the game ends at turn 812", "ends at turn
+    /// 812; last line incomplete"…
+    pub summary: String,
+    /// Complete: it replays to the end of the game, whole, every command under a
+    /// checkpoint, recorded by this version. A divergence is an error instead.
+    pub verified: bool,
+}
+
+/// How far a recording reaches (see [`VerifyReport::reaches`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reach {
+    /// The game ends in it (won, died or quit).
+    End,
+    /// The save beside it (`NAME.save` for `NAME.replay`) is one of its checkpoints.
+    Save,
+    /// Neither: it stops before the game's end, and no save beside it is in it.
+    Neither,
+}
+
+/// What [`verify_report`] needs to know beyond the replay itself.
+struct Seen<'a> {
+    game: &'a str,
+    header: &'a alembic::replay::ReplayHeader,
+    torn: bool,
+    appended: usize,
+    over: bool,
+    save_turn: Option<u64>,
+}
+
+/// The commands after the last checkpoint of `rec`.
+fn appended<C>(rec: &alembic::replay::Recording<C>) -> usize {
+    rec.entries
+        .iter()
+        .rev()
+        .take_while(|e| matches!(e, alembic::replay::Entry::Command { .. }))
+        .count()
+}
+
+/// The turn of the save beside the recording at `path`, when that save loads (with `load`)
+/// and is one of the recording's checkpoints.
+fn save_in<C>(
+    path: &std::path::Path,
+    rec: &alembic::replay::Recording<C>,
+    load: impl FnOnce(&std::path::Path) -> Option<alembic::Game>,
+) -> Option<u64> {
+    let save = path.with_extension("save");
+    if path.extension().is_none_or(|e| e != "replay") || !save.is_file() {
+        return None;
+    }
+    let g = load(&save)?;
+    let want = (g.turn(), g.state_hash());
+    rec.entries
+        .iter()
+        .any(|e| matches!(e, alembic::replay::Entry::Checkpoint { turn, hash } if (*turn, *hash) == want))
+        .then_some(want.0)
+}
+
+/// Why a recording does not verify.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// Unreadable, not a recording, another game's, or newer.
+    #[error("{0}")]
+    Read(#[from] crate::record::RecordError),
+    /// It does not replay: a divergence (turn and both hashes) or a refused command.
+    #[error("{0}")]
+    Diverged(alembic::replay::ReplayError),
+    /// The game could not be set up: the engine refused its data (a bug).
+    #[error("{0}")]
+    Game(#[from] alembic::Error),
+}
+
+/// A game the runner can play.
+pub trait SimGame {
+    /// Its name on the command line.
+    fn name(&self) -> &'static str;
+    /// Play `turns` commands from `seed` with `policy`.
+    fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError>;
+    /// [`SimGame::run`], also returning the run's recording (the engine's replay format,
+    /// a checkpoint every 100 commands and at the end).
+    fn record(
+        &self,
+        seed: u64,
+        turns: u64,
+        policy: Policy,
+    ) -> Result<(RunReport, String), SimError>;
+    /// Replay the recording at `path` from its seed, checking every checkpoint.
+    fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError>;
+}
+
+/// The library counts of the game called `name` ([`crate::GameEntry::library_counts`]), as
+/// one JSON object: what `alembic-sim --library` prints. Every game of [`crate::GAMES`] has
+/// them, headless or not.
+///
+/// # Errors
+/// [`SimError::UnknownGame`]; an engine error building the library (a bug).
+pub fn library_json(name: &str) -> Result<serde_json::Value, SimError> {
+    let entry = crate::GAMES
+        .iter()
+        .find(|g| g.name == name)
+        .ok_or_else(|| SimError::UnknownGame {
+            name: name.to_string(),
+            known: crate::games().join(", "),
+        })?;
+    let counts = (entry.library_counts)()?;
+    Ok(serde_json::Value::Object(
+        counts
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), serde_json::Value::from(v)))
+            .collect(),
+    ))
+}
+
+/// Every game the runner knows, by name: the games of [`crate::GAMES`] that have a
+/// headless runner.
+#[must_use]
+pub fn registry() -> Vec<&'static dyn SimGame> {
+    crate::GAMES.iter().filter_map(|g| g.sim).collect()
+}
+
+/// The game called `name`.
+///
+/// # Errors
+/// [`SimError::UnknownGame`] for a name not in [`crate::GAMES`];
+/// [`SimError::NotHeadless`] for a game that has no headless runner.
+pub fn find(name: &str) -> Result<&'static dyn SimGame, SimError> {
+    let known = registry()
+        .iter()
+        .map(|g| g.name())
+        .collect::<Vec<_>>()
+        .join(", ");
+    match crate::GAMES.iter().find(|g| g.name == name) {
+        Some(entry) => entry.sim.ok_or(SimError::NotHeadless {
+            name: entry.name,
+            known,
+        }),
+        None => Err(SimError::UnknownGame {
+            name: name.to_string(),
+            known,
+        }),
+    }
+}
+
+/// Alchemy for the runner.
+pub struct AlchemySim;
+
+/// Checkpoints in recordings the runner makes: one every this many commands.
+pub const CHECKPOINT_EVERY: usize = 100;
+
+/// Play Alchemy from `seed`, giving each accepted command to `log` with its turn and the
+/// game after it.
+fn alchemy_run(
+    seed: u64,
+    turns: u64,
+    policy: Policy,
+    log: &mut dyn FnMut(u64, Command, &alembic::Game),
+) -> Result<RunReport, SimError> {
+    let rules = Rules::new().map_err(SimError::from)?;
+    let mut game = alchemy::new_game(seed, &rules).map_err(SimError::from)?;
+    let mut rng = GameRng::seed_from(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut bot = Bot::new(seed);
+    let mut attempts = 0u64;
+    while game.turn() < turns && attempts < turns.saturating_mul(4) {
+        attempts += 1;
+        let cmd = match policy {
+            Policy::Random => random_command(&game, &mut rng),
+            Policy::Explore => bot.choose(&game),
+        };
+        let turn = game.turn();
+        match alchemy::apply(&game, &rules, cmd.clone()) {
+            Ok(o) => {
+                game = o.game;
+                log(turn, cmd, &game);
+                if o.over {
+                    break;
+                }
+            }
+            Err(alchemy::RuleError::Refused(_) | alchemy::RuleError::Wizard(_)) => bot.refused(),
+            Err(alchemy::RuleError::GameOver) => break,
+            Err(e @ alchemy::RuleError::Engine(_)) => return Err(e.into()),
+        }
+    }
+    let s = alchemy::summary(&game).map_err(SimError::from)?;
+    Ok(RunReport {
+        seed,
+        turns: s.turns,
+        deepest: s.deepest,
+        depth: Some(s.depth),
+        stone: Some(alchemy::status(&game).map_err(SimError::from)?.has_stone),
+        outcome: s.outcome.to_string(),
+        cause: s.cause,
+        kills: s.kills,
+        hash: format!("{:016x}", game.state_hash()),
+    })
+}
+
+/// Record a run of `game` from `start`: `run` plays it, giving every accepted command (with
+/// its turn and the game after it) to the logger it is handed. A checkpoint starts the
+/// recording, follows every [`CHECKPOINT_EVERY`] commands and ends it.
+fn record_run<C: Serialize>(
+    game: &str,
+    seed: u64,
+    start: &alembic::Game,
+    run: impl FnOnce(&mut dyn FnMut(u64, C, &alembic::Game)) -> Result<RunReport, SimError>,
+) -> Result<(RunReport, String), SimError> {
+    let mut rec: Recording<C> =
+        Recording::new(ReplayHeader::new(game, env!("CARGO_PKG_VERSION"), seed));
+    rec.push_checkpoint(start.turn(), start.state_hash());
+    let mut n = 0usize;
+    let report = run(&mut |turn, cmd, g| {
+        rec.push_command(turn, cmd);
+        n += 1;
+        if n.is_multiple_of(CHECKPOINT_EVERY) {
+            rec.push_checkpoint(g.turn(), g.state_hash());
+        }
+    })?;
+    let hash = u64::from_str_radix(&report.hash, 16).map_err(SimError::from)?;
+    rec.push_checkpoint(report.turns, hash);
+    let text = rec.to_text().map_err(SimError::from)?;
+    Ok((report, text))
+}
+
+/// The Caves' bot policy for a runner policy.
+fn caves_policy(policy: Policy) -> crate::caves::SimPolicy {
+    match policy {
+        Policy::Random => crate::caves::SimPolicy::Wander,
+        Policy::Explore => crate::caves::SimPolicy::Descend,
+    }
+}
+
+/// A Caves report as the runner's.
+fn caves_report(r: crate::caves::SimReport) -> RunReport {
+    RunReport {
+        seed: r.seed,
+        turns: r.turns,
+        deepest: r.deepest,
+        depth: None,
+        stone: None,
+        outcome: r.outcome,
+        cause: r.cause,
+        kills: r.kills,
+        hash: r.hash,
+    }
+}
+
+fn verify_report<S>(seen: &Seen<'_>, v: &alembic::replay::Verified<S>) -> VerifyReport {
+    let this = env!("CARGO_PKG_VERSION");
+    let same_version = seen.header.game_version == this;
+    let reaches = if seen.over {
+        Reach::End
+    } else if seen.save_turn.is_some() {
+        Reach::Save
+    } else {
+        Reach::Neither
+    };
+    let mut summary = match (reaches, seen.save_turn) {
+        (Reach::End, _) => format!("the game ends at turn {}", v.final_turn),
+        (Reach::Save, Some(t)) if t == v.final_turn => {
+            format!("reaches its save and ends there, at turn {t}")
+        }
+        (_, Some(t)) => format!(
+            "reaches its save (turn {t}) and goes on to turn {}",
+            v.final_turn
+        ),
+        _ => format!(
+            "ends at turn {}, before the game's end and without its save",
+            v.final_turn
+        ),
+    };
+    if seen.torn {
+        summary += "; last line incomplete";
+    }
+    if !seen.header.hash_checked {
+        summary += "; no header hash (older format)";
+    }
+    if seen.appended > 0 {
+        summary += &format!(
+            "; {} command{} after the last checkpoint",
+            seen.appended,
+            if seen.appended == 1 { "" } else { "s" }
+        );
+    }
+    if !same_version {
+        summary += &format!(
+            "; recorded by version {}, this is {this}",
+            seen.header.game_version
+        );
+    }
+    let verified = reaches == Reach::End && !seen.torn && seen.appended == 0 && same_version;
+    let summary = if verified {
+        format!("complete: {summary}")
+    } else {
+        format!("not complete: {summary}")
+    };
+    VerifyReport {
+        game: seen.game.to_owned(),
+        seed: seen.header.seed,
+        turns: v.final_turn,
+        commands: v.commands,
+        checkpoints: v.checkpoints,
+        final_hash: format!("{:016x}", v.final_hash),
+        reaches,
+        torn: seen.torn,
+        appended: seen.appended,
+        game_version: seen.header.game_version.clone(),
+        same_version,
+        modes: seen.header.modes.iter().cloned().collect(),
+        header_hash: seen.header.hash_checked,
+        summary,
+        verified,
+    }
+}
+
+/// A random command for the fuzzer: mostly moves, sometimes anything the hero could try.
+#[must_use]
+pub fn random_command(game: &alembic::Game, rng: &mut GameRng) -> Command {
+    let inv = alchemy::hero_id(game)
+        .map(|h| alchemy::inventory(game, h))
+        .unwrap_or_default();
+    let item = |rng: &mut GameRng| inv.get(rng.index(inv.len()).unwrap_or(0)).copied();
+    let dir = |rng: &mut GameRng| Dir::COMPASS[rng.below(8) as usize];
+    let roll = rng.below(100);
+    let with_item = |rng: &mut GameRng, f: fn(alembic::ThingId) -> Command| match item(rng) {
+        Some(i) => f(i),
+        None => Command::Wait,
+    };
+    match roll {
+        0..=59 => Command::Move(dir(rng)),
+        60..=63 => Command::Wait,
+        64..=67 => Command::PickUp(None),
+        68..=70 => with_item(rng, Command::Drop),
+        71..=74 => with_item(rng, Command::Quaff),
+        75..=77 => with_item(rng, Command::Eat),
+        78..=80 => with_item(rng, Command::Wield),
+        81 => with_item(rng, Command::Unwield),
+        82..=84 => match (
+            item(rng),
+            alchemy::hero_id(game).and_then(|h| game.location(h)),
+        ) {
+            (Some(i), Ok(at)) => {
+                let dx = rng.range(-6, 6) as i32;
+                let dy = rng.range(-6, 6) as i32;
+                Command::Throw(i, alembic::Loc::new(at.x + dx, at.y + dy, at.z))
+            }
+            _ => Command::Wait,
+        },
+        85..=86 => Command::Open(dir(rng)),
+        87 => Command::Close(dir(rng)),
+        88..=89 => with_item(rng, Command::Analyse),
+        90 => Command::Craft("potion of healing".into()),
+        91..=94 => Command::Descend,
+        95..=97 => Command::Ascend,
+        _ => match alchemy::hero_id(game).and_then(|h| game.location(h)) {
+            Ok(at) => Command::Look(at + dir(rng)),
+            Err(_) => Command::Wait,
+        },
+    }
+}
+
+impl SimGame for AlchemySim {
+    fn name(&self) -> &'static str {
+        "alchemy"
+    }
+
+    fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError> {
+        alchemy_run(seed, turns, policy, &mut |_, _, _| {})
+    }
+
+    fn record(
+        &self,
+        seed: u64,
+        turns: u64,
+        policy: Policy,
+    ) -> Result<(RunReport, String), SimError> {
+        let rules = Rules::new().map_err(SimError::from)?;
+        let start = alchemy::new_game(seed, &rules).map_err(SimError::from)?;
+        record_run("alchemy", seed, &start, |log| {
+            alchemy_run(seed, turns, policy, log)
+        })
+    }
+
+    fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
+        let rec = crate::record::read::<Command>(path, "alchemy")?;
+        let rules = Rules::new()?;
+        let start = alchemy::new_game_in_modes(rec.header.seed, &rules, &rec.header.modes)?;
+        let step =
+            |g: &alembic::Game, c: &Command| alchemy::apply(g, &rules, c.clone()).map(|o| o.game);
+        let v = rec
+            .verify(start, step, alembic::Game::state_hash, alembic::Game::turn)
+            .map_err(VerifyError::Diverged)?;
+        let over = alchemy::summary(&v.final_state).is_ok_and(|s| s.outcome.is_over());
+        let save_turn = save_in(path, &rec, |p| alchemy::save::load(p, &rules).ok());
+        let seen = Seen {
+            game: "alchemy",
+            header: &rec.header,
+            torn: rec.torn,
+            appended: appended(&rec),
+            over,
+            save_turn,
+        };
+        Ok(verify_report(&seen, &v))
+    }
+}
+
+/// The Caves for the runner: `random` is the fuzzing wanderer, `explore` the bot that heads
+/// down the stairs to the way out. Invariants are checked at the start and the end.
+pub struct CavesSim;
+
+impl SimGame for CavesSim {
+    fn name(&self) -> &'static str {
+        "caves"
+    }
+
+    fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError> {
+        crate::caves::simulate(seed, turns, caves_policy(policy))
+            .map(caves_report)
+            .map_err(SimError::from)
+    }
+
+    fn record(
+        &self,
+        seed: u64,
+        turns: u64,
+        policy: Policy,
+    ) -> Result<(RunReport, String), SimError> {
+        let start = crate::caves::new_game(seed).map_err(SimError::from)?;
+        record_run("caves", seed, &start, |log| {
+            crate::caves::simulate_logged(seed, turns, caves_policy(policy), log)
+                .map(caves_report)
+                .map_err(SimError::from)
+        })
+    }
+
+    fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
+        let rec = crate::record::read::<crate::caves::Command>(path, "caves")?;
+        let start = crate::caves::new_game(rec.header.seed)?;
+        let v = rec
+            .verify(
+                start,
+                |g, c| crate::caves::act(g, *c),
+                alembic::Game::state_hash,
+                alembic::Game::turn,
+            )
+            .map_err(VerifyError::Diverged)?;
+        let over = crate::caves::outcome(&v.final_state)
+            .is_ok_and(|o| o != crate::caves::Outcome::Playing);
+        let save_turn = save_in(path, &rec, |p| crate::caves::save::load(p).ok());
+        let seen = Seen {
+            game: "caves",
+            header: &rec.header,
+            torn: rec.torn,
+            appended: appended(&rec),
+            over,
+            save_turn,
+        };
+        Ok(verify_report(&seen, &v))
+    }
+}
+
+/// The headless runner of any [`Ruleset`]: its bot ([`Ruleset::bot`]) or random keys, its
+/// recordings written and verified in the session's format ([`Step`]).
+pub struct RulesetSim<R: Ruleset> {
+    make: fn() -> Result<R, alembic::Error>,
+}
+
+impl<R: Ruleset> RulesetSim<R> {
+    /// The runner of the rules `make` builds.
+    #[must_use]
+    pub const fn new(make: fn() -> Result<R, alembic::Error>) -> Self {
+        RulesetSim { make }
+    }
+
+    fn play(
+        &self,
+        seed: u64,
+        turns: u64,
+        policy: Policy,
+        log: &mut dyn FnMut(u64, Step<R::Command>, &alembic::Game),
+    ) -> Result<RunReport, SimError> {
+        let rules = (self.make)()?;
+        let mut g = rules.new_game(seed)?;
+        let mut rng = alembic::rng::GameRng::seed_from(seed ^ 0x5EED_B07);
+        let keys = rules.keymap();
+        let mut played = 0;
+        while played < turns && rules.status(&g) == Status::Playing {
+            let cmd = match policy {
+                Policy::Explore => rules.bot(&g, &mut rng),
+                Policy::Random => usize::try_from(rng.below(keys.len().max(1) as u64))
+                    .ok()
+                    .and_then(|i| keys.get(i))
+                    .map(|b| b.action.clone()),
+            };
+            let Some(cmd) = cmd else { break };
+            let turn = g.turn();
+            let step = Step::Play(cmd);
+            match apply_step(&rules, &g, &step) {
+                Ok((next, _)) => {
+                    g = next;
+                    log(turn, step, &g);
+                }
+                // A refused command took no time; the bot tries another.
+                Err(_) => {}
+            }
+            played += 1;
+        }
+        let (outcome, cause) = match rules.status(&g) {
+            Status::Playing => ("playing".to_owned(), String::new()),
+            Status::Over(e) => (if e.won { "won" } else { "died" }.to_owned(), e.cause),
+        };
+        let summary = rules.summary(&g);
+        Ok(RunReport {
+            seed,
+            turns: g.turn(),
+            deepest: summary.depth,
+            depth: None,
+            stone: None,
+            outcome,
+            cause,
+            kills: 0,
+            hash: format!("{:016x}", g.state_hash()),
+        })
+    }
+}
+
+impl<R: Ruleset> SimGame for RulesetSim<R> {
+    fn name(&self) -> &'static str {
+        R::NAME
+    }
+
+    fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError> {
+        self.play(seed, turns, policy, &mut |_, _, _| {})
+    }
+
+    fn record(
+        &self,
+        seed: u64,
+        turns: u64,
+        policy: Policy,
+    ) -> Result<(RunReport, String), SimError> {
+        let start = (self.make)()?.new_game(seed)?;
+        record_run(R::NAME, seed, &start, |log| {
+            self.play(seed, turns, policy, &mut |t, c, g| log(t, c, g))
+        })
+    }
+
+    fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
+        let rules = (self.make)()?;
+        let rec = crate::record::read::<Step<R::Command>>(path, R::NAME)?;
+        let start = rules.new_game(rec.header.seed)?;
+        let v = rec
+            .verify(
+                start,
+                |g, c| apply_step(&rules, g, c).map(|(g, _)| g),
+                alembic::Game::state_hash,
+                alembic::Game::turn,
+            )
+            .map_err(VerifyError::Diverged)?;
+        let over = rules.status(&v.final_state) != Status::Playing;
+        let save_turn = save_in(path, &rec, |p| {
+            alembic_session::savefile::read(&rules, p)
+                .ok()
+                .map(|s| s.game)
+        });
+        let seen = Seen {
+            game: R::NAME,
+            header: &rec.header,
+            torn: rec.torn,
+            appended: appended(&rec),
+            over,
+            save_turn,
+        };
+        Ok(verify_report(&seen, &v))
+    }
+}
+
+/// The rats' runner.
+pub static RATS_SIM: RulesetSim<alembic_rats::Rats> = RulesetSim::new(alembic_rats::Rats::new);

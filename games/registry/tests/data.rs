@@ -1,0 +1,265 @@
+//! The games' data files through `alembic-sim`: the shipped Caves and Alchemy data check
+//! clean, a mod with mistakes gets every one of them with its place, and the schemas list
+//! themselves.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn sim() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_alembic-sim"))
+}
+
+/// A game's shipped data file (`games/caves/data/caves.toml`…): each game has its own file, so
+/// a check names the file, not the directory.
+fn shipped(game: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(game)
+        .join("data")
+        .join(format!("{game}.toml"))
+}
+
+#[test]
+fn the_shipped_caves_data_checks_clean() {
+    let out = sim()
+        .args(["--game", "caves", "--check-data"])
+        .arg(shipped("caves"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(report["prototypes"], 6);
+    assert_eq!(report["tiles"], 6);
+    // The same hash as the library the game plays with.
+    let lib = alembic_games::caves::library().unwrap();
+    assert_eq!(
+        report["hash"].as_str(),
+        Some(alembic_data::DataHash::of(&lib).to_string().as_str())
+    );
+}
+
+#[test]
+fn a_mod_with_mistakes_gets_every_error_and_exit_2() {
+    let dir = std::env::temp_dir().join(format!("alembic-data-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let m = dir.join("bad.toml");
+    std::fs::write(
+        &m,
+        "[proto.zombie]\nextend = true\nhp = \"lots\"\n\n[proto.ghoul]\ncopy-from = \"zombi\"\nglyp = \"G\"\n",
+    )
+    .unwrap();
+    let out = sim()
+        .args(["--game", "caves", "--check-data"])
+        .arg(shipped("caves"))
+        .arg(&m)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    let f = m.display().to_string();
+    assert_eq!(lines.len(), 4, "{err}");
+    assert!(
+        lines[0].starts_with(&format!("{f}:3:1: \"hp\" takes an integer")),
+        "{err}"
+    );
+    assert_eq!(
+        lines[1],
+        format!(
+            "{f}:6:1: `copy-from` names prototype \"zombi\", which is not defined above this point; did you mean \"zombie\"?"
+        )
+    );
+    assert_eq!(
+        lines[2],
+        format!("{f}:7:1: unknown key \"glyp\" in prototype \"ghoul\"; did you mean \"glyph\"?")
+    );
+    assert_eq!(lines[3], "alembic-sim: 3 errors in the caves data");
+}
+
+/// Alchemy's shipped data checks clean through the binary, with the hash of the library
+/// the game plays with; a mod with a typo in a damage type, a hook and a key gets all three.
+#[test]
+fn the_shipped_alchemy_data_checks_clean_and_a_bad_mod_does_not() {
+    let out = sim()
+        .args(["--game", "alchemy", "--check-data"])
+        .arg(shipped("alchemy"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    let lib = alembic_games::alchemy::base_library().unwrap();
+    assert_eq!(report["prototypes"], lib.len());
+    assert_eq!(report["tiles"], 14);
+    assert_eq!(
+        report["hash"].as_str(),
+        Some(alembic_data::DataHash::of(&lib).to_string().as_str())
+    );
+
+    let dir = std::env::temp_dir().join(format!("alembic-alchemy-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let m = dir.join("bad.toml");
+    std::fs::write(
+        &m,
+        "[proto.\"fire bat\"]\nparent = \"base bat\"\natt_type = \"fyre\"\non_death = \"death_transfrom\"\nhps_mx = 5\n",
+    )
+    .unwrap();
+    let out = sim()
+        .args(["--game", "alchemy", "--check-data"])
+        .arg(shipped("alchemy"))
+        .arg(&m)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let f = m.display().to_string();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "{f}:3:1: \"att_type\" takes one of \"normal\", \"impact\", \"poison\", \"fire\", \"ice\", \"water\", \"lightning\", \"acid\"; found \"fyre\"; did you mean \"fire\"?"
+            ),
+            format!(
+                "{f}:4:1: \"on_death\" names hook \"death_transfrom\", which is not registered; did you mean \"death_transform\"?"
+            ),
+            format!(
+                "{f}:5:1: unknown key \"hps_mx\" in prototype \"fire bat\"; did you mean \"hps_max\"?"
+            ),
+            "alembic-sim: 3 errors in the alchemy data".to_string(),
+        ],
+        "{err}"
+    );
+}
+
+#[test]
+fn list_keys_prints_the_schemas_and_the_demo_has_none() {
+    let out = sim()
+        .args(["--game", "caves", "--list-keys"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let schema = alembic_games::caves::schema();
+    assert_eq!(text.lines().count(), schema.keys().count());
+    let hp = text.lines().find(|l| l.starts_with("max_hp ")).unwrap();
+    assert!(
+        hp.contains("an integer (i32)") && hp.contains("hit points when unhurt"),
+        "{hp}"
+    );
+    let out = sim()
+        .args(["--game", "alchemy", "--list-keys"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().count(),
+        alembic_games::alchemy::schema().keys().count()
+    );
+    let att = text.lines().find(|l| l.starts_with("att_type ")).unwrap();
+    assert!(
+        att.contains("a text (DamageType)") && att.contains("[one of: normal, impact,"),
+        "{att}"
+    );
+    let out = sim()
+        .args(["--game", "demo", "--list-keys"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("keeps its content in Rust code"));
+}
+
+/// The troll of docs/modding.md's "add a monster in five minutes" loads over the shipped
+/// data as the guide says: the zombie's hook and numbers, its own name, glyph and hit points.
+#[test]
+fn the_modding_guides_troll_loads_as_described() {
+    let guide = include_str!("../../../docs/modding.md");
+    let start = guide
+        .find("   [proto.\"cave troll\"]")
+        .expect("the guide's troll");
+    let end = start + guide[start..].find("   ```").expect("the end of its block");
+    let troll: String = guide[start..end]
+        .lines()
+        .map(|l| format!("{}\n", l.trim_start()))
+        .collect();
+    let caves = alembic_games::caves::DATA;
+    let loaded =
+        alembic_games::caves::load_data([("caves.toml", caves), ("troll.toml", troll.as_str())])
+            .unwrap();
+    let t = loaded.library.get("cave troll").unwrap();
+    let z = loaded.library.get("zombie").unwrap();
+    use alembic_games::caves::{ATTACK, GLYPH, HP, IS_HOSTILE};
+    assert_eq!(
+        (t.get(&GLYPH), t.get(&HP), t.get(&ATTACK)),
+        (Ok('T'), Ok(30), Ok(12))
+    );
+    assert!(t.is(&IS_HOSTILE));
+    assert_eq!(
+        t.get(&alembic::hook::ON_ACTION),
+        z.get(&alembic::hook::ON_ACTION)
+    );
+    assert_eq!(
+        t.get(&alembic::schedule::SPEED),
+        z.get(&alembic::schedule::SPEED)
+    );
+}
+
+/// The fire bat of docs/modding.md's "add a monster to Alchemy in five minutes", a mod over
+/// the shipped data: a bat (its parent's speed, family and verb) with its own colour,
+/// numbers and fiery bite, and the giant bat it overrides changed in that one field.
+#[test]
+fn the_modding_guides_fire_bat_loads_as_described() {
+    let guide = include_str!("../../../docs/modding.md");
+    let start = guide
+        .find("   [proto.\"fire bat\"]")
+        .expect("the guide's fire bat");
+    let end = start + guide[start..].find("   ```").expect("the end of its block");
+    let bat: String = guide[start..end]
+        .lines()
+        .map(|l| format!("{}\n", l.trim_start()))
+        .collect();
+    use alembic_games::alchemy::{
+        ATT_TYPE, ATT_VERB, DATA, DATA_FILE, DamageType, FAMILY, FG, HIT_EFFECT, HPS, HPS_MAX,
+        RES_FIRE, SK, SPEED, ST, base_library, load_data,
+    };
+    let loaded = load_data([(DATA_FILE, DATA), ("mymod/fire-bat.toml", bat.as_str())]).unwrap();
+    let lib = &loaded.library;
+    let fire = lib.get("fire bat").unwrap();
+    assert_eq!(
+        (
+            fire.get(&HPS),
+            fire.get(&HPS_MAX),
+            fire.get(&SK),
+            fire.get(&ST)
+        ),
+        (Ok(9), Ok(9), Ok(4), Ok(5))
+    );
+    assert_eq!(fire.get(&FG), Ok(alembic::Rgb::new(0xFF, 0x3A, 0x10)));
+    assert_eq!(fire.get(&ATT_TYPE), Ok(DamageType::Fire));
+    assert_eq!(fire.get(&RES_FIRE), Ok(100));
+    assert_eq!(fire.get(&HIT_EFFECT).as_deref(), Ok("burning"));
+    assert_eq!(fire.get(&SPEED), Ok(150));
+    assert_eq!(fire.get(&FAMILY).as_deref(), Ok("bat"));
+    assert_eq!(fire.get(&ATT_VERB).as_deref(), Ok("bite"));
+    let shipped = base_library().unwrap();
+    let freq = alembic::library::FREQ;
+    let (giant, before) = (
+        lib.get("giant bat").unwrap(),
+        shipped.get("giant bat").unwrap(),
+    );
+    assert_eq!((giant.get(&freq), before.get(&freq)), (Ok(50), Ok(100)));
+    assert_eq!(giant.get(&HPS), before.get(&HPS));
+    assert_eq!(lib.len(), shipped.len() + 1);
+}

@@ -1,0 +1,634 @@
+//! Auto-explore, travel to stairs and running, driven headlessly through the play screen's
+//! own functions.
+
+use alembic::{Game, Loc};
+use alembic_games::alchemy::ui::travel::{self, MAX_STEPS, TravelEnd};
+use alembic_games::alchemy::ui::{self as alchemy_ui};
+use alembic_games::alchemy::{
+    self, HPS, Rules, creatures_on_level, explored, hero, level_box, reachable,
+};
+
+/// A new game with every creature but the hero taken off level 1: undisturbed.
+fn quiet_game(seed: u64, rules: &Rules) -> Game {
+    without_monsters(alchemy::new_game(seed, rules).expect("game"))
+}
+
+fn explored_share(g: &Game) -> f64 {
+    let at = g.location(hero(g).expect("hero")).expect("placed");
+    let reach = reachable(g, at);
+    let area = level_box(at.z);
+    let (mut seen, mut all) = (0usize, 0usize);
+    for l in area.iter() {
+        if reach.contains(l) {
+            all += 1;
+            seen += usize::from(explored(g, l));
+        }
+    }
+    seen as f64 / all.max(1) as f64
+}
+
+/// Every creature but the hero taken off the hero's level.
+fn without_monsters(mut g: Game) -> Game {
+    let h = hero(&g).expect("hero");
+    let z = g.location(h).expect("hero placed").z;
+    for c in creatures_on_level(&g, z) {
+        if c != h {
+            g = g.remove_thing(c).expect("removed");
+        }
+    }
+    g
+}
+
+#[test]
+fn undisturbed_auto_explore_sees_the_whole_level_in_bounded_steps() {
+    let rules = Rules::new().expect("rules");
+    for seed in 1..=50 {
+        let mut g = quiet_game(seed, &rules);
+        let t0 = g.turn();
+        let mut presses = 0;
+        loop {
+            presses += 1;
+            // Wandering monsters arrive over time; keep the level empty (undisturbed).
+            let mut app = alchemy_ui::app_with_game(without_monsters(g), None).expect("app");
+            let ctx = app.ctx_mut();
+            let end = travel::explore(ctx);
+            g = ctx.game().expect("game").clone();
+            match end {
+                TravelEnd::Interrupted(ref why) if why == "Done exploring." => break,
+                TravelEnd::GameOver => panic!("seed {seed}: the hero died exploring alone"),
+                // Doors and messages (an item seen) stop it; press again, as a player would.
+                _ => assert!(presses < 80, "seed {seed}: explore keeps stopping: {end:?}"),
+            }
+        }
+        let share = explored_share(&g);
+        assert!(
+            share >= 0.95,
+            "seed {seed}: explored {:.1} %",
+            share * 100.0
+        );
+        let steps = g.turn() - t0;
+        assert!(steps < (MAX_STEPS * presses) as u64, "seed {seed}: bounded");
+    }
+}
+
+/// The hostile creatures the hero sees in `g`.
+fn hostiles_seen(g: &Game) -> Vec<alembic::ThingId> {
+    use alembic_games::alchemy::{IS_CREATURE, IS_HOSTILE};
+    let h = hero(g).expect("hero");
+    let seen = alchemy::visible(g).expect("view");
+    seen.iter()
+        .flat_map(|l| g.things_at(l).iter().copied())
+        .filter(|&t| t != h && g.is(t, &IS_CREATURE) && g.is(t, &IS_HOSTILE))
+        .collect()
+}
+
+/// The hostiles in view that threaten the hero: they noticed the hero and can reach them.
+fn threats_seen(g: &Game) -> Vec<alembic::ThingId> {
+    hostiles_seen(g)
+        .into_iter()
+        .filter(|&t| travel::is_threat(g, t))
+        .collect()
+}
+
+/// On 50 seeds of real (monster-filled) games, auto-explore never takes a step while a
+/// threatening hostile (one that noticed the hero and can reach them) is in view, refuses to
+/// start with one in view, and every press ends within the step bound. Refused presses are
+/// answered by waiting, as a player might.
+#[test]
+fn auto_explore_never_steps_with_a_threat_in_view() {
+    let rules = Rules::new().expect("rules");
+    let (mut refused, mut steps_checked) = (0, 0);
+    for seed in 1..=50 {
+        let g = alchemy::new_game(seed, &rules).expect("game");
+        let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+        let ctx = app.ctx_mut();
+        for _ in 0..30 {
+            let before = ctx.game().expect("game").clone();
+            let threat = !threats_seen(&before).is_empty();
+            let mut steps = 0usize;
+            let end = travel::explore_observed(ctx, &mut |game, step| {
+                steps += 1;
+                let foes = threats_seen(game);
+                assert!(
+                    foes.is_empty(),
+                    "seed {seed}: a step to {step:?} with {foes:?} after the hero in view"
+                );
+            });
+            steps_checked += steps;
+            assert!(steps <= MAX_STEPS, "seed {seed}: unbounded");
+            let said_no = matches!(&end, TravelEnd::Interrupted(w) if w.starts_with("Not with"));
+            if threat {
+                assert_eq!(steps, 0, "seed {seed}: started with a threat in view");
+                assert!(said_no, "seed {seed}: {end:?}");
+            }
+            if said_no {
+                refused += 1;
+                if ctx.act(alchemy::Command::Wait).is_none_or(|over| over) {
+                    break;
+                }
+            }
+            match end {
+                TravelEnd::Interrupted(ref w) if w == "Done exploring." => break,
+                TravelEnd::GameOver => break,
+                _ => {}
+            }
+        }
+    }
+    assert!(refused > 0, "some press met a monster in view");
+    assert!(steps_checked > 500, "explore walked: {steps_checked} steps");
+}
+
+/// A hostile in plain view across deep water, which cannot reach the hero nor be reached,
+/// does not stop explore: it is announced once and explore goes on.
+#[test]
+fn an_unreachable_monster_in_view_does_not_stop_explore() {
+    let rules = Rules::new().expect("rules");
+    let mut checked = 0;
+    for seed in 1..=10 {
+        let mut g = alchemy::new_game(seed, &rules).expect("game");
+        let h = hero(&g).expect("hero");
+        let at = g.location(h).expect("placed");
+        // Any walking hostile of the level, moved to a seen floor cell 3 to 5 steps away and ringed
+        // with deep water.
+        let Some(foe) = creatures_on_level(&g, at.z)
+            .into_iter()
+            .find(|&c| c != h && g.is(c, &alchemy::IS_HOSTILE) && !g.is(c, &alchemy::IS_FLYING))
+        else {
+            continue;
+        };
+        let seen = alchemy::visible(&g).expect("view");
+        let Some(spot) = seen.iter().find(|&l| {
+            let d = at.chebyshev(l);
+            (3..=5).contains(&d)
+                && !alchemy::tile_blocks(&g, l)
+                && l.neighbours8()
+                    .all(|n| n.chebyshev(at) >= 2 && !alchemy::tile_blocks(&g, n))
+        }) else {
+            continue;
+        };
+        let pool = g.library().tile_id("deep pool").expect("deep pool");
+        for n in spot.neighbours8() {
+            g.set_tile_mut(n, pool).expect("pool");
+        }
+        g = g.move_thing(foe, spot).expect("moved");
+        let mut app = alchemy_ui::app_with_game(without_others(g, foe), None).expect("app");
+        let ctx = app.ctx_mut();
+        let game = ctx.game().expect("game");
+        assert!(
+            !travel::can_reach(game, foe),
+            "seed {seed}: ringed by water"
+        );
+        assert!(alchemy::visible(game).expect("view").contains(spot));
+        let t0 = game.turn();
+        let end = travel::explore(ctx);
+        let walked = ctx.game().expect("game").turn() - t0;
+        assert!(
+            walked > 3,
+            "seed {seed}: explore stopped at once for an unreachable monster: {end:?}"
+        );
+        assert!(
+            !matches!(&end, TravelEnd::Interrupted(w) if w.starts_with("Not with")),
+            "seed {seed}: {end:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} seeds had a spot");
+}
+
+/// Every creature of the hero's level but the hero and `keep` taken off.
+fn without_others(mut g: Game, keep: alembic::ThingId) -> Game {
+    let h = hero(&g).expect("hero");
+    let z = g.location(h).expect("hero placed").z;
+    for c in creatures_on_level(&g, z) {
+        if c != h && c != keep {
+            g = g.remove_thing(c).expect("removed");
+        }
+    }
+    g
+}
+
+#[test]
+fn explore_stops_when_a_monster_comes_into_view() {
+    let rules = Rules::new().expect("rules");
+    let mut stopped_for_monsters = 0;
+    for seed in 1..=8 {
+        let g = alchemy::new_game(seed, &rules).expect("game");
+        let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+        let ctx = app.ctx_mut();
+        for _ in 0..20 {
+            match travel::explore(ctx) {
+                TravelEnd::Interrupted(why) if why.starts_with("You see") => {
+                    stopped_for_monsters += 1;
+                    break;
+                }
+                TravelEnd::Interrupted(why) if why == "Done exploring." => break,
+                TravelEnd::GameOver => break,
+                _ => {}
+            }
+        }
+    }
+    assert!(stopped_for_monsters > 0, "some level has a monster to see");
+}
+
+#[test]
+fn travel_to_stairs_and_running() {
+    let rules = Rules::new().expect("rules");
+    let mut g = quiet_game(3, &rules);
+    {
+        // Nothing known yet: no stairs down to travel to, and no turn spent.
+        let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+        let ctx = app.ctx_mut();
+        let end = travel::to_stairs(ctx, true);
+        assert_eq!(
+            end,
+            TravelEnd::Interrupted("You know of no stairs down on this level.".into())
+        );
+        assert_eq!(ctx.game().expect("game").turn(), g.turn());
+    }
+    // Explore the level undisturbed, then travel to the stairs down (pressing again after a
+    // message, as a player would).
+    let mut arrived = false;
+    for _ in 0..80 {
+        let mut app = alchemy_ui::app_with_game(without_monsters(g), None).expect("app");
+        let ctx = app.ctx_mut();
+        let end = match travel::explore(ctx) {
+            TravelEnd::Interrupted(w) if w == "Done exploring." => travel::to_stairs(ctx, true),
+            other => other,
+        };
+        g = ctx.game().expect("game").clone();
+        if end == TravelEnd::Arrived {
+            arrived = true;
+            break;
+        }
+    }
+    assert!(arrived, "travelled to the stairs down");
+    let at: Loc = g.location(hero(&g).expect("hero")).expect("placed");
+    assert!(
+        g.things_at(at)
+            .iter()
+            .any(|&t| g.is(t, &alembic_games::alchemy::IS_STAIRS_DOWN)),
+        "standing on the stairs down"
+    );
+    // Running moves several steps with one command and stops at something.
+    let before = g.turn();
+    let mut app = alchemy_ui::app_with_game(without_monsters(g), None).expect("app");
+    let ctx = app.ctx_mut();
+    for d in alembic::Dir::ALL {
+        let _ = travel::run(ctx, d);
+    }
+    assert!(ctx.game().expect("game").turn() > before, "some run moved");
+}
+
+/// Tab (auto-fight) walks up to the nearest monster in view and attacks it until none is
+/// left in view; with nothing in view it says so and spends no turn.
+#[test]
+fn auto_fight_clears_the_monsters_in_view() {
+    let rules = Rules::new().expect("rules");
+    let mut fought = 0;
+    for seed in 1..=8 {
+        let g = alchemy::new_game(seed, &rules).expect("game");
+        let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+        let ctx = app.ctx_mut();
+        let turn = ctx.game().expect("game").turn();
+        assert_eq!(
+            travel::fight_step(ctx),
+            Err("No monster in view.".to_owned())
+        );
+        assert_eq!(ctx.game().expect("game").turn(), turn);
+        // Explore until a monster shows up, then fight it.
+        for _ in 0..20 {
+            if !hostiles_seen(ctx.game().expect("game")).is_empty() {
+                break;
+            }
+            if matches!(travel::explore(ctx), TravelEnd::Interrupted(ref w) if w == "Done exploring.")
+            {
+                break;
+            }
+        }
+        let seen = hostiles_seen(ctx.game().expect("game"));
+        let Some(&foe) = seen.first() else { continue };
+        for _ in 0..200 {
+            match travel::fight_step(ctx) {
+                Ok((cmd, _)) => {
+                    if ctx.act(cmd).is_none_or(|over| over) {
+                        break;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        let g = ctx.game().expect("game");
+        if alchemy::summary(g).is_ok_and(|s| !s.outcome.is_over()) {
+            assert!(
+                !hostiles_seen(g).contains(&foe),
+                "seed {seed}: the first foe is still in view"
+            );
+            fought += 1;
+        }
+    }
+    assert!(fought >= 3, "fights won: {fought}");
+}
+
+/// `G` opens a travel cursor; `<` jumps it to the known stairs up and Enter travels there
+/// (pressed again after a stop on the way), ending where `<`'s own travel ends.
+#[test]
+fn g_travels_to_a_place_picked_with_the_cursor() {
+    use alembic_ui::{Input, Key, TestFrontend, run};
+    let rules = Rules::new().expect("rules");
+    let mut tried = 0;
+    for seed in 1..=8 {
+        // Explore first (undisturbed), so the stairs up are known and a walk away.
+        let mut g = quiet_game(seed, &rules);
+        for _ in 0..3 {
+            let mut app = alchemy_ui::app_with_game(without_monsters(g), None).expect("app");
+            let _ = travel::explore(app.ctx_mut());
+            g = app.ctx().game().expect("game").clone();
+        }
+        let g = without_monsters(g);
+        // Where travelling to the stairs up by `<` ends, if it gets there.
+        let mut by_key = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+        let mut end = travel::to_stairs(by_key.ctx_mut(), false);
+        for _ in 0..5 {
+            if end != TravelEnd::Interrupted(String::new()) {
+                break;
+            }
+            end = travel::to_stairs(by_key.ctx_mut(), false);
+        }
+        if end != TravelEnd::Arrived {
+            continue;
+        }
+        let want = by_key.ctx().game().expect("game");
+        let want_at = want.location(hero(want).expect("hero")).expect("placed");
+        if want_at == g.location(hero(&g).expect("hero")).expect("placed") {
+            continue;
+        }
+        tried += 1;
+        let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+        let keys: Vec<Input> = (0..6)
+            .flat_map(|_| [Input::ch('G'), Input::ch('<'), Input::key(Key::Enter)])
+            .collect();
+        let mut fe = TestFrontend::new(100, 30, keys);
+        let _ = run(&mut fe, &mut app);
+        assert!(
+            fe.frames().iter().any(|f| f.contains_text("Travel to")),
+            "the travel cursor opened"
+        );
+        let after = app.ctx().game().expect("game");
+        let at = after.location(hero(after).expect("hero")).expect("placed");
+        assert_eq!(
+            at, want_at,
+            "seed {seed}: G < Enter ends where < travel ends"
+        );
+        assert!(after.turn() > g.turn(), "travel took turns");
+    }
+    assert!(tried >= 2, "seeds with known, reachable stairs up: {tried}");
+}
+
+/// With autopickup turned on (`A`), explore also walks to the items it sees and picks them
+/// up; with it off (the default) it leaves them where they lie.
+#[test]
+fn explore_picks_up_items_only_when_asked() {
+    let rules = Rules::new().expect("rules");
+    let mut gained = 0;
+    for seed in 1..=4 {
+        let mut carried = Vec::new();
+        for pick in [false, true] {
+            let mut g = quiet_game(seed, &rules);
+            for _ in 0..80 {
+                let mut app = alchemy_ui::app_with_game(without_monsters(g), None).expect("app");
+                let ctx = app.ctx_mut();
+                if pick {
+                    ctx.toggle_autopickup();
+                }
+                let end = travel::explore(ctx);
+                g = ctx.game().expect("game").clone();
+                if matches!(end, TravelEnd::Interrupted(ref w) if w == "Done exploring.")
+                    || end == TravelEnd::GameOver
+                {
+                    break;
+                }
+            }
+            let h = hero(&g).expect("hero");
+            carried.push(g.contents(h).map_or(0, <[_]>::len));
+        }
+        assert!(carried[1] >= carried[0], "seed {seed}: {carried:?}");
+        gained += carried[1] - carried[0];
+    }
+    assert!(gained > 0, "autopickup picked something up");
+}
+
+/// On the play screen, explore walks one step per tick, so the player sees it and any key
+/// stops it: an impatient player's next key stops it after the first step ("You stop."),
+/// while a patient one ends where explore ends.
+#[test]
+fn a_key_stops_explore_on_the_play_screen() {
+    use alembic_ui::{Input, TestFrontend, run};
+    let rules = Rules::new().expect("rules");
+    let g = quiet_game(4, &rules);
+    // All at once, as the function does it.
+    let mut direct = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+    let _ = travel::explore(direct.ctx_mut());
+    let walked = direct.ctx().game().expect("game").turn() - g.turn();
+    assert!(walked > 3, "explore walks a while: {walked}");
+    // Patient: the screen ticks until explore ends.
+    let mut patient = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, vec![Input::ch('o'), Input::ch('m')]);
+    let _ = run(&mut fe, &mut patient);
+    assert_eq!(
+        patient.ctx().game().expect("game").state_hash(),
+        direct.ctx().game().expect("game").state_hash(),
+        "step by step ends where all at once ends"
+    );
+    assert!(fe.frames().len() > walked as usize, "a frame per step");
+    // Impatient: the next key stops it after one step.
+    let mut impatient = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, vec![Input::ch('o'), Input::ch('.')]).impatient();
+    let _ = run(&mut fe, &mut impatient);
+    assert_eq!(impatient.ctx().game().expect("game").turn(), g.turn() + 1);
+    assert!(
+        fe.last_frame()
+            .is_some_and(|f| f.contains_text("You stop.")),
+        "says why it stopped"
+    );
+}
+
+/// Rest (`Z`): from low hit points one key rests to full, turn by turn on the play screen,
+/// and says so; a key stops it; at full health it refuses and spends no turn.
+#[test]
+fn one_key_rests_to_full_and_a_key_stops_it() {
+    use alembic_games::alchemy::HPS_MAX;
+    use alembic_ui::{Input, TestFrontend, run};
+    let rules = Rules::new().expect("rules");
+    let mut g = quiet_game(4, &rules);
+    let h = hero(&g).expect("hero");
+    let max = g.query(h, &HPS_MAX).expect("max");
+    g.set_mut(h, &HPS, 2).expect("hurt");
+    let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, vec![Input::ch('Z'), Input::ch('m')]);
+    let _ = run(&mut fe, &mut app);
+    let after = app.ctx().game().expect("game");
+    assert_eq!(after.query(h, &HPS).expect("hp"), max, "rested to full");
+    assert!(after.turn() > g.turn() + 10, "it took turns");
+    assert!(
+        fe.frames()
+            .iter()
+            .any(|f| f.contains_text("You feel rested.")),
+        "says why it stopped"
+    );
+    // At full health: nothing to rest for, no turn.
+    let mut full = alchemy_ui::app_with_game(after.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, vec![Input::ch('R')]);
+    let _ = run(&mut fe, &mut full);
+    assert_eq!(full.ctx().game().expect("game").turn(), after.turn());
+    assert!(fe.frames()[1].contains_text("You are not hurt"));
+    // Impatient: the next key stops the rest after one turn.
+    let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, vec![Input::ch('Z'), Input::ch('m')]).impatient();
+    let _ = run(&mut fe, &mut app);
+    assert_eq!(app.ctx().game().expect("game").turn(), g.turn() + 1);
+    // Search: five turns, and an honest word.
+    let mut app = alchemy_ui::app_with_game(after.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, vec![Input::ch('s'), Input::ch('m')]);
+    let _ = run(&mut fe, &mut app);
+    assert_eq!(
+        app.ctx().game().expect("game").turn(),
+        after.turn() + travel::SEARCH_TURNS as u64
+    );
+    assert!(
+        fe.frames()
+            .iter()
+            .any(|f| f.contains_text("find nothing hidden"))
+    );
+}
+
+/// A monster coming into view stops a rest, and says which.
+#[test]
+fn a_monster_coming_into_view_stops_rest() {
+    use alembic_games::alchemy::LAST_SEEN;
+    let rules = Rules::new().expect("rules");
+    let mut stopped = 0;
+    for seed in 1..=10 {
+        let mut g = alchemy::new_game(seed, &rules).expect("game");
+        let h = hero(&g).expect("hero");
+        let at = g.location(h).expect("placed");
+        let seen = alchemy::visible(&g).expect("view");
+        // Every hostile on the level out of view hunts the hero; the hero is badly hurt.
+        let foes: Vec<_> = creatures_on_level(&g, at.z)
+            .into_iter()
+            .filter(|&c| c != h && g.is(c, &alchemy::IS_HOSTILE))
+            .filter(|&c| g.location(c).is_ok_and(|l| !seen.contains(l)))
+            .collect();
+        if foes.is_empty() {
+            continue;
+        }
+        for &f in &foes {
+            g.set_mut(f, &LAST_SEEN, at).expect("hunts");
+        }
+        g.set_mut(h, &HPS, 1).expect("hurt");
+        let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+        let ctx = app.ctx_mut();
+        let mut rest = travel::Journey::new(travel::Goal::Rest);
+        let end = loop {
+            if let Some(end) = rest.step(ctx, &mut |_, _| {}) {
+                break end;
+            }
+        };
+        let game = ctx.game().expect("game");
+        if let TravelEnd::Interrupted(why) = &end
+            && why.ends_with("comes into view.")
+        {
+            let in_view = alchemy::visible(game).expect("view");
+            assert!(
+                foes.iter()
+                    .any(|&f| game.location(f).is_ok_and(|l| in_view.contains(l))),
+                "seed {seed}: {why} with no foe in view"
+            );
+            assert!(
+                game.query(h, &HPS).expect("hp") < game.query(h, &alchemy::HPS_MAX).expect("max")
+            );
+            stopped += 1;
+        }
+    }
+    assert!(
+        stopped >= 3,
+        "only {stopped} rests were stopped by a monster"
+    );
+}
+
+/// Travel reaches any remembered floor the hero could walk to: neither a monster out of
+/// sight standing there nor a never-lit cell between remembered ground (the dark stream
+/// cell of seed 2) is "no way there"; travel walks until it sees what is there.
+#[test]
+fn travel_goes_to_any_remembered_reachable_floor() {
+    let rules = Rules::new().expect("rules");
+    let mut tried = 0;
+    for seed in 1..=6 {
+        let g = quiet_game(seed, &rules);
+        let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+        for _ in 0..6 {
+            let _ = travel::explore(app.ctx_mut());
+        }
+        let explored_game = app.ctx().game().expect("game").clone();
+        let at = explored_game
+            .location(hero(&explored_game).expect("hero"))
+            .expect("placed");
+        let seen = alchemy::visible(&explored_game).expect("view");
+        let targets: Vec<Loc> = level_box(at.z)
+            .iter()
+            .filter(|&l| {
+                explored(&explored_game, l)
+                    && !seen.contains(l)
+                    && !alchemy::tile_blocks(&explored_game, l)
+                    && !alchemy::tile_dangerous(&explored_game, l)
+                    && explored_game.things_at(l).is_empty()
+            })
+            .step_by(37)
+            .take(4)
+            .collect();
+        for target in targets {
+            let mut g = explored_game.clone();
+            // A rat, out of sight, on the very place.
+            g.spawn_mut(&mut alembic::HookCtx::new(rules.hooks()), "rat", target)
+                .expect("a rat");
+            let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+            let end = travel::travel(app.ctx_mut(), target);
+            assert_ne!(end, TravelEnd::NoPath, "seed {seed}: {target:?}");
+            tried += 1;
+        }
+    }
+    assert!(tried > 10, "tried {tried}");
+}
+
+/// In the travel cursor (`G`), Tab cycles through the features the hero remembers out of
+/// sight (stairs, doors…), naming each in the prompt box; Enter travels there.
+#[test]
+fn g_tab_cycles_through_remembered_features() {
+    use alembic_ui::{Input, Key, TestFrontend, run};
+    let rules = Rules::new().expect("rules");
+    let g = quiet_game(4, &rules);
+    let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+    for _ in 0..8 {
+        let _ = travel::explore(app.ctx_mut());
+    }
+    let g = app.ctx().game().expect("game").clone();
+    let mut keys = vec![Input::ch('G')];
+    keys.extend((0..40).map(|_| Input::key(Key::Tab)));
+    keys.push(Input::key(Key::Esc));
+    let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+    let mut fe = TestFrontend::new(100, 30, keys);
+    let _ = run(&mut fe, &mut app);
+    let named: Vec<String> = fe
+        .frames()
+        .iter()
+        .filter_map(|f| {
+            let t = f.to_text();
+            let i = t.find("You remember ")?;
+            Some(t[i..].lines().next().unwrap_or_default().trim().to_owned())
+        })
+        .collect();
+    assert!(
+        named.iter().any(|n| !n.contains("floor")),
+        "Tab named no remembered feature: {named:?}"
+    );
+    assert!(fe.frames()[1].contains_text("Tab/+ next"));
+}

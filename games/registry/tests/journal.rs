@@ -1,0 +1,535 @@
+//! The recording as the save's journal, the autosave, one window per save, and slots: a
+//! crash loses no command, two windows never play one save, and a practice, wizard or
+//! seeded game touches nothing of the real game until it is saved. Process-level checks
+//! (`kill -9` during play, two real windows) are in `scripts/crash-journal.sh` and
+//! `scripts/reliability.sh`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use alembic::{Dir, Game};
+use alembic_games::alchemy::ui::{AUTOSAVE_EVERY, AlchemyCtx, UiError, record};
+use alembic_games::alchemy::{Command, Rules, apply, new_game};
+use alembic_games::storage::{self, StorageError};
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("alembic-journal-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn ctx(save: &Path) -> AlchemyCtx {
+    AlchemyCtx::new(Rules::new().unwrap(), Some(save.to_path_buf()))
+}
+
+/// `n` accepted commands: steps about, waiting where a step is refused.
+fn play(ctx: &mut AlchemyCtx, n: usize, salt: usize) {
+    let dirs = [Dir::East, Dir::South, Dir::West, Dir::North];
+    let mut done = 0;
+    let mut i = salt;
+    while done < n {
+        i += 1;
+        let cmd = if i.is_multiple_of(3) {
+            Command::Wait
+        } else {
+            Command::Move(dirs[(i / 3 + i) % 4])
+        };
+        if ctx.act(cmd).is_some() || ctx.act(Command::Wait).is_some() {
+            done += 1;
+        }
+    }
+}
+
+fn state(ctx: &AlchemyCtx) -> (u64, u64) {
+    let g = ctx.game().unwrap();
+    (g.turn(), g.state_hash())
+}
+
+fn log_text(ctx: &AlchemyCtx) -> String {
+    ctx.log()
+        .iter()
+        .map(|l| l.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The recording at `path` verifies from its seed to its end; its final (turn, hash).
+fn verify(path: &Path) -> (u64, u64, usize) {
+    let rec = record::read(path).unwrap();
+    assert!(!rec.torn, "the recording ends with a whole line");
+    let rules = Rules::new().unwrap();
+    let start = new_game(rec.header.seed, &rules).unwrap();
+    let v = rec
+        .verify(
+            start,
+            |g: &Game, c: &Command| apply(g, &rules, c.clone()).map(|o| o.game),
+            Game::state_hash,
+            Game::turn,
+        )
+        .unwrap();
+    (v.final_turn, v.final_hash, v.commands)
+}
+
+#[test]
+fn a_crash_after_saving_loses_no_command() {
+    let d = scratch("crash");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.new_game(11).unwrap();
+    play(&mut a, 20, 0);
+    a.save().unwrap();
+    a.checkpoint_record();
+    play(&mut a, 37, 5);
+    let before_crash = state(&a);
+    // `kill -9`: nothing more is written (no save on exit).
+    drop(a);
+    let mut b = ctx(&save);
+    b.load_game(&save).unwrap();
+    assert_eq!(state(&b), before_crash, "{}", log_text(&b));
+    assert!(
+        log_text(&b).contains("brought back 37 moves"),
+        "{}",
+        log_text(&b)
+    );
+    // The recording goes on, and verifies to the end.
+    play(&mut b, 5, 9);
+    let now = state(&b);
+    drop(b);
+    let (turn, hash, _) = verify(&record::beside(&save));
+    assert_eq!((turn, hash), now);
+}
+
+#[test]
+fn a_crash_before_the_first_save_loses_nothing() {
+    let d = scratch("nosave");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.new_game(10).unwrap();
+    play(&mut a, 25, 1);
+    let before = state(&a);
+    drop(a);
+    let mut b = ctx(&save);
+    b.load_game(&save).unwrap();
+    assert_eq!(state(&b), before);
+}
+
+#[test]
+fn a_line_cut_off_by_a_crash_is_dropped_and_the_rest_kept() {
+    let d = scratch("torn");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.new_game(12).unwrap();
+    play(&mut a, 10, 0);
+    a.save().unwrap();
+    a.checkpoint_record();
+    play(&mut a, 8, 3);
+    let before = state(&a);
+    drop(a);
+    let rec = record::beside(&save);
+    let mut f = std::fs::OpenOptions::new().append(true).open(&rec).unwrap();
+    std::io::Write::write_all(&mut f, b"{\"turn\":99,\"cmd\":{\"Mo").unwrap();
+    drop(f);
+    let mut b = ctx(&save);
+    b.load_game(&save).unwrap();
+    assert_eq!(state(&b), before);
+    assert!(log_text(&b).contains("cut off"), "{}", log_text(&b));
+    drop(b);
+    assert_eq!(verify(&rec).0, before.0);
+}
+
+#[test]
+fn a_recording_that_does_not_reach_the_save_is_said_and_the_save_plays_on() {
+    let d = scratch("nomatch");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.new_game(13).unwrap();
+    play(&mut a, 10, 0);
+    a.save().unwrap();
+    let saved = state(&a);
+    drop(a);
+    // Another game's recording where this one's should be.
+    let other = d.join("other.save");
+    let mut o = ctx(&other);
+    o.new_game(99).unwrap();
+    play(&mut o, 4, 0);
+    drop(o);
+    let rec = record::beside(&save);
+    std::fs::copy(record::beside(&other), &rec).unwrap();
+    let before = std::fs::read(&rec).unwrap();
+    let mut b = ctx(&save);
+    b.load_game(&save).unwrap();
+    assert_eq!(state(&b), saved);
+    let text = log_text(&b);
+    assert!(
+        text.contains("does not reach this save") && text.contains("you play on from the save"),
+        "{text}"
+    );
+    assert!(b.recording().is_none());
+    // The recording that did not match is left as it was.
+    assert_eq!(std::fs::read(&rec).unwrap(), before);
+}
+
+#[test]
+fn the_game_saves_itself_every_so_often() {
+    let d = scratch("autosave");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.new_game(14).unwrap();
+    let hooks = Rules::new().unwrap();
+    let saved = || {
+        let g = alembic_games::alchemy::save::load(&save, &hooks).unwrap();
+        (g.turn(), g.state_hash())
+    };
+    // A new game is saved at once...
+    let start = state(&a);
+    assert_eq!(saved(), start);
+    play(&mut a, AUTOSAVE_EVERY - 1, 0);
+    assert_eq!(saved(), start);
+    // ...and again every AUTOSAVE_EVERY commands.
+    play(&mut a, 1, 7);
+    let at_save = state(&a);
+    assert_eq!(saved(), at_save, "saved after {AUTOSAVE_EVERY} commands");
+    play(&mut a, 3, 1);
+    let last = state(&a);
+    drop(a);
+    let loaded = alembic_games::alchemy::save::load(&save, &Rules::new().unwrap()).unwrap();
+    assert_eq!((loaded.turn(), loaded.state_hash()), at_save);
+    let mut b = ctx(&save);
+    b.load_game(&save).unwrap();
+    assert_eq!(state(&b), last);
+}
+
+#[test]
+fn a_second_window_cannot_continue_a_save_in_play() {
+    let d = scratch("twowindows");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.new_game(15).unwrap();
+    play(&mut a, 3, 0);
+    a.save().unwrap();
+    // The second window (it played another save, now back on its start screen) presses c.
+    let mut b = ctx(&save);
+    let err = b.load_game(&save).unwrap_err();
+    assert!(matches!(err, UiError::Busy(StorageError::Locked { .. })));
+    let msg = err.to_string();
+    assert!(
+        msg.contains(&format!("pid {}", std::process::id())),
+        "{msg}"
+    );
+    // A new game would save there too: refused the same way.
+    assert!(matches!(b.new_game(3), Err(UiError::Busy(_))));
+    // A symbolic link to the save is the same save.
+    let link = d.join("link.save");
+    std::os::unix::fs::symlink(&save, &link).unwrap();
+    assert!(matches!(
+        b.load_game(&link),
+        Err(UiError::Busy(StorageError::Locked { .. }))
+    ));
+    drop(a);
+    b.load_game(&save).unwrap();
+}
+
+#[test]
+fn a_symlink_or_directory_at_the_lock_path_is_refused_and_left_alone() {
+    let d = scratch("badlock");
+    let save = d.join("alchemy.save");
+    let precious = d.join("precious");
+    std::fs::write(&precious, "keep me").unwrap();
+    let lock = storage::sibling(&save, ".lock");
+    std::os::unix::fs::symlink(&precious, &lock).unwrap();
+    let err = storage::SessionLock::acquire(&save).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("is a symbolic link, not a lock file"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "keep me");
+    // A dangling link does not create its target either.
+    std::fs::remove_file(&lock).unwrap();
+    let nowhere = d.join("nowhere");
+    std::os::unix::fs::symlink(&nowhere, &lock).unwrap();
+    assert!(storage::SessionLock::acquire(&save).is_err());
+    assert!(!nowhere.exists());
+    // A directory.
+    std::fs::remove_file(&lock).unwrap();
+    std::fs::create_dir(&lock).unwrap();
+    let err = storage::SessionLock::acquire(&save).unwrap_err();
+    assert!(err.to_string().contains("is a directory"), "{err}");
+    // And through the game: a new game says so instead of playing unlocked.
+    let mut a = ctx(&save);
+    assert!(matches!(
+        a.new_game(1),
+        Err(UiError::Busy(StorageError::BadLock { .. }))
+    ));
+}
+
+#[test]
+fn a_stale_lock_of_a_dead_process_is_taken_over() {
+    let d = scratch("stale");
+    let save = d.join("alchemy.save");
+    std::fs::write(storage::sibling(&save, ".lock"), "999999999").unwrap();
+    let lock = storage::SessionLock::acquire(&save).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(lock.path()).unwrap(),
+        std::process::id().to_string()
+    );
+}
+
+#[test]
+fn locking_never_creates_anything_beside_a_device_or_in_a_missing_directory() {
+    assert!(storage::SessionLock::acquire(Path::new("/dev/zero")).is_err());
+    assert!(!Path::new("/dev/zero.lock").exists());
+    let d = scratch("missing");
+    let missing = d.join("missing").join("dir").join("z.save");
+    assert!(storage::SessionLock::acquire(&missing).is_err());
+    let mut a = ctx(&d.join("alchemy.save"));
+    assert!(a.load_game(&missing).is_err());
+    assert!(!d.join("missing").exists());
+}
+
+/// The real game: saved, with its recording, and both files' bytes.
+fn real_game(d: &Path) -> (PathBuf, Vec<u8>, Vec<u8>) {
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.new_game(21).unwrap();
+    play(&mut a, 12, 0);
+    a.save().unwrap();
+    a.checkpoint_record();
+    drop(a);
+    let s = std::fs::read(&save).unwrap();
+    let r = std::fs::read(record::beside(&save)).unwrap();
+    (save, s, r)
+}
+
+#[test]
+fn a_practice_wizard_or_seeded_game_leaves_the_real_game_alone_until_saved() {
+    for mode in ["practice", "wizard", "seed"] {
+        let d = scratch(&format!("slots-{mode}"));
+        let (save, s, r) = real_game(&d);
+        let mut b = ctx(&save);
+        b.set_practice(mode == "practice");
+        b.set_wizard(mode == "wizard");
+        b.new_game(77).unwrap();
+        assert!(!b.owns_save());
+        // Long enough for an autosave, then given up (quit) and finished.
+        play(&mut b, AUTOSAVE_EVERY + 10, 2);
+        b.finish_game(true);
+        assert!(!b.remove_save());
+        drop(b);
+        assert_eq!(std::fs::read(&save).unwrap(), s, "{mode}: the save");
+        assert_eq!(
+            std::fs::read(record::beside(&save)).unwrap(),
+            r,
+            "{mode}: the recording"
+        );
+        // Its own record went to records/, not over the real one.
+        let kept = std::fs::read_dir(d.join("records")).unwrap().count();
+        assert_eq!(kept, 1, "{mode}");
+    }
+}
+
+#[test]
+fn saving_the_new_game_replaces_the_real_one_with_its_recording() {
+    let d = scratch("slots-save");
+    let (save, s, _) = real_game(&d);
+    let mut b = ctx(&save);
+    b.set_practice(true);
+    b.new_game(78).unwrap();
+    play(&mut b, 6, 1);
+    b.save().unwrap();
+    b.checkpoint_record();
+    let now = state(&b);
+    drop(b);
+    assert_ne!(std::fs::read(&save).unwrap(), s);
+    let (turn, hash, commands) = verify(&record::beside(&save));
+    assert_eq!((turn, hash), now);
+    assert_eq!(commands, 6);
+}
+
+#[test]
+fn a_practice_save_relabelled_as_a_normal_game_is_refused() {
+    let d = scratch("modes");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.set_practice(true);
+    a.new_game(31).unwrap();
+    play(&mut a, 3, 0);
+    a.save().unwrap();
+    drop(a);
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(text.contains("\"modes\":[\"practice\"]"), "{text}");
+    let rules = Rules::new().unwrap();
+    assert!(alembic_games::alchemy::save::from_text(&text, &rules).is_ok());
+    let edited = text.replace("\"modes\":[\"practice\"]", "\"modes\":[]");
+    let err = alembic_games::alchemy::save::from_text(&edited, &rules).unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
+}
+
+/// The Caves too: moves made after the save come back from the recording.
+#[test]
+fn a_caves_crash_after_saving_loses_no_command() {
+    use alembic_games::caves::{self, CavesUi};
+    use alembic_ui::{App, Input, TestFrontend, run};
+    let d = scratch("caves");
+    let save = d.join(caves::save::SAVE_FILE);
+    let mut app = caves::app_with(CavesUi::new(6).with_save(save.clone()));
+    let mut keys = vec![Input::ch(' ')];
+    keys.extend("llllljjj".chars().map(Input::ch));
+    keys.push(Input::ch('S'));
+    run(&mut TestFrontend::new(100, 30, keys), &mut app).unwrap();
+    let saved = app.ctx().game().turn();
+    drop(app);
+    // Continue, play on, and crash: nothing saved after these moves.
+    let mut app = caves::app_with(CavesUi::load(&save).unwrap());
+    for k in "hhh...".chars() {
+        app.handle(Input::ch(k));
+    }
+    let played = app.ctx().game().clone();
+    assert!(played.turn() > saved, "played on after the save");
+    drop(app);
+    let back = CavesUi::load(&save).unwrap();
+    assert_eq!(back.game().state_hash(), played.state_hash());
+    drop(back);
+    // One window per save in the Caves too.
+    let opts = alembic_games::LaunchOptions {
+        game: "caves".into(),
+        load: Some(save.clone()),
+        ..Default::default()
+    };
+    let first = alembic_games::launch(&opts).unwrap();
+    let second = alembic_games::launch(&opts).err().unwrap().to_string();
+    assert!(
+        second.contains(&format!(
+            "already open in another window (pid {})",
+            std::process::id()
+        )),
+        "{second}"
+    );
+    drop(first);
+    assert!(alembic_games::launch(&opts).is_ok());
+}
+
+/// Write only what loads: a game the loader would refuse (a 64 KB message) is not written,
+/// and the save there is kept as it was.
+#[test]
+fn a_save_that_would_not_load_back_is_not_written() {
+    use alembic_games::alchemy::save;
+    let d = scratch("checked");
+    let path = d.join("alchemy.save");
+    let rules = Rules::new().unwrap();
+    let good = new_game(3, &rules).unwrap();
+    save::save_checked(&good, &path, &[], &rules).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    bad.log_mut("x".repeat(64 * 1024));
+    let err = save::save_checked(&bad, &path, &[], &rules).unwrap_err();
+    assert!(err.to_string().contains("would not load back"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    assert!(
+        !d.read_dir()
+            .unwrap()
+            .any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp"))
+    );
+}
+
+/// A morgue that cannot be written is said on screen, and in the farewell as an error (the
+/// frontend prints it on stderr and exits non-zero).
+#[test]
+fn a_record_that_cannot_be_kept_is_said_and_fails_the_exit() {
+    let d = scratch("morgue");
+    let save = d.join("alchemy.save");
+    // A file where the morgue directory goes.
+    std::fs::write(d.join("morgue"), "in the way").unwrap();
+    let mut a = ctx(&save);
+    a.new_game(41).unwrap();
+    play(&mut a, 3, 0);
+    a.finish_game(true);
+    let said = log_text(&a);
+    assert!(said.contains("morgue could not be kept"), "{said}");
+    let farewell = a.farewell().unwrap_err();
+    assert!(farewell.contains("morgue could not be kept"), "{farewell}");
+    assert_eq!(a.record_problems().len(), 1);
+}
+
+/// A practice undo rewrites the recording; a crash after it still finds the save in it.
+#[test]
+fn a_crash_after_a_practice_undo_loses_nothing() {
+    let d = scratch("undo");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.set_practice(true);
+    a.new_game(51).unwrap();
+    // Past an autosave, then back before it.
+    play(&mut a, AUTOSAVE_EVERY + 5, 0);
+    for _ in 0..10 {
+        assert!(a.undo());
+    }
+    play(&mut a, 4, 3);
+    let before = state(&a);
+    drop(a);
+    let mut b = ctx(&save);
+    b.load_game(&save).unwrap();
+    assert_eq!(state(&b), before, "{}", log_text(&b));
+    assert!(b.recording().is_some());
+}
+
+/// The Caves write only what loads too: a game the loader refuses (here: no player) is not
+/// written, and the save there is kept.
+#[test]
+fn a_caves_save_that_would_not_load_back_is_not_written() {
+    use alembic_games::caves;
+    let d = scratch("caves-checked");
+    let path = d.join(caves::save::SAVE_FILE);
+    let good = caves::new_game(4).unwrap();
+    caves::save::save(&good, &path).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let empty = Game::new(4);
+    assert!(caves::save::save(&empty, &path).is_err());
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+/// The last-resort save (what a frontend runs when its X connection dies) writes the game as
+/// it stands, marks the recording with it, and the continued game is that game with nothing
+/// brought back from the journal; a practice game over a real save has none (the real save
+/// stays as it is).
+#[test]
+fn the_emergency_save_is_the_game_as_it_stands_and_spares_another_save() {
+    let d = scratch("emergency");
+    let save = d.join("alchemy.save");
+    let mut c = ctx(&save);
+    c.new_game(9).unwrap();
+    play(&mut c, 37, 0);
+    let game = c.game().unwrap().clone();
+    assert!(game.turn() > 0);
+    let run = c.emergency_save().expect("a game in play has one");
+    drop(c);
+    assert_eq!(run().unwrap(), save.display().to_string());
+    let rules = Rules::new().unwrap();
+    let loaded = alembic_games::alchemy::save::load(&save, &rules).unwrap();
+    assert_eq!(
+        (loaded.turn(), loaded.state_hash()),
+        (game.turn(), game.state_hash())
+    );
+    let mut back = ctx(&save);
+    back.load_game(&save).unwrap();
+    assert_eq!(back.game().unwrap().state_hash(), game.state_hash());
+    let said: Vec<&str> = back.log().iter().map(|l| l.text.as_str()).collect();
+    assert!(
+        !said
+            .iter()
+            .any(|l| l.contains("brought back") || l.contains("cannot go on")),
+        "{said:?}"
+    );
+    drop(back);
+    // A practice game over that save: nothing to write in its place.
+    let before = std::fs::read(&save).unwrap();
+    let mut p = ctx(&save);
+    p.set_practice(true);
+    p.new_game(10).unwrap();
+    play(&mut p, 5, 1);
+    assert!(p.emergency_save().is_none());
+    drop(p);
+    assert_eq!(std::fs::read(&save).unwrap(), before);
+}

@@ -1,0 +1,95 @@
+//! Recorded games kept in the repository replay bit for bit: every checkpoint's state hash
+//! (one every 100 commands and one at the end) matches the hash the game had when it was
+//! recorded. A change that alters behaviour or the state hash fails here; a deliberate one
+//! re-records these files and says why in its commit.
+//!
+//! Recorded on 2026-11-23 from `caad93e` (before the third performance pass) with
+//! `alembic-sim --game alchemy --seed 4 --turns 3000 --record F` and
+//! `alembic-sim --game caves --seed 1 --turns 1000 --record F` (release builds; the Caves
+//! hero dies on turn 439). Both were recorded again on 2026-11-25 for engine 0.2 (the same
+//! commands, the bot's, at the same seeds and lengths):
+//! - the engine's keys are named `alembic.…` now and the library is part of the state hash:
+//!   the bot's commands were the same line for line before and after, only hashes moved;
+//! - a creature spawned during the world's turn (a growing lichen, a reinforcement, an
+//!   Alchemy wandering monster) is queued by `spawn_mut` at once, where the games used to
+//!   queue it at the player's next turn, so both games take another course (the Caves hero
+//!   now dies on turn 469);
+//! - the turn counter moves on inside `end_turn_mut`, before the monsters act, so the
+//!   Caves' messages of the world's answer carry the new turn (same commands, new hashes).
+//!
+//! The Alchemy one was recorded again on 2026-11-25 (issue 31), the same command for
+//! command: a potion thrown over a monster now says what it did and a failed analysis says
+//! why, and these lines are part of the game's message log, so only the hashes moved.
+//! Then again the same day for experience and levels (the hero starts with 40 hit points
+//! and gains them by levels): the bot takes another course (the Caves fixture is
+//! unchanged, byte for byte). Command: `cargo build --release -p alembic-games`, then
+//! `alembic-sim --game alchemy --seed 4 --turns 3000 --record
+//! games/registry/tests/fixtures/alchemy-seed4-3000.replay`.
+//!
+//! Both were recorded once more on 2026-11-25 (issue 31, the window): every monster family's
+//! colour and two Caves creatures' colours changed, library values are part of the state
+//! hash, and the hero gains 1 hit point a level (not 2). The recordings now carry the header
+//! hash (issue 33). The Caves bot's commands are the same line for line (it still dies on
+//! turn 469); only the hashes moved. Same commands as above, `--game caves --seed 1 --turns
+//! 1000` for the Caves.
+
+use std::path::PathBuf;
+
+use alembic_games::sim;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("fixtures")
+        .join(name)
+}
+
+/// Verify a recording and check the final hash it was recorded with, and whether it
+/// reaches the end of its game (`reaches`).
+fn replays(game: &str, file: &str, turns: u64, final_hash: &str, reaches: sim::Reach) {
+    let report = sim::find(game)
+        .expect("a known game")
+        .verify(&fixture(file))
+        .unwrap_or_else(|e| panic!("{file} no longer replays: {e}"));
+    // A bot's run that stops after a number of turns replays, but is not a whole game; one
+    // that ends in death is complete.
+    assert_eq!(report.reaches, reaches, "{file}");
+    assert_eq!(report.verified, reaches == sim::Reach::End, "{report:?}");
+    assert_eq!((report.torn, report.appended), (false, 0), "{file}");
+    assert_eq!(report.turns, turns, "{file}");
+    // One at the start, one every 100 commands, one at the end.
+    assert!(
+        report.checkpoints as u64 > turns / 100,
+        "{file}: {report:?}"
+    );
+    assert_eq!(report.final_hash, final_hash, "{file}");
+    // Recorded with the header hash (older recordings without it are read too: verify.rs).
+    assert!(report.header_hash, "{file}");
+    assert!(
+        !report.summary.contains("no header hash"),
+        "{file}: {}",
+        report.summary
+    );
+}
+
+#[test]
+fn alchemy_seed_4_replays_with_its_recorded_hashes() {
+    replays(
+        "alchemy",
+        "alchemy-seed4-3000.replay",
+        3000,
+        "a13f743fb644373b",
+        sim::Reach::Neither,
+    );
+}
+
+#[test]
+fn caves_seed_1_replays_to_its_death_with_its_recorded_hashes() {
+    replays(
+        "caves",
+        "caves-seed1-1000.replay",
+        469,
+        "643e44d9789522d8",
+        sim::Reach::End,
+    );
+}

@@ -1,0 +1,487 @@
+//! Time as a value in the Alchemy UI: every game is recorded as it is played (through the
+//! keys), the recording replays to the same game, a tampered one reports where it diverges,
+//! and practice games take moves back exactly.
+
+use std::path::Path;
+
+use alembic::rng::GameRng;
+use alembic_games::alchemy::ui::replay::{ReplayOpenError, rebuild};
+use alembic_games::alchemy::ui::{self as alchemy_ui, Start, UiOptions, record};
+use alembic_games::alchemy::{self, Rules};
+use alembic_games::sim::random_command;
+use alembic_ui::{Input, Key, TestFrontend, run};
+
+fn app(
+    start: Start,
+    save: &Path,
+    practice: bool,
+) -> alembic_ui::ScreenStack<alchemy_ui::AlchemyCtx> {
+    alchemy_ui::app(UiOptions {
+        start,
+        save_path: Some(save.to_path_buf()),
+        tiles: None,
+        practice,
+        wizard: false,
+    })
+    .expect("the app starts")
+}
+
+/// Keys a player might press: moves in eight directions, waits, stairs, pick up.
+fn random_keys(seed: u64, n: usize) -> Vec<Input> {
+    let mut rng = GameRng::seed_from(seed);
+    let keys = [
+        'h', 'j', 'k', 'l', 'y', 'u', 'b', 'n', '.', '>', ',', 'l', 'j',
+    ];
+    (0..n)
+        .map(|_| Input::ch(keys[rng.index(keys.len()).unwrap_or(0)]))
+        .collect()
+}
+
+#[test]
+fn a_game_played_through_the_keys_is_recorded_and_replays_to_the_same_state() {
+    let dir = tempfile_dir();
+    let save = dir.join("alchemy.save");
+    let mut a = app(Start::New(21), &save, false);
+    let mut keys = random_keys(5, 1500);
+    keys.push(Input::key(Key::Char('S')));
+    let mut fe = TestFrontend::new(100, 30, keys);
+    let _ = run(&mut fe, &mut a);
+    let played = a.ctx().game().cloned().expect("a game in play");
+    let rec_path = record::beside(&save);
+    let rec = record::read(&rec_path).expect("the recording reads back");
+    assert_eq!(rec.header.seed, 21);
+    assert!(rec.commands().count() > 300, "most keys were commands");
+    let rules = Rules::new().expect("rules");
+    let states = rebuild(&rec_path, &rules).expect("it replays");
+    let last = states.last().expect("states");
+    assert_eq!(last.state_hash(), played.state_hash());
+    assert_eq!(states.len(), rec.commands().count() + 1);
+
+    // Tamper with one command in the middle: the next checkpoint reports the divergence.
+    let text = std::fs::read_to_string(&rec_path).expect("read");
+    let lines: Vec<&str> = text.lines().collect();
+    let (i, target) = lines
+        .iter()
+        .enumerate()
+        .skip(lines.len() / 2)
+        .find(|(_, l)| l.contains("\"Move\":\"East\""))
+        .expect("an east move in the second half");
+    let tampered_turn: u64 =
+        serde_json::from_str::<serde_json::Value>(target).expect("json")["turn"]
+            .as_u64()
+            .expect("turn");
+    let mut changed: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
+    changed[i] = target.replace("\"East\"", "\"West\"");
+    let bad = dir.join("tampered.replay");
+    std::fs::write(&bad, changed.join("\n") + "\n").expect("write");
+    match rebuild(&bad, &rules) {
+        Err(ReplayOpenError::Diverged { turn, .. }) => {
+            assert!(turn > tampered_turn, "diverges after the tampered command");
+            assert!(
+                turn <= tampered_turn + record::CHECKPOINT_EVERY as u64 + 1,
+                "found at the next checkpoint, not later"
+            );
+        }
+        Err(ReplayOpenError::Refused { turn, .. }) => assert!(turn >= tampered_turn),
+        other => panic!("tampering went unnoticed: {other:?}"),
+    }
+}
+
+#[test]
+fn a_continued_game_keeps_recording_and_a_finished_one_keeps_its_record() {
+    let dir = tempfile_dir();
+    let save = dir.join("alchemy.save");
+    let mut a = app(Start::New(4), &save, false);
+    let mut keys = random_keys(9, 200);
+    keys.push(Input::key(Key::Char('S')));
+    let _ = run(&mut TestFrontend::new(100, 30, keys), &mut a);
+    // One window per save: the first session ends before the save is continued.
+    drop(a);
+    // Continue: the recording is this game's, so it goes on.
+    let mut b = app(Start::Load(save.clone()), &save, false);
+    assert!(b.ctx().recording().is_some(), "the recording resumes");
+    let mut keys = random_keys(10, 200);
+    keys.push(Input::key(Key::Char('S')));
+    let _ = run(&mut TestFrontend::new(100, 30, keys), &mut b);
+    let rules = Rules::new().expect("rules");
+    let states = rebuild(&record::beside(&save), &rules).expect("replays across the load");
+    assert_eq!(
+        states.last().map(alembic::Game::state_hash),
+        b.ctx().game().map(alembic::Game::state_hash)
+    );
+    // The game ends: its recording is kept in records/, named by seed, and still replays.
+    let kept = b.ctx_mut().finish_record().expect("kept");
+    assert_eq!(kept.parent(), Some(dir.join("records").as_path()));
+    assert!(kept.to_string_lossy().contains("seed4"));
+    assert!(!record::beside(&save).exists());
+    assert_eq!(
+        rebuild(&kept, &rules)
+            .expect("replays")
+            .last()
+            .map(alembic::Game::state_hash),
+        b.ctx().game().map(alembic::Game::state_hash)
+    );
+    drop(b);
+    std::fs::copy(&kept, record::beside(&save)).expect("copy back");
+    // A recording that is not the save's (another game's) is not continued.
+    let other = alchemy::new_game(99, &rules).expect("game");
+    alchemy::save::save(&other, &save).expect("save");
+    let c = app(Start::Load(save.clone()), &save, false);
+    assert!(c.ctx().recording().is_none());
+}
+
+#[test]
+fn practice_undo_of_500_turns_equals_the_shorter_game() {
+    let dir = tempfile_dir();
+    let save = dir.join("alchemy.save");
+    let mut a = app(Start::New(8), &save, true);
+    let ctx = a.ctx_mut();
+    assert!(ctx.is_practice());
+    let mut rng = GameRng::seed_from(77);
+    let mut given = Vec::new();
+    while given.len() < 800 {
+        let g = ctx.game().expect("game").clone();
+        let cmd = random_command(&g, &mut rng);
+        if ctx.act(cmd.clone()) == Some(false) {
+            given.push(cmd);
+        } else if ctx
+            .game()
+            .is_some_and(|g2| g2.state_hash() != g.state_hash())
+        {
+            // The game ended: too short for this test's purpose; the seed is chosen so it
+            // does not.
+            panic!("the hero died during the test walk");
+        }
+    }
+    for _ in 0..500 {
+        assert!(ctx.undo());
+    }
+    let mut more = Vec::new();
+    while more.len() < 100 {
+        let g = ctx.game().expect("game").clone();
+        let cmd = random_command(&g, &mut rng);
+        if ctx.act(cmd.clone()) == Some(false) {
+            more.push(cmd);
+        }
+    }
+    let rules = Rules::new().expect("rules");
+    let mut fresh = alchemy::new_game(8, &rules).expect("game");
+    for c in given[..300].iter().chain(&more) {
+        fresh = alchemy::apply(&fresh, &rules, c.clone())
+            .expect("replays")
+            .game;
+    }
+    assert_eq!(
+        fresh.state_hash(),
+        ctx.game().expect("game").state_hash(),
+        "undo then play equals the shorter game"
+    );
+    // The recording was rewritten to the shorter game and replays to the same state.
+    let states = rebuild(&record::beside(&save), &rules).expect("replays");
+    assert_eq!(states.len(), 300 + 100 + 1);
+    let rec = record::read(&record::beside(&save)).expect("read");
+    assert!(rec.header.has_mode("practice"));
+    // A normal game has no undo.
+    let mut b = app(Start::New(8), &dir.join("other.save"), false);
+    assert!(!b.ctx_mut().undo());
+}
+
+#[test]
+fn bad_recordings_are_clear_errors() {
+    let dir = tempfile_dir();
+    let rules = Rules::new().expect("rules");
+    let cases: [(&str, &[u8]); 5] = [
+        ("empty", b""),
+        ("foreign", b"hello world\n"),
+        (
+            "newer",
+            b"{\"format\":\"alembic-replay\",\"version\":99,\"game\":\"alchemy\",\"game_version\":\"9\",\"seed\":1,\"modes\":[]}\n",
+        ),
+        (
+            "corrupt",
+            b"{\"format\":\"alembic-replay\",\"version\":1,\"game\":\"alchemy\",\"game_version\":\"0\",\"seed\":1,\"modes\":[]}\n{{{{\n{\"turn\":0,\"hash\":\"00\"}\n",
+        ),
+        (
+            "other game",
+            b"{\"format\":\"alembic-replay\",\"version\":1,\"game\":\"caves\",\"game_version\":\"0\",\"seed\":1,\"modes\":[]}\n",
+        ),
+    ];
+    for (name, bytes) in cases {
+        let p = dir.join(format!("{}.replay", name.replace(' ', "-")));
+        std::fs::write(&p, bytes).expect("write");
+        let err = rebuild(&p, &rules).expect_err(name);
+        let text = err.to_string();
+        assert!(!text.is_empty() && !text.contains('\n'), "{name}: {text}");
+    }
+    assert!(rebuild(&dir.join("missing.replay"), &rules).is_err());
+    // Through the launcher: a clear error, no window needed.
+    let err = alembic_games::launch(&alembic_games::LaunchOptions {
+        game: "alchemy".into(),
+        replay: Some(dir.join("empty.replay")),
+        ..Default::default()
+    })
+    .err()
+    .expect("refused");
+    assert!(err.to_string().contains("cannot replay"), "{err}");
+}
+
+/// A fresh directory under the system temp dir, unique per test and process.
+fn tempfile_dir() -> std::path::PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "alembic-time-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+#[test]
+fn morgues_and_the_score_table() {
+    use alembic_games::alchemy::ui::morgue::{self, Ending};
+    let dir = tempfile_dir();
+    let rules = Rules::new().expect("rules");
+    // Forty games that went differently (0, 1, 2… waits): each is its own row.
+    let mut games = vec![alchemy::new_game(12, &rules).expect("game")];
+    for _ in 0..40 {
+        let next = alchemy::apply(
+            games.last().expect("a game"),
+            &rules,
+            alchemy::Command::Wait,
+        )
+        .expect("wait")
+        .game;
+        games.push(next);
+    }
+    let messages: Vec<String> = (0..40).map(|i| format!("message {i}")).collect();
+    let rec = dir.join("records").join("x.replay");
+    let ending = |modes: &'static [&'static str], quit: bool, secs: u64| Ending {
+        game: &games[usize::try_from(secs % 40).expect("small")],
+        seed: Some(12),
+        modes,
+        quit,
+        recording: Some(&rec),
+        messages: &messages,
+        unix_secs: secs,
+    };
+    let path = morgue::write_morgue(&dir, &ending(&[], true, 1_795_392_000)).expect("written");
+    let text = std::fs::read_to_string(&path).expect("read");
+    for needle in [
+        "Seed:     12",
+        "Mode:     normal",
+        "Date:     2026-11-23",
+        "Cause:    quit",
+        "Turns:    0",
+        "message 39",
+        "x.replay",
+        "Inventory:",
+        "Identified potions (0): none",
+        "Known recipes (0):",
+        "Timeline:",
+        "The map of depth 1 as you knew it:",
+        "  @",
+    ] {
+        assert!(text.contains(needle), "morgue lacks {needle:?}:\n{text}");
+    }
+    assert!(!text.contains("message 9\n"), "only the last 30 messages");
+    // Normal games are scored, practice games are not.
+    assert_eq!(
+        morgue::record_score(&dir, &ending(&[], false, 1))
+            .expect("scored")
+            .rank,
+        Some(1)
+    );
+    assert_eq!(
+        morgue::record_score(&dir, &ending(&["practice"], false, 2))
+            .expect("not scored")
+            .rank,
+        None
+    );
+    // The same game ending again (a quit game continued and quit again) keeps its one row.
+    assert_eq!(
+        morgue::record_score(&dir, &ending(&[], true, 41))
+            .expect("scored")
+            .rank,
+        Some(1)
+    );
+    assert_eq!(morgue::read_scores(&dir).expect("table").len(), 1);
+    // Games ending at once (threads of one web server, or several processes) each get
+    // their row: the table is read, changed and written under one lock.
+    std::thread::scope(|s| {
+        for i in 0..12 {
+            let (dir, ending) = (&dir, &ending);
+            s.spawn(move || {
+                morgue::record_score(dir, &ending(&[], false, 10 + i)).expect("scored")
+            });
+        }
+    });
+    let scores = morgue::read_scores(&dir).expect("table");
+    assert_eq!(scores.len(), 13, "one row per game, none overwritten");
+    for i in 0..25 {
+        morgue::record_score(&dir, &ending(&[], false, 100 + i)).expect("scored");
+    }
+    let scores = morgue::read_scores(&dir).expect("table");
+    assert_eq!(scores.len(), morgue::TOP);
+    assert!(scores.windows(2).all(|w| w[0].score >= w[1].score));
+    assert!(morgue::score_lines(&scores)[0].contains("score"));
+    // The start screen shows the table: all of it when the window is tall, the best games
+    // and a pointer to `h` at 80x24.
+    for (h, all) in [(50, true), (24, false)] {
+        let mut menu = app(Start::Menu, &dir.join("alchemy.save"), false);
+        let mut fe = TestFrontend::new(80, h, vec![Input::ch('q')]);
+        let _ = run(&mut fe, &mut menu);
+        let first = &fe.frames()[0];
+        assert!(first.contains_text("High scores"), "{}", first.to_text());
+        assert!(first.contains_text("how it ended"));
+        assert!(first.contains_text("1970-01-01"));
+        assert_eq!(first.contains_text(" 20 "), all, "{}", first.to_text());
+        assert_eq!(first.contains_text("h shows all"), !all);
+    }
+    // A damaged table is never overwritten and never stops scoring: it is moved aside,
+    // and a new table holds the next game.
+    std::fs::write(dir.join(morgue::SCORES_FILE), b"not json").expect("write");
+    let scored = morgue::record_score(&dir, &ending(&[], false, 3)).expect("scored");
+    assert_eq!(scored.rank, Some(1));
+    let aside = scored.set_aside.expect("moved aside");
+    assert!(
+        aside.ends_with(format!("{}.corrupt-3", morgue::SCORES_FILE)),
+        "{}",
+        aside.display()
+    );
+    assert_eq!(std::fs::read(&aside).expect("read"), b"not json");
+    assert_eq!(morgue::read_scores(&dir).expect("new table").len(), 1);
+}
+
+#[test]
+fn the_wizard_console_runs_recorded_commands_in_wizard_games_only() {
+    let dir = tempfile_dir();
+    let save = dir.join("alchemy.save");
+    let mut a = alchemy_ui::app(UiOptions {
+        start: Start::New(3),
+        save_path: Some(save.clone()),
+        tiles: None,
+        practice: false,
+        wizard: true,
+    })
+    .expect("app");
+    assert!(a.ctx().is_wizard());
+    let mut keys = vec![Input::ch('~')];
+    keys.extend("depth 3".chars().map(Input::ch));
+    keys.push(Input::key(Key::Enter));
+    keys.extend("summon gob".chars().map(Input::ch));
+    keys.push(Input::key(Key::Tab));
+    keys.push(Input::key(Key::Enter));
+    keys.extend("frobnicate".chars().map(Input::ch));
+    keys.push(Input::key(Key::Enter));
+    keys.push(Input::key(Key::Esc));
+    keys.push(Input::key(Key::Char('S')));
+    let mut fe = TestFrontend::new(100, 30, keys);
+    let _ = run(&mut fe, &mut a);
+    let game = a.ctx().game().expect("game").clone();
+    assert_eq!(alchemy::status(&game).expect("status").depth, 3);
+    let shown = fe
+        .frames()
+        .iter()
+        .map(alembic_ui::Frame::to_text)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(shown.contains("frobnicate"), "the unknown command is named");
+    // The wizard lines are commands: the recording replays to the same game.
+    let rules = Rules::new().expect("rules");
+    let states = rebuild(&record::beside(&save), &rules).expect("replays");
+    assert_eq!(
+        states.last().map(alembic::Game::state_hash),
+        Some(game.state_hash())
+    );
+    let rec = record::read(&record::beside(&save)).expect("read");
+    assert!(rec.header.has_mode("wizard"));
+    // A normal game refuses wizard lines, from the console key and from the funnel.
+    let mut b = app(Start::New(3), &dir.join("normal.save"), false);
+    assert!(!b.ctx().is_wizard());
+    assert_eq!(
+        b.ctx_mut().act(alchemy::Command::Wizard("depth 3".into())),
+        None
+    );
+    let g = alchemy::new_game(3, &rules).expect("game");
+    assert!(alchemy::apply(&g, &rules, alchemy::Command::Wizard("heal".into())).is_err());
+}
+
+/// Keys that type `line` into the wizard console and run it.
+fn wizard_line(line: &str) -> Vec<Input> {
+    let mut keys = vec![Input::ch('~')];
+    keys.extend(line.chars().map(Input::ch));
+    keys.push(Input::key(Key::Enter));
+    keys.push(Input::key(Key::Esc));
+    keys
+}
+
+/// A practice game that a summoned dragon kills: the death asks to rewind, `y` takes the
+/// moves back and play goes on; `n` ends the game.
+fn practice_death(
+    answer: char,
+) -> (
+    alembic_ui::ScreenStack<alchemy_ui::AlchemyCtx>,
+    TestFrontend,
+) {
+    let dir = tempfile_dir();
+    let save = dir.join("alchemy.save");
+    let mut a = alchemy_ui::app(UiOptions {
+        start: Start::New(3),
+        save_path: Some(save),
+        tiles: None,
+        practice: true,
+        wizard: true,
+    })
+    .expect("app");
+    let mut keys: Vec<Input> = (0..20).map(|_| Input::ch('.')).collect();
+    keys.extend(wizard_line("summon dragon"));
+    keys.extend((0..300).map(|_| Input::ch('.')));
+    keys.push(Input::ch(answer));
+    let mut fe = TestFrontend::new(100, 30, keys);
+    let _ = run(&mut fe, &mut a);
+    (a, fe)
+}
+
+#[test]
+fn a_practice_death_offers_to_rewind_and_rewinding_plays_on() {
+    let (a, fe) = practice_death('y');
+    let asked = fe
+        .frames()
+        .iter()
+        .position(|f| f.contains_text("Rewind"))
+        .expect("the death asked to rewind");
+    assert!(fe.frames()[asked].contains_text("practice game"));
+    let game = a.ctx().game().expect("the game goes on");
+    let status = alchemy::status(game).expect("status");
+    let summary = alchemy::summary(game).expect("summary");
+    assert_eq!(
+        summary.outcome,
+        alchemy::Fate::Playing,
+        "the rewound hero is alive"
+    );
+    // The status line's turn when death asked ("Turn 26"), against the turn now.
+    let died_at: u64 = fe.frames()[asked]
+        .to_text()
+        .split(" Turn ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no turn in:\n{}", fe.frames()[asked].to_text()));
+    assert!(
+        status.turn < died_at && status.turn + alchemy_ui::REWIND_MOVES as u64 >= died_at,
+        "rewound from turn {died_at} to {}",
+        status.turn
+    );
+
+    let (b, fe) = practice_death('n');
+    assert!(fe.frames().iter().any(|f| f.contains_text("Rewind")));
+    assert!(
+        b.ctx().game().is_none_or(|g| alchemy::summary(g)
+            .map(|s| s.outcome.is_over())
+            .unwrap_or(true)),
+        "declining ends the game"
+    );
+}

@@ -1,0 +1,40 @@
+//! # Alembic session
+//!
+//! What every game on the Alembic engine gets for free, between the UI toolkit
+//! (`alembic-ui`) and the games:
+//!
+//! | module | what |
+//! |---|---|
+//! | [`ruleset`] | the game contract: [`Ruleset`], one trait a game implements |
+//! | [`play`] | the session every ruleset gets, in any frontend: [`play::launch`] |
+//! | [`savefile`] | save files of any ruleset, checked on the way in |
+//! | [`launch`] | the options a game starts with ([`LaunchOptions`]), why it could not ([`LaunchError`]), where saves live ([`save_dir`]) |
+//! | [`storage`] | files that survive crashes: atomic writes, bounded reads, one window per save ([`storage::SessionLock`]) |
+//! | [`record`] | recordings with checkpoints: the save's journal |
+//! | [`playback`] | the bounded replay viewer with step back |
+//! | [`scores`] | morgue files and the top-20 score table |
+//! | [`slot`] | which save a session owns, autosaves |
+//! | [`keymap`] | key tables with their help lines |
+//! | [`gamedata`] | the data a game plays with: shipped, a data directory, mods |
+//!
+//! Nothing here knows a frontend: the terminal, the window and the browser run it unchanged.
+#![warn(missing_docs)]
+#![warn(unnameable_types)]
+
+pub mod gamedata;
+pub mod keymap;
+pub mod launch;
+pub mod play;
+pub mod playback;
+pub mod record;
+pub mod ruleset;
+pub mod savefile;
+pub mod scores;
+pub mod slot;
+pub mod storage;
+
+pub use launch::{
+    Cause, LaunchError, LaunchOptions, LibraryCounts, clock_seed, read_save, report_session_end,
+    save_dir, save_dir_from, seed_from_text,
+};
+pub use ruleset::{Ending, Outcome, Rejected, Ruleset, Status, Summary, WizardCommand};

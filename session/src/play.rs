@@ -1,0 +1,1227 @@
+//! The session every [`Ruleset`] gets: the start screen (continue, new game, scores), the
+//! play screen (the message log above the game's own drawing), saves with their lock and
+//! autosave, the recording that is the save's journal, practice (`U` takes a move back, a
+//! death offers to rewind), the wizard console (`~`), the end screen with the morgue file and
+//! the score table, and the replay viewer. It knows no frontend: [`launch`] hands back an
+//! [`App`] for any of them.
+//!
+//! The message log is made from the game's typed events ([`Ruleset::describe`]) and kept
+//! here, outside the game value: its English is never hashed, saved or recorded.
+
+use std::convert::Infallible;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use alembic::{Game, Rgb, history::History};
+use alembic_ui::{
+    App, Cell, Confirm, Frame, Input, Key, LineEvent, LineInput, MessageLogScreen, Palette, Rect,
+    Screen, ScreenStack, TextScreen, Transition, draw_box, fill, is_cancel, plain_key, put_centred,
+    put_clipped,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::keymap::{self, Binding};
+use crate::launch::{LaunchError, LaunchOptions, clock_seed, save_dir};
+use crate::playback::{Control, Playback};
+use crate::record::{self, Recorder};
+use crate::ruleset::{Ending, Outcome, Ruleset, Status};
+use crate::slot::{self, Slot};
+use crate::{savefile, scores, storage};
+
+/// The mode a practice game carries in its save and recording.
+pub const PRACTICE: &str = "practice";
+/// The mode a wizard game carries in its save and recording.
+pub const WIZARD: &str = "wizard";
+/// How many moves the rewind offered after a death in practice takes back.
+pub const REWIND: usize = 5;
+/// Lines the message log keeps.
+const LOG_KEEP: usize = 500;
+/// Rows of messages above the play area.
+const MESSAGE_ROWS: u16 = 3;
+const BG: Rgb = Rgb::new(0, 0, 0);
+
+/// One line of a recording: a command of the game, or a wizard command by name (so a wizard
+/// game replays too). Written as the command itself, or `{"wizard": NAME}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Step<C> {
+    /// The game's own command.
+    Play(C),
+    /// A wizard command of [`Ruleset::wizard_commands`].
+    Wizard {
+        /// Its name.
+        wizard: String,
+    },
+}
+
+/// Apply one recorded step: the new game and the English of what happened.
+///
+/// # Errors
+/// The sentence of a refusal, an unknown wizard command, or an engine error.
+pub fn apply_step<R: Ruleset>(
+    rules: &R,
+    game: &Game,
+    step: &Step<R::Command>,
+) -> Result<(Game, Vec<String>), String> {
+    match step {
+        Step::Play(c) => {
+            let Outcome { game: next, events } = rules.apply(game, c).map_err(|e| e.to_string())?;
+            let said = events
+                .iter()
+                .filter_map(|e| rules.describe(&next, e))
+                .collect();
+            Ok((next, said))
+        }
+        Step::Wizard { wizard } => {
+            let w = rules
+                .wizard_commands()
+                .iter()
+                .find(|w| w.name == wizard)
+                .ok_or_else(|| format!("no wizard command {wizard:?}"))?;
+            let next = (w.run)(game)?;
+            Ok((next, vec![format!("(wizard) {}", w.help)]))
+        }
+    }
+}
+
+/// The state every screen of a game's session shares (see the module docs).
+pub struct Session<R: Ruleset> {
+    rules: Arc<R>,
+    seed: u64,
+    game: Game,
+    practice: bool,
+    wizard: bool,
+    /// Practice games: every state since the start, for `U`.
+    history: Option<History<Game, (u64, Step<R::Command>)>>,
+    save_path: Option<PathBuf>,
+    saved_waiting: bool,
+    recorder: Option<Recorder<Step<R::Command>>>,
+    slot: Slot,
+    lock: Option<storage::SessionLock>,
+    player_saved: bool,
+    ended: bool,
+    log: Vec<(u64, String)>,
+    notice: Option<String>,
+    exit_note: Option<Result<String, String>>,
+    broken: Option<String>,
+    /// What filing the ended game said (morgue, score, recording).
+    filed: Vec<String>,
+    /// The replay viewer's session: nothing is saved or recorded.
+    replay: bool,
+}
+
+impl<R: Ruleset> Session<R> {
+    /// A session over a new game from `seed` (not saved anywhere until [`Session::with_save`]).
+    #[must_use]
+    pub fn new(rules: Arc<R>, seed: u64) -> Self {
+        let (game, broken) = match rules.new_game(seed) {
+            Ok(g) => (g, None),
+            Err(e) => (Game::new(seed), Some(e.to_string())),
+        };
+        Session {
+            rules,
+            seed,
+            game,
+            practice: false,
+            wizard: false,
+            history: None,
+            save_path: None,
+            saved_waiting: false,
+            recorder: None,
+            slot: Slot::default(),
+            lock: None,
+            player_saved: false,
+            ended: false,
+            log: Vec::new(),
+            notice: None,
+            exit_note: None,
+            broken,
+            filed: Vec::new(),
+            replay: false,
+        }
+    }
+
+    /// New games are practice games (`U` takes a move back; never scored) and/or wizard
+    /// games (`~` opens the console; never scored).
+    #[must_use]
+    pub fn with_modes(mut self, practice: bool, wizard: bool) -> Self {
+        self.practice = practice;
+        self.wizard = wizard;
+        self
+    }
+
+    /// Save to `path` (`S`, closing the window, autosaves) and record beside it; the start
+    /// screen offers to continue a save already there.
+    #[must_use]
+    pub fn with_save(mut self, path: PathBuf) -> Self {
+        self.saved_waiting = path.is_file();
+        self.save_path = Some(path);
+        self
+    }
+
+    /// Continue the game saved at `path`: its recording brings back the moves made after
+    /// the save.
+    ///
+    /// # Errors
+    /// [`savefile::SaveError`]: the file is untouched.
+    pub fn load(rules: Arc<R>, path: &Path) -> Result<Self, savefile::SaveError> {
+        let saved = savefile::read(&*rules, path)?;
+        let mut s = Session::new(rules, saved.seed);
+        s.practice = saved.modes.iter().any(|m| m == PRACTICE);
+        s.wizard = saved.modes.iter().any(|m| m == WIZARD);
+        let step = {
+            let rules = s.rules.clone();
+            move |g: &Game, c: &Step<R::Command>| apply_step(&*rules, g, c).map(|(g, _)| g)
+        };
+        let mut notice = "Welcome back.".to_owned();
+        match Recorder::journal(&record::beside(path), R::NAME, &saved.game, step) {
+            Ok(j) => {
+                if !j.replayed.is_empty() {
+                    notice += &format!(
+                        " The recording brought back {} moves made after the last save.",
+                        j.replayed.len()
+                    );
+                }
+                if let Some(d) = j.dropped {
+                    notice += &format!(" {d}");
+                }
+                s.game = j.game;
+                s.recorder = Some(j.recorder);
+            }
+            Err(e) => {
+                s.game = saved.game;
+                notice += &format!(
+                    " This game's recording cannot go on ({e}); you play on from the save, unrecorded."
+                );
+            }
+        }
+        s.history = s
+            .practice
+            .then(|| History::with_budget(s.game.clone(), crate::playback::VIEW_BUDGET));
+        s.save_path = Some(path.to_path_buf());
+        s.slot = Slot::loaded();
+        s.player_saved = true;
+        s.notice = Some(notice);
+        Ok(s)
+    }
+
+    /// Hold `lock` (on this session's save) until the session ends.
+    pub fn hold_lock(&mut self, lock: storage::SessionLock) {
+        self.lock = Some(lock);
+    }
+
+    /// The game value.
+    #[must_use]
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> &R {
+        &self.rules
+    }
+
+    /// The seed of the game in play.
+    #[must_use]
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Where the game saves, if anywhere.
+    #[must_use]
+    pub fn save_path(&self) -> Option<&Path> {
+        self.save_path.as_deref()
+    }
+
+    /// The recording of the game in play, if it is being recorded.
+    #[must_use]
+    pub fn recording(&self) -> Option<&Path> {
+        self.recorder.as_ref().map(Recorder::path)
+    }
+
+    /// The message log, oldest first: English made from events, never part of the game.
+    pub fn messages(&self) -> impl DoubleEndedIterator<Item = &str> {
+        self.log.iter().map(|(_, m)| m.as_str())
+    }
+
+    /// The modes of the game in play, as saves and recordings carry them.
+    #[must_use]
+    pub fn modes(&self) -> Vec<String> {
+        let mut m = Vec::new();
+        if self.practice {
+            m.push(PRACTICE.to_owned());
+        }
+        if self.wizard {
+            m.push(WIZARD.to_owned());
+        }
+        m
+    }
+
+    fn status(&self) -> Status {
+        self.rules.status(&self.game)
+    }
+
+    fn say(&mut self, line: String) {
+        self.log.push((self.game.turn(), line));
+        if self.log.len() > LOG_KEEP {
+            self.log.drain(..self.log.len() - LOG_KEEP);
+        }
+    }
+
+    /// A new game begins: recorded beside the save (in memory while another game's save
+    /// waits there), saved at once when the slot is its own.
+    fn start_recording(&mut self) {
+        self.recorder = None;
+        self.slot = Slot::new_game(self.save_path.as_deref());
+        self.player_saved = false;
+        self.history = self
+            .practice
+            .then(|| History::with_budget(self.game.clone(), crate::playback::VIEW_BUDGET));
+        let Some(p) = self.save_path.clone() else {
+            return;
+        };
+        let modes = self.modes();
+        let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
+        match slot::begin_recording(
+            &self.slot,
+            &record::beside(&p),
+            R::NAME,
+            self.seed,
+            &modes,
+            &self.game,
+        ) {
+            Ok(r) => self.recorder = Some(r),
+            Err(e) => {
+                self.notice = Some(format!("This game is not being recorded: {e}"));
+                return;
+            }
+        }
+        if self.slot.owns()
+            && let Err(e) = self.save()
+        {
+            self.notice = Some(format!("The game could not be saved: {e}"));
+        }
+    }
+
+    /// Save the game in play.
+    ///
+    /// # Errors
+    /// A sentence for the player; the old save is untouched.
+    pub fn save(&mut self) -> Result<PathBuf, String> {
+        let Some(path) = self.save_path.clone() else {
+            return Err("Cannot save: no data directory (set HOME or XDG_DATA_HOME).".into());
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("Cannot save: cannot create {}: {e}", dir.display()))?;
+        }
+        if let Some(problem) = slot::before_save(&mut self.recorder, &self.game) {
+            self.notice = Some(problem);
+        }
+        savefile::write(&*self.rules, &self.game, self.seed, &self.modes(), &path)
+            .map_err(|e| format!("Cannot save: {e}"))?;
+        self.slot.saved();
+        Ok(path)
+    }
+
+    /// Play `step`: on success the game moves on, the step is recorded, the events said.
+    fn play(&mut self, step: Step<R::Command>) {
+        self.notice = None;
+        let turn = self.game.turn();
+        match apply_step(&*self.rules, &self.game, &step) {
+            Ok((next, said)) => {
+                if let Some(h) = self.history.as_mut() {
+                    h.push((turn, step.clone()), next.clone());
+                }
+                self.game = next;
+                for line in said {
+                    self.say(line);
+                }
+                if let Some(r) = self.recorder.as_mut()
+                    && let Err(e) = r.command(turn, &step, &self.game)
+                {
+                    self.recorder = None;
+                    self.notice = Some(format!("The recording stopped: {e}"));
+                }
+                let over = self.status() != Status::Playing;
+                if self.slot.counted(over)
+                    && self.save_path.is_some()
+                    && let Err(e) = self.save()
+                {
+                    self.notice = Some(format!("The autosave failed: {e}"));
+                }
+            }
+            Err(why) => self.notice = Some(why),
+        }
+    }
+
+    /// Take back up to `n` moves of a practice game; how many were taken back.
+    pub fn undo(&mut self, n: usize) -> usize {
+        let Some(history) = self.history.as_mut() else {
+            self.notice =
+                Some("Only practice games can take moves back (start one with --practice).".into());
+            return 0;
+        };
+        let rules = self.rules.clone();
+        let step =
+            |g: &Game, (_, c): &(u64, Step<R::Command>)| apply_step(&*rules, g, c).map(|(g, _)| g);
+        let mut done = 0;
+        for _ in 0..n {
+            match history.undo_with(step) {
+                Ok(Some(_)) => done += 1,
+                Ok(None) => break,
+                Err(e) => {
+                    self.notice = Some(format!("Cannot take the move back: {e}"));
+                    break;
+                }
+            }
+        }
+        if done == 0 {
+            self.notice
+                .get_or_insert_with(|| "There is nothing to take back.".into());
+            return 0;
+        }
+        let game = history.current().clone();
+        let start = history.get(0).cloned();
+        let commands: Vec<(u64, Step<R::Command>)> = history.commands().to_vec();
+        if let (Some(rec), Some(start)) = (self.recorder.as_mut(), start)
+            && let Err(e) = rec.rewrite(&start, commands.iter().map(|(t, c)| (*t, c)), &game)
+        {
+            self.recorder = None;
+            self.notice = Some(format!("The recording stopped: {e}"));
+        }
+        self.game = game;
+        let now = self.game.turn();
+        self.log.retain(|(t, _)| *t <= now);
+        if self.slot.owns()
+            && self.save_path.is_some()
+            && let Err(e) = self.save()
+        {
+            self.notice = Some(format!("The autosave failed: {e}"));
+        }
+        let moves = if done == 1 { "a move" } else { "moves" };
+        self.say(format!("You take back {moves} (turn {now})."));
+        done
+    }
+
+    /// The game ended (over, or quit): its own save is deleted, its recording kept in
+    /// `records/`, its morgue file written and, unless practice or wizard, its score
+    /// entered. Once; problems are said, never fatal.
+    fn finish(&mut self, quit: bool) {
+        if std::mem::replace(&mut self.ended, true) || self.replay {
+            return;
+        }
+        if let Some(p) = &self.save_path
+            && self.slot.owns()
+        {
+            let _ = std::fs::remove_file(p);
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let mut said = Vec::new();
+        let recording = match self.recorder.take().map(|r| r.finish(&self.game, now)) {
+            Some(Ok(p)) => {
+                said.push(format!("The recording is kept in {}.", p.display()));
+                Some(p)
+            }
+            Some(Err(e)) => {
+                said.push(format!("The recording could not be kept: {e}"));
+                None
+            }
+            None => None,
+        };
+        let ending = match self.status() {
+            Status::Over(e) => e,
+            Status::Playing => Ending {
+                won: false,
+                cause: "quit".into(),
+            },
+        };
+        if let Some(dir) = self.save_path.as_deref().and_then(Path::parent) {
+            let text = self.morgue_text(&ending, recording.as_deref(), quit, now);
+            match scores::write_morgue(dir, R::NAME, Some(self.seed), now, &text) {
+                Ok(p) => said.push(format!("Morgue file: {}.", p.display())),
+                Err(e) => said.push(format!("The morgue file could not be written: {e}")),
+            }
+            if self.practice || self.wizard {
+                said.push("Practice and wizard games are not scored.".into());
+            } else {
+                let summary = self.rules.summary(&self.game);
+                let entry = scores::Score {
+                    score: summary.score,
+                    seed: Some(self.seed),
+                    cause: ending.cause.clone(),
+                    depth: summary.depth,
+                    turns: self.game.turn(),
+                    date: scores::date_of(now),
+                    game: Some(scores::game_id(R::NAME, Some(self.seed), &self.game)),
+                };
+                match scores::enter(dir, &scores_file::<R>(), entry, now) {
+                    Ok(s) => match s.rank {
+                        Some(r) => said.push(format!("Your score is number {r} of the table.")),
+                        None => said.push("Your score did not make the table.".into()),
+                    },
+                    Err(e) => said.push(format!("The score could not be entered: {e}")),
+                }
+            }
+        }
+        self.filed = said.clone();
+        if quit {
+            self.exit_note = Some(Ok(said.join(" ")));
+        }
+    }
+
+    /// The morgue file's text: who, how it ended, the game's own summary, the last messages.
+    fn morgue_text(
+        &self,
+        ending: &Ending,
+        recording: Option<&Path>,
+        quit: bool,
+        now: u64,
+    ) -> String {
+        let mut t = format!("{} — {}\n\n", R::TITLE, scores::date_of(now));
+        let how = if quit {
+            "Quit".to_owned()
+        } else if ending.won {
+            format!("Won: {}", ending.cause)
+        } else {
+            format!("Died: {}", ending.cause)
+        };
+        t += &format!(
+            "{how}, on turn {}.\nSeed: {}\n",
+            self.game.turn(),
+            self.seed
+        );
+        let modes = self.modes();
+        if !modes.is_empty() {
+            t += &format!("Modes: {}\n", modes.join(", "));
+        }
+        let summary = self.rules.summary(&self.game);
+        t += &format!("Score: {}\n", summary.score);
+        for l in &summary.lines {
+            t += l;
+            t.push('\n');
+        }
+        if let Some(r) = recording {
+            t += &format!("Recording: {}\n", r.display());
+        }
+        t += "\nLast messages:\n";
+        let skip = self.log.len().saturating_sub(20);
+        for (_, m) in self.log.iter().skip(skip) {
+            t += "  ";
+            t += m;
+            t.push('\n');
+        }
+        t
+    }
+
+    /// The score table, as the start screen shows it.
+    fn score_lines(&self) -> Vec<String> {
+        let Some(dir) = self.save_path.as_deref().and_then(Path::parent) else {
+            return vec!["No data directory: nothing is scored.".into()];
+        };
+        match scores::read_table(dir, &scores_file::<R>()) {
+            Ok(t) if t.is_empty() => vec!["No scores yet.".into()],
+            Ok(t) => scores::score_table_lines(&t),
+            Err(e) => vec![e],
+        }
+    }
+
+    /// A new game from `seed`, in the same save slot and modes.
+    fn restart(&mut self, seed: u64) {
+        let rules = self.rules.clone();
+        let save_path = self.save_path.take();
+        let lock = self.lock.take();
+        let (practice, wizard) = (self.practice, self.wizard);
+        *self = Session::new(rules, seed).with_modes(practice, wizard);
+        self.save_path = save_path;
+        self.lock = lock;
+        self.start_recording();
+    }
+
+    /// The last-resort save (see [`App::emergency_save`]).
+    #[must_use]
+    pub fn emergency_save(&self) -> Option<alembic_ui::EmergencySave> {
+        let path = self.save_path.clone()?;
+        if self.replay || !self.slot.owns() || self.ended || self.status() != Status::Playing {
+            return None;
+        }
+        let recording = self.recorder.as_ref().map(|r| r.path().to_path_buf());
+        let rules = self.rules.clone();
+        let (seed, modes) = (self.seed, self.modes());
+        Some(record::emergency_save(
+            self.game.clone(),
+            recording,
+            path,
+            move |game, path| {
+                savefile::write(&*rules, game, seed, &modes, path).map_err(|e| e.to_string())
+            },
+        ))
+    }
+
+    /// What to print once the frontend has closed.
+    ///
+    /// # Errors
+    /// Why the save on close failed.
+    pub fn farewell(&self) -> Result<Option<String>, String> {
+        match &self.exit_note {
+            None => Ok(None),
+            Some(Ok(line)) => Ok(Some(line.clone())),
+            Some(Err(e)) => Err(e.clone()),
+        }
+    }
+
+    fn preferred_grid(&self) -> Option<(u16, u16)> {
+        self.rules
+            .play_area()
+            .map(|(w, h)| (w, h.saturating_add(MESSAGE_ROWS)))
+    }
+
+    fn title(&self) -> Option<String> {
+        Some(format!("{} — turn {}", R::NAME, self.game.turn()))
+    }
+}
+
+/// The score table's file name of game `R`.
+#[must_use]
+pub fn scores_file<R: Ruleset>() -> String {
+    format!("{}-scores.json", R::NAME)
+}
+
+/// The save file's name of game `R` in the data directory.
+#[must_use]
+pub fn save_file<R: Ruleset>() -> String {
+    format!("{}.save", R::NAME)
+}
+
+/// The help screen's lines: the game's keys, then the session's.
+fn help_lines<R: Ruleset>(rules: &R) -> Vec<String> {
+    let keys = rules.keymap();
+    let mut sections: Vec<&str> = Vec::new();
+    for b in keys {
+        if !sections.contains(&b.section) {
+            sections.push(b.section);
+        }
+    }
+    let mut lines = Vec::new();
+    for s in sections {
+        lines.extend(keymap::help_section(keys, s));
+        lines.push(String::new());
+    }
+    lines.extend(keymap::help_section(SESSION_KEYS, "Session"));
+    lines
+}
+
+/// What the session's own keys do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Own {
+    Save,
+    Quit,
+    Undo,
+    Wizard,
+    Help,
+    Messages,
+}
+
+const SESSION_KEYS: &[Binding<Own>] = &[
+    keymap::bind(
+        &[Key::Char('S')],
+        "S",
+        Own::Save,
+        "Session",
+        "save and leave",
+    ),
+    keymap::bind(
+        &[Key::Char('Q')],
+        "Q",
+        Own::Quit,
+        "Session",
+        "quit this game (it ends here)",
+    ),
+    keymap::bind(
+        &[Key::Char('U')],
+        "U",
+        Own::Undo,
+        "Session",
+        "take a move back (practice)",
+    ),
+    keymap::bind(
+        &[Key::Char('~'), Key::Char('&')],
+        "~ &",
+        Own::Wizard,
+        "Session",
+        "wizard console (wizard games)",
+    ),
+    keymap::bind(&[Key::Char('?')], "?", Own::Help, "Session", "this help"),
+    keymap::bind(
+        &[Key::Char('P')],
+        "P",
+        Own::Messages,
+        "Session",
+        "earlier messages",
+    ),
+];
+
+// ----- start ---------------------------------------------------------------------------------
+
+struct StartScreen;
+
+impl<R: Ruleset> Screen<Session<R>> for StartScreen {
+    type Output = ();
+    type Reply = bool;
+
+    fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
+        let p = Palette::DEFAULT;
+        fill(frame, area, Cell::blank(p.text, BG));
+        let intro = R::INTRO;
+        let top = area.y + area.height.saturating_sub(intro.len() as u16 + 8) / 2;
+        put_centred(frame, area, top, R::TITLE, p.accent, BG);
+        for (i, line) in intro.iter().enumerate() {
+            put_centred(frame, area, top + 2 + i as u16, line, p.text, BG);
+        }
+        let row = top + 3 + intro.len() as u16;
+        let keys = if s.saved_waiting {
+            "A saved game waits: c continues it, n starts anew.  h scores,  ? help,  Esc quits."
+        } else {
+            "Press any key to begin,  h scores,  ? help,  Esc quits."
+        };
+        put_centred(frame, area, row, keys, p.text, BG);
+        let mut foot = format!("seed {}", s.seed);
+        for m in s.modes() {
+            foot += &format!(" · {m}");
+        }
+        put_centred(frame, area, row + 1, &foot, p.dim, BG);
+        let problem = s
+            .broken
+            .as_ref()
+            .map(|e| format!("The game could not be made: {e}. Press any key to quit."));
+        if let Some(msg) = problem.as_ref().or(s.notice.as_ref()) {
+            put_centred(frame, area, row + 3, msg, p.accent, BG);
+        }
+    }
+
+    fn handle(&mut self, s: &mut Session<R>, input: Input) -> Transition<Session<R>, Self> {
+        let Some(key) = plain_key(&input) else {
+            return Transition::Stay;
+        };
+        if s.broken.is_some() {
+            return Transition::Quit;
+        }
+        match key {
+            Key::Esc | Key::Char('Q') => Transition::Quit,
+            Key::Char('?') => Transition::push(TextScreen::new("Help", help_lines(&*s.rules))),
+            Key::Char('h') => Transition::push(TextScreen::new("Scores", s.score_lines())),
+            Key::Char('c') if s.saved_waiting => {
+                let Some(path) = s.save_path.clone() else {
+                    return Transition::Stay;
+                };
+                match Session::load(s.rules.clone(), &path) {
+                    Ok(mut loaded) => {
+                        loaded.lock = s.lock.take();
+                        *s = loaded;
+                        Transition::replace(PlayScreen)
+                    }
+                    Err(e) => {
+                        s.notice = Some(format!("Cannot continue: {e}"));
+                        Transition::Stay
+                    }
+                }
+            }
+            Key::Char('n') if s.saved_waiting => {
+                Transition::ask(Confirm::new(slot::REPLACE_QUESTION), |yes| yes)
+            }
+            _ if s.saved_waiting => Transition::Stay,
+            _ => {
+                if s.recorder.is_none() && !s.player_saved {
+                    s.start_recording();
+                }
+                Transition::replace(PlayScreen)
+            }
+        }
+    }
+
+    fn on_result(&mut self, s: &mut Session<R>, yes: bool) -> Transition<Session<R>, Self> {
+        if !yes {
+            return Transition::Stay;
+        }
+        s.saved_waiting = false;
+        s.start_recording();
+        Transition::replace(PlayScreen)
+    }
+
+    fn name(&self) -> &str {
+        "start"
+    }
+}
+
+// ----- play ----------------------------------------------------------------------------------
+
+/// The play screen: the last messages, then the game's own drawing.
+struct PlayScreen;
+
+/// Draw the messages and the game: the play screen and the replay viewer share it.
+fn draw_play<R: Ruleset>(s: &Session<R>, frame: &mut Frame, area: Rect) {
+    let p = Palette::DEFAULT;
+    fill(frame, area, Cell::blank(p.text, BG));
+    let (msgs, rest) = area.split_top(MESSAGE_ROWS);
+    let now = s.game.turn();
+    let mut lines: Vec<(&str, Rgb)> = s
+        .log
+        .iter()
+        .rev()
+        .take(usize::from(MESSAGE_ROWS))
+        .map(|(t, m)| (m.as_str(), if t + 1 >= now { p.text } else { p.dim }))
+        .collect();
+    lines.reverse();
+    if let Some(n) = &s.notice {
+        lines.push((n, p.accent));
+    }
+    let skip = lines.len().saturating_sub(usize::from(msgs.height));
+    for (row, (text, fg)) in lines.iter().skip(skip).enumerate() {
+        put_clipped(frame, msgs, msgs.x, msgs.y + row as u16, text, *fg, BG);
+    }
+    s.rules.draw(&s.game, frame, rest);
+}
+
+impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
+    type Output = ();
+    /// The answer to "quit?" or "rewind?".
+    type Reply = Answer;
+
+    fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
+        draw_play(s, frame, area);
+    }
+
+    fn handle(&mut self, s: &mut Session<R>, input: Input) -> Transition<Session<R>, Self> {
+        let Some(key) = plain_key(&input) else {
+            return Transition::Stay;
+        };
+        if let Some(c) = keymap::find(s.rules.keymap(), key) {
+            s.play(Step::Play(c));
+        } else if let Some(own) = keymap::find(SESSION_KEYS, key) {
+            match own {
+                Own::Help => {
+                    return Transition::push(TextScreen::new("Help", help_lines(&*s.rules)));
+                }
+                Own::Messages => {
+                    let all = s.log.iter().map(|(_, m)| m.clone()).collect();
+                    return Transition::push(MessageLogScreen::new("Messages", all));
+                }
+                Own::Quit => {
+                    return Transition::ask(
+                        Confirm::new(slot::quit_question(s.slot.owns())),
+                        Answer::Quit,
+                    );
+                }
+                Own::Save => match s.save() {
+                    Ok(p) => {
+                        s.player_saved = true;
+                        s.exit_note = Some(Ok(format!("Your game was saved to {}.", p.display())));
+                        return Transition::Quit;
+                    }
+                    Err(e) => s.notice = Some(e),
+                },
+                Own::Undo => {
+                    s.undo(1);
+                }
+                Own::Wizard if s.wizard => {
+                    return Transition::push(WizardScreen {
+                        line: LineInput::new(40),
+                        answer: None,
+                    });
+                }
+                Own::Wizard => {
+                    s.notice = Some(
+                        "Only wizard games have the console (start one with --wizard).".into(),
+                    );
+                }
+            }
+        } else if let Key::Char(c) = key
+            && !c.is_control()
+        {
+            s.notice = Some(format!("Unknown key '{c}'. Press ? for help."));
+        }
+        self.after_turn(s)
+    }
+
+    fn on_result(&mut self, s: &mut Session<R>, reply: Answer) -> Transition<Session<R>, Self> {
+        match reply {
+            Answer::Quit(true) => {
+                s.finish(true);
+                Transition::Quit
+            }
+            Answer::Rewind(true) => {
+                s.undo(REWIND);
+                Transition::Stay
+            }
+            Answer::Rewind(false) => {
+                s.finish(false);
+                Transition::push(EndScreen)
+            }
+            Answer::Quit(false) => Transition::Stay,
+        }
+    }
+
+    fn on_quit(&mut self, s: &mut Session<R>) {
+        if s.save_path.is_some() && !s.ended && s.status() == Status::Playing {
+            let r = s.save();
+            s.exit_note = Some(r.map(|p| format!("Your game was saved to {}.", p.display())));
+        }
+    }
+
+    fn name(&self) -> &str {
+        "play"
+    }
+}
+
+impl PlayScreen {
+    /// After a move: the end screen, or in practice the offer to rewind a death.
+    fn after_turn<R: Ruleset>(&self, s: &mut Session<R>) -> Transition<Session<R>, Self> {
+        match s.status() {
+            Status::Playing => Transition::Stay,
+            Status::Over(e)
+                if !e.won && s.practice && s.history.as_ref().is_some_and(|h| h.position() > 0) =>
+            {
+                Transition::ask(
+                    Confirm::new(format!(
+                        "You died ({}). This is a practice game: take back the last {REWIND} moves?",
+                        e.cause
+                    )),
+                    Answer::Rewind,
+                )
+            }
+            Status::Over(_) => {
+                s.finish(false);
+                Transition::push(EndScreen)
+            }
+        }
+    }
+}
+
+/// What the play screen asked.
+#[derive(Clone, Copy, Debug)]
+enum Answer {
+    Quit(bool),
+    Rewind(bool),
+}
+
+// ----- wizard --------------------------------------------------------------------------------
+
+/// The wizard console: a word, Enter runs it.
+struct WizardScreen {
+    line: LineInput,
+    answer: Option<String>,
+}
+
+impl<R: Ruleset> Screen<Session<R>> for WizardScreen {
+    type Output = ();
+    type Reply = Infallible;
+
+    fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
+        let p = Palette::DEFAULT;
+        let cmds = s.rules.wizard_commands();
+        let h = cmds.len() as u16 + 5;
+        let inside = draw_box(frame, area.centred(60, h), &p, Some("Wizard console"));
+        let mut y = inside.y;
+        for c in cmds {
+            put_clipped(
+                frame,
+                inside,
+                inside.x,
+                y,
+                &format!("{:<12} {}", c.name, c.help),
+                p.dim,
+                p.bg,
+            );
+            y += 1;
+        }
+        if cmds.is_empty() {
+            put_clipped(
+                frame,
+                inside,
+                inside.x,
+                y,
+                "This game has no wizard commands.",
+                p.dim,
+                p.bg,
+            );
+            y += 1;
+        }
+        y += 1;
+        put_clipped(
+            frame,
+            inside,
+            inside.x,
+            y,
+            &format!("> {}_", self.line.text()),
+            p.text,
+            p.bg,
+        );
+        if let Some(a) = &self.answer {
+            put_clipped(frame, inside, inside.x, y + 1, a, p.accent, p.bg);
+        }
+    }
+
+    fn handle(&mut self, s: &mut Session<R>, input: Input) -> Transition<Session<R>, Self> {
+        if is_cancel(&input) {
+            return Transition::Pop(());
+        }
+        if self.line.handle(&input) != LineEvent::Enter {
+            return Transition::Stay;
+        }
+        let word = self.line.take();
+        let word = word.trim();
+        if !s.rules.wizard_commands().iter().any(|w| w.name == word) {
+            self.answer = Some(format!("No wizard command {word:?}."));
+            return Transition::Stay;
+        }
+        s.play(Step::Wizard {
+            wizard: word.to_owned(),
+        });
+        Transition::Pop(())
+    }
+
+    fn is_overlay(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        "wizard"
+    }
+}
+
+// ----- the end -------------------------------------------------------------------------------
+
+struct EndScreen;
+
+impl<R: Ruleset> Screen<Session<R>> for EndScreen {
+    type Output = ();
+    type Reply = Infallible;
+
+    fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
+        let p = Palette::DEFAULT;
+        let (title, cause, colour) = match s.status() {
+            Status::Over(e) if e.won => ("You won!", e.cause, Rgb::new(255, 215, 90)),
+            Status::Over(e) => ("You died", e.cause, Rgb::new(255, 100, 90)),
+            Status::Playing => ("The game ended", "quit".to_owned(), p.text),
+        };
+        let mut lines = vec![
+            title.to_owned(),
+            String::new(),
+            format!("{cause}, on turn {}.", s.game.turn()),
+        ];
+        lines.extend(s.filed.iter().cloned());
+        lines.push(String::new());
+        lines.push("r or Enter: a new game    q or Esc: quit".into());
+        let w = lines
+            .iter()
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(10)
+            .min(usize::from(area.width).saturating_sub(2))
+            + 4;
+        let inside = draw_box(
+            frame,
+            area.centred(w as u16, lines.len() as u16 + 2),
+            &p,
+            None,
+        );
+        for (i, line) in lines.iter().enumerate() {
+            let fg = if i == 0 { colour } else { p.text };
+            put_centred(frame, inside, inside.y + i as u16, line, fg, p.bg);
+        }
+    }
+
+    fn handle(&mut self, s: &mut Session<R>, input: Input) -> Transition<Session<R>, Self> {
+        match plain_key(&input) {
+            Some(Key::Char('r') | Key::Enter) => {
+                let next = s.seed.wrapping_add(1);
+                s.restart(next);
+                Transition::Pop(())
+            }
+            Some(Key::Char('q' | 'Q') | Key::Esc) => Transition::Quit,
+            _ => Transition::Stay,
+        }
+    }
+
+    fn is_overlay(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        "end"
+    }
+}
+
+// ----- replay --------------------------------------------------------------------------------
+
+/// The replay viewer: the play screen over each recorded state, with step back.
+struct ReplayScreen {
+    playback: Playback,
+    /// What the last step said, filled by the stepper.
+    said: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
+}
+
+impl ReplayScreen {
+    fn follow<R: Ruleset>(
+        &self,
+        s: &mut Session<R>,
+        control: Control,
+    ) -> Transition<Session<R>, Self> {
+        match control {
+            Control::Moved => {
+                if let Some(g) = self.playback.current() {
+                    s.game = g.clone();
+                    let said: Vec<String> = self.said.borrow_mut().drain(..).collect();
+                    let now = s.game.turn();
+                    s.log.retain(|(t, _)| *t < now);
+                    for l in said {
+                        s.say(l);
+                    }
+                }
+                Transition::Stay
+            }
+            Control::Stayed => Transition::Stay,
+            Control::Quit => Transition::Quit,
+        }
+    }
+}
+
+impl<R: Ruleset> Screen<Session<R>> for ReplayScreen {
+    type Output = ();
+    type Reply = Infallible;
+
+    fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
+        draw_play(s, frame, area);
+        self.playback.draw_bar(frame, area, Rgb::new(240, 200, 90));
+    }
+
+    fn handle(&mut self, s: &mut Session<R>, input: Input) -> Transition<Session<R>, Self> {
+        let control = self.playback.handle(&input);
+        self.follow(s, control)
+    }
+
+    fn tick_interval(&self) -> Option<Duration> {
+        self.playback.tick_interval()
+    }
+
+    fn tick(&mut self, s: &mut Session<R>) -> Transition<Session<R>, Self> {
+        let control = self.playback.tick();
+        self.follow(s, control)
+    }
+
+    fn name(&self) -> &str {
+        "replay"
+    }
+}
+
+/// Watch the recording at `path` of game `R`, with step back.
+///
+/// # Errors
+/// [`crate::playback::ReplayOpenError`]: unreadable, another game's, too long, or diverging.
+pub fn replay_app<R: Ruleset>(
+    rules: Arc<R>,
+    path: &Path,
+) -> Result<ScreenStack<Session<R>>, crate::playback::ReplayOpenError> {
+    let said = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let start = {
+        let rules = rules.clone();
+        move |h: &alembic::replay::ReplayHeader| rules.new_game(h.seed)
+    };
+    let step = {
+        let (rules, said) = (rules.clone(), said.clone());
+        move |g: &Game, c: &Step<R::Command>| {
+            let (next, lines) = apply_step(&*rules, g, c)?;
+            *said.borrow_mut() = lines;
+            Ok::<Game, String>(next)
+        }
+    };
+    let playback = Playback::open(
+        path,
+        R::NAME,
+        &crate::gamedata::DataIdentity::shipped(),
+        start,
+        step,
+    )?;
+    let mut s = Session::new(rules, 0);
+    s.replay = true;
+    if let Some(g) = playback.current() {
+        s.game = g.clone();
+    }
+    Ok(ScreenStack::new(s, ReplayScreen { playback, said })
+        .with_title(Session::title)
+        .with_grid(Session::preferred_grid))
+}
+
+/// The app of a session, starting at the start screen.
+#[must_use]
+pub fn app<R: Ruleset>(session: Session<R>) -> ScreenStack<Session<R>> {
+    ScreenStack::new(session, StartScreen)
+        .with_farewell(Session::farewell)
+        .with_grid(Session::preferred_grid)
+        .with_title(Session::title)
+        .with_emergency_save(Session::emergency_save)
+}
+
+/// Start game `R` as `opts` ask (watch a recording, continue a save, or a new game, with
+/// the save's lock taken): what a game's entry in the registry of games calls.
+///
+/// # Errors
+/// [`LaunchError`]: a bad save or recording, a save open elsewhere. Nothing is touched then.
+pub fn launch<R: Ruleset>(rules: R, opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
+    if opts.data.wants_other_data() {
+        return Err(LaunchError::NoMods {
+            game: opts.game.clone(),
+        });
+    }
+    let rules = Arc::new(rules);
+    if let Some(path) = &opts.replay {
+        let app = replay_app(rules, path).map_err(|e| LaunchError::BadReplay {
+            path: path.clone(),
+            source: Box::new(e),
+        })?;
+        return Ok(Box::new(app));
+    }
+    let save_path = save_dir().map(|d| d.join(save_file::<R>()));
+    if let Some(dir) = save_path.as_deref().and_then(Path::parent) {
+        storage::sweep_leftovers(dir);
+    }
+    let mut session = match &opts.load {
+        Some(path) => Session::load(rules, path).map_err(|e| match e {
+            savefile::SaveError::Storage(storage::StorageError::Io { path, source }) => {
+                LaunchError::ReadSave { path, source }
+            }
+            other => LaunchError::BadSave {
+                path: path.clone(),
+                game: opts.game.clone(),
+                source: Box::new(other),
+            },
+        })?,
+        None => {
+            let s = Session::new(rules, opts.seed.unwrap_or_else(clock_seed))
+                .with_modes(opts.practice, opts.wizard);
+            match save_path {
+                Some(p) => s.with_save(p),
+                None => s,
+            }
+        }
+    };
+    if let Some(path) = session.save_path().map(Path::to_path_buf) {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        match storage::SessionLock::acquire(&path) {
+            Ok(lock) => session.hold_lock(lock),
+            Err(
+                e @ (storage::StorageError::Locked { .. } | storage::StorageError::BadLock { .. }),
+            ) => {
+                return Err(LaunchError::Busy(e));
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(Box::new(app(session)))
+}

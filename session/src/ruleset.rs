@@ -1,0 +1,240 @@
+//! The game contract: what a game implements once to get saves, recordings, the replay
+//! viewer, practice with undo, the wizard console, the morgue file and the score table in
+//! every frontend ([`crate::play`]), and the headless runner.
+//!
+//! The shape follows zemeroth's: a command is checked and executed by the game's
+//! [`Ruleset::apply`], which answers the new state and typed events, or a refusal; the
+//! session turns events into English ([`Ruleset::describe`]) and keeps that English out of
+//! the game value, so rewording a message never changes a game's hash or breaks a recording.
+//!
+//! ```
+//! use alembic::{Game, Hooks, Library};
+//! use alembic_session::ruleset::{Ending, Outcome, Rejected, Ruleset, Status};
+//! use alembic_ui::{Frame, Key, Rect};
+//! use alembic_session::keymap::{Binding, bind};
+//!
+//! /// Count to three.
+//! struct Count { library: Library }
+//!
+//! #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+//! enum Cmd { Up }
+//!
+//! const KEYS: &[Binding<Cmd>] = &[bind(&[Key::Char('+')], "+", Cmd::Up, "Play", "count")];
+//!
+//! impl Ruleset for Count {
+//!     const NAME: &'static str = "count";
+//!     const TITLE: &'static str = "C O U N T";
+//!     type Command = Cmd;
+//!     type Event = u64;
+//!     type Refusal = String;
+//!
+//!     fn library(&self) -> &Library { &self.library }
+//!     fn hooks(&self) -> Hooks { Hooks::new() }
+//!     fn new_game(&self, seed: u64) -> Result<Game, alembic::Error> {
+//!         Ok(Game::new(seed).with_library(self.library.clone()))
+//!     }
+//!     fn apply(&self, game: &Game, _: &Cmd) -> Result<Outcome<u64>, Rejected<String>> {
+//!         let mut g = game.clone();
+//!         g.set_turn_mut(g.turn() + 1);
+//!         Ok(Outcome { events: vec![g.turn()], game: g })
+//!     }
+//!     fn describe(&self, _: &Game, n: &u64) -> Option<String> { Some(format!("{n}!")) }
+//!     fn status(&self, game: &Game) -> Status {
+//!         if game.turn() >= 3 {
+//!             Status::Over(Ending { won: true, cause: "counted to three".into() })
+//!         } else {
+//!             Status::Playing
+//!         }
+//!     }
+//!     fn keymap(&self) -> &'static [Binding<Cmd>] { KEYS }
+//!     fn draw(&self, game: &Game, frame: &mut Frame, area: Rect) {
+//!         frame.put_str(area.x, area.y, &game.turn().to_string(), alembic::Rgb::WHITE, alembic::Rgb::BLACK);
+//!     }
+//! }
+//!
+//! let rules = Count { library: Library::new() };
+//! let g = rules.new_game(1)?;
+//! let out = rules.apply(&g, &Cmd::Up).map_err(|e| e.to_string())?;
+//! assert_eq!(rules.describe(&out.game, &out.events[0]).as_deref(), Some("1!"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+
+use alembic::{Game, Hooks, Library, rng::GameRng};
+use alembic_ui::{Frame, Rect};
+use serde::{Serialize, de::DeserializeOwned};
+
+use crate::keymap::Binding;
+
+/// What a command did: the new state and what happened, as typed events (the screen and the
+/// message log are made from them).
+#[derive(Clone, Debug)]
+pub struct Outcome<E> {
+    /// The game after the command.
+    pub game: Game,
+    /// What happened, in order.
+    pub events: Vec<E>,
+}
+
+/// Why a command was not applied. Nothing changed either way.
+#[derive(Debug)]
+pub enum Rejected<F> {
+    /// A rule said no ("There is a wall in the way."): no time passed.
+    Refused(F),
+    /// The engine refused a call: a bug in the game's rules or data, never the player's.
+    Engine(alembic::Error),
+}
+
+impl<F: fmt::Display> fmt::Display for Rejected<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejected::Refused(r) => r.fmt(f),
+            Rejected::Engine(e) => write!(f, "internal error: {e}"),
+        }
+    }
+}
+
+impl<F> From<alembic::Error> for Rejected<F> {
+    fn from(e: alembic::Error) -> Self {
+        Rejected::Engine(e)
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// Whether the player won.
+    pub won: bool,
+    /// How, as the end screen and the score table say it: "killed by a rat", "escaped
+    /// with the cheese".
+    pub cause: String,
+}
+
+/// Whether a game goes on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The player is still playing.
+    Playing,
+    /// The game is over.
+    Over(Ending),
+}
+
+/// A game at its end (or as it stands), for the morgue file and the score table.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// The points the score table ranks by.
+    pub score: u64,
+    /// The depth reached (0 for a game without levels).
+    pub depth: i32,
+    /// The morgue file's lines about the game (the session adds the heading, how it ended
+    /// and the last messages).
+    pub lines: Vec<String>,
+}
+
+/// A wizard command: a word typed in the console (`~`) and what it does to the game. Wizard
+/// games are marked and never scored.
+pub struct WizardCommand {
+    /// The word that runs it.
+    pub name: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+    /// Change the game, or say why not.
+    pub run: fn(&Game) -> Result<Game, String>,
+}
+
+impl fmt::Debug for WizardCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WizardCommand")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A game, as the session, the frontends and the headless runner see it. Implement it and
+/// the game gets, with no code of its own: a start screen (continue, new game, scores),
+/// saves with their lock and autosave, recordings that are the save's journal, `--practice`
+/// with `U` and the rewind on death, `--wizard` with its console, `--replay` with step back,
+/// a morgue file and a top-20 score table, in the terminal, the window and the browser.
+///
+/// The state is the engine's [`Game`] value: the session keeps it in a
+/// [`History`](alembic::history::History) for undo, saves it as a
+/// [`SavedGame`](alembic::save::SavedGame) linked to [`Ruleset::library`] and
+/// [`Ruleset::hooks`], and checks recordings with [`Game::state_hash`].
+pub trait Ruleset: Send + Sync + 'static {
+    /// The game's name on command lines, in save files and recordings (`--game NAME`).
+    const NAME: &'static str;
+    /// The start screen's heading.
+    const TITLE: &'static str;
+    /// The start screen's lines under the heading.
+    const INTRO: &'static [&'static str] = &[];
+    /// The save format's version, written in every save; a save of another version is
+    /// refused with a sentence.
+    const SAVE_VERSION: u32 = 1;
+
+    /// What the player asks for: one key, one command; recorded in the recordings.
+    type Command: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + 'static;
+    /// What happened, typed: the log's English is made from these.
+    type Event: Clone + fmt::Debug + 'static;
+    /// Why a rule said no, for the player.
+    type Refusal: fmt::Display + fmt::Debug;
+
+    /// The prototypes and tiles games are made from (saves refer to it by name and version).
+    fn library(&self) -> &Library;
+    /// The hooks the game's things name (a save is linked to them on load).
+    fn hooks(&self) -> Hooks;
+    /// A new game from `seed`. Deterministic: the same seed, the same game.
+    ///
+    /// # Errors
+    /// The engine refused a call (a bug in the game's data or rules).
+    fn new_game(&self, seed: u64) -> Result<Game, alembic::Error>;
+    /// Check and execute one command. Deterministic, and `game` is untouched.
+    ///
+    /// # Errors
+    /// [`Rejected::Refused`] when a rule says no; [`Rejected::Engine`] for a bug.
+    fn apply(
+        &self,
+        game: &Game,
+        command: &Self::Command,
+    ) -> Result<Outcome<Self::Event>, Rejected<Self::Refusal>>;
+    /// The English of `event` for the message log (`None`: nothing to say), with `game`
+    /// the state after the command.
+    fn describe(&self, game: &Game, event: &Self::Event) -> Option<String>;
+    /// Whether the game goes on.
+    fn status(&self, game: &Game) -> Status;
+    /// The game's keys; the session keeps `S` (save and leave), `Q` (quit), `U` (undo in
+    /// practice), `~` (wizard console), `?` (help) and `P` (messages) for itself.
+    fn keymap(&self) -> &'static [Binding<Self::Command>];
+    /// Draw the game's play area (map and status) into `area`; the session draws the
+    /// messages above it.
+    fn draw(&self, game: &Game, frame: &mut Frame, area: Rect);
+
+    /// The grid that shows the whole play area, for a window that sizes its cells to fit
+    /// (the session adds its message rows). Default: no wish.
+    fn play_area(&self) -> Option<(u16, u16)> {
+        None
+    }
+    /// The game at its end, for the morgue file and the score table. Default: no points.
+    fn summary(&self, game: &Game) -> Summary {
+        Summary {
+            score: 0,
+            depth: 0,
+            lines: vec![format!("Turns: {}", game.turn())],
+        }
+    }
+    /// The wizard console's commands. Default: none.
+    fn wizard_commands(&self) -> &'static [WizardCommand] {
+        &[]
+    }
+    /// The bot's next command (the headless runner and the bot harness play with it);
+    /// `None` when it has nothing to do. Default: a random key of the keymap.
+    fn bot(&self, game: &Game, rng: &mut GameRng) -> Option<Self::Command> {
+        let _ = game;
+        let keys = self.keymap();
+        if keys.is_empty() {
+            return None;
+        }
+        let i = usize::try_from(rng.below(keys.len() as u64)).unwrap_or(0);
+        keys.get(i).map(|b| b.action.clone())
+    }
+}
