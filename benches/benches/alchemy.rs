@@ -14,9 +14,7 @@
 use std::hint::black_box;
 
 use alembic::{HookCtx, Loc, LocBox, Place, mapgen::bsp_dungeon, rng::GameRng};
-use alembic_games::alchemy::{
-    Bot, Command, HERO, Rules, apply, base_library, new_game, randomise,
-};
+use alembic_games::alchemy::{Bot, Command, HERO, Rules, apply, base_library, new_game, randomise};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn generation(c: &mut Criterion) {

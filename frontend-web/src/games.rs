@@ -236,9 +236,7 @@ pub fn start(
             } else {
                 CavesUi::new(seed).with_save(save.to_path_buf())
             };
-            Ok(WebApp::Caves(Box::new(alembic_games::caves::app_with(
-                ui,
-            ))))
+            Ok(WebApp::Caves(Box::new(alembic_games::caves::app_with(ui))))
         }
         GameKind::Crash => Ok(WebApp::Crash(CrashApp::default())),
     }

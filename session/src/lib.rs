@@ -8,6 +8,7 @@
 //! | [`ruleset`] | the game contract: [`Ruleset`], one trait a game implements |
 //! | [`play`] | the session every ruleset gets, in any frontend: [`play::launch`] |
 //! | [`savefile`] | save files of any ruleset, checked on the way in |
+//! | [`mapview`] | the map view widget: field of view, memory, scrolling |
 //! | [`launch`] | the options a game starts with ([`LaunchOptions`]), why it could not ([`LaunchError`]), where saves live ([`save_dir`]) |
 //! | [`storage`] | files that survive crashes: atomic writes, bounded reads, one window per save ([`storage::SessionLock`]) |
 //! | [`record`] | recordings with checkpoints: the save's journal |
@@ -24,6 +25,7 @@
 pub mod gamedata;
 pub mod keymap;
 pub mod launch;
+pub mod mapview;
 pub mod play;
 pub mod playback;
 pub mod record;

@@ -4,12 +4,13 @@ use alembic_session::{LaunchError, LaunchOptions};
 
 /// The Caves: a recording to watch, a save to continue, or a new game.
 pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn alembic_ui::App>, LaunchError> {
-    let data = std::sync::Arc::new(crate::CavesData::from_choice(&opts.data).map_err(
-        |source| LaunchError::Data {
-            game: opts.game.clone(),
-            source,
-        },
-    )?);
+    let data =
+        std::sync::Arc::new(crate::CavesData::from_choice(&opts.data).map_err(|source| {
+            LaunchError::Data {
+                game: opts.game.clone(),
+                source,
+            }
+        })?);
     if let Some(path) = &opts.replay {
         let app = crate::replay_app_on(path, &data).map_err(|e| LaunchError::BadReplay {
             path: path.clone(),
@@ -35,7 +36,8 @@ pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn alembic_ui::App>, LaunchEr
             },
         })?,
         None => {
-            let ui = crate::CavesUi::new_on(opts.seed.unwrap_or_else(alembic_session::clock_seed), data);
+            let ui =
+                crate::CavesUi::new_on(opts.seed.unwrap_or_else(alembic_session::clock_seed), data);
             match save_path {
                 Some(p) => ui.with_save(p),
                 None => ui,
@@ -64,4 +66,3 @@ pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn alembic_ui::App>, LaunchEr
         ui.with_tiles(opts.tiles == Some(true)),
     )))
 }
-

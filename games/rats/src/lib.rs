@@ -23,10 +23,11 @@ use alembic::hook::{HookCall, ON_ACTION};
 use alembic::props::Hook;
 use alembic::schedule::{NORMAL_ACTION, TurnEnd};
 use alembic::{Dir, Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Prop, Props, Rgb, ThingId};
-use alembic::{fov::field_of_view, layer::Layer, library::TileId};
+use alembic::{layer::Layer, library::TileId, path::Search, path::astar};
 use alembic_session::keymap::{Binding, bind};
+use alembic_session::mapview::{MapView, remember};
 use alembic_session::{Ending, Outcome, Rejected, Ruleset, Status, Summary, WizardCommand};
-use alembic_ui::{Cell, Frame, Key, Rect, put_clipped};
+use alembic_ui::{Frame, Key, Rect, put_clipped};
 use serde::{Deserialize, Serialize};
 
 /// The maze's width and height, walls included (odd: cells sit on odd coordinates).
@@ -70,19 +71,6 @@ pub enum Event {
     NotYet,
 }
 
-/// Why a command was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    /// A wall is in the way.
-    Wall,
-}
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("A wall is in the way.")
-    }
-}
-
 /// The rules, with their library and hooks.
 #[derive(Clone, Debug)]
 pub struct Rats {
@@ -93,55 +81,19 @@ pub struct Rats {
     exit: TileId,
 }
 
+#[rustfmt::skip]
 const KEYS: &[Binding<Command>] = &[
-    bind(
-        &[Key::Char('k'), Key::Up],
-        "k ↑",
-        Command::Move(Dir::North),
-        "Move",
-        "north",
-    ),
-    bind(
-        &[Key::Char('j'), Key::Down],
-        "j ↓",
-        Command::Move(Dir::South),
-        "Move",
-        "south",
-    ),
-    bind(
-        &[Key::Char('h'), Key::Left],
-        "h ←",
-        Command::Move(Dir::West),
-        "Move",
-        "west",
-    ),
-    bind(
-        &[Key::Char('l'), Key::Right],
-        "l →",
-        Command::Move(Dir::East),
-        "Move",
-        "east",
-    ),
-    bind(
-        &[Key::Char('.'), Key::Char('s')],
-        ". s",
-        Command::Wait,
-        "Move",
-        "wait a turn",
-    ),
+    bind(&[Key::Char('k'), Key::Up], "k ↑", Command::Move(Dir::North), "Move", "north"),
+    bind(&[Key::Char('j'), Key::Down], "j ↓", Command::Move(Dir::South), "Move", "south"),
+    bind(&[Key::Char('h'), Key::Left], "h ←", Command::Move(Dir::West), "Move", "west"),
+    bind(&[Key::Char('l'), Key::Right], "l →", Command::Move(Dir::East), "Move", "east"),
+    bind(&[Key::Char('.'), Key::Char('s')], ". s", Command::Wait, "Move", "wait a turn"),
 ];
 
+#[rustfmt::skip]
 const WIZARD: &[WizardCommand] = &[
-    WizardCommand {
-        name: "heal",
-        help: "back to full health",
-        run: heal,
-    },
-    WizardCommand {
-        name: "map",
-        help: "see the whole maze",
-        run: reveal,
-    },
+    WizardCommand { name: "heal", help: "back to full health", run: heal },
+    WizardCommand { name: "map", help: "see the whole maze", run: reveal },
 ];
 
 fn heal(g: &Game) -> Result<Game, String> {
@@ -169,7 +121,7 @@ fn rat(g: &mut Game, _: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> 
         let bite = 1 + i32::from(g.rng().one_in(1, 2));
         return g.set_mut(hero, &HP, g.query(hero, &HP)? - bite);
     }
-    let smells = g.location(g.var(&CHEESE)?).is_err() || dx.abs() + dy.abs() <= 5;
+    let smells = Rats::carried(g) || dx.abs() + dy.abs() <= 5;
     let mut ways: Vec<Loc> = me.neighbours4().filter(|&l| open(g, l)).collect();
     if smells {
         ways.sort_by_key(|l| (at.x - l.x).abs() + (at.y - l.y).abs());
@@ -182,9 +134,14 @@ fn rat(g: &mut Game, _: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> 
     Ok(())
 }
 
+/// Floor (what the eye sees through).
+fn walk(g: &Game, l: Loc) -> bool {
+    g.tile_def(l).is_ok_and(|t| t.is(&WALK))
+}
+
 /// Floor with nobody on it (the cheese does not block).
 fn open(g: &Game, l: Loc) -> bool {
-    g.tile_def(l).is_ok_and(|t| t.is(&WALK)) && g.things_at(l).iter().all(|&t| !g.is(t, &ALIVE))
+    walk(g, l) && g.things_at(l).iter().all(|&t| !g.is(t, &ALIVE))
 }
 
 const ALIVE: Prop<bool> = Prop::with_default("rats.alive", false);
@@ -235,16 +192,14 @@ impl Rats {
 
     /// Mark what the hero sees as seen.
     fn look(g: &mut Game) -> Result<(), Error> {
-        let (_, at) = Rats::hero(g)?;
-        let walls = g.clone();
-        for l in field_of_view(at, SIGHT, |l| walls.tile_def(l).is_ok_and(|t| t.is(&WALK))).iter() {
-            g.set_layer_mut(&SEEN, l, true);
-        }
+        let (at, walls) = (Rats::hero(g)?.1, g.clone());
+        remember(g, &SEEN, at, SIGHT, |l| walk(&walls, l));
         Ok(())
     }
 
     fn carried(g: &Game) -> bool {
-        g.var(&CHEESE).is_ok_and(|c| g.location(c).is_err())
+        g.var(&CHEESE)
+            .is_ok_and(|c| matches!(g.place(c), Ok(alembic::Place::In(_))))
     }
 }
 
@@ -257,7 +212,7 @@ impl Ruleset for Rats {
     ];
     type Command = Command;
     type Event = Event;
-    type Refusal = Refusal;
+    type Refusal = &'static str;
 
     fn library(&self) -> &Library {
         &self.library
@@ -322,7 +277,11 @@ impl Ruleset for Rats {
         Ok(g)
     }
 
-    fn apply(&self, game: &Game, command: &Command) -> Result<Outcome<Event>, Rejected<Refusal>> {
+    fn apply(
+        &self,
+        game: &Game,
+        command: &Command,
+    ) -> Result<Outcome<Event>, Rejected<&'static str>> {
         let mut g = game.clone();
         let mut events = Vec::new();
         let (hero, at) = Rats::hero(&g)?;
@@ -341,7 +300,7 @@ impl Ruleset for Rats {
                     g.set_mut(rat, &HP, hp)?;
                 }
             } else if !g.tile_def(to)?.is(&WALK) {
-                return Err(Rejected::Refused(Refusal::Wall));
+                return Err(Rejected::Refused("A wall is in the way."));
             } else {
                 g.move_thing_mut(hero, to)?;
                 if let Some(c) = g
@@ -384,26 +343,42 @@ impl Ruleset for Rats {
     }
 
     fn status(&self, g: &Game) -> Status {
-        let Ok((hero, at)) = Rats::hero(g) else {
-            return Status::Playing;
+        let over = |won, cause: &str| {
+            Status::Over(Ending {
+                won,
+                cause: cause.into(),
+            })
         };
-        if g.query(hero, &HP).is_ok_and(|hp| hp <= 0) {
-            Status::Over(Ending {
-                won: false,
-                cause: "eaten by rats".into(),
-            })
-        } else if g.tile(at) == self.exit && Rats::carried(g) {
-            Status::Over(Ending {
-                won: true,
-                cause: "escaped with the cheese".into(),
-            })
-        } else {
-            Status::Playing
+        match Rats::hero(g) {
+            Ok((h, _)) if g.query(h, &HP).is_ok_and(|hp| hp <= 0) => over(false, "eaten by rats"),
+            Ok((_, at)) if g.tile(at) == self.exit && Rats::carried(g) => {
+                over(true, "escaped with the cheese")
+            }
+            _ => Status::Playing,
         }
     }
 
     fn keymap(&self) -> &'static [Binding<Command>] {
         KEYS
+    }
+
+    fn bot(&self, g: &Game, _: &mut alembic::rng::GameRng) -> Option<Command> {
+        let (_, at) = Rats::hero(g).ok()?;
+        let rat = |l: &Loc| g.things_at(*l).iter().any(|&t| g.is(t, &ALIVE));
+        if let Some(r) = at.neighbours4().find(rat) {
+            return at.dir_to(r).map(Command::Move);
+        }
+        let goal = match Rats::carried(g) {
+            true => Loc::new(1, 1, 0),
+            false => g.location(g.var(&CHEESE).ok()?).ok()?,
+        };
+        let step = |a: Loc, b: Loc| (a.x == b.x || a.y == b.y) && walk(g, b);
+        let path = astar(at, goal, &Search::new(MAZE), |a, b| step(a, b).then_some(1)).ok()?;
+        Some(
+            path.first_step()
+                .and_then(|l| at.dir_to(l))
+                .map_or(Command::Wait, Command::Move),
+        )
     }
 
     fn wizard_commands(&self) -> &'static [WizardCommand] {
@@ -434,55 +409,40 @@ impl Ruleset for Rats {
     }
 
     fn draw(&self, g: &Game, frame: &mut Frame, area: Rect) {
-        let Ok((hero, at)) = Rats::hero(g) else {
+        let Ok((hero, eye)) = Rats::hero(g) else {
             return;
         };
-        let walls = |l: Loc| g.tile_def(l).is_ok_and(|t| t.is(&WALK));
-        let sees = field_of_view(at, SIGHT, walls);
-        let (ox, oy) = (i32::from(area.x), i32::from(area.y));
-        for l in MAZE.iter().filter(|&l| l.y < i32::from(area.height) - 1) {
-            let (lit, seen) = (sees.contains(l), g.layer_get(&SEEN, l));
+        let (map, bar) = area.split_bottom(1);
+        let look = |l: Loc, lit: bool| {
             let thing = g.things_at(l).last().filter(|_| lit);
             let ch = match thing {
-                Some(&t) => g.query(t, &GLYPH).unwrap_or('?'),
-                None if seen => g.tile_def(l).and_then(|t| t.get(&GLYPH)).unwrap_or('?'),
-                None => ' ',
+                Some(&t) => g.query(t, &GLYPH).ok()?,
+                None => g.tile_def(l).ok()?.get(&GLYPH).ok()?,
             };
-            let fg = match (thing.is_some(), lit) {
-                (true, _) if ch == 'r' => Rgb::new(200, 120, 90),
-                (true, _) => Rgb::new(255, 220, 120),
-                (false, true) => Rgb::new(200, 200, 190),
-                (false, false) => Rgb::new(90, 90, 100),
-            };
-            frame.put(
-                ox + l.x,
-                oy + l.y,
-                Cell {
-                    ch,
-                    fg,
-                    bg: Rgb::BLACK,
+            Some((
+                ch,
+                match (ch, lit) {
+                    ('r', _) => Rgb::new(200, 120, 90),
+                    (_, true) if thing.is_some() => Rgb::new(255, 220, 120),
+                    (_, true) => Rgb::new(200, 200, 190),
+                    _ => Rgb::new(90, 90, 100),
                 },
-            );
-        }
-        let hp = g.query(hero, &HP).unwrap_or(0);
+            ))
+        };
+        let view = MapView {
+            level: MAZE,
+            eye,
+            radius: SIGHT,
+            seen: &SEEN,
+        };
+        view.draw(g, frame, map, look, |l| walk(g, l));
+        let (hp, kills) = (g.query(hero, &HP).unwrap_or(0), g.var(&KILLS).unwrap_or(0));
         let cheese = if Rats::carried(g) {
             "  carrying the cheese"
         } else {
             ""
         };
-        let bar = format!(
-            "HP {hp}/10  Turn {}  Rats killed {}{cheese}",
-            g.turn(),
-            g.var(&KILLS).unwrap_or(0)
-        );
-        put_clipped(
-            frame,
-            area,
-            area.x,
-            area.y + area.height - 1,
-            &bar,
-            Rgb::WHITE,
-            Rgb::BLACK,
-        );
+        let text = format!("HP {hp}/10  Turn {}  Rats killed {kills}{cheese}", g.turn());
+        put_clipped(frame, bar, bar.x, bar.y, &text, Rgb::WHITE, Rgb::BLACK);
     }
 }

@@ -368,9 +368,7 @@ pub fn throw(
                     _ => None,
                 })
                 .sum();
-            let silent = since
-                .iter()
-                .all(|e| crate::text::lines(game, e).is_empty());
+            let silent = since.iter().all(|e| crate::text::lines(game, e).is_empty());
             if damage > 0 || silent {
                 emit(
                     game,

@@ -7,9 +7,7 @@
 
 use alembic::{Error, Game, Place, ThingId};
 
-use crate::props::{
-    INV_LETTER, IS_ARMOUR, IS_ITEM, IS_STONE, IS_WEAPON, IS_WIELDED, NUMBER,
-};
+use crate::props::{INV_LETTER, IS_ARMOUR, IS_ITEM, IS_STONE, IS_WEAPON, IS_WIELDED, NUMBER};
 
 /// How many items `id` stands for (at least 1).
 #[must_use]

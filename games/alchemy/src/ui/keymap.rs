@@ -361,9 +361,7 @@ const OUTRO: &[&str] = &[
 
 /// How experience and levels work, from the rules' own numbers.
 fn experience_help() -> String {
-    use crate::view::{
-        DISCOVERY_XP, HP_PER_LEVEL, MAX_LEVEL, SKILL_EVERY, XP_STEP, xp_for,
-    };
+    use crate::view::{DISCOVERY_XP, HP_PER_LEVEL, MAX_LEVEL, SKILL_EVERY, XP_STEP, xp_for};
     let skill: Vec<String> = (2..=MAX_LEVEL)
         .filter(|l| l % SKILL_EVERY == 0)
         .map(|l| l.to_string())

@@ -416,10 +416,7 @@ impl AlchemyCtx {
     /// The window title: the game and the hero's depth (see [`alembic_ui::App::title`]).
     #[must_use]
     pub fn title(&self) -> Option<String> {
-        let depth = self
-            .game
-            .as_ref()
-            .and_then(crate::view::hero_depth);
+        let depth = self.game.as_ref().and_then(crate::view::hero_depth);
         let turn = self.game.as_ref().map_or(0, Game::turn);
         Some(match depth {
             Some(d) if self.replaying => format!("Alembic: Alchemy replay, depth {d}, turn {turn}"),
@@ -1384,7 +1381,9 @@ pub fn tone_colour(tone: Tone) -> Rgb {
 /// # Errors
 /// An unreadable or invalid save file, named and explained, before any terminal or window
 /// is touched.
-pub fn launch(opts: &alembic_session::LaunchOptions) -> Result<Box<dyn alembic_ui::App>, alembic_session::LaunchError> {
+pub fn launch(
+    opts: &alembic_session::LaunchOptions,
+) -> Result<Box<dyn alembic_ui::App>, alembic_session::LaunchError> {
     let start = match (&opts.replay, &opts.load, opts.seed) {
         (Some(path), _, _) => Start::Replay(path.clone()),
         (None, Some(path), _) => Start::Load(path.clone()),

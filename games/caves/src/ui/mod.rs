@@ -127,10 +127,7 @@ impl CavesUi {
     /// # Errors
     /// The file is missing, unreadable, damaged, or not a Caves save.
     pub fn load(path: &Path) -> Result<Self, save::CavesSaveError> {
-        CavesUi::load_on(
-            path,
-            std::sync::Arc::new(crate::CavesData::shipped()?),
-        )
+        CavesUi::load_on(path, std::sync::Arc::new(crate::CavesData::shipped()?))
     }
 
     /// [`CavesUi::load`] on `data`: a save made on other data is refused, saying how.
@@ -819,10 +816,7 @@ impl PlayScreen {
             return;
         }
         let seen = creatures_in_view(&ui.game);
-        if let Some(&c) = seen
-            .iter()
-            .find(|&&c| crate::view::is_hostile(&ui.game, c))
-        {
+        if let Some(&c) = seen.iter().find(|&&c| crate::view::is_hostile(&ui.game, c)) {
             let name = crate::text::with_article(&crate::view::name_of(&ui.game, c));
             ui.notice = Some(format!("Not with {name} in view."));
             return;

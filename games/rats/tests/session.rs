@@ -1,0 +1,317 @@
+//! The rats get every feature of the session through the contract alone: practice with undo
+//! and the rewind on death, saves and continuing, the morgue file and the score table,
+//! recordings that replay, and English that is not state.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use alembic::Game;
+use alembic_rats::{Command, Event, Rats};
+use alembic_session::play::{self, Session, Step, apply_step};
+use alembic_session::ruleset::Summary;
+use alembic_session::{Outcome, Rejected, Ruleset, Status, WizardCommand, keymap::Binding};
+use alembic_ui::{Frame, Input, Key, Rect, TestFrontend, TestFrontendError, run};
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("alembic-rats-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The key of `c` in the rats' keymap.
+fn key_of(c: Command) -> Input {
+    let b = Rats::new()
+        .unwrap()
+        .keymap()
+        .iter()
+        .find(|b| b.action == c)
+        .unwrap();
+    Input::key(b.keys[0])
+}
+
+/// The bot's commands from `seed` until the game ends.
+fn bot_game(seed: u64) -> Vec<Command> {
+    let rats = Rats::new().unwrap();
+    let mut g = rats.new_game(seed).unwrap();
+    let mut rng = alembic::rng::GameRng::seed_from(1);
+    let mut out = Vec::new();
+    while rats.status(&g) == Status::Playing {
+        let c = rats.bot(&g, &mut rng).unwrap();
+        if let Ok(o) = rats.apply(&g, &c) {
+            g = o.game;
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn play_keys(
+    session: Session<Rats>,
+    keys: impl IntoIterator<Item = Input>,
+) -> (TestFrontend, Session<Rats>) {
+    let mut app = play::app(session);
+    let mut fe = TestFrontend::new(100, 30, keys);
+    match run(&mut fe, &mut app) {
+        Ok(()) | Err(TestFrontendError::ScriptExhausted { .. }) => {}
+    }
+    (fe, app.into_ctx())
+}
+
+fn new_session(d: &Path, seed: u64, practice: bool) -> Session<Rats> {
+    Session::new(Arc::new(Rats::new().unwrap()), seed)
+        .with_modes(practice, false)
+        .with_save(d.join("rats.save"))
+}
+
+#[test]
+fn practice_takes_moves_back_with_u() {
+    let d = dir("undo");
+    let wait = key_of(Command::Wait);
+    let keys = [
+        Input::ch(' '),
+        wait.clone(),
+        wait.clone(),
+        wait.clone(),
+        wait,
+    ]
+    .into_iter()
+    .chain([Input::ch('U'), Input::ch('U')]);
+    let (fe, s) = play_keys(new_session(&d, 4, true), keys);
+    assert_eq!(s.game().turn(), 2, "four waits, two taken back");
+    assert!(
+        fe.last_frame()
+            .unwrap()
+            .contains_text("You take back a move (turn 2).")
+    );
+    // Not in a normal game: U says so and changes nothing.
+    let d2 = dir("no-undo");
+    let (fe, s) = play_keys(
+        new_session(&d2, 4, false),
+        [Input::ch(' '), Input::ch('.'), Input::ch('U')],
+    );
+    assert_eq!(s.game().turn(), 1);
+    assert!(
+        fe.last_frame()
+            .unwrap()
+            .contains_text("Only practice games can take moves back")
+    );
+}
+
+#[test]
+fn dying_in_practice_offers_the_rewind() {
+    let moves = bot_game(3);
+    let rats = Rats::new().unwrap();
+    let d = dir("rewind");
+    let keys: Vec<Input> = std::iter::once(Input::ch(' '))
+        .chain(moves.iter().map(|&c| key_of(c)))
+        .collect();
+    let (fe, s) = play_keys(
+        new_session(&d, 3, true),
+        keys.iter().cloned().chain([Input::ch('y')]),
+    );
+    let asked = fe
+        .frames()
+        .iter()
+        .any(|f| f.contains_text("You died (eaten by rats)"));
+    assert!(
+        asked,
+        "the rewind is offered: {}",
+        fe.frames().last().unwrap().to_text()
+    );
+    assert_eq!(s.game().turn(), moves.len() as u64 - 5);
+    assert_eq!(rats.status(s.game()), Status::Playing, "alive again");
+    // Declined: the end screen, a morgue file, and practice games are not scored.
+    let d = dir("no-rewind");
+    let (fe, _) = play_keys(
+        new_session(&d, 3, true),
+        keys.into_iter().chain([Input::ch('n')]),
+    );
+    assert!(fe.last_frame().unwrap().contains_text("You died"));
+    assert_eq!(std::fs::read_dir(d.join("morgue")).unwrap().count(), 1);
+    assert!(!d.join("rats-scores.json").exists());
+}
+
+#[test]
+fn a_death_writes_the_morgue_and_the_score_shows_on_the_start_screen() {
+    let moves = bot_game(3);
+    let d = dir("morgue");
+    let keys = std::iter::once(Input::ch(' ')).chain(moves.iter().map(|&c| key_of(c)));
+    let (fe, _) = play_keys(new_session(&d, 3, false), keys);
+    assert!(fe.last_frame().unwrap().contains_text("eaten by rats"));
+    let morgue = std::fs::read_dir(d.join("morgue"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    let text = std::fs::read_to_string(morgue.path()).unwrap();
+    assert!(text.contains("Died: eaten by rats"), "{text}");
+    assert!(
+        text.contains("A rat bites you"),
+        "the last messages: {text}"
+    );
+    // The next session's start screen lists it (h).
+    let (fe, _) = play_keys(new_session(&d, 9, false), [Input::ch('h')]);
+    let f = fe.last_frame().unwrap();
+    assert!(f.contains_text("eaten by rats"), "{}", f.to_text());
+    // The recording kept in records/ replays to the same end.
+    let rec = std::fs::read_dir(d.join("records"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let rats = Arc::new(Rats::new().unwrap());
+    let states = alembic_session::playback::rebuild(
+        &rec,
+        Rats::NAME,
+        &alembic_session::gamedata::DataIdentity::shipped(),
+        |h| rats.new_game(h.seed),
+        |g, c: &Step<Command>| apply_step(&*rats, g, c).map(|(g, _)| g),
+    )
+    .unwrap();
+    assert_eq!(states.last().unwrap().turn(), moves.len() as u64);
+}
+
+#[test]
+fn save_and_continue_and_bad_saves_change_nothing() {
+    let d = dir("save");
+    let wait = key_of(Command::Wait);
+    let (_, s) = play_keys(
+        new_session(&d, 6, false),
+        [Input::ch(' '), wait.clone(), wait, Input::ch('S')],
+    );
+    assert_eq!(
+        s.farewell().unwrap().unwrap(),
+        format!("Your game was saved to {}.", d.join("rats.save").display())
+    );
+    let rats = Arc::new(Rats::new().unwrap());
+    let back = Session::load(rats.clone(), &d.join("rats.save")).unwrap();
+    assert_eq!(back.game().turn(), 2);
+    assert_eq!(back.game().state_hash(), s.game().state_hash());
+    // A damaged save is refused with a sentence, and left as it was.
+    let bad = d.join("bad.save");
+    let mut text = std::fs::read_to_string(d.join("rats.save")).unwrap();
+    text = text.replacen("\"seed\":6", "\"seed\":7", 1);
+    std::fs::write(&bad, &text).unwrap();
+    let err = Session::load(rats.clone(), &bad).err().unwrap().to_string();
+    assert!(err.contains("checksum does not match"), "{err}");
+    assert_eq!(std::fs::read_to_string(&bad).unwrap(), text);
+    std::fs::write(
+        &bad,
+        "{\"game\":\"caves\",\"version\":1,\"seed\":1,\"checksum\":1,\"state\":{}}",
+    )
+    .unwrap();
+    let err = Session::load(rats, &bad).err().unwrap().to_string();
+    assert!(err.contains("a save of \"caves\""), "{err}");
+}
+
+/// The rats with every message reworded: the English is not state, so nothing else differs.
+struct Reworded(Rats);
+
+impl Ruleset for Reworded {
+    const NAME: &'static str = Rats::NAME;
+    const TITLE: &'static str = Rats::TITLE;
+    type Command = Command;
+    type Event = Event;
+    type Refusal = &'static str;
+    fn library(&self) -> &alembic::Library {
+        self.0.library()
+    }
+    fn hooks(&self) -> alembic::Hooks {
+        self.0.hooks()
+    }
+    fn new_game(&self, seed: u64) -> Result<Game, alembic::Error> {
+        self.0.new_game(seed)
+    }
+    fn apply(&self, g: &Game, c: &Command) -> Result<Outcome<Event>, Rejected<&'static str>> {
+        self.0.apply(g, c)
+    }
+    fn describe(&self, _: &Game, e: &Event) -> Option<String> {
+        Some(format!("[reworded] {e:?}"))
+    }
+    fn status(&self, g: &Game) -> Status {
+        self.0.status(g)
+    }
+    fn keymap(&self) -> &'static [Binding<Command>] {
+        self.0.keymap()
+    }
+    fn draw(&self, g: &Game, f: &mut Frame, a: Rect) {
+        self.0.draw(g, f, a)
+    }
+    fn summary(&self, g: &Game) -> Summary {
+        self.0.summary(g)
+    }
+    fn wizard_commands(&self) -> &'static [WizardCommand] {
+        self.0.wizard_commands()
+    }
+}
+
+#[test]
+fn rewording_a_message_breaks_no_recording() {
+    let moves = bot_game(3);
+    let d = dir("reword");
+    let keys = std::iter::once(Input::ch(' ')).chain(moves.iter().map(|&c| key_of(c)));
+    play_keys(new_session(&d, 3, false), keys);
+    let rec = std::fs::read_dir(d.join("records"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let reworded = Reworded(Rats::new().unwrap());
+    let mut said = Vec::new();
+    let states = alembic_session::playback::rebuild(
+        &rec,
+        Rats::NAME,
+        &alembic_session::gamedata::DataIdentity::shipped(),
+        |h| reworded.new_game(h.seed),
+        |g, c: &Step<Command>| {
+            apply_step(&reworded, g, c).map(|(g, lines)| {
+                said.extend(lines);
+                g
+            })
+        },
+    )
+    .expect("every checkpoint matches with the reworded messages");
+    assert_eq!(states.len(), moves.len() + 1);
+    assert!(
+        said.iter().any(|l| l.starts_with("[reworded] Bitten")),
+        "{said:?}"
+    );
+}
+
+#[test]
+fn the_wizard_console_runs_commands_that_are_recorded_and_replayed() {
+    let d = dir("wizard");
+    let walls = |f: &Frame| f.to_text().matches('#').count();
+    let typed = "map".chars().map(Input::ch).chain([Input::key(Key::Enter)]);
+    let keys = [Input::ch(' '), Input::ch('~')]
+        .into_iter()
+        .chain(typed)
+        .chain([Input::ch('S')]);
+    let session = Session::new(Arc::new(Rats::new().unwrap()), 5)
+        .with_modes(false, true)
+        .with_save(d.join("rats.save"));
+    let (fe, _) = play_keys(session, keys);
+    let first = fe
+        .frames()
+        .iter()
+        .find(|f| f.contains_text("HP 10/10"))
+        .unwrap();
+    let last_play = fe
+        .frames()
+        .iter()
+        .rev()
+        .find(|f| f.contains_text("HP 10/10"))
+        .unwrap();
+    assert!(
+        walls(last_play) > 3 * walls(first),
+        "the whole maze is shown"
+    );
+    // Continued, the recording (the save's journal) holds the wizard step by name.
+    let rec = std::fs::read_to_string(d.join("rats.replay")).unwrap();
+    assert!(rec.contains("{\"wizard\":\"map\"}"), "{rec}");
+    let back = Session::load(Arc::new(Rats::new().unwrap()), &d.join("rats.save")).unwrap();
+    assert_eq!(back.modes(), vec!["wizard".to_owned()]);
+}
