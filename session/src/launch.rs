@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 /// What the player asked for on the command line (shared by every frontend).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LaunchOptions {
-    /// The game's name, one of [`games`].
+    /// The game's name, one of the registry's games (`alembic-games`).
     pub game: String,
     /// Seed for a new game; `None` picks one from the clock.
     pub seed: Option<u64>,

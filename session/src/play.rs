@@ -85,6 +85,9 @@ pub fn apply_step<R: Ruleset>(
     }
 }
 
+/// A practice game's states, each with the turn and step that led to it.
+type Undo<R> = History<Game, (u64, Step<<R as Ruleset>::Command>)>;
+
 /// The state every screen of a game's session shares (see the module docs).
 pub struct Session<R: Ruleset> {
     rules: Arc<R>,
@@ -93,7 +96,7 @@ pub struct Session<R: Ruleset> {
     practice: bool,
     wizard: bool,
     /// Practice games: every state since the start, for `U`.
-    history: Option<History<Game, (u64, Step<R::Command>)>>,
+    history: Option<Undo<R>>,
     save_path: Option<PathBuf>,
     saved_waiting: bool,
     recorder: Option<Recorder<Step<R::Command>>>,
@@ -212,7 +215,6 @@ impl<R: Ruleset> Session<R> {
     }
 
     /// The game value.
-    #[must_use]
     pub fn game(&self) -> &Game {
         &self.game
     }

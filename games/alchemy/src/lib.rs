@@ -18,7 +18,7 @@
 //! (`save::save`, `save::load`, like `caves::save`) and [`ui`], the screens.
 //!
 //! ```
-//! use alembic_alchemy::{self, Command, Rules};
+//! use alembic_alchemy::{self as alchemy, Command, Rules};
 //! use alembic::Dir;
 //! let rules = Rules::new()?;
 //! let game = alchemy::new_game(7, &rules)?;

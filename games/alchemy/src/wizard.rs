@@ -6,7 +6,7 @@
 //! [`WizardCommands::run`] with the line typed and swaps in the returned game.
 //!
 //! ```
-//! use alembic_alchemy::{self, Rules};
+//! use alembic_alchemy::{self as alchemy, Rules};
 //! let rules = Rules::new()?;
 //! let game = alchemy::new_game(3, &rules)?;
 //! let cmds = alchemy::wizard_commands(&rules)?;

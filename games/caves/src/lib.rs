@@ -24,7 +24,7 @@
 //!
 //! ```
 //! use alembic::Dir;
-//! use alembic_caves::{self, Command, Outcome};
+//! use alembic_caves::{self as caves, Command, Outcome};
 //!
 //! let g0 = caves::new_game(7)?;
 //! let g1 = caves::act(&g0, Command::Move(Dir::East))?;

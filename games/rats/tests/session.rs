@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)]
 //! The rats get every feature of the session through the contract alone: practice with undo
 //! and the rewind on death, saves and continuing, the morgue file and the score table,
 //! recordings that replay, and English that is not state.
@@ -70,9 +71,9 @@ fn practice_takes_moves_back_with_u() {
     let wait = key_of(Command::Wait);
     let keys = [
         Input::ch(' '),
-        wait.clone(),
-        wait.clone(),
-        wait.clone(),
+        wait,
+        wait,
+        wait,
         wait,
     ]
     .into_iter()
@@ -108,7 +109,7 @@ fn dying_in_practice_offers_the_rewind() {
         .collect();
     let (fe, s) = play_keys(
         new_session(&d, 3, true),
-        keys.iter().cloned().chain([Input::ch('y')]),
+        keys.iter().copied().chain([Input::ch('y')]),
     );
     let asked = fe
         .frames()
@@ -179,7 +180,7 @@ fn save_and_continue_and_bad_saves_change_nothing() {
     let wait = key_of(Command::Wait);
     let (_, s) = play_keys(
         new_session(&d, 6, false),
-        [Input::ch(' '), wait.clone(), wait, Input::ch('S')],
+        [Input::ch(' '), wait, wait, Input::ch('S')],
     );
     assert_eq!(
         s.farewell().unwrap().unwrap(),

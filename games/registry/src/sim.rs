@@ -653,6 +653,9 @@ impl SimGame for CavesSim {
     }
 }
 
+/// Where a run hands each step it played (the turn it was played on, the step, the game after).
+type StepLog<'a, R> = dyn FnMut(u64, Step<<R as Ruleset>::Command>, &alembic::Game) + 'a;
+
 /// The headless runner of any [`Ruleset`]: its bot ([`Ruleset::bot`]) or random keys, its
 /// recordings written and verified in the session's format ([`Step`]).
 pub struct RulesetSim<R: Ruleset> {
@@ -671,11 +674,11 @@ impl<R: Ruleset> RulesetSim<R> {
         seed: u64,
         turns: u64,
         policy: Policy,
-        log: &mut dyn FnMut(u64, Step<R::Command>, &alembic::Game),
+        log: &mut StepLog<'_, R>,
     ) -> Result<RunReport, SimError> {
         let rules = (self.make)()?;
         let mut g = rules.new_game(seed)?;
-        let mut rng = alembic::rng::GameRng::seed_from(seed ^ 0x5EED_B07);
+        let mut rng = alembic::rng::GameRng::seed_from(seed ^ 0x05EE_DB07);
         let keys = rules.keymap();
         let mut played = 0;
         while played < turns && rules.status(&g) == Status::Playing {
@@ -689,13 +692,10 @@ impl<R: Ruleset> RulesetSim<R> {
             let Some(cmd) = cmd else { break };
             let turn = g.turn();
             let step = Step::Play(cmd);
-            match apply_step(&rules, &g, &step) {
-                Ok((next, _)) => {
-                    g = next;
-                    log(turn, step, &g);
-                }
-                // A refused command took no time; the bot tries another.
-                Err(_) => {}
+            // A refused command takes no time; the bot tries another.
+            if let Ok((next, _)) = apply_step(&rules, &g, &step) {
+                g = next;
+                log(turn, step, &g);
             }
             played += 1;
         }
