@@ -5,8 +5,13 @@
 
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
 use alembic_games::alchemy::ui::{AlchemyCtx, Start, UiOptions};
-use alembic_games::caves::CavesUi;
+use alembic_games::caves::Caves;
+use alembic_games::play::Session;
+use alembic_games::rats::Rats;
+use alembic_games::ruleset::Ruleset;
 use alembic_ui::{App, Control, Frame, Input, ScreenStack};
 
 /// A game the server offers.
@@ -16,13 +21,15 @@ pub enum GameKind {
     Alchemy,
     /// The Caves (`alembic_games::caves`).
     Caves,
+    /// Rats in a maze (`alembic_games::rats`).
+    Rats,
     /// A test game that panics on `!` (only with `--test-games`).
     Crash,
 }
 
 impl GameKind {
     /// The games a player can start (the test game aside).
-    pub const PLAYABLE: [GameKind; 2] = [GameKind::Alchemy, GameKind::Caves];
+    pub const PLAYABLE: [GameKind; 3] = [GameKind::Alchemy, GameKind::Caves, GameKind::Rats];
 
     /// Its name, as `alembic-games` spells it.
     #[must_use]
@@ -30,6 +37,7 @@ impl GameKind {
         match self {
             GameKind::Alchemy => "alchemy",
             GameKind::Caves => "caves",
+            GameKind::Rats => "rats",
             GameKind::Crash => "crash",
         }
     }
@@ -40,6 +48,7 @@ impl GameKind {
         match name {
             "alchemy" => Some(GameKind::Alchemy),
             "caves" => Some(GameKind::Caves),
+            "rats" => Some(GameKind::Rats),
             "crash" if test_games => Some(GameKind::Crash),
             _ => None,
         }
@@ -59,8 +68,10 @@ impl GameKind {
 pub enum WebApp {
     /// Alchemy's screens.
     Alchemy(Box<ScreenStack<AlchemyCtx>>),
-    /// The Caves' screens.
-    Caves(Box<ScreenStack<CavesUi>>),
+    /// The Caves, in the session every ruleset gets.
+    Caves(Box<ScreenStack<Session<Caves>>>),
+    /// The rats, likewise.
+    Rats(Box<ScreenStack<Session<Rats>>>),
     /// The test game.
     Crash(CrashApp),
 }
@@ -83,13 +94,8 @@ impl WebApp {
                 depth: alembic_games::alchemy::status(g).ok().map(|s| s.depth),
                 turn: g.turn(),
             }),
-            WebApp::Caves(s) => {
-                let g = s.ctx().game();
-                Progress {
-                    depth: alembic_games::caves::status(g).ok().map(|s| s.depth + 1),
-                    turn: g.turn(),
-                }
-            }
+            WebApp::Caves(s) => session_progress(s.ctx()),
+            WebApp::Rats(s) => session_progress(s.ctx()),
             WebApp::Crash(c) => Progress {
                 depth: None,
                 turn: c.0.len() as u64,
@@ -108,9 +114,8 @@ impl WebApp {
                     &alembic_games::alchemy::summary(g).ok()?,
                 )
             }
-            WebApp::Caves(s) => alembic_games::caves::morgue::score_of(
-                &alembic_games::caves::status(s.ctx().game()).ok()?,
-            ),
+            WebApp::Caves(s) => s.ctx().rules().summary(s.ctx().game()).score,
+            WebApp::Rats(s) => s.ctx().rules().summary(s.ctx().game()).score,
             WebApp::Crash(_) => return None,
         };
         i64::try_from(points).ok()
@@ -120,6 +125,7 @@ impl WebApp {
         match self {
             WebApp::Alchemy(s) => s.as_mut(),
             WebApp::Caves(s) => s.as_mut(),
+            WebApp::Rats(s) => s.as_mut(),
             WebApp::Crash(c) => c,
         }
     }
@@ -128,6 +134,7 @@ impl WebApp {
         match self {
             WebApp::Alchemy(s) => s.as_ref(),
             WebApp::Caves(s) => s.as_ref(),
+            WebApp::Rats(s) => s.as_ref(),
             WebApp::Crash(c) => c,
         }
     }
@@ -231,12 +238,12 @@ pub fn start(
             .map_err(|e| e.to_string())
         }
         GameKind::Caves => {
-            let ui = if exists {
-                CavesUi::load(save).map_err(|e| e.to_string())?
-            } else {
-                CavesUi::new(seed).with_save(save.to_path_buf())
-            };
-            Ok(WebApp::Caves(Box::new(alembic_games::caves::app_with(ui))))
+            let rules = Caves::new().map_err(|e| e.to_string())?;
+            session(rules, save, seed, tiles).map(|s| WebApp::Caves(Box::new(s)))
+        }
+        GameKind::Rats => {
+            let rules = Rats::new().map_err(|e| e.to_string())?;
+            session(rules, save, seed, tiles).map(|s| WebApp::Rats(Box::new(s)))
         }
         GameKind::Crash => Ok(WebApp::Crash(CrashApp::default())),
     }
@@ -257,11 +264,45 @@ pub fn replay(kind: GameKind, path: &Path, tiles: Option<bool>) -> Result<WebApp
         })
         .map(|s| WebApp::Alchemy(Box::new(s)))
         .map_err(|e| e.to_string()),
-        GameKind::Caves => alembic_games::caves::replay_app(path)
-            .map(|s| WebApp::Caves(Box::new(s)))
-            .map_err(|e| e.to_string()),
+        GameKind::Caves => {
+            let rules = Arc::new(Caves::new().map_err(|e| e.to_string())?);
+            alembic_games::play::replay_app(rules, path)
+                .map(|s| WebApp::Caves(Box::new(s)))
+                .map_err(|e| e.to_string())
+        }
+        GameKind::Rats => {
+            let rules = Arc::new(Rats::new().map_err(|e| e.to_string())?);
+            alembic_games::play::replay_app(rules, path)
+                .map(|s| WebApp::Rats(Box::new(s)))
+                .map_err(|e| e.to_string())
+        }
         GameKind::Crash => Err("the crash test game has no recordings".to_owned()),
     }
+}
+
+/// Where a session's game is, for the lobby.
+fn session_progress<R: Ruleset>(s: &Session<R>) -> Progress {
+    let g = s.game();
+    Progress {
+        depth: Some(s.rules().summary(g).depth),
+        turn: g.turn(),
+    }
+}
+
+/// A session of `rules`: continued from `save` when it exists, else new from `seed`.
+fn session<R: Ruleset>(
+    rules: R,
+    save: &Path,
+    seed: u64,
+    tiles: Option<bool>,
+) -> Result<ScreenStack<Session<R>>, StartError> {
+    let rules = Arc::new(rules);
+    let s = if save.is_file() {
+        Session::load(rules, save).map_err(|e| e.to_string())?
+    } else {
+        Session::new(rules, seed).with_save(save.to_path_buf())
+    };
+    Ok(alembic_games::play::app(s.with_tiles(tiles == Some(true))))
 }
 
 /// A seed from the clock and a counter.

@@ -39,4 +39,4 @@ pub use launch::{
     Cause, LaunchError, LaunchOptions, LibraryCounts, clock_seed, read_save, report_session_end,
     save_dir, save_dir_from, seed_from_text,
 };
-pub use ruleset::{Ending, Outcome, Rejected, Ruleset, Status, Summary, WizardCommand};
+pub use ruleset::{Ending, Goal, Outcome, Rejected, Ruleset, Status, Summary, View};

@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use alembic::{Game, Rgb, history::History};
+use alembic::{Dir, Game, Rgb, history::History};
 use alembic_ui::{
-    App, Cell, Confirm, Frame, Input, Key, LineEvent, LineInput, MessageLogScreen, Palette, Rect,
-    Screen, ScreenStack, TextScreen, Transition, draw_box, fill, is_cancel, plain_key, put_centred,
-    put_clipped,
+    App, Cell, Confirm, Frame, Input, Key, LineEvent, LineInput, MessageLogScreen, MouseButton,
+    MouseKind, Palette, Rect, Screen, ScreenStack, TextScreen, Transition, direction_key, draw_box,
+    fill, is_cancel, plain_key, put_centred, put_clipped,
 };
 use serde::{Deserialize, Serialize};
 
@@ -25,7 +25,7 @@ use crate::keymap::{self, Binding};
 use crate::launch::{LaunchError, LaunchOptions, clock_seed, save_dir};
 use crate::playback::{Control, Playback};
 use crate::record::{self, Recorder};
-use crate::ruleset::{Ending, Outcome, Ruleset, Status};
+use crate::ruleset::{Ending, Goal, Outcome, Ruleset, Status, View};
 use crate::slot::{self, Slot};
 use crate::{savefile, scores, storage};
 
@@ -40,6 +40,13 @@ const LOG_KEEP: usize = 500;
 /// Rows of messages above the play area.
 const MESSAGE_ROWS: u16 = 3;
 const BG: Rgb = Rgb::new(0, 0, 0);
+/// The turns one search takes.
+pub const SEARCH_TURNS: usize = 5;
+/// The most steps one rest, run or travel takes.
+pub const MAX_AUTO: usize = 1_000;
+/// How long a rest, run or travel waits between steps (the player sees time pass and can
+/// stop it with any key).
+const AUTO_DELAY: Duration = Duration::from_millis(8);
 
 /// One line of a recording: a command of the game, or a wizard command by name (so a wizard
 /// game replays too). Written as the command itself, or `{"wizard": NAME}`.
@@ -48,9 +55,9 @@ const BG: Rgb = Rgb::new(0, 0, 0);
 pub enum Step<C> {
     /// The game's own command.
     Play(C),
-    /// A wizard command of [`Ruleset::wizard_commands`].
+    /// A line of the wizard console ([`Ruleset::wizard`]), such as `depth 3`.
     Wizard {
-        /// Its name.
+        /// The line.
         wizard: String,
     },
 }
@@ -74,13 +81,13 @@ pub fn apply_step<R: Ruleset>(
             Ok((next, said))
         }
         Step::Wizard { wizard } => {
-            let w = rules
-                .wizard_commands()
-                .iter()
-                .find(|w| w.name == wizard)
-                .ok_or_else(|| format!("no wizard command {wizard:?}"))?;
-            let next = (w.run)(game)?;
-            Ok((next, vec![format!("(wizard) {}", w.help)]))
+            let cmds = rules
+                .wizard()
+                .ok_or_else(|| "This game has no wizard commands.".to_owned())?;
+            let out = cmds.run(game, wizard).map_err(|e| e.to_string())?;
+            let mut said = vec![format!("(wizard) {wizard}")];
+            said.extend(out.lines);
+            Ok((out.state, said))
         }
     }
 }
@@ -112,6 +119,10 @@ pub struct Session<R: Ruleset> {
     filed: Vec<String>,
     /// The replay viewer's session: nothing is saved or recorded.
     replay: bool,
+    /// Tiles and the view toggles.
+    view: View,
+    /// What the pointer is over.
+    hover: Option<String>,
 }
 
 impl<R: Ruleset> Session<R> {
@@ -142,6 +153,8 @@ impl<R: Ruleset> Session<R> {
             broken,
             filed: Vec::new(),
             replay: false,
+            view: View::default(),
+            hover: None,
         }
     }
 
@@ -151,6 +164,22 @@ impl<R: Ruleset> Session<R> {
     pub fn with_modes(mut self, practice: bool, wizard: bool) -> Self {
         self.practice = practice;
         self.wizard = wizard;
+        self
+    }
+
+    /// A session over a game made elsewhere (a test arena, a game played headlessly first),
+    /// from the start screen; `seed` stays what "play again" counts on from.
+    #[must_use]
+    pub fn with_game(mut self, game: Game) -> Self {
+        self.game = game;
+        self.broken = None;
+        self
+    }
+
+    /// Draw the map in pictures on frontends that show tiles (`--tiles`).
+    #[must_use]
+    pub fn with_tiles(mut self, tiles: bool) -> Self {
+        self.view.tiles = tiles;
         self
     }
 
@@ -167,8 +196,8 @@ impl<R: Ruleset> Session<R> {
     /// the save.
     ///
     /// # Errors
-    /// [`savefile::SaveError`]: the file is untouched.
-    pub fn load(rules: Arc<R>, path: &Path) -> Result<Self, savefile::SaveError> {
+    /// What is wrong with the save ([`savefile::read`]): the file is untouched.
+    pub fn load(rules: Arc<R>, path: &Path) -> Result<Self, crate::launch::Cause> {
         let saved = savefile::read(&*rules, path)?;
         let mut s = Session::new(rules, saved.seed);
         s.practice = saved.modes.iter().any(|m| m == PRACTICE);
@@ -190,6 +219,8 @@ impl<R: Ruleset> Session<R> {
                     notice += &format!(" {d}");
                 }
                 s.game = j.game;
+                // The recording's header knows the seed even when the save format does not.
+                s.seed = j.recorder.header().seed;
                 s.recorder = Some(j.recorder);
             }
             Err(e) => {
@@ -251,7 +282,7 @@ impl<R: Ruleset> Session<R> {
     /// The modes of the game in play, as saves and recordings carry them.
     #[must_use]
     pub fn modes(&self) -> Vec<String> {
-        let mut m = Vec::new();
+        let mut m = self.rules.data().to_modes();
         if self.practice {
             m.push(PRACTICE.to_owned());
         }
@@ -600,7 +631,8 @@ pub fn save_file<R: Ruleset>() -> String {
 }
 
 /// The help screen's lines: the game's keys, then the session's.
-fn help_lines<R: Ruleset>(rules: &R) -> Vec<String> {
+#[must_use]
+pub fn help_lines<R: Ruleset>(rules: &R) -> Vec<String> {
     let keys = rules.keymap();
     let mut sections: Vec<&str> = Vec::new();
     for b in keys {
@@ -609,12 +641,41 @@ fn help_lines<R: Ruleset>(rules: &R) -> Vec<String> {
         }
     }
     let mut lines = Vec::new();
+    let toggles = rules.view_toggles();
+    if rules.step(Dir::North).is_some() {
+        let moving = keymap::bind(
+            alembic_ui::DIRECTION_KEYS,
+            "h j k l y u b n",
+            (),
+            "Moving",
+            "step (arrow keys, and 1-9 as on a numpad, too)",
+        );
+        lines.extend(keymap::help_section(&[moving], "Moving"));
+        lines.push(String::new());
+    }
     for s in sections {
         lines.extend(keymap::help_section(keys, s));
         lines.push(String::new());
     }
+    if !toggles.is_empty() {
+        lines.extend(keymap::help_section(toggles, "View"));
+        lines.push(String::new());
+    }
     lines.extend(keymap::help_section(SESSION_KEYS, "Session"));
     lines
+}
+
+/// Whether `key` does anything on the play screen of game `R`: a step or a run, a key of
+/// the game's keymap or view toggles, or one of the session's own (the help lists exactly
+/// these).
+#[must_use]
+pub fn is_bound<R: Ruleset>(rules: &R, key: Key) -> bool {
+    let listed = |keys: &[Key]| keys.contains(&key);
+    let steps = rules.step(Dir::North).is_some();
+    (steps && (alembic_ui::DIRECTION_KEYS.contains(&key) || run_key(&Input::key(key)).is_some()))
+        || rules.keymap().iter().any(|b| listed(b.keys))
+        || rules.view_toggles().iter().any(|b| listed(b.keys))
+        || SESSION_KEYS.iter().any(|b| listed(b.keys))
 }
 
 /// What the session's own keys do.
@@ -626,45 +687,23 @@ enum Own {
     Wizard,
     Help,
     Messages,
+    Rest,
+    Search,
+    Explore,
 }
 
+#[rustfmt::skip]
 const SESSION_KEYS: &[Binding<Own>] = &[
-    keymap::bind(
-        &[Key::Char('S')],
-        "S",
-        Own::Save,
-        "Session",
-        "save and leave",
-    ),
-    keymap::bind(
-        &[Key::Char('Q')],
-        "Q",
-        Own::Quit,
-        "Session",
-        "quit this game (it ends here)",
-    ),
-    keymap::bind(
-        &[Key::Char('U')],
-        "U",
-        Own::Undo,
-        "Session",
-        "take a move back (practice)",
-    ),
-    keymap::bind(
-        &[Key::Char('~'), Key::Char('&')],
-        "~ &",
-        Own::Wizard,
-        "Session",
-        "wizard console (wizard games)",
-    ),
+    keymap::bind(&[Key::Char('Z')], "Z", Own::Rest, "Session", "rest until healed or something happens (any key stops)"),
+    keymap::bind(&[Key::Char('s')], "s", Own::Search, "Session", "search for 5 turns"),
+    keymap::bind(&[Key::Char('o')], "o", Own::Explore, "Session", "explore until something happens"),
+    keymap::bind(&[], "Shift+dir", Own::Explore, "Session", "run (Shift+arrows too); a click travels; > and < away from stairs travel to them"),
+    keymap::bind(&[Key::Char('S')], "S", Own::Save, "Session", "save and leave"),
+    keymap::bind(&[Key::Char('Q')], "Q", Own::Quit, "Session", "quit this game (it ends here)"),
+    keymap::bind(&[Key::Char('U')], "U", Own::Undo, "Session", "take a move back (practice games)"),
+    keymap::bind(&[Key::Char('~'), Key::Char('&')], "~ &", Own::Wizard, "Session", "wizard console (wizard games)"),
     keymap::bind(&[Key::Char('?')], "?", Own::Help, "Session", "this help"),
-    keymap::bind(
-        &[Key::Char('P')],
-        "P",
-        Own::Messages,
-        "Session",
-        "earlier messages",
-    ),
+    keymap::bind(&[Key::Char('P'), Key::Char('m')], "P m", Own::Messages, "Session", "earlier messages"),
 ];
 
 // ----- start ---------------------------------------------------------------------------------
@@ -686,9 +725,9 @@ impl<R: Ruleset> Screen<Session<R>> for StartScreen {
         }
         let row = top + 3 + intro.len() as u16;
         let keys = if s.saved_waiting {
-            "A saved game waits: c continues it, n starts anew.  h scores,  ? help,  Esc quits."
+            "A saved game waits: c continues it, n starts anew.  H scores,  ? help,  Esc quits."
         } else {
-            "Press any key to begin,  h scores,  ? help,  Esc quits."
+            "Press any key to begin,  H scores,  ? help,  Esc quits."
         };
         put_centred(frame, area, row, keys, p.text, BG);
         let mut foot = format!("seed {}", s.seed);
@@ -715,7 +754,7 @@ impl<R: Ruleset> Screen<Session<R>> for StartScreen {
         match key {
             Key::Esc | Key::Char('Q') => Transition::Quit,
             Key::Char('?') => Transition::push(TextScreen::new("Help", help_lines(&*s.rules))),
-            Key::Char('h') => Transition::push(TextScreen::new("Scores", s.score_lines())),
+            Key::Char('H') => Transition::push(TextScreen::new("Scores", s.score_lines())),
             Key::Char('c') if s.saved_waiting => {
                 let Some(path) = s.save_path.clone() else {
                     return Transition::Stay;
@@ -724,7 +763,7 @@ impl<R: Ruleset> Screen<Session<R>> for StartScreen {
                     Ok(mut loaded) => {
                         loaded.lock = s.lock.take();
                         *s = loaded;
-                        Transition::replace(PlayScreen)
+                        Transition::replace(PlayScreen::default())
                     }
                     Err(e) => {
                         s.notice = Some(format!("Cannot continue: {e}"));
@@ -740,7 +779,7 @@ impl<R: Ruleset> Screen<Session<R>> for StartScreen {
                 if s.recorder.is_none() && !s.player_saved {
                     s.start_recording();
                 }
-                Transition::replace(PlayScreen)
+                Transition::replace(PlayScreen::default())
             }
         }
     }
@@ -751,7 +790,7 @@ impl<R: Ruleset> Screen<Session<R>> for StartScreen {
         }
         s.saved_waiting = false;
         s.start_recording();
-        Transition::replace(PlayScreen)
+        Transition::replace(PlayScreen::default())
     }
 
     fn name(&self) -> &str {
@@ -762,7 +801,15 @@ impl<R: Ruleset> Screen<Session<R>> for StartScreen {
 // ----- play ----------------------------------------------------------------------------------
 
 /// The play screen: the last messages, then the game's own drawing.
-struct PlayScreen;
+#[derive(Default)]
+struct PlayScreen {
+    /// A rest, run or travel under way.
+    auto: Option<Auto>,
+    /// Its steps so far.
+    steps: usize,
+    /// The frame's area at the last drawing (for the mouse).
+    area: Rect,
+}
 
 /// Draw the messages and the game: the play screen and the replay viewer share it.
 fn draw_play<R: Ruleset>(s: &Session<R>, frame: &mut Frame, area: Rect) {
@@ -785,7 +832,16 @@ fn draw_play<R: Ruleset>(s: &Session<R>, frame: &mut Frame, area: Rect) {
     for (row, (text, fg)) in lines.iter().skip(skip).enumerate() {
         put_clipped(frame, msgs, msgs.x, msgs.y + row as u16, text, *fg, BG);
     }
-    s.rules.draw(&s.game, frame, rest);
+    s.rules.draw(&s.game, frame, rest, &s.view);
+    if let Some(h) = &s.hover {
+        let row = rest.y + rest.height.saturating_sub(1);
+        put_clipped(frame, rest, rest.x, row, h, p.accent, BG);
+    }
+}
+
+/// Where the game's drawing goes in a frame of `area`: below the messages.
+fn play_area(area: Rect) -> Rect {
+    area.split_top(MESSAGE_ROWS).1
 }
 
 impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
@@ -794,15 +850,60 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
     type Reply = Answer;
 
     fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
+        self.area = area;
         draw_play(s, frame, area);
     }
 
+    fn tick_interval(&self) -> Option<Duration> {
+        self.auto.is_some().then_some(AUTO_DELAY)
+    }
+
+    fn tick(&mut self, s: &mut Session<R>) -> Transition<Session<R>, Self> {
+        self.auto_step(s);
+        self.after_turn(s)
+    }
+
     fn handle(&mut self, s: &mut Session<R>, input: Input) -> Transition<Session<R>, Self> {
+        // Any key stops a rest, a run or a travel (and does nothing else).
+        if self.auto.is_some() && matches!(input, Input::Key { .. }) {
+            self.auto = None;
+            s.notice = Some("You stop.".into());
+            return Transition::Stay;
+        }
+        if let Input::Mouse { kind, x, y, .. } = input {
+            self.mouse(s, kind, x, y);
+            return self.after_turn(s);
+        }
+        if let Some(d) = run_key(&input)
+            && s.rules.step(d).is_some()
+        {
+            self.begin(s, Auto::Run(d));
+            return self.after_turn(s);
+        }
         let Some(key) = plain_key(&input) else {
             return Transition::Stay;
         };
-        if let Some(c) = keymap::find(s.rules.keymap(), key) {
+        s.hover = None;
+        let step = direction_key(&input)
+            .filter(|_| keymap::find(s.rules.keymap(), key).is_none())
+            .and_then(|d| s.rules.step(d));
+        if let Some(c) = step {
             s.play(Step::Play(c));
+        } else if let Some(c) = keymap::find(s.rules.keymap(), key) {
+            let turn = s.game.turn();
+            s.play(Step::Play(c));
+            // A refused `>` or `<` away from stairs travels to the nearest known ones.
+            if s.game.turn() == turn
+                && let Key::Char(k @ ('>' | '<')) = key
+                && s.rules
+                    .route(&s.game, Goal::Stairs { down: k == '>' })
+                    .is_some()
+            {
+                s.notice = None;
+                self.begin(s, Auto::Travel(Goal::Stairs { down: k == '>' }));
+            }
+        } else if let Some(bit) = keymap::find(s.rules.view_toggles(), key) {
+            s.view.toggles ^= 1 << bit;
         } else if let Some(own) = keymap::find(SESSION_KEYS, key) {
             match own {
                 Own::Help => {
@@ -840,6 +941,15 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                         "Only wizard games have the console (start one with --wizard).".into(),
                     );
                 }
+                Own::Rest | Own::Search => {
+                    let search = own == Own::Search;
+                    match (s.rules.wait(), s.rules.may_rest(&s.game, search)) {
+                        (None, _) => s.notice = Some("This game has no resting.".into()),
+                        (Some(_), Err(why)) => s.notice = Some(why),
+                        (Some(_), Ok(())) => self.begin(s, Auto::Rest { search }),
+                    }
+                }
+                Own::Explore => self.begin(s, Auto::Travel(Goal::Explore)),
             }
         } else if let Key::Char(c) = key
             && !c.is_control()
@@ -879,14 +989,111 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
     }
 }
 
+/// Shift+direction, the run keys (vi keys in capitals, or Shift with an arrow). Shift+u is
+/// `U`, which takes a move back: there is no run north-east by letter.
+fn run_key(input: &Input) -> Option<Dir> {
+    match *input {
+        Input::Key { key, mods } if !mods.ctrl && !mods.alt => match key {
+            Key::Char('H') => Some(Dir::West),
+            Key::Char('J') => Some(Dir::South),
+            Key::Char('K') => Some(Dir::North),
+            Key::Char('L') => Some(Dir::East),
+            Key::Char('Y') => Some(Dir::NorthWest),
+            Key::Char('B') => Some(Dir::SouthWest),
+            Key::Char('N') => Some(Dir::SouthEast),
+            Key::Left | Key::Right | Key::Up | Key::Down if mods.shift => {
+                direction_key(&Input::key(key))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 impl PlayScreen {
+    /// Begin a rest, run or travel: its first step now, the rest one a tick.
+    fn begin<R: Ruleset>(&mut self, s: &mut Session<R>, auto: Auto) {
+        self.auto = Some(auto);
+        self.steps = 0;
+        self.auto_step(s);
+    }
+
+    /// One step of the rest, run or travel under way; it ends (saying why) when the game
+    /// refuses, says anything, the game's `interrupt` says so, or its goal is reached.
+    fn auto_step<R: Ruleset>(&mut self, s: &mut Session<R>) {
+        let Some(auto) = self.auto else { return };
+        let command = match auto {
+            Auto::Rest { .. } => s.rules.wait(),
+            Auto::Run(d) => s.rules.step(d),
+            Auto::Travel(goal) => s.rules.route(&s.game, goal).and_then(|d| s.rules.step(d)),
+        };
+        let Some(command) = command else {
+            self.auto = None;
+            if let Auto::Travel(goal) = auto
+                && self.steps == 0
+            {
+                s.notice = Some(match goal {
+                    Goal::Explore => "There is nothing left to explore from here.".into(),
+                    Goal::Stairs { .. } => "You know of no such stairs you can reach.".into(),
+                    Goal::Cell(_) => "You know no way there.".into(),
+                });
+            }
+            return;
+        };
+        let (before, said) = (s.game.clone(), s.log.len());
+        s.play(Step::Play(command));
+        self.steps += 1;
+        let why = if s.game.turn() == before.turn() || s.log.len() > said {
+            Some(None)
+        } else if let Some(w) = s.rules.interrupt(&before, &s.game) {
+            Some(Some(w))
+        } else {
+            match auto {
+                Auto::Rest { search: true } if self.steps >= SEARCH_TURNS => Some(Some(format!(
+                    "You search for {SEARCH_TURNS} turns and find nothing hidden."
+                ))),
+                Auto::Rest { search: false } if s.rules.rested(&s.game) => {
+                    Some(Some("You feel rested.".into()))
+                }
+                _ if self.steps >= MAX_AUTO => {
+                    Some(Some("You stop: it is taking too long.".into()))
+                }
+                _ => None,
+            }
+        };
+        if let Some(why) = why {
+            self.auto = None;
+            if let Some(w) = why {
+                s.notice = Some(w);
+            }
+        }
+    }
+
+    /// The pointer: hovering says what is there; a left click travels there.
+    fn mouse<R: Ruleset>(&mut self, s: &mut Session<R>, kind: MouseKind, x: u16, y: u16) {
+        let area = play_area(self.area);
+        let Some(cell) = s.rules.cell_at(&s.game, area, x, y) else {
+            s.hover = None;
+            return;
+        };
+        match kind {
+            MouseKind::Move => s.hover = s.rules.describe_cell(&s.game, cell),
+            MouseKind::Down(MouseButton::Left) => {
+                s.hover = None;
+                self.begin(s, Auto::Travel(Goal::Cell(cell)));
+            }
+            _ => {}
+        }
+    }
+
     /// After a move: the end screen, or in practice the offer to rewind a death.
-    fn after_turn<R: Ruleset>(&self, s: &mut Session<R>) -> Transition<Session<R>, Self> {
+    fn after_turn<R: Ruleset>(&mut self, s: &mut Session<R>) -> Transition<Session<R>, Self> {
         match s.status() {
             Status::Playing => Transition::Stay,
             Status::Over(e)
                 if !e.won && s.practice && s.history.as_ref().is_some_and(|h| h.position() > 0) =>
             {
+                self.auto = None;
                 Transition::ask(
                     Confirm::new(format!(
                         "You died ({}). This is a practice game: take back the last {REWIND} moves?",
@@ -896,11 +1103,20 @@ impl PlayScreen {
                 )
             }
             Status::Over(_) => {
+                self.auto = None;
                 s.finish(false);
                 Transition::push(EndScreen)
             }
         }
     }
+}
+
+/// A rest, run or travel under way: one step a tick, any key stops it.
+#[derive(Clone, Copy, Debug)]
+enum Auto {
+    Rest { search: bool },
+    Run(Dir),
+    Travel(Goal),
 }
 
 /// What the play screen asked.
@@ -924,44 +1140,20 @@ impl<R: Ruleset> Screen<Session<R>> for WizardScreen {
 
     fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
-        let cmds = s.rules.wizard_commands();
-        let h = cmds.len() as u16 + 5;
-        let inside = draw_box(frame, area.centred(60, h), &p, Some("Wizard console"));
+        let help = s.rules.wizard().map(|w| w.help()).unwrap_or_default();
+        let h = (help.len() as u16 + 5).min(area.height);
+        let inside = draw_box(frame, area.centred(70, h), &p, Some("Wizard console"));
         let mut y = inside.y;
-        for c in cmds {
-            put_clipped(
-                frame,
-                inside,
-                inside.x,
-                y,
-                &format!("{:<12} {}", c.name, c.help),
-                p.dim,
-                p.bg,
-            );
-            y += 1;
-        }
-        if cmds.is_empty() {
-            put_clipped(
-                frame,
-                inside,
-                inside.x,
-                y,
-                "This game has no wizard commands.",
-                p.dim,
-                p.bg,
-            );
+        for line in help
+            .iter()
+            .take(usize::from(inside.height.saturating_sub(3)))
+        {
+            put_clipped(frame, inside, inside.x, y, line, p.dim, p.bg);
             y += 1;
         }
         y += 1;
-        put_clipped(
-            frame,
-            inside,
-            inside.x,
-            y,
-            &format!("> {}_", self.line.text()),
-            p.text,
-            p.bg,
-        );
+        let prompt = format!("> {}_", self.line.text());
+        put_clipped(frame, inside, inside.x, y, &prompt, p.text, p.bg);
         if let Some(a) = &self.answer {
             put_clipped(frame, inside, inside.x, y + 1, a, p.accent, p.bg);
         }
@@ -974,15 +1166,15 @@ impl<R: Ruleset> Screen<Session<R>> for WizardScreen {
         if self.line.handle(&input) != LineEvent::Enter {
             return Transition::Stay;
         }
-        let word = self.line.take();
-        let word = word.trim();
-        if !s.rules.wizard_commands().iter().any(|w| w.name == word) {
-            self.answer = Some(format!("No wizard command {word:?}."));
+        let line = self.line.take().trim().to_owned();
+        let turn = s.game.turn();
+        let said = s.log.len();
+        s.play(Step::Wizard { wizard: line });
+        // A refused line stays in the console with the reason; nothing was recorded.
+        if s.log.len() == said && s.game.turn() == turn {
+            self.answer = s.notice.take();
             return Transition::Stay;
         }
-        s.play(Step::Wizard {
-            wizard: word.to_owned(),
-        });
         Transition::Pop(())
     }
 
@@ -1005,15 +1197,26 @@ impl<R: Ruleset> Screen<Session<R>> for EndScreen {
 
     fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
-        let (title, cause, colour) = match s.status() {
-            Status::Over(e) if e.won => ("You won!", e.cause, Rgb::new(255, 215, 90)),
-            Status::Over(e) => ("You died", e.cause, Rgb::new(255, 100, 90)),
-            Status::Playing => ("The game ended", "quit".to_owned(), p.text),
+        let (title, line, colour) = match s.status() {
+            Status::Over(e) if e.won => (
+                "You won!",
+                format!("You {}.", e.cause),
+                Rgb::new(255, 215, 90),
+            ),
+            Status::Over(e) if e.cause == "died" => {
+                ("You died", "You died.".to_owned(), Rgb::new(255, 100, 90))
+            }
+            Status::Over(e) => (
+                "You died",
+                format!("You were {}.", e.cause),
+                Rgb::new(255, 100, 90),
+            ),
+            Status::Playing => ("The game ended", "You quit.".to_owned(), p.text),
         };
         let mut lines = vec![
             title.to_owned(),
             String::new(),
-            format!("{cause}, on turn {}.", s.game.turn()),
+            format!("{line} (turn {})", s.game.turn()),
         ];
         lines.extend(s.filed.iter().cloned());
         lines.push(String::new());
@@ -1141,13 +1344,7 @@ pub fn replay_app<R: Ruleset>(
             Ok::<Game, String>(next)
         }
     };
-    let playback = Playback::open(
-        path,
-        R::NAME,
-        &crate::gamedata::DataIdentity::shipped(),
-        start,
-        step,
-    )?;
+    let playback = Playback::open(path, R::NAME, &rules.data(), start, step)?;
     let mut s = Session::new(rules, 0);
     s.replay = true;
     if let Some(g) = playback.current() {
@@ -1169,16 +1366,12 @@ pub fn app<R: Ruleset>(session: Session<R>) -> ScreenStack<Session<R>> {
 }
 
 /// Start game `R` as `opts` ask (watch a recording, continue a save, or a new game, with
-/// the save's lock taken): what a game's entry in the registry of games calls.
+/// the save's lock taken): what a game's entry in the registry of games calls, with `rules`
+/// made on the data `opts` name ([`Ruleset::data`]).
 ///
 /// # Errors
 /// [`LaunchError`]: a bad save or recording, a save open elsewhere. Nothing is touched then.
 pub fn launch<R: Ruleset>(rules: R, opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
-    if opts.data.wants_other_data() {
-        return Err(LaunchError::NoMods {
-            game: opts.game.clone(),
-        });
-    }
     let rules = Arc::new(rules);
     if let Some(path) = &opts.replay {
         let app = replay_app(rules, path).map_err(|e| LaunchError::BadReplay {
@@ -1192,19 +1385,29 @@ pub fn launch<R: Ruleset>(rules: R, opts: &LaunchOptions) -> Result<Box<dyn App>
         storage::sweep_leftovers(dir);
     }
     let mut session = match &opts.load {
-        Some(path) => Session::load(rules, path).map_err(|e| match e {
-            savefile::SaveError::Storage(storage::StorageError::Io { path, source }) => {
-                LaunchError::ReadSave { path, source }
-            }
-            other => LaunchError::BadSave {
-                path: path.clone(),
-                game: opts.game.clone(),
-                source: Box::new(other),
-            },
-        })?,
+        Some(path) => {
+            Session::load(rules, path).map_err(|e| match e.downcast::<savefile::SaveError>() {
+                Ok(e) => match *e {
+                    savefile::SaveError::Storage(storage::StorageError::Io { path, source }) => {
+                        LaunchError::ReadSave { path, source }
+                    }
+                    other => LaunchError::BadSave {
+                        path: path.clone(),
+                        game: opts.game.clone(),
+                        source: Box::new(other),
+                    },
+                },
+                Err(other) => LaunchError::BadSave {
+                    path: path.clone(),
+                    game: opts.game.clone(),
+                    source: other,
+                },
+            })?
+        }
         None => {
             let s = Session::new(rules, opts.seed.unwrap_or_else(clock_seed))
-                .with_modes(opts.practice, opts.wizard);
+                .with_modes(opts.practice, opts.wizard)
+                .with_tiles(opts.tiles == Some(true));
             match save_path {
                 Some(p) => s.with_save(p),
                 None => s,
@@ -1225,5 +1428,6 @@ pub fn launch<R: Ruleset>(rules: R, opts: &LaunchOptions) -> Result<Box<dyn App>
             Err(_) => {}
         }
     }
+    session.view.tiles = opts.tiles == Some(true);
     Ok(Box::new(app(session)))
 }

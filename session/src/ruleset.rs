@@ -47,7 +47,7 @@
 //!         }
 //!     }
 //!     fn keymap(&self) -> &'static [Binding<Cmd>] { KEYS }
-//!     fn draw(&self, game: &Game, frame: &mut Frame, area: Rect) {
+//!     fn draw(&self, game: &Game, frame: &mut Frame, area: Rect, _: &alembic_session::ruleset::View) {
 //!         frame.put_str(area.x, area.y, &game.turn().to_string(), alembic::Rgb::WHITE, alembic::Rgb::BLACK);
 //!     }
 //! }
@@ -61,11 +61,14 @@
 
 use std::fmt;
 
-use alembic::{Game, Hooks, Library, rng::GameRng};
+use alembic::{Dir, Game, Hooks, Library, Loc, rng::GameRng, wizard::WizardCommands};
 use alembic_ui::{Frame, Rect};
 use serde::{Serialize, de::DeserializeOwned};
 
+use crate::gamedata::DataIdentity;
 use crate::keymap::Binding;
+use crate::launch::Cause;
+use crate::savefile::{SaveError, Saved};
 
 /// What a command did: the new state and what happened, as typed events (the screen and the
 /// message log are made from them).
@@ -132,23 +135,28 @@ pub struct Summary {
     pub lines: Vec<String>,
 }
 
-/// A wizard command: a word typed in the console (`~`) and what it does to the game. Wizard
-/// games are marked and never scored.
-pub struct WizardCommand {
-    /// The word that runs it.
-    pub name: &'static str,
-    /// One line of help.
-    pub help: &'static str,
-    /// Change the game, or say why not.
-    pub run: fn(&Game) -> Result<Game, String>,
+/// How the play screen is asked to draw, beyond the game itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    /// Draw pictures where the frontend shows tiles (`--tiles`).
+    pub tiles: bool,
+    /// The view toggles on ([`Ruleset::view_toggles`]), one bit each.
+    pub toggles: u32,
 }
 
-impl fmt::Debug for WizardCommand {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("WizardCommand")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
-    }
+/// Where the player asks to go, many steps at once: the game answers the next step
+/// ([`Ruleset::route`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The nearest place not yet explored (`o`).
+    Explore,
+    /// The nearest known stairs (`>` or `<` away from stairs).
+    Stairs {
+        /// Down rather than up.
+        down: bool,
+    },
+    /// A cell the player clicked.
+    Cell(Loc),
 }
 
 /// A game, as the session, the frontends and the headless runner see it. Implement it and
@@ -207,7 +215,7 @@ pub trait Ruleset: Send + Sync + 'static {
     fn keymap(&self) -> &'static [Binding<Self::Command>];
     /// Draw the game's play area (map and status) into `area`; the session draws the
     /// messages above it.
-    fn draw(&self, game: &Game, frame: &mut Frame, area: Rect);
+    fn draw(&self, game: &Game, frame: &mut Frame, area: Rect, view: &View);
 
     /// The grid that shows the whole play area, for a window that sizes its cells to fit
     /// (the session adds its message rows). Default: no wish.
@@ -222,9 +230,88 @@ pub trait Ruleset: Send + Sync + 'static {
             lines: vec![format!("Turns: {}", game.turn())],
         }
     }
-    /// The wizard console's commands. Default: none.
-    fn wizard_commands(&self) -> &'static [WizardCommand] {
+    /// The command that steps once in `dir`, for running (Shift+direction) and travel.
+    /// Default: none (the game has no steps; running and travel are off).
+    fn step(&self, dir: Dir) -> Option<Self::Command> {
+        let _ = dir;
+        None
+    }
+    /// The command that lets a turn pass, for resting (`Z`) and searching (`s`). Default:
+    /// none (no rest).
+    fn wait(&self) -> Option<Self::Command> {
+        None
+    }
+    /// Whether a rest (or with `search`, a search) may begin now: `Err` says why not ("Not
+    /// with a bat in view."). Default: yes.
+    ///
+    /// # Errors
+    /// The sentence for the player.
+    fn may_rest(&self, game: &Game, search: bool) -> Result<(), String> {
+        let _ = (game, search);
+        Ok(())
+    }
+    /// Whether a rest is over (healed). Default: never (a rest runs until interrupted).
+    fn rested(&self, game: &Game) -> bool {
+        let _ = game;
+        false
+    }
+    /// Why a run, a rest or a travel must stop after one of its steps took the game from
+    /// `before` to `after` ("A bat comes into view."); the session also stops when a step is
+    /// refused or says anything. Default: never.
+    fn interrupt(&self, before: &Game, after: &Game) -> Option<String> {
+        let _ = (before, after);
+        None
+    }
+    /// The next step towards `goal`, over ground the player knows; `None` when there is no
+    /// way (or nothing left to explore). Default: none.
+    fn route(&self, game: &Game, goal: Goal) -> Option<Dir> {
+        let _ = (game, goal);
+        None
+    }
+    /// The cell drawn at column `x`, row `y` of `area` by [`Ruleset::draw`], for the mouse.
+    /// Default: none.
+    fn cell_at(&self, game: &Game, area: Rect, x: u16, y: u16) -> Option<Loc> {
+        let _ = (game, area, x, y);
+        None
+    }
+    /// What the player knows of `cell`, for the hover line. Default: nothing.
+    fn describe_cell(&self, game: &Game, cell: Loc) -> Option<String> {
+        let _ = (game, cell);
+        None
+    }
+    /// Keys that switch parts of the view on and off (not the game: nothing is recorded),
+    /// each binding's action its bit in [`View::toggles`]. Default: none.
+    fn view_toggles(&self) -> &'static [Binding<u32>] {
         &[]
+    }
+    /// The data this game plays with, as saves and recordings name it (shipped, or mods).
+    fn data(&self) -> DataIdentity {
+        DataIdentity::shipped()
+    }
+    /// The save text of `game`. Default: [`crate::savefile::to_text`].
+    ///
+    /// # Errors
+    /// [`SaveError`].
+    fn save_text(&self, game: &Game, seed: u64, modes: &[String]) -> Result<String, SaveError>
+    where
+        Self: Sized,
+    {
+        crate::savefile::to_text(self, game, seed, modes)
+    }
+    /// A save read back, checked. Default: [`crate::savefile::from_text`].
+    ///
+    /// # Errors
+    /// The sentence of what is wrong; nothing is half-loaded.
+    fn load_text(&self, text: &str) -> Result<Saved, Cause>
+    where
+        Self: Sized,
+    {
+        crate::savefile::from_text(self, text).map_err(|e| Box::new(e) as Cause)
+    }
+    /// The wizard console's commands (the engine's registry: typed arguments, usage and
+    /// help for free). Default: none.
+    fn wizard(&self) -> Option<&WizardCommands<Game>> {
+        None
     }
     /// The bot's next command (the headless runner and the bot harness play with it);
     /// `None` when it has nothing to do. Default: a random key of the keymap.

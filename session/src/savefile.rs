@@ -175,8 +175,8 @@ pub fn from_text<R: Ruleset>(rules: &R, text: &str) -> Result<Saved, SaveError> 
     })
 }
 
-/// Write the save of `game` to `path`, atomically (the old file stays whole until the new
-/// one is complete).
+/// Write the save of `game` to `path` in the ruleset's format ([`Ruleset::save_text`]),
+/// atomically (the old file stays whole until the new one is complete).
 ///
 /// # Errors
 /// [`SaveError`].
@@ -187,20 +187,22 @@ pub fn write<R: Ruleset>(
     modes: &[String],
     path: &Path,
 ) -> Result<(), SaveError> {
-    let text = to_text(rules, game, seed, modes)?;
+    let text = rules.save_text(game, seed, modes)?;
     storage::write_atomic(path, text.as_bytes())?;
     Ok(())
 }
 
-/// Read the save at `path` through the bounded reader, checked.
+/// Read the save at `path` through the bounded reader, checked by the ruleset
+/// ([`Ruleset::load_text`]). A file that cannot be read is a [`SaveError::Storage`] inside
+/// the error (downcast it).
 ///
 /// # Errors
-/// [`SaveError`].
-pub fn read<R: Ruleset>(rules: &R, path: &Path) -> Result<Saved, SaveError> {
-    let bytes = storage::read_bounded(path, MAX_SAVE_BYTES)?;
+/// What is wrong, typed; nothing is half-loaded.
+pub fn read<R: Ruleset>(rules: &R, path: &Path) -> Result<Saved, crate::launch::Cause> {
+    let bytes = storage::read_bounded(path, MAX_SAVE_BYTES).map_err(SaveError::from)?;
     let text = String::from_utf8(bytes).map_err(|_| SaveError::Corrupt {
         game: R::NAME,
         why: "not UTF-8 text".to_owned(),
     })?;
-    from_text(rules, &text)
+    rules.load_text(&text)
 }

@@ -1,8 +1,6 @@
 //! The player's commands and the one funnel they go through: [`play`] (the events the
 //! player perceived, or a refusal that changes nothing), and [`act`] on top of it.
 
-use std::sync::Arc;
-
 use alembic::{Dir, Error, Game, HookCtx, Loc, ThingId};
 use serde::{Deserialize, Serialize};
 
@@ -10,13 +8,10 @@ use crate::error::{Refusal, RuleError};
 use crate::events::Event;
 use crate::hooks::hooks;
 use crate::kinds::Outcome;
-use crate::props::{
-    CAUSE, DEEPEST, DIGGABLE, EXIT, FLOOR, LEVELS, OUTCOME, STAIRS, WALKABLE, tile,
-};
+use crate::props::{DEEPEST, DIGGABLE, EXIT, FLOOR, LEVELS, OUTCOME, STAIRS, WALKABLE, tile};
 use crate::rules::combat::attack;
 use crate::rules::time::world_answer;
 use crate::rules::{Heard, nearest_free, remember_view, tell};
-use crate::text;
 use crate::view::{creature_at, outcome, player};
 use crate::world::{depth_of, is_inner};
 
@@ -99,7 +94,6 @@ pub fn act_mut(g: &mut Game, command: Command) -> Result<bool, Error> {
 
 pub(crate) fn win(g: &mut Game, ctx: &mut HookCtx<'_>, p: ThingId) {
     g.set_var_mut(&OUTCOME, Outcome::Won);
-    g.set_var_mut(&CAUSE, Arc::from(text::ESCAPE_CAUSE));
     tell(g, ctx, p, Event::Escaped);
 }
 

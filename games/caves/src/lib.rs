@@ -20,7 +20,7 @@
 //!   [`state_hash`](alembic::Game::state_hash).
 //!
 //! The rules are plain functions over the game value ([`new_game`], [`act`], [`status`]…),
-//! so they can be played headlessly ([`simulate`]) or through the screens ([`app`]).
+//! so they can be played headlessly ([`simulate`]) or through the session every game gets ([`Caves`], the rules on the game contract).
 //!
 //! ```
 //! use alembic::Dir;
@@ -42,12 +42,13 @@ mod hooks;
 mod kinds;
 mod launch;
 mod library;
+pub mod morgue;
 mod props;
 mod rules;
+mod ruleset;
 pub mod save;
 mod sim;
 mod text;
-mod ui;
 mod view;
 mod wizard;
 mod world;
@@ -69,15 +70,12 @@ pub use props::{
 pub use rules::{
     HEARING, LICHEN_GROWTH_ODDS, MAX_HUNTERS, REGEN_EVERY, REINFORCE_ODDS, VIEW_RADIUS,
 };
+pub use ruleset::{Caves, REGIONS};
 pub use sim::{
     SimError, SimPolicy, SimReport, library_counts, replay_hash, report, simulate,
     simulate_checked, simulate_logged,
 };
 pub use text::{death_cause, describe, with_article};
-pub use ui::{
-    Action, Binding, CavesUi, KEYMAP, action_of, app, app_with, help_line, help_lines, morgue,
-    replay_app, replay_app_on,
-};
 pub use view::{
     Status, creature_at, creatures_on, is_hostile, name_of, outcome, player, remembered, status,
     visible,

@@ -63,6 +63,9 @@ pub const PLAYER: Prop<ThingId> = Prop::new("caves.player");
 pub const OUTCOME: Prop<Outcome> = Prop::with_default("caves.outcome", Outcome::Playing);
 /// What ended the game ("killed by a zombie"), empty while playing.
 pub const CAUSE: Prop<Arc<str>> = Prop::new("caves.cause");
+/// The name of the creature that killed the player (the cause of death is made from it,
+/// in [`text`](crate::text), never kept as English in the game).
+pub const KILLER: Prop<Arc<str>> = Prop::new("caves.killer");
 /// Creatures the player has killed.
 pub const KILLS: Prop<i64> = Prop::with_default("caves.kills", 0);
 /// The deepest level reached (0 = the top).

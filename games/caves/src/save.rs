@@ -125,8 +125,21 @@ pub fn to_text(game: &Game) -> Result<String, CavesSaveError> {
 /// # Errors
 /// As [`to_text`].
 pub fn to_text_on(game: &Game, data: &CavesData) -> Result<String, CavesSaveError> {
+    to_text_with(game, data, &data.identity.to_modes())
+}
+
+/// The save text of `game` played on `data`, with `modes`: the data's identity
+/// ([`DataIdentity::to_modes`]) and the session's own modes (`practice`, `wizard`), kept
+/// under the checksum. Version [`SAVE_VERSION`] without modes, else [`DATA_SAVE_VERSION`].
+///
+/// # Errors
+/// As [`to_text`].
+pub fn to_text_with(
+    game: &Game,
+    data: &CavesData,
+    modes: &[String],
+) -> Result<String, CavesSaveError> {
     let state = SavedGame::of(game, &data.library)?.to_json()?;
-    let modes = data.identity.to_modes();
     let (version, checksum) = if modes.is_empty() {
         (SAVE_VERSION, bytes_checksum(&state))
     } else {
@@ -140,7 +153,7 @@ pub fn to_text_on(game: &Game, data: &CavesData) -> Result<String, CavesSaveErro
         game: GAME_NAME,
         version,
         checksum,
-        modes: &modes,
+        modes,
         state: &state,
     })
     .map_err(|e| CavesSaveError::Encode(e.to_string()))
@@ -182,6 +195,14 @@ pub fn from_text(text: &str) -> Result<Game, CavesSaveError> {
 /// # Errors
 /// As [`from_text`].
 pub fn from_text_on(text: &str, data: &CavesData) -> Result<Game, CavesSaveError> {
+    from_text_with(text, data).map(|(game, _)| game)
+}
+
+/// [`from_text_on`], also answering the save's modes (the data's and the session's).
+///
+/// # Errors
+/// As [`from_text_on`].
+pub fn from_text_with(text: &str, data: &CavesData) -> Result<(Game, Vec<String>), CavesSaveError> {
     let corrupt = |e: serde_json::Error| CavesSaveError::Corrupt(e.to_string());
     let header: Header = serde_json::from_str(text).map_err(corrupt)?;
     if header.game != GAME_NAME {
@@ -193,6 +214,7 @@ pub fn from_text_on(text: &str, data: &CavesData) -> Result<Game, CavesSaveError
             .check_save(&DataIdentity::from_modes(modes))
             .map_err(CavesSaveError::OtherData)
     };
+    let mut kept = Vec::new();
     let game = match header.version {
         WHOLE_GAME_VERSION => {
             other_data(&[])?;
@@ -228,6 +250,7 @@ pub fn from_text_on(text: &str, data: &CavesData) -> Result<Game, CavesSaveError
                 &env.modes[..]
             };
             other_data(modes)?;
+            kept = modes.to_vec();
             SavedGame::from_json(state, base)?.link(base, &hooks)?
         }
         other => return Err(CavesSaveError::WrongVersion(other)),
@@ -236,7 +259,7 @@ pub fn from_text_on(text: &str, data: &CavesData) -> Result<Game, CavesSaveError
     if !game.contains(p) || !game.is(p, &IS_HERO) {
         return Err(CavesSaveError::NoPlayer);
     }
-    Ok(game)
+    Ok((game, kept))
 }
 
 /// Read a Caves game from `path`, checked (see [`from_text`]).

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::kinds::Outcome;
 use crate::props::{
-    CAUSE, DEEPEST, HP, IS_HOSTILE, KILLS, LEVELS, MAX_HP, NAME, OUTCOME, PLAYER, SEEN_LAYER,
-    TRANSPARENT,
+    CAUSE, DEEPEST, HP, IS_HOSTILE, KILLER, KILLS, LEVELS, MAX_HP, NAME, OUTCOME, PLAYER,
+    SEEN_LAYER, TRANSPARENT,
 };
 use crate::rules::VIEW_RADIUS;
 use crate::world::depth_of;
@@ -55,6 +55,19 @@ pub fn outcome(g: &Game) -> Result<Outcome, Error> {
     g.var(&OUTCOME)
 }
 
+/// How the game ended, in English made now (never kept in the game): the escape, or death
+/// by the killer kept by name; games saved before 0.3 kept the sentence itself.
+fn cause_of(g: &Game) -> Result<String, Error> {
+    Ok(match outcome(g)? {
+        Outcome::Playing => String::new(),
+        Outcome::Won => crate::text::ESCAPE_CAUSE.to_owned(),
+        Outcome::Dead => match g.var(&KILLER) {
+            Ok(k) => crate::text::death_cause(&k),
+            Err(_) => g.var(&CAUSE).map(|c| c.to_string()).unwrap_or_default(),
+        },
+    })
+}
+
 /// The player's vital signs.
 ///
 /// # Errors
@@ -72,7 +85,7 @@ pub fn status(g: &Game) -> Result<Status, Error> {
         turn: g.turn(),
         kills: g.var(&KILLS)?,
         outcome: outcome(g)?,
-        cause: g.var(&CAUSE).map(|c| c.to_string()).unwrap_or_default(),
+        cause: cause_of(g)?,
     })
 }
 

@@ -23,7 +23,7 @@ const MAX_LEVELS: i64 = 99;
 /// as the status line does) and `summon NAME` (and the built-in `help`).
 ///
 /// ```
-/// use alembic_caves;
+/// use alembic_caves as caves;
 /// let g = caves::new_game(1)?;
 /// let cmds = caves::wizard_commands()?;
 /// let out = cmds.run(&g, "depth 3")?;

@@ -10,7 +10,7 @@ use alembic::{
 
 use super::hooks::hooks;
 use super::props::{
-    CAUSE, DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS, SEED,
+    DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS, SEED,
     SPAWN_COUNT, SPAWN_PER_DEPTH, SPAWN_RANK, SPORES, STAIRS_DOWN, STAIRS_UP, WALKABLE, WALL, tile,
 };
 use super::rules;
@@ -121,7 +121,6 @@ fn new_world(seed: u64, levels: i32, library: alembic::Library) -> Result<Game, 
     let mut g = Game::new(seed).with_library(library);
     g.set_var_mut(&SEED, seed as i64);
     g.set_var_mut(&LEVELS, levels);
-    g.set_var_mut(&CAUSE, Arc::from(""));
     g.set_var_mut(&REINFORCEMENTS, true);
 
     // 1. Levels: random fill, three rounds of smoothing, small pockets filled in.
@@ -245,7 +244,6 @@ fn new_world(seed: u64, levels: i32, library: alembic::Library) -> Result<Game, 
     let z = g.location(player)?.z;
     g.set_awake_levels_mut([z])?;
     rules::remember_view(&mut g)?;
-    g.log_mut(super::text::describe(&super::Event::Arrived));
     Ok(g)
 }
 
@@ -380,7 +378,6 @@ pub fn arena(seed: u64, levels: &[&[&str]]) -> Result<Game, Error> {
     let n = levels.len().max(1) as i32;
     g.set_var_mut(&SEED, seed as i64);
     g.set_var_mut(&LEVELS, n);
-    g.set_var_mut(&CAUSE, Arc::from(""));
     g.set_var_mut(&DEEPEST, 0);
     let wall = tile(&g, WALL)?;
     for d in 0..n {

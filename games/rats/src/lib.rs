@@ -22,11 +22,13 @@
 use alembic::hook::{HookCall, ON_ACTION};
 use alembic::props::Hook;
 use alembic::schedule::{NORMAL_ACTION, TurnEnd};
+use alembic::wizard::{Args, WizardCommands, WizardError, WizardOutcome, WizardSpec};
 use alembic::{Dir, Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Prop, Props, Rgb, ThingId};
 use alembic::{layer::Layer, library::TileId, path::Search, path::astar};
 use alembic_session::keymap::{Binding, bind};
 use alembic_session::mapview::{MapView, remember};
-use alembic_session::{Ending, Outcome, Rejected, Ruleset, Status, Summary, WizardCommand};
+use alembic_session::ruleset::View;
+use alembic_session::{Ending, Outcome, Rejected, Ruleset, Status, Summary};
 use alembic_ui::{Frame, Key, Rect, put_clipped};
 use serde::{Deserialize, Serialize};
 
@@ -79,36 +81,33 @@ pub struct Rats {
     wall: TileId,
     floor: TileId,
     exit: TileId,
+    wizard: WizardCommands<Game>,
 }
 
-#[rustfmt::skip]
-const KEYS: &[Binding<Command>] = &[
-    bind(&[Key::Char('k'), Key::Up], "k ↑", Command::Move(Dir::North), "Move", "north"),
-    bind(&[Key::Char('j'), Key::Down], "j ↓", Command::Move(Dir::South), "Move", "south"),
-    bind(&[Key::Char('h'), Key::Left], "h ←", Command::Move(Dir::West), "Move", "west"),
-    bind(&[Key::Char('l'), Key::Right], "l →", Command::Move(Dir::East), "Move", "east"),
-    bind(&[Key::Char('.'), Key::Char('s')], ". s", Command::Wait, "Move", "wait a turn"),
-];
+const KEYS: &[Binding<Command>] = &[bind(
+    &[Key::Char('.')],
+    ".",
+    Command::Wait,
+    "Keys",
+    "wait a turn",
+)];
 
-#[rustfmt::skip]
-const WIZARD: &[WizardCommand] = &[
-    WizardCommand { name: "heal", help: "back to full health", run: heal },
-    WizardCommand { name: "map", help: "see the whole maze", run: reveal },
-];
-
-fn heal(g: &Game) -> Result<Game, String> {
-    let mut g = g.clone();
-    let hero = g.var(&HERO).map_err(|e| e.to_string())?;
-    g.set_mut(hero, &HP, 10).map_err(|e| e.to_string())?;
-    Ok(g)
+fn heal(g: &Game, _: &Args) -> Result<WizardOutcome<Game>, WizardError> {
+    let hero = g
+        .var(&HERO)
+        .map_err(|e| WizardError::Refused(e.to_string()))?;
+    let g = g
+        .set(hero, &HP, 10)
+        .map_err(|e| WizardError::Refused(e.to_string()))?;
+    Ok(WizardOutcome::new(g).line("You feel fine."))
 }
 
-fn reveal(g: &Game) -> Result<Game, String> {
+fn reveal(g: &Game, _: &Args) -> Result<WizardOutcome<Game>, WizardError> {
     let mut g = g.clone();
     for l in MAZE.iter() {
         g.set_layer_mut(&SEEN, l, true);
     }
-    Ok(g)
+    Ok(WizardOutcome::new(g).line("You know the whole maze."))
 }
 
 /// A rat's turn, on the engine's scheduler: bite the hero beside it, else step towards the
@@ -176,12 +175,17 @@ impl Rats {
         let exit =
             library.define_tile_mut("exit", Props::new().with(&GLYPH, '>').with(&WALK, true))?;
         let hooks = Hooks::new().register("rats.rat", rat)?;
+        let wizard = WizardCommands::new()
+            .register(WizardSpec::new("heal", "Back to full health."), heal)
+            .and_then(|w| w.register(WizardSpec::new("map", "See the whole maze."), reveal))
+            .map_err(|e| Error::msg(e.to_string()))?;
         Ok(Rats {
             library,
             hooks,
             wall,
             floor,
             exit,
+            wizard,
         })
     }
 
@@ -287,6 +291,9 @@ impl Ruleset for Rats {
         let (hero, at) = Rats::hero(&g)?;
         if let Command::Move(d) = *command {
             let to = at + d;
+            if to.x != at.x && to.y != at.y {
+                return Err(Rejected::Refused("The maze has no diagonal ways."));
+            }
             let rat = g.things_at(to).iter().copied().find(|&t| g.is(t, &ALIVE));
             if let Some(rat) = rat {
                 let hit = 1 + g.rng().below(3) as i32;
@@ -381,8 +388,17 @@ impl Ruleset for Rats {
         )
     }
 
-    fn wizard_commands(&self) -> &'static [WizardCommand] {
-        WIZARD
+    fn step(&self, dir: Dir) -> Option<Command> {
+        let o = dir.offset();
+        ((o.x == 0 || o.y == 0) && o.z == 0).then_some(Command::Move(dir))
+    }
+
+    fn wait(&self) -> Option<Command> {
+        Some(Command::Wait)
+    }
+
+    fn wizard(&self) -> Option<&WizardCommands<Game>> {
+        Some(&self.wizard)
     }
 
     fn play_area(&self) -> Option<(u16, u16)> {
@@ -408,7 +424,7 @@ impl Ruleset for Rats {
         }
     }
 
-    fn draw(&self, g: &Game, frame: &mut Frame, area: Rect) {
+    fn draw(&self, g: &Game, frame: &mut Frame, area: Rect, _: &View) {
         let Ok((hero, eye)) = Rats::hero(g) else {
             return;
         };

@@ -10,7 +10,7 @@ use alembic::Game;
 use alembic_rats::{Command, Event, Rats};
 use alembic_session::play::{self, Session, Step, apply_step};
 use alembic_session::ruleset::Summary;
-use alembic_session::{Outcome, Rejected, Ruleset, Status, WizardCommand, keymap::Binding};
+use alembic_session::{Outcome, Rejected, Ruleset, Status, keymap::Binding};
 use alembic_ui::{Frame, Input, Key, Rect, TestFrontend, TestFrontendError, run};
 
 fn dir(name: &str) -> PathBuf {
@@ -20,15 +20,16 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-/// The key of `c` in the rats' keymap.
+/// The key of `c`: the vi keys step, `.` waits.
 fn key_of(c: Command) -> Input {
-    let b = Rats::new()
-        .unwrap()
-        .keymap()
-        .iter()
-        .find(|b| b.action == c)
-        .unwrap();
-    Input::key(b.keys[0])
+    Input::ch(match c {
+        Command::Move(alembic::Dir::North) => 'k',
+        Command::Move(alembic::Dir::South) => 'j',
+        Command::Move(alembic::Dir::West) => 'h',
+        Command::Move(alembic::Dir::East) => 'l',
+        Command::Move(d) => panic!("the rats walk in four directions, not {d:?}"),
+        Command::Wait => '.',
+    })
 }
 
 /// The bot's commands from `seed` until the game ends.
@@ -69,15 +70,9 @@ fn new_session(d: &Path, seed: u64, practice: bool) -> Session<Rats> {
 fn practice_takes_moves_back_with_u() {
     let d = dir("undo");
     let wait = key_of(Command::Wait);
-    let keys = [
-        Input::ch(' '),
-        wait,
-        wait,
-        wait,
-        wait,
-    ]
-    .into_iter()
-    .chain([Input::ch('U'), Input::ch('U')]);
+    let keys = [Input::ch(' '), wait, wait, wait, wait]
+        .into_iter()
+        .chain([Input::ch('U'), Input::ch('U')]);
     let (fe, s) = play_keys(new_session(&d, 4, true), keys);
     assert_eq!(s.game().turn(), 2, "four waits, two taken back");
     assert!(
@@ -151,8 +146,8 @@ fn a_death_writes_the_morgue_and_the_score_shows_on_the_start_screen() {
         text.contains("A rat bites you"),
         "the last messages: {text}"
     );
-    // The next session's start screen lists it (h).
-    let (fe, _) = play_keys(new_session(&d, 9, false), [Input::ch('h')]);
+    // The next session's start screen lists it (H).
+    let (fe, _) = play_keys(new_session(&d, 9, false), [Input::ch('H')]);
     let f = fe.last_frame().unwrap();
     assert!(f.contains_text("eaten by rats"), "{}", f.to_text());
     // The recording kept in records/ replays to the same end.
@@ -237,14 +232,14 @@ impl Ruleset for Reworded {
     fn keymap(&self) -> &'static [Binding<Command>] {
         self.0.keymap()
     }
-    fn draw(&self, g: &Game, f: &mut Frame, a: Rect) {
-        self.0.draw(g, f, a)
+    fn draw(&self, g: &Game, f: &mut Frame, a: Rect, v: &alembic_session::ruleset::View) {
+        self.0.draw(g, f, a, v)
     }
     fn summary(&self, g: &Game) -> Summary {
         self.0.summary(g)
     }
-    fn wizard_commands(&self) -> &'static [WizardCommand] {
-        self.0.wizard_commands()
+    fn wizard(&self) -> Option<&alembic::wizard::WizardCommands<Game>> {
+        self.0.wizard()
     }
 }
 

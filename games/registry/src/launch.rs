@@ -340,7 +340,7 @@ mod tests {
         assert_eq!(
             demo.as_deref(),
             Some(
-                "demo has no headless runner (it plays only in a frontend); headless games: alchemy, caves"
+                "demo has no headless runner (it plays only in a frontend); headless games: alchemy, caves, rats"
             )
         );
         assert!(crate::sim::find("nethack").is_err());
@@ -383,7 +383,7 @@ mod tests {
         let err = launch(&opts("nethack")).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown game \"nethack\"; valid games: alchemy, demo, caves"
+            "unknown game \"nethack\"; valid games: alchemy, demo, caves, rats"
         );
         assert!(games().contains(&default_game()));
     }

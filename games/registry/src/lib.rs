@@ -20,7 +20,10 @@ pub mod sim;
 
 pub use alembic_alchemy as alchemy;
 pub use alembic_caves as caves;
-pub use alembic_session::{gamedata, keymap, playback, record, scores, slot, storage};
+pub use alembic_rats as rats;
+pub use alembic_session::{
+    gamedata, keymap, play, playback, record, ruleset, savefile, scores, slot, storage,
+};
 
 pub use alembic_session::{
     Cause, LaunchError, LaunchOptions, LibraryCounts, report_session_end, save_dir,

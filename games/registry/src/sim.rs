@@ -679,7 +679,9 @@ impl<R: Ruleset> RulesetSim<R> {
         let rules = (self.make)()?;
         let mut g = rules.new_game(seed)?;
         let mut rng = alembic::rng::GameRng::seed_from(seed ^ 0x05EE_DB07);
-        let keys = rules.keymap();
+        // Random play presses any key of the game: its keymap and the steps.
+        let mut keys: Vec<R::Command> = rules.keymap().iter().map(|b| b.action.clone()).collect();
+        keys.extend(alembic::Dir::COMPASS.iter().filter_map(|&d| rules.step(d)));
         let mut played = 0;
         while played < turns && rules.status(&g) == Status::Playing {
             let cmd = match policy {
@@ -687,7 +689,7 @@ impl<R: Ruleset> RulesetSim<R> {
                 Policy::Random => usize::try_from(rng.below(keys.len().max(1) as u64))
                     .ok()
                     .and_then(|i| keys.get(i))
-                    .map(|b| b.action.clone()),
+                    .cloned(),
             };
             let Some(cmd) = cmd else { break };
             let turn = g.turn();

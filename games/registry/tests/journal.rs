@@ -370,11 +370,14 @@ fn a_practice_save_relabelled_as_a_normal_game_is_refused() {
 /// The Caves too: moves made after the save come back from the recording.
 #[test]
 fn a_caves_crash_after_saving_loses_no_command() {
-    use alembic_games::caves::{self, CavesUi};
+    use alembic_games::caves::{self, Caves};
+    use alembic_games::play::{self, Session};
     use alembic_ui::{App, Input, TestFrontend, run};
+    let rules = std::sync::Arc::new(Caves::new().unwrap());
+    let load = |p: &std::path::Path| Session::load(rules.clone(), p).unwrap();
     let d = scratch("caves");
     let save = d.join(caves::save::SAVE_FILE);
-    let mut app = caves::app_with(CavesUi::new(6).with_save(save.clone()));
+    let mut app = play::app(Session::new(rules.clone(), 6).with_save(save.clone()));
     let mut keys = vec![Input::ch(' ')];
     keys.extend("llllljjj".chars().map(Input::ch));
     keys.push(Input::ch('S'));
@@ -382,14 +385,14 @@ fn a_caves_crash_after_saving_loses_no_command() {
     let saved = app.ctx().game().turn();
     drop(app);
     // Continue, play on, and crash: nothing saved after these moves.
-    let mut app = caves::app_with(CavesUi::load(&save).unwrap());
+    let mut app = play::app(load(&save));
     for k in "hhh...".chars() {
         app.handle(Input::ch(k));
     }
     let played = app.ctx().game().clone();
     assert!(played.turn() > saved, "played on after the save");
     drop(app);
-    let back = CavesUi::load(&save).unwrap();
+    let back = load(&save);
     assert_eq!(back.game().state_hash(), played.state_hash());
     drop(back);
     // One window per save in the Caves too.

@@ -6,9 +6,8 @@ use alembic::{Error, Game, HookCtx, ThingId, hook::HookCall, hook::ON_USE};
 
 use crate::events::Event;
 use crate::kinds::Outcome;
-use crate::props::{ATTACK, CAUSE, DEFENCE, HP, IS_HERO, KILLS, OUTCOME, VERB};
+use crate::props::{ATTACK, DEFENCE, HP, IS_HERO, KILLER, KILLS, OUTCOME, VERB};
 use crate::rules::{say_near, tell};
-use crate::text;
 use crate::view::name_of;
 
 pub(crate) fn alive(g: &Game, id: ThingId) -> bool {
@@ -100,8 +99,7 @@ pub(crate) fn die(
     let killer = name_of(g, by);
     if g.is(victim, &IS_HERO) {
         g.set_var_mut(&OUTCOME, Outcome::Dead);
-        let cause = text::death_cause(&killer);
-        g.set_var_mut(&CAUSE, Arc::from(cause.as_str()));
+        g.set_var_mut(&KILLER, killer.clone());
         tell(g, ctx, victim, Event::YouDied { killer });
         return Ok(());
     }

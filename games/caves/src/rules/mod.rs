@@ -10,7 +10,6 @@ use alembic::{Error, Game, HookCtx, Loc, LocBox, ThingId};
 
 use crate::events::Event;
 use crate::props::{RECEIVER, SEEN_LAYER};
-use crate::text;
 use crate::view::visible;
 use crate::world::walkable;
 
@@ -38,11 +37,11 @@ pub const MAX_HUNTERS: usize = 4;
 #[derive(Default)]
 pub(crate) struct Heard(pub(crate) Vec<Event>);
 
-/// Deliver `event` to `who` if it receives messages: the player's inbox is the game's log,
-/// written from the event, and the event is one of the command's.
+/// Deliver `event` to `who` if it receives messages: the event becomes one of the
+/// command's, and the player's message log is made from it outside the game value (its
+/// English is never part of the game: see [`text`](crate::text)).
 pub(crate) fn tell(g: &mut Game, ctx: &mut HookCtx<'_>, who: ThingId, event: Event) {
     if g.is(who, &RECEIVER) {
-        g.log_mut(text::describe(&event));
         ctx.scratch::<Heard>().0.push(event);
     }
 }

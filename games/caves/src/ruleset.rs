@@ -1,0 +1,475 @@
+//! The Caves on the game contract ([`Ruleset`]): everything else (the start screen and its
+//! scores, saves, recordings, practice with `U` and the rewind on death, the wizard console,
+//! the morgue file, the replay viewer, resting, running, travel, auto-explore and the mouse)
+//! comes from `alembic-session`, written once for every game.
+
+use std::sync::Arc;
+
+use alembic::path::{DijkstraMap, explore_targets};
+use alembic::wizard::WizardCommands;
+use alembic::{Dir, Game, Hooks, Library, Loc, Rgb};
+use alembic_session::gamedata::DataIdentity;
+use alembic_session::keymap::{Binding, bind};
+use alembic_session::ruleset::{Ending, Goal, Outcome as Done, Rejected, Status, Summary, View};
+use alembic_session::savefile::{SaveError, Saved};
+use alembic_session::{Cause, Ruleset};
+use alembic_ui::{Cell, Frame, Key, Palette, Rect, Tile, TileSupport, fill, put_clipped};
+
+use crate::command::{Command, play};
+use crate::error::{Refusal, RuleError};
+use crate::events::Event;
+use crate::kinds::Outcome;
+use crate::library::CavesData;
+use crate::props::{EXIT, FG, GLYPH, NAME, STAIRS, WALKABLE};
+use crate::view::{creature_at, is_hostile, name_of, remembered, status, visible};
+use crate::world::{HEIGHT, WIDTH, level_box, walkable_regions};
+
+/// The bit of [`View::toggles`] that shows the flood-fill regions (`R`).
+pub const REGIONS: u32 = 0;
+const BG: Rgb = Rgb::new(0, 0, 0);
+
+/// The Caves' rules on their data (shipped, or a data directory and mods).
+#[derive(Clone, Debug)]
+pub struct Caves {
+    data: Arc<CavesData>,
+    hooks: Hooks,
+    wizard: WizardCommands<Game>,
+}
+
+impl Caves {
+    /// The Caves on their shipped data.
+    ///
+    /// # Errors
+    /// The shipped data does not load (a bug).
+    pub fn new() -> Result<Caves, Cause> {
+        Caves::on(Arc::new(CavesData::shipped()?))
+    }
+
+    /// The Caves on `data`: every game of the session is played, saved and recorded on it.
+    ///
+    /// # Errors
+    /// The hooks or wizard commands could not be registered (a bug).
+    pub fn on(data: Arc<CavesData>) -> Result<Caves, Cause> {
+        Ok(Caves {
+            data,
+            hooks: crate::hooks()?,
+            wizard: crate::wizard_commands()?,
+        })
+    }
+}
+
+#[rustfmt::skip]
+const KEYS: &[Binding<Command>] = &[
+    bind(&[Key::Char('.'), Key::Char('5'), Key::Keypad(5)], ".  or  5", Command::Wait, "Keys", "wait a turn (walking into rock digs it, into a creature attacks it)"),
+    bind(&[Key::Char('>')], ">", Command::Descend, "Keys", "go down the stairs (on the bottom level the golden > is the way out); elsewhere, travel to the nearest known stairs down"),
+    bind(&[Key::Char('<')], "<", Command::Ascend, "Keys", "go up the stairs; elsewhere, travel to the nearest known stairs up"),
+];
+
+#[rustfmt::skip]
+const TOGGLES: &[Binding<u32>] = &[
+    bind(&[Key::Char('R')], "R", REGIONS, "View", "show the connected areas (the engine's flood fill) as numbers"),
+];
+
+/// The picture for `l` in tiles mode: terrain by its letter, creatures by kind; `None`
+/// keeps the letter (never-seen cells, anything without a picture).
+fn tile_at(g: &Game, l: Loc, lit: bool) -> Option<Tile> {
+    if lit && let Some(c) = creature_at(g, l) {
+        return Some(match g.query(c, &GLYPH).unwrap_or('?') {
+            '@' => Tile::Hero,
+            'F' => Tile::Fungus,
+            'v' => Tile::Rabbit,
+            '~' => Tile::Insect,
+            'b' => Tile::Bat,
+            'Z' => Tile::Undead,
+            other => Tile::Creature(other),
+        });
+    }
+    let tile = if lit {
+        Some(g.tile(l))
+    } else {
+        remembered(g, l)
+    }?;
+    match g.library().tile(tile).ok()?.get(&GLYPH).ok()? {
+        '.' => Some(Tile::Floor),
+        '#' => Some(Tile::Wall),
+        '>' => Some(Tile::StairsDown),
+        '<' => Some(Tile::StairsUp),
+        _ => None,
+    }
+}
+
+/// Whether the player knows `l` as ground to walk on.
+fn known_walkable(g: &Game, l: Loc) -> bool {
+    remembered(g, l)
+        .and_then(|t| g.library().tile(t).ok())
+        .is_some_and(|d| d.is(&WALKABLE))
+}
+
+/// The creatures other than the player in view.
+fn in_view(g: &Game) -> Vec<alembic::ThingId> {
+    let Ok(seen) = visible(g) else {
+        return Vec::new();
+    };
+    let me = crate::view::player(g).ok();
+    seen.iter()
+        .filter_map(|l| creature_at(g, l))
+        .filter(|&c| Some(c) != me)
+        .collect()
+}
+
+/// The world coordinate at the view's first column: centred when the view is wider than
+/// the world, else following `focus` and clamped to the world's edges.
+fn view_origin(view: i32, world: i32, focus: i32) -> i32 {
+    if view >= world {
+        -(view - world) / 2
+    } else {
+        (focus - view / 2).clamp(0, world - view)
+    }
+}
+
+/// A colour per region number, so neighbouring regions differ.
+fn region_colour(r: usize) -> Rgb {
+    const COLOURS: [Rgb; 6] = [
+        Rgb::new(90, 170, 255),
+        Rgb::new(120, 220, 120),
+        Rgb::new(240, 200, 90),
+        Rgb::new(220, 120, 220),
+        Rgb::new(255, 170, 80),
+        Rgb::new(200, 200, 200),
+    ];
+    COLOURS[r % COLOURS.len()]
+}
+
+impl Caves {
+    fn cell(g: &Game, l: Loc, lit: bool, regions: Option<&alembic::mapgen::Regions>) -> Cell {
+        let blank = Cell::blank(BG, BG);
+        if !(0..WIDTH).contains(&l.x) || !(0..HEIGHT).contains(&l.y) {
+            return blank;
+        }
+        let tile = if lit {
+            Some(g.tile(l))
+        } else {
+            remembered(g, l)
+        };
+        let Some(def) = tile.and_then(|t| g.library().tile(t).ok()) else {
+            return blank;
+        };
+        let mut cell = Cell {
+            ch: def.get(&GLYPH).unwrap_or('?'),
+            fg: if lit {
+                def.get(&FG).unwrap_or(Rgb::WHITE)
+            } else {
+                Rgb::new(70, 70, 80)
+            },
+            bg: BG,
+        };
+        if let Some(r) = regions.and_then(|r| r.label(l)) {
+            cell.ch = char::from_digit((r % 36) as u32, 36).unwrap_or('?');
+            cell.fg = region_colour(r);
+            if !lit {
+                cell.fg = cell.fg.scale(0.55);
+            }
+        }
+        if lit && let Some(c) = creature_at(g, l) {
+            cell.ch = g.query(c, &GLYPH).unwrap_or('?');
+            cell.fg = g.query(c, &FG).unwrap_or(Rgb::WHITE);
+        }
+        cell
+    }
+
+    /// The map's top-left world cell in a view of `area`.
+    fn origin(g: &Game, area: Rect) -> Option<Loc> {
+        let at = status(g).ok()?.at;
+        Some(Loc::new(
+            view_origin(i32::from(area.width), WIDTH, at.x),
+            view_origin(i32::from(area.height.saturating_sub(1)), HEIGHT, at.y),
+            at.z,
+        ))
+    }
+}
+
+impl Ruleset for Caves {
+    const NAME: &'static str = crate::save::GAME_NAME;
+    const TITLE: &'static str = "T H E   C A V E S";
+    const INTRO: &'static [&'static str] = &[
+        "Somewhere below, a crack in the rock leads back to the daylight.",
+        "Dig, fight or sneak your way down through the levels and find it.",
+        "",
+        "Lichens sting. Bats bite. Zombies do not give up.",
+    ];
+    type Command = Command;
+    type Event = Event;
+    type Refusal = Refusal;
+
+    fn library(&self) -> &Library {
+        &self.data.library
+    }
+
+    fn hooks(&self) -> Hooks {
+        self.hooks.clone()
+    }
+
+    fn new_game(&self, seed: u64) -> Result<Game, alembic::Error> {
+        crate::new_game_on(seed, &self.data.library)
+    }
+
+    fn apply(&self, game: &Game, c: &Command) -> Result<Done<Event>, Rejected<Refusal>> {
+        match play(game, *c) {
+            Ok((game, events)) => Ok(Done { game, events }),
+            Err(RuleError::Refused(r)) => Err(Rejected::Refused(r)),
+            Err(RuleError::Engine(e)) => Err(Rejected::Engine(e)),
+        }
+    }
+
+    fn describe(&self, _: &Game, event: &Event) -> Option<String> {
+        Some(crate::text::describe(event))
+    }
+
+    fn status(&self, g: &Game) -> Status {
+        match status(g) {
+            Ok(s) if s.outcome == Outcome::Won => Status::Over(Ending {
+                won: true,
+                cause: s.cause,
+            }),
+            Ok(s) if s.outcome == Outcome::Dead => Status::Over(Ending {
+                won: false,
+                cause: if s.cause.is_empty() {
+                    "died".into()
+                } else {
+                    s.cause
+                },
+            }),
+            _ => Status::Playing,
+        }
+    }
+
+    fn keymap(&self) -> &'static [Binding<Command>] {
+        KEYS
+    }
+
+    fn draw(&self, g: &Game, frame: &mut Frame, area: Rect, view: &View) {
+        let (map, bar) = area.split_bottom(1);
+        let Some(o) = Caves::origin(g, area) else {
+            put_clipped(
+                frame,
+                map,
+                map.x,
+                map.y,
+                "Cannot draw: not a Caves game.",
+                Rgb::WHITE,
+                BG,
+            );
+            return;
+        };
+        let seen = visible(g).ok();
+        let regions = (view.toggles & (1 << REGIONS) != 0)
+            .then(|| walkable_regions(g, o.z).ok())
+            .flatten();
+        let tiles = view.tiles && frame.tiles() == TileSupport::Single && regions.is_none();
+        for sy in 0..map.height {
+            for sx in 0..map.width {
+                let l = Loc::new(o.x + i32::from(sx), o.y + i32::from(sy), o.z);
+                let lit = seen.as_ref().is_some_and(|v| v.contains(l));
+                let mut cell = Caves::cell(g, l, lit, regions.as_ref());
+                if tiles && let Some(t) = tile_at(g, l, lit) {
+                    cell.ch = t.to_char();
+                }
+                frame.put(map.x + sx, map.y + sy, cell);
+            }
+        }
+        let p = Palette::DEFAULT;
+        let bar_bg = Rgb::new(30, 26, 22);
+        fill(frame, bar, Cell::blank(p.text, bar_bg));
+        let Ok(s) = status(g) else { return };
+        let mut left = format!(
+            " Caves  Level {}/{}  HP {}/{}  Turn {}  Kills {}",
+            s.depth + 1,
+            s.levels,
+            s.hp,
+            s.max_hp,
+            s.turn,
+            s.kills
+        );
+        if let Some(r) = &regions {
+            left.push_str(&format!("  Regions {}", r.len()));
+        }
+        let fg = if s.hp * 4 <= s.max_hp {
+            Rgb::new(255, 90, 80)
+        } else {
+            p.text
+        };
+        put_clipped(frame, bar, bar.x, bar.y, &left, fg, bar_bg);
+        let right = "? help  R regions  Q quit ";
+        let (lw, rw) = (left.chars().count(), right.chars().count());
+        if lw + 1 + rw <= usize::from(bar.width) {
+            let rx = bar.right().saturating_sub(rw as u16);
+            put_clipped(frame, bar, rx, bar.y, right, p.dim, bar_bg);
+        }
+    }
+
+    fn play_area(&self) -> Option<(u16, u16)> {
+        let w = u16::try_from(WIDTH).unwrap_or(u16::MAX);
+        let h = u16::try_from(HEIGHT).unwrap_or(u16::MAX);
+        Some((w, h.saturating_add(1)))
+    }
+
+    fn summary(&self, g: &Game) -> Summary {
+        let Ok(s) = status(g) else {
+            return Summary::default();
+        };
+        Summary {
+            score: crate::morgue::score_of(&s),
+            depth: s.depth + 1,
+            lines: vec![
+                format!(
+                    "Level:    {} of {} (deepest {})",
+                    s.depth + 1,
+                    s.levels,
+                    s.deepest + 1
+                ),
+                format!("Turns:    {}", s.turn),
+                format!("Kills:    {}", s.kills),
+                format!("HP:       {}/{}", s.hp, s.max_hp),
+            ],
+        }
+    }
+
+    fn wizard(&self) -> Option<&WizardCommands<Game>> {
+        Some(&self.wizard)
+    }
+
+    fn step(&self, dir: Dir) -> Option<Command> {
+        Some(Command::Move(dir))
+    }
+
+    fn wait(&self) -> Option<Command> {
+        Some(Command::Wait)
+    }
+
+    fn may_rest(&self, g: &Game, search: bool) -> Result<(), String> {
+        let s = status(g).map_err(|e| e.to_string())?;
+        if !search && s.hp >= s.max_hp {
+            return Err("You are not hurt: nothing to rest for (s searches, . waits).".into());
+        }
+        if let Some(&c) = in_view(g).iter().find(|&&c| is_hostile(g, c)) {
+            let name = crate::text::with_article(&name_of(g, c));
+            return Err(format!("Not with {name} in view."));
+        }
+        Ok(())
+    }
+
+    fn rested(&self, g: &Game) -> bool {
+        status(g).is_ok_and(|s| s.hp >= s.max_hp)
+    }
+
+    fn interrupt(&self, before: &Game, after: &Game) -> Option<String> {
+        let old = in_view(before);
+        if let Some(&c) = in_view(after).iter().find(|c| !old.contains(c)) {
+            let name = crate::text::with_article(&name_of(after, c));
+            let mut chars = name.chars();
+            let first = chars.next().map(|f| f.to_uppercase().to_string());
+            return Some(format!(
+                "{}{} comes into view.",
+                first.unwrap_or_default(),
+                chars.as_str()
+            ));
+        }
+        match (status(before), status(after)) {
+            (Ok(b), Ok(a)) if a.hp < b.hp => Some("You are hurt!".into()),
+            _ => None,
+        }
+    }
+
+    fn route(&self, g: &Game, goal: Goal) -> Option<Dir> {
+        let here = status(g).ok()?.at;
+        let area = level_box(here.z);
+        let goals: Vec<Loc> = match goal {
+            Goal::Explore => explore_targets(
+                area,
+                |l| remembered(g, l).is_some(),
+                |l| known_walkable(g, l),
+            ),
+            Goal::Stairs { down } => area
+                .iter()
+                .filter(|&l| {
+                    remembered(g, l)
+                        .and_then(|t| g.library().tile(t).ok())
+                        .is_some_and(|d| {
+                            d.get(&STAIRS).ok() == Some(if down { 1 } else { -1 })
+                                || (down && d.is(&EXIT))
+                        })
+                })
+                .collect(),
+            Goal::Cell(l) if known_walkable(g, l) => vec![l],
+            Goal::Cell(_) => Vec::new(),
+        };
+        if goals.is_empty() || goals.contains(&here) {
+            return None;
+        }
+        // Over known ground only, never through a creature.
+        let cost = |_: Loc, to: Loc| {
+            (known_walkable(g, to) && (to == here || creature_at(g, to).is_none())).then_some(1)
+        };
+        let map = DijkstraMap::build(area, &goals, cost);
+        let next = map.next_step(here, cost)?;
+        here.dir_to(next)
+    }
+
+    fn cell_at(&self, g: &Game, area: Rect, x: u16, y: u16) -> Option<Loc> {
+        let map = area.split_bottom(1).0;
+        if !map.contains(x, y) {
+            return None;
+        }
+        let o = Caves::origin(g, area)?;
+        let l = Loc::new(o.x + i32::from(x - map.x), o.y + i32::from(y - map.y), o.z);
+        (0..WIDTH)
+            .contains(&l.x)
+            .then_some(l)
+            .filter(|l| (0..HEIGHT).contains(&l.y))
+    }
+
+    fn describe_cell(&self, g: &Game, l: Loc) -> Option<String> {
+        let lit = visible(g).ok()?.contains(l);
+        if lit && let Some(c) = creature_at(g, l) {
+            return Some(crate::text::with_article(&name_of(g, c)));
+        }
+        let t = if lit {
+            Some(g.tile(l))
+        } else {
+            remembered(g, l)
+        }?;
+        let def = g.library().tile(t).ok()?;
+        let name = def
+            .get(&NAME)
+            .map_or_else(|_| def.name().to_string(), |n| n.to_string());
+        Some(if lit {
+            name
+        } else {
+            format!("{name} (remembered)")
+        })
+    }
+
+    fn view_toggles(&self) -> &'static [Binding<u32>] {
+        TOGGLES
+    }
+
+    fn data(&self) -> DataIdentity {
+        self.data.identity.clone()
+    }
+
+    fn save_text(&self, game: &Game, _seed: u64, modes: &[String]) -> Result<String, SaveError> {
+        crate::save::to_text_with(game, &self.data, modes).map_err(|e| SaveError::Corrupt {
+            game: Self::NAME,
+            why: e.to_string(),
+        })
+    }
+
+    fn load_text(&self, text: &str) -> Result<Saved, Cause> {
+        let (game, modes) = crate::save::from_text_with(text, &self.data)?;
+        Ok(Saved {
+            game,
+            seed: 0,
+            modes,
+        })
+    }
+}
