@@ -648,6 +648,58 @@ impl TileMap<bool> {
         Ok(m)
     }
 
+    /// A maze (`true` = floor) by the recursive backtracker: cells on odd coordinates, joined
+    /// so that every one is reachable from (1, 1) by exactly one path, then `loops` random
+    /// cells off the border opened as well (ways round, so a maze is not a trap). Even
+    /// sizes leave their last column or row as wall. [`MapGenError::BadSize`] for bad
+    /// dimensions (see [`TileMap::new`]). Θ(cells).
+    ///
+    /// ```
+    /// use alembic::{Loc, rng::GameRng, mapgen::{Adjacency, TileMap}};
+    /// let maze = TileMap::maze(21, 11, 0, &mut GameRng::seed_from(7)).unwrap();
+    /// // Every cell on odd coordinates is floor, and all of them are one region.
+    /// assert!(maze.get(Loc::new(19, 9, 0)) == Some(&true));
+    /// assert_eq!(maze.regions(|&f| f, Adjacency::Four).len(), 1);
+    /// // A perfect maze: floor cells = 2 × cells − 1 (each cell but the first opened one wall).
+    /// assert_eq!(maze.count(|&f| f), 2 * 10 * 5 - 1);
+    /// ```
+    pub fn maze(
+        width: i32,
+        height: i32,
+        loops: usize,
+        rng: &mut GameRng,
+    ) -> Result<Self, MapGenError> {
+        let mut m = TileMap::new(width, height, false)?;
+        let inside = |l: Loc| l.x > 0 && l.y > 0 && l.x < width - 1 && l.y < height - 1;
+        let start = Loc::new(1, 1, 0);
+        if !inside(start) {
+            return Ok(m);
+        }
+        m.set_mut(start, true);
+        let mut stack = vec![start];
+        while let Some(&c) = stack.last() {
+            let next: Vec<Loc> = [(2, 0), (-2, 0), (0, 2), (0, -2)]
+                .iter()
+                .map(|&(dx, dy)| Loc::new(c.x + dx, c.y + dy, 0))
+                .filter(|&l| inside(l) && m.get(l) == Some(&false))
+                .collect();
+            if next.is_empty() {
+                stack.pop();
+                continue;
+            }
+            let n = next[rng.below(next.len() as u64) as usize];
+            m.set_mut(Loc::new((c.x + n.x) / 2, (c.y + n.y) / 2, 0), true);
+            m.set_mut(n, true);
+            stack.push(n);
+        }
+        for _ in 0..loops {
+            let x = 1 + rng.below((width - 2).max(1) as u64) as i32;
+            let y = 1 + rng.below((height - 2).max(1) as u64) as i32;
+            m.set_mut(Loc::new(x, y, 0), true);
+        }
+        Ok(m)
+    }
+
     /// One automaton round: a cell off the border becomes floor when at least 5 of the 9
     /// cells of its 3 × 3 block (itself included) are floor, wall otherwise; the border
     /// becomes wall. Returns a new map. Θ(cells).

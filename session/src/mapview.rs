@@ -47,7 +47,18 @@ pub struct MapView<'a> {
     pub seen: &'a Layer<bool>,
 }
 
-impl MapView<'_> {
+impl<'a> MapView<'a> {
+    /// The view of `level` from `eye`, seeing `radius` cells, remembering in `seen`.
+    #[must_use]
+    pub fn new(level: LocBox, eye: Loc, radius: u32, seen: &'a Layer<bool>) -> Self {
+        MapView {
+            level,
+            eye,
+            radius,
+            seen,
+        }
+    }
+
     /// The level cell shown at the top left of `area`: the level centred when it fits, else
     /// following the eye and clamped to the level's edges.
     #[must_use]

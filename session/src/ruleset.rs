@@ -114,6 +114,17 @@ pub struct Ending {
     pub cause: String,
 }
 
+impl Ending {
+    /// An ending: won or not, and how.
+    #[must_use]
+    pub fn new(won: bool, cause: impl Into<String>) -> Self {
+        Ending {
+            won,
+            cause: cause.into(),
+        }
+    }
+}
+
 /// Whether a game goes on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -130,6 +141,8 @@ pub struct Summary {
     pub score: u64,
     /// The depth reached (0 for a game without levels).
     pub depth: i32,
+    /// Monsters the player killed.
+    pub kills: i64,
     /// The morgue file's lines about the game (the session adds the heading, how it ended
     /// and the last messages).
     pub lines: Vec<String>,
@@ -227,6 +240,7 @@ pub trait Ruleset: Send + Sync + 'static {
         Summary {
             score: 0,
             depth: 0,
+            kills: 0,
             lines: vec![format!("Turns: {}", game.turn())],
         }
     }

@@ -320,6 +320,7 @@ impl Ruleset for Caves {
         Summary {
             score: crate::morgue::score_of(&s),
             depth: s.depth + 1,
+            kills: s.kills,
             lines: vec![
                 format!(
                     "Level:    {} of {} (deepest {})",

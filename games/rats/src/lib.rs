@@ -6,7 +6,6 @@
 //! `U`, `--wizard`, the morgue file and the score table from `alembic-session`.
 //!
 //! ```
-//! use alembic::Dir;
 //! use alembic_rats::{Command, Rats};
 //! use alembic_session::Ruleset;
 //!
@@ -24,7 +23,7 @@ use alembic::props::Hook;
 use alembic::schedule::{NORMAL_ACTION, TurnEnd};
 use alembic::wizard::{Args, WizardCommands, WizardError, WizardOutcome, WizardSpec};
 use alembic::{Dir, Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Prop, Props, Rgb, ThingId};
-use alembic::{layer::Layer, library::TileId, path::Search, path::astar};
+use alembic::{layer::Layer, library::TileId, mapgen::TileMap, path::Search, path::astar};
 use alembic_session::keymap::{Binding, bind};
 use alembic_session::mapview::{MapView, remember};
 use alembic_session::ruleset::View;
@@ -38,7 +37,7 @@ pub const WIDTH: i32 = 41;
 pub const HEIGHT: i32 = 19;
 /// How far the hero sees along the corridors.
 pub const SIGHT: u32 = 7;
-const RATS: usize = 7;
+const RATS: usize = 9;
 const MAZE: LocBox = LocBox::rect(0, 0, WIDTH, HEIGHT, 0);
 
 const HP: Prop<i32> = Prop::with_default("rats.hp", 1);
@@ -61,10 +60,8 @@ pub enum Command {
 /// What happened, typed; the English is [`Rats::describe`]'s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// The hero hit a rat for this much.
-    Hit(i32),
-    /// ... and killed it.
-    Killed,
+    /// The hero hit a rat for this much, and whether it died of it.
+    Hit(i32, bool),
     /// Rats bit the hero for this much in all.
     Bitten(i32),
     /// The hero picked up the cheese: every rat smells it now.
@@ -72,6 +69,9 @@ pub enum Event {
     /// The hero stands at the way out without the cheese.
     NotYet,
 }
+
+/// What [`Rats::apply`] answers.
+type Ruled = Result<Outcome<Event>, Rejected<&'static str>>;
 
 /// The rules, with their library and hooks.
 #[derive(Clone, Debug)]
@@ -84,22 +84,13 @@ pub struct Rats {
     wizard: WizardCommands<Game>,
 }
 
-const KEYS: &[Binding<Command>] = &[bind(
-    &[Key::Char('.')],
-    ".",
-    Command::Wait,
-    "Keys",
-    "wait a turn",
-)];
+#[rustfmt::skip]
+const KEYS: &[Binding<Command>] = &[bind(&[Key::Char('.')], ".", Command::Wait, "Keys", "wait a turn")];
 
 fn heal(g: &Game, _: &Args) -> Result<WizardOutcome<Game>, WizardError> {
-    let hero = g
-        .var(&HERO)
-        .map_err(|e| WizardError::Refused(e.to_string()))?;
-    let g = g
-        .set(hero, &HP, 10)
-        .map_err(|e| WizardError::Refused(e.to_string()))?;
-    Ok(WizardOutcome::new(g).line("You feel fine."))
+    let healed = g.var(&HERO).and_then(|hero| g.set(hero, &HP, 10));
+    let healed = healed.map_err(|e| WizardError::Refused(e.to_string()))?;
+    Ok(WizardOutcome::new(healed).line("You feel fine."))
 }
 
 fn reveal(g: &Game, _: &Args) -> Result<WizardOutcome<Game>, WizardError> {
@@ -229,31 +220,9 @@ impl Ruleset for Rats {
     fn new_game(&self, seed: u64) -> Result<Game, Error> {
         let mut g = Game::new(seed).with_library(self.library.clone());
         g.fill_tiles_mut(MAZE, self.wall)?;
-        // A maze by the recursive backtracker, then a few walls knocked out for loops.
-        let mut stack = vec![Loc::new(1, 1, 0)];
-        g.set_tile_mut(stack[0], self.floor)?;
-        while let Some(&c) = stack.last() {
-            let next: Vec<Loc> = [(2, 0), (-2, 0), (0, 2), (0, -2)]
-                .iter()
-                .map(|&(dx, dy)| Loc::new(c.x + dx, c.y + dy, 0))
-                .filter(|&l| l.x > 0 && l.y > 0 && l.x < WIDTH - 1 && l.y < HEIGHT - 1)
-                .filter(|&l| g.tile(l) != self.floor)
-                .collect();
-            if next.is_empty() {
-                stack.pop();
-                continue;
-            }
-            let n = next[g.rng().below(next.len() as u64) as usize];
-            g.set_tile_mut(Loc::new((c.x + n.x) / 2, (c.y + n.y) / 2, 0), self.floor)?;
-            g.set_tile_mut(n, self.floor)?;
-            stack.push(n);
-        }
-        for _ in 0..WIDTH {
-            let l = Loc::new(
-                1 + g.rng().below(WIDTH as u64 - 2) as i32,
-                1 + g.rng().below(HEIGHT as u64 - 2) as i32,
-                0,
-            );
+        // A maze with ways round (the engine's backtracker, then one opening per column).
+        let maze = TileMap::maze(WIDTH, HEIGHT, WIDTH as usize, g.rng()).map_err(Error::msg)?;
+        for (l, _) in maze.iter().filter(|(_, floor)| **floor) {
             g.set_tile_mut(l, self.floor)?;
         }
         let start = Loc::new(1, 1, 0);
@@ -264,28 +233,21 @@ impl Ruleset for Rats {
         let cheese = g.spawn_mut(&mut ctx, "cheese", Loc::new(WIDTH - 2, HEIGHT - 2, 0))?;
         g.set_var_mut(&HERO, hero);
         g.set_var_mut(&CHEESE, cheese);
-        let mut placed = 0;
-        while placed < RATS {
-            let l = Loc::new(
-                g.rng().below(WIDTH as u64) as i32,
-                g.rng().below(HEIGHT as u64) as i32,
-                0,
-            );
-            if l.x + l.y > 12 && open(&g, l) {
-                g.spawn_mut(&mut ctx, "rat", l)?;
-                placed += 1;
-            }
+        // Rats anywhere on the floor but near the way in.
+        let floor: Vec<Loc> = MAZE
+            .iter()
+            .filter(|&l| l.x + l.y > 12 && open(&g, l))
+            .collect();
+        for _ in 0..RATS {
+            let l = floor[g.rng().below(floor.len() as u64) as usize];
+            g.spawn_mut(&mut ctx, "rat", l)?;
         }
         g.set_awake_levels_mut([0])?;
         Rats::look(&mut g)?;
         Ok(g)
     }
 
-    fn apply(
-        &self,
-        game: &Game,
-        command: &Command,
-    ) -> Result<Outcome<Event>, Rejected<&'static str>> {
+    fn apply(&self, game: &Game, command: &Command) -> Ruled {
         let mut g = game.clone();
         let mut events = Vec::new();
         let (hero, at) = Rats::hero(&g)?;
@@ -298,11 +260,10 @@ impl Ruleset for Rats {
             if let Some(rat) = rat {
                 let hit = 1 + g.rng().below(3) as i32;
                 let hp = g.query(rat, &HP)? - hit;
-                events.push(Event::Hit(hit));
+                events.push(Event::Hit(hit, hp <= 0));
                 if hp <= 0 {
                     g.remove_thing_mut(rat)?;
                     g.set_var_mut(&KILLS, g.var(&KILLS)? + 1);
-                    events.push(Event::Killed);
                 } else {
                     g.set_mut(rat, &HP, hp)?;
                 }
@@ -310,13 +271,9 @@ impl Ruleset for Rats {
                 return Err(Rejected::Refused("A wall is in the way."));
             } else {
                 g.move_thing_mut(hero, to)?;
-                if let Some(c) = g
-                    .things_at(to)
-                    .iter()
-                    .copied()
-                    .find(|&t| !g.is(t, &ALIVE) && t != hero)
-                {
-                    g.move_thing_mut(c, hero)?;
+                let cheese = g.var(&CHEESE)?;
+                if g.place(cheese)? == alembic::Place::Map(to) {
+                    g.move_thing_mut(cheese, hero)?;
                     events.push(Event::Cheese);
                 }
                 if g.tile(to) == self.exit && !Rats::carried(&g) {
@@ -341,8 +298,8 @@ impl Ruleset for Rats {
 
     fn describe(&self, _: &Game, event: &Event) -> Option<String> {
         Some(match event {
-            Event::Hit(n) => format!("You bite the rat ({n})."),
-            Event::Killed => "The rat dies.".into(),
+            Event::Hit(n, false) => format!("You bite the rat ({n})."),
+            Event::Hit(n, true) => format!("You bite the rat ({n}). It dies."),
             Event::Bitten(n) => format!("A rat bites you ({n})."),
             Event::Cheese => "You take the cheese. Somewhere, whiskers twitch.".into(),
             Event::NotYet => "The way out. You came for the cheese, though.".into(),
@@ -350,12 +307,7 @@ impl Ruleset for Rats {
     }
 
     fn status(&self, g: &Game) -> Status {
-        let over = |won, cause: &str| {
-            Status::Over(Ending {
-                won,
-                cause: cause.into(),
-            })
-        };
+        let over = |won, cause| Status::Over(Ending::new(won, cause));
         match Rats::hero(g) {
             Ok((h, _)) if g.query(h, &HP).is_ok_and(|hp| hp <= 0) => over(false, "eaten by rats"),
             Ok((_, at)) if g.tile(at) == self.exit && Rats::carried(g) => {
@@ -381,11 +333,9 @@ impl Ruleset for Rats {
         };
         let step = |a: Loc, b: Loc| (a.x == b.x || a.y == b.y) && walk(g, b);
         let path = astar(at, goal, &Search::new(MAZE), |a, b| step(a, b).then_some(1)).ok()?;
-        Some(
-            path.first_step()
-                .and_then(|l| at.dir_to(l))
-                .map_or(Command::Wait, Command::Move),
-        )
+        path.first_step()
+            .and_then(|l| at.dir_to(l))
+            .map(Command::Move)
     }
 
     fn step(&self, dir: Dir) -> Option<Command> {
@@ -408,15 +358,12 @@ impl Ruleset for Rats {
     fn summary(&self, g: &Game) -> Summary {
         let kills = g.var(&KILLS).unwrap_or(0);
         let won = matches!(self.status(g), Status::Over(Ending { won: true, .. }));
-        let score = kills as u64 * 10
-            + if won {
-                1000u64.saturating_sub(g.turn()).max(100)
-            } else {
-                0
-            };
+        // 10 a rat, and for escaping 1,000 less a point a turn (at least 100).
+        let score = kills as u64 * 10 + u64::from(won) * 1000u64.saturating_sub(g.turn()).max(100);
         Summary {
             score,
             depth: 1,
+            kills: i64::from(kills),
             lines: vec![
                 format!("Rats killed: {kills}"),
                 format!("Carried the cheese: {}", Rats::carried(g)),
@@ -435,29 +382,17 @@ impl Ruleset for Rats {
                 Some(&t) => g.query(t, &GLYPH).ok()?,
                 None => g.tile_def(l).ok()?.get(&GLYPH).ok()?,
             };
-            Some((
-                ch,
-                match (ch, lit) {
-                    ('r', _) => Rgb::new(200, 120, 90),
-                    (_, true) if thing.is_some() => Rgb::new(255, 220, 120),
-                    (_, true) => Rgb::new(200, 200, 190),
-                    _ => Rgb::new(90, 90, 100),
-                },
-            ))
+            let fg = match (ch, lit) {
+                ('r', _) => Rgb::new(200, 120, 90),
+                (_, true) if thing.is_some() => Rgb::new(255, 220, 120),
+                (_, true) => Rgb::new(200, 200, 190),
+                _ => Rgb::new(90, 90, 100),
+            };
+            Some((ch, fg))
         };
-        let view = MapView {
-            level: MAZE,
-            eye,
-            radius: SIGHT,
-            seen: &SEEN,
-        };
-        view.draw(g, frame, map, look, |l| walk(g, l));
+        MapView::new(MAZE, eye, SIGHT, &SEEN).draw(g, frame, map, look, |l| walk(g, l));
         let (hp, kills) = (g.query(hero, &HP).unwrap_or(0), g.var(&KILLS).unwrap_or(0));
-        let cheese = if Rats::carried(g) {
-            "  carrying the cheese"
-        } else {
-            ""
-        };
+        let cheese = ["", "  carrying the cheese"][usize::from(Rats::carried(g))];
         let text = format!("HP {hp}/10  Turn {}  Rats killed {kills}{cheese}", g.turn());
         put_clipped(frame, bar, bar.x, bar.y, &text, Rgb::WHITE, Rgb::BLACK);
     }

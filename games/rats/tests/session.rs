@@ -96,14 +96,14 @@ fn practice_takes_moves_back_with_u() {
 
 #[test]
 fn dying_in_practice_offers_the_rewind() {
-    let moves = bot_game(3);
+    let moves = bot_game(1);
     let rats = Rats::new().unwrap();
     let d = dir("rewind");
     let keys: Vec<Input> = std::iter::once(Input::ch(' '))
         .chain(moves.iter().map(|&c| key_of(c)))
         .collect();
     let (fe, s) = play_keys(
-        new_session(&d, 3, true),
+        new_session(&d, 1, true),
         keys.iter().copied().chain([Input::ch('y')]),
     );
     let asked = fe
@@ -120,7 +120,7 @@ fn dying_in_practice_offers_the_rewind() {
     // Declined: the end screen, a morgue file, and practice games are not scored.
     let d = dir("no-rewind");
     let (fe, _) = play_keys(
-        new_session(&d, 3, true),
+        new_session(&d, 1, true),
         keys.into_iter().chain([Input::ch('n')]),
     );
     assert!(fe.last_frame().unwrap().contains_text("You died"));
@@ -130,10 +130,10 @@ fn dying_in_practice_offers_the_rewind() {
 
 #[test]
 fn a_death_writes_the_morgue_and_the_score_shows_on_the_start_screen() {
-    let moves = bot_game(3);
+    let moves = bot_game(1);
     let d = dir("morgue");
     let keys = std::iter::once(Input::ch(' ')).chain(moves.iter().map(|&c| key_of(c)));
-    let (fe, _) = play_keys(new_session(&d, 3, false), keys);
+    let (fe, _) = play_keys(new_session(&d, 1, false), keys);
     assert!(fe.last_frame().unwrap().contains_text("eaten by rats"));
     let morgue = std::fs::read_dir(d.join("morgue"))
         .unwrap()
@@ -245,10 +245,10 @@ impl Ruleset for Reworded {
 
 #[test]
 fn rewording_a_message_breaks_no_recording() {
-    let moves = bot_game(3);
+    let moves = bot_game(1);
     let d = dir("reword");
     let keys = std::iter::once(Input::ch(' ')).chain(moves.iter().map(|&c| key_of(c)));
-    play_keys(new_session(&d, 3, false), keys);
+    play_keys(new_session(&d, 1, false), keys);
     let rec = std::fs::read_dir(d.join("records"))
         .unwrap()
         .next()

@@ -714,7 +714,7 @@ impl<R: Ruleset> RulesetSim<R> {
             stone: None,
             outcome,
             cause,
-            kills: 0,
+            kills: summary.kills,
             hash: format!("{:016x}", g.state_hash()),
         })
     }
