@@ -196,9 +196,9 @@ impl<R: Ruleset> Session<R> {
     /// the save.
     ///
     /// # Errors
-    /// What is wrong with the save ([`savefile::read`]): the file is untouched.
+    /// What is wrong with the save ([`read_save`]): the file is untouched.
     pub fn load(rules: Arc<R>, path: &Path) -> Result<Self, crate::launch::Cause> {
-        let saved = savefile::read(&*rules, path)?;
+        let saved = read_save(&*rules, path)?;
         let mut s = Session::new(rules, saved.seed);
         s.practice = saved.modes.iter().any(|m| m == PRACTICE);
         s.wizard = saved.modes.iter().any(|m| m == WIZARD);
@@ -353,7 +353,7 @@ impl<R: Ruleset> Session<R> {
         if let Some(problem) = slot::before_save(&mut self.recorder, &self.game) {
             self.notice = Some(problem);
         }
-        savefile::write(&*self.rules, &self.game, self.seed, &self.modes(), &path)
+        write_save(&*self.rules, &self.game, self.seed, &self.modes(), &path)
             .map_err(|e| format!("Cannot save: {e}"))?;
         self.slot.saved();
         Ok(path)
@@ -590,7 +590,7 @@ impl<R: Ruleset> Session<R> {
             recording,
             path,
             move |game, path| {
-                savefile::write(&*rules, game, seed, &modes, path).map_err(|e| e.to_string())
+                write_save(&*rules, game, seed, &modes, path).map_err(|e| e.to_string())
             },
         ))
     }
@@ -616,6 +616,42 @@ impl<R: Ruleset> Session<R> {
     fn title(&self) -> Option<String> {
         Some(format!("{} — turn {}", R::NAME, self.game.turn()))
     }
+}
+
+/// Write the save of `game` to `path` in the ruleset's format ([`Ruleset::save_text`]),
+/// atomically (the old file stays whole until the new one is complete).
+///
+/// # Errors
+/// [`savefile::SaveError`].
+pub fn write_save<R: Ruleset>(
+    rules: &R,
+    game: &Game,
+    seed: u64,
+    modes: &[String],
+    path: &Path,
+) -> Result<(), savefile::SaveError> {
+    let text = rules.save_text(game, seed, modes)?;
+    storage::write_atomic(path, text.as_bytes())?;
+    Ok(())
+}
+
+/// Read the save at `path` through the bounded reader, checked by the ruleset
+/// ([`Ruleset::load_text`]). A file that cannot be read is a [`savefile::SaveError`]
+/// inside the error (downcast it).
+///
+/// # Errors
+/// What is wrong, typed; nothing is half-loaded.
+pub fn read_save<R: Ruleset>(
+    rules: &R,
+    path: &Path,
+) -> Result<savefile::Saved, crate::launch::Cause> {
+    let bytes =
+        storage::read_bounded(path, savefile::MAX_SAVE_BYTES).map_err(savefile::SaveError::from)?;
+    let text = String::from_utf8(bytes).map_err(|_| savefile::SaveError::Corrupt {
+        game: R::NAME,
+        why: "not UTF-8 text".to_owned(),
+    })?;
+    rules.load_text(&text)
 }
 
 /// The score table's file name of game `R`.

@@ -302,7 +302,8 @@ pub trait Ruleset: Send + Sync + 'static {
     fn data(&self) -> DataIdentity {
         DataIdentity::shipped()
     }
-    /// The save text of `game`. Default: [`crate::savefile::to_text`].
+    /// The save text of `game`. Default: [`crate::savefile::to_text`] (the envelope around
+    /// the engine's `SavedGame`).
     ///
     /// # Errors
     /// [`SaveError`].
@@ -310,7 +311,14 @@ pub trait Ruleset: Send + Sync + 'static {
     where
         Self: Sized,
     {
-        crate::savefile::to_text(self, game, seed, modes)
+        crate::savefile::to_text(
+            Self::NAME,
+            Self::SAVE_VERSION,
+            self.library(),
+            game,
+            seed,
+            modes,
+        )
     }
     /// A save read back, checked. Default: [`crate::savefile::from_text`].
     ///
@@ -320,7 +328,9 @@ pub trait Ruleset: Send + Sync + 'static {
     where
         Self: Sized,
     {
-        crate::savefile::from_text(self, text).map_err(|e| Box::new(e) as Cause)
+        let (name, version) = (Self::NAME, Self::SAVE_VERSION);
+        crate::savefile::from_text(name, version, self.library(), &self.hooks(), text)
+            .map_err(|e| Box::new(e) as Cause)
     }
     /// The wizard console's commands (the engine's registry: typed arguments, usage and
     /// help for free). Default: none.

@@ -7,14 +7,12 @@
 //! changed, so content fixes reach old saves.
 
 use std::hash::Hasher;
-use std::path::Path;
 
-use alembic::{Game, hash::StableHasher, save::LoadError, save::SavedGame};
+use alembic::{Game, Hooks, Library, hash::StableHasher, save::LoadError, save::SavedGame};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::ruleset::Ruleset;
-use crate::storage::{self, StorageError};
+use crate::storage::StorageError;
 
 /// Largest save read.
 pub const MAX_SAVE_BYTES: u64 = 64 << 20;
@@ -110,99 +108,78 @@ fn checksum(seed: u64, modes: &[String], state: &str) -> u64 {
     h.finish()
 }
 
-/// The save text of `game`.
+/// The save text of `game`, a game of `name` (save format `version`) made from `library`.
+/// What [`Ruleset::save_text`](crate::Ruleset::save_text) does unless a game has its own
+/// format.
 ///
 /// # Errors
 /// The engine could not describe the game against the library (a bug).
-pub fn to_text<R: Ruleset>(
-    rules: &R,
+pub fn to_text(
+    name: &'static str,
+    version: u32,
+    library: &Library,
     game: &Game,
     seed: u64,
     modes: &[String],
 ) -> Result<String, SaveError> {
-    let state = SavedGame::of(game, rules.library())?.to_json()?;
+    let state = SavedGame::of(game, library)?.to_json()?;
     let raw = RawValue::from_string(state).map_err(|e| SaveError::Corrupt {
-        game: R::NAME,
+        game: name,
         why: e.to_string(),
     })?;
     let out = EnvelopeOut {
-        game: R::NAME,
-        version: R::SAVE_VERSION,
+        game: name,
+        version,
         seed,
         checksum: checksum(seed, modes, raw.get()),
         modes,
         state: &raw,
     };
     serde_json::to_string(&out).map_err(|e| SaveError::Corrupt {
-        game: R::NAME,
+        game: name,
         why: e.to_string(),
     })
 }
 
-/// Read a save text, checked.
+/// Read a save text of a game of `name` (save format `version`), checked and linked to
+/// `library` and `hooks`. What [`Ruleset::load_text`](crate::Ruleset::load_text) does unless
+/// a game has its own format.
 ///
 /// # Errors
 /// [`SaveError`]: nothing is half-loaded.
-pub fn from_text<R: Ruleset>(rules: &R, text: &str) -> Result<Saved, SaveError> {
+pub fn from_text(
+    name: &'static str,
+    version: u32,
+    library: &Library,
+    hooks: &Hooks,
+    text: &str,
+) -> Result<Saved, SaveError> {
     let corrupt = |e: serde_json::Error| SaveError::Corrupt {
-        game: R::NAME,
+        game: name,
         why: e.to_string(),
     };
     let env: EnvelopeIn<'_> = serde_json::from_str(text).map_err(corrupt)?;
-    if env.game != R::NAME {
+    if env.game != name {
         return Err(SaveError::WrongGame {
-            wanted: R::NAME,
+            wanted: name,
             found: env.game,
         });
     }
-    if env.version != R::SAVE_VERSION {
+    if env.version != version {
         return Err(SaveError::WrongVersion {
-            game: R::NAME,
+            game: name,
             found: env.version,
-            reads: R::SAVE_VERSION,
+            reads: version,
         });
     }
     if checksum(env.seed, &env.modes, env.state.get()) != env.checksum {
-        return Err(SaveError::Checksum(R::NAME));
+        return Err(SaveError::Checksum(name));
     }
-    let base = rules.library();
-    let game = SavedGame::from_json(env.state.get(), base)?.link(base, &rules.hooks())?;
+    let game = SavedGame::from_json(env.state.get(), library)?.link(library, hooks)?;
     game.check_invariants()?;
     Ok(Saved {
         game,
         seed: env.seed,
         modes: env.modes,
     })
-}
-
-/// Write the save of `game` to `path` in the ruleset's format ([`Ruleset::save_text`]),
-/// atomically (the old file stays whole until the new one is complete).
-///
-/// # Errors
-/// [`SaveError`].
-pub fn write<R: Ruleset>(
-    rules: &R,
-    game: &Game,
-    seed: u64,
-    modes: &[String],
-    path: &Path,
-) -> Result<(), SaveError> {
-    let text = rules.save_text(game, seed, modes)?;
-    storage::write_atomic(path, text.as_bytes())?;
-    Ok(())
-}
-
-/// Read the save at `path` through the bounded reader, checked by the ruleset
-/// ([`Ruleset::load_text`]). A file that cannot be read is a [`SaveError::Storage`] inside
-/// the error (downcast it).
-///
-/// # Errors
-/// What is wrong, typed; nothing is half-loaded.
-pub fn read<R: Ruleset>(rules: &R, path: &Path) -> Result<Saved, crate::launch::Cause> {
-    let bytes = storage::read_bounded(path, MAX_SAVE_BYTES).map_err(SaveError::from)?;
-    let text = String::from_utf8(bytes).map_err(|_| SaveError::Corrupt {
-        game: R::NAME,
-        why: "not UTF-8 text".to_owned(),
-    })?;
-    rules.load_text(&text)
 }

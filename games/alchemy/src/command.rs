@@ -11,13 +11,13 @@ use serde::{Deserialize, Serialize};
 use super::error::refuse;
 pub use super::error::{Refusal, RuleError};
 use super::events::{self, Event, Noun, emit};
-pub use super::hooks::Rules;
 use super::kinds::RecipeId;
 use super::props::{
     DEEPEST, DESTINATION, DOOR_STRENGTH, GAME_OVER, IS_CONFUSED, IS_DOOR, IS_EXIT, IS_GHOST,
     IS_OPEN, IS_STAIRS, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, OUTCOME, SPEED, ST, USE_MESSAGE,
     WIZARD_MODE,
 };
+pub use super::rulebook::Rules;
 use super::rules::ai::ACTION;
 use super::rules::combat;
 use super::rules::doors::set_open;

@@ -40,6 +40,7 @@ mod hooks;
 mod kinds;
 mod library;
 mod props;
+mod rulebook;
 mod rules;
 pub mod save;
 mod text;
@@ -54,7 +55,6 @@ pub use command::{Command, Outcome, apply};
 pub use dungeon::{Reach, reachable};
 pub use error::{Refusal, RuleError};
 pub use events::{Cause, Cure, Event, Learned, Noun, Strike, take as take_events};
-pub use hooks::{Rules, RulesError};
 pub use kinds::{DamageType, DataError, Fate, RecipeId, Slot, Stat};
 pub use library::{
     DATA, DATA_FILE, LIBRARY_NAME, LIBRARY_VERSION, LibraryCounts, base_library, counts,
@@ -75,6 +75,7 @@ pub use props::{
     RES_FIRE, RES_ICE, RES_IMPACT, RES_NORMAL, RES_POISON, SK, SPEED, ST, START_MSG, TG,
     TILE_DAMAGE, TILE_DAMAGE_TYPE, TIME, UNKNOWN_NAME, USE_MESSAGE, WIELD_SLOT, XL, XP, Z_ORDER,
 };
+pub use rulebook::{Rules, RulesError};
 pub use rules::combat::{Source, attack, damage, die, expected_damage};
 pub use rules::doors::set_open;
 pub use rules::effects::{add_effect, effect_list};

@@ -25,11 +25,11 @@ use alembic::{
 };
 
 use super::events;
-use super::hooks::Rules;
 use super::props::{
     DEEPEST, GAME_OVER, HPS, HPS_MAX, IS_EFFECT, IS_GHOST, IS_HARMFUL, IS_HERO, IS_IDENTIFIED,
     IS_IMMORTAL, IS_ITEM, IS_POTION, IS_STAIRS_UP, TIME, UNKNOWN_NAME,
 };
+use super::rulebook::Rules;
 use super::rules::effects::{add_effect, remove_effects};
 use super::rules::memory::{remember, remember_cells};
 use super::rules::time::{arrive, leave_level};

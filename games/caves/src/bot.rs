@@ -2,12 +2,23 @@
 //! `alembic-sim` and the soak tests drive through [`simulate`](super::simulate).
 
 use alembic::{Dir, Error, Game, Loc, path::Pathfinder, path::Search, rng::GameRng};
+use serde::{Deserialize, Serialize};
 
 use super::command::Command;
+use super::geometry::{is_inner, level_box, walkable};
 use super::props::{DIGGABLE, EXIT, STAIRS};
-use super::sim::SimPolicy;
 use super::view::{creature_at, creatures_on, is_hostile, player, status};
-use super::world::{is_inner, level_box, walkable};
+
+/// How the simulated player chooses commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum SimPolicy {
+    /// Random steps (walking, digging, attacking whatever is there), fighting back when a
+    /// hunter is beside it, taking stairs now and then: a fuzzer.
+    Wander,
+    /// A bot that heads for the stairs down (digging where that is shorter) and then for the
+    /// way out, fighting what stands in its way.
+    Descend,
+}
 
 /// The explore bot rests below this percentage of full health...
 const REST_BELOW: i32 = 60;

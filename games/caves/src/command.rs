@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Refusal, RuleError};
 use crate::events::Event;
+use crate::geometry::{depth_of, is_inner};
 use crate::hooks::hooks;
 use crate::kinds::Outcome;
 use crate::props::{DEEPEST, DIGGABLE, EXIT, FLOOR, LEVELS, OUTCOME, STAIRS, WALKABLE, tile};
@@ -13,7 +14,6 @@ use crate::rules::combat::attack;
 use crate::rules::time::world_answer;
 use crate::rules::{Heard, nearest_free, remember_view, tell};
 use crate::view::{creature_at, outcome, player};
-use crate::world::{depth_of, is_inner};
 
 /// What the player asks for; each takes one turn when it does something.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

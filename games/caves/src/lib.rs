@@ -38,6 +38,7 @@ mod bot;
 mod command;
 mod error;
 mod events;
+mod geometry;
 mod hooks;
 mod kinds;
 mod launch;

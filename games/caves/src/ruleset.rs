@@ -18,11 +18,12 @@ use alembic_ui::{Cell, Frame, Key, Palette, Rect, Tile, TileSupport, fill, put_c
 use crate::command::{Command, play};
 use crate::error::{Refusal, RuleError};
 use crate::events::Event;
+use crate::geometry::{HEIGHT, WIDTH, level_box};
 use crate::kinds::Outcome;
 use crate::library::CavesData;
 use crate::props::{EXIT, FG, GLYPH, NAME, STAIRS, WALKABLE};
 use crate::view::{creature_at, is_hostile, name_of, remembered, status, visible};
-use crate::world::{HEIGHT, WIDTH, level_box, walkable_regions};
+use crate::world::walkable_regions;
 
 /// The bit of [`View::toggles`] that shows the flood-fill regions (`R`).
 pub const REGIONS: u32 = 0;

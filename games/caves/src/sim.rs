@@ -9,16 +9,7 @@ use super::kinds::Outcome;
 use super::view::{outcome, status};
 use super::world::new_game;
 
-/// How the simulated player chooses commands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum SimPolicy {
-    /// Random steps (walking, digging, attacking whatever is there), fighting back when a
-    /// hunter is beside it, taking stairs now and then: a fuzzer.
-    Wander,
-    /// A bot that heads for the stairs down (digging where that is shorter) and then for the
-    /// way out, fighting what stands in its way.
-    Descend,
-}
+pub use crate::bot::SimPolicy;
 
 /// The result of one headless game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,13 +6,12 @@ use std::sync::Arc;
 use alembic::{Error, Game, Loc, ThingId, fov::VisibleSet, fov::field_of_view, library::TileId};
 use serde::{Deserialize, Serialize};
 
+use crate::geometry::depth_of;
 use crate::kinds::Outcome;
 use crate::props::{
     CAUSE, DEEPEST, HP, IS_HOSTILE, KILLER, KILLS, LEVELS, MAX_HP, NAME, OUTCOME, PLAYER,
     SEEN_LAYER, TRANSPARENT,
 };
-use crate::rules::VIEW_RADIUS;
-use crate::world::depth_of;
 
 /// The player's vital signs, for status lines and reports.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,6 +123,9 @@ pub fn creatures_on(g: &Game, z: i32) -> Vec<ThingId> {
 pub(crate) fn transparent(g: &Game, l: Loc) -> bool {
     g.tile_def(l).is_ok_and(|d| d.is(&TRANSPARENT))
 }
+
+/// How far the player sees.
+pub const VIEW_RADIUS: u32 = 9;
 
 /// What the player sees now (symmetric shadowcasting, radius [`VIEW_RADIUS`]).
 ///

@@ -6,12 +6,12 @@ use alembic::{
     wizard::WizardOutcome, wizard::WizardSpec,
 };
 
+use super::geometry::{depth_of, level_box, z_of};
 use super::hooks::hooks;
 use super::kinds::Outcome;
 use super::props::{DEEPEST, HP, IS_HERO, LEVELS, MAX_HP, SEEN_LAYER, STAIRS, WALKABLE};
 use super::rules::{nearest_free, remember_view};
 use super::view::{outcome, player};
-use super::world::{depth_of, level_box, z_of};
 
 type Result<T> = std::result::Result<T, WizardError>;
 type Done = Result<WizardOutcome<Game>>;

@@ -4,58 +4,25 @@
 use std::sync::Arc;
 
 use alembic::{
-    Error, Game, HookCtx, Loc, LocBox, ThingId, mapgen::Adjacency, mapgen::Cave, mapgen::Regions,
+    Error, Game, HookCtx, Loc, ThingId, mapgen::Adjacency, mapgen::Cave, mapgen::Regions,
     mapgen::TileMap, path::DijkstraMap,
 };
 
 use super::hooks::hooks;
 use super::props::{
     DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS, SEED,
-    SPAWN_COUNT, SPAWN_PER_DEPTH, SPAWN_RANK, SPORES, STAIRS_DOWN, STAIRS_UP, WALKABLE, WALL, tile,
+    SPAWN_COUNT, SPAWN_PER_DEPTH, SPAWN_RANK, SPORES, STAIRS_DOWN, STAIRS_UP, WALL, tile,
 };
 use super::rules;
+pub use crate::geometry::{DEFAULT_LEVELS, HEIGHT, WIDTH, depth_of, is_inner, level_box, z_of};
+use crate::geometry::{random_empty_floor, walkable};
 
-/// Width of every level, in cells.
-pub const WIDTH: i32 = 120;
-/// Height of every level, in cells.
-pub const HEIGHT: i32 = 50;
-/// How many levels a new world has. Level `d` (0 at the top) lies at `z = −d`: the engine's
-/// [`Dir::Down`](alembic::Dir::Down) lowers `z`.
-pub const DEFAULT_LEVELS: i32 = 5;
 /// Chance that a cell starts as floor before smoothing (the tutorial's coin flip).
 const FLOOR_CHANCE: f64 = 0.5;
 /// Smoothing rounds of the cellular automaton.
 const SMOOTHING: usize = 3;
 /// Regions smaller than this are filled in: pockets too small to matter.
 const MIN_REGION: usize = 25;
-
-/// The rectangle of level `z`.
-#[must_use]
-pub fn level_box(z: i32) -> LocBox {
-    LocBox::rect(0, 0, WIDTH, HEIGHT, z)
-}
-
-/// Whether `l` is strictly inside the level's rock border (the border cannot be dug).
-#[must_use]
-pub fn is_inner(l: Loc, levels: i32) -> bool {
-    l.x > 0
-        && l.y > 0
-        && l.x < WIDTH - 1
-        && l.y < HEIGHT - 1
-        && (0..levels).contains(&depth_of(l.z))
-}
-
-/// The `z` of level `depth` (0 = the top).
-#[must_use]
-pub const fn z_of(depth: i32) -> i32 {
-    -depth
-}
-
-/// The level number (0 = the top) of a `z`.
-#[must_use]
-pub const fn depth_of(z: i32) -> i32 {
-    -z
-}
 
 /// A new world from `seed`: [`DEFAULT_LEVELS`] cave levels of 120 × 50, joined by stairs, with
 /// the player on the top level and the way out on the bottom one.
@@ -320,11 +287,6 @@ pub fn region_diameter(g: &Game, l: Loc) -> i64 {
     diameter(g, &walk_from(g, &[l]))
 }
 
-/// Whether creatures can stand on the tile at `l`.
-pub(crate) fn walkable(g: &Game, l: Loc) -> bool {
-    g.tile_def(l).is_ok_and(|d| d.is(&WALKABLE))
-}
-
 /// The connected walkable areas of level `z` (8-way, as the player moves), from the engine's
 /// flood fill. Recompute it after digging.
 ///
@@ -338,28 +300,6 @@ pub fn walkable_regions(g: &Game, z: i32) -> Result<Regions, Error> {
         }
     }
     Ok(map.regions(|&f| f, Adjacency::Eight))
-}
-
-/// A random floor cell of level `z` with nothing on it and, if `away` is given, more than
-/// that distance from that place. `None` after a bounded number of tries.
-pub(crate) fn random_empty_floor(
-    g: &mut Game,
-    z: i32,
-    away: Option<(Loc, u32)>,
-) -> Result<Option<Loc>, Error> {
-    let floor = tile(g, FLOOR)?;
-    for _ in 0..2000 {
-        let x = g.rng().range(1, i64::from(WIDTH - 2)) as i32;
-        let y = g.rng().range(1, i64::from(HEIGHT - 2)) as i32;
-        let l = Loc::new(x, y, z);
-        if g.tile(l) == floor
-            && g.things_at(l).is_empty()
-            && away.is_none_or(|(p, d)| p.z != z || p.chebyshev(l) > d)
-        {
-            return Ok(Some(l));
-        }
-    }
-    Ok(None)
 }
 
 /// A one-level world drawn in ASCII, for tests and experiments: `#` rock, `.` floor, `>` `<`

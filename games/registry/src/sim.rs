@@ -755,7 +755,7 @@ impl<R: Ruleset> SimGame for RulesetSim<R> {
             .map_err(VerifyError::Diverged)?;
         let over = rules.status(&v.final_state) != Status::Playing;
         let save_turn = save_in(path, &rec, |p| {
-            alembic_session::savefile::read(&rules, p)
+            alembic_session::play::read_save(&rules, p)
                 .ok()
                 .map(|s| s.game)
         });

@@ -6,12 +6,12 @@ use alembic::{
 };
 
 use crate::events::Event;
+use crate::geometry::{is_inner, level_box, walkable};
 use crate::kinds::Outcome;
 use crate::props::{DIGGABLE, LEVELS, SPORES};
 use crate::rules::combat::{attack, strike};
 use crate::rules::{LICHEN_GROWTH_ODDS, say_near};
 use crate::view::{outcome, player};
-use crate::world::{is_inner, level_box, walkable};
 
 /// Move `me` to a random neighbouring cell it may enter and nobody occupies (or stay).
 pub(crate) fn wander(

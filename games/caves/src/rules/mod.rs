@@ -9,16 +9,15 @@ pub(crate) mod time;
 use alembic::{Error, Game, HookCtx, Loc, LocBox, ThingId};
 
 use crate::events::Event;
+use crate::geometry::walkable;
 use crate::props::{RECEIVER, SEEN_LAYER};
 use crate::view::visible;
-use crate::world::walkable;
 
 pub(crate) use creatures::{
     bat_turn, bunny_turn, lichen_sting, lichen_turn, silverfish_turn, zombie_turn,
 };
 
-/// How far the player sees.
-pub const VIEW_RADIUS: u32 = 9;
+pub use crate::view::VIEW_RADIUS;
 /// Messages reach everyone within this many cells (king's moves) on the same level.
 pub const HEARING: i32 = 7;
 /// The player heals one hit point every this many turns.

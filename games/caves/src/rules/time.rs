@@ -4,11 +4,11 @@
 use alembic::schedule::{NORMAL_ACTION, TurnEnd};
 use alembic::{Error, Game, HookCtx, ThingId};
 
+use crate::geometry::{depth_of, random_empty_floor};
 use crate::kinds::Outcome;
 use crate::props::{HP, IS_HOSTILE, MAX_HP, REINFORCEMENTS};
 use crate::rules::{MAX_HUNTERS, REGEN_EVERY, REINFORCE_ODDS, VIEW_RADIUS};
 use crate::view::{creatures_on, is_hostile, outcome};
-use crate::world::{depth_of, random_empty_floor};
 
 /// The most actions the world may take between two of the player's (a bound, never reached
 /// in play: a level holds a few dozen creatures).
