@@ -29,6 +29,9 @@ SOCK="alembic-contract-$$"
 DATA=$(mktemp -d)
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 trap 'tm kill-server >/dev/null 2>&1; rm -rf "$DATA"' EXIT
+# A session that outlives the games' panes, so replacing a pane never stops the tmux server.
+tm new-session -d -s keep "sleep 3600"
+
 FAILS=0
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 pass() { echo "ok:   $*"; }
@@ -47,6 +50,7 @@ start() {
     local name=$1
     shift
     tm kill-session -t c >/dev/null 2>&1
+    sleep 0.2
     mkdir -p "$DATA/$name"
     tm new-session -d -s c -x 130 -y 60 \
         "XDG_DATA_HOME='$DATA/$name' $BIN $*; echo exit=\$?; sleep 600"

@@ -576,6 +576,41 @@ async fn the_caves_play_save_and_continue_in_the_browser_too() {
     ts.stop().await;
 }
 
+/// The third game, written only against the game contract, plays in the browser with no
+/// code of its own for it: started, played, saved on leaving and continued, and scored in the
+/// lobby's table when it ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rats_play_save_and_continue_in_the_browser_too() {
+    let ts = TestServer::start("rats", |c| c.leave_grace = Duration::from_millis(500)).await;
+    let me = token(41);
+    let mut c = Client::connect(ts.addr, "/ws/play?game=rats&name=Squeak", Some(&me)).await;
+    let id = c.ready().await;
+    c.step(Input::key(Key::Enter)).await;
+    assert!(c.text().contains("HP 10/10"), "{}", c.text());
+    for _ in 0..3 {
+        c.step(Input::ch('.')).await;
+    }
+    c.drain(200).await;
+    assert_eq!(ts.server.rows()[0].game, "rats");
+    assert_eq!(ts.server.rows()[0].turn, 3);
+    drop(c);
+    let t0 = std::time::Instant::now();
+    while ts.server.live_count() > 0 {
+        assert!(t0.elapsed() < Duration::from_secs(10), "not stopped");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(ts.dir.join(format!("rats-{id}.save")).is_file());
+    let mut c = Client::connect(ts.addr, "/ws/play", Some(&me)).await;
+    assert_eq!(c.ready().await, id);
+    c.drain(200).await;
+    assert_eq!(ts.server.rows()[0].turn, 3, "continued where it was left");
+    c.step(Input::key(Key::Enter)).await;
+    c.step(Input::ch('.')).await;
+    c.drain(200).await;
+    assert_eq!(ts.server.rows()[0].turn, 4);
+    ts.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_that_floods_its_game_is_told_to_slow_down() {
     let ts = TestServer::start("flood", |_| {}).await;
