@@ -88,7 +88,7 @@ pub use rules::world::{
     LEVELS, STONE_LEVEL, creature_at, creatures_on_level, hero, hero_sees, hero_view, items_at,
     level_box, tile_blocks, tile_dangerous,
 };
-pub use text::{a_name, all_lines, article, lines};
+pub use text::{a_name, all_lines, article, ending_cause, lines};
 pub use view::{
     CellView, Description, Glyph, InventoryEntry, ItemKind, LegendEntry, Status, Summary,
     cell_view, describe, hero_id, inventory_entries, legend, light_map, status, summary,
@@ -131,8 +131,6 @@ pub fn new_game(seed: u64, rules: &Rules) -> Result<Game, Error> {
     dungeon::generate(&mut game, rules.hooks())?;
     let hero = rules::world::hero(&game)?;
     rules::items::assign_letters(&mut game, hero)?;
-    let turn = game.turn();
-    text::record(&mut game, &[(turn, events::Event::Entered)]);
     let view = rules::world::hero_view(&game)?;
     rules::memory::remember(&mut game, &view);
     Ok(game)

@@ -281,6 +281,9 @@ pub const WIZARD_MODE: Prop<bool> = Prop::with_default("wizard_mode", false);
 pub const OUTCOME: Prop<super::kinds::Fate> = Prop::new("outcome");
 /// What killed the hero.
 pub const CAUSE: Prop<Arc<str>> = Prop::new("cause");
+/// The event that ended the game (won or lost), as JSON: the cause of an ending is made
+/// from it in English when it is shown, never kept as English in the game.
+pub const ENDING: Prop<Arc<str>> = Prop::new("alchemy.ending");
 /// Which game this value belongs to ("alchemy").
 pub const GAME_NAME: Prop<Arc<str>> = Prop::new("game_name");
 

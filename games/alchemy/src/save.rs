@@ -388,12 +388,10 @@ pub fn validate(game: &Game, hooks: &Hooks) -> Result<(), SaveError> {
         0,
         LIMIT * 1000,
     )?;
-    in_range(
-        "the message count",
-        read(game.var(&MSG_COUNT), "the message count")?,
-        0,
-        LIMIT,
-    )?;
+    // Saves before 0.3 count their messages; later games keep no English.
+    if let Ok(n) = game.var(&MSG_COUNT) {
+        in_range("the message count", n, 0, LIMIT)?;
+    }
     in_range(
         "the healing counter",
         read(game.var(&REGEN_ACC), "the healing counter")?,

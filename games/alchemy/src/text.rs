@@ -9,8 +9,8 @@ use alembic::{Error, Game, ThingId};
 pub use super::events::is_identified;
 use super::events::{Cause, Cure, Event, Learned, Noun, Strike};
 use super::props::{
-    APPEARANCE, CAUSE, DESCRIPTION, END_MSG, IS_HERO, IS_POTION, IS_PROPER, MSG_COUNT, NAME,
-    NUMBER, OTHER_MSG, START_MSG, UNKNOWN_NAME, USE_MESSAGE,
+    APPEARANCE, CAUSE, DESCRIPTION, END_MSG, ENDING, IS_HERO, IS_POTION, IS_PROPER, NAME, NUMBER,
+    OTHER_MSG, START_MSG, UNKNOWN_NAME, USE_MESSAGE,
 };
 
 /// The singular name of `id` as the hero knows it, without an article: "rat",
@@ -630,20 +630,30 @@ fn analysis_odds(game: &Game) -> String {
     }
 }
 
-/// Write what `events` say into the game's message log, each line on the turn its event
-/// happened, and the cause of an ending into the game: the one point where a command's
-/// events become English in the game value.
+/// Keep the ending among `events` in the game, typed: the event that won or lost it
+/// ([`ENDING`], as JSON), from which [`ending_cause`] makes the English. The message log is
+/// never written here: the screens make it from the events ([`all_lines`]), outside the
+/// game value, so rewording a line changes no game's hash.
 pub fn record(game: &mut Game, events: &[(u64, Event)]) {
-    for (turn, e) in events {
-        for line in lines(game, e) {
-            game.log_at_mut(*turn, line);
-            let n = game.var(&MSG_COUNT).unwrap_or(0);
-            game.set_var_mut(&MSG_COUNT, n.saturating_add(1));
-        }
-        if let Some(c) = cause_of(game, e) {
-            game.set_var_mut(&CAUSE, Arc::from(c));
+    for (_, e) in events {
+        if cause_of(game, e).is_some()
+            && let Ok(json) = serde_json::to_string(e)
+        {
+            game.set_var_mut(&ENDING, Arc::from(json));
         }
     }
+}
+
+/// How the game ended, in English made now from the ending kept typed ([`record`]); games
+/// saved before 0.3 kept the sentence itself. Empty while the game goes on.
+#[must_use]
+pub fn ending_cause(game: &Game) -> String {
+    game.var(&ENDING)
+        .ok()
+        .and_then(|json| serde_json::from_str::<Event>(&json).ok())
+        .and_then(|e| cause_of(game, &e))
+        .or_else(|| game.var(&CAUSE).ok().map(|c| c.to_string()))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -784,40 +794,27 @@ mod tests {
     }
 
     #[test]
-    fn record_writes_each_line_on_its_own_turn() {
+    fn record_keeps_the_ending_typed_and_no_english() {
         let (mut g, _, _, _) = with_things(&[]);
-        let (count, logged) = (g.var(&MSG_COUNT).unwrap_or(0), g.messages().len());
+        let logged = g.messages().len();
         let now = g.turn();
-        record(
-            &mut g,
-            &[
-                (now, Event::Descended { depth: 2 }),
-                (now + 1, Event::Stumbled { bumped: false }),
-                (now + 1, Event::Won),
-            ],
-        );
-        let last: Vec<(u64, String)> = g
-            .messages()
-            .skip(logged)
-            .map(|m| (m.turn, m.text.to_string()))
-            .collect();
+        let events = [
+            (now, Event::Descended { depth: 2 }),
+            (now + 1, Event::Stumbled { bumped: false }),
+            (now + 1, Event::Won),
+        ];
+        record(&mut g, &events);
+        assert_eq!(g.messages().len(), logged, "no English in the game value");
+        let said: Vec<String> = events.iter().flat_map(|(_, e)| lines(&g, e)).collect();
         assert_eq!(
-            last,
+            said,
             vec![
-                (now, "You descend to depth 2.".to_string()),
-                (now + 1, "You stumble.".to_string()),
-                (
-                    now + 1,
-                    "You climb out of the dungeon with the Philosopher's Stone. You win!"
-                        .to_string()
-                ),
+                "You descend to depth 2.".to_string(),
+                "You stumble.".to_string(),
+                "You climb out of the dungeon with the Philosopher's Stone. You win!".to_string(),
             ]
         );
-        assert_eq!(g.var(&MSG_COUNT).unwrap_or(0), count + 3);
-        assert_eq!(
-            g.var(&CAUSE).map(|c| c.to_string()).ok().as_deref(),
-            Some("escaped with the Philosopher's Stone")
-        );
+        assert_eq!(ending_cause(&g), "escaped with the Philosopher's Stone");
         assert_eq!(g.turn(), now, "recording does not move time");
     }
 

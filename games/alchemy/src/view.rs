@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::kinds::{Fate, Slot, Stat};
 use super::props::{
-    ARMOUR, BG, CAUSE, DEEPEST, FAMILY, FG, GAME_OVER, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR,
+    ARMOUR, BG, DEEPEST, FAMILY, FG, GAME_OVER, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR,
     IS_BLOCKING, IS_CREATURE, IS_DOOR, IS_EXIT, IS_FLYING, IS_FOOD, IS_HERO, IS_HOSTILE,
     IS_INGREDIENT, IS_LAB, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER,
     IS_WEAPON, IS_WIELDED, IS_WORKBENCH, KILLS, LIGHT_COLOUR, LIGHT_RADIUS, NAME, OUTCOME, SPEED,
@@ -1102,7 +1102,7 @@ pub fn summary(game: &Game) -> Result<Summary, Error> {
         } else {
             Fate::Playing
         },
-        cause: game.var(&CAUSE).map(|c| c.to_string()).unwrap_or_default(),
+        cause: super::text::ending_cause(game),
         turns: game.turn(),
         depth,
         deepest: game.var(&DEEPEST).unwrap_or(1).max(depth),

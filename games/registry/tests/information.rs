@@ -229,8 +229,7 @@ fn switching_weapons_and_armour_says_so() {
     let sword = give(&mut g, hero, "short sword");
     wield(&mut g, hero, "leather cap");
     let helm = give(&mut g, hero, "iron helm");
-    let g = common::run(&g, &rules, Command::Wield(sword));
-    let log = common::messages(&g);
+    let (g, log) = common::said(&g, &rules, Command::Wield(sword));
     assert!(
         log.contains(&"You wield the short sword, putting away the dagger.".to_owned()),
         "{log:?}"
@@ -239,13 +238,10 @@ fn switching_weapons_and_armour_says_so() {
         !log.iter().any(|m| m.contains("take off the dagger")),
         "{log:?}"
     );
-    let g = common::run(&g, &rules, Command::Wield(helm));
-    assert!(
-        common::messages(&g)
-            .contains(&"You take off the leather cap and put on the iron helm.".to_owned())
-    );
-    let g = common::run(&g, &rules, Command::Unwield(sword));
-    assert!(common::messages(&g).contains(&"You put away the short sword.".to_owned()));
+    let (g, log) = common::said(&g, &rules, Command::Wield(helm));
+    assert!(log.contains(&"You take off the leather cap and put on the iron helm.".to_owned()));
+    let (_, log) = common::said(&g, &rules, Command::Unwield(sword));
+    assert!(log.contains(&"You put away the short sword.".to_owned()));
 }
 
 /// The throw and drop lists leave out what is worn or wielded; with nothing else carried,

@@ -33,12 +33,14 @@
 //! turn 469); only the hashes moved. Same commands as above, `--game caves --seed 1 --turns
 //! 1000` for the Caves.
 //!
-//! The Caves one was recorded again on 2026-11-26 (issue 26, English is not state): the
-//! Caves' rules no longer write the message log or the English cause of death into the game
-//! value (the session makes them from the typed events), so the state hashes moved. The
-//! bot's 469 commands are the same line for line (`diff` of the `cmd` lines: none), and it
-//! still dies on turn 469. Command: `alembic-sim --game caves --seed 1 --turns 1000 --record
-//! games/registry/tests/fixtures/caves-seed1-1000.replay`.
+//! Both were recorded again on 2026-11-26 (issue 26, English is not state): the games' rules
+//! no longer write the message log, its count or the English cause of death into the game
+//! value (the screens make them from the typed events; the ending is kept typed), so the
+//! state hashes moved. The bots' commands are the same line for line (`diff` of the `cmd`
+//! lines: none, 3,000 for Alchemy and 469 for the Caves), and the Caves hero still dies on
+//! turn 469. Alchemy: `alembic-sim --game alchemy --seed 4 --turns 3000 --record
+//! games/registry/tests/fixtures/alchemy-seed4-3000.replay`; the Caves: `alembic-sim --game
+//! caves --seed 1 --turns 1000 --record games/registry/tests/fixtures/caves-seed1-1000.replay`.
 
 use std::path::PathBuf;
 
@@ -85,7 +87,7 @@ fn alchemy_seed_4_replays_with_its_recorded_hashes() {
         "alchemy",
         "alchemy-seed4-3000.replay",
         3000,
-        "a13f743fb644373b",
+        "f1dbb0ecaba62c61",
         sim::Reach::Neither,
     );
 }

@@ -11,7 +11,7 @@ use alembic_games::alchemy::{
     Command, NUMBER, inventory, inventory_entries, items_at as items_here, number, split,
     stacks_with,
 };
-use common::{arena, at, give, messages, run};
+use common::{arena, at, give, run, said};
 
 /// A stack of `n` items of `kind` lying at (x, y).
 fn pile(game: &mut Game, kind: &str, n: i32, x: i32, y: i32) -> ThingId {
@@ -25,15 +25,15 @@ fn picking_up_look_alikes_makes_one_stack() {
     let mine = give(&mut g, hero, "bloodwort");
     let a = pile(&mut g, "bloodwort", 2, 0, 0);
     let b = pile(&mut g, "bloodwort", 3, 0, 0);
-    g = run(&g, &rules, Command::PickUp(None));
+    let (next, log) = said(&g, &rules, Command::PickUp(None));
+    g = next;
     let inv = inventory(&g, hero);
     assert_eq!(inv, vec![mine], "one thing in the pack");
     assert_eq!(number(&g, mine), 6);
     assert!(!g.contains(a) && !g.contains(b));
     assert!(
-        messages(&g).iter().any(|m| m.starts_with("You pick up 5 ")),
-        "{:?}",
-        messages(&g)
+        log.iter().any(|m| m.starts_with("You pick up 5 ")),
+        "{log:?}"
     );
     let entry = &inventory_entries(&g).unwrap()[0];
     assert_eq!(entry.count, 6);

@@ -86,7 +86,10 @@ pub fn act(game: &Game, rules: &Rules, cmd: Command) -> (Game, Vec<Event>) {
     }
 }
 
-/// Every message in the log, oldest first.
-pub fn messages(game: &Game) -> Vec<String> {
-    game.messages().map(|m| m.text.to_string()).collect()
+/// Apply `cmd` like [`run`] and also return what the player reads of it: the English the
+/// screens make of its events (the game value keeps none).
+pub fn said(game: &Game, rules: &Rules, cmd: Command) -> (Game, Vec<String>) {
+    let (g, events) = act(game, rules, cmd);
+    let lines = alembic_games::alchemy::all_lines(&g, &events);
+    (g, lines)
 }
