@@ -14,8 +14,12 @@
 //! rules ([`damage`], [`add_effect`], [`hero`]…), the view, the text functions, the bot and
 //! the library, and every type those items expose is in it too (the crate warns on
 //! `unnameable_types`). A key or function a new user needs is added to the list, not reached
-//! through a module path. Two modules stay public because their namespace serves: [`save`]
-//! (`save::save`, `save::load`, like `caves::save`) and [`ui`], the screens.
+//! through a module path. One module stays public because its namespace serves: [`save`]
+//! (`save::save`, `save::load`, like `caves::save`).
+//!
+//! The screens are another crate, `alembic-alchemy-ui`: they read the game only through
+//! this list (the cell and thing questions of the view: [`door_at`], [`stairs_at`],
+//! [`look_at`]…), and the compiler, not a test, keeps them from reaching further.
 //!
 //! ```
 //! use alembic_alchemy::{self as alchemy, Command, Rules};
@@ -44,7 +48,6 @@ mod rulebook;
 mod rules;
 pub mod save;
 mod text;
-pub mod ui;
 mod view;
 mod wizard;
 
@@ -90,9 +93,14 @@ pub use rules::world::{
 };
 pub use text::{a_name, all_lines, article, ending_cause, lines};
 pub use view::{
-    CellView, Description, Glyph, InventoryEntry, ItemKind, LegendEntry, Status, Summary,
-    cell_view, describe, hero_id, inventory_entries, legend, light_map, status, summary,
-    thing_glyph, tile_glyph, visible,
+    Apparatus, CellView, Description, DoorState, Glyph, InventoryEntry, ItemKind, LegendEntry,
+    LookInfo, RecipeInfo, Stairs, Status, Summary, THROW_RANGE, TileTable, apparatus_at_hand,
+    blocking_thing_at, capitalise, cell_tile, cell_view, closed_door_at, describe, door_at, flies,
+    has_noticed, hero_depth, hero_id, hit_points, identified_potions, inventory_entries,
+    is_creature, is_hero, is_hostile, is_wizard_game, known_recipes, known_stairs_at, legend,
+    level_map_text, light_map, list_items, look_at, recent_messages, remembered_thing,
+    scenery_here, stack_size, stairs_at, status, stops_throw, summary, the_name, thing_glyph,
+    tile_glyph, top_thing, visible,
 };
 pub use wizard::commands as wizard_commands;
 

@@ -1127,18 +1127,14 @@ pub fn attack_summary(game: &Game, c: ThingId) -> Result<String, Error> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// For the screens: the questions `ui/` asks of a cell or a thing, so the UI never reads the
-// game's properties or rules itself.
+// For the screens (the `alembic-alchemy-ui` crate): the questions they ask of a cell or a
+// thing, so the UI never reads the game's properties or rules itself.
 
 pub use super::kinds::RecipeId;
-pub use super::library::base_library;
 pub use super::rules::items::THROW_RANGE;
 pub use super::rules::memory::{explored, remembered_thing};
-pub use super::rules::progress::{
-    DISCOVERY_XP, HP_PER_LEVEL, MAX_LEVEL, SKILL_EVERY, XP_STEP, xp_for,
-};
-pub use super::rules::world::{TileTable, creature_at, items_at, level_box};
-pub use super::text::{a_name, all_lines, capitalise, the_name};
+pub use super::rules::world::{TileTable, level_box};
+pub use super::text::{a_name, capitalise, the_name};
 
 /// A door's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -18,7 +18,17 @@ pub mod demo;
 pub mod launch;
 pub mod sim;
 
-pub use alembic_alchemy as alchemy;
+pub mod alchemy {
+    //! The Alchemy roguelike (`alembic-alchemy`), everything it makes public, and [`ui`], its
+    //! screens (`alembic-alchemy-ui`), under one name: `alchemy::new_game`, `alchemy::save`,
+    //! `alchemy::ui::app`.
+    //!
+    //! The screens are their own crate so that the compiler keeps them to the game's public
+    //! face; here they sit where frontends, tests and benches have always found them.
+
+    pub use alembic_alchemy::*;
+    pub use alembic_alchemy_ui as ui;
+}
 pub use alembic_caves as caves;
 pub use alembic_rats as rats;
 pub use alembic_session::{

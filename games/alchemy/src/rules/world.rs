@@ -179,8 +179,8 @@ impl TileTable {
         self.dangerous.has(game.tile(l))
     }
 
-    /// Same as [`transparent`]: not a view-blocking tile, not the void (tile 0), not a tile
-    /// number the library does not have, and nothing there blocks the view.
+    /// Same as this module's `transparent`: not a view-blocking tile, not the void (tile 0),
+    /// not a tile number the library does not have, and nothing there blocks the view.
     #[must_use]
     pub fn transparent(&self, game: &Game, l: Loc) -> bool {
         let id = game.tile(l);

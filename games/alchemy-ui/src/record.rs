@@ -4,7 +4,7 @@ use std::path::Path;
 
 use alembic::replay::Recording;
 
-use crate::Command;
+use alembic_alchemy::Command;
 pub use alembic_session::record::{CHECKPOINT_EVERY, JournalError, RecordError, beside};
 
 /// The game name in Alchemy recordings' headers.

@@ -14,7 +14,7 @@ use alembic_ui::{
 
 use super::colours::{self, PALETTE};
 use super::{AlchemyCtx, LogLine};
-use crate::{Command, wizard};
+use alembic_alchemy::{Command, wizard_commands};
 
 /// Lines of output kept.
 const KEEP: usize = 200;
@@ -52,7 +52,7 @@ impl WizardConsole {
     }
 
     fn complete(&mut self, ctx: &AlchemyCtx) {
-        let (Some(game), Ok(cmds)) = (ctx.game(), wizard::commands(ctx.rules())) else {
+        let (Some(game), Ok(cmds)) = (ctx.game(), wizard_commands(ctx.rules())) else {
             return;
         };
         let mut options = cmds.complete(game, self.input.text());

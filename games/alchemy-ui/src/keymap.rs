@@ -6,7 +6,7 @@ use alembic::Dir;
 use alembic_ui::{DIRECTION_KEYS, Input, Key, Tile, direction_key, plain_key};
 
 use super::AlchemyCtx;
-use crate::view;
+use alembic_alchemy as alchemy;
 
 /// What a key asks the play screen to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -361,7 +361,9 @@ const OUTRO: &[&str] = &[
 
 /// How experience and levels work, from the rules' own numbers.
 fn experience_help() -> String {
-    use crate::view::{DISCOVERY_XP, HP_PER_LEVEL, MAX_LEVEL, SKILL_EVERY, XP_STEP, xp_for};
+    use alembic_alchemy::progress::{
+        DISCOVERY_XP, HP_PER_LEVEL, MAX_LEVEL, SKILL_EVERY, XP_STEP, xp_for,
+    };
     let skill: Vec<String> = (2..=MAX_LEVEL)
         .filter(|l| l % SKILL_EVERY == 0)
         .map(|l| l.to_string())
@@ -395,11 +397,11 @@ pub fn help_lines(ctx: &AlchemyCtx) -> Vec<String> {
     let lib = match ctx.game() {
         Some(g) => Some(g.library()),
         None => {
-            base = view::base_library().ok();
+            base = alchemy::base_library().ok();
             base.as_ref()
         }
     };
-    if let Some(Ok(sections)) = lib.map(view::legend) {
+    if let Some(Ok(sections)) = lib.map(alchemy::legend) {
         lines.push(String::new());
         lines.push("On the map (look with x to tell things of one glyph apart)".to_owned());
         for (title, entries) in sections {

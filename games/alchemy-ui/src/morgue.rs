@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use alembic::Game;
 
-use crate::{self as alchemy, view};
+use alembic_alchemy as alchemy;
 
 pub use alembic_session::scores::{Score, Scored, TOP, date_of, score_lines, score_table_lines};
 
@@ -72,7 +72,7 @@ fn cause(e: &Ending<'_>, s: &alchemy::Summary) -> String {
 /// An engine error reading the game (a bug).
 pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
     let s = alchemy::summary(e.game)?;
-    let st = view::status(e.game)?;
+    let st = alchemy::status(e.game)?;
     let mut out = String::new();
     let mut line = |l: String| {
         out.push_str(&l);
@@ -116,7 +116,7 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
     );
     line(format!("Attack: {}", st.attack));
     line(String::new());
-    let items = view::inventory_entries(e.game)?;
+    let items = alchemy::inventory_entries(e.game)?;
     line("Equipment:".to_owned());
     for i in items.iter().filter(|i| i.wielded) {
         line(format!("  {}", i.name));
@@ -126,7 +126,7 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
         line(format!("  {}", i.name));
     }
     line(String::new());
-    let potions = view::identified_potions(e.game);
+    let potions = alchemy::identified_potions(e.game);
     line(format!(
         "Identified potions ({}): {}",
         potions.len(),
@@ -136,7 +136,7 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
             potions.join(", ")
         }
     ));
-    let recipes = view::known_recipes(e.game)?;
+    let recipes = alchemy::known_recipes(e.game)?;
     line(format!("Known recipes ({}):", recipes.len()));
     for r in &recipes {
         line(format!("  {}: {}", r.name, r.ingredients.join(", ")));
@@ -158,7 +158,7 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
     }
     line(String::new());
     line(format!("The map of depth {} as you knew it:", s.depth));
-    for row in view::level_map_text(e.game)? {
+    for row in alchemy::level_map_text(e.game)? {
         line(format!("  {row}"));
     }
     line(String::new());

@@ -18,7 +18,7 @@ use alembic_ui::{Frame, Input, Rect, Screen, Transition};
 use super::colours;
 use super::play::draw_play;
 use super::{AlchemyCtx, record};
-use crate::{self as alchemy, Rules};
+use alembic_alchemy::{self as alchemy, Rules};
 pub use alembic_session::playback::ReplayOpenError;
 use alembic_session::playback::{Control, Playback};
 

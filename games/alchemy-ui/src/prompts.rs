@@ -13,10 +13,10 @@ use alembic_ui::{
 use super::colours::{self, PALETTE};
 use super::map::map_view;
 use super::{AlchemyCtx, Tone};
-use crate::summary;
-use crate::view::{
-    self, Stairs, THROW_RANGE, capitalise, describe, hero_id, is_creature, is_hero, is_hostile,
-    level_box, look_at, visible,
+use alembic_alchemy::summary;
+use alembic_alchemy::{
+    self as alchemy, Stairs, THROW_RANGE, capitalise, describe, hero_id, is_creature, is_hero,
+    is_hostile, level_box, look_at, visible,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -340,8 +340,8 @@ impl LookScreen {
         marks.extend(
             level_box(hero.z)
                 .iter()
-                .filter(|&l| !seen.contains(l) && view::explored(game, l))
-                .filter(|&l| view::remembered_thing(game, l).is_some())
+                .filter(|&l| !seen.contains(l) && alchemy::explored(game, l))
+                .filter(|&l| alchemy::remembered_thing(game, l).is_some())
                 .map(|l| (3, hero.euclidean_sq(l), l)),
         );
         marks.sort_by_key(|&(r, d, l)| (r, d, l.y, l.x));
@@ -384,7 +384,7 @@ impl LookScreen {
         let game = ctx.game()?;
         level_box(self.hero.z)
             .iter()
-            .filter(|&l| view::known_stairs_at(game, l, Stairs::down(down)))
+            .filter(|&l| alchemy::known_stairs_at(game, l, Stairs::down(down)))
             .min_by_key(|&l| (self.hero.chebyshev(l), l.y, l.x))
     }
 
@@ -407,7 +407,7 @@ impl LookScreen {
             .iter()
             .copied()
             .take_while(|&l| l != target)
-            .find(|&l| view::stops_throw(game, l))
+            .find(|&l| alchemy::stops_throw(game, l))
     }
 
     fn close(ctx: &mut AlchemyCtx, value: Option<Loc>) -> Transition<AlchemyCtx, Self> {
@@ -628,7 +628,7 @@ impl EndScreen {
         let mut won = false;
         match ctx.game().map(summary) {
             Some(Ok(s)) => {
-                won = s.outcome == crate::Fate::Won;
+                won = s.outcome == alchemy::Fate::Won;
                 let head = if won {
                     "You climbed out of the dungeon with the Philosopher's Stone!".to_string()
                 } else if s.cause.is_empty() {

@@ -1,6 +1,6 @@
 //! The Alchemy game UI: every screen a player sees, as a [`ScreenStack`] over an
 //! [`AlchemyCtx`]. Pure: it draws into [`alembic_ui::Frame`]s and reacts to [`alembic_ui::Input`]s;
-//! the only I/O is the save file, through [`crate::save`].
+//! the only I/O is the save file, through [`alembic_alchemy::save`].
 //!
 //! Screens: the start screen (new game, seed, continue, help, quit), [`play`] (map, messages,
 //! status, every command key), and the prompts (item lists, crafting, direction, look/target
@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use alembic_ui::{Input, TestFrontend, run};
-//! use alembic_alchemy::ui::{self, Start, UiOptions};
+//! use alembic_alchemy_ui::{self as ui, Start, UiOptions};
 //! let mut app = ui::app(UiOptions { start: Start::New(7), save_path: None, tiles: None, practice: false, wizard: false })?;
 //! let mut fe = TestFrontend::new(100, 30, [Input::ch('l'), Input::ch('Q'), Input::ch('y')]);
 //! run(&mut fe, &mut app)?;
@@ -35,8 +35,8 @@ use std::path::{Path, PathBuf};
 use alembic::{Game, Loc, Rgb, history::History};
 use alembic_ui::{ScreenStack, Transition};
 
-use crate::save::{self, SaveError};
-use crate::{self as alchemy, Command, Outcome, RuleError, Rules};
+use alembic_alchemy::save::{self, SaveError};
+use alembic_alchemy::{self as alchemy, Command, Outcome, RuleError, Rules};
 use alembic_session::slot::{self, Slot};
 
 /// The name of the save file inside [`alembic_session::save_dir`].
@@ -416,7 +416,7 @@ impl AlchemyCtx {
     /// The window title: the game and the hero's depth (see [`alembic_ui::App::title`]).
     #[must_use]
     pub fn title(&self) -> Option<String> {
-        let depth = self.game.as_ref().and_then(crate::view::hero_depth);
+        let depth = self.game.as_ref().and_then(alchemy::hero_depth);
         let turn = self.game.as_ref().map_or(0, Game::turn);
         Some(match depth {
             Some(d) if self.replaying => format!("Alembic: Alchemy replay, depth {d}, turn {turn}"),
@@ -629,9 +629,7 @@ impl AlchemyCtx {
     /// Whether the game in play is a wizard game.
     #[must_use]
     pub fn is_wizard(&self) -> bool {
-        self.game
-            .as_ref()
-            .is_some_and(alchemy::view::is_wizard_game)
+        self.game.as_ref().is_some_and(alchemy::is_wizard_game)
     }
 
     /// Whether auto-explore picks up the items it sees.
@@ -785,7 +783,7 @@ impl AlchemyCtx {
 
     fn install(&mut self, game: Game) {
         self.loaded_finished = alchemy::summary(&game).is_ok_and(|s| s.outcome.is_over());
-        self.log = alchemy::view::recent_messages(&game, 200)
+        self.log = alchemy::recent_messages(&game, 200)
             .into_iter()
             .map(|text| LogLine {
                 text,
@@ -884,12 +882,12 @@ impl AlchemyCtx {
         let game = self.game.as_ref()?;
         let turn = game.turn();
         let given = cmd.clone();
-        let hp = |g: &Game| alchemy::view::status(g).ok().map(|s| (s.hp, s.hp_max));
+        let hp = |g: &Game| alchemy::status(g).ok().map(|s| (s.hp, s.hp_max));
         let hp_before = hp(game);
         match alchemy::apply(game, &self.rules, cmd) {
             Ok(out) => {
                 self.begin_command();
-                let said = alchemy::view::all_lines(&out.game, &out.events);
+                let said = alchemy::all_lines(&out.game, &out.events);
                 for m in said.into_iter().chain(out.replies.iter().cloned()) {
                     self.push_line(Tone::Game, m);
                 }
@@ -1400,13 +1398,13 @@ pub fn launch(
     };
     let rules = match Rules::with_data(&opts.data) {
         Ok(r) => r,
-        Err(crate::RulesError::Data(e)) => {
+        Err(alchemy::RulesError::Data(e)) => {
             return Err(alembic_session::LaunchError::Data {
                 game: opts.game.clone(),
                 source: e,
             });
         }
-        Err(crate::RulesError::Engine(e)) => {
+        Err(alchemy::RulesError::Engine(e)) => {
             return Err(alembic_session::LaunchError::Setup {
                 game: opts.game.clone(),
                 source: Box::new(e),
