@@ -132,6 +132,8 @@ pub enum Tone {
 /// One line of the UI's message log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogLine {
+    /// The turn it was said on (an undo drops the lines of the turns it takes back).
+    pub turn: u64,
     /// The text.
     pub text: String,
     /// Its colour class.
@@ -546,13 +548,13 @@ impl AlchemyCtx {
             {
                 Ok(r) => self.recorder = Some(r),
                 Err(e) => {
-                    self.install(game);
+                    self.install_new(game);
                     self.note(Tone::Error, format!("This game is not being recorded: {e}"));
                     return Ok(());
                 }
             }
         }
-        self.install(game);
+        self.install_new(game);
         // A first save at once, when the save is this game's: from now on a crash at any
         // moment costs nothing (the recording continues the save).
         if self.slot.owns()
@@ -576,7 +578,7 @@ impl AlchemyCtx {
         self.replaying = true;
         self.recorder = None;
         self.practice = None;
-        self.install(game);
+        self.install(game, false);
     }
 
     /// Whether the game shown is a recording's.
@@ -693,7 +695,7 @@ impl AlchemyCtx {
             self.recorder = None;
             self.note(Tone::Error, format!("The recording stopped: {e}"));
         }
-        self.install(game);
+        self.install(game, true);
         // The rewritten recording no longer holds the save's checkpoint: save again, so a
         // crash still finds the save in its journal.
         if self.slot.owns()
@@ -773,7 +775,7 @@ impl AlchemyCtx {
             }
         };
         self.rewind_declined = false;
-        self.install(game);
+        self.install(game, false);
         self.note(Tone::Note, "Welcome back.");
         for n in notes {
             self.note(Tone::Note, n);
@@ -781,17 +783,27 @@ impl AlchemyCtx {
         Ok(())
     }
 
-    fn install(&mut self, game: Game) {
+    /// Show a new game, and what the hero reads on entering.
+    fn install_new(&mut self, game: Game) {
+        let entered = alchemy::lines(&game, &alchemy::Event::Entered);
+        self.install(game, false);
+        for line in entered {
+            self.push_line(Tone::Game, line);
+        }
+    }
+
+    /// Show `game`. The message log is the screens' own (the game value keeps no English):
+    /// a game continued or newly begun starts it afresh, and a move taken back drops the
+    /// lines of the turns it undid.
+    fn install(&mut self, game: Game, undo: bool) {
         self.loaded_finished = alchemy::summary(&game).is_ok_and(|s| s.outcome.is_over());
-        self.log = alchemy::recent_messages(&game, 200)
-            .into_iter()
-            .map(|text| LogLine {
-                text,
-                tone: Tone::Game,
-                repeats: 1,
-            })
-            .collect();
-        self.fresh = self.log.len().min(1);
+        let now = game.turn();
+        if undo {
+            self.log.retain(|l| l.turn <= now);
+        } else {
+            self.log.clear();
+        }
+        self.fresh = 0;
         self.cursor = None;
         self.path.clear();
         self.game = Some(game);
@@ -853,7 +865,9 @@ impl AlchemyCtx {
             self.fresh = 1;
             return;
         }
+        let turn = self.game.as_ref().map_or(0, Game::turn);
         self.log.push(LogLine {
+            turn,
             text,
             tone,
             repeats: 1,
@@ -1020,6 +1034,12 @@ impl AlchemyCtx {
             return;
         };
         let messages: Vec<String> = self.log.iter().map(LogLine::shown).collect();
+        let said: Vec<(u64, String)> = self
+            .log
+            .iter()
+            .filter(|l| l.tone == Tone::Game)
+            .map(|l| (l.turn, l.text.clone()))
+            .collect();
         let modes = modes.as_slice();
         let unix_secs = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -1031,6 +1051,7 @@ impl AlchemyCtx {
             quit,
             recording: recording.as_deref(),
             messages: &messages,
+            said: &said,
             unix_secs,
         };
         let written = morgue::write_morgue(&dir, &ending);
@@ -1249,8 +1270,8 @@ pub fn app_with_rules(opts: UiOptions, rules: Rules) -> Result<ScreenStack<Alche
         return Ok(stack);
     }
     if let Start::Replay(path) = &opts.start {
-        let playback = replay::open(path, &ctx.rules)?;
-        let viewer = replay::ReplayScreen::with_playback(&mut ctx, playback);
+        let (playback, said) = replay::open_said(path, &ctx.rules)?;
+        let viewer = replay::ReplayScreen::with_playback(&mut ctx, playback).saying(said);
         let start = start::StartScreen::new(&ctx);
         let watch = Transition::ask(viewer, |()| start::StartReply::GameOver);
         let stack = ScreenStack::opening(ctx, start, watch)
@@ -1305,7 +1326,7 @@ pub fn app_with_game(
 ) -> Result<ScreenStack<AlchemyCtx>, UiError> {
     let rules = Rules::new().map_err(UiError::Rules)?;
     let mut ctx = AlchemyCtx::new(rules, save_path);
-    ctx.install(game);
+    ctx.install_new(game);
     let start = start::StartScreen::new(&ctx);
     let stack = ScreenStack::opening(ctx, start, start::StartScreen::play())
         .with_farewell(AlchemyCtx::farewell)

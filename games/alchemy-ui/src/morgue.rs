@@ -37,6 +37,9 @@ pub struct Ending<'a> {
     pub recording: Option<&'a Path>,
     /// The latest messages, oldest first.
     pub messages: &'a [String],
+    /// The game's own lines with the turn each was said on, oldest first (the timeline is
+    /// made from them: the game value keeps no English).
+    pub said: &'a [(u64, String)],
     /// Seconds since 1970, for names and dates.
     pub unix_secs: u64,
 }
@@ -142,18 +145,14 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
         line(format!("  {}: {}", r.name, r.ingredients.join(", ")));
     }
     line(String::new());
-    let messages: Vec<(u64, String)> = e
-        .game
-        .messages()
-        .map(|m| (m.turn, m.text.to_string()))
-        .collect();
+    let messages = e.said;
     let kept_from = messages.first().map_or(0, |m| m.0);
     line(if kept_from > 1 {
         format!("Timeline (from turn {kept_from}, the oldest message kept):")
     } else {
         "Timeline:".to_owned()
     });
-    for (turn, depth, text) in timeline(&messages) {
+    for (turn, depth, text) in timeline(messages) {
         line(format!("  turn {turn:>6}  depth {depth:>2}  {text}"));
     }
     line(String::new());

@@ -9,7 +9,9 @@
 
 use std::convert::Infallible;
 
+use std::cell::RefCell;
 use std::path::Path;
+use std::rc::Rc;
 use std::time::Duration;
 
 use alembic::Game;
@@ -58,10 +60,38 @@ pub fn open(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenError> {
     )
 }
 
+/// What the last command a viewer applied said: the lines the message log shows (the
+/// game value keeps no English, so the viewer makes them as it steps).
+pub type Said = Rc<RefCell<Vec<String>>>;
+
+/// [`open`], also answering where the viewer puts what each command it applies says (for
+/// [`ReplayScreen::saying`]).
+///
+/// # Errors
+/// [`ReplayOpenError`].
+pub fn open_said(path: &Path, rules: &Rules) -> Result<(Playback, Said), ReplayOpenError> {
+    let said: Said = Rc::default();
+    let (rules, start_rules, into) = (rules.clone(), rules.clone(), said.clone());
+    let playback = Playback::open(
+        path,
+        record::GAME_NAME,
+        start_rules.data_identity(),
+        |header| alchemy::new_game_in_modes(header.seed, &start_rules, &header.modes),
+        move |game: &Game, command: &alchemy::Command| {
+            alchemy::apply(game, &rules, command.clone()).map(|o| {
+                *into.borrow_mut() = alchemy::all_lines(&o.game, &o.events);
+                o.game
+            })
+        },
+    )?;
+    Ok((playback, said))
+}
+
 /// The replay viewer.
 #[derive(Debug)]
 pub struct ReplayScreen {
     playback: Playback,
+    said: Option<Said>,
 }
 
 impl ReplayScreen {
@@ -70,6 +100,7 @@ impl ReplayScreen {
     pub fn new(ctx: &mut AlchemyCtx, states: Vec<Game>) -> Self {
         let s = ReplayScreen {
             playback: Playback::new(states),
+            said: None,
         };
         s.show(ctx);
         s
@@ -78,9 +109,20 @@ impl ReplayScreen {
     /// A viewer over an opened recording (from [`open`]), paused at the start.
     #[must_use]
     pub fn with_playback(ctx: &mut AlchemyCtx, playback: Playback) -> Self {
-        let s = ReplayScreen { playback };
+        let s = ReplayScreen {
+            playback,
+            said: None,
+        };
         s.show(ctx);
         s
+    }
+
+    /// Show in the message log what each command says as the viewer steps forward
+    /// (`said` from [`open_said`]).
+    #[must_use]
+    pub fn saying(mut self, said: Said) -> Self {
+        self.said = Some(said);
+        self
     }
 
     /// The viewer's controls (how many states it keeps, where it stopped).
@@ -104,6 +146,11 @@ impl ReplayScreen {
     fn show(&self, ctx: &mut AlchemyCtx) {
         if let Some(g) = self.playback.current() {
             ctx.show_replay(g.clone());
+        }
+        if let Some(said) = &self.said {
+            for line in said.borrow_mut().drain(..) {
+                ctx.push_line(super::Tone::Game, line);
+            }
         }
     }
 

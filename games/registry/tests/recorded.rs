@@ -102,3 +102,65 @@ fn caves_seed_1_replays_to_its_death_with_its_recorded_hashes() {
         sim::Reach::End,
     );
 }
+
+/// English is not state: replaying both fixtures, no game value ever holds a line of the
+/// message log or an English cause of death, so rewording any message (all of them live in
+/// `text.rs`, made from the typed events) can change no state hash and break no recording.
+/// (`games/rats/tests/session.rs` rewords every message of the rats and verifies a
+/// recording with them.)
+#[test]
+fn no_english_enters_the_game_value() {
+    use alembic_games::{alchemy, caves, record};
+    // The sentence games before 0.3 kept as the cause of their end.
+    const LEGACY_CAUSE: alembic::Prop<std::sync::Arc<str>> = alembic::Prop::new("cause");
+    let rules = alchemy::Rules::new().unwrap();
+    let rec =
+        record::read::<alchemy::Command>(&fixture("alchemy-seed4-3000.replay"), "alchemy").unwrap();
+    let start = alchemy::new_game_in_modes(rec.header.seed, &rules, &rec.header.modes).unwrap();
+    let english = |g: &alembic::Game| {
+        g.messages().count() > 0
+            || g.var(&LEGACY_CAUSE).is_ok()
+            || g.var(&alchemy::MSG_COUNT).unwrap_or(0) != 0
+    };
+    assert!(!english(&start));
+    let done = rec
+        .verify(
+            start,
+            |g, c| {
+                let out = alchemy::apply(g, &rules, c.clone())?;
+                assert!(!english(&out.game), "turn {}", out.game.turn());
+                Ok::<_, alchemy::RuleError>(out.game)
+            },
+            alembic::Game::state_hash,
+            alembic::Game::turn,
+        )
+        .unwrap();
+    assert_eq!(done.final_turn, 3000);
+    let rec = record::read::<alembic_games::play::Step<caves::Command>>(
+        &fixture("caves-seed1-1000.replay"),
+        caves::save::GAME_NAME,
+    )
+    .unwrap();
+    let start = caves::new_game(rec.header.seed).unwrap();
+    let done = rec
+        .verify(
+            start,
+            |g, c| {
+                let alembic_games::play::Step::Play(c) = c else {
+                    panic!("no wizard steps in the fixture")
+                };
+                let next = caves::act(g, *c)?;
+                assert_eq!(next.messages().count(), 0, "turn {}", next.turn());
+                Ok::<_, caves::RuleError>(next)
+            },
+            alembic::Game::state_hash,
+            alembic::Game::turn,
+        )
+        .unwrap();
+    assert_eq!(done.final_turn, 469);
+    let dead = caves::status(&done.final_state).unwrap();
+    assert_eq!(
+        dead.cause, "killed by a zombie",
+        "made from the typed killer"
+    );
+}

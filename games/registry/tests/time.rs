@@ -265,6 +265,7 @@ fn morgues_and_the_score_table() {
         quit,
         recording: Some(&rec),
         messages: &messages,
+        said: &[],
         unix_secs: secs,
     };
     let path = morgue::write_morgue(&dir, &ending(&[], true, 1_795_392_000)).expect("written");
