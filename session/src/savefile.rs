@@ -1,4 +1,4 @@
-//! Save files for every [`Ruleset`]: one JSON envelope (the game's name, its save version,
+//! Save files for every [`Ruleset`](crate::Ruleset): one JSON envelope (the game's name, its save version,
 //! the seed, the modes such as `practice`, a checksum, the state), written atomically and
 //! checked on the way back in (name, version, checksum, the engine's invariants after the
 //! state is linked to this build's library and hooks). A bad file changes nothing.

@@ -644,7 +644,7 @@ pub fn record(game: &mut Game, events: &[(u64, Event)]) {
     }
 }
 
-/// How the game ended, in English made now from the ending kept typed ([`record`]); games
+/// How the game ended, in English made now from the ending kept typed (see `text::record`); games
 /// saved before 0.3 kept the sentence itself. Empty while the game goes on.
 #[must_use]
 pub fn ending_cause(game: &Game) -> String {
