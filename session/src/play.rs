@@ -17,7 +17,7 @@ use alembic::{Dir, Game, Rgb, history::History};
 use alembic_ui::{
     App, Cell, Confirm, Frame, Input, Key, LineEvent, LineInput, MessageLogScreen, MouseButton,
     MouseKind, Palette, Rect, Screen, ScreenStack, TextScreen, Transition, direction_key, draw_box,
-    fill, is_cancel, plain_key, put_centred, put_clipped,
+    fill, is_cancel, plain_key, put_centred, put_clipped, run_key,
 };
 use serde::{Deserialize, Serialize};
 
@@ -1022,27 +1022,6 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
 
     fn name(&self) -> &str {
         "play"
-    }
-}
-
-/// Shift+direction, the run keys (vi keys in capitals, or Shift with an arrow). Shift+u is
-/// `U`, which takes a move back: there is no run north-east by letter.
-fn run_key(input: &Input) -> Option<Dir> {
-    match *input {
-        Input::Key { key, mods } if !mods.ctrl && !mods.alt => match key {
-            Key::Char('H') => Some(Dir::West),
-            Key::Char('J') => Some(Dir::South),
-            Key::Char('K') => Some(Dir::North),
-            Key::Char('L') => Some(Dir::East),
-            Key::Char('Y') => Some(Dir::NorthWest),
-            Key::Char('B') => Some(Dir::SouthWest),
-            Key::Char('N') => Some(Dir::SouthEast),
-            Key::Left | Key::Right | Key::Up | Key::Down if mods.shift => {
-                direction_key(&Input::key(key))
-            }
-            _ => None,
-        },
-        _ => None,
     }
 }
 

@@ -272,6 +272,40 @@ pub fn direction_key(input: &Input) -> Option<Dir> {
     }
 }
 
+/// The run keys, by roguelike convention: Shift+direction, as the vi keys in capitals
+/// (`H J K L Y B N`) or Shift with an arrow. There is no run north-east by letter: Shift+u
+/// is `U`, which games keep for taking a move back.
+///
+/// ```
+/// use alembic::Dir;
+/// use alembic_ui::{Input, Key, Mods, run_key};
+/// assert_eq!(run_key(&Input::ch('L')), Some(Dir::East));
+/// let shift = Mods { shift: true, ..Mods::default() };
+/// assert_eq!(run_key(&Input::Key { key: Key::Up, mods: shift }), Some(Dir::North));
+/// assert_eq!(run_key(&Input::ch('l')), None);
+/// assert_eq!(run_key(&Input::ch('U')), None);
+/// ```
+#[must_use]
+pub fn run_key(input: &Input) -> Option<Dir> {
+    match *input {
+        Input::Key { key, mods } if !mods.ctrl && !mods.alt => match key {
+            Key::Char('H') => Some(Dir::West),
+            Key::Char('J') => Some(Dir::South),
+            Key::Char('K') => Some(Dir::North),
+            Key::Char('L') => Some(Dir::East),
+            Key::Char('Y') => Some(Dir::NorthWest),
+            Key::Char('B') => Some(Dir::SouthWest),
+            Key::Char('N') => Some(Dir::SouthEast),
+            Key::Left if mods.shift => Some(Dir::West),
+            Key::Right if mods.shift => Some(Dir::East),
+            Key::Up if mods.shift => Some(Dir::North),
+            Key::Down if mods.shift => Some(Dir::South),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Whether the key is Escape (the universal "cancel").
 #[must_use]
 pub fn is_cancel(input: &Input) -> bool {

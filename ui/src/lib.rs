@@ -45,7 +45,7 @@ pub use frontend::{
 };
 pub use input::{
     DIRECTION_KEYS, Input, Key, Mods, MouseButton, MouseKind, direction_key, is_cancel, plain_char,
-    plain_key, wheel_key,
+    plain_key, run_key, wheel_key,
 };
 pub use screen::{
     Emergency, Farewell, Grid, Pushed, Replacement, Screen, ScreenStack, Title, Transition,

@@ -3,7 +3,7 @@
 //! without being listed (`games/registry/tests/keymap.rs` checks both).
 
 use alembic::Dir;
-use alembic_ui::{DIRECTION_KEYS, Input, Key, Tile, direction_key, plain_key};
+use alembic_ui::{DIRECTION_KEYS, Input, Key, Tile, direction_key, plain_key, run_key};
 
 use super::AlchemyCtx;
 use alembic_alchemy as alchemy;
@@ -312,28 +312,6 @@ pub fn action_of(input: &Input) -> Option<(Action, Option<Dir>)> {
     alembic_session::keymap::find(KEYMAP, key)
         .filter(|a| !matches!(a, Action::Move | Action::Run))
         .map(|a| (a, None))
-}
-
-/// Shift+direction: the run keys.
-fn run_key(input: &Input) -> Option<Dir> {
-    match *input {
-        Input::Key { key, mods } if !mods.ctrl && !mods.alt => match key {
-            Key::Char('H') => Some(Dir::West),
-            Key::Char('J') => Some(Dir::South),
-            Key::Char('K') => Some(Dir::North),
-            Key::Char('L') => Some(Dir::East),
-            Key::Char('Y') => Some(Dir::NorthWest),
-            // Shift+u is U, which takes a move back in practice games: no run north-east.
-            Key::Char('B') => Some(Dir::SouthWest),
-            Key::Char('N') => Some(Dir::SouthEast),
-            Key::Left if mods.shift => Some(Dir::West),
-            Key::Right if mods.shift => Some(Dir::East),
-            Key::Up if mods.shift => Some(Dir::North),
-            Key::Down if mods.shift => Some(Dir::South),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 /// The goal of the game, before the keys.

@@ -87,12 +87,6 @@ pub struct Rats {
 #[rustfmt::skip]
 const KEYS: &[Binding<Command>] = &[bind(&[Key::Char('.')], ".", Command::Wait, "Keys", "wait a turn")];
 
-fn heal(g: &Game, _: &Args) -> Result<WizardOutcome<Game>, WizardError> {
-    let healed = g.var(&HERO).and_then(|hero| g.set(hero, &HP, 10));
-    let healed = healed.map_err(|e| WizardError::Refused(e.to_string()))?;
-    Ok(WizardOutcome::new(healed).line("You feel fine."))
-}
-
 fn reveal(g: &Game, _: &Args) -> Result<WizardOutcome<Game>, WizardError> {
     let mut g = g.clone();
     for l in MAZE.iter() {
@@ -167,9 +161,8 @@ impl Rats {
             library.define_tile_mut("exit", Props::new().with(&GLYPH, '>').with(&WALK, true))?;
         let hooks = Hooks::new().register("rats.rat", rat)?;
         let wizard = WizardCommands::new()
-            .register(WizardSpec::new("heal", "Back to full health."), heal)
-            .and_then(|w| w.register(WizardSpec::new("map", "See the whole maze."), reveal))
-            .map_err(|e| Error::msg(e.to_string()))?;
+            .register(WizardSpec::new("map", "See the whole maze."), reveal)
+            .map_err(Error::msg)?;
         Ok(Rats {
             library,
             hooks,
@@ -239,7 +232,10 @@ impl Ruleset for Rats {
             .filter(|&l| l.x + l.y > 12 && open(&g, l))
             .collect();
         for _ in 0..RATS {
-            let l = floor[g.rng().below(floor.len() as u64) as usize];
+            let i = g.rng().below(floor.len() as u64) as usize;
+            let l = *floor
+                .get(i)
+                .ok_or_else(|| Error::msg("no floor for the rats"))?;
             g.spawn_mut(&mut ctx, "rat", l)?;
         }
         g.set_awake_levels_mut([0])?;
