@@ -69,15 +69,9 @@ fn new_session(d: &Path, seed: u64, practice: bool) -> Session<Rats> {
 fn practice_takes_moves_back_with_u() {
     let d = dir("undo");
     let wait = key_of(Command::Wait);
-    let keys = [
-        Input::ch(' '),
-        wait,
-        wait,
-        wait,
-        wait,
-    ]
-    .into_iter()
-    .chain([Input::ch('U'), Input::ch('U')]);
+    let keys = [Input::ch(' '), wait, wait, wait, wait]
+        .into_iter()
+        .chain([Input::ch('U'), Input::ch('U')]);
     let (fe, s) = play_keys(new_session(&d, 4, true), keys);
     assert_eq!(s.game().turn(), 2, "four waits, two taken back");
     assert!(

@@ -72,20 +72,23 @@ fn violations(source: &str) -> Vec<String> {
     let mut out = Vec::new();
     for (n, line) in source.lines().enumerate() {
         let line_no = n + 1;
-        // Names after `alchemy::`, single or grouped.
-        let mut from = 0;
-        while let Some(i) = line[from..].find("alchemy::") {
-            let at = from + i + "alchemy::".len();
-            from = at;
-            let rest = &line[at..];
-            let names: Vec<&str> = match rest.strip_prefix('{') {
-                Some(group) => group_items(group).into_iter().map(first_segment).collect(),
-                None => vec![first_segment(rest)],
-            };
-            for name in names {
-                let lower = name.chars().next().is_some_and(|c| c.is_ascii_lowercase());
-                if lower && !ALLOWED.contains(&name) {
-                    out.push(format!("line {line_no}: alchemy::{name}"));
+        // Names after `alchemy::` or `crate::` (the UI is a module of the `alembic-alchemy`
+        // crate), single or grouped.
+        for root in ["alchemy::", "crate::"] {
+            let mut from = 0;
+            while let Some(i) = line[from..].find(root) {
+                let at = from + i + root.len();
+                from = at;
+                let rest = &line[at..];
+                let names: Vec<&str> = match rest.strip_prefix('{') {
+                    Some(group) => group_items(group).into_iter().map(first_segment).collect(),
+                    None => vec![first_segment(rest)],
+                };
+                for name in names {
+                    let lower = name.chars().next().is_some_and(|c| c.is_ascii_lowercase());
+                    if lower && !ALLOWED.contains(&name) {
+                        out.push(format!("line {line_no}: {root}{name}"));
+                    }
                 }
             }
         }
@@ -124,18 +127,22 @@ fn the_checker_catches_each_kind_of_breach() {
         "    let x = props::IS_DOOR;",
         "    let b = crate::alchemy::library::base_library();",
         "use super::super::kinds::RecipeId;",
+        "use crate::props::{IS_DOOR, IS_OPEN};",
+        "use crate::{Command, rules::world::level_box};",
     ];
     for line in bad {
         assert!(!violations(line).is_empty(), "not caught: {line}");
     }
     let good = [
-        "use crate::alchemy::view::{self, DoorState, a_name};",
-        "use crate::alchemy::{self, Command, Outcome, RuleError, Rules};",
-        "use crate::alchemy::command::Command;",
-        "use crate::alchemy::save::{self, SaveError};",
+        "use crate::view::{self, DoorState, a_name};",
+        "use alembic_alchemy::{self as alchemy, Command, Outcome, RuleError, Rules};",
+        "use crate::command::Command;",
+        "use crate::save::{self, SaveError};",
         "    alchemy::apply(game, rules, cmd)",
         "use alembic_ui::text::wrap;",
         "    let x = view::THROW_RANGE;",
+        "use crate::{self as alchemy, Command, Outcome, RuleError, Rules};",
+        "use crate::view::{self, Apparatus};",
     ];
     for line in good {
         assert_eq!(
