@@ -614,7 +614,12 @@ impl<R: Ruleset> Session<R> {
     }
 
     fn title(&self) -> Option<String> {
-        Some(format!("{} — turn {}", R::NAME, self.game.turn()))
+        let what = if self.replay { " replay" } else { "" };
+        Some(format!(
+            "Alembic: {}{what}, turn {}",
+            R::NAME,
+            self.game.turn()
+        ))
     }
 }
 
@@ -1281,9 +1286,17 @@ impl<R: Ruleset> Screen<Session<R>> for EndScreen {
 /// The replay viewer: the play screen over each recorded state, with step back.
 struct ReplayScreen {
     playback: Playback,
-    /// What the last step said, filled by the stepper.
-    said: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
+    /// What the step into each state said, by the state's hash, filled by the stepper: the
+    /// log shows the same lines for a state however the viewer came to it.
+    said: Said,
 }
+
+/// Lines said by the steps into states, by state hash ([`ReplayScreen`]).
+type Said = std::rc::Rc<std::cell::RefCell<std::collections::HashMap<u64, Vec<String>>>>;
+
+/// States whose lines a replay keeps at most (then it starts afresh; a state stepped into
+/// again says its lines again).
+const SAID_KEEP: usize = 100_000;
 
 impl ReplayScreen {
     fn follow<R: Ruleset>(
@@ -1295,10 +1308,9 @@ impl ReplayScreen {
             Control::Moved => {
                 if let Some(g) = self.playback.current() {
                     s.game = g.clone();
-                    let said: Vec<String> = self.said.borrow_mut().drain(..).collect();
-                    let now = s.game.turn();
-                    s.log.retain(|(t, _)| *t < now);
-                    for l in said {
+                    s.log.clear();
+                    let lines = self.said.borrow().get(&g.state_hash()).cloned();
+                    for l in lines.unwrap_or_default() {
                         s.say(l);
                     }
                 }
@@ -1346,7 +1358,7 @@ pub fn replay_app<R: Ruleset>(
     rules: Arc<R>,
     path: &Path,
 ) -> Result<ScreenStack<Session<R>>, crate::playback::ReplayOpenError> {
-    let said = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let said: Said = std::rc::Rc::default();
     let start = {
         let rules = rules.clone();
         move |h: &alembic::replay::ReplayHeader| rules.new_game(h.seed)
@@ -1355,7 +1367,11 @@ pub fn replay_app<R: Ruleset>(
         let (rules, said) = (rules.clone(), said.clone());
         move |g: &Game, c: &Step<R::Command>| {
             let (next, lines) = apply_step(&*rules, g, c)?;
-            *said.borrow_mut() = lines;
+            let mut said = said.borrow_mut();
+            if said.len() >= SAID_KEEP {
+                said.clear();
+            }
+            said.insert(next.state_hash(), lines);
             Ok::<Game, String>(next)
         }
     };

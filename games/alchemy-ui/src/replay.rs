@@ -10,6 +10,7 @@
 use std::convert::Infallible;
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
 use std::time::Duration;
@@ -60,9 +61,14 @@ pub fn open(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenError> {
     )
 }
 
-/// What the last command a viewer applied said: the lines the message log shows (the
-/// game value keeps no English, so the viewer makes them as it steps).
-pub type Said = Rc<RefCell<Vec<String>>>;
+/// What the command into each state said, by the state's hash: the lines the message log
+/// shows for that state (the game value keeps no English, so the viewer makes them as it
+/// steps; a state shows the same lines however the viewer came to it).
+pub type Said = Rc<RefCell<HashMap<u64, Vec<String>>>>;
+
+/// States whose lines a viewer keeps at most (then it starts afresh; a state stepped into
+/// again says its lines again).
+const SAID_KEEP: usize = 100_000;
 
 /// [`open`], also answering where the viewer puts what each command it applies says (for
 /// [`ReplayScreen::saying`]).
@@ -79,7 +85,11 @@ pub fn open_said(path: &Path, rules: &Rules) -> Result<(Playback, Said), ReplayO
         |header| alchemy::new_game_in_modes(header.seed, &start_rules, &header.modes),
         move |game: &Game, command: &alchemy::Command| {
             alchemy::apply(game, &rules, command.clone()).map(|o| {
-                *into.borrow_mut() = alchemy::all_lines(&o.game, &o.events);
+                let mut said = into.borrow_mut();
+                if said.len() >= SAID_KEEP {
+                    said.clear();
+                }
+                said.insert(o.game.state_hash(), alchemy::all_lines(&o.game, &o.events));
                 o.game
             })
         },
@@ -147,8 +157,9 @@ impl ReplayScreen {
         if let Some(g) = self.playback.current() {
             ctx.show_replay(g.clone());
         }
-        if let Some(said) = &self.said {
-            for line in said.borrow_mut().drain(..) {
+        if let (Some(said), Some(g)) = (&self.said, self.playback.current()) {
+            let lines = said.borrow().get(&g.state_hash()).cloned();
+            for line in lines.unwrap_or_default() {
                 ctx.push_line(super::Tone::Game, line);
             }
         }

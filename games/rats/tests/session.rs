@@ -311,3 +311,32 @@ fn the_wizard_console_runs_commands_that_are_recorded_and_replayed() {
     let back = Session::load(Arc::new(Rats::new().unwrap()), &d.join("rats.save")).unwrap();
     assert_eq!(back.modes(), vec!["wizard".to_owned()]);
 }
+
+/// The replay viewer shows a state with the same messages however it came to it: End, then
+/// Left and Right again, is the screen End showed.
+#[test]
+fn a_replayed_state_reads_the_same_whichever_way_it_was_reached() {
+    let moves = bot_game(1);
+    let d = dir("replay-same");
+    let keys = std::iter::once(Input::ch(' ')).chain(moves.iter().map(|&c| key_of(c)));
+    play_keys(new_session(&d, 1, false), keys);
+    let rec = std::fs::read_dir(d.join("records"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut viewer = play::replay_app(Arc::new(Rats::new().unwrap()), &rec).unwrap();
+    let keys = [Key::End, Key::Left, Key::Right].map(Input::key);
+    let mut fe = TestFrontend::new(100, 30, keys);
+    let _ = run(&mut fe, &mut viewer);
+    let frames = fe.frames();
+    let (end, back, again) = (&frames[1], &frames[2], &frames[3]);
+    assert!(end.contains_text("A rat bites you"), "{}", end.to_text());
+    assert_ne!(end.to_text(), back.to_text(), "Left steps back");
+    assert_eq!(
+        end.to_text(),
+        again.to_text(),
+        "Right comes back to the same screen"
+    );
+}
