@@ -128,19 +128,31 @@ fn dying_in_practice_offers_the_rewind() {
     assert!(!d.join("rats-scores.json").exists());
 }
 
-#[test]
-fn a_death_writes_the_morgue_and_the_score_shows_on_the_start_screen() {
-    let moves = bot_game(1);
-    let d = dir("morgue");
-    let keys = std::iter::once(Input::ch(' ')).chain(moves.iter().map(|&c| key_of(c)));
-    let (fe, _) = play_keys(new_session(&d, 1, false), keys);
-    assert!(fe.last_frame().unwrap().contains_text("eaten by rats"));
-    let morgue = std::fs::read_dir(d.join("morgue"))
+/// The one file in `dir` (a game's recording in `records/`, its morgue in `morgue/`).
+fn only_file(dir: &Path) -> PathBuf {
+    std::fs::read_dir(dir)
         .unwrap()
         .next()
         .unwrap()
-        .unwrap();
-    let text = std::fs::read_to_string(morgue.path()).unwrap();
+        .unwrap()
+        .path()
+}
+
+/// The bot's game from seed 1 played to its end through the keys of a normal session saving
+/// in a fresh folder `name`: its commands, the folder and the session's frontend.
+fn bot_played(name: &str) -> (Vec<Command>, PathBuf, TestFrontend) {
+    let moves = bot_game(1);
+    let d = dir(name);
+    let keys = std::iter::once(Input::ch(' ')).chain(moves.iter().map(|&c| key_of(c)));
+    let (fe, _) = play_keys(new_session(&d, 1, false), keys);
+    (moves, d, fe)
+}
+
+#[test]
+fn a_death_writes_the_morgue_and_the_score_shows_on_the_start_screen() {
+    let (moves, d, fe) = bot_played("morgue");
+    assert!(fe.last_frame().unwrap().contains_text("eaten by rats"));
+    let text = std::fs::read_to_string(only_file(&d.join("morgue"))).unwrap();
     assert!(text.contains("Died: eaten by rats"), "{text}");
     assert!(
         text.contains("A rat bites you"),
@@ -151,12 +163,7 @@ fn a_death_writes_the_morgue_and_the_score_shows_on_the_start_screen() {
     let f = fe.last_frame().unwrap();
     assert!(f.contains_text("eaten by rats"), "{}", f.to_text());
     // The recording kept in records/ replays to the same end.
-    let rec = std::fs::read_dir(d.join("records"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let rec = only_file(&d.join("records"));
     let rats = Arc::new(Rats::new().unwrap());
     let states = alembic_session::playback::rebuild(
         &rec,
@@ -245,16 +252,8 @@ impl Ruleset for Reworded {
 
 #[test]
 fn rewording_a_message_breaks_no_recording() {
-    let moves = bot_game(1);
-    let d = dir("reword");
-    let keys = std::iter::once(Input::ch(' ')).chain(moves.iter().map(|&c| key_of(c)));
-    play_keys(new_session(&d, 1, false), keys);
-    let rec = std::fs::read_dir(d.join("records"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let (moves, d, _) = bot_played("reword");
+    let rec = only_file(&d.join("records"));
     let reworded = Reworded(Rats::new().unwrap());
     let mut said = Vec::new();
     let states = alembic_session::playback::rebuild(
@@ -316,16 +315,8 @@ fn the_wizard_console_runs_commands_that_are_recorded_and_replayed() {
 /// Left and Right again, is the screen End showed.
 #[test]
 fn a_replayed_state_reads_the_same_whichever_way_it_was_reached() {
-    let moves = bot_game(1);
-    let d = dir("replay-same");
-    let keys = std::iter::once(Input::ch(' ')).chain(moves.iter().map(|&c| key_of(c)));
-    play_keys(new_session(&d, 1, false), keys);
-    let rec = std::fs::read_dir(d.join("records"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let (_, d, _) = bot_played("replay-same");
+    let rec = only_file(&d.join("records"));
     let mut viewer = play::replay_app(Arc::new(Rats::new().unwrap()), &rec).unwrap();
     let keys = [Key::End, Key::Left, Key::Right].map(Input::key);
     let mut fe = TestFrontend::new(100, 30, keys);
