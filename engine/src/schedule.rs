@@ -14,7 +14,9 @@
 //! records that the player acted and lets every other actor take its turn (its [`ON_ACTION`]
 //! hook) until the player is next or the game is over, and says which ([`TurnEnd`]). It is
 //! [`Game::acted_mut`] followed by [`Game::advance_until_mut`], for games that need the two
-//! halves apart.
+//! halves apart. A game whose creatures share one rule (its monster AI) rather than a hook
+//! each runs the same loop with [`Game::take_turns_mut`] and that rule: every game's
+//! monsters take their turns through the scheduler, never through a loop of the game's own.
 //!
 //! The scheduler refuses to be misused silently:
 //! - advancing while the actor it last stopped for has not acted since is an error
@@ -483,7 +485,71 @@ impl Game {
         &mut self,
         ctx: &mut HookCtx<'_>,
         max_actions: usize,
+        stop: impl FnMut(&Game, ThingId) -> bool,
+    ) -> Result<Advance, Error> {
+        self.run_actors(ctx, max_actions, stop, Clock::BeforeEachActor, |g, ctx, id| {
+            g.run_hook_mut(ctx, &ON_ACTION, HookCall::on(id)).map(|_| ())
+        })
+    }
+
+    /// Let queued actors act, in order, each through the game's own actor rule `act`, until
+    /// `stop(game, next)` holds for the next one, the queue is empty, or `max_actions`
+    /// actions were taken: [`Game::advance_until_mut`] for a game whose creatures share one
+    /// rule (say its monster AI) rather than a hook each.
+    ///
+    /// `act(game, ctx, actor)` plays the actor's action and reports it with
+    /// [`Game::acted_mut`] (or [`Game::schedule_mut`] for a delay of its own); the clock
+    /// moves to an actor's time when its action is reported, so it stays "the time of the
+    /// action last begun". An actor the rule did not queue again, and that still exists, is
+    /// queued after one [`NORMAL_ACTION`], as with hooks. All or nothing: if `act` fails,
+    /// the game is as it was. Θ(log actors) per action besides the rule's own cost.
+    ///
+    /// # Errors
+    /// [`Error::NotActed`], as for [`Game::advance_until_mut`]; the rule's own error.
+    ///
+    /// ```
+    /// use alembic::schedule::{Advance, NORMAL_ACTION, SPEED};
+    /// use alembic::{Error, Game, HookCtx, Hooks, Loc, Prop, Props, Thing};
+    /// const MOVES: Prop<i32> = Prop::with_default("moves", 0);
+    /// let mut g = Game::new(1);
+    /// let hero = g.add_thing_mut(Loc::new(0, 0, 0), Thing::new(Props::new()))?;
+    /// let rat = g.add_thing_mut(Loc::new(1, 0, 0), Thing::new(Props::new().with(&SPEED, 200)))?;
+    /// g.schedule_mut(hero, 0)?;
+    /// g.schedule_mut(rat, 0)?;
+    /// let hooks = Hooks::new();
+    /// let mut ctx = HookCtx::new(&hooks);
+    /// // One rule for every monster: count the move, then report an ordinary action.
+    /// let mut rule = |g: &mut Game, _: &mut HookCtx<'_>, id| {
+    ///     let n = g.query(id, &MOVES)?;
+    ///     g.set_mut(id, &MOVES, n + 1)?;
+    ///     g.acted_mut(id, NORMAL_ACTION)
+    /// };
+    /// for _ in 0..3 {
+    ///     g.acted_mut(hero, NORMAL_ACTION)?; // the hero's command
+    ///     assert_eq!(g.take_turns_mut(&mut ctx, 100, |_, id| id == hero, &mut rule)?, Advance::Stopped(hero));
+    /// }
+    /// // At twice the hero's speed the rat acted at ticks 0, 50, …, 250.
+    /// assert_eq!(g.query(rat, &MOVES)?, 6);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn take_turns_mut(
+        &mut self,
+        ctx: &mut HookCtx<'_>,
+        max_actions: usize,
+        stop: impl FnMut(&Game, ThingId) -> bool,
+        act: impl FnMut(&mut Game, &mut HookCtx<'_>, ThingId) -> Result<(), Error>,
+    ) -> Result<Advance, Error> {
+        self.run_actors(ctx, max_actions, stop, Clock::WhenActed, act)
+    }
+
+    /// The one loop behind [`Game::advance_until_mut`] and [`Game::take_turns_mut`].
+    fn run_actors(
+        &mut self,
+        ctx: &mut HookCtx<'_>,
+        max_actions: usize,
         mut stop: impl FnMut(&Game, ThingId) -> bool,
+        clock: Clock,
+        mut act: impl FnMut(&mut Game, &mut HookCtx<'_>, ThingId) -> Result<(), Error>,
     ) -> Result<Advance, Error> {
         if let (Some((id, key)), Some((first, _))) = (self.schedule.awaiting, self.schedule.first())
             && self.schedule.slot.get(&id) == Some(&key)
@@ -498,13 +564,15 @@ impl Game {
                 outcome = Advance::Empty;
                 break;
             };
-            work.schedule.clock = work.schedule.clock.max(at);
+            if clock == Clock::BeforeEachActor {
+                work.schedule.clock = work.schedule.clock.max(at);
+            }
             if stop(&work, id) {
                 outcome = Advance::Stopped(id);
                 break;
             }
             let before = work.schedule.slot.get(&id).copied();
-            work.run_hook_mut(ctx, &ON_ACTION, HookCall::on(id))?;
+            act(&mut work, ctx, id)?;
             if work.contains(id) && work.schedule.slot.get(&id).copied() == before {
                 work.acted_mut(id, NORMAL_ACTION)?;
             }
@@ -513,7 +581,9 @@ impl Game {
             match work.schedule.first() {
                 None => outcome = Advance::Empty,
                 Some(((at, _), id)) => {
-                    work.schedule.clock = work.schedule.clock.max(at);
+                    if clock == Clock::BeforeEachActor {
+                        work.schedule.clock = work.schedule.clock.max(at);
+                    }
                     if stop(&work, id) {
                         outcome = Advance::Stopped(id);
                     }
@@ -527,6 +597,15 @@ impl Game {
         *self = work;
         Ok(outcome)
     }
+}
+
+/// When [`Game::run_actors`] moves the clock to an actor's time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Clock {
+    /// Before the actor's hook runs (and before `stop` sees the actor).
+    BeforeEachActor,
+    /// When the actor's rule reports its action ([`Game::acted_mut`]).
+    WhenActed,
 }
 
 #[cfg(test)]

@@ -196,3 +196,40 @@ fn a_turn_says_whether_the_game_ended_the_actor_died_or_the_bound_was_hit() {
     );
     let _ = rat;
 }
+
+#[test]
+fn an_actor_rule_runs_through_the_same_guarded_all_or_nothing_loop() {
+    let (mut g, hooks) = world();
+    let mut ctx = HookCtx::new(&hooks);
+    let hero = spawn(&mut g, &hooks, "hero", Loc::new(0, 0, 0));
+    let rat = spawn(&mut g, &hooks, "rat", Loc::new(9, 9, 0));
+    g.schedule_mut(hero, 0).unwrap();
+    let is_hero = |_: &Game, id: ThingId| id == hero;
+    let mut acted = Vec::new();
+    // The rule reports nothing: the loop queues the actor again after one ordinary action.
+    let mut rule = |_: &mut Game, _: &mut HookCtx<'_>, id: ThingId| {
+        acted.push(id);
+        Ok(())
+    };
+    assert_eq!(
+        g.take_turns_mut(&mut ctx, 100, is_hero, &mut rule).unwrap(),
+        Advance::Stopped(hero)
+    );
+    // The same guard as with hooks: advancing again before the hero acted is an error.
+    let before = g.clone();
+    assert_eq!(
+        g.take_turns_mut(&mut ctx, 100, is_hero, &mut rule),
+        Err(Error::NotActed(hero))
+    );
+    assert!(g == before);
+    g.acted_mut(hero, NORMAL_ACTION).unwrap();
+    // A rule that fails leaves the game as it was, whatever it changed first.
+    let before = g.clone();
+    let failing = |g: &mut Game, _: &mut HookCtx<'_>, id: ThingId| {
+        g.remove_thing_mut(id)?;
+        Err(Error::NoSuchThing(id))
+    };
+    assert!(g.take_turns_mut(&mut ctx, 100, is_hero, failing).is_err());
+    assert!(g == before && g.contains(rat));
+    assert!(!acted.is_empty() && acted.iter().all(|&id| id == rat));
+}

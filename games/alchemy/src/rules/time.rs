@@ -84,29 +84,18 @@ pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<
     if game.var(&GAME_OVER).unwrap_or(false) {
         return Ok(());
     }
-    // Whoever is next acts, until the hero is: Alchemy's own AI plays the turn, and
-    // `acted_mut` brings the clock to it and puts the actor `100·cost/speed` later.
-    for _ in 0..MAX_ACTIONS.saturating_mul(level.len().max(1)) {
-        let Some(m) = game.next_actor() else {
-            break;
-        };
-        if m == h {
-            break;
-        }
-        let cost = ai::act(game, ctx, m, h, &view, &table)?;
-        if game.contains(m) {
-            let speed = game.query(m, &SPEED)?;
-            if speed >= MIN_SPEED {
-                // The engine's delay is `action_time` for every speed it does not clamp.
-                game.acted_mut(m, u64::try_from(cost).unwrap_or(0))?;
-            } else {
-                game.acted_mut(m, 0)?;
-                game.schedule_mut(m, delay(cost, speed))?;
-            }
-        }
-        if game.var(&GAME_OVER).unwrap_or(false) {
-            return Ok(());
-        }
+    // Whoever is next acts, until the hero is: the engine's scheduler runs the queue, and
+    // Alchemy's actor rule (its AI) plays each monster's action and reports it, putting the
+    // actor `100·cost/speed` later.
+    let max_actions = MAX_ACTIONS.saturating_mul(level.len().max(1));
+    let _ = game.take_turns_mut(
+        ctx,
+        max_actions,
+        |g, next| next == h || g.var(&GAME_OVER).unwrap_or(false),
+        |g, ctx, m| monster_turn(g, ctx, m, h, &view, &table),
+    )?;
+    if game.var(&GAME_OVER).unwrap_or(false) {
+        return Ok(());
     }
     wandering_monsters(game, ctx, &table, z, elapsed)?;
     // The view after the monsters moved: the same set unless the hero moved, the terrain
@@ -125,6 +114,30 @@ pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<
         hero_view_with(game, &table)?
     };
     remember(game, &view);
+    Ok(())
+}
+
+/// Alchemy's actor rule: monster `m` takes its action ([`ai::act`]) and reports its cost to
+/// the scheduler, `100·cost/speed` later (speeds below [`MIN_SPEED`] count as it).
+fn monster_turn(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    m: ThingId,
+    h: ThingId,
+    view: &alembic::fov::VisibleSet,
+    table: &TileTable,
+) -> Result<(), Error> {
+    let cost = ai::act(game, ctx, m, h, view, table)?;
+    if game.contains(m) {
+        let speed = game.query(m, &SPEED)?;
+        if speed >= MIN_SPEED {
+            // The engine's delay is `action_time` for every speed it does not clamp.
+            game.acted_mut(m, u64::try_from(cost).unwrap_or(0))?;
+        } else {
+            game.acted_mut(m, 0)?;
+            game.schedule_mut(m, delay(cost, speed))?;
+        }
+    }
     Ok(())
 }
 
