@@ -487,9 +487,16 @@ impl Game {
         max_actions: usize,
         stop: impl FnMut(&Game, ThingId) -> bool,
     ) -> Result<Advance, Error> {
-        self.run_actors(ctx, max_actions, stop, Clock::BeforeEachActor, |g, ctx, id| {
-            g.run_hook_mut(ctx, &ON_ACTION, HookCall::on(id)).map(|_| ())
-        })
+        self.run_actors(
+            ctx,
+            max_actions,
+            stop,
+            Clock::BeforeEachActor,
+            |g, ctx, id| {
+                g.run_hook_mut(ctx, &ON_ACTION, HookCall::on(id))
+                    .map(|_| ())
+            },
+        )
     }
 
     /// Let queued actors act, in order, each through the game's own actor rule `act`, until

@@ -139,8 +139,10 @@ pub enum Status {
 pub struct Summary {
     /// The points the score table ranks by.
     pub score: u64,
-    /// The depth reached (0 for a game without levels).
+    /// The depth where the game ended (0 for a game without levels).
     pub depth: i32,
+    /// The deepest level reached (0 for a game without levels).
+    pub deepest: i32,
     /// Monsters the player killed.
     pub kills: i64,
     /// The morgue file's lines about the game (the session adds the heading, how it ended
@@ -240,6 +242,7 @@ pub trait Ruleset: Send + Sync + 'static {
         Summary {
             score: 0,
             depth: 0,
+            deepest: 0,
             kills: 0,
             lines: vec![format!("Turns: {}", game.turn())],
         }
@@ -337,15 +340,62 @@ pub trait Ruleset: Send + Sync + 'static {
     fn wizard(&self) -> Option<&WizardCommands<Game>> {
         None
     }
-    /// The bot's next command (the headless runner and the bot harness play with it);
-    /// `None` when it has nothing to do. Default: a random key of the keymap.
-    fn bot(&self, game: &Game, rng: &mut GameRng) -> Option<Self::Command> {
-        let _ = game;
-        let keys = self.keymap();
-        if keys.is_empty() {
-            return None;
+    /// The game's bot for `policy`, started from `seed` (the headless runner, `alembic-sim`,
+    /// and the bot harness play with it). Default: `None`, and the runner presses random
+    /// keys of the [`Ruleset::keymap`] and the [`Ruleset::step`]s ([`KeyBot`]).
+    fn bot(&self, seed: u64, policy: Policy) -> Option<Box<dyn Bot<Self::Command> + '_>> {
+        let _ = (seed, policy);
+        None
+    }
+}
+
+/// How a bot plays: the game's explorer, or a fuzzer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Random commands (a fuzzer).
+    Random,
+    /// The game's exploring bot, playing to win.
+    Explore,
+}
+
+/// A bot: chooses a game's commands one at a time, keeping whatever plan it likes.
+///
+/// Any `FnMut(&Game) -> Option<C>` is a bot that never plans.
+pub trait Bot<C> {
+    /// The next command; `None` when the bot has nothing to do.
+    fn choose(&mut self, game: &Game) -> Option<C>;
+    /// The last command was refused (it took no time): forget whatever plan led to it.
+    fn refused(&mut self) {}
+}
+
+impl<C, F: FnMut(&Game) -> Option<C>> Bot<C> for F {
+    fn choose(&mut self, game: &Game) -> Option<C> {
+        self(game)
+    }
+}
+
+/// The bot every ruleset has: a random key of its keymap or a random step, from a seeded
+/// generator (the same seed presses the same keys).
+pub struct KeyBot<C> {
+    keys: Vec<C>,
+    rng: GameRng,
+}
+
+impl<C: Clone + 'static> KeyBot<C> {
+    /// The random keys of `rules`, seeded with `seed`.
+    pub fn new<R: Ruleset<Command = C>>(rules: &R, seed: u64) -> Self {
+        let mut keys: Vec<C> = rules.keymap().iter().map(|b| b.action.clone()).collect();
+        keys.extend(Dir::COMPASS.iter().filter_map(|&d| rules.step(d)));
+        KeyBot {
+            keys,
+            rng: GameRng::seed_from(seed ^ 0x05EE_DB07),
         }
-        let i = usize::try_from(rng.below(keys.len() as u64)).unwrap_or(0);
-        keys.get(i).map(|b| b.action.clone())
+    }
+}
+
+impl<C: Clone> Bot<C> for KeyBot<C> {
+    fn choose(&mut self, _: &Game) -> Option<C> {
+        let i = usize::try_from(self.rng.below(self.keys.len().max(1) as u64)).ok()?;
+        self.keys.get(i).cloned()
     }
 }

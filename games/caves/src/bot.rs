@@ -1,5 +1,6 @@
 //! The Caves' headless player: the policies of [`SimPolicy`] as one small bot that
-//! `alembic-sim` and the soak tests drive through [`simulate`](super::simulate).
+//! the Caves' ruleset offers as its bot ([`Caves`](crate::Caves)'s `Ruleset::bot`), which
+//! `alembic-sim` and the soak tests play.
 
 use alembic::{Dir, Error, Game, Loc, path::Pathfinder, path::Search, rng::GameRng};
 use serde::{Deserialize, Serialize};
@@ -11,7 +12,7 @@ use super::view::{creature_at, creatures_on, is_hostile, player, status};
 
 /// How the simulated player chooses commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum SimPolicy {
+pub(crate) enum SimPolicy {
     /// Random steps (walking, digging, attacking whatever is there), fighting back when a
     /// hunter is beside it, taking stairs now and then: a fuzzer.
     Wander,

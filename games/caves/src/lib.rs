@@ -20,7 +20,8 @@
 //!   [`state_hash`](alembic::Game::state_hash).
 //!
 //! The rules are plain functions over the game value ([`new_game`], [`act`], [`status`]…),
-//! so they can be played headlessly ([`simulate`]) or through the session every game gets ([`Caves`], the rules on the game contract).
+//! and [`Caves`] puts them on the game contract: the session every game gets, and the
+//! headless runner (`alembic-sim --game caves`) with the Caves' bot (`Ruleset::bot`).
 //!
 //! ```
 //! use alembic::Dir;
@@ -48,7 +49,6 @@ mod props;
 mod rules;
 mod ruleset;
 pub mod save;
-mod sim;
 mod text;
 mod view;
 mod wizard;
@@ -61,7 +61,8 @@ pub use hooks::hooks;
 pub use kinds::Outcome;
 pub use launch::launch;
 pub use library::{
-    CavesData, DATA, DATA_FILE, LIBRARY_NAME, LIBRARY_VERSION, library, load as load_data, schema,
+    CavesData, DATA, DATA_FILE, LIBRARY_NAME, LIBRARY_VERSION, library, library_counts,
+    load as load_data, schema,
 };
 pub use props::{
     ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GLYPH, HP, IS_HERO, IS_HOSTILE, MAX_HP,
@@ -72,10 +73,6 @@ pub use rules::{
     HEARING, LICHEN_GROWTH_ODDS, MAX_HUNTERS, REGEN_EVERY, REINFORCE_ODDS, VIEW_RADIUS,
 };
 pub use ruleset::{Caves, REGIONS};
-pub use sim::{
-    SimError, SimPolicy, SimReport, library_counts, replay_hash, report, simulate,
-    simulate_checked, simulate_logged,
-};
 pub use text::{death_cause, describe, with_article};
 pub use view::{
     Status, creature_at, creatures_on, is_hostile, name_of, outcome, player, remembered, status,

@@ -144,6 +144,22 @@ pub fn library() -> Result<Library, Error> {
         .map_err(|e| Error::Msg(Arc::from(e.to_string())))
 }
 
+/// The Caves' library in numbers: creatures (hunters among them) and tiles (the engine's
+/// void included).
+///
+/// # Errors
+/// Engine errors building the library (none for this fixed data).
+pub fn library_counts() -> Result<Vec<(&'static str, usize)>, Error> {
+    let lib = library()?;
+    let creatures = lib.prototypes().count();
+    let hunters = lib.prototypes().filter(|p| p.is(&IS_HOSTILE)).count();
+    Ok(vec![
+        ("creatures", creatures),
+        ("hunters", hunters),
+        ("tiles", lib.tiles().count()),
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

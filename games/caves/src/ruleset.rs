@@ -10,7 +10,10 @@ use alembic::wizard::WizardCommands;
 use alembic::{Dir, Game, Hooks, Library, Loc, Rgb};
 use alembic_session::gamedata::DataIdentity;
 use alembic_session::keymap::{Binding, bind};
-use alembic_session::ruleset::{Ending, Goal, Outcome as Done, Rejected, Status, Summary, View};
+use alembic_session::ruleset::{Bot, Ending, Goal, Outcome as Done, Policy, Rejected, Status};
+use alembic_session::ruleset::{Summary, View};
+
+use crate::bot::SimPolicy;
 use alembic_session::savefile::{SaveError, Saved};
 use alembic_session::{Cause, Ruleset};
 use alembic_ui::{Cell, Frame, Key, Palette, Rect, Tile, TileSupport, fill, put_clipped};
@@ -321,6 +324,7 @@ impl Ruleset for Caves {
         Summary {
             score: crate::morgue::score_of(&s),
             depth: s.depth + 1,
+            deepest: s.deepest + 1,
             kills: s.kills,
             lines: vec![
                 format!(
@@ -334,6 +338,15 @@ impl Ruleset for Caves {
                 format!("HP:       {}/{}", s.hp, s.max_hp),
             ],
         }
+    }
+
+    fn bot(&self, seed: u64, policy: Policy) -> Option<Box<dyn Bot<Command> + '_>> {
+        let policy = match policy {
+            Policy::Random => SimPolicy::Wander,
+            Policy::Explore => SimPolicy::Descend,
+        };
+        let mut bot = crate::bot::Bot::new(seed);
+        Some(Box::new(move |g: &Game| bot.choose(g, policy).ok()))
     }
 
     fn wizard(&self) -> Option<&WizardCommands<Game>> {

@@ -26,7 +26,7 @@ use alembic::{Dir, Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Prop, Prop
 use alembic::{layer::Layer, library::TileId, mapgen::TileMap, path::Search, path::astar};
 use alembic_session::keymap::{Binding, bind};
 use alembic_session::mapview::{MapView, remember};
-use alembic_session::ruleset::View;
+use alembic_session::ruleset::{Bot, Policy, View};
 use alembic_session::{Ending, Outcome, Rejected, Ruleset, Status, Summary};
 use alembic_ui::{Frame, Key, Rect, put_clipped};
 use serde::{Deserialize, Serialize};
@@ -46,6 +46,7 @@ const WALK: Prop<bool> = Prop::with_default("rats.walk", false);
 const HERO: Prop<ThingId> = Prop::new("rats.hero");
 const CHEESE: Prop<ThingId> = Prop::new("rats.cheese");
 const KILLS: Prop<i32> = Prop::with_default("rats.kills", 0);
+const ALIVE: Prop<bool> = Prop::with_default("rats.alive", false);
 const SEEN: Layer<bool> = Layer::new("rats.seen");
 
 /// What the player asks for.
@@ -128,8 +129,6 @@ fn open(g: &Game, l: Loc) -> bool {
     walk(g, l) && g.things_at(l).iter().all(|&t| !g.is(t, &ALIVE))
 }
 
-const ALIVE: Prop<bool> = Prop::with_default("rats.alive", false);
-
 impl Rats {
     /// The rules.
     ///
@@ -171,6 +170,23 @@ impl Rats {
             exit,
             wizard,
         })
+    }
+
+    fn chase(g: &Game) -> Option<Command> {
+        let (_, at) = Rats::hero(g).ok()?;
+        let rat = |l: &Loc| g.things_at(*l).iter().any(|&t| g.is(t, &ALIVE));
+        if let Some(r) = at.neighbours4().find(rat) {
+            return at.dir_to(r).map(Command::Move);
+        }
+        let goal = match Rats::carried(g) {
+            true => Loc::new(1, 1, 0),
+            false => g.location(g.var(&CHEESE).ok()?).ok()?,
+        };
+        let step = |a: Loc, b: Loc| (a.x == b.x || a.y == b.y) && walk(g, b);
+        let path = astar(at, goal, &Search::new(MAZE), |a, b| step(a, b).then_some(1)).ok()?;
+        path.first_step()
+            .and_then(|l| at.dir_to(l))
+            .map(Command::Move)
     }
 
     fn hero(g: &Game) -> Result<(ThingId, Loc), Error> {
@@ -317,21 +333,8 @@ impl Ruleset for Rats {
         KEYS
     }
 
-    fn bot(&self, g: &Game, _: &mut alembic::rng::GameRng) -> Option<Command> {
-        let (_, at) = Rats::hero(g).ok()?;
-        let rat = |l: &Loc| g.things_at(*l).iter().any(|&t| g.is(t, &ALIVE));
-        if let Some(r) = at.neighbours4().find(rat) {
-            return at.dir_to(r).map(Command::Move);
-        }
-        let goal = match Rats::carried(g) {
-            true => Loc::new(1, 1, 0),
-            false => g.location(g.var(&CHEESE).ok()?).ok()?,
-        };
-        let step = |a: Loc, b: Loc| (a.x == b.x || a.y == b.y) && walk(g, b);
-        let path = astar(at, goal, &Search::new(MAZE), |a, b| step(a, b).then_some(1)).ok()?;
-        path.first_step()
-            .and_then(|l| at.dir_to(l))
-            .map(Command::Move)
+    fn bot(&self, _: u64, p: Policy) -> Option<Box<dyn Bot<Command> + '_>> {
+        (p == Policy::Explore).then(|| Box::new(Rats::chase) as Box<dyn Bot<Command>>)
     }
 
     fn step(&self, dir: Dir) -> Option<Command> {
@@ -359,6 +362,7 @@ impl Ruleset for Rats {
         Summary {
             score,
             depth: 1,
+            deepest: 1,
             kills: i64::from(kills),
             lines: vec![
                 format!("Rats killed: {kills}"),

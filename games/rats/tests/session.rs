@@ -9,7 +9,7 @@ use std::sync::Arc;
 use alembic::Game;
 use alembic_rats::{Command, Event, Rats};
 use alembic_session::play::{self, Session, Step, apply_step};
-use alembic_session::ruleset::Summary;
+use alembic_session::ruleset::{Policy, Summary};
 use alembic_session::{Outcome, Rejected, Ruleset, Status, keymap::Binding};
 use alembic_ui::{Frame, Input, Key, Rect, TestFrontend, TestFrontendError, run};
 
@@ -36,10 +36,10 @@ fn key_of(c: Command) -> Input {
 fn bot_game(seed: u64) -> Vec<Command> {
     let rats = Rats::new().unwrap();
     let mut g = rats.new_game(seed).unwrap();
-    let mut rng = alembic::rng::GameRng::seed_from(1);
+    let mut bot = rats.bot(seed, Policy::Explore).unwrap();
     let mut out = Vec::new();
     while rats.status(&g) == Status::Playing {
-        let c = rats.bot(&g, &mut rng).unwrap();
+        let c = bot.choose(&g).unwrap();
         if let Ok(o) = rats.apply(&g, &c) {
             g = o.game;
             out.push(c);

@@ -190,7 +190,7 @@ pub const GAMES: &[GameEntry] = &[
         name: "caves",
         about: "The Caves of Clojure, finished: dig down five cave levels to the way out",
         launch: alembic_caves::launch,
-        sim: Some(&crate::sim::CavesSim),
+        sim: Some(&crate::sim::CAVES_SIM),
         library_counts: caves_library_counts,
         replay: true,
     },

@@ -8,17 +8,11 @@ use serde::Serialize;
 
 use crate::alchemy::{self, Bot, Command, Rules};
 use alembic_session::Ruleset;
+use alembic_session::launch::Cause;
 use alembic_session::play::{Step, apply_step};
-use alembic_session::ruleset::Status;
+use alembic_session::ruleset::{KeyBot, Rejected, Status};
 
-/// How the simulated player chooses commands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Policy {
-    /// Uniformly random commands (a fuzzer).
-    Random,
-    /// The exploring bot.
-    Explore,
-}
+pub use alembic_session::ruleset::Policy;
 
 /// The one-line result of a run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -70,9 +64,19 @@ pub enum SimError {
     /// Alchemy's rules failed with an engine error (a bug, never a refusal).
     #[error(transparent)]
     Rules(#[from] alchemy::RuleError),
-    /// The Caves' runner failed (a bug).
-    #[error(transparent)]
-    Caves(#[from] crate::caves::SimError),
+    /// A game's rules could not be set up (its data or its registries).
+    #[error("cannot set the game up: {0}")]
+    Setup(#[source] Cause),
+    /// A game broke one of the engine's invariants (a bug).
+    #[error("seed {seed}, turn {turn}: broken invariant: {source}")]
+    Invariant {
+        /// The run's seed.
+        seed: u64,
+        /// The turn it was found on.
+        turn: u64,
+        /// What is broken.
+        source: alembic::error::InvariantError,
+    },
     /// The run's recording could not be written.
     #[error("cannot write the recording: {0}")]
     Recording(#[from] alembic::replay::ReplayError),
@@ -264,6 +268,9 @@ pub enum VerifyError {
     /// The game could not be set up: the engine refused its data (a bug).
     #[error("{0}")]
     Game(#[from] alembic::Error),
+    /// A game's rules could not be set up (its data or its registries).
+    #[error("cannot set the game up: {0}")]
+    Setup(#[source] Cause),
 }
 
 /// A game the runner can play.
@@ -414,29 +421,6 @@ fn record_run<C: Serialize>(
     rec.push_checkpoint(report.turns, hash);
     let text = rec.to_text().map_err(SimError::from)?;
     Ok((report, text))
-}
-
-/// The Caves' bot policy for a runner policy.
-fn caves_policy(policy: Policy) -> crate::caves::SimPolicy {
-    match policy {
-        Policy::Random => crate::caves::SimPolicy::Wander,
-        Policy::Explore => crate::caves::SimPolicy::Descend,
-    }
-}
-
-/// A Caves report as the runner's.
-fn caves_report(r: crate::caves::SimReport) -> RunReport {
-    RunReport {
-        seed: r.seed,
-        turns: r.turns,
-        deepest: r.deepest,
-        depth: None,
-        stone: None,
-        outcome: r.outcome,
-        cause: r.cause,
-        kills: r.kills,
-        hash: r.hash,
-    }
 }
 
 fn verify_report<S>(seen: &Seen<'_>, v: &alembic::replay::Verified<S>) -> VerifyReport {
@@ -598,75 +582,37 @@ impl SimGame for AlchemySim {
     }
 }
 
-/// The Caves for the runner: `random` is the fuzzing wanderer, `explore` the bot that heads
-/// down the stairs to the way out. Invariants are checked at the start and the end.
-pub struct CavesSim;
-
-impl SimGame for CavesSim {
-    fn name(&self) -> &'static str {
-        "caves"
-    }
-
-    fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError> {
-        crate::caves::simulate(seed, turns, caves_policy(policy))
-            .map(caves_report)
-            .map_err(SimError::from)
-    }
-
-    fn record(
-        &self,
-        seed: u64,
-        turns: u64,
-        policy: Policy,
-    ) -> Result<(RunReport, String), SimError> {
-        let start = crate::caves::new_game(seed).map_err(SimError::from)?;
-        record_run("caves", seed, &start, |log| {
-            crate::caves::simulate_logged(seed, turns, caves_policy(policy), log)
-                .map(caves_report)
-                .map_err(SimError::from)
-        })
-    }
-
-    fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
-        let rec = crate::record::read::<crate::caves::Command>(path, "caves")?;
-        let start = crate::caves::new_game(rec.header.seed)?;
-        let v = rec
-            .verify(
-                start,
-                |g, c| crate::caves::act(g, *c),
-                alembic::Game::state_hash,
-                alembic::Game::turn,
-            )
-            .map_err(VerifyError::Diverged)?;
-        let over = crate::caves::outcome(&v.final_state)
-            .is_ok_and(|o| o != crate::caves::Outcome::Playing);
-        let save_turn = save_in(path, &rec, |p| crate::caves::save::load(p).ok());
-        let seen = Seen {
-            game: "caves",
-            header: &rec.header,
-            torn: rec.torn,
-            appended: appended(&rec),
-            over,
-            save_turn,
-        };
-        Ok(verify_report(&seen, &v))
-    }
-}
-
 /// Where a run hands each step it played (the turn it was played on, the step, the game after).
 type StepLog<'a, R> = dyn FnMut(u64, Step<<R as Ruleset>::Command>, &alembic::Game) + 'a;
 
 /// The headless runner of any [`Ruleset`]: its bot ([`Ruleset::bot`]) or random keys, its
 /// recordings written and verified in the session's format ([`Step`]).
 pub struct RulesetSim<R: Ruleset> {
-    make: fn() -> Result<R, alembic::Error>,
+    make: fn() -> Result<R, Cause>,
 }
 
 impl<R: Ruleset> RulesetSim<R> {
     /// The runner of the rules `make` builds.
     #[must_use]
-    pub const fn new(make: fn() -> Result<R, alembic::Error>) -> Self {
+    pub const fn new(make: fn() -> Result<R, Cause>) -> Self {
         RulesetSim { make }
+    }
+
+    /// Play `turns` game turns from `seed` with the game's bot for `policy` (random keys
+    /// when it has none), checking the game's invariants at the start, every
+    /// `check_every` turns (0: never) and at the end. A refused command takes no time: the
+    /// bot is told and tries another, and at most four commands a turn are tried.
+    ///
+    /// # Errors
+    /// [`SimError::Engine`] (a bug in the game) and [`SimError::Invariant`].
+    pub fn run_checked(
+        &self,
+        seed: u64,
+        turns: u64,
+        policy: Policy,
+        check_every: u64,
+    ) -> Result<RunReport, SimError> {
+        self.play(seed, turns, policy, check_every, &mut |_, _, _| {})
     }
 
     fn play(
@@ -674,33 +620,36 @@ impl<R: Ruleset> RulesetSim<R> {
         seed: u64,
         turns: u64,
         policy: Policy,
+        check_every: u64,
         log: &mut StepLog<'_, R>,
     ) -> Result<RunReport, SimError> {
-        let rules = (self.make)()?;
+        let rules = (self.make)().map_err(SimError::Setup)?;
         let mut g = rules.new_game(seed)?;
-        let mut rng = alembic::rng::GameRng::seed_from(seed ^ 0x05EE_DB07);
-        // Random play presses any key of the game: its keymap and the steps.
-        let mut keys: Vec<R::Command> = rules.keymap().iter().map(|b| b.action.clone()).collect();
-        keys.extend(alembic::Dir::COMPASS.iter().filter_map(|&d| rules.step(d)));
-        let mut played = 0;
-        while played < turns && rules.status(&g) == Status::Playing {
-            let cmd = match policy {
-                Policy::Explore => rules.bot(&g, &mut rng),
-                Policy::Random => usize::try_from(rng.below(keys.len().max(1) as u64))
-                    .ok()
-                    .and_then(|i| keys.get(i))
-                    .cloned(),
-            };
-            let Some(cmd) = cmd else { break };
+        check(&g, seed)?;
+        let mut bot = rules
+            .bot(seed, policy)
+            .unwrap_or_else(|| Box::new(KeyBot::new(&rules, seed)));
+        let mut attempts = 0u64;
+        while g.turn() < turns
+            && attempts < turns.saturating_mul(4)
+            && rules.status(&g) == Status::Playing
+        {
+            attempts += 1;
+            let Some(cmd) = bot.choose(&g) else { break };
             let turn = g.turn();
-            let step = Step::Play(cmd);
-            // A refused command takes no time; the bot tries another.
-            if let Ok((next, _)) = apply_step(&rules, &g, &step) {
-                g = next;
-                log(turn, step, &g);
+            match rules.apply(&g, &cmd) {
+                Ok(o) => {
+                    g = o.game;
+                    log(turn, Step::Play(cmd), &g);
+                    if check_every > 0 && g.turn().is_multiple_of(check_every) {
+                        check(&g, seed)?;
+                    }
+                }
+                Err(Rejected::Refused(_)) => bot.refused(),
+                Err(Rejected::Engine(e)) => return Err(e.into()),
             }
-            played += 1;
         }
+        check(&g, seed)?;
         let (outcome, cause) = match rules.status(&g) {
             Status::Playing => ("playing".to_owned(), String::new()),
             Status::Over(e) => (if e.won { "won" } else { "died" }.to_owned(), e.cause),
@@ -709,7 +658,7 @@ impl<R: Ruleset> RulesetSim<R> {
         Ok(RunReport {
             seed,
             turns: g.turn(),
-            deepest: summary.depth,
+            deepest: summary.deepest,
             depth: None,
             stone: None,
             outcome,
@@ -720,13 +669,22 @@ impl<R: Ruleset> RulesetSim<R> {
     }
 }
 
+/// The game's invariants, or the run's error naming the seed and turn.
+fn check(g: &alembic::Game, seed: u64) -> Result<(), SimError> {
+    g.check_invariants().map_err(|source| SimError::Invariant {
+        seed,
+        turn: g.turn(),
+        source,
+    })
+}
+
 impl<R: Ruleset> SimGame for RulesetSim<R> {
     fn name(&self) -> &'static str {
         R::NAME
     }
 
     fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError> {
-        self.play(seed, turns, policy, &mut |_, _, _| {})
+        self.play(seed, turns, policy, 0, &mut |_, _, _| {})
     }
 
     fn record(
@@ -735,14 +693,14 @@ impl<R: Ruleset> SimGame for RulesetSim<R> {
         turns: u64,
         policy: Policy,
     ) -> Result<(RunReport, String), SimError> {
-        let start = (self.make)()?.new_game(seed)?;
+        let start = (self.make)().map_err(SimError::Setup)?.new_game(seed)?;
         record_run(R::NAME, seed, &start, |log| {
-            self.play(seed, turns, policy, &mut |t, c, g| log(t, c, g))
+            self.play(seed, turns, policy, 0, &mut |t, c, g| log(t, c, g))
         })
     }
 
     fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
-        let rules = (self.make)()?;
+        let rules = (self.make)().map_err(VerifyError::Setup)?;
         let rec = crate::record::read::<Step<R::Command>>(path, R::NAME)?;
         let start = rules.new_game(rec.header.seed)?;
         let v = rec
@@ -772,4 +730,9 @@ impl<R: Ruleset> SimGame for RulesetSim<R> {
 }
 
 /// The rats' runner.
-pub static RATS_SIM: RulesetSim<alembic_rats::Rats> = RulesetSim::new(alembic_rats::Rats::new);
+pub static RATS_SIM: RulesetSim<alembic_rats::Rats> =
+    RulesetSim::new(|| alembic_rats::Rats::new().map_err(Cause::from));
+
+/// The Caves' runner: `random` is their fuzzing wanderer, `explore` the bot that heads down
+/// the stairs to the way out.
+pub static CAVES_SIM: RulesetSim<alembic_caves::Caves> = RulesetSim::new(alembic_caves::Caves::new);
