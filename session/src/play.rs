@@ -1361,7 +1361,10 @@ pub fn replay_app<R: Ruleset>(
     let said: Said = std::rc::Rc::default();
     let start = {
         let rules = rules.clone();
-        move |h: &alembic::replay::ReplayHeader| rules.new_game(h.seed)
+        move |h: &alembic::replay::ReplayHeader| {
+            let modes: Vec<String> = h.modes.iter().cloned().collect();
+            rules.new_game_in_modes(h.seed, &modes)
+        }
     };
     let step = {
         let (rules, said) = (rules.clone(), said.clone());

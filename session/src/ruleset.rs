@@ -211,6 +211,19 @@ pub trait Ruleset: Send + Sync + 'static {
     /// # Errors
     /// The engine refused a call (a bug in the game's data or rules).
     fn new_game(&self, seed: u64) -> Result<Game, alembic::Error>;
+    /// A new game from `seed` in `modes`, as a save or a recording lists them. Default:
+    /// [`Ruleset::new_game`], after checking that the modes that name data (`mod:NAME`,
+    /// `data:HASH`) name this ruleset's ([`Ruleset::data`]).
+    ///
+    /// # Errors
+    /// [`alembic::Error::Msg`] with one sentence when the modes name other data; as
+    /// [`Ruleset::new_game`].
+    fn new_game_in_modes(&self, seed: u64, modes: &[String]) -> Result<Game, alembic::Error> {
+        self.data()
+            .check_save(&DataIdentity::from_modes(modes))
+            .map_err(|e| alembic::Error::Msg(e.into()))?;
+        self.new_game(seed)
+    }
     /// Check and execute one command. Deterministic, and `game` is untouched.
     ///
     /// # Errors

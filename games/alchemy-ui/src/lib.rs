@@ -25,6 +25,7 @@ pub mod play;
 mod prompts;
 pub mod record;
 pub mod replay;
+pub mod ruleset;
 mod start;
 mod status;
 pub mod travel;

@@ -322,7 +322,7 @@ pub fn mutate_recording(base: &Recording<Command>, data: &[u8], rules: &Rules) -
 #[must_use]
 pub fn check_recording(path: &Path, save: &Game) -> Verdict {
     use crate::sim::SimGame;
-    let verified = crate::sim::AlchemySim.verify(path);
+    let verified = crate::sim::ALCHEMY_SIM.verify(path);
     let Ok(rules) = Rules::new() else {
         return Verdict::Refused;
     };

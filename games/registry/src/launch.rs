@@ -174,7 +174,7 @@ pub const GAMES: &[GameEntry] = &[
         name: "alchemy",
         about: "fetch the Philosopher's Stone from depth 10 and climb back out",
         launch: crate::alchemy::ui::launch,
-        sim: Some(&crate::sim::AlchemySim),
+        sim: Some(&crate::sim::ALCHEMY_SIM),
         library_counts: alchemy_library_counts,
         replay: true,
     },

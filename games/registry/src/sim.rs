@@ -3,10 +3,9 @@
 //! A game plugs in by implementing [`SimGame`] and being listed in [`registry`]; the
 //! `alembic-sim` binary only talks to this trait.
 
-use alembic::{Dir, replay::Recording, replay::ReplayHeader, rng::GameRng};
+use alembic::{replay::Recording, replay::ReplayHeader};
 use serde::Serialize;
 
-use crate::alchemy::{self, Bot, Command, Rules};
 use alembic_session::Ruleset;
 use alembic_session::launch::Cause;
 use alembic_session::play::{Step, apply_step};
@@ -61,9 +60,6 @@ pub enum SimError {
     /// The engine refused a call: a bug in a game's data or rules.
     #[error(transparent)]
     Engine(#[from] alembic::Error),
-    /// Alchemy's rules failed with an engine error (a bug, never a refusal).
-    #[error(transparent)]
-    Rules(#[from] alchemy::RuleError),
     /// A game's rules could not be set up (its data or its registries).
     #[error("cannot set the game up: {0}")]
     Setup(#[source] Cause),
@@ -344,58 +340,8 @@ pub fn find(name: &str) -> Result<&'static dyn SimGame, SimError> {
     }
 }
 
-/// Alchemy for the runner.
-pub struct AlchemySim;
-
 /// Checkpoints in recordings the runner makes: one every this many commands.
 pub const CHECKPOINT_EVERY: usize = 100;
-
-/// Play Alchemy from `seed`, giving each accepted command to `log` with its turn and the
-/// game after it.
-fn alchemy_run(
-    seed: u64,
-    turns: u64,
-    policy: Policy,
-    log: &mut dyn FnMut(u64, Command, &alembic::Game),
-) -> Result<RunReport, SimError> {
-    let rules = Rules::new().map_err(SimError::from)?;
-    let mut game = alchemy::new_game(seed, &rules).map_err(SimError::from)?;
-    let mut rng = GameRng::seed_from(seed ^ 0x9E37_79B9_7F4A_7C15);
-    let mut bot = Bot::new(seed);
-    let mut attempts = 0u64;
-    while game.turn() < turns && attempts < turns.saturating_mul(4) {
-        attempts += 1;
-        let cmd = match policy {
-            Policy::Random => random_command(&game, &mut rng),
-            Policy::Explore => bot.choose(&game),
-        };
-        let turn = game.turn();
-        match alchemy::apply(&game, &rules, cmd.clone()) {
-            Ok(o) => {
-                game = o.game;
-                log(turn, cmd, &game);
-                if o.over {
-                    break;
-                }
-            }
-            Err(alchemy::RuleError::Refused(_) | alchemy::RuleError::Wizard(_)) => bot.refused(),
-            Err(alchemy::RuleError::GameOver) => break,
-            Err(e @ alchemy::RuleError::Engine(_)) => return Err(e.into()),
-        }
-    }
-    let s = alchemy::summary(&game).map_err(SimError::from)?;
-    Ok(RunReport {
-        seed,
-        turns: s.turns,
-        deepest: s.deepest,
-        depth: Some(s.depth),
-        stone: Some(alchemy::status(&game).map_err(SimError::from)?.has_stone),
-        outcome: s.outcome.to_string(),
-        cause: s.cause,
-        kills: s.kills,
-        hash: format!("{:016x}", game.state_hash()),
-    })
-}
 
 /// Record a run of `game` from `start`: `run` plays it, giving every accepted command (with
 /// its turn and the game after it) to the logger it is handed. A checkpoint starts the
@@ -491,97 +437,6 @@ fn verify_report<S>(seen: &Seen<'_>, v: &alembic::replay::Verified<S>) -> Verify
     }
 }
 
-/// A random command for the fuzzer: mostly moves, sometimes anything the hero could try.
-#[must_use]
-pub fn random_command(game: &alembic::Game, rng: &mut GameRng) -> Command {
-    let inv = alchemy::hero_id(game)
-        .map(|h| alchemy::inventory(game, h))
-        .unwrap_or_default();
-    let item = |rng: &mut GameRng| inv.get(rng.index(inv.len()).unwrap_or(0)).copied();
-    let dir = |rng: &mut GameRng| Dir::COMPASS[rng.below(8) as usize];
-    let roll = rng.below(100);
-    let with_item = |rng: &mut GameRng, f: fn(alembic::ThingId) -> Command| match item(rng) {
-        Some(i) => f(i),
-        None => Command::Wait,
-    };
-    match roll {
-        0..=59 => Command::Move(dir(rng)),
-        60..=63 => Command::Wait,
-        64..=67 => Command::PickUp(None),
-        68..=70 => with_item(rng, Command::Drop),
-        71..=74 => with_item(rng, Command::Quaff),
-        75..=77 => with_item(rng, Command::Eat),
-        78..=80 => with_item(rng, Command::Wield),
-        81 => with_item(rng, Command::Unwield),
-        82..=84 => match (
-            item(rng),
-            alchemy::hero_id(game).and_then(|h| game.location(h)),
-        ) {
-            (Some(i), Ok(at)) => {
-                let dx = rng.range(-6, 6) as i32;
-                let dy = rng.range(-6, 6) as i32;
-                Command::Throw(i, alembic::Loc::new(at.x + dx, at.y + dy, at.z))
-            }
-            _ => Command::Wait,
-        },
-        85..=86 => Command::Open(dir(rng)),
-        87 => Command::Close(dir(rng)),
-        88..=89 => with_item(rng, Command::Analyse),
-        90 => Command::Craft("potion of healing".into()),
-        91..=94 => Command::Descend,
-        95..=97 => Command::Ascend,
-        _ => match alchemy::hero_id(game).and_then(|h| game.location(h)) {
-            Ok(at) => Command::Look(at + dir(rng)),
-            Err(_) => Command::Wait,
-        },
-    }
-}
-
-impl SimGame for AlchemySim {
-    fn name(&self) -> &'static str {
-        "alchemy"
-    }
-
-    fn run(&self, seed: u64, turns: u64, policy: Policy) -> Result<RunReport, SimError> {
-        alchemy_run(seed, turns, policy, &mut |_, _, _| {})
-    }
-
-    fn record(
-        &self,
-        seed: u64,
-        turns: u64,
-        policy: Policy,
-    ) -> Result<(RunReport, String), SimError> {
-        let rules = Rules::new().map_err(SimError::from)?;
-        let start = alchemy::new_game(seed, &rules).map_err(SimError::from)?;
-        record_run("alchemy", seed, &start, |log| {
-            alchemy_run(seed, turns, policy, log)
-        })
-    }
-
-    fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
-        let rec = crate::record::read::<Command>(path, "alchemy")?;
-        let rules = Rules::new()?;
-        let start = alchemy::new_game_in_modes(rec.header.seed, &rules, &rec.header.modes)?;
-        let step =
-            |g: &alembic::Game, c: &Command| alchemy::apply(g, &rules, c.clone()).map(|o| o.game);
-        let v = rec
-            .verify(start, step, alembic::Game::state_hash, alembic::Game::turn)
-            .map_err(VerifyError::Diverged)?;
-        let over = alchemy::summary(&v.final_state).is_ok_and(|s| s.outcome.is_over());
-        let save_turn = save_in(path, &rec, |p| alchemy::save::load(p, &rules).ok());
-        let seen = Seen {
-            game: "alchemy",
-            header: &rec.header,
-            torn: rec.torn,
-            appended: appended(&rec),
-            over,
-            save_turn,
-        };
-        Ok(verify_report(&seen, &v))
-    }
-}
-
 /// Where a run hands each step it played (the turn it was played on, the step, the game after).
 type StepLog<'a, R> = dyn FnMut(u64, Step<<R as Ruleset>::Command>, &alembic::Game) + 'a;
 
@@ -659,7 +514,7 @@ impl<R: Ruleset> RulesetSim<R> {
             seed,
             turns: g.turn(),
             deepest: summary.deepest,
-            depth: None,
+            depth: (summary.depth > 0).then_some(summary.depth),
             stone: None,
             outcome,
             cause,
@@ -702,7 +557,8 @@ impl<R: Ruleset> SimGame for RulesetSim<R> {
     fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
         let rules = (self.make)().map_err(VerifyError::Setup)?;
         let rec = crate::record::read::<Step<R::Command>>(path, R::NAME)?;
-        let start = rules.new_game(rec.header.seed)?;
+        let modes: Vec<String> = rec.header.modes.iter().cloned().collect();
+        let start = rules.new_game_in_modes(rec.header.seed, &modes)?;
         let v = rec
             .verify(
                 start,
@@ -728,6 +584,12 @@ impl<R: Ruleset> SimGame for RulesetSim<R> {
         Ok(verify_report(&seen, &v))
     }
 }
+
+/// Alchemy's runner: `random` is its fuzzer ([`random_command`]), `explore` the bot that
+/// plays to find the Philosopher's Stone.
+pub static ALCHEMY_SIM: RulesetSim<Alchemy> = RulesetSim::new(Alchemy::new);
+
+pub use crate::alchemy::ui::ruleset::{Alchemy, random_command};
 
 /// The rats' runner.
 pub static RATS_SIM: RulesetSim<alembic_rats::Rats> =

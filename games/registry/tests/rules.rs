@@ -473,11 +473,11 @@ fn the_bot_fights_what_it_can_beat_and_runs_from_what_it_cannot() {
 
 #[test]
 fn the_runner_is_deterministic_and_the_bot_gets_somewhere() {
-    use alembic_games::sim::{AlchemySim, Policy, SimGame};
-    let a = AlchemySim.run(4, 400, Policy::Explore).unwrap();
-    let b = AlchemySim.run(4, 400, Policy::Explore).unwrap();
+    use alembic_games::sim::{ALCHEMY_SIM, Policy, SimGame};
+    let a = ALCHEMY_SIM.run(4, 400, Policy::Explore).unwrap();
+    let b = ALCHEMY_SIM.run(4, 400, Policy::Explore).unwrap();
     assert_eq!(a, b, "same seed, same policy: same run and hash");
-    let c = AlchemySim.run(5, 400, Policy::Explore).unwrap();
+    let c = ALCHEMY_SIM.run(5, 400, Policy::Explore).unwrap();
     assert_ne!(a.hash, c.hash);
     // Four hundred turns of the bot on level −1: alive (it rests and flees) and fighting.
     assert_eq!(a.outcome, "playing", "{a:?}");

@@ -1,0 +1,298 @@
+//! Alchemy on the game contract: [`Alchemy`] implements [`Ruleset`] with Alchemy's
+//! commands, typed events and refusals, its data, save format, wizard commands and bot, so
+//! the generic parts of [`alembic_session`] (the headless runner `alembic-sim --game
+//! alchemy`, recordings and their verification) run it as they run every game.
+//!
+//! Alchemy's screens (this crate's [`ScreenStack`](alembic_ui::ScreenStack) over
+//! [`AlchemyCtx`](crate::AlchemyCtx)) still keep their own session: prompts for items and
+//! targets, the inventory and the crafting screens have no place in the generic play screen
+//! yet. [`Ruleset::draw`] here draws the map and a status line, as the generic screens ask.
+
+use alembic::rng::GameRng;
+use alembic::wizard::WizardCommands;
+use alembic::{Dir, Game, Hooks, Library, Loc, Rgb};
+use alembic_alchemy::{self as alchemy, Command, Event, RuleError, Rules};
+use alembic_session::Cause;
+use alembic_session::keymap::{Binding, bind};
+use alembic_session::ruleset::{
+    Bot, Ending, Outcome, Policy, Rejected, Ruleset, Status, Summary, View,
+};
+use alembic_session::savefile::{SaveError, Saved};
+use alembic_ui::{Cell, Frame, Key, Rect, put_clipped};
+
+/// Alchemy's rules on the contract, with the wizard commands built once.
+pub struct Alchemy {
+    rules: Rules,
+    wizard: WizardCommands<Game>,
+}
+
+impl Alchemy {
+    /// Alchemy on the shipped data.
+    ///
+    /// # Errors
+    /// The data or the hooks could not be built (a bug in the shipped data).
+    pub fn new() -> Result<Alchemy, Cause> {
+        Alchemy::on(Rules::new()?)
+    }
+
+    /// Alchemy on `rules` (a data directory, mods).
+    ///
+    /// # Errors
+    /// The wizard commands could not be registered (a bug).
+    pub fn on(rules: Rules) -> Result<Alchemy, Cause> {
+        let wizard = alchemy::wizard_commands(&rules)?;
+        Ok(Alchemy { rules, wizard })
+    }
+
+    /// The rules underneath.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+}
+
+/// The keys that play a command on their own; the rest of Alchemy's keys open prompts
+/// ([`crate::keymap`]).
+const KEYS: &[Binding<Command>] = &[
+    bind(
+        &[Key::Char('.')],
+        ".",
+        Command::Wait,
+        "Actions",
+        "wait a turn",
+    ),
+    bind(
+        &[Key::Char('>')],
+        ">",
+        Command::Descend,
+        "Actions",
+        "go down the stairs",
+    ),
+    bind(
+        &[Key::Char('<')],
+        "<",
+        Command::Ascend,
+        "Actions",
+        "go up the stairs",
+    ),
+    bind(
+        &[Key::Char(',')],
+        ",",
+        Command::PickUp(None),
+        "Actions",
+        "pick up",
+    ),
+];
+
+impl Ruleset for Alchemy {
+    const NAME: &'static str = "alchemy";
+    const TITLE: &'static str = "A L C H E M Y";
+    const SAVE_VERSION: u32 = alchemy::save::SAVE_VERSION;
+    type Command = Command;
+    type Event = Event;
+    type Refusal = RuleError;
+
+    fn library(&self) -> &Library {
+        self.rules.base_library()
+    }
+
+    fn hooks(&self) -> Hooks {
+        self.rules.hooks().clone()
+    }
+
+    fn new_game(&self, seed: u64) -> Result<Game, alembic::Error> {
+        alchemy::new_game(seed, &self.rules)
+    }
+
+    fn new_game_in_modes(&self, seed: u64, modes: &[String]) -> Result<Game, alembic::Error> {
+        alchemy::new_game_in_modes(seed, &self.rules, modes)
+    }
+
+    fn apply(&self, game: &Game, c: &Command) -> Result<Outcome<Event>, Rejected<RuleError>> {
+        match alchemy::apply(game, &self.rules, c.clone()) {
+            Ok(o) => Ok(Outcome {
+                game: o.game,
+                events: o.events,
+            }),
+            Err(RuleError::Engine(e)) => Err(Rejected::Engine(e)),
+            Err(e) => Err(Rejected::Refused(e)),
+        }
+    }
+
+    fn describe(&self, game: &Game, event: &Event) -> Option<String> {
+        let lines = alchemy::lines(game, event);
+        (!lines.is_empty()).then(|| lines.join(" "))
+    }
+
+    fn status(&self, game: &Game) -> Status {
+        match alchemy::summary(game) {
+            Ok(s) if s.outcome.is_over() => Status::Over(Ending::new(
+                s.outcome == alchemy::Fate::Won,
+                if s.cause.is_empty() {
+                    s.outcome.to_string()
+                } else {
+                    s.cause
+                },
+            )),
+            _ => Status::Playing,
+        }
+    }
+
+    fn keymap(&self) -> &'static [Binding<Command>] {
+        KEYS
+    }
+
+    fn draw(&self, game: &Game, frame: &mut Frame, area: Rect, _: &View) {
+        let (map, bar) = area.split_bottom(1);
+        let (Ok(h), Ok(view)) = (alchemy::hero_id(game), alchemy::hero_view(game)) else {
+            return;
+        };
+        let Ok(eye) = game.location(h) else { return };
+        let level = alchemy::level_box(eye.z);
+        let cols = i32::from(map.width);
+        let rows = i32::from(map.height);
+        let ox = (eye.x - cols / 2).clamp(level.min.x, (level.max.x - cols).max(level.min.x));
+        let oy = (eye.y - rows / 2).clamp(level.min.y, (level.max.y - rows).max(level.min.y));
+        for row in 0..rows {
+            for col in 0..cols {
+                let l = Loc::new(ox + col, oy + row, eye.z);
+                let Ok(Some(c)) = alchemy::cell_view(game, &view, l) else {
+                    continue;
+                };
+                let dim = |c: Rgb| Rgb::new(c.r / 2, c.g / 2, c.b / 2);
+                let (fg, bg) = match c.visible {
+                    true => (c.glyph.fg, c.glyph.bg),
+                    false => (dim(c.glyph.fg), Rgb::BLACK),
+                };
+                let cell = Cell {
+                    ch: c.glyph.ch,
+                    ..Cell::blank(fg, bg)
+                };
+                frame.put(i32::from(map.x) + col, i32::from(map.y) + row, cell);
+            }
+        }
+        let text = alchemy::status(game).map_or_else(
+            |_| String::new(),
+            |s| {
+                let (hp, max, depth, levels, turn) = (s.hp, s.hp_max, s.depth, s.levels, s.turn);
+                format!("HP {hp}/{max}  Depth {depth}/{levels}  Turn {turn}")
+            },
+        );
+        put_clipped(frame, bar, bar.x, bar.y, &text, Rgb::WHITE, Rgb::BLACK);
+    }
+
+    fn summary(&self, game: &Game) -> Summary {
+        let Ok(s) = alchemy::summary(game) else {
+            return Summary::default();
+        };
+        Summary {
+            score: crate::morgue::score_of(&s),
+            depth: s.depth,
+            deepest: s.deepest,
+            kills: s.kills,
+            lines: vec![
+                format!("Depth:    {} (deepest {})", s.depth, s.deepest),
+                format!("Turns:    {}", s.turns),
+                format!("Kills:    {}", s.kills),
+            ],
+        }
+    }
+
+    fn step(&self, dir: Dir) -> Option<Command> {
+        Some(Command::Move(dir))
+    }
+
+    fn wait(&self) -> Option<Command> {
+        Some(Command::Wait)
+    }
+
+    fn save_text(&self, game: &Game, _: u64, modes: &[String]) -> Result<String, SaveError> {
+        let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
+        alchemy::save::to_text_with_modes(game, &modes, &self.rules)
+            .map_err(|e| SaveError::Engine(alembic::Error::Msg(e.to_string().into())))
+    }
+
+    fn load_text(&self, text: &str) -> Result<Saved, Cause> {
+        let modes = alchemy::save::modes_of(text);
+        let game = alchemy::save::from_text(text, &self.rules)?;
+        // Alchemy's saves do not keep the seed (the game value carries its own generator).
+        Ok(Saved {
+            seed: 0,
+            game,
+            modes,
+        })
+    }
+
+    fn wizard(&self) -> Option<&WizardCommands<Game>> {
+        Some(&self.wizard)
+    }
+
+    fn bot(&self, seed: u64, policy: Policy) -> Option<Box<dyn Bot<Command> + '_>> {
+        Some(match policy {
+            Policy::Explore => Box::new(Explorer(alchemy::Bot::new(seed))),
+            Policy::Random => {
+                let mut rng = GameRng::seed_from(seed ^ 0x9E37_79B9_7F4A_7C15);
+                Box::new(move |g: &Game| Some(random_command(g, &mut rng)))
+            }
+        })
+    }
+}
+
+/// Alchemy's exploring bot, which plans routes and forgets them when refused.
+struct Explorer(alchemy::Bot);
+
+impl Bot<Command> for Explorer {
+    fn choose(&mut self, game: &Game) -> Option<Command> {
+        Some(self.0.choose(game))
+    }
+
+    fn refused(&mut self) {
+        self.0.refused();
+    }
+}
+
+/// A random command for the fuzzer: mostly moves, sometimes anything the hero could try.
+#[must_use]
+pub fn random_command(game: &Game, rng: &mut GameRng) -> Command {
+    let inv = alchemy::hero_id(game)
+        .map(|h| alchemy::inventory(game, h))
+        .unwrap_or_default();
+    let item = |rng: &mut GameRng| inv.get(rng.index(inv.len()).unwrap_or(0)).copied();
+    let dir = |rng: &mut GameRng| Dir::COMPASS[rng.below(8) as usize];
+    let roll = rng.below(100);
+    let with_item = |rng: &mut GameRng, f: fn(alembic::ThingId) -> Command| match item(rng) {
+        Some(i) => f(i),
+        None => Command::Wait,
+    };
+    match roll {
+        0..=59 => Command::Move(dir(rng)),
+        60..=63 => Command::Wait,
+        64..=67 => Command::PickUp(None),
+        68..=70 => with_item(rng, Command::Drop),
+        71..=74 => with_item(rng, Command::Quaff),
+        75..=77 => with_item(rng, Command::Eat),
+        78..=80 => with_item(rng, Command::Wield),
+        81 => with_item(rng, Command::Unwield),
+        82..=84 => match (
+            item(rng),
+            alchemy::hero_id(game).and_then(|h| game.location(h)),
+        ) {
+            (Some(i), Ok(at)) => {
+                let dx = rng.range(-6, 6) as i32;
+                let dy = rng.range(-6, 6) as i32;
+                Command::Throw(i, alembic::Loc::new(at.x + dx, at.y + dy, at.z))
+            }
+            _ => Command::Wait,
+        },
+        85..=86 => Command::Open(dir(rng)),
+        87 => Command::Close(dir(rng)),
+        88..=89 => with_item(rng, Command::Analyse),
+        90 => Command::Craft("potion of healing".into()),
+        91..=94 => Command::Descend,
+        95..=97 => Command::Ascend,
+        _ => match alchemy::hero_id(game).and_then(|h| game.location(h)) {
+            Ok(at) => Command::Look(at + dir(rng)),
+            Err(_) => Command::Wait,
+        },
+    }
+}
