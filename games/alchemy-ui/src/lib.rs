@@ -248,6 +248,9 @@ pub struct AlchemyCtx {
     /// The creatures travel, explore and rest have already said they see: each is
     /// announced once, not again each time it steps back into view.
     announced: Vec<alembic::ThingId>,
+    /// Only the board is drawn for someone else's screen (the game contract's `draw`): no
+    /// key hints of this crate's screens.
+    board_only: bool,
 }
 
 pub use alembic_session::slot::AUTOSAVE_EVERY;
@@ -294,6 +297,7 @@ impl AlchemyCtx {
             told: Vec::new(),
             finished: false,
             announced: Vec::new(),
+            board_only: false,
         }
     }
 

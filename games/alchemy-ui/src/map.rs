@@ -51,6 +51,12 @@ pub fn layout(area: Rect) -> Layout {
         12.. => 2,
         _ => 1,
     };
+    layout_with(area, msg_rows)
+}
+
+/// [`layout`] with `msg_rows` rows of messages (none when the session above draws them).
+#[must_use]
+pub fn layout_with(area: Rect, msg_rows: u16) -> Layout {
     let (msgs, rest) = area.split_top(msg_rows);
     if area.width >= 64 {
         let map = Rect::new(rest.x, rest.y, rest.width - SIDE_W, rest.height);
@@ -197,9 +203,14 @@ pub(super) fn draw_hover(game: &alembic::Game, frame: &mut Frame, view: &MapView
 /// without a game.
 #[must_use]
 pub fn map_view(ctx: &AlchemyCtx, area: Rect, tiles: TileSupport) -> Option<MapView> {
+    map_view_in(ctx, layout(area).map, tiles)
+}
+
+/// [`map_view`] for the map's own rectangle `rect`.
+#[must_use]
+pub fn map_view_in(ctx: &AlchemyCtx, rect: Rect, tiles: TileSupport) -> Option<MapView> {
     let game = ctx.game()?;
     let at = game.location(hero_id(game).ok()?).ok()?;
-    let rect = layout(area).map;
     let level = level_box(at.z);
     let w = if tile_mode(ctx, tiles) == TileSupport::Double {
         2

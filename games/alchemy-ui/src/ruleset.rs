@@ -6,11 +6,12 @@
 //! Alchemy's screens (this crate's [`ScreenStack`](alembic_ui::ScreenStack) over
 //! [`AlchemyCtx`](crate::AlchemyCtx)) still keep their own session: prompts for items and
 //! targets, the inventory and the crafting screens have no place in the generic play screen
-//! yet. [`Ruleset::draw`] here draws the map and a status line, as the generic screens ask.
+//! yet. [`Ruleset::draw`] draws Alchemy's own board (map and status panel) for the generic
+//! screens, such as the session's replay viewer.
 
 use alembic::rng::GameRng;
 use alembic::wizard::WizardCommands;
-use alembic::{Dir, Game, Hooks, Library, Loc, Rgb};
+use alembic::{Dir, Game, Hooks, Library};
 use alembic_alchemy::{self as alchemy, Command, Event, RuleError, Rules};
 use alembic_session::Cause;
 use alembic_session::keymap::{Binding, bind};
@@ -18,7 +19,7 @@ use alembic_session::ruleset::{
     Bot, Ending, Outcome, Policy, Rejected, Ruleset, Status, Summary, View,
 };
 use alembic_session::savefile::{SaveError, Saved};
-use alembic_ui::{Cell, Frame, Key, Rect, put_clipped};
+use alembic_ui::{Frame, Key, Rect};
 
 /// Alchemy's rules on the contract, with the wizard commands built once.
 pub struct Alchemy {
@@ -142,43 +143,18 @@ impl Ruleset for Alchemy {
         KEYS
     }
 
-    fn draw(&self, game: &Game, frame: &mut Frame, area: Rect, _: &View) {
-        let (map, bar) = area.split_bottom(1);
-        let (Ok(h), Ok(view)) = (alchemy::hero_id(game), alchemy::hero_view(game)) else {
-            return;
-        };
-        let Ok(eye) = game.location(h) else { return };
-        let level = alchemy::level_box(eye.z);
-        let cols = i32::from(map.width);
-        let rows = i32::from(map.height);
-        let ox = (eye.x - cols / 2).clamp(level.min.x, (level.max.x - cols).max(level.min.x));
-        let oy = (eye.y - rows / 2).clamp(level.min.y, (level.max.y - rows).max(level.min.y));
-        for row in 0..rows {
-            for col in 0..cols {
-                let l = Loc::new(ox + col, oy + row, eye.z);
-                let Ok(Some(c)) = alchemy::cell_view(game, &view, l) else {
-                    continue;
-                };
-                let dim = |c: Rgb| Rgb::new(c.r / 2, c.g / 2, c.b / 2);
-                let (fg, bg) = match c.visible {
-                    true => (c.glyph.fg, c.glyph.bg),
-                    false => (dim(c.glyph.fg), Rgb::BLACK),
-                };
-                let cell = Cell {
-                    ch: c.glyph.ch,
-                    ..Cell::blank(fg, bg)
-                };
-                frame.put(i32::from(map.x) + col, i32::from(map.y) + row, cell);
-            }
-        }
-        let text = alchemy::status(game).map_or_else(
-            |_| String::new(),
-            |s| {
-                let (hp, max, depth, levels, turn) = (s.hp, s.hp_max, s.depth, s.levels, s.turn);
-                format!("HP {hp}/{max}  Depth {depth}/{levels}  Turn {turn}")
-            },
-        );
-        put_clipped(frame, bar, bar.x, bar.y, &text, Rgb::WHITE, Rgb::BLACK);
+    fn draw(&self, game: &Game, frame: &mut Frame, area: Rect, view: &View) {
+        // Alchemy's own board (map, light, memory, tiles, the status panel), drawn from a
+        // context that only shows `game`: nothing is saved or recorded through it.
+        let mut ctx = crate::AlchemyCtx::new(self.rules.clone(), None);
+        ctx.tiles = Some(view.tiles);
+        ctx.board_only = true;
+        ctx.show_replay(game.clone());
+        crate::status::draw_play_board(&ctx, frame, area);
+    }
+
+    fn play_area(&self) -> Option<(u16, u16)> {
+        Some(crate::map::whole_level())
     }
 
     fn summary(&self, game: &Game) -> Summary {

@@ -5,7 +5,7 @@ use alembic::Rgb;
 use alembic_ui::{Frame, Rect, fill, put_clipped, wrap_text};
 
 use super::colours::{self, PALETTE};
-use super::map::{blank, draw_map, health_colour, layout, map_view};
+use super::map::{Layout, blank, draw_map, health_colour, layout, layout_with, map_view_in};
 use super::{AlchemyCtx, tone_colour};
 use alembic_alchemy::{self as alchemy, Apparatus, apparatus_at_hand, hero_id, items_at, status};
 
@@ -217,7 +217,7 @@ pub(super) fn draw_side_status(
     ];
     let hints = if ctx.is_replaying() { watch } else { play };
     let top = area.bottom().saturating_sub(hints.len() as u16);
-    if w.y < top {
+    if w.y < top && !ctx.board_only {
         for (i, h) in hints.iter().enumerate() {
             put_clipped(
                 w.frame,
@@ -276,7 +276,19 @@ pub fn draw_play(ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
     fill(frame, area, blank(PALETTE.bg));
     let lay = layout(area);
     draw_messages(ctx, frame, lay.msgs);
-    let mut result = match map_view(ctx, area, frame.tiles()) {
+    draw_board(ctx, frame, &lay);
+}
+
+/// The play screen without its messages (the generic session draws its own above): the
+/// map and the status, in `area`.
+pub fn draw_play_board(ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+    fill(frame, area, blank(PALETTE.bg));
+    draw_board(ctx, frame, &layout_with(area, 0));
+}
+
+/// The map and the status of `lay`.
+fn draw_board(ctx: &AlchemyCtx, frame: &mut Frame, lay: &Layout) {
+    let mut result = match map_view_in(ctx, lay.map, frame.tiles()) {
         Some(v) => draw_map(ctx, frame, &v),
         None => Ok(()),
     };

@@ -67,6 +67,13 @@ fn alchemy_plays_saves_and_describes_through_the_contract() {
     );
     assert!(frame.contains_text("Depth "), "{}", frame.to_text());
     assert!(frame.contains_text("@"), "{}", frame.to_text());
+    // Only the board: the key hints belong to Alchemy's own screens, not the session's.
+    let hints = ["S save  Q quit", "space play/pause"];
+    assert!(
+        !hints.iter().any(|h| frame.contains_text(h)),
+        "{}",
+        frame.to_text()
+    );
 }
 
 #[test]
