@@ -222,6 +222,9 @@ impl<R: Ruleset> Session<R> {
                 // The recording's header knows the seed even when the save format does not.
                 s.seed = j.recorder.header().seed;
                 s.recorder = Some(j.recorder);
+                // The messages are not saved (English is not state): the recording says them
+                // again, as the game went up to here.
+                s.log = past_messages(&*s.rules, &record::beside(path), &s.game);
             }
             Err(e) => {
                 s.game = saved.game;
@@ -621,6 +624,53 @@ impl<R: Ruleset> Session<R> {
             self.game.turn()
         ))
     }
+}
+
+/// Recordings longer than this many commands are not replayed for their messages: a game
+/// continued from such a recording starts with an empty message log.
+pub const MESSAGES_REPLAY_MAX: usize = 20_000;
+
+/// The last [`LOG_KEEP`] messages of the game `upto` as its recording at `path` says them:
+/// the recording is replayed from its start (the seed and modes of its header) until it
+/// reaches `upto` (its turn and state hash). Empty when the recording cannot be read, does
+/// not reach `upto`, or holds more than [`MESSAGES_REPLAY_MAX`] commands. Θ(commands).
+fn past_messages<R: Ruleset>(rules: &R, path: &Path, upto: &Game) -> Vec<(u64, String)> {
+    let Ok(rec) = record::read::<Step<R::Command>>(path, R::NAME) else {
+        return Vec::new();
+    };
+    let steps = rec.entries.iter().filter_map(|e| match e {
+        alembic::replay::Entry::Command { command, .. } => Some(command),
+        alembic::replay::Entry::Checkpoint { .. } => None,
+    });
+    if steps.clone().count() > MESSAGES_REPLAY_MAX {
+        return Vec::new();
+    }
+    let modes: Vec<String> = rec.header.modes.iter().cloned().collect();
+    let Ok(mut game) = rules.new_game_in_modes(rec.header.seed, &modes) else {
+        return Vec::new();
+    };
+    let want = (upto.turn(), upto.state_hash());
+    let mut log: std::collections::VecDeque<(u64, String)> = std::collections::VecDeque::new();
+    let reached = |g: &Game| g.turn() == want.0 && g.state_hash() == want.1;
+    if reached(&game) {
+        return Vec::new();
+    }
+    for step in steps {
+        let Ok((next, said)) = apply_step(rules, &game, step) else {
+            return Vec::new();
+        };
+        game = next;
+        for line in said {
+            log.push_back((game.turn(), line));
+            if log.len() > LOG_KEEP {
+                log.pop_front();
+            }
+        }
+        if reached(&game) {
+            return log.into();
+        }
+    }
+    Vec::new()
 }
 
 /// Write the save of `game` to `path` in the ruleset's format ([`Ruleset::save_text`]),

@@ -209,6 +209,33 @@ fn save_and_continue_and_bad_saves_change_nothing() {
     assert!(err.contains("a save of \"caves\""), "{err}");
 }
 
+#[test]
+fn a_continued_game_shows_the_messages_it_had() {
+    let moves = bot_game(1);
+    let d = dir("messages");
+    // Saved a few moves before the end, when bites and kills have been said.
+    let n = moves.len() - 3;
+    let keys = std::iter::once(Input::ch(' '))
+        .chain(moves[..n].iter().map(|&c| key_of(c)))
+        .chain([Input::ch('S')]);
+    let (_, s) = play_keys(new_session(&d, 1, false), keys);
+    let said: Vec<String> = s.messages().map(str::to_owned).collect();
+    assert!(said.len() > 3, "{said:?}");
+    let rats = Arc::new(Rats::new().unwrap());
+    let back = Session::load(rats.clone(), &d.join("rats.save")).unwrap();
+    assert_eq!(back.game().state_hash(), s.game().state_hash());
+    let again: Vec<String> = back.messages().map(str::to_owned).collect();
+    assert_eq!(
+        again, said,
+        "the log after continuing is the log before saving"
+    );
+    // Without its recording the game still continues, with an empty log.
+    std::fs::remove_file(alembic_session::record::beside(&d.join("rats.save"))).unwrap();
+    let bare = Session::load(rats, &d.join("rats.save")).unwrap();
+    assert_eq!(bare.game().state_hash(), s.game().state_hash());
+    assert_eq!(bare.messages().count(), 0);
+}
+
 /// The rats with every message reworded: the English is not state, so nothing else differs.
 struct Reworded(Rats);
 
