@@ -12,6 +12,7 @@ use alembic::{
 use alembic_ui::Tile;
 use serde::Serialize;
 
+use super::hooks::Behaviour;
 use super::kinds::{Fate, Slot, Stat};
 use super::props::{
     ARMOUR, BG, DEEPEST, FAMILY, FG, GAME_OVER, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR,
@@ -902,9 +903,9 @@ fn describe_consumable(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Resu
         });
         return Ok(());
     }
-    let hook = game
+    let behaviour = game
         .query_opt(t, &alembic::hook::ON_CONSUME)?
-        .map(|h| h.name().to_owned());
+        .and_then(|h| Behaviour::named(h.name()));
     let effect = |game: &Game| -> Result<String, Error> {
         let e = game.query(t, &GIVES_EFFECT)?;
         let turns = game
@@ -920,10 +921,10 @@ fn describe_consumable(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Resu
             format!("It leaves the drinker {e}.")
         })
     };
-    let what = match hook.as_deref() {
-        Some("potion_heal") => format!("It heals {} HP.", game.query(t, &HEAL_AMOUNT)?),
-        Some("potion_effect") => effect(game)?,
-        Some("potion_gain") => {
+    let what = match behaviour {
+        Some(Behaviour::PotionHeal) => format!("It heals {} HP.", game.query(t, &HEAL_AMOUNT)?),
+        Some(Behaviour::PotionEffect) => effect(game)?,
+        Some(Behaviour::PotionGain) => {
             let s = game.query(t, &GAIN_STAT)?;
             format!(
                 "It raises the drinker's {} by {} for good.",
@@ -931,16 +932,23 @@ fn describe_consumable(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Resu
                 game.query(t, &GAIN_AMOUNT)?
             )
         }
-        Some("potion_health_gain") => "It raises the drinker's maximum HP for good.".to_owned(),
-        Some("potion_speed_gain") => "It makes the drinker faster for good.".to_owned(),
-        Some("potion_cure_poison") => "It cures poison.".to_owned(),
-        Some("potion_cleansing") => "It removes every harmful effect.".to_owned(),
-        Some("potion_restoration") => "It restores drained statistics.".to_owned(),
-        Some("potion_chaos") => "Something random happens to the drinker.".to_owned(),
-        Some("eat_food") => format!("Eating it restores {} HP.", game.query(t, &HEAL_AMOUNT)?),
-        Some("eat_magic_mushroom") => "Eating it has a random effect.".to_owned(),
-        Some("eat_ingredient") => "An alchemical ingredient: eating it does nothing.".to_owned(),
-        _ => String::new(),
+        Some(Behaviour::PotionHealthGain) => {
+            "It raises the drinker's maximum HP for good.".to_owned()
+        }
+        Some(Behaviour::PotionSpeedGain) => "It makes the drinker faster for good.".to_owned(),
+        Some(Behaviour::PotionCurePoison) => "It cures poison.".to_owned(),
+        Some(Behaviour::PotionCleansing) => "It removes every harmful effect.".to_owned(),
+        Some(Behaviour::PotionRestoration) => "It restores drained statistics.".to_owned(),
+        Some(Behaviour::PotionChaos) => "Something random happens to the drinker.".to_owned(),
+        Some(Behaviour::EatFood) => {
+            format!("Eating it restores {} HP.", game.query(t, &HEAL_AMOUNT)?)
+        }
+        Some(Behaviour::EatMagicMushroom) => "Eating it has a random effect.".to_owned(),
+        Some(Behaviour::EatIngredient) => {
+            "An alchemical ingredient: eating it does nothing.".to_owned()
+        }
+        // Not consumed: what these do is said elsewhere (or not at all).
+        Some(Behaviour::UseFountain | Behaviour::DeathTransform) | None => String::new(),
     };
     if !what.is_empty() {
         lines.push(what);
