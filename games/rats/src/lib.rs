@@ -129,12 +129,13 @@ fn open(g: &Game, l: Loc) -> bool {
 }
 
 const ALIVE: Prop<bool> = Prop::with_default("rats.alive", false);
+const RAT_TURN: &str = "rats.rat";
 
 impl Rats {
     /// The rules.
     ///
     /// # Errors
-    /// The library could not be built (a bug).
+    /// The library could not be built, or it names a hook the rules do not register (a bug).
     pub fn new() -> Result<Rats, Error> {
         let creature = |g: char, hp: i32| {
             Props::new()
@@ -151,7 +152,7 @@ impl Rats {
             .proclaim(
                 "rat",
                 None,
-                creature('r', 3).with(&ON_ACTION, Hook::new("rats.rat")),
+                creature('r', 3).with(&ON_ACTION, Hook::new(RAT_TURN)),
             )?
             .proclaim("cheese", None, Props::new().with(&GLYPH, '%'))?;
         let wall = library.define_tile_mut("wall", Props::new().with(&GLYPH, '#'))?;
@@ -159,7 +160,10 @@ impl Rats {
             library.define_tile_mut("floor", Props::new().with(&GLYPH, '.').with(&WALK, true))?;
         let exit =
             library.define_tile_mut("exit", Props::new().with(&GLYPH, '>').with(&WALK, true))?;
-        let hooks = Hooks::new().register("rats.rat", rat)?;
+        let hooks = Hooks::new().register(RAT_TURN, rat)?;
+        Game::new(0)
+            .with_library(library.clone())
+            .check_hooks(&hooks)?; // no name unregistered
         let wizard = WizardCommands::new()
             .register(WizardSpec::new("map", "See the whole maze."), reveal)
             .map_err(Error::msg)?;
