@@ -635,7 +635,7 @@ fn armour_given(game: &Game, item: ThingId) -> Result<i64, Error> {
 /// How hurt a creature looks: "unhurt", "lightly wounded", "wounded", "badly wounded",
 /// "nearly dead".
 #[must_use]
-pub fn health_band(hp: i32, max: i32) -> &'static str {
+pub(crate) fn health_band(hp: i32, max: i32) -> &'static str {
     match i64::from(hp) * 100 / i64::from(max.max(1)) {
         100.. => "unhurt",
         80..=99 => "lightly wounded",
@@ -647,7 +647,7 @@ pub fn health_band(hp: i32, max: i32) -> &'static str {
 
 /// "slow (70)", "normal (100)", "fast (150)".
 #[must_use]
-pub fn speed_word(speed: i32) -> String {
+pub(crate) fn speed_word(speed: i32) -> String {
     let w = match speed {
         ..=89 => "slow",
         90..=110 => "normal",
@@ -659,7 +659,7 @@ pub fn speed_word(speed: i32) -> String {
 
 /// Damage as dice: "1d6" (an attack rolls 1 to its largest damage).
 #[must_use]
-pub fn dice(max: i32) -> String {
+pub(crate) fn dice(max: i32) -> String {
     format!("1d{}", max.max(1))
 }
 
@@ -1125,7 +1125,7 @@ pub fn is_hero(game: &Game, t: ThingId) -> bool {
 }
 
 /// A creature's current attack, for status lines ("bite 1-3 normal").
-pub fn attack_summary(game: &Game, c: ThingId) -> Result<String, Error> {
+pub(crate) fn attack_summary(game: &Game, c: ThingId) -> Result<String, Error> {
     Ok(format!(
         "{} 1-{} {}",
         game.query(c, &super::props::ATT_VERB)?,

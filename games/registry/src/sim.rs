@@ -6,7 +6,7 @@
 use alembic::{Dir, replay::Recording, replay::ReplayHeader, rng::GameRng};
 use serde::Serialize;
 
-use crate::alchemy::{self, Bot, Command, Rules};
+use crate::alchemy::{self, Command, Rules, bot::Bot};
 use alembic_session::Ruleset;
 use alembic_session::play::{Step, apply_step};
 use alembic_session::ruleset::Status;
@@ -102,7 +102,7 @@ pub const DATA_GAMES: [&str; 2] = ["alchemy", "caves"];
 /// code (the demo).
 pub fn data_schema(name: &str) -> Result<alembic_data::Schema, SimError> {
     match name {
-        "alchemy" => Ok(crate::alchemy::schema()),
+        "alchemy" => Ok(crate::alchemy::library::schema()),
         "caves" => Ok(crate::caves::schema()),
         _ if crate::GAMES.iter().any(|g| g.name == name) => Err(SimError::NoData {
             name: name.to_string(),
@@ -150,7 +150,7 @@ pub fn check_data(
     // `data_schema` let only the games of DATA_GAMES through.
     let sources_ref = sources.iter().map(|(n, t)| (n.as_str(), t.as_str()));
     let loaded = match game {
-        "alchemy" => crate::alchemy::load_data(sources_ref),
+        "alchemy" => crate::alchemy::library::load(sources_ref),
         _ => crate::caves::load_data(sources_ref),
     }
     .map_err(Ok)?;
@@ -376,13 +376,17 @@ fn alchemy_run(
             Err(e @ alchemy::RuleError::Engine(_)) => return Err(e.into()),
         }
     }
-    let s = alchemy::summary(&game).map_err(SimError::from)?;
+    let s = alchemy::view::summary(&game).map_err(SimError::from)?;
     Ok(RunReport {
         seed,
         turns: s.turns,
         deepest: s.deepest,
         depth: Some(s.depth),
-        stone: Some(alchemy::status(&game).map_err(SimError::from)?.has_stone),
+        stone: Some(
+            alchemy::view::status(&game)
+                .map_err(SimError::from)?
+                .has_stone,
+        ),
         outcome: s.outcome.to_string(),
         cause: s.cause,
         kills: s.kills,
@@ -510,8 +514,8 @@ fn verify_report<S>(seen: &Seen<'_>, v: &alembic::replay::Verified<S>) -> Verify
 /// A random command for the fuzzer: mostly moves, sometimes anything the hero could try.
 #[must_use]
 pub fn random_command(game: &alembic::Game, rng: &mut GameRng) -> Command {
-    let inv = alchemy::hero_id(game)
-        .map(|h| alchemy::inventory(game, h))
+    let inv = alchemy::view::hero_id(game)
+        .map(|h| alchemy::rules::inventory(game, h))
         .unwrap_or_default();
     let item = |rng: &mut GameRng| inv.get(rng.index(inv.len()).unwrap_or(0)).copied();
     let dir = |rng: &mut GameRng| Dir::COMPASS[rng.below(8) as usize];
@@ -531,7 +535,7 @@ pub fn random_command(game: &alembic::Game, rng: &mut GameRng) -> Command {
         81 => with_item(rng, Command::Unwield),
         82..=84 => match (
             item(rng),
-            alchemy::hero_id(game).and_then(|h| game.location(h)),
+            alchemy::view::hero_id(game).and_then(|h| game.location(h)),
         ) {
             (Some(i), Ok(at)) => {
                 let dx = rng.range(-6, 6) as i32;
@@ -546,7 +550,7 @@ pub fn random_command(game: &alembic::Game, rng: &mut GameRng) -> Command {
         90 => Command::Craft("potion of healing".into()),
         91..=94 => Command::Descend,
         95..=97 => Command::Ascend,
-        _ => match alchemy::hero_id(game).and_then(|h| game.location(h)) {
+        _ => match alchemy::view::hero_id(game).and_then(|h| game.location(h)) {
             Ok(at) => Command::Look(at + dir(rng)),
             Err(_) => Command::Wait,
         },
@@ -584,7 +588,7 @@ impl SimGame for AlchemySim {
         let v = rec
             .verify(start, step, alembic::Game::state_hash, alembic::Game::turn)
             .map_err(VerifyError::Diverged)?;
-        let over = alchemy::summary(&v.final_state).is_ok_and(|s| s.outcome.is_over());
+        let over = alchemy::view::summary(&v.final_state).is_ok_and(|s| s.outcome.is_over());
         let save_turn = save_in(path, &rec, |p| alchemy::save::load(p, &rules).ok());
         let seen = Seen {
             game: "alchemy",

@@ -15,7 +15,8 @@ use alembic::{Error, Library, Prop, props::Value, rng::GameRng};
 use alembic_data::{DataErrors, Loaded, Loader};
 use serde::Serialize;
 
-use super::kinds::{DataError, data_fault};
+pub use super::kinds::DataError;
+use super::kinds::data_fault;
 use super::props::{
     APPEARANCE, IS_APPARATUS, IS_ARMOUR, IS_CREATURE, IS_DECORATION, IS_DOOR, IS_EFFECT, IS_FOOD,
     IS_HERB, IS_HERO, IS_INGREDIENT, IS_MUSHROOM, IS_POTION, IS_STAIRS, IS_STONE, IS_WEAPON,
@@ -35,7 +36,7 @@ pub const DATA: &str = include_str!("../../data/alchemy.toml");
 pub const DATA_FILE: &str = "games/alchemy/data/alchemy.toml";
 
 /// Adjectives of potion appearances.
-pub const QUALITIES: [&str; 10] = [
+pub(crate) const QUALITIES: [&str; 10] = [
     "murky",
     "bubbling",
     "fizzy",
@@ -48,7 +49,7 @@ pub const QUALITIES: [&str; 10] = [
     "clear",
 ];
 /// Colours of potion appearances.
-pub const COLOURS: [&str; 10] = [
+pub(crate) const COLOURS: [&str; 10] = [
     "violet", "crimson", "amber", "green", "blue", "silver", "black", "golden", "pink", "white",
 ];
 
