@@ -63,8 +63,9 @@ pub fn load<'a>(
     sources: impl IntoIterator<Item = (&'a str, &'a str)>,
 ) -> Result<Loaded, DataErrors> {
     let schema = schema();
-    // The registry cannot fail to build (its names are distinct constants); without it,
-    // hook names go unchecked here and `Game::check_hooks` still refuses a stranger.
+    // The registry cannot fail to build: its names are the distinct names of the closed set
+    // `Behaviour` (a test in `hooks` registers every one). Were it to fail, hook names would
+    // go unchecked here and `Game::check_hooks` would still refuse a stranger.
     let hooks = super::hooks::build().ok();
     let mut loader = Loader::new(&schema);
     if let Some(h) = &hooks {
