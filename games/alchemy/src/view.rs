@@ -91,23 +91,39 @@ pub fn top_thing(game: &Game, l: Loc) -> Option<ThingId> {
         .max_by_key(|&t| game.query(t, &Z_ORDER).unwrap_or(0))
 }
 
-/// A creature's picture: one per family, as Brogue CE draws monsters; a family without a
-/// picture keeps its letter on a token.
+/// The families drawn with a picture of their own, as Brogue CE draws monsters. A family is
+/// the data's (a mod may add one, drawn as its letter), so it stays a name here; a test finds
+/// each of these in the shipped data, so a misspelt family fails `cargo test` rather than
+/// quietly drawing letters.
+const FAMILY_TILES: [(&str, Tile); 8] = [
+    ("bat", Tile::Bat),
+    ("bear", Tile::Bear),
+    ("rat", Tile::Rat),
+    ("snake", Tile::Snake),
+    ("undead", Tile::Undead),
+    ("golem", Tile::Golem),
+    ("dragon", Tile::Dragon),
+    ("goblinoid", Tile::Goblin),
+];
+
+/// A creature's picture: its family's (orcs and trolls, goblinoid or not, by their letter);
+/// a creature without one keeps its letter on a token.
 fn creature_tile(game: &Game, t: ThingId) -> Tile {
     let glyph = game.query(t, &GLYPH).unwrap_or('?');
-    let family = game.query(t, &FAMILY).ok();
-    match (family.as_deref(), glyph) {
-        (Some("bat"), _) => Tile::Bat,
-        (Some("bear"), _) => Tile::Bear,
-        (Some("rat"), _) => Tile::Rat,
-        (Some("snake"), _) => Tile::Snake,
-        (Some("undead"), _) => Tile::Undead,
-        (Some("golem"), _) => Tile::Golem,
-        (Some("dragon"), _) => Tile::Dragon,
-        (_, 'o') => Tile::Orc,
-        (_, 'T') => Tile::Troll,
-        (Some("goblinoid"), _) => Tile::Goblin,
-        _ => Tile::Creature(glyph),
+    picture(game.query(t, &FAMILY).ok().as_deref(), glyph)
+}
+
+/// The picture of a creature of `family` drawn as `glyph`.
+fn picture(family: Option<&str>, glyph: char) -> Tile {
+    let pictured = FAMILY_TILES
+        .iter()
+        .find(|(f, _)| family == Some(*f))
+        .map(|&(_, tile)| tile);
+    match (pictured, glyph) {
+        (Some(Tile::Goblin) | None, 'o') => Tile::Orc,
+        (Some(Tile::Goblin) | None, 'T') => Tile::Troll,
+        (Some(tile), _) => tile,
+        (None, _) => Tile::Creature(glyph),
     }
 }
 
@@ -1320,4 +1336,20 @@ pub fn scenery_here(game: &Game, at: Loc) -> Result<Option<(String, &'static str
         ""
     };
     Ok(Some((name, hint)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pictured_family_is_a_family_of_the_shipped_data() {
+        let lib = super::super::library::base_library().unwrap();
+        for (family, _) in FAMILY_TILES {
+            let found = lib
+                .prototypes()
+                .any(|p| p.get(&FAMILY).is_ok_and(|f| &*f == family));
+            assert!(found, "no creature of family {family:?}");
+        }
+    }
 }
