@@ -14,7 +14,13 @@
 use std::hint::black_box;
 
 use alembic::{HookCtx, Loc, LocBox, Place, mapgen::bsp_dungeon, rng::GameRng};
-use alembic_games::alchemy::{Bot, Command, HERO, Rules, apply, base_library, new_game, randomise};
+use alembic_games::alchemy::{
+    Command, Rules, apply,
+    bot::Bot,
+    library::{base_library, randomise},
+    new_game,
+    props::HERO,
+};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn generation(c: &mut Criterion) {
@@ -48,7 +54,7 @@ fn turn(c: &mut Criterion) {
     game.set_turn_mut(game.turn());
     // Every cell of level 1 read once, as field of view and path costs do.
     let mut g = c.benchmark_group("things_at");
-    let level = alembic_games::alchemy::level_box(-1);
+    let level = alembic_games::alchemy::rules::level_box(-1);
     g.bench_function("alchemy level 1, every cell (71x51)", |b| {
         b.iter(|| {
             let mut n = 0usize;
@@ -95,8 +101,8 @@ fn arena(rules: &Rules) -> alembic::Game {
         )
         .expect("hero");
     g.set_var_mut(&HERO, hero);
-    let view = alembic_games::alchemy::hero_view(&g).expect("view");
-    alembic_games::alchemy::remember(&mut g, &view);
+    let view = alembic_games::alchemy::rules::hero_view(&g).expect("view");
+    alembic_games::alchemy::rules::remember(&mut g, &view);
     // As a game in play has it after its first turn: the terrain's read directory built.
     g.set_turn_mut(g.turn());
     g

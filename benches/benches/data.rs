@@ -32,7 +32,7 @@ fn bench(c: &mut Criterion) {
     });
     g.finish();
 
-    let data = alembic_games::alchemy::base_library().expect("the shipped data loads");
+    let data = alembic_games::alchemy::library::base_library().expect("the shipped data loads");
     assert_eq!(
         data,
         alchemy_code::from_code().expect("code"),
@@ -40,13 +40,13 @@ fn bench(c: &mut Criterion) {
     );
     let mut g = c.benchmark_group("alchemy_library");
     g.bench_function("from_data", |b| {
-        b.iter(|| alembic_games::alchemy::base_library().map(black_box))
+        b.iter(|| alembic_games::alchemy::library::base_library().map(black_box))
     });
     g.bench_function("from_code", |b| {
         b.iter(|| alchemy_code::from_code().map(black_box))
     });
     g.bench_function("schema_only", |b| {
-        b.iter(|| black_box(alembic_games::alchemy::schema()))
+        b.iter(|| black_box(alembic_games::alchemy::library::schema()))
     });
     g.bench_function("data_hash", |b| {
         b.iter(|| black_box(alembic_data::DataHash::of(&data)))

@@ -17,7 +17,7 @@ use std::alloc::System;
 use std::hint::black_box;
 
 use alembic::{Game, history::History, replay::Recording, replay::ReplayHeader};
-use alembic_games::alchemy::{Bot, Command, Rules, apply, new_game};
+use alembic_games::alchemy::{Command, Rules, apply, bot::Bot, new_game};
 use criterion::{Criterion, criterion_group, criterion_main};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 

@@ -14,7 +14,7 @@ use std::hint::black_box;
 
 use alembic::Game;
 use alembic_games::alchemy::save::Envelope;
-use alembic_games::alchemy::{Bot, DEEPEST, Rules, apply, new_game, save};
+use alembic_games::alchemy::{Rules, apply, bot::Bot, new_game, props::DEEPEST, save};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 /// A game the explore bot has taken to depth 5 (the first seed that gets there).

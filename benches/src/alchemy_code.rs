@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use alembic::{Error, Library, Props, Rgb, library::ABSTRACT};
-use alembic_games::alchemy::{DataError, NAME};
+use alembic_games::alchemy::{library::DataError, props::NAME};
 
 /// A colour from `0xRRGGBB`.
 const fn rgb(hex: u32) -> Rgb {
@@ -51,7 +51,7 @@ mod tiles {
     use alembic::{Error, Library, Props};
 
     use super::{named, rgb};
-    use alembic_games::alchemy::{
+    use alembic_games::alchemy::props::{
         BG, FG, GLYPH, IS_BLOCKING, IS_DANGEROUS, IS_FLOOR, IS_VIEW_BLOCKING, IS_WATER,
         TILE_DAMAGE, TILE_DAMAGE_TYPE,
     };
@@ -136,14 +136,14 @@ mod creatures {
     };
 
     use super::{named, rgb};
-    use alembic_games::alchemy::{
+    use alembic_games::alchemy::props::{
         AGGRO, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, ATTACKS_MONSTERS, DEATH_TRANSFORM,
         DEATH_TRANSFORM_CHANCE, DROP_CHANCE, FAMILY, FG, GLYPH, HIT_EFFECT, HIT_EFFECT_CHANCE, HPS,
         HPS_MAX, IS_BLOCKING, IS_CREATURE, IS_FLYING, IS_HERO, IS_HOSTILE, IS_IMMORTAL,
         IS_INTELLIGENT, IS_LIVING, IS_PROPER, IS_UNDEAD, RES_FIRE, RES_ICE, RES_IMPACT, RES_NORMAL,
         RES_POISON, SPEED, Z_ORDER,
     };
-    use alembic_games::alchemy::{DamageType, Stat};
+    use alembic_games::alchemy::props::{DamageType, Stat};
 
     /// Rows of creature tables: name, level, stats, hit points, damage, (armour,) glyph, colour.
     type Row6 = (&'static str, i32, [i32; 8], i32, i32, u32);
@@ -756,8 +756,8 @@ mod effects {
     use alembic::{Error, Library, Props, library::ABSTRACT, library::FREQ, props::Modifier};
 
     use super::named;
-    use alembic_games::alchemy::Stat;
-    use alembic_games::alchemy::{
+    use alembic_games::alchemy::props::Stat;
+    use alembic_games::alchemy::props::{
         ARMOUR, DURATION, END_MSG, HP_PER_TURN, HPS_MAX, IS_CONFUSED, IS_DRAIN, IS_EFFECT,
         IS_HARMFUL, IS_INVINCIBLE, IS_POISON, OTHER_MSG, RES_FIRE, RES_ICE, SK, SPEED, ST,
         START_MSG, TG,
@@ -1161,8 +1161,8 @@ mod potions {
     };
 
     use super::{named, rgb};
-    use alembic_games::alchemy::Stat;
-    use alembic_games::alchemy::{
+    use alembic_games::alchemy::props::Stat;
+    use alembic_games::alchemy::props::{
         FG, GAIN_AMOUNT, GAIN_STAT, GIVES_EFFECT, GLYPH, HEAL_AMOUNT, IS_ITEM, IS_POTION,
         UNKNOWN_NAME, Z_ORDER,
     };
@@ -1193,12 +1193,14 @@ mod potions {
         let mut add = |p: Props| -> Result<(), Error> {
             let name = p
                 .map()
-                .get(alembic_games::alchemy::NAME.key())
+                .get(alembic_games::alchemy::props::NAME.key())
                 .and_then(|v| match v {
                     alembic::props::Value::Text(t) => Some(t.clone()),
                     _ => None,
                 })
-                .ok_or_else(|| super::data_fault(alembic_games::alchemy::DataError::Unnamed))?;
+                .ok_or_else(|| {
+                    super::data_fault(alembic_games::alchemy::library::DataError::Unnamed)
+                })?;
             lib.proclaim_mut(&name, Some("base potion"), p)
         };
         add(potion("healing", 1, "potion_heal")
@@ -1257,13 +1259,13 @@ mod items {
     };
 
     use super::{named, rgb};
-    use alembic_games::alchemy::{
+    use alembic_games::alchemy::props::{
         AG, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, BLOCK, DESCRIPTION, FG, GIVES_EFFECT, GLYPH,
         HEAL_AMOUNT, HIT_EFFECT, HIT_EFFECT_CHANCE, HPS_MAX, IS_ARMOUR, IS_FOOD, IS_HERB,
         IS_IDENTIFIED, IS_INGREDIENT, IS_ITEM, IS_MUSHROOM, IS_PROPER, IS_STONE, IS_WEAPON,
         IS_WIELDED, RES_FIRE, RES_ICE, SK, SPEED, UNKNOWN_NAME, WIELD_SLOT, Z_ORDER,
     };
-    use alembic_games::alchemy::{DamageType, Slot};
+    use alembic_games::alchemy::props::{DamageType, Slot};
 
     fn text(s: &str) -> Arc<str> {
         Arc::from(s)
@@ -1516,10 +1518,10 @@ mod items {
     }
 
     fn proto_name(p: &Props) -> Result<String, Error> {
-        match p.map().get(alembic_games::alchemy::NAME.key()) {
+        match p.map().get(alembic_games::alchemy::props::NAME.key()) {
             Some(alembic::props::Value::Text(t)) => Ok(t.to_string()),
             _ => Err(super::data_fault(
-                alembic_games::alchemy::DataError::Unnamed,
+                alembic_games::alchemy::library::DataError::Unnamed,
             )),
         }
     }
@@ -1533,7 +1535,7 @@ mod scenery {
     use alembic::{Error, Library, hook::ON_USE, library::ABSTRACT, library::FREQ, props::Hook};
 
     use super::{named, rgb};
-    use alembic_games::alchemy::{
+    use alembic_games::alchemy::props::{
         DESCRIPTION, DOOR_STRENGTH, DRY_CHANCE, FG, GLYPH, HEAL_AMOUNT, IS_APPARATUS, IS_BLOCKING,
         IS_DECORATION, IS_DOOR, IS_EXIT, IS_LAB, IS_OPEN, IS_SCENERY, IS_STAIRS, IS_STAIRS_DOWN,
         IS_STAIRS_UP, IS_VIEW_BLOCKING, IS_WORKBENCH, LIGHT_COLOUR, LIGHT_RADIUS, USE_MESSAGE,
@@ -1753,7 +1755,7 @@ mod tests {
     /// name, so games, saves and recordings play on unchanged.
     #[test]
     fn the_data_builds_the_library_the_code_built() {
-        let data = alembic_games::alchemy::base_library().unwrap();
+        let data = alembic_games::alchemy::library::base_library().unwrap();
         let code = from_code().unwrap();
         assert_eq!(data.len(), code.len());
         for p in code.prototypes() {

@@ -91,7 +91,9 @@ impl WebApp {
     pub fn progress(&self) -> Progress {
         match self {
             WebApp::Alchemy(s) => s.ctx().game().map_or_else(Progress::default, |g| Progress {
-                depth: alembic_games::alchemy::status(g).ok().map(|s| s.depth),
+                depth: alembic_games::alchemy::view::status(g)
+                    .ok()
+                    .map(|s| s.depth),
                 turn: g.turn(),
             }),
             WebApp::Caves(s) => session_progress(s.ctx()),
@@ -111,7 +113,7 @@ impl WebApp {
             WebApp::Alchemy(s) => {
                 let g = s.ctx().game()?;
                 alembic_games::alchemy::ui::morgue::score_of(
-                    &alembic_games::alchemy::summary(g).ok()?,
+                    &alembic_games::alchemy::view::summary(g).ok()?,
                 )
             }
             WebApp::Caves(s) => s.ctx().rules().summary(s.ctx().game()).score,

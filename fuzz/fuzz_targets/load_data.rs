@@ -15,7 +15,7 @@ fn caves_load(sources: Vec<(&str, &str)>) -> Result<Loaded, DataErrors> {
 }
 
 fn alchemy_load(sources: Vec<(&str, &str)>) -> Result<Loaded, DataErrors> {
-    alchemy::load_data(sources)
+    alchemy::library::load(sources)
 }
 
 fn check(load: Load, sources: Vec<(&str, &str)>, text: &str) {
@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let games: [(Load, &str, &str); 2] = [
         (caves_load, caves::DATA_FILE, caves::DATA),
-        (alchemy_load, alchemy::DATA_FILE, alchemy::DATA),
+        (alchemy_load, alchemy::library::DATA_FILE, alchemy::library::DATA),
     ];
     for (load, file, base) in games {
         check(load, vec![("fuzz.toml", text)], text);

@@ -339,7 +339,7 @@ const OUTRO: &[&str] = &[
 
 /// How experience and levels work, from the rules' own numbers.
 fn experience_help() -> String {
-    use alembic_alchemy::progress::{
+    use alembic_alchemy::rules::progress::{
         DISCOVERY_XP, HP_PER_LEVEL, MAX_LEVEL, SKILL_EVERY, XP_STEP, xp_for,
     };
     let skill: Vec<String> = (2..=MAX_LEVEL)
@@ -375,11 +375,11 @@ pub fn help_lines(ctx: &AlchemyCtx) -> Vec<String> {
     let lib = match ctx.game() {
         Some(g) => Some(g.library()),
         None => {
-            base = alchemy::base_library().ok();
+            base = alchemy::library::base_library().ok();
             base.as_ref()
         }
     };
-    if let Some(Ok(sections)) = lib.map(alchemy::legend) {
+    if let Some(Ok(sections)) = lib.map(alchemy::view::legend) {
         lines.push(String::new());
         lines.push("On the map (look with x to tell things of one glyph apart)".to_owned());
         for (title, entries) in sections {

@@ -372,7 +372,7 @@ impl AlchemyCtx {
         }
         let playing = self
             .game()
-            .and_then(|g| alchemy::summary(g).ok())
+            .and_then(|g| alchemy::view::summary(g).ok())
             .is_some_and(|s| !s.outcome.is_over());
         if playing {
             let saved = self.save();
@@ -399,7 +399,7 @@ impl AlchemyCtx {
             return None;
         }
         let game = self.game.clone()?;
-        if alchemy::summary(&game).map_or(true, |s| s.outcome.is_over()) {
+        if alchemy::view::summary(&game).map_or(true, |s| s.outcome.is_over()) {
             return None;
         }
         let path = self.save_path.clone()?;
@@ -423,7 +423,7 @@ impl AlchemyCtx {
     /// The window title: the game and the hero's depth (see [`alembic_ui::App::title`]).
     #[must_use]
     pub fn title(&self) -> Option<String> {
-        let depth = self.game.as_ref().and_then(alchemy::hero_depth);
+        let depth = self.game.as_ref().and_then(alchemy::view::hero_depth);
         let turn = self.game.as_ref().map_or(0, Game::turn);
         Some(match depth {
             Some(d) if self.replaying => format!("Alembic: Alchemy replay, depth {d}, turn {turn}"),
@@ -636,7 +636,9 @@ impl AlchemyCtx {
     /// Whether the game in play is a wizard game.
     #[must_use]
     pub fn is_wizard(&self) -> bool {
-        self.game.as_ref().is_some_and(alchemy::is_wizard_game)
+        self.game
+            .as_ref()
+            .is_some_and(alchemy::view::is_wizard_game)
     }
 
     /// Whether auto-explore picks up the items it sees.
@@ -790,7 +792,7 @@ impl AlchemyCtx {
 
     /// Show a new game, and what the hero reads on entering.
     fn install_new(&mut self, game: Game) {
-        let entered = alchemy::lines(&game, &alchemy::Event::Entered);
+        let entered = alchemy::text::lines(&game, &alchemy::Event::Entered);
         self.install(game, false);
         for line in entered {
             self.push_line(Tone::Game, line);
@@ -801,7 +803,7 @@ impl AlchemyCtx {
     /// a game continued or newly begun starts it afresh, and a move taken back drops the
     /// lines of the turns it undid.
     fn install(&mut self, game: Game, undo: bool) {
-        self.loaded_finished = alchemy::summary(&game).is_ok_and(|s| s.outcome.is_over());
+        self.loaded_finished = alchemy::view::summary(&game).is_ok_and(|s| s.outcome.is_over());
         let now = game.turn();
         if undo {
             self.log.retain(|l| l.turn <= now);
@@ -901,12 +903,12 @@ impl AlchemyCtx {
         let game = self.game.as_ref()?;
         let turn = game.turn();
         let given = cmd.clone();
-        let hp = |g: &Game| alchemy::status(g).ok().map(|s| (s.hp, s.hp_max));
+        let hp = |g: &Game| alchemy::view::status(g).ok().map(|s| (s.hp, s.hp_max));
         let hp_before = hp(game);
         match alchemy::apply(game, &self.rules, cmd) {
             Ok(out) => {
                 self.begin_command();
-                let said = alchemy::all_lines(&out.game, &out.events);
+                let said = alchemy::text::all_lines(&out.game, &out.events);
                 for m in said.into_iter().chain(out.replies.iter().cloned()) {
                     self.push_line(Tone::Game, m);
                 }

@@ -7,8 +7,9 @@ use alembic_ui::{Cell, ColourDepth, Frame, Rect, Tile, TileSupport, fill, put_cl
 use super::AlchemyCtx;
 use super::colours::{self, PALETTE};
 use alembic_alchemy::{
-    self as alchemy, CellView, TileTable, cell_tile, cell_view, hero_id, level_box, light_map,
-    visible,
+    self as alchemy,
+    rules::level_box,
+    view::{CellView, TileTable, cell_tile, cell_view, hero_id, light_map, visible},
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -184,7 +185,7 @@ pub fn tile_mode(ctx: &AlchemyCtx, support: TileSupport) -> TileSupport {
 
 /// The look text of the hovered cell, on the map's bottom row, and the cell outlined.
 pub(super) fn draw_hover(game: &alembic::Game, frame: &mut Frame, view: &MapView, l: Loc) {
-    let Ok(info) = alchemy::look_at(game, l) else {
+    let Ok(info) = alchemy::view::look_at(game, l) else {
         return;
     };
     view.paint(frame, l, |c| Cell {
@@ -364,7 +365,7 @@ pub fn draw_map(ctx: &AlchemyCtx, frame: &mut Frame, view: &MapView) -> Result<(
             let base_bg = if rock { colours::ROCK_BG } else { glyph.bg };
             let cell = if visible {
                 let lit = light.get(l);
-                let on_top = alchemy::top_thing(game, l);
+                let on_top = alchemy::view::top_thing(game, l);
                 let blocks = table.blocks(game, l);
                 // Torchlit floor is warm and brighter than remembered floor.
                 // Walls stand out brighter than the floor, as in Brogue.

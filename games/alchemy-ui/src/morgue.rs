@@ -47,8 +47,8 @@ pub struct Ending<'a> {
 /// The score of a game: 1,000 for each depth reached below the first, 10 per kill, 25,000
 /// for escaping with the Stone. A game quit at once scores what it achieved: nothing.
 #[must_use]
-pub fn score_of(s: &alchemy::Summary) -> u64 {
-    let won = if s.outcome == alchemy::Fate::Won {
+pub fn score_of(s: &alchemy::view::Summary) -> u64 {
+    let won = if s.outcome == alchemy::props::Fate::Won {
         25_000
     } else {
         0
@@ -59,7 +59,7 @@ pub fn score_of(s: &alchemy::Summary) -> u64 {
 }
 
 /// The cause line of an ending.
-fn cause(e: &Ending<'_>, s: &alchemy::Summary) -> String {
+fn cause(e: &Ending<'_>, s: &alchemy::view::Summary) -> String {
     if e.quit {
         "quit".to_owned()
     } else if s.cause.is_empty() {
@@ -74,8 +74,8 @@ fn cause(e: &Ending<'_>, s: &alchemy::Summary) -> String {
 /// # Errors
 /// An engine error reading the game (a bug).
 pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
-    let s = alchemy::summary(e.game)?;
-    let st = alchemy::status(e.game)?;
+    let s = alchemy::view::summary(e.game)?;
+    let st = alchemy::view::status(e.game)?;
     let mut out = String::new();
     let mut line = |l: String| {
         out.push_str(&l);
@@ -119,7 +119,7 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
     );
     line(format!("Attack: {}", st.attack));
     line(String::new());
-    let items = alchemy::inventory_entries(e.game)?;
+    let items = alchemy::view::inventory_entries(e.game)?;
     line("Equipment:".to_owned());
     for i in items.iter().filter(|i| i.wielded) {
         line(format!("  {}", i.name));
@@ -129,7 +129,7 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
         line(format!("  {}", i.name));
     }
     line(String::new());
-    let potions = alchemy::identified_potions(e.game);
+    let potions = alchemy::view::identified_potions(e.game);
     line(format!(
         "Identified potions ({}): {}",
         potions.len(),
@@ -139,7 +139,7 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
             potions.join(", ")
         }
     ));
-    let recipes = alchemy::known_recipes(e.game)?;
+    let recipes = alchemy::view::known_recipes(e.game)?;
     line(format!("Known recipes ({}):", recipes.len()));
     for r in &recipes {
         line(format!("  {}: {}", r.name, r.ingredients.join(", ")));
@@ -157,7 +157,7 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
     }
     line(String::new());
     line(format!("The map of depth {} as you knew it:", s.depth));
-    for row in alchemy::level_map_text(e.game)? {
+    for row in alchemy::view::level_map_text(e.game)? {
         line(format!("  {row}"));
     }
     line(String::new());
@@ -232,7 +232,7 @@ pub fn record_score(dir: &Path, e: &Ending<'_>) -> Result<Scored, String> {
     if !e.modes.is_empty() {
         return Ok(Scored::default());
     }
-    let s = alchemy::summary(e.game).map_err(|err| err.to_string())?;
+    let s = alchemy::view::summary(e.game).map_err(|err| err.to_string())?;
     let entry = Score {
         score: score_of(&s),
         seed: e.seed,

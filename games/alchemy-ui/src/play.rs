@@ -15,10 +15,12 @@ use super::prompts::{ActionMenu, CountPrompt, DirectionPrompt, EndScreen, LookSc
 use super::travel::{Goal, Journey};
 use super::{AlchemyCtx, Tone};
 use alembic_alchemy::{
-    self as alchemy, Apparatus, DoorState, InventoryEntry, ItemKind, Stairs, a_name, hero_id,
-    items_at,
+    self as alchemy,
+    rules::items_at,
+    text::a_name,
+    view::{Apparatus, DoorState, InventoryEntry, ItemKind, Stairs, hero_id},
 };
-use alembic_alchemy::{Command, summary};
+use alembic_alchemy::{Command, view::summary};
 
 pub use super::keymap::help_lines;
 pub use super::map::{
@@ -135,7 +137,7 @@ pub enum PlayReply {
     /// How many of this stack to drop.
     DropSome(ThingId, Option<usize>),
     /// A recipe to craft.
-    Craft(Vec<alchemy::RecipeId>, Option<usize>),
+    Craft(Vec<alchemy::props::RecipeId>, Option<usize>),
     /// One of the items here to pick up.
     PickUp(Vec<ThingId>, Option<usize>),
     /// The direction to open or close a door.
@@ -217,7 +219,8 @@ impl PlayScreen {
         match kind {
             MouseKind::Move => {
                 // Only places the hero knows: hovering the dark says nothing.
-                self.hover = at.filter(|l| ctx.game().is_some_and(|g| alchemy::explored(g, *l)));
+                self.hover =
+                    at.filter(|l| ctx.game().is_some_and(|g| alchemy::rules::explored(g, *l)));
                 Transition::Stay
             }
             MouseKind::Down(MouseButton::Left) => {
@@ -270,7 +273,7 @@ impl PlayScreen {
 
     fn entries(ctx: &mut AlchemyCtx) -> Option<Vec<InventoryEntry>> {
         let game = ctx.game()?;
-        match alchemy::inventory_entries(game) {
+        match alchemy::view::inventory_entries(game) {
             Ok(e) => Some(e),
             Err(e) => {
                 ctx.note(Tone::Error, format!("internal error: {e}"));
@@ -320,7 +323,7 @@ impl PlayScreen {
             ItemAction::Quaff => Self::act(ctx, Command::Quaff(id)),
             ItemAction::Eat => Self::act(ctx, Command::Eat(id)),
             ItemAction::Drop => {
-                let n = ctx.game().map_or(1, |g| alchemy::stack_size(g, id));
+                let n = ctx.game().map_or(1, |g| alchemy::view::stack_size(g, id));
                 if n > 1 {
                     let prompt = CountPrompt::new("Drop how many?", n.unsigned_abs());
                     Transition::ask(prompt, move |n| PlayReply::DropSome(id, n))
@@ -335,7 +338,7 @@ impl PlayScreen {
             ItemAction::Analyse => {
                 let name = ctx
                     .game()
-                    .and_then(|g| alchemy::the_name(g, id).ok())
+                    .and_then(|g| alchemy::view::the_name(g, id).ok())
                     .unwrap_or_else(|| "it".to_owned());
                 let prompt = format!(
                     "Analysing {name} uses it up, whether or not you learn what it is. Analyse it?"
@@ -355,7 +358,7 @@ impl PlayScreen {
         let Some(game) = ctx.game() else {
             return Transition::Stay;
         };
-        let recipes = match alchemy::known_recipes(game) {
+        let recipes = match alchemy::view::known_recipes(game) {
             Ok(r) => r,
             Err(e) => {
                 ctx.note(Tone::Error, format!("internal error: {e}"));
@@ -431,7 +434,7 @@ impl PlayScreen {
     fn door(ctx: &mut AlchemyCtx, d: alembic::Dir) -> Transition<AlchemyCtx, Self> {
         let open_door_there = ctx.game().and_then(|g| {
             let at = g.location(hero_id(g).ok()?).ok()? + d;
-            alchemy::door_at(g, at)
+            alchemy::view::door_at(g, at)
         });
         match open_door_there {
             Some(DoorState::Open) => Self::act(ctx, Command::Close(d)),
@@ -469,7 +472,7 @@ fn at_lab(ctx: &AlchemyCtx) -> bool {
     ctx.game().is_some_and(|g| {
         hero_id(g)
             .and_then(|h| g.location(h))
-            .is_ok_and(|at| alchemy::apparatus_at_hand(g, at, Apparatus::Lab))
+            .is_ok_and(|at| alchemy::view::apparatus_at_hand(g, at, Apparatus::Lab))
     })
 }
 
@@ -479,7 +482,7 @@ fn on_stairs(ctx: &AlchemyCtx, down: bool) -> bool {
         hero_id(g)
             .ok()
             .and_then(|h| g.location(h).ok())
-            .is_some_and(|l| alchemy::stairs_at(g, l, Stairs::down(down)))
+            .is_some_and(|l| alchemy::view::stairs_at(g, l, Stairs::down(down)))
     })
 }
 
@@ -489,7 +492,7 @@ fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx, PlayScreen> {
     let died = ctx
         .game()
         .and_then(|g| summary(g).ok())
-        .filter(|s| s.outcome == alchemy::Fate::Died);
+        .filter(|s| s.outcome == alchemy::props::Fate::Died);
     // A death first pauses on the map with the last messages in view: --More--.
     if died.is_some() && ctx.death_pause == super::DeathPause::NotYet {
         ctx.death_pause = super::DeathPause::Showing;
@@ -617,7 +620,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
                     .collect();
                 // The item's description first, then what can be done with it.
                 let text = match (ctx.game(), e.ids.first()) {
-                    (Some(game), Some(&id)) => match alchemy::describe(game, id) {
+                    (Some(game), Some(&id)) => match alchemy::view::describe(game, id) {
                         Ok(d) => d.lines,
                         Err(err) => vec![format!("internal error: {err}")],
                     },

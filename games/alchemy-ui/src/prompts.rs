@@ -13,10 +13,14 @@ use alembic_ui::{
 use super::colours::{self, PALETTE};
 use super::map::map_view;
 use super::{AlchemyCtx, Tone};
-use alembic_alchemy::summary;
+use alembic_alchemy::view::summary;
 use alembic_alchemy::{
-    self as alchemy, Stairs, THROW_RANGE, capitalise, describe, hero_id, is_creature, is_hero,
-    is_hostile, level_box, look_at, visible,
+    self as alchemy,
+    rules::level_box,
+    view::{
+        Stairs, THROW_RANGE, capitalise, describe, hero_id, is_creature, is_hero, is_hostile,
+        look_at, visible,
+    },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -340,8 +344,8 @@ impl LookScreen {
         marks.extend(
             level_box(hero.z)
                 .iter()
-                .filter(|&l| !seen.contains(l) && alchemy::explored(game, l))
-                .filter(|&l| alchemy::remembered_thing(game, l).is_some())
+                .filter(|&l| !seen.contains(l) && alchemy::rules::explored(game, l))
+                .filter(|&l| alchemy::view::remembered_thing(game, l).is_some())
                 .map(|l| (3, hero.euclidean_sq(l), l)),
         );
         marks.sort_by_key(|&(r, d, l)| (r, d, l.y, l.x));
@@ -384,7 +388,7 @@ impl LookScreen {
         let game = ctx.game()?;
         level_box(self.hero.z)
             .iter()
-            .filter(|&l| alchemy::known_stairs_at(game, l, Stairs::down(down)))
+            .filter(|&l| alchemy::view::known_stairs_at(game, l, Stairs::down(down)))
             .min_by_key(|&l| (self.hero.chebyshev(l), l.y, l.x))
     }
 
@@ -407,7 +411,7 @@ impl LookScreen {
             .iter()
             .copied()
             .take_while(|&l| l != target)
-            .find(|&l| alchemy::stops_throw(game, l))
+            .find(|&l| alchemy::view::stops_throw(game, l))
     }
 
     fn close(ctx: &mut AlchemyCtx, value: Option<Loc>) -> Transition<AlchemyCtx, Self> {
@@ -628,7 +632,7 @@ impl EndScreen {
         let mut won = false;
         match ctx.game().map(summary) {
             Some(Ok(s)) => {
-                won = s.outcome == alchemy::Fate::Won;
+                won = s.outcome == alchemy::props::Fate::Won;
                 let head = if won {
                     "You climbed out of the dungeon with the Philosopher's Stone!".to_string()
                 } else if s.cause.is_empty() {

@@ -89,7 +89,10 @@ pub fn open_said(path: &Path, rules: &Rules) -> Result<(Playback, Said), ReplayO
                 if said.len() >= SAID_KEEP {
                     said.clear();
                 }
-                said.insert(o.game.state_hash(), alchemy::all_lines(&o.game, &o.events));
+                said.insert(
+                    o.game.state_hash(),
+                    alchemy::text::all_lines(&o.game, &o.events),
+                );
                 o.game
             })
         },

@@ -41,7 +41,7 @@ impl Alchemy {
     /// # Errors
     /// The wizard commands could not be registered (a bug).
     pub fn on(rules: Rules) -> Result<Alchemy, Cause> {
-        let wizard = alchemy::wizard_commands(&rules)?;
+        let wizard = alchemy::wizard::commands(&rules)?;
         Ok(Alchemy { rules, wizard })
     }
 
@@ -121,14 +121,14 @@ impl Ruleset for Alchemy {
     }
 
     fn describe(&self, game: &Game, event: &Event) -> Option<String> {
-        let lines = alchemy::lines(game, event);
+        let lines = alchemy::text::lines(game, event);
         (!lines.is_empty()).then(|| lines.join(" "))
     }
 
     fn status(&self, game: &Game) -> Status {
-        match alchemy::summary(game) {
+        match alchemy::view::summary(game) {
             Ok(s) if s.outcome.is_over() => Status::Over(Ending::new(
-                s.outcome == alchemy::Fate::Won,
+                s.outcome == alchemy::props::Fate::Won,
                 if s.cause.is_empty() {
                     s.outcome.to_string()
                 } else {
@@ -158,7 +158,7 @@ impl Ruleset for Alchemy {
     }
 
     fn summary(&self, game: &Game) -> Summary {
-        let Ok(s) = alchemy::summary(game) else {
+        let Ok(s) = alchemy::view::summary(game) else {
             return Summary::default();
         };
         Summary {
@@ -205,7 +205,7 @@ impl Ruleset for Alchemy {
 
     fn bot(&self, seed: u64, policy: Policy) -> Option<Box<dyn Bot<Command> + '_>> {
         Some(match policy {
-            Policy::Explore => Box::new(Explorer(alchemy::Bot::new(seed))),
+            Policy::Explore => Box::new(Explorer(alchemy::bot::Bot::new(seed))),
             Policy::Random => {
                 let mut rng = GameRng::seed_from(seed ^ 0x9E37_79B9_7F4A_7C15);
                 Box::new(move |g: &Game| Some(random_command(g, &mut rng)))
@@ -215,7 +215,7 @@ impl Ruleset for Alchemy {
 }
 
 /// Alchemy's exploring bot, which plans routes and forgets them when refused.
-struct Explorer(alchemy::Bot);
+struct Explorer(alchemy::bot::Bot);
 
 impl Bot<Command> for Explorer {
     fn choose(&mut self, game: &Game) -> Option<Command> {
@@ -230,8 +230,8 @@ impl Bot<Command> for Explorer {
 /// A random command for the fuzzer: mostly moves, sometimes anything the hero could try.
 #[must_use]
 pub fn random_command(game: &Game, rng: &mut GameRng) -> Command {
-    let inv = alchemy::hero_id(game)
-        .map(|h| alchemy::inventory(game, h))
+    let inv = alchemy::view::hero_id(game)
+        .map(|h| alchemy::rules::inventory(game, h))
         .unwrap_or_default();
     let item = |rng: &mut GameRng| inv.get(rng.index(inv.len()).unwrap_or(0)).copied();
     let dir = |rng: &mut GameRng| Dir::COMPASS[rng.below(8) as usize];
@@ -251,7 +251,7 @@ pub fn random_command(game: &Game, rng: &mut GameRng) -> Command {
         81 => with_item(rng, Command::Unwield),
         82..=84 => match (
             item(rng),
-            alchemy::hero_id(game).and_then(|h| game.location(h)),
+            alchemy::view::hero_id(game).and_then(|h| game.location(h)),
         ) {
             (Some(i), Ok(at)) => {
                 let dx = rng.range(-6, 6) as i32;
@@ -266,7 +266,7 @@ pub fn random_command(game: &Game, rng: &mut GameRng) -> Command {
         90 => Command::Craft("potion of healing".into()),
         91..=94 => Command::Descend,
         95..=97 => Command::Ascend,
-        _ => match alchemy::hero_id(game).and_then(|h| game.location(h)) {
+        _ => match alchemy::view::hero_id(game).and_then(|h| game.location(h)) {
             Ok(at) => Command::Look(at + dir(rng)),
             Err(_) => Command::Wait,
         },

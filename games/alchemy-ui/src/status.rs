@@ -7,7 +7,11 @@ use alembic_ui::{Frame, Rect, fill, put_clipped, wrap_text};
 use super::colours::{self, PALETTE};
 use super::map::{Layout, blank, draw_map, health_colour, layout, layout_with, map_view_in};
 use super::{AlchemyCtx, tone_colour};
-use alembic_alchemy::{self as alchemy, Apparatus, apparatus_at_hand, hero_id, items_at, status};
+use alembic_alchemy::{
+    self as alchemy,
+    rules::items_at,
+    view::{Apparatus, apparatus_at_hand, hero_id, status},
+};
 
 /// Draw the newest messages into `area`, newest at the bottom: lines from the latest command
 /// bright, older ones faded, long messages wrapped.
@@ -102,12 +106,12 @@ pub(super) fn here_notes(ctx: &AlchemyCtx) -> Result<Vec<String>, alembic::Error
     };
     let at = game.location(hero_id(game)?)?;
     let mut out = Vec::new();
-    if let Some((name, hint)) = alchemy::scenery_here(game, at)? {
+    if let Some((name, hint)) = alchemy::view::scenery_here(game, at)? {
         out.push(format!("Here: {name}{hint}"));
     }
     let items = items_at(game, at);
     if !items.is_empty() {
-        let list = alchemy::list_items(game, &items)?;
+        let list = alchemy::view::list_items(game, &items)?;
         out.push(format!("Here: {list} (g to pick up)"));
     }
     if apparatus_at_hand(game, at, Apparatus::Workbench) {

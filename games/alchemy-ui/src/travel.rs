@@ -16,8 +16,9 @@ use alembic::{Dir, Game, Loc, ThingId, fov::VisibleSet, path::Pathfinder, path::
 use super::AlchemyCtx;
 use alembic_alchemy::Command;
 use alembic_alchemy::{
-    self as alchemy, Stairs, TileTable, creature_at, explored, hero_id, is_creature, is_hostile,
-    items_at, level_box, visible,
+    self as alchemy,
+    rules::{creature_at, explored, items_at, level_box},
+    view::{Stairs, TileTable, hero_id, is_creature, is_hostile, visible},
 };
 
 /// The most moves one travel makes before stopping (a safety net: a path is shorter).
@@ -83,7 +84,7 @@ pub fn can_reach(game: &Game, t: ThingId) -> bool {
         return false;
     }
     let table = TileTable::new(game);
-    let flies = alchemy::flies(game, t);
+    let flies = alchemy::view::flies(game, t);
     let cost = |_: Loc, l: Loc| {
         (l == to || !(table.blocks(game, l) || (!flies && table.dangerous(game, l)))).then_some(1)
     };
@@ -94,7 +95,7 @@ pub fn can_reach(game: &Game, t: ThingId) -> bool {
 /// noticed the hero and can reach them (as DCSS's "There are monsters nearby!").
 #[must_use]
 pub fn is_threat(game: &Game, t: ThingId) -> bool {
-    is_hostile(game, t) && alchemy::has_noticed(game, t) && can_reach(game, t)
+    is_hostile(game, t) && alchemy::view::has_noticed(game, t) && can_reach(game, t)
 }
 
 /// The hostiles in view that travel, explore and rest do not start or go on with: threats
@@ -120,7 +121,7 @@ fn capitalised(s: &str) -> String {
 /// "a goblin", for messages.
 fn a_name(ctx: &AlchemyCtx, id: ThingId) -> String {
     ctx.game()
-        .and_then(|g| alchemy::a_name(g, id).ok())
+        .and_then(|g| alchemy::text::a_name(g, id).ok())
         .unwrap_or_else(|| "something".to_owned())
 }
 
@@ -147,8 +148,8 @@ fn ground_cost(game: &alembic::Game, table: &TileTable, to: Loc) -> Option<u32> 
     if !explored(game, to) || table.blocks(game, to) || table.dangerous(game, to) {
         return None;
     }
-    let door = alchemy::door_at(game, to).is_some();
-    if alchemy::blocking_thing_at(game, to) {
+    let door = alchemy::view::door_at(game, to).is_some();
+    if alchemy::view::blocking_thing_at(game, to) {
         return None;
     }
     Some(1 + u32::from(door))
@@ -291,7 +292,8 @@ impl Journey {
             if self.goal == Goal::Rest
                 && let Some(game) = ctx.game()
                 && let Ok(hero) = hero_id(game)
-                && alchemy::hit_points(game, hero) >= alchemy::status(game).ok().map(|s| s.hp_max)
+                && alchemy::view::hit_points(game, hero)
+                    >= alchemy::view::status(game).ok().map(|s| s.hp_max)
             {
                 return Some(TravelEnd::Interrupted(
                     "You are not hurt: nothing to rest for (s searches, . waits a turn)."
@@ -333,7 +335,7 @@ impl Journey {
     fn rest_step(&mut self, ctx: &mut AlchemyCtx) -> Option<TravelEnd> {
         let game = ctx.game()?;
         let hero = hero_id(game).ok()?;
-        let hp = alchemy::hit_points(game, hero).unwrap_or(0);
+        let hp = alchemy::view::hit_points(game, hero).unwrap_or(0);
         let log_len = ctx.log().len();
         match ctx.act(Command::Wait) {
             Some(true) => return Some(TravelEnd::GameOver),
@@ -344,7 +346,8 @@ impl Journey {
             return Some(end);
         }
         let game = ctx.game()?;
-        let full = alchemy::hit_points(game, hero) >= alchemy::status(game).ok().map(|s| s.hp_max);
+        let full = alchemy::view::hit_points(game, hero)
+            >= alchemy::view::status(game).ok().map(|s| s.hp_max);
         match self.goal {
             Goal::Rest if full => Some(TravelEnd::Interrupted("You feel rested.".to_owned())),
             Goal::Rest if self.steps >= MAX_REST => Some(TravelEnd::Interrupted(
@@ -389,7 +392,7 @@ impl Journey {
         }
         let hurt = ctx
             .game()
-            .and_then(|g| alchemy::hit_points(g, hero))
+            .and_then(|g| alchemy::view::hit_points(g, hero))
             .is_some_and(|h| h < hp);
         if hurt {
             return Some(TravelEnd::Interrupted("You are hurt!".to_owned()));
@@ -423,7 +426,7 @@ impl Journey {
                 let to = at + dir;
                 let g = ctx.game()?;
                 let table = TileTable::new(g);
-                if table.blocks(g, to) || alchemy::door_at(g, to).is_some() {
+                if table.blocks(g, to) || alchemy::view::door_at(g, to).is_some() {
                     return None;
                 }
                 let hero = hero_id(g).ok();
@@ -511,8 +514,8 @@ impl Journey {
             return Some(self.stuck(ctx));
         };
         let game = ctx.game()?;
-        let hp = alchemy::hit_points(game, hero).unwrap_or(0);
-        let closed_door = alchemy::closed_door_at(game, step);
+        let hp = alchemy::view::hit_points(game, hero).unwrap_or(0);
+        let closed_door = alchemy::view::closed_door_at(game, step);
         if creature_at(game, step).is_some() {
             // Never attack by travelling: stop beside it.
             return Some(TravelEnd::Interrupted(
@@ -547,7 +550,7 @@ fn frontier(ctx: &AlchemyCtx, l: Loc) -> bool {
 /// Stairs down (or up) the hero has seen at `l`.
 fn is_known_stairs(ctx: &AlchemyCtx, l: Loc, down: bool) -> bool {
     ctx.game()
-        .is_some_and(|g| alchemy::known_stairs_at(g, l, Stairs::down(down)))
+        .is_some_and(|g| alchemy::view::known_stairs_at(g, l, Stairs::down(down)))
 }
 
 /// Running: whether the cells at either side of the way at `at` are open; `None` for

@@ -14,7 +14,7 @@ use alembic_ui::{
 
 use super::colours::{self, PALETTE};
 use super::{AlchemyCtx, LogLine};
-use alembic_alchemy::{Command, wizard_commands};
+use alembic_alchemy::{Command, wizard::commands as wizard_commands};
 
 /// Lines of output kept.
 const KEEP: usize = 200;

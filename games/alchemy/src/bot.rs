@@ -19,16 +19,17 @@
 use std::cell::Cell;
 
 use alembic::{
-    Dir, Game, Loc, LocBox, ThingId, path::DijkstraMap, path::Pathfinder, path::Search,
-    props::ModOp, props::Value, rng::GameRng,
+    Dir, Game, Loc, LocBox, ThingId, hook::ON_CONSUME, path::DijkstraMap, path::Pathfinder,
+    path::Search, props::ModOp, props::Value, rng::GameRng,
 };
 
 use super::command::Command;
 use super::dungeon::walkable_with;
+use super::hooks::Behaviour;
 use super::kinds::Slot;
 use super::props::{
-    AG, ARMOUR, ATT_DAMAGE, BLOCK, GAIN_STAT, GIVES_EFFECT, HEAL_AMOUNT, HP_PER_TURN, HPS, HPS_MAX,
-    IS_ARMOUR, IS_CREATURE, IS_EXIT, IS_FOOD, IS_HARMFUL, IS_HOSTILE, IS_IMMORTAL, IS_INGREDIENT,
+    AG, ARMOUR, ATT_DAMAGE, BLOCK, GIVES_EFFECT, HEAL_AMOUNT, HP_PER_TURN, HPS, HPS_MAX, IS_ARMOUR,
+    IS_CREATURE, IS_EXIT, IS_FOOD, IS_HARMFUL, IS_HOSTILE, IS_IMMORTAL, IS_INGREDIENT,
     IS_INVINCIBLE, IS_POISON, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WEAPON,
     IS_WIELDED, SK, SPEED, ST, TG, WIELD_SLOT,
 };
@@ -1360,26 +1361,38 @@ fn best_target(game: &Game, h: ThingId, adjacent: &[Threat]) -> Option<Threat> {
     })
 }
 
-/// What an identified potion is for; `None` for unidentified items and non-potions.
+/// What an identified potion is for, from what it does ([`Behaviour`], matched
+/// exhaustively); `None` for unidentified items and non-potions.
 fn potion_use(game: &Game, t: ThingId) -> Option<Use> {
     if !game.is(t, &IS_POTION) || !is_identified(game, t) {
         return None;
     }
-    if game.query(t, &HEAL_AMOUNT).unwrap_or(0) > 0 {
-        return Some(Use::Heal);
-    }
-    if game.query_opt(t, &GAIN_STAT).ok().flatten().is_some() {
-        return Some(Use::Gain);
-    }
-    let proto = game.get_thing(t).ok()?.proto()?;
-    match proto {
-        "potion of health gain" | "potion of speed gain" => return Some(Use::Gain),
-        "potion of cure poison" | "potion of cleansing" | "potion of restoration" => {
-            return Some(Use::Cure);
+    let behaviour = game
+        .query_opt(t, &ON_CONSUME)
+        .ok()
+        .flatten()
+        .and_then(|h| Behaviour::named(h.name()));
+    let effect = match behaviour {
+        Some(Behaviour::PotionHeal) => return Some(Use::Heal),
+        Some(Behaviour::PotionGain | Behaviour::PotionHealthGain | Behaviour::PotionSpeedGain) => {
+            return Some(Use::Gain);
         }
-        _ => {}
-    }
-    let Some(effect) = game.query_opt(t, &GIVES_EFFECT).ok().flatten() else {
+        Some(
+            Behaviour::PotionCurePoison | Behaviour::PotionCleansing | Behaviour::PotionRestoration,
+        ) => return Some(Use::Cure),
+        Some(Behaviour::PotionEffect) => game.query_opt(t, &GIVES_EFFECT).ok().flatten(),
+        // Chaos, and what no potion does.
+        Some(
+            Behaviour::PotionChaos
+            | Behaviour::EatFood
+            | Behaviour::EatMagicMushroom
+            | Behaviour::EatIngredient
+            | Behaviour::UseFountain
+            | Behaviour::DeathTransform,
+        )
+        | None => None,
+    };
+    let Some(effect) = effect else {
         return Some(Use::Other);
     };
     let e = game.library().get(&effect).ok()?;

@@ -2,8 +2,9 @@
 //! [`Event`]s of what happened (or a [`RuleError`] that costs no time and explains itself).
 //!
 //! `apply` makes one [`HookCtx`] per command; the hero's action, the rest of the turn and
-//! every hook they fire emit their events into it, and at the end [`text::record`] words
-//! them into the game's message log.
+//! every hook they fire emit their events into it, and at the end the [`Outcome`] hands
+//! them to the caller (the game keeps only the ending among them, typed; the message log
+//! is the screens' English of the events, [`text::all_lines`]).
 
 use alembic::{Dir, Error, Game, HookCtx, Loc, ThingId, hook::HookCall, hook::ON_USE};
 use serde::{Deserialize, Serialize};
@@ -67,7 +68,7 @@ pub enum Command {
     Craft(RecipeId),
     /// Describe a location (free: no time passes, the game is unchanged).
     Look(Loc),
-    /// A wizard-mode console line (`depth 4`, `summon goblin`…; see [`wizard_commands`](super::wizard_commands)).
+    /// A wizard-mode console line (`depth 4`, `summon goblin`…; see [`wizard::commands`](super::wizard::commands)).
     /// Only a game started in wizard mode accepts it; it takes no game time. As a command it
     /// is recorded and replayed like any other.
     Wizard(String),

@@ -1,7 +1,7 @@
 //! What happens in Alchemy, as typed [`Event`]s.
 //!
 //! A command is first checked (a [`Refusal`](super::Refusal) if it cannot be done), then the
-//! rules execute it into events: every rule, and every hook the rules fire, [`emit`]s into the
+//! rules execute it into events: every rule, and every hook the rules fire, emits into the
 //! one [`HookCtx`] of the command. At the end of the command `apply` takes the events
 //! ([`take`]), [`text`](super::text) turns them into the English of the message log, and the
 //! [`Outcome`](super::Outcome) hands them to the caller. No English is made here: an event
@@ -18,7 +18,7 @@ use super::props::{IS_IDENTIFIED, IS_POTION, NUMBER, UNKNOWN_NAME};
 /// Whether the kind of `id` is identified (read from its prototype, so identifying one
 /// potion identifies every potion of its kind).
 #[must_use]
-pub fn is_identified(game: &Game, id: ThingId) -> bool {
+pub(crate) fn is_identified(game: &Game, id: ThingId) -> bool {
     let Ok(t) = game.get_thing(id) else {
         return false;
     };
@@ -436,20 +436,20 @@ pub enum Event {
 /// The events of one command so far, each with the game turn it happened on: the typed
 /// scratch entry of the command's [`HookCtx`].
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Pending(pub Vec<(u64, Event)>);
+pub(crate) struct Pending(pub Vec<(u64, Event)>);
 
 /// Record that `event` happened now.
-pub fn emit(game: &Game, ctx: &mut HookCtx<'_>, event: Event) {
+pub(crate) fn emit(game: &Game, ctx: &mut HookCtx<'_>, event: Event) {
     ctx.scratch::<Pending>().0.push((game.turn(), event));
 }
 
 /// How many events `ctx` holds so far (a rule compares before and after a step).
-pub fn pending_len(ctx: &mut HookCtx<'_>) -> usize {
+pub(crate) fn pending_len(ctx: &mut HookCtx<'_>) -> usize {
     ctx.scratch::<Pending>().0.len()
 }
 
 /// The events recorded in `ctx` from the `from`-th on (see [`pending_len`]).
-pub fn pending_since(ctx: &mut HookCtx<'_>, from: usize) -> Vec<Event> {
+pub(crate) fn pending_since(ctx: &mut HookCtx<'_>, from: usize) -> Vec<Event> {
     ctx.scratch::<Pending>()
         .0
         .iter()

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCtx, Hooks, Place, ThingId, hook::HookCall};
+use alembic::{Error, Game, HookCtx, Hooks, Place, ThingId, hook::HookCall, hook::HookFn};
 
 use super::events::{Cause, Cure, Event, Learned, Noun, emit};
 use super::kinds::{DamageType, DataError, data_fault};
@@ -20,24 +20,115 @@ use super::rules::effects::{add_effect, remove_effects};
 use super::rules::items::identify;
 use super::rules::world::hero_sees;
 
-/// Every hook the Alchemy library names, in a registry the caller keeps (the game's
-/// [`Rules`] holds one) and passes to every call that may run a hook.
+/// What a thing the library defines can do: a closed set, written here and matched
+/// exhaustively wherever the rules or the view ask what a thing does. The data names one by
+/// its hook name (`on_consume = "potion_heal"`), which stays a string because the data is
+/// open (a mod may give any prototype any of these); every name the data uses is checked
+/// against [`Behaviour::ALL`] when the library is loaded ([`load`](super::library::load)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Behaviour {
+    /// Heals its drinker by its `heal_amount` (burns the undead instead).
+    PotionHeal,
+    /// Gives its drinker the effect it names (`gives_effect`).
+    PotionEffect,
+    /// Raises one statistic of its drinker for good (`gain_stat` by `gain_amount`).
+    PotionGain,
+    /// Raises its drinker's maximum hit points for good.
+    PotionHealthGain,
+    /// Makes its drinker faster for good.
+    PotionSpeedGain,
+    /// Ends its drinker's poisons.
+    PotionCurePoison,
+    /// Ends every harmful effect on its drinker.
+    PotionCleansing,
+    /// Ends its drinker's draining effects.
+    PotionRestoration,
+    /// Gives its drinker a random effect.
+    PotionChaos,
+    /// Food: heals its eater by its `heal_amount`.
+    EatFood,
+    /// A magic mushroom: a random effect on its eater.
+    EatMagicMushroom,
+    /// An ingredient: eating it only identifies it.
+    EatIngredient,
+    /// A fountain: heals whoever drinks from it, and may dry up.
+    UseFountain,
+    /// A creature that may rise again as another when it dies (`death_transform`).
+    DeathTransform,
+}
+
+impl Behaviour {
+    /// Every behaviour, each registered under its [`name`](Behaviour::name) by [`build`].
+    pub(crate) const ALL: [Behaviour; 14] = [
+        Behaviour::PotionHeal,
+        Behaviour::PotionEffect,
+        Behaviour::PotionGain,
+        Behaviour::PotionHealthGain,
+        Behaviour::PotionSpeedGain,
+        Behaviour::PotionCurePoison,
+        Behaviour::PotionCleansing,
+        Behaviour::PotionRestoration,
+        Behaviour::PotionChaos,
+        Behaviour::EatFood,
+        Behaviour::EatMagicMushroom,
+        Behaviour::EatIngredient,
+        Behaviour::UseFountain,
+        Behaviour::DeathTransform,
+    ];
+
+    /// The hook name the data (and every save's library) names it by.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Behaviour::PotionHeal => "potion_heal",
+            Behaviour::PotionEffect => "potion_effect",
+            Behaviour::PotionGain => "potion_gain",
+            Behaviour::PotionHealthGain => "potion_health_gain",
+            Behaviour::PotionSpeedGain => "potion_speed_gain",
+            Behaviour::PotionCurePoison => "potion_cure_poison",
+            Behaviour::PotionCleansing => "potion_cleansing",
+            Behaviour::PotionRestoration => "potion_restoration",
+            Behaviour::PotionChaos => "potion_chaos",
+            Behaviour::EatFood => "eat_food",
+            Behaviour::EatMagicMushroom => "eat_magic_mushroom",
+            Behaviour::EatIngredient => "eat_ingredient",
+            Behaviour::UseFountain => "use_fountain",
+            Behaviour::DeathTransform => "death_transform",
+        }
+    }
+
+    /// The behaviour a hook name names (`None`: no behaviour of this game).
+    pub(crate) fn named(name: &str) -> Option<Behaviour> {
+        Behaviour::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// The rule that carries it out.
+    fn rule(self) -> HookFn {
+        match self {
+            Behaviour::PotionHeal => potion_heal,
+            Behaviour::PotionEffect => potion_effect,
+            Behaviour::PotionGain => potion_gain,
+            Behaviour::PotionHealthGain => potion_health_gain,
+            Behaviour::PotionSpeedGain => potion_speed_gain,
+            Behaviour::PotionCurePoison => potion_cure_poison,
+            Behaviour::PotionCleansing => potion_cleansing,
+            Behaviour::PotionRestoration => potion_restoration,
+            Behaviour::PotionChaos => potion_chaos,
+            Behaviour::EatFood => eat_food,
+            Behaviour::EatMagicMushroom => eat_magic_mushroom,
+            Behaviour::EatIngredient => eat_ingredient,
+            Behaviour::UseFountain => use_fountain,
+            Behaviour::DeathTransform => death_transform,
+        }
+    }
+}
+
+/// Every hook the Alchemy library names (each [`Behaviour`] under its name), in a registry
+/// the caller keeps (the game's [`Rules`](super::Rules) holds one) and passes to every call
+/// that may run a hook.
 pub fn build() -> Result<Hooks, Error> {
-    Hooks::new()
-        .register("potion_heal", potion_heal)?
-        .register("potion_effect", potion_effect)?
-        .register("potion_gain", potion_gain)?
-        .register("potion_health_gain", potion_health_gain)?
-        .register("potion_speed_gain", potion_speed_gain)?
-        .register("potion_cure_poison", potion_cure_poison)?
-        .register("potion_cleansing", potion_cleansing)?
-        .register("potion_restoration", potion_restoration)?
-        .register("potion_chaos", potion_chaos)?
-        .register("eat_food", eat_food)?
-        .register("eat_magic_mushroom", eat_magic_mushroom)?
-        .register("eat_ingredient", eat_ingredient)?
-        .register("use_fountain", use_fountain)?
-        .register("death_transform", death_transform)
+    Behaviour::ALL
+        .into_iter()
+        .try_fold(Hooks::new(), |hooks, b| hooks.register(b.name(), b.rule()))
 }
 
 /// The creature a consumable acts on: the call's target, else its actor.
@@ -254,4 +345,25 @@ fn death_transform(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> R
     let now = Noun::of(game, id);
     emit(game, ctx, Event::RoseAgain { was, now, seen });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_behaviour_is_registered_under_its_own_name() {
+        let hooks = build().unwrap();
+        let names: Vec<&str> = hooks.names().collect();
+        assert_eq!(
+            names.len(),
+            Behaviour::ALL.len(),
+            "two behaviours share a name"
+        );
+        for b in Behaviour::ALL {
+            assert_eq!(Behaviour::named(b.name()), Some(b));
+            assert!(hooks.get(b.name()).is_ok(), "{b:?}");
+        }
+        assert_eq!(Behaviour::named("potion_hael"), None);
+    }
 }

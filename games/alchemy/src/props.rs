@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use alembic::{Prop, Rgb, ThingId, props::Value};
 
-use super::kinds::{DamageType, Slot, Stat};
+pub use super::kinds::{DamageType, Fate, RecipeId, Slot, Stat};
 
 // ----- naming and drawing ------------------------------------------------------------------
 
@@ -111,9 +111,9 @@ pub const TG: Prop<i32> = Prop::with_default("TG", 5);
 /// Intelligence.
 pub const IN: Prop<i32> = Prop::with_default("IN", 5);
 /// Willpower.
-pub const WP: Prop<i32> = Prop::with_default("WP", 5);
+pub(crate) const WP: Prop<i32> = Prop::with_default("WP", 5);
 /// Charisma.
-pub const CH: Prop<i32> = Prop::with_default("CH", 5);
+pub(crate) const CH: Prop<i32> = Prop::with_default("CH", 5);
 /// Craft.
 pub const CR: Prop<i32> = Prop::with_default("CR", 5);
 /// Hit points.
@@ -146,7 +146,7 @@ pub const FAMILY: Prop<Arc<str>> = Prop::new("family");
 pub const IS_FLYING: Prop<bool> = Prop::with_default("is_flying", false);
 /// Walks through walls and rock (wizard mode's `ghost`; only the hero's moves honour it,
 /// and only inside the level's rectangle).
-pub const IS_GHOST: Prop<bool> = Prop::with_default("is_ghost", false);
+pub(crate) const IS_GHOST: Prop<bool> = Prop::with_default("is_ghost", false);
 /// Under an invincibility effect: takes no damage.
 pub const IS_INVINCIBLE: Prop<bool> = Prop::with_default("is_invincible", false);
 /// Confused: moves in random directions now and then.
@@ -191,11 +191,11 @@ pub const RES_FIRE: Prop<i32> = Prop::with_default("res_fire", 0);
 /// Percent resistance to ice.
 pub const RES_ICE: Prop<i32> = Prop::with_default("res_ice", 0);
 /// Percent resistance to water.
-pub const RES_WATER: Prop<i32> = Prop::with_default("res_water", 0);
+pub(crate) const RES_WATER: Prop<i32> = Prop::with_default("res_water", 0);
 /// Percent resistance to lightning.
-pub const RES_LIGHTNING: Prop<i32> = Prop::with_default("res_lightning", 0);
+pub(crate) const RES_LIGHTNING: Prop<i32> = Prop::with_default("res_lightning", 0);
 /// Percent resistance to acid.
-pub const RES_ACID: Prop<i32> = Prop::with_default("res_acid", 0);
+pub(crate) const RES_ACID: Prop<i32> = Prop::with_default("res_acid", 0);
 
 // ----- items -----------------------------------------------------------------------------------
 
@@ -240,7 +240,7 @@ pub const DURATION: Prop<i32> = Prop::with_default("duration", 0);
 /// Hit points gained (or lost, if negative) per 100 time units.
 pub const HP_PER_TURN: Prop<i32> = Prop::with_default("hp_per_turn", 0);
 /// Accumulated fractional hit-point change (hundredths).
-pub const HP_ACC: Prop<i32> = Prop::with_default("hp_acc", 0);
+pub(crate) const HP_ACC: Prop<i32> = Prop::with_default("hp_acc", 0);
 /// Poisons (removed by cure poison).
 pub const IS_POISON: Prop<bool> = Prop::with_default("is_poison", false);
 /// Harmful effects (removed by cleansing).
@@ -266,7 +266,7 @@ pub const MSG_COUNT: Prop<i64> = Prop::with_default("msg_count", 0);
 pub const REGEN_ACC: Prop<i64> = Prop::with_default("regen_acc", 0);
 /// Kills by the hero.
 pub const KILLS: Prop<i64> = Prop::with_default("kills", 0);
-/// The hero's experience (see [`crate::progress`]).
+/// The hero's experience (see [`crate::rules::progress`]).
 pub const XP: Prop<i64> = Prop::with_default("xp", 0);
 /// The hero's level, 1 at the start.
 pub const XL: Prop<i32> = Prop::with_default("xl", 1);
@@ -276,16 +276,16 @@ pub const DEEPEST: Prop<i32> = Prop::with_default("deepest", 1);
 pub const GAME_OVER: Prop<bool> = Prop::with_default("game_over", false);
 /// Game variable: the game was started in wizard mode (`--wizard`): it accepts
 /// [`Command::Wizard`](super::Command::Wizard) lines and is never scored.
-pub const WIZARD_MODE: Prop<bool> = Prop::with_default("wizard_mode", false);
+pub(crate) const WIZARD_MODE: Prop<bool> = Prop::with_default("wizard_mode", false);
 /// How the game ended, once over.
 pub const OUTCOME: Prop<super::kinds::Fate> = Prop::new("outcome");
 /// What killed the hero.
-pub const CAUSE: Prop<Arc<str>> = Prop::new("cause");
+pub(crate) const CAUSE: Prop<Arc<str>> = Prop::new("cause");
 /// The event that ended the game (won or lost), as JSON: the cause of an ending is made
 /// from it in English when it is shown, never kept as English in the game.
-pub const ENDING: Prop<Arc<str>> = Prop::new("alchemy.ending");
+pub(crate) const ENDING: Prop<Arc<str>> = Prop::new("alchemy.ending");
 /// Which game this value belongs to ("alchemy").
-pub const GAME_NAME: Prop<Arc<str>> = Prop::new("game_name");
+pub(crate) const GAME_NAME: Prop<Arc<str>> = Prop::new("game_name");
 
 // ----- the properties behind the kinds ------------------------------------------------------
 

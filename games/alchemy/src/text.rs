@@ -1,12 +1,12 @@
 //! English: names with articles and plurals, counts, verb agreement, capitals — and the
 //! one place where what happened ([`Event`]s) becomes the sentences of the message log
-//! ([`lines`], [`record`]).
+//! ([`lines`], [`all_lines`]).
 
 use std::sync::Arc;
 
 use alembic::{Error, Game, ThingId};
 
-pub use super::events::is_identified;
+pub(crate) use super::events::is_identified;
 use super::events::{Cause, Cure, Event, Learned, Noun, Strike};
 use super::props::{
     APPEARANCE, CAUSE, DESCRIPTION, END_MSG, ENDING, IS_HERO, IS_POTION, IS_PROPER, NAME, NUMBER,
@@ -15,7 +15,7 @@ use super::props::{
 
 /// The singular name of `id` as the hero knows it, without an article: "rat",
 /// "murky violet potion", "potion of healing", "strange herb".
-pub fn base_name(game: &Game, id: ThingId) -> Result<String, Error> {
+pub(crate) fn base_name(game: &Game, id: ThingId) -> Result<String, Error> {
     let t = game.get_thing(id)?;
     if !is_identified(game, id) {
         if game.is(id, &IS_POTION) {
@@ -37,7 +37,7 @@ pub fn base_name(game: &Game, id: ThingId) -> Result<String, Error> {
 
 /// English plural of a noun phrase: "rats", "potions of healing", "wolves", "boxes".
 #[must_use]
-pub fn plural(name: &str) -> String {
+pub(crate) fn plural(name: &str) -> String {
     if let Some(i) = name.find(" of ") {
         return format!("{}{}", plural(&name[..i]), &name[i..]);
     }
@@ -107,7 +107,7 @@ pub fn the_name(game: &Game, id: ThingId) -> Result<String, Error> {
 
 /// "a strange herb", "2 strange herbs" — a count with a noun phrase.
 #[must_use]
-pub fn count_name(n: usize, singular: &str) -> String {
+pub(crate) fn count_name(n: usize, singular: &str) -> String {
     match n {
         0 => format!("no {}", plural(singular)),
         1 => format!("{} {singular}", article(singular)),
@@ -122,7 +122,7 @@ fn plural_with(singular: &str) -> String {
 /// Third person singular of a verb phrase: "bite" → "bites", "touch" → "touches",
 /// "breathe fire at" → "breathes fire at", "fly" → "flies", "be" → "is", "have" → "has".
 #[must_use]
-pub fn third_person(verb: &str) -> String {
+pub(crate) fn third_person(verb: &str) -> String {
     let (first, rest) = match verb.find(' ') {
         Some(i) => (&verb[..i], &verb[i..]),
         None => (verb, ""),
@@ -169,7 +169,7 @@ pub fn list_items(game: &Game, items: &[ThingId]) -> Result<String, Error> {
 }
 
 /// A look sentence for a thing (its description or its name).
-pub fn describe_thing(game: &Game, t: ThingId) -> Result<String, Error> {
+pub(crate) fn describe_thing(game: &Game, t: ThingId) -> Result<String, Error> {
     if let Some(d) = game.query_opt(t, &DESCRIPTION)? {
         return Ok(d.to_string());
     }
@@ -589,7 +589,7 @@ pub fn all_lines(game: &Game, events: &[Event]) -> Vec<String> {
 
 /// Why the game ended, as the summary and the morgue say it ("killed by a rat").
 #[must_use]
-pub fn cause_of(game: &Game, event: &Event) -> Option<String> {
+pub(crate) fn cause_of(game: &Game, event: &Event) -> Option<String> {
     match event {
         Event::Won => Some("escaped with the Philosopher's Stone".to_string()),
         Event::Died { who, cause, .. } if noun_is_hero(game, who) => {
@@ -634,7 +634,7 @@ fn analysis_odds(game: &Game) -> String {
 /// ([`ENDING`], as JSON), from which [`ending_cause`] makes the English. The message log is
 /// never written here: the screens make it from the events ([`all_lines`]), outside the
 /// game value, so rewording a line changes no game's hash.
-pub fn record(game: &mut Game, events: &[(u64, Event)]) {
+pub(crate) fn record(game: &mut Game, events: &[(u64, Event)]) {
     for (_, e) in events {
         if cause_of(game, e).is_some()
             && let Ok(json) = serde_json::to_string(e)

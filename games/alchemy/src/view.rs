@@ -12,6 +12,7 @@ use alembic::{
 use alembic_ui::Tile;
 use serde::Serialize;
 
+use super::hooks::Behaviour;
 use super::kinds::{Fate, Slot, Stat};
 use super::props::{
     ARMOUR, BG, DEEPEST, FAMILY, FG, GAME_OVER, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR,
@@ -90,23 +91,39 @@ pub fn top_thing(game: &Game, l: Loc) -> Option<ThingId> {
         .max_by_key(|&t| game.query(t, &Z_ORDER).unwrap_or(0))
 }
 
-/// A creature's picture: one per family, as Brogue CE draws monsters; a family without a
-/// picture keeps its letter on a token.
+/// The families drawn with a picture of their own, as Brogue CE draws monsters. A family is
+/// the data's (a mod may add one, drawn as its letter), so it stays a name here; a test finds
+/// each of these in the shipped data, so a misspelt family fails `cargo test` rather than
+/// quietly drawing letters.
+const FAMILY_TILES: [(&str, Tile); 8] = [
+    ("bat", Tile::Bat),
+    ("bear", Tile::Bear),
+    ("rat", Tile::Rat),
+    ("snake", Tile::Snake),
+    ("undead", Tile::Undead),
+    ("golem", Tile::Golem),
+    ("dragon", Tile::Dragon),
+    ("goblinoid", Tile::Goblin),
+];
+
+/// A creature's picture: its family's (orcs and trolls, goblinoid or not, by their letter);
+/// a creature without one keeps its letter on a token.
 fn creature_tile(game: &Game, t: ThingId) -> Tile {
     let glyph = game.query(t, &GLYPH).unwrap_or('?');
-    let family = game.query(t, &FAMILY).ok();
-    match (family.as_deref(), glyph) {
-        (Some("bat"), _) => Tile::Bat,
-        (Some("bear"), _) => Tile::Bear,
-        (Some("rat"), _) => Tile::Rat,
-        (Some("snake"), _) => Tile::Snake,
-        (Some("undead"), _) => Tile::Undead,
-        (Some("golem"), _) => Tile::Golem,
-        (Some("dragon"), _) => Tile::Dragon,
-        (_, 'o') => Tile::Orc,
-        (_, 'T') => Tile::Troll,
-        (Some("goblinoid"), _) => Tile::Goblin,
-        _ => Tile::Creature(glyph),
+    picture(game.query(t, &FAMILY).ok().as_deref(), glyph)
+}
+
+/// The picture of a creature of `family` drawn as `glyph`.
+fn picture(family: Option<&str>, glyph: char) -> Tile {
+    let pictured = FAMILY_TILES
+        .iter()
+        .find(|(f, _)| family == Some(*f))
+        .map(|&(_, tile)| tile);
+    match (pictured, glyph) {
+        (Some(Tile::Goblin) | None, 'o') => Tile::Orc,
+        (Some(Tile::Goblin) | None, 'T') => Tile::Troll,
+        (Some(tile), _) => tile,
+        (None, _) => Tile::Creature(glyph),
     }
 }
 
@@ -634,7 +651,7 @@ fn armour_given(game: &Game, item: ThingId) -> Result<i64, Error> {
 /// How hurt a creature looks: "unhurt", "lightly wounded", "wounded", "badly wounded",
 /// "nearly dead".
 #[must_use]
-pub fn health_band(hp: i32, max: i32) -> &'static str {
+pub(crate) fn health_band(hp: i32, max: i32) -> &'static str {
     match i64::from(hp) * 100 / i64::from(max.max(1)) {
         100.. => "unhurt",
         80..=99 => "lightly wounded",
@@ -646,7 +663,7 @@ pub fn health_band(hp: i32, max: i32) -> &'static str {
 
 /// "slow (70)", "normal (100)", "fast (150)".
 #[must_use]
-pub fn speed_word(speed: i32) -> String {
+pub(crate) fn speed_word(speed: i32) -> String {
     let w = match speed {
         ..=89 => "slow",
         90..=110 => "normal",
@@ -658,7 +675,7 @@ pub fn speed_word(speed: i32) -> String {
 
 /// Damage as dice: "1d6" (an attack rolls 1 to its largest damage).
 #[must_use]
-pub fn dice(max: i32) -> String {
+pub(crate) fn dice(max: i32) -> String {
     format!("1d{}", max.max(1))
 }
 
@@ -902,9 +919,9 @@ fn describe_consumable(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Resu
         });
         return Ok(());
     }
-    let hook = game
+    let behaviour = game
         .query_opt(t, &alembic::hook::ON_CONSUME)?
-        .map(|h| h.name().to_owned());
+        .and_then(|h| Behaviour::named(h.name()));
     let effect = |game: &Game| -> Result<String, Error> {
         let e = game.query(t, &GIVES_EFFECT)?;
         let turns = game
@@ -920,10 +937,10 @@ fn describe_consumable(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Resu
             format!("It leaves the drinker {e}.")
         })
     };
-    let what = match hook.as_deref() {
-        Some("potion_heal") => format!("It heals {} HP.", game.query(t, &HEAL_AMOUNT)?),
-        Some("potion_effect") => effect(game)?,
-        Some("potion_gain") => {
+    let what = match behaviour {
+        Some(Behaviour::PotionHeal) => format!("It heals {} HP.", game.query(t, &HEAL_AMOUNT)?),
+        Some(Behaviour::PotionEffect) => effect(game)?,
+        Some(Behaviour::PotionGain) => {
             let s = game.query(t, &GAIN_STAT)?;
             format!(
                 "It raises the drinker's {} by {} for good.",
@@ -931,16 +948,23 @@ fn describe_consumable(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Resu
                 game.query(t, &GAIN_AMOUNT)?
             )
         }
-        Some("potion_health_gain") => "It raises the drinker's maximum HP for good.".to_owned(),
-        Some("potion_speed_gain") => "It makes the drinker faster for good.".to_owned(),
-        Some("potion_cure_poison") => "It cures poison.".to_owned(),
-        Some("potion_cleansing") => "It removes every harmful effect.".to_owned(),
-        Some("potion_restoration") => "It restores drained statistics.".to_owned(),
-        Some("potion_chaos") => "Something random happens to the drinker.".to_owned(),
-        Some("eat_food") => format!("Eating it restores {} HP.", game.query(t, &HEAL_AMOUNT)?),
-        Some("eat_magic_mushroom") => "Eating it has a random effect.".to_owned(),
-        Some("eat_ingredient") => "An alchemical ingredient: eating it does nothing.".to_owned(),
-        _ => String::new(),
+        Some(Behaviour::PotionHealthGain) => {
+            "It raises the drinker's maximum HP for good.".to_owned()
+        }
+        Some(Behaviour::PotionSpeedGain) => "It makes the drinker faster for good.".to_owned(),
+        Some(Behaviour::PotionCurePoison) => "It cures poison.".to_owned(),
+        Some(Behaviour::PotionCleansing) => "It removes every harmful effect.".to_owned(),
+        Some(Behaviour::PotionRestoration) => "It restores drained statistics.".to_owned(),
+        Some(Behaviour::PotionChaos) => "Something random happens to the drinker.".to_owned(),
+        Some(Behaviour::EatFood) => {
+            format!("Eating it restores {} HP.", game.query(t, &HEAL_AMOUNT)?)
+        }
+        Some(Behaviour::EatMagicMushroom) => "Eating it has a random effect.".to_owned(),
+        Some(Behaviour::EatIngredient) => {
+            "An alchemical ingredient: eating it does nothing.".to_owned()
+        }
+        // Not consumed: what these do is said elsewhere (or not at all).
+        Some(Behaviour::UseFountain | Behaviour::DeathTransform) | None => String::new(),
     };
     if !what.is_empty() {
         lines.push(what);
@@ -1117,7 +1141,7 @@ pub fn is_hero(game: &Game, t: ThingId) -> bool {
 }
 
 /// A creature's current attack, for status lines ("bite 1-3 normal").
-pub fn attack_summary(game: &Game, c: ThingId) -> Result<String, Error> {
+pub(crate) fn attack_summary(game: &Game, c: ThingId) -> Result<String, Error> {
     Ok(format!(
         "{} 1-{} {}",
         game.query(c, &super::props::ATT_VERB)?,
@@ -1312,4 +1336,20 @@ pub fn scenery_here(game: &Game, at: Loc) -> Result<Option<(String, &'static str
         ""
     };
     Ok(Some((name, hint)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pictured_family_is_a_family_of_the_shipped_data() {
+        let lib = super::super::library::base_library().unwrap();
+        for (family, _) in FAMILY_TILES {
+            let found = lib
+                .prototypes()
+                .any(|p| p.get(&FAMILY).is_ok_and(|f| &*f == family));
+            assert!(found, "no creature of family {family:?}");
+        }
+    }
 }

@@ -9,10 +9,10 @@
 //! use alembic_alchemy::{self as alchemy, Rules};
 //! let rules = Rules::new()?;
 //! let game = alchemy::new_game(3, &rules)?;
-//! let cmds = alchemy::wizard_commands(&rules)?;
+//! let cmds = alchemy::wizard::commands(&rules)?;
 //! let out = cmds.run(&game, "depth 4")?;
-//! assert_eq!(alchemy::status(&out.state)?.depth, 4);
-//! assert_eq!(alchemy::status(&game)?.depth, 1); // the old game is unchanged
+//! assert_eq!(alchemy::view::status(&out.state)?.depth, 4);
+//! assert_eq!(alchemy::view::status(&game)?.depth, 1); // the old game is unchanged
 //! assert!(cmds.run(&game, "depth 12").is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

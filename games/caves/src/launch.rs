@@ -1,3 +1,6 @@
+//! Launching the Caves: the data and mods a launch names, the rules on them, and the
+//! session that plays them.
+
 use std::sync::Arc;
 
 use alembic_session::{LaunchError, LaunchOptions};

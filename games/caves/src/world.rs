@@ -104,7 +104,7 @@ fn new_world(seed: u64, levels: i32, library: alembic::Library) -> Result<Game, 
     };
     let in_top = |l: Loc| top.label(l).is_some() && top.label(l) == top.largest();
     let start = farthest_where(&walk_from(&g, &[anywhere]), in_top).map_or(anywhere, |(l, _)| l);
-    let player = g.spawn_mut(&mut HookCtx::new(hooks), "player", start)?;
+    let player = g.spawn_mut(&mut HookCtx::new(hooks), Figure::Player.proto(), start)?;
     g.set_var_mut(&PLAYER, player);
     g.set_var_mut(&DEEPEST, 0);
 
@@ -302,6 +302,50 @@ pub fn walkable_regions(g: &Game, z: i32) -> Result<Regions, Error> {
     Ok(map.regions(|&f| f, Adjacency::Eight))
 }
 
+/// The creatures the code itself places by kind (the player, a lichen's offspring, the
+/// arena's art): a closed set, matched exhaustively, each the name of a prototype the data
+/// must define (a test loads the shipped data and finds every one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Figure {
+    /// The player.
+    Player,
+    /// A lichen (it grows).
+    Lichen,
+    /// A bunny.
+    Bunny,
+    /// A silverfish (it lives in rock).
+    Silverfish,
+    /// A cave bat.
+    Bat,
+    /// A zombie.
+    Zombie,
+}
+
+impl Figure {
+    /// Every figure.
+    #[cfg(test)]
+    const ALL: [Figure; 6] = [
+        Figure::Player,
+        Figure::Lichen,
+        Figure::Bunny,
+        Figure::Silverfish,
+        Figure::Bat,
+        Figure::Zombie,
+    ];
+
+    /// Its prototype in the library.
+    pub(crate) const fn proto(self) -> &'static str {
+        match self {
+            Figure::Player => "player",
+            Figure::Lichen => "lichen",
+            Figure::Bunny => "bunny",
+            Figure::Silverfish => "silverfish",
+            Figure::Bat => "cave bat",
+            Figure::Zombie => "zombie",
+        }
+    }
+}
+
 /// A one-level world drawn in ASCII, for tests and experiments: `#` rock, `.` floor, `>` `<`
 /// stairs, `X` the way out, `@` the player (on floor), `F` lichen, `v` bunny, `~` silverfish
 /// (in rock), `b` cave bat, `Z` zombie (each on floor). The art is placed at the top-left of
@@ -331,32 +375,32 @@ pub fn arena(seed: u64, levels: &[&[&str]]) -> Result<Game, Error> {
                 if x as i32 >= WIDTH || y as i32 >= HEIGHT {
                     return Err(Error::OutOfBounds(l));
                 }
-                let (tile_name, creature) = match c {
+                let (tile_name, figure) = match c {
                     '#' => (WALL, None),
                     '.' => (FLOOR, None),
                     '>' => (STAIRS_DOWN, None),
                     '<' => (STAIRS_UP, None),
                     'X' => (EXIT_TILE, None),
-                    '@' => (FLOOR, Some("player")),
-                    'F' => (FLOOR, Some("lichen")),
-                    'v' => (FLOOR, Some("bunny")),
-                    '~' => (WALL, Some("silverfish")),
-                    'b' => (FLOOR, Some("cave bat")),
-                    'Z' => (FLOOR, Some("zombie")),
+                    '@' => (FLOOR, Some(Figure::Player)),
+                    'F' => (FLOOR, Some(Figure::Lichen)),
+                    'v' => (FLOOR, Some(Figure::Bunny)),
+                    '~' => (WALL, Some(Figure::Silverfish)),
+                    'b' => (FLOOR, Some(Figure::Bat)),
+                    'Z' => (FLOOR, Some(Figure::Zombie)),
                     _ => return Err(Error::OutOfBounds(l)),
                 };
                 g.set_tile_mut(l, tile(&g, tile_name)?)?;
-                if let Some(name) = creature {
-                    let id = g.spawn_mut(&mut HookCtx::new(hooks), name, l)?;
-                    if name == "player" {
+                let Some(figure) = figure else { continue };
+                let id = g.spawn_mut(&mut HookCtx::new(hooks), figure.proto(), l)?;
+                match figure {
+                    Figure::Player => {
                         if player.is_some() {
                             return Err(Error::OutOfBounds(l));
                         }
                         player = Some(id);
                     }
-                    if name == "lichen" {
-                        g.set_mut(id, &SPORES, 0)?;
-                    }
+                    Figure::Lichen => g.set_mut(id, &SPORES, 0)?,
+                    Figure::Bunny | Figure::Silverfish | Figure::Bat | Figure::Zombie => {}
                 }
             }
         }
@@ -373,4 +417,18 @@ pub fn arena(seed: u64, levels: &[&[&str]]) -> Result<Game, Error> {
     g.set_awake_levels_mut([z])?;
     rules::remember_view(&mut g)?;
     Ok(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_figure_the_code_places_is_a_creature_of_the_shipped_data() {
+        let lib = super::super::library::library().unwrap();
+        for f in Figure::ALL {
+            let p = lib.get(f.proto());
+            assert!(p.is_ok_and(|p| p.get(&MAX_HP).is_ok()), "{f:?}");
+        }
+    }
 }

@@ -47,6 +47,7 @@ const HERO: Prop<ThingId> = Prop::new("rats.hero");
 const CHEESE: Prop<ThingId> = Prop::new("rats.cheese");
 const KILLS: Prop<i32> = Prop::with_default("rats.kills", 0);
 const ALIVE: Prop<bool> = Prop::with_default("rats.alive", false);
+const RAT_TURN: &str = "rats.rat";
 const SEEN: Layer<bool> = Layer::new("rats.seen");
 
 /// What the player asks for.
@@ -98,7 +99,7 @@ fn reveal(g: &Game, _: &Args) -> Result<WizardOutcome<Game>, WizardError> {
 
 /// A rat's turn, on the engine's scheduler: bite the hero beside it, else step towards the
 /// hero when it smells the cheese on them or is within five steps, else wander.
-fn rat(g: &mut Game, _: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+fn rat_turn(g: &mut Game, _: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let (me, hero) = (g.location(call.this)?, g.var(&HERO)?);
     let at = g.location(hero)?;
     let (dx, dy) = (at.x - me.x, at.y - me.y);
@@ -133,7 +134,7 @@ impl Rats {
     /// The rules.
     ///
     /// # Errors
-    /// The library could not be built (a bug).
+    /// The library could not be built, or it names a hook the rules do not register (a bug).
     pub fn new() -> Result<Rats, Error> {
         let creature = |g: char, hp: i32| {
             Props::new()
@@ -141,24 +142,20 @@ impl Rats {
                 .with(&HP, hp)
                 .with(&ALIVE, true)
         };
+        let hero = creature('@', 10).with(&alembic::library::IS_CONTAINER, true);
+        let rat = creature('r', 3).with(&ON_ACTION, Hook::new(RAT_TURN));
         let mut library = Library::new()
-            .proclaim(
-                "hero",
-                None,
-                creature('@', 10).with(&alembic::library::IS_CONTAINER, true),
-            )?
-            .proclaim(
-                "rat",
-                None,
-                creature('r', 3).with(&ON_ACTION, Hook::new("rats.rat")),
-            )?
+            .proclaim("hero", None, hero)?
+            .proclaim("rat", None, rat)?
             .proclaim("cheese", None, Props::new().with(&GLYPH, '%'))?;
         let wall = library.define_tile_mut("wall", Props::new().with(&GLYPH, '#'))?;
         let floor =
             library.define_tile_mut("floor", Props::new().with(&GLYPH, '.').with(&WALK, true))?;
         let exit =
             library.define_tile_mut("exit", Props::new().with(&GLYPH, '>').with(&WALK, true))?;
-        let hooks = Hooks::new().register("rats.rat", rat)?;
+        let hooks = Hooks::new().register(RAT_TURN, rat_turn)?;
+        let check = Game::new(0).with_library(library.clone());
+        check.check_hooks(&hooks)?; // no name the library gives is unregistered
         let wizard = WizardCommands::new()
             .register(WizardSpec::new("map", "See the whole maze."), reveal)
             .map_err(Error::msg)?;

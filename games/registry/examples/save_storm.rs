@@ -43,7 +43,7 @@ fn run(args: &[String]) -> Result<(), String> {
             let n: usize = n.parse().map_err(|_| format!("not a count: {n}"))?;
             let mut g = game(&rules, 5)?;
             let hero = g
-                .var(&alembic_games::alchemy::HERO)
+                .var(&alembic_games::alchemy::props::HERO)
                 .map_err(|e| e.to_string())?;
             let at = g.location(hero).map_err(|e| e.to_string())?;
             for _ in 0..n {

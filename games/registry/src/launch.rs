@@ -114,8 +114,8 @@ fn caves_library_counts() -> Result<LibraryCounts, alembic::Error> {
 
 /// Alchemy's base library in numbers.
 fn alchemy_library_counts() -> Result<LibraryCounts, alembic::Error> {
-    let lib = crate::alchemy::base_library()?;
-    Ok(crate::alchemy::counts(&lib).pairs())
+    let lib = crate::alchemy::library::base_library()?;
+    Ok(crate::alchemy::library::counts(&lib).pairs())
 }
 
 /// One line per game of [`GAMES`] (the default first): its name, what it is, what its

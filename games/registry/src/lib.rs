@@ -9,8 +9,8 @@
 //!   save's journal) and the bounded replay viewer; [`campaign`]: the reliability
 //!   campaign's structure-aware cases.
 
-// A game's private modules are reached through its one `pub use` list: whatever a public
-// item exposes must be in that list too.
+// A game's private modules are reached only through its public face (Alchemy's grouped
+// modules, the Caves' `pub use` list): whatever a public item exposes must be nameable there.
 #![warn(unnameable_types)]
 
 pub mod campaign;
@@ -20,8 +20,8 @@ pub mod sim;
 
 pub mod alchemy {
     //! The Alchemy roguelike (`alembic-alchemy`), everything it makes public, and [`ui`], its
-    //! screens (`alembic-alchemy-ui`), under one name: `alchemy::new_game`, `alchemy::save`,
-    //! `alchemy::ui::app`.
+    //! screens (`alembic-alchemy-ui`), under one name: `alchemy::new_game`,
+    //! `alchemy::view::status`, `alchemy::save`, `alchemy::ui::app`.
     //!
     //! The screens are their own crate so that the compiler keeps them to the game's public
     //! face; here they sit where frontends, tests and benches have always found them.

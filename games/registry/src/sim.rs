@@ -102,7 +102,7 @@ pub const DATA_GAMES: [&str; 2] = ["alchemy", "caves"];
 /// code (the demo).
 pub fn data_schema(name: &str) -> Result<alembic_data::Schema, SimError> {
     match name {
-        "alchemy" => Ok(crate::alchemy::schema()),
+        "alchemy" => Ok(crate::alchemy::library::schema()),
         "caves" => Ok(crate::caves::schema()),
         _ if crate::GAMES.iter().any(|g| g.name == name) => Err(SimError::NoData {
             name: name.to_string(),
@@ -150,7 +150,7 @@ pub fn check_data(
     // `data_schema` let only the games of DATA_GAMES through.
     let sources_ref = sources.iter().map(|(n, t)| (n.as_str(), t.as_str()));
     let loaded = match game {
-        "alchemy" => crate::alchemy::load_data(sources_ref),
+        "alchemy" => crate::alchemy::library::load(sources_ref),
         _ => crate::caves::load_data(sources_ref),
     }
     .map_err(Ok)?;

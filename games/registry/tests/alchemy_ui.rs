@@ -8,7 +8,11 @@ use std::path::PathBuf;
 
 use alembic_games::alchemy::ui::{self as alchemy_ui, AlchemyCtx, Start, UiOptions};
 use alembic_games::alchemy::{
-    HPS, ItemKind, Rules, add_effect, hero_id, inventory_entries, new_game, save, status,
+    Rules, new_game,
+    props::HPS,
+    rules::add_effect,
+    save,
+    view::{ItemKind, hero_id, inventory_entries, status},
 };
 use alembic_games::{LaunchOptions, launch};
 use alembic_ui::{App, Control, Frame, Input, Key, ScreenStack, TestFrontend, run};
@@ -408,7 +412,7 @@ fn keys_for(
 ) -> Option<Vec<Input>> {
     use alembic::Dir;
     use alembic_games::alchemy::Command;
-    use alembic_games::alchemy::items_at;
+    use alembic_games::alchemy::rules::items_at;
     let game = app.ctx().game().unwrap();
     // Every list letters an item by its own pack letter.
     let letter_of = |kinds: &[ItemKind], id| {
@@ -474,8 +478,8 @@ fn keys_for(
 /// renders and nothing panics.
 #[test]
 fn bot_plays_through_the_keys() {
-    use alembic_games::alchemy::Bot;
     use alembic_games::alchemy::apply;
+    use alembic_games::alchemy::bot::Bot;
     let dir = temp_dir("bot");
     let mut deepest = 1;
     let mut typed = 0;

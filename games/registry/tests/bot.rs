@@ -7,7 +7,11 @@
 mod common;
 
 use alembic::{Dir, Game};
-use alembic_games::alchemy::{Bot, Choice, Command, HPS, PLAN, Reason, Tactic, TacticFn};
+use alembic_games::alchemy::{
+    Command,
+    bot::{Bot, Choice, PLAN, Reason, Tactic, TacticFn},
+    props::HPS,
+};
 use common::{arena, at, give, put};
 
 /// Ask one tactic alone, as a fresh bot would.
@@ -88,7 +92,7 @@ fn every_tactic_of_the_plan_is_named_once() {
 #[test]
 fn it_walks_to_known_stairs_around_a_pool_by_a_shortest_route() {
     use alembic::{LocBox, path::DijkstraMap};
-    use alembic_games::alchemy::{hero_view, remember};
+    use alembic_games::alchemy::rules::{hero_view, remember};
     let (mut g, rules, hero) = arena(31);
     // A deep pool from the top wall down to y = 3 between the hero and the stairs: the
     // crow-flies step (east) leads into a dead end, the way round is through (2, 4).

@@ -98,7 +98,7 @@ fn the_shipped_alchemy_data_checks_clean_and_a_bad_mod_does_not() {
     );
     let report: serde_json::Value =
         serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
-    let lib = alembic_games::alchemy::base_library().unwrap();
+    let lib = alembic_games::alchemy::library::base_library().unwrap();
     assert_eq!(report["prototypes"], lib.len());
     assert_eq!(report["tiles"], 14);
     assert_eq!(
@@ -166,7 +166,7 @@ fn list_keys_prints_the_schemas_and_the_demo_has_none() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         text.lines().count(),
-        alembic_games::alchemy::schema().keys().count()
+        alembic_games::alchemy::library::schema().keys().count()
     );
     let att = text.lines().find(|l| l.starts_with("att_type ")).unwrap();
     assert!(
@@ -231,8 +231,11 @@ fn the_modding_guides_fire_bat_loads_as_described() {
         .map(|l| format!("{}\n", l.trim_start()))
         .collect();
     use alembic_games::alchemy::{
-        ATT_TYPE, ATT_VERB, DATA, DATA_FILE, DamageType, FAMILY, FG, HIT_EFFECT, HPS, HPS_MAX,
-        RES_FIRE, SK, SPEED, ST, base_library, load_data,
+        library::{DATA, DATA_FILE, base_library, load as load_data},
+        props::{
+            ATT_TYPE, ATT_VERB, DamageType, FAMILY, FG, HIT_EFFECT, HPS, HPS_MAX, RES_FIRE, SK,
+            SPEED, ST,
+        },
     };
     let loaded = load_data([(DATA_FILE, DATA), ("mymod/fire-bat.toml", bat.as_str())]).unwrap();
     let lib = &loaded.library;

@@ -5,8 +5,9 @@
 
 use alembic::{Game, Loc, Place};
 use alembic_games::alchemy::{
-    DESTINATION, IS_EXIT, IS_STAIRS, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, LEVELS, Rules,
-    STONE_LEVEL, hero, new_game, reachable,
+    Rules, new_game,
+    props::{DESTINATION, IS_EXIT, IS_STAIRS, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE},
+    rules::{LEVELS, STONE_LEVEL, hero, reachable},
 };
 
 fn things_with(game: &Game, flag: &alembic::Prop<bool>) -> Vec<Loc> {
@@ -110,7 +111,7 @@ fn same_seed_same_dungeon() {
 /// apparatus), a fountain, a statue or stairs, on any level of many seeds.
 #[test]
 fn items_never_generate_on_apparatus_or_scenery() {
-    use alembic_games::alchemy::{IS_ITEM, IS_SCENERY};
+    use alembic_games::alchemy::props::{IS_ITEM, IS_SCENERY};
     let rules = Rules::new().unwrap();
     for seed in 0..12 {
         let game = new_game(seed, &rules).expect("new game");
@@ -119,7 +120,7 @@ fn items_never_generate_on_apparatus_or_scenery() {
                 .things_at(l)
                 .iter()
                 .filter(|&&t| game.is(t, &IS_SCENERY))
-                .map(|&t| alembic_games::alchemy::a_name(&game, t).unwrap())
+                .map(|&t| alembic_games::alchemy::text::a_name(&game, t).unwrap())
                 .collect();
             assert!(
                 scenery.is_empty(),

@@ -5,7 +5,9 @@ use alembic::{Game, Loc};
 use alembic_games::alchemy::ui::travel::{self, MAX_STEPS, TravelEnd};
 use alembic_games::alchemy::ui::{self as alchemy_ui};
 use alembic_games::alchemy::{
-    self, HPS, Rules, creatures_on_level, explored, hero, level_box, reachable,
+    self, Rules,
+    props::HPS,
+    rules::{creatures_on_level, explored, hero, level_box, reachable},
 };
 
 /// A new game with every creature but the hero taken off level 1: undisturbed.
@@ -73,9 +75,9 @@ fn undisturbed_auto_explore_sees_the_whole_level_in_bounded_steps() {
 
 /// The hostile creatures the hero sees in `g`.
 fn hostiles_seen(g: &Game) -> Vec<alembic::ThingId> {
-    use alembic_games::alchemy::{IS_CREATURE, IS_HOSTILE};
+    use alembic_games::alchemy::props::{IS_CREATURE, IS_HOSTILE};
     let h = hero(g).expect("hero");
-    let seen = alchemy::visible(g).expect("view");
+    let seen = alchemy::view::visible(g).expect("view");
     seen.iter()
         .flat_map(|l| g.things_at(l).iter().copied())
         .filter(|&t| t != h && g.is(t, &IS_CREATURE) && g.is(t, &IS_HOSTILE))
@@ -150,19 +152,18 @@ fn an_unreachable_monster_in_view_does_not_stop_explore() {
         let at = g.location(h).expect("placed");
         // Any walking hostile of the level, moved to a seen floor cell 3 to 5 steps away and ringed
         // with deep water.
-        let Some(foe) = creatures_on_level(&g, at.z)
-            .into_iter()
-            .find(|&c| c != h && g.is(c, &alchemy::IS_HOSTILE) && !g.is(c, &alchemy::IS_FLYING))
-        else {
+        let Some(foe) = creatures_on_level(&g, at.z).into_iter().find(|&c| {
+            c != h && g.is(c, &alchemy::props::IS_HOSTILE) && !g.is(c, &alchemy::props::IS_FLYING)
+        }) else {
             continue;
         };
-        let seen = alchemy::visible(&g).expect("view");
+        let seen = alchemy::view::visible(&g).expect("view");
         let Some(spot) = seen.iter().find(|&l| {
             let d = at.chebyshev(l);
             (3..=5).contains(&d)
-                && !alchemy::tile_blocks(&g, l)
+                && !alchemy::rules::tile_blocks(&g, l)
                 && l.neighbours8()
-                    .all(|n| n.chebyshev(at) >= 2 && !alchemy::tile_blocks(&g, n))
+                    .all(|n| n.chebyshev(at) >= 2 && !alchemy::rules::tile_blocks(&g, n))
         }) else {
             continue;
         };
@@ -178,7 +179,7 @@ fn an_unreachable_monster_in_view_does_not_stop_explore() {
             !travel::can_reach(game, foe),
             "seed {seed}: ringed by water"
         );
-        assert!(alchemy::visible(game).expect("view").contains(spot));
+        assert!(alchemy::view::visible(game).expect("view").contains(spot));
         let t0 = game.turn();
         let end = travel::explore(ctx);
         let walked = ctx.game().expect("game").turn() - t0;
@@ -266,7 +267,7 @@ fn travel_to_stairs_and_running() {
     assert!(
         g.things_at(at)
             .iter()
-            .any(|&t| g.is(t, &alembic_games::alchemy::IS_STAIRS_DOWN)),
+            .any(|&t| g.is(t, &alembic_games::alchemy::props::IS_STAIRS_DOWN)),
         "standing on the stairs down"
     );
     // Running moves several steps with one command and stops at something.
@@ -318,7 +319,7 @@ fn auto_fight_clears_the_monsters_in_view() {
             }
         }
         let g = ctx.game().expect("game");
-        if alchemy::summary(g).is_ok_and(|s| !s.outcome.is_over()) {
+        if alchemy::view::summary(g).is_ok_and(|s| !s.outcome.is_over()) {
             assert!(
                 !hostiles_seen(g).contains(&foe),
                 "seed {seed}: the first foe is still in view"
@@ -456,7 +457,7 @@ fn a_key_stops_explore_on_the_play_screen() {
 /// and says so; a key stops it; at full health it refuses and spends no turn.
 #[test]
 fn one_key_rests_to_full_and_a_key_stops_it() {
-    use alembic_games::alchemy::HPS_MAX;
+    use alembic_games::alchemy::props::HPS_MAX;
     use alembic_ui::{Input, TestFrontend, run};
     let rules = Rules::new().expect("rules");
     let mut g = quiet_game(4, &rules);
@@ -504,18 +505,18 @@ fn one_key_rests_to_full_and_a_key_stops_it() {
 /// A monster coming into view stops a rest, and says which.
 #[test]
 fn a_monster_coming_into_view_stops_rest() {
-    use alembic_games::alchemy::LAST_SEEN;
+    use alembic_games::alchemy::props::LAST_SEEN;
     let rules = Rules::new().expect("rules");
     let mut stopped = 0;
     for seed in 1..=10 {
         let mut g = alchemy::new_game(seed, &rules).expect("game");
         let h = hero(&g).expect("hero");
         let at = g.location(h).expect("placed");
-        let seen = alchemy::visible(&g).expect("view");
+        let seen = alchemy::view::visible(&g).expect("view");
         // Every hostile on the level out of view hunts the hero; the hero is badly hurt.
         let foes: Vec<_> = creatures_on_level(&g, at.z)
             .into_iter()
-            .filter(|&c| c != h && g.is(c, &alchemy::IS_HOSTILE))
+            .filter(|&c| c != h && g.is(c, &alchemy::props::IS_HOSTILE))
             .filter(|&c| g.location(c).is_ok_and(|l| !seen.contains(l)))
             .collect();
         if foes.is_empty() {
@@ -537,14 +538,15 @@ fn a_monster_coming_into_view_stops_rest() {
         if let TravelEnd::Interrupted(why) = &end
             && why.ends_with("comes into view.")
         {
-            let in_view = alchemy::visible(game).expect("view");
+            let in_view = alchemy::view::visible(game).expect("view");
             assert!(
                 foes.iter()
                     .any(|&f| game.location(f).is_ok_and(|l| in_view.contains(l))),
                 "seed {seed}: {why} with no foe in view"
             );
             assert!(
-                game.query(h, &HPS).expect("hp") < game.query(h, &alchemy::HPS_MAX).expect("max")
+                game.query(h, &HPS).expect("hp")
+                    < game.query(h, &alchemy::props::HPS_MAX).expect("max")
             );
             stopped += 1;
         }
@@ -572,14 +574,14 @@ fn travel_goes_to_any_remembered_reachable_floor() {
         let at = explored_game
             .location(hero(&explored_game).expect("hero"))
             .expect("placed");
-        let seen = alchemy::visible(&explored_game).expect("view");
+        let seen = alchemy::view::visible(&explored_game).expect("view");
         let targets: Vec<Loc> = level_box(at.z)
             .iter()
             .filter(|&l| {
                 explored(&explored_game, l)
                     && !seen.contains(l)
-                    && !alchemy::tile_blocks(&explored_game, l)
-                    && !alchemy::tile_dangerous(&explored_game, l)
+                    && !alchemy::rules::tile_blocks(&explored_game, l)
+                    && !alchemy::rules::tile_dangerous(&explored_game, l)
                     && explored_game.things_at(l).is_empty()
             })
             .step_by(37)

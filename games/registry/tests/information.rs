@@ -8,8 +8,8 @@ mod common;
 
 use alembic_games::alchemy::ui::{self as alchemy_ui, AlchemyCtx};
 use alembic_games::alchemy::{
-    HPS, HPS_MAX, LAST_SEEN, describe, hero_id, inventory_entries, legend, status, thing_glyph,
-    tile_glyph,
+    props::{HPS, HPS_MAX, LAST_SEEN},
+    view::{describe, hero_id, inventory_entries, legend, status, thing_glyph, tile_glyph},
 };
 use alembic_ui::{App, Frame, Input, Key, ScreenStack};
 use common::{arena, at, give, put, wield};
@@ -78,7 +78,9 @@ fn item_description_compares_with_what_you_use() {
         text.contains("Armour 2, worn on the head (you wear a leather cap: armour 1)."),
         "{text}"
     );
-    let armour = g.query(hero, &alembic_games::alchemy::ARMOUR).unwrap();
+    let armour = g
+        .query(hero, &alembic_games::alchemy::props::ARMOUR)
+        .unwrap();
     assert!(
         text.contains(&format!("armour {armour} → {}", armour + 1)),
         "{text}"
@@ -106,7 +108,7 @@ fn potion_description_waits_for_identification() {
         text.contains("You do not know what this potion does"),
         "{text}"
     );
-    alembic_games::alchemy::identify(&mut g, p).unwrap();
+    alembic_games::alchemy::rules::identify(&mut g, p).unwrap();
     let text = all(&describe(&g, p).unwrap().lines);
     assert!(text.contains("It heals 20 HP."), "{text}");
     let food = give(&mut g, hero, "apple");
@@ -162,7 +164,7 @@ fn letter_of(g: &alembic::Game, id: alembic::ThingId) -> Option<char> {
 #[test]
 fn inventory_letters_are_stable() {
     use alembic_games::alchemy::Command;
-    use alembic_games::alchemy::INV_LETTER;
+    use alembic_games::alchemy::props::INV_LETTER;
     let (mut g, rules, hero) = arena(6);
     let dagger = give(&mut g, hero, "dagger");
     let potion = give(&mut g, hero, "potion of healing");
@@ -182,7 +184,7 @@ fn inventory_letters_are_stable() {
     let floor_herb = g.add_thing_mut(at(0, 0), floor_herb).unwrap();
     g = common::run(&g, &rules, Command::PickUp(Some(floor_herb)));
     assert!(!g.contains(floor_herb), "merged into the stack");
-    assert_eq!(alembic_games::alchemy::number(&g, herb), 2);
+    assert_eq!(alembic_games::alchemy::rules::number(&g, herb), 2);
     assert_eq!(letter_of(&g, herb), Some('c'));
     let sword = g.library().create("short sword").unwrap();
     let sword = g.add_thing_mut(at(0, 0), sword).unwrap();
@@ -352,7 +354,7 @@ fn health_warnings() {
     let max = g.query(hero, &HPS_MAX).unwrap();
     g.set_mut(hero, &HPS, max * 3 / 10).unwrap();
     let mut ctx = alembic::HookCtx::new(rules.hooks());
-    alembic_games::alchemy::add_effect(&mut g, &mut ctx, hero, "badly poisoned").unwrap();
+    alembic_games::alchemy::rules::add_effect(&mut g, &mut ctx, hero, "badly poisoned").unwrap();
     let mut a = alchemy_ui::app_with_game(g, None).unwrap();
     let warnings = |a: &ScreenStack<AlchemyCtx>| {
         a.ctx()
@@ -439,7 +441,7 @@ fn bumping_a_wall_is_logged_once() {
 /// are there, each for one kind of thing.
 #[test]
 fn help_legend_is_complete_and_unambiguous() {
-    use alembic_games::alchemy::{LEVELS, level_box};
+    use alembic_games::alchemy::rules::{LEVELS, level_box};
     let rules = alembic_games::alchemy::Rules::new().unwrap();
     let (g, _rules, _hero) = arena(14);
     let a = alchemy_ui::app_with_game(g, None).unwrap();
@@ -460,8 +462,8 @@ fn help_legend_is_complete_and_unambiguous() {
                     "seed {seed}: tile {tile:?} not in the legend"
                 );
                 for t in game.things_at(l).to_vec() {
-                    if game.is(t, &alembic_games::alchemy::IS_DOOR) {
-                        alembic_games::alchemy::set_open(&mut game, t, true).unwrap();
+                    if game.is(t, &alembic_games::alchemy::props::IS_DOOR) {
+                        alembic_games::alchemy::rules::set_open(&mut game, t, true).unwrap();
                     }
                     let ch = thing_glyph(&game, t).unwrap().ch;
                     assert!(

@@ -11,7 +11,11 @@
 
 use alembic::Game;
 use alembic_games::alchemy::ui::{self as alchemy_ui, AlchemyCtx};
-use alembic_games::alchemy::{self, HPS, HPS_MAX, IS_CREATURE, IS_HOSTILE, Rules, hero};
+use alembic_games::alchemy::{
+    self, Rules,
+    props::{HPS, HPS_MAX, IS_CREATURE, IS_HOSTILE},
+    rules::hero,
+};
 use alembic_ui::{App as _, Input, Key, ScreenStack};
 
 /// The most presses before the scripted player gives up.
@@ -25,12 +29,12 @@ struct Count {
 }
 
 fn depth(g: &Game) -> i32 {
-    alchemy::summary(g).map_or(0, |s| s.depth)
+    alchemy::view::summary(g).map_or(0, |s| s.depth)
 }
 
 fn hostile_in_view(g: &Game) -> bool {
     let Ok(h) = hero(g) else { return false };
-    alchemy::visible(g).is_ok_and(|v| {
+    alchemy::view::visible(g).is_ok_and(|v| {
         v.iter()
             .flat_map(|l| g.things_at(l).iter().copied())
             .any(|t| t != h && g.is(t, &IS_CREATURE) && g.is(t, &IS_HOSTILE))
@@ -90,7 +94,7 @@ fn play(seed: u64, mut rest_key: Option<char>) -> Count {
         let Some(g) = app.ctx().game().cloned() else {
             break;
         };
-        if alchemy::summary(&g).is_ok_and(|s| s.outcome.is_over()) {
+        if alchemy::view::summary(&g).is_ok_and(|s| s.outcome.is_over()) {
             break;
         }
         let d = depth(&g);

@@ -4,8 +4,13 @@
 
 use alembic::{Game, props::Value};
 use alembic_games::alchemy::{
-    APPEARANCE, FAMILY, GIVES_EFFECT, HIT_EFFECT_CHANCE, IS_CREATURE, IS_POTION, IS_UNDEAD, NAME,
-    RECIPE, Rules, base_library, counts, names_with, new_game, randomise,
+    Rules,
+    library::{base_library, counts, names_with, randomise},
+    new_game,
+    props::{
+        APPEARANCE, FAMILY, GIVES_EFFECT, HIT_EFFECT_CHANCE, IS_CREATURE, IS_POTION, IS_UNDEAD,
+        NAME, RECIPE,
+    },
 };
 
 #[test]
@@ -96,7 +101,7 @@ fn every_creature_of_the_seed_roster_is_present_in_its_family() {
 /// two or more levels shallower (neighbours may trade toughness for effects on hit).
 #[test]
 fn each_family_is_a_ladder_of_strength() {
-    use alembic_games::alchemy::{ATT_DAMAGE, HPS_MAX, RES_NORMAL};
+    use alembic_games::alchemy::props::{ATT_DAMAGE, HPS_MAX, RES_NORMAL};
     let lib = base_library().unwrap();
     for (family, names) in SEED_ROSTER {
         let rungs: Vec<(i32, i32, &str)> = names
@@ -137,7 +142,7 @@ fn every_named_hook_is_registered_and_every_effect_exists() {
         if let Ok(e) = p.get(&GIVES_EFFECT) {
             assert!(lib.get(&e).is_ok(), "{} names unknown effect {e}", p.name());
         }
-        if let Ok(e) = p.get(&alembic_games::alchemy::HIT_EFFECT) {
+        if let Ok(e) = p.get(&alembic_games::alchemy::props::HIT_EFFECT) {
             assert!(lib.get(&e).is_ok(), "{} names unknown effect {e}", p.name());
         }
     }

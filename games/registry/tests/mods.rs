@@ -32,7 +32,7 @@ fn dir_with(root: &Path, name: &str, files: &[(&str, &str)]) -> PathBuf {
 fn shipped_copy(root: &Path) -> PathBuf {
     let d = root.join("data");
     std::fs::create_dir_all(&d).unwrap();
-    for (name, text) in alembic_games::alchemy::data_files() {
+    for (name, text) in alembic_games::alchemy::library::data_files() {
         let file = Path::new(name).file_name().unwrap();
         std::fs::write(d.join(file), text).unwrap();
     }
@@ -222,7 +222,10 @@ fn in_goblin(text: &str, from: &str, to: &str) -> String {
 #[test]
 fn reload_moves_a_running_game_onto_edited_data() {
     use alembic_games::alchemy::ui::AlchemyCtx;
-    use alembic_games::alchemy::{APPEARANCE, Command, HPS, IS_POTION};
+    use alembic_games::alchemy::{
+        Command,
+        props::{APPEARANCE, HPS, IS_POTION},
+    };
     let root = temp_dir("reload");
     let data_dir = shipped_copy(&root);
     let rules = Rules::with_data(&DataChoice {

@@ -120,7 +120,7 @@ fn no_english_enters_the_game_value() {
     let english = |g: &alembic::Game| {
         g.messages().count() > 0
             || g.var(&LEGACY_CAUSE).is_ok()
-            || g.var(&alchemy::MSG_COUNT).unwrap_or(0) != 0
+            || g.var(&alchemy::props::MSG_COUNT).unwrap_or(0) != 0
     };
     assert!(!english(&start));
     let done = rec

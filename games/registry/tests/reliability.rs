@@ -16,7 +16,8 @@ use alembic::{Dir, Game, Loc, Place, Prop, Thing};
 use alembic_games::alchemy::save::{self, SaveError};
 use alembic_games::alchemy::ui::{self as alchemy_ui, Start, UiOptions};
 use alembic_games::alchemy::{
-    Command, HERO, HPS, HPS_MAX, MSG_COUNT, REGEN_ACC, RuleError, Rules, TIME, apply, new_game,
+    Command, RuleError, Rules, apply, new_game,
+    props::{HERO, HPS, HPS_MAX, MSG_COUNT, REGEN_ACC, TIME},
 };
 use alembic_games::storage::{self, StorageError};
 use alembic_ui::TestFrontend;
@@ -468,16 +469,16 @@ fn loading_a_finished_game_keeps_its_file() {
     let hero = g.var(&HERO).unwrap();
     g.set_mut(hero, &HPS, 1).unwrap();
     // Die: let every rule have its way until the game is over.
-    let over = alembic_games::alchemy::damage(
+    let over = alembic_games::alchemy::rules::damage(
         &mut g,
         &mut alembic::HookCtx::new(rules.hooks()),
         hero,
         1000,
-        alembic_games::alchemy::DamageType::Normal,
-        alembic_games::alchemy::Source::Cause(alembic_games::alchemy::Cause::Potion),
+        alembic_games::alchemy::props::DamageType::Normal,
+        alembic_games::alchemy::rules::Source::Cause(alembic_games::alchemy::events::Cause::Potion),
     );
     assert!(over.is_ok(), "{over:?}");
-    assert!(g.var(&alembic_games::alchemy::GAME_OVER).unwrap());
+    assert!(g.var(&alembic_games::alchemy::props::GAME_OVER).unwrap());
     let dir = scratch("finished");
     let path = dir.join("backup.save");
     save::save(&g, &path).unwrap();

@@ -9,10 +9,19 @@ mod common;
 
 use alembic::{Dir, Game, HookCtx, Loc, LocBox, Place, ThingId};
 use alembic_games::alchemy::{
-    AG, ATT_DAMAGE, AWAY_SINCE, BLOCK, Bot, Command, DESTINATION, DROP_CHANCE, Event, FOE, HPS,
-    HPS_MAX, IS_HOSTILE, IS_OPEN, LAST_SEEN, Reason, Rules, SK, SPEED, ST, Source, Strike,
-    add_effect, attack, cell_view, creatures_on_level, die, effect_list, hero, hero_sees,
-    hero_view, items_at, level_box, light_map, new_game, set_open, take_events,
+    Command, Event, Rules,
+    bot::{Bot, Reason},
+    events::{Strike, take as take_events},
+    new_game,
+    props::{
+        AG, ATT_DAMAGE, AWAY_SINCE, BLOCK, DESTINATION, DROP_CHANCE, FOE, HPS, HPS_MAX, IS_HOSTILE,
+        IS_OPEN, LAST_SEEN, SK, SPEED, ST,
+    },
+    rules::{
+        Source, add_effect, attack, creatures_on_level, die, effect_list, hero, hero_sees,
+        hero_view, items_at, level_box, set_open,
+    },
+    view::{cell_view, light_map},
 };
 
 use common::{Z, act, arena, at, give, put, run};
@@ -156,7 +165,7 @@ fn killed_monsters_drop_what_they_carry_and_sometimes_loot() {
     assert_eq!(items_at(&g, at(-2, 0)), vec![dagger]);
     assert_eq!(g.place(dagger).unwrap(), Place::Map(at(-2, 0)));
     assert_eq!(
-        g.var(&alembic_games::alchemy::KILLS).unwrap(),
+        g.var(&alembic_games::alchemy::props::KILLS).unwrap(),
         2,
         "both kills count"
     );
@@ -456,7 +465,7 @@ fn the_bot_fights_what_it_can_beat_and_runs_from_what_it_cannot() {
     g.library_mut()
         .set_proto_prop_mut(
             "potion of healing",
-            &alembic_games::alchemy::IS_IDENTIFIED,
+            &alembic_games::alchemy::props::IS_IDENTIFIED,
             true,
         )
         .unwrap();

@@ -8,10 +8,15 @@ mod common;
 
 use alembic::{Dir, HookCtx};
 use alembic_games::alchemy::{
-    AG, APPEARANCE, CR, Cause, Command, DEEPEST, DESTINATION, DURATION, DamageType, Event,
-    GAME_OVER, HPS, HPS_MAX, IS_CONFUSED, IS_HOSTILE, IS_IDENTIFIED, IS_OPEN, LAST_SEEN, Learned,
-    OUTCOME, RECIPE, Refusal, RuleError, SK, SPEED, ST, Source, Strike, a_name, add_effect, apply,
-    damage, effect_list, end_turn, inventory, inventory_entries, number, status,
+    Command, Event, Refusal, RuleError, apply,
+    events::{Cause, Learned, Strike},
+    props::{
+        AG, APPEARANCE, CR, DEEPEST, DESTINATION, DURATION, DamageType, GAME_OVER, HPS, HPS_MAX,
+        IS_CONFUSED, IS_HOSTILE, IS_IDENTIFIED, IS_OPEN, LAST_SEEN, OUTCOME, RECIPE, SK, SPEED, ST,
+    },
+    rules::{Source, add_effect, damage, effect_list, end_turn, inventory, number},
+    text::a_name,
+    view::{inventory_entries, status},
 };
 use common::{Z, act, arena, at, give, put, run};
 
@@ -34,7 +39,7 @@ fn damage_types_resistances_and_armour_are_exact() {
     assert_eq!(d, 10);
     assert_eq!(g.query(rat, &HPS).unwrap(), 90);
     // Half fire resistance: half.
-    g.set_mut(rat, &alembic_games::alchemy::RES_FIRE, 50)
+    g.set_mut(rat, &alembic_games::alchemy::props::RES_FIRE, 50)
         .unwrap();
     let d = damage(
         &mut g,
@@ -47,7 +52,7 @@ fn damage_types_resistances_and_armour_are_exact() {
     .unwrap();
     assert_eq!(d, 5);
     // Vulnerable (−50): one and a half times.
-    g.set_mut(rat, &alembic_games::alchemy::RES_ICE, -50)
+    g.set_mut(rat, &alembic_games::alchemy::props::RES_ICE, -50)
         .unwrap();
     let d = damage(
         &mut g,
@@ -60,7 +65,8 @@ fn damage_types_resistances_and_armour_are_exact() {
     .unwrap();
     assert_eq!(d, 15);
     // Armour does nothing against poison (it bypasses armour); the rat is living.
-    g.set_mut(rat, &alembic_games::alchemy::ARMOUR, 50).unwrap();
+    g.set_mut(rat, &alembic_games::alchemy::props::ARMOUR, 50)
+        .unwrap();
     let d = damage(
         &mut g,
         &mut HookCtx::new(rules.hooks()),
@@ -234,7 +240,10 @@ fn drinking_identifies_the_whole_kind() {
         .unwrap();
     assert_eq!(
         a_name(&g, p2).unwrap(),
-        format!("{} {look} potion", alembic_games::alchemy::article(&look))
+        format!(
+            "{} {look} potion",
+            alembic_games::alchemy::text::article(&look)
+        )
     );
     let (next, events) = act(&g, &rules, Command::Quaff(p1));
     g = next;
@@ -365,11 +374,11 @@ fn healing_hurts_the_undead() {
     assert!(events.iter().any(|e| matches!(e,
         Event::Splashed { who, damage, .. } if who.id == z && *damage > 0)));
     assert!(
-        alembic_games::alchemy::all_lines(&g, &events)
+        alembic_games::alchemy::text::all_lines(&g, &events)
             .iter()
             .any(|l| l.contains("is hurt by the splash")),
         "{:?}",
-        alembic_games::alchemy::all_lines(&g, &events)
+        alembic_games::alchemy::text::all_lines(&g, &events)
     );
 }
 
@@ -389,7 +398,7 @@ fn a_thrown_potion_says_what_it_did() {
     );
     let p = give(&mut g, hero, "potion of cure poison");
     let (after, events) = act(&g, &rules, Command::Throw(p, at(3, 0)));
-    let lines = alembic_games::alchemy::all_lines(&after, &events);
+    let lines = alembic_games::alchemy::text::all_lines(&after, &events);
     assert!(
         lines
             .iter()
@@ -534,17 +543,22 @@ fn wielding_changes_the_attack_and_armour_protects() {
     // Same slot: the old piece comes off.
     g = run(&g, &rules, Command::Wield(plate));
     assert_eq!(status(&g).unwrap().armour, 7);
-    assert!(!g.is(mail, &alembic_games::alchemy::IS_WIELDED));
+    assert!(!g.is(mail, &alembic_games::alchemy::props::IS_WIELDED));
     g = run(&g, &rules, Command::Unwield(sword));
     assert_eq!(status(&g).unwrap().attack, "hit 1-3 normal");
     // Fire armour resists fire (the original swapped fire and ice).
     let cloak = give(&mut g, hero, "fire cloak");
     g = run(&g, &rules, Command::Wield(cloak));
     assert_eq!(
-        g.query(hero, &alembic_games::alchemy::RES_FIRE).unwrap(),
+        g.query(hero, &alembic_games::alchemy::props::RES_FIRE)
+            .unwrap(),
         50
     );
-    assert_eq!(g.query(hero, &alembic_games::alchemy::RES_ICE).unwrap(), 0);
+    assert_eq!(
+        g.query(hero, &alembic_games::alchemy::props::RES_ICE)
+            .unwrap(),
+        0
+    );
     let _ = SK;
 }
 
@@ -591,12 +605,12 @@ fn stairs_depth_and_winning() {
     assert_eq!(o.events, vec![Event::Won]);
     assert_eq!(
         o.game.var(&OUTCOME).unwrap(),
-        alembic_games::alchemy::Fate::Won
+        alembic_games::alchemy::props::Fate::Won
     );
-    let s = alembic_games::alchemy::summary(&o.game).unwrap();
+    let s = alembic_games::alchemy::view::summary(&o.game).unwrap();
     assert_eq!(
         (s.outcome, s.deepest, s.depth),
-        (alembic_games::alchemy::Fate::Won, 2, 1)
+        (alembic_games::alchemy::props::Fate::Won, 2, 1)
     );
     assert!(matches!(
         apply(&o.game, &rules, Command::Wait),
@@ -621,8 +635,8 @@ fn the_hero_can_die() {
     assert!(o.events.iter().any(|e| matches!(e,
         Event::Died { who, cause: Cause::Effect { kind, undone: false }, .. }
             if who.id == hero && &**kind == "deadly poisoned")));
-    let s = alembic_games::alchemy::summary(&o.game).unwrap();
-    assert_eq!(s.outcome, alembic_games::alchemy::Fate::Died);
+    let s = alembic_games::alchemy::view::summary(&o.game).unwrap();
+    assert_eq!(s.outcome, alembic_games::alchemy::props::Fate::Died);
     assert_eq!(s.cause, "killed by being deadly poisoned");
     assert_eq!(s.turns, 1);
 }
@@ -668,7 +682,7 @@ fn the_log_is_made_from_events_outside_the_game_and_events_round_trip() {
     // screens make the log from the events), and every event survives serde.
     let rules = alembic_games::alchemy::Rules::new().unwrap();
     let mut g = alembic_games::alchemy::new_game(4, &rules).unwrap();
-    let mut bot = alembic_games::alchemy::Bot::new(4);
+    let mut bot = alembic_games::alchemy::bot::Bot::new(4);
     let (mut commands, mut events_seen, mut lines_seen) = (0, 0, 0);
     while commands < 600 {
         let cmd = bot.choose(&g);
@@ -682,7 +696,7 @@ fn the_log_is_made_from_events_outside_the_game_and_events_round_trip() {
             Err(e) => panic!("{e}"),
         };
         commands += 1;
-        let said = alembic_games::alchemy::all_lines(&o.game, &o.events);
+        let said = alembic_games::alchemy::text::all_lines(&o.game, &o.events);
         // English is not state: the game value gains no line, whatever was said.
         assert_eq!(o.game.messages().len(), logged, "turn {}", g.turn());
         for e in &o.events {
@@ -711,10 +725,11 @@ fn a_failed_analysis_says_why() {
     let lab = g.library().create("analysis lab").unwrap();
     g.add_thing_mut(at(1, 0), lab).unwrap();
     // Intelligence -6: a roll of 1 to 20 never comes under 0.
-    g.set_mut(hero, &alembic_games::alchemy::IN, -6).unwrap();
+    g.set_mut(hero, &alembic_games::alchemy::props::IN, -6)
+        .unwrap();
     let p = give(&mut g, hero, "potion of poison");
     let (after, events) = act(&g, &rules, Command::Analyse(p));
-    let lines = alembic_games::alchemy::all_lines(&after, &events);
+    let lines = alembic_games::alchemy::text::all_lines(&after, &events);
     assert!(
         lines.iter().any(|l| l.contains(
             "learn nothing: the analysis failed its \
@@ -728,8 +743,8 @@ fn a_failed_analysis_says_why() {
 /// end of the turn (maximum hit points up, said in a line), and the status shows it.
 #[test]
 fn kills_give_experience_and_levels_raise_hit_points() {
-    use alembic_games::alchemy::progress::{HP_PER_LEVEL, xp_for};
-    use alembic_games::alchemy::{XL, XP};
+    use alembic_games::alchemy::props::{XL, XP};
+    use alembic_games::alchemy::rules::progress::{HP_PER_LEVEL, xp_for};
     let (mut g, rules, hero) = arena(12);
     let rat = put(&mut g, &rules, "giant rat", 3, 0);
     let rat_max = g.query(rat, &HPS_MAX).unwrap();

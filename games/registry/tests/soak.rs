@@ -8,7 +8,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use alembic::rng::GameRng;
-use alembic_games::alchemy::{Bot, RuleError, Rules, apply, new_game, save};
+use alembic_games::alchemy::{RuleError, Rules, apply, bot::Bot, new_game, save};
 use alembic_games::sim::random_command;
 
 fn soak(seeds: std::ops::Range<u64>, commands: usize, round_trip_every: usize, bot_share: u64) {

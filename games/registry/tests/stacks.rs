@@ -8,8 +8,10 @@ mod common;
 
 use alembic::{Game, ThingId};
 use alembic_games::alchemy::{
-    Command, NUMBER, inventory, inventory_entries, items_at as items_here, number, split,
-    stacks_with,
+    Command,
+    props::NUMBER,
+    rules::{inventory, items_at as items_here, number, split, stacks_with},
+    view::inventory_entries,
 };
 use common::{arena, at, give, run, said};
 

@@ -382,7 +382,7 @@ fn the_wizard_console_runs_recorded_commands_in_wizard_games_only() {
     let mut fe = TestFrontend::new(100, 30, keys);
     let _ = run(&mut fe, &mut a);
     let game = a.ctx().game().expect("game").clone();
-    assert_eq!(alchemy::status(&game).expect("status").depth, 3);
+    assert_eq!(alchemy::view::status(&game).expect("status").depth, 3);
     let shown = fe
         .frames()
         .iter()
@@ -456,11 +456,11 @@ fn a_practice_death_offers_to_rewind_and_rewinding_plays_on() {
         .expect("the death asked to rewind");
     assert!(fe.frames()[asked].contains_text("practice game"));
     let game = a.ctx().game().expect("the game goes on");
-    let status = alchemy::status(game).expect("status");
-    let summary = alchemy::summary(game).expect("summary");
+    let status = alchemy::view::status(game).expect("status");
+    let summary = alchemy::view::summary(game).expect("summary");
     assert_eq!(
         summary.outcome,
-        alchemy::Fate::Playing,
+        alchemy::props::Fate::Playing,
         "the rewound hero is alive"
     );
     // The status line's turn when death asked ("Turn 26"), against the turn now.
@@ -480,7 +480,7 @@ fn a_practice_death_offers_to_rewind_and_rewinding_plays_on() {
     let (b, fe) = practice_death('n');
     assert!(fe.frames().iter().any(|f| f.contains_text("Rewind")));
     assert!(
-        b.ctx().game().is_none_or(|g| alchemy::summary(g)
+        b.ctx().game().is_none_or(|g| alchemy::view::summary(g)
             .map(|s| s.outcome.is_over())
             .unwrap_or(true)),
         "declining ends the game"

@@ -3,9 +3,17 @@
 
 use alembic::{Dir, Game, HookCtx, Loc, Place, wizard::WizardCommands, wizard::WizardError};
 use alembic_games::alchemy::{
-    self, Cause, Command, DamageType, Event, GAME_OVER, HPS, HPS_MAX, IS_CREATURE, IS_IDENTIFIED,
-    IS_POTION, IS_STAIRS_UP, Rules, Source, creature_at, damage, explored, hero, inventory,
-    level_box, status, take_events, tile_blocks, tile_dangerous, wizard_commands,
+    self, Command, Event, Rules,
+    events::{Cause, take as take_events},
+    props::{
+        DamageType, GAME_OVER, HPS, HPS_MAX, IS_CREATURE, IS_IDENTIFIED, IS_POTION, IS_STAIRS_UP,
+    },
+    rules::{
+        Source, creature_at, damage, explored, hero, inventory, level_box, tile_blocks,
+        tile_dangerous,
+    },
+    view::status,
+    wizard::commands as wizard_commands,
 };
 
 type R = Result<(), Box<dyn std::error::Error>>;

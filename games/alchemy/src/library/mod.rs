@@ -15,7 +15,8 @@ use alembic::{Error, Library, Prop, props::Value, rng::GameRng};
 use alembic_data::{DataErrors, Loaded, Loader};
 use serde::Serialize;
 
-use super::kinds::{DataError, data_fault};
+pub use super::kinds::DataError;
+use super::kinds::data_fault;
 use super::props::{
     APPEARANCE, IS_APPARATUS, IS_ARMOUR, IS_CREATURE, IS_DECORATION, IS_DOOR, IS_EFFECT, IS_FOOD,
     IS_HERB, IS_HERO, IS_INGREDIENT, IS_MUSHROOM, IS_POTION, IS_STAIRS, IS_STONE, IS_WEAPON,
@@ -35,7 +36,7 @@ pub const DATA: &str = include_str!("../../data/alchemy.toml");
 pub const DATA_FILE: &str = "games/alchemy/data/alchemy.toml";
 
 /// Adjectives of potion appearances.
-pub const QUALITIES: [&str; 10] = [
+pub(crate) const QUALITIES: [&str; 10] = [
     "murky",
     "bubbling",
     "fizzy",
@@ -48,7 +49,7 @@ pub const QUALITIES: [&str; 10] = [
     "clear",
 ];
 /// Colours of potion appearances.
-pub const COLOURS: [&str; 10] = [
+pub(crate) const COLOURS: [&str; 10] = [
     "violet", "crimson", "amber", "green", "blue", "silver", "black", "golden", "pink", "white",
 ];
 
@@ -62,8 +63,9 @@ pub fn load<'a>(
     sources: impl IntoIterator<Item = (&'a str, &'a str)>,
 ) -> Result<Loaded, DataErrors> {
     let schema = schema();
-    // The registry cannot fail to build (its names are distinct constants); without it,
-    // hook names go unchecked here and `Game::check_hooks` still refuses a stranger.
+    // The registry cannot fail to build: its names are the distinct names of the closed set
+    // `Behaviour` (a test in `hooks` registers every one). Were it to fail, hook names would
+    // go unchecked here and `Game::check_hooks` would still refuse a stranger.
     let hooks = super::hooks::build().ok();
     let mut loader = Loader::new(&schema);
     if let Some(h) = &hooks {

@@ -1,13 +1,30 @@
 //! The rules of Alchemy: world queries, combat, effects, time, monster behaviour, doors,
 //! items and the hero's map memory.
+//!
+//! What a test, a bot or a screen may call is re-exported here by name (`rules::damage`,
+//! `rules::hero`); the modules that hold the rules stay inside the crate, except
+//! [`progress`], whose whole namespace serves (`progress::level`, `progress::xp_for`).
 
-pub mod ai;
-pub mod combat;
-pub mod doors;
-pub mod effects;
-pub mod items;
-pub mod memory;
+pub(crate) mod ai;
+pub(crate) mod combat;
+pub(crate) mod doors;
+pub(crate) mod effects;
+pub(crate) mod items;
+pub(crate) mod memory;
 pub mod progress;
-pub mod stack;
-pub mod time;
-pub mod world;
+pub(crate) mod stack;
+pub(crate) mod time;
+pub(crate) mod world;
+
+pub use super::dungeon::{Reach, reachable};
+pub use combat::{Source, attack, damage, die, expected_damage};
+pub use doors::set_open;
+pub use effects::{add_effect, effect_list};
+pub use items::{identify, inventory};
+pub use memory::{explored, remember};
+pub use stack::{number, split, stacks_with};
+pub use time::end_turn;
+pub use world::{
+    LEVELS, STONE_LEVEL, creature_at, creatures_on_level, hero, hero_sees, hero_view, items_at,
+    level_box, tile_blocks, tile_dangerous,
+};

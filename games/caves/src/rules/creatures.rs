@@ -12,6 +12,7 @@ use crate::props::{DIGGABLE, LEVELS, SPORES};
 use crate::rules::combat::{attack, strike};
 use crate::rules::{LICHEN_GROWTH_ODDS, say_near};
 use crate::view::{outcome, player};
+use crate::world::Figure;
 
 /// Move `me` to a random neighbouring cell it may enter and nobody occupies (or stay).
 pub(crate) fn wander(
@@ -52,7 +53,7 @@ pub(crate) fn lichen_turn(
         return Ok(());
     };
     g.set_mut(me, &SPORES, spores - 1)?;
-    let child = g.spawn_mut(ctx, "lichen", options[i])?;
+    let child = g.spawn_mut(ctx, Figure::Lichen.proto(), options[i])?;
     g.set_mut(child, &SPORES, spores - 1)?;
     say_near(g, ctx, here, &Event::LichenGrew);
     Ok(())

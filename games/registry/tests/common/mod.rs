@@ -5,7 +5,10 @@
 
 use alembic::{Game, HookCtx, Loc, LocBox, Place, ThingId};
 use alembic_games::alchemy::{
-    Command, Event, HERO, IS_WIELDED, Rules, apply, base_library, hero_view, randomise, remember,
+    Command, Event, Rules, apply,
+    library::{base_library, randomise},
+    props::{HERO, IS_WIELDED},
+    rules::{hero_view, remember},
 };
 
 /// Level of the arena.
@@ -90,6 +93,6 @@ pub fn act(game: &Game, rules: &Rules, cmd: Command) -> (Game, Vec<Event>) {
 /// screens make of its events (the game value keeps none).
 pub fn said(game: &Game, rules: &Rules, cmd: Command) -> (Game, Vec<String>) {
     let (g, events) = act(game, rules, cmd);
-    let lines = alembic_games::alchemy::all_lines(&g, &events);
+    let lines = alembic_games::alchemy::text::all_lines(&g, &events);
     (g, lines)
 }
