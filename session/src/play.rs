@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::keymap::{self, Binding};
 use crate::launch::{LaunchError, LaunchOptions, clock_seed, save_dir};
-use crate::playback::{Control, Playback};
+use crate::playback::{Playback, Said, Viewer, Watch, say_into};
 use crate::record::{self, Recorder};
 use crate::ruleset::{Ending, Goal, Outcome, Ruleset, Status, View};
 use crate::slot::{self, Slot};
@@ -1333,70 +1333,21 @@ impl<R: Ruleset> Screen<Session<R>> for EndScreen {
 
 // ----- replay --------------------------------------------------------------------------------
 
-/// The replay viewer: the play screen over each recorded state, with step back.
-struct ReplayScreen {
-    playback: Playback,
-    /// What the step into each state said, by the state's hash, filled by the stepper: the
-    /// log shows the same lines for a state however the viewer came to it.
-    said: Said,
-}
-
-/// Lines said by the steps into states, by state hash ([`ReplayScreen`]).
-type Said = std::rc::Rc<std::cell::RefCell<std::collections::HashMap<u64, Vec<String>>>>;
-
-/// States whose lines a replay keeps at most (then it starts afresh; a state stepped into
-/// again says its lines again).
-const SAID_KEEP: usize = 100_000;
-
-impl ReplayScreen {
-    fn follow<R: Ruleset>(
-        &self,
-        s: &mut Session<R>,
-        control: Control,
-    ) -> Transition<Session<R>, Self> {
-        match control {
-            Control::Moved => {
-                if let Some(g) = self.playback.current() {
-                    s.game = g.clone();
-                    s.log.clear();
-                    let lines = self.said.borrow().get(&g.state_hash()).cloned();
-                    for l in lines.unwrap_or_default() {
-                        s.say(l);
-                    }
-                }
-                Transition::Stay
-            }
-            Control::Stayed => Transition::Stay,
-            Control::Quit => Transition::Quit,
+impl<R: Ruleset> Watch for Session<R> {
+    fn show_state(&mut self, game: &Game, said: &[String]) {
+        self.game = game.clone();
+        self.log.clear();
+        for l in said {
+            self.say(l.clone());
         }
     }
-}
 
-impl<R: Ruleset> Screen<Session<R>> for ReplayScreen {
-    type Output = ();
-    type Reply = Infallible;
-
-    fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
-        draw_play(s, frame, area);
-        self.playback.draw_bar(frame, area, Rgb::new(240, 200, 90));
+    fn draw_state(&self, frame: &mut Frame, area: Rect) {
+        draw_play(self, frame, area);
     }
 
-    fn handle(&mut self, s: &mut Session<R>, input: Input) -> Transition<Session<R>, Self> {
-        let control = self.playback.handle(&input);
-        self.follow(s, control)
-    }
-
-    fn tick_interval(&self) -> Option<Duration> {
-        self.playback.tick_interval()
-    }
-
-    fn tick(&mut self, s: &mut Session<R>) -> Transition<Session<R>, Self> {
-        let control = self.playback.tick();
-        self.follow(s, control)
-    }
-
-    fn name(&self) -> &str {
-        "replay"
+    fn leave_replay(&mut self) -> bool {
+        true
     }
 }
 
@@ -1420,21 +1371,15 @@ pub fn replay_app<R: Ruleset>(
         let (rules, said) = (rules.clone(), said.clone());
         move |g: &Game, c: &Step<R::Command>| {
             let (next, lines) = apply_step(&*rules, g, c)?;
-            let mut said = said.borrow_mut();
-            if said.len() >= SAID_KEEP {
-                said.clear();
-            }
-            said.insert(next.state_hash(), lines);
+            say_into(&said, &next, lines);
             Ok::<Game, String>(next)
         }
     };
     let playback = Playback::open(path, R::NAME, &rules.data(), start, step)?;
     let mut s = Session::new(rules, 0);
     s.replay = true;
-    if let Some(g) = playback.current() {
-        s.game = g.clone();
-    }
-    Ok(ScreenStack::new(s, ReplayScreen { playback, said })
+    let viewer = Viewer::new(&mut s, playback, said, Rgb::new(240, 200, 90));
+    Ok(ScreenStack::new(s, viewer)
         .with_title(Session::title)
         .with_grid(Session::preferred_grid))
 }

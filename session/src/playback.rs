@@ -504,3 +504,116 @@ mod tests {
         assert_eq!(p.tick(), Control::Stayed);
     }
 }
+
+// ----- the viewer ----------------------------------------------------------------------------
+
+/// Lines said by the steps into recorded states, by state hash: a viewer shows the same
+/// lines for a state however it came to it (the game value keeps no English). Filled by the
+/// stepper [`Playback::open`] runs ([`say_into`]).
+pub type Said = std::rc::Rc<std::cell::RefCell<std::collections::HashMap<u64, Vec<String>>>>;
+
+/// States whose lines a viewer keeps at most (then it starts afresh; a state stepped into
+/// again says its lines again).
+pub const SAID_KEEP: usize = 100_000;
+
+/// Keep `lines`, what the step into `game` said, in `said` ([`Said`]).
+pub fn say_into(said: &Said, game: &Game, lines: Vec<String>) {
+    let mut said = said.borrow_mut();
+    if said.len() >= SAID_KEEP {
+        said.clear();
+    }
+    said.insert(game.state_hash(), lines);
+}
+
+/// What a replay viewer shows recorded states on: the session of a ruleset, or a game's
+/// own screens' context.
+pub trait Watch {
+    /// Show `game`, a recorded state, with the lines the step into it said.
+    fn show_state(&mut self, game: &Game, said: &[String]);
+    /// Draw the state shown into `area` (the viewer draws its bar over it).
+    fn draw_state(&self, frame: &mut Frame, area: Rect);
+    /// The player left the viewer: `true` ends the app, `false` goes back to the screen
+    /// under the viewer (a start screen).
+    fn leave_replay(&mut self) -> bool;
+}
+
+/// The replay viewer, for any [`Watch`]: the states of a [`Playback`] shown one by one,
+/// with play, pause, step back and forth, speed and jumps.
+#[derive(Debug)]
+pub struct Viewer {
+    playback: Playback,
+    said: Said,
+    bar: Rgb,
+}
+
+impl Viewer {
+    /// A viewer over `playback`, whose stepper keeps what each step said in `said`; its
+    /// bar drawn on `bar`. Shows the first state on `ctx`.
+    pub fn new(ctx: &mut impl Watch, playback: Playback, said: Said, bar: Rgb) -> Self {
+        let v = Viewer {
+            playback,
+            said,
+            bar,
+        };
+        v.show(ctx);
+        v
+    }
+
+    /// The viewer's controls (how many states it keeps, where it stopped).
+    #[must_use]
+    pub fn playback(&self) -> &Playback {
+        &self.playback
+    }
+
+    fn show(&self, ctx: &mut impl Watch) {
+        if let Some(g) = self.playback.current() {
+            let lines = self.said.borrow().get(&g.state_hash()).cloned();
+            ctx.show_state(g, &lines.unwrap_or_default());
+        }
+    }
+
+    fn follow<C: Watch>(&self, ctx: &mut C, control: Control) -> alembic_ui::Transition<C, Self> {
+        match control {
+            Control::Moved => {
+                self.show(ctx);
+                alembic_ui::Transition::Stay
+            }
+            Control::Stayed => alembic_ui::Transition::Stay,
+            Control::Quit if ctx.leave_replay() => alembic_ui::Transition::Quit,
+            Control::Quit => alembic_ui::Transition::Pop(()),
+        }
+    }
+}
+
+impl<C: Watch> alembic_ui::Screen<C> for Viewer {
+    type Output = ();
+    type Reply = std::convert::Infallible;
+
+    fn render(&mut self, ctx: &C, frame: &mut Frame, area: Rect) {
+        ctx.draw_state(frame, area);
+        self.playback.draw_bar(frame, area, self.bar);
+    }
+
+    fn handle(&mut self, ctx: &mut C, input: Input) -> alembic_ui::Transition<C, Self> {
+        let control = self.playback.handle(&input);
+        self.follow(ctx, control)
+    }
+
+    fn tick_interval(&self) -> Option<Duration> {
+        self.playback.tick_interval()
+    }
+
+    fn tick(&mut self, ctx: &mut C) -> alembic_ui::Transition<C, Self> {
+        let control = self.playback.tick();
+        self.follow(ctx, control)
+    }
+
+    fn on_quit(&mut self, ctx: &mut C) {
+        // Nothing to save: a replay never writes.
+        let _ = ctx.leave_replay();
+    }
+
+    fn name(&self) -> &str {
+        "replay"
+    }
+}

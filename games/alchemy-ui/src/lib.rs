@@ -1278,7 +1278,8 @@ pub fn app_with_rules(opts: UiOptions, rules: Rules) -> Result<ScreenStack<Alche
     }
     if let Start::Replay(path) = &opts.start {
         let (playback, said) = replay::open_said(path, &ctx.rules)?;
-        let viewer = replay::ReplayScreen::with_playback(&mut ctx, playback).saying(said);
+        let viewer =
+            alembic_session::playback::Viewer::new(&mut ctx, playback, said, colours::NOTE);
         let start = start::StartScreen::new(&ctx);
         let watch = Transition::ask(viewer, |()| start::StartReply::GameOver);
         let stack = ScreenStack::opening(ctx, start, watch)
