@@ -1,6 +1,6 @@
-//! The sparse octree [`Grid`](crate::grid::Grid) hangs its 16 × 16 chunks from: one descent,
-//! one growth rule, one box walk. (The cell index keeps one 2D tree per level instead, in
-//! `cells.rs`.)
+//! The sparse octree [`Grid`](crate::grid::Grid) keeps its sparse or far 16 × 16 chunks in
+//! (those outside every dense level's array): one descent, one growth rule, one box walk.
+//! (The cell index keeps one 2D tree per level instead, in `cells.rs`.)
 //!
 //! Chunks are addressed by chunk coordinates (x / 16, y / 16, z), floored. The root sits at a
 //! movable origin and covers 2^height chunks along each axis; it grows upward (doubling,
@@ -297,87 +297,6 @@ impl<C: Clone> Tree<C> {
                 }
                 Node::Bottom(chunks) => return &mut chunks[s],
             }
-        }
-    }
-}
-
-impl<C> Tree<C> {
-    /// A new tree with the chunk at `chunk` coordinates replaced by `make(the old chunk)`;
-    /// `self` is unchanged. A persistent write without a clone of the tree first: each node
-    /// on the path is rebuilt once, taking new references to its other children only (no
-    /// uniqueness checks, no reference taken and dropped again), so a write costs h node
-    /// allocations and at most 7 reference-count increments per node. Grows the root first
-    /// when it does not cover `chunk`.
-    pub(crate) fn with_chunk(
-        &self,
-        chunk: [i64; 3],
-        make: impl FnOnce(Option<&Arc<C>>) -> Arc<C>,
-    ) -> Self {
-        if self.root.is_none() || self.rel(chunk).is_none() {
-            let mut grown = self.clone();
-            grown.cover(chunk);
-            return grown.with_chunk_covered(chunk, make);
-        }
-        self.with_chunk_covered(chunk, make)
-    }
-
-    /// [`with_chunk`](Tree::with_chunk) once the root covers `chunk`.
-    fn with_chunk_covered(
-        &self,
-        chunk: [i64; 3],
-        make: impl FnOnce(Option<&Arc<C>>) -> Arc<C>,
-    ) -> Self {
-        /// The node at `level` on the path to `rel` (`node` is the old one, if any), rebuilt
-        /// with the new chunk.
-        fn rebuild<C>(
-            node: Option<&Node<C>>,
-            level: u32,
-            rel: [u64; 3],
-            make: impl FnOnce(Option<&Arc<C>>) -> Arc<C>,
-        ) -> Node<C> {
-            let s = slot(rel, level);
-            match node {
-                Some(Node::Inner(kids)) => {
-                    let mut new = Some(Arc::new(rebuild(
-                        kids[s].as_deref(),
-                        level.wrapping_sub(1),
-                        rel,
-                        make,
-                    )));
-                    Node::Inner(std::array::from_fn(|i| {
-                        if i == s { new.take() } else { kids[i].clone() }
-                    }))
-                }
-                Some(Node::Bottom(chunks)) => {
-                    let mut new = Some(make(chunks[s].as_ref()));
-                    Node::Bottom(std::array::from_fn(|i| {
-                        if i == s {
-                            new.take()
-                        } else {
-                            chunks[i].clone()
-                        }
-                    }))
-                }
-                None if level == 0 => {
-                    let mut chunks: [Option<Arc<C>>; 8] = Default::default();
-                    chunks[s] = Some(make(None));
-                    Node::Bottom(chunks)
-                }
-                None => {
-                    let mut kids: [Option<Arc<Node<C>>>; 8] = Default::default();
-                    kids[s] = Some(Arc::new(rebuild(None, level - 1, rel, make)));
-                    Node::Inner(kids)
-                }
-            }
-        }
-        // The caller grew the root to cover `chunk` (see MAX_HEIGHT).
-        debug_assert!(self.rel(chunk).is_some(), "root does not cover {chunk:?}");
-        let rel = self.rel(chunk).unwrap_or([0; 3]);
-        let level = self.height.max(1) - 1;
-        Tree {
-            root: Some(Arc::new(rebuild(self.root.as_deref(), level, rel, make))),
-            origin: self.origin,
-            height: self.height.max(1),
         }
     }
 }
