@@ -54,8 +54,9 @@ struct Level<T> {
     /// Chunks along x; 0 when the level has no array (its chunks, if any, are in the tree).
     width: u32,
     /// The box's chunk slots, row-major, `width` a row (the number of rows is
-    /// `chunks.len() / width`); `None` where no chunk was written.
-    chunks: Arc<[Option<Arc<Chunk<T>>>]>,
+    /// `chunks.len() / width`); a slot where no chunk was written holds the grid's one
+    /// blank chunk (all default values), so a read never branches on absence.
+    chunks: Arc<[Arc<Chunk<T>>]>,
 }
 
 impl<T> Clone for Level<T> {
@@ -70,7 +71,7 @@ impl<T> Clone for Level<T> {
 
 impl<T> Level<T> {
     /// A level without an array.
-    fn none(empty: &Arc<[Option<Arc<Chunk<T>>>]>) -> Self {
+    fn none(empty: &Arc<[Arc<Chunk<T>>]>) -> Self {
         Level {
             first: [0; 2],
             width: 0,
@@ -113,9 +114,12 @@ impl<T> Level<T> {
         })
     }
 
-    /// Written chunks in the array.
-    fn count(&self) -> usize {
-        self.chunks.iter().flatten().count()
+    /// Written chunks in the array (slots not holding `blank`).
+    fn count(&self, blank: Option<&Arc<Chunk<T>>>) -> usize {
+        self.chunks
+            .iter()
+            .filter(|c| !blank.is_some_and(|b| Arc::ptr_eq(b, c)))
+            .count()
     }
 }
 
@@ -144,9 +148,10 @@ enum Place {
 /// - [`set_mut`](Grid::set_mut): as `set`, in place (no copy) where this value is the sole
 ///   owner; a write that grows a level's box copies its S pointers once, Θ(S + far chunks
 ///   moved in);
-/// - memory: the written chunks (256 cells and a 16-byte header each), 8 bytes per slot of
-///   each level's box, 32 bytes per level of the range, and ≈ 1/7 of a tree node per far
-///   chunk. Nothing else: no second copy of the cells, no cache.
+/// - memory: the written chunks (256 cells and a 16-byte header each), one blank chunk that
+///   every unwritten slot shares, 8 bytes per slot of each level's box, 32 bytes per level of
+///   the range, and ≈ 1/7 of a tree node per far chunk. Nothing else: no second copy of the
+///   cells, no cache.
 ///
 /// `Grid` is `Send + Sync` when `T` is.
 ///
@@ -180,6 +185,9 @@ pub struct Grid<T> {
     far: Tree<Chunk<T>>,
     /// Chunks written so far, in the arrays and the tree.
     chunk_count: usize,
+    /// The chunk of default values every unwritten slot of the levels' arrays shares (made
+    /// with the first array).
+    blank: Option<Arc<Chunk<T>>>,
 }
 
 impl<T: Clone> Clone for Grid<T> {
@@ -190,6 +198,7 @@ impl<T: Clone> Clone for Grid<T> {
             levels: Arc::clone(&self.levels),
             far: self.far.clone(),
             chunk_count: self.chunk_count,
+            blank: self.blank.clone(),
         }
     }
 }
@@ -203,6 +212,7 @@ impl<T: Clone + PartialEq> Grid<T> {
             levels: Arc::default(),
             far: Tree::default(),
             chunk_count: 0,
+            blank: None,
         }
     }
 
@@ -233,9 +243,18 @@ impl<T: Clone + PartialEq> Grid<T> {
         if let Some(level) = self.level_at(chunk[2])
             && let Some(i) = level.index(chunk[0], chunk[1])
         {
-            return level.chunks.get(i).and_then(Option::as_deref);
+            return level
+                .chunks
+                .get(i)
+                .filter(|c| !self.is_blank(c))
+                .map(|c| &**c);
         }
         self.far.find(chunk)
+    }
+
+    /// Whether `c` is the blank chunk of unwritten slots.
+    fn is_blank(&self, c: &Arc<Chunk<T>>) -> bool {
+        self.blank.as_ref().is_some_and(|b| Arc::ptr_eq(b, c))
     }
 
     /// The value at `loc` (the default when never written).
@@ -250,11 +269,9 @@ impl<T: Clone + PartialEq> Grid<T> {
             let dy = (loc.y >> CHUNK_BITS).wrapping_sub(level.first[1]) as u32;
             if dx < level.width {
                 let i = u64::from(dy) * u64::from(level.width) + u64::from(dx);
-                if let Some(slot) = usize::try_from(i).ok().and_then(|i| level.chunks.get(i)) {
-                    return match slot {
-                        Some(c) => &c.cells[cell_index(loc)],
-                        None => &self.default,
-                    };
+                if let Some(c) = usize::try_from(i).ok().and_then(|i| level.chunks.get(i)) {
+                    // An unwritten slot holds the blank chunk: no branch on absence.
+                    return &c.cells[cell_index(loc)];
                 }
             }
         }
@@ -364,7 +381,7 @@ impl<T: Clone + PartialEq> Grid<T> {
     fn level_for_write(&mut self, z: i32) -> Option<usize> {
         let len = self.levels.len() as i64;
         if len == 0 {
-            let empty: Arc<[Option<Arc<Chunk<T>>>]> = Arc::default();
+            let empty: Arc<[Arc<Chunk<T>>]> = Arc::default();
             self.z0 = z;
             self.levels = Arc::from(vec![Level::none(&empty)]);
             return Some(0);
@@ -380,7 +397,7 @@ impl<T: Clone + PartialEq> Grid<T> {
         if new_len > 2 * (dense + 1) + LEVELS_SLACK {
             return None;
         }
-        let empty: Arc<[Option<Arc<Chunk<T>>>]> = Arc::default();
+        let empty: Arc<[Arc<Chunk<T>>]> = Arc::default();
         let shift = (i64::from(self.z0) - first) as usize;
         let mut v: Vec<Level<T>> = (0..new_len).map(|_| Level::none(&empty)).collect();
         for (i, l) in self.levels.iter().enumerate() {
@@ -423,24 +440,30 @@ impl<T: Clone + PartialEq> Grid<T> {
         } else {
             Vec::new()
         };
-        let chunks = level.count() as u64 + moved.len() as u64 + need;
+        let chunks = level.count(self.blank.as_ref()) as u64 + moved.len() as u64 + need;
         if slots > LEVEL_FILL * chunks + LEVEL_SLACK || w > u64::from(u32::MAX) {
             return false;
         }
         let width = w as u32;
-        let mut slots_v: Vec<Option<Arc<Chunk<T>>>> = vec![None; slots as usize];
+        let default = &self.default;
+        let blank = Arc::clone(self.blank.get_or_insert_with(|| {
+            Arc::new(Chunk {
+                cells: std::array::from_fn(|_| default.clone()),
+            })
+        }));
+        let mut slots_v: Vec<Arc<Chunk<T>>> = vec![blank; slots as usize];
         let at = |cx: i64, cy: i64| ((cy - nlo[1]) as u64 * w + (cx - nlo[0]) as u64) as usize;
         if let Some((a, _)) = level.bounds() {
             let old_w = level.width as usize;
             for (i, c) in level.chunks.iter().enumerate() {
-                if let Some(c) = c {
-                    let (cx, cy) = (a[0] + (i % old_w) as i64, a[1] + (i / old_w) as i64);
-                    slots_v[at(cx, cy)] = Some(Arc::clone(c));
-                }
+                let (cx, cy) = (a[0] + (i % old_w) as i64, a[1] + (i / old_w) as i64);
+                slots_v[at(cx, cy)] = Arc::clone(c);
             }
         }
         for m in &moved {
-            slots_v[at(m[0], m[1])] = self.far.slot_mut(*m).take();
+            if let Some(c) = self.far.slot_mut(*m).take() {
+                slots_v[at(m[0], m[1])] = c;
+            }
         }
         if !moved.is_empty() && self.far.chunks().is_empty() {
             self.far = Tree::default();
@@ -476,11 +499,15 @@ impl<T: Clone + PartialEq> Grid<T> {
 
     /// The chunk at `chunk` coordinates, created and made unique along its path.
     fn chunk_mut(&mut self, chunk: [i64; 3]) -> &mut Chunk<T> {
-        let place = self.place(chunk);
-        let slot = match place {
+        let slot = match self.place(chunk) {
             Place::Level(dz, i) => {
                 let levels = Arc::make_mut(&mut self.levels);
-                &mut Arc::make_mut(&mut levels[dz].chunks)[i]
+                let slot = &mut Arc::make_mut(&mut levels[dz].chunks)[i];
+                if self.blank.as_ref().is_some_and(|b| Arc::ptr_eq(b, slot)) {
+                    self.chunk_count += 1;
+                }
+                // The blank chunk is shared (the grid holds it too): this copies it.
+                return Arc::make_mut(slot);
             }
             Place::Far => self.far.slot_mut(chunk),
         };
@@ -547,7 +574,7 @@ impl<T: Clone + PartialEq> Grid<T> {
             let z = i64::from(self.z0) + dz as i64;
             let w = level.width as usize;
             for (i, c) in level.chunks.iter().enumerate() {
-                if let Some(c) = c {
+                if !self.is_blank(c) {
                     let at = [
                         i64::from(level.first[0]) + (i % w) as i64,
                         i64::from(level.first[1]) + (i / w) as i64,
@@ -649,7 +676,10 @@ impl<T: Clone + PartialEq> Grid<T> {
             {
                 return Err("grid level box runs past the i32 range");
             }
-            let n = level.count();
+            if self.blank.is_none() {
+                return Err("grid level array without a blank chunk");
+            }
+            let n = level.count(self.blank.as_ref());
             if level.chunks.len() as u64 > LEVEL_FILL * n as u64 + LEVEL_SLACK {
                 return Err("grid level array is sparser than its policy");
             }
@@ -666,6 +696,11 @@ impl<T: Clone + PartialEq> Grid<T> {
             }
         }
         count += far.len();
+        if let Some(b) = &self.blank
+            && b.cells.iter().any(|v| *v != self.default)
+        {
+            return Err("grid blank chunk holds a value other than the default");
+        }
         if count != self.chunk_count {
             return Err("grid chunk count is stale");
         }
