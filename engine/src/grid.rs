@@ -11,27 +11,92 @@
 //!
 //! Chunks that would make a level's array too sparse (its box over four times the level's
 //! chunks, plus 64 slots), and chunks on levels outside the compact range, live in a sparse
-//! octree instead (fan-out 2 × 2 × 2 over chunk coordinates, its root at a movable origin,
-//! growing upward toward far writes; `octree.rs`), so untouched space costs nothing. Every
-//! chunk is in exactly one place: in its level's array when it lies in the level's box, else
-//! in the tree. When a level's box grows (a write next to it), chunks of the tree that fall
-//! inside the new box move into the array.
+//! store instead: a persistent hash trie from chunk coordinates to chunks (`imbl`), so
+//! untouched space costs nothing and an isolated or far chunk is one hash and a few node hops
+//! away, however far apart the data are. Every chunk is in exactly one place: in its level's
+//! array when it lies in the level's box, else in the sparse store. When a level's box grows
+//! (a write next to it), sparse chunks that fall inside the new box move into the array.
 //!
 //! A clone of the grid shares everything. Writing through a shared grid copies the cell's
-//! chunk, that level's pointer array and the short list of levels (or, for a chunk in the
-//! tree, the tree path), and leaves every older grid value untouched; writing as the sole
+//! chunk, that level's pointer array and the short list of levels (or, for a sparse chunk,
+//! the trie's path to it), and leaves every older grid value untouched; writing as the sole
 //! owner ([`Grid::set_mut`]) mutates in place. There is no derived state: nothing is dropped
 //! by a write or rebuilt after one.
 
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::loc::{Loc, LocBox};
-use crate::octree::{CELLS, CHUNK_BITS, MASK, SIDE, Tree, cell_index, chunk_of, corner};
+use crate::chunk::{CELLS, CHUNK_BITS, MASK, SIDE, cell_index, chunk_of, corner};
+
+/// The sparse store: chunk coordinates to chunks, a persistent hash array mapped trie
+/// (`imbl`), so a far or isolated chunk is one hash and a few node hops away however far
+/// apart the data are, and a write copies one short path.
+type Far<T> = imbl::GenericHashMap<
+    ChunkKey,
+    Arc<Chunk<T>>,
+    BuildHasherDefault<ChunkHasher>,
+    imbl::shared_ptr::DefaultSharedPtr,
+>;
+
+/// Chunk coordinates (x / 16, y / 16, z) as a hash key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct ChunkKey([i32; 3]);
+
+impl ChunkKey {
+    /// The key of chunk coordinates `at` (which come from `i32` cells).
+    fn of(at: [i64; 3]) -> Self {
+        ChunkKey([at[0] as i32, at[1] as i32, at[2] as i32])
+    }
+
+    fn at(self) -> [i64; 3] {
+        [
+            i64::from(self.0[0]),
+            i64::from(self.0[1]),
+            i64::from(self.0[2]),
+        ]
+    }
+}
+
+impl Hash for ChunkKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(u64::from(self.0[0] as u32) | (u64::from(self.0[1] as u32) << 32));
+        state.write_u32(self.0[2] as u32);
+    }
+}
+
+/// A fixed multiplicative hash with a final mix (the trie takes its low bits first):
+/// deterministic, so the store's shape never depends on a random seed (nothing observable
+/// depends on its order anyway: iteration sorts).
+#[derive(Default, Clone, Copy)]
+struct ChunkHasher(u64);
+
+impl Hasher for ChunkHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(23) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+
+    fn finish(&self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        x ^ (x >> 29)
+    }
+}
 
 #[derive(Clone)]
 pub(crate) struct Chunk<T> {
@@ -39,19 +104,19 @@ pub(crate) struct Chunk<T> {
 }
 
 /// A level's array of chunk slots may cover at most this many times its chunks, plus
-/// [`LEVEL_SLACK`] slots; a chunk that would make it sparser goes to the tree.
+/// [`LEVEL_SLACK`] slots; a chunk that would make it sparser goes to the sparse store.
 const LEVEL_FILL: u64 = 4;
 /// See [`LEVEL_FILL`].
 const LEVEL_SLACK: u64 = 64;
 /// The list of levels may cover at most twice its levels with arrays, plus this many `z`
-/// values; a chunk on a level further away goes to the tree.
+/// values; a chunk on a level further away goes to the sparse store.
 const LEVELS_SLACK: i64 = 8;
 
 /// One level's chunks in a flat array over the level's box of chunks.
 struct Level<T> {
     /// Chunk coordinates (x / 16, y / 16) of the box's first chunk.
     first: [i32; 2],
-    /// Chunks along x; 0 when the level has no array (its chunks, if any, are in the tree).
+    /// Chunks along x; 0 when the level has no array (its chunks, if any, are sparse).
     width: u32,
     /// The box's chunk slots, row-major, `width` a row (the number of rows is
     /// `chunks.len() / width`); a slot where no chunk was written holds the grid's one
@@ -124,7 +189,7 @@ impl<T> Level<T> {
 }
 
 /// Where a chunk is kept: a slot of a level's array (the level's index in the list, the
-/// slot's in the array), or the tree.
+/// slot's in the array), or the sparse store.
 enum Place {
     Level(usize, usize),
     Far,
@@ -133,25 +198,26 @@ enum Place {
 /// A persistent 3D grid of `T`, sparse over the whole `i32` range; unset cells read as the
 /// grid's default value.
 ///
-/// Costs (n = cells written; L = levels in the grid's compact range of levels, at most twice
-/// its dense levels plus 8; S = chunk slots of the written level's box, at most four times
-/// its chunks plus 64; h = height of the sparse tree, ≈ log₂ of the far data's extent in
-/// chunks, ≤ 35, 0 when there is none):
+/// Costs (L = levels in the grid's compact range of levels, at most twice its dense levels
+/// plus 8; S = chunk slots of the written level's box, at most four times its chunks plus
+/// 64; F = sparse chunks, outside every level's box; h = depth of the sparse store's hash
+/// trie, ≈ log₃₂ F):
 /// - clone: Θ(1) (three reference-count increments at most);
 /// - [`get`](Grid::get): Θ(1) for a cell of a level's box: the level check, the x check, the
 ///   y-and-bounds check (one unsigned comparison each), the chunk pointer and the cell;
-///   Θ(1) for any other cell when there is no far data, else Θ(h) pointer hops;
+///   Θ(1) for any other cell when there are no sparse chunks, else one hash and Θ(h) node
+///   hops;
 /// - [`set`](Grid::set) (persistent): Θ(L + S) for a cell of a level's box: copies one
 ///   256-cell chunk, that level's S chunk pointers (one reference-count increment each) and
 ///   the list of L levels (32 bytes each); dropping the new value releases them again. For a
-///   chunk in the tree: Θ(h), one chunk and h small nodes;
+///   sparse chunk: Θ(h), the chunk and the trie's path to it;
 /// - [`set_mut`](Grid::set_mut): as `set`, in place (no copy) where this value is the sole
-///   owner; a write that grows a level's box copies its S pointers once, Θ(S + far chunks
-///   moved in);
+///   owner; a write that grows a level's box copies its S pointers once, Θ(S + F) (the
+///   sparse chunks are searched for ones to move in only when they could fill the new box);
 /// - memory: the written chunks (256 cells and a 16-byte header each), one blank chunk that
 ///   every unwritten slot shares, 8 bytes per slot of each level's box, 32 bytes per level of
-///   the range, and ≈ 1/7 of a tree node per far chunk. Nothing else: no second copy of the
-///   cells, no cache.
+///   the range, and the hash trie's entries and nodes for the sparse chunks. Nothing else: no
+///   second copy of the cells, no cache.
 ///
 /// `Grid` is `Send + Sync` when `T` is.
 ///
@@ -182,8 +248,8 @@ pub struct Grid<T> {
     /// One entry per `z` from `z0`, each with its array of chunk pointers (or none).
     levels: Arc<[Level<T>]>,
     /// Chunks outside every level's box: sparse or far data.
-    far: Tree<Chunk<T>>,
-    /// Chunks written so far, in the arrays and the tree.
+    far: Far<T>,
+    /// Chunks written so far, in the arrays and the sparse store.
     chunk_count: usize,
     /// The chunk of default values every unwritten slot of the levels' arrays shares (made
     /// with the first array).
@@ -210,7 +276,7 @@ impl<T: Clone + PartialEq> Grid<T> {
             default,
             z0: 0,
             levels: Arc::default(),
-            far: Tree::default(),
+            far: Far::default(),
             chunk_count: 0,
             blank: None,
         }
@@ -249,7 +315,7 @@ impl<T: Clone + PartialEq> Grid<T> {
                 .filter(|c| !self.is_blank(c))
                 .map(|c| &**c);
         }
-        self.far.find(chunk)
+        self.far.get(&ChunkKey::of(chunk)).map(|c| &**c)
     }
 
     /// Whether `c` is the blank chunk of unwritten slots.
@@ -278,15 +344,15 @@ impl<T: Clone + PartialEq> Grid<T> {
         self.get_far(loc.x, loc.y, loc.z)
     }
 
-    /// A read outside every level's box: through the tree. Out of line, with the coordinates
-    /// in registers, so that a loop of reads keeps its fast path tight.
+    /// A read outside every level's box: through the sparse store. Out of line, with the
+    /// coordinates in registers, so that a loop of reads keeps its fast path tight.
     #[inline(never)]
     fn get_far(&self, x: i32, y: i32, z: i32) -> &T {
-        if self.far.root.is_none() {
+        if self.far.is_empty() {
             return &self.default;
         }
         let loc = Loc::new(x, y, z);
-        match self.far.find(chunk_of(loc)) {
+        match self.far.get(&ChunkKey::of(chunk_of(loc))) {
             Some(c) => &c.cells[cell_index(loc)],
             None => &self.default,
         }
@@ -410,7 +476,7 @@ impl<T: Clone + PartialEq> Grid<T> {
     }
 
     /// Grow level `dz`'s box (or give it one) to cover chunks `lo..=hi`, where `need` chunks
-    /// are about to be written, when the grown box stays dense enough; chunks of the tree
+    /// are about to be written, when the grown box stays dense enough; sparse chunks
     /// inside the new box move into it. Returns whether the box covers `lo..=hi`.
     fn grow_level(&mut self, dz: usize, lo: [i64; 2], hi: [i64; 2], need: u64) -> bool {
         let Some(level) = self.levels.get(dz) else {
@@ -431,16 +497,17 @@ impl<T: Clone + PartialEq> Grid<T> {
         };
         let (w, h) = ((nhi[0] - nlo[0] + 1) as u64, (nhi[1] - nlo[1] + 1) as u64);
         let slots = w.saturating_mul(h);
-        let moved: Vec<[i64; 3]> = if self.far.root.is_some() {
-            self.far
-                .chunks_in([nlo[0], nlo[1], z], [nhi[0], nhi[1], z])
-                .into_iter()
-                .map(|(at, _)| at)
-                .collect()
-        } else {
-            Vec::new()
+        let have = level.count(self.blank.as_ref()) as u64 + need;
+        // Even with every sparse chunk moving in, too sparse: no need to look for them.
+        if slots > LEVEL_FILL * (have + self.far.len() as u64) + LEVEL_SLACK {
+            return false;
+        }
+        let inside = |k: &ChunkKey| {
+            let at = k.at();
+            at[2] == z && (nlo[0]..=nhi[0]).contains(&at[0]) && (nlo[1]..=nhi[1]).contains(&at[1])
         };
-        let chunks = level.count(self.blank.as_ref()) as u64 + moved.len() as u64 + need;
+        let moved: Vec<ChunkKey> = self.far.keys().filter(|k| inside(k)).copied().collect();
+        let chunks = have + moved.len() as u64;
         if slots > LEVEL_FILL * chunks + LEVEL_SLACK || w > u64::from(u32::MAX) {
             return false;
         }
@@ -460,13 +527,11 @@ impl<T: Clone + PartialEq> Grid<T> {
                 slots_v[at(cx, cy)] = Arc::clone(c);
             }
         }
-        for m in &moved {
-            if let Some(c) = self.far.slot_mut(*m).take() {
+        for k in &moved {
+            if let Some(c) = self.far.remove(k) {
+                let m = k.at();
                 slots_v[at(m[0], m[1])] = c;
             }
-        }
-        if !moved.is_empty() && self.far.chunks().is_empty() {
-            self.far = Tree::default();
         }
         let levels = Arc::make_mut(&mut self.levels);
         levels[dz] = Level {
@@ -509,13 +574,13 @@ impl<T: Clone + PartialEq> Grid<T> {
                 // The blank chunk is shared (the grid holds it too): this copies it.
                 return Arc::make_mut(slot);
             }
-            Place::Far => self.far.slot_mut(chunk),
+            Place::Far => ChunkKey::of(chunk),
         };
-        if slot.is_none() {
+        if !self.far.contains_key(&slot) {
             self.chunk_count += 1;
         }
         let default = &self.default;
-        let c = slot.get_or_insert_with(|| {
+        let c = self.far.entry(slot).or_insert_with(|| {
             Arc::new(Chunk {
                 cells: std::array::from_fn(|_| default.clone()),
             })
@@ -542,8 +607,8 @@ impl<T: Clone + PartialEq> Grid<T> {
 
     /// Every cell of `area` with its value, chunk by chunk (within a chunk, row-major).
     ///
-    /// Θ(cells in the box + chunks in the box), plus Θ(h) a chunk outside every level's box
-    /// when there is far data; unwritten cells yield the default.
+    /// Θ(cells in the box + chunks in the box), plus a hash lookup for each chunk outside
+    /// every level's box when there are sparse chunks; unwritten cells yield the default.
     pub fn iter_box(&self, area: LocBox) -> BoxIter<'_, T> {
         let mut it = BoxIter {
             grid: self,
@@ -567,7 +632,7 @@ impl<T: Clone + PartialEq> Grid<T> {
     }
 
     /// Every written chunk as (its chunk coordinates, the chunk): the levels' arrays, then
-    /// the tree.
+    /// the sparse store.
     fn all_chunks(&self) -> Vec<([i64; 3], &Arc<Chunk<T>>)> {
         let mut out = Vec::with_capacity(self.chunk_count);
         for (dz, level) in self.levels.iter().enumerate() {
@@ -584,7 +649,7 @@ impl<T: Clone + PartialEq> Grid<T> {
                 }
             }
         }
-        out.extend(self.far.chunks());
+        out.extend(self.far.iter().map(|(k, c)| (k.at(), c)));
         out
     }
 
@@ -642,15 +707,14 @@ impl<T: Clone + PartialEq> Grid<T> {
     pub fn ptr_eq(&self, other: &Self) -> bool {
         let levels = Arc::ptr_eq(&self.levels, &other.levels)
             || (self.levels.is_empty() && other.levels.is_empty());
-        levels && self.z0 == other.z0 && self.far.ptr_eq(&other.far)
+        let far = self.far.ptr_eq(&other.far) || (self.far.is_empty() && other.far.is_empty());
+        levels && self.z0 == other.z0 && far
     }
 
-    /// Verify the structure: the sparse tree (bottom nodes exactly at level 0, height within
-    /// bounds), every level's array (its shape, and no box sparser than the policy allows),
-    /// that no chunk of the tree lies in a level's box (each chunk is in one place), and the
-    /// chunk count.
+    /// Verify the structure: every level's array (its shape, and no box sparser than the
+    /// policy allows), that no chunk of the sparse store lies in a level's box (each chunk is
+    /// in one place), the blank chunk, and the chunk count.
     pub fn check_invariants(&self) -> Result<(), &'static str> {
-        self.far.check(|_| Ok(()))?;
         if i64::from(self.z0) + self.levels.len() as i64 - 1 > i64::from(i32::MAX) {
             return Err("grid level list runs past i32::MAX");
         }
@@ -685,14 +749,14 @@ impl<T: Clone + PartialEq> Grid<T> {
             }
             count += n;
         }
-        let far = self.far.chunks();
-        for (at, _) in &far {
+        let far: Vec<[i64; 3]> = self.far.keys().map(|k| k.at()).collect();
+        for at in &far {
             if self
                 .level_at(at[2])
                 .and_then(|l| l.index(at[0], at[1]))
                 .is_some()
             {
-                return Err("grid chunk in the tree lies in a level's box");
+                return Err("grid chunk in the sparse store lies in a level's box");
             }
         }
         count += far.len();
@@ -708,7 +772,7 @@ impl<T: Clone + PartialEq> Grid<T> {
     }
 
     /// Whether the chunk at chunk coordinates `chunk` sits in a level's array (not in the
-    /// sparse tree).
+    /// sparse store).
     #[cfg(test)]
     fn in_level_array(&self, chunk: [i64; 3]) -> bool {
         self.level_at(chunk[2])
@@ -961,7 +1025,7 @@ impl<T: Clone + PartialEq> PartialEq for Grid<T> {
 
 impl<T: Clone + PartialEq + Hash> Hash for Grid<T> {
     /// Hashes the default and every non-default cell in canonical order, so equal grids hash
-    /// equally whatever their tree shapes.
+    /// equally whatever their layouts.
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.default.hash(state);
         for (corner, cells) in self.chunks_sorted() {
@@ -1087,7 +1151,7 @@ mod tests {
         assert_ne!(a, b);
         let c = b.set(Loc::new(1, 1, 0), 3);
         assert_eq!(a, c);
-        // Equal regardless of tree shape: a default write far away grows the tree.
+        // Equal regardless of layout: a default write far away adds a sparse chunk.
         let d = a.set(Loc::new(100_000, 0, 5), 0);
         assert_eq!(a, d);
     }
@@ -1181,7 +1245,8 @@ mod tests {
         g.check_invariants().unwrap();
     }
 
-    /// A read through the tree alone (the reference the arrays must agree with).
+    /// A read through `find_chunk` (the chunk-level lookup iteration uses), the reference
+    /// `get`'s fast path must agree with.
     fn walk<T: Clone + PartialEq>(g: &Grid<T>, l: Loc) -> &T {
         g.find_chunk(chunk_of(l))
             .map_or(&g.default, |c| &c.cells[cell_index(l)])
@@ -1199,7 +1264,7 @@ mod tests {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                // From step 30, some writes land anywhere in the i32 range (the tree).
+                // From step 30, some writes land anywhere in the i32 range (sparse chunks).
                 let l = if step >= 30 && (k == 0 || x.is_multiple_of(89)) {
                     Loc::new(x as i32, (x >> 32) as i32, (x >> 8) as i32 % 4)
                 } else {
@@ -1259,18 +1324,18 @@ mod tests {
             3,
         );
         assert!(g.in_level_array([40, 30, -2]));
-        assert!(g.far.root.is_none(), "the tree emptied");
+        assert!(g.far.is_empty(), "the sparse store emptied");
         g.check_invariants().unwrap();
         assert_eq!(*g.get(Loc::new(16 * 40 + 5, 16 * 30 + 5, -2)), 2);
         assert_eq!(*g.get(Loc::new(16 * 40, 16 * 30, -2)), 3);
         assert_eq!(*g.get(Loc::new(-1, -1, -2)), 3);
         assert_eq!(*g.get(Loc::new(16 * 40 + 16, 0, -2)), 0);
-        // The older value still reads as it did, its far chunk still in its tree.
+        // The older value still reads as it did, its far chunk still sparse.
         assert_eq!(*sparse.get(Loc::new(16 * 40 + 5, 16 * 30 + 5, -2)), 2);
         assert_eq!(*sparse.get(Loc::new(0, 0, -2)), 0);
         assert!(!sparse.in_level_array([40, 30, -2]));
         sparse.check_invariants().unwrap();
-        // Levels far from the others go to the tree; the near ones stay in arrays.
+        // Levels far from the others go to the sparse store; the near ones stay in arrays.
         for z in [i32::MIN, i32::MAX, 1_000_000] {
             g.set_mut(Loc::new(i32::MIN, i32::MAX, z), 4);
             assert!(!g.in_level_array(chunk_of(Loc::new(i32::MIN, i32::MAX, z))));

@@ -114,7 +114,7 @@ pub mod light;
 pub mod loc;
 pub mod mapgen;
 mod migrate;
-mod octree;
+mod chunk;
 pub mod path;
 pub mod props;
 mod pvec;
