@@ -30,8 +30,8 @@ use std::sync::Arc;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::loc::{Loc, LocBox};
 use crate::chunk::{CELLS, CHUNK_BITS, MASK, SIDE, cell_index, chunk_of, corner};
+use crate::loc::{Loc, LocBox};
 
 /// The sparse store: chunk coordinates to chunks, a persistent hash array mapped trie
 /// (`imbl`), so a far or isolated chunk is one hash and a few node hops away however far
@@ -157,8 +157,7 @@ impl<T> Level<T> {
     fn index(&self, cx: i64, cy: i64) -> Option<usize> {
         let dx = cx - i64::from(self.first[0]);
         let dy = cy - i64::from(self.first[1]);
-        if (0..i64::from(self.width)).contains(&dx) && (0..i64::from(self.height())).contains(&dy)
-        {
+        if (0..i64::from(self.width)).contains(&dx) && (0..i64::from(self.height())).contains(&dy) {
             usize::try_from(dy * i64::from(self.width) + dx).ok()
         } else {
             None
@@ -407,7 +406,10 @@ impl<T: Clone + PartialEq> Grid<T> {
             return;
         }
         let lo = [area.min.x >> CHUNK_BITS, area.min.y >> CHUNK_BITS];
-        let hi = [(area.max.x - 1) >> CHUNK_BITS, (area.max.y - 1) >> CHUNK_BITS];
+        let hi = [
+            (area.max.x - 1) >> CHUNK_BITS,
+            (area.max.y - 1) >> CHUNK_BITS,
+        ];
         for z in area.min.z..area.max.z {
             // Grow the level's box once for the whole area rather than chunk by chunk.
             self.reserve(z, lo, hi);
@@ -550,12 +552,19 @@ impl<T: Clone + PartialEq> Grid<T> {
         let Some(dz) = self.level_for_write(chunk[2] as i32) else {
             return Place::Far;
         };
-        if let Some(i) = self.levels.get(dz).and_then(|l| l.index(chunk[0], chunk[1])) {
+        if let Some(i) = self
+            .levels
+            .get(dz)
+            .and_then(|l| l.index(chunk[0], chunk[1]))
+        {
             return Place::Level(dz, i);
         }
         let c = [chunk[0], chunk[1]];
         if self.grow_level(dz, c, c, 1)
-            && let Some(i) = self.levels.get(dz).and_then(|l| l.index(chunk[0], chunk[1]))
+            && let Some(i) = self
+                .levels
+                .get(dz)
+                .and_then(|l| l.index(chunk[0], chunk[1]))
         {
             return Place::Level(dz, i);
         }
@@ -736,7 +745,8 @@ impl<T: Clone + PartialEq> Grid<T> {
             }
             let last_x = i64::from(level.first[0]) + w as i64 - 1;
             let last_y = i64::from(level.first[1]) + (level.chunks.len() / w) as i64 - 1;
-            if last_x > i64::from(i32::MAX >> CHUNK_BITS) || last_y > i64::from(i32::MAX >> CHUNK_BITS)
+            if last_x > i64::from(i32::MAX >> CHUNK_BITS)
+                || last_y > i64::from(i32::MAX >> CHUNK_BITS)
             {
                 return Err("grid level box runs past the i32 range");
             }
@@ -1010,7 +1020,7 @@ impl<T: Clone + PartialEq> PartialEq for Grid<T> {
         for (at, c) in self.all_chunks() {
             let same = match other.find_chunk(at) {
                 Some(o) => std::ptr::eq(o, &**c) || o.cells == c.cells,
-                None => blank(&**c),
+                None => blank(c),
             };
             if !same {
                 return false;
@@ -1019,7 +1029,7 @@ impl<T: Clone + PartialEq> PartialEq for Grid<T> {
         other
             .all_chunks()
             .into_iter()
-            .all(|(at, c)| self.find_chunk(at).is_some() || blank(&**c))
+            .all(|(at, c)| self.find_chunk(at).is_some() || blank(c))
     }
 }
 
@@ -1320,7 +1330,10 @@ mod tests {
         // Filling the space between them (up to the far chunk's corner cell) grows the array
         // until it takes the far chunk in.
         g.fill_box_mut(
-            LocBox::new(Loc::new(-16, -16, -2), Loc::new(16 * 40 + 1, 16 * 30 + 1, -1)),
+            LocBox::new(
+                Loc::new(-16, -16, -2),
+                Loc::new(16 * 40 + 1, 16 * 30 + 1, -1),
+            ),
             3,
         );
         assert!(g.in_level_array([40, 30, -2]));
@@ -1356,7 +1369,19 @@ mod tests {
     #[test]
     fn edges_of_the_i32_range_read_and_write() {
         let mut g = Grid::new(0u16);
-        let edges = [i32::MIN, i32::MIN + 15, i32::MIN + 16, -17, -16, -1, 0, 15, 16, i32::MAX - 16, i32::MAX];
+        let edges = [
+            i32::MIN,
+            i32::MIN + 15,
+            i32::MIN + 16,
+            -17,
+            -16,
+            -1,
+            0,
+            15,
+            16,
+            i32::MAX - 16,
+            i32::MAX,
+        ];
         let mut n = 0;
         for &x in &edges {
             for &y in &edges {
@@ -1375,10 +1400,16 @@ mod tests {
             }
         }
         // A dense level at the top corner of the range.
-        let corner = LocBox::new(Loc::new(i32::MAX - 40, i32::MAX - 40, i32::MAX - 1), Loc::new(i32::MAX, i32::MAX, i32::MAX));
+        let corner = LocBox::new(
+            Loc::new(i32::MAX - 40, i32::MAX - 40, i32::MAX - 1),
+            Loc::new(i32::MAX, i32::MAX, i32::MAX),
+        );
         let g = Grid::new(0u8).fill_box(corner, 9);
         assert!(g.in_level_array(chunk_of(Loc::new(i32::MAX - 1, i32::MAX - 1, i32::MAX - 1))));
-        assert_eq!(*g.get(Loc::new(i32::MAX - 1, i32::MAX - 1, i32::MAX - 1)), 9);
+        assert_eq!(
+            *g.get(Loc::new(i32::MAX - 1, i32::MAX - 1, i32::MAX - 1)),
+            9
+        );
         assert_eq!(*g.get(Loc::new(i32::MAX, i32::MAX - 1, i32::MAX - 1)), 0);
         assert_eq!(*g.get(Loc::new(i32::MAX - 1, i32::MAX - 1, i32::MAX)), 0);
         g.check_invariants().unwrap();
