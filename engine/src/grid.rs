@@ -1416,6 +1416,17 @@ mod tests {
     }
 
     #[test]
+    #[allow(deprecated)]
+    fn the_deprecated_directory_calls_do_nothing() {
+        let mut g = Grid::new(0u8).set(Loc::new(1, 2, 0), 3);
+        let before = g.clone();
+        g.build_directory_mut();
+        assert!(!g.has_directory());
+        assert!(g.ptr_eq(&before));
+        assert_eq!(*g.get(Loc::new(1, 2, 0)), 3);
+    }
+
+    #[test]
     fn grid_is_send_and_sync() {
         fn check<T: Send + Sync>() {}
         check::<Grid<u16>>();
