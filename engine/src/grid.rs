@@ -1007,8 +1007,9 @@ impl<T: Clone + PartialEq + Default> Default for Grid<T> {
 
 impl<T: Clone + PartialEq> PartialEq for Grid<T> {
     /// Cell-by-cell equality (independent of where each grid keeps its chunks). Θ(1) when
-    /// both share storage, else Θ(written chunks) lookups, each shared chunk compared by
-    /// address and any other cell by cell.
+    /// both share storage; else a level whose array both share is skipped whole, and every
+    /// other chunk is looked up in the other grid, a shared chunk compared by address and any
+    /// other cell by cell.
     fn eq(&self, other: &Self) -> bool {
         if self.default != other.default {
             return false;
@@ -1016,8 +1017,23 @@ impl<T: Clone + PartialEq> PartialEq for Grid<T> {
         if self.ptr_eq(other) {
             return true;
         }
+        // A level whose box and array both grids share holds the same chunks in both: its
+        // chunks need no comparison (chunks of its z outside the box are compared below).
+        let shared = |at: [i64; 3]| match (self.level_at(at[2]), other.level_at(at[2])) {
+            (Some(a), Some(b)) => {
+                a.width > 0
+                    && a.first == b.first
+                    && a.width == b.width
+                    && Arc::ptr_eq(&a.chunks, &b.chunks)
+                    && a.index(at[0], at[1]).is_some()
+            }
+            _ => false,
+        };
         let blank = |c: &Chunk<T>| c.cells.iter().all(|v| *v == self.default);
         for (at, c) in self.all_chunks() {
+            if shared(at) {
+                continue;
+            }
             let same = match other.find_chunk(at) {
                 Some(o) => std::ptr::eq(o, &**c) || o.cells == c.cells,
                 None => blank(c),
@@ -1029,7 +1045,7 @@ impl<T: Clone + PartialEq> PartialEq for Grid<T> {
         other
             .all_chunks()
             .into_iter()
-            .all(|(at, c)| self.find_chunk(at).is_some() || blank(c))
+            .all(|(at, c)| shared(at) || self.find_chunk(at).is_some() || blank(c))
     }
 }
 
@@ -1164,6 +1180,23 @@ mod tests {
         // Equal regardless of layout: a default write far away adds a sparse chunk.
         let d = a.set(Loc::new(100_000, 0, 5), 0);
         assert_eq!(a, d);
+        // Several levels, most shared between versions: a change on one level (or outside a
+        // shared level's box) is seen, and undoing it gives an equal grid again.
+        let e =
+            Grid::new(0i32).fill_box(LocBox::new(Loc::new(-20, -20, -2), Loc::new(30, 20, 3)), 1);
+        for (l, v) in [
+            (Loc::new(5, 5, 1), 4),
+            (Loc::new(-20, 19, -2), 0),
+            (Loc::new(500, 500, 0), 6),
+            (Loc::new(i32::MIN, 0, 2), 7),
+        ] {
+            let f = e.set(l, v);
+            assert_ne!(e, f, "{l}");
+            assert_ne!(f, e, "{l}");
+            let old = *e.get(l);
+            assert_eq!(e, f.set(l, old), "{l}");
+            assert_eq!(f.set(l, old), e, "{l}");
+        }
     }
 
     #[test]
