@@ -149,6 +149,12 @@ def main():
               "`Vec<u64>`", "grid/layer_random_get/layer", "grid/layer_random_get/flat_vec", 1.5)
     ratio_bar("layer random get after 1,000 kept persistent writes vs a flat `Vec<u64>`",
               "grid/layer_random_get/layer_aged", "grid/layer_random_get/flat_vec", 1.5)
+    ratio_bar("cell index random read (`Game::things_at`, a thing on one cell in 4) vs a "
+              "flat `Vec` of the cells' counts", "grid/cell_index_random_get/things_at",
+              "grid/cell_index_random_get/flat_vec", 1.5)
+    ratio_bar("cell index random read after 1,000 kept `move_thing`s vs the same flat `Vec`",
+              "grid/cell_index_random_get/things_at_aged",
+              "grid/cell_index_random_get/flat_vec", 1.5)
     ratio_bar("grid random get vs a flat `Vec` map sized at run time with a default outside "
               "(re-based baseline: not the bar)", "grid/random_get/grid",
               "grid/random_get/flat_map_same_work", None)

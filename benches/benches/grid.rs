@@ -11,7 +11,7 @@ use std::alloc::System;
 use std::hint::black_box;
 
 use alembic::layer::Layer;
-use alembic::{Game, Loc, LocBox, grid::Grid};
+use alembic::{Game, Loc, LocBox, Props, Thing, ThingId, grid::Grid};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
@@ -77,6 +77,17 @@ fn layer_game() -> Game {
         g.set_layer_mut(&SEEN, l, (i % 251) as u32 + 1);
     }
     g
+}
+
+/// A game with a thing on every other cell along x and y of level 0 of the world.
+fn things_game() -> (Game, Vec<ThingId>) {
+    let mut g = Game::new(1);
+    let ids = world()
+        .iter()
+        .filter(|l| l.z == 0 && l.x % 2 == 0 && l.y % 2 == 0)
+        .map(|l| g.add_thing_mut(l, Thing::new(Props::new())).expect("add"))
+        .collect();
+    (g, ids)
 }
 
 fn filled_vec_u64() -> Vec<u64> {
@@ -254,6 +265,44 @@ fn bench_get(c: &mut Criterion) {
                 let mut sum = 0u64;
                 for l in &locs {
                     sum += u64::from(layer.get(*l));
+                }
+                black_box(sum)
+            })
+        });
+    }
+    group.finish();
+
+    // The cell index (`Game::things_at`, still one 2D tree per level: issue 32's part that is
+    // left) against a flat `Vec` of the same cells' counts: a thing on every other cell along
+    // x and y of level 0 (4,096 things), read at random cells of that level.
+    let (things, ids) = things_game();
+    let (old_things, _history) = aged(&things, |g, l, v| {
+        let id = ids[usize::from(v) % ids.len()];
+        g.move_thing(id, Loc::new(l.x, l.y, 0)).expect("move")
+    });
+    let counts: Vec<u32> = world()
+        .iter()
+        .filter(|l| l.z == 0)
+        .map(|l| things.things_at(l).len() as u32)
+        .collect();
+    let level0: Vec<Loc> = locs.iter().map(|l| Loc::new(l.x, l.y, 0)).collect();
+    let mut group = c.benchmark_group("grid/cell_index_random_get");
+    group.throughput(Throughput::Elements(level0.len() as u64));
+    group.bench_function("flat_vec", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for l in &level0 {
+                sum += u64::from(counts[flat_index(*l)]);
+            }
+            black_box(sum)
+        })
+    });
+    for (name, g) in [("things_at", &things), ("things_at_aged", &old_things)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for l in &level0 {
+                    sum += g.things_at(*l).len() as u64;
                 }
                 black_box(sum)
             })

@@ -241,8 +241,8 @@ impl Game {
         LayerGrid::new(self.layers.get(layer.name()).cloned())
     }
 
-    /// The value of `layer` at `loc` (the zero value where unwritten). Θ(log layers + grid
-    /// height).
+    /// The value of `layer` at `loc` (the zero value where unwritten). Θ(log layers), then
+    /// Θ(1) in a level's box (see [`Grid::get`]).
     #[must_use]
     pub fn layer_get<T: LayerValue>(&self, layer: &Layer<T>, loc: Loc) -> T {
         T::from_bits(self.layers.get(layer.name()).map_or(0, |g| *g.get(loc)))
