@@ -1,13 +1,17 @@
-//! `Grid<u16>` against a flat `Vec<u16>` baseline, on a 128 × 128 × 16 world (262,144 cells).
+//! `Grid<u16>` against a flat `Vec<u16>` baseline, on a 128 × 128 × 16 world (262,144 cells),
+//! and a game layer (`Grid<u64>` behind `LayerGrid`) against a flat `Vec<u64>`.
 //!
-//! Run: `cargo bench -p alembic-benches --bench grid`
+//! Run: `cargo bench -p alembic-benches --bench grid -- --warm-up-time 1 --measurement-time 3`
 //! Every timing group holds the grid and its baseline, measured in the same run; the memory
-//! figures are printed first (counted by an instrumented global allocator).
+//! figures are printed first (counted by an instrumented global allocator). Grids are read
+//! fresh (just filled) and aged (after 1,000 persistent one-cell writes, every version kept,
+//! as a game's history keeps them), with nothing built for reading first.
 
 use std::alloc::System;
 use std::hint::black_box;
 
-use alembic::{Loc, LocBox, grid::Grid};
+use alembic::layer::Layer;
+use alembic::{Game, Loc, LocBox, Props, Thing, ThingId, grid::Grid};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
@@ -50,12 +54,44 @@ fn filled_grid() -> Grid<u16> {
     g
 }
 
-/// The filled grid with its read directory built, as a game's terrain has it once the turn
-/// advances.
-fn read_grid() -> Grid<u16> {
-    let mut g = filled_grid();
-    g.build_directory_mut();
+/// 1,000 persistent one-cell writes at random cells: the last version, and every version
+/// (kept alive, as a game's history keeps them, so the copied chunks and arrays are where
+/// the allocator put them).
+fn aged<G: Clone>(first: &G, mut write: impl FnMut(&G, Loc, u16) -> G) -> (G, Vec<G>) {
+    let mut versions = Vec::with_capacity(1000);
+    let mut cur = first.clone();
+    for (i, l) in random_locs(1000, 77).into_iter().enumerate() {
+        cur = write(&cur, l, i as u16);
+        versions.push(cur.clone());
+    }
+    (cur, versions)
+}
+
+/// The map-memory-like layer of the layer benches.
+const SEEN: Layer<u32> = Layer::new("bench.seen");
+
+/// A game whose layer `SEEN` holds every cell of the world.
+fn layer_game() -> Game {
+    let mut g = Game::new(1);
+    for (i, l) in world().iter().enumerate() {
+        g.set_layer_mut(&SEEN, l, (i % 251) as u32 + 1);
+    }
     g
+}
+
+/// A game with a thing on every other cell along x and y of level 0 of the world.
+fn things_game() -> (Game, Vec<ThingId>) {
+    let mut g = Game::new(1);
+    let ids = world()
+        .iter()
+        .filter(|l| l.z == 0 && l.x % 2 == 0 && l.y % 2 == 0)
+        .map(|l| g.add_thing_mut(l, Thing::new(Props::new())).expect("add"))
+        .collect();
+    (g, ids)
+}
+
+fn filled_vec_u64() -> Vec<u64> {
+    (0..CELLS).map(|i| (i % 251) as u64 + 1).collect()
 }
 
 fn filled_vec() -> Vec<u16> {
@@ -125,7 +161,8 @@ fn memory_report() {
     let per_version = (versions_bytes - handles) as f64 / 1000.0;
     println!("memory: flat Vec<u16> {vec_bytes} bytes");
     println!(
-        "memory: Grid<u16> first version {grid_bytes} bytes = {:.3}x the flat Vec (bar <= 1.1x)",
+        "memory: Grid<u16> first version {grid_bytes} bytes = {:.3}x the flat Vec (bar <= 1.1x; \
+         everything the grid keeps: chunks, level arrays, level list)",
         grid_bytes as f64 / vec_bytes as f64
     );
     println!(
@@ -143,7 +180,8 @@ fn memory_report() {
 }
 
 fn bench_get(c: &mut Criterion) {
-    let g = read_grid();
+    let g = filled_grid();
+    let (old, _history) = aged(&g, |g, l, v| g.set(l, v));
     let v = filled_vec();
     let locs = random_locs(4096, 1);
     let mut group = c.benchmark_group("grid/random_get");
@@ -176,8 +214,17 @@ fn bench_get(c: &mut Criterion) {
             black_box(sum)
         })
     });
-    // The borrowed view FOV, pathfinding and AI callbacks read through (built once, outside
-    // the timing; `grid/view_build` times its construction).
+    group.bench_function("grid_aged", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for l in &locs {
+                sum += u64::from(*old.get(*l));
+            }
+            black_box(sum)
+        })
+    });
+    // The borrowed view FOV, pathfinding and AI callbacks read through (made once, outside
+    // the timing; `grid/view_build` times its making).
     let view = g.view(world());
     group.bench_function("grid_view", |b| {
         b.iter(|| {
@@ -189,6 +236,80 @@ fn bench_get(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // A game layer (map memory and the like: a `Grid<u64>` read through `LayerGrid`) against
+    // a flat `Vec<u64>` of the same cells.
+    let game = layer_game();
+    let layer = game.layer(&SEEN);
+    let (old_game, _history) = aged(&game, |g, l, v| {
+        let mut g = g.clone();
+        g.set_layer_mut(&SEEN, l, u32::from(v));
+        g
+    });
+    let old_layer = old_game.layer(&SEEN);
+    let v64 = filled_vec_u64();
+    let mut group = c.benchmark_group("grid/layer_random_get");
+    group.throughput(Throughput::Elements(locs.len() as u64));
+    group.bench_function("flat_vec", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for l in &locs {
+                sum += v64[flat_index(*l)];
+            }
+            black_box(sum)
+        })
+    });
+    for (name, layer) in [("layer", &layer), ("layer_aged", &old_layer)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for l in &locs {
+                    sum += u64::from(layer.get(*l));
+                }
+                black_box(sum)
+            })
+        });
+    }
+    group.finish();
+
+    // The cell index (`Game::things_at`, still one 2D tree per level: issue 32's part that is
+    // left) against a flat `Vec` of the same cells' counts: a thing on every other cell along
+    // x and y of level 0 (4,096 things), read at random cells of that level.
+    let (things, ids) = things_game();
+    let (old_things, _history) = aged(&things, |g, l, v| {
+        let id = ids[usize::from(v) % ids.len()];
+        g.move_thing(id, Loc::new(l.x, l.y, 0)).expect("move")
+    });
+    let counts: Vec<u32> = world()
+        .iter()
+        .filter(|l| l.z == 0)
+        .map(|l| things.things_at(l).len() as u32)
+        .collect();
+    let level0: Vec<Loc> = locs.iter().map(|l| Loc::new(l.x, l.y, 0)).collect();
+    let mut group = c.benchmark_group("grid/cell_index_random_get");
+    group.throughput(Throughput::Elements(level0.len() as u64));
+    group.bench_function("flat_vec", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for l in &level0 {
+                sum += u64::from(counts[flat_index(*l)]);
+            }
+            black_box(sum)
+        })
+    });
+    for (name, g) in [("things_at", &things), ("things_at_aged", &old_things)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for l in &level0 {
+                    sum += g.things_at(*l).len() as u64;
+                }
+                black_box(sum)
+            })
+        });
+    }
+    group.finish();
+
     let mut group = c.benchmark_group("grid/view_build");
     group.bench_function("whole_world_1024_chunks", |b| {
         b.iter(|| black_box(g.view(world())))
@@ -206,10 +327,6 @@ fn bench_get(c: &mut Criterion) {
         sg.set_mut(*l, i as u16 + 1);
         map.insert(*l, i as u16 + 1);
     }
-    // The same cells without a directory (every read walks the tall tree), then with the
-    // hashed directory `build_directory_mut` gives scattered chunks.
-    let tree_only = sg.clone();
-    sg.build_directory_mut();
     let probes: Vec<Loc> = sparse.iter().step_by(10).copied().collect();
     let mut group = c.benchmark_group("grid/isolated_get");
     group.throughput(Throughput::Elements(probes.len() as u64));
@@ -227,15 +344,6 @@ fn bench_get(c: &mut Criterion) {
             let mut sum = 0u64;
             for l in &probes {
                 sum += u64::from(*sg.get(*l));
-            }
-            black_box(sum)
-        })
-    });
-    group.bench_function("grid_tree_walk", |b| {
-        b.iter(|| {
-            let mut sum = 0u64;
-            for l in &probes {
-                sum += u64::from(*tree_only.get(*l));
             }
             black_box(sum)
         })
@@ -261,14 +369,12 @@ fn eleven_levels(far: bool) -> Vec<LocBox> {
         .collect()
 }
 
-/// A grid holding every cell of `levels` (its directory built, as the game has its terrain),
-/// and 4,096 random cells of them to read or write.
+/// A grid holding every cell of `levels`, and 4,096 random cells of them to read or write.
 fn levels_grid(levels: &[LocBox]) -> (Grid<u16>, Vec<Loc>) {
     let mut g = Grid::new(0u16);
     for (i, l) in levels.iter().flat_map(|b| b.iter()).enumerate() {
         g.set_mut(l, (i % 251) as u16 + 1);
     }
-    g.build_directory_mut();
     let probes = random_locs(4096, 9)
         .into_iter()
         .map(|l| {
@@ -348,7 +454,7 @@ fn bench_far_levels(c: &mut Criterion) {
 }
 
 fn bench_scan(c: &mut Criterion) {
-    let g = read_grid();
+    let g = filled_grid();
     let v = filled_vec();
     let mut group = c.benchmark_group("grid/full_scan");
     group.throughput(Throughput::Elements(CELLS as u64));

@@ -191,14 +191,10 @@ impl Game {
         self.turn
     }
 
-    /// Set the turn counter (games call this once a turn). It also rebuilds the terrain's
-    /// read directory when a terrain write dropped it.
+    /// Set the turn counter (games call this once a turn). Θ(1): the terrain has nothing to
+    /// rebuild after a write.
     pub fn set_turn_mut(&mut self, turn: u64) {
         self.turn = turn;
-        // Terrain is written rarely and read constantly (sight, paths, rules): when the turn
-        // advances, give it its flat read directory again if a write dropped it. Θ(1) when it
-        // is built already, Θ(terrain chunks) after a terrain change.
-        self.terrain.build_directory_mut();
     }
 
     /// Append a line to the message log (older lines beyond a few hundred are dropped).
@@ -245,8 +241,8 @@ impl Game {
         LayerGrid::new(self.layers.get(layer.name()).cloned())
     }
 
-    /// The value of `layer` at `loc` (the zero value where unwritten). Θ(log layers + grid
-    /// height).
+    /// The value of `layer` at `loc` (the zero value where unwritten). Θ(log layers), then
+    /// Θ(1) in a level's box (see [`Grid::get`]).
     #[must_use]
     pub fn layer_get<T: LayerValue>(&self, layer: &Layer<T>, loc: Loc) -> T {
         T::from_bits(self.layers.get(layer.name()).map_or(0, |g| *g.get(loc)))

@@ -1,65 +1,222 @@
 //! `Grid<T>`: a persistent, sparse 3D grid over the whole `i32` range.
 //!
 //! # Design
-//! Cells live in chunks of 16 × 16 cells on one level (`z`). Chunks hang off a sparse octree
-//! (fan-out 2 × 2 × 2 over chunk coordinates) whose root sits at a movable origin and grows
-//! upward as far-away cells are written, so untouched space costs nothing and a compact world
-//! is only a few levels deep (a 128 × 128 × 16 world: 4 levels).
+//! Cells live in chunks of 16 × 16 cells on one level (`z`), each behind an [`Arc`]. Where
+//! the chunks are dense (a game's terrain, its layers), a level keeps them in one flat array
+//! of chunk pointers over the level's box of chunks: the primary index, not a copy. The grid
+//! holds one such level per `z` of a compact range of levels, so a read is the level check,
+//! the x check and one combined y-and-bounds check (each one unsigned comparison), then the
+//! chunk pointer and the cell: two dependent loads after the level's header, with no tree
+//! walk, and nothing to build first.
 //!
-//! Every node and chunk is behind an [`Arc`]; a clone of the grid shares all of them. Writing
-//! through a shared path copies exactly that path (one chunk and one small node per level) and
-//! leaves every older grid value untouched. Writing as the sole owner ([`Grid::set_mut`])
-//! mutates in place. The octree itself (descent, growth, box walk) lives in `octree.rs`. (The
-//! cell index, `cells.rs`, keeps its own 2D tree per level instead: a read of one level must
-//! not depend on what other levels hold.)
+//! Chunks that would make a level's array too sparse (its box over four times the level's
+//! chunks, plus 64 slots), and chunks on levels outside the compact range, live in a sparse
+//! store instead: a persistent hash trie from chunk coordinates to chunks (`imbl`), so
+//! untouched space costs nothing and an isolated or far chunk is one hash and a few node hops
+//! away, however far apart the data are. Every chunk is in exactly one place: in its level's
+//! array when it lies in the level's box, else in the sparse store. When a level's box grows
+//! (a write next to it), sparse chunks that fall inside the new box move into the array.
 //!
-//! Reads are far more frequent than writes (terrain changes rarely), so a grid can carry a
-//! read directory, built on request with [`Grid::build_directory_mut`]. When the chunks fill
-//! their bounding box (a game's terrain), it is a flat (z, y, x) copy of the box's cells, kept
-//! in the grid value beside its box, so a read is a box check and one load; when they fill
-//! only part of it, a flat array of the box's chunks, so a read is one directory load and one
-//! cell load. Clones share the directory; any write drops it first (so a sole owner still
-//! writes in place). Chunks scattered too widely for a flat box (over four times their number plus 1,024
-//! slots) get a hashed directory instead: an open-addressing table of chunk coordinates, so a
-//! read is one hash, usually one probe and one cell load, not a walk down a tall tree. The
-//! directory is plain data in the value: no lazy cell, no counter, nothing changes behind
-//! `&self`.
+//! A clone of the grid shares everything. Writing through a shared grid copies the cell's
+//! chunk, that level's pointer array and the short list of levels (or, for a sparse chunk,
+//! the trie's path to it), and leaves every older grid value untouched; writing as the sole
+//! owner ([`Grid::set_mut`]) mutates in place. There is no derived state: nothing is dropped
+//! by a write or rebuilt after one.
 
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::chunk::{CELLS, CHUNK_BITS, MASK, SIDE, cell_index, chunk_of, corner};
 use crate::loc::{Loc, LocBox};
-use crate::octree::{CELLS, CHUNK_BITS, MASK, Node, SIDE, Tree, cell_index, chunk_of, corner};
+
+/// The sparse store: chunk coordinates to chunks, a persistent hash array mapped trie
+/// (`imbl`), so a far or isolated chunk is one hash and a few node hops away however far
+/// apart the data are, and a write copies one short path.
+type Far<T> = imbl::GenericHashMap<
+    ChunkKey,
+    Arc<Chunk<T>>,
+    BuildHasherDefault<ChunkHasher>,
+    imbl::shared_ptr::DefaultSharedPtr,
+>;
+
+/// Chunk coordinates (x / 16, y / 16, z) as a hash key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct ChunkKey([i32; 3]);
+
+impl ChunkKey {
+    /// The key of chunk coordinates `at` (which come from `i32` cells).
+    fn of(at: [i64; 3]) -> Self {
+        ChunkKey([at[0] as i32, at[1] as i32, at[2] as i32])
+    }
+
+    fn at(self) -> [i64; 3] {
+        [
+            i64::from(self.0[0]),
+            i64::from(self.0[1]),
+            i64::from(self.0[2]),
+        ]
+    }
+}
+
+impl Hash for ChunkKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(u64::from(self.0[0] as u32) | (u64::from(self.0[1] as u32) << 32));
+        state.write_u32(self.0[2] as u32);
+    }
+}
+
+/// A fixed multiplicative hash with a final mix (the trie takes its low bits first):
+/// deterministic, so the store's shape never depends on a random seed (nothing observable
+/// depends on its order anyway: iteration sorts).
+#[derive(Default, Clone, Copy)]
+struct ChunkHasher(u64);
+
+impl Hasher for ChunkHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(23) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+
+    fn finish(&self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        x ^ (x >> 29)
+    }
+}
 
 #[derive(Clone)]
 pub(crate) struct Chunk<T> {
     cells: [T; CELLS],
 }
 
+/// A level's array of chunk slots may cover at most this many times its chunks, plus
+/// [`LEVEL_SLACK`] slots; a chunk that would make it sparser goes to the sparse store.
+const LEVEL_FILL: u64 = 4;
+/// See [`LEVEL_FILL`].
+const LEVEL_SLACK: u64 = 64;
+/// The list of levels may cover at most twice its levels with arrays, plus this many `z`
+/// values; a chunk on a level further away goes to the sparse store.
+const LEVELS_SLACK: i64 = 8;
+
+/// One level's chunks in a flat array over the level's box of chunks.
+struct Level<T> {
+    /// Chunk coordinates (x / 16, y / 16) of the box's first chunk.
+    first: [i32; 2],
+    /// Chunks along x; 0 when the level has no array (its chunks, if any, are sparse).
+    width: u32,
+    /// The box's chunk slots, row-major, `width` a row (the number of rows is
+    /// `chunks.len() / width`); a slot where no chunk was written holds the grid's one
+    /// blank chunk (all default values), so a read never branches on absence.
+    chunks: Arc<[Arc<Chunk<T>>]>,
+}
+
+impl<T> Clone for Level<T> {
+    fn clone(&self) -> Self {
+        Level {
+            first: self.first,
+            width: self.width,
+            chunks: Arc::clone(&self.chunks),
+        }
+    }
+}
+
+impl<T> Level<T> {
+    /// A level without an array.
+    fn none(empty: &Arc<[Arc<Chunk<T>>]>) -> Self {
+        Level {
+            first: [0; 2],
+            width: 0,
+            chunks: Arc::clone(empty),
+        }
+    }
+
+    /// Rows of the box.
+    fn height(&self) -> u32 {
+        if self.width == 0 {
+            0
+        } else {
+            (self.chunks.len() / self.width as usize) as u32
+        }
+    }
+
+    /// The slot of the chunk at chunk coordinates (`cx`, `cy`), when it lies in the box.
+    fn index(&self, cx: i64, cy: i64) -> Option<usize> {
+        let dx = cx - i64::from(self.first[0]);
+        let dy = cy - i64::from(self.first[1]);
+        if (0..i64::from(self.width)).contains(&dx) && (0..i64::from(self.height())).contains(&dy) {
+            usize::try_from(dy * i64::from(self.width) + dx).ok()
+        } else {
+            None
+        }
+    }
+
+    /// The box as (first chunk, last chunk), inclusive; `None` without an array.
+    fn bounds(&self) -> Option<([i64; 2], [i64; 2])> {
+        (self.width > 0).then(|| {
+            let lo = [i64::from(self.first[0]), i64::from(self.first[1])];
+            (
+                lo,
+                [
+                    lo[0] + i64::from(self.width) - 1,
+                    lo[1] + i64::from(self.height()) - 1,
+                ],
+            )
+        })
+    }
+
+    /// Written chunks in the array (slots not holding `blank`).
+    fn count(&self, blank: Option<&Arc<Chunk<T>>>) -> usize {
+        self.chunks
+            .iter()
+            .filter(|c| !blank.is_some_and(|b| Arc::ptr_eq(b, c)))
+            .count()
+    }
+}
+
+/// Where a chunk is kept: a slot of a level's array (the level's index in the list, the
+/// slot's in the array), or the sparse store.
+enum Place {
+    Level(usize, usize),
+    Far,
+}
+
 /// A persistent 3D grid of `T`, sparse over the whole `i32` range; unset cells read as the
 /// grid's default value.
 ///
-/// Costs (n = cells written, h = tree height ≈ log₂ of the world's extent in chunks, ≤ 33):
-/// - clone: Θ(1) (a reference-count increment for the tree, and one for each directory);
-/// - [`get`](Grid::get): Θ(1) through the directory (once
-///   [`build_directory_mut`](Grid::build_directory_mut) built it: Θ(chunks)), else Θ(h)
-///   pointer hops. With a flat copy of the cells (a compact grid such as the terrain) a read
-///   is three subtractions, two multiplications, the row and level checks, the x check and
-///   one load; in a loop along a row the row is sliced once, leaving one comparison per cell
-///   besides the load;
-/// - [`set`](Grid::set) (persistent): Θ(h) — copies one 256-cell chunk and h small nodes,
-///   each taking a reference to its (at most 7) other children; dropping the new value
-///   releases them again;
-/// - [`set_mut`](Grid::set_mut): Θ(h), in place when this value is the sole owner of the path;
-/// - memory: the written chunks (256 cells each) plus ≈ 1/7 of a node per chunk, and once
-///   built, the directory (shared by clones): a second copy of the cells when the chunks
-///   fill their bounding box (at most one blank chunk slot per chunk, plus 8), else one
-///   pointer per chunk slot of the box, or for scattered chunks 24 bytes per slot of a hash
-///   table at most half full.
+/// Costs (L = levels in the grid's compact range of levels, at most twice its dense levels
+/// plus 8; S = chunk slots of the written level's box, at most four times its chunks plus
+/// 64; F = sparse chunks, outside every level's box; h = depth of the sparse store's hash
+/// trie, ≈ log₃₂ F):
+/// - clone: Θ(1) (three reference-count increments at most);
+/// - [`get`](Grid::get): Θ(1) for a cell of a level's box: the level check, the x check, the
+///   y-and-bounds check (one unsigned comparison each), the chunk pointer and the cell;
+///   Θ(1) for any other cell when there are no sparse chunks, else one hash and Θ(h) node
+///   hops;
+/// - [`set`](Grid::set) (persistent): Θ(L + S) for a cell of a level's box: copies one
+///   256-cell chunk, that level's S chunk pointers (one reference-count increment each) and
+///   the list of L levels (32 bytes each); dropping the new value releases them again. For a
+///   sparse chunk: Θ(h), the chunk and the trie's path to it;
+/// - [`set_mut`](Grid::set_mut): as `set`, in place (no copy) where this value is the sole
+///   owner; a write that grows a level's box copies its S pointers once, Θ(S + F) (the
+///   sparse chunks are searched for ones to move in only when they could fill the new box);
+/// - memory: the written chunks (256 cells and a 16-byte header each), one blank chunk that
+///   every unwritten slot shares, 8 bytes per slot of each level's box, 32 bytes per level of
+///   the range, and the hash trie's entries and nodes for the sparse chunks. Nothing else: no
+///   second copy of the cells, no cache.
 ///
 /// `Grid` is `Send + Sync` when `T` is.
 ///
@@ -85,363 +242,42 @@ pub(crate) struct Chunk<T> {
 #[must_use = "a persistent value: a method that returns one leaves the original unchanged"]
 pub struct Grid<T> {
     default: T,
-    tree: Tree<Chunk<T>>,
-    /// Chunks written so far (sizes the directory's build threshold).
+    /// The `z` of `levels[0]`.
+    z0: i32,
+    /// One entry per `z` from `z0`, each with its array of chunk pointers (or none).
+    levels: Arc<[Level<T>]>,
+    /// Chunks outside every level's box: sparse or far data.
+    far: Far<T>,
+    /// Chunks written so far, in the arrays and the sparse store.
     chunk_count: usize,
-    /// The flat copy of the cells, when `build_directory_mut` made one (then `dir` is
-    /// `None`): kept in the grid itself, so a read's box check uses the grid's own fields.
-    flat: CellDir<T>,
-    /// A directory of every chunk, built by `build_directory_mut`, shared by clones, dropped
-    /// by every write. `None`: not built, or the cells are in `flat`.
-    dir: Option<Arc<Directory<T>>>,
-}
-
-/// A grid's read directory: a flat copy of the cells of the chunks' bounding box when the
-/// chunks fill most of it, a flat array of chunk pointers when they fill a good part of it,
-/// a hash table of chunk coordinates when they are scattered.
-enum Directory<T> {
-    /// Every cell of the bounding box in one array: a read is one cell load.
-    Cells(CellDir<T>),
-    /// Every chunk of the bounding box in one array.
-    Flat(Dir<T>),
-    /// Only the written chunks, by chunk coordinates.
-    Hashed(HashDir<T>),
-}
-
-impl<T: Clone> Directory<T> {
-    #[inline(always)]
-    fn get<'a>(&'a self, loc: Loc, default: &'a T) -> &'a T {
-        match self {
-            Directory::Cells(d) => d.get(loc).unwrap_or(default),
-            Directory::Flat(d) => d.get(loc),
-            Directory::Hashed(h) => h.get(loc).unwrap_or(default),
-        }
-    }
-}
-
-/// The cells of a box of whole chunks, copied into one (z, y, x)-major array, like a flat
-/// `Vec` indexed by location: what a compact grid that is read far more than it is written
-/// (the game's terrain) reads through.
-///
-/// A read is three subtractions, the row check `dy < height`, the slicing of the row
-/// (`dz · plane + dy · width`, `width` cells), whose bounds check is also the level check (it
-/// is in bounds exactly when `dz` is below the number of levels; no overflow: `plane` ≤ 2³²,
-/// so every index fits in a `u64`), and the row's own bounds check, which is the x check.
-#[derive(Clone)]
-struct CellDir<T> {
-    /// The box's first cell.
-    first: [i32; 3],
-    /// Cells along x (0 when there is no copy).
-    width: u32,
-    /// Cells along y (0 when there is no copy).
-    height: u32,
-    /// Cells per level: `width · height`, at most 2³².
-    plane: u64,
-    /// The cells, shared by clones; `None` when there is no copy.
-    cells: Option<Arc<[T]>>,
-}
-
-impl<T: Clone> CellDir<T> {
-    /// No copy: every read misses. Θ(1), no allocation.
-    fn none() -> Self {
-        CellDir {
-            first: [0; 3],
-            width: 0,
-            height: 0,
-            plane: 0,
-            cells: None,
-        }
-    }
-
-    /// The cells of the chunks `found` over the box of chunks `lo..=hi` (`size` chunks along
-    /// each axis); unwritten chunks of the box read as `default`. `None` when a level of the
-    /// box would hold over 2³² cells (then the caller keeps the chunks instead).
-    fn build(
-        found: &[([i64; 3], &Arc<Chunk<T>>)],
-        lo: [i64; 3],
-        size: [u32; 3],
-        default: &T,
-    ) -> Option<Self> {
-        let side = SIDE as usize;
-        let width = u32::try_from(size[0] as usize * side).ok()?;
-        let height = u32::try_from(size[1] as usize * side).ok()?;
-        let plane = u64::from(width) * u64::from(height);
-        if plane > 1 << 32 {
-            return None;
-        }
-        let (w, h) = (width as usize, height as usize);
-        let mut cells = vec![default.clone(); w.checked_mul(h)?.checked_mul(size[2] as usize)?];
-        for (a, c) in found {
-            let x0 = (a[0] - lo[0]) as usize * side;
-            let y0 = (a[1] - lo[1]) as usize * side;
-            let z = (a[2] - lo[2]) as usize;
-            for (dy, row) in c.cells.chunks_exact(side).enumerate() {
-                let start = (z * h + y0 + dy) * w + x0;
-                if let Some(dst) = cells.get_mut(start..start + side) {
-                    dst.clone_from_slice(row);
-                }
-            }
-        }
-        Some(CellDir {
-            // Chunk coordinates of written cells come from i32 locations.
-            first: [
-                (lo[0] << CHUNK_BITS) as i32,
-                (lo[1] << CHUNK_BITS) as i32,
-                lo[2] as i32,
-            ],
-            width,
-            height,
-            plane,
-            cells: Some(cells.into()),
-        })
-    }
-
-    /// Whether there is a copy.
-    #[inline(always)]
-    fn is_some(&self) -> bool {
-        self.cells.is_some()
-    }
-
-    /// The cell at `loc` when it lies in the box (always `None` without a copy).
-    #[inline(always)]
-    fn get(&self, loc: Loc) -> Option<&T> {
-        let dx = loc.x.wrapping_sub(self.first[0]) as u32;
-        let dy = loc.y.wrapping_sub(self.first[1]) as u32;
-        let dz = loc.z.wrapping_sub(self.first[2]) as u32;
-        let cells: &[T] = self.cells.as_deref().unwrap_or(&[]);
-        // The row (dz, dy) as a slice, then the cell in it: in a loop along a row, the row's
-        // checks and slicing are loop-invariant and hoisted, leaving the row's bounds check
-        // (the x check) as the one comparison a cell. (Checking x, y and the whole index
-        // instead costs two comparisons a cell in a scan: 2.9× a flat Vec, against 1.7–2.3×.)
-        let start =
-            (u64::from(dz) * self.plane).wrapping_add(u64::from(dy) * u64::from(self.width));
-        let width = self.width as usize;
-        let row = usize::try_from(start)
-            .ok()
-            .filter(|_| dy < self.height)
-            // The level check is the row's bounds check (see the type's docs).
-            .and_then(|s| cells.get(s..s.wrapping_add(width)));
-        row.and_then(|r| r.get(dx as usize))
-    }
-
-    /// The cell at `loc`, or `default` outside the box (for a caller that knows the box holds
-    /// every written cell, so a miss needs no call).
-    #[inline(always)]
-    fn get_or<'a>(&'a self, loc: Loc, default: &'a T) -> &'a T {
-        self.get(loc).unwrap_or(default)
-    }
-
-    /// The cell at index `i` of the copy, with its location.
-    fn loc_of(&self, i: usize) -> Loc {
-        let (w, h) = (self.width as usize, self.height as usize);
-        Loc::new(
-            self.first[0].wrapping_add((i % w) as i32),
-            self.first[1].wrapping_add((i / w % h) as i32),
-            self.first[2].wrapping_add((i / (w * h)) as i32),
-        )
-    }
-}
-
-/// An open-addressing hash table (linear probing, at most half full) from chunk coordinates
-/// to the grid's written chunks: a scattered grid's read is one hash, usually one probe and
-/// one cell load, instead of a walk down a tall tree.
-struct HashDir<T> {
-    /// Chunk coordinates (x / 16, y / 16, z) of each slot; meaningful where `chunks` is set.
-    keys: Box<[[i32; 3]]>,
-    chunks: Box<[Option<Arc<Chunk<T>>>]>,
-    /// `64 - log₂(slots)`: the hash's top bits pick the first slot.
-    shift: u32,
-}
-
-impl<T> HashDir<T> {
-    /// The first slot to probe for chunk coordinates `k` (a multiplicative hash: fixed, so
-    /// reads are deterministic; the table is a read cache and never hashed or saved).
-    #[inline(always)]
-    fn home(&self, k: [i32; 3]) -> usize {
-        const M: u64 = 0x9E37_79B9_7F4A_7C15;
-        let xy = u64::from(k[0] as u32) | (u64::from(k[1] as u32) << 32);
-        let h = (xy ^ u64::from(k[2] as u32).wrapping_mul(M).rotate_left(29)).wrapping_mul(M);
-        (h >> self.shift) as usize
-    }
-
-    /// The table of these chunks (coordinates from `i32` cells, each once).
-    fn build(found: &[([i64; 3], &Arc<Chunk<T>>)]) -> Self {
-        let slots = (2 * found.len()).next_power_of_two().max(2);
-        let mut d = HashDir {
-            keys: vec![[0; 3]; slots].into(),
-            chunks: (0..slots).map(|_| None).collect(),
-            shift: 64 - slots.trailing_zeros(),
-        };
-        let mask = slots - 1;
-        for (a, c) in found {
-            let k = [a[0] as i32, a[1] as i32, a[2] as i32];
-            let mut i = d.home(k);
-            while d.chunks[i].is_some() {
-                i = (i + 1) & mask;
-            }
-            d.keys[i] = k;
-            d.chunks[i] = Some(Arc::clone(c));
-        }
-        d
-    }
-
-    /// The cell at `loc`, or `None` when its chunk was never written.
-    #[inline(always)]
-    fn get(&self, loc: Loc) -> Option<&T> {
-        let k = [loc.x >> CHUNK_BITS, loc.y >> CHUNK_BITS, loc.z];
-        let mask = self.chunks.len() - 1;
-        let mut i = self.home(k);
-        // At most half full: an empty slot ends every probe.
-        loop {
-            match self.chunks.get(i) {
-                Some(Some(c)) => {
-                    if self.keys.get(i) == Some(&k) {
-                        return Some(&c.cells[cell_index(loc)]);
-                    }
-                }
-                _ => return None,
-            }
-            i = (i + 1) & mask;
-        }
-    }
+    /// The chunk of default values every unwritten slot of the levels' arrays shares (made
+    /// with the first array).
+    blank: Option<Arc<Chunk<T>>>,
 }
 
 impl<T: Clone> Clone for Grid<T> {
     fn clone(&self) -> Self {
         Grid {
             default: self.default.clone(),
-            tree: self.tree.clone(),
+            z0: self.z0,
+            levels: Arc::clone(&self.levels),
+            far: self.far.clone(),
             chunk_count: self.chunk_count,
-            flat: self.flat.clone(),
-            dir: self.dir.clone(),
+            blank: self.blank.clone(),
         }
-    }
-}
-
-/// Every chunk of a grid in one flat array over the chunks' bounding box, so a read is one
-/// directory load and one cell load; cells outside the box are unwritten.
-struct Dir<T> {
-    /// Chunk coordinates (x, y) and level of the box's first chunk.
-    first: [i32; 3],
-    /// Chunks along x and y, and levels.
-    size: [u32; 3],
-    /// One entry per chunk of the box, (z, y, x)-major; unwritten chunks share one chunk
-    /// of default values, so a read inside the box never branches on absence.
-    chunks: Box<[Arc<Chunk<T>>]>,
-    /// The grid's default, for reads outside the box.
-    default: T,
-}
-
-impl<T: Clone> Dir<T> {
-    /// The directory of `tree`'s chunks: their cells copied when the chunks fill their
-    /// bounding box but for at most as many blank chunk slots as chunks (plus 8), else the
-    /// chunks in a flat array when the box holds at most four times as many slots as chunks
-    /// (plus 1,024), else hashed.
-    fn build(tree: &Tree<Chunk<T>>, count: usize, default: &T) -> Directory<T> {
-        let mut found = Vec::with_capacity(count);
-        let mut lo = [i64::MAX; 3];
-        let mut hi = [i64::MIN; 3];
-        /// A node still to visit: the node, its level and its corner in chunk coordinates.
-        type Pending<'t, T> = (&'t Node<Chunk<T>>, u32, [i64; 3]);
-        let mut stack: Vec<Pending<'_, T>> = Vec::new();
-        if let Some(r) = tree.root.as_deref() {
-            stack.push((r, tree.height - 1, tree.origin));
-        }
-        while let Some((n, level, at)) = stack.pop() {
-            let child = |s: usize| {
-                [
-                    at[0] + (((s & 1) as i64) << level),
-                    at[1] + ((((s >> 1) & 1) as i64) << level),
-                    at[2] + ((((s >> 2) & 1) as i64) << level),
-                ]
-            };
-            match n {
-                Node::Inner(kids) => {
-                    for (s, k) in kids.iter().enumerate() {
-                        if let Some(k) = k {
-                            stack.push((k, level.wrapping_sub(1), child(s)));
-                        }
-                    }
-                }
-                Node::Bottom(chunks) => {
-                    for (s, c) in chunks.iter().enumerate() {
-                        if let Some(c) = c {
-                            let a = child(s);
-                            for i in 0..3 {
-                                lo[i] = lo[i].min(a[i]);
-                                hi[i] = hi[i].max(a[i]);
-                            }
-                            found.push((a, c));
-                        }
-                    }
-                }
-            }
-        }
-        if found.is_empty() {
-            lo = [0; 3];
-            hi = [-1; 3];
-        }
-        let span = |a: usize| u64::try_from(hi[a] - lo[a] + 1).unwrap_or(0);
-        let slots = span(0).saturating_mul(span(1)).saturating_mul(span(2));
-        if slots > 4 * found.len() as u64 + 1024 {
-            return Directory::Hashed(HashDir::build(&found));
-        }
-        let size = [span(0) as u32, span(1) as u32, span(2) as u32];
-        if slots <= 2 * found.len() as u64 + 8
-            && let Some(cells) = CellDir::build(&found, lo, size, default)
-        {
-            return Directory::Cells(cells);
-        }
-        let blank = Arc::new(Chunk {
-            cells: std::array::from_fn(|_| default.clone()),
-        });
-        let mut chunks = vec![blank; slots as usize];
-        for (a, c) in found {
-            let i = ((a[2] - lo[2]) as u64 * u64::from(size[1]) + (a[1] - lo[1]) as u64)
-                * u64::from(size[0])
-                + (a[0] - lo[0]) as u64;
-            chunks[i as usize] = Arc::clone(c);
-        }
-        Directory::Flat(Dir {
-            // Chunk coordinates of written cells come from i32 locations.
-            first: [lo[0] as i32, lo[1] as i32, lo[2] as i32],
-            size,
-            chunks: chunks.into(),
-            default: default.clone(),
-        })
-    }
-
-    /// The cell at `loc` when it lies in the directory's box.
-    #[inline(always)]
-    fn get_in(&self, loc: Loc) -> Option<&T> {
-        let dx = (loc.x >> CHUNK_BITS).wrapping_sub(self.first[0]) as u32;
-        let dy = (loc.y >> CHUNK_BITS).wrapping_sub(self.first[1]) as u32;
-        let dz = loc.z.wrapping_sub(self.first[2]) as u32;
-        if dx < self.size[0] && dy < self.size[1] && dz < self.size[2] {
-            let i = (dz * self.size[1] + dy) * self.size[0] + dx;
-            if let Some(c) = self.chunks.get(i as usize) {
-                return Some(&c.cells[cell_index(loc)]);
-            }
-        }
-        None
-    }
-
-    /// The cell at `loc` (outside the box: the default, as the box holds every chunk).
-    #[inline(always)]
-    fn get(&self, loc: Loc) -> &T {
-        self.get_in(loc).unwrap_or(&self.default)
     }
 }
 
 impl<T: Clone + PartialEq> Grid<T> {
-    /// An empty grid where every cell reads as `default`. Θ(1), no allocation.
+    /// An empty grid where every cell reads as `default`. Θ(1).
     pub fn new(default: T) -> Self {
         Grid {
             default,
-            tree: Tree::default(),
+            z0: 0,
+            levels: Arc::default(),
+            far: Far::default(),
             chunk_count: 0,
-            flat: CellDir::none(),
-            dir: None,
+            blank: None,
         }
     }
 
@@ -451,31 +287,8 @@ impl<T: Clone + PartialEq> Grid<T> {
         &self.default
     }
 
-    /// The cells of chunk `chunk` for iteration: from the flat copy when the grid carries
-    /// one (it holds every written chunk, so a chunk outside its box is unwritten), else from
-    /// the tree.
+    /// The cells of chunk `chunk` for iteration.
     fn chunk_rows(&self, chunk: [i64; 3]) -> Option<ChunkRows<'_, T>> {
-        if let Some(cells) = self.flat.cells.as_deref() {
-            let f = &self.flat;
-            let dx = (chunk[0] << CHUNK_BITS) - i64::from(f.first[0]);
-            let dy = (chunk[1] << CHUNK_BITS) - i64::from(f.first[1]);
-            let dz = chunk[2] - i64::from(f.first[2]);
-            let inside = (0..i64::from(f.width)).contains(&dx)
-                && (0..i64::from(f.height)).contains(&dy)
-                && dz >= 0;
-            // Inside the box, dx < width, dy < height and the plane is at most 2³² cells.
-            let start = inside
-                .then(|| u64::try_from(dz).ok()?.checked_mul(f.plane))
-                .flatten()
-                .and_then(|s| s.checked_add(dy as u64 * u64::from(f.width) + dx as u64))
-                .and_then(|s| usize::try_from(s).ok())
-                .filter(|&s| s < cells.len());
-            return start.map(|start| ChunkRows {
-                cells,
-                start,
-                stride: f.width as usize,
-            });
-        }
         self.find_chunk(chunk).map(|c| ChunkRows {
             cells: &c.cells,
             start: 0,
@@ -483,99 +296,96 @@ impl<T: Clone + PartialEq> Grid<T> {
         })
     }
 
-    #[inline(always)]
+    /// The level at `z`, if the range of levels holds it.
+    fn level_at(&self, z: i64) -> Option<&Level<T>> {
+        usize::try_from(z - i64::from(self.z0))
+            .ok()
+            .and_then(|i| self.levels.get(i))
+    }
+
+    /// The chunk at `chunk` coordinates, if written.
     fn find_chunk(&self, chunk: [i64; 3]) -> Option<&Chunk<T>> {
-        self.tree.find(chunk)
+        if let Some(level) = self.level_at(chunk[2])
+            && let Some(i) = level.index(chunk[0], chunk[1])
+        {
+            return level
+                .chunks
+                .get(i)
+                .filter(|c| !self.is_blank(c))
+                .map(|c| &**c);
+        }
+        self.far.get(&ChunkKey::of(chunk)).map(|c| &**c)
+    }
+
+    /// Whether `c` is the blank chunk of unwritten slots.
+    fn is_blank(&self, c: &Arc<Chunk<T>>) -> bool {
+        self.blank.as_ref().is_some_and(|b| Arc::ptr_eq(b, c))
     }
 
     /// The value at `loc` (the default when never written).
     #[inline]
     pub fn get(&self, loc: Loc) -> &T {
-        if self.flat.is_some() {
-            // The copy's box holds every written chunk: outside it, the default.
-            return self.flat.get_or(loc, &self.default);
-        }
-        self.get_uncopied(loc.x, loc.y, loc.z)
-    }
-
-    /// A read without a flat copy of the cells: through the chunk directory, or the tree.
-    /// Out of line, with the coordinates in registers, so that a loop of reads keeps its
-    /// fast path tight.
-    #[inline(never)]
-    fn get_uncopied(&self, x: i32, y: i32, z: i32) -> &T {
-        let loc = Loc::new(x, y, z);
-        if let Some(dir) = &self.dir {
-            return dir.get(loc, &self.default);
-        }
-        self.get_walking(loc)
-    }
-
-    /// Build the directory that makes [`get`](Grid::get) one directory load and one cell
-    /// load: flat over the chunks' bounding box, or, when the chunks are too scattered for
-    /// one, a hash table of their coordinates (one hash, usually one probe, one cell load).
-    /// Θ(chunks); nothing to do when it is built already. Every write drops it, so build it after a batch of writes (the
-    /// game does for its terrain when the turn advances).
-    pub fn build_directory_mut(&mut self) {
-        if !self.has_directory() && self.chunk_count > 0 {
-            match Dir::build(&self.tree, self.chunk_count, &self.default) {
-                Directory::Cells(c) => self.flat = c,
-                d => self.dir = Some(Arc::new(d)),
+        // Each check is one unsigned comparison: a coordinate below the box wraps to a
+        // large number. The row check is folded into the slot's bounds check (a row past the
+        // last gives an index past the end; no overflow in 64 bits).
+        let dz = loc.z.wrapping_sub(self.z0) as u32;
+        if let Some(level) = self.levels.get(dz as usize) {
+            let dx = (loc.x >> CHUNK_BITS).wrapping_sub(level.first[0]) as u32;
+            let dy = (loc.y >> CHUNK_BITS).wrapping_sub(level.first[1]) as u32;
+            if dx < level.width {
+                let i = u64::from(dy) * u64::from(level.width) + u64::from(dx);
+                if let Some(c) = usize::try_from(i).ok().and_then(|i| level.chunks.get(i)) {
+                    // An unwritten slot holds the blank chunk: no branch on absence.
+                    return &c.cells[cell_index(loc)];
+                }
             }
         }
+        self.get_far(loc.x, loc.y, loc.z)
     }
 
-    /// Whether a directory is built.
-    #[must_use]
-    pub fn has_directory(&self) -> bool {
-        self.dir.is_some() || self.flat.is_some()
-    }
-
-    /// A read through the tree.
-    fn get_walking(&self, loc: Loc) -> &T {
-        match self.find_chunk(chunk_of(loc)) {
+    /// A read outside every level's box: through the sparse store. Out of line, with the
+    /// coordinates in registers, so that a loop of reads keeps its fast path tight.
+    #[inline(never)]
+    fn get_far(&self, x: i32, y: i32, z: i32) -> &T {
+        if self.far.is_empty() {
+            return &self.default;
+        }
+        let loc = Loc::new(x, y, z);
+        match self.far.get(&ChunkKey::of(chunk_of(loc))) {
             Some(c) => &c.cells[cell_index(loc)],
             None => &self.default,
         }
     }
 
+    /// Does nothing: reads need no directory any more (each dense level's array of chunk
+    /// pointers is the grid's own index, kept up to date by every write). Θ(1).
+    #[deprecated(
+        since = "0.3.0",
+        note = "does nothing: a grid reads through its levels' chunk arrays, with nothing to build"
+    )]
+    pub fn build_directory_mut(&mut self) {}
+
+    /// Always `false`: there is no read directory any more (see
+    /// [`build_directory_mut`](Grid::build_directory_mut)). Θ(1).
+    #[deprecated(
+        since = "0.3.0",
+        note = "always false: a grid reads through its levels' chunk arrays, with nothing to build"
+    )]
+    #[must_use]
+    pub fn has_directory(&self) -> bool {
+        false
+    }
+
     /// A new grid with `loc` set to `value`; `self` is unchanged.
-    ///
-    /// Rebuilds the path to the cell's chunk directly (one chunk copy and one node per level,
-    /// each taking references to its other children), rather than cloning the grid and
-    /// writing through it, which would check and drop references on the way.
     pub fn set(&self, loc: Loc, value: T) -> Self {
-        if self.tree.root.is_none() && value == self.default {
-            return self.clone();
-        }
-        let i = cell_index(loc);
-        let default = &self.default;
-        let mut added = false;
-        let tree = self.tree.with_chunk(chunk_of(loc), |old| {
-            let mut chunk = match old {
-                Some(c) => Chunk::clone(c),
-                None => {
-                    added = true;
-                    Chunk {
-                        cells: std::array::from_fn(|_| default.clone()),
-                    }
-                }
-            };
-            chunk.cells[i] = value;
-            Arc::new(chunk)
-        });
-        Grid {
-            default: self.default.clone(),
-            tree,
-            chunk_count: self.chunk_count + usize::from(added),
-            // The write changed a chunk the directory would share: the new value has none.
-            flat: CellDir::none(),
-            dir: None,
-        }
+        let mut g = self.clone();
+        g.set_mut(loc, value);
+        g
     }
 
     /// Set `loc` to `value` in place (copying only the shared part of the path).
     pub fn set_mut(&mut self, loc: Loc, value: T) {
-        if self.tree.root.is_none() && value == self.default {
+        if self.chunk_count == 0 && value == self.default {
             return;
         }
         let chunk = self.chunk_mut(chunk_of(loc));
@@ -589,16 +399,24 @@ impl<T: Clone + PartialEq> Grid<T> {
         g
     }
 
-    /// Write `value` to every cell of `area`, in place. Θ(cells in the box + chunks touched · h).
+    /// Write `value` to every cell of `area`, in place. Θ(cells in the box + chunks touched
+    /// + the touched levels' slots).
     pub fn fill_box_mut(&mut self, area: LocBox, value: T) {
         if area.is_empty() {
             return;
         }
+        let lo = [area.min.x >> CHUNK_BITS, area.min.y >> CHUNK_BITS];
+        let hi = [
+            (area.max.x - 1) >> CHUNK_BITS,
+            (area.max.y - 1) >> CHUNK_BITS,
+        ];
         for z in area.min.z..area.max.z {
-            let mut cy = area.min.y >> CHUNK_BITS;
-            while cy <= (area.max.y - 1) >> CHUNK_BITS {
-                let mut cx = area.min.x >> CHUNK_BITS;
-                while cx <= (area.max.x - 1) >> CHUNK_BITS {
+            // Grow the level's box once for the whole area rather than chunk by chunk.
+            self.reserve(z, lo, hi);
+            let mut cy = lo[1];
+            while cy <= hi[1] {
+                let mut cx = lo[0];
+                while cx <= hi[0] {
                     let x0 = area.min.x.max(cx << CHUNK_BITS);
                     let x1 = area.max.x.min((cx << CHUNK_BITS).saturating_add(SIDE));
                     let y0 = area.min.y.max(cy << CHUNK_BITS);
@@ -616,22 +434,162 @@ impl<T: Clone + PartialEq> Grid<T> {
         }
     }
 
+    /// Give level `z` an array covering chunks `lo..=hi` (x, y) when the policy allows.
+    fn reserve(&mut self, z: i32, lo: [i32; 2], hi: [i32; 2]) {
+        let Some(dz) = self.level_for_write(z) else {
+            return;
+        };
+        let lo = [i64::from(lo[0]), i64::from(lo[1])];
+        let hi = [i64::from(hi[0]), i64::from(hi[1])];
+        let need = ((hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1)) as u64;
+        self.grow_level(dz, lo, hi, need);
+    }
+
+    /// The index in `levels` of level `z`, the list extended to it when the policy allows.
+    fn level_for_write(&mut self, z: i32) -> Option<usize> {
+        let len = self.levels.len() as i64;
+        if len == 0 {
+            let empty: Arc<[Arc<Chunk<T>>]> = Arc::default();
+            self.z0 = z;
+            self.levels = Arc::from(vec![Level::none(&empty)]);
+            return Some(0);
+        }
+        let dz = i64::from(z) - i64::from(self.z0);
+        if (0..len).contains(&dz) {
+            return usize::try_from(dz).ok();
+        }
+        let first = i64::from(self.z0).min(i64::from(z));
+        let last = (i64::from(self.z0) + len - 1).max(i64::from(z));
+        let dense = self.levels.iter().filter(|l| l.width > 0).count() as i64;
+        let new_len = last - first + 1;
+        if new_len > 2 * (dense + 1) + LEVELS_SLACK {
+            return None;
+        }
+        let empty: Arc<[Arc<Chunk<T>>]> = Arc::default();
+        let shift = (i64::from(self.z0) - first) as usize;
+        let mut v: Vec<Level<T>> = (0..new_len).map(|_| Level::none(&empty)).collect();
+        for (i, l) in self.levels.iter().enumerate() {
+            v[shift + i] = l.clone();
+        }
+        // `first` is one of two i32 values.
+        self.z0 = first as i32;
+        self.levels = Arc::from(v);
+        usize::try_from(i64::from(z) - first).ok()
+    }
+
+    /// Grow level `dz`'s box (or give it one) to cover chunks `lo..=hi`, where `need` chunks
+    /// are about to be written, when the grown box stays dense enough; sparse chunks
+    /// inside the new box move into it. Returns whether the box covers `lo..=hi`.
+    fn grow_level(&mut self, dz: usize, lo: [i64; 2], hi: [i64; 2], need: u64) -> bool {
+        let Some(level) = self.levels.get(dz) else {
+            return false;
+        };
+        let z = i64::from(self.z0) + dz as i64;
+        let (nlo, nhi) = match level.bounds() {
+            Some((a, b)) => {
+                if a[0] <= lo[0] && a[1] <= lo[1] && hi[0] <= b[0] && hi[1] <= b[1] {
+                    return true;
+                }
+                (
+                    [a[0].min(lo[0]), a[1].min(lo[1])],
+                    [b[0].max(hi[0]), b[1].max(hi[1])],
+                )
+            }
+            None => (lo, hi),
+        };
+        let (w, h) = ((nhi[0] - nlo[0] + 1) as u64, (nhi[1] - nlo[1] + 1) as u64);
+        let slots = w.saturating_mul(h);
+        let have = level.count(self.blank.as_ref()) as u64 + need;
+        // Even with every sparse chunk moving in, too sparse: no need to look for them.
+        if slots > LEVEL_FILL * (have + self.far.len() as u64) + LEVEL_SLACK {
+            return false;
+        }
+        let inside = |k: &ChunkKey| {
+            let at = k.at();
+            at[2] == z && (nlo[0]..=nhi[0]).contains(&at[0]) && (nlo[1]..=nhi[1]).contains(&at[1])
+        };
+        let moved: Vec<ChunkKey> = self.far.keys().filter(|k| inside(k)).copied().collect();
+        let chunks = have + moved.len() as u64;
+        if slots > LEVEL_FILL * chunks + LEVEL_SLACK || w > u64::from(u32::MAX) {
+            return false;
+        }
+        let width = w as u32;
+        let default = &self.default;
+        let blank = Arc::clone(self.blank.get_or_insert_with(|| {
+            Arc::new(Chunk {
+                cells: std::array::from_fn(|_| default.clone()),
+            })
+        }));
+        let mut slots_v: Vec<Arc<Chunk<T>>> = vec![blank; slots as usize];
+        let at = |cx: i64, cy: i64| ((cy - nlo[1]) as u64 * w + (cx - nlo[0]) as u64) as usize;
+        if let Some((a, _)) = level.bounds() {
+            let old_w = level.width as usize;
+            for (i, c) in level.chunks.iter().enumerate() {
+                let (cx, cy) = (a[0] + (i % old_w) as i64, a[1] + (i / old_w) as i64);
+                slots_v[at(cx, cy)] = Arc::clone(c);
+            }
+        }
+        for k in &moved {
+            if let Some(c) = self.far.remove(k) {
+                let m = k.at();
+                slots_v[at(m[0], m[1])] = c;
+            }
+        }
+        let levels = Arc::make_mut(&mut self.levels);
+        levels[dz] = Level {
+            // Chunk coordinates of i32 cells fit an i32.
+            first: [nlo[0] as i32, nlo[1] as i32],
+            width,
+            chunks: Arc::from(slots_v),
+        };
+        true
+    }
+
+    /// Where the chunk at `chunk` coordinates is kept, a level's box grown (or the list of
+    /// levels extended) to hold it when the policy allows.
+    fn place(&mut self, chunk: [i64; 3]) -> Place {
+        // Chunk coordinates and levels of i32 cells fit an i32.
+        let Some(dz) = self.level_for_write(chunk[2] as i32) else {
+            return Place::Far;
+        };
+        if let Some(i) = self
+            .levels
+            .get(dz)
+            .and_then(|l| l.index(chunk[0], chunk[1]))
+        {
+            return Place::Level(dz, i);
+        }
+        let c = [chunk[0], chunk[1]];
+        if self.grow_level(dz, c, c, 1)
+            && let Some(i) = self
+                .levels
+                .get(dz)
+                .and_then(|l| l.index(chunk[0], chunk[1]))
+        {
+            return Place::Level(dz, i);
+        }
+        Place::Far
+    }
+
     /// The chunk at `chunk` coordinates, created and made unique along its path.
     fn chunk_mut(&mut self, chunk: [i64; 3]) -> &mut Chunk<T> {
-        // The directory shares the chunks: drop it first, so a sole owner writes in place
-        // (nothing to do, and no stores, when there is none).
-        if self.dir.is_some() {
-            self.dir = None;
-        }
-        if self.flat.is_some() {
-            self.flat = CellDir::none();
-        }
-        let default = &self.default;
-        let slot = self.tree.slot_mut(chunk);
-        if slot.is_none() {
+        let slot = match self.place(chunk) {
+            Place::Level(dz, i) => {
+                let levels = Arc::make_mut(&mut self.levels);
+                let slot = &mut Arc::make_mut(&mut levels[dz].chunks)[i];
+                if self.blank.as_ref().is_some_and(|b| Arc::ptr_eq(b, slot)) {
+                    self.chunk_count += 1;
+                }
+                // The blank chunk is shared (the grid holds it too): this copies it.
+                return Arc::make_mut(slot);
+            }
+            Place::Far => ChunkKey::of(chunk),
+        };
+        if !self.far.contains_key(&slot) {
             self.chunk_count += 1;
         }
-        let c = slot.get_or_insert_with(|| {
+        let default = &self.default;
+        let c = self.far.entry(slot).or_insert_with(|| {
             Arc::new(Chunk {
                 cells: std::array::from_fn(|_| default.clone()),
             })
@@ -639,14 +597,10 @@ impl<T: Clone + PartialEq> Grid<T> {
         Arc::make_mut(c)
     }
 
-    /// A borrowed, read-only view of `area` with every chunk resolved once, so that a read
-    /// inside the box is one directory load and one cell load (no tree walk): what FOV,
-    /// pathfinding and AI callbacks should read through. Reads outside the box fall back to
-    /// [`get`](Grid::get), so the view answers every location like the grid.
-    ///
-    /// Θ(chunks in the box · h) to build; one pointer per chunk (a 80 × 50 level: 20). A grid
-    /// carrying a flat copy of its cells (see [`build_directory_mut`](Grid::build_directory_mut))
-    /// shares it with the view instead: Θ(1).
+    /// A borrowed, read-only view of `area`: what FOV, pathfinding and AI callbacks read
+    /// through. It reads exactly like the grid (every location, inside the box or not), at
+    /// the grid's speed: the grid's own chunk arrays are what a view once had to build.
+    /// Θ(1) to make.
     ///
     /// ```
     /// use alembic::{grid::Grid, Loc, LocBox};
@@ -656,12 +610,14 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// assert_eq!(*v.get(Loc::new(500, 4, 7)), 0); // outside the box: still answered
     /// ```
     pub fn view(&self, area: LocBox) -> GridView<'_, T> {
-        GridView::new(self, area)
+        let _ = area;
+        GridView { grid: self }
     }
 
     /// Every cell of `area` with its value, chunk by chunk (within a chunk, row-major).
     ///
-    /// Θ(cells in the box + chunks in the box · h); unwritten cells yield the default.
+    /// Θ(cells in the box + chunks in the box), plus a hash lookup for each chunk outside
+    /// every level's box when there are sparse chunks; unwritten cells yield the default.
     pub fn iter_box(&self, area: LocBox) -> BoxIter<'_, T> {
         let mut it = BoxIter {
             grid: self,
@@ -684,12 +640,33 @@ impl<T: Clone + PartialEq> Grid<T> {
         it
     }
 
+    /// Every written chunk as (its chunk coordinates, the chunk): the levels' arrays, then
+    /// the sparse store.
+    fn all_chunks(&self) -> Vec<([i64; 3], &Arc<Chunk<T>>)> {
+        let mut out = Vec::with_capacity(self.chunk_count);
+        for (dz, level) in self.levels.iter().enumerate() {
+            let z = i64::from(self.z0) + dz as i64;
+            let w = level.width as usize;
+            for (i, c) in level.chunks.iter().enumerate() {
+                if !self.is_blank(c) {
+                    let at = [
+                        i64::from(level.first[0]) + (i % w) as i64,
+                        i64::from(level.first[1]) + (i / w) as i64,
+                        z,
+                    ];
+                    out.push((at, c));
+                }
+            }
+        }
+        out.extend(self.far.iter().map(|(k, c)| (k.at(), c)));
+        out
+    }
+
     /// Every written chunk as (its corner location, its 256 cells row-major), in a canonical
     /// order (z, then y, then x). Chunks that hold only default values are skipped.
     fn chunks_sorted(&self) -> Vec<(Loc, &[T; CELLS])> {
         let mut out: Vec<(Loc, &[T; CELLS])> = self
-            .tree
-            .chunks()
+            .all_chunks()
             .into_iter()
             .filter(|(_, c)| c.cells.iter().any(|v| *v != self.default))
             .map(|(at, c)| (corner(at), &c.cells))
@@ -737,182 +714,94 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// Whether two grids share all their storage (then they are certainly equal). Θ(1).
     #[must_use]
     pub fn ptr_eq(&self, other: &Self) -> bool {
-        self.tree.ptr_eq(&other.tree)
+        let levels = Arc::ptr_eq(&self.levels, &other.levels)
+            || (self.levels.is_empty() && other.levels.is_empty());
+        let far = self.far.ptr_eq(&other.far) || (self.far.is_empty() && other.far.is_empty());
+        levels && self.z0 == other.z0 && far
     }
 
-    /// Verify the tree's structure (bottom nodes exactly at level 0, height within bounds),
-    /// the chunk count, and that a built directory holds exactly the tree's chunks.
+    /// Verify the structure: every level's array (its shape, and no box sparser than the
+    /// policy allows), that no chunk of the sparse store lies in a level's box (each chunk is
+    /// in one place), the blank chunk, and the chunk count.
     pub fn check_invariants(&self) -> Result<(), &'static str> {
-        self.tree.check(|_| Ok(()))?;
-        let chunks = self.tree.chunks();
-        if chunks.len() != self.chunk_count {
+        if i64::from(self.z0) + self.levels.len() as i64 - 1 > i64::from(i32::MAX) {
+            return Err("grid level list runs past i32::MAX");
+        }
+        let dense = self.levels.iter().filter(|l| l.width > 0).count() as i64;
+        if self.levels.len() as i64 > 2 * dense + 1 + LEVELS_SLACK {
+            return Err("grid level list is sparser than its policy");
+        }
+        let mut count = 0;
+        for level in self.levels.iter() {
+            if level.width == 0 {
+                if !level.chunks.is_empty() {
+                    return Err("grid level without a width holds chunk slots");
+                }
+                continue;
+            }
+            let w = level.width as usize;
+            if level.chunks.is_empty() || !level.chunks.len().is_multiple_of(w) {
+                return Err("grid level array has the wrong shape");
+            }
+            let last_x = i64::from(level.first[0]) + w as i64 - 1;
+            let last_y = i64::from(level.first[1]) + (level.chunks.len() / w) as i64 - 1;
+            if last_x > i64::from(i32::MAX >> CHUNK_BITS)
+                || last_y > i64::from(i32::MAX >> CHUNK_BITS)
+            {
+                return Err("grid level box runs past the i32 range");
+            }
+            if self.blank.is_none() {
+                return Err("grid level array without a blank chunk");
+            }
+            let n = level.count(self.blank.as_ref());
+            if level.chunks.len() as u64 > LEVEL_FILL * n as u64 + LEVEL_SLACK {
+                return Err("grid level array is sparser than its policy");
+            }
+            count += n;
+        }
+        let far: Vec<[i64; 3]> = self.far.keys().map(|k| k.at()).collect();
+        for at in &far {
+            if self
+                .level_at(at[2])
+                .and_then(|l| l.index(at[0], at[1]))
+                .is_some()
+            {
+                return Err("grid chunk in the sparse store lies in a level's box");
+            }
+        }
+        count += far.len();
+        if let Some(b) = &self.blank
+            && b.cells.iter().any(|v| *v != self.default)
+        {
+            return Err("grid blank chunk holds a value other than the default");
+        }
+        if count != self.chunk_count {
             return Err("grid chunk count is stale");
         }
-        if let Some(cells) = self.flat.cells.as_deref() {
-            let d = &self.flat;
-            if self.dir.is_some() {
-                return Err("grid has two directories");
-            }
-            // The shape the read's folded level check relies on.
-            let plane = u64::from(d.width) * u64::from(d.height);
-            if d.plane != plane
-                || plane == 0
-                || plane > 1 << 32
-                || !(cells.len() as u64).is_multiple_of(plane)
-            {
-                return Err("grid cell copy has the wrong shape");
-            }
-            // The copy holds every chunk, and every cell of its box reads as in the tree.
-            if chunks.iter().any(|(at, _)| d.get(corner(*at)).is_none()) {
-                return Err("grid directory misses a chunk");
-            }
-            for (i, v) in cells.iter().enumerate() {
-                let loc = d.loc_of(i);
-                if d.get(loc).map(std::ptr::from_ref) != Some(std::ptr::from_ref(v)) {
-                    return Err("grid cell copy reads the wrong cell");
-                }
-                if *v != *self.get_walking(loc) {
-                    return Err("grid directory and tree disagree");
-                }
-            }
-        } else if let Some(dir) = self.dir.as_deref() {
-            for (at, c) in chunks {
-                if !std::ptr::eq(dir.get(corner(at), &self.default), &c.cells[0]) {
-                    return Err("grid directory and tree disagree");
-                }
-            }
-            match dir {
-                Directory::Flat(dir) => {
-                    // Every other slot is the one shared chunk of default values.
-                    let mut distinct: Vec<*const Chunk<T>> =
-                        dir.chunks.iter().map(Arc::as_ptr).collect();
-                    distinct.sort_unstable();
-                    distinct.dedup();
-                    if distinct.len() > self.chunk_count + 1 {
-                        return Err("grid directory holds chunks the tree does not");
-                    }
-                }
-                Directory::Hashed(h) => {
-                    if h.chunks.iter().flatten().count() != self.chunk_count {
-                        return Err("grid directory holds chunks the tree does not");
-                    }
-                }
-                Directory::Cells(_) => {}
-            }
-        }
         Ok(())
+    }
+
+    /// Whether the chunk at chunk coordinates `chunk` sits in a level's array (not in the
+    /// sparse store).
+    #[cfg(test)]
+    fn in_level_array(&self, chunk: [i64; 3]) -> bool {
+        self.level_at(chunk[2])
+            .and_then(|l| l.index(chunk[0], chunk[1]))
+            .is_some()
     }
 }
 
 const CELLS_PER_ROW: usize = SIDE as usize;
 
-/// A read-only view of a box of a [`Grid`] with its chunks resolved: see [`Grid::view`].
+/// A read-only view of a [`Grid`]: see [`Grid::view`].
 pub struct GridView<'a, T> {
     grid: &'a Grid<T>,
-    /// The grid's flat copy of its cells, when it carries one (then `dir` is empty).
-    cells: CellDir<T>,
-    /// The box's chunks (unwritten ones share one chunk of defaults).
-    dir: Dir<T>,
 }
 
 impl<'a, T: Clone + PartialEq> GridView<'a, T> {
-    fn new(grid: &'a Grid<T>, area: LocBox) -> Self {
-        let empty = || Dir {
-            first: [0; 3],
-            size: [0; 3],
-            chunks: Box::default(),
-            default: grid.default.clone(),
-        };
-        if grid.flat.is_some() {
-            // Every cell is one load already: share the copy, Θ(1).
-            return GridView {
-                grid,
-                cells: grid.flat.clone(),
-                dir: empty(),
-            };
-        }
-        if area.is_empty() {
-            return GridView {
-                grid,
-                cells: CellDir::none(),
-                dir: empty(),
-            };
-        }
-        let first = [
-            area.min.x >> CHUNK_BITS,
-            area.min.y >> CHUNK_BITS,
-            area.min.z,
-        ];
-        let last = [
-            (area.max.x - 1) >> CHUNK_BITS,
-            (area.max.y - 1) >> CHUNK_BITS,
-            area.max.z - 1,
-        ];
-        let span = |a: usize| (i64::from(last[a]) - i64::from(first[a]) + 1) as u64;
-        // A box too large to resolve (over 2^22 chunks) reads through the grid.
-        if span(0).saturating_mul(span(1)).saturating_mul(span(2)) > 1 << 22 {
-            return GridView {
-                grid,
-                cells: CellDir::none(),
-                dir: empty(),
-            };
-        }
-        let size = [span(0) as u32, span(1) as u32, span(2) as u32];
-        let blank = Arc::new(Chunk {
-            cells: std::array::from_fn(|_| grid.default.clone()),
-        });
-        let mut chunks = vec![blank; (size[0] * size[1] * size[2]) as usize];
-        let lo = [
-            i64::from(first[0]),
-            i64::from(first[1]),
-            i64::from(first[2]),
-        ];
-        let hi = [i64::from(last[0]), i64::from(last[1]), i64::from(last[2])];
-        for (at, c) in grid.tree.chunks_in(lo, hi) {
-            let i = ((at[2] - lo[2]) as u64 * u64::from(size[1]) + (at[1] - lo[1]) as u64)
-                * u64::from(size[0])
-                + (at[0] - lo[0]) as u64;
-            if let Some(slot) = chunks.get_mut(i as usize) {
-                *slot = Arc::clone(c);
-            }
-        }
-        GridView {
-            grid,
-            cells: CellDir::none(),
-            dir: Dir {
-                first,
-                size,
-                chunks: chunks.into(),
-                default: grid.default.clone(),
-            },
-        }
-    }
-
-    /// The value at `loc`, as [`Grid::get`] gives it.
+    /// The value at `loc`, as [`Grid::get`] gives it. Θ(1) in a level's box, as the grid.
     #[inline]
-    pub fn get(&self, loc: Loc) -> &T {
-        if self.cells.is_some() {
-            // The grid's own copy, holding every written chunk: what `Grid::get` reads.
-            return self.cells.get_or(loc, &self.dir.default);
-        }
-        self.get_chunked(loc.x, loc.y, loc.z)
-    }
-
-    /// A read through the resolved chunks (no flat copy). Out of line, with the coordinates
-    /// in registers: inlined beside the copy's read, it made a loop of reads through the
-    /// copy spill and shuffle registers (35 instructions a read instead of 24).
-    #[inline(never)]
-    fn get_chunked(&self, x: i32, y: i32, z: i32) -> &T {
-        let loc = Loc::new(x, y, z);
-        match self.dir.get_in(loc) {
-            Some(v) => v,
-            None => self.outside(loc),
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn outside(&self, loc: Loc) -> &'a T {
+    pub fn get(&self, loc: Loc) -> &'a T {
         self.grid.get(loc)
     }
 
@@ -922,9 +811,7 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
     }
 }
 
-/// Where an iterated chunk's cells are: a chunk of the tree (rows `SIDE` apart), or the
-/// grid's flat copy of its cells (rows a copy's width apart), so that a grid carrying a copy
-/// is iterated without a tree walk per chunk.
+/// Where an iterated chunk's cells are (rows `stride` apart).
 struct ChunkRows<'a, T> {
     cells: &'a [T],
     /// Index of the chunk's first cell (its corner) in `cells`.
@@ -1119,8 +1006,10 @@ impl<T: Clone + PartialEq + Default> Default for Grid<T> {
 }
 
 impl<T: Clone + PartialEq> PartialEq for Grid<T> {
-    /// Cell-by-cell equality (independent of how the trees are shaped). Θ(1) when both share
-    /// storage, Θ(written cells) otherwise.
+    /// Cell-by-cell equality (independent of where each grid keeps its chunks). Θ(1) when
+    /// both share storage; else a level whose array both share is skipped whole, and every
+    /// other chunk is looked up in the other grid, a shared chunk compared by address and any
+    /// other cell by cell.
     fn eq(&self, other: &Self) -> bool {
         if self.default != other.default {
             return false;
@@ -1128,56 +1017,41 @@ impl<T: Clone + PartialEq> PartialEq for Grid<T> {
         if self.ptr_eq(other) {
             return true;
         }
-        if let (true, Some(a), Some(b)) = (
-            self.tree.origin == other.tree.origin && self.tree.height == other.tree.height,
-            &self.tree.root,
-            &other.tree.root,
-        ) {
-            return nodes_eq(a, b, &self.default);
-        }
-        self.iter_set().eq(other.iter_set())
-    }
-}
-
-fn nodes_eq<T: PartialEq>(a: &Arc<Node<Chunk<T>>>, b: &Arc<Node<Chunk<T>>>, default: &T) -> bool {
-    if Arc::ptr_eq(a, b) {
-        return true;
-    }
-    let is_default_node = |n: &Node<Chunk<T>>| -> bool {
-        let mut stack = vec![n];
-        while let Some(n) = stack.pop() {
-            match n {
-                Node::Inner(k) => stack.extend(k.iter().flatten().map(|a| &**a)),
-                Node::Bottom(c) => {
-                    if c.iter()
-                        .flatten()
-                        .any(|c| c.cells.iter().any(|v| v != default))
-                    {
-                        return false;
-                    }
-                }
+        // A level whose box and array both grids share holds the same chunks in both: its
+        // chunks need no comparison (chunks of its z outside the box are compared below).
+        let shared = |at: [i64; 3]| match (self.level_at(at[2]), other.level_at(at[2])) {
+            (Some(a), Some(b)) => {
+                a.width > 0
+                    && a.first == b.first
+                    && a.width == b.width
+                    && Arc::ptr_eq(&a.chunks, &b.chunks)
+                    && a.index(at[0], at[1]).is_some()
+            }
+            _ => false,
+        };
+        let blank = |c: &Chunk<T>| c.cells.iter().all(|v| *v == self.default);
+        for (at, c) in self.all_chunks() {
+            if shared(at) {
+                continue;
+            }
+            let same = match other.find_chunk(at) {
+                Some(o) => std::ptr::eq(o, &**c) || o.cells == c.cells,
+                None => blank(c),
+            };
+            if !same {
+                return false;
             }
         }
-        true
-    };
-    match (&**a, &**b) {
-        (Node::Inner(ka), Node::Inner(kb)) => ka.iter().zip(kb.iter()).all(|pair| match pair {
-            (Some(x), Some(y)) => nodes_eq(x, y, default),
-            (Some(x), None) | (None, Some(x)) => is_default_node(x),
-            (None, None) => true,
-        }),
-        (Node::Bottom(ca), Node::Bottom(cb)) => ca.iter().zip(cb.iter()).all(|pair| match pair {
-            (Some(x), Some(y)) => Arc::ptr_eq(x, y) || x.cells == y.cells,
-            (Some(x), None) | (None, Some(x)) => x.cells.iter().all(|v| v == default),
-            (None, None) => true,
-        }),
-        _ => false,
+        other
+            .all_chunks()
+            .into_iter()
+            .all(|(at, c)| shared(at) || self.find_chunk(at).is_some() || blank(c))
     }
 }
 
 impl<T: Clone + PartialEq + Hash> Hash for Grid<T> {
     /// Hashes the default and every non-default cell in canonical order, so equal grids hash
-    /// equally whatever their tree shapes.
+    /// equally whatever their layouts.
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.default.hash(state);
         for (corner, cells) in self.chunks_sorted() {
@@ -1303,9 +1177,26 @@ mod tests {
         assert_ne!(a, b);
         let c = b.set(Loc::new(1, 1, 0), 3);
         assert_eq!(a, c);
-        // Equal regardless of tree shape: a default write far away grows the tree.
+        // Equal regardless of layout: a default write far away adds a sparse chunk.
         let d = a.set(Loc::new(100_000, 0, 5), 0);
         assert_eq!(a, d);
+        // Several levels, most shared between versions: a change on one level (or outside a
+        // shared level's box) is seen, and undoing it gives an equal grid again.
+        let e =
+            Grid::new(0i32).fill_box(LocBox::new(Loc::new(-20, -20, -2), Loc::new(30, 20, 3)), 1);
+        for (l, v) in [
+            (Loc::new(5, 5, 1), 4),
+            (Loc::new(-20, 19, -2), 0),
+            (Loc::new(500, 500, 0), 6),
+            (Loc::new(i32::MIN, 0, 2), 7),
+        ] {
+            let f = e.set(l, v);
+            assert_ne!(e, f, "{l}");
+            assert_ne!(f, e, "{l}");
+            let old = *e.get(l);
+            assert_eq!(e, f.set(l, old), "{l}");
+            assert_eq!(f.set(l, old), e, "{l}");
+        }
     }
 
     #[test]
@@ -1374,59 +1265,49 @@ mod tests {
             );
             g.set_mut(l, i + 1);
         }
-        // The compact grid with its flat copy of the cells, which views share.
-        let mut compact = g.clone();
-        compact.build_directory_mut();
-        assert!(compact.flat.cells.is_some());
         g.set_mut(Loc::new(i32::MAX, i32::MIN, 1), 5);
-        for (g, far_value) in [(&g, 5), (&compact, 0)] {
-            for area in [
-                LocBox::rect(-17, -9, 50, 33, 0),
-                LocBox::new(Loc::new(-40, -30, -1), Loc::new(50, 40, 3)),
-                LocBox::rect(3, 3, 0, 5, 0),
-                LocBox::new(
-                    Loc::new(i32::MIN, i32::MIN, 0),
-                    Loc::new(i32::MAX, i32::MAX, 2),
-                ),
-            ] {
-                let v = g.view(area);
-                for y in -45..55 {
-                    for x in -55..65 {
-                        for z in -2..4 {
-                            let l = Loc::new(x, y, z);
-                            assert_eq!(v.get(l), g.get(l), "{l} in view of {area:?}");
-                        }
+        for area in [
+            LocBox::rect(-17, -9, 50, 33, 0),
+            LocBox::rect(3, 3, 0, 5, 0),
+            LocBox::new(
+                Loc::new(i32::MIN, i32::MIN, 0),
+                Loc::new(i32::MAX, i32::MAX, 2),
+            ),
+        ] {
+            let v = g.view(area);
+            for y in -45..55 {
+                for x in -55..65 {
+                    for z in -2..4 {
+                        let l = Loc::new(x, y, z);
+                        assert_eq!(v.get(l), g.get(l), "{l} in view of {area:?}");
                     }
                 }
-                let far = Loc::new(i32::MAX, i32::MIN, 1);
-                assert_eq!(*v.get(far), far_value);
             }
+            assert_eq!(*v.get(Loc::new(i32::MAX, i32::MIN, 1)), 5);
         }
-        // Reads through the copy match reads through the tree.
-        for y in -45..55 {
-            for x in -55..65 {
-                for z in -2..4 {
-                    let l = Loc::new(x, y, z);
-                    assert_eq!(compact.get(l), compact.get_walking(l), "{l}");
-                }
-            }
-        }
-        compact.check_invariants().unwrap();
+        g.check_invariants().unwrap();
+    }
+
+    /// A read through `find_chunk` (the chunk-level lookup iteration uses), the reference
+    /// `get`'s fast path must agree with.
+    fn walk<T: Clone + PartialEq>(g: &Grid<T>, l: Loc) -> &T {
+        g.find_chunk(chunk_of(l))
+            .map_or(&g.default, |c| &c.cells[cell_index(l)])
     }
 
     #[test]
-    fn reads_through_the_directory_match_a_map_across_writes_and_versions() {
+    fn reads_match_a_map_across_writes_versions_and_layouts() {
         use std::collections::HashMap;
         let mut g = Grid::new(0u32);
         let mut o: HashMap<Loc, u32> = HashMap::new();
         let mut x: u64 = 11;
         let mut versions = Vec::new();
         for step in 0..40u32 {
-            // A burst of writes; the directory is built after the reads below.
             for k in 0..50 {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
+                // From step 30, some writes land anywhere in the i32 range (sparse chunks).
                 let l = if step >= 30 && (k == 0 || x.is_multiple_of(89)) {
                     Loc::new(x as i32, (x >> 32) as i32, (x >> 8) as i32 % 4)
                 } else {
@@ -1444,35 +1325,20 @@ mod tests {
                 }
                 o.insert(l, v);
             }
-            let read_all = |g: &Grid<u32>| {
-                for y in -60..70 {
-                    for x in -60..60 {
-                        for z in -3..4 {
-                            let l = Loc::new(x, y, z);
-                            assert_eq!(*g.get(l), o.get(&l).copied().unwrap_or(0), "{l}");
-                        }
+            for y in -60..70 {
+                for x in -60..60 {
+                    for z in -3..4 {
+                        let l = Loc::new(x, y, z);
+                        assert_eq!(*g.get(l), o.get(&l).copied().unwrap_or(0), "{l}");
+                        assert_eq!(g.get(l), walk(&g, l), "{l}");
                     }
                 }
-                for (l, v) in &o {
-                    assert_eq!(g.get(*l), v, "{l}");
-                }
-            };
-            assert!(!g.has_directory());
-            read_all(&g);
-            // Compact writes get a flat directory; scattered ones (from step 30) a hashed one.
-            g.build_directory_mut();
-            assert!(g.has_directory());
-            let hashed = matches!(g.dir.as_deref(), Some(Directory::Hashed(_)));
-            assert_eq!(hashed, step >= 30, "step {step}");
-            if step == 0 {
-                // A few scattered writes in a box: the chunk pointers.
-                assert!(matches!(g.dir.as_deref(), Some(Directory::Flat(_))));
             }
-            if step == 29 {
-                // The box filled up: its cells copied.
-                assert!(g.flat.cells.is_some());
+            for (l, v) in &o {
+                assert_eq!(g.get(*l), v, "{l}");
             }
-            read_all(&g);
+            // The compact part is in the levels' arrays.
+            assert!(g.in_level_array([0, 0, 0]), "step {step}");
             g.check_invariants().unwrap();
             versions.push((g.clone(), o.clone()));
         }
@@ -1482,6 +1348,115 @@ mod tests {
             }
             g.check_invariants().unwrap();
         }
+    }
+
+    #[test]
+    fn sparse_chunks_move_into_a_level_array_as_it_fills() {
+        let mut g = Grid::new(0u8);
+        // Two chunks far apart on level -2: the second is too far for the first's array.
+        g.set_mut(Loc::new(-1, -1, -2), 1);
+        g.set_mut(Loc::new(16 * 40 + 5, 16 * 30 + 5, -2), 2);
+        assert!(g.in_level_array([-1, -1, -2]));
+        assert!(!g.in_level_array([40, 30, -2]));
+        g.check_invariants().unwrap();
+        let sparse = g.clone();
+        // Filling the space between them (up to the far chunk's corner cell) grows the array
+        // until it takes the far chunk in.
+        g.fill_box_mut(
+            LocBox::new(
+                Loc::new(-16, -16, -2),
+                Loc::new(16 * 40 + 1, 16 * 30 + 1, -1),
+            ),
+            3,
+        );
+        assert!(g.in_level_array([40, 30, -2]));
+        assert!(g.far.is_empty(), "the sparse store emptied");
+        g.check_invariants().unwrap();
+        assert_eq!(*g.get(Loc::new(16 * 40 + 5, 16 * 30 + 5, -2)), 2);
+        assert_eq!(*g.get(Loc::new(16 * 40, 16 * 30, -2)), 3);
+        assert_eq!(*g.get(Loc::new(-1, -1, -2)), 3);
+        assert_eq!(*g.get(Loc::new(16 * 40 + 16, 0, -2)), 0);
+        // The older value still reads as it did, its far chunk still sparse.
+        assert_eq!(*sparse.get(Loc::new(16 * 40 + 5, 16 * 30 + 5, -2)), 2);
+        assert_eq!(*sparse.get(Loc::new(0, 0, -2)), 0);
+        assert!(!sparse.in_level_array([40, 30, -2]));
+        sparse.check_invariants().unwrap();
+        // Levels far from the others go to the sparse store; the near ones stay in arrays.
+        for z in [i32::MIN, i32::MAX, 1_000_000] {
+            g.set_mut(Loc::new(i32::MIN, i32::MAX, z), 4);
+            assert!(!g.in_level_array(chunk_of(Loc::new(i32::MIN, i32::MAX, z))));
+            assert_eq!(*g.get(Loc::new(i32::MIN, i32::MAX, z)), 4);
+            assert_eq!(*g.get(Loc::new(i32::MAX, i32::MIN, z)), 0);
+        }
+        assert!(g.in_level_array([0, 0, -2]));
+        g.check_invariants().unwrap();
+        // Equal to the same cells written in another order (another layout).
+        let mut h = Grid::new(0u8);
+        for (l, v) in g.iter_set().collect::<Vec<_>>().into_iter().rev() {
+            h.set_mut(l, *v);
+        }
+        assert_eq!(g, h);
+        h.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn edges_of_the_i32_range_read_and_write() {
+        let mut g = Grid::new(0u16);
+        let edges = [
+            i32::MIN,
+            i32::MIN + 15,
+            i32::MIN + 16,
+            -17,
+            -16,
+            -1,
+            0,
+            15,
+            16,
+            i32::MAX - 16,
+            i32::MAX,
+        ];
+        let mut n = 0;
+        for &x in &edges {
+            for &y in &edges {
+                n += 1;
+                g.set_mut(Loc::new(x, y, 0), n);
+            }
+        }
+        g.check_invariants().unwrap();
+        let mut n = 0;
+        for &x in &edges {
+            for &y in &edges {
+                n += 1;
+                assert_eq!(*g.get(Loc::new(x, y, 0)), n, "({x}, {y})");
+                assert_eq!(*g.get(Loc::new(x, y, 1)), 0);
+                assert_eq!(*g.get(Loc::new(x, y, -1)), 0);
+            }
+        }
+        // A dense level at the top corner of the range.
+        let corner = LocBox::new(
+            Loc::new(i32::MAX - 40, i32::MAX - 40, i32::MAX - 1),
+            Loc::new(i32::MAX, i32::MAX, i32::MAX),
+        );
+        let g = Grid::new(0u8).fill_box(corner, 9);
+        assert!(g.in_level_array(chunk_of(Loc::new(i32::MAX - 1, i32::MAX - 1, i32::MAX - 1))));
+        assert_eq!(
+            *g.get(Loc::new(i32::MAX - 1, i32::MAX - 1, i32::MAX - 1)),
+            9
+        );
+        assert_eq!(*g.get(Loc::new(i32::MAX, i32::MAX - 1, i32::MAX - 1)), 0);
+        assert_eq!(*g.get(Loc::new(i32::MAX - 1, i32::MAX - 1, i32::MAX)), 0);
+        g.check_invariants().unwrap();
+    }
+
+    #[test]
+    #[allow(deprecated)]
+    fn the_deprecated_directory_calls_do_nothing() {
+        let mut g = Grid::new(0u8).set(Loc::new(1, 2, 0), 3);
+        let before = g.clone();
+        g.build_directory_mut();
+        assert!(!g.has_directory());
+        assert!(g.ptr_eq(&before));
+        assert_eq!(*g.get(Loc::new(1, 2, 0)), 3);
     }
 
     #[test]

@@ -3,9 +3,11 @@
 //!
 //! A [`Layer<T>`] is a key, declared as a constant like a [`Prop`](crate::Prop): its name and
 //! the type of its cells. The game stores each layer as a persistent [`Grid`] of 64-bit words
-//! and converts through [`LayerValue`], so a layer costs what a grid costs: reads Θ(grid
-//! height), writes Θ(grid height) with path copying, and a clone Θ(1). Unwritten cells read as
-//! the value whose bits are 0 (`false`, `0`, `None`).
+//! and converts through [`LayerValue`], so a layer costs what a grid costs (see [`Grid`]'s
+//! costs): a read in a level's box Θ(1) (a few unsigned checks, the level's chunk pointer and
+//! the cell), a persistent write a copy of one chunk, that level's chunk pointers and the
+//! level list, and a clone Θ(1). Unwritten cells read as the value whose bits are 0 (`false`,
+//! `0`, `None`).
 //!
 //! ```
 //! use alembic::{Game, layer::Layer, Loc, library::TileId};
@@ -169,7 +171,7 @@ impl<T: LayerValue> LayerGrid<T> {
         }
     }
 
-    /// The value at `loc`. Θ(grid height).
+    /// The value at `loc`. Θ(1) in a level's box, as [`Grid::get`].
     #[must_use]
     pub fn get(&self, loc: Loc) -> T {
         T::from_bits(self.grid.as_ref().map_or(0, |g| *g.get(loc)))

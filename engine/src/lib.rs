@@ -96,6 +96,7 @@
 #![warn(missing_docs)]
 
 mod cells;
+mod chunk;
 pub mod colour;
 mod deprecated;
 pub mod dice;
@@ -114,7 +115,6 @@ pub mod light;
 pub mod loc;
 pub mod mapgen;
 mod migrate;
-mod octree;
 pub mod path;
 pub mod props;
 mod pvec;

@@ -20,9 +20,12 @@ enum GridAction {
     SetPersistent(Loc, u8),
     Fill(LocBox, u8),
     Snapshot,
-    /// `build_directory_mut`: reads then go through the flat cell copy, the chunk array or
-    /// the hash table, until the next write drops it.
-    BuildDirectory,
+    /// A cell at the edges of the `i32` range (or just inside them): far data, in the
+    /// sparse tree, or in a level's array when several land near each other.
+    SetEdge(Loc, u8),
+    /// A box on a level far from the others, so that a level's array grows over chunks that
+    /// were in the tree (sparse to dense).
+    FillFar(LocBox, u8),
 }
 
 /// Mostly a compact area (so writes collide and chunks are shared), sometimes anywhere.
@@ -31,6 +34,25 @@ fn loc() -> impl Strategy<Value = Loc> {
         8 => (-40i32..40, -40i32..40, -3i32..3).prop_map(|(x, y, z)| Loc::new(x, y, z)),
         1 => (any::<i32>(), any::<i32>(), any::<i32>()).prop_map(|(x, y, z)| Loc::new(x, y, z)),
     ]
+}
+
+/// A coordinate at or near an edge of the `i32` range, or near 0 on either side.
+fn edge() -> impl Strategy<Value = i32> {
+    prop_oneof![
+        (0i32..40).prop_map(|d| i32::MIN + d),
+        (0i32..40).prop_map(|d| i32::MAX - d),
+        -40i32..40,
+    ]
+}
+
+/// A box of up to 3 × 3 chunks whose corner is anywhere, on one level.
+fn far_box() -> impl Strategy<Value = LocBox> {
+    (edge(), edge(), edge(), 0i32..48, 0i32..48).prop_map(|(x, y, z, w, h)| {
+        let x = x.min(i32::MAX - w);
+        let y = y.min(i32::MAX - h);
+        let z = z.min(i32::MAX - 1);
+        LocBox::new(Loc::new(x, y, z), Loc::new(x + w, y + h, z + 1))
+    })
 }
 
 fn small_box() -> impl Strategy<Value = LocBox> {
@@ -53,7 +75,9 @@ fn action() -> impl Strategy<Value = GridAction> {
         4 => (loc(), any::<u8>()).prop_map(|(l, v)| GridAction::SetPersistent(l, v)),
         1 => (small_box(), any::<u8>()).prop_map(|(b, v)| GridAction::Fill(b, v)),
         1 => Just(GridAction::Snapshot),
-        1 => Just(GridAction::BuildDirectory),
+        2 => ((edge(), edge(), edge()), any::<u8>())
+            .prop_map(|((x, y, z), v)| GridAction::SetEdge(Loc::new(x, y, z), v)),
+        1 => (far_box(), any::<u8>()).prop_map(|(b, v)| GridAction::FillFar(b, v)),
     ]
 }
 
@@ -94,12 +118,18 @@ proptest! {
                     touched.push(b.min);
                 }
                 GridAction::Snapshot => snaps.push((g.clone(), o.clone())),
-                GridAction::BuildDirectory => {
-                    g.build_directory_mut();
-                    // A non-default cell means a written chunk, so a directory was built.
-                    if g.iter_set().next().is_some() {
-                        prop_assert!(g.has_directory());
+                GridAction::SetEdge(l, v) => {
+                    g = g.set(l, v);
+                    o.insert(l, v);
+                    touched.push(l);
+                }
+                GridAction::FillFar(b, v) => {
+                    g.fill_box_mut(b, v);
+                    for l in b.iter() {
+                        o.insert(l, v);
                     }
+                    touched.push(b.min);
+                    touched.push(Loc::new(b.max.x.wrapping_sub(1), b.max.y.wrapping_sub(1), b.min.z));
                 }
             }
             g.check_invariants().map_err(TestCaseError::fail)?;
@@ -130,11 +160,11 @@ proptest! {
         }
     }
 
-    /// A grid carrying a read directory (a flat copy of its cells when they are dense, chunk
-    /// pointers or a hash table when not) is iterated in the same order, with the same
-    /// values, as without it: chunk by chunk, row-major within a chunk.
+    /// A grid whose chunks are in levels' arrays is iterated in the same order, with the same
+    /// values, as the same cells written so that some chunks land in the sparse tree: chunk
+    /// by chunk, row-major within a chunk.
     #[test]
-    fn iter_box_order_is_the_same_through_a_directory(
+    fn iter_box_order_is_the_same_whatever_the_layout(
         writes in prop::collection::vec(((-20i32..40, -20i32..40, -1i32..2), any::<u8>()), 0..60),
         dense in any::<bool>(),
         area in small_box(),
@@ -146,8 +176,15 @@ proptest! {
         for ((x, y, z), v) in writes {
             g.set_mut(Loc::new(x, y, z), v);
         }
-        let mut read = g.clone();
-        read.build_directory_mut();
+        // The same cells with chunks far apart written first: the tree holds some chunks
+        // until the level's array grows over them.
+        let mut read = Grid::new(0u8);
+        read.set_mut(Loc::new(i32::MIN, i32::MIN, -1), 0);
+        read.set_mut(Loc::new(16 * 60, -16 * 60, 0), 0);
+        for (l, v) in g.iter_set().collect::<Vec<_>>().into_iter().rev() {
+            read.set_mut(l, *v);
+        }
+        read.check_invariants().map_err(TestCaseError::fail)?;
         let plain: Vec<(Loc, u8)> = g.iter_box(area).map(|(l, v)| (l, *v)).collect();
         let by_next: Vec<(Loc, u8)> = read.iter_box(area).map(|(l, v)| (l, *v)).collect();
         prop_assert_eq!(&by_next, &plain);
