@@ -303,4 +303,9 @@ pub enum InvariantError {
     /// A terrain cell names a tile the library doesn't have.
     #[error("terrain at {0} names unknown tile {1}")]
     UnknownTile(Loc, u16),
+    /// Two property names the game holds have the same integer id
+    /// ([`PropKey::id`](crate::props::PropKey::id)), so a lookup could not tell them apart:
+    /// rename one.
+    #[error("property names {0:?} and {1:?} have the same id: rename one")]
+    KeyIdCollision(PropKey, PropKey),
 }

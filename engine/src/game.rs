@@ -19,7 +19,7 @@ use crate::level::{Levels, LevelsRepr};
 use crate::library::{IS_CONTAINER, Library, TileDef, TileId, collect_hooks};
 use crate::loc::{Loc, LocBox};
 use crate::migrate;
-use crate::props::{Hook, Modifier, Prop, PropKey, PropMap, PropType, Value};
+use crate::props::{Hook, KeyIds, Modifier, Prop, PropKey, PropMap, PropType, Value};
 use crate::pvec::PVec;
 use crate::rng::GameRng;
 use crate::schedule::{Schedule, ScheduleRepr};
@@ -92,13 +92,21 @@ pub struct Game {
     cells: CellIndex,
     things: PVec<Arc<Thing>>,
     next_id: u64,
-    library: Library,
     rng: GameRng,
     turn: u64,
     log: VectorSync<Message>,
-    vars: PropMap,
     layers: RedBlackTreeMapSync<Arc<str>, Grid<u64>>,
     pub(crate) schedule: Schedule,
+    /// What most turns never write, behind one pointer, so a clone copies one count for
+    /// all of it: the library, the game variables, the flag indexes and the levels.
+    pub(crate) rare: Arc<Rare>,
+}
+
+/// The parts of a [`Game`] written rarely (a change copies this record: four pointers).
+#[derive(Clone, Default, PartialEq)]
+pub(crate) struct Rare {
+    pub(crate) library: Library,
+    pub(crate) vars: PropMap,
     pub(crate) indexes: FlagIndexes,
     pub(crate) levels: Levels,
 }
@@ -115,7 +123,7 @@ impl fmt::Debug for Game {
             .field("turn", &self.turn)
             .field("things", &self.things.len())
             .field("next_id", &self.next_id)
-            .field("prototypes", &self.library.len())
+            .field("prototypes", &self.rare.library.len())
             .field("terrain", &self.terrain)
             .field("state_hash", &format_args!("{:#018x}", self.state_hash()))
             .finish()
@@ -130,15 +138,17 @@ impl Game {
             cells: CellIndex::new(),
             things: PVec::new(),
             next_id: 1,
-            library: Library::new(),
             rng: GameRng::seed_from(seed),
             turn: 0,
             log: VectorSync::new_sync(),
-            vars: PropMap::new(),
             layers: RedBlackTreeMapSync::new_sync(),
             schedule: Schedule::default(),
-            indexes: FlagIndexes::default(),
-            levels: Levels::default(),
+            rare: Arc::new(Rare {
+                library: Library::new(),
+                vars: PropMap::new(),
+                indexes: FlagIndexes::default(),
+                levels: Levels::default(),
+            }),
         }
     }
 
@@ -146,17 +156,17 @@ impl Game {
 
     /// The prototype library.
     pub fn library(&self) -> &Library {
-        &self.library
+        &self.rare.library
     }
 
     /// The prototype library, to change in place.
     pub fn library_mut(&mut self) -> &mut Library {
-        &mut self.library
+        &mut Arc::make_mut(&mut self.rare).library
     }
 
     /// This game with another library.
     pub fn with_library(mut self, library: Library) -> Self {
-        self.library = library;
+        Arc::make_mut(&mut self.rare).library = library;
         self
     }
 
@@ -174,7 +184,8 @@ impl Game {
         min_level: i32,
         max_level: i32,
     ) -> Result<Arc<str>, Error> {
-        self.library
+        self.rare
+            .library
             .random_name(&mut self.rng, flag, min_level, max_level)
     }
     /// The id the next added thing will get (every id in the game is below it).
@@ -229,12 +240,14 @@ impl Game {
 
     /// A game-wide variable, or its default, or [`Error::MissingProperty`].
     pub fn var<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
-        self.vars.read(key)
+        self.rare.vars.read(key)
     }
 
     /// Set a game-wide variable.
     pub fn set_var_mut<T: PropType>(&mut self, key: &Prop<T>, value: T) {
-        self.vars.insert_mut(key.key(), value.into_value());
+        Arc::make_mut(&mut self.rare)
+            .vars
+            .insert_mut(key.key(), value.into_value());
     }
 
     // ----- layers ----------------------------------------------------------------------------
@@ -285,7 +298,7 @@ impl Game {
 
     /// The definition of the tile at `loc`.
     pub fn tile_def(&self, loc: Loc) -> Result<&TileDef, Error> {
-        self.library.tile(self.tile(loc))
+        self.rare.library.tile(self.tile(loc))
     }
 
     /// A game with the tile at `loc` replaced.
@@ -297,14 +310,14 @@ impl Game {
 
     /// Replace the tile at `loc` in place. The tile must exist in the library.
     pub fn set_tile_mut(&mut self, loc: Loc, tile: TileId) -> Result<(), Error> {
-        self.library.tile(tile)?;
+        self.rare.library.tile(tile)?;
         self.terrain.set_mut(loc, tile);
         Ok(())
     }
 
     /// Fill a box with one tile, in place.
     pub fn fill_tiles_mut(&mut self, area: LocBox, tile: TileId) -> Result<(), Error> {
-        self.library.tile(tile)?;
+        self.rare.library.tile(tile)?;
         self.terrain.fill_box_mut(area, tile);
         Ok(())
     }
@@ -531,6 +544,7 @@ impl Game {
         }
         // An indexed flag: keep the old record to compare with (Θ(1): an Arc).
         let old = self
+            .rare
             .indexes
             .watches(key.key())
             .then(|| self.things.get(id.0).cloned())
@@ -550,7 +564,7 @@ impl Game {
         };
         if let Some(old) = old {
             let new = self.things.get(id.0).cloned();
-            self.indexes.update(id, Some(&old), new.as_deref());
+            self.update_indexes(id, Some(&old), new.as_deref());
         }
         if let Some(c) = holder {
             self.refresh_carried(c);
@@ -591,7 +605,7 @@ impl Game {
         thing.contents = IdList::default();
         thing.carried = None;
         let has_mods = thing.has_modifiers();
-        self.indexes.update(id, None, Some(&thing));
+        self.update_indexes(id, None, Some(&thing));
         self.things.set(id.0, Some(Arc::new(thing)));
         self.attach(id, place, has_mods);
         Ok(id)
@@ -612,7 +626,7 @@ impl Game {
         let mut stack = vec![id];
         while let Some(x) = stack.pop() {
             if let Some(old) = self.things.set(x.0, None) {
-                self.indexes.update(x, Some(&old), None);
+                self.update_indexes(x, Some(&old), None);
                 self.schedule.remove(x);
                 stack.extend_from_slice(old.contents.as_slice());
             }
@@ -649,7 +663,7 @@ impl Game {
         let holder_sees_change = !new.applies_as(cur);
         let place = new.place;
         let old = self.things.get(id.0).cloned();
-        self.indexes.update(id, old.as_deref(), Some(&new));
+        self.update_indexes(id, old.as_deref(), Some(&new));
         self.things.set(id.0, Some(Arc::new(new)));
         if let (true, Some(Place::In(c))) = (holder_sees_change, place) {
             self.refresh_carried(c);
@@ -693,7 +707,7 @@ impl Game {
         name: &str,
         place: impl Into<Place>,
     ) -> Result<ThingId, Error> {
-        let thing = self.library.create(name)?;
+        let thing = self.rare.library.create(name)?;
         let mut work = self.clone();
         let id = work.add_thing_mut(place, thing)?;
         if let Place::Map(l) = work.place(id)?
@@ -727,7 +741,7 @@ impl Game {
         name: &str,
         place: impl Into<Place>,
     ) -> Result<ThingId, Error> {
-        if let Some(Value::Hook(hook)) = self.library.get(name)?.props().get(ON_CREATE.key()) {
+        if let Some(Value::Hook(hook)) = self.rare.library.get(name)?.props().get(ON_CREATE.key()) {
             return Err(Error::UnknownHook(hook.name().into()));
         }
         self.spawn_mut(&mut HookCtx::new(&Hooks::new()), name, place)
@@ -754,11 +768,11 @@ impl Game {
     /// Check that every hook named anywhere in this game (library and things) is registered.
     pub fn check_hooks(&self, hooks: &Hooks) -> Result<(), Error> {
         let mut names = Vec::new();
-        self.library.hook_names(&mut names);
+        self.rare.library.hook_names(&mut names);
         for t in self.all_things() {
             collect_hooks(&t.props, &mut names);
         }
-        collect_hooks(&self.vars, &mut names);
+        collect_hooks(&self.rare.vars, &mut names);
         for h in names {
             hooks.get(h.name())?;
         }
@@ -827,6 +841,14 @@ impl Game {
         }
     }
 
+    /// Keep the flag indexes true when thing `id` changes from `old` to `new` (the shared
+    /// record is copied only when some flag is indexed).
+    fn update_indexes(&mut self, id: ThingId, old: Option<&Thing>, new: Option<&Thing>) {
+        if !self.rare.indexes.is_empty() {
+            Arc::make_mut(&mut self.rare).indexes.update(id, old, new);
+        }
+    }
+
     /// The modifiers `t`'s contents apply to it, computed afresh from the things inside.
     fn carried_of(&self, t: &Thing) -> Option<Arc<Carried>> {
         Carried::build(
@@ -860,7 +882,13 @@ impl Game {
     /// properties).
     pub fn check_invariants(&self) -> Result<(), InvariantError> {
         self.check_structure()?;
-        if let Some(w) = self.library.warnings().into_iter().find(|w| w.is_error()) {
+        if let Some(w) = self
+            .rare
+            .library
+            .warnings()
+            .into_iter()
+            .find(|w| w.is_error())
+        {
             return Err(InvariantError::Library(w));
         }
         Ok(())
@@ -877,6 +905,7 @@ impl Game {
             .map_err(InvariantError::Grid)?;
         self.schedule.check(self)?;
         self.check_indexes()?;
+        self.check_key_ids()?;
         for g in self.layers.values() {
             g.check_invariants().map_err(InvariantError::Grid)?;
         }
@@ -966,11 +995,36 @@ impl Game {
             grounded.extend(chain.iter().copied());
         }
         for (loc, tile) in self.terrain.iter_set() {
-            if self.library.tile(*tile).is_err() {
+            if self.rare.library.tile(*tile).is_err() {
                 return Err(InvariantError::UnknownTile(loc, tile.0));
             }
         }
         Ok(())
+    }
+
+    /// That no two property names the game holds share an integer id (lookups compare ids
+    /// only). Θ(distinct tables' keys + overrides + modifiers).
+    fn check_key_ids(&self) -> Result<(), InvariantError> {
+        let mut ids = KeyIds::default();
+        let mut note = || -> Result<(), (PropKey, PropKey)> {
+            for p in self.rare.library.prototypes() {
+                ids.note_map(p.props())?;
+                ids.note_mods(p.modifiers())?;
+            }
+            for (_, t) in self.rare.library.tiles() {
+                ids.note_map(t.props())?;
+            }
+            for t in self.all_things() {
+                ids.note_map(&t.props)?;
+                ids.note_mods(&t.core.mods)?;
+            }
+            ids.note_map(&self.rare.vars)?;
+            for k in self.rare.indexes.keys() {
+                ids.note(k)?;
+            }
+            Ok(())
+        };
+        note().map_err(|(a, b)| InvariantError::KeyIdCollision(a, b))
     }
 
     /// A 64-bit hash of the whole value, stable across runs and machines: equal games hash
@@ -1046,7 +1100,7 @@ impl Hash for Game {
             t.hash(state);
         }
         self.next_id.hash(state);
-        self.library.hash(state);
+        self.rare.library.hash(state);
         // The RNG's state, observed through its next outputs (a pure function of the state).
         let mut r = self.rng.clone();
         for _ in 0..4 {
@@ -1056,7 +1110,7 @@ impl Hash for Game {
         for m in self.log.iter() {
             m.hash(state);
         }
-        self.vars.hash(state);
+        self.rare.vars.hash(state);
         for (k, g) in self.layers.iter() {
             k.hash(state);
             g.hash(state);
@@ -1065,11 +1119,11 @@ impl Hash for Game {
         if !self.schedule.is_empty() {
             self.schedule.hash_into(state);
         }
-        for k in self.indexes.keys() {
+        for k in self.rare.indexes.keys() {
             k.hash(state);
         }
-        if !self.levels.is_empty() {
-            self.levels.hash_into(state);
+        if !self.rare.levels.is_empty() {
+            self.rare.levels.hash_into(state);
         }
     }
 }
@@ -1142,8 +1196,8 @@ impl Game {
             turn: self.turn,
             next_id: self.next_id,
             rng: self.rng.clone(),
-            library: self.library.clone(),
-            vars: self.vars.clone(),
+            library: self.rare.library.clone(),
+            vars: self.rare.vars.clone(),
             terrain: self.terrain.clone(),
             cells: self.cells.to_grid(),
             things: self.all_things().cloned().collect(),
@@ -1154,8 +1208,8 @@ impl Game {
                 .map(|(k, g)| (k.clone(), g.clone()))
                 .collect(),
             schedule: (!self.schedule.is_empty()).then(|| self.schedule.to_repr()),
-            indexed: self.indexes.keys().cloned().collect(),
-            levels: (!self.levels.is_empty()).then(|| self.levels.to_repr()),
+            indexed: self.rare.indexes.keys().cloned().collect(),
+            levels: (!self.rare.levels.is_empty()).then(|| self.rare.levels.to_repr()),
             key_names: migrate::KEY_NAMES,
         }
     }
@@ -1227,15 +1281,17 @@ impl Game {
             cells: CellIndex::from_grid(&r.cells),
             things,
             next_id: r.next_id,
-            library: r.library,
             rng: r.rng,
             turn: r.turn,
             log: r.log.into_iter().collect(),
-            vars: r.vars,
             layers: r.layers.into_iter().collect(),
             schedule: r.schedule.map(Schedule::from_repr).unwrap_or_default(),
-            indexes: FlagIndexes::default(),
-            levels: r.levels.map(Levels::from_repr).unwrap_or_default(),
+            rare: Arc::new(Rare {
+                library: r.library,
+                vars: r.vars,
+                indexes: FlagIndexes::default(),
+                levels: r.levels.map(Levels::from_repr).unwrap_or_default(),
+            }),
         };
         let mut g = g;
         if unqueued_legacy {
@@ -1252,9 +1308,9 @@ impl Game {
             }
         }
         for key in r.indexed {
-            let mut indexes = g.indexes.clone();
+            let mut indexes = g.rare.indexes.clone();
             indexes.build(key, g.all_things());
-            g.indexes = indexes;
+            Arc::make_mut(&mut g.rare).indexes = indexes;
         }
         g.check_structure()
             .map_err(|e| format!("inconsistent game: {e}"))?;
