@@ -270,6 +270,9 @@ pub enum InvariantError {
     /// A container's list of modifier carriers doesn't match its contents.
     #[error("container {0} has a stale modifier list")]
     StaleModifiers(ThingId),
+    /// A thing's derived flag word disagrees with its properties and modifiers.
+    #[error("thing {0} has a stale flag word")]
+    StaleFlags(ThingId),
     /// Following containers upward loops.
     #[error("thing {0} is inside itself")]
     Cycle(ThingId),

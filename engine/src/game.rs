@@ -23,7 +23,8 @@ use crate::props::{Hook, KeyIds, Modifier, Prop, PropKey, PropMap, PropType, Val
 use crate::pvec::PVec;
 use crate::rng::GameRng;
 use crate::schedule::{Schedule, ScheduleRepr};
-use crate::thing::{AddRun, Carried, IdList, Place, Thing, ThingId};
+use crate::thing::{AddRun, Carried, FlagBits, IdList, Place, Thing, ThingId};
+use triomphe::Arc as ThingArc;
 
 /// The version of the serialized form of [`Game`]; loading another version is an error.
 pub const SAVE_FORMAT: u32 = 1;
@@ -90,16 +91,27 @@ pub struct Message {
 pub struct Game {
     terrain: Grid<TileId>,
     cells: CellIndex,
-    things: PVec<Arc<Thing>>,
+    /// The thing records, each behind a `triomphe` pointer (one count, no weak count: a kept
+    /// `Game::set` copies 8 bytes less).
+    things: PVec<ThingArc<Thing>>,
     next_id: u64,
     rng: GameRng,
     turn: u64,
-    log: VectorSync<Message>,
-    layers: RedBlackTreeMapSync<Arc<str>, Grid<u64>>,
-    pub(crate) schedule: Schedule,
+    /// What a turn writes but most reads never touch, behind one pointer, so a clone copies
+    /// one count for all of it: the message log, the layers and the actor queue.
+    pub(crate) turnly: Arc<Turnly>,
     /// What most turns never write, behind one pointer, so a clone copies one count for
     /// all of it: the library, the game variables, the flag indexes and the levels.
     pub(crate) rare: Arc<Rare>,
+}
+
+/// The parts of a [`Game`] that a turn writes once or twice (a first write in a new version
+/// copies this record: three pointers and the queue's counters).
+#[derive(Clone, Default, PartialEq)]
+pub(crate) struct Turnly {
+    pub(crate) log: VectorSync<Message>,
+    pub(crate) layers: RedBlackTreeMapSync<Arc<str>, Grid<u64>>,
+    pub(crate) schedule: Schedule,
 }
 
 /// The parts of a [`Game`] written rarely (a change copies this record: four pointers).
@@ -109,6 +121,8 @@ pub(crate) struct Rare {
     pub(crate) vars: PropMap,
     pub(crate) indexes: FlagIndexes,
     pub(crate) levels: Levels,
+    /// Which flags have a bit in every thing's flag word (derived: equal in every game).
+    pub(crate) flag_bits: FlagBits,
 }
 
 impl<T: PartialEq + Clone> PartialEq for PVec<T> {
@@ -140,14 +154,17 @@ impl Game {
             next_id: 1,
             rng: GameRng::seed_from(seed),
             turn: 0,
-            log: VectorSync::new_sync(),
-            layers: RedBlackTreeMapSync::new_sync(),
-            schedule: Schedule::default(),
+            turnly: Arc::new(Turnly {
+                log: VectorSync::new_sync(),
+                layers: RedBlackTreeMapSync::new_sync(),
+                schedule: Schedule::default(),
+            }),
             rare: Arc::new(Rare {
                 library: Library::new(),
                 vars: PropMap::new(),
                 indexes: FlagIndexes::default(),
                 levels: Levels::default(),
+                flag_bits: FlagBits::default(),
             }),
         }
     }
@@ -214,13 +231,15 @@ impl Game {
 
     /// Append a line to the message log (older lines beyond a few hundred are dropped).
     pub fn log_mut(&mut self, text: impl Into<Arc<str>>) {
-        self.log.push_back_mut(Message {
-            turn: self.turn,
+        let turn = self.turn;
+        let log = &mut Arc::make_mut(&mut self.turnly).log;
+        log.push_back_mut(Message {
+            turn,
             text: text.into(),
         });
-        if self.log.len() > 2 * LOG_KEEP {
-            let keep: Vec<Message> = self.log.iter().skip(LOG_KEEP).cloned().collect();
-            self.log = keep.into_iter().collect();
+        if log.len() > 2 * LOG_KEEP {
+            let keep: Vec<Message> = log.iter().skip(LOG_KEEP).cloned().collect();
+            *log = keep.into_iter().collect();
         }
     }
 
@@ -235,7 +254,7 @@ impl Game {
 
     /// The message log, oldest first.
     pub fn messages(&self) -> impl DoubleEndedIterator<Item = &Message> + ExactSizeIterator {
-        self.log.iter()
+        self.turnly.log.iter()
     }
 
     /// A game-wide variable, or its default, or [`Error::MissingProperty`].
@@ -255,22 +274,29 @@ impl Game {
     /// A Θ(1) snapshot of `layer` (see [`Layer`]), empty until something is written to it.
     #[must_use]
     pub fn layer<T: LayerValue>(&self, layer: &Layer<T>) -> LayerGrid<T> {
-        LayerGrid::new(self.layers.get(layer.name()).cloned())
+        LayerGrid::new(self.turnly.layers.get(layer.name()).cloned())
     }
 
     /// The value of `layer` at `loc` (the zero value where unwritten). Θ(log layers + grid
     /// height).
     #[must_use]
     pub fn layer_get<T: LayerValue>(&self, layer: &Layer<T>, loc: Loc) -> T {
-        T::from_bits(self.layers.get(layer.name()).map_or(0, |g| *g.get(loc)))
+        T::from_bits(
+            self.turnly
+                .layers
+                .get(layer.name())
+                .map_or(0, |g| *g.get(loc)),
+        )
     }
 
     /// Write `value` into `layer` at `loc`. In place when this value owns the path; older game
     /// values are untouched. Writing the zero value into a layer never written creates nothing.
     pub fn set_layer_mut<T: LayerValue>(&mut self, layer: &Layer<T>, loc: Loc, value: T) {
         let value = value.to_bits();
-        if let Some(g) = self.layers.get_mut(layer.name()) {
-            if *g.get(loc) != value {
+        if let Some(g) = self.turnly.layers.get(layer.name()) {
+            if *g.get(loc) != value
+                && let Some(g) = Arc::make_mut(&mut self.turnly).layers.get_mut(layer.name())
+            {
                 g.set_mut(loc, value);
             }
             return;
@@ -280,12 +306,14 @@ impl Game {
         }
         let mut g = Grid::new(0);
         g.set_mut(loc, value);
-        self.layers.insert_mut(Arc::from(layer.name()), g);
+        Arc::make_mut(&mut self.turnly)
+            .layers
+            .insert_mut(Arc::from(layer.name()), g);
     }
 
     /// The names of every layer, sorted.
     pub fn layer_names(&self) -> impl Iterator<Item = &str> {
-        self.layers.keys().map(|k| &**k)
+        self.turnly.layers.keys().map(|k| &**k)
     }
 
     // ----- terrain ---------------------------------------------------------------------------
@@ -514,8 +542,28 @@ impl Game {
 
     /// Whether flag `flag` reads true on `id` (modifiers applied). Missing things, missing
     /// flags and non-bool values read as false.
+    ///
+    /// Cost: for the flags in the game's flag word (the first 32 flag keys it met on its
+    /// things), a thing lookup, one probe of the word's positions and a bit test, when no
+    /// carried modifier changes the flag; otherwise a [`query`](Game::query).
     #[must_use]
+    #[inline]
     pub fn is(&self, id: ThingId, flag: &Prop<bool>) -> bool {
+        if let Some(t) = self.things.get(id.0)
+            && let Some(answer) =
+                self.rare
+                    .flag_bits
+                    .answer(t.flags, flag.key().id(), flag.default_value())
+        {
+            return answer;
+        }
+        self.is_full(id, flag)
+    }
+
+    /// [`Game::is`] through [`Game::query`].
+    #[cold]
+    #[inline(never)]
+    fn is_full(&self, id: ThingId, flag: &Prop<bool>) -> bool {
         self.query(id, flag).unwrap_or(false)
     }
 
@@ -555,8 +603,11 @@ impl Game {
             .things
             .get_mut(id.0)
             .ok_or_else(|| Error::NoSuchThing(id))?;
-        let t = Arc::make_mut(t);
+        let t = ThingArc::make_mut(t);
+        let new_flag = matches!(value, Value::Bool(_))
+            && self.rare.flag_bits.position(key.key().id()).is_none();
         t.set_raw_mut(key.key(), value);
+        t.flags = self.rare.flag_bits.rewrite(t, key.key().id());
         // The flag may switch one of its modifiers on or off in its holder.
         let holder = match t.place {
             Some(Place::In(c)) if t.switched_by(key.key()) => Some(c),
@@ -568,6 +619,13 @@ impl Game {
         }
         if let Some(c) = holder {
             self.refresh_carried(c);
+        }
+        if new_flag {
+            let mut bits = self.rare.flag_bits.clone();
+            if bits.assign(key.key().id()) {
+                Arc::make_mut(&mut self.rare).flag_bits = bits;
+                self.rebuild_flag_words_mut();
+            }
         }
         Ok(())
     }
@@ -606,7 +664,9 @@ impl Game {
         thing.carried = None;
         let has_mods = thing.has_modifiers();
         self.update_indexes(id, None, Some(&thing));
-        self.things.set(id.0, Some(Arc::new(thing)));
+        self.note_flags_mut(&thing);
+        thing.flags = self.rare.flag_bits.word(&thing);
+        self.things.set(id.0, Some(ThingArc::new(thing)));
         self.attach(id, place, has_mods);
         Ok(id)
     }
@@ -627,7 +687,9 @@ impl Game {
         while let Some(x) = stack.pop() {
             if let Some(old) = self.things.set(x.0, None) {
                 self.update_indexes(x, Some(&old), None);
-                self.schedule.remove(x);
+                if self.is_scheduled(x) {
+                    Arc::make_mut(&mut self.turnly).schedule.remove(x);
+                }
                 stack.extend_from_slice(old.contents.as_slice());
             }
         }
@@ -664,7 +726,9 @@ impl Game {
         let place = new.place;
         let old = self.things.get(id.0).cloned();
         self.update_indexes(id, old.as_deref(), Some(&new));
-        self.things.set(id.0, Some(Arc::new(new)));
+        self.note_flags_mut(&new);
+        new.flags = self.rare.flag_bits.word(&new);
+        self.things.set(id.0, Some(ThingArc::new(new)));
         if let (true, Some(Place::In(c))) = (holder_sees_change, place) {
             self.refresh_carried(c);
         }
@@ -691,7 +755,7 @@ impl Game {
         self.detach(id, from);
         let mut t = self.get_thing(id)?.clone();
         t.place = Some(to);
-        self.things.set(id.0, Some(Arc::new(t)));
+        self.things.set(id.0, Some(ThingArc::new(t)));
         self.attach(id, to, has_mods);
         self.placed_mut(id, to)
     }
@@ -812,7 +876,7 @@ impl Game {
             }
             Place::In(c) => {
                 if let Some(ct) = self.things.get_mut(c.0) {
-                    Arc::make_mut(ct).contents.push(id);
+                    ThingArc::make_mut(ct).contents.push(id);
                 }
                 if has_mods {
                     self.refresh_carried(c);
@@ -830,13 +894,42 @@ impl Game {
             Place::In(c) => {
                 let mut carrier = false;
                 if let Some(ct) = self.things.get_mut(c.0) {
-                    let ct = Arc::make_mut(ct);
+                    let ct = ThingArc::make_mut(ct);
                     ct.contents.remove(id);
                     carrier = ct.modded_by().contains(&id);
                 }
                 if carrier {
                     self.refresh_carried(c);
                 }
+            }
+        }
+    }
+
+    /// Give a flag-word position to each flag of `t` that has none (while positions last),
+    /// rebuilding every word when one is given. Θ(t's properties), plus Θ(things) on the
+    /// rare call that assigns a position (at most 32 in a game's life).
+    fn note_flags_mut(&mut self, t: &Thing) {
+        let mut bits = self.rare.flag_bits.clone();
+        if bits.assign_flags_of(t) {
+            Arc::make_mut(&mut self.rare).flag_bits = bits;
+            self.rebuild_flag_words_mut();
+        }
+    }
+
+    /// Recompute every thing's flag word (after a flag got a position). Θ(things · flags);
+    /// a thing is written only when its word changes.
+    fn rebuild_flag_words_mut(&mut self) {
+        let stale: Vec<(u64, u64)> = self
+            .things
+            .iter()
+            .filter_map(|(i, t)| {
+                let w = self.rare.flag_bits.word(t);
+                (w != t.flags).then_some((i, w))
+            })
+            .collect();
+        for (i, w) in stale {
+            if let Some(t) = self.things.get_mut(i) {
+                ThingArc::make_mut(t).flags = w;
             }
         }
     }
@@ -869,7 +962,9 @@ impl Game {
         if fresh != ct.carried
             && let Some(ct) = self.things.get_mut(c.0)
         {
-            Arc::make_mut(ct).carried = fresh;
+            let ct = ThingArc::make_mut(ct);
+            ct.carried = fresh;
+            ct.flags = self.rare.flag_bits.word(ct);
         }
     }
 
@@ -903,10 +998,10 @@ impl Game {
         self.cells
             .check_invariants()
             .map_err(InvariantError::Grid)?;
-        self.schedule.check(self)?;
+        self.turnly.schedule.check(self)?;
         self.check_indexes()?;
         self.check_key_ids()?;
-        for g in self.layers.values() {
+        for g in self.turnly.layers.values() {
             g.check_invariants().map_err(InvariantError::Grid)?;
         }
         // Every occurrence of an id in a cell or a contents list must name a thing whose place
@@ -953,6 +1048,10 @@ impl Game {
             // The derived modifier view (carriers and active modifiers) against a fresh one.
             if self.carried_of(t) != t.carried {
                 return Err(InvariantError::StaleModifiers(sid));
+            }
+            // The derived flag word against a fresh one.
+            if self.rare.flag_bits.word(t) != t.flags {
+                return Err(InvariantError::StaleFlags(sid));
             }
             listed += t.contents.len();
         }
@@ -1107,17 +1206,17 @@ impl Hash for Game {
             r.next_u64().hash(state);
         }
         self.turn.hash(state);
-        for m in self.log.iter() {
+        for m in self.turnly.log.iter() {
             m.hash(state);
         }
         self.rare.vars.hash(state);
-        for (k, g) in self.layers.iter() {
+        for (k, g) in self.turnly.layers.iter() {
             k.hash(state);
             g.hash(state);
         }
         // Hashed only when used, so games that never schedule or index keep their hashes.
-        if !self.schedule.is_empty() {
-            self.schedule.hash_into(state);
+        if !self.turnly.schedule.is_empty() {
+            self.turnly.schedule.hash_into(state);
         }
         for k in self.rare.indexes.keys() {
             k.hash(state);
@@ -1201,13 +1300,14 @@ impl Game {
             terrain: self.terrain.clone(),
             cells: self.cells.to_grid(),
             things: self.all_things().cloned().collect(),
-            log: self.log.iter().cloned().collect(),
+            log: self.turnly.log.iter().cloned().collect(),
             layers: self
+                .turnly
                 .layers
                 .iter()
                 .map(|(k, g)| (k.clone(), g.clone()))
                 .collect(),
-            schedule: (!self.schedule.is_empty()).then(|| self.schedule.to_repr()),
+            schedule: (!self.turnly.schedule.is_empty()).then(|| self.turnly.schedule.to_repr()),
             indexed: self.rare.indexes.keys().cloned().collect(),
             levels: (!self.rare.levels.is_empty()).then(|| self.rare.levels.to_repr()),
             key_names: migrate::KEY_NAMES,
@@ -1257,7 +1357,7 @@ impl Game {
             if let Some(p) = t.core.proto.as_deref().and_then(|p| r.library.get(p).ok()) {
                 t.props = t.props.rebased(p.props());
             }
-            if things.set(id.0, Some(Arc::new(t))).is_some() {
+            if things.set(id.0, Some(ThingArc::new(t))).is_some() {
                 return Err(format!("thing {id} is saved twice"));
             }
         }
@@ -1270,10 +1370,10 @@ impl Game {
                 t.contents
                     .as_slice()
                     .iter()
-                    .filter_map(|&c| things.get(c.0).map(|x: &Arc<Thing>| (c, &**x))),
+                    .filter_map(|&c| things.get(c.0).map(|x: &ThingArc<Thing>| (c, &**x))),
             );
             if let Some(nt) = t.core.id.and_then(|id| things.get_mut(id.0)) {
-                Arc::make_mut(nt).carried = carried;
+                ThingArc::make_mut(nt).carried = carried;
             }
         }
         let g = Game {
@@ -1283,17 +1383,27 @@ impl Game {
             next_id: r.next_id,
             rng: r.rng,
             turn: r.turn,
-            log: r.log.into_iter().collect(),
-            layers: r.layers.into_iter().collect(),
-            schedule: r.schedule.map(Schedule::from_repr).unwrap_or_default(),
+            turnly: Arc::new(Turnly {
+                log: r.log.into_iter().collect(),
+                layers: r.layers.into_iter().collect(),
+                schedule: r.schedule.map(Schedule::from_repr).unwrap_or_default(),
+            }),
             rare: Arc::new(Rare {
                 library: r.library,
                 vars: r.vars,
                 indexes: FlagIndexes::default(),
                 levels: r.levels.map(Levels::from_repr).unwrap_or_default(),
+                flag_bits: FlagBits::default(),
             }),
         };
         let mut g = g;
+        // The flag words: positions for the flags met, in id order, then every word.
+        let mut bits = FlagBits::default();
+        for t in g.all_things() {
+            bits.assign_flags_of(t);
+        }
+        Arc::make_mut(&mut g.rare).flag_bits = bits;
+        g.rebuild_flag_words_mut();
         if unqueued_legacy {
             let mut actors: Vec<ThingId> = g
                 .all_things()

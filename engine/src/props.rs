@@ -615,13 +615,20 @@ impl Table {
     /// The value stored under `key`: one probe of the slots by integer id.
     #[inline]
     fn get(&self, key: &PropKey) -> Option<&Value> {
+        let v = self.get_id(key.hash);
+        debug_assert!(v.is_none() || self.named(key), "{key} shares its id");
+        v
+    }
+
+    /// The value stored under the key with id `id`.
+    #[inline]
+    fn get_id(&self, id: u64) -> Option<&Value> {
         let slots = &self.0.slice;
         let mask = slots.len().wrapping_sub(1);
-        let mut s = slot_of(key.hash, mask);
+        let mut s = slot_of(id, mask);
         loop {
-            let (id, v) = slots.get(s)?.as_ref()?;
-            if *id == key.hash {
-                debug_assert!(self.named(key), "two property names share id {id:#x}");
+            let (at, v) = slots.get(s)?.as_ref()?;
+            if *at == id {
                 return Some(v);
             }
             s = (s + 1) & mask;
@@ -823,6 +830,16 @@ impl PropMap {
             return v.as_ref();
         }
         self.base.get(key)
+    }
+
+    /// The raw value stored under the key whose [`id`](PropKey::id) is `id` (for derived
+    /// data that keeps ids only; the game's names never share an id).
+    #[inline]
+    pub(crate) fn get_id(&self, id: u64) -> Option<&Value> {
+        match self.over.as_slice().iter().find(|(k, _)| k.hash == id) {
+            Some((_, v)) => v.as_ref(),
+            None => self.base.get_id(id),
+        }
     }
 
     /// A typed value, or the key's default, or [`Error::MissingProperty`]; a stored value of
