@@ -611,8 +611,8 @@ impl Game {
             .get_mut(id.0)
             .ok_or_else(|| Error::NoSuchThing(id))?;
         let t = ThingArc::make_mut(t);
-        let new_flag = matches!(value, Value::Bool(_))
-            && self.rare.flag_bits.position(key.key().id()).is_none();
+        let new_flag =
+            matches!(value, Value::Bool(_)) && self.rare.flag_bits.would_assign(key.key().id());
         t.set_raw_mut(key.key(), value);
         t.flags = self.rare.flag_bits.rewrite(t, key.key().id());
         // The flag may switch one of its modifiers on or off in its holder.
@@ -916,6 +916,9 @@ impl Game {
     /// rebuilding every word when one is given. Θ(t's properties), plus Θ(things) on the
     /// rare call that assigns a position (at most 32 in a game's life).
     fn note_flags_mut(&mut self, t: &Thing) {
+        if !self.rare.flag_bits.would_assign_any(t) {
+            return;
+        }
         let mut bits = self.rare.flag_bits.clone();
         if bits.assign_flags_of(t) {
             Arc::make_mut(&mut self.rare).flag_bits = bits;

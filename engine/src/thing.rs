@@ -421,6 +421,21 @@ impl FlagBits {
         true
     }
 
+    /// Whether a position is free and `id` has none: what [`assign`](FlagBits::assign)
+    /// would do, without a copy to do it on.
+    #[inline]
+    pub(crate) fn would_assign(&self, id: u64) -> bool {
+        self.used != u32::MAX && self.position(id).is_none()
+    }
+
+    /// Whether some flag (boolean value) among `t`'s properties would get a position.
+    pub(crate) fn would_assign_any(&self, t: &Thing) -> bool {
+        self.used != u32::MAX
+            && t.props
+                .iter()
+                .any(|(k, v)| matches!(v, Value::Bool(_)) && self.position(k.id()).is_none())
+    }
+
     /// Assign a position to every flag (boolean value) among `t`'s properties that has none
     /// yet; whether any was assigned.
     pub(crate) fn assign_flags_of(&mut self, t: &Thing) -> bool {
