@@ -7,6 +7,13 @@
 //! so they share its table and hold only their own overrides. The bytes kept per
 //! `Game::set` and per `Game::move_thing` are printed first (counted by an instrumented
 //! global allocator, 1,000 writes with every version kept).
+//!
+//! Property reads are measured in two fixtures (issue 32): every thing from one shared
+//! prototype (one cache-resident table), and every thing with its own 28-property table
+//! (`Thing::new`, no prototype), each against a SipHash `std::collections::HashMap<id,
+//! struct>` field read and a `Vec<struct>` indexed by id (the usual roguelike store).
+//! `Game::is` is measured against a `Vec<bool>` read, and `Game::clone` of an Alchemy game
+//! after 1,000 bot commands against an `Arc` clone.
 
 use std::alloc::System;
 use std::collections::HashMap;
@@ -24,6 +31,8 @@ static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
 const ST: Prop<i32> = Prop::new("st");
 const HPS: Prop<i32> = Prop::new("hps");
+/// A flag true on every other thing of the own-tables fixture.
+const HOSTILE: Prop<bool> = Prop::with_default("is_hostile", false);
 const N: usize = 10_000;
 
 fn loc_of(i: usize) -> Loc {
@@ -48,6 +57,52 @@ struct Monster {
 /// 100 × 100 level).
 fn sparse_loc_of(i: usize) -> Loc {
     Loc::new((i % 100 * 4) as i32, (i / 100 % 100 * 4) as i32, -1)
+}
+
+/// 10,000 things over a 100 × 100 level, each with its own 28-property table (no
+/// prototype, so no two share a table).
+fn setup_own_tables() -> (Game, Vec<ThingId>) {
+    let mut g = Game::new(1);
+    let mut ids = Vec::with_capacity(N);
+    for i in 0..N {
+        let mut props = Props::new()
+            .with(&ST, 10)
+            .with(&HPS, i as i32)
+            .with(&HOSTILE, i % 2 == 1)
+            .with(&IS_CONTAINER, true);
+        for k in 0..24 {
+            props = props.with_raw(
+                &PropKey::new(&format!("extra{k}")),
+                Value::Int((k + i) as i64),
+            );
+        }
+        ids.push(g.add_thing_mut(loc_of(i), Thing::new(props)).expect("add"));
+    }
+    (g, ids)
+}
+
+/// An Alchemy game after 1,000 accepted explore-bot commands (seed 1).
+fn alchemy_after_1000_commands() -> Game {
+    use alembic_games::alchemy::{Rules, apply, bot::Bot, new_game};
+    let rules = Rules::new().expect("rules");
+    let mut game = new_game(1, &rules).expect("game");
+    let mut bot = Bot::new(1);
+    let (mut accepted, mut attempts) = (0, 0);
+    while accepted < 1000 && attempts < 4000 {
+        attempts += 1;
+        let cmd = bot.choose(&game);
+        match apply(&game, &rules, cmd) {
+            Ok(o) => {
+                game = o.game;
+                accepted += 1;
+                if o.over {
+                    break;
+                }
+            }
+            Err(_) => bot.refused(),
+        }
+    }
+    game
 }
 
 /// 10,000 things of one 28-property prototype over a 100 × 100 level; thing 0 carries 5
@@ -170,12 +225,34 @@ fn bench_things(c: &mut Criterion) {
     });
     group.finish();
 
+    // The usual roguelike store: a `Vec` of records indexed by id.
+    let by_id: Vec<Monster> = {
+        let mut v = vec![
+            Monster {
+                st: 0,
+                hps: 0,
+                carried: Vec::new(),
+            };
+            N + 1
+        ];
+        for (id, m) in &baseline {
+            v[id.0 as usize] = m.clone();
+        }
+        v
+    };
+
     // A property read (no modifiers): a HashMap lookup and a field read, against `query`.
     let mut group = c.benchmark_group("things/property_read");
     group.bench_function("hashmap_field", |b| {
         b.iter(|| {
             i = (i + 7919) % N;
             black_box(baseline.get(&ids[i]).map(|m| m.hps))
+        })
+    });
+    group.bench_function("vec_by_id", |b| {
+        b.iter(|| {
+            i = (i + 7919) % N;
+            black_box(by_id.get(ids[i].0 as usize).map(|m| m.hps))
         })
     });
     // Both sides give an `Option` of the value. `query`'s `Result` is 72 bytes (its error
@@ -186,6 +263,100 @@ fn bench_things(c: &mut Criterion) {
             i = (i + 7919) % N;
             black_box(g.query(ids[i], &HPS).ok())
         })
+    });
+    group.finish();
+
+    // The same read where every thing has its own table.
+    {
+        let (own, own_ids) = setup_own_tables();
+        let own_map: HashMap<ThingId, Monster> = own_ids
+            .iter()
+            .map(|id| {
+                let m = Monster {
+                    st: 10,
+                    hps: i64::from(own.query(*id, &HPS).expect("hps")),
+                    carried: Vec::new(),
+                };
+                (*id, m)
+            })
+            .collect();
+        let mut own_vec = by_id.clone();
+        for (id, m) in &own_map {
+            own_vec[id.0 as usize] = m.clone();
+        }
+        let mut group = c.benchmark_group("things/property_read_own_tables");
+        group.bench_function("hashmap_field", |b| {
+            b.iter(|| {
+                i = (i + 7919) % N;
+                black_box(own_map.get(&own_ids[i]).map(|m| m.hps))
+            })
+        });
+        group.bench_function("vec_by_id", |b| {
+            b.iter(|| {
+                i = (i + 7919) % N;
+                black_box(own_vec.get(own_ids[i].0 as usize).map(|m| m.hps))
+            })
+        });
+        group.bench_function("game_query", |b| {
+            b.iter(|| {
+                i = (i + 7919) % N;
+                black_box(own.query(own_ids[i], &HPS).ok())
+            })
+        });
+        group.finish();
+    }
+
+    // A flag read: `Game::is` (modifiers applied) against a `Vec<bool>` indexed by id: the
+    // prototype's flag in the shared fixture, a flag of each thing's own table in the other.
+    let flags: Vec<bool> = (0..=N as u64)
+        .map(|id| g.is(ThingId(id), &IS_CONTAINER))
+        .collect();
+    assert_eq!(flags.iter().filter(|h| **h).count(), N);
+    let mut group = c.benchmark_group("things/is");
+    group.bench_function("vec_bool", |b| {
+        b.iter(|| {
+            i = (i + 7919) % N;
+            black_box(flags.get(ids[i].0 as usize).copied())
+        })
+    });
+    group.bench_function("game_is", |b| {
+        b.iter(|| {
+            i = (i + 7919) % N;
+            black_box(g.is(ids[i], &IS_CONTAINER))
+        })
+    });
+    group.finish();
+    {
+        let (own, own_ids) = setup_own_tables();
+        let hostile: Vec<bool> = (0..=N as u64)
+            .map(|id| own.is(ThingId(id), &HOSTILE))
+            .collect();
+        assert_eq!(hostile.iter().filter(|h| **h).count(), N / 2);
+        let mut group = c.benchmark_group("things/is_own_tables");
+        group.bench_function("vec_bool", |b| {
+            b.iter(|| {
+                i = (i + 7919) % N;
+                black_box(hostile.get(own_ids[i].0 as usize).copied())
+            })
+        });
+        group.bench_function("game_is", |b| {
+            b.iter(|| {
+                i = (i + 7919) % N;
+                black_box(own.is(own_ids[i], &HOSTILE))
+            })
+        });
+        group.finish();
+    }
+
+    // Cloning the whole world value, against cloning one `Arc`.
+    let played = alchemy_after_1000_commands();
+    let arc = std::sync::Arc::new(played.turn());
+    let mut group = c.benchmark_group("things/clone");
+    group.bench_function("arc_baseline", |b| {
+        b.iter(|| black_box(std::sync::Arc::clone(black_box(&arc))))
+    });
+    group.bench_function("game_after_1000_commands", |b| {
+        b.iter(|| black_box(black_box(&played).clone()))
     });
     group.finish();
 

@@ -270,6 +270,9 @@ pub enum InvariantError {
     /// A container's list of modifier carriers doesn't match its contents.
     #[error("container {0} has a stale modifier list")]
     StaleModifiers(ThingId),
+    /// A thing's derived flag word disagrees with its properties and modifiers.
+    #[error("thing {0} has a stale flag word")]
+    StaleFlags(ThingId),
     /// Following containers upward loops.
     #[error("thing {0} is inside itself")]
     Cycle(ThingId),
@@ -303,4 +306,9 @@ pub enum InvariantError {
     /// A terrain cell names a tile the library doesn't have.
     #[error("terrain at {0} names unknown tile {1}")]
     UnknownTile(Loc, u16),
+    /// Two property names the game holds have the same integer id
+    /// ([`PropKey::id`](crate::props::PropKey::id)), so a lookup could not tell them apart:
+    /// rename one.
+    #[error("property names {0:?} and {1:?} have the same id: rename one")]
+    KeyIdCollision(PropKey, PropKey),
 }

@@ -11,6 +11,8 @@
 //! Costs: [`Game::things_with`] is Θ(answers); each add, remove, update or `set` of an indexed
 //! flag costs Θ(indexed flags · log answers) more; other writes cost one comparison.
 
+use std::sync::Arc;
+
 use rpds::{RedBlackTreeMapSync, RedBlackTreeSetSync};
 
 use crate::error::InvariantError;
@@ -33,6 +35,11 @@ impl FlagIndexes {
     /// The indexed keys, sorted.
     pub(crate) fn keys(&self) -> impl Iterator<Item = &PropKey> {
         self.map.keys()
+    }
+
+    /// Whether no flag is indexed.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.map.is_empty()
     }
 
     /// Whether `key` is indexed.
@@ -110,12 +117,12 @@ impl Game {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn index_flag_mut(&mut self, flag: &Prop<bool>) {
-        if self.indexes.contains(flag.key()) {
+        if self.rare.indexes.contains(flag.key()) {
             return;
         }
-        let mut indexes = self.indexes.clone();
+        let mut indexes = self.rare.indexes.clone();
         indexes.build(flag.key().clone(), self.all_things());
-        self.indexes = indexes;
+        Arc::make_mut(&mut self.rare).indexes = indexes;
     }
 
     /// A game that also indexes `flag` (see [`Game::index_flag_mut`]).
@@ -128,14 +135,14 @@ impl Game {
     /// Whether `flag` is indexed.
     #[must_use]
     pub fn is_indexed(&self, flag: &Prop<bool>) -> bool {
-        self.indexes.contains(flag.key())
+        self.rare.indexes.contains(flag.key())
     }
 
     /// The ids of the things whose own flag `flag` is set (modifiers not applied), in id
     /// order. Θ(answers) when `flag` is indexed; otherwise a scan of every thing.
     #[must_use]
     pub fn things_with(&self, flag: &Prop<bool>) -> Vec<ThingId> {
-        match self.indexes.get(flag.key()) {
+        match self.rare.indexes.get(flag.key()) {
             Some(set) => set.iter().copied().collect(),
             None => self
                 .all_things()
@@ -163,7 +170,7 @@ impl Game {
     #[must_use]
     pub fn things_with_on_level(&self, flag: &Prop<bool>, z: i32) -> Vec<ThingId> {
         let on_level = |id: &ThingId| matches!(self.place(*id), Ok(Place::Map(l)) if l.z == z);
-        match self.indexes.get(flag.key()) {
+        match self.rare.indexes.get(flag.key()) {
             Some(set) => set.iter().copied().filter(on_level).collect(),
             None => {
                 let mut ids: Vec<ThingId> = self
@@ -180,10 +187,10 @@ impl Game {
 
     /// Every indexed flag's set equals a fresh scan.
     pub(crate) fn check_indexes(&self) -> Result<(), InvariantError> {
-        for key in self.indexes.keys() {
+        for key in self.rare.indexes.keys() {
             let mut fresh = FlagIndexes::default();
             fresh.build(key.clone(), self.all_things());
-            if fresh.get(key) != self.indexes.get(key) {
+            if fresh.get(key) != self.rare.indexes.get(key) {
                 return Err(InvariantError::StaleIndex(key.clone()));
             }
         }

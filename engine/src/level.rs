@@ -11,6 +11,8 @@
 //! over L levels with S stair links costs a few single-level [`DijkstraMap`] builds per level
 //! (it repeats until no stair improves a value, usually twice).
 
+use std::sync::Arc;
+
 use rpds::RedBlackTreeMapSync;
 use serde::{Deserialize, Serialize};
 
@@ -75,23 +77,29 @@ impl Game {
     pub fn set_level_mut(&mut self, area: LocBox) {
         let z = area.min.z;
         let one = LocBox::new(area.min, area.max.with_z(z + 1));
-        self.levels.bounds.insert_mut(z, one);
+        Arc::make_mut(&mut self.rare)
+            .levels
+            .bounds
+            .insert_mut(z, one);
     }
 
     /// The bounds of level `z`, if recorded.
     #[must_use]
     pub fn level(&self, z: i32) -> Option<LocBox> {
-        self.levels.bounds.get(&z).copied()
+        self.rare.levels.bounds.get(&z).copied()
     }
 
     /// Every recorded level's bounds, shallowest `z` first.
     pub fn levels(&self) -> impl Iterator<Item = LocBox> + '_ {
-        self.levels.bounds.values().copied()
+        self.rare.levels.bounds.values().copied()
     }
 
     /// Link stairs one way: taking the stairs at `from` brings you to `to`.
     pub fn link_stairs_mut(&mut self, from: Loc, to: Loc) {
-        self.levels.stairs.insert_mut(from, to);
+        Arc::make_mut(&mut self.rare)
+            .levels
+            .stairs
+            .insert_mut(from, to);
     }
 
     /// Link stairs both ways (`a` to `b` and `b` to `a`).
@@ -103,12 +111,12 @@ impl Game {
     /// Where the stairs at `at` lead, if there are stairs there.
     #[must_use]
     pub fn stairs_at(&self, at: Loc) -> Option<Loc> {
-        self.levels.stairs.get(&at).copied()
+        self.rare.levels.stairs.get(&at).copied()
     }
 
     /// Every stair link (from, to), in location order.
     pub fn stair_links(&self) -> impl Iterator<Item = (Loc, Loc)> + '_ {
-        self.levels.stairs.iter().map(|(a, b)| (*a, *b))
+        self.rare.levels.stairs.iter().map(|(a, b)| (*a, *b))
     }
 
     /// Paint `map` onto level `z` with its corner at `origin` (x, y), turning each cell into

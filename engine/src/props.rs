@@ -1,10 +1,12 @@
 //! Properties: dynamic values read through typed keys (`Prop<T>`), and the modifiers a
 //! carried thing applies to its holder.
 //!
-//! Costs: a `PropKey` carries a precomputed hash, so comparing keys is an integer compare; a
-//! `PropMap` is a shared table (a prototype's, looked up through a small hash index: Θ(1)
-//! expected) plus the map's own overrides (the first inline, more in one shared allocation;
-//! clone Θ(1), insert Θ(overrides) copy-on-write). A [`Game::query`](crate::Game::query)
+//! Costs: a `PropKey` carries its integer id (the name's 64-bit hash, computed when the key
+//! is made), so finding a key is an integer compare, never a name compare; a `PropMap` is a
+//! shared table (a prototype's: one allocation holding its keys in key order and its values
+//! in slots found by id, Θ(1) expected: a header load and one slot load) plus the map's own
+//! overrides (the first inline, more in one shared allocation; clone Θ(1), insert
+//! Θ(overrides) copy-on-write). A [`Game::query`](crate::Game::query)
 //! through modifiers reads the holder's derived view of its carriers' active modifiers:
 //! Θ(keys modified + modifiers of the key), or Θ(1) for a run of additions.
 
@@ -15,6 +17,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use triomphe::ThinArc;
 
 use crate::colour::Rgb;
 use crate::error::Error;
@@ -304,7 +307,15 @@ enum KeyName {
 
 /// An untyped property name, as stored in things and prototypes.
 ///
-/// Keys compare by name; a precomputed hash makes lookups integer comparisons. Clone Θ(1).
+/// A key is its name and its integer id ([`PropKey::id`]): the name's 64-bit FNV-1a hash,
+/// computed once when the key is made (at compile time for a `const` key), so interning
+/// needs no registry and no global state, and the id is the same in every game, process and
+/// save. Tables, overrides and modifier views are searched by id alone: one integer compare,
+/// no name compare. Two names with one id would be read as one key, so
+/// [`Game::check_invariants`](crate::Game::check_invariants) refuses a game whose names
+/// (library, things, modifiers, game variables) share an id, and debug builds check the name
+/// on every hit. Keys still compare, order, hash and save by name (ordered by id first), so
+/// saves and state hashes are unchanged. Clone Θ(1).
 #[derive(Clone)]
 pub struct PropKey {
     hash: u64,
@@ -338,13 +349,21 @@ impl PropKey {
             KeyName::Shared(s) => s,
         }
     }
+
+    /// The key's integer id: the 64-bit FNV-1a hash of its name. Θ(1) (computed when the
+    /// key was made). Lookups compare ids only (see the type's documentation).
+    #[must_use]
+    #[inline]
+    pub const fn id(&self) -> u64 {
+        self.hash
+    }
 }
 
 impl PropKey {
     /// Whether both keys have the same name (the same static string is recognised without
     /// comparing bytes).
     #[inline]
-    fn same_name(&self, o: &Self) -> bool {
+    pub(crate) fn same_name(&self, o: &Self) -> bool {
         let (a, b) = (self.name().as_bytes(), o.name().as_bytes());
         if std::ptr::eq(a, b) {
             return true;
@@ -513,70 +532,175 @@ impl<T: PropType> Prop<T> {
     }
 }
 
-/// A sorted, immutable table of properties, built once and shared: a prototype's table, or
-/// the table a thing was made with. The entries stay in key order (iteration, equality,
-/// hashing and saves see that order); a lookup goes through a small open-addressing index
-/// of the keys' hashes (at most half full), so it is one slot load, one hash compare and one
-/// name check, with no branchy search.
-#[derive(Default)]
-struct Table {
-    /// Each slot holds an entry's position plus one (0 = empty); a power of two long.
-    slots: Box<[u32]>,
-    hashes: Box<[u64]>,
-    entries: Box<[(PropKey, Value)]>,
+/// The value slots of a [`Table`]: open addressing by key id, a power of two long and at
+/// most half full; each occupied slot holds its key's id and the value.
+type Slot = Option<(u64, Value)>;
+
+/// What a [`Table`] keeps beside its slots: the keys in key order, each with its slot (for
+/// iteration, equality, hashing and saves, which see key order; a lookup never reads them).
+struct TableHead {
+    keys: Box<[(PropKey, u32)]>,
 }
 
-/// The slot a hash starts probing at, in an index of `mask + 1` slots.
+/// A sorted, immutable table of properties, built once and shared: a prototype's table, or
+/// the table a thing was made with.
+///
+/// One allocation behind a thin pointer: a header (the keys in key order, for iteration)
+/// followed by the value slots, found by the key's integer id (its 64-bit name hash, see
+/// [`PropKey::id`]). A lookup reads the slot count from the header, then one slot: one
+/// integer compare, no name compare, and usually no second probe.
+#[derive(Clone)]
+struct Table(ThinArc<TableHead, Slot>);
+
+/// The slot a key id starts probing at, in a table of `mask + 1` slots.
 #[inline]
-fn slot_of(hash: u64, mask: usize) -> usize {
-    // Mix every bit of the name's hash into the slot's bits (Fibonacci hashing).
-    (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask
+fn slot_of(id: u64, mask: usize) -> usize {
+    // Mix every bit of the name's hash into the slot's bits (Fibonacci hashing): FNV-1a
+    // leaves names that differ in their last letter close together in the high bits.
+    (id.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table::from_sorted(Vec::new())
+    }
 }
 
 impl Table {
     /// A table of entries already sorted by key, without duplicates.
     fn from_sorted(entries: Vec<(PropKey, Value)>) -> Table {
-        let hashes: Box<[u64]> = entries.iter().map(|(k, _)| k.hash).collect();
-        let len = (hashes.len() * 2).next_power_of_two().max(4);
-        let mut slots = vec![0u32; len].into_boxed_slice();
-        let mask = len - 1;
-        for (i, h) in hashes.iter().enumerate() {
-            let mut s = slot_of(*h, mask);
-            while slots.get(s).is_some_and(|x| *x != 0) {
+        let len = if entries.is_empty() {
+            0
+        } else {
+            (entries.len() * 2).next_power_of_two()
+        };
+        let mask = len.wrapping_sub(1);
+        let mut slots: Vec<Slot> = vec![None; len];
+        let mut keys = Vec::with_capacity(entries.len());
+        for (k, v) in entries {
+            let mut s = slot_of(k.hash, mask);
+            while slots.get(s).is_some_and(Option::is_some) {
                 s = (s + 1) & mask;
             }
             if let Some(slot) = slots.get_mut(s) {
-                // A table holds far fewer than 2³² entries (each is a key and a value).
-                *slot = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                *slot = Some((k.hash, v));
             }
+            // A table holds far fewer than 2³² entries (each is a key and a value).
+            keys.push((k, u32::try_from(s).unwrap_or(u32::MAX)));
         }
-        Table {
-            slots,
-            hashes,
-            entries: entries.into(),
-        }
+        Table(ThinArc::from_header_and_iter(
+            TableHead { keys: keys.into() },
+            slots.into_iter(),
+        ))
     }
 
+    /// The keys, in key order, with their slots.
     #[inline]
-    fn find(&self, key: &PropKey) -> Option<usize> {
-        let mask = self.slots.len().checked_sub(1)?;
-        let mut s = slot_of(key.hash, mask);
+    fn keys(&self) -> &[(PropKey, u32)] {
+        &self.0.header.header.keys
+    }
+
+    /// Number of entries.
+    #[inline]
+    fn len(&self) -> usize {
+        self.keys().len()
+    }
+
+    /// Whether both are the same allocation.
+    #[inline]
+    fn ptr_eq(&self, o: &Table) -> bool {
+        std::ptr::eq(self.0.as_ptr(), o.0.as_ptr())
+    }
+
+    /// The value stored under `key`: one probe of the slots by integer id.
+    #[inline]
+    fn get(&self, key: &PropKey) -> Option<&Value> {
+        let v = self.get_id(key.hash);
+        debug_assert!(v.is_none() || self.named(key), "{key} shares its id");
+        v
+    }
+
+    /// The value stored under the key with id `id`.
+    #[inline]
+    fn get_id(&self, id: u64) -> Option<&Value> {
+        let slots = &self.0.slice;
+        let mask = slots.len().wrapping_sub(1);
+        let mut s = slot_of(id, mask);
         loop {
-            let i = (*self.slots.get(s)? as usize).checked_sub(1)?;
-            if self.hashes.get(i) == Some(&key.hash)
-                && self.entries.get(i).is_some_and(|(k, _)| k.same_name(key))
-            {
-                return Some(i);
+            let (at, v) = slots.get(s)?.as_ref()?;
+            if *at == id {
+                return Some(v);
             }
             s = (s + 1) & mask;
         }
     }
 
+    /// Whether the key stored under `key`'s id has `key`'s name (debug checks).
+    fn named(&self, key: &PropKey) -> bool {
+        self.keys()
+            .iter()
+            .any(|(k, _)| k.hash == key.hash && k.same_name(key))
+    }
+
+    /// Every (key, value), in key order.
     #[inline]
-    fn get(&self, key: &PropKey) -> Option<&Value> {
-        self.find(key)
-            .and_then(|i| self.entries.get(i))
-            .map(|(_, v)| v)
+    fn iter(&self) -> impl Iterator<Item = (&PropKey, &Value)> {
+        let slots = &self.0.slice;
+        self.keys().iter().filter_map(move |(k, s)| {
+            slots
+                .get(*s as usize)
+                .and_then(Option::as_ref)
+                .map(|(_, v)| (k, v))
+        })
+    }
+}
+
+/// Every property name a game holds, by id, to prove that no two names share one (a lookup
+/// compares ids only: see [`PropKey`]). A table shared by many maps is read once.
+#[derive(Default)]
+pub(crate) struct KeyIds {
+    names: std::collections::HashMap<u64, PropKey>,
+    tables: std::collections::HashSet<usize>,
+}
+
+impl KeyIds {
+    /// Note `k`; the two keys when another name has its id.
+    pub(crate) fn note(&mut self, k: &PropKey) -> Result<(), (PropKey, PropKey)> {
+        match self.names.entry(k.hash) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                if !e.get().same_name(k) {
+                    return Err((e.get().clone(), k.clone()));
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(k.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// Note every key of `m` (its table's once, however many maps share it).
+    pub(crate) fn note_map(&mut self, m: &PropMap) -> Result<(), (PropKey, PropKey)> {
+        if self.tables.insert(m.base.0.as_ptr() as usize) {
+            for (k, _) in m.base.keys() {
+                self.note(k)?;
+            }
+        }
+        for (k, _) in m.over.as_slice() {
+            self.note(k)?;
+        }
+        Ok(())
+    }
+
+    /// Note the keys that `mods` change or are switched by.
+    pub(crate) fn note_mods(&mut self, mods: &[Modifier]) -> Result<(), (PropKey, PropKey)> {
+        for m in mods {
+            self.note(&m.key)?;
+            if let Some(f) = &m.while_flag {
+                self.note(f)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -636,7 +760,7 @@ impl Overrides {
 /// one property reads and writes it without another allocation).
 #[derive(Clone, Default)]
 pub struct PropMap {
-    base: Arc<Table>,
+    base: Table,
     over: Overrides,
 }
 
@@ -652,7 +776,7 @@ impl PropMap {
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         entries.dedup_by(|b, a| a.0 == b.0);
         PropMap {
-            base: Arc::new(Table::from_sorted(entries)),
+            base: Table::from_sorted(entries),
             over: Overrides::None,
         }
     }
@@ -671,7 +795,7 @@ impl PropMap {
     /// overrides of its own): how a loaded thing gets to share its prototype's table again.
     #[must_use]
     pub(crate) fn rebased(&self, base: &PropMap) -> PropMap {
-        if !base.over.as_slice().is_empty() || Arc::ptr_eq(&self.base, &base.base) {
+        if !base.over.as_slice().is_empty() || self.base.ptr_eq(&base.base) {
             return self.clone();
         }
         let mut m = base.clone();
@@ -691,8 +815,11 @@ impl PropMap {
         self.over
             .as_slice()
             .iter()
-            .find(|(k, _)| k.hash == key.hash && k.same_name(key))
-            .map(|(_, v)| v)
+            .find(|(k, _)| k.hash == key.hash)
+            .map(|(k, v)| {
+                debug_assert!(k.same_name(key), "{k} and {key} share an id");
+                v
+            })
     }
 
     /// The raw value stored under `key`.
@@ -703,6 +830,16 @@ impl PropMap {
             return v.as_ref();
         }
         self.base.get(key)
+    }
+
+    /// The raw value stored under the key whose [`id`](PropKey::id) is `id` (for derived
+    /// data that keeps ids only; the game's names never share an id).
+    #[inline]
+    pub(crate) fn get_id(&self, id: u64) -> Option<&Value> {
+        match self.over.as_slice().iter().find(|(k, _)| k.hash == id) {
+            Some((_, v)) => v.as_ref(),
+            None => self.base.get_id(id),
+        }
     }
 
     /// A typed value, or the key's default, or [`Error::MissingProperty`]; a stored value of
@@ -784,7 +921,7 @@ impl PropMap {
     #[must_use]
     pub fn len(&self) -> usize {
         match &self.over {
-            Overrides::None => self.base.entries.len(),
+            Overrides::None => self.base.len(),
             _ => self.iter().count(),
         }
     }
@@ -798,14 +935,14 @@ impl PropMap {
     /// Every (key, value), in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&PropKey, &Value)> {
         Merge {
-            base: self.base.entries.iter().peekable(),
+            base: self.base.iter().peekable(),
             over: self.over.as_slice().iter().peekable(),
         }
     }
 
     /// Whether both maps share all their storage (then they are certainly equal). Θ(1).
     fn ptr_eq(&self, o: &Self) -> bool {
-        Arc::ptr_eq(&self.base, &o.base)
+        self.base.ptr_eq(&o.base)
             && match (&self.over, &o.over) {
                 (Overrides::None, Overrides::None) => true,
                 (Overrides::Many(a), Overrides::Many(b)) => Arc::ptr_eq(a, b),
@@ -815,12 +952,12 @@ impl PropMap {
 }
 
 /// The merged view of a table and its overrides, in key order.
-struct Merge<'a> {
-    base: std::iter::Peekable<std::slice::Iter<'a, (PropKey, Value)>>,
+struct Merge<'a, B: Iterator<Item = (&'a PropKey, &'a Value)>> {
+    base: std::iter::Peekable<B>,
     over: std::iter::Peekable<std::slice::Iter<'a, (PropKey, Option<Value>)>>,
 }
 
-impl<'a> Iterator for Merge<'a> {
+impl<'a, B: Iterator<Item = (&'a PropKey, &'a Value)>> Iterator for Merge<'a, B> {
     type Item = (&'a PropKey, &'a Value);
 
     fn next(&mut self) -> Option<Self::Item> {
@@ -829,10 +966,10 @@ impl<'a> Iterator for Merge<'a> {
                 (None, None) => return None,
                 (Some(_), None) => Ordering::Less,
                 (None, Some(_)) => Ordering::Greater,
-                (Some((b, _)), Some((o, _))) => b.cmp(o),
+                (Some((b, _)), Some((o, _))) => (*b).cmp(o),
             };
             match order {
-                Ordering::Less => return self.base.next().map(|(k, v)| (k, v)),
+                Ordering::Less => return self.base.next(),
                 Ordering::Equal => {
                     self.base.next();
                     if let Some((k, Some(v))) = self.over.next() {
@@ -1181,6 +1318,33 @@ mod tests {
         }
     }
 
+    /// A key with a chosen id, to stand for two names whose hashes collide.
+    fn forged(name: &'static str, id: u64) -> PropKey {
+        PropKey {
+            hash: id,
+            name: KeyName::Static(name),
+        }
+    }
+
+    #[test]
+    fn key_ids_refuse_two_names_with_one_id() {
+        let a = PropKey::new("alpha");
+        let b = forged("beta", a.id());
+        let mut ids = KeyIds::default();
+        assert_eq!(ids.note(&a), Ok(()));
+        assert_eq!(ids.note(&PropKey::from_static("alpha")), Ok(()));
+        assert_eq!(ids.note(&b), Err((a.clone(), b.clone())));
+        // Through maps and modifiers too.
+        let mut ids = KeyIds::default();
+        let m = PropMap::from_entries(vec![(a.clone(), Value::Int(1))]);
+        assert_eq!(ids.note_map(&m), Ok(()));
+        let mods = [Modifier::raw(&b, ModOp::Add(1))];
+        assert!(ids.note_mods(&mods).is_err());
+        // The id is the name's hash: the same in every key of that name.
+        assert_eq!(a.id(), PropKey::from_static("alpha").id());
+        assert_ne!(a.id(), PropKey::new("alphb").id());
+    }
+
     #[test]
     fn typed_decode_reports_kinds() {
         assert_eq!(HPS.decode(&Value::Int(3)), Ok(3));
@@ -1249,6 +1413,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_game_holding_two_names_with_one_id_fails_its_invariants() {
+        use crate::{Game, Loc, Props, Thing};
+        let a = PropKey::new("alpha");
+        let b = forged("beta", a.id());
+        let mut g = Game::new(1);
+        let one = Thing::new(Props::new().with_raw(&a, Value::Int(1)));
+        g.add_thing_mut(Loc::new(0, 0, 0), one).expect("add");
+        assert_eq!(g.check_invariants(), Ok(()));
+        let two = Thing::new(Props::new().with_raw(&b, Value::Int(2)));
+        g.add_thing_mut(Loc::new(1, 0, 0), two).expect("add");
+        assert!(matches!(
+            g.check_invariants(),
+            Err(crate::error::InvariantError::KeyIdCollision(..))
+        ));
     }
 
     #[test]

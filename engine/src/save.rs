@@ -534,6 +534,7 @@ impl SavedGame {
                 props,
                 contents: IdList::from_vec(s.contents),
                 carried: None,
+                flags: 0,
                 core: Arc::new(Core {
                     id: Some(s.id),
                     proto: s.proto,

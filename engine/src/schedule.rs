@@ -45,6 +45,8 @@
 //!
 //! [`ON_ACTION`]: crate::hook::ON_ACTION
 
+use std::sync::Arc;
+
 use imbl::{OrdMap, OrdSet};
 use serde::{Deserialize, Serialize};
 
@@ -231,38 +233,38 @@ impl Game {
     /// The scheduler's clock: the time of the action last begun, in ticks.
     #[must_use]
     pub fn clock(&self) -> u64 {
-        self.schedule.clock
+        self.turnly.schedule.clock
     }
 
     /// Put `id` in the actor queue to act `delay` ticks from now (moving it if it was
     /// queued). Θ(log actors).
     pub fn schedule_mut(&mut self, id: ThingId, delay: u64) -> Result<(), Error> {
         self.get_thing(id)?;
-        let at = self.schedule.clock.saturating_add(delay);
-        self.schedule.put(id, at);
+        let at = self.turnly.schedule.clock.saturating_add(delay);
+        Arc::make_mut(&mut self.turnly).schedule.put(id, at);
         Ok(())
     }
 
     /// Take `id` out of the actor queue (nothing happens if it was not queued).
     pub fn unschedule_mut(&mut self, id: ThingId) {
-        self.schedule.remove(id);
+        Arc::make_mut(&mut self.turnly).schedule.remove(id);
     }
 
     /// Whether `id` is in the actor queue.
     #[must_use]
     pub fn is_scheduled(&self, id: ThingId) -> bool {
-        self.schedule.slot.contains_key(&id)
+        self.turnly.schedule.slot.contains_key(&id)
     }
 
     /// Every queued actor, in the order they will act.
     pub fn actors(&self) -> impl Iterator<Item = ThingId> + '_ {
-        self.schedule.ids()
+        self.turnly.schedule.ids()
     }
 
     /// The actor that acts next, if any. Θ(log actors).
     #[must_use]
     pub fn next_actor(&self) -> Option<ThingId> {
-        self.schedule.first().map(|(_, id)| id)
+        self.turnly.schedule.first().map(|(_, id)| id)
     }
 
     /// How many ticks an action of `cost` takes `id` at its current [`SPEED`] (modifiers
@@ -276,8 +278,9 @@ impl Game {
     /// the time `id` was due, and `id` is queued again after [`Game::action_delay`].
     pub fn acted_mut(&mut self, id: ThingId, cost: u64) -> Result<(), Error> {
         let delay = self.action_delay(id, cost)?;
-        if let Some(&(at, _)) = self.schedule.slot.get(&id) {
-            self.schedule.clock = self.schedule.clock.max(at);
+        if let Some(&(at, _)) = self.turnly.schedule.slot.get(&id) {
+            let s = &mut Arc::make_mut(&mut self.turnly).schedule;
+            s.clock = s.clock.max(at);
         }
         self.schedule_mut(id, delay)
     }
@@ -293,7 +296,8 @@ impl Game {
     /// The awake levels, ascending; `None` when every level is awake (the default).
     #[must_use]
     pub fn awake_levels(&self) -> Option<Vec<i32>> {
-        self.schedule
+        self.turnly
+            .schedule
             .awake
             .as_ref()
             .map(|a| a.iter().copied().collect())
@@ -328,7 +332,7 @@ impl Game {
             .filter(|&id| matches!(self.place(id), Ok(Place::Map(l)) if !awake.contains(&l.z)))
             .collect();
         for id in asleep {
-            self.schedule.remove(id);
+            Arc::make_mut(&mut self.turnly).schedule.remove(id);
         }
         for &z in &awake {
             let mut here: Vec<ThingId> = self
@@ -343,17 +347,17 @@ impl Game {
                 }
             }
         }
-        self.schedule.awake = Some(awake);
+        Arc::make_mut(&mut self.turnly).schedule.awake = Some(awake);
         Ok(())
     }
 
     /// Keep the queue true to the awake levels after `id` was put at `to` (by a move).
     pub(crate) fn placed_mut(&mut self, id: ThingId, to: Place) -> Result<(), Error> {
-        let (Some(awake), Place::Map(l)) = (&self.schedule.awake, to) else {
+        let (Some(awake), Place::Map(l)) = (&self.turnly.schedule.awake, to) else {
             return Ok(());
         };
         if !awake.contains(&l.z) {
-            self.schedule.remove(id);
+            Arc::make_mut(&mut self.turnly).schedule.remove(id);
         } else if !self.is_scheduled(id) && self.takes_turns(id) {
             self.schedule_mut(id, 0)?;
         }
@@ -407,7 +411,7 @@ impl Game {
         mut over: impl FnMut(&Game) -> bool,
     ) -> Result<TurnEnd, Error> {
         let mut work = self.clone();
-        if let (Some(awake), Place::Map(l)) = (&work.schedule.awake, work.place(actor)?)
+        if let (Some(awake), Place::Map(l)) = (&work.turnly.schedule.awake, work.place(actor)?)
             && !awake.contains(&l.z)
         {
             work.set_awake_levels_mut([l.z])?;
@@ -558,8 +562,9 @@ impl Game {
         clock: Clock,
         mut act: impl FnMut(&mut Game, &mut HookCtx<'_>, ThingId) -> Result<(), Error>,
     ) -> Result<Advance, Error> {
-        if let (Some((id, key)), Some((first, _))) = (self.schedule.awaiting, self.schedule.first())
-            && self.schedule.slot.get(&id) == Some(&key)
+        if let (Some((id, key)), Some((first, _))) =
+            (self.turnly.schedule.awaiting, self.turnly.schedule.first())
+            && self.turnly.schedule.slot.get(&id) == Some(&key)
             && first == key
         {
             return Err(Error::NotActed(id));
@@ -567,29 +572,31 @@ impl Game {
         let mut work = self.clone();
         let mut outcome = Advance::Limit;
         for _ in 0..max_actions {
-            let Some(((at, _), id)) = work.schedule.first() else {
+            let Some(((at, _), id)) = work.turnly.schedule.first() else {
                 outcome = Advance::Empty;
                 break;
             };
             if clock == Clock::BeforeEachActor {
-                work.schedule.clock = work.schedule.clock.max(at);
+                let s = &mut Arc::make_mut(&mut work.turnly).schedule;
+                s.clock = s.clock.max(at);
             }
             if stop(&work, id) {
                 outcome = Advance::Stopped(id);
                 break;
             }
-            let before = work.schedule.slot.get(&id).copied();
+            let before = work.turnly.schedule.slot.get(&id).copied();
             act(&mut work, ctx, id)?;
-            if work.contains(id) && work.schedule.slot.get(&id).copied() == before {
+            if work.contains(id) && work.turnly.schedule.slot.get(&id).copied() == before {
                 work.acted_mut(id, NORMAL_ACTION)?;
             }
         }
         if outcome == Advance::Limit {
-            match work.schedule.first() {
+            match work.turnly.schedule.first() {
                 None => outcome = Advance::Empty,
                 Some(((at, _), id)) => {
                     if clock == Clock::BeforeEachActor {
-                        work.schedule.clock = work.schedule.clock.max(at);
+                        let s = &mut Arc::make_mut(&mut work.turnly).schedule;
+                        s.clock = s.clock.max(at);
                     }
                     if stop(&work, id) {
                         outcome = Advance::Stopped(id);
@@ -597,8 +604,8 @@ impl Game {
                 }
             }
         }
-        work.schedule.awaiting = match outcome {
-            Advance::Stopped(id) => work.schedule.slot.get(&id).map(|&key| (id, key)),
+        Arc::make_mut(&mut work.turnly).schedule.awaiting = match outcome {
+            Advance::Stopped(id) => work.turnly.schedule.slot.get(&id).map(|&key| (id, key)),
             _ => None,
         };
         *self = work;
@@ -652,12 +659,12 @@ mod tests {
             }
         }
         g.remove_thing_mut(ids[3]).expect("remove");
-        assert_eq!(g.schedule.queue.len(), ids.len() - 1);
+        assert_eq!(g.turnly.schedule.queue.len(), ids.len() - 1);
         g.check_invariants().expect("invariants");
         before.check_invariants().expect("old value's invariants");
-        assert_eq!(before.schedule.queue.len(), ids.len());
+        assert_eq!(before.turnly.schedule.queue.len(), ids.len());
         // The queue is in (time, order queued) order, and each actor is in it once.
-        let order: Vec<(u64, u64)> = g.schedule.queue.keys().copied().collect();
+        let order: Vec<(u64, u64)> = g.turnly.schedule.queue.keys().copied().collect();
         assert!(order.windows(2).all(|w| w[0] < w[1]));
     }
 }

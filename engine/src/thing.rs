@@ -184,6 +184,11 @@ impl<'de> Deserialize<'de> for IdList {
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct Thing {
+    /// The answers of [`Game::is`](crate::Game::is) for the game's [`FlagBits`], two bits a
+    /// flag (derived data like `carried`: kept by the [`Game`](crate::Game), rebuilt on
+    /// load, checked by `check_invariants`, never saved, hashed or compared; 0 outside a
+    /// game). See [`FlagBits::state`].
+    pub(crate) flags: u64,
     /// What the things inside it that carry modifiers apply to it (derived data: kept by
     /// the [`Game`](crate::Game), rebuilt on load, checked by `check_invariants`); `None`
     /// when nothing inside carries a modifier.
@@ -197,8 +202,8 @@ pub struct Thing {
 
 /// The parts of a [`Thing`] that a write of a property, a move or a change of contents leaves
 /// alone: its id, prototype and modifiers. Kept behind one shared pointer, so a write copies a
-/// 120-byte record instead of a 160-byte one (the bytes kept per `Game::set` are a bar of
-/// issue 15).
+/// 128-byte record (flag word included) instead of a 168-byte one (the bytes kept per
+/// `Game::set` are a bar of issue 15).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Core {
     pub(crate) id: Option<ThingId>,
@@ -250,6 +255,7 @@ impl<'de> Deserialize<'de> for Thing {
         let t = ThingIn::deserialize(d)?;
         Ok(Thing {
             carried: None,
+            flags: 0,
             props: t.props,
             place: t.place,
             contents: t.contents,
@@ -328,7 +334,9 @@ impl Carried {
         // The run keeps its key, so finding it (and a run of additions, applying it) never
         // touches the modifiers themselves.
         for r in &*self.runs {
-            if r.key == *key {
+            // By integer id: names sharing an id are refused by `check_invariants`.
+            if r.key.id() == key.id() {
+                debug_assert!(r.key == *key, "{} and {key} share an id", r.key);
                 return (
                     self.active.get(r.start..r.end).unwrap_or(&[]),
                     r.adds.as_ref(),
@@ -336,6 +344,155 @@ impl Carried {
             }
         }
         (&[], None)
+    }
+}
+
+impl Carried {
+    /// Whether some active modifier changes the key with id `id`.
+    pub(crate) fn changes_id(&self, id: u64) -> bool {
+        self.runs.iter().any(|r| r.key.id() == id)
+    }
+}
+
+/// The flags that have a bit in every thing's flag word ([`Thing`]'s `flags`): up to 32
+/// keys, each at a fixed position found from its id (open addressing over 32 positions, so
+/// a lookup is usually one compare). A game gives a position to each flag key it meets on
+/// a thing, first come, until the positions run out; the others are read through
+/// [`Game::query`](crate::Game::query). Derived data: equal games may assign positions
+/// differently, so it takes no part in equality.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FlagBits {
+    /// Which positions hold a key.
+    used: u32,
+    /// The key id at each used position.
+    ids: [u64; 32],
+}
+
+impl PartialEq for FlagBits {
+    /// Always equal: which flag has which bit is a cache, not part of the value.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// A flag's state in a word: the value decides (`KNOWN`, and the answer in the `TRUE` bit),
+/// or nothing is stored and no modifier changes it (neither: the key's default decides), or
+/// a modifier changes it (`TRUE` without `KNOWN`: the full query decides).
+const KNOWN: u64 = 1;
+/// See [`KNOWN`]: the flag's bit in the word's upper half.
+const TRUE: u64 = 1 << 32;
+
+impl FlagBits {
+    /// The home position of a key id.
+    #[inline]
+    fn home(id: u64) -> u32 {
+        (id.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 59) as u32
+    }
+
+    /// The position of the key with id `id`, if it has one. Θ(1) expected.
+    #[inline]
+    pub(crate) fn position(&self, id: u64) -> Option<u32> {
+        let mut p = Self::home(id);
+        for _ in 0..32 {
+            if self.used & (1 << p) == 0 {
+                return None;
+            }
+            if self.ids.get(p as usize) == Some(&id) {
+                return Some(p);
+            }
+            p = (p + 1) & 31;
+        }
+        None
+    }
+
+    /// Give key id `id` a position; `false` when it had one or none is free.
+    pub(crate) fn assign(&mut self, id: u64) -> bool {
+        if self.used == u32::MAX || self.position(id).is_some() {
+            return false;
+        }
+        let mut p = Self::home(id);
+        while self.used & (1 << p) != 0 {
+            p = (p + 1) & 31;
+        }
+        self.used |= 1 << p;
+        if let Some(slot) = self.ids.get_mut(p as usize) {
+            *slot = id;
+        }
+        true
+    }
+
+    /// Whether a position is free and `id` has none: what [`assign`](FlagBits::assign)
+    /// would do, without a copy to do it on.
+    #[inline]
+    pub(crate) fn would_assign(&self, id: u64) -> bool {
+        self.used != u32::MAX && self.position(id).is_none()
+    }
+
+    /// Whether some flag (boolean value) among `t`'s properties would get a position.
+    pub(crate) fn would_assign_any(&self, t: &Thing) -> bool {
+        self.used != u32::MAX
+            && t.props
+                .iter()
+                .any(|(k, v)| matches!(v, Value::Bool(_)) && self.position(k.id()).is_none())
+    }
+
+    /// Assign a position to every flag (boolean value) among `t`'s properties that has none
+    /// yet; whether any was assigned.
+    pub(crate) fn assign_flags_of(&mut self, t: &Thing) -> bool {
+        let mut any = false;
+        for (k, v) in t.props.iter() {
+            if matches!(v, Value::Bool(_)) {
+                any |= self.assign(k.id());
+            }
+        }
+        any
+    }
+
+    /// The two bits (at position 0) of the flag with id `id` on `t`.
+    fn state(t: &Thing, id: u64) -> u64 {
+        if t.carried.as_deref().is_some_and(|c| c.changes_id(id)) {
+            return TRUE;
+        }
+        match t.props.get_id(id) {
+            Some(Value::Bool(true)) => KNOWN | TRUE,
+            Some(_) => KNOWN,
+            None => 0,
+        }
+    }
+
+    /// `t`'s whole flag word. Θ(assigned flags).
+    pub(crate) fn word(&self, t: &Thing) -> u64 {
+        let mut w = 0;
+        for p in 0..32u32 {
+            if self.used & (1 << p) != 0
+                && let Some(id) = self.ids.get(p as usize)
+            {
+                w |= Self::state(t, *id) << p;
+            }
+        }
+        w
+    }
+
+    /// `t`'s flag word after a change to the key with id `id` only. Θ(1).
+    pub(crate) fn rewrite(&self, t: &Thing, id: u64) -> u64 {
+        match self.position(id) {
+            Some(p) => (t.flags & !((KNOWN | TRUE) << p)) | (Self::state(t, id) << p),
+            None => t.flags,
+        }
+    }
+
+    /// What `Game::is` answers from `word` for the flag with id `id` and default `default`:
+    /// `None` when the word does not decide (no position, or a modifier changes it).
+    #[inline]
+    pub(crate) fn answer(&self, word: u64, id: u64, default: Option<&bool>) -> Option<bool> {
+        let p = self.position(id)?;
+        let known = (word >> p) & KNOWN != 0;
+        let truth = (word >> p) & TRUE != 0;
+        match (known, truth) {
+            (true, t) => Some(t),
+            (false, false) => Some(default == Some(&true)),
+            (false, true) => None,
+        }
     }
 }
 
@@ -436,6 +593,7 @@ impl Thing {
             props: props.map.frozen(),
             contents: IdList::default(),
             carried: None,
+            flags: 0,
             core: Arc::new(Core {
                 id: None,
                 proto: None,
@@ -613,6 +771,95 @@ mod tests {
         }
         let not_adds = [Modifier::raw(K.key(), ModOp::AtLeast(3))];
         assert_eq!(AddRun::of(&not_adds), None);
+    }
+}
+
+#[cfg(test)]
+mod flag_word_tests {
+    use crate::props::{ModOp, Modifier, Prop, PropKey, Props, Value};
+    use crate::{Game, Loc, Thing, library::IS_CONTAINER};
+
+    /// `Game::is` (the flag word) answers what `query` answers, through stored flags,
+    /// defaults, values of other kinds, modifiers switched on and off, more flags than the
+    /// word holds, writes, replacements and a save round trip; `check_invariants` checks
+    /// every word.
+    #[test]
+    fn the_flag_word_answers_what_query_answers() {
+        const WORN: Prop<bool> = Prop::with_default("worn", false);
+        const ON: Prop<bool> = Prop::with_default("on by default", true);
+        // 40 flag keys: more than the word's 32 positions.
+        let keys: Vec<PropKey> = (0..40).map(|i| PropKey::new(&format!("flag{i}"))).collect();
+        let flags: Vec<Prop<bool>> = keys.iter().map(|k| Prop::from_key(k.clone())).collect();
+        let mut g = Game::new(3);
+        let mut ids = Vec::new();
+        for i in 0..12usize {
+            let mut p = Props::new().with(&IS_CONTAINER, true);
+            if i == 0 {
+                // Stored on one thing only (so it gets a position): the others read its
+                // default.
+                p = p.with(&ON, false);
+            }
+            for (j, k) in keys.iter().enumerate().skip(i * 3).take(8) {
+                let v = match (i + j) % 3 {
+                    0 => Value::Bool(true),
+                    1 => Value::Bool(false),
+                    _ => Value::Int(1), // not a flag: reads false
+                };
+                p = p.with_raw(k, v);
+            }
+            ids.push(
+                g.add_thing_mut(Loc::new(i as i32, 0, 0), Thing::new(p))
+                    .expect("add"),
+            );
+        }
+        // Carriers: a ring that sets flag 0 while worn, a curse that clears `ON`.
+        let ring = Thing::new(
+            Props::new()
+                .modifier(Modifier::raw(&keys[0], ModOp::Set(Value::Bool(true))).while_flag(&WORN)),
+        );
+        let ring = g.add_thing_mut(ids[1], ring).expect("ring");
+        let curse = Thing::new(Props::new().modifier(Modifier::set(&ON, false)));
+        let curse = g.add_thing_mut(ids[2], curse).expect("curse");
+        let check = |g: &Game| {
+            g.check_invariants().expect("invariants");
+            for &id in ids.iter().chain([ring, curse].iter()) {
+                for f in flags.iter().chain([&ON, &WORN, &IS_CONTAINER]) {
+                    let want = g.query(id, f).unwrap_or(false);
+                    assert_eq!(g.is(id, f), want, "{id} {f:?}");
+                }
+            }
+        };
+        check(&g);
+        let mut x: u64 = 7;
+        for step in 0..300 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let id = ids[(x % 12) as usize];
+            let f = &flags[((x >> 8) % 40) as usize];
+            match (x >> 20) % 6 {
+                0 => g.set_mut(id, f, (x >> 30).is_multiple_of(2)).expect("set"),
+                1 => g
+                    .set_mut(ring, &WORN, (x >> 30).is_multiple_of(2))
+                    .expect("wear"),
+                2 => g.move_thing_mut(ring, id).expect("move ring"),
+                3 => g.move_thing_mut(curse, id).expect("move curse"),
+                4 => {
+                    let mut t = g.get_thing(id).expect("thing").clone();
+                    t.set_raw_mut(f.key(), Value::Int(2));
+                    t.remove_prop_mut(flags[((x >> 40) % 40) as usize].key());
+                    g.update_thing_mut(t).expect("update");
+                }
+                _ => {
+                    let json = serde_json::to_string(&g).expect("save");
+                    g = serde_json::from_str(&json).expect("load");
+                }
+            }
+            if step % 10 == 0 {
+                check(&g);
+            }
+        }
+        check(&g);
     }
 }
 
