@@ -138,7 +138,13 @@ fn scaling(c: &mut Criterion) {
     });
     for n in [100usize, 1_000, 10_000] {
         for (z, place) in [(-1, "on the level"), (-2, "off the level")] {
-            let game = with_rats(&base, &rules, n, z);
+            // A game in play: its first turn put the other level to sleep (taking its rats
+            // out of the actor queue, once per level change), so the timed turn is the
+            // second, as a player's every turn after arriving is.
+            let first = with_rats(&base, &rules, n, z);
+            let game = apply(&first, &rules, Command::Wait)
+                .expect("first turn")
+                .game;
             g.bench_function(format!("{n} rats {place}"), |b| {
                 b.iter(|| black_box(apply(&game, &rules, Command::Wait).expect("turn")));
             });
