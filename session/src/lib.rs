@@ -7,6 +7,7 @@
 //! |---|---|
 //! | [`ruleset`] | the game contract: [`Ruleset`], one trait a game implements |
 //! | [`play`] | the session every ruleset gets, in any frontend: [`play::launch`] |
+//! | [`run`] | one game in play, whatever screens show it: save slot, recording, practice history, filing at its end |
 //! | [`savefile`] | save files of any ruleset, checked on the way in |
 //! | [`mapview`] | the map view widget: field of view, memory, scrolling |
 //! | [`launch`] | the options a game starts with ([`LaunchOptions`]), why it could not ([`LaunchError`]), where saves live ([`save_dir`]) |
@@ -30,6 +31,7 @@ pub mod play;
 pub mod playback;
 pub mod record;
 pub mod ruleset;
+pub mod run;
 pub mod savefile;
 pub mod scores;
 pub mod slot;

@@ -13,26 +13,23 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use alembic::{Dir, Game, Rgb, history::History};
+use alembic::{Dir, Game, Rgb};
 use alembic_ui::{
     App, Cell, Confirm, Frame, Input, Key, LineEvent, LineInput, MessageLogScreen, MouseButton,
     MouseKind, Palette, Rect, Screen, ScreenStack, TextScreen, Transition, direction_key, draw_box,
     fill, is_cancel, plain_key, put_centred, put_clipped, run_key,
 };
-use serde::{Deserialize, Serialize};
 
 use crate::keymap::{self, Binding};
 use crate::launch::{LaunchError, LaunchOptions, clock_seed, save_dir};
 use crate::playback::{Playback, Said, Viewer, Watch, say_into};
-use crate::record::{self, Recorder};
-use crate::ruleset::{Ending, Goal, Outcome, Ruleset, Status, View};
-use crate::slot::{self, Slot};
+use crate::record;
+use crate::ruleset::{Goal, Ruleset, Status, View};
+use crate::run::Run;
+pub use crate::run::{PRACTICE, Step, WIZARD, apply_step, read_save, save_file, write_save};
+use crate::slot;
 use crate::{savefile, scores, storage};
 
-/// The mode a practice game carries in its save and recording.
-pub const PRACTICE: &str = "practice";
-/// The mode a wizard game carries in its save and recording.
-pub const WIZARD: &str = "wizard";
 /// How many moves the rewind offered after a death in practice takes back.
 pub const REWIND: usize = 5;
 /// Lines the message log keeps.
@@ -48,69 +45,18 @@ pub const MAX_AUTO: usize = 1_000;
 /// stop it with any key).
 const AUTO_DELAY: Duration = Duration::from_millis(8);
 
-/// One line of a recording: a command of the game, or a wizard command by name (so a wizard
-/// game replays too). Written as the command itself, or `{"wizard": NAME}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Step<C> {
-    /// The game's own command.
-    Play(C),
-    /// A line of the wizard console ([`Ruleset::wizard`]), such as `depth 3`.
-    Wizard {
-        /// The line.
-        wizard: String,
-    },
-}
-
-/// Apply one recorded step: the new game and the English of what happened.
-///
-/// # Errors
-/// The sentence of a refusal, an unknown wizard command, or an engine error.
-pub fn apply_step<R: Ruleset>(
-    rules: &R,
-    game: &Game,
-    step: &Step<R::Command>,
-) -> Result<(Game, Vec<String>), String> {
-    match step {
-        Step::Play(c) => {
-            let Outcome { game: next, events } = rules.apply(game, c).map_err(|e| e.to_string())?;
-            let said = events
-                .iter()
-                .filter_map(|e| rules.describe(&next, e))
-                .collect();
-            Ok((next, said))
-        }
-        Step::Wizard { wizard } => {
-            let cmds = rules
-                .wizard()
-                .ok_or_else(|| "This game has no wizard commands.".to_owned())?;
-            let out = cmds.run(game, wizard).map_err(|e| e.to_string())?;
-            let mut said = vec![format!("(wizard) {wizard}")];
-            said.extend(out.lines);
-            Ok((out.state, said))
-        }
-    }
-}
-
-/// A practice game's states, each with the turn and step that led to it.
-type Undo<R> = History<Game, (u64, Step<<R as Ruleset>::Command>)>;
-
-/// The state every screen of a game's session shares (see the module docs).
+/// The state every screen of a game's session shares (see the module docs): the game in
+/// play ([`Run`]) and what the screens keep beside it.
 pub struct Session<R: Ruleset> {
-    rules: Arc<R>,
-    seed: u64,
-    game: Game,
-    practice: bool,
-    wizard: bool,
-    /// Practice games: every state since the start, for `U`.
-    history: Option<Undo<R>>,
-    save_path: Option<PathBuf>,
+    /// The game in play: its save slot, recording and practice history.
+    run: Run<R>,
+    /// Where this session's games save (the run's own save path once it has begun).
+    save_to: Option<PathBuf>,
+    /// A saved game waits at `save_to` (the start screen offers to continue it).
     saved_waiting: bool,
-    recorder: Option<Recorder<Step<R::Command>>>,
-    slot: Slot,
+    /// The run has begun (saved and recorded), or was continued from a save.
+    begun: bool,
     lock: Option<storage::SessionLock>,
-    player_saved: bool,
-    ended: bool,
     log: Vec<(u64, String)>,
     notice: Option<String>,
     exit_note: Option<Result<String, String>>,
@@ -129,24 +75,24 @@ impl<R: Ruleset> Session<R> {
     /// A session over a new game from `seed` (not saved anywhere until [`Session::with_save`]).
     #[must_use]
     pub fn new(rules: Arc<R>, seed: u64) -> Self {
-        let (game, broken) = match rules.new_game(seed) {
-            Ok(g) => (g, None),
-            Err(e) => (Game::new(seed), Some(e.to_string())),
+        Session::in_modes(rules, seed, false, false)
+    }
+
+    /// A session over a new game from `seed` in these modes.
+    fn in_modes(rules: Arc<R>, seed: u64, practice: bool, wizard: bool) -> Self {
+        let (run, broken) = match Run::new_game(rules.clone(), seed, practice, wizard) {
+            Ok(r) => (r, None),
+            Err(e) => (
+                Run::with_game(rules, seed, Game::new(seed)),
+                Some(e.to_string()),
+            ),
         };
         Session {
-            rules,
-            seed,
-            game,
-            practice: false,
-            wizard: false,
-            history: None,
-            save_path: None,
+            run,
+            save_to: None,
             saved_waiting: false,
-            recorder: None,
-            slot: Slot::default(),
+            begun: false,
             lock: None,
-            player_saved: false,
-            ended: false,
             log: Vec::new(),
             notice: None,
             exit_note: None,
@@ -161,17 +107,27 @@ impl<R: Ruleset> Session<R> {
     /// New games are practice games (`U` takes a move back; never scored) and/or wizard
     /// games (`~` opens the console; never scored).
     #[must_use]
-    pub fn with_modes(mut self, practice: bool, wizard: bool) -> Self {
-        self.practice = practice;
-        self.wizard = wizard;
-        self
+    pub fn with_modes(self, practice: bool, wizard: bool) -> Self {
+        let fresh = Session::in_modes(
+            self.run.rules_arc().clone(),
+            self.run.seed(),
+            practice,
+            wizard,
+        );
+        Session {
+            run: fresh.run,
+            broken: fresh.broken,
+            ..self
+        }
     }
 
     /// A session over a game made elsewhere (a test arena, a game played headlessly first),
     /// from the start screen; `seed` stays what "play again" counts on from.
     #[must_use]
     pub fn with_game(mut self, game: Game) -> Self {
-        self.game = game;
+        let (practice, wizard) = (self.run.is_practice(), self.run.is_wizard());
+        self.run = Run::with_game(self.run.rules_arc().clone(), self.run.seed(), game)
+            .in_modes(practice, wizard);
         self.broken = None;
         self
     }
@@ -188,7 +144,7 @@ impl<R: Ruleset> Session<R> {
     #[must_use]
     pub fn with_save(mut self, path: PathBuf) -> Self {
         self.saved_waiting = path.is_file();
-        self.save_path = Some(path);
+        self.save_to = Some(path);
         self
     }
 
@@ -198,48 +154,19 @@ impl<R: Ruleset> Session<R> {
     /// # Errors
     /// What is wrong with the save ([`read_save`]): the file is untouched.
     pub fn load(rules: Arc<R>, path: &Path) -> Result<Self, crate::launch::Cause> {
-        let saved = read_save(&*rules, path)?;
-        let mut s = Session::new(rules, saved.seed);
-        s.practice = saved.modes.iter().any(|m| m == PRACTICE);
-        s.wizard = saved.modes.iter().any(|m| m == WIZARD);
-        let step = {
-            let rules = s.rules.clone();
-            move |g: &Game, c: &Step<R::Command>| apply_step(&*rules, g, c).map(|(g, _)| g)
-        };
-        let mut notice = "Welcome back.".to_owned();
-        match Recorder::journal(&record::beside(path), R::NAME, &saved.game, step) {
-            Ok(j) => {
-                if !j.replayed.is_empty() {
-                    notice += &format!(
-                        " The recording brought back {} moves made after the last save.",
-                        j.replayed.len()
-                    );
-                }
-                if let Some(d) = j.dropped {
-                    notice += &format!(" {d}");
-                }
-                s.game = j.game;
-                // The recording's header knows the seed even when the save format does not.
-                s.seed = j.recorder.header().seed;
-                s.recorder = Some(j.recorder);
-                // The messages are not saved (English is not state): the recording says them
-                // again, as the game went up to here.
-                s.log = past_messages(&*s.rules, &record::beside(path), &s.game);
-            }
-            Err(e) => {
-                s.game = saved.game;
-                notice += &format!(
-                    " This game's recording cannot go on ({e}); you play on from the save, unrecorded."
-                );
-            }
+        let (run, continued) = Run::load(rules, path)?;
+        let mut s = Session::new(run.rules_arc().clone(), run.seed());
+        // The messages are not saved (English is not state): the recording says them
+        // again, as the game went up to here.
+        if continued.unrecorded.is_none() {
+            s.log = past_messages(run.rules(), &record::beside(path), run.game());
         }
-        s.history = s
-            .practice
-            .then(|| History::with_budget(s.game.clone(), crate::playback::VIEW_BUDGET));
-        s.save_path = Some(path.to_path_buf());
-        s.slot = Slot::loaded();
-        s.player_saved = true;
-        s.notice = Some(notice);
+        s.run = run;
+        s.save_to = Some(path.to_path_buf());
+        s.begun = true;
+        let mut notice = vec!["Welcome back.".to_owned()];
+        notice.extend(continued.notes());
+        s.notice = Some(notice.join(" "));
         Ok(s)
     }
 
@@ -250,31 +177,31 @@ impl<R: Ruleset> Session<R> {
 
     /// The game value.
     pub fn game(&self) -> &Game {
-        &self.game
+        self.run.game()
     }
 
     /// The rules.
     #[must_use]
     pub fn rules(&self) -> &R {
-        &self.rules
+        self.run.rules()
     }
 
     /// The seed of the game in play.
     #[must_use]
     pub fn seed(&self) -> u64 {
-        self.seed
+        self.run.seed()
     }
 
     /// Where the game saves, if anywhere.
     #[must_use]
     pub fn save_path(&self) -> Option<&Path> {
-        self.save_path.as_deref()
+        self.run.save_path().or(self.save_to.as_deref())
     }
 
     /// The recording of the game in play, if it is being recorded.
     #[must_use]
     pub fn recording(&self) -> Option<&Path> {
-        self.recorder.as_ref().map(Recorder::path)
+        self.run.recording()
     }
 
     /// The message log, oldest first: English made from events, never part of the game.
@@ -285,60 +212,33 @@ impl<R: Ruleset> Session<R> {
     /// The modes of the game in play, as saves and recordings carry them.
     #[must_use]
     pub fn modes(&self) -> Vec<String> {
-        let mut m = self.rules.data().to_modes();
-        if self.practice {
-            m.push(PRACTICE.to_owned());
-        }
-        if self.wizard {
-            m.push(WIZARD.to_owned());
-        }
-        m
+        self.run.modes()
     }
 
     fn status(&self) -> Status {
-        self.rules.status(&self.game)
+        self.run.status()
     }
 
     fn say(&mut self, line: String) {
-        self.log.push((self.game.turn(), line));
+        self.log.push((self.run.game().turn(), line));
         if self.log.len() > LOG_KEEP {
             self.log.drain(..self.log.len() - LOG_KEEP);
+        }
+    }
+
+    /// Show what went wrong in the run (the last problem is the notice).
+    fn show_problems(&mut self) {
+        if let Some(p) = self.run.take_problems().pop() {
+            self.notice = Some(p);
         }
     }
 
     /// A new game begins: recorded beside the save (in memory while another game's save
     /// waits there), saved at once when the slot is its own.
     fn start_recording(&mut self) {
-        self.recorder = None;
-        self.slot = Slot::new_game(self.save_path.as_deref());
-        self.player_saved = false;
-        self.history = self
-            .practice
-            .then(|| History::with_budget(self.game.clone(), crate::playback::VIEW_BUDGET));
-        let Some(p) = self.save_path.clone() else {
-            return;
-        };
-        let modes = self.modes();
-        let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
-        match slot::begin_recording(
-            &self.slot,
-            &record::beside(&p),
-            R::NAME,
-            self.seed,
-            &modes,
-            &self.game,
-        ) {
-            Ok(r) => self.recorder = Some(r),
-            Err(e) => {
-                self.notice = Some(format!("This game is not being recorded: {e}"));
-                return;
-            }
-        }
-        if self.slot.owns()
-            && let Err(e) = self.save()
-        {
-            self.notice = Some(format!("The game could not be saved: {e}"));
-        }
+        self.run.begin(self.save_to.clone());
+        self.begun = true;
+        self.show_problems();
     }
 
     /// Save the game in play.
@@ -346,220 +246,69 @@ impl<R: Ruleset> Session<R> {
     /// # Errors
     /// A sentence for the player; the old save is untouched.
     pub fn save(&mut self) -> Result<PathBuf, String> {
-        let Some(path) = self.save_path.clone() else {
-            return Err("Cannot save: no data directory (set HOME or XDG_DATA_HOME).".into());
-        };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("Cannot save: cannot create {}: {e}", dir.display()))?;
+        if !self.begun {
+            // A game that never began (made elsewhere and played at once): begin it here.
+            self.start_recording();
         }
-        if let Some(problem) = slot::before_save(&mut self.recorder, &self.game) {
-            self.notice = Some(problem);
-        }
-        write_save(&*self.rules, &self.game, self.seed, &self.modes(), &path)
-            .map_err(|e| format!("Cannot save: {e}"))?;
-        self.slot.saved();
-        Ok(path)
+        let r = self.run.save();
+        self.show_problems();
+        r
     }
 
     /// Play `step`: on success the game moves on, the step is recorded, the events said.
     fn play(&mut self, step: Step<R::Command>) {
         self.notice = None;
-        let turn = self.game.turn();
-        match apply_step(&*self.rules, &self.game, &step) {
-            Ok((next, said)) => {
-                if let Some(h) = self.history.as_mut() {
-                    h.push((turn, step.clone()), next.clone());
-                }
-                self.game = next;
-                for line in said {
+        match self.run.play(&step) {
+            Ok(played) => {
+                for line in played.said {
                     self.say(line);
                 }
-                if let Some(r) = self.recorder.as_mut()
-                    && let Err(e) = r.command(turn, &step, &self.game)
-                {
-                    self.recorder = None;
-                    self.notice = Some(format!("The recording stopped: {e}"));
-                }
-                let over = self.status() != Status::Playing;
-                if self.slot.counted(over)
-                    && self.save_path.is_some()
-                    && let Err(e) = self.save()
-                {
-                    self.notice = Some(format!("The autosave failed: {e}"));
-                }
+                self.show_problems();
             }
-            Err(why) => self.notice = Some(why),
+            Err(why) => self.notice = Some(why.to_string()),
         }
     }
 
     /// Take back up to `n` moves of a practice game; how many were taken back.
     pub fn undo(&mut self, n: usize) -> usize {
-        let Some(history) = self.history.as_mut() else {
-            self.notice =
-                Some("Only practice games can take moves back (start one with --practice).".into());
-            return 0;
-        };
-        let rules = self.rules.clone();
-        let step =
-            |g: &Game, (_, c): &(u64, Step<R::Command>)| apply_step(&*rules, g, c).map(|(g, _)| g);
-        let mut done = 0;
-        for _ in 0..n {
-            match history.undo_with(step) {
-                Ok(Some(_)) => done += 1,
-                Ok(None) => break,
-                Err(e) => {
-                    self.notice = Some(format!("Cannot take the move back: {e}"));
-                    break;
-                }
+        match self.run.undo(n) {
+            Ok(done) => {
+                let now = self.run.game().turn();
+                self.log.retain(|(t, _)| *t <= now);
+                self.show_problems();
+                let moves = if done == 1 { "a move" } else { "moves" };
+                self.say(format!("You take back {moves} (turn {now})."));
+                done
+            }
+            Err(why) => {
+                self.notice = Some(why);
+                0
             }
         }
-        if done == 0 {
-            self.notice
-                .get_or_insert_with(|| "There is nothing to take back.".into());
-            return 0;
-        }
-        let game = history.current().clone();
-        let start = history.get(0).cloned();
-        let commands: Vec<(u64, Step<R::Command>)> = history.commands().to_vec();
-        if let (Some(rec), Some(start)) = (self.recorder.as_mut(), start)
-            && let Err(e) = rec.rewrite(&start, commands.iter().map(|(t, c)| (*t, c)), &game)
-        {
-            self.recorder = None;
-            self.notice = Some(format!("The recording stopped: {e}"));
-        }
-        self.game = game;
-        let now = self.game.turn();
-        self.log.retain(|(t, _)| *t <= now);
-        if self.slot.owns()
-            && self.save_path.is_some()
-            && let Err(e) = self.save()
-        {
-            self.notice = Some(format!("The autosave failed: {e}"));
-        }
-        let moves = if done == 1 { "a move" } else { "moves" };
-        self.say(format!("You take back {moves} (turn {now})."));
-        done
     }
 
     /// The game ended (over, or quit): its own save is deleted, its recording kept in
     /// `records/`, its morgue file written and, unless practice or wizard, its score
     /// entered. Once; problems are said, never fatal.
     fn finish(&mut self, quit: bool) {
-        if std::mem::replace(&mut self.ended, true) || self.replay {
+        if self.replay {
             return;
         }
-        if let Some(p) = &self.save_path
-            && self.slot.owns()
-        {
-            let _ = std::fs::remove_file(p);
-        }
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        let mut said = Vec::new();
-        let recording = match self.recorder.take().map(|r| r.finish(&self.game, now)) {
-            Some(Ok(p)) => {
-                said.push(format!("The recording is kept in {}.", p.display()));
-                Some(p)
-            }
-            Some(Err(e)) => {
-                said.push(format!("The recording could not be kept: {e}"));
-                None
-            }
-            None => None,
+        let Some(filed) = self.run.finish(quit, &self.log) else {
+            return;
         };
-        let ending = match self.status() {
-            Status::Over(e) => e,
-            Status::Playing => Ending {
-                won: false,
-                cause: "quit".into(),
-            },
-        };
-        if let Some(dir) = self.save_path.as_deref().and_then(Path::parent) {
-            let text = self.morgue_text(&ending, recording.as_deref(), quit, now);
-            match scores::write_morgue(dir, R::NAME, Some(self.seed), now, &text) {
-                Ok(p) => said.push(format!("Morgue file: {}.", p.display())),
-                Err(e) => said.push(format!("The morgue file could not be written: {e}")),
-            }
-            if self.practice || self.wizard {
-                said.push("Practice and wizard games are not scored.".into());
-            } else {
-                let summary = self.rules.summary(&self.game);
-                let entry = scores::Score {
-                    score: summary.score,
-                    seed: Some(self.seed),
-                    cause: ending.cause.clone(),
-                    depth: summary.depth,
-                    turns: self.game.turn(),
-                    date: scores::date_of(now),
-                    game: Some(scores::game_id(R::NAME, Some(self.seed), &self.game)),
-                };
-                match scores::enter(dir, &scores_file::<R>(), entry, now) {
-                    Ok(s) => match s.rank {
-                        Some(r) => said.push(format!("Your score is number {r} of the table.")),
-                        None => said.push("Your score did not make the table.".into()),
-                    },
-                    Err(e) => said.push(format!("The score could not be entered: {e}")),
-                }
-            }
-        }
-        self.filed = said.clone();
+        self.filed = filed.lines;
         if quit {
-            self.exit_note = Some(Ok(said.join(" ")));
+            self.exit_note = Some(Ok(self.filed.join(" ")));
         }
-    }
-
-    /// The morgue file's text: who, how it ended, the game's own summary, the last messages.
-    fn morgue_text(
-        &self,
-        ending: &Ending,
-        recording: Option<&Path>,
-        quit: bool,
-        now: u64,
-    ) -> String {
-        let mut t = format!("{} — {}\n\n", R::TITLE, scores::date_of(now));
-        let how = if quit {
-            "Quit".to_owned()
-        } else if ending.won {
-            format!("Won: {}", ending.cause)
-        } else {
-            format!("Died: {}", ending.cause)
-        };
-        t += &format!(
-            "{how}, on turn {}.\nSeed: {}\n",
-            self.game.turn(),
-            self.seed
-        );
-        let modes = self.modes();
-        if !modes.is_empty() {
-            t += &format!("Modes: {}\n", modes.join(", "));
-        }
-        let summary = self.rules.summary(&self.game);
-        t += &format!("Score: {}\n", summary.score);
-        for l in &summary.lines {
-            t += l;
-            t.push('\n');
-        }
-        if let Some(r) = recording {
-            t += &format!("Recording: {}\n", r.display());
-        }
-        t += "\nLast messages:\n";
-        let skip = self.log.len().saturating_sub(20);
-        for (_, m) in self.log.iter().skip(skip) {
-            t += "  ";
-            t += m;
-            t.push('\n');
-        }
-        t
     }
 
     /// The score table, as the start screen shows it.
     fn score_lines(&self) -> Vec<String> {
-        let Some(dir) = self.save_path.as_deref().and_then(Path::parent) else {
+        let Some(dir) = self.save_path().and_then(Path::parent) else {
             return vec!["No data directory: nothing is scored.".into()];
         };
-        match scores::read_table(dir, &scores_file::<R>()) {
+        match scores::read_table(dir, &self.run.rules().scores_file()) {
             Ok(t) if t.is_empty() => vec!["No scores yet.".into()],
             Ok(t) => scores::score_table_lines(&t),
             Err(e) => vec![e],
@@ -568,34 +317,25 @@ impl<R: Ruleset> Session<R> {
 
     /// A new game from `seed`, in the same save slot and modes.
     fn restart(&mut self, seed: u64) {
-        let rules = self.rules.clone();
-        let save_path = self.save_path.take();
-        let lock = self.lock.take();
-        let (practice, wizard) = (self.practice, self.wizard);
-        *self = Session::new(rules, seed).with_modes(practice, wizard);
-        self.save_path = save_path;
-        self.lock = lock;
+        let rules = self.run.rules_arc().clone();
+        let (practice, wizard) = (self.run.is_practice(), self.run.is_wizard());
+        let fresh = Session::in_modes(rules, seed, practice, wizard);
+        self.run = fresh.run;
+        self.broken = fresh.broken;
+        self.log.clear();
+        self.notice = None;
+        self.filed.clear();
+        self.hover = None;
         self.start_recording();
     }
 
     /// The last-resort save (see [`App::emergency_save`]).
     #[must_use]
     pub fn emergency_save(&self) -> Option<alembic_ui::EmergencySave> {
-        let path = self.save_path.clone()?;
-        if self.replay || !self.slot.owns() || self.ended || self.status() != Status::Playing {
+        if self.replay {
             return None;
         }
-        let recording = self.recorder.as_ref().map(|r| r.path().to_path_buf());
-        let rules = self.rules.clone();
-        let (seed, modes) = (self.seed, self.modes());
-        Some(record::emergency_save(
-            self.game.clone(),
-            recording,
-            path,
-            move |game, path| {
-                write_save(&*rules, game, seed, &modes, path).map_err(|e| e.to_string())
-            },
-        ))
+        self.run.emergency_save()
     }
 
     /// What to print once the frontend has closed.
@@ -611,7 +351,8 @@ impl<R: Ruleset> Session<R> {
     }
 
     fn preferred_grid(&self) -> Option<(u16, u16)> {
-        self.rules
+        self.run
+            .rules()
             .play_area()
             .map(|(w, h)| (w, h.saturating_add(MESSAGE_ROWS)))
     }
@@ -621,7 +362,7 @@ impl<R: Ruleset> Session<R> {
         Some(format!(
             "Alembic: {}{what}, turn {}",
             R::NAME,
-            self.game.turn()
+            self.run.game().turn()
         ))
     }
 }
@@ -671,54 +412,6 @@ fn past_messages<R: Ruleset>(rules: &R, path: &Path, upto: &Game) -> Vec<(u64, S
         }
     }
     Vec::new()
-}
-
-/// Write the save of `game` to `path` in the ruleset's format ([`Ruleset::save_text`]),
-/// atomically (the old file stays whole until the new one is complete).
-///
-/// # Errors
-/// [`savefile::SaveError`].
-pub fn write_save<R: Ruleset>(
-    rules: &R,
-    game: &Game,
-    seed: u64,
-    modes: &[String],
-    path: &Path,
-) -> Result<(), savefile::SaveError> {
-    let text = rules.save_text(game, seed, modes)?;
-    storage::write_atomic(path, text.as_bytes())?;
-    Ok(())
-}
-
-/// Read the save at `path` through the bounded reader, checked by the ruleset
-/// ([`Ruleset::load_text`]). A file that cannot be read is a [`savefile::SaveError`]
-/// inside the error (downcast it).
-///
-/// # Errors
-/// What is wrong, typed; nothing is half-loaded.
-pub fn read_save<R: Ruleset>(
-    rules: &R,
-    path: &Path,
-) -> Result<savefile::Saved, crate::launch::Cause> {
-    let bytes =
-        storage::read_bounded(path, savefile::MAX_SAVE_BYTES).map_err(savefile::SaveError::from)?;
-    let text = String::from_utf8(bytes).map_err(|_| savefile::SaveError::Corrupt {
-        game: R::NAME,
-        why: "not UTF-8 text".to_owned(),
-    })?;
-    rules.load_text(&text)
-}
-
-/// The score table's file name of game `R`.
-#[must_use]
-pub fn scores_file<R: Ruleset>() -> String {
-    format!("{}-scores.json", R::NAME)
-}
-
-/// The save file's name of game `R` in the data directory.
-#[must_use]
-pub fn save_file<R: Ruleset>() -> String {
-    format!("{}.save", R::NAME)
 }
 
 /// The help screen's lines: the game's keys, then the session's.
@@ -821,7 +514,7 @@ impl<R: Ruleset> Screen<Session<R>> for StartScreen {
             "Press any key to begin,  H scores,  ? help,  Esc quits."
         };
         put_centred(frame, area, row, keys, p.text, BG);
-        let mut foot = format!("seed {}", s.seed);
+        let mut foot = format!("seed {}", s.seed());
         for m in s.modes() {
             foot += &format!(" · {m}");
         }
@@ -844,13 +537,13 @@ impl<R: Ruleset> Screen<Session<R>> for StartScreen {
         }
         match key {
             Key::Esc | Key::Char('Q') => Transition::Quit,
-            Key::Char('?') => Transition::push(TextScreen::new("Help", help_lines(&*s.rules))),
+            Key::Char('?') => Transition::push(TextScreen::new("Help", help_lines(s.rules()))),
             Key::Char('H') => Transition::push(TextScreen::new("Scores", s.score_lines())),
             Key::Char('c') if s.saved_waiting => {
-                let Some(path) = s.save_path.clone() else {
+                let Some(path) = s.save_to.clone() else {
                     return Transition::Stay;
                 };
-                match Session::load(s.rules.clone(), &path) {
+                match Session::load(s.run.rules_arc().clone(), &path) {
                     Ok(mut loaded) => {
                         loaded.lock = s.lock.take();
                         *s = loaded;
@@ -867,7 +560,7 @@ impl<R: Ruleset> Screen<Session<R>> for StartScreen {
             }
             _ if s.saved_waiting => Transition::Stay,
             _ => {
-                if s.recorder.is_none() && !s.player_saved {
+                if !s.begun {
                     s.start_recording();
                 }
                 Transition::replace(PlayScreen::default())
@@ -907,7 +600,7 @@ fn draw_play<R: Ruleset>(s: &Session<R>, frame: &mut Frame, area: Rect) {
     let p = Palette::DEFAULT;
     fill(frame, area, Cell::blank(p.text, BG));
     let (msgs, rest) = area.split_top(MESSAGE_ROWS);
-    let now = s.game.turn();
+    let now = s.game().turn();
     let mut lines: Vec<(&str, Rgb)> = s
         .log
         .iter()
@@ -923,7 +616,7 @@ fn draw_play<R: Ruleset>(s: &Session<R>, frame: &mut Frame, area: Rect) {
     for (row, (text, fg)) in lines.iter().skip(skip).enumerate() {
         put_clipped(frame, msgs, msgs.x, msgs.y + row as u16, text, *fg, BG);
     }
-    s.rules.draw(&s.game, frame, rest, &s.view);
+    s.rules().draw(s.game(), frame, rest, &s.view);
     if let Some(h) = &s.hover {
         let row = rest.y + rest.height.saturating_sub(1);
         put_clipped(frame, rest, rest.x, row, h, p.accent, BG);
@@ -966,7 +659,7 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
             return self.after_turn(s);
         }
         if let Some(d) = run_key(&input)
-            && s.rules.step(d).is_some()
+            && s.rules().step(d).is_some()
         {
             self.begin(s, Auto::Run(d));
             return self.after_turn(s);
@@ -976,29 +669,29 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
         };
         s.hover = None;
         let step = direction_key(&input)
-            .filter(|_| keymap::find(s.rules.keymap(), key).is_none())
-            .and_then(|d| s.rules.step(d));
+            .filter(|_| keymap::find(s.rules().keymap(), key).is_none())
+            .and_then(|d| s.rules().step(d));
         if let Some(c) = step {
             s.play(Step::Play(c));
-        } else if let Some(c) = keymap::find(s.rules.keymap(), key) {
-            let turn = s.game.turn();
+        } else if let Some(c) = keymap::find(s.rules().keymap(), key) {
+            let turn = s.game().turn();
             s.play(Step::Play(c));
             // A refused `>` or `<` away from stairs travels to the nearest known ones.
-            if s.game.turn() == turn
+            if s.game().turn() == turn
                 && let Key::Char(k @ ('>' | '<')) = key
-                && s.rules
-                    .route(&s.game, Goal::Stairs { down: k == '>' })
+                && s.rules()
+                    .route(s.game(), Goal::Stairs { down: k == '>' })
                     .is_some()
             {
                 s.notice = None;
                 self.begin(s, Auto::Travel(Goal::Stairs { down: k == '>' }));
             }
-        } else if let Some(bit) = keymap::find(s.rules.view_toggles(), key) {
+        } else if let Some(bit) = keymap::find(s.rules().view_toggles(), key) {
             s.view.toggles ^= 1 << bit;
         } else if let Some(own) = keymap::find(SESSION_KEYS, key) {
             match own {
                 Own::Help => {
-                    return Transition::push(TextScreen::new("Help", help_lines(&*s.rules)));
+                    return Transition::push(TextScreen::new("Help", help_lines(s.rules())));
                 }
                 Own::Messages => {
                     let all = s.log.iter().map(|(_, m)| m.clone()).collect();
@@ -1006,13 +699,13 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                 }
                 Own::Quit => {
                     return Transition::ask(
-                        Confirm::new(slot::quit_question(s.slot.owns())),
+                        Confirm::new(slot::quit_question(s.run.owns_save())),
                         Answer::Quit,
                     );
                 }
                 Own::Save => match s.save() {
                     Ok(p) => {
-                        s.player_saved = true;
+                        s.run.mark_player_saved();
                         s.exit_note = Some(Ok(format!("Your game was saved to {}.", p.display())));
                         return Transition::Quit;
                     }
@@ -1021,7 +714,7 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                 Own::Undo => {
                     s.undo(1);
                 }
-                Own::Wizard if s.wizard => {
+                Own::Wizard if s.run.is_wizard() => {
                     return Transition::push(WizardScreen {
                         line: LineInput::new(40),
                         answer: None,
@@ -1034,7 +727,7 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                 }
                 Own::Rest | Own::Search => {
                     let search = own == Own::Search;
-                    match (s.rules.wait(), s.rules.may_rest(&s.game, search)) {
+                    match (s.rules().wait(), s.rules().may_rest(s.game(), search)) {
                         (None, _) => s.notice = Some("This game has no resting.".into()),
                         (Some(_), Err(why)) => s.notice = Some(why),
                         (Some(_), Ok(())) => self.begin(s, Auto::Rest { search }),
@@ -1069,7 +762,7 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
     }
 
     fn on_quit(&mut self, s: &mut Session<R>) {
-        if s.save_path.is_some() && !s.ended && s.status() == Status::Playing {
+        if s.save_path().is_some() && !s.run.is_ended() && s.status() == Status::Playing {
             let r = s.save();
             s.exit_note = Some(r.map(|p| format!("Your game was saved to {}.", p.display())));
         }
@@ -1093,9 +786,12 @@ impl PlayScreen {
     fn auto_step<R: Ruleset>(&mut self, s: &mut Session<R>) {
         let Some(auto) = self.auto else { return };
         let command = match auto {
-            Auto::Rest { .. } => s.rules.wait(),
-            Auto::Run(d) => s.rules.step(d),
-            Auto::Travel(goal) => s.rules.route(&s.game, goal).and_then(|d| s.rules.step(d)),
+            Auto::Rest { .. } => s.rules().wait(),
+            Auto::Run(d) => s.rules().step(d),
+            Auto::Travel(goal) => s
+                .rules()
+                .route(s.game(), goal)
+                .and_then(|d| s.rules().step(d)),
         };
         let Some(command) = command else {
             self.auto = None;
@@ -1110,19 +806,19 @@ impl PlayScreen {
             }
             return;
         };
-        let (before, said) = (s.game.clone(), s.log.len());
+        let (before, said) = (s.game().clone(), s.log.len());
         s.play(Step::Play(command));
         self.steps += 1;
-        let why = if s.game.turn() == before.turn() || s.log.len() > said {
+        let why = if s.game().turn() == before.turn() || s.log.len() > said {
             Some(None)
-        } else if let Some(w) = s.rules.interrupt(&before, &s.game) {
+        } else if let Some(w) = s.rules().interrupt(&before, s.game()) {
             Some(Some(w))
         } else {
             match auto {
                 Auto::Rest { search: true } if self.steps >= SEARCH_TURNS => Some(Some(format!(
                     "You search for {SEARCH_TURNS} turns and find nothing hidden."
                 ))),
-                Auto::Rest { search: false } if s.rules.rested(&s.game) => {
+                Auto::Rest { search: false } if s.rules().rested(s.game()) => {
                     Some(Some("You feel rested.".into()))
                 }
                 _ if self.steps >= MAX_AUTO => {
@@ -1142,12 +838,12 @@ impl PlayScreen {
     /// The pointer: hovering says what is there; a left click travels there.
     fn mouse<R: Ruleset>(&mut self, s: &mut Session<R>, kind: MouseKind, x: u16, y: u16) {
         let area = play_area(self.area);
-        let Some(cell) = s.rules.cell_at(&s.game, area, x, y) else {
+        let Some(cell) = s.rules().cell_at(s.game(), area, x, y) else {
             s.hover = None;
             return;
         };
         match kind {
-            MouseKind::Move => s.hover = s.rules.describe_cell(&s.game, cell),
+            MouseKind::Move => s.hover = s.rules().describe_cell(s.game(), cell),
             MouseKind::Down(MouseButton::Left) => {
                 s.hover = None;
                 self.begin(s, Auto::Travel(Goal::Cell(cell)));
@@ -1160,9 +856,7 @@ impl PlayScreen {
     fn after_turn<R: Ruleset>(&mut self, s: &mut Session<R>) -> Transition<Session<R>, Self> {
         match s.status() {
             Status::Playing => Transition::Stay,
-            Status::Over(e)
-                if !e.won && s.practice && s.history.as_ref().is_some_and(|h| h.position() > 0) =>
-            {
+            Status::Over(e) if !e.won && s.run.is_practice() && s.run.undo_depth() > 0 => {
                 self.auto = None;
                 Transition::ask(
                     Confirm::new(format!(
@@ -1210,7 +904,7 @@ impl<R: Ruleset> Screen<Session<R>> for WizardScreen {
 
     fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
-        let help = s.rules.wizard().map(|w| w.help()).unwrap_or_default();
+        let help = s.rules().wizard().map(|w| w.help()).unwrap_or_default();
         let h = (help.len() as u16 + 5).min(area.height);
         let inside = draw_box(frame, area.centred(70, h), &p, Some("Wizard console"));
         let mut y = inside.y;
@@ -1237,11 +931,11 @@ impl<R: Ruleset> Screen<Session<R>> for WizardScreen {
             return Transition::Stay;
         }
         let line = self.line.take().trim().to_owned();
-        let turn = s.game.turn();
+        let turn = s.game().turn();
         let said = s.log.len();
         s.play(Step::Wizard { wizard: line });
         // A refused line stays in the console with the reason; nothing was recorded.
-        if s.log.len() == said && s.game.turn() == turn {
+        if s.log.len() == said && s.game().turn() == turn {
             self.answer = s.notice.take();
             return Transition::Stay;
         }
@@ -1286,7 +980,7 @@ impl<R: Ruleset> Screen<Session<R>> for EndScreen {
         let mut lines = vec![
             title.to_owned(),
             String::new(),
-            format!("{line} (turn {})", s.game.turn()),
+            format!("{line} (turn {})", s.game().turn()),
         ];
         lines.extend(s.filed.iter().cloned());
         lines.push(String::new());
@@ -1313,7 +1007,7 @@ impl<R: Ruleset> Screen<Session<R>> for EndScreen {
     fn handle(&mut self, s: &mut Session<R>, input: Input) -> Transition<Session<R>, Self> {
         match plain_key(&input) {
             Some(Key::Char('r') | Key::Enter) => {
-                let next = s.seed.wrapping_add(1);
+                let next = s.seed().wrapping_add(1);
                 s.restart(next);
                 Transition::Pop(())
             }
@@ -1335,7 +1029,7 @@ impl<R: Ruleset> Screen<Session<R>> for EndScreen {
 
 impl<R: Ruleset> Watch for Session<R> {
     fn show_state(&mut self, game: &Game, said: &[String]) {
-        self.game = game.clone();
+        self.run.show(game.clone());
         self.log.clear();
         for l in said {
             self.say(l.clone());

@@ -60,6 +60,7 @@
 //! ```
 
 use std::fmt;
+use std::path::Path;
 
 use alembic::{Dir, Game, Hooks, Library, Loc, rng::GameRng, wizard::WizardCommands};
 use alembic_ui::{Frame, Rect};
@@ -148,6 +149,27 @@ pub struct Summary {
     /// The morgue file's lines about the game (the session adds the heading, how it ended
     /// and the last messages).
     pub lines: Vec<String>,
+}
+
+/// A game's end as its morgue file is written ([`Ruleset::morgue`]).
+#[derive(Clone, Copy, Debug)]
+pub struct GameEnd<'a> {
+    /// The game at its end.
+    pub game: &'a Game,
+    /// Its seed.
+    pub seed: u64,
+    /// Its modes (practice, wizard, data).
+    pub modes: &'a [String],
+    /// The player quit.
+    pub quit: bool,
+    /// How it ended ("quit" when the player quit).
+    pub ending: &'a Ending,
+    /// Where its recording was kept.
+    pub recording: Option<&'a Path>,
+    /// The message log with the turn of each line, oldest first.
+    pub messages: &'a [(u64, String)],
+    /// Seconds since 1970.
+    pub unix_secs: u64,
 }
 
 /// How the play screen is asked to draw, beyond the game itself.
@@ -347,6 +369,16 @@ pub trait Ruleset: Send + Sync + 'static {
         let (name, version) = (Self::NAME, Self::SAVE_VERSION);
         crate::savefile::from_text(name, version, self.library(), &self.hooks(), text)
             .map_err(|e| Box::new(e) as Cause)
+    }
+    /// The morgue file of a game's end. Default: `None`, and the session writes its own
+    /// (how it ended, the seed and modes, [`Ruleset::summary`], the last messages).
+    fn morgue(&self, end: &GameEnd<'_>) -> Option<String> {
+        let _ = end;
+        None
+    }
+    /// The score table's file name in the data directory. Default: `NAME-scores.json`.
+    fn scores_file(&self) -> String {
+        format!("{}-scores.json", Self::NAME)
     }
     /// The wizard console's commands (the engine's registry: typed arguments, usage and
     /// help for free). Default: none.

@@ -33,12 +33,18 @@ mod wizard;
 
 use std::path::{Path, PathBuf};
 
-use alembic::{Game, Loc, Rgb, history::History};
+use std::sync::Arc;
+
+use alembic::{Game, Loc, Rgb};
 use alembic_ui::{ScreenStack, Transition};
 
-use alembic_alchemy::save::{self, SaveError};
-use alembic_alchemy::{self as alchemy, Command, Outcome, RuleError, Rules};
-use alembic_session::slot::{self, Slot};
+use alembic_alchemy::save::SaveError;
+use alembic_alchemy::{self as alchemy, Command, Rules};
+use alembic_session::play::Step;
+use alembic_session::ruleset::{Rejected, Status};
+use alembic_session::run::{Filed, Run};
+
+use ruleset::{Alchemy, Happened};
 
 /// The name of the save file inside [`alembic_session::save_dir`].
 pub const SAVE_FILE: &str = "alchemy.save";
@@ -95,6 +101,9 @@ pub enum UiError {
     /// The data files or mods asked for have mistakes (every one, with its place).
     #[error("{0}")]
     Data(alembic_data::DataErrors),
+    /// The save could not be continued (its data, or a check of the session's).
+    #[error("{0}")]
+    Continue(alembic_session::Cause),
 }
 
 /// Why the UI could not save the game.
@@ -106,17 +115,9 @@ pub enum UiSaveError {
     /// Neither `HOME` nor `XDG_DATA_HOME` names a data directory.
     #[error("Cannot save: no data directory (set HOME or XDG_DATA_HOME).")]
     NoDataDir,
-    /// The save's directory could not be made.
-    #[error("Cannot save: cannot create {}: {source}", dir.display())]
-    CreateDir {
-        /// The directory.
-        dir: PathBuf,
-        /// What the OS said.
-        source: std::io::Error,
-    },
-    /// Writing the save failed.
-    #[error("Cannot save: {0}")]
-    Save(#[from] SaveError),
+    /// The save could not be written (the sentence says why; the old save is untouched).
+    #[error("{0}")]
+    Failed(String),
 }
 
 /// How a log line is coloured.
@@ -179,16 +180,18 @@ pub fn low_hp(hp: i32, max: i32) -> bool {
 /// Most log lines kept.
 const LOG_KEEP: usize = 1000;
 
-/// The shared state of every Alchemy screen: the game (when one is being played), the
-/// rules, the save file and UI state such as the look cursor.
-#[derive(Debug)]
+/// The shared state of every Alchemy screen: the game in play (a session [`Run`] on the
+/// [`Alchemy`] contract: its save slot, recording, practice history and filing are the
+/// session's, shared with every game) and this crate's own UI state, such as the toned
+/// message log and the look cursor.
 pub struct AlchemyCtx {
-    rules: Rules,
-    game: Option<Game>,
+    alchemy: Arc<Alchemy>,
+    /// The game in play, if any.
+    run: Option<Run<Alchemy>>,
+    /// The seed of the game in play, when known (a continued game without its recording
+    /// does not know it).
     seed: Option<u64>,
-    /// Where `S` writes.
-    save_path: Option<PathBuf>,
-    /// Where "continue" looks (the default save).
+    /// Where new games save and "continue" looks (the default save).
     default_save: Option<PathBuf>,
     log: Vec<LogLine>,
     /// How many of the newest log lines arrived with the latest command.
@@ -197,9 +200,6 @@ pub struct AlchemyCtx {
     cursor: Option<Loc>,
     /// A planned throw's path, drawn under the target cursor.
     path: Vec<Loc>,
-    /// The game was already over when loaded: its file is kept, not deleted as a finished
-    /// game's save is.
-    loaded_finished: bool,
     /// What saving on close said: where the game went, or why it could not be saved.
     exit_note: Option<Result<PathBuf, String>>,
     /// The lock on the save in use, held for the whole session.
@@ -212,39 +212,21 @@ pub struct AlchemyCtx {
     wizard_new: bool,
     /// What `n` starts: practice games when launched with `--practice`.
     practice_default: bool,
-    /// The recording of the game in play (see [`record`]).
-    recorder: Option<record::Recorder>,
-    /// In a practice game: every value since the game started or was loaded, for `U`.
-    practice: Option<History<Game, (u64, Command)>>,
     /// Auto-explore picks up the items it sees (off until the player turns it on with `A`).
     autopickup: bool,
-    /// Where the finished game's recording went.
-    finished_record: Option<PathBuf>,
-    /// Where the finished game's morgue went, and its rank in the score table.
-    finished_morgue: Option<(PathBuf, Option<usize>)>,
+    /// What filing the last finished game kept ([`AlchemyCtx::finish_game`]).
+    filed: Option<Filed>,
     /// The game shown is a recording's: nothing is saved or recorded.
     replaying: bool,
     /// The player declined to rewind a practice game after dying.
     rewind_declined: bool,
     /// The `--More--` before the death screen.
     pub(crate) death_pause: DeathPause,
-    /// Whether the file at `save_path` is this game's (loaded from it, saved there, or
-    /// nothing was there when it began), and when the autosave is due. Until it is the
-    /// game's, nothing is written there or beside it: no autosave, the recording held in
-    /// memory, the file never removed (see [`alembic_session::slot`]).
-    slot: Slot,
     /// Records of ended games that could not be kept (see [`AlchemyCtx::record_problems`]).
     record_problems: Vec<String>,
-    /// The player saved this game (or continued it from a save): quitting keeps that save.
-    /// A game only ever saved by itself (the first save, the autosaves) is lost on quit, as
-    /// the quit prompt says.
-    player_saved: bool,
     /// Things the player must hear even if the screen closes at once (said again by
     /// [`AlchemyCtx::farewell`]).
     told: Vec<String>,
-    /// The game in play was finished ([`AlchemyCtx::finish_game`]): it is never saved again
-    /// (closing the window after a quit must not bring its save back).
-    finished: bool,
     /// The creatures travel, explore and rest have already said they see: each is
     /// announced once, not again each time it steps back into view.
     announced: Vec<alembic::ThingId>,
@@ -253,49 +235,62 @@ pub struct AlchemyCtx {
     board_only: bool,
 }
 
+impl std::fmt::Debug for AlchemyCtx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AlchemyCtx")
+            .field("turn", &self.game().map(Game::turn))
+            .field("seed", &self.seed)
+            .field("save_path", &self.save_path())
+            .field("replaying", &self.replaying)
+            .finish_non_exhaustive()
+    }
+}
+
 pub use alembic_session::slot::AUTOSAVE_EVERY;
 
-/// How much of a practice game is kept whole for `U`: the newest 2,000 values, then one in
-/// every 100 (the values in between are rebuilt from the commands when undo reaches them).
-pub const PRACTICE_BUDGET: alembic::history::Budget = alembic::history::Budget::new(2_000, 100);
+/// How much of a practice game is kept whole for `U` (the session's budget: the newest
+/// 2,000 values, then one in every 100).
+pub const PRACTICE_BUDGET: alembic::history::Budget = alembic_session::run::PRACTICE_BUDGET;
 
 /// How many moves "rewind" takes back when a practice game ends in death.
 pub const REWIND_MOVES: usize = 10;
 
 impl AlchemyCtx {
-    /// A context with no game yet.
+    /// A context with no game yet, on `rules`.
+    ///
+    /// # Panics
+    /// Never for rules that were built: the wizard commands are registered from them.
     #[must_use]
     pub fn new(rules: Rules, save_path: Option<PathBuf>) -> Self {
+        let alchemy = Alchemy::on(rules).expect("the wizard commands register on built rules");
+        AlchemyCtx::on(Arc::new(alchemy), save_path)
+    }
+
+    /// A context with no game yet, on the contract `alchemy`.
+    #[must_use]
+    pub fn on(alchemy: Arc<Alchemy>, save_path: Option<PathBuf>) -> Self {
         AlchemyCtx {
-            rules,
-            game: None,
+            alchemy,
+            run: None,
             seed: None,
-            save_path: save_path.clone(),
             default_save: save_path,
             log: Vec::new(),
             fresh: 0,
             cursor: None,
             path: Vec::new(),
-            loaded_finished: false,
             exit_note: None,
             lock: None,
             tiles: None,
             practice_new: false,
             wizard_new: false,
             practice_default: false,
-            recorder: None,
-            practice: None,
-            finished_record: None,
-            finished_morgue: None,
+            filed: None,
             replaying: false,
             rewind_declined: false,
             autopickup: false,
             death_pause: DeathPause::NotYet,
-            slot: Slot::default(),
             record_problems: Vec::new(),
-            player_saved: false,
             told: Vec::new(),
-            finished: false,
             announced: Vec::new(),
             board_only: false,
         }
@@ -339,18 +334,38 @@ impl AlchemyCtx {
         }
     }
 
+    /// The game in play, when there is one that is not a recording's.
+    fn live(&mut self) -> Option<&mut Run<Alchemy>> {
+        if self.replaying {
+            return None;
+        }
+        self.run.as_mut()
+    }
+
+    /// Say what went wrong in the run (a recording that stopped, a failed autosave).
+    fn show_problems(&mut self) {
+        let problems = self
+            .run
+            .as_mut()
+            .map(Run::take_problems)
+            .unwrap_or_default();
+        for p in problems {
+            self.note(Tone::Error, p);
+        }
+    }
+
     /// Whether the player saved this game or continued it from a save: quitting keeps the
     /// save then; otherwise the game (only ever saved by itself) is lost on quit.
     #[must_use]
     pub fn player_saved(&self) -> bool {
-        self.player_saved
+        self.run.as_ref().is_some_and(Run::player_saved)
     }
 
-    /// Whether the save file is this game's own (see the field): only then is it autosaved
-    /// or removed when the game ends.
+    /// Whether the save file is this game's own (see [`alembic_session::slot`]): only then
+    /// is it autosaved or removed when the game ends.
     #[must_use]
     pub fn owns_save(&self) -> bool {
-        self.slot.owns()
+        self.run.as_ref().is_some_and(Run::owns_save)
     }
 
     /// Save to [`AlchemyCtx::save_path`] and leave: the farewell says where the game went.
@@ -359,7 +374,9 @@ impl AlchemyCtx {
     /// As [`AlchemyCtx::save`].
     pub fn save_and_leave(&mut self) -> Result<PathBuf, UiSaveError> {
         let path = self.save()?;
-        self.player_saved = true;
+        if let Some(run) = self.run.as_mut() {
+            run.mark_player_saved();
+        }
         self.exit_note = Some(Ok(path.clone()));
         Ok(path)
     }
@@ -367,18 +384,20 @@ impl AlchemyCtx {
     /// Save on close (the window closing, Ctrl-C, SIGTERM…) and remember what happened for
     /// [`AlchemyCtx::farewell`]. Does nothing when no game is in play or it is over.
     pub fn save_on_exit(&mut self) {
-        if self.replaying || self.finished {
+        let playing = self
+            .run
+            .as_ref()
+            .is_some_and(|r| !r.is_ended() && r.status() == Status::Playing);
+        if self.replaying || !playing {
             return;
         }
-        let playing = self
-            .game()
-            .and_then(|g| alchemy::view::summary(g).ok())
-            .is_some_and(|s| !s.outcome.is_over());
-        if playing {
-            let saved = self.save();
-            self.player_saved |= saved.is_ok();
-            self.exit_note = Some(saved.map_err(|e| e.to_string()));
+        let saved = self.save();
+        if saved.is_ok()
+            && let Some(run) = self.run.as_mut()
+        {
+            run.mark_player_saved();
         }
+        self.exit_note = Some(saved.map_err(|e| e.to_string()));
     }
 
     /// The grid that shows a whole level with the messages and the side panel
@@ -395,36 +414,17 @@ impl AlchemyCtx {
     /// it is until the player saves).
     #[must_use]
     pub fn emergency_save(&self) -> Option<alembic_ui::EmergencySave> {
-        if self.replaying || !self.slot.owns() {
+        if self.replaying {
             return None;
         }
-        let game = self.game.clone()?;
-        if alchemy::view::summary(&game).map_or(true, |s| s.outcome.is_over()) {
-            return None;
-        }
-        let path = self.save_path.clone()?;
-        let modes = self.modes();
-        let rules = self.rules.clone();
-        let recording = self
-            .recorder
-            .as_ref()
-            .filter(|r| !r.is_pending())
-            .map(|r| r.path().to_path_buf());
-        Some(alembic_session::record::emergency_save(
-            game,
-            recording,
-            path,
-            move |game, path| {
-                save::save_checked(game, path, &modes, &rules).map_err(|e| e.to_string())
-            },
-        ))
+        self.run.as_ref()?.emergency_save()
     }
 
     /// The window title: the game and the hero's depth (see [`alembic_ui::App::title`]).
     #[must_use]
     pub fn title(&self) -> Option<String> {
-        let depth = self.game.as_ref().and_then(alchemy::view::hero_depth);
-        let turn = self.game.as_ref().map_or(0, Game::turn);
+        let depth = self.game().and_then(alchemy::view::hero_depth);
+        let turn = self.game().map_or(0, Game::turn);
         Some(match depth {
             Some(d) if self.replaying => format!("Alembic: Alchemy replay, depth {d}, turn {turn}"),
             Some(d) => format!("Alembic: Alchemy, depth {d}"),
@@ -476,16 +476,16 @@ impl AlchemyCtx {
     /// The game being played, if any.
     #[must_use]
     pub fn game(&self) -> Option<&Game> {
-        self.game.as_ref()
+        self.run.as_ref().map(Run::game)
     }
 
     /// The rules.
     #[must_use]
     pub fn rules(&self) -> &Rules {
-        &self.rules
+        self.alchemy.rules()
     }
 
-    /// The seed of the current game, when it was started here.
+    /// The seed of the current game, when known.
     #[must_use]
     pub fn seed(&self) -> Option<u64> {
         self.seed
@@ -494,7 +494,10 @@ impl AlchemyCtx {
     /// Where `S` saves the current game.
     #[must_use]
     pub fn save_path(&self) -> Option<&Path> {
-        self.save_path.as_deref()
+        self.run
+            .as_ref()
+            .and_then(Run::save_path)
+            .or(self.default_save.as_deref())
     }
 
     /// Where "continue" looks for a saved game.
@@ -518,57 +521,27 @@ impl AlchemyCtx {
     /// Start a new game from `seed`.
     ///
     /// # Errors
-    /// An engine error while generating (a bug).
+    /// An engine error while generating (a bug), or the save's lock is held elsewhere.
     pub fn new_game(&mut self, seed: u64) -> Result<(), UiError> {
-        let mut modes: Vec<&str> = Vec::new();
-        if self.practice_new {
-            modes.push("practice");
-        }
-        if self.wizard_new {
-            modes.push("wizard");
-        }
-        // A game on other data than the shipped data says which, in its recording too.
-        let data_modes = self.rules.data_identity().to_modes();
-        modes.extend(data_modes.iter().map(String::as_str));
-        let game =
-            alchemy::new_game_in_modes(seed, &self.rules, &modes).map_err(UiError::NewGame)?;
+        let mut run = Run::new_game(
+            self.alchemy.clone(),
+            seed,
+            self.practice_new,
+            self.wizard_new,
+        )
+        .map_err(UiError::NewGame)?;
         if let Some(save) = self.default_save.clone() {
             self.ensure_lock(&save, true)?;
         }
         self.seed = Some(seed);
-        self.save_path = self.default_save.clone();
-        // Over another game's save, nothing is written beside it until this game is saved.
-        self.slot = Slot::new_game(self.save_path.as_deref());
-        self.player_saved = false;
-        let modes = modes.as_slice();
-        self.practice = self
-            .practice_new
-            .then(|| History::with_budget(game.clone(), PRACTICE_BUDGET));
-        self.rewind_declined = false;
-        self.recorder = None;
-        self.finished_record = None;
-        if let Some(save) = &self.save_path {
-            let beside = record::beside(save);
-            match slot::begin_recording(&self.slot, &beside, record::GAME_NAME, seed, modes, &game)
-            {
-                Ok(r) => self.recorder = Some(r),
-                Err(e) => {
-                    self.install_new(game);
-                    self.note(Tone::Error, format!("This game is not being recorded: {e}"));
-                    return Ok(());
-                }
-            }
-        }
-        self.install_new(game);
-        // A first save at once, when the save is this game's: from now on a crash at any
-        // moment costs nothing (the recording continues the save).
-        if self.slot.owns()
-            && self.recorder.is_some()
-            && let Err(e) = self.save()
-        {
-            self.note(Tone::Error, format!("The game could not be saved: {e}"));
-        }
-        if self.practice.is_some() {
+        self.filed = None;
+        self.replaying = false;
+        run.begin(self.default_save.clone());
+        let game = run.game().clone();
+        self.run = Some(run);
+        self.install_new(&game);
+        self.show_problems();
+        if self.is_practice() {
             self.note(
                 Tone::Note,
                 "A practice game: U takes back a move. It is never scored.",
@@ -581,9 +554,11 @@ impl AlchemyCtx {
     /// until [`AlchemyCtx::close_game`].
     pub fn show_replay(&mut self, game: Game) {
         self.replaying = true;
-        self.recorder = None;
-        self.practice = None;
-        self.install(game, false);
+        match self.run.as_mut() {
+            Some(run) => run.show(game),
+            None => self.run = Some(Run::with_game(self.alchemy.clone(), 0, game)),
+        }
+        self.install(false);
     }
 
     /// Whether the game shown is a recording's.
@@ -619,26 +594,17 @@ impl AlchemyCtx {
         self.practice_default
     }
 
-    /// The modes of the game in play, for saves, recordings and morgues: `practice`,
-    /// `wizard`.
+    /// The modes of the game in play, for saves, recordings and morgues: the data's,
+    /// `practice`, `wizard`.
     #[must_use]
-    pub fn modes(&self) -> Vec<&'static str> {
-        let mut m = Vec::new();
-        if self.practice.is_some() {
-            m.push("practice");
-        }
-        if self.is_wizard() {
-            m.push("wizard");
-        }
-        m
+    pub fn modes(&self) -> Vec<String> {
+        self.run.as_ref().map(Run::modes).unwrap_or_default()
     }
 
     /// Whether the game in play is a wizard game.
     #[must_use]
     pub fn is_wizard(&self) -> bool {
-        self.game
-            .as_ref()
-            .is_some_and(alchemy::view::is_wizard_game)
+        self.game().is_some_and(alchemy::view::is_wizard_game)
     }
 
     /// Whether auto-explore picks up the items it sees.
@@ -656,62 +622,44 @@ impl AlchemyCtx {
     /// Whether the game in play is a practice game.
     #[must_use]
     pub fn is_practice(&self) -> bool {
-        self.practice.is_some()
+        !self.replaying && self.run.as_ref().is_some_and(Run::is_practice)
     }
 
     /// The recording of the game in play, if it is being recorded.
     #[must_use]
     pub fn recording(&self) -> Option<&Path> {
-        self.recorder.as_ref().map(record::Recorder::path)
+        self.run.as_ref().and_then(Run::recording)
     }
 
     /// Where the last finished game's recording was kept.
     #[must_use]
     pub fn finished_record(&self) -> Option<&Path> {
-        self.finished_record.as_deref()
+        self.filed.as_ref().and_then(|f| f.recording.as_deref())
     }
 
     /// Take back the last command of a practice game. Returns whether anything was undone.
     pub fn undo(&mut self) -> bool {
-        let Some(history) = self.practice.as_mut() else {
-            self.note(
-                Tone::Note,
-                "Only practice games can take moves back (start one with --practice).",
-            );
+        let Some(run) = self.live() else {
             return false;
         };
-        let rules = &self.rules;
-        let step =
-            |g: &Game, (_, c): &(u64, Command)| alchemy::apply(g, rules, c.clone()).map(|o| o.game);
-        let game = match history.undo_with(step) {
-            Ok(Some(g)) => g.clone(),
-            Ok(None) => {
-                self.note(Tone::Note, "There is nothing to take back.");
-                return false;
+        let undone = run.undo(1);
+        self.show_problems();
+        match undone {
+            Ok(_) => {
+                self.install(true);
+                self.note(Tone::Note, "You take back a move.");
+                true
             }
-            Err(e) => {
-                self.note(Tone::Error, format!("Cannot take the move back: {e}"));
-                return false;
+            Err(why) => {
+                let tone = if why.starts_with("Cannot") {
+                    Tone::Error
+                } else {
+                    Tone::Note
+                };
+                self.note(tone, why);
+                false
             }
-        };
-        let start = history.get(0).cloned();
-        let commands: Vec<(u64, Command)> = history.commands().to_vec();
-        if let (Some(rec), Some(start)) = (self.recorder.as_mut(), start)
-            && let Err(e) = rec.rewrite(&start, commands.iter().map(|(t, c)| (*t, c)), &game)
-        {
-            self.recorder = None;
-            self.note(Tone::Error, format!("The recording stopped: {e}"));
         }
-        self.install(game, true);
-        // The rewritten recording no longer holds the save's checkpoint: save again, so a
-        // crash still finds the save in its journal.
-        if self.slot.owns()
-            && let Err(e) = self.save()
-        {
-            self.note(Tone::Error, format!("The autosave failed: {e}"));
-        }
-        self.note(Tone::Note, "You take back a move.");
-        true
     }
 
     /// Continue the game saved at `path`; later saves go back to `path`.
@@ -719,92 +667,34 @@ impl AlchemyCtx {
     /// # Errors
     /// The file is missing, unreadable, corrupt, of another game or version.
     pub fn load_game(&mut self, path: &Path) -> Result<(), UiError> {
-        let (saved, modes) = save::load_with_modes(path, &self.rules)?;
+        let (run, continued) = Run::load(self.alchemy.clone(), path).map_err(load_error)?;
         self.ensure_lock(path, false)?;
-        self.seed = None;
-        self.save_path = Some(path.to_path_buf());
-        self.slot = Slot::loaded();
-        self.player_saved = true;
-        self.finished_record = None;
-        // The recording is the save's journal: the moves made after the save come back.
-        let rules = &self.rules;
-        let step = |g: &Game, c: &Command| alchemy::apply(g, rules, c.clone()).map(|o| o.game);
-        let journal =
-            record::Recorder::journal(&record::beside(path), record::GAME_NAME, &saved, step);
-        let practice = modes.iter().any(|m| m == "practice");
-        let (game, notes) = match journal {
-            Ok(j) => {
-                let mut notes = Vec::new();
-                if !j.replayed.is_empty() {
-                    notes.push(format!(
-                        "The recording brought back {} move{} made after the last save (turn {} to {}).",
-                        j.replayed.len(),
-                        if j.replayed.len() == 1 { "" } else { "s" },
-                        saved.turn(),
-                        j.game.turn()
-                    ));
-                }
-                notes.extend(j.dropped);
-                let mut history =
-                    practice.then(|| History::with_budget(saved.clone(), PRACTICE_BUDGET));
-                if let Some(h) = history.as_mut() {
-                    let mut g = saved.clone();
-                    for (turn, c) in j.replayed {
-                        match step(&g, &c) {
-                            Ok(next) => g = next,
-                            Err(_) => break,
-                        }
-                        h.push((turn, c), g.clone());
-                    }
-                }
-                self.recorder = Some(j.recorder);
-                self.practice = history;
-                (j.game, notes)
-            }
-            Err(e) => {
-                self.recorder = None;
-                self.practice =
-                    practice.then(|| History::with_budget(saved.clone(), PRACTICE_BUDGET));
-                let why = match &e {
-                    record::JournalError::Read(record::RecordError::Storage(
-                        alembic_session::storage::StorageError::Io { source, .. },
-                    )) if source.kind() == std::io::ErrorKind::NotFound => {
-                        "This game has no recording".to_owned()
-                    }
-                    other => format!("This game's recording cannot go on: {other}"),
-                };
-                (
-                    saved,
-                    vec![format!(
-                        "{why}; you play on from the save, unrecorded (quit with Q to give it up)."
-                    )],
-                )
-            }
-        };
+        self.seed = run.recording().is_some().then(|| run.seed());
+        self.filed = None;
+        self.replaying = false;
         self.rewind_declined = false;
-        self.install(game, false);
+        self.run = Some(run);
+        self.install(false);
         self.note(Tone::Note, "Welcome back.");
-        for n in notes {
+        for n in continued.notes() {
             self.note(Tone::Note, n);
         }
         Ok(())
     }
 
     /// Show a new game, and what the hero reads on entering.
-    fn install_new(&mut self, game: Game) {
-        let entered = alchemy::text::lines(&game, &alchemy::Event::Entered);
-        self.install(game, false);
-        for line in entered {
+    fn install_new(&mut self, game: &Game) {
+        self.install(false);
+        for line in alchemy::text::lines(game, &alchemy::Event::Entered) {
             self.push_line(Tone::Game, line);
         }
     }
 
-    /// Show `game`. The message log is the screens' own (the game value keeps no English):
-    /// a game continued or newly begun starts it afresh, and a move taken back drops the
-    /// lines of the turns it undid.
-    fn install(&mut self, game: Game, undo: bool) {
-        self.loaded_finished = alchemy::view::summary(&game).is_ok_and(|s| s.outcome.is_over());
-        let now = game.turn();
+    /// Show the run's game. The message log is the screens' own (the game value keeps no
+    /// English): a game continued or newly begun starts it afresh, and a move taken back
+    /// drops the lines of the turns it undid.
+    fn install(&mut self, undo: bool) {
+        let now = self.game().map_or(0, Game::turn);
         if undo {
             self.log.retain(|l| l.turn <= now);
         } else {
@@ -813,10 +703,16 @@ impl AlchemyCtx {
         self.fresh = 0;
         self.cursor = None;
         self.path.clear();
-        self.game = Some(game);
         self.death_pause = DeathPause::NotYet;
-        self.finished = false;
         self.announced.clear();
+    }
+
+    /// Test or tool use: play `game` at once, unsaved and unrecorded.
+    fn install_game(&mut self, game: Game) {
+        let seed = self.seed.unwrap_or(0);
+        let run = Run::with_game(self.alchemy.clone(), seed, game.clone());
+        self.run = Some(run.saving_to(self.default_save.clone()));
+        self.install_new(&game);
     }
 
     /// Whether travel, explore or rest already said it sees the creature `t`.
@@ -835,15 +731,12 @@ impl AlchemyCtx {
     /// Forget the current game (back to the start screen).
     pub fn close_game(&mut self) {
         self.replaying = false;
-        self.game = None;
-        self.recorder = None;
-        self.practice = None;
+        self.run = None;
         self.seed = None;
         self.cursor = None;
         self.path.clear();
         self.log.clear();
         self.fresh = 0;
-        self.save_path = self.default_save.clone();
     }
 
     /// Mark every line so far as old: a new command begins.
@@ -872,7 +765,7 @@ impl AlchemyCtx {
             self.fresh = 1;
             return;
         }
-        let turn = self.game.as_ref().map_or(0, Game::turn);
+        let turn = self.game().map_or(0, Game::turn);
         self.log.push(LogLine {
             turn,
             text,
@@ -893,53 +786,44 @@ impl AlchemyCtx {
         self.push_line(tone, text.into());
     }
 
-    /// Apply `cmd` through the game's one funnel. Accepted: the new game and its messages
-    /// replace the old; refused: the reason is noted and nothing else changes (no turn).
-    /// Returns `Some(game_over)` when accepted, `None` when refused.
+    /// Apply `cmd` through the game's one funnel (the session's [`Run::play`]: recorded,
+    /// kept for `U`, autosaved). Accepted: the new game and its messages replace the old;
+    /// refused: the reason is noted and nothing else changes (no turn). Returns
+    /// `Some(game_over)` when accepted, `None` when refused.
     pub fn act(&mut self, cmd: Command) -> Option<bool> {
-        if self.replaying {
-            return None;
-        }
-        let game = self.game.as_ref()?;
-        let turn = game.turn();
-        let given = cmd.clone();
         let hp = |g: &Game| alchemy::view::status(g).ok().map(|s| (s.hp, s.hp_max));
-        let hp_before = hp(game);
-        match alchemy::apply(game, &self.rules, cmd) {
-            Ok(out) => {
+        let run = self.live()?;
+        let hp_before = hp(run.game());
+        match run.play(&Step::Play(cmd)) {
+            Ok(played) => {
                 self.begin_command();
-                let said = alchemy::text::all_lines(&out.game, &out.events);
-                for m in said.into_iter().chain(out.replies.iter().cloned()) {
+                let game = self.game().cloned().unwrap_or_else(|| Game::new(0));
+                let (mut events, mut replies) = (Vec::new(), Vec::new());
+                for h in played.events {
+                    match h {
+                        Happened::Event(e) => events.push(e),
+                        Happened::Reply(r) => replies.push(r),
+                    }
+                }
+                let said = alchemy::text::all_lines(&game, &events);
+                for m in said.into_iter().chain(replies) {
                     self.push_line(Tone::Game, m);
                 }
                 // Once per fall below a quarter of maximum HP (not again until healed above).
-                if let (Some((b, bm)), Some((a, am))) = (hp_before, hp(&out.game))
+                if let (Some((b, bm)), Some((a, am))) = (hp_before, hp(&game))
                     && !low_hp(b, bm)
                     && low_hp(a, am)
                     && a > 0
                 {
                     self.push_line(Tone::Error, format!("Low HP! ({a}/{am})"));
                 }
-                let Outcome { game, over, .. } = out;
-                if let Some(rec) = self.recorder.as_mut()
-                    && let Err(e) = rec.command(turn, &given, &game)
-                {
-                    self.recorder = None;
-                    self.note(Tone::Error, format!("The recording stopped: {e}"));
-                }
-                if let Some(h) = self.practice.as_mut() {
-                    h.push((turn, given), game.clone());
-                }
-                self.game = Some(game);
-                if self.slot.counted(over) {
-                    self.autosave();
-                }
-                Some(over)
+                self.show_problems();
+                Some(played.over)
             }
             Err(e) => {
                 let tone = match e {
-                    RuleError::Engine(_) => Tone::Error,
-                    _ => Tone::Note,
+                    Rejected::Engine(_) => Tone::Error,
+                    Rejected::Refused(_) => Tone::Note,
                 };
                 self.note(tone, e.to_string());
                 None
@@ -953,66 +837,30 @@ impl AlchemyCtx {
     /// [`UiSaveError`], whose `Display` is a sentence for the player: no game, nowhere to
     /// save, or what the file system said.
     ///
-    /// The recording is marked with a checkpoint of the game first, then the save is
-    /// written: at every instant the recording holds a checkpoint equal to the save on disk,
-    /// so a crash at any moment leaves a save the recording continues (see
-    /// [`record::Recorder::journal`]). A recording held in memory (the save was another
-    /// game's) is written beside the save now.
+    /// The session's [`Run::save`] marks the recording with a checkpoint of the game first,
+    /// then writes the save: at every instant the recording holds a checkpoint equal to the
+    /// save on disk, so a crash at any moment leaves a save the recording continues. A
+    /// recording held in memory (the save was another game's) is written beside the save
+    /// now.
     pub fn save(&mut self) -> Result<PathBuf, UiSaveError> {
-        if self.game.is_none() {
-            return Err(UiSaveError::NoGame);
-        }
-        if self.save_path.is_none() {
-            return Err(UiSaveError::NoDataDir);
-        }
-        if let Some(game) = &self.game
-            && let Some(problem) = slot::before_save(&mut self.recorder, game)
-        {
-            self.note(Tone::Error, problem);
-        }
-        let path = self.write_save()?;
-        self.slot.saved();
-        Ok(path)
-    }
-
-    /// Save without leaving, every [`AUTOSAVE_EVERY`] commands; a failure is said once a
-    /// time, and play goes on.
-    fn autosave(&mut self) {
-        match self.save() {
-            Ok(_) => {}
-            Err(e) => self.note(Tone::Error, format!("The autosave failed: {e}")),
-        }
-    }
-
-    fn write_save(&self) -> Result<PathBuf, UiSaveError> {
-        let Some(game) = &self.game else {
+        let Some(run) = self.live() else {
             return Err(UiSaveError::NoGame);
         };
-        let Some(path) = &self.save_path else {
+        if run.save_path().is_none() {
             return Err(UiSaveError::NoDataDir);
-        };
-        if let Some(dir) = path.parent()
-            && !dir.as_os_str().is_empty()
-        {
-            std::fs::create_dir_all(dir).map_err(|source| UiSaveError::CreateDir {
-                dir: dir.to_path_buf(),
-                source,
-            })?;
         }
-        let modes = self.modes();
-        save::save_checked(game, path, &modes, &self.rules)?;
-        Ok(path.clone())
+        let saved = run.save().map_err(UiSaveError::Failed);
+        self.show_problems();
+        saved
     }
 
     /// Mark the recording with the current game, so a continued game can prove the
     /// recording is its own ([`AlchemyCtx::save`] does this before it writes).
     pub fn checkpoint_record(&mut self) {
-        if let (Some(rec), Some(game)) = (self.recorder.as_mut(), self.game.as_ref())
-            && let Err(e) = rec.checkpoint(game)
-        {
-            self.recorder = None;
-            self.note(Tone::Error, format!("The recording stopped: {e}"));
+        if let Some(run) = self.live() {
+            run.checkpoint();
         }
+        self.show_problems();
     }
 
     /// The data directory (where saves, recordings, morgues and scores go).
@@ -1020,77 +868,32 @@ impl AlchemyCtx {
     pub fn data_dir(&self) -> Option<&Path> {
         self.default_save
             .as_deref()
-            .or(self.save_path.as_deref())
+            .or(self.save_path())
             .and_then(Path::parent)
     }
 
-    /// The game ended (died, won, or the player quit): keep its recording, write its morgue
-    /// and enter it in the score table. Problems are noted, never fatal.
+    /// The game ended (died, won, or the player quit): the session files it (its save
+    /// removed, its recording kept, its morgue written and its score entered). Problems
+    /// are noted, never fatal.
     pub fn finish_game(&mut self, quit: bool) {
-        if self.replaying || self.finished {
+        if self.replaying {
             return;
         }
-        self.finished = true;
-        let seed = self
-            .seed
-            .or_else(|| self.recorder.as_ref().map(|r| r.header().seed));
-        let modes = self.modes();
-        let recording = self.finish_record();
-        let (Some(game), Some(dir)) = (self.game.clone(), self.data_dir().map(Path::to_path_buf))
-        else {
+        let messages: Vec<(u64, String)> = self.log.iter().map(|l| (l.turn, l.shown())).collect();
+        let Some(filed) = self.run.as_mut().and_then(|r| r.finish(quit, &messages)) else {
             return;
         };
-        let messages: Vec<String> = self.log.iter().map(LogLine::shown).collect();
-        let said: Vec<(u64, String)> = self
-            .log
-            .iter()
-            .filter(|l| l.tone == Tone::Game)
-            .map(|l| (l.turn, l.text.clone()))
-            .collect();
-        let modes = modes.as_slice();
-        let unix_secs = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        let ending = morgue::Ending {
-            game: &game,
-            seed,
-            modes,
-            quit,
-            recording: recording.as_deref(),
-            messages: &messages,
-            said: &said,
-            unix_secs,
-        };
-        let written = morgue::write_morgue(&dir, &ending);
-        let scored = morgue::record_score(&dir, &ending);
-        let rank = match scored {
-            Ok(s) => {
-                if let Some(aside) = s.set_aside {
-                    let said = format!(
-                        "The score table could not be read; it was kept as {} and a new one started.",
-                        aside.display()
-                    );
-                    self.note(Tone::Note, said.clone());
-                    self.told.push(said);
-                }
-                s.rank
+        for line in &filed.lines {
+            if line.starts_with("The score table could not be read") {
+                self.note(Tone::Note, line.clone());
+                self.told.push(line.clone());
             }
-            Err(e) => {
-                self.record_problem(format!("This game's score could not be kept: {e}"));
-                None
-            }
-        };
-        match written {
-            Ok(path) => self.finished_morgue = Some((path, rank)),
-            Err(e) => self.record_problem(format!("This game's morgue could not be kept: {e}")),
         }
-    }
-
-    /// A record of a game (its morgue, score or recording) could not be kept: said on
-    /// screen now, and on stderr with a non-zero exit when the session ends.
-    fn record_problem(&mut self, text: String) {
-        self.note(Tone::Error, text.clone());
-        self.record_problems.push(text);
+        for p in &filed.problems {
+            self.note(Tone::Error, p.clone());
+            self.record_problems.push(p.clone());
+        }
+        self.filed = Some(filed);
     }
 
     /// What could not be kept of the games that ended in this session (see
@@ -1103,25 +906,18 @@ impl AlchemyCtx {
     /// Where the last finished game's morgue went, and its rank in the score table.
     #[must_use]
     pub fn finished_morgue(&self) -> Option<(&Path, Option<usize>)> {
-        self.finished_morgue
-            .as_ref()
-            .map(|(p, r)| (p.as_path(), *r))
+        let f = self.filed.as_ref()?;
+        Some((f.morgue.as_deref()?, f.rank))
     }
 
-    /// The game ended: keep its recording in `records/`. Returns where it went.
+    /// End the game's recording and keep it in `records/` (the session's
+    /// [`Run::keep_recording`]). Returns where it went.
     pub fn finish_record(&mut self) -> Option<PathBuf> {
-        let rec = self.recorder.take()?;
-        let game = self.game.as_ref()?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        match rec.finish(game, now) {
-            Ok(p) => {
-                self.finished_record = Some(p.clone());
-                Some(p)
-            }
+        match self.live()?.keep_recording()? {
+            Ok(p) => Some(p),
             Err(e) => {
-                self.record_problem(format!("This game's recording could not be kept: {e}"));
+                self.note(Tone::Error, e.clone());
+                self.record_problems.push(e);
                 None
             }
         }
@@ -1143,18 +939,21 @@ impl AlchemyCtx {
         if !self.is_wizard() {
             return Err("Only a wizard game can reload its data (start with --wizard).".into());
         }
-        let Some(game) = self.game.clone() else {
+        let Some(game) = self.game().cloned() else {
             return Err("There is no game in play.".into());
         };
-        let rules = self.rules.reloaded().map_err(|e| {
+        let old = self.rules().clone();
+        let rules = old.reloaded().map_err(|e| {
             format!("The data was not reloaded; nothing changed. Its mistakes:\n{e}")
         })?;
-        let saved = alembic::save::SavedGame::of(&game, self.rules.base_library())
+        let saved = alembic::save::SavedGame::of(&game, old.base_library())
             .map_err(|e| format!("The data was not reloaded: {e}"))?;
         let rebased = saved
             .link(rules.base_library(), rules.hooks())
             .map_err(|e| format!("The data was not reloaded; nothing changed: {e}"))?;
-        let changed = changed_prototypes(self.rules.base_library(), rules.base_library());
+        let alchemy = Alchemy::on(rules.clone())
+            .map_err(|e| format!("The data was not reloaded; nothing changed: {e}"))?;
+        let changed = changed_prototypes(old.base_library(), rules.base_library());
         let mut lines = vec![match changed.as_slice() {
             [] => "Reloaded the data: no prototype changed.".to_string(),
             [one] => format!("Reloaded the data: {one} changed."),
@@ -1164,24 +963,25 @@ impl AlchemyCtx {
                 many.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
             ),
         }];
+        self.alchemy = Arc::new(alchemy);
+        let Some(run) = self.run.as_mut() else {
+            return Err("There is no game in play.".into());
+        };
         // The recording so far replays on the old data: it ends here, kept like a
         // finished game's.
-        if self.recorder.is_some() {
-            match self.finish_record() {
-                Some(p) => lines.push(format!(
-                    "The recording up to now is kept as {}; the rest of this game is not recorded.",
-                    p.display()
-                )),
-                None => lines.push("The rest of this game is not recorded.".into()),
+        match run.rebase(self.alchemy.clone(), rebased) {
+            Some(Ok(p)) => lines.push(format!(
+                "The recording up to now is kept as {}; the rest of this game is not recorded.",
+                p.display()
+            )),
+            Some(Err(e)) => {
+                lines.push("The rest of this game is not recorded.".into());
+                self.record_problems.push(e);
             }
+            None => {}
         }
-        self.rules = rules;
-        if self.practice.is_some() {
-            self.practice = Some(History::with_budget(rebased.clone(), PRACTICE_BUDGET));
-        }
-        self.game = Some(rebased);
-        if self.slot.owns() && self.save_path.is_some() {
-            match self.save() {
+        if run.owns_save() && run.save_path().is_some() {
+            match run.save() {
                 Ok(p) => lines.push(format!("Saved on the new data to {}.", p.display())),
                 Err(e) => lines.push(format!("The game could not be saved: {e}")),
             }
@@ -1189,16 +989,13 @@ impl AlchemyCtx {
         Ok(lines)
     }
 
-    /// Remove the save file of the current game (after death, victory or a quit). Returns
-    /// whether a file was removed. Another game's save (a new game started over it and never
-    /// saved) is never touched.
+    /// Whether the finished game's save was removed (after death, victory or a quit: the
+    /// session removes the game's own save when it files the game). Another game's save (a
+    /// new game started over it and never saved) is never touched.
     pub fn remove_save(&self) -> bool {
-        if self.loaded_finished || !self.slot.owns() {
-            return false;
-        }
-        match &self.save_path {
-            Some(p) if p.is_file() => std::fs::remove_file(p).is_ok(),
-            _ => false,
+        match &self.filed {
+            Some(f) => f.save_removed,
+            None => self.run.as_ref().is_some_and(Run::remove_save),
         }
     }
 
@@ -1210,6 +1007,23 @@ impl AlchemyCtx {
 
     pub(crate) fn fresh(&self) -> usize {
         self.fresh
+    }
+}
+
+/// A save that could not be continued, as [`UiError`] says it.
+fn load_error(e: alembic_session::Cause) -> UiError {
+    let e = match e.downcast::<alembic_session::savefile::SaveError>() {
+        Ok(s) => match *s {
+            alembic_session::savefile::SaveError::Storage(st) => {
+                return UiError::Load(SaveError::from(st));
+            }
+            other => return UiError::Continue(Box::new(other)),
+        },
+        Err(e) => e,
+    };
+    match e.downcast::<SaveError>() {
+        Ok(s) => UiError::Load(*s),
+        Err(other) => UiError::Continue(other),
     }
 }
 
@@ -1277,7 +1091,7 @@ pub fn app_with_rules(opts: UiOptions, rules: Rules) -> Result<ScreenStack<Alche
         return Ok(stack);
     }
     if let Start::Replay(path) = &opts.start {
-        let (playback, said) = replay::open_said(path, &ctx.rules)?;
+        let (playback, said) = replay::open_said(path, ctx.rules())?;
         let viewer =
             alembic_session::playback::Viewer::new(&mut ctx, playback, said, colours::NOTE);
         let start = start::StartScreen::new(&ctx);
@@ -1334,7 +1148,7 @@ pub fn app_with_game(
 ) -> Result<ScreenStack<AlchemyCtx>, UiError> {
     let rules = Rules::new().map_err(UiError::Rules)?;
     let mut ctx = AlchemyCtx::new(rules, save_path);
-    ctx.install_new(game);
+    ctx.install_game(game);
     let start = start::StartScreen::new(&ctx);
     let stack = ScreenStack::opening(ctx, start, start::StartScreen::play())
         .with_farewell(AlchemyCtx::farewell)

@@ -5,11 +5,13 @@
 //! DCSS writes one: seed, mode, cause, depth, turns, kills, stats, equipment, inventory, the
 //! identified potions and known recipes, a timeline by depth (the turn each depth was
 //! reached, the potions learned, the monsters killed), the map of the last level as the hero
-//! knew it, the last 30 messages and where the recording is. The score table (`scores.json`, top [`TOP`], written
-//! atomically, one row per game) lists normal games only: practice games are never scored.
-//! The filing is [`alembic_session::scores`]'s, shared with the Caves.
+//! knew it, the last 30 messages and where the recording is. The score table (`scores.json`,
+//! top [`TOP`], written atomically, one row per game) lists normal games only: practice
+//! games are never scored. The filing is the session's, shared with every game
+//! ([`alembic_session::run::Run::finish`]): this module gives it Alchemy's text through the
+//! contract ([`crate::ruleset::Alchemy`]'s `morgue` and `scores_file`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use alembic::Game;
 
@@ -206,43 +208,12 @@ pub fn timeline(messages: &[(u64, String)]) -> Vec<(u64, i32, String)> {
     out
 }
 
-/// Write the morgue of an ending into `dir/morgue/`. Returns its path.
-///
-/// # Errors
-/// The file could not be written, or the game could not be read (a bug).
-pub fn write_morgue(dir: &Path, e: &Ending<'_>) -> Result<PathBuf, String> {
-    let text = morgue_text(e).map_err(|err| err.to_string())?;
-    alembic_session::scores::write_morgue(dir, "alchemy", e.seed, e.unix_secs, &text)
-}
-
 /// The score table in `dir` (empty when there is none yet).
 ///
 /// # Errors
 /// The file exists but cannot be read or is not a score table.
 pub fn read_scores(dir: &Path) -> Result<Vec<Score>, String> {
     alembic_session::scores::read_table(dir, SCORES_FILE)
-}
-
-/// Enter an ending into the table in `dir` (normal games only), once per game (see
-/// [`alembic_session::scores::enter`], which also says what happens to a damaged table).
-///
-/// # Errors
-/// The table could not be moved aside or written (a read-only directory, a full disk).
-pub fn record_score(dir: &Path, e: &Ending<'_>) -> Result<Scored, String> {
-    if !e.modes.is_empty() {
-        return Ok(Scored::default());
-    }
-    let s = alchemy::view::summary(e.game).map_err(|err| err.to_string())?;
-    let entry = Score {
-        score: score_of(&s),
-        seed: e.seed,
-        cause: cause(e, &s),
-        depth: s.depth,
-        turns: s.turns,
-        date: date_of(e.unix_secs),
-        game: Some(alembic_session::scores::game_id("alchemy", e.seed, e.game)),
-    };
-    alembic_session::scores::enter(dir, SCORES_FILE, entry, e.unix_secs)
 }
 
 #[cfg(test)]

@@ -3,28 +3,43 @@
 //! the generic parts of [`alembic_session`] (the headless runner `alembic-sim --game
 //! alchemy`, recordings and their verification) run it as they run every game.
 //!
-//! Alchemy's screens (this crate's [`ScreenStack`](alembic_ui::ScreenStack) over
-//! [`AlchemyCtx`](crate::AlchemyCtx)) still keep their own session: prompts for items and
-//! targets, the inventory and the crafting screens have no place in the generic play screen
-//! yet. [`Ruleset::draw`] draws Alchemy's own board (map and status panel) for the generic
-//! screens, such as the session's replay viewer.
+//! Alchemy's own screens (this crate's [`ScreenStack`](alembic_ui::ScreenStack) over
+//! [`AlchemyCtx`](crate::AlchemyCtx): prompts for items and targets, the inventory, the
+//! crafting screens) keep their game in the session's [`Run`](alembic_session::run::Run),
+//! as the generic screens do: saves, recordings, practice, the morgue and the scores are the
+//! session's, on this contract. [`Ruleset::draw`] draws Alchemy's own board (map and status
+//! panel) for the generic screens, such as the session's replay viewer.
+
+use std::sync::Arc;
 
 use alembic::rng::GameRng;
 use alembic::wizard::WizardCommands;
 use alembic::{Dir, Game, Hooks, Library};
 use alembic_alchemy::{self as alchemy, Command, Event, RuleError, Rules};
 use alembic_session::Cause;
+use alembic_session::gamedata::DataIdentity;
 use alembic_session::keymap::{Binding, bind};
 use alembic_session::ruleset::{
-    Bot, Ending, Outcome, Policy, Rejected, Ruleset, Status, Summary, View,
+    Bot, Ending, GameEnd, Outcome, Policy, Rejected, Ruleset, Status, Summary, View,
 };
 use alembic_session::savefile::{SaveError, Saved};
 use alembic_ui::{Frame, Key, Rect};
 
 /// Alchemy's rules on the contract, with the wizard commands built once.
+#[derive(Clone)]
 pub struct Alchemy {
     rules: Rules,
-    wizard: WizardCommands<Game>,
+    wizard: Arc<WizardCommands<Game>>,
+}
+
+/// What happened in a command, as the contract carries it: the game's typed events, and
+/// the answer to a free command (a look's description, a wizard line's output).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Happened {
+    /// A typed event of the game.
+    Event(Event),
+    /// A free command's answer, a line.
+    Reply(String),
 }
 
 impl Alchemy {
@@ -42,7 +57,10 @@ impl Alchemy {
     /// The wizard commands could not be registered (a bug).
     pub fn on(rules: Rules) -> Result<Alchemy, Cause> {
         let wizard = alchemy::wizard::commands(&rules)?;
-        Ok(Alchemy { rules, wizard })
+        Ok(Alchemy {
+            rules,
+            wizard: Arc::new(wizard),
+        })
     }
 
     /// The rules underneath.
@@ -90,7 +108,7 @@ impl Ruleset for Alchemy {
     const TITLE: &'static str = "A L C H E M Y";
     const SAVE_VERSION: u32 = alchemy::save::SAVE_VERSION;
     type Command = Command;
-    type Event = Event;
+    type Event = Happened;
     type Refusal = RuleError;
 
     fn library(&self) -> &Library {
@@ -109,20 +127,27 @@ impl Ruleset for Alchemy {
         alchemy::new_game_in_modes(seed, &self.rules, modes)
     }
 
-    fn apply(&self, game: &Game, c: &Command) -> Result<Outcome<Event>, Rejected<RuleError>> {
+    fn apply(&self, game: &Game, c: &Command) -> Result<Outcome<Happened>, Rejected<RuleError>> {
         match alchemy::apply(game, &self.rules, c.clone()) {
             Ok(o) => Ok(Outcome {
                 game: o.game,
-                events: o.events,
+                events: (o.events.into_iter().map(Happened::Event))
+                    .chain(o.replies.into_iter().map(Happened::Reply))
+                    .collect(),
             }),
             Err(RuleError::Engine(e)) => Err(Rejected::Engine(e)),
             Err(e) => Err(Rejected::Refused(e)),
         }
     }
 
-    fn describe(&self, game: &Game, event: &Event) -> Option<String> {
-        let lines = alchemy::text::lines(game, event);
-        (!lines.is_empty()).then(|| lines.join(" "))
+    fn describe(&self, game: &Game, event: &Happened) -> Option<String> {
+        match event {
+            Happened::Event(e) => {
+                let lines = alchemy::text::lines(game, e);
+                (!lines.is_empty()).then(|| lines.join(" "))
+            }
+            Happened::Reply(r) => Some(r.clone()),
+        }
     }
 
     fn status(&self, game: &Game) -> Status {
@@ -146,7 +171,7 @@ impl Ruleset for Alchemy {
     fn draw(&self, game: &Game, frame: &mut Frame, area: Rect, view: &View) {
         // Alchemy's own board (map, light, memory, tiles, the status panel), drawn from a
         // context that only shows `game`: nothing is saved or recorded through it.
-        let mut ctx = crate::AlchemyCtx::new(self.rules.clone(), None);
+        let mut ctx = crate::AlchemyCtx::on(Arc::new(self.clone()), None);
         ctx.tiles = Some(view.tiles);
         ctx.board_only = true;
         ctx.show_replay(game.clone());
@@ -182,10 +207,19 @@ impl Ruleset for Alchemy {
         Some(Command::Wait)
     }
 
+    fn data(&self) -> DataIdentity {
+        self.rules.data_identity().clone()
+    }
+
     fn save_text(&self, game: &Game, _: u64, modes: &[String]) -> Result<String, SaveError> {
         let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
-        alchemy::save::to_text_with_modes(game, &modes, &self.rules)
-            .map_err(|e| SaveError::Engine(alembic::Error::Msg(e.to_string().into())))
+        let engine = |e: String| SaveError::Engine(alembic::Error::Msg(e.into()));
+        let text = alchemy::save::to_text_with_modes(game, &modes, &self.rules)
+            .map_err(|e| engine(e.to_string()))?;
+        // Never written unless it loads back: a save that would not load is no save.
+        let _loaded = alchemy::save::from_text(&text, &self.rules)
+            .map_err(|e| engine(format!("not saved, it would not load back ({e})")))?;
+        Ok(text)
     }
 
     fn load_text(&self, text: &str) -> Result<Saved, Cause> {
@@ -199,8 +233,28 @@ impl Ruleset for Alchemy {
         })
     }
 
+    fn morgue(&self, end: &GameEnd<'_>) -> Option<String> {
+        let modes: Vec<&str> = end.modes.iter().map(String::as_str).collect();
+        let messages: Vec<String> = end.messages.iter().map(|(_, m)| m.clone()).collect();
+        let ending = crate::morgue::Ending {
+            game: end.game,
+            seed: Some(end.seed),
+            modes: &modes,
+            quit: end.quit,
+            recording: end.recording,
+            messages: &messages,
+            said: end.messages,
+            unix_secs: end.unix_secs,
+        };
+        crate::morgue::morgue_text(&ending).ok()
+    }
+
+    fn scores_file(&self) -> String {
+        crate::morgue::SCORES_FILE.to_owned()
+    }
+
     fn wizard(&self) -> Option<&WizardCommands<Game>> {
-        Some(&self.wizard)
+        Some(&*self.wizard)
     }
 
     fn bot(&self, seed: u64, policy: Policy) -> Option<Box<dyn Bot<Command> + '_>> {

@@ -241,7 +241,10 @@ fn tempfile_dir() -> std::path::PathBuf {
 
 #[test]
 fn morgues_and_the_score_table() {
-    use alembic_games::alchemy::ui::morgue::{self, Ending};
+    use alembic_games::alchemy::ui::morgue;
+    use alembic_games::alchemy::ui::ruleset::Alchemy;
+    use alembic_session::ruleset::{Ending, GameEnd, Ruleset};
+    use alembic_session::scores;
     let dir = tempfile_dir();
     let rules = Rules::new().expect("rules");
     // Forty games that went differently (0, 1, 2… waits): each is its own row.
@@ -256,19 +259,26 @@ fn morgues_and_the_score_table() {
         .game;
         games.push(next);
     }
-    let messages: Vec<String> = (0..40).map(|i| format!("message {i}")).collect();
+    let messages: Vec<(u64, String)> = (0..40).map(|i| (i, format!("message {i}"))).collect();
     let rec = dir.join("records").join("x.replay");
-    let ending = |modes: &'static [&'static str], quit: bool, secs: u64| Ending {
-        game: &games[usize::try_from(secs % 40).expect("small")],
-        seed: Some(12),
-        modes,
-        quit,
+    // The morgue is the contract's (`Ruleset::morgue`), written by the session's filing.
+    let contract = Alchemy::on(rules.clone()).expect("the contract");
+    let quit = Ending::new(false, "quit");
+    let end = GameEnd {
+        game: &games[0],
+        seed: 12,
+        modes: &[],
+        quit: true,
+        ending: &quit,
         recording: Some(&rec),
         messages: &messages,
-        said: &[],
-        unix_secs: secs,
+        unix_secs: 1_795_392_000,
     };
-    let path = morgue::write_morgue(&dir, &ending(&[], true, 1_795_392_000)).expect("written");
+    let text = contract
+        .morgue(&end)
+        .expect("Alchemy writes its own morgue");
+    let path =
+        scores::write_morgue(&dir, "alchemy", Some(12), end.unix_secs, &text).expect("written");
     let text = std::fs::read_to_string(&path).expect("read");
     for needle in [
         "Seed:     12",
@@ -288,46 +298,43 @@ fn morgues_and_the_score_table() {
         assert!(text.contains(needle), "morgue lacks {needle:?}:\n{text}");
     }
     assert!(!text.contains("message 9\n"), "only the last 30 messages");
-    // Normal games are scored, practice games are not.
-    assert_eq!(
-        morgue::record_score(&dir, &ending(&[], false, 1))
-            .expect("scored")
-            .rank,
-        Some(1)
-    );
-    assert_eq!(
-        morgue::record_score(&dir, &ending(&["practice"], false, 2))
-            .expect("not scored")
-            .rank,
-        None
-    );
+    // The score table Alchemy's games go to (the session's table, in Alchemy's file).
+    let file = contract.scores_file();
+    assert_eq!(file, morgue::SCORES_FILE);
+    let score = |secs: u64| {
+        let g = &games[usize::try_from(secs % 40).expect("small")];
+        let entry = scores::Score {
+            score: contract.summary(g).score,
+            seed: Some(12),
+            cause: "quit".into(),
+            depth: 1,
+            turns: g.turn(),
+            date: scores::date_of(secs),
+            game: Some(scores::game_id("alchemy", Some(12), g)),
+        };
+        scores::enter(&dir, &file, entry, secs).expect("scored")
+    };
+    assert_eq!(score(1).rank, Some(1));
     // The same game ending again (a quit game continued and quit again) keeps its one row.
-    assert_eq!(
-        morgue::record_score(&dir, &ending(&[], true, 41))
-            .expect("scored")
-            .rank,
-        Some(1)
-    );
+    assert_eq!(score(41).rank, Some(1));
     assert_eq!(morgue::read_scores(&dir).expect("table").len(), 1);
     // Games ending at once (threads of one web server, or several processes) each get
     // their row: the table is read, changed and written under one lock.
     std::thread::scope(|s| {
         for i in 0..12 {
-            let (dir, ending) = (&dir, &ending);
-            s.spawn(move || {
-                morgue::record_score(dir, &ending(&[], false, 10 + i)).expect("scored")
-            });
+            let score = &score;
+            s.spawn(move || score(10 + i));
         }
     });
-    let scores = morgue::read_scores(&dir).expect("table");
-    assert_eq!(scores.len(), 13, "one row per game, none overwritten");
+    let scores_now = morgue::read_scores(&dir).expect("table");
+    assert_eq!(scores_now.len(), 13, "one row per game, none overwritten");
     for i in 0..25 {
-        morgue::record_score(&dir, &ending(&[], false, 100 + i)).expect("scored");
+        score(100 + i);
     }
-    let scores = morgue::read_scores(&dir).expect("table");
-    assert_eq!(scores.len(), morgue::TOP);
-    assert!(scores.windows(2).all(|w| w[0].score >= w[1].score));
-    assert!(morgue::score_lines(&scores)[0].contains("score"));
+    let scores_now = morgue::read_scores(&dir).expect("table");
+    assert_eq!(scores_now.len(), morgue::TOP);
+    assert!(scores_now.windows(2).all(|w| w[0].score >= w[1].score));
+    assert!(morgue::score_lines(&scores_now)[0].contains("score"));
     // The start screen shows the table: all of it when the window is tall, the best games
     // and a pointer to `h` at 80x24.
     for (h, all) in [(50, true), (24, false)] {
@@ -344,7 +351,7 @@ fn morgues_and_the_score_table() {
     // A damaged table is never overwritten and never stops scoring: it is moved aside,
     // and a new table holds the next game.
     std::fs::write(dir.join(morgue::SCORES_FILE), b"not json").expect("write");
-    let scored = morgue::record_score(&dir, &ending(&[], false, 3)).expect("scored");
+    let scored = score(3);
     assert_eq!(scored.rank, Some(1));
     let aside = scored.set_aside.expect("moved aside");
     assert!(

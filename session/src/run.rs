@@ -1,0 +1,817 @@
+//! One game as it is played, whatever screens show it: the game value, its save slot and
+//! autosave, the recording that is the save's journal, the practice history behind `U`,
+//! and the filing when it ends (the recording kept, the morgue file, the score table).
+//!
+//! [`crate::play::Session`] (the generic screens every [`Ruleset`] gets) and a game's own
+//! screens (Alchemy's prompts and panels) both keep their game in a [`Run`], so none of
+//! this is written twice. A [`Run`] draws nothing and says nothing on screen: what goes
+//! wrong along the way (a recording that stopped, an autosave that failed) waits in
+//! [`Run::take_problems`] for the screens to show.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use alembic::Game;
+use alembic::history::{Budget, History};
+
+use serde::{Deserialize, Serialize};
+
+use crate::launch::Cause;
+use crate::record::{self, JournalError, RecordError, Recorder};
+use crate::ruleset::{Ending, GameEnd, Outcome, Rejected, Ruleset, Status};
+use crate::slot::{self, Slot};
+use crate::storage::StorageError;
+use crate::{savefile, scores, storage};
+
+/// How much of a practice game is kept whole for `U`: the newest 2,000 states, then one in
+/// every 100 (the states between are rebuilt from the commands when undo reaches them).
+pub const PRACTICE_BUDGET: Budget = Budget::new(2_000, 100);
+
+/// The mode a practice game carries in its save and recording.
+pub const PRACTICE: &str = "practice";
+/// The mode a wizard game carries in its save and recording.
+pub const WIZARD: &str = "wizard";
+
+/// One line of a recording: a command of the game, or a wizard command by name (so a wizard
+/// game replays too). Written as the command itself, or `{"wizard": NAME}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Step<C> {
+    /// The game's own command.
+    Play(C),
+    /// A line of the wizard console ([`Ruleset::wizard`]), such as `depth 3`.
+    Wizard {
+        /// The line.
+        wizard: String,
+    },
+}
+
+/// A practice game's states, each with the turn and step that led to it.
+type Undo<C> = History<Game, (u64, Step<C>)>;
+
+/// What one step did.
+#[derive(Clone, Debug)]
+pub struct Played<E> {
+    /// The game's typed events (empty for a wizard line).
+    pub events: Vec<E>,
+    /// Their English ([`Ruleset::describe`]), or a wizard line's output.
+    pub said: Vec<String>,
+    /// Whether the game is over now.
+    pub over: bool,
+}
+
+/// How a continued game was brought back ([`Run::load`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Continued {
+    /// Moves the recording brought back after the save.
+    pub replayed: usize,
+    /// The save's turn.
+    pub from_turn: u64,
+    /// The turn the recording brought the game to.
+    pub to_turn: u64,
+    /// A sentence when part of the recording after the save was dropped.
+    pub dropped: Option<String>,
+    /// Why the game goes on unrecorded, when its recording cannot go on.
+    pub unrecorded: Option<String>,
+}
+
+impl Continued {
+    /// The sentences a player reads on continuing, after "Welcome back.".
+    #[must_use]
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.replayed > 0 {
+            notes.push(format!(
+                "The recording brought back {} move{} made after the last save (turn {} to {}).",
+                self.replayed,
+                if self.replayed == 1 { "" } else { "s" },
+                self.from_turn,
+                self.to_turn
+            ));
+        }
+        notes.extend(self.dropped.clone());
+        if let Some(why) = &self.unrecorded {
+            notes.push(format!(
+                "{why}; you play on from the save, unrecorded (quit with Q to give it up)."
+            ));
+        }
+        notes
+    }
+}
+
+/// What ending a game kept ([`Run::finish`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Filed {
+    /// Where its recording went.
+    pub recording: Option<PathBuf>,
+    /// Where its morgue file went.
+    pub morgue: Option<PathBuf>,
+    /// Its rank in the score table (`None`: not scored, or below the table).
+    pub rank: Option<usize>,
+    /// Whether it was scored at all (practice and wizard games are not).
+    pub scored: bool,
+    /// Whether the game's own save was removed.
+    pub save_removed: bool,
+    /// What went wrong keeping its records, a sentence each (the session ends with a
+    /// non-zero exit when this is not empty).
+    pub problems: Vec<String>,
+    /// What the end screen says, a sentence a line.
+    pub lines: Vec<String>,
+}
+
+/// One game in play: see the module docs.
+pub struct Run<R: Ruleset> {
+    rules: Arc<R>,
+    seed: u64,
+    game: Game,
+    practice: bool,
+    wizard: bool,
+    history: Option<Undo<R::Command>>,
+    save_path: Option<PathBuf>,
+    recorder: Option<Recorder<Step<R::Command>>>,
+    slot: Slot,
+    player_saved: bool,
+    ended: bool,
+    /// The game was already over when loaded: its file is kept.
+    loaded_over: bool,
+    problems: Vec<String>,
+}
+
+impl<R: Ruleset> Run<R> {
+    /// A new game from `seed` in these modes ([`Ruleset::new_game_in_modes`]), not saved or
+    /// recorded until [`Run::begin`].
+    ///
+    /// # Errors
+    /// The engine refused to make it (a bug in the game's rules or data).
+    pub fn new_game(
+        rules: Arc<R>,
+        seed: u64,
+        practice: bool,
+        wizard: bool,
+    ) -> Result<Self, alembic::Error> {
+        let mut run = Run::with_game(rules, seed, Game::new(seed));
+        run.practice = practice;
+        run.wizard = wizard;
+        run.game = run.rules.new_game_in_modes(seed, &run.modes())?;
+        Ok(run)
+    }
+
+    /// A run over a game made elsewhere (a test arena, a recording's state shown in the
+    /// replay viewer): no modes, not saved or recorded.
+    #[must_use]
+    pub fn with_game(rules: Arc<R>, seed: u64, game: Game) -> Self {
+        Run {
+            rules,
+            seed,
+            game,
+            practice: false,
+            wizard: false,
+            history: None,
+            save_path: None,
+            recorder: None,
+            slot: Slot::default(),
+            player_saved: false,
+            ended: false,
+            loaded_over: false,
+            problems: Vec::new(),
+        }
+    }
+
+    /// Start playing: saves go to `save_path` and the game is recorded beside it (held in
+    /// memory while another game's save waits there), with a first save at once when the
+    /// slot is the game's own. Practice games start their history for `U`.
+    pub fn begin(&mut self, save_path: Option<PathBuf>) {
+        self.recorder = None;
+        self.save_path = save_path;
+        self.slot = Slot::new_game(self.save_path.as_deref());
+        self.player_saved = false;
+        self.ended = false;
+        self.history = self
+            .practice
+            .then(|| History::with_budget(self.game.clone(), PRACTICE_BUDGET));
+        let Some(p) = self.save_path.clone() else {
+            return;
+        };
+        if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let modes = self.modes();
+        let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
+        match slot::begin_recording(
+            &self.slot,
+            &record::beside(&p),
+            R::NAME,
+            self.seed,
+            &modes,
+            &self.game,
+        ) {
+            Ok(r) => self.recorder = Some(r),
+            Err(e) => {
+                self.problems
+                    .push(format!("This game is not being recorded: {e}"));
+                return;
+            }
+        }
+        if self.slot.owns()
+            && let Err(e) = self.save()
+        {
+            self.problems
+                .push(format!("The game could not be saved: {e}"));
+        }
+    }
+
+    /// The same game, marked as a practice and/or wizard game (its save and recording
+    /// carry the modes; practice starts its history at [`Run::begin`]).
+    #[must_use]
+    pub fn in_modes(mut self, practice: bool, wizard: bool) -> Self {
+        self.practice = practice;
+        self.wizard = wizard;
+        self
+    }
+
+    /// Saves go to `path`, unrecorded: for a game made elsewhere (a test arena), whose
+    /// recording could not replay from its seed. The slot is the game's when nothing is
+    /// there yet.
+    #[must_use]
+    pub fn saving_to(mut self, path: Option<PathBuf>) -> Self {
+        self.slot = Slot::new_game(path.as_deref());
+        self.save_path = path;
+        self
+    }
+
+    /// How many moves `U` can take back now.
+    #[must_use]
+    pub fn undo_depth(&self) -> usize {
+        self.history.as_ref().map_or(0, History::position)
+    }
+
+    /// Continue the game saved at `path`: its recording brings back the moves made after
+    /// the save (a practice game can take them back too). Later saves go back to `path`.
+    ///
+    /// # Errors
+    /// What is wrong with the save ([`read_save`]): the file is untouched.
+    pub fn load(rules: Arc<R>, path: &Path) -> Result<(Self, Continued), Cause> {
+        let saved = read_save(&*rules, path)?;
+        let mut run = Run::with_game(rules, saved.seed, saved.game.clone());
+        run.practice = saved.modes.iter().any(|m| m == PRACTICE);
+        run.wizard = saved.modes.iter().any(|m| m == WIZARD);
+        let step = {
+            let rules = run.rules.clone();
+            move |g: &Game, c: &Step<R::Command>| apply_step(&*rules, g, c).map(|p| p.0)
+        };
+        let mut continued = Continued {
+            from_turn: saved.game.turn(),
+            to_turn: saved.game.turn(),
+            ..Continued::default()
+        };
+        let mut history = run
+            .practice
+            .then(|| History::with_budget(saved.game.clone(), PRACTICE_BUDGET));
+        match Recorder::journal(&record::beside(path), R::NAME, &saved.game, &step) {
+            Ok(j) => {
+                continued.replayed = j.replayed.len();
+                continued.to_turn = j.game.turn();
+                continued.dropped = j.dropped;
+                if let Some(h) = history.as_mut() {
+                    let mut g = saved.game.clone();
+                    for (turn, c) in j.replayed {
+                        match step(&g, &c) {
+                            Ok(next) => g = next,
+                            Err(_) => break,
+                        }
+                        h.push((turn, c), g.clone());
+                    }
+                }
+                run.game = j.game;
+                // The recording's header knows the seed even when the save format does not.
+                run.seed = j.recorder.header().seed;
+                run.recorder = Some(j.recorder);
+            }
+            Err(e) => {
+                continued.unrecorded = Some(match &e {
+                    JournalError::Read(RecordError::Storage(StorageError::Io {
+                        source, ..
+                    })) if source.kind() == std::io::ErrorKind::NotFound => {
+                        "This game has no recording".to_owned()
+                    }
+                    other => format!("This game's recording cannot go on: {other}"),
+                });
+            }
+        }
+        run.history = history;
+        run.loaded_over = run.status() != Status::Playing;
+        run.save_path = Some(path.to_path_buf());
+        run.slot = Slot::loaded();
+        run.player_saved = true;
+        Ok((run, continued))
+    }
+
+    /// The game value.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Show `game` instead (the replay viewer's states): nothing is recorded.
+    pub fn show(&mut self, game: Game) {
+        self.game = game;
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> &R {
+        &self.rules
+    }
+
+    /// The rules, shared.
+    #[must_use]
+    pub fn rules_arc(&self) -> &Arc<R> {
+        &self.rules
+    }
+
+    /// The game's seed.
+    #[must_use]
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Whether this is a practice game.
+    #[must_use]
+    pub fn is_practice(&self) -> bool {
+        self.practice
+    }
+
+    /// Whether this is a wizard game.
+    #[must_use]
+    pub fn is_wizard(&self) -> bool {
+        self.wizard
+    }
+
+    /// Where the game saves.
+    #[must_use]
+    pub fn save_path(&self) -> Option<&Path> {
+        self.save_path.as_deref()
+    }
+
+    /// The recording of the game, while it is being recorded.
+    #[must_use]
+    pub fn recording(&self) -> Option<&Path> {
+        self.recorder.as_ref().map(Recorder::path)
+    }
+
+    /// Whether the save file is this game's own: only then is it autosaved or removed when
+    /// the game ends (see [`crate::slot`]).
+    #[must_use]
+    pub fn owns_save(&self) -> bool {
+        self.slot.owns()
+    }
+
+    /// Whether the player saved the game or continued it from a save: quitting keeps that
+    /// save then.
+    #[must_use]
+    pub fn player_saved(&self) -> bool {
+        self.player_saved
+    }
+
+    /// The player saved (`S`) or the game was saved on close.
+    pub fn mark_player_saved(&mut self) {
+        self.player_saved = true;
+    }
+
+    /// Whether the game was filed ([`Run::finish`]): it is never saved again.
+    #[must_use]
+    pub fn is_ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Whether the game goes on.
+    #[must_use]
+    pub fn status(&self) -> Status {
+        self.rules.status(&self.game)
+    }
+
+    /// The modes the game carries in its save and recording: the data's, then practice and
+    /// wizard.
+    #[must_use]
+    pub fn modes(&self) -> Vec<String> {
+        let mut m = self.rules.data().to_modes();
+        if self.practice {
+            m.push(PRACTICE.to_owned());
+        }
+        if self.wizard {
+            m.push(WIZARD.to_owned());
+        }
+        m
+    }
+
+    /// What went wrong since last asked (a recording stopped, an autosave failed), a
+    /// sentence each, oldest first.
+    pub fn take_problems(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.problems)
+    }
+
+    /// Play `step`: on success the game moves on, the step is recorded and kept for `U`,
+    /// and every [`slot::AUTOSAVE_EVERY`] steps the game is saved.
+    ///
+    /// # Errors
+    /// The step was refused (the sentence why) or hit an engine error: nothing changed.
+    pub fn play(&mut self, step: &Step<R::Command>) -> Result<Played<R::Event>, Rejected<String>> {
+        let turn = self.game.turn();
+        let (next, events, said) = apply_step_typed(&*self.rules, &self.game, step)?;
+        if let Some(h) = self.history.as_mut() {
+            h.push((turn, step.clone()), next.clone());
+        }
+        self.game = next;
+        if let Some(r) = self.recorder.as_mut()
+            && let Err(e) = r.command(turn, step, &self.game)
+        {
+            self.recorder = None;
+            self.problems.push(format!("The recording stopped: {e}"));
+        }
+        let over = self.status() != Status::Playing;
+        if self.slot.counted(over)
+            && self.save_path.is_some()
+            && let Err(e) = self.save()
+        {
+            self.problems.push(format!("The autosave failed: {e}"));
+        }
+        Ok(Played { events, said, over })
+    }
+
+    /// Take back up to `n` moves of a practice game; how many were taken back. The
+    /// recording is rewritten to the moves kept, and the game saved again.
+    ///
+    /// # Errors
+    /// The sentence why nothing was taken back: not a practice game, nothing to take back,
+    /// or a state that could not be rebuilt.
+    pub fn undo(&mut self, n: usize) -> Result<usize, String> {
+        let Some(history) = self.history.as_mut() else {
+            return Err(
+                "Only practice games can take moves back (start one with --practice).".into(),
+            );
+        };
+        let rules = self.rules.clone();
+        let step =
+            |g: &Game, (_, c): &(u64, Step<R::Command>)| apply_step(&*rules, g, c).map(|(g, _)| g);
+        let mut done = 0;
+        let mut failed = None;
+        for _ in 0..n {
+            match history.undo_with(step) {
+                Ok(Some(_)) => done += 1,
+                Ok(None) => break,
+                Err(e) => {
+                    failed = Some(format!("Cannot take the move back: {e}"));
+                    break;
+                }
+            }
+        }
+        if done == 0 {
+            return Err(failed.unwrap_or_else(|| "There is nothing to take back.".into()));
+        }
+        self.problems.extend(failed);
+        let game = history.current().clone();
+        let start = history.get(0).cloned();
+        let commands: Vec<(u64, Step<R::Command>)> = history.commands().to_vec();
+        if let (Some(rec), Some(start)) = (self.recorder.as_mut(), start)
+            && let Err(e) = rec.rewrite(&start, commands.iter().map(|(t, c)| (*t, c)), &game)
+        {
+            self.recorder = None;
+            self.problems.push(format!("The recording stopped: {e}"));
+        }
+        self.game = game;
+        // The rewritten recording no longer holds the save's checkpoint: save again, so a
+        // crash still finds the save in its journal.
+        if self.slot.owns()
+            && self.save_path.is_some()
+            && let Err(e) = self.save()
+        {
+            self.problems.push(format!("The autosave failed: {e}"));
+        }
+        Ok(done)
+    }
+
+    /// Save the game: the recording is marked with a checkpoint first, then the save is
+    /// written atomically, so at every instant the recording holds a checkpoint equal to the
+    /// save on disk. A recording held in memory is written beside the save now.
+    ///
+    /// # Errors
+    /// A sentence for the player; the old save is untouched.
+    pub fn save(&mut self) -> Result<PathBuf, String> {
+        let Some(path) = self.save_path.clone() else {
+            return Err("Cannot save: no data directory (set HOME or XDG_DATA_HOME).".into());
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("Cannot save: cannot create {}: {e}", dir.display()))?;
+        }
+        if let Some(problem) = slot::before_save(&mut self.recorder, &self.game) {
+            self.problems.push(problem);
+        }
+        write_save(&*self.rules, &self.game, self.seed, &self.modes(), &path)
+            .map_err(|e| format!("Cannot save: {e}"))?;
+        self.slot.saved();
+        Ok(path)
+    }
+
+    /// Mark the recording with the game as it stands (a continued game proves the
+    /// recording is its own by such a checkpoint).
+    pub fn checkpoint(&mut self) {
+        if let Some(rec) = self.recorder.as_mut()
+            && let Err(e) = rec.checkpoint(&self.game)
+        {
+            self.recorder = None;
+            self.problems.push(format!("The recording stopped: {e}"));
+        }
+    }
+
+    /// End the recording here and keep it in `records/`: where it went, or why it could
+    /// not be kept. `None` when the game was not being recorded.
+    pub fn keep_recording(&mut self) -> Option<Result<PathBuf, String>> {
+        let rec = self.recorder.take()?;
+        Some(
+            rec.finish(&self.game, unix_now())
+                .map_err(|e| format!("This game's recording could not be kept: {e}")),
+        )
+    }
+
+    /// Go on with `game` under `rules` (the wizard's data reload): the recording so far
+    /// replays with the old data, so it ends here and is kept (returned, as
+    /// [`Run::keep_recording`]); a practice history starts again; the game is saved at once
+    /// when the slot is its own.
+    pub fn rebase(&mut self, rules: Arc<R>, game: Game) -> Option<Result<PathBuf, String>> {
+        let kept = self.keep_recording();
+        self.rules = rules;
+        self.game = game;
+        if self.practice {
+            self.history = Some(History::with_budget(self.game.clone(), PRACTICE_BUDGET));
+        }
+        kept
+    }
+
+    /// Remove the game's own save (the game ended). Another game's save, or the file of a
+    /// game that was already over when loaded, is never touched. Whether a file went.
+    pub fn remove_save(&self) -> bool {
+        if self.loaded_over || !self.slot.owns() {
+            return false;
+        }
+        match &self.save_path {
+            Some(p) if p.is_file() => std::fs::remove_file(p).is_ok(),
+            _ => false,
+        }
+    }
+
+    /// File the ended game (over, or `quit`): its own save is removed, its recording kept
+    /// in `records/`, its morgue file written ([`Ruleset::morgue`]) and, unless practice or
+    /// wizard, its score entered ([`Ruleset::scores_file`]). Once: `None` after the first
+    /// time. Problems are said in [`Filed::problems`], never fatal.
+    pub fn finish(&mut self, quit: bool, messages: &[(u64, String)]) -> Option<Filed> {
+        if std::mem::replace(&mut self.ended, true) {
+            return None;
+        }
+        let now = unix_now();
+        let mut filed = Filed {
+            save_removed: self.remove_save(),
+            ..Filed::default()
+        };
+        match self.keep_recording() {
+            Some(Ok(p)) => {
+                filed
+                    .lines
+                    .push(format!("The recording is kept in {}.", p.display()));
+                filed.recording = Some(p);
+            }
+            Some(Err(e)) => {
+                filed.lines.push(e.clone());
+                filed.problems.push(e);
+            }
+            None => {}
+        }
+        let ending = match (quit, self.status()) {
+            (false, Status::Over(e)) => e,
+            _ => Ending::new(false, "quit"),
+        };
+        let Some(dir) = self.save_path.as_deref().and_then(Path::parent) else {
+            return Some(filed);
+        };
+        let modes = self.modes();
+        let end = GameEnd {
+            game: &self.game,
+            seed: self.seed,
+            modes: &modes,
+            quit,
+            ending: &ending,
+            recording: filed.recording.as_deref(),
+            messages,
+            unix_secs: now,
+        };
+        let text = self
+            .rules
+            .morgue(&end)
+            .unwrap_or_else(|| morgue_text(&*self.rules, &end));
+        match scores::write_morgue(dir, R::NAME, Some(self.seed), now, &text) {
+            Ok(p) => {
+                filed.lines.push(format!("Morgue file: {}.", p.display()));
+                filed.morgue = Some(p);
+            }
+            Err(e) => {
+                let e = format!("This game's morgue could not be kept: {e}");
+                filed.lines.push(e.clone());
+                filed.problems.push(e);
+            }
+        }
+        if self.practice || self.wizard {
+            filed
+                .lines
+                .push("Practice and wizard games are not scored.".into());
+            return Some(filed);
+        }
+        filed.scored = true;
+        let summary = self.rules.summary(&self.game);
+        let entry = scores::Score {
+            score: summary.score,
+            seed: Some(self.seed),
+            cause: ending.cause.clone(),
+            depth: summary.depth,
+            turns: self.game.turn(),
+            date: scores::date_of(now),
+            game: Some(scores::game_id(R::NAME, Some(self.seed), &self.game)),
+        };
+        match scores::enter(dir, &self.rules.scores_file(), entry, now) {
+            Ok(s) => {
+                if let Some(aside) = s.set_aside {
+                    filed.lines.push(format!(
+                        "The score table could not be read; it was kept as {} and a new one started.",
+                        aside.display()
+                    ));
+                }
+                filed.rank = s.rank;
+                filed.lines.push(match s.rank {
+                    Some(r) => format!("Your score is number {r} of the table."),
+                    None => "Your score did not make the table.".into(),
+                });
+            }
+            Err(e) => {
+                let e = format!("This game's score could not be kept: {e}");
+                filed.lines.push(e.clone());
+                filed.problems.push(e);
+            }
+        }
+        Some(filed)
+    }
+
+    /// The last-resort save (see [`alembic_ui::App::emergency_save`]): `None` when the game
+    /// is over or filed, or the save slot is not its own yet.
+    #[must_use]
+    pub fn emergency_save(&self) -> Option<alembic_ui::EmergencySave> {
+        let path = self.save_path.clone()?;
+        if !self.slot.owns() || self.ended || self.status() != Status::Playing {
+            return None;
+        }
+        let recording = self.recorder.as_ref().map(|r| r.path().to_path_buf());
+        let rules = self.rules.clone();
+        let (seed, modes) = (self.seed, self.modes());
+        Some(record::emergency_save(
+            self.game.clone(),
+            recording,
+            path,
+            move |game, path| {
+                write_save(&*rules, game, seed, &modes, path).map_err(|e| e.to_string())
+            },
+        ))
+    }
+}
+
+/// Seconds since 1970 (0 if the clock is before it).
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// A step applied: the new game, its typed events and their English.
+pub type Applied<E> = (Game, Vec<E>, Vec<String>);
+
+/// Apply one recorded step: the new game, its typed events and their English.
+///
+/// # Errors
+/// A refusal or an unknown wizard command ([`Rejected::Refused`] with its sentence), or an
+/// engine error.
+pub fn apply_step_typed<R: Ruleset>(
+    rules: &R,
+    game: &Game,
+    step: &Step<R::Command>,
+) -> Result<Applied<R::Event>, Rejected<String>> {
+    match step {
+        Step::Play(c) => {
+            let Outcome { game: next, events } = rules.apply(game, c).map_err(|e| match e {
+                Rejected::Refused(r) => Rejected::Refused(r.to_string()),
+                Rejected::Engine(e) => Rejected::Engine(e),
+            })?;
+            let said = events
+                .iter()
+                .filter_map(|e| rules.describe(&next, e))
+                .collect();
+            Ok((next, events, said))
+        }
+        Step::Wizard { wizard } => {
+            let cmds = rules
+                .wizard()
+                .ok_or_else(|| Rejected::Refused("This game has no wizard commands.".into()))?;
+            let out = cmds
+                .run(game, wizard)
+                .map_err(|e| Rejected::Refused(e.to_string()))?;
+            let mut said = vec![format!("(wizard) {wizard}")];
+            said.extend(out.lines);
+            Ok((out.state, Vec::new(), said))
+        }
+    }
+}
+
+/// Apply one recorded step: the new game and the English of what happened.
+///
+/// # Errors
+/// The sentence of a refusal, an unknown wizard command, or an engine error.
+pub fn apply_step<R: Ruleset>(
+    rules: &R,
+    game: &Game,
+    step: &Step<R::Command>,
+) -> Result<(Game, Vec<String>), String> {
+    apply_step_typed(rules, game, step)
+        .map(|(g, _, said)| (g, said))
+        .map_err(|e| e.to_string())
+}
+
+/// The generic morgue file: who, how it ended, the game's own summary, the last messages.
+#[must_use]
+pub fn morgue_text<R: Ruleset>(rules: &R, end: &GameEnd<'_>) -> String {
+    let mut t = format!("{} — {}\n\n", R::TITLE, scores::date_of(end.unix_secs));
+    let how = if end.quit {
+        "Quit".to_owned()
+    } else if end.ending.won {
+        format!("Won: {}", end.ending.cause)
+    } else {
+        format!("Died: {}", end.ending.cause)
+    };
+    t += &format!("{how}, on turn {}.\nSeed: {}\n", end.game.turn(), end.seed);
+    if !end.modes.is_empty() {
+        t += &format!("Modes: {}\n", end.modes.join(", "));
+    }
+    let summary = rules.summary(end.game);
+    t += &format!("Score: {}\n", summary.score);
+    for l in &summary.lines {
+        t += l;
+        t.push('\n');
+    }
+    if let Some(r) = end.recording {
+        t += &format!("Recording: {}\n", r.display());
+    }
+    t += "\nLast messages:\n";
+    let skip = end.messages.len().saturating_sub(20);
+    for (_, m) in end.messages.iter().skip(skip) {
+        t += "  ";
+        t += m;
+        t.push('\n');
+    }
+    t
+}
+
+/// Write the save of `game` to `path` in the ruleset's format ([`Ruleset::save_text`]),
+/// atomically (the old file stays whole until the new one is complete).
+///
+/// # Errors
+/// [`savefile::SaveError`].
+pub fn write_save<R: Ruleset>(
+    rules: &R,
+    game: &Game,
+    seed: u64,
+    modes: &[String],
+    path: &Path,
+) -> Result<(), savefile::SaveError> {
+    let text = rules.save_text(game, seed, modes)?;
+    storage::write_atomic(path, text.as_bytes())?;
+    Ok(())
+}
+
+/// Read the save at `path` through the bounded reader, checked by the ruleset
+/// ([`Ruleset::load_text`]). A file that cannot be read is a [`savefile::SaveError`]
+/// inside the error (downcast it).
+///
+/// # Errors
+/// What is wrong, typed; nothing is half-loaded.
+pub fn read_save<R: Ruleset>(
+    rules: &R,
+    path: &Path,
+) -> Result<savefile::Saved, crate::launch::Cause> {
+    let bytes =
+        storage::read_bounded(path, savefile::MAX_SAVE_BYTES).map_err(savefile::SaveError::from)?;
+    let text = String::from_utf8(bytes).map_err(|_| savefile::SaveError::Corrupt {
+        game: R::NAME,
+        why: "not UTF-8 text".to_owned(),
+    })?;
+    rules.load_text(&text)
+}
+
+/// The save file's name of game `R` in the data directory.
+#[must_use]
+pub fn save_file<R: Ruleset>() -> String {
+    format!("{}.save", R::NAME)
+}
