@@ -88,6 +88,8 @@ for _ in 1 2 3 4 5 6; do
     tm send-keys -t c -l "summon zombie"
     tm send-keys -t c Enter
     sleep 0.2
+    tm send-keys -t c Escape
+    sleep 0.2
 done
 for _ in $(seq 1 60); do
     tm send-keys -t c .

@@ -8,6 +8,7 @@
 //! | [`ruleset`] | the game contract: [`Ruleset`], one trait a game implements |
 //! | [`play`] | the session every ruleset gets, in any frontend: [`play::launch`] |
 //! | [`run`] | one game in play, whatever screens show it: save slot, recording, practice history, filing at its end |
+//! | [`console`] | the wizard console: Tab completion, scrollback, over any screens ([`console::ConsoleHost`]) |
 //! | [`savefile`] | save files of any ruleset, checked on the way in |
 //! | [`mapview`] | the map view widget: field of view, memory, scrolling |
 //! | [`launch`] | the options a game starts with ([`LaunchOptions`]), why it could not ([`LaunchError`]), where saves live ([`save_dir`]) |
@@ -23,6 +24,7 @@
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
 
+pub mod console;
 pub mod gamedata;
 pub mod keymap;
 pub mod launch;

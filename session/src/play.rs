@@ -13,13 +13,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use alembic::wizard::WizardCommands;
 use alembic::{Dir, Game, Rgb};
 use alembic_ui::{
-    App, Cell, Confirm, Frame, Input, Key, LineEvent, LineInput, MessageLogScreen, MouseButton,
-    MouseKind, Palette, Rect, Screen, ScreenStack, TextScreen, Transition, direction_key, draw_box,
-    fill, is_cancel, plain_key, put_centred, put_clipped, run_key,
+    App, Cell, Confirm, Frame, Input, Key, MessageLogScreen, MouseButton, MouseKind, Palette, Rect,
+    Screen, ScreenStack, TextScreen, Transition, direction_key, draw_box, fill, plain_key,
+    put_centred, put_clipped, run_key,
 };
 
+use crate::console::{ConsoleHost, WizardConsole};
 use crate::keymap::{self, Binding};
 use crate::launch::{LaunchError, LaunchOptions, clock_seed, save_dir};
 use crate::playback::{Playback, Said, Viewer, Watch, say_into};
@@ -715,10 +717,7 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                     s.undo(1);
                 }
                 Own::Wizard if s.run.is_wizard() => {
-                    return Transition::push(WizardScreen {
-                        line: LineInput::new(40),
-                        answer: None,
-                    });
+                    return Transition::push(WizardConsole::new(CONSOLE_HELLO));
                 }
                 Own::Wizard => {
                     s.notice = Some(
@@ -892,62 +891,27 @@ enum Answer {
 
 // ----- wizard --------------------------------------------------------------------------------
 
-/// The wizard console: a word, Enter runs it.
-struct WizardScreen {
-    line: LineInput,
-    answer: Option<String>,
-}
+/// What the console says first.
+const CONSOLE_HELLO: &str = "Wizard mode. Type help for the commands; Tab completes; Esc closes.";
 
-impl<R: Ruleset> Screen<Session<R>> for WizardScreen {
-    type Output = ();
-    type Reply = Infallible;
-
-    fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
-        let p = Palette::DEFAULT;
-        let help = s.rules().wizard().map(|w| w.help()).unwrap_or_default();
-        let h = (help.len() as u16 + 5).min(area.height);
-        let inside = draw_box(frame, area.centred(70, h), &p, Some("Wizard console"));
-        let mut y = inside.y;
-        for line in help
-            .iter()
-            .take(usize::from(inside.height.saturating_sub(3)))
-        {
-            put_clipped(frame, inside, inside.x, y, line, p.dim, p.bg);
-            y += 1;
-        }
-        y += 1;
-        let prompt = format!("> {}_", self.line.text());
-        put_clipped(frame, inside, inside.x, y, &prompt, p.text, p.bg);
-        if let Some(a) = &self.answer {
-            put_clipped(frame, inside, inside.x, y + 1, a, p.accent, p.bg);
-        }
+impl<R: Ruleset> ConsoleHost for Session<R> {
+    fn wizard_commands(&self) -> Option<(&WizardCommands<Game>, &Game)> {
+        self.rules().wizard().map(|w| (w, self.game()))
     }
 
-    fn handle(&mut self, s: &mut Session<R>, input: Input) -> Transition<Session<R>, Self> {
-        if is_cancel(&input) {
-            return Transition::Pop(());
+    fn run_line(&mut self, line: &str) -> Result<(Vec<String>, bool), String> {
+        self.notice = None;
+        let played = self
+            .run
+            .play(&Step::Wizard {
+                wizard: line.to_owned(),
+            })
+            .map_err(|e| e.to_string())?;
+        for l in &played.said {
+            self.say(l.clone());
         }
-        if self.line.handle(&input) != LineEvent::Enter {
-            return Transition::Stay;
-        }
-        let line = self.line.take().trim().to_owned();
-        let turn = s.game().turn();
-        let said = s.log.len();
-        s.play(Step::Wizard { wizard: line });
-        // A refused line stays in the console with the reason; nothing was recorded.
-        if s.log.len() == said && s.game().turn() == turn {
-            self.answer = s.notice.take();
-            return Transition::Stay;
-        }
-        Transition::Pop(())
-    }
-
-    fn is_overlay(&self) -> bool {
-        true
-    }
-
-    fn name(&self) -> &str {
-        "wizard"
+        self.show_problems();
+        Ok((played.said, played.over))
     }
 }
 

@@ -29,7 +29,6 @@ pub mod ruleset;
 mod start;
 mod status;
 pub mod travel;
-mod wizard;
 
 use std::path::{Path, PathBuf};
 
@@ -40,10 +39,12 @@ use alembic_ui::{ScreenStack, Transition};
 
 use alembic_alchemy::save::SaveError;
 use alembic_alchemy::{self as alchemy, Command, Rules};
+use alembic_session::console::{ConsoleHost, WizardConsole};
 use alembic_session::play::Step;
 use alembic_session::ruleset::{Rejected, Status};
 use alembic_session::run::{Filed, Run};
 
+use alembic_session::Ruleset as _;
 use ruleset::{Alchemy, Happened};
 
 /// The name of the save file inside [`alembic_session::save_dir`].
@@ -1025,6 +1026,59 @@ fn load_error(e: alembic_session::Cause) -> UiError {
         Ok(s) => UiError::Load(*s),
         Err(other) => UiError::Continue(other),
     }
+}
+
+/// What Alchemy's wizard console says first.
+const CONSOLE_HELLO: &str =
+    "Wizard mode. Type help for the commands; Tab completes; reload re-reads the data.";
+
+/// The console's own word (see [`AlchemyCtx::reload_data`]): it reads files, so it is not a
+/// command a recording could replay.
+const RELOAD: (&str, &str) = (
+    "reload",
+    "Read the data files and mods again; things take the new values.",
+);
+
+impl ConsoleHost for AlchemyCtx {
+    fn wizard_commands(&self) -> Option<(&alembic::wizard::WizardCommands<Game>, &Game)> {
+        Some((self.alchemy.wizard()?, self.game()?))
+    }
+
+    fn run_line(&mut self, line: &str) -> Result<(Vec<String>, bool), String> {
+        let before = self.log.len();
+        let over = self.act(Command::Wizard(line.to_owned()));
+        let new: Vec<String> = self.log[before.min(self.log.len())..]
+            .iter()
+            .map(LogLine::shown)
+            .collect();
+        match over {
+            Some(over) => Ok((new, over)),
+            None => Err(new.join(" ")),
+        }
+    }
+
+    fn own_words(&self) -> &'static [(&'static str, &'static str)] {
+        &[RELOAD]
+    }
+
+    fn run_own(&mut self, word: &str) -> Vec<String> {
+        if word != RELOAD.0 {
+            return vec![format!("Unknown word {word:?}.")];
+        }
+        match self.reload_data() {
+            Ok(lines) => lines,
+            Err(e) => vec![e],
+        }
+    }
+
+    fn palette(&self) -> alembic_ui::Palette {
+        colours::PALETTE
+    }
+}
+
+/// The wizard console over Alchemy's screens (the session's, with `reload`).
+pub(crate) fn wizard_console() -> WizardConsole {
+    WizardConsole::new(CONSOLE_HELLO)
 }
 
 /// The names of the prototypes that differ between two libraries (added, removed or

@@ -802,7 +802,7 @@ impl PlayScreen {
             }
             Action::Wizard => {
                 if ctx.is_wizard() {
-                    return Transition::push(super::wizard::WizardConsole::new());
+                    return Transition::push(super::wizard_console());
                 }
                 ctx.note(
                     Tone::Note,

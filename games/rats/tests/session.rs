@@ -307,7 +307,12 @@ fn rewording_a_message_breaks_no_recording() {
 fn the_wizard_console_runs_commands_that_are_recorded_and_replayed() {
     let d = dir("wizard");
     let walls = |f: &Frame| f.to_text().matches('#').count();
-    let typed = "map".chars().map(Input::ch).chain([Input::key(Key::Enter)]);
+    // Tab completes "ma" to "map"; Enter runs it; the console stays open until Esc.
+    let typed = "ma"
+        .chars()
+        .map(Input::ch)
+        .chain([Input::key(Key::Tab), Input::key(Key::Enter)])
+        .chain([Input::key(Key::Esc)]);
     let keys = [Input::ch(' '), Input::ch('~')]
         .into_iter()
         .chain(typed)
