@@ -128,7 +128,7 @@ if wait_for "You died" 5; then
     start death --game caves --seed 2
     wait_for "C A V E S" 5 || fail "the title did not show (scores)"
     tm send-keys -t c H
-    wait_for "Scores" 5 && wait_for "$cause" 3 && pass "the start screen's scores show: $cause" ||
+    wait_for "high scores" 5 && wait_for "$cause" 3 && pass "the start screen's scores show: $cause" ||
         fail "the score table does not show the death ($cause)"
     capture >"$OUT/caves-scores.txt"
 else

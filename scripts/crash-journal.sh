@@ -104,7 +104,7 @@ open_game() {
             wait_for "Welcome back." 20
         fi
     else
-        # The Caves open on their title screen: any key goes on to the game.
+        # The Caves open on their start screen: Enter begins (or continues the saved game).
         if [ -n "${1:-}" ]; then
             tm new-session -d -s crash -x 100 -y 30 "$BIN --game caves --seed $1 2>>$WORK/stderr"
             wait_for "seed $1" 20 || return 1
@@ -112,7 +112,7 @@ open_game() {
             wait_for "Turn " 20
         else
             tm new-session -d -s crash -x 100 -y 30 "$BIN --game caves --load $SAVE 2>>$WORK/stderr"
-            wait_for "Press any key to begin" 20 || return 1
+            wait_for "Continue the saved game" 20 || return 1
             tm send-keys -t crash Enter
             wait_for "Welcome back." 20
         fi

@@ -110,7 +110,7 @@ tm new-session -d -s x -x 100 -y 30 "$TUI --game $GAME --load $SAVE 2>$WORK/tui-
 shown=""
 if [ "$GAME" = caves ]; then
     for ((i = 0; i < 100; i++)); do
-        tm capture-pane -p -t x 2>/dev/null | grep -q "Press any key to begin" && break
+        tm capture-pane -p -t x 2>/dev/null | grep -q "Continue the saved game" && break
         sleep 0.05
     done
     tm send-keys -t x Enter

@@ -16,6 +16,7 @@
 //! | [`record`] | recordings with checkpoints: the save's journal |
 //! | [`playback`] | the bounded replay viewer with step back |
 //! | [`scores`] | morgue files and the top-20 score table |
+//! | [`start`] | the start screen: new, practice, from a seed, continue, the scores inline, over any screens ([`start::StartHost`]) |
 //! | [`slot`] | which save a session owns, autosaves |
 //! | [`keymap`] | key tables with their help lines |
 //! | [`gamedata`] | the data a game plays with: shipped, a data directory, mods |
@@ -37,6 +38,7 @@ pub mod run;
 pub mod savefile;
 pub mod scores;
 pub mod slot;
+pub mod start;
 pub mod storage;
 
 pub use launch::{

@@ -30,7 +30,8 @@ use crate::ruleset::{Goal, Ruleset, Status, View};
 use crate::run::Run;
 pub use crate::run::{PRACTICE, Step, WIZARD, apply_step, read_save, save_file, write_save};
 use crate::slot;
-use crate::{savefile, scores, storage};
+use crate::start::{Heading, StartHost, StartReply, StartScreen};
+use crate::{savefile, storage};
 
 /// How many moves the rewind offered after a death in practice takes back.
 pub const REWIND: usize = 5;
@@ -54,8 +55,8 @@ pub struct Session<R: Ruleset> {
     run: Run<R>,
     /// Where this session's games save (the run's own save path once it has begun).
     save_to: Option<PathBuf>,
-    /// A saved game waits at `save_to` (the start screen offers to continue it).
-    saved_waiting: bool,
+    /// `n` on the start screen starts practice games (launched with `--practice`).
+    practice_default: bool,
     /// The run has begun (saved and recorded), or was continued from a save.
     begun: bool,
     lock: Option<storage::SessionLock>,
@@ -92,7 +93,7 @@ impl<R: Ruleset> Session<R> {
         Session {
             run,
             save_to: None,
-            saved_waiting: false,
+            practice_default: false,
             begun: false,
             lock: None,
             log: Vec::new(),
@@ -119,6 +120,7 @@ impl<R: Ruleset> Session<R> {
         Session {
             run: fresh.run,
             broken: fresh.broken,
+            practice_default: practice,
             ..self
         }
     }
@@ -145,7 +147,6 @@ impl<R: Ruleset> Session<R> {
     /// screen offers to continue a save already there.
     #[must_use]
     pub fn with_save(mut self, path: PathBuf) -> Self {
-        self.saved_waiting = path.is_file();
         self.save_to = Some(path);
         self
     }
@@ -302,18 +303,6 @@ impl<R: Ruleset> Session<R> {
         self.filed = filed.lines;
         if quit {
             self.exit_note = Some(Ok(self.filed.join(" ")));
-        }
-    }
-
-    /// The score table, as the start screen shows it.
-    fn score_lines(&self) -> Vec<String> {
-        let Some(dir) = self.save_path().and_then(Path::parent) else {
-            return vec!["No data directory: nothing is scored.".into()];
-        };
-        match scores::read_table(dir, &self.run.rules().scores_file()) {
-            Ok(t) if t.is_empty() => vec!["No scores yet.".into()],
-            Ok(t) => scores::score_table_lines(&t),
-            Err(e) => vec![e],
         }
     }
 
@@ -494,93 +483,95 @@ const SESSION_KEYS: &[Binding<Own>] = &[
 
 // ----- start ---------------------------------------------------------------------------------
 
-struct StartScreen;
-
-impl<R: Ruleset> Screen<Session<R>> for StartScreen {
-    type Output = ();
-    type Reply = bool;
-
-    fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
-        let p = Palette::DEFAULT;
-        fill(frame, area, Cell::blank(p.text, BG));
-        let intro = R::INTRO;
-        let top = area.y + area.height.saturating_sub(intro.len() as u16 + 8) / 2;
-        put_centred(frame, area, top, R::TITLE, p.accent, BG);
-        for (i, line) in intro.iter().enumerate() {
-            put_centred(frame, area, top + 2 + i as u16, line, p.text, BG);
+impl<R: Ruleset> StartHost for Session<R> {
+    fn heading(&self) -> Heading {
+        Heading {
+            name: R::NAME,
+            title: R::TITLE,
+            lines: R::INTRO,
+            art: &[],
+            title_colour: Palette::DEFAULT.accent,
+            art_colours: (Palette::DEFAULT.text, None),
         }
-        let row = top + 3 + intro.len() as u16;
-        let keys = if s.saved_waiting {
-            "A saved game waits: c continues it, n starts anew.  H scores,  ? help,  Esc quits."
-        } else {
-            "Press any key to begin,  H scores,  ? help,  Esc quits."
+    }
+
+    fn save_place(&self) -> Option<&Path> {
+        self.save_to.as_deref()
+    }
+
+    fn scores_file(&self) -> String {
+        self.rules().scores_file()
+    }
+
+    fn help(&self) -> (String, Vec<String>) {
+        (format!("{}: help", R::NAME), help_lines(self.rules()))
+    }
+
+    fn practice_by_default(&self) -> bool {
+        self.practice_default
+    }
+
+    fn next_game(&self) -> Option<String> {
+        if let Some(why) = &self.broken {
+            return Some(format!("The game could not be made: {why}"));
+        }
+        if self.begun {
+            return None;
+        }
+        let mut next = format!("seed {}", self.run.seed());
+        for m in self.run.modes() {
+            next += &format!(" · {m}");
+        }
+        Some(next)
+    }
+
+    fn new_game(&mut self, seed: Option<u64>, practice: bool) -> Result<(), String> {
+        // The game made at launch (its seed from the command line) is the first one played.
+        let launch_game = !self.begun
+            && self.broken.is_none()
+            && seed.is_none_or(|s| s == self.run.seed())
+            && practice == self.run.is_practice();
+        if !launch_game {
+            let seed = match seed {
+                Some(s) => s,
+                None if !self.begun => self.run.seed(),
+                None => clock_seed(),
+            };
+            let rules = self.run.rules_arc().clone();
+            let fresh = Session::in_modes(rules, seed, practice, self.run.is_wizard());
+            if let Some(why) = fresh.broken {
+                return Err(format!("The game could not be made: {why}"));
+            }
+            self.run = fresh.run;
+        }
+        self.log.clear();
+        self.notice = None;
+        self.filed.clear();
+        self.hover = None;
+        self.start_recording();
+        Ok(())
+    }
+
+    fn continue_game(&mut self) -> Result<(), String> {
+        let Some(path) = self.save_to.clone() else {
+            return Err("there is no save directory".into());
         };
-        put_centred(frame, area, row, keys, p.text, BG);
-        let mut foot = format!("seed {}", s.seed());
-        for m in s.modes() {
-            foot += &format!(" · {m}");
-        }
-        put_centred(frame, area, row + 1, &foot, p.dim, BG);
-        let problem = s
-            .broken
-            .as_ref()
-            .map(|e| format!("The game could not be made: {e}. Press any key to quit."));
-        if let Some(msg) = problem.as_ref().or(s.notice.as_ref()) {
-            put_centred(frame, area, row + 3, msg, p.accent, BG);
-        }
+        let mut loaded =
+            Session::load(self.run.rules_arc().clone(), &path).map_err(|e| e.to_string())?;
+        loaded.lock = self.lock.take();
+        loaded.view = self.view;
+        loaded.practice_default = self.practice_default;
+        *self = loaded;
+        Ok(())
     }
 
-    fn handle(&mut self, s: &mut Session<R>, input: Input) -> Transition<Session<R>, Self> {
-        let Some(key) = plain_key(&input) else {
-            return Transition::Stay;
-        };
-        if s.broken.is_some() {
-            return Transition::Quit;
-        }
-        match key {
-            Key::Esc | Key::Char('Q') => Transition::Quit,
-            Key::Char('?') => Transition::push(TextScreen::new("Help", help_lines(s.rules()))),
-            Key::Char('H') => Transition::push(TextScreen::new("Scores", s.score_lines())),
-            Key::Char('c') if s.saved_waiting => {
-                let Some(path) = s.save_to.clone() else {
-                    return Transition::Stay;
-                };
-                match Session::load(s.run.rules_arc().clone(), &path) {
-                    Ok(mut loaded) => {
-                        loaded.lock = s.lock.take();
-                        *s = loaded;
-                        Transition::replace(PlayScreen::default())
-                    }
-                    Err(e) => {
-                        s.notice = Some(format!("Cannot continue: {e}"));
-                        Transition::Stay
-                    }
-                }
-            }
-            Key::Char('n') if s.saved_waiting => {
-                Transition::ask(Confirm::new(slot::REPLACE_QUESTION), |yes| yes)
-            }
-            _ if s.saved_waiting => Transition::Stay,
-            _ => {
-                if !s.begun {
-                    s.start_recording();
-                }
-                Transition::replace(PlayScreen::default())
-            }
-        }
+    fn close_game(&mut self) {
+        self.hover = None;
+        self.notice = None;
     }
 
-    fn on_result(&mut self, s: &mut Session<R>, yes: bool) -> Transition<Session<R>, Self> {
-        if !yes {
-            return Transition::Stay;
-        }
-        s.saved_waiting = false;
-        s.start_recording();
-        Transition::replace(PlayScreen::default())
-    }
-
-    fn name(&self) -> &str {
-        "start"
+    fn play(&mut self) -> Transition<Self, StartScreen> {
+        Transition::ask(PlayScreen::default(), |()| StartReply::GameOver)
     }
 }
 
@@ -1045,7 +1036,13 @@ pub fn replay_app<R: Ruleset>(
 /// The app of a session, starting at the start screen.
 #[must_use]
 pub fn app<R: Ruleset>(session: Session<R>) -> ScreenStack<Session<R>> {
-    ScreenStack::new(session, StartScreen)
+    let start = StartScreen::new(&session);
+    dressed(ScreenStack::new(session, start))
+}
+
+/// A session's stack with its farewell, window grid, title and emergency save.
+fn dressed<R: Ruleset>(stack: ScreenStack<Session<R>>) -> ScreenStack<Session<R>> {
+    stack
         .with_farewell(Session::farewell)
         .with_grid(Session::preferred_grid)
         .with_title(Session::title)
@@ -1116,5 +1113,15 @@ pub fn launch<R: Ruleset>(rules: R, opts: &LaunchOptions) -> Result<Box<dyn App>
         }
     }
     session.view.tiles = opts.tiles == Some(true);
+    // A new game asked for by seed over a waiting save asks first: saving it would
+    // replace that save.
+    if opts.load.is_none()
+        && let Some(seed) = opts.seed
+        && session.save_exists()
+    {
+        let (start, question) = StartScreen::asking(&session, Some(seed));
+        let stack = ScreenStack::opening(session, start, question);
+        return Ok(Box::new(dressed(stack)));
+    }
     Ok(Box::new(app(session)))
 }

@@ -43,6 +43,7 @@ use alembic_session::console::{ConsoleHost, WizardConsole};
 use alembic_session::play::Step;
 use alembic_session::ruleset::{Rejected, Status};
 use alembic_session::run::{Filed, Run};
+use alembic_session::start::{StartHost, StartReply, StartScreen};
 
 use alembic_session::Ruleset as _;
 use ruleset::{Alchemy, Happened};
@@ -1136,7 +1137,7 @@ pub fn app_with_rules(opts: UiOptions, rules: Rules) -> Result<ScreenStack<Alche
     if let Start::New(seed) = opts.start
         && ctx.save_exists()
     {
-        let (start, confirm) = start::StartScreen::asking(&ctx, seed);
+        let (start, confirm) = StartScreen::asking(&ctx, Some(seed));
         let stack = ScreenStack::opening(ctx, start, confirm)
             .with_farewell(AlchemyCtx::farewell)
             .with_emergency_save(AlchemyCtx::emergency_save)
@@ -1148,8 +1149,8 @@ pub fn app_with_rules(opts: UiOptions, rules: Rules) -> Result<ScreenStack<Alche
         let (playback, said) = replay::open_said(path, ctx.rules())?;
         let viewer =
             alembic_session::playback::Viewer::new(&mut ctx, playback, said, colours::NOTE);
-        let start = start::StartScreen::new(&ctx);
-        let watch = Transition::ask(viewer, |()| start::StartReply::GameOver);
+        let start = StartScreen::new(&ctx);
+        let watch = Transition::ask(viewer, |()| StartReply::GameOver);
         let stack = ScreenStack::opening(ctx, start, watch)
             .with_farewell(AlchemyCtx::farewell)
             .with_emergency_save(AlchemyCtx::emergency_save)
@@ -1169,9 +1170,9 @@ pub fn app_with_rules(opts: UiOptions, rules: Rules) -> Result<ScreenStack<Alche
             true
         }
     };
-    let start = start::StartScreen::new(&ctx);
+    let start = StartScreen::new(&ctx);
     let first = if play {
-        start::StartScreen::play()
+        StartHost::play(&mut ctx)
     } else {
         Transition::Stay
     };
@@ -1203,8 +1204,9 @@ pub fn app_with_game(
     let rules = Rules::new().map_err(UiError::Rules)?;
     let mut ctx = AlchemyCtx::new(rules, save_path);
     ctx.install_game(game);
-    let start = start::StartScreen::new(&ctx);
-    let stack = ScreenStack::opening(ctx, start, start::StartScreen::play())
+    let start = StartScreen::new(&ctx);
+    let first = StartHost::play(&mut ctx);
+    let stack = ScreenStack::opening(ctx, start, first)
         .with_farewell(AlchemyCtx::farewell)
         .with_emergency_save(AlchemyCtx::emergency_save)
         .with_title(AlchemyCtx::title)

@@ -65,7 +65,7 @@ fn play_save_quit_and_continue() {
     let dir = temp_dir("continue");
     let save_path = dir.join("alchemy.save");
     let mut a = app(Start::New(42), &save_path);
-    assert_eq!(a.names(), vec!["alchemy-start", "alchemy-play"]);
+    assert_eq!(a.names(), vec!["start", "alchemy-play"]);
 
     // The letter of the first potion in the quaff list.
     let game = a.ctx().game().unwrap();
@@ -127,7 +127,7 @@ fn play_save_quit_and_continue() {
         menu.to_text()
     );
     assert_eq!(b.handle(Input::ch('c')), Control::Continue);
-    assert_eq!(b.names(), vec!["alchemy-start", "alchemy-play"]);
+    assert_eq!(b.names(), vec!["start", "alchemy-play"]);
     assert_eq!(hash(&b), saved_hash);
     assert_eq!(turn(&b), saved_turn);
     assert!(render(&mut b, 100, 30).contains_text("Welcome back."));
@@ -232,7 +232,7 @@ fn resizes_relayout_without_panic() {
         for _ in 0..3 {
             a.handle(esc());
         }
-        assert_eq!(a.names(), vec!["alchemy-start", "alchemy-play"]);
+        assert_eq!(a.names(), vec!["start", "alchemy-play"]);
     }
     // The narrow layout puts the status at the bottom.
     let f = render(&mut a, 50, 20);
@@ -300,12 +300,12 @@ fn death_screen_summarises_and_deletes_the_save() {
     let mut a = app(Start::Load(save_path.clone()), &save_path);
     a.handle(Input::ch('.'));
     // First a --More-- over the map, with the fatal messages still in view; any key goes on.
-    assert_eq!(a.names(), vec!["alchemy-start", "alchemy-play", "more"]);
+    assert_eq!(a.names(), vec!["start", "alchemy-play", "more"]);
     let f = render(&mut a, 100, 30);
     assert!(f.contains_text("--More--"), "{}", f.to_text());
     assert!(f.contains_text("You die..."));
     a.handle(Input::ch('x'));
-    assert_eq!(a.names(), vec!["alchemy-start", "death"]);
+    assert_eq!(a.names(), vec!["start", "death"]);
     let f = render(&mut a, 100, 30);
     let text = f.to_text();
     assert!(text.contains("You died"), "{text}");
@@ -315,7 +315,7 @@ fn death_screen_summarises_and_deletes_the_save() {
     assert!(text.contains("Your save file has been deleted"));
     assert!(!save_path.exists());
     a.handle(Input::key(Key::Enter));
-    assert_eq!(a.names(), vec!["alchemy-start"]);
+    assert_eq!(a.names(), vec!["start"]);
     assert!(a.ctx().game().is_none());
     let menu = render(&mut a, 100, 30);
     assert!(menu.contains_text("Continue (no saved game)"));
@@ -336,7 +336,7 @@ fn window_close_saves_and_seed_prompt_is_reproducible() {
     a.handle(Input::key(Key::Backspace));
     a.handle(Input::ch('3'));
     a.handle(Input::key(Key::Enter));
-    assert_eq!(a.names(), vec!["alchemy-start", "alchemy-play"]);
+    assert_eq!(a.names(), vec!["start", "alchemy-play"]);
     assert_eq!(a.ctx().seed(), Some(13));
     let direct = app(Start::New(13), &dir.join("other.save"));
     assert_eq!(hash(&a), hash(&direct));
@@ -358,7 +358,7 @@ fn failed_save_reports_and_does_not_quit() {
     assert_eq!(a.handle(Input::ch('S')), Control::Continue);
     let f = render(&mut a, 100, 30);
     assert!(f.contains_text("Cannot save"), "{}", f.to_text());
-    assert_eq!(a.names(), vec!["alchemy-start", "alchemy-play"]);
+    assert_eq!(a.names(), vec!["start", "alchemy-play"]);
 }
 
 /// Alchemy is the default game and is listed first.
@@ -492,7 +492,7 @@ fn bot_plays_through_the_keys() {
         );
         let mut bot = Bot::new(seed);
         for step in 0..400 {
-            if a.names() != vec!["alchemy-start", "alchemy-play"] {
+            if a.names() != vec!["start", "alchemy-play"] {
                 break; // the game ended
             }
             let before = a.ctx().game().unwrap().clone();
@@ -516,7 +516,7 @@ fn bot_plays_through_the_keys() {
                 bot.refused();
             }
             assert!(a.len() <= 2, "a list was left open: {:?}", a.names());
-            let playing = a.names() == vec!["alchemy-start", "alchemy-play"];
+            let playing = a.names() == vec!["start", "alchemy-play"];
             let (w, h) = if step % 2 == 0 { (100, 30) } else { (64, 20) };
             let f = render(&mut a, w, h);
             if playing {
@@ -550,7 +550,7 @@ fn victory_screen() {
     let mut a = app(Start::Load(save_path.clone()), &save_path);
     assert!(render(&mut a, 100, 30).contains_text("You carry the Stone!"));
     a.handle(Input::ch('<'));
-    assert_eq!(a.names(), vec!["alchemy-start", "victory"]);
+    assert_eq!(a.names(), vec!["start", "victory"]);
     let text = render(&mut a, 100, 30).to_text();
     assert!(text.contains("Victory!"), "{text}");
     assert!(text.contains("You climbed out of the dungeon with the Philosopher's Stone!"));
@@ -570,13 +570,13 @@ fn new_game_over_a_save_asks_first() {
     a.handle(Input::ch('n'));
     assert!(render(&mut a, 100, 30).contains_text("Start a new game?"));
     a.handle(Input::ch('n'));
-    assert_eq!(a.names(), vec!["alchemy-start"]);
+    assert_eq!(a.names(), vec!["start"]);
     for i in keys("s77") {
         a.handle(i);
     }
     a.handle(Input::key(Key::Enter));
-    assert_eq!(a.names(), vec!["alchemy-start", "confirm"]);
+    assert_eq!(a.names(), vec!["start", "confirm"]);
     a.handle(Input::ch('y'));
-    assert_eq!(a.names(), vec!["alchemy-start", "alchemy-play"]);
+    assert_eq!(a.names(), vec!["start", "alchemy-play"]);
     assert_eq!(a.ctx().seed(), Some(77));
 }

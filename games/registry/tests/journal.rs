@@ -386,7 +386,7 @@ fn a_caves_crash_after_saving_loses_no_command() {
     drop(app);
     // Continue, play on, and crash: nothing saved after these moves.
     let mut app = play::app(load(&save));
-    for k in "hhh...".chars() {
+    for k in " hhh...".chars() {
         app.handle(Input::ch(k));
     }
     let played = app.ctx().game().clone();
