@@ -259,13 +259,9 @@ pub const REWIND_MOVES: usize = 10;
 
 impl AlchemyCtx {
     /// A context with no game yet, on `rules`.
-    ///
-    /// # Panics
-    /// Never for rules that were built: the wizard commands are registered from them.
     #[must_use]
     pub fn new(rules: Rules, save_path: Option<PathBuf>) -> Self {
-        let alchemy = Alchemy::on(rules).expect("the wizard commands register on built rules");
-        AlchemyCtx::on(Arc::new(alchemy), save_path)
+        AlchemyCtx::on(Arc::new(Alchemy::or_without_wizard(rules)), save_path)
     }
 
     /// A context with no game yet, on the contract `alchemy`.

@@ -63,6 +63,17 @@ impl Alchemy {
         })
     }
 
+    /// Alchemy on `rules`, with the wizard commands if they register, else none (the
+    /// console then says the game has none; registering fails only on a bug, which the
+    /// tests catch, so a player never meets it).
+    #[must_use]
+    pub fn or_without_wizard(rules: Rules) -> Alchemy {
+        Alchemy::on(rules.clone()).unwrap_or_else(|_| Alchemy {
+            rules,
+            wizard: Arc::default(),
+        })
+    }
+
     /// The rules underneath.
     #[must_use]
     pub fn rules(&self) -> &Rules {

@@ -384,3 +384,54 @@ fn the_library_names_only_registered_hooks_and_a_misspelt_one_is_refused() {
         "unknown hook \"rats.rta\""
     );
 }
+
+/// The start screen every game gets: `s` asks for a seed and starts that game, `p` starts a
+/// practice game, and an ended game's score shows below the menu.
+#[test]
+fn the_start_screen_starts_from_a_seed_practises_and_shows_the_scores() {
+    let d = dir("start");
+    let save = d.join("rats.save");
+    let rats = || Arc::new(Rats::new().unwrap());
+    // `s`, a seed, Enter: the game of that seed (not the launch seed 5).
+    let keys = [Input::ch('s')]
+        .into_iter()
+        .chain("12".chars().map(Input::ch))
+        .chain([Input::key(Key::Enter)]);
+    let (fe, s) = play_keys(Session::new(rats(), 5).with_save(save.clone()), keys);
+    assert!(
+        fe.frames()[0].contains_text("seed 5"),
+        "{}",
+        fe.frames()[0].to_text()
+    );
+    assert!(fe.frames()[1].contains_text("Seed (a number or any word):"));
+    assert_eq!(s.seed(), 12);
+    assert_eq!(
+        s.game().state_hash(),
+        Rats::new().unwrap().new_game(12).unwrap().state_hash()
+    );
+    drop(s);
+    let _ = std::fs::remove_file(&save);
+    // `p`: a practice game, where `U` takes a move back.
+    let keys = [
+        Input::ch('p'),
+        Input::ch('.'),
+        Input::ch('.'),
+        Input::ch('U'),
+    ];
+    let (_, s) = play_keys(Session::new(rats(), 5).with_save(save.clone()), keys);
+    assert_eq!(s.modes(), vec!["practice".to_owned()]);
+    assert_eq!(s.game().turn(), 1, "two waits, one taken back");
+    drop(s);
+    let _ = std::fs::remove_file(&save);
+    // A game quit at once is scored; the next start screen shows the table below the menu.
+    let keys = [Input::ch(' '), Input::ch('Q'), Input::ch('y')];
+    let _ = play_keys(Session::new(rats(), 7).with_save(save.clone()), keys);
+    let (fe, _) = play_keys(
+        Session::new(rats(), 8).with_save(save.clone()),
+        [Input::ch('q')],
+    );
+    let first = fe.frames()[0].to_text();
+    assert!(first.contains("High scores"), "{first}");
+    assert!(first.contains("quit"), "{first}");
+    let _ = std::fs::remove_dir_all(&d);
+}
