@@ -116,7 +116,8 @@ pub fn assign_letters(game: &mut Game, holder: ThingId) -> Result<(), Error> {
 /// command always is) and nothing the letters are derived from changed: the same contents
 /// in the same order, each thing record the very same (pointer-equal, so its props,
 /// modifiers and flags are unchanged) and each item's prototype the very same in the
-/// library (identification writes the prototype). This costs a comparison of pointers per
+/// library (identification writes the prototype; when no prototype changed at all, one
+/// pointer comparison says so for every item). This costs a comparison of pointers per
 /// carried item, where [`assign_letters`] names and groups the whole pack. `false` whenever
 /// anything may have changed, or for a holder that is gone from either game.
 #[must_use]
@@ -127,7 +128,7 @@ pub fn letters_unchanged(before: &Game, after: &Game, holder: ThingId) -> bool {
     if was != now {
         return false;
     }
-    let same_library = std::ptr::eq(before.library(), after.library());
+    let same_library = before.library().same_prototypes(after.library());
     was.iter().all(|&t| {
         let (Ok(old), Ok(new)) = (before.get_thing(t), after.get_thing(t)) else {
             return false;
