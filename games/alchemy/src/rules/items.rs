@@ -111,9 +111,12 @@ pub fn assign_letters(game: &mut Game, holder: ThingId) -> Result<(), Error> {
 /// Whether `after`, a game that `before` became, can keep `before`'s pack letters for
 /// `holder` as they are: [`assign_letters`] would change nothing in it.
 ///
-/// That holds when `before` was lettered (every item it carries has a letter; the rules
-/// leave every game they return lettered, so a game from [`new_game`](crate::new_game) or a
-/// command always is) and nothing the letters are derived from changed: the same contents
+/// That holds when `before`'s letters are as [`assign_letters`] leaves them (every game
+/// the rules return is: [`new_game`](crate::new_game), a command, a wizard line) and
+/// nothing the letters are derived from changed. Of the first, this checks only that every
+/// carried item has a letter: a game edited by hand so that its pack groups differently
+/// while every item keeps a letter (a kind identified straight in the library) keeps those
+/// letters until its pack next changes. Of the second, it checks: the same contents
 /// in the same order, each thing record the very same (pointer-equal, so its props,
 /// modifiers and flags are unchanged) and each item's prototype the very same in the
 /// library (identification writes the prototype; when no prototype changed at all, one
