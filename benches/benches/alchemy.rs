@@ -7,6 +7,9 @@
 //! - scaling: a turn with 0, 100, 1,000 and 10,000 rats on the hero's level (250 × 100
 //!   cells) and on another level, against the same turn with the hero alone (targets:
 //!   1,000 on the level ≤ 1 ms; 10,000 elsewhere within 1.1× of the hero alone);
+//! - scaling on a real level: the same turn on level 1 of a generated game (71 × 51) with
+//!   0, 100, 1,000 and as many rats as it has free floor cells, spread over the floor
+//!   (issue 32's bars: 1,000 ≤ 1 ms; 10,000 ≤ 5 ms, more than the level holds);
 //! - the explore bot playing 300 turns, for turns per second (target ≥ 5,000).
 //!
 //! `cargo bench -p alembic-benches --bench alchemy -- --warm-up-time 1 --measurement-time 3`
@@ -153,6 +156,74 @@ fn scaling(c: &mut Criterion) {
     g.finish();
 }
 
+/// The free floor cells of the hero's level in a generated game, row by row: walkable,
+/// safe terrain with no creature and nothing blocking on it (items, stairs and open doors
+/// may be there, as a monster may stand on them).
+fn free_floor(game: &alembic::Game) -> Vec<Loc> {
+    use alembic_games::alchemy::props::{IS_BLOCKING, IS_CREATURE};
+    use alembic_games::alchemy::rules::{hero, level_box, tile_blocks, tile_dangerous};
+    let z = game
+        .location(hero(game).expect("hero"))
+        .expect("hero's place")
+        .z;
+    level_box(z)
+        .iter()
+        .filter(|&l| {
+            !tile_blocks(game, l)
+                && !tile_dangerous(game, l)
+                && game
+                    .things_at(l)
+                    .iter()
+                    .all(|&t| !game.is(t, &IS_CREATURE) && !game.is(t, &IS_BLOCKING))
+        })
+        .collect()
+}
+
+/// `game` with `n` rats spread evenly over `free` (every `free.len() / n`-th cell, so they
+/// cover the whole floor rather than a corner of it).
+fn spread_rats(game: &alembic::Game, rules: &Rules, free: &[Loc], n: usize) -> alembic::Game {
+    let mut g = game.clone();
+    for i in 0..n {
+        let l = free[i * free.len() / n];
+        g.spawn_mut(&mut HookCtx::new(rules.hooks()), "rat", Place::Map(l))
+            .expect("rat");
+    }
+    g
+}
+
+/// The same turn as [`scaling`] on a real Alchemy level: level 1 of `new_game(12)` (71 × 51
+/// cells, its own monsters kept) with no rats added, 100, 1,000 and as many rats as it has
+/// free floor cells (it cannot hold 10,000: one creature a cell), spread over the whole
+/// floor.
+fn scaling_real(c: &mut Criterion) {
+    let rules = Rules::new().expect("rules");
+    let base = new_game(12, &rules).expect("game");
+    let free = free_floor(&base);
+    let mut g = c.benchmark_group("scaling on a real level");
+    g.sample_size(10);
+    let mut counts = vec![0usize, 100, 1_000, 10_000];
+    for n in &mut counts {
+        *n = (*n).min(free.len());
+    }
+    counts.dedup();
+    for n in counts {
+        // As in `scaling`: the timed turn is the game's second.
+        let first = spread_rats(&base, &rules, &free, n);
+        let game = apply(&first, &rules, Command::Wait)
+            .expect("first turn")
+            .game;
+        let name = match n {
+            0 => "no rats added (the level's own monsters)".to_owned(),
+            n if n == free.len() => format!("{n} rats spread (every free floor cell)"),
+            n => format!("{n} rats spread"),
+        };
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(apply(&game, &rules, Command::Wait).expect("turn")));
+        });
+    }
+    g.finish();
+}
+
 fn bot(c: &mut Criterion) {
     let rules = Rules::new().expect("rules");
     let start = new_game(3, &rules).expect("game");
@@ -179,5 +250,5 @@ fn bot(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, generation, turn, scaling, bot);
+criterion_group!(benches, generation, turn, scaling, scaling_real, bot);
 criterion_main!(benches);

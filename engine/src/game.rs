@@ -471,19 +471,24 @@ impl Game {
     #[inline]
     pub fn query<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<T, Error> {
         match self.query_common(id, key) {
-            Some(x) => Ok(x),
+            Some(Some(x)) => Ok(x),
+            Some(None) => match key.default_value() {
+                Some(d) => Ok(d.clone()),
+                None => self.query_full(id, key),
+            },
             None => self.query_full(id, key),
         }
     }
 
     /// The common cases of a read, kept small so that they inline: a stored value with no
-    /// modifier of its key, or a stored integer under a run of additions. The index is read
-    /// directly (an `Option` comes back in registers, `get_thing`'s `Result` through memory).
-    /// `None` for everything else, errors included, which the out-of-line readers
+    /// modifier of its key, no value and no modifier of its key (`Some(None)`: the caller
+    /// gives the default or `None`), or a stored integer under a run of additions. The index
+    /// is read directly (an `Option` comes back in registers, `get_thing`'s `Result` through
+    /// memory). `None` for everything else, errors included, which the out-of-line readers
     /// (`query_full`, `query_opt_full`) handle; they give the same results for these cases
     /// too.
     #[inline]
-    fn query_common<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Option<T> {
+    fn query_common<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Option<Option<T>> {
         let t = self.things.get(id.0)?;
         let (mods, adds) = t
             .carried
@@ -491,10 +496,14 @@ impl Game {
             .map_or((&[][..], None), |c| c.for_key(key.key()));
         let stored = t.props.get(key.key());
         if mods.is_empty() {
-            stored.and_then(T::from_value)
+            match stored {
+                None => Some(None),
+                Some(v) => T::from_value(v).map(Some),
+            }
         } else if let (Some(a), Some(Value::Int(base))) = (adds, stored) {
             a.apply(*base)
                 .and_then(|sum| T::from_value(&Value::Int(sum)))
+                .map(Some)
         } else {
             None
         }
@@ -513,7 +522,7 @@ impl Game {
     /// Like [`Game::query`], but `None` instead of the default or an error when absent.
     pub fn query_opt<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<Option<T>, Error> {
         match self.query_common(id, key) {
-            Some(x) => Ok(Some(x)),
+            Some(x) => Ok(x),
             None => self.query_opt_full(id, key),
         }
     }

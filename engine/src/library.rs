@@ -534,6 +534,15 @@ impl Library {
             .ok_or_else(|| Error::UnknownPrototype(Arc::from(name)))
     }
 
+    /// Whether `other`'s prototypes are this library's very own (one shared tree, as in a
+    /// copy of the library that no prototype was added to or changed in since): then every
+    /// [`get`](Library::get) reads the same in both. One pointer comparison; `false` says
+    /// only that they may differ.
+    #[must_use]
+    pub fn same_prototypes(&self, other: &Library) -> bool {
+        self.protos.ptr_eq(&other.protos)
+    }
+
     /// Whether a prototype called `name` exists.
     #[must_use]
     pub fn contains(&self, name: &str) -> bool {

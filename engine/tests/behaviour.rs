@@ -152,6 +152,31 @@ fn prototypes_inherit_and_override() {
     );
 }
 
+/// A copy of a library shares its prototypes until one is added or changed, and
+/// `same_prototypes` says so; after the change, only the changed copy differs.
+#[test]
+fn same_prototypes_follows_changes_to_prototypes() {
+    let (g, _) = world();
+    let copy = g.clone();
+    assert!(g.library().same_prototypes(copy.library()));
+    let mut known = g.clone();
+    known
+        .library_mut()
+        .set_proto_prop_mut("healing potion", &IDENTIFIED, true)
+        .unwrap();
+    assert!(!g.library().same_prototypes(known.library()));
+    assert!(g.library().same_prototypes(copy.library()));
+    let base = library();
+    let more = base
+        .proclaim("mouse", Some("base creature"), Props::new())
+        .unwrap();
+    assert!(!base.same_prototypes(&more));
+    assert!(base.same_prototypes(&base.clone()));
+    // Two libraries built alike are equal but not the same tree: `false` means "maybe".
+    assert_eq!(library(), library());
+    assert!(!library().same_prototypes(&library()));
+}
+
 #[test]
 fn random_creation_respects_flag_level_and_frequency() {
     let lib = library();

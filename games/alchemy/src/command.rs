@@ -137,8 +137,10 @@ pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleEr
     if !g.var(&GAME_OVER).unwrap_or(false) {
         end_turn(&mut g, &mut ctx, elapsed)?;
     }
-    // Whatever came into the pack gets its letter; what stayed keeps its own.
-    if g.contains(h) {
+    // Whatever came into the pack gets its letter; what stayed keeps its own. Most turns
+    // leave the pack and everything its letters are derived from as they were: the letters
+    // the game already holds stand, and the pack is not named and grouped again.
+    if g.contains(h) && !items::letters_unchanged(game, &g, h) {
         items::assign_letters(&mut g, h)?;
     }
     // The one point where what happened becomes English in the game's log.

@@ -221,6 +221,93 @@ fn inventory_letters_are_stable() {
     assert!(render(&mut a).contains_text("You eat"));
 }
 
+/// The letters a command leaves are the letters the rules would give the pack afresh: over
+/// whole bot games, giving them again changes nothing, on the turns whose command skipped
+/// them (the pack and everything its letters come from unchanged) and on the others. Both
+/// kinds of turn occur.
+#[test]
+fn kept_letters_match_letters_given_afresh() {
+    use alembic_games::alchemy::{apply, bot::Bot, new_game, rules};
+    let rules_book = alembic_games::alchemy::Rules::new().unwrap();
+    let (mut skipped, mut given) = (0u32, 0u32);
+    for seed in 1..=2 {
+        let mut g = new_game(seed, &rules_book).unwrap();
+        let mut bot = Bot::new(seed);
+        let mut attempts = 0;
+        while g.turn() < 3_000 && attempts < 12_000 {
+            attempts += 1;
+            let cmd = bot.choose(&g);
+            let Ok(o) = apply(&g, &rules_book, cmd) else {
+                bot.refused();
+                continue;
+            };
+            let Ok(h) = hero_id(&o.game) else { break };
+            if rules::letters_unchanged(&g, &o.game, h) {
+                skipped += 1;
+            } else {
+                given += 1;
+            }
+            let mut afresh = o.game.clone();
+            rules::assign_letters(&mut afresh, h).unwrap();
+            assert!(
+                afresh == o.game,
+                "seed {seed}, turn {}: the letters kept differ from the letters given afresh",
+                o.game.turn()
+            );
+            g = o.game;
+            if o.over {
+                break;
+            }
+        }
+    }
+    assert!(skipped > 0 && given > 0, "skipped {skipped}, given {given}");
+}
+
+/// What the letters are derived from: the pack's contents and order, each item's record and
+/// its kind in the library. A change to any of them, or an item without a letter, means
+/// the letters must be given again.
+#[test]
+fn letters_are_given_again_when_what_they_come_from_changes() {
+    use alembic_games::alchemy::Command;
+    use alembic_games::alchemy::props::INV_LETTER;
+    use alembic_games::alchemy::rules::{assign_letters, identify, letters_unchanged};
+    let (mut g, rules, hero) = arena(6);
+    let herb = give(&mut g, hero, "bloodwort");
+    let other = give(&mut g, hero, "silverleaf");
+    // Not lettered yet (given by hand): the next command must letter them.
+    assert!(!letters_unchanged(&g, &g.clone(), hero));
+    g = common::run(&g, &rules, Command::Wait);
+    // Two strange herbs look alike: one group, one letter.
+    assert_eq!(g.query_opt(herb, &INV_LETTER).unwrap(), Some('a'));
+    assert_eq!(g.query_opt(other, &INV_LETTER).unwrap(), Some('a'));
+    assert!(letters_unchanged(&g, &g.clone(), hero));
+    // A turn that touches nothing in the pack keeps them.
+    let next = common::run(&g, &rules, Command::Wait);
+    assert!(letters_unchanged(&g, &next, hero));
+
+    // Identifying the bloodwort writes only the library, yet splits the group.
+    let mut known = g.clone();
+    identify(&mut known, herb).unwrap();
+    assert!(!letters_unchanged(&g, &known, hero));
+    let mut lettered = known.clone();
+    assign_letters(&mut lettered, hero).unwrap();
+    assert_eq!(lettered.query_opt(other, &INV_LETTER).unwrap(), Some('b'));
+
+    // An item's own record changing (wielded), an item arriving, or one without a letter
+    // of the pack's.
+    let mut wielded = g.clone();
+    wielded
+        .set_mut(other, &alembic_games::alchemy::props::IS_WIELDED, true)
+        .unwrap();
+    assert!(!letters_unchanged(&g, &wielded, hero));
+    let mut more = g.clone();
+    give(&mut more, hero, "dagger");
+    assert!(!letters_unchanged(&g, &more, hero));
+    let mut bare = g.clone();
+    bare.set_mut(herb, &INV_LETTER, '?').unwrap();
+    assert!(!letters_unchanged(&bare, &bare.clone(), hero));
+}
+
 /// Switching weapons says what is wielded and what is put away (never "take off" for a
 /// weapon); armour says what comes off and what goes on.
 #[test]

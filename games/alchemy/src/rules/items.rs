@@ -108,6 +108,56 @@ pub fn assign_letters(game: &mut Game, holder: ThingId) -> Result<(), Error> {
     Ok(())
 }
 
+/// Whether `after`, a game that `before` became, can keep `before`'s pack letters for
+/// `holder` as they are: [`assign_letters`] would change nothing in it.
+///
+/// That holds when `before`'s letters are as [`assign_letters`] leaves them (every game
+/// the rules return is: [`new_game`](crate::new_game), a command, a wizard line) and
+/// nothing the letters are derived from changed. Of the first, this checks only that every
+/// carried item has a letter: a game edited by hand so that its pack groups differently
+/// while every item keeps a letter (a kind identified straight in the library) keeps those
+/// letters until its pack next changes. Of the second, it checks: the same contents
+/// in the same order, each thing record the very same (pointer-equal, so its props,
+/// modifiers and flags are unchanged) and each item's prototype the very same in the
+/// library (identification writes the prototype; when no prototype changed at all, one
+/// pointer comparison says so for every item). This costs a comparison of pointers per
+/// carried item, where [`assign_letters`] names and groups the whole pack. `false` whenever
+/// anything may have changed, or for a holder that is gone from either game.
+#[must_use]
+pub fn letters_unchanged(before: &Game, after: &Game, holder: ThingId) -> bool {
+    let (Ok(was), Ok(now)) = (before.contents(holder), after.contents(holder)) else {
+        return false;
+    };
+    if was != now {
+        return false;
+    }
+    let same_library = before.library().same_prototypes(after.library());
+    was.iter().all(|&t| {
+        let (Ok(old), Ok(new)) = (before.get_thing(t), after.get_thing(t)) else {
+            return false;
+        };
+        if !std::ptr::eq(old, new) {
+            return false;
+        }
+        if !before.is(t, &IS_ITEM) {
+            return true;
+        }
+        let lettered = matches!(
+            before.query_opt(t, &INV_LETTER),
+            Ok(Some(c)) if PACK_LETTERS.contains(c)
+        );
+        let same_kind = same_library
+            || old.proto().is_none_or(|p| {
+                match (before.library().get(p), after.library().get(p)) {
+                    (Ok(a), Ok(b)) => std::ptr::eq(a, b),
+                    (Err(_), Err(_)) => true,
+                    _ => false,
+                }
+            });
+        lettered && same_kind
+    })
+}
+
 /// Take away an item's pack letter (it left the pack).
 pub fn clear_letter(game: &mut Game, item: ThingId) -> Result<(), Error> {
     let t = game.get_thing(item)?;
