@@ -308,16 +308,10 @@ impl<R: Ruleset> Session<R> {
 
     /// A new game from `seed`, in the same save slot and modes.
     fn restart(&mut self, seed: u64) {
-        let rules = self.run.rules_arc().clone();
-        let (practice, wizard) = (self.run.is_practice(), self.run.is_wizard());
-        let fresh = Session::in_modes(rules, seed, practice, wizard);
-        self.run = fresh.run;
-        self.broken = fresh.broken;
-        self.log.clear();
-        self.notice = None;
-        self.filed.clear();
-        self.hover = None;
-        self.start_recording();
+        let practice = self.run.is_practice();
+        if let Err(why) = StartHost::new_game(self, Some(seed), practice) {
+            self.notice = Some(why);
+        }
     }
 
     /// The last-resort save (see [`App::emergency_save`]).
