@@ -7,21 +7,25 @@
 //! row, an array of chunk pointers one slot per chunk column of the box, each slot holding
 //! nothing (an empty chunk) or the chunk. A read is therefore the level lookup (one probe
 //! when the levels are consecutive, else a binary search), one unsigned comparison per axis,
-//! the row pointer, the chunk pointer and one bit test of the chunk's occupancy mask (most
-//! cells are empty), then a popcount for an occupied cell: no tree walk, and the same few
-//! steps however large the level is.
+//! the row pointer, the chunk pointer, one bit test of the chunk's occupancy mask and one
+//! table lookup for the cell's rank: no tree walk, no branch on whether the cell is occupied,
+//! and the same few steps however large the level is.
 //!
 //! The rows are the second level of the array so that a persistent write stays small: a
 //! level's flat array of `w × h` chunk pointers would be copied whole by every move (625
 //! pointers, 5 KB, on a 400 × 400 level); with rows a move copies the chunk, the row array
-//! (`h` pointers) and one row (`w` pointers), `8 (w + h)` bytes plus two 8-byte headers
-//! (416 B on that level, against the 2 × 2 tree's five 48-byte nodes before).
+//! (`h` pointers after an 8-byte count) and one row (`w` pointers after a 16-byte count and
+//! length): `8 (w + h) + 24` bytes, 424 B on that level, against the 2 × 2 tree's five
+//! 48-byte nodes (240 B) before. Rows are thin pointers (`triomphe::ThinArc`, the length in
+//! the allocation), so a slot of the row array is 8 bytes.
 //!
-//! A chunk stores only its occupied cells: a 256-bit occupancy mask, the end of each occupied
+//! A chunk stores only its occupied cells: a 256-bit occupancy mask, the number of occupied
+//! cells before each of its 32 bytes (so a rank is one lookup in a 256-entry table of bit
+//! counts: the default x86-64 target has no popcount instruction), the end of each occupied
 //! cell's run of ids (none when every occupied cell holds one thing), and the ids themselves,
 //! cell after cell, each cell's ids in arrival order. A chunk holding `k` things on `c` cells
-//! takes `≈ 80 + 8k` bytes, plus `4c` when a cell holds more than one. Rows, row arrays and
-//! chunks are `triomphe::Arc`s (one 8-byte count).
+//! takes `≈ 104 + 8k` bytes, plus `4c` when a cell holds more than one. Row arrays, rows and
+//! chunks are `triomphe` `Arc`s (one 8-byte count, no weak count).
 //!
 //! A level's box grows to take a chunk written outside it as long as the grown box stays
 //! dense enough (at most four slots per chunk, plus 64 slots, as the terrain grid's levels);
@@ -71,12 +75,27 @@ fn unique<T: Clone>(a: &mut NodeArc<[T]>) -> Option<&mut [T]> {
     NodeArc::get_mut(a)
 }
 
+/// The number of set bits of each byte value. The default x86-64 target has no popcount
+/// instruction: a software popcount of a 64-bit word was the longest chain of a read, where
+/// one lookup in this table (in L1 on any hot path) ranks a cell within its byte.
+static POP8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u8).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Leaf {
-    /// Bit `i` set: cell `i` (row-major in the chunk) holds at least one thing.
-    occupied: [u64; 4],
-    /// Occupied cells in the words of `occupied` before each word (a rank in one popcount).
-    before: [u16; 4],
+    /// Bit `i % 8` of byte `i / 8` set: cell `i` (row-major in the chunk) holds at least one
+    /// thing.
+    occupied: [u8; 32],
+    /// Occupied cells in the bytes of `occupied` before each byte (at most 248), so a rank is
+    /// one table lookup.
+    before: [u8; 32],
     /// For the `r`-th occupied cell (in cell order), the end of its ids in `ids`; its ids
     /// start where the previous cell's end (or at 0). Empty when every occupied cell holds
     /// exactly one thing (the common case: then cell `r`'s id is `ids[r]`), so such a chunk
@@ -89,18 +108,18 @@ struct Leaf {
 impl Leaf {
     #[inline(always)]
     fn has(&self, cell: usize) -> bool {
-        self.occupied[cell >> 6] & (1 << (cell & 63)) != 0
+        self.occupied[cell >> 3] & (1 << (cell & 7)) != 0
     }
 
     /// A chunk from its parts, with the per-word counts filled in (and the run ends dropped
     /// when every cell holds one thing, so equal contents give equal chunks).
-    fn from_parts(occupied: [u64; 4], mut ends: Vec<u32>, ids: Vec<ThingId>) -> Leaf {
+    fn from_parts(occupied: [u8; 32], mut ends: Vec<u32>, ids: Vec<ThingId>) -> Leaf {
         if ends.len() == ids.len() {
             ends = Vec::new();
         }
-        let mut before = [0u16; 4];
-        for w in 1..4 {
-            before[w] = before[w - 1] + occupied[w - 1].count_ones() as u16;
+        let mut before = [0u8; 32];
+        for b in 1..32 {
+            before[b] = before[b - 1] + occupied[b - 1].count_ones() as u8;
         }
         Leaf {
             occupied,
@@ -113,9 +132,9 @@ impl Leaf {
     /// Number of occupied cells before `cell`.
     #[inline(always)]
     fn rank(&self, cell: usize) -> usize {
-        let word = cell >> 6;
-        let below = self.occupied[word] & ((1u64 << (cell & 63)) - 1);
-        usize::from(self.before[word]) + below.count_ones() as usize
+        let byte = cell >> 3;
+        let below = self.occupied[byte] & ((1u8 << (cell & 7)) - 1);
+        usize::from(self.before[byte]) + usize::from(POP8[usize::from(below)])
     }
 
     /// The range of `ids` of the `r`-th occupied cell.
@@ -168,7 +187,7 @@ impl Leaf {
             ends = old;
         } else {
             at = if r == 0 { 0 } else { old[r - 1] as usize };
-            occupied[cell >> 6] |= 1 << (cell & 63);
+            occupied[cell >> 3] |= 1 << (cell & 7);
             ends = Vec::with_capacity(old.len() + 1);
             ends.extend_from_slice(&old[..r]);
             ends.push(at as u32);
@@ -199,7 +218,7 @@ impl Leaf {
         if e - s > 1 {
             ends.push(old[r] - 1);
         } else {
-            occupied[cell >> 6] &= !(1 << (cell & 63));
+            occupied[cell >> 3] &= !(1 << (cell & 7));
         }
         ends.extend(old[r + 1..].iter().map(|e| e - 1));
         let mut ids = Vec::with_capacity(self.ids.len() - 1);
@@ -222,7 +241,7 @@ impl Leaf {
                 }
                 let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                Some(w * 64 + b)
+                Some(w * 8 + b)
             })
         });
         cells.enumerate().map(|(r, c)| {
@@ -263,7 +282,14 @@ impl Leaf {
 }
 
 /// One chunk row of a level's box: a slot per chunk column, `None` where no thing stands.
-type Row = NodeArc<[Option<NodeArc<Leaf>>]>;
+/// Behind a thin pointer (the length lives in the allocation), so that a slot of the row
+/// array, which every write copies, is 8 bytes rather than 16.
+type Row = triomphe::ThinArc<(), Option<NodeArc<Leaf>>>;
+
+/// A row holding `slots`.
+fn new_row(slots: Vec<Option<NodeArc<Leaf>>>) -> Row {
+    Row::from_header_and_iter((), slots.into_iter())
+}
 
 /// A level's sparse store: chunk coordinates as `[y, x]` (so its order is the canonical
 /// chunk-row-then-column order) to the chunks outside the level's box.
@@ -288,7 +314,7 @@ struct Plane {
 impl Plane {
     /// A level at `z` holding `leaf` at chunk `c`, its box that one chunk.
     fn new(z: i32, c: [i32; 2], leaf: NodeArc<Leaf>) -> Plane {
-        let row: Row = NodeArc::from(vec![Some(leaf)]);
+        let row = new_row(vec![Some(leaf)]);
         Plane {
             z,
             width: 1,
@@ -311,7 +337,7 @@ impl Plane {
     #[inline(always)]
     fn find(&self, c: [i32; 2]) -> Option<&Leaf> {
         match self.slot(c) {
-            Some((y, x)) => self.rows.get(y)?.as_ref()?.get(x)?.as_deref(),
+            Some((y, x)) => self.rows.get(y)?.as_ref()?.slice.get(x)?.as_deref(),
             None => self.find_far(c),
         }
     }
@@ -355,7 +381,7 @@ impl Plane {
             .rows
             .iter()
             .flatten()
-            .map(|r| r.iter().flatten().count() as u64)
+            .map(|r| r.slice.iter().flatten().count() as u64)
             .sum::<u64>()
             + 1;
         // Even with every sparse chunk moving in, too sparse: no need to look for them.
@@ -385,7 +411,7 @@ impl Plane {
             row[(cx - lo[0]) as usize] = Some(leaf);
         };
         for (y, row) in self.rows.iter().enumerate() {
-            for (x, leaf) in row.iter().flat_map(|r| r.iter().enumerate()) {
+            for (x, leaf) in row.iter().flat_map(|r| r.slice.iter().enumerate()) {
                 if let Some(l) = leaf {
                     put(a[0] + x as i64, a[1] + y as i64, l.clone());
                 }
@@ -404,7 +430,7 @@ impl Plane {
         }
         let rows: Vec<Option<Row>> = grid
             .into_iter()
-            .map(|r| (!r.is_empty()).then(|| NodeArc::from(r)))
+            .map(|r| (!r.is_empty()).then(|| new_row(r)))
             .collect();
         // Chunk coordinates of i32 cells, and the box's width (at most the slots, which the
         // policy bounds by the chunks), fit 32 bits.
@@ -446,17 +472,25 @@ impl Plane {
             if leaf.is_some() {
                 let mut v = vec![None; width];
                 v[x] = leaf;
-                *row = Some(NodeArc::from(v));
+                *row = Some(new_row(v));
             }
             return false;
         };
-        let Some(slots) = unique(r) else {
-            return false;
-        };
-        if let Some(s) = slots.get_mut(x) {
-            *s = leaf;
+        if Row::strong_count(r) != 1 {
+            *r = Row::from_header_and_iter((), r.slice.iter().cloned());
         }
-        if slots.iter().all(Option::is_none) {
+        // The row is unique now: `get_mut` succeeds.
+        let emptied = r.with_arc_mut(|a| match NodeArc::get_mut(a) {
+            Some(h) => {
+                let slots = h.slice_mut();
+                if let Some(s) = slots.get_mut(x) {
+                    *s = leaf;
+                }
+                slots.iter().all(Option::is_none)
+            }
+            None => false,
+        });
+        if emptied {
             *row = None;
             return self.is_empty();
         }
@@ -481,7 +515,7 @@ impl Plane {
                 .flatten()
                 .enumerate()
             {
-                let Some(slots) = row.as_ref().and_then(|r| r.get(cols.clone())) else {
+                let Some(slots) = row.as_ref().and_then(|r| r.slice.get(cols.clone())) else {
                     continue;
                 };
                 for (x, leaf) in slots.iter().enumerate() {
@@ -513,13 +547,13 @@ impl Plane {
             return Err("cell index: a level with an empty box");
         }
         for row in self.rows.iter().flatten() {
-            if row.len() != self.width as usize {
+            if row.slice.len() != self.width as usize {
                 return Err("cell index: a row as wide as the box");
             }
-            if row.iter().all(Option::is_none) {
+            if row.slice.iter().all(Option::is_none) {
                 return Err("cell index: an empty row kept");
             }
-            for leaf in row.iter().flatten() {
+            for leaf in row.slice.iter().flatten() {
                 leaf.check()?;
             }
         }
