@@ -272,9 +272,9 @@ fn bench_get(c: &mut Criterion) {
     }
     group.finish();
 
-    // The cell index (`Game::things_at`, still one 2D tree per level: issue 32's part that is
-    // left) against a flat `Vec` of the same cells' counts: a thing on every other cell along
-    // x and y of level 0 (4,096 things), read at random cells of that level.
+    // The cell index (`Game::things_at`, rows of chunk pointers per level since issue 32's
+    // third part) against a flat `Vec` of the same cells' counts: a thing on every other cell
+    // along x and y of level 0 (4,096 things), read at random cells of that level.
     let (things, ids) = things_game();
     let (old_things, _history) = aged(&things, |g, l, v| {
         let id = ids[usize::from(v) % ids.len()];

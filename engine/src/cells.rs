@@ -1,30 +1,40 @@
 //! `CellIndex`: which things stand on which map cell, as a compact persistent sparse map.
 //!
 //! # Design
-//! The index is a short sorted list of levels (z), each with its own 2D tree of chunks of
-//! 16 × 16 cells, so a read is a binary search among the levels plus a walk whose depth
-//! depends only on that level's extent: things on other levels never make it deeper. Each
-//! level's tree has a fan-out of 2 × 2 and a movable origin (it grows upward, by ×2 per axis,
-//! toward a chunk written outside it); an 80 × 21 level (5 × 2 chunks) is three nodes deep, a
-//! 400 × 400 one (25 × 25 chunks) five.
+//! The index is a short sorted list of levels (z). Each level keeps its chunks of 16 × 16
+//! cells in a two-level array over the level's box of chunks: an array of rows, one slot per
+//! chunk row of the box, each slot holding nothing (no chunk of that row holds things) or a
+//! row, an array of chunk pointers one slot per chunk column of the box, each slot holding
+//! nothing (an empty chunk) or the chunk. A read is therefore the level lookup (one probe
+//! when the levels are consecutive, else a binary search), one unsigned comparison per axis,
+//! the row pointer, the chunk pointer, one bit test of the chunk's occupancy mask and one
+//! table lookup for the cell's rank: no tree walk, no branch on whether the cell is occupied,
+//! and the same few steps however large the level is.
 //!
-//! A chunk stores only its occupied cells: a 256-bit occupancy mask, the end of each occupied
+//! The rows are the second level of the array so that a persistent write stays small: a
+//! level's flat array of `w × h` chunk pointers would be copied whole by every move (625
+//! pointers, 5 KB, on a 400 × 400 level); with rows a move copies the chunk, the row array
+//! (`h` pointers after an 8-byte count) and one row (`w` pointers after a 16-byte count and
+//! length): `8 (w + h) + 24` bytes, 424 B on that level, against the 2 × 2 tree's five
+//! 48-byte nodes (240 B) before. Rows are thin pointers (`triomphe::ThinArc`, the length in
+//! the allocation), so a slot of the row array is 8 bytes.
+//!
+//! A chunk stores only its occupied cells: a 256-bit occupancy mask, the number of occupied
+//! cells before each of its 32 bytes (so a rank is one lookup in a 256-entry table of bit
+//! counts: the default x86-64 target has no popcount instruction), the end of each occupied
 //! cell's run of ids (none when every occupied cell holds one thing), and the ids themselves,
 //! cell after cell, each cell's ids in arrival order. A chunk holding `k` things on `c` cells
-//! takes `≈ 80 + 8k` bytes, plus `4c` when a cell holds more than one. Nodes and chunks are
-//! `triomphe::Arc`s (one 8-byte count). Moving a thing therefore copies a chunk (~200 bytes
-//! where 16 things stand), a 48-byte node per tree level and the level list (32 bytes a level)
-//! instead of a 6 KB grid chunk of id lists: with the thing's own record and id index path,
-//! a move on a level where one cell in 16 holds a thing keeps 992 bytes (the `things` bench's
-//! memory line; a 4 × 4 fan-out kept 1,280, the path's three 152-byte nodes being most of the
-//! difference). Chunks, nodes and levels left empty are dropped, and equality compares
-//! contents, so the index stays canonical.
+//! takes `≈ 104 + 8k` bytes, plus `4c` when a cell holds more than one. Row arrays, rows and
+//! chunks are `triomphe` `Arc`s (one 8-byte count, no weak count).
 //!
-//! Reads are a level lookup (one probe when the levels are consecutive, else a binary
-//! search), a few pointer hops, one bit test (most cells
-//! are empty) and a popcount.
-
-use std::sync::Arc;
+//! A level's box grows to take a chunk written outside it as long as the grown box stays
+//! dense enough (at most four slots per chunk, plus 64 slots, as the terrain grid's levels);
+//! a chunk that would make it sparser (a thing far from the others) goes to the level's
+//! sparse store instead, a persistent ordered map from chunk coordinates to chunks (`imbl`),
+//! read only when a lookup falls outside the box and the store is not empty. Every chunk is
+//! in exactly one place: when a box grows, the sparse chunks inside the new box move into it.
+//! Chunks, rows and levels left empty are dropped, and equality compares contents, so two
+//! indexes holding the same things at the same cells are equal whatever their boxes.
 
 use triomphe::Arc as NodeArc;
 
@@ -38,27 +48,17 @@ const CHUNK_BITS: u32 = 4;
 const SIDE: i32 = 1 << CHUNK_BITS;
 /// Cell coordinate within a chunk.
 const MASK: i32 = SIDE - 1;
-/// Largest height of a level's tree. Chunk coordinates span at most 2^28 per axis; each
-/// growth doubles the root's side and moves toward the target on every axis that needs it,
-/// so covering any chunk from any origin takes at most 30 levels.
-const MAX_HEIGHT: u32 = 32;
 
-/// log₂ of a tree node's children along each axis: 2 × 2 children a node.
-const FAN_BITS: u32 = 1;
-/// A node's children along each axis.
-const FAN_SIDE: usize = 1 << FAN_BITS;
-/// A child's coordinate along one axis within its node.
-const FAN_MASK: u64 = FAN_SIDE as u64 - 1;
-/// Children of a node.
-const KIDS: usize = FAN_SIDE * FAN_SIDE;
+/// A level's box may cover at most this many slots per chunk it holds, plus
+/// [`LEVEL_SLACK`] slots; a chunk that would make it sparser goes to the sparse store.
+const LEVEL_FILL: u64 = 4;
+/// See [`LEVEL_FILL`].
+const LEVEL_SLACK: u64 = 64;
 
 /// Chunk coordinates (x / 16, y / 16) of a location, floored.
 #[inline(always)]
-fn chunk_of(loc: Loc) -> [i64; 2] {
-    [
-        i64::from(loc.x >> CHUNK_BITS),
-        i64::from(loc.y >> CHUNK_BITS),
-    ]
+fn chunk_of(loc: Loc) -> [i32; 2] {
+    [loc.x >> CHUNK_BITS, loc.y >> CHUNK_BITS]
 }
 
 /// Index of `loc`'s cell within its chunk (row-major).
@@ -67,13 +67,35 @@ fn cell_index(loc: Loc) -> usize {
     ((loc.y & MASK) * SIDE + (loc.x & MASK)) as usize
 }
 
-/// The occupied cells of one 16 × 16 chunk.
+/// `a` made the sole owner of its slice (copied when shared), for writing.
+fn unique<T: Clone>(a: &mut NodeArc<[T]>) -> Option<&mut [T]> {
+    if !a.is_unique() {
+        *a = NodeArc::from(a.to_vec());
+    }
+    NodeArc::get_mut(a)
+}
+
+/// The number of set bits of each byte value. The default x86-64 target has no popcount
+/// instruction: a software popcount of a 64-bit word was the longest chain of a read, where
+/// one lookup in this table (in L1 on any hot path) ranks a cell within its byte.
+static POP8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u8).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Leaf {
-    /// Bit `i` set: cell `i` (row-major in the chunk) holds at least one thing.
-    occupied: [u64; 4],
-    /// Occupied cells in the words of `occupied` before each word (a rank in one popcount).
-    before: [u16; 4],
+    /// Bit `i % 8` of byte `i / 8` set: cell `i` (row-major in the chunk) holds at least one
+    /// thing.
+    occupied: [u8; 32],
+    /// Occupied cells in the bytes of `occupied` before each byte (at most 248), so a rank is
+    /// one table lookup.
+    before: [u8; 32],
     /// For the `r`-th occupied cell (in cell order), the end of its ids in `ids`; its ids
     /// start where the previous cell's end (or at 0). Empty when every occupied cell holds
     /// exactly one thing (the common case: then cell `r`'s id is `ids[r]`), so such a chunk
@@ -86,18 +108,18 @@ struct Leaf {
 impl Leaf {
     #[inline(always)]
     fn has(&self, cell: usize) -> bool {
-        self.occupied[cell >> 6] & (1 << (cell & 63)) != 0
+        self.occupied[cell >> 3] & (1 << (cell & 7)) != 0
     }
 
     /// A chunk from its parts, with the per-word counts filled in (and the run ends dropped
     /// when every cell holds one thing, so equal contents give equal chunks).
-    fn from_parts(occupied: [u64; 4], mut ends: Vec<u32>, ids: Vec<ThingId>) -> Leaf {
+    fn from_parts(occupied: [u8; 32], mut ends: Vec<u32>, ids: Vec<ThingId>) -> Leaf {
         if ends.len() == ids.len() {
             ends = Vec::new();
         }
-        let mut before = [0u16; 4];
-        for w in 1..4 {
-            before[w] = before[w - 1] + occupied[w - 1].count_ones() as u16;
+        let mut before = [0u8; 32];
+        for b in 1..32 {
+            before[b] = before[b - 1] + occupied[b - 1].count_ones() as u8;
         }
         Leaf {
             occupied,
@@ -110,9 +132,9 @@ impl Leaf {
     /// Number of occupied cells before `cell`.
     #[inline(always)]
     fn rank(&self, cell: usize) -> usize {
-        let word = cell >> 6;
-        let below = self.occupied[word] & ((1u64 << (cell & 63)) - 1);
-        usize::from(self.before[word]) + below.count_ones() as usize
+        let byte = cell >> 3;
+        let below = self.occupied[byte] & ((1u8 << (cell & 7)) - 1);
+        usize::from(self.before[byte]) + usize::from(POP8[usize::from(below)])
     }
 
     /// The range of `ids` of the `r`-th occupied cell.
@@ -134,17 +156,22 @@ impl Leaf {
         }
     }
 
-    #[inline]
+    /// The ids of `cell`. Free of branches on whether the cell is occupied (random reads
+    /// would mispredict about one in four): an empty cell reads as an empty run at its rank,
+    /// so the occupancy bit is one test that only sizes the run.
+    #[inline(always)]
     fn get(&self, cell: usize) -> &[ThingId] {
-        if !self.has(cell) {
-            return &[];
-        }
+        let bit = usize::from(self.has(cell));
         let r = self.rank(cell);
-        if self.ends.is_empty() {
+        let (s, e) = if self.ends.is_empty() {
             // One thing per occupied cell (the common case): no runs to read.
-            return self.ids.get(r..=r).unwrap_or(&[]);
-        }
-        let (s, e) = self.run(r);
+            (r, r + bit)
+        } else {
+            // `r - 1` wraps to a missing index at the chunk's first occupied cell.
+            let s = self.ends.get(r.wrapping_sub(1)).map_or(0, |&e| e as usize);
+            let e = self.ends.get(r).map_or(s, |&e| e as usize);
+            (s, s + (e.wrapping_sub(s) & bit.wrapping_neg()))
+        };
         self.ids.get(s..e).unwrap_or(&[])
     }
 
@@ -160,7 +187,7 @@ impl Leaf {
             ends = old;
         } else {
             at = if r == 0 { 0 } else { old[r - 1] as usize };
-            occupied[cell >> 6] |= 1 << (cell & 63);
+            occupied[cell >> 3] |= 1 << (cell & 7);
             ends = Vec::with_capacity(old.len() + 1);
             ends.extend_from_slice(&old[..r]);
             ends.push(at as u32);
@@ -191,7 +218,7 @@ impl Leaf {
         if e - s > 1 {
             ends.push(old[r] - 1);
         } else {
-            occupied[cell >> 6] &= !(1 << (cell & 63));
+            occupied[cell >> 3] &= !(1 << (cell & 7));
         }
         ends.extend(old[r + 1..].iter().map(|e| e - 1));
         let mut ids = Vec::with_capacity(self.ids.len() - 1);
@@ -214,7 +241,7 @@ impl Leaf {
                 }
                 let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                Some(w * 64 + b)
+                Some(w * 8 + b)
             })
         });
         cells.enumerate().map(|(r, c)| {
@@ -254,235 +281,317 @@ impl Leaf {
     }
 }
 
-/// A node of a level's tree: 4 × 4 children, slot `x + 4 y`.
-#[derive(Clone, Debug)]
-enum Node {
-    /// Children are nodes one level down.
-    Inner([Option<NodeArc<Node>>; KIDS]),
-    /// The lowest level: children are chunks.
-    Bottom([Option<NodeArc<Leaf>>; KIDS]),
+/// One chunk row of a level's box: a slot per chunk column, `None` where no thing stands.
+/// Behind a thin pointer (the length lives in the allocation), so that a slot of the row
+/// array, which every write copies, is 8 bytes rather than 16.
+type Row = triomphe::ThinArc<(), Option<NodeArc<Leaf>>>;
+
+/// A row holding `slots`.
+fn new_row(slots: Vec<Option<NodeArc<Leaf>>>) -> Row {
+    Row::from_header_and_iter((), slots.into_iter())
 }
 
-impl Node {
-    fn empty(bottom: bool) -> Node {
-        if bottom {
-            Node::Bottom(Default::default())
-        } else {
-            Node::Inner(Default::default())
-        }
-    }
+/// A level's sparse store: chunk coordinates as `[y, x]` (so its order is the canonical
+/// chunk-row-then-column order) to the chunks outside the level's box.
+type Far = imbl::OrdMap<[i32; 2], NodeArc<Leaf>>;
 
-    fn is_empty(&self) -> bool {
-        match self {
-            Node::Inner(k) => k.iter().all(Option::is_none),
-            Node::Bottom(k) => k.iter().all(Option::is_none),
-        }
-    }
-}
-
-/// The child slot of a chunk at `rel` (relative to the node's tree origin) in a node whose
-/// children span `1 << shift` chunks per axis.
-#[inline(always)]
-fn slot(rel: [u64; 2], shift: u32) -> usize {
-    (((rel[0] >> shift) & FAN_MASK) | (((rel[1] >> shift) & FAN_MASK) << FAN_BITS)) as usize
-}
-
-/// One level of the index: its z and the 2D tree of its chunks. The root covers
-/// `4^height` chunks along each axis from `origin`.
+/// One level of the index: its z, its box of chunks as rows of chunk pointers, and the
+/// chunks outside the box.
 #[derive(Clone, Debug)]
 struct Plane {
     z: i32,
-    height: u32,
-    origin: [i64; 2],
-    root: NodeArc<Node>,
+    /// Chunks along x in the box (every row's length).
+    width: u32,
+    /// Chunk coordinates (x / 16, y / 16) of the box's first chunk.
+    first: [i32; 2],
+    /// One slot per chunk row of the box, top to bottom; `None` where the row's chunks are
+    /// all empty.
+    rows: NodeArc<[Option<Row>]>,
+    /// The chunks outside the box, if any (never an empty map).
+    far: Option<NodeArc<Far>>,
 }
 
 impl Plane {
-    /// An empty level at `z` whose root covers `chunk`.
-    fn new(z: i32, chunk: [i64; 2]) -> Plane {
+    /// A level at `z` holding `leaf` at chunk `c`, its box that one chunk.
+    fn new(z: i32, c: [i32; 2], leaf: NodeArc<Leaf>) -> Plane {
+        let row = new_row(vec![Some(leaf)]);
         Plane {
             z,
-            height: 1,
-            origin: chunk,
-            root: NodeArc::new(Node::empty(true)),
+            width: 1,
+            first: c,
+            rows: NodeArc::from(vec![Some(row)]),
+            far: None,
         }
     }
 
-    /// `chunk` relative to the root's corner, or `None` outside the root.
+    /// The (row, column) slot of chunk `c`, when it lies in the box. One unsigned comparison
+    /// per axis: a coordinate below the box wraps to a large number.
     #[inline(always)]
-    fn rel(&self, chunk: [i64; 2]) -> Option<[u64; 2]> {
-        let rx = chunk[0].wrapping_sub(self.origin[0]) as u64;
-        let ry = chunk[1].wrapping_sub(self.origin[1]) as u64;
-        // Negative offsets wrap to huge unsigned values: one test for both axes.
-        if (rx | ry) >> (FAN_BITS * self.height) != 0 {
-            return None;
-        }
-        Some([rx, ry])
+    fn slot(&self, c: [i32; 2]) -> Option<(usize, usize)> {
+        let dx = c[0].wrapping_sub(self.first[0]) as u32;
+        let dy = c[1].wrapping_sub(self.first[1]) as u32 as usize;
+        (dx < self.width && dy < self.rows.len()).then_some((dy, dx as usize))
     }
 
-    /// The chunk at `chunk` coordinates, if it holds things.
-    #[inline]
-    fn find(&self, chunk: [i64; 2]) -> Option<&Leaf> {
-        let rel = self.rel(chunk)?;
-        let mut node = &*self.root;
-        let mut shift = FAN_BITS * (self.height - 1);
-        loop {
-            match node {
-                Node::Inner(kids) => {
-                    node = kids[slot(rel, shift)].as_deref()?;
-                    shift = shift.wrapping_sub(FAN_BITS);
-                }
-                Node::Bottom(chunks) => return chunks[slot(rel, shift)].as_deref(),
-            }
+    /// The chunk at chunk coordinates `c`, if it holds things.
+    #[inline(always)]
+    fn find(&self, c: [i32; 2]) -> Option<&Leaf> {
+        match self.slot(c) {
+            Some((y, x)) => self.rows.get(y)?.as_ref()?.slice.get(x)?.as_deref(),
+            None => self.find_far(c),
         }
     }
 
-    /// Grow the root until it covers `chunk`.
-    fn cover(&mut self, chunk: [i64; 2]) {
-        while self.rel(chunk).is_none() && self.height < MAX_HEIGHT {
-            let span = 1i64 << (FAN_BITS * self.height);
-            let mut s = 0usize;
-            for (axis, (c, o)) in chunk.iter().zip(self.origin.iter_mut()).enumerate() {
-                if *c < *o {
-                    *o -= (FAN_SIDE as i64 - 1) * span;
-                    s |= (FAN_SIDE - 1) << (FAN_BITS as usize * axis);
-                }
-            }
-            let mut kids: [Option<NodeArc<Node>>; KIDS] = Default::default();
-            kids[s] = Some(self.root.clone());
-            self.root = NodeArc::new(Node::Inner(kids));
-            self.height += 1;
-        }
+    /// A lookup outside the box: through the sparse store. Out of line, so that reads in the
+    /// box keep a tight path.
+    #[inline(never)]
+    fn find_far(&self, c: [i32; 2]) -> Option<&Leaf> {
+        self.far.as_ref()?.get(&[c[1], c[0]]).map(|l| &**l)
     }
 
-    /// Put `leaf` (or nothing) at `chunk`, copying the path to it, creating nodes on the way
-    /// and dropping nodes left empty. Returns whether the level is now empty.
-    fn set(&mut self, chunk: [i64; 2], leaf: Option<NodeArc<Leaf>>) -> bool {
-        fn walk(node: &mut NodeArc<Node>, rel: [u64; 2], shift: u32, leaf: Option<NodeArc<Leaf>>) {
-            let node = NodeArc::make_mut(node);
-            let s = slot(rel, shift);
-            match node {
-                Node::Bottom(chunks) => chunks[s] = leaf,
-                Node::Inner(kids) => {
-                    if kids[s].is_none() && leaf.is_none() {
-                        return;
-                    }
-                    let k =
-                        kids[s].get_or_insert_with(|| NodeArc::new(Node::empty(shift == FAN_BITS)));
-                    walk(k, rel, shift - FAN_BITS, leaf);
-                    if k.is_empty() {
-                        kids[s] = None;
-                    }
+    /// The box as (first chunk, last chunk), inclusive.
+    fn bounds(&self) -> ([i64; 2], [i64; 2]) {
+        let lo = [i64::from(self.first[0]), i64::from(self.first[1])];
+        (
+            lo,
+            [
+                lo[0] + i64::from(self.width) - 1,
+                lo[1] + self.rows.len() as i64 - 1,
+            ],
+        )
+    }
+
+    /// Whether the level holds no chunk. Θ(rows).
+    fn is_empty(&self) -> bool {
+        self.far.is_none() && self.rows.iter().all(Option::is_none)
+    }
+
+    /// Grow the box to cover chunk `c` (about to be written) when the grown box stays dense
+    /// enough, moving the sparse chunks inside the new box into it. Returns whether the box
+    /// covers `c`. Θ(slots of the new box + sparse chunks).
+    fn grow(&mut self, c: [i32; 2]) -> bool {
+        let (a, b) = self.bounds();
+        let p = [i64::from(c[0]), i64::from(c[1])];
+        let lo = [a[0].min(p[0]), a[1].min(p[1])];
+        let hi = [b[0].max(p[0]), b[1].max(p[1])];
+        let (w, h) = ((hi[0] - lo[0] + 1) as u64, (hi[1] - lo[1] + 1) as u64);
+        let slots = w.saturating_mul(h);
+        let far_len = self.far.as_ref().map_or(0, |f| f.len()) as u64;
+        let have: u64 = self
+            .rows
+            .iter()
+            .flatten()
+            .map(|r| r.slice.iter().flatten().count() as u64)
+            .sum::<u64>()
+            + 1;
+        // Even with every sparse chunk moving in, too sparse: no need to look for them.
+        if slots > LEVEL_FILL * (have + far_len) + LEVEL_SLACK {
+            return false;
+        }
+        let inside = |k: &[i32; 2]| {
+            (lo[1]..=hi[1]).contains(&i64::from(k[0])) && (lo[0]..=hi[0]).contains(&i64::from(k[1]))
+        };
+        let moved: Vec<[i32; 2]> = self
+            .far
+            .iter()
+            .flat_map(|f| f.keys())
+            .filter(|k| inside(k))
+            .copied()
+            .collect();
+        if slots > LEVEL_FILL * (have + moved.len() as u64) + LEVEL_SLACK {
+            return false;
+        }
+        let (w, h) = (w as usize, h as usize);
+        let mut grid: Vec<Vec<Option<NodeArc<Leaf>>>> = vec![Vec::new(); h];
+        let mut put = |cx: i64, cy: i64, leaf: NodeArc<Leaf>| {
+            let row = &mut grid[(cy - lo[1]) as usize];
+            if row.is_empty() {
+                row.resize(w, None);
+            }
+            row[(cx - lo[0]) as usize] = Some(leaf);
+        };
+        for (y, row) in self.rows.iter().enumerate() {
+            for (x, leaf) in row.iter().flat_map(|r| r.slice.iter().enumerate()) {
+                if let Some(l) = leaf {
+                    put(a[0] + x as i64, a[1] + y as i64, l.clone());
                 }
             }
         }
-        if leaf.is_some() {
-            self.cover(chunk);
+        if let Some(far) = self.far.as_mut() {
+            let far = NodeArc::make_mut(far);
+            for k in &moved {
+                if let Some(l) = far.remove(k) {
+                    put(i64::from(k[1]), i64::from(k[0]), l);
+                }
+            }
         }
-        // After `cover` the root covers `chunk` (see MAX_HEIGHT); a removal outside the root
-        // has nothing to remove.
-        if let Some(rel) = self.rel(chunk) {
-            walk(&mut self.root, rel, FAN_BITS * (self.height - 1), leaf);
+        if self.far.as_ref().is_some_and(|f| f.is_empty()) {
+            self.far = None;
         }
-        self.root.is_empty()
+        let rows: Vec<Option<Row>> = grid
+            .into_iter()
+            .map(|r| (!r.is_empty()).then(|| new_row(r)))
+            .collect();
+        // Chunk coordinates of i32 cells, and the box's width (at most the slots, which the
+        // policy bounds by the chunks), fit 32 bits.
+        self.first = [lo[0] as i32, lo[1] as i32];
+        self.width = w as u32;
+        self.rows = NodeArc::from(rows);
+        true
+    }
+
+    /// Put `leaf` (or nothing) at chunk `c`, growing the box or using the sparse store, and
+    /// dropping a row left empty. Returns whether the level is now empty.
+    fn set(&mut self, c: [i32; 2], leaf: Option<NodeArc<Leaf>>) -> bool {
+        if leaf.is_some() && self.slot(c).is_none() && !self.grow(c) {
+            // Too far from the box: the sparse store.
+            let far = NodeArc::make_mut(self.far.get_or_insert_with(Default::default));
+            if let Some(l) = leaf {
+                far.insert([c[1], c[0]], l);
+            }
+            return false;
+        }
+        let Some((y, x)) = self.slot(c) else {
+            // A removal outside the box: from the sparse store.
+            if let Some(f) = self.far.as_mut() {
+                NodeArc::make_mut(f).remove(&[c[1], c[0]]);
+                if f.is_empty() {
+                    self.far = None;
+                }
+            }
+            return self.is_empty();
+        };
+        let width = self.width as usize;
+        let Some(rows) = unique(&mut self.rows) else {
+            return false;
+        };
+        let Some(row) = rows.get_mut(y) else {
+            return false;
+        };
+        let Some(r) = row else {
+            if leaf.is_some() {
+                let mut v = vec![None; width];
+                v[x] = leaf;
+                *row = Some(new_row(v));
+            }
+            return false;
+        };
+        if Row::strong_count(r) != 1 {
+            *r = Row::from_header_and_iter((), r.slice.iter().cloned());
+        }
+        // The row is unique now: `get_mut` succeeds.
+        let emptied = r.with_arc_mut(|a| match NodeArc::get_mut(a) {
+            Some(h) => {
+                let slots = h.slice_mut();
+                if let Some(s) = slots.get_mut(x) {
+                    *s = leaf;
+                }
+                slots.iter().all(Option::is_none)
+            }
+            None => false,
+        });
+        if emptied {
+            *row = None;
+            return self.is_empty();
+        }
+        false
     }
 
     /// Every chunk whose chunk coordinates lie within `cmin..=cmax`, as (its chunk
-    /// coordinates, the chunk), in tree order. Θ(nodes and chunks overlapping the box).
-    fn chunks_in<'a>(
-        &'a self,
-        cmin: [i64; 2],
-        cmax: [i64; 2],
-        out: &mut Vec<([i64; 2], &'a Leaf)>,
-    ) {
-        fn walk<'a>(
-            node: &'a Node,
-            corner: [i64; 2],
-            shift: u32,
-            q: ([i64; 2], [i64; 2]),
-            out: &mut Vec<([i64; 2], &'a Leaf)>,
-        ) {
-            let (cmin, cmax) = q;
-            let size = 1i64 << shift;
-            let child = |s: usize| {
-                let lo = [
-                    corner[0] + ((s as u64 & FAN_MASK) as i64) * size,
-                    corner[1] + (((s >> FAN_BITS) as u64 & FAN_MASK) as i64) * size,
-                ];
-                let overlaps = (0..2).all(|a| lo[a] <= cmax[a] && lo[a] + size > cmin[a]);
-                overlaps.then_some(lo)
-            };
-            match node {
-                Node::Inner(kids) => {
-                    for (s, k) in kids.iter().enumerate() {
-                        if let (Some(k), Some(lo)) = (k, child(s)) {
-                            walk(k, lo, shift - FAN_BITS, q, out);
-                        }
-                    }
-                }
-                Node::Bottom(chunks) => {
-                    for (s, c) in chunks.iter().enumerate() {
-                        if let (Some(c), Some(lo)) = (c, child(s)) {
-                            out.push((lo, c));
-                        }
+    /// coordinates, the chunk), in the canonical order (chunk row, then chunk column).
+    /// Θ(rows and slots of the box overlapping the range + sparse chunks in its rows).
+    fn chunks_in(&self, cmin: [i64; 2], cmax: [i64; 2]) -> Vec<([i64; 2], &Leaf)> {
+        let mut out = Vec::new();
+        let (a, b) = self.bounds();
+        let (x0, x1) = (cmin[0].max(a[0]), cmax[0].min(b[0]));
+        let (y0, y1) = (cmin[1].max(a[1]), cmax[1].min(b[1]));
+        if x0 <= x1 && y0 <= y1 {
+            let rows = (y0 - a[1]) as usize..=(y1 - a[1]) as usize;
+            let cols = (x0 - a[0]) as usize..=(x1 - a[0]) as usize;
+            for (y, row) in self
+                .rows
+                .get(rows.clone())
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let Some(slots) = row.as_ref().and_then(|r| r.slice.get(cols.clone())) else {
+                    continue;
+                };
+                for (x, leaf) in slots.iter().enumerate() {
+                    if let Some(l) = leaf {
+                        out.push(([x0 + x as i64, y0 + y as i64], &**l));
                     }
                 }
             }
         }
-        walk(
-            &self.root,
-            self.origin,
-            FAN_BITS * (self.height - 1),
-            (cmin, cmax),
-            out,
-        );
+        if let Some(far) = &self.far {
+            let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+            if cmin[0] <= cmax[0] && cmin[1] <= cmax[1] {
+                let range = [clamp(cmin[1]), i32::MIN]..=[clamp(cmax[1]), i32::MAX];
+                out.extend(
+                    far.range(range)
+                        .filter(|(k, _)| (cmin[0]..=cmax[0]).contains(&i64::from(k[1])))
+                        .map(|(k, l)| ([i64::from(k[1]), i64::from(k[0])], &**l)),
+                );
+                out.sort_unstable_by_key(|(at, _)| (at[1], at[0]));
+            }
+        }
+        out
     }
 
-    /// Verify the tree's structure (bottom nodes exactly at the lowest level, no empty node,
-    /// height within bounds) and every chunk.
+    /// Verify the box (rows as wide as the box, no empty row or chunk), the sparse store
+    /// (not empty, only chunks outside the box) and every chunk.
     fn check(&self) -> Result<(), &'static str> {
-        fn walk(n: &Node, level: u32) -> Result<(), &'static str> {
-            if n.is_empty() {
-                return Err("cell index: an empty node");
+        if self.width == 0 || self.rows.is_empty() {
+            return Err("cell index: a level with an empty box");
+        }
+        for row in self.rows.iter().flatten() {
+            if row.slice.len() != self.width as usize {
+                return Err("cell index: a row as wide as the box");
             }
-            match (n, level) {
-                (Node::Bottom(chunks), 0) => {
-                    for c in chunks.iter().flatten() {
-                        c.check()?;
-                    }
-                    Ok(())
-                }
-                (Node::Inner(kids), l) if l > 0 => {
-                    for k in kids.iter().flatten() {
-                        walk(k, l - 1)?;
-                    }
-                    Ok(())
-                }
-                _ => Err("cell index: a node at the wrong level"),
+            if row.slice.iter().all(Option::is_none) {
+                return Err("cell index: an empty row kept");
+            }
+            for leaf in row.slice.iter().flatten() {
+                leaf.check()?;
             }
         }
-        if !(1..=MAX_HEIGHT).contains(&self.height) {
-            return Err("cell index: tree height out of range");
+        if let Some(far) = &self.far {
+            if far.is_empty() {
+                return Err("cell index: an empty sparse store kept");
+            }
+            for (k, leaf) in far.iter() {
+                if self.slot([k[1], k[0]]).is_some() {
+                    return Err("cell index: a sparse chunk inside the level's box");
+                }
+                leaf.check()?;
+            }
         }
-        walk(&self.root, self.height - 1)
+        if self.is_empty() {
+            return Err("cell index: an empty level kept");
+        }
+        Ok(())
     }
 }
 
 /// The things on each map cell, as a persistent sparse map from cell to an ordered list of
-/// ids. Clone Θ(1); [`get`](CellIndex::get) Θ(log levels + h) with no allocation, where h is
-/// the height of that level's tree (≈ log₄ of the level's extent in chunks, whatever the other
-/// levels hold); [`push`](CellIndex::push) and [`remove`](CellIndex::remove) copy the level
-/// list, one chunk's occupied cells and h small nodes.
+/// ids. Clone Θ(1); [`get`](CellIndex::get) Θ(1) with no allocation for a cell of its level's
+/// box (the level lookup, then a row pointer, a chunk pointer and a bit test), one ordered-map
+/// search outside the box when the level has sparse chunks; [`push`](CellIndex::push) and
+/// [`remove`](CellIndex::remove) copy the level list, one chunk's occupied cells, that level's
+/// row array and one row (`w + h` pointers for a box of `w × h` chunks), or for a sparse
+/// chunk the ordered map's path to it.
 #[derive(Clone, Debug)]
 pub(crate) struct CellIndex {
     /// The levels holding things, sorted by z.
-    levels: Arc<[Plane]>,
+    levels: NodeArc<[Plane]>,
 }
 
 impl Default for CellIndex {
     fn default() -> Self {
         CellIndex {
-            levels: Arc::from(Vec::new()),
+            levels: NodeArc::from(Vec::new()),
         }
     }
 }
@@ -499,8 +608,8 @@ impl CellIndex {
         // Levels are usually consecutive (a dungeon's 1..=n): try z's offset from the first
         // level before searching.
         let first = levels.first()?.z;
-        let guess = usize::try_from(i64::from(z) - i64::from(first)).ok();
-        if let Some(p) = guess.and_then(|i| levels.get(i)).filter(|p| p.z == z) {
+        let guess = z.wrapping_sub(first) as u32 as usize;
+        if let Some(p) = levels.get(guess).filter(|p| p.z == z) {
             return Some(p);
         }
         levels
@@ -525,30 +634,24 @@ impl CellIndex {
         let leaf = leaf.filter(|l| !l.is_empty()).map(NodeArc::new);
         match self.levels.binary_search_by_key(&loc.z, |p| p.z) {
             Ok(i) => {
-                if Arc::get_mut(&mut self.levels).is_none() {
-                    self.levels = Arc::from(self.levels.to_vec());
-                }
-                // Unique now: the list was just copied if it was shared.
-                let Some(levels) = Arc::get_mut(&mut self.levels) else {
+                let Some(levels) = unique(&mut self.levels) else {
                     return;
                 };
-                if levels[i].set(chunk, leaf) {
+                if levels.get_mut(i).is_some_and(|p| p.set(chunk, leaf)) {
                     let mut v = levels.to_vec();
                     v.remove(i);
-                    self.levels = Arc::from(v);
+                    self.levels = NodeArc::from(v);
                 }
             }
             Err(i) => {
-                if leaf.is_none() {
+                let Some(leaf) = leaf else {
                     return;
-                }
-                let mut plane = Plane::new(loc.z, chunk);
-                plane.set(chunk, leaf);
+                };
                 let mut v = Vec::with_capacity(self.levels.len() + 1);
                 v.extend_from_slice(&self.levels[..i]);
-                v.push(plane);
+                v.push(Plane::new(loc.z, chunk, leaf));
                 v.extend_from_slice(&self.levels[i..]);
-                self.levels = Arc::from(v);
+                self.levels = NodeArc::from(v);
             }
         }
     }
@@ -580,18 +683,16 @@ impl CellIndex {
     }
 
     /// Every occupied cell of `plane` within `min..=max` (x and y in cell coordinates,
-    /// inclusive) with its ids, appended to `out` in chunk-tree order.
+    /// inclusive) with its ids, appended to `out` in chunk order.
     fn plane_in_range<'a>(
         plane: &'a Plane,
         min: [i64; 2],
         max: [i64; 2],
         out: &mut Vec<(Loc, &'a [ThingId])>,
     ) {
-        let mut chunks = Vec::new();
-        plane.chunks_in(
+        let chunks = plane.chunks_in(
             [min[0] >> CHUNK_BITS, min[1] >> CHUNK_BITS],
             [max[0] >> CHUNK_BITS, max[1] >> CHUNK_BITS],
-            &mut chunks,
         );
         for (at, leaf) in chunks {
             let cx = at[0] << CHUNK_BITS;
@@ -608,8 +709,8 @@ impl CellIndex {
     }
 
     /// Every occupied cell within `min..=max` (cell coordinates, inclusive) with its ids, in
-    /// (z, y, x) order. Θ(log levels + per level in the box: chunks and nodes overlapping the
-    /// box + occupied cells found, sorted).
+    /// (z, y, x) order. Θ(log levels + per level in the box: rows and slots overlapping the
+    /// box, sparse chunks in its rows, occupied cells found, sorted).
     pub(crate) fn in_range(&self, min: [i64; 3], max: [i64; 3]) -> Vec<(Loc, &[ThingId])> {
         let levels = &*self.levels;
         let from = levels.partition_point(|p| i64::from(p.z) < min[2]);
@@ -631,9 +732,7 @@ impl CellIndex {
     /// then row-major within the chunk): the order of `Grid::iter_set`.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (Loc, &[ThingId])> + '_ {
         self.levels.iter().flat_map(|plane| {
-            let mut chunks = Vec::new();
-            plane.chunks_in([i64::MIN; 2], [i64::MAX; 2], &mut chunks);
-            chunks.sort_unstable_by_key(|(at, _)| (at[1], at[0]));
+            let chunks = plane.chunks_in([i64::MIN; 2], [i64::MAX; 2]);
             chunks.into_iter().flat_map(move |(at, leaf)| {
                 let cx = (at[0] << CHUNK_BITS) as i32;
                 let cy = (at[1] << CHUNK_BITS) as i32;
@@ -648,10 +747,11 @@ impl CellIndex {
 
     /// Whether two indexes share all their storage. Θ(1).
     fn ptr_eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.levels, &other.levels)
+        NodeArc::ptr_eq(&self.levels, &other.levels)
     }
 
-    /// Verify the level list (sorted, no empty level) and every level's tree and chunks.
+    /// Verify the level list (sorted, no empty level) and every level's box, sparse store
+    /// and chunks.
     pub(crate) fn check_invariants(&self) -> Result<(), &'static str> {
         if self.levels.windows(2).any(|w| w[0].z >= w[1].z) {
             return Err("cell index: levels out of order");
@@ -659,10 +759,18 @@ impl CellIndex {
         self.levels.iter().try_for_each(Plane::check)
     }
 
-    /// The height of level `z`'s tree (0 when the level holds nothing).
+    /// Level `z`'s box as (first chunk, chunks along x, chunk rows), and its number of
+    /// sparse chunks; `None` when the level holds nothing.
     #[cfg(test)]
-    fn level_height(&self, z: i32) -> u32 {
-        self.level(z).map_or(0, |p| p.height)
+    fn level_shape(&self, z: i32) -> Option<([i32; 2], u32, usize, usize)> {
+        self.level(z).map(|p| {
+            (
+                p.first,
+                p.width,
+                p.rows.len(),
+                p.far.as_ref().map_or(0, |f| f.len()),
+            )
+        })
     }
 
     /// The same map as a grid of id lists (the saved form).
@@ -687,7 +795,7 @@ impl CellIndex {
 }
 
 impl PartialEq for CellIndex {
-    /// Cell-by-cell equality, independent of the trees' shapes.
+    /// Cell-by-cell equality, independent of the levels' boxes.
     fn eq(&self, other: &Self) -> bool {
         self.ptr_eq(other) || self.iter().eq(other.iter())
     }
@@ -781,11 +889,12 @@ mod tests {
         let mut o: BTreeMap<Loc, Vec<ThingId>> = BTreeMap::new();
         let mut x: u64 = 7;
         let mut snapshots = Vec::new();
-        // Level 0 holds a small 80 × 21 map; its tree height must not change when the other
+        // Level 0 holds a small 80 × 21 map; its box must not change when the other
         // levels fill up, spread far and empty again.
         c.push(Loc::new(0, 0, 0), ThingId(u64::MAX));
         c.push(Loc::new(79, 20, 0), ThingId(u64::MAX - 1));
-        let h0 = c.level_height(0);
+        let shape0 = c.level_shape(0);
+        assert_eq!(shape0, Some(([0, 0], 5, 2, 0)));
         for step in 0..6000u64 {
             x ^= x << 13;
             x ^= x >> 7;
@@ -817,9 +926,9 @@ mod tests {
             }
             c.check_invariants().unwrap();
             assert_eq!(
-                c.level_height(0),
-                h0,
-                "level 0's tree depends on other levels"
+                c.level_shape(0),
+                shape0,
+                "level 0's box depends on other levels"
             );
             assert_eq!(c.get(Loc::new(79, 20, 0)), &[ThingId(u64::MAX - 1)]);
             if step.is_multiple_of(400) {
@@ -829,7 +938,7 @@ mod tests {
         let levels: std::collections::BTreeSet<i32> = o.keys().map(|l| l.z).collect();
         for z in -20..=41 {
             if z != 0 {
-                assert_eq!(c.level_height(z) > 0, levels.contains(&z), "level {z}");
+                assert_eq!(c.level_shape(z).is_some(), levels.contains(&z), "level {z}");
             }
         }
         for (c, o) in snapshots
@@ -861,6 +970,156 @@ mod tests {
                     .collect();
                 want.sort_by_key(|(l, _)| (l.y, l.x));
                 assert_eq!(on, want);
+            }
+        }
+    }
+
+    #[test]
+    fn a_far_chunk_is_sparse_until_the_box_grows_over_it() {
+        let mut c = CellIndex::new();
+        let at = |cx: i32, cy: i32| Loc::new(cx * SIDE + 3, cy * SIDE + 5, 0);
+        c.push(at(0, 0), ThingId(0));
+        assert_eq!(c.level_shape(0), Some(([0, 0], 1, 1, 0)));
+        // 101 slots for 2 chunks: too sparse for the box (4 × 2 + 64 = 72).
+        c.push(at(100, 0), ThingId(100));
+        assert_eq!(c.level_shape(0), Some(([0, 0], 1, 1, 1)));
+        c.push(at(-5000, 7), ThingId(5000));
+        assert_eq!(c.level_shape(0), Some(([0, 0], 1, 1, 2)));
+        let before = c.clone();
+        c.remove(at(-5000, 7), ThingId(5000));
+        assert_eq!(c.level_shape(0), Some(([0, 0], 1, 1, 1)));
+        assert_eq!(before.get(at(-5000, 7)), &[ThingId(5000)]);
+        assert_eq!(c.get(at(-5000, 7)), &[] as &[ThingId]);
+        for x in 1..=8 {
+            c.push(at(x, 0), ThingId(x as u64));
+            assert_eq!(c.level_shape(0), Some(([0, 0], x as u32 + 1, 1, 1)));
+            c.check_invariants().unwrap();
+        }
+        // 102 slots for 11 chunks with the sparse one: dense enough (4 × 11 + 64 = 108), and
+        // the sparse chunk moves into the box.
+        c.push(at(101, 0), ThingId(101));
+        assert_eq!(c.level_shape(0), Some(([0, 0], 102, 1, 0)));
+        c.check_invariants().unwrap();
+        for x in (0..=8).chain([100, 101]) {
+            assert_eq!(c.get(at(x, 0)), &[ThingId(x as u64)], "chunk {x}");
+        }
+        assert_eq!(before.get(at(100, 0)), &[ThingId(100)]);
+        assert_eq!(before.get(at(101, 0)), &[] as &[ThingId]);
+        // Emptying a row drops it; emptying the level drops the level.
+        for x in (0..=8).chain([100, 101]) {
+            c.remove(at(x, 0), ThingId(x as u64));
+            c.check_invariants().unwrap();
+        }
+        assert_eq!(c.level_shape(0), None);
+        assert_eq!(c, CellIndex::new());
+        assert_eq!(before.iter().count(), 3);
+    }
+
+    /// An operation of the model test: add a new thing at a cell, move the `pick`-th live
+    /// thing to a cell, or remove the `pick`-th live thing.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Add(Loc),
+        Move(usize, Loc),
+        Remove(usize),
+    }
+
+    fn any_loc() -> impl proptest::strategy::Strategy<Value = Loc> {
+        use proptest::prelude::*;
+        prop_oneof![
+            12 => (-40i32..40, -40i32..40, -2i32..2).prop_map(|(x, y, z)| Loc::new(x, y, z)),
+            3 => (-3i32..3, -3i32..3, -1i32..1).prop_map(|(x, y, z)| Loc::new(x, y, z)),
+            1 => (any::<i32>(), any::<i32>(), -2i32..2).prop_map(|(x, y, z)| Loc::new(x, y, z)),
+        ]
+    }
+
+    fn any_op() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        prop_oneof![
+            4 => any_loc().prop_map(Op::Add),
+            4 => (any::<usize>(), any_loc()).prop_map(|(p, l)| Op::Move(p, l)),
+            1 => any::<usize>().prop_map(Op::Remove),
+        ]
+    }
+
+    /// The model's cells in the index's canonical order (z, chunk row, chunk column, then
+    /// row-major in the chunk).
+    fn canonical(o: &BTreeMap<Loc, Vec<ThingId>>) -> Vec<(Loc, Vec<ThingId>)> {
+        let mut v: Vec<(Loc, Vec<ThingId>)> = o.iter().map(|(l, ids)| (*l, ids.clone())).collect();
+        v.sort_by_key(|(l, _)| (l.z, l.y >> CHUNK_BITS, l.x >> CHUNK_BITS, l.y, l.x));
+        v
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        /// Random adds, moves and removes against a `BTreeMap` of cells to id lists: the
+        /// same lists in the same order, every kept version unchanged, equality by contents.
+        #[test]
+        fn matches_a_btreemap_model(ops in proptest::collection::vec(any_op(), 1..300)) {
+            let mut c = CellIndex::new();
+            let mut o: BTreeMap<Loc, Vec<ThingId>> = BTreeMap::new();
+            let mut live: Vec<(ThingId, Loc)> = Vec::new();
+            let mut versions = Vec::new();
+            for (n, op) in ops.iter().enumerate() {
+                match *op {
+                    Op::Add(l) => {
+                        let id = ThingId(n as u64);
+                        c.push(l, id);
+                        o.entry(l).or_default().push(id);
+                        live.push((id, l));
+                    }
+                    Op::Move(p, to) if !live.is_empty() => {
+                        let k = p % live.len();
+                        let (id, from) = live[k];
+                        c.remove(from, id);
+                        c.push(to, id);
+                        let list = o.entry(from).or_default();
+                        list.retain(|&i| i != id);
+                        if list.is_empty() {
+                            o.remove(&from);
+                        }
+                        o.entry(to).or_default().push(id);
+                        live[k] = (id, to);
+                    }
+                    Op::Remove(p) if !live.is_empty() => {
+                        let (id, from) = live.swap_remove(p % live.len());
+                        c.remove(from, id);
+                        let list = o.entry(from).or_default();
+                        list.retain(|&i| i != id);
+                        if list.is_empty() {
+                            o.remove(&from);
+                        }
+                    }
+                    Op::Move(..) | Op::Remove(_) => {}
+                }
+                proptest::prop_assert_eq!(c.check_invariants(), Ok(()));
+                versions.push((c.clone(), o.clone()));
+            }
+            for (c, o) in &versions {
+                for (l, ids) in o {
+                    proptest::prop_assert_eq!(c.get(*l), ids.as_slice());
+                    // The cells around an occupied one read as the model says.
+                    for d in [Loc::new(1, 0, 0), Loc::new(0, -1, 0), Loc::new(0, 0, 1)] {
+                        let n = Loc::new(l.x.wrapping_add(d.x), l.y.wrapping_add(d.y), l.z + d.z);
+                        proptest::prop_assert_eq!(
+                            c.get(n),
+                            o.get(&n).map_or(&[] as &[ThingId], Vec::as_slice)
+                        );
+                    }
+                }
+                let got: Vec<(Loc, Vec<ThingId>)> =
+                    c.iter().map(|(l, v)| (l, v.to_vec())).collect();
+                proptest::prop_assert_eq!(&got, &canonical(o));
+                // The same contents built in another order compare equal.
+                let mut other = CellIndex::new();
+                for (l, ids) in canonical(o).into_iter().rev() {
+                    for id in ids {
+                        other.push(l, id);
+                    }
+                }
+                proptest::prop_assert!(&other == c);
+                proptest::prop_assert!(&CellIndex::from_grid(&c.to_grid()) == c);
             }
         }
     }

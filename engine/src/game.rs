@@ -389,6 +389,7 @@ impl Game {
 
     /// The things on the map at `loc`, in arrival order.
     #[must_use]
+    #[inline]
     pub fn things_at(&self, loc: Loc) -> &[ThingId] {
         self.cells.get(loc)
     }
