@@ -192,8 +192,8 @@ reset_tmux
 if [ -f "$DATA/caves.save" ] && [ -f "$DATA/caves.replay" ]; then
     real=$(sums "$DATA/caves.save" "$DATA/caves.replay")
     tm new-session -d -s cslot -x 100 -y 30 "$BIN --game caves --seed 4242 2>$WORK/err-cslot; sleep 30"
-    # A new game by seed over a waiting save asks at once.
-    if wait_for cslot "Continue the saved game" 10; then
+    # A new game by seed over a waiting save asks at once, over the start screen.
+    if wait_for cslot "Saves go to" 10; then
         if wait_for cslot "Start a new game?" 10; then
             tm send-keys -t cslot y
             if wait_for cslot "Turn " 10; then

@@ -506,8 +506,17 @@ impl<R: Ruleset> Run<R> {
         if let Some(problem) = slot::before_save(&mut self.recorder, &self.game) {
             self.problems.push(problem);
         }
-        write_save(&*self.rules, &self.game, self.seed, &self.modes(), &path)
-            .map_err(|e| format!("Cannot save: {e}"))?;
+        write_save(&*self.rules, &self.game, self.seed, &self.modes(), &path).map_err(|e| {
+            match e {
+                // What the system said comes first (the temporary file's name is of no use
+                // to a player); the save on disk is whole, as the atomic write leaves it.
+                savefile::SaveError::Storage(StorageError::Io { source, .. }) => format!(
+                    "Cannot save: {source}. The last save ({}) is as it was.",
+                    path.display()
+                ),
+                other => format!("Cannot save: {other}"),
+            }
+        })?;
         self.slot.saved();
         Ok(path)
     }
