@@ -186,6 +186,20 @@ def main():
             "against 968 B near)", "far_levels_bytes", None, "B")
     ratio_bar("property read (`query`) vs `HashMap<id, struct>` field read",
               "things/property_read/game_query", "things/property_read/hashmap_field", 1.5)
+    ratio_bar("property read (`query`), one shared prototype, vs a `Vec` indexed by id (issue 32: "
+              "≤ 3×)", "things/property_read/game_query", "things/property_read/vec_by_id", 3)
+    ratio_bar("property read (`query`), each thing its own table, vs `HashMap<id, struct>` field "
+              "(issue 32: ≤ 1.5×)", "things/property_read_own_tables/game_query",
+              "things/property_read_own_tables/hashmap_field", 1.5)
+    ratio_bar("property read (`query`), each thing its own table, vs a `Vec` indexed by id "
+              "(issue 32: ≤ 3×)", "things/property_read_own_tables/game_query",
+              "things/property_read_own_tables/vec_by_id", 3)
+    ratio_bar("`Game::is` vs a `Vec<bool>` read (issue 32: ≤ 2×)", "things/is/game_is",
+              "things/is/vec_bool", 2)
+    ratio_bar("`Game::is`, each thing its own table, vs a `Vec<bool>` read (issue 32: ≤ 2×)",
+              "things/is_own_tables/game_is", "things/is_own_tables/vec_bool", 2)
+    abs_bar("`Game::clone` after 1,000 commands (issue 32: ≤ 100 ns)",
+            "things/clone/game_after_1000_commands", 100, "≤ 100 ns")
     ratio_bar("`query` with 5 modifiers vs the same sum over a `HashMap` record",
               "things/query_5_modifiers/game_query", "things/query_5_modifiers/hashmap_sum", 1.5)
     fig_bar("bytes kept per `Game::set` (10,000 things)", "set_bytes", 500, "B")
@@ -208,9 +222,12 @@ def main():
               "turn/alchemy full turn (the game's second wait)", 1.1)
     ratio_bar("Alchemy turn, 10,000 rats on another level, vs the hero alone",
               "scaling/10000 rats off the level", "scaling/hero alone", 1.1)
-    fig_bar("history: bytes kept per bot turn (1,000 turns, seed 1)", "history_bytes", 8192, "B")
-    rate_bar("whole Alchemy bot games, seeds 1–10 (`scripts/bot-rate.py`, release `alembic-sim`)",
-             "bot_rate", 10000, "turns per CPU second")
+    abs_bar("Alchemy turn, 10,000 rats on the hero's level (issue 32: ≤ 5 ms)",
+            "scaling/10000 rats on the level", 5e6, "≤ 5 ms", "scaling/hero alone")
+    fig_bar("history: bytes kept per bot turn (1,000 turns, seed 1; issue 32: ≤ 5 KiB)",
+            "history_bytes", 5120, "B")
+    rate_bar("whole Alchemy bot games, seeds 1–10 (`scripts/bot-rate.py`, release `alembic-sim`;"
+             " issue 32: ≥ 25,000)", "bot_rate", 25000, "turns per CPU second")
     # The time-travel bars (history, undo, replays) that the top-level README quotes.
     abs_bar("history: one undo plus one redo, values held (≤ 1 µs each)", "history/undo_then_redo",
             2000, "≤ 2 µs", "history/baseline_vec_index_clone_x2")
