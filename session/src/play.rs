@@ -83,13 +83,17 @@ impl<R: Ruleset> Session<R> {
 
     /// A session over a new game from `seed` in these modes.
     fn in_modes(rules: Arc<R>, seed: u64, practice: bool, wizard: bool) -> Self {
-        let (run, broken) = match Run::new_game(rules.clone(), seed, practice, wizard) {
-            Ok(r) => (r, None),
-            Err(e) => (
-                Run::with_game(rules, seed, Game::new(seed)),
-                Some(e.to_string()),
-            ),
-        };
+        match Run::new_game(rules.clone(), seed, practice, wizard) {
+            Ok(run) => Session::over(run),
+            Err(e) => Session {
+                broken: Some(e.to_string()),
+                ..Session::over(Run::with_game(rules, seed, Game::new(seed)))
+            },
+        }
+    }
+
+    /// A session over `run`, with nothing said yet.
+    fn over(run: Run<R>) -> Self {
         Session {
             run,
             save_to: None,
@@ -99,7 +103,7 @@ impl<R: Ruleset> Session<R> {
             log: Vec::new(),
             notice: None,
             exit_note: None,
-            broken,
+            broken: None,
             filed: Vec::new(),
             replay: false,
             view: View::default(),
@@ -158,13 +162,12 @@ impl<R: Ruleset> Session<R> {
     /// What is wrong with the save ([`read_save`]): the file is untouched.
     pub fn load(rules: Arc<R>, path: &Path) -> Result<Self, crate::launch::Cause> {
         let (run, continued) = Run::load(rules, path)?;
-        let mut s = Session::new(run.rules_arc().clone(), run.seed());
+        let mut s = Session::over(run);
         // The messages are not saved (English is not state): the recording says them
         // again, as the game went up to here.
         if continued.unrecorded.is_none() {
-            s.log = past_messages(run.rules(), &record::beside(path), run.game());
+            s.log = past_messages(s.run.rules(), &record::beside(path), s.run.game());
         }
-        s.run = run;
         s.save_to = Some(path.to_path_buf());
         s.begun = true;
         let mut notice = vec!["Welcome back.".to_owned()];
@@ -1019,7 +1022,8 @@ pub fn replay_app<R: Ruleset>(
         }
     };
     let playback = Playback::open(path, R::NAME, &rules.data(), start, step)?;
-    let mut s = Session::new(rules, 0);
+    // The viewer shows the recording's own states: no game is made for the session.
+    let mut s = Session::over(Run::with_game(rules, 0, Game::new(0)));
     s.replay = true;
     let viewer = Viewer::new(&mut s, playback, said, Rgb::new(240, 200, 90));
     Ok(ScreenStack::new(s, viewer)
