@@ -287,7 +287,7 @@ impl<R: Ruleset> Session<R> {
                 done
             }
             Err(why) => {
-                self.notice = Some(why);
+                self.notice = Some(why.to_string());
                 0
             }
         }

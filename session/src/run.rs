@@ -99,6 +99,31 @@ impl Continued {
     }
 }
 
+/// Why [`Run::undo`] took nothing back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UndoError {
+    /// Not a practice game.
+    NotPractice,
+    /// The game is at its first state.
+    Nothing,
+    /// A state could not be rebuilt (a bug); the sentence says what the engine said.
+    Failed(String),
+}
+
+impl std::fmt::Display for UndoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UndoError::NotPractice => {
+                f.write_str("Only practice games can take moves back (start one with --practice).")
+            }
+            UndoError::Nothing => f.write_str("There is nothing to take back."),
+            UndoError::Failed(why) => write!(f, "Cannot take the move back: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for UndoError {}
+
 /// What ending a game kept ([`Run::finish`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filed {
@@ -112,6 +137,8 @@ pub struct Filed {
     pub scored: bool,
     /// Whether the game's own save was removed.
     pub save_removed: bool,
+    /// Where an unreadable score table was moved aside (a new one was started).
+    pub set_aside: Option<PathBuf>,
     /// What went wrong keeping its records, a sentence each (the session ends with a
     /// non-zero exit when this is not empty).
     pub problems: Vec<String>,
@@ -441,13 +468,11 @@ impl<R: Ruleset> Run<R> {
     /// recording is rewritten to the moves kept, and the game saved again.
     ///
     /// # Errors
-    /// The sentence why nothing was taken back: not a practice game, nothing to take back,
-    /// or a state that could not be rebuilt.
-    pub fn undo(&mut self, n: usize) -> Result<usize, String> {
+    /// [`UndoError`]: not a practice game, nothing to take back, or a state that could not
+    /// be rebuilt.
+    pub fn undo(&mut self, n: usize) -> Result<usize, UndoError> {
         let Some(history) = self.history.as_mut() else {
-            return Err(
-                "Only practice games can take moves back (start one with --practice).".into(),
-            );
+            return Err(UndoError::NotPractice);
         };
         let rules = self.rules.clone();
         let step =
@@ -459,15 +484,15 @@ impl<R: Ruleset> Run<R> {
                 Ok(Some(_)) => done += 1,
                 Ok(None) => break,
                 Err(e) => {
-                    failed = Some(format!("Cannot take the move back: {e}"));
+                    failed = Some(UndoError::Failed(e.to_string()));
                     break;
                 }
             }
         }
         if done == 0 {
-            return Err(failed.unwrap_or_else(|| "There is nothing to take back.".into()));
+            return Err(failed.unwrap_or(UndoError::Nothing));
         }
-        self.problems.extend(failed);
+        self.problems.extend(failed.map(|f| f.to_string()));
         let game = history.current().clone();
         let start = history.get(0).cloned();
         let commands: Vec<(u64, Step<R::Command>)> = history.commands().to_vec();
@@ -646,13 +671,14 @@ impl<R: Ruleset> Run<R> {
         };
         match scores::enter(dir, &self.rules.scores_file(), entry, now) {
             Ok(s) => {
-                if let Some(aside) = s.set_aside {
+                if let Some(aside) = &s.set_aside {
                     filed.lines.push(format!(
                         "The score table could not be read; it was kept as {} and a new one started.",
                         aside.display()
                     ));
                 }
                 filed.rank = s.rank;
+                filed.set_aside = s.set_aside;
                 filed.lines.push(match s.rank {
                     Some(r) => format!("Your score is number {r} of the table."),
                     None => "Your score did not make the table.".into(),

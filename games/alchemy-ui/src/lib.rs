@@ -42,7 +42,7 @@ use alembic_alchemy::{self as alchemy, Command, Rules};
 use alembic_session::console::{ConsoleHost, WizardConsole};
 use alembic_session::play::Step;
 use alembic_session::ruleset::{Rejected, Status};
-use alembic_session::run::{Filed, Run};
+use alembic_session::run::{Filed, Run, UndoError};
 use alembic_session::start::{StartHost, StartReply, StartScreen};
 
 use alembic_session::Ruleset as _;
@@ -649,12 +649,11 @@ impl AlchemyCtx {
                 true
             }
             Err(why) => {
-                let tone = if why.starts_with("Cannot") {
-                    Tone::Error
-                } else {
-                    Tone::Note
+                let tone = match &why {
+                    UndoError::Failed(_) => Tone::Error,
+                    UndoError::NotPractice | UndoError::Nothing => Tone::Note,
                 };
-                self.note(tone, why);
+                self.note(tone, why.to_string());
                 false
             }
         }
@@ -881,11 +880,13 @@ impl AlchemyCtx {
         let Some(filed) = self.run.as_mut().and_then(|r| r.finish(quit, &messages)) else {
             return;
         };
-        for line in &filed.lines {
-            if line.starts_with("The score table could not be read") {
-                self.note(Tone::Note, line.clone());
-                self.told.push(line.clone());
-            }
+        if let Some(aside) = &filed.set_aside {
+            let said = format!(
+                "The score table could not be read; it was kept as {} and a new one started.",
+                aside.display()
+            );
+            self.note(Tone::Note, said.clone());
+            self.told.push(said);
         }
         for p in &filed.problems {
             self.note(Tone::Error, p.clone());
