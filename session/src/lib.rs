@@ -10,6 +10,7 @@
 //! | [`run`] | one game in play, whatever screens show it: save slot, recording, practice history, filing at its end |
 //! | [`console`] | the wizard console: Tab completion, scrollback, over any screens ([`console::ConsoleHost`]) |
 //! | [`savefile`] | save files of any ruleset, checked on the way in |
+//! | [`journey`] | many steps with one key: rest, search, run, travel, auto-explore, for any game ([`journey::Walker`]) |
 //! | [`mapview`] | the map view widget: field of view, memory, scrolling |
 //! | [`launch`] | the options a game starts with ([`LaunchOptions`]), why it could not ([`LaunchError`]), where saves live ([`save_dir`]) |
 //! | [`storage`] | files that survive crashes: atomic writes, bounded reads, one window per save ([`storage::SessionLock`]) |
@@ -19,6 +20,7 @@
 //! | [`start`] | the start screen: new, practice, from a seed, continue, the scores inline, over any screens ([`start::StartHost`]) |
 //! | [`slot`] | which save a session owns, autosaves |
 //! | [`keymap`] | key tables with their help lines |
+//! | [`end`] | the end screen: how it ended, the summary, the last messages, what was filed |
 //! | [`gamedata`] | the data a game plays with: shipped, a data directory, mods |
 //!
 //! Nothing here knows a frontend: the terminal, the window and the browser run it unchanged.
@@ -26,7 +28,9 @@
 #![warn(unnameable_types)]
 
 pub mod console;
+pub mod end;
 pub mod gamedata;
+pub mod journey;
 pub mod keymap;
 pub mod launch;
 pub mod mapview;

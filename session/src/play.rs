@@ -8,7 +8,6 @@
 //! The message log is made from the game's typed events ([`Ruleset::describe`]) and kept
 //! here, outside the game value: its English is never hashed, saved or recorded.
 
-use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,11 +16,13 @@ use alembic::wizard::WizardCommands;
 use alembic::{Dir, Game, Rgb};
 use alembic_ui::{
     App, Cell, Confirm, Frame, Input, Key, MessageLogScreen, MouseButton, MouseKind, Palette, Rect,
-    Screen, ScreenStack, TextScreen, Transition, direction_key, draw_box, fill, plain_key,
-    put_centred, put_clipped, run_key,
+    Screen, ScreenStack, TextScreen, Transition, direction_key, fill, plain_key, put_clipped,
+    run_key,
 };
 
 use crate::console::{ConsoleHost, WizardConsole};
+use crate::end::{AfterEnd, EndScreen, rewind_question};
+use crate::journey::{Auto, End, Journey, Walker};
 use crate::keymap::{self, Binding};
 use crate::launch::{LaunchError, LaunchOptions, clock_seed, save_dir};
 use crate::playback::{Playback, Said, Viewer, Watch, say_into};
@@ -33,17 +34,12 @@ use crate::slot;
 use crate::start::{Heading, StartHost, StartReply, StartScreen};
 use crate::{savefile, storage};
 
-/// How many moves the rewind offered after a death in practice takes back.
-pub const REWIND: usize = 5;
+pub use crate::end::REWIND;
 /// Lines the message log keeps.
 const LOG_KEEP: usize = 500;
 /// Rows of messages above the play area.
 const MESSAGE_ROWS: u16 = 3;
 const BG: Rgb = Rgb::new(0, 0, 0);
-/// The turns one search takes.
-pub const SEARCH_TURNS: usize = 5;
-/// The most steps one rest, run or travel takes.
-pub const MAX_AUTO: usize = 1_000;
 /// How long a rest, run or travel waits between steps (the player sees time pass and can
 /// stop it with any key).
 const AUTO_DELAY: Duration = Duration::from_millis(8);
@@ -577,10 +573,8 @@ impl<R: Ruleset> StartHost for Session<R> {
 /// The play screen: the last messages, then the game's own drawing.
 #[derive(Default)]
 struct PlayScreen {
-    /// A rest, run or travel under way.
-    auto: Option<Auto>,
-    /// Its steps so far.
-    steps: usize,
+    /// A rest, run or travel under way (its memo: the log's length before a step).
+    auto: Option<Journey<usize>>,
     /// The frame's area at the last drawing (for the mouse).
     area: Rect,
 }
@@ -712,14 +706,8 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                         "Only wizard games have the console (start one with --wizard).".into(),
                     );
                 }
-                Own::Rest | Own::Search => {
-                    let search = own == Own::Search;
-                    match (s.rules().wait(), s.rules().may_rest(s.game(), search)) {
-                        (None, _) => s.notice = Some("This game has no resting.".into()),
-                        (Some(_), Err(why)) => s.notice = Some(why),
-                        (Some(_), Ok(())) => self.begin(s, Auto::Rest { search }),
-                    }
-                }
+                Own::Rest => self.begin(s, Auto::Rest),
+                Own::Search => self.begin(s, Auto::Search),
                 Own::Explore => self.begin(s, Auto::Travel(Goal::Explore)),
             }
         } else if let Key::Char(c) = key
@@ -742,9 +730,15 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
             }
             Answer::Rewind(false) => {
                 s.finish(false);
-                Transition::push(EndScreen)
+                end_screen(s)
             }
             Answer::Quit(false) => Transition::Stay,
+            Answer::End(AfterEnd::Menu) => Transition::Pop(()),
+            Answer::End(AfterEnd::Again) => {
+                let next = s.seed().wrapping_add(1);
+                s.restart(next);
+                Transition::Stay
+            }
         }
     }
 
@@ -763,61 +757,20 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
 impl PlayScreen {
     /// Begin a rest, run or travel: its first step now, the rest one a tick.
     fn begin<R: Ruleset>(&mut self, s: &mut Session<R>, auto: Auto) {
-        self.auto = Some(auto);
-        self.steps = 0;
+        self.auto = Some(Journey::new(auto));
         self.auto_step(s);
     }
 
-    /// One step of the rest, run or travel under way; it ends (saying why) when the game
-    /// refuses, says anything, the game's `interrupt` says so, or its goal is reached.
+    /// One step of the rest, run or travel under way ([`Journey::step`]); when it ends, the
+    /// player is told why.
     fn auto_step<R: Ruleset>(&mut self, s: &mut Session<R>) {
-        let Some(auto) = self.auto else { return };
-        let command = match auto {
-            Auto::Rest { .. } => s.rules().wait(),
-            Auto::Run(d) => s.rules().step(d),
-            Auto::Travel(goal) => s
-                .rules()
-                .route(s.game(), goal)
-                .and_then(|d| s.rules().step(d)),
-        };
-        let Some(command) = command else {
-            self.auto = None;
-            if let Auto::Travel(goal) = auto
-                && self.steps == 0
-            {
-                s.notice = Some(match goal {
-                    Goal::Explore => "There is nothing left to explore from here.".into(),
-                    Goal::Stairs { .. } => "You know of no such stairs you can reach.".into(),
-                    Goal::Cell(_) => "You know no way there.".into(),
-                });
-            }
+        let Some(journey) = &mut self.auto else {
             return;
         };
-        let (before, said) = (s.game().clone(), s.log.len());
-        s.play(Step::Play(command));
-        self.steps += 1;
-        let why = if s.game().turn() == before.turn() || s.log.len() > said {
-            Some(None)
-        } else if let Some(w) = s.rules().interrupt(&before, s.game()) {
-            Some(Some(w))
-        } else {
-            match auto {
-                Auto::Rest { search: true } if self.steps >= SEARCH_TURNS => Some(Some(format!(
-                    "You search for {SEARCH_TURNS} turns and find nothing hidden."
-                ))),
-                Auto::Rest { search: false } if s.rules().rested(s.game()) => {
-                    Some(Some("You feel rested.".into()))
-                }
-                _ if self.steps >= MAX_AUTO => {
-                    Some(Some("You stop: it is taking too long.".into()))
-                }
-                _ => None,
-            }
-        };
-        if let Some(why) = why {
+        if let Some(end) = journey.step(s) {
             self.auto = None;
-            if let Some(w) = why {
-                s.notice = Some(w);
+            if let Some(why) = end.sentence() {
+                s.notice = Some(why.to_owned());
             }
         }
     }
@@ -845,29 +798,76 @@ impl PlayScreen {
             Status::Playing => Transition::Stay,
             Status::Over(e) if !e.won && s.run.is_practice() && s.run.undo_depth() > 0 => {
                 self.auto = None;
-                Transition::ask(
-                    Confirm::new(format!(
-                        "You died ({}). This is a practice game: take back the last {REWIND} moves?",
-                        e.cause
-                    )),
-                    Answer::Rewind,
-                )
+                Transition::ask(Confirm::new(rewind_question(&e.cause)), Answer::Rewind)
             }
             Status::Over(_) => {
                 self.auto = None;
                 s.finish(false);
-                Transition::push(EndScreen)
+                end_screen(s)
             }
         }
     }
 }
 
-/// A rest, run or travel under way: one step a tick, any key stops it.
-#[derive(Clone, Copy, Debug)]
-enum Auto {
-    Rest { search: bool },
-    Run(Dir),
-    Travel(Goal),
+/// The session's answers to a journey: the ruleset's ([`Ruleset::route`],
+/// [`Ruleset::interrupt`], [`Ruleset::rested`]); a step that is refused or says anything
+/// ends it. The memo is the log's length before the step.
+impl<R: Ruleset> Walker for Session<R> {
+    type Command = R::Command;
+    type Memo = usize;
+
+    fn game(&self) -> Option<&Game> {
+        Some(self.run.game())
+    }
+
+    fn begin(&mut self, auto: Auto, _: &mut usize) -> Result<(), String> {
+        let search = match auto {
+            Auto::Rest => false,
+            Auto::Search => true,
+            Auto::Run(_) | Auto::Travel(_) => return Ok(()),
+        };
+        if self.rules().wait().is_none() {
+            return Err("This game has no resting.".into());
+        }
+        self.rules().may_rest(self.game(), search)
+    }
+
+    fn next(&mut self, auto: Auto, first: bool, _: &mut usize) -> Result<R::Command, End> {
+        let rules = self.rules();
+        let command = match auto {
+            Auto::Rest | Auto::Search => rules.wait(),
+            Auto::Run(d) => rules.step(d),
+            Auto::Travel(goal) => rules.route(self.game(), goal).and_then(|d| rules.step(d)),
+        };
+        command.ok_or(match auto {
+            Auto::Travel(goal) if first => End::Interrupted(match goal {
+                Goal::Explore => "There is nothing left to explore from here.".into(),
+                Goal::Stairs { .. } => "You know of no such stairs you can reach.".into(),
+                Goal::Cell(_) => "You know no way there.".into(),
+            }),
+            Auto::Travel(_) => End::Arrived,
+            _ => End::Interrupted(String::new()),
+        })
+    }
+
+    fn take(&mut self, command: R::Command, said: &mut usize) -> Option<End> {
+        *said = self.log.len();
+        self.play(Step::Play(command));
+        (self.status() != Status::Playing).then_some(End::GameOver)
+    }
+
+    fn interrupt(&mut self, _: Auto, before: &Game, said: &mut usize) -> Option<End> {
+        if self.game().turn() == before.turn() || self.log.len() > *said {
+            return Some(End::Interrupted(String::new()));
+        }
+        self.rules()
+            .interrupt(before, self.game())
+            .map(End::Interrupted)
+    }
+
+    fn rested(&self) -> bool {
+        self.rules().rested(self.game())
+    }
 }
 
 /// What the play screen asked.
@@ -875,6 +875,14 @@ enum Auto {
 enum Answer {
     Quit(bool),
     Rewind(bool),
+    End(AfterEnd),
+}
+
+/// The end screen of the session's game, which is over and filed.
+fn end_screen<R: Ruleset>(s: &Session<R>) -> Transition<Session<R>, PlayScreen> {
+    let messages: Vec<String> = s.log.iter().map(|(_, m)| m.clone()).collect();
+    let end = EndScreen::of(s.rules(), s.game(), Some(s.seed()), &messages, &s.filed);
+    Transition::ask(end, Answer::End)
 }
 
 // ----- wizard --------------------------------------------------------------------------------
@@ -900,80 +908,6 @@ impl<R: Ruleset> ConsoleHost for Session<R> {
         }
         self.show_problems();
         Ok((played.said, played.over))
-    }
-}
-
-// ----- the end -------------------------------------------------------------------------------
-
-struct EndScreen;
-
-impl<R: Ruleset> Screen<Session<R>> for EndScreen {
-    type Output = ();
-    type Reply = Infallible;
-
-    fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
-        let p = Palette::DEFAULT;
-        let (title, line, colour) = match s.status() {
-            Status::Over(e) if e.won => (
-                "You won!",
-                format!("You {}.", e.cause),
-                Rgb::new(255, 215, 90),
-            ),
-            Status::Over(e) if e.cause == "died" => {
-                ("You died", "You died.".to_owned(), Rgb::new(255, 100, 90))
-            }
-            Status::Over(e) => (
-                "You died",
-                format!("You were {}.", e.cause),
-                Rgb::new(255, 100, 90),
-            ),
-            Status::Playing => ("The game ended", "You quit.".to_owned(), p.text),
-        };
-        let mut lines = vec![
-            title.to_owned(),
-            String::new(),
-            format!("{line} (turn {})", s.game().turn()),
-        ];
-        lines.extend(s.filed.iter().cloned());
-        lines.push(String::new());
-        lines.push("r or Enter: a new game    q or Esc: quit".into());
-        let w = lines
-            .iter()
-            .map(|l| l.chars().count())
-            .max()
-            .unwrap_or(10)
-            .min(usize::from(area.width).saturating_sub(2))
-            + 4;
-        let inside = draw_box(
-            frame,
-            area.centred(w as u16, lines.len() as u16 + 2),
-            &p,
-            None,
-        );
-        for (i, line) in lines.iter().enumerate() {
-            let fg = if i == 0 { colour } else { p.text };
-            put_centred(frame, inside, inside.y + i as u16, line, fg, p.bg);
-        }
-    }
-
-    fn handle(&mut self, s: &mut Session<R>, input: Input) -> Transition<Session<R>, Self> {
-        match plain_key(&input) {
-            Some(Key::Char('r') | Key::Enter) => {
-                let next = s.seed().wrapping_add(1);
-                s.restart(next);
-                Transition::Pop(())
-            }
-            Some(Key::Char('q' | 'Q') | Key::Esc) => Transition::Quit,
-            _ => Transition::Stay,
-        }
-    }
-
-    fn is_overlay(&self) -> bool {
-        true
-    }
-
-    fn name(&self) -> &str {
-        "end"
     }
 }
 

@@ -272,6 +272,13 @@ pub trait Ruleset: Send + Sync + 'static {
     fn play_area(&self) -> Option<(u16, u16)> {
         None
     }
+    /// The end screen's first line, in the game's own words ("You climbed out of the
+    /// dungeon with the Philosopher's Stone!"). Default: none, and the end screen says
+    /// "You {cause}." for a win and "You were {cause} on depth N." for a death.
+    fn epitaph(&self, game: &Game) -> Option<String> {
+        let _ = game;
+        None
+    }
     /// The game at its end, for the morgue file and the score table. Default: no points.
     fn summary(&self, game: &Game) -> Summary {
         Summary {

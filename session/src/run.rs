@@ -606,6 +606,11 @@ impl<R: Ruleset> Run<R> {
             save_removed: self.remove_save(),
             ..Filed::default()
         };
+        if filed.save_removed {
+            filed.lines.push(
+                "Your save file has been deleted: in a roguelike, the end is the end.".into(),
+            );
+        }
         match self.keep_recording() {
             Some(Ok(p)) => {
                 filed

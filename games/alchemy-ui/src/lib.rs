@@ -254,8 +254,9 @@ pub use alembic_session::slot::AUTOSAVE_EVERY;
 /// 2,000 values, then one in every 100).
 pub const PRACTICE_BUDGET: alembic::history::Budget = alembic_session::run::PRACTICE_BUDGET;
 
-/// How many moves "rewind" takes back when a practice game ends in death.
-pub const REWIND_MOVES: usize = 10;
+/// How many moves "rewind" takes back when a practice game ends in death (the session's
+/// [`REWIND`](alembic_session::end::REWIND), the same in every game).
+pub const REWIND_MOVES: usize = alembic_session::end::REWIND;
 
 impl AlchemyCtx {
     /// A context with no game yet, on `rules`.
@@ -471,6 +472,29 @@ impl AlchemyCtx {
             .join(" ")
     }
 
+    /// The game contract this context plays.
+    #[must_use]
+    pub fn contract(&self) -> &Alchemy {
+        &self.alchemy
+    }
+
+    /// The end screen of the game in play, which is over and filed: the session's
+    /// [`EndScreen`](alembic_session::end::EndScreen), with the last messages and what
+    /// filing said.
+    #[must_use]
+    pub fn end_screen(&self) -> Option<alembic_session::end::EndScreen> {
+        let game = self.game()?;
+        let messages: Vec<String> = self.log.iter().map(LogLine::shown).collect();
+        let filed = self.filed.as_ref().map_or(&[][..], |f| &f.lines[..]);
+        Some(alembic_session::end::EndScreen::of(
+            &*self.alchemy,
+            game,
+            self.seed,
+            &messages,
+            filed,
+        ))
+    }
+
     /// The game being played, if any.
     #[must_use]
     pub fn game(&self) -> Option<&Game> {
@@ -637,15 +661,26 @@ impl AlchemyCtx {
 
     /// Take back the last command of a practice game. Returns whether anything was undone.
     pub fn undo(&mut self) -> bool {
+        self.undo_moves(1)
+    }
+
+    /// Take back up to `n` commands of a practice game (fewer when the game is younger).
+    /// Returns whether anything was undone.
+    pub fn undo_moves(&mut self, n: usize) -> bool {
         let Some(run) = self.live() else {
             return false;
         };
-        let undone = run.undo(1);
+        let undone = run.undo(n);
         self.show_problems();
         match undone {
-            Ok(_) => {
+            Ok(done) => {
                 self.install(true);
-                self.note(Tone::Note, "You take back a move.");
+                let said = if done == 1 {
+                    "You take back a move.".to_owned()
+                } else {
+                    format!("You take back {done} moves.")
+                };
+                self.note(Tone::Note, said);
                 true
             }
             Err(why) => {

@@ -11,8 +11,8 @@ use alembic_ui::{
 use super::colours::{self, PALETTE};
 use super::keymap::{Action, action_of};
 use super::map::draw_hover;
-use super::prompts::{ActionMenu, CountPrompt, DirectionPrompt, EndScreen, LookScreen, MorePrompt};
-use super::travel::{Goal, Journey};
+use super::prompts::{ActionMenu, CountPrompt, DirectionPrompt, LookScreen, MorePrompt};
+use super::travel::{Auto, Journey};
 use super::{AlchemyCtx, Tone};
 use alembic_alchemy::{
     self as alchemy,
@@ -21,6 +21,8 @@ use alembic_alchemy::{
     view::{Apparatus, DoorState, InventoryEntry, ItemKind, Stairs, hero_id},
 };
 use alembic_alchemy::{Command, view::summary};
+use alembic_session::Goal;
+use alembic_session::end::AfterEnd;
 
 pub use super::keymap::help_lines;
 pub use super::map::{
@@ -154,6 +156,8 @@ pub enum PlayReply {
     DeathRead,
     /// Rewind after a practice death?
     Rewind(bool),
+    /// What the player chose on the end screen.
+    End(AfterEnd),
 }
 
 /// The play screen.
@@ -175,8 +179,8 @@ pub const STEP_DELAY: std::time::Duration = std::time::Duration::from_millis(8);
 impl PlayScreen {
     /// Start moving towards `goal`: the first step now (a refusal, such as a monster in
     /// view, is said at once), the rest one per tick.
-    fn begin(&mut self, ctx: &mut AlchemyCtx, goal: Goal) -> Transition<AlchemyCtx, Self> {
-        let mut journey = Journey::new(goal);
+    fn begin(&mut self, ctx: &mut AlchemyCtx, auto: Auto) -> Transition<AlchemyCtx, Self> {
+        let mut journey = Journey::new(auto);
         self.go_on(ctx, &mut journey).unwrap_or_else(|| {
             self.journey = Some(journey);
             Transition::Stay
@@ -189,9 +193,7 @@ impl PlayScreen {
         ctx: &mut AlchemyCtx,
         journey: &mut Journey,
     ) -> Option<Transition<AlchemyCtx, Self>> {
-        journey
-            .step(ctx, &mut |_, _| {})
-            .map(|end| Self::report(ctx, end))
+        journey.step(ctx).map(|end| Self::report(ctx, end))
     }
 
     /// Whether travel, explore or a run is under way.
@@ -237,7 +239,7 @@ impl PlayScreen {
                 {
                     return Self::act(ctx, Command::Move(d));
                 }
-                self.begin(ctx, Goal::Travel(target))
+                self.begin(ctx, Auto::Travel(Goal::Cell(target)))
             }
             MouseKind::Down(MouseButton::Right) => {
                 self.hover = at;
@@ -253,12 +255,11 @@ impl PlayScreen {
 
     /// Tell the player how a travel, run or exploration ended.
     fn report(ctx: &mut AlchemyCtx, end: super::travel::TravelEnd) -> Transition<AlchemyCtx, Self> {
-        use super::travel::TravelEnd;
-        match end {
-            TravelEnd::GameOver => return end_game(ctx),
-            TravelEnd::Interrupted(why) if !why.is_empty() => ctx.note(Tone::Note, why),
-            TravelEnd::NoPath => ctx.note(Tone::Note, "You know no way there."),
-            _ => {}
+        if end == super::travel::TravelEnd::GameOver {
+            return end_game(ctx);
+        }
+        if let Some(why) = end.sentence() {
+            ctx.note(Tone::Note, why.to_owned());
         }
         Transition::Stay
     }
@@ -505,22 +506,16 @@ fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx, PlayScreen> {
         && ctx.is_practice()
         && !ctx.rewind_declined()
     {
-        let cause = if s.cause.is_empty() {
-            "dead".to_owned()
-        } else {
-            s.cause
-        };
         return Transition::ask(
-            Confirm::new(format!(
-                "You were {cause}. Rewind {} moves and play on? (This is a practice game.)",
-                super::REWIND_MOVES
-            )),
+            Confirm::new(alembic_session::end::rewind_question(&s.cause)),
             PlayReply::Rewind,
         );
     }
     ctx.finish_game(false);
-    let removed = ctx.remove_save();
-    Transition::replace(EndScreen::new(ctx, removed))
+    match ctx.end_screen() {
+        Some(end) => Transition::ask(end, PlayReply::End),
+        None => Transition::Pop(()),
+    }
 }
 
 impl Screen<AlchemyCtx> for PlayScreen {
@@ -594,16 +589,25 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 end_game(ctx)
             }
             PlayReply::Rewind(true) => {
-                for _ in 0..super::REWIND_MOVES {
-                    if !ctx.undo() {
-                        break;
-                    }
-                }
+                ctx.undo_moves(super::REWIND_MOVES);
                 Transition::Stay
             }
             PlayReply::Rewind(false) => {
                 ctx.decline_rewind();
                 end_game(ctx)
+            }
+            PlayReply::End(AfterEnd::Menu) => Transition::Pop(()),
+            PlayReply::End(AfterEnd::Again) => {
+                let next = ctx
+                    .seed()
+                    .map_or_else(alembic_session::clock_seed, |s| s.wrapping_add(1));
+                match ctx.new_game(next) {
+                    Ok(()) => Transition::Stay,
+                    Err(e) => {
+                        ctx.note(Tone::Error, e.to_string());
+                        Transition::Pop(())
+                    }
+                }
             }
             PlayReply::Item(action, ids, Some(i)) => match ids.get(i) {
                 Some(&(id, in_use)) => self.do_item(ctx, action, id, in_use),
@@ -653,7 +657,7 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 None => Transition::Stay,
             },
             PlayReply::Door(Some(d)) => Self::door(ctx, d),
-            PlayReply::Travel(Some(l)) => self.begin(ctx, Goal::Travel(l)),
+            PlayReply::Travel(Some(l)) => self.begin(ctx, Auto::Travel(Goal::Cell(l))),
             PlayReply::SavedQuit => Transition::Quit,
             PlayReply::Analyse(id, true) => Self::act(ctx, Command::Analyse(id)),
             PlayReply::Quit(true) => {
@@ -714,7 +718,7 @@ impl PlayScreen {
     ) -> Transition<AlchemyCtx, Self> {
         match action {
             Action::Run => match dir {
-                Some(d) => self.begin(ctx, Goal::Run(d)),
+                Some(d) => self.begin(ctx, Auto::Run(d)),
                 None => Transition::Stay,
             },
             Action::Move => match dir {
@@ -722,8 +726,8 @@ impl PlayScreen {
                 None => Transition::Stay,
             },
             Action::Wait => Self::act(ctx, Command::Wait),
-            Action::Rest => self.begin(ctx, Goal::Rest),
-            Action::Search => self.begin(ctx, Goal::Search),
+            Action::Rest => self.begin(ctx, Auto::Rest),
+            Action::Search => self.begin(ctx, Auto::Search),
             Action::TravelTo => match LookScreen::travel(ctx) {
                 Some(s) => Transition::ask(s, PlayReply::Travel),
                 None => Transition::Stay,
@@ -745,7 +749,7 @@ impl PlayScreen {
                 }
             },
             Action::Stairs { down } if !on_stairs(ctx, down) => {
-                self.begin(ctx, Goal::Stairs { down })
+                self.begin(ctx, Auto::Travel(Goal::Stairs { down }))
             }
             Action::Stairs { down: false } => Self::act(ctx, Command::Ascend),
             Action::Stairs { down: true } => Self::act(ctx, Command::Descend),
@@ -765,7 +769,7 @@ impl PlayScreen {
                 Some(s) => Transition::push(s),
                 None => Transition::Stay,
             },
-            Action::Explore => self.begin(ctx, Goal::Explore),
+            Action::Explore => self.begin(ctx, Auto::Travel(Goal::Explore)),
             Action::Door => Transition::ask(
                 DirectionPrompt::new("Open or close a door: which way?"),
                 PlayReply::Door,

@@ -5,15 +5,14 @@ use std::convert::Infallible;
 
 use alembic::{Dir, Loc, Rgb};
 use alembic_ui::{
-    Cell, CursorEvent, Frame, Input, Key, LineEvent, LineInput, Rect, Screen, StatefulWidget,
-    TargetCursor, TargetState, TextScreen, Transition, direction_key, draw_box, fill, is_cancel,
+    CursorEvent, Frame, Input, Key, LineEvent, LineInput, Rect, Screen, StatefulWidget,
+    TargetCursor, TargetState, TextScreen, Transition, direction_key, draw_box, is_cancel,
     plain_key, put_centred, put_clipped, wrap_text,
 };
 
 use super::colours::{self, PALETTE};
 use super::map::map_view;
 use super::{AlchemyCtx, Tone};
-use alembic_alchemy::view::summary;
 use alembic_alchemy::{
     self as alchemy,
     rules::level_box,
@@ -610,155 +609,6 @@ impl Screen<AlchemyCtx> for LookScreen {
             Mode::Target => "target",
             Mode::Travel => "travel",
         }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// End of the game
-
-/// The death or victory screen: the summary and the last messages. Enter, Esc or Space goes
-/// back to the start screen; `q` quits.
-#[derive(Clone, Debug)]
-pub struct EndScreen {
-    won: bool,
-    lines: Vec<(String, Rgb)>,
-}
-
-impl EndScreen {
-    /// The end screen for the context's game; `save_removed` says whether a save was deleted.
-    #[must_use]
-    pub fn new(ctx: &AlchemyCtx, save_removed: bool) -> Self {
-        let mut lines: Vec<(String, Rgb)> = Vec::new();
-        let mut won = false;
-        match ctx.game().map(summary) {
-            Some(Ok(s)) => {
-                won = s.outcome == alchemy::props::Fate::Won;
-                let head = if won {
-                    "You climbed out of the dungeon with the Philosopher's Stone!".to_string()
-                } else if s.cause.is_empty() {
-                    format!("You died on depth {}.", s.depth)
-                } else {
-                    format!("You were {} on depth {}.", s.cause, s.depth)
-                };
-                lines.push((head, colours::VALUE));
-                lines.push((String::new(), PALETTE.text));
-                for (label, value) in [
-                    ("Turns", s.turns.to_string()),
-                    ("Depth", format!("{}/11", s.depth)),
-                    ("Deepest", s.deepest.to_string()),
-                    ("Kills", s.kills.to_string()),
-                ] {
-                    lines.push((format!("{label:>8}: {value}"), PALETTE.text));
-                }
-                if let Some(seed) = ctx.seed() {
-                    lines.push((format!("{:>8}: {seed}", "Seed"), PALETTE.text));
-                }
-            }
-            Some(Err(e)) => lines.push((format!("internal error: {e}"), colours::ERROR)),
-            None => {}
-        }
-        lines.push((String::new(), PALETTE.text));
-        lines.push(("Last messages:".to_string(), colours::LABEL));
-        let log = ctx.log();
-        for l in &log[log.len().saturating_sub(6)..] {
-            lines.push((format!("  {}", l.shown()), super::tone_colour(l.tone)));
-        }
-        lines.push((String::new(), PALETTE.text));
-        let save_note = if save_removed {
-            "Your save file has been deleted: in a roguelike, the end is the end."
-        } else {
-            "There was no save file to keep: in a roguelike, the end is the end."
-        };
-        lines.push((save_note.to_string(), PALETTE.dim));
-        for p in ctx.record_problems() {
-            lines.push((p.clone(), colours::ERROR));
-        }
-        if let Some((morgue, rank)) = ctx.finished_morgue() {
-            lines.push((
-                format!("The story of this game is in {}.", morgue.display()),
-                PALETTE.dim,
-            ));
-            if let Some(rank) = rank {
-                lines.push((
-                    format!("It is number {rank} in the high scores."),
-                    colours::VALUE,
-                ));
-            }
-        }
-        if let Some(rec) = ctx.finished_record() {
-            lines.push((
-                format!(
-                    "The game's recording is kept in {} (replay it with --replay).",
-                    rec.display()
-                ),
-                PALETTE.dim,
-            ));
-        }
-        EndScreen { won, lines }
-    }
-}
-
-impl Screen<AlchemyCtx> for EndScreen {
-    type Output = ();
-    type Reply = Infallible;
-
-    fn render(&mut self, _ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
-        fill(frame, area, Cell::blank(PALETTE.text, PALETTE.bg));
-        let title = if self.won { "Victory!" } else { "You died" };
-        let inside = draw_box(frame, area, &PALETTE, Some(title));
-        if inside.is_empty() {
-            return;
-        }
-        let (body, footer) = inside.split_bottom(1);
-        let big = if self.won {
-            "*  V I C T O R Y  *"
-        } else {
-            "R E S T   I N   P I E C E S"
-        };
-        let fg = if self.won {
-            colours::HERO
-        } else {
-            colours::BAD
-        };
-        let width = usize::from(body.width.saturating_sub(4)).max(1);
-        let wrapped: Vec<(String, Rgb)> = self
-            .lines
-            .iter()
-            .flat_map(|(t, c)| {
-                let c = *c;
-                wrap_text(t, width).into_iter().map(move |l| (l, c))
-            })
-            .collect();
-        let total = wrapped.len() as u16 + 2;
-        let top = body.y + body.height.saturating_sub(total) / 3;
-        put_centred(frame, body, top, big, fg, PALETTE.bg);
-        for (i, (l, c)) in wrapped.iter().enumerate() {
-            let y = top + 2 + i as u16;
-            if y >= body.bottom() {
-                break;
-            }
-            put_clipped(frame, body, body.x + 2, y, l, *c, PALETTE.bg);
-        }
-        put_centred(
-            frame,
-            footer,
-            footer.y,
-            "Enter: back to the start screen    q: quit",
-            PALETTE.dim,
-            PALETTE.bg,
-        );
-    }
-
-    fn handle(&mut self, _ctx: &mut AlchemyCtx, input: Input) -> Transition<AlchemyCtx, Self> {
-        match plain_key(&input) {
-            Some(Key::Enter | Key::Esc | Key::Char(' ')) => Transition::Pop(()),
-            Some(Key::Char('q' | 'Q')) => Transition::Quit,
-            _ => Transition::Stay,
-        }
-    }
-
-    fn name(&self) -> &str {
-        if self.won { "victory" } else { "death" }
     }
 }
 

@@ -193,6 +193,12 @@ impl Ruleset for Alchemy {
         Some(crate::map::whole_level())
     }
 
+    fn epitaph(&self, game: &Game) -> Option<String> {
+        let s = alchemy::view::summary(game).ok()?;
+        (s.outcome == alchemy::props::Fate::Won)
+            .then(|| "You climbed out of the dungeon with the Philosopher's Stone!".to_owned())
+    }
+
     fn summary(&self, game: &Game) -> Summary {
         let Ok(s) = alchemy::view::summary(game) else {
             return Summary::default();

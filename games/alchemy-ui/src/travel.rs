@@ -1,7 +1,9 @@
-//! Moving many steps with one key, as in Brogue CE and DCSS: travel to a remembered cell (a
-//! mouse click or `G`), travel to the nearest known stairs (`>` and `<` away from stairs),
-//! auto-explore (`o`), running (Shift+direction), resting (`Z`/`R`) and searching (`s`),
-//! each a [`Journey`]. Each stops as soon as anything worth a look happens: a monster comes
+//! Alchemy's answers to the session's journeys ([`alembic_session::journey`]): travel to a
+//! remembered cell (a mouse click or `G`), to the nearest known stairs (`>` and `<` away
+//! from stairs), auto-explore (`o`, picking up what is in view with autopickup on), running
+//! (Shift+direction), resting (`Z`/`R`) and searching (`s`). The session's [`Journey`]
+//! drives them, one step a tick, as it does for every game; this module is the
+//! [`Walker`] that says where the next step goes and what stops it. Each stops as soon as anything worth a look happens: a monster comes
 //! into view (each is announced once), the hero is hurt, the game says something; none
 //! starts with a threatening hostile in view. A hostile that cannot reach the hero, or one
 //! already announced that has not noticed the hero, is no threat (see [`is_threat`]). The
@@ -13,6 +15,10 @@
 
 use alembic::{Dir, Game, Loc, ThingId, fov::VisibleSet, path::Pathfinder, path::Search};
 
+use alembic_session::Goal;
+pub use alembic_session::journey::{Auto, End as TravelEnd, MAX_STEPS, SEARCH_TURNS};
+use alembic_session::journey::{End, Walker};
+
 use super::AlchemyCtx;
 use alembic_alchemy::Command;
 use alembic_alchemy::{
@@ -21,26 +27,8 @@ use alembic_alchemy::{
     view::{Stairs, TileTable, hero_id, is_creature, is_hostile, visible},
 };
 
-/// The most moves one travel makes before stopping (a safety net: a path is shorter).
-pub const MAX_STEPS: usize = 400;
-/// The most turns one rest takes (healing is one hit point in five turns).
-pub const MAX_REST: usize = 1_000;
-/// The turns one search (`s`) takes.
-pub const SEARCH_TURNS: usize = 5;
-
-/// Why travel stopped.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TravelEnd {
-    /// The hero stands on the target.
-    Arrived,
-    /// Something happened on the way (a monster came into view, the hero was hurt, a
-    /// message); the text says what.
-    Interrupted(String),
-    /// No known way there.
-    NoPath,
-    /// The game ended on the way.
-    GameOver,
-}
+/// A journey of Alchemy's: the session's driver with Alchemy's [`Memo`].
+pub type Journey = alembic_session::journey::Journey<Memo>;
 
 /// The creatures the hero sees, other than the hero.
 fn monsters_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
@@ -210,331 +198,271 @@ fn next_step(ctx: &AlchemyCtx, target: Loc) -> Option<(Loc, Dir)> {
     Some((step, at.dir_to(step)?))
 }
 
-/// Where a [`Journey`] goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Goal {
-    /// A remembered cell (a click, or `G`).
-    Travel(Loc),
-    /// The nearest known stairs, down or up.
-    Stairs {
-        /// Down (`>`) or up (`<`).
-        down: bool,
-    },
-    /// The nearest unexplored place, again and again (`o`).
-    Explore,
-    /// Straight on in a direction until something interesting (Shift+direction).
-    Run(Dir),
-    /// Wait until hit points are full (`Z`, `R`).
-    Rest,
-    /// Search for [`SEARCH_TURNS`] turns (`s`).
-    Search,
-}
-
-/// Many steps with one key, one step at a time: the play screen takes a step per tick, so
-/// the player sees the hero walk and any key stops it; [`Journey::finish`] takes them all
-/// at once (tests, tools). Never starts, and never takes a step, while a hostile creature
-/// is in view; stops when a new creature comes into view, the hero is hurt or the game says
-/// something; says why it stopped.
-#[derive(Clone, Debug)]
-pub struct Journey {
-    goal: Goal,
-    started: bool,
-    steps: usize,
-    /// Running: not yet moved, and the open sides of the way at the last step.
-    first: bool,
+/// What Alchemy remembers during one journey.
+#[derive(Clone, Debug, Default)]
+pub struct Memo {
+    /// Running: moved at least once.
+    moved: bool,
+    /// Running: the open sides of the way at the last step.
     last_sides: Option<(bool, bool)>,
     /// Exploring with autopickup: cells whose items could not be picked up.
     skipped: Vec<Loc>,
+    /// The step under way: the hero's hit points and the log's length before it.
+    hp: i32,
+    log_len: usize,
+    /// The step under way opens a door (its message does not stop the journey).
+    door: bool,
+    /// The step under way is a pick-up (nothing it says stops exploring).
+    picking_up: bool,
 }
 
-impl Journey {
-    /// A journey towards `goal`, not started.
-    #[must_use]
-    pub fn new(goal: Goal) -> Self {
-        Journey {
-            goal,
-            started: false,
-            steps: 0,
-            first: true,
-            last_sides: None,
-            skipped: Vec::new(),
-        }
+/// Alchemy's answers: never a step while a hostile that could reach the hero is in view,
+/// each creature announced once, closed doors on the way opened, items in view picked up
+/// when exploring with autopickup on.
+impl Walker for AlchemyCtx {
+    type Command = Command;
+    type Memo = Memo;
+
+    fn game(&self) -> Option<&Game> {
+        AlchemyCtx::game(self)
     }
 
-    /// Where it goes.
-    #[must_use]
-    pub fn goal(&self) -> Goal {
-        self.goal
+    fn begin(&mut self, auto: Auto, memo: &mut Memo) -> Result<(), String> {
+        if auto == Auto::Rest
+            && let Some(game) = self.game()
+            && let Ok(hero) = hero_id(game)
+            && alchemy::view::hit_points(game, hero)
+                >= alchemy::view::status(game).ok().map(|s| s.hp_max)
+        {
+            return Err(
+                "You are not hurt: nothing to rest for (s searches, . waits a turn).".to_owned(),
+            );
+        }
+        let foe = blocking_hostiles(self).first().copied();
+        // What is in view now, the player sees: not announced again.
+        for t in monsters_in_view(self) {
+            self.announce(t);
+        }
+        if let Some(foe) = foe
+            && !arrived(self, auto, memo)
+        {
+            return Err(format!("Not with {} in view.", a_name(self, foe)));
+        }
+        if let Auto::Run(dir) = auto {
+            memo.last_sides = hero_at(self).and_then(|l| run_sides(self, dir, l));
+        }
+        Ok(())
     }
 
-    /// Take every step until the journey ends, as one key press without animation.
-    pub fn finish(
-        mut self,
-        ctx: &mut AlchemyCtx,
-        observe: &mut dyn FnMut(&alembic::Game, Loc),
-    ) -> TravelEnd {
-        loop {
-            if let Some(end) = self.step(ctx, observe) {
-                return end;
-            }
+    fn next(&mut self, auto: Auto, _: bool, memo: &mut Memo) -> Result<Command, End> {
+        let game = self.game().ok_or(End::GameOver)?;
+        let hero = hero_id(game).map_err(|_| End::GameOver)?;
+        memo.hp = alchemy::view::hit_points(game, hero).unwrap_or(0);
+        memo.log_len = self.log().len();
+        memo.door = false;
+        memo.picking_up = false;
+        if matches!(auto, Auto::Rest | Auto::Search) {
+            return Ok(Command::Wait);
         }
-    }
-
-    /// One step (or one pick-up); `Some` when the journey is over, with why. `observe` sees
-    /// the game and the cell about to be stepped onto before every step.
-    pub fn step(
-        &mut self,
-        ctx: &mut AlchemyCtx,
-        observe: &mut dyn FnMut(&alembic::Game, Loc),
-    ) -> Option<TravelEnd> {
-        if !self.started {
-            self.started = true;
-            if self.goal == Goal::Rest
-                && let Some(game) = ctx.game()
-                && let Ok(hero) = hero_id(game)
-                && alchemy::view::hit_points(game, hero)
-                    >= alchemy::view::status(game).ok().map(|s| s.hp_max)
-            {
-                return Some(TravelEnd::Interrupted(
-                    "You are not hurt: nothing to rest for (s searches, . waits a turn)."
-                        .to_owned(),
-                ));
-            }
-            let foe = blocking_hostiles(ctx).first().copied();
-            // What is in view now, the player sees: not announced again.
-            for t in monsters_in_view(ctx) {
-                ctx.announce(t);
-            }
-            if let Some(foe) = foe
-                && !self.arrived(ctx)
-            {
-                return Some(TravelEnd::Interrupted(format!(
-                    "Not with {} in view.",
-                    a_name(ctx, foe)
-                )));
-            }
-            if let Goal::Run(dir) = self.goal {
-                self.last_sides = hero_at(ctx).and_then(|l| run_sides(ctx, dir, l));
-            }
+        if auto == Auto::Travel(Goal::Explore)
+            && hero_at(self).is_some_and(|at| wanted(self, memo, at))
+        {
+            memo.picking_up = true;
+            return Ok(Command::PickUp(None));
         }
-        self.steps += 1;
-        match self.goal {
-            Goal::Rest | Goal::Search => return self.rest_step(ctx),
-            _ if self.steps > MAX_STEPS => {
-                return Some(TravelEnd::Interrupted(
-                    "You stop to get your bearings.".to_owned(),
-                ));
-            }
-            Goal::Explore => return self.explore_step(ctx, observe),
-            _ => {}
+        if arrived(self, auto, memo) {
+            return Err(End::Arrived);
         }
-        self.walk_step(ctx, observe)
-    }
-
-    /// One turn of resting or searching: `None` while it goes on.
-    fn rest_step(&mut self, ctx: &mut AlchemyCtx) -> Option<TravelEnd> {
-        let game = ctx.game()?;
-        let hero = hero_id(game).ok()?;
-        let hp = alchemy::view::hit_points(game, hero).unwrap_or(0);
-        let log_len = ctx.log().len();
-        match ctx.act(Command::Wait) {
-            Some(true) => return Some(TravelEnd::GameOver),
-            Some(false) => {}
-            None => return Some(TravelEnd::Interrupted("You stop.".to_owned())),
-        }
-        if let Some(end) = self.after_move(ctx, hero, hp, log_len, false) {
-            return Some(end);
-        }
-        let game = ctx.game()?;
-        let full = alchemy::view::hit_points(game, hero)
-            >= alchemy::view::status(game).ok().map(|s| s.hp_max);
-        match self.goal {
-            Goal::Rest if full => Some(TravelEnd::Interrupted("You feel rested.".to_owned())),
-            Goal::Rest if self.steps >= MAX_REST => Some(TravelEnd::Interrupted(
-                "You stop resting: it is taking too long.".to_owned(),
-            )),
-            Goal::Search if self.steps >= SEARCH_TURNS => Some(TravelEnd::Interrupted(format!(
-                "You search for {SEARCH_TURNS} turns and find nothing hidden (nothing in these depths is hidden)."
-            ))),
-            _ => None,
-        }
-    }
-
-    /// What stops a journey after a move or a turn of rest: a creature newly in view (each
-    /// announced once), a threat, the hero hurt, or (`quiet_ok`: except for the door asked
-    /// for) anything the game said.
-    fn after_move(
-        &mut self,
-        ctx: &mut AlchemyCtx,
-        hero: ThingId,
-        hp: i32,
-        log_len: usize,
-        quiet_ok: bool,
-    ) -> Option<TravelEnd> {
-        let now = monsters_in_view(ctx);
-        let new = now.iter().copied().find(|&t| !ctx.is_announced(t));
-        for &t in &now {
-            ctx.announce(t);
-        }
-        if let Some(new) = new {
-            let said = if self.goal == Goal::Rest || self.goal == Goal::Search {
-                format!("{} comes into view.", capitalised(&a_name(ctx, new)))
-            } else {
-                format!("You see {}.", a_name(ctx, new))
-            };
-            return Some(TravelEnd::Interrupted(said));
-        }
-        if let Some(&foe) = blocking_hostiles(ctx).first() {
-            return Some(TravelEnd::Interrupted(format!(
-                "{} is after you.",
-                capitalised(&a_name(ctx, foe))
-            )));
-        }
-        let hurt = ctx
-            .game()
-            .and_then(|g| alchemy::view::hit_points(g, hero))
-            .is_some_and(|h| h < hp);
-        if hurt {
-            return Some(TravelEnd::Interrupted("You are hurt!".to_owned()));
-        }
-        // Anything the game said (other than opening the door we asked for) stops it.
-        if !quiet_ok && ctx.log().len() > log_len {
-            return Some(TravelEnd::Interrupted(String::new()));
-        }
-        None
-    }
-
-    /// Whether the journey is at its end where it stands.
-    fn arrived(&self, ctx: &AlchemyCtx) -> bool {
-        match self.goal {
-            Goal::Travel(target) => hero_at(ctx) == Some(target),
-            Goal::Stairs { down } => hero_at(ctx).is_some_and(|l| is_known_stairs(ctx, l, down)),
-            Goal::Explore => hero_at(ctx).is_some_and(|at| self.wanted(ctx, at)),
-            Goal::Run(_) | Goal::Rest | Goal::Search => false,
-        }
-    }
-
-    /// The next step, or `None`: nowhere (more) to go.
-    fn next(&mut self, ctx: &AlchemyCtx) -> Option<(Loc, Dir)> {
-        match self.goal {
-            Goal::Travel(target) => next_step(ctx, target),
-            Goal::Stairs { down } => step_towards(ctx, |l| is_known_stairs(ctx, l, down)),
-            Goal::Explore => step_towards(ctx, |l| frontier(ctx, l) || self.wanted(ctx, l)),
-            Goal::Rest | Goal::Search => None,
-            Goal::Run(dir) => {
-                let at = hero_at(ctx)?;
-                let to = at + dir;
-                let g = ctx.game()?;
-                let table = TileTable::new(g);
-                if table.blocks(g, to) || alchemy::view::door_at(g, to).is_some() {
-                    return None;
-                }
-                let hero = hero_id(g).ok();
-                let now = run_sides(ctx, dir, at);
-                let interesting = !self.first
-                    && (now != self.last_sides || g.things_at(at).iter().any(|&t| Some(t) != hero));
-                self.first = false;
-                self.last_sides = now;
-                (!interesting).then_some((to, dir))
-            }
-        }
-    }
-
-    /// How it ends when there is nowhere to go.
-    fn stuck(&self, ctx: &AlchemyCtx) -> TravelEnd {
-        match self.goal {
-            Goal::Travel(_) | Goal::Explore => TravelEnd::NoPath,
-            Goal::Run(_) | Goal::Rest | Goal::Search => TravelEnd::Interrupted(String::new()),
-            Goal::Stairs { down } => {
-                let what = if down { "down" } else { "up" };
-                let known = hero_at(ctx).is_some_and(|at| {
-                    level_box(at.z)
-                        .iter()
-                        .any(|l| is_known_stairs(ctx, l, down))
-                });
-                TravelEnd::Interrupted(if known {
-                    format!("Something is in the way of the stairs {what}.")
-                } else {
-                    format!("You know of no stairs {what} on this level.")
-                })
-            }
-        }
-    }
-
-    /// With autopickup on, items in view are places to go too (except where picking up was
-    /// refused during this journey).
-    fn wanted(&self, ctx: &AlchemyCtx, l: Loc) -> bool {
-        ctx.autopickup()
-            && !self.skipped.contains(&l)
-            && ctx.game().is_some_and(|g| {
-                !items_at(g, l).is_empty() && visible(g).is_ok_and(|v| v.contains(l))
-            })
-    }
-
-    fn explore_step(
-        &mut self,
-        ctx: &mut AlchemyCtx,
-        observe: &mut dyn FnMut(&alembic::Game, Loc),
-    ) -> Option<TravelEnd> {
-        if let Some(at) = hero_at(ctx).filter(|&at| self.wanted(ctx, at)) {
-            match ctx.act(Command::PickUp(None)) {
-                Some(true) => return Some(TravelEnd::GameOver),
-                Some(false) => {}
-                None => self.skipped.push(at),
-            }
-            return None;
-        }
-        match self.walk_step(ctx, observe) {
-            None => None,
-            // Standing on an item to pick up (or the message of stepping onto it).
-            Some(TravelEnd::Arrived) => None,
-            Some(TravelEnd::Interrupted(w))
-                if w.is_empty() && hero_at(ctx).is_some_and(|at| self.wanted(ctx, at)) =>
-            {
-                None
-            }
-            Some(TravelEnd::NoPath) => Some(explore_finished(ctx)),
-            other => other,
-        }
-    }
-
-    /// One step of walking: `None` when it went well and the journey goes on.
-    fn walk_step(
-        &mut self,
-        ctx: &mut AlchemyCtx,
-        observe: &mut dyn FnMut(&alembic::Game, Loc),
-    ) -> Option<TravelEnd> {
-        let Some(hero) = ctx.game().and_then(|g| hero_id(g).ok()) else {
-            return Some(TravelEnd::GameOver);
+        let Some((step, dir)) = next_step_of(self, auto, memo) else {
+            return Err(stuck(self, auto));
         };
-        if self.arrived(ctx) {
-            return Some(TravelEnd::Arrived);
-        }
-        let Some((step, dir)) = self.next(ctx) else {
-            return Some(self.stuck(ctx));
-        };
-        let game = ctx.game()?;
-        let hp = alchemy::view::hit_points(game, hero).unwrap_or(0);
-        let closed_door = alchemy::view::closed_door_at(game, step);
+        let game = self.game().ok_or(End::GameOver)?;
         if creature_at(game, step).is_some() {
             // Never attack by travelling: stop beside it.
-            return Some(TravelEnd::Interrupted(
-                "Something is in the way.".to_owned(),
-            ));
+            return Err(End::Interrupted("Something is in the way.".to_owned()));
         }
-        observe(game, step);
-        let log_len = ctx.log().len();
-        let cmd = if closed_door {
+        memo.door = alchemy::view::closed_door_at(game, step);
+        Ok(if memo.door {
             Command::Open(dir)
         } else {
             Command::Move(dir)
-        };
-        match ctx.act(cmd) {
-            Some(true) => return Some(TravelEnd::GameOver),
-            Some(false) => {}
-            None => return Some(TravelEnd::Interrupted("You stop.".to_owned())),
+        })
+    }
+
+    fn take(&mut self, command: Command, memo: &mut Memo) -> Option<End> {
+        match self.act(command) {
+            Some(true) => Some(End::GameOver),
+            Some(false) => None,
+            None if memo.picking_up => {
+                memo.skipped.extend(hero_at(self));
+                None
+            }
+            None => Some(End::Interrupted("You stop.".to_owned())),
         }
-        self.after_move(ctx, hero, hp, log_len, closed_door)
+    }
+
+    fn interrupt(&mut self, auto: Auto, _: &Game, memo: &mut Memo) -> Option<End> {
+        if memo.picking_up {
+            return None;
+        }
+        let end = after_move(self, auto, memo)?;
+        // Stepping onto an item to pick up says so: exploring goes on to pick it up.
+        let to_pick_up = auto == Auto::Travel(Goal::Explore)
+            && end == End::Interrupted(String::new())
+            && hero_at(self).is_some_and(|at| wanted(self, memo, at));
+        (!to_pick_up).then_some(end)
+    }
+
+    fn rested(&self) -> bool {
+        self.game().is_some_and(|game| {
+            hero_id(game).is_ok_and(|hero| {
+                alchemy::view::hit_points(game, hero)
+                    >= alchemy::view::status(game).ok().map(|s| s.hp_max)
+            })
+        })
+    }
+}
+
+/// What stops a journey after a move or a turn of rest: a creature newly in view (each
+/// announced once), a threat, the hero hurt, or (except for the door asked for) anything
+/// the game said.
+fn after_move(ctx: &mut AlchemyCtx, auto: Auto, memo: &Memo) -> Option<End> {
+    let now = monsters_in_view(ctx);
+    let new = now.iter().copied().find(|&t| !ctx.is_announced(t));
+    for &t in &now {
+        ctx.announce(t);
+    }
+    if let Some(new) = new {
+        let said = if matches!(auto, Auto::Rest | Auto::Search) {
+            format!("{} comes into view.", capitalised(&a_name(ctx, new)))
+        } else {
+            format!("You see {}.", a_name(ctx, new))
+        };
+        return Some(End::Interrupted(said));
+    }
+    if let Some(&foe) = blocking_hostiles(ctx).first() {
+        return Some(End::Interrupted(format!(
+            "{} is after you.",
+            capitalised(&a_name(ctx, foe))
+        )));
+    }
+    let hurt = ctx.game().is_some_and(|g| {
+        hero_id(g)
+            .ok()
+            .and_then(|h| alchemy::view::hit_points(g, h))
+            .is_some_and(|h| h < memo.hp)
+    });
+    if hurt {
+        return Some(End::Interrupted("You are hurt!".to_owned()));
+    }
+    // Anything the game said (other than opening the door we asked for) stops it.
+    (!memo.door && ctx.log().len() > memo.log_len).then(|| End::Interrupted(String::new()))
+}
+
+/// Whether the journey is at its end where the hero stands.
+fn arrived(ctx: &AlchemyCtx, auto: Auto, memo: &Memo) -> bool {
+    match auto {
+        Auto::Travel(Goal::Cell(target)) => hero_at(ctx) == Some(target),
+        Auto::Travel(Goal::Stairs { down }) => {
+            hero_at(ctx).is_some_and(|l| is_known_stairs(ctx, l, down))
+        }
+        Auto::Travel(Goal::Explore) => hero_at(ctx).is_some_and(|at| wanted(ctx, memo, at)),
+        Auto::Run(_) | Auto::Rest | Auto::Search => false,
+    }
+}
+
+/// The next step, or `None`: nowhere (more) to go.
+fn next_step_of(ctx: &AlchemyCtx, auto: Auto, memo: &mut Memo) -> Option<(Loc, Dir)> {
+    match auto {
+        Auto::Travel(Goal::Cell(target)) => next_step(ctx, target),
+        Auto::Travel(Goal::Stairs { down }) => step_towards(ctx, |l| is_known_stairs(ctx, l, down)),
+        Auto::Travel(Goal::Explore) => {
+            step_towards(ctx, |l| frontier(ctx, l) || wanted(ctx, memo, l))
+        }
+        Auto::Rest | Auto::Search => None,
+        Auto::Run(dir) => {
+            let at = hero_at(ctx)?;
+            let to = at + dir;
+            let g = ctx.game()?;
+            let table = TileTable::new(g);
+            if table.blocks(g, to) || alchemy::view::door_at(g, to).is_some() {
+                return None;
+            }
+            let hero = hero_id(g).ok();
+            let now = run_sides(ctx, dir, at);
+            let interesting = memo.moved
+                && (now != memo.last_sides || g.things_at(at).iter().any(|&t| Some(t) != hero));
+            memo.moved = true;
+            memo.last_sides = now;
+            (!interesting).then_some((to, dir))
+        }
+    }
+}
+
+/// How it ends when there is nowhere to go.
+fn stuck(ctx: &AlchemyCtx, auto: Auto) -> End {
+    match auto {
+        Auto::Travel(Goal::Cell(_)) => End::NoPath,
+        Auto::Travel(Goal::Explore) => explore_finished(ctx),
+        Auto::Run(_) | Auto::Rest | Auto::Search => End::Interrupted(String::new()),
+        Auto::Travel(Goal::Stairs { down }) => {
+            let what = if down { "down" } else { "up" };
+            let known = hero_at(ctx).is_some_and(|at| {
+                level_box(at.z)
+                    .iter()
+                    .any(|l| is_known_stairs(ctx, l, down))
+            });
+            End::Interrupted(if known {
+                format!("Something is in the way of the stairs {what}.")
+            } else {
+                format!("You know of no stairs {what} on this level.")
+            })
+        }
+    }
+}
+
+/// With autopickup on, items in view are places to go too (except where picking up was
+/// refused during this journey).
+fn wanted(ctx: &AlchemyCtx, memo: &Memo, l: Loc) -> bool {
+    ctx.autopickup()
+        && !memo.skipped.contains(&l)
+        && ctx
+            .game()
+            .is_some_and(|g| !items_at(g, l).is_empty() && visible(g).is_ok_and(|v| v.contains(l)))
+}
+
+/// A walker that shows `observe` the game and the cell about to be stepped onto before
+/// every step (for tests and tools that check each step).
+struct Observed<'a> {
+    ctx: &'a mut AlchemyCtx,
+    observe: &'a mut dyn FnMut(&Game, Loc),
+}
+
+impl Walker for Observed<'_> {
+    type Command = Command;
+    type Memo = Memo;
+    fn game(&self) -> Option<&Game> {
+        self.ctx.game()
+    }
+    fn begin(&mut self, auto: Auto, memo: &mut Memo) -> Result<(), String> {
+        self.ctx.begin(auto, memo)
+    }
+    fn next(&mut self, auto: Auto, first: bool, memo: &mut Memo) -> Result<Command, End> {
+        self.ctx.next(auto, first, memo)
+    }
+    fn take(&mut self, command: Command, memo: &mut Memo) -> Option<End> {
+        if let (Command::Move(d) | Command::Open(d), Some(at), Some(game)) =
+            (&command, hero_at(self.ctx), self.ctx.game())
+        {
+            (self.observe)(game, at + *d);
+        }
+        self.ctx.take(command, memo)
+    }
+    fn interrupt(&mut self, auto: Auto, before: &Game, memo: &mut Memo) -> Option<End> {
+        self.ctx.interrupt(auto, before, memo)
+    }
+    fn rested(&self) -> bool {
+        self.ctx.rested()
     }
 }
 
@@ -571,7 +499,7 @@ fn run_sides(ctx: &AlchemyCtx, dir: Dir, at: Loc) -> Option<(bool, bool)> {
 
 /// Walk towards `target` until arrival or interruption. Each step is one command.
 pub fn travel(ctx: &mut AlchemyCtx, target: Loc) -> TravelEnd {
-    Journey::new(Goal::Travel(target)).finish(ctx, &mut |_, _| {})
+    Journey::new(Auto::Travel(Goal::Cell(target))).finish(ctx)
 }
 
 /// Auto-explore (`o`): walk to the nearest seen, reachable cell that borders unexplored
@@ -587,7 +515,7 @@ pub fn explore_observed(
     ctx: &mut AlchemyCtx,
     observe: &mut dyn FnMut(&alembic::Game, Loc),
 ) -> TravelEnd {
-    Journey::new(Goal::Explore).finish(ctx, observe)
+    Journey::new(Auto::Travel(Goal::Explore)).finish(&mut Observed { ctx, observe })
 }
 
 /// Nowhere left to explore: done, unless a creature stands between the hero and the rest.
@@ -616,14 +544,14 @@ fn explore_finished(ctx: &AlchemyCtx) -> TravelEnd {
 
 /// Travel to the nearest known stairs, down or up; `Arrived` when standing on them.
 pub fn to_stairs(ctx: &mut AlchemyCtx, down: bool) -> TravelEnd {
-    Journey::new(Goal::Stairs { down }).finish(ctx, &mut |_, _| {})
+    Journey::new(Auto::Travel(Goal::Stairs { down })).finish(ctx)
 }
 
 /// Run (Shift+direction): keep moving `dir` until something interesting, as in DCSS: the
 /// way ahead blocked, a door ahead, an item underfoot, an opening appearing or closing at
 /// either side (a junction, a doorway, the end of a room's wall), a monster, a message.
 pub fn run(ctx: &mut AlchemyCtx, dir: Dir) -> TravelEnd {
-    Journey::new(Goal::Run(dir)).finish(ctx, &mut |_, _| {})
+    Journey::new(Auto::Run(dir)).finish(ctx)
 }
 
 /// Auto-fight (Tab, as in DCSS): the command that attacks the nearest hostile creature in

@@ -109,13 +109,13 @@ fn dying_in_practice_offers_the_rewind() {
     let asked = fe
         .frames()
         .iter()
-        .any(|f| f.contains_text("You died (eaten by rats)"));
+        .any(|f| f.contains_text("You died (eaten by rats). This is a practice game"));
     assert!(
         asked,
         "the rewind is offered: {}",
         fe.frames().last().unwrap().to_text()
     );
-    assert_eq!(s.game().turn(), moves.len() as u64 - 5);
+    assert_eq!(s.game().turn(), moves.len() as u64 - play::REWIND as u64);
     assert_eq!(rats.status(s.game()), Status::Playing, "alive again");
     // Declined: the end screen, a morgue file, and practice games are not scored.
     let d = dir("no-rewind");

@@ -305,13 +305,13 @@ fn death_screen_summarises_and_deletes_the_save() {
     assert!(f.contains_text("--More--"), "{}", f.to_text());
     assert!(f.contains_text("You die..."));
     a.handle(Input::ch('x'));
-    assert_eq!(a.names(), vec!["start", "death"]);
+    assert_eq!(a.names(), vec!["start", "alchemy-play", "death"]);
     let f = render(&mut a, 100, 30);
     let text = f.to_text();
     assert!(text.contains("You died"), "{text}");
     assert!(text.contains("You were killed by being deadly poisoned on depth 1."));
-    assert!(text.contains("Turns: 1"));
-    assert!(text.contains("Kills: 0"));
+    assert!(text.contains("Turns:    1"), "{text}");
+    assert!(text.contains("Kills:    0"));
     assert!(text.contains("Your save file has been deleted"));
     assert!(!save_path.exists());
     a.handle(Input::key(Key::Enter));
@@ -550,11 +550,14 @@ fn victory_screen() {
     let mut a = app(Start::Load(save_path.clone()), &save_path);
     assert!(render(&mut a, 100, 30).contains_text("You carry the Stone!"));
     a.handle(Input::ch('<'));
-    assert_eq!(a.names(), vec!["start", "victory"]);
+    assert_eq!(a.names(), vec!["start", "alchemy-play", "victory"]);
     let text = render(&mut a, 100, 30).to_text();
-    assert!(text.contains("Victory!"), "{text}");
+    assert!(
+        text.contains("You won!") && text.contains("V I C T O R Y"),
+        "{text}"
+    );
     assert!(text.contains("You climbed out of the dungeon with the Philosopher's Stone!"));
-    assert!(text.contains("Turns: ") && text.contains("Kills: 0"));
+    assert!(text.contains("Turns: ") && text.contains("Kills:    0"));
     assert!(!save_path.exists(), "a finished game leaves no save");
     assert_eq!(a.handle(Input::ch('q')), Control::Quit);
 }

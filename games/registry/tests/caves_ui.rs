@@ -187,7 +187,7 @@ fn dying_shows_the_lose_screen_and_quits() {
     run(&mut fe, &mut a).unwrap();
     let last = fe.last_frame().unwrap();
     assert!(last.contains_text("You died"));
-    assert!(last.contains_text("You were killed by a zombie."));
+    assert!(last.contains_text("You were killed by a zombie on depth 1."));
     assert_eq!(fe.remaining_inputs(), 0);
 }
 

@@ -528,9 +528,9 @@ fn a_monster_coming_into_view_stops_rest() {
         g.set_mut(h, &HPS, 1).expect("hurt");
         let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
         let ctx = app.ctx_mut();
-        let mut rest = travel::Journey::new(travel::Goal::Rest);
+        let mut rest = travel::Journey::new(travel::Auto::Rest);
         let end = loop {
-            if let Some(end) = rest.step(ctx, &mut |_, _| {}) {
+            if let Some(end) = rest.step(ctx) {
                 break end;
             }
         };

@@ -459,7 +459,7 @@ fn a_practice_death_offers_to_rewind_and_rewinding_plays_on() {
     let asked = fe
         .frames()
         .iter()
-        .position(|f| f.contains_text("Rewind"))
+        .position(|f| f.contains_text("rewind"))
         .expect("the death asked to rewind");
     assert!(fe.frames()[asked].contains_text("practice game"));
     let game = a.ctx().game().expect("the game goes on");
@@ -485,7 +485,7 @@ fn a_practice_death_offers_to_rewind_and_rewinding_plays_on() {
     );
 
     let (b, fe) = practice_death('n');
-    assert!(fe.frames().iter().any(|f| f.contains_text("Rewind")));
+    assert!(fe.frames().iter().any(|f| f.contains_text("rewind")));
     assert!(
         b.ctx().game().is_none_or(|g| alchemy::view::summary(g)
             .map(|s| s.outcome.is_over())
