@@ -1,7 +1,7 @@
 //! The play screen's map: its layout, the viewport that follows the hero, the torchlight and
 //! memory palette, tiles, and the hover line.
 
-use alembic::{Loc, LocBox, Rgb};
+use alembic::{Loc, Rgb};
 use alembic_ui::{Cell, ColourDepth, Frame, Rect, Tile, TileSupport, fill, put_clipped};
 
 use super::AlchemyCtx;
@@ -79,98 +79,9 @@ pub fn layout_with(area: Rect, msg_rows: u16) -> Layout {
     }
 }
 
-/// The first column or row shown along one axis: the whole level centred when it fits,
-/// else the focus (the hero) centred, as DCSS keeps the player in the middle of the view;
-/// past the level's edge is unexplored black.
-pub(super) fn axis_origin(min: i32, len: i32, focus: i32, view: i32) -> i32 {
-    // Saturating: a hostile save can put the hero at the edge of i32.
-    if view >= len {
-        min.saturating_sub(view.saturating_sub(len) / 2)
-    } else {
-        focus.saturating_sub(view / 2)
-    }
-}
-
-/// How map locations land on screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MapView {
-    /// The viewport.
-    pub rect: Rect,
-    /// The location in the viewport's top-left cell.
-    pub origin: Loc,
-    /// The level shown.
-    pub level: LocBox,
-    /// Frame cells per map cell across: 1, or 2 for tiles two cells wide.
-    pub cell_w: u16,
-}
-
-impl MapView {
-    /// The viewport of `rect` centred on `focus`, clamped to the level on each axis, with
-    /// each map cell `cell_w` frame cells wide (at least 1).
-    #[must_use]
-    pub fn centred(rect: Rect, level: LocBox, focus: Loc, cell_w: u16) -> Self {
-        let cell_w = cell_w.max(1);
-        let cols = i32::from(rect.width / cell_w);
-        let ox = axis_origin(level.min.x, level.width(), focus.x, cols);
-        let oy = axis_origin(level.min.y, level.height(), focus.y, i32::from(rect.height));
-        MapView {
-            rect,
-            origin: Loc::new(ox, oy, level.min.z),
-            level,
-            cell_w,
-        }
-    }
-
-    /// The (leftmost) frame cell showing `l`, if it is in view.
-    #[must_use]
-    pub fn screen_of(&self, l: Loc) -> Option<(i32, i32)> {
-        if l.z != self.origin.z {
-            return None;
-        }
-        let sx = l.x - self.origin.x;
-        let sy = l.y - self.origin.y;
-        let cols = i32::from(self.rect.width / self.cell_w);
-        if sx < 0 || sy < 0 || sx >= cols || sy >= i32::from(self.rect.height) {
-            return None;
-        }
-        Some((
-            i32::from(self.rect.x) + sx * i32::from(self.cell_w),
-            i32::from(self.rect.y) + sy,
-        ))
-    }
-
-    /// Whether `l` is shown.
-    #[must_use]
-    pub fn shows(&self, l: Loc) -> bool {
-        self.screen_of(l).is_some()
-    }
-
-    /// Change every frame cell showing `l` with `f` (highlights, cursors).
-    pub fn paint(&self, frame: &mut Frame, l: Loc, f: impl Fn(Cell) -> Cell) {
-        if let Some((x, y)) = self.screen_of(l) {
-            for dx in 0..i32::from(self.cell_w) {
-                if let Some(&c) = frame.get(x + dx, y) {
-                    frame.put(x + dx, y, f(c));
-                }
-            }
-        }
-    }
-
-    /// The level location shown at frame cell (`x`, `y`), if that cell is on the map.
-    #[must_use]
-    pub fn loc_at(&self, x: u16, y: u16) -> Option<Loc> {
-        let r = self.rect;
-        if x < r.x || y < r.y || x >= r.x + r.width || y >= r.y + r.height {
-            return None;
-        }
-        let l = Loc::new(
-            self.origin.x + i32::from((x - r.x) / self.cell_w),
-            self.origin.y + i32::from(y - r.y),
-            self.origin.z,
-        );
-        (self.level.contains(l) && self.shows(l)).then_some(l)
-    }
-}
+/// How map locations land on screen: the session's map viewport (the hero in the middle,
+/// as DCSS keeps the player; tiles one or two cells wide), shared with every game.
+pub use alembic_session::mapview::Viewport as MapView;
 
 /// How the map is drawn on a frontend with `support`: letters, or tiles one or two cells
 /// wide (only when the player has tiles on).

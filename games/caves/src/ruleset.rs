@@ -10,6 +10,7 @@ use alembic::wizard::WizardCommands;
 use alembic::{Dir, Game, Hooks, Library, Loc, Rgb};
 use alembic_session::gamedata::DataIdentity;
 use alembic_session::keymap::{Binding, bind};
+use alembic_session::mapview::{Scroll, Viewport};
 use alembic_session::ruleset::{Bot, Ending, Goal, Outcome as Done, Policy, Rejected, Status};
 use alembic_session::ruleset::{Summary, View};
 
@@ -121,16 +122,6 @@ fn in_view(g: &Game) -> Vec<alembic::ThingId> {
         .collect()
 }
 
-/// The world coordinate at the view's first column: centred when the view is wider than
-/// the world, else following `focus` and clamped to the world's edges.
-fn view_origin(view: i32, world: i32, focus: i32) -> i32 {
-    if view >= world {
-        -(view - world) / 2
-    } else {
-        (focus - view / 2).clamp(0, world - view)
-    }
-}
-
 /// A colour per region number, so neighbouring regions differ.
 fn region_colour(r: usize) -> Rgb {
     const COLOURS: [Rgb; 6] = [
@@ -181,14 +172,11 @@ impl Caves {
         cell
     }
 
-    /// The map's top-left world cell in a view of `area`.
-    fn origin(g: &Game, area: Rect) -> Option<Loc> {
+    /// Where the hero's level lands in the map's rectangle `map` (the session's viewport:
+    /// centred when it fits, else following the hero and kept inside the level).
+    fn viewport(g: &Game, map: Rect) -> Option<Viewport> {
         let at = status(g).ok()?.at;
-        Some(Loc::new(
-            view_origin(i32::from(area.width), WIDTH, at.x),
-            view_origin(i32::from(area.height.saturating_sub(1)), HEIGHT, at.y),
-            at.z,
-        ))
+        Some(Viewport::new(map, level_box(at.z), at, 1, Scroll::Clamped))
     }
 }
 
@@ -253,7 +241,7 @@ impl Ruleset for Caves {
 
     fn draw(&self, g: &Game, frame: &mut Frame, area: Rect, view: &View) {
         let (map, bar) = area.split_bottom(1);
-        let Some(o) = Caves::origin(g, area) else {
+        let Some(v) = Caves::viewport(g, map) else {
             put_clipped(
                 frame,
                 map,
@@ -267,19 +255,16 @@ impl Ruleset for Caves {
         };
         let seen = visible(g).ok();
         let regions = (view.toggles & (1 << REGIONS) != 0)
-            .then(|| walkable_regions(g, o.z).ok())
+            .then(|| walkable_regions(g, v.origin.z).ok())
             .flatten();
         let tiles = view.tiles && frame.tiles() == TileSupport::Single && regions.is_none();
-        for sy in 0..map.height {
-            for sx in 0..map.width {
-                let l = Loc::new(o.x + i32::from(sx), o.y + i32::from(sy), o.z);
-                let lit = seen.as_ref().is_some_and(|v| v.contains(l));
-                let mut cell = Caves::cell(g, l, lit, regions.as_ref());
-                if tiles && let Some(t) = tile_at(g, l, lit) {
-                    cell.ch = t.to_char();
-                }
-                frame.put(map.x + sx, map.y + sy, cell);
+        for (l, (x, y)) in v.cells() {
+            let lit = seen.as_ref().is_some_and(|s| s.contains(l));
+            let mut cell = Caves::cell(g, l, lit, regions.as_ref());
+            if tiles && let Some(t) = tile_at(g, l, lit) {
+                cell.ch = t.to_char();
             }
+            frame.put(x, y, cell);
         }
         let p = Palette::DEFAULT;
         let bar_bg = Rgb::new(30, 26, 22);
@@ -431,16 +416,7 @@ impl Ruleset for Caves {
     }
 
     fn cell_at(&self, g: &Game, area: Rect, x: u16, y: u16) -> Option<Loc> {
-        let map = area.split_bottom(1).0;
-        if !map.contains(x, y) {
-            return None;
-        }
-        let o = Caves::origin(g, area)?;
-        let l = Loc::new(o.x + i32::from(x - map.x), o.y + i32::from(y - map.y), o.z);
-        (0..WIDTH)
-            .contains(&l.x)
-            .then_some(l)
-            .filter(|l| (0..HEIGHT).contains(&l.y))
+        Caves::viewport(g, area.split_bottom(1).0)?.loc_at(x, y)
     }
 
     fn describe_cell(&self, g: &Game, l: Loc) -> Option<String> {
