@@ -25,7 +25,7 @@
 //! ```
 
 use alembic::{Game, Loc, LocBox, Rgb, fov::field_of_view, layer::Layer};
-use alembic_ui::{Cell, Frame, Rect};
+use alembic_ui::{Cell, Frame, Rect, Tile, TileSupport};
 
 /// How a [`Viewport`] follows its focus on a level larger than the view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +145,40 @@ impl Viewport {
         (self.level.contains(l) && self.shows(l)).then_some(l)
     }
 
+    /// Draw every shown cell of the level: `look(l)` says what `l` shows (`None`: nothing,
+    /// as for a cell never seen) and the tile to show on a frontend with `tiles` (`None`:
+    /// its letter). A tile two cells wide takes both frame cells; a cell without a picture
+    /// keeps its letter, centred on the pair.
+    ///
+    /// # Errors
+    /// The first error `look` gives (the drawing stops there).
+    pub fn draw_cells<E>(
+        &self,
+        frame: &mut Frame,
+        tiles: TileSupport,
+        mut look: impl FnMut(Loc) -> Result<Option<(Cell, Option<Tile>)>, E>,
+    ) -> Result<(), E> {
+        for (l, (x, y)) in self.cells() {
+            let Some((cell, tile)) = look(l)? else {
+                continue;
+            };
+            match tiles {
+                TileSupport::None => frame.put(x, y, cell),
+                TileSupport::Single => {
+                    let ch = tile.map_or(cell.ch, Tile::to_char);
+                    frame.put(x, y, Cell { ch, ..cell });
+                }
+                TileSupport::Double => {
+                    let tile = tile.unwrap_or(Tile::Glyph(cell.ch));
+                    for (dx, ch) in (0u16..).zip(tile.to_pair()) {
+                        frame.put(x.saturating_add(dx), y, Cell { ch, ..cell });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Every shown cell of the level, with the frame cell (leftmost) showing it.
     pub fn cells(&self) -> impl Iterator<Item = (Loc, (u16, u16))> + '_ {
         let cols = self.rect.width / self.cell_w;
@@ -226,16 +260,24 @@ impl<'a> MapView<'a> {
         transparent: impl Fn(Loc) -> bool,
     ) {
         let sees = field_of_view(self.eye, self.radius, transparent);
-        for (l, (x, y)) in self.viewport(area).cells() {
-            let lit = sees.contains(l);
-            if !lit && !game.layer_get(self.seen, l) {
-                continue;
-            }
-            if let Some((ch, fg)) = look(l, lit) {
-                let cell = Cell::blank(fg, Rgb::BLACK);
-                frame.put(i32::from(x), i32::from(y), Cell { ch, ..cell });
-            }
-        }
+        let drawn = self
+            .viewport(area)
+            .draw_cells(frame, TileSupport::None, |l| {
+                let lit = sees.contains(l);
+                if !lit && !game.layer_get(self.seen, l) {
+                    return Ok::<_, std::convert::Infallible>(None);
+                }
+                Ok(look(l, lit).map(|(ch, fg)| {
+                    (
+                        Cell {
+                            ch,
+                            ..Cell::blank(fg, Rgb::BLACK)
+                        },
+                        None,
+                    )
+                }))
+            });
+        let Ok(()) = drawn;
     }
 }
 

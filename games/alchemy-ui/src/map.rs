@@ -2,7 +2,7 @@
 //! memory palette, tiles, and the hover line.
 
 use alembic::{Loc, Rgb};
-use alembic_ui::{Cell, ColourDepth, Frame, Rect, Tile, TileSupport, fill, put_clipped};
+use alembic_ui::{Cell, ColourDepth, Frame, Rect, TileSupport, fill, put_clipped};
 
 use super::AlchemyCtx;
 use super::colours::{self, PALETTE};
@@ -259,85 +259,65 @@ pub fn draw_map(ctx: &AlchemyCtx, frame: &mut Frame, view: &MapView) -> Result<(
     let tiles = tile_mode(ctx, frame.tiles());
     let memory = memory_colours(frame.colour_depth());
     let table = TileTable::new(game);
-    let r = view.rect;
-    let cols = i32::from(r.width / view.cell_w);
-    for sy in 0..i32::from(r.height) {
-        for sx in 0..cols {
-            let l = Loc::new(view.origin.x + sx, view.origin.y + sy, view.origin.z);
-            if !view.level.contains(l) {
-                continue;
+    view.draw_cells(frame, tiles, |l| {
+        let Some(CellView { glyph, visible, .. }) = cell_view(game, &seen, l)? else {
+            return Ok(None);
+        };
+        // Solid rock is a blank glyph on a near-black tile: give it a stone-coloured
+        // face so cave walls read as walls.
+        let rock = glyph.ch == ' ';
+        let base_bg = if rock { colours::ROCK_BG } else { glyph.bg };
+        let cell = if visible {
+            let lit = light.get(l);
+            let on_top = alchemy::view::top_thing(game, l);
+            let blocks = table.blocks(game, l);
+            // Torchlit floor is warm and brighter than remembered floor.
+            // Walls stand out brighter than the floor, as in Brogue.
+            let floor = if blocks { LIT_WALL } else { LIT_FLOOR };
+            let base = Rgb::new(
+                base_bg.r.max(floor.r),
+                base_bg.g.max(floor.g),
+                base_bg.b.max(floor.b),
+            );
+            let bg = base.modulate(lift(lit, 0.45));
+            let fg = match on_top {
+                Some(t) if t == hero => colours::HERO,
+                // Creatures and items keep their saturated colours even at the torch's edge.
+                Some(_) => glyph.fg.modulate(lift(lit, 0.8)),
+                // A wall's mark is cut into its lit face, so it reads.
+                None if blocks => wall_mark(bg),
+                None => glyph.fg.modulate(lift(lit, 0.30)),
+            };
+            Cell {
+                ch: glyph.ch,
+                fg,
+                bg,
             }
-            let Some(CellView { glyph, visible, .. }) = cell_view(game, &seen, l)? else {
-                continue;
-            };
-            // Solid rock is a blank glyph on a near-black tile: give it a stone-coloured
-            // face so cave walls read as walls.
-            let rock = glyph.ch == ' ';
-            let base_bg = if rock { colours::ROCK_BG } else { glyph.bg };
-            let cell = if visible {
-                let lit = light.get(l);
-                let on_top = alchemy::view::top_thing(game, l);
-                let blocks = table.blocks(game, l);
-                // Torchlit floor is warm and brighter than remembered floor.
-                // Walls stand out brighter than the floor, as in Brogue.
-                let floor = if blocks { LIT_WALL } else { LIT_FLOOR };
-                let base = Rgb::new(
-                    base_bg.r.max(floor.r),
-                    base_bg.g.max(floor.g),
-                    base_bg.b.max(floor.b),
-                );
-                let bg = base.modulate(lift(lit, 0.45));
-                let fg = match on_top {
-                    Some(t) if t == hero => colours::HERO,
-                    // Creatures and items keep their saturated colours even at the torch's edge.
-                    Some(_) => glyph.fg.modulate(lift(lit, 0.8)),
-                    // A wall's mark is cut into its lit face, so it reads.
-                    None if blocks => wall_mark(bg),
-                    None => glyph.fg.modulate(lift(lit, 0.30)),
-                };
-                Cell {
-                    ch: glyph.ch,
-                    fg,
-                    bg,
-                }
+        } else {
+            let bg = if table.blocks(game, l) {
+                memory.1
             } else {
-                let bg = if table.blocks(game, l) {
-                    memory.1
-                } else {
-                    memory.0
-                };
-                Cell {
-                    ch: glyph.ch,
-                    fg: memory_glyph(glyph.fg, bg),
-                    bg,
-                }
+                memory.0
             };
-            // A rock tile needs a lighter face than its background to show its texture.
-            let cell = if rock && tiles != TileSupport::None {
-                Cell {
-                    fg: lift(cell.bg, 0.2),
-                    ..cell
-                }
-            } else {
-                cell
-            };
-            let x = i32::from(r.x) + sx * i32::from(view.cell_w);
-            let y = i32::from(r.y) + sy;
-            match tiles {
-                TileSupport::None => frame.put(x, y, cell),
-                TileSupport::Single => {
-                    let ch = cell_tile(game, &seen, l)?.map_or(cell.ch, Tile::to_char);
-                    frame.put(x, y, Cell { ch, ..cell });
-                }
-                TileSupport::Double => {
-                    // Anything without a picture keeps its letter, centred on the pair.
-                    let tile = cell_tile(game, &seen, l)?.unwrap_or(Tile::Glyph(cell.ch));
-                    for (dx, ch) in tile.to_pair().into_iter().enumerate() {
-                        frame.put(x + dx as i32, y, Cell { ch, ..cell });
-                    }
-                }
+            Cell {
+                ch: glyph.ch,
+                fg: memory_glyph(glyph.fg, bg),
+                bg,
             }
-        }
-    }
-    Ok(())
+        };
+        // A rock tile needs a lighter face than its background to show its texture.
+        let cell = if rock && tiles != TileSupport::None {
+            Cell {
+                fg: lift(cell.bg, 0.2),
+                ..cell
+            }
+        } else {
+            cell
+        };
+        let tile = match tiles {
+            TileSupport::None => None,
+            _ => cell_tile(game, &seen, l)?,
+        };
+        Ok(Some((cell, tile)))
+    })
 }

@@ -257,15 +257,20 @@ impl Ruleset for Caves {
         let regions = (view.toggles & (1 << REGIONS) != 0)
             .then(|| walkable_regions(g, v.origin.z).ok())
             .flatten();
-        let tiles = view.tiles && frame.tiles() == TileSupport::Single && regions.is_none();
-        for (l, (x, y)) in v.cells() {
+        let tiles = if view.tiles && frame.tiles() == TileSupport::Single && regions.is_none() {
+            TileSupport::Single
+        } else {
+            TileSupport::None
+        };
+        let drawn = v.draw_cells(frame, tiles, |l| {
             let lit = seen.as_ref().is_some_and(|s| s.contains(l));
-            let mut cell = Caves::cell(g, l, lit, regions.as_ref());
-            if tiles && let Some(t) = tile_at(g, l, lit) {
-                cell.ch = t.to_char();
-            }
-            frame.put(x, y, cell);
-        }
+            let cell = Caves::cell(g, l, lit, regions.as_ref());
+            let tile = (tiles != TileSupport::None)
+                .then(|| tile_at(g, l, lit))
+                .flatten();
+            Ok::<_, std::convert::Infallible>(Some((cell, tile)))
+        });
+        let Ok(()) = drawn;
         let p = Palette::DEFAULT;
         let bar_bg = Rgb::new(30, 26, 22);
         fill(frame, bar, Cell::blank(p.text, bar_bg));
