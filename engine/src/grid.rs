@@ -896,26 +896,6 @@ impl<'a, T: Clone + PartialEq> BoxIter<'a, T> {
         }
     }
 
-    /// Whether the iterator stands at the first cell of a chunk that lies wholly inside the
-    /// box (all 256 cells still to yield, row-major in one slice when written).
-    fn whole_chunk_ahead(&self) -> bool {
-        let fresh = match self.chunk {
-            Some(c) => {
-                c.start == 0
-                    && c.stride == SIDE as usize
-                    && c.cells.len() == CELLS
-                    && self.row.len() == SIDE as usize
-            }
-            None => self.defaults == SIDE as usize,
-        };
-        !self.done
-            && fresh
-            && self.x == self.x0
-            && self.x0 & MASK == 0
-            && self.y & MASK == 0
-            && self.y1 - self.y == SIDE
-    }
-
     /// Move to the next row, chunk or level; false when the box is exhausted.
     #[cold]
     fn advance(&mut self) -> bool {
@@ -977,33 +957,6 @@ impl<'a, T: Clone + PartialEq> Iterator for BoxIter<'a, T> {
     {
         let mut acc = init;
         loop {
-            // A whole chunk inside the box, not yet started: one run of its 256 cells
-            // (row-major, so the locations follow from the index), which a sum vectorises.
-            if self.whole_chunk_ahead() {
-                let (x0, y0, z) = (self.x0, self.y, self.z);
-                let at =
-                    |i: usize| Loc::new(x0 + (i as i32 & MASK), y0 + (i as i32 >> CHUNK_BITS), z);
-                match self.chunk {
-                    Some(c) => {
-                        acc = c
-                            .cells
-                            .iter()
-                            .enumerate()
-                            .fold(acc, |acc, (i, v)| f(acc, (at(i), v)));
-                    }
-                    None => {
-                        let d = &self.grid.default;
-                        acc = (0..CELLS).fold(acc, |acc, i| f(acc, (at(i), d)));
-                    }
-                }
-                self.row = [].iter();
-                self.defaults = 0;
-                self.y = self.y1 - 1;
-                if !self.advance() {
-                    return acc;
-                }
-                continue;
-            }
             // The rest of the current row.
             let (y, z, x) = (self.y, self.z, self.x);
             let row = std::mem::replace(&mut self.row, [].iter());
