@@ -155,10 +155,14 @@ impl<T> Level<T> {
 
     /// The slot of the chunk at chunk coordinates (`cx`, `cy`), when it lies in the box.
     fn index(&self, cx: i64, cy: i64) -> Option<usize> {
+        // No division by the width: a row past the last gives a slot past the end (chunk
+        // coordinates of i32 cells are below 2²⁸, so the product fits an i64).
         let dx = cx - i64::from(self.first[0]);
         let dy = cy - i64::from(self.first[1]);
-        if (0..i64::from(self.width)).contains(&dx) && (0..i64::from(self.height())).contains(&dy) {
-            usize::try_from(dy * i64::from(self.width) + dx).ok()
+        if (0..i64::from(self.width)).contains(&dx) && dy >= 0 {
+            usize::try_from(dy * i64::from(self.width) + dx)
+                .ok()
+                .filter(|&i| i < self.chunks.len())
         } else {
             None
         }
@@ -313,6 +317,9 @@ impl<T: Clone + PartialEq> Grid<T> {
                 .get(i)
                 .filter(|c| !self.is_blank(c))
                 .map(|c| &**c);
+        }
+        if self.far.is_empty() {
+            return None;
         }
         self.far.get(&ChunkKey::of(chunk)).map(|c| &**c)
     }
@@ -1211,6 +1218,32 @@ mod tests {
         assert_eq!(locs.len() as u64, area.volume());
         assert!(cells.contains(&(Loc::new(17, 3, 0), 5)));
         assert_eq!(cells.iter().filter(|c| c.1 == 5).count(), 1);
+    }
+
+    #[test]
+    fn fold_over_whole_chunks_matches_next() {
+        let mut g = Grid::new(0u32);
+        for (i, l) in LocBox::rect(-16, 0, 48, 32, 0).iter().enumerate() {
+            if l.x < 16 || l.y >= 16 {
+                g.set_mut(l, i as u32 + 1);
+            }
+        }
+        for area in [
+            LocBox::rect(-32, -16, 96, 64, 0),
+            LocBox::new(Loc::new(-16, 0, -1), Loc::new(32, 32, 2)),
+            LocBox::rect(-5, 3, 40, 30, 0),
+            LocBox::rect(16, 0, 16, 16, 0),
+        ] {
+            let by_next: Vec<(Loc, u32)> = g.iter_box(area).map(|(l, v)| (l, *v)).collect();
+            let mut by_fold = Vec::new();
+            g.iter_box(area).for_each(|(l, v)| by_fold.push((l, *v)));
+            assert_eq!(by_fold, by_next);
+            // Folding after a few steps: the started chunk is not taken whole.
+            let mut it = g.iter_box(area);
+            let mut late: Vec<(Loc, u32)> = it.by_ref().take(3).map(|(l, v)| (l, *v)).collect();
+            it.for_each(|(l, v)| late.push((l, *v)));
+            assert_eq!(late, by_next);
+        }
     }
 
     #[test]
