@@ -94,12 +94,13 @@ impl PartialEq for Schedule {
 /// reaches `u64::MAX`).
 const UNQUEUED: (u64, u64) = (u64::MAX, u64::MAX);
 
-/// Each queued actor's queue key by id: a dense persistent array (a read is a few array
-/// indexes, a persistent write copies the short path to one 16-key leaf), with an ordered
-/// map for the ids beyond the array (from 2³², which only a save edited by hand has).
+/// Each queued actor's queue key by id: a dense persistent array of 8-way nodes (a read is
+/// a few array indexes, a persistent write copies the short path to one 8-key leaf, small
+/// because the actors of a real game are scattered over the ids), with an ordered map for
+/// the ids beyond the array (from 2²⁴, which only a game that made 16 million things has).
 #[derive(Clone)]
 struct Slots {
-    low: Words<(u64, u64), 16>,
+    low: Words<(u64, u64), 8>,
     high: OrdMap<ThingId, (u64, u64)>,
     len: usize,
 }

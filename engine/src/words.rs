@@ -10,12 +10,17 @@
 //! how tall the tree is, so a read is one dispatch on the height, then one array index a
 //! level. A wider fan makes reads shallower and each persistent write's copied path larger.
 //! A slot never written reads as the fill value the array was made with; indices from 2³²
-//! on are not held (`get` gives `None`; the caller answers another way).
+//! on (2²⁴ at fan 8) are not held (`get` gives `None`; the caller answers another way).
 
 use triomphe::Arc as NodeArc;
 
-/// The first index the tree does not hold.
-const END: u64 = 1 << 32;
+/// The first index a tree of fan `fan` does not hold: 2³², or the tallest tree's span if
+/// that is less (`fan`⁸: 2²⁴ at fan 8).
+#[inline(always)]
+const fn end(fan: usize) -> u64 {
+    let span = 1u64 << (fan.trailing_zeros() * 8);
+    if span < 1 << 32 { span } else { 1 << 32 }
+}
 
 /// The slot of index `i` in a node of `fan` slots whose level starts at bit `shift`.
 #[inline(always)]
@@ -133,7 +138,7 @@ fn fits(i: u64, height: u32, fan: usize) -> bool {
 macro_rules! roots {
     ($($h:literal: $v:ident($l:ident)),* ; grow $($from:ident => $to:ident),*) => {
         /// The tree by height: `H{h}` is a root `h` levels above the leaves, covering
-        /// `F^(h+1)` slots (the tallest, `H7`, covers the indices below 2³² for `F` ≥ 16).
+        /// `F^(h+1)` slots (the tallest, `H7`, covers the indices below [`end`]).
         #[derive(Clone)]
         enum Root<T, const F: usize> {
             Empty,
@@ -148,7 +153,7 @@ macro_rules! roots {
                 }
             }
 
-            /// The value at `i`, which the caller checked is below [`END`].
+            /// The value at `i`, which the caller checked is below [`end`].
             #[inline(always)]
             fn get(&self, i: u64, fill: T) -> T {
                 match self {
@@ -188,8 +193,8 @@ roots!(
     grow H0 => H1, H1 => H2, H2 => H3, H3 => H4, H4 => H5, H5 => H6, H6 => H7
 );
 
-/// A persistent array of small `Copy` values indexed below 2³², `F` (16 or more, a power of
-/// two) to a node: clone Θ(1), get Θ(log_F n), a persistent set Θ(F · log_F n) (a node of
+/// A persistent array of small `Copy` values indexed below `end(F)` (2³² from `F` = 16 on),
+/// `F` (8 or more, a power of two) to a node: clone Θ(1), get Θ(log_F n), a persistent set Θ(F · log_F n) (a node of
 /// `F` slots plus an 8-byte count kept a level; nothing when the value is unchanged).
 #[derive(Clone)]
 pub(crate) struct Words<T, const F: usize> {
@@ -202,7 +207,7 @@ impl<T: Copy + PartialEq, const F: usize> Words<T, F> {
     /// An array every index of which reads as `fill`.
     pub(crate) fn new(fill: T) -> Self {
         const {
-            assert!(F.is_power_of_two() && F >= 16);
+            assert!(F.is_power_of_two() && F >= 8);
         }
         Words {
             root: Root::Empty,
@@ -210,13 +215,13 @@ impl<T: Copy + PartialEq, const F: usize> Words<T, F> {
         }
     }
 
-    /// The value at `i`; `None` from 2³² on, where the array holds nothing.
+    /// The value at `i`; `None` from `end(F)` on, where the array holds nothing.
     #[inline]
     pub(crate) fn get(&self, i: u64) -> Option<T> {
-        (i < END).then(|| self.root.get(i, self.fill))
+        (i < end(F)).then(|| self.root.get(i, self.fill))
     }
 
-    /// Store `w` at `i` (ignored from 2³² on). Copies nothing when `i` already holds `w`.
+    /// Store `w` at `i` (ignored from `end(F)` on). Copies nothing when `i` already holds `w`.
     pub(crate) fn set(&mut self, i: u64, w: T) {
         if self.get(i).is_none_or(|old| old == w) {
             return;
@@ -242,6 +247,7 @@ mod tests {
 
     #[test]
     fn matches_a_btreemap_and_keeps_old_versions() {
+        check::<8>();
         check::<16>();
         check::<32>();
     }
@@ -257,13 +263,13 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             let i = match step % 11 {
-                0 => x % END,
+                0 => x % end(F),
                 1 => x,
                 _ => x % 6000,
             };
             let v = if step.is_multiple_of(5) { FILL } else { step };
             w.set(i, v);
-            if i < END {
+            if i < end(F) {
                 if v == FILL {
                     o.remove(&i);
                 } else {
@@ -283,8 +289,9 @@ mod tests {
                 assert_eq!(sw.get(*i), Some(*v));
             }
             assert_eq!(sw.get(6001), Some(FILL));
-            assert_eq!(sw.get(END - 1), so.get(&(END - 1)).copied().or(Some(FILL)));
-            assert_eq!(sw.get(END), None);
+            let end = end(F);
+            assert_eq!(sw.get(end - 1), so.get(&(end - 1)).copied().or(Some(FILL)));
+            assert_eq!(sw.get(end), None);
             assert_eq!(sw.get(u64::MAX), None);
         }
     }
