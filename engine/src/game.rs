@@ -23,7 +23,8 @@ use crate::props::{Hook, KeyIds, Modifier, Prop, PropKey, PropMap, PropType, Val
 use crate::pvec::PVec;
 use crate::rng::GameRng;
 use crate::schedule::{Schedule, ScheduleRepr};
-use crate::thing::{AddRun, Carried, FlagBits, IdList, Place, Thing, ThingId};
+use crate::thing::{ABSENT, AddRun, Carried, FlagBits, IdList, Place, Thing, ThingId};
+use crate::words::Words;
 use triomphe::Arc as ThingArc;
 
 /// The version of the serialized form of [`Game`]; loading another version is an error.
@@ -45,24 +46,26 @@ pub struct Message {
 /// prototype library, the RNG, the turn counter and the message log.
 ///
 /// # Costs
-/// - clone: Θ(1) — at most seven reference-count increments (up to three for the terrain,
-///   the cell index, the thing index, the per-turn parts and the rarely written parts, each
-///   of the last two behind one pointer); the clone is fully independent. 75 ns after 1,000 Alchemy bot
+/// - clone: Θ(1) — at most eight reference-count increments (up to three for the terrain,
+///   the cell index, the thing index, the flag words, the per-turn parts and the rarely
+///   written parts, each of the last two behind one pointer); the clone is fully independent. 75 ns after 1,000 Alchemy bot
 ///   commands, against 5 ns for one `Arc` clone (`things/clone` in the `things` bench);
 /// - [`get_thing`](Game::get_thing): Θ(log₈ of the largest id); [`query`](Game::query): that plus
 ///   one property lookup (by the key's integer id: the overrides, then one slot of the table)
 ///   and Θ(keys modified + modifiers of the key) in the holder's derived view of its
 ///   carriers' active modifiers (Θ(1) for a run of additions);
-/// - [`is`](Game::is): the thing lookup and a bit test of its derived flag word, for the
-///   first 32 flag keys the game met on its things (others, and flags a carried modifier
-///   changes, go through `query`);
+/// - [`is`](Game::is): a bit test of the thing's derived flag word, read from the game's
+///   dense array of flag words by id (Θ(log₃₂ of the largest id), not the thing record),
+///   for the first 32 flag keys the game met on its things (others, and flags a carried
+///   modifier changes, go through `query`);
 /// - putting a modifier carrier in or out of a holder, changing its modifiers, or setting a
 ///   flag one of them is switched by also rebuilds the holder's view: Θ(its carriers'
 ///   modifiers · log);
 /// - persistent changes ([`set`](Game::set), [`add_thing`](Game::add_thing),
 ///   [`move_thing`](Game::move_thing)…): Θ(log n) path copies; every older value stays valid.
-///   A kept [`set`](Game::set) at 10,000 things costs 496 bytes (the id index path and the
-///   thing's 128-byte record with its 8-byte count), a kept move where most cells are empty 992 bytes (`cargo bench
+///   A kept [`set`](Game::set) at 10,000 things costs 488 bytes (the id index path and the
+///   thing's 120-byte record with its 8-byte count; a write that changes a flag word also
+///   copies that array's path, 792 bytes below 32,768 ids), a kept move where most cells are empty 992 bytes (`cargo bench
 ///   -p alembic-benches --bench things`, its `memory:` lines).
 ///
 /// Each persistent method `m(&self, ..) -> Result<Game, Error>` has an in-place twin
@@ -101,6 +104,10 @@ pub struct Game {
     /// The thing records, each behind a `triomphe` pointer (one count, no weak count: a kept
     /// `Game::set` copies 8 bytes less).
     things: PVec<ThingArc<Thing>>,
+    /// Each thing's flag word (see [`FlagBits`]), by id, apart from the records: derived
+    /// data, kept with every change, rebuilt on load, checked by `check_invariants`, never
+    /// saved, hashed or compared. An id naming no thing holds [`ABSENT`].
+    flag_words: FlagWords,
     next_id: u64,
     rng: GameRng,
     turn: u64,
@@ -132,6 +139,24 @@ pub(crate) struct Rare {
     pub(crate) flag_bits: FlagBits,
 }
 
+/// The things' flag words by id (see [`Game`]'s field).
+#[derive(Clone)]
+struct FlagWords(Words<u64, 32>);
+
+impl PartialEq for FlagWords {
+    /// Always equal: the words are a cache of the things, not part of the value (equal
+    /// games may even give the flags different positions).
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl FlagWords {
+    fn new() -> Self {
+        FlagWords(Words::new(ABSENT))
+    }
+}
+
 impl<T: PartialEq + Clone> PartialEq for PVec<T> {
     fn eq(&self, o: &Self) -> bool {
         self.ptr_eq(o) || (self.len() == o.len() && self.iter().eq(o.iter()))
@@ -158,6 +183,7 @@ impl Game {
             terrain: Grid::new(TileId(0)),
             cells: CellIndex::new(),
             things: PVec::new(),
+            flag_words: FlagWords::new(),
             next_id: 1,
             rng: GameRng::seed_from(seed),
             turn: 0,
@@ -557,16 +583,18 @@ impl Game {
     /// flags and non-bool values read as false.
     ///
     /// Cost: for the flags in the game's flag word (the first 32 flag keys it met on its
-    /// things), a thing lookup, one probe of the word's positions and a bit test, when no
-    /// carried modifier changes the flag; otherwise a [`query`](Game::query).
+    /// things), one read of the dense array of flag words by id (Θ(log₃₂ of the largest
+    /// id): three array indexes below 32,768 ids, no thing record), one probe of the word's
+    /// positions and a bit test, when no carried modifier changes the flag; otherwise a
+    /// [`query`](Game::query).
     #[must_use]
     #[inline]
     pub fn is(&self, id: ThingId, flag: &Prop<bool>) -> bool {
-        if let Some(t) = self.things.get(id.0)
+        if let Some(word) = self.flag_words.0.get(id.0)
             && let Some(answer) =
                 self.rare
                     .flag_bits
-                    .answer(t.flags, flag.key().id(), flag.default_value())
+                    .answer(word, flag.key().id(), flag.default_value())
         {
             return answer;
         }
@@ -620,12 +648,14 @@ impl Game {
         let new_flag =
             matches!(value, Value::Bool(_)) && self.rare.flag_bits.would_assign(key.key().id());
         t.set_raw_mut(key.key(), value);
-        t.flags = self.rare.flag_bits.rewrite(t, key.key().id());
+        let word = self.flag_words.0.get(id.0).unwrap_or(ABSENT);
+        let word = self.rare.flag_bits.rewrite(word, t, key.key().id());
         // The flag may switch one of its modifiers on or off in its holder.
         let holder = match t.place {
             Some(Place::In(c)) if t.switched_by(key.key()) => Some(c),
             _ => None,
         };
+        self.flag_words.0.set(id.0, word);
         if let Some(old) = old {
             let new = self.things.get(id.0).cloned();
             self.update_indexes(id, Some(&old), new.as_deref());
@@ -678,7 +708,9 @@ impl Game {
         let has_mods = thing.has_modifiers();
         self.update_indexes(id, None, Some(&thing));
         self.note_flags_mut(&thing);
-        thing.flags = self.rare.flag_bits.word(&thing);
+        self.flag_words
+            .0
+            .set(id.0, self.rare.flag_bits.word(&thing));
         self.things.set(id.0, Some(ThingArc::new(thing)));
         self.attach(id, place, has_mods);
         Ok(id)
@@ -699,6 +731,7 @@ impl Game {
         let mut stack = vec![id];
         while let Some(x) = stack.pop() {
             if let Some(old) = self.things.set(x.0, None) {
+                self.flag_words.0.set(x.0, ABSENT);
                 self.update_indexes(x, Some(&old), None);
                 if self.is_scheduled(x) {
                     Arc::make_mut(&mut self.turnly).schedule.remove(x);
@@ -740,7 +773,7 @@ impl Game {
         let old = self.things.get(id.0).cloned();
         self.update_indexes(id, old.as_deref(), Some(&new));
         self.note_flags_mut(&new);
-        new.flags = self.rare.flag_bits.word(&new);
+        self.flag_words.0.set(id.0, self.rare.flag_bits.word(&new));
         self.things.set(id.0, Some(ThingArc::new(new)));
         if let (true, Some(Place::In(c))) = (holder_sees_change, place) {
             self.refresh_carried(c);
@@ -935,18 +968,13 @@ impl Game {
     /// Recompute every thing's flag word (after a flag got a position). Θ(things · flags);
     /// a thing is written only when its word changes.
     fn rebuild_flag_words_mut(&mut self) {
-        let stale: Vec<(u64, u64)> = self
+        let fresh: Vec<(u64, u64)> = self
             .things
             .iter()
-            .filter_map(|(i, t)| {
-                let w = self.rare.flag_bits.word(t);
-                (w != t.flags).then_some((i, w))
-            })
+            .map(|(i, t)| (i, self.rare.flag_bits.word(t)))
             .collect();
-        for (i, w) in stale {
-            if let Some(t) = self.things.get_mut(i) {
-                ThingArc::make_mut(t).flags = w;
-            }
+        for (i, w) in fresh {
+            self.flag_words.0.set(i, w);
         }
     }
 
@@ -980,7 +1008,8 @@ impl Game {
         {
             let ct = ThingArc::make_mut(ct);
             ct.carried = fresh;
-            ct.flags = self.rare.flag_bits.word(ct);
+            let word = self.rare.flag_bits.word(ct);
+            self.flag_words.0.set(c.0, word);
         }
     }
 
@@ -1066,7 +1095,7 @@ impl Game {
                 return Err(InvariantError::StaleModifiers(sid));
             }
             // The derived flag word against a fresh one.
-            if self.rare.flag_bits.word(t) != t.flags {
+            if Some(self.rare.flag_bits.word(t)) != self.flag_words.0.get(slot) && slot < 1 << 32 {
                 return Err(InvariantError::StaleFlags(sid));
             }
             listed += t.contents.len();
@@ -1079,6 +1108,12 @@ impl Game {
                     Some(Place::Map(loc)) => InvariantError::NotInCell(sid, loc),
                     None => InvariantError::Unplaced(sid),
                 });
+            }
+        }
+        // An id that names no thing holds the absent word (every flag false).
+        for (i, _) in self.flag_words.0.written() {
+            if self.things.get(i).is_none() {
+                return Err(InvariantError::StaleFlags(ThingId(i)));
             }
         }
         if listed != self.things.len() {
@@ -1396,6 +1431,7 @@ impl Game {
             terrain: r.terrain,
             cells: CellIndex::from_grid(&r.cells),
             things,
+            flag_words: FlagWords::new(),
             next_id: r.next_id,
             rng: r.rng,
             turn: r.turn,

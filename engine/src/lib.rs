@@ -125,6 +125,7 @@ pub mod save;
 pub mod schedule;
 pub mod thing;
 pub mod wizard;
+mod words;
 
 pub use colour::Rgb;
 pub use error::Error;

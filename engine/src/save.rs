@@ -534,7 +534,6 @@ impl SavedGame {
                 props,
                 contents: IdList::from_vec(s.contents),
                 carried: None,
-                flags: 0,
                 core: Arc::new(Core {
                     id: Some(s.id),
                     proto: s.proto,

@@ -34,14 +34,16 @@
 //! its own "wake the level". A game that never calls it keeps every level awake.
 //!
 //! Costs: [`Game::next_actor`] Θ(log actors); scheduling, rescheduling and removal
-//! Θ(log actors), persistent (older values keep their queues).
+//! Θ(log actors + log₈ of the largest id), persistent (older values keep their queues).
 //!
-//! The queue and its inverse are `imbl` B+trees (nodes of up to 64 entries, shared by
-//! reference count, changed in place when not shared), not `rpds` red-black trees: every
-//! action reschedules its actor (one removal and one insertion in each map), and with a
-//! thousand actors on a level the red-black trees' one allocation per node on the path made
-//! those updates nearly half of a turn (`scaling/1000 rats on the level`: 1.16 ms with
-//! them, 0.61 ms with B+trees, in one quiet run of the `alchemy` bench).
+//! The queue is an `imbl` B+tree (nodes of up to 64 entries, shared by reference count,
+//! changed in place when not shared), not an `rpds` red-black tree: every action reschedules
+//! its actor (one removal and one insertion), and with a thousand actors on a level the
+//! red-black trees' one allocation per node on the path made those updates nearly half of
+//! a turn (`scaling/1000 rats on the level`: 1.16 ms with them, 0.61 ms with B+trees, in
+//! one quiet run of the `alchemy` bench). Its inverse, each actor's key by id, is a dense
+//! persistent array of 8-way nodes (a read is a few array indexes): as a B+tree too, its
+//! lookups and writes made the 10,000-rat turn about 30% slower.
 //!
 //! [`ON_ACTION`]: crate::hook::ON_ACTION
 
@@ -55,6 +57,7 @@ use crate::game::Game;
 use crate::hook::{HookCall, HookCtx, ON_ACTION};
 use crate::props::Prop;
 use crate::thing::{Place, ThingId};
+use crate::words::Words;
 
 /// How fast a thing acts (100 = normal, 200 = twice as often, 50 = half as often). Read with
 /// modifiers applied, so a potion of speed works. Values below 1 count as 1.
@@ -73,7 +76,8 @@ pub(crate) struct Schedule {
     clock: u64,
     seq: u64,
     queue: OrdMap<(u64, u64), ThingId>,
-    slot: OrdMap<ThingId, (u64, u64)>,
+    /// The queue's inverse: each queued actor's key, by id.
+    slot: Slots,
     /// The levels simulated; `None` when every level is.
     awake: Option<OrdSet<i32>>,
     /// The actor the last advance stopped for, with its queue key then: advancing again
@@ -84,11 +88,83 @@ pub(crate) struct Schedule {
 
 impl PartialEq for Schedule {
     fn eq(&self, o: &Self) -> bool {
-        self.clock == o.clock
-            && self.seq == o.seq
-            && self.queue == o.queue
-            && self.slot == o.slot
-            && self.awake == o.awake
+        self.clock == o.clock && self.seq == o.seq && self.queue == o.queue && self.awake == o.awake
+    }
+}
+
+/// What [`Slots`] holds for an actor not queued (no key is: the order counter never
+/// reaches `u64::MAX`).
+const UNQUEUED: (u64, u64) = (u64::MAX, u64::MAX);
+
+/// Each queued actor's queue key by id: a dense persistent array of 8-way nodes (a read is
+/// a few array indexes, a persistent write copies the short path to one 8-key leaf, small
+/// because the actors of a real game are scattered over the ids), with an ordered map for
+/// the ids beyond the array (from 2²⁴, which only a game that made 16 million things has).
+#[derive(Clone)]
+struct Slots {
+    low: Words<(u64, u64), 8>,
+    high: OrdMap<ThingId, (u64, u64)>,
+    len: usize,
+}
+
+impl Default for Slots {
+    fn default() -> Self {
+        Slots {
+            low: Words::new(UNQUEUED),
+            high: OrdMap::new(),
+            len: 0,
+        }
+    }
+}
+
+impl std::fmt::Debug for Slots {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let low = self.low.written().into_iter().map(|(i, k)| (ThingId(i), k));
+        f.debug_map()
+            .entries(low.chain(self.high.iter().map(|(i, k)| (*i, *k))))
+            .finish()
+    }
+}
+
+impl Slots {
+    /// `id`'s key, if it is queued.
+    #[inline]
+    fn get(&self, id: ThingId) -> Option<(u64, u64)> {
+        match self.low.get(id.0) {
+            Some(k) => (k != UNQUEUED).then_some(k),
+            None => self.high.get(&id).copied(),
+        }
+    }
+
+    /// Give `id` the key `key`; its key before.
+    fn insert(&mut self, id: ThingId, key: (u64, u64)) -> Option<(u64, u64)> {
+        let old = self.get(id);
+        if self.low.get(id.0).is_some() {
+            self.low.set(id.0, key);
+        } else {
+            self.high.insert(id, key);
+        }
+        if old.is_none() {
+            self.len += 1;
+        }
+        old
+    }
+
+    /// Take `id` out; its key, if it was queued.
+    fn remove(&mut self, id: ThingId) -> Option<(u64, u64)> {
+        let old = self.get(id)?;
+        if self.low.get(id.0).is_some() {
+            self.low.set(id.0, UNQUEUED);
+        } else {
+            self.high.remove(&id);
+        }
+        self.len -= 1;
+        Some(old)
+    }
+
+    /// How many actors are queued.
+    fn len(&self) -> usize {
+        self.len
     }
 }
 
@@ -160,7 +236,7 @@ impl Schedule {
     }
 
     pub(crate) fn remove(&mut self, id: ThingId) {
-        if let Some(key) = self.slot.remove(&id) {
+        if let Some(key) = self.slot.remove(id) {
             self.queue.remove(&key);
         }
     }
@@ -178,7 +254,7 @@ impl Schedule {
             return Err(InvariantError::Schedule("queue and slots differ in size"));
         }
         for (k, id) in self.queue.iter() {
-            if self.slot.get(id) != Some(k) {
+            if self.slot.get(*id) != Some(*k) {
                 return Err(InvariantError::Schedule("a queued actor's slot disagrees"));
             }
             if !game.contains(*id) {
@@ -253,7 +329,7 @@ impl Game {
     /// Whether `id` is in the actor queue.
     #[must_use]
     pub fn is_scheduled(&self, id: ThingId) -> bool {
-        self.turnly.schedule.slot.contains_key(&id)
+        self.turnly.schedule.slot.get(id).is_some()
     }
 
     /// Every queued actor, in the order they will act.
@@ -278,7 +354,7 @@ impl Game {
     /// the time `id` was due, and `id` is queued again after [`Game::action_delay`].
     pub fn acted_mut(&mut self, id: ThingId, cost: u64) -> Result<(), Error> {
         let delay = self.action_delay(id, cost)?;
-        if let Some(&(at, _)) = self.turnly.schedule.slot.get(&id) {
+        if let Some((at, _)) = self.turnly.schedule.slot.get(id) {
             let s = &mut Arc::make_mut(&mut self.turnly).schedule;
             s.clock = s.clock.max(at);
         }
@@ -564,7 +640,7 @@ impl Game {
     ) -> Result<Advance, Error> {
         if let (Some((id, key)), Some((first, _))) =
             (self.turnly.schedule.awaiting, self.turnly.schedule.first())
-            && self.turnly.schedule.slot.get(&id) == Some(&key)
+            && self.turnly.schedule.slot.get(id) == Some(key)
             && first == key
         {
             return Err(Error::NotActed(id));
@@ -584,9 +660,9 @@ impl Game {
                 outcome = Advance::Stopped(id);
                 break;
             }
-            let before = work.turnly.schedule.slot.get(&id).copied();
+            let before = work.turnly.schedule.slot.get(id);
             act(&mut work, ctx, id)?;
-            if work.contains(id) && work.turnly.schedule.slot.get(&id).copied() == before {
+            if work.contains(id) && work.turnly.schedule.slot.get(id) == before {
                 work.acted_mut(id, NORMAL_ACTION)?;
             }
         }
@@ -605,7 +681,7 @@ impl Game {
             }
         }
         Arc::make_mut(&mut work.turnly).schedule.awaiting = match outcome {
-            Advance::Stopped(id) => work.turnly.schedule.slot.get(&id).map(|&key| (id, key)),
+            Advance::Stopped(id) => work.turnly.schedule.slot.get(id).map(|key| (id, key)),
             _ => None,
         };
         *self = work;

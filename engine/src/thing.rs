@@ -184,11 +184,6 @@ impl<'de> Deserialize<'de> for IdList {
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct Thing {
-    /// The answers of [`Game::is`](crate::Game::is) for the game's [`FlagBits`], two bits a
-    /// flag (derived data like `carried`: kept by the [`Game`](crate::Game), rebuilt on
-    /// load, checked by `check_invariants`, never saved, hashed or compared; 0 outside a
-    /// game). See [`FlagBits::state`].
-    pub(crate) flags: u64,
     /// What the things inside it that carry modifiers apply to it (derived data: kept by
     /// the [`Game`](crate::Game), rebuilt on load, checked by `check_invariants`); `None`
     /// when nothing inside carries a modifier.
@@ -202,8 +197,8 @@ pub struct Thing {
 
 /// The parts of a [`Thing`] that a write of a property, a move or a change of contents leaves
 /// alone: its id, prototype and modifiers. Kept behind one shared pointer, so a write copies a
-/// 128-byte record (flag word included) instead of a 168-byte one (the bytes kept per
-/// `Game::set` are a bar of issue 15).
+/// 120-byte record instead of a 160-byte one (the bytes kept per `Game::set` are a bar of
+/// issue 15).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Core {
     pub(crate) id: Option<ThingId>,
@@ -255,7 +250,6 @@ impl<'de> Deserialize<'de> for Thing {
         let t = ThingIn::deserialize(d)?;
         Ok(Thing {
             carried: None,
-            flags: 0,
             props: t.props,
             place: t.place,
             contents: t.contents,
@@ -354,7 +348,8 @@ impl Carried {
     }
 }
 
-/// The flags that have a bit in every thing's flag word ([`Thing`]'s `flags`): up to 32
+/// The flags that have a bit in every thing's flag word (the game's dense array of words by
+/// thing id, apart from the records, so that a read touches 8 bytes): up to 32
 /// keys, each at a fixed position found from its id (open addressing over 32 positions, so
 /// a lookup is usually one compare). A game gives a position to each flag key it meets on
 /// a thing, first come, until the positions run out; the others are read through
@@ -381,6 +376,9 @@ impl PartialEq for FlagBits {
 const KNOWN: u64 = 1;
 /// See [`KNOWN`]: the flag's bit in the word's upper half.
 const TRUE: u64 = 1 << 32;
+/// The word of an id that names no thing: every flag known and false, which is what
+/// [`Game::is`](crate::Game::is) answers for a missing thing whatever the flag's default.
+pub(crate) const ABSENT: u64 = 0xffff_ffff;
 
 impl FlagBits {
     /// The home position of a key id.
@@ -473,11 +471,12 @@ impl FlagBits {
         w
     }
 
-    /// `t`'s flag word after a change to the key with id `id` only. Θ(1).
-    pub(crate) fn rewrite(&self, t: &Thing, id: u64) -> u64 {
+    /// `t`'s flag word after a change to the key with id `id` only, from its word `word`
+    /// before. Θ(1).
+    pub(crate) fn rewrite(&self, word: u64, t: &Thing, id: u64) -> u64 {
         match self.position(id) {
-            Some(p) => (t.flags & !((KNOWN | TRUE) << p)) | (Self::state(t, id) << p),
-            None => t.flags,
+            Some(p) => (word & !((KNOWN | TRUE) << p)) | (Self::state(t, id) << p),
+            None => word,
         }
     }
 
@@ -593,7 +592,6 @@ impl Thing {
             props: props.map.frozen(),
             contents: IdList::default(),
             carried: None,
-            flags: 0,
             core: Arc::new(Core {
                 id: None,
                 proto: None,
