@@ -112,18 +112,22 @@ pub struct Game {
     rng: GameRng,
     turn: u64,
     /// What a turn writes but most reads never touch, behind one pointer, so a clone copies
-    /// one count for all of it: the message log, the layers and the actor queue.
+    /// one count for all of it: the message log, the game variables, the layers and the actor
+    /// queue.
     pub(crate) turnly: Arc<Turnly>,
     /// What most turns never write, behind one pointer, so a clone copies one count for
-    /// all of it: the library, the game variables, the flag indexes and the levels.
+    /// all of it: the library, the flag indexes and the levels.
     pub(crate) rare: Arc<Rare>,
 }
 
 /// The parts of a [`Game`] that a turn writes once or twice (a first write in a new version
-/// copies this record: three pointers and the queue's counters).
+/// copies this record: a few pointers and the queue's counters).
 #[derive(Clone, Default, PartialEq)]
 pub(crate) struct Turnly {
     pub(crate) log: VectorSync<Message>,
+    /// The game variables: a game's turn clock or regeneration counter is one, so most
+    /// turns write them.
+    pub(crate) vars: PropMap,
     pub(crate) layers: RedBlackTreeMapSync<Arc<str>, Grid<u64>>,
     pub(crate) schedule: Schedule,
 }
@@ -132,7 +136,6 @@ pub(crate) struct Turnly {
 #[derive(Clone, Default, PartialEq)]
 pub(crate) struct Rare {
     pub(crate) library: Library,
-    pub(crate) vars: PropMap,
     pub(crate) indexes: FlagIndexes,
     pub(crate) levels: Levels,
     /// Which flags have a bit in every thing's flag word (derived: equal in every game).
@@ -189,12 +192,12 @@ impl Game {
             turn: 0,
             turnly: Arc::new(Turnly {
                 log: VectorSync::new_sync(),
+                vars: PropMap::new(),
                 layers: RedBlackTreeMapSync::new_sync(),
                 schedule: Schedule::default(),
             }),
             rare: Arc::new(Rare {
                 library: Library::new(),
-                vars: PropMap::new(),
                 indexes: FlagIndexes::default(),
                 levels: Levels::default(),
                 flag_bits: FlagBits::default(),
@@ -288,12 +291,12 @@ impl Game {
 
     /// A game-wide variable, or its default, or [`Error::MissingProperty`].
     pub fn var<T: PropType>(&self, key: &Prop<T>) -> Result<T, Error> {
-        self.rare.vars.read(key)
+        self.turnly.vars.read(key)
     }
 
     /// Set a game-wide variable.
     pub fn set_var_mut<T: PropType>(&mut self, key: &Prop<T>, value: T) {
-        Arc::make_mut(&mut self.rare)
+        Arc::make_mut(&mut self.turnly)
             .vars
             .insert_mut(key.key(), value.into_value());
     }
@@ -882,7 +885,7 @@ impl Game {
         for t in self.all_things() {
             collect_hooks(&t.props, &mut names);
         }
-        collect_hooks(&self.rare.vars, &mut names);
+        collect_hooks(&self.turnly.vars, &mut names);
         for h in names {
             hooks.get(h.name())?;
         }
@@ -1168,7 +1171,7 @@ impl Game {
                 ids.note_map(&t.props)?;
                 ids.note_mods(&t.core.mods)?;
             }
-            ids.note_map(&self.rare.vars)?;
+            ids.note_map(&self.turnly.vars)?;
             for k in self.rare.indexes.keys() {
                 ids.note(k)?;
             }
@@ -1260,7 +1263,7 @@ impl Hash for Game {
         for m in self.turnly.log.iter() {
             m.hash(state);
         }
-        self.rare.vars.hash(state);
+        self.turnly.vars.hash(state);
         for (k, g) in self.turnly.layers.iter() {
             k.hash(state);
             g.hash(state);
@@ -1347,7 +1350,7 @@ impl Game {
             next_id: self.next_id,
             rng: self.rng.clone(),
             library: self.rare.library.clone(),
-            vars: self.rare.vars.clone(),
+            vars: self.turnly.vars.clone(),
             terrain: self.terrain.clone(),
             cells: self.cells.to_grid(),
             things: self.all_things().cloned().collect(),
@@ -1437,12 +1440,12 @@ impl Game {
             turn: r.turn,
             turnly: Arc::new(Turnly {
                 log: r.log.into_iter().collect(),
+                vars: r.vars,
                 layers: r.layers.into_iter().collect(),
                 schedule: r.schedule.map(Schedule::from_repr).unwrap_or_default(),
             }),
             rare: Arc::new(Rare {
                 library: r.library,
-                vars: r.vars,
                 indexes: FlagIndexes::default(),
                 levels: r.levels.map(Levels::from_repr).unwrap_or_default(),
                 flag_bits: FlagBits::default(),

@@ -121,6 +121,7 @@ mod pvec;
 mod queue;
 pub mod replay;
 pub mod rng;
+mod runq;
 pub mod save;
 pub mod schedule;
 pub mod thing;

@@ -33,23 +33,27 @@
 //! turn on (the player took the stairs) and puts the one it left to sleep. No game writes
 //! its own "wake the level". A game that never calls it keeps every level awake.
 //!
-//! Costs: [`Game::next_actor`] Θ(log actors); scheduling, rescheduling and removal
-//! Θ(log actors + log₈ of the largest id), persistent (older values keep their queues).
+//! Costs: [`Game::next_actor`] Θ(1); the acting actor's reschedule Θ(log actors / 32 + 32)
+//! (usually Θ(1): it leaves the front and joins the back); scheduling an actor not queued
+//! Θ(log actors + log₈ of the largest id); rescheduling or removing an actor other than
+//! the next Θ(actors) (its entry is found by a walk of the queue); all persistent (older
+//! values keep their queues).
 //!
-//! The queue is an `imbl` B+tree (nodes of up to 64 entries, shared by reference count,
-//! changed in place when not shared), not an `rpds` red-black tree: every action reschedules
-//! its actor (one removal and one insertion), and with a thousand actors on a level the
-//! red-black trees' one allocation per node on the path made those updates nearly half of
-//! a turn (`scaling/1000 rats on the level`: 1.16 ms with them, 0.61 ms with B+trees, in
-//! one quiet run of the `alchemy` bench). Its inverse, each actor's key by id, is a dense
-//! persistent array of 8-way nodes (a read is a few array indexes): as a B+tree too, its
-//! lookups and writes made the 10,000-rat turn about 30% slower.
+//! The queue is a list of blocks of at most 32 entries in key order (`runq`), not a
+//! B+tree: every action takes the first entry and puts one after the rest, which for a
+//! block list is moving the first block's start on and appending to the last block. With
+//! 10,000 rats on the hero's level the `imbl` B+tree's inserts and removals were about a
+//! quarter of a turn. Which actors are queued is a bit per id in a dense persistent array,
+//! written only when an actor joins or leaves the queue: an array of each actor's key,
+//! written on every action, kept about 1.1 KB per bot turn in a history.
 //!
 //! [`ON_ACTION`]: crate::hook::ON_ACTION
 
 use std::sync::Arc;
 
-use imbl::{OrdMap, OrdSet};
+use imbl::OrdSet;
+
+use crate::runq::RunQueue;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, InvariantError};
@@ -75,7 +79,7 @@ pub const ACTS: Prop<bool> = Prop::with_default("alembic.acts", false);
 pub(crate) struct Schedule {
     clock: u64,
     seq: u64,
-    queue: OrdMap<(u64, u64), ThingId>,
+    queue: RunQueue,
     /// The queue's inverse: each queued actor's key, by id.
     slot: Slots,
     /// The levels simulated; `None` when every level is.
@@ -92,26 +96,24 @@ impl PartialEq for Schedule {
     }
 }
 
-/// What [`Slots`] holds for an actor not queued (no key is: the order counter never
-/// reaches `u64::MAX`).
-const UNQUEUED: (u64, u64) = (u64::MAX, u64::MAX);
-
-/// Each queued actor's queue key by id: a dense persistent array of 8-way nodes (a read is
-/// a few array indexes, a persistent write copies the short path to one 8-key leaf, small
-/// because the actors of a real game are scattered over the ids), with an ordered map for
-/// the ids beyond the array (from 2²⁴, which only a game that made 16 million things has).
+/// Which actors are queued: one bit per id in a dense persistent array of 64-bit words
+/// (8-way nodes; a read is a few array indexes), with an ordered set for the ids beyond it
+/// (from 2³⁰, which only a game that made a billion things has). Only joining and leaving
+/// the queue write it, not a reschedule: an actor's key is found in the queue itself (the
+/// acting actor's is the first), so a turn in which every actor acts once keeps no copy of
+/// it.
 #[derive(Clone)]
 struct Slots {
-    low: Words<(u64, u64), 8>,
-    high: OrdMap<ThingId, (u64, u64)>,
+    low: Words<u64, 8>,
+    high: OrdSet<ThingId>,
     len: usize,
 }
 
 impl Default for Slots {
     fn default() -> Self {
         Slots {
-            low: Words::new(UNQUEUED),
-            high: OrdMap::new(),
+            low: Words::new(0),
+            high: OrdSet::new(),
             len: 0,
         }
     }
@@ -119,47 +121,47 @@ impl Default for Slots {
 
 impl std::fmt::Debug for Slots {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let low = self.low.written().into_iter().map(|(i, k)| (ThingId(i), k));
-        f.debug_map()
-            .entries(low.chain(self.high.iter().map(|(i, k)| (*i, *k))))
+        let low = self.low.written().into_iter().flat_map(|(w, bits)| {
+            (0..64)
+                .filter(move |b| bits >> b & 1 == 1)
+                .map(move |b| ThingId(w * 64 + b))
+        });
+        f.debug_set()
+            .entries(low.chain(self.high.iter().copied()))
             .finish()
     }
 }
 
 impl Slots {
-    /// `id`'s key, if it is queued.
+    /// Whether `id` is queued.
     #[inline]
-    fn get(&self, id: ThingId) -> Option<(u64, u64)> {
-        match self.low.get(id.0) {
-            Some(k) => (k != UNQUEUED).then_some(k),
-            None => self.high.get(&id).copied(),
+    fn contains(&self, id: ThingId) -> bool {
+        match self.low.get(id.0 >> 6) {
+            Some(w) => w >> (id.0 & 63) & 1 == 1,
+            None => self.high.contains(&id),
         }
     }
 
-    /// Give `id` the key `key`; its key before.
-    fn insert(&mut self, id: ThingId, key: (u64, u64)) -> Option<(u64, u64)> {
-        let old = self.get(id);
-        if self.low.get(id.0).is_some() {
-            self.low.set(id.0, key);
-        } else {
-            self.high.insert(id, key);
+    /// Mark `id` queued or not; whether that changed anything.
+    fn mark(&mut self, id: ThingId, queued: bool) -> bool {
+        if self.contains(id) == queued {
+            return false;
         }
-        if old.is_none() {
+        match self.low.get(id.0 >> 6) {
+            Some(w) => self.low.set(id.0 >> 6, w ^ (1 << (id.0 & 63))),
+            None if queued => {
+                self.high.insert(id);
+            }
+            None => {
+                self.high.remove(&id);
+            }
+        }
+        if queued {
             self.len += 1;
-        }
-        old
-    }
-
-    /// Take `id` out; its key, if it was queued.
-    fn remove(&mut self, id: ThingId) -> Option<(u64, u64)> {
-        let old = self.get(id)?;
-        if self.low.get(id.0).is_some() {
-            self.low.set(id.0, UNQUEUED);
         } else {
-            self.high.remove(&id);
+            self.len -= 1;
         }
-        self.len -= 1;
-        Some(old)
+        true
     }
 
     /// How many actors are queued.
@@ -189,7 +191,7 @@ impl Schedule {
         ScheduleRepr {
             clock: self.clock,
             seq: self.seq,
-            queue: self.queue.iter().map(|(&(t, s), &id)| (t, s, id)).collect(),
+            queue: self.queue.iter().map(|((t, s), id)| (t, s, id)).collect(),
             awake: self.awake.as_ref().map(|a| a.iter().copied().collect()),
         }
     }
@@ -203,7 +205,7 @@ impl Schedule {
         };
         for (t, o, id) in r.queue {
             s.queue.insert((t, o), id);
-            s.slot.insert(id, (t, o));
+            s.slot.mark(id, true);
         }
         s
     }
@@ -225,45 +227,75 @@ impl Schedule {
         }
     }
 
+    /// `id`'s key, if it is queued: Θ(1) for the first actor (the one acting, in every
+    /// turn's loop), otherwise a walk of the queue, Θ(actors).
+    fn key_of(&self, id: ThingId) -> Option<(u64, u64)> {
+        if !self.slot.contains(id) {
+            return None;
+        }
+        match self.queue.first() {
+            Some((k, first)) if first == id => Some(k),
+            _ => self.queue.find(id),
+        }
+    }
+
     fn put(&mut self, id: ThingId, at: u64) {
         let key = (at, self.seq);
         self.seq += 1;
-        // The slot is replaced in place; the old queue entry goes.
-        if let Some(old) = self.slot.insert(id, key) {
-            self.queue.remove(&old);
+        if let Some(old) = self.key_of(id) {
+            self.queue.remove(old);
+        } else {
+            self.slot.mark(id, true);
         }
         self.queue.insert(key, id);
     }
 
     pub(crate) fn remove(&mut self, id: ThingId) {
-        if let Some(key) = self.slot.remove(id) {
-            self.queue.remove(&key);
+        if let Some(key) = self.key_of(id) {
+            self.queue.remove(key);
+            self.slot.mark(id, false);
+        }
+    }
+
+    /// Take every queued actor for which `out` holds out of the queue, in one pass.
+    fn remove_where(&mut self, mut out: impl FnMut(ThingId) -> bool) {
+        let mut gone = Vec::new();
+        self.queue.retain(|_, id| {
+            let keep = !out(id);
+            if !keep {
+                gone.push(id);
+            }
+            keep
+        });
+        for id in gone {
+            self.slot.mark(id, false);
         }
     }
 
     fn first(&self) -> Option<((u64, u64), ThingId)> {
-        self.queue.get_min().map(|&(k, id)| (k, id))
+        self.queue.first()
     }
 
     pub(crate) fn ids(&self) -> impl Iterator<Item = ThingId> + '_ {
-        self.queue.values().copied()
+        self.queue.iter().map(|(_, id)| id)
     }
 
     pub(crate) fn check(&self, game: &Game) -> Result<(), InvariantError> {
         if self.queue.len() != self.slot.len() {
             return Err(InvariantError::Schedule("queue and slots differ in size"));
         }
+        let mut seen = std::collections::HashSet::with_capacity(self.queue.len());
         for (k, id) in self.queue.iter() {
-            if self.slot.get(*id) != Some(*k) {
+            if !self.slot.contains(id) || !seen.insert(id) {
                 return Err(InvariantError::Schedule("a queued actor's slot disagrees"));
             }
-            if !game.contains(*id) {
-                return Err(InvariantError::ScheduledMissing(*id));
+            if !game.contains(id) {
+                return Err(InvariantError::ScheduledMissing(id));
             }
             if k.1 >= self.seq {
                 return Err(InvariantError::Schedule("a slot is newer than the counter"));
             }
-            if let (Some(awake), Ok(Place::Map(l))) = (&self.awake, game.place(*id))
+            if let (Some(awake), Ok(Place::Map(l))) = (&self.awake, game.place(id))
                 && !awake.contains(&l.z)
             {
                 return Err(InvariantError::Schedule(
@@ -329,7 +361,7 @@ impl Game {
     /// Whether `id` is in the actor queue.
     #[must_use]
     pub fn is_scheduled(&self, id: ThingId) -> bool {
-        self.turnly.schedule.slot.get(id).is_some()
+        self.turnly.schedule.slot.contains(id)
     }
 
     /// Every queued actor, in the order they will act.
@@ -354,7 +386,7 @@ impl Game {
     /// the time `id` was due, and `id` is queued again after [`Game::action_delay`].
     pub fn acted_mut(&mut self, id: ThingId, cost: u64) -> Result<(), Error> {
         let delay = self.action_delay(id, cost)?;
-        if let Some((at, _)) = self.turnly.schedule.slot.get(id) {
+        if let Some((at, _)) = self.turnly.schedule.key_of(id) {
             let s = &mut Arc::make_mut(&mut self.turnly).schedule;
             s.clock = s.clock.max(at);
         }
@@ -403,12 +435,14 @@ impl Game {
         levels: impl IntoIterator<Item = i32>,
     ) -> Result<(), Error> {
         let awake: OrdSet<i32> = levels.into_iter().collect();
-        let asleep: Vec<ThingId> = self
+        let asleep: std::collections::HashSet<ThingId> = self
             .actors()
             .filter(|&id| matches!(self.place(id), Ok(Place::Map(l)) if !awake.contains(&l.z)))
             .collect();
-        for id in asleep {
-            Arc::make_mut(&mut self.turnly).schedule.remove(id);
+        if !asleep.is_empty() {
+            Arc::make_mut(&mut self.turnly)
+                .schedule
+                .remove_where(|id| asleep.contains(&id));
         }
         for &z in &awake {
             let mut here: Vec<ThingId> = self
@@ -640,29 +674,29 @@ impl Game {
     ) -> Result<Advance, Error> {
         if let (Some((id, key)), Some((first, _))) =
             (self.turnly.schedule.awaiting, self.turnly.schedule.first())
-            && self.turnly.schedule.slot.get(id) == Some(key)
             && first == key
+            && self.turnly.schedule.queue.get(key) == Some(id)
         {
             return Err(Error::NotActed(id));
         }
         let mut work = self.clone();
         let mut outcome = Advance::Limit;
         for _ in 0..max_actions {
-            let Some(((at, _), id)) = work.turnly.schedule.first() else {
+            let Some((key, id)) = work.turnly.schedule.first() else {
                 outcome = Advance::Empty;
                 break;
             };
             if clock == Clock::BeforeEachActor {
                 let s = &mut Arc::make_mut(&mut work.turnly).schedule;
-                s.clock = s.clock.max(at);
+                s.clock = s.clock.max(key.0);
             }
             if stop(&work, id) {
                 outcome = Advance::Stopped(id);
                 break;
             }
-            let before = work.turnly.schedule.slot.get(id);
             act(&mut work, ctx, id)?;
-            if work.contains(id) && work.turnly.schedule.slot.get(id) == before {
+            // The actor's entry is still there: its rule did not reschedule it.
+            if work.contains(id) && work.turnly.schedule.queue.get(key) == Some(id) {
                 work.acted_mut(id, NORMAL_ACTION)?;
             }
         }
@@ -681,7 +715,7 @@ impl Game {
             }
         }
         Arc::make_mut(&mut work.turnly).schedule.awaiting = match outcome {
-            Advance::Stopped(id) => work.turnly.schedule.slot.get(id).map(|key| (id, key)),
+            Advance::Stopped(id) => work.turnly.schedule.key_of(id).map(|key| (id, key)),
             _ => None,
         };
         *self = work;
@@ -740,7 +774,7 @@ mod tests {
         before.check_invariants().expect("old value's invariants");
         assert_eq!(before.turnly.schedule.queue.len(), ids.len());
         // The queue is in (time, order queued) order, and each actor is in it once.
-        let order: Vec<(u64, u64)> = g.turnly.schedule.queue.keys().copied().collect();
+        let order: Vec<(u64, u64)> = g.turnly.schedule.queue.iter().map(|(k, _)| k).collect();
         assert!(order.windows(2).all(|w| w[0] < w[1]));
     }
 }
