@@ -1,13 +1,21 @@
 //! `Grid<T>`: a persistent, sparse 3D grid over the whole `i32` range.
 //!
 //! # Design
-//! Cells live in chunks of 16 × 16 cells on one level (`z`), each behind an [`Arc`]. Where
-//! the chunks are dense (a game's terrain, its layers), a level keeps them in one flat array
-//! of chunk pointers over the level's box of chunks: the primary index, not a copy. The grid
-//! holds one such level per `z` of a compact range of levels, so a read is the level check,
-//! the x check and one combined y-and-bounds check (each one unsigned comparison), then the
-//! chunk pointer and the cell: two dependent loads after the level's header, with no tree
-//! walk, and nothing to build first.
+//! Cells live in chunks of 16 × 16 cells on one level (`z`), each behind a reference-counted
+//! pointer. Where the chunks are dense (a game's terrain, its layers), a level keeps them in a
+//! two-level array over the level's box of chunks: an array of rows, each row an array of
+//! chunk pointers, one per chunk column (the primary index, not a copy). The grid holds one
+//! such level per `z` of a compact range of levels, so a read is the level check, the row
+//! pointer (its bounds check is the y check), the chunk pointer (its bounds check is the x
+//! check) and the cell: each check one unsigned comparison, three dependent loads after the
+//! level's entry, with no tree walk, and nothing to build first.
+//!
+//! The rows are there so that a persistent write stays small: a flat array of the level's
+//! `w × h` chunk pointers would be copied whole by every write (64 pointers on a 128 × 128
+//! level, one reference-count increment each); with rows a write copies the chunk, one row
+//! (`w` pointers), the level's row array (`h` pointers) and the list of levels. Rows and row
+//! arrays are behind thin pointers (`triomphe::ThinArc`, the length in the allocation), so a
+//! row slot is 8 bytes and an entry of the list of levels 16.
 //!
 //! Chunks that would make a level's array too sparse (its box over four times the level's
 //! chunks, plus 64 slots), and chunks on levels outside the compact range, live in a sparse
@@ -18,7 +26,7 @@
 //! (a write next to it), sparse chunks that fall inside the new box move into the array.
 //!
 //! A clone of the grid shares everything. Writing through a shared grid copies the cell's
-//! chunk, that level's pointer array and the short list of levels (or, for a sparse chunk,
+//! chunk, its row, that level's row array and the short list of levels (or, for a sparse chunk,
 //! the trie's path to it), and leaves every older grid value untouched; writing as the sole
 //! owner ([`Grid::set_mut`]) mutates in place. There is no derived state: nothing is dropped
 //! by a write or rebuilt after one.
@@ -239,25 +247,26 @@ enum Place {
 /// grid's default value.
 ///
 /// Costs (L = levels in the grid's compact range of levels, at most twice its dense levels
-/// plus 8; S = chunk slots of the written level's box, at most four times its chunks plus
-/// 64; F = sparse chunks, outside every level's box; h = depth of the sparse store's hash
-/// trie, ≈ log₃₂ F):
+/// plus 8; the written level's box is w × h chunks, and S = w · h its slots, at most four
+/// times its chunks plus 64; F = sparse chunks, outside every level's box; h' = depth of the
+/// sparse store's hash trie, ≈ log₃₂ F):
 /// - clone: Θ(1) (three reference-count increments at most);
-/// - [`get`](Grid::get): Θ(1) for a cell of a level's box: the level check, the x check, the
-///   y-and-bounds check (one unsigned comparison each), the chunk pointer and the cell;
-///   Θ(1) for any other cell when there are no sparse chunks, else one hash and Θ(h) node
+/// - [`get`](Grid::get): Θ(1) for a cell of a level's box: the level check, the row pointer
+///   (y check), the chunk pointer (x check) and the cell, one unsigned comparison a check;
+///   Θ(1) for any other cell when there are no sparse chunks, else one hash and Θ(h') node
 ///   hops;
-/// - [`set`](Grid::set) (persistent): Θ(L + S) for a cell of a level's box: copies one
-///   256-cell chunk, that level's S chunk pointers (one reference-count increment each) and
-///   the list of L levels (32 bytes each); dropping the new value releases them again. For a
-///   sparse chunk: Θ(h), the chunk and the trie's path to it;
+/// - [`set`](Grid::set) (persistent): Θ(L + w + h) for a cell of a level's box: copies one
+///   256-cell chunk, its row's w chunk pointers, the level's h row pointers (one
+///   reference-count increment each, 8 bytes each after a 16- and a 24-byte header) and the
+///   list of L levels (16 bytes and one increment each); dropping the new value releases
+///   them again. For a sparse chunk: Θ(h'), the chunk and the trie's path to it;
 /// - [`set_mut`](Grid::set_mut): as `set`, in place (no copy) where this value is the sole
-///   owner; a write that grows a level's box copies its S pointers once, Θ(S + F) (the
-///   sparse chunks are searched for ones to move in only when they could fill the new box);
-/// - memory: the written chunks (256 cells and a 16-byte header each), one blank chunk that
-///   every unwritten slot shares, 8 bytes per slot of each level's box, 32 bytes per level of
-///   the range, and the hash trie's entries and nodes for the sparse chunks. Nothing else: no
-///   second copy of the cells, no cache.
+///   owner; a write that grows a level's box rebuilds its rows once, Θ(S + F) (the sparse
+///   chunks are searched for ones to move in only when they could fill the new box);
+/// - memory: the written chunks (256 cells and an 8-byte header each), one blank chunk that
+///   every unwritten slot shares, 8 bytes per slot of each level's box and 24 per row of it,
+///   40 bytes per level of the range, and the hash trie's entries and nodes for the sparse
+///   chunks. Nothing else: no second copy of the cells, no cache.
 ///
 /// `Grid` is `Send + Sync` when `T` is.
 ///
@@ -285,7 +294,7 @@ pub struct Grid<T> {
     default: T,
     /// The `z` of `levels[0]`.
     z0: i32,
-    /// One entry per `z` from `z0`, each with its array of chunk pointers (or none).
+    /// One entry per `z` from `z0`, each with its rows of chunk pointers (or none).
     levels: Arc<[Level<T>]>,
     /// Chunks outside every level's box: sparse or far data.
     far: Far<T>,
