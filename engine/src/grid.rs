@@ -1,13 +1,21 @@
 //! `Grid<T>`: a persistent, sparse 3D grid over the whole `i32` range.
 //!
 //! # Design
-//! Cells live in chunks of 16 × 16 cells on one level (`z`), each behind an [`Arc`]. Where
-//! the chunks are dense (a game's terrain, its layers), a level keeps them in one flat array
-//! of chunk pointers over the level's box of chunks: the primary index, not a copy. The grid
-//! holds one such level per `z` of a compact range of levels, so a read is the level check,
-//! the x check and one combined y-and-bounds check (each one unsigned comparison), then the
-//! chunk pointer and the cell: two dependent loads after the level's header, with no tree
-//! walk, and nothing to build first.
+//! Cells live in chunks of 16 × 16 cells on one level (`z`), each behind a reference-counted
+//! pointer. Where the chunks are dense (a game's terrain, its layers), a level keeps them in a
+//! two-level array over the level's box of chunks: an array of rows, each row an array of
+//! chunk pointers, one per chunk column (the primary index, not a copy). The grid holds one
+//! such level per `z` of a compact range of levels, so a read is the level check, the row
+//! pointer (its bounds check is the y check), the chunk pointer (its bounds check is the x
+//! check) and the cell: each check one unsigned comparison, three dependent loads after the
+//! level's entry, with no tree walk, and nothing to build first.
+//!
+//! The rows are there so that a persistent write stays small: a flat array of the level's
+//! `w × h` chunk pointers would be copied whole by every write (64 pointers on a 128 × 128
+//! level, one reference-count increment each); with rows a write copies the chunk, one row
+//! (`w` pointers), the level's row array (`h` pointers) and the list of levels. Rows and row
+//! arrays are behind thin pointers (`triomphe::ThinArc`, the length in the allocation), so a
+//! row slot is 8 bytes and an entry of the list of levels 16.
 //!
 //! Chunks that would make a level's array too sparse (its box over four times the level's
 //! chunks, plus 64 slots), and chunks on levels outside the compact range, live in a sparse
@@ -18,7 +26,7 @@
 //! (a write next to it), sparse chunks that fall inside the new box move into the array.
 //!
 //! A clone of the grid shares everything. Writing through a shared grid copies the cell's
-//! chunk, that level's pointer array and the short list of levels (or, for a sparse chunk,
+//! chunk, its row, that level's row array and the short list of levels (or, for a sparse chunk,
 //! the trie's path to it), and leaves every older grid value untouched; writing as the sole
 //! owner ([`Grid::set_mut`]) mutates in place. There is no derived state: nothing is dropped
 //! by a write or rebuilt after one.
@@ -26,6 +34,8 @@
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
+
+use triomphe::{Arc as NodeArc, ThinArc};
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -38,7 +48,7 @@ use crate::loc::{Loc, LocBox};
 /// apart the data are, and a write copies one short path.
 type Far<T> = imbl::GenericHashMap<
     ChunkKey,
-    Arc<Chunk<T>>,
+    ChunkArc<T>,
     BuildHasherDefault<ChunkHasher>,
     imbl::shared_ptr::DefaultSharedPtr,
 >;
@@ -103,8 +113,33 @@ pub(crate) struct Chunk<T> {
     cells: [T; CELLS],
 }
 
-/// A level's array of chunk slots may cover at most this many times its chunks, plus
-/// [`LEVEL_SLACK`] slots; a chunk that would make it sparser goes to the sparse store.
+/// A chunk behind a `triomphe` `Arc` (one 8-byte count, no weak count).
+type ChunkArc<T> = NodeArc<Chunk<T>>;
+
+/// One chunk row of a level's box: a slot per chunk column (`width` of them). Behind a thin
+/// pointer (the length lives in the allocation), so a slot of the level's row array, which
+/// every write to the level copies, is 8 bytes.
+type Row<T> = ThinArc<(), ChunkArc<T>>;
+
+/// A level's rows, top to bottom, after a header holding the box's width in chunks (0 when
+/// the level has no array). Behind a thin pointer, so an entry of the list of levels, which
+/// every write copies, is 16 bytes.
+type Rows<T> = ThinArc<u32, Row<T>>;
+
+/// `a`'s slots, made the sole owner of its allocation (copied when shared), handed to `f`.
+/// `None` never happens (the allocation is unique once copied).
+fn with_unique<H: Clone, E: Clone, U>(
+    a: &mut ThinArc<H, E>,
+    f: impl FnOnce(&mut [E]) -> U,
+) -> Option<U> {
+    if ThinArc::strong_count(a) != 1 {
+        *a = ThinArc::from_header_and_iter(a.header.header.clone(), a.slice.iter().cloned());
+    }
+    a.with_arc_mut(|arc| NodeArc::get_mut(arc).map(|h| f(h.slice_mut())))
+}
+
+/// A level's array may cover at most this many times its chunks, plus [`LEVEL_SLACK`]
+/// slots; a chunk that would make it sparser goes to the sparse store.
 const LEVEL_FILL: u64 = 4;
 /// See [`LEVEL_FILL`].
 const LEVEL_SLACK: u64 = 64;
@@ -112,70 +147,81 @@ const LEVEL_SLACK: u64 = 64;
 /// values; a chunk on a level further away goes to the sparse store.
 const LEVELS_SLACK: i64 = 8;
 
-/// One level's chunks in a flat array over the level's box of chunks.
+/// One level's chunks in a two-level array over the level's box of chunks: rows of chunk
+/// pointers. Every slot holds a chunk: where none was written, the grid's one blank chunk
+/// (all default values), so a read never branches on absence.
 struct Level<T> {
     /// Chunk coordinates (x / 16, y / 16) of the box's first chunk.
     first: [i32; 2],
-    /// Chunks along x; 0 when the level has no array (its chunks, if any, are sparse).
-    width: u32,
-    /// The box's chunk slots, row-major, `width` a row (the number of rows is
-    /// `chunks.len() / width`); a slot where no chunk was written holds the grid's one
-    /// blank chunk (all default values), so a read never branches on absence.
-    chunks: Arc<[Arc<Chunk<T>>]>,
+    /// The box's rows (none when the level has no array), each `width` slots long, the
+    /// width in the header.
+    rows: Rows<T>,
 }
 
 impl<T> Clone for Level<T> {
     fn clone(&self) -> Self {
         Level {
             first: self.first,
-            width: self.width,
-            chunks: Arc::clone(&self.chunks),
+            rows: self.rows.clone(),
         }
     }
 }
 
 impl<T> Level<T> {
     /// A level without an array.
-    fn none(empty: &Arc<[Arc<Chunk<T>>]>) -> Self {
+    fn none() -> Self {
         Level {
             first: [0; 2],
-            width: 0,
-            chunks: Arc::clone(empty),
+            rows: Rows::from_header_and_iter(0, std::iter::empty()),
         }
+    }
+
+    /// Chunks along x; 0 when the level has no array (its chunks, if any, are sparse).
+    fn width(&self) -> u32 {
+        self.rows.header.header
     }
 
     /// Rows of the box.
     fn height(&self) -> u32 {
-        if self.width == 0 {
-            0
-        } else {
-            (self.chunks.len() / self.width as usize) as u32
-        }
+        // At most the box's slots, which the policy bounds by the chunks.
+        self.rows.slice.len() as u32
     }
 
-    /// The slot of the chunk at chunk coordinates (`cx`, `cy`), when it lies in the box.
-    fn index(&self, cx: i64, cy: i64) -> Option<usize> {
-        // No division by the width: a row past the last gives a slot past the end (chunk
-        // coordinates of i32 cells are below 2²⁸, so the product fits an i64).
+    /// The (row, column) slot of the chunk at chunk coordinates (`cx`, `cy`), when it lies
+    /// in the box.
+    fn index(&self, cx: i64, cy: i64) -> Option<(usize, usize)> {
         let dx = cx - i64::from(self.first[0]);
         let dy = cy - i64::from(self.first[1]);
-        if (0..i64::from(self.width)).contains(&dx) && dy >= 0 {
-            usize::try_from(dy * i64::from(self.width) + dx)
-                .ok()
-                .filter(|&i| i < self.chunks.len())
+        if (0..i64::from(self.width())).contains(&dx) && (0..i64::from(self.height())).contains(&dy)
+        {
+            Some((dy as usize, dx as usize))
         } else {
             None
         }
     }
 
+    /// The chunk in slot (`y`, `x`), if the slot exists.
+    fn slot(&self, (y, x): (usize, usize)) -> Option<&ChunkArc<T>> {
+        self.rows.slice.get(y)?.slice.get(x)
+    }
+
+    /// Every slot with its (row, column).
+    fn slots(&self) -> impl Iterator<Item = ((usize, usize), &ChunkArc<T>)> + '_ {
+        self.rows
+            .slice
+            .iter()
+            .enumerate()
+            .flat_map(|(y, r)| r.slice.iter().enumerate().map(move |(x, c)| ((y, x), c)))
+    }
+
     /// The box as (first chunk, last chunk), inclusive; `None` without an array.
     fn bounds(&self) -> Option<([i64; 2], [i64; 2])> {
-        (self.width > 0).then(|| {
+        (self.width() > 0).then(|| {
             let lo = [i64::from(self.first[0]), i64::from(self.first[1])];
             (
                 lo,
                 [
-                    lo[0] + i64::from(self.width) - 1,
+                    lo[0] + i64::from(self.width()) - 1,
                     lo[1] + i64::from(self.height()) - 1,
                 ],
             )
@@ -183,18 +229,17 @@ impl<T> Level<T> {
     }
 
     /// Written chunks in the array (slots not holding `blank`).
-    fn count(&self, blank: Option<&Arc<Chunk<T>>>) -> usize {
-        self.chunks
-            .iter()
-            .filter(|c| !blank.is_some_and(|b| Arc::ptr_eq(b, c)))
+    fn count(&self, blank: Option<&ChunkArc<T>>) -> usize {
+        self.slots()
+            .filter(|(_, c)| !blank.is_some_and(|b| NodeArc::ptr_eq(b, c)))
             .count()
     }
 }
 
 /// Where a chunk is kept: a slot of a level's array (the level's index in the list, the
-/// slot's in the array), or the sparse store.
+/// slot's row and column), or the sparse store.
 enum Place {
-    Level(usize, usize),
+    Level(usize, (usize, usize)),
     Far,
 }
 
@@ -202,25 +247,26 @@ enum Place {
 /// grid's default value.
 ///
 /// Costs (L = levels in the grid's compact range of levels, at most twice its dense levels
-/// plus 8; S = chunk slots of the written level's box, at most four times its chunks plus
-/// 64; F = sparse chunks, outside every level's box; h = depth of the sparse store's hash
-/// trie, ≈ log₃₂ F):
+/// plus 8; the written level's box is w × h chunks, and S = w · h its slots, at most four
+/// times its chunks plus 64; F = sparse chunks, outside every level's box; h' = depth of the
+/// sparse store's hash trie, ≈ log₃₂ F):
 /// - clone: Θ(1) (three reference-count increments at most);
-/// - [`get`](Grid::get): Θ(1) for a cell of a level's box: the level check, the x check, the
-///   y-and-bounds check (one unsigned comparison each), the chunk pointer and the cell;
-///   Θ(1) for any other cell when there are no sparse chunks, else one hash and Θ(h) node
+/// - [`get`](Grid::get): Θ(1) for a cell of a level's box: the level check, the row pointer
+///   (y check), the chunk pointer (x check) and the cell, one unsigned comparison a check;
+///   Θ(1) for any other cell when there are no sparse chunks, else one hash and Θ(h') node
 ///   hops;
-/// - [`set`](Grid::set) (persistent): Θ(L + S) for a cell of a level's box: copies one
-///   256-cell chunk, that level's S chunk pointers (one reference-count increment each) and
-///   the list of L levels (32 bytes each); dropping the new value releases them again. For a
-///   sparse chunk: Θ(h), the chunk and the trie's path to it;
+/// - [`set`](Grid::set) (persistent): Θ(L + w + h) for a cell of a level's box: copies one
+///   256-cell chunk, its row's w chunk pointers, the level's h row pointers (one
+///   reference-count increment each, 8 bytes each after a 16- and a 24-byte header) and the
+///   list of L levels (16 bytes and one increment each); dropping the new value releases
+///   them again. For a sparse chunk: Θ(h'), the chunk and the trie's path to it;
 /// - [`set_mut`](Grid::set_mut): as `set`, in place (no copy) where this value is the sole
-///   owner; a write that grows a level's box copies its S pointers once, Θ(S + F) (the
-///   sparse chunks are searched for ones to move in only when they could fill the new box);
-/// - memory: the written chunks (256 cells and a 16-byte header each), one blank chunk that
-///   every unwritten slot shares, 8 bytes per slot of each level's box, 32 bytes per level of
-///   the range, and the hash trie's entries and nodes for the sparse chunks. Nothing else: no
-///   second copy of the cells, no cache.
+///   owner; a write that grows a level's box rebuilds its rows once, Θ(S + F) (the sparse
+///   chunks are searched for ones to move in only when they could fill the new box);
+/// - memory: the written chunks (256 cells and an 8-byte header each), one blank chunk that
+///   every unwritten slot shares, 8 bytes per slot of each level's box and 24 per row of it,
+///   40 bytes per level of the range, and the hash trie's entries and nodes for the sparse
+///   chunks. Nothing else: no second copy of the cells, no cache.
 ///
 /// `Grid` is `Send + Sync` when `T` is.
 ///
@@ -248,7 +294,7 @@ pub struct Grid<T> {
     default: T,
     /// The `z` of `levels[0]`.
     z0: i32,
-    /// One entry per `z` from `z0`, each with its array of chunk pointers (or none).
+    /// One entry per `z` from `z0`, each with its rows of chunk pointers (or none).
     levels: Arc<[Level<T>]>,
     /// Chunks outside every level's box: sparse or far data.
     far: Far<T>,
@@ -256,7 +302,7 @@ pub struct Grid<T> {
     chunk_count: usize,
     /// The chunk of default values every unwritten slot of the levels' arrays shares (made
     /// with the first array).
-    blank: Option<Arc<Chunk<T>>>,
+    blank: Option<ChunkArc<T>>,
 }
 
 impl<T: Clone> Clone for Grid<T> {
@@ -312,11 +358,7 @@ impl<T: Clone + PartialEq> Grid<T> {
         if let Some(level) = self.level_at(chunk[2])
             && let Some(i) = level.index(chunk[0], chunk[1])
         {
-            return level
-                .chunks
-                .get(i)
-                .filter(|c| !self.is_blank(c))
-                .map(|c| &**c);
+            return level.slot(i).filter(|c| !self.is_blank(c)).map(|c| &**c);
         }
         if self.far.is_empty() {
             return None;
@@ -325,26 +367,24 @@ impl<T: Clone + PartialEq> Grid<T> {
     }
 
     /// Whether `c` is the blank chunk of unwritten slots.
-    fn is_blank(&self, c: &Arc<Chunk<T>>) -> bool {
-        self.blank.as_ref().is_some_and(|b| Arc::ptr_eq(b, c))
+    fn is_blank(&self, c: &ChunkArc<T>) -> bool {
+        self.blank.as_ref().is_some_and(|b| NodeArc::ptr_eq(b, c))
     }
 
     /// The value at `loc` (the default when never written).
     #[inline]
     pub fn get(&self, loc: Loc) -> &T {
         // Each check is one unsigned comparison: a coordinate below the box wraps to a
-        // large number. The row check is folded into the slot's bounds check (a row past the
-        // last gives an index past the end; no overflow in 64 bits).
+        // large number. The rows' and the row's bounds checks are the y and x checks.
         let dz = loc.z.wrapping_sub(self.z0) as u32;
         if let Some(level) = self.levels.get(dz as usize) {
             let dx = (loc.x >> CHUNK_BITS).wrapping_sub(level.first[0]) as u32;
             let dy = (loc.y >> CHUNK_BITS).wrapping_sub(level.first[1]) as u32;
-            if dx < level.width {
-                let i = u64::from(dy) * u64::from(level.width) + u64::from(dx);
-                if let Some(c) = usize::try_from(i).ok().and_then(|i| level.chunks.get(i)) {
-                    // An unwritten slot holds the blank chunk: no branch on absence.
-                    return &c.cells[cell_index(loc)];
-                }
+            if let Some(row) = level.rows.slice.get(dy as usize)
+                && let Some(c) = row.slice.get(dx as usize)
+            {
+                // An unwritten slot holds the blank chunk: no branch on absence.
+                return &c.cells[cell_index(loc)];
             }
         }
         self.get_far(loc.x, loc.y, loc.z)
@@ -395,8 +435,7 @@ impl<T: Clone + PartialEq> Grid<T> {
         if self.chunk_count == 0 && value == self.default {
             return;
         }
-        let chunk = self.chunk_mut(chunk_of(loc));
-        chunk.cells[cell_index(loc)] = value;
+        self.chunk_mut(chunk_of(loc), |chunk| chunk.cells[cell_index(loc)] = value);
     }
 
     /// A new grid with `value` written to every cell of `area`.
@@ -428,12 +467,15 @@ impl<T: Clone + PartialEq> Grid<T> {
                     let x1 = area.max.x.min((cx << CHUNK_BITS).saturating_add(SIDE));
                     let y0 = area.min.y.max(cy << CHUNK_BITS);
                     let y1 = area.max.y.min((cy << CHUNK_BITS).saturating_add(SIDE));
-                    let chunk = self.chunk_mut([i64::from(cx), i64::from(cy), i64::from(z)]);
-                    for y in y0..y1 {
-                        let row = ((y & MASK) * SIDE) as usize;
-                        chunk.cells[row + (x0 & MASK) as usize..=row + ((x1 - 1) & MASK) as usize]
-                            .fill(value.clone());
-                    }
+                    let value = &value;
+                    self.chunk_mut([i64::from(cx), i64::from(cy), i64::from(z)], |chunk| {
+                        for y in y0..y1 {
+                            let row = ((y & MASK) * SIDE) as usize;
+                            chunk.cells
+                                [row + (x0 & MASK) as usize..=row + ((x1 - 1) & MASK) as usize]
+                                .fill(value.clone());
+                        }
+                    });
                     cx += 1;
                 }
                 cy += 1;
@@ -456,9 +498,8 @@ impl<T: Clone + PartialEq> Grid<T> {
     fn level_for_write(&mut self, z: i32) -> Option<usize> {
         let len = self.levels.len() as i64;
         if len == 0 {
-            let empty: Arc<[Arc<Chunk<T>>]> = Arc::default();
             self.z0 = z;
-            self.levels = Arc::from(vec![Level::none(&empty)]);
+            self.levels = Arc::from(vec![Level::none()]);
             return Some(0);
         }
         let dz = i64::from(z) - i64::from(self.z0);
@@ -467,14 +508,13 @@ impl<T: Clone + PartialEq> Grid<T> {
         }
         let first = i64::from(self.z0).min(i64::from(z));
         let last = (i64::from(self.z0) + len - 1).max(i64::from(z));
-        let dense = self.levels.iter().filter(|l| l.width > 0).count() as i64;
+        let dense = self.levels.iter().filter(|l| l.width() > 0).count() as i64;
         let new_len = last - first + 1;
         if new_len > 2 * (dense + 1) + LEVELS_SLACK {
             return None;
         }
-        let empty: Arc<[Arc<Chunk<T>>]> = Arc::default();
         let shift = (i64::from(self.z0) - first) as usize;
-        let mut v: Vec<Level<T>> = (0..new_len).map(|_| Level::none(&empty)).collect();
+        let mut v: Vec<Level<T>> = (0..new_len).map(|_| Level::none()).collect();
         for (i, l) in self.levels.iter().enumerate() {
             v[shift + i] = l.clone();
         }
@@ -522,18 +562,16 @@ impl<T: Clone + PartialEq> Grid<T> {
         }
         let width = w as u32;
         let default = &self.default;
-        let blank = Arc::clone(self.blank.get_or_insert_with(|| {
-            Arc::new(Chunk {
+        let blank = NodeArc::clone(self.blank.get_or_insert_with(|| {
+            NodeArc::new(Chunk {
                 cells: std::array::from_fn(|_| default.clone()),
             })
         }));
-        let mut slots_v: Vec<Arc<Chunk<T>>> = vec![blank; slots as usize];
+        let mut slots_v: Vec<ChunkArc<T>> = vec![blank; slots as usize];
         let at = |cx: i64, cy: i64| ((cy - nlo[1]) as u64 * w + (cx - nlo[0]) as u64) as usize;
         if let Some((a, _)) = level.bounds() {
-            let old_w = level.width as usize;
-            for (i, c) in level.chunks.iter().enumerate() {
-                let (cx, cy) = (a[0] + (i % old_w) as i64, a[1] + (i / old_w) as i64);
-                slots_v[at(cx, cy)] = Arc::clone(c);
+            for ((y, x), c) in level.slots() {
+                slots_v[at(a[0] + x as i64, a[1] + y as i64)] = NodeArc::clone(c);
             }
         }
         for k in &moved {
@@ -542,12 +580,15 @@ impl<T: Clone + PartialEq> Grid<T> {
                 slots_v[at(m[0], m[1])] = c;
             }
         }
+        let mut slots_v = slots_v.into_iter();
+        let rows: Vec<Row<T>> = (0..h)
+            .map(|_| Row::from_header_and_iter((), slots_v.by_ref().take(width as usize)))
+            .collect();
         let levels = Arc::make_mut(&mut self.levels);
         levels[dz] = Level {
             // Chunk coordinates of i32 cells fit an i32.
             first: [nlo[0] as i32, nlo[1] as i32],
-            width,
-            chunks: Arc::from(slots_v),
+            rows: Rows::from_header_and_iter(width, rows.into_iter()),
         };
         true
     }
@@ -578,17 +619,30 @@ impl<T: Clone + PartialEq> Grid<T> {
         Place::Far
     }
 
-    /// The chunk at `chunk` coordinates, created and made unique along its path.
-    fn chunk_mut(&mut self, chunk: [i64; 3]) -> &mut Chunk<T> {
+    /// Hands `f` the chunk at `chunk` coordinates, created and made unique along its path
+    /// (the rows are behind thin pointers, which lend their slots only to a closure).
+    fn chunk_mut(&mut self, chunk: [i64; 3], f: impl FnOnce(&mut Chunk<T>)) {
         let slot = match self.place(chunk) {
-            Place::Level(dz, i) => {
+            Place::Level(dz, (y, x)) => {
                 let levels = Arc::make_mut(&mut self.levels);
-                let slot = &mut Arc::make_mut(&mut levels[dz].chunks)[i];
-                if self.blank.as_ref().is_some_and(|b| Arc::ptr_eq(b, slot)) {
+                let blank = self.blank.as_ref();
+                let Some(level) = levels.get_mut(dz) else {
+                    return;
+                };
+                let written = with_unique(&mut level.rows, |rows| {
+                    let row = rows.get_mut(y)?;
+                    with_unique(row, |row| {
+                        let slot = row.get_mut(x)?;
+                        let new = blank.is_some_and(|b| NodeArc::ptr_eq(b, slot));
+                        // The blank chunk is shared (the grid holds it too): this copies it.
+                        f(NodeArc::make_mut(slot));
+                        Some(new)
+                    })?
+                });
+                if written.flatten() == Some(true) {
                     self.chunk_count += 1;
                 }
-                // The blank chunk is shared (the grid holds it too): this copies it.
-                return Arc::make_mut(slot);
+                return;
             }
             Place::Far => ChunkKey::of(chunk),
         };
@@ -597,11 +651,11 @@ impl<T: Clone + PartialEq> Grid<T> {
         }
         let default = &self.default;
         let c = self.far.entry(slot).or_insert_with(|| {
-            Arc::new(Chunk {
+            NodeArc::new(Chunk {
                 cells: std::array::from_fn(|_| default.clone()),
             })
         });
-        Arc::make_mut(c)
+        f(NodeArc::make_mut(c));
     }
 
     /// A borrowed, read-only view of `area`: what FOV, pathfinding and AI callbacks read
@@ -649,16 +703,15 @@ impl<T: Clone + PartialEq> Grid<T> {
 
     /// Every written chunk as (its chunk coordinates, the chunk): the levels' arrays, then
     /// the sparse store.
-    fn all_chunks(&self) -> Vec<([i64; 3], &Arc<Chunk<T>>)> {
+    fn all_chunks(&self) -> Vec<([i64; 3], &ChunkArc<T>)> {
         let mut out = Vec::with_capacity(self.chunk_count);
         for (dz, level) in self.levels.iter().enumerate() {
             let z = i64::from(self.z0) + dz as i64;
-            let w = level.width as usize;
-            for (i, c) in level.chunks.iter().enumerate() {
+            for ((y, x), c) in level.slots() {
                 if !self.is_blank(c) {
                     let at = [
-                        i64::from(level.first[0]) + (i % w) as i64,
-                        i64::from(level.first[1]) + (i / w) as i64,
+                        i64::from(level.first[0]) + x as i64,
+                        i64::from(level.first[1]) + y as i64,
                         z,
                     ];
                     out.push((at, c));
@@ -734,24 +787,24 @@ impl<T: Clone + PartialEq> Grid<T> {
         if i64::from(self.z0) + self.levels.len() as i64 - 1 > i64::from(i32::MAX) {
             return Err("grid level list runs past i32::MAX");
         }
-        let dense = self.levels.iter().filter(|l| l.width > 0).count() as i64;
+        let dense = self.levels.iter().filter(|l| l.width() > 0).count() as i64;
         if self.levels.len() as i64 > 2 * dense + 1 + LEVELS_SLACK {
             return Err("grid level list is sparser than its policy");
         }
         let mut count = 0;
         for level in self.levels.iter() {
-            if level.width == 0 {
-                if !level.chunks.is_empty() {
-                    return Err("grid level without a width holds chunk slots");
+            if level.width() == 0 {
+                if !level.rows.slice.is_empty() {
+                    return Err("grid level without a width holds chunk rows");
                 }
                 continue;
             }
-            let w = level.width as usize;
-            if level.chunks.is_empty() || !level.chunks.len().is_multiple_of(w) {
+            let w = level.width() as usize;
+            if level.rows.slice.is_empty() || level.rows.slice.iter().any(|r| r.slice.len() != w) {
                 return Err("grid level array has the wrong shape");
             }
             let last_x = i64::from(level.first[0]) + w as i64 - 1;
-            let last_y = i64::from(level.first[1]) + (level.chunks.len() / w) as i64 - 1;
+            let last_y = i64::from(level.first[1]) + i64::from(level.height()) - 1;
             if last_x > i64::from(i32::MAX >> CHUNK_BITS)
                 || last_y > i64::from(i32::MAX >> CHUNK_BITS)
             {
@@ -761,7 +814,9 @@ impl<T: Clone + PartialEq> Grid<T> {
                 return Err("grid level array without a blank chunk");
             }
             let n = level.count(self.blank.as_ref());
-            if level.chunks.len() as u64 > LEVEL_FILL * n as u64 + LEVEL_SLACK {
+            if u64::from(level.width()) * u64::from(level.height())
+                > LEVEL_FILL * n as u64 + LEVEL_SLACK
+            {
                 return Err("grid level array is sparser than its policy");
             }
             count += n;
@@ -1028,10 +1083,9 @@ impl<T: Clone + PartialEq> PartialEq for Grid<T> {
         // chunks need no comparison (chunks of its z outside the box are compared below).
         let shared = |at: [i64; 3]| match (self.level_at(at[2]), other.level_at(at[2])) {
             (Some(a), Some(b)) => {
-                a.width > 0
+                a.width() > 0
                     && a.first == b.first
-                    && a.width == b.width
-                    && Arc::ptr_eq(&a.chunks, &b.chunks)
+                    && std::ptr::eq(&a.rows.header, &b.rows.header)
                     && a.index(at[0], at[1]).is_some()
             }
             _ => false,
@@ -1142,10 +1196,11 @@ impl<'de, T: Clone + PartialEq + Deserialize<'de>> Deserialize<'de> for Grid<T> 
                     c.x, c.y
                 )));
             }
-            let chunk = g.chunk_mut(chunk_of(Loc::new(c.x, c.y, c.z)));
-            for (dst, src) in chunk.cells.iter_mut().zip(c.cells) {
-                *dst = src;
-            }
+            g.chunk_mut(chunk_of(Loc::new(c.x, c.y, c.z)), |chunk| {
+                for (dst, src) in chunk.cells.iter_mut().zip(c.cells) {
+                    *dst = src;
+                }
+            });
         }
         Ok(g)
     }
