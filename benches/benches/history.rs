@@ -6,7 +6,7 @@
 //! - **Bytes per kept turn** (printed once, counted by an allocator wrapper): 1,000 explore-bot
 //!   turns of Alchemy (seed 1) with every `Game` kept in a `History`, against a deep-copied
 //!   baseline (each value decoded afresh from postcard, so it shares nothing) for the first
-//!   50 turns. Bar (issue 11): ≤ 16 KiB per kept turn.
+//!   50 turns. Bar (issue 11): ≤ 16 KiB per kept turn; issue 32: ≤ 5 KiB.
 //! - **Undo and redo** with the values held: one undo plus one redo, against indexing a
 //!   `Vec<Game>` and cloning the value (`Game::clone` is Θ(1)). Bar: ≤ 1 µs each.
 //! - **Replay speed**: `Recording::verify` over a whole recorded bot game (checkpoints every
@@ -90,7 +90,7 @@ fn memory_report(rules: &Rules) {
     let deep = live(&region) as f64 / n as f64;
     black_box(&copies);
     println!(
-        "history: {} turns kept: {:.0} B per kept turn ({:.1} KiB; bar 16 KiB); deep copies: \
+        "history: {} turns kept: {:.0} B per kept turn ({:.1} KiB; bar 5 KiB, issue 32); deep copies: \
          {:.0} B per turn ({:.0}x more)",
         commands.len(),
         per_turn,

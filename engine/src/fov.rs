@@ -280,6 +280,7 @@ impl Fov {
 /// Convenience wrapper: the cells visible from `origin` within `radius`, in a fresh
 /// [`VisibleSet`]. Same semantics and cost as [`Fov::compute_into`], plus two allocations.
 #[must_use]
+#[inline]
 pub fn field_of_view(origin: Loc, radius: u32, transparent: impl Fn(Loc) -> bool) -> VisibleSet {
     let mut out = VisibleSet::new();
     Fov::new().compute_into(origin, radius, transparent, &mut out);

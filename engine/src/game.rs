@@ -352,6 +352,7 @@ impl Game {
 
     /// The tile at `loc` (tile 0, "void", where nothing was written).
     #[must_use]
+    #[inline]
     pub fn tile(&self, loc: Loc) -> TileId {
         *self.terrain.get(loc)
     }
