@@ -273,6 +273,10 @@ pub enum InvariantError {
     /// A thing's derived flag word disagrees with its properties and modifiers.
     #[error("thing {0} has a stale flag word")]
     StaleFlags(ThingId),
+    /// The game's derived record of a thing's plain property table (the table that answers
+    /// every query of a thing with no overrides and no carried modifiers) is stale.
+    #[error("thing {0} has a stale plain table")]
+    StalePlainTable(ThingId),
     /// Following containers upward loops.
     #[error("thing {0} is inside itself")]
     Cycle(ThingId),

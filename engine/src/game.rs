@@ -19,7 +19,7 @@ use crate::level::{Levels, LevelsRepr};
 use crate::library::{IS_CONTAINER, Library, TileDef, TileId, collect_hooks};
 use crate::loc::{Loc, LocBox};
 use crate::migrate;
-use crate::props::{Hook, KeyIds, Modifier, Prop, PropKey, PropMap, PropType, Value};
+use crate::props::{Hook, KeyIds, Modifier, Prop, PropKey, PropMap, PropType, Table, Value};
 use crate::pvec::PVec;
 use crate::rng::GameRng;
 use crate::schedule::{Schedule, ScheduleRepr};
@@ -46,12 +46,15 @@ pub struct Message {
 /// prototype library, the RNG, the turn counter and the message log.
 ///
 /// # Costs
-/// - clone: Θ(1) — at most eight reference-count increments (up to three for the terrain,
-///   the cell index, the thing index, the flag words, the per-turn parts and the rarely
-///   written parts, each of the last two behind one pointer); the clone is fully independent. 75 ns after 1,000 Alchemy bot
+/// - clone: Θ(1) — at most nine reference-count increments (up to three for the terrain,
+///   the cell index, the thing index, the flag words, the plain tables, the per-turn parts
+///   and the rarely written parts, each of the last two behind one pointer); the clone is
+///   fully independent. 75 ns after 1,000 Alchemy bot
 ///   commands, against 5 ns for one `Arc` clone (`things/clone` in the `things` bench);
 /// - [`get_thing`](Game::get_thing): Θ(log₈ of the largest id); [`query`](Game::query): that plus
 ///   one property lookup (by the key's integer id: the overrides, then one slot of the table)
+///   — for a thing with no overrides and no carried modifiers, a read of the dense array of
+///   its tables by id (Θ(log₈ of the largest id), not the thing record) and one slot;
 ///   and Θ(keys modified + modifiers of the key) in the holder's derived view of its
 ///   carriers' active modifiers (Θ(1) for a run of additions);
 /// - [`is`](Game::is): a bit test of the thing's derived flag word, read from the game's
@@ -65,7 +68,9 @@ pub struct Message {
 ///   [`move_thing`](Game::move_thing)…): Θ(log n) path copies; every older value stays valid.
 ///   A kept [`set`](Game::set) at 10,000 things costs 488 bytes (the id index path and the
 ///   thing's 120-byte record with its 8-byte count; a write that changes a flag word also
-///   copies that array's path, 792 bytes below 32,768 ids), a kept move where most cells are empty 992 bytes (`cargo bench
+///   copies that array's path, 792 bytes below 32,768 ids, and a write that gives a thing
+///   its first override, or takes its last away, copies the plain tables' path, 360 bytes
+///   below 32,768 ids), a kept move where most cells are empty 992 bytes (`cargo bench
 ///   -p alembic-benches --bench things`, its `memory:` lines).
 ///
 /// Each persistent method `m(&self, ..) -> Result<Game, Error>` has an in-place twin
@@ -108,6 +113,12 @@ pub struct Game {
     /// data, kept with every change, rebuilt on load, checked by `check_invariants`, never
     /// saved, hashed or compared. An id naming no thing holds [`ABSENT`].
     flag_words: FlagWords,
+    /// The property table of each thing whose properties are that table alone (no
+    /// overrides) and that carries no modifier view, by id, apart from the records: a
+    /// [`query`](Game::query) of such a thing reads the table without waiting for the
+    /// record. Derived data like `flag_words`: kept with every change, rebuilt on load,
+    /// checked by `check_invariants`, never saved, hashed or compared.
+    plain: PlainTables,
     next_id: u64,
     rng: GameRng,
     turn: u64,
@@ -160,6 +171,26 @@ impl FlagWords {
     }
 }
 
+/// See [`Game`]'s `plain` field.
+#[derive(Clone)]
+struct PlainTables(PVec<Table>);
+
+impl PartialEq for PlainTables {
+    /// Always equal: a cache of the things, not part of the value.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// The table that answers every query of `t`, if one does (see [`Game`]'s `plain` field).
+#[inline]
+fn plain_of(t: &Thing) -> Option<&Table> {
+    if t.carried.is_some() {
+        return None;
+    }
+    t.props.whole_table()
+}
+
 impl<T: PartialEq + Clone> PartialEq for PVec<T> {
     fn eq(&self, o: &Self) -> bool {
         self.ptr_eq(o) || (self.len() == o.len() && self.iter().eq(o.iter()))
@@ -187,6 +218,7 @@ impl Game {
             cells: CellIndex::new(),
             things: PVec::new(),
             flag_words: FlagWords::new(),
+            plain: PlainTables(PVec::new()),
             next_id: 1,
             rng: GameRng::seed_from(seed),
             turn: 0,
@@ -520,6 +552,12 @@ impl Game {
     /// too.
     #[inline]
     fn query_common<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Option<Option<T>> {
+        if let Some(table) = self.plain.0.get(id.0) {
+            return match table.get(key.key()) {
+                None => Some(None),
+                Some(v) => T::from_value(v).map(Some),
+            };
+        }
         let t = self.things.get(id.0)?;
         let (mods, adds) = t
             .carried
@@ -652,6 +690,7 @@ impl Game {
         let new_flag =
             matches!(value, Value::Bool(_)) && self.rare.flag_bits.would_assign(key.key().id());
         t.set_raw_mut(key.key(), value);
+        let plain = plain_of(t).cloned();
         let word = self.flag_words.0.get(id.0).unwrap_or(ABSENT);
         let word = self.rare.flag_bits.rewrite(word, t, key.key().id());
         // The flag may switch one of its modifiers on or off in its holder.
@@ -660,6 +699,7 @@ impl Game {
             _ => None,
         };
         self.flag_words.0.set(id.0, word);
+        self.set_plain(id, plain);
         if let Some(old) = old {
             let new = self.things.get(id.0).cloned();
             self.update_indexes(id, Some(&old), new.as_deref());
@@ -715,7 +755,9 @@ impl Game {
         self.flag_words
             .0
             .set(id.0, self.rare.flag_bits.word(&thing));
+        let plain = plain_of(&thing).cloned();
         self.things.set(id.0, Some(ThingArc::new(thing)));
+        self.set_plain(id, plain);
         self.attach(id, place, has_mods);
         Ok(id)
     }
@@ -736,6 +778,7 @@ impl Game {
         while let Some(x) = stack.pop() {
             if let Some(old) = self.things.set(x.0, None) {
                 self.flag_words.0.set(x.0, ABSENT);
+                self.set_plain(x, None);
                 self.update_indexes(x, Some(&old), None);
                 if self.is_scheduled(x) {
                     Arc::make_mut(&mut self.turnly).schedule.remove(x);
@@ -778,7 +821,9 @@ impl Game {
         self.update_indexes(id, old.as_deref(), Some(&new));
         self.note_flags_mut(&new);
         self.flag_words.0.set(id.0, self.rare.flag_bits.word(&new));
+        let plain = plain_of(&new).cloned();
         self.things.set(id.0, Some(ThingArc::new(new)));
+        self.set_plain(id, plain);
         if let (true, Some(Place::In(c))) = (holder_sees_change, place) {
             self.refresh_carried(c);
         }
@@ -1013,7 +1058,22 @@ impl Game {
             let ct = ThingArc::make_mut(ct);
             ct.carried = fresh;
             let word = self.rare.flag_bits.word(ct);
+            let plain = plain_of(ct).cloned();
             self.flag_words.0.set(c.0, word);
+            self.set_plain(c, plain);
+        }
+    }
+
+    /// Record `table` as thing `id`'s plain table (see the `plain` field), or that it has
+    /// none; the array is written (its path copied) only when that changes.
+    fn set_plain(&mut self, id: ThingId, table: Option<Table>) {
+        let same = match (self.plain.0.get(id.0), &table) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.ptr_eq(b),
+            _ => false,
+        };
+        if !same {
+            self.plain.0.set(id.0, table);
         }
     }
 
@@ -1102,6 +1162,15 @@ impl Game {
             if Some(self.rare.flag_bits.word(t)) != self.flag_words.0.get(slot) && slot < 1 << 32 {
                 return Err(InvariantError::StaleFlags(sid));
             }
+            // The derived plain table: the thing's own when it has one, else none.
+            let plain_ok = match (plain_of(t), self.plain.0.get(slot)) {
+                (None, None) => true,
+                (Some(a), Some(b)) => a.ptr_eq(b),
+                _ => false,
+            };
+            if !plain_ok {
+                return Err(InvariantError::StalePlainTable(sid));
+            }
             listed += t.contents.len();
         }
         for (slot, t) in self.things.iter() {
@@ -1112,6 +1181,12 @@ impl Game {
                     Some(Place::Map(loc)) => InvariantError::NotInCell(sid, loc),
                     None => InvariantError::Unplaced(sid),
                 });
+            }
+        }
+        // An id that names no thing has no plain table.
+        for (i, _) in self.plain.0.iter() {
+            if self.things.get(i).is_none() {
+                return Err(InvariantError::StalePlainTable(ThingId(i)));
             }
         }
         // An id that names no thing holds the absent word (every flag false).
@@ -1436,6 +1511,7 @@ impl Game {
             cells: CellIndex::from_grid(&r.cells),
             things,
             flag_words: FlagWords::new(),
+            plain: PlainTables(PVec::new()),
             next_id: r.next_id,
             rng: r.rng,
             turn: r.turn,
@@ -1460,6 +1536,14 @@ impl Game {
         }
         Arc::make_mut(&mut g.rare).flag_bits = bits;
         g.rebuild_flag_words_mut();
+        let plain: Vec<(u64, Table)> = g
+            .things
+            .iter()
+            .filter_map(|(i, t)| plain_of(t).map(|tab| (i, tab.clone())))
+            .collect();
+        for (i, tab) in plain {
+            g.plain.0.set(i, Some(tab));
+        }
         if unqueued_legacy {
             let mut actors: Vec<ThingId> = g
                 .all_things()
