@@ -52,14 +52,13 @@
 use std::sync::Arc;
 
 use imbl::OrdSet;
-
-use crate::runq::RunQueue;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, InvariantError};
 use crate::game::Game;
 use crate::hook::{HookCall, HookCtx, ON_ACTION};
 use crate::props::Prop;
+use crate::runq::RunQueue;
 use crate::thing::{Place, ThingId};
 use crate::words::Words;
 
@@ -80,7 +79,7 @@ pub(crate) struct Schedule {
     clock: u64,
     seq: u64,
     queue: RunQueue,
-    /// The queue's inverse: each queued actor's key, by id.
+    /// Which actors are queued (a bit per id).
     slot: Slots,
     /// The levels simulated; `None` when every level is.
     awake: Option<OrdSet<i32>>,
