@@ -460,6 +460,9 @@ pub struct DijkstraMap {
     enter: Vec<u32>,
     pdist: Vec<i64>,
     dial: DialQueue,
+    /// The largest value the search [`begin_within`](DijkstraMap::begin_within) started may
+    /// give.
+    bound: i64,
 }
 
 const BLOCKED: u32 = u32::MAX;
@@ -627,6 +630,7 @@ impl DijkstraMap {
             enter: Vec::new(),
             pdist: Vec::new(),
             dial: DialQueue::default(),
+            bound: i64::MAX,
         }
     }
 
@@ -817,67 +821,155 @@ impl DijkstraMap {
         max_value: i64,
         cost: impl Fn(Loc, Loc) -> Option<u32>,
     ) {
-        let (w, h) = (area.w, area.h);
-        // Index offset of each direction, for cells away from the edge.
-        let offs: [isize; 8] =
-            std::array::from_fn(|k| DY[k] as isize * w as isize + DX[k] as isize);
         while let Some((key, v)) = self.heap.pop() {
-            let d = value_of(key);
-            let (x, y) = unpack(v);
-            let i = (y * w + x) as usize;
-            if d != self.dist[i] {
-                continue; // stale entry
+            self.relax(area, key, v, max_value, &cost);
+        }
+    }
+
+    /// Settles the cell `v` popped with `key` (unless the entry is stale): offers each
+    /// neighbour the value of the walk through it, never above `max_value`.
+    #[inline]
+    fn relax(
+        &mut self,
+        area: &Area,
+        key: u64,
+        v: u64,
+        max_value: i64,
+        cost: &impl Fn(Loc, Loc) -> Option<u32>,
+    ) {
+        let (w, h) = (area.w, area.h);
+        let d = value_of(key);
+        let (x, y) = unpack(v);
+        let i = (y * w + x) as usize;
+        if d != self.dist[i] {
+            return; // stale entry
+        }
+        let here = area.local(x, y);
+        let interior = x > 0 && y > 0 && x + 1 < w && y + 1 < h;
+        for k in 0..8 {
+            let nu = if interior {
+                // Index offset of direction `k`, for cells away from the edge.
+                i.wrapping_add_signed(DY[k] as isize * w as isize + DX[k] as isize)
+            } else {
+                match step(area, x, y, k) {
+                    Some((nx, ny)) => (ny * w + nx) as usize,
+                    None => continue,
+                }
+            };
+            let Some(&old) = self.dist.get(nu) else {
+                continue;
+            };
+            if old <= d {
+                continue;
             }
-            let here = area.local(x, y);
-            let interior = x > 0 && y > 0 && x + 1 < w && y + 1 < h;
-            for k in 0..8 {
-                let nu = if interior {
-                    i.wrapping_add_signed(offs[k])
-                } else {
-                    match step(area, x, y, k) {
-                        Some((nx, ny)) => (ny * w + nx) as usize,
-                        None => continue,
-                    }
-                };
-                let Some(&old) = self.dist.get(nu) else {
-                    continue;
-                };
-                if old <= d {
-                    continue;
-                }
-                // Moving from the neighbour `there` into `here`.
-                let there = Loc::new(
-                    here.x.wrapping_add(DX[k]),
-                    here.y.wrapping_add(DY[k]),
-                    area.z,
-                );
-                let Some(c) = cost(there, here) else {
-                    continue;
-                };
-                let nd = d.saturating_add(i64::from(c));
-                if nd >= old || nd > max_value {
+            // Moving from the neighbour `there` into `here`.
+            let there = Loc::new(
+                here.x.wrapping_add(DX[k]),
+                here.y.wrapping_add(DY[k]),
+                area.z,
+            );
+            let Some(c) = cost(there, here) else {
+                continue;
+            };
+            let nd = d.saturating_add(i64::from(c));
+            if nd >= old || nd > max_value {
+                continue;
+            }
+            if k % 2 == 1 {
+                // Diagonal from `there` to `here`: one orthogonal must be open. Both
+                // orthogonals are neighbours of `here`, inside the area unless `here`
+                // is on its edge.
+                let o1 = Loc::new(here.x, there.y, area.z);
+                let o2 = Loc::new(there.x, here.y, area.z);
+                let (k1, k2) = (if DY[k] < 0 { 0 } else { 4 }, if DX[k] > 0 { 2 } else { 6 });
+                let in1 = interior || step(area, x, y, k1).is_some();
+                let in2 = interior || step(area, x, y, k2).is_some();
+                let side_open =
+                    (in1 && cost(there, o1).is_some()) || (in2 && cost(there, o2).is_some());
+                if !side_open {
                     continue;
                 }
-                if k % 2 == 1 {
-                    // Diagonal from `there` to `here`: one orthogonal must be open. Both
-                    // orthogonals are neighbours of `here`, inside the area unless `here`
-                    // is on its edge.
-                    let o1 = Loc::new(here.x, there.y, area.z);
-                    let o2 = Loc::new(there.x, here.y, area.z);
-                    let (k1, k2) = (if DY[k] < 0 { 0 } else { 4 }, if DX[k] > 0 { 2 } else { 6 });
-                    let in1 = interior || step(area, x, y, k1).is_some();
-                    let in2 = interior || step(area, x, y, k2).is_some();
-                    let side_open =
-                        (in1 && cost(there, o1).is_some()) || (in2 && cost(there, o2).is_some());
-                    if !side_open {
-                        continue;
-                    }
+            }
+            self.dist[nu] = nd;
+            let (nx, ny) = (x.wrapping_add_signed(DX[k]), y.wrapping_add_signed(DY[k]));
+            self.heap.push(key_of(nd), pack(nx, ny));
+        }
+    }
+
+    /// Starts a search from `goals` (value 0 each) that settles cells in order of value only
+    /// as far as [`settle_until`](DijkstraMap::settle_until) asks, and never gives a cell a
+    /// value above `max_value`: for a question such as "which of these targets is nearest?",
+    /// which is answered as soon as the first target is settled. Until then only the goals
+    /// have values. Θ(area) to clear the map.
+    ///
+    /// ```
+    /// use alembic::{path::DijkstraMap, Loc, LocBox};
+    /// let area = LocBox::rect(0, 0, 20, 1, 0);
+    /// let open = |_: Loc, _: Loc| Some(1);
+    /// let mut map = DijkstraMap::new(area);
+    /// map.begin_within([Loc::new(0, 0, 0)], 100);
+    /// // Settle until cell 5 or cell 9 has its value: cell 5 comes first.
+    /// assert_eq!(map.settle_until(|l| l.x == 5 || l.x == 9, open), Some(5));
+    /// assert_eq!(map.get(Loc::new(5, 0, 0)), Some(5));
+    /// // Cells beyond are not settled yet; the search goes on from where it stopped.
+    /// assert_eq!(map.get(Loc::new(9, 0, 0)), None);
+    /// assert_eq!(map.settle_until(|l| l.x == 9, open), Some(9));
+    /// ```
+    pub fn begin_within(&mut self, goals: impl IntoIterator<Item = Loc>, max_value: i64) {
+        self.dist.iter_mut().for_each(|d| *d = Self::UNREACHABLE);
+        self.heap.clear();
+        self.bound = max_value;
+        let Some(area) = self.area else { return };
+        for l in goals {
+            if let Some(i) = area.index(l)
+                && 0 <= max_value
+            {
+                let slot = &mut self.dist[i as usize];
+                if 0 < *slot {
+                    *slot = 0;
+                    let (x, y) = area.xy(i);
+                    self.heap.push(key_of(0), pack(x, y));
                 }
-                self.dist[nu] = nd;
-                let (nx, ny) = (x.wrapping_add_signed(DX[k]), y.wrapping_add_signed(DY[k]));
-                self.heap.push(key_of(nd), pack(nx, ny));
             }
         }
+    }
+
+    /// Goes on with the search [`begin_within`](DijkstraMap::begin_within) started: settles
+    /// cells in order of value until a cell for which `stop` holds is settled, then every
+    /// other cell of the same value, and returns that value; `None` when every cell within
+    /// the search's bound is settled and none of them stops it (the map is then what
+    /// [`rebuild_within`](DijkstraMap::rebuild_within) gives). `stop` is asked once for each
+    /// cell as it is settled, in order of value; `cost` must be the same function for the
+    /// whole search.
+    ///
+    /// After it returns `Some(v)`, every cell whose value is at most `v` has its final value
+    /// (the one `rebuild_within` gives), and every other cell reads as `None` or as a value
+    /// above `v` that a later call may still lower. So a [`next_step`](DijkstraMap::next_step)
+    /// from a cell of value at most `v` is the one the whole map gives. Θ(C log C) for the
+    /// C cells settled by this call.
+    pub fn settle_until(
+        &mut self,
+        mut stop: impl FnMut(Loc) -> bool,
+        cost: impl Fn(Loc, Loc) -> Option<u32>,
+    ) -> Option<i64> {
+        let area = self.area?;
+        let bound = self.bound;
+        let mut found: Option<u64> = None;
+        while let Some((key, v)) = self.heap.pop() {
+            if found.is_some_and(|f| key > f) {
+                // The first cell above the stopping value: left for the next call (it is
+                // popped first again, its key being the heap's last).
+                self.heap.push(key, v);
+                return found.map(value_of);
+            }
+            let (x, y) = unpack(v);
+            let fresh = value_of(key) == self.dist[(y * area.w + x) as usize];
+            self.relax(&area, key, v, bound, &cost);
+            if fresh && found.is_none() && stop(area.local(x, y)) {
+                found = Some(key);
+            }
+        }
+        found.map(value_of)
     }
 
     /// The area covered (`None` when the map was created with an invalid area).

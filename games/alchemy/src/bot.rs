@@ -1080,26 +1080,36 @@ impl Bot {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let costs = ReachCosts::new(game, at, threats);
         let cost = |from: Loc, to: Loc| costs.step(from, to);
-        // First a map about as far as a detour to the nearest target goes, then, if no
-        // target lies within it, one as far as `limit`: the nearest target found within a
-        // bound is the nearest overall, since the map's values up to its bound are exact.
-        let crow = i64::from(at.chebyshev(near[0]));
-        let first = crow.saturating_mul(2).saturating_add(8).min(limit);
-        let mut found = None;
-        for bound in [first, limit] {
-            let map = self.reach_map(at, threats, bound, cost)?;
-            found = near
-                .iter()
-                .filter_map(|&t| map.get(t).filter(|&v| v <= limit).map(|v| (v, t)))
-                .min_by_key(|&(v, _)| v);
-            if found.is_some() || bound == limit {
-                break;
-            }
+        let reach = self.reach_search(at, threats, limit);
+        // The nearest target, ties to the first in `near`, among those whose values are
+        // final: every target with a lower value is final too, so it is the nearest overall.
+        let nearest = |r: &Reach| {
+            near.iter()
+                .filter_map(|&t| {
+                    r.map
+                        .get(t)
+                        .filter(|&v| v <= limit && v <= r.settled)
+                        .map(|v| (v, t))
+                })
+                .min_by_key(|&(v, _)| v)
+        };
+        // A target this decision's search already passed, or else the search goes on until
+        // it settles one (and every cell of the same value).
+        let mut found = nearest(reach);
+        if found.is_none() && reach.settled < limit {
+            let mut sorted = near.clone();
+            sorted.sort_unstable();
+            reach.settled = reach
+                .map
+                .settle_until(|l| sorted.binary_search(&l).is_ok(), cost)
+                .unwrap_or(i64::MAX);
+            found = nearest(reach);
         }
         let (_, target) = found?;
-        let map = self.reach.as_ref().map(|r| &r.map)?;
+        let map = &reach.map;
         // Roll down the map from the target to the hero: the last cell before the hero is
-        // the first step. Each step lowers the value by at least 1.
+        // the first step. Each step lowers the value by at least 1, and a step only looks
+        // at lower values, which are final.
         let mut cur = target;
         for _ in 0..=limit.min(i64::from(u16::MAX)) {
             let next = map.next_step(cur, cost)?;
@@ -1111,35 +1121,31 @@ impl Bot {
         None
     }
 
-    /// This decision's map of path costs to the hero (see [`ReachCosts`]), built on first
-    /// use and rebuilt only for a larger `limit`, or another position or set of threats.
-    fn reach_map(
-        &mut self,
-        at: Loc,
-        threats: &[Threat],
-        limit: i64,
-        cost: impl Fn(Loc, Loc) -> Option<u32>,
-    ) -> Option<&DijkstraMap> {
+    /// This decision's search of path costs to the hero (see [`ReachCosts`]), begun on first
+    /// use and begun again only for a larger `limit`, or another position or set of threats;
+    /// otherwise it goes on from where the last question stopped it.
+    fn reach_search(&mut self, at: Loc, threats: &[Threat], limit: i64) -> &mut Reach {
         let threat_locs: Vec<Loc> = threats.iter().map(|t| t.at).collect();
-        let fresh = self.reach.as_ref().is_some_and(|r| {
-            r.fresh && r.at == at && r.within >= limit && r.threats == threat_locs
-        });
-        if !fresh {
-            let area = level_box(at.z);
-            let mut map = match self.reach.take() {
-                Some(r) if r.map.area() == Some(area) => r.map,
-                _ => DijkstraMap::new(area),
-            };
-            map.rebuild_within([at], limit, cost);
-            self.reach = Some(Reach {
-                fresh: true,
-                at,
-                threats: threat_locs,
-                within: limit,
-                map,
-            });
-        }
-        self.reach.as_ref().map(|r| &r.map)
+        let reach = match self.reach.take() {
+            Some(r) if r.fresh && r.at == at && r.within >= limit && r.threats == threat_locs => r,
+            old => {
+                let area = level_box(at.z);
+                let mut map = match old {
+                    Some(r) if r.map.area() == Some(area) => r.map,
+                    _ => DijkstraMap::new(area),
+                };
+                map.begin_within([at], limit);
+                Reach {
+                    fresh: true,
+                    at,
+                    threats: threat_locs,
+                    within: limit,
+                    settled: i64::MIN,
+                    map,
+                }
+            }
+        };
+        self.reach.insert(reach)
     }
 }
 
@@ -1150,8 +1156,11 @@ struct Reach {
     fresh: bool,
     at: Loc,
     threats: Vec<Loc>,
-    /// The bound it was built with: values above it are absent.
+    /// The bound it was begun with: no cell gets a value above it.
     within: i64,
+    /// Every cell whose value is at most this has its final value (`i64::MAX` once the
+    /// search is done, `i64::MIN` before it settled anything).
+    settled: i64,
     map: DijkstraMap,
 }
 
