@@ -460,9 +460,6 @@ pub struct DijkstraMap {
     enter: Vec<u32>,
     pdist: Vec<i64>,
     dial: DialQueue,
-    /// The largest value the search [`begin_within`](DijkstraMap::begin_within) started may
-    /// give.
-    bound: i64,
 }
 
 const BLOCKED: u32 = u32::MAX;
@@ -630,7 +627,6 @@ impl DijkstraMap {
             enter: Vec::new(),
             pdist: Vec::new(),
             dial: DialQueue::default(),
-            bound: i64::MAX,
         }
     }
 
@@ -897,33 +893,33 @@ impl DijkstraMap {
     }
 
     /// Starts a search from `goals` (value 0 each) that settles cells in order of value only
-    /// as far as [`settle_until`](DijkstraMap::settle_until) asks, and never gives a cell a
-    /// value above `max_value`: for a question such as "which of these targets is nearest?",
-    /// which is answered as soon as the first target is settled. Until then only the goals
-    /// have values. Θ(area) to clear the map.
+    /// as far as [`settle_until`](DijkstraMap::settle_until) asks: for a question such as
+    /// "which of these targets is nearest?", which is answered as soon as the first target
+    /// is settled, and for the next question of the same kind, which goes on from there.
+    /// Until then only the goals have values. Θ(area) to clear the map.
     ///
     /// ```
     /// use alembic::{path::DijkstraMap, Loc, LocBox};
     /// let area = LocBox::rect(0, 0, 20, 1, 0);
     /// let open = |_: Loc, _: Loc| Some(1);
     /// let mut map = DijkstraMap::new(area);
-    /// map.begin_within([Loc::new(0, 0, 0)], 100);
+    /// map.begin_search([Loc::new(0, 0, 0)]);
     /// // Settle until cell 5 or cell 9 has its value: cell 5 comes first.
-    /// assert_eq!(map.settle_until(|l| l.x == 5 || l.x == 9, open), Some(5));
+    /// assert_eq!(map.settle_until(|l| l.x == 5 || l.x == 9, 100, open), Some(5));
     /// assert_eq!(map.get(Loc::new(5, 0, 0)), Some(5));
     /// // Cells beyond are not settled yet; the search goes on from where it stopped.
     /// assert_eq!(map.get(Loc::new(9, 0, 0)), None);
-    /// assert_eq!(map.settle_until(|l| l.x == 9, open), Some(9));
+    /// assert_eq!(map.settle_until(|l| l.x == 9, 100, open), Some(9));
+    /// // No cell within 12 stops it: every value up to 12 is now final.
+    /// assert_eq!(map.settle_until(|l| l.x == 19, 12, open), None);
+    /// assert_eq!(map.get(Loc::new(12, 0, 0)), Some(12));
     /// ```
-    pub fn begin_within(&mut self, goals: impl IntoIterator<Item = Loc>, max_value: i64) {
+    pub fn begin_search(&mut self, goals: impl IntoIterator<Item = Loc>) {
         self.dist.iter_mut().for_each(|d| *d = Self::UNREACHABLE);
         self.heap.clear();
-        self.bound = max_value;
         let Some(area) = self.area else { return };
         for l in goals {
-            if let Some(i) = area.index(l)
-                && 0 <= max_value
-            {
+            if let Some(i) = area.index(l) {
                 let slot = &mut self.dist[i as usize];
                 if 0 < *slot {
                     *slot = 0;
@@ -934,42 +930,44 @@ impl DijkstraMap {
         }
     }
 
-    /// Goes on with the search [`begin_within`](DijkstraMap::begin_within) started: settles
-    /// cells in order of value until a cell for which `stop` holds is settled, then every
-    /// other cell of the same value, and returns that value; `None` when every cell within
-    /// the search's bound is settled and none of them stops it (the map is then what
-    /// [`rebuild_within`](DijkstraMap::rebuild_within) gives). `stop` is asked once for each
-    /// cell as it is settled, in order of value; `cost` must be the same function for the
-    /// whole search.
+    /// Goes on with the search [`begin_search`](DijkstraMap::begin_search) started: settles
+    /// cells in order of value, none above `max_value`, until a cell for which `stop` holds
+    /// is settled, then every other cell of the same value, and returns that value; `None`
+    /// when every cell of value at most `max_value` is settled and none of them stopped it.
+    /// `stop` is asked once for each cell, as it is settled; `cost` must be the same function
+    /// for the whole search.
     ///
     /// After it returns `Some(v)`, every cell whose value is at most `v` has its final value
-    /// (the one `rebuild_within` gives), and every other cell reads as `None` or as a value
-    /// above `v` that a later call may still lower. So a [`next_step`](DijkstraMap::next_step)
-    /// from a cell of value at most `v` is the one the whole map gives. Θ(C log C) for the
-    /// C cells settled by this call.
+    /// (the one [`rebuild`](DijkstraMap::rebuild) gives); after `None`, every cell whose
+    /// value is at most `max_value` has. Any other cell reads as `None` or as a value above
+    /// that, which a later call may still lower. So a [`next_step`](DijkstraMap::next_step)
+    /// from a settled cell is the one the whole map gives. Θ(C log C) for the C cells this
+    /// call settles.
     pub fn settle_until(
         &mut self,
         mut stop: impl FnMut(Loc) -> bool,
+        max_value: i64,
         cost: impl Fn(Loc, Loc) -> Option<u32>,
     ) -> Option<i64> {
         let area = self.area?;
-        let bound = self.bound;
-        let mut found: Option<u64> = None;
+        let mut last = key_of(max_value);
+        let mut found = false;
         while let Some((key, v)) = self.heap.pop() {
-            if found.is_some_and(|f| key > f) {
+            if key > last {
                 // The first cell above the stopping value: left for the next call (it is
                 // popped first again, its key being the heap's last).
                 self.heap.push(key, v);
-                return found.map(value_of);
+                break;
             }
             let (x, y) = unpack(v);
             let fresh = value_of(key) == self.dist[(y * area.w + x) as usize];
-            self.relax(&area, key, v, bound, &cost);
-            if fresh && found.is_none() && stop(area.local(x, y)) {
-                found = Some(key);
+            self.relax(&area, key, v, i64::MAX, &cost);
+            if fresh && !found && stop(area.local(x, y)) {
+                found = true;
+                last = key;
             }
         }
-        found.map(value_of)
+        found.then_some(value_of(last))
     }
 
     /// The area covered (`None` when the map was created with an invalid area).

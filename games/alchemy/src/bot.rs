@@ -36,7 +36,7 @@ use super::props::{
 use super::rules::combat::expected_damage;
 use super::rules::effects::effects_of;
 use super::rules::items::{THROW_RANGE, inventory};
-use super::rules::memory::{explored, remembered_thing};
+use super::rules::memory::{explored_cells, remembered_thing};
 use super::rules::world::{
     STONE_LEVEL, TileTable, blocker_at, creature_at, hero, hero_view, items_at, level_box,
     scenery_at, tile_blocks, transparent,
@@ -1011,11 +1011,9 @@ impl Bot {
         let area = level_box(at.z);
         let table = TileTable::new(game);
         let pass = |l: Loc| walkable_with(&table, game, l);
+        let explored = explored_cells(game);
         let frontier = |l: Loc| {
-            explored(game, l)
-                && pass(l)
-                && l.neighbours8()
-                    .any(|n| area.contains(n) && !explored(game, n))
+            explored(l) && pass(l) && l.neighbours8().any(|n| area.contains(n) && !explored(n))
         };
         if let Some(route) = &self.route
             && let Some(i) = route.iter().position(|&l| l == at)
@@ -1080,7 +1078,7 @@ impl Bot {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let costs = ReachCosts::new(game, at, threats);
         let cost = |from: Loc, to: Loc| costs.step(from, to);
-        let reach = self.reach_search(at, threats, limit);
+        let reach = self.reach_search(at, threats);
         // The nearest target, ties to the first in `near`, among those whose values are
         // final: every target with a lower value is final too, so it is the nearest overall.
         let nearest = |r: &Reach| {
@@ -1094,15 +1092,15 @@ impl Bot {
                 .min_by_key(|&(v, _)| v)
         };
         // A target this decision's search already passed, or else the search goes on until
-        // it settles one (and every cell of the same value).
+        // it settles one (and every cell of the same value), or every cell within `limit`.
         let mut found = nearest(reach);
         if found.is_none() && reach.settled < limit {
             let mut sorted = near.clone();
             sorted.sort_unstable();
             reach.settled = reach
                 .map
-                .settle_until(|l| sorted.binary_search(&l).is_ok(), cost)
-                .unwrap_or(i64::MAX);
+                .settle_until(|l| sorted.binary_search(&l).is_ok(), limit, cost)
+                .unwrap_or(limit);
             found = nearest(reach);
         }
         let (_, target) = found?;
@@ -1122,24 +1120,23 @@ impl Bot {
     }
 
     /// This decision's search of path costs to the hero (see [`ReachCosts`]), begun on first
-    /// use and begun again only for a larger `limit`, or another position or set of threats;
-    /// otherwise it goes on from where the last question stopped it.
-    fn reach_search(&mut self, at: Loc, threats: &[Threat], limit: i64) -> &mut Reach {
+    /// use and begun again only for another position or set of threats; otherwise it goes
+    /// on from where the last question stopped it.
+    fn reach_search(&mut self, at: Loc, threats: &[Threat]) -> &mut Reach {
         let threat_locs: Vec<Loc> = threats.iter().map(|t| t.at).collect();
         let reach = match self.reach.take() {
-            Some(r) if r.fresh && r.at == at && r.within >= limit && r.threats == threat_locs => r,
+            Some(r) if r.fresh && r.at == at && r.threats == threat_locs => r,
             old => {
                 let area = level_box(at.z);
                 let mut map = match old {
                     Some(r) if r.map.area() == Some(area) => r.map,
                     _ => DijkstraMap::new(area),
                 };
-                map.begin_within([at], limit);
+                map.begin_search([at]);
                 Reach {
                     fresh: true,
                     at,
                     threats: threat_locs,
-                    within: limit,
                     settled: i64::MIN,
                     map,
                 }
@@ -1156,10 +1153,8 @@ struct Reach {
     fresh: bool,
     at: Loc,
     threats: Vec<Loc>,
-    /// The bound it was begun with: no cell gets a value above it.
-    within: i64,
-    /// Every cell whose value is at most this has its final value (`i64::MAX` once the
-    /// search is done, `i64::MIN` before it settled anything).
+    /// Every cell whose value is at most this has its final value (`i64::MIN` before the
+    /// search settled anything).
     settled: i64,
     map: DijkstraMap,
 }

@@ -76,3 +76,10 @@ pub fn remembered_look(game: &Game, l: Loc) -> Option<(char, Rgb)> {
 pub fn explored(game: &Game, l: Loc) -> bool {
     game.layer_get(&SEEN_TILE, l).is_some()
 }
+
+/// [`explored`] for many cells of one game: the layer is looked up once, not by name for
+/// every cell (the explore bot asks about each cell it searches and its eight neighbours).
+pub fn explored_cells(game: &Game) -> impl Fn(Loc) -> bool + use<> {
+    let seen = game.layer(&SEEN_TILE);
+    move |l| seen.get(l).is_some()
+}

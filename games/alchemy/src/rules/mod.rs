@@ -21,7 +21,7 @@ pub use combat::{Source, attack, damage, die, expected_damage};
 pub use doors::set_open;
 pub use effects::{add_effect, effect_list};
 pub use items::{assign_letters, identify, inventory, letters_unchanged};
-pub use memory::{explored, remember};
+pub use memory::{explored, explored_cells, remember};
 pub use stack::{number, split, stacks_with};
 pub use time::end_turn;
 pub use world::{
