@@ -135,6 +135,14 @@ impl FlatMap {
     }
 }
 
+/// 40,000 isolated cells scattered over ±1,000,000 on 11 levels (`grid/isolated_get`).
+fn isolated_cells() -> Vec<Loc> {
+    random_locs(40_000, 5)
+        .into_iter()
+        .map(|l| Loc::new(l.x * 7_919 - 500_000, l.y * 7_907 - 500_000, l.z % 11))
+        .collect()
+}
+
 fn memory_report() {
     let region = Region::new(GLOBAL);
     let v = filled_vec();
@@ -317,16 +325,33 @@ fn bench_get(c: &mut Criterion) {
     group.finish();
 
     // 40,000 isolated cells scattered over ±1,000,000 on 11 levels, against a std HashMap.
-    let sparse = random_locs(40_000, 5)
-        .into_iter()
-        .map(|l| Loc::new(l.x * 7_919 - 500_000, l.y * 7_907 - 500_000, l.z % 11))
-        .collect::<Vec<_>>();
+    let sparse = isolated_cells();
     let mut sg = Grid::new(0u16);
     let mut map = std::collections::HashMap::new();
+    // The bytes each keeps, counted write by write (the same allocations, in the same order,
+    // as without counting: the memory report's own grids would move the heap under the
+    // other benches).
+    let (mut grid_bytes, mut map_bytes) = (0i64, 0i64);
+    let kept = |r: Region<'_, System>| {
+        let s = r.change();
+        s.bytes_allocated as i64 - s.bytes_deallocated as i64
+    };
     for (i, l) in sparse.iter().enumerate() {
+        let r = Region::new(GLOBAL);
         sg.set_mut(*l, i as u16 + 1);
+        grid_bytes += kept(r);
+        let r = Region::new(GLOBAL);
         map.insert(*l, i as u16 + 1);
+        map_bytes += kept(r);
     }
+    let n = sparse.len() as f64;
+    println!(
+        "memory: {} isolated cells: Grid<u16> {grid_bytes} bytes ({:.0} per cell), \
+         HashMap<Loc, u16> {map_bytes} bytes ({:.0} per cell)",
+        sparse.len(),
+        grid_bytes as f64 / n,
+        map_bytes as f64 / n
+    );
     let probes: Vec<Loc> = sparse.iter().step_by(10).copied().collect();
     let mut group = c.benchmark_group("grid/isolated_get");
     group.throughput(Throughput::Elements(probes.len() as u64));

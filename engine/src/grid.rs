@@ -21,9 +21,12 @@
 //! chunks, plus 64 slots), and chunks on levels outside the compact range, live in a sparse
 //! store instead: a persistent hash trie from chunk coordinates to chunks (`imbl`), so
 //! untouched space costs nothing and an isolated or far chunk is one hash and a few node hops
-//! away, however far apart the data are. Every chunk is in exactly one place: in its level's
-//! array when it lies in the level's box, else in the sparse store. When a level's box grows
-//! (a write next to it), sparse chunks that fall inside the new box move into the array.
+//! away, however far apart the data are. A sparse chunk in which only one cell was ever
+//! written (an isolated cell) is kept as that one cell, its index and value inline in the
+//! trie's entry, not as a 256-cell chunk; a second cell written to it makes it a full chunk.
+//! Every chunk is in exactly one place: in its level's array when it lies in the level's box,
+//! else in the sparse store. When a level's box grows (a write next to it), sparse chunks
+//! that fall inside the new box move into the array (as full chunks).
 //!
 //! A clone of the grid shares everything. Writing through a shared grid copies the cell's
 //! chunk, its row, that level's row array and the short list of levels (or, for a sparse chunk,
@@ -45,10 +48,11 @@ use crate::loc::{Loc, LocBox};
 
 /// The sparse store: chunk coordinates to chunks, a persistent hash array mapped trie
 /// (`imbl`), so a far or isolated chunk is one hash and a few node hops away however far
-/// apart the data are, and a write copies one short path.
+/// apart the data are, and a write copies one short path. A chunk in which one cell only
+/// was ever written is kept as that cell ([`FarChunk::One`]).
 type Far<T> = imbl::GenericHashMap<
     ChunkKey,
-    ChunkArc<T>,
+    FarChunk<T>,
     BuildHasherDefault<ChunkHasher>,
     imbl::shared_ptr::DefaultSharedPtr,
 >;
@@ -115,6 +119,133 @@ pub(crate) struct Chunk<T> {
 
 /// A chunk behind a `triomphe` `Arc` (one 8-byte count, no weak count).
 type ChunkArc<T> = NodeArc<Chunk<T>>;
+
+/// A chunk of the sparse store. An isolated write (a cell alone in its chunk, far from any
+/// level's box) is kept as the one cell, inline in the trie's entry, rather than as a
+/// 256-cell chunk: 40,000 scattered cells then take the trie's entries, not 40,000 chunks,
+/// and a read of one touches no chunk. A second cell written to the chunk (or any write
+/// other than [`Grid::set_mut`]'s) turns it into a full chunk.
+enum FarChunk<T> {
+    /// The chunk's one written cell (its index in the chunk, row-major) and its value; every
+    /// other cell holds the default.
+    One(u8, T),
+    /// A whole chunk.
+    Full(ChunkArc<T>),
+}
+
+impl<T: Clone> Clone for FarChunk<T> {
+    fn clone(&self) -> Self {
+        match self {
+            FarChunk::One(i, v) => FarChunk::One(*i, v.clone()),
+            FarChunk::Full(c) => FarChunk::Full(NodeArc::clone(c)),
+        }
+    }
+}
+
+impl<T: Clone> FarChunk<T> {
+    /// A borrowed view of the chunk, `default` in the cells a one-cell chunk does not hold.
+    fn as_ref<'a>(&'a self, default: &'a T) -> ChunkRef<'a, T> {
+        match self {
+            FarChunk::One(i, v) => ChunkRef::One(*i, v, default),
+            FarChunk::Full(c) => ChunkRef::Full(c),
+        }
+    }
+
+    /// The whole chunk, made unique (a one-cell chunk turned into a full one first). `None`
+    /// never happens.
+    fn full_mut(&mut self, default: &T) -> Option<&mut Chunk<T>> {
+        if let FarChunk::One(i, v) = self {
+            let mut c = Chunk {
+                cells: std::array::from_fn(|_| default.clone()),
+            };
+            std::mem::swap(&mut c.cells[usize::from(*i)], v);
+            *self = FarChunk::Full(NodeArc::new(c));
+        }
+        match self {
+            FarChunk::Full(c) => Some(NodeArc::make_mut(c)),
+            FarChunk::One(..) => None,
+        }
+    }
+
+    /// The whole chunk (a one-cell chunk turned into a full one).
+    fn into_full(self, default: &T) -> ChunkArc<T> {
+        match self {
+            FarChunk::Full(c) => c,
+            FarChunk::One(i, v) => {
+                let mut c = Chunk {
+                    cells: std::array::from_fn(|_| default.clone()),
+                };
+                c.cells[usize::from(i)] = v;
+                NodeArc::new(c)
+            }
+        }
+    }
+}
+
+/// A borrowed chunk, wherever it is kept: a whole chunk, or a sparse one-cell chunk (its
+/// cell's index, its value and the grid's default for the other cells).
+enum ChunkRef<'a, T> {
+    Full(&'a Chunk<T>),
+    One(u8, &'a T, &'a T),
+}
+
+impl<T> Clone for ChunkRef<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ChunkRef<'_, T> {}
+
+impl<'a, T: PartialEq> ChunkRef<'a, T> {
+    /// Cell `i` (row-major) of the chunk.
+    #[inline]
+    fn cell(self, i: usize) -> &'a T {
+        match self {
+            ChunkRef::Full(c) => &c.cells[i],
+            ChunkRef::One(at, v, d) => {
+                if i == usize::from(at) {
+                    v
+                } else {
+                    d
+                }
+            }
+        }
+    }
+
+    /// The cells holding a value other than `default`, with their indices, row-major.
+    fn set_cells(self, default: &'a T) -> impl Iterator<Item = (usize, &'a T)> + 'a {
+        let (cells, one): (&'a [T], _) = match self {
+            ChunkRef::Full(c) => (&c.cells, None),
+            ChunkRef::One(at, v, _) => (&[], Some((usize::from(at), v))),
+        };
+        cells
+            .iter()
+            .enumerate()
+            .chain(one)
+            .filter(move |(_, v)| *v != default)
+    }
+
+    /// Whether every cell holds `default`.
+    fn is_default(self, default: &T) -> bool {
+        self.set_cells(default).next().is_none()
+    }
+
+    /// Whether the two chunks hold the same cells (both with the same default).
+    fn same_cells(self, other: Self) -> bool {
+        match (self, other) {
+            (ChunkRef::Full(a), ChunkRef::Full(b)) => std::ptr::eq(a, b) || a.cells == b.cells,
+            (ChunkRef::One(i, v, d), ChunkRef::One(j, w, e)) => {
+                if i == j {
+                    v == w
+                } else {
+                    v == d && w == e
+                }
+            }
+            _ => (0..CELLS).all(|i| self.cell(i) == other.cell(i)),
+        }
+    }
+}
 
 /// One chunk row of a level's box: a slot per chunk column (`width` of them). Behind a thin
 /// pointer (the length lives in the allocation), so a slot of the level's row array, which
@@ -254,19 +385,23 @@ enum Place {
 /// - [`get`](Grid::get): Θ(1) for a cell of a level's box: the level check, the row pointer
 ///   (y check), the chunk pointer (x check) and the cell, one unsigned comparison a check;
 ///   Θ(1) for any other cell when there are no sparse chunks, else one hash and Θ(h') node
-///   hops;
+///   hops (a sparse one-cell chunk: the trie's entry holds the cell, no chunk to load);
 /// - [`set`](Grid::set) (persistent): Θ(L + w + h) for a cell of a level's box: copies one
 ///   256-cell chunk, its row's w chunk pointers, the level's h row pointers (one
 ///   reference-count increment each, 8 bytes each after a 16- and a 24-byte header) and the
 ///   list of L levels (16 bytes and one increment each); dropping the new value releases
-///   them again. For a sparse chunk: Θ(h'), the chunk and the trie's path to it;
+///   them again. For a sparse chunk: Θ(h'), the chunk and the trie's path to it (a first
+///   write to a sparse chunk stores just the cell; a second cell in it makes it a full chunk);
 /// - [`set_mut`](Grid::set_mut): as `set`, in place (no copy) where this value is the sole
 ///   owner; a write that grows a level's box rebuilds its rows once, Θ(S + F) (the sparse
 ///   chunks are searched for ones to move in only when they could fill the new box);
 /// - memory: the written chunks (256 cells and an 8-byte header each), one blank chunk that
 ///   every unwritten slot shares, 8 bytes per slot of each level's box and 24 per row of it,
 ///   40 bytes per level of the range, and the hash trie's entries and nodes for the sparse
-///   chunks. Nothing else: no second copy of the cells, no cache.
+///   chunks. A sparse chunk where one cell only was written is no chunk at all: its trie
+///   entry holds the 12-byte key, the cell's index and its value (no 256-cell chunk behind
+///   it, which is 520 bytes for `u16` cells), plus its share of the trie's nodes.
+///   Nothing else: no second copy of the cells, no cache.
 ///
 /// `Grid` is `Send + Sync` when `T` is.
 ///
@@ -337,15 +472,6 @@ impl<T: Clone + PartialEq> Grid<T> {
         &self.default
     }
 
-    /// The cells of chunk `chunk` for iteration.
-    fn chunk_rows(&self, chunk: [i64; 3]) -> Option<ChunkRows<'_, T>> {
-        self.find_chunk(chunk).map(|c| ChunkRows {
-            cells: &c.cells,
-            start: 0,
-            stride: SIDE as usize,
-        })
-    }
-
     /// The level at `z`, if the range of levels holds it.
     fn level_at(&self, z: i64) -> Option<&Level<T>> {
         usize::try_from(z - i64::from(self.z0))
@@ -354,16 +480,21 @@ impl<T: Clone + PartialEq> Grid<T> {
     }
 
     /// The chunk at `chunk` coordinates, if written.
-    fn find_chunk(&self, chunk: [i64; 3]) -> Option<&Chunk<T>> {
+    fn find_chunk(&self, chunk: [i64; 3]) -> Option<ChunkRef<'_, T>> {
         if let Some(level) = self.level_at(chunk[2])
             && let Some(i) = level.index(chunk[0], chunk[1])
         {
-            return level.slot(i).filter(|c| !self.is_blank(c)).map(|c| &**c);
+            return level
+                .slot(i)
+                .filter(|c| !self.is_blank(c))
+                .map(|c| ChunkRef::Full(&**c));
         }
         if self.far.is_empty() {
             return None;
         }
-        self.far.get(&ChunkKey::of(chunk)).map(|c| &**c)
+        self.far
+            .get(&ChunkKey::of(chunk))
+            .map(|c| c.as_ref(&self.default))
     }
 
     /// Whether `c` is the blank chunk of unwritten slots.
@@ -399,8 +530,9 @@ impl<T: Clone + PartialEq> Grid<T> {
         }
         let loc = Loc::new(x, y, z);
         match self.far.get(&ChunkKey::of(chunk_of(loc))) {
-            Some(c) => &c.cells[cell_index(loc)],
-            None => &self.default,
+            Some(FarChunk::Full(c)) => &c.cells[cell_index(loc)],
+            Some(FarChunk::One(i, v)) if usize::from(*i) == cell_index(loc) => v,
+            _ => &self.default,
         }
     }
 
@@ -435,7 +567,29 @@ impl<T: Clone + PartialEq> Grid<T> {
         if self.chunk_count == 0 && value == self.default {
             return;
         }
-        self.chunk_mut(chunk_of(loc), |chunk| chunk.cells[cell_index(loc)] = value);
+        let chunk = chunk_of(loc);
+        let i = cell_index(loc);
+        match self.place(chunk) {
+            Place::Level(dz, yx) => self.level_chunk_mut(dz, yx, |c| c.cells[i] = value),
+            Place::Far => {
+                let key = ChunkKey::of(chunk);
+                // A cell index is below 256 (`CELLS`).
+                let at = i as u8;
+                match self.far.get_mut(&key) {
+                    None => {
+                        // A first cell in this sparse chunk: kept as the cell alone.
+                        self.far.insert(key, FarChunk::One(at, value));
+                        self.chunk_count += 1;
+                    }
+                    Some(FarChunk::One(j, v)) if *j == at => *v = value,
+                    Some(c) => {
+                        if let Some(c) = c.full_mut(&self.default) {
+                            c.cells[i] = value;
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// A new grid with `value` written to every cell of `area`.
@@ -577,7 +731,7 @@ impl<T: Clone + PartialEq> Grid<T> {
         for k in &moved {
             if let Some(c) = self.far.remove(k) {
                 let m = k.at();
-                slots_v[at(m[0], m[1])] = c;
+                slots_v[at(m[0], m[1])] = c.into_full(&self.default);
             }
         }
         let mut slots_v = slots_v.into_iter();
@@ -619,31 +773,11 @@ impl<T: Clone + PartialEq> Grid<T> {
         Place::Far
     }
 
-    /// Hands `f` the chunk at `chunk` coordinates, created and made unique along its path
-    /// (the rows are behind thin pointers, which lend their slots only to a closure).
+    /// Hands `f` the whole chunk at `chunk` coordinates, created and made unique along its
+    /// path (a sparse one-cell chunk turned into a full one).
     fn chunk_mut(&mut self, chunk: [i64; 3], f: impl FnOnce(&mut Chunk<T>)) {
         let slot = match self.place(chunk) {
-            Place::Level(dz, (y, x)) => {
-                let levels = Arc::make_mut(&mut self.levels);
-                let blank = self.blank.as_ref();
-                let Some(level) = levels.get_mut(dz) else {
-                    return;
-                };
-                let written = with_unique(&mut level.rows, |rows| {
-                    let row = rows.get_mut(y)?;
-                    with_unique(row, |row| {
-                        let slot = row.get_mut(x)?;
-                        let new = blank.is_some_and(|b| NodeArc::ptr_eq(b, slot));
-                        // The blank chunk is shared (the grid holds it too): this copies it.
-                        f(NodeArc::make_mut(slot));
-                        Some(new)
-                    })?
-                });
-                if written.flatten() == Some(true) {
-                    self.chunk_count += 1;
-                }
-                return;
-            }
+            Place::Level(dz, yx) => return self.level_chunk_mut(dz, yx, f),
             Place::Far => ChunkKey::of(chunk),
         };
         if !self.far.contains_key(&slot) {
@@ -651,11 +785,41 @@ impl<T: Clone + PartialEq> Grid<T> {
         }
         let default = &self.default;
         let c = self.far.entry(slot).or_insert_with(|| {
-            NodeArc::new(Chunk {
+            FarChunk::Full(NodeArc::new(Chunk {
                 cells: std::array::from_fn(|_| default.clone()),
-            })
+            }))
         });
-        f(NodeArc::make_mut(c));
+        if let Some(c) = c.full_mut(default) {
+            f(c);
+        }
+    }
+
+    /// Hands `f` the chunk in slot (`y`, `x`) of level `dz`'s array, made unique along its
+    /// path (the rows are behind thin pointers, which lend their slots only to a closure).
+    fn level_chunk_mut(
+        &mut self,
+        dz: usize,
+        (y, x): (usize, usize),
+        f: impl FnOnce(&mut Chunk<T>),
+    ) {
+        let levels = Arc::make_mut(&mut self.levels);
+        let blank = self.blank.as_ref();
+        let Some(level) = levels.get_mut(dz) else {
+            return;
+        };
+        let written = with_unique(&mut level.rows, |rows| {
+            let row = rows.get_mut(y)?;
+            with_unique(row, |row| {
+                let slot = row.get_mut(x)?;
+                let new = blank.is_some_and(|b| NodeArc::ptr_eq(b, slot));
+                // The blank chunk is shared (the grid holds it too): this copies it.
+                f(NodeArc::make_mut(slot));
+                Some(new)
+            })?
+        });
+        if written.flatten() == Some(true) {
+            self.chunk_count += 1;
+        }
     }
 
     /// A borrowed, read-only view of `area`: what FOV, pathfinding and AI callbacks read
@@ -691,6 +855,8 @@ impl<T: Clone + PartialEq> Grid<T> {
             x0: 0,
             x: 0,
             chunk: None,
+            one: None,
+            pending: None,
             row: [].iter(),
             defaults: 0,
             done: area.is_empty(),
@@ -703,7 +869,7 @@ impl<T: Clone + PartialEq> Grid<T> {
 
     /// Every written chunk as (its chunk coordinates, the chunk): the levels' arrays, then
     /// the sparse store.
-    fn all_chunks(&self) -> Vec<([i64; 3], &ChunkArc<T>)> {
+    fn all_chunks(&self) -> Vec<([i64; 3], ChunkRef<'_, T>)> {
         let mut out = Vec::with_capacity(self.chunk_count);
         for (dz, level) in self.levels.iter().enumerate() {
             let z = i64::from(self.z0) + dz as i64;
@@ -714,22 +880,26 @@ impl<T: Clone + PartialEq> Grid<T> {
                         i64::from(level.first[1]) + y as i64,
                         z,
                     ];
-                    out.push((at, c));
+                    out.push((at, ChunkRef::Full(&**c)));
                 }
             }
         }
-        out.extend(self.far.iter().map(|(k, c)| (k.at(), c)));
+        out.extend(
+            self.far
+                .iter()
+                .map(|(k, c)| (k.at(), c.as_ref(&self.default))),
+        );
         out
     }
 
-    /// Every written chunk as (its corner location, its 256 cells row-major), in a canonical
-    /// order (z, then y, then x). Chunks that hold only default values are skipped.
-    fn chunks_sorted(&self) -> Vec<(Loc, &[T; CELLS])> {
-        let mut out: Vec<(Loc, &[T; CELLS])> = self
+    /// Every written chunk as (its corner location, the chunk), in a canonical order (z, then
+    /// y, then x). Chunks that hold only default values are skipped.
+    fn chunks_sorted(&self) -> Vec<(Loc, ChunkRef<'_, T>)> {
+        let mut out: Vec<(Loc, ChunkRef<'_, T>)> = self
             .all_chunks()
             .into_iter()
-            .filter(|(_, c)| c.cells.iter().any(|v| *v != self.default))
-            .map(|(at, c)| (corner(at), &c.cells))
+            .filter(|(_, c)| !c.is_default(&self.default))
+            .map(|(at, c)| (corner(at), c))
             .collect();
         out.sort_unstable_by_key(|(l, _)| (l.z, l.y, l.x));
         out
@@ -740,16 +910,12 @@ impl<T: Clone + PartialEq> Grid<T> {
     pub fn iter_set(&self) -> impl Iterator<Item = (Loc, &T)> + '_ {
         self.chunks_sorted()
             .into_iter()
-            .flat_map(move |(corner, cells)| {
-                cells
-                    .iter()
-                    .enumerate()
-                    .filter(move |(_, v)| **v != self.default)
-                    .map(move |(i, v)| {
-                        let dx = (i % CELLS_PER_ROW) as i32;
-                        let dy = (i / CELLS_PER_ROW) as i32;
-                        (Loc::new(corner.x + dx, corner.y + dy, corner.z), v)
-                    })
+            .flat_map(move |(corner, chunk)| {
+                chunk.set_cells(&self.default).map(move |(i, v)| {
+                    let dx = (i % CELLS_PER_ROW) as i32;
+                    let dy = (i / CELLS_PER_ROW) as i32;
+                    (Loc::new(corner.x + dx, corner.y + dy, corner.z), v)
+                })
             })
     }
 
@@ -782,7 +948,8 @@ impl<T: Clone + PartialEq> Grid<T> {
 
     /// Verify the structure: every level's array (its shape, and no box sparser than the
     /// policy allows), that no chunk of the sparse store lies in a level's box (each chunk is
-    /// in one place), the blank chunk, and the chunk count.
+    /// in one place), that a sparse one-cell chunk's cell lies in the chunk, the blank chunk,
+    /// and the chunk count.
     pub fn check_invariants(&self) -> Result<(), &'static str> {
         if i64::from(self.z0) + self.levels.len() as i64 - 1 > i64::from(i32::MAX) {
             return Err("grid level list runs past i32::MAX");
@@ -820,6 +987,13 @@ impl<T: Clone + PartialEq> Grid<T> {
                 return Err("grid level array is sparser than its policy");
             }
             count += n;
+        }
+        for c in self.far.values() {
+            if let FarChunk::One(i, _) = c
+                && usize::from(*i) >= CELLS
+            {
+                return Err("grid one-cell sparse chunk's cell lies outside the chunk");
+            }
         }
         let far: Vec<[i64; 3]> = self.far.keys().map(|k| k.at()).collect();
         for at in &far {
@@ -911,6 +1085,12 @@ pub struct BoxIter<'a, T> {
     x0: i32,
     x: i32,
     chunk: Option<ChunkRows<'a, T>>,
+    /// The current chunk's one cell (its index and value) when it is a sparse one-cell chunk
+    /// (`chunk` is then `None`).
+    one: Option<(usize, &'a T)>,
+    /// In a row through a one-cell chunk's cell: the cell, and the defaults after it, to
+    /// yield once the defaults before it are done.
+    pending: Option<(&'a T, usize)>,
     row: std::slice::Iter<'a, T>,
     /// Cells of the current row still to yield as the default (unwritten chunk).
     defaults: usize,
@@ -921,9 +1101,21 @@ impl<'a, T: Clone + PartialEq> BoxIter<'a, T> {
     /// Set up the chunk at (cx, cy, z) and its first row.
     fn enter_chunk(&mut self) {
         let a = self.area;
-        self.chunk =
+        let found =
             self.grid
-                .chunk_rows([i64::from(self.cx), i64::from(self.cy), i64::from(self.z)]);
+                .find_chunk([i64::from(self.cx), i64::from(self.cy), i64::from(self.z)]);
+        (self.chunk, self.one) = match found {
+            Some(ChunkRef::Full(c)) => (
+                Some(ChunkRows {
+                    cells: &c.cells,
+                    start: 0,
+                    stride: SIDE as usize,
+                }),
+                None,
+            ),
+            Some(ChunkRef::One(i, v, _)) => (None, Some((usize::from(i), v))),
+            None => (None, None),
+        };
         self.x0 = a.min.x.max(self.cx << CHUNK_BITS);
         self.y = a.min.y.max(self.cy << CHUNK_BITS);
         self.y1 = a.max.y.min((self.cy << CHUNK_BITS).saturating_add(SIDE));
@@ -947,6 +1139,18 @@ impl<'a, T: Clone + PartialEq> BoxIter<'a, T> {
             None => {
                 self.row = [].iter();
                 self.defaults = width;
+                // A row through a one-cell chunk's cell: the defaults before the cell, then
+                // (from `advance`) the cell and the defaults after it.
+                if let Some((i, v)) = self.one
+                    && i / CELLS_PER_ROW == (self.y & MASK) as usize
+                {
+                    let first = (self.x0 & MASK) as usize;
+                    let col = i % CELLS_PER_ROW;
+                    if (first..first + width).contains(&col) {
+                        self.defaults = col - first;
+                        self.pending = Some((v, first + width - col - 1));
+                    }
+                }
             }
         }
     }
@@ -954,6 +1158,11 @@ impl<'a, T: Clone + PartialEq> BoxIter<'a, T> {
     /// Move to the next row, chunk or level; false when the box is exhausted.
     #[cold]
     fn advance(&mut self) -> bool {
+        if let Some((v, after)) = self.pending.take() {
+            self.row = std::slice::from_ref(v).iter();
+            self.defaults = after;
+            return true;
+        }
         if self.done {
             return false;
         }
@@ -1012,18 +1221,23 @@ impl<'a, T: Clone + PartialEq> Iterator for BoxIter<'a, T> {
     {
         let mut acc = init;
         loop {
-            // The rest of the current row.
-            let (y, z, x) = (self.y, self.z, self.x);
+            // The rest of the current row (or of its part before a one-cell chunk's cell).
+            let (y, z) = (self.y, self.z);
             let row = std::mem::replace(&mut self.row, [].iter());
+            let x = self.x + row.len() as i32;
             acc = row
-                .zip(x..)
+                .zip(self.x..)
                 .fold(acc, |acc, (v, x)| f(acc, (Loc::new(x, y, z), v)));
             let d = &self.grid.default;
-            for dx in 0..std::mem::take(&mut self.defaults) as i32 {
+            let defaults = std::mem::take(&mut self.defaults) as i32;
+            for dx in 0..defaults {
                 acc = f(acc, (Loc::new(x + dx, y, z), d));
             }
-            // The remaining rows of this chunk, as one run when they are full-width.
-            let full_width = self.x0 & MASK == 0 && self.row_width() == SIDE as usize;
+            self.x = x + defaults;
+            // The remaining rows of this chunk, as one run when they are full-width (a
+            // one-cell chunk goes row by row).
+            let full_width =
+                self.x0 & MASK == 0 && self.row_width() == SIDE as usize && self.one.is_none();
             if full_width && self.y + 1 < self.y1 {
                 let (y0, y1, x0) = (self.y + 1, self.y1, self.x0);
                 if let Some(c) = self.chunk {
@@ -1090,13 +1304,13 @@ impl<T: Clone + PartialEq> PartialEq for Grid<T> {
             }
             _ => false,
         };
-        let blank = |c: &Chunk<T>| c.cells.iter().all(|v| *v == self.default);
+        let blank = |c: ChunkRef<'_, T>| c.is_default(&self.default);
         for (at, c) in self.all_chunks() {
             if shared(at) {
                 continue;
             }
             let same = match other.find_chunk(at) {
-                Some(o) => std::ptr::eq(o, &**c) || o.cells == c.cells,
+                Some(o) => o.same_cells(c),
                 None => blank(c),
             };
             if !same {
@@ -1115,11 +1329,8 @@ impl<T: Clone + PartialEq + Hash> Hash for Grid<T> {
     /// equally whatever their layouts.
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.default.hash(state);
-        for (corner, cells) in self.chunks_sorted() {
-            for (i, v) in cells.iter().enumerate() {
-                if *v == self.default {
-                    continue;
-                }
+        for (corner, chunk) in self.chunks_sorted() {
+            for (i, v) in chunk.set_cells(&self.default) {
                 let x = corner.x + (i % CELLS_PER_ROW) as i32;
                 let y = corner.y + (i / CELLS_PER_ROW) as i32;
                 // The bytes `Loc::hash` writes (x, y, z as i32, little end first), with x
@@ -1164,11 +1375,12 @@ impl<T: Clone + PartialEq + Serialize> Serialize for Grid<T> {
             chunks: self
                 .chunks_sorted()
                 .into_iter()
-                .map(|(c, cells)| ChunkRepr {
+                .map(|(c, chunk)| ChunkRepr {
                     x: c.x,
                     y: c.y,
                     z: c.z,
-                    cells: cells.to_vec(),
+                    // A one-cell chunk as the whole chunk it stands for: the same bytes.
+                    cells: (0..CELLS).map(|i| chunk.cell(i).clone()).collect(),
                 })
                 .collect(),
         };
@@ -1196,7 +1408,18 @@ impl<'de, T: Clone + PartialEq + Deserialize<'de>> Deserialize<'de> for Grid<T> 
                     c.x, c.y
                 )));
             }
-            g.chunk_mut(chunk_of(Loc::new(c.x, c.y, c.z)), |chunk| {
+            let at = chunk_of(Loc::new(c.x, c.y, c.z));
+            let mut set = c.cells.iter().enumerate().filter(|(_, v)| **v != g.default);
+            if let (Some((i, v)), None) = (set.next(), set.next())
+                && g.find_chunk(at).is_none()
+            {
+                // One cell set in a new chunk: written as `set_mut` would (a sparse chunk
+                // keeps just the cell).
+                let (dx, dy) = ((i % CELLS_PER_ROW) as i32, (i / CELLS_PER_ROW) as i32);
+                g.set_mut(Loc::new(c.x + dx, c.y + dy, c.z), v.clone());
+                continue;
+            }
+            g.chunk_mut(at, |chunk| {
                 for (dst, src) in chunk.cells.iter_mut().zip(c.cells) {
                     *dst = src;
                 }
@@ -1380,7 +1603,7 @@ mod tests {
     /// `get`'s fast path must agree with.
     fn walk<T: Clone + PartialEq>(g: &Grid<T>, l: Loc) -> &T {
         g.find_chunk(chunk_of(l))
-            .map_or(&g.default, |c| &c.cells[cell_index(l)])
+            .map_or(&g.default, |c| c.cell(cell_index(l)))
     }
 
     #[test]
@@ -1390,14 +1613,27 @@ mod tests {
         let mut o: HashMap<Loc, u32> = HashMap::new();
         let mut x: u64 = 11;
         let mut versions = Vec::new();
+        let mut far: Vec<Loc> = Vec::new();
         for step in 0..40u32 {
             for k in 0..50 {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                // From step 30, some writes land anywhere in the i32 range (sparse chunks).
+                // From step 30, some writes land anywhere in the i32 range (sparse chunks,
+                // one-cell ones first), and some in the chunk of an earlier such write (the
+                // same cell again, or another one, which makes the chunk full).
                 let l = if step >= 30 && (k == 0 || x.is_multiple_of(89)) {
-                    Loc::new(x as i32, (x >> 32) as i32, (x >> 8) as i32 % 4)
+                    let l = Loc::new(x as i32, (x >> 32) as i32, (x >> 8) as i32 % 4);
+                    far.push(l);
+                    l
+                } else if step >= 30 && k % 5 == 3 && !far.is_empty() {
+                    let p = far[(x >> 20) as usize % far.len()];
+                    let (dx, dy) = if x.is_multiple_of(3) {
+                        (0, 0)
+                    } else {
+                        ((x >> 4) as i32 & MASK, (x >> 12) as i32 & MASK)
+                    };
+                    Loc::new(p.x ^ dx, p.y ^ dy, p.z)
                 } else {
                     Loc::new(
                         (x % 100) as i32 - 50,
@@ -1424,7 +1660,17 @@ mod tests {
             }
             for (l, v) in &o {
                 assert_eq!(g.get(*l), v, "{l}");
+                assert_eq!(walk(&g, *l), v, "{l}");
             }
+            // Equal to (and hashed as) the same cells written as boxes, in another order:
+            // no one-cell chunks there.
+            let mut boxes = Grid::new(0u32);
+            for (l, v) in g.iter_set().collect::<Vec<_>>().into_iter().rev() {
+                boxes.fill_box_mut(LocBox::rect(l.x, l.y, 1, 1, l.z), *v);
+            }
+            assert!(boxes.far.values().all(|c| matches!(c, FarChunk::Full(_))));
+            assert_eq!(g, boxes, "step {step}");
+            assert_eq!(stable_hash(&g), stable_hash(&boxes), "step {step}");
             // The compact part is in the levels' arrays.
             assert!(g.in_level_array([0, 0, 0]), "step {step}");
             g.check_invariants().unwrap();
@@ -1436,6 +1682,10 @@ mod tests {
             }
             g.check_invariants().unwrap();
         }
+        // Both kinds of sparse chunk were made.
+        let last = &versions[versions.len() - 1].0;
+        assert!(last.far.values().any(|c| matches!(c, FarChunk::One(..))));
+        assert!(last.far.values().any(|c| matches!(c, FarChunk::Full(_))));
     }
 
     #[test]
@@ -1485,6 +1735,334 @@ mod tests {
         }
         assert_eq!(g, h);
         h.check_invariants().unwrap();
+    }
+
+    /// Whether the chunk of `l` is a sparse one-cell chunk.
+    fn is_one<T: Clone + PartialEq>(g: &Grid<T>, l: Loc) -> bool {
+        matches!(
+            g.far.get(&ChunkKey::of(chunk_of(l))),
+            Some(FarChunk::One(..))
+        )
+    }
+
+    /// Whether the chunk of `l` is a full chunk of the sparse store.
+    fn is_full_far<T: Clone + PartialEq>(g: &Grid<T>, l: Loc) -> bool {
+        matches!(
+            g.far.get(&ChunkKey::of(chunk_of(l))),
+            Some(FarChunk::Full(..))
+        )
+    }
+
+    /// A grid with a level array at the origin and one isolated cell far from it (a sparse
+    /// one-cell chunk), with the cell.
+    fn origin_and_one_far_cell() -> (Grid<u16>, Loc) {
+        let mut g = Grid::new(0u16);
+        g.set_mut(Loc::new(1, 2, 0), 1);
+        let far = Loc::new(16 * 1000 + 5, 16 * 3 + 7, 0);
+        g.set_mut(far, 7);
+        (g, far)
+    }
+
+    fn stable_hash<T: Hash>(v: &T) -> u64 {
+        let mut h = crate::hash::StableHasher::new();
+        v.hash(&mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn an_isolated_sparse_cell_is_kept_as_the_cell() {
+        let (mut g, far) = origin_and_one_far_cell();
+        assert!(g.in_level_array([0, 0, 0]));
+        assert!(!g.in_level_array(chunk_of(far)));
+        assert!(is_one(&g, far));
+        assert_eq!(g.chunk_count, 2);
+        g.check_invariants().unwrap();
+        assert_eq!(*g.get(far), 7);
+        assert_eq!(walk(&g, far), &7);
+        // The rest of its chunk, and the chunks around it, read as the default.
+        let corner = Loc::new(far.x & !MASK, far.y & !MASK, 0);
+        for dy in -1..=SIDE {
+            for dx in -1..=SIDE {
+                let l = Loc::new(corner.x + dx, corner.y + dy, 0);
+                if l != far {
+                    assert_eq!(*g.get(l), 0, "{l}");
+                    assert_eq!(walk(&g, l), &0, "{l}");
+                }
+            }
+        }
+        assert_eq!(*g.get(Loc::new(far.x, far.y, 1)), 0);
+        // Writing the same cell again keeps it one cell, in place and persistently.
+        let before = g.clone();
+        g.set_mut(far, 9);
+        assert!(is_one(&g, far));
+        assert_eq!(*g.get(far), 9);
+        assert_eq!(*before.get(far), 7);
+        let h = g.set(far, 11);
+        assert!(is_one(&h, far));
+        assert_eq!((*g.get(far), *h.get(far)), (9, 11));
+        assert_eq!(g.chunk_count, 2);
+        assert_eq!(h.chunk_count, 2);
+        // Writing the default there leaves a one-cell chunk of the default: no set cell.
+        g.set_mut(far, 0);
+        assert!(is_one(&g, far));
+        assert_eq!(*g.get(far), 0);
+        assert_eq!(
+            g.iter_set().map(|(l, v)| (l, *v)).collect::<Vec<_>>(),
+            vec![(Loc::new(1, 2, 0), 1)]
+        );
+        assert_eq!(g.bounds(), Some(LocBox::rect(0, 0, 16, 16, 0)));
+        for v in [&before, &g, &h] {
+            v.check_invariants().unwrap();
+        }
+        assert_eq!(
+            h.iter_set().map(|(l, v)| (l, *v)).collect::<Vec<_>>(),
+            vec![(Loc::new(1, 2, 0), 1), (far, 11)]
+        );
+        assert_eq!(
+            h.bounds(),
+            Some(LocBox::new(
+                Loc::new(0, 0, 0),
+                Loc::new(16 * 1001, 16 * 4, 1)
+            ))
+        );
+        // A far level is sparse too.
+        let top = Loc::new(-3, 4, 1_000_000);
+        let k = h.set(top, 3);
+        assert!(is_one(&k, top));
+        assert_eq!(*k.get(top), 3);
+        assert_eq!(*k.get(Loc::new(-2, 4, 1_000_000)), 0);
+        k.check_invariants().unwrap();
+        assert!(format!("{k:?}").contains("written_chunks: 3"), "{k:?}");
+    }
+
+    #[test]
+    fn a_second_cell_turns_a_one_cell_chunk_full() {
+        let (a, far) = origin_and_one_far_cell();
+        let next = Loc::new(far.x - 5, far.y + 8, 0);
+        assert_eq!(chunk_of(next), chunk_of(far));
+        // Persistently, then in place: the same cells, the older value unchanged.
+        let b = a.set(next, 4);
+        let mut c = a.clone();
+        c.set_mut(next, 4);
+        for g in [&b, &c] {
+            assert!(is_full_far(g, far));
+            assert_eq!((*g.get(far), *g.get(next)), (7, 4));
+            assert_eq!(walk(g, far), &7);
+            assert_eq!(walk(g, next), &4);
+            assert_eq!(*g.get(Loc::new(far.x + 1, far.y, 0)), 0);
+            assert_eq!(g.chunk_count, 2);
+            g.check_invariants().unwrap();
+        }
+        assert_eq!(b, c);
+        assert!(is_one(&a, far));
+        assert_eq!((*a.get(far), *a.get(next)), (7, 0));
+        a.check_invariants().unwrap();
+        // A box written over a one-cell chunk (even one cell of it) makes it full too.
+        let d = a.fill_box(LocBox::rect(far.x + 1, far.y, 1, 1, 0), 5);
+        assert!(is_full_far(&d, far));
+        assert_eq!(*d.get(far), 7);
+        assert_eq!(*d.get(Loc::new(far.x + 1, far.y, 0)), 5);
+        assert_eq!(d.chunk_count, 2);
+        d.check_invariants().unwrap();
+        assert!(is_one(&a, far));
+    }
+
+    #[test]
+    fn one_cell_chunks_compare_and_hash_like_full_ones() {
+        let (a, far) = origin_and_one_far_cell();
+        // The same cells, the far one written by a box (a full chunk), in the other order.
+        let mut b = Grid::new(0u16);
+        b.fill_box_mut(LocBox::rect(far.x, far.y, 1, 1, 0), 7);
+        b.set_mut(Loc::new(1, 2, 0), 1);
+        assert!(b.in_level_array(chunk_of(far)) || is_full_far(&b, far));
+        // Or in a full sparse chunk where a second cell was written and cleared again.
+        let other = Loc::new(far.x + 1, far.y, 0);
+        let c = a.set(other, 3).set(other, 0);
+        assert!(is_full_far(&c, far));
+        for g in [&b, &c] {
+            g.check_invariants().unwrap();
+            assert_eq!(&a, g);
+            assert_eq!(g, &a);
+            assert_eq!(stable_hash(&a), stable_hash(g));
+        }
+        // Another value, or the value at another cell of the chunk: different.
+        for (l, v) in [(far, 8), (other, 7)] {
+            let mut d = Grid::new(0u16);
+            d.set_mut(Loc::new(1, 2, 0), 1);
+            d.set_mut(l, v);
+            assert!(is_one(&d, far));
+            for g in [&a, &b, &c] {
+                assert_ne!(&d, g, "{l}");
+                assert_ne!(g, &d, "{l}");
+                assert_ne!(stable_hash(&d), stable_hash(g), "{l}");
+            }
+        }
+        // A one-cell chunk of the default is no chunk at all.
+        let e = a.set(Loc::new(-16 * 500, 3, 0), 0);
+        assert!(is_one(&e, Loc::new(-16 * 500, 3, 0)));
+        assert_eq!(e, a);
+        assert_eq!(a, e);
+        assert_eq!(stable_hash(&e), stable_hash(&a));
+        // Two one-cell chunks at different cells, both of the default: equal.
+        let f = a.set(Loc::new(-16 * 500 + 1, 3, 0), 0);
+        assert_eq!(e, f);
+        // One cell against the same chunk holding it and another: different.
+        let g = a.set(Loc::new(far.x, far.y + 1, 0), 2);
+        assert_ne!(a, g);
+        assert_ne!(g, a);
+    }
+
+    #[test]
+    fn iter_box_through_a_one_cell_chunk_reads_like_get() {
+        let (mut g, far) = origin_and_one_far_cell();
+        // A second level holding the same far cell, and a level below holding a one-cell
+        // chunk of the default there (each level's array at the origin).
+        g.set_mut(Loc::new(0, 0, 1), 3);
+        g.set_mut(Loc::new(far.x, far.y, 1), 6);
+        g.set_mut(Loc::new(0, 0, -1), 2);
+        g.set_mut(Loc::new(far.x + 1, far.y, -1), 0);
+        g.check_invariants().unwrap();
+        assert!(is_one(&g, Loc::new(far.x, far.y, 1)));
+        assert!(is_one(&g, Loc::new(far.x, far.y, -1)));
+        let cx = far.x & !MASK;
+        let cy = far.y & !MASK;
+        for area in [
+            LocBox::new(Loc::new(cx - 20, cy - 3, -1), Loc::new(cx + 40, cy + 30, 2)),
+            LocBox::rect(cx, cy, 16, 16, 0),
+            LocBox::rect(cx, cy - 16, 16, 48, 0),
+            LocBox::rect(cx - 16, cy, 48, 16, 1),
+            LocBox::rect(far.x, far.y, 1, 1, 0),
+            LocBox::rect(far.x, far.y, 3, 1, 0),
+            LocBox::rect(far.x - 2, far.y, 3, 1, 0),
+            LocBox::rect(far.x + 1, cy, 4, 16, 0),
+            LocBox::rect(cx, far.y + 1, 16, 4, 0),
+            LocBox::rect(far.x - 3, far.y - 3, 7, 7, 0),
+        ] {
+            let want: Vec<(Loc, u16)> = {
+                let mut v: Vec<(Loc, u16)> = area.iter().map(|l| (l, *g.get(l))).collect();
+                v.sort();
+                v
+            };
+            // By hand (`next`: a `for` loop).
+            let mut by_next = Vec::new();
+            for (l, v) in g.iter_box(area) {
+                assert_eq!(v, g.get(l), "{l}");
+                by_next.push((l, *v));
+            }
+            let mut sorted = by_next.clone();
+            sorted.sort();
+            assert_eq!(sorted, want, "{area:?}");
+            // Internally (`fold`): the same order, and the sum.
+            let mut by_fold = Vec::new();
+            g.iter_box(area).for_each(|(l, v)| by_fold.push((l, *v)));
+            assert_eq!(by_fold, by_next, "{area:?}");
+            let sum: u64 = g.iter_box(area).map(|(_, v)| u64::from(*v)).sum();
+            assert_eq!(sum, want.iter().map(|(_, v)| u64::from(*v)).sum::<u64>());
+            // Folding after some steps, also just before and after the one cell.
+            for k in [0, 1, 2, 5, 17, 100] {
+                let mut it = g.iter_box(area);
+                let mut late: Vec<(Loc, u16)> = it.by_ref().take(k).map(|(l, v)| (l, *v)).collect();
+                it.for_each(|(l, v)| late.push((l, *v)));
+                assert_eq!(late, by_next, "{area:?} after {k}");
+            }
+            // Just before, at and after the one cell: `next` up to it, `fold` from there.
+            if let Some(at) = by_next.iter().position(|(l, _)| *l == far) {
+                for k in [at.saturating_sub(1), at, at + 1] {
+                    let mut it = g.iter_box(area);
+                    let head: Vec<(Loc, u16)> = it.by_ref().take(k).map(|(l, v)| (l, *v)).collect();
+                    let rest: u64 = it.map(|(_, v)| u64::from(*v)).sum();
+                    let before: u64 = head.iter().map(|(_, v)| u64::from(*v)).sum();
+                    assert_eq!(before + rest, sum, "{area:?} after {k}");
+                    let mut it = g.iter_box(area);
+                    let mut late: Vec<(Loc, u16)> =
+                        it.by_ref().take(k).map(|(l, v)| (l, *v)).collect();
+                    it.for_each(|(l, v)| late.push((l, *v)));
+                    assert_eq!(late, by_next, "{area:?} after {k}");
+                }
+            }
+            assert_eq!(
+                sum > 0,
+                area.contains(far) || area.contains(Loc::new(far.x, far.y, 1))
+            );
+        }
+    }
+
+    #[test]
+    fn a_one_cell_chunk_saves_as_its_full_chunk() {
+        let (a, far) = origin_and_one_far_cell();
+        let mut b = Grid::new(0u16);
+        b.set_mut(Loc::new(1, 2, 0), 1);
+        b.fill_box_mut(LocBox::rect(far.x, far.y, 1, 1, 0), 7);
+        assert!(is_one(&a, far));
+        assert!(is_full_far(&b, far));
+        let json_a = serde_json::to_string(&a).unwrap();
+        let json_b = serde_json::to_string(&b).unwrap();
+        assert_eq!(json_a, json_b);
+        let mut cells = vec![0u16; CELLS];
+        cells[cell_index(far)] = 7;
+        let chunk = format!(
+            r#"{{"x":{},"y":{},"z":0,"cells":{}}}"#,
+            far.x & !MASK,
+            far.y & !MASK,
+            serde_json::to_string(&cells).unwrap()
+        );
+        assert!(json_a.contains(&chunk), "{json_a}");
+        assert_eq!(
+            serde_json::to_vec_pretty(&a).unwrap(),
+            serde_json::to_vec_pretty(&b).unwrap()
+        );
+        // Loaded back: equal, and the isolated cell is one cell again.
+        for json in [&json_a, &json_b] {
+            let back: Grid<u16> = serde_json::from_str(json).unwrap();
+            back.check_invariants().unwrap();
+            assert_eq!(back, a);
+            assert_eq!(back, b);
+            assert_eq!(*back.get(far), 7);
+            assert!(is_one(&back, far));
+            assert_eq!(serde_json::to_string(&back).unwrap(), json_a);
+        }
+        // A chunk with two cells loads as a full chunk.
+        let two = a.set(Loc::new(far.x + 1, far.y, 0), 2);
+        let back: Grid<u16> = serde_json::from_str(&serde_json::to_string(&two).unwrap()).unwrap();
+        assert!(is_full_far(&back, far));
+        assert_eq!(back, two);
+        back.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn a_level_growing_over_a_one_cell_chunk_takes_it_in_full() {
+        let mut g = Grid::new(0u16);
+        g.set_mut(Loc::new(0, 0, 0), 1);
+        let far = Loc::new(16 * 100 + 9, 3, 0);
+        g.set_mut(far, 7);
+        assert!(is_one(&g, far));
+        let old = g.clone();
+        // Filling the chunk row below it grows the level's box over the far chunk.
+        g.fill_box_mut(LocBox::rect(0, 16, 16 * 102, 16, 0), 2);
+        assert!(g.in_level_array(chunk_of(far)));
+        assert!(g.far.is_empty());
+        assert_eq!(*g.get(far), 7);
+        assert_eq!(walk(&g, far), &7);
+        assert_eq!(*g.get(Loc::new(far.x + 1, far.y, 0)), 0);
+        assert_eq!(*g.get(Loc::new(far.x, 16, 0)), 2);
+        assert_eq!(g.chunk_count, 1 + 102 + 1);
+        g.check_invariants().unwrap();
+        // The chunk is a full chunk of the array now: another cell in it is a plain write.
+        g.set_mut(Loc::new(far.x + 1, far.y, 0), 5);
+        assert_eq!((*g.get(far), *g.get(Loc::new(far.x + 1, far.y, 0))), (7, 5));
+        g.check_invariants().unwrap();
+        // The older value still holds it as one sparse cell.
+        assert!(is_one(&old, far));
+        assert_eq!(*old.get(far), 7);
+        assert_eq!(*old.get(Loc::new(far.x, 16, 0)), 0);
+        old.check_invariants().unwrap();
+        // And it equals the same cells written the other way round.
+        let mut h = Grid::new(0u16);
+        for (l, v) in g.iter_set().collect::<Vec<_>>().into_iter().rev() {
+            h.set_mut(l, *v);
+        }
+        assert_eq!(g, h);
+        assert_eq!(stable_hash(&g), stable_hash(&h));
     }
 
     #[test]

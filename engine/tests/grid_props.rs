@@ -26,6 +26,10 @@ enum GridAction {
     /// A box on a level far from the others, so that a level's array grows over chunks that
     /// were in the tree (sparse to dense).
     FillFar(LocBox, u8),
+    /// A cell in the chunk of an earlier write (picked by the index), at the given offsets
+    /// within the chunk (xor): the same cell again, or a second cell of an isolated chunk
+    /// (a sparse one-cell chunk turning full).
+    SetBeside(usize, i32, i32, u8),
 }
 
 /// Mostly a compact area (so writes collide and chunks are shared), sometimes anywhere.
@@ -78,6 +82,8 @@ fn action() -> impl Strategy<Value = GridAction> {
         2 => ((edge(), edge(), edge()), any::<u8>())
             .prop_map(|((x, y, z), v)| GridAction::SetEdge(Loc::new(x, y, z), v)),
         1 => (far_box(), any::<u8>()).prop_map(|(b, v)| GridAction::FillFar(b, v)),
+        2 => (any::<usize>(), prop_oneof![Just(0i32), 0i32..16], 0i32..16, any::<u8>())
+            .prop_map(|(i, dx, dy, v)| GridAction::SetBeside(i, dx, dy, v)),
     ]
 }
 
@@ -131,6 +137,20 @@ proptest! {
                     touched.push(b.min);
                     touched.push(Loc::new(b.max.x.wrapping_sub(1), b.max.y.wrapping_sub(1), b.min.z));
                 }
+                GridAction::SetBeside(i, dx, dy, v) => {
+                    if !touched.is_empty() {
+                        let p = touched[i % touched.len()];
+                        let dy = if dx == 0 { 0 } else { dy };
+                        let l = Loc::new(p.x ^ dx, p.y ^ dy, p.z);
+                        if i % 2 == 0 {
+                            g.set_mut(l, v);
+                        } else {
+                            g = g.set(l, v);
+                        }
+                        o.insert(l, v);
+                        touched.push(l);
+                    }
+                }
             }
             g.check_invariants().map_err(TestCaseError::fail)?;
             let view = g.view(LocBox::new(Loc::new(-45, -45, -4), Loc::new(45, 45, 4)));
@@ -178,9 +198,12 @@ proptest! {
         }
         // The same cells with chunks far apart written first: the tree holds some chunks
         // until the level's array grows over them.
+        // (Cells other than the default: a first write of the default to an empty grid does
+        // nothing.) With level 0's array at the far anchor, the compact cells of level 0 are
+        // sparse: one-cell chunks, or full ones.
         let mut read = Grid::new(0u8);
-        read.set_mut(Loc::new(i32::MIN, i32::MIN, -1), 0);
-        read.set_mut(Loc::new(16 * 60, -16 * 60, 0), 0);
+        read.set_mut(Loc::new(16 * 60, -16 * 60, 0), 1);
+        read.set_mut(Loc::new(i32::MIN, i32::MIN, -1), 1);
         for (l, v) in g.iter_set().collect::<Vec<_>>().into_iter().rev() {
             read.set_mut(l, *v);
         }
@@ -197,9 +220,17 @@ proptest! {
     fn iter_box_matches_oracle_both_ways(
         writes in prop::collection::vec(((-20i32..40, -20i32..40, -1i32..2), any::<u8>()), 0..60),
         area in small_box(),
+        far in any::<bool>(),
     ) {
         let mut g = Grid::new(0u8);
         let mut o = HashMap::new();
+        if far {
+            // Level 0's array far away: the writes on level 0 go to the sparse store (one
+            // cell in a chunk kept as the cell).
+            let anchor = Loc::new(16 * 200 + 3, 16 * 200 + 3, 0);
+            g.set_mut(anchor, 9);
+            o.insert(anchor, 9);
+        }
         for ((x, y, z), v) in writes {
             g.set_mut(Loc::new(x, y, z), v);
             o.insert(Loc::new(x, y, z), v);
@@ -226,8 +257,10 @@ proptest! {
         for (l, v) in &writes {
             a.set_mut(*l, *v);
         }
-        // Same cells written in reverse order, plus default writes far away.
+        // Same cells written in reverse order, plus writes far away set back to the default
+        // (a first write of the default to an empty grid would do nothing).
         let mut b = Grid::new(0u8);
+        b.set_mut(Loc::new(1_000_000, -1_000_000, 77), 5);
         b.set_mut(Loc::new(1_000_000, -1_000_000, 77), 0);
         let mut seen = std::collections::HashSet::new();
         for (l, v) in writes.iter().rev() {
@@ -235,9 +268,35 @@ proptest! {
                 b.set_mut(*l, *v);
             }
         }
+        b.set_mut(Loc::new(-1_000_000, 1_000_000, -77), 0);
+        // And the same cells written as one-cell boxes (whole chunks, never one-cell ones).
+        let mut c = Grid::new(0u8);
+        for (l, v) in &writes {
+            c.fill_box_mut(LocBox::rect(l.x, l.y, 1, 1, l.z), *v);
+        }
+        for g in [&a, &b, &c] {
+            g.check_invariants().map_err(TestCaseError::fail)?;
+        }
         prop_assert_eq!(&a, &b);
+        prop_assert_eq!(&b, &a);
+        prop_assert_eq!(&a, &c);
+        prop_assert_eq!(&c, &a);
+        prop_assert_eq!(&b, &c);
+        let hash = |g: &Grid<u8>| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::hash::DefaultHasher::new();
+            g.hash(&mut h);
+            h.finish()
+        };
+        prop_assert_eq!(hash(&a), hash(&b));
+        prop_assert_eq!(hash(&a), hash(&c));
         let json_a = serde_json::to_string(&a).unwrap();
         let json_b = serde_json::to_string(&b).unwrap();
-        prop_assert_eq!(json_a, json_b);
+        let json_c = serde_json::to_string(&c).unwrap();
+        prop_assert_eq!(&json_a, &json_b);
+        prop_assert_eq!(&json_a, &json_c);
+        let back: Grid<u8> = serde_json::from_str(&json_a).unwrap();
+        back.check_invariants().map_err(TestCaseError::fail)?;
+        prop_assert_eq!(&back, &a);
     }
 }
