@@ -888,11 +888,14 @@ impl Bot {
         // Roll down the flee map, if that gets it further from the nearest threat.
         let area = level_box(at.z);
         let table = TileTable::new(game);
-        let cost = |from: Loc, to: Loc| -> Option<u32> {
-            (walkable_with(&table, game, to) && walkable_with(&table, game, from)).then_some(1)
-        };
+        let open = CellMemo::new(area, |l| walkable_with(&table, game, l));
+        let cost =
+            |from: Loc, to: Loc| -> Option<u32> { (open.get(to) && open.get(from)).then_some(1) };
         let goals: Vec<Loc> = threats.iter().map(|t| t.at).collect();
-        let near = DijkstraMap::build(area, &goals, cost);
+        // The map `DijkstraMap::build(area, &goals, cost)` gives, by the terrain search: a
+        // step costs 1 between open cells, straight or diagonal.
+        let mut near = DijkstraMap::new(area);
+        near.rebuild_terrain(goals, 1, 1, |l| open.get(l).then_some(1));
         let flee = near.flee(cost);
         let free = |from: Loc, to: Loc| -> Option<u32> {
             if creature_at(game, to).is_some() {
@@ -1010,7 +1013,8 @@ impl Bot {
     fn explore_step(&mut self, game: &Game, at: Loc) -> Option<Command> {
         let area = level_box(at.z);
         let table = TileTable::new(game);
-        let pass = |l: Loc| walkable_with(&table, game, l);
+        let open = CellMemo::new(area, |l| walkable_with(&table, game, l));
+        let pass = |l: Loc| open.get(l);
         let explored = explored_cells(game);
         let frontier = |l: Loc| {
             explored(l) && pass(l) && l.neighbours8().any(|n| area.contains(n) && !explored(n))
@@ -1143,6 +1147,48 @@ impl Bot {
             }
         };
         self.reach.insert(reach)
+    }
+}
+
+/// A question about the cells of one level, each cell's answer worked out once (a search
+/// asks about a cell once for each of its neighbours, and again for its diagonals' sides).
+/// Cells outside the level are asked every time.
+struct CellMemo<F> {
+    area: LocBox,
+    /// Per cell of `area`: 0 not yet asked, 1 no, 2 yes.
+    known: Vec<Cell<u8>>,
+    ask: F,
+}
+
+impl<F: Fn(Loc) -> bool> CellMemo<F> {
+    fn new(area: LocBox, ask: F) -> Self {
+        let cells = usize::try_from(area.volume()).unwrap_or(0);
+        CellMemo {
+            area,
+            known: vec![Cell::new(0); cells],
+            ask,
+        }
+    }
+
+    fn get(&self, l: Loc) -> bool {
+        let slot = if self.area.contains(l) {
+            let w = i64::from(self.area.width());
+            let i = i64::from(l.y - self.area.min.y) * w + i64::from(l.x - self.area.min.x);
+            usize::try_from(i).ok().and_then(|i| self.known.get(i))
+        } else {
+            None
+        };
+        match slot.map(Cell::get) {
+            Some(1) => false,
+            Some(2) => true,
+            _ => {
+                let yes = (self.ask)(l);
+                if let Some(s) = slot {
+                    s.set(1 + u8::from(yes));
+                }
+                yes
+            }
+        }
     }
 }
 
