@@ -1150,6 +1150,16 @@ impl Bot {
     }
 }
 
+/// The slot of `l` in `memo`, a memo of `area`'s cells row by row, if `l` lies in `area`.
+fn memo_slot<T>(area: LocBox, memo: &[Cell<T>], l: Loc) -> Option<&Cell<T>> {
+    if !area.contains(l) {
+        return None;
+    }
+    let w = i64::from(area.width());
+    let i = i64::from(l.y - area.min.y) * w + i64::from(l.x - area.min.x);
+    usize::try_from(i).ok().and_then(|i| memo.get(i))
+}
+
 /// A question about the cells of one level, each cell's answer worked out once (a search
 /// asks about a cell once for each of its neighbours, and again for its diagonals' sides).
 /// Cells outside the level are asked every time.
@@ -1171,13 +1181,7 @@ impl<F: Fn(Loc) -> bool> CellMemo<F> {
     }
 
     fn get(&self, l: Loc) -> bool {
-        let slot = if self.area.contains(l) {
-            let w = i64::from(self.area.width());
-            let i = i64::from(l.y - self.area.min.y) * w + i64::from(l.x - self.area.min.x);
-            usize::try_from(i).ok().and_then(|i| self.known.get(i))
-        } else {
-            None
-        };
+        let slot = memo_slot(self.area, &self.known, l);
         match slot.map(Cell::get) {
             Some(1) => false,
             Some(2) => true,
@@ -1240,13 +1244,7 @@ impl<'a> ReachCosts<'a> {
 
     /// The cost of entering `l`, `None` when it is closed.
     fn enter(&self, l: Loc) -> Option<u32> {
-        let slot = if self.area.contains(l) {
-            let w = i64::from(self.area.width());
-            let i = i64::from(l.y - self.area.min.y) * w + i64::from(l.x - self.area.min.x);
-            usize::try_from(i).ok().and_then(|i| self.memo.get(i))
-        } else {
-            None
-        };
+        let slot = memo_slot(self.area, &self.memo, l);
         let known = slot.map_or(0, Cell::get);
         let c = if known == 0 {
             let c = self.work_out(l);
