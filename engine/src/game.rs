@@ -59,8 +59,9 @@ pub struct Message {
 ///   carriers' active modifiers (Θ(1) for a run of additions);
 /// - [`is`](Game::is): a bit test of the thing's derived flag word, read from the game's
 ///   dense array of flag words by id (Θ(log₃₂ of the largest id), not the thing record),
-///   for the first 32 flag keys the game met on its things (others, and flags a carried
-///   modifier changes, go through `query`);
+///   for the first 63 flag keys the game met on its things (others, a thing whose carried
+///   modifiers change one of its flags, and a flag whose default is true where the thing
+///   stores no `true`, go through `query`);
 /// - putting a modifier carrier in or out of a holder, changing its modifiers, or setting a
 ///   flag one of them is switched by also rebuilds the holder's view: Θ(its carriers'
 ///   modifiers · log);
@@ -624,11 +625,12 @@ impl Game {
     /// Whether flag `flag` reads true on `id` (modifiers applied). Missing things, missing
     /// flags and non-bool values read as false.
     ///
-    /// Cost: for the flags in the game's flag word (the first 32 flag keys it met on its
+    /// Cost: for the flags in the game's flag word (the first 63 flag keys it met on its
     /// things), one read of the dense array of flag words by id (Θ(log₃₂ of the largest
     /// id): three array indexes below 32,768 ids, no thing record), one probe of the word's
-    /// positions and a bit test, when no carried modifier changes the flag; otherwise a
-    /// [`query`](Game::query).
+    /// positions and a bit test, when no modifier the thing carries changes one of those
+    /// flags (and, for a flag whose default is true, when the thing stores `true`);
+    /// otherwise a [`query`](Game::query).
     #[must_use]
     #[inline]
     pub fn is(&self, id: ThingId, flag: &Prop<bool>) -> bool {
@@ -1002,7 +1004,7 @@ impl Game {
 
     /// Give a flag-word position to each flag of `t` that has none (while positions last),
     /// rebuilding every word when one is given. Θ(t's properties), plus Θ(things) on the
-    /// rare call that assigns a position (at most 32 in a game's life).
+    /// rare call that assigns a position (at most 63 in a game's life).
     fn note_flags_mut(&mut self, t: &Thing) {
         if !self.rare.flag_bits.would_assign_any(t) {
             return;

@@ -341,26 +341,40 @@ impl Carried {
     }
 }
 
-impl Carried {
-    /// Whether some active modifier changes the key with id `id`.
-    pub(crate) fn changes_id(&self, id: u64) -> bool {
-        self.runs.iter().any(|r| r.key.id() == id)
-    }
+/// The flags that have a bit in every thing's flag word (the game's dense array of words by
+/// thing id, apart from the records, so that a read touches 8 bytes): up to 63 keys, given
+/// positions 0, 1, 2, … first come. A game gives a position to each flag key it meets on a
+/// thing until the positions run out; the others are read through
+/// [`Game::query`](crate::Game::query). A key's position is found through a 128-slot
+/// open-addressed table of at most 63 keys (at most half full, so a lookup, found or not,
+/// is usually one or two probes). Derived data: equal games may assign positions
+/// differently, so it takes no part in equality.
+///
+/// A word holds one bit per position, set when the thing stores `true` for that flag, and
+/// the [`ASK`] bit, set when a modifier the thing carries changes one of the word's flags
+/// (then every read of its flags is a full query).
+#[derive(Clone, Debug)]
+pub(crate) struct FlagBits {
+    /// How many positions are given (positions `0..count`).
+    count: u32,
+    /// The key id at each given position.
+    ids: [u64; POSITIONS],
+    /// The lookup table: slot `s` holds one plus the position of a key whose probe passes
+    /// `s`, or 0 when free.
+    slots: [u8; 2 * POSITIONS + 2],
 }
 
-/// The flags that have a bit in every thing's flag word (the game's dense array of words by
-/// thing id, apart from the records, so that a read touches 8 bytes): up to 32
-/// keys, each at a fixed position found from its id (open addressing over 32 positions, so
-/// a lookup is usually one compare). A game gives a position to each flag key it meets on
-/// a thing, first come, until the positions run out; the others are read through
-/// [`Game::query`](crate::Game::query). Derived data: equal games may assign positions
-/// differently, so it takes no part in equality.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct FlagBits {
-    /// Which positions hold a key.
-    used: u32,
-    /// The key id at each used position.
-    ids: [u64; 32],
+/// How many flags a word holds: all its bits but [`ASK`].
+const POSITIONS: usize = 63;
+
+impl Default for FlagBits {
+    fn default() -> Self {
+        FlagBits {
+            count: 0,
+            ids: [0; POSITIONS],
+            slots: [0; 2 * POSITIONS + 2],
+        }
+    }
 }
 
 impl PartialEq for FlagBits {
@@ -370,65 +384,69 @@ impl PartialEq for FlagBits {
     }
 }
 
-/// A flag's state in a word: the value decides (`KNOWN`, and the answer in the `TRUE` bit),
-/// or nothing is stored and no modifier changes it (neither: the key's default decides), or
-/// a modifier changes it (`TRUE` without `KNOWN`: the full query decides).
-const KNOWN: u64 = 1;
-/// See [`KNOWN`]: the flag's bit in the word's upper half.
-const TRUE: u64 = 1 << 32;
-/// The word of an id that names no thing: every flag known and false, which is what
-/// [`Game::is`](crate::Game::is) answers for a missing thing whatever the flag's default.
-pub(crate) const ABSENT: u64 = 0xffff_ffff;
+/// The bit of a word that sends every read of it to the full query: a modifier the thing
+/// carries changes one of the word's flags, or the id names no thing.
+const ASK: u64 = 1 << 63;
+/// The word of an id that names no thing: [`ASK`], so [`Game::is`](crate::Game::is) answers
+/// through the query, which reads a missing thing as false whatever the flag's default.
+pub(crate) const ABSENT: u64 = ASK;
 
 impl FlagBits {
-    /// The home position of a key id.
+    /// The home slot of a key id in the lookup table (the table has 128 slots).
     #[inline]
-    fn home(id: u64) -> u32 {
-        (id.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 59) as u32
+    fn home(id: u64) -> usize {
+        (id.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 57) as usize
     }
 
-    /// The position of the key with id `id`, if it has one. Θ(1) expected.
+    /// The position of the key with id `id`, if it has one. Θ(1) expected: the table is at
+    /// most half full, so a probe meets a free slot within a few steps (at most 64).
     #[inline]
     pub(crate) fn position(&self, id: u64) -> Option<u32> {
-        let mut p = Self::home(id);
-        for _ in 0..32 {
-            if self.used & (1 << p) == 0 {
+        let mut s = Self::home(id);
+        loop {
+            let e = *self.slots.get(s)?;
+            if e == 0 {
                 return None;
             }
+            let p = u32::from(e - 1);
             if self.ids.get(p as usize) == Some(&id) {
                 return Some(p);
             }
-            p = (p + 1) & 31;
+            s = (s + 1) & 127;
         }
-        None
     }
 
     /// Give key id `id` a position; `false` when it had one or none is free.
     pub(crate) fn assign(&mut self, id: u64) -> bool {
-        if self.used == u32::MAX || self.position(id).is_some() {
+        if self.count as usize == POSITIONS || self.position(id).is_some() {
             return false;
         }
-        let mut p = Self::home(id);
-        while self.used & (1 << p) != 0 {
-            p = (p + 1) & 31;
+        let p = self.count;
+        let mut s = Self::home(id);
+        while self.slots.get(s).is_some_and(|&e| e != 0) {
+            s = (s + 1) & 127;
         }
-        self.used |= 1 << p;
-        if let Some(slot) = self.ids.get_mut(p as usize) {
-            *slot = id;
+        match (self.slots.get_mut(s), self.ids.get_mut(p as usize)) {
+            (Some(slot), Some(at)) => {
+                *slot = p as u8 + 1;
+                *at = id;
+                self.count += 1;
+                true
+            }
+            _ => false,
         }
-        true
     }
 
     /// Whether a position is free and `id` has none: what [`assign`](FlagBits::assign)
     /// would do, without a copy to do it on.
     #[inline]
     pub(crate) fn would_assign(&self, id: u64) -> bool {
-        self.used != u32::MAX && self.position(id).is_none()
+        (self.count as usize) < POSITIONS && self.position(id).is_none()
     }
 
     /// Whether some flag (boolean value) among `t`'s properties would get a position.
     pub(crate) fn would_assign_any(&self, t: &Thing) -> bool {
-        self.used != u32::MAX
+        (self.count as usize) < POSITIONS
             && t.props
                 .iter()
                 .any(|(k, v)| matches!(v, Value::Bool(_)) && self.position(k.id()).is_none())
@@ -446,51 +464,52 @@ impl FlagBits {
         any
     }
 
-    /// The two bits (at position 0) of the flag with id `id` on `t`.
-    fn state(t: &Thing, id: u64) -> u64 {
-        if t.carried.as_deref().is_some_and(|c| c.changes_id(id)) {
-            return TRUE;
-        }
-        match t.props.get_id(id) {
-            Some(Value::Bool(true)) => KNOWN | TRUE,
-            Some(_) => KNOWN,
-            None => 0,
-        }
-    }
-
-    /// `t`'s whole flag word. Θ(assigned flags).
+    /// `t`'s whole flag word. Θ(t's properties and carried keys).
     pub(crate) fn word(&self, t: &Thing) -> u64 {
         let mut w = 0;
-        for p in 0..32u32 {
-            if self.used & (1 << p) != 0
-                && let Some(id) = self.ids.get(p as usize)
+        for (k, v) in t.props.iter() {
+            if matches!(v, Value::Bool(true))
+                && let Some(p) = self.position(k.id())
             {
-                w |= Self::state(t, *id) << p;
+                w |= 1 << p;
             }
+        }
+        if t.carried
+            .as_deref()
+            .is_some_and(|c| c.runs.iter().any(|r| self.position(r.key.id()).is_some()))
+        {
+            w |= ASK;
         }
         w
     }
 
-    /// `t`'s flag word after a change to the key with id `id` only, from its word `word`
-    /// before. Θ(1).
+    /// `t`'s flag word after a change to the key with id `id` among its own properties
+    /// only (its carried modifiers unchanged), from its word `word` before. Θ(1).
     pub(crate) fn rewrite(&self, word: u64, t: &Thing, id: u64) -> u64 {
         match self.position(id) {
-            Some(p) => (word & !((KNOWN | TRUE) << p)) | (Self::state(t, id) << p),
+            Some(p) => {
+                let on = matches!(t.props.get_id(id), Some(Value::Bool(true)));
+                (word & !(1 << p)) | (u64::from(on) << p)
+            }
             None => word,
         }
     }
 
     /// What `Game::is` answers from `word` for the flag with id `id` and default `default`:
-    /// `None` when the word does not decide (no position, or a modifier changes it).
+    /// `None` when the word does not decide (no position, a carried modifier, or a clear
+    /// bit for a flag whose default is true, which may be stored `false` or not stored).
     #[inline]
     pub(crate) fn answer(&self, word: u64, id: u64, default: Option<&bool>) -> Option<bool> {
         let p = self.position(id)?;
-        let known = (word >> p) & KNOWN != 0;
-        let truth = (word >> p) & TRUE != 0;
-        match (known, truth) {
-            (true, t) => Some(t),
-            (false, false) => Some(default == Some(&true)),
-            (false, true) => None,
+        if word & ASK != 0 {
+            return None;
+        }
+        if (word >> p) & 1 != 0 {
+            Some(true)
+        } else if default == Some(&true) {
+            None
+        } else {
+            Some(false)
         }
     }
 }
@@ -785,8 +804,8 @@ mod flag_word_tests {
     fn the_flag_word_answers_what_query_answers() {
         const WORN: Prop<bool> = Prop::with_default("worn", false);
         const ON: Prop<bool> = Prop::with_default("on by default", true);
-        // 40 flag keys: more than the word's 32 positions.
-        let keys: Vec<PropKey> = (0..40).map(|i| PropKey::new(&format!("flag{i}"))).collect();
+        // 80 flag keys: more than the word's 63 positions.
+        let keys: Vec<PropKey> = (0..80).map(|i| PropKey::new(&format!("flag{i}"))).collect();
         let flags: Vec<Prop<bool>> = keys.iter().map(|k| Prop::from_key(k.clone())).collect();
         let mut g = Game::new(3);
         let mut ids = Vec::new();
@@ -797,7 +816,7 @@ mod flag_word_tests {
                 // default.
                 p = p.with(&ON, false);
             }
-            for (j, k) in keys.iter().enumerate().skip(i * 3).take(8) {
+            for (j, k) in keys.iter().enumerate().skip(i * 7).take(12) {
                 let v = match (i + j) % 3 {
                     0 => Value::Bool(true),
                     1 => Value::Bool(false),
@@ -834,7 +853,7 @@ mod flag_word_tests {
             x ^= x >> 7;
             x ^= x << 17;
             let id = ids[(x % 12) as usize];
-            let f = &flags[((x >> 8) % 40) as usize];
+            let f = &flags[((x >> 8) % 80) as usize];
             match (x >> 20) % 6 {
                 0 => g.set_mut(id, f, (x >> 30).is_multiple_of(2)).expect("set"),
                 1 => g
@@ -845,7 +864,7 @@ mod flag_word_tests {
                 4 => {
                     let mut t = g.get_thing(id).expect("thing").clone();
                     t.set_raw_mut(f.key(), Value::Int(2));
-                    t.remove_prop_mut(flags[((x >> 40) % 40) as usize].key());
+                    t.remove_prop_mut(flags[((x >> 40) % 80) as usize].key());
                     g.update_thing_mut(t).expect("update");
                 }
                 _ => {
