@@ -24,7 +24,7 @@ use alembic::{
 };
 
 use super::command::Command;
-use super::dungeon::walkable_with;
+use super::dungeon::{blocks_walkers, walkable_tile, walkable_with};
 use super::hooks::Behaviour;
 use super::kinds::Slot;
 use super::props::{
@@ -1259,14 +1259,18 @@ impl<'a> ReachCosts<'a> {
     }
 
     fn work_out(&self, l: Loc) -> u8 {
-        if !walkable_with(&self.table, self.game, l) {
+        // `walkable_with` and `creature_at` in one read of the cell's things.
+        if !walkable_tile(&self.table, self.game, l) {
             return Self::CLOSED;
         }
-        let mut c = if creature_at(self.game, l).is_some() {
-            5
-        } else {
-            1
-        };
+        let mut creature = false;
+        for &t in self.game.things_at(l) {
+            if blocks_walkers(self.game, t) {
+                return Self::CLOSED;
+            }
+            creature |= self.game.is(t, &IS_CREATURE);
+        }
+        let mut c = if creature { 5 } else { 1 };
         if self.threats.iter().any(|t| t.at.chebyshev(l) <= 1) {
             c += 8;
         }

@@ -366,9 +366,19 @@ impl Reach {
 }
 
 fn no_blocking_scenery(game: &Game, l: Loc) -> bool {
-    !game.things_at(l).iter().any(|&t| {
-        game.is(t, &super::props::IS_BLOCKING) && !game.is(t, &IS_DOOR) && !game.is(t, &IS_CREATURE)
-    })
+    !game.things_at(l).iter().any(|&t| blocks_walkers(game, t))
+}
+
+/// Whether thing `t` keeps walkers off its cell: blocking scenery other than a door (which
+/// opens). Creatures do not count.
+pub(crate) fn blocks_walkers(game: &Game, t: ThingId) -> bool {
+    game.is(t, &super::props::IS_BLOCKING) && !game.is(t, &IS_DOOR) && !game.is(t, &IS_CREATURE)
+}
+
+/// Whether the terrain at `l` lets a walker cross (no wall, deep water or magma): the
+/// tile half of [`walkable_with`].
+pub(crate) fn walkable_tile(table: &TileTable, game: &Game, l: Loc) -> bool {
+    !table.blocks(game, l) && !table.dangerous(game, l)
 }
 
 /// Whether a walker may cross `l` on the way somewhere, with a prepared tile table (for
@@ -376,10 +386,7 @@ fn no_blocking_scenery(game: &Game, l: Loc) -> bool {
 /// doors (which open). Creatures do not count.
 #[must_use]
 pub fn walkable_with(table: &TileTable, game: &Game, l: Loc) -> bool {
-    if table.blocks(game, l) || table.dangerous(game, l) {
-        return false;
-    }
-    no_blocking_scenery(game, l)
+    walkable_tile(table, game, l) && no_blocking_scenery(game, l)
 }
 
 /// Flood fill (4-way, matching the engine's no-corner-cutting moves) of level `from.z` from
