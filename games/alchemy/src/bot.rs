@@ -1080,12 +1080,13 @@ impl Bot {
         }
         near.sort_by_key(|t| at.chebyshev(*t));
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let costs = ReachCosts::new(game, at, threats);
-        let cost = |from: Loc, to: Loc| costs.step(from, to);
         let reach = self.reach_search(at, threats);
+        let costs = ReachCosts::new(game, at, threats, &reach.costs);
+        let cost = |from: Loc, to: Loc| costs.step(from, to);
+        let reach = &mut reach.search;
         // The nearest target, ties to the first in `near`, among those whose values are
         // final: every target with a lower value is final too, so it is the nearest overall.
-        let nearest = |r: &Reach| {
+        let nearest = |r: &Settling| {
             near.iter()
                 .filter_map(|&t| {
                     r.map
@@ -1132,17 +1133,23 @@ impl Bot {
             Some(r) if r.fresh && r.at == at && r.threats == threat_locs => r,
             old => {
                 let area = level_box(at.z);
-                let mut map = match old {
-                    Some(r) if r.map.area() == Some(area) => r.map,
-                    _ => DijkstraMap::new(area),
+                let (mut map, mut costs) = match old {
+                    Some(r) if r.search.map.area() == Some(area) => (r.search.map, r.costs),
+                    _ => (DijkstraMap::new(area), Vec::new()),
                 };
                 map.begin_search([at]);
+                // Every cell's cost unknown again (the allocation is kept).
+                costs.clear();
+                costs.resize(usize::try_from(area.volume()).unwrap_or(0), Cell::new(0));
                 Reach {
                     fresh: true,
                     at,
                     threats: threat_locs,
-                    settled: i64::MIN,
-                    map,
+                    search: Settling {
+                        settled: i64::MIN,
+                        map,
+                    },
+                    costs,
                 }
             }
         };
@@ -1203,6 +1210,14 @@ struct Reach {
     fresh: bool,
     at: Loc,
     threats: Vec<Loc>,
+    search: Settling,
+    /// The step costs' memo (see [`ReachCosts`]), shared by the decision's questions.
+    costs: Vec<Cell<u8>>,
+}
+
+/// A Dijkstra search settled as far as the questions so far needed.
+#[derive(Debug)]
+struct Settling {
     /// Every cell whose value is at most this has its final value (`i64::MIN` before the
     /// search settled anything).
     settled: i64,
@@ -1222,29 +1237,28 @@ struct ReachCosts<'a> {
     at: Loc,
     threats: &'a [Threat],
     area: LocBox,
-    /// Per cell of `area`: 0 not yet known, `CLOSED`, else the cost of entering it.
-    memo: Vec<Cell<u8>>,
+    /// Per cell of `area`: 0 not yet known, `CLOSED`, else the cost of entering it (kept
+    /// by the decision's [`Reach`], whose position and threats these costs are for).
+    memo: &'a [Cell<u8>],
 }
 
 impl<'a> ReachCosts<'a> {
     const CLOSED: u8 = u8::MAX;
 
-    fn new(game: &'a Game, at: Loc, threats: &'a [Threat]) -> Self {
-        let area = level_box(at.z);
-        let cells = usize::try_from(area.volume()).unwrap_or(0);
+    fn new(game: &'a Game, at: Loc, threats: &'a [Threat], memo: &'a [Cell<u8>]) -> Self {
         ReachCosts {
             table: TileTable::new(game),
             game,
             at,
             threats,
-            area,
-            memo: vec![Cell::new(0); cells],
+            area: level_box(at.z),
+            memo,
         }
     }
 
     /// The cost of entering `l`, `None` when it is closed.
     fn enter(&self, l: Loc) -> Option<u32> {
-        let slot = memo_slot(self.area, &self.memo, l);
+        let slot = memo_slot(self.area, self.memo, l);
         let known = slot.map_or(0, Cell::get);
         let c = if known == 0 {
             let c = self.work_out(l);

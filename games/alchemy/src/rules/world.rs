@@ -284,7 +284,7 @@ pub fn creatures_on_level(game: &Game, z: i32) -> Vec<ThingId> {
         .things_on_level(z)
         .into_iter()
         .flat_map(|(_, ids)| ids.iter().copied())
-        .filter(|&id| game.get_thing(id).is_ok_and(|t| t.is(&IS_CREATURE)))
+        .filter(|&id| game.is(id, &IS_CREATURE))
         .collect();
     out.sort_unstable();
     out
