@@ -347,7 +347,7 @@ impl Carried {
 /// thing until the positions run out; the others are read through
 /// [`Game::query`](crate::Game::query). A key's position is found through a 128-slot
 /// open-addressed table of at most 63 keys (at most half full, so a lookup, found or not,
-/// is usually one or two probes). Derived data: equal games may assign positions
+/// is usually one probe: a slot's key id and position are read side by side). Derived data: equal games may assign positions
 /// differently, so it takes no part in equality.
 ///
 /// A word holds one bit per position, set when the thing stores `true` for that flag, and
@@ -357,12 +357,15 @@ impl Carried {
 pub(crate) struct FlagBits {
     /// How many positions are given (positions `0..count`).
     count: u32,
-    /// The key id at each given position.
-    ids: [u64; POSITIONS],
-    /// The lookup table: slot `s` holds one plus the position of a key whose probe passes
-    /// `s`, or 0 when free.
-    slots: [u8; 2 * POSITIONS + 2],
+    /// The lookup table's key ids, by slot (meaningful where `slots` is not 0).
+    ids: [u64; SLOTS],
+    /// The lookup table's positions: slot `s` holds one plus the position of the key
+    /// `ids[s]`, or 0 when free.
+    slots: [u8; SLOTS],
 }
+
+/// The lookup table's size: twice the positions, a power of two.
+const SLOTS: usize = 128;
 
 /// How many flags a word holds: all its bits but [`ASK`].
 const POSITIONS: usize = 63;
@@ -371,8 +374,8 @@ impl Default for FlagBits {
     fn default() -> Self {
         FlagBits {
             count: 0,
-            ids: [0; POSITIONS],
-            slots: [0; 2 * POSITIONS + 2],
+            ids: [0; SLOTS],
+            slots: [0; SLOTS],
         }
     }
 }
@@ -408,11 +411,10 @@ impl FlagBits {
             if e == 0 {
                 return None;
             }
-            let p = u32::from(e - 1);
-            if self.ids.get(p as usize) == Some(&id) {
-                return Some(p);
+            if self.ids.get(s) == Some(&id) {
+                return Some(u32::from(e - 1));
             }
-            s = (s + 1) & 127;
+            s = (s + 1) & (SLOTS - 1);
         }
     }
 
@@ -424,9 +426,9 @@ impl FlagBits {
         let p = self.count;
         let mut s = Self::home(id);
         while self.slots.get(s).is_some_and(|&e| e != 0) {
-            s = (s + 1) & 127;
+            s = (s + 1) & (SLOTS - 1);
         }
-        match (self.slots.get_mut(s), self.ids.get_mut(p as usize)) {
+        match (self.slots.get_mut(s), self.ids.get_mut(s)) {
             (Some(slot), Some(at)) => {
                 *slot = p as u8 + 1;
                 *at = id;
