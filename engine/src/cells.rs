@@ -690,19 +690,43 @@ impl CellIndex {
         max: [i64; 2],
         out: &mut Vec<(Loc, &'a [ThingId])>,
     ) {
+        // The chunks come in (chunk row, chunk column) order: walking each chunk row cell
+        // row by cell row, and each cell row's chunks left to right, lists the cells in
+        // (y, x) order with no sort.
         let chunks = plane.chunks_in(
             [min[0] >> CHUNK_BITS, min[1] >> CHUNK_BITS],
             [max[0] >> CHUNK_BITS, max[1] >> CHUNK_BITS],
         );
-        for (at, leaf) in chunks {
-            let cx = at[0] << CHUNK_BITS;
-            let cy = at[1] << CHUNK_BITS;
-            for (c, ids) in leaf.iter() {
-                let x = cx + (c % SIDE as usize) as i64;
-                let y = cy + (c / SIDE as usize) as i64;
-                if (min[0]..=max[0]).contains(&x) && (min[1]..=max[1]).contains(&y) {
-                    // Occupied cells always come from i32 locations.
-                    out.push((Loc::new(x as i32, y as i32, plane.z), ids));
+        // At most one entry per id: one allocation.
+        out.reserve(chunks.iter().map(|(_, l)| l.ids.len()).sum());
+        let mut rest = &chunks[..];
+        while let Some(((first, _), _)) = rest.split_first() {
+            let n = rest.iter().take_while(|(at, _)| at[1] == first[1]).count();
+            let (row, after) = rest.split_at(n);
+            rest = after;
+            let cy = first[1] << CHUNK_BITS;
+            for dy in 0..SIDE as usize {
+                let y = cy + dy as i64;
+                if y < min[1] || y > max[1] {
+                    continue;
+                }
+                for (at, leaf) in row {
+                    let cx = at[0] << CHUNK_BITS;
+                    let lo = leaf.occupied.get(2 * dy).copied().unwrap_or(0);
+                    let hi = leaf.occupied.get(2 * dy + 1).copied().unwrap_or(0);
+                    let mut bits = u32::from(lo) | (u32::from(hi) << 8);
+                    while bits != 0 {
+                        let dx = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let x = cx + dx as i64;
+                        if (min[0]..=max[0]).contains(&x) {
+                            // Occupied cells always come from i32 locations.
+                            out.push((
+                                Loc::new(x as i32, y as i32, plane.z),
+                                leaf.get(dy * SIDE as usize + dx),
+                            ));
+                        }
+                    }
                 }
             }
         }
@@ -710,7 +734,8 @@ impl CellIndex {
 
     /// Every occupied cell within `min..=max` (cell coordinates, inclusive) with its ids, in
     /// (z, y, x) order. Θ(log levels + per level in the box: rows and slots overlapping the
-    /// box, sparse chunks in its rows, occupied cells found, sorted).
+    /// box, sparse chunks in its rows, 16 cell rows of each chunk found, occupied cells
+    /// found).
     pub(crate) fn in_range(&self, min: [i64; 3], max: [i64; 3]) -> Vec<(Loc, &[ThingId])> {
         let levels = &*self.levels;
         let from = levels.partition_point(|p| i64::from(p.z) < min[2]);
@@ -719,12 +744,13 @@ impl CellIndex {
             .iter()
             .take_while(|p| i64::from(p.z) <= max[2])
         {
-            let start = out.len();
             CellIndex::plane_in_range(plane, [min[0], min[1]], [max[0], max[1]], &mut out);
-            if let Some(found) = out.get_mut(start..) {
-                found.sort_unstable_by_key(|(l, _)| (l.y, l.x));
-            }
         }
+        debug_assert!(
+            out.windows(2)
+                .all(|w| (w[0].0.z, w[0].0.y, w[0].0.x) < (w[1].0.z, w[1].0.y, w[1].0.x)),
+            "cells listed out of order"
+        );
         out
     }
 
