@@ -347,8 +347,8 @@ impl Carried {
 /// thing until the positions run out; the others are read through
 /// [`Game::query`](crate::Game::query). A key's position is found through a 128-slot
 /// open-addressed table of at most 63 keys (at most half full, so a lookup, found or not,
-/// is usually one probe: a slot's key id and position are read side by side). Derived data: equal games may assign positions
-/// differently, so it takes no part in equality.
+/// is usually one probe: a slot's key id and position are read side by side). Derived
+/// data: equal games may assign positions differently, so it takes no part in equality.
 ///
 /// A word holds one bit per position, set when the thing stores `true` for that flag, and
 /// the [`ASK`] bit, set when a modifier the thing carries changes one of the word's flags
