@@ -362,6 +362,8 @@ pub struct Bot {
     stair_escapes: Vec<u64>,
     /// This decision's map of path costs from the hero (see `go_to_any`).
     reach: Option<Reach>,
+    /// The walk `go_to_any` last planned, followed while it stays clear (see [`Walk`]).
+    walk: Option<Walk>,
 }
 
 impl Bot {
@@ -391,6 +393,7 @@ impl Bot {
             leaving: false,
             stair_escapes: Vec::new(),
             reach: None,
+            walk: None,
         }
     }
 
@@ -415,6 +418,7 @@ impl Bot {
     pub fn refused(&mut self) {
         self.refused += 1;
         self.route = None;
+        self.walk = None;
         if let Some((i, _, _)) = self.item_goal.take() {
             self.ignored.push(i);
         }
@@ -436,6 +440,7 @@ impl Bot {
         self.z = at.z;
         self.explore_turns = 0;
         self.route = None;
+        self.walk = None;
         self.stairs_down.clear();
         self.stairs_up.clear();
         self.fountains.clear();
@@ -563,6 +568,7 @@ impl Bot {
         }
         self.recent.clear();
         self.route = None;
+        self.walk = None;
         if let Some((i, _, _)) = self.item_goal.take() {
             self.ignored.push(i);
         }
@@ -1058,9 +1064,14 @@ impl Bot {
 
     /// A step toward the nearest of `targets` (by path cost, keeping away from `threats`),
     /// if one can be reached for at most `limit`. Every such question of one decision reads
-    /// one Dijkstra map from the hero ([`Bot::reach_map`]), built no further than the largest
-    /// limit asked, so it costs one bounded search a turn however many target lists are
-    /// tried, and nothing when every target is farther than `limit` as the crow flies.
+    /// one Dijkstra map from the hero ([`Bot::reach_search`]), built no further than the
+    /// largest limit asked, so it costs one bounded search a turn however many target lists
+    /// are tried, and nothing when every target is farther than `limit` as the crow flies.
+    ///
+    /// With no threats about, the walk found is kept ([`Walk`]): asked the same question
+    /// again from the walk's next cell, it takes the walk's next step without a search for as
+    /// long as every cell left on it still costs the least a step can (1: open, nobody
+    /// there).
     fn go_to_any(
         &mut self,
         game: &Game,
@@ -1080,7 +1091,18 @@ impl Bot {
         }
         near.sort_by_key(|t| at.chebyshev(*t));
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let reach = self.reach_search(at, threats);
+        if threats.is_empty()
+            && let Some(w) = &mut self.walk
+            && w.answers(targets, limit)
+        {
+            // The walk's cells are asked about once each: no memo needed.
+            let costs = ReachCosts::new(game, at, threats, &[]);
+            if let Some(next) = w.next(at, limit, &costs) {
+                return dir_to(at, next).map(Command::Move);
+            }
+            self.walk = None;
+        }
+        let reach = Self::reach_search(&mut self.reach, at, threats);
         let costs = ReachCosts::new(game, at, threats, &reach.costs);
         let cost = |from: Loc, to: Loc| costs.step(from, to);
         let reach = &mut reach.search;
@@ -1113,12 +1135,22 @@ impl Bot {
         // Roll down the map from the target to the hero: the last cell before the hero is
         // the first step. Each step lowers the value by at least 1, and a step only looks
         // at lower values, which are final.
+        let mut path = vec![target];
         let mut cur = target;
         for _ in 0..=limit.min(i64::from(u16::MAX)) {
             let next = map.next_step(cur, cost)?;
             if next == at {
+                if threats.is_empty() {
+                    path.reverse();
+                    self.walk = Some(Walk {
+                        targets: targets.to_vec(),
+                        limit,
+                        steps: path,
+                    });
+                }
                 return dir_to(at, cur).map(Command::Move);
             }
+            path.push(next);
             cur = next;
         }
         None
@@ -1127,9 +1159,9 @@ impl Bot {
     /// This decision's search of path costs to the hero (see [`ReachCosts`]), begun on first
     /// use and begun again only for another position or set of threats; otherwise it goes
     /// on from where the last question stopped it.
-    fn reach_search(&mut self, at: Loc, threats: &[Threat]) -> &mut Reach {
+    fn reach_search<'r>(slot: &'r mut Option<Reach>, at: Loc, threats: &[Threat]) -> &'r mut Reach {
         let threat_locs: Vec<Loc> = threats.iter().map(|t| t.at).collect();
-        let reach = match self.reach.take() {
+        let reach = match slot.take() {
             Some(r) if r.fresh && r.at == at && r.threats == threat_locs => r,
             old => {
                 let area = level_box(at.z);
@@ -1153,7 +1185,7 @@ impl Bot {
                 }
             }
         };
-        self.reach.insert(reach)
+        slot.insert(reach)
     }
 }
 
@@ -1213,6 +1245,54 @@ struct Reach {
     search: Settling,
     /// The step costs' memo (see [`ReachCosts`]), shared by the decision's questions.
     costs: Vec<Cell<u8>>,
+}
+
+/// A walk [`Bot::go_to_any`] planned with no threats about: the question it answers and
+/// its cells, from the first step to the target.
+///
+/// It was a cheapest walk when planned. While every cell left on it costs 1, the least a
+/// step can cost, its rest is still as cheap as a walk of that many steps can be, so the
+/// bot follows it rather than search the level again each turn. It may miss a walk that
+/// became shorter since (a monster that stood in a corridor walked away), as a player
+/// keeps to the way they chose; a cell on it that costs more (a monster stepped onto it,
+/// a door closed) or a threat in view ends it, and the next question searches afresh.
+#[derive(Debug)]
+struct Walk {
+    targets: Vec<Loc>,
+    limit: i64,
+    steps: Vec<Loc>,
+}
+
+impl Walk {
+    /// Whether this walk was planned for the question (`targets`, `limit`).
+    fn answers(&self, targets: &[Loc], limit: i64) -> bool {
+        self.targets == targets && self.limit == limit
+    }
+
+    /// The next cell from `at`, when `at` is on the walk with steps left, at most `limit`,
+    /// and the walk is still clear: each cell left costs 1, and each diagonal step keeps one
+    /// of its sides open (no squeezing between walls).
+    fn next(&mut self, at: Loc, limit: i64, costs: &ReachCosts<'_>) -> Option<Loc> {
+        let i = self.steps.iter().position(|&l| l == at)?;
+        // Forget the cells behind the hero.
+        self.steps.drain(..=i);
+        let left = i64::try_from(self.steps.len()).ok()?;
+        if left == 0 || left > limit {
+            return None;
+        }
+        let mut from = at;
+        for &to in &self.steps {
+            let side_open = from.x == to.x
+                || from.y == to.y
+                || costs.enter(Loc::new(to.x, from.y, at.z)).is_some()
+                || costs.enter(Loc::new(from.x, to.y, at.z)).is_some();
+            if from.chebyshev(to) != 1 || !side_open || costs.enter(to) != Some(1) {
+                return None;
+            }
+            from = to;
+        }
+        self.steps.first().copied()
+    }
 }
 
 /// A Dijkstra search settled as far as the questions so far needed.

@@ -135,3 +135,45 @@ fn it_walks_to_known_stairs_around_a_pool_by_a_shortest_route() {
     assert_eq!(g.location(hero).unwrap(), goal);
     assert_eq!(steps, shortest);
 }
+
+#[test]
+fn it_leaves_a_planned_walk_that_became_closed_and_finds_another() {
+    use alembic::LocBox;
+    use alembic_games::alchemy::rules::{hero_view, remember};
+    let (mut g, rules, hero) = arena(31);
+    // The same pool as above: the only way round is its foot, (2, 4).
+    let pool = g.library().tile_id("deep pool").unwrap();
+    let wall = g.library().tile_id("wall").unwrap();
+    let floor = g.library().tile_id("floor").unwrap();
+    g.fill_tiles_mut(LocBox::rect(2, -4, 1, 8, common::Z), pool)
+        .unwrap();
+    let stairs = common::put(&mut g, &rules, "stairs down", 4, 0);
+    let view = hero_view(&g).unwrap();
+    remember(&mut g, &view);
+    let mut bot = Bot::new(1);
+    // One step along the walk round the foot of the pool.
+    let c = bot.choose(&g);
+    assert!(matches!(c, Command::Move(_)), "{c:?}");
+    g = common::run(&g, &rules, c);
+    // Then the foot is walled up and the pool's head opened: the walk it planned is closed.
+    g.fill_tiles_mut(LocBox::rect(2, 4, 1, 1, common::Z), wall)
+        .unwrap();
+    g.fill_tiles_mut(LocBox::rect(2, -4, 1, 1, common::Z), floor)
+        .unwrap();
+    let mut went_north = false;
+    for _ in 0..30 {
+        let c = bot.choose(&g);
+        if c == Command::Descend {
+            break;
+        }
+        assert!(matches!(c, Command::Move(_)), "{c:?} ({})", bot.reason());
+        // A step into the new wall would be refused, and `run` panics on a refusal.
+        g = common::run(&g, &rules, c);
+        went_north |= g.location(hero).unwrap().y < -1;
+    }
+    assert_eq!(g.location(hero).unwrap(), g.location(stairs).unwrap());
+    assert!(
+        went_north,
+        "it went round the pool's head, the one way left"
+    );
+}
