@@ -19,8 +19,8 @@
 use std::cell::Cell;
 
 use alembic::{
-    Dir, Game, Loc, LocBox, ThingId, hook::ON_CONSUME, path::DijkstraMap, path::Pathfinder,
-    path::Search, props::ModOp, props::Value, rng::GameRng,
+    Dir, Game, Library, Loc, LocBox, ThingId, hook::ON_CONSUME, path::DijkstraMap,
+    path::Pathfinder, path::Search, props::ModOp, props::Value, rng::GameRng,
 };
 
 use super::command::Command;
@@ -262,6 +262,8 @@ pub struct Situation {
     threats: Vec<Threat>,
     items_seen: Vec<(ThingId, Loc)>,
     winnable: bool,
+    /// What each thing of `inv` is good for as a potion ([`potion_use`]), in `inv`'s order.
+    uses: Vec<Option<Use>>,
 }
 
 impl Situation {
@@ -269,12 +271,13 @@ impl Situation {
         game: &Game,
         hero: ThingId,
         at: Loc,
-        threats: Vec<Threat>,
-        items_seen: Vec<(ThingId, Loc)>,
+        (threats, items_seen): (Vec<Threat>, Vec<(ThingId, Loc)>),
+        mut use_of: impl FnMut(ThingId) -> Option<Use>,
     ) -> Self {
         let hp = game.query(hero, &HPS).unwrap_or(1);
         let max = game.query(hero, &HPS_MAX).unwrap_or(1).max(1);
         let inv = inventory(game, hero);
+        let uses = inv.iter().map(|&t| use_of(t)).collect();
         let has_stone = inv.iter().any(|&t| game.is(t, &IS_STONE));
         let unknown_potion = inv
             .iter()
@@ -294,15 +297,22 @@ impl Situation {
             threats,
             items_seen,
             winnable,
+            uses,
         }
     }
 
     /// A carried potion known to be good for `u`.
-    fn known(&self, game: &Game, u: Use) -> Option<ThingId> {
+    fn known(&self, u: Use) -> Option<ThingId> {
+        self.carried(u).next()
+    }
+
+    /// The carried things known to be good for `u`, in pack order.
+    fn carried(&self, u: Use) -> impl Iterator<Item = ThingId> + '_ {
         self.inv
             .iter()
-            .copied()
-            .find(|&t| potion_use(game, t) == Some(u))
+            .zip(&self.uses)
+            .filter(move |(_, x)| **x == Some(u))
+            .map(|(&t, _)| t)
     }
 
     /// The threats next to the hero.
@@ -364,6 +374,8 @@ pub struct Bot {
     reach: Option<Reach>,
     /// The walk `go_to_any` last planned, followed while it stays clear (see [`Walk`]).
     walk: Option<Walk>,
+    /// What the potions it carries are good for, kept between turns (see [`PotionMemo`]).
+    potions: PotionMemo,
 }
 
 impl Bot {
@@ -394,6 +406,7 @@ impl Bot {
             stair_escapes: Vec::new(),
             reach: None,
             walk: None,
+            potions: PotionMemo::default(),
         }
     }
 
@@ -411,7 +424,9 @@ impl Bot {
         let mut probe = Bot::new(0);
         probe.ignored.clone_from(&self.ignored);
         let (threats, items) = probe.observe(game, h, at);
-        Some(Situation::new(game, h, at, threats, items))
+        Some(Situation::new(game, h, at, (threats, items), |t| {
+            potion_use(game, t)
+        }))
     }
 
     /// Tell the bot its last command was refused (it then tries something random).
@@ -508,7 +523,11 @@ impl Bot {
         if let Some(c) = self.unstick(at, &threats) {
             return c;
         }
-        let s = Situation::new(game, h, at, threats, items_seen);
+        let potions = &mut self.potions;
+        let s = Situation::new(game, h, at, (threats, items_seen), |t| {
+            potions.use_of(game, t)
+        });
+        potions.keep_only(&s.inv);
         PLAN.iter()
             .find_map(|(_, tactic)| tactic(self, game, &s))
             .unwrap_or_else(|| (self.random_move(), Reason::Lost))
@@ -579,12 +598,12 @@ impl Bot {
     /// permanent gains drunk at once.
     pub fn remedy(&mut self, game: &Game, s: &Situation) -> Option<Choice> {
         if hurting(game, s.hero)
-            && let Some(p) = s.known(game, Use::Cure)
+            && let Some(p) = s.known(Use::Cure)
         {
             return Some((Command::Quaff(p), Reason::Cure));
         }
         if s.adjacent().next().is_none()
-            && let Some(p) = s.known(game, Use::Gain)
+            && let Some(p) = s.known(Use::Gain)
         {
             return Some((Command::Quaff(p), Reason::Gain));
         }
@@ -601,7 +620,7 @@ impl Bot {
         }
         self.resting = false;
         if s.pct < 40
-            && let Some(p) = s.known(game, Use::Heal)
+            && let Some(p) = s.known(Use::Heal)
         {
             return Some((Command::Quaff(p), Reason::Heal));
         }
@@ -609,7 +628,7 @@ impl Bot {
             return None;
         }
         self.leaving = true;
-        if let Some(c) = self.throw_at(game, s.at, &s.threats, &s.inv) {
+        if let Some(c) = throw_at(game, s) {
             return Some((c, Reason::Throw));
         }
         if let Some(c) = self.escape(game, s.at, &s.threats, s.has_stone) {
@@ -618,15 +637,13 @@ impl Bot {
         // Cornered: anything that might help, then fight.
         s.adjacent().next()?;
         if let Some(p) = s
-            .inv
-            .iter()
-            .copied()
-            .find(|&t| potion_use(game, t) == Some(Use::Buff) && !already_has(game, s.hero, t))
+            .carried(Use::Buff)
+            .find(|&t| !already_has(game, s.hero, t))
         {
             return Some((Command::Quaff(p), Reason::CorneredBuff));
         }
         if s.pct < 50
-            && let Some(p) = s.known(game, Use::Regen).or(s.unknown_potion)
+            && let Some(p) = s.known(Use::Regen).or(s.unknown_potion)
         {
             return Some((Command::Quaff(p), Reason::CorneredGamble));
         }
@@ -667,9 +684,7 @@ impl Bot {
             return None;
         }
         if s.pct < 50
-            && let Some(p) = s
-                .known(game, Use::Regen)
-                .or_else(|| s.known(game, Use::Heal))
+            && let Some(p) = s.known(Use::Regen).or_else(|| s.known(Use::Heal))
         {
             return Some((Command::Quaff(p), Reason::RestDrink));
         }
@@ -701,7 +716,7 @@ impl Bot {
         }
         let full = s.inv.len();
         if full + 2 >= MAX_ITEMS
-            && let Some(j) = junk(game, &s.inv)
+            && let Some(j) = junk(game, s)
         {
             self.ignored.push(j);
             return Some((Command::Drop(j), Reason::DropJunk));
@@ -920,25 +935,6 @@ impl Bot {
         (nearest(step) > 1 || nearest(step) > nearest(at))
             .then(|| dir_to(at, step).map(Command::Move))
             .flatten()
-    }
-
-    /// Throw a known harmful potion at the most dangerous threat in a clear line.
-    fn throw_at(
-        &mut self,
-        game: &Game,
-        at: Loc,
-        threats: &[Threat],
-        inv: &[ThingId],
-    ) -> Option<Command> {
-        let p = inv
-            .iter()
-            .copied()
-            .find(|&t| potion_use(game, t) == Some(Use::Harm))?;
-        let target = threats
-            .iter()
-            .filter(|t| t.dist <= THROW_RANGE && clear_line(game, at, t.at))
-            .max_by_key(|t| game.query(t.id, &HPS).unwrap_or(0))?;
-        Some(Command::Throw(p, target.at))
     }
 
     /// Walk to an item in view, a few steps away at most.
@@ -1295,6 +1291,52 @@ impl Walk {
     }
 }
 
+/// What carried things are good for as potions ([`potion_use`]), kept between turns rather
+/// than worked out again for the whole pack every turn.
+///
+/// An answer depends on the thing's kind (its prototype: identified or not, and the effect
+/// it gives) and on properties Alchemy's rules never change on a thing (what drinking it
+/// does). So an answer holds while the library holds the very prototypes it was worked out
+/// with (identifying a kind changes them, and clears the memo) and the id still names a thing
+/// of the same kind (a game taken back and played again can give an id to another thing).
+#[derive(Debug, Default)]
+struct PotionMemo {
+    library: Option<Library>,
+    known: Vec<(ThingId, Box<str>, Option<Use>)>,
+}
+
+impl PotionMemo {
+    /// [`potion_use`] of `t`, from the memo when it holds.
+    fn use_of(&mut self, game: &Game, t: ThingId) -> Option<Use> {
+        if !self
+            .library
+            .as_ref()
+            .is_some_and(|l| l.same_prototypes(game.library()))
+        {
+            self.known.clear();
+            self.library = Some(game.library().clone());
+        }
+        let Some(kind) = game.get_thing(t).ok().and_then(|x| x.proto()) else {
+            return potion_use(game, t);
+        };
+        if let Some((_, _, u)) = self
+            .known
+            .iter()
+            .find(|(id, k, _)| *id == t && **k == *kind)
+        {
+            return *u;
+        }
+        let u = potion_use(game, t);
+        self.known.push((t, kind.into(), u));
+        u
+    }
+
+    /// Forget what is no longer carried.
+    fn keep_only(&mut self, inv: &[ThingId]) {
+        self.known.retain(|(id, _, _)| inv.contains(id));
+    }
+}
+
 /// A Dijkstra search settled as far as the questions so far needed.
 #[derive(Debug)]
 struct Settling {
@@ -1399,7 +1441,8 @@ fn helps_in_a_fight(k: &alembic::props::PropKey) -> bool {
 
 /// Something not worth carrying: a weapon or armour no better than what is in use, a known
 /// potion good for nothing here, an ingredient.
-fn junk(game: &Game, inv: &[ThingId]) -> Option<ThingId> {
+fn junk(game: &Game, s: &Situation) -> Option<ThingId> {
+    let inv = &s.inv;
     let wielded_damage = inv
         .iter()
         .copied()
@@ -1414,20 +1457,34 @@ fn junk(game: &Game, inv: &[ThingId]) -> Option<ThingId> {
             .max()
             .unwrap_or(-1)
     };
-    inv.iter().copied().find(|&t| {
-        if game.is(t, &IS_WIELDED) || game.is(t, &IS_STONE) {
-            return false;
-        }
-        if game.is(t, &IS_WEAPON) {
-            return weapon_damage(game, t) <= wielded_damage;
-        }
-        if game.is(t, &IS_ARMOUR) {
-            return game
-                .query(t, &WIELD_SLOT)
-                .is_ok_and(|s| armour_value(game, t) <= worn(s));
-        }
-        game.is(t, &IS_INGREDIENT) || potion_use(game, t) == Some(Use::Other)
+    inv.iter().zip(&s.uses).find_map(|(&t, &u)| {
+        let junk = |t| {
+            if game.is(t, &IS_WIELDED) || game.is(t, &IS_STONE) {
+                return false;
+            }
+            if game.is(t, &IS_WEAPON) {
+                return weapon_damage(game, t) <= wielded_damage;
+            }
+            if game.is(t, &IS_ARMOUR) {
+                return game
+                    .query(t, &WIELD_SLOT)
+                    .is_ok_and(|s| armour_value(game, t) <= worn(s));
+            }
+            game.is(t, &IS_INGREDIENT) || u == Some(Use::Other)
+        };
+        junk(t).then_some(t)
     })
+}
+
+/// Throw a known harmful potion at the most dangerous threat in a clear line.
+fn throw_at(game: &Game, s: &Situation) -> Option<Command> {
+    let p = s.known(Use::Harm)?;
+    let target = s
+        .threats
+        .iter()
+        .filter(|t| t.dist <= THROW_RANGE && clear_line(game, s.at, t.at))
+        .max_by_key(|t| game.query(t.id, &HPS).unwrap_or(0))?;
+    Some(Command::Throw(p, target.at))
 }
 
 /// Whether the hero already has the effect potion `p` gives.
@@ -1596,4 +1653,57 @@ fn clear_line(game: &Game, from: Loc, to: Loc) -> bool {
 
 fn dir_to(from: Loc, to: Loc) -> Option<Dir> {
     Dir::from_offset(to.x - from.x, to.y - from.y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::props::IS_IDENTIFIED;
+    use crate::rulebook::Rules;
+
+    #[test]
+    fn the_potion_memo_forgets_what_identifying_a_kind_changes() {
+        let rules = Rules::new().expect("rules");
+        let mut base = crate::new_game(3, &rules).expect("game");
+        let h = hero(&base).expect("hero");
+        base.library_mut()
+            .set_proto_prop_mut("potion of healing", &IS_IDENTIFIED, false)
+            .expect("unknown");
+        let carrying = |g: &Game, kind: &str| {
+            let mut g = g.clone();
+            let t = g.library().create(kind).expect("potion");
+            let t = g.add_thing_mut(h, t).expect("carried");
+            (g, t)
+        };
+        let (mut game, p) = carrying(&base, "potion of healing");
+        let mut memo = PotionMemo::default();
+        assert_eq!(memo.use_of(&game, p), None, "unknown: no use yet");
+        assert_eq!(memo.use_of(&game, p), None, "asked again, from the memo");
+        game.library_mut()
+            .set_proto_prop_mut("potion of healing", &IS_IDENTIFIED, true)
+            .expect("identified");
+        assert_eq!(potion_use(&game, p), Some(Use::Heal));
+        assert_eq!(
+            memo.use_of(&game, p),
+            Some(Use::Heal),
+            "the kind became known"
+        );
+
+        // One id, two kinds: the same game before the pick-up, played two ways (as after
+        // taking moves back), with one library.
+        let mut known = base.clone();
+        known
+            .library_mut()
+            .set_proto_prop_mut("potion of healing", &IS_IDENTIFIED, true)
+            .expect("identified");
+        let (healing, a) = carrying(&known, "potion of healing");
+        let (speed, b) = carrying(&known, "potion of speed");
+        assert_eq!(a, b);
+        let mut memo = PotionMemo::default();
+        assert_eq!(memo.use_of(&healing, a), Some(Use::Heal));
+        assert_ne!(potion_use(&speed, b), Some(Use::Heal));
+        assert_eq!(memo.use_of(&speed, b), potion_use(&speed, b));
+        memo.keep_only(&[]);
+        assert!(memo.known.is_empty());
+    }
 }
