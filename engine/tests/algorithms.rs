@@ -352,6 +352,31 @@ proptest! {
         prop_assert_eq!(fast, slow);
     }
 
+    /// The terrain flee map equals the general one with the equivalent cost, weighted
+    /// terrain and a scale other than the flee map's included.
+    #[test]
+    fn flee_terrain_matches_general(
+        seed in any::<u64>(),
+        goals in prop::collection::vec((0i32..16, 0i32..12), 1..4),
+        num in -9i64..9,
+        den in 1i64..7,
+    ) {
+        let (map, _) = weighted(seed);
+        let area = map.bounds(0);
+        let enter = |l: Loc| map.get(l).copied().filter(|&c| c > 0);
+        let general = |a: Loc, b: Loc| {
+            enter(a)?;
+            enter(b).map(|e| e * if a.x != b.x && a.y != b.y { 14 } else { 10 })
+        };
+        let goals: Vec<Loc> = goals.into_iter().map(|(x, y)| Loc::new(x, y, 0)).collect();
+        let near = DijkstraMap::build(area, &goals, general);
+        prop_assert_eq!(near.flee_terrain(10, 14, enter), near.flee(general));
+        prop_assert_eq!(
+            near.scaled_terrain(num, den, 10, 14, enter),
+            near.scaled(num, den, general)
+        );
+    }
+
     /// A bounded rebuild gives every cell within the bound the full map's value, and no
     /// other cell a value; reusing the map afterwards for an unbounded rebuild is unaffected.
     #[test]

@@ -917,7 +917,8 @@ impl Bot {
         // step costs 1 between open cells, straight or diagonal.
         let mut near = DijkstraMap::new(area);
         near.rebuild_terrain(goals, 1, 1, |l| open.get(l).then_some(1));
-        let flee = near.flee(cost);
+        // `near.flee(cost)`, by the terrain search too.
+        let flee = near.flee_terrain(1, 1, |l| open.get(l).then_some(1));
         let free = |from: Loc, to: Loc| -> Option<u32> {
             if creature_at(game, to).is_some() {
                 return None;
