@@ -39,7 +39,7 @@ use super::rules::items::{THROW_RANGE, inventory};
 use super::rules::memory::{explored_cells, remembered_thing};
 use super::rules::world::{
     STONE_LEVEL, TileTable, blocker_at, creature_at, hero, hero_view, items_at, level_box,
-    scenery_at, tile_blocks, transparent,
+    scenery_among, scenery_at, tile_blocks, transparent,
 };
 use super::text::is_identified;
 
@@ -272,17 +272,19 @@ impl Situation {
         hero: ThingId,
         at: Loc,
         (threats, items_seen): (Vec<Threat>, Vec<(ThingId, Loc)>),
-        mut use_of: impl FnMut(ThingId) -> Option<Use>,
+        mut potion: impl FnMut(ThingId) -> Potion,
     ) -> Self {
         let hp = game.query(hero, &HPS).unwrap_or(1);
         let max = game.query(hero, &HPS_MAX).unwrap_or(1).max(1);
         let inv = inventory(game, hero);
-        let uses = inv.iter().map(|&t| use_of(t)).collect();
+        let potions: Vec<Potion> = inv.iter().map(|&t| potion(t)).collect();
+        let uses = potions.iter().map(|p| p.good_for).collect();
         let has_stone = inv.iter().any(|&t| game.is(t, &IS_STONE));
         let unknown_potion = inv
             .iter()
-            .copied()
-            .find(|&t| game.is(t, &IS_POTION) && !is_identified(game, t));
+            .zip(&potions)
+            .find(|(_, p)| p.unknown)
+            .map(|(&t, _)| t);
         let winnable =
             threats.is_empty() || fight_cost(game, hero, &threats) < f64::from(hp) * FIGHT_SHARE;
         Situation {
@@ -425,7 +427,7 @@ impl Bot {
         probe.ignored.clone_from(&self.ignored);
         let (threats, items) = probe.observe(game, h, at);
         Some(Situation::new(game, h, at, (threats, items), |t| {
-            potion_use(game, t)
+            Potion::of(game, t)
         }))
     }
 
@@ -525,7 +527,7 @@ impl Bot {
         }
         let potions = &mut self.potions;
         let s = Situation::new(game, h, at, (threats, items_seen), |t| {
-            potions.use_of(game, t)
+            potions.potion(game, t)
         });
         potions.keep_only(&s.inv);
         PLAN.iter()
@@ -542,16 +544,19 @@ impl Bot {
             return (threats, items_seen);
         };
         for l in v.iter() {
+            // The cell's things, read once for every question below.
+            let here = game.things_at(l);
+            let scenery = scenery_among(game, here);
             // A fountain seen dry (or gone) is no use any more.
             if self.fountains.contains(&l)
-                && scenery_at(game, l).is_none_or(|s| game.query(s, &HEAL_AMOUNT).unwrap_or(0) <= 0)
+                && scenery.is_none_or(|s| game.query(s, &HEAL_AMOUNT).unwrap_or(0) <= 0)
             {
                 self.fountains.retain(|&f| f != l);
             }
-            if let Some(s) = scenery_at(game, l) {
+            if let Some(s) = scenery {
                 self.note(game, l, s);
             }
-            for &t in game.things_at(l) {
+            for &t in here {
                 if game.is(t, &IS_STONE) {
                     self.stone = Some(l);
                 }
@@ -1292,8 +1297,25 @@ impl Walk {
     }
 }
 
-/// What carried things are good for as potions ([`potion_use`]), kept between turns rather
-/// than worked out again for the whole pack every turn.
+/// A carried thing as a potion: whether it is one of a kind not yet identified, and what
+/// it is known to be good for ([`potion_use`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Potion {
+    unknown: bool,
+    good_for: Option<Use>,
+}
+
+impl Potion {
+    fn of(game: &Game, t: ThingId) -> Potion {
+        Potion {
+            unknown: game.is(t, &IS_POTION) && !is_identified(game, t),
+            good_for: potion_use(game, t),
+        }
+    }
+}
+
+/// What carried things are as potions ([`Potion`]), kept between turns rather than worked
+/// out again for the whole pack every turn.
 ///
 /// An answer depends on the thing's kind (its prototype: identified or not, and the effect
 /// it gives) and on properties Alchemy's rules never change on a thing (what drinking it
@@ -1303,12 +1325,12 @@ impl Walk {
 #[derive(Debug, Default)]
 struct PotionMemo {
     library: Option<Library>,
-    known: Vec<(ThingId, Box<str>, Option<Use>)>,
+    known: Vec<(ThingId, Box<str>, Potion)>,
 }
 
 impl PotionMemo {
-    /// [`potion_use`] of `t`, from the memo when it holds.
-    fn use_of(&mut self, game: &Game, t: ThingId) -> Option<Use> {
+    /// [`Potion::of`] `t`, from the memo when it holds.
+    fn potion(&mut self, game: &Game, t: ThingId) -> Potion {
         if !self
             .library
             .as_ref()
@@ -1318,18 +1340,18 @@ impl PotionMemo {
             self.library = Some(game.library().clone());
         }
         let Some(kind) = game.get_thing(t).ok().and_then(|x| x.proto()) else {
-            return potion_use(game, t);
+            return Potion::of(game, t);
         };
-        if let Some((_, _, u)) = self
+        if let Some((_, _, p)) = self
             .known
             .iter()
             .find(|(id, k, _)| *id == t && **k == *kind)
         {
-            return *u;
+            return *p;
         }
-        let u = potion_use(game, t);
-        self.known.push((t, kind.into(), u));
-        u
+        let p = Potion::of(game, t);
+        self.known.push((t, kind.into(), p));
+        p
     }
 
     /// Forget what is no longer carried.
@@ -1678,15 +1700,26 @@ mod tests {
         };
         let (mut game, p) = carrying(&base, "potion of healing");
         let mut memo = PotionMemo::default();
-        assert_eq!(memo.use_of(&game, p), None, "unknown: no use yet");
-        assert_eq!(memo.use_of(&game, p), None, "asked again, from the memo");
+        let unknown = Potion {
+            unknown: true,
+            good_for: None,
+        };
+        assert_eq!(memo.potion(&game, p), unknown, "unknown: no use yet");
+        assert_eq!(
+            memo.potion(&game, p).good_for,
+            None,
+            "asked again, from the memo"
+        );
         game.library_mut()
             .set_proto_prop_mut("potion of healing", &IS_IDENTIFIED, true)
             .expect("identified");
         assert_eq!(potion_use(&game, p), Some(Use::Heal));
         assert_eq!(
-            memo.use_of(&game, p),
-            Some(Use::Heal),
+            memo.potion(&game, p),
+            Potion {
+                unknown: false,
+                good_for: Some(Use::Heal)
+            },
             "the kind became known"
         );
 
@@ -1701,9 +1734,9 @@ mod tests {
         let (speed, b) = carrying(&known, "potion of speed");
         assert_eq!(a, b);
         let mut memo = PotionMemo::default();
-        assert_eq!(memo.use_of(&healing, a), Some(Use::Heal));
+        assert_eq!(memo.potion(&healing, a).good_for, Some(Use::Heal));
         assert_ne!(potion_use(&speed, b), Some(Use::Heal));
-        assert_eq!(memo.use_of(&speed, b), potion_use(&speed, b));
+        assert_eq!(memo.potion(&speed, b).good_for, potion_use(&speed, b));
         memo.keep_only(&[]);
         assert!(memo.known.is_empty());
     }

@@ -61,7 +61,13 @@ pub fn blocker_at(game: &Game, loc: Loc) -> Option<ThingId> {
 /// The topmost scenery at `loc` (doors, stairs, decorations, apparatus).
 #[must_use]
 pub fn scenery_at(game: &Game, loc: Loc) -> Option<ThingId> {
-    game.things_at(loc)
+    scenery_among(game, game.things_at(loc))
+}
+
+/// The topmost scenery among `things` (a cell's things, read once for several questions).
+#[must_use]
+pub fn scenery_among(game: &Game, things: &[ThingId]) -> Option<ThingId> {
+    things
         .iter()
         .copied()
         .filter(|&t| game.is(t, &IS_SCENERY))
