@@ -6,9 +6,9 @@
 
 mod common;
 
-use alembic::{Dir, Game};
+use alembic::{Dir, Game, ThingId};
 use alembic_games::alchemy::{
-    Command,
+    Command, Rules,
     bot::{Bot, Choice, PLAN, Reason, Tactic, TacticFn},
     props::HPS,
 };
@@ -89,19 +89,26 @@ fn every_tactic_of_the_plan_is_named_once() {
     assert_eq!(names.len(), PLAN.len());
 }
 
-#[test]
-fn it_walks_to_known_stairs_around_a_pool_by_a_shortest_route() {
-    use alembic::{LocBox, path::DijkstraMap};
+/// The arena with a deep pool from the top wall down to y = 3 between the hero and stairs
+/// down at (4, 0), all in view and remembered: the crow-flies step (east) leads into a dead
+/// end, the way round is through (2, 4). The game, its rules, the hero and the stairs.
+fn pool_arena() -> (Game, Rules, ThingId, ThingId) {
+    use alembic::LocBox;
     use alembic_games::alchemy::rules::{hero_view, remember};
     let (mut g, rules, hero) = arena(31);
-    // A deep pool from the top wall down to y = 3 between the hero and the stairs: the
-    // crow-flies step (east) leads into a dead end, the way round is through (2, 4).
     let pool = g.library().tile_id("deep pool").unwrap();
     g.fill_tiles_mut(LocBox::rect(2, -4, 1, 8, common::Z), pool)
         .unwrap();
     let stairs = common::put(&mut g, &rules, "stairs down", 4, 0);
     let view = hero_view(&g).unwrap();
     remember(&mut g, &view);
+    (g, rules, hero, stairs)
+}
+
+#[test]
+fn it_walks_to_known_stairs_around_a_pool_by_a_shortest_route() {
+    use alembic::{LocBox, path::DijkstraMap};
+    let (mut g, rules, hero, stairs) = pool_arena();
     let goal = g.location(stairs).unwrap();
     let floor = |l: alembic::Loc| g.tile_def(l).is_ok_and(|t| t.name() != "deep pool");
     let walk = |_: alembic::Loc, to: alembic::Loc| floor(to).then_some(1);
@@ -139,17 +146,10 @@ fn it_walks_to_known_stairs_around_a_pool_by_a_shortest_route() {
 #[test]
 fn it_leaves_a_planned_walk_that_became_closed_and_finds_another() {
     use alembic::LocBox;
-    use alembic_games::alchemy::rules::{hero_view, remember};
-    let (mut g, rules, hero) = arena(31);
-    // The same pool as above: the only way round is its foot, (2, 4).
-    let pool = g.library().tile_id("deep pool").unwrap();
+    // The only way round the pool is its foot, (2, 4).
+    let (mut g, rules, hero, stairs) = pool_arena();
     let wall = g.library().tile_id("wall").unwrap();
     let floor = g.library().tile_id("floor").unwrap();
-    g.fill_tiles_mut(LocBox::rect(2, -4, 1, 8, common::Z), pool)
-        .unwrap();
-    let stairs = common::put(&mut g, &rules, "stairs down", 4, 0);
-    let view = hero_view(&g).unwrap();
-    remember(&mut g, &view);
     let mut bot = Bot::new(1);
     // One step along the walk round the foot of the pool.
     let c = bot.choose(&g);
