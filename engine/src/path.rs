@@ -1035,8 +1035,9 @@ impl DijkstraMap {
 
     /// [`flee`](DijkstraMap::flee) for terrain costs, by the terrain search of
     /// [`rebuild_terrain`](DijkstraMap::rebuild_terrain): the same map as `flee(cost)` with
-    /// `cost(a, b) = enter(a).and(enter(b)).map(|e| e · step)` (`straight` or `diagonal`),
-    /// at about a third of the cost. `enter` is asked once per cell. See
+    /// `cost(a, b) = enter(a).and(enter(b)).map(|e| e · step)` (`straight` or `diagonal`).
+    /// `enter` is asked once per cell; on the Alchemy bot's flee map (a 71 × 51 level) this
+    /// runs about 40% fewer instructions than `flee` (callgrind). See
     /// [`scaled_terrain`](DijkstraMap::scaled_terrain).
     ///
     /// ```
@@ -1062,7 +1063,7 @@ impl DijkstraMap {
     /// `num / den` (rounded toward zero), then re-propagated by the terrain search, which
     /// gives what `scaled(num, den, cost)` gives with `cost(a, b) =
     /// enter(a).and(enter(b)).map(|e| e · step)`. `enter` is asked once per cell (`scaled`
-    /// asks `cost` about sixteen times a cell). A zero `den` gives a copy of `self`.
+    /// asks `cost` up to sixteen times a cell). A zero `den` gives a copy of `self`.
     /// Θ(area) `enter` calls plus Θ(A log A) for A reachable cells.
     #[must_use]
     pub fn scaled_terrain(
@@ -1099,7 +1100,8 @@ impl DijkstraMap {
         let mut pdist = std::mem::take(&mut out.pdist);
         pdist.clear();
         pdist.resize(plen, Self::UNREACHABLE);
-        // The scaled values may be negative: the radix heap takes any key order.
+        // The scaled values may be negative: the radix heap takes keys of either sign (the
+        // bucket queue of `rebuild_terrain` does not).
         let mut q = std::mem::take(&mut out.heap);
         q.clear();
         terrain_search(

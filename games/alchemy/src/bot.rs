@@ -1256,8 +1256,9 @@ struct Reach {
 /// step can cost, its rest is still as cheap as a walk of that many steps can be, so the
 /// bot follows it rather than search the level again each turn. It may miss a walk that
 /// became shorter since (a monster that stood in a corridor walked away), as a player
-/// keeps to the way they chose; a cell on it that costs more (a monster stepped onto it,
-/// a door closed) or a threat in view ends it, and the next question searches afresh.
+/// keeps to the way they chose. A cell on it that costs more (a monster stepped onto it,
+/// a door closed) ends it, and the question searches afresh; so does every question asked
+/// with a threat in view, which leaves the walk to be taken up again from a cell of it.
 #[derive(Debug)]
 struct Walk {
     targets: Vec<Loc>,
