@@ -36,9 +36,11 @@
 //! Chunks, rows and levels left empty are dropped, and equality compares contents, so two
 //! indexes holding the same things at the same cells are equal whatever their boxes.
 
+use std::cell::Cell;
+
 use triomphe::Arc as NodeArc;
 
-use crate::grid::Grid;
+use crate::grid::{Grid, view_key};
 use crate::loc::Loc;
 use crate::thing::{IdList, ThingId};
 
@@ -119,7 +121,7 @@ impl Leaf {
         }
         let mut before = [0u8; 32];
         for b in 1..32 {
-            before[b] = before[b - 1] + occupied[b - 1].count_ones() as u8;
+            before[b] = before[b - 1] + POP8[usize::from(occupied[b - 1])];
         }
         Leaf {
             occupied,
@@ -178,6 +180,26 @@ impl Leaf {
     /// This chunk with `id` appended to `cell`'s list.
     fn with_pushed(&self, cell: usize, id: ThingId) -> Leaf {
         let r = self.rank(cell);
+        if self.ends.is_empty() && !self.has(cell) {
+            // One thing per occupied cell before and after (the common case): the id goes
+            // in at the cell's rank, and there are no run ends to write.
+            let mut occupied = self.occupied;
+            occupied[cell >> 3] |= 1 << (cell & 7);
+            let mut before = self.before;
+            for b in &mut before[(cell >> 3) + 1..] {
+                *b += 1;
+            }
+            let mut ids = Vec::with_capacity(self.ids.len() + 1);
+            ids.extend_from_slice(&self.ids[..r]);
+            ids.push(id);
+            ids.extend_from_slice(&self.ids[r..]);
+            return Leaf {
+                occupied,
+                before,
+                ends: Box::default(),
+                ids: ids.into(),
+            };
+        }
         let mut occupied = self.occupied;
         let old = self.full_ends();
         let mut ends: Vec<u32>;
@@ -212,6 +234,24 @@ impl Leaf {
         let (s, e) = self.run(r);
         let at = s + self.ids.get(s..e)?.iter().position(|&x| x == id)?;
         let mut occupied = self.occupied;
+        if self.ends.is_empty() {
+            // One thing per occupied cell (the common case): the cell empties, and there are
+            // still no run ends to write.
+            occupied[cell >> 3] &= !(1 << (cell & 7));
+            let mut before = self.before;
+            for b in &mut before[(cell >> 3) + 1..] {
+                *b -= 1;
+            }
+            let mut ids = Vec::with_capacity(self.ids.len() - 1);
+            ids.extend_from_slice(&self.ids[..at]);
+            ids.extend_from_slice(&self.ids[at + 1..]);
+            return Some(Leaf {
+                occupied,
+                before,
+                ends: Box::default(),
+                ids: ids.into(),
+            });
+        }
         let old = self.full_ends();
         let mut ends: Vec<u32> = Vec::with_capacity(old.len());
         ends.extend_from_slice(&old[..r]);
@@ -588,6 +628,42 @@ pub(crate) struct CellIndex {
     levels: NodeArc<[Plane]>,
 }
 
+/// A reader of a [`CellIndex`] that remembers the chunk of its last read (or that the
+/// chunk holds no things), so a read in the same chunk again is one comparison, a bit test
+/// and a rank.
+pub(crate) struct Cursor<'a> {
+    index: &'a CellIndex,
+    /// The chunk key ([`view_key`]) of the last read (`None` before the first).
+    key: Cell<Option<(u64, i32)>>,
+    /// That chunk, when it holds things.
+    leaf: Cell<Option<&'a Leaf>>,
+}
+
+impl<'a> Cursor<'a> {
+    /// The ids at `loc`, in arrival order, as [`CellIndex::get`] gives them.
+    #[inline]
+    pub(crate) fn get(&self, loc: Loc) -> &'a [ThingId] {
+        let key = view_key(loc);
+        let leaf = if self.key.get() == Some(key) {
+            self.leaf.get()
+        } else {
+            self.find(loc, key)
+        };
+        leaf.map_or(&[], |l| l.get(cell_index(loc)))
+    }
+
+    /// The chunk holding `loc`, remembered. Out of line, so that a loop of reads keeps its
+    /// fast path tight.
+    #[inline(never)]
+    fn find(&self, loc: Loc, key: (u64, i32)) -> Option<&'a Leaf> {
+        let index: &'a CellIndex = self.index;
+        let leaf = index.level(loc.z).and_then(|p| p.find(chunk_of(loc)));
+        self.key.set(Some(key));
+        self.leaf.set(leaf);
+        leaf
+    }
+}
+
 impl Default for CellIndex {
     fn default() -> Self {
         CellIndex {
@@ -624,6 +700,15 @@ impl CellIndex {
         match self.level(loc.z).and_then(|p| p.find(chunk_of(loc))) {
             Some(l) => l.get(cell_index(loc)),
             None => &[],
+        }
+    }
+
+    /// A reader for many reads near one another: it remembers the chunk of its last read.
+    pub(crate) fn cursor(&self) -> Cursor<'_> {
+        Cursor {
+            index: self,
+            key: Cell::new(None),
+            leaf: Cell::new(None),
         }
     }
 
@@ -669,6 +754,28 @@ impl CellIndex {
             None => Leaf::default().with_pushed(cell, id),
         };
         self.set_leaf(loc, Some(leaf));
+    }
+
+    /// Move `id` from the list at `from` to the end of the list at `to`: [`remove`] then
+    /// [`push`], with one write of the chunk when both cells are in the same chunk (most
+    /// steps), rather than a write for each. Nothing happens when `id` isn't at `from`.
+    ///
+    /// [`remove`]: CellIndex::remove
+    /// [`push`]: CellIndex::push
+    pub(crate) fn relocate(&mut self, from: Loc, to: Loc, id: ThingId) {
+        if from.z != to.z || chunk_of(from) != chunk_of(to) {
+            self.remove(from, id);
+            self.push(to, id);
+            return;
+        }
+        let Some(leaf) = self
+            .leaf_at(from)
+            .and_then(|l| l.with_removed(cell_index(from), id))
+        else {
+            return;
+        };
+        let leaf = leaf.with_pushed(cell_index(to), id);
+        self.set_leaf(to, Some(leaf));
     }
 
     /// Remove `id` from the list at `loc` (nothing happens when it isn't there).
@@ -751,6 +858,21 @@ impl CellIndex {
                 .all(|w| (w[0].0.z, w[0].0.y, w[0].0.x) < (w[1].0.z, w[1].0.y, w[1].0.x)),
             "cells listed out of order"
         );
+        out
+    }
+
+    /// The ids on level `z`, in canonical order (chunk row, chunk column, then row-major
+    /// within the chunk, each cell in arrival order). Θ(log levels + the level's rows and
+    /// slots + sparse chunks + ids).
+    pub(crate) fn ids_on_level(&self, z: i32) -> Vec<ThingId> {
+        let Some(plane) = self.level(z) else {
+            return Vec::new();
+        };
+        let chunks = plane.chunks_in([i64::MIN; 2], [i64::MAX; 2]);
+        let mut out = Vec::with_capacity(chunks.iter().map(|(_, l)| l.ids.len()).sum());
+        for (_, leaf) in chunks {
+            out.extend_from_slice(&leaf.ids);
+        }
         out
     }
 

@@ -118,26 +118,61 @@ impl VisibleSet {
 
     /// Every visible location, row by row (north to south, west to east).
     pub fn iter(&self) -> impl Iterator<Item = Loc> + '_ {
-        let side = i64::from(self.side.max(1));
-        let (ox, oy, oz, r) = (
-            i64::from(self.origin.x),
-            i64::from(self.origin.y),
-            self.origin.z,
-            i64::from(self.radius),
-        );
-        self.bits.iter().enumerate().flat_map(move |(wi, &word)| {
-            let mut w = word;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    return None;
-                }
-                let bit = w.trailing_zeros() as usize;
-                w &= w - 1;
-                let idx = (wi * 64 + bit) as i64;
-                let (lx, ly) = (idx % side, idx / side);
-                Some(Loc::new((ox + lx - r) as i32, (oy + ly - r) as i32, oz))
-            })
-        })
+        let side = self.side.max(1) as usize;
+        VisibleIter {
+            bits: &self.bits,
+            word: 0,
+            w: self.bits.first().copied().unwrap_or(0),
+            side,
+            row: 0,
+            row_start: 0,
+            corner: Loc::new(
+                self.origin.x.wrapping_sub(self.radius),
+                self.origin.y.wrapping_sub(self.radius),
+                self.origin.z,
+            ),
+        }
+    }
+}
+
+/// The cells of a [`VisibleSet`], row by row: each set bit's row is found by stepping on
+/// from the previous one's (the bits come in order), not by a division.
+struct VisibleIter<'a> {
+    bits: &'a [u64],
+    /// The word being read, and what is left of it.
+    word: usize,
+    w: u64,
+    side: usize,
+    /// The row of the last cell found, and the index of its first bit.
+    row: usize,
+    row_start: usize,
+    /// The square's corner (its row 0, column 0).
+    corner: Loc,
+}
+
+impl Iterator for VisibleIter<'_> {
+    type Item = Loc;
+
+    #[inline]
+    fn next(&mut self) -> Option<Loc> {
+        while self.w == 0 {
+            self.word += 1;
+            self.w = *self.bits.get(self.word)?;
+        }
+        let bit = self.w.trailing_zeros() as usize;
+        self.w &= self.w - 1;
+        let idx = self.word * 64 + bit;
+        while idx >= self.row_start + self.side {
+            self.row_start += self.side;
+            self.row += 1;
+        }
+        // Both offsets are below the square's side, at most 2 · MAX_FOV_RADIUS + 1.
+        let (dx, dy) = ((idx - self.row_start) as i32, self.row as i32);
+        Some(Loc::new(
+            self.corner.x.wrapping_add(dx),
+            self.corner.y.wrapping_add(dy),
+            self.corner.z,
+        ))
     }
 }
 

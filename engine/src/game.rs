@@ -33,6 +33,21 @@ pub const SAVE_FORMAT: u32 = 1;
 /// Messages kept in the log; older ones are dropped.
 const LOG_KEEP: usize = 500;
 
+/// A reader of the things on map cells that remembers the chunk of its last read: see
+/// [`Game::cell_view`]. `Send` but not `Sync` (the remembered chunk is a `Cell`).
+pub struct CellView<'a> {
+    cursor: crate::cells::Cursor<'a>,
+}
+
+impl<'a> CellView<'a> {
+    /// The things at `loc`, in arrival order: what [`Game::things_at`] gives.
+    #[must_use]
+    #[inline]
+    pub fn things_at(&self, loc: Loc) -> &'a [ThingId] {
+        self.cursor.get(loc)
+    }
+}
+
 /// One line of the message log.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Message {
@@ -457,6 +472,27 @@ impl Game {
         self.cells.get(loc)
     }
 
+    /// A reader of [`things_at`](Game::things_at) for many reads near one another (a field
+    /// of view, a row of the map): it remembers the chunk of 16 × 16 cells its last read
+    /// found, so a read in that chunk again skips the lookup of the chunk. Θ(1) to make;
+    /// each read Θ(1), as `things_at`.
+    ///
+    /// ```
+    /// use alembic::prelude::*;
+    /// let mut game = Game::new(1);
+    /// let id = game.add_thing_mut(Loc::new(3, 4, 0), Thing::new(Props::new()))?;
+    /// let cells = game.cell_view();
+    /// assert_eq!(cells.things_at(Loc::new(3, 4, 0)), &[id]);
+    /// assert!(cells.things_at(Loc::new(4, 4, 0)).is_empty());
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[must_use]
+    pub fn cell_view(&self) -> CellView<'_> {
+        CellView {
+            cursor: self.cells.cursor(),
+        }
+    }
+
     /// Every map cell of `area` that holds things, with its things (in arrival order), in
     /// (z, y, x) order — what calling [`things_at`](Game::things_at) on every cell of the
     /// box and keeping the non-empty answers gives, without visiting empty space.
@@ -483,6 +519,29 @@ impl Game {
             [i64::from(i32::MIN), i64::from(i32::MIN), z],
             [i64::from(i32::MAX), i64::from(i32::MAX), z],
         )
+    }
+
+    /// The ids of every thing on the map on level `z` (not the things inside them), chunk
+    /// by chunk: the level's chunks of 16 × 16 cells row by row of chunks, each chunk's
+    /// cells row by row, each cell's things in arrival order. An order that depends only on
+    /// where the things are, not on the history of writes, but not (y, x) order: for a
+    /// question that needs no locations ("the creatures on this level"), this skips the
+    /// work of [`things_on_level`](Game::things_on_level) per occupied cell. Θ(log levels +
+    /// that level's chunks + things found).
+    ///
+    /// ```
+    /// use alembic::prelude::*;
+    /// let mut game = Game::new(1);
+    /// let a = game.add_thing_mut(Loc::new(20, 0, 3), Thing::new(Props::new()))?;
+    /// let b = game.add_thing_mut(Loc::new(0, 1, 3), Thing::new(Props::new()))?;
+    /// game.add_thing_mut(Loc::new(0, 0, 4), Thing::new(Props::new()))?;
+    /// // (0, 1) is in the first chunk, (20, 0) in the next chunk along x.
+    /// assert_eq!(game.ids_on_level(3), vec![b, a]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[must_use]
+    pub fn ids_on_level(&self, z: i32) -> Vec<ThingId> {
+        self.cells.ids_on_level(z)
     }
 
     /// Every occupied map cell with its things, in the index's canonical order.
@@ -849,11 +908,21 @@ impl Game {
         if from == to {
             return Ok(());
         }
-        self.detach(id, from);
+        let step = match (from, to) {
+            (Place::Map(a), Place::Map(b)) => Some((a, b)),
+            _ => None,
+        };
+        match step {
+            // A step on the map: one write of the cell index when both cells share a chunk.
+            Some((a, b)) => self.cells.relocate(a, b, id),
+            None => self.detach(id, from),
+        }
         let mut t = self.get_thing(id)?.clone();
         t.place = Some(to);
         self.things.set(id.0, Some(ThingArc::new(t)));
-        self.attach(id, to, has_mods);
+        if step.is_none() {
+            self.attach(id, to, has_mods);
+        }
         self.placed_mut(id, to)
     }
 

@@ -34,6 +34,7 @@
 //! owner ([`Grid::set_mut`]) mutates in place. There is no derived state: nothing is dropped
 //! by a write or rebuilt after one.
 
+use std::cell::Cell;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
@@ -505,20 +506,25 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// The value at `loc` (the default when never written).
     #[inline]
     pub fn get(&self, loc: Loc) -> &T {
+        match self.level_chunk(loc) {
+            // An unwritten slot holds the blank chunk: no branch on absence.
+            Some(c) => &c.cells[cell_index(loc)],
+            None => self.get_far(loc.x, loc.y, loc.z),
+        }
+    }
+
+    /// The chunk holding `loc` when it lies in a level's array (the blank chunk for an
+    /// unwritten slot).
+    #[inline]
+    fn level_chunk(&self, loc: Loc) -> Option<&Chunk<T>> {
         // Each check is one unsigned comparison: a coordinate below the box wraps to a
         // large number. The rows' and the row's bounds checks are the y and x checks.
         let dz = loc.z.wrapping_sub(self.z0) as u32;
-        if let Some(level) = self.levels.get(dz as usize) {
-            let dx = (loc.x >> CHUNK_BITS).wrapping_sub(level.first[0]) as u32;
-            let dy = (loc.y >> CHUNK_BITS).wrapping_sub(level.first[1]) as u32;
-            if let Some(row) = level.rows.slice.get(dy as usize)
-                && let Some(c) = row.slice.get(dx as usize)
-            {
-                // An unwritten slot holds the blank chunk: no branch on absence.
-                return &c.cells[cell_index(loc)];
-            }
-        }
-        self.get_far(loc.x, loc.y, loc.z)
+        let level = self.levels.get(dz as usize)?;
+        let dx = (loc.x >> CHUNK_BITS).wrapping_sub(level.first[0]) as u32;
+        let dy = (loc.y >> CHUNK_BITS).wrapping_sub(level.first[1]) as u32;
+        let row = level.rows.slice.get(dy as usize)?;
+        row.slice.get(dx as usize).map(|c| &**c)
     }
 
     /// A read outside every level's box: through the sparse store. Out of line, with the
@@ -822,10 +828,13 @@ impl<T: Clone + PartialEq> Grid<T> {
         }
     }
 
-    /// A borrowed, read-only view of `area`: what FOV, pathfinding and AI callbacks read
-    /// through. It reads exactly like the grid (every location, inside the box or not), at
-    /// the grid's speed: the grid's own chunk arrays are what a view once had to build.
-    /// Θ(1) to make.
+    /// A borrowed, read-only view for many reads near one another: what FOV, pathfinding
+    /// and AI callbacks read through. It reads exactly like the grid (every location, inside
+    /// `area` or not) and remembers the chunk of 16 × 16 cells its last read found, so a read
+    /// in that chunk again (the next cell of a row, a field of view's neighbours) is one
+    /// comparison and an index; any other read costs what [`Grid::get`] does, plus the
+    /// comparison. Θ(1) to make. `area` is the region the reads are expected in; nothing is
+    /// built for it.
     ///
     /// ```
     /// use alembic::{grid::Grid, Loc, LocBox};
@@ -836,7 +845,11 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// ```
     pub fn view(&self, area: LocBox) -> GridView<'_, T> {
         let _ = area;
-        GridView { grid: self }
+        GridView {
+            grid: self,
+            key: Cell::new((0, 0)),
+            chunk: Cell::new(None),
+        }
     }
 
     /// Every cell of `area` with its value, chunk by chunk (within a chunk, row-major).
@@ -1029,16 +1042,55 @@ impl<T: Clone + PartialEq> Grid<T> {
 
 const CELLS_PER_ROW: usize = SIDE as usize;
 
-/// A read-only view of a [`Grid`]: see [`Grid::view`].
+/// A read-only view of a [`Grid`] that remembers the chunk of its last read: see
+/// [`Grid::view`]. `Send` (when `T` is `Sync`) but not `Sync`: the remembered chunk is a
+/// [`Cell`], so each thread makes its own view (Θ(1)).
 pub struct GridView<'a, T> {
     grid: &'a Grid<T>,
+    /// The chunk key ([`view_key`]) of the last read that found its chunk in a level's
+    /// array (the key of no chunk before that).
+    key: Cell<(u64, i32)>,
+    /// That chunk.
+    chunk: Cell<Option<&'a Chunk<T>>>,
+}
+
+/// The key of the chunk holding `loc` in a view: its chunk coordinates (x / 16, y / 16)
+/// packed in one word, and its level.
+#[inline(always)]
+pub(crate) fn view_key(loc: Loc) -> (u64, i32) {
+    let cx = u64::from((loc.x >> CHUNK_BITS) as u32);
+    let cy = u64::from((loc.y >> CHUNK_BITS) as u32);
+    ((cx << 32) | cy, loc.z)
 }
 
 impl<'a, T: Clone + PartialEq> GridView<'a, T> {
-    /// The value at `loc`, as [`Grid::get`] gives it. Θ(1) in a level's box, as the grid.
+    /// The value at `loc`, as [`Grid::get`] gives it. Θ(1): one comparison and an index in
+    /// the chunk of the last read, else a read of the grid (remembering its chunk when it
+    /// lies in a level's array).
     #[inline]
     pub fn get(&self, loc: Loc) -> &'a T {
-        self.grid.get(loc)
+        let key = view_key(loc);
+        if self.key.get() == key
+            && let Some(c) = self.chunk.get()
+        {
+            return &c.cells[cell_index(loc)];
+        }
+        self.get_other(loc, key)
+    }
+
+    /// A read outside the remembered chunk. Out of line, so that a loop of reads keeps its
+    /// fast path tight.
+    #[inline(never)]
+    fn get_other(&self, loc: Loc, key: (u64, i32)) -> &'a T {
+        let grid: &'a Grid<T> = self.grid;
+        match grid.level_chunk(loc) {
+            Some(c) => {
+                self.key.set(key);
+                self.chunk.set(Some(c));
+                &c.cells[cell_index(loc)]
+            }
+            None => grid.get_far(loc.x, loc.y, loc.z),
+        }
     }
 
     /// The grid it views.

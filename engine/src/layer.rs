@@ -28,9 +28,9 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use crate::colour::Rgb;
-use crate::grid::Grid;
+use crate::grid::{Grid, GridView};
 use crate::library::TileId;
-use crate::loc::Loc;
+use crate::loc::{Loc, LocBox};
 use crate::thing::ThingId;
 
 /// A value a layer cell can hold: converted to and from one 64-bit word, where 0 is the value
@@ -177,6 +177,30 @@ impl<T: LayerValue> LayerGrid<T> {
         T::from_bits(self.grid.as_ref().map_or(0, |g| *g.get(loc)))
     }
 
+    /// A reader for many reads near one another: as [`Grid::view`], it remembers the chunk
+    /// of its last read. Θ(1) to make.
+    ///
+    /// ```
+    /// use alembic::{Game, Loc, layer::Layer};
+    /// const SEEN: Layer<bool> = Layer::new("my.seen");
+    /// let mut game = Game::new(1);
+    /// game.set_layer_mut(&SEEN, Loc::new(2, 3, 0), true);
+    /// let seen = game.layer(&SEEN);
+    /// let view = seen.view();
+    /// assert!(view.get(Loc::new(2, 3, 0)));
+    /// assert!(!view.get(Loc::new(3, 3, 0)));
+    /// ```
+    #[must_use]
+    pub fn view(&self) -> LayerView<'_, T> {
+        LayerView {
+            grid: self
+                .grid
+                .as_ref()
+                .map(|g| g.view(LocBox::rect(0, 0, 0, 0, 0))),
+            _t: PhantomData,
+        }
+    }
+
     /// Whether nothing was ever written to the layer.
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -187,6 +211,22 @@ impl<T: LayerValue> LayerGrid<T> {
     #[must_use]
     pub fn grid(&self) -> Option<&Grid<u64>> {
         self.grid.as_ref()
+    }
+}
+
+/// A reader of a [`LayerGrid`] that remembers the chunk of its last read: see
+/// [`LayerGrid::view`].
+pub struct LayerView<'a, T> {
+    grid: Option<GridView<'a, u64>>,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T: LayerValue> LayerView<'_, T> {
+    /// The value at `loc`, as [`LayerGrid::get`] gives it. Θ(1), as [`GridView::get`].
+    #[must_use]
+    #[inline]
+    pub fn get(&self, loc: Loc) -> T {
+        T::from_bits(self.grid.as_ref().map_or(0, |g| *g.get(loc)))
     }
 }
 

@@ -202,8 +202,14 @@ fn agree(g: &Game, o: &Oracle) -> Result<(), TestCaseError> {
         prop_assert_eq!(g.query(*id, &ST), Ok(o.st(*id)), "strength of {}", id);
         prop_assert_eq!(g.location(*id), Ok(o.location(*id)));
     }
+    // One cell view for every read: it remembers the chunk of the read before, which the
+    // next read may share or not (the oracle's cells come in (x, y, z) order).
+    let cells = g.cell_view();
     for (l, ids) in &o.cells {
         prop_assert_eq!(g.things_at(*l), ids.as_slice());
+        prop_assert_eq!(cells.things_at(*l), ids.as_slice());
+        let next = Loc::new(l.x.wrapping_add(1), l.y, l.z);
+        prop_assert_eq!(cells.things_at(next), g.things_at(next));
     }
     // Box and level scans list exactly the occupied cells, in (z, y, x) order.
     let occupied = |keep: &dyn Fn(Loc) -> bool| {
@@ -221,14 +227,21 @@ fn agree(g: &Game, o: &Oracle) -> Result<(), TestCaseError> {
     };
     for z in -3..1 {
         prop_assert_eq!(owned(g.things_on_level(z)), occupied(&|l: Loc| l.z == z));
+        // The same things chunk by chunk: chunk row, chunk column, then the cells row-major.
+        let mut by_chunk = occupied(&|l: Loc| l.z == z);
+        by_chunk.sort_by_key(|(l, _)| (l.y >> 4, l.x >> 4, l.y, l.x));
+        let ids: Vec<ThingId> = by_chunk.into_iter().flat_map(|(_, ids)| ids).collect();
+        prop_assert_eq!(g.ids_on_level(z), ids);
     }
     let area = LocBox::new(Loc::new(-2, -3, -1), Loc::new(30, 2, 1));
     prop_assert_eq!(
         owned(g.things_in_box(area)),
         occupied(&|l: Loc| area.contains(l))
     );
+    let terrain = g.terrain().view(area);
     for (l, t) in &o.tiles {
         prop_assert_eq!(g.tile(*l), TileId(*t));
+        prop_assert_eq!(*terrain.get(*l), TileId(*t));
     }
     // The maintained index and the unindexed scan both match the oracle.
     let mut hot: Vec<ThingId> = o

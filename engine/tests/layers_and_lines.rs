@@ -60,6 +60,28 @@ fn typed_layers_round_trip_their_values() {
 }
 
 #[test]
+fn a_layer_view_reads_what_the_layer_holds() {
+    // Cells in a few chunks and on two levels, some in the same chunk as the cell before
+    // (the view's remembered chunk) and some not, and cells never written.
+    let mut g = Game::new(1);
+    let mut written = Vec::new();
+    for i in 0..200i32 {
+        let at = Loc::new((i * 7) % 53 - 20, (i * 13) % 41 - 9, i % 2);
+        g.set_layer_mut(&SEEN, at, u64::try_from(i).unwrap() + 1);
+        written.push(at);
+    }
+    let empty = Game::new(1);
+    let (layer, none) = (g.layer(&SEEN), empty.layer(&SEEN));
+    let (view, none_view) = (layer.view(), none.view());
+    for &at in &written {
+        for l in [at, Loc::new(at.x + 1, at.y, at.z), Loc::new(at.x, at.y, 5)] {
+            assert_eq!(view.get(l), g.layer_get(&SEEN, l), "at {l}");
+            assert_eq!(none_view.get(l), 0);
+        }
+    }
+}
+
+#[test]
 fn writing_zero_to_a_missing_layer_creates_nothing() {
     let mut g = Game::new(1);
     g.set_layer_mut(&SEEN, Loc::new(0, 0, 0), 0);
