@@ -259,7 +259,7 @@ pub fn light_map(game: &Game) -> Result<LightMap, Error> {
         area,
         &lights,
         Rgb::new(24, 24, 32),
-        |l| table.transparent(game, l),
+        table.transparency(game),
     ))
 }
 

@@ -47,6 +47,13 @@ pub fn inventory(game: &Game, holder: ThingId) -> Vec<ThingId> {
 /// The letters a pack uses, in the order they are given out: `a`–`z`, then `A`–`Z`.
 pub const PACK_LETTERS: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
+/// Whether `c` is one of [`PACK_LETTERS`]: two range checks, where searching the string
+/// compared up to 52 characters (checked for every carried item every turn).
+#[must_use]
+pub fn is_pack_letter(c: char) -> bool {
+    c.is_ascii_alphabetic()
+}
+
 /// The items `holder` carries in groups that look alike (one inventory line each), in order
 /// of arrival. Items in use are never grouped.
 pub fn pack_groups(game: &Game, holder: ThingId) -> Result<Vec<Vec<ThingId>>, Error> {
@@ -72,7 +79,7 @@ pub fn pack_groups(game: &Game, holder: ThingId) -> Result<Vec<Vec<ThingId>>, Er
 /// all 52 letters in use, a newcomer has none (lists then show it without a letter).
 pub fn assign_letters(game: &mut Game, holder: ThingId) -> Result<(), Error> {
     let groups = pack_groups(game, holder)?;
-    let valid = |c: char| PACK_LETTERS.contains(c);
+    let valid = is_pack_letter;
     let mut used: Vec<char> = Vec::new();
     let mut chosen: Vec<Option<char>> = Vec::with_capacity(groups.len());
     for ids in &groups {
@@ -144,7 +151,7 @@ pub fn letters_unchanged(before: &Game, after: &Game, holder: ThingId) -> bool {
         }
         let lettered = matches!(
             before.query_opt(t, &INV_LETTER),
-            Ok(Some(c)) if PACK_LETTERS.contains(c)
+            Ok(Some(c)) if is_pack_letter(c)
         );
         let same_kind = same_library
             || old.proto().is_none_or(|p| {
@@ -671,4 +678,19 @@ pub fn craft(
         },
     );
     Ok(ACTION * 3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pack_letter_is_exactly_one_of_the_pack_letters() {
+        let mut letters = 0;
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            assert_eq!(is_pack_letter(c), PACK_LETTERS.contains(c), "{c:?}");
+            letters += usize::from(is_pack_letter(c));
+        }
+        assert_eq!(letters, PACK_LETTERS.chars().count());
+    }
 }

@@ -3,9 +3,9 @@
 //! remembered closed until the hero sees it again, a fountain that dried up out of sight is
 //! still remembered flowing.
 
-use alembic::{Game, Loc, Rgb, ThingId, fov::VisibleSet, layer::Layer, library::TileId};
+use alembic::{Game, Loc, LocBox, Rgb, ThingId, fov::VisibleSet, layer::Layer, library::TileId};
 
-use super::world::scenery_at;
+use super::world::scenery_among;
 use crate::props::{FG, GLYPH};
 
 /// Layer: the remembered tile (`None` = never seen).
@@ -17,29 +17,51 @@ pub const SEEN_LOOK: Layer<Option<(char, Rgb)>> = Layer::new("alchemy.seen_look"
 
 /// Remember everything in `view`.
 pub fn remember(game: &mut Game, view: &VisibleSet) {
-    let cells: Vec<Loc> = view.iter().collect();
-    remember_cells(game, cells);
+    remember_cells(game, view.iter());
+}
+
+/// What one cell of the map memory is to become.
+enum Memory {
+    Tile(Option<TileId>),
+    Thing(Option<ThingId>),
+    Look(Option<(char, Rgb)>),
 }
 
 /// Remember `cells` as they are now, seen or not (wizard mode's `reveal`).
 pub fn remember_cells(game: &mut Game, cells: impl IntoIterator<Item = Loc>) {
-    // The layers as they were before this call (Θ(1) clones), read without a lookup by name
-    // per cell. Reading them instead of the layers being written is exact: what is written
-    // for a cell depends only on the terrain and the things, which this does not change, so
-    // a cell met twice is written the same value both times.
+    for (l, memory) in changed_memories(game, cells) {
+        match memory {
+            Memory::Tile(tile) => game.set_layer_mut(&SEEN_TILE, l, tile),
+            Memory::Thing(thing) => game.set_layer_mut(&SEEN_THING, l, thing),
+            Memory::Look(look) => game.set_layer_mut(&SEEN_LOOK, l, look),
+        }
+    }
+}
+
+/// The writes that remembering `cells` makes, in order. They are worked out from the game
+/// as it is (the memory layers as they were before any of them), which is exact: what is
+/// written for a cell depends only on the terrain and the things, which remembering does
+/// not change, so a cell met twice is written the same value both times. Reading the game
+/// unchanged lets every grid be read through a view that remembers its last chunk (the
+/// cells come row by row, so most reads fall in the same chunk as the one before).
+fn changed_memories(game: &Game, cells: impl IntoIterator<Item = Loc>) -> Vec<(Loc, Memory)> {
     let (tiles, things, looks) = (
         game.layer(&SEEN_TILE),
         game.layer(&SEEN_THING),
         game.layer(&SEEN_LOOK),
     );
+    let (tiles, things, looks) = (tiles.view(), things.view(), looks.view());
+    let terrain = game.terrain().view(LocBox::rect(0, 0, 0, 0, 0));
+    let at = game.cell_view();
+    let mut out = Vec::new();
     for l in cells {
-        let tile = Some(game.tile(l));
+        let tile = Some(*terrain.get(l));
         if tiles.get(l) != tile {
-            game.set_layer_mut(&SEEN_TILE, l, tile);
+            out.push((l, Memory::Tile(tile)));
         }
-        let thing = scenery_at(game, l);
+        let thing = scenery_among(game, at.things_at(l));
         if things.get(l) != thing {
-            game.set_layer_mut(&SEEN_THING, l, thing);
+            out.push((l, Memory::Thing(thing)));
         }
         let look = thing.map(|t| {
             (
@@ -48,9 +70,10 @@ pub fn remember_cells(game: &mut Game, cells: impl IntoIterator<Item = Loc>) {
             )
         });
         if looks.get(l) != look {
-            game.set_layer_mut(&SEEN_LOOK, l, look);
+            out.push((l, Memory::Look(look)));
         }
     }
+    out
 }
 
 /// The remembered tile at `l`, if the hero has seen it.

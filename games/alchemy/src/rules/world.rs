@@ -4,7 +4,7 @@ use std::cell::RefCell;
 
 use alembic::{
     Error, Game, Loc, LocBox, ThingId, fov::Fov, fov::VisibleSet, fov::field_of_view,
-    library::TileColumn, path::Pathfinder,
+    game::CellView, grid::GridView, library::TileColumn, library::TileId, path::Pathfinder,
 };
 
 use crate::props::{
@@ -197,6 +197,42 @@ impl TileTable {
                 .iter()
                 .any(|&t| game.is(t, &IS_VIEW_BLOCKING))
     }
+
+    /// [`transparent`](TileTable::transparent) for the many nearby cells a field of view
+    /// asks about: the terrain and the cells' things are read through views that remember
+    /// the chunk of the last read.
+    pub fn transparency<'a>(&'a self, game: &'a Game) -> impl Fn(Loc) -> bool + 'a {
+        let seen = Transparency {
+            table: self,
+            game,
+            terrain: game.terrain().view(LocBox::rect(0, 0, 0, 0, 0)),
+            cells: game.cell_view(),
+        };
+        move |l| seen.at(l)
+    }
+}
+
+/// [`TileTable::transparency`]'s reader.
+struct Transparency<'a> {
+    table: &'a TileTable,
+    game: &'a Game,
+    terrain: GridView<'a, TileId>,
+    cells: CellView<'a>,
+}
+
+impl Transparency<'_> {
+    /// Inlined into the field of view's scan (a closure that large is not).
+    #[inline(always)]
+    fn at(&self, l: Loc) -> bool {
+        let id = *self.terrain.get(l);
+        id.0 != 0
+            && self.table.view_blocking.get(id) == Some(false)
+            && !self
+                .cells
+                .things_at(l)
+                .iter()
+                .any(|&t| self.game.is(t, &IS_VIEW_BLOCKING))
+    }
 }
 
 /// What the hero sees now: the engine's symmetric field of view from the hero's cell.
@@ -207,9 +243,7 @@ pub fn hero_view(game: &Game) -> Result<VisibleSet, Error> {
 /// [`hero_view`] with the game's tile table already at hand.
 pub fn hero_view_with(game: &Game, table: &TileTable) -> Result<VisibleSet, Error> {
     let at = game.location(hero(game)?)?;
-    Ok(field_of_view(at, FOV_RADIUS, |l| {
-        table.transparent(game, l)
-    }))
+    Ok(field_of_view(at, FOV_RADIUS, table.transparency(game)))
 }
 
 /// The cells within the hero's sight radius of `at` (on its level) that hold a thing that
@@ -276,22 +310,18 @@ pub fn sees_with(game: &Game, table: &TileTable, from: Loc, to: Loc, radius: u32
     }
     let mut sight = table.sight.borrow_mut();
     let (fov, seen) = &mut *sight;
-    fov.compute_into(from, k, |l| table.transparent(game, l), seen);
+    fov.compute_into(from, k, table.transparency(game), seen);
     seen.contains(to)
 }
 
 /// Every creature standing on level `z` (not carried), in id order.
 ///
-/// Reads the level's occupied cells from the game's cell index, not every thing in the
-/// game.
+/// Reads the level's things from the game's cell index ([`Game::ids_on_level`]), not every
+/// thing in the game.
 #[must_use]
 pub fn creatures_on_level(game: &Game, z: i32) -> Vec<ThingId> {
-    let mut out: Vec<ThingId> = game
-        .things_on_level(z)
-        .into_iter()
-        .flat_map(|(_, ids)| ids.iter().copied())
-        .filter(|&id| game.is(id, &IS_CREATURE))
-        .collect();
+    let mut out = game.ids_on_level(z);
+    out.retain(|&id| game.is(id, &IS_CREATURE));
     out.sort_unstable();
     out
 }
