@@ -833,8 +833,10 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// `area` or not) and remembers the chunk of 16 × 16 cells its last read found, so a read
     /// in that chunk again (the next cell of a row, a field of view's neighbours) is one
     /// comparison and an index; any other read costs what [`Grid::get`] does, plus the
-    /// comparison. Θ(1) to make. `area` is the region the reads are expected in; nothing is
-    /// built for it.
+    /// comparison and remembering its chunk. So a view pays off for reads near one another
+    /// and costs a little more than `get` for reads scattered at random (measured in
+    /// `benches/README.md`). Θ(1) to make. `area` is the region the reads are expected in;
+    /// nothing is built for it.
     ///
     /// ```
     /// use alembic::{grid::Grid, Loc, LocBox};
@@ -1078,9 +1080,8 @@ impl<'a, T: Clone + PartialEq> GridView<'a, T> {
         self.get_other(loc, key)
     }
 
-    /// A read outside the remembered chunk. Out of line, so that a loop of reads keeps its
-    /// fast path tight.
-    #[inline(never)]
+    /// A read outside the remembered chunk.
+    #[inline]
     fn get_other(&self, loc: Loc, key: (u64, i32)) -> &'a T {
         let grid: &'a Grid<T> = self.grid;
         match grid.level_chunk(loc) {
@@ -2182,5 +2183,8 @@ mod tests {
         fn check<T: Send + Sync>() {}
         check::<Grid<u16>>();
         check::<Grid<Arc<str>>>();
+        // A view remembers its last chunk in a `Cell`: each thread makes its own.
+        fn check_send<T: Send>() {}
+        check_send::<GridView<'static, u16>>();
     }
 }
