@@ -266,3 +266,21 @@ fn the_modding_guides_fire_bat_loads_as_described() {
     assert_eq!(giant.get(&HPS), before.get(&HPS));
     assert_eq!(lib.len(), shipped.len() + 1);
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_run_without_a_panic() {
+    use std::process::Stdio;
+    // The pipe's reading end is closed before the game ends: the line cannot be written.
+    let mut child = sim()
+        .args(["--game", "alchemy", "--seed", "3", "--turns", "300"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+}

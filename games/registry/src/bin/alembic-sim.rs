@@ -90,10 +90,7 @@ fn main() -> ExitCode {
     }
     if args.list_keys {
         return match sim::data_schema(&args.game) {
-            Ok(schema) => {
-                print!("{}", schema.describe());
-                ExitCode::SUCCESS
-            }
+            Ok(schema) => out(schema.describe().trim_end()),
             Err(e) => {
                 eprintln!("alembic-sim: {e}");
                 ExitCode::from(2)
@@ -105,10 +102,7 @@ fn main() -> ExitCode {
     }
     if args.library {
         return match sim::library_json(&args.game) {
-            Ok(v) => {
-                println!("{v}");
-                ExitCode::SUCCESS
-            }
+            Ok(v) => out(&v.to_string()),
             Err(e @ sim::SimError::UnknownGame { .. }) => {
                 eprintln!("alembic-sim: {e}");
                 ExitCode::from(2)
@@ -150,10 +144,7 @@ fn main() -> ExitCode {
             .and_then(|r| serde_json::to_string(&r).map_err(sim::SimError::from))
     };
     match line {
-        Ok(l) => {
-            println!("{l}");
-            ExitCode::SUCCESS
-        }
+        Ok(l) => out(&l),
         Err(e) => {
             eprintln!("alembic-sim: {e}");
             ExitCode::FAILURE
@@ -165,10 +156,7 @@ fn main() -> ExitCode {
 fn check_data(game: &str, paths: &[std::path::PathBuf]) -> ExitCode {
     match sim::check_data(game, paths) {
         Ok(report) => match serde_json::to_string(&report) {
-            Ok(line) => {
-                println!("{line}");
-                ExitCode::SUCCESS
-            }
+            Ok(line) => out(&line),
             Err(e) => {
                 eprintln!("alembic-sim: {e}");
                 ExitCode::FAILURE
@@ -224,8 +212,9 @@ fn replay(path: &std::path::Path, partial: bool) -> ExitCode {
         }
         Ok(report) => match serde_json::to_string(&report) {
             Ok(line) => {
-                println!("{line}");
-                if report.verified {
+                if out(&line) != ExitCode::SUCCESS {
+                    ExitCode::FAILURE
+                } else if report.verified {
                     ExitCode::SUCCESS
                 } else if partial {
                     eprintln!("alembic-sim: {}: {}", path.display(), report.summary);
@@ -251,6 +240,22 @@ fn replay(path: &std::path::Path, partial: bool) -> ExitCode {
         Err(e) => {
             eprintln!("alembic-sim: cannot replay {}: {e}", path.display());
             ExitCode::from(2)
+        }
+    }
+}
+
+/// Write `line` and a newline to stdout. A reader that went away (`alembic-sim … | head`)
+/// ends the run quietly with a failure status, as a Unix tool killed by `SIGPIPE` would,
+/// where `println!` panicked; any other write error is reported.
+fn out(line: &str) -> ExitCode {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match writeln!(stdout, "{line}").and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("alembic-sim: cannot write the result: {e}");
+            ExitCode::FAILURE
         }
     }
 }
