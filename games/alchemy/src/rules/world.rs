@@ -189,13 +189,22 @@ impl TileTable {
     /// not a tile number the library does not have, and nothing there blocks the view.
     #[must_use]
     pub fn transparent(&self, game: &Game, l: Loc) -> bool {
-        let id = game.tile(l);
-        id.0 != 0
-            && self.view_blocking.get(id) == Some(false)
-            && !game
-                .things_at(l)
-                .iter()
-                .any(|&t| game.is(t, &IS_VIEW_BLOCKING))
+        self.lets_sight_through(game, game.tile(l), || game.things_at(l))
+    }
+
+    /// The rule both [`transparent`](TileTable::transparent) and the views of
+    /// [`transparency`](TileTable::transparency) apply to a cell's tile and things. The
+    /// things are read only when the tile lets sight through.
+    #[inline(always)]
+    fn lets_sight_through<'t>(
+        &self,
+        game: &Game,
+        tile: TileId,
+        things: impl FnOnce() -> &'t [ThingId],
+    ) -> bool {
+        tile.0 != 0
+            && self.view_blocking.get(tile) == Some(false)
+            && !things().iter().any(|&t| game.is(t, &IS_VIEW_BLOCKING))
     }
 
     /// [`transparent`](TileTable::transparent) for the many nearby cells a field of view
@@ -224,14 +233,8 @@ impl Transparency<'_> {
     /// Inlined into the field of view's scan (a closure that large is not).
     #[inline(always)]
     fn at(&self, l: Loc) -> bool {
-        let id = *self.terrain.get(l);
-        id.0 != 0
-            && self.table.view_blocking.get(id) == Some(false)
-            && !self
-                .cells
-                .things_at(l)
-                .iter()
-                .any(|&t| self.game.is(t, &IS_VIEW_BLOCKING))
+        self.table
+            .lets_sight_through(self.game, *self.terrain.get(l), || self.cells.things_at(l))
     }
 }
 
