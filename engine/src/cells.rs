@@ -267,6 +267,44 @@ impl Leaf {
         Some(Leaf::from_parts(occupied, ends, ids))
     }
 
+    /// This chunk with `id` moved from `from`'s list to the end of `to`'s: exactly
+    /// [`with_removed`](Leaf::with_removed) then [`with_pushed`](Leaf::with_pushed), and
+    /// `None` when `id` is not at `from`. A step between two cells that hold one thing each
+    /// before and after (the common case) builds one chunk, not two.
+    fn with_moved(&self, from: usize, to: usize, id: ThingId) -> Option<Leaf> {
+        if !(self.ends.is_empty() && self.has(from) && !self.has(to) && from != to) {
+            return self.with_removed(from, id).map(|l| l.with_pushed(to, id));
+        }
+        let a = self.rank(from);
+        if self.ids.get(a) != Some(&id) {
+            return None;
+        }
+        // Where the id goes among the others once it has left `from`.
+        let b = self.rank(to) - usize::from(from < to);
+        let mut occupied = self.occupied;
+        occupied[from >> 3] &= !(1 << (from & 7));
+        occupied[to >> 3] |= 1 << (to & 7);
+        let mut before = self.before;
+        for b in &mut before[(from >> 3) + 1..] {
+            *b -= 1;
+        }
+        for b in &mut before[(to >> 3) + 1..] {
+            *b += 1;
+        }
+        let mut ids = self.ids.clone();
+        if a <= b {
+            ids[a..=b].rotate_left(1);
+        } else {
+            ids[b..=a].rotate_right(1);
+        }
+        Some(Leaf {
+            occupied,
+            before,
+            ends: Box::default(),
+            ids,
+        })
+    }
+
     fn is_empty(&self) -> bool {
         self.ids.is_empty()
     }
@@ -763,14 +801,14 @@ impl CellIndex {
     /// [`remove`]: CellIndex::remove
     /// [`push`]: CellIndex::push
     pub(crate) fn relocate(&mut self, from: Loc, to: Loc, id: ThingId) {
-        let removed = (from.z == to.z && chunk_of(from) == chunk_of(to))
-            .then(|| self.leaf_at(from)?.with_removed(cell_index(from), id))
+        let moved = (from.z == to.z && chunk_of(from) == chunk_of(to))
+            .then(|| {
+                self.leaf_at(from)?
+                    .with_moved(cell_index(from), cell_index(to), id)
+            })
             .flatten();
-        match removed {
-            Some(leaf) => {
-                let leaf = leaf.with_pushed(cell_index(to), id);
-                self.set_leaf(to, Some(leaf));
-            }
+        match moved {
+            Some(leaf) => self.set_leaf(to, Some(leaf)),
             None => {
                 // Another chunk (or `id` was not at `from`: then the removal does nothing).
                 self.remove(from, id);
