@@ -543,9 +543,12 @@ impl Bot {
         let Ok(v) = hero_view(game) else {
             return (threats, items_seen);
         };
+        // The cells come row by row: a view that remembers its last chunk reads most of
+        // them without looking the chunk up.
+        let cells = game.cell_view();
         for l in v.iter() {
             // The cell's things, read once for every question below.
-            let here = game.things_at(l);
+            let here = cells.things_at(l);
             let scenery = scenery_among(game, here);
             // A fountain seen dry (or gone) is no use any more.
             if self.fountains.contains(&l)
