@@ -60,8 +60,15 @@ fn changed_memories(game: &Game, cells: impl IntoIterator<Item = Loc>) -> Vec<(L
             out.push((l, Memory::Tile(tile)));
         }
         let thing = scenery_among(game, at.things_at(l));
-        if things.get(l) != thing {
+        let remembered = things.get(l);
+        if remembered != thing {
             out.push((l, Memory::Thing(thing)));
+        } else if thing.is_none() {
+            // No scenery now and none remembered: no look is remembered either (this
+            // function writes a cell's thing and look together, the look `None` exactly
+            // when the thing is), so there is nothing to compare.
+            debug_assert_eq!(looks.get(l), None, "a look remembered without a thing at {l}");
+            continue;
         }
         let look = thing.map(|t| {
             (
