@@ -269,7 +269,7 @@ fn kept_letters_match_letters_given_afresh() {
 #[test]
 fn letters_are_given_again_when_what_they_come_from_changes() {
     use alembic_games::alchemy::Command;
-    use alembic_games::alchemy::props::INV_LETTER;
+    use alembic_games::alchemy::props::{DURATION, INV_LETTER, IS_ITEM};
     use alembic_games::alchemy::rules::{assign_letters, identify, letters_unchanged};
     let (mut g, rules, hero) = arena(6);
     let herb = give(&mut g, hero, "bloodwort");
@@ -306,6 +306,19 @@ fn letters_are_given_again_when_what_they_come_from_changes() {
     let mut bare = g.clone();
     bare.set_mut(herb, &INV_LETTER, '?').unwrap();
     assert!(!letters_unchanged(&bare, &bare.clone(), hero));
+
+    // An effect the hero carries is no item: its duration ticking leaves the letters, but
+    // the same thing turned into an item does not.
+    let mut sick = g.clone();
+    let effect = give(&mut sick, hero, "sick");
+    assert!(!sick.is(effect, &IS_ITEM));
+    sick = common::run(&sick, &rules, Command::Wait);
+    let mut ticked = sick.clone();
+    ticked.set_mut(effect, &DURATION, 3).unwrap();
+    assert!(letters_unchanged(&sick, &ticked, hero));
+    let mut now_an_item = sick.clone();
+    now_an_item.set_mut(effect, &IS_ITEM, true).unwrap();
+    assert!(!letters_unchanged(&sick, &now_an_item, hero));
 }
 
 /// Switching weapons says what is wielded and what is put away (never "take off" for a

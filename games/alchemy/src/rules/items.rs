@@ -124,8 +124,9 @@ pub fn assign_letters(game: &mut Game, holder: ThingId) -> Result<(), Error> {
 /// carried item has a letter: a game edited by hand so that its pack groups differently
 /// while every item keeps a letter (a kind identified straight in the library) keeps those
 /// letters until its pack next changes. Of the second, it checks: the same contents
-/// in the same order, each thing record the very same (pointer-equal, so its props,
-/// modifiers and flags are unchanged) and each item's prototype the very same in the
+/// in the same order, each item's record the very same (pointer-equal, so its props,
+/// modifiers and flags are unchanged; a carried thing that is an item in neither game, such
+/// as an effect, may change) and each item's prototype the very same in the
 /// library (identification writes the prototype; when no prototype changed at all, one
 /// pointer comparison says so for every item). This costs a comparison of pointers per
 /// carried item, where [`assign_letters`] names and groups the whole pack. `false` whenever
@@ -143,10 +144,13 @@ pub fn letters_unchanged(before: &Game, after: &Game, holder: ThingId) -> bool {
         let (Ok(old), Ok(new)) = (before.get_thing(t), after.get_thing(t)) else {
             return false;
         };
+        let item = before.is(t, &IS_ITEM);
         if !std::ptr::eq(old, new) {
-            return false;
+            // A thing that is an item in neither game (an effect whose duration ticks every
+            // turn) has no letter and is in no group: its changes leave the letters alone.
+            return !item && !after.is(t, &IS_ITEM);
         }
-        if !before.is(t, &IS_ITEM) {
+        if !item {
             return true;
         }
         let lettered = matches!(

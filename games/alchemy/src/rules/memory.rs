@@ -67,7 +67,11 @@ fn changed_memories(game: &Game, cells: impl IntoIterator<Item = Loc>) -> Vec<(L
             // No scenery now and none remembered: no look is remembered either (this
             // function writes a cell's thing and look together, the look `None` exactly
             // when the thing is), so there is nothing to compare.
-            debug_assert_eq!(looks.get(l), None, "a look remembered without a thing at {l}");
+            debug_assert_eq!(
+                looks.get(l),
+                None,
+                "a look remembered without a thing at {l}"
+            );
             continue;
         }
         let look = thing.map(|t| {
