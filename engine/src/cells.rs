@@ -285,11 +285,11 @@ impl Leaf {
         occupied[from >> 3] &= !(1 << (from & 7));
         occupied[to >> 3] |= 1 << (to & 7);
         let mut before = self.before;
-        for b in &mut before[(from >> 3) + 1..] {
-            *b -= 1;
+        for count in &mut before[(from >> 3) + 1..] {
+            *count -= 1;
         }
-        for b in &mut before[(to >> 3) + 1..] {
-            *b += 1;
+        for count in &mut before[(to >> 3) + 1..] {
+            *count += 1;
         }
         let mut ids = self.ids.clone();
         if a <= b {
