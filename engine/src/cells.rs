@@ -90,6 +90,19 @@ static POP8: [u8; 256] = {
     t
 };
 
+/// Sets (`on`) or clears `cell`'s occupancy bit, and moves the counts of occupied cells
+/// before each later byte by one to match. The bit must change: `cell` is empty when `on`
+/// and occupied when not.
+#[inline(always)]
+fn mark(occupied: &mut [u8; 32], before: &mut [u8; 32], cell: usize, on: bool) {
+    let bit = 1 << (cell & 7);
+    debug_assert_eq!(occupied[cell >> 3] & bit == 0, on);
+    occupied[cell >> 3] ^= bit;
+    for count in &mut before[(cell >> 3) + 1..] {
+        *count = if on { *count + 1 } else { *count - 1 };
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Leaf {
     /// Bit `i % 8` of byte `i / 8` set: cell `i` (row-major in the chunk) holds at least one
@@ -183,12 +196,8 @@ impl Leaf {
         if self.ends.is_empty() && !self.has(cell) {
             // One thing per occupied cell before and after (the common case): the id goes
             // in at the cell's rank, and there are no run ends to write.
-            let mut occupied = self.occupied;
-            occupied[cell >> 3] |= 1 << (cell & 7);
-            let mut before = self.before;
-            for b in &mut before[(cell >> 3) + 1..] {
-                *b += 1;
-            }
+            let (mut occupied, mut before) = (self.occupied, self.before);
+            mark(&mut occupied, &mut before, cell, true);
             let mut ids = Vec::with_capacity(self.ids.len() + 1);
             ids.extend_from_slice(&self.ids[..r]);
             ids.push(id);
@@ -237,11 +246,8 @@ impl Leaf {
         if self.ends.is_empty() {
             // One thing per occupied cell (the common case): the cell empties, and there are
             // still no run ends to write.
-            occupied[cell >> 3] &= !(1 << (cell & 7));
             let mut before = self.before;
-            for b in &mut before[(cell >> 3) + 1..] {
-                *b -= 1;
-            }
+            mark(&mut occupied, &mut before, cell, false);
             let mut ids = Vec::with_capacity(self.ids.len() - 1);
             ids.extend_from_slice(&self.ids[..at]);
             ids.extend_from_slice(&self.ids[at + 1..]);
@@ -281,16 +287,9 @@ impl Leaf {
         }
         // Where the id goes among the others once it has left `from`.
         let b = self.rank(to) - usize::from(from < to);
-        let mut occupied = self.occupied;
-        occupied[from >> 3] &= !(1 << (from & 7));
-        occupied[to >> 3] |= 1 << (to & 7);
-        let mut before = self.before;
-        for count in &mut before[(from >> 3) + 1..] {
-            *count -= 1;
-        }
-        for count in &mut before[(to >> 3) + 1..] {
-            *count += 1;
-        }
+        let (mut occupied, mut before) = (self.occupied, self.before);
+        mark(&mut occupied, &mut before, from, false);
+        mark(&mut occupied, &mut before, to, true);
         let mut ids = self.ids.clone();
         if a <= b {
             ids[a..=b].rotate_left(1);
