@@ -237,7 +237,7 @@ impl Fov {
         if r == 0 {
             return;
         }
-        let limit = i64::from(r) * i64::from(r) + i64::from(r);
+        let limit = r * r + r;
         // Quadrants as (dx per column, dy per column, dx per depth, dy per depth).
         const QUADRANTS: [(i32, i32, i32, i32); 4] =
             [(1, 0, 0, -1), (0, 1, 1, 0), (1, 0, 0, 1), (0, 1, -1, 0)];
@@ -254,56 +254,58 @@ impl Fov {
                 end_den: 1,
             });
             while let Some(mut row) = self.stack.pop() {
-                let d = i64::from(row.depth);
+                // Every product below is at most 2 · 1024 · 2049 in size (depths and columns
+                // are within the clamped radius, slopes' parts within twice it): `i32` holds
+                // them exactly.
+                let d = row.depth;
                 // min_col = round_ties_up(depth * start) = floor((2·d·sn + sd) / (2·sd)).
-                let sn = i64::from(row.start_num);
-                let sd = i64::from(row.start_den);
-                let en = i64::from(row.end_num);
-                let ed = i64::from(row.end_den);
-                let min_col = (2 * d * sn + sd).div_euclid(2 * sd);
+                let min_col = (2 * d * row.start_num + row.start_den).div_euclid(2 * row.start_den);
                 // max_col = round_ties_down(depth * end) = ceil((2·d·en − ed) / (2·ed)).
-                let max_col = -((ed - 2 * d * en).div_euclid(2 * ed));
+                let max_col = -((row.end_den - 2 * d * row.end_num).div_euclid(2 * row.end_den));
                 if min_col > max_col {
                     continue;
                 }
+                // The columns whose centre lies inside [start, end] (the symmetric test):
+                // `col · sd ≥ d · sn` and `col · ed ≤ d · en`, as a range worked out once.
+                let mut sym_lo = -((-d * row.start_num).div_euclid(row.start_den));
+                let sym_hi = (d * row.end_num).div_euclid(row.end_den);
+                // The columns within the circle: `col² ≤ room`.
+                let room = limit - d * d;
                 let mut prev_wall: Option<bool> = None;
                 let row_base = centre + row_step * row.depth as isize;
                 for col in min_col..=max_col {
-                    let c = col as i32;
                     let loc = Loc::new(
-                        origin.x.wrapping_add(cx * c + rx * row.depth),
-                        origin.y.wrapping_add(cy * c + ry * row.depth),
+                        origin.x.wrapping_add(cx * col + rx * d),
+                        origin.y.wrapping_add(cy * col + ry * d),
                         origin.z,
                     );
                     let wall = !transparent(loc);
-                    let visible = wall || {
-                        // Symmetric: the cell centre lies inside [start, end].
-                        col * i64::from(row.start_den) >= d * i64::from(row.start_num)
-                            && col * i64::from(row.end_den) <= d * i64::from(row.end_num)
-                    };
-                    if visible && col * col + d * d <= limit {
+                    let visible = wall || (sym_lo..=sym_hi).contains(&col);
+                    if visible && col * col <= room {
                         out.set_local((row_base + col_step * col as isize) as usize);
                     }
                     match prev_wall {
                         Some(true) if !wall => {
-                            // slope(tile) = (2·col − 1) / (2·depth)
-                            row.start_num = 2 * c - 1;
-                            row.start_den = 2 * row.depth;
+                            // slope(tile) = (2·col − 1) / (2·depth), whose symmetric range
+                            // starts at `col` itself.
+                            row.start_num = 2 * col - 1;
+                            row.start_den = 2 * d;
+                            sym_lo = col;
                         }
-                        Some(false) if wall && row.depth < r => {
+                        Some(false) if wall && d < r => {
                             self.stack.push(Row {
-                                depth: row.depth + 1,
+                                depth: d + 1,
                                 start_num: row.start_num,
                                 start_den: row.start_den,
-                                end_num: 2 * c - 1,
-                                end_den: 2 * row.depth,
+                                end_num: 2 * col - 1,
+                                end_den: 2 * d,
                             });
                         }
                         _ => {}
                     }
                     prev_wall = Some(wall);
                 }
-                if prev_wall == Some(false) && row.depth < r {
+                if prev_wall == Some(false) && d < r {
                     row.depth += 1;
                     self.stack.push(row);
                 }
