@@ -932,7 +932,7 @@ impl CellIndex {
     }
 
     /// Whether two indexes share all their storage. Θ(1).
-    fn ptr_eq(&self, other: &Self) -> bool {
+    pub(crate) fn ptr_eq(&self, other: &Self) -> bool {
         NodeArc::ptr_eq(&self.levels, &other.levels)
     }
 

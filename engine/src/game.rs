@@ -1335,6 +1335,42 @@ impl Game {
         self.hash(&mut h);
         h.finish()
     }
+
+    /// Whether `self` and `other` are the very same version of a game: every part shares its
+    /// storage and the counters agree, so they are certainly equal. Equality (`==`) compares
+    /// contents, and also finds equal games that were made apart; this never does. Θ(1): a
+    /// few pointer and number comparisons.
+    ///
+    /// It keys a cache of something worked out from a game (a field of view, a path map) to
+    /// the exact version it came from. Keep a clone of that version with the cache: while
+    /// the clone lives, its storage is shared, so no write to either game can change it in
+    /// place, and no other game can come to own the same storage.
+    ///
+    /// ```
+    /// use alembic::{Game, Loc, Props, Thing};
+    /// let mut game = Game::new(1);
+    /// game.add_thing_mut(Loc::new(0, 0, 0), Thing::new(Props::new()))?;
+    /// let kept = game.clone();
+    /// assert!(kept.ptr_eq(&game));
+    /// game.set_turn_mut(game.turn() + 1);
+    /// assert!(!kept.ptr_eq(&game));
+    /// // Equal, but made apart: not the same version.
+    /// assert_eq!(Game::new(1), Game::new(1));
+    /// assert!(!Game::new(1).ptr_eq(&Game::new(1)));
+    /// # Ok::<(), alembic::Error>(())
+    /// ```
+    #[must_use]
+    pub fn ptr_eq(&self, other: &Game) -> bool {
+        // The flag words and plain tables are derived from the things; the rest is here.
+        self.terrain.ptr_eq(&other.terrain)
+            && self.cells.ptr_eq(&other.cells)
+            && self.things.ptr_eq(&other.things)
+            && self.next_id == other.next_id
+            && self.turn == other.turn
+            && self.rng == other.rng
+            && Arc::ptr_eq(&self.turnly, &other.turnly)
+            && Arc::ptr_eq(&self.rare, &other.rare)
+    }
 }
 
 /// The value of `key` on `t` after `mods` (its holder view's run for `key`, in application

@@ -425,6 +425,55 @@ fn same_seed_same_operations_same_game() {
 }
 
 #[test]
+fn ptr_eq_holds_for_a_clone_until_any_part_is_written() {
+    let (g, rat) = world();
+    assert!(g.ptr_eq(&g.clone()));
+    // Each write below changes one part of the game; after it the clone taken before is
+    // another version, and a clone taken after is the same one again.
+    type Write = fn(&mut Game, ThingId);
+    let writes: [(&str, Write); 8] = [
+        ("a move", |g, t| {
+            g.move_thing_mut(t, Loc::new(1, 0, -1)).unwrap()
+        }),
+        ("a property", |g, t| g.set_mut(t, &HP, 1).unwrap()),
+        ("a new thing", |g, _| {
+            g.add_thing_mut(Loc::new(2, 0, -1), Thing::new(Props::new()))
+                .map(|_| ())
+                .unwrap();
+        }),
+        ("a draw of the generator", |g, _| {
+            g.rng().range(0, 9);
+        }),
+        ("the turn", |g, _| g.set_turn_mut(g.turn() + 1)),
+        ("a message", |g, _| g.log_mut("hello")),
+        ("a tile", |g, _| {
+            let stone = g.library().tile_id("stone").unwrap();
+            g.set_tile_mut(Loc::new(0, 0, -1), stone).unwrap();
+        }),
+        ("the library", |g, _| {
+            let lib = library().proclaim("bat", None, Props::new()).unwrap();
+            *g.library_mut() = lib;
+        }),
+    ];
+    let mut g = g;
+    g.library_mut()
+        .define_tile_mut("stone", Props::new())
+        .unwrap();
+    for (what, write) in writes {
+        let before = g.clone();
+        write(&mut g, rat);
+        assert!(!before.ptr_eq(&g), "{what} left the same version");
+        assert!(
+            g.clone().ptr_eq(&g),
+            "a clone after {what} is another version"
+        );
+    }
+    // Equal games made apart are equal, but not the same version.
+    let (a, b) = (world().0, world().0);
+    assert!(a == b && !a.ptr_eq(&b));
+}
+
+#[test]
 fn save_load_round_trip_and_corrupt_saves() {
     let (g, rat) = world();
     let (g, _) = g
