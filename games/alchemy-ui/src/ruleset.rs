@@ -276,7 +276,10 @@ impl Ruleset for Alchemy {
 
     fn bot(&self, seed: u64, policy: Policy) -> Option<Box<dyn Bot<Command> + '_>> {
         Some(match policy {
-            Policy::Explore => Box::new(Explorer(alchemy::bot::Bot::new(seed))),
+            Policy::Explore => Box::new(Explorer {
+                bot: alchemy::bot::Bot::new(seed),
+                rules: self.rules.clone(),
+            }),
             Policy::Random => {
                 let mut rng = GameRng::seed_from(seed ^ 0x9E37_79B9_7F4A_7C15);
                 Box::new(move |g: &Game| Some(random_command(g, &mut rng)))
@@ -285,16 +288,22 @@ impl Ruleset for Alchemy {
     }
 }
 
-/// Alchemy's exploring bot, which plans routes and forgets them when refused.
-struct Explorer(alchemy::bot::Bot);
+/// Alchemy's exploring bot, which plans routes and forgets them when refused. It shares
+/// the rules the games are played with, to take the hero's view of the game the last
+/// command returned from them instead of working it out again.
+struct Explorer {
+    bot: alchemy::bot::Bot,
+    rules: Rules,
+}
 
 impl Bot<Command> for Explorer {
     fn choose(&mut self, game: &Game) -> Option<Command> {
-        Some(self.0.choose(game))
+        let seen = self.rules.last_hero_view(game);
+        Some(self.bot.choose_seeing(game, seen))
     }
 
     fn refused(&mut self) {
-        self.0.refused();
+        self.bot.refused();
     }
 }
 

@@ -19,7 +19,7 @@
 use std::cell::Cell;
 
 use alembic::{
-    Dir, Game, Library, Loc, LocBox, ThingId, hook::ON_CONSUME, path::DijkstraMap,
+    Dir, Game, Library, Loc, LocBox, ThingId, fov::VisibleSet, hook::ON_CONSUME, path::DijkstraMap,
     path::Pathfinder, path::Search, props::ModOp, props::Value, rng::GameRng,
 };
 
@@ -425,7 +425,7 @@ impl Bot {
         let at = game.location(h).ok()?;
         let mut probe = Bot::new(0);
         probe.ignored.clone_from(&self.ignored);
-        let (threats, items) = probe.observe(game, h, at);
+        let (threats, items) = probe.observe(game, h, at, None);
         Some(Situation::new(game, h, at, (threats, items), |t| {
             Potion::of(game, t)
         }))
@@ -493,12 +493,20 @@ impl Bot {
     /// something to do (after two reflexes: a refused command is followed by a random step
     /// half the time, and going back and forth with nothing about is shaken off).
     pub fn choose(&mut self, game: &Game) -> Command {
-        let (cmd, reason) = self.decide(game);
+        self.choose_seeing(game, None)
+    }
+
+    /// [`choose`](Bot::choose) with the hero's field of view of `game` at hand when the
+    /// caller has it (from [`Rules::last_hero_view`](crate::Rules::last_hero_view)): the
+    /// same command, without working the view out again. `seen` must be the hero's view of
+    /// `game` (debug builds check it).
+    pub fn choose_seeing(&mut self, game: &Game, seen: Option<VisibleSet>) -> Command {
+        let (cmd, reason) = self.decide(game, seen);
         self.reason = reason;
         cmd
     }
 
-    fn decide(&mut self, game: &Game) -> Choice {
+    fn decide(&mut self, game: &Game, seen: Option<VisibleSet>) -> Choice {
         // The last decision's map is stale (its memory is kept for this one's).
         if let Some(r) = &mut self.reach {
             r.fresh = false;
@@ -521,7 +529,7 @@ impl Bot {
         if self.shun.is_some_and(|(_, until)| game.turn() > until) {
             self.shun = None;
         }
-        let (threats, items_seen) = self.observe(game, h, at);
+        let (threats, items_seen) = self.observe(game, h, at, seen);
         if let Some(c) = self.unstick(at, &threats) {
             return c;
         }
@@ -537,10 +545,20 @@ impl Bot {
 
     /// What is in view: monsters close enough to matter, and items (stairs, fountains and
     /// the Stone are noted on the way).
-    fn observe(&mut self, game: &Game, h: ThingId, at: Loc) -> (Vec<Threat>, Vec<(ThingId, Loc)>) {
+    fn observe(
+        &mut self,
+        game: &Game,
+        h: ThingId,
+        at: Loc,
+        seen: Option<VisibleSet>,
+    ) -> (Vec<Threat>, Vec<(ThingId, Loc)>) {
         let mut threats: Vec<Threat> = Vec::new();
         let mut items_seen: Vec<(ThingId, Loc)> = Vec::new();
-        let Ok(v) = hero_view(game) else {
+        debug_assert!(
+            seen.is_none() || seen == hero_view(game).ok(),
+            "a view handed to the bot must be the hero's view of the game"
+        );
+        let Some(v) = seen.or_else(|| hero_view(game).ok()) else {
             return (threats, items_seen);
         };
         // The cells come row by row: a view that remembers its last chunk reads most of

@@ -134,9 +134,11 @@ pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleEr
     let cost = hero_action(&mut g, &mut ctx, h, cmd)?;
     let speed = g.query(h, &SPEED)?;
     let elapsed = action_time(cost, speed);
-    if !g.var(&GAME_OVER).unwrap_or(false) {
-        end_turn(&mut g, &mut ctx, elapsed)?;
-    }
+    let seen = if g.var(&GAME_OVER).unwrap_or(false) {
+        None
+    } else {
+        end_turn(&mut g, &mut ctx, elapsed)?
+    };
     // Whatever came into the pack gets its letter; what stayed keeps its own. Most turns
     // leave the pack and everything its letters are derived from as they were: the letters
     // the game already holds stand, and the pack is not named and grouped again.
@@ -146,6 +148,12 @@ pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleEr
     // The one point where what happened becomes English in the game's log.
     let happened = events::take(&mut ctx);
     text::record(&mut g, &happened);
+    // The view the turn ended with is the hero's view of the game returned: the letters and
+    // the log written since change nothing on the map. Whoever reads this game next (the
+    // bot, the map) gets it from the rules instead of working it out again.
+    if let Some(view) = seen {
+        rules.keep_hero_view(&g, view);
+    }
     let over = g.var(&GAME_OVER).unwrap_or(false);
     Ok(Outcome {
         game: g,

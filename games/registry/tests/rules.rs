@@ -441,6 +441,40 @@ fn monsters_on_a_level_the_hero_left_lose_track_and_catch_up_on_return() {
 }
 
 #[test]
+fn the_rules_hand_over_the_view_of_the_game_they_returned_and_no_other() {
+    let rules = Rules::new().unwrap();
+    let start = new_game(4, &rules).unwrap();
+    // A new game came from no command: nothing is kept for it.
+    assert_eq!(rules.last_hero_view(&start), None);
+    let g = run(&start, &rules, Command::Wait);
+    let view = hero_view(&g).unwrap();
+    assert_eq!(rules.last_hero_view(&g), Some(view.clone()));
+    // A clone of the rules shares what they kept; a clone of the game is the same version.
+    assert_eq!(rules.clone().last_hero_view(&g.clone()), Some(view));
+    // The game before the command, and the same game after any write, are other versions.
+    assert_eq!(rules.last_hero_view(&start), None);
+    let mut written = g.clone();
+    written.set_turn_mut(g.turn() + 1);
+    assert_eq!(rules.last_hero_view(&written), None);
+    // A refused command (wizard lines outside wizard mode) and a free one (a look, which
+    // returns the game as it was) leave the returned game its view.
+    let apply = alembic_games::alchemy::apply;
+    assert!(apply(&g, &rules, Command::Wizard("reveal".into())).is_err());
+    let here = g.location(hero(&g).unwrap()).unwrap();
+    let looked = apply(&g, &rules, Command::Look(here)).unwrap().game;
+    assert_eq!(rules.last_hero_view(&looked), hero_view(&g).ok());
+    // Rules made apart keep nothing of each other's games.
+    assert_eq!(Rules::new().unwrap().last_hero_view(&g), None);
+    // The bot given the view chooses as the bot that works it out.
+    let next = run(&g, &rules, Command::Wait);
+    let (mut a, mut b) = (Bot::new(9), Bot::new(9));
+    assert_eq!(
+        a.choose_seeing(&next, rules.last_hero_view(&next)),
+        b.choose(&next)
+    );
+}
+
+#[test]
 fn the_bot_fights_what_it_can_beat_and_runs_from_what_it_cannot() {
     // A rat next to a healthy hero: attack it.
     let (mut g, rules, hero) = arena(31);

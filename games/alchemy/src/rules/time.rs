@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCtx, ThingId};
+use alembic::{Error, Game, HookCtx, ThingId, fov::VisibleSet};
 
 use super::ai;
 use super::combat::{self, Source};
@@ -41,8 +41,13 @@ fn delay(cost: i32, speed: i32) -> u64 {
     u64::try_from(action_time(cost, speed)).unwrap_or(1)
 }
 
-/// Advance the world by `elapsed` time after a hero action.
-pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<(), Error> {
+/// Advance the world by `elapsed` time after a hero action. Returns the hero's field of
+/// view at the end of the turn (what it remembered), or `None` when the game ended first.
+pub fn end_turn(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    elapsed: i32,
+) -> Result<Option<VisibleSet>, Error> {
     let h = hero(game)?;
     let now = game
         .var(&TIME)
@@ -54,7 +59,7 @@ pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<
     natural_healing(game, h, elapsed)?;
     super::progress::level_up(game, ctx, h)?;
     if game.var(&GAME_OVER).unwrap_or(false) {
-        return Ok(());
+        return Ok(None);
     }
     let z = game.location(h)?.z;
     // Tile definitions never change during play: one table serves the whole turn.
@@ -82,7 +87,7 @@ pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<
         }
     }
     if game.var(&GAME_OVER).unwrap_or(false) {
-        return Ok(());
+        return Ok(None);
     }
     // Whoever is next acts, until the hero is: the engine's scheduler runs the queue, and
     // Alchemy's actor rule (its AI) plays each monster's action and reports it, putting the
@@ -95,7 +100,7 @@ pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<
         |g, ctx, m| monster_turn(g, ctx, m, h, &view, &table),
     )?;
     if game.var(&GAME_OVER).unwrap_or(false) {
-        return Ok(());
+        return Ok(None);
     }
     wandering_monsters(game, ctx, &table, z, elapsed)?;
     // The view after the monsters moved: the same set unless the hero moved, the terrain
@@ -114,7 +119,7 @@ pub fn end_turn(game: &mut Game, ctx: &mut HookCtx<'_>, elapsed: i32) -> Result<
         hero_view_with(game, &table)?
     };
     remember(game, &view);
-    Ok(())
+    Ok(Some(view))
 }
 
 /// Alchemy's actor rule: monster `m` takes its action ([`ai::act`]) and reports its cost to
@@ -124,7 +129,7 @@ fn monster_turn(
     ctx: &mut HookCtx<'_>,
     m: ThingId,
     h: ThingId,
-    view: &alembic::fov::VisibleSet,
+    view: &VisibleSet,
     table: &TileTable,
 ) -> Result<(), Error> {
     let cost = ai::act(game, ctx, m, h, view, table)?;
