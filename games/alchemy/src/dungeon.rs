@@ -189,10 +189,12 @@ fn corridor(map: &mut TileMap<T>, a: Loc, b: Loc, hfirst: bool, doors: &mut Vec<
     else {
         return;
     };
-    for (l, &on) in line.iter() {
-        if !on {
-            continue;
-        }
+    // An L from `a` to `b` stays within the box they span: visit that box alone, row by
+    // row as the whole map's iteration goes (the doors are listed in that order).
+    let carved = (a.y.min(b.y)..=a.y.max(b.y))
+        .flat_map(|y| (a.x.min(b.x)..=a.x.max(b.x)).map(move |x| Loc::new(x, y, 0)))
+        .filter(|&l| line.get(l) == Some(&true));
+    for l in carved {
         match map.get(l) {
             Some(T::Rock | T::CaveWall) => {
                 map.set_mut(l, T::Floor);
