@@ -23,7 +23,8 @@ use super::rules::ai::ACTION;
 use super::rules::combat;
 use super::rules::doors::set_open;
 use super::rules::items::{self, inventory};
-use super::rules::time::{action_time, arrive, end_turn, leave_level};
+use super::rules::time::{action_time, arrive, end_turn_with, leave_level};
+use super::rules::world::TileTable;
 use super::rules::world::{
     blocker_at, creature_at, depth_of, hero, items_at, level_box, scenery_at, tile_blocks,
     tile_dangerous,
@@ -137,7 +138,11 @@ pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleEr
     let seen = if g.var(&GAME_OVER).unwrap_or(false) {
         None
     } else {
-        end_turn(&mut g, &mut ctx, elapsed)?
+        // The turn's searches reuse a workspace an earlier turn gave back to the rules.
+        let table = TileTable::with_pathfinder(&g, rules.take_pathfinder());
+        let seen = end_turn_with(&mut g, &mut ctx, elapsed, &table);
+        rules.give_back_pathfinder(table.into_pathfinder());
+        seen?
     };
     // Whatever came into the pack gets its letter; what stayed keeps its own. Most turns
     // leave the pack and everything its letters are derived from as they were: the letters

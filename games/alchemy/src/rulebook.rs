@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
-use alembic::{Error, Game, Hooks, Library, fov::VisibleSet};
+use alembic::{Error, Game, Hooks, Library, fov::VisibleSet, path::Pathfinder};
 use alembic_data::DataErrors;
 use alembic_session::gamedata::{DataChoice, DataIdentity};
 
@@ -19,7 +19,12 @@ pub struct Rules {
     data: Arc<RulesData>,
     /// The hero's view of the game the last command returned, shared by every clone.
     sight: Arc<Sight>,
+    /// Path-finding workspaces that turns have used and given back, for the next turns.
+    paths: Arc<Mutex<Vec<Pathfinder>>>,
 }
+
+/// Workspaces kept at most: one a game played at once is plenty.
+const KEPT_PATHFINDERS: usize = 8;
 
 /// The hero's field of view of the last game a command returned, with that very game
 /// (see [`Rules::last_hero_view`]). The clone of the game keeps its storage shared, which is
@@ -62,6 +67,7 @@ impl Rules {
                 choice: DataChoice::default(),
             }),
             sight: Arc::default(),
+            paths: Arc::default(),
         })
     }
 
@@ -91,6 +97,7 @@ impl Rules {
                 choice: choice.clone(),
             }),
             sight: Arc::default(),
+            paths: Arc::default(),
         })
     }
 
@@ -138,6 +145,24 @@ impl Rules {
         let kept = self.sight.0.lock().ok()?;
         let (seen_in, view) = kept.as_ref()?;
         seen_in.ptr_eq(game).then(|| view.clone())
+    }
+
+    /// A path-finding workspace for a turn: one a turn gave back, or a new one.
+    pub(crate) fn take_pathfinder(&self) -> Pathfinder {
+        self.paths
+            .lock()
+            .ok()
+            .and_then(|mut kept| kept.pop())
+            .unwrap_or_default()
+    }
+
+    /// Give a turn's path-finding workspace back for the next turns.
+    pub(crate) fn give_back_pathfinder(&self, paths: Pathfinder) {
+        if let Ok(mut kept) = self.paths.lock()
+            && kept.len() < KEPT_PATHFINDERS
+        {
+            kept.push(paths);
+        }
     }
 
     /// Keep `view` as the hero's view of `game`, the game a command is returning.

@@ -48,6 +48,17 @@ pub fn end_turn(
     ctx: &mut HookCtx<'_>,
     elapsed: i32,
 ) -> Result<Option<VisibleSet>, Error> {
+    end_turn_with(game, ctx, elapsed, &TileTable::new(game))
+}
+
+/// [`end_turn`] with the game's tile table at hand (tile definitions never change during
+/// play, so one table, with its scratch workspaces, serves the whole turn).
+pub fn end_turn_with(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    elapsed: i32,
+    table: &TileTable,
+) -> Result<Option<VisibleSet>, Error> {
     let h = hero(game)?;
     let now = game
         .var(&TIME)
@@ -62,9 +73,7 @@ pub fn end_turn(
         return Ok(None);
     }
     let z = game.location(h)?.z;
-    // Tile definitions never change during play: one table serves the whole turn.
-    let table = TileTable::new(game);
-    let view = hero_view_with(game, &table)?;
+    let view = hero_view_with(game, table)?;
     // What the view depends on, to tell afterwards whether it must be computed again.
     let seen_from = game.location(h)?;
     let terrain = game.terrain().clone();
@@ -97,12 +106,12 @@ pub fn end_turn(
         ctx,
         max_actions,
         |g, next| next == h || g.var(&GAME_OVER).unwrap_or(false),
-        |g, ctx, m| monster_turn(g, ctx, m, h, &view, &table),
+        |g, ctx, m| monster_turn(g, ctx, m, h, &view, table),
     )?;
     if game.var(&GAME_OVER).unwrap_or(false) {
         return Ok(None);
     }
-    wandering_monsters(game, ctx, &table, z, elapsed)?;
+    wandering_monsters(game, ctx, table, z, elapsed)?;
     // The view after the monsters moved: the same set unless the hero moved, the terrain
     // changed or a thing that blocks sight came, went or changed within sight range.
     let unchanged = game.location(h)? == seen_from
@@ -111,12 +120,12 @@ pub fn end_turn(
     let view = if unchanged {
         debug_assert_eq!(
             Some(&view),
-            hero_view_with(game, &table).ok().as_ref(),
+            hero_view_with(game, table).ok().as_ref(),
             "a reused view must equal a fresh one"
         );
         view
     } else {
-        hero_view_with(game, &table)?
+        hero_view_with(game, table)?
     };
     remember(game, &view);
     Ok(Some(view))

@@ -152,6 +152,15 @@ impl TileTable {
     /// The table for `game`'s library.
     #[must_use]
     pub fn new(game: &Game) -> Self {
+        TileTable::with_pathfinder(game, Pathfinder::new())
+    }
+
+    /// [`TileTable::new`] with a path-finding workspace used before. A workspace keeps the
+    /// arrays it grew to, so the turn's first monster search does not allocate and clear
+    /// arrays the size of the level again; what a search finds does not depend on the
+    /// workspace's past.
+    #[must_use]
+    pub fn with_pathfinder(game: &Game, paths: Pathfinder) -> Self {
         let lib = game.library();
         TileTable {
             blocking: lib.tile_column(&IS_BLOCKING),
@@ -159,8 +168,15 @@ impl TileTable {
             dangerous: lib.tile_column(&IS_DANGEROUS),
             view_blocking: lib.tile_column(&IS_VIEW_BLOCKING),
             sight: RefCell::new((Fov::new(), VisibleSet::new())),
-            paths: RefCell::new(Pathfinder::new()),
+            paths: RefCell::new(paths),
         }
+    }
+
+    /// The table's path-finding workspace, to be used again
+    /// ([`with_pathfinder`](TileTable::with_pathfinder)).
+    #[must_use]
+    pub fn into_pathfinder(self) -> Pathfinder {
+        self.paths.into_inner()
     }
 
     /// The table's reusable path-finding workspace (monsters' A*).
