@@ -153,9 +153,11 @@ pub fn letters_unchanged(before: &Game, after: &Game, holder: ThingId) -> bool {
         if !item {
             return true;
         }
+        // The letter as the record stores it (`assign_letters` writes it there; no modifier
+        // touches it), read from the record at hand rather than asked of the game again.
         let lettered = matches!(
-            before.query_opt(t, &INV_LETTER),
-            Ok(Some(c)) if is_pack_letter(c)
+            old.props().get(INV_LETTER.key()),
+            Some(&Value::Char(c)) if is_pack_letter(c)
         );
         let same_kind = same_library
             || old.proto().is_none_or(|p| {
