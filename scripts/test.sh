@@ -41,7 +41,7 @@ skipped=0
 # when missing, makes a private cluster on a spare loopback port, and removes it after). Its
 # tests are `#[ignore]`d in the workspace run above; here they run with --ignored, or, when
 # PostgreSQL cannot be started, are reported as skipped (never counted as passed).
-echo "== PostgreSQL storage suite (tests/store_pg.rs)"
+echo "== PostgreSQL storage suite (tests/store_pg.rs) ($(date -u +%T) UTC)"
 if pg_url=$(bash scripts/postgres.sh start); then
   pg_log=$(mktemp)
   # The database-down test stops and restarts the cluster: alone, after the others.
@@ -69,7 +69,7 @@ for e2e in scripts/e2e-tui.sh scripts/e2e-guide.sh scripts/e2e-pixels.sh scripts
   scripts/mods-tmux.sh scripts/web-full-disk.sh scripts/web-kill9.sh scripts/web-two-servers.sh \
   "scripts/crash-journal.sh 8" scripts/slots-locks.sh scripts/x-dies.sh "scripts/campaign.sh 400" \
   scripts/contract-tmux.sh scripts/module-cycles.sh; do
-  echo "== $e2e"
+  echo "== $e2e ($(date -u +%T) UTC)"
   out=$(mktemp)
   # shellcheck disable=SC2086 # a script and its arguments
   if bash $e2e 2>&1 | tee "$out"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
