@@ -14,7 +14,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 CASES="${1:-400}"
 SEED="${2:-1}"
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --example campaign
+bash "$ROOT/scripts/build.sh"
 start=$(date +%s)
 "$TARGET/release/examples/campaign" "$CASES" "$SEED"
 echo "campaign: $CASES cases, seed $SEED, $(($(date +%s) - start)) s"

@@ -8,7 +8,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${1:-$ROOT/docs/screenshot-tui.png}"
 python3 -c 'import PIL' 2>/dev/null || python3 -m pip install --quiet pillow
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui
+bash "$ROOT/scripts/build.sh"
 BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/alembic-tui"
 WORK="$(mktemp -d)"
 SOCK="alembic-colour-$$"

@@ -22,7 +22,7 @@ TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 OUT="${OUT:-$TARGET/contract-tmux}"
 mkdir -p "$OUT"
 echo "== building the release binary"
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui || exit 1
+bash "$ROOT/scripts/build.sh" || exit 1
 BIN="$TARGET/release/alembic-tui"
 
 SOCK="alembic-contract-$$"

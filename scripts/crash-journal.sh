@@ -28,9 +28,7 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 
 echo "== building the release binaries"
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --bin alembic-sim
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --example save_storm
+bash "$ROOT/scripts/build.sh"
 BIN="$TARGET/release/alembic-tui"
 SIM="$TARGET/release/alembic-sim"
 STORM="$TARGET/release/examples/save_storm"

@@ -16,7 +16,7 @@ TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 OUT="$TARGET/e2e-guide"
 mkdir -p "$OUT"
 echo "== building the guide's examples"
-cargo build --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui --examples
+bash "$ROOT/scripts/build.sh" debug
 EX="$TARGET/debug/examples"
 WORK="$(mktemp -d)"
 SOCK="alembic-guide-$$"

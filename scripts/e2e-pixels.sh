@@ -64,7 +64,7 @@ fi
 # --- build -------------------------------------------------------------------------------
 if [[ -z ${SKIP_BUILD:-} ]]; then
     log "building the release binary"
-    (cd "$ROOT" && cargo build --release -p alembic-pixels)
+    bash "$ROOT/scripts/build.sh"
 fi
 [[ -x $BIN ]] || fail "no binary at $BIN"
 

@@ -23,7 +23,7 @@ mkdir -p "$OUT"
 rm -f "$OUT"/*.txt
 
 echo "== building the release binary"
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui
+bash "$ROOT/scripts/build.sh"
 BIN="$TARGET/release/alembic-tui"
 
 SOCK="alembic-e2e-$$"

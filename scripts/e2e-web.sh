@@ -45,7 +45,7 @@ if ! have_tools; then
 fi
 
 if [[ -z ${SKIP_BUILD:-} ]]; then
-    (cd "$ROOT" && cargo build --release -q -p alembic-web) || fail "build"
+    bash "$ROOT/scripts/build.sh" || fail "build"
 fi
 [[ -x $BIN ]] || fail "no binary at $BIN"
 

@@ -26,7 +26,7 @@ if [ "$DB" = postgres ]; then
     PSQL=${PSQL:-psql}
 fi
 echo "load-web: database $DB, accounts $ACCOUNTS, $SECONDS_PER_RUN s per run" >&2
-(cd "$ROOT" && cargo build --release -q -p alembic-web --bin alembic-web --example load)
+bash "$ROOT/scripts/build.sh"
 BIN=$TARGET/release/alembic-web
 LOAD=$TARGET/release/examples/load
 

@@ -19,8 +19,7 @@ TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 KILLS="${1:-100}"
 
 echo "== building the release binaries"
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --example save_storm
+bash "$ROOT/scripts/build.sh"
 BIN="$TARGET/release/alembic-tui"
 STORM="$TARGET/release/examples/save_storm"
 

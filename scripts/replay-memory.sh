@@ -11,8 +11,7 @@ TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 SEED="${1:-7}"
 TURNS="${2:-100000}"
 command -v tmux >/dev/null && [ -x /usr/bin/time ] || { echo "SKIP (tmux or /usr/bin/time missing)"; exit 0; }
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --bin alembic-sim
+bash "$ROOT/scripts/build.sh"
 WORK="$(mktemp -d)"
 SOCK="alembic-replaymem-$$"
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }

@@ -9,7 +9,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --bin alembic-sim
+bash "$ROOT/scripts/build.sh"
 SIM=$TARGET/release/alembic-sim
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT

@@ -23,8 +23,7 @@ if ! command -v tmux >/dev/null 2>&1; then
     exit 0
 fi
 echo "== building the release binaries"
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-tui
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --bin alembic-sim
+bash "$ROOT/scripts/build.sh"
 BIN="$TARGET/release/alembic-tui"
 SIM="$TARGET/release/alembic-sim"
 

@@ -45,10 +45,12 @@ echo "== PostgreSQL storage suite (tests/store_pg.rs) ($(date -u +%T) UTC)"
 if pg_url=$(bash scripts/postgres.sh start); then
   pg_log=$(mktemp)
   # The database-down test stops and restarts the cluster: alone, after the others.
-  ALEMBIC_PG_URL=$pg_url cargo test -p alembic-web --color never --test store_pg -- --ignored \
+  # `--workspace` (not `-p alembic-web`) selects the packages the run above selected, so
+  # Cargo resolves the same features and reuses its build (scripts/build.sh says why).
+  ALEMBIC_PG_URL=$pg_url cargo test --workspace --color never --test store_pg -- --ignored \
     --skip the_database_goes_down_and_comes_back 2>&1 | tee "$pg_log"
   pg_rc=${PIPESTATUS[0]}
-  ALEMBIC_PG_URL=$pg_url cargo test -p alembic-web --color never --test store_pg -- --ignored \
+  ALEMBIC_PG_URL=$pg_url cargo test --workspace --color never --test store_pg -- --ignored \
     --exact the_database_goes_down_and_comes_back 2>&1 | tee -a "$pg_log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || pg_rc=1
   pg_passed=$(grep -Eo '[0-9]+ passed' "$pg_log" | awk '{s += $1} END {print s + 0}')

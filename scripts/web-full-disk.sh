@@ -14,10 +14,11 @@ if ! mount -t tmpfs -o size=24m tmpfs "$MNT" 2>/dev/null; then
     exit 0
 fi
 trap 'umount "$MNT" 2>/dev/null || true; rmdir "$MNT" 2>/dev/null || true' EXIT
-if ALEMBIC_FULL_DIR="$MNT" cargo test --manifest-path "$ROOT/Cargo.toml" -p alembic-web --color never \
+# `--workspace`, as scripts/test.sh's run: the same features, so its build is reused.
+if ALEMBIC_FULL_DIR="$MNT" cargo test --manifest-path "$ROOT/Cargo.toml" --workspace --color never \
     --test full_disk -- --ignored 2>&1 | tail -n 3; then
     echo "ok:   a full disk while saving: a clear message, the game plays on, nothing saved damaged, continued after"
 else
-    echo "FAIL: a full disk while saving (cargo test -p alembic-web --test full_disk)"
+    echo "FAIL: a full disk while saving (cargo test --workspace --test full_disk)"
     exit 1
 fi

@@ -11,7 +11,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 BOTS=${BOTS:-100}
-(cd "$ROOT" && cargo build --release -q -p alembic-web --bin alembic-web --example faults)
+bash "$ROOT/scripts/build.sh"
 BIN=$TARGET/release/alembic-web
 FAULTS=$TARGET/release/examples/faults
 

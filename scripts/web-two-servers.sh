@@ -20,7 +20,7 @@ if ! pg_url=$(bash "$ROOT/scripts/postgres.sh" start); then
     echo "SKIP (PostgreSQL could not be started): two servers on one database"
     exit 0
 fi
-(cd "$ROOT" && cargo build --release -q -p alembic-web --bin alembic-web --example faults)
+bash "$ROOT/scripts/build.sh"
 BIN=$TARGET/release/alembic-web
 FAULTS=$TARGET/release/examples/faults
 PSQL=$(ls -d /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -1)

@@ -18,8 +18,7 @@ TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 for tool in Xvfb xdotool tmux; do
     command -v "$tool" >/dev/null 2>&1 || { echo "SKIP ($tool missing): the X connection dies"; exit 0; }
 done
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-pixels -p alembic-tui
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-games --bin alembic-sim
+bash "$ROOT/scripts/build.sh"
 PIX="$TARGET/release/alembic-pixels"
 TUI="$TARGET/release/alembic-tui"
 SIM="$TARGET/release/alembic-sim"

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Build every binary and example of the workspace in one Cargo invocation: release by
+# default, `scripts/build.sh debug` for a debug build.
+#
+# The end-to-end scripts call this rather than `cargo build -p <their crate>`. Cargo turns on
+# the features of shared dependencies (memchr, smallvec, rand_core, serde_core…) per
+# selection of packages, so `-p alembic-tui`, then `-p alembic-pixels`, then `-p alembic-web`
+# each compiled the engine and the games again with other features: CI built the whole
+# release stack about five times over. With one selection everywhere, the first script
+# builds it and every later one finds it fresh.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+case "${1:-release}" in
+    release) profile=(--release) ;;
+    debug) profile=() ;;
+    *) echo "usage: scripts/build.sh [release|debug]" >&2; exit 2 ;;
+esac
+cargo build "${profile[@]}" --quiet --manifest-path "$ROOT/Cargo.toml" --workspace --bins --examples
