@@ -39,6 +39,9 @@ done
     echo "members = [$(IFS=,; echo "${members[*]}")]"
     echo 'resolver = "3"'
     echo
+    echo "[profile.dev]"
+    echo 'debug = "line-tables-only"'
+    echo
     echo "[patch.crates-io]"
     printf '%s\n' "${patches[@]}"
 } > "$check/Cargo.toml"
