@@ -25,6 +25,14 @@ if ((${#need[@]})); then
   fi
 fi
 
+# Every test and script makes its scratch files (saves, databases, servers' data) under one
+# directory of this run's own, removed at the end when everything passed and kept (and
+# named) when something failed, so that a run leaves nothing behind in /tmp. Readable by
+# all, so that PostgreSQL's own user reaches the cluster scripts/postgres.sh makes in it.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/alembic-test.XXXXXX")
+chmod 755 "$run_tmp"
+export TMPDIR=$run_tmp
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --color never 2>&1 | tee "$log"
@@ -83,6 +91,11 @@ for e2e in scripts/e2e-tui.sh scripts/e2e-guide.sh scripts/e2e-pixels.sh scripts
   rm -f "$out"
 done
 
+if [ "$failed" -eq 0 ]; then
+  rm -rf "$run_tmp" 2>/dev/null || true
+else
+  echo "test.sh: this run's scratch files are kept in $run_tmp"
+fi
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
