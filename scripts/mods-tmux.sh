@@ -7,13 +7,13 @@
 #      non-zero, the save file byte for byte the same;
 #   4. a mod with five different mistakes: five messages with line and column, no game.
 # Prints what it saw; exits non-zero if anything is not as a player should see it. The panes
-# are kept in ${OUT:-/tmp}/mods-tmux-*.txt.
+# are kept in ${OUT:-${TMPDIR:-/tmp}}/mods-tmux-*.txt.
 #
 # Needs tmux and a release build (cargo build --release -p alembic-tui).
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/alembic-tui}
-OUT=${OUT:-/tmp}
+OUT=${OUT:-${TMPDIR:-/tmp}}
 [[ -x $BIN ]] || { echo "mods-tmux: no binary at $BIN (cargo build --release -p alembic-tui)"; exit 1; }
 SOCK=mods$$
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }

@@ -45,7 +45,7 @@ done
 sleep 0.3
 after=$(hp)
 echo "rest-tmux: seed $SEED${DEPTH:+, depth $DEPTH}: $before before Z, $after after one Z: $why"
-cap > "${OUT:-/tmp}/rest-tmux-$SEED.txt"
+cap > "${OUT:-${TMPDIR:-/tmp}}/rest-tmux-$SEED.txt"
 if [[ -z $DEPTH ]]; then
     [[ $why == "You feel rested." && ${after#HP } == "$(echo "${after#HP }" | awk -F/ '{print $2"/"$2}')" ]]
 else
