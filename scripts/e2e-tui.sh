@@ -87,8 +87,9 @@ wait_gone() {
     return 1
 }
 
-check() { # check NAME TEXT: the pane shows TEXT now.
-    if [[ "$(capture)" == *"$2"* ]]; then pass "$1"; else
+check() { # check NAME TEXT: the pane shows TEXT now (on one line, or across the pane's edge,
+    # where a long path printed to the shell wraps: -J joins the lines the terminal wrapped).
+    if [[ "$(capture)" == *"$2"* || "$(tm capture-pane -p -J -t e2e)" == *"$2"* ]]; then pass "$1"; else
         fail "$1: '$2' not on screen"
         capture | sed 's/^/    | /'
     fi
