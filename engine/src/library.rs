@@ -4,9 +4,11 @@
 //!
 //! Costs: persistent maps throughout; clone Θ(1), lookup by name Θ(log prototypes),
 //! `proclaim` Θ(log prototypes + properties), `create` Θ(1) (the new thing shares its
-//! prototype's property table), `random_name` Θ(prototypes).
+//! prototype's property table), `random_name` Θ(prototypes that can be picked), plus
+//! Θ(prototypes) once after the prototypes change.
 
-use std::sync::Arc;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use rpds::{RedBlackTreeMapSync, VectorSync};
 use serde::{Deserialize, Serialize};
@@ -309,6 +311,63 @@ pub struct Library {
     /// Which tiles set each flag (derived from `tiles`, kept in step by every change).
     #[serde(skip)]
     tile_flags: TileFlags,
+    /// The prototypes `random_name` can pick (derived from `protos`, emptied by every
+    /// change to them and worked out again on first use).
+    #[serde(skip)]
+    spawns: Spawns,
+}
+
+/// The prototypes [`Library::random_name`] can pick from: every one that is not abstract
+/// and has a [`FREQ`] above 0, in name order, with its [`LEVEL`] and `FREQ` read once. A
+/// pick then tests the flag of only the prototypes in the level window, where it used to
+/// read three properties of every prototype (dungeon generation asks hundreds of times).
+///
+/// Worked out on first use and shared by every clone of the library made before or after
+/// (the cell is behind one pointer); a change to the prototypes gives the library a new,
+/// empty cell, so older values keep theirs and it is never stale. Derived data: not saved,
+/// hashed or compared.
+#[derive(Clone, Default)]
+struct Spawns(Arc<OnceLock<Arc<[Spawn]>>>);
+
+/// One prototype [`Library::random_name`] can pick.
+struct Spawn {
+    proto: Arc<Prototype>,
+    level: i32,
+    freq: u64,
+}
+
+impl PartialEq for Spawns {
+    /// Always equal: the table follows from the prototypes, which are compared.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for Spawns {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.get().map(|s| s.len());
+        f.debug_tuple("Spawns").field(&n).finish()
+    }
+}
+
+impl Spawns {
+    /// The table of `protos`, worked out now if this cell is still empty.
+    fn of(&self, protos: &RedBlackTreeMapSync<Arc<str>, Arc<Prototype>>) -> &[Spawn] {
+        self.0.get_or_init(|| {
+            protos
+                .values()
+                .filter(|p| !p.is_abstract())
+                .filter_map(|p| {
+                    let freq = p.get(&FREQ).unwrap_or(0).max(0) as u64;
+                    (freq > 0).then(|| Spawn {
+                        proto: Arc::clone(p),
+                        level: p.get(&LEVEL).unwrap_or(1),
+                        freq,
+                    })
+                })
+                .collect()
+        })
+    }
 }
 
 /// A library as stored: everything but what is derived from it.
@@ -325,6 +384,7 @@ impl From<LibraryData> for Library {
     fn from(d: LibraryData) -> Self {
         Library {
             tile_flags: TileFlags::build(&d.tiles),
+            spawns: Spawns::default(),
             protos: d.protos,
             tiles: d.tiles,
             tile_names: d.tile_names,
@@ -437,6 +497,7 @@ impl Library {
         let tiles = VectorSync::new_sync().push_back(void);
         Library {
             tile_flags: TileFlags::build(&tiles),
+            spawns: Spawns::default(),
             protos: RedBlackTreeMapSync::new_sync(),
             tiles,
             tile_names: RedBlackTreeMapSync::new_sync().insert(Arc::from("void"), TileId(0)),
@@ -495,7 +556,7 @@ impl Library {
         }
         mods.extend(props.mods);
         let name: Arc<str> = Arc::from(name);
-        self.protos.insert_mut(
+        self.protos_mut().insert_mut(
             name.clone(),
             Arc::new(Prototype {
                 name,
@@ -505,6 +566,14 @@ impl Library {
             }),
         );
         Ok(())
+    }
+
+    /// The prototypes, to change: every change goes through here, which empties the derived
+    /// table of [`random_name`](Library::random_name) (this value gets a new cell; clones
+    /// made before keep theirs).
+    pub(crate) fn protos_mut(&mut self) -> &mut RedBlackTreeMapSync<Arc<str>, Arc<Prototype>> {
+        self.spawns = Spawns::default();
+        &mut self.protos
     }
 
     /// Change one property of an existing prototype (e.g. mark a potion kind identified).
@@ -522,7 +591,7 @@ impl Library {
         let mut p = Prototype::clone(p);
         p.props.insert_mut(key.key(), value.into_value());
         p.props = p.props.frozen();
-        self.protos.insert_mut(p.name.clone(), Arc::new(p));
+        self.protos_mut().insert_mut(p.name.clone(), Arc::new(p));
         Ok(())
     }
 
@@ -589,7 +658,9 @@ impl Library {
     }
 
     /// Pick a concrete prototype at random among those with `flag` set and [`LEVEL`] within
-    /// `min_level..=max_level`, weighted by [`FREQ`]. Θ(prototypes).
+    /// `min_level..=max_level`, weighted by [`FREQ`]. Θ(prototypes that are not abstract
+    /// and have a `FREQ` above 0), plus Θ(prototypes) the first time after the prototypes
+    /// changed (the table of those is shared by the library's clones).
     pub fn random_name(
         &self,
         rng: &mut GameRng,
@@ -598,15 +669,11 @@ impl Library {
         max_level: i32,
     ) -> Result<Arc<str>, Error> {
         let candidates: Vec<(&Arc<str>, u64)> = self
-            .protos
-            .values()
-            .filter(|p| !p.is_abstract() && p.is(flag))
-            .filter(|p| {
-                let lvl = p.get(&LEVEL).unwrap_or(1);
-                (min_level..=max_level).contains(&lvl)
-            })
-            .map(|p| (&p.name, p.get(&FREQ).unwrap_or(0).max(0) as u64))
-            .filter(|(_, f)| *f > 0)
+            .spawns
+            .of(&self.protos)
+            .iter()
+            .filter(|s| (min_level..=max_level).contains(&s.level) && s.proto.is(flag))
+            .map(|s| (&s.proto.name, s.freq))
             .collect();
         let total: u64 = candidates.iter().map(|c| c.1).sum();
         let none = || Error::NothingToCreate {

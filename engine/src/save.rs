@@ -493,16 +493,17 @@ impl SavedGame {
         }
         let mut lib = base.clone();
         for name in &self.changes.removed {
-            lib.protos.remove_mut(name);
+            lib.protos_mut().remove_mut(name);
         }
         for p in &self.changes.added {
-            lib.protos.insert_mut(p.name.clone(), Arc::new(p.clone()));
+            lib.protos_mut()
+                .insert_mut(p.name.clone(), Arc::new(p.clone()));
         }
         for c in &self.changes.changed {
             if let Some(b) = lib.protos.get(&c.name) {
                 let mut p = Prototype::clone(b);
                 p.props = apply(&p.props, &c.set, &c.unset);
-                lib.protos.insert_mut(p.name.clone(), Arc::new(p));
+                lib.protos_mut().insert_mut(p.name.clone(), Arc::new(p));
             }
         }
         if let Some(tiles) = &self.changes.tiles {

@@ -203,6 +203,42 @@ fn random_creation_respects_flag_level_and_frequency() {
     ));
 }
 
+/// `random_name` keeps a table of the prototypes it can pick, shared by clones: every way of
+/// changing the prototypes must leave the changed library picking from the new ones, and
+/// the older value from the old ones.
+#[test]
+fn random_creation_follows_every_change_of_the_prototypes() {
+    use alembic::save::SavedGame;
+    let lib = library();
+    let mut g = Game::new(3);
+    let pick = |lib: &Library, g: &mut Game, lo, hi| lib.random_name(g.rng(), &IS_POTION, lo, hi);
+    // The table is worked out here, and shared with every clone below.
+    assert_eq!(&*pick(&lib, &mut g, 1, 3).unwrap(), "healing potion");
+    let mut rare = lib.clone();
+    rare.set_proto_prop_mut("healing potion", &FREQ, 0).unwrap();
+    assert!(matches!(
+        pick(&rare, &mut g, 1, 3),
+        Err(Error::NothingToCreate { .. })
+    ));
+    assert_eq!(&*pick(&lib, &mut g, 1, 3).unwrap(), "healing potion");
+    let more = rare
+        .proclaim("elixir", Some("base potion"), Props::new().with(&LEVEL, 2))
+        .unwrap();
+    assert_eq!(&*pick(&more, &mut g, 1, 3).unwrap(), "elixir");
+    assert!(pick(&rare, &mut g, 1, 3).is_err());
+    // Through a save: a game linked to the unchanged library takes the saved prototypes.
+    let saved = SavedGame::of(&Game::new(3).with_library(rare.clone()), &lib).unwrap();
+    let json = saved.to_json().unwrap();
+    let loaded = SavedGame::from_json(&json, &lib)
+        .unwrap()
+        .link(&lib, &alembic::Hooks::new())
+        .unwrap();
+    assert!(matches!(
+        pick(loaded.library(), &mut g, 1, 3),
+        Err(Error::NothingToCreate { .. })
+    ));
+}
+
 #[test]
 fn modifiers_apply_by_priority_then_insertion_and_only_while_active() {
     let (g, rat) = world();
