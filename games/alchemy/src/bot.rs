@@ -1042,8 +1042,13 @@ impl Bot {
     fn explore_step(&mut self, game: &Game, at: Loc) -> Option<Command> {
         let area = level_box(at.z);
         let table = TileTable::new(game);
-        let open = CellMemo::new(area, |l| walkable_with(&table, game, l));
-        let pass = |l: Loc| open.get(l);
+        // What entering each cell costs, worked out once: a search asks about a cell for
+        // each of its neighbours.
+        let enter = EnterMemo::new(area, |l| {
+            walkable_with(&table, game, l)
+                .then(|| if creature_at(game, l).is_some() { 5 } else { 1 })
+        });
+        let pass = |l: Loc| enter.get(l).is_some();
         let explored = explored_cells(game);
         let frontier = |l: Loc| {
             explored(l) && pass(l) && l.neighbours8().any(|n| area.contains(n) && !explored(n))
@@ -1052,20 +1057,14 @@ impl Bot {
             && let Some(i) = route.iter().position(|&l| l == at)
             && let Some(&next) = route.get(i + 1)
             && route.last().is_some_and(|&end| frontier(end))
-            && pass(next)
-            && creature_at(game, next).is_none()
+            // Open, and nobody there.
+            && enter.get(next) == Some(1)
         {
             return dir_to(at, next).map(Command::Move);
         }
         let cost = |from: Loc, to: Loc| -> Option<u32> {
-            if !pass(to) || !pass(from) {
-                return None;
-            }
-            Some(if creature_at(game, to).is_some() {
-                5
-            } else {
-                1
-            })
+            let c = enter.get(to)?;
+            pass(from).then_some(c)
         };
         let found = self
             .paths
@@ -1255,6 +1254,45 @@ impl<F: Fn(Loc) -> bool> CellMemo<F> {
                 yes
             }
         }
+    }
+}
+
+/// [`CellMemo`] for a cost: each cell's cost of entering it (`None`: closed), worked out
+/// once.
+struct EnterMemo<F> {
+    area: LocBox,
+    /// Per cell of `area`: 0 not yet asked, [`EnterMemo::CLOSED`], else the cost.
+    known: Vec<Cell<u8>>,
+    ask: F,
+}
+
+impl<F: Fn(Loc) -> Option<u8>> EnterMemo<F> {
+    const CLOSED: u8 = u8::MAX;
+
+    fn new(area: LocBox, ask: F) -> Self {
+        let cells = usize::try_from(area.volume()).unwrap_or(0);
+        EnterMemo {
+            area,
+            known: vec![Cell::new(0); cells],
+            ask,
+        }
+    }
+
+    /// The cost of entering `l`; `ask` must give neither 0 nor [`EnterMemo::CLOSED`].
+    fn get(&self, l: Loc) -> Option<u32> {
+        let slot = memo_slot(self.area, &self.known, l);
+        let c = match slot.map_or(0, Cell::get) {
+            0 => {
+                let c = (self.ask)(l).unwrap_or(Self::CLOSED);
+                debug_assert_ne!(c, 0, "a cost of 0 reads as not yet asked");
+                if let Some(s) = slot {
+                    s.set(c);
+                }
+                c
+            }
+            c => c,
+        };
+        (c != Self::CLOSED).then_some(u32::from(c))
     }
 }
 
@@ -1705,6 +1743,30 @@ mod tests {
     use super::*;
     use crate::props::IS_IDENTIFIED;
     use crate::rulebook::Rules;
+
+    #[test]
+    fn the_enter_memo_asks_once_per_cell_of_its_area() {
+        let area = LocBox::rect(0, 0, 4, 3, -1);
+        let asked = Cell::new(0);
+        let memo = EnterMemo::new(area, |l: Loc| {
+            asked.set(asked.get() + 1);
+            match l.x {
+                0 => None,
+                1 => Some(5),
+                _ => Some(1),
+            }
+        });
+        for _ in 0..3 {
+            assert_eq!(memo.get(Loc::new(0, 1, -1)), None);
+            assert_eq!(memo.get(Loc::new(1, 1, -1)), Some(5));
+            assert_eq!(memo.get(Loc::new(3, 2, -1)), Some(1));
+        }
+        assert_eq!(asked.get(), 3);
+        // Outside the area: asked every time.
+        assert_eq!(memo.get(Loc::new(9, 1, -1)), Some(1));
+        assert_eq!(memo.get(Loc::new(9, 1, -1)), Some(1));
+        assert_eq!(asked.get(), 5);
+    }
 
     #[test]
     fn the_potion_memo_forgets_what_identifying_a_kind_changes() {
