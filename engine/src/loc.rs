@@ -393,12 +393,14 @@ impl LocBox {
 
     /// Width along x.
     #[must_use]
+    #[inline]
     pub fn width(&self) -> i32 {
         (self.max.x - self.min.x).max(0)
     }
 
     /// Height along y.
     #[must_use]
+    #[inline]
     pub fn height(&self) -> i32 {
         (self.max.y - self.min.y).max(0)
     }
