@@ -4,11 +4,10 @@
 //!
 //! Costs: persistent maps throughout; clone Θ(1), lookup by name Θ(log prototypes),
 //! `proclaim` Θ(log prototypes + properties), `create` Θ(1) (the new thing shares its
-//! prototype's property table), `random_name` Θ(prototypes that can be picked), plus
-//! Θ(prototypes) once after the prototypes change.
+//! prototype's property table), `random_name` Θ(prototypes that can be picked).
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use rpds::{RedBlackTreeMapSync, VectorSync};
 use serde::{Deserialize, Serialize};
@@ -311,29 +310,42 @@ pub struct Library {
     /// Which tiles set each flag (derived from `tiles`, kept in step by every change).
     #[serde(skip)]
     tile_flags: TileFlags,
-    /// The prototypes `random_name` can pick (derived from `protos`, emptied by every
-    /// change to them and worked out again on first use).
+    /// The prototypes `random_name` can pick (derived from `protos`, kept in step by every
+    /// change to them).
     #[serde(skip)]
     spawns: Spawns,
 }
 
 /// The prototypes [`Library::random_name`] can pick from: every one that is not abstract
-/// and has a [`FREQ`] above 0, in name order, with its [`LEVEL`] and `FREQ` read once. A
-/// pick then tests the flag of only the prototypes in the level window, where it used to
-/// read three properties of every prototype (dungeon generation asks hundreds of times).
+/// and has a [`FREQ`] above 0, by name (the order of the prototypes), with its [`LEVEL`]
+/// and `FREQ` read once. A pick then tests the flag of only the prototypes in the level
+/// window, where it used to read three properties of every prototype (dungeon generation
+/// asks hundreds of times).
 ///
-/// Worked out on first use and shared by every clone of the library made before or after
-/// (the cell is behind one pointer); a change to the prototypes gives the library a new,
-/// empty cell, so older values keep theirs and it is never stale. Derived data: not saved,
-/// hashed or compared.
+/// A persistent map kept in step by every change to the prototypes
+/// ([`Library::put_proto`], [`Library::remove_proto`]): each change works out one entry,
+/// Θ(log prototypes). Derived data: not saved, hashed or compared.
 #[derive(Clone, Default)]
-struct Spawns(Arc<OnceLock<Arc<[Spawn]>>>);
+struct Spawns(RedBlackTreeMapSync<Arc<str>, Spawn>);
 
 /// One prototype [`Library::random_name`] can pick.
+#[derive(Clone)]
 struct Spawn {
     proto: Arc<Prototype>,
     level: i32,
     freq: u64,
+}
+
+impl Spawn {
+    /// `p`'s entry, if [`Library::random_name`] can pick it.
+    fn of(p: &Arc<Prototype>) -> Option<Spawn> {
+        let freq = p.get(&FREQ).unwrap_or(0).max(0) as u64;
+        (!p.is_abstract() && freq > 0).then(|| Spawn {
+            proto: Arc::clone(p),
+            level: p.get(&LEVEL).unwrap_or(1),
+            freq,
+        })
+    }
 }
 
 impl PartialEq for Spawns {
@@ -345,28 +357,20 @@ impl PartialEq for Spawns {
 
 impl fmt::Debug for Spawns {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.0.get().map(|s| s.len());
-        f.debug_tuple("Spawns").field(&n).finish()
+        f.debug_tuple("Spawns").field(&self.0.size()).finish()
     }
 }
 
 impl Spawns {
-    /// The table of `protos`, worked out now if this cell is still empty.
-    fn of(&self, protos: &RedBlackTreeMapSync<Arc<str>, Arc<Prototype>>) -> &[Spawn] {
-        self.0.get_or_init(|| {
-            protos
-                .values()
-                .filter(|p| !p.is_abstract())
-                .filter_map(|p| {
-                    let freq = p.get(&FREQ).unwrap_or(0).max(0) as u64;
-                    (freq > 0).then(|| Spawn {
-                        proto: Arc::clone(p),
-                        level: p.get(&LEVEL).unwrap_or(1),
-                        freq,
-                    })
-                })
-                .collect()
-        })
+    /// The table of every prototype of `protos`. Θ(prototypes).
+    fn of(protos: &RedBlackTreeMapSync<Arc<str>, Arc<Prototype>>) -> Self {
+        let mut t = RedBlackTreeMapSync::new_sync();
+        for (name, p) in protos.iter() {
+            if let Some(s) = Spawn::of(p) {
+                t.insert_mut(name.clone(), s);
+            }
+        }
+        Spawns(t)
     }
 }
 
@@ -384,7 +388,7 @@ impl From<LibraryData> for Library {
     fn from(d: LibraryData) -> Self {
         Library {
             tile_flags: TileFlags::build(&d.tiles),
-            spawns: Spawns::default(),
+            spawns: Spawns::of(&d.protos),
             protos: d.protos,
             tiles: d.tiles,
             tile_names: d.tile_names,
@@ -556,24 +560,32 @@ impl Library {
         }
         mods.extend(props.mods);
         let name: Arc<str> = Arc::from(name);
-        self.protos_mut().insert_mut(
-            name.clone(),
-            Arc::new(Prototype {
-                name,
-                parent,
-                props: map.frozen(),
-                mods: mods.into(),
-            }),
-        );
+        self.put_proto(Arc::new(Prototype {
+            name,
+            parent,
+            props: map.frozen(),
+            mods: mods.into(),
+        }));
         Ok(())
     }
 
-    /// The prototypes, to change: every change goes through here, which empties the derived
-    /// table of [`random_name`](Library::random_name) (this value gets a new cell; clones
-    /// made before keep theirs).
-    pub(crate) fn protos_mut(&mut self) -> &mut RedBlackTreeMapSync<Arc<str>, Arc<Prototype>> {
-        self.spawns = Spawns::default();
-        &mut self.protos
+    /// Add or replace prototype `p` (every change to the prototypes goes through here or
+    /// [`remove_proto`](Library::remove_proto), which keep `random_name`'s table in step).
+    /// Θ(log prototypes).
+    pub(crate) fn put_proto(&mut self, p: Arc<Prototype>) {
+        match Spawn::of(&p) {
+            Some(s) => self.spawns.0.insert_mut(p.name.clone(), s),
+            None => {
+                self.spawns.0.remove_mut(&p.name);
+            }
+        }
+        self.protos.insert_mut(p.name.clone(), p);
+    }
+
+    /// Take prototype `name` out (see [`put_proto`](Library::put_proto)). Θ(log prototypes).
+    pub(crate) fn remove_proto(&mut self, name: &str) {
+        self.spawns.0.remove_mut(name);
+        self.protos.remove_mut(name);
     }
 
     /// Change one property of an existing prototype (e.g. mark a potion kind identified).
@@ -591,7 +603,7 @@ impl Library {
         let mut p = Prototype::clone(p);
         p.props.insert_mut(key.key(), value.into_value());
         p.props = p.props.frozen();
-        self.protos_mut().insert_mut(p.name.clone(), Arc::new(p));
+        self.put_proto(Arc::new(p));
         Ok(())
     }
 
@@ -659,8 +671,7 @@ impl Library {
 
     /// Pick a concrete prototype at random among those with `flag` set and [`LEVEL`] within
     /// `min_level..=max_level`, weighted by [`FREQ`]. Θ(prototypes that are not abstract
-    /// and have a `FREQ` above 0), plus Θ(prototypes) the first time after the prototypes
-    /// changed (the table of those is shared by the library's clones).
+    /// and have a `FREQ` above 0), from a table of those kept with the prototypes.
     pub fn random_name(
         &self,
         rng: &mut GameRng,
@@ -670,8 +681,8 @@ impl Library {
     ) -> Result<Arc<str>, Error> {
         let candidates: Vec<(&Arc<str>, u64)> = self
             .spawns
-            .of(&self.protos)
-            .iter()
+            .0
+            .values()
             .filter(|s| (min_level..=max_level).contains(&s.level) && s.proto.is(flag))
             .map(|s| (&s.proto.name, s.freq))
             .collect();

@@ -81,7 +81,7 @@ pub(crate) fn library(lib: &Library) -> Library {
             );
         }
         if q != *p {
-            out.protos_mut().insert_mut(q.name.clone(), Arc::new(q));
+            out.put_proto(Arc::new(q));
         }
     }
     out

@@ -493,17 +493,16 @@ impl SavedGame {
         }
         let mut lib = base.clone();
         for name in &self.changes.removed {
-            lib.protos_mut().remove_mut(name);
+            lib.remove_proto(name);
         }
         for p in &self.changes.added {
-            lib.protos_mut()
-                .insert_mut(p.name.clone(), Arc::new(p.clone()));
+            lib.put_proto(Arc::new(p.clone()));
         }
         for c in &self.changes.changed {
             if let Some(b) = lib.protos.get(&c.name) {
                 let mut p = Prototype::clone(b);
                 p.props = apply(&p.props, &c.set, &c.unset);
-                lib.protos_mut().insert_mut(p.name.clone(), Arc::new(p));
+                lib.put_proto(Arc::new(p));
             }
         }
         if let Some(tiles) = &self.changes.tiles {
