@@ -5,25 +5,75 @@
 #
 #   scripts/bench-table.sh            # --measurement-time 3
 #   MEASURE=2 scripts/bench-table.sh  # shorter
+#   ANCHOR= scripts/bench-table.sh    # without the anchor's runs
+#
+# Issue 32's two rate bars (whole bot games per CPU second, the engine's `apply` alone) are
+# absolute, set against figures of the code the issue measured, and the hosts this runs on
+# differ by more than those bars ask for. So the run also builds that code (`ANCHOR`, a
+# commit: a1fc3a3, the last table before the issue, by default) in a temporary worktree and
+# measures it beside ours on the same host: its bot games in the same rounds, and its
+# `apply` benchmark right before ours is run again. The table then gives each rate as a
+# ratio to the anchor's, against the ratio the issue's bar asks of the anchor's figure on
+# record. Needs the repository's history (a full clone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 measure="${MEASURE:-3}"
 cmd="cargo bench -p alembic-benches -- --warm-up-time 1 --measurement-time $measure"
 target="${CARGO_TARGET_DIR:-target}"
+case "$target" in /*) ;; *) target="$PWD/$target" ;; esac
+anchor="${ANCHOR-a1fc3a3}"
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+anchor_dir=""
+cleanup() {
+  rm -f "$log"
+  if [ -n "$anchor_dir" ]; then
+    git worktree remove --force "$anchor_dir/src" 2>/dev/null || true
+    rm -rf "$anchor_dir"
+  fi
+}
+trap cleanup EXIT
+if [ -n "$anchor" ]; then
+  anchor_rev="$(git rev-parse --short "$anchor^{commit}")"
+  anchor_dir="$(mktemp -d)"
+  git worktree add -q --detach "$anchor_dir/src" "$anchor_rev"
+  # Its own target directory: its dependencies are other versions of ours.
+  anchor_target="$target/anchor-$anchor_rev"
+  # The anchor's workspace named the games' crate alembic-content.
+  (cd "$anchor_dir/src" &&
+    CARGO_TARGET_DIR="$anchor_target" cargo build --release -p alembic-content --bin alembic-sim &&
+    CARGO_TARGET_DIR="$anchor_target" cargo bench -p alembic-benches --bench history --no-run)
+fi
 # Build first, so the start time below excludes compilation and stale results are older.
 cargo bench -p alembic-benches --no-run
 since="$(date +%s)"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 $cmd 2>&1 | tee "$log"
+anchor_args=()
+if [ -n "$anchor" ]; then
+  # The anchor's `apply` benchmark, then ours again: the two a minute apart. Its replay line
+  # (the game's turns) is kept apart from ours.
+  apply_filter="history/baseline_apply_without_hashing"
+  (cd "$anchor_dir/src" &&
+    CARGO_TARGET_DIR="$anchor_target" cargo bench -p alembic-benches --bench history -- \
+      "$apply_filter" --warm-up-time 1 --measurement-time "$measure") 2>&1 |
+    sed 's/^replay:/anchor replay:/' | tee -a "$log"
+  cargo bench -p alembic-benches --bench history -- \
+    "$apply_filter" --warm-up-time 1 --measurement-time "$measure" 2>&1 | tee -a "$log"
+  anchor_args=(--anchor "$anchor_rev" --anchor-criterion "$anchor_target/criterion")
+fi
 # Whole bot games per CPU second (a release build of the headless runner): the first of
-# three rounds alone, and each seed's least CPU time of the three.
+# three rounds alone, and each seed's least CPU time of the three; the anchor's in the same
+# rounds.
 cargo build --release -p alembic-games --bin alembic-sim
-python3 scripts/bot-rate.py --sim "$target/release/alembic-sim" --runs 3 2>&1 | tee -a "$log"
+sim_args=(--sim "$target/release/alembic-sim" --runs 3)
+if [ -n "$anchor" ]; then
+  sim_args+=(--anchor "$anchor_target/release/alembic-sim")
+fi
+python3 scripts/bot-rate.py "${sim_args[@]}" 2>&1 | tee -a "$log"
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 python3 scripts/bench-table.py \
   --criterion "$target/criterion" --log "$log" --since "$since" \
   --readme benches/README.md --summary README.md --cmd "$cmd" \
-  --date "$(date -u '+%Y-%m-%d %H:%M UTC')" \
+  --date "$(date -u '+%Y-%m-%d %H:%M UTC')" "${anchor_args[@]}" \
+  --host "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), family $(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo | head -1) model $(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -1)" \
   --load "$load_before at the start, $load_after at the end (1, 5, 15 min; $(nproc) cores)"

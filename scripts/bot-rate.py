@@ -19,6 +19,14 @@ whose neighbours only ever add to it:
     bot-rate least of 3: 75344 turns in 3.01 CPU s = 25031 turns per CPU second (seeds 1-10)
 
 The first line is still the first round alone.
+
+With `--anchor SIM` it also plays every seed with another build (the code an issue measured
+its bar against), seed by seed in the same rounds (the anchor's game, then ours), and
+prints its lines the same way, so the two rates come from the same minutes on the same
+host:
+
+    bot-rate anchor: 74305 turns in 3.67 CPU s = 20232 turns per CPU second (seeds 1-10)
+    bot-rate anchor least of 3: 74305 turns in 3.66 CPU s = 20301 turns per CPU second (seeds 1-10)
 """
 
 import argparse
@@ -34,6 +42,7 @@ def main():
     ap.add_argument("--seeds", default="1-10", help="an inclusive range such as 1-10")
     ap.add_argument("--runs", type=int, default=1,
                     help="play every seed this many times and also report each seed's least")
+    ap.add_argument("--anchor", help="another alembic-sim to play in the same rounds")
     a = ap.parse_args()
     try:
         lo, hi = (int(x) for x in a.seeds.split("-", 1))
@@ -44,38 +53,42 @@ def main():
         print(f"bot-rate: --runs wants at least 1, not {a.runs}", file=sys.stderr)
         return 2
     seeds = range(lo, hi + 1)
-    turns = {}
-    lines = {}
-    cpu = {seed: [] for seed in seeds}
+    sims = [("", a.sim)] + ([("anchor ", a.anchor)] if a.anchor else [])
+    turns = {name: {} for name, _ in sims}
+    lines = {name: {} for name, _ in sims}
+    cpu = {name: {seed: [] for seed in seeds} for name, _ in sims}
     for run in range(a.runs):
         for seed in seeds:
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            out = subprocess.run(
-                [a.sim, "--game", "alchemy", "--seed", str(seed), "--turns", "30000",
-                 "--policy", "explore"],
-                check=True, capture_output=True, text=True).stdout
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu[seed].append((after.ru_utime - before.ru_utime)
-                             + (after.ru_stime - before.ru_stime))
-            line = out.strip().splitlines()[-1]
-            if run == 0:
-                last = json.loads(line)
-                turns[seed] = int(last["turns"])
-                lines[seed] = line
-                print(f"seed {seed}: {last['turns']} turns, {last['outcome']}, "
-                      f"hash {last['hash']}")
-            elif line != lines[seed]:
-                print(f"bot-rate: seed {seed} gave another game on run {run + 1}:\n"
-                      f"  {lines[seed]}\n  {line}", file=sys.stderr)
-                return 1
-    total = sum(turns.values())
-    first = sum(times[0] for times in cpu.values())
-    print(f"bot-rate: {total} turns in {first:.2f} CPU s = {total / first:.0f} turns per CPU "
-          f"second (seeds {lo}-{hi})")
-    if a.runs > 1:
-        least = sum(min(times) for times in cpu.values())
-        print(f"bot-rate least of {a.runs}: {total} turns in {least:.2f} CPU s = "
-              f"{total / least:.0f} turns per CPU second (seeds {lo}-{hi})")
+            # The anchor first, so neither build always runs right after the other's seed.
+            for name, sim in reversed(sims):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                out = subprocess.run(
+                    [sim, "--game", "alchemy", "--seed", str(seed), "--turns", "30000",
+                     "--policy", "explore"],
+                    check=True, capture_output=True, text=True).stdout
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu[name][seed].append((after.ru_utime - before.ru_utime)
+                                       + (after.ru_stime - before.ru_stime))
+                line = out.strip().splitlines()[-1]
+                if run == 0:
+                    last = json.loads(line)
+                    turns[name][seed] = int(last["turns"])
+                    lines[name][seed] = line
+                    print(f"{name}seed {seed}: {last['turns']} turns, {last['outcome']}, "
+                          f"hash {last['hash']}")
+                elif line != lines[name][seed]:
+                    print(f"bot-rate: {name}seed {seed} gave another game on run {run + 1}:\n"
+                          f"  {lines[name][seed]}\n  {line}", file=sys.stderr)
+                    return 1
+    for name, _ in sims:
+        total = sum(turns[name].values())
+        first = sum(times[0] for times in cpu[name].values())
+        print(f"bot-rate {name}".rstrip() + f": {total} turns in {first:.2f} CPU s = "
+              f"{total / first:.0f} turns per CPU second (seeds {lo}-{hi})")
+        if a.runs > 1:
+            least = sum(min(times) for times in cpu[name].values())
+            print(f"bot-rate {name}least of {a.runs}: {total} turns in {least:.2f} CPU s = "
+                  f"{total / least:.0f} turns per CPU second (seeds {lo}-{hi})")
     return 0
 
 
