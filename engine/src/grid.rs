@@ -37,9 +37,8 @@
 use std::cell::Cell;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
-use std::sync::Arc;
 
-use triomphe::{Arc as NodeArc, ThinArc};
+use triomphe::{Arc as NodeArc, HeaderSlice, ThinArc};
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -258,6 +257,27 @@ type Row<T> = ThinArc<(), ChunkArc<T>>;
 /// every write copies, is 16 bytes.
 type Rows<T> = ThinArc<u32, Row<T>>;
 
+/// The list of levels, one entry per `z`, in one allocation behind the blank chunk (the
+/// chunk of default values every unwritten slot of the levels' arrays shares, made with the
+/// first array): a clone of the grid copies one count for both.
+type Levels<T> = NodeArc<LevelList<T>>;
+
+/// What [`Levels`] points to: the blank chunk, then one level per `z`.
+type LevelList<T> = HeaderSlice<Option<ChunkArc<T>>, [Level<T>]>;
+
+/// A list of levels behind `blank`.
+fn new_levels<T>(blank: Option<ChunkArc<T>>, levels: Vec<Level<T>>) -> Levels<T> {
+    NodeArc::from_header_and_iter(blank, levels.into_iter())
+}
+
+/// `a` made the sole owner of its list (copied when shared), for writing.
+fn levels_mut<T>(a: &mut Levels<T>) -> Option<&mut LevelList<T>> {
+    if !a.is_unique() {
+        *a = NodeArc::from_header_and_iter(a.header.clone(), a.slice.iter().cloned());
+    }
+    NodeArc::get_mut(a)
+}
+
 /// `a`'s slots, made the sole owner of its allocation (copied when shared), handed to `f`.
 /// `None` never happens (the allocation is unique once copied).
 fn with_unique<H: Clone, E: Clone, U>(
@@ -382,7 +402,8 @@ enum Place {
 /// plus 8; the written level's box is w × h chunks, and S = w · h its slots, at most four
 /// times its chunks plus 64; F = sparse chunks, outside every level's box; h' = depth of the
 /// sparse store's hash trie, ≈ log₃₂ F):
-/// - clone: Θ(1) (three reference-count increments at most);
+/// - clone: Θ(1): two reference-count increments at most (the list of levels, which holds
+///   the blank chunk in its header, and the sparse store's root when it has one);
 /// - [`get`](Grid::get): Θ(1) for a cell of a level's box: the level check, the row pointer
 ///   (y check), the chunk pointer (x check) and the cell, one unsigned comparison a check;
 ///   Θ(1) for any other cell when there are no sparse chunks, else one hash and Θ(h') node
@@ -430,15 +451,13 @@ pub struct Grid<T> {
     default: T,
     /// The `z` of `levels[0]`.
     z0: i32,
-    /// One entry per `z` from `z0`, each with its rows of chunk pointers (or none).
-    levels: Arc<[Level<T>]>,
+    /// One entry per `z` from `z0`, each with its rows of chunk pointers (or none), behind
+    /// the blank chunk.
+    levels: Levels<T>,
     /// Chunks outside every level's box: sparse or far data.
     far: Far<T>,
     /// Chunks written so far, in the arrays and the sparse store.
     chunk_count: usize,
-    /// The chunk of default values every unwritten slot of the levels' arrays shares (made
-    /// with the first array).
-    blank: Option<ChunkArc<T>>,
 }
 
 impl<T: Clone> Clone for Grid<T> {
@@ -446,10 +465,9 @@ impl<T: Clone> Clone for Grid<T> {
         Grid {
             default: self.default.clone(),
             z0: self.z0,
-            levels: Arc::clone(&self.levels),
+            levels: NodeArc::clone(&self.levels),
             far: self.far.clone(),
             chunk_count: self.chunk_count,
-            blank: self.blank.clone(),
         }
     }
 }
@@ -460,10 +478,9 @@ impl<T: Clone + PartialEq> Grid<T> {
         Grid {
             default,
             z0: 0,
-            levels: Arc::default(),
+            levels: new_levels(None, Vec::new()),
             far: Far::default(),
             chunk_count: 0,
-            blank: None,
         }
     }
 
@@ -477,7 +494,7 @@ impl<T: Clone + PartialEq> Grid<T> {
     fn level_at(&self, z: i64) -> Option<&Level<T>> {
         usize::try_from(z - i64::from(self.z0))
             .ok()
-            .and_then(|i| self.levels.get(i))
+            .and_then(|i| self.levels.slice.get(i))
     }
 
     /// The chunk at `chunk` coordinates, if written.
@@ -498,9 +515,14 @@ impl<T: Clone + PartialEq> Grid<T> {
             .map(|c| c.as_ref(&self.default))
     }
 
+    /// The blank chunk of unwritten slots (none before the first array).
+    fn blank(&self) -> Option<&ChunkArc<T>> {
+        self.levels.header.as_ref()
+    }
+
     /// Whether `c` is the blank chunk of unwritten slots.
     fn is_blank(&self, c: &ChunkArc<T>) -> bool {
-        self.blank.as_ref().is_some_and(|b| NodeArc::ptr_eq(b, c))
+        self.blank().is_some_and(|b| NodeArc::ptr_eq(b, c))
     }
 
     /// The value at `loc` (the default when never written).
@@ -520,7 +542,7 @@ impl<T: Clone + PartialEq> Grid<T> {
         // Each check is one unsigned comparison: a coordinate below the box wraps to a
         // large number. The rows' and the row's bounds checks are the y and x checks.
         let dz = loc.z.wrapping_sub(self.z0) as u32;
-        let level = self.levels.get(dz as usize)?;
+        let level = self.levels.slice.get(dz as usize)?;
         let dx = (loc.x >> CHUNK_BITS).wrapping_sub(level.first[0]) as u32;
         let dy = (loc.y >> CHUNK_BITS).wrapping_sub(level.first[1]) as u32;
         let row = level.rows.slice.get(dy as usize)?;
@@ -656,10 +678,10 @@ impl<T: Clone + PartialEq> Grid<T> {
 
     /// The index in `levels` of level `z`, the list extended to it when the policy allows.
     fn level_for_write(&mut self, z: i32) -> Option<usize> {
-        let len = self.levels.len() as i64;
+        let len = self.levels.slice.len() as i64;
         if len == 0 {
             self.z0 = z;
-            self.levels = Arc::from(vec![Level::none()]);
+            self.levels = new_levels(self.blank().cloned(), vec![Level::none()]);
             return Some(0);
         }
         let dz = i64::from(z) - i64::from(self.z0);
@@ -668,19 +690,19 @@ impl<T: Clone + PartialEq> Grid<T> {
         }
         let first = i64::from(self.z0).min(i64::from(z));
         let last = (i64::from(self.z0) + len - 1).max(i64::from(z));
-        let dense = self.levels.iter().filter(|l| l.width() > 0).count() as i64;
+        let dense = self.levels.slice.iter().filter(|l| l.width() > 0).count() as i64;
         let new_len = last - first + 1;
         if new_len > 2 * (dense + 1) + LEVELS_SLACK {
             return None;
         }
         let shift = (i64::from(self.z0) - first) as usize;
         let mut v: Vec<Level<T>> = (0..new_len).map(|_| Level::none()).collect();
-        for (i, l) in self.levels.iter().enumerate() {
+        for (i, l) in self.levels.slice.iter().enumerate() {
             v[shift + i] = l.clone();
         }
         // `first` is one of two i32 values.
         self.z0 = first as i32;
-        self.levels = Arc::from(v);
+        self.levels = new_levels(self.blank().cloned(), v);
         usize::try_from(i64::from(z) - first).ok()
     }
 
@@ -688,7 +710,7 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// are about to be written, when the grown box stays dense enough; sparse chunks
     /// inside the new box move into it. Returns whether the box covers `lo..=hi`.
     fn grow_level(&mut self, dz: usize, lo: [i64; 2], hi: [i64; 2], need: u64) -> bool {
-        let Some(level) = self.levels.get(dz) else {
+        let Some(level) = self.levels.slice.get(dz) else {
             return false;
         };
         let z = i64::from(self.z0) + dz as i64;
@@ -706,7 +728,7 @@ impl<T: Clone + PartialEq> Grid<T> {
         };
         let (w, h) = ((nhi[0] - nlo[0] + 1) as u64, (nhi[1] - nlo[1] + 1) as u64);
         let slots = w.saturating_mul(h);
-        let have = level.count(self.blank.as_ref()) as u64 + need;
+        let have = level.count(self.blank()) as u64 + need;
         // Even with every sparse chunk moving in, too sparse: no need to look for them.
         if slots > LEVEL_FILL * (have + self.far.len() as u64) + LEVEL_SLACK {
             return false;
@@ -722,12 +744,12 @@ impl<T: Clone + PartialEq> Grid<T> {
         }
         let width = w as u32;
         let default = &self.default;
-        let blank = NodeArc::clone(self.blank.get_or_insert_with(|| {
+        let blank = self.blank().cloned().unwrap_or_else(|| {
             NodeArc::new(Chunk {
                 cells: std::array::from_fn(|_| default.clone()),
             })
-        }));
-        let mut slots_v: Vec<ChunkArc<T>> = vec![blank; slots as usize];
+        });
+        let mut slots_v: Vec<ChunkArc<T>> = vec![NodeArc::clone(&blank); slots as usize];
         let at = |cx: i64, cy: i64| ((cy - nlo[1]) as u64 * w + (cx - nlo[0]) as u64) as usize;
         if let Some((a, _)) = level.bounds() {
             for ((y, x), c) in level.slots() {
@@ -744,8 +766,14 @@ impl<T: Clone + PartialEq> Grid<T> {
         let rows: Vec<Row<T>> = (0..h)
             .map(|_| Row::from_header_and_iter((), slots_v.by_ref().take(width as usize)))
             .collect();
-        let levels = Arc::make_mut(&mut self.levels);
-        levels[dz] = Level {
+        let Some(levels) = levels_mut(&mut self.levels) else {
+            return false;
+        };
+        levels.header.get_or_insert(blank);
+        let Some(level) = levels.slice.get_mut(dz) else {
+            return false;
+        };
+        *level = Level {
             // Chunk coordinates of i32 cells fit an i32.
             first: [nlo[0] as i32, nlo[1] as i32],
             rows: Rows::from_header_and_iter(width, rows.into_iter()),
@@ -762,6 +790,7 @@ impl<T: Clone + PartialEq> Grid<T> {
         };
         if let Some(i) = self
             .levels
+            .slice
             .get(dz)
             .and_then(|l| l.index(chunk[0], chunk[1]))
         {
@@ -771,6 +800,7 @@ impl<T: Clone + PartialEq> Grid<T> {
         if self.grow_level(dz, c, c, 1)
             && let Some(i) = self
                 .levels
+                .slice
                 .get(dz)
                 .and_then(|l| l.index(chunk[0], chunk[1]))
         {
@@ -808,8 +838,14 @@ impl<T: Clone + PartialEq> Grid<T> {
         (y, x): (usize, usize),
         f: impl FnOnce(&mut Chunk<T>),
     ) {
-        let levels = Arc::make_mut(&mut self.levels);
-        let blank = self.blank.as_ref();
+        let Some(HeaderSlice {
+            header: blank,
+            slice: levels,
+        }) = levels_mut(&mut self.levels)
+        else {
+            return;
+        };
+        let blank = blank.as_ref();
         let Some(level) = levels.get_mut(dz) else {
             return;
         };
@@ -886,7 +922,7 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// the sparse store.
     fn all_chunks(&self) -> Vec<([i64; 3], ChunkRef<'_, T>)> {
         let mut out = Vec::with_capacity(self.chunk_count);
-        for (dz, level) in self.levels.iter().enumerate() {
+        for (dz, level) in self.levels.slice.iter().enumerate() {
             let z = i64::from(self.z0) + dz as i64;
             for ((y, x), c) in level.slots() {
                 if !self.is_blank(c) {
@@ -955,8 +991,8 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// Whether two grids share all their storage (then they are certainly equal). Θ(1).
     #[must_use]
     pub fn ptr_eq(&self, other: &Self) -> bool {
-        let levels = Arc::ptr_eq(&self.levels, &other.levels)
-            || (self.levels.is_empty() && other.levels.is_empty());
+        let levels = NodeArc::ptr_eq(&self.levels, &other.levels)
+            || (self.levels.slice.is_empty() && other.levels.slice.is_empty());
         let far = self.far.ptr_eq(&other.far) || (self.far.is_empty() && other.far.is_empty());
         levels && self.z0 == other.z0 && far
     }
@@ -966,15 +1002,15 @@ impl<T: Clone + PartialEq> Grid<T> {
     /// in one place), that a sparse one-cell chunk's cell lies in the chunk, the blank chunk,
     /// and the chunk count.
     pub fn check_invariants(&self) -> Result<(), &'static str> {
-        if i64::from(self.z0) + self.levels.len() as i64 - 1 > i64::from(i32::MAX) {
+        if i64::from(self.z0) + self.levels.slice.len() as i64 - 1 > i64::from(i32::MAX) {
             return Err("grid level list runs past i32::MAX");
         }
-        let dense = self.levels.iter().filter(|l| l.width() > 0).count() as i64;
-        if self.levels.len() as i64 > 2 * dense + 1 + LEVELS_SLACK {
+        let dense = self.levels.slice.iter().filter(|l| l.width() > 0).count() as i64;
+        if self.levels.slice.len() as i64 > 2 * dense + 1 + LEVELS_SLACK {
             return Err("grid level list is sparser than its policy");
         }
         let mut count = 0;
-        for level in self.levels.iter() {
+        for level in self.levels.slice.iter() {
             if level.width() == 0 {
                 if !level.rows.slice.is_empty() {
                     return Err("grid level without a width holds chunk rows");
@@ -992,10 +1028,10 @@ impl<T: Clone + PartialEq> Grid<T> {
             {
                 return Err("grid level box runs past the i32 range");
             }
-            if self.blank.is_none() {
+            if self.blank().is_none() {
                 return Err("grid level array without a blank chunk");
             }
-            let n = level.count(self.blank.as_ref());
+            let n = level.count(self.blank());
             if u64::from(level.width()) * u64::from(level.height())
                 > LEVEL_FILL * n as u64 + LEVEL_SLACK
             {
@@ -1021,7 +1057,7 @@ impl<T: Clone + PartialEq> Grid<T> {
             }
         }
         count += far.len();
-        if let Some(b) = &self.blank
+        if let Some(b) = self.blank()
             && b.cells.iter().any(|v| *v != self.default)
         {
             return Err("grid blank chunk holds a value other than the default");
@@ -2182,7 +2218,7 @@ mod tests {
     fn grid_is_send_and_sync() {
         fn check<T: Send + Sync>() {}
         check::<Grid<u16>>();
-        check::<Grid<Arc<str>>>();
+        check::<Grid<std::sync::Arc<str>>>();
         // A view remembers its last chunk in a `Cell`: each thread makes its own.
         fn check_send<T: Send>() {}
         check_send::<GridView<'static, u16>>();
