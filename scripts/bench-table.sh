@@ -71,9 +71,11 @@ if [ -n "$anchor" ]; then
 fi
 python3 scripts/bot-rate.py "${sim_args[@]}" 2>&1 | tee -a "$log"
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
+# One field of the first processor in /proc/cpuinfo, for the table's header.
+cpuinfo() { sed -n "s/^$1[[:space:]]*: //p" /proc/cpuinfo | head -1; }
 python3 scripts/bench-table.py \
   --criterion "$target/criterion" --log "$log" --since "$since" \
   --readme benches/README.md --summary README.md --cmd "$cmd" \
   --date "$(date -u '+%Y-%m-%d %H:%M UTC')" "${anchor_args[@]}" \
-  --host "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), family $(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo | head -1) model $(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -1)" \
+  --host "$(cpuinfo 'model name'), family $(cpuinfo 'cpu family') model $(cpuinfo model)" \
   --load "$load_before at the start, $load_after at the end (1, 5, 15 min; $(nproc) cores)"

@@ -59,7 +59,7 @@ def main():
     cpu = {name: {seed: [] for seed in seeds} for name, _ in sims}
     for run in range(a.runs):
         for seed in seeds:
-            # The anchor first, so neither build always runs right after the other's seed.
+            # Each seed's anchor game, then ours: the two a few seconds apart.
             for name, sim in reversed(sims):
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 out = subprocess.run(
