@@ -69,7 +69,7 @@ pub struct Message {
 /// - [`get_thing`](Game::get_thing): Θ(log₈ of the largest id); [`query`](Game::query): that plus
 ///   one property lookup (by the key's integer id: the overrides, then one slot of the table)
 ///   — for a thing with no overrides and no carried modifiers, a read of the dense array of
-///   its tables by id (Θ(log₈ of the largest id), not the thing record) and one slot;
+///   its tables by id (Θ(log₃₂ of the largest id), not the thing record) and one slot;
 ///   and Θ(keys modified + modifiers of the key) in the holder's derived view of its
 ///   carriers' active modifiers (Θ(1) for a run of additions);
 /// - [`is`](Game::is): a bit test of the thing's derived flag word, read from the game's
@@ -82,12 +82,12 @@ pub struct Message {
 ///   modifiers · log);
 /// - persistent changes ([`set`](Game::set), [`add_thing`](Game::add_thing),
 ///   [`move_thing`](Game::move_thing)…): Θ(log n) path copies; every older value stays valid.
-///   A kept [`set`](Game::set) at 10,000 things costs 488 bytes (the id index path and the
-///   thing's 120-byte record with its 8-byte count; a write that changes a flag word also
+///   A kept [`set`](Game::set) at 10,000 things costs 480 bytes (the id index path and the
+///   thing's 112-byte record with its 8-byte count; a write that changes a flag word also
 ///   copies that array's path, 792 bytes below 32,768 ids, and a write that gives a thing
-///   its first override, or takes its last away, copies the plain tables' path, 360 bytes
-///   below 32,768 ids), a kept move where most cells are empty 992 bytes (`cargo bench
-///   -p alembic-benches --bench things`, its `memory:` lines).
+///   its first override, or takes its last away, copies the plain tables' path, also 792
+///   bytes below 32,768 ids), a kept move where most cells are empty 1,184 bytes (`cargo
+///   bench -p alembic-benches --bench things`, its `memory:` lines).
 ///
 /// Each persistent method `m(&self, ..) -> Result<Game, Error>` has an in-place twin
 /// `m_mut(&mut self, ..)`. A refused call (an [`Error`]) changes nothing in either form.
@@ -189,7 +189,7 @@ impl FlagWords {
 
 /// See [`Game`]'s `plain` field.
 #[derive(Clone)]
-struct PlainTables(PVec<Table>);
+struct PlainTables(PVec<Table, 32>);
 
 impl PartialEq for PlainTables {
     /// Always equal: a cache of the things, not part of the value.

@@ -1,4 +1,4 @@
-//! A persistent vector indexed by `u64`, used for the id → thing index.
+//! A persistent vector indexed by `u64`, used for the id → thing index and the plain tables.
 //!
 //! Written by hand because its cost per write is a bar of its own: a persistent write copies
 //! every node on the path to its slot, so the bytes a kept version costs are the sum of those
@@ -9,6 +9,11 @@
 //! at 10,000 slots (5 levels) keeps 360 bytes of path, against 608 for the 16-way enum
 //! nodes it replaces (4 × 152 B). A read is one dispatch on the height, then one
 //! array index a level, inlined.
+//!
+//! The fan is a parameter: 8 for the id → thing index, whose writes are the bar above; 32
+//! for the plain tables' index (see `Game`), which a `query` walks and which a write
+//! changes only when a thing gains its first override or loses its last (three levels, not
+//! five, at 10,000 ids; 792 bytes of path, not 360).
 //!
 //! The tree is at most ten levels tall (8¹⁰ = 2³⁰ slots); indices beyond, which only a game
 //! that made a billion things or a hand-edited save can have, go to a persistent ordered map.
@@ -21,9 +26,14 @@
 use rpds::RedBlackTreeMapSync;
 use triomphe::Arc as NodeArc;
 
-const BITS: u32 = 3;
-const FAN: usize = 1 << BITS;
-const MASK: u64 = FAN as u64 - 1;
+/// The fan of the thing index: 8 slots a node (see the module's notes).
+pub(crate) const FAN: usize = 8;
+
+/// log₂ of a fan (a power of two).
+#[inline(always)]
+const fn bits(fan: usize) -> u32 {
+    fan.trailing_zeros()
+}
 
 /// One level of the tree: the leaves, or inner nodes over the level below.
 trait Level<T>: Clone {
@@ -46,48 +56,49 @@ trait Level<T>: Clone {
     fn walk<'a>(&'a self, base: u64, out: &mut Vec<(u64, &'a T)>);
 }
 
-/// The bottom level: the values themselves.
+/// The bottom level: the values themselves, `F` slots.
 #[derive(Clone)]
-struct Leaf<T>([Option<T>; FAN]);
+struct Leaf<T, const F: usize>([Option<T>; F]);
 
-/// An inner level: up to eight nodes of the level below, shared by reference count.
+/// An inner level: up to `F` nodes of the level below, shared by reference count.
 #[derive(Clone)]
-struct Inner<C>([Option<NodeArc<C>>; FAN]);
+struct Inner<C, const F: usize>([Option<NodeArc<C>>; F]);
 
-impl<C> Inner<C> {
+impl<C, const F: usize> Inner<C, F> {
     /// A node whose first slot holds `first` (the old root, when the tree grows).
     fn holding(first: NodeArc<C>) -> Self {
-        let mut kids: [Option<NodeArc<C>>; FAN] = Default::default();
-        kids[0] = Some(first);
-        Inner(kids)
+        let mut first = Some(first);
+        Inner(std::array::from_fn(|_| first.take()))
     }
 }
 
+/// The slot of index `i` in a node of `fan` slots whose level starts at bit `shift`.
 #[inline(always)]
-fn slot(i: u64, shift: u32) -> usize {
-    // `shift` is below 64 at every level (the tallest tree's top shift is 27).
-    (i.checked_shr(shift).unwrap_or(0) & MASK) as usize
+fn slot(i: u64, shift: u32, fan: usize) -> usize {
+    // `shift` is below 64 at every level (the tallest tree's top shift is 27 at fan 8, 45
+    // at fan 32).
+    (i.checked_shr(shift).unwrap_or(0) & (fan as u64 - 1)) as usize
 }
 
-impl<T: Clone> Level<T> for Leaf<T> {
+impl<T: Clone, const F: usize> Level<T> for Leaf<T, F> {
     const SHIFT: u32 = 0;
 
     fn empty() -> Self {
-        Leaf(Default::default())
+        Leaf(std::array::from_fn(|_| None))
     }
 
     #[inline(always)]
     fn get(&self, i: u64) -> Option<&T> {
-        self.0[slot(i, 0)].as_ref()
+        self.0[slot(i, 0, F)].as_ref()
     }
 
     #[inline(always)]
     fn get_mut(&mut self, i: u64) -> Option<&mut T> {
-        self.0[slot(i, 0)].as_mut()
+        self.0[slot(i, 0, F)].as_mut()
     }
 
     fn set(&mut self, i: u64, value: Option<T>) -> Option<T> {
-        std::mem::replace(&mut self.0[slot(i, 0)], value)
+        std::mem::replace(&mut self.0[slot(i, 0, F)], value)
     }
 
     fn walk<'a>(&'a self, base: u64, out: &mut Vec<(u64, &'a T)>) {
@@ -99,25 +110,25 @@ impl<T: Clone> Level<T> for Leaf<T> {
     }
 }
 
-impl<T: Clone, C: Level<T>> Level<T> for Inner<C> {
-    const SHIFT: u32 = C::SHIFT + BITS;
+impl<T: Clone, C: Level<T>, const F: usize> Level<T> for Inner<C, F> {
+    const SHIFT: u32 = C::SHIFT + bits(F);
 
     fn empty() -> Self {
-        Inner(Default::default())
+        Inner(std::array::from_fn(|_| None))
     }
 
     #[inline(always)]
     fn get(&self, i: u64) -> Option<&T> {
-        self.0[slot(i, Self::SHIFT)].as_deref()?.get(i)
+        self.0[slot(i, Self::SHIFT, F)].as_deref()?.get(i)
     }
 
     #[inline(always)]
     fn get_mut(&mut self, i: u64) -> Option<&mut T> {
-        NodeArc::make_mut(self.0[slot(i, Self::SHIFT)].as_mut()?).get_mut(i)
+        NodeArc::make_mut(self.0[slot(i, Self::SHIFT, F)].as_mut()?).get_mut(i)
     }
 
     fn set(&mut self, i: u64, value: Option<T>) -> Option<T> {
-        match &mut self.0[slot(i, Self::SHIFT)] {
+        match &mut self.0[slot(i, Self::SHIFT, F)] {
             Some(child) => NodeArc::make_mut(child).set(i, value),
             empty => {
                 // Clearing an empty slot needs no node.
@@ -140,35 +151,35 @@ impl<T: Clone, C: Level<T>> Level<T> for Inner<C> {
     }
 }
 
-type L0<T> = Leaf<T>;
-type L1<T> = Inner<L0<T>>;
-type L2<T> = Inner<L1<T>>;
-type L3<T> = Inner<L2<T>>;
-type L4<T> = Inner<L3<T>>;
-type L5<T> = Inner<L4<T>>;
-type L6<T> = Inner<L5<T>>;
-type L7<T> = Inner<L6<T>>;
-type L8<T> = Inner<L7<T>>;
-type L9<T> = Inner<L8<T>>;
+type L0<T, const F: usize> = Leaf<T, F>;
+type L1<T, const F: usize> = Inner<L0<T, F>, F>;
+type L2<T, const F: usize> = Inner<L1<T, F>, F>;
+type L3<T, const F: usize> = Inner<L2<T, F>, F>;
+type L4<T, const F: usize> = Inner<L3<T, F>, F>;
+type L5<T, const F: usize> = Inner<L4<T, F>, F>;
+type L6<T, const F: usize> = Inner<L5<T, F>, F>;
+type L7<T, const F: usize> = Inner<L6<T, F>, F>;
+type L8<T, const F: usize> = Inner<L7<T, F>, F>;
+type L9<T, const F: usize> = Inner<L8<T, F>, F>;
 
-/// Whether index `i` lies within a tree of `height` levels above the leaves.
+/// Whether index `i` lies within a tree of fan `fan` and `height` levels above the leaves.
 #[inline(always)]
-fn fits(i: u64, height: u32) -> bool {
-    i.checked_shr(BITS * (height + 1)).unwrap_or(0) == 0
+fn fits(i: u64, height: u32, fan: usize) -> bool {
+    i.checked_shr(bits(fan) * (height + 1)).unwrap_or(0) == 0
 }
 
 /// The root by height, and what each operation does at each height: one arm a height.
 macro_rules! roots {
     ($($h:literal: $v:ident($l:ident)),* ; grow $($from:ident => $to:ident),*) => {
         /// The tree by height: `H{h}` is a root `h` levels above the leaves, covering
-        /// `8^(h+1)` slots (the tallest, `H9`, covers the indices below 2³⁰).
+        /// `F^(h+1)` slots (at fan 8 the tallest, `H9`, covers the indices below 2³⁰).
         #[derive(Clone)]
-        enum Root<T> {
+        enum Root<T, const F: usize> {
             Empty,
-            $($v(NodeArc<$l<T>>),)*
+            $($v(NodeArc<$l<T, F>>),)*
         }
 
-        impl<T: Clone> Root<T> {
+        impl<T: Clone, const F: usize> Root<T, F> {
             /// Levels above the leaves (`None` for the empty tree).
             fn height(&self) -> Option<u32> {
                 match self {
@@ -181,7 +192,7 @@ macro_rules! roots {
             fn get(&self, i: u64) -> Option<&T> {
                 match self {
                     Root::Empty => None,
-                    $(Root::$v(n) => fits(i, $h).then(|| n.get(i)).flatten(),)*
+                    $(Root::$v(n) => fits(i, $h, F).then(|| n.get(i)).flatten(),)*
                 }
             }
 
@@ -234,20 +245,26 @@ roots!(
     H8 => H9
 );
 
-/// The first index the tree does not hold.
-const TREE_END: u64 = 1 << 30;
+/// The first index a tree of fan `fan` does not hold: what its tallest root (ten levels)
+/// covers, at most 2³⁰ (at fan 8, exactly 2³⁰).
+#[inline(always)]
+const fn tree_end(fan: usize) -> u64 {
+    let span = bits(fan) * 10;
+    if span < 30 { 1 << span } else { 1 << 30 }
+}
 
-/// A sparse persistent array: clone Θ(1), get Θ(log₈ n), persistent set Θ(8 · log₈ n)
-/// (72 bytes kept a level); indices from 2³⁰ on, Θ(log n) in an ordered map.
+/// A sparse persistent array of fan `F` (a power of two from 2 to 32): clone Θ(1), get
+/// Θ(log_F n), persistent set Θ(F · log_F n) (8 · F + 8 bytes kept a level: 72 at fan 8);
+/// indices from `tree_end(F)` on (2³⁰ at fan 8 and above), Θ(log n) in an ordered map.
 #[derive(Clone)]
-pub(crate) struct PVec<T> {
-    root: Root<T>,
-    /// The values at the indices the tree does not cover (`TREE_END` and above).
+pub(crate) struct PVec<T, const F: usize = FAN> {
+    root: Root<T, F>,
+    /// The values at the indices the tree does not cover (`tree_end(F)` and above).
     beyond: RedBlackTreeMapSync<u64, T>,
     len: usize,
 }
 
-impl<T: Clone> PVec<T> {
+impl<T: Clone, const F: usize> PVec<T, F> {
     pub(crate) fn new() -> Self {
         PVec {
             root: Root::Empty,
@@ -263,7 +280,7 @@ impl<T: Clone> PVec<T> {
 
     #[inline]
     pub(crate) fn get(&self, i: u64) -> Option<&T> {
-        if i < TREE_END {
+        if i < tree_end(F) {
             self.root.get(i)
         } else {
             self.beyond.get(&i)
@@ -274,7 +291,7 @@ impl<T: Clone> PVec<T> {
     /// shared with other vectors); `None` when the slot is empty.
     pub(crate) fn get_mut(&mut self, i: u64) -> Option<&mut T> {
         self.get(i)?;
-        if i < TREE_END {
+        if i < tree_end(F) {
             self.root.get_mut(i)
         } else {
             self.beyond.get_mut(&i)
@@ -286,7 +303,7 @@ impl<T: Clone> PVec<T> {
         if value.is_none() && self.get(i).is_none() {
             return None;
         }
-        if i >= TREE_END {
+        if i >= tree_end(F) {
             let old = self.beyond.get(&i).cloned();
             match value {
                 Some(v) => self.beyond.insert_mut(i, v),
@@ -301,7 +318,7 @@ impl<T: Clone> PVec<T> {
             }
             return old;
         }
-        while self.root.height().is_none_or(|h| !fits(i, h)) {
+        while self.root.height().is_none_or(|h| !fits(i, h, F)) {
             let before = self.root.height();
             self.root = std::mem::replace(&mut self.root, Root::Empty).grown();
             if self.root.height() == before {
@@ -339,7 +356,22 @@ mod tests {
 
     #[test]
     fn matches_a_btreemap() {
-        let mut p = PVec::new();
+        matches_a_btreemap_at::<8>();
+    }
+
+    /// The plain tables' fan.
+    #[test]
+    fn matches_a_btreemap_at_fan_32() {
+        matches_a_btreemap_at::<32>();
+    }
+
+    #[test]
+    fn matches_a_btreemap_at_fan_2() {
+        matches_a_btreemap_at::<2>();
+    }
+
+    fn matches_a_btreemap_at<const F: usize>() {
+        let mut p = PVec::<u64, F>::new();
         let mut o = BTreeMap::new();
         let mut x: u64 = 12345;
         let mut snapshots = Vec::new();
@@ -373,7 +405,12 @@ mod tests {
     /// was; clearing and growing keep the count and the order.
     #[test]
     fn get_mut_copies_only_this_vector() {
-        let mut p = PVec::new();
+        get_mut_copies_only_this_vector_at::<8>();
+        get_mut_copies_only_this_vector_at::<32>();
+    }
+
+    fn get_mut_copies_only_this_vector_at<const F: usize>() {
+        let mut p = PVec::<u64, F>::new();
         for i in 0..2000u64 {
             p.set(i * 3, Some(i));
         }
