@@ -76,6 +76,8 @@ def printed(log):
             r"bot-rate anchor least of \d+: \d+ turns in [\d.]+ CPU s = (\d+) turns per CPU",
         "replay_turns": r"(?m)^replay: a bot game of \d+ commands, (\d+) turns",
         "anchor_replay_turns": r"(?m)^anchor replay: a bot game of \d+ commands, (\d+) turns",
+        "d2_version_bytes":
+            r"memory: D2 anchor, 1,000 one-cell versions: (\d+) bytes",
         "near_levels_bytes": r"memory: eleven levels near the origin: (\d+) bytes per one-cell",
         "far_levels_bytes": r"memory: eleven levels at ±100,000: (\d+) bytes per one-cell",
     }
@@ -174,6 +176,22 @@ def main():
     ratio_bar("grid random get vs a flat `Vec` map sized at run time with a default outside "
               "(re-based baseline: not the bar)", "grid/random_get/grid",
               "grid/random_get/flat_map_same_work", None)
+    # The D2 layout the issue names as an anchor (a flat array of chunk pointers per level;
+    # `D2` in benches/benches/grid.rs), measured in the same run: where the bars sit against
+    # what that layout reaches on this host. Reference rows, not bars.
+    ratio_bar("the D2 anchor's random get (issue 32's two-level layout: one flat array of "
+              "chunk pointers per level) vs a flat `Vec<u16>`", "grid/random_get/d2_anchor",
+              "grid/random_get/flat_vec", None)
+    ratio_bar("the D2 anchor's random get after 1,000 kept persistent writes vs a flat "
+              "`Vec<u16>`", "grid/random_get/d2_anchor_aged", "grid/random_get/flat_vec", None)
+    ratio_bar("grid random get (`Grid::get`) vs the D2 anchor's", "grid/random_get/grid",
+              "grid/random_get/d2_anchor", None)
+    ratio_bar("the D2 anchor's scan through its `get` vs flat `Vec` indexed scan",
+              "grid/full_scan/d2_anchor_get_scan", "grid/full_scan/flat_vec_index_scan", None)
+    ratio_bar("grid persistent one-cell set vs the D2 anchor's (which copies the level's "
+              "whole array of chunk pointers)", "grid/persistent_set/grid_set",
+              "grid/persistent_set/d2_anchor_set", None)
+    fig_bar("the D2 anchor's one-cell version, bytes kept", "d2_version_bytes", None, "B")
     ratio_bar("grid scan through `get` vs flat `Vec` indexed scan",
               "grid/full_scan/grid_get_scan", "grid/full_scan/flat_vec_index_scan", 3)
     ratio_bar("grid scan through `GridView::get` vs flat indexed scan",

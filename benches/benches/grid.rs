@@ -135,6 +135,103 @@ impl FlatMap {
     }
 }
 
+/// The D2 layout issue 32 names as an anchor: per level, one flat array of shared chunk
+/// pointers over the level's box (every unwritten slot shares one blank chunk, as in
+/// `Grid`), behind a shared list of levels. A persistent write copies the chunk, the level's
+/// whole pointer array and the list. Kept here as a same-run reference for `Grid`'s random
+/// reads, one-cell writes and their bytes; it covers only the world's box (anything else
+/// reads as the default), so it does less than a `Grid` does.
+#[derive(Clone)]
+struct D2 {
+    levels: std::sync::Arc<[D2Level]>,
+    default: u16,
+}
+
+#[derive(Clone)]
+struct D2Level {
+    /// Chunks along x and y.
+    w: u32,
+    h: u32,
+    chunks: std::sync::Arc<[std::sync::Arc<[u16; 256]>]>,
+}
+
+impl D2 {
+    fn filled() -> Self {
+        let (cw, ch) = ((W / 16) as u32, (H / 16) as u32);
+        let v = filled_vec();
+        let levels = (0..D)
+            .map(|z| D2Level {
+                w: cw,
+                h: ch,
+                chunks: (0..cw * ch)
+                    .map(|i| {
+                        let (cx, cy) = ((i % cw) as i32, (i / cw) as i32);
+                        let mut c = [0u16; 256];
+                        for (k, cell) in c.iter_mut().enumerate() {
+                            let (x, y) = (cx * 16 + (k % 16) as i32, cy * 16 + (k / 16) as i32);
+                            *cell = v[flat_index(Loc::new(x, y, z))];
+                        }
+                        std::sync::Arc::new(c)
+                    })
+                    .collect(),
+            })
+            .collect();
+        D2 { levels, default: 0 }
+    }
+
+    #[inline]
+    fn get(&self, l: Loc) -> &u16 {
+        // One unsigned comparison an axis, as `Grid`'s reads.
+        let Some(level) = self.levels.get(l.z as u32 as usize) else {
+            return &self.default;
+        };
+        let (cx, cy) = ((l.x >> 4) as u32, (l.y >> 4) as u32);
+        if cx >= level.w || cy >= level.h {
+            return &self.default;
+        }
+        let chunk = &level.chunks[(cy * level.w + cx) as usize];
+        &chunk[((l.y & 15) * 16 + (l.x & 15)) as usize]
+    }
+
+    /// A new version with `l` set (inside the world's box only). Each copied array is
+    /// collected straight into its shared allocation (one allocation, no `Vec` first).
+    fn set(&self, l: Loc, value: u16) -> Self {
+        let z = l.z as usize;
+        let level = &self.levels[z];
+        let i = ((l.y >> 4) as u32 * level.w + (l.x >> 4) as u32) as usize;
+        let mut chunk = *level.chunks[i];
+        chunk[((l.y & 15) * 16 + (l.x & 15)) as usize] = value;
+        let chunk = std::sync::Arc::new(chunk);
+        let chunks = level
+            .chunks
+            .iter()
+            .enumerate()
+            .map(|(k, c)| if k == i { chunk.clone() } else { c.clone() })
+            .collect();
+        let new_level = D2Level {
+            w: level.w,
+            h: level.h,
+            chunks,
+        };
+        let levels = self
+            .levels
+            .iter()
+            .enumerate()
+            .map(|(k, lv)| {
+                if k == z {
+                    new_level.clone()
+                } else {
+                    lv.clone()
+                }
+            })
+            .collect();
+        D2 {
+            levels,
+            default: self.default,
+        }
+    }
+}
+
 /// 40,000 isolated cells scattered over ±1,000,000 on 11 levels (`grid/isolated_get`).
 fn isolated_cells() -> Vec<Loc> {
     random_locs(40_000, 5)
@@ -175,6 +272,23 @@ fn memory_report() {
     );
     println!(
         "memory: 1,000 one-cell versions: {per_version:.0} bytes each on top of the first (bar <= 1000)"
+    );
+    drop(versions);
+    let d2 = D2::filled();
+    let region = Region::new(GLOBAL);
+    let mut versions = Vec::with_capacity(1000);
+    let mut cur = d2.clone();
+    for (i, l) in locs.iter().enumerate() {
+        cur = cur.set(*l, i as u16);
+        versions.push(cur.clone());
+    }
+    let s = region.change();
+    let d2_bytes = s.bytes_allocated as i64
+        - s.bytes_deallocated as i64
+        - (1000 * std::mem::size_of::<D2>()) as i64;
+    println!(
+        "memory: D2 anchor, 1,000 one-cell versions: {:.0} bytes each on top of the first",
+        d2_bytes as f64 / 1000.0
     );
     drop(versions);
     println!(
@@ -231,6 +345,20 @@ fn bench_get(c: &mut Criterion) {
             black_box(sum)
         })
     });
+    // The D2 anchor (see `D2`), fresh and aged as the grid.
+    let d2 = D2::filled();
+    let (d2_old, _d2_history) = aged(&d2, |g, l, v| g.set(l, v));
+    for (name, d) in [("d2_anchor", &d2), ("d2_anchor_aged", &d2_old)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for l in &locs {
+                    sum += u64::from(*d.get(*l));
+                }
+                black_box(sum)
+            })
+        });
+    }
     // The borrowed view FOV, pathfinding and AI callbacks read through (made once, outside
     // the timing; `grid/view_build` times its making).
     let view = g.view(world());
@@ -537,6 +665,21 @@ fn bench_scan(c: &mut Criterion) {
             black_box(sum)
         })
     });
+    let d2 = D2::filled();
+    group.bench_function("d2_anchor_get_scan", |b| {
+        b.iter(|| {
+            let d = black_box(&d2);
+            let mut sum = 0u64;
+            for z in 0..D {
+                for y in 0..H {
+                    for x in 0..W {
+                        sum += u64::from(*d.get(Loc::new(x, y, z)));
+                    }
+                }
+            }
+            black_box(sum)
+        })
+    });
     group.bench_function("grid_view_get_scan", |b| {
         b.iter(|| {
             let view = black_box(&g).view(world());
@@ -573,6 +716,13 @@ fn bench_set(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % locs.len();
             black_box(g.set(locs[i], 7))
+        })
+    });
+    let d2 = D2::filled();
+    group.bench_function("d2_anchor_set", |b| {
+        b.iter(|| {
+            i = (i + 1) % locs.len();
+            black_box(d2.set(locs[i], 7))
         })
     });
     group.finish();
