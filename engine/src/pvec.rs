@@ -278,13 +278,23 @@ impl<T: Clone, const F: usize> PVec<T, F> {
         self.len
     }
 
-    #[inline]
+    /// Always inlined, with the ordered map's path out of line: `query` reads two of these
+    /// (the plain tables, then the things), and left to itself the compiler called the
+    /// plain tables' read out of line (the shared-prototype `query` 12.7 -> 13.5 ns).
+    #[inline(always)]
     pub(crate) fn get(&self, i: u64) -> Option<&T> {
         if i < tree_end(F) {
             self.root.get(i)
         } else {
-            self.beyond.get(&i)
+            self.get_beyond(i)
         }
+    }
+
+    /// A read at an index the tree does not cover.
+    #[cold]
+    #[inline(never)]
+    fn get_beyond(&self, i: u64) -> Option<&T> {
+        self.beyond.get(&i)
     }
 
     /// The value at `i`, mutable, with the path to it made unique (copying only what is
