@@ -769,7 +769,13 @@ mod tests {
             assert_eq!(back.as_slice(), &want[..]);
         }
         let copy = list.clone();
-        for id in [ThingId(30), ThingId(10), ThingId(99), ThingId(60), ThingId(20)] {
+        for id in [
+            ThingId(30),
+            ThingId(10),
+            ThingId(99),
+            ThingId(60),
+            ThingId(20),
+        ] {
             list.remove(id);
             want.retain(|x| *x != id);
             assert_eq!(list.as_slice(), &want[..]);
