@@ -19,7 +19,9 @@ use crate::level::{Levels, LevelsRepr};
 use crate::library::{IS_CONTAINER, Library, TileDef, TileId, collect_hooks};
 use crate::loc::{Loc, LocBox};
 use crate::migrate;
-use crate::props::{Hook, KeyIds, Modifier, Prop, PropKey, PropMap, PropType, Table, Value};
+use crate::props::{
+    FatTable, Hook, KeyIds, Modifier, Prop, PropKey, PropMap, PropType, Table, Value,
+};
 use crate::pvec::PVec;
 use crate::rng::GameRng;
 use crate::schedule::{Schedule, ScheduleRepr};
@@ -85,7 +87,7 @@ pub struct Message {
 ///   A kept [`set`](Game::set) at 10,000 things costs 480 bytes (the id index path and the
 ///   thing's 112-byte record with its 8-byte count; a write that changes a flag word also
 ///   copies that array's path, 792 bytes below 32,768 ids, and a write that gives a thing
-///   its first override, or takes its last away, copies the plain tables' path, also 792
+///   its first override, or takes its last away, copies the plain tables' path, 1,048
 ///   bytes below 32,768 ids), a kept move where most cells are empty 1,184 bytes (`cargo
 ///   bench -p alembic-benches --bench things`, its `memory:` lines).
 ///
@@ -189,7 +191,7 @@ impl FlagWords {
 
 /// See [`Game`]'s `plain` field.
 #[derive(Clone)]
-struct PlainTables(PVec<Table, 32>);
+struct PlainTables(PVec<FatTable, 32>);
 
 impl PartialEq for PlainTables {
     /// Always equal: a cache of the things, not part of the value.
@@ -1140,11 +1142,11 @@ impl Game {
     fn set_plain(&mut self, id: ThingId, table: Option<Table>) {
         let same = match (self.plain.0.get(id.0), &table) {
             (None, None) => true,
-            (Some(a), Some(b)) => a.ptr_eq(b),
+            (Some(a), Some(b)) => a.is(b),
             _ => false,
         };
         if !same {
-            self.plain.0.set(id.0, table);
+            self.plain.0.set(id.0, table.map(|t| t.fat()));
         }
     }
 
@@ -1236,7 +1238,7 @@ impl Game {
             // The derived plain table: the thing's own when it has one, else none.
             let plain_ok = match (plain_of(t), self.plain.0.get(slot)) {
                 (None, None) => true,
-                (Some(a), Some(b)) => a.ptr_eq(b),
+                (Some(a), Some(b)) => b.is(a),
                 _ => false,
             };
             if !plain_ok {
@@ -1643,10 +1645,10 @@ impl Game {
         }
         Arc::make_mut(&mut g.rare).flag_bits = bits;
         g.rebuild_flag_words_mut();
-        let plain: Vec<(u64, Table)> = g
+        let plain: Vec<(u64, FatTable)> = g
             .things
             .iter()
-            .filter_map(|(i, t)| plain_of(t).map(|tab| (i, tab.clone())))
+            .filter_map(|(i, t)| plain_of(t).map(|tab| (i, tab.fat())))
             .collect();
         for (i, tab) in plain {
             g.plain.0.set(i, Some(tab));

@@ -552,6 +552,42 @@ struct TableHead {
 #[derive(Clone)]
 pub(crate) struct Table(ThinArc<TableHead, Slot>);
 
+/// A [`Table`] behind a fat pointer: the same allocation (one more reference to it), with
+/// its slot count in the pointer as well as in the allocation. The index of plain tables
+/// keeps these: a read of one probes its slot without first reading the count from the
+/// allocation's header, so it touches one cache line of the table, not two (the header's
+/// and the slot's). 16 bytes, against a `Table`'s 8; the thing records keep `Table`s.
+#[derive(Clone)]
+pub(crate) struct FatTable(
+    triomphe::Arc<triomphe::HeaderSlice<triomphe::HeaderWithLength<TableHead>, [Slot]>>,
+);
+
+impl FatTable {
+    /// The value stored under `key`: one probe of the slots by integer id.
+    #[inline(always)]
+    pub(crate) fn get(&self, key: &PropKey) -> Option<&Value> {
+        let slots = &self.0.slice;
+        let v = probe(slots, key.hash, slots.len().wrapping_sub(1));
+        debug_assert!(
+            v.is_none()
+                || self
+                    .0
+                    .header
+                    .header
+                    .keys
+                    .iter()
+                    .any(|(k, _)| k.hash == key.hash && k.same_name(key)),
+            "{key} shares its id"
+        );
+        v
+    }
+
+    /// Whether this is `t`'s allocation.
+    pub(crate) fn is(&self, t: &Table) -> bool {
+        t.0.with_arc(|a| triomphe::Arc::ptr_eq(a, &self.0))
+    }
+}
+
 /// The slot a key id starts probing at, in a table of `mask + 1` slots.
 #[inline]
 fn slot_of(id: u64, mask: usize) -> usize {
@@ -617,6 +653,11 @@ impl Table {
     #[inline]
     fn len(&self) -> usize {
         self.keys().len()
+    }
+
+    /// The same table behind a fat pointer (one more reference to it).
+    pub(crate) fn fat(&self) -> FatTable {
+        FatTable(self.0.with_arc(|a| a.clone()))
     }
 
     /// Whether both are the same allocation.

@@ -13,7 +13,7 @@
 //! The fan is a parameter: 8 for the id → thing index, whose writes are the bar above; 32
 //! for the plain tables' index (see `Game`), which a `query` walks and which a write
 //! changes only when a thing gains its first override or loses its last (three levels, not
-//! five, at 10,000 ids; 792 bytes of path, not 360).
+//! five, at 10,000 ids; its 16-byte entries make a path of 1,048 bytes there, not 360).
 //!
 //! The tree is at most ten levels tall (8¹⁰ = 2³⁰ slots); indices beyond, which only a game
 //! that made a billion things or a hand-edited save can have, go to a persistent ordered map.
