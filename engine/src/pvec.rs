@@ -151,20 +151,27 @@ impl<T: Clone, C: Level<T>, const F: usize> Level<T> for Inner<C, F> {
     }
 }
 
-type L0<T, const F: usize> = Leaf<T, F>;
-type L1<T, const F: usize> = Inner<L0<T, F>, F>;
-type L2<T, const F: usize> = Inner<L1<T, F>, F>;
-type L3<T, const F: usize> = Inner<L2<T, F>, F>;
-type L4<T, const F: usize> = Inner<L3<T, F>, F>;
-type L5<T, const F: usize> = Inner<L4<T, F>, F>;
-type L6<T, const F: usize> = Inner<L5<T, F>, F>;
-type L7<T, const F: usize> = Inner<L6<T, F>, F>;
-type L8<T, const F: usize> = Inner<L7<T, F>, F>;
-type L9<T, const F: usize> = Inner<L8<T, F>, F>;
+/// A radix tree's node types by level, named from the leaves up: the first name is
+/// `Leaf<T, F>`, each next one an `Inner` over the one before, all of fan `F`. The `Leaf`
+/// and `Inner` are the calling module's (this one's, and `words`').
+macro_rules! level_types {
+    ($l0:ident $($l:ident)*) => {
+        type $l0<T, const F: usize> = Leaf<T, F>;
+        $crate::pvec::level_types!(@over $l0 $($l)*);
+    };
+    (@over $below:ident $l:ident $($rest:ident)*) => {
+        type $l<T, const F: usize> = Inner<$below<T, F>, F>;
+        $crate::pvec::level_types!(@over $l $($rest)*);
+    };
+    (@over $top:ident) => {};
+}
+pub(crate) use level_types;
+
+level_types!(L0 L1 L2 L3 L4 L5 L6 L7 L8 L9);
 
 /// Whether index `i` lies within a tree of fan `fan` and `height` levels above the leaves.
 #[inline(always)]
-fn fits(i: u64, height: u32, fan: usize) -> bool {
+pub(crate) fn fits(i: u64, height: u32, fan: usize) -> bool {
     i.checked_shr(bits(fan) * (height + 1)).unwrap_or(0) == 0
 }
 

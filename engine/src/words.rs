@@ -14,6 +14,8 @@
 
 use triomphe::Arc as NodeArc;
 
+use crate::pvec::fits;
+
 /// The first index a tree of fan `fan` does not hold: 2³², or the tallest tree's span if
 /// that is less (`fan`⁸: 2²⁴ at fan 8).
 #[inline(always)]
@@ -118,22 +120,7 @@ impl<C, const F: usize> Inner<C, F> {
     }
 }
 
-type L0<T, const F: usize> = Leaf<T, F>;
-type L1<T, const F: usize> = Inner<L0<T, F>, F>;
-type L2<T, const F: usize> = Inner<L1<T, F>, F>;
-type L3<T, const F: usize> = Inner<L2<T, F>, F>;
-type L4<T, const F: usize> = Inner<L3<T, F>, F>;
-type L5<T, const F: usize> = Inner<L4<T, F>, F>;
-type L6<T, const F: usize> = Inner<L5<T, F>, F>;
-type L7<T, const F: usize> = Inner<L6<T, F>, F>;
-
-/// Whether index `i` lies within a tree of fan `fan` and `height` levels above the leaves.
-#[inline(always)]
-fn fits(i: u64, height: u32, fan: usize) -> bool {
-    i.checked_shr(fan.trailing_zeros() * (height + 1))
-        .unwrap_or(0)
-        == 0
-}
+crate::pvec::level_types!(L0 L1 L2 L3 L4 L5 L6 L7);
 
 macro_rules! roots {
     ($($h:literal: $v:ident($l:ident)),* ; grow $($from:ident => $to:ident),*) => {
