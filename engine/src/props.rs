@@ -569,14 +569,7 @@ impl FatTable {
         let slots = &self.0.slice;
         let v = probe(slots, key.hash, slots.len().wrapping_sub(1));
         debug_assert!(
-            v.is_none()
-                || self
-                    .0
-                    .header
-                    .header
-                    .keys
-                    .iter()
-                    .any(|(k, _)| k.hash == key.hash && k.same_name(key)),
+            v.is_none() || named(&self.0.header.header.keys, key),
             "{key} shares its id"
         );
         v
@@ -586,6 +579,12 @@ impl FatTable {
     pub(crate) fn is(&self, t: &Table) -> bool {
         t.0.with_arc(|a| triomphe::Arc::ptr_eq(a, &self.0))
     }
+}
+
+/// Whether `keys` (a table's) hold `key`'s name under its id (debug checks).
+fn named(keys: &[(PropKey, u32)], key: &PropKey) -> bool {
+    keys.iter()
+        .any(|(k, _)| k.hash == key.hash && k.same_name(key))
 }
 
 /// The slot a key id starts probing at, in a table of `mask + 1` slots.
@@ -695,9 +694,7 @@ impl Table {
 
     /// Whether the key stored under `key`'s id has `key`'s name (debug checks).
     fn named(&self, key: &PropKey) -> bool {
-        self.keys()
-            .iter()
-            .any(|(k, _)| k.hash == key.hash && k.same_name(key))
+        named(self.keys(), key)
     }
 
     /// Every (key, value), in key order.
