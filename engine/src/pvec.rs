@@ -15,7 +15,8 @@
 //! changes only when a thing gains its first override or loses its last (three levels, not
 //! five, at 10,000 ids; its 16-byte entries make a path of 1,048 bytes there, not 360).
 //!
-//! The tree is at most ten levels tall (8¹⁰ = 2³⁰ slots); indices beyond, which only a game
+//! The tree is at most ten levels tall (8¹⁰ = 2³⁰ slots at fan 8; a wider tree also stops
+//! at 2³⁰, a narrower one at its ten levels' span); indices beyond, which only a game
 //! that made a billion things or a hand-edited save can have, go to a persistent ordered map.
 //! (A tree covering every `u64` would nest its node type 22 deep, past the depth to which
 //! rustdoc checks the auto traits of a type holding a `Game`.)
@@ -260,8 +261,10 @@ const fn tree_end(fan: usize) -> u64 {
     if span < 30 { 1 << span } else { 1 << 30 }
 }
 
-/// A sparse persistent array of fan `F` (a power of two from 2 to 32): clone Θ(1), get
-/// Θ(log_F n), persistent set Θ(F · log_F n) (8 · F + 8 bytes kept a level: 72 at fan 8);
+/// A sparse persistent array of fan `F` (a power of two from 2): clone Θ(1), get
+/// Θ(log_F n), persistent set Θ(F · log_F n) (an 8-byte count and `F` slots kept a level:
+/// 8-byte child pointers, and at the leaves `Option<T>`s; 72 bytes a level at fan 8 with
+/// 8-byte values);
 /// indices from `tree_end(F)` on (2³⁰ at fan 8 and above), Θ(log n) in an ordered map.
 #[derive(Clone)]
 pub(crate) struct PVec<T, const F: usize = FAN> {
@@ -273,6 +276,12 @@ pub(crate) struct PVec<T, const F: usize = FAN> {
 
 impl<T: Clone, const F: usize> PVec<T, F> {
     pub(crate) fn new() -> Self {
+        const {
+            assert!(
+                F.is_power_of_two() && F >= 2,
+                "a fan is a power of two from 2"
+            )
+        };
         PVec {
             root: Root::Empty,
             beyond: RedBlackTreeMapSync::new_sync(),
