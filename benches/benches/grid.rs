@@ -240,6 +240,24 @@ fn isolated_cells() -> Vec<Loc> {
         .collect()
 }
 
+/// Bytes kept per version over one-cell writes at `locs` (the value written is the write's
+/// number), every version kept; the `Vec` holding the handles is bookkeeping, not storage,
+/// and is not counted.
+fn bytes_per_version<G: Clone>(first: &G, locs: &[Loc], write: impl Fn(&G, Loc, u16) -> G) -> f64 {
+    let region = Region::new(GLOBAL);
+    let mut versions = Vec::with_capacity(locs.len());
+    let mut cur = first.clone();
+    for (i, l) in locs.iter().enumerate() {
+        cur = write(&cur, *l, i as u16);
+        versions.push(cur.clone());
+    }
+    let s = region.change();
+    let kept = s.bytes_allocated as i64 - s.bytes_deallocated as i64;
+    let handles = (locs.len() * std::mem::size_of::<G>()) as i64;
+    drop(versions);
+    (kept - handles) as f64 / locs.len() as f64
+}
+
 fn memory_report() {
     let region = Region::new(GLOBAL);
     let v = filled_vec();
@@ -252,18 +270,7 @@ fn memory_report() {
     let grid_bytes = s.bytes_allocated as i64 - s.bytes_deallocated as i64;
 
     let locs = random_locs(1000, 77);
-    let region = Region::new(GLOBAL);
-    let mut versions = Vec::with_capacity(1000);
-    let mut cur = g.clone();
-    for (i, l) in locs.iter().enumerate() {
-        cur = cur.set(*l, i as u16);
-        versions.push(cur.clone());
-    }
-    let s = region.change();
-    let versions_bytes = s.bytes_allocated as i64 - s.bytes_deallocated as i64;
-    // The Vec holding the 1,000 handles is bookkeeping, not grid storage.
-    let handles = (1000 * std::mem::size_of::<Grid<u16>>()) as i64;
-    let per_version = (versions_bytes - handles) as f64 / 1000.0;
+    let per_version = bytes_per_version(&g, &locs, |g, l, v| g.set(l, v));
     println!("memory: flat Vec<u16> {vec_bytes} bytes");
     println!(
         "memory: Grid<u16> first version {grid_bytes} bytes = {:.3}x the flat Vec (bar <= 1.1x; \
@@ -273,24 +280,10 @@ fn memory_report() {
     println!(
         "memory: 1,000 one-cell versions: {per_version:.0} bytes each on top of the first (bar <= 1000)"
     );
-    drop(versions);
-    let d2 = D2::filled();
-    let region = Region::new(GLOBAL);
-    let mut versions = Vec::with_capacity(1000);
-    let mut cur = d2.clone();
-    for (i, l) in locs.iter().enumerate() {
-        cur = cur.set(*l, i as u16);
-        versions.push(cur.clone());
-    }
-    let s = region.change();
-    let d2_bytes = s.bytes_allocated as i64
-        - s.bytes_deallocated as i64
-        - (1000 * std::mem::size_of::<D2>()) as i64;
     println!(
         "memory: D2 anchor, 1,000 one-cell versions: {:.0} bytes each on top of the first",
-        d2_bytes as f64 / 1000.0
+        bytes_per_version(&D2::filled(), &locs, |g, l, v| g.set(l, v))
     );
-    drop(versions);
     println!(
         "memory: eleven levels near the origin: {:.0} bytes per one-cell version",
         levels_version_bytes(false)
@@ -545,18 +538,7 @@ fn levels_grid(levels: &[LocBox]) -> (Grid<u16>, Vec<Loc>) {
 /// Bytes kept per one-cell version of a grid holding eleven levels, near or far.
 fn levels_version_bytes(far: bool) -> f64 {
     let (g, probes) = levels_grid(&eleven_levels(far));
-    let region = Region::new(GLOBAL);
-    let mut versions = Vec::with_capacity(1000);
-    let mut cur = g.clone();
-    for (i, l) in probes.iter().take(1000).enumerate() {
-        cur = cur.set(*l, i as u16);
-        versions.push(cur.clone());
-    }
-    let s = region.change();
-    let kept = s.bytes_allocated as i64 - s.bytes_deallocated as i64;
-    let handles = (1000 * std::mem::size_of::<Grid<u16>>()) as i64;
-    drop(versions);
-    (kept - handles) as f64 / 1000.0
+    bytes_per_version(&g, &probes[..1000], |g, l, v| g.set(l, v))
 }
 
 /// Far-away data: the same eleven levels near the origin and at ±100,000, read and written,
