@@ -192,6 +192,15 @@ def main():
               "whole array of chunk pointers)", "grid/persistent_set/grid_set",
               "grid/persistent_set/d2_anchor_set", None)
     fig_bar("the D2 anchor's one-cell version, bytes kept", "d2_version_bytes", None, "B")
+    # The same random reads on larger worlds (`bench_get_large`): 16 MiB of cells, beyond
+    # L2, and 128 MiB, beyond L3. Whether the ratio to the flat `Vec` falls once reads wait
+    # on memory. Reference rows, not bars.
+    for size, where in (("16mib", "16 MiB of cells, beyond L2"),
+                        ("128mib", "128 MiB of cells, beyond L3")):
+        for who, label in (("grid", "grid random get (`Grid::get`)"),
+                           ("d2_anchor", "the D2 anchor's random get")):
+            ratio_bar(f"{label} on a large world ({where}) vs a flat `Vec<u16>` of it",
+                      f"grid/random_get_{size}/{who}", f"grid/random_get_{size}/flat_vec", None)
     ratio_bar("grid scan through `get` vs flat `Vec` indexed scan",
               "grid/full_scan/grid_get_scan", "grid/full_scan/flat_vec_index_scan", 3)
     ratio_bar("grid scan through `GridView::get` vs flat indexed scan",

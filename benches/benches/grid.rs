@@ -5,7 +5,9 @@
 //! Every timing group holds the grid and its baseline, measured in the same run; the memory
 //! figures are printed first (counted by an instrumented global allocator). Grids are read
 //! fresh (just filled) and aged (after 1,000 persistent one-cell writes, every version kept,
-//! as a game's history keeps them), with nothing built for reading first.
+//! as a game's history keeps them), with nothing built for reading first. The random reads
+//! are also run on two larger worlds, 16 MiB and 128 MiB of cells, beside the same flat
+//! `Vec` and the D2 anchor (`grid/random_get_16mib`, `grid/random_get_128mib`).
 
 use std::alloc::System;
 use std::hint::black_box;
@@ -32,18 +34,36 @@ fn flat_index(l: Loc) -> usize {
 }
 
 /// A deterministic xorshift stream of locations inside the world.
-fn random_locs(n: usize, mut seed: u64) -> Vec<Loc> {
+fn random_locs(n: usize, seed: u64) -> Vec<Loc> {
+    random_locs_in([W, H, D], n, seed)
+}
+
+/// A deterministic xorshift stream of locations inside a world of `size` (x, y, z).
+fn random_locs_in(size: [i32; 3], n: usize, mut seed: u64) -> Vec<Loc> {
     (0..n)
         .map(|_| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let x = (seed % W as u64) as i32;
-            let y = ((seed >> 16) % H as u64) as i32;
-            let z = ((seed >> 32) % D as u64) as i32;
+            let x = (seed % size[0] as u64) as i32;
+            let y = ((seed >> 16) % size[1] as u64) as i32;
+            let z = ((seed >> 32) % size[2] as u64) as i32;
             Loc::new(x, y, z)
         })
         .collect()
+}
+
+/// The worlds of the out-of-cache reference rows (x, y, z), with their bench groups: 16 MiB
+/// of `u16` cells (sixteen times this host's 1 MiB of L2 per core, inside its 32 MiB of L3;
+/// the main world's 512 KiB fits L2) and 128 MiB (four times the L3).
+const LARGE: [(&str, [i32; 3]); 2] = [
+    ("grid/random_get_16mib", [1024, 1024, 8]),
+    ("grid/random_get_128mib", [4096, 4096, 4]),
+];
+
+/// Index of `l` in a flat array of a world of `size`.
+fn index_in(size: [i32; 3], l: Loc) -> usize {
+    ((l.z * size[1] + l.y) * size[0] + l.x) as usize
 }
 
 fn filled_grid() -> Grid<u16> {
@@ -157,9 +177,14 @@ struct D2Level {
 
 impl D2 {
     fn filled() -> Self {
-        let (cw, ch) = ((W / 16) as u32, (H / 16) as u32);
         let v = filled_vec();
-        let levels = (0..D)
+        D2::from_fn([W, H, D], |l| v[flat_index(l)])
+    }
+
+    /// A D2 over a world of `size` (x and y multiples of 16), cell `l` holding `value(l)`.
+    fn from_fn(size: [i32; 3], value: impl Fn(Loc) -> u16) -> Self {
+        let (cw, ch) = ((size[0] / 16) as u32, (size[1] / 16) as u32);
+        let levels = (0..size[2])
             .map(|z| D2Level {
                 w: cw,
                 h: ch,
@@ -169,7 +194,7 @@ impl D2 {
                         let mut c = [0u16; 256];
                         for (k, cell) in c.iter_mut().enumerate() {
                             let (x, y) = (cx * 16 + (k % 16) as i32, cy * 16 + (k / 16) as i32);
-                            *cell = v[flat_index(Loc::new(x, y, z))];
+                            *cell = value(Loc::new(x, y, z));
                         }
                         std::sync::Arc::new(c)
                     })
@@ -744,7 +769,63 @@ fn bench_set(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_get, bench_far_levels, bench_scan, bench_set);
+/// Reference rows out of cache: the random reads of `grid/random_get` on the large worlds
+/// ([`LARGE`]), where a read waits on memory more than on its instructions. Last in the run,
+/// so their fixtures (three copies of the cells) do not move the heap under the other
+/// benches.
+fn bench_get_large(c: &mut Criterion) {
+    for (name, size) in LARGE {
+        let value = |l: Loc| (index_in(size, l) % 251) as u16 + 1;
+        let world = LocBox::new(Loc::new(0, 0, 0), Loc::new(size[0], size[1], size[2]));
+        let mut cells = vec![0u16; world.iter().count()];
+        let mut grid = Grid::new(0u16);
+        for l in world.iter() {
+            cells[index_in(size, l)] = value(l);
+            grid.set_mut(l, value(l));
+        }
+        let d2 = D2::from_fn(size, value);
+        let locs = random_locs_in(size, 4096, 1);
+        let mut group = c.benchmark_group(name);
+        group.throughput(Throughput::Elements(locs.len() as u64));
+        group.bench_function("flat_vec", |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for l in &locs {
+                    sum += u64::from(cells[index_in(size, *l)]);
+                }
+                black_box(sum)
+            })
+        });
+        group.bench_function("grid", |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for l in &locs {
+                    sum += u64::from(*grid.get(*l));
+                }
+                black_box(sum)
+            })
+        });
+        group.bench_function("d2_anchor", |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for l in &locs {
+                    sum += u64::from(*d2.get(*l));
+                }
+                black_box(sum)
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(
+    benches,
+    bench_get,
+    bench_far_levels,
+    bench_scan,
+    bench_set,
+    bench_get_large
+);
 
 fn main() {
     memory_report();
