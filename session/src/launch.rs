@@ -58,7 +58,8 @@ pub enum LaunchError {
         /// `CavesSaveError` of the Caves), to downcast.
         source: Cause,
     },
-    /// The save is open in another window (its lock is held).
+    /// The save is open in another window (its lock is held), or its lock cannot be taken
+    /// (the game is never played unlocked).
     #[error("{0}")]
     Busy(crate::storage::StorageError),
     /// The recording cannot be watched (unreadable, another game's, newer, or it diverges).

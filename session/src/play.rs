@@ -169,6 +169,11 @@ impl<R: Ruleset> Session<R> {
         let mut notice = vec!["Welcome back.".to_owned()];
         notice.extend(continued.notes());
         s.notice = Some(notice.join(" "));
+        // Death is final: a game that is over when continued (its window closed at the
+        // death prompt) is filed now, its save removed, whatever the player does next.
+        if s.run.status() != Status::Playing {
+            s.finish(false);
+        }
         Ok(s)
     }
 
@@ -1000,6 +1005,25 @@ pub fn launch<R: Ruleset>(rules: R, opts: &LaunchOptions) -> Result<Box<dyn App>
     if let Some(dir) = save_path.as_deref().and_then(Path::parent) {
         storage::sweep_leftovers(dir);
     }
+    // Nothing is read or written before the save's lock is held: a refused second window
+    // never replays (and so rewrites) the journal of the game the first one plays.
+    let lock_path = opts.load.clone().or_else(|| save_path.clone());
+    let lock = match &lock_path {
+        Some(path) => {
+            if opts.load.is_none()
+                && let Some(dir) = path.parent()
+            {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            match storage::SessionLock::acquire(path) {
+                Ok(lock) => Some(lock),
+                // A save that is not there (or not a file) is said as such, below.
+                Err(_) if opts.load.is_some() && !path.is_file() => None,
+                Err(e) => return Err(LaunchError::Busy(e)),
+            }
+        }
+        None => None,
+    };
     let mut session = match &opts.load {
         Some(path) => {
             Session::load(rules, path).map_err(|e| match e.downcast::<savefile::SaveError>() {
@@ -1030,19 +1054,8 @@ pub fn launch<R: Ruleset>(rules: R, opts: &LaunchOptions) -> Result<Box<dyn App>
             }
         }
     };
-    if let Some(path) = session.save_path().map(Path::to_path_buf) {
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        match storage::SessionLock::acquire(&path) {
-            Ok(lock) => session.hold_lock(lock),
-            Err(
-                e @ (storage::StorageError::Locked { .. } | storage::StorageError::BadLock { .. }),
-            ) => {
-                return Err(LaunchError::Busy(e));
-            }
-            Err(_) => {}
-        }
+    if let Some(lock) = lock {
+        session.hold_lock(lock);
     }
     session.view.tiles = opts.tiles == Some(true);
     // A new game asked for by seed over a waiting save asks first: saving it would

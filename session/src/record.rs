@@ -64,6 +64,11 @@ pub struct Recorder<C> {
     /// another game's save writes nothing beside that save until it is saved itself
     /// ([`Recorder::commit`]).
     pending: Option<String>,
+    /// The recording's lines before a continued game's save, through the save's checkpoint
+    /// (its turn and state hash first): a practice game continued and then taken back
+    /// ([`Recorder::rewrite`]) keeps the game from its first turn, so the recording still
+    /// replays from its seed.
+    base: Option<(u64, u64, String)>,
     commands: PhantomData<fn(&C)>,
 }
 
@@ -130,6 +135,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             header,
             since_checkpoint: 0,
             pending: None,
+            base: None,
             commands: PhantomData,
         })
     }
@@ -156,6 +162,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             header,
             since_checkpoint: 0,
             pending: Some(text),
+            base: None,
             commands: PhantomData,
         }
     }
@@ -278,11 +285,20 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             ),
             (None, false) => None,
         };
+        // Everything up to the save's checkpoint: what a rewrite after an undo keeps.
+        let mut base = String::new();
+        for e in rec.entries.iter().take(start + 1) {
+            base += &e.to_line().map_err(|source| RecordError::Replay {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        }
         let mut recorder = Recorder {
             path: path.to_path_buf(),
             header: rec.header.clone(),
             since_checkpoint: 0,
             pending: None,
+            base: Some((want.0, want.1, base)),
             commands: PhantomData,
         };
         let ends_here = matches!(
@@ -329,6 +345,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             header: rec.header,
             since_checkpoint: 0,
             pending: None,
+            base: None,
             commands: PhantomData,
         })
     }
@@ -374,7 +391,9 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
     }
 
     /// Write the whole recording again from `commands` (each with its turn), ending at
-    /// `game`: after an undo in practice mode, the recording is the shorter game.
+    /// `game`: after an undo in practice mode, the recording is the shorter game. When
+    /// `start` is the save a continued game began from ([`Recorder::journal`]), the lines
+    /// before it are kept, so the recording still replays from its seed.
     ///
     /// # Errors
     /// The file could not be written.
@@ -388,7 +407,12 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
         C: 'a,
     {
         let mut text = self.header.to_line();
-        text += &Entry::checkpoint_line(start.turn(), start.state_hash());
+        match &self.base {
+            Some((turn, hash, base)) if (*turn, *hash) == (start.turn(), start.state_hash()) => {
+                text += base;
+            }
+            _ => text += &Entry::checkpoint_line(start.turn(), start.state_hash()),
+        }
         for (turn, c) in commands {
             text += &Entry::command_line(turn, c).map_err(|source| RecordError::Replay {
                 path: self.path.clone(),

@@ -159,8 +159,6 @@ pub struct Run<R: Ruleset> {
     slot: Slot,
     player_saved: bool,
     ended: bool,
-    /// The game was already over when loaded: its file is kept.
-    loaded_over: bool,
     problems: Vec<String>,
 }
 
@@ -199,7 +197,6 @@ impl<R: Ruleset> Run<R> {
             slot: Slot::default(),
             player_saved: false,
             ended: false,
-            loaded_over: false,
             problems: Vec::new(),
         }
     }
@@ -326,10 +323,18 @@ impl<R: Ruleset> Run<R> {
             }
         }
         run.history = history;
-        run.loaded_over = run.status() != Status::Playing;
         run.save_path = Some(path.to_path_buf());
         run.slot = Slot::loaded();
         run.player_saved = true;
+        // The moves the recording brought back are saved at once: the next continue starts
+        // from here (a game that crashes again and again never replays more than it played
+        // since), and a game the recording brought to its end is saved over, never alive.
+        if continued.replayed > 0
+            && let Err(e) = run.save()
+        {
+            run.problems
+                .push(format!("The game could not be saved: {e}"));
+        }
         Ok((run, continued))
     }
 
@@ -455,7 +460,11 @@ impl<R: Ruleset> Run<R> {
             self.problems.push(format!("The recording stopped: {e}"));
         }
         let over = self.status() != Status::Playing;
-        if self.slot.counted(over)
+        // Death is final: the game that just ended is saved as it is, over, before anything
+        // asks the player anything, so a window closed (or killed) at the death prompt
+        // leaves a save that continues to its filing, never to the hero alive.
+        let due = self.slot.counted(over) || (over && self.slot.owns());
+        if due
             && self.save_path.is_some()
             && let Err(e) = self.save()
         {
@@ -581,10 +590,12 @@ impl<R: Ruleset> Run<R> {
         kept
     }
 
-    /// Remove the game's own save (the game ended). Another game's save, or the file of a
-    /// game that was already over when loaded, is never touched. Whether a file went.
+    /// Remove the game's own save (the game ended), also when it was over already when
+    /// continued (a window closed at the death prompt): death is final, and the game is
+    /// scored once ([`scores::enter`] keeps one row a game). Another game's save is never
+    /// touched. Whether a file went.
     pub fn remove_save(&self) -> bool {
-        if self.loaded_over || !self.slot.owns() {
+        if !self.slot.owns() {
             return false;
         }
         match &self.save_path {

@@ -17,6 +17,9 @@ use crate::storage::{self, StorageError};
 pub const TOP: usize = 20;
 /// Largest score table read (it holds [`TOP`] short entries).
 const MAX_SCORES_BYTES: u64 = 1 << 20;
+/// How long a game that ends waits for another game holding the score table's lock; then
+/// it is "not scored", with the reason, rather than a quit that never finishes.
+pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// One line of a score table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,12 +126,13 @@ pub fn read_table(dir: &Path, file: &str) -> Result<Vec<Score>, String> {
 /// where it went, for the player.
 ///
 /// # Errors
-/// The table could not be moved aside or written (a read-only directory, a full disk).
+/// The table could not be moved aside or written (a read-only directory, a full disk), or
+/// another game held its lock for longer than [`LOCK_WAIT`].
 pub fn enter(dir: &Path, file: &str, entry: Score, unix_secs: u64) -> Result<Scored, String> {
     let table = dir.join(file);
     std::fs::create_dir_all(dir).map_err(|err| err.to_string())?;
     // Read, add and write under one lock: two games ending at once both get their row.
-    let _held = storage::lock_exclusive(&storage::sibling(&table, ".lock"))
+    let _held = storage::lock_exclusive_within(&storage::sibling(&table, ".lock"), LOCK_WAIT)
         .map_err(|err: StorageError| err.to_string())?;
     let (mut scores, set_aside) = match read_table(dir, file) {
         Ok(scores) => (scores, None),
@@ -278,5 +282,28 @@ mod tests {
             assert!(at.windows(2).all(|w| w[0] == w[1]), "{lines:#?}");
             assert_eq!(col(&lines[0], "date"), at[0], "{lines:#?}");
         }
+    }
+
+    #[test]
+    fn a_held_score_lock_is_waited_for_a_bounded_time() {
+        let dir = std::env::temp_dir().join(format!("alembic-scorelock-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let table = dir.join("scores.json");
+        let held = storage::lock_exclusive(&storage::sibling(&table, ".lock")).unwrap();
+        // Another holder (here a thread of this process: file locks belong to the open
+        // file, so a second open of the lock file waits as another process would).
+        let (d, t0) = (dir.clone(), std::time::Instant::now());
+        let waiter = std::thread::spawn(move || enter(&d, "scores.json", row(1, "quit"), 0));
+        let err = waiter.join().unwrap().unwrap_err();
+        assert!(err.contains("still locked by another game"), "{err}");
+        assert!(t0.elapsed() >= LOCK_WAIT, "it waited before giving up");
+        assert!(!table.exists(), "nothing was written");
+        drop(held);
+        assert_eq!(
+            enter(&dir, "scores.json", row(1, "quit"), 0).unwrap().rank,
+            Some(1)
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -69,6 +69,31 @@ pub enum StorageError {
         /// What is there ("a symbolic link", "a directory").
         what: &'static str,
     },
+    /// The lock could not be made or taken (an unwritable lock file or directory): the game
+    /// is refused rather than played unlocked, where two windows could play one save.
+    #[error(
+        "cannot lock this save ({}: {source}); it is not played unlocked, where two windows could play it at once: fix the file's permissions or remove it",
+        path.display()
+    )]
+    CannotLock {
+        /// The lock's path (or the save's, when its directory cannot be reached).
+        path: PathBuf,
+        /// What the OS said.
+        source: io::Error,
+    },
+    /// A shared file's lock (the score table's) was still held by another process after
+    /// waiting ([`lock_exclusive_within`]).
+    #[error(
+        "{} is still locked by another game after {} s (a game stuck or stopped while it wrote)",
+        path.display(),
+        waited.as_secs()
+    )]
+    Busy {
+        /// The lock's path.
+        path: PathBuf,
+        /// How long it was waited for.
+        waited: std::time::Duration,
+    },
     /// Another process holds the lock.
     #[error("this game is already open in another window ({})", holder_text(*pid))]
     Locked {
@@ -345,6 +370,33 @@ pub fn lock_exclusive(path: &Path) -> Result<File, StorageError> {
     Ok(file)
 }
 
+/// [`lock_exclusive`], waiting at most `wait` for another holder to let go: a game that
+/// ends while another process holds the score table's lock (stuck, or stopped with
+/// Ctrl-Z) is told so instead of waiting for ever.
+///
+/// # Errors
+/// As [`lock_exclusive`], and [`StorageError::Busy`] when the lock is still held after
+/// `wait`.
+pub fn lock_exclusive_within(path: &Path, wait: std::time::Duration) -> Result<File, StorageError> {
+    let file = open_lock_file(path)?;
+    let until = std::time::Instant::now() + wait;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < until => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(StorageError::Busy {
+                    path: path.to_path_buf(),
+                    waited: wait,
+                });
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io_err(path)(e)),
+        }
+    }
+}
+
 /// Open the lock file at `path` for reading and writing without following a symbolic link
 /// and without truncating anything, creating it if missing; refuse anything at `path` that
 /// is not a regular file of its own.
@@ -402,11 +454,16 @@ impl SessionLock {
     /// [`StorageError::Locked`] (with the holder's pid) when another process holds it;
     /// [`StorageError::BadLock`] when a directory, a symbolic link or anything but a regular
     /// file is at the lock's path (it is left as it is); [`StorageError::NotAFile`] for a
-    /// save that is not a regular file; [`StorageError::Io`].
+    /// save that is not a regular file; [`StorageError::CannotLock`] when the lock cannot
+    /// be made, opened or written (an unwritable file or directory).
     pub fn acquire(save: &Path) -> Result<SessionLock, StorageError> {
-        let canonical = canonical_save(save)?;
+        let cannot = |e: StorageError| match e {
+            StorageError::Io { path, source } => StorageError::CannotLock { path, source },
+            other => other,
+        };
+        let canonical = canonical_save(save).map_err(cannot)?;
         let path = sibling(&canonical, ".lock");
-        let mut file = open_lock_file(&path)?;
+        let mut file = open_lock_file(&path).map_err(cannot)?;
         match file.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
@@ -417,13 +474,18 @@ impl SessionLock {
                     path,
                 });
             }
-            Err(std::fs::TryLockError::Error(e)) => return Err(io_err(&path)(e)),
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(StorageError::CannotLock { path, source: e });
+            }
         }
         let pid = std::process::id().to_string();
-        file.set_len(0)
+        if let Err(source) = file
+            .set_len(0)
             .and_then(|()| file.write_all(pid.as_bytes()))
             .and_then(|()| file.flush())
-            .map_err(io_err(&path))?;
+        {
+            return Err(StorageError::CannotLock { path, source });
+        }
         Ok(SessionLock {
             file,
             path,

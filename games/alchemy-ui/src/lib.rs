@@ -305,11 +305,11 @@ impl AlchemyCtx {
     /// the save's directory (the data directory) is created first.
     ///
     /// # Errors
-    /// [`UiError::Busy`] when another window holds it, or something that is not a lock file
-    /// is where its lock goes. When there is nowhere to write a lock (a read-only
-    /// directory) the game plays on unlocked: saving will say what is wrong.
+    /// [`UiError::Busy`] when another window holds it, something that is not a lock file
+    /// is where its lock goes, or the lock cannot be made or written (a read-only file or
+    /// directory): the game is never played unlocked.
     fn ensure_lock(&mut self, path: &Path, make_dir: bool) -> Result<(), UiError> {
-        use alembic_session::storage::{SessionLock, StorageError, canonical_save};
+        use alembic_session::storage::{SessionLock, canonical_save};
         if make_dir && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             let _ = std::fs::create_dir_all(dir);
         }
@@ -323,13 +323,7 @@ impl AlchemyCtx {
                 self.lock = Some(lock);
                 Ok(())
             }
-            Err(e @ (StorageError::Locked { .. } | StorageError::BadLock { .. })) => {
-                Err(UiError::Busy(e))
-            }
-            Err(_) => {
-                self.lock = None;
-                Ok(())
-            }
+            Err(e) => Err(UiError::Busy(e)),
         }
     }
 
@@ -599,6 +593,13 @@ impl AlchemyCtx {
         self.wizard_new = on;
     }
 
+    /// Whether the game in play was filed (it ended, or was continued over): nothing of it
+    /// can be taken back then.
+    #[must_use]
+    pub fn is_filed(&self) -> bool {
+        self.filed.is_some()
+    }
+
     /// Whether the player declined to rewind after dying in a practice game.
     #[must_use]
     pub fn rewind_declined(&self) -> bool {
@@ -699,8 +700,16 @@ impl AlchemyCtx {
     /// # Errors
     /// The file is missing, unreadable, corrupt, of another game or version.
     pub fn load_game(&mut self, path: &Path) -> Result<(), UiError> {
+        // The lock first: a refused second window must not replay (and so rewrite) the
+        // journal of the game another window plays. A save that is not there is said as
+        // such (reading it fails before its recording is touched).
+        if let Err(e) = self.ensure_lock(path, false) {
+            if !path.is_file() {
+                Run::load(self.alchemy.clone(), path).map_err(load_error)?;
+            }
+            return Err(e);
+        }
         let (run, continued) = Run::load(self.alchemy.clone(), path).map_err(load_error)?;
-        self.ensure_lock(path, false)?;
         self.seed = run.recording().is_some().then(|| run.seed());
         self.filed = None;
         self.replaying = false;
@@ -710,6 +719,15 @@ impl AlchemyCtx {
         self.note(Tone::Note, "Welcome back.");
         for n in continued.notes() {
             self.note(Tone::Note, n);
+        }
+        // Death is final: a game that is over when continued (its window closed at the
+        // death prompt) is filed now, its save removed, whatever the player does next.
+        if self
+            .run
+            .as_ref()
+            .is_some_and(|r| r.status() != alembic_session::Status::Playing)
+        {
+            self.finish_game(false);
         }
         Ok(())
     }

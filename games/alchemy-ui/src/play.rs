@@ -505,6 +505,7 @@ fn end_game(ctx: &mut AlchemyCtx) -> Transition<AlchemyCtx, PlayScreen> {
     if let Some(s) = died
         && ctx.is_practice()
         && !ctx.rewind_declined()
+        && !ctx.is_filed()
     {
         return Transition::ask(
             Confirm::new(alembic_session::end::rewind_question(&s.cause)),

@@ -231,6 +231,56 @@ fn a_second_window_cannot_continue_a_save_in_play() {
     b.load_game(&save).unwrap();
 }
 
+/// Issue 57, 2: a refused `--load` (or continue) of a save open in another window reads
+/// and writes nothing: the recording the first window appends to stays byte for byte.
+#[test]
+fn a_refused_second_window_leaves_the_recording_alone() {
+    let d = scratch("refusedrec");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.new_game(17).unwrap();
+    play(&mut a, 4, 0);
+    a.save().unwrap();
+    play(&mut a, 6, 1); // after the save: a continue would replay these and checkpoint them
+    let rec = record::beside(&save);
+    let before = (std::fs::read(&save).unwrap(), std::fs::read(&rec).unwrap());
+    for _ in 0..5 {
+        let mut b = ctx(&d.join("other.save"));
+        assert!(matches!(
+            b.load_game(&save),
+            Err(UiError::Busy(StorageError::Locked { .. }))
+        ));
+    }
+    let after = (std::fs::read(&save).unwrap(), std::fs::read(&rec).unwrap());
+    assert!(
+        before == after,
+        "the refused window wrote to the game in play"
+    );
+    play(&mut a, 2, 2);
+    let last = state(&a);
+    drop(a);
+    let mut b = ctx(&save);
+    b.load_game(&save).unwrap();
+    assert_eq!(state(&b), last, "{}", log_text(&b));
+}
+
+/// Issue 57, 6: a lock that cannot be made refuses the game, with a sentence; it never
+/// plays unlocked. (The lock's name is too long for the file system: even root cannot get
+/// past that, where a root-owned file would not stop a test run as root.)
+#[test]
+fn a_lock_that_cannot_be_made_refuses_the_game() {
+    let d = scratch("nolock");
+    let save = d.join(format!("{}.save", "a".repeat(246)));
+    let mut a = ctx(&save);
+    let err = a.new_game(5).unwrap_err();
+    assert!(
+        matches!(err, UiError::Busy(StorageError::CannotLock { .. })),
+        "{err}"
+    );
+    assert!(err.to_string().contains("cannot lock this save"), "{err}");
+    assert!(!save.exists(), "nothing was played or saved");
+}
+
 #[test]
 fn a_symlink_or_directory_at_the_lock_path_is_refused_and_left_alone() {
     let d = scratch("badlock");

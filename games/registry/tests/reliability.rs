@@ -463,8 +463,10 @@ fn replace_entry(vars: &mut serde_json::Value, name: &str, value: Option<serde_j
     }
 }
 
+/// Death is final (issue 57): a save of a game that is over, continued, is filed once and
+/// removed, so it can never be continued again.
 #[test]
-fn loading_a_finished_game_keeps_its_file() {
+fn loading_a_finished_game_files_it_and_removes_its_file() {
     let (mut g, rules) = real_game(12);
     let hero = g.var(&HERO).unwrap();
     g.set_mut(hero, &HPS, 1).unwrap();
@@ -497,8 +499,15 @@ fn loading_a_finished_game_keeps_its_file() {
     );
     alembic_ui::run(&mut fe, &mut app).unwrap();
     assert!(
-        path.is_file(),
-        "the --load file of a finished game must survive"
+        !path.is_file(),
+        "the save of a finished game is removed once it is filed"
+    );
+    assert!(
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("morgue")),
+        "and it was filed"
     );
 }
 
