@@ -3,7 +3,7 @@
 //! crash loses nothing. The engine only produces and parses text; games do the I/O.
 //!
 //! ```text
-//! {"format":"alembic-replay","version":1,"game":"alchemy","game_version":"0.1.0","seed":42,"modes":["practice"],"check":"<header hash, 16 hex digits>"}
+//! {"format":"alembic-replay","version":2,"game":"alchemy","game_version":"0.1.0","seed":42,"modes":["practice"],"check":"<header hash, 16 hex digits>"}
 //! {"turn":0,"cmd":{"Move":"North"}}
 //! {"turn":1,"cmd":"Rest"}
 //! {"turn":2,"hash":"9f86d081884c7d65"}
@@ -20,8 +20,11 @@ use serde_json::{Map, Value};
 pub const REPLAY_FORMAT: &str = "alembic-replay";
 
 /// The version of the replay format this build writes and reads; a newer one is refused
-/// with [`ReplayError::NewerVersion`].
-pub const REPLAY_VERSION: u32 = 1;
+/// with [`ReplayError::NewerVersion`]. Version 2 is version 1 with the header hash
+/// (`"check"`) required: a version 2 header without it is refused, so deleting the seal
+/// cannot pass an edited header off as an older recording. Version 1 headers still read,
+/// with or without it.
+pub const REPLAY_VERSION: u32 = 2;
 
 /// The longest line [`Recording::parse`] accepts, in bytes (64 KiB).
 pub const MAX_REPLAY_LINE: usize = 64 * 1024;
@@ -37,16 +40,16 @@ pub const MAX_REPLAY_BYTES: usize = 256 << 20;
 /// The line ends with `"check"`, the header hash: 16 hex digits of a [`StableHasher`] over
 /// every other field (format, format version, game, game version, seed, modes) as written.
 /// A header whose fields were edited after it was written (a relabelled mode, seed or
-/// version) no longer matches it and is refused with [`ReplayError::HeaderHash`]. A header
-/// without `"check"` (an older recording) is read as it is, with
-/// [`ReplayHeader::hash_checked`] false.
+/// version) no longer matches it and is refused with [`ReplayError::HeaderHash`]. A
+/// version 1 header without `"check"` (an older recording) is read as it is, with
+/// [`ReplayHeader::hash_checked`] false; a version 2 header without it is refused.
 ///
 /// ```
 /// use alembic::replay::ReplayHeader;
 /// let h = ReplayHeader::new("alchemy", "0.1.0", 42).with_mode("practice");
 /// let line = h.to_line();
 /// assert!(line.starts_with(
-///     "{\"format\":\"alembic-replay\",\"version\":1,\"game\":\"alchemy\",\
+///     "{\"format\":\"alembic-replay\",\"version\":2,\"game\":\"alchemy\",\
 ///      \"game_version\":\"0.1.0\",\"seed\":42,\"modes\":[\"practice\"],\"check\":\""
 /// ));
 /// assert!(h.has_mode("practice"));
@@ -183,7 +186,7 @@ impl ReplayHeader {
                     supported: REPLAY_VERSION,
                 });
             }
-            Some(v) if v == u64::from(REPLAY_VERSION) => {}
+            Some(v) if v >= 1 => {}
             _ => {
                 return Err(ReplayError::BadHeader {
                     reason: "no valid format version".to_owned(),
@@ -194,6 +197,14 @@ impl ReplayHeader {
             reason: e.to_string(),
         })?;
         let hash_checked = match &r.check {
+            None if r.version >= 2 => {
+                return Err(ReplayError::BadHeader {
+                    reason: format!(
+                        "a version {} header must carry its header hash (\"check\"), and this one has none",
+                        r.version
+                    ),
+                });
+            }
             None => false,
             Some(found) => {
                 let computed = format!("{:016x}", r.hash());
@@ -460,7 +471,7 @@ impl ReplayError {
 ///
 /// # Format
 /// UTF-8 text, one JSON object per line, each line ending in `\n`:
-/// - line 1, the header: `{"format":"alembic-replay","version":1,"game":…,
+/// - line 1, the header: `{"format":"alembic-replay","version":2,"game":…,
 ///   "game_version":…,"seed":…,"modes":[…]}` ([`ReplayHeader::to_line`]);
 /// - then per command `{"turn":T,"cmd":…}` with the command as serde_json writes it
 ///   ([`Entry::command_line`]), and per checkpoint `{"turn":T,"hash":"<16 hex digits>"}`

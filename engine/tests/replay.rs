@@ -222,21 +222,21 @@ fn every_kind_of_bad_input_is_its_own_error() {
         },
     );
     check(
-        &good.replacen("\"version\":1", "\"version\":2", 1),
+        &good.replacen("\"version\":2", "\"version\":3", 1),
         ReplayError::NewerVersion {
-            found: 2,
-            supported: 1,
+            found: 3,
+            supported: 2,
         },
     );
     let bad_header = |reason: &str| ReplayError::BadHeader {
         reason: reason.into(),
     };
     check(
-        &good.replacen("\"version\":1", "\"version\":0", 1),
+        &good.replacen("\"version\":2", "\"version\":0", 1),
         bad_header("no valid format version"),
     );
     check(
-        &good.replacen("\"version\":1", "\"version\":\"1\"", 1),
+        &good.replacen("\"version\":2", "\"version\":\"2\"", 1),
         bad_header("no valid format version"),
     );
     check(
@@ -404,9 +404,17 @@ fn the_header_hash_refuses_an_edited_header_and_older_headers_still_read() {
             other => panic!("an edited header was not refused: {other:?}"),
         }
     }
-    // A header written before the header hash: read, and marked so.
+    // The seal deleted from a current (version 2) header: refused, not read as older.
     let at = text.find(",\"check\":\"").unwrap();
-    let old = format!("{}{}", &text[..at], &text[at + 27..]);
+    let unsealed = format!("{}{}", &text[..at], &text[at + 27..]);
+    match Recording::<Cmd>::parse(&unsealed) {
+        Err(e @ ReplayError::BadHeader { .. }) => {
+            assert!(e.to_string().contains("must carry its header hash"), "{e}");
+        }
+        other => panic!("a version 2 header without its seal was read: {other:?}"),
+    }
+    // A header written before the header hash (version 1): read, and marked so.
+    let old = unsealed.replacen("\"version\":2", "\"version\":1", 1);
     let rec: Recording<Cmd> = Recording::parse(&old).unwrap();
     assert!(!rec.header.hash_checked);
     assert_eq!(rec.header.seed, 99);

@@ -288,6 +288,7 @@ impl<R: Ruleset> Run<R> {
             to_turn: saved.game.turn(),
             ..Continued::default()
         };
+        let mut relabelled = false;
         let mut history = run
             .practice
             .then(|| History::with_budget(saved.game.clone(), PRACTICE_BUDGET));
@@ -307,8 +308,21 @@ impl<R: Ruleset> Run<R> {
                     }
                 }
                 run.game = j.game;
-                // The recording's header knows the seed even when the save format does not.
-                run.seed = j.recorder.header().seed;
+                // The recording's header knows the seed even when the save format does not,
+                // and its modes are sealed (its header hash) where an older save's are not
+                // (Alchemy's version 3 kept them outside its checksum): a sealed header's
+                // practice and wizard marks are the game's, and the save is written again
+                // under its own seal.
+                let header = j.recorder.header();
+                run.seed = header.seed;
+                if header.hash_checked
+                    && (header.has_mode(PRACTICE), header.has_mode(WIZARD))
+                        != (run.practice, run.wizard)
+                {
+                    run.practice = header.has_mode(PRACTICE);
+                    run.wizard = header.has_mode(WIZARD);
+                    relabelled = true;
+                }
                 run.recorder = Some(j.recorder);
             }
             Err(e) => {
@@ -322,6 +336,14 @@ impl<R: Ruleset> Run<R> {
                 });
             }
         }
+        if relabelled {
+            history = run
+                .practice
+                .then(|| History::with_budget(run.game.clone(), PRACTICE_BUDGET));
+            run.problems.push(
+                "The save's practice or wizard mark differed from its recording's; the recording's (sealed) is kept.".to_owned(),
+            );
+        }
         run.history = history;
         run.save_path = Some(path.to_path_buf());
         run.slot = Slot::loaded();
@@ -329,7 +351,7 @@ impl<R: Ruleset> Run<R> {
         // The moves the recording brought back are saved at once: the next continue starts
         // from here (a game that crashes again and again never replays more than it played
         // since), and a game the recording brought to its end is saved over, never alive.
-        if continued.replayed > 0
+        if (continued.replayed > 0 || relabelled)
             && let Err(e) = run.save()
         {
             run.problems

@@ -353,6 +353,39 @@ fn real_game(d: &Path) -> (PathBuf, Vec<u8>, Vec<u8>) {
     (save, s, r)
 }
 
+/// Issue 57: a version 3 save kept its modes outside its checksum, so a practice save
+/// could be relabelled a normal (scored) game. Continued beside its recording (whose header
+/// is sealed), it is a practice game again, and saved again under the current seal.
+#[test]
+fn a_relabelled_version_3_practice_save_is_practice_again() {
+    let d = scratch("v3modes");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.set_practice(true);
+    a.new_game(33).unwrap();
+    play(&mut a, 6, 0);
+    a.save().unwrap();
+    drop(a);
+    let mut env: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    assert!(
+        env["modes"].to_string().contains("practice"),
+        "{}",
+        env["modes"]
+    );
+    env["version"] = 3.into();
+    env["modes"] = serde_json::json!([]);
+    let v3 = alembic_games::alchemy::save::reseal(&env.to_string()).unwrap();
+    std::fs::write(&save, &v3).unwrap();
+    let mut b = ctx(&save);
+    b.load_game(&save).unwrap();
+    assert!(b.is_practice(), "{}", log_text(&b));
+    let again: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    assert_eq!(again["version"], 4, "saved again under the current seal");
+    assert!(again["modes"].to_string().contains("practice"));
+}
+
 #[test]
 fn a_practice_wizard_or_seeded_game_leaves_the_real_game_alone_until_saved() {
     for mode in ["practice", "wizard", "seed"] {

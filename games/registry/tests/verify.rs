@@ -96,10 +96,35 @@ fn cut_extended_and_relabelled_recordings_are_reported() {
     );
 }
 
-/// `text` as a recording older than the header hash wrote it: its header without `check`.
+/// `text` as a recording older than the header hash wrote it: a version 1 header without
+/// `check`.
 fn without_header_hash(text: &str) -> String {
     let at = text.find(",\"check\":\"").expect("a header hash");
-    format!("{}{}", &text[..at], &text[at + 27..])
+    format!("{}{}", &text[..at], &text[at + 27..]).replacen("\"version\":2", "\"version\":1", 1)
+}
+
+/// Issue 57: deleting the seal of a current recording does not make it an "older format"
+/// whose modes can be edited: it is refused.
+#[test]
+fn a_current_recording_without_its_seal_is_refused() {
+    let d = scratch("unsealed");
+    let text = whole_game();
+    let at = text.find(",\"check\":\"").expect("a header hash");
+    let unsealed = format!("{}{}", &text[..at], &text[at + 27..]);
+    let relabelled = unsealed.replacen("\"modes\":[]", "\"modes\":[\"practice\"]", 1);
+    for (what, edited) in [("unsealed", unsealed), ("relabelled", relabelled)] {
+        let p = d.join(format!("{what}.replay"));
+        std::fs::write(&p, &edited).unwrap();
+        let err = sim::find("caves").unwrap().verify(&p).unwrap_err();
+        assert!(
+            err.to_string().contains("must carry its header hash"),
+            "{what}: {err}"
+        );
+        assert!(
+            alembic_games::record::read::<alembic_games::caves::Command>(&p, "caves").is_err(),
+            "{what}"
+        );
+    }
 }
 
 #[test]
