@@ -25,7 +25,7 @@ use crate::end::{AfterEnd, EndScreen, rewind_question};
 use crate::journey::{Auto, End, Journey, Walker};
 use crate::keymap::{self, Binding};
 use crate::launch::{LaunchError, LaunchOptions, clock_seed, save_dir};
-use crate::playback::{Playback, Said, Viewer, Watch, say_into};
+use crate::playback::{Playback, Viewer, Watch};
 use crate::record;
 use crate::ruleset::{Goal, Ruleset, Status, View};
 use crate::run::Run;
@@ -944,7 +944,6 @@ pub fn replay_app<R: Ruleset>(
     rules: Arc<R>,
     path: &Path,
 ) -> Result<ScreenStack<Session<R>>, crate::playback::ReplayOpenError> {
-    let said: Said = std::rc::Rc::default();
     let start = {
         let rules = rules.clone();
         move |h: &alembic::replay::ReplayHeader| {
@@ -953,18 +952,14 @@ pub fn replay_app<R: Ruleset>(
         }
     };
     let step = {
-        let (rules, said) = (rules.clone(), said.clone());
-        move |g: &Game, c: &Step<R::Command>| {
-            let (next, lines) = apply_step(&*rules, g, c)?;
-            say_into(&said, &next, lines);
-            Ok::<Game, String>(next)
-        }
+        let rules = rules.clone();
+        move |g: &Game, c: &Step<R::Command>| apply_step(&*rules, g, c)
     };
-    let playback = Playback::open(path, R::NAME, &rules.data(), start, step)?;
+    let playback = Playback::open_saying(path, R::NAME, &rules.data(), start, step)?;
     // The viewer shows the recording's own states: no game is made for the session.
     let mut s = Session::over(Run::with_game(rules, 0, Game::new(0)));
     s.replay = true;
-    let viewer = Viewer::new(&mut s, playback, said, Rgb::new(240, 200, 90));
+    let viewer = Viewer::saying(&mut s, playback, Rgb::new(240, 200, 90));
     Ok(ScreenStack::new(s, viewer)
         .with_title(Session::title)
         .with_grid(Session::preferred_grid))

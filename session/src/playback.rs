@@ -138,7 +138,8 @@ type Check = (usize, u64, u64);
 
 /// Applies command `i` of the recording to a state, checking its turn and the checkpoints
 /// after it; the error is a sentence.
-type Stepper = Box<dyn FnMut(&Game, usize) -> Result<Game, String>>;
+/// Makes the state after command `i` from the state before it, with what the step said.
+type Stepper = Box<dyn FnMut(&Game, usize) -> Result<(Game, Vec<String>), String>>;
 
 /// Playback speeds, slowest first: the wait between two commands.
 const SPEEDS_MS: [u64; 6] = [800, 400, 200, 100, 40, 10];
@@ -166,6 +167,9 @@ pub struct Playback {
     last_turn: u64,
     /// Where the recording stopped replaying, and why.
     stop: Option<(usize, String)>,
+    /// What the step into each state said, by the state's index (at most [`SAID_KEEP`]
+    /// states'; then it starts afresh). Filled by a stepper of [`Playback::open_saying`].
+    said: std::collections::HashMap<usize, Vec<String>>,
     playing: bool,
     speed: usize,
 }
@@ -201,6 +205,7 @@ impl Playback {
             total,
             last_turn,
             stop: None,
+            said: std::collections::HashMap::new(),
             playing: false,
             speed: 2,
         }
@@ -221,6 +226,25 @@ impl Playback {
         data: &DataIdentity,
         start: impl FnOnce(&ReplayHeader) -> Result<Game, alembic::Error>,
         mut step: impl FnMut(&Game, &C) -> Result<Game, E> + 'static,
+    ) -> Result<Self, ReplayOpenError> {
+        Self::open_saying(path, game_name, data, start, move |g: &Game, c: &C| {
+            step(g, c).map(|g| (g, Vec::new()))
+        })
+    }
+
+    /// [`Playback::open`], with a `step` that also says what happened (the game's English
+    /// of its events): the viewer keeps those lines by the state's index
+    /// ([`Playback::said`]), so no state is hashed to find them. Θ(1) a step on top of
+    /// `step` itself.
+    ///
+    /// # Errors
+    /// As [`Playback::open`].
+    pub fn open_saying<C: DeserializeOwned + 'static, E: fmt::Display>(
+        path: &Path,
+        game_name: &'static str,
+        data: &DataIdentity,
+        start: impl FnOnce(&ReplayHeader) -> Result<Game, alembic::Error>,
+        mut step: impl FnMut(&Game, &C) -> Result<(Game, Vec<String>), E> + 'static,
     ) -> Result<Self, ReplayOpenError> {
         let rec = record::read::<C>(path, game_name)?;
         let commands = rec
@@ -271,7 +295,7 @@ impl Playback {
                     game.turn()
                 ));
             }
-            let next = step(game, command)
+            let (next, said) = step(game, command)
                 .map_err(|e| format!("the command of turn {turn} is refused: {e}"))?;
             for (line, t, h) in checks {
                 if (next.turn(), next.state_hash()) != (*t, *h) {
@@ -281,7 +305,7 @@ impl Playback {
                     ));
                 }
             }
-            Ok(next)
+            Ok((next, said))
         });
         Ok(Playback {
             history: History::with_budget(first, VIEW_BUDGET),
@@ -289,6 +313,7 @@ impl Playback {
             total: commands,
             last_turn,
             stop: None,
+            said: std::collections::HashMap::new(),
             playing: false,
             speed: 2,
         })
@@ -318,6 +343,15 @@ impl Playback {
         self.history.kept_count()
     }
 
+    /// What the step into the state shown said (empty at the start, for a playback opened
+    /// with [`Playback::open`], and for a state whose lines were not kept).
+    #[must_use]
+    pub fn said(&self) -> &[String] {
+        self.said
+            .get(&self.position())
+            .map_or(&[][..], Vec::as_slice)
+    }
+
     /// Where the recording stopped replaying (the move it could not make) and why.
     #[must_use]
     pub fn stopped(&self) -> Option<(usize, &str)> {
@@ -339,22 +373,38 @@ impl Playback {
         let from = self.position();
         let to = to.min(self.limit());
         let step = &mut self.step;
+        let said = &mut self.said;
+        // The state after command `i` is state `i + 1`: keep what its step said.
+        let mut keep = |i: usize, lines: Vec<String>| {
+            if said.len() >= SAID_KEEP {
+                said.clear();
+            }
+            if !lines.is_empty() {
+                said.insert(i + 1, lines);
+            }
+        };
+        let mut made = |g: &Game, i: &usize| {
+            step(g, *i).map(|(next, lines)| {
+                keep(*i, lines);
+                next
+            })
+        };
         // Make the states not made yet, from the last one made.
         if to > self.history.len() {
             let end = self.history.len();
-            if let Err(e) = self.history.jump_to_with(end, |g, i| step(g, *i)) {
+            if let Err(e) = self.history.jump_to_with(end, &mut made) {
                 self.stop = Some((end, e.to_string()));
             }
             while self.stop.is_none() && self.history.len() < to {
                 let i = self.history.len();
-                match step(self.history.current(), i) {
+                match made(self.history.current(), &i) {
                     Ok(next) => self.history.push(i, next),
                     Err(why) => self.stop = Some((i, why)),
                 }
             }
         }
         let to = to.min(self.history.len());
-        if let Err(e) = self.history.jump_to_with(to, |g, i| step(g, *i)) {
+        if let Err(e) = self.history.jump_to_with(to, &mut made) {
             self.stop = Some((to, e.to_string()));
         }
         if self.position() >= self.limit() {
@@ -565,10 +615,22 @@ impl Viewer {
         &self.playback
     }
 
+    /// A viewer over `playback`, opened with [`Playback::open_saying`] (its lines kept by
+    /// the playback itself); its bar drawn on `bar`. Shows the first state on `ctx`.
+    pub fn saying(ctx: &mut impl Watch, playback: Playback, bar: Rgb) -> Self {
+        Viewer::new(ctx, playback, Said::default(), bar)
+    }
+
     fn show(&self, ctx: &mut impl Watch) {
         if let Some(g) = self.playback.current() {
-            let lines = self.said.borrow().get(&g.state_hash()).cloned();
-            ctx.show_state(g, &lines.unwrap_or_default());
+            let kept = self.playback.said();
+            if kept.is_empty() && !self.said.borrow().is_empty() {
+                // A stepper of [`Playback::open`] that says into a [`Said`].
+                let lines = self.said.borrow().get(&g.state_hash()).cloned();
+                ctx.show_state(g, &lines.unwrap_or_default());
+            } else {
+                ctx.show_state(g, kept);
+            }
         }
     }
 

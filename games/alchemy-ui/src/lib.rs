@@ -1196,9 +1196,8 @@ pub fn app_with_rules(opts: UiOptions, rules: Rules) -> Result<ScreenStack<Alche
         return Ok(stack);
     }
     if let Start::Replay(path) = &opts.start {
-        let (playback, said) = replay::open_said(path, ctx.rules())?;
-        let viewer =
-            alembic_session::playback::Viewer::new(&mut ctx, playback, said, colours::NOTE);
+        let playback = replay::open_saying(path, ctx.rules())?;
+        let viewer = alembic_session::playback::Viewer::saying(&mut ctx, playback, colours::NOTE);
         let start = StartScreen::new(&ctx);
         let watch = Transition::ask(viewer, |()| StartReply::GameOver);
         let stack = ScreenStack::opening(ctx, start, watch)

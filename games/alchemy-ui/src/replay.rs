@@ -18,7 +18,7 @@ use super::play::draw_play;
 use super::{AlchemyCtx, record};
 use alembic_alchemy::{self as alchemy, Rules};
 pub use alembic_session::playback::ReplayOpenError;
-use alembic_session::playback::{Playback, Said, Watch, say_into};
+use alembic_session::playback::{Playback, Said, Watch};
 
 /// Every state of the recorded Alchemy game in `path`, first to last, checked against every
 /// checkpoint. Θ(commands) applications.
@@ -56,27 +56,35 @@ pub fn open(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenError> {
     )
 }
 
-/// [`open`], also answering where the viewer puts what each command it applies says (for
-/// [`Viewer::new`](alembic_session::playback::Viewer::new)).
+/// [`open`], the playback also keeping what each command it applies says (for
+/// [`Viewer::saying`](alembic_session::playback::Viewer::saying)), by the state's index.
 ///
 /// # Errors
 /// [`ReplayOpenError`].
-pub fn open_said(path: &Path, rules: &Rules) -> Result<(Playback, Said), ReplayOpenError> {
-    let said: Said = Said::default();
-    let (rules, start_rules, into) = (rules.clone(), rules.clone(), said.clone());
-    let playback = Playback::open(
+pub fn open_saying(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenError> {
+    let (rules, start_rules) = (rules.clone(), rules.clone());
+    Playback::open_saying(
         path,
         record::GAME_NAME,
         start_rules.data_identity(),
         |header| alchemy::new_game_in_modes(header.seed, &start_rules, &header.modes),
         move |game: &Game, command: &alchemy::Command| {
             alchemy::apply(game, &rules, command.clone()).map(|o| {
-                say_into(&into, &o.game, alchemy::text::all_lines(&o.game, &o.events));
-                o.game
+                let lines = alchemy::text::all_lines(&o.game, &o.events);
+                (o.game, lines)
             })
         },
-    )?;
-    Ok((playback, said))
+    )
+}
+
+/// [`open_saying`], with an empty [`Said`] for [`Viewer::new`] (kept for callers of the
+/// earlier form; the lines are in the playback).
+///
+/// # Errors
+/// [`ReplayOpenError`].
+#[deprecated(since = "0.3.0", note = "use `open_saying` and `Viewer::saying`")]
+pub fn open_said(path: &Path, rules: &Rules) -> Result<(Playback, Said), ReplayOpenError> {
+    Ok((open_saying(path, rules)?, Said::default()))
 }
 
 impl Watch for AlchemyCtx {
