@@ -80,8 +80,9 @@ pub enum LaunchError {
     },
     /// This game cannot play with other data yet (`--data`, `--mod` or the mods folder).
     #[error(
-        "{game} cannot load mods or a data directory yet (only alchemy can); \
-         alembic-sim --check-data checks its data"
+        "{game} cannot load mods or a data directory: its content is Rust code (alchemy \
+         and caves can load them); start it without --data and --mod, with no mods in its \
+         mods folder"
     )]
     NoMods {
         /// The game asked for.

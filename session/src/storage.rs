@@ -123,42 +123,20 @@ pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Read at most `limit` bytes of the regular file at `path`.
+/// Read at most `limit` bytes of the regular file at `path`: `alembic_data`'s
+/// [`read_bounded`](alembic_data::read_bounded), the reader data files and mods go through.
 ///
 /// # Errors
-/// [`StorageError::NotAFile`] for FIFOs, devices and directories (checked before opening, so
-/// a FIFO never blocks), [`StorageError::TooLarge`] past `limit`, [`StorageError::Io`].
+/// [`StorageError::NotAFile`] for FIFOs, devices and directories (checked before opening,
+/// and the file opened without blocking, so a FIFO never blocks),
+/// [`StorageError::TooLarge`] past `limit`, [`StorageError::Io`].
 pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, StorageError> {
-    let meta = std::fs::metadata(path).map_err(io_err(path))?;
-    if !meta.is_file() {
-        return Err(StorageError::NotAFile {
-            path: path.to_path_buf(),
-        });
-    }
-    if meta.len() > limit {
-        return Err(StorageError::TooLarge {
-            path: path.to_path_buf(),
-            limit,
-        });
-    }
-    let file = File::open(path).map_err(io_err(path))?;
-    // The file may have been swapped or grown since the check: verify again, read with a cap.
-    if !file.metadata().map_err(io_err(path))?.is_file() {
-        return Err(StorageError::NotAFile {
-            path: path.to_path_buf(),
-        });
-    }
-    let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(io_err(path))?;
-    if bytes.len() as u64 > limit {
-        return Err(StorageError::TooLarge {
-            path: path.to_path_buf(),
-            limit,
-        });
-    }
-    Ok(bytes)
+    use alembic_data::ReadError;
+    alembic_data::read_bounded(path, limit).map_err(|e| match e {
+        ReadError::Io { path, source } => StorageError::Io { path, source },
+        ReadError::NotAFile { path, .. } => StorageError::NotAFile { path },
+        ReadError::TooLarge { path, limit } => StorageError::TooLarge { path, limit },
+    })
 }
 
 /// A fresh temporary file beside `path`, named for this process and moment so no other
@@ -583,6 +561,17 @@ mod tests {
             Err(StorageError::TooLarge { .. })
         ));
         assert_eq!(read_bounded(&p, 2000).unwrap().len(), 2000);
+        let fifo = d.join("fifo");
+        if std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            assert!(matches!(
+                read_bounded(&fifo, 1024),
+                Err(StorageError::NotAFile { .. })
+            ));
+        }
     }
 
     #[test]

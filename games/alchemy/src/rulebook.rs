@@ -5,8 +5,8 @@ use std::fmt;
 use std::sync::{Arc, Mutex};
 
 use alembic::{Error, Game, Hooks, Library, fov::VisibleSet, path::Pathfinder};
-use alembic_data::DataErrors;
-use alembic_session::gamedata::{DataChoice, DataIdentity};
+use alembic_data::{DataErrors, Loaded};
+use alembic_session::gamedata::{DataChoice, DataIdentity, DataSources};
 
 use crate::hooks::build;
 
@@ -77,7 +77,6 @@ impl Rules {
     /// # Errors
     /// [`RulesError::Data`] with every mistake of every file; nothing is half-built.
     pub fn with_data(choice: &DataChoice) -> Result<Rules, RulesError> {
-        let hooks = build()?;
         let sources = choice
             .read((super::library::DATA_FILE, super::library::DATA))
             .map_err(RulesError::Data)?;
@@ -88,12 +87,26 @@ impl Rules {
                 .map(|(name, text)| (name.as_str(), text.as_str())),
         )
         .map_err(RulesError::Data)?;
-        let identity = DataIdentity::of(&sources, loaded.hash());
+        Ok(Rules::on_loaded(choice, &sources, &loaded)?)
+    }
+
+    /// The Alchemy rules on data already read (`sources`, as `choice` asked for it) and
+    /// loaded ([`library::load`](super::library::load)): [`with_data`](Self::with_data)
+    /// without reading the files again, for a tool that reports on the files it read (such
+    /// as `alembic-sim --check-data`).
+    ///
+    /// # Errors
+    /// The rules themselves could not be built (a bug).
+    pub fn on_loaded(
+        choice: &DataChoice,
+        sources: &DataSources,
+        loaded: &Loaded,
+    ) -> Result<Rules, Error> {
         Ok(Rules {
-            hooks,
+            hooks: build()?,
             data: Arc::new(RulesData {
-                library: super::library::library_from(&loaded),
-                identity,
+                library: super::library::library_from(loaded),
+                identity: DataIdentity::of(sources, loaded.hash()),
                 choice: choice.clone(),
             }),
             sight: Arc::default(),

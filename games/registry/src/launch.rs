@@ -204,8 +204,14 @@ pub const GAMES: &[GameEntry] = &[
     },
 ];
 
-/// The rats: everything from the session, nothing of their own.
+/// The rats: everything from the session, nothing of their own. Their content is Rust
+/// code: a data directory or a mod is refused, not ignored.
 fn launch_rats(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
+    if opts.data.wants_other_data() {
+        return Err(LaunchError::NoMods {
+            game: opts.game.clone(),
+        });
+    }
     let rules = alembic_rats::Rats::new().map_err(|e| LaunchError::Setup {
         game: opts.game.clone(),
         source: Box::new(e),
@@ -386,6 +392,32 @@ mod tests {
             "unknown game \"nethack\"; valid games: alchemy, demo, caves, rats"
         );
         assert!(games().contains(&default_game()));
+    }
+
+    #[test]
+    fn games_without_data_refuse_mods_and_data_directories() {
+        for game in ["rats", "demo"] {
+            for (data_dir, mods) in [
+                (None, vec![PathBuf::from("/nonexistent/alembic/mod")]),
+                (Some(PathBuf::from("/nonexistent/alembic/data")), vec![]),
+            ] {
+                let mut o = opts(game);
+                o.data.data_dir = data_dir;
+                o.data.mods = mods;
+                let err = launch(&o).err().map(|e| e.to_string());
+                assert_eq!(
+                    err.as_deref(),
+                    Some(
+                        format!(
+                            "{game} cannot load mods or a data directory: its content is Rust \
+                             code (alchemy and caves can load them); start it without --data \
+                             and --mod, with no mods in its mods folder"
+                        )
+                        .as_str()
+                    )
+                );
+            }
+        }
     }
 
     #[test]

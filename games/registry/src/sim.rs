@@ -130,33 +130,78 @@ pub struct DataReport {
     pub hash: String,
 }
 
+/// The seeds [`check_data`] starts a game from, to see that the data can start one.
+pub const CHECK_SEEDS: [u64; 3] = [1, 2, 3];
+
 /// Check the data files at `paths` (each a `.toml` file, or a directory whose `.toml` files
 /// are read by name), in order — the base first, then mods — against the game's schema and
-/// hooks: what `alembic-sim --check-data` does.
+/// hooks, then start a new game on them from each of [`CHECK_SEEDS`]: what
+/// `alembic-sim --check-data` does.
+///
+/// The paths are read as a game reads `--data PATH --mod PATH…`, so what a game would
+/// refuse is refused here too: a directory holding no `.toml` file, a FIFO, a device, a
+/// file over [`MAX_SOURCE_BYTES`](alembic_data::MAX_SOURCE_BYTES). No path at all checks
+/// the shipped data.
 ///
 /// # Errors
-/// `Err(Err(_))` for a game without data ([`data_schema`]); `Err(Ok(errors))` with every
-/// error of every file (an unreadable file is one).
+/// `Err(Err(_))` for a game without data ([`data_schema`]), or [`SimError::Setup`] for data
+/// that loads but cannot start a game (a mod deleting the hero, say), or breaks the
+/// engine's invariants in a new game; `Err(Ok(errors))` with every error of every file (an
+/// unreadable file is one).
 #[allow(clippy::type_complexity)]
 pub fn check_data(
     game: &str,
     paths: &[std::path::PathBuf],
 ) -> Result<DataReport, Result<alembic_data::DataErrors, SimError>> {
+    use alembic_session::Ruleset;
+    use alembic_session::gamedata::DataChoice;
     data_schema(game).map_err(Err)?;
-    let mut sources = Vec::new();
-    for p in paths {
-        sources.extend(alembic_data::read_sources(p).map_err(Ok)?);
-    }
+    let choice = DataChoice {
+        data_dir: paths.first().cloned(),
+        mods: paths.iter().skip(1).cloned().collect(),
+        mods_folder: None,
+    };
     // `data_schema` let only the games of DATA_GAMES through.
-    let sources_ref = sources.iter().map(|(n, t)| (n.as_str(), t.as_str()));
+    let shipped = match game {
+        "alchemy" => (
+            crate::alchemy::library::DATA_FILE,
+            crate::alchemy::library::DATA,
+        ),
+        _ => (crate::caves::DATA_FILE, crate::caves::DATA),
+    };
+    let sources = choice.read(shipped).map_err(Ok)?;
+    let sources_ref = sources.files.iter().map(|(n, t)| (n.as_str(), t.as_str()));
     let loaded = match game {
         "alchemy" => crate::alchemy::library::load(sources_ref),
         _ => crate::caves::load_data(sources_ref),
     }
     .map_err(Ok)?;
+    // A game on this data, from each seed, as a player's new game would start.
+    for seed in CHECK_SEEDS {
+        let started = if game == "alchemy" {
+            crate::alchemy::Rules::on_loaded(&choice, &sources, &loaded)
+                .and_then(|rules| crate::alchemy::new_game(seed, &rules))
+        } else {
+            let data = crate::caves::CavesData {
+                library: loaded
+                    .library
+                    .clone()
+                    .named(crate::caves::LIBRARY_NAME, crate::caves::LIBRARY_VERSION),
+                identity: alembic_session::gamedata::DataIdentity::of(&sources, loaded.hash()),
+            };
+            crate::caves::Caves::on(std::sync::Arc::new(data))
+                .map_err(|e| alembic::Error::Msg(e.to_string().into()))
+                .and_then(|rules| rules.new_game(seed))
+        };
+        let g = started.map_err(|e| {
+            let why = format!("the data loads, but no game can start on it (seed {seed}): {e}");
+            Err(SimError::Setup(why.into()))
+        })?;
+        check(&g, seed).map_err(Err)?;
+    }
     Ok(DataReport {
         game: game.to_string(),
-        sources: sources.into_iter().map(|(n, _)| n).collect(),
+        sources: sources.files.into_iter().map(|(n, _)| n).collect(),
         prototypes: loaded.library.len(),
         tiles: loaded.library.tiles().count(),
         hash: loaded.hash().to_string(),

@@ -284,3 +284,71 @@ fn a_reader_that_goes_away_ends_the_run_without_a_panic() {
     assert!(!out.status.success());
     assert_eq!(out.status.code(), Some(1), "{stderr}");
 }
+
+/// `--check-data` reads its paths as `--data PATH --mod PATH…` do: what a game refuses (an
+/// empty data directory, a FIFO, a device) it refuses, at once, with the path; and data that
+/// loads but cannot start a game (a mod deleting the hero) is refused too.
+#[test]
+fn check_data_refuses_what_a_game_refuses() {
+    let dir = std::env::temp_dir().join(format!("alembic-check-bounds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    let no_hero = dir.join("no-hero.toml");
+    std::fs::write(&no_hero, "[proto.player]\ndelete = true\n").unwrap();
+    let check = |game: &str, paths: &[&std::path::Path]| {
+        let out = sim()
+            .args(["--game", game, "--check-data"])
+            .args(paths)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let empty = dir.join("empty");
+    let (code, err) = check("caves", &[&empty]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "{}:1:1: this data directory holds no .toml file\n",
+            empty.display()
+        )),
+        "{err}"
+    );
+    let (code, err) = check("caves", &[&shipped("caves"), &empty]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("this mod holds no .toml file"), "{err}");
+    let (code, err) = check("caves", &[&shipped("caves"), &no_hero]);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(
+        err,
+        "alembic-sim: cannot set the game up: the data loads, but no game can start on it \
+         (seed 1): unknown prototype \"player\"\n"
+    );
+    let (code, err) = check("alchemy", &[std::path::Path::new("/dev/zero")]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with(
+            "/dev/zero:1:1: cannot read: it is a character device, not a regular file\n"
+        ),
+        "{err}"
+    );
+    let fifo = dir.join("pipe.toml");
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        let (code, err) = check("caves", &[&shipped("caves"), &fifo]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.starts_with(&format!(
+                "{}:1:1: cannot read: it is a FIFO (named pipe), not a regular file\n",
+                fifo.display()
+            )),
+            "{err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
