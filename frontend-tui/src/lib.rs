@@ -51,6 +51,9 @@ use ratatui::{DefaultTerminal, Terminal};
 /// The ratatui this frontend draws with, so a library user names the same version.
 pub use ratatui;
 
+#[cfg(unix)]
+mod hangup;
+
 /// What [`run_app`] returns when the terminal failed (the toolkit's type).
 pub use alembic_ui::SessionError as TuiSessionError;
 
@@ -326,11 +329,17 @@ pub fn init_terminal() -> io::Result<DefaultTerminal> {
     Ok(terminal)
 }
 
-/// Undo [`init_terminal`]: mouse reporting off, main screen back, raw mode off. Safe to call
-/// more than once.
+/// Undo [`init_terminal`]: mouse reporting off, raw mode off, main screen back. Safe to call
+/// more than once, and when the terminal is gone: each step is tried whatever the others
+/// did, and nothing is printed (`ratatui::restore` prints its failure with `eprintln!`,
+/// which panics when stderr is that lost terminal).
 pub fn restore_terminal() {
     let _ = ratatui::crossterm::execute!(io::stdout(), DisableMouseCapture);
-    ratatui::restore();
+    let _ = ratatui::crossterm::terminal::disable_raw_mode();
+    let _ = ratatui::crossterm::execute!(
+        io::stdout(),
+        ratatui::crossterm::terminal::LeaveAlternateScreen
+    );
 }
 
 /// A crossterm key event as an engine input. Only presses and auto-repeats count (terminals
@@ -388,25 +397,40 @@ pub fn map_key_event(k: &KeyEvent) -> Option<Input> {
 
 /// [`alembic_ui::Frontend`] over a real terminal (ratatui's crossterm backend on stdout).
 ///
-/// Create the terminal with `ratatui::try_init()` (raw mode, alternate screen, a panic hook
-/// that restores the terminal) and call `ratatui::restore()` when done.
+/// Create the terminal with [`init_terminal`] (raw mode, alternate screen, mouse, a panic
+/// hook that restores the terminal) and call [`restore_terminal`] when done.
+///
+/// A terminal that goes away (its window closed, its connection dropped) is an error of
+/// [`io::ErrorKind::BrokenPipe`] from [`Frontend::next_input`], within 50 ms of the
+/// hang-up, whether or not a SIGHUP came with it: [`alembic_ui::run`] then offers the app
+/// [`Input::Quit`], so it saves, and returns the error. (On Unix, when stdin is the terminal:
+/// the frontend watches it for the hang-up, since crossterm alone reads its end-of-file in
+/// a loop for ever.) Writes that fail end the session the same way.
 pub struct TuiFrontend {
-    terminal: DefaultTerminal,
+    /// Always `Some` until dropped (see the `Drop`).
+    terminal: Option<DefaultTerminal>,
     depth: ColourDepth,
     stop: Option<Arc<AtomicUsize>>,
+    #[cfg(unix)]
+    hangup: Option<hangup::HangupWatch>,
 }
 
-/// How often a frontend with a stop flag looks at it while waiting for input.
+/// How often a frontend looks at its stop flag, and whether its terminal hung up, while
+/// waiting for input.
 const STOP_POLL: Duration = Duration::from_millis(50);
 
 impl TuiFrontend {
-    /// Wrap an initialised terminal that shows `depth` colours.
+    /// Wrap an initialised terminal that shows `depth` colours, and start watching it for a
+    /// hang-up (on Unix, when stdin is the terminal; a watcher that cannot start, for want
+    /// of a thread or a descriptor, leaves the terminal's own errors to end the session).
     #[must_use]
     pub fn new(terminal: DefaultTerminal, depth: ColourDepth) -> Self {
         TuiFrontend {
-            terminal,
+            terminal: Some(terminal),
             depth,
             stop: None,
+            #[cfg(unix)]
+            hangup: hangup::HangupWatch::stdin().ok().flatten(),
         }
     }
 
@@ -424,13 +448,54 @@ impl TuiFrontend {
             .as_ref()
             .is_some_and(|s| s.load(Ordering::SeqCst) != 0)
     }
+
+    /// Whether anything must be looked at every [`STOP_POLL`] while waiting for input.
+    fn watching(&self) -> bool {
+        #[cfg(unix)]
+        if self.hangup.is_some() {
+            return true;
+        }
+        self.stop.is_some()
+    }
+
+    /// The terminal hung up: the error that ends the session.
+    fn lost(&self) -> Option<io::Error> {
+        #[cfg(unix)]
+        if self.hangup.as_ref().is_some_and(hangup::HangupWatch::lost) {
+            return Some(terminal_lost());
+        }
+        None
+    }
+}
+
+impl Drop for TuiFrontend {
+    fn drop(&mut self) {
+        // ratatui's terminal shows the cursor again when dropped, and prints a failure with
+        // `eprintln!`, which panics when stderr is the terminal that is gone. Show it here
+        // instead; if that fails, the terminal is forgotten rather than dropped (its small
+        // buffer leaks, once, as the session ends).
+        if let Some(mut terminal) = self.terminal.take()
+            && terminal.show_cursor().is_err()
+        {
+            std::mem::forget(terminal);
+        }
+    }
+}
+
+/// The error a session ends with when its terminal is gone.
+fn terminal_lost() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::BrokenPipe,
+        "the terminal is gone (it hung up); the session ended there",
+    )
 }
 
 impl Frontend for TuiFrontend {
     type Error = io::Error;
 
     fn present(&mut self, frame: &Frame) -> Result<(), io::Error> {
-        present_on(&mut self.terminal, frame, self.depth)
+        let terminal = self.terminal.as_mut().ok_or_else(terminal_lost)?;
+        present_on(terminal, frame, self.depth)
     }
 
     fn next_input(&mut self, timeout: Option<Duration>) -> Result<Option<Input>, io::Error> {
@@ -439,9 +504,12 @@ impl Frontend for TuiFrontend {
             if self.stop_requested() {
                 return Ok(Some(Input::Quit));
             }
+            if let Some(e) = self.lost() {
+                return Err(e);
+            }
             // Blocks in the OS (no busy loop) until an event or the deadline; with a stop
-            // flag, wakes every STOP_POLL to look at it.
-            let wait = match (deadline, self.stop.is_some()) {
+            // flag or a hang-up watcher, wakes every STOP_POLL to look at them.
+            let wait = match (deadline, self.watching()) {
                 (Some(d), true) => Some(d.saturating_duration_since(Instant::now()).min(STOP_POLL)),
                 (Some(d), false) => Some(d.saturating_duration_since(Instant::now())),
                 (None, true) => Some(STOP_POLL),
@@ -462,7 +530,7 @@ impl Frontend for TuiFrontend {
     }
 
     fn size(&self) -> Result<(u16, u16), io::Error> {
-        let s = self.terminal.size()?;
+        let s = self.terminal.as_ref().ok_or_else(terminal_lost)?.size()?;
         Ok((s.width, s.height))
     }
 

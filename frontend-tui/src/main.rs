@@ -3,7 +3,7 @@
 //! Everything that can fail on bad input (flags, the game name, the save file) is checked
 //! before the terminal enters raw mode, so errors print plainly and the shell is untouched.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -58,31 +58,6 @@ fn register_stop_signals(flag: &Arc<AtomicUsize>) -> Result<(), std::io::Error> 
     Ok(())
 }
 
-/// After SIGHUP the terminal is gone and stdin reads end-of-file forever; crossterm 0.29's
-/// event reader then loops on `read() == 0` inside `event::poll` and never returns, so the
-/// frontend never sees its stop flag and the game is never saved (100% CPU). A watcher
-/// thread swaps stdin for an empty non-blocking pipe once SIGHUP arrives: crossterm's read
-/// then says "would block", its poll times out, and the session ends as on any other signal.
-#[cfg(unix)]
-fn unstick_input_on_hangup(stop: &Arc<AtomicUsize>) -> Result<(), std::io::Error> {
-    use rustix::pipe::{PipeFlags, pipe_with};
-    let (reader, writer) = pipe_with(PipeFlags::NONBLOCK | PipeFlags::CLOEXEC)?;
-    let stop = Arc::clone(stop);
-    let hup = signal_hook::consts::SIGHUP.unsigned_abs() as usize;
-    std::thread::spawn(move || {
-        // The writer stays open for the life of the process, so the pipe never reads EOF.
-        let _writer = writer;
-        while stop.load(Ordering::SeqCst) != hup {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        let _ = rustix::stdio::dup2_stdin(&reader);
-        loop {
-            std::thread::park();
-        }
-    });
-    Ok(())
-}
-
 /// The name of the signal number held in the stop flag.
 fn signal_name(n: usize) -> &'static str {
     #[cfg(unix)]
@@ -120,12 +95,9 @@ fn main() -> ExitCode {
         eprintln!("alembic-tui: error: cannot handle signals: {e}");
         return ExitCode::FAILURE;
     }
-    #[cfg(unix)]
-    if let Err(e) = unstick_input_on_hangup(&stop) {
-        eprintln!("alembic-tui: error: cannot set up the hang-up watcher: {e}");
-        return ExitCode::FAILURE;
-    }
-    // Raw mode + alternate screen + mouse, restored on quit, error and panic.
+    // Raw mode + alternate screen + mouse, restored on quit, error and panic. A terminal
+    // that hangs up, with or without a SIGHUP, ends the session as an error once the game
+    // is saved (`TuiFrontend` watches for it).
     let tui = Tui::new()
         .with_stop_flag(Arc::clone(&stop))
         .with_title(format!("Alembic - {game}"));
@@ -140,7 +112,12 @@ fn main() -> ExitCode {
     };
     let signal = stop.load(Ordering::SeqCst);
     if signal != 0 {
-        eprintln!("alembic-tui: stopped by {}.", signal_name(signal));
+        // Not `eprintln!`: it panics when stderr is a terminal that is gone.
+        let _ = writeln!(
+            std::io::stderr(),
+            "alembic-tui: stopped by {}.",
+            signal_name(signal)
+        );
     }
     if alembic_games::report_session_end("alembic-tui", farewell, result) {
         ExitCode::SUCCESS

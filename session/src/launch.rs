@@ -182,22 +182,28 @@ pub fn seed_from_text(text: &str) -> u64 {
 /// Print how a session ended, for a frontend once its terminal or window is gone: the app's
 /// farewell (where the game was saved, or why saving failed), then the frontend's own error,
 /// each as a `program: …` line on stderr. Returns whether all went well (exit status 0).
+/// A stderr that cannot be written (the terminal it was is gone) is no reason to panic, as
+/// `eprintln!` would: the lines are lost, the status stands.
 pub fn report_session_end<E: std::fmt::Display>(
     program: &str,
     farewell: Result<Option<String>, String>,
     run: Result<(), E>,
 ) -> bool {
+    use std::io::Write as _;
+    let mut stderr = std::io::stderr().lock();
     let mut ok = true;
     match farewell {
-        Ok(Some(line)) => eprintln!("{program}: {line}"),
+        Ok(Some(line)) => {
+            let _ = writeln!(stderr, "{program}: {line}");
+        }
         Ok(None) => {}
         Err(e) => {
-            eprintln!("{program}: error: {e}");
+            let _ = writeln!(stderr, "{program}: error: {e}");
             ok = false;
         }
     }
     if let Err(e) = run {
-        eprintln!("{program}: error: {e}");
+        let _ = writeln!(stderr, "{program}: error: {e}");
         ok = false;
     }
     ok
