@@ -138,6 +138,26 @@ pub fn read_save(path: &Path, game: &str) -> Result<String, LaunchError> {
     })
 }
 
+/// The progress of a long continue on stderr, for a launcher before its terminal or
+/// window opens ([`crate::run::Run::load_reporting`]): nothing for fewer than 5,000 moves
+/// (well under a second), else "bringing back the moves ... N of M" on one line rewritten
+/// in place, ended when all are back. Write errors are ignored (a closed stderr).
+pub fn continue_progress(done: usize, total: usize) {
+    use std::io::Write;
+    if total < 5_000 {
+        return;
+    }
+    let mut err = std::io::stderr();
+    let _ = write!(
+        err,
+        "\rBringing back the {total} moves recorded after the save: {done} of {total}"
+    );
+    if done >= total {
+        let _ = writeln!(err);
+    }
+    let _ = err.flush();
+}
+
 /// A seed from the clock, for games started without `--seed`.
 pub fn clock_seed() -> u64 {
     std::time::SystemTime::now()

@@ -157,7 +157,20 @@ impl<R: Ruleset> Session<R> {
     /// # Errors
     /// What is wrong with the save ([`read_save`]): the file is untouched.
     pub fn load(rules: Arc<R>, path: &Path) -> Result<Self, crate::launch::Cause> {
-        let (run, continued) = Run::load(rules, path)?;
+        Self::load_reporting(rules, path, &mut |_, _| {})
+    }
+
+    /// [`Session::load`], telling `report` how far a long journal has been brought back
+    /// ([`Run::load_reporting`]).
+    ///
+    /// # Errors
+    /// As [`Session::load`].
+    pub fn load_reporting(
+        rules: Arc<R>,
+        path: &Path,
+        report: &mut dyn FnMut(usize, usize),
+    ) -> Result<Self, crate::launch::Cause> {
+        let (run, continued) = Run::load_reporting(rules, path, report)?;
         let mut s = Session::over(run);
         // The messages are not saved (English is not state): the recording says them
         // again, as the game went up to here.
@@ -1020,25 +1033,24 @@ pub fn launch<R: Ruleset>(rules: R, opts: &LaunchOptions) -> Result<Box<dyn App>
         None => None,
     };
     let mut session = match &opts.load {
-        Some(path) => {
-            Session::load(rules, path).map_err(|e| match e.downcast::<savefile::SaveError>() {
-                Ok(e) => match *e {
-                    savefile::SaveError::Storage(storage::StorageError::Io { path, source }) => {
-                        LaunchError::ReadSave { path, source }
-                    }
-                    other => LaunchError::BadSave {
-                        path: path.clone(),
-                        game: opts.game.clone(),
-                        source: Box::new(other),
-                    },
-                },
-                Err(other) => LaunchError::BadSave {
+        Some(path) => Session::load_reporting(rules, path, &mut crate::launch::continue_progress)
+            .map_err(|e| match e.downcast::<savefile::SaveError>() {
+            Ok(e) => match *e {
+                savefile::SaveError::Storage(storage::StorageError::Io { path, source }) => {
+                    LaunchError::ReadSave { path, source }
+                }
+                other => LaunchError::BadSave {
                     path: path.clone(),
                     game: opts.game.clone(),
-                    source: other,
+                    source: Box::new(other),
                 },
-            })?
-        }
+            },
+            Err(other) => LaunchError::BadSave {
+                path: path.clone(),
+                game: opts.game.clone(),
+                source: other,
+            },
+        })?,
         None => {
             let s = Session::new(rules, opts.seed.unwrap_or_else(clock_seed))
                 .with_modes(opts.practice, opts.wizard)

@@ -223,7 +223,26 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
         path: &Path,
         game_name: &'static str,
         save: &Game,
+        step: impl FnMut(&Game, &C) -> Result<Game, E>,
+    ) -> Result<Journal<C>, JournalError>
+    where
+        C: Clone,
+    {
+        Self::journal_reporting(path, game_name, save, step, &mut |_, _| {})
+    }
+
+    /// [`Recorder::journal`], telling `report` how many of the commands after the save have
+    /// been replayed, of how many: every 1,000 and once at the end (not at all when none
+    /// follows the save).
+    ///
+    /// # Errors
+    /// As [`Recorder::journal`].
+    pub fn journal_reporting<E: std::fmt::Display>(
+        path: &Path,
+        game_name: &'static str,
+        save: &Game,
         mut step: impl FnMut(&Game, &C) -> Result<Game, E>,
+        report: &mut dyn FnMut(usize, usize),
     ) -> Result<Journal<C>, JournalError>
     where
         C: Clone,
@@ -240,6 +259,10 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
         let mut good = (start + 1, game.clone(), 0usize);
         let mut replayed: Vec<(u64, C)> = Vec::new();
         let mut problem = None;
+        let total = rec.entries[start + 1..]
+            .iter()
+            .filter(|e| matches!(e, Entry::Command { .. }))
+            .count();
         for (i, entry) in rec.entries.iter().enumerate().skip(start + 1) {
             match entry {
                 Entry::Command { turn, command } => {
@@ -258,6 +281,9 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
                         }
                     }
                     replayed.push((*turn, command.clone()));
+                    if replayed.len() % 1000 == 0 {
+                        report(replayed.len(), total);
+                    }
                 }
                 Entry::Checkpoint { turn, hash } => {
                     if (game.turn(), game.state_hash()) != (*turn, *hash) {
@@ -267,6 +293,9 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
                     good = (i + 1, game.clone(), replayed.len());
                 }
             }
+        }
+        if total > 0 {
+            report(replayed.len(), total);
         }
         let (keep, game) = if problem.is_some() {
             replayed.truncate(good.2);

@@ -275,13 +275,29 @@ impl<R: Ruleset> Run<R> {
     /// # Errors
     /// What is wrong with the save ([`read_save`]): the file is untouched.
     pub fn load(rules: Arc<R>, path: &Path) -> Result<(Self, Continued), Cause> {
+        Self::load_reporting(rules, path, &mut |_, _| {})
+    }
+
+    /// [`Run::load`], telling `report` how far the recording's moves after the save have
+    /// been brought back (done, of how many), every 1,000 moves and at the end: for a
+    /// launcher to show on a long continue (a recording that a crash left far past its
+    /// save). Not called when nothing follows the save.
+    ///
+    /// # Errors
+    /// As [`Run::load`].
+    pub fn load_reporting(
+        rules: Arc<R>,
+        path: &Path,
+        report: &mut dyn FnMut(usize, usize),
+    ) -> Result<(Self, Continued), Cause> {
         let saved = read_save(&*rules, path)?;
         let mut run = Run::with_game(rules, saved.seed, saved.game.clone());
         run.practice = saved.modes.iter().any(|m| m == PRACTICE);
         run.wizard = saved.modes.iter().any(|m| m == WIZARD);
+        // The moves brought back are not shown: no English is made for them.
         let step = {
             let rules = run.rules.clone();
-            move |g: &Game, c: &Step<R::Command>| apply_step(&*rules, g, c).map(|p| p.0)
+            move |g: &Game, c: &Step<R::Command>| apply_step_quietly(&*rules, g, c)
         };
         let mut continued = Continued {
             from_turn: saved.game.turn(),
@@ -292,7 +308,13 @@ impl<R: Ruleset> Run<R> {
         let mut history = run
             .practice
             .then(|| History::with_budget(saved.game.clone(), PRACTICE_BUDGET));
-        match Recorder::journal(&record::beside(path), R::NAME, &saved.game, &step) {
+        match Recorder::journal_reporting(
+            &record::beside(path),
+            R::NAME,
+            &saved.game,
+            &step,
+            report,
+        ) {
             Ok(j) => {
                 continued.replayed = j.replayed.len();
                 continued.to_turn = j.game.turn();
@@ -796,6 +818,24 @@ pub fn apply_step_typed<R: Ruleset>(
             said.extend(out.lines);
             Ok((out.state, Vec::new(), said))
         }
+    }
+}
+
+/// Apply one recorded step, making no English (a journal brought back unseen).
+///
+/// # Errors
+/// The sentence of a refusal, an unknown wizard command, or an engine error.
+pub fn apply_step_quietly<R: Ruleset>(
+    rules: &R,
+    game: &Game,
+    step: &Step<R::Command>,
+) -> Result<Game, String> {
+    match step {
+        Step::Play(c) => rules.apply(game, c).map(|o| o.game).map_err(|e| match e {
+            Rejected::Refused(r) => r.to_string(),
+            Rejected::Engine(e) => e.to_string(),
+        }),
+        Step::Wizard { .. } => apply_step(rules, game, step).map(|(g, _)| g),
     }
 }
 

@@ -700,6 +700,19 @@ impl AlchemyCtx {
     /// # Errors
     /// The file is missing, unreadable, corrupt, of another game or version.
     pub fn load_game(&mut self, path: &Path) -> Result<(), UiError> {
+        self.load_game_reporting(path, &mut |_, _| {})
+    }
+
+    /// [`AlchemyCtx::load_game`], telling `report` how far a long journal has been brought
+    /// back ([`Run::load_reporting`]).
+    ///
+    /// # Errors
+    /// As [`AlchemyCtx::load_game`].
+    pub fn load_game_reporting(
+        &mut self,
+        path: &Path,
+        report: &mut dyn FnMut(usize, usize),
+    ) -> Result<(), UiError> {
         // The lock first: a refused second window must not replay (and so rewrite) the
         // journal of the game another window plays. A save that is not there is said as
         // such (reading it fails before its recording is touched).
@@ -709,7 +722,8 @@ impl AlchemyCtx {
             }
             return Err(e);
         }
-        let (run, continued) = Run::load(self.alchemy.clone(), path).map_err(load_error)?;
+        let (run, continued) =
+            Run::load_reporting(self.alchemy.clone(), path, report).map_err(load_error)?;
         self.seed = run.recording().is_some().then(|| run.seed());
         self.filed = None;
         self.replaying = false;
@@ -1215,7 +1229,7 @@ pub fn app_with_rules(opts: UiOptions, rules: Rules) -> Result<ScreenStack<Alche
             true
         }
         Start::Load(path) => {
-            ctx.load_game(path)?;
+            ctx.load_game_reporting(path, &mut alembic_session::launch::continue_progress)?;
             true
         }
     };

@@ -276,3 +276,43 @@ fn a_lock_that_cannot_be_taken_refuses_the_game() {
     assert!(err.to_string().contains("cannot lock this save"), "{err}");
     assert_eq!(std::fs::read(&save).unwrap(), before);
 }
+
+/// A long journal (a crash far past the save) reports its progress while it comes back,
+/// and only once: the continue saves it.
+#[test]
+fn a_long_journal_reports_its_progress_and_is_saved_once_back() {
+    let rats = Arc::new(Rats::new().unwrap());
+    let d = scratch("progress");
+    let save = d.join("rats.save");
+    let mut run = Run::new_game(rats.clone(), 11, false, false).unwrap();
+    run.begin(Some(save.clone()));
+    // Waiting is never refused; the autosave is left out by putting the first save back.
+    let first = std::fs::read(&save).unwrap();
+    let mut n = 0;
+    while n < 2_500 && run.play(&Step::Play(Command::Wait)).is_ok_and(|p| !p.over) {
+        n += 1;
+    }
+    assert!(n > 1_000, "{n}");
+    drop(run);
+    std::fs::write(&save, &first).unwrap();
+    let mut seen = Vec::new();
+    let (run, continued) = Run::load_reporting(rats.clone(), &save, &mut |done, total| {
+        seen.push((done, total))
+    })
+    .unwrap();
+    let total = continued.replayed;
+    assert!(total >= n, "{total} {n}");
+    let want: Vec<(usize, usize)> = (1..=total / 1000)
+        .map(|k| (k * 1000, total))
+        .chain(std::iter::once((total, total)))
+        .collect();
+    assert_eq!(seen, want);
+    drop(run);
+    let mut again = Vec::new();
+    let (_, c) = Run::load_reporting(rats.clone(), &save, &mut |d, t| again.push((d, t))).unwrap();
+    assert_eq!(
+        (c.replayed, again.len()),
+        (0, 0),
+        "nothing left to bring back"
+    );
+}
