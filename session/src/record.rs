@@ -281,7 +281,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
                         }
                     }
                     replayed.push((*turn, command.clone()));
-                    if replayed.len() % 1000 == 0 {
+                    if replayed.len().is_multiple_of(1000) {
                         report(replayed.len(), total);
                     }
                 }
