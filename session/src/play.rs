@@ -185,6 +185,11 @@ impl<R: Ruleset> Session<R> {
         // Death is final: a game that is over when continued (its window closed at the
         // death prompt) is filed now, its save removed, whatever the player does next.
         if s.run.status() != Status::Playing {
+            notice.push(
+                "This game had ended before its window closed: it is filed now, and its save removed."
+                    .to_owned(),
+            );
+            s.notice = Some(notice.join(" "));
             s.finish(false);
         }
         Ok(s)

@@ -741,6 +741,10 @@ impl AlchemyCtx {
             .as_ref()
             .is_some_and(|r| r.status() != alembic_session::Status::Playing)
         {
+            self.note(
+                Tone::Note,
+                "This game had ended before its window closed: it is filed now, and its save removed.",
+            );
             self.finish_game(false);
         }
         Ok(())
