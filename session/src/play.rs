@@ -886,7 +886,7 @@ enum Answer {
 /// The end screen of the session's game, which is over and filed.
 fn end_screen<R: Ruleset>(s: &Session<R>) -> Transition<Session<R>, PlayScreen> {
     let messages: Vec<String> = s.log.iter().map(|(_, m)| m.clone()).collect();
-    let end = EndScreen::of(s.rules(), s.game(), Some(s.seed()), &messages, &s.filed);
+    let end = EndScreen::of(s.rules(), s.game(), s.run.known_seed(), &messages, &s.filed);
     Transition::ask(end, Answer::End)
 }
 

@@ -150,6 +150,8 @@ pub struct Filed {
 pub struct Run<R: Ruleset> {
     rules: Arc<R>,
     seed: u64,
+    /// Whether `seed` is the game's (not a stand-in for a seed nothing kept).
+    seed_known: bool,
     game: Game,
     practice: bool,
     wizard: bool,
@@ -188,6 +190,7 @@ impl<R: Ruleset> Run<R> {
         Run {
             rules,
             seed,
+            seed_known: true,
             game,
             practice: false,
             wizard: false,
@@ -276,7 +279,8 @@ impl<R: Ruleset> Run<R> {
     /// What is wrong with the save ([`read_save`]): the file is untouched.
     pub fn load(rules: Arc<R>, path: &Path) -> Result<(Self, Continued), Cause> {
         let saved = read_save(&*rules, path)?;
-        let mut run = Run::with_game(rules, saved.seed, saved.game.clone());
+        let mut run = Run::with_game(rules, saved.seed.unwrap_or(0), saved.game.clone());
+        run.seed_known = saved.seed.is_some();
         run.practice = saved.modes.iter().any(|m| m == PRACTICE);
         run.wizard = saved.modes.iter().any(|m| m == WIZARD);
         let step = {
@@ -315,6 +319,7 @@ impl<R: Ruleset> Run<R> {
                 // under its own seal.
                 let header = j.recorder.header();
                 run.seed = header.seed;
+                run.seed_known = true;
                 if header.hash_checked
                     && (header.has_mode(PRACTICE), header.has_mode(WIZARD))
                         != (run.practice, run.wizard)
@@ -386,6 +391,14 @@ impl<R: Ruleset> Run<R> {
     #[must_use]
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The game's seed when it is known: `None` for a game continued from a save that
+    /// does not keep its seed (Alchemy's), without the recording that does. Morgues and
+    /// scores say "unknown" then, never a seed the game was not played from.
+    #[must_use]
+    pub fn known_seed(&self) -> Option<u64> {
+        self.seed_known.then_some(self.seed)
     }
 
     /// Whether this is a practice game.
@@ -665,9 +678,10 @@ impl<R: Ruleset> Run<R> {
             return Some(filed);
         };
         let modes = self.modes();
+        let seed = self.known_seed();
         let end = GameEnd {
             game: &self.game,
-            seed: self.seed,
+            seed,
             modes: &modes,
             quit,
             ending: &ending,
@@ -679,7 +693,7 @@ impl<R: Ruleset> Run<R> {
             .rules
             .morgue(&end)
             .unwrap_or_else(|| morgue_text(&*self.rules, &end));
-        match scores::write_morgue(dir, R::NAME, Some(self.seed), now, &text) {
+        match scores::write_morgue(dir, R::NAME, seed, now, &text) {
             Ok(p) => {
                 filed.lines.push(format!("Morgue file: {}.", p.display()));
                 filed.morgue = Some(p);
@@ -700,12 +714,12 @@ impl<R: Ruleset> Run<R> {
         let summary = self.rules.summary(&self.game);
         let entry = scores::Score {
             score: summary.score,
-            seed: Some(self.seed),
+            seed,
             cause: ending.cause.clone(),
             depth: summary.depth,
             turns: self.game.turn(),
             date: scores::date_of(now),
-            game: Some(scores::game_id(R::NAME, Some(self.seed), &self.game)),
+            game: Some(scores::game_id(R::NAME, seed, &self.game)),
         };
         match scores::enter(dir, &self.rules.scores_file(), entry, now) {
             Ok(s) => {
@@ -824,7 +838,11 @@ pub fn morgue_text<R: Ruleset>(rules: &R, end: &GameEnd<'_>) -> String {
     } else {
         format!("Died: {}", end.ending.cause)
     };
-    t += &format!("{how}, on turn {}.\nSeed: {}\n", end.game.turn(), end.seed);
+    let seed = end.seed.map_or_else(
+        || "unknown (continued without its recording)".to_owned(),
+        |s| s.to_string(),
+    );
+    t += &format!("{how}, on turn {}.\nSeed: {seed}\n", end.game.turn());
     if !end.modes.is_empty() {
         t += &format!("Modes: {}\n", end.modes.join(", "));
     }

@@ -710,7 +710,7 @@ impl AlchemyCtx {
             return Err(e);
         }
         let (run, continued) = Run::load(self.alchemy.clone(), path).map_err(load_error)?;
-        self.seed = run.recording().is_some().then(|| run.seed());
+        self.seed = run.known_seed();
         self.filed = None;
         self.replaying = false;
         self.rewind_declined = false;

@@ -619,3 +619,93 @@ fn the_emergency_save_is_the_game_as_it_stands_and_spares_another_save() {
     drop(p);
     assert_eq!(std::fs::read(&save).unwrap(), before);
 }
+
+/// The one morgue file written in `dir`, and the value of its "Seed:" line.
+fn morgue_seed(dir: &Path) -> (String, String) {
+    let morgues: Vec<PathBuf> = std::fs::read_dir(dir.join("morgue"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(morgues.len(), 1, "{morgues:?}");
+    let text = std::fs::read_to_string(&morgues[0]).unwrap();
+    let seed = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Seed:"))
+        .unwrap_or_else(|| panic!("no seed line in {text}"))
+        .trim()
+        .to_owned();
+    (text, seed)
+}
+
+/// The seeds of the score table's entries in `dir/file`.
+fn score_seeds(dir: &Path, file: &str) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(dir.join(file)).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let entries = v
+        .as_array()
+        .or_else(|| v["scores"].as_array())
+        .cloned()
+        .unwrap_or_default();
+    entries.iter().map(|e| e["seed"].clone()).collect()
+}
+
+/// An Alchemy game continued from a copy of its save in another directory (without the
+/// recording, which alone knows its seed: Alchemy's saves do not keep it) files a morgue
+/// and a score that say the seed is unknown, never "0"; continued beside its recording, the
+/// seed is the game's.
+#[test]
+fn a_game_continued_without_its_recording_never_says_seed_0() {
+    let d = scratch("seed");
+    let (home, away) = (d.join("home"), d.join("away"));
+    std::fs::create_dir_all(&away).unwrap();
+    let save = home.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.new_game(4242).unwrap();
+    play(&mut a, 5, 0);
+    a.save().unwrap();
+    drop(a);
+    std::fs::copy(&save, away.join("alchemy.save")).unwrap();
+
+    let mut b = ctx(&away.join("alchemy.save"));
+    b.load_game(&away.join("alchemy.save")).unwrap();
+    assert_eq!(b.seed(), None);
+    b.finish_game(true);
+    let (text, seed) = morgue_seed(&away);
+    assert!(seed.starts_with("unknown"), "{text}");
+    assert_eq!(score_seeds(&away, "scores.json"), [serde_json::Value::Null]);
+
+    let mut c = ctx(&save);
+    c.load_game(&save).unwrap();
+    assert_eq!(c.seed(), Some(4242));
+    c.finish_game(true);
+    assert_eq!(morgue_seed(&home).1, "4242");
+}
+
+/// The same for the session's games: a Caves game continued from a copy of its save
+/// elsewhere files the seed its save keeps (in the game value), never 0.
+#[test]
+fn a_caves_game_continued_without_its_recording_keeps_its_seed() {
+    use alembic_games::caves::Caves;
+    use alembic_session::Ruleset;
+    use alembic_session::run::{Run, Step};
+    use std::sync::Arc;
+    let d = scratch("caves-seed");
+    let (home, away) = (d.join("home"), d.join("away"));
+    std::fs::create_dir_all(&away).unwrap();
+    let save = home.join("caves.save");
+    let caves = Arc::new(Caves::new().unwrap());
+    let mut run = Run::new_game(caves.clone(), 4343, false, false).unwrap();
+    run.begin(Some(save.clone()));
+    run.play(&Step::Play(caves.wait().unwrap())).unwrap();
+    run.save().unwrap();
+    drop(run);
+    std::fs::copy(&save, away.join("caves.save")).unwrap();
+    let (mut run, continued) = Run::load(caves, &away.join("caves.save")).unwrap();
+    assert!(
+        continued.unrecorded.is_some(),
+        "no recording beside the copy"
+    );
+    run.finish(true, &[]).unwrap();
+    let (text, seed) = morgue_seed(&away);
+    assert_eq!(seed, "4343", "{text}");
+}
