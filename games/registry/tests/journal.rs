@@ -539,6 +539,67 @@ fn a_record_that_cannot_be_kept_is_said_and_fails_the_exit() {
     assert_eq!(a.record_problems().len(), 1);
 }
 
+/// The same for the session's games (Caves, rats): a morgue that cannot be kept is said on
+/// leaving and fails the exit, with the same status as Alchemy's (the frontends' exit status
+/// is `report_session_end`'s answer to the app's farewell).
+#[test]
+fn a_record_that_cannot_be_kept_fails_the_exit_in_every_game() {
+    use alembic_games::caves::Caves;
+    use alembic_games::rats::Rats;
+    use alembic_session::Ruleset;
+    use alembic_session::play::{self, Session};
+    use alembic_ui::{Input, TestFrontend};
+    use std::sync::Arc;
+
+    fn quit_at_once<R: Ruleset>(rules: R, dir: &Path) -> Result<Option<String>, String> {
+        let save = dir.join(format!("{}.save", R::NAME));
+        let session = Session::new(Arc::new(rules), 7).with_save(save);
+        let mut app = play::app(session);
+        let keys = [Input::ch(' '), Input::ch('Q'), Input::ch('y')];
+        let mut fe = TestFrontend::new(100, 30, keys);
+        let _ = alembic_ui::run(&mut fe, &mut app);
+        app.into_ctx().farewell()
+    }
+
+    let alchemy = {
+        let d = scratch("morgue-exit-alchemy");
+        std::fs::write(d.join("morgue"), "in the way").unwrap();
+        let mut a = ctx(&d.join("alchemy.save"));
+        a.new_game(41).unwrap();
+        a.finish_game(true);
+        a.farewell()
+    };
+    let caves = {
+        let d = scratch("morgue-exit-caves");
+        std::fs::write(d.join("morgue"), "in the way").unwrap();
+        quit_at_once(Caves::new().unwrap(), &d)
+    };
+    let rats = {
+        let d = scratch("morgue-exit-rats");
+        std::fs::write(d.join("morgue"), "in the way").unwrap();
+        quit_at_once(Rats::new().unwrap(), &d)
+    };
+    for (game, farewell) in [("alchemy", &alchemy), ("caves", &caves), ("rats", &rats)] {
+        let said = match farewell {
+            Err(e) => e.clone(),
+            Ok(line) => panic!("{game}: the exit would succeed, saying {line:?}"),
+        };
+        assert!(said.contains("morgue could not be kept"), "{game}: {said}");
+        assert_eq!(
+            said.matches("morgue could not be kept").count(),
+            1,
+            "{game}, said once: {said}"
+        );
+        assert!(
+            !alembic_games::report_session_end(game, farewell.clone(), Ok::<(), String>(())),
+            "{game}: the exit status is a failure"
+        );
+    }
+    // Without the obstacle, the same quit exits well.
+    let d = scratch("morgue-exit-fine");
+    assert!(quit_at_once(Rats::new().unwrap(), &d).is_ok());
+}
+
 /// A practice undo rewrites the recording; a crash after it still finds the save in it.
 #[test]
 fn a_crash_after_a_practice_undo_loses_nothing() {
