@@ -62,6 +62,9 @@ pub struct Session<R: Ruleset> {
     broken: Option<String>,
     /// What filing the ended game said (morgue, score, recording).
     filed: Vec<String>,
+    /// What could not be kept of the games that ended in this session (a morgue, a score,
+    /// a recording): said again on leaving, and the exit status is a failure.
+    record_problems: Vec<String>,
     /// The replay viewer's session: nothing is saved or recorded.
     replay: bool,
     /// Tiles and the view toggles.
@@ -101,6 +104,7 @@ impl<R: Ruleset> Session<R> {
             exit_note: None,
             broken: None,
             filed: Vec::new(),
+            record_problems: Vec::new(),
             replay: false,
             view: View::default(),
             hover: None,
@@ -323,6 +327,7 @@ impl<R: Ruleset> Session<R> {
             return;
         };
         self.filed = filed.lines;
+        self.record_problems.extend(filed.problems);
         if quit {
             self.exit_note = Some(Ok(self.filed.join(" ")));
         }
@@ -348,13 +353,35 @@ impl<R: Ruleset> Session<R> {
     /// What to print once the frontend has closed.
     ///
     /// # Errors
-    /// Why the save on close failed.
+    /// Why the save on close failed, and what of an ended game could not be kept (its
+    /// morgue, its score, its recording): the frontend prints it and exits with a failure,
+    /// as every game does.
     pub fn farewell(&self) -> Result<Option<String>, String> {
-        match &self.exit_note {
-            None => Ok(None),
-            Some(Ok(line)) => Ok(Some(line.clone())),
-            Some(Err(e)) => Err(e.clone()),
+        let (mut said, failed) = match &self.exit_note {
+            None => (Vec::new(), false),
+            Some(Ok(line)) => (vec![line.clone()], false),
+            Some(Err(e)) => (vec![e.clone()], true),
+        };
+        // A quit's note already holds what filing said; the problems are not said twice.
+        for p in &self.record_problems {
+            if !said.iter().any(|l| l.contains(p.as_str())) {
+                said.push(p.clone());
+            }
         }
+        said.retain(|l| !l.is_empty());
+        let line = said.join(" ");
+        if failed || !self.record_problems.is_empty() {
+            Err(line)
+        } else {
+            Ok((!line.is_empty()).then_some(line))
+        }
+    }
+
+    /// What could not be kept of the games that ended in this session (see
+    /// [`Session::farewell`]).
+    #[must_use]
+    pub fn record_problems(&self) -> &[String] {
+        &self.record_problems
     }
 
     fn preferred_grid(&self) -> Option<(u16, u16)> {
@@ -904,7 +931,7 @@ enum Answer {
 /// The end screen of the session's game, which is over and filed.
 fn end_screen<R: Ruleset>(s: &Session<R>) -> Transition<Session<R>, PlayScreen> {
     let messages: Vec<String> = s.log.iter().map(|(_, m)| m.clone()).collect();
-    let end = EndScreen::of(s.rules(), s.game(), Some(s.seed()), &messages, &s.filed);
+    let end = EndScreen::of(s.rules(), s.game(), s.run.known_seed(), &messages, &s.filed);
     Transition::ask(end, Answer::End)
 }
 

@@ -156,8 +156,9 @@ pub struct Summary {
 pub struct GameEnd<'a> {
     /// The game at its end.
     pub game: &'a Game,
-    /// Its seed.
-    pub seed: u64,
+    /// Its seed; `None` when it is not known (a game continued from a save that does not
+    /// keep it, without its recording).
+    pub seed: Option<u64>,
     /// Its modes (practice, wizard, data).
     pub modes: &'a [String],
     /// The player quit.

@@ -150,6 +150,8 @@ pub struct Filed {
 pub struct Run<R: Ruleset> {
     rules: Arc<R>,
     seed: u64,
+    /// Whether `seed` is the game's (not a stand-in for a seed nothing kept).
+    seed_known: bool,
     game: Game,
     practice: bool,
     wizard: bool,
@@ -188,6 +190,7 @@ impl<R: Ruleset> Run<R> {
         Run {
             rules,
             seed,
+            seed_known: true,
             game,
             practice: false,
             wizard: false,
@@ -291,7 +294,8 @@ impl<R: Ruleset> Run<R> {
         report: &mut dyn FnMut(usize, usize),
     ) -> Result<(Self, Continued), Cause> {
         let saved = read_save(&*rules, path)?;
-        let mut run = Run::with_game(rules, saved.seed, saved.game.clone());
+        let mut run = Run::with_game(rules, saved.seed.unwrap_or(0), saved.game.clone());
+        run.seed_known = saved.seed.is_some();
         run.practice = saved.modes.iter().any(|m| m == PRACTICE);
         run.wizard = saved.modes.iter().any(|m| m == WIZARD);
         // The moves brought back are not shown: no English is made for them.
@@ -337,6 +341,7 @@ impl<R: Ruleset> Run<R> {
                 // under its own seal.
                 let header = j.recorder.header();
                 run.seed = header.seed;
+                run.seed_known = true;
                 if header.hash_checked
                     && (header.has_mode(PRACTICE), header.has_mode(WIZARD))
                         != (run.practice, run.wizard)
@@ -408,6 +413,14 @@ impl<R: Ruleset> Run<R> {
     #[must_use]
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The game's seed when it is known: `None` for a game continued from a save that
+    /// does not keep its seed (Alchemy's), without the recording that does. Morgues and
+    /// scores say "unknown" then, never a seed the game was not played from.
+    #[must_use]
+    pub fn known_seed(&self) -> Option<u64> {
+        self.seed_known.then_some(self.seed)
     }
 
     /// Whether this is a practice game.
@@ -687,9 +700,10 @@ impl<R: Ruleset> Run<R> {
             return Some(filed);
         };
         let modes = self.modes();
+        let seed = self.known_seed();
         let end = GameEnd {
             game: &self.game,
-            seed: self.seed,
+            seed,
             modes: &modes,
             quit,
             ending: &ending,
@@ -701,7 +715,7 @@ impl<R: Ruleset> Run<R> {
             .rules
             .morgue(&end)
             .unwrap_or_else(|| morgue_text(&*self.rules, &end));
-        match scores::write_morgue(dir, R::NAME, Some(self.seed), now, &text) {
+        match scores::write_morgue(dir, R::NAME, seed, now, &text) {
             Ok(p) => {
                 filed.lines.push(format!("Morgue file: {}.", p.display()));
                 filed.morgue = Some(p);
@@ -722,12 +736,12 @@ impl<R: Ruleset> Run<R> {
         let summary = self.rules.summary(&self.game);
         let entry = scores::Score {
             score: summary.score,
-            seed: Some(self.seed),
+            seed,
             cause: ending.cause.clone(),
             depth: summary.depth,
             turns: self.game.turn(),
             date: scores::date_of(now),
-            game: Some(scores::game_id(R::NAME, Some(self.seed), &self.game)),
+            game: Some(scores::game_id(R::NAME, seed, &self.game)),
         };
         match scores::enter(dir, &self.rules.scores_file(), entry, now) {
             Ok(s) => {
@@ -864,7 +878,11 @@ pub fn morgue_text<R: Ruleset>(rules: &R, end: &GameEnd<'_>) -> String {
     } else {
         format!("Died: {}", end.ending.cause)
     };
-    t += &format!("{how}, on turn {}.\nSeed: {}\n", end.game.turn(), end.seed);
+    let seed = end.seed.map_or_else(
+        || "unknown (continued without its recording)".to_owned(),
+        |s| s.to_string(),
+    );
+    t += &format!("{how}, on turn {}.\nSeed: {seed}\n", end.game.turn());
     if !end.modes.is_empty() {
         t += &format!("Modes: {}\n", end.modes.join(", "));
     }

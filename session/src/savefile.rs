@@ -68,8 +68,9 @@ pub enum SaveError {
 pub struct Saved {
     /// The game.
     pub game: Game,
-    /// Its seed.
-    pub seed: u64,
+    /// Its seed, when the save keeps it (`None`: a format that does not, such as
+    /// Alchemy's; the recording beside the save may still know it).
+    pub seed: Option<u64>,
     /// Its modes (`practice`, `wizard`).
     pub modes: Vec<String>,
 }
@@ -179,7 +180,7 @@ pub fn from_text(
     game.check_invariants()?;
     Ok(Saved {
         game,
-        seed: env.seed,
+        seed: Some(env.seed),
         modes: env.modes,
     })
 }

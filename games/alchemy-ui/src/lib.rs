@@ -724,7 +724,7 @@ impl AlchemyCtx {
         }
         let (run, continued) =
             Run::load_reporting(self.alchemy.clone(), path, report).map_err(load_error)?;
-        self.seed = run.recording().is_some().then(|| run.seed());
+        self.seed = run.known_seed();
         self.filed = None;
         self.replaying = false;
         self.rewind_declined = false;

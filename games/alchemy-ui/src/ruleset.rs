@@ -242,9 +242,10 @@ impl Ruleset for Alchemy {
     fn load_text(&self, text: &str) -> Result<Saved, Cause> {
         let modes = alchemy::save::modes_of(text);
         let game = alchemy::save::from_text(text, &self.rules)?;
-        // Alchemy's saves do not keep the seed (the game value carries its own generator).
+        // Alchemy's saves do not keep the seed (the game value carries its own generator):
+        // the recording beside the save knows it, else it is unknown.
         Ok(Saved {
-            seed: 0,
+            seed: None,
             game,
             modes,
         })
@@ -255,7 +256,7 @@ impl Ruleset for Alchemy {
         let messages: Vec<String> = end.messages.iter().map(|(_, m)| m.clone()).collect();
         let ending = crate::morgue::Ending {
             game: end.game,
-            seed: Some(end.seed),
+            seed: end.seed,
             modes: &modes,
             quit: end.quit,
             recording: end.recording,

@@ -13,7 +13,7 @@ use super::kinds::{DamageType, DataError, data_fault};
 use super::props::{
     DEATH_TRANSFORM, DEATH_TRANSFORM_CHANCE, DRY_CHANCE, GAIN_AMOUNT, GAIN_STAT, GIVES_EFFECT,
     HEAL_AMOUNT, HPS, HPS_MAX, IS_DRAIN, IS_EFFECT, IS_HARMFUL, IS_HERO, IS_POISON, IS_UNDEAD,
-    SPEED, TG,
+    MAX_HIT_POINTS, SPEED, TG,
 };
 use super::rules::combat::{self, Source};
 use super::rules::effects::{add_effect, remove_effects};
@@ -193,13 +193,19 @@ fn potion_health_gain(
     let t = target(call)?;
     let tg = game.query(t, &TG)?.max(2);
     let boost = game.rng().range(i64::from(tg / 2), i64::from(tg)) as i32;
+    // At most MAX_HIT_POINTS: more would be a game no save could hold.
     let max = game.get_thing(t)?.get(&HPS_MAX)?;
-    game.set_mut(t, &HPS_MAX, max + boost)?;
+    game.set_mut(t, &HPS_MAX, raise(max, boost))?;
     let hps = game.query(t, &HPS)?;
-    game.set_mut(t, &HPS, hps + boost)?;
+    game.set_mut(t, &HPS, raise(hps, boost))?;
     let who = Noun::of(game, t);
     emit(game, ctx, Event::GainedHealth { who });
     Ok(())
+}
+
+/// `hps` raised by `by`, up to [`MAX_HIT_POINTS`] (never lowered, never wrapped round).
+fn raise(hps: i32, by: i32) -> i32 {
+    hps.max(hps.saturating_add(by).min(MAX_HIT_POINTS))
 }
 
 fn potion_speed_gain(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {

@@ -120,6 +120,10 @@ pub const CR: Prop<i32> = Prop::with_default("CR", 5);
 pub const HPS: Prop<i32> = Prop::with_default("hps", 1);
 /// Maximum hit points.
 pub const HPS_MAX: Prop<i32> = Prop::with_default("hps_max", 1);
+/// The most hit points (now or at full health) a creature may have: saves hold no more
+/// ([`validate`](crate::save::validate) refuses a save past it), and the rules that raise a
+/// creature's hit points stop there, so a game played is always a game that saves.
+pub const MAX_HIT_POINTS: i32 = 1_000_000;
 /// Speed: the engine scheduler's own key (100 is normal; an action of cost c takes
 /// 100·c/speed time), so the rules and the scheduler read one property.
 pub use alembic::schedule::SPEED;

@@ -29,7 +29,8 @@ use serde_json::value::RawValue;
 
 use super::Rules;
 use super::props::{
-    DEEPEST, HERO, HPS, HPS_MAX, IS_CREATURE, IS_HERO, KILLS, MSG_COUNT, REGEN_ACC, TIME,
+    DEEPEST, HERO, HPS, HPS_MAX, IS_CREATURE, IS_HERO, KILLS, MAX_HIT_POINTS, MSG_COUNT, REGEN_ACC,
+    TIME,
 };
 use alembic_session::gamedata::DataIdentity;
 use alembic_session::storage::{self, StorageError};
@@ -372,8 +373,27 @@ pub fn validate(game: &Game, hooks: &Hooks) -> Result<(), SaveError> {
         game.query(hero, &HPS_MAX).map(i64::from),
         "maximum hit points",
     )?;
-    in_range("the hero's maximum hit points", max, 1, 1_000_000)?;
-    in_range("the hero's hit points", hps, -1_000_000, max)?;
+    let most = i64::from(MAX_HIT_POINTS);
+    in_range("the hero's maximum hit points", max, 1, most)?;
+    in_range("the hero's hit points", hps, -most, max)?;
+    // Every other creature too: past the limit, the rules that raise hit points could not
+    // keep the game one a save can hold.
+    for t in game.all_things().filter(|t| t.is(&IS_CREATURE)) {
+        let (Some(id), name) = (t.id(), t.proto().unwrap_or("creature")) else {
+            continue;
+        };
+        if id == hero {
+            continue;
+        }
+        let what = |of: &str| format!("the {name} {id}'s {of}");
+        let hps = read(game.query(id, &HPS).map(i64::from), &what("hit points"))?;
+        let max = read(
+            game.query(id, &HPS_MAX).map(i64::from),
+            &what("maximum hit points"),
+        )?;
+        in_range(&what("maximum hit points"), max, 1, most)?;
+        in_range(&what("hit points"), hps, -most, most)?;
+    }
     // Ranges leave room for any honest game (a won game is about 10,000 turns).
     const LIMIT: i64 = 1 << 40;
     in_range(

@@ -462,10 +462,9 @@ impl Ruleset for Caves {
 
     fn load_text(&self, text: &str) -> Result<Saved, Cause> {
         let (game, modes) = crate::save::from_text_with(text, &self.data)?;
-        Ok(Saved {
-            game,
-            seed: 0,
-            modes,
-        })
+        // The Caves keep their seed in the game value (caves.seed, under the checksum,
+        // written as `seed as i64`).
+        let seed = game.var(&crate::props::SEED).ok().map(i64::cast_unsigned);
+        Ok(Saved { game, seed, modes })
     }
 }

@@ -25,8 +25,10 @@ use alembic::wizard::{Args, WizardCommands, WizardError, WizardOutcome, WizardSp
 use alembic::{Dir, Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Prop, Props, Rgb, ThingId};
 use alembic::{layer::Layer, library::TileId, mapgen::TileMap, path::Search, path::astar};
 use alembic_session::keymap::{Binding, bind};
+use alembic_session::launch::Cause;
 use alembic_session::mapview::{MapView, remember};
 use alembic_session::ruleset::{Bot, Policy, View};
+use alembic_session::savefile::{self, Saved};
 use alembic_session::{Ending, Outcome, Rejected, Ruleset, Status, Summary};
 use alembic_ui::{Frame, Key, Rect, put_clipped};
 use serde::{Deserialize, Serialize};
@@ -198,6 +200,44 @@ impl Rats {
         Ok(())
     }
 
+    /// Why a game read from a save cannot be played, if it cannot: the hero and the cheese
+    /// the rules look up by their variables must be there, the hero on the maze's level
+    /// and the cheese on the floor or carried by the hero.
+    fn unplayable(g: &Game) -> Option<String> {
+        let Ok(hero) = g.var(&HERO) else {
+            return Some(format!("it has no hero (no {} variable)", HERO.name()));
+        };
+        let is_hero = g.get_thing(hero).is_ok_and(|t| t.proto() == Some("hero"));
+        if !is_hero {
+            return Some(format!(
+                "its {} variable names {hero}, which is not the hero",
+                HERO.name()
+            ));
+        }
+        match g.location(hero) {
+            Ok(at) if MAZE.contains(at) && matches!(g.place(hero), Ok(alembic::Place::Map(_))) => {}
+            _ => return Some("its hero is not in the maze".to_owned()),
+        }
+        let Ok(cheese) = g.var(&CHEESE) else {
+            return Some(format!("it has no cheese (no {} variable)", CHEESE.name()));
+        };
+        let is_cheese = g
+            .get_thing(cheese)
+            .is_ok_and(|t| t.proto() == Some("cheese"));
+        let placed = match g.place(cheese) {
+            Ok(alembic::Place::Map(l)) => MAZE.contains(l),
+            Ok(alembic::Place::In(c)) => c == hero,
+            _ => false,
+        };
+        if !is_cheese || !placed {
+            return Some(format!(
+                "its {} variable names {cheese}, which is not the cheese in the maze",
+                CHEESE.name()
+            ));
+        }
+        None
+    }
+
     fn carried(g: &Game) -> bool {
         g.var(&CHEESE)
             .is_ok_and(|c| matches!(g.place(c), Ok(alembic::Place::In(_))))
@@ -328,6 +368,23 @@ impl Ruleset for Rats {
 
     fn keymap(&self) -> &'static [Binding<Command>] {
         KEYS
+    }
+
+    /// The session's save, then what the rules need to play it: a save edited by hand so
+    /// that it has no hero (or no cheese) is refused here, in a sentence, not met later as
+    /// an internal error on every move.
+    fn load_text(&self, text: &str) -> Result<Saved, Cause> {
+        let saved = savefile::from_text(
+            Self::NAME,
+            Self::SAVE_VERSION,
+            &self.library,
+            &self.hooks,
+            text,
+        )?;
+        match Rats::unplayable(&saved.game) {
+            None => Ok(saved),
+            Some(why) => Err(format!("not a valid rats save: {why}").into()),
+        }
     }
 
     fn bot(&self, _: u64, p: Policy) -> Option<Box<dyn Bot<Command> + '_>> {

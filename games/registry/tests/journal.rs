@@ -539,6 +539,67 @@ fn a_record_that_cannot_be_kept_is_said_and_fails_the_exit() {
     assert_eq!(a.record_problems().len(), 1);
 }
 
+/// The same for the session's games (Caves, rats): a morgue that cannot be kept is said on
+/// leaving and fails the exit, with the same status as Alchemy's (the frontends' exit status
+/// is `report_session_end`'s answer to the app's farewell).
+#[test]
+fn a_record_that_cannot_be_kept_fails_the_exit_in_every_game() {
+    use alembic_games::caves::Caves;
+    use alembic_games::rats::Rats;
+    use alembic_session::Ruleset;
+    use alembic_session::play::{self, Session};
+    use alembic_ui::{Input, TestFrontend};
+    use std::sync::Arc;
+
+    fn quit_at_once<R: Ruleset>(rules: R, dir: &Path) -> Result<Option<String>, String> {
+        let save = dir.join(format!("{}.save", R::NAME));
+        let session = Session::new(Arc::new(rules), 7).with_save(save);
+        let mut app = play::app(session);
+        let keys = [Input::ch(' '), Input::ch('Q'), Input::ch('y')];
+        let mut fe = TestFrontend::new(100, 30, keys);
+        let _ = alembic_ui::run(&mut fe, &mut app);
+        app.into_ctx().farewell()
+    }
+
+    let alchemy = {
+        let d = scratch("morgue-exit-alchemy");
+        std::fs::write(d.join("morgue"), "in the way").unwrap();
+        let mut a = ctx(&d.join("alchemy.save"));
+        a.new_game(41).unwrap();
+        a.finish_game(true);
+        a.farewell()
+    };
+    let caves = {
+        let d = scratch("morgue-exit-caves");
+        std::fs::write(d.join("morgue"), "in the way").unwrap();
+        quit_at_once(Caves::new().unwrap(), &d)
+    };
+    let rats = {
+        let d = scratch("morgue-exit-rats");
+        std::fs::write(d.join("morgue"), "in the way").unwrap();
+        quit_at_once(Rats::new().unwrap(), &d)
+    };
+    for (game, farewell) in [("alchemy", &alchemy), ("caves", &caves), ("rats", &rats)] {
+        let said = match farewell {
+            Err(e) => e.clone(),
+            Ok(line) => panic!("{game}: the exit would succeed, saying {line:?}"),
+        };
+        assert!(said.contains("morgue could not be kept"), "{game}: {said}");
+        assert_eq!(
+            said.matches("morgue could not be kept").count(),
+            1,
+            "{game}, said once: {said}"
+        );
+        assert!(
+            !alembic_games::report_session_end(game, farewell.clone(), Ok::<(), String>(())),
+            "{game}: the exit status is a failure"
+        );
+    }
+    // Without the obstacle, the same quit exits well.
+    let d = scratch("morgue-exit-fine");
+    assert!(quit_at_once(Rats::new().unwrap(), &d).is_ok());
+}
+
 /// A practice undo rewrites the recording; a crash after it still finds the save in it.
 #[test]
 fn a_crash_after_a_practice_undo_loses_nothing() {
@@ -618,4 +679,94 @@ fn the_emergency_save_is_the_game_as_it_stands_and_spares_another_save() {
     assert!(p.emergency_save().is_none());
     drop(p);
     assert_eq!(std::fs::read(&save).unwrap(), before);
+}
+
+/// The one morgue file written in `dir`, and the value of its "Seed:" line.
+fn morgue_seed(dir: &Path) -> (String, String) {
+    let morgues: Vec<PathBuf> = std::fs::read_dir(dir.join("morgue"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(morgues.len(), 1, "{morgues:?}");
+    let text = std::fs::read_to_string(&morgues[0]).unwrap();
+    let seed = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Seed:"))
+        .unwrap_or_else(|| panic!("no seed line in {text}"))
+        .trim()
+        .to_owned();
+    (text, seed)
+}
+
+/// The seeds of the score table's entries in `dir/file`.
+fn score_seeds(dir: &Path, file: &str) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(dir.join(file)).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let entries = v
+        .as_array()
+        .or_else(|| v["scores"].as_array())
+        .cloned()
+        .unwrap_or_default();
+    entries.iter().map(|e| e["seed"].clone()).collect()
+}
+
+/// An Alchemy game continued from a copy of its save in another directory (without the
+/// recording, which alone knows its seed: Alchemy's saves do not keep it) files a morgue
+/// and a score that say the seed is unknown, never "0"; continued beside its recording, the
+/// seed is the game's.
+#[test]
+fn a_game_continued_without_its_recording_never_says_seed_0() {
+    let d = scratch("seed");
+    let (home, away) = (d.join("home"), d.join("away"));
+    std::fs::create_dir_all(&away).unwrap();
+    let save = home.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.new_game(4242).unwrap();
+    play(&mut a, 5, 0);
+    a.save().unwrap();
+    drop(a);
+    std::fs::copy(&save, away.join("alchemy.save")).unwrap();
+
+    let mut b = ctx(&away.join("alchemy.save"));
+    b.load_game(&away.join("alchemy.save")).unwrap();
+    assert_eq!(b.seed(), None);
+    b.finish_game(true);
+    let (text, seed) = morgue_seed(&away);
+    assert!(seed.starts_with("unknown"), "{text}");
+    assert_eq!(score_seeds(&away, "scores.json"), [serde_json::Value::Null]);
+
+    let mut c = ctx(&save);
+    c.load_game(&save).unwrap();
+    assert_eq!(c.seed(), Some(4242));
+    c.finish_game(true);
+    assert_eq!(morgue_seed(&home).1, "4242");
+}
+
+/// The same for the session's games: a Caves game continued from a copy of its save
+/// elsewhere files the seed its save keeps (in the game value), never 0.
+#[test]
+fn a_caves_game_continued_without_its_recording_keeps_its_seed() {
+    use alembic_games::caves::Caves;
+    use alembic_session::Ruleset;
+    use alembic_session::run::{Run, Step};
+    use std::sync::Arc;
+    let d = scratch("caves-seed");
+    let (home, away) = (d.join("home"), d.join("away"));
+    std::fs::create_dir_all(&away).unwrap();
+    let save = home.join("caves.save");
+    let caves = Arc::new(Caves::new().unwrap());
+    let mut run = Run::new_game(caves.clone(), 4343, false, false).unwrap();
+    run.begin(Some(save.clone()));
+    run.play(&Step::Play(caves.wait().unwrap())).unwrap();
+    run.save().unwrap();
+    drop(run);
+    std::fs::copy(&save, away.join("caves.save")).unwrap();
+    let (mut run, continued) = Run::load(caves, &away.join("caves.save")).unwrap();
+    assert!(
+        continued.unrecorded.is_some(),
+        "no recording beside the copy"
+    );
+    run.finish(true, &[]).unwrap();
+    let (text, seed) = morgue_seed(&away);
+    assert_eq!(seed, "4343", "{text}");
 }

@@ -266,7 +266,7 @@ fn morgues_and_the_score_table() {
     let quit = Ending::new(false, "quit");
     let end = GameEnd {
         game: &games[0],
-        seed: 12,
+        seed: Some(12),
         modes: &[],
         quit: true,
         ending: &quit,

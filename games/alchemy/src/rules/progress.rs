@@ -7,7 +7,7 @@
 use alembic::{Error, Game, HookCtx, ThingId};
 
 use crate::events::{Event, emit};
-use crate::props::{HPS, HPS_MAX, SK, XL, XP};
+use crate::props::{HPS, HPS_MAX, MAX_HIT_POINTS, SK, XL, XP};
 
 /// The highest level.
 pub const MAX_LEVEL: i32 = 15;
@@ -61,9 +61,10 @@ pub fn level_up(game: &mut Game, ctx: &mut HookCtx<'_>, h: ThingId) -> Result<()
     while now < MAX_LEVEL && xp >= xp_for(now + 1) {
         now += 1;
         let max = game.query(h, &HPS_MAX)?;
-        game.set_mut(h, &HPS_MAX, max.saturating_add(HP_PER_LEVEL))?;
+        let up = |n: i32| n.max(n.saturating_add(HP_PER_LEVEL).min(MAX_HIT_POINTS));
+        game.set_mut(h, &HPS_MAX, up(max))?;
         let hp = game.query(h, &HPS)?;
-        game.set_mut(h, &HPS, hp.saturating_add(HP_PER_LEVEL))?;
+        game.set_mut(h, &HPS, up(hp))?;
         let skill = now % SKILL_EVERY == 0;
         if skill {
             let sk = game.query(h, &SK)?;
