@@ -77,8 +77,9 @@ pub fn open_saying(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenErr
     )
 }
 
-/// [`open_saying`], with an empty [`Said`] for [`Viewer::new`](alembic_session::playback::Viewer::new) (kept for callers of the
-/// earlier form; the lines are in the playback).
+/// [`open_saying`], with an empty [`Said`] for
+/// [`Viewer::new`](alembic_session::playback::Viewer::new) (kept for callers of the earlier
+/// form; the lines are in the playback).
 ///
 /// # Errors
 /// [`ReplayOpenError`].
