@@ -696,6 +696,13 @@ impl State<'_, '_> {
             (ValueKind::List, DeValue::Array(_)) => untyped(v),
             _ => None,
         };
+        if let (Some(Value::Int(n)), Some((lo, hi))) = (&value, info.range)
+            && !(lo..=hi).contains(n)
+        {
+            let msg = format!("{key:?} takes an integer from {lo} to {hi}; found {n}");
+            self.err(at, ErrorKind::WrongType, Some(key), msg, None);
+            return None;
+        }
         match value {
             Some(value) if (entry.fits)(&value) => Some(value),
             _ => {

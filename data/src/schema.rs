@@ -27,6 +27,9 @@ pub struct KeyInfo {
     /// The only texts the key takes, when it names one of a fixed set (a damage type, a
     /// slot: see [`Schema::one_of`]); `None` for any value of its kind.
     pub choices: Option<Vec<String>>,
+    /// The smallest and largest integer the key takes, when the game bounds it more than its
+    /// Rust type does ([`Schema::int_range`]).
+    pub range: Option<(i64, i64)>,
 }
 
 fn kind_name<S: serde::Serializer>(k: &ValueKind, s: S) -> Result<S::Ok, S::Error> {
@@ -126,6 +129,7 @@ impl Schema {
                     default,
                     names_prototype: false,
                     choices: None,
+                    range: None,
                 },
                 key: key.key().clone(),
                 fits: fits::<T>,
@@ -178,6 +182,33 @@ impl Schema {
         self = self.key(key, doc);
         if let Some(e) = self.keys.get_mut(key.name()) {
             e.info.choices = Some(names.iter().map(|n| (*n).to_string()).collect());
+        }
+        self
+    }
+
+    /// Declare an integer key that takes only `min..=max` (hit points a save can hold, say):
+    /// a value outside is an error of kind [`ErrorKind::WrongType`](crate::ErrorKind::WrongType)
+    /// at the value's place, in properties and in modifiers that `set` the key.
+    ///
+    /// ```
+    /// use alembic::Prop;
+    /// use alembic_data::{Loader, Schema};
+    /// const HPS: Prop<i32> = Prop::new("hps");
+    /// let schema = Schema::new().int_range(&HPS, "hit points", 1, 1_000_000);
+    /// let errors = Loader::new(&schema)
+    ///     .source("m.toml", "[proto.imp]\nhps = 2147483647\n")
+    ///     .load()
+    ///     .unwrap_err();
+    /// assert_eq!(
+    ///     errors.to_string(),
+    ///     "m.toml:2:1: \"hps\" takes an integer from 1 to 1000000; found 2147483647"
+    /// );
+    /// ```
+    #[must_use]
+    pub fn int_range<T: PropType>(mut self, key: &Prop<T>, doc: &str, min: i64, max: i64) -> Self {
+        self = self.key(key, doc);
+        if let Some(e) = self.keys.get_mut(key.name()) {
+            e.info.range = Some((min, max));
         }
         self
     }

@@ -352,3 +352,36 @@ fn check_data_refuses_what_a_game_refuses() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 57: a mod giving the hero more hit points than a save can hold passed
+/// `--check-data` and started a game whose every save was then refused. The schema bounds
+/// hit points, so the mod is refused at the value, with its place.
+#[test]
+fn a_mod_with_more_hit_points_than_a_save_holds_is_refused_at_the_value() {
+    let dir = std::env::temp_dir().join(format!("alembic-check-hps-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let huge = dir.join("huge.toml");
+    std::fs::write(
+        &huge,
+        "[proto.you]\nextend = true\nhps_max = 2147483647\nhps = 2147483647\n",
+    )
+    .unwrap();
+    let out = sim()
+        .args(["--game", "alchemy", "--check-data"])
+        .arg(shipped("alchemy"))
+        .arg(&huge)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}:3:1: \"hps_max\" takes an integer from 1 to 1000000; found 2147483647",
+            huge.display()
+        )),
+        "{err}"
+    );
+    assert!(err.contains(":4:1: \"hps\" takes an integer"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -21,9 +21,10 @@ use crate::props::{
     IS_IDENTIFIED, IS_IMMORTAL, IS_INGREDIENT, IS_INTELLIGENT, IS_INVINCIBLE, IS_ITEM, IS_LAB,
     IS_LIVING, IS_MUSHROOM, IS_OPEN, IS_POISON, IS_POTION, IS_PROPER, IS_SCENERY, IS_STAIRS,
     IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_UNDEAD, IS_VIEW_BLOCKING, IS_WATER, IS_WEAPON,
-    IS_WIELDED, IS_WORKBENCH, LIGHT_COLOUR, LIGHT_RADIUS, NAME, OTHER_MSG, RES_ACID, RES_FIRE,
-    RES_ICE, RES_IMPACT, RES_LIGHTNING, RES_NORMAL, RES_POISON, RES_WATER, SK, ST, START_MSG, TG,
-    TILE_DAMAGE, TILE_DAMAGE_TYPE, UNKNOWN_NAME, USE_MESSAGE, WIELD_SLOT, WP, Z_ORDER,
+    IS_WIELDED, IS_WORKBENCH, LIGHT_COLOUR, LIGHT_RADIUS, MAX_HIT_POINTS, NAME, OTHER_MSG,
+    RES_ACID, RES_FIRE, RES_ICE, RES_IMPACT, RES_LIGHTNING, RES_NORMAL, RES_POISON, RES_WATER, SK,
+    ST, START_MSG, TG, TILE_DAMAGE, TILE_DAMAGE_TYPE, UNKNOWN_NAME, USE_MESSAGE, WIELD_SLOT, WP,
+    Z_ORDER,
 };
 
 /// Every property key Alchemy's data may set, with its type and meaning (what
@@ -130,8 +131,18 @@ pub fn schema() -> Schema {
         .key(&WP, "statistic: willpower, for resisting confusion")
         .key(&CH, "statistic: charisma")
         .key(&CR, "statistic: craft, for alchemy yield")
-        .key(&HPS, "hit points now: give creatures the same as hps_max")
-        .key(&HPS_MAX, "hit points at full health")
+        .int_range(
+            &HPS,
+            "hit points now: give creatures the same as hps_max",
+            -i64::from(MAX_HIT_POINTS),
+            i64::from(MAX_HIT_POINTS),
+        )
+        .int_range(
+            &HPS_MAX,
+            "hit points at full health",
+            1,
+            i64::from(MAX_HIT_POINTS),
+        )
         .key(&ARMOUR, "absorbs up to this much physical damage per hit")
         .key(
             &BLOCK,
