@@ -125,10 +125,23 @@ if command -v tmux >/dev/null 2>&1; then
     done
 
     # ----- 3. a failed save on the way out exits non-zero ------------------------------------
+    # A data directory that is a file: not even the save's lock can be made, so the game is
+    # refused with a sentence before the terminal is touched (it is never played unlocked).
     touch "$WORK/not-a-dir"
+    if err=$(XDG_DATA_HOME="$WORK/not-a-dir" timeout 10 "$BIN" --seed 77 </dev/null 2>&1 >/dev/null); then
+        fail "a game over an unusable data dir started: $err"
+    elif [[ $err == *"cannot lock this save"* ]]; then
+        pass "an unusable data dir refuses the game: ${err:0:120}"
+    else
+        fail "an unusable data dir: $err"
+    fi
+    # The save's place taken by a directory once the game (and its lock) started: every
+    # save then fails, and the one on the way out says so with exit 1.
     tm new-session -d -s rel -x 100 -y 30 \
-        "bash -c 'XDG_DATA_HOME=$WORK/not-a-dir $BIN --seed 77 2>$WORK/err-fail; echo EXIT=\$?; sleep 30'"
+        "bash -c 'XDG_DATA_HOME=$WORK/data-fail $BIN --seed 77 2>$WORK/err-fail; echo EXIT=\$?; sleep 30'"
     if wait_for "Depth 1/11" 15; then
+        rm -f "$WORK/data-fail/alembic/alchemy.save"
+        mkdir -p "$WORK/data-fail/alembic/alchemy.save"
         kill -TERM "$(tui_pid)"
         if wait_for "EXIT=" 10 && [[ "$(tm capture-pane -p -t rel)" == *"EXIT=1"* ]] \
             && grep -q "Cannot save" "$WORK/err-fail"; then
@@ -137,7 +150,7 @@ if command -v tmux >/dev/null 2>&1; then
             fail "failed save on exit: $(tm capture-pane -p -t rel | tr '\n' '|') $(cat "$WORK/err-fail")"
         fi
     else
-        fail "the game with an unusable data dir did not start"
+        fail "the game did not start (failed save on exit)"
     fi
     tm kill-server >/dev/null 2>&1 || true
 

@@ -84,9 +84,13 @@ expect "another game_version" "$DIR/version.replay" 2 "does not match its header
 "$SIM" --game alchemy --seed 3 --turns 300 --record "$DIR/normal.replay" >/dev/null
 sed '1s/"modes":\[\]/"modes":["wizard"]/' "$DIR/normal.replay" >"$DIR/mode.replay"
 expect "a mode edited into the header" "$DIR/mode.replay" 2 "does not match its header hash"
-# The same edits in a recording of the older format (no header hash) are still reported.
-sed '1s/,"check":"[0-9a-f]*"//' "$DIR/version.replay" >"$DIR/version-old.replay"
+# A current (version 2) header whose hash was deleted is refused, not read as older.
+sed '1s/,"check":"[0-9a-f]*"//' "$DIR/mode.replay" >"$DIR/mode-unsealed.replay"
+expect "a mode edited, its hash deleted" "$DIR/mode-unsealed.replay" 2 "must carry its header hash"
+# The same edits in a recording of the older format (version 1, no header hash) are still
+# reported.
+sed '1s/,"check":"[0-9a-f]*"//; 1s/"version":2/"version":1/' "$DIR/version.replay" >"$DIR/version-old.replay"
 expect "another game_version, older format" "$DIR/version-old.replay" 4 "recorded by version 9."
-sed '1s/,"check":"[0-9a-f]*"//' "$DIR/mode.replay" >"$DIR/mode-old.replay"
+sed '1s/,"check":"[0-9a-f]*"//; 1s/"version":2/"version":1/' "$DIR/mode.replay" >"$DIR/mode-old.replay"
 expect "a mode edited, older format" "$DIR/mode-old.replay" 3 "diverged at turn 0"
 ((fails == 0)) && echo "replays: all passed" || { echo "replays: $fails failed"; exit 1; }
