@@ -185,15 +185,17 @@ impl<R: Ruleset> Session<R> {
         s.begun = true;
         let mut notice = vec!["Welcome back.".to_owned()];
         notice.extend(continued.notes());
-        s.notice = Some(notice.join(" "));
         // Death is final: a game that is over when continued (its window closed at the
         // death prompt) is filed now, its save removed, whatever the player does next.
-        if s.run.status() != Status::Playing {
+        let over = s.run.status() != Status::Playing;
+        if over {
             notice.push(
                 "This game had ended before its window closed: it is filed now, and its save removed."
                     .to_owned(),
             );
-            s.notice = Some(notice.join(" "));
+        }
+        s.notice = Some(notice.join(" "));
+        if over {
             s.finish(false);
         }
         Ok(s)
