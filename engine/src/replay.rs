@@ -7,7 +7,13 @@
 //! {"turn":0,"cmd":{"Move":"North"}}
 //! {"turn":1,"cmd":"Rest"}
 //! {"turn":2,"hash":"9f86d081884c7d65"}
+//! {"turn":2,"state":"<the game's save text>"}
 //! ```
+//!
+//! A **state line** (`Entry::State`) holds a whole state as the game's own save text, right
+//! after a checkpoint of the same turn: a viewer seeks from it instead of replaying every
+//! command before it. The engine never reads the text; a reader that ignores state lines
+//! plays the same game. State lines may be up to [`MAX_STATE_LINE`] long.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -26,8 +32,12 @@ pub const REPLAY_FORMAT: &str = "alembic-replay";
 /// with or without it.
 pub const REPLAY_VERSION: u32 = 2;
 
-/// The longest line [`Recording::parse`] accepts, in bytes (64 KiB).
+/// The longest line [`Recording::parse`] accepts, in bytes (64 KiB), but for state lines.
 pub const MAX_REPLAY_LINE: usize = 64 * 1024;
+
+/// The longest state line ([`Entry::State`]) [`Recording::parse`] accepts, in bytes
+/// (16 MiB).
+pub const MAX_STATE_LINE: usize = 16 << 20;
 
 /// The most entries (commands and checkpoints) [`Recording::parse`] accepts (4,194,304).
 pub const MAX_REPLAY_ENTRIES: usize = 1 << 22;
@@ -227,8 +237,10 @@ impl ReplayHeader {
     }
 }
 
-/// One line after the header: a command and the turn it was given on, or a checkpoint.
+/// One line after the header: a command and the turn it was given on, a checkpoint, or a
+/// whole state.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Entry<C> {
     /// A command given when the game's turn was `turn`.
     Command {
@@ -244,6 +256,15 @@ pub enum Entry<C> {
         /// Its state hash (written as 16 hex digits).
         hash: u64,
     },
+    /// The whole state at `turn`, as the game's own save text: written right after a
+    /// [`Entry::Checkpoint`] of the same turn, which vouches for it (a reader that restores
+    /// the text checks its state hash against that checkpoint). Replaying ignores it.
+    State {
+        /// The game's turn.
+        turn: u64,
+        /// The game's save text (opaque to the engine).
+        state: String,
+    },
 }
 
 /// A command line as written.
@@ -258,7 +279,18 @@ impl<C> Entry<C> {
     #[must_use]
     pub fn turn(&self) -> u64 {
         match self {
-            Entry::Command { turn, .. } | Entry::Checkpoint { turn, .. } => *turn,
+            Entry::Command { turn, .. }
+            | Entry::Checkpoint { turn, .. }
+            | Entry::State { turn, .. } => *turn,
+        }
+    }
+
+    /// The turn and hash of a checkpoint; `None` for other lines. Θ(1).
+    #[must_use]
+    pub fn checkpoint(&self) -> Option<(u64, u64)> {
+        match self {
+            Entry::Checkpoint { turn, hash } => Some((*turn, *hash)),
+            _ => None,
         }
     }
 }
@@ -274,6 +306,7 @@ impl<C: Serialize> Entry<C> {
         match self {
             Entry::Command { turn, command } => Self::command_line(*turn, command),
             Entry::Checkpoint { turn, hash } => Ok(Entry::<()>::checkpoint_line(*turn, *hash)),
+            Entry::State { turn, state } => Ok(Entry::<()>::state_line(*turn, state)),
         }
     }
 
@@ -305,6 +338,20 @@ impl Entry<()> {
     pub fn checkpoint_line(turn: u64, hash: u64) -> String {
         format!("{{\"turn\":{turn},\"hash\":\"{hash:016x}\"}}\n")
     }
+
+    /// The line for a state at `turn` (the game's save text, escaped as a JSON string),
+    /// ending in a newline. Write it right after a checkpoint of the same turn.
+    /// Θ(size of the text).
+    ///
+    /// ```
+    /// use alembic::replay::Entry;
+    /// assert_eq!(Entry::state_line(7, "{\"a\":1}"), "{\"turn\":7,\"state\":\"{\\\"a\\\":1}\"}\n");
+    /// ```
+    #[must_use]
+    pub fn state_line(turn: u64, state: &str) -> String {
+        let quoted = serde_json::Value::from(state).to_string();
+        format!("{{\"turn\":{turn},\"state\":{quoted}}}\n")
+    }
 }
 
 impl<C: DeserializeOwned> Entry<C> {
@@ -315,6 +362,13 @@ impl<C: DeserializeOwned> Entry<C> {
             .get("turn")
             .and_then(Value::as_u64)
             .ok_or("no unsigned integer `turn`")?;
+        if let (Some(state), 2) = (map.get("state"), map.len()) {
+            let state = state.as_str().ok_or("the `state` is not a string")?;
+            return Ok(Entry::State {
+                turn,
+                state: state.to_owned(),
+            });
+        }
         match (map.get("cmd"), map.get("hash"), map.len()) {
             (Some(cmd), None, 2) => {
                 let command = C::deserialize(cmd).map_err(|e| format!("bad command: {e}"))?;
@@ -328,7 +382,7 @@ impl<C: DeserializeOwned> Entry<C> {
                     .ok_or("the checkpoint `hash` is not 16 hex digits")?;
                 Ok(Entry::Checkpoint { turn, hash })
             }
-            _ => Err("a line holds `turn` and exactly one of `cmd` or `hash`".to_owned()),
+            _ => Err("a line holds `turn` and exactly one of `cmd`, `hash` or `state`".to_owned()),
         }
     }
 }
@@ -475,7 +529,9 @@ impl ReplayError {
 ///   "game_version":…,"seed":…,"modes":[…]}` ([`ReplayHeader::to_line`]);
 /// - then per command `{"turn":T,"cmd":…}` with the command as serde_json writes it
 ///   ([`Entry::command_line`]), and per checkpoint `{"turn":T,"hash":"<16 hex digits>"}`
-///   ([`Entry::checkpoint_line`]). Turns never decrease.
+///   ([`Entry::checkpoint_line`]), and after a checkpoint perhaps the whole state at its
+///   turn, `{"turn":T,"state":"<save text>"}` ([`Entry::state_line`]). Turns never
+///   decrease.
 ///
 /// # Parsing rules
 /// - A **cut-off last line** — one with no final newline that does not parse, as a crash in
@@ -485,7 +541,8 @@ impl ReplayError {
 ///   [`Foreign`] (the first line is not our header), [`NewerVersion`], [`BadHeader`],
 ///   [`HeaderHash`] (the header's fields were edited after it was written),
 ///   [`Corrupt`] (including blank lines and turns that go backwards), [`NotText`].
-/// - Bounds: at most [`MAX_REPLAY_BYTES`] in all, [`MAX_REPLAY_LINE`] per line and
+/// - Bounds: at most [`MAX_REPLAY_BYTES`] in all, [`MAX_REPLAY_LINE`] per line
+///   ([`MAX_STATE_LINE`] for a state line) and
 ///   [`MAX_REPLAY_ENTRIES`] entries; serde_json's own nesting limit bounds recursion.
 ///   Parsing never panics and is Θ(size).
 ///
@@ -555,11 +612,18 @@ impl<C> Recording<C> {
         self.entries.push(Entry::Checkpoint { turn, hash });
     }
 
+    /// Append a checkpoint of the state whose hash is `hash`, then the state itself (the
+    /// game's save text): a viewer can seek from it. Θ(1) amortised.
+    pub fn push_state(&mut self, turn: u64, hash: u64, state: String) {
+        self.entries.push(Entry::Checkpoint { turn, hash });
+        self.entries.push(Entry::State { turn, state });
+    }
+
     /// The commands with their turns, in order. Θ(1) per item.
     pub fn commands(&self) -> impl Iterator<Item = (u64, &C)> + '_ {
         self.entries.iter().filter_map(|e| match e {
             Entry::Command { turn, command } => Some((*turn, command)),
-            Entry::Checkpoint { .. } => None,
+            _ => None,
         })
     }
 
@@ -624,6 +688,16 @@ impl<C> Recording<C> {
                         });
                     }
                     checkpoints += 1;
+                }
+                Entry::State { turn: t, .. } => {
+                    let now = turn(&state);
+                    if now != *t {
+                        return Err(ReplayError::TurnMismatch {
+                            line,
+                            recorded: *t,
+                            actual: now,
+                        });
+                    }
                 }
             }
         }
@@ -710,7 +784,10 @@ impl<C: DeserializeOwned> Recording<C> {
         check_length(1, first)?;
         let mut rec = Recording::new(ReplayHeader::parse(first, complete)?);
         for (line, body, complete) in pieces {
-            check_length(line, body)?;
+            // A state line may be longer; any other line is held to the shorter bound.
+            if body.len() > MAX_STATE_LINE || !body.contains("\"state\":") {
+                check_length(line, body)?;
+            }
             if rec.entries.len() >= MAX_REPLAY_ENTRIES {
                 return Err(ReplayError::TooManyEntries {
                     line,
@@ -723,6 +800,9 @@ impl<C: DeserializeOwned> Recording<C> {
                 Entry::parse(body)
             };
             match entry {
+                Ok(e) if !matches!(e, Entry::State { .. }) && body.len() > MAX_REPLAY_LINE => {
+                    check_length(line, body)?;
+                }
                 Ok(e) => {
                     let previous = rec.last_turn();
                     if e.turn() < previous {
@@ -791,6 +871,77 @@ mod tests {
         ] {
             assert!(Entry::<u8>::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn state_lines_parse_back_and_replay_ignores_them() {
+        let text = "{\"save\":[1,\"two\\n\"]}";
+        let line = Entry::state_line(4, text);
+        assert_eq!(
+            Entry::<u8>::parse(line.trim_end()),
+            Ok(Entry::State {
+                turn: 4,
+                state: text.to_owned()
+            })
+        );
+        for bad in [
+            r#"{"turn":1,"state":7}"#,
+            r#"{"turn":1,"state":"x","hash":"0000000000000001"}"#,
+        ] {
+            assert!(Entry::<u8>::parse(bad).is_err(), "{bad}");
+        }
+        // A recording with a state after its checkpoint plays as one without it.
+        let mut rec: Recording<u64> = Recording::new(ReplayHeader::new("counter", "1", 0));
+        rec.push_command(0, 3);
+        rec.push_state(1, 3, "three".to_owned());
+        rec.push_command(1, 2);
+        let back: Recording<u64> = Recording::parse(&rec.to_text().unwrap()).unwrap();
+        assert_eq!(back.entries, rec.entries);
+        let step = |s: &(u64, u64), c: &u64| Ok::<_, String>((s.0 + c, s.1 + 1));
+        let done = back.verify((0, 0), step, |s| s.0, |s| s.1).unwrap();
+        assert_eq!(
+            (done.commands, done.checkpoints, done.final_hash),
+            (2, 1, 5)
+        );
+        // A state line claiming another turn than the game's is refused.
+        let mut wrong = rec.clone();
+        wrong.entries[2] = Entry::State {
+            turn: 2,
+            state: String::new(),
+        };
+        assert!(matches!(
+            wrong.verify((0, 0), step, |s| s.0, |s| s.1),
+            Err(ReplayError::TurnMismatch { line: 4, .. })
+        ));
+    }
+
+    #[test]
+    fn only_state_lines_may_be_long() {
+        let header = ReplayHeader::new("counter", "1", 0).to_line();
+        let long = "x".repeat(MAX_REPLAY_LINE + 1);
+        let state = format!("{header}{}", Entry::state_line(0, &long));
+        let rec = Recording::<String>::parse(&state).unwrap();
+        assert!(matches!(&rec.entries[0], Entry::State { state, .. } if *state == long));
+        let command = format!("{header}{}", Entry::command_line(0, &long).unwrap());
+        assert!(matches!(
+            Recording::<String>::parse(&command),
+            Err(ReplayError::LineTooLong { line: 2, .. })
+        ));
+        // A command that merely contains the word is no state line.
+        let sneaky = format!("\"state\":{long}");
+        let command = format!("{header}{}", Entry::command_line(0, &sneaky).unwrap());
+        assert!(matches!(
+            Recording::<String>::parse(&command),
+            Err(ReplayError::LineTooLong { line: 2, .. })
+        ));
+        let huge = format!(
+            "{header}{}",
+            Entry::state_line(0, &"y".repeat(MAX_STATE_LINE))
+        );
+        assert!(matches!(
+            Recording::<String>::parse(&huge),
+            Err(ReplayError::LineTooLong { line: 2, .. })
+        ));
     }
 
     #[test]

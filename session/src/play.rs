@@ -417,7 +417,7 @@ fn past_messages<R: Ruleset>(rules: &R, path: &Path, upto: &Game) -> Vec<(u64, S
     };
     let steps = rec.entries.iter().filter_map(|e| match e {
         alembic::replay::Entry::Command { command, .. } => Some(command),
-        alembic::replay::Entry::Checkpoint { .. } => None,
+        _ => None,
     });
     if steps.clone().count() > MESSAGES_REPLAY_MAX {
         return Vec::new();
@@ -1002,7 +1002,17 @@ pub fn replay_app<R: Ruleset>(
         let rules = rules.clone();
         move |g: &Game, c: &Step<R::Command>| apply_step(&*rules, g, c)
     };
-    let playback = Playback::open_saying(path, R::NAME, &rules.data(), start, step)?;
+    let restore = {
+        let rules = rules.clone();
+        move |text: &str| {
+            rules
+                .load_text(text)
+                .map(|saved| saved.game)
+                .map_err(|e| e.to_string())
+        }
+    };
+    let playback =
+        Playback::open_saying(path, R::NAME, &rules.data(), start, step)?.with_states(restore);
     // The viewer shows the recording's own states: no game is made for the session.
     let mut s = Session::over(Run::with_game(rules, 0, Game::new(0)));
     s.replay = true;

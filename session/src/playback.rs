@@ -12,6 +12,15 @@
 //! when the viewer steps back to them. Memory is so bounded by 2,000 + commands / 100 states
 //! (each sharing structure with its neighbours), whatever the recording's length.
 //!
+//! **Seeking.** A recording holds a whole state every
+//! [`STATE_EVERY`](crate::record::STATE_EVERY) commands (the game's save text after a
+//! checkpoint). Given a way to read them ([`Playback::with_states`]), a jump goes to the
+//! last such state before its target and replays at most that many commands from it:
+//! `End` on a 100,000-command game replays under 10,000, where it replayed them all. A
+//! state is used only when, read back, its turn and state hash are the checkpoint's before
+//! it; the commands before it are then not replayed, so a divergence there is found by
+//! `--verify` (or by stepping through), not by a jump over it.
+//!
 //! A game's replay screen owns a [`Playback`], draws its own play view of
 //! [`Playback::current`], and draws [`Playback::draw_bar`] over its top row.
 
@@ -141,6 +150,13 @@ type Check = (usize, u64, u64);
 /// Makes the state after command `i` from the state before it, with what the step said.
 type Stepper = Box<dyn FnMut(&Game, usize) -> Result<(Game, Vec<String>), String>>;
 
+/// Reads a state line's text back into a game (see [`Playback::with_states`]).
+type Restorer = Box<dyn Fn(&str) -> Result<Game, String>>;
+
+/// A whole state in the recording: the state's index (commands before it), and the turn
+/// and hash of the checkpoint that vouches for it, with the game's save text of it.
+type Seed = (usize, u64, u64, String);
+
 /// Playback speeds, slowest first: the wait between two commands.
 const SPEEDS_MS: [u64; 6] = [800, 400, 200, 100, 40, 10];
 
@@ -157,9 +173,17 @@ pub enum Control {
 
 /// The replay viewer's controls over a recorded game (see the module docs).
 pub struct Playback {
-    /// The states made so far, thinned under [`VIEW_BUDGET`]; the command of each is its
-    /// index in the recording.
+    /// The states made so far from state `base`, thinned under [`VIEW_BUDGET`]; the
+    /// command of each is its index in the recording.
     history: History<Game, usize>,
+    /// The index in the recording of the history's first state.
+    base: usize,
+    /// The recording's first state (state 0).
+    first: Game,
+    /// The recording's whole states, by index, and how to read them (none: every jump
+    /// replays from the states made).
+    seeds: Vec<Seed>,
+    restore: Option<Restorer>,
     step: Stepper,
     /// Commands in the recording.
     total: usize,
@@ -200,7 +224,11 @@ impl Playback {
         let last_turn = history.current().turn();
         let _ = history.jump_to(0);
         Playback {
+            first: history.current().clone(),
             history,
+            base: 0,
+            seeds: Vec::new(),
+            restore: None,
             step: Box::new(|_, _| Err("every state is already made".to_owned())),
             total,
             last_turn,
@@ -267,10 +295,21 @@ impl Playback {
         let last_turn = rec.last_turn();
         // Each command with its turn and the checkpoints (line, turn, hash) after it.
         let mut cmds: Vec<(u64, C, Vec<Check>)> = Vec::with_capacity(commands);
+        let mut seeds: Vec<Seed> = Vec::new();
+        let mut last_check = None;
         for (i, entry) in rec.entries.into_iter().enumerate() {
             let line = i + 2;
+            let check = entry.checkpoint();
             match entry {
                 Entry::Command { turn, command } => cmds.push((turn, command, Vec::new())),
+                // A state vouched for by the checkpoint just before it, past the start.
+                Entry::State { turn, state } => {
+                    if let Some((t, h)) = last_check.filter(|(t, _)| *t == turn)
+                        && !cmds.is_empty()
+                    {
+                        seeds.push((cmds.len(), t, h, state));
+                    }
+                }
                 Entry::Checkpoint { turn, hash } => match cmds.last_mut() {
                     Some(last) => last.2.push((line, turn, hash)),
                     None if (first.turn(), first.state_hash()) != (turn, hash) => {
@@ -283,7 +322,9 @@ impl Playback {
                     }
                     None => {}
                 },
+                _ => {}
             }
+            last_check = check;
         }
         let stepper: Stepper = Box::new(move |game: &Game, i: usize| {
             let Some((turn, command, checks)) = cmds.get(i) else {
@@ -308,7 +349,11 @@ impl Playback {
             Ok((next, said))
         });
         Ok(Playback {
-            history: History::with_budget(first, VIEW_BUDGET),
+            history: History::with_budget(first.clone(), VIEW_BUDGET),
+            base: 0,
+            first,
+            seeds,
+            restore: None,
             step: stepper,
             total: commands,
             last_turn,
@@ -317,6 +362,22 @@ impl Playback {
             playing: false,
             speed: 2,
         })
+    }
+
+    /// This playback, seeking from the recording's whole states
+    /// ([`STATE_EVERY`](crate::record::STATE_EVERY) commands apart), read back with
+    /// `restore` (the game's save text to a game; the game's `load_text`). Without it, a
+    /// jump replays every command from the states already made.
+    #[must_use]
+    pub fn with_states(mut self, restore: impl Fn(&str) -> Result<Game, String> + 'static) -> Self {
+        self.restore = Some(Box::new(restore));
+        self
+    }
+
+    /// How many whole states the recording holds to seek from.
+    #[must_use]
+    pub fn seek_states(&self) -> usize {
+        self.seeds.len()
     }
 
     /// The state shown.
@@ -328,7 +389,7 @@ impl Playback {
     /// The index of the state shown (0 = before the first command).
     #[must_use]
     pub fn position(&self) -> usize {
-        self.history.position()
+        self.base + self.history.position()
     }
 
     /// How many commands the recording holds.
@@ -369,9 +430,48 @@ impl Playback {
         self.stop.as_ref().map_or(self.total, |(i, _)| *i)
     }
 
+    /// Start the history again from the best state to reach `to`: the last whole state at
+    /// or before it that reads back as its checkpoint says, or the first. Only when that is
+    /// nearer than what is made: `to` before the history's first state, or a whole state
+    /// past the last state made.
+    fn reseed(&mut self, to: usize) {
+        let Some(restore) = self.restore.as_ref() else {
+            return;
+        };
+        let made = self.base + self.history.len();
+        loop {
+            let best = self
+                .seeds
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(_, seed)| seed.0 <= to);
+            let at = best.map_or(0, |(_, seed)| seed.0);
+            if to >= self.base && at <= made {
+                return;
+            }
+            let game = match best {
+                None => self.first.clone(),
+                Some((k, (_, turn, hash, text))) => match restore(text) {
+                    Ok(g) if (g.turn(), g.state_hash()) == (*turn, *hash) => g,
+                    // Not the state its checkpoint says: never used; try the one before.
+                    _ => {
+                        self.seeds.remove(k);
+                        continue;
+                    }
+                },
+            };
+            self.history = History::with_budget(game, VIEW_BUDGET);
+            self.base = at;
+            return;
+        }
+    }
+
     fn go(&mut self, to: usize) -> Control {
         let from = self.position();
         let to = to.min(self.limit());
+        self.reseed(to);
+        let base = self.base;
         let step = &mut self.step;
         let said = &mut self.said;
         // The state after command `i` is state `i + 1`: keep what its step said.
@@ -389,14 +489,16 @@ impl Playback {
                 next
             })
         };
-        // Make the states not made yet, from the last one made.
+        // Make the states not made yet, from the last one made (indices in the history
+        // count from `base`; the commands are the recording's).
+        let to = to - base;
         if to > self.history.len() {
             let end = self.history.len();
             if let Err(e) = self.history.jump_to_with(end, &mut made) {
-                self.stop = Some((end, e.to_string()));
+                self.stop = Some((base + end, e.to_string()));
             }
             while self.stop.is_none() && self.history.len() < to {
-                let i = self.history.len();
+                let i = base + self.history.len();
                 match made(self.history.current(), &i) {
                     Ok(next) => self.history.push(i, next),
                     Err(why) => self.stop = Some((i, why)),
@@ -405,7 +507,7 @@ impl Playback {
         }
         let to = to.min(self.history.len());
         if let Err(e) = self.history.jump_to_with(to, &mut made) {
-            self.stop = Some((to, e.to_string()));
+            self.stop = Some((base + to, e.to_string()));
         }
         if self.position() >= self.limit() {
             self.playing = false;

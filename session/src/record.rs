@@ -5,7 +5,9 @@
 //! `alchemy.replay`). It is started when a game starts, and every accepted command is
 //! appended (and flushed) as it is played, so a crash loses nothing. A checkpoint (the
 //! state hash) is appended every [`CHECKPOINT_EVERY`] commands and at every save, which is how
-//! a continued game proves the recording is its own. When the game ends the recording is
+//! a continued game proves the recording is its own. Every [`STATE_EVERY`] commands the whole state
+//! follows a checkpoint, as the game's save text, so the replay viewer seeks from it rather
+//! than replaying the game from its start. When the game ends the recording is
 //! kept, moved to `records/` in the data directory.
 
 use std::marker::PhantomData;
@@ -19,6 +21,10 @@ use crate::storage::{self, StorageError};
 
 /// A checkpoint after this many commands.
 pub const CHECKPOINT_EVERY: usize = 50;
+/// A whole state (the game's save text, [`alembic::replay::Entry::State`]) after this many
+/// commands, for the viewer to seek from: on a 100,000-command Alchemy game, ten states of
+/// about 300 KB each, and a jump replays at most this many commands.
+pub const STATE_EVERY: usize = 10_000;
 /// Largest recording read back (the engine's own limit).
 pub const MAX_RECORDING_BYTES: u64 = alembic::replay::MAX_REPLAY_BYTES as u64;
 
@@ -48,6 +54,17 @@ pub enum RecordError {
     },
 }
 
+/// How many commands follow the last state line of `entries` (all of them when there is
+/// none).
+fn commands_since_state<C>(entries: &[Entry<C>]) -> usize {
+    entries
+        .iter()
+        .rev()
+        .take_while(|e| !matches!(e, Entry::State { .. }))
+        .filter(|e| matches!(e, Entry::Command { .. }))
+        .count()
+}
+
 /// The recording beside a save file.
 #[must_use]
 pub fn beside(save: &Path) -> PathBuf {
@@ -60,6 +77,9 @@ pub struct Recorder<C> {
     path: PathBuf,
     header: ReplayHeader,
     since_checkpoint: usize,
+    /// Commands since the last state line (counted over the whole recording, across
+    /// continues).
+    since_state: usize,
     /// The recording so far, while it is held in memory: a new game that would replace
     /// another game's save writes nothing beside that save until it is saved itself
     /// ([`Recorder::commit`]).
@@ -134,6 +154,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             path: path.to_path_buf(),
             header,
             since_checkpoint: 0,
+            since_state: 0,
             pending: None,
             base: None,
             commands: PhantomData,
@@ -161,6 +182,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             path: path.to_path_buf(),
             header,
             since_checkpoint: 0,
+            since_state: 0,
             pending: Some(text),
             base: None,
             commands: PhantomData,
@@ -292,6 +314,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
                     }
                     good = (i + 1, game.clone(), replayed.len());
                 }
+                _ => {}
             }
         }
         if total > 0 {
@@ -326,13 +349,14 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             path: path.to_path_buf(),
             header: rec.header.clone(),
             since_checkpoint: 0,
+            since_state: commands_since_state(&rec.entries[..keep]),
             pending: None,
             base: Some((want.0, want.1, base)),
             commands: PhantomData,
         };
         let ends_here = matches!(
             rec.entries.get(keep.wrapping_sub(1)),
-            Some(Entry::Checkpoint { .. })
+            Some(Entry::Checkpoint { .. } | Entry::State { .. })
         );
         if keep < rec.entries.len() || rec.torn {
             // Rewrite without what is dropped, ending with a checkpoint of the game.
@@ -364,13 +388,14 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
     #[must_use]
     pub fn resume(path: &Path, game_name: &'static str, game: &Game) -> Option<Self> {
         let rec = read::<C>(path, game_name).ok()?;
-        let last = rec.entries.iter().rev().find_map(|e| match e {
-            Entry::Checkpoint { turn, hash } => Some((*turn, *hash)),
-            Entry::Command { .. } => None,
-        })?;
-        let at_end = matches!(rec.entries.last(), Some(Entry::Checkpoint { .. }));
+        let last = rec.entries.iter().rev().find_map(Entry::checkpoint)?;
+        let at_end = matches!(
+            rec.entries.last(),
+            Some(Entry::Checkpoint { .. } | Entry::State { .. })
+        );
         (at_end && !rec.torn && last == (game.turn(), game.state_hash())).then(|| Recorder {
             path: path.to_path_buf(),
+            since_state: commands_since_state(&rec.entries),
             header: rec.header,
             since_checkpoint: 0,
             pending: None,
@@ -402,9 +427,30 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
         })?;
         self.add_line(line.trim_end())?;
         self.since_checkpoint += 1;
+        self.since_state += 1;
         if self.since_checkpoint >= CHECKPOINT_EVERY {
             self.checkpoint(after)?;
         }
+        Ok(())
+    }
+
+    /// Whether [`STATE_EVERY`] commands went by since the last state line: time for
+    /// [`Recorder::state`].
+    #[must_use]
+    pub fn state_due(&self) -> bool {
+        self.since_state >= STATE_EVERY
+    }
+
+    /// Append a checkpoint of `game`, then `game` whole as `save_text` (the game's save
+    /// text of it): the replay viewer seeks from such states. Θ(size of the text).
+    ///
+    /// # Errors
+    /// The file could not be appended to.
+    pub fn state(&mut self, game: &Game, save_text: &str) -> Result<(), RecordError> {
+        self.checkpoint(game)?;
+        let line = Entry::state_line(game.turn(), save_text);
+        self.add_line(line.trim_end())?;
+        self.since_state = 0;
         Ok(())
     }
 
@@ -442,12 +488,15 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             }
             _ => text += &Entry::checkpoint_line(start.turn(), start.state_hash()),
         }
+        let mut written = 0;
         for (turn, c) in commands {
             text += &Entry::command_line(turn, c).map_err(|source| RecordError::Replay {
                 path: self.path.clone(),
                 source,
             })?;
+            written += 1;
         }
+        self.since_state = self.since_state.min(written);
         text += &Entry::checkpoint_line(game.turn(), game.state_hash());
         match self.pending.as_mut() {
             Some(p) => *p = text,
@@ -550,4 +599,58 @@ pub fn read<C: DeserializeOwned>(
         });
     }
     Ok(rec)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_whole_state_follows_every_state_every_commands_across_continues() {
+        let dir = std::env::temp_dir().join(format!("alembic-record-state-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.replay");
+        let game = Game::new(0);
+        let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &[], &game).unwrap();
+        for _ in 0..STATE_EVERY - 1 {
+            r.command(0, &1, &game).unwrap();
+        }
+        assert!(!r.state_due());
+        r.command(0, &1, &game).unwrap();
+        assert!(r.state_due());
+        r.state(&game, "the \"whole\" game").unwrap();
+        assert!(!r.state_due());
+        for _ in 0..7 {
+            r.command(0, &1, &game).unwrap();
+        }
+        let rec = read::<u8>(&path, "g").unwrap();
+        let states: Vec<usize> = (0..rec.entries.len())
+            .filter(|&i| matches!(rec.entries[i], Entry::State { .. }))
+            .collect();
+        assert_eq!(states.len(), 1);
+        assert_eq!(
+            rec.entries[states[0]],
+            Entry::State {
+                turn: 0,
+                state: "the \"whole\" game".to_owned()
+            }
+        );
+        assert!(matches!(
+            rec.entries[states[0] - 1],
+            Entry::Checkpoint { .. }
+        ));
+        // Continued, the recorder counts on from the commands after that state.
+        let j =
+            Recorder::<u8>::journal(&path, "g", &game, |g, _| Ok::<_, String>(g.clone())).unwrap();
+        let mut r = j.recorder;
+        for _ in 0..STATE_EVERY - 8 {
+            r.command(0, &1, &game).unwrap();
+        }
+        assert!(!r.state_due());
+        r.command(0, &1, &game).unwrap();
+        assert!(r.state_due());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

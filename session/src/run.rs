@@ -510,11 +510,24 @@ impl<R: Ruleset> Run<R> {
             h.push((turn, step.clone()), next.clone());
         }
         self.game = next;
-        if let Some(r) = self.recorder.as_mut()
-            && let Err(e) = r.command(turn, step, &self.game)
+        if let Some(mut written) = self
+            .recorder
+            .as_mut()
+            .map(|r| r.command(turn, step, &self.game))
         {
-            self.recorder = None;
-            self.problems.push(format!("The recording stopped: {e}"));
+            // Now and then the whole state, for the replay viewer to seek from; a state
+            // the game cannot write is only a slower seek, never a stopped recording.
+            if written.is_ok()
+                && self.recorder.as_ref().is_some_and(Recorder::state_due)
+                && let Ok(text) = self.rules.save_text(&self.game, self.seed, &self.modes())
+                && let Some(r) = self.recorder.as_mut()
+            {
+                written = r.state(&self.game, &text);
+            }
+            if let Err(e) = written {
+                self.recorder = None;
+                self.problems.push(format!("The recording stopped: {e}"));
+            }
         }
         let over = self.status() != Status::Playing;
         // Death is final: the game that just ended is saved as it is, over, before anything

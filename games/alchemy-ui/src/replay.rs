@@ -5,7 +5,9 @@
 //!
 //! [`open`] reads the file and makes only the first state (see [`alembic_session::playback`]): each
 //! later state is made when the viewer reaches it, every checkpoint checked on the way, and
-//! memory stays bounded whatever the length. A recording that diverges stops the viewer
+//! memory stays bounded whatever the length. A jump starts from the last whole state the
+//! recording holds before it (a save text every
+//! [`STATE_EVERY`](alembic_session::record::STATE_EVERY) commands). A recording that diverges stops the viewer
 //! there, with the turn said in the bar. [`rebuild`] makes and checks every state at once
 //! (for tests and tools).
 
@@ -45,7 +47,7 @@ pub fn open(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenError> {
     // The viewer keeps its own rules for the commands it applies as it goes.
     let rules = rules.clone();
     let start_rules = rules.clone();
-    Playback::open(
+    Ok(Playback::open(
         path,
         record::GAME_NAME,
         start_rules.data_identity(),
@@ -53,7 +55,13 @@ pub fn open(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenError> {
         move |game: &Game, command: &alchemy::Command| {
             alchemy::apply(game, &rules, command.clone()).map(|o| o.game)
         },
-    )
+    )?
+    .with_states(restore(start_rules)))
+}
+
+/// Reads a recording's whole state (an Alchemy save text) back, for seeking.
+fn restore(rules: Rules) -> impl Fn(&str) -> Result<Game, String> + 'static {
+    move |text| alchemy::save::from_text(text, &rules).map_err(|e| e.to_string())
 }
 
 /// [`open`], the playback also keeping what each command it applies says (for
@@ -63,7 +71,7 @@ pub fn open(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenError> {
 /// [`ReplayOpenError`].
 pub fn open_saying(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenError> {
     let (rules, start_rules) = (rules.clone(), rules.clone());
-    Playback::open_saying(
+    Ok(Playback::open_saying(
         path,
         record::GAME_NAME,
         start_rules.data_identity(),
@@ -74,7 +82,8 @@ pub fn open_saying(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenErr
                 (o.game, lines)
             })
         },
-    )
+    )?
+    .with_states(restore(start_rules)))
 }
 
 /// [`open_saying`], with an empty [`Said`] for

@@ -390,11 +390,14 @@ pub const CHECKPOINT_EVERY: usize = 100;
 
 /// Record a run of `game` from `start`: `run` plays it, giving every accepted command (with
 /// its turn and the game after it) to the logger it is handed. A checkpoint starts the
-/// recording, follows every [`CHECKPOINT_EVERY`] commands and ends it.
+/// recording, follows every [`CHECKPOINT_EVERY`] commands and ends it; every
+/// [`STATE_EVERY`](alembic_session::record::STATE_EVERY) commands the whole state follows
+/// it, as `save` writes it (a state it cannot write is left out).
 fn record_run<C: Serialize>(
     game: &str,
     seed: u64,
     start: &alembic::Game,
+    save: &dyn Fn(&alembic::Game) -> Option<String>,
     run: impl FnOnce(&mut dyn FnMut(u64, C, &alembic::Game)) -> Result<RunReport, SimError>,
 ) -> Result<(RunReport, String), SimError> {
     let mut rec: Recording<C> =
@@ -404,8 +407,16 @@ fn record_run<C: Serialize>(
     let report = run(&mut |turn, cmd, g| {
         rec.push_command(turn, cmd);
         n += 1;
-        if n.is_multiple_of(CHECKPOINT_EVERY) {
-            rec.push_checkpoint(g.turn(), g.state_hash());
+        let state = n
+            .is_multiple_of(alembic_session::record::STATE_EVERY)
+            .then(|| save(g))
+            .flatten();
+        match state {
+            Some(text) => rec.push_state(g.turn(), g.state_hash(), text),
+            None if n.is_multiple_of(CHECKPOINT_EVERY) => {
+                rec.push_checkpoint(g.turn(), g.state_hash());
+            }
+            None => {}
         }
     })?;
     let hash = u64::from_str_radix(&report.hash, 16).map_err(SimError::from)?;
@@ -593,8 +604,10 @@ impl<R: Ruleset> SimGame for RulesetSim<R> {
         turns: u64,
         policy: Policy,
     ) -> Result<(RunReport, String), SimError> {
-        let start = (self.make)().map_err(SimError::Setup)?.new_game(seed)?;
-        record_run(R::NAME, seed, &start, |log| {
+        let rules = (self.make)().map_err(SimError::Setup)?;
+        let start = rules.new_game(seed)?;
+        let save = |g: &alembic::Game| rules.save_text(g, seed, &[]).ok();
+        record_run(R::NAME, seed, &start, &save, |log| {
             self.play(seed, turns, policy, 0, &mut |t, c, g| log(t, c, g))
         })
     }
