@@ -4,7 +4,7 @@
 #
 # The end-to-end scripts call this rather than `cargo build -p <their crate>`. Cargo turns on
 # the features of shared dependencies (memchr, smallvec, rand_core, serde_core…) per
-# selection of packages, so `-p alembic-tui`, then `-p alembic-pixels`, then `-p alembic-web`
+# selection of packages, so `-p alembic-rl-tui`, then `-p alembic-rl-pixels`, then `-p alembic-web`
 # each compiled the engine and the games again with other features: CI built the whole
 # release stack about five times over. With one selection everywhere, the first script
 # builds it and every later one finds it fresh.

@@ -8,7 +8,7 @@
 #   DOCS=1 scripts/screenshots-pixels.sh     # also copy the 1280x800 play pair into docs/
 #
 # Needs Xvfb, xdotool and ImageMagick (apt-get install xvfb xdotool imagemagick) and a
-# release build (cargo build --release -p alembic-pixels). Exits non-zero on any failure.
+# release build (cargo build --release -p alembic-rl-pixels). Exits non-zero on any failure.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,7 +25,7 @@ fail() {
     log "FAIL: $*"
     exit 1
 }
-[[ -x $BIN ]] || fail "no binary at $BIN (cargo build --release -p alembic-pixels)"
+[[ -x $BIN ]] || fail "no binary at $BIN (cargo build --release -p alembic-rl-pixels)"
 for tool in Xvfb xdotool import; do
     command -v "$tool" >/dev/null || fail "missing $tool"
 done

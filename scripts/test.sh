@@ -74,12 +74,14 @@ else
   skipped=$((skipped + 1))
 fi
 # crash-journal.sh with 8 kills (the documented run is 100), the campaign's quick profile.
+# migrate-test.sh: the migration script ports a 0.1 and an early-0.2 game, which then build;
+# release-check.sh --offline: every publishable crate packages (no network).
 for e2e in scripts/e2e-tui.sh scripts/e2e-guide.sh scripts/e2e-pixels.sh scripts/e2e-web.sh \
   scripts/reliability.sh scripts/replays.sh scripts/rest-tmux.sh "scripts/rest-tmux.sh 10 3" \
   scripts/mods-tmux.sh scripts/web-full-disk.sh scripts/web-kill9.sh scripts/web-two-servers.sh \
   "scripts/crash-journal.sh 8" scripts/slots-locks.sh scripts/x-dies.sh "scripts/campaign.sh 400" \
   scripts/contract-tmux.sh scripts/module-cycles.sh scripts/data-bounds.sh scripts/tui-lost.sh \
-  scripts/finality-tmux.sh; do
+  scripts/finality-tmux.sh scripts/migrate-test.sh "scripts/release-check.sh --offline"; do
   echo "== $e2e ($(date -u +%T) UTC)"
   out=$(mktemp)
   # shellcheck disable=SC2086 # a script and its arguments

@@ -1,5 +1,5 @@
 //! The world is a value: changing it gives a new game and leaves the old one as it was.
-//! Run it with `cargo run -p alembic --example persistence`.
+//! Run it with `cargo run -p alembic-rl --example persistence`.
 
 use alembic::{Game, Library, Loc, Prop, Props};
 

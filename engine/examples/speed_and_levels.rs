@@ -2,7 +2,7 @@
 //! stairs, rolling down one multi-level Dijkstra map, with every turn ordered by the
 //! scheduler. Headless: the hero's moves are scripted.
 //!
-//! Run: `cargo run -p alembic --example speed_and_levels`
+//! Run: `cargo run -p alembic-rl --example speed_and_levels`
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //!
 //! Prototypes in a library, a map of tiles, behaviour as a hook named by a prototype, a
 //! modifier (a carried ring raises the hero's attack), turns run headlessly, the result
-//! printed. Run it with `cargo run -p alembic --example tiny_game`.
+//! printed. Run it with `cargo run -p alembic-rl --example tiny_game`.
 
 use std::sync::Arc;
 

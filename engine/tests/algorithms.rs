@@ -10,7 +10,7 @@ use alembic::{
 use proptest::prelude::*;
 
 /// The number of cases per property: `quick` in a plain `cargo test`, or `PROPTEST_CASES`
-/// when set (the volume run: `PROPTEST_CASES=10000 cargo test --release -p alembic`).
+/// when set (the volume run: `PROPTEST_CASES=10000 cargo test --release -p alembic-rl`).
 fn cases(quick: u32) -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()

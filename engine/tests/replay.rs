@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// The number of cases per property: `quick` in a plain `cargo test`, or `PROPTEST_CASES`
-/// when set (the volume run: `PROPTEST_CASES=10000 cargo test --release -p alembic`).
+/// when set (the volume run: `PROPTEST_CASES=10000 cargo test --release -p alembic-rl`).
 fn cases(quick: u32) -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()

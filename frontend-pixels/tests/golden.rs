@@ -7,7 +7,7 @@
 //!   accepted, larger differences only on a few pixels (a font-crate update may shift
 //!   coverage slightly).
 //!
-//! To accept a deliberate change, run `UPDATE_GOLDEN=1 cargo test -p alembic-pixels --test
+//! To accept a deliberate change, run `UPDATE_GOLDEN=1 cargo test -p alembic-rl-pixels --test
 //! golden`, look at the new PNGs, and commit them.
 
 use std::path::PathBuf;
@@ -81,7 +81,7 @@ fn write_png(path: &PathBuf, w: usize, h: usize, rgb: &[u8]) {
 fn read_png(path: &PathBuf) -> (usize, usize, Vec<u8>) {
     let file = std::fs::File::open(path).unwrap_or_else(|e| {
         panic!(
-            "no golden image {} ({e}); create it with UPDATE_GOLDEN=1 cargo test -p alembic-pixels --test golden",
+            "no golden image {} ({e}); create it with UPDATE_GOLDEN=1 cargo test -p alembic-rl-pixels --test golden",
             path.display()
         )
     });

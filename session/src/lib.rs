@@ -1,7 +1,7 @@
 //! # Alembic session
 //!
 //! What every game on the Alembic engine gets for free, between the UI toolkit
-//! (`alembic-ui`) and the games:
+//! (`alembic-rl-ui`) and the games:
 //!
 //! | module | what |
 //! |---|---|
@@ -24,6 +24,34 @@
 //! | [`gamedata`] | the data a game plays with: shipped, a data directory, mods |
 //!
 //! Nothing here knows a frontend: the terminal, the window and the browser run it unchanged.
+//!
+//! ## A whole game in a terminal
+//!
+//! A game implements [`Ruleset`]; [`play::launch`] makes the session's app over it (the
+//! start screen with the scores, saves with their lock and autosave, the recording,
+//! practice with undo, the wizard console, the morgue file), and any frontend plays that
+//! app. The rats (`alembic-rl-rats`, the smallest game on the contract) in the terminal
+//! (`alembic-rl-tui`, without its default features):
+//!
+//! ```no_run
+//! use alembic_session::{LaunchOptions, play};
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let rules = alembic_rats::Rats::new()?; // any `Ruleset`
+//!     let opts = LaunchOptions {
+//!         game: "rats".into(),
+//!         seed: Some(7), // `None`: from the clock
+//!         practice: true, // `U` takes a move back; never scored
+//!         ..LaunchOptions::default()
+//!     };
+//!     let app = play::launch(rules, &opts)?; // continues the rats' save if there is one
+//!     alembic_tui::run_app(app)?; // raw mode until the player quits; the game is saved
+//!     Ok(())
+//! }
+//! ```
+//!
+//! `LaunchOptions::replay` watches a recording instead; the window frontend
+//! (`alembic_pixels::run_app`) and the browser server take the same app.
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
 

@@ -3,7 +3,7 @@
 //! The game implements [`App`] (draw into a [`Frame`], react to an [`Input`]); the frontend
 //! implements [`Frontend`] (show frames, deliver inputs, report a size). Here the frontend
 //! prints every frame to stdout and replays a scripted list of key presses, so the example
-//! runs anywhere: `cargo run -p alembic-ui --example custom_frontend`. A real frontend would
+//! runs anywhere: `cargo run -p alembic-rl-ui --example custom_frontend`. A real frontend would
 //! wrap a terminal or a window instead; `alembic_ui::run` drives either the same way.
 
 use std::collections::VecDeque;

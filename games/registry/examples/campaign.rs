@@ -6,7 +6,7 @@
 //! accepted save was found.
 //!
 //! ```text
-//! cargo run --release -p alembic-games --example campaign -- CASES [SEED]
+//! cargo run --release -p alembic-rl-games --example campaign -- CASES [SEED]
 //! ```
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

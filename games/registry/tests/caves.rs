@@ -454,7 +454,7 @@ fn soak_ten_seeds() {
 }
 
 /// The full soak: 100 seeds × 2,000 turns with both policies, invariants checked every turn.
-/// Run it in release: `cargo test --release -p alembic-games --test caves -- --ignored`.
+/// Run it in release: `cargo test --release -p alembic-rl-games --test caves -- --ignored`.
 #[test]
 #[ignore = "slow in debug builds; run in release"]
 fn soak_hundred_seeds() {

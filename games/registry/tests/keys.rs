@@ -4,7 +4,7 @@
 //! (where the game has it). It drives the real play screen (keys in, ticks until travel or
 //! rest ends), so it measures the game as played.
 //!
-//! `cargo test -p alembic-games --release --test keys -- --ignored --nocapture` prints,
+//! `cargo test -p alembic-rl-games --release --test keys -- --ignored --nocapture` prints,
 //! for seeds 5 and 21, the presses to explore depth 1 and to reach depth 3 (`KEYS_TRACE=1`
 //! prints every press and what it said). It needs only the play screen's public API, so
 //! the same file measures an older build (a build without a rest key rests by not resting).

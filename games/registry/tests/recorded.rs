@@ -22,7 +22,7 @@
 //! why, and these lines are part of the game's message log, so only the hashes moved.
 //! Then again the same day for experience and levels (the hero starts with 40 hit points
 //! and gains them by levels): the bot takes another course (the Caves fixture is
-//! unchanged, byte for byte). Command: `cargo build --release -p alembic-games`, then
+//! unchanged, byte for byte). Command: `cargo build --release -p alembic-rl-games`, then
 //! `alembic-sim --game alchemy --seed 4 --turns 3000 --record
 //! games/registry/tests/fixtures/alchemy-seed4-3000.replay`.
 //!

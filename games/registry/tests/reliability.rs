@@ -3,7 +3,7 @@
 //! `scripts/reliability.sh`.
 //!
 //! The mutation suite's volume is set by `PROPTEST_CASES` (quick by default; the documented
-//! long run is `PROPTEST_CASES=2000 cargo test --release -p alembic-games --test reliability`).
+//! long run is `PROPTEST_CASES=2000 cargo test --release -p alembic-rl-games --test reliability`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

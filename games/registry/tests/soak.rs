@@ -1,9 +1,9 @@
 //! Soak: random commands on many seeds with `check_invariants()` after every turn and
 //! save/load round trips that must not change the game.
 //!
-//! `cargo test -p alembic-games --test soak` runs a small soak (debug-friendly). The full
+//! `cargo test -p alembic-rl-games --test soak` runs a small soak (debug-friendly). The full
 //! 100 seeds × 2,000 commands is ignored by default:
-//! `cargo test --release -p alembic-games --test soak -- --ignored`.
+//! `cargo test --release -p alembic-rl-games --test soak -- --ignored`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
