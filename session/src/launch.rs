@@ -144,7 +144,7 @@ pub fn read_save(path: &Path, game: &str) -> Result<String, LaunchError> {
 /// in place, ended when all are back. Write errors are ignored (a closed stderr).
 pub fn continue_progress(done: usize, total: usize) {
     use std::io::Write;
-    if total < 5_000 {
+    if total < crate::start::LONG_CONTINUE {
         return;
     }
     let mut err = std::io::stderr();

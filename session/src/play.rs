@@ -189,16 +189,18 @@ impl<R: Ruleset> Session<R> {
         // death prompt) is filed now, its save removed, whatever the player does next.
         let over = s.run.status() != Status::Playing;
         if over {
-            notice.push(
-                "This game had ended before its window closed: it is filed now, and its save removed."
-                    .to_owned(),
-            );
+            notice.push(ENDED_BEFORE.to_owned());
         }
         s.notice = Some(notice.join(" "));
         if over {
             s.finish(false);
         }
         Ok(s)
+    }
+
+    /// Whether the game is over (it ended, or a continued game had ended and is filed).
+    fn ended(&self) -> bool {
+        self.run.status() != Status::Playing
     }
 
     /// Hold `lock` (on this session's save) until the session ends.
@@ -597,6 +599,12 @@ impl<R: Ruleset> StartHost for Session<R> {
         Ok(())
     }
 
+    fn continue_moves(&self) -> Option<usize> {
+        let path = self.save_to.as_deref()?;
+        let save = || read_save(self.rules(), path).ok().map(|s| s.game);
+        record::moves_after::<Step<R::Command>>(&record::beside(path), R::NAME, save)
+    }
+
     fn continue_game(&mut self) -> Result<(), String> {
         let Some(path) = self.save_to.clone() else {
             return Err("there is no save directory".into());
@@ -606,7 +614,13 @@ impl<R: Ruleset> StartHost for Session<R> {
         loaded.lock = self.lock.take();
         loaded.view = self.view;
         loaded.practice_default = self.practice_default;
+        let ended = loaded.ended();
         *self = loaded;
+        if ended {
+            // Filed as it loaded: nothing to play, and the start screen says why.
+            self.notice = None;
+            return Err(ENDED_BEFORE.to_owned());
+        }
         Ok(())
     }
 
@@ -930,6 +944,10 @@ enum Answer {
     End(AfterEnd),
 }
 
+/// What a continue of a game that had ended says: it is filed, its save removed.
+const ENDED_BEFORE: &str =
+    "This game had ended before its window closed: it is filed now, and its save removed.";
+
 /// The end screen of the session's game, which is over and filed.
 fn end_screen<R: Ruleset>(s: &Session<R>) -> Transition<Session<R>, PlayScreen> {
     let messages: Vec<String> = s.log.iter().map(|(_, m)| m.clone()).collect();
@@ -1107,6 +1125,12 @@ pub fn launch<R: Ruleset>(rules: R, opts: &LaunchOptions) -> Result<Box<dyn App>
     };
     if let Some(lock) = lock {
         session.hold_lock(lock);
+    }
+    // A continued game that had ended was filed as it loaded: the start screen says so
+    // (there is nothing to play).
+    if opts.load.is_some() && session.ended() {
+        let start = StartScreen::new(&session).with_note(ENDED_BEFORE);
+        return Ok(Box::new(dressed(ScreenStack::new(session, start))));
     }
     session.view.tiles = opts.tiles == Some(true);
     // A new game asked for by seed over a waiting save asks first: saving it would

@@ -65,6 +65,34 @@ fn commands_since_state<C>(entries: &[Entry<C>]) -> usize {
         .count()
 }
 
+/// How many commands the recording at `path` holds after its last checkpoint that is the
+/// saved game `save` reads (what a continue of it will replay); `None` when either cannot
+/// be read or the recording does not reach the save. A recording under 100 KiB is not read,
+/// nor the save: it holds too few commands to be worth counting (`Some(0)`). Θ(file).
+#[must_use]
+pub fn moves_after<C: DeserializeOwned>(
+    path: &Path,
+    game_name: &'static str,
+    save: impl FnOnce() -> Option<Game>,
+) -> Option<usize> {
+    if std::fs::metadata(path).ok()?.len() < 100 * 1024 {
+        return Some(0);
+    }
+    let save = save()?;
+    let rec = read::<C>(path, game_name).ok()?;
+    let want = (save.turn(), save.state_hash());
+    let at = rec
+        .entries
+        .iter()
+        .rposition(|e| e.checkpoint() == Some(want))?;
+    Some(
+        rec.entries[at..]
+            .iter()
+            .filter(|e| matches!(e, Entry::Command { .. }))
+            .count(),
+    )
+}
+
 /// The recording beside a save file.
 #[must_use]
 pub fn beside(save: &Path) -> PathBuf {

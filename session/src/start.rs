@@ -72,6 +72,13 @@ pub trait StartHost: Sized + 'static {
     /// # Errors
     /// The sentence why not; nothing changed.
     fn new_game(&mut self, seed: Option<u64>, practice: bool) -> Result<(), String>;
+    /// How many moves continuing the saved game will bring back from its recording (after
+    /// the save), when that is worth counting: the start screen says so before it
+    /// continues a long one ([`LONG_CONTINUE`] moves or more). Default: `None`, say
+    /// nothing.
+    fn continue_moves(&self) -> Option<usize> {
+        None
+    }
     /// Continue the saved game.
     ///
     /// # Errors
@@ -83,6 +90,11 @@ pub trait StartHost: Sized + 'static {
     /// closes.
     fn play(&mut self) -> Transition<Self, StartScreen>;
 }
+
+/// From how many moves brought back a continue is announced first ("Bringing back the
+/// 12000 moves recorded after the save…"), the screen drawn before the work starts (and
+/// `--load` reports its progress on stderr, [`crate::launch::continue_progress`]).
+pub const LONG_CONTINUE: usize = 5_000;
 
 /// The score table in `dir`'s `file`, or none when it cannot be read (`h` says why).
 fn read_scores<C: StartHost>(host: &C) -> Vec<Score> {
@@ -97,6 +109,8 @@ fn read_scores<C: StartHost>(host: &C) -> Vec<Score> {
 pub struct StartScreen {
     save_exists: bool,
     note: Option<(String, bool)>,
+    /// A long continue announced: it runs at the next tick, once the note is drawn.
+    continuing: bool,
     /// The score table as last read (again whenever a screen above closes).
     scores: Vec<Score>,
 }
@@ -119,8 +133,17 @@ impl StartScreen {
         StartScreen {
             save_exists: host.save_exists(),
             note: None,
+            continuing: false,
             scores: read_scores(host),
         }
+    }
+
+    /// This start screen with `note` under its menu (what happened before it showed: a
+    /// continued game that had ended and is filed now).
+    #[must_use]
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some((note.into(), false));
+        self
     }
 
     /// The start screen asking whether to replace the saved game with a new one from `seed`
@@ -185,12 +208,28 @@ impl StartScreen {
             self.note = Some(("There is no saved game.".into(), false));
             return Transition::Stay;
         }
+        // A long journal is announced, and brought back at the next tick: the player sees
+        // what the wait is for before it starts.
+        if let Some(n) = host.continue_moves().filter(|n| *n >= LONG_CONTINUE) {
+            self.note = Some((
+                format!("Bringing back the {n} moves recorded after the save…"),
+                false,
+            ));
+            self.continuing = true;
+            return Transition::Stay;
+        }
+        self.continue_now(host)
+    }
+
+    fn continue_now<C: StartHost>(&mut self, host: &mut C) -> Transition<C, Self> {
         match host.continue_game() {
             Ok(()) => {
                 self.note = None;
                 host.play()
             }
             Err(e) => {
+                // A game that had ended is filed by the attempt: the menu says so at once.
+                self.save_exists = host.save_exists();
                 self.note = Some((format!("Cannot continue: {e}"), true));
                 Transition::Stay
             }
@@ -231,6 +270,17 @@ impl StartScreen {
 impl<C: StartHost> Screen<C> for StartScreen {
     type Output = ();
     type Reply = StartReply;
+
+    fn tick_interval(&self) -> Option<std::time::Duration> {
+        self.continuing.then_some(std::time::Duration::ZERO)
+    }
+
+    fn tick(&mut self, host: &mut C) -> Transition<C, Self> {
+        if std::mem::take(&mut self.continuing) {
+            return self.continue_now(host);
+        }
+        Transition::Stay
+    }
 
     fn render(&mut self, host: &C, frame: &mut Frame, area: Rect) {
         let p = host.palette();

@@ -63,6 +63,25 @@ impl StartHost for AlchemyCtx {
         AlchemyCtx::new_game(self, seed).map_err(|e| e.to_string())
     }
 
+    fn continue_moves(&self) -> Option<usize> {
+        let path = self.default_save()?;
+        let rules = &*self.alchemy;
+        let save = || {
+            alembic_session::run::read_save(rules, path)
+                .ok()
+                .map(|s| s.game)
+        };
+        alembic_session::record::moves_after::<
+            alembic_session::run::Step<
+                <crate::ruleset::Alchemy as alembic_session::Ruleset>::Command,
+            >,
+        >(
+            &alembic_session::record::beside(path),
+            crate::record::GAME_NAME,
+            save,
+        )
+    }
+
     fn continue_game(&mut self) -> Result<(), String> {
         let Some(path) = self.default_save().map(Path::to_path_buf) else {
             return Err("there is no save directory".into());

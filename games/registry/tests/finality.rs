@@ -110,6 +110,46 @@ fn a_death_cannot_be_undone_by_closing_at_its_prompt() {
     assert_eq!(score_rows(&rats, &d), 1, "never a second score");
 }
 
+/// The same through the launcher (`--load SAVE`) and the start screen's continue: the
+/// game is filed as it loads, and the first screen says so rather than only offering
+/// "Continue (no saved game)".
+#[test]
+fn a_continue_of_a_game_that_had_ended_says_it_is_filed() {
+    let rats = Arc::new(Rats::new().unwrap());
+    let (seed, salt) = a_death(&rats);
+    let said = "This game had ended before its window closed: it is filed now";
+    let dead_save = |name: &str| {
+        let d = scratch(name);
+        let save = d.join("rats.save");
+        let mut run = Run::new_game(rats.clone(), seed, false, false).unwrap();
+        run.begin(Some(save.clone()));
+        assert!(play(&mut run, 3000, salt));
+        (d, save)
+    };
+    let screen = |app: &mut Box<dyn alembic_ui::App>| {
+        let mut f = alembic_ui::Frame::new(100, 40);
+        app.render(&mut f);
+        f.to_text()
+    };
+    // --load SAVE
+    let (d, save) = dead_save("said-load");
+    let mut app = alembic_games::launch(&load_options(&save)).unwrap();
+    let text = screen(&mut app);
+    assert!(text.contains(said), "{text}");
+    assert!(!save.exists());
+    assert_eq!(score_rows(&rats, &d), 1);
+    // The start screen's continue (c) of the save in the data directory.
+    let (d, save) = dead_save("said-menu");
+    let session = alembic_session::play::Session::new(rats.clone(), 99).with_save(save.clone());
+    let mut app: Box<dyn alembic_ui::App> = Box::new(alembic_session::play::app(session));
+    assert!(screen(&mut app).contains("Continue"));
+    app.handle(alembic_ui::Input::key(alembic_ui::Key::Char('c')));
+    let text = screen(&mut app);
+    assert!(text.contains(said), "{text}");
+    assert!(!save.exists());
+    assert_eq!(score_rows(&rats, &d), 1);
+}
+
 /// The same with a save from before the death (as an older build left it): the recording
 /// brings the game to its end, the save is refreshed to it, and filing removes it.
 #[test]
@@ -315,4 +355,36 @@ fn a_long_journal_reports_its_progress_and_is_saved_once_back() {
         (0, 0),
         "nothing left to bring back"
     );
+}
+
+/// The start screen's continue of a long journal says what it is about to do, drawn
+/// before the work starts, and brings the game back at the next tick.
+#[test]
+fn a_long_continue_from_the_menu_is_announced_first() {
+    let rats = Arc::new(Rats::new().unwrap());
+    let d = scratch("announced");
+    let save = d.join("rats.save");
+    let mut run = Run::new_game(rats.clone(), 11, false, false).unwrap();
+    run.begin(Some(save.clone()));
+    let first = std::fs::read(&save).unwrap();
+    let mut n = 0;
+    while n < 5_200 && run.play(&Step::Play(Command::Wait)).is_ok_and(|p| !p.over) {
+        n += 1;
+    }
+    assert!(n >= alembic_session::start::LONG_CONTINUE, "{n}");
+    let turn = run.game().turn();
+    drop(run);
+    std::fs::write(&save, &first).unwrap();
+    let session = alembic_session::play::Session::new(rats.clone(), 99).with_save(save.clone());
+    let mut app: Box<dyn alembic_ui::App> = Box::new(alembic_session::play::app(session));
+    app.handle(alembic_ui::Input::key(alembic_ui::Key::Char('c')));
+    let mut f = alembic_ui::Frame::new(100, 40);
+    app.render(&mut f);
+    let said = format!("Bringing back the {n} moves recorded after the save");
+    assert!(f.contains_text(&said), "{}", f.to_text());
+    assert_eq!(app.tick_interval(), Some(std::time::Duration::ZERO));
+    app.tick();
+    let mut f = alembic_ui::Frame::new(100, 40);
+    app.render(&mut f);
+    assert!(f.contains_text(&format!("Turn {turn}")), "{}", f.to_text());
 }
