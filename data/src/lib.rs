@@ -62,7 +62,7 @@ mod schema;
 pub use error::{DataError, DataErrors, ErrorKind};
 pub use file::{MAX_SOURCE_BYTES, ReadError, read_bounded};
 pub use hash::DataHash;
-pub use load::{Loaded, Loader, RESERVED};
+pub use load::{Loaded, Loader, MAX_RANGED_SCALE, RESERVED};
 pub use schema::{KeyInfo, Schema};
 
 /// Load every `.toml` file of `dir`, sorted by name, as one source each (the loader's own

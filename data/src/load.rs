@@ -821,6 +821,15 @@ impl State<'_, '_> {
                 Some(ModOp::Set(v))
             }
         };
+        // A key the game bounds: one modifier may not carry an in-range value far out of
+        // it (past what the game's integer type holds, and no game could be played).
+        if let (Some(op), Some((lo, hi))) = (&op, entry.info.range)
+            && let Some(why) = modifier_out_of_range(op, lo, hi)
+        {
+            let msg = format!("a modifier of {key:?} (an integer from {lo} to {hi}) {why}");
+            self.err(opat, ErrorKind::WrongType, Some(key), msg, None);
+            return None;
+        }
         let Some(op) = op else {
             let want = if opname == "scale" {
                 "[numerator, denominator]"
@@ -1002,3 +1011,31 @@ impl State<'_, '_> {
         props
     }
 }
+
+/// Why `op` is refused on a key bounded to `lo..=hi`: an `add` larger than the range's
+/// width, an `at-least` or `at-most` outside it, or a `scale` of more than
+/// [`MAX_RANGED_SCALE`] times (or a zero denominator). `None` when it is fine.
+fn modifier_out_of_range(op: &ModOp, lo: i64, hi: i64) -> Option<String> {
+    let width = hi.saturating_sub(lo);
+    match op {
+        ModOp::Add(n) if n.unsigned_abs() > width.unsigned_abs() => {
+            Some(format!("adds {n}: at most {width} either way"))
+        }
+        ModOp::AtLeast(n) | ModOp::AtMost(n) if !(lo..=hi).contains(n) => {
+            Some(format!("bounds it at {n}, outside {lo} to {hi}"))
+        }
+        ModOp::Scale { den: 0, .. } => Some("scales it by a zero denominator".to_owned()),
+        ModOp::Scale { num, den }
+            if num.unsigned_abs() > den.unsigned_abs().saturating_mul(MAX_RANGED_SCALE) =>
+        {
+            Some(format!(
+                "scales it by {num}/{den}: at most {MAX_RANGED_SCALE} times"
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The largest factor a `scale` modifier of a bounded key may have (see
+/// [`crate::Schema::int_range`]): a million hit points scaled by it still fit an `i32`.
+pub const MAX_RANGED_SCALE: u64 = 1_000;

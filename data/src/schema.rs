@@ -188,7 +188,10 @@ impl Schema {
 
     /// Declare an integer key that takes only `min..=max` (hit points a save can hold, say):
     /// a value outside is an error of kind [`ErrorKind::WrongType`](crate::ErrorKind::WrongType)
-    /// at the value's place, in properties and in modifiers that `set` the key.
+    /// at the value's place, in properties and in modifiers that `set` the key. Its other
+    /// modifiers are bounded too: an `add` at most the range's width either way, `at-least`
+    /// and `at-most` inside the range, a `scale` of at most
+    /// [`MAX_RANGED_SCALE`](crate::MAX_RANGED_SCALE) times.
     ///
     /// ```
     /// use alembic::Prop;

@@ -383,5 +383,35 @@ fn a_mod_with_more_hit_points_than_a_save_holds_is_refused_at_the_value() {
         "{err}"
     );
     assert!(err.contains(":4:1: \"hps\" takes an integer"), "{err}");
+    // The same through modifiers: one that would carry hit points past what the game's
+    // integers hold (every read of them an error, no move playable) is refused too.
+    let mods = dir.join("mods.toml");
+    std::fs::write(
+        &mods,
+        "[proto.you]\nextend = true\nmodifiers = [\n  { key = \"hps_max\", add = 2147483647 },\n  \
+         { key = \"hps\", scale = [2000000, 1] },\n  { key = \"hps\", at-least = -5000000 },\n  \
+         { key = \"hps_max\", add = 20 },\n]\n",
+    )
+    .unwrap();
+    let out = sim()
+        .args(["--game", "alchemy", "--check-data"])
+        .arg(shipped("alchemy"))
+        .arg(&mods)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    for want in [
+        ":4:22: a modifier of \"hps_max\" (an integer from 1 to 1000000) adds 2147483647: at most 999999 either way",
+        ":5:18: a modifier of \"hps\" (an integer from -1000000 to 1000000) scales it by 2000000/1: at most 1000 times",
+        ":6:18: a modifier of \"hps\" (an integer from -1000000 to 1000000) bounds it at -5000000",
+    ] {
+        assert!(err.contains(want), "{want}\n{err}");
+    }
+    assert_eq!(
+        err.matches("a modifier of").count(),
+        3,
+        "add = 20 is fine: {err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
