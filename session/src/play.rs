@@ -405,30 +405,79 @@ impl<R: Ruleset> Session<R> {
     }
 }
 
-/// Recordings longer than this many commands are not replayed for their messages: a game
-/// continued from such a recording starts with an empty message log.
+/// At most this many commands are replayed to say a continued game's past messages
+/// again ([`past_messages`]): a longer game starts from a whole state of its recording
+/// (one every [`record::STATE_EVERY`] commands), and one with no such state near enough
+/// starts with an empty message log.
 pub const MESSAGES_REPLAY_MAX: usize = 20_000;
 
-/// The last [`LOG_KEEP`] messages of the game `upto` as its recording at `path` says them:
-/// the recording is replayed from its start (the seed and modes of its header) until it
-/// reaches `upto` (its turn and state hash). Empty when the recording cannot be read, does
-/// not reach `upto`, or holds more than [`MESSAGES_REPLAY_MAX`] commands. Θ(commands).
-fn past_messages<R: Ruleset>(rules: &R, path: &Path, upto: &Game) -> Vec<(u64, String)> {
+/// Commands replayed before the game `upto` at least, when [`past_messages`] can start from
+/// a whole state: enough for the log's [`LOG_KEEP`] lines in an ordinary game.
+const MESSAGES_CONTEXT: usize = 2_000;
+
+/// The last [`LOG_KEEP`] messages of the game `upto` as its recording at `path` says them
+/// (each with the turn it was said on, oldest first): the game is replayed until it reaches
+/// `upto` (its turn and state hash), from the recording's start or, for a long one, from
+/// the last whole state at least [`MESSAGES_CONTEXT`] commands before it (read back with
+/// the game's `load_text` and checked against its checkpoint). Empty when the recording
+/// cannot be read, does not reach `upto`, or would need more than [`MESSAGES_REPLAY_MAX`]
+/// commands. Θ(file) to read, then at most that many steps.
+#[must_use]
+pub fn past_messages<R: Ruleset>(rules: &R, path: &Path, upto: &Game) -> Vec<(u64, String)> {
+    use alembic::replay::Entry;
     let Ok(rec) = record::read::<Step<R::Command>>(path, R::NAME) else {
         return Vec::new();
     };
-    let steps = rec.entries.iter().filter_map(|e| match e {
-        alembic::replay::Entry::Command { command, .. } => Some(command),
-        _ => None,
-    });
-    if steps.clone().count() > MESSAGES_REPLAY_MAX {
-        return Vec::new();
-    }
-    let modes: Vec<String> = rec.header.modes.iter().cloned().collect();
-    let Ok(mut game) = rules.new_game_in_modes(rec.header.seed, &modes) else {
+    let want = (upto.turn(), upto.state_hash());
+    // Where the game reaches `upto`: the commands before its last checkpoint.
+    let Some(end) = rec
+        .entries
+        .iter()
+        .rposition(|e| e.checkpoint() == Some(want))
+    else {
         return Vec::new();
     };
-    let want = (upto.turn(), upto.state_hash());
+    let is_command = |e: &Entry<Step<R::Command>>| matches!(e, Entry::Command { .. });
+    let before_end = rec.entries[..end].iter().filter(|e| is_command(e)).count();
+    // The latest whole state far enough back, that reads back as its checkpoint says.
+    let mut start: Option<(usize, Game)> = None;
+    let mut commands = 0;
+    let mut last_check = None;
+    for (i, e) in rec.entries[..end].iter().enumerate() {
+        match e {
+            Entry::Command { .. } => commands += 1,
+            Entry::State { turn, state } if commands + MESSAGES_CONTEXT <= before_end => {
+                if let Some((t, h)) = last_check.filter(|(t, _)| t == turn)
+                    && let Ok(saved) = rules.load_text(state)
+                    && (saved.game.turn(), saved.game.state_hash()) == (t, h)
+                {
+                    start = Some((i, saved.game));
+                }
+            }
+            _ => {}
+        }
+        last_check = e.checkpoint().or(last_check.filter(|_| !is_command(e)));
+    }
+    let (from, mut game) = match start {
+        Some((i, g)) => (i, g),
+        None => {
+            let modes: Vec<String> = rec.header.modes.iter().cloned().collect();
+            match rules.new_game_in_modes(rec.header.seed, &modes) {
+                Ok(g) => (0, g),
+                Err(_) => return Vec::new(),
+            }
+        }
+    };
+    let steps: Vec<&Step<R::Command>> = rec.entries[from..end]
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Command { command, .. } => Some(command),
+            _ => None,
+        })
+        .collect();
+    if steps.len() > MESSAGES_REPLAY_MAX {
+        return Vec::new();
+    }
     let mut log: std::collections::VecDeque<(u64, String)> = std::collections::VecDeque::new();
     let reached = |g: &Game| g.turn() == want.0 && g.state_hash() == want.1;
     if reached(&game) {

@@ -728,8 +728,27 @@ impl AlchemyCtx {
         self.filed = None;
         self.replaying = false;
         self.rewind_declined = false;
+        // The messages are not saved (English is not state): the recording says them
+        // again, as the game went up to here (its log and the morgue's timeline).
+        let past = if continued.unrecorded.is_none() {
+            alembic_session::play::past_messages(&*self.alchemy, &record::beside(path), run.game())
+        } else {
+            Vec::new()
+        };
         self.run = Some(run);
         self.install(false);
+        for (turn, text) in past {
+            // As play showed them: the same line again from a later move counts up.
+            match self.log.last_mut() {
+                Some(last) if last.text == text && last.turn != turn => last.repeats += 1,
+                _ => self.log.push(LogLine {
+                    turn,
+                    text,
+                    tone: Tone::Game,
+                    repeats: 1,
+                }),
+            }
+        }
         self.note(Tone::Note, "Welcome back.");
         for n in continued.notes() {
             self.note(Tone::Note, n);

@@ -266,7 +266,7 @@ pub fn light_map(game: &Game) -> Result<LightMap, Error> {
 /// One line of the hero's status.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Status {
-    /// Hit points.
+    /// Hit points, never below 0 (a blow past death shows 0, as DCSS does).
     pub hp: i32,
     /// Maximum hit points.
     pub hp_max: i32,
@@ -304,7 +304,7 @@ pub fn status(game: &Game) -> Result<Status, Error> {
         stats.push((s.code(), game.query(h, &s.prop())?));
     }
     Ok(Status {
-        hp: game.query(h, &HPS)?,
+        hp: game.query(h, &HPS)?.max(0),
         hp_max: game.query(h, &HPS_MAX)?,
         stats,
         armour: game.query(h, &ARMOUR)?,

@@ -16,7 +16,7 @@ use crate::props::{
 /// The player's vital signs, for status lines and reports.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Status {
-    /// Hit points.
+    /// Hit points, never below 0.
     pub hp: i32,
     /// Hit points when unhurt.
     pub max_hp: i32,
@@ -75,7 +75,7 @@ pub fn status(g: &Game) -> Result<Status, Error> {
     let p = player(g)?;
     let at = g.location(p)?;
     Ok(Status {
-        hp: g.query(p, &HP)?,
+        hp: g.query(p, &HP)?.max(0),
         max_hp: g.query(p, &MAX_HP)?,
         at,
         depth: depth_of(at.z),

@@ -420,8 +420,24 @@ impl Ruleset for Rats {
             kills: i64::from(kills),
             lines: vec![
                 format!("Rats killed: {kills}"),
-                format!("Carried the cheese: {}", Rats::carried(g)),
+                match (won, Rats::carried(g)) {
+                    (true, _) => "The cheese: carried out of the maze".to_owned(),
+                    (false, true) => "The cheese: taken, but never carried out".to_owned(),
+                    (false, false) => "The cheese: still where it lay".to_owned(),
+                },
             ],
+        }
+    }
+
+    fn epitaph(&self, g: &Game) -> Option<String> {
+        // One maze, no depths: "eaten by rats on depth 1" would be odd.
+        match self.status(g) {
+            Status::Over(e) if e.won => Some("You escaped with the cheese!".to_owned()),
+            Status::Over(_) if Rats::carried(g) => {
+                Some("You were eaten by rats, the cheese still in your jaws.".to_owned())
+            }
+            Status::Over(_) => Some("You were eaten by rats in the maze.".to_owned()),
+            Status::Playing => None,
         }
     }
 
@@ -445,7 +461,10 @@ impl Ruleset for Rats {
             Some((ch, fg))
         };
         MapView::new(MAZE, eye, SIGHT, &SEEN).draw(g, frame, map, look, |l| walk(g, l));
-        let (hp, kills) = (g.query(hero, &HP).unwrap_or(0), g.var(&KILLS).unwrap_or(0));
+        let (hp, kills) = (
+            g.query(hero, &HP).unwrap_or(0).max(0),
+            g.var(&KILLS).unwrap_or(0),
+        );
         let cheese = ["", "  carrying the cheese"][usize::from(Rats::carried(g))];
         let text = format!("HP {hp}/10  Turn {}  Rats killed {kills}{cheese}", g.turn());
         put_clipped(frame, bar, bar.x, bar.y, &text, Rgb::WHITE, Rgb::BLACK);

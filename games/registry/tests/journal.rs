@@ -770,3 +770,42 @@ fn a_caves_game_continued_without_its_recording_keeps_its_seed() {
     let (text, seed) = morgue_seed(&away);
     assert_eq!(seed, "4343", "{text}");
 }
+
+/// Issue 54, 8: a continued game keeps its message history (the `m` log and the morgue's
+/// timeline): the recording says the messages again, up to the save.
+#[test]
+fn a_continued_game_keeps_its_messages() {
+    let d = scratch("messages");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.new_game(5).unwrap();
+    // The explore bot's moves: fights and finds, so the log holds the game's own lines.
+    let mut bot = alembic_games::alchemy::bot::Bot::new(5);
+    for _ in 0..300 {
+        let cmd = bot.choose(a.game().unwrap());
+        if a.act(cmd).is_none() {
+            bot.refused();
+            let _ = a.act(Command::Wait);
+        }
+    }
+    // What the commands said (the line on entering is said by the new game, not a move).
+    let game_lines: Vec<(u64, String, u32)> = a
+        .log()
+        .iter()
+        .filter(|l| l.tone == alembic_games::alchemy::ui::Tone::Game && l.turn > 0)
+        .map(|l| (l.turn, l.text.clone(), l.repeats))
+        .collect();
+    assert!(game_lines.len() >= 2, "{}", log_text(&a));
+    a.save().unwrap();
+    drop(a);
+    let mut b = ctx(&save);
+    b.load_game(&save).unwrap();
+    let back: Vec<(u64, String, u32)> = b
+        .log()
+        .iter()
+        .filter(|l| l.tone == alembic_games::alchemy::ui::Tone::Game && l.turn > 0)
+        .map(|l| (l.turn, l.text.clone(), l.repeats))
+        .collect();
+    assert_eq!(back, game_lines, "{}", log_text(&b));
+    assert!(log_text(&b).ends_with("Welcome back."), "{}", log_text(&b));
+}
