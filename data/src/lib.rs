@@ -47,7 +47,7 @@
 //! let bad = "[proto.rat]\nhps = \"many\"\n\n[proto.bat]\nparent = \"rta\"\n";
 //! let errors = Loader::new(&schema).source("bad.toml", bad).load().unwrap_err();
 //! let kinds: Vec<_> = errors.errors().iter().map(|e| (e.kind, e.line, e.column)).collect();
-//! assert_eq!(kinds, [(ErrorKind::WrongType, 2, 1), (ErrorKind::UnknownParent, 5, 1)]);
+//! assert_eq!(kinds, [(ErrorKind::WrongType, 2, 7), (ErrorKind::UnknownParent, 5, 10)]);
 //! assert!(errors.to_string().ends_with("did you mean \"rat\"?"));
 //! ```
 

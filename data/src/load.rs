@@ -451,10 +451,11 @@ impl State<'_, '_> {
         field: &str,
         src: usize,
     ) -> Option<(&'a str, At)> {
-        let (k, v) = t.get_key_value(field)?;
+        // At the value: the name given is what is wrong when anything is.
+        let (_, v) = t.get_key_value(field)?;
         let at = At {
             src,
-            off: k.span().start,
+            off: v.span().start,
         };
         match v.get_ref() {
             DeValue::String(s) => Some((s.as_ref(), at)),
@@ -640,13 +641,29 @@ impl State<'_, '_> {
                 .keys()
                 .map(String::as_str)
                 .chain(RESERVED.iter().copied());
-            let s = nearest(key, candidates);
+            // A near key, or a namespaced key whose last part is near (`speeed` is
+            // `alembic.speed`).
+            let s = nearest(key, candidates.clone()).or_else(|| {
+                fn last(c: &str) -> Option<&str> {
+                    c.rsplit_once('.').map(|(_, l)| l)
+                }
+                let near = nearest(key, candidates.clone().filter_map(last))?;
+                candidates
+                    .clone()
+                    .find(|c| last(c) == Some(near.as_str()))
+                    .map(str::to_owned)
+            });
             let msg = format!("unknown key {key:?} in {} {owner:?}", kind.word());
             self.err(at, ErrorKind::UnknownKey, Some(key), msg, s);
             return;
         };
-        if let Some(value) = self.value(entry, key, v.get_ref(), at) {
-            decl.fields.insert(key.to_string(), (value, at));
+        // A wrong value is pointed at where the value is, not its key.
+        let vat = At {
+            src: at.src,
+            off: v.span().start,
+        };
+        if let Some(value) = self.value(entry, key, v.get_ref(), vat) {
+            decl.fields.insert(key.to_string(), (value, vat));
         }
     }
 

@@ -174,7 +174,7 @@ impl Schema {
     /// assert_eq!(errors.errors()[0].kind, ErrorKind::UnknownValue);
     /// assert_eq!(
     ///     errors.to_string(),
-    ///     "m.toml:2:1: \"element\" takes one of \"fire\", \"ice\"; found \"fyre\"; did you mean \"fire\"?"
+    ///     "m.toml:2:11: \"element\" takes one of \"fire\", \"ice\"; found \"fyre\"; did you mean \"fire\"?"
     /// );
     /// ```
     #[must_use]
@@ -204,7 +204,7 @@ impl Schema {
     ///     .unwrap_err();
     /// assert_eq!(
     ///     errors.to_string(),
-    ///     "m.toml:2:1: \"hps\" takes an integer from 1 to 1000000; found 2147483647"
+    ///     "m.toml:2:7: \"hps\" takes an integer from 1 to 1000000; found 2147483647"
     /// );
     /// ```
     #[must_use]

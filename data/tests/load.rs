@@ -193,9 +193,9 @@ fn deleting_a_parent_or_a_referred_prototype_is_reported_where_it_is_used() {
         ),
     ]);
     assert_eq!(e.len(), 2, "{e:#?}");
-    assert!(e[0].starts_with("base.toml:18:1: prototype \"goblin\" derives from \"base goblinoid\", which no source defines, deleted at m.toml:1:8"), "{e:#?}");
+    assert!(e[0].starts_with("base.toml:18:10: prototype \"goblin\" derives from \"base goblinoid\", which no source defines, deleted at m.toml:1:8"), "{e:#?}");
     assert!(
-        e[1].starts_with("base.toml:26:1: \"drops\" names prototype \"rat\""),
+        e[1].starts_with("base.toml:26:9: \"drops\" names prototype \"rat\""),
         "{e:#?}"
     );
 }
@@ -214,10 +214,10 @@ fn the_mod_rules_refuse_what_they_do_not_allow() {
         [
             "m.toml:1:8: prototype \"rat\" is already defined at base.toml:29:8; to change some of its fields, add `extend = true`",
             "m.toml:4:8: `extend` names prototype \"gobln\", which is not defined above this point; did you mean \"goblin\"?",
-            "m.toml:8:1: `copy-from` names prototype \"rta\", which is not defined above this point; did you mean \"rat\"?",
+            "m.toml:8:13: `copy-from` names prototype \"rta\", which is not defined above this point; did you mean \"rat\"?",
             "m.toml:12:1: a `delete = true` table says nothing else, but this one sets \"hps\"",
             "m.toml:14:7: tile \"wall\" cannot be deleted: maps refer to tiles by number; change it with `extend = true` instead",
-            "m.toml:18:1: tiles have no parent: use `copy-from` to start from another tile",
+            "m.toml:18:10: tiles have no parent: use `copy-from` to start from another tile",
         ]
     );
 }
@@ -233,7 +233,7 @@ fn cycles_are_found_and_reported_once() {
     assert_eq!(e.errors()[0].kind, ErrorKind::Cycle);
     assert_eq!(
         e.to_string(),
-        "c.toml:2:1: prototype \"a\" derives from itself: \"a\" → \"b\" → \"c\" → \"a\""
+        "c.toml:2:10: prototype \"a\" derives from itself: \"a\" → \"b\" → \"c\" → \"a\""
     );
 }
 
@@ -263,10 +263,10 @@ hps = 3
         got,
         [
             "monsters.toml:3:1: unknown key \"hsp\" in prototype \"goblin\"; did you mean \"hps\"?",
-            "monsters.toml:4:1: \"glyph\" takes a character (char): write a text of one character, e.g. \"g\"; found the text \"gg\"",
-            "monsters.toml:7:1: prototype \"orc\" derives from \"goblinn\", which no source defines; did you mean \"goblin\"?",
-            "monsters.toml:8:1: \"on_hit\" names hook \"bitte\", which is not registered; did you mean \"bite\"?",
-            "monsters.toml:9:1: \"drops\" names prototype \"ratt\", which no source defines; did you mean \"rat\"?",
+            "monsters.toml:4:9: \"glyph\" takes a character (char): write a text of one character, e.g. \"g\"; found the text \"gg\"",
+            "monsters.toml:7:10: prototype \"orc\" derives from \"goblinn\", which no source defines; did you mean \"goblin\"?",
+            "monsters.toml:8:10: \"on_hit\" names hook \"bitte\", which is not registered; did you mean \"bite\"?",
+            "monsters.toml:9:9: \"drops\" names prototype \"ratt\", which no source defines; did you mean \"rat\"?",
             "monsters.toml:14:8: duplicate key \"rat\": a name is defined once per file (a later file changes an earlier one's entry with `extend = true`)",
         ]
     );
@@ -315,23 +315,23 @@ fn wrong_types_and_ranges_are_refused() {
     )]);
     assert_eq!(e.len(), 6, "{e:#?}");
     assert!(
-        e[0].starts_with("t.toml:2:1: \"hps\" takes an integer (i32)"),
+        e[0].starts_with("t.toml:2:7: \"hps\" takes an integer (i32)"),
         "{e:#?}"
     );
     assert!(
-        e[1].starts_with("t.toml:3:1: \"attack\" takes an integer"),
+        e[1].starts_with("t.toml:3:10: \"attack\" takes an integer"),
         "{e:#?}"
     );
     assert!(
-        e[2].starts_with("t.toml:4:1: \"colour\" takes a colour (Rgb)"),
+        e[2].starts_with("t.toml:4:10: \"colour\" takes a colour (Rgb)"),
         "{e:#?}"
     );
     assert!(
-        e[3].starts_with("t.toml:5:1: \"walkable\" takes a flag"),
+        e[3].starts_with("t.toml:5:12: \"walkable\" takes a flag"),
         "{e:#?}"
     );
     assert!(
-        e[4].starts_with("t.toml:6:1: \"weight\" takes a decimal number (f64)"),
+        e[4].starts_with("t.toml:6:10: \"weight\" takes a decimal number (f64)"),
         "{e:#?}"
     );
     assert!(
@@ -349,7 +349,7 @@ fn modifier_mistakes_are_reported() {
     assert_eq!(e.len(), 5, "{e:#?}");
     assert!(
         e[0].starts_with(
-            "m.toml:2:16: modifier of unknown key \"atack\"; did you mean \"attack\"?"
+            "m.toml:2:22: modifier of unknown key \"atack\"; did you mean \"attack\"?"
         ),
         "{e:#?}"
     );

@@ -91,10 +91,11 @@ fn characters_are_one_character_of_any_script() {
     for bad in ["\"gg\"", "\"\"", "7", "\"\\u0067\\u0067\""] {
         let text = format!("[proto.x]\nglyph = {bad}\n");
         let (kind, line, col, _) = one_error(&text);
-        assert_eq!((kind, line, col), (ErrorKind::WrongType, 2, 1), "{bad}");
+        // At the value, after `glyph = `.
+        assert_eq!((kind, line, col), (ErrorKind::WrongType, 2, 9), "{bad}");
     }
     let (kind, line, col, msg) = one_error("[proto.x]\nglyph = \"gg\"\n");
-    assert_eq!((kind, line, col), (ErrorKind::WrongType, 2, 1));
+    assert_eq!((kind, line, col), (ErrorKind::WrongType, 2, 9));
     assert!(
         msg.contains("write a text of one character, e.g. \"g\"; found the text \"gg\""),
         "{msg}"
@@ -148,7 +149,9 @@ fn integers_texts_lists_and_hooks_refuse_each_other() {
     ];
     for (line, want) in cases {
         let (kind, l, c, msg) = one_error(&format!("[proto.x]\n{line}\n"));
-        assert_eq!((kind, l, c), (ErrorKind::WrongType, 2, 1), "{line}");
+        // At the value: one column past `= `.
+        let at = line.find("= ").unwrap() + 3;
+        assert_eq!((kind, l, c), (ErrorKind::WrongType, 2, at), "{line}");
         assert!(msg.contains(want), "{line}: {msg}");
     }
     let (kind, _, _, msg) = one_error("[proto.x]\non_use = \"drnk\"\n");
@@ -163,16 +166,16 @@ fn enums_take_one_of_their_names_with_a_suggestion() {
     assert_eq!(imp.get(&ELEMENT), Ok(Element::Ice));
     assert_eq!(imp.get(&SOIL).as_deref(), Ok("loam"));
     let (kind, line, col, msg) = one_error("[proto.imp]\nelement = \"fyre\"\n");
-    assert_eq!((kind, line, col), (ErrorKind::UnknownValue, 2, 1));
+    assert_eq!((kind, line, col), (ErrorKind::UnknownValue, 2, 11));
     assert_eq!(
         msg,
-        "t.toml:2:1: \"element\" takes one of \"fire\", \"ice\"; found \"fyre\"; did you mean \"fire\"?"
+        "t.toml:2:11: \"element\" takes one of \"fire\", \"ice\"; found \"fyre\"; did you mean \"fire\"?"
     );
     // Far from every name: no suggestion, the list says what to write.
     let (_, _, _, msg) = one_error("[proto.imp]\nsoil = \"gravel\"\n");
     assert_eq!(
         msg,
-        "t.toml:2:1: \"soil\" takes one of \"clay\", \"loam\", \"sand\"; found \"gravel\""
+        "t.toml:2:8: \"soil\" takes one of \"clay\", \"loam\", \"sand\"; found \"gravel\""
     );
     // Not a text at all: the wrong type.
     let (kind, _, _, _) = one_error("[proto.imp]\nelement = 2\n");

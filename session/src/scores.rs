@@ -180,17 +180,22 @@ fn seed_width(scores: &[Score], min: usize) -> usize {
 }
 
 /// The score table in a narrow form for the start screen: a column line, then one line per
-/// game (rank, score, depth, seed, how it ended, date), at most 79 columns wide while seeds
-/// are short (a long seed widens its column and shortens the cause, never misaligning).
+/// game (rank, score, depth, seed, date, how it ended: the columns of [`score_lines`] in
+/// the same order, without the turns), at most 79 columns wide while seeds are short (a
+/// long seed widens its column and shortens the cause, never misaligning).
 #[must_use]
 pub fn score_table_lines(scores: &[Score]) -> Vec<String> {
     let seed_w = seed_width(scores, 4);
-    // 3 + 7 + 5 + seed + cause + 10 and five spaces make 79 with the seed at 20.
+    // 3 + 7 + 5 + seed + 10 + cause and five spaces make 79 with the seed at 20.
     let cause_w = 48usize.saturating_sub(seed_w).max(12);
-    let mut out = vec![format!(
-        "{:>3} {:>7} {:>5} {:<seed_w$} {:<cause_w$} {:<10}",
-        "#", "score", "depth", "seed", "how it ended", "date"
-    )];
+    let mut out = vec![
+        format!(
+            "{:>3} {:>7} {:>5} {:<seed_w$} {:<10} {}",
+            "#", "score", "depth", "seed", "date", "how it ended"
+        )
+        .trim_end()
+        .to_owned(),
+    ];
     for (i, s) in scores.iter().enumerate() {
         let mut cause: String = s.cause.chars().take(cause_w).collect();
         if s.cause.chars().count() > cause_w {
@@ -198,13 +203,13 @@ pub fn score_table_lines(scores: &[Score]) -> Vec<String> {
             cause.push('…');
         }
         out.push(format!(
-            "{:>3} {:>7} {:>5} {:<seed_w$} {:<cause_w$} {:<10}",
+            "{:>3} {:>7} {:>5} {:<seed_w$} {:<10} {}",
             i + 1,
             s.score,
             s.depth,
             seed_text(s),
-            cause,
-            s.date
+            s.date,
+            cause
         ));
     }
     out
@@ -231,17 +236,17 @@ pub fn score_lines(scores: &[Score]) -> Vec<String> {
         .unwrap_or(0)
         .max(5);
     let mut out = vec![format!(
-        "{:>3}  {:>score_w$}  {:<seed_w$}  {:>5}  {:>turns_w$}  {:<10}  {}",
-        "#", "score", "seed", "depth", "turns", "date", "how it ended"
+        "{:>3}  {:>score_w$}  {:>5}  {:>turns_w$}  {:<seed_w$}  {:<10}  {}",
+        "#", "score", "depth", "turns", "seed", "date", "how it ended"
     )];
     for (i, s) in scores.iter().enumerate() {
         out.push(format!(
-            "{:>3}  {:>score_w$}  {:<seed_w$}  {:>5}  {:>turns_w$}  {:<10}  {}",
+            "{:>3}  {:>score_w$}  {:>5}  {:>turns_w$}  {:<seed_w$}  {:<10}  {}",
             i + 1,
             s.score,
-            seed_text(s),
             s.depth,
             s.turns,
+            seed_text(s),
             s.date,
             s.cause
         ));
@@ -282,6 +287,28 @@ mod tests {
             assert!(at.windows(2).all(|w| w[0] == w[1]), "{lines:#?}");
             assert_eq!(col(&lines[0], "date"), at[0], "{lines:#?}");
         }
+    }
+
+    #[test]
+    fn both_tables_have_their_columns_in_one_order() {
+        let scores = [row(5, "quit")];
+        let order = |header: &str| -> Vec<&'static str> {
+            let mut cols: Vec<(usize, &'static str)> =
+                ["score", "depth", "turns", "seed", "date", "how it ended"]
+                    .into_iter()
+                    .filter_map(|c| header.find(c).map(|at| (at, c)))
+                    .collect();
+            cols.sort_unstable();
+            cols.into_iter().map(|(_, c)| c).collect()
+        };
+        let full = order(&score_lines(&scores)[0]);
+        let narrow = order(&score_table_lines(&scores)[0]);
+        assert_eq!(
+            full,
+            ["score", "depth", "turns", "seed", "date", "how it ended"]
+        );
+        let without_turns: Vec<&str> = full.into_iter().filter(|c| *c != "turns").collect();
+        assert_eq!(narrow, without_turns);
     }
 
     #[test]

@@ -66,13 +66,13 @@ fn a_mod_with_mistakes_gets_every_error_and_exit_2() {
     let f = m.display().to_string();
     assert_eq!(lines.len(), 4, "{err}");
     assert!(
-        lines[0].starts_with(&format!("{f}:3:1: \"hp\" takes an integer")),
+        lines[0].starts_with(&format!("{f}:3:6: \"hp\" takes an integer")),
         "{err}"
     );
     assert_eq!(
         lines[1],
         format!(
-            "{f}:6:1: `copy-from` names prototype \"zombi\", which is not defined above this point; did you mean \"zombie\"?"
+            "{f}:6:13: `copy-from` names prototype \"zombi\", which is not defined above this point; did you mean \"zombie\"?"
         )
     );
     assert_eq!(
@@ -111,7 +111,7 @@ fn the_shipped_alchemy_data_checks_clean_and_a_bad_mod_does_not() {
     let m = dir.join("bad.toml");
     std::fs::write(
         &m,
-        "[proto.\"fire bat\"]\nparent = \"base bat\"\natt_type = \"fyre\"\non_death = \"death_transfrom\"\nhps_mx = 5\n",
+        "[proto.\"fire bat\"]\nparent = \"base bat\"\natt_type = \"fyre\"\non_death = \"death_transfrom\"\nhps_mx = 5\nspeeed = 5\n",
     )
     .unwrap();
     let out = sim()
@@ -129,15 +129,19 @@ fn the_shipped_alchemy_data_checks_clean_and_a_bad_mod_does_not() {
         lines,
         [
             format!(
-                "{f}:3:1: \"att_type\" takes one of \"normal\", \"impact\", \"poison\", \"fire\", \"ice\", \"water\", \"lightning\", \"acid\"; found \"fyre\"; did you mean \"fire\"?"
+                "{f}:3:12: \"att_type\" takes one of \"normal\", \"impact\", \"poison\", \"fire\", \"ice\", \"water\", \"lightning\", \"acid\"; found \"fyre\"; did you mean \"fire\"?"
             ),
             format!(
-                "{f}:4:1: \"on_death\" names hook \"death_transfrom\", which is not registered; did you mean \"death_transform\"?"
+                "{f}:4:12: \"on_death\" names hook \"death_transfrom\", which is not registered; did you mean \"death_transform\"?"
             ),
             format!(
                 "{f}:5:1: unknown key \"hps_mx\" in prototype \"fire bat\"; did you mean \"hps_max\"?"
             ),
-            "alembic-sim: 3 errors in the alchemy data".to_string(),
+            // A namespaced key is suggested by its last part.
+            format!(
+                "{f}:6:1: unknown key \"speeed\" in prototype \"fire bat\"; did you mean \"alembic.speed\"?"
+            ),
+            "alembic-sim: 4 errors in the alchemy data".to_string(),
         ],
         "{err}"
     );
@@ -377,12 +381,12 @@ fn a_mod_with_more_hit_points_than_a_save_holds_is_refused_at_the_value() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
         err.contains(&format!(
-            "{}:3:1: \"hps_max\" takes an integer from 1 to 1000000; found 2147483647",
+            "{}:3:11: \"hps_max\" takes an integer from 1 to 1000000; found 2147483647",
             huge.display()
         )),
         "{err}"
     );
-    assert!(err.contains(":4:1: \"hps\" takes an integer"), "{err}");
+    assert!(err.contains(":4:7: \"hps\" takes an integer"), "{err}");
     // The same through modifiers: one that would carry hit points past what the game's
     // integers hold (every read of them an error, no move playable) is refused too.
     let mods = dir.join("mods.toml");
