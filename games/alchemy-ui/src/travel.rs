@@ -58,25 +58,17 @@ fn hostiles_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
         .collect()
 }
 
-/// Whether the creature `t` and the hero are joined by ground either could walk (walls part
-/// them, and deep water and magma unless `t` flies; creatures and doors do not).
+/// Whether the creature `t` would find its way to the hero ([`alchemy::rules::finds_way`]:
+/// walls part them, deep water and magma unless `t` flies, doors and gates unless it opens
+/// them, and a detour longer than its own search).
 #[must_use]
 pub fn can_reach(game: &Game, t: ThingId) -> bool {
-    let (Ok(hero), Ok(to)) = (hero_id(game), game.location(t)) else {
+    let Some(at) = hero_id(game).ok().and_then(|h| game.location(h).ok()) else {
         return false;
     };
-    let Ok(at) = game.location(hero) else {
-        return false;
-    };
-    if at.z != to.z {
-        return false;
-    }
-    let table = TileTable::new(game);
-    let flies = alchemy::view::flies(game, t);
-    let cost = |_: Loc, l: Loc| {
-        (l == to || !(table.blocks(game, l) || (!flies && table.dangerous(game, l)))).then_some(1)
-    };
-    alembic::path::astar(at, to, &Search::new(level_box(at.z)), cost).is_ok()
+    // The monster's own search: a way it would not take (a gate it cannot open, a detour
+    // past its search) is no way, so it never holds up explore while it stays put.
+    alchemy::rules::finds_way(game, t, at)
 }
 
 /// Whether the hostile `t` is a threat that stops travel once it has been announced: it has

@@ -196,6 +196,68 @@ fn an_unreachable_monster_in_view_does_not_stop_explore() {
     assert!(checked >= 3, "only {checked} seeds had a spot");
 }
 
+/// Issue 54, 1: a hostile in view that its own moves would never bring to the hero (here
+/// across deep water, its one way out a gate it cannot open) does not stop explore, and
+/// is not "in view" for travel: the threat test asks the monster's own search.
+#[test]
+fn a_monster_that_would_never_come_does_not_stop_explore() {
+    let rules = Rules::new().expect("rules");
+    let mut checked = 0;
+    for seed in 1..=10 {
+        let mut g = alchemy::new_game(seed, &rules).expect("game");
+        let h = hero(&g).expect("hero");
+        let at = g.location(h).expect("placed");
+        let Some(foe) = creatures_on_level(&g, at.z).into_iter().find(|&c| {
+            c != h
+                && g.is(c, &alchemy::props::IS_HOSTILE)
+                && !g.is(c, &alchemy::props::IS_FLYING)
+                && !g.is(c, &alchemy::props::IS_INTELLIGENT)
+        }) else {
+            continue;
+        };
+        let seen = alchemy::view::visible(&g).expect("view");
+        let Some(spot) = seen.iter().find(|&l| {
+            let d = at.chebyshev(l);
+            (3..=5).contains(&d)
+                && !alchemy::rules::tile_blocks(&g, l)
+                && l.neighbours8()
+                    .all(|n| n.chebyshev(at) >= 2 && !alchemy::rules::tile_blocks(&g, n))
+        }) else {
+            continue;
+        };
+        // Water all round but the cell towards the hero, which gets a closed gate.
+        let gap = spot.neighbours8().min_by_key(|n| n.chebyshev(at)).expect("a cell");
+        let pool = g.library().tile_id("deep pool").expect("deep pool");
+        for n in spot.neighbours8().filter(|&n| n != gap) {
+            g.set_tile_mut(n, pool).expect("pool");
+        }
+        g.spawn_mut(&mut alembic::HookCtx::new(rules.hooks()), "gate", gap)
+            .expect("a gate");
+        g = g.move_thing(foe, spot).expect("moved");
+        let mut app = alchemy_ui::app_with_game(without_others(g, foe), None).expect("app");
+        let ctx = app.ctx_mut();
+        let game = ctx.game().expect("game");
+        assert!(
+            !travel::can_reach(game, foe),
+            "seed {seed}: behind a gate it cannot open"
+        );
+        assert!(alchemy::view::visible(game).expect("view").contains(spot));
+        let t0 = game.turn();
+        let end = travel::explore(ctx);
+        let walked = ctx.game().expect("game").turn() - t0;
+        assert!(
+            walked > 3,
+            "seed {seed}: explore stopped at once for a monster that cannot come: {end:?}"
+        );
+        assert!(
+            !matches!(&end, TravelEnd::Interrupted(w) if w.starts_with("Not with")),
+            "seed {seed}: {end:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} seeds had a spot");
+}
+
 /// Every creature of the hero's level but the hero and `keep` taken off.
 fn without_others(mut g: Game, keep: alembic::ThingId) -> Game {
     let h = hero(&g).expect("hero");

@@ -177,6 +177,24 @@ fn wander(game: &mut Game, ctx: &mut HookCtx<'_>, m: ThingId, at: Loc) -> Result
     step_or_bump(game, ctx, m, at + d, true)
 }
 
+/// Whether monster `m` finds a way to `goal` as its own moves would: the same search as
+/// its steps (terrain it can cross, doors only if it opens them, other creatures gone
+/// round, at most 600 cells explored), so a monster that would never come (across water,
+/// behind a gate it cannot open, too far round) is said not to. Θ(the search).
+#[must_use]
+pub fn finds_way(game: &Game, m: ThingId, goal: Loc) -> bool {
+    let Ok(at) = game.location(m) else {
+        return false;
+    };
+    if at.z != goal.z {
+        return false;
+    }
+    if at.chebyshev(goal) <= 1 {
+        return true;
+    }
+    next_step(game, &TileTable::new(game), m, at, goal).is_some()
+}
+
 /// The first step of a path from `at` toward `goal` for `m`: A* over terrain it can cross,
 /// through doors it can open, around other creatures (at a price).
 fn next_step(game: &Game, table: &TileTable, m: ThingId, at: Loc, goal: Loc) -> Option<Loc> {

@@ -17,6 +17,7 @@ pub(crate) mod time;
 pub(crate) mod world;
 
 pub use super::dungeon::{Reach, reachable};
+pub use ai::finds_way;
 pub use combat::{Source, attack, damage, die, expected_damage};
 pub use doors::set_open;
 pub use effects::{add_effect, effect_list};
