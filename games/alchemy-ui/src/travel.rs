@@ -347,8 +347,43 @@ fn after_move(ctx: &mut AlchemyCtx, auto: Auto, memo: &Memo) -> Option<End> {
     if hurt {
         return Some(End::Interrupted("You are hurt!".to_owned()));
     }
+    // Walking over items the hero was told of before ("You see a dagger.") says so again,
+    // but is no reason to stop: each pile stops a journey once.
+    if stepped_on_known_items(ctx, memo) {
+        return None;
+    }
     // Anything the game said (other than opening the door we asked for) stops it.
     (!memo.door && ctx.log().len() > memo.log_len).then(|| End::Interrupted(String::new()))
+}
+
+/// Whether all the step said is "You see …" of items the hero was told of on an earlier
+/// step (marking the items where the hero stands as told of, for the next time).
+fn stepped_on_known_items(ctx: &mut AlchemyCtx, memo: &Memo) -> bool {
+    let (Some(game), Some(at)) = (ctx.game(), hero_at(ctx)) else {
+        return false;
+    };
+    let items = alchemy::rules::items_at(game, at);
+    if items.is_empty() {
+        return false;
+    }
+    let nouns = items
+        .iter()
+        .map(|&i| alchemy::events::Noun::of(game, i))
+        .collect();
+    let seen = alchemy::text::lines(game, &alchemy::Event::Noticed { items: nouns });
+    let said: Vec<&str> = ctx
+        .log()
+        .get(memo.log_len..)
+        .unwrap_or_default()
+        .iter()
+        .map(|l| l.text.as_str())
+        .collect();
+    let only_seen = !said.is_empty() && said == seen;
+    let known = items.iter().all(|&i| ctx.is_announced(i));
+    for &i in &items {
+        ctx.announce(i);
+    }
+    known && only_seen
 }
 
 /// Whether the journey is at its end where the hero stands.

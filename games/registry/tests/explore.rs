@@ -226,7 +226,10 @@ fn a_monster_that_would_never_come_does_not_stop_explore() {
             continue;
         };
         // Water all round but the cell towards the hero, which gets a closed gate.
-        let gap = spot.neighbours8().min_by_key(|n| n.chebyshev(at)).expect("a cell");
+        let gap = spot
+            .neighbours8()
+            .min_by_key(|n| n.chebyshev(at))
+            .expect("a cell");
         let pool = g.library().tile_id("deep pool").expect("deep pool");
         for n in spot.neighbours8().filter(|&n| n != gap) {
             g.set_tile_mut(n, pool).expect("pool");
@@ -695,4 +698,62 @@ fn g_tab_cycles_through_remembered_features() {
         "Tab named no remembered feature: {named:?}"
     );
     assert!(fe.frames()[1].contains_text("Tab/+ next"));
+}
+
+/// Issue 54, 6: items the hero was told of stop a journey once: travel that walks over
+/// them again (other messages said in between) goes on.
+#[test]
+fn travel_stops_once_for_the_same_items() {
+    let rules = Rules::new().expect("rules");
+    let mut checked = 0;
+    for seed in 1..=30 {
+        let mut g = quiet_game(seed, &rules);
+        let at = g.location(hero(&g).expect("hero")).expect("placed");
+        let seen = alchemy::view::visible(&g).expect("view");
+        let step = |d: alembic::Dir, k: i32| (1..=k).fold(at, |l, _| l + d);
+        let clear = |g: &Game, l: Loc| {
+            seen.contains(l) && !alchemy::rules::tile_blocks(g, l) && g.things_at(l).is_empty()
+        };
+        let Some(d) = alembic::Dir::ALL
+            .into_iter()
+            .find(|&d| (1..=3).all(|k| clear(&g, step(d, k))))
+        else {
+            continue;
+        };
+        let (pile, beyond) = (step(d, 2), step(d, 3));
+        g.spawn_mut(&mut alembic::HookCtx::new(rules.hooks()), "dagger", pile)
+            .expect("a dagger");
+        let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+        let ctx = app.ctx_mut();
+        // The first time over it: the step says "You see a dagger." and travel stops there.
+        let first = travel::travel(ctx, beyond);
+        let here = |ctx: &alchemy_ui::AlchemyCtx| {
+            ctx.game()
+                .and_then(|g| g.location(hero(g).ok()?).ok())
+                .expect("placed")
+        };
+        if (&first, here(ctx)) != (&TravelEnd::Interrupted(String::new()), pile) {
+            // A diagonal way round the pile is as short: this seed does not cross it.
+            assert_eq!(first, TravelEnd::Arrived, "seed {seed}");
+            continue;
+        }
+        assert_eq!(travel::travel(ctx, beyond), TravelEnd::Arrived);
+        ctx.note(alchemy_ui::Tone::Note, "Something else happened.");
+        // Back over it (to the cell before it: the hero's first cell may be the stairs,
+        // which say so): said again, but no stop.
+        let back = travel::travel(ctx, step(d, 1));
+        let log: Vec<String> = ctx.log().iter().map(|l| format!("{l:?}")).collect();
+        assert_eq!(back, TravelEnd::Arrived, "seed {seed}: {log:#?}");
+        assert_eq!(here(ctx), step(d, 1));
+        // Counted where the way back crossed the pile (a diagonal way round is as short).
+        if log
+            .iter()
+            .filter(|l| l.contains("You see a dagger."))
+            .count()
+            == 2
+        {
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "only {checked} seeds crossed the pile twice");
 }
