@@ -1,6 +1,6 @@
 //! Many steps with one key, as in Brogue CE and DCSS: rest (`Z`), search (`s`), run
 //! (Shift+direction), travel to a cell (a click), to the nearest known stairs (`>` and `<`
-//! away from stairs) and auto-explore (`o`). One driver for every game: the game answers the
+//! away from stairs), auto-explore (`o`) and auto-fight (`Tab`). One driver for every game: the game answers the
 //! questions ([`Walker`]), the driver keeps the count, the limits and the reasons to stop.
 //!
 //! Every step is a normal command, so a journey is recorded, replayed and undone exactly
@@ -51,6 +51,7 @@ pub const MAX_REST: usize = 1_000;
 
 /// What a journey does, step after step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Auto {
     /// Wait until rested (`Z`).
     Rest,
@@ -60,6 +61,9 @@ pub enum Auto {
     Run(Dir),
     /// Towards a goal: a cell, the nearest known stairs, the unexplored (`o`).
     Travel(Goal),
+    /// Fight the nearest monster in view, stepping to it, until it dies, the hero is badly
+    /// hurt or another comes into view (`Tab`, as DCSS's auto-fight, one press a fight).
+    Fight,
 }
 
 /// Why a journey ended.

@@ -939,7 +939,8 @@ impl<R: Ruleset> Walker for Session<R> {
         let search = match auto {
             Auto::Rest => false,
             Auto::Search => true,
-            Auto::Run(_) | Auto::Travel(_) => return Ok(()),
+            Auto::Fight => return Err("This game has no auto-fight.".into()),
+            _ => return Ok(()),
         };
         if self.rules().wait().is_none() {
             return Err("This game has no resting.".into());
@@ -953,6 +954,7 @@ impl<R: Ruleset> Walker for Session<R> {
             Auto::Rest | Auto::Search => rules.wait(),
             Auto::Run(d) => rules.step(d),
             Auto::Travel(goal) => rules.route(self.game(), goal).and_then(|d| rules.step(d)),
+            _ => None,
         };
         command.ok_or(match auto {
             Auto::Travel(goal) if first => End::Interrupted(match goal {

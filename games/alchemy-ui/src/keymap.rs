@@ -32,7 +32,8 @@ pub enum Action {
     TravelTo,
     /// Turn auto-explore's picking up of items on or off.
     Autopickup,
-    /// Auto-fight: attack the nearest monster in view, or step towards it.
+    /// Auto-fight: walk to the nearest monster in view and fight it until it dies, the hero
+    /// is badly hurt or another comes into view.
     Fight,
     /// Pick up.
     PickUp,
@@ -166,7 +167,7 @@ pub const KEYMAP: &[Binding] = &[
         "Tab",
         Action::Fight,
         MOVING,
-        "fight: attack the nearest monster in view, or step towards it (one move a press)",
+        "fight: walk to the nearest monster in view and fight it until it dies (stops below half health or when another comes into view)",
     ),
     bind(
         &[C(','), C('g')],

@@ -733,22 +733,7 @@ impl PlayScreen {
                 Some(s) => Transition::ask(s, PlayReply::Travel),
                 None => Transition::Stay,
             },
-            Action::Fight => match super::travel::fight_step(ctx) {
-                Ok((cmd, None)) => Self::act(ctx, cmd),
-                // A step alone says nothing: say where it goes, beside this move's messages.
-                Ok((cmd, Some(said))) => match ctx.act(cmd) {
-                    Some(true) => end_game(ctx),
-                    Some(false) => {
-                        ctx.push_line(Tone::Note, said);
-                        Transition::Stay
-                    }
-                    None => Transition::Stay,
-                },
-                Err(why) => {
-                    ctx.note(Tone::Note, why);
-                    Transition::Stay
-                }
-            },
+            Action::Fight => self.begin(ctx, Auto::Fight),
             Action::Stairs { down } if !on_stairs(ctx, down) => {
                 self.begin(ctx, Auto::Travel(Goal::Stairs { down }))
             }

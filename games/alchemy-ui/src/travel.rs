@@ -206,6 +206,9 @@ pub struct Memo {
     door: bool,
     /// The step under way is a pick-up (nothing it says stops exploring).
     picking_up: bool,
+    /// Fighting: the monster fought, and the hit points below which the hero stops.
+    foe: Option<ThingId>,
+    floor: i32,
 }
 
 /// Alchemy's answers: never a step while a hostile that could reach the hero is in view,
@@ -220,6 +223,9 @@ impl Walker for AlchemyCtx {
     }
 
     fn begin(&mut self, auto: Auto, memo: &mut Memo) -> Result<(), String> {
+        if auto == Auto::Fight {
+            return begin_fight(self, memo);
+        }
         if auto == Auto::Rest
             && let Some(game) = self.game()
             && let Ok(hero) = hero_id(game)
@@ -255,6 +261,9 @@ impl Walker for AlchemyCtx {
         memo.picking_up = false;
         if matches!(auto, Auto::Rest | Auto::Search) {
             return Ok(Command::Wait);
+        }
+        if auto == Auto::Fight {
+            return next_blow(self, memo);
         }
         if auto == Auto::Travel(Goal::Explore)
             && hero_at(self).is_some_and(|at| wanted(self, memo, at))
@@ -296,6 +305,9 @@ impl Walker for AlchemyCtx {
     fn interrupt(&mut self, auto: Auto, _: &Game, memo: &mut Memo) -> Option<End> {
         if memo.picking_up {
             return None;
+        }
+        if auto == Auto::Fight {
+            return fight_interrupted(self, memo);
         }
         let end = after_move(self, auto, memo)?;
         // Stepping onto an item to pick up says so: exploring goes on to pick it up.
@@ -394,7 +406,7 @@ fn arrived(ctx: &AlchemyCtx, auto: Auto, memo: &Memo) -> bool {
             hero_at(ctx).is_some_and(|l| is_known_stairs(ctx, l, down))
         }
         Auto::Travel(Goal::Explore) => hero_at(ctx).is_some_and(|at| wanted(ctx, memo, at)),
-        Auto::Run(_) | Auto::Rest | Auto::Search => false,
+        _ => false,
     }
 }
 
@@ -406,7 +418,6 @@ fn next_step_of(ctx: &AlchemyCtx, auto: Auto, memo: &mut Memo) -> Option<(Loc, D
         Auto::Travel(Goal::Explore) => {
             step_towards(ctx, |l| frontier(ctx, l) || wanted(ctx, memo, l))
         }
-        Auto::Rest | Auto::Search => None,
         Auto::Run(dir) => {
             let at = hero_at(ctx)?;
             let to = at + dir;
@@ -423,6 +434,7 @@ fn next_step_of(ctx: &AlchemyCtx, auto: Auto, memo: &mut Memo) -> Option<(Loc, D
             memo.last_sides = now;
             (!interesting).then_some((to, dir))
         }
+        _ => None,
     }
 }
 
@@ -431,7 +443,7 @@ fn stuck(ctx: &AlchemyCtx, auto: Auto) -> End {
     match auto {
         Auto::Travel(Goal::Cell(_)) => End::NoPath,
         Auto::Travel(Goal::Explore) => explore_finished(ctx),
-        Auto::Run(_) | Auto::Rest | Auto::Search => End::Interrupted(String::new()),
+        Auto::Fight => End::Arrived,
         Auto::Travel(Goal::Stairs { down }) => {
             let what = if down { "down" } else { "up" };
             let known = hero_at(ctx).is_some_and(|at| {
@@ -445,6 +457,7 @@ fn stuck(ctx: &AlchemyCtx, auto: Auto) -> End {
                 format!("You know of no stairs {what} on this level.")
             })
         }
+        _ => End::Interrupted(String::new()),
     }
 }
 
@@ -581,6 +594,72 @@ pub fn run(ctx: &mut AlchemyCtx, dir: Dir) -> TravelEnd {
     Journey::new(Auto::Run(dir)).finish(ctx)
 }
 
+/// Auto-fight stops when the hero's hit points fall below this share of their maximum, in
+/// percent (DCSS's default is 50); at the start, a hero already below it fights on until
+/// they fall further.
+pub const FIGHT_UNTIL_PERCENT: i32 = 50;
+
+/// Auto-fight (`Tab`, [`Auto::Fight`]) to the end of the fight: steps to the nearest hostile
+/// in view and strikes it until it dies, the hero is badly hurt
+/// ([`FIGHT_UNTIL_PERCENT`]) or another creature comes into view.
+pub fn fight(ctx: &mut AlchemyCtx) -> TravelEnd {
+    Journey::new(Auto::Fight).finish(ctx)
+}
+
+/// A fight's start: the nearest hostile in view, and the hit points it stops below.
+fn begin_fight(ctx: &mut AlchemyCtx, memo: &mut Memo) -> Result<(), String> {
+    let foe = nearest_foe(ctx).ok_or_else(|| "No monster in view.".to_owned())?;
+    for t in monsters_in_view(ctx) {
+        ctx.announce(t);
+    }
+    let game = ctx.game().ok_or_else(|| "There is no game.".to_owned())?;
+    let st = alchemy::view::status(game).map_err(|e| e.to_string())?;
+    let half = st.hp_max * FIGHT_UNTIL_PERCENT / 100;
+    // Already below it: fight on, but stop at any further loss.
+    memo.floor = if st.hp < half { st.hp } else { half };
+    memo.foe = Some(foe);
+    Ok(())
+}
+
+/// The next blow or step of a fight; `Arrived` once the foe is gone.
+fn next_blow(ctx: &mut AlchemyCtx, memo: &mut Memo) -> Result<Command, End> {
+    let Some(foe) = memo.foe else {
+        return Err(End::Arrived);
+    };
+    let alive = ctx.game().is_some_and(|g| g.location(foe).is_ok());
+    if !alive {
+        return Err(End::Arrived);
+    }
+    if !hostiles_in_view(ctx).contains(&foe) {
+        return Err(End::Interrupted(format!(
+            "{} is out of sight.",
+            capitalised(&a_name(ctx, foe))
+        )));
+    }
+    fight_step_at(ctx, foe)
+        .map(|(cmd, _)| cmd)
+        .map_err(End::Interrupted)
+}
+
+/// What stops a fight after a blow: another creature in view, or the hero badly hurt.
+fn fight_interrupted(ctx: &mut AlchemyCtx, memo: &Memo) -> Option<End> {
+    let now = monsters_in_view(ctx);
+    let new = now
+        .iter()
+        .copied()
+        .find(|&t| Some(t) != memo.foe && !ctx.is_announced(t));
+    for &t in &now {
+        ctx.announce(t);
+    }
+    if let Some(new) = new {
+        return Some(End::Interrupted(format!("You see {}.", a_name(ctx, new))));
+    }
+    let hp = ctx.game().and_then(|g| alchemy::view::status(g).ok())?.hp;
+    (hp < memo.floor).then(|| {
+        End::Interrupted("You are badly hurt: the fight is yours to go on with.".to_owned())
+    })
+}
+
 /// Auto-fight (Tab, as in DCSS): the command that attacks the nearest hostile creature in
 /// view when it stands next to the hero, or steps towards it over seen ground, with what to
 /// say for a step ("You move towards the goblin.": a step alone says nothing in the game).
@@ -588,9 +667,14 @@ pub fn run(ctx: &mut AlchemyCtx, dir: Dir) -> TravelEnd {
 /// # Errors
 /// The reason, for the message line, when there is nothing to fight or no way to it.
 pub fn fight_step(ctx: &AlchemyCtx) -> Result<(Command, Option<String>), String> {
-    let (Some(game), Some(at)) = (ctx.game(), hero_at(ctx)) else {
-        return Err("There is no game.".to_owned());
-    };
+    let foe = nearest_foe(ctx).ok_or_else(|| "No monster in view.".to_owned())?;
+    fight_step_at(ctx, foe)
+}
+
+/// The nearest hostile creature in view on the hero's level (ties: the topmost, then the
+/// leftmost).
+fn nearest_foe(ctx: &AlchemyCtx) -> Option<ThingId> {
+    let (game, at) = (ctx.game()?, hero_at(ctx)?);
     let mut foes: Vec<(u32, Loc, ThingId)> = hostiles_in_view(ctx)
         .into_iter()
         .filter_map(|f| game.location(f).ok().map(|l| (l, f)))
@@ -598,9 +682,18 @@ pub fn fight_step(ctx: &AlchemyCtx) -> Result<(Command, Option<String>), String>
         .map(|(l, f)| (at.chebyshev(l), l, f))
         .collect();
     foes.sort_unstable_by_key(|&(d, l, _)| (d, l.y, l.x));
-    let Some(&(distance, target, foe)) = foes.first() else {
-        return Err("No monster in view.".to_owned());
+    foes.first().map(|&(_, _, f)| f)
+}
+
+/// [`fight_step`] against `foe`.
+fn fight_step_at(ctx: &AlchemyCtx, foe: ThingId) -> Result<(Command, Option<String>), String> {
+    let (Some(game), Some(at)) = (ctx.game(), hero_at(ctx)) else {
+        return Err("There is no game.".to_owned());
     };
+    let target = game
+        .location(foe)
+        .map_err(|_| "No monster in view.".to_owned())?;
+    let distance = at.chebyshev(target);
     if distance == 1
         && let Some(d) = at.dir_to(target)
     {

@@ -395,6 +395,67 @@ fn auto_fight_clears_the_monsters_in_view() {
     assert!(fought >= 3, "fights won: {fought}");
 }
 
+/// Issue 54, 5: one `Tab` settles an ordinary fight: a rat put a few steps from a hero at
+/// full health is walked to and fought until it dies, in one journey; with nothing in view
+/// it says so and takes no turn; a hero badly hurt stops the fight.
+#[test]
+fn one_press_settles_an_ordinary_fight() {
+    let rules = Rules::new().expect("rules");
+    let mut won = 0;
+    for seed in 1..=10 {
+        let mut g = quiet_game(seed, &rules);
+        let h = hero(&g).expect("hero");
+        let at = g.location(h).expect("placed");
+        let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+        assert_eq!(
+            travel::fight(app.ctx_mut()),
+            TravelEnd::Interrupted("No monster in view.".to_owned())
+        );
+        let seen = alchemy::view::visible(&g).expect("view");
+        let Some(spot) = seen.iter().find(|&l| {
+            (3..=4).contains(&at.chebyshev(l))
+                && !alchemy::rules::tile_blocks(&g, l)
+                && g.things_at(l).is_empty()
+        }) else {
+            continue;
+        };
+        let rat = g
+            .spawn_mut(&mut alembic::HookCtx::new(rules.hooks()), "rat", spot)
+            .expect("a rat");
+        let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
+        let ctx = app.ctx_mut();
+        let end = travel::fight(ctx);
+        let game = ctx.game().expect("game");
+        assert!(
+            game.location(rat).is_err(),
+            "seed {seed}: the rat lives ({end:?})"
+        );
+        assert_eq!(end, TravelEnd::Arrived, "seed {seed}");
+        assert!(game.turn() >= 1, "it fought the rat");
+        // Badly hurt before the first blow: stopped at the first loss.
+        g.set_mut(h, &HPS, 2).expect("hurt");
+        let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+        let ctx = app.ctx_mut();
+        let end = travel::fight(ctx);
+        let game = ctx.game().expect("game");
+        let hp = game.query(h, &HPS).unwrap_or(0);
+        match &end {
+            // The rat died before the hero fell below where they started.
+            TravelEnd::Arrived => {
+                assert!(game.location(rat).is_err() && hp >= 2, "seed {seed}: {hp}")
+            }
+            TravelEnd::GameOver => {}
+            TravelEnd::Interrupted(w) => assert!(
+                w.starts_with("You are badly hurt") && hp < 2,
+                "seed {seed}: {w} at {hp} hp"
+            ),
+            other => panic!("seed {seed}: {other:?}"),
+        }
+        won += 1;
+    }
+    assert!(won >= 3, "only {won} fights");
+}
+
 /// `G` opens a travel cursor; `<` jumps it to the known stairs up and Enter travels there
 /// (pressed again after a stop on the way), ending where `<`'s own travel ends.
 #[test]
