@@ -1,8 +1,9 @@
 //! A complete tiny game on `alembic` alone: a hero clears a cellar of rats.
 //!
 //! Prototypes in a library, a map of tiles, behaviour as a hook named by a prototype, a
-//! modifier (a carried ring raises the hero's attack), turns run headlessly, the result
-//! printed. Run it with `cargo run -p alembic-rl --example tiny_game`.
+//! modifier (a carried ring raises the hero's attack), turns run headlessly, typed events
+//! (the rules say what happened; `main` words it: the game value holds no English), the
+//! result printed. Run it with `cargo run -p alembic-rl --example tiny_game`.
 
 use std::sync::Arc;
 
@@ -19,6 +20,20 @@ const ATTACK: Prop<i32> = Prop::with_default("attack", 1);
 const WALK: Prop<bool> = Prop::with_default("walk", false);
 const HERO: Prop<ThingId> = Prop::new("hero"); // a game-wide variable
 const AREA: LocBox = LocBox::rect(0, 0, 24, 8, 0);
+
+/// What happened, as the rules report it (zemeroth's typed events): whoever shows the game
+/// words them. A hook pushes them into its context's scratch; the game value keeps none.
+#[derive(Clone, Debug)]
+enum Event {
+    Hit {
+        attacker: Arc<str>,
+        target: Arc<str>,
+        damage: i32,
+    },
+    Died {
+        who: Arc<str>,
+    },
+}
 
 fn creature(name: &str, glyph: char, hp: i32) -> Props {
     let props = Props::new().with(&NAME, name.into()).with(&GLYPH, glyph);
@@ -61,10 +76,10 @@ fn open(g: &Game, l: Loc) -> bool {
 }
 
 /// One step of `who` towards `goal` by A*, or a blow if `goal`'s occupant is adjacent.
-fn go_for(g: &mut Game, who: ThingId, goal: Loc) -> Result<(), Error> {
+fn go_for(g: &mut Game, who: ThingId, goal: Loc, said: &mut Vec<Event>) -> Result<(), Error> {
     let here = g.location(who)?;
     if let (1, Some(&target)) = (here.chebyshev(goal), g.things_at(goal).first()) {
-        return hit(g, who, target);
+        return hit(g, who, target, said);
     }
     let cost = |_, to| (to == goal || open(g, to)).then_some(1);
     match astar(here, goal, &Search::new(AREA), cost).map(|p| p.first_step()) {
@@ -73,24 +88,29 @@ fn go_for(g: &mut Game, who: ThingId, goal: Loc) -> Result<(), Error> {
     }
 }
 
-fn hit(g: &mut Game, who: ThingId, target: ThingId) -> Result<(), Error> {
+fn hit(g: &mut Game, who: ThingId, target: ThingId, said: &mut Vec<Event>) -> Result<(), Error> {
     let attack = g.query(who, &ATTACK)?; // the ring's modifier included
     let damage = 1 + g.rng().below(attack as u64) as i32;
     let hp = g.query(target, &HP)? - damage;
-    let (a, t) = (g.query(who, &NAME)?, g.query(target, &NAME)?);
-    g.log_mut(format!("The {a} hits the {t} for {damage}."));
+    let (attacker, target_name) = (g.query(who, &NAME)?, g.query(target, &NAME)?);
+    said.push(Event::Hit {
+        attacker,
+        target: target_name.clone(),
+        damage,
+    });
     if hp > 0 {
         return g.set_mut(target, &HP, hp);
     }
-    g.log_mut(format!("The {t} dies."));
+    said.push(Event::Died { who: target_name });
     g.remove_thing_mut(target).map(|_| ())
 }
 
 /// The rats' hook: chase the hero.
-fn chase(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+fn chase(g: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let hero = g.var(&HERO)?;
     match g.location(hero) {
-        Ok(at) => go_for(g, call.this, at),
+        // What the blow does goes into the context's scratch, for the caller to take.
+        Ok(at) => go_for(g, call.this, at, ctx.scratch::<Vec<Event>>()),
         Err(_) => Ok(()), // the hero is gone
     }
 }
@@ -100,30 +120,48 @@ fn rats(g: &Game) -> Vec<ThingId> {
     rats.filter_map(|t| t.id()).collect()
 }
 
-/// Play until the rats or the hero are gone (or 200 turns); the final game.
-fn play(seed: u64) -> Result<Game, Error> {
+/// Play until the rats or the hero are gone (or 200 turns): the final game, and what
+/// happened, each event with its turn.
+fn play(seed: u64) -> Result<(Game, Vec<(u64, Event)>), Error> {
     let (mut g, hooks) = new_game(seed)?;
     let hero = g.var(&HERO)?;
+    let mut journal = Vec::new();
     while g.turn() < 200 && g.contains(hero) && !rats(&g).is_empty() {
+        let mut said = Vec::new();
         let here = g.location(hero)?;
         let targets = rats(&g).into_iter().filter_map(|r| g.location(r).ok());
         if let Some(nearest) = targets.min_by_key(|l| here.chebyshev(*l)) {
-            go_for(&mut g, hero, nearest)?;
+            go_for(&mut g, hero, nearest, &mut said)?;
         }
+        let mut ctx = HookCtx::new(&hooks); // one context a turn: its hooks share scratch
         for rat in rats(&g) {
             if g.contains(hero) {
-                g.run_hook_mut(&mut HookCtx::new(&hooks), &ON_ACTION, HookCall::on(rat))?;
+                g.run_hook_mut(&mut ctx, &ON_ACTION, HookCall::on(rat))?;
             }
         }
+        said.append(ctx.scratch::<Vec<Event>>());
+        journal.extend(said.into_iter().map(|e| (g.turn(), e)));
         g.set_turn_mut(g.turn() + 1);
     }
-    Ok(g)
+    Ok((g, journal))
+}
+
+/// The words for an event.
+fn say(e: &Event) -> String {
+    match e {
+        Event::Hit {
+            attacker,
+            target,
+            damage,
+        } => format!("The {attacker} hits the {target} for {damage}."),
+        Event::Died { who } => format!("The {who} dies."),
+    }
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let g = play(7)?;
-    for m in g.messages() {
-        println!("turn {:>3}: {}", m.turn, m.text);
+    let (g, journal) = play(7)?;
+    for (turn, e) in &journal {
+        println!("turn {turn:>3}: {}", say(e));
     }
     for y in 0..8 {
         let glyph = |l: Loc| match g.things_at(l).first() {
@@ -149,8 +187,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[cfg(test)]
 #[test]
 fn the_cellar_is_cleared_the_same_way_every_time() {
-    let a = play(7).unwrap();
-    assert_eq!(a.state_hash(), play(7).unwrap().state_hash());
+    let (a, said) = play(7).unwrap();
+    assert_eq!(a.state_hash(), play(7).unwrap().0.state_hash());
     assert!(rats(&a).is_empty());
+    let deaths = said.iter().filter(|(_, e)| matches!(e, Event::Died { .. }));
+    assert_eq!(
+        deaths.count(),
+        3,
+        "three rats died, and the journal says so"
+    );
     main().unwrap();
 }

@@ -60,7 +60,9 @@ pub struct Message {
 }
 
 /// The whole world as one value: terrain, things and where they are, containment, the
-/// prototype library, the RNG, the turn counter and the message log.
+/// prototype library, the RNG and the turn counter. (It still carries a message log for
+/// code written before 0.3, deprecated and outside [`Game::state_hash`]: English is said of
+/// the world, kept beside it.)
 ///
 /// # Costs
 /// - clone: Θ(1) — at most nine reference-count increments (up to three for the terrain,
@@ -312,6 +314,10 @@ impl Game {
     }
 
     /// Append a line to the message log (older lines beyond a few hundred are dropped).
+    #[deprecated(
+        since = "0.3.0",
+        note = "English is not state: return typed events (a hook pushes them into `HookCtx::scratch`) and keep the words in a journal beside the game, as alembic-session's message log does; the log is not in `state_hash`"
+    )]
     pub fn log_mut(&mut self, text: impl Into<Arc<str>>) {
         let turn = self.turn;
         let log = &mut Arc::make_mut(&mut self.turnly).log;
@@ -327,14 +333,23 @@ impl Game {
 
     /// Append a line to the message log as written on `turn` (a game that records what
     /// happened first and words it afterwards keeps each line's own turn).
+    #[deprecated(
+        since = "0.3.0",
+        note = "English is not state: keep a journal beside the game (see `Game::log_mut`)"
+    )]
     pub fn log_at_mut(&mut self, turn: u64, text: impl Into<Arc<str>>) {
         let now = self.turn;
         self.turn = turn;
+        #[allow(deprecated)]
         self.log_mut(text);
         self.turn = now;
     }
 
     /// The message log, oldest first.
+    #[deprecated(
+        since = "0.3.0",
+        note = "English is not state: keep a journal beside the game (see `Game::log_mut`)"
+    )]
     pub fn messages(&self) -> impl DoubleEndedIterator<Item = &Message> + ExactSizeIterator {
         self.turnly.log.iter()
     }
@@ -1445,9 +1460,9 @@ impl Hash for Game {
             r.next_u64().hash(state);
         }
         self.turn.hash(state);
-        for m in self.turnly.log.iter() {
-            m.hash(state);
-        }
+        // The message log is not the world: English is said of it, and two games that say
+        // different things of the same world are the same game. (An empty log added
+        // nothing to this hash before, so state hashes of games without one are unchanged.)
         self.turnly.vars.hash(state);
         for (k, g) in self.turnly.layers.iter() {
             k.hash(state);

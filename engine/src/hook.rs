@@ -75,8 +75,9 @@ pub type HookFn = fn(&mut Game, &mut HookCtx<'_>, &HookCall) -> Result<(), Error
 ///
 /// ```
 /// use alembic::{Error, Game, hook::HookCall, HookCtx, Hooks};
-/// fn shout(g: &mut Game, _ctx: &mut HookCtx<'_>, _: &HookCall) -> Result<(), Error> {
-///     g.log_mut("Boo!");
+/// // What a hook says goes into its context's scratch, for the caller to word and show.
+/// fn shout(_: &mut Game, ctx: &mut HookCtx<'_>, _: &HookCall) -> Result<(), Error> {
+///     ctx.scratch::<Vec<&'static str>>().push("Boo!");
 ///     Ok(())
 /// }
 /// let hooks = Hooks::new().register("shout", shout).unwrap();

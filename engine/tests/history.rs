@@ -42,6 +42,7 @@ fn start() -> (Game, ThingId) {
 
 /// One turn: the command, a random roll, and the turn counter, so every turn changes the
 /// state hash.
+#[allow(deprecated)] // the message log, deprecated: English is not state
 fn play(hero: ThingId) -> impl FnMut(&Game, &Cmd) -> Result<Game, Error> {
     move |g, c| {
         let mut g = g.clone();

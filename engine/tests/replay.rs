@@ -34,6 +34,7 @@ fn start() -> (Game, ThingId) {
         .unwrap()
 }
 
+#[allow(deprecated)] // the message log, deprecated: English is not state
 fn play(hero: ThingId) -> impl FnMut(&Game, &Cmd) -> Result<Game, Error> {
     move |g, c| {
         let mut g = g.clone();

@@ -327,6 +327,7 @@ fn from_v3(text: &str, version: u32, rules: &Rules) -> Result<Game, SaveError> {
 ///
 /// # Errors
 /// [`SaveError::UnknownHook`] or [`SaveError::Invalid`], naming the first problem found.
+#[allow(deprecated)] // the message log, deprecated: English is not state
 pub fn validate(game: &Game, hooks: &Hooks) -> Result<(), SaveError> {
     let invalid = |what: String| Err(SaveError::Invalid(what));
     game.check_invariants()

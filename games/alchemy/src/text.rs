@@ -794,6 +794,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(deprecated)] // the message log, deprecated: English is not state
     fn record_keeps_the_ending_typed_and_no_english() {
         let (mut g, _, _, _) = with_things(&[]);
         let logged = g.messages().len();

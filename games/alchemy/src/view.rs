@@ -611,6 +611,7 @@ fn with_article(name: &str) -> String {
 
 /// The last `n` messages, oldest first.
 #[must_use]
+#[allow(deprecated)] // the message log, deprecated: English is not state
 pub fn recent_messages(game: &Game, n: usize) -> Vec<String> {
     let mut last: Vec<String> = game
         .messages()

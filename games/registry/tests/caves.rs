@@ -117,6 +117,7 @@ fn wait_hearing(g: &mut Game, limit: u64) -> (Option<u64>, Vec<Event>) {
 }
 
 #[test]
+#[allow(deprecated)] // the message log, deprecated: English is not state
 fn lichen_grows_boundedly_and_the_player_hears_it() {
     let mut g = lichen_room(5);
     let (first, events) = wait_hearing(&mut g, 3000);

@@ -196,6 +196,7 @@ fn an_all_zero_rng_is_refused() {
 }
 
 #[test]
+#[allow(deprecated)] // the message log, deprecated: English is not state
 fn a_huge_log_message_is_refused_quickly() {
     // Games keep no English since 0.3, but a save from before holds its message log.
     let (mut g, rules) = real_game(4);

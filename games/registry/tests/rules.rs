@@ -273,6 +273,7 @@ fn unflagged_monsters_leave_other_families_alone() {
 }
 
 #[test]
+#[allow(deprecated)] // the message log, deprecated: English is not state
 fn fights_out_of_sight_are_not_reported() {
     let (mut g, rules, hero) = arena(26);
     hide_hero(&mut g, hero);

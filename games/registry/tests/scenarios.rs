@@ -677,6 +677,7 @@ fn a_confused_hero_always_spends_the_turn_so_confusion_wears_off() {
 }
 
 #[test]
+#[allow(deprecated)] // the message log, deprecated: English is not state
 fn the_log_is_made_from_events_outside_the_game_and_events_round_trip() {
     // A bot plays a real game: after every command the game value holds no new English (the
     // screens make the log from the events), and every event survives serde.
