@@ -26,6 +26,17 @@ STORM="$TARGET/release/examples/save_storm"
 WORK="$(mktemp -d)"
 SOCK="alembic-rel-$$"
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+# A new session, tried again while the server of the step before is still going away (a
+# `new-session` just after `kill-server` can meet the dying server: "server exited
+# unexpectedly", seen once under load in CI).
+tm_new() {
+    local i
+    for ((i = 0; i < 20; i++)); do
+        if tm new-session "$@" 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    tm new-session "$@"
+}
 cleanup() {
     tm kill-server >/dev/null 2>&1 || true
     if mountpoint -q "$WORK/full" 2>/dev/null; then umount "$WORK/full" || true; fi
@@ -56,7 +67,7 @@ if command -v tmux >/dev/null 2>&1; then
     # ----- 1. one window per save ---------------------------------------------------------
     export XDG_DATA_HOME="$WORK/data1"
     mkdir -p "$XDG_DATA_HOME"
-    tm new-session -d -s rel -x 100 -y 30 "env XDG_DATA_HOME=$XDG_DATA_HOME $BIN --seed 77; sleep 30"
+    tm_new -d -s rel -x 100 -y 30 "env XDG_DATA_HOME=$XDG_DATA_HOME $BIN --seed 77; sleep 30"
     if wait_for "Depth 1/11" 15; then
         set +e
         second=$("$BIN" --seed 78 </dev/null 2>&1)
@@ -93,7 +104,7 @@ if command -v tmux >/dev/null 2>&1; then
     for sig in TERM HUP QUIT INT; do
         data="$WORK/data-$sig"
         mkdir -p "$data"
-        tm new-session -d -s rel -x 100 -y 30 \
+        tm_new -d -s rel -x 100 -y 30 \
             "bash -c 'XDG_DATA_HOME=$data $BIN --seed 77 2>$WORK/err-$sig; echo EXIT=\$?; stty -a | grep -o -- \"-\\?icanon\" ; sleep 30'"
         if ! wait_for "Depth 1/11" 15; then
             fail "SIG$sig: the game did not start"
@@ -137,7 +148,7 @@ if command -v tmux >/dev/null 2>&1; then
     fi
     # The save's place taken by a directory once the game (and its lock) started: every
     # save then fails, and the one on the way out says so with exit 1.
-    tm new-session -d -s rel -x 100 -y 30 \
+    tm_new -d -s rel -x 100 -y 30 \
         "bash -c 'XDG_DATA_HOME=$WORK/data-fail $BIN --seed 77 2>$WORK/err-fail; echo EXIT=\$?; sleep 30'"
     if wait_for "Depth 1/11" 15; then
         rm -f "$WORK/data-fail/alembic/alchemy.save"
@@ -156,7 +167,7 @@ if command -v tmux >/dev/null 2>&1; then
 
     # ----- 3b. a save with 100,000 things in one cell loads, plays and saves ---------------------
     "$STORM" pile "$WORK/pile.save" 100000
-    tm new-session -d -s rel -x 100 -y 30 \
+    tm_new -d -s rel -x 100 -y 30 \
         "bash -c 'XDG_DATA_HOME=$WORK/data-pile $BIN --load $WORK/pile.save 2>$WORK/err-pile; echo EXIT=\$?; sleep 30'"
     if wait_for "Welcome back." 30; then
         tm send-keys -t rel .
