@@ -16,6 +16,7 @@
 //! - [`protocol`]: the wire format (deflated diffs of cells; JSON inputs).
 //! - [`frontend`]: [`frontend::WebFrontend`] and the [`frontend::Hub`] that fans frames out.
 //! - [`games`]: which games and how they start (new, saved, replay).
+//! - [`limits`]: bounds on replay viewers and their work, attempts per key in a window.
 //! - [`server`]: games in progress, owners, idling out, stopping.
 //! - [`web`]: the routes and the websockets.
 //! - [`lobby`]: the lobby page and safe file serving.
@@ -29,6 +30,7 @@ pub mod accounts;
 pub mod atlas;
 pub mod frontend;
 pub mod games;
+pub mod limits;
 pub mod lobby;
 pub mod protocol;
 pub mod server;

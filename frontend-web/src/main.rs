@@ -33,6 +33,17 @@ struct Args {
     /// Most websocket connections from one address at once.
     #[arg(long, default_value_t = 32)]
     max_conns_per_ip: usize,
+    /// Replay viewers at once (spectators looking into a game's past, finished games
+    /// replayed); more are refused with a message.
+    #[arg(long, default_value_t = 32)]
+    max_viewers: usize,
+    /// Spectators looking into one game's past at once.
+    #[arg(long, default_value_t = 4)]
+    max_viewers_per_game: usize,
+    /// Replay viewers computing at once (the others wait their turn): the cores replays
+    /// may take from the games.
+    #[arg(long, default_value_t = 1)]
+    replay_workers: usize,
     /// Letters only: do not offer the tile pictures.
     #[arg(long)]
     no_tiles: bool,
@@ -98,6 +109,9 @@ fn main() -> ExitCode {
         secure_cookies: args.secure_cookies,
         server_name: args.server_name,
         lease: Duration::from_secs(args.lease_secs),
+        max_viewers: args.max_viewers,
+        max_viewers_per_game: args.max_viewers_per_game,
+        replay_workers: args.replay_workers,
     };
     if let Some(to) = &args.backup {
         let url = config.db.clone().unwrap_or_else(|| {

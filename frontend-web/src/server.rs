@@ -22,6 +22,7 @@ use tokio::sync::{oneshot, watch};
 use crate::accounts::Csrf;
 use crate::frontend::{Command, Hub, WebFrontend};
 use crate::games::{self, GameKind, Progress, WebApp};
+use crate::limits::{ViewerBudget, ViewerSlot, WorkGate};
 use crate::store::{
     AccountId, GameFilter, GameRecord, GameStatus, Lease, NewGame, Score, Store, StoreError,
     token_hash,
@@ -56,6 +57,14 @@ pub struct Config {
     /// How long a server's hold on a game lasts without being renewed: when a server dies,
     /// another may take its games over this long after its last renewal.
     pub lease: Duration,
+    /// Replay viewers (spectators looking into a game's past, finished games replayed) at
+    /// once, in all; more are refused with a message.
+    pub max_viewers: usize,
+    /// Spectators looking into one game's past at once.
+    pub max_viewers_per_game: usize,
+    /// Replay viewers computing at once (stepping, jumping, loading): the others wait their
+    /// turn, so replays never take more than this many cores from the games.
+    pub replay_workers: usize,
 }
 
 /// Where stored recordings are written for the replay viewer, in the data directory.
@@ -105,6 +114,9 @@ impl Default for Config {
             secure_cookies: false,
             server_name: None,
             lease: Duration::from_secs(15),
+            max_viewers: 32,
+            max_viewers_per_game: 4,
+            replay_workers: 1,
         }
     }
 }
@@ -269,6 +281,10 @@ pub struct Server {
     stopping: watch::Sender<bool>,
     /// Inputs received from players, over all games (for the bytes-per-move figure).
     pub inputs: AtomicU64,
+    /// Replay viewers' places.
+    pub viewers: Arc<ViewerBudget>,
+    /// Replay viewers' work.
+    replay_work: Arc<WorkGate>,
 }
 
 /// Why a player could not be given a game.
@@ -436,6 +452,36 @@ pub struct Session {
     pub tx: SyncSender<Command>,
     /// Its frames.
     pub hub: Arc<Hub>,
+    /// Set when its thread has ended (its place in [`Server::viewers`] given back).
+    pub done: Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// A replay viewer's app, doing its work only within [`Config::replay_workers`], and
+/// holding its place in [`Server::viewers`] until its thread ends.
+struct Gated {
+    app: WebApp,
+    gate: Arc<WorkGate>,
+    _slot: ViewerSlot,
+}
+
+impl App for Gated {
+    fn render(&mut self, frame: &mut Frame) {
+        self.app.render(frame);
+    }
+    fn handle(&mut self, input: Input) -> Control {
+        let _work = self.gate.enter();
+        self.app.handle(input)
+    }
+    fn tick_interval(&self) -> Option<Duration> {
+        self.app.tick_interval()
+    }
+    fn tick(&mut self) -> Control {
+        let _work = self.gate.enter();
+        self.app.tick()
+    }
+    fn title(&self) -> Option<String> {
+        self.app.title()
+    }
 }
 
 impl Drop for Session {
@@ -482,7 +528,6 @@ impl Server {
         };
         let (stopping, _) = watch::channel(false);
         Ok(Arc::new(Server {
-            config,
             store,
             csrf,
             name,
@@ -490,6 +535,12 @@ impl Server {
             last_renewal: Mutex::new(Instant::now()),
             stopping,
             inputs: AtomicU64::new(0),
+            viewers: Arc::new(ViewerBudget::new(
+                config.max_viewers,
+                config.max_viewers_per_game,
+            )),
+            replay_work: Arc::new(WorkGate::new(config.replay_workers)),
+            config,
         }))
     }
 
@@ -976,30 +1027,48 @@ impl Server {
         g.send(cmd)
     }
 
-    /// Start a private session of `make` (a replay viewer) on its own thread.
+    /// Start a private session of `make` (a replay viewer) on its own thread: of game
+    /// `game`'s past (a spectator's look back), or of a finished game (`None`). It takes a
+    /// place in [`Server::viewers`] until its thread ends, and computes only within
+    /// [`Config::replay_workers`] (reading the recording included). Blocking.
     ///
     /// # Errors
-    /// What `make` said, or that no thread could be started.
+    /// No place is left (a message for the page), what `make` said, or that no thread could
+    /// be started.
     pub fn session(
         &self,
+        game: Option<u64>,
         size: (u16, u16),
         make: impl FnOnce(Option<bool>) -> Result<WebApp, String> + Send + 'static,
     ) -> Result<Session, String> {
+        let slot = self.viewers.reserve(game)?;
         let (tx, rx) = std::sync::mpsc::sync_channel(INPUT_QUEUE);
         let hub = Arc::new(Hub::new());
         let (tiles, tiles_opt) = self.tiles();
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
         let h = Arc::clone(&hub);
+        let gate = Arc::clone(&self.replay_work);
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let d = Arc::clone(&done);
         std::thread::Builder::new()
             .name("session".to_owned())
             .spawn(move || {
-                let mut app = match make(tiles_opt) {
+                let made = {
+                    let _work = gate.enter();
+                    make(tiles_opt)
+                };
+                let mut app = match made {
                     Ok(a) => {
                         let _ = ready_tx.send(Ok(()));
-                        a
+                        Gated {
+                            app: a,
+                            gate,
+                            _slot: slot,
+                        }
                     }
                     Err(e) => {
                         let _ = ready_tx.send(Err(e));
+                        d.store(true, Ordering::Release);
                         return;
                     }
                 };
@@ -1007,6 +1076,8 @@ impl Server {
                 let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
                     alembic_ui::run(&mut fe, &mut app)
                 }));
+                drop(app);
+                d.store(true, Ordering::Release);
                 h.end(if ran.is_ok() {
                     "End of the replay."
                 } else {
@@ -1015,7 +1086,7 @@ impl Server {
             })
             .map_err(|e| e.to_string())?;
         match ready_rx.recv() {
-            Ok(Ok(())) => Ok(Session { tx, hub }),
+            Ok(Ok(())) => Ok(Session { tx, hub, done }),
             Ok(Err(e)) => Err(e),
             Err(_) => Err("the viewer's thread died".to_owned()),
         }

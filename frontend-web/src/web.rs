@@ -27,6 +27,8 @@ const GAME_HTML: &str = include_str!("../static/game.html");
 const GAME_JS: &str = include_str!("../static/game.js");
 /// What a page that sends faster than its game plays is told.
 const SLOW_DOWN: &str = "too many inputs waiting for the game; that one was dropped (slow down)";
+/// What a spectator is told who asks for the past while their last look back still works.
+const PAST_BUSY: &str = "still closing your last look into the past; try again in a moment";
 /// The cookie holding a browser's [`Token`].
 pub const COOKIE: &str = "alembic_token";
 
@@ -734,6 +736,9 @@ async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<Live
     // Looking into the past: a replay viewer of the game's recording so far, private to
     // this spectator (the player's game is not touched).
     let mut past: Option<(Session, Subscription)> = None;
+    // The last look back's thread, until it has ended: one at a time per connection, so
+    // a page that opens and closes the past fast waits for its last one to finish.
+    let mut last_done: Option<Arc<std::sync::atomic::AtomicBool>> = None;
     let mut size = DEFAULT_SIZE;
     loop {
         let live = past.is_none();
@@ -753,12 +758,15 @@ async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<Live
                     }
                     Ok(ClientMsg::Input { input }) => match &past {
                         Some(_) if live_key(&input) => {
-                            past = None;
+                            last_done = past.take().map(|(s, _)| Arc::clone(&s.done));
                             sub = game.hub.subscribe();
                             if !send_current(&mut socket, &mut sub).await { return; }
                             Some(ServerMsg::Notice { msg: "Live.".to_owned() })
                         }
                         Some((s, _)) => s.tx.try_send(Command::Input(input)).err().map(|_| ServerMsg::error(SLOW_DOWN)),
+                        None if past_key(&input) && last_done.as_ref().is_some_and(|d| !d.load(std::sync::atomic::Ordering::Acquire)) => {
+                            Some(ServerMsg::error(PAST_BUSY))
+                        }
                         None if past_key(&input) => {
                             match open_past(server, game, size).await {
                                 Ok(mut p) => {
@@ -788,7 +796,7 @@ async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<Live
             } => {
                 let ended = matches!(p, Ok(Published::Ended(_)) | Err(RecvError::Closed));
                 if ended {
-                    past = None;
+                    last_done = past.take().map(|(s, _)| Arc::clone(&s.done));
                     sub = game.hub.subscribe();
                     if !send_current(&mut socket, &mut sub).await { return; }
                     if !send_json(&mut socket, &ServerMsg::Notice { msg: "Live.".to_owned() }).await { return; }
@@ -811,9 +819,12 @@ async fn open_past(
         return Err("nothing is recorded yet".to_owned());
     }
     let kind = game.kind;
+    let id = game.id;
     let s = Arc::clone(server);
     let session = tokio::task::spawn_blocking(move || {
-        s.session(size, move |tiles| games::replay(kind, &recording, tiles))
+        s.session(Some(id), size, move |tiles| {
+            games::replay(kind, &recording, tiles)
+        })
     })
     .await
     .map_err(|e| e.to_string())??;
@@ -857,7 +868,9 @@ async fn ws_replay(
         };
         let s = Arc::clone(&server);
         let session = tokio::task::spawn_blocking(move || {
-            s.session(DEFAULT_SIZE, move |tiles| games::replay(kind, &path, tiles))
+            s.session(None, DEFAULT_SIZE, move |tiles| {
+                games::replay(kind, &path, tiles)
+            })
         })
         .await;
         let session = match session {

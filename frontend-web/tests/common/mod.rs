@@ -92,6 +92,11 @@ impl TestServer {
         }
     }
 
+    /// The token of browser `n` (the same `n`, the same browser).
+    pub fn token(&self, n: u8) -> String {
+        token(n)
+    }
+
     /// GET `path` over plain HTTP/1.1; the response's status line, headers and body.
     pub async fn get(&self, path: &str, cookie: Option<&str>) -> String {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
