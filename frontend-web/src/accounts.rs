@@ -253,6 +253,29 @@ impl Csrf {
         h.finalize().iter().map(|b| format!("{b:02x}")).collect()
     }
 
+    /// A browser token (the `alembic_token` cookie) this server issues: `random` (32 hex
+    /// digits) followed by 32 hex digits of a keyed hash of it, so a token the client made
+    /// up is told from one the server (or another sharing its database) gave.
+    #[must_use]
+    pub fn browser_token(&self, random: &str) -> String {
+        use sha2::Digest;
+        let mut h = sha2::Sha256::new();
+        h.update(b"alembic-browser\0");
+        h.update(self.secret);
+        h.update(random.as_bytes());
+        let tag: String = h.finalize()[..16]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        format!("{random}{tag}")
+    }
+
+    /// Whether `token` is one [`Csrf::browser_token`] issued.
+    #[must_use]
+    pub fn browser_token_ok(&self, token: &str) -> bool {
+        token.len() == 64 && token.is_ascii() && same(&self.browser_token(&token[..32]), token)
+    }
+
     /// Whether `sent` is the token of `browser`.
     #[must_use]
     pub fn check(&self, browser: &str, sent: &str) -> bool {

@@ -65,10 +65,17 @@ pub async fn serve(
         let server = Arc::clone(&server);
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(std::time::Duration::from_millis(500));
+            let mut expired = tokio::time::Instant::now();
             loop {
                 tick.tick().await;
                 let s = Arc::clone(&server);
                 let _ = tokio::task::spawn_blocking(move || s.reap()).await;
+                // Abandoned anonymous games go from the store on a schedule.
+                if expired.elapsed() >= server.config.expire_every {
+                    expired = tokio::time::Instant::now();
+                    let s = Arc::clone(&server);
+                    let _ = tokio::task::spawn_blocking(move || s.expire_anonymous()).await;
+                }
             }
         })
     };

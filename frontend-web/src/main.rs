@@ -44,6 +44,13 @@ struct Args {
     /// may take from the games.
     #[arg(long, default_value_t = 1)]
     replay_workers: usize,
+    /// Most games in progress started (or continued) from one address.
+    #[arg(long, default_value_t = alembic_web::server::MAX_GAMES_PER_IP)]
+    max_games_per_ip: usize,
+    /// Days an anonymous game (no account) not finished is kept untouched before it is
+    /// deleted with its save and recording (0: kept for ever).
+    #[arg(long, value_name = "DAYS", default_value_t = 7)]
+    anon_expiry_days: u64,
     /// Letters only: do not offer the tile pictures.
     #[arg(long)]
     no_tiles: bool,
@@ -112,6 +119,10 @@ fn main() -> ExitCode {
         max_viewers: args.max_viewers,
         max_viewers_per_game: args.max_viewers_per_game,
         replay_workers: args.replay_workers,
+        max_games_per_ip: args.max_games_per_ip,
+        anon_expiry: (args.anon_expiry_days > 0)
+            .then(|| Duration::from_secs(args.anon_expiry_days * 24 * 3600)),
+        expire_every: Duration::from_secs(600),
     };
     if let Some(to) = &args.backup {
         let url = config.db.clone().unwrap_or_else(|| {

@@ -65,7 +65,17 @@ pub struct Config {
     /// Replay viewers computing at once (stepping, jumping, loading): the others wait their
     /// turn, so replays never take more than this many cores from the games.
     pub replay_workers: usize,
+    /// Most games in progress started (or continued) from one address.
+    pub max_games_per_ip: usize,
+    /// An anonymous game (no account) not finished and untouched this long is deleted,
+    /// with its save and recording; `None`: kept for ever.
+    pub anon_expiry: Option<Duration>,
+    /// How often the expired anonymous games are looked for.
+    pub expire_every: Duration,
 }
+
+/// How long an anonymous game not finished is kept untouched by default: a week.
+pub const ANON_EXPIRY: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// Where stored recordings are written for the replay viewer, in the data directory.
 pub const CACHE_DIR: &str = "cache";
@@ -117,11 +127,15 @@ impl Default for Config {
             max_viewers: 32,
             max_viewers_per_game: 4,
             replay_workers: 1,
+            max_games_per_ip: MAX_GAMES_PER_IP,
+            anon_expiry: Some(ANON_EXPIRY),
+            expire_every: Duration::from_secs(600),
         }
     }
 }
 
-/// A browser's random token (the `alembic_token` cookie): 32 hex digits.
+/// A browser's token (the `alembic_token` cookie): 64 hex digits, 32 random and 32 of a
+/// keyed hash of them ([`Server::issue_token`]; only those are accepted).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Token(String);
 
@@ -136,10 +150,11 @@ impl Token {
         Ok(Token(b.iter().map(|x| format!("{x:02x}")).collect()))
     }
 
-    /// A token as a cookie holds it, if well formed.
+    /// A token as a cookie holds it, if well formed (whether this server issued it is
+    /// [`Server::token_ok`]).
     #[must_use]
     pub fn parse(s: &str) -> Option<Token> {
-        (s.len() == 32
+        (s.len() == 64
             && s.bytes()
                 .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()))
         .then(|| Token(s.to_owned()))
@@ -171,6 +186,9 @@ pub struct LiveState {
     pub generation: u64,
 }
 
+/// Most games in progress started (or continued) from one address, by default.
+pub const MAX_GAMES_PER_IP: usize = 8;
+
 /// Most commands waiting for a game's thread; a page that sends faster than its game plays
 /// is told to slow down rather than queueing without bound.
 pub const INPUT_QUEUE: usize = 128;
@@ -192,6 +210,8 @@ pub struct LiveGame {
     pub save: PathBuf,
     /// The seed it started from.
     pub seed: u64,
+    /// The address that started (or continued) it here.
+    pub from: IpAddr,
     /// When this server started (or continued) it.
     pub started: std::time::SystemTime,
     /// Its frames.
@@ -236,6 +256,8 @@ struct Registry {
     starting: std::collections::HashSet<Token>,
     by_owner: HashMap<Token, u64>,
     conns: HashMap<IpAddr, usize>,
+    /// Games in progress and being made, by the address that started them.
+    games_by_ip: HashMap<IpAddr, usize>,
     threads: Vec<std::thread::JoinHandle<()>>,
 }
 
@@ -299,6 +321,11 @@ pub enum AttachError {
     /// Too many games.
     #[error("the server is full ({0} games in progress); try again later")]
     Full(usize),
+    /// Too many games from the player's address.
+    #[error(
+        "too many games in progress from your address ({0}); finish or leave one (it is saved a minute after), then try again"
+    )]
+    FullForAddress(usize),
     /// No such game kind.
     #[error("unknown game {0:?}")]
     UnknownKind(String),
@@ -566,6 +593,29 @@ impl Server {
         self.stopping.subscribe()
     }
 
+    /// A new browser token, issued by this server ([`Server::token_ok`] accepts it here
+    /// and on every server sharing the database).
+    ///
+    /// # Errors
+    /// The OS has no randomness to give.
+    pub fn issue_token(&self) -> Result<Token, getrandom::Error> {
+        let random = Token::random()?;
+        Ok(self.token_from(&random.as_str()[..32]))
+    }
+
+    /// The token this server issues for `random` (32 hex digits): for tests and tools that
+    /// need a browser's token again.
+    #[must_use]
+    pub fn token_from(&self, random: &str) -> Token {
+        Token(self.csrf.browser_token(random))
+    }
+
+    /// Whether `t` is a token this server (or one sharing its database) issued.
+    #[must_use]
+    pub fn token_ok(&self, t: &Token) -> bool {
+        self.csrf.browser_token_ok(t.as_str())
+    }
+
     /// Count a new connection from `ip`.
     ///
     /// # Errors
@@ -592,10 +642,11 @@ impl Server {
         self.reg().live.get(&id).cloned()
     }
 
-    /// The player `owner`'s game (or `account`'s): `id` if given (theirs, live or saved, on
-    /// this server or, its hold run out, another's), else their game in progress here, else
-    /// their newest game not finished in the store (unless `fresh`: a new game; the other
-    /// stays saved), else a new game of `kind` for `player`. Returns the game, a receiver
+    /// The player `owner`'s game (or `account`'s), asked from address `from`: `id` if given
+    /// (theirs, live or saved, on this server or, its hold run out, another's), else their
+    /// game in progress here, else their newest game not finished in the store (unless
+    /// `fresh`: a new game; the other stays saved), else a new game of `kind` for `player`
+    /// (at most [`Config::max_games_per_ip`] in progress from `from`). Returns the game, a receiver
     /// that fires when another connection takes it over, and this connection's generation
     /// (for [`Server::player_left`]). Blocking (the store).
     ///
@@ -603,7 +654,7 @@ impl Server {
     /// [`AttachError`].
     pub fn attach(
         self: &Arc<Self>,
-        owner: &Token,
+        (from, owner): (IpAddr, &Token),
         account: Option<AccountId>,
         id: Option<u64>,
         kind: &str,
@@ -657,7 +708,7 @@ impl Server {
                 if let Some(g) = stored.as_ref().and_then(|r| self.live(r.id)) {
                     g
                 } else {
-                    self.start_game(owner, account, stored, kind, player)?
+                    self.start_game(from, owner, account, stored, kind, player)?
                 }
             }
         };
@@ -679,6 +730,7 @@ impl Server {
     /// game, on its own thread, and register it.
     fn start_game(
         self: &Arc<Self>,
+        from: IpAddr,
         owner: &Token,
         account: Option<AccountId>,
         stored: Option<GameRecord>,
@@ -694,13 +746,21 @@ impl Server {
             if busy >= self.config.max_games {
                 return Err(AttachError::Full(busy));
             }
+            let mine = reg.games_by_ip.entry(from).or_insert(0);
+            if *mine >= self.config.max_games_per_ip {
+                return Err(AttachError::FullForAddress(*mine));
+            }
+            *mine += 1;
             reg.starting.insert(owner.clone());
         }
         // Making the game (the store, a new level, loading a save) happens with the registry
         // unlocked, so the lobby and the other players never wait for it.
-        let made = self.make_game(owner, account, stored, kind, player);
+        let made = self.make_game(from, owner, account, stored, kind, player);
         let mut reg = self.reg();
         reg.starting.remove(owner);
+        if made.is_err() {
+            Self::ungame(&mut reg, from);
+        }
         let (g, thread) = made?;
         reg.threads.retain(|t| !t.is_finished());
         reg.threads.push(thread);
@@ -714,8 +774,19 @@ impl Server {
         Ok(g)
     }
 
+    /// One game fewer from `from`.
+    fn ungame(reg: &mut Registry, from: IpAddr) {
+        if let Some(n) = reg.games_by_ip.get_mut(&from) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                reg.games_by_ip.remove(&from);
+            }
+        }
+    }
+
     fn make_game(
         self: &Arc<Self>,
+        from: IpAddr,
         owner: &Token,
         account: Option<AccountId>,
         stored: Option<GameRecord>,
@@ -737,7 +808,13 @@ impl Server {
                 let spawned = sync::materialize(self.store.as_ref(), rec.id, &save)
                     .map_err(AttachError::Start)
                     .and_then(|()| {
-                        self.spawn_game(rec.id, kind, owner.clone(), rec.player, Some(rec.seed))
+                        self.spawn_game(
+                            (rec.id, from),
+                            kind,
+                            owner.clone(),
+                            rec.player,
+                            Some(rec.seed),
+                        )
                     });
                 let g = match spawned {
                     Ok(x) => x,
@@ -776,7 +853,8 @@ impl Server {
                 // Files of that name from an earlier database or run are not this game's.
                 let save = games::save_path(&self.config.data_dir, k, id);
                 sync::materialize(self.store.as_ref(), id, &save).map_err(AttachError::Start)?;
-                let made = self.spawn_game(id, k, owner.clone(), player.to_owned(), Some(seed));
+                let made =
+                    self.spawn_game((id, from), k, owner.clone(), player.to_owned(), Some(seed));
                 let g = match made {
                     Ok(x) => x,
                     Err(e) => {
@@ -801,7 +879,7 @@ impl Server {
     /// Make game `id` on its own thread; returns once it has started (or failed to).
     fn spawn_game(
         self: &Arc<Self>,
-        id: u64,
+        (id, from): (u64, IpAddr),
         kind: GameKind,
         owner: Token,
         player: String,
@@ -819,6 +897,7 @@ impl Server {
             player,
             save: save.clone(),
             seed,
+            from,
             // A second early: file times may be rounded down.
             started: std::time::SystemTime::now() - Duration::from_secs(1),
             hub: Arc::clone(&hub),
@@ -906,7 +985,9 @@ impl Server {
     ) {
         {
             let mut reg = self.reg();
-            reg.live.remove(&g.id);
+            if reg.live.remove(&g.id).is_some() {
+                Self::ungame(&mut reg, g.from);
+            }
             if reg.by_owner.get(&g.owner) == Some(&g.id) {
                 reg.by_owner.remove(&g.owner);
             }
@@ -1290,6 +1371,30 @@ impl Server {
             }
         }
         n
+    }
+
+    /// Delete the anonymous games untouched for [`Config::anon_expiry`] (rows, saves,
+    /// recordings, morgue files, in the store); returns how many. Blocking (the store).
+    pub fn expire_anonymous(&self) -> u64 {
+        let Some(age) = self.config.anon_expiry else {
+            return 0;
+        };
+        let now = crate::accounts::now();
+        let before = now - i64::try_from(age.as_secs()).unwrap_or(i64::MAX / 2);
+        match self.store.expire_anonymous(before, now) {
+            Ok(n) => {
+                if n > 0 {
+                    eprintln!(
+                        "alembic-web: {n} anonymous games untouched since before {before} expired"
+                    );
+                }
+                n
+            }
+            Err(e) => {
+                eprintln!("alembic-web: cannot expire old anonymous games: {e}");
+                0
+            }
+        }
     }
 
     /// Stop: no new games; every game saves and its thread ends; returns how many games were

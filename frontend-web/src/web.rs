@@ -89,8 +89,12 @@ fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .map(|(_, v)| v)
 }
 
-fn token_of(headers: &HeaderMap) -> Option<Token> {
-    cookie(headers, COOKIE).and_then(Token::parse)
+/// The browser's token, if its cookie holds one this server issued (a token the client
+/// made up is no token).
+fn token_of(st: &AppState, headers: &HeaderMap) -> Option<Token> {
+    cookie(headers, COOKIE)
+        .and_then(Token::parse)
+        .filter(|t| st.server.token_ok(t))
 }
 
 /// The session token in the request's cookie, if well formed.
@@ -112,11 +116,11 @@ async fn account_of(st: &AppState, headers: &HeaderMap) -> Option<Account> {
 }
 
 /// The browser's token, and the `Set-Cookie` to send when it has none yet.
-fn token_or_new(headers: &HeaderMap) -> (Option<Token>, Option<HeaderValue>) {
-    if let Some(t) = token_of(headers) {
+fn token_or_new(st: &AppState, headers: &HeaderMap) -> (Option<Token>, Option<HeaderValue>) {
+    if let Some(t) = token_of(st, headers) {
         return (Some(t), None);
     }
-    match Token::random() {
+    match st.server.issue_token() {
         Ok(t) => {
             let cookie = format!(
                 "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/; Max-Age=31536000",
@@ -139,7 +143,7 @@ fn with_cookie(mut resp: Response, cookie: Option<HeaderValue>) -> Response {
 }
 
 async fn lobby_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
-    let (token, cookie) = token_or_new(&headers);
+    let (token, cookie) = token_or_new(&st, &headers);
     let account = account_of(&st, &headers).await;
     let server = Arc::clone(&st.server);
     let html =
@@ -149,8 +153,8 @@ async fn lobby_page(State(st): State<AppState>, headers: HeaderMap) -> Response 
     with_cookie(Html(html).into_response(), cookie)
 }
 
-async fn game_page(headers: HeaderMap) -> Response {
-    let (_, cookie) = token_or_new(&headers);
+async fn game_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
+    let (_, cookie) = token_or_new(&st, &headers);
     with_cookie(Html(GAME_HTML).into_response(), cookie)
 }
 
@@ -329,7 +333,7 @@ async fn health(State(st): State<AppState>) -> Response {
 }
 
 async fn delete_account_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
-    let (token, cookie) = token_or_new(&headers);
+    let (token, cookie) = token_or_new(&st, &headers);
     let Some(account) = account_of(&st, &headers).await else {
         return (StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response();
     };
@@ -489,7 +493,7 @@ async fn ws_play(
     headers: HeaderMap,
     Query(q): Query<PlayQuery>,
 ) -> Response {
-    let token = token_of(&headers);
+    let token = token_of(&st, &headers);
     let origin_ok = same_origin(&headers);
     let account = account_of(&st, &headers).await.map(|a| a.id);
     upgrade(ws).on_upgrade(move |socket| async move {
@@ -513,7 +517,7 @@ async fn ws_play(
         let s = Arc::clone(&server);
         let fresh = q.new == Some(1);
         let attached = tokio::task::spawn_blocking(move || {
-            s.attach(&token, account, q.id, &kind, &name, fresh)
+            s.attach((addr.ip(), &token), account, q.id, &kind, &name, fresh)
         })
         .await;
         let (game, kicked, generation) = match attached {
@@ -994,7 +998,7 @@ fn page_response(status: StatusCode, html: String, cookie: Option<HeaderValue>) 
 }
 
 async fn register_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
-    let (token, cookie) = token_or_new(&headers);
+    let (token, cookie) = token_or_new(&st, &headers);
     page_response(
         StatusCode::OK,
         account_page(&st, token.as_ref(), AccountPage::Register, None),
@@ -1003,7 +1007,7 @@ async fn register_page(State(st): State<AppState>, headers: HeaderMap) -> Respon
 }
 
 async fn login_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
-    let (token, cookie) = token_or_new(&headers);
+    let (token, cookie) = token_or_new(&st, &headers);
     page_response(
         StatusCode::OK,
         account_page(&st, token.as_ref(), AccountPage::Login, None),
@@ -1023,7 +1027,7 @@ fn csrf_refused() -> Response {
 
 /// The browser's token if `sent` is its CSRF token.
 fn csrf_ok(st: &AppState, headers: &HeaderMap, sent: &str) -> Option<Token> {
-    let t = token_of(headers)?;
+    let t = token_of(st, headers)?;
     st.server.csrf.check(t.as_str(), sent).then_some(t)
 }
 

@@ -8,7 +8,7 @@ mod common;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
-use common::{Client, TestServer, token};
+use common::{Client, TestServer};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// One HTTP response.
@@ -49,9 +49,9 @@ struct Browser {
 }
 
 impl Browser {
-    fn new(n: u8) -> Browser {
+    fn new(ts: &TestServer, n: u8) -> Browser {
         Browser {
-            token: token(n),
+            token: ts.token(n),
             session: None,
             from: Ipv4Addr::LOCALHOST,
         }
@@ -153,7 +153,7 @@ async fn who(ts: &TestServer, b: &Browser) -> Option<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn register_log_in_log_out_and_everywhere() {
     let ts = TestServer::start("acc-basic", |_| {}).await;
-    let mut a = Browser::new(1);
+    let mut a = Browser::new(&ts, 1);
     assert_eq!(who(&ts, &a).await, None);
     assert!(get(&ts, &a, "/").await.body.contains("Playing anonymously"));
     let r = form(&ts, &a, "/register", "Ann", "correct horse").await;
@@ -170,14 +170,14 @@ async fn register_log_in_log_out_and_everywhere() {
     assert!(acc.password_hash.starts_with("$argon2id$"));
     assert!(!acc.password_hash.contains("correct horse"));
     // The name is taken, in any case.
-    let mut other = Browser::new(9);
+    let mut other = Browser::new(&ts, 9);
     let r = form(&ts, &other, "/register", "ANN", "another password").await;
     assert_eq!(r.status, 400);
     assert!(r.body.contains("That name is taken."));
     assert!(r.session().is_none());
 
     // A second browser logs in.
-    let mut b = Browser::new(2);
+    let mut b = Browser::new(&ts, 2);
     let r = form(&ts, &b, "/login", "ann", "correct horse").await;
     assert_eq!(r.status, 303, "{r:?}");
     b.session = r.session();
@@ -224,9 +224,9 @@ async fn register_log_in_log_out_and_everywhere() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_name_and_wrong_password_look_the_same() {
     let ts = TestServer::start("acc-same", |_| {}).await;
-    let mut a = Browser::new(1);
+    let mut a = Browser::new(&ts, 1);
     register(&ts, &mut a, "Ann", "correct horse").await;
-    let b = Browser::new(2);
+    let b = Browser::new(&ts, 2);
     let unknown = form(&ts, &b, "/login", "Nobody", "correct horse").await;
     let wrong = form(&ts, &b, "/login", "Ann", "wrong horse!").await;
     assert_eq!(unknown.status, 401);
@@ -240,13 +240,13 @@ async fn unknown_name_and_wrong_password_look_the_same() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn log_in_attempts_are_rate_limited_per_name_and_per_address() {
     let ts = TestServer::start("acc-rate", |_| {}).await;
-    let mut ann = Browser::new(1);
+    let mut ann = Browser::new(&ts, 1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
-    let mut bob = Browser::new(2);
+    let mut bob = Browser::new(&ts, 2);
     register(&ts, &mut bob, "Bob", "bob's password").await;
 
     // Per name: five wrong passwords for Ann from one address...
-    let mut x = Browser::new(3);
+    let mut x = Browser::new(&ts, 3);
     x.from = Ipv4Addr::new(127, 0, 0, 2);
     for _ in 0..5 {
         assert_eq!(
@@ -255,7 +255,7 @@ async fn log_in_attempts_are_rate_limited_per_name_and_per_address() {
         );
     }
     // ...and Ann is refused even with the right password, from another address.
-    let mut y = Browser::new(4);
+    let mut y = Browser::new(&ts, 4);
     y.from = Ipv4Addr::new(127, 0, 0, 3);
     let r = form(&ts, &y, "/login", "ann", "correct horse").await;
     assert_eq!(r.status, 429, "{r:?}");
@@ -270,7 +270,7 @@ async fn log_in_attempts_are_rate_limited_per_name_and_per_address() {
     );
 
     // Per address: five names tried from one address...
-    let mut z = Browser::new(5);
+    let mut z = Browser::new(&ts, 5);
     z.from = Ipv4Addr::new(127, 0, 0, 4);
     for n in 0..5 {
         let r = form(&ts, &z, "/login", &format!("nobody{n}"), "guess guess").await;
@@ -289,11 +289,11 @@ async fn log_in_attempts_are_rate_limited_per_name_and_per_address() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forms_without_the_right_csrf_token_change_nothing() {
     let ts = TestServer::start("acc-csrf", |_| {}).await;
-    let mut a = Browser::new(1);
+    let mut a = Browser::new(&ts, 1);
     register(&ts, &mut a, "Ann", "correct horse").await;
-    let b = Browser::new(2);
+    let b = Browser::new(&ts, 2);
     let bs = csrf(&ts, &b).await;
-    let me = Browser::new(3);
+    let me = Browser::new(&ts, 3);
     let bodies = [
         "name=Eve&password=eve's+password".to_owned(),
         "name=Eve&password=eve's+password&csrf=".to_owned(),
@@ -335,7 +335,7 @@ async fn forms_without_the_right_csrf_token_change_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sql_injection_strings_are_only_text() {
     let ts = TestServer::start("acc-sql", |_| {}).await;
-    let mut a = Browser::new(1);
+    let mut a = Browser::new(&ts, 1);
     register(&ts, &mut a, "Ann", "correct horse").await;
     let injections = [
         "x'); DROP TABLE accounts;--",
@@ -344,13 +344,13 @@ async fn sql_injection_strings_are_only_text() {
         "admin'--",
         "1; UPDATE accounts SET password_hash='x'",
     ];
-    let b = Browser::new(2);
+    let b = Browser::new(&ts, 2);
     for (i, s) in injections.iter().enumerate() {
         // As a name: refused at registration (not a name's characters), a plain failure at
         // log-in.
         let r = form(&ts, &b, "/register", s, "a long password").await;
         assert_eq!(r.status, 400, "{s}");
-        let mut c = Browser::new(10 + u8::try_from(i).unwrap());
+        let mut c = Browser::new(&ts, 10 + u8::try_from(i).unwrap());
         c.from = Ipv4Addr::new(127, 0, 1, u8::try_from(i).unwrap() + 1);
         assert_eq!(
             form(&ts, &c, "/login", s, "correct horse").await.status,
@@ -360,10 +360,10 @@ async fn sql_injection_strings_are_only_text() {
         // As a password: a password like any other.
         assert_eq!(form(&ts, &c, "/login", "Ann", s).await.status, 401, "{s}");
         let name = format!("inj{i}");
-        let mut d = Browser::new(30 + u8::try_from(i).unwrap());
+        let mut d = Browser::new(&ts, 30 + u8::try_from(i).unwrap());
         let password = format!("{s}{s}");
         register(&ts, &mut d, &name, &password).await;
-        let mut e = Browser::new(50 + u8::try_from(i).unwrap());
+        let mut e = Browser::new(&ts, 50 + u8::try_from(i).unwrap());
         e.from = c.from;
         let r = form(&ts, &e, "/login", &name, &password).await;
         assert_eq!(r.status, 303, "{s}");
@@ -386,13 +386,13 @@ async fn names_with_html_are_shown_as_text() {
     let ts = TestServer::start("acc-html", |_| {}).await;
     // (Player names are cut to 20 characters.)
     let evil = "<script>x</script>";
-    let b = Browser::new(1);
+    let b = Browser::new(&ts, 1);
     // Not an account name...
     let r = form(&ts, &b, "/register", evil, "a long password").await;
     assert_eq!(r.status, 400);
     assert!(!r.body.contains("<script>alert"), "{}", r.body);
     // ...but a player may call themselves that, and the lobby shows it as text.
-    let mut a = Browser::new(2);
+    let mut a = Browser::new(&ts, 2);
     register(&ts, &mut a, "Ann", "correct horse").await;
     let path = format!("/ws/play?game=alchemy&name={}", enc(evil));
     let mut c = Client::connect_cookies(ts.addr, &path, Some(&a.cookies())).await;
@@ -410,9 +410,9 @@ async fn names_with_html_are_shown_as_text() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn another_account_cannot_play_my_game_and_claiming_works() {
     let ts = TestServer::start("acc-owner", |_| {}).await;
-    let mut ann = Browser::new(1);
+    let mut ann = Browser::new(&ts, 1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
-    let mut bob = Browser::new(2);
+    let mut bob = Browser::new(&ts, 2);
     register(&ts, &mut bob, "Bob", "bob's password").await;
     let (mut c, id) = start_game(&ts, &ann, "Ann").await;
     let ann_id = ts.server.store.account_by_name("ann").unwrap().unwrap().id;
@@ -425,7 +425,7 @@ async fn another_account_cannot_play_my_game_and_claiming_works() {
     assert!(b.errors()[0].contains("not yours"), "{:?}", b.errors());
     assert!(b.grid.is_none());
     // Ann, from another browser, logged in: it is hers.
-    let mut ann2 = Browser::new(3);
+    let mut ann2 = Browser::new(&ts, 3);
     let r = form(&ts, &ann2, "/login", "Ann", "correct horse").await;
     ann2.session = r.session();
     let mut c2 =
@@ -435,7 +435,7 @@ async fn another_account_cannot_play_my_game_and_claiming_works() {
         .await;
     assert_eq!(ts.server.rows()[0].turn, turn);
     // The same browser without the session (logged out) is a stranger.
-    let stranger = Browser::new(3);
+    let stranger = Browser::new(&ts, 3);
     let mut s = Client::connect_cookies(
         ts.addr,
         &format!("/ws/play?id={id}"),
@@ -446,7 +446,7 @@ async fn another_account_cannot_play_my_game_and_claiming_works() {
     assert!(s.errors()[0].contains("not yours"));
 
     // An anonymous game, claimed by logging in from the same browser.
-    let mut anon = Browser::new(4);
+    let mut anon = Browser::new(&ts, 4);
     let (_g, gid) = start_game(&ts, &anon, "Anon").await;
     assert_eq!(ts.server.store.game_owner(gid).unwrap(), None);
     let r = form(&ts, &anon, "/login", "Bob", "bob's password").await;
@@ -480,7 +480,7 @@ async fn another_account_cannot_play_my_game_and_claiming_works() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_and_malformed_forms_are_refused() {
     let ts = TestServer::start("acc-big", |_| {}).await;
-    let a = Browser::new(1);
+    let a = Browser::new(&ts, 1);
     let t = csrf(&ts, &a).await;
     // Over the body limit.
     let big = format!("name=Big&password={}&csrf={t}", "x".repeat(10_000));
@@ -544,9 +544,9 @@ async fn deleting_my_account_takes_my_data_and_nothing_else() {
         c.leave_grace = std::time::Duration::from_millis(200);
     })
     .await;
-    let mut ann = Browser::new(1);
+    let mut ann = Browser::new(&ts, 1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
-    let mut bob = Browser::new(2);
+    let mut bob = Browser::new(&ts, 2);
     register(&ts, &mut bob, "Bob", "bob's password").await;
     let (mut a, ann_game) = start_game(&ts, &ann, "Ann").await;
     a.step(alembic_ui::Input::ch('l')).await;
@@ -621,7 +621,9 @@ async fn deleting_my_account_takes_my_data_and_nothing_else() {
     assert_eq!(get(&ts, &bob, "/players/Bob").await.status, 200);
     // Logged out, the page sends to the log-in page.
     assert_eq!(
-        get(&ts, &Browser::new(9), "/delete-account").await.status,
+        get(&ts, &Browser::new(&ts, 9), "/delete-account")
+            .await
+            .status,
         303
     );
     ts.stop().await;
@@ -646,7 +648,7 @@ async fn start_game(ts: &TestServer, b: &Browser, name: &str) -> (Client, u64) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn player_and_game_pages_show_names_as_text_and_refuse_bad_paths() {
     let ts = TestServer::start("acc-pages", |_| {}).await;
-    let mut ann = Browser::new(1);
+    let mut ann = Browser::new(&ts, 1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
     // Names are cut to 20 characters: all of this is kept.
     let evil = "<b>'\"&x</b>";
@@ -703,7 +705,7 @@ async fn player_and_game_pages_show_names_as_text_and_refuse_bad_paths() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_says_what_the_server_holds_and_backup_copies_the_database() {
     let ts = TestServer::start("acc-health", |c| c.server_name = Some("alpha".to_owned())).await;
-    let mut ann = Browser::new(1);
+    let mut ann = Browser::new(&ts, 1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
     let mut a = Client::connect_cookies(
         ts.addr,
@@ -747,12 +749,12 @@ async fn a_game_not_over_cannot_be_read_and_injected_names_are_text() {
     // The recording of a game in progress (or saved) is its owner's: no page serves it and
     // the replay viewer refuses it, whoever asks; once over, it is public (as in DCSS).
     let ts = TestServer::start("acc-private", |_| {}).await;
-    let mut ann = Browser::new(1);
+    let mut ann = Browser::new(&ts, 1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
     let sql = "x'); DROP TABLE web_games;--";
     let (mut a, id) = start_game(&ts, &ann, sql).await;
     a.step(alembic_ui::Input::ch('l')).await;
-    for who in [&ann, &Browser::new(2)] {
+    for who in [&ann, &Browser::new(&ts, 2)] {
         for path in [
             format!("/records/game-{id}"),
             format!("/morgue/game-{id}"),
