@@ -189,28 +189,44 @@ impl Window {
     /// Count one event for every key of `keys` if each `(key, limit)` is under its limit;
     /// `false` (nothing counted) when one is not.
     pub fn try_take(&self, keys: &[(&str, usize)]) -> bool {
+        self.try_take_by(|_| keys.iter().map(|(k, l)| ((*k).to_owned(), *l)).collect())
+            .is_some()
+    }
+
+    /// As [`Window::try_take`], with the keys and limits chosen by `plan` from the counts
+    /// now (it is given a function from a key to its count), under the same lock: the
+    /// keys counted, or `None`.
+    pub fn try_take_by(
+        &self,
+        plan: impl FnOnce(&dyn Fn(&str) -> usize) -> Vec<(String, usize)>,
+    ) -> Option<Vec<String>> {
         let now = Instant::now();
         let mut map = lock(&self.events);
         if map.len() > 10_000 {
             self.prune(&mut map, now);
         }
         let span = self.span;
-        let live = |map: &HashMap<String, VecDeque<Instant>>, k: &str| {
-            map.get(k).map_or(0, |q| {
-                q.iter().filter(|t| now.duration_since(**t) < span).count()
-            })
+        let keys = {
+            let snapshot = &*map;
+            let live = |k: &str| {
+                snapshot.get(k).map_or(0, |q| {
+                    q.iter().filter(|t| now.duration_since(**t) < span).count()
+                })
+            };
+            let keys = plan(&live);
+            if keys.iter().any(|(k, limit)| live(k) >= *limit) {
+                return None;
+            }
+            keys
         };
-        if keys.iter().any(|(k, limit)| live(&map, k) >= *limit) {
-            return false;
-        }
-        for (k, _) in keys {
-            let q = map.entry((*k).to_owned()).or_default();
+        for (k, _) in &keys {
+            let q = map.entry(k.clone()).or_default();
             while q.front().is_some_and(|t| now.duration_since(*t) >= span) {
                 q.pop_front();
             }
             q.push_back(now);
         }
-        true
+        Some(keys.into_iter().map(|(k, _)| k).collect())
     }
 
     /// Forget one event of each of `keys` (the newest): an attempt that succeeded.

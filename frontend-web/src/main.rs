@@ -51,6 +51,9 @@ struct Args {
     /// deleted with its save and recording (0: kept for ever).
     #[arg(long, value_name = "DAYS", default_value_t = 7)]
     anon_expiry_days: u64,
+    /// Registrations tried from one address in an hour; more are refused (429).
+    #[arg(long, default_value_t = 10)]
+    registrations_per_hour: usize,
     /// Letters only: do not offer the tile pictures.
     #[arg(long)]
     no_tiles: bool,
@@ -123,6 +126,7 @@ fn main() -> ExitCode {
         anon_expiry: (args.anon_expiry_days > 0)
             .then(|| Duration::from_secs(args.anon_expiry_days * 24 * 3600)),
         expire_every: Duration::from_secs(600),
+        registrations_per_hour: args.registrations_per_hour,
     };
     if let Some(to) = &args.backup {
         let url = config.db.clone().unwrap_or_else(|| {

@@ -72,6 +72,8 @@ pub struct Config {
     pub anon_expiry: Option<Duration>,
     /// How often the expired anonymous games are looked for.
     pub expire_every: Duration,
+    /// Registrations tried from one address in an hour.
+    pub registrations_per_hour: usize,
 }
 
 /// How long an anonymous game not finished is kept untouched by default: a week.
@@ -130,6 +132,7 @@ impl Default for Config {
             max_games_per_ip: MAX_GAMES_PER_IP,
             anon_expiry: Some(ANON_EXPIRY),
             expire_every: Duration::from_secs(600),
+            registrations_per_hour: 10,
         }
     }
 }
@@ -307,6 +310,10 @@ pub struct Server {
     pub viewers: Arc<ViewerBudget>,
     /// Replay viewers' work.
     replay_work: Arc<WorkGate>,
+    /// Password checks (log-in, delete-account), counted before they are made.
+    pub logins: crate::accounts::LoginGate,
+    /// Registrations tried, per address, in the last hour.
+    pub registrations: crate::limits::Window,
 }
 
 /// Why a player could not be given a game.
@@ -567,6 +574,8 @@ impl Server {
                 config.max_viewers_per_game,
             )),
             replay_work: Arc::new(WorkGate::new(config.replay_workers)),
+            logins: crate::accounts::LoginGate::default(),
+            registrations: crate::limits::Window::new(Duration::from_secs(3600)),
             config,
         }))
     }

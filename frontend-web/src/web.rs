@@ -29,6 +29,9 @@ const GAME_JS: &str = include_str!("../static/game.js");
 const SLOW_DOWN: &str = "too many inputs waiting for the game; that one was dropped (slow down)";
 /// What a spectator is told who asks for the past while their last look back still works.
 const PAST_BUSY: &str = "still closing your last look into the past; try again in a moment";
+/// What an address that registers too often is told.
+const TOO_MANY_REGISTRATIONS: &str =
+    "Too many registrations from your address lately: try again in an hour.";
 /// The cookie holding a browser's [`Token`].
 pub const COOKIE: &str = "alembic_token";
 
@@ -378,12 +381,25 @@ pub struct DeleteForm {
 
 async fn delete_account_post(
     State(st): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     axum::Form(form): axum::Form<DeleteForm>,
 ) -> Response {
     let (browser, account) = match form_of_account(&st, &headers, &form.csrf).await {
         Ok(x) => x,
         Err(refused) => return refused,
+    };
+    // The password is checked under the log-in's limits.
+    let Some(ticket) = st
+        .server
+        .logins
+        .enter(&addr.ip().to_string(), &account.name)
+    else {
+        return page_response(
+            StatusCode::TOO_MANY_REQUESTS,
+            delete_page(&st, &browser, &account.name, Some(accounts::TOO_MANY)),
+            None,
+        );
     };
     let server = Arc::clone(&st.server);
     let id = account.id;
@@ -397,6 +413,9 @@ async fn delete_account_post(
         server.delete_account(id).map(|r| r.map(|_| ()))
     })
     .await;
+    if !matches!(&done, Ok(Ok(Err(why))) if why == accounts::BAD_LOGIN) {
+        ticket.succeeded();
+    }
     match done {
         Ok(Ok(Ok(()))) => to_lobby(Some(session_cookie_cleared(&st))),
         Ok(Ok(Err(why))) => page_response(
@@ -1075,12 +1094,30 @@ fn store_failed() -> Response {
 
 async fn register_post(
     State(st): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     axum::Form(form): axum::Form<AccountForm>,
 ) -> Response {
     let Some(browser) = csrf_ok(&st, &headers, &form.csrf) else {
         return csrf_refused();
     };
+    let key = format!("ip:{}", addr.ip());
+    if !st
+        .server
+        .registrations
+        .try_take(&[(&key, st.server.config.registrations_per_hour)])
+    {
+        return page_response(
+            StatusCode::TOO_MANY_REQUESTS,
+            account_page(
+                &st,
+                Some(&browser),
+                AccountPage::Register,
+                Some(TOO_MANY_REGISTRATIONS),
+            ),
+            None,
+        );
+    }
     let store = Arc::clone(&st.server.store);
     let made = tokio::task::spawn_blocking(move || {
         accounts::register(store.as_ref(), &form.name, &form.password, accounts::now())
@@ -1108,6 +1145,20 @@ async fn login_post(
     };
     let store = Arc::clone(&st.server.store);
     let ip = addr.ip().to_string();
+    // Counted before the password is checked: a burst of attempts at once is counted one
+    // by one, and the ones over the limit are never checked.
+    let Some(ticket) = st.server.logins.enter(&ip, &form.name) else {
+        return page_response(
+            StatusCode::TOO_MANY_REQUESTS,
+            account_page(
+                &st,
+                Some(&browser),
+                AccountPage::Login,
+                Some(accounts::TOO_MANY),
+            ),
+            None,
+        );
+    };
     let tried = tokio::task::spawn_blocking(move || {
         accounts::log_in(
             store.as_ref(),
@@ -1119,7 +1170,10 @@ async fn login_post(
     })
     .await;
     let (status, why) = match tried {
-        Ok(Ok(Login::Ok(_, session))) => return to_lobby(Some(session_cookie(&st, &session))),
+        Ok(Ok(Login::Ok(_, session))) => {
+            ticket.succeeded();
+            return to_lobby(Some(session_cookie(&st, &session)));
+        }
         Ok(Ok(Login::Bad)) => (StatusCode::UNAUTHORIZED, accounts::BAD_LOGIN),
         Ok(Ok(Login::Limited)) => (StatusCode::TOO_MANY_REQUESTS, accounts::TOO_MANY),
         Ok(Err(_)) | Err(_) => return store_failed(),

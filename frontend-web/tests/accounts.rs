@@ -254,13 +254,29 @@ async fn log_in_attempts_are_rate_limited_per_name_and_per_address() {
             401
         );
     }
-    // ...and Ann is refused even with the right password, from another address.
-    let mut y = Browser::new(&ts, 4);
-    y.from = Ipv4Addr::new(127, 0, 0, 3);
-    let r = form(&ts, &y, "/login", "ann", "correct horse").await;
+    // ...and that address is refused even with the right password...
+    let r = form(&ts, &x, "/login", "ann", "correct horse").await;
     assert_eq!(r.status, 429, "{r:?}");
     assert!(r.body.contains("Too many attempts"));
     assert!(r.session().is_none());
+    // ...but Ann, from her own address, is not locked out by a stranger.
+    let mut y = Browser::new(&ts, 4);
+    y.from = Ipv4Addr::new(127, 0, 0, 3);
+    let r = form(&ts, &y, "/login", "ann", "correct horse").await;
+    assert_eq!(r.status, 303, "{r:?}");
+    assert!(r.session().is_some());
+    // A name under attack is slowed to one try per new address: a second stranger gets one
+    // guess, then waits.
+    let mut w = Browser::new(&ts, 6);
+    w.from = Ipv4Addr::new(127, 0, 0, 5);
+    assert_eq!(
+        form(&ts, &w, "/login", "Ann", "guess two").await.status,
+        401
+    );
+    assert_eq!(
+        form(&ts, &w, "/login", "Ann", "guess three").await.status,
+        429
+    );
     // Bob, from there, is not.
     assert_eq!(
         form(&ts, &y, "/login", "Bob", "bob's password")
@@ -334,7 +350,7 @@ async fn forms_without_the_right_csrf_token_change_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sql_injection_strings_are_only_text() {
-    let ts = TestServer::start("acc-sql", |_| {}).await;
+    let ts = TestServer::start("acc-sql", |c| c.registrations_per_hour = 1000).await;
     let mut a = Browser::new(&ts, 1);
     register(&ts, &mut a, "Ann", "correct horse").await;
     let injections = [
@@ -779,4 +795,84 @@ async fn a_game_not_over_cannot_be_read_and_injected_names_are_text() {
 /// A player's name as the lobby keeps it (cut to 20 characters).
 fn lobby_name(name: &str) -> String {
     alembic_web::lobby::clean_name(name)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_wrong_passwords_is_counted_before_any_is_checked() {
+    let ts = TestServer::start("acc-burst", |_| {}).await;
+    let mut ann = Browser::new(&ts, 1);
+    register(&ts, &mut ann, "Ann", "correct horse").await;
+    // 300 wrong passwords for Ann, all at once, from one address.
+    let mut x = Browser::new(&ts, 2);
+    x.from = Ipv4Addr::new(127, 0, 0, 2);
+    let t = csrf(&ts, &x).await;
+    let body = format!("name=Ann&password=guess+guess&csrf={t}");
+    let mut tasks = Vec::new();
+    for _ in 0..300 {
+        let (addr, x, body) = (ts.addr, x.clone(), body.clone());
+        tasks.push(tokio::spawn(async move {
+            let req = format!(
+                "POST /login HTTP/1.1\r\nHost: {addr}\r\nCookie: {}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                x.cookies(),
+                body.len()
+            );
+            raw(addr, x.from, req.as_bytes()).await.status
+        }));
+    }
+    let mut checked = 0;
+    let mut limited = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            401 => checked += 1,
+            429 => limited += 1,
+            other => panic!("status {other}"),
+        }
+    }
+    eprintln!("300 at once: {checked} checked, {limited} refused unchecked");
+    assert!(checked <= 5, "{checked} of 300 passwords were checked");
+    assert_eq!(checked + limited, 300);
+    // The right password from there, within the window: refused as limited.
+    let r = form(&ts, &x, "/login", "Ann", "correct horse").await;
+    assert_eq!(r.status, 429, "{r:?}");
+    // The owner, from another address, logs in.
+    let mut home = Browser::new(&ts, 3);
+    home.from = Ipv4Addr::new(127, 0, 0, 3);
+    let r = form(&ts, &home, "/login", "Ann", "correct horse").await;
+    assert_eq!(r.status, 303, "{r:?}");
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registration_and_delete_account_are_rate_limited() {
+    let ts = TestServer::start("acc-reg-limit", |c| c.registrations_per_hour = 3).await;
+    let mut b = Browser::new(&ts, 1);
+    b.from = Ipv4Addr::new(127, 0, 0, 2);
+    for n in 0..3 {
+        let r = form(&ts, &b, "/register", &format!("many{n}"), "a long password").await;
+        assert_eq!(r.status, 303, "{r:?}");
+    }
+    let r = form(&ts, &b, "/register", "many3", "a long password").await;
+    assert_eq!(r.status, 429, "{r:?}");
+    assert!(r.body.contains("Too many registrations"), "{}", r.body);
+    assert!(ts.server.store.account_by_name("many3").unwrap().is_none());
+    // Another address still registers.
+    let mut c = Browser::new(&ts, 2);
+    c.from = Ipv4Addr::new(127, 0, 0, 3);
+    register(&ts, &mut c, "Cat", "cat's password").await;
+    // Deleting the account checks its password under the log-in limits.
+    let t = csrf(&ts, &c).await;
+    let mut statuses = Vec::new();
+    for _ in 0..7 {
+        let r = post(
+            &ts,
+            &c,
+            "/delete-account",
+            format!("csrf={t}&password=wrong+guess").as_bytes(),
+        )
+        .await;
+        statuses.push(r.status);
+    }
+    assert_eq!(statuses, [403, 403, 403, 403, 403, 429, 429]);
+    assert!(ts.server.store.account_by_name("Cat").unwrap().is_some());
+    ts.stop().await;
 }
