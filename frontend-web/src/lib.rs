@@ -31,6 +31,7 @@ pub mod atlas;
 pub mod frontend;
 pub mod games;
 pub mod limits;
+mod listen;
 pub mod lobby;
 pub mod protocol;
 pub mod server;
@@ -39,7 +40,6 @@ pub mod sync;
 pub mod web;
 
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 pub use server::{Config, Server};
@@ -59,7 +59,7 @@ pub async fn serve(
         server: Arc::clone(&server),
         atlas: Arc::new(png),
     };
-    let app = web::router(state).into_make_service_with_connect_info::<SocketAddr>();
+    let app = web::router(state);
     // Idle games and games whose player left are saved and stopped.
     let reaper = {
         let server = Arc::clone(&server);
@@ -89,9 +89,8 @@ pub async fn serve(
             tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         }
     };
-    let served = axum::serve(listener, app).with_graceful_shutdown(stopped);
     // Upgraded websockets are not waited for by the graceful shutdown; they were told.
-    let result = served.await;
+    let result = listen::run(Arc::clone(&server), listener, app, stopped).await;
     reaper.abort();
     result
 }

@@ -243,8 +243,72 @@ impl Window {
     }
 }
 
+/// Whether `ip` is in the network `net`/`len` (an IPv4-mapped IPv6 address counts as its
+/// IPv4 address).
+#[must_use]
+pub fn in_net(ip: std::net::IpAddr, net: std::net::IpAddr, len: u8) -> bool {
+    use std::net::IpAddr;
+    let canon = |a: IpAddr| match a {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(a, IpAddr::V4),
+        v4 => v4,
+    };
+    match (canon(ip), canon(net)) {
+        (IpAddr::V4(a), IpAddr::V4(n)) => {
+            let len = u32::from(len.min(32));
+            let mask = if len == 0 { 0 } else { u32::MAX << (32 - len) };
+            u32::from(a) & mask == u32::from(n) & mask
+        }
+        (IpAddr::V6(a), IpAddr::V6(n)) => {
+            let len = u32::from(len.min(128));
+            let mask = if len == 0 {
+                0
+            } else {
+                u128::MAX << (128 - len)
+            };
+            u128::from(a) & mask == u128::from(n) & mask
+        }
+        _ => false,
+    }
+}
+
+/// An address or network as `--trusted-proxy` takes it: `ADDR` or `ADDR/LEN`.
+///
+/// # Errors
+/// A message for the command line.
+pub fn parse_net(s: &str) -> Result<(std::net::IpAddr, u8), String> {
+    let (addr, len) = match s.split_once('/') {
+        Some((a, l)) => (a, Some(l)),
+        None => (s, None),
+    };
+    let ip: std::net::IpAddr = addr
+        .parse()
+        .map_err(|_| format!("{s:?} is not an address or ADDR/LEN"))?;
+    let max = if ip.is_ipv4() { 32 } else { 128 };
+    let len = match len {
+        Some(l) => l
+            .parse::<u8>()
+            .ok()
+            .filter(|l| *l <= max)
+            .ok_or_else(|| format!("{s:?}: the prefix length is 0 to {max}"))?,
+        None => max,
+    };
+    Ok((ip, len))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn networks_match_their_addresses_only() {
+        let (n, l) = super::parse_net("10.1.0.0/16").unwrap();
+        assert!(super::in_net("10.1.200.3".parse().unwrap(), n, l));
+        assert!(!super::in_net("10.2.0.1".parse().unwrap(), n, l));
+        assert!(super::in_net("::ffff:10.1.0.9".parse().unwrap(), n, l));
+        let (n, l) = super::parse_net("127.0.0.1").unwrap();
+        assert!(!super::in_net("127.0.0.2".parse().unwrap(), n, l));
+        assert!(super::parse_net("1.2.3.4/33").is_err());
+        assert!(super::parse_net("nonsense").is_err());
+    }
+
     use super::*;
 
     #[test]

@@ -54,6 +54,26 @@ struct Args {
     /// Registrations tried from one address in an hour; more are refused (429).
     #[arg(long, default_value_t = 10)]
     registrations_per_hour: usize,
+    /// Most connections open at once (pages and websockets; keep it under `ulimit -n`).
+    #[arg(long, default_value_t = 4000)]
+    max_connections: usize,
+    /// Most connections open at once from one address (trusted proxies aside).
+    #[arg(long, default_value_t = 64)]
+    max_sockets_per_ip: usize,
+    /// Seconds a request's headers may take to arrive.
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    header_timeout: u64,
+    /// Seconds a request may take to arrive and be answered (a slow body: 408).
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    body_timeout: u64,
+    /// Seconds a connection may send nothing before it is closed (websockets are pinged
+    /// every third of it).
+    #[arg(long, value_name = "SECS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(3..))]
+    conn_idle_timeout: u64,
+    /// A reverse proxy (ADDR or ADDR/LEN; repeatable) whose `X-Forwarded-For` gives the
+    /// client's address; from any other peer the header is ignored.
+    #[arg(long, value_name = "ADDR[/LEN]", value_parser = alembic_web::limits::parse_net)]
+    trusted_proxy: Vec<(std::net::IpAddr, u8)>,
     /// Letters only: do not offer the tile pictures.
     #[arg(long)]
     no_tiles: bool,
@@ -127,6 +147,12 @@ fn main() -> ExitCode {
             .then(|| Duration::from_secs(args.anon_expiry_days * 24 * 3600)),
         expire_every: Duration::from_secs(600),
         registrations_per_hour: args.registrations_per_hour,
+        max_connections: args.max_connections,
+        max_sockets_per_ip: args.max_sockets_per_ip,
+        header_timeout: Duration::from_secs(args.header_timeout),
+        body_timeout: Duration::from_secs(args.body_timeout),
+        conn_idle_timeout: Duration::from_secs(args.conn_idle_timeout),
+        trusted_proxies: args.trusted_proxy,
     };
     if let Some(to) = &args.backup {
         let url = config.db.clone().unwrap_or_else(|| {

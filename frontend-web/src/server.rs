@@ -74,6 +74,20 @@ pub struct Config {
     pub expire_every: Duration,
     /// Registrations tried from one address in an hour.
     pub registrations_per_hour: usize,
+    /// Most connections open at once (pages and websockets); more are closed at once.
+    pub max_connections: usize,
+    /// Most connections open at once from one address (a trusted proxy's aside).
+    pub max_sockets_per_ip: usize,
+    /// A request's headers must all arrive within this.
+    pub header_timeout: Duration,
+    /// A request must be answered within this (its body sent slowly: 408).
+    pub body_timeout: Duration,
+    /// A connection from which nothing arrives for this long is closed (websockets are
+    /// pinged every third of it; browsers answer).
+    pub conn_idle_timeout: Duration,
+    /// The reverse proxies whose `X-Forwarded-For` is believed: addresses with a prefix
+    /// length (`10.0.0.0/8`, `127.0.0.1/32`).
+    pub trusted_proxies: Vec<(IpAddr, u8)>,
 }
 
 /// How long an anonymous game not finished is kept untouched by default: a week.
@@ -133,6 +147,12 @@ impl Default for Config {
             anon_expiry: Some(ANON_EXPIRY),
             expire_every: Duration::from_secs(600),
             registrations_per_hour: 10,
+            max_connections: 4000,
+            max_sockets_per_ip: 64,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            conn_idle_timeout: Duration::from_secs(120),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -623,6 +643,15 @@ impl Server {
     #[must_use]
     pub fn token_ok(&self, t: &Token) -> bool {
         self.csrf.browser_token_ok(t.as_str())
+    }
+
+    /// Whether `ip` is one of [`Config::trusted_proxies`].
+    #[must_use]
+    pub fn trusted_proxy(&self, ip: IpAddr) -> bool {
+        self.config
+            .trusted_proxies
+            .iter()
+            .any(|(net, len)| crate::limits::in_net(ip, *net, *len))
     }
 
     /// Count a new connection from `ip`.

@@ -559,8 +559,12 @@ async fn play_loop(
     else {
         return;
     };
+    let mut ping = pinger(server);
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                if !send_in_time(&mut socket, Message::Ping(Default::default())).await { return; }
+            }
             msg = socket.recv() => {
                 let text = match text_of(&mut socket, msg).await {
                     Read::Text(t) => t,
@@ -644,6 +648,15 @@ async fn text_of(socket: &mut WebSocket, msg: Option<Result<Message, axum::Error
 /// the game or its other viewers (frames are fanned out without waiting for anyone), and
 /// not for long.
 pub const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Pings every third of the idle timeout: a browser answers them by itself, so a
+/// websocket stays open while its page is there, however long its player thinks.
+fn pinger(server: &Server) -> tokio::time::Interval {
+    let period = (server.config.conn_idle_timeout / 3).max(std::time::Duration::from_millis(100));
+    let mut i = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    i.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    i
+}
 
 /// Send `msg`, giving up after [`SEND_TIMEOUT`]. `false`: the connection is done.
 async fn send_in_time(socket: &mut WebSocket, msg: Message) -> bool {
@@ -763,9 +776,13 @@ async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<Live
     // a page that opens and closes the past fast waits for its last one to finish.
     let mut last_done: Option<Arc<std::sync::atomic::AtomicBool>> = None;
     let mut size = DEFAULT_SIZE;
+    let mut ping = pinger(server);
     loop {
         let live = past.is_none();
         tokio::select! {
+            _ = ping.tick() => {
+                if !send_in_time(&mut socket, Message::Ping(Default::default())).await { return; }
+            }
             msg = socket.recv() => {
                 let text = match text_of(&mut socket, msg).await {
                     Read::Text(t) => t,
@@ -910,8 +927,12 @@ async fn replay_loop(mut socket: WebSocket, session: &Session, kind: GameKind, s
     let Some(mut sub) = greet(&mut socket, 0, kind.name(), "replay", &session.hub).await else {
         return;
     };
+    let mut ping = pinger(server);
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                if !send_in_time(&mut socket, Message::Ping(Default::default())).await { return; }
+            }
             msg = socket.recv() => {
                 let text = match text_of(&mut socket, msg).await {
                     Read::Text(t) => t,

@@ -46,6 +46,8 @@ struct Browser {
     token: String,
     session: Option<String>,
     from: Ipv4Addr,
+    /// An `X-Forwarded-For` to send, if any.
+    forwarded: Option<String>,
 }
 
 impl Browser {
@@ -54,7 +56,15 @@ impl Browser {
             token: ts.token(n),
             session: None,
             from: Ipv4Addr::LOCALHOST,
+            forwarded: None,
         }
+    }
+
+    /// The `X-Forwarded-For` header line, if any.
+    fn forwarded(&self) -> String {
+        self.forwarded
+            .as_ref()
+            .map_or_else(String::new, |f| format!("X-Forwarded-For: {f}\r\n"))
     }
 
     fn cookies(&self) -> String {
@@ -89,18 +99,20 @@ async fn raw(addr: SocketAddr, from: Ipv4Addr, req: &[u8]) -> Resp {
 
 async fn get(ts: &TestServer, b: &Browser, path: &str) -> Resp {
     let req = format!(
-        "GET {path} HTTP/1.1\r\nHost: {}\r\nCookie: {}\r\nConnection: close\r\n\r\n",
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nCookie: {}\r\n{}Connection: close\r\n\r\n",
         ts.addr,
-        b.cookies()
+        b.cookies(),
+        b.forwarded()
     );
     raw(ts.addr, b.from, req.as_bytes()).await
 }
 
 async fn post(ts: &TestServer, b: &Browser, path: &str, body: &[u8]) -> Resp {
     let mut req = format!(
-        "POST {path} HTTP/1.1\r\nHost: {}\r\nCookie: {}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "POST {path} HTTP/1.1\r\nHost: {}\r\nCookie: {}\r\n{}Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         ts.addr,
         b.cookies(),
+        b.forwarded(),
         body.len()
     )
     .into_bytes();
@@ -799,10 +811,11 @@ fn lobby_name(name: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_burst_of_wrong_passwords_is_counted_before_any_is_checked() {
-    let ts = TestServer::start("acc-burst", |_| {}).await;
+    let ts = TestServer::start("acc-burst", |c| c.max_sockets_per_ip = 1000).await;
     let mut ann = Browser::new(&ts, 1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
-    // 300 wrong passwords for Ann, all at once, from one address.
+    // 300 wrong passwords for Ann, all at once, from one address (its sockets are not
+    // capped here: the log-in gate is what is tested).
     let mut x = Browser::new(&ts, 2);
     x.from = Ipv4Addr::new(127, 0, 0, 2);
     let t = csrf(&ts, &x).await;
@@ -874,5 +887,66 @@ async fn registration_and_delete_account_are_rate_limited() {
     }
     assert_eq!(statuses, [403, 403, 403, 403, 403, 429, 429]);
     assert!(ts.server.store.account_by_name("Cat").unwrap().is_some());
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwarded_for_is_believed_only_from_a_trusted_proxy() {
+    let ts = TestServer::start("acc-proxy", |c| {
+        c.trusted_proxies = vec![alembic_web::limits::parse_net("127.0.0.2/32").unwrap()];
+    })
+    .await;
+    let mut ann = Browser::new(&ts, 1);
+    register(&ts, &mut ann, "Ann", "correct horse").await;
+    let mut bob = Browser::new(&ts, 2);
+    register(&ts, &mut bob, "Bob", "bob's password").await;
+    // Through the trusted proxy, one client's five wrong passwords (on several names)...
+    let mut mallory = Browser::new(&ts, 3);
+    mallory.from = Ipv4Addr::new(127, 0, 0, 2);
+    mallory.forwarded = Some("198.51.100.1, 203.0.113.7".to_owned());
+    for n in 0..5 {
+        let r = form(
+            &ts,
+            &mallory,
+            "/login",
+            &format!("nobody{n}"),
+            "guess guess",
+        )
+        .await;
+        assert_eq!(r.status, 401);
+    }
+    assert_eq!(
+        form(&ts, &mallory, "/login", "Bob", "bob's password")
+            .await
+            .status,
+        429
+    );
+    // ...limit that client only: another behind the same proxy logs in. (The first
+    // address in the header is what the client wrote: not believed.)
+    let mut carol = Browser::new(&ts, 4);
+    carol.from = Ipv4Addr::new(127, 0, 0, 2);
+    carol.forwarded = Some("203.0.113.7, 203.0.113.8".to_owned());
+    assert_eq!(
+        form(&ts, &carol, "/login", "Bob", "bob's password")
+            .await
+            .status,
+        303
+    );
+    // From a peer that is no trusted proxy the header is ignored: a client cannot pose as
+    // many addresses to escape its limit.
+    let mut eve = Browser::new(&ts, 5);
+    eve.from = Ipv4Addr::new(127, 0, 0, 3);
+    for n in 0..5 {
+        eve.forwarded = Some(format!("192.0.2.{n}"));
+        let r = form(&ts, &eve, "/login", &format!("nobody{n}"), "guess guess").await;
+        assert_eq!(r.status, 401);
+    }
+    eve.forwarded = Some("192.0.2.99".to_owned());
+    assert_eq!(
+        form(&ts, &eve, "/login", "Ann", "correct horse")
+            .await
+            .status,
+        429
+    );
     ts.stop().await;
 }

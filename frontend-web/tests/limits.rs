@@ -98,3 +98,139 @@ async fn a_flood_of_games_from_one_address_hits_its_cap_and_expires() {
     again.ready().await;
     ts.stop().await;
 }
+
+/// A socket from `from` that sent `bytes` (a request never finished).
+async fn half_open(ts: &TestServer, from: IpAddr, bytes: &[u8]) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.bind(std::net::SocketAddr::new(from, 0)).unwrap();
+    let mut s = sock.connect(ts.addr).await.unwrap();
+    let _ = s.write_all(bytes).await;
+    s
+}
+
+/// Whether the server closes `s` within `within` (reading whatever it sends first).
+async fn closed_within(s: &mut tokio::net::TcpStream, within: Duration) -> bool {
+    use tokio::io::AsyncReadExt;
+    let end = tokio::time::Instant::now() + within;
+    let mut buf = [0u8; 4096];
+    loop {
+        match tokio::time::timeout_at(end, s.read(&mut buf)).await {
+            Ok(Ok(0) | Err(_)) => return true,
+            Ok(Ok(_)) => {}
+            Err(_) => return false,
+        }
+    }
+}
+
+/// GET /health from `from`: the status, or `None` if the connection was refused or closed.
+async fn health_from(ts: &TestServer, from: IpAddr) -> Option<u16> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.bind(std::net::SocketAddr::new(from, 0)).unwrap();
+    let mut s = sock.connect(ts.addr).await.ok()?;
+    let req = format!(
+        "GET /health HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        ts.addr
+    );
+    s.write_all(req.as_bytes()).await.ok()?;
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut out))
+        .await
+        .ok()?
+        .ok()?;
+    String::from_utf8_lossy(&out)
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn half_open_and_idle_connections_are_bounded_and_closed() {
+    let ts = TestServer::start("lim-slow", |c| {
+        c.max_connections = 40;
+        c.max_sockets_per_ip = 15;
+        c.header_timeout = Duration::from_secs(1);
+        c.body_timeout = Duration::from_secs(1);
+        c.conn_idle_timeout = Duration::from_secs(2);
+    })
+    .await;
+    let partial = b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+    // 100 half-sent requests from one address: a normal client is served at once.
+    let mut slow = Vec::new();
+    for _ in 0..100 {
+        slow.push(half_open(&ts, ip(2), partial).await);
+    }
+    let t = Instant::now();
+    assert_eq!(health_from(&ts, ip(1)).await, Some(200));
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    // The half-sent requests are dropped once their headers are late.
+    for s in &mut slow {
+        assert!(
+            closed_within(s, Duration::from_secs(4)).await,
+            "a half-open socket stayed open"
+        );
+    }
+    // Half-sent requests from three addresses fill the whole cap: a normal client is
+    // served as soon as the header timeout frees places.
+    let mut slow = Vec::new();
+    for a in 3..6 {
+        for _ in 0..15 {
+            slow.push(half_open(&ts, ip(a), partial).await);
+        }
+    }
+    let t = Instant::now();
+    loop {
+        if health_from(&ts, ip(1)).await == Some(200) {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(5), "never served");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eprintln!("served {:?} after the cap filled", t.elapsed());
+    drop(slow);
+    // A kept-alive connection that sends nothing more is closed.
+    let mut idle = half_open(
+        &ts,
+        ip(6),
+        format!("GET /health HTTP/1.1\r\nHost: {}\r\n\r\n", ts.addr).as_bytes(),
+    )
+    .await;
+    assert!(closed_within(&mut idle, Duration::from_secs(5)).await);
+    // A body sent too slowly: 408.
+    let mut body = half_open(
+        &ts,
+        ip(7),
+        b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nname=a",
+    )
+    .await;
+    {
+        use tokio::io::AsyncReadExt;
+        let mut out = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(5), body.read_to_end(&mut out)).await;
+        let text = String::from_utf8_lossy(&out);
+        assert!(text.starts_with("HTTP/1.1 408"), "{text:?}");
+    }
+    // A websocket whose client answers the pings stays open past the idle timeout; one
+    // whose client stopped reading (and so answering) is closed.
+    let t1 = issued_token_from(ts.addr, ip(8)).await;
+    let mut alive = Client::connect_from(ts.addr, ip(8), "/ws/play?game=crash", Some(&t1)).await;
+    let id = alive.ready().await;
+    let mut silent = Client::connect_from(ts.addr, ip(8), &format!("/ws/watch/{id}"), None).await;
+    silent.ready().await;
+    let until = Instant::now() + Duration::from_secs(4);
+    while Instant::now() < until {
+        alive.read_one(until - Instant::now()).await;
+    }
+    assert!(!alive.closed);
+    alive.step(alembic_ui::Input::ch('z')).await;
+    assert!(alive.text().contains('z'));
+    // The silent one read nothing for 4 s: its socket was closed (what is buffered aside).
+    silent.drain(500).await;
+    assert!(
+        silent.closed,
+        "a websocket that answered no ping stayed open"
+    );
+    ts.stop().await;
+}
