@@ -25,8 +25,18 @@ use crate::store::Account;
 const GAME_HTML: &str = include_str!("../static/game.html");
 /// The page's script.
 const GAME_JS: &str = include_str!("../static/game.js");
+/// The lobby's script (it reloads the lobby): no page has an inline script, so the
+/// Content-Security-Policy allows scripts from this server's files only.
+const LOBBY_JS: &str = include_str!("../static/lobby.js");
+/// The Content-Security-Policy of every page (files served as text have a stricter one):
+/// scripts, images and websockets from this server only, no inline script, forms posted
+/// here only, never framed.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 /// What a page that sends faster than its game plays is told.
 const SLOW_DOWN: &str = "too many inputs waiting for the game; that one was dropped (slow down)";
+/// What a websocket opened by another site's page is told.
+const FOREIGN_ORIGIN: &str = "websocket from another site refused";
 /// What a spectator is told who asks for the past while their last look back still works.
 const PAST_BUSY: &str = "still closing your last look into the past; try again in a moment";
 /// What an address that registers too often is told.
@@ -52,6 +62,7 @@ pub fn router(state: AppState) -> Router {
         .route("/watch/{id}", get(game_page))
         .route("/replay/{name}", get(game_page))
         .route("/game.js", get(script))
+        .route("/lobby.js", get(lobby_script))
         .route("/tiles.png", get(atlas))
         .route("/api/games", get(api_games))
         .route("/api/stats", get(api_stats))
@@ -74,6 +85,7 @@ pub fn router(state: AppState) -> Router {
         )
         // Every request body is small: the forms' fields are bounded far below this.
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::map_response(security_headers))
         .with_state(state)
 }
 
@@ -125,9 +137,17 @@ fn token_or_new(st: &AppState, headers: &HeaderMap) -> (Option<Token>, Option<He
     }
     match st.server.issue_token() {
         Ok(t) => {
+            // Lax: a link from another site keeps the anonymous player's game (a Strict
+            // cookie is not sent on that navigation, so a new token would be issued).
+            // Every form is CSRF-checked, and a websocket's Origin, whatever the cookie.
             let cookie = format!(
-                "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/; Max-Age=31536000",
-                t.as_str()
+                "{COOKIE}={}; HttpOnly; SameSite=Lax; Path=/; Max-Age=31536000{}",
+                t.as_str(),
+                if st.server.config.secure_cookies {
+                    "; Secure"
+                } else {
+                    ""
+                }
             );
             let v = HeaderValue::from_str(&cookie).ok();
             (Some(t), v)
@@ -159,6 +179,36 @@ async fn lobby_page(State(st): State<AppState>, headers: HeaderMap) -> Response 
 async fn game_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
     let (_, cookie) = token_or_new(&st, &headers);
     with_cookie(Html(GAME_HTML).into_response(), cookie)
+}
+
+/// The headers every response carries: not framed, not sniffed, no referrer to other
+/// sites, and [`CSP`] unless the response has its own.
+async fn security_headers(mut resp: Response) -> Response {
+    let h = resp.headers_mut();
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
+    if !h.contains_key(header::CONTENT_SECURITY_POLICY) {
+        h.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        );
+    }
+    resp
+}
+
+async fn lobby_script() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        LOBBY_JS,
+    )
+        .into_response()
 }
 
 async fn script() -> Response {
@@ -522,7 +572,7 @@ async fn ws_play(
             Err(e) => return refuse(socket, e).await,
         };
         if !origin_ok {
-            return refuse(socket, "websocket from another site refused".to_owned()).await;
+            return refuse(socket, FOREIGN_ORIGIN.to_owned()).await;
         }
         let Some(token) = token else {
             return refuse(
@@ -710,14 +760,19 @@ async fn ws_watch(
     ws: WebSocketUpgrade,
     State(st): State<AppState>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     UrlPath(id): UrlPath<String>,
 ) -> Response {
+    let origin_ok = same_origin(&headers);
     upgrade(ws).on_upgrade(move |socket| async move {
         let server = st.server;
         let _guard = match server.connect(addr.ip()) {
             Ok(g) => g,
             Err(e) => return refuse(socket, e).await,
         };
+        if !origin_ok {
+            return refuse(socket, FOREIGN_ORIGIN.to_owned()).await;
+        }
         let Some(game) = id.parse::<u64>().ok().and_then(|id| server.live(id)) else {
             return refuse(
                 socket,
@@ -876,14 +931,19 @@ async fn ws_replay(
     ws: WebSocketUpgrade,
     State(st): State<AppState>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     UrlPath(name): UrlPath<String>,
 ) -> Response {
+    let origin_ok = same_origin(&headers);
     upgrade(ws).on_upgrade(move |socket| async move {
         let server = st.server;
         let _guard = match server.connect(addr.ip()) {
             Ok(g) => g,
             Err(e) => return refuse(socket, e).await,
         };
+        if !origin_ok {
+            return refuse(socket, FOREIGN_ORIGIN.to_owned()).await;
+        }
         let found = match lobby::stored_id(&name) {
             Some(id) => {
                 let s = Arc::clone(&server);

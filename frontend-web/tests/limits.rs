@@ -234,3 +234,130 @@ async fn half_open_and_idle_connections_are_bounded_and_closed() {
     );
     ts.stop().await;
 }
+
+/// The value of header `name` in a raw response, lower-cased name.
+fn header<'a>(resp: &'a str, name: &str) -> Option<&'a str> {
+    resp.split("\r\n\r\n").next()?.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.eq_ignore_ascii_case(name).then_some(v.trim())
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_send_security_headers_and_hold_no_inline_script() {
+    let ts = TestServer::start("lim-headers", |_| {}).await;
+    for path in [
+        "/",
+        "/play",
+        "/watch/1",
+        "/replay/game-1",
+        "/login",
+        "/register",
+        "/game.js",
+        "/lobby.js",
+    ] {
+        let r = ts.get(path, None).await;
+        assert!(r.starts_with("HTTP/1.1 200"), "{path}: {r}");
+        let csp = header(&r, "content-security-policy").unwrap_or_else(|| panic!("{path}: no CSP"));
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        let script_src = csp
+            .split(';')
+            .map(str::trim)
+            .find(|d| d.starts_with("script-src"))
+            .unwrap_or_else(|| panic!("{path}: no script-src in {csp}"));
+        assert_eq!(script_src, "script-src 'self'", "{path}");
+        assert_eq!(header(&r, "x-frame-options"), Some("DENY"), "{path}");
+        assert_eq!(
+            header(&r, "x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert_eq!(header(&r, "referrer-policy"), Some("same-origin"), "{path}");
+        // The CSP allows no inline script: the pages have none (nor handlers in attributes).
+        let body = r.split_once("\r\n\r\n").unwrap().1.to_ascii_lowercase();
+        if path.ends_with(".js") {
+            continue;
+        }
+        for (at, _) in body.match_indices("<script") {
+            let tag = &body[at..at + body[at..].find('>').unwrap()];
+            assert!(tag.contains("src="), "{path}: an inline script: {tag}");
+        }
+        for attr in [
+            " onclick=",
+            " onload=",
+            " onsubmit=",
+            " onchange=",
+            "javascript:",
+        ] {
+            assert!(!body.contains(attr), "{path}: {attr}");
+        }
+    }
+    // The lobby's script is served.
+    let js = ts.get("/lobby.js", None).await;
+    assert!(js.contains("location.reload"), "{js}");
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_websocket_refuses_another_sites_page() {
+    let ts = TestServer::start("lim-origin", |_| {}).await;
+    let me = ts.token(1);
+    let mut player = Client::connect(ts.addr, "/ws/play?game=crash", Some(&me)).await;
+    let id = player.ready().await;
+    for path in [
+        "/ws/play".to_owned(),
+        format!("/ws/watch/{id}"),
+        "/ws/replay/game-1".to_owned(),
+    ] {
+        let mut req =
+            tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
+                format!("ws://{}{path}", ts.addr),
+            )
+            .unwrap();
+        req.headers_mut()
+            .insert("Origin", "http://evil.example".parse().unwrap());
+        req.headers_mut()
+            .insert("Cookie", format!("alembic_token={me}").parse().unwrap());
+        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        let mut evil = Client {
+            ws,
+            grid: None,
+            frames: 0,
+            frame_bytes: 0,
+            json: Vec::new(),
+            closed: false,
+        };
+        evil.until(10, "the refusal", |c| c.closed).await;
+        assert!(
+            evil.errors()
+                .first()
+                .is_some_and(|e| e.contains("another site")),
+            "{path}: {:?}",
+            evil.errors()
+        );
+        assert!(evil.grid.is_none(), "{path}: a frame was sent");
+    }
+    assert!(player.ended().is_none());
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_token_cookie_is_lax_and_secure_when_asked() {
+    for secure in [false, true] {
+        let ts = TestServer::start("lim-cookie", |c| c.secure_cookies = secure).await;
+        let r = ts.get("/", None).await;
+        let cookie = r
+            .lines()
+            .find(|l| {
+                l.to_ascii_lowercase()
+                    .starts_with("set-cookie: alembic_token=")
+            })
+            .unwrap_or_else(|| panic!("no token cookie: {r}"));
+        // Lax: sent when a link on another site brings the player back, so an anonymous
+        // player keeps their game.
+        assert!(cookie.contains("SameSite=Lax"), "{cookie}");
+        assert!(cookie.contains("HttpOnly"), "{cookie}");
+        assert_eq!(cookie.contains("; Secure"), secure, "{cookie}");
+        ts.stop().await;
+    }
+}
