@@ -203,11 +203,18 @@ pub struct LiveState {
     pub spectators: usize,
     /// Told to save and stop already.
     pub quitting: bool,
-    /// Fired to close the player's current connection when another one takes over.
-    pub kick: Option<oneshot::Sender<()>>,
+    /// Fired to close the player's current connection, saying why (another one took over,
+    /// the account logged out everywhere).
+    pub kick: Option<oneshot::Sender<&'static str>>,
     /// Which player connection is the current one (each attach counts one up).
     pub generation: u64,
 }
+
+/// What a player's connection is told when another connection takes its game over.
+pub const OTHER_TAB: &str = "This game was opened in another tab or window.";
+/// What a player's connection is told when its account logs out everywhere.
+pub const LOGGED_OUT: &str =
+    "Your account logged out everywhere: this connection to its game is closed.";
 
 /// Most games in progress started (or continued) from one address, by default.
 pub const MAX_GAMES_PER_IP: usize = 8;
@@ -698,7 +705,7 @@ impl Server {
         kind: &str,
         player: &str,
         fresh: bool,
-    ) -> Result<(Arc<LiveGame>, oneshot::Receiver<()>, u64), AttachError> {
+    ) -> Result<(Arc<LiveGame>, oneshot::Receiver<&'static str>, u64), AttachError> {
         if *self.stopping.borrow() {
             return Err(AttachError::Stopping);
         }
@@ -754,7 +761,7 @@ impl Server {
         let generation = {
             let mut st = game.state();
             if let Some(old) = st.kick.replace(kick_tx) {
-                let _ = old.send(());
+                let _ = old.send(OTHER_TAB);
             }
             st.left_at = None;
             st.last_input = Instant::now();
@@ -1406,6 +1413,22 @@ impl Server {
                     g.state().quitting = true;
                     n += 1;
                 }
+            }
+        }
+        n
+    }
+
+    /// Close the player connections to `account`'s games on this server (it logged out
+    /// everywhere): a page comes back only as their owner by its browser token, or logged in
+    /// again. Returns how many were closed.
+    pub fn end_connections_of(&self, account: AccountId) -> usize {
+        let games: Vec<Arc<LiveGame>> = self.reg().live.values().cloned().collect();
+        let mut n = 0;
+        for g in games.iter().filter(|g| g.account() == Some(account)) {
+            if let Some(kick) = g.state().kick.take()
+                && kick.send(LOGGED_OUT).is_ok()
+            {
+                n += 1;
             }
         }
         n

@@ -603,7 +603,7 @@ async fn play_loop(
     mut socket: WebSocket,
     server: &Arc<Server>,
     game: &Arc<LiveGame>,
-    mut kicked: tokio::sync::oneshot::Receiver<()>,
+    mut kicked: tokio::sync::oneshot::Receiver<&'static str>,
 ) {
     let Some(mut sub) = greet(&mut socket, game.id, game.kind.name(), "player", &game.hub).await
     else {
@@ -636,8 +636,9 @@ async fn play_loop(
             p = sub.rx.recv() => {
                 if !forward(&mut socket, p, &game.hub, &mut sub).await { return; }
             }
-            _ = &mut kicked => {
-                let _ = send_json(&mut socket, &ServerMsg::Ended { msg: "This game was opened in another tab or window.".to_owned() }).await;
+            why = &mut kicked => {
+                let why = why.unwrap_or(crate::server::OTHER_TAB);
+                let _ = send_json(&mut socket, &ServerMsg::Ended { msg: why.to_owned() }).await;
                 let _ = socket.send(Message::Close(None)).await;
                 return;
             }
@@ -1306,6 +1307,8 @@ async fn logout_everywhere_post(
             Ok(Ok(_)) => {}
             _ => return store_failed(),
         }
+        // And its games' open connections on this server.
+        st.server.end_connections_of(account.id);
     }
     to_lobby(Some(session_cookie_cleared(&st)))
 }

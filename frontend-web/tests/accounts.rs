@@ -950,3 +950,60 @@ async fn forwarded_for_is_believed_only_from_a_trusted_proxy() {
     );
     ts.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logging_out_everywhere_closes_the_accounts_game_elsewhere() {
+    let ts = TestServer::start("acc-out-everywhere", |_| {}).await;
+    // Ann starts a game in her browser...
+    let mut home = Browser::new(&ts, 1);
+    register(&ts, &mut home, "Ann", "correct horse").await;
+    let (mut h, id) = start_game(&ts, &home, "Ann").await;
+    h.step(alembic_ui::Input::ch('l')).await;
+    drop(h);
+    // ...someone logged in as Ann elsewhere plays it...
+    let mut other = Browser::new(&ts, 2);
+    other.from = Ipv4Addr::new(127, 0, 0, 2);
+    let r = form(&ts, &other, "/login", "Ann", "correct horse").await;
+    other.session = r.session();
+    let mut o = Client::connect_cookies(
+        ts.addr,
+        &format!("/ws/play?id={id}"),
+        Some(&other.cookies()),
+    )
+    .await;
+    assert_eq!(o.ready().await, id);
+    o.step(alembic_ui::Input::ch('h')).await;
+    // ...Ann logs out everywhere: that connection ends at once, and cannot come back.
+    let t = csrf(&ts, &home).await;
+    let r = post(
+        &ts,
+        &home,
+        "/logout-everywhere",
+        format!("csrf={t}").as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 303);
+    o.until(5, "the end of the connection", |c| c.ended().is_some())
+        .await;
+    assert!(
+        o.ended().unwrap().contains("logged out everywhere"),
+        "{:?}",
+        o.ended()
+    );
+    let mut again = Client::connect_cookies(
+        ts.addr,
+        &format!("/ws/play?id={id}"),
+        Some(&other.cookies()),
+    )
+    .await;
+    again.until(10, "refused", |c| !c.errors().is_empty()).await;
+    assert!(
+        again.errors()[0].contains("not yours"),
+        "{:?}",
+        again.errors()
+    );
+    // Ann's own browser still has her game (it started there).
+    let mut back = Client::connect_cookies(ts.addr, "/ws/play", Some(&home.cookies())).await;
+    assert_eq!(back.ready().await, id);
+    ts.stop().await;
+}
