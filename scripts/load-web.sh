@@ -46,7 +46,7 @@ for n in $NS; do
         db_flag=(--db "${pg_url%/*}/$dbname")
     fi
     "$BIN" --bind 127.0.0.1:0 --data-dir "$work/data" --max-conns-per-ip 100000 \
-        --max-games 100000 "${db_flag[@]}" >"$work/out" 2>"$work/err" &
+        --max-games 100000 --max-games-per-ip 100000 "${db_flag[@]}" >"$work/out" 2>"$work/err" &
     pid=$!
     for _ in $(seq 50); do grep -qs 'serving' "$work/out" && break; sleep 0.1; done
     addr=$(grep -o '127.0.0.1:[0-9]*' "$work/out" | head -1)

@@ -42,7 +42,7 @@ trap cleanup EXIT
 # Start server $1 on its own data directory; sets $pid and $addr.
 serve() {
     "$BIN" --bind 127.0.0.1:0 --data-dir "$work/data-$1" --db "$db" --server-name "$1" \
-        --lease-secs "$LEASE" --max-conns-per-ip 100000 --max-games 100000 --no-tiles \
+        --lease-secs "$LEASE" --max-conns-per-ip 100000 --max-games 100000 --max-games-per-ip 100000 --no-tiles \
         >"$work/out-$1" 2>>"$work/err-$1" &
     pid=$!
     pids+=("$pid")

@@ -115,10 +115,18 @@ fn write_state(path: &std::path::Path, bots: &[BotState]) {
     std::fs::rename(&tmp, path).unwrap();
 }
 
-fn fresh_token() -> String {
-    let mut b = [0u8; 16];
-    getrandom::fill(&mut b).unwrap();
-    b.iter().map(|x| format!("{x:02x}")).collect()
+/// A browser token issued by the server at `addr` (from the `Set-Cookie` of `/play`):
+/// the server accepts only the tokens it issued.
+async fn issued_token(addr: SocketAddr) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!("GET /play HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out);
+    let at = text.find("alembic_token=").expect("a token cookie") + "alembic_token=".len();
+    text[at..].split(';').next().unwrap().to_owned()
 }
 
 fn key(k: &str) -> Message {
@@ -388,7 +396,7 @@ fn play(a: Arc<Args>, rt: &tokio::runtime::Runtime) {
     let all = Arc::new(Mutex::new(
         (0..a.bots)
             .map(|_| BotState {
-                token: fresh_token(),
+                token: rt.block_on(issued_token(a.addr)),
                 ..BotState::default()
             })
             .collect::<Vec<_>>(),

@@ -60,6 +60,20 @@ struct Totals {
     failures: AtomicU64,
 }
 
+/// A browser token issued by the server at `addr` (from the `Set-Cookie` of `/play`):
+/// the server accepts only the tokens it issued.
+async fn issued_token(addr: SocketAddr) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!("GET /play HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out);
+    let at = text.find("alembic_token=").expect("a token cookie") + "alembic_token=".len();
+    text[at..].split(';').next().unwrap().to_owned()
+}
+
 async fn bot(
     n: usize,
     a: Arc<Args>,
@@ -70,10 +84,7 @@ async fn bot(
     let mut req = format!("ws://{}/ws/play?game=alchemy&name=bot{n}", a.addr)
         .into_client_request()
         .unwrap();
-    let token = format!(
-        "{:032x}",
-        (u128::from(std::process::id()) << 64) + 0x10ad_0000_0000_u128 + n as u128
-    );
+    let token = issued_token(a.addr).await;
     let mut cookie = format!("alembic_token={token}");
     if a.accounts {
         match register(

@@ -11,8 +11,10 @@
 //! - **CSRF**: every form carries a token bound to the browser's own random token (the
 //!   `alembic_token` cookie) by a keyed hash with a secret made at server start; every POST
 //!   is checked, before anything else happens.
-//! - **Rate limits**: [`MAX_FAILURES`] failed log-ins per name or per address in
-//!   [`FAILURE_WINDOW`] seconds, and further attempts are refused until the window passes.
+//! - **Rate limits** ([`LoginGate`]): [`MAX_FAILURES`] password checks per address in
+//!   [`FAILURE_WINDOW`] seconds, counted before the check (a concurrent burst cannot slip
+//!   past); per name, [`MAX_FAILURES`] from addresses that failed on it, and one try from
+//!   each other address (its owner is slowed, never locked out, by strangers).
 //! - **One error** for an unknown name and a wrong password, and the same work for both
 //!   (an unknown name is checked against a dummy hash), so the log-in page does not tell
 //!   which names exist.
@@ -253,10 +255,100 @@ impl Csrf {
         h.finalize().iter().map(|b| format!("{b:02x}")).collect()
     }
 
+    /// A browser token (the `alembic_token` cookie) this server issues: `random` (32 hex
+    /// digits) followed by 32 hex digits of a keyed hash of it, so a token the client made
+    /// up is told from one the server (or another sharing its database) gave.
+    #[must_use]
+    pub fn browser_token(&self, random: &str) -> String {
+        use sha2::Digest;
+        let mut h = sha2::Sha256::new();
+        h.update(b"alembic-browser\0");
+        h.update(self.secret);
+        h.update(random.as_bytes());
+        let tag: String = h.finalize()[..16]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        format!("{random}{tag}")
+    }
+
+    /// Whether `token` is one [`Csrf::browser_token`] issued.
+    #[must_use]
+    pub fn browser_token_ok(&self, token: &str) -> bool {
+        token.len() == 64 && token.is_ascii() && same(&self.browser_token(&token[..32]), token)
+    }
+
     /// Whether `sent` is the token of `browser`.
     #[must_use]
     pub fn check(&self, browser: &str, sent: &str) -> bool {
         same(&self.token(browser), sent)
+    }
+}
+
+/// Password checks let through, counted in memory *before* the check (one lock: a burst
+/// of concurrent attempts is counted one by one), for log-ins and deleting an account:
+///
+/// - per address: [`MAX_FAILURES`] attempts in [`FAILURE_WINDOW`], whatever the names;
+/// - per name: [`MAX_FAILURES`] attempts in the window from addresses that have already
+///   failed on it; an address that has not gets one attempt even so (the owner's path: a
+///   name under attack is slowed to one try per address, never walled off).
+///
+/// An attempt that succeeds is given back. The store's failures, counted after, add the
+/// per-address bound across the servers sharing a database.
+#[derive(Debug)]
+pub struct LoginGate {
+    window: crate::limits::Window,
+}
+
+/// A password check let through by [`LoginGate::enter`]; [`Ticket::succeeded`] gives its
+/// counts back.
+#[derive(Debug)]
+pub struct Ticket<'a> {
+    gate: &'a LoginGate,
+    keys: Vec<String>,
+}
+
+impl Ticket<'_> {
+    /// The check succeeded: it does not count against the limits.
+    pub fn succeeded(self) {
+        let keys: Vec<&str> = self.keys.iter().map(String::as_str).collect();
+        self.gate.window.give_back(&keys);
+    }
+}
+
+impl Default for LoginGate {
+    fn default() -> Self {
+        LoginGate {
+            window: crate::limits::Window::new(std::time::Duration::from_secs(
+                FAILURE_WINDOW.unsigned_abs(),
+            )),
+        }
+    }
+}
+
+impl LoginGate {
+    /// Let one password check of `name` from `addr` through, counting it; `None`: limited.
+    #[must_use]
+    pub fn enter(&self, addr: &str, name: &str) -> Option<Ticket<'_>> {
+        let max = usize::try_from(MAX_FAILURES).unwrap_or(usize::MAX);
+        let name = crate::store::name_key(name);
+        let addr_key = format!("ip:{addr}");
+        let pair_key = format!("pair:{addr}:{name}");
+        let name_key = format!("name:{name}");
+        let keys = self.window.try_take_by(|count| {
+            // An address that has not tried this name lately passes the name's bound once.
+            let name_limit = if count(&pair_key) == 0 {
+                usize::MAX
+            } else {
+                max
+            };
+            vec![
+                (addr_key, max),
+                (pair_key.clone(), max),
+                (name_key, name_limit),
+            ]
+        })?;
+        Some(Ticket { gate: self, keys })
     }
 }
 
@@ -283,14 +375,14 @@ pub fn log_in(
     addr: &str,
     now: i64,
 ) -> Result<Login, StoreError> {
-    let name_key = format!("name:{}", crate::store::name_key(name));
+    // Per address and name, per address: a stranger's failures on a name never lock its
+    // owner out from another address (the per-name bound is [`LoginGate`]'s).
+    let name_key = format!("addrname:{addr}:{}", crate::store::name_key(name));
     let addr_key = format!("addr:{addr}");
     let since = now - FAILURE_WINDOW;
     // Old failures are forgotten now and then (every log-in is cheap enough).
     store.prune_login_failures(now - 10 * FAILURE_WINDOW)?;
-    if store.login_failures_since(&name_key, since)? >= MAX_FAILURES
-        || store.login_failures_since(&addr_key, since)? >= MAX_FAILURES
-    {
+    if store.login_failures_since(&addr_key, since)? >= MAX_FAILURES {
         return Ok(Login::Limited);
     }
     let account = if name.len() > 4 * MAX_NAME || password.len() > MAX_PASSWORD {

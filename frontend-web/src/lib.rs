@@ -16,6 +16,7 @@
 //! - [`protocol`]: the wire format (deflated diffs of cells; JSON inputs).
 //! - [`frontend`]: [`frontend::WebFrontend`] and the [`frontend::Hub`] that fans frames out.
 //! - [`games`]: which games and how they start (new, saved, replay).
+//! - [`limits`]: bounds on replay viewers and their work, attempts per key in a window.
 //! - [`server`]: games in progress, owners, idling out, stopping.
 //! - [`web`]: the routes and the websockets.
 //! - [`lobby`]: the lobby page and safe file serving.
@@ -29,6 +30,8 @@ pub mod accounts;
 pub mod atlas;
 pub mod frontend;
 pub mod games;
+pub mod limits;
+mod listen;
 pub mod lobby;
 pub mod protocol;
 pub mod server;
@@ -37,7 +40,6 @@ pub mod sync;
 pub mod web;
 
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 pub use server::{Config, Server};
@@ -57,16 +59,23 @@ pub async fn serve(
         server: Arc::clone(&server),
         atlas: Arc::new(png),
     };
-    let app = web::router(state).into_make_service_with_connect_info::<SocketAddr>();
+    let app = web::router(state);
     // Idle games and games whose player left are saved and stopped.
     let reaper = {
         let server = Arc::clone(&server);
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(std::time::Duration::from_millis(500));
+            let mut expired = tokio::time::Instant::now();
             loop {
                 tick.tick().await;
                 let s = Arc::clone(&server);
                 let _ = tokio::task::spawn_blocking(move || s.reap()).await;
+                // Abandoned anonymous games go from the store on a schedule.
+                if expired.elapsed() >= server.config.expire_every {
+                    expired = tokio::time::Instant::now();
+                    let s = Arc::clone(&server);
+                    let _ = tokio::task::spawn_blocking(move || s.expire_anonymous()).await;
+                }
             }
         })
     };
@@ -80,9 +89,8 @@ pub async fn serve(
             tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         }
     };
-    let served = axum::serve(listener, app).with_graceful_shutdown(stopped);
     // Upgraded websockets are not waited for by the graceful shutdown; they were told.
-    let result = served.await;
+    let result = listen::run(Arc::clone(&server), listener, app, stopped).await;
     reaper.abort();
     result
 }

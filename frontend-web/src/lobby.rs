@@ -217,9 +217,7 @@ pub fn page(server: &Server, token: Option<&Token>, account: Option<&Account>) -
     }
     h.push_str("</div><h2>Finished games</h2>");
     finished_table(&mut h, &server.finished(LISTED));
-    h.push_str(
-        "<script>setTimeout(()=>{if(!document.activeElement||document.activeElement.tagName!=='INPUT')location.reload()},5000)</script></body></html>",
-    );
+    h.push_str("<script src=/lobby.js></script></body></html>");
     h
 }
 

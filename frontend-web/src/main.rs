@@ -33,6 +33,47 @@ struct Args {
     /// Most websocket connections from one address at once.
     #[arg(long, default_value_t = 32)]
     max_conns_per_ip: usize,
+    /// Replay viewers at once (spectators looking into a game's past, finished games
+    /// replayed); more are refused with a message.
+    #[arg(long, default_value_t = 32)]
+    max_viewers: usize,
+    /// Spectators looking into one game's past at once.
+    #[arg(long, default_value_t = 4)]
+    max_viewers_per_game: usize,
+    /// Replay viewers computing at once (the others wait their turn): the cores replays
+    /// may take from the games.
+    #[arg(long, default_value_t = 1)]
+    replay_workers: usize,
+    /// Most games in progress started (or continued) from one address.
+    #[arg(long, default_value_t = alembic_web::server::MAX_GAMES_PER_IP)]
+    max_games_per_ip: usize,
+    /// Days an anonymous game (no account) not finished is kept untouched before it is
+    /// deleted with its save and recording (0: kept for ever).
+    #[arg(long, value_name = "DAYS", default_value_t = 7)]
+    anon_expiry_days: u64,
+    /// Registrations tried from one address in an hour; more are refused (429).
+    #[arg(long, default_value_t = 10)]
+    registrations_per_hour: usize,
+    /// Most connections open at once (pages and websockets; keep it under `ulimit -n`).
+    #[arg(long, default_value_t = 4000)]
+    max_connections: usize,
+    /// Most connections open at once from one address (trusted proxies aside).
+    #[arg(long, default_value_t = 64)]
+    max_sockets_per_ip: usize,
+    /// Seconds a request's headers may take to arrive.
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    header_timeout: u64,
+    /// Seconds a request may take to arrive and be answered (a slow body: 408).
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    body_timeout: u64,
+    /// Seconds a connection may send nothing before it is closed (websockets are pinged
+    /// every third of it).
+    #[arg(long, value_name = "SECS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(3..))]
+    conn_idle_timeout: u64,
+    /// A reverse proxy (ADDR or ADDR/LEN; repeatable) whose `X-Forwarded-For` gives the
+    /// client's address; from any other peer the header is ignored.
+    #[arg(long, value_name = "ADDR[/LEN]", value_parser = alembic_web::limits::parse_net)]
+    trusted_proxy: Vec<(std::net::IpAddr, u8)>,
     /// Letters only: do not offer the tile pictures.
     #[arg(long)]
     no_tiles: bool,
@@ -98,6 +139,20 @@ fn main() -> ExitCode {
         secure_cookies: args.secure_cookies,
         server_name: args.server_name,
         lease: Duration::from_secs(args.lease_secs),
+        max_viewers: args.max_viewers,
+        max_viewers_per_game: args.max_viewers_per_game,
+        replay_workers: args.replay_workers,
+        max_games_per_ip: args.max_games_per_ip,
+        anon_expiry: (args.anon_expiry_days > 0)
+            .then(|| Duration::from_secs(args.anon_expiry_days * 24 * 3600)),
+        expire_every: Duration::from_secs(600),
+        registrations_per_hour: args.registrations_per_hour,
+        max_connections: args.max_connections,
+        max_sockets_per_ip: args.max_sockets_per_ip,
+        header_timeout: Duration::from_secs(args.header_timeout),
+        body_timeout: Duration::from_secs(args.body_timeout),
+        conn_idle_timeout: Duration::from_secs(args.conn_idle_timeout),
+        trusted_proxies: args.trusted_proxy,
     };
     if let Some(to) = &args.backup {
         let url = config.db.clone().unwrap_or_else(|| {

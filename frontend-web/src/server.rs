@@ -22,6 +22,7 @@ use tokio::sync::{oneshot, watch};
 use crate::accounts::Csrf;
 use crate::frontend::{Command, Hub, WebFrontend};
 use crate::games::{self, GameKind, Progress, WebApp};
+use crate::limits::{ViewerBudget, ViewerSlot, WorkGate};
 use crate::store::{
     AccountId, GameFilter, GameRecord, GameStatus, Lease, NewGame, Score, Store, StoreError,
     token_hash,
@@ -56,7 +57,41 @@ pub struct Config {
     /// How long a server's hold on a game lasts without being renewed: when a server dies,
     /// another may take its games over this long after its last renewal.
     pub lease: Duration,
+    /// Replay viewers (spectators looking into a game's past, finished games replayed) at
+    /// once, in all; more are refused with a message.
+    pub max_viewers: usize,
+    /// Spectators looking into one game's past at once.
+    pub max_viewers_per_game: usize,
+    /// Replay viewers computing at once (stepping, jumping, loading): the others wait their
+    /// turn, so replays never take more than this many cores from the games.
+    pub replay_workers: usize,
+    /// Most games in progress started (or continued) from one address.
+    pub max_games_per_ip: usize,
+    /// An anonymous game (no account) not finished and untouched this long is deleted,
+    /// with its save and recording; `None`: kept for ever.
+    pub anon_expiry: Option<Duration>,
+    /// How often the expired anonymous games are looked for.
+    pub expire_every: Duration,
+    /// Registrations tried from one address in an hour.
+    pub registrations_per_hour: usize,
+    /// Most connections open at once (pages and websockets); more are closed at once.
+    pub max_connections: usize,
+    /// Most connections open at once from one address (a trusted proxy's aside).
+    pub max_sockets_per_ip: usize,
+    /// A request's headers must all arrive within this.
+    pub header_timeout: Duration,
+    /// A request must be answered within this (its body sent slowly: 408).
+    pub body_timeout: Duration,
+    /// A connection from which nothing arrives for this long is closed (websockets are
+    /// pinged every third of it; browsers answer).
+    pub conn_idle_timeout: Duration,
+    /// The reverse proxies whose `X-Forwarded-For` is believed: addresses with a prefix
+    /// length (`10.0.0.0/8`, `127.0.0.1/32`).
+    pub trusted_proxies: Vec<(IpAddr, u8)>,
 }
+
+/// How long an anonymous game not finished is kept untouched by default: a week.
+pub const ANON_EXPIRY: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// Where stored recordings are written for the replay viewer, in the data directory.
 pub const CACHE_DIR: &str = "cache";
@@ -105,11 +140,25 @@ impl Default for Config {
             secure_cookies: false,
             server_name: None,
             lease: Duration::from_secs(15),
+            max_viewers: 32,
+            max_viewers_per_game: 4,
+            replay_workers: 1,
+            max_games_per_ip: MAX_GAMES_PER_IP,
+            anon_expiry: Some(ANON_EXPIRY),
+            expire_every: Duration::from_secs(600),
+            registrations_per_hour: 10,
+            max_connections: 4000,
+            max_sockets_per_ip: 64,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            conn_idle_timeout: Duration::from_secs(120),
+            trusted_proxies: Vec::new(),
         }
     }
 }
 
-/// A browser's random token (the `alembic_token` cookie): 32 hex digits.
+/// A browser's token (the `alembic_token` cookie): 64 hex digits, 32 random and 32 of a
+/// keyed hash of them ([`Server::issue_token`]; only those are accepted).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Token(String);
 
@@ -124,10 +173,11 @@ impl Token {
         Ok(Token(b.iter().map(|x| format!("{x:02x}")).collect()))
     }
 
-    /// A token as a cookie holds it, if well formed.
+    /// A token as a cookie holds it, if well formed (whether this server issued it is
+    /// [`Server::token_ok`]).
     #[must_use]
     pub fn parse(s: &str) -> Option<Token> {
-        (s.len() == 32
+        (s.len() == 64
             && s.bytes()
                 .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()))
         .then(|| Token(s.to_owned()))
@@ -153,11 +203,21 @@ pub struct LiveState {
     pub spectators: usize,
     /// Told to save and stop already.
     pub quitting: bool,
-    /// Fired to close the player's current connection when another one takes over.
-    pub kick: Option<oneshot::Sender<()>>,
+    /// Fired to close the player's current connection, saying why (another one took over,
+    /// the account logged out everywhere).
+    pub kick: Option<oneshot::Sender<&'static str>>,
     /// Which player connection is the current one (each attach counts one up).
     pub generation: u64,
 }
+
+/// What a player's connection is told when another connection takes its game over.
+pub const OTHER_TAB: &str = "This game was opened in another tab or window.";
+/// What a player's connection is told when its account logs out everywhere.
+pub const LOGGED_OUT: &str =
+    "Your account logged out everywhere: this connection to its game is closed.";
+
+/// Most games in progress started (or continued) from one address, by default.
+pub const MAX_GAMES_PER_IP: usize = 8;
 
 /// Most commands waiting for a game's thread; a page that sends faster than its game plays
 /// is told to slow down rather than queueing without bound.
@@ -180,6 +240,8 @@ pub struct LiveGame {
     pub save: PathBuf,
     /// The seed it started from.
     pub seed: u64,
+    /// The address that started (or continued) it here.
+    pub from: IpAddr,
     /// When this server started (or continued) it.
     pub started: std::time::SystemTime,
     /// Its frames.
@@ -224,6 +286,8 @@ struct Registry {
     starting: std::collections::HashSet<Token>,
     by_owner: HashMap<Token, u64>,
     conns: HashMap<IpAddr, usize>,
+    /// Games in progress and being made, by the address that started them.
+    games_by_ip: HashMap<IpAddr, usize>,
     threads: Vec<std::thread::JoinHandle<()>>,
 }
 
@@ -269,6 +333,14 @@ pub struct Server {
     stopping: watch::Sender<bool>,
     /// Inputs received from players, over all games (for the bytes-per-move figure).
     pub inputs: AtomicU64,
+    /// Replay viewers' places.
+    pub viewers: Arc<ViewerBudget>,
+    /// Replay viewers' work.
+    replay_work: Arc<WorkGate>,
+    /// Password checks (log-in, delete-account), counted before they are made.
+    pub logins: crate::accounts::LoginGate,
+    /// Registrations tried, per address, in the last hour.
+    pub registrations: crate::limits::Window,
 }
 
 /// Why a player could not be given a game.
@@ -283,6 +355,11 @@ pub enum AttachError {
     /// Too many games.
     #[error("the server is full ({0} games in progress); try again later")]
     Full(usize),
+    /// Too many games from the player's address.
+    #[error(
+        "too many games in progress from your address ({0}); finish or leave one (it is saved a minute after), then try again"
+    )]
+    FullForAddress(usize),
     /// No such game kind.
     #[error("unknown game {0:?}")]
     UnknownKind(String),
@@ -436,6 +513,36 @@ pub struct Session {
     pub tx: SyncSender<Command>,
     /// Its frames.
     pub hub: Arc<Hub>,
+    /// Set when its thread has ended (its place in [`Server::viewers`] given back).
+    pub done: Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// A replay viewer's app, doing its work only within [`Config::replay_workers`], and
+/// holding its place in [`Server::viewers`] until its thread ends.
+struct Gated {
+    app: WebApp,
+    gate: Arc<WorkGate>,
+    _slot: ViewerSlot,
+}
+
+impl App for Gated {
+    fn render(&mut self, frame: &mut Frame) {
+        self.app.render(frame);
+    }
+    fn handle(&mut self, input: Input) -> Control {
+        let _work = self.gate.enter();
+        self.app.handle(input)
+    }
+    fn tick_interval(&self) -> Option<Duration> {
+        self.app.tick_interval()
+    }
+    fn tick(&mut self) -> Control {
+        let _work = self.gate.enter();
+        self.app.tick()
+    }
+    fn title(&self) -> Option<String> {
+        self.app.title()
+    }
 }
 
 impl Drop for Session {
@@ -482,7 +589,6 @@ impl Server {
         };
         let (stopping, _) = watch::channel(false);
         Ok(Arc::new(Server {
-            config,
             store,
             csrf,
             name,
@@ -490,6 +596,14 @@ impl Server {
             last_renewal: Mutex::new(Instant::now()),
             stopping,
             inputs: AtomicU64::new(0),
+            viewers: Arc::new(ViewerBudget::new(
+                config.max_viewers,
+                config.max_viewers_per_game,
+            )),
+            replay_work: Arc::new(WorkGate::new(config.replay_workers)),
+            logins: crate::accounts::LoginGate::default(),
+            registrations: crate::limits::Window::new(Duration::from_secs(3600)),
+            config,
         }))
     }
 
@@ -513,6 +627,38 @@ impl Server {
     #[must_use]
     pub fn stopping(&self) -> watch::Receiver<bool> {
         self.stopping.subscribe()
+    }
+
+    /// A new browser token, issued by this server ([`Server::token_ok`] accepts it here
+    /// and on every server sharing the database).
+    ///
+    /// # Errors
+    /// The OS has no randomness to give.
+    pub fn issue_token(&self) -> Result<Token, getrandom::Error> {
+        let random = Token::random()?;
+        Ok(self.token_from(&random.as_str()[..32]))
+    }
+
+    /// The token this server issues for `random` (32 hex digits): for tests and tools that
+    /// need a browser's token again.
+    #[must_use]
+    pub fn token_from(&self, random: &str) -> Token {
+        Token(self.csrf.browser_token(random))
+    }
+
+    /// Whether `t` is a token this server (or one sharing its database) issued.
+    #[must_use]
+    pub fn token_ok(&self, t: &Token) -> bool {
+        self.csrf.browser_token_ok(t.as_str())
+    }
+
+    /// Whether `ip` is one of [`Config::trusted_proxies`].
+    #[must_use]
+    pub fn trusted_proxy(&self, ip: IpAddr) -> bool {
+        self.config
+            .trusted_proxies
+            .iter()
+            .any(|(net, len)| crate::limits::in_net(ip, *net, *len))
     }
 
     /// Count a new connection from `ip`.
@@ -541,10 +687,11 @@ impl Server {
         self.reg().live.get(&id).cloned()
     }
 
-    /// The player `owner`'s game (or `account`'s): `id` if given (theirs, live or saved, on
-    /// this server or, its hold run out, another's), else their game in progress here, else
-    /// their newest game not finished in the store (unless `fresh`: a new game; the other
-    /// stays saved), else a new game of `kind` for `player`. Returns the game, a receiver
+    /// The player `owner`'s game (or `account`'s), asked from address `from`: `id` if given
+    /// (theirs, live or saved, on this server or, its hold run out, another's), else their
+    /// game in progress here, else their newest game not finished in the store (unless
+    /// `fresh`: a new game; the other stays saved), else a new game of `kind` for `player`
+    /// (at most [`Config::max_games_per_ip`] in progress from `from`). Returns the game, a receiver
     /// that fires when another connection takes it over, and this connection's generation
     /// (for [`Server::player_left`]). Blocking (the store).
     ///
@@ -552,13 +699,13 @@ impl Server {
     /// [`AttachError`].
     pub fn attach(
         self: &Arc<Self>,
-        owner: &Token,
+        (from, owner): (IpAddr, &Token),
         account: Option<AccountId>,
         id: Option<u64>,
         kind: &str,
         player: &str,
         fresh: bool,
-    ) -> Result<(Arc<LiveGame>, oneshot::Receiver<()>, u64), AttachError> {
+    ) -> Result<(Arc<LiveGame>, oneshot::Receiver<&'static str>, u64), AttachError> {
         if *self.stopping.borrow() {
             return Err(AttachError::Stopping);
         }
@@ -606,7 +753,7 @@ impl Server {
                 if let Some(g) = stored.as_ref().and_then(|r| self.live(r.id)) {
                     g
                 } else {
-                    self.start_game(owner, account, stored, kind, player)?
+                    self.start_game(from, owner, account, stored, kind, player)?
                 }
             }
         };
@@ -614,7 +761,7 @@ impl Server {
         let generation = {
             let mut st = game.state();
             if let Some(old) = st.kick.replace(kick_tx) {
-                let _ = old.send(());
+                let _ = old.send(OTHER_TAB);
             }
             st.left_at = None;
             st.last_input = Instant::now();
@@ -628,6 +775,7 @@ impl Server {
     /// game, on its own thread, and register it.
     fn start_game(
         self: &Arc<Self>,
+        from: IpAddr,
         owner: &Token,
         account: Option<AccountId>,
         stored: Option<GameRecord>,
@@ -643,13 +791,21 @@ impl Server {
             if busy >= self.config.max_games {
                 return Err(AttachError::Full(busy));
             }
+            let mine = reg.games_by_ip.entry(from).or_insert(0);
+            if *mine >= self.config.max_games_per_ip {
+                return Err(AttachError::FullForAddress(*mine));
+            }
+            *mine += 1;
             reg.starting.insert(owner.clone());
         }
         // Making the game (the store, a new level, loading a save) happens with the registry
         // unlocked, so the lobby and the other players never wait for it.
-        let made = self.make_game(owner, account, stored, kind, player);
+        let made = self.make_game(from, owner, account, stored, kind, player);
         let mut reg = self.reg();
         reg.starting.remove(owner);
+        if made.is_err() {
+            Self::ungame(&mut reg, from);
+        }
         let (g, thread) = made?;
         reg.threads.retain(|t| !t.is_finished());
         reg.threads.push(thread);
@@ -663,8 +819,19 @@ impl Server {
         Ok(g)
     }
 
+    /// One game fewer from `from`.
+    fn ungame(reg: &mut Registry, from: IpAddr) {
+        if let Some(n) = reg.games_by_ip.get_mut(&from) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                reg.games_by_ip.remove(&from);
+            }
+        }
+    }
+
     fn make_game(
         self: &Arc<Self>,
+        from: IpAddr,
         owner: &Token,
         account: Option<AccountId>,
         stored: Option<GameRecord>,
@@ -686,7 +853,13 @@ impl Server {
                 let spawned = sync::materialize(self.store.as_ref(), rec.id, &save)
                     .map_err(AttachError::Start)
                     .and_then(|()| {
-                        self.spawn_game(rec.id, kind, owner.clone(), rec.player, Some(rec.seed))
+                        self.spawn_game(
+                            (rec.id, from),
+                            kind,
+                            owner.clone(),
+                            rec.player,
+                            Some(rec.seed),
+                        )
                     });
                 let g = match spawned {
                     Ok(x) => x,
@@ -725,7 +898,8 @@ impl Server {
                 // Files of that name from an earlier database or run are not this game's.
                 let save = games::save_path(&self.config.data_dir, k, id);
                 sync::materialize(self.store.as_ref(), id, &save).map_err(AttachError::Start)?;
-                let made = self.spawn_game(id, k, owner.clone(), player.to_owned(), Some(seed));
+                let made =
+                    self.spawn_game((id, from), k, owner.clone(), player.to_owned(), Some(seed));
                 let g = match made {
                     Ok(x) => x,
                     Err(e) => {
@@ -750,7 +924,7 @@ impl Server {
     /// Make game `id` on its own thread; returns once it has started (or failed to).
     fn spawn_game(
         self: &Arc<Self>,
-        id: u64,
+        (id, from): (u64, IpAddr),
         kind: GameKind,
         owner: Token,
         player: String,
@@ -768,6 +942,7 @@ impl Server {
             player,
             save: save.clone(),
             seed,
+            from,
             // A second early: file times may be rounded down.
             started: std::time::SystemTime::now() - Duration::from_secs(1),
             hub: Arc::clone(&hub),
@@ -855,7 +1030,9 @@ impl Server {
     ) {
         {
             let mut reg = self.reg();
-            reg.live.remove(&g.id);
+            if reg.live.remove(&g.id).is_some() {
+                Self::ungame(&mut reg, g.from);
+            }
             if reg.by_owner.get(&g.owner) == Some(&g.id) {
                 reg.by_owner.remove(&g.owner);
             }
@@ -976,30 +1153,48 @@ impl Server {
         g.send(cmd)
     }
 
-    /// Start a private session of `make` (a replay viewer) on its own thread.
+    /// Start a private session of `make` (a replay viewer) on its own thread: of game
+    /// `game`'s past (a spectator's look back), or of a finished game (`None`). It takes a
+    /// place in [`Server::viewers`] until its thread ends, and computes only within
+    /// [`Config::replay_workers`] (reading the recording included). Blocking.
     ///
     /// # Errors
-    /// What `make` said, or that no thread could be started.
+    /// No place is left (a message for the page), what `make` said, or that no thread could
+    /// be started.
     pub fn session(
         &self,
+        game: Option<u64>,
         size: (u16, u16),
         make: impl FnOnce(Option<bool>) -> Result<WebApp, String> + Send + 'static,
     ) -> Result<Session, String> {
+        let slot = self.viewers.reserve(game)?;
         let (tx, rx) = std::sync::mpsc::sync_channel(INPUT_QUEUE);
         let hub = Arc::new(Hub::new());
         let (tiles, tiles_opt) = self.tiles();
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
         let h = Arc::clone(&hub);
+        let gate = Arc::clone(&self.replay_work);
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let d = Arc::clone(&done);
         std::thread::Builder::new()
             .name("session".to_owned())
             .spawn(move || {
-                let mut app = match make(tiles_opt) {
+                let made = {
+                    let _work = gate.enter();
+                    make(tiles_opt)
+                };
+                let mut app = match made {
                     Ok(a) => {
                         let _ = ready_tx.send(Ok(()));
-                        a
+                        Gated {
+                            app: a,
+                            gate,
+                            _slot: slot,
+                        }
                     }
                     Err(e) => {
                         let _ = ready_tx.send(Err(e));
+                        d.store(true, Ordering::Release);
                         return;
                     }
                 };
@@ -1007,6 +1202,8 @@ impl Server {
                 let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
                     alembic_ui::run(&mut fe, &mut app)
                 }));
+                drop(app);
+                d.store(true, Ordering::Release);
                 h.end(if ran.is_ok() {
                     "End of the replay."
                 } else {
@@ -1015,7 +1212,7 @@ impl Server {
             })
             .map_err(|e| e.to_string())?;
         match ready_rx.recv() {
-            Ok(Ok(())) => Ok(Session { tx, hub }),
+            Ok(Ok(())) => Ok(Session { tx, hub, done }),
             Ok(Err(e)) => Err(e),
             Err(_) => Err("the viewer's thread died".to_owned()),
         }
@@ -1219,6 +1416,46 @@ impl Server {
             }
         }
         n
+    }
+
+    /// Close the player connections to `account`'s games on this server (it logged out
+    /// everywhere): a page comes back only as their owner by its browser token, or logged in
+    /// again. Returns how many were closed.
+    pub fn end_connections_of(&self, account: AccountId) -> usize {
+        let games: Vec<Arc<LiveGame>> = self.reg().live.values().cloned().collect();
+        let mut n = 0;
+        for g in games.iter().filter(|g| g.account() == Some(account)) {
+            if let Some(kick) = g.state().kick.take()
+                && kick.send(LOGGED_OUT).is_ok()
+            {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Delete the anonymous games untouched for [`Config::anon_expiry`] (rows, saves,
+    /// recordings, morgue files, in the store); returns how many. Blocking (the store).
+    pub fn expire_anonymous(&self) -> u64 {
+        let Some(age) = self.config.anon_expiry else {
+            return 0;
+        };
+        let now = crate::accounts::now();
+        let before = now - i64::try_from(age.as_secs()).unwrap_or(i64::MAX / 2);
+        match self.store.expire_anonymous(before, now) {
+            Ok(n) => {
+                if n > 0 {
+                    eprintln!(
+                        "alembic-web: {n} anonymous games untouched since before {before} expired"
+                    );
+                }
+                n
+            }
+            Err(e) => {
+                eprintln!("alembic-web: cannot expire old anonymous games: {e}");
+                0
+            }
+        }
     }
 
     /// Stop: no new games; every game saves and its thread ends; returns how many games were

@@ -25,8 +25,23 @@ use crate::store::Account;
 const GAME_HTML: &str = include_str!("../static/game.html");
 /// The page's script.
 const GAME_JS: &str = include_str!("../static/game.js");
+/// The lobby's script (it reloads the lobby): no page has an inline script, so the
+/// Content-Security-Policy allows scripts from this server's files only.
+const LOBBY_JS: &str = include_str!("../static/lobby.js");
+/// The Content-Security-Policy of every page (files served as text have a stricter one):
+/// scripts, images and websockets from this server only, no inline script, forms posted
+/// here only, never framed.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 /// What a page that sends faster than its game plays is told.
 const SLOW_DOWN: &str = "too many inputs waiting for the game; that one was dropped (slow down)";
+/// What a websocket opened by another site's page is told.
+const FOREIGN_ORIGIN: &str = "websocket from another site refused";
+/// What a spectator is told who asks for the past while their last look back still works.
+const PAST_BUSY: &str = "still closing your last look into the past; try again in a moment";
+/// What an address that registers too often is told.
+const TOO_MANY_REGISTRATIONS: &str =
+    "Too many registrations from your address lately: try again in an hour.";
 /// The cookie holding a browser's [`Token`].
 pub const COOKIE: &str = "alembic_token";
 
@@ -47,6 +62,7 @@ pub fn router(state: AppState) -> Router {
         .route("/watch/{id}", get(game_page))
         .route("/replay/{name}", get(game_page))
         .route("/game.js", get(script))
+        .route("/lobby.js", get(lobby_script))
         .route("/tiles.png", get(atlas))
         .route("/api/games", get(api_games))
         .route("/api/stats", get(api_stats))
@@ -69,6 +85,7 @@ pub fn router(state: AppState) -> Router {
         )
         // Every request body is small: the forms' fields are bounded far below this.
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::map_response(security_headers))
         .with_state(state)
 }
 
@@ -87,8 +104,12 @@ fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .map(|(_, v)| v)
 }
 
-fn token_of(headers: &HeaderMap) -> Option<Token> {
-    cookie(headers, COOKIE).and_then(Token::parse)
+/// The browser's token, if its cookie holds one this server issued (a token the client
+/// made up is no token).
+fn token_of(st: &AppState, headers: &HeaderMap) -> Option<Token> {
+    cookie(headers, COOKIE)
+        .and_then(Token::parse)
+        .filter(|t| st.server.token_ok(t))
 }
 
 /// The session token in the request's cookie, if well formed.
@@ -110,15 +131,23 @@ async fn account_of(st: &AppState, headers: &HeaderMap) -> Option<Account> {
 }
 
 /// The browser's token, and the `Set-Cookie` to send when it has none yet.
-fn token_or_new(headers: &HeaderMap) -> (Option<Token>, Option<HeaderValue>) {
-    if let Some(t) = token_of(headers) {
+fn token_or_new(st: &AppState, headers: &HeaderMap) -> (Option<Token>, Option<HeaderValue>) {
+    if let Some(t) = token_of(st, headers) {
         return (Some(t), None);
     }
-    match Token::random() {
+    match st.server.issue_token() {
         Ok(t) => {
+            // Lax: a link from another site keeps the anonymous player's game (a Strict
+            // cookie is not sent on that navigation, so a new token would be issued).
+            // Every form is CSRF-checked, and a websocket's Origin, whatever the cookie.
             let cookie = format!(
-                "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/; Max-Age=31536000",
-                t.as_str()
+                "{COOKIE}={}; HttpOnly; SameSite=Lax; Path=/; Max-Age=31536000{}",
+                t.as_str(),
+                if st.server.config.secure_cookies {
+                    "; Secure"
+                } else {
+                    ""
+                }
             );
             let v = HeaderValue::from_str(&cookie).ok();
             (Some(t), v)
@@ -137,7 +166,7 @@ fn with_cookie(mut resp: Response, cookie: Option<HeaderValue>) -> Response {
 }
 
 async fn lobby_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
-    let (token, cookie) = token_or_new(&headers);
+    let (token, cookie) = token_or_new(&st, &headers);
     let account = account_of(&st, &headers).await;
     let server = Arc::clone(&st.server);
     let html =
@@ -147,9 +176,39 @@ async fn lobby_page(State(st): State<AppState>, headers: HeaderMap) -> Response 
     with_cookie(Html(html).into_response(), cookie)
 }
 
-async fn game_page(headers: HeaderMap) -> Response {
-    let (_, cookie) = token_or_new(&headers);
+async fn game_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
+    let (_, cookie) = token_or_new(&st, &headers);
     with_cookie(Html(GAME_HTML).into_response(), cookie)
+}
+
+/// The headers every response carries: not framed, not sniffed, no referrer to other
+/// sites, and [`CSP`] unless the response has its own.
+async fn security_headers(mut resp: Response) -> Response {
+    let h = resp.headers_mut();
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
+    if !h.contains_key(header::CONTENT_SECURITY_POLICY) {
+        h.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        );
+    }
+    resp
+}
+
+async fn lobby_script() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        LOBBY_JS,
+    )
+        .into_response()
 }
 
 async fn script() -> Response {
@@ -327,7 +386,7 @@ async fn health(State(st): State<AppState>) -> Response {
 }
 
 async fn delete_account_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
-    let (token, cookie) = token_or_new(&headers);
+    let (token, cookie) = token_or_new(&st, &headers);
     let Some(account) = account_of(&st, &headers).await else {
         return (StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response();
     };
@@ -372,12 +431,25 @@ pub struct DeleteForm {
 
 async fn delete_account_post(
     State(st): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     axum::Form(form): axum::Form<DeleteForm>,
 ) -> Response {
     let (browser, account) = match form_of_account(&st, &headers, &form.csrf).await {
         Ok(x) => x,
         Err(refused) => return refused,
+    };
+    // The password is checked under the log-in's limits.
+    let Some(ticket) = st
+        .server
+        .logins
+        .enter(&addr.ip().to_string(), &account.name)
+    else {
+        return page_response(
+            StatusCode::TOO_MANY_REQUESTS,
+            delete_page(&st, &browser, &account.name, Some(accounts::TOO_MANY)),
+            None,
+        );
     };
     let server = Arc::clone(&st.server);
     let id = account.id;
@@ -391,6 +463,9 @@ async fn delete_account_post(
         server.delete_account(id).map(|r| r.map(|_| ()))
     })
     .await;
+    if !matches!(&done, Ok(Ok(Err(why))) if why == accounts::BAD_LOGIN) {
+        ticket.succeeded();
+    }
     match done {
         Ok(Ok(Ok(()))) => to_lobby(Some(session_cookie_cleared(&st))),
         Ok(Ok(Err(why))) => page_response(
@@ -487,7 +562,7 @@ async fn ws_play(
     headers: HeaderMap,
     Query(q): Query<PlayQuery>,
 ) -> Response {
-    let token = token_of(&headers);
+    let token = token_of(&st, &headers);
     let origin_ok = same_origin(&headers);
     let account = account_of(&st, &headers).await.map(|a| a.id);
     upgrade(ws).on_upgrade(move |socket| async move {
@@ -497,7 +572,7 @@ async fn ws_play(
             Err(e) => return refuse(socket, e).await,
         };
         if !origin_ok {
-            return refuse(socket, "websocket from another site refused".to_owned()).await;
+            return refuse(socket, FOREIGN_ORIGIN.to_owned()).await;
         }
         let Some(token) = token else {
             return refuse(
@@ -511,7 +586,7 @@ async fn ws_play(
         let s = Arc::clone(&server);
         let fresh = q.new == Some(1);
         let attached = tokio::task::spawn_blocking(move || {
-            s.attach(&token, account, q.id, &kind, &name, fresh)
+            s.attach((addr.ip(), &token), account, q.id, &kind, &name, fresh)
         })
         .await;
         let (game, kicked, generation) = match attached {
@@ -528,14 +603,18 @@ async fn play_loop(
     mut socket: WebSocket,
     server: &Arc<Server>,
     game: &Arc<LiveGame>,
-    mut kicked: tokio::sync::oneshot::Receiver<()>,
+    mut kicked: tokio::sync::oneshot::Receiver<&'static str>,
 ) {
     let Some(mut sub) = greet(&mut socket, game.id, game.kind.name(), "player", &game.hub).await
     else {
         return;
     };
+    let mut ping = pinger(server);
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                if !send_in_time(&mut socket, Message::Ping(Default::default())).await { return; }
+            }
             msg = socket.recv() => {
                 let text = match text_of(&mut socket, msg).await {
                     Read::Text(t) => t,
@@ -557,8 +636,9 @@ async fn play_loop(
             p = sub.rx.recv() => {
                 if !forward(&mut socket, p, &game.hub, &mut sub).await { return; }
             }
-            _ = &mut kicked => {
-                let _ = send_json(&mut socket, &ServerMsg::Ended { msg: "This game was opened in another tab or window.".to_owned() }).await;
+            why = &mut kicked => {
+                let why = why.unwrap_or(crate::server::OTHER_TAB);
+                let _ = send_json(&mut socket, &ServerMsg::Ended { msg: why.to_owned() }).await;
                 let _ = socket.send(Message::Close(None)).await;
                 return;
             }
@@ -620,6 +700,15 @@ async fn text_of(socket: &mut WebSocket, msg: Option<Result<Message, axum::Error
 /// not for long.
 pub const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// Pings every third of the idle timeout: a browser answers them by itself, so a
+/// websocket stays open while its page is there, however long its player thinks.
+fn pinger(server: &Server) -> tokio::time::Interval {
+    let period = (server.config.conn_idle_timeout / 3).max(std::time::Duration::from_millis(100));
+    let mut i = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    i.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    i
+}
+
 /// Send `msg`, giving up after [`SEND_TIMEOUT`]. `false`: the connection is done.
 async fn send_in_time(socket: &mut WebSocket, msg: Message) -> bool {
     matches!(
@@ -672,14 +761,19 @@ async fn ws_watch(
     ws: WebSocketUpgrade,
     State(st): State<AppState>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     UrlPath(id): UrlPath<String>,
 ) -> Response {
+    let origin_ok = same_origin(&headers);
     upgrade(ws).on_upgrade(move |socket| async move {
         let server = st.server;
         let _guard = match server.connect(addr.ip()) {
             Ok(g) => g,
             Err(e) => return refuse(socket, e).await,
         };
+        if !origin_ok {
+            return refuse(socket, FOREIGN_ORIGIN.to_owned()).await;
+        }
         let Some(game) = id.parse::<u64>().ok().and_then(|id| server.live(id)) else {
             return refuse(
                 socket,
@@ -734,10 +828,17 @@ async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<Live
     // Looking into the past: a replay viewer of the game's recording so far, private to
     // this spectator (the player's game is not touched).
     let mut past: Option<(Session, Subscription)> = None;
+    // The last look back's thread, until it has ended: one at a time per connection, so
+    // a page that opens and closes the past fast waits for its last one to finish.
+    let mut last_done: Option<Arc<std::sync::atomic::AtomicBool>> = None;
     let mut size = DEFAULT_SIZE;
+    let mut ping = pinger(server);
     loop {
         let live = past.is_none();
         tokio::select! {
+            _ = ping.tick() => {
+                if !send_in_time(&mut socket, Message::Ping(Default::default())).await { return; }
+            }
             msg = socket.recv() => {
                 let text = match text_of(&mut socket, msg).await {
                     Read::Text(t) => t,
@@ -753,12 +854,15 @@ async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<Live
                     }
                     Ok(ClientMsg::Input { input }) => match &past {
                         Some(_) if live_key(&input) => {
-                            past = None;
+                            last_done = past.take().map(|(s, _)| Arc::clone(&s.done));
                             sub = game.hub.subscribe();
                             if !send_current(&mut socket, &mut sub).await { return; }
                             Some(ServerMsg::Notice { msg: "Live.".to_owned() })
                         }
                         Some((s, _)) => s.tx.try_send(Command::Input(input)).err().map(|_| ServerMsg::error(SLOW_DOWN)),
+                        None if past_key(&input) && last_done.as_ref().is_some_and(|d| !d.load(std::sync::atomic::Ordering::Acquire)) => {
+                            Some(ServerMsg::error(PAST_BUSY))
+                        }
                         None if past_key(&input) => {
                             match open_past(server, game, size).await {
                                 Ok(mut p) => {
@@ -788,7 +892,7 @@ async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<Live
             } => {
                 let ended = matches!(p, Ok(Published::Ended(_)) | Err(RecvError::Closed));
                 if ended {
-                    past = None;
+                    last_done = past.take().map(|(s, _)| Arc::clone(&s.done));
                     sub = game.hub.subscribe();
                     if !send_current(&mut socket, &mut sub).await { return; }
                     if !send_json(&mut socket, &ServerMsg::Notice { msg: "Live.".to_owned() }).await { return; }
@@ -811,9 +915,12 @@ async fn open_past(
         return Err("nothing is recorded yet".to_owned());
     }
     let kind = game.kind;
+    let id = game.id;
     let s = Arc::clone(server);
     let session = tokio::task::spawn_blocking(move || {
-        s.session(size, move |tiles| games::replay(kind, &recording, tiles))
+        s.session(Some(id), size, move |tiles| {
+            games::replay(kind, &recording, tiles)
+        })
     })
     .await
     .map_err(|e| e.to_string())??;
@@ -825,14 +932,19 @@ async fn ws_replay(
     ws: WebSocketUpgrade,
     State(st): State<AppState>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     UrlPath(name): UrlPath<String>,
 ) -> Response {
+    let origin_ok = same_origin(&headers);
     upgrade(ws).on_upgrade(move |socket| async move {
         let server = st.server;
         let _guard = match server.connect(addr.ip()) {
             Ok(g) => g,
             Err(e) => return refuse(socket, e).await,
         };
+        if !origin_ok {
+            return refuse(socket, FOREIGN_ORIGIN.to_owned()).await;
+        }
         let found = match lobby::stored_id(&name) {
             Some(id) => {
                 let s = Arc::clone(&server);
@@ -857,7 +969,9 @@ async fn ws_replay(
         };
         let s = Arc::clone(&server);
         let session = tokio::task::spawn_blocking(move || {
-            s.session(DEFAULT_SIZE, move |tiles| games::replay(kind, &path, tiles))
+            s.session(None, DEFAULT_SIZE, move |tiles| {
+                games::replay(kind, &path, tiles)
+            })
         })
         .await;
         let session = match session {
@@ -874,8 +988,12 @@ async fn replay_loop(mut socket: WebSocket, session: &Session, kind: GameKind, s
     let Some(mut sub) = greet(&mut socket, 0, kind.name(), "replay", &session.hub).await else {
         return;
     };
+    let mut ping = pinger(server);
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                if !send_in_time(&mut socket, Message::Ping(Default::default())).await { return; }
+            }
             msg = socket.recv() => {
                 let text = match text_of(&mut socket, msg).await {
                     Read::Text(t) => t,
@@ -981,7 +1099,7 @@ fn page_response(status: StatusCode, html: String, cookie: Option<HeaderValue>) 
 }
 
 async fn register_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
-    let (token, cookie) = token_or_new(&headers);
+    let (token, cookie) = token_or_new(&st, &headers);
     page_response(
         StatusCode::OK,
         account_page(&st, token.as_ref(), AccountPage::Register, None),
@@ -990,7 +1108,7 @@ async fn register_page(State(st): State<AppState>, headers: HeaderMap) -> Respon
 }
 
 async fn login_page(State(st): State<AppState>, headers: HeaderMap) -> Response {
-    let (token, cookie) = token_or_new(&headers);
+    let (token, cookie) = token_or_new(&st, &headers);
     page_response(
         StatusCode::OK,
         account_page(&st, token.as_ref(), AccountPage::Login, None),
@@ -1010,7 +1128,7 @@ fn csrf_refused() -> Response {
 
 /// The browser's token if `sent` is its CSRF token.
 fn csrf_ok(st: &AppState, headers: &HeaderMap, sent: &str) -> Option<Token> {
-    let t = token_of(headers)?;
+    let t = token_of(st, headers)?;
     st.server.csrf.check(t.as_str(), sent).then_some(t)
 }
 
@@ -1058,12 +1176,30 @@ fn store_failed() -> Response {
 
 async fn register_post(
     State(st): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     axum::Form(form): axum::Form<AccountForm>,
 ) -> Response {
     let Some(browser) = csrf_ok(&st, &headers, &form.csrf) else {
         return csrf_refused();
     };
+    let key = format!("ip:{}", addr.ip());
+    if !st
+        .server
+        .registrations
+        .try_take(&[(&key, st.server.config.registrations_per_hour)])
+    {
+        return page_response(
+            StatusCode::TOO_MANY_REQUESTS,
+            account_page(
+                &st,
+                Some(&browser),
+                AccountPage::Register,
+                Some(TOO_MANY_REGISTRATIONS),
+            ),
+            None,
+        );
+    }
     let store = Arc::clone(&st.server.store);
     let made = tokio::task::spawn_blocking(move || {
         accounts::register(store.as_ref(), &form.name, &form.password, accounts::now())
@@ -1091,6 +1227,20 @@ async fn login_post(
     };
     let store = Arc::clone(&st.server.store);
     let ip = addr.ip().to_string();
+    // Counted before the password is checked: a burst of attempts at once is counted one
+    // by one, and the ones over the limit are never checked.
+    let Some(ticket) = st.server.logins.enter(&ip, &form.name) else {
+        return page_response(
+            StatusCode::TOO_MANY_REQUESTS,
+            account_page(
+                &st,
+                Some(&browser),
+                AccountPage::Login,
+                Some(accounts::TOO_MANY),
+            ),
+            None,
+        );
+    };
     let tried = tokio::task::spawn_blocking(move || {
         accounts::log_in(
             store.as_ref(),
@@ -1102,7 +1252,10 @@ async fn login_post(
     })
     .await;
     let (status, why) = match tried {
-        Ok(Ok(Login::Ok(_, session))) => return to_lobby(Some(session_cookie(&st, &session))),
+        Ok(Ok(Login::Ok(_, session))) => {
+            ticket.succeeded();
+            return to_lobby(Some(session_cookie(&st, &session)));
+        }
         Ok(Ok(Login::Bad)) => (StatusCode::UNAUTHORIZED, accounts::BAD_LOGIN),
         Ok(Ok(Login::Limited)) => (StatusCode::TOO_MANY_REQUESTS, accounts::TOO_MANY),
         Ok(Err(_)) | Err(_) => return store_failed(),
@@ -1154,6 +1307,8 @@ async fn logout_everywhere_post(
             Ok(Ok(_)) => {}
             _ => return store_failed(),
         }
+        // And its games' open connections on this server.
+        st.server.end_connections_of(account.id);
     }
     to_lobby(Some(session_cookie_cleared(&st)))
 }

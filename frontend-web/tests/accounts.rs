@@ -8,7 +8,7 @@ mod common;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
-use common::{Client, TestServer, token};
+use common::{Client, TestServer};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// One HTTP response.
@@ -46,15 +46,25 @@ struct Browser {
     token: String,
     session: Option<String>,
     from: Ipv4Addr,
+    /// An `X-Forwarded-For` to send, if any.
+    forwarded: Option<String>,
 }
 
 impl Browser {
-    fn new(n: u8) -> Browser {
+    fn new(ts: &TestServer, n: u8) -> Browser {
         Browser {
-            token: token(n),
+            token: ts.token(n),
             session: None,
             from: Ipv4Addr::LOCALHOST,
+            forwarded: None,
         }
+    }
+
+    /// The `X-Forwarded-For` header line, if any.
+    fn forwarded(&self) -> String {
+        self.forwarded
+            .as_ref()
+            .map_or_else(String::new, |f| format!("X-Forwarded-For: {f}\r\n"))
     }
 
     fn cookies(&self) -> String {
@@ -89,18 +99,20 @@ async fn raw(addr: SocketAddr, from: Ipv4Addr, req: &[u8]) -> Resp {
 
 async fn get(ts: &TestServer, b: &Browser, path: &str) -> Resp {
     let req = format!(
-        "GET {path} HTTP/1.1\r\nHost: {}\r\nCookie: {}\r\nConnection: close\r\n\r\n",
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nCookie: {}\r\n{}Connection: close\r\n\r\n",
         ts.addr,
-        b.cookies()
+        b.cookies(),
+        b.forwarded()
     );
     raw(ts.addr, b.from, req.as_bytes()).await
 }
 
 async fn post(ts: &TestServer, b: &Browser, path: &str, body: &[u8]) -> Resp {
     let mut req = format!(
-        "POST {path} HTTP/1.1\r\nHost: {}\r\nCookie: {}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "POST {path} HTTP/1.1\r\nHost: {}\r\nCookie: {}\r\n{}Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         ts.addr,
         b.cookies(),
+        b.forwarded(),
         body.len()
     )
     .into_bytes();
@@ -153,7 +165,7 @@ async fn who(ts: &TestServer, b: &Browser) -> Option<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn register_log_in_log_out_and_everywhere() {
     let ts = TestServer::start("acc-basic", |_| {}).await;
-    let mut a = Browser::new(1);
+    let mut a = Browser::new(&ts, 1);
     assert_eq!(who(&ts, &a).await, None);
     assert!(get(&ts, &a, "/").await.body.contains("Playing anonymously"));
     let r = form(&ts, &a, "/register", "Ann", "correct horse").await;
@@ -170,14 +182,14 @@ async fn register_log_in_log_out_and_everywhere() {
     assert!(acc.password_hash.starts_with("$argon2id$"));
     assert!(!acc.password_hash.contains("correct horse"));
     // The name is taken, in any case.
-    let mut other = Browser::new(9);
+    let mut other = Browser::new(&ts, 9);
     let r = form(&ts, &other, "/register", "ANN", "another password").await;
     assert_eq!(r.status, 400);
     assert!(r.body.contains("That name is taken."));
     assert!(r.session().is_none());
 
     // A second browser logs in.
-    let mut b = Browser::new(2);
+    let mut b = Browser::new(&ts, 2);
     let r = form(&ts, &b, "/login", "ann", "correct horse").await;
     assert_eq!(r.status, 303, "{r:?}");
     b.session = r.session();
@@ -224,9 +236,9 @@ async fn register_log_in_log_out_and_everywhere() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_name_and_wrong_password_look_the_same() {
     let ts = TestServer::start("acc-same", |_| {}).await;
-    let mut a = Browser::new(1);
+    let mut a = Browser::new(&ts, 1);
     register(&ts, &mut a, "Ann", "correct horse").await;
-    let b = Browser::new(2);
+    let b = Browser::new(&ts, 2);
     let unknown = form(&ts, &b, "/login", "Nobody", "correct horse").await;
     let wrong = form(&ts, &b, "/login", "Ann", "wrong horse!").await;
     assert_eq!(unknown.status, 401);
@@ -240,13 +252,13 @@ async fn unknown_name_and_wrong_password_look_the_same() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn log_in_attempts_are_rate_limited_per_name_and_per_address() {
     let ts = TestServer::start("acc-rate", |_| {}).await;
-    let mut ann = Browser::new(1);
+    let mut ann = Browser::new(&ts, 1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
-    let mut bob = Browser::new(2);
+    let mut bob = Browser::new(&ts, 2);
     register(&ts, &mut bob, "Bob", "bob's password").await;
 
     // Per name: five wrong passwords for Ann from one address...
-    let mut x = Browser::new(3);
+    let mut x = Browser::new(&ts, 3);
     x.from = Ipv4Addr::new(127, 0, 0, 2);
     for _ in 0..5 {
         assert_eq!(
@@ -254,13 +266,29 @@ async fn log_in_attempts_are_rate_limited_per_name_and_per_address() {
             401
         );
     }
-    // ...and Ann is refused even with the right password, from another address.
-    let mut y = Browser::new(4);
-    y.from = Ipv4Addr::new(127, 0, 0, 3);
-    let r = form(&ts, &y, "/login", "ann", "correct horse").await;
+    // ...and that address is refused even with the right password...
+    let r = form(&ts, &x, "/login", "ann", "correct horse").await;
     assert_eq!(r.status, 429, "{r:?}");
     assert!(r.body.contains("Too many attempts"));
     assert!(r.session().is_none());
+    // ...but Ann, from her own address, is not locked out by a stranger.
+    let mut y = Browser::new(&ts, 4);
+    y.from = Ipv4Addr::new(127, 0, 0, 3);
+    let r = form(&ts, &y, "/login", "ann", "correct horse").await;
+    assert_eq!(r.status, 303, "{r:?}");
+    assert!(r.session().is_some());
+    // A name under attack is slowed to one try per new address: a second stranger gets one
+    // guess, then waits.
+    let mut w = Browser::new(&ts, 6);
+    w.from = Ipv4Addr::new(127, 0, 0, 5);
+    assert_eq!(
+        form(&ts, &w, "/login", "Ann", "guess two").await.status,
+        401
+    );
+    assert_eq!(
+        form(&ts, &w, "/login", "Ann", "guess three").await.status,
+        429
+    );
     // Bob, from there, is not.
     assert_eq!(
         form(&ts, &y, "/login", "Bob", "bob's password")
@@ -270,7 +298,7 @@ async fn log_in_attempts_are_rate_limited_per_name_and_per_address() {
     );
 
     // Per address: five names tried from one address...
-    let mut z = Browser::new(5);
+    let mut z = Browser::new(&ts, 5);
     z.from = Ipv4Addr::new(127, 0, 0, 4);
     for n in 0..5 {
         let r = form(&ts, &z, "/login", &format!("nobody{n}"), "guess guess").await;
@@ -289,11 +317,11 @@ async fn log_in_attempts_are_rate_limited_per_name_and_per_address() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forms_without_the_right_csrf_token_change_nothing() {
     let ts = TestServer::start("acc-csrf", |_| {}).await;
-    let mut a = Browser::new(1);
+    let mut a = Browser::new(&ts, 1);
     register(&ts, &mut a, "Ann", "correct horse").await;
-    let b = Browser::new(2);
+    let b = Browser::new(&ts, 2);
     let bs = csrf(&ts, &b).await;
-    let me = Browser::new(3);
+    let me = Browser::new(&ts, 3);
     let bodies = [
         "name=Eve&password=eve's+password".to_owned(),
         "name=Eve&password=eve's+password&csrf=".to_owned(),
@@ -334,8 +362,8 @@ async fn forms_without_the_right_csrf_token_change_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sql_injection_strings_are_only_text() {
-    let ts = TestServer::start("acc-sql", |_| {}).await;
-    let mut a = Browser::new(1);
+    let ts = TestServer::start("acc-sql", |c| c.registrations_per_hour = 1000).await;
+    let mut a = Browser::new(&ts, 1);
     register(&ts, &mut a, "Ann", "correct horse").await;
     let injections = [
         "x'); DROP TABLE accounts;--",
@@ -344,13 +372,13 @@ async fn sql_injection_strings_are_only_text() {
         "admin'--",
         "1; UPDATE accounts SET password_hash='x'",
     ];
-    let b = Browser::new(2);
+    let b = Browser::new(&ts, 2);
     for (i, s) in injections.iter().enumerate() {
         // As a name: refused at registration (not a name's characters), a plain failure at
         // log-in.
         let r = form(&ts, &b, "/register", s, "a long password").await;
         assert_eq!(r.status, 400, "{s}");
-        let mut c = Browser::new(10 + u8::try_from(i).unwrap());
+        let mut c = Browser::new(&ts, 10 + u8::try_from(i).unwrap());
         c.from = Ipv4Addr::new(127, 0, 1, u8::try_from(i).unwrap() + 1);
         assert_eq!(
             form(&ts, &c, "/login", s, "correct horse").await.status,
@@ -360,10 +388,10 @@ async fn sql_injection_strings_are_only_text() {
         // As a password: a password like any other.
         assert_eq!(form(&ts, &c, "/login", "Ann", s).await.status, 401, "{s}");
         let name = format!("inj{i}");
-        let mut d = Browser::new(30 + u8::try_from(i).unwrap());
+        let mut d = Browser::new(&ts, 30 + u8::try_from(i).unwrap());
         let password = format!("{s}{s}");
         register(&ts, &mut d, &name, &password).await;
-        let mut e = Browser::new(50 + u8::try_from(i).unwrap());
+        let mut e = Browser::new(&ts, 50 + u8::try_from(i).unwrap());
         e.from = c.from;
         let r = form(&ts, &e, "/login", &name, &password).await;
         assert_eq!(r.status, 303, "{s}");
@@ -386,13 +414,13 @@ async fn names_with_html_are_shown_as_text() {
     let ts = TestServer::start("acc-html", |_| {}).await;
     // (Player names are cut to 20 characters.)
     let evil = "<script>x</script>";
-    let b = Browser::new(1);
+    let b = Browser::new(&ts, 1);
     // Not an account name...
     let r = form(&ts, &b, "/register", evil, "a long password").await;
     assert_eq!(r.status, 400);
     assert!(!r.body.contains("<script>alert"), "{}", r.body);
     // ...but a player may call themselves that, and the lobby shows it as text.
-    let mut a = Browser::new(2);
+    let mut a = Browser::new(&ts, 2);
     register(&ts, &mut a, "Ann", "correct horse").await;
     let path = format!("/ws/play?game=alchemy&name={}", enc(evil));
     let mut c = Client::connect_cookies(ts.addr, &path, Some(&a.cookies())).await;
@@ -410,9 +438,9 @@ async fn names_with_html_are_shown_as_text() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn another_account_cannot_play_my_game_and_claiming_works() {
     let ts = TestServer::start("acc-owner", |_| {}).await;
-    let mut ann = Browser::new(1);
+    let mut ann = Browser::new(&ts, 1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
-    let mut bob = Browser::new(2);
+    let mut bob = Browser::new(&ts, 2);
     register(&ts, &mut bob, "Bob", "bob's password").await;
     let (mut c, id) = start_game(&ts, &ann, "Ann").await;
     let ann_id = ts.server.store.account_by_name("ann").unwrap().unwrap().id;
@@ -425,7 +453,7 @@ async fn another_account_cannot_play_my_game_and_claiming_works() {
     assert!(b.errors()[0].contains("not yours"), "{:?}", b.errors());
     assert!(b.grid.is_none());
     // Ann, from another browser, logged in: it is hers.
-    let mut ann2 = Browser::new(3);
+    let mut ann2 = Browser::new(&ts, 3);
     let r = form(&ts, &ann2, "/login", "Ann", "correct horse").await;
     ann2.session = r.session();
     let mut c2 =
@@ -435,7 +463,7 @@ async fn another_account_cannot_play_my_game_and_claiming_works() {
         .await;
     assert_eq!(ts.server.rows()[0].turn, turn);
     // The same browser without the session (logged out) is a stranger.
-    let stranger = Browser::new(3);
+    let stranger = Browser::new(&ts, 3);
     let mut s = Client::connect_cookies(
         ts.addr,
         &format!("/ws/play?id={id}"),
@@ -446,7 +474,7 @@ async fn another_account_cannot_play_my_game_and_claiming_works() {
     assert!(s.errors()[0].contains("not yours"));
 
     // An anonymous game, claimed by logging in from the same browser.
-    let mut anon = Browser::new(4);
+    let mut anon = Browser::new(&ts, 4);
     let (_g, gid) = start_game(&ts, &anon, "Anon").await;
     assert_eq!(ts.server.store.game_owner(gid).unwrap(), None);
     let r = form(&ts, &anon, "/login", "Bob", "bob's password").await;
@@ -480,7 +508,7 @@ async fn another_account_cannot_play_my_game_and_claiming_works() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_and_malformed_forms_are_refused() {
     let ts = TestServer::start("acc-big", |_| {}).await;
-    let a = Browser::new(1);
+    let a = Browser::new(&ts, 1);
     let t = csrf(&ts, &a).await;
     // Over the body limit.
     let big = format!("name=Big&password={}&csrf={t}", "x".repeat(10_000));
@@ -544,9 +572,9 @@ async fn deleting_my_account_takes_my_data_and_nothing_else() {
         c.leave_grace = std::time::Duration::from_millis(200);
     })
     .await;
-    let mut ann = Browser::new(1);
+    let mut ann = Browser::new(&ts, 1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
-    let mut bob = Browser::new(2);
+    let mut bob = Browser::new(&ts, 2);
     register(&ts, &mut bob, "Bob", "bob's password").await;
     let (mut a, ann_game) = start_game(&ts, &ann, "Ann").await;
     a.step(alembic_ui::Input::ch('l')).await;
@@ -621,7 +649,9 @@ async fn deleting_my_account_takes_my_data_and_nothing_else() {
     assert_eq!(get(&ts, &bob, "/players/Bob").await.status, 200);
     // Logged out, the page sends to the log-in page.
     assert_eq!(
-        get(&ts, &Browser::new(9), "/delete-account").await.status,
+        get(&ts, &Browser::new(&ts, 9), "/delete-account")
+            .await
+            .status,
         303
     );
     ts.stop().await;
@@ -646,7 +676,7 @@ async fn start_game(ts: &TestServer, b: &Browser, name: &str) -> (Client, u64) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn player_and_game_pages_show_names_as_text_and_refuse_bad_paths() {
     let ts = TestServer::start("acc-pages", |_| {}).await;
-    let mut ann = Browser::new(1);
+    let mut ann = Browser::new(&ts, 1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
     // Names are cut to 20 characters: all of this is kept.
     let evil = "<b>'\"&x</b>";
@@ -703,7 +733,7 @@ async fn player_and_game_pages_show_names_as_text_and_refuse_bad_paths() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_says_what_the_server_holds_and_backup_copies_the_database() {
     let ts = TestServer::start("acc-health", |c| c.server_name = Some("alpha".to_owned())).await;
-    let mut ann = Browser::new(1);
+    let mut ann = Browser::new(&ts, 1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
     let mut a = Client::connect_cookies(
         ts.addr,
@@ -747,12 +777,12 @@ async fn a_game_not_over_cannot_be_read_and_injected_names_are_text() {
     // The recording of a game in progress (or saved) is its owner's: no page serves it and
     // the replay viewer refuses it, whoever asks; once over, it is public (as in DCSS).
     let ts = TestServer::start("acc-private", |_| {}).await;
-    let mut ann = Browser::new(1);
+    let mut ann = Browser::new(&ts, 1);
     register(&ts, &mut ann, "Ann", "correct horse").await;
     let sql = "x'); DROP TABLE web_games;--";
     let (mut a, id) = start_game(&ts, &ann, sql).await;
     a.step(alembic_ui::Input::ch('l')).await;
-    for who in [&ann, &Browser::new(2)] {
+    for who in [&ann, &Browser::new(&ts, 2)] {
         for path in [
             format!("/records/game-{id}"),
             format!("/morgue/game-{id}"),
@@ -777,4 +807,203 @@ async fn a_game_not_over_cannot_be_read_and_injected_names_are_text() {
 /// A player's name as the lobby keeps it (cut to 20 characters).
 fn lobby_name(name: &str) -> String {
     alembic_web::lobby::clean_name(name)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_wrong_passwords_is_counted_before_any_is_checked() {
+    let ts = TestServer::start("acc-burst", |c| c.max_sockets_per_ip = 1000).await;
+    let mut ann = Browser::new(&ts, 1);
+    register(&ts, &mut ann, "Ann", "correct horse").await;
+    // 300 wrong passwords for Ann, all at once, from one address (its sockets are not
+    // capped here: the log-in gate is what is tested).
+    let mut x = Browser::new(&ts, 2);
+    x.from = Ipv4Addr::new(127, 0, 0, 2);
+    let t = csrf(&ts, &x).await;
+    let body = format!("name=Ann&password=guess+guess&csrf={t}");
+    let mut tasks = Vec::new();
+    for _ in 0..300 {
+        let (addr, x, body) = (ts.addr, x.clone(), body.clone());
+        tasks.push(tokio::spawn(async move {
+            let req = format!(
+                "POST /login HTTP/1.1\r\nHost: {addr}\r\nCookie: {}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                x.cookies(),
+                body.len()
+            );
+            raw(addr, x.from, req.as_bytes()).await.status
+        }));
+    }
+    let mut checked = 0;
+    let mut limited = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            401 => checked += 1,
+            429 => limited += 1,
+            other => panic!("status {other}"),
+        }
+    }
+    eprintln!("300 at once: {checked} checked, {limited} refused unchecked");
+    assert!(checked <= 5, "{checked} of 300 passwords were checked");
+    assert_eq!(checked + limited, 300);
+    // The right password from there, within the window: refused as limited.
+    let r = form(&ts, &x, "/login", "Ann", "correct horse").await;
+    assert_eq!(r.status, 429, "{r:?}");
+    // The owner, from another address, logs in.
+    let mut home = Browser::new(&ts, 3);
+    home.from = Ipv4Addr::new(127, 0, 0, 3);
+    let r = form(&ts, &home, "/login", "Ann", "correct horse").await;
+    assert_eq!(r.status, 303, "{r:?}");
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registration_and_delete_account_are_rate_limited() {
+    let ts = TestServer::start("acc-reg-limit", |c| c.registrations_per_hour = 3).await;
+    let mut b = Browser::new(&ts, 1);
+    b.from = Ipv4Addr::new(127, 0, 0, 2);
+    for n in 0..3 {
+        let r = form(&ts, &b, "/register", &format!("many{n}"), "a long password").await;
+        assert_eq!(r.status, 303, "{r:?}");
+    }
+    let r = form(&ts, &b, "/register", "many3", "a long password").await;
+    assert_eq!(r.status, 429, "{r:?}");
+    assert!(r.body.contains("Too many registrations"), "{}", r.body);
+    assert!(ts.server.store.account_by_name("many3").unwrap().is_none());
+    // Another address still registers.
+    let mut c = Browser::new(&ts, 2);
+    c.from = Ipv4Addr::new(127, 0, 0, 3);
+    register(&ts, &mut c, "Cat", "cat's password").await;
+    // Deleting the account checks its password under the log-in limits.
+    let t = csrf(&ts, &c).await;
+    let mut statuses = Vec::new();
+    for _ in 0..7 {
+        let r = post(
+            &ts,
+            &c,
+            "/delete-account",
+            format!("csrf={t}&password=wrong+guess").as_bytes(),
+        )
+        .await;
+        statuses.push(r.status);
+    }
+    assert_eq!(statuses, [403, 403, 403, 403, 403, 429, 429]);
+    assert!(ts.server.store.account_by_name("Cat").unwrap().is_some());
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwarded_for_is_believed_only_from_a_trusted_proxy() {
+    let ts = TestServer::start("acc-proxy", |c| {
+        c.trusted_proxies = vec![alembic_web::limits::parse_net("127.0.0.2/32").unwrap()];
+    })
+    .await;
+    let mut ann = Browser::new(&ts, 1);
+    register(&ts, &mut ann, "Ann", "correct horse").await;
+    let mut bob = Browser::new(&ts, 2);
+    register(&ts, &mut bob, "Bob", "bob's password").await;
+    // Through the trusted proxy, one client's five wrong passwords (on several names)...
+    let mut mallory = Browser::new(&ts, 3);
+    mallory.from = Ipv4Addr::new(127, 0, 0, 2);
+    mallory.forwarded = Some("198.51.100.1, 203.0.113.7".to_owned());
+    for n in 0..5 {
+        let r = form(
+            &ts,
+            &mallory,
+            "/login",
+            &format!("nobody{n}"),
+            "guess guess",
+        )
+        .await;
+        assert_eq!(r.status, 401);
+    }
+    assert_eq!(
+        form(&ts, &mallory, "/login", "Bob", "bob's password")
+            .await
+            .status,
+        429
+    );
+    // ...limit that client only: another behind the same proxy logs in. (The first
+    // address in the header is what the client wrote: not believed.)
+    let mut carol = Browser::new(&ts, 4);
+    carol.from = Ipv4Addr::new(127, 0, 0, 2);
+    carol.forwarded = Some("203.0.113.7, 203.0.113.8".to_owned());
+    assert_eq!(
+        form(&ts, &carol, "/login", "Bob", "bob's password")
+            .await
+            .status,
+        303
+    );
+    // From a peer that is no trusted proxy the header is ignored: a client cannot pose as
+    // many addresses to escape its limit.
+    let mut eve = Browser::new(&ts, 5);
+    eve.from = Ipv4Addr::new(127, 0, 0, 3);
+    for n in 0..5 {
+        eve.forwarded = Some(format!("192.0.2.{n}"));
+        let r = form(&ts, &eve, "/login", &format!("nobody{n}"), "guess guess").await;
+        assert_eq!(r.status, 401);
+    }
+    eve.forwarded = Some("192.0.2.99".to_owned());
+    assert_eq!(
+        form(&ts, &eve, "/login", "Ann", "correct horse")
+            .await
+            .status,
+        429
+    );
+    ts.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logging_out_everywhere_closes_the_accounts_game_elsewhere() {
+    let ts = TestServer::start("acc-out-everywhere", |_| {}).await;
+    // Ann starts a game in her browser...
+    let mut home = Browser::new(&ts, 1);
+    register(&ts, &mut home, "Ann", "correct horse").await;
+    let (mut h, id) = start_game(&ts, &home, "Ann").await;
+    h.step(alembic_ui::Input::ch('l')).await;
+    drop(h);
+    // ...someone logged in as Ann elsewhere plays it...
+    let mut other = Browser::new(&ts, 2);
+    other.from = Ipv4Addr::new(127, 0, 0, 2);
+    let r = form(&ts, &other, "/login", "Ann", "correct horse").await;
+    other.session = r.session();
+    let mut o = Client::connect_cookies(
+        ts.addr,
+        &format!("/ws/play?id={id}"),
+        Some(&other.cookies()),
+    )
+    .await;
+    assert_eq!(o.ready().await, id);
+    o.step(alembic_ui::Input::ch('h')).await;
+    // ...Ann logs out everywhere: that connection ends at once, and cannot come back.
+    let t = csrf(&ts, &home).await;
+    let r = post(
+        &ts,
+        &home,
+        "/logout-everywhere",
+        format!("csrf={t}").as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 303);
+    o.until(5, "the end of the connection", |c| c.ended().is_some())
+        .await;
+    assert!(
+        o.ended().unwrap().contains("logged out everywhere"),
+        "{:?}",
+        o.ended()
+    );
+    let mut again = Client::connect_cookies(
+        ts.addr,
+        &format!("/ws/play?id={id}"),
+        Some(&other.cookies()),
+    )
+    .await;
+    again.until(10, "refused", |c| !c.errors().is_empty()).await;
+    assert!(
+        again.errors()[0].contains("not yours"),
+        "{:?}",
+        again.errors()
+    );
+    // Ann's own browser still has her game (it started there).
+    let mut back = Client::connect_cookies(ts.addr, "/ws/play", Some(&home.cookies())).await;
+    assert_eq!(back.ready().await, id);
+    ts.stop().await;
 }

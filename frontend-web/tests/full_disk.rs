@@ -12,7 +12,7 @@ use std::io::Write as _;
 use std::time::Duration;
 
 use alembic_ui::Input;
-use common::{Client, TestServer, token, walk};
+use common::{Client, TestServer, walk};
 
 /// Fill the file system holding `dir` with a file in it; returns the file.
 fn fill(dir: &std::path::Path) -> std::path::PathBuf {
@@ -45,7 +45,7 @@ async fn a_full_disk_while_saving_loses_nothing_saved() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let ts = TestServer::start_in(dir.clone(), |_| {}).await;
-    let me = token(1);
+    let me = ts.token(1);
     let mut c = Client::connect(ts.addr, "/ws/play?game=alchemy&name=Full", Some(&me)).await;
     let id = c.ready().await;
     walk(&mut c, &ts.server, id, 4).await;

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{Client, TestServer, data_dir, token};
+use common::{Client, TestServer, data_dir};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_moves_between_two_servers_sharing_a_database() {
@@ -19,7 +19,7 @@ async fn every_command_answered_is_in_the_store() {
     // After each key's frame, the store's recording holds that key's command: a server that
     // dies right after drawing loses nothing the player saw.
     let ts = TestServer::start("servers-sync", |_| {}).await;
-    let me = token(3);
+    let me = ts.token(3);
     let mut c = Client::connect(ts.addr, "/ws/play?game=alchemy&name=Sync", Some(&me)).await;
     let id = c.ready().await;
     let file = ts.dir.join(format!("alchemy-{id}.replay"));
@@ -53,7 +53,7 @@ async fn a_server_that_lost_its_lease_writes_nothing_more() {
     };
     let a = TestServer::start("fence-a", config("alpha")).await;
     let b = TestServer::start("fence-b", config("beta")).await;
-    let me = token(5);
+    let me = a.token(5);
     let mut c = Client::connect(a.addr, "/ws/play?game=alchemy&name=Fenced", Some(&me)).await;
     let id = c.ready().await;
     common::walk(&mut c, &a.server, id, 4).await;

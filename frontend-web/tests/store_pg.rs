@@ -145,7 +145,7 @@ async fn a_server_on_postgres_lives_inside_the_runtime() {
         .unwrap();
     let ts = common::TestServer::start("pg-runtime", |c| c.db = Some(url)).await;
     assert_eq!(ts.server.store.kind(), "postgres");
-    let me = common::token(1);
+    let me = ts.token(1);
     let mut c = common::Client::connect(ts.addr, "/ws/play?game=alchemy&name=Pg", Some(&me)).await;
     let id = c.ready().await;
     // A session cookie makes the lobby ask the store (an unknown session: logged out).
@@ -195,7 +195,7 @@ async fn the_database_goes_down_and_comes_back() {
         .await
         .unwrap();
     let ts = common::TestServer::start("pg-down", |c| c.db = Some(url)).await;
-    let me = common::token(1);
+    let me = ts.token(1);
     let mut c =
         common::Client::connect(ts.addr, "/ws/play?game=alchemy&name=Down", Some(&me)).await;
     let id = c.ready().await;
@@ -211,7 +211,7 @@ async fn the_database_goes_down_and_comes_back() {
     assert!(health.starts_with("HTTP/1.1 503"), "{health}");
     assert!(health.contains("the database is unreachable"), "{health}");
     let mut other =
-        common::Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&common::token(2))).await;
+        common::Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&ts.token(2))).await;
     other.until(10, "refused", |c| !c.errors().is_empty()).await;
     assert!(
         other.errors()[0].contains("the game store is unavailable"),

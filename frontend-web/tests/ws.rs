@@ -7,14 +7,14 @@ mod common;
 use std::time::Duration;
 
 use alembic_ui::{Input, Key, MouseButton, MouseKind};
-use common::{Client, TestServer, token};
+use common::{Client, TestServer};
 use futures_util::StreamExt;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_and_oversized_messages_get_an_error_and_change_nothing() {
     let ts = TestServer::start("bad", |_| {}).await;
-    let me = token(1);
+    let me = ts.token(1);
     let mut c = Client::connect(ts.addr, "/ws/play?game=alchemy&name=Bad", Some(&me)).await;
     c.ready().await;
     c.resize(90, 30).await;
@@ -84,7 +84,7 @@ async fn unknown_games_are_refused_clearly() {
         ("/ws/replay/..%2F..%2Fetc%2Fpasswd", "no recording"),
         ("/ws/replay/alchemy-seed1-1.replay", "no recording"),
     ] {
-        let mut c = Client::connect(ts.addr, path, Some(&token(2))).await;
+        let mut c = Client::connect(ts.addr, path, Some(&ts.token(2))).await;
         c.until(10, "the refusal", |c| c.closed).await;
         let errors = c.errors();
         assert!(
@@ -122,7 +122,7 @@ async fn nobody_but_the_owner_can_send_input_to_a_game() {
     let mut a = Client::connect(
         ts.addr,
         "/ws/play?game=alchemy&name=%3Cb%3EAda",
-        Some(&token(3)),
+        Some(&ts.token(3)),
     )
     .await;
     let id = a.ready().await;
@@ -130,11 +130,11 @@ async fn nobody_but_the_owner_can_send_input_to_a_game() {
     let frames = ts.server.live(id).unwrap().hub.sent().0;
     let turn = ts.server.rows()[0].turn;
     // Another browser asking for that game as a player.
-    let mut b = Client::connect(ts.addr, &format!("/ws/play?id={id}"), Some(&token(4))).await;
+    let mut b = Client::connect(ts.addr, &format!("/ws/play?id={id}"), Some(&ts.token(4))).await;
     b.until(10, "the refusal", |c| c.closed).await;
     assert!(b.errors()[0].contains("not yours"), "{:?}", b.errors());
     // The same browser as a spectator: it sees the game, and every key is refused.
-    let mut s = Client::connect(ts.addr, &format!("/ws/watch/{id}"), Some(&token(4))).await;
+    let mut s = Client::connect(ts.addr, &format!("/ws/watch/{id}"), Some(&ts.token(4))).await;
     s.ready().await;
     assert_eq!(s.text(), a.text());
     for input in [
@@ -186,7 +186,7 @@ async fn nobody_but_the_owner_can_send_input_to_a_game() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn too_many_connections_from_one_address_are_refused() {
     let ts = TestServer::start("conns", |c| c.max_conns_per_ip = 3).await;
-    let mut a = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&token(5))).await;
+    let mut a = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&ts.token(5))).await;
     let id = a.ready().await;
     let mut w1 = Client::connect(ts.addr, &format!("/ws/watch/{id}"), None).await;
     w1.ready().await;
@@ -208,9 +208,9 @@ async fn too_many_connections_from_one_address_are_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_panic_ends_only_its_own_game() {
     let ts = TestServer::start("panic", |_| {}).await;
-    let mut crash = Client::connect(ts.addr, "/ws/play?game=crash", Some(&token(6))).await;
+    let mut crash = Client::connect(ts.addr, "/ws/play?game=crash", Some(&ts.token(6))).await;
     crash.ready().await;
-    let mut other = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&token(7))).await;
+    let mut other = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&ts.token(7))).await;
     other.ready().await;
     crash.step(Input::ch('a')).await;
     assert!(crash.text().contains("crash test: a"));
@@ -229,7 +229,7 @@ async fn a_panic_ends_only_its_own_game() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_survives_a_reload_and_is_saved_when_its_player_leaves() {
     let ts = TestServer::start("leave", |c| c.leave_grace = Duration::from_millis(700)).await;
-    let me = token(8);
+    let me = ts.token(8);
     let mut c = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&me)).await;
     let id = c.ready().await;
     common::walk(&mut c, &ts.server, id, 3).await;
@@ -284,10 +284,10 @@ async fn a_game_survives_a_reload_and_is_saved_when_its_player_leaves() {
     ts.stop().await;
     c.until(10, "the goodbye", |c| c.ended().is_some()).await;
     let ts = TestServer::start_in(dir, |_| {}).await;
-    let mut other = Client::connect(ts.addr, "/ws/play", Some(&token(10))).await;
+    let mut other = Client::connect(ts.addr, "/ws/play", Some(&ts.token(10))).await;
     assert!(other.ready().await > id, "a new game reused an old id");
     let mut stranger =
-        Client::connect(ts.addr, &format!("/ws/play?id={id}"), Some(&token(11))).await;
+        Client::connect(ts.addr, &format!("/ws/play?id={id}"), Some(&ts.token(11))).await;
     stranger.until(10, "the refusal", |c| c.closed).await;
     assert!(stranger.errors()[0].contains("not yours"));
     let mut c = Client::connect(ts.addr, "/ws/play", Some(&me)).await;
@@ -307,7 +307,7 @@ async fn a_game_in_progress_is_found_by_a_server_restarted_after_it_died() {
     // game in progress is whose, and a server restarted on the data directory is the same
     // server (scripts/web-kill9.sh kills a real one).
     let ts = TestServer::start("index", |_| {}).await;
-    let me = token(12);
+    let me = ts.token(12);
     let mut c = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&me)).await;
     let id = c.ready().await;
     common::walk(&mut c, &ts.server, id, 3).await;
@@ -316,7 +316,7 @@ async fn a_game_in_progress_is_found_by_a_server_restarted_after_it_died() {
     assert_eq!(after.name, ts.server.name);
     let mine = alembic_web::server::Token::parse(&me).unwrap();
     assert_eq!(after.game_of(&mine), Some((id, "alchemy", false)));
-    let stranger = alembic_web::server::Token::parse(&token(13)).unwrap();
+    let stranger = alembic_web::server::Token::parse(&ts.token(13)).unwrap();
     assert_eq!(after.game_of(&stranger), None);
     drop(after);
     ts.stop().await;
@@ -325,7 +325,7 @@ async fn a_game_in_progress_is_found_by_a_server_restarted_after_it_died() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_plays_a_whole_game_and_its_recording_replays() {
     let ts = TestServer::start("bot", |_| {}).await;
-    let me = token(9);
+    let me = ts.token(9);
     let mut c = Client::connect(ts.addr, "/ws/play?game=alchemy&name=Bot", Some(&me)).await;
     let id = c.ready().await;
     c.resize(100, 36).await;
@@ -456,8 +456,12 @@ async fn sigterm_saves_every_game_and_closes_cleanly() {
     let mut players = Vec::new();
     for n in 0..3 {
         let game = if n == 1 { "caves" } else { "alchemy" };
-        let mut c =
-            Client::connect(addr, &format!("/ws/play?game={game}"), Some(&token(20 + n))).await;
+        let mut c = Client::connect(
+            addr,
+            &format!("/ws/play?game={game}"),
+            Some(&common::issued_token(addr).await),
+        )
+        .await;
         let id = c.ready().await;
         if game == "alchemy" {
             c.step(Input::ch('l')).await;
@@ -503,10 +507,10 @@ async fn a_full_server_a_foreign_origin_and_an_idle_player_are_handled() {
         c.idle_timeout = Duration::from_millis(1500);
     })
     .await;
-    let mut a = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&token(30))).await;
+    let mut a = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&ts.token(30))).await;
     let id = a.ready().await;
     // The server is full: a second player is told so; the first plays on.
-    let mut b = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&token(31))).await;
+    let mut b = Client::connect(ts.addr, "/ws/play?game=alchemy", Some(&ts.token(31))).await;
     b.until(10, "the refusal", |c| c.closed).await;
     assert!(b.errors()[0].contains("server is full"), "{:?}", b.errors());
     a.step(Input::ch('l')).await;
@@ -519,7 +523,7 @@ async fn a_full_server_a_foreign_origin_and_an_idle_player_are_handled() {
         .insert("Origin", "http://evil.example".parse().unwrap());
     req.headers_mut().insert(
         "Cookie",
-        format!("alembic_token={}", token(30)).parse().unwrap(),
+        format!("alembic_token={}", ts.token(30)).parse().unwrap(),
     );
     let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
     let mut evil = Client {
@@ -548,7 +552,7 @@ async fn a_full_server_a_foreign_origin_and_an_idle_player_are_handled() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_caves_play_save_and_continue_in_the_browser_too() {
     let ts = TestServer::start("caves", |c| c.leave_grace = Duration::from_millis(500)).await;
-    let me = token(40);
+    let me = ts.token(40);
     let mut c = Client::connect(ts.addr, "/ws/play?game=caves&name=Digger", Some(&me)).await;
     let id = c.ready().await;
     c.step(Input::key(Key::Enter)).await;
@@ -582,7 +586,7 @@ async fn the_caves_play_save_and_continue_in_the_browser_too() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_rats_play_save_and_continue_in_the_browser_too() {
     let ts = TestServer::start("rats", |c| c.leave_grace = Duration::from_millis(500)).await;
-    let me = token(41);
+    let me = ts.token(41);
     let mut c = Client::connect(ts.addr, "/ws/play?game=rats&name=Squeak", Some(&me)).await;
     let id = c.ready().await;
     c.step(Input::key(Key::Enter)).await;
@@ -614,7 +618,7 @@ async fn the_rats_play_save_and_continue_in_the_browser_too() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_that_floods_its_game_is_told_to_slow_down() {
     let ts = TestServer::start("flood", |_| {}).await;
-    let mut c = Client::connect(ts.addr, "/ws/play?game=crash", Some(&token(50))).await;
+    let mut c = Client::connect(ts.addr, "/ws/play?game=crash", Some(&ts.token(50))).await;
     c.ready().await;
     // A slow turn, then far more keys than the queue holds.
     c.key('~').await;
@@ -636,7 +640,7 @@ async fn a_page_that_floods_its_game_is_told_to_slow_down() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_tabs_opening_at_once_make_one_game() {
     let ts = TestServer::start("twotabs", |_| {}).await;
-    let me = token(60);
+    let me = ts.token(60);
     let addr = ts.addr;
     let open = |me: String| async move {
         let mut c = Client::connect(addr, "/ws/play?game=alchemy", Some(&me)).await;
@@ -669,7 +673,7 @@ async fn a_spectator_that_stops_reading_is_cut_off_without_slowing_the_player() 
     // keys are answered as fast as ever, and the server cuts the spectator off once a frame
     // has waited SEND_TIMEOUT for it.
     let ts = TestServer::start_small_send_buffer("slow", 4096).await;
-    let me = token(21);
+    let me = ts.token(21);
     let mut c = Client::connect(ts.addr, "/ws/play?game=alchemy&name=Fast", Some(&me)).await;
     let id = c.ready().await;
     c.resize(300, 120).await;

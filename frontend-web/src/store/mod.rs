@@ -485,6 +485,14 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// The database failed.
     fn counts(&self, now: i64) -> Result<Counts>;
 
+    /// Delete every anonymous game (no account owns it) not finished whose row was last
+    /// written before `before` and that no server holds at `now`, with its save,
+    /// recording and morgue file; returns how many games went.
+    ///
+    /// # Errors
+    /// The database failed (nothing was deleted).
+    fn expire_anonymous(&self, before: i64, now: i64) -> Result<u64>;
+
     /// Copy the whole database to the new file `path`, consistent while in use (SQLite's
     /// `VACUUM INTO`).
     ///

@@ -741,6 +741,29 @@ impl Store for PgStore {
         Ok(n)
     }
 
+    fn expire_anonymous(&self, before: i64, now: i64) -> Result<u64> {
+        let mut c = self.pool.get()?;
+        let mut tx = c.transaction().map_err(db)?;
+        let stale = "SELECT id FROM web_games WHERE status <> 'finished' AND updated < $1 \
+             AND id NOT IN (SELECT id FROM games) \
+             AND NOT (status = 'live' AND lease_until IS NOT NULL AND lease_until >= $2)";
+        for table in ["saves", "recordings", "morgues"] {
+            tx.execute(
+                &format!("DELETE FROM {table} WHERE game_id IN ({stale})"),
+                &[&before, &now],
+            )
+            .map_err(db)?;
+        }
+        let n = tx
+            .execute(
+                &format!("DELETE FROM web_games WHERE id IN ({stale})"),
+                &[&before, &now],
+            )
+            .map_err(db)?;
+        tx.commit().map_err(db)?;
+        Ok(n)
+    }
+
     fn counts(&self, now: i64) -> Result<Counts> {
         let r = self
             .pool

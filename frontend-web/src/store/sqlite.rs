@@ -717,6 +717,31 @@ impl Store for SqliteStore {
         Ok(n as u64)
     }
 
+    fn expire_anonymous(&self, before: i64, now: i64) -> Result<u64> {
+        let mut c = self.pool.get()?;
+        let tx = c
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        let stale = "SELECT id FROM web_games WHERE status <> 'finished' AND updated < ?1 \
+             AND id NOT IN (SELECT id FROM games) \
+             AND NOT (status = 'live' AND lease_until IS NOT NULL AND lease_until >= ?2)";
+        for table in ["saves", "recordings", "morgues"] {
+            tx.execute(
+                &format!("DELETE FROM {table} WHERE game_id IN ({stale})"),
+                [before, now],
+            )
+            .map_err(db)?;
+        }
+        let n = tx
+            .execute(
+                &format!("DELETE FROM web_games WHERE id IN ({stale})"),
+                [before, now],
+            )
+            .map_err(db)?;
+        tx.commit().map_err(db)?;
+        Ok(n as u64)
+    }
+
     fn counts(&self, now: i64) -> Result<Counts> {
         let c = self.pool.get()?;
         let one = |sql: &str, arg: i64| -> Result<u64> {

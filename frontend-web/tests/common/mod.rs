@@ -92,6 +92,16 @@ impl TestServer {
         }
     }
 
+    /// The token of browser `n` (the same `n`, the same browser).
+    /// (Made as the server makes them, so the same token on a server restarted on the
+    /// same database.)
+    pub fn token(&self, n: u8) -> String {
+        self.server
+            .token_from(&format!("{:032x}", 0xabc0_0000_u128 + u128::from(n)))
+            .as_str()
+            .to_owned()
+    }
+
     /// GET `path` over plain HTTP/1.1; the response's status line, headers and body.
     pub async fn get(&self, path: &str, cookie: Option<&str>) -> String {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -108,9 +118,29 @@ impl TestServer {
     }
 }
 
-/// A token for a made-up browser.
-pub fn token(n: u8) -> String {
-    format!("{:032x}", 0xabc0_0000_u128 + u128::from(n))
+/// A token made up by a client (not issued by any server).
+pub fn made_up_token(n: u8) -> String {
+    format!("{:064x}", 0xabc0_0000_u128 + u128::from(n))
+}
+
+/// A browser token issued by the server at `addr` (from the `Set-Cookie` of `/play`).
+pub async fn issued_token(addr: SocketAddr) -> String {
+    issued_token_from(addr, std::net::Ipv4Addr::LOCALHOST.into()).await
+}
+
+/// A browser token issued by the server at `addr` to a client at `from`.
+pub async fn issued_token_from(addr: SocketAddr, from: std::net::IpAddr) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.bind(SocketAddr::new(from, 0)).unwrap();
+    let mut s = sock.connect(addr).await.unwrap();
+    let req = format!("GET /play HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out);
+    let at = text.find("alembic_token=").expect("a token cookie") + "alembic_token=".len();
+    text[at..].split(';').next().unwrap().to_owned()
 }
 
 /// A websocket client that keeps the grid it was sent.
@@ -136,6 +166,34 @@ impl Client {
             req.headers_mut().insert("Cookie", c.parse().unwrap());
         }
         let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        Client {
+            ws,
+            grid: None,
+            frames: 0,
+            frame_bytes: 0,
+            json: Vec::new(),
+            closed: false,
+        }
+    }
+
+    /// Connect from the local address `from` (127.0.0.2, …: another client address).
+    pub async fn connect_from(
+        addr: SocketAddr,
+        from: std::net::IpAddr,
+        path: &str,
+        cookie: Option<&str>,
+    ) -> Client {
+        let mut req = format!("ws://{addr}{path}").into_client_request().unwrap();
+        if let Some(c) = cookie {
+            req.headers_mut()
+                .insert("Cookie", format!("alembic_token={c}").parse().unwrap());
+        }
+        let sock = tokio::net::TcpSocket::new_v4().unwrap();
+        sock.bind(SocketAddr::new(from, 0)).unwrap();
+        let stream = sock.connect(addr).await.unwrap();
+        let (ws, _) = tokio_tungstenite::client_async(req, MaybeTlsStream::Plain(stream))
+            .await
+            .unwrap();
         Client {
             ws,
             grid: None,
@@ -300,7 +358,7 @@ pub async fn two_servers(url: String, tag: &str) {
     };
     let a = TestServer::start(&format!("{tag}-servers-a"), config("alpha")).await;
     let b = TestServer::start(&format!("{tag}-servers-b"), config("beta")).await;
-    let me = token(1);
+    let me = a.token(1);
     let mut c = Client::connect(a.addr, "/ws/play?game=alchemy&name=Mover", Some(&me)).await;
     let id = c.ready().await;
     walk(&mut c, &a.server, id, 6).await;
@@ -344,7 +402,7 @@ pub async fn two_servers(url: String, tag: &str) {
     let file = std::fs::read_to_string(b.dir.join(format!("alchemy-{id}.replay"))).unwrap();
     assert_eq!(file.lines().collect::<Vec<_>>(), lines);
     // Another browser cannot take it on either server.
-    let mut other = Client::connect(b.addr, &format!("/ws/play?id={id}"), Some(&token(2))).await;
+    let mut other = Client::connect(b.addr, &format!("/ws/play?id={id}"), Some(&b.token(2))).await;
     other.until(10, "refused", |c| !c.errors().is_empty()).await;
     assert!(
         other.errors()[0].contains("not yours"),

@@ -525,6 +525,55 @@ pub fn delete_account_everything<B: Backend>() {
     assert_eq!(s.counts(0).unwrap().accounts, 1);
 }
 
+pub fn expire_anonymous_games<B: Backend>() {
+    let s = B::fresh("expire");
+    let ann = s.create_account("ann", "hash", 1).unwrap();
+    // Anonymous, saved long ago, with a recording and a save: it goes.
+    let old = s.create_game(&new_game("tok-a", "one", 100)).unwrap();
+    let lines = vec!["one".to_owned(), "two".to_owned()];
+    let w = MirrorWrite {
+        lines: &lines,
+        save: Some(b"saved"),
+        ..MirrorWrite::default()
+    };
+    assert!(s.mirror(old, "one", &w, 100).unwrap());
+    assert!(
+        s.set_game(old, "one", GameStatus::Saved, None, 3, 100)
+            .unwrap()
+    );
+    // Anonymous but recent; an account's; finished; held by a server now: they stay.
+    let recent = s.create_game(&new_game("tok-b", "one", 100)).unwrap();
+    assert!(
+        s.set_game(recent, "one", GameStatus::Saved, None, 3, 250)
+            .unwrap()
+    );
+    let claimed = s.create_game(&new_game("tok-c", "one", 100)).unwrap();
+    assert!(s.claim_game(claimed, ann, 100).unwrap());
+    assert!(
+        s.set_game(claimed, "one", GameStatus::Saved, None, 3, 100)
+            .unwrap()
+    );
+    let done = s.create_game(&new_game("tok-d", "one", 100)).unwrap();
+    assert!(
+        s.set_game(done, "one", GameStatus::Finished, None, 3, 100)
+            .unwrap()
+    );
+    let held = s
+        .create_game(&NewGame {
+            lease_until: 1000,
+            ..new_game("tok-e", "one", 100)
+        })
+        .unwrap();
+    assert_eq!(s.expire_anonymous(200, 300).unwrap(), 1);
+    assert!(s.game(old).unwrap().is_none());
+    assert!(s.recording(old).unwrap().is_empty());
+    assert!(s.game_save(old).unwrap().is_none());
+    for id in [recent, claimed, done, held] {
+        assert!(s.game(id).unwrap().is_some(), "game {id} was expired");
+    }
+    assert_eq!(s.expire_anonymous(200, 300).unwrap(), 0);
+}
+
 /// One `#[test]` per suite function for backend `$b`, each with the attributes given.
 #[macro_export]
 macro_rules! store_suite {
@@ -532,7 +581,7 @@ macro_rules! store_suite {
         $crate::store_suite!(@each $b; [$(#[$m])*]; migrations_from_empty migrations_from_previous
             newer_database_refused accounts sessions login_failures scores morgues saves
             save_all_or_nothing recordings_concurrent ownership games_and_leases game_to_continue
-            game_saves settings_shared delete_account_everything);
+            game_saves settings_shared delete_account_everything expire_anonymous_games);
     };
     (@each $b:ty; $attrs:tt; $($name:ident)*) => {
         $( $crate::store_suite!(@one $b; $name; $attrs); )*
