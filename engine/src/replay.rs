@@ -650,18 +650,22 @@ impl<C> Recording<C> {
     ) -> Result<Verified<S>, ReplayError> {
         let mut state = initial;
         let (mut commands, mut checkpoints) = (0, 0);
+        // The game must be at the turn each line was written on.
+        let at_turn = |state: &S, line: usize, recorded: u64| {
+            let actual = turn(state);
+            (actual == recorded)
+                .then_some(())
+                .ok_or(ReplayError::TurnMismatch {
+                    line,
+                    recorded,
+                    actual,
+                })
+        };
         for (i, entry) in self.entries.iter().enumerate() {
             let line = i + 2;
             match entry {
                 Entry::Command { turn: t, command } => {
-                    let now = turn(&state);
-                    if now != *t {
-                        return Err(ReplayError::TurnMismatch {
-                            line,
-                            recorded: *t,
-                            actual: now,
-                        });
-                    }
+                    at_turn(&state, line, *t)?;
                     state = step(&state, command).map_err(|e| ReplayError::Rejected {
                         line,
                         turn: *t,
@@ -679,26 +683,10 @@ impl<C> Recording<C> {
                             actual,
                         });
                     }
-                    let now = turn(&state);
-                    if now != *t {
-                        return Err(ReplayError::TurnMismatch {
-                            line,
-                            recorded: *t,
-                            actual: now,
-                        });
-                    }
+                    at_turn(&state, line, *t)?;
                     checkpoints += 1;
                 }
-                Entry::State { turn: t, .. } => {
-                    let now = turn(&state);
-                    if now != *t {
-                        return Err(ReplayError::TurnMismatch {
-                            line,
-                            recorded: *t,
-                            actual: now,
-                        });
-                    }
-                }
+                Entry::State { turn: t, .. } => at_turn(&state, line, *t)?,
             }
         }
         Ok(Verified {
