@@ -36,7 +36,7 @@ use crate::{savefile, storage};
 
 pub use crate::end::REWIND;
 /// Lines the message log keeps.
-const LOG_KEEP: usize = 500;
+pub const LOG_KEEP: usize = 500;
 /// Rows of messages above the play area.
 const MESSAGE_ROWS: u16 = 3;
 const BG: Rgb = Rgb::new(0, 0, 0);
@@ -413,7 +413,7 @@ pub const MESSAGES_REPLAY_MAX: usize = 20_000;
 
 /// Commands replayed before the game `upto` at least, when [`past_messages`] can start from
 /// a whole state: enough for the log's [`LOG_KEEP`] lines in an ordinary game.
-const MESSAGES_CONTEXT: usize = 2_000;
+pub const MESSAGES_CONTEXT: usize = 2_000;
 
 /// The last [`LOG_KEEP`] messages of the game `upto` as its recording at `path` says them
 /// (each with the turn it was said on, oldest first): the game is replayed until it reaches
