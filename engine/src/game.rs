@@ -1438,6 +1438,22 @@ fn modified<T: PropType>(
 
 impl Hash for Game {
     fn hash<H: Hasher>(&self, state: &mut H) {
+        self.hash_world(state, false);
+    }
+}
+
+impl Game {
+    /// [`Game::state_hash`] as builds before 0.3 made it, the message log included: the
+    /// checksum of saves that stored the whole value ([`crate::save::written_state_hash`]).
+    pub(crate) fn state_hash_with_log(&self) -> u64 {
+        let mut h = StableHasher::new();
+        self.hash_world(&mut h, true);
+        h.finish()
+    }
+
+    /// The world into `state`, and the message log too when `with_log` (see
+    /// [`Game::state_hash_with_log`]).
+    fn hash_world<H: Hasher>(&self, state: &mut H, with_log: bool) {
         SAVE_FORMAT.hash(state);
         self.terrain.hash(state);
         // Hashed as the `Grid<IdList>` it once was (the empty list, then every occupied
@@ -1462,7 +1478,13 @@ impl Hash for Game {
         self.turn.hash(state);
         // The message log is not the world: English is said of it, and two games that say
         // different things of the same world are the same game. (An empty log added
-        // nothing to this hash before, so state hashes of games without one are unchanged.)
+        // nothing to this hash before, so state hashes of games without one are unchanged;
+        // old whole-value saves are checked with it, as they were written.)
+        if with_log {
+            for m in self.turnly.log.iter() {
+                m.hash(state);
+            }
+        }
         self.turnly.vars.hash(state);
         for (k, g) in self.turnly.layers.iter() {
             k.hash(state);

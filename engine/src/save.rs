@@ -282,8 +282,9 @@ fn apply(base: &PropMap, set: &[(PropKey, Value)], unset: &[PropKey]) -> PropMap
 
 /// The [`Game::state_hash`] of a whole game value in JSON (as games stored their saves
 /// before saves by reference, with this hash as their checksum) as it was written: before
-/// the migration of 0.2 renames the engine's keys, which changes the hash. Check a 0.1
-/// save's checksum with this, then read the game (migrated) with `serde_json`.
+/// the migration of 0.2 renames the engine's keys, which changes the hash, and with the
+/// message log, which the hash counted before 0.3. Check a 0.1 save's checksum with this,
+/// then read the game (migrated) with `serde_json`.
 ///
 /// # Errors
 /// [`LoadError::Corrupt`] when the text is not a whole game value.
@@ -291,7 +292,7 @@ pub fn written_state_hash(json: &str) -> Result<u64, LoadError> {
     let repr: GameRepr =
         serde_json::from_str(json).map_err(|e| LoadError::Corrupt(e.to_string()))?;
     Game::from_repr_with(repr, false)
-        .map(|g| g.state_hash())
+        .map(|g| g.state_hash_with_log())
         .map_err(LoadError::Corrupt)
 }
 

@@ -188,7 +188,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             bad.to_string(),
-            "mod.toml:3:1: \"alembic.on_action\" names hook \"caves.zombi\", which is not registered; did you mean \"caves.zombie\"?"
+            "mod.toml:3:21: \"alembic.on_action\" names hook \"caves.zombi\", which is not registered; did you mean \"caves.zombie\"?"
         );
     }
 }

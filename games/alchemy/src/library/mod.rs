@@ -350,7 +350,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             bad.to_string(),
-            "mod.toml:3:1: \"on_consume\" names hook \"potion_hael\", which is not registered; did you mean \"potion_heal\"?"
+            "mod.toml:3:14: \"on_consume\" names hook \"potion_hael\", which is not registered; did you mean \"potion_heal\"?"
         );
     }
 }
