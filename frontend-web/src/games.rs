@@ -292,7 +292,7 @@ fn session_progress<R: Ruleset>(s: &Session<R>) -> Progress {
 }
 
 /// A session of `rules`: continued from `save` when it exists, else new from `seed`.
-fn session<R: Ruleset>(
+fn session<R: Ruleset + alembic_games::board::Board<R>>(
     rules: R,
     save: &Path,
     seed: u64,

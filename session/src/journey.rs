@@ -8,7 +8,7 @@
 //! hero walk and any key stops it; [`Journey::finish`] takes them all at once (tests, tools).
 //!
 //! The session's play screen drives it over any [`Ruleset`](crate::Ruleset) (through
-//! [`Ruleset::route`](crate::Ruleset::route), [`Ruleset::interrupt`](crate::Ruleset::interrupt)
+//! [`Journeys::route`](crate::Journeys::route), [`Journeys::interrupt`](crate::Journeys::interrupt)
 //! and the rest); a game with a play screen of its own implements [`Walker`] for its context
 //! and drives the same [`Journey`].
 //!

@@ -5,7 +5,8 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | [`ruleset`] | the game contract: [`Ruleset`], one trait a game implements |
+//! | [`ruleset`] | the game contract: [`Ruleset`], the headless rules a game implements; [`ruleset::Journeys`], the optional answers for rest, explore and travel |
+//! | [`board`] | how the rules are shown and played: [`board::Board`], the keys and the drawing |
 //! | [`play`] | the session every ruleset gets, in any frontend: [`play::launch`] |
 //! | [`run`] | one game in play, whatever screens show it: save slot, recording, practice history, filing at its end |
 //! | [`console`] | the wizard console: Tab completion, scrollback, over any screens ([`console::ConsoleHost`]) |
@@ -55,6 +56,7 @@
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
 
+pub mod board;
 pub mod console;
 pub mod end;
 pub mod gamedata;
@@ -73,8 +75,9 @@ pub mod slot;
 pub mod start;
 pub mod storage;
 
+pub use board::Board;
 pub use launch::{
     Cause, LaunchError, LaunchOptions, LibraryCounts, clock_seed, read_save, report_session_end,
     save_dir, save_dir_from, seed_from_text,
 };
-pub use ruleset::{Ending, Goal, Outcome, Rejected, Ruleset, Status, Summary, View};
+pub use ruleset::{Ending, Goal, Journeys, Outcome, Rejected, Ruleset, Status, Summary, View};

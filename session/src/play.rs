@@ -20,6 +20,7 @@ use alembic_ui::{
     run_key,
 };
 
+use crate::board::Board;
 use crate::console::{ConsoleHost, WizardConsole};
 use crate::end::{AfterEnd, EndScreen, rewind_question};
 use crate::journey::{Auto, End, Journey, Walker};
@@ -27,6 +28,8 @@ use crate::keymap::{self, Binding};
 use crate::launch::{LaunchError, LaunchOptions, clock_seed, save_dir};
 use crate::playback::{Playback, Viewer, Watch};
 use crate::record;
+#[cfg(doc)]
+use crate::ruleset::Journeys;
 use crate::ruleset::{Goal, Ruleset, Status, View};
 use crate::run::Run;
 pub use crate::run::{PRACTICE, Step, WIZARD, apply_step, read_save, save_file, write_save};
@@ -49,6 +52,8 @@ const AUTO_DELAY: Duration = Duration::from_millis(8);
 pub struct Session<R: Ruleset> {
     /// The game in play: its save slot, recording and practice history.
     run: Run<R>,
+    /// How the game is shown and played: its keys and its drawing.
+    board: Arc<dyn Board<R>>,
     /// Where this session's games save (the run's own save path once it has begun).
     save_to: Option<PathBuf>,
     /// `n` on the start screen starts practice games (launched with `--practice`).
@@ -76,25 +81,43 @@ pub struct Session<R: Ruleset> {
 impl<R: Ruleset> Session<R> {
     /// A session over a new game from `seed` (not saved anywhere until [`Session::with_save`]).
     #[must_use]
-    pub fn new(rules: Arc<R>, seed: u64) -> Self {
-        Session::in_modes(rules, seed, false, false)
+    pub fn new(rules: Arc<R>, seed: u64) -> Self
+    where
+        R: Board<R>,
+    {
+        let board: Arc<dyn Board<R>> = rules.clone();
+        Session::in_modes(rules, board, seed, false, false)
+    }
+
+    /// A session over a new game from `seed`, shown and played on `board` (a game whose
+    /// screens are not its rules' type).
+    #[must_use]
+    pub fn with_board(rules: Arc<R>, board: Arc<dyn Board<R>>, seed: u64) -> Self {
+        Session::in_modes(rules, board, seed, false, false)
     }
 
     /// A session over a new game from `seed` in these modes.
-    fn in_modes(rules: Arc<R>, seed: u64, practice: bool, wizard: bool) -> Self {
+    fn in_modes(
+        rules: Arc<R>,
+        board: Arc<dyn Board<R>>,
+        seed: u64,
+        practice: bool,
+        wizard: bool,
+    ) -> Self {
         match Run::new_game(rules.clone(), seed, practice, wizard) {
-            Ok(run) => Session::over(run),
+            Ok(run) => Session::over(run, board),
             Err(e) => Session {
                 broken: Some(e.to_string()),
-                ..Session::over(Run::with_game(rules, seed, Game::new(seed)))
+                ..Session::over(Run::with_game(rules, seed, Game::new(seed)), board)
             },
         }
     }
 
     /// A session over `run`, with nothing said yet.
-    fn over(run: Run<R>) -> Self {
+    fn over(run: Run<R>, board: Arc<dyn Board<R>>) -> Self {
         Session {
             run,
+            board,
             save_to: None,
             practice_default: false,
             begun: false,
@@ -117,6 +140,7 @@ impl<R: Ruleset> Session<R> {
     pub fn with_modes(self, practice: bool, wizard: bool) -> Self {
         let fresh = Session::in_modes(
             self.run.rules_arc().clone(),
+            self.board.clone(),
             self.run.seed(),
             practice,
             wizard,
@@ -160,8 +184,12 @@ impl<R: Ruleset> Session<R> {
     ///
     /// # Errors
     /// What is wrong with the save ([`read_save`]): the file is untouched.
-    pub fn load(rules: Arc<R>, path: &Path) -> Result<Self, crate::launch::Cause> {
-        Self::load_reporting(rules, path, &mut |_, _| {})
+    pub fn load(rules: Arc<R>, path: &Path) -> Result<Self, crate::launch::Cause>
+    where
+        R: Board<R>,
+    {
+        let board: Arc<dyn Board<R>> = rules.clone();
+        Self::load_reporting(rules, board, path, &mut |_, _| {})
     }
 
     /// [`Session::load`], telling `report` how far a long journal has been brought back
@@ -171,11 +199,12 @@ impl<R: Ruleset> Session<R> {
     /// As [`Session::load`].
     pub fn load_reporting(
         rules: Arc<R>,
+        board: Arc<dyn Board<R>>,
         path: &Path,
         report: &mut dyn FnMut(usize, usize),
     ) -> Result<Self, crate::launch::Cause> {
         let (run, continued) = Run::load_reporting(rules, path, report)?;
-        let mut s = Session::over(run);
+        let mut s = Session::over(run, board);
         // The messages are not saved (English is not state): the recording says them
         // again, as the game went up to here.
         if continued.unrecorded.is_none() {
@@ -217,6 +246,12 @@ impl<R: Ruleset> Session<R> {
     #[must_use]
     pub fn rules(&self) -> &R {
         self.run.rules()
+    }
+
+    /// How the game is shown and played.
+    #[must_use]
+    pub fn board(&self) -> &dyn Board<R> {
+        &*self.board
     }
 
     /// The seed of the game in play.
@@ -389,8 +424,7 @@ impl<R: Ruleset> Session<R> {
     }
 
     fn preferred_grid(&self) -> Option<(u16, u16)> {
-        self.run
-            .rules()
+        self.board
             .play_area()
             .map(|(w, h)| (w, h.saturating_add(MESSAGE_ROWS)))
     }
@@ -503,8 +537,30 @@ pub fn past_messages<R: Ruleset>(rules: &R, path: &Path, upto: &Game) -> Vec<(u6
 
 /// The help screen's lines: the game's keys, then the session's.
 #[must_use]
-pub fn help_lines<R: Ruleset>(rules: &R) -> Vec<String> {
-    let keys = rules.keymap();
+pub fn help_lines<R: Ruleset + Board<R>>(rules: &R) -> Vec<String> {
+    board_help(rules, rules)
+}
+
+/// The session's own keys that `rules` are offered: the journeys' only when the game
+/// answers them ([`Ruleset::journeys`]), running only when it has steps.
+fn session_keys<R: Ruleset>(rules: &R) -> impl Iterator<Item = &'static Binding<Own>> + use<R> {
+    let journeys = rules.journeys();
+    let (travel, rest) = (
+        journeys.is_some(),
+        journeys.and_then(|j| j.wait()).is_some(),
+    );
+    let steps = rules.step(Dir::North).is_some();
+    SESSION_KEYS.iter().filter(move |b| match b.action {
+        Own::Rest | Own::Search => rest,
+        Own::Explore => travel,
+        Own::Run => steps,
+        _ => true,
+    })
+}
+
+/// [`help_lines`] for rules shown on `board`.
+fn board_help<R: Ruleset>(rules: &R, board: &dyn Board<R>) -> Vec<String> {
+    let keys = board.keymap();
     let mut sections: Vec<&str> = Vec::new();
     for b in keys {
         if !sections.contains(&b.section) {
@@ -512,7 +568,7 @@ pub fn help_lines<R: Ruleset>(rules: &R) -> Vec<String> {
         }
     }
     let mut lines = Vec::new();
-    let toggles = rules.view_toggles();
+    let toggles = board.view_toggles();
     if rules.step(Dir::North).is_some() {
         let moving = keymap::bind(
             alembic_ui::DIRECTION_KEYS,
@@ -532,7 +588,8 @@ pub fn help_lines<R: Ruleset>(rules: &R) -> Vec<String> {
         lines.extend(keymap::help_section(toggles, "View"));
         lines.push(String::new());
     }
-    lines.extend(keymap::help_section(SESSION_KEYS, "Session"));
+    let own: Vec<Binding<Own>> = session_keys(rules).cloned().collect();
+    lines.extend(keymap::help_section(&own, "Session"));
     lines
 }
 
@@ -540,13 +597,13 @@ pub fn help_lines<R: Ruleset>(rules: &R) -> Vec<String> {
 /// the game's keymap or view toggles, or one of the session's own (the help lists exactly
 /// these).
 #[must_use]
-pub fn is_bound<R: Ruleset>(rules: &R, key: Key) -> bool {
+pub fn is_bound<R: Ruleset + Board<R>>(rules: &R, key: Key) -> bool {
     let listed = |keys: &[Key]| keys.contains(&key);
     let steps = rules.step(Dir::North).is_some();
     (steps && (alembic_ui::DIRECTION_KEYS.contains(&key) || run_key(&Input::key(key)).is_some()))
         || rules.keymap().iter().any(|b| listed(b.keys))
         || rules.view_toggles().iter().any(|b| listed(b.keys))
-        || SESSION_KEYS.iter().any(|b| listed(b.keys))
+        || session_keys(rules).any(|b| listed(b.keys))
 }
 
 /// What the session's own keys do.
@@ -561,14 +618,15 @@ enum Own {
     Rest,
     Search,
     Explore,
+    Run,
 }
 
 #[rustfmt::skip]
 const SESSION_KEYS: &[Binding<Own>] = &[
     keymap::bind(&[Key::Char('Z')], "Z", Own::Rest, "Session", "rest until healed or something happens (any key stops)"),
     keymap::bind(&[Key::Char('s')], "s", Own::Search, "Session", "search for 5 turns"),
-    keymap::bind(&[Key::Char('o')], "o", Own::Explore, "Session", "explore until something happens"),
-    keymap::bind(&[], "Shift+dir", Own::Explore, "Session", "run (Shift+arrows too); a click travels; > and < away from stairs travel to them"),
+    keymap::bind(&[Key::Char('o')], "o", Own::Explore, "Session", "explore until something happens; a click travels; > and < away from stairs travel to them"),
+    keymap::bind(&[], "Shift+dir", Own::Run, "Session", "run (Shift+arrows too)"),
     keymap::bind(&[Key::Char('S')], "S", Own::Save, "Session", "save and leave"),
     keymap::bind(&[Key::Char('Q')], "Q", Own::Quit, "Session", "quit this game (it ends here)"),
     keymap::bind(&[Key::Char('U')], "U", Own::Undo, "Session", "take a move back (practice games)"),
@@ -600,7 +658,10 @@ impl<R: Ruleset> StartHost for Session<R> {
     }
 
     fn help(&self) -> (String, Vec<String>) {
-        (format!("{}: help", R::NAME), help_lines(self.rules()))
+        (
+            format!("{}: help", R::NAME),
+            board_help(self.rules(), self.board()),
+        )
     }
 
     fn practice_by_default(&self) -> bool {
@@ -634,7 +695,8 @@ impl<R: Ruleset> StartHost for Session<R> {
                 None => clock_seed(),
             };
             let rules = self.run.rules_arc().clone();
-            let fresh = Session::in_modes(rules, seed, practice, self.run.is_wizard());
+            let board = self.board.clone();
+            let fresh = Session::in_modes(rules, board, seed, practice, self.run.is_wizard());
             if let Some(why) = fresh.broken {
                 return Err(format!("The game could not be made: {why}"));
             }
@@ -658,8 +720,9 @@ impl<R: Ruleset> StartHost for Session<R> {
         let Some(path) = self.save_to.clone() else {
             return Err("there is no save directory".into());
         };
-        let mut loaded =
-            Session::load(self.run.rules_arc().clone(), &path).map_err(|e| e.to_string())?;
+        let (rules, board) = (self.run.rules_arc().clone(), self.board.clone());
+        let mut loaded = Session::load_reporting(rules, board, &path, &mut |_, _| {})
+            .map_err(|e| e.to_string())?;
         loaded.lock = self.lock.take();
         loaded.view = self.view;
         loaded.practice_default = self.practice_default;
@@ -715,7 +778,7 @@ fn draw_play<R: Ruleset>(s: &Session<R>, frame: &mut Frame, area: Rect) {
     for (row, (text, fg)) in lines.iter().skip(skip).enumerate() {
         put_clipped(frame, msgs, msgs.x, msgs.y + row as u16, text, *fg, BG);
     }
-    s.rules().draw(s.game(), frame, rest, &s.view);
+    s.board().draw(s.game(), frame, rest, &s.view);
     if let Some(h) = &s.hover {
         let row = rest.y + rest.height.saturating_sub(1);
         put_clipped(frame, rest, rest.x, row, h, p.accent, BG);
@@ -768,29 +831,34 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
         };
         s.hover = None;
         let step = direction_key(&input)
-            .filter(|_| keymap::find(s.rules().keymap(), key).is_none())
+            .filter(|_| keymap::find(s.board().keymap(), key).is_none())
             .and_then(|d| s.rules().step(d));
         if let Some(c) = step {
             s.play(Step::Play(c));
-        } else if let Some(c) = keymap::find(s.rules().keymap(), key) {
+        } else if let Some(c) = keymap::find(s.board().keymap(), key) {
             let turn = s.game().turn();
             s.play(Step::Play(c));
             // A refused `>` or `<` away from stairs travels to the nearest known ones.
             if s.game().turn() == turn
                 && let Key::Char(k @ ('>' | '<')) = key
                 && s.rules()
-                    .route(s.game(), Goal::Stairs { down: k == '>' })
+                    .journeys()
+                    .and_then(|j| j.route(s.game(), Goal::Stairs { down: k == '>' }))
                     .is_some()
             {
                 s.notice = None;
                 self.begin(s, Auto::Travel(Goal::Stairs { down: k == '>' }));
             }
-        } else if let Some(bit) = keymap::find(s.rules().view_toggles(), key) {
+        } else if let Some(bit) = keymap::find(s.board().view_toggles(), key) {
             s.view.toggles ^= 1 << bit;
-        } else if let Some(own) = keymap::find(SESSION_KEYS, key) {
+        } else if let Some(own) = session_keys(s.rules())
+            .find(|b| b.keys.contains(&key))
+            .map(|b| b.action)
+        {
             match own {
                 Own::Help => {
-                    return Transition::push(TextScreen::new("Help", help_lines(s.rules())));
+                    let help = board_help(s.rules(), s.board());
+                    return Transition::push(TextScreen::new("Help", help));
                 }
                 Own::Messages => {
                     let all = s.log.iter().map(|(_, m)| m.clone()).collect();
@@ -824,6 +892,8 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                 Own::Rest => self.begin(s, Auto::Rest),
                 Own::Search => self.begin(s, Auto::Search),
                 Own::Explore => self.begin(s, Auto::Travel(Goal::Explore)),
+                // Running has no key of its own (Shift+direction, above).
+                Own::Run => {}
             }
         } else if let Key::Char(c) = key
             && !c.is_control()
@@ -893,13 +963,13 @@ impl PlayScreen {
     /// The pointer: hovering says what is there; a left click travels there.
     fn mouse<R: Ruleset>(&mut self, s: &mut Session<R>, kind: MouseKind, x: u16, y: u16) {
         let area = play_area(self.area);
-        let Some(cell) = s.rules().cell_at(s.game(), area, x, y) else {
+        let Some(cell) = s.board().cell_at(s.game(), area, x, y) else {
             s.hover = None;
             return;
         };
         match kind {
-            MouseKind::Move => s.hover = s.rules().describe_cell(s.game(), cell),
-            MouseKind::Down(MouseButton::Left) => {
+            MouseKind::Move => s.hover = s.board().describe_cell(s.game(), cell),
+            MouseKind::Down(MouseButton::Left) if s.rules().journeys().is_some() => {
                 s.hover = None;
                 self.begin(s, Auto::Travel(Goal::Cell(cell)));
             }
@@ -924,8 +994,8 @@ impl PlayScreen {
     }
 }
 
-/// The session's answers to a journey: the ruleset's ([`Ruleset::route`],
-/// [`Ruleset::interrupt`], [`Ruleset::rested`]); a step that is refused or says anything
+/// The session's answers to a journey: the ruleset's ([`Journeys::route`],
+/// [`Journeys::interrupt`], [`Journeys::rested`]); a step that is refused or says anything
 /// ends it. The memo is the log's length before the step.
 impl<R: Ruleset> Walker for Session<R> {
     type Command = R::Command;
@@ -942,18 +1012,21 @@ impl<R: Ruleset> Walker for Session<R> {
             Auto::Fight => return Err("This game has no auto-fight.".into()),
             _ => return Ok(()),
         };
-        if self.rules().wait().is_none() {
-            return Err("This game has no resting.".into());
+        match self.rules().journeys() {
+            Some(j) if j.wait().is_some() => j.may_rest(self.game(), search),
+            _ => Err("This game has no resting.".into()),
         }
-        self.rules().may_rest(self.game(), search)
     }
 
     fn next(&mut self, auto: Auto, first: bool, _: &mut usize) -> Result<R::Command, End> {
         let rules = self.rules();
+        let journeys = rules.journeys();
         let command = match auto {
-            Auto::Rest | Auto::Search => rules.wait(),
+            Auto::Rest | Auto::Search => journeys.and_then(|j| j.wait()),
             Auto::Run(d) => rules.step(d),
-            Auto::Travel(goal) => rules.route(self.game(), goal).and_then(|d| rules.step(d)),
+            Auto::Travel(goal) => journeys
+                .and_then(|j| j.route(self.game(), goal))
+                .and_then(|d| rules.step(d)),
             _ => None,
         };
         command.ok_or(match auto {
@@ -978,12 +1051,15 @@ impl<R: Ruleset> Walker for Session<R> {
             return Some(End::Interrupted(String::new()));
         }
         self.rules()
-            .interrupt(before, self.game())
+            .journeys()
+            .and_then(|j| j.interrupt(before, self.game()))
             .map(End::Interrupted)
     }
 
     fn rested(&self) -> bool {
-        self.rules().rested(self.game())
+        self.rules()
+            .journeys()
+            .is_some_and(|j| j.rested(self.game()))
     }
 }
 
@@ -1056,8 +1132,21 @@ impl<R: Ruleset> Watch for Session<R> {
 ///
 /// # Errors
 /// [`crate::playback::ReplayOpenError`]: unreadable, another game's, too long, or diverging.
-pub fn replay_app<R: Ruleset>(
+pub fn replay_app<R: Ruleset + Board<R>>(
     rules: Arc<R>,
+    path: &Path,
+) -> Result<ScreenStack<Session<R>>, crate::playback::ReplayOpenError> {
+    let board: Arc<dyn Board<R>> = rules.clone();
+    replay_app_with(rules, board, path)
+}
+
+/// [`replay_app`] for rules shown on `board`.
+///
+/// # Errors
+/// As [`replay_app`].
+pub fn replay_app_with<R: Ruleset>(
+    rules: Arc<R>,
+    board: Arc<dyn Board<R>>,
     path: &Path,
 ) -> Result<ScreenStack<Session<R>>, crate::playback::ReplayOpenError> {
     let start = {
@@ -1083,7 +1172,7 @@ pub fn replay_app<R: Ruleset>(
     let playback =
         Playback::open_saying(path, R::NAME, &rules.data(), start, step)?.with_states(restore);
     // The viewer shows the recording's own states: no game is made for the session.
-    let mut s = Session::over(Run::with_game(rules, 0, Game::new(0)));
+    let mut s = Session::over(Run::with_game(rules, 0, Game::new(0)), board);
     s.replay = true;
     let viewer = Viewer::saying(&mut s, playback, Rgb::new(240, 200, 90));
     Ok(ScreenStack::new(s, viewer)
@@ -1113,10 +1202,26 @@ fn dressed<R: Ruleset>(stack: ScreenStack<Session<R>>) -> ScreenStack<Session<R>
 ///
 /// # Errors
 /// [`LaunchError`]: a bad save or recording, a save open elsewhere. Nothing is touched then.
-pub fn launch<R: Ruleset>(rules: R, opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
+pub fn launch<R: Ruleset + Board<R>>(
+    rules: R,
+    opts: &LaunchOptions,
+) -> Result<Box<dyn App>, LaunchError> {
     let rules = Arc::new(rules);
+    let board: Arc<dyn Board<R>> = rules.clone();
+    launch_with(rules, board, opts)
+}
+
+/// [`launch`] for rules shown on `board` (a game whose screens are not its rules' type).
+///
+/// # Errors
+/// As [`launch`].
+pub fn launch_with<R: Ruleset>(
+    rules: Arc<R>,
+    board: Arc<dyn Board<R>>,
+    opts: &LaunchOptions,
+) -> Result<Box<dyn App>, LaunchError> {
     if let Some(path) = &opts.replay {
-        let app = replay_app(rules, path).map_err(|e| LaunchError::BadReplay {
+        let app = replay_app_with(rules, board, path).map_err(|e| LaunchError::BadReplay {
             path: path.clone(),
             source: Box::new(e),
         })?;
@@ -1146,26 +1251,29 @@ pub fn launch<R: Ruleset>(rules: R, opts: &LaunchOptions) -> Result<Box<dyn App>
         None => None,
     };
     let mut session = match &opts.load {
-        Some(path) => Session::load_reporting(rules, path, &mut crate::launch::continue_progress)
-            .map_err(|e| match e.downcast::<savefile::SaveError>() {
-            Ok(e) => match *e {
-                savefile::SaveError::Storage(storage::StorageError::Io { path, source }) => {
-                    LaunchError::ReadSave { path, source }
-                }
-                other => LaunchError::BadSave {
-                    path: path.clone(),
-                    game: opts.game.clone(),
-                    source: Box::new(other),
-                },
-            },
-            Err(other) => LaunchError::BadSave {
-                path: path.clone(),
-                game: opts.game.clone(),
-                source: other,
-            },
-        })?,
+        Some(path) => {
+            Session::load_reporting(rules, board, path, &mut crate::launch::continue_progress)
+                .map_err(|e| match e.downcast::<savefile::SaveError>() {
+                    Ok(e) => match *e {
+                        savefile::SaveError::Storage(storage::StorageError::Io {
+                            path,
+                            source,
+                        }) => LaunchError::ReadSave { path, source },
+                        other => LaunchError::BadSave {
+                            path: path.clone(),
+                            game: opts.game.clone(),
+                            source: Box::new(other),
+                        },
+                    },
+                    Err(other) => LaunchError::BadSave {
+                        path: path.clone(),
+                        game: opts.game.clone(),
+                        source: other,
+                    },
+                })?
+        }
         None => {
-            let s = Session::new(rules, opts.seed.unwrap_or_else(clock_seed))
+            let s = Session::with_board(rules, board, opts.seed.unwrap_or_else(clock_seed))
                 .with_modes(opts.practice, opts.wizard)
                 .with_tiles(opts.tiles == Some(true));
             match save_path {

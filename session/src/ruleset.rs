@@ -10,16 +10,12 @@
 //! ```
 //! use alembic::{Game, Hooks, Library};
 //! use alembic_session::ruleset::{Ending, Outcome, Rejected, Ruleset, Status};
-//! use alembic_ui::{Frame, Key, Rect};
-//! use alembic_session::keymap::{Binding, bind};
 //!
 //! /// Count to three.
 //! struct Count { library: Library }
 //!
 //! #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 //! enum Cmd { Up }
-//!
-//! const KEYS: &[Binding<Cmd>] = &[bind(&[Key::Char('+')], "+", Cmd::Up, "Play", "count")];
 //!
 //! impl Ruleset for Count {
 //!     const NAME: &'static str = "count";
@@ -46,10 +42,6 @@
 //!             Status::Playing
 //!         }
 //!     }
-//!     fn keymap(&self) -> &'static [Binding<Cmd>] { KEYS }
-//!     fn draw(&self, game: &Game, frame: &mut Frame, area: Rect, _: &alembic_session::ruleset::View) {
-//!         frame.put_str(area.x, area.y, &game.turn().to_string(), alembic::Rgb::WHITE, alembic::Rgb::BLACK);
-//!     }
 //! }
 //!
 //! let rules = Count { library: Library::new() };
@@ -58,16 +50,18 @@
 //! assert_eq!(rules.describe(&out.game, &out.events[0]).as_deref(), Some("1!"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! These rules need no screen: the headless runner, bots and tests play them as they are.
+//! To be played in a frontend, a game adds a board ([`crate::board::Board`]: its keys and
+//! its drawing), usually on the same type.
 
 use std::fmt;
 use std::path::Path;
 
 use alembic::{Dir, Game, Hooks, Library, Loc, rng::GameRng, wizard::WizardCommands};
-use alembic_ui::{Frame, Rect};
 use serde::{Serialize, de::DeserializeOwned};
 
 use crate::gamedata::DataIdentity;
-use crate::keymap::Binding;
 use crate::launch::Cause;
 use crate::savefile::{SaveError, Saved};
 
@@ -178,12 +172,12 @@ pub struct GameEnd<'a> {
 pub struct View {
     /// Draw pictures where the frontend shows tiles (`--tiles`).
     pub tiles: bool,
-    /// The view toggles on ([`Ruleset::view_toggles`]), one bit each.
+    /// The view toggles on ([`crate::board::Board::view_toggles`]), one bit each.
     pub toggles: u32,
 }
 
 /// Where the player asks to go, many steps at once: the game answers the next step
-/// ([`Ruleset::route`]).
+/// ([`Journeys::route`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
     /// The nearest place not yet explored (`o`).
@@ -261,18 +255,6 @@ pub trait Ruleset: Send + Sync + 'static {
     fn describe(&self, game: &Game, event: &Self::Event) -> Option<String>;
     /// Whether the game goes on.
     fn status(&self, game: &Game) -> Status;
-    /// The game's keys; the session keeps `S` (save and leave), `Q` (quit), `U` (undo in
-    /// practice), `~` (wizard console), `?` (help) and `P` (messages) for itself.
-    fn keymap(&self) -> &'static [Binding<Self::Command>];
-    /// Draw the game's play area (map and status) into `area`; the session draws the
-    /// messages above it.
-    fn draw(&self, game: &Game, frame: &mut Frame, area: Rect, view: &View);
-
-    /// The grid that shows the whole play area, for a window that sizes its cells to fit
-    /// (the session adds its message rows). Default: no wish.
-    fn play_area(&self) -> Option<(u16, u16)> {
-        None
-    }
     /// The end screen's first line, in the game's own words ("You climbed out of the
     /// dungeon with the Philosopher's Stone!"). Default: none, and the end screen says
     /// "You {cause}." for a win and "You were {cause} on depth N." for a death.
@@ -295,54 +277,6 @@ pub trait Ruleset: Send + Sync + 'static {
     fn step(&self, dir: Dir) -> Option<Self::Command> {
         let _ = dir;
         None
-    }
-    /// The command that lets a turn pass, for resting (`Z`) and searching (`s`). Default:
-    /// none (no rest).
-    fn wait(&self) -> Option<Self::Command> {
-        None
-    }
-    /// Whether a rest (or with `search`, a search) may begin now: `Err` says why not ("Not
-    /// with a bat in view."). Default: yes.
-    ///
-    /// # Errors
-    /// The sentence for the player.
-    fn may_rest(&self, game: &Game, search: bool) -> Result<(), String> {
-        let _ = (game, search);
-        Ok(())
-    }
-    /// Whether a rest is over (healed). Default: never (a rest runs until interrupted).
-    fn rested(&self, game: &Game) -> bool {
-        let _ = game;
-        false
-    }
-    /// Why a run, a rest or a travel must stop after one of its steps took the game from
-    /// `before` to `after` ("A bat comes into view."); the session also stops when a step is
-    /// refused or says anything. Default: never.
-    fn interrupt(&self, before: &Game, after: &Game) -> Option<String> {
-        let _ = (before, after);
-        None
-    }
-    /// The next step towards `goal`, over ground the player knows; `None` when there is no
-    /// way (or nothing left to explore). Default: none.
-    fn route(&self, game: &Game, goal: Goal) -> Option<Dir> {
-        let _ = (game, goal);
-        None
-    }
-    /// The cell drawn at column `x`, row `y` of `area` by [`Ruleset::draw`], for the mouse.
-    /// Default: none.
-    fn cell_at(&self, game: &Game, area: Rect, x: u16, y: u16) -> Option<Loc> {
-        let _ = (game, area, x, y);
-        None
-    }
-    /// What the player knows of `cell`, for the hover line. Default: nothing.
-    fn describe_cell(&self, game: &Game, cell: Loc) -> Option<String> {
-        let _ = (game, cell);
-        None
-    }
-    /// Keys that switch parts of the view on and off (not the game: nothing is recorded),
-    /// each binding's action its bit in [`View::toggles`]. Default: none.
-    fn view_toggles(&self) -> &'static [Binding<u32>] {
-        &[]
     }
     /// The data this game plays with, as saves and recordings name it (shipped, or mods).
     fn data(&self) -> DataIdentity {
@@ -393,11 +327,56 @@ pub trait Ruleset: Send + Sync + 'static {
     fn wizard(&self) -> Option<&WizardCommands<Game>> {
         None
     }
+    /// The game's answers for journeys: rest (`Z`), search (`s`), explore (`o`), travel
+    /// and auto-fight. Default: `None`, and the session offers none of them (no key, no help
+    /// line); a game that answers returns `Some(self)` and implements [`Journeys`].
+    fn journeys(&self) -> Option<&dyn Journeys<Self::Command>> {
+        None
+    }
     /// The game's bot for `policy`, started from `seed` (the headless runner, `alembic-sim`,
     /// and the bot harness play with it). Default: `None`, and the runner presses random
-    /// keys of the [`Ruleset::keymap`] and the [`Ruleset::step`]s ([`KeyBot`]).
+    /// waits and steps ([`KeyBot`]).
     fn bot(&self, seed: u64, policy: Policy) -> Option<Box<dyn Bot<Self::Command> + '_>> {
         let _ = (seed, policy);
+        None
+    }
+}
+
+/// The optional capability behind rest (`Z`), search (`s`), explore (`o`), travel (a
+/// click, `>` and `<` away from stairs) and auto-fight: a game that implements it and returns
+/// it from [`Ruleset::journeys`] gets those keys in every frontend, and a game that does not
+/// is never offered them. Running (Shift+direction) needs only [`Ruleset::step`]; rest and
+/// search need [`Journeys::wait`] too.
+pub trait Journeys<C>: Send + Sync {
+    /// The next step towards `goal`, over ground the player knows; `None` when there is no
+    /// way (or nothing left to explore).
+    fn route(&self, game: &Game, goal: Goal) -> Option<Dir>;
+    /// The command that lets a turn pass, for resting (`Z`) and searching (`s`). Default:
+    /// none, and neither is offered (a game where the hero does not heal and nothing is
+    /// hidden).
+    fn wait(&self) -> Option<C> {
+        None
+    }
+    /// Whether a rest is over (healed): a rest also ends when [`Journeys::interrupt`]
+    /// says so, a step is refused or says anything. Default: never.
+    fn rested(&self, game: &Game) -> bool {
+        let _ = game;
+        false
+    }
+    /// Whether a rest (or with `search`, a search) may begin now: `Err` says why not ("Not
+    /// with a bat in view."). Default: yes.
+    ///
+    /// # Errors
+    /// The sentence for the player.
+    fn may_rest(&self, game: &Game, search: bool) -> Result<(), String> {
+        let _ = (game, search);
+        Ok(())
+    }
+    /// Why a run, a rest or a travel must stop after one of its steps took the game from
+    /// `before` to `after` ("A bat comes into view."); the session also stops when a step is
+    /// refused or says anything. Default: never.
+    fn interrupt(&self, before: &Game, after: &Game) -> Option<String> {
+        let _ = (before, after);
         None
     }
 }
@@ -427,8 +406,8 @@ impl<C, F: FnMut(&Game) -> Option<C>> Bot<C> for F {
     }
 }
 
-/// The bot every ruleset has: a random key of its keymap or a random step, from a seeded
-/// generator (the same seed presses the same keys).
+/// The bot every ruleset has: a random wait ([`Journeys::wait`]) or a random step
+/// ([`Ruleset::step`]), from a seeded generator (the same seed presses the same keys).
 pub struct KeyBot<C> {
     keys: Vec<C>,
     rng: GameRng,
@@ -437,10 +416,21 @@ pub struct KeyBot<C> {
 impl<C: Clone + 'static> KeyBot<C> {
     /// The random keys of `rules`, seeded with `seed`.
     pub fn new<R: Ruleset<Command = C>>(rules: &R, seed: u64) -> Self {
-        let mut keys: Vec<C> = rules.keymap().iter().map(|b| b.action.clone()).collect();
+        let mut keys: Vec<C> = rules
+            .journeys()
+            .and_then(|j| j.wait())
+            .into_iter()
+            .collect();
         keys.extend(Dir::COMPASS.iter().filter_map(|&d| rules.step(d)));
+        KeyBot::from_commands(keys, seed)
+    }
+
+    /// A bot that presses one of `commands` at random, seeded with `seed` (a game's fuzzer
+    /// over a list of its own).
+    #[must_use]
+    pub fn from_commands(commands: Vec<C>, seed: u64) -> Self {
         KeyBot {
-            keys,
+            keys: commands,
             rng: GameRng::seed_from(seed ^ 0x05EE_DB07),
         }
     }

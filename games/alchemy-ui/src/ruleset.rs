@@ -7,7 +7,7 @@
 //! [`AlchemyCtx`](crate::AlchemyCtx): prompts for items and targets, the inventory, the
 //! crafting screens) keep their game in the session's [`Run`](alembic_session::run::Run),
 //! as the generic screens do: saves, recordings, practice, the morgue and the scores are the
-//! session's, on this contract. [`Ruleset::draw`] draws Alchemy's own board (map and status
+//! session's, on this contract. [`Board::draw`] draws Alchemy's own board (map and status
 //! panel) for the generic screens, such as the session's replay viewer.
 
 use std::sync::Arc;
@@ -16,13 +16,13 @@ use alembic::rng::GameRng;
 use alembic::wizard::WizardCommands;
 use alembic::{Dir, Game, Hooks, Library};
 use alembic_alchemy::{self as alchemy, Command, Event, RuleError, Rules};
-use alembic_session::Cause;
 use alembic_session::gamedata::DataIdentity;
 use alembic_session::keymap::{Binding, bind};
 use alembic_session::ruleset::{
     Bot, Ending, GameEnd, Outcome, Policy, Rejected, Ruleset, Status, Summary, View,
 };
 use alembic_session::savefile::{SaveError, Saved};
+use alembic_session::{Board, Cause};
 use alembic_ui::{Frame, Key, Rect};
 
 /// Alchemy's rules on the contract, with the wizard commands built once.
@@ -175,24 +175,6 @@ impl Ruleset for Alchemy {
         }
     }
 
-    fn keymap(&self) -> &'static [Binding<Command>] {
-        KEYS
-    }
-
-    fn draw(&self, game: &Game, frame: &mut Frame, area: Rect, view: &View) {
-        // Alchemy's own board (map, light, memory, tiles, the status panel), drawn from a
-        // context that only shows `game`: nothing is saved or recorded through it.
-        let mut ctx = crate::AlchemyCtx::on(Arc::new(self.clone()), None);
-        ctx.tiles = Some(view.tiles);
-        ctx.board_only = true;
-        ctx.show_replay(game.clone());
-        crate::status::draw_play_board(&ctx, frame, area);
-    }
-
-    fn play_area(&self) -> Option<(u16, u16)> {
-        Some(crate::map::whole_level())
-    }
-
     fn epitaph(&self, game: &Game) -> Option<String> {
         let s = alchemy::view::summary(game).ok()?;
         (s.outcome == alchemy::props::Fate::Won)
@@ -218,10 +200,6 @@ impl Ruleset for Alchemy {
 
     fn step(&self, dir: Dir) -> Option<Command> {
         Some(Command::Move(dir))
-    }
-
-    fn wait(&self) -> Option<Command> {
-        Some(Command::Wait)
     }
 
     fn data(&self) -> DataIdentity {
@@ -286,6 +264,27 @@ impl Ruleset for Alchemy {
                 Box::new(move |g: &Game| Some(random_command(g, &mut rng)))
             }
         })
+    }
+}
+
+/// Alchemy's board, for the session's screens that show a game of it (the replay viewer).
+impl Board<Alchemy> for Alchemy {
+    fn keymap(&self) -> &'static [Binding<Command>] {
+        KEYS
+    }
+
+    fn draw(&self, game: &Game, frame: &mut Frame, area: Rect, view: &View) {
+        // Alchemy's own board (map, light, memory, tiles, the status panel), drawn from a
+        // context that only shows `game`: nothing is saved or recorded through it.
+        let mut ctx = crate::AlchemyCtx::on(Arc::new(self.clone()), None);
+        ctx.tiles = Some(view.tiles);
+        ctx.board_only = true;
+        ctx.show_replay(game.clone());
+        crate::status::draw_play_board(&ctx, frame, area);
+    }
+
+    fn play_area(&self) -> Option<(u16, u16)> {
+        Some(crate::map::whole_level())
     }
 }
 

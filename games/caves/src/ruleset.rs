@@ -12,11 +12,11 @@ use alembic_session::gamedata::DataIdentity;
 use alembic_session::keymap::{Binding, bind};
 use alembic_session::mapview::{Scroll, Viewport};
 use alembic_session::ruleset::{Bot, Ending, Goal, Outcome as Done, Policy, Rejected, Status};
-use alembic_session::ruleset::{Summary, View};
+use alembic_session::ruleset::{Journeys, Summary, View};
 
 use crate::bot::SimPolicy;
 use alembic_session::savefile::{SaveError, Saved};
-use alembic_session::{Cause, Ruleset};
+use alembic_session::{Board, Cause, Ruleset};
 use alembic_ui::{Cell, Frame, Key, Palette, Rect, Tile, TileSupport, fill, put_clipped};
 
 use crate::command::{Command, play};
@@ -235,6 +235,72 @@ impl Ruleset for Caves {
         }
     }
 
+    fn summary(&self, g: &Game) -> Summary {
+        let Ok(s) = status(g) else {
+            return Summary::default();
+        };
+        Summary {
+            score: crate::morgue::score_of(&s),
+            depth: s.depth + 1,
+            deepest: s.deepest + 1,
+            kills: s.kills,
+            lines: vec![
+                format!(
+                    "Level:    {} of {} (deepest {})",
+                    s.depth + 1,
+                    s.levels,
+                    s.deepest + 1
+                ),
+                format!("Turns:    {}", s.turn),
+                format!("Kills:    {}", s.kills),
+                format!("HP:       {}/{}", s.hp, s.max_hp),
+            ],
+        }
+    }
+
+    fn bot(&self, seed: u64, policy: Policy) -> Option<Box<dyn Bot<Command> + '_>> {
+        let policy = match policy {
+            Policy::Random => SimPolicy::Wander,
+            Policy::Explore => SimPolicy::Descend,
+        };
+        let mut bot = crate::bot::Bot::new(seed);
+        Some(Box::new(move |g: &Game| bot.choose(g, policy).ok()))
+    }
+
+    fn wizard(&self) -> Option<&WizardCommands<Game>> {
+        Some(&self.wizard)
+    }
+
+    fn journeys(&self) -> Option<&dyn Journeys<Command>> {
+        Some(self)
+    }
+
+    fn step(&self, dir: Dir) -> Option<Command> {
+        Some(Command::Move(dir))
+    }
+
+    fn data(&self) -> DataIdentity {
+        self.data.identity.clone()
+    }
+
+    fn save_text(&self, game: &Game, _seed: u64, modes: &[String]) -> Result<String, SaveError> {
+        crate::save::to_text_with(game, &self.data, modes).map_err(|e| SaveError::Corrupt {
+            game: Self::NAME,
+            why: e.to_string(),
+        })
+    }
+
+    fn load_text(&self, text: &str) -> Result<Saved, Cause> {
+        let (game, modes) = crate::save::from_text_with(text, &self.data)?;
+        // The Caves keep their seed in the game value (caves.seed, under the checksum,
+        // written as `seed as i64`).
+        let seed = game.var(&crate::props::SEED).ok().map(i64::cast_unsigned);
+        Ok(Saved { game, seed, modes })
+    }
+}
+
+/// The Caves on screen: the map with its viewport, the status, the pointer.
+impl Board<Caves> for Caves {
     fn keymap(&self) -> &'static [Binding<Command>] {
         KEYS
     }
@@ -307,46 +373,38 @@ impl Ruleset for Caves {
         Some((w, h.saturating_add(1)))
     }
 
-    fn summary(&self, g: &Game) -> Summary {
-        let Ok(s) = status(g) else {
-            return Summary::default();
-        };
-        Summary {
-            score: crate::morgue::score_of(&s),
-            depth: s.depth + 1,
-            deepest: s.deepest + 1,
-            kills: s.kills,
-            lines: vec![
-                format!(
-                    "Level:    {} of {} (deepest {})",
-                    s.depth + 1,
-                    s.levels,
-                    s.deepest + 1
-                ),
-                format!("Turns:    {}", s.turn),
-                format!("Kills:    {}", s.kills),
-                format!("HP:       {}/{}", s.hp, s.max_hp),
-            ],
+    fn cell_at(&self, g: &Game, area: Rect, x: u16, y: u16) -> Option<Loc> {
+        Caves::viewport(g, area.split_bottom(1).0)?.loc_at(x, y)
+    }
+
+    fn describe_cell(&self, g: &Game, l: Loc) -> Option<String> {
+        let lit = visible(g).ok()?.contains(l);
+        if lit && let Some(c) = creature_at(g, l) {
+            return Some(crate::text::with_article(&name_of(g, c)));
         }
+        let t = if lit {
+            Some(g.tile(l))
+        } else {
+            remembered(g, l)
+        }?;
+        let def = g.library().tile(t).ok()?;
+        let name = def
+            .get(&NAME)
+            .map_or_else(|_| def.name().to_string(), |n| n.to_string());
+        Some(if lit {
+            name
+        } else {
+            format!("{name} (remembered)")
+        })
     }
 
-    fn bot(&self, seed: u64, policy: Policy) -> Option<Box<dyn Bot<Command> + '_>> {
-        let policy = match policy {
-            Policy::Random => SimPolicy::Wander,
-            Policy::Explore => SimPolicy::Descend,
-        };
-        let mut bot = crate::bot::Bot::new(seed);
-        Some(Box::new(move |g: &Game| bot.choose(g, policy).ok()))
+    fn view_toggles(&self) -> &'static [Binding<u32>] {
+        TOGGLES
     }
+}
 
-    fn wizard(&self) -> Option<&WizardCommands<Game>> {
-        Some(&self.wizard)
-    }
-
-    fn step(&self, dir: Dir) -> Option<Command> {
-        Some(Command::Move(dir))
-    }
-
+/// Rest, search, explore and travel in the Caves.
+impl Journeys<Command> for Caves {
     fn wait(&self) -> Option<Command> {
         Some(Command::Wait)
     }
@@ -418,53 +476,5 @@ impl Ruleset for Caves {
         let map = DijkstraMap::build(area, &goals, cost);
         let next = map.next_step(here, cost)?;
         here.dir_to(next)
-    }
-
-    fn cell_at(&self, g: &Game, area: Rect, x: u16, y: u16) -> Option<Loc> {
-        Caves::viewport(g, area.split_bottom(1).0)?.loc_at(x, y)
-    }
-
-    fn describe_cell(&self, g: &Game, l: Loc) -> Option<String> {
-        let lit = visible(g).ok()?.contains(l);
-        if lit && let Some(c) = creature_at(g, l) {
-            return Some(crate::text::with_article(&name_of(g, c)));
-        }
-        let t = if lit {
-            Some(g.tile(l))
-        } else {
-            remembered(g, l)
-        }?;
-        let def = g.library().tile(t).ok()?;
-        let name = def
-            .get(&NAME)
-            .map_or_else(|_| def.name().to_string(), |n| n.to_string());
-        Some(if lit {
-            name
-        } else {
-            format!("{name} (remembered)")
-        })
-    }
-
-    fn view_toggles(&self) -> &'static [Binding<u32>] {
-        TOGGLES
-    }
-
-    fn data(&self) -> DataIdentity {
-        self.data.identity.clone()
-    }
-
-    fn save_text(&self, game: &Game, _seed: u64, modes: &[String]) -> Result<String, SaveError> {
-        crate::save::to_text_with(game, &self.data, modes).map_err(|e| SaveError::Corrupt {
-            game: Self::NAME,
-            why: e.to_string(),
-        })
-    }
-
-    fn load_text(&self, text: &str) -> Result<Saved, Cause> {
-        let (game, modes) = crate::save::from_text_with(text, &self.data)?;
-        // The Caves keep their seed in the game value (caves.seed, under the checksum,
-        // written as `seed as i64`).
-        let seed = game.var(&crate::props::SEED).ok().map(i64::cast_unsigned);
-        Ok(Saved { game, seed, modes })
     }
 }

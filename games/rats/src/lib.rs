@@ -1,9 +1,11 @@
 //! Rats in a maze: fetch the cheese from the far end of the maze and bring it back to the
 //! way out, past the rats, who smell it once you carry it.
 //!
-//! The smallest complete game on the game contract: it implements
-//! [`Ruleset`] and nothing else, and gets saves, recordings, `--replay`, `--practice` with
-//! `U`, `--wizard`, the morgue file and the score table from `alembic-session`.
+//! The smallest complete game on the game contract: it implements the headless
+//! [`Ruleset`], its [`Board`] (one key and the maze's drawing) and the optional
+//! [`Journeys`] (explore and travel; the hero never heals, so there is no rest), and gets
+//! saves, recordings, `--replay`, `--practice` with `U`, `--wizard`, the morgue file and the
+//! score table from `alembic-session`.
 //!
 //! ```
 //! use alembic_rats::{Command, Rats};
@@ -27,9 +29,9 @@ use alembic::{layer::Layer, library::TileId, mapgen::TileMap, path::Search, path
 use alembic_session::keymap::{Binding, bind};
 use alembic_session::launch::Cause;
 use alembic_session::mapview::{MapView, remember};
-use alembic_session::ruleset::{Bot, Policy, View};
+use alembic_session::ruleset::{Bot, Goal, Journeys, KeyBot, Policy, View};
 use alembic_session::savefile::{self, Saved};
-use alembic_session::{Ending, Outcome, Rejected, Ruleset, Status, Summary};
+use alembic_session::{Board, Ending, Outcome, Rejected, Ruleset, Status, Summary};
 use alembic_ui::{Frame, Key, Rect, put_clipped};
 use serde::{Deserialize, Serialize};
 
@@ -238,6 +240,19 @@ impl Rats {
         None
     }
 
+    /// The rats the hero can see.
+    fn rats_in_view(g: &Game) -> usize {
+        let Ok((hero, at)) = Rats::hero(g) else {
+            return 0;
+        };
+        let r = SIGHT;
+        let sees = alembic::fov::field_of_view(at, r, |l| walk(g, l));
+        sees.iter()
+            .flat_map(|l| g.things_at(l).iter().copied())
+            .filter(|&t| t != hero && g.is(t, &ALIVE))
+            .count()
+    }
+
     fn carried(g: &Game) -> bool {
         g.var(&CHEESE)
             .is_ok_and(|c| matches!(g.place(c), Ok(alembic::Place::In(_))))
@@ -366,10 +381,6 @@ impl Ruleset for Rats {
         }
     }
 
-    fn keymap(&self) -> &'static [Binding<Command>] {
-        KEYS
-    }
-
     /// The session's save, then what the rules need to play it: a save edited by hand so
     /// that it has no hero (or no cheese) is refused here, in a sentence, not met later as
     /// an internal error on every move.
@@ -387,8 +398,20 @@ impl Ruleset for Rats {
         }
     }
 
-    fn bot(&self, _: u64, p: Policy) -> Option<Box<dyn Bot<Command> + '_>> {
-        (p == Policy::Explore).then(|| Box::new(Rats::chase) as Box<dyn Bot<Command>>)
+    fn bot(&self, seed: u64, p: Policy) -> Option<Box<dyn Bot<Command> + '_>> {
+        Some(match p {
+            Policy::Explore => Box::new(Rats::chase),
+            // The fuzzer presses the keys and the steps.
+            Policy::Random => {
+                let mut keys: Vec<Command> = KEYS.iter().map(|b| b.action).collect();
+                keys.extend(Dir::COMPASS.iter().filter_map(|&d| self.step(d)));
+                Box::new(KeyBot::from_commands(keys, seed))
+            }
+        })
+    }
+
+    fn journeys(&self) -> Option<&dyn Journeys<Command>> {
+        Some(self)
     }
 
     fn step(&self, dir: Dir) -> Option<Command> {
@@ -396,16 +419,8 @@ impl Ruleset for Rats {
         ((o.x == 0 || o.y == 0) && o.z == 0).then_some(Command::Move(dir))
     }
 
-    fn wait(&self) -> Option<Command> {
-        Some(Command::Wait)
-    }
-
     fn wizard(&self) -> Option<&WizardCommands<Game>> {
         Some(&self.wizard)
-    }
-
-    fn play_area(&self) -> Option<(u16, u16)> {
-        Some((WIDTH as u16, HEIGHT as u16 + 1))
     }
 
     fn summary(&self, g: &Game) -> Summary {
@@ -440,6 +455,17 @@ impl Ruleset for Rats {
             Status::Playing => None,
         }
     }
+}
+
+/// The rats are their own board: one key, the maze and a status line.
+impl Board<Rats> for Rats {
+    fn keymap(&self) -> &'static [Binding<Command>] {
+        KEYS
+    }
+
+    fn play_area(&self) -> Option<(u16, u16)> {
+        Some((WIDTH as u16, HEIGHT as u16 + 1))
+    }
 
     fn draw(&self, g: &Game, frame: &mut Frame, area: Rect, _: &View) {
         let Ok((hero, eye)) = Rats::hero(g) else {
@@ -469,4 +495,60 @@ impl Ruleset for Rats {
         let text = format!("HP {hp}/10  Turn {}  Rats killed {kills}{cheese}", g.turn());
         put_clipped(frame, bar, bar.x, bar.y, &text, Rgb::WHITE, Rgb::BLACK);
     }
+}
+
+/// Explore (`o`) and travel (a click) over the maze the hero has seen. The hero does not heal
+/// and nothing is hidden, so there is no rest and no search.
+impl Journeys<Command> for Rats {
+    fn route(&self, g: &Game, goal: Goal) -> Option<Dir> {
+        let (_, at) = Rats::hero(g).ok()?;
+        let seen = g.layer(&SEEN);
+        let known = |l: Loc| MAZE.contains(l) && seen.get(l) && walk(g, l);
+        let arrived = |l: Loc| match goal {
+            // A seen floor cell beside one not yet seen.
+            Goal::Explore => l.neighbours4().any(|n| MAZE.contains(n) && !seen.get(n)),
+            Goal::Stairs { .. } => g.tile(l) == self.exit,
+            Goal::Cell(c) => l == c,
+        };
+        first_step(at, known, |l| open(g, l) || l == at, arrived)
+    }
+
+    fn interrupt(&self, before: &Game, after: &Game) -> Option<String> {
+        (Rats::rats_in_view(after) > Rats::rats_in_view(before))
+            .then(|| "A rat comes into view.".to_owned())
+    }
+}
+
+/// The first step of a shortest way from `from` over `known` cells that are `free` to the
+/// nearest cell where `arrived` holds (breadth first, four ways, in the compass's order so
+/// the same maze gives the same way); `None` when none can be reached or `from` is one.
+fn first_step(
+    from: Loc,
+    known: impl Fn(Loc) -> bool,
+    free: impl Fn(Loc) -> bool,
+    arrived: impl Fn(Loc) -> bool,
+) -> Option<Dir> {
+    if arrived(from) {
+        return None;
+    }
+    let mut came: std::collections::HashMap<Loc, Loc> = std::collections::HashMap::new();
+    let mut queue = std::collections::VecDeque::from([from]);
+    came.insert(from, from);
+    while let Some(l) = queue.pop_front() {
+        for n in l.neighbours4() {
+            if came.contains_key(&n) || !known(n) || !free(n) {
+                continue;
+            }
+            came.insert(n, l);
+            if arrived(n) {
+                let mut step = n;
+                while came[&step] != from {
+                    step = came[&step];
+                }
+                return from.dir_to(step);
+            }
+            queue.push_back(n);
+        }
+    }
+    None
 }

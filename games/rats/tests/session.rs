@@ -10,7 +10,7 @@ use alembic::Game;
 use alembic_rats::{Command, Event, Rats};
 use alembic_session::play::{self, Session, Step, apply_step};
 use alembic_session::ruleset::{Policy, Summary};
-use alembic_session::{Outcome, Rejected, Ruleset, Status, keymap::Binding};
+use alembic_session::{Board, Outcome, Rejected, Ruleset, Status, keymap::Binding};
 use alembic_ui::{Frame, Input, Key, Rect, TestFrontend, TestFrontendError, run};
 
 fn dir(name: &str) -> PathBuf {
@@ -263,17 +263,19 @@ impl Ruleset for Reworded {
     fn status(&self, g: &Game) -> Status {
         self.0.status(g)
     }
-    fn keymap(&self) -> &'static [Binding<Command>] {
-        self.0.keymap()
-    }
-    fn draw(&self, g: &Game, f: &mut Frame, a: Rect, v: &alembic_session::ruleset::View) {
-        self.0.draw(g, f, a, v)
-    }
     fn summary(&self, g: &Game) -> Summary {
         self.0.summary(g)
     }
     fn wizard(&self) -> Option<&alembic::wizard::WizardCommands<Game>> {
         self.0.wizard()
+    }
+}
+impl Board<Reworded> for Reworded {
+    fn keymap(&self) -> &'static [Binding<Command>] {
+        self.0.keymap()
+    }
+    fn draw(&self, g: &Game, f: &mut Frame, a: Rect, v: &alembic_session::ruleset::View) {
+        self.0.draw(g, f, a, v)
     }
 }
 
@@ -434,4 +436,56 @@ fn the_start_screen_starts_from_a_seed_practises_and_shows_the_scores() {
     assert!(first.contains("High scores"), "{first}");
     assert!(first.contains("quit"), "{first}");
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Explore (`o`) walks the rats' maze from turn 0 until something happens (a rat comes into
+/// view, or nothing is left), and the help offers it; rest (`Z`) and search (`s`) are not
+/// offered, since the hero never heals and nothing is hidden.
+#[test]
+fn the_rats_explore_from_turn_0_and_offer_no_rest() {
+    let d = dir("explore");
+    let (fe, s) = play_keys(new_session(&d, 5, false), [Input::ch(' '), Input::ch('o')]);
+    let walked = s.game().turn();
+    assert!(walked > 3, "explore walks a while from turn 0: {walked}");
+    let said = fe.last_frame().unwrap().to_text();
+    assert!(
+        !said.contains("nothing left to explore"),
+        "explore found the maze: {said}"
+    );
+    let rats = Rats::new().unwrap();
+    let help = play::help_lines(&rats).join("\n");
+    assert!(help.contains("explore until something happens"), "{help}");
+    assert!(!help.contains("rest until healed"), "{help}");
+    assert!(!help.contains("search for 5 turns"), "{help}");
+    for k in ['Z', 's'] {
+        assert!(!play::is_bound(&rats, Key::Char(k)), "{k} is not offered");
+    }
+    // Pressed anyway, they are unknown keys that spend no turn.
+    let d = dir("explore-no-rest");
+    let (fe, s) = play_keys(new_session(&d, 6, false), [Input::ch(' '), Input::ch('Z')]);
+    let last = fe.last_frame().unwrap().to_text();
+    assert_eq!(s.game().turn(), 0, "{last}");
+    assert!(last.contains("Unknown key 'Z'"), "{last}");
+}
+
+/// Explore goes on, press by press, until the whole maze is known: every press either
+/// walks or says why it stopped, and at the end it says there is nothing left.
+#[test]
+fn exploring_the_rats_maze_ends_with_all_of_it_known() {
+    let rats = Arc::new(Rats::new().unwrap());
+    let mut g = rats.new_game(5).unwrap();
+    let journeys = rats.journeys().expect("the rats answer journeys");
+    let mut steps = 0;
+    while let Some(d) = journeys.route(&g, alembic_session::Goal::Explore) {
+        let c = rats.step(d).unwrap();
+        match rats.apply(&g, &c) {
+            Ok(o) => g = o.game,
+            Err(e) => panic!("explore stepped into a refusal: {e}"),
+        }
+        steps += 1;
+        if rats.status(&g) != Status::Playing || steps > 2_000 {
+            break;
+        }
+    }
+    assert!(steps > 50, "explore walked the maze: {steps} steps");
 }

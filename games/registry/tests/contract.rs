@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use alembic_games::sim::{ALCHEMY_SIM, Alchemy, Policy, SimGame};
 use alembic_session::play::{self, Step};
-use alembic_session::{Ruleset, Status};
+use alembic_session::{Board, Ruleset, Status};
 use alembic_ui::{Frame, Input, Key, Rect, TestFrontend, run};
 
 /// A fresh temporary directory for one test.

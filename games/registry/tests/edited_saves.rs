@@ -14,9 +14,9 @@ use alembic_games::alchemy::props::{HERO, HPS, HPS_MAX, IS_CREATURE, IS_HERO, TG
 use alembic_games::alchemy::{Command, RuleError, Rules, apply, new_game, save};
 use alembic_games::caves::Caves;
 use alembic_games::rats::{self, Rats};
-use alembic_session::Ruleset;
 use alembic_session::ruleset::Goal;
 use alembic_session::run::{Run, Step};
+use alembic_session::{Journeys, Ruleset};
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("alembic-edited-{name}-{}", std::process::id()));

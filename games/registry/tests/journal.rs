@@ -552,7 +552,10 @@ fn a_record_that_cannot_be_kept_fails_the_exit_in_every_game() {
     use alembic_ui::{Input, TestFrontend};
     use std::sync::Arc;
 
-    fn quit_at_once<R: Ruleset>(rules: R, dir: &Path) -> Result<Option<String>, String> {
+    fn quit_at_once<R: Ruleset + alembic_session::Board<R>>(
+        rules: R,
+        dir: &Path,
+    ) -> Result<Option<String>, String> {
         let save = dir.join(format!("{}.save", R::NAME));
         let session = Session::new(Arc::new(rules), 7).with_save(save);
         let mut app = play::app(session);
@@ -748,7 +751,7 @@ fn a_game_continued_without_its_recording_never_says_seed_0() {
 #[test]
 fn a_caves_game_continued_without_its_recording_keeps_its_seed() {
     use alembic_games::caves::Caves;
-    use alembic_session::Ruleset;
+    use alembic_session::Journeys;
     use alembic_session::run::{Run, Step};
     use std::sync::Arc;
     let d = scratch("caves-seed");

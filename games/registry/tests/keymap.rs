@@ -103,7 +103,7 @@ fn caves_after(key: Key) -> TestFrontend {
 /// the direction keys) is in the help and does something.
 #[test]
 fn every_caves_key_in_the_table_is_in_help_and_works() {
-    use alembic_games::ruleset::Ruleset;
+    use alembic_games::board::Board;
     let rules = caves::Caves::new().expect("rules");
     let help = play::help_lines(&rules);
     let lines = rules.keymap().iter().map(alembic_games::keymap::help_line);
