@@ -64,7 +64,7 @@ fi
 # Whole bot games per CPU second (a release build of the headless runner): the first of
 # three rounds alone, and each seed's least CPU time of the three; the anchor's in the same
 # rounds.
-cargo build --release -p alembic-rl-games --bin alembic-sim
+cargo build --release -p alembic-rl-sim --bin alembic-sim
 sim_args=(--sim "$target/release/alembic-sim" --runs 3)
 if [ -n "$anchor" ]; then
   sim_args+=(--anchor "$anchor_target/release/alembic-sim")

@@ -6,7 +6,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SEEDS="${1:-50}"
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-rl-games --bin alembic-sim
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" -p alembic-rl-sim --bin alembic-sim
 SIM="${CARGO_TARGET_DIR:-$ROOT/target}/release/alembic-sim"
 for s in $(seq 1 "$SEEDS"); do "$SIM" --game caves --seed "$s" --turns 20000; done | python3 -c '
 import json, statistics, sys

@@ -138,13 +138,18 @@ pub fn read_save(path: &Path, game: &str) -> Result<String, LaunchError> {
     })
 }
 
+/// From how many moves brought back a continue is announced first ("Bringing back the
+/// 12000 moves recorded after the save…"), the screen drawn before the work starts (and
+/// `--load` reports its progress on stderr, [`continue_progress`]).
+pub const LONG_CONTINUE: usize = 5_000;
+
 /// The progress of a long continue on stderr, for a launcher before its terminal or
 /// window opens ([`crate::run::Run::load_reporting`]): nothing for fewer than 5,000 moves
 /// (well under a second), else "bringing back the moves ... N of M" on one line rewritten
 /// in place, ended when all are back. Write errors are ignored (a closed stderr).
 pub fn continue_progress(done: usize, total: usize) {
     use std::io::Write;
-    if total < crate::start::LONG_CONTINUE {
+    if total < LONG_CONTINUE {
         return;
     }
     let mut err = std::io::stderr();

@@ -56,15 +56,22 @@
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
 
+#[cfg(feature = "ui")]
 pub mod board;
+#[cfg(feature = "ui")]
 pub mod console;
+#[cfg(feature = "ui")]
 pub mod end;
 pub mod gamedata;
 pub mod journey;
+#[cfg(feature = "ui")]
 pub mod keymap;
 pub mod launch;
+#[cfg(feature = "ui")]
 pub mod mapview;
+#[cfg(feature = "ui")]
 pub mod play;
+#[cfg(feature = "ui")]
 pub mod playback;
 pub mod record;
 pub mod ruleset;
@@ -72,9 +79,11 @@ pub mod run;
 pub mod savefile;
 pub mod scores;
 pub mod slot;
+#[cfg(feature = "ui")]
 pub mod start;
 pub mod storage;
 
+#[cfg(feature = "ui")]
 pub use board::Board;
 pub use launch::{
     Cause, LaunchError, LaunchOptions, LibraryCounts, clock_seed, read_save, report_session_end,

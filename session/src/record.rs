@@ -576,7 +576,11 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
     }
 }
 
-/// The last-resort save of a game in play ([`alembic_ui::App::emergency_save`]), as every
+/// A last-resort save, called once as a window or terminal is lost: the save's path, or a
+/// sentence. The same type as `alembic_ui::EmergencySave`, which a frontend calls.
+pub type EmergencySave = Box<dyn FnOnce() -> Result<String, String> + Send>;
+
+/// The last-resort save of a game in play (`alembic_ui::App::emergency_save`), as every
 /// game makes it: `game` (a cheap clone of the persistent value), the recording it goes on
 /// (when one is written beside the save), the save's `path`, and `write`, the game's own
 /// save to that file. Called, it does what a save does, in the same order: a checkpoint of
@@ -589,7 +593,7 @@ pub fn emergency_save(
     recording: Option<PathBuf>,
     path: PathBuf,
     write: impl FnOnce(&Game, &Path) -> Result<(), String> + Send + 'static,
-) -> alembic_ui::EmergencySave {
+) -> EmergencySave {
     Box::new(move || {
         let mut problem = None;
         if let Some(rec) = &recording {

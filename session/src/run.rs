@@ -780,10 +780,10 @@ impl<R: Ruleset> Run<R> {
         Some(filed)
     }
 
-    /// The last-resort save (see [`alembic_ui::App::emergency_save`]): `None` when the game
+    /// The last-resort save (see `alembic_ui::App::emergency_save`): `None` when the game
     /// is over or filed, or the save slot is not its own yet.
     #[must_use]
-    pub fn emergency_save(&self) -> Option<alembic_ui::EmergencySave> {
+    pub fn emergency_save(&self) -> Option<record::EmergencySave> {
         let path = self.save_path.clone()?;
         if !self.slot.owns() || self.ended || self.status() != Status::Playing {
             return None;

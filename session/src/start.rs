@@ -91,10 +91,7 @@ pub trait StartHost: Sized + 'static {
     fn play(&mut self) -> Transition<Self, StartScreen>;
 }
 
-/// From how many moves brought back a continue is announced first ("Bringing back the
-/// 12000 moves recorded after the save…"), the screen drawn before the work starts (and
-/// `--load` reports its progress on stderr, [`crate::launch::continue_progress`]).
-pub const LONG_CONTINUE: usize = 5_000;
+pub use crate::launch::LONG_CONTINUE;
 
 /// The score table in `dir`'s `file`, or none when it cannot be read (`h` says why).
 fn read_scores<C: StartHost>(host: &C) -> Vec<Score> {

@@ -20,7 +20,7 @@
 
 pub mod keymap;
 mod map;
-pub mod morgue;
+pub use alembic_alchemy::morgue;
 pub mod play;
 mod prompts;
 pub mod record;

@@ -51,12 +51,14 @@
 
 pub mod bot;
 pub mod command;
+pub mod contract;
 mod dungeon;
 mod error;
 pub mod events;
 mod hooks;
 mod kinds;
 pub mod library;
+pub mod morgue;
 pub mod props;
 mod rulebook;
 pub mod rules;
@@ -68,6 +70,7 @@ pub mod wizard;
 use alembic::{Error, Game};
 
 pub use command::{Command, Outcome, Refusal, RuleError, apply};
+pub use contract::{Alchemy, Happened, random_command};
 pub use events::Event;
 pub use rulebook::{Rules, RulesError};
 

@@ -9,18 +9,21 @@ use std::sync::Arc;
 use alembic::{
     Error, Game, Loc, Rgb, ThingId, fov::VisibleSet, light::LightMap, light::LightSource,
 };
+#[cfg(feature = "board")]
 use alembic_ui::Tile;
 use serde::Serialize;
 
 use super::hooks::Behaviour;
 use super::kinds::{Fate, Slot, Stat};
 use super::props::{
-    ARMOUR, BG, DEEPEST, FAMILY, FG, GAME_OVER, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR,
-    IS_BLOCKING, IS_CREATURE, IS_DOOR, IS_EXIT, IS_FLYING, IS_FOOD, IS_HERO, IS_HOSTILE,
-    IS_INGREDIENT, IS_LAB, IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WATER,
-    IS_WEAPON, IS_WIELDED, IS_WORKBENCH, KILLS, LIGHT_COLOUR, LIGHT_RADIUS, NAME, OUTCOME, SPEED,
-    WIELD_SLOT, WIZARD_MODE, Z_ORDER,
+    ARMOUR, BG, DEEPEST, FG, GAME_OVER, GLYPH, HPS, HPS_MAX, INV_LETTER, IS_ARMOUR, IS_BLOCKING,
+    IS_CREATURE, IS_DOOR, IS_EXIT, IS_FLYING, IS_FOOD, IS_HERO, IS_HOSTILE, IS_INGREDIENT, IS_LAB,
+    IS_OPEN, IS_POTION, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_WEAPON, IS_WIELDED,
+    IS_WORKBENCH, KILLS, LIGHT_COLOUR, LIGHT_RADIUS, NAME, OUTCOME, SPEED, WIELD_SLOT, WIZARD_MODE,
+    Z_ORDER,
 };
+#[cfg(feature = "board")]
+use super::props::{FAMILY, IS_WATER};
 use super::rules::effects::effect_list;
 use super::rules::items::{
     PACK_LETTERS, apparatus_near, assign_letters, gather, inventory, pack_groups, recipe_of,
@@ -95,6 +98,7 @@ pub fn top_thing(game: &Game, l: Loc) -> Option<ThingId> {
 /// the data's (a mod may add one, drawn as its letter), so it stays a name here; a test finds
 /// each of these in the shipped data, so a misspelt family fails `cargo test` rather than
 /// quietly drawing letters.
+#[cfg(feature = "board")]
 const FAMILY_TILES: [(&str, Tile); 8] = [
     ("bat", Tile::Bat),
     ("bear", Tile::Bear),
@@ -108,12 +112,14 @@ const FAMILY_TILES: [(&str, Tile); 8] = [
 
 /// A creature's picture: its family's (orcs and trolls, goblinoid or not, by their letter);
 /// a creature without one keeps its letter on a token.
+#[cfg(feature = "board")]
 fn creature_tile(game: &Game, t: ThingId) -> Tile {
     let glyph = game.query(t, &GLYPH).unwrap_or('?');
     picture(game.query(t, &FAMILY).ok().as_deref(), glyph)
 }
 
 /// The picture of a creature of `family` drawn as `glyph`.
+#[cfg(feature = "board")]
 fn picture(family: Option<&str>, glyph: char) -> Tile {
     let pictured = FAMILY_TILES
         .iter()
@@ -164,6 +170,7 @@ pub fn cell_view(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<CellVi
 /// items by kind, scenery, apparatus and terrain each have a picture (look with `x` to tell
 /// kinds of one picture apart); `None` where the letter stays (special terrain without a
 /// picture) and for never-seen cells.
+#[cfg(feature = "board")]
 pub fn cell_tile(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<Tile>, Error> {
     let thing_tile = |t: ThingId, open: bool| -> Option<Tile> {
         if game.is(t, &IS_HERO) {

@@ -42,6 +42,7 @@ mod events;
 mod geometry;
 mod hooks;
 mod kinds;
+#[cfg(feature = "board")]
 mod launch;
 mod library;
 pub mod morgue;
@@ -59,6 +60,7 @@ pub use error::{Refusal, RuleError};
 pub use events::Event;
 pub use hooks::hooks;
 pub use kinds::Outcome;
+#[cfg(feature = "board")]
 pub use launch::launch;
 pub use library::{
     CavesData, DATA, DATA_FILE, LIBRARY_NAME, LIBRARY_VERSION, library, library_counts,

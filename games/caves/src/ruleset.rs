@@ -5,32 +5,45 @@
 
 use std::sync::Arc;
 
+#[cfg(feature = "board")]
+use alembic::Rgb;
 use alembic::path::{DijkstraMap, explore_targets};
 use alembic::wizard::WizardCommands;
-use alembic::{Dir, Game, Hooks, Library, Loc, Rgb};
+use alembic::{Dir, Game, Hooks, Library, Loc};
 use alembic_session::gamedata::DataIdentity;
+#[cfg(feature = "board")]
 use alembic_session::keymap::{Binding, bind};
+#[cfg(feature = "board")]
 use alembic_session::mapview::{Scroll, Viewport};
 use alembic_session::ruleset::{Bot, Ending, Goal, Outcome as Done, Policy, Rejected, Status};
-use alembic_session::ruleset::{Journeys, Summary, View};
+use alembic_session::ruleset::{Journeys, Summary};
+#[cfg(feature = "board")]
+use alembic_session::{Board, ruleset::View};
 
 use crate::bot::SimPolicy;
 use alembic_session::savefile::{SaveError, Saved};
-use alembic_session::{Board, Cause, Ruleset};
+use alembic_session::{Cause, Ruleset};
+#[cfg(feature = "board")]
 use alembic_ui::{Cell, Frame, Key, Palette, Rect, Tile, TileSupport, fill, put_clipped};
 
 use crate::command::{Command, play};
 use crate::error::{Refusal, RuleError};
 use crate::events::Event;
-use crate::geometry::{HEIGHT, WIDTH, level_box};
+use crate::geometry::level_box;
+#[cfg(feature = "board")]
+use crate::geometry::{HEIGHT, WIDTH};
 use crate::kinds::Outcome;
 use crate::library::CavesData;
-use crate::props::{EXIT, FG, GLYPH, NAME, STAIRS, WALKABLE};
+use crate::props::{EXIT, STAIRS, WALKABLE};
+#[cfg(feature = "board")]
+use crate::props::{FG, GLYPH, NAME};
 use crate::view::{creature_at, is_hostile, name_of, remembered, status, visible};
+#[cfg(feature = "board")]
 use crate::world::walkable_regions;
 
 /// The bit of [`View::toggles`] that shows the flood-fill regions (`R`).
 pub const REGIONS: u32 = 0;
+#[cfg(feature = "board")]
 const BG: Rgb = Rgb::new(0, 0, 0);
 
 /// The Caves' rules on their data (shipped, or a data directory and mods).
@@ -63,6 +76,7 @@ impl Caves {
     }
 }
 
+#[cfg(feature = "board")]
 #[rustfmt::skip]
 const KEYS: &[Binding<Command>] = &[
     bind(&[Key::Char('.'), Key::Char('5'), Key::Keypad(5)], ".  or  5", Command::Wait, "Keys", "wait a turn (walking into rock digs it, into a creature attacks it)"),
@@ -70,6 +84,7 @@ const KEYS: &[Binding<Command>] = &[
     bind(&[Key::Char('<')], "<", Command::Ascend, "Keys", "go up the stairs; elsewhere, travel to the nearest known stairs up"),
 ];
 
+#[cfg(feature = "board")]
 #[rustfmt::skip]
 const TOGGLES: &[Binding<u32>] = &[
     bind(&[Key::Char('R')], "R", REGIONS, "View", "show the connected areas (the engine's flood fill) as numbers"),
@@ -77,6 +92,7 @@ const TOGGLES: &[Binding<u32>] = &[
 
 /// The picture for `l` in tiles mode: terrain by its letter, creatures by kind; `None`
 /// keeps the letter (never-seen cells, anything without a picture).
+#[cfg(feature = "board")]
 fn tile_at(g: &Game, l: Loc, lit: bool) -> Option<Tile> {
     if lit && let Some(c) = creature_at(g, l) {
         return Some(match g.query(c, &GLYPH).unwrap_or('?') {
@@ -123,6 +139,7 @@ fn in_view(g: &Game) -> Vec<alembic::ThingId> {
 }
 
 /// A colour per region number, so neighbouring regions differ.
+#[cfg(feature = "board")]
 fn region_colour(r: usize) -> Rgb {
     const COLOURS: [Rgb; 6] = [
         Rgb::new(90, 170, 255),
@@ -135,6 +152,7 @@ fn region_colour(r: usize) -> Rgb {
     COLOURS[r % COLOURS.len()]
 }
 
+#[cfg(feature = "board")]
 impl Caves {
     fn cell(g: &Game, l: Loc, lit: bool, regions: Option<&alembic::mapgen::Regions>) -> Cell {
         let blank = Cell::blank(BG, BG);
@@ -300,6 +318,7 @@ impl Ruleset for Caves {
 }
 
 /// The Caves on screen: the map with its viewport, the status, the pointer.
+#[cfg(feature = "board")]
 impl Board<Caves> for Caves {
     fn keymap(&self) -> &'static [Binding<Command>] {
         KEYS

@@ -24,14 +24,20 @@ use alembic::hook::{HookCall, ON_ACTION};
 use alembic::props::Hook;
 use alembic::schedule::{NORMAL_ACTION, TurnEnd};
 use alembic::wizard::{Args, WizardCommands, WizardError, WizardOutcome, WizardSpec};
-use alembic::{Dir, Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Prop, Props, Rgb, ThingId};
+use alembic::{Dir, Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Prop, Props, ThingId};
 use alembic::{layer::Layer, library::TileId, mapgen::TileMap, path::Search, path::astar};
-use alembic_session::keymap::{Binding, bind};
 use alembic_session::launch::Cause;
-use alembic_session::mapview::{MapView, remember};
-use alembic_session::ruleset::{Bot, Goal, Journeys, KeyBot, Policy, View};
+use alembic_session::ruleset::{Bot, Goal, Journeys, KeyBot, Policy};
 use alembic_session::savefile::{self, Saved};
-use alembic_session::{Board, Ending, Outcome, Rejected, Ruleset, Status, Summary};
+#[cfg(feature = "board")]
+use alembic_session::{
+    Board,
+    keymap::{Binding, bind},
+    mapview::MapView,
+    ruleset::View,
+};
+use alembic_session::{Ending, Outcome, Rejected, Ruleset, Status, Summary};
+#[cfg(feature = "board")]
 use alembic_ui::{Frame, Key, Rect, put_clipped};
 use serde::{Deserialize, Serialize};
 
@@ -90,6 +96,7 @@ pub struct Rats {
     wizard: WizardCommands<Game>,
 }
 
+#[cfg(feature = "board")]
 #[rustfmt::skip]
 const KEYS: &[Binding<Command>] = &[bind(&[Key::Char('.')], ".", Command::Wait, "Keys", "wait a turn")];
 
@@ -198,7 +205,9 @@ impl Rats {
     /// Mark what the hero sees as seen.
     fn look(g: &mut Game) -> Result<(), Error> {
         let (at, walls) = (Rats::hero(g)?.1, g.clone());
-        remember(g, &SEEN, at, SIGHT, |l| walk(&walls, l));
+        for l in alembic::fov::field_of_view(at, SIGHT, |l| walk(&walls, l)).iter() {
+            g.set_layer_mut(&SEEN, l, true);
+        }
         Ok(())
     }
 
@@ -401,9 +410,9 @@ impl Ruleset for Rats {
     fn bot(&self, seed: u64, p: Policy) -> Option<Box<dyn Bot<Command> + '_>> {
         Some(match p {
             Policy::Explore => Box::new(Rats::chase),
-            // The fuzzer presses the keys and the steps.
+            // The fuzzer presses the wait key (`.`) and the steps.
             Policy::Random => {
-                let mut keys: Vec<Command> = KEYS.iter().map(|b| b.action).collect();
+                let mut keys = vec![Command::Wait];
                 keys.extend(Dir::COMPASS.iter().filter_map(|&d| self.step(d)));
                 Box::new(KeyBot::from_commands(keys, seed))
             }
@@ -458,6 +467,7 @@ impl Ruleset for Rats {
 }
 
 /// The rats are their own board: one key, the maze and a status line.
+#[cfg(feature = "board")]
 impl Board<Rats> for Rats {
     fn keymap(&self) -> &'static [Binding<Command>] {
         KEYS
@@ -479,10 +489,10 @@ impl Board<Rats> for Rats {
                 None => g.tile_def(l).ok()?.get(&GLYPH).ok()?,
             };
             let fg = match (ch, lit) {
-                ('r', _) => Rgb::new(200, 120, 90),
-                (_, true) if thing.is_some() => Rgb::new(255, 220, 120),
-                (_, true) => Rgb::new(200, 200, 190),
-                _ => Rgb::new(90, 90, 100),
+                ('r', _) => alembic::Rgb::new(200, 120, 90),
+                (_, true) if thing.is_some() => alembic::Rgb::new(255, 220, 120),
+                (_, true) => alembic::Rgb::new(200, 200, 190),
+                _ => alembic::Rgb::new(90, 90, 100),
             };
             Some((ch, fg))
         };
@@ -493,7 +503,15 @@ impl Board<Rats> for Rats {
         );
         let cheese = ["", "  carrying the cheese"][usize::from(Rats::carried(g))];
         let text = format!("HP {hp}/10  Turn {}  Rats killed {kills}{cheese}", g.turn());
-        put_clipped(frame, bar, bar.x, bar.y, &text, Rgb::WHITE, Rgb::BLACK);
+        put_clipped(
+            frame,
+            bar,
+            bar.x,
+            bar.y,
+            &text,
+            alembic::Rgb::WHITE,
+            alembic::Rgb::BLACK,
+        );
     }
 }
 

@@ -108,16 +108,7 @@ fn demo_library_counts() -> Result<LibraryCounts, alembic::Error> {
 }
 
 /// The Caves' library in numbers.
-fn caves_library_counts() -> Result<LibraryCounts, alembic::Error> {
-    crate::caves::library_counts()
-}
-
 /// Alchemy's base library in numbers.
-fn alchemy_library_counts() -> Result<LibraryCounts, alembic::Error> {
-    let lib = crate::alchemy::library::base_library()?;
-    Ok(crate::alchemy::library::counts(&lib).pairs())
-}
-
 /// One line per game of [`GAMES`] (the default first): its name, what it is, what its
 /// library holds and what it can do beyond playing: what `--list` prints.
 ///
@@ -171,11 +162,11 @@ impl std::fmt::Debug for GameEntry {
 /// tools read (a constant table, not a registry filled at run time).
 pub const GAMES: &[GameEntry] = &[
     GameEntry {
-        name: "alchemy",
-        about: "fetch the Philosopher's Stone from depth 10 and climb back out",
+        name: crate::sim::ALCHEMY.name,
+        about: crate::sim::ALCHEMY.about,
         launch: crate::alchemy::ui::launch,
-        sim: Some(&crate::sim::ALCHEMY_SIM),
-        library_counts: alchemy_library_counts,
+        sim: Some(crate::sim::ALCHEMY.sim),
+        library_counts: crate::sim::ALCHEMY.library_counts,
         replay: true,
     },
     GameEntry {
@@ -187,19 +178,19 @@ pub const GAMES: &[GameEntry] = &[
         replay: false,
     },
     GameEntry {
-        name: "caves",
-        about: "The Caves of Clojure, finished: dig down five cave levels to the way out",
+        name: crate::sim::CAVES.name,
+        about: crate::sim::CAVES.about,
         launch: alembic_caves::launch,
-        sim: Some(&crate::sim::CAVES_SIM),
-        library_counts: caves_library_counts,
+        sim: Some(crate::sim::CAVES.sim),
+        library_counts: crate::sim::CAVES.library_counts,
         replay: true,
     },
     GameEntry {
-        name: "rats",
-        about: "rats in a maze: the smallest game on the game contract (games/rats)",
+        name: crate::sim::RATS.name,
+        about: crate::sim::RATS.about,
         launch: launch_rats,
-        sim: Some(&crate::sim::RATS_SIM),
-        library_counts: rats_library_counts,
+        sim: Some(crate::sim::RATS.sim),
+        library_counts: crate::sim::RATS.library_counts,
         replay: true,
     },
 ];
@@ -217,16 +208,6 @@ fn launch_rats(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
         source: Box::new(e),
     })?;
     alembic_session::play::launch(rules, opts)
-}
-
-/// The rats' library in numbers.
-fn rats_library_counts() -> Result<LibraryCounts, alembic::Error> {
-    use alembic_session::Ruleset;
-    let rats = alembic_rats::Rats::new()?;
-    Ok(vec![
-        ("prototypes", rats.library().prototypes().count()),
-        ("tiles", rats.library().tiles().count()),
-    ])
 }
 
 /// The game called `name` in [`GAMES`].
@@ -341,13 +322,11 @@ mod tests {
             .map(|g| g.name)
             .collect();
         assert_eq!(runners, with_sim);
-        // A game without a runner says so; an unknown one lists the valid names.
+        // A game that plays only in a frontend is not the runner's: it lists the ones it plays.
         let demo = crate::sim::find("demo").err().map(|e| e.to_string());
         assert_eq!(
             demo.as_deref(),
-            Some(
-                "demo has no headless runner (it plays only in a frontend); headless games: alchemy, caves, rats"
-            )
+            Some("unknown game \"demo\"; known games: alchemy, caves, rats")
         );
         assert!(crate::sim::find("nethack").is_err());
         // --replay is refused for a game whose entry has no viewer.

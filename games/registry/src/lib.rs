@@ -16,7 +16,7 @@
 pub mod campaign;
 pub mod demo;
 pub mod launch;
-pub mod sim;
+pub use alembic_sim as sim;
 
 pub mod alchemy {
     //! The Alchemy roguelike (`alembic-alchemy`), everything it makes public, and [`ui`], its

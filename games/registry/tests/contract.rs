@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use alembic_games::alchemy::ui::ruleset::AlchemyBoard;
 use alembic_games::sim::{ALCHEMY_SIM, Alchemy, Policy, SimGame};
 use alembic_session::play::{self, Step};
 use alembic_session::{Board, Ruleset, Status};
@@ -59,7 +60,7 @@ fn alchemy_plays_saves_and_describes_through_the_contract() {
     );
     // And the contract's drawing shows the level and the status line.
     let mut frame = Frame::new(100, 30);
-    rules.draw(
+    AlchemyBoard::new(Arc::new(rules.clone())).draw(
         &g,
         &mut frame,
         Rect::new(0, 0, 100, 30),
@@ -90,7 +91,9 @@ fn an_alchemy_bot_run_records_and_verifies_through_the_generic_runner() {
         "{v:?}"
     );
     // The session's replay viewer reads the same recording: End shows the last state.
-    let mut app = play::replay_app(Arc::new(Alchemy::new().unwrap()), &path).unwrap();
+    let rules = Arc::new(Alchemy::new().unwrap());
+    let board = AlchemyBoard::shared(&rules);
+    let mut app = play::replay_app_with(rules, board, &path).unwrap();
     let keys = [Input::key(Key::End), Input::key(Key::Esc), Input::ch('q')];
     let mut fe = TestFrontend::new(100, 30, keys);
     let _ = run(&mut fe, &mut app);

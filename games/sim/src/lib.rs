@@ -1,15 +1,29 @@
 //! The headless runner: games registered by name, played by a policy without a screen.
 //!
-//! A game plugs in by implementing [`SimGame`] and being listed in [`registry`]; the
-//! `alembic-sim` binary only talks to this trait.
+//! A game plugs in by implementing [`SimGame`] (for a [`Ruleset`], [`RulesetSim`] does it)
+//! and being listed in [`GAMES`]; the `alembic-sim` binary only talks to this trait. The
+//! crate builds the games' rules without their boards and the session without its screens:
+//! no UI crate is linked (`cargo tree -p alembic-rl-sim -e normal`).
+//!
+//! ```
+//! use alembic_sim::{Policy, SimGame};
+//!
+//! let (report, recording) = alembic_sim::RATS.sim.record(1, 200, Policy::Explore)?;
+//! assert!(report.turns > 0);
+//! assert!(recording.lines().count() > 1);
+//! # Ok::<(), alembic_sim::SimError>(())
+//! ```
+
+#![warn(missing_docs)]
 
 use alembic::{replay::Recording, replay::ReplayHeader};
 use serde::Serialize;
 
+use alembic_session::LibraryCounts;
 use alembic_session::Ruleset;
 use alembic_session::launch::Cause;
-use alembic_session::play::{Step, apply_step};
 use alembic_session::ruleset::{KeyBot, Rejected, Status};
+use alembic_session::run::{Step, apply_step};
 
 pub use alembic_session::ruleset::Policy;
 
@@ -47,14 +61,6 @@ pub enum SimError {
         /// The name asked for.
         name: String,
         /// The registered names.
-        known: String,
-    },
-    /// The game exists but plays only in a frontend.
-    #[error("{name} has no headless runner (it plays only in a frontend); headless games: {known}")]
-    NotHeadless {
-        /// The game asked for.
-        name: &'static str,
-        /// The games that have one.
         known: String,
     },
     /// The engine refused a call: a bug in a game's data or rules.
@@ -102,15 +108,15 @@ pub const DATA_GAMES: [&str; 2] = ["alchemy", "caves"];
 /// code (the demo).
 pub fn data_schema(name: &str) -> Result<alembic_data::Schema, SimError> {
     match name {
-        "alchemy" => Ok(crate::alchemy::library::schema()),
-        "caves" => Ok(crate::caves::schema()),
-        _ if crate::GAMES.iter().any(|g| g.name == name) => Err(SimError::NoData {
+        "alchemy" => Ok(alembic_alchemy::library::schema()),
+        "caves" => Ok(alembic_caves::schema()),
+        _ if GAMES.iter().any(|g| g.name == name) => Err(SimError::NoData {
             name: name.to_string(),
             known: DATA_GAMES.join(", "),
         }),
         _ => Err(SimError::UnknownGame {
             name: name.to_string(),
-            known: crate::games().join(", "),
+            known: games().join(", "),
         }),
     }
 }
@@ -164,32 +170,32 @@ pub fn check_data(
     // `data_schema` let only the games of DATA_GAMES through.
     let shipped = match game {
         "alchemy" => (
-            crate::alchemy::library::DATA_FILE,
-            crate::alchemy::library::DATA,
+            alembic_alchemy::library::DATA_FILE,
+            alembic_alchemy::library::DATA,
         ),
-        _ => (crate::caves::DATA_FILE, crate::caves::DATA),
+        _ => (alembic_caves::DATA_FILE, alembic_caves::DATA),
     };
     let sources = choice.read(shipped).map_err(Ok)?;
     let sources_ref = sources.files.iter().map(|(n, t)| (n.as_str(), t.as_str()));
     let loaded = match game {
-        "alchemy" => crate::alchemy::library::load(sources_ref),
-        _ => crate::caves::load_data(sources_ref),
+        "alchemy" => alembic_alchemy::library::load(sources_ref),
+        _ => alembic_caves::load_data(sources_ref),
     }
     .map_err(Ok)?;
     // A game on this data, from each seed, as a player's new game would start.
     for seed in CHECK_SEEDS {
         let started = if game == "alchemy" {
-            crate::alchemy::Rules::on_loaded(&choice, &sources, &loaded)
-                .and_then(|rules| crate::alchemy::new_game(seed, &rules))
+            alembic_alchemy::Rules::on_loaded(&choice, &sources, &loaded)
+                .and_then(|rules| alembic_alchemy::new_game(seed, &rules))
         } else {
-            let data = crate::caves::CavesData {
+            let data = alembic_caves::CavesData {
                 library: loaded
                     .library
                     .clone()
-                    .named(crate::caves::LIBRARY_NAME, crate::caves::LIBRARY_VERSION),
+                    .named(alembic_caves::LIBRARY_NAME, alembic_caves::LIBRARY_VERSION),
                 identity: alembic_session::gamedata::DataIdentity::of(&sources, loaded.hash()),
             };
-            crate::caves::Caves::on(std::sync::Arc::new(data))
+            alembic_caves::Caves::on(std::sync::Arc::new(data))
                 .map_err(|e| alembic::Error::Msg(e.to_string().into()))
                 .and_then(|rules| rules.new_game(seed))
         };
@@ -302,7 +308,7 @@ fn save_in<C>(
 pub enum VerifyError {
     /// Unreadable, not a recording, another game's, or newer.
     #[error("{0}")]
-    Read(#[from] crate::record::RecordError),
+    Read(#[from] alembic_session::record::RecordError),
     /// It does not replay: a divergence (turn and both hashes) or a refused command.
     #[error("{0}")]
     Diverged(alembic::replay::ReplayError),
@@ -332,19 +338,18 @@ pub trait SimGame {
     fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError>;
 }
 
-/// The library counts of the game called `name` ([`crate::GameEntry::library_counts`]), as
-/// one JSON object: what `alembic-sim --library` prints. Every game of [`crate::GAMES`] has
-/// them, headless or not.
+/// The library counts of the game called `name` ([`Headless::library_counts`]), as one JSON
+/// object: what `alembic-sim --library` prints.
 ///
 /// # Errors
 /// [`SimError::UnknownGame`]; an engine error building the library (a bug).
 pub fn library_json(name: &str) -> Result<serde_json::Value, SimError> {
-    let entry = crate::GAMES
+    let entry = GAMES
         .iter()
         .find(|g| g.name == name)
         .ok_or_else(|| SimError::UnknownGame {
             name: name.to_string(),
-            known: crate::games().join(", "),
+            known: games().join(", "),
         })?;
     let counts = (entry.library_counts)()?;
     Ok(serde_json::Value::Object(
@@ -355,32 +360,113 @@ pub fn library_json(name: &str) -> Result<serde_json::Value, SimError> {
     ))
 }
 
-/// Every game the runner knows, by name: the games of [`crate::GAMES`] that have a
-/// headless runner.
+/// Every game the runner knows, in the order of [`GAMES`].
 #[must_use]
 pub fn registry() -> Vec<&'static dyn SimGame> {
-    crate::GAMES.iter().filter_map(|g| g.sim).collect()
+    GAMES.iter().map(|g| g.sim).collect()
+}
+
+/// The names of [`GAMES`], in order.
+#[must_use]
+pub fn games() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.name).collect()
+}
+
+/// A game the runner plays: its name, one line about it, its runner and its library in
+/// numbers. The frontends' table of games (`alembic_games::GAMES`) takes these from here and
+/// adds how each game is shown.
+#[derive(Clone, Copy)]
+pub struct Headless {
+    /// The name on command lines (`--game NAME`), in saves and recordings.
+    pub name: &'static str,
+    /// One line about the game, for `--list`.
+    pub about: &'static str,
+    /// Its runner.
+    pub sim: &'static dyn SimGame,
+    /// Its library's prototypes, tiles and the like, counted.
+    pub library_counts: fn() -> Result<LibraryCounts, alembic::Error>,
+}
+
+impl std::fmt::Debug for Headless {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Headless")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Alchemy, headless.
+pub const ALCHEMY: Headless = Headless {
+    name: "alchemy",
+    about: "fetch the Philosopher's Stone from depth 10 and climb back out",
+    sim: &ALCHEMY_SIM,
+    library_counts: alchemy_library_counts,
+};
+
+/// The Caves, headless.
+pub const CAVES: Headless = Headless {
+    name: "caves",
+    about: "The Caves of Clojure, finished: dig down five cave levels to the way out",
+    sim: &CAVES_SIM,
+    library_counts: alembic_caves::library_counts,
+};
+
+/// The rats, headless.
+pub const RATS: Headless = Headless {
+    name: "rats",
+    about: "rats in a maze: the smallest game on the game contract (games/rats)",
+    sim: &RATS_SIM,
+    library_counts: rats_library_counts,
+};
+
+/// Every game the runner plays, by name.
+pub const GAMES: &[Headless] = &[ALCHEMY, CAVES, RATS];
+
+fn alchemy_library_counts() -> Result<LibraryCounts, alembic::Error> {
+    let lib = alembic_alchemy::library::base_library()?;
+    Ok(alembic_alchemy::library::counts(&lib).pairs())
+}
+
+/// The rats' library in numbers.
+fn rats_library_counts() -> Result<LibraryCounts, alembic::Error> {
+    let rats = alembic_rats::Rats::new()?;
+    Ok(vec![
+        ("prototypes", rats.library().prototypes().count()),
+        ("tiles", rats.library().tiles().count()),
+    ])
+}
+
+/// The games the runner plays, one a line with what its library holds: what `alembic-sim
+/// --list` prints.
+///
+/// # Errors
+/// A game's library could not be built (a bug).
+pub fn list_games() -> Result<Vec<String>, alembic::Error> {
+    GAMES
+        .iter()
+        .map(|g| {
+            let counts = (g.library_counts)()?;
+            let library = counts
+                .iter()
+                .map(|(what, n)| format!("{n} {what}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            Ok(format!("{:<8} {}. Library: {library}.", g.name, g.about))
+        })
+        .collect()
 }
 
 /// The game called `name`.
 ///
 /// # Errors
-/// [`SimError::UnknownGame`] for a name not in [`crate::GAMES`];
-/// [`SimError::NotHeadless`] for a game that has no headless runner.
+/// [`SimError::UnknownGame`] for a name not in [`GAMES`] (a game that plays only in a
+/// frontend, such as the demo, is not there).
 pub fn find(name: &str) -> Result<&'static dyn SimGame, SimError> {
-    let known = registry()
-        .iter()
-        .map(|g| g.name())
-        .collect::<Vec<_>>()
-        .join(", ");
-    match crate::GAMES.iter().find(|g| g.name == name) {
-        Some(entry) => entry.sim.ok_or(SimError::NotHeadless {
-            name: entry.name,
-            known,
-        }),
+    match GAMES.iter().find(|g| g.name == name) {
+        Some(entry) => Ok(entry.sim),
         None => Err(SimError::UnknownGame {
             name: name.to_string(),
-            known,
+            known: games().join(", "),
         }),
     }
 }
@@ -614,7 +700,7 @@ impl<R: Ruleset> SimGame for RulesetSim<R> {
 
     fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
         let rules = (self.make)().map_err(VerifyError::Setup)?;
-        let rec = crate::record::read::<Step<R::Command>>(path, R::NAME)?;
+        let rec = alembic_session::record::read::<Step<R::Command>>(path, R::NAME)?;
         let modes: Vec<String> = rec.header.modes.iter().cloned().collect();
         let start = rules.new_game_in_modes(rec.header.seed, &modes)?;
         let v = rec
@@ -627,7 +713,7 @@ impl<R: Ruleset> SimGame for RulesetSim<R> {
             .map_err(VerifyError::Diverged)?;
         let over = rules.status(&v.final_state) != Status::Playing;
         let save_turn = save_in(path, &rec, |p| {
-            alembic_session::play::read_save(&rules, p)
+            alembic_session::run::read_save(&rules, p)
                 .ok()
                 .map(|s| s.game)
         });
@@ -647,7 +733,7 @@ impl<R: Ruleset> SimGame for RulesetSim<R> {
 /// plays to find the Philosopher's Stone.
 pub static ALCHEMY_SIM: RulesetSim<Alchemy> = RulesetSim::new(Alchemy::new);
 
-pub use crate::alchemy::ui::ruleset::{Alchemy, random_command};
+pub use alembic_alchemy::{Alchemy, random_command};
 
 /// The rats' runner.
 pub static RATS_SIM: RulesetSim<alembic_rats::Rats> =

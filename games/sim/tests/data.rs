@@ -36,7 +36,7 @@ fn the_shipped_caves_data_checks_clean() {
     assert_eq!(report["prototypes"], 6);
     assert_eq!(report["tiles"], 6);
     // The same hash as the library the game plays with.
-    let lib = alembic_games::caves::library().unwrap();
+    let lib = alembic_caves::library().unwrap();
     assert_eq!(
         report["hash"].as_str(),
         Some(alembic_data::DataHash::of(&lib).to_string().as_str())
@@ -98,7 +98,7 @@ fn the_shipped_alchemy_data_checks_clean_and_a_bad_mod_does_not() {
     );
     let report: serde_json::Value =
         serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
-    let lib = alembic_games::alchemy::library::base_library().unwrap();
+    let lib = alembic_alchemy::library::base_library().unwrap();
     assert_eq!(report["prototypes"], lib.len());
     assert_eq!(report["tiles"], 14);
     assert_eq!(
@@ -148,14 +148,14 @@ fn the_shipped_alchemy_data_checks_clean_and_a_bad_mod_does_not() {
 }
 
 #[test]
-fn list_keys_prints_the_schemas_and_the_demo_has_none() {
+fn list_keys_prints_the_schemas_and_the_rats_have_none() {
     let out = sim()
         .args(["--game", "caves", "--list-keys"])
         .output()
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    let schema = alembic_games::caves::schema();
+    let schema = alembic_caves::schema();
     assert_eq!(text.lines().count(), schema.keys().count());
     let hp = text.lines().find(|l| l.starts_with("max_hp ")).unwrap();
     assert!(
@@ -170,7 +170,7 @@ fn list_keys_prints_the_schemas_and_the_demo_has_none() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         text.lines().count(),
-        alembic_games::alchemy::library::schema().keys().count()
+        alembic_alchemy::library::schema().keys().count()
     );
     let att = text.lines().find(|l| l.starts_with("att_type ")).unwrap();
     assert!(
@@ -178,7 +178,7 @@ fn list_keys_prints_the_schemas_and_the_demo_has_none() {
         "{att}"
     );
     let out = sim()
-        .args(["--game", "demo", "--list-keys"])
+        .args(["--game", "rats", "--list-keys"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -198,13 +198,12 @@ fn the_modding_guides_troll_loads_as_described() {
         .lines()
         .map(|l| format!("{}\n", l.trim_start()))
         .collect();
-    let caves = alembic_games::caves::DATA;
+    let caves = alembic_caves::DATA;
     let loaded =
-        alembic_games::caves::load_data([("caves.toml", caves), ("troll.toml", troll.as_str())])
-            .unwrap();
+        alembic_caves::load_data([("caves.toml", caves), ("troll.toml", troll.as_str())]).unwrap();
     let t = loaded.library.get("cave troll").unwrap();
     let z = loaded.library.get("zombie").unwrap();
-    use alembic_games::caves::{ATTACK, GLYPH, HP, IS_HOSTILE};
+    use alembic_caves::{ATTACK, GLYPH, HP, IS_HOSTILE};
     assert_eq!(
         (t.get(&GLYPH), t.get(&HP), t.get(&ATTACK)),
         (Ok('T'), Ok(30), Ok(12))
@@ -234,7 +233,7 @@ fn the_modding_guides_fire_bat_loads_as_described() {
         .lines()
         .map(|l| format!("{}\n", l.trim_start()))
         .collect();
-    use alembic_games::alchemy::{
+    use alembic_alchemy::{
         library::{DATA, DATA_FILE, base_library, load as load_data},
         props::{
             ATT_TYPE, ATT_VERB, DamageType, FAMILY, FG, HIT_EFFECT, HPS, HPS_MAX, RES_FIRE, SK,

@@ -9,13 +9,13 @@
 //! top [`TOP`], written atomically, one row per game) lists normal games only: practice
 //! games are never scored. The filing is the session's, shared with every game
 //! ([`alembic_session::run::Run::finish`]): this module gives it Alchemy's text through the
-//! contract ([`crate::ruleset::Alchemy`]'s `morgue` and `scores_file`).
+//! contract ([`crate::contract::Alchemy`]'s `morgue` and `scores_file`).
 
 use std::path::Path;
 
 use alembic::Game;
 
-use alembic_alchemy as alchemy;
+use crate as alchemy;
 
 pub use alembic_session::scores::{Score, Scored, TOP, date_of, score_lines, score_table_lines};
 

@@ -26,7 +26,7 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::process::ExitCode;
 
-use alembic_games::sim::{self, Policy};
+use alembic_sim::{self as sim, Policy};
 use clap::{Parser, ValueEnum};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -68,7 +68,8 @@ struct Args {
     /// as the recording of a game in play, or a bot's run that stopped after --turns.
     #[arg(long, requires = "verify")]
     partial: bool,
-    /// List every game (the same table the frontends read) and exit.
+    /// List every game it plays (the frontends' table, less the games that play only in a
+    /// frontend) and exit.
     #[arg(long)]
     list: bool,
     /// Check the game's data files (a `.toml` file, or a directory read by file name; more
@@ -86,7 +87,13 @@ fn main() -> ExitCode {
         return replay(path, args.partial);
     }
     if args.list {
-        return alembic_games::print_games("alembic-sim");
+        return match sim::list_games() {
+            Ok(lines) => out(&lines.join("\n")),
+            Err(e) => {
+                eprintln!("alembic-sim: error: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     if args.list_keys {
         return match sim::data_schema(&args.game) {
@@ -127,7 +134,7 @@ fn main() -> ExitCode {
         };
         match game.record(args.seed, args.turns, policy) {
             Ok((report, text)) => {
-                if let Err(e) = alembic_games::storage::write_atomic(path, text.as_bytes()) {
+                if let Err(e) = alembic_session::storage::write_atomic(path, text.as_bytes()) {
                     eprintln!("alembic-sim: cannot write {}: {e}", path.display());
                     return ExitCode::from(2);
                 }
@@ -183,7 +190,7 @@ fn check_data(game: &str, paths: &[std::path::PathBuf]) -> ExitCode {
 /// `--replay FILE [--verify]`: replay a recording, checking every checkpoint.
 fn replay(path: &std::path::Path, partial: bool) -> ExitCode {
     // The header names the game: read it first, then let that game verify.
-    let name = match alembic_games::storage::read_bounded(path, 1 << 28)
+    let name = match alembic_session::storage::read_bounded(path, 1 << 28)
         .map_err(|e| e.to_string())
         .and_then(|b| {
             alembic::replay::Recording::<serde_json::Value>::parse_bytes(&b)
