@@ -123,6 +123,18 @@ impl WebApp {
         i64::try_from(points).ok()
     }
 
+    /// Why the game's journal (its recording) is behind, if it is: moves wait in memory
+    /// because the file could not be written. They are written first, now; `None` when
+    /// nothing waits (or the game keeps no journal).
+    pub fn journal_behind(&mut self) -> Option<String> {
+        match self {
+            WebApp::Alchemy(s) => s.ctx_mut().journal_behind(),
+            WebApp::Caves(s) => s.ctx_mut().journal_behind(),
+            WebApp::Rats(s) => s.ctx_mut().journal_behind(),
+            WebApp::Crash(_) => None,
+        }
+    }
+
     fn inner(&mut self) -> &mut dyn App {
         match self {
             WebApp::Alchemy(s) => s.as_mut(),

@@ -729,6 +729,9 @@ async fn send_current(socket: &mut WebSocket, sub: &mut Subscription) -> bool {
         let _ = socket.send(Message::Close(None)).await;
         return false;
     }
+    if let Some(msg) = sub.notice.take() {
+        return send_json(socket, &ServerMsg::Notice { msg }).await;
+    }
     true
 }
 
@@ -748,6 +751,7 @@ async fn forward(
             let _ = socket.send(Message::Close(None)).await;
             false
         }
+        Ok(Published::Notice(msg)) => send_json(socket, &ServerMsg::Notice { msg }).await,
         // Fell behind: start again from a whole frame.
         Err(RecvError::Lagged(_)) => {
             *sub = hub.subscribe();
