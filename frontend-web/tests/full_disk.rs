@@ -22,13 +22,7 @@ use std::io::Write as _;
 use std::time::Duration;
 
 use alembic_ui::Input;
-use alembic_web::protocol::ServerMsg;
-use common::{Client, TestServer, walk};
-
-/// What the page is told while a move waits.
-const HELD: &str = "not answered yet";
-/// What it is told once the move is written.
-const WRITTEN: &str = "written again";
+use common::{Client, HELD, TestServer, WRITTEN, notices, until_held, walk};
 
 /// Fill the file system holding `dir` with a file in it; returns the file.
 fn fill(dir: &std::path::Path) -> std::path::PathBuf {
@@ -49,39 +43,6 @@ fn integrity(db: &std::path::Path) -> String {
     let c = rusqlite::Connection::open(db).unwrap();
     c.query_row("PRAGMA integrity_check", [], |r| r.get(0))
         .unwrap()
-}
-
-/// The notices the page was sent that contain `what`.
-fn notices(c: &Client, what: &str) -> Vec<String> {
-    c.json
-        .iter()
-        .filter_map(|m| match m {
-            ServerMsg::Notice { msg } if msg.contains(what) => Some(msg.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Send moves until one is held: a notice says why instead of a frame answering it.
-/// Returns the notice; panics when 300 moves were all answered.
-async fn until_held(c: &mut Client) -> String {
-    let keys = ['h', 'j', 'k', 'l', 'y', 'u', 'b', 'n'];
-    for i in 0..300 {
-        let n = c.frames;
-        c.send_input(Input::ch(keys[(i * 5 + i / 8) % keys.len()]))
-            .await;
-        c.until(10, "a frame or a notice", |c| {
-            c.frames > n || !notices(c, HELD).is_empty()
-        })
-        .await;
-        if let Some(msg) = notices(c, HELD).pop() {
-            return msg;
-        }
-    }
-    panic!(
-        "300 moves answered with nothing written; last screen:\n{}",
-        c.text()
-    );
 }
 
 /// A held move stays unanswered (no frame) while nothing can be written.
