@@ -1553,8 +1553,12 @@ impl Server {
     pub fn stop(&self) -> usize {
         let _ = self.stopping.send(true);
         let games: Vec<Arc<LiveGame>> = self.reg().live.values().cloned().collect();
+        // Every game told first: one holding a move for its journal stops within a retry
+        // pause, while its full queue may keep the send below waiting until then.
         for g in &games {
             g.state().quitting = true;
+        }
+        for g in &games {
             g.send_waiting(Command::Quit);
         }
         let threads = std::mem::take(&mut self.reg().threads);
