@@ -14,6 +14,11 @@ use alembic_games::rats::Rats;
 use alembic_games::ruleset::Ruleset;
 use alembic_ui::{App, Control, Frame, Input, ScreenStack};
 
+/// Where the games write morgue files, under the data directory.
+pub const MORGUE_DIR: &str = "morgue";
+/// Where finished games' recordings go, under the data directory.
+pub const RECORDS_DIR: &str = "records";
+
 /// A game the server offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameKind {

@@ -1155,7 +1155,7 @@ impl Server {
         let prefix = format!("{}-seed{}-", g.kind.name(), g.seed);
         let result = (|| -> Result<(), String> {
             if let Some(path) =
-                sync::newest_named(&data.join(crate::lobby::MORGUE_DIR), &prefix, g.started)
+                sync::newest_named(&data.join(games::MORGUE_DIR), &prefix, g.started)
             {
                 let text = alembic_games::storage::read_bounded(&path, 8 << 20)
                     .map_err(|e| e.to_string())?;
@@ -1166,7 +1166,7 @@ impl Server {
             // The recording, closed and moved to `records/`: the store's copy becomes it.
             if !recording.is_file()
                 && let Some(path) =
-                    sync::newest_named(&data.join(crate::lobby::RECORDS_DIR), &prefix, g.started)
+                    sync::newest_named(&data.join(games::RECORDS_DIR), &prefix, g.started)
             {
                 let text = alembic_games::storage::read_bounded(&path, 64 << 20)
                     .map_err(|e| e.to_string())?;
