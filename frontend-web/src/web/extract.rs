@@ -10,6 +10,7 @@ use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
+use axum::extract::rejection::ExtensionRejection;
 use axum::extract::{ConnectInfo, Form, FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, header};
@@ -181,16 +182,12 @@ impl FromRequestParts<AppState> for LoggedIn {
 pub struct ClientIp(pub IpAddr);
 
 impl FromRequestParts<AppState> for ClientIp {
-    type Rejection = Infallible;
+    type Rejection = ExtensionRejection;
 
-    async fn from_request_parts(parts: &mut Parts, _: &AppState) -> Result<Self, Infallible> {
-        // Every connection the listener serves carries it; a request made in a test
-        // without it is the loopback's.
-        let ip = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::from([127, 0, 0, 1]), |c| c.0.ip());
-        Ok(ClientIp(ip))
+    async fn from_request_parts(parts: &mut Parts, st: &AppState) -> Result<Self, Self::Rejection> {
+        // Set by the listener on every connection; without it, axum's own refusal (500).
+        let ConnectInfo(addr) = ConnectInfo::<SocketAddr>::from_request_parts(parts, st).await?;
+        Ok(ClientIp(addr.ip()))
     }
 }
 
@@ -200,9 +197,9 @@ impl FromRequestParts<AppState> for ClientIp {
 pub struct Place(pub Result<ConnGuard, String>);
 
 impl FromRequestParts<AppState> for Place {
-    type Rejection = Infallible;
+    type Rejection = ExtensionRejection;
 
-    async fn from_request_parts(parts: &mut Parts, st: &AppState) -> Result<Self, Infallible> {
+    async fn from_request_parts(parts: &mut Parts, st: &AppState) -> Result<Self, Self::Rejection> {
         let ClientIp(ip) = ClientIp::from_request_parts(parts, st).await?;
         Ok(Place(st.server.connect(ip)))
     }
