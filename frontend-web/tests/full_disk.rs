@@ -109,6 +109,61 @@ async fn a_journal_in_the_way_holds_the_move() {
     ts.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_held_game_whose_player_left_stops_at_the_last_move_answered() {
+    let ts = TestServer::start("held-and-left", |c| {
+        c.leave_grace = Duration::from_secs(1);
+    })
+    .await;
+    let me = ts.token(1);
+    let mut c = Client::connect(ts.addr, "/ws/play?game=alchemy&name=Gone", Some(&me)).await;
+    let id = c.ready().await;
+    walk(&mut c, &ts.server, id, 3).await;
+    let turn = ts.server.rows()[0].turn;
+    let recording = ts.dir.join(format!("alchemy-{id}.replay"));
+    let aside = ts.dir.join("aside.replay");
+    std::fs::rename(&recording, &aside).unwrap();
+    std::fs::create_dir(&recording).unwrap();
+    until_held(&mut c).await;
+    // Keys pile up behind the held move until its queue is full (the rest are refused).
+    for _ in 0..alembic_web::server::INPUT_QUEUE + 8 {
+        c.key('.').await;
+    }
+    c.until(10, "the queue full", |c| !c.errors().is_empty())
+        .await;
+    // The turn of the last move answered: the held one's line is in no file and no store.
+    let answered = ts.server.store.recording(id).unwrap();
+    drop(c);
+    // The page is gone: the reaper stops the held game after the grace, unanswered.
+    let end = std::time::Instant::now() + Duration::from_secs(15);
+    while ts.server.live_count() > 0 {
+        assert!(
+            std::time::Instant::now() < end,
+            "the held game never stopped"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(ts.server.store.recording(id).unwrap(), answered);
+    // Continued: from the store, at the last move the player saw answered.
+    std::fs::remove_dir(&recording).unwrap();
+    std::fs::rename(&aside, &recording).unwrap();
+    let mut c = Client::connect(ts.addr, "/ws/play", Some(&me)).await;
+    assert_eq!(c.ready().await, id);
+    let on_disk: Vec<String> = std::fs::read_to_string(&recording)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert!(
+        on_disk.starts_with(&answered),
+        "continued from what the store holds"
+    );
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(ts.server.rows()[0].turn, turn, "at the last move answered");
+    drop(c);
+    ts.stop().await;
+}
+
 /// The store's recording equals the file's, line for line.
 fn answered_and_stored_now(ts: &TestServer, id: u64, recording: &std::path::Path) {
     let on_disk: Vec<String> = std::fs::read_to_string(recording)

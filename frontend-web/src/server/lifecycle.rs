@@ -35,7 +35,13 @@ impl Server {
             let gone = st
                 .left_at
                 .is_some_and(|t| t.elapsed() >= self.config.leave_grace);
-            if (idle || gone) && !st.quitting {
+            if (idle || gone) && !st.quitting && st.held {
+                // Not reading its queue: told by the flag, it stops within a retry pause
+                // with its move unanswered.
+                drop(st);
+                g.state().quitting = true;
+                n += 1;
+            } else if (idle || gone) && !st.quitting {
                 drop(st);
                 // A full queue: try again on the next round.
                 if g.send(Command::Quit) {

@@ -83,6 +83,8 @@ pub struct LiveState {
     pub spectators: usize,
     /// Told to save and stop already.
     pub quitting: bool,
+    /// Holding a move its journal or the store cannot take yet (not reading its queue).
+    pub held: bool,
     /// Fired to close the player's current connection, saying why (another one took over,
     /// the account logged out everywhere).
     pub kick: Option<oneshot::Sender<&'static str>>,

@@ -49,6 +49,7 @@ impl Server {
                 left_at: None,
                 spectators: 0,
                 quitting: false,
+                held: false,
                 kick: None,
                 generation: 0,
             }),

@@ -124,9 +124,11 @@ impl Tracked {
             true,
         );
         let mut why = format!("{what} cannot be written ({first})");
+        self.game.state().held = true;
         let mut pause = RETRY_FIRST;
         loop {
             if self.game.state().quitting {
+                self.game.state().held = false;
                 eprintln!(
                     "alembic-web: game {id}: stopped with its last move unwritten: {why}; it continues from the last move answered"
                 );
@@ -140,6 +142,7 @@ impl Tracked {
                 None => break,
             }
         }
+        self.game.state().held = false;
         if !self.lost {
             eprintln!(
                 "alembic-web: game {id}: written again after {:.1} s; the store holds every move answered",
