@@ -4,7 +4,8 @@ crate (`crate::x`, `super::x`, and the modules a file's `use crate::{...}` group
 every cycle among them (a strongly connected set of more than one module, or a module of
 `ui/` and the module it imports that imports it back).
 
-Usage: scripts/module-cycles.py [CRATE_SRC_DIR ...]   (default: every games/*/src and session/src)
+Usage: scripts/module-cycles.py [CRATE_SRC_DIR ...]
+       (default: every games/*/src, session/src and frontend-web/src)
 Exits 1 when a crate has a cycle, printing each one; 0 otherwise.
 
 A module is a file: `src/rules/combat.rs` is `rules::combat`, `src/ui/mod.rs` is `ui`. An
@@ -134,7 +135,7 @@ def main():
     dirs = sys.argv[1:] or sorted(
         [os.path.join(top, "games", g, "src") for g in os.listdir(os.path.join(top, "games"))
          if os.path.isdir(os.path.join(top, "games", g, "src"))]
-        + [os.path.join(top, "session", "src")]
+        + [os.path.join(top, "session", "src"), os.path.join(top, "frontend-web", "src")]
     )
     bad = 0
     for d in dirs:

@@ -33,6 +33,9 @@ pub enum Published {
     Frame(Arc<Vec<u8>>),
     /// The game is over (or saved and stopped): why.
     Ended(String),
+    /// A notice for the player's status line (the game waits for its journal, and is
+    /// answering again).
+    Notice(String),
 }
 
 /// How many published messages a slow viewer may fall behind before it is sent a whole
@@ -51,6 +54,8 @@ pub struct Hub {
 struct HubInner {
     last: Option<Frame>,
     ended: Option<String>,
+    /// The notice standing (sent again to whoever subscribes), if any.
+    notice: Option<String>,
     tx: broadcast::Sender<Published>,
     encoder: FrameEncoder,
     /// Frames published, and their bytes.
@@ -66,6 +71,8 @@ pub struct Subscription {
     pub current: Option<Vec<u8>>,
     /// Why the game already ended, if it has.
     pub ended: Option<String>,
+    /// The notice standing, if any (sent after the frame).
+    pub notice: Option<String>,
     /// Everything published from now on.
     pub rx: broadcast::Receiver<Published>,
 }
@@ -85,6 +92,7 @@ impl Hub {
             inner: Mutex::new(HubInner {
                 last: None,
                 ended: None,
+                notice: None,
                 tx,
                 encoder: FrameEncoder::new(),
                 frames: 0,
@@ -124,6 +132,14 @@ impl Hub {
         let _ = inner.tx.send(Published::Ended(why.to_owned()));
     }
 
+    /// Tell every subscriber `msg` now; `standing`: newcomers are told it too, until the
+    /// next notice.
+    pub fn notice(&self, msg: &str, standing: bool) {
+        let mut inner = self.lock();
+        inner.notice = standing.then(|| msg.to_owned());
+        let _ = inner.tx.send(Published::Notice(msg.to_owned()));
+    }
+
     /// Start receiving: the current frame whole, then every message after it.
     #[must_use]
     pub fn subscribe(&self) -> Subscription {
@@ -132,6 +148,7 @@ impl Hub {
         Subscription {
             current: inner.last.as_ref().map(|f| inner.encoder.message(None, f)),
             ended: inner.ended.clone(),
+            notice: inner.notice.clone(),
             rx: inner.tx.subscribe(),
         }
     }

@@ -14,6 +14,11 @@ use alembic_games::rats::Rats;
 use alembic_games::ruleset::Ruleset;
 use alembic_ui::{App, Control, Frame, Input, ScreenStack};
 
+/// Where the games write morgue files, under the data directory.
+pub const MORGUE_DIR: &str = "morgue";
+/// Where finished games' recordings go, under the data directory.
+pub const RECORDS_DIR: &str = "records";
+
 /// A game the server offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameKind {
@@ -121,6 +126,18 @@ impl WebApp {
             WebApp::Crash(_) => return None,
         };
         i64::try_from(points).ok()
+    }
+
+    /// Why the game's journal (its recording) is behind, if it is: moves wait in memory
+    /// because the file could not be written. They are written first, now; `None` when
+    /// nothing waits (or the game keeps no journal).
+    pub fn journal_behind(&mut self) -> Option<String> {
+        match self {
+            WebApp::Alchemy(s) => s.ctx_mut().journal_behind(),
+            WebApp::Caves(s) => s.ctx_mut().journal_behind(),
+            WebApp::Rats(s) => s.ctx_mut().journal_behind(),
+            WebApp::Crash(_) => None,
+        }
     }
 
     fn inner(&mut self) -> &mut dyn App {

@@ -18,7 +18,8 @@
 //! - [`games`]: which games and how they start (new, saved, replay).
 //! - [`limits`]: bounds on replay viewers and their work, attempts per key in a window.
 //! - [`server`]: games in progress, owners, idling out, stopping.
-//! - [`web`]: the routes and the websockets.
+//! - [`web`]: the routes by resource (pages, files, account, play, watch, replay), their
+//!   extractors and one error type, [`web::AppError`].
 //! - [`lobby`]: the lobby page and safe file serving.
 //! - [`atlas`]: the tile pictures as a PNG.
 //! - [`sync`]: a game's save and recording files mirrored into the store after every

@@ -8,10 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::server::{Server, Token};
 use crate::store::{Account, GameFilter, GameRecord, GameStatus};
 
-/// Where Alchemy writes morgue files, under the data directory.
-pub const MORGUE_DIR: &str = "morgue";
-/// Where finished games' recordings go, under the data directory.
-pub const RECORDS_DIR: &str = "records";
+pub use crate::games::{MORGUE_DIR, RECORDS_DIR};
 /// How many finished games the lobby lists.
 const LISTED: u32 = 40;
 

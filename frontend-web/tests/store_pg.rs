@@ -183,10 +183,10 @@ fn cluster(action: &str) {
     assert!(ok, "postgres.sh {action} failed");
 }
 
-/// The database goes down while a game is played, and comes back: the player keeps playing
-/// (the game's files keep every command), a new player and `/health` are told clearly, and
-/// once the database is back the store catches up with exactly the game's files: no line
-/// lost, none twice. It stops the shared cluster, so `scripts/test.sh` runs it alone, after
+/// The database goes down while a game is played, and comes back: the player's move is
+/// held, not answered, with a notice saying why (a move answered is a move the store
+/// holds), a new player and `/health` are told clearly, and once the database is back the
+/// move is answered and the store holds exactly the game's files: no line lost, none twice. It stops the shared cluster, so `scripts/test.sh` runs it alone, after
 /// the others (`--exact`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL: ALEMBIC_PG_URL, and stops it; run alone"]
@@ -203,9 +203,9 @@ async fn the_database_goes_down_and_comes_back() {
     tokio::task::spawn_blocking(|| cluster("pause"))
         .await
         .unwrap();
-    // The game goes on.
-    let before = ts.server.rows()[0].turn;
-    common::walk(&mut c, &ts.server, id, before + 4).await;
+    // The next move is held, and the page told why.
+    let said = common::until_held(&mut c).await;
+    assert!(said.contains("the game store cannot be written"), "{said}");
     // Told clearly: the health check, and a new player.
     let health = ts.get("/health", None).await;
     assert!(health.starts_with("HTTP/1.1 503"), "{health}");
@@ -221,7 +221,12 @@ async fn the_database_goes_down_and_comes_back() {
     tokio::task::spawn_blocking(|| cluster("resume"))
         .await
         .unwrap();
-    // Back: the next command brings the store level with the files.
+    // Back: the held move is written and answered.
+    let n = c.frames;
+    c.until(30, "the held move answered", |c| {
+        c.frames > n && !common::notices(c, common::WRITTEN).is_empty()
+    })
+    .await;
     let now = ts.server.rows()[0].turn;
     common::walk(&mut c, &ts.server, id, now + 2).await;
     let file = ts.dir.join(format!("alchemy-{id}.replay"));

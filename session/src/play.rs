@@ -272,6 +272,12 @@ impl<R: Ruleset> Session<R> {
         self.run.recording()
     }
 
+    /// Why the recording's last moves wait in memory, if they do ([`Run::journal_behind`]:
+    /// written first, now).
+    pub fn journal_behind(&mut self) -> Option<String> {
+        self.run.journal_behind()
+    }
+
     /// The message log, oldest first: English made from events, never part of the game.
     pub fn messages(&self) -> impl DoubleEndedIterator<Item = &str> {
         self.log.iter().map(|(_, m)| m.as_str())

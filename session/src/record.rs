@@ -117,7 +117,26 @@ pub struct Recorder<C> {
     /// ([`Recorder::rewrite`]) keeps the game from its first turn, so the recording still
     /// replays from its seed.
     base: Option<(u64, u64, String)>,
+    /// Lines a failed write left waiting, and where the file's whole lines end.
+    written: Written,
     commands: PhantomData<fn(&C)>,
+}
+
+/// Most bytes of lines a recording holds in memory while its file cannot be written (a
+/// full disk, a read-only directory); one more line and the recording stops.
+pub const MAX_BACKLOG: usize = 32 << 20;
+
+/// What of a recording on disk is written: lines that wait after a failed write, why the
+/// write failed, and the file's length through the last line written whole.
+#[derive(Debug, Default)]
+struct Written {
+    /// Whole lines (each with its newline) not yet in the file, oldest first.
+    backlog: String,
+    /// Why the last write failed, while lines wait.
+    behind: Option<String>,
+    /// The file's length through its last whole line, when known (read once before the
+    /// first append; a failed write may leave part of a line after it, cut off on retry).
+    len: Option<u64>,
 }
 
 /// What [`Recorder::journal`] found when a saved game was continued.
@@ -185,6 +204,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             since_state: 0,
             pending: None,
             base: None,
+            written: Written::default(),
             commands: PhantomData,
         })
     }
@@ -213,6 +233,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             since_state: 0,
             pending: Some(text),
             base: None,
+            written: Written::default(),
             commands: PhantomData,
         }
     }
@@ -240,19 +261,75 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             }
             storage::write_atomic(&self.path, text.as_bytes())?;
             self.pending = None;
+            self.written = Written::default();
         }
         Ok(())
     }
 
     /// Add one line (without its newline): to the file, flushed, or to the memory copy.
+    /// When the file cannot be written (a full disk, a read-only directory) the line waits
+    /// in memory with those before it, and every later line first writes them
+    /// ([`Recorder::catch_up`]); [`Recorder::behind`] says so meanwhile. Only beyond
+    /// [`MAX_BACKLOG`] bytes waiting is this an error (the recording then stops).
     fn add_line(&mut self, line: &str) -> Result<(), RecordError> {
-        match self.pending.as_mut() {
-            Some(text) => {
-                text.push_str(line);
-                text.push('\n');
+        if let Some(text) = self.pending.as_mut() {
+            text.push_str(line);
+            text.push('\n');
+            return Ok(());
+        }
+        self.written.backlog.push_str(line);
+        self.written.backlog.push('\n');
+        match self.catch_up() {
+            Ok(()) => Ok(()),
+            Err(_) if self.written.backlog.len() <= MAX_BACKLOG => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Why lines of the recording wait in memory (its file could not be written), if they
+    /// do.
+    #[must_use]
+    pub fn behind(&self) -> Option<&str> {
+        self.written.behind.as_deref()
+    }
+
+    /// Write the lines that wait (after a failed write) to the file, flushed: first cutting
+    /// off whatever part of a line the failed write left, so the file holds whole lines
+    /// only. Nothing to do when none waits.
+    ///
+    /// # Errors
+    /// The file still cannot be written; the lines keep waiting.
+    pub fn catch_up(&mut self) -> Result<(), RecordError> {
+        if self.written.backlog.is_empty() {
+            return Ok(());
+        }
+        let at = match self.written.len {
+            Some(at) => at,
+            // Read before anything is appended here, so the file ends with a whole line.
+            None => match std::fs::metadata(&self.path) {
+                Ok(m) => m.len(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+                Err(source) => {
+                    self.written.behind = Some(source.to_string());
+                    return Err(RecordError::Storage(StorageError::Io {
+                        path: self.path.clone(),
+                        source,
+                    }));
+                }
+            },
+        };
+        self.written.len = Some(at);
+        match storage::append_at(&self.path, at, self.written.backlog.as_bytes()) {
+            Ok(end) => {
+                self.written.len = Some(end);
+                self.written.backlog.clear();
+                self.written.behind = None;
                 Ok(())
             }
-            None => Ok(storage::append_line(&self.path, line)?),
+            Err(e) => {
+                self.written.behind = Some(e.to_string());
+                Err(e.into())
+            }
         }
     }
 
@@ -380,6 +457,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             since_state: commands_since_state(&rec.entries[..keep]),
             pending: None,
             base: Some((want.0, want.1, base)),
+            written: Written::default(),
             commands: PhantomData,
         };
         let ends_here = matches!(
@@ -428,6 +506,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             since_checkpoint: 0,
             pending: None,
             base: None,
+            written: Written::default(),
             commands: PhantomData,
         })
     }
@@ -528,7 +607,11 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
         text += &Entry::checkpoint_line(game.turn(), game.state_hash());
         match self.pending.as_mut() {
             Some(p) => *p = text,
-            None => storage::write_atomic(&self.path, text.as_bytes())?,
+            None => {
+                storage::write_atomic(&self.path, text.as_bytes())?;
+                // Everything is in the file now, whatever waited.
+                self.written = Written::default();
+            }
         }
         self.since_checkpoint = 0;
         Ok(())
@@ -541,6 +624,8 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
     /// The file could not be written or moved.
     pub fn finish(mut self, game: &Game, unix_secs: u64) -> Result<PathBuf, RecordError> {
         self.checkpoint(game)?;
+        // Kept only whole: lines still waiting make it an error.
+        self.catch_up()?;
         let dir = self
             .path
             .parent()
@@ -683,6 +768,50 @@ mod tests {
         assert!(!r.state_due());
         r.command(0, &1, &game).unwrap();
         assert!(r.state_due());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn lines_a_failed_write_leaves_wait_and_are_written_whole_once_it_can_be() {
+        let dir =
+            std::env::temp_dir().join(format!("alembic-record-behind-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.replay");
+        let game = Game::new(0);
+        let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &[], &game).unwrap();
+        r.command(0, &1, &game).unwrap();
+        assert!(r.behind().is_none());
+        // The file cannot be written (a directory in its place), and a failed write left
+        // part of a line behind: the lines wait, and the part is cut off on retry.
+        let aside = dir.join("aside");
+        std::fs::rename(&path, &aside).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        r.command(0, &2, &game).unwrap();
+        r.command(0, &3, &game).unwrap();
+        assert!(r.behind().is_some(), "the lines wait");
+        assert!(r.catch_up().is_err());
+        std::fs::remove_dir(&path).unwrap();
+        std::fs::rename(&aside, &path).unwrap();
+        storage::append_at(
+            &path,
+            std::fs::metadata(&path).unwrap().len(),
+            b"{\"turn\":0,\"cm",
+        )
+        .unwrap();
+        r.catch_up().unwrap();
+        assert!(r.behind().is_none());
+        let rec = read::<u8>(&path, "g").unwrap();
+        assert!(!rec.torn, "whole lines only");
+        let commands: Vec<u8> = rec
+            .entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Command { command, .. } => Some(*command),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(commands, [1, 2, 3], "every line, once, in order");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -162,6 +162,9 @@ pub struct Run<R: Ruleset> {
     player_saved: bool,
     ended: bool,
     problems: Vec<String>,
+    /// The player was told the recording's lines wait in memory (its file could not be
+    /// written); cleared once they are written.
+    told_behind: bool,
 }
 
 impl<R: Ruleset> Run<R> {
@@ -201,6 +204,7 @@ impl<R: Ruleset> Run<R> {
             player_saved: false,
             ended: false,
             problems: Vec::new(),
+            told_behind: false,
         }
     }
 
@@ -492,6 +496,36 @@ impl<R: Ruleset> Run<R> {
         m
     }
 
+    /// Why the recording's last lines wait in memory, if they do (its file could not be
+    /// written: a full disk, a read-only directory): they are written first, now, and
+    /// `None` answers that nothing waits any more. A game that must not answer a move
+    /// before its journal holds it (the web server's) asks after every command.
+    pub fn journal_behind(&mut self) -> Option<String> {
+        let rec = self.recorder.as_mut()?;
+        rec.behind()?;
+        match rec.catch_up() {
+            Ok(()) => {
+                self.told_behind = false;
+                None
+            }
+            Err(e) => Some(e.to_string()),
+        }
+    }
+
+    /// Tell the player once that the recording's lines wait in memory.
+    fn tell_behind(&mut self) {
+        match self.recorder.as_ref().and_then(Recorder::behind) {
+            Some(why) if !self.told_behind => {
+                self.told_behind = true;
+                self.problems.push(format!(
+                    "The recording cannot be written ({why}): its moves wait in memory and are written as soon as it can be."
+                ));
+            }
+            Some(_) => {}
+            None => self.told_behind = false,
+        }
+    }
+
     /// What went wrong since last asked (a recording stopped, an autosave failed), a
     /// sentence each, oldest first.
     pub fn take_problems(&mut self) -> Vec<String> {
@@ -528,6 +562,7 @@ impl<R: Ruleset> Run<R> {
                 self.recorder = None;
                 self.problems.push(format!("The recording stopped: {e}"));
             }
+            self.tell_behind();
         }
         let over = self.status() != Status::Playing;
         // Death is final: the game that just ended is saved as it is, over, before anything
@@ -609,6 +644,14 @@ impl<R: Ruleset> Run<R> {
         }
         if let Some(problem) = slot::before_save(&mut self.recorder, &self.game) {
             self.problems.push(problem);
+        }
+        // A save the recording does not reach (its checkpoint waits in memory) would be a
+        // save no continue could check its journal against: refused until it is written.
+        if let Some(why) = self.recorder.as_ref().and_then(Recorder::behind) {
+            return Err(format!(
+                "Cannot save: the recording cannot be written ({why}). The last save ({}) is as it was.",
+                path.display()
+            ));
         }
         write_save(&*self.rules, &self.game, self.seed, &self.modes(), &path).map_err(|e| {
             match e {

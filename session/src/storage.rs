@@ -293,6 +293,33 @@ pub fn append_line(path: &Path, line: &str) -> Result<(), StorageError> {
         .map_err(io_err(path))
 }
 
+/// Write `bytes` (whole lines) into the file at `path` from offset `at`, the end of its last
+/// whole line, and flush them to the disk: whatever follows `at` (part of a line a failed
+/// write left) is cut off first; a file shorter than `at` (changed by someone else) is
+/// appended to. Returns the file's new length.
+///
+/// # Errors
+/// [`StorageError::Io`]: the file could not be opened, cut or written (a full disk, a
+/// read-only directory); what was written of `bytes` is cut off again by the next call.
+pub fn append_at(path: &Path, at: u64, bytes: &[u8]) -> Result<u64, StorageError> {
+    use std::io::{Seek, SeekFrom};
+    let mut f = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(path)
+        .map_err(io_err(path))?;
+    let len = f.metadata().map_err(io_err(path))?.len();
+    if len > at {
+        f.set_len(at).map_err(io_err(path))?;
+    }
+    let start = f.seek(SeekFrom::End(0)).map_err(io_err(path))?;
+    f.write_all(bytes)
+        .and_then(|()| f.sync_data())
+        .map_err(io_err(path))?;
+    Ok(start + bytes.len() as u64)
+}
+
 /// An advisory lock on a save, held until dropped (or the process ends, however it ends:
 /// the OS releases it, so a crash never leaves a stale lock; the file a dead process leaves
 /// is simply locked again).

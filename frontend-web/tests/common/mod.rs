@@ -343,6 +343,44 @@ pub async fn walk(c: &mut Client, server: &Server, id: u64, min: u64) {
     panic!("turn {} after 200 keys, wanted {min}", turn(server));
 }
 
+/// What the page is told while a move waits for its journal or the store.
+pub const HELD: &str = "not answered yet";
+/// What it is told once the move is written.
+pub const WRITTEN: &str = "written again";
+
+/// The notices the page was sent that contain `what`.
+pub fn notices(c: &Client, what: &str) -> Vec<String> {
+    c.json
+        .iter()
+        .filter_map(|m| match m {
+            ServerMsg::Notice { msg } if msg.contains(what) => Some(msg.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Send moves until one is held: a notice ([`HELD`]) says why instead of a frame answering
+/// it. Returns the notice; panics when 300 moves were all answered.
+pub async fn until_held(c: &mut Client) -> String {
+    let keys = ['h', 'j', 'k', 'l', 'y', 'u', 'b', 'n'];
+    for i in 0..300 {
+        let n = c.frames;
+        c.send_input(Input::ch(keys[(i * 5 + i / 8) % keys.len()]))
+            .await;
+        c.until(10, "a frame or a notice", |c| {
+            c.frames > n || !notices(c, HELD).is_empty()
+        })
+        .await;
+        if let Some(msg) = notices(c, HELD).pop() {
+            return msg;
+        }
+    }
+    panic!(
+        "300 moves answered with nothing written; last screen:\n{}",
+        c.text()
+    );
+}
+
 /// Two servers on the database at `url`: a game started on the first is listed by the
 /// second, refused there while the first holds it, and continued there at the same turn,
 /// with its whole recording, once the first stops (`tests/servers.rs` on SQLite,

@@ -489,6 +489,12 @@ impl AlchemyCtx {
         ))
     }
 
+    /// Why the recording's last moves wait in memory, if they do
+    /// ([`Run::journal_behind`]: written first, now).
+    pub fn journal_behind(&mut self) -> Option<String> {
+        self.run.as_mut().and_then(Run::journal_behind)
+    }
+
     /// The game being played, if any.
     #[must_use]
     pub fn game(&self) -> Option<&Game> {

@@ -813,3 +813,47 @@ fn a_continued_game_keeps_its_messages() {
     assert_eq!(back, game_lines, "{}", log_text(&b));
     assert!(log_text(&b).ends_with("Welcome back."), "{}", log_text(&b));
 }
+
+#[test]
+fn a_recording_that_cannot_be_written_waits_and_no_save_outruns_it() {
+    let d = scratch("behind");
+    let save = d.join("alchemy.save");
+    let mut a = ctx(&save);
+    a.new_game(15).unwrap();
+    play(&mut a, 5, 0);
+    assert!(a.journal_behind().is_none());
+    // A directory where the recording is: every write of it fails (as on a full disk or
+    // in a read-only directory). The game plays on; its lines wait in memory.
+    let rec = alembic_games::record::beside(&save);
+    let aside = d.join("aside.replay");
+    std::fs::rename(&rec, &aside).unwrap();
+    std::fs::create_dir(&rec).unwrap();
+    play(&mut a, 4, 3);
+    let why = a.journal_behind().expect("the recording is behind");
+    assert!(why.contains("Is a directory"), "{why}");
+    assert!(
+        log_text(&a).contains("The recording cannot be written"),
+        "the player is told once:\n{}",
+        log_text(&a)
+    );
+    // A save the recording does not reach is refused; the old one stays.
+    let before = std::fs::read(&save).unwrap();
+    let refused = a.save().unwrap_err().to_string();
+    assert!(
+        refused.contains("the recording cannot be written"),
+        "{refused}"
+    );
+    assert_eq!(std::fs::read(&save).unwrap(), before);
+    // The file back: every waiting line is written, whole, in order.
+    std::fs::remove_dir(&rec).unwrap();
+    std::fs::rename(&aside, &rec).unwrap();
+    assert!(a.journal_behind().is_none());
+    let (turn, hash, _) = verify(&rec);
+    assert_eq!((turn, hash), state(&a), "the recording reaches the game");
+    a.save().unwrap();
+    let last = state(&a);
+    drop(a);
+    let mut b = ctx(&save);
+    b.load_game(&save).unwrap();
+    assert_eq!(state(&b), last);
+}

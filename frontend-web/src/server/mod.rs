@@ -1,161 +1,41 @@
 //! The server's state: the games in progress and their owners, the games saved and
 //! stopped, connections per address; the game threads; idling out; stopping.
 //!
-//! One blocking OS thread per game runs [`alembic_ui::run`] with a [`WebFrontend`]; the
+//! One blocking OS thread per game runs [`alembic_ui::run`] with a [`crate::frontend::WebFrontend`]; the
 //! websocket tasks (tokio) only forward inputs into its channel and frames out of its
 //! [`Hub`]. A game's thread costs no CPU while its player thinks (it blocks on the channel),
 //! and a panic stays inside it ([`std::panic::catch_unwind`]): that game is offered
-//! [`Input::Quit`] to save, its viewers are told, and every other game goes on.
+//! [`alembic_ui::Input::Quit`] to save, its viewers are told, and every other game goes on.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use alembic_ui::{App, Control, Frame, Input, TileSupport};
+use alembic_ui::TileSupport;
 use tokio::sync::{oneshot, watch};
 
 use crate::accounts::Csrf;
-use crate::frontend::{Command, Hub, WebFrontend};
-use crate::games::{self, GameKind, Progress, WebApp};
-use crate::limits::{ViewerBudget, ViewerSlot, WorkGate};
+use crate::frontend::{Command, Hub};
+use crate::games::{self, GameKind, Progress};
+use crate::limits::{ViewerBudget, WorkGate};
 use crate::store::{
-    AccountId, GameFilter, GameRecord, GameStatus, Lease, NewGame, Score, Store, StoreError,
-    token_hash,
+    AccountId, GameFilter, GameRecord, GameStatus, Lease, NewGame, Store, StoreError, token_hash,
 };
-use crate::sync::{self, Mirror};
+use crate::sync;
 
-/// How the server runs (the command line's flags).
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// Where saves, recordings, morgues and scores go.
-    pub data_dir: PathBuf,
-    /// Most games in progress at once.
-    pub max_games: usize,
-    /// A game whose player sends nothing for this long is saved and stopped.
-    pub idle_timeout: Duration,
-    /// A game whose player's page is gone for this long is saved and stopped (a reload or a
-    /// dropped connection comes back well within it).
-    pub leave_grace: Duration,
-    /// Most websocket connections from one address at once.
-    pub max_conns_per_ip: usize,
-    /// Offer the `crash` test game (it panics on `!`).
-    pub test_games: bool,
-    /// Draw tiles as pictures (the page has the atlas); `false`: letters only.
-    pub tiles: bool,
-    /// The database (`sqlite:PATH` or `postgres://…`); `None`: `sqlite:` the data
-    /// directory's [`DB_FILE`].
-    pub db: Option<String>,
-    /// Mark the session cookie `Secure` (the server is reached over https, through a proxy).
-    pub secure_cookies: bool,
-    /// This server's name among the servers sharing a database (`None`: a random one).
-    pub server_name: Option<String>,
-    /// How long a server's hold on a game lasts without being renewed: when a server dies,
-    /// another may take its games over this long after its last renewal.
-    pub lease: Duration,
-    /// Replay viewers (spectators looking into a game's past, finished games replayed) at
-    /// once, in all; more are refused with a message.
-    pub max_viewers: usize,
-    /// Spectators looking into one game's past at once.
-    pub max_viewers_per_game: usize,
-    /// Replay viewers computing at once (stepping, jumping, loading): the others wait their
-    /// turn, so replays never take more than this many cores from the games.
-    pub replay_workers: usize,
-    /// Most games in progress started (or continued) from one address.
-    pub max_games_per_ip: usize,
-    /// An anonymous game (no account) not finished and untouched this long is deleted,
-    /// with its save and recording; `None`: kept for ever.
-    pub anon_expiry: Option<Duration>,
-    /// How often the expired anonymous games are looked for.
-    pub expire_every: Duration,
-    /// Registrations tried from one address in an hour.
-    pub registrations_per_hour: usize,
-    /// Most connections open at once (pages and websockets); more are closed at once.
-    pub max_connections: usize,
-    /// Most connections open at once from one address (a trusted proxy's aside).
-    pub max_sockets_per_ip: usize,
-    /// A request's headers must all arrive within this.
-    pub header_timeout: Duration,
-    /// A request must be answered within this (its body sent slowly: 408).
-    pub body_timeout: Duration,
-    /// A connection from which nothing arrives for this long is closed (websockets are
-    /// pinged every third of it; browsers answer).
-    pub conn_idle_timeout: Duration,
-    /// The reverse proxies whose `X-Forwarded-For` is believed: addresses with a prefix
-    /// length (`10.0.0.0/8`, `127.0.0.1/32`).
-    pub trusted_proxies: Vec<(IpAddr, u8)>,
-}
+mod config;
+mod lifecycle;
+mod thread;
+mod tracked;
+mod viewers;
 
-/// How long an anonymous game not finished is kept untouched by default: a week.
-pub const ANON_EXPIRY: Duration = Duration::from_secs(7 * 24 * 3600);
-
-/// Where stored recordings are written for the replay viewer, in the data directory.
-pub const CACHE_DIR: &str = "cache";
-
-/// The file in the data directory holding the server's default name.
-pub const NAME_FILE: &str = "server-name";
-
-/// The name of the server on `data_dir` when none is given: made once at random and kept in
-/// the data directory, so a server restarted there (after a crash, `kill -9`) is the same
-/// server and takes its games back at once, without waiting for their leases to run out.
-fn default_name(data_dir: &std::path::Path) -> Result<String, String> {
-    let path = data_dir.join(NAME_FILE);
-    std::fs::create_dir_all(data_dir)
-        .map_err(|e| format!("cannot create {}: {e}", data_dir.display()))?;
-    if let Ok(bytes) = alembic_games::storage::read_bounded(&path, 64) {
-        let n = String::from_utf8_lossy(&bytes).trim().to_owned();
-        if !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
-            return Ok(n);
-        }
-    }
-    let n: String = Token::random()
-        .map_err(|e| format!("no randomness: {e}"))?
-        .as_str()
-        .chars()
-        .take(8)
-        .collect();
-    alembic_games::storage::write_atomic(&path, n.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(n)
-}
-
-/// The default database's file, in the data directory.
-pub const DB_FILE: &str = "alembic.db";
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            data_dir: PathBuf::from("alembic-web-data"),
-            max_games: 1000,
-            idle_timeout: Duration::from_secs(30 * 60),
-            leave_grace: Duration::from_secs(60),
-            max_conns_per_ip: 32,
-            test_games: false,
-            tiles: true,
-            db: None,
-            secure_cookies: false,
-            server_name: None,
-            lease: Duration::from_secs(15),
-            max_viewers: 32,
-            max_viewers_per_game: 4,
-            replay_workers: 1,
-            max_games_per_ip: MAX_GAMES_PER_IP,
-            anon_expiry: Some(ANON_EXPIRY),
-            expire_every: Duration::from_secs(600),
-            registrations_per_hour: 10,
-            max_connections: 4000,
-            max_sockets_per_ip: 64,
-            header_timeout: Duration::from_secs(10),
-            body_timeout: Duration::from_secs(30),
-            conn_idle_timeout: Duration::from_secs(120),
-            trusted_proxies: Vec::new(),
-        }
-    }
-}
+use config::default_name;
+pub use config::{ANON_EXPIRY, CACHE_DIR, Config, DB_FILE, NAME_FILE};
+pub use viewers::Session;
 
 /// A browser's token (the `alembic_token` cookie): 64 hex digits, 32 random and 32 of a
 /// keyed hash of them ([`Server::issue_token`]; only those are accepted).
@@ -203,6 +83,8 @@ pub struct LiveState {
     pub spectators: usize,
     /// Told to save and stop already.
     pub quitting: bool,
+    /// Holding a move its journal or the store cannot take yet (not reading its queue).
+    pub held: bool,
     /// Fired to close the player's current connection, saying why (another one took over,
     /// the account logged out everywhere).
     pub kick: Option<oneshot::Sender<&'static str>>,
@@ -405,151 +287,6 @@ impl Drop for ConnGuard {
                 reg.conns.remove(&self.ip);
             }
         }
-    }
-}
-
-/// A game's app, telling its [`LiveGame`] where it is after every input, and mirroring its
-/// files into the store before the answer is drawn.
-struct Tracked {
-    app: WebApp,
-    game: Arc<LiveGame>,
-    mirror: Mirror,
-    store: Arc<dyn Store>,
-    /// When the progress was last written to the store.
-    progress_written: Instant,
-    /// The store was unreachable at the last sync (said once in the log).
-    store_down: bool,
-    /// This server's name (it writes to the store only while it holds the game).
-    server: String,
-    /// Another server holds the game now (this one lost touch with the database for
-    /// longer than its lease): the game stops here, writing nothing more.
-    lost: bool,
-}
-
-/// Most often a game's progress (depth, turn) is written for the lobbies of every server.
-const PROGRESS_EVERY: Duration = Duration::from_secs(2);
-
-impl Tracked {
-    /// Mirror the files into the store; a failure is logged once and tried again at the
-    /// next command (the files keep everything meanwhile).
-    fn sync(&mut self) {
-        if self.lost {
-            return;
-        }
-        let now = crate::accounts::now();
-        match self.mirror.sync(self.store.as_ref(), &self.server, now) {
-            Ok(false) => {
-                eprintln!(
-                    "alembic-web: game {}: another server holds it now; it stops here",
-                    self.game.id
-                );
-                self.lost = true;
-                return;
-            }
-            Ok(true) => {
-                if self.store_down {
-                    eprintln!(
-                        "alembic-web: game {}: the store is back; mirrored",
-                        self.game.id
-                    );
-                    self.store_down = false;
-                }
-            }
-            Err(e) => {
-                if !self.store_down {
-                    eprintln!(
-                        "alembic-web: game {}: cannot mirror into the store ({e}); kept in its files until it returns",
-                        self.game.id
-                    );
-                    self.store_down = true;
-                }
-                return;
-            }
-        }
-        if self.progress_written.elapsed() >= PROGRESS_EVERY {
-            let p = self.game.state().progress;
-            match self.store.set_game(
-                self.game.id,
-                &self.server,
-                GameStatus::Live,
-                p.depth,
-                p.turn,
-                now,
-            ) {
-                Ok(true) => self.progress_written = Instant::now(),
-                Ok(false) => self.lost = true,
-                Err(_) => {}
-            }
-        }
-    }
-}
-
-impl App for Tracked {
-    fn render(&mut self, frame: &mut Frame) {
-        self.app.render(frame);
-    }
-    fn handle(&mut self, input: Input) -> Control {
-        let c = self.app.handle(input);
-        self.game.state().progress = self.app.progress();
-        self.sync();
-        if self.lost { Control::Quit } else { c }
-    }
-    fn tick_interval(&self) -> Option<Duration> {
-        self.app.tick_interval()
-    }
-    fn tick(&mut self) -> Control {
-        self.app.tick()
-    }
-    fn title(&self) -> Option<String> {
-        self.app.title()
-    }
-}
-
-/// A private app session (a replay, a spectator's look into the past): its channel and its
-/// hub; dropping it stops the thread.
-#[derive(Debug)]
-pub struct Session {
-    /// Its inputs.
-    pub tx: SyncSender<Command>,
-    /// Its frames.
-    pub hub: Arc<Hub>,
-    /// Set when its thread has ended (its place in [`Server::viewers`] given back).
-    pub done: Arc<std::sync::atomic::AtomicBool>,
-}
-
-/// A replay viewer's app, doing its work only within [`Config::replay_workers`], and
-/// holding its place in [`Server::viewers`] until its thread ends.
-struct Gated {
-    app: WebApp,
-    gate: Arc<WorkGate>,
-    _slot: ViewerSlot,
-}
-
-impl App for Gated {
-    fn render(&mut self, frame: &mut Frame) {
-        self.app.render(frame);
-    }
-    fn handle(&mut self, input: Input) -> Control {
-        let _work = self.gate.enter();
-        self.app.handle(input)
-    }
-    fn tick_interval(&self) -> Option<Duration> {
-        self.app.tick_interval()
-    }
-    fn tick(&mut self) -> Control {
-        let _work = self.gate.enter();
-        self.app.tick()
-    }
-    fn title(&self) -> Option<String> {
-        self.app.title()
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        // Full or not, the thread ends: once this, the only sender, is gone, its frontend
-        // reads a quit.
-        let _ = self.tx.try_send(Command::Quit);
     }
 }
 
@@ -921,213 +658,6 @@ impl Server {
         }
     }
 
-    /// Make game `id` on its own thread; returns once it has started (or failed to).
-    fn spawn_game(
-        self: &Arc<Self>,
-        (id, from): (u64, IpAddr),
-        kind: GameKind,
-        owner: Token,
-        player: String,
-        seed: Option<u64>,
-    ) -> Result<(Arc<LiveGame>, std::thread::JoinHandle<()>), AttachError> {
-        let save = games::save_path(&self.config.data_dir, kind, id);
-        let seed = seed.unwrap_or_else(|| games::fresh_seed(id));
-        let (tx, rx) = std::sync::mpsc::sync_channel(INPUT_QUEUE);
-        let hub = Arc::new(Hub::new());
-        let game = Arc::new(LiveGame {
-            id,
-            kind,
-            owner: owner.clone(),
-            account: Mutex::new(None),
-            player,
-            save: save.clone(),
-            seed,
-            from,
-            // A second early: file times may be rounded down.
-            started: std::time::SystemTime::now() - Duration::from_secs(1),
-            hub: Arc::clone(&hub),
-            tx: Mutex::new(tx),
-            state: Mutex::new(LiveState {
-                progress: Progress::default(),
-                last_input: Instant::now(),
-                left_at: None,
-                spectators: 0,
-                quitting: false,
-                kick: None,
-                generation: 0,
-            }),
-        });
-        let (tiles, tiles_opt) = self.tiles();
-        // The app is made on its own thread (the games' values need not be `Send`); the
-        // thread says whether it started before the player is attached.
-        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
-        let server = Arc::clone(self);
-        let g = Arc::clone(&game);
-        let thread = std::thread::Builder::new()
-            .name(format!("game-{id}"))
-            .spawn(move || {
-                // The files as the store holds them (written by `materialize`, or none):
-                // whatever starting writes is sent by the first sync below.
-                let mirror = Mirror::new(id, &save);
-                let app = match games::start(kind, &save, seed, tiles_opt) {
-                    Ok(app) => app,
-                    Err(e) => {
-                        let _ = ready_tx.send(Err(e));
-                        return;
-                    }
-                };
-                g.state().progress = app.progress();
-                let mut tracked = Tracked {
-                    app,
-                    game: Arc::clone(&g),
-                    mirror,
-                    store: Arc::clone(&server.store),
-                    progress_written: Instant::now(),
-                    store_down: false,
-                    server: server.name.clone(),
-                    lost: false,
-                };
-                // What starting wrote (a new game's first save, a journal replayed).
-                tracked.sync();
-                let _ = ready_tx.send(Ok(()));
-                let mut fe = WebFrontend::new(rx, DEFAULT_SIZE, Arc::clone(&g.hub)).with_tiles(tiles);
-                let ran =
-                    std::panic::catch_unwind(AssertUnwindSafe(|| alembic_ui::run(&mut fe, &mut tracked)));
-                let why = match ran {
-                    Ok(_) if tracked.lost => "This game was taken over by another server (this one lost touch with the database): reload the page to continue it there.",
-                    Ok(_) if g.save.is_file() => "Your game was saved; come back to continue it.",
-                    Ok(_) => "The game is over.",
-                    Err(_) => {
-                        // Its last chance to save, as when a terminal hangs up.
-                        let _ = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                            tracked.app.handle(Input::Quit)
-                        }));
-                        "The game crashed (a bug): it was saved where it could be, and the server goes on."
-                    }
-                };
-                tracked.sync();
-                let points = tracked.app.points();
-                server.game_ended(&g, tracked.mirror.recording(), points, tracked.lost);
-                g.hub.end(why);
-            })
-            .map_err(|e| AttachError::Start(e.to_string()))?;
-        match ready_rx.recv() {
-            Ok(Ok(())) => Ok((game, thread)),
-            Ok(Err(e)) => Err(AttachError::Start(e)),
-            Err(_) => Err(AttachError::Start("the game's thread died".to_owned())),
-        }
-    }
-
-    /// Game `g` ended on this server: saved (its hold given back), or over (its morgue
-    /// file, final recording and score into the store); `lost`: another server holds it
-    /// now, and nothing is written. `points`: its score, if it has one.
-    fn game_ended(
-        &self,
-        g: &LiveGame,
-        recording: &std::path::Path,
-        points: Option<i64>,
-        lost: bool,
-    ) {
-        {
-            let mut reg = self.reg();
-            if reg.live.remove(&g.id).is_some() {
-                Self::ungame(&mut reg, g.from);
-            }
-            if reg.by_owner.get(&g.owner) == Some(&g.id) {
-                reg.by_owner.remove(&g.owner);
-            }
-        }
-        if lost {
-            return;
-        }
-        let me = self.name.as_str();
-        let now = crate::accounts::now();
-        let progress = g.state().progress;
-        let store = self.store.as_ref();
-        if g.save.is_file() {
-            if let Err(e) = store.set_game(
-                g.id,
-                me,
-                GameStatus::Saved,
-                progress.depth,
-                progress.turn,
-                now,
-            ) {
-                eprintln!("alembic-web: game {}: cannot record it saved: {e}", g.id);
-            }
-            return;
-        }
-        if g.kind == GameKind::Crash {
-            let _ = store.set_game(g.id, me, GameStatus::Finished, None, progress.turn, now);
-            return;
-        }
-        let data = &self.config.data_dir;
-        let prefix = format!("{}-seed{}-", g.kind.name(), g.seed);
-        let result = (|| -> Result<(), String> {
-            if let Some(path) =
-                sync::newest_named(&data.join(crate::lobby::MORGUE_DIR), &prefix, g.started)
-            {
-                let text = alembic_games::storage::read_bounded(&path, 8 << 20)
-                    .map_err(|e| e.to_string())?;
-                store
-                    .put_morgue(g.id, &String::from_utf8_lossy(&text))
-                    .map_err(|e| e.to_string())?;
-            }
-            // The recording, closed and moved to `records/`: the store's copy becomes it.
-            if !recording.is_file()
-                && let Some(path) =
-                    sync::newest_named(&data.join(crate::lobby::RECORDS_DIR), &prefix, g.started)
-            {
-                let text = alembic_games::storage::read_bounded(&path, 64 << 20)
-                    .map_err(|e| e.to_string())?;
-                let text = String::from_utf8_lossy(&text);
-                let have = store.recording(g.id).map_err(|e| e.to_string())?;
-                if have.iter().map(String::as_str).ne(text.lines()) {
-                    let lines: Vec<String> = text.lines().map(str::to_owned).collect();
-                    let w = crate::store::MirrorWrite {
-                        restart_recording: true,
-                        lines: &lines,
-                        save: None,
-                    };
-                    if !store.mirror(g.id, me, &w, now).map_err(|e| e.to_string())? {
-                        return Err("another server holds it now".to_owned());
-                    }
-                }
-            }
-            if let Some(points) = points {
-                store
-                    .add_score(&Score {
-                        game: g.kind.name().to_owned(),
-                        game_id: g.id,
-                        player: g.player.clone(),
-                        account: g.account(),
-                        points,
-                        depth: progress.depth,
-                        turn: progress.turn,
-                        ended: now,
-                    })
-                    .map_err(|e| e.to_string())?;
-            }
-            store
-                .set_game(
-                    g.id,
-                    me,
-                    GameStatus::Finished,
-                    progress.depth,
-                    progress.turn,
-                    now,
-                )
-                .map(|_| ())
-                .map_err(|e| e.to_string())
-        })();
-        if let Err(e) = result {
-            eprintln!(
-                "alembic-web: game {}: its end could not be stored: {e}",
-                g.id
-            );
-        }
-    }
-
     /// The finished games, newest first, at most `n`. Blocking (the store).
     #[must_use]
     pub fn finished(&self, n: u32) -> Vec<GameRecord> {
@@ -1151,71 +681,6 @@ impl Server {
         self.inputs.fetch_add(1, Ordering::Relaxed);
         g.state().last_input = Instant::now();
         g.send(cmd)
-    }
-
-    /// Start a private session of `make` (a replay viewer) on its own thread: of game
-    /// `game`'s past (a spectator's look back), or of a finished game (`None`). It takes a
-    /// place in [`Server::viewers`] until its thread ends, and computes only within
-    /// [`Config::replay_workers`] (reading the recording included). Blocking.
-    ///
-    /// # Errors
-    /// No place is left (a message for the page), what `make` said, or that no thread could
-    /// be started.
-    pub fn session(
-        &self,
-        game: Option<u64>,
-        size: (u16, u16),
-        make: impl FnOnce(Option<bool>) -> Result<WebApp, String> + Send + 'static,
-    ) -> Result<Session, String> {
-        let slot = self.viewers.reserve(game)?;
-        let (tx, rx) = std::sync::mpsc::sync_channel(INPUT_QUEUE);
-        let hub = Arc::new(Hub::new());
-        let (tiles, tiles_opt) = self.tiles();
-        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
-        let h = Arc::clone(&hub);
-        let gate = Arc::clone(&self.replay_work);
-        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let d = Arc::clone(&done);
-        std::thread::Builder::new()
-            .name("session".to_owned())
-            .spawn(move || {
-                let made = {
-                    let _work = gate.enter();
-                    make(tiles_opt)
-                };
-                let mut app = match made {
-                    Ok(a) => {
-                        let _ = ready_tx.send(Ok(()));
-                        Gated {
-                            app: a,
-                            gate,
-                            _slot: slot,
-                        }
-                    }
-                    Err(e) => {
-                        let _ = ready_tx.send(Err(e));
-                        d.store(true, Ordering::Release);
-                        return;
-                    }
-                };
-                let mut fe = WebFrontend::new(rx, size, Arc::clone(&h)).with_tiles(tiles);
-                let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    alembic_ui::run(&mut fe, &mut app)
-                }));
-                drop(app);
-                d.store(true, Ordering::Release);
-                h.end(if ran.is_ok() {
-                    "End of the replay."
-                } else {
-                    "The replay viewer crashed (a bug)."
-                });
-            })
-            .map_err(|e| e.to_string())?;
-        match ready_rx.recv() {
-            Ok(Ok(())) => Ok(Session { tx, hub, done }),
-            Ok(Err(e)) => Err(e),
-            Err(_) => Err("the viewer's thread died".to_owned()),
-        }
     }
 
     /// Every game in progress on this server (newest first).
@@ -1378,100 +843,6 @@ impl Server {
             }
         }
         Ok(Ok(n))
-    }
-
-    /// Save and stop every game that idled out or whose player left, and renew this
-    /// server's hold on its games (every third of [`Config::lease`]); returns how many were
-    /// stopped. Blocking (the store).
-    pub fn reap(&self) -> usize {
-        let renew = {
-            let mut last = lock(&self.last_renewal);
-            let due = last.elapsed() >= self.config.lease / 3;
-            if due {
-                *last = Instant::now();
-            }
-            due
-        };
-        if renew {
-            let now = crate::accounts::now();
-            if let Err(e) = self.store.renew_leases(&self.name, self.lease_until(now)) {
-                eprintln!("alembic-web: cannot renew this server's hold on its games: {e}");
-            }
-        }
-        let games: Vec<Arc<LiveGame>> = self.reg().live.values().cloned().collect();
-        let mut n = 0;
-        for g in games {
-            let st = g.state();
-            let idle = st.last_input.elapsed() >= self.config.idle_timeout;
-            let gone = st
-                .left_at
-                .is_some_and(|t| t.elapsed() >= self.config.leave_grace);
-            if (idle || gone) && !st.quitting {
-                drop(st);
-                // A full queue: try again on the next round.
-                if g.send(Command::Quit) {
-                    g.state().quitting = true;
-                    n += 1;
-                }
-            }
-        }
-        n
-    }
-
-    /// Close the player connections to `account`'s games on this server (it logged out
-    /// everywhere): a page comes back only as their owner by its browser token, or logged in
-    /// again. Returns how many were closed.
-    pub fn end_connections_of(&self, account: AccountId) -> usize {
-        let games: Vec<Arc<LiveGame>> = self.reg().live.values().cloned().collect();
-        let mut n = 0;
-        for g in games.iter().filter(|g| g.account() == Some(account)) {
-            if let Some(kick) = g.state().kick.take()
-                && kick.send(LOGGED_OUT).is_ok()
-            {
-                n += 1;
-            }
-        }
-        n
-    }
-
-    /// Delete the anonymous games untouched for [`Config::anon_expiry`] (rows, saves,
-    /// recordings, morgue files, in the store); returns how many. Blocking (the store).
-    pub fn expire_anonymous(&self) -> u64 {
-        let Some(age) = self.config.anon_expiry else {
-            return 0;
-        };
-        let now = crate::accounts::now();
-        let before = now - i64::try_from(age.as_secs()).unwrap_or(i64::MAX / 2);
-        match self.store.expire_anonymous(before, now) {
-            Ok(n) => {
-                if n > 0 {
-                    eprintln!(
-                        "alembic-web: {n} anonymous games untouched since before {before} expired"
-                    );
-                }
-                n
-            }
-            Err(e) => {
-                eprintln!("alembic-web: cannot expire old anonymous games: {e}");
-                0
-            }
-        }
-    }
-
-    /// Stop: no new games; every game saves and its thread ends; returns how many games were
-    /// running. Blocks (call it from a blocking thread).
-    pub fn stop(&self) -> usize {
-        let _ = self.stopping.send(true);
-        let games: Vec<Arc<LiveGame>> = self.reg().live.values().cloned().collect();
-        for g in &games {
-            g.state().quitting = true;
-            g.send_waiting(Command::Quit);
-        }
-        let threads = std::mem::take(&mut self.reg().threads);
-        for t in threads {
-            let _ = t.join();
-        }
-        games.len()
     }
 
     /// Games in progress.
