@@ -230,7 +230,7 @@ impl DataIdentity {
     ///
     /// # Errors
     /// One sentence saying what differs and how to continue.
-    pub fn check_save(&self, saved: &DataIdentity) -> Result<(), String> {
+    pub fn check_save(&self, saved: &DataIdentity) -> Result<(), OtherData> {
         if saved == self || (saved.is_shipped() && self.is_shipped()) {
             return Ok(());
         }
@@ -242,23 +242,55 @@ impl DataIdentity {
             m
         };
         if sorted(&saved.mods) != sorted(&self.mods) {
-            return Err(format!(
-                "It was made with {} and this game runs with {}: start it with the same mods \
-                 (--mod DIR, or the mods folder) to continue it.",
-                mods_phrase(&saved.mods),
-                mods_phrase(&self.mods)
-            ));
+            return Err(OtherData::Mods {
+                saved: saved.mods.clone(),
+                ours: self.mods.clone(),
+            });
         }
-        let hash = |h: Option<DataHash>| {
-            h.map_or_else(|| "the shipped data".into(), |h| format!("data {h}"))
-        };
-        Err(format!(
-            "It was made with {} and this game runs with {}: its data files or mods have \
-             changed since (start it with the data it was made with to continue it).",
-            hash(saved.hash),
-            hash(self.hash)
-        ))
+        Err(OtherData::Data {
+            saved: saved.hash,
+            ours: self.hash,
+        })
     }
+}
+
+/// Why a save or a recording cannot be played on this data ([`DataIdentity::check_save`]):
+/// it was made on other data. Its `Display` is one sentence saying what differs and how to
+/// continue.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OtherData {
+    /// Other mods.
+    #[error(
+        "It was made with {} and this game runs with {}: start it with the same mods \
+         (--mod DIR, or the mods folder) to continue it.",
+        mods_phrase(saved),
+        mods_phrase(ours)
+    )]
+    Mods {
+        /// The save's mods.
+        saved: Vec<String>,
+        /// This game's.
+        ours: Vec<String>,
+    },
+    /// The same mods, but the data changed since.
+    #[error(
+        "It was made with {} and this game runs with {}: its data files or mods have \
+         changed since (start it with the data it was made with to continue it).",
+        hash_phrase(*saved),
+        hash_phrase(*ours)
+    )]
+    Data {
+        /// The save's data hash (`None`: the shipped data).
+        saved: Option<DataHash>,
+        /// This game's.
+        ours: Option<DataHash>,
+    },
+}
+
+/// "the shipped data" or "data 00000000000000ab".
+fn hash_phrase(h: Option<DataHash>) -> String {
+    h.map_or_else(|| "the shipped data".into(), |h| format!("data {h}"))
 }
 
 /// "no mods", "the mod \"a\"", "the mods \"a\" and \"b\"", "the mods \"a\", \"b\" and \"c\"".
@@ -299,7 +331,7 @@ mod tests {
         assert_eq!(shipped.check_save(&shipped), Ok(()));
         assert_eq!(modded.check_save(&modded), Ok(()));
         assert_eq!(
-            shipped.check_save(&modded).unwrap_err(),
+            shipped.check_save(&modded).unwrap_err().to_string(),
             "It was made with the mod \"dragons\" and this game runs with no mods: start it \
              with the same mods (--mod DIR, or the mods folder) to continue it."
         );
@@ -308,10 +340,11 @@ mod tests {
             modded
                 .check_save(&two)
                 .unwrap_err()
+                .to_string()
                 .contains("the mods \"a\" and \"b\"")
         );
         let changed = id(&["dragons"], Some(3));
-        let e = modded.check_save(&changed).unwrap_err();
+        let e = modded.check_save(&changed).unwrap_err().to_string();
         assert!(
             e.contains("data 0000000000000003") && e.contains("changed since"),
             "{e}"

@@ -31,7 +31,7 @@ use crate::record;
 #[cfg(doc)]
 use crate::ruleset::Journeys;
 use crate::ruleset::{Goal, Ruleset, Status, View};
-use crate::run::Run;
+use crate::run::{CannotSave, Run, StepRefusal};
 pub use crate::run::{PRACTICE, Step, WIZARD, apply_step, read_save, save_file, write_save};
 use crate::slot;
 use crate::start::{Heading, StartHost, StartReply, StartScreen};
@@ -318,8 +318,9 @@ impl<R: Ruleset> Session<R> {
     /// Save the game in play.
     ///
     /// # Errors
-    /// A sentence for the player; the old save is untouched.
-    pub fn save(&mut self) -> Result<PathBuf, String> {
+    /// [`CannotSave`] (its `Display` is the sentence for the player); the old save is
+    /// untouched.
+    pub fn save(&mut self) -> Result<PathBuf, CannotSave> {
         if !self.begun {
             // A game that never began (made elsewhere and played at once): begin it here.
             self.start_recording();
@@ -330,7 +331,8 @@ impl<R: Ruleset> Session<R> {
     }
 
     /// Play `step`: on success the game moves on, the step is recorded, the events said.
-    fn play(&mut self, step: Step<R::Command>) {
+    /// Play `step`; a refusal is said in the notice line and handed back, typed.
+    fn play(&mut self, step: Step<R::Command>) -> Result<(), StepRefusal<R::Refusal>> {
         self.notice = None;
         match self.run.play(&step) {
             Ok(played) => {
@@ -338,8 +340,12 @@ impl<R: Ruleset> Session<R> {
                     self.say(line);
                 }
                 self.show_problems();
+                Ok(())
             }
-            Err(why) => self.notice = Some(why.to_string()),
+            Err(why) => {
+                self.notice = Some(why.to_string());
+                Err(why)
+            }
         }
     }
 
@@ -840,12 +846,12 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
             .filter(|_| keymap::find(s.board().keymap(), key).is_none())
             .and_then(|d| s.rules().step(d));
         if let Some(c) = step {
-            s.play(Step::Play(c));
+            let _ = s.play(Step::Play(c));
         } else if let Some(c) = keymap::find(s.board().keymap(), key) {
-            let turn = s.game().turn();
-            s.play(Step::Play(c));
-            // A refused `>` or `<` away from stairs travels to the nearest known ones.
-            if s.game().turn() == turn
+            let refused = s.play(Step::Play(c));
+            // A `>` or `<` the rules refuse (away from stairs) travels to the nearest known
+            // ones; an engine error never does.
+            if let Err(StepRefusal::Rule(_)) = refused
                 && let Key::Char(k @ ('>' | '<')) = key
                 && s.rules()
                     .journeys()
@@ -882,7 +888,7 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                         s.exit_note = Some(Ok(format!("Your game was saved to {}.", p.display())));
                         return Transition::Quit;
                     }
-                    Err(e) => s.notice = Some(e),
+                    Err(e) => s.notice = Some(e.to_string()),
                 },
                 Own::Undo => {
                     s.undo(1);
@@ -936,7 +942,10 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
     fn on_quit(&mut self, s: &mut Session<R>) {
         if s.save_path().is_some() && !s.run.is_ended() && s.status() == Status::Playing {
             let r = s.save();
-            s.exit_note = Some(r.map(|p| format!("Your game was saved to {}.", p.display())));
+            s.exit_note = Some(
+                r.map(|p| format!("Your game was saved to {}.", p.display()))
+                    .map_err(|e| e.to_string()),
+            );
         }
     }
 
@@ -1048,7 +1057,7 @@ impl<R: Ruleset> Walker for Session<R> {
 
     fn take(&mut self, command: R::Command, said: &mut usize) -> Option<End> {
         *said = self.log.len();
-        self.play(Step::Play(command));
+        let _ = self.play(Step::Play(command));
         (self.status() != Status::Playing).then_some(End::GameOver)
     }
 

@@ -47,8 +47,8 @@ pub enum ReplayOpenError {
     Engine(alembic::Error),
     /// The recording was played on other data (other mods, changed data files): the
     /// sentence says what differs.
-    #[error("{0}")]
-    OtherData(String),
+    #[error(transparent)]
+    OtherData(crate::gamedata::OtherData),
     /// A command the game refuses: the recording is not of this game as this version plays it.
     #[error(
         "the recording does not replay: the command on line {line} (turn {turn}) is refused: {reason}"

@@ -238,7 +238,7 @@ pub trait Ruleset: Send + Sync + 'static {
     fn new_game_in_modes(&self, seed: u64, modes: &[String]) -> Result<Game, alembic::Error> {
         self.data()
             .check_save(&DataIdentity::from_modes(modes))
-            .map_err(|e| alembic::Error::Msg(e.into()))?;
+            .map_err(|e| alembic::Error::Msg(e.to_string().into()))?;
         self.new_game(seed)
     }
     /// Check and execute one command. Deterministic, and `game` is untouched.

@@ -49,6 +49,43 @@ pub enum Step<C> {
 /// A practice game's states, each with the turn and step that led to it.
 type Undo<C> = History<Game, (u64, Step<C>)>;
 
+/// Why a game could not be saved ([`Run::save`]); the save on disk is as it was. Its
+/// `Display` is the sentence for the player.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CannotSave {
+    /// No data directory to save in.
+    #[error("Cannot save: no data directory (set HOME or XDG_DATA_HOME).")]
+    NoDirectory,
+    /// The save's directory could not be made.
+    #[error("Cannot save: cannot create {}: {source}", dir.display())]
+    CreateDir {
+        /// The directory.
+        dir: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The recording (the save's journal) cannot be written, so no save may get ahead of it.
+    #[error("Cannot save: the recording cannot be written ({why}). The last save ({}) is as it was.", path.display())]
+    JournalBehind {
+        /// What the system said of the recording.
+        why: String,
+        /// The save, unchanged.
+        path: PathBuf,
+    },
+    /// The save file could not be written.
+    #[error("Cannot save: {source}. The last save ({}) is as it was.", path.display())]
+    Io {
+        /// The save, unchanged.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The game could not be made into a save (a bug in the game's save format).
+    #[error("Cannot save: {0}")]
+    Save(savefile::SaveError),
+}
+
 /// What one step did.
 #[derive(Clone, Debug)]
 pub struct Played<E> {
@@ -536,8 +573,12 @@ impl<R: Ruleset> Run<R> {
     /// and every [`slot::AUTOSAVE_EVERY`] steps the game is saved.
     ///
     /// # Errors
-    /// The step was refused (the sentence why) or hit an engine error: nothing changed.
-    pub fn play(&mut self, step: &Step<R::Command>) -> Result<Played<R::Event>, Rejected<String>> {
+    /// [`StepRefusal`]: the game's own refusal (typed), a refused wizard line, or an engine
+    /// error. Nothing changed.
+    pub fn play(
+        &mut self,
+        step: &Step<R::Command>,
+    ) -> Result<Played<R::Event>, StepRefusal<R::Refusal>> {
         let turn = self.game.turn();
         let (next, events, said) = apply_step_typed(&*self.rules, &self.game, step)?;
         if let Some(h) = self.history.as_mut() {
@@ -633,14 +674,17 @@ impl<R: Ruleset> Run<R> {
     /// save on disk. A recording held in memory is written beside the save now.
     ///
     /// # Errors
-    /// A sentence for the player; the old save is untouched.
-    pub fn save(&mut self) -> Result<PathBuf, String> {
+    /// [`CannotSave`], whose `Display` is the sentence for the player; the old save is
+    /// untouched.
+    pub fn save(&mut self) -> Result<PathBuf, CannotSave> {
         let Some(path) = self.save_path.clone() else {
-            return Err("Cannot save: no data directory (set HOME or XDG_DATA_HOME).".into());
+            return Err(CannotSave::NoDirectory);
         };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("Cannot save: cannot create {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|source| CannotSave::CreateDir {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
         }
         if let Some(problem) = slot::before_save(&mut self.recorder, &self.game) {
             self.problems.push(problem);
@@ -648,20 +692,20 @@ impl<R: Ruleset> Run<R> {
         // A save the recording does not reach (its checkpoint waits in memory) would be a
         // save no continue could check its journal against: refused until it is written.
         if let Some(why) = self.recorder.as_ref().and_then(Recorder::behind) {
-            return Err(format!(
-                "Cannot save: the recording cannot be written ({why}). The last save ({}) is as it was.",
-                path.display()
-            ));
+            return Err(CannotSave::JournalBehind {
+                why: why.to_string(),
+                path,
+            });
         }
         write_save(&*self.rules, &self.game, self.seed, &self.modes(), &path).map_err(|e| {
             match e {
                 // What the system said comes first (the temporary file's name is of no use
                 // to a player); the save on disk is whole, as the atomic write leaves it.
-                savefile::SaveError::Storage(StorageError::Io { source, .. }) => format!(
-                    "Cannot save: {source}. The last save ({}) is as it was.",
-                    path.display()
-                ),
-                other => format!("Cannot save: {other}"),
+                savefile::SaveError::Storage(StorageError::Io { source, .. }) => CannotSave::Io {
+                    path: path.clone(),
+                    source,
+                },
+                other => CannotSave::Save(other),
             }
         })?;
         self.slot.saved();
@@ -855,22 +899,54 @@ fn unix_now() -> u64 {
 /// A step applied: the new game, its typed events and their English.
 pub type Applied<E> = (Game, Vec<E>, Vec<String>);
 
+/// Why a step was not played; nothing changed. The game's own refusal stays typed, so a
+/// screen can tell a rule's "no" from a bug without reading a sentence; `Display` is the
+/// sentence for the player.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum StepRefusal<F> {
+    /// A rule of the game said no ("There is a wall in the way."): no time passed.
+    Rule(F),
+    /// A wizard line was refused: the game has no wizard commands, or the line is unknown or
+    /// malformed (the console's sentence).
+    Wizard(String),
+    /// The engine refused a call: a bug in the game's rules or data, never the player's.
+    Engine(alembic::Error),
+}
+
+impl<F: std::fmt::Display> std::fmt::Display for StepRefusal<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StepRefusal::Rule(r) => r.fmt(f),
+            StepRefusal::Wizard(w) => f.write_str(w),
+            StepRefusal::Engine(e) => write!(f, "internal error: {e}"),
+        }
+    }
+}
+
+impl<F: std::fmt::Display + std::fmt::Debug> std::error::Error for StepRefusal<F> {}
+
+impl<F> From<Rejected<F>> for StepRefusal<F> {
+    fn from(r: Rejected<F>) -> Self {
+        match r {
+            Rejected::Refused(f) => StepRefusal::Rule(f),
+            Rejected::Engine(e) => StepRefusal::Engine(e),
+        }
+    }
+}
+
 /// Apply one recorded step: the new game, its typed events and their English.
 ///
 /// # Errors
-/// A refusal or an unknown wizard command ([`Rejected::Refused`] with its sentence), or an
-/// engine error.
+/// [`StepRefusal`]: the game's own refusal, a refused wizard line, or an engine error.
 pub fn apply_step_typed<R: Ruleset>(
     rules: &R,
     game: &Game,
     step: &Step<R::Command>,
-) -> Result<Applied<R::Event>, Rejected<String>> {
+) -> Result<Applied<R::Event>, StepRefusal<R::Refusal>> {
     match step {
         Step::Play(c) => {
-            let Outcome { game: next, events } = rules.apply(game, c).map_err(|e| match e {
-                Rejected::Refused(r) => Rejected::Refused(r.to_string()),
-                Rejected::Engine(e) => Rejected::Engine(e),
-            })?;
+            let Outcome { game: next, events } = rules.apply(game, c)?;
             let said = events
                 .iter()
                 .filter_map(|e| rules.describe(&next, e))
@@ -880,10 +956,10 @@ pub fn apply_step_typed<R: Ruleset>(
         Step::Wizard { wizard } => {
             let cmds = rules
                 .wizard()
-                .ok_or_else(|| Rejected::Refused("This game has no wizard commands.".into()))?;
+                .ok_or_else(|| StepRefusal::Wizard("This game has no wizard commands.".into()))?;
             let out = cmds
                 .run(game, wizard)
-                .map_err(|e| Rejected::Refused(e.to_string()))?;
+                .map_err(|e| StepRefusal::Wizard(e.to_string()))?;
             let mut said = vec![format!("(wizard) {wizard}")];
             said.extend(out.lines);
             Ok((out.state, Vec::new(), said))
@@ -894,17 +970,14 @@ pub fn apply_step_typed<R: Ruleset>(
 /// Apply one recorded step, making no English (a journal brought back unseen).
 ///
 /// # Errors
-/// The sentence of a refusal, an unknown wizard command, or an engine error.
+/// As [`apply_step_typed`].
 pub fn apply_step_quietly<R: Ruleset>(
     rules: &R,
     game: &Game,
     step: &Step<R::Command>,
-) -> Result<Game, String> {
+) -> Result<Game, StepRefusal<R::Refusal>> {
     match step {
-        Step::Play(c) => rules.apply(game, c).map(|o| o.game).map_err(|e| match e {
-            Rejected::Refused(r) => r.to_string(),
-            Rejected::Engine(e) => e.to_string(),
-        }),
+        Step::Play(c) => Ok(rules.apply(game, c)?.game),
         Step::Wizard { .. } => apply_step(rules, game, step).map(|(g, _)| g),
     }
 }
@@ -912,15 +985,13 @@ pub fn apply_step_quietly<R: Ruleset>(
 /// Apply one recorded step: the new game and the English of what happened.
 ///
 /// # Errors
-/// The sentence of a refusal, an unknown wizard command, or an engine error.
+/// As [`apply_step_typed`].
 pub fn apply_step<R: Ruleset>(
     rules: &R,
     game: &Game,
     step: &Step<R::Command>,
-) -> Result<(Game, Vec<String>), String> {
-    apply_step_typed(rules, game, step)
-        .map(|(g, _, said)| (g, said))
-        .map_err(|e| e.to_string())
+) -> Result<(Game, Vec<String>), StepRefusal<R::Refusal>> {
+    apply_step_typed(rules, game, step).map(|(g, _, said)| (g, said))
 }
 
 /// The generic morgue file: who, how it ended, the game's own summary, the last messages.

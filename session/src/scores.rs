@@ -79,6 +79,45 @@ pub fn date_of(unix_secs: u64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// Why a morgue file or the score table could not be read or written. Its `Display` is the
+/// sentence for the player.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScoresError {
+    /// A directory could not be made.
+    #[error("cannot create {}: {source}", dir.display())]
+    CreateDir {
+        /// The directory.
+        dir: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A file could not be read, written or locked.
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    /// The score table is not one (corrupt, or of another program).
+    #[error("{}: not a score table: {source}", path.display())]
+    NotATable {
+        /// The table.
+        path: PathBuf,
+        /// What the JSON reader said.
+        source: serde_json::Error,
+    },
+    /// A table that could not be read could not be moved aside either.
+    #[error("{why}; it could not be moved aside to {}: {source}", aside.display())]
+    SetAside {
+        /// Why it could not be read.
+        why: Box<ScoresError>,
+        /// Where it was to go.
+        aside: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The table could not be made into JSON (a bug).
+    #[error("the score table could not be written as JSON: {0}")]
+    Json(serde_json::Error),
+}
+
 /// Write a morgue `text` into `dir/morgue/` as `<game_name>-seed<N>-<unix secs>.txt`.
 /// Returns its path.
 ///
@@ -90,16 +129,18 @@ pub fn write_morgue(
     seed: Option<u64>,
     unix_secs: u64,
     text: &str,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, ScoresError> {
     let morgue = dir.join("morgue");
-    std::fs::create_dir_all(&morgue)
-        .map_err(|err| format!("cannot create {}: {err}", morgue.display()))?;
+    std::fs::create_dir_all(&morgue).map_err(|source| ScoresError::CreateDir {
+        dir: morgue.clone(),
+        source,
+    })?;
     let name = format!(
         "{game_name}-{}-{unix_secs}.txt",
         seed.map_or_else(|| "unknown".to_owned(), |s| format!("seed{s}"))
     );
     let path = morgue.join(name);
-    storage::write_atomic(&path, text.as_bytes()).map_err(|err| err.to_string())?;
+    storage::write_atomic(&path, text.as_bytes())?;
     Ok(path)
 }
 
@@ -107,14 +148,13 @@ pub fn write_morgue(
 ///
 /// # Errors
 /// The file exists but cannot be read or is not a score table.
-pub fn read_table(dir: &Path, file: &str) -> Result<Vec<Score>, String> {
+pub fn read_table(dir: &Path, file: &str) -> Result<Vec<Score>, ScoresError> {
     let path = dir.join(file);
     if std::fs::symlink_metadata(&path).is_err() {
         return Ok(Vec::new());
     }
-    let bytes = storage::read_bounded(&path, MAX_SCORES_BYTES).map_err(|e| e.to_string())?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| format!("{}: not a score table: {e}", path.display()))
+    let bytes = storage::read_bounded(&path, MAX_SCORES_BYTES)?;
+    serde_json::from_slice(&bytes).map_err(|source| ScoresError::NotATable { path, source })
 }
 
 /// Enter `entry` into the table `file` in `dir`, once per game: a row with the same
@@ -128,22 +168,25 @@ pub fn read_table(dir: &Path, file: &str) -> Result<Vec<Score>, String> {
 /// # Errors
 /// The table could not be moved aside or written (a read-only directory, a full disk), or
 /// another game held its lock for longer than [`LOCK_WAIT`].
-pub fn enter(dir: &Path, file: &str, entry: Score, unix_secs: u64) -> Result<Scored, String> {
+pub fn enter(dir: &Path, file: &str, entry: Score, unix_secs: u64) -> Result<Scored, ScoresError> {
     let table = dir.join(file);
-    std::fs::create_dir_all(dir).map_err(|err| err.to_string())?;
+    std::fs::create_dir_all(dir).map_err(|source| ScoresError::CreateDir {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
     // Read, add and write under one lock: two games ending at once both get their row.
-    let _held = storage::lock_exclusive_within(&storage::sibling(&table, ".lock"), LOCK_WAIT)
-        .map_err(|err: StorageError| err.to_string())?;
+    let _held = storage::lock_exclusive_within(&storage::sibling(&table, ".lock"), LOCK_WAIT)?;
     let (mut scores, set_aside) = match read_table(dir, file) {
         Ok(scores) => (scores, None),
         Err(why) => {
             let aside = storage::sibling(&table, &format!(".corrupt-{unix_secs}"));
-            std::fs::rename(&table, &aside).map_err(|err| {
-                format!(
-                    "{why}; it could not be moved aside to {}: {err}",
-                    aside.display()
-                )
-            })?;
+            if let Err(source) = std::fs::rename(&table, &aside) {
+                return Err(ScoresError::SetAside {
+                    why: Box::new(why),
+                    aside,
+                    source,
+                });
+            }
             (Vec::new(), Some(aside))
         }
     };
@@ -160,8 +203,8 @@ pub fn enter(dir: &Path, file: &str, entry: Score, unix_secs: u64) -> Result<Sco
     scores.sort_by_key(|s| std::cmp::Reverse(s.score));
     scores.truncate(TOP);
     let rank = scores.iter().position(|x| *x == entry).map(|i| i + 1);
-    let text = serde_json::to_string_pretty(&scores).map_err(|err| err.to_string())?;
-    storage::write_atomic(&table, text.as_bytes()).map_err(|err: StorageError| err.to_string())?;
+    let text = serde_json::to_string_pretty(&scores).map_err(ScoresError::Json)?;
+    storage::write_atomic(&table, text.as_bytes())?;
     Ok(Scored { rank, set_aside })
 }
 
@@ -323,7 +366,11 @@ mod tests {
         let (d, t0) = (dir.clone(), std::time::Instant::now());
         let waiter = std::thread::spawn(move || enter(&d, "scores.json", row(1, "quit"), 0));
         let err = waiter.join().unwrap().unwrap_err();
-        assert!(err.contains("still locked by another game"), "{err}");
+        assert!(matches!(err, ScoresError::Storage(_)), "{err:?}");
+        assert!(
+            err.to_string().contains("still locked by another game"),
+            "{err}"
+        );
         assert!(t0.elapsed() >= LOCK_WAIT, "it waited before giving up");
         assert!(!table.exists(), "nothing was written");
         drop(held);

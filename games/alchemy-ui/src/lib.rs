@@ -41,8 +41,8 @@ use alembic_alchemy::save::SaveError;
 use alembic_alchemy::{self as alchemy, Command, Rules};
 use alembic_session::console::{ConsoleHost, WizardConsole};
 use alembic_session::play::Step;
-use alembic_session::ruleset::{Rejected, Status};
-use alembic_session::run::{Filed, Run, UndoError};
+use alembic_session::ruleset::Status;
+use alembic_session::run::{Filed, Run, StepRefusal, UndoError};
 use alembic_session::start::{StartHost, StartReply, StartScreen};
 
 use alembic_session::Ruleset as _;
@@ -118,8 +118,8 @@ pub enum UiSaveError {
     #[error("Cannot save: no data directory (set HOME or XDG_DATA_HOME).")]
     NoDataDir,
     /// The save could not be written (the sentence says why; the old save is untouched).
-    #[error("{0}")]
-    Failed(String),
+    #[error(transparent)]
+    Failed(#[from] alembic_session::run::CannotSave),
 }
 
 /// How a log line is coloured.
@@ -915,8 +915,8 @@ impl AlchemyCtx {
             }
             Err(e) => {
                 let tone = match e {
-                    Rejected::Engine(_) => Tone::Error,
-                    Rejected::Refused(_) => Tone::Note,
+                    StepRefusal::Engine(_) => Tone::Error,
+                    _ => Tone::Note,
                 };
                 self.note(tone, e.to_string());
                 None

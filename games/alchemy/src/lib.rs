@@ -91,7 +91,7 @@ pub fn new_game_in_modes<S: AsRef<str>>(
     rules
         .data_identity()
         .check_save(&alembic_session::gamedata::DataIdentity::from_modes(&modes))
-        .map_err(|e| Error::Msg(e.into()))?;
+        .map_err(|e| Error::Msg(e.to_string().into()))?;
     let mut game = new_game(seed, rules)?;
     if modes.iter().any(|m| m.as_ref() == "wizard") {
         game.set_var_mut(&props::WIZARD_MODE, true);

@@ -212,7 +212,7 @@ pub fn timeline(messages: &[(u64, String)]) -> Vec<(u64, i32, String)> {
 ///
 /// # Errors
 /// The file exists but cannot be read or is not a score table.
-pub fn read_scores(dir: &Path) -> Result<Vec<Score>, String> {
+pub fn read_scores(dir: &Path) -> Result<Vec<Score>, alembic_session::scores::ScoresError> {
     alembic_session::scores::read_table(dir, SCORES_FILE)
 }
 

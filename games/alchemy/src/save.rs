@@ -95,7 +95,7 @@ pub enum SaveError {
     /// The save was played with other data (other mods, or changed data files): the
     /// sentence says what differs. The file is untouched.
     #[error("{0}")]
-    OtherData(String),
+    OtherData(alembic_session::gamedata::OtherData),
 }
 
 impl From<StorageError> for SaveError {

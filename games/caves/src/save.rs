@@ -77,7 +77,7 @@ pub enum CavesSaveError {
     /// The save was played with other data (other mods, or changed data files): the
     /// sentence says what differs. The file is untouched.
     #[error("{0}")]
-    OtherData(String),
+    OtherData(alembic_session::gamedata::OtherData),
 }
 
 #[derive(Serialize)]

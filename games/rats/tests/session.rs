@@ -489,3 +489,25 @@ fn exploring_the_rats_maze_ends_with_all_of_it_known() {
     }
     assert!(steps > 50, "explore walked the maze: {steps} steps");
 }
+
+/// A step the rules refuse reaches the session typed: the rats' own refusal (`&'static
+/// str`), not a sentence to be guessed at; a wizard line in a game without the console is
+/// refused as a wizard line; nothing changed either way.
+#[test]
+fn a_refusal_reaches_the_session_typed() {
+    use alembic_session::run::{Run, StepRefusal};
+    let rats = Arc::new(Rats::new().unwrap());
+    let mut run = Run::new_game(rats.clone(), 5, false, false).unwrap();
+    let before = run.game().state_hash();
+    // The hero starts in the maze's corner: north is a wall.
+    match run.play(&Step::Play(Command::Move(alembic::Dir::North))) {
+        Err(StepRefusal::Rule(why)) => assert_eq!(why, "A wall is in the way."),
+        other => panic!("expected the rats' own refusal, got {other:?}"),
+    }
+    match run.play(&Step::Play(Command::Move(alembic::Dir::NorthEast))) {
+        Err(StepRefusal::Rule(why)) => assert_eq!(why, "The maze has no diagonal ways."),
+        other => panic!("expected the rats' own refusal, got {other:?}"),
+    }
+    assert_eq!(run.game().state_hash(), before, "nothing changed");
+    assert_eq!(run.game().turn(), 0);
+}

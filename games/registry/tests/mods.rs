@@ -69,8 +69,8 @@ fn a_save_made_with_a_mod_is_refused_without_it_and_left_untouched() {
     assert_eq!(save::load(&path, &modded).unwrap(), game);
     let plain = Rules::new().unwrap();
     match save::load(&path, &plain) {
-        Err(SaveError::OtherData(sentence)) => assert_eq!(
-            sentence,
+        Err(SaveError::OtherData(other)) => assert_eq!(
+            other.to_string(),
             "It was made with the mod \"drakes\" and this game runs with no mods: start it \
              with the same mods (--mod DIR, or the mods folder) to continue it."
         ),
@@ -101,7 +101,9 @@ fn a_save_made_with_a_mod_is_refused_without_it_and_left_untouched() {
     })
     .unwrap();
     match save::load(&path, &changed) {
-        Err(SaveError::OtherData(s)) => assert!(s.contains("changed since"), "{s}"),
+        Err(SaveError::OtherData(s)) => {
+            assert!(s.to_string().contains("changed since"), "{s}");
+        }
         other => panic!("expected OtherData, got {other:?}"),
     }
     let _ = std::fs::remove_dir_all(&root);
@@ -200,7 +202,7 @@ fn the_caves_play_and_save_with_their_mods() {
     assert_eq!(caves::save::load_on(&path, &data).unwrap(), game);
     match caves::save::load(&path) {
         Err(caves::save::CavesSaveError::OtherData(s)) => {
-            assert!(s.contains("the mod \"tough-zombies\""), "{s}");
+            assert!(s.to_string().contains("the mod \"tough-zombies\""), "{s}");
         }
         other => panic!("expected OtherData, got {other:?}"),
     }
