@@ -306,6 +306,8 @@ pub struct Frame {
     cells: Vec<Cell>,
     tiles: TileSupport,
     depth: ColourDepth,
+    /// The cells that show a map, if any ([`Frame::set_map_area`]).
+    map: Option<crate::Rect>,
 }
 
 impl Frame {
@@ -318,7 +320,27 @@ impl Frame {
             cells: vec![Cell::default(); usize::from(width) * usize::from(height)],
             tiles: TileSupport::None,
             depth: ColourDepth::TrueColour,
+            map: None,
         }
+    }
+
+    /// Say that the cells of `area` (clipped to the frame) show a map: a level's cells, one
+    /// per location. A window may draw them square, as tiles are, and the other cells as
+    /// text, narrower (a terminal draws every cell alike and ignores it). The session's map
+    /// viewport (`alembic_session::mapview::Viewport`) sets it when it draws; [`Frame::clear`]
+    /// forgets it, and so does an empty `area`.
+    pub fn set_map_area(&mut self, area: crate::Rect) {
+        let x = area.x.min(self.width);
+        let y = area.y.min(self.height);
+        let w = area.width.min(self.width - x);
+        let h = area.height.min(self.height - y);
+        self.map = (w > 0 && h > 0).then(|| crate::Rect::new(x, y, w, h));
+    }
+
+    /// The cells that show a map ([`Frame::set_map_area`]), or `None`.
+    #[must_use]
+    pub fn map_area(&self) -> Option<crate::Rect> {
+        self.map
     }
 
     /// How many colours the frontend showing this frame has ([`Frontend::colour_depth`](crate::Frontend::colour_depth)), so
@@ -414,9 +436,10 @@ impl Frame {
         cx
     }
 
-    /// Fill every cell with `cell`.
+    /// Fill every cell with `cell`, and forget the map area (the map was painted over).
     pub fn clear(&mut self, cell: Cell) {
         self.cells.fill(cell);
+        self.map = None;
     }
 
     /// The text of row `y` (glyphs only), for tests and logs.
@@ -460,6 +483,19 @@ pub enum ColourDepth {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_map_area_is_clipped_and_forgotten_by_clear() {
+        use crate::Rect;
+        let mut f = Frame::new(10, 6);
+        assert_eq!(f.map_area(), None);
+        f.set_map_area(Rect::new(2, 1, 20, 20));
+        assert_eq!(f.map_area(), Some(Rect::new(2, 1, 8, 5)));
+        f.clear(Cell::default());
+        assert_eq!(f.map_area(), None);
+        f.set_map_area(Rect::new(12, 0, 3, 3));
+        assert_eq!(f.map_area(), None, "outside the frame");
+    }
 
     #[test]
     fn every_tile_and_span_round_trips_and_plain_text_is_not_a_tile() {
