@@ -56,7 +56,7 @@ pub mod xlost;
 
 pub use alembic_ui::SessionError;
 pub use raster::{Font, Layout, Placement, Rasterizer, render_frame};
-pub use window::{PixelsError, PixelsFrontend, PixelsOptions};
+pub use window::{FitWish, PixelsError, PixelsFrontend, PixelsOptions, choose_layout};
 pub use xlost::SaveOnXLoss;
 
 /// Play `app` in a new window with the default [`PixelsOptions`] until the app quits or the
