@@ -511,33 +511,28 @@ impl Rasterizer {
         if cols == 0 || gh == 0 {
             return placement;
         }
-        let in_map = |cx: usize, cy: usize| {
-            map.is_some_and(|m| {
-                (usize::from(m.x)..usize::from(m.x) + usize::from(m.width)).contains(&cx)
-                    && (usize::from(m.y)..usize::from(m.y) + usize::from(m.height)).contains(&cy)
-            })
-        };
-        for (i, c) in frame.cells().iter().enumerate() {
-            let key = (c.ch, in_map(i % cols, i / cols));
-            if !self.masks.contains_key(&key) {
-                self.cached(key.0, key.1);
-            }
-        }
         let (tw, ch) = cell;
+        let mut spans = Vec::with_capacity(cols);
+        let mut gaps = Vec::new();
         for (cy, cells) in frame.cells().chunks_exact(cols).enumerate() {
             let top = origin.1 + cy * ch;
-            let mut left = origin.0;
-            for (cx, c) in cells.iter().enumerate() {
-                let map_cell = in_map(cx, cy);
-                let cw = if map_cell { map_w } else { tw };
-                let Some(mask) = self.masks.get(&(c.ch, map_cell)) else {
-                    left += cw;
-                    continue;
-                };
+            let row_map = map.filter(|m| (m.y..m.y + m.height).contains(&(cy as u16)));
+            let row_w = lay_out_row(
+                frame,
+                cy as u16,
+                row_map,
+                (tw, map_w),
+                &mut spans,
+                &mut gaps,
+            );
+            for &(cx, x, w, on_map) in &spans {
+                let c = &cells[usize::from(cx)];
+                let mask = self.cached(c.ch, on_map);
                 let (fg, bg) = (pack(c.fg), pack(c.bg));
-                for (y, (row, kind)) in mask.data.chunks_exact(cw).zip(&mask.rows).enumerate() {
+                let left = origin.0 + x;
+                for (y, (row, kind)) in mask.data.chunks_exact(w).zip(&mask.rows).enumerate() {
                     let start = (top + y) * width + left;
-                    let out = &mut buf[start..start + cw];
+                    let out = &mut buf[start..start + w];
                     match kind {
                         RowKind::Background => out.fill(bg),
                         RowKind::Foreground => out.fill(fg),
@@ -548,19 +543,86 @@ impl Rasterizer {
                         }
                     }
                 }
-                left += cw;
             }
             // A row without map cells is narrower than the grid: its last background on.
-            let end = origin.0 + gw;
-            if left < end {
+            if row_w < gw {
                 let bg = cells.last().map_or(0, |c| pack(c.bg));
+                gaps.push((row_w, gw - row_w, bg));
+            }
+            for &(x, w, bg) in &gaps {
                 for y in top..top + ch {
-                    buf[y * width + left..y * width + end].fill(bg);
+                    let start = y * width + origin.0 + x;
+                    buf[start..start + w].fill(bg);
                 }
             }
         }
         placement
     }
+}
+
+/// Where the cells of row `cy` go, in pixels from the grid's left edge: `spans` gets
+/// `(column, x, width, drawn as a map cell)` for each cell, `gaps` the stretches `(x, width,
+/// background)` no cell covers; returns the row's width. Outside `map` (the frame's map
+/// area, when this row crosses it) every cell is text, `text_w` wide. Inside it a cell that
+/// still shows the map is `map_w` wide; a run of cells written over the map (a dialog box,
+/// the hover line) keeps the run's place on the map but is drawn as text: at the map's left
+/// edge it is flush left, at its right edge flush right (so a box that goes on into the
+/// panel stays whole), elsewhere centred, and the rest of its place is a gap in the
+/// background of its end cell.
+fn lay_out_row(
+    frame: &Frame,
+    cy: u16,
+    map: Option<Rect>,
+    (text_w, map_w): (usize, usize),
+    spans: &mut Vec<(u16, usize, usize, bool)>,
+    gaps: &mut Vec<(usize, usize, u32)>,
+) -> usize {
+    spans.clear();
+    gaps.clear();
+    let cols = frame.width();
+    let bg = |cx: u16| frame.get(cx, cy).map_or(0, |c| pack(c.bg));
+    let mut x = 0;
+    let mut cx = 0;
+    while cx < cols {
+        let Some(m) = map.filter(|m| m.x == cx) else {
+            spans.push((cx, x, text_w, false));
+            x += text_w;
+            cx += 1;
+            continue;
+        };
+        let end = m.x + m.width;
+        while cx < end {
+            if frame.shows_map(cx, cy) {
+                spans.push((cx, x, map_w, true));
+                x += map_w;
+                cx += 1;
+                continue;
+            }
+            let first = cx;
+            while cx < end && !frame.shows_map(cx, cy) {
+                cx += 1;
+            }
+            let n = usize::from(cx - first);
+            let (place, text) = (n * map_w, n * text_w);
+            let spare = place.saturating_sub(text);
+            let lead = match (first == m.x, cx == end) {
+                (false, true) => spare,
+                (false, false) => spare / 2,
+                (true, _) => 0,
+            };
+            if lead > 0 {
+                gaps.push((x, lead, bg(first)));
+            }
+            for (k, c) in (first..cx).enumerate() {
+                spans.push((c, x + lead + k * text_w, text_w, false));
+            }
+            if spare > lead {
+                gaps.push((x + lead + text, spare - lead, bg(cx - 1)));
+            }
+            x += place;
+        }
+    }
+    x
 }
 
 /// Paint black everything of the `width`-wide `buf` outside the `grid_px` rectangle at
@@ -990,7 +1052,7 @@ mod tests {
         frame.clear(cell(' '));
         frame.put_str(0, 0, "abcdefghi", FG, BG);
         frame.set_map_area(alembic_ui::Rect::new(3, 1, 4, 2));
-        frame.put(3, 1, cell('#'));
+        frame.put_map(3, 1, cell('#'));
         frame.put(8, 2, cell('x'));
         let mut buf = Vec::new();
         let p = Rasterizer::new(layout).render(&frame, &mut buf, Some((200, 80)));
@@ -1027,6 +1089,36 @@ mod tests {
         assert!(lit(27 + 10, 27 + 20, 20, 40) > 0);
         // The 'x' after the map is in the last text column.
         assert!(lit(27 + 80 + 9, 27 + 80 + 18, 40, 60) > 3);
+
+        // Text written over the map (a dialog) is drawn as text in the map's place: flush
+        // right at the map's right edge, so it joins what follows in the panel...
+        frame.put_str(5, 2, "yz", FG, BG);
+        let mut buf2 = Vec::new();
+        let q = Rasterizer::new(layout).render(&frame, &mut buf2, Some((200, 80)));
+        assert_eq!(q, p, "the cells keep their places");
+        let lit2 = |x0: usize, x1: usize, y0: usize, y1: usize| {
+            (y0..y1)
+                .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+                .filter(|&(x, y)| buf2[(q.origin.1 + y) * q.width + q.origin.0 + x] != pack(BG))
+                .count()
+        };
+        // Columns 5 and 6 take 40 px from x = 67; the two letters, 18 px, end at 107.
+        assert_eq!(lit2(67, 67 + 22, 40, 60), 0, "the spare place is a gap");
+        assert!(lit2(67 + 22, 107, 40, 60) > 6, "then 'yz'");
+        // ...and centred in the middle of the map.
+        frame.put_str(4, 1, "w", FG, BG);
+        let mut buf3 = Vec::new();
+        let r = Rasterizer::new(layout).render(&frame, &mut buf3, Some((200, 80)));
+        let lit3 = |x0: usize, x1: usize| {
+            (20..40)
+                .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+                .filter(|&(x, y)| buf3[(r.origin.1 + y) * r.width + r.origin.0 + x] != pack(BG))
+                .count()
+        };
+        // Column 4 is 20 px from x = 47: the 9 px letter from 47 + 5.
+        assert_eq!(lit3(47, 52), 0);
+        assert!(lit3(52, 61) > 3);
+        assert_eq!(lit3(62, 67), 0);
     }
 
     #[test]

@@ -122,7 +122,8 @@ impl Viewport {
         if let Some((x, y)) = self.screen_of(l) {
             for dx in 0..i32::from(self.cell_w) {
                 if let Some(&c) = frame.get(x + dx, y) {
-                    frame.put(x + dx, y, f(c));
+                    // Still a map cell (a window keeps drawing it as one).
+                    frame.put_map(x + dx, y, f(c));
                 }
             }
         }
@@ -166,15 +167,15 @@ impl Viewport {
                 continue;
             };
             match tiles {
-                TileSupport::None => frame.put(x, y, cell),
+                TileSupport::None => frame.put_map(x, y, cell),
                 TileSupport::Single => {
                     let ch = tile.map_or(cell.ch, Tile::to_char);
-                    frame.put(x, y, Cell { ch, ..cell });
+                    frame.put_map(x, y, Cell { ch, ..cell });
                 }
                 TileSupport::Double => {
                     let tile = tile.unwrap_or(Tile::Glyph(cell.ch));
                     for (dx, ch) in (0u16..).zip(tile.to_pair()) {
-                        frame.put(x.saturating_add(dx), y, Cell { ch, ..cell });
+                        frame.put_map(x.saturating_add(dx), y, Cell { ch, ..cell });
                     }
                 }
             }
