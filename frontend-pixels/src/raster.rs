@@ -132,9 +132,19 @@ impl Layout {
     /// height is at least [`Layout::MIN_CELL`]'s.
     #[must_use]
     pub fn text_and_map(height: u16) -> Self {
+        Self::text_and_map_cells(height, height)
+    }
+
+    /// [`Layout::text_and_map`] with map cells `map_w` pixels wide (at most the height, at
+    /// least [`Layout::MIN_CELL`]'s width): for a level too wide for square cells.
+    #[must_use]
+    pub fn text_and_map_cells(height: u16, map_w: u16) -> Self {
         let h = height.max(Self::MIN_CELL.1);
         let text = Layout::noto_cells(Self::text_width(h), h);
-        Layout { map_w: h, ..text }
+        Layout {
+            map_w: map_w.clamp(Self::MIN_CELL.0, h),
+            ..text
+        }
     }
 
     /// The width of a text cell in [`Layout::text_and_map`] with rows `height` pixels tall:
@@ -150,9 +160,10 @@ impl Layout {
     /// `width × height` window, where the frame's map area is `map` cells (`None`: every
     /// cell is text): the level first, in square cells, then the panel and the messages
     /// beside and above it as text. Rows are one height: `grid.1` rows fill at most the
-    /// window's height, and a map row's text cells plus its square map cells at most its
-    /// width. `None` when even [`Layout::MIN_CELL`]'s height does not fit, or for the bitmap
-    /// fonts (their cells are fixed).
+    /// window's height, and a map row's text cells plus its map cells at most its width.
+    /// A level too wide for square cells at that height gets narrower ones, down to two
+    /// thirds of the height (still one tile a cell). `None` when even [`Layout::MIN_CELL`]'s
+    /// height does not fit, or for the bitmap fonts (their cells are fixed).
     #[must_use]
     pub fn fit_level(
         font: Font,
@@ -167,10 +178,19 @@ impl Layout {
         // The map's rows are among the grid's, all one height: only its width matters.
         let map_cols = map.map_or(0, |(c, _)| c.min(grid.0));
         let tallest = u16::try_from(height / usize::from(grid.1)).unwrap_or(u16::MAX);
-        (Self::MIN_CELL.1..=tallest)
-            .rev()
-            .map(Layout::text_and_map)
-            .find(|l| l.grid_px(grid.0, grid.1, map_cols).0 <= width)
+        (Self::MIN_CELL.1..=tallest).rev().find_map(|h| {
+            let square = Layout::text_and_map(h);
+            if square.grid_px(grid.0, grid.1, map_cols).0 <= width {
+                return Some(square);
+            }
+            // Narrower map cells: what the text leaves, shared by the map's columns.
+            let text = usize::from(grid.0 - map_cols) * usize::from(Self::text_width(h));
+            let map_w = width.checked_sub(text)? / usize::from(map_cols.max(1));
+            let map_w = u16::try_from(map_w).ok()?;
+            // Under 1.5 times as tall as wide: one tile a cell still.
+            (map_cols > 0 && 2 * u32::from(h) < 3 * u32::from(map_w) && map_w >= Self::MIN_CELL.0)
+                .then(|| Layout::text_and_map_cells(h, map_w))
+        })
     }
 
     /// A free Noto layout made square enough for one-cell tiles (height under 1.5 times the

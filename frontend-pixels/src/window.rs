@@ -646,6 +646,32 @@ mod tests {
     }
 
     #[test]
+    fn a_level_too_wide_for_square_cells_gets_narrower_ones() {
+        // The Caves: a 120 × 50 level and its status line, no side panel, under 3 message
+        // rows: 120 × 54 cells, the map 120 × 51.
+        let caves = FitWish {
+            want_grid: Some((120, 54)),
+            ..alchemy(true, Some((120, 51)))
+        };
+        let (l, grid) = choose_layout(&caves, (1280, 800));
+        assert_eq!(grid, (120, 54));
+        assert_eq!(l.map_cell_px(), (10, 14));
+        assert_eq!(l.cell_px(), (7, 14));
+        assert!(l.grid_px(120, 54, 120).0 <= 1280);
+        let (l, _) = choose_layout(&caves, (1920, 1080));
+        // As wide as 1920 allows, the rows as tall as 1080 allows.
+        assert_eq!(l.map_cell_px(), (16, 20));
+        for (w, h) in WINDOWS {
+            let (l, grid) = choose_layout(&caves, (w, h));
+            assert_eq!(grid, (120, 54), "{w}x{h}");
+            let (gw, gh) = l.grid_px(120, 54, 120);
+            assert!(gw <= w && gh <= h, "{w}x{h}");
+            let (mw, mh) = l.map_cell_px();
+            assert!(2 * mh < 3 * mw, "{w}x{h}: {mw}x{mh} takes one tile a cell");
+        }
+    }
+
+    #[test]
     fn before_any_map_every_cell_is_text_and_the_grid_still_fits() {
         for (w, h) in WINDOWS {
             let (l, grid) = choose_layout(&alchemy(false, None), (w, h));
