@@ -167,10 +167,11 @@ for size in $SIZES; do
     done
 done
 if [[ -n ${DOCS:-} ]]; then
-    # The play screens, as 8-bit palette PNGs (a few tens of kilobytes each).
+    # The play screens, as 128-colour palette PNGs without dithering (about 60 KB each).
     for size in $SIZES; do
         for mode in letters tiles; do
-            convert "$OUT/play-$size-$mode.png" -colors 256 "PNG8:$ROOT/docs/screenshot-pixels-$size-$mode.png"
+            convert "$OUT/play-$size-$mode.png" -dither None -colors 128 \
+                "PNG8:$ROOT/docs/screenshot-pixels-$size-$mode.png"
         done
     done
     log "copied the play screens into docs/ ($(du -ch "$ROOT"/docs/screenshot-pixels-*x*-*.png | tail -n1 | cut -f1))"
