@@ -312,13 +312,19 @@ saved_turn() {
 if [[ $GAME == alchemy ]]; then
     rm -rf "$DATA"
     start_app
-    # The window opens at 1280x800 with Noto at 14x32 cells (CELL_W, CELL_H to override).
+    # The window opens at 1280x800 with the whole level in 14x14 map cells (CELL_W, CELL_H
+    # to override).
     cw=${CELL_W:-14}
-    ch=${CELL_H:-32}
+    ch=${CELL_H:-14}
     shot mouse0.png
     box=$(hero_box mouse0.png)
     read -r hx hy < <(box_centre "$box")
     log "hero at pixel $hx,$hy ($box)"
+    # The whole level is on screen: the hero's glyph fits a 14-pixel row (in cells sized
+    # for 80x24 it was 20 pixels tall, and the level was cut at the edges).
+    bh=${box#*x}
+    bh=${bh%%+*}
+    ((bh <= ch)) || fail "the hero is $bh px tall: not the whole level's $ch-pixel rows"
     # Hover over the hero: the look text and highlight appear.
     xdotool mousemove "$hx" "$hy"
     sleep 0.4
@@ -326,9 +332,9 @@ if [[ $GAME == alchemy ]]; then
     diff=$(changed_pixels mouse0.png mouse1.png)
     ((diff > 0)) || fail "hovering over the hero changed nothing"
     log "hover: $diff pixels changed"
-    # Click cells at least 3 steps away until one is a known floor the hero travels to. The
-    # view keeps the hero centred, so travel shows as the map scrolling: compare the map area
-    # (below the messages, left of the side panel, above the hover line) before and after.
+    # Click cells at least 3 steps away until one is a known floor the hero travels to.
+    # Travel shows on the map (the hero and its light move): compare the map area (below the
+    # messages, left of the side panel, above the hover line) before and after.
     map_crop() { convert "$OUT/$1" -crop 900x640+0+70 +repage "$OUT/crop-$1"; }
     xdotool mousemove 2 2
     sleep 0.3
@@ -357,7 +363,7 @@ if [[ $GAME == alchemy ]]; then
         fi
     done
     [[ -n $travelled ]] || fail "no click made the hero travel"
-    log "a click $travelled cells from the hero scrolled the map ($moved pixels changed)"
+    log "a click $travelled cells from the hero changed the map ($moved pixels changed)"
     # Auto-explore in the window: o walks on until something new; with a monster in view it
     # will not, and Tab (auto-fight) deals with the monster first.
     shot before-explore.png

@@ -1,6 +1,7 @@
 //! Drawing a full frame into the window's pixel buffer at 1920×1080: Noto Sans Mono at the
-//! size the window picks (the largest showing 80×24 cells), with tiles and box lines in the
-//! mix, and the 8×8 bitmap font at 2×; beside a plain fill of the same buffer as the floor
+//! preset size showing 80×24 cells, with tiles and box lines in the mix; the whole-level
+//! layout the window picks for Alchemy (95×54 cells, the 71×51 map area in square cells, the
+//! rest as narrower text, `Layout::fit_level`); and the 8×8 bitmap font at 2×; beside a plain fill of the same buffer as the floor
 //! (less work than drawing glyphs, not a same-work baseline: what touching every pixel once
 //! costs).
 //!
@@ -75,18 +76,35 @@ fn bench(c: &mut Criterion) {
             black_box(&plain);
         });
     });
-    for (name, layout) in [
+    let whole_level = Layout::fit_level(Font::Noto, W, H, (95, 54), Some((71, 51)))
+        .expect("the whole level fits 1920x1080");
+    for (name, layout, grid) in [
         (
             "noto_fitted_1920x1080",
             Layout::fit(Font::Noto, W, H, 80, 24),
+            None,
         ),
+        ("noto_whole_level_1920x1080", whole_level, Some((95, 54))),
         (
             "bitmap_8x8_at_2x_1920x1080",
             Layout::scaled(Font::Bitmap8x8, 2),
+            None,
         ),
     ] {
-        let (cols, rows) = layout.grid_for_window(W, H);
-        let frame = busy_frame(cols, rows);
+        let (cols, rows) = grid.unwrap_or_else(|| layout.grid_for_window(W, H));
+        let mut frame = busy_frame(cols, rows);
+        if grid.is_some() {
+            // The map below three message rows, left of the 24-column panel; a dialog's
+            // row of text over it.
+            frame.set_map_area(alembic_ui::Rect::new(0, 3, 71, 51));
+            frame.put_str(
+                10,
+                20,
+                "A dialog's line of text over the map.",
+                Rgb::WHITE,
+                Rgb::BLACK,
+            );
+        }
         let mut raster = Rasterizer::new(layout);
         let mut buf = Vec::with_capacity(W * H);
         group.bench_function(name, |b| {

@@ -4,10 +4,12 @@
 //! anti-aliased Noto Sans Mono alpha-blended in its foreground colour over its background
 //! (or, with [`Font::Bitmap8x8`], as an integer-scaled `font8x8` bitmap). Box-drawing and
 //! block characters are drawn as geometry so they join, and [`alembic_ui::Tile`] characters as
-//! small pictures drawn in code. The cell size is the largest that shows the grid the app
-//! asks for (`App::preferred_grid`: a whole level, as Brogue CE shows it) or, without one or
-//! on a window too small for it, at least 80×24 cells; it is chosen again on every resize,
-//! with the grid centred in the window. Keys arrive
+//! small pictures drawn in code. With Noto and a grid the app asks for
+//! (`App::preferred_grid`: a whole level, as Brogue CE shows it), the rows are the tallest at
+//! which the frame's map area ([`alembic_ui::Frame::map_area`]), in square cells, and the
+//! text beside it, at the font's own advance, show that grid ([`choose_layout`]); without one,
+//! or on a window too small for it, the cells are the largest that show 80×24. They are
+//! chosen again on every resize, with the grid centred in the window. Keys arrive
 //! through minifb's `InputCallback`, the mouse by polling (with, on X11, XInput 2 raw button
 //! events so a tap shorter than a poll is not lost), and both become the same
 //! [`alembic_ui::Input`]s the terminal frontend produces. Nothing here knows about any game.
@@ -56,7 +58,7 @@ pub mod xlost;
 
 pub use alembic_ui::SessionError;
 pub use raster::{Font, Layout, Placement, Rasterizer, render_frame};
-pub use window::{PixelsError, PixelsFrontend, PixelsOptions};
+pub use window::{FitWish, PixelsError, PixelsFrontend, PixelsOptions, choose_layout};
 pub use xlost::SaveOnXLoss;
 
 /// Play `app` in a new window with the default [`PixelsOptions`] until the app quits or the

@@ -15,8 +15,9 @@ use clap::Parser;
 struct Args {
     #[command(flatten)]
     game: GameArgs,
-    /// The font: `noto` (anti-aliased Noto Sans Mono, sized to show at least 80×24 cells
-    /// whatever the window size), or the retro bitmaps `8x8` (square cells) and `8x16`.
+    /// The font: `noto` (anti-aliased Noto Sans Mono, sized to show the whole level, or at
+    /// least 80×24 cells on a small window), or the retro bitmaps `8x8` (square cells) and
+    /// `8x16`.
     #[arg(long, value_enum, default_value_t = FontArg::Noto)]
     font: FontArg,
     /// A fixed integer scale, 1–6, for the bitmap fonts (default: the largest that shows

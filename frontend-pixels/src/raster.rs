@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 
 use alembic::Rgb;
-use alembic_ui::{Frame, Tile, TileSpan};
+use alembic_ui::{Frame, Rect, Tile, TileSpan};
 use noto_sans_mono_bitmap::{FontWeight, RasterHeight, get_raster, get_raster_width};
 
 use crate::font::{Glyph, REPLACEMENT, glyph};
@@ -63,6 +63,10 @@ pub struct Layout {
     cell: (u16, u16),
     /// Noto: the height the glyphs are drawn at (the font's line height), at most the cell's.
     glyph: u16,
+    /// The width of the cells of a frame's map area ([`Frame::map_area`]): the cell's own
+    /// width, except in [`Layout::text_and_map`], where the map's cells are square and the
+    /// text's narrower.
+    map_w: u16,
 }
 
 impl Default for Layout {
@@ -95,6 +99,7 @@ impl Layout {
             step,
             cell: (px(cell.0), px(cell.1)),
             glyph: px(glyph),
+            map_w: px(cell.0),
         }
     }
 
@@ -117,7 +122,75 @@ impl Layout {
             step,
             cell: (w, h),
             glyph,
+            map_w: w,
         }
+    }
+
+    /// Noto in rows `height` pixels tall: text in cells as wide as the font's own advance at
+    /// that line height (so words read as words, not one letter per square), and the cells of
+    /// a frame's map area ([`Frame::map_area`]) square, `height × height`, as tiles are. The
+    /// height is at least [`Layout::MIN_CELL`]'s.
+    #[must_use]
+    pub fn text_and_map(height: u16) -> Self {
+        Self::text_and_map_cells(height, height)
+    }
+
+    /// [`Layout::text_and_map`] with map cells `map_w` pixels wide (at most the height, at
+    /// least [`Layout::MIN_CELL`]'s width): for a level too wide for square cells.
+    #[must_use]
+    pub fn text_and_map_cells(height: u16, map_w: u16) -> Self {
+        let h = height.max(Self::MIN_CELL.1);
+        let text = Layout::noto_cells(Self::text_width(h), h);
+        Layout {
+            map_w: map_w.clamp(Self::MIN_CELL.0, h),
+            ..text
+        }
+    }
+
+    /// The width of a text cell in [`Layout::text_and_map`] with rows `height` pixels tall:
+    /// Noto's advance at that line height, rounded up, and at least [`Layout::MIN_CELL`]'s
+    /// width (the advance of the smallest pre-rasterised size, 7 pixels at 16).
+    #[must_use]
+    pub fn text_width(height: u16) -> u16 {
+        let w = (usize::from(height) * NOTO_32_WIDTH).div_ceil(NOTO_32_HEIGHT);
+        u16::try_from(w).unwrap_or(u16::MAX).max(Self::MIN_CELL.0)
+    }
+
+    /// The largest [`Layout::text_and_map`] that shows a `grid` of cells whole in a
+    /// `width × height` window, where the frame's map area is `map` cells (`None`: every
+    /// cell is text): the level first, in square cells, then the panel and the messages
+    /// beside and above it as text. Rows are one height: `grid.1` rows fill at most the
+    /// window's height, and a map row's text cells plus its map cells at most its width.
+    /// A level too wide for square cells at that height gets narrower ones, down to two
+    /// thirds of the height (still one tile a cell). `None` when even [`Layout::MIN_CELL`]'s
+    /// height does not fit, or for the bitmap fonts (their cells are fixed).
+    #[must_use]
+    pub fn fit_level(
+        font: Font,
+        width: usize,
+        height: usize,
+        grid: (u16, u16),
+        map: Option<(u16, u16)>,
+    ) -> Option<Self> {
+        if font != Font::Noto || grid.0 == 0 || grid.1 == 0 {
+            return None;
+        }
+        // The map's rows are among the grid's, all one height: only its width matters.
+        let map_cols = map.map_or(0, |(c, _)| c.min(grid.0));
+        let tallest = u16::try_from(height / usize::from(grid.1)).unwrap_or(u16::MAX);
+        (Self::MIN_CELL.1..=tallest).rev().find_map(|h| {
+            let square = Layout::text_and_map(h);
+            if square.grid_px(grid.0, grid.1, map_cols).0 <= width {
+                return Some(square);
+            }
+            // Narrower map cells: what the text leaves, shared by the map's columns.
+            let text = usize::from(grid.0 - map_cols) * usize::from(Self::text_width(h));
+            let map_w = width.checked_sub(text)? / usize::from(map_cols.max(1));
+            let map_w = u16::try_from(map_w).ok()?;
+            // Under 1.5 times as tall as wide: one tile a cell still.
+            (map_cols > 0 && 2 * u32::from(h) < 3 * u32::from(map_w) && map_w >= Self::MIN_CELL.0)
+                .then(|| Layout::text_and_map_cells(h, map_w))
+        })
     }
 
     /// A free Noto layout made square enough for one-cell tiles (height under 1.5 times the
@@ -213,6 +286,32 @@ impl Layout {
         (usize::from(self.cell.0), usize::from(self.cell.1))
     }
 
+    /// One cell of a frame's map area ([`Frame::map_area`]) in pixels: square in
+    /// [`Layout::text_and_map`], else the same as [`Layout::cell_px`].
+    #[must_use]
+    pub fn map_cell_px(&self) -> (usize, usize) {
+        (usize::from(self.map_w), usize::from(self.cell.1))
+    }
+
+    /// Whether map cells and text cells differ ([`Layout::text_and_map`]).
+    #[must_use]
+    pub fn splits_map(&self) -> bool {
+        self.map_w != self.cell.0
+    }
+
+    /// Pixel size of a `cols × rows` grid whose map area is `map_cols` wide (0: no map):
+    /// its widest row.
+    #[must_use]
+    pub fn grid_px(&self, cols: u16, rows: u16, map_cols: u16) -> (usize, usize) {
+        let map_cols = usize::from(map_cols.min(cols));
+        let (tw, ch) = self.cell_px();
+        let text = (usize::from(cols) - map_cols) * tw;
+        (
+            text + map_cols * usize::from(self.map_w),
+            usize::from(rows) * ch,
+        )
+    }
+
     /// The height glyphs are drawn at, in pixels (the cell's height for the presets).
     #[must_use]
     pub fn glyph_px(&self) -> usize {
@@ -257,6 +356,11 @@ pub struct Placement {
     pub cell: (usize, usize),
     /// Grid size in cells.
     pub grid: (u16, u16),
+    /// The frame's map area ([`Frame::map_area`]) when its cells are wider than the text's
+    /// ([`Layout::text_and_map`]), else `None`.
+    pub map: Option<Rect>,
+    /// The width of a map cell in pixels (when `map` is set).
+    pub map_cell_w: usize,
 }
 
 impl Placement {
@@ -267,10 +371,29 @@ impl Placement {
             return None;
         }
         let (px, py) = (x as usize, y as usize);
-        let cx = px.checked_sub(self.origin.0)? / self.cell.0.max(1);
+        let rx = px.checked_sub(self.origin.0)?;
         let cy = py.checked_sub(self.origin.1)? / self.cell.1.max(1);
-        let cx = u16::try_from(cx).ok()?;
         let cy = u16::try_from(cy).ok()?;
+        let tw = self.cell.0.max(1);
+        let cx = match self
+            .map
+            .filter(|m| (m.y..m.y.saturating_add(m.height)).contains(&cy))
+        {
+            // A map row: text cells, then the wider map cells, then text cells again.
+            Some(m) => {
+                let before = usize::from(m.x) * tw;
+                let inside = usize::from(m.width) * self.map_cell_w.max(1);
+                if rx < before {
+                    rx / tw
+                } else if rx < before + inside {
+                    usize::from(m.x) + (rx - before) / self.map_cell_w.max(1)
+                } else {
+                    usize::from(m.x) + usize::from(m.width) + (rx - before - inside) / tw
+                }
+            }
+            None => rx / tw,
+        };
+        let cx = u16::try_from(cx).ok()?;
         (cx < self.grid.0 && cy < self.grid.1).then_some((cx, cy))
     }
 }
@@ -279,7 +402,8 @@ impl Placement {
 #[derive(Clone, Debug, Default)]
 pub struct Rasterizer {
     layout: Layout,
-    masks: HashMap<char, Mask>,
+    /// By character, and whether it is drawn in a map cell (of [`Layout::map_cell_px`]).
+    masks: HashMap<(char, bool), Mask>,
 }
 
 /// A coverage mask and, per row, whether it is all background or all foreground (drawn as
@@ -344,17 +468,33 @@ impl Rasterizer {
 
     /// The coverage mask of `ch` at the current cell size (`w × h` bytes).
     pub fn mask(&mut self, ch: char) -> &[u8] {
+        &self.cached(ch, false).data
+    }
+
+    /// The coverage mask of `ch` in a map cell ([`Layout::map_cell_px`]).
+    pub fn map_mask(&mut self, ch: char) -> &[u8] {
+        let map = self.layout.splits_map();
+        &self.cached(ch, map).data
+    }
+
+    /// The mask of `ch` in a text cell or (`map`) a map cell, made on first use.
+    fn cached(&mut self, ch: char, map: bool) -> &Mask {
         let layout = self.layout;
-        let w = layout.cell_px().0;
-        &self
-            .masks
-            .entry(ch)
-            .or_insert_with(|| Mask::new(make_mask(layout, ch), w))
-            .data
+        let w = if map {
+            layout.map_cell_px().0
+        } else {
+            layout.cell_px().0
+        };
+        self.masks
+            .entry((ch, map))
+            .or_insert_with(|| Mask::new(make_mask(layout, ch, w), w))
     }
 
     /// Draw `frame` into `buf`, resized to `window` pixels (or to the frame's own size when
-    /// `None`), with the grid centred and the margins black. Never panics.
+    /// `None`), with the grid centred and the margins black. With a [`Layout::text_and_map`]
+    /// the frame's map area ([`Frame::map_area`]) is drawn in square cells and every other
+    /// cell as text, narrower; a row shorter than the widest ends in its last cell's
+    /// background. Never panics.
     pub fn render(
         &mut self,
         frame: &Frame,
@@ -362,8 +502,12 @@ impl Rasterizer {
         window: Option<(usize, usize)>,
     ) -> Placement {
         let cell = self.layout.cell_px();
+        let map_w = self.layout.map_cell_px().0;
+        let map = frame.map_area().filter(|_| self.layout.splits_map());
         let grid = (frame.width(), frame.height());
-        let (gw, gh) = self.layout.buffer_size(grid.0, grid.1);
+        let (gw, gh) = self
+            .layout
+            .grid_px(grid.0, grid.1, map.map_or(0, |m| m.width));
         let (width, height) = window.map_or((gw, gh), |(w, h)| (w.max(gw), h.max(gh)));
         let origin = ((width - gw) / 2, (height - gh) / 2);
         let placement = Placement {
@@ -372,6 +516,8 @@ impl Rasterizer {
             origin,
             cell,
             grid,
+            map,
+            map_cell_w: map_w,
         };
         let cols = usize::from(grid.0);
         if buf.len() == width * height && cols > 0 && gh > 0 {
@@ -385,23 +531,28 @@ impl Rasterizer {
         if cols == 0 || gh == 0 {
             return placement;
         }
-        for c in frame.cells() {
-            if !self.masks.contains_key(&c.ch) {
-                self.mask(c.ch);
-            }
-        }
-        let (cw, ch) = cell;
+        let (tw, ch) = cell;
+        let mut spans = Vec::with_capacity(cols);
+        let mut gaps = Vec::new();
         for (cy, cells) in frame.cells().chunks_exact(cols).enumerate() {
             let top = origin.1 + cy * ch;
-            for (cx, c) in cells.iter().enumerate() {
-                let Some(mask) = self.masks.get(&c.ch) else {
-                    continue;
-                };
+            let row_map = map.filter(|m| (m.y..m.y + m.height).contains(&(cy as u16)));
+            let row_w = lay_out_row(
+                frame,
+                cy as u16,
+                row_map,
+                (tw, map_w),
+                &mut spans,
+                &mut gaps,
+            );
+            for &(cx, x, w, on_map) in &spans {
+                let c = &cells[usize::from(cx)];
+                let mask = self.cached(c.ch, on_map);
                 let (fg, bg) = (pack(c.fg), pack(c.bg));
-                let left = origin.0 + cx * cw;
-                for (y, (row, kind)) in mask.data.chunks_exact(cw).zip(&mask.rows).enumerate() {
+                let left = origin.0 + x;
+                for (y, (row, kind)) in mask.data.chunks_exact(w).zip(&mask.rows).enumerate() {
                     let start = (top + y) * width + left;
-                    let out = &mut buf[start..start + cw];
+                    let out = &mut buf[start..start + w];
                     match kind {
                         RowKind::Background => out.fill(bg),
                         RowKind::Foreground => out.fill(fg),
@@ -413,9 +564,85 @@ impl Rasterizer {
                     }
                 }
             }
+            // A row without map cells is narrower than the grid: its last background on.
+            if row_w < gw {
+                let bg = cells.last().map_or(0, |c| pack(c.bg));
+                gaps.push((row_w, gw - row_w, bg));
+            }
+            for &(x, w, bg) in &gaps {
+                for y in top..top + ch {
+                    let start = y * width + origin.0 + x;
+                    buf[start..start + w].fill(bg);
+                }
+            }
         }
         placement
     }
+}
+
+/// Where the cells of row `cy` go, in pixels from the grid's left edge: `spans` gets
+/// `(column, x, width, drawn as a map cell)` for each cell, `gaps` the stretches `(x, width,
+/// background)` no cell covers; returns the row's width. Outside `map` (the frame's map
+/// area, when this row crosses it) every cell is text, `text_w` wide. Inside it a cell that
+/// still shows the map is `map_w` wide; a run of cells written over the map (a dialog box,
+/// the hover line) keeps the run's place on the map but is drawn as text: at the map's left
+/// edge it is flush left, at its right edge flush right (so a box that goes on into the
+/// panel stays whole), elsewhere centred, and the rest of its place is a gap in the
+/// background of its end cell.
+fn lay_out_row(
+    frame: &Frame,
+    cy: u16,
+    map: Option<Rect>,
+    (text_w, map_w): (usize, usize),
+    spans: &mut Vec<(u16, usize, usize, bool)>,
+    gaps: &mut Vec<(usize, usize, u32)>,
+) -> usize {
+    spans.clear();
+    gaps.clear();
+    let cols = frame.width();
+    let bg = |cx: u16| frame.get(cx, cy).map_or(0, |c| pack(c.bg));
+    let mut x = 0;
+    let mut cx = 0;
+    while cx < cols {
+        let Some(m) = map.filter(|m| m.x == cx) else {
+            spans.push((cx, x, text_w, false));
+            x += text_w;
+            cx += 1;
+            continue;
+        };
+        let end = m.x + m.width;
+        while cx < end {
+            if frame.shows_map(cx, cy) {
+                spans.push((cx, x, map_w, true));
+                x += map_w;
+                cx += 1;
+                continue;
+            }
+            let first = cx;
+            while cx < end && !frame.shows_map(cx, cy) {
+                cx += 1;
+            }
+            let n = usize::from(cx - first);
+            let (place, text) = (n * map_w, n * text_w);
+            let spare = place.saturating_sub(text);
+            let lead = match (first == m.x, cx == end) {
+                (false, true) => spare,
+                (false, false) => spare / 2,
+                (true, _) => 0,
+            };
+            if lead > 0 {
+                gaps.push((x, lead, bg(first)));
+            }
+            for (k, c) in (first..cx).enumerate() {
+                spans.push((c, x + lead + k * text_w, text_w, false));
+            }
+            if spare > lead {
+                gaps.push((x + lead + text, spare - lead, bg(cx - 1)));
+            }
+            x += place;
+        }
+    }
+    x
 }
 
 /// Paint black everything of the `width`-wide `buf` outside the `grid_px` rectangle at
@@ -451,38 +678,38 @@ pub fn render_frame(frame: &Frame, layout: Layout, buf: &mut Vec<u32>) -> (usize
     (p.width, p.height)
 }
 
-/// The coverage mask of `ch` in one cell of `layout`.
-fn make_mask(layout: Layout, ch: char) -> Vec<u8> {
-    let (w, h) = layout.cell_px();
+/// The coverage mask of `ch` in one cell of `layout`, `w` pixels wide (a text or a map cell).
+fn make_mask(layout: Layout, ch: char, w: usize) -> Vec<u8> {
+    let h = layout.cell_px().1;
     if let Some((tile, span)) = Tile::decode(ch) {
         // A two-cell tile is drawn whole on a double-width canvas; each cell takes its half.
         let canvas = if span == TileSpan::Whole { w } else { 2 * w };
-        let whole = tiles::mask(tile, canvas, h, &|c| shape_mask(layout, c));
+        let whole = tiles::mask(tile, canvas, h, &|c| shape_mask(layout, c, w));
         let skip = if span == TileSpan::Right { w } else { 0 };
         return whole
             .chunks_exact(canvas.max(1))
             .flat_map(|row| row[skip..skip + w].iter().copied())
             .collect();
     }
-    shape_mask(layout, ch)
+    shape_mask(layout, ch, w)
 }
 
 /// The mask of a character as text: geometry for box and block characters (Noto), else the
 /// font.
-fn shape_mask(layout: Layout, ch: char) -> Vec<u8> {
-    let (w, h) = layout.cell_px();
+fn shape_mask(layout: Layout, ch: char, w: usize) -> Vec<u8> {
+    let h = layout.cell_px().1;
     // Box lines as geometry in every font with leading, so they still join.
     if layout.font != Font::Bitmap8x16
         && let Some(m) = geometry::mask(ch, w, h)
     {
         return m;
     }
-    letter_mask(layout, ch)
+    letter_mask(layout, ch, w)
 }
 
 /// The mask of a character from the font (no tiles, no geometry).
-fn letter_mask(layout: Layout, ch: char) -> Vec<u8> {
-    let (w, h) = layout.cell_px();
+fn letter_mask(layout: Layout, ch: char, w: usize) -> Vec<u8> {
+    let h = layout.cell_px().1;
     let step = usize::from(layout.step);
     match layout.font {
         Font::Noto => {
@@ -833,6 +1060,85 @@ mod tests {
         // Squared for one-cell tiles.
         let sq = Layout::noto_cells(10, 30).squarer();
         assert_eq!(sq.cell_px(), (10, 14));
+    }
+
+    #[test]
+    fn the_map_area_is_drawn_square_and_the_rest_as_narrower_text() {
+        let layout = Layout::text_and_map(20);
+        assert_eq!(layout.map_cell_px(), (20, 20));
+        assert_eq!(layout.cell_px(), (9, 20), "Noto's advance at 20 px");
+        // Three text columns, a 4 × 2 map, two text columns; a message row above.
+        let mut frame = Frame::new(9, 3);
+        frame.clear(cell(' '));
+        frame.put_str(0, 0, "abcdefghi", FG, BG);
+        frame.set_map_area(alembic_ui::Rect::new(3, 1, 4, 2));
+        frame.put_map(3, 1, cell('#'));
+        frame.put(8, 2, cell('x'));
+        let mut buf = Vec::new();
+        let p = Rasterizer::new(layout).render(&frame, &mut buf, Some((200, 80)));
+        let grid_w = 5 * 9 + 4 * 20;
+        assert_eq!(p.origin, ((200 - grid_w) / 2, (80 - 60) / 2));
+        assert_eq!(p.map, Some(alembic_ui::Rect::new(3, 1, 4, 2)));
+        // The mouse maps back through the narrow and the wide cells.
+        let (ox, oy) = (p.origin.0 as f32, p.origin.1 as f32);
+        assert_eq!(p.cell_at(ox + 1.0, oy + 1.0), Some((0, 0)));
+        assert_eq!(p.cell_at(ox + 8.0 * 9.0 + 1.0, oy + 1.0), Some((8, 0)));
+        assert_eq!(p.cell_at(ox + 27.0, oy + 21.0), Some((3, 1)));
+        assert_eq!(p.cell_at(ox + 27.0 + 79.0, oy + 41.0), Some((6, 2)));
+        assert_eq!(p.cell_at(ox + 27.0 + 80.0, oy + 41.0), Some((7, 2)));
+        assert_eq!(p.cell_at(ox + 27.0 + 80.0 + 10.0, oy + 41.0), Some((8, 2)));
+        assert_eq!(p.cell_at(ox + grid_w as f32, oy + 41.0), None);
+        // The message row is text all along: it ends before the map rows' edge, and the rest
+        // of the row is its last cell's background.
+        let lit = |x0: usize, x1: usize, y0: usize, y1: usize| {
+            (y0..y1)
+                .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+                .filter(|&(x, y)| buf[(p.origin.1 + y) * p.width + p.origin.0 + x] != pack(BG))
+                .count()
+        };
+        assert!(
+            lit(9 * 8, 9 * 9, 0, 20) > 3,
+            "the 9th letter 'i' is at 8 × 9 px"
+        );
+        assert_eq!(lit(9 * 9, grid_w, 0, 20), 0);
+        assert_eq!(
+            buf[(p.origin.1 + 5) * p.width + p.origin.0 + grid_w - 1],
+            pack(BG)
+        );
+        // The map cell '#' fills a square: lit right of where a text cell would end.
+        assert!(lit(27 + 10, 27 + 20, 20, 40) > 0);
+        // The 'x' after the map is in the last text column.
+        assert!(lit(27 + 80 + 9, 27 + 80 + 18, 40, 60) > 3);
+
+        // Text written over the map (a dialog) is drawn as text in the map's place: flush
+        // right at the map's right edge, so it joins what follows in the panel...
+        frame.put_str(5, 2, "yz", FG, BG);
+        let mut buf2 = Vec::new();
+        let q = Rasterizer::new(layout).render(&frame, &mut buf2, Some((200, 80)));
+        assert_eq!(q, p, "the cells keep their places");
+        let lit2 = |x0: usize, x1: usize, y0: usize, y1: usize| {
+            (y0..y1)
+                .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+                .filter(|&(x, y)| buf2[(q.origin.1 + y) * q.width + q.origin.0 + x] != pack(BG))
+                .count()
+        };
+        // Columns 5 and 6 take 40 px from x = 67; the two letters, 18 px, end at 107.
+        assert_eq!(lit2(67, 67 + 22, 40, 60), 0, "the spare place is a gap");
+        assert!(lit2(67 + 22, 107, 40, 60) > 6, "then 'yz'");
+        // ...and centred in the middle of the map.
+        frame.put_str(4, 1, "w", FG, BG);
+        let mut buf3 = Vec::new();
+        let r = Rasterizer::new(layout).render(&frame, &mut buf3, Some((200, 80)));
+        let lit3 = |x0: usize, x1: usize| {
+            (20..40)
+                .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+                .filter(|&(x, y)| buf3[(r.origin.1 + y) * r.width + r.origin.0 + x] != pack(BG))
+                .count()
+        };
+        // Column 4 is 20 px from x = 47: the 9 px letter from 47 + 5.
+        assert_eq!(lit3(47, 52), 0);
+        assert!(lit3(52, 61) > 3);
+        assert_eq!(lit3(62, 67), 0);
     }
 
     #[test]

@@ -84,6 +84,55 @@ impl InputCallback for Collector {
     }
 }
 
+/// What the cell size is chosen from, besides the window's size ([`choose_layout`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FitWish {
+    /// The font.
+    pub font: Font,
+    /// A fixed integer scale for the bitmap fonts.
+    pub fixed_scale: Option<u8>,
+    /// Whether the map is drawn in tiles.
+    pub tiles: bool,
+    /// The grid kept on screen at least (80×24).
+    pub min_grid: (u16, u16),
+    /// The app's preferred grid ([`Frontend::set_preferred_grid`]): a whole level beside its
+    /// panel, under its messages.
+    pub want_grid: Option<(u16, u16)>,
+    /// The size in cells of the frames' map area ([`Frame::map_area`]), once one was seen.
+    pub map: Option<(u16, u16)>,
+}
+
+/// The layout and the grid for a `window` of `(width, height)` pixels: with Noto and a
+/// preferred grid, the largest [`Layout::text_and_map`] that shows the whole grid (the
+/// level in square cells first, then the panel and messages as text beside and above it,
+/// in letters and in tiles alike); else, or on a window too small for it (rows under
+/// [`Layout::MIN_CELL`]'s height), the largest preset that shows `min_grid`, and the map
+/// follows the hero. The grid is the preferred one when it fits, else as many cells as
+/// the window holds.
+#[must_use]
+pub fn choose_layout(wish: &FitWish, window: (usize, usize)) -> (Layout, (u16, u16)) {
+    let (w, h) = window;
+    let (min_c, min_r) = wish.min_grid;
+    if let Some(s) = wish.fixed_scale {
+        let l = Layout::scaled(wish.font, s);
+        return (l, l.grid_for_window(w, h));
+    }
+    let Some((c, r)) = wish.want_grid else {
+        let l = Layout::fit(wish.font, w, h, min_c, min_r);
+        return (l, l.grid_for_window(w, h));
+    };
+    let want = (c.max(min_c), r.max(min_r));
+    if let Some(l) = Layout::fit_level(wish.font, w, h, want, wish.map) {
+        return (l, want);
+    }
+    // The bitmap fonts, or too small a window for the whole level.
+    let l = Layout::fit_grid(wish.font, w, h, want.0, want.1);
+    // With tiles, cells square enough for one-cell tiles.
+    let l = if wish.tiles { l.squarer() } else { l };
+    let (cols, rows) = l.grid_for_window(w, h);
+    (l, (cols.min(want.0), rows.min(want.1)))
+}
+
 /// Re-send the whole buffer this often even when nothing changed, so parts of the window
 /// uncovered without a compositor (minifb ignores X11 `Expose`) heal quickly.
 const REFRESH: Duration = Duration::from_secs(1);
@@ -109,6 +158,9 @@ pub struct PixelsFrontend {
     min_grid: (u16, u16),
     /// The app's preferred grid ([`Frontend::set_preferred_grid`]), if it said one.
     want_grid: Option<(u16, u16)>,
+    /// The size in cells of the last map area a frame showed ([`Frame::map_area`]), kept
+    /// while screens without a map come and go, so the cells do not change under them.
+    map_seen: Option<(u16, u16)>,
     tiles: bool,
     events: Rc<StdCell<Vec<RawEvent>>>,
     translator: Translator,
@@ -213,6 +265,7 @@ impl PixelsFrontend {
             fixed_scale: opts.scale.filter(|_| opts.font != Font::Noto),
             min_grid: (opts.min_cols.max(1), opts.min_rows.max(1)),
             want_grid: None,
+            map_seen: None,
             tiles: opts.tiles,
             events,
             translator: Translator::new(opts.repeat),
@@ -272,37 +325,19 @@ impl PixelsFrontend {
 
     /// Choose the cell size for the current window size, and the grid.
     fn fit(&mut self) {
-        let (w, h) = self.window_px;
-        let layout = match self.fixed_scale {
-            Some(s) => Layout::scaled(self.font, s),
-            None => match self.want_grid {
-                // The app's grid (a whole level), in the largest cells that show it.
-                Some((c, r)) => {
-                    let l = Layout::fit_grid(
-                        self.font,
-                        w,
-                        h,
-                        c.max(self.min_grid.0),
-                        r.max(self.min_grid.1),
-                    );
-                    // With tiles, cells square enough for one-cell tiles, so the level
-                    // still fits in pictures.
-                    if self.tiles { l.squarer() } else { l }
-                }
-                None => Layout::fit(self.font, w, h, self.min_grid.0, self.min_grid.1),
+        let (layout, grid) = choose_layout(
+            &FitWish {
+                font: self.font,
+                fixed_scale: self.fixed_scale,
+                tiles: self.tiles,
+                min_grid: self.min_grid,
+                want_grid: self.want_grid,
+                map: self.map_seen,
             },
-        };
+            self.window_px,
+        );
         self.raster.set_layout(layout);
-        let (cols, rows) = layout.grid_for_window(w, h);
-        // Cells sized for the app's grid: show that grid (centred, margins black) rather
-        // than stretch the app's panels apart with spare columns.
-        self.grid = match (self.want_grid, self.fixed_scale) {
-            (Some((c, r)), None) => (
-                cols.min(c.max(self.min_grid.0)),
-                rows.min(r.max(self.min_grid.1)),
-            ),
-            _ => (cols, rows),
-        };
+        self.grid = grid;
     }
 
     /// Draw the last frame again at the current window size.
@@ -433,6 +468,20 @@ impl Frontend for PixelsFrontend {
     type Error = PixelsError;
 
     fn present(&mut self, frame: &Frame) -> Result<(), PixelsError> {
+        let map = frame.map_area().map(|m| (m.width, m.height));
+        if map.is_some() && map != self.map_seen {
+            // The first map, or a map of another size: the level first, then the text.
+            self.map_seen = map;
+            let old = self.grid;
+            self.fit();
+            self.last_frame = None;
+            if self.grid != old {
+                self.pending.push_back(Input::Resize {
+                    width: self.grid.0,
+                    height: self.grid.1,
+                });
+            }
+        }
         if self.last_frame.as_ref() != Some(frame) {
             match &mut self.last_frame {
                 Some(last) => last.clone_from(frame),
@@ -515,12 +564,142 @@ impl Frontend for PixelsFrontend {
     }
 
     fn tile_support(&self) -> TileSupport {
-        let (w, h) = self.raster.layout().cell_px();
+        // The map's cells: square beside narrower text once a whole level fits.
+        let (w, h) = self.raster.layout().map_cell_px();
         match self.tiles {
             false => TileSupport::None,
             // Tall cells: two side by side make a square tile.
             true if 2 * h >= 3 * w => TileSupport::Double,
             true => TileSupport::Single,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Alchemy's wish: the whole 71 × 51 level beside its 24-column panel, under three rows
+    /// of messages.
+    fn alchemy(tiles: bool, map: Option<(u16, u16)>) -> FitWish {
+        FitWish {
+            font: Font::Noto,
+            fixed_scale: None,
+            tiles,
+            min_grid: (80, 24),
+            want_grid: Some((95, 54)),
+            map,
+        }
+    }
+
+    /// Window sizes from 1280 × 720 up.
+    const WINDOWS: [(usize, usize); 10] = [
+        (1280, 720),
+        (1280, 800),
+        (1366, 768),
+        (1440, 900),
+        (1600, 900),
+        (1680, 1050),
+        (1920, 1080),
+        (1920, 1200),
+        (2560, 1440),
+        (3840, 2160),
+    ];
+
+    #[test]
+    fn the_whole_level_and_its_panel_fit_every_window_from_1280_by_720() {
+        for (w, h) in WINDOWS {
+            for tiles in [false, true] {
+                let (l, grid) = choose_layout(&alchemy(tiles, Some((71, 51))), (w, h));
+                assert_eq!(grid, (95, 54), "{w}x{h} tiles {tiles}: the whole grid");
+                let (mw, mh) = l.map_cell_px();
+                let (tw, th) = l.cell_px();
+                assert_eq!(mw, mh, "{w}x{h}: map cells are square");
+                assert_eq!(th, mh, "{w}x{h}: one row height");
+                assert!(tw < mw, "{w}x{h}: text ({tw}) narrower than the map ({mw})");
+                // The level, then the panel beside it; the messages above.
+                let (gw, gh) = l.grid_px(95, 54, 71);
+                assert!(gw <= w && gh <= h, "{w}x{h}: {gw}x{gh} does not fit");
+                assert_eq!(gw, 71 * mw + 24 * tw);
+                // The largest: rows one pixel taller no longer fit.
+                let bigger = Layout::text_and_map(mh as u16 + 1);
+                let (bw, bh) = bigger.grid_px(95, 54, 71);
+                assert!(
+                    bw > w || bh > h,
+                    "{w}x{h}: {mh} px rows are not the largest"
+                );
+                // Square cells take one-cell tiles.
+                assert!(2 * mh < 3 * mw);
+            }
+        }
+    }
+
+    #[test]
+    fn the_measured_cells_at_720p_800p_and_1080p() {
+        let cells = |w, h| {
+            let (l, _) = choose_layout(&alchemy(true, Some((71, 51))), (w, h));
+            (l.map_cell_px(), l.cell_px())
+        };
+        assert_eq!(cells(1280, 720), ((13, 13), (7, 13)));
+        assert_eq!(cells(1280, 800), ((14, 14), (7, 14)));
+        assert_eq!(cells(1920, 1080), ((20, 20), (9, 20)));
+    }
+
+    #[test]
+    fn a_level_too_wide_for_square_cells_gets_narrower_ones() {
+        // The Caves: a 120 × 50 level and its status line, no side panel, under 3 message
+        // rows: 120 × 54 cells, the map 120 × 51.
+        let caves = FitWish {
+            want_grid: Some((120, 54)),
+            ..alchemy(true, Some((120, 51)))
+        };
+        let (l, grid) = choose_layout(&caves, (1280, 800));
+        assert_eq!(grid, (120, 54));
+        assert_eq!(l.map_cell_px(), (10, 14));
+        assert_eq!(l.cell_px(), (7, 14));
+        assert!(l.grid_px(120, 54, 120).0 <= 1280);
+        let (l, _) = choose_layout(&caves, (1920, 1080));
+        // As wide as 1920 allows, the rows as tall as 1080 allows.
+        assert_eq!(l.map_cell_px(), (16, 20));
+        for (w, h) in WINDOWS {
+            let (l, grid) = choose_layout(&caves, (w, h));
+            assert_eq!(grid, (120, 54), "{w}x{h}");
+            let (gw, gh) = l.grid_px(120, 54, 120);
+            assert!(gw <= w && gh <= h, "{w}x{h}");
+            let (mw, mh) = l.map_cell_px();
+            assert!(2 * mh < 3 * mw, "{w}x{h}: {mw}x{mh} takes one tile a cell");
+        }
+    }
+
+    #[test]
+    fn before_any_map_every_cell_is_text_and_the_grid_still_fits() {
+        for (w, h) in WINDOWS {
+            let (l, grid) = choose_layout(&alchemy(false, None), (w, h));
+            assert_eq!(grid, (95, 54));
+            let (gw, gh) = l.grid_px(95, 54, 0);
+            assert!(gw <= w && gh <= h, "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn a_small_window_or_a_bitmap_font_keeps_the_presets() {
+        // 54 rows of 12 pixels do not fit 600: 80 × 24 cells, the map follows the hero.
+        let (l, grid) = choose_layout(&alchemy(false, Some((71, 51))), (800, 600));
+        assert!(!l.splits_map());
+        assert!(grid.0 >= 80 && grid.1 >= 24 && grid.1 < 54, "{grid:?}");
+        let bitmap = FitWish {
+            font: Font::Bitmap8x8,
+            ..alchemy(false, Some((71, 51)))
+        };
+        let (l, _) = choose_layout(&bitmap, (1920, 1080));
+        assert!(!l.splits_map());
+        // Without a wish: 80 × 24 at least, the cells as large as that allows.
+        let none = FitWish {
+            want_grid: None,
+            ..alchemy(false, None)
+        };
+        let (l, grid) = choose_layout(&none, (1280, 800));
+        assert_eq!(l, Layout::fit(Font::Noto, 1280, 800, 80, 24));
+        assert!(grid.0 >= 80 && grid.1 >= 24);
     }
 }

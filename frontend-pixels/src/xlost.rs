@@ -135,7 +135,53 @@ impl<A: App> App for SaveOnXLoss<A> {
         self.0.title()
     }
 
+    fn preferred_grid(&self) -> Option<(u16, u16)> {
+        self.0.preferred_grid()
+    }
+
     fn emergency_save(&self) -> Option<EmergencySave> {
         self.0.emergency_save()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An app that answers every question of [`App`] with something other than the default.
+    struct Asks;
+
+    impl App for Asks {
+        fn render(&mut self, _frame: &mut Frame) {}
+        fn handle(&mut self, _input: Input) -> Control {
+            Control::Continue
+        }
+        fn tick_interval(&self) -> Option<std::time::Duration> {
+            Some(std::time::Duration::from_millis(7))
+        }
+        fn farewell(&self) -> Result<Option<String>, String> {
+            Ok(Some("bye".into()))
+        }
+        fn title(&self) -> Option<String> {
+            Some("Asks".into())
+        }
+        fn preferred_grid(&self) -> Option<(u16, u16)> {
+            Some((95, 54))
+        }
+    }
+
+    #[test]
+    fn the_wrapper_passes_on_every_answer_of_the_app() {
+        // The window sizes its cells to the app's preferred grid: a wrapper that forgot it
+        // left the whole level cut at the edges of the window.
+        let app = SaveOnXLoss::new(Asks);
+        assert_eq!(app.preferred_grid(), Some((95, 54)));
+        assert_eq!(app.title().as_deref(), Some("Asks"));
+        assert_eq!(app.farewell(), Ok(Some("bye".into())));
+        assert_eq!(
+            app.tick_interval(),
+            Some(std::time::Duration::from_millis(7))
+        );
+        assert!(app.into_inner().emergency_save().is_none());
     }
 }

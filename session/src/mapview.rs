@@ -122,7 +122,8 @@ impl Viewport {
         if let Some((x, y)) = self.screen_of(l) {
             for dx in 0..i32::from(self.cell_w) {
                 if let Some(&c) = frame.get(x + dx, y) {
-                    frame.put(x + dx, y, f(c));
+                    // Still a map cell (a window keeps drawing it as one).
+                    frame.put_map(x + dx, y, f(c));
                 }
             }
         }
@@ -148,7 +149,9 @@ impl Viewport {
     /// Draw every shown cell of the level: `look(l)` says what `l` shows (`None`: nothing,
     /// as for a cell never seen) and the tile to show on a frontend with `tiles` (`None`:
     /// its letter). A tile two cells wide takes both frame cells; a cell without a picture
-    /// keeps its letter, centred on the pair.
+    /// keeps its letter, centred on the pair. The viewport's rectangle becomes the frame's
+    /// map area ([`Frame::set_map_area`]: a window draws it in square cells, the rest as
+    /// text).
     ///
     /// # Errors
     /// The first error `look` gives (the drawing stops there).
@@ -158,20 +161,21 @@ impl Viewport {
         tiles: TileSupport,
         mut look: impl FnMut(Loc) -> Result<Option<(Cell, Option<Tile>)>, E>,
     ) -> Result<(), E> {
+        frame.set_map_area(self.rect);
         for (l, (x, y)) in self.cells() {
             let Some((cell, tile)) = look(l)? else {
                 continue;
             };
             match tiles {
-                TileSupport::None => frame.put(x, y, cell),
+                TileSupport::None => frame.put_map(x, y, cell),
                 TileSupport::Single => {
                     let ch = tile.map_or(cell.ch, Tile::to_char);
-                    frame.put(x, y, Cell { ch, ..cell });
+                    frame.put_map(x, y, Cell { ch, ..cell });
                 }
                 TileSupport::Double => {
                     let tile = tile.unwrap_or(Tile::Glyph(cell.ch));
                     for (dx, ch) in (0u16..).zip(tile.to_pair()) {
-                        frame.put(x.saturating_add(dx), y, Cell { ch, ..cell });
+                        frame.put_map(x.saturating_add(dx), y, Cell { ch, ..cell });
                     }
                 }
             }
@@ -297,6 +301,19 @@ mod tests {
         let clamped = Viewport::new(Rect::new(0, 0, 20, 10), big, focus, 1, Scroll::Clamped);
         assert_eq!(clamped.origin, Loc::new(0, 40, 2));
         assert!(centred.shows(focus) && clamped.shows(focus));
+    }
+
+    #[test]
+    fn drawing_the_map_marks_its_cells_as_the_frames_map_area() {
+        let level = LocBox::rect(0, 0, 10, 4, 0);
+        let v = Viewport::centred(Rect::new(0, 3, 12, 6), level, Loc::new(1, 1, 0), 1);
+        let mut frame = Frame::new(20, 9);
+        assert_eq!(frame.map_area(), None);
+        let drawn = v.draw_cells(&mut frame, TileSupport::None, |_| {
+            Ok::<_, std::convert::Infallible>(None)
+        });
+        assert!(drawn.is_ok());
+        assert_eq!(frame.map_area(), Some(Rect::new(0, 3, 12, 6)));
     }
 
     #[test]

@@ -306,6 +306,10 @@ pub struct Frame {
     cells: Vec<Cell>,
     tiles: TileSupport,
     depth: ColourDepth,
+    /// The cells that show a map, if any ([`Frame::set_map_area`]).
+    map: Option<crate::Rect>,
+    /// Per cell, row-major: whether it still shows the map (empty without a map area).
+    on_map: Vec<bool>,
 }
 
 impl Frame {
@@ -318,7 +322,64 @@ impl Frame {
             cells: vec![Cell::default(); usize::from(width) * usize::from(height)],
             tiles: TileSupport::None,
             depth: ColourDepth::TrueColour,
+            map: None,
+            on_map: Vec::new(),
         }
+    }
+
+    /// Say that the cells of `area` (clipped to the frame) show a map: a level's cells, one
+    /// per location. A window may draw them square, as tiles are, and the other cells as
+    /// text, narrower (a terminal draws every cell alike and ignores it). The session's map
+    /// viewport (`alembic_session::mapview::Viewport`) sets it when it draws; [`Frame::clear`]
+    /// forgets it, and so does an empty `area`.
+    ///
+    /// Every cell of `area` shows the map until something else is written over it with
+    /// [`Frame::put`] (a dialog box, a line of text): [`Frame::shows_map`] then says no, and
+    /// a window draws that cell as text. [`Frame::put_map`] writes a map cell.
+    pub fn set_map_area(&mut self, area: crate::Rect) {
+        let x = area.x.min(self.width);
+        let y = area.y.min(self.height);
+        let w = area.width.min(self.width - x);
+        let h = area.height.min(self.height - y);
+        self.map = (w > 0 && h > 0).then(|| crate::Rect::new(x, y, w, h));
+        self.on_map.clear();
+        if self.map.is_some() {
+            self.on_map.resize(self.cells.len(), false);
+            let fw = usize::from(self.width);
+            for row in usize::from(y)..usize::from(y + h) {
+                let start = row * fw + usize::from(x);
+                self.on_map[start..start + usize::from(w)].fill(true);
+            }
+        }
+    }
+
+    /// Whether cell (`x`, `y`) shows the map: inside the map area ([`Frame::set_map_area`])
+    /// and not written over since with [`Frame::put`].
+    #[must_use]
+    pub fn shows_map(&self, x: impl Into<i32>, y: impl Into<i32>) -> bool {
+        self.index(x.into(), y.into())
+            .and_then(|i| self.on_map.get(i).copied())
+            .unwrap_or(false)
+    }
+
+    /// Overwrite one cell of the map: as [`Frame::put`], but the cell goes on showing the map
+    /// when it is inside the map area.
+    pub fn put_map(&mut self, x: impl Into<i32>, y: impl Into<i32>, cell: Cell) {
+        let (x, y) = (x.into(), y.into());
+        let inside = self.map.is_some_and(|m| {
+            let (x, y) = (u16::try_from(x), u16::try_from(y));
+            matches!((x, y), (Ok(x), Ok(y)) if m.contains(x, y))
+        });
+        self.put(x, y, cell);
+        if inside && let Some(i) = self.index(x, y) {
+            self.on_map[i] = true;
+        }
+    }
+
+    /// The cells that show a map ([`Frame::set_map_area`]), or `None`.
+    #[must_use]
+    pub fn map_area(&self) -> Option<crate::Rect> {
+        self.map
     }
 
     /// How many colours the frontend showing this frame has ([`Frontend::colour_depth`](crate::Frontend::colour_depth)), so
@@ -377,10 +438,14 @@ impl Frame {
         self.index(x.into(), y.into()).map(|i| &self.cells[i])
     }
 
-    /// Overwrite one cell; ignored outside the frame.
+    /// Overwrite one cell; ignored outside the frame. A cell of the map area no longer shows
+    /// the map ([`Frame::shows_map`]; [`Frame::put_map`] keeps it on the map).
     pub fn put(&mut self, x: impl Into<i32>, y: impl Into<i32>, cell: Cell) {
         if let Some(i) = self.index(x.into(), y.into()) {
             self.cells[i] = cell;
+            if let Some(m) = self.on_map.get_mut(i) {
+                *m = false;
+            }
         }
     }
 
@@ -414,9 +479,11 @@ impl Frame {
         cx
     }
 
-    /// Fill every cell with `cell`.
+    /// Fill every cell with `cell`, and forget the map area (the map was painted over).
     pub fn clear(&mut self, cell: Cell) {
         self.cells.fill(cell);
+        self.map = None;
+        self.on_map.clear();
     }
 
     /// The text of row `y` (glyphs only), for tests and logs.
@@ -460,6 +527,28 @@ pub enum ColourDepth {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_map_area_is_clipped_and_forgotten_by_clear() {
+        use crate::Rect;
+        let mut f = Frame::new(10, 6);
+        assert_eq!(f.map_area(), None);
+        f.set_map_area(Rect::new(2, 1, 20, 20));
+        assert_eq!(f.map_area(), Some(Rect::new(2, 1, 8, 5)));
+        assert!(f.shows_map(2, 1) && f.shows_map(9, 5));
+        assert!(!f.shows_map(1, 1) && !f.shows_map(2, 0) && !f.shows_map(10, 5));
+        // Text written over the map is no longer the map; a map cell written back is.
+        f.put_str(3, 2, "ab", crate::Rgb::WHITE, crate::Rgb::BLACK);
+        assert!(!f.shows_map(3, 2) && !f.shows_map(4, 2) && f.shows_map(5, 2));
+        f.put_map(3, 2, Cell::default());
+        assert!(f.shows_map(3, 2));
+        f.put_map(0, 0, Cell::default());
+        assert!(!f.shows_map(0, 0), "outside the map area");
+        f.clear(Cell::default());
+        assert_eq!(f.map_area(), None);
+        f.set_map_area(Rect::new(12, 0, 3, 3));
+        assert_eq!(f.map_area(), None, "outside the frame");
+    }
 
     #[test]
     fn every_tile_and_span_round_trips_and_plain_text_is_not_a_tile() {

@@ -35,11 +35,19 @@ const SIDE_W: u16 = 24;
 /// three message rows ([`layout`]).
 #[must_use]
 pub fn whole_level() -> (u16, u16) {
+    let (w, h) = play_area();
+    (w, h.saturating_add(3))
+}
+
+/// The level beside the side panel, without the message rows: what the board of
+/// [`crate::ruleset`] needs (the session draws the messages above it).
+#[must_use]
+pub fn play_area() -> (u16, u16) {
     let level = level_box(0);
     let cells = |n: i32| u16::try_from(n).unwrap_or(u16::MAX);
     (
         cells(level.width()).saturating_add(SIDE_W),
-        cells(level.height()).saturating_add(3),
+        cells(level.height()),
     )
 }
 
@@ -320,4 +328,17 @@ pub fn draw_map(ctx: &AlchemyCtx, frame: &mut Frame, view: &MapView) -> Result<(
         };
         Ok(Some((cell, tile)))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_whole_level_is_the_play_area_under_three_message_rows() {
+        // 71 × 51 cells of level beside the 24-column panel; the session adds the messages,
+        // so the ruleset's play area must not count them again.
+        assert_eq!(play_area(), (95, 51));
+        assert_eq!(whole_level(), (95, 54));
+    }
 }

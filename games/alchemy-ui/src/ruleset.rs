@@ -90,6 +90,7 @@ impl Board<Alchemy> for AlchemyBoard {
     }
 
     fn play_area(&self) -> Option<(u16, u16)> {
-        Some(crate::map::whole_level())
+        // The session adds its own message rows.
+        Some(crate::map::play_area())
     }
 }
