@@ -52,7 +52,11 @@ use ratatui::{DefaultTerminal, Terminal};
 pub use ratatui;
 
 #[cfg(unix)]
+#[cfg(feature = "bin")]
+mod games;
 mod hangup;
+#[cfg(feature = "bin")]
+pub use games::run_games;
 
 /// What [`run_app`] returns when the terminal failed (the toolkit's type).
 pub use alembic_ui::SessionError as TuiSessionError;

@@ -10,7 +10,8 @@ use alembic_ui::App;
 use crate::demo::{self, DemoWorld};
 
 /// The command-line arguments every frontend shares, for `#[command(flatten)]` in a clap
-/// parser: which game, and how to start it.
+/// parser: which game, and how to start it. `--game` takes the names of [`GAMES`]; a
+/// frontend over another table of games swaps the accepted names with [`GameArgs::for_games`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, clap::Args)]
 pub struct GameArgs {
     /// Which game to play.
@@ -52,20 +53,43 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
+    /// `command` with its `--game` flag taking the names of `table` (the first is the
+    /// default): what a frontend running an outside crate's games parses with.
+    #[must_use]
+    pub fn for_games(command: clap::Command, table: &[GameEntry]) -> clap::Command {
+        let names: Vec<&'static str> = table.iter().map(|g| g.name).collect();
+        command.mut_arg("game", |a| {
+            a.value_parser(clap::builder::PossibleValuesParser::new(names))
+        })
+    }
+
     /// The game's name: the one asked for, else [`default_game`].
     #[must_use]
     pub fn game_name(&self) -> String {
-        self.game
-            .clone()
-            .unwrap_or_else(|| default_game().to_string())
+        self.game_name_of(GAMES)
+    }
+
+    /// The game's name: the one asked for, else the first of `table`.
+    #[must_use]
+    pub fn game_name_of(&self, table: &[GameEntry]) -> String {
+        let first = table.first().map_or_else(default_game, |g| g.name);
+        self.game.clone().unwrap_or_else(|| first.to_string())
     }
 
     /// The launch options these arguments ask for, on a frontend whose tile support is
     /// `tiles` (see [`LaunchOptions::tiles`]).
     #[must_use]
     pub fn launch_options(&self, tiles: Option<bool>) -> LaunchOptions {
+        self.launch_options_of(GAMES, tiles)
+    }
+
+    /// [`GameArgs::launch_options`] with the games of `table` (the default game is its
+    /// first).
+    #[must_use]
+    pub fn launch_options_of(&self, table: &[GameEntry], tiles: Option<bool>) -> LaunchOptions {
+        let name = self.game_name_of(table);
         LaunchOptions {
-            game: self.game_name(),
+            game: name.clone(),
             seed: self.seed.as_deref().map(alembic_session::seed_from_text),
             load: self.load.clone(),
             tiles,
@@ -75,8 +99,7 @@ impl GameArgs {
             data: alembic_session::gamedata::DataChoice {
                 data_dir: self.data.clone(),
                 mods: self.mods.clone(),
-                mods_folder: alembic_session::save_dir()
-                    .map(|d| d.join("mods").join(self.game_name())),
+                mods_folder: alembic_session::save_dir().map(|d| d.join("mods").join(&name)),
             },
         }
     }
@@ -107,15 +130,21 @@ fn demo_library_counts() -> Result<LibraryCounts, alembic::Error> {
     Ok(Vec::new())
 }
 
-/// The Caves' library in numbers.
-/// Alchemy's base library in numbers.
 /// One line per game of [`GAMES`] (the default first): its name, what it is, what its
 /// library holds and what it can do beyond playing: what `--list` prints.
 ///
 /// # Errors
 /// A game's library could not be built (a bug in its data).
 pub fn list_games() -> Result<Vec<String>, alembic::Error> {
-    GAMES
+    list_games_of(GAMES)
+}
+
+/// [`list_games`] for the games of `table` (an outside crate's own table).
+///
+/// # Errors
+/// As [`list_games`].
+pub fn list_games_of(table: &[GameEntry]) -> Result<Vec<String>, alembic::Error> {
+    table
         .iter()
         .map(|g| {
             let counts = (g.library_counts)()?;
@@ -215,12 +244,20 @@ fn launch_rats(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
 /// # Errors
 /// [`LaunchError::UnknownGame`], naming the valid games.
 pub fn game(name: &str) -> Result<&'static GameEntry, LaunchError> {
-    GAMES
+    game_of(GAMES, name)
+}
+
+/// [`game`] in `table`.
+///
+/// # Errors
+/// As [`game`].
+pub fn game_of<'t>(table: &'t [GameEntry], name: &str) -> Result<&'t GameEntry, LaunchError> {
+    table
         .iter()
         .find(|g| g.name == name)
         .ok_or_else(|| LaunchError::UnknownGame {
             name: name.to_string(),
-            known: games().join(", "),
+            known: table.iter().map(|g| g.name).collect::<Vec<_>>().join(", "),
         })
 }
 
@@ -242,7 +279,16 @@ pub fn default_game() -> &'static str {
 /// [`LaunchError`]: an unknown game, an unreadable or invalid save file. Nothing touches the
 /// terminal or window, so a frontend can print the error and exit before setting itself up.
 pub fn launch(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
-    let entry = game(&opts.game)?;
+    launch_of(GAMES, opts)
+}
+
+/// [`launch`] from the games of `table`: an outside crate's own games run through the same
+/// checks (an unknown name, `--replay` for a game without a viewer).
+///
+/// # Errors
+/// As [`launch`].
+pub fn launch_of(table: &[GameEntry], opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
+    let entry = game_of(table, &opts.game)?;
     if opts.replay.is_some() && !entry.replay {
         return Err(LaunchError::NoReplay {
             game: opts.game.clone(),
@@ -276,7 +322,13 @@ fn launch_demo(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
 /// every library could be built (else the error goes to stderr as a `program: …` line).
 #[must_use]
 pub fn print_games(program: &str) -> std::process::ExitCode {
-    match list_games() {
+    print_games_of(GAMES, program)
+}
+
+/// [`print_games`] for the games of `table`.
+#[must_use]
+pub fn print_games_of(table: &[GameEntry], program: &str) -> std::process::ExitCode {
+    match list_games_of(table) {
         Ok(lines) => {
             for l in lines {
                 println!("{l}");

@@ -39,5 +39,6 @@ pub use alembic_session::{
     Cause, LaunchError, LaunchOptions, LibraryCounts, report_session_end, save_dir,
 };
 pub use launch::{
-    GAMES, GameArgs, GameEntry, default_game, game, games, launch, list_games, print_games,
+    GAMES, GameArgs, GameEntry, default_game, game, game_of, games, launch, launch_of, list_games,
+    list_games_of, print_games, print_games_of,
 };

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Issue 52 in tmux, as a player and an outside developer would see it:
+#
+#   The rats: `o` at turn 0 explores the maze until a rat comes into view; the help offers
+#   `o` and no `Z` (the hero never heals), and `Z` is an unknown key that spends no turn.
+#   An outside game (frontend-tui/examples/outside_game.rs: its own rules, board and table of
+#   games, run by `alembic_tui::run_games`): `--list`, an unknown `--game` refused before the
+#   terminal is touched, a new game played, SIGTERM saves it and restores the terminal, the
+#   save continues at its turn, and `--replay` shows its recording.
+#
+# Usage: scripts/outside-tmux.sh     (exit 0 = pass or skipped; screens kept in $OUT)
+set -uo pipefail
+
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "SKIP: tmux is not installed (apt-get install tmux); outside-tmux not run."
+    exit 0
+fi
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+OUT="${OUT:-$TARGET/outside-tmux}"
+mkdir -p "$OUT"
+echo "== building the release binaries and examples"
+bash "$ROOT/scripts/build.sh" || exit 1
+TUI="$TARGET/release/alembic-tui"
+COINS="$TARGET/release/examples/outside_game"
+
+SOCK="alembic-outside-$$"
+DATA=$(mktemp -d)
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$DATA"' EXIT
+tm new-session -d -s keep "sleep 3600"
+
+FAILS=0
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+pass() { echo "ok:   $*"; }
+capture() { tm capture-pane -p -t c; }
+wait_for() {
+    local text="$1" secs="${2:-10}" i
+    for ((i = 0; i < secs * 20; i++)); do
+        [[ "$(capture)" == *"$text"* ]] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+turn() { capture | grep -o 'Turn [0-9]*' | head -1 | cut -d' ' -f2; }
+# start NAME BIN ARGS...: a fresh pane running BIN with ARGS, its data in $DATA/NAME; the
+# program's pid goes to $DATA/NAME.pid (exec keeps it the same process).
+start() {
+    local name=$1 bin=$2
+    shift 2
+    tm kill-session -t c >/dev/null 2>&1
+    sleep 0.2
+    mkdir -p "$DATA/$name"
+    tm new-session -d -s c -x 100 -y 30 \
+        "sh -c 'echo \$\$ > $DATA/$name.pid; exec env XDG_DATA_HOME=$DATA/$name $bin $*'; echo exit=\$?; sleep 600"
+}
+
+echo "== the rats: o explores from turn 0; no rest is offered"
+start rats "$TUI" --game rats --seed 5
+wait_for "R A T S" 5 || fail "the rats' title did not show"
+tm send-keys -t c n
+wait_for "Turn 0" 5 || fail "the rats game did not start"
+tm send-keys -t c o
+sleep 2
+t=$(turn)
+if [[ "${t:-0}" -gt 3 ]] && ! capture | grep -q "nothing left to explore"; then
+    pass "o at turn 0 explored to turn $t ($(capture | sed -n 1p | sed 's/ *$//'))"
+else
+    fail "o at turn 0 did not explore (turn ${t:-?})"
+fi
+capture >"$OUT/rats-explore.txt"
+tm send-keys -t c '?'
+wait_for "Help" 3 || fail "the help did not open"
+if capture | grep -q "explore until something happens" && ! capture | grep -q "rest until healed"; then
+    pass "the help offers o and no Z"
+else
+    fail "the help does not match what the rats answer"
+fi
+capture >"$OUT/rats-help.txt"
+tm send-keys -t c Escape
+sleep 0.3
+before=$(turn)
+tm send-keys -t c Z
+wait_for "Unknown key 'Z'" 3 && [[ "$(turn)" == "$before" ]] && pass "Z is an unknown key that spends no turn" ||
+    fail "Z did something in the rats (turn $before -> $(turn))"
+
+echo "== an outside game through alembic_tui::run_games"
+if "$COINS" --list | grep -q "^coins "; then pass "--list names the outside game"; else fail "--list"; fi
+err=$("$COINS" --game nethack 2>&1)
+[[ "$err" == *"possible values: coins"* ]] && pass "an unknown --game is refused with the table's names" ||
+    fail "an unknown --game: $err"
+start coins "$COINS" --seed 3
+wait_for "C O I N S" 5 || fail "the outside game's title did not show"
+tm send-keys -t c n
+wait_for "Turn 0" 5 || fail "the outside game did not start"
+for k in l l l j; do tm send-keys -t c "$k"; sleep 0.15; done
+wait_for "Turn 4" 5 || fail "four moves did not reach turn 4"
+capture >"$OUT/coins-play.txt"
+kill -TERM "$(cat "$DATA/coins.pid")"
+if wait_for "stopped by SIGTERM" 5 && wait_for "exit=0" 5; then
+    pass "SIGTERM: $(capture | grep -o 'Your game was saved to [^ ]*' | head -1)"
+else
+    fail "SIGTERM did not save and exit 0"
+fi
+# The terminal is back: the pane shows the shell's lines, not the game's screen.
+capture | grep -q "Coins 0/5" && fail "the game's screen is still on the terminal after SIGTERM" ||
+    pass "the terminal was restored"
+capture >"$OUT/coins-sigterm.txt"
+[ -f "$DATA/coins/alembic/coins.save" ] || fail "no save after SIGTERM"
+start coins "$COINS"
+wait_for "C O I N S" 5 || fail "the title did not show (continue)"
+tm send-keys -t c c
+wait_for "Turn 4" 5 && pass "the save continues at turn 4" || fail "continue did not reach turn 4"
+tm send-keys -t c S
+wait_for "exit=0" 5 || fail "S did not save and exit"
+rec="$DATA/coins/alembic/coins.replay"
+start coins-replay "$COINS" --replay "$rec"
+tm send-keys -t c End
+if wait_for "Turn 4" 5; then pass "--replay shows the recording to turn 4"; else fail "--replay"; fi
+capture >"$OUT/coins-replay.txt"
+
+if [ "$FAILS" -gt 0 ]; then
+    echo "outside-tmux: $FAILS failure(s); screens in $OUT"
+    exit 1
+fi
+echo "outside-tmux: all passed; screens in $OUT"
