@@ -81,7 +81,7 @@ use crate::ruleset::{Rejected, Ruleset, Status};
 
 /// A planner over the rules `R`: how deep, how many sampled futures, how many nodes at most
 /// and from which seed. Building one costs nothing; [`Planner::plan`] does the work.
-#[derive(Clone, Copy, Debug)]
+#[derive(Debug)]
 pub struct Planner<'r, R> {
     rules: &'r R,
     depth: u32,
@@ -89,6 +89,14 @@ pub struct Planner<'r, R> {
     budget: u64,
     seed: u64,
 }
+
+impl<R> Clone for Planner<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Planner<'_, R> {}
 
 /// What [`Planner::plan`] chose.
 #[derive(Clone, Debug, PartialEq)]
