@@ -103,8 +103,8 @@ impl<R> Copy for Planner<'_, R> {}
 pub struct Plan<C> {
     /// The best candidate (the first of the best, in the candidates' order, on a tie).
     pub command: C,
-    /// Its expected value: the mean over the sampled futures of the best value the actor
-    /// reaches from it.
+    /// Its expected value: the mean over the sampled futures (those where the rules
+    /// accepted it) of the best value the actor reaches from it.
     pub value: f64,
     /// The depth the answer comes from (the deepest the budget paid for with every
     /// sample; 1 when even that was cut short, then from the samples finished).
@@ -195,8 +195,8 @@ impl<'r, R: Ruleset> Planner<'r, R> {
         let mut nodes = 0u64;
         let mut best: Option<(usize, f64, u32)> = None;
         for depth in 1..=self.depth {
-            let mut totals = vec![0.0; candidates.len()];
-            let mut accepted = vec![false; candidates.len()];
+            // Per candidate: the sum of its values and the samples that accepted it.
+            let mut totals = vec![(0.0, 0u32); candidates.len()];
             let mut done = 0u32;
             let mut full = true;
             'samples: for sample in 0..self.samples {
@@ -214,17 +214,17 @@ impl<'r, R: Ruleset> Planner<'r, R> {
                 }
                 for (i, v) in these.into_iter().enumerate() {
                     if let Some(v) = v {
-                        totals[i] += v;
-                        accepted[i] = true;
+                        totals[i].0 += v;
+                        totals[i].1 += 1;
                     }
                 }
                 done += 1;
             }
             if done > 0 && (full || best.is_none()) {
                 let mut pick: Option<(usize, f64)> = None;
-                for (i, &t) in totals.iter().enumerate() {
-                    let mean = t / f64::from(done);
-                    if accepted[i] && pick.is_none_or(|(_, b)| mean > b) {
+                for (i, &(sum, n)) in totals.iter().enumerate() {
+                    let mean = sum / f64::from(n.max(1));
+                    if n > 0 && pick.is_none_or(|(_, b)| mean > b) {
                         pick = Some((i, mean));
                     }
                 }
