@@ -11,6 +11,7 @@
 //! | [`run`] | one game in play, whatever screens show it: save slot, recording, practice history, filing at its end |
 //! | [`console`] | the wizard console: Tab completion, scrollback, over any screens ([`console::ConsoleHost`]) |
 //! | [`savefile`] | save files of any ruleset, checked on the way in |
+//! | [`plan`] | foresight: [`plan::Planner`] chooses a command by playing it out on clones of the game, over sampled futures, within a budget of nodes |
 //! | [`journey`] | many steps with one key: rest, search, run, travel, auto-explore, for any game ([`journey::Walker`]) |
 //! | [`mapview`] | the map view widget: field of view, memory, scrolling |
 //! | [`launch`] | the options a game starts with ([`LaunchOptions`]), why it could not ([`LaunchError`]), where saves live ([`save_dir`]) |
@@ -69,6 +70,7 @@ pub mod keymap;
 pub mod launch;
 #[cfg(feature = "ui")]
 pub mod mapview;
+pub mod plan;
 #[cfg(feature = "ui")]
 pub mod play;
 #[cfg(feature = "ui")]

@@ -20,6 +20,9 @@
 //! ```
 #![warn(missing_docs)]
 
+mod planning;
+pub use planning::PlanningBot;
+
 use alembic::hook::{HookCall, ON_ACTION};
 use alembic::props::Hook;
 use alembic::schedule::{NORMAL_ACTION, TurnEnd};
