@@ -3,10 +3,12 @@
 #
 #   The rats: `o` at turn 0 explores the maze until a rat comes into view; the help offers
 #   `o` and no `Z` (the hero never heals), and `Z` is an unknown key that spends no turn.
-#   An outside game (frontend-tui/examples/outside_game.rs: its own rules, board and table of
-#   games, run by `alembic_tui::run_games`): `--list`, an unknown `--game` refused before the
+#   An outside game (examples/coins: its own rules, board and table of
+#   games, run by `alembic_tui::run_games` and `alembic_pixels::run_games`): `--list`, an
+#   unknown `--game` refused before the
 #   terminal is touched, a new game played, SIGTERM saves it and restores the terminal, the
-#   save continues at its turn, and `--replay` shows its recording.
+#   save continues at its turn, and `--replay` shows its recording; under Xvfb (when it is
+#   installed) the window plays it, a screenshot is kept, and SIGTERM saves it.
 #
 # Usage: scripts/outside-tmux.sh     (exit 0 = pass or skipped; screens kept in $OUT)
 set -uo pipefail
@@ -22,7 +24,8 @@ mkdir -p "$OUT"
 echo "== building the release binaries and examples"
 bash "$ROOT/scripts/build.sh" || exit 1
 TUI="$TARGET/release/alembic-tui"
-COINS="$TARGET/release/examples/outside_game"
+COINS="$TARGET/release/coins-tui"
+COINS_WINDOW="$TARGET/release/coins-pixels"
 
 SOCK="alembic-outside-$$"
 DATA=$(mktemp -d)
@@ -118,6 +121,45 @@ start coins-replay "$COINS" --replay "$rec"
 tm send-keys -t c End
 if wait_for "Turn 4" 5; then pass "--replay shows the recording to turn 4"; else fail "--replay"; fi
 capture >"$OUT/coins-replay.txt"
+
+echo "== the outside game in a window (alembic_pixels::run_games under Xvfb)"
+if command -v Xvfb >/dev/null 2>&1 && command -v xdotool >/dev/null 2>&1 && command -v import >/dev/null 2>&1; then
+    n=97
+    while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do n=$((n + 1)); done
+    Xvfb ":$n" -screen 0 1280x800x24 -nolisten tcp -noreset >"$OUT/xvfb.log" 2>&1 &
+    xvfb=$!
+    for _ in $(seq 1 50); do DISPLAY=":$n" xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
+    mkdir -p "$DATA/window"
+    DISPLAY=":$n" XDG_DATA_HOME="$DATA/window" "$COINS_WINDOW" --seed 3 >"$OUT/window.log" 2>&1 &
+    win=$!
+    wid=""
+    for _ in $(seq 1 100); do
+        wid=$(DISPLAY=":$n" xdotool search --name 'Alembic' 2>/dev/null | head -n1 || true)
+        [ -n "$wid" ] && break
+        sleep 0.1
+    done
+    if [ -n "$wid" ]; then
+        sleep 1
+        for k in n l l l j; do DISPLAY=":$n" xdotool key --window "$wid" "$k" 2>/dev/null; sleep 0.3; done
+        sleep 0.5
+        DISPLAY=":$n" import -window root "$OUT/coins-window.png"
+        kill -TERM "$win"
+        wait "$win"
+        status=$?
+        if [ "$status" -eq 0 ] && [ -f "$DATA/window/alembic/coins.save" ] && grep -q "saved to" "$OUT/window.log"; then
+            pass "the window played the outside game, SIGTERM saved it (screenshot: $OUT/coins-window.png)"
+        else
+            fail "the window's SIGTERM: exit $status, $(tr '\n' ' ' <"$OUT/window.log")"
+        fi
+    else
+        fail "no window appeared (see $OUT/window.log)"
+        kill "$win" 2>/dev/null
+    fi
+    kill "$xvfb" 2>/dev/null
+    wait "$xvfb" 2>/dev/null
+else
+    echo "SKIP: Xvfb, xdotool or ImageMagick missing: the window part not run (scripts/e2e-pixels.sh installs them)"
+fi
 
 if [ "$FAILS" -gt 0 ]; then
     echo "outside-tmux: $FAILS failure(s); screens in $OUT"

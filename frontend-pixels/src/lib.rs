@@ -46,6 +46,10 @@
 
 #[cfg(all(unix, not(target_os = "macos")))]
 mod clicks;
+#[cfg(feature = "bin")]
+mod games;
+#[cfg(feature = "bin")]
+pub use games::run_games;
 pub mod font;
 #[cfg(all(unix, not(target_os = "macos")))]
 pub mod fullscreen;

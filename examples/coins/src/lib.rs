@@ -1,13 +1,12 @@
-//! A game from outside this repository's registry, run by the terminal frontend's public
-//! API: `cargo run -p alembic-rl-tui --example outside_game -- --seed 3`.
+//! A game from outside this repository's registry, run by the frontends' public API: in the
+//! terminal (`cargo run -p alembic-example-coins --bin coins-tui -- --seed 3`) and in a window
+//! (`--bin coins-pixels`), each binary three lines.
 //!
 //! Coins in a room: walk over the five coins (`hjkl`, arrows) and the game is won. It
 //! implements the contract (`Ruleset`, `Board`) and one table entry, and gets everything the
 //! built-in games get: the start screen with scores, saves, recordings and `--replay`,
 //! `--practice` with `U`, the morgue file, `--list`, `--help`, the stop signals that save the
 //! game and restore the terminal.
-
-use std::process::ExitCode;
 
 use alembic::{Dir, Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Prop, Props, Rgb, ThingId};
 use alembic_games::{GameEntry, LaunchError, LaunchOptions};
@@ -25,18 +24,25 @@ const TAKEN: Prop<i32> = Prop::with_default("coins.taken", 0);
 
 /// What the player asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-enum Command {
+pub enum Command {
+    /// Step (onto a coin: pick it up).
     Move(Dir),
+    /// Let a turn pass.
     Wait,
 }
 
 /// The rules.
-struct Coins {
+#[derive(Debug)]
+pub struct Coins {
     library: Library,
 }
 
 impl Coins {
-    fn new() -> Result<Coins, Error> {
+    /// The rules, with their library.
+    ///
+    /// # Errors
+    /// The library could not be built (a bug).
+    pub fn new() -> Result<Coins, Error> {
         let library = Library::new()
             .proclaim("hero", None, Props::new().with(&GLYPH, '@'))?
             .proclaim("coin", None, Props::new().with(&GLYPH, '$'))?;
@@ -155,7 +161,7 @@ fn launch(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
 }
 
 /// This crate's own table of games: one.
-const GAMES: &[GameEntry] = &[GameEntry {
+pub const GAMES: &[GameEntry] = &[GameEntry {
     name: "coins",
     about: "coins in a room: an outside game on the contract",
     launch,
@@ -163,7 +169,3 @@ const GAMES: &[GameEntry] = &[GameEntry {
     library_counts: || Ok(Vec::new()),
     replay: true,
 }];
-
-fn main() -> ExitCode {
-    alembic_tui::run_games("coins", GAMES)
-}
