@@ -582,13 +582,25 @@ fn board_help<R: Ruleset>(rules: &R, board: &dyn Board<R>) -> Vec<String> {
     let mut lines = Vec::new();
     let toggles = board.view_toggles();
     if rules.step(Dir::North).is_some() {
-        let moving = keymap::bind(
-            alembic_ui::DIRECTION_KEYS,
-            "h j k l y u b n",
-            (),
-            "Moving",
-            "step (arrow keys, and 1-9 as on a numpad, too)",
-        );
+        // Only the ways the game steps: a game without diagonals does not list them.
+        let diagonals = rules.step(Dir::NorthEast).is_some();
+        let moving = if diagonals {
+            keymap::bind(
+                alembic_ui::DIRECTION_KEYS,
+                "h j k l y u b n",
+                (),
+                "Moving",
+                "step (arrow keys, and 1-9 as on a numpad, too)",
+            )
+        } else {
+            keymap::bind(
+                ORTHOGONAL_KEYS,
+                "h j k l",
+                (),
+                "Moving",
+                "step (arrow keys too; no diagonal steps in this game)",
+            )
+        };
         lines.extend(keymap::help_section(&[moving], "Moving"));
         lines.push(String::new());
     }
@@ -600,7 +612,17 @@ fn board_help<R: Ruleset>(rules: &R, board: &dyn Board<R>) -> Vec<String> {
         lines.extend(keymap::help_section(toggles, "View"));
         lines.push(String::new());
     }
-    let own: Vec<Binding<Own>> = session_keys(rules).cloned().collect();
+    // "> and < away from stairs travel to them" only for a game whose keys have them.
+    let stairs_keys = [Key::Char('>'), Key::Char('<')];
+    let has_stairs = keys
+        .iter()
+        .any(|b| b.keys.iter().any(|k| stairs_keys.contains(k)));
+    let own: Vec<Binding<Own>> = session_keys(rules)
+        .map(|b| match b.action {
+            Own::Explore if !has_stairs => EXPLORE_NO_STAIRS,
+            _ => *b,
+        })
+        .collect();
     lines.extend(keymap::help_section(&own, "Session"));
     lines
 }
@@ -611,8 +633,10 @@ fn board_help<R: Ruleset>(rules: &R, board: &dyn Board<R>) -> Vec<String> {
 #[must_use]
 pub fn is_bound<R: Ruleset + Board<R>>(rules: &R, key: Key) -> bool {
     let listed = |keys: &[Key]| keys.contains(&key);
-    let steps = rules.step(Dir::North).is_some();
-    (steps && (alembic_ui::DIRECTION_KEYS.contains(&key) || run_key(&Input::key(key)).is_some()))
+    let input = Input::key(key);
+    let steps = |d: Option<Dir>| d.is_some_and(|d| rules.step(d).is_some());
+    steps(direction_key(&input))
+        || steps(run_key(&input))
         || rules.keymap().iter().any(|b| listed(b.keys))
         || rules.view_toggles().iter().any(|b| listed(b.keys))
         || session_keys(rules).any(|b| listed(b.keys))
@@ -632,6 +656,27 @@ enum Own {
     Explore,
     Run,
 }
+
+/// The direction keys of a game without diagonal steps.
+const ORTHOGONAL_KEYS: &[Key] = &[
+    Key::Char('h'),
+    Key::Char('j'),
+    Key::Char('k'),
+    Key::Char('l'),
+    Key::Left,
+    Key::Down,
+    Key::Up,
+    Key::Right,
+];
+
+/// `o`'s help line for a game without stairs keys.
+const EXPLORE_NO_STAIRS: Binding<Own> = keymap::bind(
+    &[Key::Char('o')],
+    "o",
+    Own::Explore,
+    "Session",
+    "explore until something happens; a click travels",
+);
 
 #[rustfmt::skip]
 const SESSION_KEYS: &[Binding<Own>] = &[

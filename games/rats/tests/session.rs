@@ -460,6 +460,14 @@ fn the_rats_explore_from_turn_0_and_offer_no_rest() {
     for k in ['Z', 's'] {
         assert!(!play::is_bound(&rats, Key::Char(k)), "{k} is not offered");
     }
+    // Every key the help shows works: no diagonals, no stairs keys in the maze.
+    assert!(
+        help.contains("h j k l ") && !help.contains("y u b n"),
+        "{help}"
+    );
+    assert!(!help.contains("> and <"), "{help}");
+    assert!(!play::is_bound(&rats, Key::Char('y')), "no diagonal steps");
+    assert!(play::is_bound(&rats, Key::Char('h')));
     // Pressed anyway, they are unknown keys that spend no turn.
     let d = dir("explore-no-rest");
     let (fe, s) = play_keys(new_session(&d, 6, false), [Input::ch(' '), Input::ch('Z')]);
