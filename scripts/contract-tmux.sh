@@ -26,25 +26,8 @@ bash "$ROOT/scripts/build.sh" || exit 1
 BIN="$TARGET/release/alembic-tui"
 
 SOCK="alembic-contract-$$"
-DATA=$(mktemp -d)
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server >/dev/null 2>&1; rm -rf "$DATA"' EXIT
-# A session that outlives the games' panes, so replacing a pane never stops the tmux server.
-tm new-session -d -s keep "sleep 3600"
-
-FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-pass() { echo "ok:   $*"; }
-capture() { tm capture-pane -p -t c; }
-wait_for() {
-    local text="$1" secs="${2:-10}" i
-    for ((i = 0; i < secs * 20; i++)); do
-        [[ "$(capture)" == *"$text"* ]] && return 0
-        sleep 0.05
-    done
-    return 1
-}
-turn() { capture | grep -o 'Turn [0-9]*' | head -1 | cut -d' ' -f2; }
+# shellcheck source=scripts/lib/tmux.sh
+. "$ROOT/scripts/lib/tmux.sh"
 # start NAME ARGS...: a fresh pane running the binary with ARGS, its data in $DATA/NAME.
 start() {
     local name=$1

@@ -28,24 +28,8 @@ COINS="$TARGET/release/coins-tui"
 COINS_WINDOW="$TARGET/release/coins-pixels"
 
 SOCK="alembic-outside-$$"
-DATA=$(mktemp -d)
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server >/dev/null 2>&1; rm -rf "$DATA"' EXIT
-tm new-session -d -s keep "sleep 3600"
-
-FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-pass() { echo "ok:   $*"; }
-capture() { tm capture-pane -p -t c; }
-wait_for() {
-    local text="$1" secs="${2:-10}" i
-    for ((i = 0; i < secs * 20; i++)); do
-        [[ "$(capture)" == *"$text"* ]] && return 0
-        sleep 0.05
-    done
-    return 1
-}
-turn() { capture | grep -o 'Turn [0-9]*' | head -1 | cut -d' ' -f2; }
+# shellcheck source=scripts/lib/tmux.sh
+. "$ROOT/scripts/lib/tmux.sh"
 # start NAME BIN ARGS...: a fresh pane running BIN with ARGS, its data in $DATA/NAME; the
 # program's pid goes to $DATA/NAME.pid (exec keeps it the same process).
 start() {
