@@ -17,19 +17,31 @@
 //! #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 //! enum Cmd { Up }
 //!
+//! /// Why a count was refused, typed: the session says it with `Display`.
+//! #[derive(Debug, PartialEq)]
+//! enum Refusal { Done }
+//! impl std::fmt::Display for Refusal {
+//!     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+//!         f.write_str("You have counted to three already.")
+//!     }
+//! }
+//!
 //! impl Ruleset for Count {
 //!     const NAME: &'static str = "count";
 //!     const TITLE: &'static str = "C O U N T";
 //!     type Command = Cmd;
 //!     type Event = u64;
-//!     type Refusal = String;
+//!     type Refusal = Refusal;
 //!
 //!     fn library(&self) -> &Library { &self.library }
 //!     fn hooks(&self) -> Hooks { Hooks::new() }
 //!     fn new_game(&self, seed: u64) -> Result<Game, alembic::Error> {
 //!         Ok(Game::new(seed).with_library(self.library.clone()))
 //!     }
-//!     fn apply(&self, game: &Game, _: &Cmd) -> Result<Outcome<u64>, Rejected<String>> {
+//!     fn apply(&self, game: &Game, _: &Cmd) -> Result<Outcome<u64>, Rejected<Refusal>> {
+//!         if game.turn() >= 3 {
+//!             return Err(Rejected::Refused(Refusal::Done));
+//!         }
 //!         let mut g = game.clone();
 //!         g.set_turn_mut(g.turn() + 1);
 //!         Ok(Outcome { events: vec![g.turn()], game: g })
@@ -48,6 +60,11 @@
 //! let g = rules.new_game(1)?;
 //! let out = rules.apply(&g, &Cmd::Up).map_err(|e| e.to_string())?;
 //! assert_eq!(rules.describe(&out.game, &out.events[0]).as_deref(), Some("1!"));
+//! let mut g = out.game;
+//! for _ in 0..2 {
+//!     g = rules.apply(&g, &Cmd::Up).map_err(|e| e.to_string())?.game;
+//! }
+//! assert!(matches!(rules.apply(&g, &Cmd::Up), Err(Rejected::Refused(Refusal::Done))));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

@@ -86,7 +86,25 @@ pub enum Event {
 }
 
 /// What [`Rats::apply`] answers.
-type Ruled = Result<Outcome<Event>, Rejected<&'static str>>;
+type Ruled = Result<Outcome<Event>, Rejected<Refusal>>;
+
+/// Why a step was refused, typed (the session says it with `Display`); nothing changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// A wall is in the way.
+    Wall,
+    /// The maze has no diagonal ways.
+    Diagonal,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Refusal::Wall => "A wall is in the way.",
+            Refusal::Diagonal => "The maze has no diagonal ways.",
+        })
+    }
+}
 
 /// The rules, with their library and hooks.
 #[derive(Clone, Debug)]
@@ -280,7 +298,7 @@ impl Ruleset for Rats {
     ];
     type Command = Command;
     type Event = Event;
-    type Refusal = &'static str;
+    type Refusal = Refusal;
 
     fn library(&self) -> &Library {
         &self.library
@@ -330,7 +348,7 @@ impl Ruleset for Rats {
         if let Command::Move(d) = *command {
             let to = at + d;
             if to.x != at.x && to.y != at.y {
-                return Err(Rejected::Refused("The maze has no diagonal ways."));
+                return Err(Rejected::Refused(Refusal::Diagonal));
             }
             let rat = g.things_at(to).iter().copied().find(|&t| g.is(t, &ALIVE));
             if let Some(rat) = rat {
@@ -344,7 +362,7 @@ impl Ruleset for Rats {
                     g.set_mut(rat, &HP, hp)?;
                 }
             } else if !g.tile_def(to)?.is(&WALK) {
-                return Err(Rejected::Refused("A wall is in the way."));
+                return Err(Rejected::Refused(Refusal::Wall));
             } else {
                 g.move_thing_mut(hero, to)?;
                 let cheese = g.var(&CHEESE)?;

@@ -244,7 +244,7 @@ impl Ruleset for Reworded {
     const TITLE: &'static str = Rats::TITLE;
     type Command = Command;
     type Event = Event;
-    type Refusal = &'static str;
+    type Refusal = alembic_rats::Refusal;
     fn library(&self) -> &alembic::Library {
         self.0.library()
     }
@@ -254,7 +254,11 @@ impl Ruleset for Reworded {
     fn new_game(&self, seed: u64) -> Result<Game, alembic::Error> {
         self.0.new_game(seed)
     }
-    fn apply(&self, g: &Game, c: &Command) -> Result<Outcome<Event>, Rejected<&'static str>> {
+    fn apply(
+        &self,
+        g: &Game,
+        c: &Command,
+    ) -> Result<Outcome<Event>, Rejected<alembic_rats::Refusal>> {
         self.0.apply(g, c)
     }
     fn describe(&self, _: &Game, e: &Event) -> Option<String> {
@@ -498,8 +502,8 @@ fn exploring_the_rats_maze_ends_with_all_of_it_known() {
     assert!(steps > 50, "explore walked the maze: {steps} steps");
 }
 
-/// A step the rules refuse reaches the session typed: the rats' own refusal (`&'static
-/// str`), not a sentence to be guessed at; a wizard line in a game without the console is
+/// A step the rules refuse reaches the session typed: the rats' own refusal (`Refusal`),
+/// not a sentence to be guessed at; a wizard line in a game without the console is
 /// refused as a wizard line; nothing changed either way.
 #[test]
 fn a_refusal_reaches_the_session_typed() {
@@ -509,11 +513,14 @@ fn a_refusal_reaches_the_session_typed() {
     let before = run.game().state_hash();
     // The hero starts in the maze's corner: north is a wall.
     match run.play(&Step::Play(Command::Move(alembic::Dir::North))) {
-        Err(StepRefusal::Rule(why)) => assert_eq!(why, "A wall is in the way."),
+        Err(StepRefusal::Rule(why)) => {
+            assert_eq!(why, alembic_rats::Refusal::Wall);
+            assert_eq!(why.to_string(), "A wall is in the way.");
+        }
         other => panic!("expected the rats' own refusal, got {other:?}"),
     }
     match run.play(&Step::Play(Command::Move(alembic::Dir::NorthEast))) {
-        Err(StepRefusal::Rule(why)) => assert_eq!(why, "The maze has no diagonal ways."),
+        Err(StepRefusal::Rule(why)) => assert_eq!(why, alembic_rats::Refusal::Diagonal),
         other => panic!("expected the rats' own refusal, got {other:?}"),
     }
     assert_eq!(run.game().state_hash(), before, "nothing changed");
