@@ -137,8 +137,16 @@ impl<C: ConsoleHost> Screen<C> for WizardConsole {
             return;
         }
         let rows = usize::from(inside.height.saturating_sub(1));
-        let from = self.lines.len().saturating_sub(rows);
-        for (i, l) in self.lines[from..].iter().enumerate() {
+        // Long lines (a command's help) wrap at the box's width, never clipped: the newest
+        // rows that fit are shown.
+        let width = usize::from(inside.width).max(1);
+        let wrapped: Vec<String> = self
+            .lines
+            .iter()
+            .flat_map(|l| alembic_ui::wrap_text(l, width))
+            .collect();
+        let from = wrapped.len().saturating_sub(rows);
+        for (i, l) in wrapped[from..].iter().enumerate() {
             put_clipped(
                 frame,
                 inside,
@@ -209,5 +217,34 @@ impl<C: ConsoleHost> Screen<C> for WizardConsole {
 
     fn name(&self) -> &str {
         "wizard-console"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Bare;
+
+    impl ConsoleHost for Bare {
+        fn wizard_commands(&self) -> Option<(&WizardCommands<Game>, &Game)> {
+            None
+        }
+        fn run_line(&mut self, _: &str) -> Result<(Vec<String>, bool), String> {
+            Ok((Vec::new(), false))
+        }
+    }
+
+    /// A line longer than the box wraps onto the next rows: its tail is on screen, inside
+    /// the console, not cut off (issue 54: a clipped help line).
+    #[test]
+    fn long_lines_wrap_inside_the_box() {
+        let hello = format!("{} the very end of a long help line", "word ".repeat(20));
+        let mut console = WizardConsole::new(hello);
+        let mut frame = Frame::new(40, 20);
+        Screen::<Bare>::render(&mut console, &Bare, &mut frame, Rect::new(0, 0, 40, 20));
+        let text = frame.to_text();
+        // Clipped, the line would stop at the box's edge, in its fourth "word".
+        assert!(text.contains("end of a long help line"), "{text}");
     }
 }
