@@ -151,7 +151,7 @@ type Check = (usize, u64, u64);
 type Stepper = Box<dyn FnMut(&Game, usize) -> Result<(Game, Vec<String>), String>>;
 
 /// Reads a state line's text back into a game (see [`Playback::with_states`]).
-type Restorer = Box<dyn Fn(&str) -> Result<Game, String>>;
+type Restorer = Box<dyn Fn(&str) -> Option<Game>>;
 
 /// A whole state in the recording: the state's index (commands before it), and the turn
 /// and hash of the checkpoint that vouches for it, with the game's save text of it.
@@ -369,8 +369,9 @@ impl Playback {
     /// `restore` (the game's save text to a game; the game's `load_text`). Without it, a
     /// jump replays every command from the states already made.
     #[must_use]
-    pub fn with_states(mut self, restore: impl Fn(&str) -> Result<Game, String> + 'static) -> Self {
-        self.restore = Some(Box::new(restore));
+    pub fn with_states<E>(mut self, restore: impl Fn(&str) -> Result<Game, E> + 'static) -> Self {
+        // Why a state did not read back does not matter here: the one before is tried.
+        self.restore = Some(Box::new(move |text| restore(text).ok()));
         self
     }
 
@@ -453,7 +454,7 @@ impl Playback {
             let game = match best {
                 None => self.first.clone(),
                 Some((k, (_, turn, hash, text))) => match restore(text) {
-                    Ok(g) if (g.turn(), g.state_hash()) == (*turn, *hash) => g,
+                    Some(g) if (g.turn(), g.state_hash()) == (*turn, *hash) => g,
                     // Not the state its checkpoint says: never used; try the one before.
                     _ => {
                         self.seeds.remove(k);

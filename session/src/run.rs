@@ -86,6 +86,11 @@ pub enum CannotSave {
     Save(savefile::SaveError),
 }
 
+/// Why a game's recording could not be kept in `records/` ([`Run::keep_recording`]).
+#[derive(Debug, thiserror::Error)]
+#[error("This game's recording could not be kept: {0}")]
+pub struct NotKept(#[source] pub record::RecordError);
+
 /// What one step did.
 #[derive(Clone, Debug)]
 pub struct Played<E> {
@@ -724,20 +729,18 @@ impl<R: Ruleset> Run<R> {
     }
 
     /// End the recording here and keep it in `records/`: where it went, or why it could
-    /// not be kept. `None` when the game was not being recorded.
-    pub fn keep_recording(&mut self) -> Option<Result<PathBuf, String>> {
+    /// not be kept ([`NotKept`], whose `Display` is the sentence for the player). `None`
+    /// when the game was not being recorded.
+    pub fn keep_recording(&mut self) -> Option<Result<PathBuf, NotKept>> {
         let rec = self.recorder.take()?;
-        Some(
-            rec.finish(&self.game, unix_now())
-                .map_err(|e| format!("This game's recording could not be kept: {e}")),
-        )
+        Some(rec.finish(&self.game, unix_now()).map_err(NotKept))
     }
 
     /// Go on with `game` under `rules` (the wizard's data reload): the recording so far
     /// replays with the old data, so it ends here and is kept (returned, as
     /// [`Run::keep_recording`]); a practice history starts again; the game is saved at once
     /// when the slot is its own.
-    pub fn rebase(&mut self, rules: Arc<R>, game: Game) -> Option<Result<PathBuf, String>> {
+    pub fn rebase(&mut self, rules: Arc<R>, game: Game) -> Option<Result<PathBuf, NotKept>> {
         let kept = self.keep_recording();
         self.rules = rules;
         self.game = game;
@@ -787,8 +790,8 @@ impl<R: Ruleset> Run<R> {
                 filed.recording = Some(p);
             }
             Some(Err(e)) => {
-                filed.lines.push(e.clone());
-                filed.problems.push(e);
+                filed.lines.push(e.to_string());
+                filed.problems.push(e.to_string());
             }
             None => {}
         }

@@ -1011,8 +1011,8 @@ impl AlchemyCtx {
         match self.live()?.keep_recording()? {
             Ok(p) => Some(p),
             Err(e) => {
-                self.note(Tone::Error, e.clone());
-                self.record_problems.push(e);
+                self.note(Tone::Error, e.to_string());
+                self.record_problems.push(e.to_string());
                 None
             }
         }
@@ -1071,7 +1071,7 @@ impl AlchemyCtx {
             )),
             Some(Err(e)) => {
                 lines.push("The rest of this game is not recorded.".into());
-                self.record_problems.push(e);
+                self.record_problems.push(e.to_string());
             }
             None => {}
         }
