@@ -2,7 +2,8 @@
 //! rate limits. The pages and routes are in [`crate::web`]; storage is a [`Store`].
 //!
 //! - **Names**: 1 to [`MAX_NAME`] characters of `A-Z a-z 0-9 _ -`, unique whatever their
-//!   case. **Passwords**: [`MIN_PASSWORD`] to [`MAX_PASSWORD`] bytes, hashed with argon2id
+//!   case. **Passwords**: [`MIN_PASSWORD`] to [`MAX_PASSWORD`] bytes, not the account's name,
+//!   not one character repeated, not one of [`COMMON_PASSWORDS`]; hashed with argon2id
 //!   (the `argon2` crate's defaults: 19 MiB, 2 passes, a random 16-byte salt per hash,
 //!   stored as a PHC string); the password itself is never stored.
 //! - **Sessions**: a random 256-bit token in the `alembic_session` cookie (`HttpOnly;
@@ -76,15 +77,79 @@ pub fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Why a password is refused at registration, if it is.
+/// Passwords refused whatever their length: the most common ones of at least
+/// [`MIN_PASSWORD`] bytes in published lists of leaked passwords (compared without case), as
+/// NIST SP 800-63B asks of a verifier.
+pub const COMMON_PASSWORDS: &[&str] = &[
+    "password",
+    "password1",
+    "password12",
+    "password123",
+    "passw0rd",
+    "12345678",
+    "123456789",
+    "1234567890",
+    "11111111",
+    "00000000",
+    "87654321",
+    "qwertyui",
+    "qwerty123",
+    "qwertyuiop",
+    "1q2w3e4r",
+    "1qaz2wsx",
+    "zaq12wsx",
+    "asdfghjkl",
+    "abc12345",
+    "abcd1234",
+    "iloveyou",
+    "sunshine",
+    "football",
+    "baseball",
+    "princess",
+    "superman",
+    "welcome1",
+    "letmein1",
+    "trustno1",
+    "dragon123",
+    "monkey123",
+    "whatever",
+    "starwars",
+    "computer",
+    "michelle",
+    "jennifer",
+    "corvette",
+    "mustang1",
+    "shadow12",
+    "master12",
+];
+
+/// Why a password is refused at registration for the account `name`, if it is: its
+/// length, the name itself, one character repeated, or one of [`COMMON_PASSWORDS`].
 ///
 /// # Errors
 /// A message for the page.
-pub fn check_password(password: &str) -> Result<(), String> {
+pub fn check_password(name: &str, password: &str) -> Result<(), String> {
     if password.len() < MIN_PASSWORD || password.len() > MAX_PASSWORD {
         return Err(format!(
             "A password is {MIN_PASSWORD} to {MAX_PASSWORD} bytes."
         ));
+    }
+    let lower = password.to_lowercase();
+    if lower == name.to_lowercase() {
+        return Err("A password cannot be the account's name.".to_owned());
+    }
+    let mut chars = password.chars();
+    if let Some(first) = chars.next()
+        && chars.all(|c| c == first)
+    {
+        return Err("A password cannot be one character repeated.".to_owned());
+    }
+    if COMMON_PASSWORDS.contains(&lower.as_str()) {
+        return Err(
+            "That password is one of the most common ones, tried first by anyone guessing: \
+             choose another."
+                .to_owned(),
+        );
     }
     Ok(())
 }
@@ -425,7 +490,7 @@ pub fn register(
     now: i64,
 ) -> Result<(Account, String), String> {
     check_name(name)?;
-    check_password(password)?;
+    check_password(name, password)?;
     let hash = hash_password(password)?;
     let id = store
         .create_account(name, &hash, now)
@@ -466,10 +531,17 @@ mod tests {
 
     #[test]
     fn passwords_and_tokens() {
-        assert!(check_password("1234567").is_err());
-        assert!(check_password("12345678").is_ok());
-        assert!(check_password(&"x".repeat(256)).is_ok());
-        assert!(check_password(&"x".repeat(257)).is_err());
+        assert!(check_password("ann", "1234567").is_err());
+        assert!(check_password("ann", "12345679").is_ok());
+        assert!(check_password("ann", &"xy".repeat(128)).is_ok());
+        assert!(check_password("ann", &"xy".repeat(128).replacen('x', "xx", 1)).is_err());
+        // Weak passwords of a good length are refused, each with its reason.
+        let weak = |p: &str| check_password("Annabelle", p).unwrap_err();
+        assert!(weak("annabelle").contains("name"));
+        assert!(weak("xxxxxxxxxx").contains("one character"));
+        assert!(weak("12345678").contains("most common"));
+        assert!(weak("PassWord1").contains("most common"));
+        assert!(check_password("Annabelle", "annabelle's own").is_ok());
         let t = random_hex(32).unwrap();
         assert!(session_token_ok(&t));
         assert!(!session_token_ok(&t.to_uppercase()));

@@ -507,7 +507,7 @@ async fn another_account_cannot_play_my_game_and_claiming_works() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_and_malformed_forms_are_refused() {
-    let ts = TestServer::start("acc-big", |_| {}).await;
+    let ts = TestServer::start("acc-big", |c| c.registrations_per_hour = 1000).await;
     let a = Browser::new(&ts, 1);
     let t = csrf(&ts, &a).await;
     // Over the body limit.
@@ -530,6 +530,26 @@ async fn oversized_and_malformed_forms_are_refused() {
         assert_eq!(r.status, 400, "{name:?}");
         assert!(r.session().is_none());
     }
+    // Long enough but weak: the name itself, one character repeated, a common password.
+    // Each is refused with its reason, and no account is made.
+    for (password, why) in [
+        ("Weakling", "cannot be the account"),
+        ("zzzzzzzzzzzz", "one character repeated"),
+        ("Password1", "most common"),
+        ("12345678", "most common"),
+    ] {
+        let r = form(&ts, &a, "/register", "Weakling", password).await;
+        assert_eq!(r.status, 400, "{password:?}: {r:?}");
+        assert!(r.body.contains(why), "{password:?}: {}", r.body);
+        assert!(r.session().is_none());
+    }
+    assert!(
+        ts.server
+            .store
+            .account_by_name("weakling")
+            .unwrap()
+            .is_none()
+    );
     // Malformed bodies: refused as a client error, never a crash.
     for body in [
         &b"%zz%%&&=="[..],

@@ -71,7 +71,8 @@ fn account_page(
     });
     let rules = match page {
         AccountPage::Register => format!(
-            "<p>A name is 1 to {} letters, digits, _ or -; a password {} to {} bytes.</p>",
+            "<p>A name is 1 to {} letters, digits, _ or -; a password {} to {} bytes, not the \
+             name, not one character repeated, not one of the most common passwords.</p>",
             accounts::MAX_NAME,
             accounts::MIN_PASSWORD,
             accounts::MAX_PASSWORD
