@@ -16,5 +16,5 @@ CASES="${1:-400}"
 SEED="${2:-1}"
 bash "$ROOT/scripts/build.sh"
 start=$(date +%s)
-"$TARGET/release/examples/campaign" "$CASES" "$SEED"
+"$TARGET/${ALEMBIC_PROFILE:-release}/examples/campaign" "$CASES" "$SEED"
 echo "campaign: $CASES cases, seed $SEED, $(($(date +%s) - start)) s"

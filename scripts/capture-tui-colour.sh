@@ -9,7 +9,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${1:-$ROOT/docs/screenshot-tui.png}"
 python3 -c 'import PIL' 2>/dev/null || python3 -m pip install --quiet pillow
 bash "$ROOT/scripts/build.sh"
-BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/alembic-tui"
+BIN="${CARGO_TARGET_DIR:-$ROOT/target}/${ALEMBIC_PROFILE:-release}/alembic-tui"
 WORK="$(mktemp -d)"
 SOCK="alembic-colour-$$"
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }

@@ -19,7 +19,7 @@ else
     bash "$ROOT/scripts/build.sh"
     T="$TARGET/release"
 fi
-SIM="$TARGET/release/alembic-sim"
+SIM="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-sim"
 [ -x "$SIM" ] || SIM="$T/alembic-sim"
 WORK="$(mktemp -d)"
 SOCK="alembic-contlong-$$"

@@ -23,7 +23,7 @@ OUT="${OUT:-$TARGET/contract-tmux}"
 mkdir -p "$OUT"
 echo "== building the release binary"
 bash "$ROOT/scripts/build.sh" || exit 1
-BIN="$TARGET/release/alembic-tui"
+BIN="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
 
 SOCK="alembic-contract-$$"
 # shellcheck source=scripts/lib/tmux.sh

@@ -29,9 +29,9 @@ fi
 
 echo "== building the release binaries"
 bash "$ROOT/scripts/build.sh"
-BIN="$TARGET/release/alembic-tui"
-SIM="$TARGET/release/alembic-sim"
-STORM="$TARGET/release/examples/save_storm"
+BIN="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
+SIM="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-sim"
+STORM="$TARGET/${ALEMBIC_PROFILE:-release}/examples/save_storm"
 
 WORK="$(mktemp -d)"
 SOCK="alembic-crash-$$"

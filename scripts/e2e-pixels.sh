@@ -30,7 +30,7 @@ HERO_RGB=${HERO_RGB:-255,230,120}
 MOVE_KEY=${MOVE_KEY:-Right}
 QUIT_KEYS=${QUIT_KEYS:-shift+q y}
 OUT=${OUT:-$ROOT/target/e2e-pixels}
-BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/alembic-pixels}
+BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/${ALEMBIC_PROFILE:-release}/alembic-pixels}
 MAX_IDLE_CPU=${MAX_IDLE_CPU:-2}
 KEYS_TOTAL=${KEYS_TOTAL:-200}
 

@@ -24,7 +24,7 @@ rm -f "$OUT"/*.txt
 
 echo "== building the release binary"
 bash "$ROOT/scripts/build.sh"
-BIN="$TARGET/release/alembic-tui"
+BIN="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
 
 SOCK="alembic-e2e-$$"
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }

@@ -18,7 +18,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-$ROOT/target/e2e-web}
-BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/alembic-web}
+BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/${ALEMBIC_PROFILE:-release}/alembic-web}
 PY=/usr/bin/python3
 
 log() { printf 'e2e-web: %s\n' "$*" >&2; }

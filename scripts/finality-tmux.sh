@@ -28,8 +28,8 @@ if [ -z "${SKIP_BUILD:-}" ]; then
     echo "== building the release binaries"
     bash "$ROOT/scripts/build.sh" || exit 1
 fi
-BIN="$TARGET/release/alembic-tui"
-SIM="$TARGET/release/alembic-sim"
+BIN="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
+SIM="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-sim"
 
 SOCK="alembic-final-$$"
 # shellcheck source=scripts/lib/tmux.sh

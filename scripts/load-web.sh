@@ -27,8 +27,8 @@ if [ "$DB" = postgres ]; then
 fi
 echo "load-web: database $DB, accounts $ACCOUNTS, $SECONDS_PER_RUN s per run" >&2
 bash "$ROOT/scripts/build.sh"
-BIN=$TARGET/release/alembic-web
-LOAD=$TARGET/release/examples/load
+BIN=$TARGET/${ALEMBIC_PROFILE:-release}/alembic-web
+LOAD=$TARGET/${ALEMBIC_PROFILE:-release}/examples/load
 
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 # CPU time (user + system) of a process, in clock ticks.

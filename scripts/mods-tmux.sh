@@ -9,12 +9,12 @@
 # Prints what it saw; exits non-zero if anything is not as a player should see it. The panes
 # are kept in ${OUT:-${TMPDIR:-/tmp}}/mods-tmux-*.txt.
 #
-# Needs tmux and a release build (cargo build --release -p alembic-rl-tui).
+# Needs tmux and a release build (scripts/build.sh).
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/alembic-tui}
+BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/${ALEMBIC_PROFILE:-release}/alembic-tui}
 OUT=${OUT:-${TMPDIR:-/tmp}}
-[[ -x $BIN ]] || { echo "mods-tmux: no binary at $BIN (cargo build --release -p alembic-rl-tui)"; exit 1; }
+[[ -x $BIN ]] || { echo "mods-tmux: no binary at $BIN (scripts/build.sh)"; exit 1; }
 SOCK=mods$$
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 WORK=$(mktemp -d)

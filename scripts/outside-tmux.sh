@@ -23,9 +23,9 @@ OUT="${OUT:-$TARGET/outside-tmux}"
 mkdir -p "$OUT"
 echo "== building the release binaries and examples"
 bash "$ROOT/scripts/build.sh" || exit 1
-TUI="$TARGET/release/alembic-tui"
-COINS="$TARGET/release/coins-tui"
-COINS_WINDOW="$TARGET/release/coins-pixels"
+TUI="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
+COINS="$TARGET/${ALEMBIC_PROFILE:-release}/coins-tui"
+COINS_WINDOW="$TARGET/${ALEMBIC_PROFILE:-release}/coins-pixels"
 
 SOCK="alembic-outside-$$"
 # shellcheck source=scripts/lib/tmux.sh

@@ -20,8 +20,8 @@ KILLS="${1:-100}"
 
 echo "== building the release binaries"
 bash "$ROOT/scripts/build.sh"
-BIN="$TARGET/release/alembic-tui"
-STORM="$TARGET/release/examples/save_storm"
+BIN="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
+STORM="$TARGET/${ALEMBIC_PROFILE:-release}/examples/save_storm"
 
 WORK="$(mktemp -d)"
 SOCK="alembic-rel-$$"

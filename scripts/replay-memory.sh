@@ -18,7 +18,7 @@ WORK="$(mktemp -d)"
 SOCK="alembic-replaymem-$$"
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 trap 'tm kill-server >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
-"$TARGET/release/alembic-sim" --game alchemy --seed "$SEED" --turns "$TURNS" --policy random --record "$WORK/long.replay" >/dev/null
+"$TARGET/${ALEMBIC_PROFILE:-release}/alembic-sim" --game alchemy --seed "$SEED" --turns "$TURNS" --policy random --record "$WORK/long.replay" >/dev/null
 cmds=$(grep -c '"cmd"' "$WORK/long.replay")
 echo "recording: $cmds commands, $(stat -c %s "$WORK/long.replay") bytes"
 export XDG_DATA_HOME="$WORK/data"
@@ -29,7 +29,7 @@ measure() {
   local file="$1" name="$2" t0 t1 t2 rss
   rm -f "$WORK/time.txt"
   t0=$(date +%s.%N)
-  tm new-session -d -s r -x 160 -y 40 "/usr/bin/time -v $TARGET/release/alembic-tui --replay $file 2>$WORK/time.txt"
+  tm new-session -d -s r -x 160 -y 40 "/usr/bin/time -v $TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui --replay $file 2>$WORK/time.txt"
   until tm capture-pane -p -t r 2>/dev/null | grep -q "REPLAY"; do sleep 0.02; done
   t1=$(date +%s.%N)
   tm send-keys -t r End

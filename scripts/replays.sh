@@ -10,7 +10,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 bash "$ROOT/scripts/build.sh"
-SIM=$TARGET/release/alembic-sim
+SIM=$TARGET/${ALEMBIC_PROFILE:-release}/alembic-sim
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 fails=0

@@ -6,13 +6,13 @@
 #   scripts/rest-tmux.sh            # seed 5: from low hit points to full ("You feel rested.")
 #   scripts/rest-tmux.sh 10 3       # seed 10, rest on depth 3: a small goblin comes into view
 #
-# Needs tmux and a release build (cargo build --release -p alembic-rl-tui).
+# Needs tmux and a release build (scripts/build.sh).
 set -uo pipefail
 SEED=${1:-5}
 DEPTH=${2:-}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/alembic-tui}
-[[ -x $BIN ]] || { echo "rest-tmux: no binary at $BIN (cargo build --release -p alembic-rl-tui)"; exit 1; }
+BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/${ALEMBIC_PROFILE:-release}/alembic-tui}
+[[ -x $BIN ]] || { echo "rest-tmux: no binary at $BIN (scripts/build.sh)"; exit 1; }
 SOCK=rest$$
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 DATA=$(mktemp -d)

@@ -15,11 +15,11 @@
 # find it. The count of presses goes to the log and to OUT/explore-SIZE-MODE.txt.
 #
 # Needs Xvfb, xdotool and ImageMagick (apt-get install xvfb xdotool imagemagick) and a
-# release build (cargo build --release -p alembic-rl-pixels). Exits non-zero on any failure.
+# release build (scripts/build.sh). Exits non-zero on any failure.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/alembic-pixels}
+BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/${ALEMBIC_PROFILE:-release}/alembic-pixels}
 OUT=${OUT:-$ROOT/target/screens}
 SEED=${SEED:-5}
 SIZES=${SIZES:-1280x720 1280x800 1920x1080}
@@ -35,7 +35,7 @@ fail() {
     log "FAIL: $*"
     exit 1
 }
-[[ -x $BIN ]] || fail "no binary at $BIN (cargo build --release -p alembic-rl-pixels)"
+[[ -x $BIN ]] || fail "no binary at $BIN (scripts/build.sh)"
 for tool in Xvfb xdotool import; do
     command -v "$tool" >/dev/null || fail "missing $tool"
 done

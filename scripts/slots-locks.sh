@@ -24,8 +24,8 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 echo "== building the release binaries"
 bash "$ROOT/scripts/build.sh"
-BIN="$TARGET/release/alembic-tui"
-SIM="$TARGET/release/alembic-sim"
+BIN="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
+SIM="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-sim"
 
 WORK="$(mktemp -d)"
 SOCK="alembic-slots-$$"

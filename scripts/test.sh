@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Run every test Alembic has: unit, property, behaviour and doc tests (`cargo test --workspace`),
 # then the storage suite against a real PostgreSQL (scripts/postgres.sh), then the end-to-end
-# scripts that play the release binaries in tmux, under Xvfb and in headless Chromium
-# (e2e-web.sh installs chromium and python3-websocket itself).
+# scripts that play the binaries of the same build in tmux, under Xvfb and in headless
+# Chromium (e2e-web.sh installs chromium and python3-websocket itself).
 # Installs what a fresh Debian machine lacks (tmux, Xvfb, xdotool, ImageMagick) when run as root.
 # Ends with one line "N passed, M failed" and exits non-zero if anything failed.
 set -uo pipefail
@@ -32,6 +32,12 @@ fi
 run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/alembic-test.XXXXXX")
 chmod 755 "$run_tmp"
 export TMPDIR=$run_tmp
+
+# One build serves the tests and the end-to-end scripts: the scripts play the binaries of
+# the test build's profile (debug, where the engine and the games are optimised at level 1;
+# see Cargo.toml), not a second release build of the whole stack. `ALEMBIC_PROFILE=release
+# ./scripts/test.sh` plays the release binaries instead (a second build).
+export ALEMBIC_PROFILE=${ALEMBIC_PROFILE:-debug}
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -76,13 +82,15 @@ fi
 # crash-journal.sh with 8 kills (the documented run is 100), the campaign's quick profile.
 # migrate-test.sh: the migration script ports a 0.1 and an early-0.2 game, which then build;
 # release-check.sh --offline: every publishable crate packages (no network).
+# api-check.sh: the public API against the last release's (api/), and --self-test: the check
+# fails on a removed item and a changed signature, on a fixture crate.
 for e2e in scripts/e2e-tui.sh scripts/e2e-guide.sh scripts/e2e-pixels.sh scripts/e2e-web.sh \
   scripts/reliability.sh scripts/replays.sh scripts/rest-tmux.sh "scripts/rest-tmux.sh 10 3" \
   scripts/mods-tmux.sh scripts/web-full-disk.sh scripts/web-kill9.sh scripts/web-two-servers.sh \
   "scripts/crash-journal.sh 8" scripts/slots-locks.sh scripts/x-dies.sh "scripts/campaign.sh 400" \
   scripts/contract-tmux.sh scripts/module-cycles.sh scripts/data-bounds.sh scripts/tui-lost.sh \
   scripts/finality-tmux.sh scripts/outside-tmux.sh scripts/migrate-test.sh \
-  "scripts/release-check.sh --offline"; do
+  "scripts/release-check.sh --offline" scripts/api-check.sh "scripts/api-check.sh --self-test"; do
   echo "== $e2e ($(date -u +%T) UTC)"
   out=$(mktemp)
   # shellcheck disable=SC2086 # a script and its arguments

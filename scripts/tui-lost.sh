@@ -29,7 +29,7 @@ if [[ -z ${SKIP_BUILD:-} ]]; then
     echo "== building the release binaries"
     bash "$ROOT/scripts/build.sh"
 fi
-BIN="$TARGET/release/alembic-tui"
+BIN="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
 
 WORK="$(mktemp -d)"
 SOCK="alembic-lost-$$"

@@ -78,7 +78,7 @@ fi
 fi
 
 # 3. kill -9 on the binary, with bots.
-cargo build --manifest-path "$ROOT/Cargo.toml" -p alembic-web --bins --examples --color never -q
+bash "$ROOT/scripts/build.sh" debug
 BIN=$TARGET/debug/alembic-web
 FAULTS=$TARGET/debug/examples/faults
 

@@ -12,8 +12,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 BOTS=${BOTS:-100}
 bash "$ROOT/scripts/build.sh"
-BIN=$TARGET/release/alembic-web
-FAULTS=$TARGET/release/examples/faults
+BIN=$TARGET/${ALEMBIC_PROFILE:-release}/alembic-web
+FAULTS=$TARGET/${ALEMBIC_PROFILE:-release}/examples/faults
 
 work=$(mktemp -d)
 pid=

@@ -21,8 +21,8 @@ if ! pg_url=$(bash "$ROOT/scripts/postgres.sh" start); then
     exit 0
 fi
 bash "$ROOT/scripts/build.sh"
-BIN=$TARGET/release/alembic-web
-FAULTS=$TARGET/release/examples/faults
+BIN=$TARGET/${ALEMBIC_PROFILE:-release}/alembic-web
+FAULTS=$TARGET/${ALEMBIC_PROFILE:-release}/examples/faults
 PSQL=$(ls -d /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -1)
 PSQL=${PSQL:-psql}
 dbname="two_servers_$$"

@@ -19,9 +19,9 @@ for tool in Xvfb xdotool tmux; do
     command -v "$tool" >/dev/null 2>&1 || { echo "SKIP ($tool missing): the X connection dies"; exit 0; }
 done
 bash "$ROOT/scripts/build.sh"
-PIX="$TARGET/release/alembic-pixels"
-TUI="$TARGET/release/alembic-tui"
-SIM="$TARGET/release/alembic-sim"
+PIX="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-pixels"
+TUI="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
+SIM="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-sim"
 WORK="$(mktemp -d)"
 SOCK="alembic-xdies-$$"
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
