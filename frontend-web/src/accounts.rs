@@ -154,33 +154,28 @@ pub fn check_password(name: &str, password: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// `password`'s argon2id hash (PHC string, random salt).
+/// `password`'s argon2id hash (PHC string, random salt), computed on the calling thread.
+/// The server hashes on its [`Hasher`]'s threads instead, so that a burst of log-ins
+/// cannot take argon2's memory many times over.
 ///
 /// # Errors
 /// No randomness for the salt, or the hasher failed.
 pub fn hash_password(password: &str) -> Result<String, String> {
-    let password = password.to_owned();
-    on_hasher(move || {
-        Argon2::default()
-            .hash_password(password.as_bytes())
-            .map(|h: PasswordHash| h.to_string())
-            .map_err(|e| e.to_string())
-    })
-    .unwrap_or_else(|| Err("no thread to hash the password on".to_owned()))
+    Argon2::default()
+        .hash_password(password.as_bytes())
+        .map(|h: PasswordHash| h.to_string())
+        .map_err(|e| e.to_string())
 }
 
-/// Whether `password` matches `hash` (a PHC string; a malformed one matches nothing).
+/// Whether `password` matches `hash` (a PHC string; a malformed one matches nothing),
+/// checked on the calling thread (see [`hash_password`]).
 #[must_use]
 pub fn verify_password(password: &str, hash: &str) -> bool {
-    let (password, hash) = (password.to_owned(), hash.to_owned());
-    on_hasher(move || {
-        PasswordHash::new(&hash).is_ok_and(|h| {
-            Argon2::default()
-                .verify_password(password.as_bytes(), &h)
-                .is_ok()
-        })
+    PasswordHash::new(hash).is_ok_and(|h| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &h)
+            .is_ok()
     })
-    .unwrap_or(false)
 }
 
 /// Threads that compute password hashes (each hash takes argon2's 19 MiB for tens of
@@ -194,11 +189,35 @@ pub const HASHING_THREADS: usize = 2;
 
 type HashJob = Box<dyn FnOnce() + Send>;
 
-/// Run `job` on one of the [`HASHING_THREADS`] and wait for its answer.
-fn on_hasher<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> Option<T> {
-    static QUEUE: std::sync::OnceLock<Option<std::sync::Mutex<std::sync::mpsc::Sender<HashJob>>>> =
-        std::sync::OnceLock::new();
-    let queue = QUEUE.get_or_init(|| {
+/// The server's password hasher: [`HASHING_THREADS`] threads that every hash and check
+/// waits its turn for, and the hash that unknown names are checked against (so that they
+/// cost what a real check costs). One per served [`crate::Server`], held in
+/// [`crate::web::AppState`]; its threads end when it is dropped.
+pub struct Hasher {
+    queue: Option<std::sync::Mutex<std::sync::mpsc::Sender<HashJob>>>,
+    dummy: String,
+}
+
+impl std::fmt::Debug for Hasher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hasher")
+            .field("threads", &self.queue.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Hasher {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Hasher {
+    /// Start the hashing threads and compute the dummy hash (one argon2 hash, tens of
+    /// milliseconds). If no thread can be started, every hash fails and every check says
+    /// no, so nobody logs in without a real check.
+    #[must_use]
+    pub fn new() -> Self {
         let (tx, rx) = std::sync::mpsc::channel::<HashJob>();
         let rx = std::sync::Arc::new(std::sync::Mutex::new(rx));
         let mut started = 0;
@@ -220,20 +239,47 @@ fn on_hasher<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> Opt
                 });
             started += usize::from(spawned.is_ok());
         }
-        (started > 0).then(|| std::sync::Mutex::new(tx))
-    });
-    let (tx, rx) = std::sync::mpsc::sync_channel(1);
-    let sent = queue.as_ref()?.lock().ok()?.send(Box::new(move || {
-        let _ = tx.send(job());
-    }));
-    sent.ok()?;
-    rx.recv().ok()
-}
+        let mut hasher = Self {
+            queue: (started > 0).then(|| std::sync::Mutex::new(tx)),
+            dummy: String::new(),
+        };
+        hasher.dummy = hasher.hash("no one's password, ever").unwrap_or_default();
+        hasher
+    }
 
-/// A hash of no one's password, checked for unknown names so they cost the same time.
-fn dummy_hash() -> &'static str {
-    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    DUMMY.get_or_init(|| hash_password("no one's password, ever").unwrap_or_default())
+    /// Run `job` on one of the threads and wait for its answer (`None`: no thread).
+    fn run<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let sent = self.queue.as_ref()?.lock().ok()?.send(Box::new(move || {
+            let _ = tx.send(job());
+        }));
+        sent.ok()?;
+        rx.recv().ok()
+    }
+
+    /// [`hash_password`] on a hashing thread.
+    ///
+    /// # Errors
+    /// No thread to hash on, no randomness for the salt, or the hasher failed.
+    pub fn hash(&self, password: &str) -> Result<String, String> {
+        let password = password.to_owned();
+        self.run(move || hash_password(&password))
+            .unwrap_or_else(|| Err("no thread to hash the password on".to_owned()))
+    }
+
+    /// [`verify_password`] on a hashing thread (false when there is no thread).
+    #[must_use]
+    pub fn verify(&self, password: &str, hash: &str) -> bool {
+        let (password, hash) = (password.to_owned(), hash.to_owned());
+        self.run(move || verify_password(&password, &hash))
+            .unwrap_or(false)
+    }
+
+    /// The same work as [`Hasher::verify`] against a hash of no one's password: for a
+    /// name with no account, so that the time does not tell.
+    pub fn verify_nobody(&self, password: &str) {
+        let _ = self.verify(password, &self.dummy);
+    }
 }
 
 /// A random token of `bytes` bytes, in hex.
@@ -434,6 +480,7 @@ pub enum Login {
 /// # Errors
 /// The store failed, or no session token could be made.
 pub fn log_in(
+    hasher: &Hasher,
     store: &dyn Store,
     name: &str,
     password: &str,
@@ -456,10 +503,9 @@ pub fn log_in(
         store.account_by_name(name)?
     };
     let ok = match &account {
-        Some(a) => verify_password(password, &a.password_hash),
+        Some(a) => hasher.verify(password, &a.password_hash),
         None => {
-            // The same work as a real check, so the time does not tell.
-            let _ = verify_password(password, dummy_hash());
+            hasher.verify_nobody(password);
             false
         }
     };
@@ -484,6 +530,7 @@ pub fn log_in(
 /// A message for the page: the name or password is refused, the name is taken, or the
 /// store failed.
 pub fn register(
+    hasher: &Hasher,
     store: &dyn Store,
     name: &str,
     password: &str,
@@ -491,7 +538,7 @@ pub fn register(
 ) -> Result<(Account, String), String> {
     check_name(name)?;
     check_password(name, password)?;
-    let hash = hash_password(password)?;
+    let hash = hasher.hash(password)?;
     let id = store
         .create_account(name, &hash, now)
         .map_err(|e| match e {
@@ -527,6 +574,42 @@ mod tests {
         assert!(!verify_password("correct horsf", &a));
         assert!(!verify_password("correct horse", "not a hash"));
         assert!(!verify_password("", ""));
+    }
+
+    #[test]
+    fn a_hasher_hashes_on_its_own_threads_and_ends_them_when_dropped() {
+        let hasher = Hasher::new();
+        let on_pool = hasher.hash("correct horse").unwrap();
+        assert!(verify_password("correct horse", &on_pool));
+        assert!(hasher.verify("correct horse", &on_pool));
+        assert!(!hasher.verify("correct horsf", &on_pool));
+        assert!(!hasher.dummy.is_empty(), "unknown names are checked against a real hash");
+        let threads = |name: &str| {
+            std::fs::read_dir("/proc/self/task")
+                .map(|tasks| {
+                    tasks
+                        .flatten()
+                        .filter(|t| {
+                            std::fs::read_to_string(t.path().join("comm"))
+                                .is_ok_and(|c| c.trim() == name)
+                        })
+                        .count()
+                })
+                .unwrap_or(0)
+        };
+        let before = threads("password-hash-0");
+        assert!(before >= 1, "the pool's threads are running");
+        drop(hasher);
+        // Dropping the hasher closes its queue; its threads see that and return.
+        let mut after = before;
+        for _ in 0..200 {
+            after = threads("password-hash-0");
+            if after < before {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(after < before, "the dropped hasher's threads ended");
     }
 
     #[test]

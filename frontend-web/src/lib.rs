@@ -59,6 +59,7 @@ pub async fn serve(
     let state = web::AppState {
         server: Arc::clone(&server),
         atlas: Arc::new(png),
+        hasher: Arc::new(accounts::Hasher::new()),
     };
     let app = web::router(state);
     // Idle games and games whose player left are saved and stopped.

@@ -85,23 +85,24 @@ fn the_server_keeps_its_accounts_in_postgres() {
     })
     .unwrap();
     let store = server.store.as_ref();
+    let hasher = accounts::Hasher::new();
     assert_eq!(store.kind(), "postgres");
-    let (ann, session) = accounts::register(store, "Ann", "correct horse", 100).unwrap();
+    let (ann, session) = accounts::register(&hasher, store, "Ann", "correct horse", 100).unwrap();
     assert_eq!(store.session(&session, 101).unwrap().unwrap().id, ann.id);
-    assert!(accounts::register(store, "ANN", "another password", 100).is_err());
+    assert!(accounts::register(&hasher, store, "ANN", "another password", 100).is_err());
     // One answer for a wrong password and an unknown name; then the rate limit.
     for name in ["Ann", "nobody", "Ann", "nobody", "Ann"] {
         assert!(matches!(
-            accounts::log_in(store, name, "wrong password", "10.0.0.1", 200).unwrap(),
+            accounts::log_in(&hasher, store, name, "wrong password", "10.0.0.1", 200).unwrap(),
             Login::Bad
         ));
     }
     assert!(matches!(
-        accounts::log_in(store, "Ann", "correct horse", "10.0.0.1", 201).unwrap(),
+        accounts::log_in(&hasher, store, "Ann", "correct horse", "10.0.0.1", 201).unwrap(),
         Login::Limited
     ));
     // Another address: Ann's name had only 3 failures.
-    match accounts::log_in(store, "ann", "correct horse", "10.0.0.2", 202).unwrap() {
+    match accounts::log_in(&hasher, store, "ann", "correct horse", "10.0.0.2", 202).unwrap() {
         Login::Ok(a, s) => {
             assert_eq!(a.id, ann.id);
             assert_eq!(store.revoke_all_sessions(ann.id).unwrap(), 2);
@@ -111,7 +112,7 @@ fn the_server_keeps_its_accounts_in_postgres() {
     }
     // A minute later the address may try again.
     assert!(matches!(
-        accounts::log_in(store, "Ann", "correct horse", "10.0.0.1", 262).unwrap(),
+        accounts::log_in(&hasher, store, "Ann", "correct horse", "10.0.0.1", 262).unwrap(),
         Login::Ok(..)
     ));
 }

@@ -184,8 +184,15 @@ pub(crate) async fn register_post(
         ));
     }
     let store = Arc::clone(&st.server.store);
+    let hasher = Arc::clone(&st.hasher);
     let made = blocking(move || {
-        accounts::register(store.as_ref(), &form.name, &form.password, accounts::now())
+        accounts::register(
+            &hasher,
+            store.as_ref(),
+            &form.name,
+            &form.password,
+            accounts::now(),
+        )
     })
     .await?;
     Ok(match made {
@@ -220,8 +227,10 @@ pub(crate) async fn login_post(
             None,
         ));
     };
+    let hasher = Arc::clone(&st.hasher);
     let tried = blocking(move || {
         accounts::log_in(
+            &hasher,
             store.as_ref(),
             &form.name,
             &form.password,
@@ -366,10 +375,9 @@ pub(crate) async fn delete_account_post(
     let server = Arc::clone(&st.server);
     let id = account.id;
     let hash = account.password_hash.clone();
+    let hasher = Arc::clone(&st.hasher);
     let done = blocking(move || {
-        if form.password.len() > accounts::MAX_PASSWORD
-            || !accounts::verify_password(&form.password, &hash)
-        {
+        if form.password.len() > accounts::MAX_PASSWORD || !hasher.verify(&form.password, &hash) {
             return Ok(Err(accounts::BAD_LOGIN.to_owned()));
         }
         server.delete_account(id).map(|r| r.map(|_| ()))

@@ -11,4 +11,7 @@ pub struct AppState {
     pub server: Arc<Server>,
     /// The tile atlas (PNG).
     pub atlas: Arc<Vec<u8>>,
+    /// The password hasher: its threads bound argon2's memory for every log-in,
+    /// registration and account deletion this server checks.
+    pub hasher: Arc<crate::accounts::Hasher>,
 }
