@@ -75,7 +75,7 @@ load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 cpuinfo() { sed -n "s/^$1[[:space:]]*: //p" /proc/cpuinfo | head -1; }
 python3 scripts/bench-table.py \
   --criterion "$target/criterion" --log "$log" --since "$since" \
-  --readme benches/README.md --summary README.md --cmd "$cmd" \
+  --readme benches/README.md --cmd "$cmd" \
   --date "$(date -u '+%Y-%m-%d %H:%M UTC')" "${anchor_args[@]}" \
   --host "$(cpuinfo 'model name'), family $(cpuinfo 'cpu family') model $(cpuinfo model)" \
   --load "$load_before at the start, $load_after at the end (1, 5, 15 min; $(nproc) cores)"
