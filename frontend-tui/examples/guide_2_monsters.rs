@@ -1,12 +1,24 @@
 //! Guide step 2 (docs/guide.md): rats that take turns on the engine's scheduler, bite, and
-//! die when the `@` walks into them. Builds on step 1's map.
-#[allow(dead_code)]
-#[path = "guide_1_walk.rs"]
-mod step1;
+//! die when the `@` walks into them. A whole program: step 1's map comes first, as it was.
 
 use alembic::prelude::*;
 use alembic_ui::{App, Cell, Control, Frame, Input, direction_key, is_cancel};
-use step1::{MAP, wall};
+
+// Step 1's cave.
+pub const MAP: [&str; 7] = [
+    "####################",
+    "#......#...........#",
+    "#......#....####...#",
+    "#..........#.......#",
+    "#......#...#...#...#",
+    "#......#.......#...#",
+    "####################",
+];
+
+pub fn wall(l: Loc) -> bool {
+    let row = MAP.get(l.y as usize).map_or(&b""[..], |r| r.as_bytes());
+    row.get(l.x as usize).is_none_or(|&c| c == b'#') // off the map is wall too
+}
 
 pub const HP: Prop<i32> = Prop::with_default("hp", 10);
 pub const HERO: Prop<ThingId> = Prop::new("hero");
