@@ -40,11 +40,10 @@ start() {
 }
 
 echo "== Caves: practice, U twice"
+# --seed begins the game at once, in every game (no start screen first).
 start practice --game caves --seed 5 --practice
-wait_for "C A V E S" 5 || fail "the Caves title did not show"
-wait_for "practice" 2 || fail "the title does not say practice"
-tm send-keys -t c Space
-wait_for "Turn 0" 5 || fail "the Caves game did not start"
+wait_for "Turn 0" 5 || fail "the Caves game did not start at once"
+wait_for "A practice game: U takes back a move." 2 || fail "the game does not say it is practice"
 for k in l l l j; do tm send-keys -t c "$k"; sleep 0.15; done
 wait_for "Turn 4" 5 || fail "four moves did not reach turn 4"
 tm send-keys -t c U
@@ -56,6 +55,8 @@ capture >"$OUT/caves-undo.txt"
 tm send-keys -t c Q
 sleep 0.2
 tm send-keys -t c y
+wait_for "G A M E   O V E R" 5 && pass "caves: Q y ends on the summary" || fail "caves: no summary after Q y"
+tm send-keys -t c q
 wait_for "exit=0" 5 || fail "quitting the practice game did not exit 0"
 # -J: the farewell names the recording's path, which may wrap at the pane's edge.
 grep -q "Practice and wizard games are not scored" <(tm capture-pane -p -J -t c) && pass "a practice game is not scored" ||
@@ -63,8 +64,6 @@ grep -q "Practice and wizard games are not scored" <(tm capture-pane -p -J -t c)
 
 echo "== Caves: dying in practice offers the rewind"
 start rewind --game caves --seed 5 --practice --wizard
-wait_for "C A V E S" 5 || fail "the title did not show (rewind)"
-tm send-keys -t c Space
 wait_for "Turn 0" 5 || fail "the game did not start (rewind)"
 for _ in 1 2 3 4 5 6; do
     tm send-keys -t c '~'
@@ -92,8 +91,6 @@ fi
 
 echo "== Caves: a normal death writes the morgue and the score"
 start death --game caves --seed 1
-wait_for "C A V E S" 5 || fail "the title did not show (death)"
-tm send-keys -t c Space
 wait_for "Turn 0" 5 || fail "the game did not start (death)"
 for _ in $(seq 1 80); do
     for _ in $(seq 1 10); do tm send-keys -t c .; done
@@ -109,7 +106,7 @@ if wait_for "You died" 5; then
     tm send-keys -t c q
     wait_for "exit=0" 5 || fail "q after death did not exit 0"
     cause=$(grep "^Died: " "$morgue" | sed 's/^Died: \(.*\), on turn.*/\1/')
-    start death --game caves --seed 2
+    start death --game caves
     wait_for "C A V E S" 5 || fail "the title did not show (scores)"
     tm send-keys -t c H
     wait_for "high scores" 5 && wait_for "$cause" 3 && pass "the start screen's scores show: $cause" ||
@@ -121,8 +118,6 @@ fi
 
 echo "== rats: practice and U, a saved game replayed, the morgue"
 start rats --game rats --seed 4 --practice
-wait_for "R A T S" 5 || fail "the rats' title did not show"
-tm send-keys -t c Space
 wait_for "Turn 0" 5 || fail "the rats' game did not start"
 for _ in 1 2 3; do tm send-keys -t c .; sleep 0.1; done
 wait_for "Turn 3" 5 || fail "three waits did not reach turn 3 (rats)"
@@ -132,12 +127,14 @@ capture >"$OUT/rats-undo.txt"
 tm send-keys -t c Q
 sleep 0.2
 tm send-keys -t c y
+wait_for "G A M E   O V E R" 5 && pass "rats: Q y ends on the summary" || fail "rats: no summary after Q y"
+capture >"$OUT/rats-summary.txt"
+tm send-keys -t c q
 wait_for "exit=0" 5 || fail "quitting the rats did not exit 0"
 ls "$DATA/rats/alembic/morgue/"rats-seed4-*.txt >/dev/null 2>&1 && pass "rats: the quit game has its morgue file" ||
     fail "rats: no morgue file"
 start rats-save --game rats --seed 4
-wait_for "R A T S" 5 || fail "the rats' title did not show (save)"
-tm send-keys -t c Space
+wait_for "Turn 0" 5 || fail "the rats' game did not start (save)"
 for _ in 1 2 3 4; do tm send-keys -t c .; sleep 0.1; done
 wait_for "Turn 4" 5 || fail "four waits did not reach turn 4 (rats)"
 tm send-keys -t c S

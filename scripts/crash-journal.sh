@@ -102,11 +102,9 @@ open_game() {
             wait_for "Welcome back." 20
         fi
     else
-        # The Caves open on their start screen: Enter begins (or continues the saved game).
+        # --seed begins at once; a continue opens on the start screen, where Enter continues.
         if [ -n "${1:-}" ]; then
             tm new-session -d -s crash -x 100 -y 30 "$BIN --game caves --seed $1 2>>$WORK/stderr"
-            wait_for "seed $1" 20 || return 1
-            tm send-keys -t crash Enter
             wait_for "Turn " 20
         else
             tm new-session -d -s crash -x 100 -y 30 "$BIN --game caves --load $SAVE 2>>$WORK/stderr"

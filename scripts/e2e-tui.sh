@@ -240,6 +240,12 @@ wait_gone "Quit this game?" 5 || fail "n did not close the confirm"
 tm send-keys -t e2e Q
 wait_for "Quit this game?" 5 || fail "no quit confirm"
 tm send-keys -t e2e y
+wait_for "G A M E   O V E R" 5 || fail "Q y did not end on the summary"
+save 08b-summary
+check "the summary says how it ended" "You quit."
+check "the summary names the seed" "Seed:     1"
+check "the summary offers the way on" "Enter: the start screen"
+tm send-keys -t e2e q
 wait_for "exit=0" 5 || fail "the game did not exit with status 0"
 save 09-after-quit
 [[ "$(fmt '#{alternate_on}')" == 0 ]] && pass "alternate screen off after quit" || fail "still on the alternate screen"
@@ -269,6 +275,8 @@ save 11-continued
 tm send-keys -t e2e Q
 wait_for "Quit this game?" 5 || fail "no quit confirm (continued game)"
 tm send-keys -t e2e y
+wait_for "G A M E   O V E R" 5 || fail "no summary after quitting the continued game"
+tm send-keys -t e2e q
 wait_for "exit=0" 5 || fail "the continued game did not exit with status 0"
 
 echo "== quitting is final: no Continue afterwards, one score row for the game"
@@ -349,6 +357,8 @@ save 14-practice-undo
 tm send-keys -t e2e Q
 wait_for "Quit this game?" 5 || fail "no quit confirmation (practice)"
 tm send-keys -t e2e y
+wait_for "G A M E   O V E R" 5 || fail "no summary after quitting the practice game"
+tm send-keys -t e2e q
 wait_for "exit=0" 5 || fail "the practice game did not quit cleanly"
 morgue_file="$(ls "$PDATA"/alembic/morgue/*.txt 2>/dev/null | head -n1)"
 replay_file="$(ls "$PDATA"/alembic/records/*.replay 2>/dev/null | head -n1)"
@@ -383,9 +393,7 @@ tm send-keys -t e2e clear Enter
 CDATA="$DATA/caves"
 mkdir -p "$CDATA"
 tm send-keys -t e2e "XDG_DATA_HOME='$CDATA' $BIN --game caves --seed 6; echo exit=\$?" Enter
-wait_for "C A V E S" 5 || fail "the Caves title did not show"
-tm send-keys -t e2e Space
-wait_for "Turn 0" 5 || fail "the Caves game did not start"
+wait_for "Turn 0" 5 || fail "the Caves game did not start at once (--seed)"
 for _ in 1 2 3 4; do tm send-keys -t e2e .; done
 wait_for "Turn 4" 5 || fail "four waits did not reach turn 4 (Caves)"
 tm send-keys -t e2e S

@@ -82,6 +82,11 @@ play_and_quit() {
         return
     fi
     tm send-keys -t "$session" y
+    if ! wait_for "$session" "G A M E   O V E R" 10; then
+        fail "$label: no summary after Q y: $(screen "$session")"
+        return
+    fi
+    tm send-keys -t "$session" q
     sleep 1
     if [ "$(sums "$@")" = "$real" ]; then
         pass "$label, 130 keys, quit: save and recording byte-identical"
@@ -176,9 +181,7 @@ fi
 
 # ----- 3b. the Caves: a --seed game over a real save ---------------------------------------------
 tm new-session -d -s cavesreal -x 100 -y 30 "$BIN --game caves --seed 5 2>$WORK/err-caves; sleep 30"
-if wait_for cavesreal "seed 5" 10; then
-    tm send-keys -t cavesreal Enter
-    wait_for cavesreal "Turn " 10 || true
+if wait_for cavesreal "Turn 0" 10; then
     keys cavesreal 20
     sleep 0.3
     tm send-keys -t cavesreal S
@@ -220,6 +223,7 @@ if wait_for score "Depth 1/11" 10; then
     keys score 5
     tm send-keys -t score Q
     wait_for score "Quit this game?" 10 && tm send-keys -t score y
+    wait_for score "G A M E   O V E R" 10 && tm send-keys -t score q
     wait_for score "EXIT=" 10 || true
     aside=$(ls "$XDG_DATA_HOME/alembic" | grep -c '^scores.json.corrupt-' || true)
     if [ "$aside" = 1 ] && grep -q '"score"' "$XDG_DATA_HOME/alembic/scores.json" \

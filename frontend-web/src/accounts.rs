@@ -583,7 +583,10 @@ mod tests {
         assert!(verify_password("correct horse", &on_pool));
         assert!(hasher.verify("correct horse", &on_pool));
         assert!(!hasher.verify("correct horsf", &on_pool));
-        assert!(!hasher.dummy.is_empty(), "unknown names are checked against a real hash");
+        assert!(
+            !hasher.dummy.is_empty(),
+            "unknown names are checked against a real hash"
+        );
         let threads = |name: &str| {
             std::fs::read_dir("/proc/self/task")
                 .map(|tasks| {

@@ -321,7 +321,11 @@ fn session<R: Ruleset + alembic_games::board::Board<R>>(
     } else {
         Session::new(rules, seed).with_save(save.to_path_buf())
     };
-    Ok(alembic_games::play::app(s.with_tiles(tiles == Some(true))))
+    // Straight into the game: the page has no menu before it (the start screen is under
+    // the game, where its end leads).
+    Ok(alembic_games::play::app_playing(
+        s.with_tiles(tiles == Some(true)),
+    ))
 }
 
 /// A seed from the clock and a counter.

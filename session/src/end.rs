@@ -48,6 +48,8 @@ const LABEL: Rgb = Rgb::new(150, 170, 210);
 #[derive(Clone, Debug)]
 pub struct EndScreen {
     won: bool,
+    /// The player ended the game (`Q`): neither won nor died.
+    quit: bool,
     lines: Vec<(String, Rgb)>,
 }
 
@@ -65,6 +67,7 @@ impl EndScreen {
     ) -> Self {
         let p = Palette::DEFAULT;
         let summary = rules.summary(game);
+        let quit = rules.status(game) == Status::Playing;
         let (won, head) = match rules.status(game) {
             Status::Over(e) if e.won => (true, format!("You {}.", e.cause)),
             Status::Over(e) => {
@@ -105,13 +108,19 @@ impl EndScreen {
             lines.push((String::new(), p.text));
             lines.extend(filed.iter().map(|l| (l.clone(), p.dim)));
         }
-        EndScreen { won, lines }
+        EndScreen { won, quit, lines }
     }
 
     /// Whether the game was won.
     #[must_use]
     pub fn won(&self) -> bool {
         self.won
+    }
+
+    /// Whether the player ended the game (`Q`), neither winning nor dying.
+    #[must_use]
+    pub fn quit(&self) -> bool {
+        self.quit
     }
 
     /// The lines it shows, with their colours.
@@ -128,7 +137,13 @@ impl<C> Screen<C> for EndScreen {
     fn render(&mut self, _: &C, frame: &mut Frame, area: Rect) {
         let p = Palette::DEFAULT;
         fill(frame, area, Cell::blank(p.text, p.bg));
-        let title = if self.won { "You won!" } else { "You died" };
+        let title = if self.won {
+            "You won!"
+        } else if self.quit {
+            "Game over"
+        } else {
+            "You died"
+        };
         let inside = draw_box(frame, area, &p, Some(title));
         if inside.is_empty() {
             return;
@@ -136,6 +151,8 @@ impl<C> Screen<C> for EndScreen {
         let (body, footer) = inside.split_bottom(1);
         let (big, fg) = if self.won {
             ("*  V I C T O R Y  *", GOLD)
+        } else if self.quit {
+            ("G A M E   O V E R", RED)
         } else {
             ("R E S T   I N   P I E C E S", RED)
         };
@@ -180,6 +197,12 @@ impl<C> Screen<C> for EndScreen {
     }
 
     fn name(&self) -> &str {
-        if self.won { "victory" } else { "death" }
+        if self.won {
+            "victory"
+        } else if self.quit {
+            "quit"
+        } else {
+            "death"
+        }
     }
 }

@@ -764,6 +764,10 @@ impl<R: Ruleset> StartHost for Session<R> {
         self.filed.clear();
         self.hover = None;
         self.start_recording();
+        if self.run.is_practice() {
+            // Said once, as Alchemy says it: the game opens straight on the map now.
+            self.say(PRACTICE_HELLO.to_owned());
+        }
         Ok(())
     }
 
@@ -962,9 +966,11 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
 
     fn on_result(&mut self, s: &mut Session<R>, reply: Answer) -> Transition<Session<R>, Self> {
         match reply {
+            // Quitting ends the game as dying does, and shows the same summary (Enter: the
+            // start screen, `q`: leave).
             Answer::Quit(true) => {
                 s.finish(true);
-                Transition::Quit
+                end_screen(s)
             }
             Answer::Rewind(true) => {
                 s.undo(REWIND);
@@ -1079,7 +1085,7 @@ impl<R: Ruleset> Walker for Session<R> {
     }
 
     fn next(&mut self, auto: Auto, first: bool, _: &mut usize) -> Result<R::Command, End> {
-        let rules = self.rules();
+        let rules = self.run.rules_arc().clone();
         let journeys = rules.journeys();
         let command = match auto {
             Auto::Rest | Auto::Search => journeys.and_then(|j| j.wait()),
@@ -1089,12 +1095,25 @@ impl<R: Ruleset> Walker for Session<R> {
                 .and_then(|d| rules.step(d)),
             _ => None,
         };
-        command.ok_or(match auto {
+        if let Some(c) = command {
+            return Ok(c);
+        }
+        // Explore ran out: said, then the game's hint on a line of its own, if it has one.
+        let mut explored_out = |done: &str| match journeys.and_then(|j| j.explored_out(self.game()))
+        {
+            Some(hint) => {
+                self.say(done.to_owned());
+                hint
+            }
+            None => done.to_owned(),
+        };
+        Err(match auto {
             Auto::Travel(goal) if first => End::Interrupted(match goal {
-                Goal::Explore => "There is nothing left to explore from here.".into(),
+                Goal::Explore => explored_out("There is nothing left to explore from here."),
                 Goal::Stairs { .. } => "You know of no such stairs you can reach.".into(),
                 Goal::Cell(_) => "You know no way there.".into(),
             }),
+            Auto::Travel(Goal::Explore) => End::Interrupted(explored_out("Done exploring.")),
             Auto::Travel(_) => End::Arrived,
             _ => End::Interrupted(String::new()),
         })
@@ -1132,6 +1151,9 @@ enum Answer {
 }
 
 /// What a continue of a game that had ended says: it is filed, its save removed.
+/// The first line of a practice game.
+const PRACTICE_HELLO: &str = "A practice game: U takes back a move.";
+
 const ENDED_BEFORE: &str =
     "This game had ended before its window closed: it is filed now, and its save removed.";
 
@@ -1160,9 +1182,7 @@ impl<R: Ruleset> ConsoleHost for Session<R> {
                 wizard: line.to_owned(),
             })
             .map_err(|e| e.to_string())?;
-        for l in &played.said {
-            self.say(l.clone());
-        }
+        // What the line said is the console's: it never goes into the game's message log.
         self.show_problems();
         Ok((played.said, played.over))
     }
@@ -1245,6 +1265,23 @@ pub fn replay_app_with<R: Ruleset>(
 pub fn app<R: Ruleset>(session: Session<R>) -> ScreenStack<Session<R>> {
     let start = StartScreen::new(&session);
     dressed(ScreenStack::new(session, start))
+}
+
+/// A session's stack opened on its play screen, with the start screen under it (where the
+/// game's end leads): a new session's game begins at once, a loaded one goes on. This is
+/// what `--seed` starts with in every game, and what the browser serves: no menu before
+/// the game the player asked for.
+pub fn app_playing<R: Ruleset>(mut session: Session<R>) -> ScreenStack<Session<R>> {
+    if !session.begun {
+        let practice = session.run.is_practice();
+        if let Err(why) = StartHost::new_game(&mut session, None, practice) {
+            let start = StartScreen::new(&session).with_note(why);
+            return dressed(ScreenStack::new(session, start));
+        }
+    }
+    let start = StartScreen::new(&session);
+    let first = StartHost::play(&mut session);
+    dressed(ScreenStack::opening(session, start, first))
 }
 
 /// A session's stack with its farewell, window grid, title and emergency save.
@@ -1361,6 +1398,10 @@ pub fn launch_with<R: Ruleset>(
         let (start, question) = StartScreen::asking(&session, Some(seed));
         let stack = ScreenStack::opening(session, start, question);
         return Ok(Box::new(dressed(stack)));
+    }
+    // A new game by seed begins at once, as in every game.
+    if opts.load.is_none() && opts.seed.is_some() {
+        return Ok(Box::new(app_playing(session)));
     }
     Ok(Box::new(app(session)))
 }

@@ -389,6 +389,13 @@ pub trait Journeys<C>: Send + Sync {
         let _ = (game, search);
         Ok(())
     }
+    /// What to add when explore finds nothing left to explore (the session says "There is
+    /// nothing left to explore from here."): a hint at where to go on, such as the Caves'
+    /// sense of the stairs behind rock. Default: nothing.
+    fn explored_out(&self, game: &Game) -> Option<String> {
+        let _ = game;
+        None
+    }
     /// Why a run, a rest or a travel must stop after one of its steps took the game from
     /// `before` to `after` ("A bat comes into view."); the session also stops when a step is
     /// refused or says anything. Default: never.

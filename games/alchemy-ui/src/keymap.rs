@@ -316,8 +316,9 @@ pub fn action_of(input: &Input) -> Option<(Action, Option<Dir>)> {
 }
 
 /// The goal of the game, before the keys.
-const INTRO: &str = "Alchemy: go down to depth 10, take the Philosopher's Stone, and climb \
-     back out through the exit on depth 1 (stand on the up stairs there and press <). Drink, \
+const INTRO: &str = "Alchemy: go down to depth 10 of the dungeon's 11 (the panel counts \
+     them: Depth 3/11 is depth 3), take the Philosopher's Stone, and climb back out through \
+     the exit on depth 1 (stand on the up stairs there and press <). Drink, \
      analyse and brew potions on the way: you start knowing none of them.";
 
 /// What follows the keys.

@@ -12,9 +12,12 @@
 //! use alembic_ui::{Input, TestFrontend, run};
 //! use alembic_alchemy_ui::{self as ui, Start, UiOptions};
 //! let mut app = ui::app(UiOptions { start: Start::New(7), save_path: None, tiles: None, practice: false, wizard: false })?;
-//! let mut fe = TestFrontend::new(100, 30, [Input::ch('l'), Input::ch('Q'), Input::ch('y')]);
+//! // A step, then quit: `Q` `y` ends on the summary, and `q` leaves it.
+//! let keys = [Input::ch('l'), Input::ch('Q'), Input::ch('y'), Input::ch('q')];
+//! let mut fe = TestFrontend::new(100, 30, keys);
 //! run(&mut fe, &mut app)?;
 //! assert!(fe.frames()[0].contains_text("Depth 1/11"));
+//! assert!(fe.last_frame().is_some_and(|f| f.contains_text("You quit.")));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -1140,11 +1143,22 @@ impl ConsoleHost for AlchemyCtx {
 
     fn run_line(&mut self, line: &str) -> Result<(Vec<String>, bool), String> {
         let before = self.log.len();
+        let last_repeats = self.log.last().map(|l| l.repeats);
         let over = self.act(Command::Wizard(line.to_owned()));
-        let new: Vec<String> = self.log[before.min(self.log.len())..]
-            .iter()
-            .map(LogLine::shown)
-            .collect();
+        // What the line said is the console's: it never stays in the game's message log
+        // (a line that repeated the last one is counted back off it).
+        let mut new: Vec<String> = Vec::new();
+        if let (Some(was), Some(last)) = (last_repeats, self.log.get_mut(before.wrapping_sub(1)))
+            && last.repeats > was
+        {
+            new.push(last.text.clone());
+            last.repeats = was;
+        }
+        new.extend(
+            self.log
+                .drain(before.min(self.log.len())..)
+                .map(|l| l.shown()),
+        );
         match over {
             Some(over) => Ok((new, over)),
             None => Err(new.join(" ")),

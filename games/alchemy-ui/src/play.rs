@@ -665,9 +665,13 @@ impl Screen<AlchemyCtx> for PlayScreen {
                 // Quitting ends the game, as dying does: a morgue, one score, the recording
                 // kept in `records/`, and the save removed (it is this game's; another game's
                 // save is never touched), so it is never continued or scored again.
+                // The summary follows, as after a death (Enter: the start screen, `q`: leave).
                 ctx.finish_game(true);
                 ctx.remove_save();
-                Transition::Quit
+                match ctx.end_screen() {
+                    Some(end) => Transition::ask(end, PlayReply::End),
+                    None => Transition::Quit,
+                }
             }
             // Backed out.
             PlayReply::Item(_, _, None)

@@ -189,8 +189,14 @@ pub(super) fn draw_side_status(
         (&st.speed.to_string(), v),
     ]);
     w.wrapped(&format!("Attack: {}", st.attack), l, 0);
+    // The goal, in the panel's own count of depth (the help says the same).
     if st.has_stone {
         w.line(&[("You carry the Stone!", colours::HERO)]);
+    } else {
+        w.line(&[
+            ("The Stone: ", l),
+            (&format!("depth {}", st.stone_depth), v),
+        ]);
     }
     w.line(&[]);
     if st.effects.is_empty() {

@@ -31,7 +31,7 @@ use super::rules::items::{
 use super::rules::memory::{remembered_look, remembered_tile};
 use super::rules::stack::number;
 use super::rules::world::{
-    FOV_RADIUS, LEVELS, blocker_at, depth_of, hero, hero_view, scenery_at, tile_blocks,
+    FOV_RADIUS, LEVELS, STONE_LEVEL, blocker_at, depth_of, hero, hero_view, scenery_at, tile_blocks,
 };
 use super::text::{base_name, count_name, is_identified};
 
@@ -295,6 +295,8 @@ pub struct Status {
     pub attack: String,
     /// Whether the hero carries the Philosopher's Stone.
     pub has_stone: bool,
+    /// The depth the Stone lies on (10), in the same count as `depth`.
+    pub stone_depth: i32,
     /// The hero's level (1 at the start).
     pub level: i32,
     /// The hero's experience.
@@ -322,6 +324,7 @@ pub fn status(game: &Game) -> Result<Status, Error> {
         effects: effect_list(game, h),
         attack: attack_summary(game, h)?,
         has_stone: inventory(game, h).iter().any(|&t| game.is(t, &IS_STONE)),
+        stone_depth: depth_of(STONE_LEVEL),
         level: super::rules::progress::level(game),
         xp: super::rules::progress::experience(game),
         xp_next: {

@@ -126,6 +126,108 @@ fn known_walkable(g: &Game, l: Loc) -> bool {
         .is_some_and(|d| d.is(&WALKABLE))
 }
 
+/// Whether creature `c` stays where it is: a lichen spreads but never walks, and stings only
+/// what walks into it, so it stops no journey and no rest (its hook says so, and a mod's
+/// creature made from it with `copy-from` keeps it).
+fn stays_put(g: &Game, c: alembic::ThingId) -> bool {
+    g.query(c, &alembic::hook::ON_ACTION)
+        .is_ok_and(|h| h.name() == "caves.lichen")
+}
+
+/// Where the way down of the player's level really is (its stairs down, or on the last
+/// level the way out), whether or not the player has seen it.
+fn way_down(g: &Game, here: Loc) -> Option<Loc> {
+    level_box(here.z).iter().find(|&l| {
+        g.tile_def(l)
+            .is_ok_and(|d| d.get(&STAIRS).ok() == Some(1) || d.is(&EXIT))
+    })
+}
+
+/// The next cell towards `goal` over ground the player knows, never through a creature.
+fn known_step(g: &Game, here: Loc, goal: Goal) -> Option<Loc> {
+    let area = level_box(here.z);
+    let goals: Vec<Loc> = match goal {
+        Goal::Explore => explore_targets(
+            area,
+            |l| remembered(g, l).is_some(),
+            |l| known_walkable(g, l),
+        ),
+        Goal::Stairs { down } => area
+            .iter()
+            .filter(|&l| {
+                remembered(g, l)
+                    .and_then(|t| g.library().tile(t).ok())
+                    .is_some_and(|d| {
+                        d.get(&STAIRS).ok() == Some(if down { 1 } else { -1 })
+                            || (down && d.is(&EXIT))
+                    })
+            })
+            .collect(),
+        Goal::Cell(l) if known_walkable(g, l) => vec![l],
+        Goal::Cell(_) => Vec::new(),
+    };
+    if goals.contains(&here) {
+        return None;
+    }
+    // Over known ground only, never through a creature.
+    let cost = |_: Loc, to: Loc| {
+        (known_walkable(g, to) && (to == here || creature_at(g, to).is_none())).then_some(1)
+    };
+    if goals.is_empty() {
+        return None;
+    }
+    DijkstraMap::build(area, &goals, cost).next_step(here, cost)
+}
+
+/// Whether explore has nothing left that the player can reach from `here`.
+fn explored_out(g: &Game, here: Loc) -> bool {
+    known_step(g, here, Goal::Explore).is_none()
+}
+
+/// The next step towards the way down through rock, when explore has nothing left and no
+/// known ground leads there: the player senses the stairs ([`Journeys::explored_out`] says
+/// where) and digs a way (a cell of rock costs a dig and a step; creatures are gone round).
+fn dig_towards_way_down(g: &Game, here: Loc) -> Option<Dir> {
+    if !explored_out(g, here) {
+        return None;
+    }
+    let way = way_down(g, here)?;
+    let levels = g.var(&crate::props::LEVELS).ok()?;
+    let cost = |_: Loc, to: Loc| {
+        if to != here && creature_at(g, to).is_some() {
+            return None;
+        }
+        let def = g.tile_def(to).ok()?;
+        if def.is(&WALKABLE) {
+            Some(1)
+        } else if def.is(&crate::props::DIGGABLE) && crate::geometry::is_inner(to, levels) {
+            Some(2)
+        } else {
+            None
+        }
+    };
+    let map = DijkstraMap::build(level_box(here.z), &[way], cost);
+    here.dir_to(map.next_step(here, cost)?)
+}
+
+/// A compass word for the way from `a` to `b` ("south-east").
+fn compass(a: Loc, b: Loc) -> &'static str {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    // Within about 22.5 degrees of an axis, the axis alone.
+    let (ns, ew) = (dy.abs() * 5 > dx.abs() * 2, dx.abs() * 5 > dy.abs() * 2);
+    match (ns.then_some(dy > 0), ew.then_some(dx > 0)) {
+        (Some(true), Some(true)) => "south-east",
+        (Some(true), Some(false)) => "south-west",
+        (Some(false), Some(true)) => "north-east",
+        (Some(false), Some(false)) => "north-west",
+        (Some(true), None) => "south",
+        (Some(false), None) => "north",
+        (None, Some(true)) => "east",
+        (None, Some(false)) => "west",
+        (None, None) => "here",
+    }
+}
+
 /// The creatures other than the player in view.
 fn in_view(g: &Game) -> Vec<alembic::ThingId> {
     let Ok(seen) = visible(g) else {
@@ -433,7 +535,10 @@ impl Journeys<Command> for Caves {
         if !search && s.hp >= s.max_hp {
             return Err("You are not hurt: nothing to rest for (s searches, . waits).".into());
         }
-        if let Some(&c) = in_view(g).iter().find(|&&c| is_hostile(g, c)) {
+        if let Some(&c) = in_view(g)
+            .iter()
+            .find(|&&c| is_hostile(g, c) && !stays_put(g, c))
+        {
             let name = crate::text::with_article(&name_of(g, c));
             return Err(format!("Not with {name} in view."));
         }
@@ -446,7 +551,10 @@ impl Journeys<Command> for Caves {
 
     fn interrupt(&self, before: &Game, after: &Game) -> Option<String> {
         let old = in_view(before);
-        if let Some(&c) = in_view(after).iter().find(|c| !old.contains(c)) {
+        if let Some(&c) = in_view(after)
+            .iter()
+            .find(|&&c| !old.contains(&c) && !stays_put(after, c))
+        {
             let name = crate::text::with_article(&name_of(after, c));
             let mut chars = name.chars();
             let first = chars.next().map(|f| f.to_uppercase().to_string());
@@ -462,38 +570,32 @@ impl Journeys<Command> for Caves {
         }
     }
 
+    fn explored_out(&self, g: &Game) -> Option<String> {
+        let here = status(g).ok()?.at;
+        let way = way_down(g, here)?;
+        let known = remembered(g, way).is_some();
+        let paces = here.chebyshev(way);
+        let what = if g.tile_def(way).is_ok_and(|d| d.is(&EXIT)) {
+            "the way out"
+        } else {
+            "the stairs down"
+        };
+        Some(if known {
+            format!("You know where {what} are: > takes you there.")
+        } else {
+            format!(
+                "You sense {what} {paces} paces to the {}, behind rock: > digs there.",
+                compass(here, way)
+            )
+        })
+    }
+
     fn route(&self, g: &Game, goal: Goal) -> Option<Dir> {
         let here = status(g).ok()?.at;
-        let area = level_box(here.z);
-        let goals: Vec<Loc> = match goal {
-            Goal::Explore => explore_targets(
-                area,
-                |l| remembered(g, l).is_some(),
-                |l| known_walkable(g, l),
-            ),
-            Goal::Stairs { down } => area
-                .iter()
-                .filter(|&l| {
-                    remembered(g, l)
-                        .and_then(|t| g.library().tile(t).ok())
-                        .is_some_and(|d| {
-                            d.get(&STAIRS).ok() == Some(if down { 1 } else { -1 })
-                                || (down && d.is(&EXIT))
-                        })
-                })
-                .collect(),
-            Goal::Cell(l) if known_walkable(g, l) => vec![l],
-            Goal::Cell(_) => Vec::new(),
-        };
-        if goals.is_empty() || goals.contains(&here) {
-            return None;
+        match known_step(g, here, goal) {
+            Some(next) => here.dir_to(next),
+            None if goal == (Goal::Stairs { down: true }) => dig_towards_way_down(g, here),
+            None => None,
         }
-        // Over known ground only, never through a creature.
-        let cost = |_: Loc, to: Loc| {
-            (known_walkable(g, to) && (to == here || creature_at(g, to).is_none())).then_some(1)
-        };
-        let map = DijkstraMap::build(area, &goals, cost);
-        let next = map.next_step(here, cost)?;
-        here.dir_to(next)
     }
 }

@@ -70,6 +70,9 @@ pub enum Command {
     Move(Dir),
     /// Let a turn pass.
     Wait,
+    /// Leave the maze: refused anywhere but on the way out with the cheese (where stepping
+    /// already wins), so `<` travels to the way out (the session's travel to stairs).
+    Leave,
 }
 
 /// What happened, typed; the English is [`Rats::describe`]'s.
@@ -95,6 +98,10 @@ pub enum Refusal {
     Wall,
     /// The maze has no diagonal ways.
     Diagonal,
+    /// Leaving from anywhere but the way out.
+    NotTheWayOut,
+    /// Leaving without the cheese.
+    NoCheese,
 }
 
 impl std::fmt::Display for Refusal {
@@ -102,6 +109,8 @@ impl std::fmt::Display for Refusal {
         f.write_str(match self {
             Refusal::Wall => "A wall is in the way.",
             Refusal::Diagonal => "The maze has no diagonal ways.",
+            Refusal::NotTheWayOut => "The way out is not here (< travels there).",
+            Refusal::NoCheese => "You will not leave without the cheese.",
         })
     }
 }
@@ -119,7 +128,16 @@ pub struct Rats {
 
 #[cfg(feature = "board")]
 #[rustfmt::skip]
-const KEYS: &[Binding<Command>] = &[bind(&[Key::Char('.')], ".", Command::Wait, "Keys", "wait a turn")];
+const KEYS: &[Binding<Command>] = &[
+    bind(&[Key::Char('.')], ".", Command::Wait, "Keys", "wait a turn"),
+    bind(
+        &[Key::Char('<')],
+        "<",
+        Command::Leave,
+        "Keys",
+        "travel to the way out (step on it with the cheese to win)",
+    ),
+];
 
 fn reveal(g: &Game, _: &Args) -> Result<WizardOutcome<Game>, WizardError> {
     let mut g = g.clone();
@@ -283,6 +301,18 @@ impl Rats {
             .count()
     }
 
+    /// Whether the cheese lies in the hero's view.
+    fn cheese_in_view(g: &Game) -> bool {
+        let (Ok((_, at)), Ok(cheese)) = (Rats::hero(g), g.var(&CHEESE)) else {
+            return false;
+        };
+        let Ok(alembic::Place::Map(l)) = g.place(cheese) else {
+            return false;
+        };
+        at.chebyshev(l) <= SIGHT
+            && alembic::fov::field_of_view(at, SIGHT, |c| walk(g, c)).contains(l)
+    }
+
     fn carried(g: &Game) -> bool {
         g.var(&CHEESE)
             .is_ok_and(|c| matches!(g.place(c), Ok(alembic::Place::In(_))))
@@ -345,6 +375,14 @@ impl Ruleset for Rats {
         let mut g = game.clone();
         let mut events = Vec::new();
         let (hero, at) = Rats::hero(&g)?;
+        if *command == Command::Leave {
+            // On the way out with the cheese the step there has won already.
+            return Err(Rejected::Refused(if g.tile(at) == self.exit {
+                Refusal::NoCheese
+            } else {
+                Refusal::NotTheWayOut
+            }));
+        }
         if let Command::Move(d) = *command {
             let to = at + d;
             if to.x != at.x && to.y != at.y {
@@ -498,13 +536,58 @@ impl Board<Rats> for Rats {
         Some((WIDTH as u16, HEIGHT as u16 + 1))
     }
 
+    /// The maze cell under the pointer, as drawn: a click there travels.
+    fn cell_at(&self, g: &Game, area: Rect, x: u16, y: u16) -> Option<Loc> {
+        let (_, eye) = Rats::hero(g).ok()?;
+        let map = area.split_bottom(1).0;
+        MapView::new(MAZE, eye, SIGHT, &SEEN)
+            .viewport(map)
+            .loc_at(x, y)
+    }
+
+    /// What the pointer rests on: what the player has seen there.
+    fn describe_cell(&self, g: &Game, l: Loc) -> Option<String> {
+        if !g.layer(&SEEN).get(l) {
+            return None;
+        }
+        let cheese = g.var(&CHEESE).ok();
+        let lit = Rats::hero(g).is_ok_and(|(_, at)| {
+            alembic::fov::field_of_view(at, SIGHT, |c| walk(g, c)).contains(l)
+        });
+        let what = g.things_at(l).iter().rev().find_map(|&t| {
+            if Some(t) == cheese {
+                Some("the cheese")
+            } else if lit && g.is(t, &ALIVE) {
+                Some(if g.var(&HERO).ok() == Some(t) {
+                    "you"
+                } else {
+                    "a rat"
+                })
+            } else {
+                None
+            }
+        });
+        Some(match what {
+            Some(w) => w.to_owned(),
+            None if g.tile(l) == self.exit => "the way out".to_owned(),
+            None if walk(g, l) => "a passage".to_owned(),
+            None => "a wall".to_owned(),
+        })
+    }
+
     fn draw(&self, g: &Game, frame: &mut Frame, area: Rect, _: &View) {
         let Ok((hero, eye)) = Rats::hero(g) else {
             return;
         };
         let (map, bar) = area.split_bottom(1);
+        let cheese = g.var(&CHEESE).ok();
+        let seen = g.layer(&SEEN);
         let look = |l: Loc, lit: bool| {
-            let thing = g.things_at(l).last().filter(|_| lit);
+            // The cheese never moves: once seen, it is remembered where it lay.
+            let thing = g
+                .things_at(l)
+                .last()
+                .filter(|&&t| lit || (Some(t) == cheese && seen.get(l)));
             let ch = match thing {
                 Some(&t) => g.query(t, &GLYPH).ok()?,
                 None => g.tile_def(l).ok()?.get(&GLYPH).ok()?,
@@ -549,12 +632,17 @@ impl Journeys<Command> for Rats {
             Goal::Stairs { .. } => g.tile(l) == self.exit,
             Goal::Cell(c) => l == c,
         };
-        first_step(at, known, |l| open(g, l) || l == at, arrived)
+        // Through the rats too: a step into one bites it, which ends the journey there (a
+        // rat in a corridor is the way, not the end of it).
+        first_step(at, known, |l| l == at || walk(g, l), arrived)
     }
 
     fn interrupt(&self, before: &Game, after: &Game) -> Option<String> {
-        (Rats::rats_in_view(after) > Rats::rats_in_view(before))
-            .then(|| "A rat comes into view.".to_owned())
+        if Rats::rats_in_view(after) > Rats::rats_in_view(before) {
+            return Some("A rat comes into view.".to_owned());
+        }
+        (Rats::cheese_in_view(after) && !Rats::cheese_in_view(before))
+            .then(|| "You see the cheese.".to_owned())
     }
 }
 

@@ -29,6 +29,7 @@ fn key_of(c: Command) -> Input {
         Command::Move(alembic::Dir::East) => 'l',
         Command::Move(d) => panic!("the rats walk in four directions, not {d:?}"),
         Command::Wait => '.',
+        Command::Leave => '<',
     })
 }
 
@@ -525,4 +526,104 @@ fn a_refusal_reaches_the_session_typed() {
     }
     assert_eq!(run.game().state_hash(), before, "nothing changed");
     assert_eq!(run.game().turn(), 0);
+}
+
+/// The screen as the player sees it at 100 × 30.
+fn screen(a: &mut alembic_ui::ScreenStack<Session<Rats>>) -> Frame {
+    use alembic_ui::App;
+    let mut f = Frame::new(100, 30);
+    a.render(&mut f);
+    f
+}
+
+/// Where `ch` is on the map (below the message lines, above the status bar), if it is.
+fn find_on_screen(f: &Frame, ch: char) -> Option<(u16, u16)> {
+    let bar = (0..f.height())
+        .find(|&y| f.row_text(y).contains("HP "))
+        .unwrap_or(f.height());
+    (3..bar).find_map(|y| {
+        let row: Vec<char> = f.row_text(y).chars().collect();
+        row.iter().position(|&c| c == ch).map(|x| (x as u16, y))
+    })
+}
+
+/// Issue 54: the rats played by hand, as a player would, with the presses counted: `o`
+/// explores, a rat next to the hero is bitten back (its direction key), a rat in view that
+/// is not yet next to the hero is waited for (`.`), the cheese seen is clicked (travel), and
+/// with the cheese `<` travels to the way out, where stepping wins.
+#[test]
+fn the_rats_are_won_by_hand_in_under_60_presses() {
+    use alembic_ui::{App, MouseButton, MouseKind};
+    let mut won = 0;
+    let mut counts = Vec::new();
+    for seed in 1..=10 {
+        let mut a = play::app(Session::new(Arc::new(Rats::new().unwrap()), seed));
+        let press = |a: &mut alembic_ui::ScreenStack<Session<Rats>>, input: Input| {
+            let _ = a.handle_input(input);
+            let mut ticks = 0;
+            while a.tick_interval().is_some() && ticks < 5_000 {
+                let _ = a.tick();
+                ticks += 1;
+            }
+        };
+        press(&mut a, Input::key(Key::Enter));
+        let mut presses = 0;
+        let mut waited = 0;
+        while presses < 200 {
+            let g = a.ctx().game().clone();
+            let rules = Rats::new().unwrap();
+            if rules.status(a.ctx().game()) != Status::Playing {
+                break;
+            }
+            let f = screen(&mut a);
+            let text = f.to_text();
+            let hero = find_on_screen(&f, '@');
+            let rat = hero.and_then(|(hx, hy)| {
+                [(0i32, -1i32, 'k'), (0, 1, 'j'), (-1, 0, 'h'), (1, 0, 'l')]
+                    .into_iter()
+                    .find(|&(dx, dy, _)| {
+                        let (x, y) = (i32::from(hx) + dx, i32::from(hy) + dy);
+                        x >= 0
+                            && y >= 0
+                            && f.row_text(y as u16).chars().nth(x as usize) == Some('r')
+                    })
+            });
+            let carried = text.contains("carrying the cheese");
+            let key = if let Some((_, _, k)) = rat {
+                waited = 0;
+                Input::ch(k)
+            } else if carried {
+                Input::ch('<')
+            } else if g.turn() > 0 && find_on_screen(&f, 'r').is_some() && waited < 2 {
+                // A rat in view: let it come (twice at most; then go on).
+                waited += 1;
+                Input::ch('.')
+            } else if let (false, Some((x, y))) = (carried, find_on_screen(&f, '%')) {
+                Input::Mouse {
+                    kind: MouseKind::Down(MouseButton::Left),
+                    x,
+                    y,
+                    mods: alembic_ui::Mods::NONE,
+                }
+            } else {
+                waited = 0;
+                Input::ch('o')
+            };
+            press(&mut a, key);
+            presses += 1;
+        }
+        let over = Rats::new().unwrap().status(a.ctx().game());
+        if matches!(&over, Status::Over(e) if e.won) {
+            won += 1;
+        }
+        counts.push((seed, presses, over));
+    }
+    eprintln!("the rats by hand, seeds 1-10 (seed, presses, end): {counts:?}");
+    for (seed, presses, end) in &counts {
+        assert!(
+            *presses <= 60 && *end != Status::Playing,
+            "seed {seed}: {presses} presses, {end:?}"
+        );
+    }
+    assert!(won >= 5, "won {won} of 10: {counts:?}");
 }

@@ -266,13 +266,34 @@ fn resize_events_through_the_run_loop() {
         Input::ch('n'),
         Input::ch('Q'),
         Input::ch('y'),
+        Input::ch('q'),
     ];
     let mut fe = TestFrontend::new(100, 30, script);
     run(&mut fe, &mut a).unwrap();
     let f = fe.frames();
+    // Quitting ends on the summary, as a death does; `q` leaves it.
+    let summary = &f[f.len() - 1];
+    assert!(
+        summary.contains_text("G A M E   O V E R"),
+        "{}",
+        summary.to_text()
+    );
+    assert!(summary.contains_text("You quit."), "{}", summary.to_text());
+    assert!(
+        summary.contains_text("Seed:     5"),
+        "{}",
+        summary.to_text()
+    );
     assert_eq!((f[1].width(), f[1].height()), (120, 40));
     assert_eq!(f[1].row_text(3).chars().count(), 120);
     assert!(f[1].contains_text("Depth 1/11"));
+    // The goal in the panel's own count of depth (issue 54: the help said "depth 10" and
+    // the panel "Depth 1/11", with nothing tying them).
+    assert!(
+        f[1].contains_text("The Stone: depth 10"),
+        "{}",
+        f[1].to_text()
+    );
     assert!(f[3].contains_text("Depth 1/11"));
     assert!(f[4].contains_text("Quit this game?"));
     assert!(!f[5].contains_text("Quit this game?"));

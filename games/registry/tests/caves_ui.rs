@@ -10,7 +10,7 @@ use alembic::{Dir, Game, Loc};
 use alembic_games::caves::{self, Caves, HP, arena};
 use alembic_games::play::{self, Session};
 use alembic_games::{LaunchOptions, launch};
-use alembic_ui::{Frame, Input, Key, ScreenStack, TestFrontend, run};
+use alembic_ui::{App, Frame, Input, Key, ScreenStack, TestFrontend, run};
 
 type CavesUi = Session<Caves>;
 
@@ -98,6 +98,7 @@ fn start_dig_walk_toggle_regions_help_and_quit() {
         Input::ch('n'),
         Input::ch('Q'),
         Input::ch('y'),
+        Input::ch('q'), // the summary, then leave
     ];
     let mut fe = TestFrontend::new(100, 35, script);
     let mut a = app(seed);
@@ -137,6 +138,7 @@ fn the_overlay_recounts_after_digging() {
         Input::ch('l'), // dig the wall between the two rooms
         Input::ch('Q'),
         Input::ch('y'),
+        Input::ch('q'), // the summary, then leave
     ];
     let mut fe = TestFrontend::new(80, 24, script);
     let mut a = app_with(with_game(1, g));
@@ -156,6 +158,7 @@ fn winning_shows_the_win_screen_and_plays_again() {
         Input::ch('r'),
         Input::ch('Q'),
         Input::ch('y'),
+        Input::ch('q'), // the summary, then leave
     ];
     let mut fe = TestFrontend::new(80, 24, script);
     let mut a = app_with(with_game(40, g));
@@ -205,7 +208,7 @@ fn odd_sizes_and_stray_keys_never_panic() {
         script.push(Input::key(Key::Esc));
         script.push(Input::key(Key::F(3)));
     }
-    script.extend([Input::ch('Q'), Input::ch('y')]);
+    script.extend([Input::ch('Q'), Input::ch('y'), Input::ch('q')]);
     let mut fe = TestFrontend::new(80, 24, script);
     run(&mut fe, &mut app(3)).unwrap();
     assert!(fe.frames().len() > 40);
@@ -425,9 +428,14 @@ fn caves_quit_is_final_and_scored_once() {
     assert!(save.is_file());
     // Continue it, then quit: the title offers to continue it.
     let mut a = app_with(saving(7, save.clone()));
-    let keys: Vec<Input> = ['c', 'Q', 'y'].into_iter().map(Input::ch).collect();
+    let keys: Vec<Input> = ['c', 'Q', 'y', 'q'].into_iter().map(Input::ch).collect();
     let mut fe = TestFrontend::new(100, 30, keys);
     run(&mut fe, &mut a).unwrap();
+    // Quitting ends on the summary, as dying does.
+    let summary = fe.last_frame().unwrap().to_text();
+    assert!(summary.contains("G A M E   O V E R"), "{summary}");
+    assert!(summary.contains("You quit."), "{summary}");
+    assert!(summary.contains("Enter: the start screen"), "{summary}");
     let title = fe.frames()[0].to_text();
     assert!(title.contains("Continue the saved game"), "{title}");
     assert!(!save.exists(), "a quit game cannot be continued");
@@ -493,4 +501,69 @@ fn caves_rest_heals_to_full_with_one_key() {
             .iter()
             .any(|f| f.contains_text("find nothing hidden"))
     );
+}
+
+/// A key, then the ticks of whatever journey it began (as the play screen shows them).
+fn press(a: &mut ScreenStack<CavesUi>, input: Input) {
+    let _ = a.handle_input(input);
+    let mut ticks = 0;
+    while a.tick_interval().is_some() && ticks < 5_000 {
+        let _ = a.tick();
+        ticks += 1;
+    }
+}
+
+fn screen(a: &mut ScreenStack<CavesUi>) -> String {
+    let mut f = Frame::new(100, 35);
+    a.render(&mut f);
+    f.to_text()
+}
+
+/// Issue 54: a lichen (which never walks) coming into view does not stop explore; when
+/// explore has nothing left, the game says where the stairs are, and `>` digs the way to
+/// them through the rock, in one press.
+#[test]
+fn lichens_do_not_stop_explore_and_the_stairs_behind_rock_are_sensed() {
+    let g = arena(
+        3,
+        &[
+            &[
+                "##################",
+                "#@.###############",
+                "##.###############",
+                "##..........####>#",
+                "###########.######",
+                "###########F######",
+                "##################",
+            ],
+            // The stairs lead down to the same place on the level below.
+            &[
+                "##################",
+                "#################.",
+                "##############...#",
+                "##############..<#",
+                "##################",
+            ],
+        ],
+    )
+    .unwrap();
+    let mut a = app_with(with_game(3, g));
+    press(&mut a, Input::key(Key::Enter));
+    press(&mut a, Input::ch('o'));
+    let text = screen(&mut a);
+    assert!(!text.contains("comes into view"), "{text}");
+    assert!(text.contains("Done exploring."), "{text}");
+    assert!(
+        text.contains("You sense the stairs down 5 paces to the east, behind rock: > digs there."),
+        "{text}"
+    );
+    // Explore walked the corridor to the lichen's nook, past the lichen's coming into view.
+    let g = a.ctx().game().clone();
+    assert_eq!(player_at(&g), Loc::new(11, 4, 0), "{text}");
+    // `>` here is refused (no stairs), so the session travels to them: through the rock.
+    press(&mut a, Input::ch('>'));
+    let g = a.ctx().game().clone();
+    assert_eq!(player_at(&g), Loc::new(16, 3, 0), "{}", screen(&mut a));
+    press(&mut a, Input::ch('>'));
+    assert!(screen(&mut a).contains("Level 2/2"), "{}", screen(&mut a));
 }
