@@ -1,7 +1,11 @@
-//! The old crate-root paths of the names that moved into their modules in 0.2.0, kept for
-//! one minor version so that code written against 0.1 still builds, with a deprecation
-//! warning that names the new path. Removed in 0.3.0. Traits (`LayerValue`, `PropType`) cannot
-//! be aliased on stable Rust: `scripts/migrate-names.sh` rewrites those paths.
+//! The old forms of what moved, each kept for one minor version with a deprecation warning
+//! that names the new form, so that code written against the previous release still builds:
+//! - the crate-root paths of the names that moved into their modules in 0.2.0 (removed in
+//!   0.3.0). Traits (`LayerValue`, `PropType`) cannot be aliased on stable Rust:
+//!   `scripts/migrate-names.sh` rewrites those paths;
+//! - the methods of [`Game`] that moved into its views in 0.3.0 (`game.get_thing(id)` is
+//!   `game.things().get(id)`; removed in 0.4.0), each running its new form's code. The module is
+//!   the top of the engine's import layers: nothing in the crate calls these.
 #![allow(missing_docs)]
 
 use crate::loc::{Loc, LocBox};
