@@ -32,8 +32,8 @@ import sys
 
 
 def type_str(t, krate):
-    """Render a rustdoc JSON type as Rust-like text, naming local and external items by
-    their canonical path (so `use` style in the source does not change the listing)."""
+    """Render a rustdoc JSON type as Rust-like text, each named type by its name (see
+    `path_str`), so neither `use` style nor a move behind a re-export changes the listing."""
     if t is None:
         return "()"
     if isinstance(t, str):
@@ -73,11 +73,14 @@ def type_str(t, krate):
 
 
 def path_str(p, krate):
+    """A type or trait named in a signature, by its name alone: a type that moves to another
+    module and stays re-exported where it was breaks no caller, and its own line (listed at
+    every public path) says whether it is still there."""
     name = p.get("path") or p.get("name") or "?"
     summary = krate["paths"].get(str(p.get("id")))
     if summary:
-        name = "::".join(summary["path"])
-    return name + args_str(p.get("args"), krate)
+        name = summary["path"][-1]
+    return name.rsplit("::", 1)[-1] + args_str(p.get("args"), krate)
 
 
 def args_str(args, krate):

@@ -15,7 +15,8 @@
 #   HERO_RGB=255,230,120     the hero glyph's colour in the game under test (Alchemy draws the
 #                           hero at full brightness in this colour, whatever the torchlight)
 #   MOVE_KEY=Right          a key that moves the hero (xdotool key name)
-#   QUIT_KEYS="shift+q y"     keys that quit the game (xdotool key names, space-separated)
+#   QUIT_KEYS="shift+q y"     keys that end the game (xdotool key names, space-separated);
+#                           the summary that follows is captured (summary.png), then q leaves
 #   DISPLAY_NUM=99          X display to use (the next free one is taken if 99 is busy)
 #   OUT=target/e2e-pixels   where screenshots and logs go
 #   SKIP_BUILD=1            use an existing binary (BIN, default $CARGO_TARGET_DIR/release/alembic-pixels)
@@ -248,11 +249,22 @@ idle=$(awk -v d=$((t1 - t0)) -v hz="$hz" 'BEGIN { printf "%.2f", 100 * d / hz / 
 log "idle CPU: $idle % of one core"
 awk -v c="$idle" -v m="$MAX_IDLE_CPU" 'BEGIN { exit !(c < m) }' || fail "idle CPU $idle % >= $MAX_IDLE_CPU %"
 
-# Quit with keys and expect a clean exit.
+# Quit with keys: the game ends on its summary (captured, and checked to differ from the
+# game's last frame), then q leaves; expect a clean exit.
+shot before-quit.png
 for k in $QUIT_KEYS; do
     xdotool key "$k"
     sleep 0.2
 done
+sleep 0.5
+alive || fail "the app left without showing the summary"
+shot summary.png
+if [[ $(compare -metric AE "$OUT/before-quit.png" "$OUT/summary.png" null: 2>&1 | cut -d' ' -f1) == 0 ]]; then
+    fail "nothing changed on screen after $QUIT_KEYS (no summary)"
+else
+    log "the summary after $QUIT_KEYS: $OUT/summary.png"
+fi
+xdotool key q
 for _ in $(seq 50); do
     alive || break
     sleep 0.1

@@ -5,8 +5,9 @@
 # the UI names live in the `alembic-ui` crate (`alembic::Frame` is `alembic_ui::Frame`),
 # `run_app(app, |_| ())` is `run_app(app)` (any argument shape), and "base …" prototypes are
 # flagged ABSTRACT; then early 0.2 to now (CHANGELOG.md, "Unreleased"): the paths that moved
-# (`alembic-content`, Alchemy's screens and modules, the session's journey constants) and
-# the crates.io package names in Cargo.toml (`alembic = { package = "alembic-rl", … }`).
+# (`alembic-content`, Alchemy's screens and modules, the session's journey constants), the
+# crates.io package names in Cargo.toml (`alembic = { package = "alembic-rl", … }`) and
+# `Game`'s methods that moved into views (`game.things().get(id)`, `game.schedule()…`).
 # Every rule is idempotent (running the script twice changes nothing the second time).
 # scripts/migrate-test.sh ports two fixture games (0.1 and early 0.2) and builds them.
 #
@@ -249,6 +250,44 @@ ALCHEMY='
         "$1::{" . join(", ", map { fix($_) } grep { length } map { s{^\s+|\s+$}{}gr } split /,/, $2) . "}"
     }ge;
     s{($P)::($names)\b(?!::)}{"$1::" . (exists $R{$2} ? $R{$2} : "$M{$2}::$2")}ge;
+' "${FILES[@]}"
+
+# 8. 0.3: `Game`'s reads of one part moved into `&self` views and its writes of the
+#    schedule and the levels into `&mut` views (CHANGELOG.md, "Unreleased"): `game.get_thing(id)`
+#    is `game.things().get(id)`, `game.next_actor()` is `game.schedule().next_actor()`,
+#    `game.schedule_mut(id, 0)` is `game.scheduler().add(id, 0)`, `game.link_stairs_mut(a, b)`
+#    is `game.levels_mut().link_stairs(a, b)`. The old names still build (deprecated until
+#    0.4). Only on a receiver spelt as a game (`game`, `g`, `g2`, `self.game`, `world`…):
+#    `contains`, `place` or `level` on anything else is some other type's.
+#    `game.run_hook_mut(ctx, e, c)` is `ctx.run(game, e, c)` and `game.check_hooks(h)` is
+#    `h.check(game)`, left to the compiler's deprecation notes.
+perl -0pi -e '
+    my %m = (
+        get_thing => "things().get", contains => "things().contains",
+        thing_count => "things().count", all_things => "things().iter",
+        things_at => "things().at", cell_view => "things().cursor",
+        things_in_box => "things().in_box", things_on_level => "things().on_level",
+        ids_on_level => "things().ids_on_level", contents => "things().contents",
+        place => "things().place", location => "things().location",
+        outermost => "things().outermost", next_id => "things().next_id",
+        clock => "schedule().clock", is_scheduled => "schedule().is_scheduled",
+        actors => "schedule().actors", next_actor => "schedule().next_actor",
+        action_delay => "schedule().action_delay", takes_turns => "schedule().takes_turns",
+        awake_levels => "schedule().awake_levels", level => "levels().get",
+        stairs_at => "levels().stairs_at", stair_links => "levels().stair_links",
+        is_indexed => "indexes().is_indexed", things_with => "indexes().things_with",
+        things_with_on_level => "indexes().things_with_on_level",
+        layer => "layers().get", layer_get => "layers().at", layer_names => "layers().names",
+        set_level_mut => "levels_mut().set", link_stairs_mut => "levels_mut().link_stairs",
+        link_stairs_both_mut => "levels_mut().link_stairs_both",
+        paint_mut => "levels_mut().paint", schedule_mut => "scheduler().add",
+        unschedule_mut => "scheduler().remove",
+        set_awake_levels_mut => "scheduler().set_awake_levels",
+        advance_until_mut => "scheduler().advance_until",
+        take_turns_mut => "scheduler().take_turns",
+    );
+    my $names = join "|", sort { length($b) <=> length($a) } keys %m;
+    s/\b((?:self\.)?(?:\w*_game|game|g\d?|world))\.($names)\(/"$1.$m{$2}("/ge;
 ' "${FILES[@]}"
 
 # 7. The packages are `alembic-rl`, `alembic-rl-ui`, … on crates.io (CHANGELOG.md,

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Module cycles in the games: which module of a crate names which other module of the same
-crate (`crate::x`, `super::x`, and the modules a file's `use crate::{...}` group names), and
+"""Module cycles in every crate of the workspace: which module of a crate names which other
+module of the same crate (`crate::x`, `super::x`, and the modules a file's `use crate::{...}` group names), and
 every cycle among them (a strongly connected set of more than one module, or a module of
 `ui/` and the module it imports that imports it back).
 
 Usage: scripts/module-cycles.py [CRATE_SRC_DIR ...]
-       (default: every games/*/src, session/src and frontend-web/src)
+       (default: the src of every member of the root Cargo.toml's workspace: the engine,
+       the data and UI crates, the session, the games, the frontends, the benches)
 Exits 1 when a crate has a cycle, printing each one; 0 otherwise.
 
 A module is a file: `src/rules/combat.rs` is `rules::combat`, `src/ui/mod.rs` is `ui`. An
@@ -16,6 +17,7 @@ crate root (`lib.rs`) is left out: it only declares and re-exports.
 import os
 import re
 import sys
+import tomllib
 
 
 def modules(src):
@@ -129,14 +131,19 @@ def cycles(graph):
     return out
 
 
+def workspace_srcs(top):
+    """The `src` directory of every workspace member that has one, in member order."""
+    with open(os.path.join(top, "Cargo.toml"), "rb") as f:
+        members = tomllib.load(f)["workspace"]["members"]
+    return [
+        os.path.join(top, m, "src") for m in members if os.path.isdir(os.path.join(top, m, "src"))
+    ]
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     top = os.path.dirname(here)
-    dirs = sys.argv[1:] or sorted(
-        [os.path.join(top, "games", g, "src") for g in os.listdir(os.path.join(top, "games"))
-         if os.path.isdir(os.path.join(top, "games", g, "src"))]
-        + [os.path.join(top, "session", "src"), os.path.join(top, "frontend-web", "src")]
-    )
+    dirs = sys.argv[1:] or workspace_srcs(top)
     bad = 0
     for d in dirs:
         g = edges(d)

@@ -59,7 +59,7 @@ fn turn(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0usize;
             for l in level.iter() {
-                n += game.things_at(l).len();
+                n += game.things().at(l).len();
             }
             black_box(n)
         });
@@ -163,6 +163,7 @@ fn free_floor(game: &alembic::Game) -> Vec<Loc> {
     use alembic_games::alchemy::props::{IS_BLOCKING, IS_CREATURE};
     use alembic_games::alchemy::rules::{hero, level_box, tile_blocks, tile_dangerous};
     let z = game
+        .things()
         .location(hero(game).expect("hero"))
         .expect("hero's place")
         .z;
@@ -172,7 +173,8 @@ fn free_floor(game: &alembic::Game) -> Vec<Loc> {
             !tile_blocks(game, l)
                 && !tile_dangerous(game, l)
                 && game
-                    .things_at(l)
+                    .things()
+                    .at(l)
                     .iter()
                     .all(|&t| !game.is(t, &IS_CREATURE) && !game.is(t, &IS_BLOCKING))
         })

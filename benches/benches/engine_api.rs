@@ -1,9 +1,9 @@
 //! The engine API's indexes and scheduler, each beside the full scan it replaces, measured in
 //! the same run:
-//! - `things_with` over 10,000 things (1,000 of them creatures) versus a scan of every thing
-//!   reading the same flag (bar: ≤ 0.05×);
-//! - `next_actor` with 1,000 queued actors (bar: ≤ 1 µs), beside a scan for the earliest
-//!   actor over a plain `Vec`;
+//! - `indexes().things_with` over 10,000 things (1,000 of them creatures) versus a scan of
+//!   every thing reading the same flag (bar: ≤ 0.05×);
+//! - `schedule().next_actor` with 1,000 queued actors (bar: ≤ 1 µs), beside a scan for the
+//!   earliest actor over a plain `Vec`;
 //! - one `acted_mut` (reschedule) at 1,000 actors, beside the same scan.
 //!
 //! Run: `cargo bench -p alembic-benches --bench engine_api -- --warm-up-time 1 --measurement-time 3`
@@ -41,12 +41,13 @@ fn world(indexed: bool) -> (Game, Vec<ThingId>) {
 
 fn bench_index(c: &mut Criterion) {
     let (g, creatures) = world(true);
-    assert_eq!(g.things_with(&CREATURE), creatures);
+    assert_eq!(g.indexes().things_with(&CREATURE), creatures);
     let mut group = c.benchmark_group("engine_api/things_with_10k");
     group.bench_function("full_scan_baseline", |b| {
         b.iter(|| {
             let v: Vec<ThingId> = g
-                .all_things()
+                .things()
+                .iter()
                 .filter(|t| t.is(&CREATURE))
                 .filter_map(Thing::id)
                 .collect();
@@ -54,7 +55,7 @@ fn bench_index(c: &mut Criterion) {
         })
     });
     group.bench_function("things_with", |b| {
-        b.iter(|| black_box(g.things_with(&CREATURE)))
+        b.iter(|| black_box(g.indexes().things_with(&CREATURE)))
     });
     group.finish();
 }
@@ -62,9 +63,9 @@ fn bench_index(c: &mut Criterion) {
 fn bench_scheduler(c: &mut Criterion) {
     let (mut g, creatures) = world(false);
     for (k, &id) in creatures.iter().enumerate() {
-        g.schedule_mut(id, k as u64 % 97).expect("schedule");
+        g.scheduler().add(id, k as u64 % 97).expect("schedule");
     }
-    assert_eq!(g.actors().count(), 1_000);
+    assert_eq!(g.schedule().actors().count(), 1_000);
     // The baseline: the same queue as a plain Vec of (time, order, id), scanned for the least.
     let plain: Vec<(u64, u64, ThingId)> = creatures
         .iter()
@@ -75,12 +76,14 @@ fn bench_scheduler(c: &mut Criterion) {
     group.bench_function("vec_scan_baseline", |b| {
         b.iter(|| black_box(plain.iter().min().map(|e| e.2)))
     });
-    group.bench_function("next_actor", |b| b.iter(|| black_box(g.next_actor())));
+    group.bench_function("next_actor", |b| {
+        b.iter(|| black_box(g.schedule().next_actor()))
+    });
     group.bench_function("next_actor_then_acted", |b| {
         b.iter_batched_ref(
             || g.clone(),
             |g| {
-                if let Some(id) = g.next_actor() {
+                if let Some(id) = g.schedule().next_actor() {
                     g.acted_mut(id, NORMAL_ACTION).expect("acted");
                 }
             },

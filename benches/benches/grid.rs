@@ -394,13 +394,13 @@ fn bench_get(c: &mut Criterion) {
     // A game layer (map memory and the like: a `Grid<u64>` read through `LayerGrid`) against
     // a flat `Vec<u64>` of the same cells.
     let game = layer_game();
-    let layer = game.layer(&SEEN);
+    let layer = game.layers().get(&SEEN);
     let (old_game, _history) = aged(&game, |g, l, v| {
         let mut g = g.clone();
         g.set_layer_mut(&SEEN, l, u32::from(v));
         g
     });
-    let old_layer = old_game.layer(&SEEN);
+    let old_layer = old_game.layers().get(&SEEN);
     let v64 = filled_vec_u64();
     let mut group = c.benchmark_group("grid/layer_random_get");
     group.throughput(Throughput::Elements(locs.len() as u64));
@@ -426,7 +426,7 @@ fn bench_get(c: &mut Criterion) {
     }
     group.finish();
 
-    // The cell index (`Game::things_at`, rows of chunk pointers per level since issue 32's
+    // The cell index (`things().at`, rows of chunk pointers per level since issue 32's
     // third part) against a flat `Vec` of the same cells' counts: a thing on every other cell
     // along x and y of level 0 (4,096 things), read at random cells of that level.
     let (things, ids) = things_game();
@@ -437,7 +437,7 @@ fn bench_get(c: &mut Criterion) {
     let counts: Vec<u32> = world()
         .iter()
         .filter(|l| l.z == 0)
-        .map(|l| things.things_at(l).len() as u32)
+        .map(|l| things.things().at(l).len() as u32)
         .collect();
     let level0: Vec<Loc> = locs.iter().map(|l| Loc::new(l.x, l.y, 0)).collect();
     let mut group = c.benchmark_group("grid/cell_index_random_get");
@@ -456,7 +456,7 @@ fn bench_get(c: &mut Criterion) {
             b.iter(|| {
                 let mut sum = 0u64;
                 for l in &level0 {
-                    sum += g.things_at(*l).len() as u64;
+                    sum += g.things().at(*l).len() as u64;
                 }
                 black_box(sum)
             })

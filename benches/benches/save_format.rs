@@ -56,7 +56,7 @@ fn formats(c: &mut Criterion) {
         "save size at depth 5 (turn {}, {} things): json v3 {} bytes, json v2 (whole) {} bytes \
          (v3/v2 = {:.2}x), postcard v2 {} bytes",
         game.turn(),
-        game.thing_count(),
+        game.things().count(),
         json.len(),
         whole.len(),
         json.len() as f64 / whole.len() as f64,

@@ -187,7 +187,7 @@ fn bench_things(c: &mut Criterion) {
     let baseline: HashMap<ThingId, Monster> = ids
         .iter()
         .map(|id| {
-            let t = g.get_thing(*id).expect("thing");
+            let t = g.things().get(*id).expect("thing");
             let m = Monster {
                 st: i64::from(t.get(&ST).expect("st")),
                 hps: i64::from(t.get(&HPS).expect("hps")),
@@ -220,7 +220,7 @@ fn bench_things(c: &mut Criterion) {
     group.bench_function("game", |b| {
         b.iter(|| {
             i = (i + 7919) % N;
-            black_box(g.get_thing(ids[i]).ok().map(|t| t.id()))
+            black_box(g.things().get(ids[i]).ok().map(|t| t.id()))
         })
     });
     group.finish();
@@ -386,7 +386,7 @@ fn bench_cells_and_writes(
     let mut group = c.benchmark_group("things/things_at");
     let cells: HashMap<Loc, Vec<ThingId>> = ids
         .iter()
-        .map(|&id| (g.location(id).expect("placed"), vec![id]))
+        .map(|&id| (g.things().location(id).expect("placed"), vec![id]))
         .collect();
     group.bench_function("hashmap_baseline_occupied", |b| {
         b.iter(|| {
@@ -397,13 +397,13 @@ fn bench_cells_and_writes(
     group.bench_function("game_occupied", |b| {
         b.iter(|| {
             i = (i + 7919) % N;
-            black_box(g.things_at(loc_of(i)).len())
+            black_box(g.things().at(loc_of(i)).len())
         })
     });
     group.bench_function("game_empty", |b| {
         b.iter(|| {
             i = (i + 7919) % N;
-            black_box(g.things_at(loc_of(i) + Loc::new(0, 100, 0)).len())
+            black_box(g.things().at(loc_of(i) + Loc::new(0, 100, 0)).len())
         })
     });
     group.finish();

@@ -18,16 +18,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     println!(
         "before: goblin at {} with {} hp",
-        before.location(goblin)?,
+        before.things().location(goblin)?,
         before.query(goblin, &HP)?
     );
     println!(
         "after:  goblin at {} with {} hp",
-        after.location(goblin)?,
+        after.things().location(goblin)?,
         after.query(goblin, &HP)?
     );
-    assert_eq!(before.location(goblin)?, Loc::new(2, 2, 0));
-    assert_eq!(before.things_at(Loc::new(3, 2, 0)), &[]);
+    assert_eq!(before.things().location(goblin)?, Loc::new(2, 2, 0));
+    assert_eq!(before.things().at(Loc::new(3, 2, 0)), &[]);
     assert_ne!(before.state_hash(), after.state_hash());
 
     // Undo is just keeping the old value; the in-place `_mut` twins change one value only.
@@ -35,8 +35,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     scratch.remove_thing_mut(goblin)?;
     println!(
         "scratch has {} things, after still has {}",
-        scratch.thing_count(),
-        after.thing_count()
+        scratch.things().count(),
+        after.things().count()
     );
     Ok(())
 }

@@ -55,7 +55,7 @@ fn step_cost(g: &Game) -> impl Fn(Loc, Loc) -> Option<u32> + '_ {
 /// A chaser's turn: bite the hero when beside them, else take one step (or the stairs).
 fn chase(g: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let (me, hero) = (call.this, g.var(&HERO)?);
-    let (here, target) = (g.location(me)?, g.location(hero)?);
+    let (here, target) = (g.things().location(me)?, g.things().location(hero)?);
     let name = g.query(me, &NAME)?;
     if here.z == target.z && here.chebyshev(target) == 1 {
         ctx.scratch::<Vec<Event>>().push(Event::Bit { name });
@@ -69,7 +69,7 @@ fn chase(g: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Err
         .0
         .as_ref()
         .and_then(|(_, m)| m.next_step(here, step_cost(g)));
-    if let Some(next) = next.filter(|&l| l != target && g.things_at(l).is_empty()) {
+    if let Some(next) = next.filter(|&l| l != target && g.things().at(l).is_empty()) {
         if next.z != here.z {
             let level = next.z;
             ctx.scratch::<Vec<Event>>()
@@ -96,18 +96,19 @@ fn new_game(hooks: &Hooks) -> Result<(Game, ThingId), Error> {
     let mut g = Game::new(7).with_library(lib);
     for z in [0, 1] {
         let map = TileMap::from_rows(&ROOM, |c| c == '.')?;
-        g.paint_mut(&map, Loc::new(0, 0, z), |&open| {
+        g.levels_mut().paint(&map, Loc::new(0, 0, z), |&open| {
             Some(if open { floor } else { wall })
         })?;
     }
-    g.link_stairs_both_mut(Loc::new(10, 2, 0), Loc::new(1, 2, 1));
+    g.levels_mut()
+        .link_stairs_both(Loc::new(10, 2, 0), Loc::new(1, 2, 1));
     let mut ctx = HookCtx::new(hooks);
     let hero = g.spawn_mut(&mut ctx, "hero", Loc::new(8, 2, 0))?;
     g.set_var_mut(&HERO, hero);
     let hound = g.spawn_mut(&mut ctx, "hound", Loc::new(1, 1, 0))?;
     let zombie = g.spawn_mut(&mut ctx, "zombie", Loc::new(2, 3, 0))?;
     for id in [hero, hound, zombie] {
-        g.schedule_mut(id, 0)?;
+        g.scheduler().add(id, 0)?;
     }
     Ok((g, hero))
 }
@@ -120,16 +121,18 @@ fn play(turns: usize) -> Result<(Game, Vec<(u64, Event)>), Error> {
     let mut journal = Vec::new();
     for turn in 0..turns {
         let mut ctx = HookCtx::new(&hooks); // a fresh scratch store every turn
-        let next = g.advance_until_mut(&mut ctx, 1_000, |_, id| id == hero)?;
+        let next = g
+            .scheduler()
+            .advance_until(&mut ctx, 1_000, |_, id| id == hero)?;
         assert_eq!(next, Advance::Stopped(hero), "the hero is always queued");
-        let at = g.location(hero)?;
-        let to = match g.stairs_at(at) {
+        let at = g.things().location(hero)?;
+        let to = match g.levels().stairs_at(at) {
             Some(down) if at.z == 0 => down,
             _ if at.z == 0 => at + alembic::Dir::East,
             _ if turn % 12 < 8 => at + alembic::Dir::East,
             _ => at + alembic::Dir::West,
         };
-        if g.things_at(to).is_empty() && g.tile_def(to)?.is(&WALK) {
+        if g.things().at(to).is_empty() && g.tile_def(to)?.is(&WALK) {
             g.move_thing_mut(hero, to)?;
         }
         g.acted_mut(hero, NORMAL_ACTION)?;

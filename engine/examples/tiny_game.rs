@@ -72,13 +72,13 @@ fn new_game(seed: u64) -> Result<(Game, Hooks), Error> {
 }
 
 fn open(g: &Game, l: Loc) -> bool {
-    g.tile_def(l).is_ok_and(|t| t.is(&WALK)) && g.things_at(l).is_empty()
+    g.tile_def(l).is_ok_and(|t| t.is(&WALK)) && g.things().at(l).is_empty()
 }
 
 /// One step of `who` towards `goal` by A*, or a blow if `goal`'s occupant is adjacent.
 fn go_for(g: &mut Game, who: ThingId, goal: Loc, said: &mut Vec<Event>) -> Result<(), Error> {
-    let here = g.location(who)?;
-    if let (1, Some(&target)) = (here.chebyshev(goal), g.things_at(goal).first()) {
+    let here = g.things().location(who)?;
+    if let (1, Some(&target)) = (here.chebyshev(goal), g.things().at(goal).first()) {
         return hit(g, who, target, said);
     }
     let cost = |_, to| (to == goal || open(g, to)).then_some(1);
@@ -108,7 +108,7 @@ fn hit(g: &mut Game, who: ThingId, target: ThingId, said: &mut Vec<Event>) -> Re
 /// The rats' hook: chase the hero.
 fn chase(g: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let hero = g.var(&HERO)?;
-    match g.location(hero) {
+    match g.things().location(hero) {
         // What the blow does goes into the context's scratch, for the caller to take.
         Ok(at) => go_for(g, call.this, at, ctx.scratch::<Vec<Event>>()),
         Err(_) => Ok(()), // the hero is gone
@@ -116,7 +116,7 @@ fn chase(g: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Err
 }
 
 fn rats(g: &Game) -> Vec<ThingId> {
-    let rats = g.all_things().filter(|t| t.proto() == Some("rat"));
+    let rats = g.things().iter().filter(|t| t.proto() == Some("rat"));
     rats.filter_map(|t| t.id()).collect()
 }
 
@@ -126,17 +126,19 @@ fn play(seed: u64) -> Result<(Game, Vec<(u64, Event)>), Error> {
     let (mut g, hooks) = new_game(seed)?;
     let hero = g.var(&HERO)?;
     let mut journal = Vec::new();
-    while g.turn() < 200 && g.contains(hero) && !rats(&g).is_empty() {
+    while g.turn() < 200 && g.things().contains(hero) && !rats(&g).is_empty() {
         let mut said = Vec::new();
-        let here = g.location(hero)?;
-        let targets = rats(&g).into_iter().filter_map(|r| g.location(r).ok());
+        let here = g.things().location(hero)?;
+        let targets = rats(&g)
+            .into_iter()
+            .filter_map(|r| g.things().location(r).ok());
         if let Some(nearest) = targets.min_by_key(|l| here.chebyshev(*l)) {
             go_for(&mut g, hero, nearest, &mut said)?;
         }
         let mut ctx = HookCtx::new(&hooks); // one context a turn: its hooks share scratch
         for rat in rats(&g) {
-            if g.contains(hero) {
-                g.run_hook_mut(&mut ctx, &ON_ACTION, HookCall::on(rat))?;
+            if g.things().contains(hero) {
+                ctx.run(&mut g, &ON_ACTION, HookCall::on(rat))?;
             }
         }
         said.append(ctx.scratch::<Vec<Event>>());
@@ -164,7 +166,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("turn {turn:>3}: {}", say(e));
     }
     for y in 0..8 {
-        let glyph = |l: Loc| match g.things_at(l).first() {
+        let glyph = |l: Loc| match g.things().at(l).first() {
             Some(&id) => g.query(id, &GLYPH),
             None => g.tile_def(l).and_then(|t| t.get(&GLYPH)),
         };

@@ -1,7 +1,11 @@
-//! The old crate-root paths of the names that moved into their modules in 0.2.0, kept for
-//! one minor version so that code written against 0.1 still builds, with a deprecation
-//! warning that names the new path. Removed in 0.3.0. Traits (`LayerValue`, `PropType`) cannot
-//! be aliased on stable Rust: `scripts/migrate-names.sh` rewrites those paths.
+//! The old forms of what moved, each kept for one minor version with a deprecation warning
+//! that names the new form, so that code written against the previous release still builds:
+//! - the crate-root paths of the names that moved into their modules in 0.2.0 (removed in
+//!   0.3.0). Traits (`LayerValue`, `PropType`) cannot be aliased on stable Rust:
+//!   `scripts/migrate-names.sh` rewrites those paths;
+//! - the methods of [`Game`] that moved into its views in 0.3.0 (`game.get_thing(id)` is
+//!   `game.things().get(id)`; removed in 0.4.0), each running its new form's code. The module is
+//!   the top of the engine's import layers: nothing in the crate calls these.
 #![allow(missing_docs)]
 
 use crate::loc::{Loc, LocBox};
@@ -366,4 +370,326 @@ pub fn weighted_choice<'a, T>(rng: &mut rng::GameRng, items: &'a [(T, u32)]) -> 
 #[deprecated(since = "0.2.0", note = "moved: use `alembic::dice::weighted_index`")]
 pub fn weighted_index(rng: &mut rng::GameRng, weights: &[u32]) -> Option<usize> {
     dice::weighted_index(rng, weights)
+}
+
+// The 0.2 methods of `Game` whose reads moved into views in 0.3 (`game.schedule()`,
+// `game.levels()`, `game.indexes()`, `game.layers()`): deprecated, gone in 0.4.
+impl Game {
+    /// Deprecated: [`Schedule::clock`](schedule::Schedule::clock).
+    #[deprecated(since = "0.3.0", note = "use game.schedule().clock()")]
+    #[must_use]
+    pub fn clock(&self) -> u64 {
+        self.schedule().clock()
+    }
+
+    /// Deprecated: [`Schedule::is_scheduled`](schedule::Schedule::is_scheduled).
+    #[deprecated(since = "0.3.0", note = "use game.schedule().is_scheduled(id)")]
+    #[must_use]
+    pub fn is_scheduled(&self, id: ThingId) -> bool {
+        self.schedule().is_scheduled(id)
+    }
+
+    /// Deprecated: [`Schedule::actors`](schedule::Schedule::actors).
+    #[deprecated(since = "0.3.0", note = "use game.schedule().actors()")]
+    pub fn actors(&self) -> impl Iterator<Item = ThingId> + '_ {
+        self.schedule().actors()
+    }
+
+    /// Deprecated: [`Schedule::next_actor`](schedule::Schedule::next_actor).
+    #[deprecated(since = "0.3.0", note = "use game.schedule().next_actor()")]
+    #[must_use]
+    pub fn next_actor(&self) -> Option<ThingId> {
+        self.schedule().next_actor()
+    }
+
+    /// Deprecated: [`Schedule::action_delay`](schedule::Schedule::action_delay).
+    #[deprecated(since = "0.3.0", note = "use game.schedule().action_delay(id, cost)")]
+    pub fn action_delay(&self, id: ThingId, cost: u64) -> Result<u64, Error> {
+        self.schedule().action_delay(id, cost)
+    }
+
+    /// Deprecated: [`Schedule::takes_turns`](schedule::Schedule::takes_turns).
+    #[deprecated(since = "0.3.0", note = "use game.schedule().takes_turns(id)")]
+    #[must_use]
+    pub fn takes_turns(&self, id: ThingId) -> bool {
+        self.schedule().takes_turns(id)
+    }
+
+    /// Deprecated: [`Schedule::awake_levels`](schedule::Schedule::awake_levels).
+    #[deprecated(since = "0.3.0", note = "use game.schedule().awake_levels()")]
+    #[must_use]
+    pub fn awake_levels(&self) -> Option<Vec<i32>> {
+        self.schedule().awake_levels()
+    }
+
+    /// Deprecated: [`Levels::get`](level::Levels::get).
+    #[deprecated(since = "0.3.0", note = "use game.levels().get(z)")]
+    #[must_use]
+    pub fn level(&self, z: i32) -> Option<LocBox> {
+        self.levels().get(z)
+    }
+
+    /// Deprecated: [`Levels::stairs_at`](level::Levels::stairs_at).
+    #[deprecated(since = "0.3.0", note = "use game.levels().stairs_at(at)")]
+    #[must_use]
+    pub fn stairs_at(&self, at: Loc) -> Option<Loc> {
+        self.levels().stairs_at(at)
+    }
+
+    /// Deprecated: [`Levels::stair_links`](level::Levels::stair_links).
+    #[deprecated(since = "0.3.0", note = "use game.levels().stair_links()")]
+    pub fn stair_links(&self) -> impl Iterator<Item = (Loc, Loc)> + '_ {
+        self.levels().stair_links()
+    }
+
+    /// Deprecated: [`Indexes::is_indexed`](indexes::Indexes::is_indexed).
+    #[deprecated(since = "0.3.0", note = "use game.indexes().is_indexed(flag)")]
+    #[must_use]
+    pub fn is_indexed(&self, flag: &Prop<bool>) -> bool {
+        self.indexes().is_indexed(flag)
+    }
+
+    /// Deprecated: [`Indexes::things_with`](indexes::Indexes::things_with).
+    #[deprecated(since = "0.3.0", note = "use game.indexes().things_with(flag)")]
+    #[must_use]
+    pub fn things_with(&self, flag: &Prop<bool>) -> Vec<ThingId> {
+        self.indexes().things_with(flag)
+    }
+
+    /// Deprecated: [`Indexes::things_with_on_level`](indexes::Indexes::things_with_on_level).
+    #[deprecated(
+        since = "0.3.0",
+        note = "use game.indexes().things_with_on_level(flag, z)"
+    )]
+    #[must_use]
+    pub fn things_with_on_level(&self, flag: &Prop<bool>, z: i32) -> Vec<ThingId> {
+        self.indexes().things_with_on_level(flag, z)
+    }
+
+    /// Deprecated: [`Layers::get`](layer::Layers::get).
+    #[deprecated(since = "0.3.0", note = "use game.layers().get(layer)")]
+    #[must_use]
+    pub fn layer<T: layer::LayerValue>(&self, layer: &layer::Layer<T>) -> layer::LayerGrid<T> {
+        self.layers().get(layer)
+    }
+
+    /// Deprecated: [`Layers::at`](layer::Layers::at).
+    #[deprecated(since = "0.3.0", note = "use game.layers().at(layer, loc)")]
+    #[must_use]
+    pub fn layer_get<T: layer::LayerValue>(&self, layer: &layer::Layer<T>, loc: Loc) -> T {
+        self.layers().at(layer, loc)
+    }
+
+    /// Deprecated: [`Layers::names`](layer::Layers::names).
+    #[deprecated(since = "0.3.0", note = "use game.layers().names()")]
+    pub fn layer_names(&self) -> impl Iterator<Item = &str> {
+        self.layers().names()
+    }
+}
+
+// The 0.2 methods of `Game` that read where things are, moved into `game.things()` in 0.3:
+// deprecated, gone in 0.4.
+impl Game {
+    /// Deprecated: [`Things::get`](things::Things::get).
+    #[deprecated(since = "0.3.0", note = "use game.things().get(id)")]
+    #[inline]
+    pub fn get_thing(&self, id: ThingId) -> Result<&Thing, Error> {
+        self.thing_ref(id)
+    }
+
+    /// Deprecated: [`Things::contains`](things::Things::contains).
+    #[deprecated(since = "0.3.0", note = "use game.things().contains(id)")]
+    #[must_use]
+    pub fn contains(&self, id: ThingId) -> bool {
+        self.has_thing(id)
+    }
+
+    /// Deprecated: [`Things::count`](things::Things::count).
+    #[deprecated(since = "0.3.0", note = "use game.things().count()")]
+    #[must_use]
+    pub fn thing_count(&self) -> usize {
+        self.count_things()
+    }
+
+    /// Deprecated: [`Things::iter`](things::Things::iter).
+    #[deprecated(since = "0.3.0", note = "use game.things().iter()")]
+    pub fn all_things(&self) -> impl Iterator<Item = &Thing> {
+        self.every_thing()
+    }
+
+    /// Deprecated: [`Things::at`](things::Things::at).
+    #[deprecated(since = "0.3.0", note = "use game.things().at(loc)")]
+    #[must_use]
+    pub fn things_at(&self, loc: Loc) -> &[ThingId] {
+        self.cell_things(loc)
+    }
+
+    /// Deprecated: [`Things::cursor`](things::Things::cursor).
+    #[deprecated(since = "0.3.0", note = "use game.things().cursor()")]
+    #[must_use]
+    pub fn cell_view(&self) -> game::CellView<'_> {
+        self.cell_cursor()
+    }
+
+    /// Deprecated: [`Things::in_box`](things::Things::in_box).
+    #[deprecated(since = "0.3.0", note = "use game.things().in_box(area)")]
+    #[must_use]
+    pub fn things_in_box(&self, area: LocBox) -> Vec<(Loc, &[ThingId])> {
+        self.cells_in_box(area)
+    }
+
+    /// Deprecated: [`Things::on_level`](things::Things::on_level).
+    #[deprecated(since = "0.3.0", note = "use game.things().on_level(z)")]
+    #[must_use]
+    pub fn things_on_level(&self, z: i32) -> Vec<(Loc, &[ThingId])> {
+        self.cells_on_level(z)
+    }
+
+    /// Deprecated: [`Things::ids_on_level`](things::Things::ids_on_level).
+    #[deprecated(since = "0.3.0", note = "use game.things().ids_on_level(z)")]
+    #[must_use]
+    pub fn ids_on_level(&self, z: i32) -> Vec<ThingId> {
+        self.level_ids(z)
+    }
+
+    /// Deprecated: [`Things::contents`](things::Things::contents).
+    #[deprecated(since = "0.3.0", note = "use game.things().contents(id)")]
+    pub fn contents(&self, id: ThingId) -> Result<&[ThingId], Error> {
+        self.contents_of(id)
+    }
+
+    /// Deprecated: [`Things::place`](things::Things::place).
+    #[deprecated(since = "0.3.0", note = "use game.things().place(id)")]
+    pub fn place(&self, id: ThingId) -> Result<Place, Error> {
+        self.place_of(id)
+    }
+
+    /// Deprecated: [`Things::location`](things::Things::location).
+    #[deprecated(since = "0.3.0", note = "use game.things().location(id)")]
+    pub fn location(&self, id: ThingId) -> Result<Loc, Error> {
+        self.location_of(id)
+    }
+
+    /// Deprecated: [`Things::outermost`](things::Things::outermost).
+    #[deprecated(since = "0.3.0", note = "use game.things().outermost(id)")]
+    pub fn outermost(&self, id: ThingId) -> Result<ThingId, Error> {
+        self.outermost_of(id)
+    }
+}
+
+// The 0.2 methods of `Game` that changed levels and ran hooks, moved in 0.3: deprecated,
+// gone in 0.4.
+impl Game {
+    /// Deprecated: [`LevelsMut::set`](level::LevelsMut::set).
+    #[deprecated(since = "0.3.0", note = "use game.levels_mut().set(area)")]
+    pub fn set_level_mut(&mut self, area: LocBox) {
+        self.levels_mut().set(area);
+    }
+
+    /// Deprecated: [`LevelsMut::link_stairs`](level::LevelsMut::link_stairs).
+    #[deprecated(since = "0.3.0", note = "use game.levels_mut().link_stairs(from, to)")]
+    pub fn link_stairs_mut(&mut self, from: Loc, to: Loc) {
+        self.levels_mut().link_stairs(from, to);
+    }
+
+    /// Deprecated: [`LevelsMut::link_stairs_both`](level::LevelsMut::link_stairs_both).
+    #[deprecated(since = "0.3.0", note = "use game.levels_mut().link_stairs_both(a, b)")]
+    pub fn link_stairs_both_mut(&mut self, a: Loc, b: Loc) {
+        self.levels_mut().link_stairs_both(a, b);
+    }
+
+    /// Deprecated: [`LevelsMut::paint`](level::LevelsMut::paint).
+    #[deprecated(
+        since = "0.3.0",
+        note = "use game.levels_mut().paint(map, origin, tile)"
+    )]
+    pub fn paint_mut<T>(
+        &mut self,
+        map: &mapgen::TileMap<T>,
+        origin: Loc,
+        tile: impl Fn(&T) -> Option<library::TileId>,
+    ) -> Result<(), Error> {
+        self.levels_mut().paint(map, origin, tile)
+    }
+
+    /// Deprecated: [`HookCtx::run`].
+    #[deprecated(since = "0.3.0", note = "use ctx.run(game, event, call)")]
+    pub fn run_hook_mut(
+        &mut self,
+        ctx: &mut HookCtx<'_>,
+        event: &Prop<props::Hook>,
+        call: hook::HookCall,
+    ) -> Result<bool, Error> {
+        ctx.run(self, event, call)
+    }
+
+    /// Deprecated: [`Hooks::check`].
+    #[deprecated(since = "0.3.0", note = "use hooks.check(game)")]
+    pub fn check_hooks(&self, hooks: &Hooks) -> Result<(), Error> {
+        hooks.check(self)
+    }
+}
+
+// The 0.2 methods of `Game` that changed the actor queue, moved into `game.scheduler()` in
+// 0.3, and `next_id`, moved into `game.things()`: deprecated, gone in 0.4.
+impl Game {
+    /// Deprecated: [`Scheduler::add`](schedule::Scheduler::add).
+    #[deprecated(since = "0.3.0", note = "use game.scheduler().add(id, delay)")]
+    pub fn schedule_mut(&mut self, id: ThingId, delay: u64) -> Result<(), Error> {
+        self.scheduler().add(id, delay)
+    }
+
+    /// Deprecated: [`Scheduler::remove`](schedule::Scheduler::remove).
+    #[deprecated(since = "0.3.0", note = "use game.scheduler().remove(id)")]
+    pub fn unschedule_mut(&mut self, id: ThingId) {
+        self.scheduler().remove(id);
+    }
+
+    /// Deprecated: [`Scheduler::set_awake_levels`](schedule::Scheduler::set_awake_levels).
+    #[deprecated(
+        since = "0.3.0",
+        note = "use game.scheduler().set_awake_levels(levels)"
+    )]
+    pub fn set_awake_levels_mut(
+        &mut self,
+        levels: impl IntoIterator<Item = i32>,
+    ) -> Result<(), Error> {
+        self.scheduler().set_awake_levels(levels)
+    }
+
+    /// Deprecated: [`Scheduler::advance_until`](schedule::Scheduler::advance_until).
+    #[deprecated(
+        since = "0.3.0",
+        note = "use game.scheduler().advance_until(ctx, max_actions, stop)"
+    )]
+    pub fn advance_until_mut(
+        &mut self,
+        ctx: &mut HookCtx<'_>,
+        max_actions: usize,
+        stop: impl FnMut(&Game, ThingId) -> bool,
+    ) -> Result<schedule::Advance, Error> {
+        self.scheduler().advance_until(ctx, max_actions, stop)
+    }
+
+    /// Deprecated: [`Scheduler::take_turns`](schedule::Scheduler::take_turns).
+    #[deprecated(
+        since = "0.3.0",
+        note = "use game.scheduler().take_turns(ctx, max_actions, stop, act)"
+    )]
+    pub fn take_turns_mut(
+        &mut self,
+        ctx: &mut HookCtx<'_>,
+        max_actions: usize,
+        stop: impl FnMut(&Game, ThingId) -> bool,
+        act: impl FnMut(&mut Game, &mut HookCtx<'_>, ThingId) -> Result<(), Error>,
+    ) -> Result<schedule::Advance, Error> {
+        self.scheduler().take_turns(ctx, max_actions, stop, act)
+    }
+
+    /// Deprecated: [`Things::next_id`](things::Things::next_id).
+    #[deprecated(since = "0.3.0", note = "use game.things().next_id()")]
+    #[must_use]
+    pub fn next_id(&self) -> u64 {
+        self.things().next_id()
+    }
 }

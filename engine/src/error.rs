@@ -4,9 +4,9 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::id::ThingId;
+use crate::key::{PropKey, ValueKind};
 use crate::loc::Loc;
-use crate::props::{PropKey, ValueKind};
-use crate::thing::ThingId;
 
 /// Why an engine call was refused. A refused call changes nothing.
 ///
@@ -125,7 +125,7 @@ pub enum Error {
     /// A save could not be read or linked, carried as an engine error so that one `?`
     /// reads a save in a function returning [`Error`].
     #[error(transparent)]
-    Load(Box<crate::save::LoadError>),
+    Load(Box<LoadError>),
     /// A one-off error of a game's own, in a sentence: [`Error::msg`].
     #[error("{0}")]
     Msg(Arc<str>),
@@ -136,8 +136,8 @@ pub enum Error {
     NotActed(ThingId),
 }
 
-impl From<crate::save::LoadError> for Error {
-    fn from(e: crate::save::LoadError) -> Self {
+impl From<LoadError> for Error {
+    fn from(e: LoadError) -> Self {
         Error::Load(Box::new(e))
     }
 }
@@ -306,7 +306,7 @@ pub enum InvariantError {
     /// The library holds a likely mistake that 0.2 treats as an error (see
     /// [`Library::warnings`](crate::Library::warnings)).
     #[error("library: {0}")]
-    Library(crate::library::LibraryWarning),
+    Library(LibraryWarning),
     /// A terrain cell names a tile the library doesn't have.
     #[error("terrain at {0} names unknown tile {1}")]
     UnknownTile(Loc, u16),
@@ -315,4 +315,109 @@ pub enum InvariantError {
     /// rename one.
     #[error("property names {0:?} and {1:?} have the same id: rename one")]
     KeyIdCollision(PropKey, PropKey),
+}
+
+/// The format a [`SavedGame`](crate::save::SavedGame) writes (see
+/// [`SAVED_GAME_FORMAT`](crate::save::SAVED_GAME_FORMAT)).
+pub(crate) const SAVED_GAME_FORMAT: u32 = 3;
+
+/// Why a saved game could not be read or linked. Nothing is half-loaded.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The text is not a saved game.
+    #[error("not a saved game: {0}")]
+    Corrupt(String),
+    /// A format this build cannot read.
+    #[error("save format {0} is not supported (this build reads formats 1 to {SAVED_GAME_FORMAT})")]
+    UnsupportedFormat(u64),
+    /// The save was played with another game's library.
+    #[error("the save is for library {saved:?}, not {current:?}")]
+    WrongLibrary {
+        /// The library the save names.
+        saved: Arc<str>,
+        /// The library it was linked against.
+        current: Arc<str>,
+    },
+    /// A thing names a prototype the library does not have.
+    #[error("thing {thing} is a {prototype:?}, which the library does not have")]
+    UnknownPrototype {
+        /// The thing.
+        thing: ThingId,
+        /// Its prototype.
+        prototype: Arc<str>,
+    },
+    /// The linked game breaks an invariant.
+    #[error("inconsistent game: {0}")]
+    Inconsistent(String),
+    /// The game names a hook that is not registered.
+    #[error(transparent)]
+    Hook(Error),
+    /// The game disagrees with the running build's library: a thing of a prototype the library
+    /// does not have, or a property held as another kind of value than the library's prototype
+    /// declares ([`check_against_library`](crate::save::check_against_library)).
+    #[error("it disagrees with this build's library: {0}")]
+    Disagrees(String),
+}
+
+impl From<InvariantError> for LoadError {
+    fn from(e: InvariantError) -> Self {
+        LoadError::Inconsistent(e.to_string())
+    }
+}
+
+/// Something in a [`Library`](crate::Library) that is legal but most likely a mistake, found by
+/// [`Library::warnings`](crate::Library::warnings). The first two kinds also fail
+/// [`Game::check_invariants`](crate::Game::check_invariants), so a test that builds the game
+/// notices.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LibraryWarning {
+    /// A prototype named "base …" that others derive from but that is not flagged
+    /// [`ABSTRACT`](crate::library::ABSTRACT): before 0.2 the name made it abstract; now it can
+    /// be created, by name and at random.
+    #[error(
+        "prototype {prototype:?} has {children} children and a \"base\" name but is not \
+         abstract: add `.with(&alembic::library::ABSTRACT, true)` (0.2 no longer reads the name)"
+    )]
+    BaseNotAbstract {
+        /// The prototype.
+        prototype: Arc<str>,
+        /// How many prototypes derive from it directly.
+        children: usize,
+    },
+    /// A property in the engine's `alembic.` namespace that the engine does not know, or
+    /// that holds another kind of value than the engine reads.
+    #[error("prototype {prototype:?} sets {key}, {problem}")]
+    EngineKey {
+        /// The prototype.
+        prototype: Arc<str>,
+        /// The key.
+        key: PropKey,
+        /// What is wrong, in words: "which the engine reads as an integer".
+        problem: String,
+    },
+    /// A property named as one of the engine's keys was before 0.2 (`speed`, `level`,
+    /// `freq`, `abstract`, `on_action`): code or data written for 0.1 that the engine no
+    /// longer reads. Only a warning: a game may mean its own key by that name.
+    #[error(
+        "prototype {prototype:?} sets {key:?}, the engine's name for it before 0.2; the \
+         engine reads {now:?} now"
+    )]
+    LegacyKeyName {
+        /// The prototype.
+        prototype: Arc<str>,
+        /// The old name.
+        key: &'static str,
+        /// The engine's key now.
+        now: &'static str,
+    },
+}
+
+impl LibraryWarning {
+    /// Whether [`Game::check_invariants`](crate::Game::check_invariants) refuses it.
+    #[must_use]
+    pub fn is_error(&self) -> bool {
+        !matches!(self, LibraryWarning::LegacyKeyName { .. })
+    }
 }

@@ -12,19 +12,18 @@ use crate::cells::CellIndex;
 use crate::error::{Error, InvariantError};
 use crate::grid::Grid;
 use crate::hash::StableHasher;
-use crate::hook::{HookCall, HookCtx, Hooks, ON_CREATE};
+
+use crate::actors::{ActorQueue, ActorQueueRepr};
+use crate::bounds::{LevelTable, LevelTableRepr};
 use crate::index::FlagIndexes;
-use crate::layer::{Layer, LayerGrid, LayerValue};
-use crate::level::{Levels, LevelsRepr};
-use crate::library::{IS_CONTAINER, Library, TileDef, TileId, collect_hooks};
+use crate::keys::{ACTS, ON_ACTION};
+use crate::layer::{Layer, LayerValue, Layers};
+use crate::library::{IS_CONTAINER, Library, TileDef, TileId};
 use crate::loc::{Loc, LocBox};
 use crate::migrate;
-use crate::props::{
-    FatTable, Hook, KeyIds, Modifier, Prop, PropKey, PropMap, PropType, Table, Value,
-};
+use crate::props::{FatTable, KeyIds, Modifier, Prop, PropKey, PropMap, PropType, Table, Value};
 use crate::pvec::PVec;
 use crate::rng::GameRng;
-use crate::schedule::{Schedule, ScheduleRepr};
 use crate::thing::{ABSENT, AddRun, Carried, FlagBits, IdList, Place, Thing, ThingId};
 use crate::words::Words;
 use triomphe::Arc as ThingArc;
@@ -36,13 +35,15 @@ pub const SAVE_FORMAT: u32 = 1;
 const LOG_KEEP: usize = 500;
 
 /// A reader of the things on map cells that remembers the chunk of its last read: see
-/// [`Game::cell_view`]. `Send` but not `Sync` (the remembered chunk is a `Cell`).
+/// [`Things::cursor`](crate::things::Things::cursor). `Send` but not `Sync` (the remembered chunk
+/// is a `Cell`).
 pub struct CellView<'a> {
     cursor: crate::cells::Cursor<'a>,
 }
 
 impl<'a> CellView<'a> {
-    /// The things at `loc`, in arrival order: what [`Game::things_at`] gives.
+    /// The things at `loc`, in arrival order: what [`Things::at`](crate::things::Things::at)
+    /// gives. Θ(1), and no chunk lookup when `loc` is in the chunk of the last read.
     #[must_use]
     #[inline]
     pub fn things_at(&self, loc: Loc) -> &'a [ThingId] {
@@ -65,17 +66,17 @@ pub struct Message {
 /// the world, kept beside it.)
 ///
 /// # Costs
-/// - clone: Θ(1) — at most nine reference-count increments (up to three for the terrain,
-///   the cell index, the thing index, the flag words, the plain tables, the per-turn parts
-///   and the rarely written parts, each of the last two behind one pointer); the clone is
-///   fully independent. 75 ns after 1,000 Alchemy bot
-///   commands, against 5 ns for one `Arc` clone (`things/clone` in the `things` bench);
-/// - [`get_thing`](Game::get_thing): Θ(log₈ of the largest id); [`query`](Game::query): that plus
-///   one property lookup (by the key's integer id: the overrides, then one slot of the table)
-///   — for a thing with no overrides and no carried modifiers, a read of the dense array of
-///   its tables by id (Θ(log₃₂ of the largest id), not the thing record) and one slot;
-///   and Θ(keys modified + modifiers of the key) in the holder's derived view of its
-///   carriers' active modifiers (Θ(1) for a run of additions);
+/// - clone: Θ(1) — at most nine reference-count increments (up to three for the terrain, the
+///   cell index, the thing index, the flag words, the plain tables, the per-turn parts and the
+///   rarely written parts, each of the last two behind one pointer); the clone is fully
+///   independent. 75 ns after 1,000 Alchemy bot commands, against 5 ns for one `Arc` clone
+///   (`things/clone` in the `things` bench);
+/// - [`things().get`](crate::things::Things::get): Θ(log₈ of the largest id);
+///   [`query`](Game::query): that plus one property lookup (by the key's integer id: the
+///   overrides, then one slot of the table) — for a thing with no overrides and no carried
+///   modifiers, a read of the dense array of its tables by id (Θ(log₃₂ of the largest id), not
+///   the thing record) and one slot; and Θ(keys modified + modifiers of the key) in the
+///   holder's derived view of its carriers' active modifiers (Θ(1) for a run of additions);
 /// - [`is`](Game::is): a bit test of the thing's derived flag word, read from the game's
 ///   dense array of flag words by id (Θ(log₃₂ of the largest id), not the thing record),
 ///   for the first 63 flag keys the game met on its things (others, a thing whose carried
@@ -104,8 +105,8 @@ pub struct Message {
 /// let g2 = g1.set(rat, &HPS, 4).unwrap();
 /// assert_eq!(g1.query(rat, &HPS), Ok(5)); // older values are untouched
 /// assert_eq!(g2.query(rat, &HPS), Ok(4));
-/// assert_eq!(g2.things_at(Loc::new(2, 3, 0)), &[rat]);
-/// assert!(g0.get_thing(rat).is_err());
+/// assert_eq!(g2.things().at(Loc::new(2, 3, 0)), &[rat]);
+/// assert!(g0.things().get(rat).is_err());
 /// ```
 ///
 /// `Game` is `#[must_use]`: a persistent method returns the new value and leaves the old one
@@ -160,7 +161,7 @@ pub(crate) struct Turnly {
     /// turns write them.
     pub(crate) vars: PropMap,
     pub(crate) layers: RedBlackTreeMapSync<Arc<str>, Grid<u64>>,
-    pub(crate) schedule: Schedule,
+    pub(crate) schedule: ActorQueue,
 }
 
 /// The parts of a [`Game`] written rarely (a change copies this record: four pointers).
@@ -168,7 +169,7 @@ pub(crate) struct Turnly {
 pub(crate) struct Rare {
     pub(crate) library: Library,
     pub(crate) indexes: FlagIndexes,
-    pub(crate) levels: Levels,
+    pub(crate) levels: LevelTable,
     /// Which flags have a bit in every thing's flag word (derived: equal in every game).
     pub(crate) flag_bits: FlagBits,
 }
@@ -246,12 +247,12 @@ impl Game {
                 log: VectorSync::new_sync(),
                 vars: PropMap::new(),
                 layers: RedBlackTreeMapSync::new_sync(),
-                schedule: Schedule::default(),
+                schedule: ActorQueue::default(),
             }),
             rare: Arc::new(Rare {
                 library: Library::new(),
                 indexes: FlagIndexes::default(),
-                levels: Levels::default(),
+                levels: LevelTable::default(),
                 flag_bits: FlagBits::default(),
             }),
         }
@@ -293,15 +294,14 @@ impl Game {
             .library
             .random_name(&mut self.rng, flag, min_level, max_level)
     }
-    /// The id the next added thing will get (every id in the game is below it).
-    #[must_use]
-    pub fn next_id(&self) -> u64 {
+    /// [`Things::next_id`](crate::things::Things::next_id) (the implementation).
+    pub(crate) fn next_free_id(&self) -> u64 {
         self.next_id
     }
 
     /// The turn counter: one for each [`Game::end_turn_mut`], which moves it on with the
-    /// scheduler's [`Game::clock`] (a game with a loop of its own sets it with
-    /// [`Game::set_turn_mut`]).
+    /// scheduler's [`Schedule::clock`](crate::schedule::Schedule::clock) (a game with a loop of
+    /// its own sets it with [`Game::set_turn_mut`]).
     #[must_use]
     pub fn turn(&self) -> u64 {
         self.turn
@@ -368,22 +368,11 @@ impl Game {
 
     // ----- layers ----------------------------------------------------------------------------
 
-    /// A Θ(1) snapshot of `layer` (see [`Layer`]), empty until something is written to it.
+    /// The layers, to read: a layer's value at a cell, a snapshot of a layer, the names
+    /// ([`Layers`]). Θ(1); the view borrows the game.
     #[must_use]
-    pub fn layer<T: LayerValue>(&self, layer: &Layer<T>) -> LayerGrid<T> {
-        LayerGrid::new(self.turnly.layers.get(layer.name()).cloned())
-    }
-
-    /// The value of `layer` at `loc` (the zero value where unwritten). Θ(log layers), then
-    /// Θ(1) in a level's box (see [`Grid::get`]).
-    #[must_use]
-    pub fn layer_get<T: LayerValue>(&self, layer: &Layer<T>, loc: Loc) -> T {
-        T::from_bits(
-            self.turnly
-                .layers
-                .get(layer.name())
-                .map_or(0, |g| *g.get(loc)),
-        )
+    pub fn layers(&self) -> Layers<'_> {
+        Layers::new(&self.turnly.layers)
     }
 
     /// Write `value` into `layer` at `loc`. In place when this value owns the path; older game
@@ -406,11 +395,6 @@ impl Game {
         Arc::make_mut(&mut self.turnly)
             .layers
             .insert_mut(Arc::from(layer.name()), g);
-    }
-
-    /// The names of every layer, sorted.
-    pub fn layer_names(&self) -> impl Iterator<Item = &str> {
-        self.turnly.layers.keys().map(|k| &**k)
     }
 
     // ----- terrain ---------------------------------------------------------------------------
@@ -455,9 +439,9 @@ impl Game {
 
     // ----- reading things --------------------------------------------------------------------
 
-    /// The thing with this id.
+    /// [`Things::get`](crate::things::Things::get) (the implementation).
     #[inline]
-    pub fn get_thing(&self, id: ThingId) -> Result<&Thing, Error> {
+    pub(crate) fn thing_ref(&self, id: ThingId) -> Result<&Thing, Error> {
         // `ok_or_else`: an eager `ok_or` builds and drops an `Error` on every read.
         self.things
             .get(id.0)
@@ -465,57 +449,41 @@ impl Game {
             .ok_or_else(|| Error::NoSuchThing(id))
     }
 
-    /// Whether the id names a thing in this game.
+    /// [`Things::contains`](crate::things::Things::contains) (the implementation).
     #[must_use]
-    pub fn contains(&self, id: ThingId) -> bool {
+    pub(crate) fn has_thing(&self, id: ThingId) -> bool {
         self.things.get(id.0).is_some()
     }
 
-    /// Number of things in the game (contained ones included).
+    /// [`Things::count`](crate::things::Things::count) (the implementation).
     #[must_use]
-    pub fn thing_count(&self) -> usize {
+    pub(crate) fn count_things(&self) -> usize {
         self.things.len()
     }
 
-    /// Every thing, in id order.
-    pub fn all_things(&self) -> impl Iterator<Item = &Thing> {
+    /// [`Things::iter`](crate::things::Things::iter) (the implementation).
+    pub(crate) fn every_thing(&self) -> impl Iterator<Item = &Thing> {
         self.things.iter().map(|(_, t)| &**t)
     }
 
-    /// The things on the map at `loc`, in arrival order.
+    /// [`Things::at`](crate::things::Things::at) (the implementation).
     #[must_use]
     #[inline]
-    pub fn things_at(&self, loc: Loc) -> &[ThingId] {
+    pub(crate) fn cell_things(&self, loc: Loc) -> &[ThingId] {
         self.cells.get(loc)
     }
 
-    /// A reader of [`things_at`](Game::things_at) for many reads near one another (a field
-    /// of view, a row of the map): it remembers the chunk of 16 × 16 cells its last read
-    /// found, so a read in that chunk again skips the lookup of the chunk. Θ(1) to make;
-    /// each read Θ(1), as `things_at`.
-    ///
-    /// ```
-    /// use alembic::prelude::*;
-    /// let mut game = Game::new(1);
-    /// let id = game.add_thing_mut(Loc::new(3, 4, 0), Thing::new(Props::new()))?;
-    /// let cells = game.cell_view();
-    /// assert_eq!(cells.things_at(Loc::new(3, 4, 0)), &[id]);
-    /// assert!(cells.things_at(Loc::new(4, 4, 0)).is_empty());
-    /// # Ok::<(), Error>(())
-    /// ```
+    /// [`Things::cursor`](crate::things::Things::cursor) (the implementation).
     #[must_use]
-    pub fn cell_view(&self) -> CellView<'_> {
+    pub(crate) fn cell_cursor(&self) -> CellView<'_> {
         CellView {
             cursor: self.cells.cursor(),
         }
     }
 
-    /// Every map cell of `area` that holds things, with its things (in arrival order), in
-    /// (z, y, x) order — what calling [`things_at`](Game::things_at) on every cell of the
-    /// box and keeping the non-empty answers gives, without visiting empty space.
-    /// Θ(log levels + per level of the box: chunks of 16 × 16 cells overlapping it + cells found).
+    /// [`Things::in_box`](crate::things::Things::in_box) (the implementation).
     #[must_use]
-    pub fn things_in_box(&self, area: LocBox) -> Vec<(Loc, &[ThingId])> {
+    pub(crate) fn cells_in_box(&self, area: LocBox) -> Vec<(Loc, &[ThingId])> {
         if area.is_empty() {
             return Vec::new();
         }
@@ -527,10 +495,9 @@ impl Game {
         )
     }
 
-    /// Every map cell of level `z` that holds things, with its things (in arrival order), in
-    /// (y, x) order. Θ(log levels + that level's chunks + cells found): other levels cost nothing.
+    /// [`Things::on_level`](crate::things::Things::on_level) (the implementation).
     #[must_use]
-    pub fn things_on_level(&self, z: i32) -> Vec<(Loc, &[ThingId])> {
+    pub(crate) fn cells_on_level(&self, z: i32) -> Vec<(Loc, &[ThingId])> {
         let z = i64::from(z);
         self.cells.in_range(
             [i64::from(i32::MIN), i64::from(i32::MIN), z],
@@ -538,26 +505,9 @@ impl Game {
         )
     }
 
-    /// The ids of every thing on the map on level `z` (not the things inside them), chunk
-    /// by chunk: the level's chunks of 16 × 16 cells row by row of chunks, each chunk's
-    /// cells row by row, each cell's things in arrival order. An order that depends only on
-    /// where the things are, not on the history of writes, but not (y, x) order: for a
-    /// question that needs no locations ("the creatures on this level"), this skips the
-    /// work of [`things_on_level`](Game::things_on_level) per occupied cell. Θ(log levels +
-    /// that level's chunks + things found).
-    ///
-    /// ```
-    /// use alembic::prelude::*;
-    /// let mut game = Game::new(1);
-    /// let a = game.add_thing_mut(Loc::new(20, 0, 3), Thing::new(Props::new()))?;
-    /// let b = game.add_thing_mut(Loc::new(0, 1, 3), Thing::new(Props::new()))?;
-    /// game.add_thing_mut(Loc::new(0, 0, 4), Thing::new(Props::new()))?;
-    /// // (0, 1) is in the first chunk, (20, 0) in the next chunk along x.
-    /// assert_eq!(game.ids_on_level(3), vec![b, a]);
-    /// # Ok::<(), Error>(())
-    /// ```
+    /// [`Things::ids_on_level`](crate::things::Things::ids_on_level) (the implementation).
     #[must_use]
-    pub fn ids_on_level(&self, z: i32) -> Vec<ThingId> {
+    pub(crate) fn level_ids(&self, z: i32) -> Vec<ThingId> {
         self.cells.ids_on_level(z)
     }
 
@@ -569,25 +519,24 @@ impl Game {
             .collect()
     }
 
-    /// The things directly inside `id`, in arrival order.
-    pub fn contents(&self, id: ThingId) -> Result<&[ThingId], Error> {
-        Ok(self.get_thing(id)?.contents())
+    /// [`Things::contents`](crate::things::Things::contents) (the implementation).
+    pub(crate) fn contents_of(&self, id: ThingId) -> Result<&[ThingId], Error> {
+        Ok(self.thing_ref(id)?.contents())
     }
 
-    /// Where `id` is directly: a map location or its container.
-    pub fn place(&self, id: ThingId) -> Result<Place, Error> {
-        let t = self.get_thing(id)?;
+    /// [`Things::place`](crate::things::Things::place) (the implementation).
+    pub(crate) fn place_of(&self, id: ThingId) -> Result<Place, Error> {
+        let t = self.thing_ref(id)?;
         t.place.ok_or_else(|| Error::NoSuchThing(id))
     }
 
-    /// The map location of `id`, following containers upward (an item in a backpack carried
-    /// by a rat is where the rat is).
-    pub fn location(&self, id: ThingId) -> Result<Loc, Error> {
+    /// [`Things::location`](crate::things::Things::location) (the implementation).
+    pub(crate) fn location_of(&self, id: ThingId) -> Result<Loc, Error> {
         self.top_of(id).map(|(_, loc)| loc)
     }
 
-    /// The outermost thing holding `id` (itself when it is on the map).
-    pub fn outermost(&self, id: ThingId) -> Result<ThingId, Error> {
+    /// [`Things::outermost`](crate::things::Things::outermost) (the implementation).
+    pub(crate) fn outermost_of(&self, id: ThingId) -> Result<ThingId, Error> {
         self.top_of(id).map(|(top, _)| top)
     }
 
@@ -595,7 +544,7 @@ impl Game {
     fn top_of(&self, id: ThingId) -> Result<(ThingId, Loc), Error> {
         let mut cur = id;
         for _ in 0..=self.things.len() {
-            match self.place(cur)? {
+            match self.place_of(cur)? {
                 Place::Map(l) => return Ok((cur, l)),
                 Place::In(c) => cur = c,
             }
@@ -677,7 +626,7 @@ impl Game {
     #[cold]
     #[inline(never)]
     fn query_opt_full<T: PropType>(&self, id: ThingId, key: &Prop<T>) -> Result<Option<T>, Error> {
-        let t = self.get_thing(id)?;
+        let t = self.thing_ref(id)?;
         let (mods, adds) = t
             .carried
             .as_deref()
@@ -744,7 +693,7 @@ impl Game {
         key: &Prop<T>,
         value: T,
     ) -> Result<(), Error> {
-        let cur = self.get_thing(id)?;
+        let cur = self.thing_ref(id)?;
         let value = value.into_value();
         // Writing the value already there changes nothing: keep the thing (and the index
         // path to it) shared with older game values.
@@ -849,7 +798,7 @@ impl Game {
 
     /// Remove `id` and everything inside it, in place; returns the removed thing as it was.
     pub fn remove_thing_mut(&mut self, id: ThingId) -> Result<Thing, Error> {
-        let t = self.get_thing(id)?.clone();
+        let t = self.thing_ref(id)?.clone();
         let place = t.place.ok_or_else(|| Error::NoSuchThing(id))?;
         self.detach(id, place);
         let mut stack = vec![id];
@@ -858,7 +807,7 @@ impl Game {
                 self.flag_words.0.set(x.0, ABSENT);
                 self.set_plain(x, None);
                 self.update_indexes(x, Some(&old), None);
-                if self.is_scheduled(x) {
+                if self.turnly.schedule.slot.contains(x) {
                     Arc::make_mut(&mut self.turnly).schedule.remove(x);
                 }
                 stack.extend_from_slice(old.contents.as_slice());
@@ -880,7 +829,7 @@ impl Game {
         let Some(id) = thing.core.id else {
             return Err(Error::NoSuchThing(ThingId(0)));
         };
-        let cur = self.get_thing(id)?;
+        let cur = self.thing_ref(id)?;
         if cur.core == thing.core && cur.props == thing.props {
             // Nothing changes: keep the thing shared with older game values.
             return Ok(());
@@ -918,7 +867,7 @@ impl Game {
     /// Move `id` (with its contents) to `to`, in place.
     pub fn move_thing_mut(&mut self, id: ThingId, to: impl Into<Place>) -> Result<(), Error> {
         let to = to.into();
-        let t = self.get_thing(id)?;
+        let t = self.thing_ref(id)?;
         let from = t.place.ok_or_else(|| Error::NoSuchThing(id))?;
         let has_mods = t.has_modifiers();
         self.check_destination(Some(id), to)?;
@@ -934,7 +883,7 @@ impl Game {
             Some((a, b)) => self.cells.relocate(a, b, id),
             None => self.detach(id, from),
         }
-        let mut t = self.get_thing(id)?.clone();
+        let mut t = self.thing_ref(id)?.clone();
         t.place = Some(to);
         self.things.set(id.0, Some(ThingArc::new(t)));
         if step.is_none() {
@@ -943,85 +892,43 @@ impl Game {
         self.placed_mut(id, to)
     }
 
-    /// Create a thing from prototype `name`, add it at `place`, and run its [`ON_CREATE`]
-    /// hook if it has one. A thing that [takes turns](Game::takes_turns), spawned on the map
-    /// on an awake level, is queued to act now, after the actors already due now (a monster
-    /// placed by level generation is ready when play starts; one spawned during the world's
-    /// turn acts in that turn); the raw [`Game::add_thing_mut`] queues nothing. All or nothing: if the hook fails, nothing changes.
-    pub fn spawn_mut(
-        &mut self,
-        ctx: &mut HookCtx<'_>,
-        name: &str,
-        place: impl Into<Place>,
-    ) -> Result<ThingId, Error> {
-        let thing = self.rare.library.create(name)?;
-        let mut work = self.clone();
-        let id = work.add_thing_mut(place, thing)?;
-        if let Place::Map(l) = work.place(id)?
-            && work.takes_turns(id)
-            && work.awake_levels().is_none_or(|a| a.contains(&l.z))
-        {
-            work.schedule_mut(id, 0)?;
-        }
-        work.run_hook_mut(ctx, &ON_CREATE, HookCall::on(id))?;
-        *self = work;
-        Ok(id)
+    /// Whether `id` takes turns (see
+    /// [`Schedule::takes_turns`](crate::schedule::Schedule::takes_turns)).
+    pub(crate) fn acts(&self, id: ThingId) -> bool {
+        self.query(id, &ACTS).unwrap_or(false)
+            || self.query_opt(id, &ON_ACTION).ok().flatten().is_some()
     }
 
-    /// [`Game::spawn_mut`] for a game without hooks, or a prototype that names no
-    /// [`ON_CREATE`] hook: no registry or context needed.
-    ///
-    /// ```
-    /// use alembic::prelude::*;
-    /// let lib = Library::new().proclaim("rat", None, Props::new())?;
-    /// let mut game = Game::new(7).with_library(lib);
-    /// let rat = game.spawn_plain_mut("rat", Loc::new(1, 2, 0))?;
-    /// assert_eq!(game.location(rat)?, Loc::new(1, 2, 0));
-    /// # Ok::<(), Error>(())
-    /// ```
-    ///
-    /// # Errors
-    /// As [`Game::spawn_mut`]; [`Error::UnknownHook`] when the prototype names an
-    /// [`ON_CREATE`] hook, which only [`Game::spawn_mut`] can run. Nothing changes then.
-    pub fn spawn_plain_mut(
-        &mut self,
-        name: &str,
-        place: impl Into<Place>,
-    ) -> Result<ThingId, Error> {
-        if let Some(Value::Hook(hook)) = self.rare.library.get(name)?.props().get(ON_CREATE.key()) {
-            return Err(Error::UnknownHook(hook.name().into()));
-        }
-        self.spawn_mut(&mut HookCtx::new(&Hooks::new()), name, place)
+    /// Put `id` in the actor queue to act `delay` ticks from now (see
+    /// [`Scheduler::add`](crate::schedule::Scheduler::add)).
+    pub(crate) fn queue_mut(&mut self, id: ThingId, delay: u64) -> Result<(), Error> {
+        self.thing_ref(id)?;
+        let at = self.turnly.schedule.clock.saturating_add(delay);
+        Arc::make_mut(&mut self.turnly).schedule.put(id, at);
+        Ok(())
     }
 
-    /// Run the hook named by `call.this`'s property `event`, if it has one; returns whether a
-    /// hook ran. All or nothing: if the hook fails, nothing changes.
-    pub fn run_hook_mut(
-        &mut self,
-        ctx: &mut HookCtx<'_>,
-        event: &Prop<Hook>,
-        call: HookCall,
-    ) -> Result<bool, Error> {
-        let Some(hook) = self.query_opt(call.this, event)? else {
-            return Ok(false);
+    /// Keep the queue true to the awake levels after `id` was put at `to` (by a move).
+    pub(crate) fn placed_mut(&mut self, id: ThingId, to: Place) -> Result<(), Error> {
+        let (Some(awake), Place::Map(l)) = (&self.turnly.schedule.awake, to) else {
+            return Ok(());
         };
-        let f = ctx.hooks().get(hook.name())?;
-        let mut work = self.clone();
-        f(&mut work, ctx, &call)?;
-        *self = work;
-        Ok(true)
+        if !awake.contains(&l.z) {
+            Arc::make_mut(&mut self.turnly).schedule.remove(id);
+        } else if !self.turnly.schedule.slot.contains(id) && self.acts(id) {
+            self.queue_mut(id, 0)?;
+        }
+        Ok(())
     }
 
-    /// Check that every hook named anywhere in this game (library and things) is registered.
-    pub fn check_hooks(&self, hooks: &Hooks) -> Result<(), Error> {
-        let mut names = Vec::new();
-        self.rare.library.hook_names(&mut names);
-        for t in self.all_things() {
-            collect_hooks(&t.props, &mut names);
-        }
-        collect_hooks(&self.turnly.vars, &mut names);
-        for h in names {
-            hooks.get(h.name())?;
+    /// Every indexed flag's set equals a fresh scan.
+    pub(crate) fn check_indexes(&self) -> Result<(), InvariantError> {
+        for key in self.rare.indexes.keys() {
+            let mut fresh = FlagIndexes::default();
+            fresh.build(key.clone(), self.every_thing());
+            if fresh.get(key) != self.rare.indexes.get(key) {
+                return Err(InvariantError::StaleIndex(key.clone()));
+            }
         }
         Ok(())
     }
@@ -1030,7 +937,7 @@ impl Game {
 
     fn check_destination(&self, moving: Option<ThingId>, to: Place) -> Result<(), Error> {
         let Place::In(c) = to else { return Ok(()) };
-        let container = self.get_thing(c)?;
+        let container = self.thing_ref(c)?;
         if !container.is(&IS_CONTAINER) {
             return Err(Error::NotAContainer(c));
         }
@@ -1041,7 +948,7 @@ impl Game {
                 if cur == id {
                     return Err(Error::ContainmentCycle { thing: id, into: c });
                 }
-                match self.place(cur)? {
+                match self.place_of(cur)? {
                     Place::Map(_) => return Ok(()),
                     Place::In(p) => cur = p,
                 }
@@ -1195,7 +1102,13 @@ impl Game {
         self.cells
             .check_invariants()
             .map_err(InvariantError::Grid)?;
-        self.turnly.schedule.check(self)?;
+        self.turnly.schedule.check(
+            |id| self.has_thing(id),
+            |id| match self.place_of(id) {
+                Ok(Place::Map(l)) => Some(l.z),
+                _ => None,
+            },
+        )?;
         self.check_indexes()?;
         self.check_key_ids()?;
         for g in self.turnly.layers.values() {
@@ -1331,7 +1244,7 @@ impl Game {
             for (_, t) in self.rare.library.tiles() {
                 ids.note_map(t.props())?;
             }
-            for t in self.all_things() {
+            for t in self.every_thing() {
                 ids.note_map(&t.props)?;
                 ids.note_mods(&t.core.mods)?;
             }
@@ -1522,13 +1435,13 @@ pub(crate) struct GameRepr {
     /// The actor queue; `None` when nothing was ever scheduled (and absent in older saves).
     /// Always written, so formats that are not self-describing (postcard) read it back.
     #[serde(default)]
-    pub(crate) schedule: Option<ScheduleRepr>,
+    pub(crate) schedule: Option<ActorQueueRepr>,
     /// The indexed flags (absent in older saves). The indexes are rebuilt on load.
     #[serde(default)]
     pub(crate) indexed: Vec<PropKey>,
     /// Level bounds and stair links; `None` when none are recorded (absent in older saves).
     #[serde(default)]
-    pub(crate) levels: Option<LevelsRepr>,
+    pub(crate) levels: Option<LevelTableRepr>,
     /// The generation of the engine's key names (absent, 0, before 0.2: the keys are renamed
     /// on load; see `migrate`).
     #[serde(default)]
@@ -1575,7 +1488,7 @@ impl Game {
             vars: self.turnly.vars.clone(),
             terrain: self.terrain.clone(),
             cells: self.cells.to_grid(),
-            things: self.all_things().cloned().collect(),
+            things: self.every_thing().cloned().collect(),
             log: self.turnly.log.iter().cloned().collect(),
             layers: self
                 .turnly
@@ -1665,19 +1578,19 @@ impl Game {
                 log: r.log.into_iter().collect(),
                 vars: r.vars,
                 layers: r.layers.into_iter().collect(),
-                schedule: r.schedule.map(Schedule::from_repr).unwrap_or_default(),
+                schedule: r.schedule.map(ActorQueue::from_repr).unwrap_or_default(),
             }),
             rare: Arc::new(Rare {
                 library: r.library,
                 indexes: FlagIndexes::default(),
-                levels: r.levels.map(Levels::from_repr).unwrap_or_default(),
+                levels: r.levels.map(LevelTable::from_repr).unwrap_or_default(),
                 flag_bits: FlagBits::default(),
             }),
         };
         let mut g = g;
         // The flag words: positions for the flags met, in id order, then every word.
         let mut bits = FlagBits::default();
-        for t in g.all_things() {
+        for t in g.every_thing() {
             bits.assign_flags_of(t);
         }
         Arc::make_mut(&mut g.rare).flag_bits = bits;
@@ -1692,20 +1605,20 @@ impl Game {
         }
         if unqueued_legacy {
             let mut actors: Vec<ThingId> = g
-                .all_things()
+                .every_thing()
                 .filter(|t| matches!(t.place, Some(Place::Map(_))))
                 .filter_map(|t| t.core.id)
                 .collect();
             actors.sort_unstable();
             for id in actors {
-                if g.takes_turns(id) {
-                    g.schedule_mut(id, 0).map_err(|e| e.to_string())?;
+                if g.acts(id) {
+                    g.queue_mut(id, 0).map_err(|e| e.to_string())?;
                 }
             }
         }
         for key in r.indexed {
             let mut indexes = g.rare.indexes.clone();
-            indexes.build(key, g.all_things());
+            indexes.build(key, g.every_thing());
             Arc::make_mut(&mut g.rare).indexes = indexes;
         }
         g.check_structure()

@@ -17,24 +17,12 @@ use std::sync::Arc;
 
 use crate::error::Error;
 use crate::game::Game;
+use crate::library::collect_hooks;
 use crate::loc::Loc;
 use crate::props::{Hook, Prop};
 use crate::thing::{Place, ThingId};
 
-/// Hook run by [`Game::spawn_mut`] right after the thing is added.
-pub const ON_CREATE: Prop<Hook> = Prop::new("on_create");
-/// Hook run when the thing takes its turn (game-defined).
-pub const ON_ACTION: Prop<Hook> = Prop::new("alembic.on_action");
-/// Hook run when the thing is consumed (quaffed, eaten…).
-pub const ON_CONSUME: Prop<Hook> = Prop::new("on_consume");
-/// Hook run when the thing dies or is destroyed.
-pub const ON_DEATH: Prop<Hook> = Prop::new("on_death");
-/// Hook run when the thing is used or bumped into.
-pub const ON_USE: Prop<Hook> = Prop::new("on_use");
-/// Hook run when the thing hits another (weapons, creatures with on-hit effects).
-pub const ON_HIT: Prop<Hook> = Prop::new("on_hit");
-/// Hook run as time passes for the thing (effects ticking).
-pub const ON_TICK: Prop<Hook> = Prop::new("on_tick");
+pub use crate::keys::{ON_ACTION, ON_CONSUME, ON_CREATE, ON_DEATH, ON_HIT, ON_TICK, ON_USE};
 
 /// What a hook is told when it runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -119,6 +107,29 @@ impl Hooks {
             .ok_or_else(|| Error::UnknownHook(Arc::from(name)))
     }
 
+    /// Check that every hook named anywhere in `game` (its library, its things and its
+    /// variables) is registered here. Θ(prototypes + things · properties).
+    ///
+    /// ```
+    /// use alembic::{Game, Hooks, Library, Props, hook::ON_CREATE, props::Hook};
+    /// let lib = Library::new().proclaim("egg", None, Props::new().with(&ON_CREATE, Hook::new("hatch")))?;
+    /// let game = Game::new(1).with_library(lib);
+    /// assert!(Hooks::new().check(&game).is_err());
+    /// # Ok::<(), alembic::Error>(())
+    /// ```
+    pub fn check(&self, game: &Game) -> Result<(), Error> {
+        let mut names = Vec::new();
+        game.library().hook_names(&mut names);
+        for t in game.things().iter() {
+            collect_hooks(&t.props, &mut names);
+        }
+        collect_hooks(&game.turnly.vars, &mut names);
+        for h in names {
+            self.get(h.name())?;
+        }
+        Ok(())
+    }
+
     /// Every registered name.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.map.keys().map(|k| &**k)
@@ -147,7 +158,7 @@ impl Hooks {
 ///     ctx.scratch::<Created>().0 += 1;
 ///     if ctx.scratch::<Created>().0 == 1 {
 ///         // A hook can reach the registry: the first rat brings a friend.
-///         let at = g.location(call.this)?;
+///         let at = g.things().location(call.this)?;
 ///         ctx.spawn(g, "rat", at + Dir::East)?;
 ///     }
 ///     Ok(())
@@ -158,7 +169,7 @@ impl Hooks {
 /// let mut g = Game::new(1).with_library(lib);
 /// let mut ctx = HookCtx::new(&hooks);
 /// g.spawn_mut(&mut ctx, "rat", Loc::new(0, 0, 0))?;
-/// assert_eq!(g.thing_count(), 2);
+/// assert_eq!(g.things().count(), 2);
 /// assert_eq!(ctx.scratch::<Created>().0, 2);
 /// # Ok::<(), Error>(())
 /// ```
@@ -221,14 +232,24 @@ impl<'h> HookCtx<'h> {
         self.scratch.clear();
     }
 
-    /// Run `call.this`'s hook for `event` on `game`: [`Game::run_hook_mut`] with this context.
+    /// Run the hook named by `call.this`'s property `event` on `game`, if it has one, with
+    /// this context; returns whether a hook ran. All or nothing: if the hook fails, `game`
+    /// is as it was. One [`Game::query_opt`], one registry lookup, one Θ(1) clone of the
+    /// game, and the hook.
     pub fn run(
         &mut self,
         game: &mut Game,
         event: &Prop<Hook>,
         call: HookCall,
     ) -> Result<bool, Error> {
-        game.run_hook_mut(self, event, call)
+        let Some(hook) = game.query_opt(call.this, event)? else {
+            return Ok(false);
+        };
+        let f = self.hooks().get(hook.name())?;
+        let mut work = game.clone();
+        f(&mut work, self, &call)?;
+        *game = work;
+        Ok(true)
     }
 
     /// Create a thing from prototype `name` at `place` and run its creation hook:

@@ -15,23 +15,63 @@
 //! const SCENT: Layer<u32> = Layer::new("scent");
 //! let mut g = Game::new(1);
 //! let here = Loc::new(3, 4, 0);
-//! assert_eq!(g.layer_get(&SEEN, here), None); // never seen
+//! assert_eq!(g.layers().at(&SEEN, here), None); // never seen
 //! g.set_layer_mut(&SEEN, here, Some(TileId(2)));
 //! g.set_layer_mut(&SCENT, here, 40);
-//! assert_eq!(g.layer_get(&SEEN, here), Some(TileId(2)));
-//! let before = g.layer(&SCENT); // a Θ(1) snapshot
+//! assert_eq!(g.layers().at(&SEEN, here), Some(TileId(2)));
+//! let before = g.layers().get(&SCENT); // a Θ(1) snapshot
 //! g.set_layer_mut(&SCENT, here, 39);
-//! assert_eq!((before.get(here), g.layer_get(&SCENT, here)), (40, 39));
+//! assert_eq!((before.get(here), g.layers().at(&SCENT, here)), (40, 39));
 //! ```
 
 use std::fmt;
 use std::marker::PhantomData;
+use std::sync::Arc;
+
+use rpds::RedBlackTreeMapSync;
 
 use crate::colour::Rgb;
 use crate::grid::{Grid, GridView};
 use crate::library::TileId;
 use crate::loc::{Loc, LocBox};
 use crate::thing::ThingId;
+
+/// The layers of a game, to read: [`Game::layers`](crate::Game::layers). A `Copy` view
+/// borrowing the game (Θ(1) to make); each method gives its cost.
+#[derive(Clone, Copy)]
+pub struct Layers<'a> {
+    layers: &'a RedBlackTreeMapSync<Arc<str>, Grid<u64>>,
+}
+
+impl fmt::Debug for Layers<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.names()).finish()
+    }
+}
+
+impl<'a> Layers<'a> {
+    pub(crate) fn new(layers: &'a RedBlackTreeMapSync<Arc<str>, Grid<u64>>) -> Self {
+        Layers { layers }
+    }
+
+    /// A Θ(1) snapshot of `layer` (see [`Layer`]), empty until something is written to it.
+    #[must_use]
+    pub fn get<T: LayerValue>(&self, layer: &Layer<T>) -> LayerGrid<T> {
+        LayerGrid::new(self.layers.get(layer.name()).cloned())
+    }
+
+    /// The value of `layer` at `loc` (the zero value where unwritten). Θ(log layers), then
+    /// Θ(1) in a level's box (see [`Grid::get`](crate::grid::Grid::get)).
+    #[must_use]
+    pub fn at<T: LayerValue>(&self, layer: &Layer<T>, loc: Loc) -> T {
+        T::from_bits(self.layers.get(layer.name()).map_or(0, |g| *g.get(loc)))
+    }
+
+    /// The names of every layer, sorted. Θ(1) to start, Θ(1) a step.
+    pub fn names(&self) -> impl Iterator<Item = &'a str> + use<'a> {
+        self.layers.keys().map(|k| &**k)
+    }
+}
 
 /// A value a layer cell can hold: converted to and from one 64-bit word, where 0 is the value
 /// of an unwritten cell.
@@ -185,7 +225,7 @@ impl<T: LayerValue> LayerGrid<T> {
     /// const SEEN: Layer<bool> = Layer::new("my.seen");
     /// let mut game = Game::new(1);
     /// game.set_layer_mut(&SEEN, Loc::new(2, 3, 0), true);
-    /// let seen = game.layer(&SEEN);
+    /// let seen = game.layers().get(&SEEN);
     /// let view = seen.view();
     /// assert!(view.get(Loc::new(2, 3, 0)));
     /// assert!(!view.get(Loc::new(3, 3, 0)));

@@ -2,8 +2,8 @@
 //! map onto a level, and distance maps that cross the stairs.
 //!
 //! A game's world is one 3D grid; a *level* is the box of cells at one depth `z`. The game
-//! value records each level's bounds ([`Game::set_level_mut`], [`Game::level`]) and every
-//! stair link ([`Game::link_stairs_mut`]): taking the stairs at one cell brings you to a cell
+//! value records each level's bounds ([`LevelsMut::set`], [`Levels::get`]) and every
+//! stair link ([`LevelsMut::link_stairs`]): taking the stairs at one cell brings you to a cell
 //! of another level. With both as data, [`LevelMap`] builds one distance map over several
 //! levels, so a monster can chase the hero down the stairs, and [`LevelMap::path`] walks it.
 //!
@@ -13,9 +13,6 @@
 
 use std::sync::Arc;
 
-use rpds::RedBlackTreeMapSync;
-use serde::{Deserialize, Serialize};
-
 use crate::error::Error;
 use crate::game::Game;
 use crate::library::TileId;
@@ -23,106 +20,136 @@ use crate::loc::{Loc, LocBox};
 use crate::mapgen::TileMap;
 use crate::path::{DijkstraMap, Path, PathError};
 
-/// Level bounds and stair links, kept in the game value.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Levels {
-    bounds: RedBlackTreeMapSync<i32, LocBox>,
-    stairs: RedBlackTreeMapSync<Loc, Loc>,
+/// The levels of a game, to read: each level's bounds and every stair link
+/// ([`Game::levels`]). A `Copy` view borrowing the game (Θ(1) to make); each method gives its
+/// cost. Iterating it gives every level's bounds, shallowest first ([`Levels::iter`]).
+///
+/// ```
+/// use alembic::{Game, Loc, LocBox};
+/// let mut g = Game::new(1);
+/// g.levels_mut().set(LocBox::rect(0, 0, 10, 1, 0));
+/// g.levels_mut().link_stairs(Loc::new(9, 0, 0), Loc::new(9, 0, 1));
+/// assert_eq!(g.levels().get(0), Some(LocBox::rect(0, 0, 10, 1, 0)));
+/// assert_eq!(g.levels().stairs_at(Loc::new(9, 0, 0)), Some(Loc::new(9, 0, 1)));
+/// assert_eq!(g.levels().iter().count(), 1);
+/// ```
+#[derive(Clone, Copy)]
+pub struct Levels<'a> {
+    game: &'a Game,
 }
 
-/// The saved form of [`Levels`].
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub(crate) struct LevelsRepr {
-    bounds: Vec<LocBox>,
-    stairs: Vec<(Loc, Loc)>,
+impl std::fmt::Debug for Levels<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Levels")
+            .field("bounds", &self.iter().collect::<Vec<_>>())
+            .field("stairs", &self.stair_links().collect::<Vec<_>>())
+            .finish()
+    }
 }
 
-impl Levels {
-    pub(crate) fn is_empty(&self) -> bool {
-        self.bounds.is_empty() && self.stairs.is_empty()
+impl<'a> Levels<'a> {
+    /// The bounds of level `z`, if recorded. Θ(log levels).
+    #[must_use]
+    pub fn get(&self, z: i32) -> Option<LocBox> {
+        self.game.rare.levels.bounds.get(&z).copied()
     }
 
-    pub(crate) fn to_repr(&self) -> LevelsRepr {
-        LevelsRepr {
-            bounds: self.bounds.values().copied().collect(),
-            stairs: self.stairs.iter().map(|(a, b)| (*a, *b)).collect(),
-        }
+    /// Every recorded level's bounds, shallowest `z` first. Θ(1) to start, Θ(1) a step.
+    pub fn iter(&self) -> impl Iterator<Item = LocBox> + use<'a> {
+        self.game.rare.levels.bounds.values().copied()
     }
 
-    pub(crate) fn from_repr(r: LevelsRepr) -> Levels {
-        let mut l = Levels::default();
-        for b in r.bounds {
-            l.bounds.insert_mut(b.min.z, b);
-        }
-        for (a, b) in r.stairs {
-            l.stairs.insert_mut(a, b);
-        }
-        l
+    /// Where the stairs at `at` lead, if there are stairs there. Θ(log stair links).
+    #[must_use]
+    pub fn stairs_at(&self, at: Loc) -> Option<Loc> {
+        self.game.rare.levels.stairs.get(&at).copied()
     }
 
-    pub(crate) fn hash_into<H: std::hash::Hasher>(&self, state: &mut H) {
-        use std::hash::Hash;
-        for b in self.bounds.values() {
-            b.hash(state);
-        }
-        for (a, b) in self.stairs.iter() {
-            a.hash(state);
-            b.hash(state);
-        }
+    /// Every stair link (from, to), in location order. Θ(1) to start, Θ(1) a step.
+    pub fn stair_links(&self) -> impl Iterator<Item = (Loc, Loc)> + use<'a> {
+        self.game.rare.levels.stairs.iter().map(|(a, b)| (*a, *b))
+    }
+}
+
+impl<'a> IntoIterator for Levels<'a> {
+    type Item = LocBox;
+    type IntoIter = Box<dyn Iterator<Item = LocBox> + 'a>;
+
+    /// Every level's bounds, shallowest first, as [`Levels::iter`] (one allocation).
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
     }
 }
 
 impl Game {
-    /// Record `area` (one depth: `area.min.z`) as the bounds of its level, replacing any.
-    pub fn set_level_mut(&mut self, area: LocBox) {
+    /// The levels' bounds and stair links, to read ([`Levels`]). Θ(1); the view borrows
+    /// the game. Since 0.3 a view rather than an iterator: iterate it (`for b in
+    /// game.levels()`) or call [`Levels::iter`] for the bounds, as 0.2's `levels()` gave.
+    #[must_use]
+    pub fn levels(&self) -> Levels<'_> {
+        Levels { game: self }
+    }
+
+    /// The levels' bounds and stair links, to change ([`LevelsMut`]). Θ(1); the view
+    /// borrows the game mutably (like `HashMap::entry`, its methods change the game it
+    /// holds).
+    pub fn levels_mut(&mut self) -> LevelsMut<'_> {
+        LevelsMut { game: self }
+    }
+}
+
+/// The levels of a game, to change: bounds, stair links, painting a generated map
+/// ([`Game::levels_mut`]). Each method changes the game the view borrows, in place; older
+/// game values are untouched.
+///
+/// ```
+/// use alembic::{Game, Loc, LocBox};
+/// let mut g = Game::new(1);
+/// let mut levels = g.levels_mut();
+/// levels.set(LocBox::rect(0, 0, 10, 1, 0));
+/// levels.link_stairs_both(Loc::new(9, 0, 0), Loc::new(9, 0, 1));
+/// assert_eq!(g.levels().stairs_at(Loc::new(9, 0, 1)), Some(Loc::new(9, 0, 0)));
+/// ```
+pub struct LevelsMut<'a> {
+    game: &'a mut Game,
+}
+
+impl std::fmt::Debug for LevelsMut<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.game.levels().fmt(f)
+    }
+}
+
+impl LevelsMut<'_> {
+    /// Record `area` (one depth: `area.min.z`) as the bounds of its level, replacing any. Θ(log
+    /// levels).
+    pub fn set(&mut self, area: LocBox) {
         let z = area.min.z;
         let one = LocBox::new(area.min, area.max.with_z(z + 1));
-        Arc::make_mut(&mut self.rare)
+        Arc::make_mut(&mut self.game.rare)
             .levels
             .bounds
             .insert_mut(z, one);
     }
 
-    /// The bounds of level `z`, if recorded.
-    #[must_use]
-    pub fn level(&self, z: i32) -> Option<LocBox> {
-        self.rare.levels.bounds.get(&z).copied()
-    }
-
-    /// Every recorded level's bounds, shallowest `z` first.
-    pub fn levels(&self) -> impl Iterator<Item = LocBox> + '_ {
-        self.rare.levels.bounds.values().copied()
-    }
-
-    /// Link stairs one way: taking the stairs at `from` brings you to `to`.
-    pub fn link_stairs_mut(&mut self, from: Loc, to: Loc) {
-        Arc::make_mut(&mut self.rare)
+    /// Link stairs one way: taking the stairs at `from` brings you to `to`. Θ(log stair links).
+    pub fn link_stairs(&mut self, from: Loc, to: Loc) {
+        Arc::make_mut(&mut self.game.rare)
             .levels
             .stairs
             .insert_mut(from, to);
     }
 
-    /// Link stairs both ways (`a` to `b` and `b` to `a`).
-    pub fn link_stairs_both_mut(&mut self, a: Loc, b: Loc) {
-        self.link_stairs_mut(a, b);
-        self.link_stairs_mut(b, a);
-    }
-
-    /// Where the stairs at `at` lead, if there are stairs there.
-    #[must_use]
-    pub fn stairs_at(&self, at: Loc) -> Option<Loc> {
-        self.rare.levels.stairs.get(&at).copied()
-    }
-
-    /// Every stair link (from, to), in location order.
-    pub fn stair_links(&self) -> impl Iterator<Item = (Loc, Loc)> + '_ {
-        self.rare.levels.stairs.iter().map(|(a, b)| (*a, *b))
+    /// Link stairs both ways (`a` to `b` and `b` to `a`). Θ(log stair links).
+    pub fn link_stairs_both(&mut self, a: Loc, b: Loc) {
+        self.link_stairs(a, b);
+        self.link_stairs(b, a);
     }
 
     /// Paint `map` onto level `z` with its corner at `origin` (x, y), turning each cell into
     /// a tile with `tile`; cells for which `tile` gives `None` are left as they are. Records
     /// the painted box as the level's bounds when none are recorded. Θ(map cells).
-    pub fn paint_mut<T>(
+    pub fn paint<T>(
         &mut self,
         map: &TileMap<T>,
         origin: Loc,
@@ -130,11 +157,12 @@ impl Game {
     ) -> Result<(), Error> {
         for (l, v) in map.iter() {
             if let Some(t) = tile(v) {
-                self.set_tile_mut(Loc::new(origin.x + l.x, origin.y + l.y, origin.z), t)?;
+                self.game
+                    .set_tile_mut(Loc::new(origin.x + l.x, origin.y + l.y, origin.z), t)?;
             }
         }
-        if self.level(origin.z).is_none() {
-            self.set_level_mut(LocBox::rect(
+        if self.game.levels().get(origin.z).is_none() {
+            self.set(LocBox::rect(
                 origin.x,
                 origin.y,
                 map.width(),
@@ -156,9 +184,9 @@ impl Game {
 /// ```
 /// use alembic::{Game, level::LevelMap, Loc, LocBox};
 /// let mut g = Game::new(1);
-/// g.set_level_mut(LocBox::rect(0, 0, 10, 1, 0));
-/// g.set_level_mut(LocBox::rect(0, 0, 10, 1, 1));
-/// g.link_stairs_both_mut(Loc::new(9, 0, 0), Loc::new(9, 0, 1));
+/// g.levels_mut().set(LocBox::rect(0, 0, 10, 1, 0));
+/// g.levels_mut().set(LocBox::rect(0, 0, 10, 1, 1));
+/// g.levels_mut().link_stairs_both(Loc::new(9, 0, 0), Loc::new(9, 0, 1));
 /// let open = |_: Loc, _: Loc| Some(1);
 /// let hero = Loc::new(0, 0, 1);
 /// let map = LevelMap::for_game(&g, &[hero], 1, open);
@@ -185,8 +213,8 @@ impl LevelMap {
         stair_cost: u32,
         cost: impl Fn(Loc, Loc) -> Option<u32>,
     ) -> LevelMap {
-        let levels: Vec<LocBox> = game.levels().collect();
-        let stairs: Vec<(Loc, Loc)> = game.stair_links().collect();
+        let levels: Vec<LocBox> = game.levels().iter().collect();
+        let stairs: Vec<(Loc, Loc)> = game.levels().stair_links().collect();
         LevelMap::build(&levels, &stairs, goals, stair_cost, cost)
     }
 

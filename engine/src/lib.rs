@@ -11,6 +11,14 @@
 //!   [`Game::query`], [`Game::set`], [`Game::add_thing`], [`Game::remove_thing`],
 //!   [`Game::update_thing`], [`Game::move_thing`] — which keeps the id index, the map cells and
 //!   the containers in agreement. [`Game::check_invariants`] proves it in tests.
+//! - **A small `Game`.** What is read of one part of the world is read through a view that
+//!   borrows the game: [`game.things()`](Game::things) (where things are),
+//!   [`game.schedule()`](Game::schedule), [`game.levels()`](Game::levels),
+//!   [`game.indexes()`](Game::indexes), [`game.layers()`](Game::layers); the actor queue
+//!   and the levels are changed through [`game.scheduler()`](Game::scheduler) and
+//!   [`game.levels_mut()`](Game::levels_mut). Each view is a reference, Θ(1) to make, and
+//!   each of its methods says its cost. `Game` keeps its own 46 methods for what changes
+//!   the world and the reads every turn makes ([`Game::query`], [`Game::is`]).
 //! - **Typed, data-driven things.** Properties are read through typed keys ([`Prop<T>`]) over
 //!   an open, dynamic store, so data-defined prototypes carry anything while code reads with
 //!   Rust types. Things inside other things can change how their holder reads
@@ -38,13 +46,17 @@
 //!   are in place only. Clone first for a persistent step: a [`Game`] clones in Θ(1), so
 //!   `let mut next = game.clone(); next.end_turn_mut(…)?;` leaves `game` as it was.
 //!
-//! The exceptions are the types that are not values
-//! of the world but tools working on one, whose every method exists to advance them: the
-//! random generator ([`GameRng::below`](rng::GameRng::below) draws), the per-call hook
-//! context ([`HookCtx::spawn`]), the undo timeline's cursor
-//! ([`History::undo`](history::History::undo), [`History::push`](history::History::push)), a
-//! recording being written ([`Recording::push_command`](replay::Recording::push_command)) and
-//! reusable buffers ([`Pathfinder::astar`](path::Pathfinder::astar),
+//! The write views ([`Scheduler`](schedule::Scheduler), [`LevelsMut`](level::LevelsMut)),
+//! like `HashMap::entry`, hold the game mutably, and each of their methods changes it:
+//! `game.scheduler().add(rat, 0)?`, `game.levels_mut().link_stairs(a, b)`.
+//!
+//! The exceptions are the types that are not values of the world but tools working on one,
+//! whose every method exists to advance them: the random generator
+//! ([`GameRng::below`](rng::GameRng::below) draws), the per-call hook context
+//! ([`HookCtx::spawn`]), the undo timeline's cursor ([`History::undo`](history::History::undo),
+//! [`History::push`](history::History::push)), a recording being written
+//! ([`Recording::push_command`](replay::Recording::push_command)) and reusable buffers
+//! ([`Pathfinder::astar`](path::Pathfinder::astar),
 //! [`Fov::compute_into`](fov::Fov::compute_into),
 //! [`DijkstraMap::rebuild`](path::DijkstraMap::rebuild),
 //! [`LightMap::add_light`](light::LightMap::add_light)); and accessors that lend a part
@@ -57,16 +69,17 @@
 //!
 //! The crate root holds only the core types: [`Game`], [`Error`], [`Library`], [`Thing`],
 //! [`ThingId`], [`Place`], [`Prop`], [`Props`], [`Loc`], [`LocBox`], [`Dir`], [`Hooks`],
-//! [`HookCtx`] and [`Rgb`] (and, hidden and deprecated until 0.3, the 0.1 paths of names
-//! that moved into modules). [`prelude`] adds the two dozen names from the modules that a
-//! small game uses: `use alembic::prelude::*;`. Everything else is in the module
-//! it belongs to, each opening with what it is for and what it costs: [`grid`] (the persistent
-//! 3D grid), [`props`] (keys, values, modifiers), [`library`] (prototypes, tiles,
-//! [`ABSTRACT`](library::ABSTRACT)), [`thing`], [`hook`] (`ON_*` hook names), [`game`],
-//! [`schedule`] (turn order), [`level`] (levels and stairs), [`layer`] (typed overlays),
-//! [`fov`], [`light`], [`path`] (A*, Dijkstra maps), [`mapgen`], [`dice`], [`rng`],
-//! [`history`] (undo and branches), [`save`] (saves by reference), [`replay`] (the record
-//! format), [`wizard`] (console commands), [`hash`], [`loc`], [`colour`] and [`error`].
+//! [`HookCtx`] and [`Rgb`] (and, hidden and deprecated until 0.3, the 0.1 paths of names that
+//! moved into modules). [`prelude`] adds the two dozen names from the modules that a small game
+//! uses: `use alembic::prelude::*;`. Everything else is in the module it belongs to, each
+//! opening with what it is for and what it costs: [`grid`] (the persistent 3D grid), [`props`]
+//! (keys, values, modifiers), [`library`] (prototypes, tiles, [`ABSTRACT`](library::ABSTRACT)),
+//! [`thing`], [`things`] (where things are), [`hook`] (`ON_*` hook names), [`game`],
+//! [`schedule`] (turn order), [`level`] (levels and stairs), [`indexes`] (flag indexes),
+//! [`layer`] (typed overlays), [`fov`], [`light`], [`path`] (A*, Dijkstra maps), [`mapgen`],
+//! [`dice`], [`rng`], [`history`] (undo and branches), [`save`] (saves by reference),
+//! [`replay`] (the record format), [`wizard`] (console commands), [`hash`], [`loc`], [`colour`]
+//! and [`error`].
 //!
 //! ```
 //! use alembic::{Game, Library, Loc, Prop, Props};
@@ -89,12 +102,15 @@
 //! let worn = g.set(ring, &WORN, true)?;
 //! assert_eq!(worn.query(hero, &ST)?, 13);
 //! assert_eq!(g.query(hero, &ST)?, 10); // the older value is unchanged
-//! assert_eq!(worn.location(ring)?, Loc::new(1, 1, 0));
+//! assert_eq!(worn.things().location(ring)?, Loc::new(1, 1, 0));
+//! assert_eq!(worn.things().contents(hero)?, &[ring]);
 //! worn.check_invariants()?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]
 
+mod actors;
+mod bounds;
 mod cells;
 mod chunk;
 pub mod colour;
@@ -107,7 +123,11 @@ pub mod grid;
 pub mod hash;
 pub mod history;
 pub mod hook;
+mod id;
 mod index;
+pub mod indexes;
+mod key;
+mod keys;
 pub mod layer;
 pub mod level;
 pub mod library;
@@ -124,7 +144,9 @@ pub mod rng;
 mod runq;
 pub mod save;
 pub mod schedule;
+mod spawn;
 pub mod thing;
+pub mod things;
 pub mod wizard;
 mod words;
 

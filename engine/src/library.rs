@@ -27,61 +27,16 @@ pub const IS_CONTAINER: Prop<bool> = Prop::with_default("is_container", false);
 /// left out of [`Library::concrete`]. Set on the prototype itself; its children do not
 /// inherit it, so `proclaim("rat", Some("base rat"), …)` is concrete unless it says otherwise.
 pub const ABSTRACT: Prop<bool> = Prop::with_default("alembic.abstract", false);
-/// Something in a [`Library`] that is legal but most likely a mistake, found by
-/// [`Library::warnings`]. The first two kinds also fail
-/// [`Game::check_invariants`](crate::Game::check_invariants), so a test that builds the game
-/// notices.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum LibraryWarning {
-    /// A prototype named "base …" that others derive from but that is not flagged
-    /// [`ABSTRACT`]: before 0.2 the name made it abstract; now it can be created, by name and
-    /// at random.
-    #[error(
-        "prototype {prototype:?} has {children} children and a \"base\" name but is not \
-         abstract: add `.with(&alembic::library::ABSTRACT, true)` (0.2 no longer reads the name)"
-    )]
-    BaseNotAbstract {
-        /// The prototype.
-        prototype: Arc<str>,
-        /// How many prototypes derive from it directly.
-        children: usize,
-    },
-    /// A property in the engine's `alembic.` namespace that the engine does not know, or
-    /// that holds another kind of value than the engine reads.
-    #[error("prototype {prototype:?} sets {key}, {problem}")]
-    EngineKey {
-        /// The prototype.
-        prototype: Arc<str>,
-        /// The key.
-        key: PropKey,
-        /// What is wrong, in words: "which the engine reads as an integer".
-        problem: String,
-    },
-    /// A property named as one of the engine's keys was before 0.2 (`speed`, `level`,
-    /// `freq`, `abstract`, `on_action`): code or data written for 0.1 that the engine no
-    /// longer reads. Only a warning: a game may mean its own key by that name.
-    #[error(
-        "prototype {prototype:?} sets {key:?}, the engine's name for it before 0.2; the \
-         engine reads {now:?} now"
-    )]
-    LegacyKeyName {
-        /// The prototype.
-        prototype: Arc<str>,
-        /// The old name.
-        key: &'static str,
-        /// The engine's key now.
-        now: &'static str,
-    },
-}
+pub use crate::error::LibraryWarning;
 
-impl LibraryWarning {
-    /// Whether [`Game::check_invariants`](crate::Game::check_invariants) refuses it.
-    #[must_use]
-    pub fn is_error(&self) -> bool {
-        !matches!(self, LibraryWarning::LegacyKeyName { .. })
-    }
-}
+/// The engine's keys as 0.1 named them, and their names since 0.2.
+pub(crate) const LEGACY_KEYS: [(&str, &str); 5] = [
+    ("speed", "alembic.speed"),
+    ("level", "alembic.level"),
+    ("freq", "alembic.freq"),
+    ("abstract", "alembic.abstract"),
+    ("on_action", "alembic.on_action"),
+];
 
 /// The engine's own keys and the kind of value it reads from each.
 const ENGINE_KEYS: [(&str, ValueKind); 6] = [
@@ -477,10 +432,7 @@ impl Library {
                             problem,
                         });
                     }
-                } else if let Some((old, now)) = crate::migrate::LEGACY_KEYS
-                    .iter()
-                    .find(|(old, _)| *old == name)
-                {
+                } else if let Some((old, now)) = LEGACY_KEYS.iter().find(|(old, _)| *old == name) {
                     out.push(LibraryWarning::LegacyKeyName {
                         prototype: p.name.clone(),
                         key: old,

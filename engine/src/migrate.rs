@@ -12,14 +12,7 @@ use crate::props::{Modifier, PropKey, PropMap};
 /// engine's keys had bare names.
 pub(crate) const KEY_NAMES: u32 = 2;
 
-/// The engine's keys as 0.1 named them, and their names since 0.2.
-pub(crate) const LEGACY_KEYS: [(&str, &str); 5] = [
-    ("speed", "alembic.speed"),
-    ("level", "alembic.level"),
-    ("freq", "alembic.freq"),
-    ("abstract", "alembic.abstract"),
-    ("on_action", "alembic.on_action"),
-];
+use crate::library::LEGACY_KEYS;
 
 /// `key` under its 0.2 name.
 pub(crate) fn key(key: &PropKey) -> PropKey {

@@ -17,9 +17,9 @@
 //! Reading a save written before 0.2 (formats 1 and 2) migrates what 0.2 changed, rather
 //! than playing a silently different game: the engine's keys get their `alembic.` names
 //! ([`SPEED`](crate::schedule::SPEED) was `speed`), a `"base …"` prototype of a format-1
-//! library is abstract as its name made it in 0.1, and a format-1 game without an actor
-//! queue gets every thing that [takes turns](crate::Game::takes_turns) queued. A layer the
-//! game renamed is the game's to migrate: [`SavedGame::rename_layer_mut`].
+//! library is abstract as its name made it in 0.1, and a format-1 game without an actor queue
+//! gets every thing that [takes turns](crate::schedule::Schedule::takes_turns) queued. A layer
+//! the game renamed is the game's to migrate: [`SavedGame::rename_layer_mut`].
 //!
 //! A game's own data migration (a prototype renamed between versions, say) goes between
 //! reading and linking: the [`SavedGame`] is plain data, and
@@ -32,7 +32,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, InvariantError};
+use crate::error::Error;
 use crate::game::{Game, GameRepr, SAVE_FORMAT};
 use crate::grid::Grid;
 use crate::hook::Hooks;
@@ -43,46 +43,9 @@ use crate::props::{Modifier, PropKey, PropMap, Value};
 use crate::thing::{Core, IdList, Place, Thing, ThingId};
 
 /// The format [`SavedGame`] writes.
-pub const SAVED_GAME_FORMAT: u32 = 3;
+pub const SAVED_GAME_FORMAT: u32 = crate::error::SAVED_GAME_FORMAT;
 
-/// Why a saved game could not be read or linked. Nothing is half-loaded.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum LoadError {
-    /// The text is not a saved game.
-    #[error("not a saved game: {0}")]
-    Corrupt(String),
-    /// A format this build cannot read.
-    #[error("save format {0} is not supported (this build reads formats 1 to {SAVED_GAME_FORMAT})")]
-    UnsupportedFormat(u64),
-    /// The save was played with another game's library.
-    #[error("the save is for library {saved:?}, not {current:?}")]
-    WrongLibrary {
-        /// The library the save names.
-        saved: Arc<str>,
-        /// The library it was linked against.
-        current: Arc<str>,
-    },
-    /// A thing names a prototype the library does not have.
-    #[error("thing {thing} is a {prototype:?}, which the library does not have")]
-    UnknownPrototype {
-        /// The thing.
-        thing: ThingId,
-        /// Its prototype.
-        prototype: Arc<str>,
-    },
-    /// The linked game breaks an invariant.
-    #[error("inconsistent game: {0}")]
-    Inconsistent(String),
-    /// The game names a hook that is not registered.
-    #[error(transparent)]
-    Hook(Error),
-    /// The game disagrees with the running build's library: a thing of a prototype the
-    /// library does not have, or a property held as another kind of value than the
-    /// library's prototype declares ([`check_against_library`]).
-    #[error("it disagrees with this build's library: {0}")]
-    Disagrees(String),
-}
+pub use crate::error::LoadError;
 
 /// Check `game` against `base`, the running build's library, as a save written before the
 /// current format is checked after its migration: every thing's prototype is one `base`
@@ -98,7 +61,7 @@ pub enum LoadError {
 /// let mut g = Game::new(1).with_library(lib.clone());
 /// let rat = g.spawn_plain_mut("rat", alembic::Loc::new(0, 0, 0))?;
 /// assert!(check_against_library(&g, &lib).is_ok());
-/// let mut t = g.get_thing(rat)?.clone();
+/// let mut t = g.things().get(rat)?.clone();
 /// t.set_raw_mut(hp.key(), Value::Text("four".into()));
 /// g.update_thing_mut(t)?;
 /// assert!(check_against_library(&g, &lib).is_err());
@@ -133,7 +96,7 @@ pub fn check_against_library(game: &Game, base: &Library) -> Result<(), LoadErro
             p.props(),
         )?;
     }
-    for t in game.all_things() {
+    for t in game.things().iter() {
         let Some(proto) = t.proto() else { continue };
         let id = t
             .id()
@@ -146,12 +109,6 @@ pub fn check_against_library(game: &Game, base: &Library) -> Result<(), LoadErro
         kinds(&format!("{id} (a {proto:?})"), proto, t.props())?;
     }
     Ok(())
-}
-
-impl From<InvariantError> for LoadError {
-    fn from(e: InvariantError) -> Self {
-        LoadError::Inconsistent(e.to_string())
-    }
 }
 
 /// How a prototype differs from the library's one of the same name.
@@ -324,8 +281,8 @@ impl SavedGame {
         if lib.tiles.iter().ne(base.tiles.iter()) {
             changes.tiles = Some(lib.tiles.iter().map(|t| TileDef::clone(t)).collect());
         }
-        let mut things = Vec::with_capacity(game.thing_count());
-        for t in game.all_things() {
+        let mut things = Vec::with_capacity(game.things().count());
+        for t in game.things().iter() {
             let (Some(id), Some(place)) = (t.core.id, t.place) else {
                 continue;
             };
@@ -452,7 +409,7 @@ impl SavedGame {
     /// let mut save = SavedGame::of(&g, &lib)?;
     /// assert!(save.rename_layer_mut("seen", "mygame.seen"));
     /// let back = save.link(&lib, &Hooks::new())?;
-    /// assert_eq!(back.layer_get(&NEW, Loc::new(2, 3, 0)), 7);
+    /// assert_eq!(back.layers().at(&NEW, Loc::new(2, 3, 0)), 7);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn rename_layer_mut(&mut self, from: &str, to: &str) -> bool {
@@ -553,7 +510,7 @@ impl SavedGame {
             ..self.rest
         };
         let game = Game::from_repr(repr).map_err(LoadError::Inconsistent)?;
-        game.check_hooks(hooks).map_err(LoadError::Hook)?;
+        hooks.check(&game).map_err(LoadError::Hook)?;
         if self.migrated {
             // Written before this format and migrated: held to the library as it stands.
             check_against_library(&game, base)?;

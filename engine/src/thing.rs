@@ -6,7 +6,6 @@
 //! modifiers · log) when a carrier comes, goes, changes or switches a flag, so a query reads
 //! one thing.
 
-use std::fmt;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -15,17 +14,7 @@ use crate::error::Error;
 use crate::loc::Loc;
 use crate::props::{Modifier, Prop, PropKey, PropMap, PropType, Props, Value};
 
-/// The identity of a thing within one game (and all values derived from it). Ids are never
-/// reused, so an old id can't silently name a new thing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct ThingId(pub u64);
-
-impl fmt::Display for ThingId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}", self.0)
-    }
-}
+pub use crate::id::ThingId;
 
 /// Where a thing is: on the map, or inside another thing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -177,7 +166,7 @@ impl<'de> Deserialize<'de> for IdList {
 /// rat.set_mut(&HP, 4); // a copy: no game sees it until it is added or updated
 /// let mut g = Game::new(1);
 /// let id = g.add_thing_mut(Loc::new(2, 2, 0), rat)?;
-/// assert_eq!(g.get_thing(id)?.id(), Some(id));
+/// assert_eq!(g.things().get(id)?.id(), Some(id));
 /// assert_eq!(g.query(id, &HP)?, 4);
 /// # Ok::<(), alembic::Error>(())
 /// ```
@@ -915,7 +904,7 @@ mod flag_word_tests {
                 2 => g.move_thing_mut(ring, id).expect("move ring"),
                 3 => g.move_thing_mut(curse, id).expect("move curse"),
                 4 => {
-                    let mut t = g.get_thing(id).expect("thing").clone();
+                    let mut t = g.things().get(id).expect("thing").clone();
                     t.set_raw_mut(f.key(), Value::Int(2));
                     t.remove_prop_mut(flags[((x >> 40) % 80) as usize].key());
                     g.update_thing_mut(t).expect("update");

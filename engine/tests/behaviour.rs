@@ -256,7 +256,7 @@ fn modifiers_apply_by_priority_then_insertion_and_only_while_active() {
     let cured = worn.move_thing(w, Loc::new(1, 0, -1)).unwrap();
     assert_eq!(cured.query(rat, &ST), Ok((10 + 3) / 2));
     // Base value unchanged throughout; the older values still read as before.
-    assert_eq!(cured.get_thing(rat).unwrap().get(&ST), Ok(10));
+    assert_eq!(cured.things().get(rat).unwrap().get(&ST), Ok(10));
     assert_eq!(g.query(rat, &ST), Ok(3));
     cured.check_invariants().unwrap();
 }
@@ -266,7 +266,7 @@ fn updating_a_carrier_refreshes_its_holders_modifiers() {
     let (g, rat) = world();
     let (g, charm) = g.add_thing(rat, Thing::new(Props::new())).unwrap();
     assert_eq!(g.query(rat, &ST), Ok(10));
-    let mut t = g.get_thing(charm).unwrap().clone();
+    let mut t = g.things().get(charm).unwrap().clone();
     t.set_modifiers_mut(vec![Modifier::add(&ST, 5)]);
     let g2 = g.update_thing(t).unwrap();
     assert_eq!(g2.query(rat, &ST), Ok(15));
@@ -286,8 +286,8 @@ fn containment_rules_and_location() {
     );
     // The chest into the rat, then the rat into the chest: a cycle, refused.
     let g = g.move_thing(chest, rat).unwrap();
-    assert_eq!(g.location(coin), Ok(Loc::new(0, 0, -1)));
-    assert_eq!(g.outermost(coin), Ok(rat));
+    assert_eq!(g.things().location(coin), Ok(Loc::new(0, 0, -1)));
+    assert_eq!(g.things().outermost(coin), Ok(rat));
     assert_eq!(
         g.move_thing(rat, chest).unwrap_err(),
         Error::ContainmentCycle {
@@ -304,12 +304,12 @@ fn containment_rules_and_location() {
     );
     // Removing the rat removes everything inside it.
     let gone = g.remove_thing(rat).unwrap();
-    assert_eq!(gone.thing_count(), 0);
-    assert!(gone.things_at(Loc::new(0, 0, -1)).is_empty());
+    assert_eq!(gone.things().count(), 0);
+    assert!(gone.things().at(Loc::new(0, 0, -1)).is_empty());
     assert_eq!(gone.query(coin, &HP), Err(Error::NoSuchThing(coin)));
     gone.check_invariants().unwrap();
     // A thing already in a game can't be added again.
-    let t = g.get_thing(coin).unwrap().clone();
+    let t = g.things().get(coin).unwrap().clone();
     assert_eq!(
         g.add_thing(Loc::ORIGIN, t).unwrap_err(),
         Error::AlreadyPlaced(coin)
@@ -367,7 +367,7 @@ fn heal(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Err
 }
 
 fn identify(g: &mut Game, _ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
-    let proto = g.get_thing(call.this)?.proto().map(str::to_owned);
+    let proto = g.things().get(call.this)?.proto().map(str::to_owned);
     if let Some(p) = proto {
         g.library_mut().set_proto_prop_mut(&p, &IDENTIFIED, true)?;
     }
@@ -412,8 +412,8 @@ fn hooks_run_by_name_all_or_nothing() {
     );
     let before = g.clone();
     // A failing hook (no actor) changes nothing.
-    let err = g
-        .run_hook_mut(&mut HookCtx::new(&hooks), &ON_CONSUME, HookCall::on(potion))
+    let err = HookCtx::new(&hooks)
+        .run(&mut g, &ON_CONSUME, HookCall::on(potion))
         .unwrap_err();
     assert!(matches!(err, Error::HookFailed { .. }));
     assert!(g == before);
@@ -422,7 +422,7 @@ fn hooks_run_by_name_all_or_nothing() {
         ..HookCall::on(potion)
     };
     assert_eq!(
-        g.run_hook_mut(&mut HookCtx::new(&hooks), &ON_CONSUME, call),
+        HookCtx::new(&hooks).run(&mut g, &ON_CONSUME, call),
         Ok(true)
     );
     assert_eq!(g.query(rat, &HP), Ok(8));
@@ -433,10 +433,7 @@ fn hooks_run_by_name_all_or_nothing() {
     // A hook name nobody registered is reported.
     g.set_mut(potion, &ON_CONSUME, Hook::new("explode"))
         .unwrap();
-    assert_eq!(
-        g.check_hooks(&hooks),
-        Err(Error::UnknownHook("explode".into()))
-    );
+    assert_eq!(hooks.check(&g), Err(Error::UnknownHook("explode".into())));
 }
 
 #[test]
@@ -547,10 +544,10 @@ fn raw_values_and_places() {
         Value::Text("red".into()),
     );
     let (g, id) = Game::new(0).add_thing(Loc::new(1, 2, 3), t).unwrap();
-    assert_eq!(g.place(id), Ok(Place::Map(Loc::new(1, 2, 3))));
+    assert_eq!(g.things().place(id), Ok(Place::Map(Loc::new(1, 2, 3))));
     const COLOUR: Prop<Arc<str>> = Prop::new("colour");
     assert_eq!(g.query(id, &COLOUR).as_deref(), Ok("red"));
-    assert_eq!(g.all_things().count(), 1);
+    assert_eq!(g.things().iter().count(), 1);
 }
 
 /// Every column agrees with `TileDef::is` for every tile kind and every flag used.

@@ -23,7 +23,7 @@ fn cases(quick: u32) -> u32 {
 
 const HP: Prop<i32> = Prop::with_default("hp", 0);
 const ST: Prop<i32> = Prop::with_default("st", 10);
-/// An indexed flag: `things_with(&HOT)` answers from the index and must equal a scan.
+/// An indexed flag: `indexes().things_with(&HOT)` answers from the index and must equal a scan.
 const HOT: Prop<bool> = Prop::with_default("hot", false);
 
 #[derive(Clone, Debug)]
@@ -191,25 +191,26 @@ fn base_game() -> Game {
 fn agree(g: &Game, o: &Oracle) -> Result<(), TestCaseError> {
     g.check_invariants()
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
-    prop_assert_eq!(g.thing_count(), o.things.len());
+    prop_assert_eq!(g.things().count(), o.things.len());
     for (id, ot) in &o.things {
         let t = g
-            .get_thing(*id)
+            .things()
+            .get(*id)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(t.place(), Some(ot.place));
         prop_assert_eq!(t.contents(), ot.contents.as_slice());
         prop_assert_eq!(g.query(*id, &HP), Ok(ot.hp));
         prop_assert_eq!(g.query(*id, &ST), Ok(o.st(*id)), "strength of {}", id);
-        prop_assert_eq!(g.location(*id), Ok(o.location(*id)));
+        prop_assert_eq!(g.things().location(*id), Ok(o.location(*id)));
     }
     // One cell view for every read: it remembers the chunk of the read before, which the
     // next read may share or not (the oracle's cells come in (x, y, z) order).
-    let cells = g.cell_view();
+    let cells = g.things().cursor();
     for (l, ids) in &o.cells {
-        prop_assert_eq!(g.things_at(*l), ids.as_slice());
+        prop_assert_eq!(g.things().at(*l), ids.as_slice());
         prop_assert_eq!(cells.things_at(*l), ids.as_slice());
         let next = Loc::new(l.x.wrapping_add(1), l.y, l.z);
-        prop_assert_eq!(cells.things_at(next), g.things_at(next));
+        prop_assert_eq!(cells.things_at(next), g.things().at(next));
     }
     // Box and level scans list exactly the occupied cells, in (z, y, x) order.
     let occupied = |keep: &dyn Fn(Loc) -> bool| {
@@ -226,16 +227,16 @@ fn agree(g: &Game, o: &Oracle) -> Result<(), TestCaseError> {
         v.into_iter().map(|(l, ids)| (l, ids.to_vec())).collect()
     };
     for z in -3..1 {
-        prop_assert_eq!(owned(g.things_on_level(z)), occupied(&|l: Loc| l.z == z));
+        prop_assert_eq!(owned(g.things().on_level(z)), occupied(&|l: Loc| l.z == z));
         // The same things chunk by chunk: chunk row, chunk column, then the cells row-major.
         let mut by_chunk = occupied(&|l: Loc| l.z == z);
         by_chunk.sort_by_key(|(l, _)| (l.y >> 4, l.x >> 4, l.y, l.x));
         let ids: Vec<ThingId> = by_chunk.into_iter().flat_map(|(_, ids)| ids).collect();
-        prop_assert_eq!(g.ids_on_level(z), ids);
+        prop_assert_eq!(g.things().ids_on_level(z), ids);
     }
     let area = LocBox::new(Loc::new(-2, -3, -1), Loc::new(30, 2, 1));
     prop_assert_eq!(
-        owned(g.things_in_box(area)),
+        owned(g.things().in_box(area)),
         occupied(&|l: Loc| area.contains(l))
     );
     let terrain = g.terrain().view(area);
@@ -251,8 +252,8 @@ fn agree(g: &Game, o: &Oracle) -> Result<(), TestCaseError> {
         .map(|(id, _)| *id)
         .collect();
     hot.sort();
-    prop_assert!(g.is_indexed(&HOT));
-    prop_assert_eq!(g.things_with(&HOT), hot);
+    prop_assert!(g.indexes().is_indexed(&HOT));
+    prop_assert_eq!(g.indexes().things_with(&HOT), hot);
     let mut containers: Vec<ThingId> = o
         .things
         .iter()
@@ -260,7 +261,7 @@ fn agree(g: &Game, o: &Oracle) -> Result<(), TestCaseError> {
         .map(|(id, _)| *id)
         .collect();
     containers.sort();
-    prop_assert_eq!(g.things_with(&IS_CONTAINER), containers);
+    prop_assert_eq!(g.indexes().things_with(&IS_CONTAINER), containers);
     Ok(())
 }
 
@@ -345,7 +346,7 @@ proptest! {
                 }
                 Action::Update { which, hp, st_bonus } => {
                     let id = issued.get(*which).copied().unwrap_or(ThingId(999_999));
-                    let r = g.get_thing(id).cloned().and_then(|mut t| {
+                    let r = g.things().get(id).cloned().and_then(|mut t| {
                         t.set_mut(&HP, *hp);
                         t.set_mut(&HOT, *hp > 0);
                         t.set_modifiers_mut(st_bonus.map(|b| Modifier::add(&ST, b)).into_iter().collect());

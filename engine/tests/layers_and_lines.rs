@@ -8,17 +8,20 @@ const SCENT: Layer<u64> = Layer::new("scent");
 #[test]
 fn layers_are_persistent_and_saved() {
     let g0 = Game::new(1);
-    assert_eq!(g0.layer_get(&SEEN, Loc::new(1, 2, -1)), 0);
-    assert!(g0.layer(&SEEN).is_empty());
+    assert_eq!(g0.layers().at(&SEEN, Loc::new(1, 2, -1)), 0);
+    assert!(g0.layers().get(&SEEN).is_empty());
     let mut g1 = g0.clone();
     g1.set_layer_mut(&SEEN, Loc::new(1, 2, -1), 7);
     let mut g2 = g1.clone();
     g2.set_layer_mut(&SEEN, Loc::new(1, 2, -1), 9);
     g2.set_layer_mut(&SCENT, Loc::new(0, 0, 0), 3);
-    assert_eq!(g1.layer_get(&SEEN, Loc::new(1, 2, -1)), 7);
-    assert_eq!(g2.layer_get(&SEEN, Loc::new(1, 2, -1)), 9);
-    assert_eq!(g0.layer_get(&SEEN, Loc::new(1, 2, -1)), 0);
-    assert_eq!(g2.layer_names().collect::<Vec<_>>(), vec!["scent", "seen"]);
+    assert_eq!(g1.layers().at(&SEEN, Loc::new(1, 2, -1)), 7);
+    assert_eq!(g2.layers().at(&SEEN, Loc::new(1, 2, -1)), 9);
+    assert_eq!(g0.layers().at(&SEEN, Loc::new(1, 2, -1)), 0);
+    assert_eq!(
+        g2.layers().names().collect::<Vec<_>>(),
+        vec!["scent", "seen"]
+    );
     assert_ne!(g1, g2);
     assert_ne!(g1.state_hash(), g2.state_hash());
     let text = serde_json::to_string(&g2).unwrap();
@@ -37,24 +40,24 @@ fn typed_layers_round_trip_their_values() {
     const LIT: Layer<bool> = Layer::new("lit");
     let at = Loc::new(-4, 9, 2);
     let mut g = Game::new(1);
-    assert_eq!(g.layer_get(&TILE, at), None);
-    assert_eq!(g.layer_get(&WHO, at), None);
-    assert_eq!(g.layer_get(&LOOK, at), None);
-    assert_eq!(g.layer_get(&HEAT, at), 0);
-    assert!(!g.layer_get(&LIT, at));
+    assert_eq!(g.layers().at(&TILE, at), None);
+    assert_eq!(g.layers().at(&WHO, at), None);
+    assert_eq!(g.layers().at(&LOOK, at), None);
+    assert_eq!(g.layers().at(&HEAT, at), 0);
+    assert!(!g.layers().at(&LIT, at));
     g.set_layer_mut(&TILE, at, Some(TileId(0)));
     g.set_layer_mut(&WHO, at, Some(ThingId(77)));
     g.set_layer_mut(&LOOK, at, Some(('&', Rgb::new(1, 2, 3))));
     g.set_layer_mut(&HEAT, at, -12);
     g.set_layer_mut(&LIT, at, true);
-    assert_eq!(g.layer_get(&TILE, at), Some(TileId(0)));
-    assert_eq!(g.layer_get(&WHO, at), Some(ThingId(77)));
-    assert_eq!(g.layer_get(&LOOK, at), Some(('&', Rgb::new(1, 2, 3))));
-    assert_eq!(g.layer_get(&HEAT, at), -12);
-    assert!(g.layer_get(&LIT, at));
-    assert_eq!(g.layer(&HEAT).get(at), -12);
+    assert_eq!(g.layers().at(&TILE, at), Some(TileId(0)));
+    assert_eq!(g.layers().at(&WHO, at), Some(ThingId(77)));
+    assert_eq!(g.layers().at(&LOOK, at), Some(('&', Rgb::new(1, 2, 3))));
+    assert_eq!(g.layers().at(&HEAT, at), -12);
+    assert!(g.layers().at(&LIT, at));
+    assert_eq!(g.layers().get(&HEAT).get(at), -12);
     assert_eq!(
-        g.layer_names().collect::<Vec<_>>(),
+        g.layers().names().collect::<Vec<_>>(),
         vec!["heat", "lit", "look", "tile", "who"]
     );
 }
@@ -71,11 +74,11 @@ fn a_layer_view_reads_what_the_layer_holds() {
         written.push(at);
     }
     let empty = Game::new(1);
-    let (layer, none) = (g.layer(&SEEN), empty.layer(&SEEN));
+    let (layer, none) = (g.layers().get(&SEEN), empty.layers().get(&SEEN));
     let (view, none_view) = (layer.view(), none.view());
     for &at in &written {
         for l in [at, Loc::new(at.x + 1, at.y, at.z), Loc::new(at.x, at.y, 5)] {
-            assert_eq!(view.get(l), g.layer_get(&SEEN, l), "at {l}");
+            assert_eq!(view.get(l), g.layers().at(&SEEN, l), "at {l}");
             assert_eq!(none_view.get(l), 0);
         }
     }
@@ -85,7 +88,7 @@ fn a_layer_view_reads_what_the_layer_holds() {
 fn writing_zero_to_a_missing_layer_creates_nothing() {
     let mut g = Game::new(1);
     g.set_layer_mut(&SEEN, Loc::new(0, 0, 0), 0);
-    assert!(g.layer(&SEEN).is_empty());
+    assert!(g.layers().get(&SEEN).is_empty());
     assert_eq!(g, Game::new(1));
 }
 

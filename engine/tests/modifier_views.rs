@@ -149,10 +149,10 @@ fn apply(op: &ModOp, v: Option<Value>) -> Option<Value> {
 /// `key` on `id` recomputed from scratch: its base value (or `default`), then every active
 /// modifier of the things inside it, in priority order, then carrier order.
 fn oracle(g: &Game, id: ThingId, key: &PropKey, default: Option<Value>) -> Option<Value> {
-    let t = g.get_thing(id).unwrap();
+    let t = g.things().get(id).unwrap();
     let mut found = Vec::new();
     for &c in t.contents() {
-        let carrier = g.get_thing(c).unwrap();
+        let carrier = g.things().get(c).unwrap();
         for m in carrier.modifiers() {
             let on = match &m.while_flag {
                 None => true,
@@ -216,7 +216,7 @@ fn run(actions: &[Action]) {
             },
             Action::Remove(n) => match nth(&ids, *n) {
                 Some(id) => g.remove_thing_mut(id).map(|_| {
-                    ids.retain(|x| g.contains(*x));
+                    ids.retain(|x| g.things().contains(*x));
                 }),
                 None => Ok(()),
             },
@@ -227,7 +227,7 @@ fn run(actions: &[Action]) {
             },
             Action::Update { thing, mods, worn } => match nth(&ids, *thing) {
                 Some(id) => {
-                    let mut t = g.get_thing(id).unwrap().clone();
+                    let mut t = g.things().get(id).unwrap().clone();
                     t.set_modifiers_mut(mods.iter().map(ModSpec::build).collect());
                     t.set_mut(&WORN, *worn);
                     g.update_thing_mut(t)
@@ -311,7 +311,7 @@ fn a_flag_on_the_carrier_switches_its_modifier() {
     worn.check_invariants().unwrap();
     assert_eq!(worn.query(hero, &ST), Ok(12));
     assert_eq!(g.query(hero, &ST), Ok(10)); // the older value is untouched
-    let mut cursed = worn.get_thing(ring).unwrap().clone();
+    let mut cursed = worn.things().get(ring).unwrap().clone();
     cursed.set_modifiers_mut(vec![Modifier::add(&ST, -3).while_flag(&WORN)]);
     let cursed = worn.update_thing(cursed).unwrap();
     cursed.check_invariants().unwrap();

@@ -133,14 +133,14 @@ proptest! {
                 }
                 Op::Schedule(i, d) => {
                     let id = pick(&issued, i);
-                    match g.schedule_mut(id, d) {
+                    match g.scheduler().add(id, d) {
                         Ok(()) => { prop_assert!(o.alive(id)); let at = o.clock + d; o.put(id, at); }
                         Err(_) => { prop_assert!(!o.alive(id)); prop_assert!(g == before); }
                     }
                 }
                 Op::Unschedule(i) => {
                     let id = pick(&issued, i);
-                    g.unschedule_mut(id);
+                    g.scheduler().remove(id);
                     o.queue.retain(|e| e.2 != id);
                 }
                 Op::Acted(i, c) => {
@@ -158,7 +158,7 @@ proptest! {
                 }
                 Op::Advance(i, limit) => {
                     let target = pick(&issued, i);
-                    let got = g.advance_until_mut(&mut ctx, limit, |_, id| id == target);
+                    let got = g.scheduler().advance_until(&mut ctx, limit, |_, id| id == target);
                     if o.awaiting.is_some() && o.awaiting == o.queue.first().copied() {
                         let id = o.awaiting.map(|e| e.2).unwrap();
                         prop_assert_eq!(got, Err(Error::NotActed(id)));
@@ -186,9 +186,9 @@ proptest! {
             }
             g.check_invariants().map_err(|e| TestCaseError::fail(e.to_string()))?;
             let order: Vec<ThingId> = o.queue.iter().map(|e| e.2).collect();
-            prop_assert_eq!(g.actors().collect::<Vec<_>>(), order.clone());
-            prop_assert_eq!(g.next_actor(), order.first().copied());
-            prop_assert_eq!(g.clock(), o.clock);
+            prop_assert_eq!(g.schedule().actors().collect::<Vec<_>>(), order.clone());
+            prop_assert_eq!(g.schedule().next_actor(), order.first().copied());
+            prop_assert_eq!(g.schedule().clock(), o.clock);
             for t in &o.things {
                 prop_assert_eq!(g.query(t.0, &ACTED), Ok(t.3));
             }

@@ -16,16 +16,17 @@ const HP: Prop<i32> = Prop::with_default("hp", 5);
 fn act(g: &mut Game, _: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let n = g.query(call.this, &MOVES)?;
     g.set_mut(call.this, &MOVES, n + 1)?;
-    let here = g.location(call.this)?;
+    let here = g.things().location(call.this)?;
     let level: Vec<ThingId> = g
-        .things_on_level(here.z)
+        .things()
+        .on_level(here.z)
         .into_iter()
         .flat_map(|(_, ids)| ids.iter().copied())
         .collect();
     {
         for id in level {
-            let hero = g.get_thing(id)?.proto() == Some("hero");
-            if hero && g.location(id)?.chebyshev(here) <= 1 {
+            let hero = g.things().get(id)?.proto() == Some("hero");
+            if hero && g.things().location(id)?.chebyshev(here) <= 1 {
                 let hp = g.query(id, &HP)?;
                 g.set_mut(id, &HP, hp - 1)?;
             }
@@ -59,8 +60,12 @@ fn spawn_queues_what_takes_turns_and_nothing_else() {
     let rat = spawn(&mut g, &hooks, "rat", Loc::new(5, 5, 0));
     let golem = spawn(&mut g, &hooks, "golem", Loc::new(6, 5, 0));
     let rock = spawn(&mut g, &hooks, "rock", Loc::new(7, 5, 0));
-    assert!(g.takes_turns(rat) && g.takes_turns(golem) && !g.takes_turns(rock));
-    assert_eq!(g.actors().collect::<Vec<_>>(), [rat, golem]);
+    assert!(
+        g.schedule().takes_turns(rat)
+            && g.schedule().takes_turns(golem)
+            && !g.schedule().takes_turns(rock)
+    );
+    assert_eq!(g.schedule().actors().collect::<Vec<_>>(), [rat, golem]);
     g.check_invariants().unwrap();
 }
 
@@ -71,8 +76,8 @@ fn on_two_levels_the_sleeping_levels_monsters_do_not_move() {
     let hero = spawn(&mut g, &hooks, "hero", Loc::new(0, 0, 0));
     let up = spawn(&mut g, &hooks, "rat", Loc::new(9, 9, 0));
     let down = spawn(&mut g, &hooks, "rat", Loc::new(9, 9, 1));
-    g.set_awake_levels_mut([0]).unwrap();
-    assert!(g.is_scheduled(up) && !g.is_scheduled(down));
+    g.scheduler().set_awake_levels([0]).unwrap();
+    assert!(g.schedule().is_scheduled(up) && !g.schedule().is_scheduled(down));
     let never = |_: &Game| false;
     for _ in 0..10 {
         assert_eq!(
@@ -94,22 +99,22 @@ fn on_two_levels_the_sleeping_levels_monsters_do_not_move() {
             TurnEnd::Ready
         );
     }
-    assert_eq!(g.awake_levels(), Some(vec![1]));
+    assert_eq!(g.schedule().awake_levels(), Some(vec![1]));
     assert_eq!(
         (g.query(up, &MOVES).unwrap(), g.query(down, &MOVES).unwrap()),
         (10, 4)
     );
-    assert!(!g.is_scheduled(up));
+    assert!(!g.schedule().is_scheduled(up));
     g.check_invariants().unwrap();
     // A rat spawned on the sleeping level is not queued; one that walks onto the awake
     // level is.
     let late = spawn(&mut g, &hooks, "rat", Loc::new(3, 3, 0));
-    assert!(!g.is_scheduled(late));
+    assert!(!g.schedule().is_scheduled(late));
     g.move_thing_mut(late, Loc::new(3, 3, 1)).unwrap();
-    assert!(g.is_scheduled(late));
+    assert!(g.schedule().is_scheduled(late));
     // Sleeping levels survive a save.
     let back: Game = serde_json::from_str(&serde_json::to_string(&g).unwrap()).unwrap();
-    assert_eq!(back.awake_levels(), Some(vec![1]));
+    assert_eq!(back.schedule().awake_levels(), Some(vec![1]));
     assert_eq!(back.state_hash(), g.state_hash());
 }
 
@@ -119,22 +124,22 @@ fn advancing_before_the_actor_acted_is_an_error_that_changes_nothing() {
     let mut ctx = HookCtx::new(&hooks);
     let hero = spawn(&mut g, &hooks, "hero", Loc::new(0, 0, 0));
     spawn(&mut g, &hooks, "rat", Loc::new(9, 9, 0));
-    g.schedule_mut(hero, 0).unwrap();
+    g.scheduler().add(hero, 0).unwrap();
     let is_hero = |_: &Game, id: ThingId| id == hero;
     assert_eq!(
-        g.advance_until_mut(&mut ctx, 100, is_hero).unwrap(),
+        g.scheduler().advance_until(&mut ctx, 100, is_hero).unwrap(),
         Advance::Stopped(hero)
     );
     let before = g.clone();
     // The game forgot `acted_mut`: the world's turn must not silently do nothing.
     assert_eq!(
-        g.advance_until_mut(&mut ctx, 100, is_hero),
+        g.scheduler().advance_until(&mut ctx, 100, is_hero),
         Err(Error::NotActed(hero))
     );
     assert!(g == before);
     g.acted_mut(hero, NORMAL_ACTION).unwrap();
     assert_eq!(
-        g.advance_until_mut(&mut ctx, 100, is_hero).unwrap(),
+        g.scheduler().advance_until(&mut ctx, 100, is_hero).unwrap(),
         Advance::Stopped(hero)
     );
 }
@@ -177,7 +182,8 @@ fn a_turn_says_whether_the_game_ended_the_actor_died_or_the_bound_was_hit() {
         .register(
             "act",
             |g: &mut Game, _: &mut HookCtx<'_>, _: &HookCall| match g
-                .things_at(Loc::new(0, 0, 0))
+                .things()
+                .at(Loc::new(0, 0, 0))
                 .first()
             {
                 Some(&hero) => g.remove_thing_mut(hero).map(|_| ()),
@@ -203,7 +209,7 @@ fn an_actor_rule_runs_through_the_same_guarded_all_or_nothing_loop() {
     let mut ctx = HookCtx::new(&hooks);
     let hero = spawn(&mut g, &hooks, "hero", Loc::new(0, 0, 0));
     let rat = spawn(&mut g, &hooks, "rat", Loc::new(9, 9, 0));
-    g.schedule_mut(hero, 0).unwrap();
+    g.scheduler().add(hero, 0).unwrap();
     let is_hero = |_: &Game, id: ThingId| id == hero;
     let mut acted = Vec::new();
     // The rule reports nothing: the loop queues the actor again after one ordinary action.
@@ -212,13 +218,15 @@ fn an_actor_rule_runs_through_the_same_guarded_all_or_nothing_loop() {
         Ok(())
     };
     assert_eq!(
-        g.take_turns_mut(&mut ctx, 100, is_hero, &mut rule).unwrap(),
+        g.scheduler()
+            .take_turns(&mut ctx, 100, is_hero, &mut rule)
+            .unwrap(),
         Advance::Stopped(hero)
     );
     // The same guard as with hooks: advancing again before the hero acted is an error.
     let before = g.clone();
     assert_eq!(
-        g.take_turns_mut(&mut ctx, 100, is_hero, &mut rule),
+        g.scheduler().take_turns(&mut ctx, 100, is_hero, &mut rule),
         Err(Error::NotActed(hero))
     );
     assert!(g == before);
@@ -229,7 +237,11 @@ fn an_actor_rule_runs_through_the_same_guarded_all_or_nothing_loop() {
         g.remove_thing_mut(id)?;
         Err(Error::NoSuchThing(id))
     };
-    assert!(g.take_turns_mut(&mut ctx, 100, is_hero, failing).is_err());
-    assert!(g == before && g.contains(rat));
+    assert!(
+        g.scheduler()
+            .take_turns(&mut ctx, 100, is_hero, failing)
+            .is_err()
+    );
+    assert!(g == before && g.things().contains(rat));
     assert!(!acted.is_empty() && acted.iter().all(|&id| id == rat));
 }

@@ -62,7 +62,8 @@ fn a_0_1_game_loads_migrated_and_its_monsters_act() {
     let g: Game = serde_json::from_str(&json).unwrap();
     g.check_invariants().unwrap();
     let orc = g
-        .all_things()
+        .things()
+        .iter()
         .find(|t| t.proto() == Some("orc"))
         .and_then(Thing::id)
         .unwrap();
@@ -80,10 +81,10 @@ fn a_0_1_game_loads_migrated_and_its_monsters_act() {
     assert!(g.library().get("base monster").unwrap().is_abstract());
     assert!(g.library().create("base monster").is_err());
     // The orc, which takes turns, is queued, so it acts.
-    assert_eq!(g.actors().collect::<Vec<_>>(), [orc]);
+    assert_eq!(g.schedule().actors().collect::<Vec<_>>(), [orc]);
     let hooks = Hooks::new().register("count", count).unwrap();
     let mut ctx = HookCtx::new(&hooks);
-    let hero = g.things_at(Loc::new(0, 0, 0))[0];
+    let hero = g.things().at(Loc::new(0, 0, 0))[0];
     let mut g = g;
     for _ in 0..3 {
         assert_eq!(
@@ -108,7 +109,7 @@ fn a_0_1_game_loads_migrated_and_its_monsters_act() {
         .link(&today, &hooks)
         .unwrap();
     assert_eq!(linked.query(orc, &SPEED).unwrap(), 200);
-    assert_eq!(linked.actors().count(), 1);
+    assert_eq!(linked.schedule().actors().count(), 1);
 }
 
 #[test]

@@ -24,7 +24,11 @@ struct Walk {
 
 impl App for Walk {
     fn render(&mut self, frame: &mut Frame) {
-        let at = self.game.location(self.hero).unwrap_or(Loc::ORIGIN);
+        let at = self
+            .game
+            .things()
+            .location(self.hero)
+            .unwrap_or(Loc::ORIGIN);
         let seen = field_of_view(at, 8, |l| !wall(l));
         for (y, row) in MAP.iter().enumerate() {
             for (x, ch) in row.chars().enumerate() {
@@ -48,7 +52,11 @@ impl App for Walk {
         if is_cancel(&input) || matches!(input, Input::Quit) || input == Input::ch('q') {
             return Control::Quit;
         }
-        let at = self.game.location(self.hero).unwrap_or(Loc::ORIGIN);
+        let at = self
+            .game
+            .things()
+            .location(self.hero)
+            .unwrap_or(Loc::ORIGIN);
         match direction_key(&input).map(|d| at + d) {
             Some(to) if !wall(to) => drop(self.game.move_thing_mut(self.hero, to)),
             _ => {}

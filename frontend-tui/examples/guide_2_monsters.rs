@@ -25,14 +25,14 @@ pub const HERO: Prop<ThingId> = Prop::new("hero");
 
 /// A rat's turn: step toward the hero when it is near, bite when next to it.
 fn rat(g: &mut Game, _: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
-    let (me, hero) = (g.location(call.this)?, g.var(&HERO)?);
-    let target = g.location(hero)?;
+    let (me, hero) = (g.things().location(call.this)?, g.var(&HERO)?);
+    let target = g.things().location(hero)?;
     if me.chebyshev(target) == 1 {
         let hp = g.query(hero, &HP)?;
         return g.set_mut(hero, &HP, hp - 1);
     }
     match me.dir_to(target).map(|d| me + d) {
-        Some(to) if me.chebyshev(target) < 7 && !wall(to) && g.things_at(to).is_empty() => {
+        Some(to) if me.chebyshev(target) < 7 && !wall(to) && g.things().at(to).is_empty() => {
             g.move_thing_mut(call.this, to)
         }
         _ => Ok(()),
@@ -64,8 +64,8 @@ pub fn play(game: &Game, hooks: &Hooks, input: &Input) -> Option<Result<Game, Er
     let mut next = game.clone();
     Some((|| {
         let hero = next.var(&HERO)?;
-        let to = next.location(hero)? + dir;
-        if let Some(&victim) = next.things_at(to).first() {
+        let to = next.things().location(hero)? + dir;
+        if let Some(&victim) = next.things().at(to).first() {
             next.remove_thing_mut(victim)?;
         } else if !wall(to) {
             next.move_thing_mut(hero, to)?;
@@ -82,7 +82,7 @@ pub fn draw(game: &Game, frame: &mut Frame) {
     for (y, row) in MAP.iter().enumerate() {
         frame.put_str(0, y as i32, row, Rgb::new(150, 150, 150), Rgb::BLACK);
     }
-    for (at, ids) in game.things_on_level(0) {
+    for (at, ids) in game.things().on_level(0) {
         let ch = if game.var(&HERO).is_ok_and(|h| ids.contains(&h)) {
             '@'
         } else {

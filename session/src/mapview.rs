@@ -268,7 +268,7 @@ impl<'a> MapView<'a> {
             .viewport(area)
             .draw_cells(frame, TileSupport::None, |l| {
                 let lit = sees.contains(l);
-                if !lit && !game.layer_get(self.seen, l) {
+                if !lit && !game.layers().at(self.seen, l) {
                     return Ok::<_, std::convert::Infallible>(None);
                 }
                 Ok(look(l, lit).map(|(ch, fg)| {

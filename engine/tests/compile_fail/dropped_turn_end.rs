@@ -10,6 +10,6 @@ fn main() -> Result<(), alembic::Error> {
     let mut g = Game::new(1);
     let hero = g.add_thing_mut(Loc::new(0, 0, 0), Thing::new(Props::new()))?;
     g.end_turn_mut(&mut ctx, hero, NORMAL_ACTION, 100, |_| false)?;
-    g.advance_until_mut(&mut ctx, 100, |_, id| id == hero)?;
+    g.scheduler().advance_until(&mut ctx, 100, |_, id| id == hero)?;
     Ok(())
 }

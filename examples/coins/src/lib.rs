@@ -51,7 +51,7 @@ impl Coins {
 
     fn hero(g: &Game) -> Result<(ThingId, Loc), Error> {
         let h = g.var(&HERO)?;
-        Ok((h, g.location(h)?))
+        Ok((h, g.things().location(h)?))
     }
 }
 
@@ -79,7 +79,7 @@ impl Ruleset for Coins {
         let mut placed = 0;
         while placed < COINS {
             let l = Loc::new(g.rng().range(2, 19) as i32, g.rng().range(1, 9) as i32, 0);
-            if g.things_at(l).is_empty() {
+            if g.things().at(l).is_empty() {
                 g.spawn_mut(&mut ctx, "coin", l)?;
                 placed += 1;
             }
@@ -96,7 +96,7 @@ impl Ruleset for Coins {
             if !ROOM.contains(to) || to.x == 0 || to.y == 0 || to.x == 19 || to.y == 9 {
                 return Err(Rejected::Refused("The wall is in the way."));
             }
-            for t in g.things_at(to).to_vec() {
+            for t in g.things().at(to).to_vec() {
                 g.remove_thing_mut(t)?;
                 g.set_var_mut(&TAKEN, g.var(&TAKEN)? + 1);
                 events.push(g.var(&TAKEN)?);
@@ -134,7 +134,7 @@ impl Board<Coins> for Coins {
     fn draw(&self, g: &Game, frame: &mut Frame, area: Rect, _: &View) {
         for l in ROOM.iter() {
             let edge = l.x == 0 || l.y == 0 || l.x == 19 || l.y == 9;
-            let ch = match g.things_at(l).last() {
+            let ch = match g.things().at(l).last() {
                 Some(&t) => g.query(t, &GLYPH).unwrap_or('?'),
                 None if edge => '#',
                 None => '.',

@@ -130,7 +130,7 @@ pub fn map_view(ctx: &AlchemyCtx, area: Rect, tiles: TileSupport) -> Option<MapV
 #[must_use]
 pub fn map_view_in(ctx: &AlchemyCtx, rect: Rect, tiles: TileSupport) -> Option<MapView> {
     let game = ctx.game()?;
-    let at = game.location(hero_id(game).ok()?).ok()?;
+    let at = game.things().location(hero_id(game).ok()?).ok()?;
     let level = level_box(at.z);
     let w = if tile_mode(ctx, tiles) == TileSupport::Double {
         2

@@ -230,7 +230,9 @@ impl PlayScreen {
                     return Transition::Stay;
                 };
                 self.hover = None;
-                let Some(hero_at) = ctx.game().and_then(|g| g.location(hero_id(g).ok()?).ok())
+                let Some(hero_at) = ctx
+                    .game()
+                    .and_then(|g| g.things().location(hero_id(g).ok()?).ok())
                 else {
                     return Transition::Stay;
                 };
@@ -403,7 +405,7 @@ impl PlayScreen {
             return Transition::Stay;
         };
         let here = hero_id(game)
-            .and_then(|h| game.location(h))
+            .and_then(|h| game.things().location(h))
             .map(|at| items_at(game, at))
             .unwrap_or_default();
         if here.len() <= 1 {
@@ -434,7 +436,7 @@ impl PlayScreen {
 
     fn door(ctx: &mut AlchemyCtx, d: alembic::Dir) -> Transition<AlchemyCtx, Self> {
         let open_door_there = ctx.game().and_then(|g| {
-            let at = g.location(hero_id(g).ok()?).ok()? + d;
+            let at = g.things().location(hero_id(g).ok()?).ok()? + d;
             alchemy::view::door_at(g, at)
         });
         match open_door_there {
@@ -472,7 +474,7 @@ const NO_LAB: &str = "You need to stand beside an analysis lab (&) to analyse an
 fn at_lab(ctx: &AlchemyCtx) -> bool {
     ctx.game().is_some_and(|g| {
         hero_id(g)
-            .and_then(|h| g.location(h))
+            .and_then(|h| g.things().location(h))
             .is_ok_and(|at| alchemy::view::apparatus_at_hand(g, at, Apparatus::Lab))
     })
 }
@@ -482,7 +484,7 @@ fn on_stairs(ctx: &AlchemyCtx, down: bool) -> bool {
     ctx.game().is_some_and(|g| {
         hero_id(g)
             .ok()
-            .and_then(|h| g.location(h).ok())
+            .and_then(|h| g.things().location(h).ok())
             .is_some_and(|l| alchemy::view::stairs_at(g, l, Stairs::down(down)))
     })
 }

@@ -313,7 +313,7 @@ impl LookScreen {
     fn open(ctx: &mut AlchemyCtx, mode: Mode) -> Option<Self> {
         let game = ctx.game()?;
         let hero_thing = hero_id(game).ok()?;
-        let hero = game.location(hero_thing).ok()?;
+        let hero = game.things().location(hero_thing).ok()?;
         let seen = visible(game).ok()?;
         // Ranks: what each mode is most likely after comes first (foes to look at and throw
         // at; places to go to when travelling).
@@ -322,7 +322,7 @@ impl LookScreen {
             .iter()
             .filter(|&l| l != hero)
             .filter_map(|l| {
-                let things = game.things_at(l);
+                let things = game.things().at(l);
                 if things.is_empty() {
                     return None;
                 }

@@ -104,7 +104,7 @@ pub(super) fn here_notes(ctx: &AlchemyCtx) -> Result<Vec<String>, alembic::Error
     let Some(game) = ctx.game() else {
         return Ok(Vec::new());
     };
-    let at = game.location(hero_id(game)?)?;
+    let at = game.things().location(hero_id(game)?)?;
     let mut out = Vec::new();
     if let Some((name, hint)) = alchemy::view::scenery_here(game, at)? {
         out.push(format!("Here: {name}{hint}"));

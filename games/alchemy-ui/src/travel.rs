@@ -40,7 +40,7 @@ fn monsters_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
     };
     let mut out: Vec<ThingId> = seen
         .iter()
-        .flat_map(|l| game.things_at(l).iter().copied())
+        .flat_map(|l| game.things().at(l).iter().copied())
         .filter(|&t| t != hero && is_creature(game, t))
         .collect();
     out.sort_unstable();
@@ -63,7 +63,10 @@ fn hostiles_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
 /// them, and a detour longer than its own search).
 #[must_use]
 pub fn can_reach(game: &Game, t: ThingId) -> bool {
-    let Some(at) = hero_id(game).ok().and_then(|h| game.location(h).ok()) else {
+    let Some(at) = hero_id(game)
+        .ok()
+        .and_then(|h| game.things().location(h).ok())
+    else {
         return false;
     };
     // The monster's own search: a way it would not take (a gate it cannot open, a detour
@@ -108,7 +111,7 @@ fn a_name(ctx: &AlchemyCtx, id: ThingId) -> String {
 /// Where the hero is.
 fn hero_at(ctx: &AlchemyCtx) -> Option<Loc> {
     let game = ctx.game()?;
-    game.location(hero_id(game).ok()?).ok()
+    game.things().location(hero_id(game).ok()?).ok()
 }
 
 /// The cost of stepping onto `to` for travel: seen, walkable ground (closed doors allowed);
@@ -429,7 +432,7 @@ fn next_step_of(ctx: &AlchemyCtx, auto: Auto, memo: &mut Memo) -> Option<(Loc, D
             let hero = hero_id(g).ok();
             let now = run_sides(ctx, dir, at);
             let interesting = memo.moved
-                && (now != memo.last_sides || g.things_at(at).iter().any(|&t| Some(t) != hero));
+                && (now != memo.last_sides || g.things().at(at).iter().any(|&t| Some(t) != hero));
             memo.moved = true;
             memo.last_sides = now;
             (!interesting).then_some((to, dir))
@@ -626,7 +629,7 @@ fn next_blow(ctx: &mut AlchemyCtx, memo: &mut Memo) -> Result<Command, End> {
     let Some(foe) = memo.foe else {
         return Err(End::Arrived);
     };
-    let alive = ctx.game().is_some_and(|g| g.location(foe).is_ok());
+    let alive = ctx.game().is_some_and(|g| g.things().location(foe).is_ok());
     if !alive {
         return Err(End::Arrived);
     }
@@ -677,7 +680,7 @@ fn nearest_foe(ctx: &AlchemyCtx) -> Option<ThingId> {
     let (game, at) = (ctx.game()?, hero_at(ctx)?);
     let mut foes: Vec<(u32, Loc, ThingId)> = hostiles_in_view(ctx)
         .into_iter()
-        .filter_map(|f| game.location(f).ok().map(|l| (l, f)))
+        .filter_map(|f| game.things().location(f).ok().map(|l| (l, f)))
         .filter(|(l, _)| l.z == at.z)
         .map(|(l, f)| (at.chebyshev(l), l, f))
         .collect();
@@ -691,6 +694,7 @@ fn fight_step_at(ctx: &AlchemyCtx, foe: ThingId) -> Result<(Command, Option<Stri
         return Err("There is no game.".to_owned());
     };
     let target = game
+        .things()
         .location(foe)
         .map_err(|_| "No monster in view.".to_owned())?;
     let distance = at.chebyshev(target);

@@ -422,7 +422,7 @@ impl Bot {
     #[must_use]
     pub fn situation(&self, game: &Game) -> Option<Situation> {
         let h = hero(game).ok()?;
-        let at = game.location(h).ok()?;
+        let at = game.things().location(h).ok()?;
         let mut probe = Bot::new(0);
         probe.ignored.clone_from(&self.ignored);
         let (threats, items) = probe.observe(game, h, at, None);
@@ -514,7 +514,7 @@ impl Bot {
         let Ok(h) = hero(game) else {
             return (Command::Wait, Reason::NoHero);
         };
-        let Ok(at) = game.location(h) else {
+        let Ok(at) = game.things().location(h) else {
             return (Command::Wait, Reason::NoHero);
         };
         if self.refused > 0 {
@@ -563,7 +563,7 @@ impl Bot {
         };
         // The cells come row by row: a view that remembers its last chunk reads most of
         // them without looking the chunk up.
-        let cells = game.cell_view();
+        let cells = game.things().cursor();
         for l in v.iter() {
             // The cell's things, read once for every question below.
             let here = cells.things_at(l);
@@ -919,7 +919,7 @@ impl Bot {
             self.stairs_up
                 .iter()
                 .copied()
-                .filter(|&l| game.things_at(l).iter().any(|&t| up_ok(t))),
+                .filter(|&l| game.things().at(l).iter().any(|&t| up_ok(t))),
         );
         stairs.retain(|&s| self.shun.is_none_or(|(x, _)| x != s));
         stairs.retain(|&s| {
@@ -975,8 +975,8 @@ impl Bot {
         // Keep going for the chosen item even when it drops out of sight (turning back
         // would only bring it into view again); give up on it after a while.
         if let Some((i, l, n)) = self.item_goal {
-            let still_there = game.location(i).is_ok_and(|x| x == l)
-                && matches!(game.place(i), Ok(alembic::Place::Map(_)));
+            let still_there = game.things().location(i).is_ok_and(|x| x == l)
+                && matches!(game.things().place(i), Ok(alembic::Place::Map(_)));
             if n > 40 || !still_there {
                 self.item_goal = None;
                 self.ignored.push(i);
@@ -1399,7 +1399,7 @@ impl PotionMemo {
             self.known.clear();
             self.library = Some(game.library().clone());
         }
-        let Some(kind) = game.get_thing(t).ok().and_then(|x| x.proto()) else {
+        let Some(kind) = game.things().get(t).ok().and_then(|x| x.proto()) else {
             return Potion::of(game, t);
         };
         if let Some((_, _, p)) = self
@@ -1483,7 +1483,7 @@ impl<'a> ReachCosts<'a> {
             return Self::CLOSED;
         }
         let mut creature = false;
-        for &t in self.game.things_at(l) {
+        for &t in self.game.things().at(l) {
             if blocks_walkers(self.game, t) {
                 return Self::CLOSED;
             }
@@ -1577,7 +1577,7 @@ fn already_has(game: &Game, h: ThingId, p: ThingId) -> bool {
     };
     effects_of(game, h)
         .into_iter()
-        .any(|e| game.get_thing(e).ok().and_then(|x| x.proto()) == Some(&*effect))
+        .any(|e| game.things().get(e).ok().and_then(|x| x.proto()) == Some(&*effect))
 }
 
 /// Whether `m` is slower than normal speed (the hero outruns it).
@@ -1695,7 +1695,7 @@ fn potion_use(game: &Game, t: ThingId) -> Option<Use> {
 
 /// The armour a piece adds when worn.
 fn armour_value(game: &Game, t: ThingId) -> i64 {
-    game.get_thing(t).map_or(0, |x| {
+    game.things().get(t).map_or(0, |x| {
         x.modifiers()
             .iter()
             .filter(|m| &m.key == ARMOUR.key())
@@ -1709,7 +1709,7 @@ fn armour_value(game: &Game, t: ThingId) -> i64 {
 
 /// The attack damage a weapon sets when wielded.
 fn weapon_damage(game: &Game, t: ThingId) -> i64 {
-    game.get_thing(t).map_or(0, |x| {
+    game.things().get(t).map_or(0, |x| {
         x.modifiers()
             .iter()
             .find_map(|m| match (&m.key, &m.op) {

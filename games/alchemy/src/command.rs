@@ -147,7 +147,7 @@ pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleEr
     // Whatever came into the pack gets its letter; what stayed keeps its own. Most turns
     // leave the pack and everything its letters are derived from as they were: the letters
     // the game already holds stand, and the pack is not named and grouped again.
-    if g.contains(h) && !items::letters_unchanged(game, &g, h) {
+    if g.things().contains(h) && !items::letters_unchanged(game, &g, h) {
         items::assign_letters(&mut g, h)?;
     }
     // The one point where what happened becomes English in the game's log.
@@ -206,7 +206,7 @@ fn planar(d: Dir) -> Result<Dir, RuleError> {
 
 fn move_hero(game: &mut Game, ctx: &mut HookCtx<'_>, h: ThingId, d: Dir) -> Result<i32, RuleError> {
     let mut d = planar(d)?;
-    let at = game.location(h)?;
+    let at = game.things().location(h)?;
     if game.is(h, &IS_CONFUSED) && game.rng().chance(0.4) {
         d = Dir::COMPASS[game.rng().below(8) as usize];
         let to = at + d;
@@ -297,9 +297,10 @@ fn open_close(
     open: bool,
 ) -> Result<i32, RuleError> {
     let d = planar(d)?;
-    let to = game.location(h)? + d;
+    let to = game.things().location(h)? + d;
     let Some(door) = game
-        .things_at(to)
+        .things()
+        .at(to)
         .iter()
         .copied()
         .find(|&t| game.is(t, &IS_DOOR))
@@ -331,8 +332,8 @@ fn use_scenery(
     h: ThingId,
     s: ThingId,
 ) -> Result<i32, RuleError> {
-    let ran = game.run_hook_mut(
-        ctx,
+    let ran = ctx.run(
+        &mut *game,
         &ON_USE,
         HookCall {
             actor: Some(h),
@@ -358,9 +359,10 @@ fn stairs_here(
     h: ThingId,
     flag: &alembic::Prop<bool>,
 ) -> Result<Option<ThingId>, Error> {
-    let at = game.location(h)?;
+    let at = game.things().location(h)?;
     Ok(game
-        .things_at(at)
+        .things()
+        .at(at)
         .iter()
         .copied()
         .find(|&t| game.is(t, flag)))
@@ -371,7 +373,7 @@ fn descend(game: &mut Game, ctx: &mut HookCtx<'_>, h: ThingId) -> Result<i32, Ru
         return refuse(Refusal::NoStairsDown);
     };
     travel(game, ctx, h, s)?;
-    let z = game.location(h)?.z;
+    let z = game.things().location(h)?.z;
     let deepest = game.var(&DEEPEST).unwrap_or(1).max(depth_of(z));
     game.set_var_mut(&DEEPEST, deepest);
     emit(game, ctx, Event::Descended { depth: depth_of(z) });
@@ -393,7 +395,7 @@ fn ascend(game: &mut Game, ctx: &mut HookCtx<'_>, h: ThingId) -> Result<i32, Rul
         return Ok(ACTION);
     }
     travel(game, ctx, h, s)?;
-    let z = game.location(h)?.z;
+    let z = game.things().location(h)?.z;
     emit(game, ctx, Event::Ascended { depth: depth_of(z) });
     Ok(ACTION)
 }
@@ -416,7 +418,7 @@ fn travel(
     let Some(spot) = spot else {
         return refuse(Refusal::WayBlocked);
     };
-    let from = game.location(h)?.z;
+    let from = game.things().location(h)?.z;
     if spot.z != from {
         leave_level(game, from)?;
         arrive(game, ctx, spot.z)?;

@@ -269,7 +269,7 @@ pub fn random_command(game: &Game, rng: &mut GameRng) -> Command {
         81 => with_item(rng, Command::Unwield),
         82..=84 => match (
             item(rng),
-            alchemy::view::hero_id(game).and_then(|h| game.location(h)),
+            alchemy::view::hero_id(game).and_then(|h| game.things().location(h)),
         ) {
             (Some(i), Ok(at)) => {
                 let dx = rng.range(-6, 6) as i32;
@@ -284,7 +284,7 @@ pub fn random_command(game: &Game, rng: &mut GameRng) -> Command {
         90 => Command::Craft("potion of healing".into()),
         91..=94 => Command::Descend,
         95..=97 => Command::Ascend,
-        _ => match alchemy::view::hero_id(game).and_then(|h| game.location(h)) {
+        _ => match alchemy::view::hero_id(game).and_then(|h| game.things().location(h)) {
             Ok(at) => Command::Look(at + dir(rng)),
             Err(_) => Command::Wait,
         },

@@ -368,7 +368,7 @@ impl Reach {
 }
 
 fn no_blocking_scenery(game: &Game, l: Loc) -> bool {
-    !game.things_at(l).iter().any(|&t| blocks_walkers(game, t))
+    !game.things().at(l).iter().any(|&t| blocks_walkers(game, t))
 }
 
 /// Whether thing `t` keeps walkers off its cell: blocking scenery other than a door (which
@@ -593,7 +593,7 @@ fn furnish(
     if free.len() * 10 < total * 8 {
         return Ok(None);
     }
-    free.retain(|&l| game.things_at(l).is_empty());
+    free.retain(|&l| game.things().at(l).is_empty());
     // Wandering population and loot.
     for _ in 0..(8 + depth) {
         let Some(i) = rng.index(free.len()) else {

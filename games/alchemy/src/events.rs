@@ -19,7 +19,7 @@ use super::props::{IS_IDENTIFIED, IS_POTION, NUMBER, UNKNOWN_NAME};
 /// potion identifies every potion of its kind).
 #[must_use]
 pub(crate) fn is_identified(game: &Game, id: ThingId) -> bool {
-    let Ok(t) = game.get_thing(id) else {
+    let Ok(t) = game.things().get(id) else {
         return false;
     };
     if let Some(p) = t.proto().and_then(|p| game.library().get(p).ok()) {
@@ -51,7 +51,8 @@ impl Noun {
     #[must_use]
     pub fn of(game: &Game, id: ThingId) -> Noun {
         let kind = game
-            .get_thing(id)
+            .things()
+            .get(id)
             .ok()
             .and_then(|t| t.proto().map(Arc::<str>::from));
         let count = game.query(id, &NUMBER).unwrap_or(1).max(1);

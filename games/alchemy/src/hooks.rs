@@ -2,7 +2,8 @@
 //! when consumed (or splashed), fountains when used, creatures when they die.
 //!
 //! Each is a plain function registered under a name; prototypes refer to the name, so the
-//! game value stays plain data and an unknown name is an error ([`Game::check_hooks`]).
+//! game value stays plain data and an unknown name is an error
+//! ([`Hooks::check`](alembic::Hooks::check)).
 
 use std::sync::Arc;
 
@@ -147,14 +148,14 @@ fn potion_heal(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Resul
     let amount = game.query(call.this, &HEAL_AMOUNT)?;
     if game.is(t, &IS_UNDEAD) {
         // Healing burns the undead.
-        let seen = hero_sees(game, game.location(t)?);
+        let seen = hero_sees(game, game.things().location(t)?);
         let who = Noun::of(game, t);
         emit(game, ctx, Event::Writhed { who, seen });
         combat::damage(game, ctx, t, amount, DamageType::Normal, source_of(call))?;
         return Ok(());
     }
     combat::heal(game, t, amount)?;
-    let seen = !is_hero(game, t) && hero_sees(game, game.location(t)?);
+    let seen = !is_hero(game, t) && hero_sees(game, game.things().location(t)?);
     let who = Noun::of(game, t);
     emit(game, ctx, Event::Healed { who, seen });
     Ok(())
@@ -178,7 +179,7 @@ fn potion_gain(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Resul
     let t = target(call)?;
     let stat = game.query(call.this, &GAIN_STAT)?;
     let amount = game.query(call.this, &GAIN_AMOUNT)?;
-    let base = game.get_thing(t)?.get(&stat.prop())?;
+    let base = game.things().get(t)?.get(&stat.prop())?;
     game.set_mut(t, &stat.prop(), base + amount)?;
     let who = Noun::of(game, t);
     emit(game, ctx, Event::GainedStat { who, stat });
@@ -194,7 +195,7 @@ fn potion_health_gain(
     let tg = game.query(t, &TG)?.max(2);
     let boost = game.rng().range(i64::from(tg / 2), i64::from(tg)) as i32;
     // At most MAX_HIT_POINTS: more would be a game no save could hold.
-    let max = game.get_thing(t)?.get(&HPS_MAX)?;
+    let max = game.things().get(t)?.get(&HPS_MAX)?;
     game.set_mut(t, &HPS_MAX, raise(max, boost))?;
     let hps = game.query(t, &HPS)?;
     game.set_mut(t, &HPS, raise(hps, boost))?;
@@ -210,7 +211,7 @@ fn raise(hps: i32, by: i32) -> i32 {
 
 fn potion_speed_gain(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let t = target(call)?;
-    let base = game.get_thing(t)?.get(&SPEED)?;
+    let base = game.things().get(t)?.get(&SPEED)?;
     game.set_mut(t, &SPEED, base + 10)?;
     let who = Noun::of(game, t);
     emit(game, ctx, Event::GainedSpeed { who });
@@ -326,7 +327,7 @@ fn use_fountain(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Resu
     }
     let p = game.query(call.this, &DRY_CHANCE)?;
     if game.rng().chance(p) {
-        let at = game.location(call.this)?;
+        let at = game.things().location(call.this)?;
         game.remove_thing_mut(call.this)?;
         let dry = game.library().create("dry fountain")?;
         game.add_thing_mut(Place::Map(at), dry)?;
@@ -344,7 +345,7 @@ fn death_transform(game: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> R
     if !game.rng().chance(p) {
         return Ok(());
     }
-    let at = game.location(call.this)?;
+    let at = game.things().location(call.this)?;
     let was = Noun::of(game, call.this);
     let id = game.spawn_mut(ctx, &into, at)?;
     let seen = hero_sees(game, at);

@@ -122,7 +122,7 @@ impl Rules {
         Rules::with_data(&self.data.choice)
     }
 
-    /// The hook registry (for [`Game::check_hooks`](alembic::Game::check_hooks) and loading).
+    /// The hook registry (for [`Hooks::check`](alembic::Hooks::check) and loading).
     #[must_use]
     pub fn hooks(&self) -> &Hooks {
         &self.hooks

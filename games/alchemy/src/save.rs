@@ -332,7 +332,8 @@ pub fn validate(game: &Game, hooks: &Hooks) -> Result<(), SaveError> {
     let invalid = |what: String| Err(SaveError::Invalid(what));
     game.check_invariants()
         .map_err(|e| SaveError::Invalid(e.to_string()))?;
-    game.check_hooks(hooks)
+    hooks
+        .check(game)
         .map_err(|e| SaveError::UnknownHook(e.to_string()))?;
     if game.library().is_empty() {
         return invalid("its library of prototypes is empty".into());

@@ -16,7 +16,7 @@ use super::props::{
 /// The singular name of `id` as the hero knows it, without an article: "rat",
 /// "murky violet potion", "potion of healing", "strange herb".
 pub(crate) fn base_name(game: &Game, id: ThingId) -> Result<String, Error> {
-    let t = game.get_thing(id)?;
+    let t = game.things().get(id)?;
     if !is_identified(game, id) {
         if game.is(id, &IS_POTION) {
             let look = t
@@ -670,7 +670,7 @@ mod tests {
         let rules = Rules::new().expect("rules");
         let mut g = new_game(3, &rules).expect("game");
         let h = hero(&g).expect("hero");
-        let at = g.location(h).expect("hero placed");
+        let at = g.things().location(h).expect("hero placed");
         let mut ids = Vec::new();
         for k in kinds {
             let t = g.library().create(k).expect("kind");

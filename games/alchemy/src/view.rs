@@ -88,7 +88,8 @@ pub fn thing_glyph(game: &Game, t: ThingId) -> Result<Glyph, Error> {
 /// The thing drawn on top at `l` (highest z-order; creatures above items above scenery).
 #[must_use]
 pub fn top_thing(game: &Game, l: Loc) -> Option<ThingId> {
-    game.things_at(l)
+    game.things()
+        .at(l)
         .iter()
         .copied()
         .max_by_key(|&t| game.query(t, &Z_ORDER).unwrap_or(0))
@@ -249,11 +250,11 @@ pub fn cell_tile(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<Tile>,
 /// plus every light source on the level (candelabra), each occluded like sight. `get(loc)`
 /// gives each cell's light colour; multiply glyph colours by it with [`Rgb::modulate`].
 pub fn light_map(game: &Game) -> Result<LightMap, Error> {
-    let at = game.location(hero_id(game)?)?;
+    let at = game.things().location(hero_id(game)?)?;
     let area = level_box(at.z);
     let mut lights = vec![LightSource::new(at, FOV_RADIUS, Rgb::new(255, 240, 200))];
     for l in area.iter() {
-        for &t in game.things_at(l) {
+        for &t in game.things().at(l) {
             let r = game.query(t, &LIGHT_RADIUS).unwrap_or(0);
             if r > 0 {
                 let colour = game.query(t, &LIGHT_COLOUR)?;
@@ -318,7 +319,7 @@ pub fn status(game: &Game) -> Result<Status, Error> {
         stats,
         armour: game.query(h, &ARMOUR)?,
         speed: game.query(h, &SPEED)?,
-        depth: depth_of(game.location(h)?.z),
+        depth: depth_of(game.things().location(h)?.z),
         levels: LEVELS,
         turn: game.turn(),
         effects: effect_list(game, h),
@@ -478,7 +479,7 @@ pub fn identified_potions(game: &Game) -> Vec<String> {
 /// # Errors
 /// An engine error reading the game (a bug).
 pub fn level_map_text(game: &Game) -> Result<Vec<String>, Error> {
-    let at = game.location(hero_id(game)?)?;
+    let at = game.things().location(hero_id(game)?)?;
     let view = visible(game)?;
     let area = level_box(at.z);
     let mut rows: Vec<Vec<Option<char>>> = Vec::new();
@@ -519,7 +520,7 @@ pub fn level_map_text(game: &Game) -> Result<Vec<String>, Error> {
 /// Every known recipe, by potion name.
 pub fn known_recipes(game: &Game) -> Result<Vec<RecipeInfo>, Error> {
     let h = hero_id(game)?;
-    let at = game.location(h)?;
+    let at = game.things().location(h)?;
     let bench = apparatus_near(game, at, &super::props::IS_WORKBENCH);
     let mut out = Vec::new();
     for p in game.library().prototypes() {
@@ -580,7 +581,7 @@ pub fn look_at(game: &Game, l: Loc) -> Result<LookInfo, Error> {
             things: Vec::new(),
         });
     }
-    let mut things: Vec<ThingId> = game.things_at(l).to_vec();
+    let mut things: Vec<ThingId> = game.things().at(l).to_vec();
     things.sort_by_key(|&t| std::cmp::Reverse(game.query(t, &Z_ORDER).unwrap_or(0)));
     let mut parts = Vec::new();
     for &t in &things {
@@ -648,7 +649,8 @@ pub struct Description {
 /// The armour a worn item adds to its wearer (the sum of its armour modifiers).
 fn armour_given(game: &Game, item: ThingId) -> Result<i64, Error> {
     Ok(game
-        .get_thing(item)?
+        .things()
+        .get(item)?
         .modifiers()
         .iter()
         .filter(|m| &m.key == ARMOUR.key())
@@ -728,7 +730,7 @@ fn attack_of(game: &Game, c: ThingId) -> Result<(i32, String), Error> {
 fn with_item_used(game: &Game, h: ThingId, item: ThingId) -> Result<Game, Error> {
     use super::props::IS_WIELDED;
     let mut g = game.clone();
-    if !matches!(g.place(item)?, alembic::Place::In(x) if x == h) {
+    if !matches!(g.things().place(item)?, alembic::Place::In(x) if x == h) {
         g.move_thing_mut(item, alembic::Place::In(h))?;
     }
     let slot = g.query_opt(item, &WIELD_SLOT)?;
@@ -984,7 +986,7 @@ fn describe_consumable(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Resu
         lines.push("Thrown, it shatters over whoever it hits.".to_owned());
     }
     if game.is(t, &IS_INGREDIENT)
-        && let Some(proto) = game.get_thing(t)?.proto()
+        && let Some(proto) = game.things().get(t)?.proto()
     {
         let mut uses = Vec::new();
         for p in game.library().prototypes() {
@@ -1128,7 +1130,7 @@ pub struct Summary {
 /// The summary of `game`.
 pub fn summary(game: &Game) -> Result<Summary, Error> {
     let h = hero(game)?;
-    let depth = depth_of(game.location(h)?.z);
+    let depth = depth_of(game.things().location(h)?.z);
     let over = game.var(&GAME_OVER).unwrap_or(false);
     Ok(Summary {
         // Over without a recorded fate cannot happen in play; it reads as a death.
@@ -1183,7 +1185,8 @@ pub enum DoorState {
 /// The state of the first door at `l`, if any door is there.
 #[must_use]
 pub fn door_at(game: &Game, l: Loc) -> Option<DoorState> {
-    game.things_at(l)
+    game.things()
+        .at(l)
         .iter()
         .find(|&&t| game.is(t, &IS_DOOR))
         .map(|&t| {
@@ -1198,7 +1201,8 @@ pub fn door_at(game: &Game, l: Loc) -> Option<DoorState> {
 /// Whether any closed door is at `l` (there may be more than one door thing).
 #[must_use]
 pub fn closed_door_at(game: &Game, l: Loc) -> bool {
-    game.things_at(l)
+    game.things()
+        .at(l)
         .iter()
         .any(|&t| game.is(t, &IS_DOOR) && !game.is(t, &IS_OPEN))
 }
@@ -1231,7 +1235,7 @@ impl Stairs {
 #[must_use]
 pub fn stairs_at(game: &Game, l: Loc, way: Stairs) -> bool {
     let flag = way.flag();
-    game.things_at(l).iter().any(|&t| game.is(t, &flag))
+    game.things().at(l).iter().any(|&t| game.is(t, &flag))
 }
 
 /// Whether the hero knows of stairs going `way` at `l`: an explored cell where they are
@@ -1246,7 +1250,7 @@ pub fn known_stairs_at(game: &Game, l: Loc, way: Stairs) -> bool {
 /// The hero's depth (1 is the top level); `None` without a placed hero.
 #[must_use]
 pub fn hero_depth(game: &Game) -> Option<i32> {
-    let at = game.location(hero(game).ok()?).ok()?;
+    let at = game.things().location(hero(game).ok()?).ok()?;
     Some(depth_of(at.z))
 }
 
@@ -1319,7 +1323,8 @@ pub fn stack_size(game: &Game, t: ThingId) -> i32 {
 /// table): travel never plans through it.
 #[must_use]
 pub fn blocking_thing_at(game: &Game, l: Loc) -> bool {
-    game.things_at(l)
+    game.things()
+        .at(l)
         .iter()
         .any(|&t| !game.is(t, &IS_DOOR) && !game.is(t, &IS_CREATURE) && game.is(t, &IS_BLOCKING))
 }

@@ -154,7 +154,7 @@ fn item_names(g: &Game) -> Vec<String> {
 
 fn reveal(g: &Game, _: &Args) -> Outcome {
     let mut w = g.clone();
-    let z = w.location(hero_of(g)?).map_err(internal)?.z;
+    let z = w.things().location(hero_of(g)?).map_err(internal)?.z;
     let cells: Vec<Loc> = level_box(z).iter().collect();
     let n = cells.len();
     remember_cells(&mut w, cells);
@@ -166,7 +166,7 @@ fn reveal(g: &Game, _: &Args) -> Outcome {
 
 fn toggle(g: &Game, flag: &Prop<bool>, on: &str, off: &str) -> Outcome {
     let h = hero_of(g)?;
-    let now = !g.get_thing(h).map_err(internal)?.is(flag);
+    let now = !g.things().get(h).map_err(internal)?.is(flag);
     let w = g.set(h, flag, now).map_err(internal)?;
     let text = if now { on } else { off };
     Ok(WizardOutcome::new(w).line(format!("{text} ({} {now}).", flag.name())))
@@ -194,7 +194,7 @@ fn summon(g: &Game, hooks: &Hooks, a: &Args) -> Outcome {
         super::text::record(&mut w, &events::take(&mut ctx));
         return Ok(WizardOutcome::new(w).line(format!("You are now under {name}.")));
     }
-    let at = w.location(h).map_err(internal)?;
+    let at = w.things().location(h).map_err(internal)?;
     let Some(spot) = free_beside(&w, at) else {
         return Err(WizardError::Refused("There is no room next to you.".into()));
     };
@@ -229,7 +229,8 @@ fn depth(g: &Game, hooks: &Hooks, a: &Args) -> Outcome {
     let mut w = g.clone();
     // The level's stairs up (on depth 1, the exit), in id order for determinism.
     let stairs = w
-        .all_things()
+        .things()
+        .iter()
         .filter(|t| matches!(t.place(), Some(Place::Map(l)) if l.z == z))
         .filter(|t| t.is(&IS_STAIRS_UP))
         .find_map(|t| match t.place() {
@@ -252,7 +253,7 @@ fn depth(g: &Game, hooks: &Hooks, a: &Args) -> Outcome {
             "The stairs up on depth {n} are blocked."
         )));
     };
-    let from = w.location(h).map_err(internal)?.z;
+    let from = w.things().location(h).map_err(internal)?.z;
     if from != z {
         leave_level(&mut w, from).map_err(internal)?;
         let mut ctx = HookCtx::new(hooks);
@@ -316,12 +317,12 @@ fn thing_at(g: &Game, l: Loc) -> Option<ThingId> {
     creature_at(g, l)
         .or_else(|| scenery_at(g, l))
         .or_else(|| items_at(g, l).first().copied())
-        .or_else(|| g.things_at(l).first().copied())
+        .or_else(|| g.things().at(l).first().copied())
 }
 
 fn props(g: &Game, a: &Args) -> Outcome {
     let h = hero_of(g)?;
-    let at = g.location(h).map_err(internal)?;
+    let at = g.things().location(h).map_err(internal)?;
     // Both offsets or neither.
     let (dx, dy) = match a.opt_int("dx") {
         None => (0, 0),
@@ -335,10 +336,10 @@ fn props(g: &Game, a: &Args) -> Outcome {
     let Some(id) = thing_at(g, l) else {
         return tile_props(g, l);
     };
-    let t = g.get_thing(id).map_err(internal)?;
+    let t = g.things().get(id).map_err(internal)?;
     let mut keys: Vec<PropKey> = t.props().iter().map(|(k, _)| k.clone()).collect();
     for &c in t.contents() {
-        if let Ok(carried) = g.get_thing(c) {
+        if let Ok(carried) = g.things().get(c) {
             keys.extend(carried.modifiers().iter().map(|m| m.key.clone()));
         }
     }

@@ -44,7 +44,7 @@ impl Bot {
     }
 
     pub(crate) fn choose(&mut self, g: &Game, policy: SimPolicy) -> Result<Command, Error> {
-        let here = g.location(player(g)?)?;
+        let here = g.things().location(player(g)?)?;
         // Anyone hunting us and beside us gets hit first.
         for d in Dir::COMPASS {
             if creature_at(g, here + d).is_some_and(|c| is_hostile(g, c)) {
@@ -86,7 +86,7 @@ impl Bot {
         let threatened = creatures_on(g, here.z)
             .into_iter()
             .filter(|&c| is_hostile(g, c))
-            .filter_map(|c| g.location(c).ok())
+            .filter_map(|c| g.things().location(c).ok())
             .any(|l| l.chebyshev(here) <= REST_SAFE);
         Ok(!threatened)
     }

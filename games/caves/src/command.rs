@@ -104,7 +104,7 @@ pub(crate) fn step(
     p: ThingId,
     d: Dir,
 ) -> Result<(), RuleError> {
-    let from = g.location(p)?;
+    let from = g.things().location(p)?;
     let to = from + d;
     if let Some(c) = creature_at(g, to) {
         attack(g, ctx, p, c)?;
@@ -134,7 +134,7 @@ pub(crate) fn climb(
     p: ThingId,
     dz: i32,
 ) -> Result<(), RuleError> {
-    let here = g.location(p)?;
+    let here = g.things().location(p)?;
     let def = g.tile_def(here)?;
     if dz < 0 && def.is(&EXIT) {
         win(g, ctx, p);

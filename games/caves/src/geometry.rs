@@ -59,7 +59,7 @@ pub(crate) fn random_empty_floor(
         let y = g.rng().range(1, i64::from(HEIGHT - 2)) as i32;
         let l = Loc::new(x, y, z);
         if g.tile(l) == floor
-            && g.things_at(l).is_empty()
+            && g.things().at(l).is_empty()
             && away.is_none_or(|(p, d)| p.z != z || p.chebyshev(l) > d)
         {
             return Ok(Some(l));

@@ -1,6 +1,6 @@
 //! The Caves' hook registry: every behaviour a prototype names ([`ON_ACTION`](alembic::hook::ON_ACTION)
 //! for its turn, [`ON_USE`](alembic::hook::ON_USE) for what happens when something touches
-//! it). An unregistered name is an error ([`Game::check_hooks`](alembic::Game::check_hooks)
+//! it). An unregistered name is an error ([`Hooks::check`](alembic::Hooks::check)
 //! runs when a game is made), never a silent fallback.
 
 use alembic::{Error, Hooks};

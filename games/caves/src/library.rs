@@ -84,7 +84,7 @@ pub fn load<'a>(
 ) -> Result<Loaded, DataErrors> {
     let schema = schema();
     // The registry cannot fail to build (its names are distinct constants); without it,
-    // hook names go unchecked here and `Game::check_hooks` still refuses a stranger.
+    // hook names go unchecked here and `Hooks::check` still refuses a stranger.
     let hooks = super::hooks().ok();
     let mut loader = Loader::new(&schema);
     if let Some(h) = &hooks {

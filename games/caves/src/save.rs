@@ -256,7 +256,7 @@ pub fn from_text_with(text: &str, data: &CavesData) -> Result<(Game, Vec<String>
         other => return Err(CavesSaveError::WrongVersion(other)),
     };
     let p = player(&game).map_err(|_| CavesSaveError::NoPlayer)?;
-    if !game.contains(p) || !game.is(p, &IS_HERO) {
+    if !game.things().contains(p) || !game.is(p, &IS_HERO) {
         return Err(CavesSaveError::NoPlayer);
     }
     Ok((game, kept))

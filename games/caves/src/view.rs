@@ -73,7 +73,7 @@ fn cause_of(g: &Game) -> Result<String, Error> {
 /// Engine errors for a game that is not a Caves game.
 pub fn status(g: &Game) -> Result<Status, Error> {
     let p = player(g)?;
-    let at = g.location(p)?;
+    let at = g.things().location(p)?;
     Ok(Status {
         hp: g.query(p, &HP)?.max(0),
         max_hp: g.query(p, &MAX_HP)?,
@@ -91,7 +91,7 @@ pub fn status(g: &Game) -> Result<Status, Error> {
 /// The creature standing at `l`, if any (in the Caves every thing on the map is a creature).
 #[must_use]
 pub fn creature_at(g: &Game, l: Loc) -> Option<ThingId> {
-    g.things_at(l).first().copied()
+    g.things().at(l).first().copied()
 }
 
 /// A creature's name ("cave bat"); "something" if it has none.
@@ -112,7 +112,8 @@ pub fn is_hostile(g: &Game, id: ThingId) -> bool {
 #[must_use]
 pub fn creatures_on(g: &Game, z: i32) -> Vec<ThingId> {
     let mut ids: Vec<ThingId> = g
-        .things_on_level(z)
+        .things()
+        .on_level(z)
         .into_iter()
         .flat_map(|(_, ids)| ids.iter().copied())
         .collect();
@@ -132,12 +133,12 @@ pub const VIEW_RADIUS: u32 = 9;
 /// # Errors
 /// Engine errors for a game that is not a Caves game.
 pub fn visible(g: &Game) -> Result<VisibleSet, Error> {
-    let at = g.location(player(g)?)?;
+    let at = g.things().location(player(g)?)?;
     Ok(field_of_view(at, VIEW_RADIUS, |l| transparent(g, l)))
 }
 
 /// The tile the player remembers at `l`, if they have seen it.
 #[must_use]
 pub fn remembered(g: &Game, l: Loc) -> Option<TileId> {
-    g.layer_get(&SEEN_LAYER, l)
+    g.layers().at(&SEEN_LAYER, l)
 }

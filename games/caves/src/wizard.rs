@@ -84,7 +84,7 @@ fn heal(g: &Game, _: &Args) -> Done {
 
 fn reveal(g: &Game, _: &Args) -> Done {
     let p = player(g).map_err(internal)?;
-    let z = g.location(p).map_err(internal)?.z;
+    let z = g.things().location(p).map_err(internal)?.z;
     let mut w = g.clone();
     for l in level_box(z).iter() {
         let t = w.tile(l);
@@ -124,7 +124,7 @@ fn depth(g: &Game, a: &Args) -> Done {
     let target = arrival(g, z).ok_or_else(|| internal("a level with no floor"))?;
     let mut w = g.clone();
     // The player's own cell counts as free if already there.
-    let here = w.location(p).map_err(internal)?;
+    let here = w.things().location(p).map_err(internal)?;
     let spot = if here == target {
         Some(here)
     } else {
@@ -158,7 +158,7 @@ fn summon(g: &Game, a: &Args) -> Done {
     playing(g)?;
     let name = a.word("name")?;
     let p = player(g).map_err(internal)?;
-    let at = g.location(p).map_err(internal)?;
+    let at = g.things().location(p).map_err(internal)?;
     let Some(spot) = nearest_free(g, at) else {
         return Err(WizardError::Refused("There is no room near you.".into()));
     };

@@ -207,9 +207,9 @@ fn new_world(seed: u64, levels: i32, library: alembic::Library) -> Result<Game, 
         }
     }
 
-    g.check_hooks(hooks)?;
-    let z = g.location(player)?.z;
-    g.set_awake_levels_mut([z])?;
+    hooks.check(&g)?;
+    let z = g.things().location(player)?.z;
+    g.scheduler().set_awake_levels([z])?;
     rules::remember_view(&mut g)?;
     Ok(g)
 }
@@ -411,10 +411,10 @@ pub fn arena(seed: u64, levels: &[&[&str]]) -> Result<Game, Error> {
     g.set_var_mut(&PLAYER, p);
     let hp = g.query(p, &MAX_HP)?;
     g.set_mut(p, &HP, hp)?;
-    g.set_var_mut(&DEEPEST, depth_of(g.location(p)?.z));
-    g.check_hooks(hooks)?;
-    let z = g.location(p)?.z;
-    g.set_awake_levels_mut([z])?;
+    g.set_var_mut(&DEEPEST, depth_of(g.things().location(p)?.z));
+    hooks.check(&g)?;
+    let z = g.things().location(p)?.z;
+    g.scheduler().set_awake_levels([z])?;
     rules::remember_view(&mut g)?;
     Ok(g)
 }

@@ -25,7 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     while rules.status(&game) == Status::Playing && game.turn() < 1_000 {
         // Steps to the cheese, or to the way out once the hero carries it.
         let cheese = game.var(&CHEESE)?;
-        let goal = match game.place(cheese)? {
+        let goal = match game.things().place(cheese)? {
             Place::Map(l) => l,
             _ => Loc::new(1, 1, 0),
         };
@@ -42,8 +42,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let Ok(hero) = g.var(&HERO) else { return -1e6 };
                 let hp = f64::from(g.query(hero, &HP).unwrap_or(0));
                 let kills = f64::from(g.var(&KILLS).unwrap_or(0));
-                let carried = matches!(g.place(cheese), Ok(Place::In(_)));
+                let carried = matches!(g.things().place(cheese), Ok(Place::In(_)));
                 let left = g
+                    .things()
                     .location(hero)
                     .ok()
                     .and_then(|l| steps.get(l))

@@ -150,8 +150,8 @@ fn reveal(g: &Game, _: &Args) -> Result<WizardOutcome<Game>, WizardError> {
 /// A rat's turn, on the engine's scheduler: bite the hero beside it, else step towards the
 /// hero when it smells the cheese on them or is within five steps, else wander.
 fn rat_turn(g: &mut Game, _: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
-    let (me, hero) = (g.location(call.this)?, g.var(&HERO)?);
-    let at = g.location(hero)?;
+    let (me, hero) = (g.things().location(call.this)?, g.var(&HERO)?);
+    let at = g.things().location(hero)?;
     let (dx, dy) = (at.x - me.x, at.y - me.y);
     if dx.abs() + dy.abs() == 1 {
         let bite = 1 + i32::from(g.rng().one_in(1, 2));
@@ -177,7 +177,7 @@ fn walk(g: &Game, l: Loc) -> bool {
 
 /// Floor with nobody on it (the cheese does not block).
 fn open(g: &Game, l: Loc) -> bool {
-    walk(g, l) && g.things_at(l).iter().all(|&t| !g.is(t, &ALIVE))
+    walk(g, l) && g.things().at(l).iter().all(|&t| !g.is(t, &ALIVE))
 }
 
 impl Rats {
@@ -205,7 +205,7 @@ impl Rats {
             library.define_tile_mut("exit", Props::new().with(&GLYPH, '>').with(&WALK, true))?;
         let hooks = Hooks::new().register(RAT_TURN, rat_turn)?;
         let check = Game::new(0).with_library(library.clone());
-        check.check_hooks(&hooks)?; // no name the library gives is unregistered
+        hooks.check(&check)?; // no name the library gives is unregistered
         let wizard = WizardCommands::new()
             .register(WizardSpec::new("map", "See the whole maze."), reveal)
             .map_err(Error::msg)?;
@@ -221,13 +221,13 @@ impl Rats {
 
     fn chase(g: &Game) -> Option<Command> {
         let (_, at) = Rats::hero(g).ok()?;
-        let rat = |l: &Loc| g.things_at(*l).iter().any(|&t| g.is(t, &ALIVE));
+        let rat = |l: &Loc| g.things().at(*l).iter().any(|&t| g.is(t, &ALIVE));
         if let Some(r) = at.neighbours4().find(rat) {
             return at.dir_to(r).map(Command::Move);
         }
         let goal = match Rats::carried(g) {
             true => Loc::new(1, 1, 0),
-            false => g.location(g.var(&CHEESE).ok()?).ok()?,
+            false => g.things().location(g.var(&CHEESE).ok()?).ok()?,
         };
         let step = |a: Loc, b: Loc| (a.x == b.x || a.y == b.y) && walk(g, b);
         let path = astar(at, goal, &Search::new(MAZE), |a, b| step(a, b).then_some(1)).ok()?;
@@ -238,7 +238,7 @@ impl Rats {
 
     fn hero(g: &Game) -> Result<(ThingId, Loc), Error> {
         let h = g.var(&HERO)?;
-        Ok((h, g.location(h)?))
+        Ok((h, g.things().location(h)?))
     }
 
     /// Mark what the hero sees as seen.
@@ -257,24 +257,30 @@ impl Rats {
         let Ok(hero) = g.var(&HERO) else {
             return Some(format!("it has no hero (no {} variable)", HERO.name()));
         };
-        let is_hero = g.get_thing(hero).is_ok_and(|t| t.proto() == Some("hero"));
+        let is_hero = g
+            .things()
+            .get(hero)
+            .is_ok_and(|t| t.proto() == Some("hero"));
         if !is_hero {
             return Some(format!(
                 "its {} variable names {hero}, which is not the hero",
                 HERO.name()
             ));
         }
-        match g.location(hero) {
-            Ok(at) if MAZE.contains(at) && matches!(g.place(hero), Ok(alembic::Place::Map(_))) => {}
+        match g.things().location(hero) {
+            Ok(at)
+                if MAZE.contains(at)
+                    && matches!(g.things().place(hero), Ok(alembic::Place::Map(_))) => {}
             _ => return Some("its hero is not in the maze".to_owned()),
         }
         let Ok(cheese) = g.var(&CHEESE) else {
             return Some(format!("it has no cheese (no {} variable)", CHEESE.name()));
         };
         let is_cheese = g
-            .get_thing(cheese)
+            .things()
+            .get(cheese)
             .is_ok_and(|t| t.proto() == Some("cheese"));
-        let placed = match g.place(cheese) {
+        let placed = match g.things().place(cheese) {
             Ok(alembic::Place::Map(l)) => MAZE.contains(l),
             Ok(alembic::Place::In(c)) => c == hero,
             _ => false,
@@ -296,7 +302,7 @@ impl Rats {
         let r = SIGHT;
         let sees = alembic::fov::field_of_view(at, r, |l| walk(g, l));
         sees.iter()
-            .flat_map(|l| g.things_at(l).iter().copied())
+            .flat_map(|l| g.things().at(l).iter().copied())
             .filter(|&t| t != hero && g.is(t, &ALIVE))
             .count()
     }
@@ -306,7 +312,7 @@ impl Rats {
         let (Ok((_, at)), Ok(cheese)) = (Rats::hero(g), g.var(&CHEESE)) else {
             return false;
         };
-        let Ok(alembic::Place::Map(l)) = g.place(cheese) else {
+        let Ok(alembic::Place::Map(l)) = g.things().place(cheese) else {
             return false;
         };
         at.chebyshev(l) <= SIGHT
@@ -315,7 +321,7 @@ impl Rats {
 
     fn carried(g: &Game) -> bool {
         g.var(&CHEESE)
-            .is_ok_and(|c| matches!(g.place(c), Ok(alembic::Place::In(_))))
+            .is_ok_and(|c| matches!(g.things().place(c), Ok(alembic::Place::In(_))))
     }
 }
 
@@ -366,7 +372,7 @@ impl Ruleset for Rats {
                 .ok_or_else(|| Error::msg("no floor for the rats"))?;
             g.spawn_mut(&mut ctx, "rat", l)?;
         }
-        g.set_awake_levels_mut([0])?;
+        g.scheduler().set_awake_levels([0])?;
         Rats::look(&mut g)?;
         Ok(g)
     }
@@ -388,7 +394,7 @@ impl Ruleset for Rats {
             if to.x != at.x && to.y != at.y {
                 return Err(Rejected::Refused(Refusal::Diagonal));
             }
-            let rat = g.things_at(to).iter().copied().find(|&t| g.is(t, &ALIVE));
+            let rat = g.things().at(to).iter().copied().find(|&t| g.is(t, &ALIVE));
             if let Some(rat) = rat {
                 let hit = 1 + g.rng().below(3) as i32;
                 let hp = g.query(rat, &HP)? - hit;
@@ -404,7 +410,7 @@ impl Ruleset for Rats {
             } else {
                 g.move_thing_mut(hero, to)?;
                 let cheese = g.var(&CHEESE)?;
-                if g.place(cheese)? == alembic::Place::Map(to) {
+                if g.things().place(cheese)? == alembic::Place::Map(to) {
                     g.move_thing_mut(cheese, hero)?;
                     events.push(Event::Cheese);
                 }
@@ -547,14 +553,14 @@ impl Board<Rats> for Rats {
 
     /// What the pointer rests on: what the player has seen there.
     fn describe_cell(&self, g: &Game, l: Loc) -> Option<String> {
-        if !g.layer(&SEEN).get(l) {
+        if !g.layers().get(&SEEN).get(l) {
             return None;
         }
         let cheese = g.var(&CHEESE).ok();
         let lit = Rats::hero(g).is_ok_and(|(_, at)| {
             alembic::fov::field_of_view(at, SIGHT, |c| walk(g, c)).contains(l)
         });
-        let what = g.things_at(l).iter().rev().find_map(|&t| {
+        let what = g.things().at(l).iter().rev().find_map(|&t| {
             if Some(t) == cheese {
                 Some("the cheese")
             } else if lit && g.is(t, &ALIVE) {
@@ -581,11 +587,12 @@ impl Board<Rats> for Rats {
         };
         let (map, bar) = area.split_bottom(1);
         let cheese = g.var(&CHEESE).ok();
-        let seen = g.layer(&SEEN);
+        let seen = g.layers().get(&SEEN);
         let look = |l: Loc, lit: bool| {
             // The cheese never moves: once seen, it is remembered where it lay.
             let thing = g
-                .things_at(l)
+                .things()
+                .at(l)
                 .last()
                 .filter(|&&t| lit || (Some(t) == cheese && seen.get(l)));
             let ch = match thing {
@@ -624,7 +631,7 @@ impl Board<Rats> for Rats {
 impl Journeys<Command> for Rats {
     fn route(&self, g: &Game, goal: Goal) -> Option<Dir> {
         let (_, at) = Rats::hero(g).ok()?;
-        let seen = g.layer(&SEEN);
+        let seen = g.layers().get(&SEEN);
         let known = |l: Loc| MAZE.contains(l) && seen.get(l) && walk(g, l);
         let arrived = |l: Loc| match goal {
             // A seen floor cell beside one not yet seen.

@@ -154,7 +154,7 @@ impl Bot<Command> for PlanningBot<'_> {
         self.to_exit.rebuild([EXIT], step);
         self.cheese = None;
         if !Rats::carried(game) {
-            let cheese = game.location(game.var(&CHEESE).ok()?).ok()?;
+            let cheese = game.things().location(game.var(&CHEESE).ok()?).ok()?;
             self.to_cheese.rebuild([cheese], step);
             self.cheese = Some(cheese);
         }
@@ -186,12 +186,12 @@ mod tests {
     fn position(rules: &Rats, hero: impl Fn(&Game, &DijkstraMap) -> Loc) -> (Game, Loc) {
         let mut g = rules.new_game(1).unwrap();
         let (me, _) = Rats::hero(&g).unwrap();
-        for id in g.ids_on_level(0) {
+        for id in g.things().ids_on_level(0) {
             if id != me && g.is(id, &ALIVE) {
                 g.remove_thing_mut(id).unwrap();
             }
         }
-        let cheese = g.location(g.var(&CHEESE).unwrap()).unwrap();
+        let cheese = g.things().location(g.var(&CHEESE).unwrap()).unwrap();
         let step = |a: Loc, b: Loc| ((a.x == b.x || a.y == b.y) && walk(&g, b)).then_some(1);
         let map = DijkstraMap::build(MAZE, &[cheese], step);
         let at = hero(&g, &map);
@@ -207,7 +207,7 @@ mod tests {
     fn takes_the_cheese_one_step_away() {
         let rules = Rats::new().unwrap();
         let (g, cheese) = position(&rules, |g, _| {
-            let c = g.location(g.var(&CHEESE).unwrap()).unwrap();
+            let c = g.things().location(g.var(&CHEESE).unwrap()).unwrap();
             open_neighbours(g, c)[0]
         });
         let mut bot = PlanningBot::new(&rules, 1);

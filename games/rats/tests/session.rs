@@ -375,11 +375,8 @@ fn a_replayed_state_reads_the_same_whichever_way_it_was_reached() {
 fn the_library_names_only_registered_hooks_and_a_misspelt_one_is_refused() {
     use alembic::{Props, hook::ON_ACTION, props::Hook};
     let rats = Rats::new().unwrap();
-    let check = |lib: &alembic::Library| {
-        Game::new(0)
-            .with_library(lib.clone())
-            .check_hooks(&rats.hooks())
-    };
+    let check =
+        |lib: &alembic::Library| rats.hooks().check(&Game::new(0).with_library(lib.clone()));
     check(rats.library()).unwrap();
     let hook = Props::new().with(&ON_ACTION, Hook::new("rats.rta"));
     let typo = rats

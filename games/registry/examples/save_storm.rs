@@ -45,7 +45,7 @@ fn run(args: &[String]) -> Result<(), String> {
             let hero = g
                 .var(&alembic_games::alchemy::props::HERO)
                 .map_err(|e| e.to_string())?;
-            let at = g.location(hero).map_err(|e| e.to_string())?;
+            let at = g.things().location(hero).map_err(|e| e.to_string())?;
             for _ in 0..n {
                 g.add_thing_mut(at, alembic::Thing::new(alembic::Props::new()))
                     .map_err(|e| e.to_string())?;

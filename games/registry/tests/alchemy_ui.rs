@@ -482,7 +482,7 @@ fn keys_for(
         _ => None,
     };
     let here = hero_id(game)
-        .and_then(|h| game.location(h))
+        .and_then(|h| game.things().location(h))
         .map(|at| items_at(game, at))
         .unwrap();
     match cmd {

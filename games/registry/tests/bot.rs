@@ -48,7 +48,7 @@ fn flee_runs_from_a_monster_it_cannot_beat() {
     let Some((Command::Move(d), Reason::Escape)) = try_alone(&g, Tactic::Flee) else {
         panic!("expected an escape step")
     };
-    assert!((at(0, 0) + d).chebyshev(g.location(king).unwrap()) >= 2);
+    assert!((at(0, 0) + d).chebyshev(g.things().location(king).unwrap()) >= 2);
 }
 
 #[test]
@@ -109,7 +109,7 @@ fn pool_arena() -> (Game, Rules, ThingId, ThingId) {
 fn it_walks_to_known_stairs_around_a_pool_by_a_shortest_route() {
     use alembic::{LocBox, path::DijkstraMap};
     let (mut g, rules, hero, stairs) = pool_arena();
-    let goal = g.location(stairs).unwrap();
+    let goal = g.things().location(stairs).unwrap();
     let floor = |l: alembic::Loc| g.tile_def(l).is_ok_and(|t| t.name() != "deep pool");
     let walk = |_: alembic::Loc, to: alembic::Loc| floor(to).then_some(1);
     let area = LocBox::rect(-8, -5, 17, 11, common::Z);
@@ -139,7 +139,7 @@ fn it_walks_to_known_stairs_around_a_pool_by_a_shortest_route() {
         steps += 1;
         assert!(steps <= shortest, "longer than a shortest route");
     }
-    assert_eq!(g.location(hero).unwrap(), goal);
+    assert_eq!(g.things().location(hero).unwrap(), goal);
     assert_eq!(steps, shortest);
 }
 
@@ -169,9 +169,12 @@ fn it_leaves_a_planned_walk_that_became_closed_and_finds_another() {
         assert!(matches!(c, Command::Move(_)), "{c:?} ({})", bot.reason());
         // A step into the new wall would be refused, and `run` panics on a refusal.
         g = common::run(&g, &rules, c);
-        went_north |= g.location(hero).unwrap().y < -1;
+        went_north |= g.things().location(hero).unwrap().y < -1;
     }
-    assert_eq!(g.location(hero).unwrap(), g.location(stairs).unwrap());
+    assert_eq!(
+        g.things().location(hero).unwrap(),
+        g.things().location(stairs).unwrap()
+    );
     assert!(
         went_north,
         "it went round the pool's head, the one way left"

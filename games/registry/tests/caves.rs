@@ -33,7 +33,8 @@ fn play(g: &mut Game, c: Command) -> Vec<Event> {
 }
 
 fn count_named(g: &Game, name: &str) -> usize {
-    g.all_things()
+    g.things()
+        .iter()
         .filter(|t| t.get(&caves::NAME).is_ok_and(|n| &*n == name))
         .count()
 }
@@ -43,7 +44,7 @@ fn tile_name(g: &Game, l: Loc) -> String {
 }
 
 fn player_at(g: &Game) -> Loc {
-    g.location(caves::player(g).unwrap()).unwrap()
+    g.things().location(caves::player(g).unwrap()).unwrap()
 }
 
 #[test]
@@ -187,7 +188,7 @@ fn silverfish_swims_through_rock() {
     let mut visited = std::collections::BTreeSet::new();
     for _ in 0..200 {
         act(&mut g, Command::Wait);
-        let at = g.location(fish).unwrap();
+        let at = g.things().location(fish).unwrap();
         assert_eq!(tile_name(&g, at), caves::WALL, "it lives in rock");
         assert!(caves::is_inner(at, 1), "never in the border");
         visited.insert(at);
@@ -226,7 +227,13 @@ fn a_zombie_hunts_the_player_down_by_astar() {
         }
     }
     assert!(hit, "the zombie never clawed");
-    assert_eq!(g.location(zombie).unwrap().chebyshev(player_at(&g)), 1);
+    assert_eq!(
+        g.things()
+            .location(zombie)
+            .unwrap()
+            .chebyshev(player_at(&g)),
+        1
+    );
     let p = caves::player(&g).unwrap();
     assert!(g.query(p, &HP).unwrap() < 40);
 }
@@ -330,7 +337,7 @@ fn killing_counts_and_removes_the_body() {
     let bunny = creature_at(&g, Loc::new(2, 1, 0)).unwrap();
     let mut events = Vec::new();
     for _ in 0..10 {
-        if !g.contains(bunny) {
+        if !g.things().contains(bunny) {
             break;
         }
         events.extend(play(&mut g, Command::Move(Dir::East)));
@@ -338,7 +345,7 @@ fn killing_counts_and_removes_the_body() {
     assert!(events.contains(&Event::YouKilled {
         victim: "bunny".into()
     }));
-    assert!(!g.contains(bunny));
+    assert!(!g.things().contains(bunny));
     assert_eq!(caves::status(&g).unwrap().kills, 1);
     assert!(lines(&events).iter().any(|m| m == "You kill the bunny."));
     g.check_invariants().unwrap();

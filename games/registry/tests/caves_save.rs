@@ -16,7 +16,8 @@ fn a_version_1_save_loads_onto_this_builds_library_and_plays() {
     g.check_invariants().unwrap();
     // Today's prototypes reach the old creatures: zombies are slow by speed now.
     let zombies: Vec<_> = g
-        .all_things()
+        .things()
+        .iter()
         .filter(|t| t.proto() == Some("zombie"))
         .filter_map(alembic::Thing::id)
         .collect();
@@ -27,17 +28,19 @@ fn a_version_1_save_loads_onto_this_builds_library_and_plays() {
     // The old save had no actor queue: the engine's 0.2 migration queues every thing that
     // takes turns, so the monsters act; the first turn puts the other levels to sleep.
     let takes_turns = |g: &alembic::Game, ids: Vec<alembic::ThingId>| {
-        ids.into_iter().filter(|&id| g.takes_turns(id)).count()
+        ids.into_iter()
+            .filter(|&id| g.schedule().takes_turns(id))
+            .count()
     };
-    let everyone: Vec<_> = g.all_things().filter_map(alembic::Thing::id).collect();
+    let everyone: Vec<_> = g.things().iter().filter_map(alembic::Thing::id).collect();
     assert!(takes_turns(&g, everyone.clone()) > 0);
-    assert_eq!(g.actors().count(), takes_turns(&g, everyone));
+    assert_eq!(g.schedule().actors().count(), takes_turns(&g, everyone));
     let p = caves::player(&g).unwrap();
     assert!(caves::act_mut(&mut g, Command::Wait).unwrap());
-    assert!(g.is_scheduled(p));
-    let z = g.location(p).unwrap().z;
+    assert!(g.schedule().is_scheduled(p));
+    let z = g.things().location(p).unwrap().z;
     assert_eq!(
-        g.actors().count(),
+        g.schedule().actors().count(),
         takes_turns(&g, caves::creatures_on(&g, z)) + 1,
         "exactly the player and the monsters of the player's level are queued"
     );
@@ -57,8 +60,8 @@ fn a_save_names_the_library_and_keeps_the_queue() {
     let back = save::from_text(&text).unwrap();
     assert_eq!(back.state_hash(), g.state_hash());
     assert_eq!(
-        back.actors().collect::<Vec<_>>(),
-        g.actors().collect::<Vec<_>>()
+        back.schedule().actors().collect::<Vec<_>>(),
+        g.schedule().actors().collect::<Vec<_>>()
     );
     // Same commands after the load, same game.
     let (mut a, mut b) = (g, back);

@@ -56,7 +56,7 @@ fn vi_key(d: Dir) -> Input {
 }
 
 fn player_at(g: &Game) -> Loc {
-    g.location(caves::player(g).unwrap()).unwrap()
+    g.things().location(caves::player(g).unwrap()).unwrap()
 }
 
 /// A direction from the player's start into diggable rock with nothing in it.

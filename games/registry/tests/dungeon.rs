@@ -11,7 +11,8 @@ use alembic_games::alchemy::{
 };
 
 fn things_with(game: &Game, flag: &alembic::Prop<bool>) -> Vec<Loc> {
-    game.all_things()
+    game.things()
+        .iter()
         .filter(|t| t.is(flag))
         .filter_map(|t| match t.place() {
             Some(Place::Map(l)) => Some(l),
@@ -23,7 +24,7 @@ fn things_with(game: &Game, flag: &alembic::Prop<bool>) -> Vec<Loc> {
 fn verify(seed: u64, rules: &Rules) {
     let game = new_game(seed, rules).expect("new game");
     game.check_invariants().expect("invariants");
-    let start = game.location(hero(&game).unwrap()).unwrap();
+    let start = game.things().location(hero(&game).unwrap()).unwrap();
     assert_eq!(start.z, -1, "seed {seed}: the hero starts on level -1");
     let exits = things_with(&game, &IS_EXIT);
     assert_eq!(
@@ -71,11 +72,12 @@ fn verify(seed: u64, rules: &Rules) {
     }
     // Every staircase leads to a staircase the other way.
     for t in game
-        .all_things()
+        .things()
+        .iter()
         .filter(|t| t.is(&IS_STAIRS) && !t.is(&IS_EXIT))
     {
         let dest = t.get(&DESTINATION).expect("destination");
-        let there = game.things_at(dest);
+        let there = game.things().at(dest);
         let back = if t.is(&IS_STAIRS_DOWN) {
             &IS_STAIRS_UP
         } else {
@@ -117,7 +119,8 @@ fn items_never_generate_on_apparatus_or_scenery() {
         let game = new_game(seed, &rules).expect("new game");
         for l in things_with(&game, &IS_ITEM) {
             let scenery: Vec<String> = game
-                .things_at(l)
+                .things()
+                .at(l)
                 .iter()
                 .filter(|&&t| game.is(t, &IS_SCENERY))
                 .map(|&t| alembic_games::alchemy::text::a_name(&game, t).unwrap())

@@ -110,7 +110,8 @@ fn a_rats_save_without_its_hero_is_refused_on_load() {
         let rules = Rats::new().unwrap();
         let g = rules.load_text(&text).unwrap().game;
         let rat = g
-            .all_things()
+            .things()
+            .iter()
             .find(|t| t.proto() == Some("rat"))
             .expect("a rat in the maze");
         serde_json::json!({ "Thing": rat.id().unwrap().0 })
@@ -170,7 +171,8 @@ fn alchemy_game(seed: u64) -> (Game, Rules) {
 fn an_alchemy_save_with_a_monster_of_i32_max_hit_points_is_refused() {
     let (g, rules) = alchemy_game(21);
     let monster = g
-        .all_things()
+        .things()
+        .iter()
         .find(|t| t.is(&IS_CREATURE) && !t.is(&IS_HERO))
         .and_then(alembic::Thing::id)
         .expect("a monster");
@@ -243,7 +245,8 @@ fn a_caves_save_with_no_creature_but_the_player_plays() {
     let mut g = caves.new_game(8).unwrap();
     let player = alembic_games::caves::player(&g).unwrap();
     let others: Vec<_> = g
-        .all_things()
+        .things()
+        .iter()
         .filter(|t| t.id() != Some(player) && matches!(t.place(), Some(Place::Map(_))))
         .filter(|t| t.get(&alembic_games::caves::HP).is_ok())
         .filter_map(alembic::Thing::id)

@@ -16,7 +16,7 @@ fn quiet_game(seed: u64, rules: &Rules) -> Game {
 }
 
 fn explored_share(g: &Game) -> f64 {
-    let at = g.location(hero(g).expect("hero")).expect("placed");
+    let at = g.things().location(hero(g).expect("hero")).expect("placed");
     let reach = reachable(g, at);
     let area = level_box(at.z);
     let (mut seen, mut all) = (0usize, 0usize);
@@ -32,7 +32,7 @@ fn explored_share(g: &Game) -> f64 {
 /// Every creature but the hero taken off the hero's level.
 fn without_monsters(mut g: Game) -> Game {
     let h = hero(&g).expect("hero");
-    let z = g.location(h).expect("hero placed").z;
+    let z = g.things().location(h).expect("hero placed").z;
     for c in creatures_on_level(&g, z) {
         if c != h {
             g = g.remove_thing(c).expect("removed");
@@ -79,7 +79,7 @@ fn hostiles_seen(g: &Game) -> Vec<alembic::ThingId> {
     let h = hero(g).expect("hero");
     let seen = alchemy::view::visible(g).expect("view");
     seen.iter()
-        .flat_map(|l| g.things_at(l).iter().copied())
+        .flat_map(|l| g.things().at(l).iter().copied())
         .filter(|&t| t != h && g.is(t, &IS_CREATURE) && g.is(t, &IS_HOSTILE))
         .collect()
 }
@@ -154,7 +154,7 @@ fn explore_walks_past(
     for seed in 1..=10 {
         let mut g = alchemy::new_game(seed, &rules).expect("game");
         let h = hero(&g).expect("hero");
-        let at = g.location(h).expect("placed");
+        let at = g.things().location(h).expect("placed");
         let Some(foe) = creatures_on_level(&g, at.z).into_iter().find(|&c| {
             c != h
                 && g.is(c, &alchemy::props::IS_HOSTILE)
@@ -236,7 +236,7 @@ fn a_monster_that_would_never_come_does_not_stop_explore() {
 /// Every creature of the hero's level but the hero and `keep` taken off.
 fn without_others(mut g: Game, keep: alembic::ThingId) -> Game {
     let h = hero(&g).expect("hero");
-    let z = g.location(h).expect("hero placed").z;
+    let z = g.things().location(h).expect("hero placed").z;
     for c in creatures_on_level(&g, z) {
         if c != h && c != keep {
             g = g.remove_thing(c).expect("removed");
@@ -300,9 +300,13 @@ fn travel_to_stairs_and_running() {
         }
     }
     assert!(arrived, "travelled to the stairs down");
-    let at: Loc = g.location(hero(&g).expect("hero")).expect("placed");
+    let at: Loc = g
+        .things()
+        .location(hero(&g).expect("hero"))
+        .expect("placed");
     assert!(
-        g.things_at(at)
+        g.things()
+            .at(at)
             .iter()
             .any(|&t| g.is(t, &alembic_games::alchemy::props::IS_STAIRS_DOWN)),
         "standing on the stairs down"
@@ -377,7 +381,7 @@ fn one_press_settles_an_ordinary_fight() {
     for seed in 1..=10 {
         let mut g = quiet_game(seed, &rules);
         let h = hero(&g).expect("hero");
-        let at = g.location(h).expect("placed");
+        let at = g.things().location(h).expect("placed");
         let mut app = alchemy_ui::app_with_game(g.clone(), None).expect("app");
         assert_eq!(
             travel::fight(app.ctx_mut()),
@@ -387,7 +391,7 @@ fn one_press_settles_an_ordinary_fight() {
         let Some(spot) = seen.iter().find(|&l| {
             (3..=4).contains(&at.chebyshev(l))
                 && !alchemy::rules::tile_blocks(&g, l)
-                && g.things_at(l).is_empty()
+                && g.things().at(l).is_empty()
         }) else {
             continue;
         };
@@ -399,7 +403,7 @@ fn one_press_settles_an_ordinary_fight() {
         let end = travel::fight(ctx);
         let game = ctx.game().expect("game");
         assert!(
-            game.location(rat).is_err(),
+            game.things().location(rat).is_err(),
             "seed {seed}: the rat lives ({end:?})"
         );
         assert_eq!(end, TravelEnd::Arrived, "seed {seed}");
@@ -414,7 +418,10 @@ fn one_press_settles_an_ordinary_fight() {
         match &end {
             // The rat died before the hero fell below where they started.
             TravelEnd::Arrived => {
-                assert!(game.location(rat).is_err() && hp >= 2, "seed {seed}: {hp}")
+                assert!(
+                    game.things().location(rat).is_err() && hp >= 2,
+                    "seed {seed}: {hp}"
+                )
             }
             TravelEnd::GameOver => {}
             TravelEnd::Interrupted(w) => assert!(
@@ -457,8 +464,15 @@ fn g_travels_to_a_place_picked_with_the_cursor() {
             continue;
         }
         let want = by_key.ctx().game().expect("game");
-        let want_at = want.location(hero(want).expect("hero")).expect("placed");
-        if want_at == g.location(hero(&g).expect("hero")).expect("placed") {
+        let want_at = want
+            .things()
+            .location(hero(want).expect("hero"))
+            .expect("placed");
+        if want_at
+            == g.things()
+                .location(hero(&g).expect("hero"))
+                .expect("placed")
+        {
             continue;
         }
         tried += 1;
@@ -473,7 +487,10 @@ fn g_travels_to_a_place_picked_with_the_cursor() {
             "the travel cursor opened"
         );
         let after = app.ctx().game().expect("game");
-        let at = after.location(hero(after).expect("hero")).expect("placed");
+        let at = after
+            .things()
+            .location(hero(after).expect("hero"))
+            .expect("placed");
         assert_eq!(
             at, want_at,
             "seed {seed}: G < Enter ends where < travel ends"
@@ -508,7 +525,7 @@ fn explore_picks_up_items_only_when_asked() {
                 }
             }
             let h = hero(&g).expect("hero");
-            carried.push(g.contents(h).map_or(0, <[_]>::len));
+            carried.push(g.things().contents(h).map_or(0, <[_]>::len));
         }
         assert!(carried[1] >= carried[0], "seed {seed}: {carried:?}");
         gained += carried[1] - carried[0];
@@ -609,13 +626,13 @@ fn a_monster_coming_into_view_stops_rest() {
     for seed in 1..=10 {
         let mut g = alchemy::new_game(seed, &rules).expect("game");
         let h = hero(&g).expect("hero");
-        let at = g.location(h).expect("placed");
+        let at = g.things().location(h).expect("placed");
         let seen = alchemy::view::visible(&g).expect("view");
         // Every hostile on the level out of view hunts the hero; the hero is badly hurt.
         let foes: Vec<_> = creatures_on_level(&g, at.z)
             .into_iter()
             .filter(|&c| c != h && g.is(c, &alchemy::props::IS_HOSTILE))
-            .filter(|&c| g.location(c).is_ok_and(|l| !seen.contains(l)))
+            .filter(|&c| g.things().location(c).is_ok_and(|l| !seen.contains(l)))
             .collect();
         if foes.is_empty() {
             continue;
@@ -639,7 +656,7 @@ fn a_monster_coming_into_view_stops_rest() {
             let in_view = alchemy::view::visible(game).expect("view");
             assert!(
                 foes.iter()
-                    .any(|&f| game.location(f).is_ok_and(|l| in_view.contains(l))),
+                    .any(|&f| game.things().location(f).is_ok_and(|l| in_view.contains(l))),
                 "seed {seed}: {why} with no foe in view"
             );
             assert!(
@@ -670,6 +687,7 @@ fn travel_goes_to_any_remembered_reachable_floor() {
         }
         let explored_game = app.ctx().game().expect("game").clone();
         let at = explored_game
+            .things()
             .location(hero(&explored_game).expect("hero"))
             .expect("placed");
         let seen = alchemy::view::visible(&explored_game).expect("view");
@@ -680,7 +698,7 @@ fn travel_goes_to_any_remembered_reachable_floor() {
                     && !seen.contains(l)
                     && !alchemy::rules::tile_blocks(&explored_game, l)
                     && !alchemy::rules::tile_dangerous(&explored_game, l)
-                    && explored_game.things_at(l).is_empty()
+                    && explored_game.things().at(l).is_empty()
             })
             .step_by(37)
             .take(4)
@@ -741,11 +759,14 @@ fn travel_stops_once_for_the_same_items() {
     let mut checked = 0;
     for seed in 1..=30 {
         let mut g = quiet_game(seed, &rules);
-        let at = g.location(hero(&g).expect("hero")).expect("placed");
+        let at = g
+            .things()
+            .location(hero(&g).expect("hero"))
+            .expect("placed");
         let seen = alchemy::view::visible(&g).expect("view");
         let step = |d: alembic::Dir, k: i32| (1..=k).fold(at, |l, _| l + d);
         let clear = |g: &Game, l: Loc| {
-            seen.contains(l) && !alchemy::rules::tile_blocks(g, l) && g.things_at(l).is_empty()
+            seen.contains(l) && !alchemy::rules::tile_blocks(g, l) && g.things().at(l).is_empty()
         };
         let Some(d) = alembic::Dir::ALL
             .into_iter()
@@ -762,7 +783,7 @@ fn travel_stops_once_for_the_same_items() {
         let first = travel::travel(ctx, beyond);
         let here = |ctx: &alchemy_ui::AlchemyCtx| {
             ctx.game()
-                .and_then(|g| g.location(hero(g).ok()?).ok())
+                .and_then(|g| g.things().location(hero(g).ok()?).ok())
                 .expect("placed")
         };
         if (&first, here(ctx)) != (&TravelEnd::Interrupted(String::new()), pile) {

@@ -183,7 +183,7 @@ fn inventory_letters_are_stable() {
     let floor_herb = g.library().create("bloodwort").unwrap();
     let floor_herb = g.add_thing_mut(at(0, 0), floor_herb).unwrap();
     g = common::run(&g, &rules, Command::PickUp(Some(floor_herb)));
-    assert!(!g.contains(floor_herb), "merged into the stack");
+    assert!(!g.things().contains(floor_herb), "merged into the stack");
     assert_eq!(alembic_games::alchemy::rules::number(&g, herb), 2);
     assert_eq!(letter_of(&g, herb), Some('c'));
     let sword = g.library().create("short sword").unwrap();
@@ -411,7 +411,7 @@ fn analyse_checks_the_lab_first_and_asks() {
     a.handle(Input::ch('a'));
     a.handle(Input::ch('y'));
     assert!(
-        !a.ctx().game().unwrap().contains(potion),
+        !a.ctx().game().unwrap().things().contains(potion),
         "yes: analysed and used up"
     );
     assert!(render(&mut a).contains_text("You analyse"));
@@ -561,7 +561,7 @@ fn help_legend_is_complete_and_unambiguous() {
                     glyphs.contains(&tile),
                     "seed {seed}: tile {tile:?} not in the legend"
                 );
-                for t in game.things_at(l).to_vec() {
+                for t in game.things().at(l).to_vec() {
                     if game.is(t, &alembic_games::alchemy::props::IS_DOOR) {
                         alembic_games::alchemy::rules::set_open(&mut game, t, true).unwrap();
                     }

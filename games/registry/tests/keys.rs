@@ -36,7 +36,7 @@ fn hostile_in_view(g: &Game) -> bool {
     let Ok(h) = hero(g) else { return false };
     alchemy::view::visible(g).is_ok_and(|v| {
         v.iter()
-            .flat_map(|l| g.things_at(l).iter().copied())
+            .flat_map(|l| g.things().at(l).iter().copied())
             .any(|t| t != h && g.is(t, &IS_CREATURE) && g.is(t, &IS_HOSTILE))
     })
 }

@@ -136,7 +136,7 @@ fn each_family_is_a_ladder_of_strength() {
 fn every_named_hook_is_registered_and_every_effect_exists() {
     let rules = Rules::new().unwrap();
     let game = new_game(3, &rules).unwrap();
-    game.check_hooks(rules.hooks()).unwrap();
+    rules.hooks().check(&game).unwrap();
     let lib = game.library();
     for p in lib.prototypes() {
         if let Ok(e) = p.get(&GIVES_EFFECT) {

@@ -241,7 +241,8 @@ fn reload_moves_a_running_game_onto_edited_data() {
     ctx.act(Command::Wizard("summon goblin".into()));
     let goblins = |ctx: &AlchemyCtx| -> Vec<(alembic::ThingId, i32)> {
         let g = ctx.game().unwrap();
-        g.all_things()
+        g.things()
+            .iter()
             .filter(|t| t.proto() == Some("goblin"))
             .filter_map(|t| t.id())
             .map(|id| (id, g.query(id, &HPS).unwrap()))

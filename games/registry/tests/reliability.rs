@@ -228,7 +228,7 @@ fn long_unbroken_words_wrap_in_linear_time() {
 fn a_hundred_thousand_things_in_one_cell_load_and_play() {
     let (mut g, rules) = real_game(5);
     let hero = g.var(&HERO).unwrap();
-    let at = g.location(hero).unwrap();
+    let at = g.things().location(hero).unwrap();
     let pebble = Thing::new(alembic::Props::new());
     for _ in 0..100_000 {
         g.add_thing_mut(at, pebble.clone()).unwrap();
@@ -256,7 +256,7 @@ fn non_finite_floats_and_big_cells_round_trip_exactly() {
     let odd: Prop<f64> = Prop::new("odd");
     g.set_mut(hero, &odd, f64::NAN).unwrap();
     g.set_var_mut(&Prop::<f64>::new("infinite"), f64::INFINITY);
-    let at = g.location(hero).unwrap();
+    let at = g.things().location(hero).unwrap();
     for _ in 0..10_000 {
         g.add_thing_mut(at, Thing::new(alembic::Props::new()))
             .unwrap();
@@ -373,7 +373,8 @@ fn unplayable_saves_are_refused() {
     let hero = g.var(&HERO).unwrap();
     let text = sealed(&g);
     let door = g
-        .all_things()
+        .things()
+        .iter()
         .filter_map(alembic::Thing::id)
         .find(|&id| id != hero)
         .unwrap();

@@ -57,7 +57,7 @@ fn a_monster_killed_by_its_own_effects_does_not_break_the_turn() {
     )
     .unwrap();
     let g = run(&g, &rules, Command::Wait);
-    assert!(!g.contains(rat));
+    assert!(!g.things().contains(rat));
 }
 
 #[test]
@@ -148,7 +148,7 @@ fn killed_monsters_drop_what_they_carry_and_sometimes_loot() {
         &Source::Creature(hero),
     )
     .unwrap();
-    assert!(!g.contains(a));
+    assert!(!g.things().contains(a));
     assert_eq!(items_at(&g, at(2, 0)).len(), 1);
     // No loot, but what it carried falls.
     let b = put(&mut g, &rules, "goblin", -2, 0);
@@ -163,7 +163,7 @@ fn killed_monsters_drop_what_they_carry_and_sometimes_loot() {
     )
     .unwrap();
     assert_eq!(items_at(&g, at(-2, 0)), vec![dagger]);
-    assert_eq!(g.place(dagger).unwrap(), Place::Map(at(-2, 0)));
+    assert_eq!(g.things().place(dagger).unwrap(), Place::Map(at(-2, 0)));
     assert_eq!(
         g.var(&alembic_games::alchemy::props::KILLS).unwrap(),
         2,
@@ -178,18 +178,23 @@ fn wandering_monsters_appear_out_of_sight() {
     let h = hero(&g).unwrap();
     g.set_mut(h, &HPS_MAX, 1_000_000).unwrap();
     g.set_mut(h, &HPS, 1_000_000).unwrap();
-    let z = g.location(h).unwrap().z;
+    let z = g.things().location(h).unwrap().z;
     let mut spawned = 0;
     for _ in 0..3000 {
         let before = creatures_on_level(&g, z);
-        let top = g.all_things().filter_map(alembic::Thing::id).max().unwrap();
+        let top = g
+            .things()
+            .iter()
+            .filter_map(alembic::Thing::id)
+            .max()
+            .unwrap();
         g = run(&g, &rules, Command::Wait);
         let view = hero_view(&g).unwrap();
-        let here = g.location(h).unwrap();
+        let here = g.things().location(h).unwrap();
         for c in creatures_on_level(&g, z) {
             if !before.contains(&c) && c.0 > top.0 {
                 spawned += 1;
-                let l = g.location(c).unwrap();
+                let l = g.things().location(c).unwrap();
                 assert!(!view.contains(l), "a monster appeared in sight at {l:?}");
                 assert!(l.chebyshev(here) > 10, "a monster appeared close by");
             }
@@ -326,7 +331,7 @@ fn event_sight_is_the_field_of_view() {
     for seed in [1, 2] {
         let g = new_game(seed, &rules).unwrap();
         let view = hero_view(&g).unwrap();
-        let start = g.location(hero(&g).unwrap()).unwrap();
+        let start = g.things().location(hero(&g).unwrap()).unwrap();
         for l in level_box(start.z).iter() {
             assert_eq!(hero_sees(&g, l), view.contains(l), "seed {seed}: {l:?}");
         }
@@ -387,7 +392,13 @@ fn a_candelabra_lights_the_room_around_it() {
     wall_at(&mut g, (-4..=4).map(|y| at(4, y)));
     let shadow = light_map(&g).unwrap().get(at(2, 3));
     let mut without = g.clone();
-    let cid = without.things_at(at(7, 3)).iter().copied().next().unwrap();
+    let cid = without
+        .things()
+        .at(at(7, 3))
+        .iter()
+        .copied()
+        .next()
+        .unwrap();
     without.remove_thing_mut(cid).unwrap();
     assert_eq!(shadow, light_map(&without).unwrap().get(at(2, 3)));
 }
@@ -424,7 +435,7 @@ fn monsters_on_a_level_the_hero_left_lose_track_and_catch_up_on_return() {
     g = run(&g, &rules, Command::Descend);
     // Left behind: no target, out of the schedule, stamped.
     assert_eq!(g.query_opt(rat, &LAST_SEEN).unwrap(), None);
-    assert!(!g.is_scheduled(rat));
+    assert!(!g.schedule().is_scheduled(rat));
     assert!(g.query_opt(rat, &AWAY_SINCE).unwrap().is_some());
     let hp = g.query(rat, &HPS).unwrap();
     // Frozen while the hero is away.
@@ -436,7 +447,10 @@ fn monsters_on_a_level_the_hero_left_lose_track_and_catch_up_on_return() {
     // Back up: the weakness (30 turns) has run out and it has healed a little.
     g = run(&g, &rules, Command::Ascend);
     assert_eq!(g.query_opt(rat, &AWAY_SINCE).unwrap(), None);
-    assert!(g.is_scheduled(rat), "back in the schedule with the hero");
+    assert!(
+        g.schedule().is_scheduled(rat),
+        "back in the schedule with the hero"
+    );
     assert!(effect_list(&g, rat).is_empty());
     assert!(g.query(rat, &HPS).unwrap() > hp);
 }
@@ -461,7 +475,7 @@ fn the_rules_hand_over_the_view_of_the_game_they_returned_and_no_other() {
     // returns the game as it was) leave the returned game its view.
     let apply = alembic_games::alchemy::apply;
     assert!(apply(&g, &rules, Command::Wizard("reveal".into())).is_err());
-    let here = g.location(hero(&g).unwrap()).unwrap();
+    let here = g.things().location(hero(&g).unwrap()).unwrap();
     let looked = apply(&g, &rules, Command::Look(here)).unwrap().game;
     assert_eq!(rules.last_hero_view(&looked), hero_view(&g).ok());
     // Rules made apart keep nothing of each other's games.
@@ -494,7 +508,10 @@ fn the_bot_fights_what_it_can_beat_and_runs_from_what_it_cannot() {
     };
     assert_eq!(bot.reason(), Reason::Escape);
     let to = at(0, 0) + d;
-    assert!(to.chebyshev(g.location(king).unwrap()) >= 2, "{d:?}");
+    assert!(
+        to.chebyshev(g.things().location(king).unwrap()) >= 2,
+        "{d:?}"
+    );
     // Low with a known healing potion and the troll king beside it: drink.
     let p = give(&mut g, hero, "potion of healing");
     g.library_mut()

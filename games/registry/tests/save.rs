@@ -188,7 +188,8 @@ fn a_legacy_save_that_disagrees_with_the_library_is_refused() {
     assert_eq!(save::from_text(&legacy(&g), &rules).unwrap(), g);
     // A thing (not the hero) holding an integer its prototype declares, as text.
     let (thing, proto, key) = g
-        .all_things()
+        .things()
+        .iter()
         .filter(|t| t.proto().is_some_and(|p| p != "hero"))
         .find_map(|t| {
             let proto = t.proto()?;

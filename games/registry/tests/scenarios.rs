@@ -145,7 +145,7 @@ fn invincible_creatures_take_no_damage_and_immortals_do_not_die() {
         Source::Cause(Cause::Potion),
     )
     .unwrap();
-    assert!(g.contains(golem));
+    assert!(g.things().contains(golem));
     assert_eq!(g.query(golem, &HPS).unwrap(), 1);
     let rat = put(&mut g, &rules, "rat", -3, 0);
     add_effect(&mut g, &mut HookCtx::new(rules.hooks()), rat, "invincible").unwrap();
@@ -159,7 +159,7 @@ fn invincible_creatures_take_no_damage_and_immortals_do_not_die() {
     )
     .unwrap();
     assert_eq!(d, 0);
-    assert!(g.contains(rat));
+    assert!(g.things().contains(rat));
 }
 
 #[test]
@@ -199,7 +199,7 @@ fn speed_sets_how_often_monsters_act() {
     let rat = put(&mut g, &rules, "rat", -6, 3);
     g.set_mut(rat, &IS_HOSTILE, false).unwrap();
     g.set_mut(rat, &LAST_SEEN, at(7, 3)).unwrap();
-    let x = |g: &alembic::Game| g.location(rat).unwrap().x;
+    let x = |g: &alembic::Game| g.things().location(rat).unwrap().x;
     // A hasted hero (speed 200 here) spends 50 time per action.
     g.set_mut(hero, &SPEED, 200).unwrap();
     let o = apply(&g, &rules, Command::Wait).unwrap();
@@ -220,7 +220,7 @@ fn speed_sets_how_often_monsters_act() {
     }
     assert_eq!(x(&g) - from, 6);
     assert_eq!(
-        g.next_actor(),
+        g.schedule().next_actor(),
         Some(hero),
         "the world stops when the hero is next"
     );
@@ -247,7 +247,7 @@ fn drinking_identifies_the_whole_kind() {
     );
     let (next, events) = act(&g, &rules, Command::Quaff(p1));
     g = next;
-    assert!(!g.contains(p1));
+    assert!(!g.things().contains(p1));
     // Drunk while unknown, then known: the drink names the look, the lesson the kind.
     assert!(matches!(&events[0], Event::Drank { potion, .. } if !potion.known));
     assert!(events.iter().any(|e| matches!(e,
@@ -319,7 +319,7 @@ fn crafting_uses_exactly_one_ingredient_set() {
     let inv = inventory(&g, hero);
     let potions: Vec<_> = inv
         .iter()
-        .filter(|&&t| g.get_thing(t).unwrap().proto() == Some(proto))
+        .filter(|&&t| g.things().get(t).unwrap().proto() == Some(proto))
         .collect();
     assert_eq!(potions.len(), 1, "the brew is one stack");
     assert_eq!(number(&g, *potions[0]), 3);
@@ -339,7 +339,7 @@ fn a_wall_stops_a_thrown_potion() {
     walled.set_tile_mut(at(2, 0), wall).unwrap();
     let p = give(&mut walled, hero, "potion of poison");
     let (after, events) = act(&walled, &rules, Command::Throw(p, at(4, 0)));
-    assert!(!after.contains(p));
+    assert!(!after.things().contains(p));
     assert!(effect_list(&after, rat).is_empty());
     assert!(events.iter().any(|e| matches!(e,
         Event::Shattered { item, over: None, wall: true } if item.id == p)));
@@ -365,7 +365,7 @@ fn healing_hurts_the_undead() {
     let hp = g.query(z, &HPS).unwrap();
     let p = give(&mut g, hero, "potion of healing");
     let (g, events) = act(&g, &rules, Command::Throw(p, at(3, 0)));
-    assert!(!g.contains(z) || g.query(z, &HPS).unwrap() < hp);
+    assert!(!g.things().contains(z) || g.query(z, &HPS).unwrap() < hp);
     assert!(events.iter().any(|e| matches!(e,
         Event::Writhed { who, seen: true } if who.id == z)));
     assert!(events.iter().any(|e| matches!(e,
@@ -758,7 +758,7 @@ fn kills_give_experience_and_levels_raise_hit_points() {
         Source::Creature(hero),
     )
     .unwrap();
-    assert!(!g.contains(rat));
+    assert!(!g.things().contains(rat));
     assert_eq!(g.var(&XP).unwrap(), i64::from(rat_max / 2).max(1));
     assert_eq!(g.var(&XL).unwrap(), 1);
     // Just enough for level 2: the next turn raises it.

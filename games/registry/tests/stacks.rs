@@ -32,7 +32,7 @@ fn picking_up_look_alikes_makes_one_stack() {
     let inv = inventory(&g, hero);
     assert_eq!(inv, vec![mine], "one thing in the pack");
     assert_eq!(number(&g, mine), 6);
-    assert!(!g.contains(a) && !g.contains(b));
+    assert!(!g.things().contains(a) && !g.things().contains(b));
     assert!(
         log.iter().any(|m| m.starts_with("You pick up 5 ")),
         "{log:?}"

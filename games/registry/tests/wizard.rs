@@ -40,7 +40,7 @@ fn run(
 }
 
 fn hero_at(g: &Game) -> Result<Loc, alembic::Error> {
-    g.location(hero(g)?)
+    g.things().location(hero(g)?)
 }
 
 #[test]
@@ -254,7 +254,7 @@ fn summon_puts_a_creature_beside_the_hero() -> R {
         .collect();
     assert_eq!(new.len(), 1);
     let rats = new;
-    assert_eq!(next.get_thing(rats[0])?.proto(), Some("rat"));
+    assert_eq!(next.things().get(rats[0])?.proto(), Some("rat"));
     assert!(next.is(rats[0], &IS_CREATURE));
     Ok(())
 }
@@ -332,8 +332,11 @@ fn give_puts_an_item_in_the_pack() -> R {
         .copied()
         .find(|i| !inventory(&g, h).contains(i))
         .ok_or("no new item")?;
-    assert_eq!(next.place(newest)?, Place::In(h));
-    assert_eq!(next.get_thing(newest)?.proto(), Some("potion of healing"));
+    assert_eq!(next.things().place(newest)?, Place::In(h));
+    assert_eq!(
+        next.things().get(newest)?.proto(),
+        Some("potion of healing")
+    );
     Ok(())
 }
 
@@ -344,14 +347,18 @@ fn depth_moves_the_hero_onto_the_stairs_up() -> R {
         let (next, _) = run(&cmds, &g, &format!("depth {n}"))?;
         assert_eq!(status(&next)?.depth, n);
         let at = hero_at(&next)?;
-        let on_stairs = std::iter::once(at)
-            .chain(at.neighbours8())
-            .any(|l| next.things_at(l).iter().any(|&t| next.is(t, &IS_STAIRS_UP)));
+        let on_stairs = std::iter::once(at).chain(at.neighbours8()).any(|l| {
+            next.things()
+                .at(l)
+                .iter()
+                .any(|&t| next.is(t, &IS_STAIRS_UP))
+        });
         assert!(on_stairs, "depth {n}: not by the stairs up");
         assert!(!tile_blocks(&next, at) && !tile_dangerous(&next, at));
         // The stairs work from there.
         if next
-            .things_at(at)
+            .things()
+            .at(at)
             .iter()
             .any(|&t| next.is(t, &IS_STAIRS_UP))
             && n > 1
@@ -399,12 +406,13 @@ fn identify_heal_and_props() -> R {
         .into_iter()
         .find(|&i| {
             armed
-                .get_thing(i)
+                .things()
+                .get(i)
                 .is_ok_and(|t| t.proto() == Some("amulet of life"))
         })
         .ok_or("no amulet")?;
     let worn = alchemy::apply(&armed, &rules, Command::Wield(amulet)).map_err(|e| e.to_string())?;
-    let base = worn.game.get_thing(h)?.get(&HPS_MAX)?;
+    let base = worn.game.things().get(h)?.get(&HPS_MAX)?;
     let (_, lines) = run(&cmds, &worn.game, "props")?;
     let want = format!("  hps_max = {} (base {base})", base + 10);
     assert!(lines.contains(&want), "{want} not in {lines:?}");
@@ -412,7 +420,7 @@ fn identify_heal_and_props() -> R {
     let at = hero_at(&g)?;
     if let Some(d) = wall_beside(&g)? {
         let to = at + d;
-        if g.things_at(to).is_empty() {
+        if g.things().at(to).is_empty() {
             let (_, lines) = run(&cmds, &g, &format!("props {} {}", to.x - at.x, to.y - at.y))?;
             assert!(lines[0].starts_with("Tile "), "{lines:?}");
         }
@@ -470,7 +478,7 @@ fn caves_register_into_the_same_command_set() -> R {
         healed.query(p, &caves::MAX_HP)?
     );
 
-    let z = g.location(p)?.z;
+    let z = g.things().location(p)?.z;
     let (seen, _) = run(&cmds, &g, "reveal")?;
     assert!(
         caves::level_box(z)
@@ -502,7 +510,7 @@ fn caves_register_into_the_same_command_set() -> R {
     ));
 
     let (more, _) = run(&cmds, &g, "summon zombie")?;
-    assert_eq!(more.thing_count(), g.thing_count() + 1);
+    assert_eq!(more.things().count(), g.things().count() + 1);
     let Err(WizardError::UnknownWord { suggestions, .. }) = cmds.run(&g, "summon zombi") else {
         panic!("summon zombi should fail");
     };

@@ -65,7 +65,7 @@ pub fn load<'a>(
     let schema = schema();
     // The registry cannot fail to build: its names are the distinct names of the closed set
     // `Behaviour` (a test in `hooks` registers every one). Were it to fail, hook names would
-    // go unchecked here and `Game::check_hooks` would still refuse a stranger.
+    // go unchecked here and `Hooks::check` would still refuse a stranger.
     let hooks = super::hooks::build().ok();
     let mut loader = Loader::new(&schema);
     if let Some(h) = &hooks {

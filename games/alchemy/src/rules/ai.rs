@@ -29,8 +29,8 @@ pub fn act(
     view: &VisibleSet,
     table: &TileTable,
 ) -> Result<i32, Error> {
-    let at = game.location(m)?;
-    let hero_at = game.location(hero)?;
+    let at = game.things().location(m)?;
+    let hero_at = game.things().location(hero)?;
     // Confusion: half the time, a random stagger.
     if game.is(m, &IS_CONFUSED) && game.rng().chance(0.5) {
         let d = random_dir(game);
@@ -62,7 +62,7 @@ pub fn act(
     }
     // Then another monster it is fighting (or, if it hunts monsters, one it can see).
     if let Some(c) = foe(game, table, m, at)? {
-        let cat = game.location(c)?;
+        let cat = game.things().location(c)?;
         if at.chebyshev(cat) == 1 {
             combat::attack(game, ctx, m, c)?;
             return Ok(ACTION);
@@ -78,7 +78,7 @@ pub fn act(
 /// Whether `m` and `other` would fight: different families (the hero aside), both alive.
 fn enemies(game: &Game, m: ThingId, other: ThingId) -> bool {
     other != m
-        && game.contains(other)
+        && game.things().contains(other)
         && game.is(other, &IS_CREATURE)
         && !game.is(other, &IS_HERO)
         && game.query_opt(m, &FAMILY).ok().flatten()
@@ -97,7 +97,7 @@ pub fn foe(
     let aggro = u32::try_from(game.query(m, &AGGRO)?.max(0)).unwrap_or(0);
     if let Some(f) = game.query_opt(m, &FOE)? {
         if enemies(game, m, f)
-            && let Ok(fat) = game.location(f)
+            && let Ok(fat) = game.things().location(f)
             && fat.z == at.z
             && fat.chebyshev(at) <= aggro.max(2) * 2
         {
@@ -117,7 +117,8 @@ pub fn foe(
         Loc::new(at.x + r + 1, at.y + r + 1, at.z + 1),
     );
     let occupied: Vec<Loc> = game
-        .things_in_box(square)
+        .things()
+        .in_box(square)
         .into_iter()
         .map(|(l, _)| l)
         .collect();
@@ -141,7 +142,7 @@ pub fn foe(
 }
 
 fn forget_foe(game: &mut Game, m: ThingId) -> Result<(), Error> {
-    let mut t = game.get_thing(m)?.clone();
+    let mut t = game.things().get(m)?.clone();
     t.remove_prop_mut(FOE.key());
     game.update_thing_mut(t)
 }
@@ -159,7 +160,7 @@ fn notices(game: &mut Game, m: ThingId, d: u32, aggro: u32) -> Result<bool, Erro
 }
 
 fn clear_target(game: &mut Game, m: ThingId) -> Result<(), Error> {
-    let mut t = game.get_thing(m)?.clone();
+    let mut t = game.things().get(m)?.clone();
     t.remove_prop_mut(LAST_SEEN.key());
     game.update_thing_mut(t)
 }
@@ -183,7 +184,7 @@ fn wander(game: &mut Game, ctx: &mut HookCtx<'_>, m: ThingId, at: Loc) -> Result
 /// behind a gate it cannot open, too far round) is said not to. Θ(the search).
 #[must_use]
 pub fn finds_way(game: &Game, m: ThingId, goal: Loc) -> bool {
-    let Ok(at) = game.location(m) else {
+    let Ok(at) = game.things().location(m) else {
         return false;
     };
     if at.z != goal.z {

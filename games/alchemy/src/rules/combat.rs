@@ -40,8 +40,8 @@ pub fn attack(
     if !game.is(defender, &IS_HERO) && !game.is(attacker, &IS_HERO) {
         game.set_mut(defender, &FOE, attacker)?;
     }
-    let seen =
-        hero_sees(game, game.location(attacker)?) || hero_sees(game, game.location(defender)?);
+    let seen = hero_sees(game, game.things().location(attacker)?)
+        || hero_sees(game, game.things().location(defender)?);
     let sk = game.query(attacker, &SK)?;
     let ag = game.query(defender, &AG)?;
     let verb = game.query(attacker, &ATT_VERB)?;
@@ -80,7 +80,7 @@ pub fn attack(
     let dealt = damage(game, ctx, defender, dmg, dtype, Source::Creature(attacker))?;
     // On-hit effect (a probability, 0..=1).
     if dealt > 0
-        && game.contains(defender)
+        && game.things().contains(defender)
         && let Some(effect) = game.query_opt(attacker, &HIT_EFFECT)?
     {
         let p = game.query(attacker, &HIT_EFFECT_CHANCE)?;
@@ -131,7 +131,7 @@ pub fn damage(
     dtype: DamageType,
     source: Source,
 ) -> Result<i32, Error> {
-    if amount <= 0 || !game.contains(target) || !game.is(target, &IS_CREATURE) {
+    if amount <= 0 || !game.things().contains(target) || !game.is(target, &IS_CREATURE) {
         return Ok(0);
     }
     if game.is(target, &IS_INVINCIBLE) {
@@ -177,7 +177,7 @@ pub fn heal(game: &mut Game, target: ThingId, amount: i32) -> Result<i32, Error>
 
 /// Keep hit points within the (possibly just lowered) maximum.
 pub fn clamp_hps(game: &mut Game, target: ThingId) -> Result<(), Error> {
-    if !game.contains(target) {
+    if !game.things().contains(target) {
         return Ok(());
     }
     let hps = game.query(target, &HPS)?;
@@ -190,7 +190,9 @@ pub fn clamp_hps(game: &mut Game, target: ThingId) -> Result<(), Error> {
 
 fn cause_of(game: &Game, source: &Source) -> Cause {
     match source {
-        Source::Creature(c) if game.contains(*c) => Cause::Creature(Some(Noun::of(game, *c))),
+        Source::Creature(c) if game.things().contains(*c) => {
+            Cause::Creature(Some(Noun::of(game, *c)))
+        }
         Source::Creature(_) => Cause::Creature(None),
         Source::Cause(c) => c.clone(),
     }
@@ -208,7 +210,7 @@ pub fn die(
     let who = Noun::of(game, victim);
     if game.is(victim, &IS_IMMORTAL) {
         game.set_mut(victim, &HPS, 1)?;
-        let seen = !game.is(victim, &IS_HERO) && hero_sees(game, game.location(victim)?);
+        let seen = !game.is(victim, &IS_HERO) && hero_sees(game, game.things().location(victim)?);
         emit(game, ctx, Event::RefusedToDie { who, seen });
         return Ok(());
     }
@@ -227,7 +229,7 @@ pub fn die(
         game.set_var_mut(&OUTCOME, crate::kinds::Fate::Died);
         return Ok(());
     }
-    let at = game.location(victim)?;
+    let at = game.things().location(victim)?;
     let seen = hero_sees(game, at);
     let cause = cause_of(game, source);
     emit(game, ctx, Event::Died { who, cause, seen });
@@ -240,19 +242,20 @@ pub fn die(
         super::progress::gain(game, xp);
     }
     // The death hook sees the victim still in place (e.g. a vampyre bat rising again).
-    game.run_hook_mut(
-        ctx,
+    ctx.run(
+        &mut *game,
         &ON_DEATH,
         HookCall {
             loc: Some(at),
             ..HookCall::on(victim)
         },
     )?;
-    if !game.contains(victim) {
+    if !game.things().contains(victim) {
         return Ok(());
     }
     // Carried items fall; effects vanish with the body.
     let carried: Vec<ThingId> = game
+        .things()
         .contents(victim)?
         .iter()
         .copied()

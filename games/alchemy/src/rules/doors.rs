@@ -7,7 +7,7 @@ use crate::props::{GLYPH, IS_BLOCKING, IS_OPEN, IS_VIEW_BLOCKING};
 /// Open or close a door: an open door neither blocks movement nor sight; a closed one
 /// blocks movement, and sight too unless its kind is see-through (gates).
 pub fn set_open(game: &mut Game, door: ThingId, open: bool) -> Result<(), Error> {
-    let t = game.get_thing(door)?;
+    let t = game.things().get(door)?;
     let closed_blocks_view = match t.proto().and_then(|p| game.library().get(p).ok()) {
         Some(p) => p.is(&IS_VIEW_BLOCKING),
         None => true,

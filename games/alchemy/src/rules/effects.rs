@@ -13,7 +13,8 @@ use crate::props::{DURATION, IS_EFFECT, IS_HERO, NAME};
 /// The effects `creature` carries, in arrival order.
 #[must_use]
 pub fn effects_of(game: &Game, creature: ThingId) -> Vec<ThingId> {
-    game.contents(creature)
+    game.things()
+        .contents(creature)
         .map(|c| {
             c.iter()
                 .copied()
@@ -40,14 +41,14 @@ pub fn add_effect(
     let dur = fresh.get(&DURATION)?;
     if let Some(old) = effects_of(game, target)
         .into_iter()
-        .find(|&e| game.get_thing(e).ok().and_then(|t| t.proto()) == Some(name))
+        .find(|&e| game.things().get(e).ok().and_then(|t| t.proto()) == Some(name))
     {
         let left = game.query(old, &DURATION)?;
         game.set_mut(old, &DURATION, left.max(dur))?;
         return Ok(old);
     }
     let id = game.add_thing_mut(target, fresh)?;
-    let seen = !game.is(target, &IS_HERO) && hero_sees(game, game.location(target)?);
+    let seen = !game.is(target, &IS_HERO) && hero_sees(game, game.things().location(target)?);
     let who = Noun::of(game, target);
     emit(
         game,

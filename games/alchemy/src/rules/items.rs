@@ -28,13 +28,14 @@ pub const THROW_RANGE: u32 = 10;
 /// Whether `item` is in `holder`'s inventory.
 #[must_use]
 pub fn carries(game: &Game, holder: ThingId, item: ThingId) -> bool {
-    matches!(game.place(item), Ok(Place::In(h)) if h == holder) && game.is(item, &IS_ITEM)
+    matches!(game.things().place(item), Ok(Place::In(h)) if h == holder) && game.is(item, &IS_ITEM)
 }
 
 /// Items `holder` carries, in order.
 #[must_use]
 pub fn inventory(game: &Game, holder: ThingId) -> Vec<ThingId> {
-    game.contents(holder)
+    game.things()
+        .contents(holder)
         .map(|c| {
             c.iter()
                 .copied()
@@ -133,7 +134,10 @@ pub fn assign_letters(game: &mut Game, holder: ThingId) -> Result<(), Error> {
 /// anything may have changed, or for a holder that is gone from either game.
 #[must_use]
 pub fn letters_unchanged(before: &Game, after: &Game, holder: ThingId) -> bool {
-    let (Ok(was), Ok(now)) = (before.contents(holder), after.contents(holder)) else {
+    let (Ok(was), Ok(now)) = (
+        before.things().contents(holder),
+        after.things().contents(holder),
+    ) else {
         return false;
     };
     if was != now {
@@ -141,7 +145,7 @@ pub fn letters_unchanged(before: &Game, after: &Game, holder: ThingId) -> bool {
     }
     let same_library = before.library().same_prototypes(after.library());
     was.iter().all(|&t| {
-        let (Ok(old), Ok(new)) = (before.get_thing(t), after.get_thing(t)) else {
+        let (Ok(old), Ok(new)) = (before.things().get(t), after.things().get(t)) else {
             return false;
         };
         let item = before.is(t, &IS_ITEM);
@@ -173,7 +177,7 @@ pub fn letters_unchanged(before: &Game, after: &Game, holder: ThingId) -> bool {
 
 /// Take away an item's pack letter (it left the pack).
 pub fn clear_letter(game: &mut Game, item: ThingId) -> Result<(), Error> {
-    let t = game.get_thing(item)?;
+    let t = game.things().get(item)?;
     if t.props().get(INV_LETTER.key()).is_none() {
         return Ok(());
     }
@@ -184,7 +188,7 @@ pub fn clear_letter(game: &mut Game, item: ThingId) -> Result<(), Error> {
 
 /// Mark the kind of `item` identified — for every item of that kind, in this game.
 pub fn identify(game: &mut Game, item: ThingId) -> Result<(), Error> {
-    let proto = game.get_thing(item)?.proto().map(Arc::<str>::from);
+    let proto = game.things().get(item)?.proto().map(Arc::<str>::from);
     if let Some(p) = proto {
         let known = game.library().get(&p).is_ok_and(|k| k.is(&IS_IDENTIFIED));
         game.library_mut()
@@ -198,7 +202,7 @@ pub fn identify(game: &mut Game, item: ThingId) -> Result<(), Error> {
 }
 
 fn need_carried(game: &Game, hero: ThingId, item: ThingId) -> Result<(), RuleError> {
-    if !game.contains(item) || !carries(game, hero, item) {
+    if !game.things().contains(item) || !carries(game, hero, item) {
         return refuse(Refusal::NotCarried);
     }
     Ok(())
@@ -213,7 +217,7 @@ pub fn pick_up(
     hero: ThingId,
     item: Option<ThingId>,
 ) -> Result<i32, RuleError> {
-    let at = game.location(hero)?;
+    let at = game.things().location(hero)?;
     let here = items_at(game, at);
     let taken: Vec<ThingId> = match item {
         Some(i) if here.contains(&i) => vec![i],
@@ -262,7 +266,7 @@ pub fn drop(
         Some(c) => i32::try_from(c).unwrap_or(i32::MAX),
         None => number(game, item),
     };
-    let at = game.location(hero)?;
+    let at = game.things().location(hero)?;
     let item = stack::split(game, item, n)?;
     game.set_mut(item, &IS_WIELDED, false)?;
     clear_letter(game, item)?;
@@ -339,8 +343,8 @@ pub fn consume(
     item: ThingId,
     target: ThingId,
 ) -> Result<(), Error> {
-    game.run_hook_mut(
-        ctx,
+    ctx.run(
+        &mut *game,
         &ON_CONSUME,
         HookCall {
             actor: Some(actor),
@@ -362,7 +366,7 @@ pub fn throw(
     target: Loc,
 ) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
-    let from = game.location(hero)?;
+    let from = game.things().location(hero)?;
     if target.z != from.z || target == from {
         return refuse(Refusal::NoTarget);
     }
@@ -390,7 +394,8 @@ pub fn throw(
         let blocked = tile_blocks(game, l)
             || blocker_at(game, l).is_some()
             || game
-                .things_at(l)
+                .things()
+                .at(l)
                 .iter()
                 .any(|&t| game.is(t, &IS_VIEW_BLOCKING));
         if blocked {
@@ -419,7 +424,7 @@ pub fn throw(
             let who = Noun::of(game, c);
             let before = crate::events::pending_len(ctx);
             consume(game, ctx, hero, item, c)?;
-            if game.contains(item) {
+            if game.things().contains(item) {
                 game.remove_thing_mut(item)?;
             }
             // Say what it did: the damage (which no line says), or that it did nothing seen.
@@ -546,7 +551,7 @@ pub fn unwield(
 pub fn apparatus_near(game: &Game, at: Loc, flag: &alembic::Prop<bool>) -> bool {
     std::iter::once(at)
         .chain(at.neighbours8())
-        .any(|l| game.things_at(l).iter().any(|&t| game.is(t, flag)))
+        .any(|l| game.things().at(l).iter().any(|&t| game.is(t, flag)))
 }
 
 /// Analyse a carried potion or ingredient at an analysis lab: the item is used up and, on
@@ -558,7 +563,7 @@ pub fn analyse(
     item: ThingId,
 ) -> Result<i32, RuleError> {
     need_carried(game, hero, item)?;
-    let at = game.location(hero)?;
+    let at = game.things().location(hero)?;
     if !apparatus_near(game, at, &IS_LAB) {
         return refuse(Refusal::NeedLab);
     }
@@ -620,7 +625,8 @@ pub fn gather(
     for (kind, n) in need {
         let mut wanted = i32::try_from(n).unwrap_or(i32::MAX);
         for t in inv.iter().copied().filter(|&t| {
-            game.get_thing(t).ok().and_then(|x| x.proto()) == Some(&*kind) && is_identified(game, t)
+            game.things().get(t).ok().and_then(|x| x.proto()) == Some(&*kind)
+                && is_identified(game, t)
         }) {
             if wanted == 0 {
                 break;
@@ -649,7 +655,7 @@ pub fn craft(
     hero: ThingId,
     potion_proto: &str,
 ) -> Result<i32, RuleError> {
-    let at = game.location(hero)?;
+    let at = game.things().location(hero)?;
     let Ok(proto) = game.library().get(potion_proto) else {
         return refuse(Refusal::NoSuchPotion);
     };

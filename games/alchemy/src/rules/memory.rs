@@ -46,13 +46,13 @@ pub fn remember_cells(game: &mut Game, cells: impl IntoIterator<Item = Loc>) {
 /// cells come row by row, so most reads fall in the same chunk as the one before).
 fn changed_memories(game: &Game, cells: impl IntoIterator<Item = Loc>) -> Vec<(Loc, Memory)> {
     let (tiles, things, looks) = (
-        game.layer(&SEEN_TILE),
-        game.layer(&SEEN_THING),
-        game.layer(&SEEN_LOOK),
+        game.layers().get(&SEEN_TILE),
+        game.layers().get(&SEEN_THING),
+        game.layers().get(&SEEN_LOOK),
     );
     let (tiles, things, looks) = (tiles.view(), things.view(), looks.view());
     let terrain = game.terrain().view(LocBox::rect(0, 0, 0, 0, 0));
-    let at = game.cell_view();
+    let at = game.things().cursor();
     let mut out = Vec::new();
     for l in cells {
         let tile = Some(*terrain.get(l));
@@ -90,30 +90,32 @@ fn changed_memories(game: &Game, cells: impl IntoIterator<Item = Loc>) -> Vec<(L
 /// The remembered tile at `l`, if the hero has seen it.
 #[must_use]
 pub fn remembered_tile(game: &Game, l: Loc) -> Option<TileId> {
-    game.layer_get(&SEEN_TILE, l)
+    game.layers().at(&SEEN_TILE, l)
 }
 
 /// The remembered scenery at `l`, if any (and still in the game).
 #[must_use]
 pub fn remembered_thing(game: &Game, l: Loc) -> Option<ThingId> {
-    game.layer_get(&SEEN_THING, l).filter(|&t| game.contains(t))
+    game.layers()
+        .at(&SEEN_THING, l)
+        .filter(|&t| game.things().contains(t))
 }
 
 /// How the scenery at `l` looked when the hero last saw it: glyph and colour.
 #[must_use]
 pub fn remembered_look(game: &Game, l: Loc) -> Option<(char, Rgb)> {
-    game.layer_get(&SEEN_LOOK, l)
+    game.layers().at(&SEEN_LOOK, l)
 }
 
 /// Whether the hero has seen `l`.
 #[must_use]
 pub fn explored(game: &Game, l: Loc) -> bool {
-    game.layer_get(&SEEN_TILE, l).is_some()
+    game.layers().at(&SEEN_TILE, l).is_some()
 }
 
 /// [`explored`] for many cells of one game: the layer is looked up once, not by name for
 /// every cell (the explore bot asks about each cell it searches and its eight neighbours).
 pub fn explored_cells(game: &Game) -> impl Fn(Loc) -> bool + use<> {
-    let seen = game.layer(&SEEN_TILE);
+    let seen = game.layers().get(&SEEN_TILE);
     move |l| seen.get(l).is_some()
 }

@@ -31,7 +31,7 @@ pub fn stacks_with(game: &Game, a: ThingId, b: ThingId) -> bool {
     if a == b || !stackable(game, a) || !stackable(game, b) {
         return false;
     }
-    let (Ok(ta), Ok(tb)) = (game.get_thing(a), game.get_thing(b)) else {
+    let (Ok(ta), Ok(tb)) = (game.things().get(a), game.things().get(b)) else {
         return false;
     };
     if ta.proto() != tb.proto() || ta.modifiers() != tb.modifiers() {
@@ -51,9 +51,9 @@ pub fn stacks_with(game: &Game, a: ThingId, b: ThingId) -> bool {
 
 /// The things sharing `id`'s place (a holder's contents or a map cell), `id` excluded.
 fn neighbours(game: &Game, id: ThingId) -> Result<Vec<ThingId>, Error> {
-    let others: Vec<ThingId> = match game.place(id)? {
-        Place::In(holder) => game.contents(holder)?.to_vec(),
-        Place::Map(at) => game.things_at(at).to_vec(),
+    let others: Vec<ThingId> = match game.things().place(id)? {
+        Place::In(holder) => game.things().contents(holder)?.to_vec(),
+        Place::Map(at) => game.things().at(at).to_vec(),
     };
     Ok(others.into_iter().filter(|&t| t != id).collect())
 }
@@ -81,7 +81,7 @@ pub fn split(game: &mut Game, id: ThingId, n: i32) -> Result<ThingId, Error> {
         return Ok(id);
     }
     let n = n.max(1);
-    let t = game.get_thing(id)?.clone();
+    let t = game.things().get(id)?.clone();
     let place = t.place().ok_or(Error::NoSuchThing(id))?;
     let mut part = match t.proto() {
         Some(p) => game.library().create(p)?,

@@ -72,26 +72,27 @@ pub fn end_turn_with(
     if game.var(&GAME_OVER).unwrap_or(false) {
         return Ok(None);
     }
-    let z = game.location(h)?.z;
+    let z = game.things().location(h)?.z;
     let view = hero_view_with(game, table)?;
     // What the view depends on, to tell afterwards whether it must be computed again.
-    let seen_from = game.location(h)?;
+    let seen_from = game.things().location(h)?;
     let terrain = game.terrain().clone();
     let blockers = sight_blockers_near(game, seen_from);
     // The hero acts again `elapsed` after its turn: bring the clock to that turn (acting at no
     // cost), then put the hero `elapsed` later.
-    if game.is_scheduled(h) {
+    if game.schedule().is_scheduled(h) {
         game.acted_mut(h, 0)?;
     }
-    game.schedule_mut(h, u64::try_from(elapsed).unwrap_or(1))?;
+    game.scheduler()
+        .add(h, u64::try_from(elapsed).unwrap_or(1))?;
     // Only the hero's level is simulated: the engine queues its creatures (they take turns:
     // `ACTS`) and puts the level the hero left to sleep.
-    if game.awake_levels().as_deref() != Some(&[z][..]) {
-        game.set_awake_levels_mut([z])?;
+    if game.schedule().awake_levels().as_deref() != Some(&[z][..]) {
+        game.scheduler().set_awake_levels([z])?;
     }
     let level = creatures_on_level(game, z);
     for &m in &level {
-        if m != h && game.contains(m) {
+        if m != h && game.things().contains(m) {
             tick_effects(game, ctx, m, elapsed)?;
         }
     }
@@ -102,7 +103,7 @@ pub fn end_turn_with(
     // Alchemy's actor rule (its AI) plays each monster's action and reports it, putting the
     // actor `100·cost/speed` later.
     let max_actions = MAX_ACTIONS.saturating_mul(level.len().max(1));
-    let _ = game.take_turns_mut(
+    let _ = game.scheduler().take_turns(
         ctx,
         max_actions,
         |g, next| next == h || g.var(&GAME_OVER).unwrap_or(false),
@@ -114,7 +115,7 @@ pub fn end_turn_with(
     wandering_monsters(game, ctx, table, z, elapsed)?;
     // The view after the monsters moved: the same set unless the hero moved, the terrain
     // changed or a thing that blocks sight came, went or changed within sight range.
-    let unchanged = game.location(h)? == seen_from
+    let unchanged = game.things().location(h)? == seen_from
         && game.terrain().ptr_eq(&terrain)
         && sight_blockers_near(game, seen_from) == blockers;
     let view = if unchanged {
@@ -142,14 +143,14 @@ fn monster_turn(
     table: &TileTable,
 ) -> Result<(), Error> {
     let cost = ai::act(game, ctx, m, h, view, table)?;
-    if game.contains(m) {
+    if game.things().contains(m) {
         let speed = game.query(m, &SPEED)?;
         if speed >= MIN_SPEED {
             // The engine's delay is `action_time` for every speed it does not clamp.
             game.acted_mut(m, u64::try_from(cost).unwrap_or(0))?;
         } else {
             game.acted_mut(m, 0)?;
-            game.schedule_mut(m, delay(cost, speed))?;
+            game.scheduler().add(m, delay(cost, speed))?;
         }
     }
     Ok(())
@@ -165,7 +166,7 @@ pub fn tick_effects(
     elapsed: i32,
 ) -> Result<(), Error> {
     for e in effects_of(game, creature) {
-        if !game.contains(creature) {
+        if !game.things().contains(creature) {
             return Ok(());
         }
         let per = game.query(e, &HP_PER_TURN)?;
@@ -175,7 +176,8 @@ pub fn tick_effects(
             game.set_mut(e, &HP_ACC, acc - whole * 100)?;
             if whole != 0 {
                 let kind = game
-                    .get_thing(e)?
+                    .things()
+                    .get(e)?
                     .proto()
                     .map(Arc::<str>::from)
                     .unwrap_or_else(|| Arc::from(""));
@@ -200,19 +202,20 @@ pub fn tick_effects(
                         dtype,
                         Source::Cause(cause),
                     )?;
-                    if !game.contains(creature) {
+                    if !game.things().contains(creature) {
                         return Ok(());
                     }
                 }
             }
         }
-        if !game.contains(e) {
+        if !game.things().contains(e) {
             continue;
         }
         let left = game.query(e, &DURATION)? - elapsed;
         if left <= 0 {
             let effect = game
-                .get_thing(e)?
+                .things()
+                .get(e)?
                 .proto()
                 .map(Arc::<str>::from)
                 .unwrap_or_else(|| Arc::from(""));
@@ -259,7 +262,7 @@ fn wandering_monsters(
         return Ok(());
     }
     let h = hero(game)?;
-    let at = game.location(h)?;
+    let at = game.things().location(h)?;
     let view = hero_view_with(game, table)?;
     let Some(l) = random_floor(game, z, 50, |_, l| {
         !view.contains(l) && l.chebyshev(at) > 10
@@ -283,7 +286,7 @@ pub fn leave_level(game: &mut Game, z: i32) -> Result<(), Error> {
         if m == h {
             continue;
         }
-        let mut t = game.get_thing(m)?.clone();
+        let mut t = game.things().get(m)?.clone();
         t.remove_prop_mut(LAST_SEEN.key());
         t.remove_prop_mut(FOE.key());
         t.set_mut(&AWAY_SINCE, now);
@@ -308,7 +311,7 @@ pub fn arrive(game: &mut Game, ctx: &mut HookCtx<'_>, z: i32) -> Result<(), Erro
         let Some(since) = game.query_opt(m, &AWAY_SINCE)? else {
             continue;
         };
-        let mut t = game.get_thing(m)?.clone();
+        let mut t = game.things().get(m)?.clone();
         t.remove_prop_mut(AWAY_SINCE.key());
         game.update_thing_mut(t)?;
         let away = (now - since).clamp(0, MAX_CATCH_UP);
@@ -317,7 +320,7 @@ pub fn arrive(game: &mut Game, ctx: &mut HookCtx<'_>, z: i32) -> Result<(), Erro
             continue;
         }
         tick_effects(game, ctx, m, away)?;
-        if !game.contains(m) {
+        if !game.things().contains(m) {
             continue;
         }
         let tg = i64::from(game.query(m, &TG)?.max(1));
@@ -326,7 +329,7 @@ pub fn arrive(game: &mut Game, ctx: &mut HookCtx<'_>, z: i32) -> Result<(), Erro
         // It has wandered about meanwhile (a few random steps, like an idle monster).
         let steps = (away / 200).min(12);
         for _ in 0..steps {
-            let at = game.location(m)?;
+            let at = game.things().location(m)?;
             let d = alembic::Dir::COMPASS[game.rng().below(8) as usize];
             if super::world::can_enter(game, m, at + d) {
                 game.move_thing_mut(m, at + d)?;

@@ -43,7 +43,8 @@ pub fn hero(game: &Game) -> Result<ThingId, Error> {
 /// The creature standing at `loc`, if any.
 #[must_use]
 pub fn creature_at(game: &Game, loc: Loc) -> Option<ThingId> {
-    game.things_at(loc)
+    game.things()
+        .at(loc)
         .iter()
         .copied()
         .find(|&t| game.is(t, &IS_CREATURE))
@@ -52,7 +53,8 @@ pub fn creature_at(game: &Game, loc: Loc) -> Option<ThingId> {
 /// A blocking non-creature thing at `loc` (closed door, fountain, apparatus…).
 #[must_use]
 pub fn blocker_at(game: &Game, loc: Loc) -> Option<ThingId> {
-    game.things_at(loc)
+    game.things()
+        .at(loc)
         .iter()
         .copied()
         .find(|&t| !game.is(t, &IS_CREATURE) && game.is(t, &IS_BLOCKING))
@@ -61,7 +63,7 @@ pub fn blocker_at(game: &Game, loc: Loc) -> Option<ThingId> {
 /// The topmost scenery at `loc` (doors, stairs, decorations, apparatus).
 #[must_use]
 pub fn scenery_at(game: &Game, loc: Loc) -> Option<ThingId> {
-    scenery_among(game, game.things_at(loc))
+    scenery_among(game, game.things().at(loc))
 }
 
 /// The topmost scenery among `things` (a cell's things, read once for several questions).
@@ -77,7 +79,8 @@ pub fn scenery_among(game: &Game, things: &[ThingId]) -> Option<ThingId> {
 /// Items lying at `loc`, in arrival order.
 #[must_use]
 pub fn items_at(game: &Game, loc: Loc) -> Vec<ThingId> {
-    game.things_at(loc)
+    game.things()
+        .at(loc)
         .iter()
         .copied()
         .filter(|&t| game.is(t, &IS_ITEM))
@@ -107,7 +110,8 @@ pub fn transparent(game: &Game, loc: Loc) -> bool {
         .is_ok_and(|t| !t.is(&IS_VIEW_BLOCKING) && game.tile(loc).0 != 0);
     tile_ok
         && !game
-            .things_at(loc)
+            .things()
+            .at(loc)
             .iter()
             .any(|&t| game.is(t, &IS_VIEW_BLOCKING))
 }
@@ -205,7 +209,7 @@ impl TileTable {
     /// not a tile number the library does not have, and nothing there blocks the view.
     #[must_use]
     pub fn transparent(&self, game: &Game, l: Loc) -> bool {
-        self.lets_sight_through(game, game.tile(l), || game.things_at(l))
+        self.lets_sight_through(game, game.tile(l), || game.things().at(l))
     }
 
     /// The rule both [`transparent`](TileTable::transparent) and the views of
@@ -231,7 +235,7 @@ impl TileTable {
             table: self,
             game,
             terrain: game.terrain().view(LocBox::rect(0, 0, 0, 0, 0)),
-            cells: game.cell_view(),
+            cells: game.things().cursor(),
         };
         move |l| seen.at(l)
     }
@@ -261,7 +265,7 @@ pub fn hero_view(game: &Game) -> Result<VisibleSet, Error> {
 
 /// [`hero_view`] with the game's tile table already at hand.
 pub fn hero_view_with(game: &Game, table: &TileTable) -> Result<VisibleSet, Error> {
-    let at = game.location(hero(game)?)?;
+    let at = game.things().location(hero(game)?)?;
     Ok(field_of_view(at, FOV_RADIUS, table.transparency(game)))
 }
 
@@ -281,7 +285,8 @@ pub fn sight_blockers_near(game: &Game, at: Loc) -> Vec<Loc> {
             at.z.saturating_add(1),
         ),
     );
-    game.things_in_box(square)
+    game.things()
+        .in_box(square)
         .into_iter()
         .filter(|(_, ids)| ids.iter().any(|&t| game.is(t, &IS_VIEW_BLOCKING)))
         .map(|(l, _)| l)
@@ -293,7 +298,7 @@ pub fn sight_blockers_near(game: &Game, at: Loc) -> Vec<Loc> {
 #[must_use]
 pub fn hero_sees(game: &Game, loc: Loc) -> bool {
     let Ok(h) = hero(game) else { return false };
-    let Ok(at) = game.location(h) else {
+    let Ok(at) = game.things().location(h) else {
         return false;
     };
     sees(game, at, loc, FOV_RADIUS)
@@ -335,11 +340,12 @@ pub fn sees_with(game: &Game, table: &TileTable, from: Loc, to: Loc, radius: u32
 
 /// Every creature standing on level `z` (not carried), in id order.
 ///
-/// Reads the level's things from the game's cell index ([`Game::ids_on_level`]), not every
+/// Reads the level's things from the game's cell index
+/// ([`Things::ids_on_level`](alembic::things::Things::ids_on_level)), not every
 /// thing in the game.
 #[must_use]
 pub fn creatures_on_level(game: &Game, z: i32) -> Vec<ThingId> {
-    let mut out = game.ids_on_level(z);
+    let mut out = game.things().ids_on_level(z);
     out.retain(|&id| game.is(id, &IS_CREATURE));
     out.sort_unstable();
     out
@@ -373,5 +379,5 @@ pub fn random_floor(
 /// Whether any scenery is at `l`.
 #[must_use]
 pub fn has_scenery(game: &Game, l: Loc) -> bool {
-    game.things_at(l).iter().any(|&t| game.is(t, &IS_SCENERY))
+    game.things().at(l).iter().any(|&t| game.is(t, &IS_SCENERY))
 }

@@ -11,7 +11,7 @@ use crate::rules::{say_near, tell};
 use crate::view::name_of;
 
 pub(crate) fn alive(g: &Game, id: ThingId) -> bool {
-    g.contains(id) && g.query(id, &HP).is_ok_and(|hp| hp > 0)
+    g.things().contains(id) && g.query(id, &HP).is_ok_and(|hp| hp > 0)
 }
 
 /// Attack `target`: touching it first (its [`ON_USE`] hook: lichens sting), then a blow.
@@ -25,7 +25,7 @@ pub(crate) fn attack(
         actor: Some(attacker),
         ..HookCall::on(target)
     };
-    g.run_hook_mut(ctx, &ON_USE, call)?;
+    ctx.run(&mut *g, &ON_USE, call)?;
     if alive(g, attacker) && alive(g, target) {
         strike(g, ctx, attacker, target)?;
     }
@@ -61,7 +61,7 @@ pub(crate) fn strike(
         };
         tell(g, ctx, target, event);
     } else {
-        let at = g.location(target)?;
+        let at = g.things().location(target)?;
         let event = Event::Struck {
             attacker: a_name,
             verb,
@@ -103,7 +103,7 @@ pub(crate) fn die(
         tell(g, ctx, victim, Event::YouDied { killer });
         return Ok(());
     }
-    let at = g.location(victim)?;
+    let at = g.things().location(victim)?;
     g.remove_thing_mut(victim)?;
     if g.is(by, &IS_HERO) {
         let kills = g.var(&KILLS)?;

@@ -20,11 +20,11 @@ pub(crate) fn wander(
     me: ThingId,
     can_enter: impl Fn(&Game, Loc) -> bool,
 ) -> Result<(), Error> {
-    let here = g.location(me)?;
+    let here = g.things().location(me)?;
     let options: Vec<Loc> = Dir::COMPASS
         .iter()
         .map(|&d| here + d)
-        .filter(|&l| can_enter(g, l) && g.things_at(l).is_empty())
+        .filter(|&l| can_enter(g, l) && g.things().at(l).is_empty())
         .collect();
     if let Some(i) = g.rng().index(options.len()) {
         g.move_thing_mut(me, options[i])?;
@@ -43,11 +43,11 @@ pub(crate) fn lichen_turn(
     if spores <= 0 || !g.rng().one_in(1, LICHEN_GROWTH_ODDS) {
         return Ok(());
     }
-    let here = g.location(me)?;
+    let here = g.things().location(me)?;
     let options: Vec<Loc> = Dir::COMPASS
         .iter()
         .map(|&d| here + d)
-        .filter(|&l| walkable(g, l) && g.things_at(l).is_empty())
+        .filter(|&l| walkable(g, l) && g.things().at(l).is_empty())
         .collect();
     let Some(i) = g.rng().index(options.len()) else {
         return Ok(());
@@ -66,7 +66,7 @@ pub(crate) fn lichen_sting(
     call: &HookCall,
 ) -> Result<(), Error> {
     match call.actor {
-        Some(toucher) if g.contains(toucher) => strike(g, ctx, call.this, toucher),
+        Some(toucher) if g.things().contains(toucher) => strike(g, ctx, call.this, toucher),
         _ => Ok(()),
     }
 }
@@ -94,7 +94,7 @@ pub(crate) fn silverfish_turn(
 
 /// Where a hunter may step on its way to `goal`: walkable and empty, or the goal itself.
 pub(crate) fn hunter_cost(g: &Game, goal: Loc) -> impl Fn(Loc, Loc) -> Option<u32> + '_ {
-    move |_, to| (walkable(g, to) && (to == goal || g.things_at(to).is_empty())).then_some(1)
+    move |_, to| (walkable(g, to) && (to == goal || g.things().at(to).is_empty())).then_some(1)
 }
 
 /// The box of radius `r` around `at`, on its level.
@@ -109,7 +109,7 @@ pub(crate) fn around(at: Loc, r: i32) -> LocBox {
 /// The player's location if the player is alive on `here`'s level within `range`.
 pub(crate) fn prey(g: &Game, here: Loc, range: u32) -> Result<Option<(ThingId, Loc)>, Error> {
     let p = player(g)?;
-    let at = g.location(p)?;
+    let at = g.things().location(p)?;
     Ok(
         (outcome(g)? == Outcome::Playing && at.z == here.z && here.chebyshev(at) <= range)
             .then_some((p, at)),
@@ -119,11 +119,11 @@ pub(crate) fn prey(g: &Game, here: Loc, range: u32) -> Result<Option<(ThingId, L
 /// One step of `me` that brings it closest (king's moves) to `goal`, if any is better than
 /// staying: how hunters drift towards a player they cannot track yet.
 pub(crate) fn drift(g: &mut Game, me: ThingId, goal: Loc) -> Result<(), Error> {
-    let here = g.location(me)?;
+    let here = g.things().location(me)?;
     let best = Dir::COMPASS
         .iter()
         .map(|&d| here + d)
-        .filter(|&l| walkable(g, l) && g.things_at(l).is_empty())
+        .filter(|&l| walkable(g, l) && g.things().at(l).is_empty())
         .min_by_key(|l| (l.chebyshev(goal), l.manhattan(goal)));
     match best {
         Some(l) if l.chebyshev(goal) < here.chebyshev(goal) => g.move_thing_mut(me, l),
@@ -136,7 +136,7 @@ pub(crate) fn drift(g: &mut Game, me: ThingId, goal: Loc) -> Result<(), Error> {
 /// one turn in three (it hears them); otherwise it flutters at random.
 pub(crate) fn bat_turn(g: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
     let me = call.this;
-    let here = g.location(me)?;
+    let here = g.things().location(me)?;
     match prey(g, here, 10)? {
         Some((p, at)) if here.chebyshev(at) == 1 => attack(g, ctx, me, p),
         Some((_, at)) if g.rng().one_in(2, 3) => {
@@ -145,7 +145,7 @@ pub(crate) fn bat_turn(g: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> 
                 DijkstraMap::build(around(here, 10), &[at], &cost).next_step(here, &cost)
             };
             match next {
-                Some(l) if l != at && g.things_at(l).is_empty() => g.move_thing_mut(me, l),
+                Some(l) if l != at && g.things().at(l).is_empty() => g.move_thing_mut(me, l),
                 _ => wander(g, me, walkable),
             }
         }
@@ -165,7 +165,7 @@ pub(crate) fn zombie_turn(
     call: &HookCall,
 ) -> Result<(), Error> {
     let me = call.this;
-    let here = g.location(me)?;
+    let here = g.things().location(me)?;
     match prey(g, here, 20)? {
         Some((p, at)) if here.chebyshev(at) == 1 => attack(g, ctx, me, p),
         Some((_, at)) => {
@@ -176,7 +176,7 @@ pub(crate) fn zombie_turn(
                     .and_then(|path| path.first_step())
             };
             match next {
-                Some(l) if l != at && g.things_at(l).is_empty() => g.move_thing_mut(me, l),
+                Some(l) if l != at && g.things().at(l).is_empty() => g.move_thing_mut(me, l),
                 _ => Ok(()),
             }
         }

@@ -53,7 +53,7 @@ pub(crate) fn say_near(g: &mut Game, ctx: &mut HookCtx<'_>, at: Loc, event: &Eve
     );
     let mut hearers = Vec::new();
     for l in area.iter() {
-        hearers.extend(g.things_at(l).iter().copied());
+        hearers.extend(g.things().at(l).iter().copied());
     }
     for who in hearers {
         tell(g, ctx, who, event.clone());
@@ -69,7 +69,7 @@ pub(crate) fn nearest_free(g: &Game, l: Loc) -> Option<Loc> {
         )
         .iter()
         .find(|&c| {
-            c.chebyshev(l) == r.unsigned_abs() && walkable(g, c) && g.things_at(c).is_empty()
+            c.chebyshev(l) == r.unsigned_abs() && walkable(g, c) && g.things().at(c).is_empty()
         })
     })
 }

@@ -22,16 +22,16 @@ pub(crate) const MAX_WORLD_ACTIONS: usize = 100_000;
 /// player's level is awake: the engine wakes the level the player arrives on and puts the one
 /// left behind to sleep.
 pub(crate) fn world_answer(g: &mut Game, ctx: &mut HookCtx<'_>, p: ThingId) -> Result<(), Error> {
-    if g.awake_levels().is_none() {
+    if g.schedule().awake_levels().is_none() {
         // A game saved before the engine kept sleeping levels.
-        let z = g.location(p)?.z;
-        g.set_awake_levels_mut([z])?;
+        let z = g.things().location(p)?.z;
+        g.scheduler().set_awake_levels([z])?;
     }
     let over = |g: &Game| !outcome(g).is_ok_and(|o| o == Outcome::Playing);
     if g.end_turn_mut(ctx, p, NORMAL_ACTION, MAX_WORLD_ACTIONS, over)? != TurnEnd::Ready {
         return Ok(());
     }
-    let z = g.location(p)?.z;
+    let z = g.things().location(p)?.z;
     if g.var(&REINFORCEMENTS)? && g.rng().one_in(1, REINFORCE_ODDS) {
         reinforce(g, ctx, p, z)?;
     }
@@ -61,7 +61,7 @@ pub(crate) fn reinforce(
         return Ok(());
     }
     let name = g.random_name(&IS_HOSTILE, 1, depth + 1)?;
-    let away = (g.location(p)?, VIEW_RADIUS + 3);
+    let away = (g.things().location(p)?, VIEW_RADIUS + 3);
     if let Some(at) = random_empty_floor(g, z, Some(away))? {
         g.spawn_mut(ctx, &name, at)?;
     }
