@@ -614,9 +614,9 @@ fn board_help<R: Ruleset>(rules: &R, board: &dyn Board<R>) -> Vec<String> {
     }
     // "> and < away from stairs travel to them" only for a game whose keys have them.
     let stairs_keys = [Key::Char('>'), Key::Char('<')];
-    let has_stairs = keys
+    let has_stairs = stairs_keys
         .iter()
-        .any(|b| b.keys.iter().any(|k| stairs_keys.contains(k)));
+        .all(|s| keys.iter().any(|b| b.keys.contains(s)));
     let own: Vec<Binding<Own>> = session_keys(rules)
         .map(|b| match b.action {
             Own::Explore if !has_stairs => EXPLORE_NO_STAIRS,
