@@ -1,4 +1,5 @@
-//! The rules of Alchemy: world queries, combat, effects, time, monster behaviour, doors,
+//! The rules of Alchemy: world queries, combat, effects, time, monster behaviour (and the
+//! cunning monsters' foresight, [`cunning`]), doors,
 //! items and the hero's map memory.
 //!
 //! What a test, a bot or a screen may call is re-exported here by name (`rules::damage`,
@@ -7,6 +8,7 @@
 
 pub(crate) mod ai;
 pub(crate) mod combat;
+pub mod cunning;
 pub(crate) mod doors;
 pub(crate) mod effects;
 pub(crate) mod items;

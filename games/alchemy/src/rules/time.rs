@@ -59,6 +59,21 @@ pub fn end_turn_with(
     elapsed: i32,
     table: &TileTable,
 ) -> Result<Option<VisibleSet>, Error> {
+    world_step(game, ctx, elapsed, table, None)
+}
+
+/// [`end_turn_with`], or with `foresee` = `Some(m)` the same step inside a future that
+/// monster `m` is planning ([`super::cunning`]): every monster plays by the cheap rules
+/// (so a search never recurses), the step stops as soon as `m` is next to act (or the
+/// hero), and what only the real game needs (wandering monsters, the hero's map memory) is
+/// left out.
+pub(crate) fn world_step(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    elapsed: i32,
+    table: &TileTable,
+    foresee: Option<ThingId>,
+) -> Result<Option<VisibleSet>, Error> {
     let h = hero(game)?;
     let now = game
         .var(&TIME)
@@ -102,14 +117,18 @@ pub fn end_turn_with(
     // Alchemy's actor rule (its AI) plays each monster's action and reports it, putting the
     // actor `100·cost/speed` later.
     let max_actions = MAX_ACTIONS.saturating_mul(level.len().max(1));
+    let plan = foresee.is_none();
     let _ = game.take_turns_mut(
         ctx,
         max_actions,
-        |g, next| next == h || g.var(&GAME_OVER).unwrap_or(false),
-        |g, ctx, m| monster_turn(g, ctx, m, h, &view, table),
+        |g, next| next == h || Some(next) == foresee || g.var(&GAME_OVER).unwrap_or(false),
+        |g, ctx, m| monster_turn(g, ctx, m, h, &view, table, plan),
     )?;
     if game.var(&GAME_OVER).unwrap_or(false) {
         return Ok(None);
+    }
+    if foresee.is_some() {
+        return Ok(Some(view));
     }
     wandering_monsters(game, ctx, table, z, elapsed)?;
     // The view after the monsters moved: the same set unless the hero moved, the terrain
@@ -131,8 +150,31 @@ pub fn end_turn_with(
     Ok(Some(view))
 }
 
-/// Alchemy's actor rule: monster `m` takes its action ([`ai::act`]) and reports its cost to
-/// the scheduler, `100·cost/speed` later (speeds below [`MIN_SPEED`] count as it).
+/// In a future monster `m` is planning: the rest of the world's step after `m`'s action,
+/// every other monster by the cheap rules, until the hero or `m` is next to act (or the
+/// game is over). Returns who is next.
+pub(crate) fn pass_until(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    table: &TileTable,
+    h: ThingId,
+    m: ThingId,
+) -> Result<Option<ThingId>, Error> {
+    let view = hero_view_with(game, table)?;
+    let z = game.location(h)?.z;
+    let max_actions = MAX_ACTIONS.saturating_mul(creatures_on_level(game, z).len().max(1));
+    let _ = game.take_turns_mut(
+        ctx,
+        max_actions,
+        |g, next| next == h || next == m || g.var(&GAME_OVER).unwrap_or(false),
+        |g, ctx, x| monster_turn(g, ctx, x, h, &view, table, false),
+    )?;
+    Ok(game.next_actor())
+}
+
+/// Alchemy's actor rule: monster `m` takes its action ([`ai::act`]; cunning monsters plan
+/// when `plan`) and reports its cost to the scheduler, `100·cost/speed` later (speeds below
+/// [`MIN_SPEED`] count as it).
 fn monster_turn(
     game: &mut Game,
     ctx: &mut HookCtx<'_>,
@@ -140,8 +182,15 @@ fn monster_turn(
     h: ThingId,
     view: &VisibleSet,
     table: &TileTable,
+    plan: bool,
 ) -> Result<(), Error> {
-    let cost = ai::act(game, ctx, m, h, view, table)?;
+    let cost = ai::act(game, ctx, m, h, view, table, plan)?;
+    report(game, m, cost)
+}
+
+/// Report monster `m`'s action of `cost` to the scheduler: `100·cost/speed` later (speeds
+/// below [`MIN_SPEED`] count as it).
+pub(crate) fn report(game: &mut Game, m: ThingId, cost: i32) -> Result<(), Error> {
     if game.contains(m) {
         let speed = game.query(m, &SPEED)?;
         if speed >= MIN_SPEED {
