@@ -170,7 +170,7 @@ pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleEr
 }
 
 /// The hero's part of a command; returns its cost.
-pub(crate) fn hero_action(
+fn hero_action(
     game: &mut Game,
     ctx: &mut HookCtx<'_>,
     h: ThingId,

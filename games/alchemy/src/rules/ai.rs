@@ -5,7 +5,6 @@
 use alembic::{Dir, Error, Game, HookCtx, Loc, LocBox, ThingId, fov::VisibleSet, path::Search};
 
 use super::combat;
-use super::cunning;
 use super::world::{
     TileTable, blocker_at, creature_at, hero_sees, level_box, sees_with, terrain_ok,
 };
@@ -20,10 +19,10 @@ use crate::rules::doors;
 pub const ACTION: i32 = 100;
 
 /// What a monster does with one action. `view` is the hero's field of view this turn
-/// (symmetric: the monster sees the hero exactly when the hero sees it). With `plan`, a
-/// cunning monster in a fight chooses by search ([`cunning`]); without (inside a searched
-/// future) every monster plays by the cheap rules below. Returns the action's cost (before
-/// speed).
+/// (symmetric: the monster sees the hero exactly when the hero sees it). These are the
+/// cheap rules: a cunning monster in a fight chooses by search instead (`rules::cunning`,
+/// called from the world's step), and inside its searched futures every monster plays by
+/// these. Returns the action's cost (before speed).
 pub fn act(
     game: &mut Game,
     ctx: &mut HookCtx<'_>,
@@ -31,7 +30,6 @@ pub fn act(
     hero: ThingId,
     view: &VisibleSet,
     table: &TileTable,
-    plan: bool,
 ) -> Result<i32, Error> {
     let at = game.location(m)?;
     let hero_at = game.location(hero)?;
@@ -47,14 +45,6 @@ pub fn act(
         if d <= aggro && notices(game, m, d, aggro)? {
             game.set_mut(m, &LAST_SEEN, hero_at)?;
         }
-    }
-    // A cunning monster in a fight plans its action on futures of the real rules.
-    if plan
-        && cunning::plans_now(game, m, hero)
-        && let Some(a) = cunning::choose(game, ctx.hooks(), table, m, hero)?
-        && let Some(cost) = cunning::perform(game, ctx, m, &a)?
-    {
-        return Ok(cost);
     }
     // The hero first: chase the last sighting, attack when beside it.
     if let Some(t) = game.query_opt(m, &LAST_SEEN)? {

@@ -1,7 +1,7 @@
 //! Cunning monsters: in a fight, a monster flagged [`PLANS`] in the data (or one carrying a
 //! potion) chooses its action by playing each candidate out on clones of the game under
 //! the real rules ([`StepPlanner`]): its action, then the world until it may act again —
-//! the other monsters by their cheap rules ([`super::ai`]), the hero by a simple model of a
+//! the other monsters by their cheap rules (today's monster AI), the hero by a simple model of a
 //! fighter ([`hero_reply`]: throw a known harmful potion at it down a clear line, hit it
 //! when beside it, else close in). Each candidate is scored on sampled futures (reseeded
 //! clones: never the real generator's next draw) by what the monster keeps of its own hit
@@ -19,23 +19,23 @@
 //! give the same plans on any machine. Planning is off in a game whose [`FORESIGHT_OFF`]
 //! variable is set (the tests' and the bot's baseline).
 
-use alembic::{Dir, Error, Game, HookCtx, Hooks, Loc, ThingId};
-use alembic_session::plan::{PlanError, StepPlanner};
+use alembic::{Dir, Error, Game, HookCtx, Loc, ThingId};
+use alembic_session::plan::{Plan, PlanError, StepPlanner};
 
 use super::ai::{ACTION, step_or_bump};
+use super::combat;
 use super::effects::effects_of;
-use super::items::{THROW_RANGE, consume, fly, inventory};
+use super::items::{THROW_RANGE, consume, fly, inventory, throw};
 use super::stack;
-use super::time::{action_time, pass_until, report, world_step};
 use super::world::{
-    TileTable, blocker_at, creature_at, hero_sees, terrain_ok, tile_blocks, tile_dangerous,
+    blocker_at, can_enter, creature_at, hero_sees, terrain_ok, tile_blocks, tile_dangerous,
 };
-use crate::command::{Command, RuleError, hero_action};
+use crate::error::RuleError;
 use crate::events::{Event, Noun, emit, is_identified};
 use crate::props::{
-    ATTACKS_MONSTERS, DURATION, FAMILY, FORESIGHT_OFF, GAME_OVER, GIVES_EFFECT, HP_PER_TURN, HPS,
-    HPS_MAX, IS_DOOR, IS_HARMFUL, IS_HERO, IS_HOSTILE, IS_INTELLIGENT, IS_OPEN, IS_POTION,
-    IS_VIEW_BLOCKING, LAST_SEEN, PLANS, SPEED, TIME,
+    ATTACKS_MONSTERS, DURATION, FAMILY, FORESIGHT_OFF, GIVES_EFFECT, HP_PER_TURN, HPS, HPS_MAX,
+    IS_DOOR, IS_HARMFUL, IS_HERO, IS_HOSTILE, IS_INTELLIGENT, IS_OPEN, IS_POTION, IS_VIEW_BLOCKING,
+    LAST_SEEN, PLANS, TIME,
 };
 
 /// A cunning monster plans while it knows where the hero is (it has noticed them) and the
@@ -52,9 +52,9 @@ pub const BUDGET: u64 = 256;
 pub const SELF_WEIGHT: f64 = 1.25;
 /// What its own death counts as, in shares of its hit points (worse than none left).
 pub const DEATH: f64 = -2.0;
-/// The hero's turns a future plays through before the monster acts again (a slow monster
-/// may let the hero act twice).
-const MAX_HERO_TURNS: usize = 4;
+/// The hero's turns a future plays through at most before the monster acts again (a slow
+/// monster may let the hero act twice).
+pub const MAX_HERO_TURNS: usize = 4;
 
 /// One action a cunning monster may take.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,20 +151,20 @@ fn may_step(game: &Game, m: ThingId, to: Loc) -> bool {
     terrain_ok(game, m, to)
 }
 
-/// The action `m` chooses by search ([`StepPlanner`] over [`foresee`], scored by
-/// [`value`]), or `None` when it has none to choose.
+/// The plan of monster `m` in `game` (where it is next to act): [`StepPlanner`] over `step`
+/// (`m`'s action and the world until it may act again: the world's step in
+/// `rules::time`) at [`DEPTH`], [`SAMPLES`] and [`BUDGET`], scored by [`value`]. `None`
+/// when it has nothing to choose.
 ///
 /// # Errors
 /// An engine error of the rules inside a future (a bug).
 pub fn choose(
     game: &Game,
-    hooks: &Hooks,
-    table: &TileTable,
     m: ThingId,
     hero: ThingId,
-) -> Result<Option<Act>, Error> {
+    step: impl Fn(&Game, &Act) -> Result<Option<Game>, Error>,
+) -> Result<Option<Plan<Act>>, Error> {
     let acts = candidates(game, m, hero);
-    let step = |g: &Game, a: &Act| foresee(g, hooks, table, m, hero, a);
     let plan = StepPlanner::new(step)
         .depth(DEPTH)
         .samples(SAMPLES)
@@ -172,7 +172,7 @@ pub fn choose(
         .seed(seed(game, m))
         .plan(game, &acts, |g| value(g, m, hero));
     match plan {
-        Ok(p) => Ok(p.map(|p| p.command)),
+        Ok(p) => Ok(p),
         Err(PlanError::Engine(e)) => Err(e),
     }
 }
@@ -217,57 +217,6 @@ pub fn value(game: &Game, m: ThingId, hero: ThingId) -> f64 {
     };
     let theirs = share(hero).unwrap_or(-1.0);
     SELF_WEIGHT * mine - theirs
-}
-
-/// One node of the search: `m` takes `act` in `game` (where it is next to act), then the
-/// world goes on — other monsters by the cheap rules, the hero by [`hero_reply`] — until
-/// `m` is next to act again, the game ends or `m` dies. `None` when the action is refused
-/// (or `m` cannot act).
-///
-/// # Errors
-/// An engine error (a bug).
-pub fn foresee(
-    game: &Game,
-    hooks: &Hooks,
-    table: &TileTable,
-    m: ThingId,
-    hero: ThingId,
-    act: &Act,
-) -> Result<Option<Game>, Error> {
-    if game.var(&GAME_OVER).unwrap_or(false) || !game.contains(m) || game.next_actor() != Some(m) {
-        return Ok(None);
-    }
-    let mut g = game.clone();
-    let mut ctx = HookCtx::new(hooks);
-    let Some(cost) = perform(&mut g, &mut ctx, m, act)? else {
-        return Ok(None);
-    };
-    report(&mut g, m, cost)?;
-    let mut hero_turns = 0;
-    while !g.var(&GAME_OVER).unwrap_or(false) && g.contains(m) {
-        match g.next_actor() {
-            Some(x) if x == m => break,
-            Some(x) if x == hero => {
-                if hero_turns == MAX_HERO_TURNS {
-                    break;
-                }
-                hero_turns += 1;
-                let cmd = hero_reply(&g, hero, m);
-                let cost = match hero_action(&mut g, &mut ctx, hero, cmd) {
-                    Ok(c) => c,
-                    Err(RuleError::Engine(e)) => return Err(e),
-                    Err(_) => ACTION,
-                };
-                let elapsed = action_time(cost, g.query(hero, &SPEED)?);
-                world_step(&mut g, &mut ctx, elapsed, table, Some(m))?;
-            }
-            Some(_) => {
-                pass_until(&mut g, &mut ctx, table, hero, m)?;
-            }
-            None => break,
-        }
-    }
-    Ok(Some(g))
 }
 
 /// Play `act` for `m` by the rules: its cost, or `None` when it is refused (a wall, a
@@ -336,17 +285,28 @@ fn carries_potion(game: &Game, m: ThingId, p: ThingId) -> bool {
     super::items::carries(game, m, p) && game.is(p, &IS_POTION)
 }
 
+/// What the hero does inside a monster's planned future ([`hero_reply`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeroMove {
+    /// Let the turn pass.
+    Wait,
+    /// Step in a direction (into a creature: attack it).
+    Step(Dir),
+    /// Throw a carried item at a place.
+    Throw(ThingId, Loc),
+}
+
 /// The hero inside a monster's planned future: a plain fighter. It throws a potion it knows
 /// to be harmful at `m` when `m` is the first creature down a clear line within range (and
 /// not beside it), hits `m` when beside it, hits another monster beside it, else steps to
 /// the free cell nearest `m` (or waits).
 #[must_use]
-pub fn hero_reply(game: &Game, hero: ThingId, m: ThingId) -> Command {
+pub fn hero_reply(game: &Game, hero: ThingId, m: ThingId) -> HeroMove {
     let (Ok(hat), Ok(mat)) = (game.location(hero), game.location(m)) else {
-        return Command::Wait;
+        return HeroMove::Wait;
     };
     if hat.z != mat.z {
-        return Command::Wait;
+        return HeroMove::Wait;
     }
     let d = hat.chebyshev(mat);
     if d > 1
@@ -356,15 +316,15 @@ pub fn hero_reply(game: &Game, hero: ThingId, m: ThingId) -> Command {
             .into_iter()
             .find(|&p| harmful(game, p))
     {
-        return Command::Throw(p, mat);
+        return HeroMove::Throw(p, mat);
     }
     if let Some(dir) = Dir::COMPASS.into_iter().find(|&dir| hat + dir == mat) {
-        return Command::Move(dir);
+        return HeroMove::Step(dir);
     }
     if let Some(dir) = Dir::COMPASS.into_iter().find(|&dir| {
         creature_at(game, hat + dir).is_some_and(|c| c != hero && game.is(c, &IS_HOSTILE))
     }) {
-        return Command::Move(dir);
+        return HeroMove::Step(dir);
     }
     let free = |l: Loc| {
         !tile_blocks(game, l)
@@ -380,7 +340,37 @@ pub fn hero_reply(game: &Game, hero: ThingId, m: ThingId) -> Command {
             best = Some((key.0, key.1, dir));
         }
     }
-    best.map_or(Command::Wait, |(_, _, dir)| Command::Move(dir))
+    best.map_or(HeroMove::Wait, |(_, _, dir)| HeroMove::Step(dir))
+}
+
+/// Play the hero's `mv` by the rules (an attack, a step, a throw); its cost. A step that
+/// cannot be taken, or a throw refused, passes the turn.
+///
+/// # Errors
+/// An engine error (a bug).
+pub fn hero_act(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    hero: ThingId,
+    mv: HeroMove,
+) -> Result<i32, Error> {
+    match mv {
+        HeroMove::Wait => Ok(ACTION),
+        HeroMove::Step(d) => {
+            let to = game.location(hero)? + d;
+            if let Some(c) = creature_at(game, to) {
+                combat::attack(game, ctx, hero, c)?;
+            } else if can_enter(game, hero, to) {
+                game.move_thing_mut(hero, to)?;
+            }
+            Ok(ACTION)
+        }
+        HeroMove::Throw(p, at) => match throw(game, ctx, hero, p, at) {
+            Ok(cost) => Ok(cost),
+            Err(RuleError::Engine(e)) => Err(e),
+            Err(_) => Ok(ACTION),
+        },
+    }
 }
 
 /// The first creature a thing thrown from `from` at `to` would hit ([`fly`]'s line).

@@ -26,7 +26,7 @@ pub use effects::{add_effect, effect_list};
 pub use items::{assign_letters, identify, inventory, letters_unchanged};
 pub use memory::{explored, explored_cells, remember};
 pub use stack::{number, split, stacks_with};
-pub use time::{end_turn, end_turn_with};
+pub use time::{end_turn, end_turn_with, monster_plan};
 pub use world::{
     LEVELS, STONE_LEVEL, creature_at, creatures_on_level, hero, hero_sees, hero_view, items_at,
     level_box, tile_blocks, tile_dangerous,

@@ -7,10 +7,12 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCtx, ThingId, fov::VisibleSet};
+use alembic::{Error, Game, HookCtx, Hooks, ThingId, fov::VisibleSet};
+use alembic_session::plan::Plan;
 
 use super::ai;
 use super::combat::{self, Source};
+use super::cunning;
 use super::effects::effects_of;
 use super::memory::remember;
 use super::world::{
@@ -19,8 +21,8 @@ use super::world::{
 use crate::events::{Cause, Event, Noun, emit};
 use crate::kinds::DamageType;
 use crate::props::{
-    AWAY_SINCE, DURATION, FOE, GAME_OVER, HP_ACC, HP_PER_TURN, IS_CREATURE, IS_POISON, IS_UNDEAD,
-    LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
+    AWAY_SINCE, DURATION, FOE, GAME_OVER, HP_ACC, HP_PER_TURN, IS_CONFUSED, IS_CREATURE, IS_POISON,
+    IS_UNDEAD, LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
 };
 
 /// Most actions a monster may take, on average, in one world step (a safety net against
@@ -67,7 +69,7 @@ pub fn end_turn_with(
 /// (so a search never recurses), the step stops as soon as `m` is next to act (or the
 /// hero), and what only the real game needs (wandering monsters, the hero's map memory) is
 /// left out.
-pub(crate) fn world_step(
+fn world_step(
     game: &mut Game,
     ctx: &mut HookCtx<'_>,
     elapsed: i32,
@@ -153,7 +155,7 @@ pub(crate) fn world_step(
 /// In a future monster `m` is planning: the rest of the world's step after `m`'s action,
 /// every other monster by the cheap rules, until the hero or `m` is next to act (or the
 /// game is over). Returns who is next.
-pub(crate) fn pass_until(
+fn pass_until(
     game: &mut Game,
     ctx: &mut HookCtx<'_>,
     table: &TileTable,
@@ -184,13 +186,121 @@ fn monster_turn(
     table: &TileTable,
     plan: bool,
 ) -> Result<(), Error> {
-    let cost = ai::act(game, ctx, m, h, view, table, plan)?;
+    let planned = if plan {
+        planned_action(game, ctx, m, h, view, table)?
+    } else {
+        None
+    };
+    let cost = match planned {
+        Some(cost) => cost,
+        None => ai::act(game, ctx, m, h, view, table)?,
+    };
     report(game, m, cost)
+}
+
+/// A cunning monster's action in a fight ([`cunning`]): chosen by search over futures played
+/// by [`foresee`], then taken; its cost. `None` when `m` does not plan now (not cunning, not
+/// in a fight, confused: the cheap rules play it) or found nothing to do.
+fn planned_action(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    m: ThingId,
+    h: ThingId,
+    view: &VisibleSet,
+    table: &TileTable,
+) -> Result<Option<i32>, Error> {
+    if !cunning::plans_now(game, m, h) || game.is(m, &IS_CONFUSED) {
+        return Ok(None);
+    }
+    // It keeps track of the hero while it sees them (the cheap rules' sighting).
+    let (at, hat) = (game.location(m)?, game.location(h)?);
+    if view.contains(at) {
+        game.set_mut(m, &LAST_SEEN, hat)?;
+    }
+    let hooks = ctx.hooks();
+    let plan = cunning::choose(game, m, h, |g, a| foresee(g, hooks, table, m, h, a))?;
+    match plan {
+        Some(p) => cunning::perform(game, ctx, m, &p.command),
+        None => Ok(None),
+    }
+}
+
+/// One node of a cunning monster's search: `m` takes `act` in `game` (where it is next to
+/// act), then the world goes on — the other monsters by the cheap rules, the hero by
+/// [`cunning::hero_reply`] — until `m` is next to act again, the game ends, `m` dies or the
+/// hero has had [`cunning::MAX_HERO_TURNS`] turns. `None` when the action is refused (or
+/// `m` cannot act). Nothing here draws on the game's generator before the planner's
+/// reseeded clone reaches it.
+fn foresee(
+    game: &Game,
+    hooks: &Hooks,
+    table: &TileTable,
+    m: ThingId,
+    h: ThingId,
+    act: &cunning::Act,
+) -> Result<Option<Game>, Error> {
+    if game.var(&GAME_OVER).unwrap_or(false) || !game.contains(m) || game.next_actor() != Some(m) {
+        return Ok(None);
+    }
+    let mut g = game.clone();
+    let mut ctx = HookCtx::new(hooks);
+    let Some(cost) = cunning::perform(&mut g, &mut ctx, m, act)? else {
+        return Ok(None);
+    };
+    report(&mut g, m, cost)?;
+    let mut hero_turns = 0;
+    while !g.var(&GAME_OVER).unwrap_or(false) && g.contains(m) {
+        match g.next_actor() {
+            Some(x) if x == m => break,
+            Some(x) if x == h => {
+                if hero_turns == cunning::MAX_HERO_TURNS {
+                    break;
+                }
+                hero_turns += 1;
+                let mv = cunning::hero_reply(&g, h, m);
+                let cost = cunning::hero_act(&mut g, &mut ctx, h, mv)?;
+                let elapsed = action_time(cost, g.query(h, &SPEED)?);
+                world_step(&mut g, &mut ctx, elapsed, table, Some(m))?;
+            }
+            Some(_) => {
+                pass_until(&mut g, &mut ctx, table, h, m)?;
+            }
+            None => break,
+        }
+    }
+    Ok(Some(g))
+}
+
+/// The plan monster `m` makes when it next acts after the hero waits in `game` (a game at
+/// the hero's turn, as [`apply`](crate::apply) takes it): the hero's wait, the world's step
+/// up to `m`'s action (the monsters before it by the cheap rules), then its search
+/// ([`cunning::choose`] over its futures), with the plan's value, depth and nodes: for
+/// benchmarks and tests. `None` when `m` has nothing to choose or does not act before the
+/// hero's next turn.
+///
+/// # Errors
+/// An engine error of the rules (a bug).
+pub fn monster_plan(
+    game: &Game,
+    hooks: &Hooks,
+    m: ThingId,
+) -> Result<Option<Plan<cunning::Act>>, Error> {
+    let h = hero(game)?;
+    let table = TileTable::new(game);
+    let mut g = game.clone();
+    if g.next_actor() != Some(m) {
+        let mut ctx = HookCtx::new(hooks);
+        world_step(&mut g, &mut ctx, ai::ACTION, &table, Some(m))?;
+        if g.next_actor() != Some(m) {
+            return Ok(None);
+        }
+    }
+    cunning::choose(&g, m, h, |g2, a| foresee(g2, hooks, &table, m, h, a))
 }
 
 /// Report monster `m`'s action of `cost` to the scheduler: `100·cost/speed` later (speeds
 /// below [`MIN_SPEED`] count as it).
-pub(crate) fn report(game: &mut Game, m: ThingId, cost: i32) -> Result<(), Error> {
+fn report(game: &mut Game, m: ThingId, cost: i32) -> Result<(), Error> {
     if game.contains(m) {
         let speed = game.query(m, &SPEED)?;
         if speed >= MIN_SPEED {
