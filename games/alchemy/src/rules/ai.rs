@@ -197,6 +197,18 @@ pub fn finds_way(game: &Game, m: ThingId, goal: Loc) -> bool {
     next_step(game, &TileTable::new(game), m, at, goal).is_some()
 }
 
+/// The direction the cheap rules would take `m` toward `goal` (the hero's last sighting):
+/// into it when beside it, else the first step of its path. `None` when it finds no way.
+pub(crate) fn chase_dir(game: &Game, table: &TileTable, m: ThingId, goal: Loc) -> Option<Dir> {
+    let at = game.location(m).ok()?;
+    let to = if at.chebyshev(goal) == 1 {
+        goal
+    } else {
+        next_step(game, table, m, at, goal)?
+    };
+    Dir::COMPASS.into_iter().find(|&d| at + d == to)
+}
+
 /// The first step of a path from `at` toward `goal` for `m`: A* over terrain it can cross,
 /// through doors it can open, around other creatures (at a price).
 fn next_step(game: &Game, table: &TileTable, m: ThingId, at: Loc, goal: Loc) -> Option<Loc> {

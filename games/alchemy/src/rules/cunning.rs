@@ -40,7 +40,7 @@ use crate::props::{
 
 /// A cunning monster plans while it knows where the hero is (it has noticed them) and the
 /// hero is at most this far (Chebyshev); farther off it hunts by the cheap rules.
-pub const PLAN_RANGE: u32 = 8;
+pub const PLAN_RANGE: u32 = 5;
 /// Plies of the monster's own actions searched: one action and the world's answer to it.
 pub const DEPTH: u32 = 1;
 /// Sampled futures per candidate.
@@ -109,16 +109,23 @@ fn potions(game: &Game, m: ThingId) -> Vec<ThingId> {
     out
 }
 
-/// The actions `m` may try: waiting, each step the rules would take, and drinking or
-/// throwing each kind of potion it carries (throwing while the hero is in range).
+/// The actions `m` may try: first `chase` (the step the cheap rules would take, so that
+/// where the search sees nothing better the monster does what a plain one does: the
+/// planner takes the first of equals), then waiting, each step the rules would take, and
+/// drinking or throwing each kind of potion it carries (throwing while the hero is in
+/// range).
 #[must_use]
-pub fn candidates(game: &Game, m: ThingId, hero: ThingId) -> Vec<Act> {
-    let mut acts = vec![Act::Wait];
+pub fn candidates(game: &Game, m: ThingId, hero: ThingId, chase: Option<Dir>) -> Vec<Act> {
     let Ok(at) = game.location(m) else {
-        return acts;
+        return vec![Act::Wait];
     };
+    let mut acts = Vec::new();
+    if let Some(d) = chase.filter(|&d| may_step(game, m, at + d)) {
+        acts.push(Act::Step(d));
+    }
+    acts.push(Act::Wait);
     for d in Dir::COMPASS {
-        if may_step(game, m, at + d) {
+        if Some(d) != chase && may_step(game, m, at + d) {
             acts.push(Act::Step(d));
         }
     }
@@ -151,7 +158,8 @@ fn may_step(game: &Game, m: ThingId, to: Loc) -> bool {
     terrain_ok(game, m, to)
 }
 
-/// The plan of monster `m` in `game` (where it is next to act): [`StepPlanner`] over `step`
+/// The plan of monster `m` in `game` (where it is next to act), among its
+/// [`candidates`] (`chase` first): [`StepPlanner`] over `step`
 /// (`m`'s action and the world until it may act again: the world's step in
 /// `rules::time`) at [`DEPTH`], [`SAMPLES`] and [`BUDGET`], scored by [`value`]. `None`
 /// when it has nothing to choose.
@@ -162,9 +170,10 @@ pub fn choose(
     game: &Game,
     m: ThingId,
     hero: ThingId,
+    chase: Option<Dir>,
     step: impl Fn(&Game, &Act) -> Result<Option<Game>, Error>,
 ) -> Result<Option<Plan<Act>>, Error> {
-    let acts = candidates(game, m, hero);
+    let acts = candidates(game, m, hero, chase);
     let plan = StepPlanner::new(step)
         .depth(DEPTH)
         .samples(SAMPLES)

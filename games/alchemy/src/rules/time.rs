@@ -218,7 +218,10 @@ fn planned_action(
         game.set_mut(m, &LAST_SEEN, hat)?;
     }
     let hooks = ctx.hooks();
-    let plan = cunning::choose(game, m, h, |g, a| foresee(g, hooks, table, m, h, a))?;
+    let chase = game
+        .query_opt(m, &LAST_SEEN)?
+        .and_then(|goal| ai::chase_dir(game, table, m, goal));
+    let plan = cunning::choose(game, m, h, chase, |g, a| foresee(g, hooks, table, m, h, a))?;
     match plan {
         Some(p) => cunning::perform(game, ctx, m, &p.command),
         None => Ok(None),
@@ -295,7 +298,10 @@ pub fn monster_plan(
             return Ok(None);
         }
     }
-    cunning::choose(&g, m, h, |g2, a| foresee(g2, hooks, &table, m, h, a))
+    let chase = g
+        .query_opt(m, &LAST_SEEN)?
+        .and_then(|goal| ai::chase_dir(&g, &table, m, goal));
+    cunning::choose(&g, m, h, chase, |g2, a| foresee(g2, hooks, &table, m, h, a))
 }
 
 /// Report monster `m`'s action of `cost` to the scheduler: `100·cost/speed` later (speeds
