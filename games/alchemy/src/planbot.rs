@@ -3,14 +3,15 @@
 //! monsters use ([`StepPlanner`]): each candidate (the explorer's own choice, waiting, a
 //! step each way, drinking an identified potion, throwing one at the nearest monster) is
 //! played out by [`apply`] on reseeded clones of the game, and the best by [`value`] is
-//! taken (the explorer's choice on a tie).
+//! taken when it beats the explorer's choice on the same futures by [`MARGIN`].
 //!
 //! Inside its futures no monster plans (the clones have
 //! [`FORESIGHT_OFF`](crate::props::FORESIGHT_OFF) set), so a search never starts another.
 //! It weighs only what the hero could know: potions are tried only once identified.
 //!
-//! Costs: at most [`BUDGET`] nodes (one clone and one [`apply`] each) a turn with a monster
-//! in view; the other turns cost what the explore bot costs.
+//! Costs: at most [`BUDGET`] nodes (one clone and one [`apply`] each), and [`SAMPLES`]
+//! more to weigh the explorer's choice, a turn with a monster in view; the other turns cost
+//! what the explore bot costs.
 
 use alembic::{Dir, Game, Loc, ThingId, fov::VisibleSet};
 use alembic_session::plan::StepPlanner;
@@ -32,7 +33,11 @@ pub const BUDGET: u64 = 120;
 pub const DEATH: f64 = -2.0;
 /// How much the bot values its own hit points (a share of its maximum) against the hit
 /// points the monsters in view keep (their shares, summed).
-pub const SELF_WEIGHT: f64 = 2.0;
+pub const SELF_WEIGHT: f64 = 4.0;
+/// How much better than the explorer's own choice (in [`value`]'s units, on the same
+/// sampled futures) another command must be to replace it: the explorer's tactics (running
+/// for the stairs, resting) pay off beyond one turn, which a one-ply search cannot see.
+pub const MARGIN: f64 = 0.1;
 
 /// The planning bot: an explorer whose fights are chosen by search.
 #[derive(Debug)]
@@ -82,15 +87,23 @@ impl PlanBot {
                 Err(_) => Ok(None),
             }
         };
-        let plan = StepPlanner::new(step)
+        let planner = StepPlanner::new(step)
             .depth(1)
             .samples(SAMPLES)
             .budget(BUDGET)
-            .seed(self.seed ^ game.turn().rotate_left(20))
-            .plan(game, &acts, |g| value(g, h, &threats));
-        match plan {
-            Ok(Some(p)) => p.command,
-            _ => suggestion,
+            .seed(self.seed ^ game.turn().rotate_left(20));
+        let value = |g: &Game| value(g, h, &threats);
+        let Ok(Some(best)) = planner.plan(game, &acts, value) else {
+            return suggestion;
+        };
+        if best.command == suggestion {
+            return suggestion;
+        }
+        // The explorer's choice on the same futures (the same seed: the same dice).
+        let own = planner.plan(game, std::slice::from_ref(&suggestion), value);
+        match own {
+            Ok(Some(own)) if best.value <= own.value + MARGIN => suggestion,
+            _ => best.command,
         }
     }
 }

@@ -138,3 +138,38 @@ fn look_says_a_cunning_monster_plans_ahead() {
     assert!(!text.contains("plans ahead"), "{text}");
     assert_eq!(creature_at(&g, at(2, 0)), Some(orc));
 }
+
+/// A fight with a planning monster is deterministic: the same game and commands give the
+/// same game bit for bit (the futures are reseeded clones; the budget is in nodes), and
+/// planning changes the game (the champion does not play as with planning off).
+#[test]
+fn a_fight_with_a_planner_replays_bit_for_bit() {
+    let play = |foresight: bool| {
+        let (mut g, rules, hero) = arena_with(3, foresight);
+        wield(&mut g, hero, "long sword");
+        let orc = monster(&mut g, &rules, "orc champion", 2, 1);
+        g.set_mut(orc, &HPS, 12).unwrap();
+        let mut hashes = Vec::new();
+        for _ in 0..12 {
+            let Ok(o) = alembic_games::alchemy::apply(&g, &rules, Command::Wait) else {
+                break;
+            };
+            g = o.game;
+            hashes.push(g.state_hash());
+        }
+        hashes
+    };
+    let a = play(true);
+    assert_eq!(a.len(), 12);
+    assert_eq!(a, play(true));
+    assert_ne!(a, play(false));
+}
+
+/// `--policy plan`: Alchemy's planning bot plays, the same game from the same seed.
+#[test]
+fn the_planning_bot_plays_the_same_game_from_the_same_seed() {
+    use alembic_games::sim::{ALCHEMY_SIM, Policy, SimGame};
+    let a = ALCHEMY_SIM.run(4, 300, Policy::Plan).unwrap();
+    assert_eq!(a, ALCHEMY_SIM.run(4, 300, Policy::Plan).unwrap());
+    assert!(a.turns >= 300 || a.outcome != "playing", "{a:?}");
+}

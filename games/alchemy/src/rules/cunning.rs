@@ -8,10 +8,10 @@
 //! points against what the hero keeps of theirs ([`value`]).
 //!
 //! Nothing here is a scripted tactic: retreating when the exchange goes against it,
-//! drinking a potion when that pays, stepping out of a line of fire, keeping out of a
-//! corridor where it would be fought on two sides all come from the search comparing the
-//! futures of its candidates (wait, a step in each direction, drink or throw each potion it
-//! carries).
+//! drinking a potion when that pays and stepping out of a line of fire all come from the
+//! search comparing the futures of its candidates (the cheap rules' own step first, so
+//! that where the search sees nothing better it moves as a plain monster; wait; a step in
+//! each other direction; drink or throw each potion it carries).
 //!
 //! Costs: at most [`BUDGET`] nodes a planned action, each one clone of the game, one
 //! candidate action and the world's step after it (the hero's reply and every other
