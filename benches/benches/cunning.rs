@@ -93,10 +93,10 @@ fn main() {
     let (mut a, mut b) = (Vec::with_capacity(n), Vec::with_capacity(n));
     for _ in 0..n {
         let t = Instant::now();
-        black_box(turn(&plain, &rules));
+        let _ = black_box(turn(&plain, &rules));
         a.push(t.elapsed().as_secs_f64() * 1e6);
         let t = Instant::now();
-        black_box(turn(&planning, &rules));
+        let _ = black_box(turn(&planning, &rules));
         b.push(t.elapsed().as_secs_f64() * 1e6);
     }
     let stats = |v: &mut Vec<f64>| {

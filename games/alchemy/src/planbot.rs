@@ -6,7 +6,7 @@
 //! taken when it beats the explorer's choice on the same futures by [`MARGIN`].
 //!
 //! Inside its futures no monster plans (the clones have
-//! [`FORESIGHT_OFF`](crate::props::FORESIGHT_OFF) set), so a search never starts another.
+//! [`FORESIGHT_OFF`] set), so a search never starts another.
 //! It weighs only what the hero could know: potions are tried only once identified.
 //!
 //! Costs: at most [`BUDGET`] nodes (one clone and one [`apply`] each), and [`SAMPLES`]
