@@ -3,6 +3,7 @@
 over seeds 1-10, release `alembic-sim`, explore policy).
 
     python3 scripts/bot-rate.py [--sim target/release/alembic-sim] [--seeds 1-10] [--runs 1]
+                                [--policy explore|plan] [--anchor SIM]
 
 Runs one `alembic-sim --game alchemy --seed N --turns 30000 --policy explore` per seed, one
 after another, counts the turns each reports and the user + system CPU time the child
@@ -18,7 +19,8 @@ whose neighbours only ever add to it:
 
     bot-rate least of 3: 75344 turns in 3.01 CPU s = 25031 turns per CPU second (seeds 1-10)
 
-The first line is still the first round alone.
+The first line is still the first round alone. A second summary line gives the games won,
+lost and still playing after 30,000 turns, and whole games per CPU second.
 
 With `--anchor SIM` it also plays every seed with another build (the code an issue measured
 its bar against), seed by seed in the same rounds (the anchor's game, then ours), and
@@ -43,6 +45,8 @@ def main():
     ap.add_argument("--runs", type=int, default=1,
                     help="play every seed this many times and also report each seed's least")
     ap.add_argument("--anchor", help="another alembic-sim to play in the same rounds")
+    ap.add_argument("--policy", default="explore",
+                    help="the bot's policy (explore, plan): the same for both builds")
     a = ap.parse_args()
     try:
         lo, hi = (int(x) for x in a.seeds.split("-", 1))
@@ -56,6 +60,7 @@ def main():
     sims = [("", a.sim)] + ([("anchor ", a.anchor)] if a.anchor else [])
     turns = {name: {} for name, _ in sims}
     lines = {name: {} for name, _ in sims}
+    outcomes = {name: {} for name, _ in sims}
     cpu = {name: {seed: [] for seed in seeds} for name, _ in sims}
     for run in range(a.runs):
         for seed in seeds:
@@ -64,7 +69,7 @@ def main():
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 out = subprocess.run(
                     [sim, "--game", "alchemy", "--seed", str(seed), "--turns", "30000",
-                     "--policy", "explore"],
+                     "--policy", a.policy],
                     check=True, capture_output=True, text=True).stdout
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 cpu[name][seed].append((after.ru_utime - before.ru_utime)
@@ -74,6 +79,7 @@ def main():
                     last = json.loads(line)
                     turns[name][seed] = int(last["turns"])
                     lines[name][seed] = line
+                    outcomes[name][seed] = last["outcome"]
                     print(f"{name}seed {seed}: {last['turns']} turns, {last['outcome']}, "
                           f"hash {last['hash']}")
                 elif line != lines[name][seed]:
@@ -85,6 +91,12 @@ def main():
         first = sum(times[0] for times in cpu[name].values())
         print(f"bot-rate {name}".rstrip() + f": {total} turns in {first:.2f} CPU s = "
               f"{total / first:.0f} turns per CPU second (seeds {lo}-{hi})")
+        won = sum(1 for o in outcomes[name].values() if o == "won")
+        died = sum(1 for o in outcomes[name].values() if o == "died")
+        n = len(outcomes[name])
+        print(f"bot-rate {name}".rstrip() + f": won {won} of {n} ({100 * won / n:.0f}%), "
+              f"died {died}, still playing {n - won - died}; {n / first:.2f} whole games "
+              f"per CPU second (policy {a.policy})")
         if a.runs > 1:
             least = sum(min(times) for times in cpu[name].values())
             print(f"bot-rate {name}least of {a.runs}: {total} turns in {least:.2f} CPU s = "

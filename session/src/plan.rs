@@ -81,13 +81,13 @@ use crate::ruleset::{Rejected, Ruleset, Status};
 
 /// A planner over the rules `R`: how deep, how many sampled futures, how many nodes at most
 /// and from which seed. Building one costs nothing; [`Planner::plan`] does the work.
+///
+/// For an actor whose moves are not the rules' commands (a monster inside a game's world
+/// step), [`StepPlanner`] runs the same search over any step function.
 #[derive(Debug)]
 pub struct Planner<'r, R> {
     rules: &'r R,
-    depth: u32,
-    samples: u32,
-    budget: u64,
-    seed: u64,
+    settings: Settings,
 }
 
 impl<R> Clone for Planner<'_, R> {
@@ -97,6 +97,26 @@ impl<R> Clone for Planner<'_, R> {
 }
 
 impl<R> Copy for Planner<'_, R> {}
+
+/// How a search is bounded and seeded: shared by [`Planner`] and [`StepPlanner`].
+#[derive(Clone, Copy, Debug)]
+struct Settings {
+    depth: u32,
+    samples: u32,
+    budget: u64,
+    seed: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            depth: 2,
+            samples: 4,
+            budget: 1_000,
+            seed: 0,
+        }
+    }
+}
 
 /// What [`Planner::plan`] chose.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,7 +138,7 @@ pub struct Plan<C> {
 /// or data, never a refusal: refused commands are skipped).
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
-    /// The rules answered [`Rejected::Engine`] for a command.
+    /// The rules answered [`Rejected::Engine`] for a command (or a step function failed).
     #[error("the rules failed while planning: {0}")]
     Engine(#[from] alembic::Error),
 }
@@ -131,46 +151,50 @@ enum Stop {
     Engine(alembic::Error),
 }
 
+/// The builder methods both planners share.
+macro_rules! settings_methods {
+    () => {
+        /// Look `plies` of the actor's own commands ahead (at least 1; 0 is taken as 1).
+        #[must_use]
+        pub fn depth(mut self, plies: u32) -> Self {
+            self.settings.depth = plies.max(1);
+            self
+        }
+
+        /// Average over `n` sampled futures per candidate (at least 1; 0 is taken as 1).
+        #[must_use]
+        pub fn samples(mut self, n: u32) -> Self {
+            self.settings.samples = n.max(1);
+            self
+        }
+
+        /// Spend at most `nodes` nodes (clone + step + evaluate) on a plan.
+        #[must_use]
+        pub fn budget(mut self, nodes: u64) -> Self {
+            self.settings.budget = nodes;
+            self
+        }
+
+        /// Sample futures from `seed`: the same seed and the same inputs, the same plan.
+        #[must_use]
+        pub fn seed(mut self, seed: u64) -> Self {
+            self.settings.seed = seed;
+            self
+        }
+    };
+}
+
 impl<'r, R: Ruleset> Planner<'r, R> {
     /// A planner over `rules`: depth 2, 4 samples, a budget of 1,000 nodes, seed 0.
     #[must_use]
     pub fn new(rules: &'r R) -> Self {
         Planner {
             rules,
-            depth: 2,
-            samples: 4,
-            budget: 1_000,
-            seed: 0,
+            settings: Settings::default(),
         }
     }
 
-    /// Look `plies` of the actor's own commands ahead (at least 1; 0 is taken as 1).
-    #[must_use]
-    pub fn depth(mut self, plies: u32) -> Self {
-        self.depth = plies.max(1);
-        self
-    }
-
-    /// Average over `n` sampled futures per candidate (at least 1; 0 is taken as 1).
-    #[must_use]
-    pub fn samples(mut self, n: u32) -> Self {
-        self.samples = n.max(1);
-        self
-    }
-
-    /// Spend at most `nodes` nodes (clone + apply + evaluate) on a plan.
-    #[must_use]
-    pub fn budget(mut self, nodes: u64) -> Self {
-        self.budget = nodes;
-        self
-    }
-
-    /// Sample futures from `seed`: the same seed and the same inputs, the same plan.
-    #[must_use]
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
-        self
-    }
+    settings_methods!();
 
     /// The best of `candidates` in `game` by `value` (the actor's point of view: higher is
     /// better; NaN counts as the worst), trying the same candidates at every ply. `None`
@@ -188,102 +212,206 @@ impl<'r, R: Ruleset> Planner<'r, R> {
         candidates: &[R::Command],
         value: impl Fn(&Game) -> f64,
     ) -> Result<Option<Plan<R::Command>>, PlanError> {
-        let value = |g: &Game| {
-            let v = value(g);
-            if v.is_nan() { f64::NEG_INFINITY } else { v }
+        let step = |g: &Game, c: &R::Command| match self.rules.apply(g, c) {
+            Ok(out) => {
+                let over = matches!(self.rules.status(&out.game), Status::Over(_));
+                Ok(Some((out.game, over)))
+            }
+            Err(Rejected::Refused(_)) => Ok(None),
+            Err(Rejected::Engine(e)) => Err(e),
         };
-        let mut nodes = 0u64;
-        let mut best: Option<(usize, f64, u32)> = None;
-        for depth in 1..=self.depth {
-            // Per candidate: the sum of its values and the samples that accepted it.
-            let mut totals = vec![(0.0, 0u32); candidates.len()];
-            let mut done = 0u32;
-            let mut full = true;
-            'samples: for sample in 0..self.samples {
-                let root = self.future(game, sample);
-                let mut these = vec![None; candidates.len()];
-                for (i, c) in candidates.iter().enumerate() {
-                    match self.search(&root, c, depth, candidates, &value, &mut nodes) {
-                        Ok(v) => these[i] = v,
-                        Err(Stop::Budget) => {
-                            full = false;
-                            break 'samples;
-                        }
-                        Err(Stop::Engine(e)) => return Err(PlanError::Engine(e)),
-                    }
-                }
-                for (i, v) in these.into_iter().enumerate() {
-                    if let Some(v) = v {
-                        totals[i].0 += v;
-                        totals[i].1 += 1;
-                    }
-                }
-                done += 1;
-            }
-            if done > 0 && (full || best.is_none()) {
-                let mut pick: Option<(usize, f64)> = None;
-                for (i, &(sum, n)) in totals.iter().enumerate() {
-                    let mean = sum / f64::from(n.max(1));
-                    if n > 0 && pick.is_none_or(|(_, b)| mean > b) {
-                        pick = Some((i, mean));
-                    }
-                }
-                match pick {
-                    Some((i, v)) => best = Some((i, v, depth)),
-                    None => return Ok(None), // every candidate refused
-                }
-            }
-            if !full {
-                break;
-            }
+        search(&self.settings, game, candidates, &value, &step)
+    }
+}
+
+/// A planner over any step function: `step(game, action)` plays the actor's `action` and
+/// everything that follows until the actor may act again (the other actors by the game's
+/// own, cheap rules), answering the game it reaches, `Ok(None)` when `action` is refused
+/// there (a wall, a finished game, a dead actor), or an engine error. The search, its
+/// sampled futures, its budget and its costs are [`Planner`]'s (the module doc), with a
+/// call of `step` where `Planner` calls `apply`; a game the step refuses every candidate
+/// in is a leaf.
+///
+/// ```
+/// use alembic::{Game, Prop};
+/// use alembic_session::plan::StepPlanner;
+/// const X: Prop<i32> = Prop::with_default("x", 0);
+/// // A walk along a line that stops at 0; the cheese lies at x = 3.
+/// let walk = |g: &Game, d: &i32| -> Result<Option<Game>, alembic::Error> {
+///     let x = g.var(&X)? + d;
+///     if x < 0 {
+///         return Ok(None); // refused
+///     }
+///     let mut g = g.clone();
+///     g.set_var_mut(&X, x);
+///     Ok(Some(g))
+/// };
+/// let near = |g: &Game| -f64::from((g.var(&X).unwrap_or(0) - 3).abs());
+/// let plan = StepPlanner::new(walk).depth(3).samples(1).budget(50);
+/// let plan = plan.plan(&Game::new(1), &[-1, 1], near)?.expect("a step was accepted");
+/// assert_eq!((plan.command, plan.value), (1, 0.0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct StepPlanner<F> {
+    step: F,
+    settings: Settings,
+}
+
+impl<F> StepPlanner<F> {
+    /// A planner over `step`: depth 2, 4 samples, a budget of 1,000 nodes, seed 0.
+    #[must_use]
+    pub fn new(step: F) -> Self {
+        StepPlanner {
+            step,
+            settings: Settings::default(),
         }
-        Ok(best.map(|(i, value, depth)| Plan {
-            command: candidates[i].clone(),
-            value,
-            depth,
-            nodes,
-        }))
     }
 
-    /// The game of sampled future `sample`: a clone whose generator is seeded from the
-    /// planner's seed and the sample's index alone.
-    fn future(&self, game: &Game, sample: u32) -> Game {
-        let mut g = game.clone();
-        *g.rng() = GameRng::seed_from(mix(self.seed ^ mix(u64::from(sample) + 1)));
-        g
-    }
+    settings_methods!();
 
-    /// The best value the actor reaches within `depth` plies from `game` starting with
-    /// `command`: `None` when `command` is refused.
-    fn search(
+    /// The best of `candidates` in `game` by `value`, as [`Planner::plan`], each node a
+    /// clone, a call of the step function and, at the leaves, a call of `value`.
+    ///
+    /// # Errors
+    /// [`PlanError::Engine`] when the step function fails.
+    pub fn plan<A: Clone>(
         &self,
         game: &Game,
-        command: &R::Command,
+        candidates: &[A],
+        value: impl Fn(&Game) -> f64,
+    ) -> Result<Option<Plan<A>>, PlanError>
+    where
+        F: Fn(&Game, &A) -> Result<Option<Game>, alembic::Error>,
+    {
+        let step = |g: &Game, a: &A| Ok((self.step)(g, a)?.map(|g| (g, false)));
+        search(&self.settings, game, candidates, &value, &step)
+    }
+}
+
+/// A step: the game an action leads to and whether the game is over there, `None` when the
+/// action is refused.
+type Stepped = Result<Option<(Game, bool)>, alembic::Error>;
+
+/// The search both planners run (the module doc).
+fn search<A: Clone>(
+    settings: &Settings,
+    game: &Game,
+    candidates: &[A],
+    value: &impl Fn(&Game) -> f64,
+    step: &impl Fn(&Game, &A) -> Stepped,
+) -> Result<Option<Plan<A>>, PlanError> {
+    let value = |g: &Game| {
+        let v = value(g);
+        if v.is_nan() { f64::NEG_INFINITY } else { v }
+    };
+    let search = Search {
+        budget: settings.budget,
+        candidates,
+        value: &value,
+        step,
+    };
+    let mut nodes = 0u64;
+    let mut best: Option<(usize, f64, u32)> = None;
+    for depth in 1..=settings.depth {
+        // Per candidate: the sum of its values and the samples that accepted it.
+        let mut totals = vec![(0.0, 0u32); candidates.len()];
+        let mut done = 0u32;
+        let mut full = true;
+        'samples: for sample in 0..settings.samples {
+            let root = future(settings.seed, game, sample);
+            let mut these = vec![None; candidates.len()];
+            for (i, c) in candidates.iter().enumerate() {
+                match search.down(&root, c, depth, &mut nodes) {
+                    Ok(v) => these[i] = v,
+                    Err(Stop::Budget) => {
+                        full = false;
+                        break 'samples;
+                    }
+                    Err(Stop::Engine(e)) => return Err(PlanError::Engine(e)),
+                }
+            }
+            for (i, v) in these.into_iter().enumerate() {
+                if let Some(v) = v {
+                    totals[i].0 += v;
+                    totals[i].1 += 1;
+                }
+            }
+            done += 1;
+        }
+        if done > 0 && (full || best.is_none()) {
+            let mut pick: Option<(usize, f64)> = None;
+            for (i, &(sum, n)) in totals.iter().enumerate() {
+                let mean = sum / f64::from(n.max(1));
+                if n > 0 && pick.is_none_or(|(_, b)| mean > b) {
+                    pick = Some((i, mean));
+                }
+            }
+            match pick {
+                Some((i, v)) => best = Some((i, v, depth)),
+                None => return Ok(None), // every candidate refused
+            }
+        }
+        if !full {
+            break;
+        }
+    }
+    Ok(best.map(|(i, value, depth)| Plan {
+        command: candidates[i].clone(),
+        value,
+        depth,
+        nodes,
+    }))
+}
+
+/// The game of sampled future `sample`: a clone whose generator is seeded from the
+/// planner's seed and the sample's index alone.
+fn future(seed: u64, game: &Game, sample: u32) -> Game {
+    let mut g = game.clone();
+    *g.rng() = GameRng::seed_from(mix(seed ^ mix(u64::from(sample) + 1)));
+    g
+}
+
+/// One search's fixed parts.
+struct Search<'a, A, V, S> {
+    budget: u64,
+    candidates: &'a [A],
+    value: &'a V,
+    step: &'a S,
+}
+
+impl<A, V: Fn(&Game) -> f64, S: Fn(&Game, &A) -> Stepped> Search<'_, A, V, S> {
+    /// The best value the actor reaches within `depth` plies from `game` starting with
+    /// `command`: `None` when `command` is refused.
+    fn down(
+        &self,
+        game: &Game,
+        command: &A,
         depth: u32,
-        candidates: &[R::Command],
-        value: &impl Fn(&Game) -> f64,
         nodes: &mut u64,
     ) -> Result<Option<f64>, Stop> {
         if *nodes >= self.budget {
             return Err(Stop::Budget);
         }
         *nodes += 1;
-        let next = match self.rules.apply(game, command) {
-            Ok(out) => out.game,
-            Err(Rejected::Refused(_)) => return Ok(None),
-            Err(Rejected::Engine(e)) => return Err(Stop::Engine(e)),
+        let next = match (self.step)(game, command) {
+            Ok(Some((next, over))) => {
+                if depth <= 1 || over {
+                    return Ok(Some((self.value)(&next)));
+                }
+                next
+            }
+            Ok(None) => return Ok(None),
+            Err(e) => return Err(Stop::Engine(e)),
         };
-        if depth <= 1 || matches!(self.rules.status(&next), Status::Over(_)) {
-            return Ok(Some(value(&next)));
-        }
         let mut best: Option<f64> = None;
-        for c in candidates {
-            if let Some(v) = self.search(&next, c, depth - 1, candidates, value, nodes)? {
+        for c in self.candidates {
+            if let Some(v) = self.down(&next, c, depth - 1, nodes)? {
                 best = Some(best.map_or(v, |b| b.max(v)));
             }
         }
         // Nothing the actor may do next: the game as the command left it.
-        Ok(Some(best.unwrap_or_else(|| value(&next))))
+        Ok(Some(best.unwrap_or_else(|| (self.value)(&next))))
     }
 }
 

@@ -405,13 +405,16 @@ pub trait Journeys<C>: Send + Sync {
     }
 }
 
-/// How a bot plays: the game's explorer, or a fuzzer.
+/// How a bot plays: the game's explorer, its planner, or a fuzzer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     /// Random commands (a fuzzer).
     Random,
     /// The game's exploring bot, playing to win.
     Explore,
+    /// The game's planning bot, playing to win by search on clones of the game
+    /// ([`plan`](crate::plan)); a game without one plays its exploring bot.
+    Plan,
 }
 
 /// A bot: chooses a game's commands one at a time, keeping whatever plan it likes.

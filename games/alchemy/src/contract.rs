@@ -218,6 +218,10 @@ impl Ruleset for Alchemy {
                 bot: alchemy::bot::Bot::new(seed),
                 rules: self.rules.clone(),
             }),
+            Policy::Plan => Box::new(Planner {
+                bot: alchemy::planbot::PlanBot::new(seed, self.rules.clone()),
+                rules: self.rules.clone(),
+            }),
             Policy::Random => {
                 let mut rng = GameRng::seed_from(seed ^ 0x9E37_79B9_7F4A_7C15);
                 Box::new(move |g: &Game| Some(random_command(g, &mut rng)))
@@ -238,6 +242,24 @@ impl Bot<Command> for Explorer {
     fn choose(&mut self, game: &Game) -> Option<Command> {
         let seen = self.rules.last_hero_view(game);
         Some(self.bot.choose_seeing(game, seen))
+    }
+
+    fn refused(&mut self) {
+        self.bot.refused();
+    }
+}
+
+/// Alchemy's planning bot ([`alchemy::planbot`]): the explorer, with its fights chosen by
+/// search.
+struct Planner {
+    bot: alchemy::planbot::PlanBot,
+    rules: Rules,
+}
+
+impl Bot<Command> for Planner {
+    fn choose(&mut self, game: &Game) -> Option<Command> {
+        let seen = self.rules.last_hero_view(game);
+        Some(self.bot.choose(game, seen))
     }
 
     fn refused(&mut self) {

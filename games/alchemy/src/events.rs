@@ -227,6 +227,25 @@ pub enum Event {
         /// The potion.
         potion: Noun,
     },
+    /// A monster drank a potion it carried (a cunning monster's choice).
+    MonsterDrank {
+        /// Who.
+        who: Noun,
+        /// The potion.
+        potion: Noun,
+        /// Whether the hero saw it.
+        seen: bool,
+    },
+    /// A monster threw an item it carried at the hero (a cunning monster's choice); what
+    /// the item did follows ([`Event::Shattered`], [`Event::Splashed`]…).
+    MonsterThrew {
+        /// Who.
+        who: Noun,
+        /// What.
+        item: Noun,
+        /// Whether the hero saw it.
+        seen: bool,
+    },
     /// Food or an ingredient was eaten.
     Ate {
         /// Who.

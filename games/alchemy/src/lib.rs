@@ -22,7 +22,8 @@
 //!   value they hold ([`props::DamageType`], [`props::Stat`]…);
 //! - [`library`]: the game's data and the library built from it;
 //! - [`text`]: the English of names and events;
-//! - [`bot`]: the explore policy;
+//! - [`bot`]: the explore policy; [`planbot`]: the plan policy (the explorer, fighting by
+//!   search);
 //! - [`wizard`]: the wizard-mode commands;
 //! - [`save`]: writing and reading a game.
 //!
@@ -59,6 +60,7 @@ mod hooks;
 mod kinds;
 pub mod library;
 pub mod morgue;
+pub mod planbot;
 pub mod props;
 mod rulebook;
 pub mod rules;

@@ -146,6 +146,9 @@ pub const IS_HOSTILE: Prop<bool> = Prop::with_default("is_hostile", true);
 pub const ATTACKS_MONSTERS: Prop<bool> = Prop::with_default("attacks_monsters", false);
 /// A creature family name ("rat", "undead"): monsters never fight their own family.
 pub const FAMILY: Prop<Arc<str>> = Prop::new("family");
+/// Cunning: in a fight it plans its moves by searching futures of the real rules
+/// (`rules::cunning`), where other monsters keep their cheap rules.
+pub const PLANS: Prop<bool> = Prop::with_default("plans", false);
 /// Flying creatures cross water and magma.
 pub const IS_FLYING: Prop<bool> = Prop::with_default("is_flying", false);
 /// Walks through walls and rock (wizard mode's `ghost`; only the hero's moves honour it,
@@ -281,6 +284,9 @@ pub const GAME_OVER: Prop<bool> = Prop::with_default("game_over", false);
 /// Game variable: the game was started in wizard mode (`--wizard`): it accepts
 /// [`Command::Wizard`](super::Command::Wizard) lines and is never scored.
 pub(crate) const WIZARD_MODE: Prop<bool> = Prop::with_default("wizard_mode", false);
+/// Game variable: no monster plans (every one plays by the cheap rules), for tests that
+/// show what foresight changes and for the bot's baseline (`alembic-sim --cunning off`).
+pub const FORESIGHT_OFF: Prop<bool> = Prop::with_default("foresight_off", false);
 /// How the game ended, once over.
 pub const OUTCOME: Prop<super::kinds::Fate> = Prop::new("outcome");
 /// What killed the hero.

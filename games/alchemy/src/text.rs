@@ -454,6 +454,20 @@ pub fn lines(game: &Game, event: &Event) -> Vec<String> {
                 Vec::new()
             }
         }
+        Event::MonsterDrank { who, potion, seen } => {
+            if *seen {
+                one(noun_sentence(game, who, "drink", &noun_a(game, potion)))
+            } else {
+                Vec::new()
+            }
+        }
+        Event::MonsterThrew { who, item, seen } => {
+            if *seen {
+                one(noun_sentence(game, who, "throw", &noun_a(game, item)))
+            } else {
+                Vec::new()
+            }
+        }
         Event::Bounced { item } => one(capitalise(&format!(
             "{} bounces off the wall.",
             noun_the(game, item)

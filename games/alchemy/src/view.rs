@@ -591,6 +591,9 @@ pub fn look_at(game: &Game, l: Loc) -> Result<LookInfo, Error> {
             } else {
                 let health = health_band(game.query(t, &HPS)?, game.query(t, &HPS_MAX)?);
                 parts.push(format!("{} ({health}).", capitalise(&a_name(game, t)?)));
+                if game.is(t, &super::props::PLANS) {
+                    parts.push("It plans ahead.".to_string());
+                }
             }
         } else {
             parts.push(format!(
@@ -834,6 +837,9 @@ fn describe_creature(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Result
     }
     if !res.is_empty() {
         lines.push(capitalise(&format!("{}.", res.join(", "))));
+    }
+    if game.is(t, &super::props::PLANS) {
+        lines.push("It plans ahead: it weighs what you may do before it moves.".to_owned());
     }
     lines.push(
         if !game.is(t, &IS_HOSTILE) {

@@ -109,7 +109,32 @@ pub fn commands(rules: &Rules) -> Result<WizardCommands<Game>, WizardError> {
         .register(
             WizardSpec::new("hash", "Show the turn, the game time and the state hash."),
             hash,
+        )?
+        .register(
+            WizardSpec::new(
+                "foresight",
+                "Let the cunning monsters plan (on) or play them by the cheap rules (off).",
+            )
+            .word("state", |_| vec!["on".to_owned(), "off".to_owned()]),
+            foresight,
         )
+}
+
+/// `foresight on|off`: the game variable [`FORESIGHT_OFF`](super::props::FORESIGHT_OFF).
+fn foresight(g: &Game, a: &Args) -> Outcome {
+    let on = match a.word("state")? {
+        "on" => true,
+        "off" => false,
+        other => return Err(WizardError::Refused(format!("on or off, not {other}"))),
+    };
+    let mut w = g.clone();
+    w.set_var_mut(&super::props::FORESIGHT_OFF, !on);
+    let said = if on {
+        "The cunning monsters plan ahead."
+    } else {
+        "Every monster plays by the cheap rules."
+    };
+    Ok(WizardOutcome::new(w).line(said.to_owned()))
 }
 
 /// An engine error as a refusal (it means a bug or corrupt data, never a rule).

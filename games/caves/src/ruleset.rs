@@ -381,7 +381,8 @@ impl Ruleset for Caves {
     fn bot(&self, seed: u64, policy: Policy) -> Option<Box<dyn Bot<Command> + '_>> {
         let policy = match policy {
             Policy::Random => SimPolicy::Wander,
-            Policy::Explore => SimPolicy::Descend,
+            // The Caves have no planning bot: they play their explorer.
+            Policy::Explore | Policy::Plan => SimPolicy::Descend,
         };
         let mut bot = crate::bot::Bot::new(seed);
         Some(Box::new(move |g: &Game| bot.choose(g, policy).ok()))

@@ -475,6 +475,7 @@ impl Ruleset for Rats {
     fn bot(&self, seed: u64, p: Policy) -> Option<Box<dyn Bot<Command> + '_>> {
         Some(match p {
             Policy::Explore => Box::new(Rats::chase),
+            Policy::Plan => Box::new(crate::PlanningBot::new(self, seed)),
             // The fuzzer presses the wait key (`.`) and the steps.
             Policy::Random => {
                 let mut keys = vec![Command::Wait];

@@ -21,7 +21,7 @@ use crate::props::{
     IS_IDENTIFIED, IS_IMMORTAL, IS_INGREDIENT, IS_INTELLIGENT, IS_INVINCIBLE, IS_ITEM, IS_LAB,
     IS_LIVING, IS_MUSHROOM, IS_OPEN, IS_POISON, IS_POTION, IS_PROPER, IS_SCENERY, IS_STAIRS,
     IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_UNDEAD, IS_VIEW_BLOCKING, IS_WATER, IS_WEAPON,
-    IS_WIELDED, IS_WORKBENCH, LIGHT_COLOUR, LIGHT_RADIUS, MAX_HIT_POINTS, NAME, OTHER_MSG,
+    IS_WIELDED, IS_WORKBENCH, LIGHT_COLOUR, LIGHT_RADIUS, MAX_HIT_POINTS, NAME, OTHER_MSG, PLANS,
     RES_ACID, RES_FIRE, RES_ICE, RES_IMPACT, RES_LIGHTNING, RES_NORMAL, RES_POISON, RES_WATER, SK,
     ST, START_MSG, TG, TILE_DAMAGE, TILE_DAMAGE_TYPE, UNKNOWN_NAME, USE_MESSAGE, WIELD_SLOT, WP,
     Z_ORDER,
@@ -154,6 +154,10 @@ pub fn schema() -> Schema {
         )
         .key(&IS_UNDEAD, "undead: healing hurts it")
         .key(&IS_INTELLIGENT, "opens doors")
+        .key(
+            &PLANS,
+            "cunning: plans its moves in a fight by searching futures of the rules",
+        )
         .key(&IS_IMMORTAL, "never dies: its hit points stop at 1")
         .key(&IS_HOSTILE, "hostile to the hero")
         .key(

@@ -19,8 +19,10 @@ use crate::rules::doors;
 pub const ACTION: i32 = 100;
 
 /// What a monster does with one action. `view` is the hero's field of view this turn
-/// (symmetric: the monster sees the hero exactly when the hero sees it). Returns the
-/// action's cost (before speed).
+/// (symmetric: the monster sees the hero exactly when the hero sees it). These are the
+/// cheap rules: a cunning monster in a fight chooses by search instead (`rules::cunning`,
+/// called from the world's step), and inside its searched futures every monster plays by
+/// these. Returns the action's cost (before speed).
 pub fn act(
     game: &mut Game,
     ctx: &mut HookCtx<'_>,
@@ -196,6 +198,18 @@ pub fn finds_way(game: &Game, m: ThingId, goal: Loc) -> bool {
     next_step(game, &TileTable::new(game), m, at, goal).is_some()
 }
 
+/// The direction the cheap rules would take `m` toward `goal` (the hero's last sighting):
+/// into it when beside it, else the first step of its path. `None` when it finds no way.
+pub(crate) fn chase_dir(game: &Game, table: &TileTable, m: ThingId, goal: Loc) -> Option<Dir> {
+    let at = game.things().location(m).ok()?;
+    let to = if at.chebyshev(goal) == 1 {
+        goal
+    } else {
+        next_step(game, table, m, at, goal)?
+    };
+    Dir::COMPASS.into_iter().find(|&d| at + d == to)
+}
+
 /// The first step of a path from `at` toward `goal` for `m`: A* over terrain it can cross,
 /// through doors it can open, around other creatures (at a price).
 fn next_step(game: &Game, table: &TileTable, m: ThingId, at: Loc, goal: Loc) -> Option<Loc> {
@@ -232,7 +246,7 @@ fn next_step(game: &Game, table: &TileTable, m: ThingId, at: Loc, goal: Loc) -> 
 
 /// Move `m` into `to`, or do what bumping there means: attack the hero (or a monster of
 /// another family if it fights monsters), open a door (if intelligent), or nothing.
-fn step_or_bump(
+pub(crate) fn step_or_bump(
     game: &mut Game,
     ctx: &mut HookCtx<'_>,
     m: ThingId,

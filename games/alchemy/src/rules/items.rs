@@ -375,17 +375,34 @@ pub fn throw(
     }
     let item = stack::split(game, item, 1)?;
     let name = Noun::of(game, item);
-    game.set_mut(item, &IS_WIELDED, false)?;
-    clear_letter(game, item)?;
     emit(
         game,
         ctx,
         Event::Threw {
             who: hero,
-            item: name.clone(),
+            item: name,
             at: target,
         },
     );
+    fly(game, ctx, hero, item, target)?;
+    Ok(ACTION)
+}
+
+/// The flight of `item` (one thing, no longer in a stack), thrown by `thrower` from where it
+/// stands at `target` ([`throw`]'s rule, for the hero and for monsters alike): walls and
+/// closed doors stop it, the first creature on the line is hit; a potion shatters and
+/// splashes that creature.
+pub(crate) fn fly(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    thrower: ThingId,
+    item: ThingId,
+    target: Loc,
+) -> Result<(), Error> {
+    let from = game.things().location(thrower)?;
+    let name = Noun::of(game, item);
+    game.set_mut(item, &IS_WIELDED, false)?;
+    clear_letter(game, item)?;
     let potion = game.is(item, &IS_POTION);
     let mut last = from;
     let mut hit: Option<ThingId> = None;
@@ -423,7 +440,7 @@ pub fn throw(
             );
             let who = Noun::of(game, c);
             let before = crate::events::pending_len(ctx);
-            consume(game, ctx, hero, item, c)?;
+            consume(game, ctx, thrower, item, c)?;
             if game.things().contains(item) {
                 game.remove_thing_mut(item)?;
             }
@@ -461,7 +478,7 @@ pub fn throw(
                 c,
                 dmg,
                 DamageType::Impact,
-                Source::Creature(hero),
+                Source::Creature(thrower),
             )?;
         }
         (None, true) => {
@@ -484,7 +501,7 @@ pub fn throw(
             stack::merge(game, item)?;
         }
     }
-    Ok(ACTION)
+    Ok(())
 }
 
 fn slot_of(game: &Game, item: ThingId) -> Result<Slot, Error> {

@@ -1,4 +1,5 @@
-//! The rules of Alchemy: world queries, combat, effects, time, monster behaviour, doors,
+//! The rules of Alchemy: world queries, combat, effects, time, monster behaviour (and the
+//! cunning monsters' foresight, [`cunning`]), doors,
 //! items and the hero's map memory.
 //!
 //! What a test, a bot or a screen may call is re-exported here by name (`rules::damage`,
@@ -7,6 +8,7 @@
 
 pub(crate) mod ai;
 pub(crate) mod combat;
+pub mod cunning;
 pub(crate) mod doors;
 pub(crate) mod effects;
 pub(crate) mod items;
@@ -24,7 +26,7 @@ pub use effects::{add_effect, effect_list};
 pub use items::{assign_letters, identify, inventory, letters_unchanged};
 pub use memory::{explored, explored_cells, remember};
 pub use stack::{number, split, stacks_with};
-pub use time::{end_turn, end_turn_with};
+pub use time::{end_turn, end_turn_with, monster_plan};
 pub use world::{
     LEVELS, STONE_LEVEL, creature_at, creatures_on_level, hero, hero_sees, hero_view, items_at,
     level_box, tile_blocks, tile_dangerous,

@@ -7,10 +7,12 @@
 
 use std::sync::Arc;
 
-use alembic::{Error, Game, HookCtx, ThingId, fov::VisibleSet};
+use alembic::{Error, Game, HookCtx, Hooks, ThingId, fov::VisibleSet};
+use alembic_session::plan::Plan;
 
 use super::ai;
 use super::combat::{self, Source};
+use super::cunning;
 use super::effects::effects_of;
 use super::memory::remember;
 use super::world::{
@@ -19,8 +21,8 @@ use super::world::{
 use crate::events::{Cause, Event, Noun, emit};
 use crate::kinds::DamageType;
 use crate::props::{
-    AWAY_SINCE, DURATION, FOE, GAME_OVER, HP_ACC, HP_PER_TURN, IS_CREATURE, IS_POISON, IS_UNDEAD,
-    LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
+    AWAY_SINCE, DURATION, FOE, GAME_OVER, HP_ACC, HP_PER_TURN, IS_CONFUSED, IS_CREATURE, IS_POISON,
+    IS_UNDEAD, LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
 };
 
 /// Most actions a monster may take, on average, in one world step (a safety net against
@@ -58,6 +60,21 @@ pub fn end_turn_with(
     ctx: &mut HookCtx<'_>,
     elapsed: i32,
     table: &TileTable,
+) -> Result<Option<VisibleSet>, Error> {
+    world_step(game, ctx, elapsed, table, None)
+}
+
+/// [`end_turn_with`], or with `foresee` = `Some(m)` the same step inside a future that
+/// monster `m` is planning ([`super::cunning`]): every monster plays by the cheap rules
+/// (so a search never recurses), the step stops as soon as `m` is next to act (or the
+/// hero), and what only the real game needs (wandering monsters, the hero's map memory) is
+/// left out.
+fn world_step(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    elapsed: i32,
+    table: &TileTable,
+    foresee: Option<ThingId>,
 ) -> Result<Option<VisibleSet>, Error> {
     let h = hero(game)?;
     let now = game
@@ -103,14 +120,18 @@ pub fn end_turn_with(
     // Alchemy's actor rule (its AI) plays each monster's action and reports it, putting the
     // actor `100·cost/speed` later.
     let max_actions = MAX_ACTIONS.saturating_mul(level.len().max(1));
+    let plan = foresee.is_none();
     let _ = game.scheduler().take_turns(
         ctx,
         max_actions,
-        |g, next| next == h || g.var(&GAME_OVER).unwrap_or(false),
-        |g, ctx, m| monster_turn(g, ctx, m, h, &view, table),
+        |g, next| next == h || Some(next) == foresee || g.var(&GAME_OVER).unwrap_or(false),
+        |g, ctx, m| monster_turn(g, ctx, m, h, &view, table, plan),
     )?;
     if game.var(&GAME_OVER).unwrap_or(false) {
         return Ok(None);
+    }
+    if foresee.is_some() {
+        return Ok(Some(view));
     }
     wandering_monsters(game, ctx, table, z, elapsed)?;
     // The view after the monsters moved: the same set unless the hero moved, the terrain
@@ -132,8 +153,31 @@ pub fn end_turn_with(
     Ok(Some(view))
 }
 
-/// Alchemy's actor rule: monster `m` takes its action ([`ai::act`]) and reports its cost to
-/// the scheduler, `100·cost/speed` later (speeds below [`MIN_SPEED`] count as it).
+/// In a future monster `m` is planning: the rest of the world's step after `m`'s action,
+/// every other monster by the cheap rules, until the hero or `m` is next to act (or the
+/// game is over). Returns who is next.
+fn pass_until(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    table: &TileTable,
+    h: ThingId,
+    m: ThingId,
+) -> Result<Option<ThingId>, Error> {
+    let view = hero_view_with(game, table)?;
+    let z = game.things().location(h)?.z;
+    let max_actions = MAX_ACTIONS.saturating_mul(creatures_on_level(game, z).len().max(1));
+    let _ = game.scheduler().take_turns(
+        ctx,
+        max_actions,
+        |g, next| next == h || next == m || g.var(&GAME_OVER).unwrap_or(false),
+        |g, ctx, x| monster_turn(g, ctx, x, h, &view, table, false),
+    )?;
+    Ok(game.schedule().next_actor())
+}
+
+/// Alchemy's actor rule: monster `m` takes its action ([`ai::act`]; cunning monsters plan
+/// when `plan`) and reports its cost to the scheduler, `100·cost/speed` later (speeds below
+/// [`MIN_SPEED`] count as it).
 fn monster_turn(
     game: &mut Game,
     ctx: &mut HookCtx<'_>,
@@ -141,8 +185,132 @@ fn monster_turn(
     h: ThingId,
     view: &VisibleSet,
     table: &TileTable,
+    plan: bool,
 ) -> Result<(), Error> {
-    let cost = ai::act(game, ctx, m, h, view, table)?;
+    let planned = if plan {
+        planned_action(game, ctx, m, h, view, table)?
+    } else {
+        None
+    };
+    let cost = match planned {
+        Some(cost) => cost,
+        None => ai::act(game, ctx, m, h, view, table)?,
+    };
+    report(game, m, cost)
+}
+
+/// A cunning monster's action in a fight ([`cunning`]): chosen by search over futures played
+/// by [`foresee`], then taken; its cost. `None` when `m` does not plan now (not cunning, not
+/// in a fight, confused: the cheap rules play it) or found nothing to do.
+fn planned_action(
+    game: &mut Game,
+    ctx: &mut HookCtx<'_>,
+    m: ThingId,
+    h: ThingId,
+    view: &VisibleSet,
+    table: &TileTable,
+) -> Result<Option<i32>, Error> {
+    if !cunning::plans_now(game, m, h) || game.is(m, &IS_CONFUSED) {
+        return Ok(None);
+    }
+    // It keeps track of the hero while it sees them (the cheap rules' sighting).
+    let (at, hat) = (game.things().location(m)?, game.things().location(h)?);
+    if view.contains(at) {
+        game.set_mut(m, &LAST_SEEN, hat)?;
+    }
+    let hooks = ctx.hooks();
+    let chase = game
+        .query_opt(m, &LAST_SEEN)?
+        .and_then(|goal| ai::chase_dir(game, table, m, goal));
+    let plan = cunning::choose(game, m, h, chase, |g, a| foresee(g, hooks, table, m, h, a))?;
+    match plan {
+        Some(p) => cunning::perform(game, ctx, m, &p.command),
+        None => Ok(None),
+    }
+}
+
+/// One node of a cunning monster's search: `m` takes `act` in `game` (where it is next to
+/// act), then the world goes on — the other monsters by the cheap rules, the hero by
+/// [`cunning::hero_reply`] — until `m` is next to act again, the game ends, `m` dies or the
+/// hero has had [`cunning::MAX_HERO_TURNS`] turns. `None` when the action is refused (or
+/// `m` cannot act). Nothing here draws on the game's generator before the planner's
+/// reseeded clone reaches it.
+fn foresee(
+    game: &Game,
+    hooks: &Hooks,
+    table: &TileTable,
+    m: ThingId,
+    h: ThingId,
+    act: &cunning::Act,
+) -> Result<Option<Game>, Error> {
+    if game.var(&GAME_OVER).unwrap_or(false)
+        || !game.things().contains(m)
+        || game.schedule().next_actor() != Some(m)
+    {
+        return Ok(None);
+    }
+    let mut g = game.clone();
+    let mut ctx = HookCtx::new(hooks);
+    let Some(cost) = cunning::perform(&mut g, &mut ctx, m, act)? else {
+        return Ok(None);
+    };
+    report(&mut g, m, cost)?;
+    let mut hero_turns = 0;
+    while !g.var(&GAME_OVER).unwrap_or(false) && g.things().contains(m) {
+        match g.schedule().next_actor() {
+            Some(x) if x == m => break,
+            Some(x) if x == h => {
+                if hero_turns == cunning::MAX_HERO_TURNS {
+                    break;
+                }
+                hero_turns += 1;
+                let mv = cunning::hero_reply(&g, h, m);
+                let cost = cunning::hero_act(&mut g, &mut ctx, h, mv)?;
+                let elapsed = action_time(cost, g.query(h, &SPEED)?);
+                world_step(&mut g, &mut ctx, elapsed, table, Some(m))?;
+            }
+            Some(_) => {
+                pass_until(&mut g, &mut ctx, table, h, m)?;
+            }
+            None => break,
+        }
+    }
+    Ok(Some(g))
+}
+
+/// The plan monster `m` makes when it next acts after the hero waits in `game` (a game at
+/// the hero's turn, as [`apply`](crate::apply) takes it): the hero's wait, the world's step
+/// up to `m`'s action (the monsters before it by the cheap rules), then its search
+/// ([`cunning::choose`] over its futures), with the plan's value, depth and nodes: for
+/// benchmarks and tests. `None` when `m` has nothing to choose or does not act before the
+/// hero's next turn.
+///
+/// # Errors
+/// An engine error of the rules (a bug).
+pub fn monster_plan(
+    game: &Game,
+    hooks: &Hooks,
+    m: ThingId,
+) -> Result<Option<Plan<cunning::Act>>, Error> {
+    let h = hero(game)?;
+    let table = TileTable::new(game);
+    let mut g = game.clone();
+    if g.schedule().next_actor() != Some(m) {
+        let mut ctx = HookCtx::new(hooks);
+        world_step(&mut g, &mut ctx, ai::ACTION, &table, Some(m))?;
+        if g.schedule().next_actor() != Some(m) {
+            return Ok(None);
+        }
+    }
+    let chase = g
+        .query_opt(m, &LAST_SEEN)?
+        .and_then(|goal| ai::chase_dir(&g, &table, m, goal));
+    cunning::choose(&g, m, h, chase, |g2, a| foresee(g2, hooks, &table, m, h, a))
+}
+
+/// Report monster `m`'s action of `cost` to the scheduler: `100·cost/speed` later (speeds
+/// below [`MIN_SPEED`] count as it).
+fn report(game: &mut Game, m: ThingId, cost: i32) -> Result<(), Error> {
     if game.things().contains(m) {
         let speed = game.query(m, &SPEED)?;
         if speed >= MIN_SPEED {

@@ -33,6 +33,7 @@ use clap::{Parser, ValueEnum};
 enum PolicyArg {
     Random,
     Explore,
+    Plan,
 }
 
 /// Play a game without a screen and report the result as one JSON line.
@@ -131,6 +132,7 @@ fn main() -> ExitCode {
         let policy = match args.policy {
             PolicyArg::Random => Policy::Random,
             PolicyArg::Explore => Policy::Explore,
+            PolicyArg::Plan => Policy::Plan,
         };
         match game.record(args.seed, args.turns, policy) {
             Ok((report, text)) => {
@@ -146,6 +148,7 @@ fn main() -> ExitCode {
         let policy = match args.policy {
             PolicyArg::Random => Policy::Random,
             PolicyArg::Explore => Policy::Explore,
+            PolicyArg::Plan => Policy::Plan,
         };
         game.run(args.seed, args.turns, policy)
             .and_then(|r| serde_json::to_string(&r).map_err(sim::SimError::from))
