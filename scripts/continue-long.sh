@@ -17,7 +17,7 @@ if [ -n "${1:-}" ]; then
     T=$1
 else
     bash "$ROOT/scripts/build.sh"
-    T="$TARGET/release"
+    T="$TARGET/${ALEMBIC_PROFILE:-release}"
 fi
 SIM="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-sim"
 [ -x "$SIM" ] || SIM="$T/alembic-sim"

@@ -21,7 +21,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 OUT="${OUT:-$TARGET/contract-tmux}"
 mkdir -p "$OUT"
-echo "== building the release binary"
+echo "== building the binary"
 bash "$ROOT/scripts/build.sh" || exit 1
 BIN="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
 

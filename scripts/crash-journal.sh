@@ -27,7 +27,7 @@ if ! command -v tmux >/dev/null 2>&1; then
     exit 0
 fi
 
-echo "== building the release binaries"
+echo "== building the binaries"
 bash "$ROOT/scripts/build.sh"
 BIN="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
 SIM="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-sim"

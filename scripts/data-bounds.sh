@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Data files are read with bounds (issue 57), through the release binaries: a FIFO, a device,
+# Data files are read with bounds (issue 57), through the built binaries: a FIFO, a device,
 # a directory where a file is expected, a loop of symbolic links or a file over 16 MiB,
 # given to alembic-tui as --data or --mod, found inside a mod directory or in the mods
 # folder ($XDG_DATA_HOME/alembic/mods/GAME/), or given to alembic-sim --check-data, is
@@ -10,15 +10,15 @@
 # no game can start; `--game rats` refuses --mod and --data instead of ignoring them.
 #
 # Usage: scripts/data-bounds.sh        (exit 0 = pass, non-zero = failure)
-# BIN_DIR=DIR runs the alembic-tui and alembic-sim in DIR instead of building the release ones.
+# BIN_DIR=DIR runs the alembic-tui and alembic-sim in DIR instead of building them.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 if [[ -z ${BIN_DIR:-} ]]; then
-    echo "== building the release binaries"
+    echo "== building the binaries"
     bash "$ROOT/scripts/build.sh" || { echo "FAIL: the build failed"; exit 1; }
-    BIN_DIR="$TARGET/release"
+    BIN_DIR="$TARGET/${ALEMBIC_PROFILE:-release}"
 fi
 TUI="$BIN_DIR/alembic-tui"
 SIM="$BIN_DIR/alembic-sim"

@@ -19,7 +19,7 @@
 #                           the summary that follows is captured (summary.png), then q leaves
 #   DISPLAY_NUM=99          X display to use (the next free one is taken if 99 is busy)
 #   OUT=target/e2e-pixels   where screenshots and logs go
-#   SKIP_BUILD=1            use an existing binary (BIN, default $CARGO_TARGET_DIR/release/alembic-pixels)
+#   SKIP_BUILD=1            use an existing binary (BIN, default $CARGO_TARGET_DIR/$ALEMBIC_PROFILE/alembic-pixels, release when unset)
 #   MAX_IDLE_CPU=2          idle CPU limit over 10 s, percent of one core
 #   KEYS_TOTAL=200          keys sent in the exact-count run (a multiple of 5)
 set -euo pipefail
@@ -64,7 +64,7 @@ fi
 
 # --- build -------------------------------------------------------------------------------
 if [[ -z ${SKIP_BUILD:-} ]]; then
-    log "building the release binary"
+    log "building the binary"
     bash "$ROOT/scripts/build.sh"
 fi
 [[ -x $BIN ]] || fail "no binary at $BIN"

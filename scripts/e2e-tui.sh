@@ -22,7 +22,7 @@ OUT="${OUT:-$TARGET/e2e-tui}"
 mkdir -p "$OUT"
 rm -f "$OUT"/*.txt
 
-echo "== building the release binary"
+echo "== building the binary"
 bash "$ROOT/scripts/build.sh"
 BIN="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
 

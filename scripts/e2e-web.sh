@@ -13,7 +13,7 @@
 # Installs chromium and python3-websocket with apt-get when missing (as root); prints a
 # line starting with SKIP and exits 0 only when they cannot be installed. Knobs:
 #   OUT=target/e2e-web     screenshots and logs
-#   SKIP_BUILD=1           use an existing binary (BIN, default $CARGO_TARGET_DIR/release/alembic-web)
+#   SKIP_BUILD=1           use an existing binary (BIN, default $CARGO_TARGET_DIR/$ALEMBIC_PROFILE/alembic-web, release when unset)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

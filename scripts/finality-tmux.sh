@@ -25,7 +25,7 @@ TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 OUT="${OUT:-$TARGET/finality-tmux}"
 mkdir -p "$OUT"
 if [ -z "${SKIP_BUILD:-}" ]; then
-    echo "== building the release binaries"
+    echo "== building the binaries"
     bash "$ROOT/scripts/build.sh" || exit 1
 fi
 BIN="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"

@@ -86,10 +86,12 @@ def edges(src):
         text = strip_comments(open(path, encoding="utf-8").read())
         # Test modules inside a file may reach anything; they are not the module's design.
         text = re.split(r"#\[cfg\(test\)\]", text)[0]
+        # `super` is the module's parent: the crate root for `x.rs` and `x/mod.rs` alike,
+        # `rules` for `rules/time.rs` (whose `super::ai` is its sibling `rules::ai`).
         parent = m.split("::")[:-1]
         candidates = [p for p in paths_after(text, "crate")]
         for p in paths_after(text, "super"):
-            candidates.append("::".join(parent[:-1] + [p]) if p else "::".join(parent[:-1]))
+            candidates.append("::".join(parent + [p]) if p else "::".join(parent))
         for p in candidates:
             for n in names:
                 if (p == n or p.startswith(n + "::")) and n != m and not m.startswith(n + "::"):

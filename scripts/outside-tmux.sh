@@ -21,7 +21,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 OUT="${OUT:-$TARGET/outside-tmux}"
 mkdir -p "$OUT"
-echo "== building the release binaries and examples"
+echo "== building the binaries and examples"
 bash "$ROOT/scripts/build.sh" || exit 1
 TUI="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
 COINS="$TARGET/${ALEMBIC_PROFILE:-release}/coins-tui"

@@ -18,7 +18,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 KILLS="${1:-100}"
 
-echo "== building the release binaries"
+echo "== building the binaries"
 bash "$ROOT/scripts/build.sh"
 BIN="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
 STORM="$TARGET/${ALEMBIC_PROFILE:-release}/examples/save_storm"

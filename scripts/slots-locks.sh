@@ -22,7 +22,7 @@ if ! command -v tmux >/dev/null 2>&1; then
     echo "SKIP (tmux missing): locks, slots, scores"
     exit 0
 fi
-echo "== building the release binaries"
+echo "== building the binaries"
 bash "$ROOT/scripts/build.sh"
 BIN="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
 SIM="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-sim"

@@ -74,6 +74,10 @@ struct Args {
     /// client's address; from any other peer the header is ignored.
     #[arg(long, value_name = "ADDR[/LEN]", value_parser = alembic_web::limits::parse_net)]
     trusted_proxy: Vec<(std::net::IpAddr, u8)>,
+    /// A name this server answers to (repeatable; `games.example.org` or with its port):
+    /// a request whose Host header names another is refused with 421. Unset: any.
+    #[arg(long, value_name = "HOST")]
+    allowed_host: Vec<String>,
     /// Letters only: do not offer the tile pictures.
     #[arg(long)]
     no_tiles: bool,
@@ -153,6 +157,7 @@ fn main() -> ExitCode {
         body_timeout: Duration::from_secs(args.body_timeout),
         conn_idle_timeout: Duration::from_secs(args.conn_idle_timeout),
         trusted_proxies: args.trusted_proxy,
+        allowed_hosts: args.allowed_host,
     };
     if let Some(to) = &args.backup {
         let url = config.db.clone().unwrap_or_else(|| {

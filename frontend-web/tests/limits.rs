@@ -361,3 +361,46 @@ async fn the_token_cookie_is_lax_and_secure_when_asked() {
         ts.stop().await;
     }
 }
+
+/// GET / with the Host header `host` (a raw request, as a browser on another site's page
+/// would send after a DNS rebinding): the status.
+async fn status_for_host(ts: &TestServer, host: &str) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(ts.addr).await.unwrap();
+    let req = format!("GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut out))
+        .await
+        .unwrap()
+        .unwrap();
+    String::from_utf8_lossy(&out)
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Issue 53: with `--allowed-host`, a request for any other name is refused (421), the
+/// server's own names (with or without the port, in any case) are served; without it,
+/// every name is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_allowed_hosts_are_served() {
+    let ts = TestServer::start("allowed-hosts", |c| {
+        c.allowed_hosts = vec!["games.example.org".into(), "127.0.0.1:8080".into()];
+    })
+    .await;
+    assert_eq!(status_for_host(&ts, "games.example.org").await, 200);
+    assert_eq!(status_for_host(&ts, "GAMES.example.org:443").await, 200);
+    assert_eq!(status_for_host(&ts, "127.0.0.1:8080").await, 200);
+    assert_eq!(status_for_host(&ts, "evil.example").await, 421);
+    assert_eq!(
+        status_for_host(&ts, "games.example.org.evil.example").await,
+        421
+    );
+    assert_eq!(status_for_host(&ts, "127.0.0.1:9999").await, 421);
+    ts.stop().await;
+    let open = TestServer::start("any-host", |_| {}).await;
+    assert_eq!(status_for_host(&open, "evil.example").await, 200);
+    open.stop().await;
+}

@@ -65,6 +65,10 @@ pub struct Config {
     /// The reverse proxies whose `X-Forwarded-For` is believed: addresses with a prefix
     /// length (`10.0.0.0/8`, `127.0.0.1/32`).
     pub trusted_proxies: Vec<(IpAddr, u8)>,
+    /// The names this server answers to (`games.example.org`, or with a port); empty: any.
+    /// A request whose `Host` names another is refused (421), so a page on another site
+    /// cannot reach this server through a name it controls (DNS rebinding).
+    pub allowed_hosts: Vec<String>,
 }
 
 /// How long an anonymous game not finished is kept untouched by default: a week.
@@ -130,6 +134,7 @@ impl Default for Config {
             body_timeout: Duration::from_secs(30),
             conn_idle_timeout: Duration::from_secs(120),
             trusted_proxies: Vec::new(),
+            allowed_hosts: Vec::new(),
         }
     }
 }

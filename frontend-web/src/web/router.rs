@@ -51,8 +51,57 @@ pub fn router(state: AppState) -> Router {
         )
         // Every request body is small: the forms' fields are bounded far below this.
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            allowed_host,
+        ))
         .layer(axum::middleware::map_response(security_headers))
         .with_state(state)
+}
+
+/// Whether `host` (a `Host` header's value) is one of `allowed` (each a name, or a name with
+/// its port), without regard to case; any host when `allowed` is empty.
+#[must_use]
+pub fn host_allowed(allowed: &[String], host: Option<&str>) -> bool {
+    if allowed.is_empty() {
+        return true;
+    }
+    let Some(host) = host.map(str::to_ascii_lowercase) else {
+        return false;
+    };
+    // "name:port" or "[v6]:port": the name is everything before the last colon that follows
+    // the closing bracket, if any.
+    let name = match host.rfind(':') {
+        Some(i) if !host[i..].contains(']') => &host[..i],
+        _ => host.as_str(),
+    };
+    allowed
+        .iter()
+        .map(|a| a.to_ascii_lowercase())
+        .any(|a| a == host || a == name)
+}
+
+/// Refuse (421 Misdirected Request) a request for a host this server does not answer to
+/// ([`crate::Config::allowed_hosts`]).
+async fn allowed_host(
+    axum::extract::State(st): axum::extract::State<AppState>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    use axum::response::IntoResponse;
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok());
+    if host_allowed(&st.server.config.allowed_hosts, host) {
+        next.run(req).await
+    } else {
+        (
+            axum::http::StatusCode::MISDIRECTED_REQUEST,
+            "This server does not answer to that name.\n",
+        )
+            .into_response()
+    }
 }
 
 /// Largest request body (a form), in bytes; more is refused with 413.
