@@ -19,8 +19,7 @@ use alembic_session::plan::StepPlanner;
 use crate::bot::Bot;
 use crate::command::{Command, RuleError, Rules, apply};
 use crate::events::is_identified;
-use crate::props::{FORESIGHT_OFF, GAME_OVER, HPS, HPS_MAX, IS_CREATURE, IS_HOSTILE, IS_POTION};
-use crate::rules::items::inventory;
+use crate::props::{FORESIGHT_OFF, GAME_OVER, HPS, HPS_MAX, IS_CREATURE, IS_HOSTILE};
 use crate::rules::world::{hero, hero_view};
 
 /// Monsters this close (Chebyshev) and in view make the bot plan.
@@ -149,21 +148,7 @@ fn candidates(game: &Game, h: ThingId, threats: &[ThingId], first: Command) -> V
         .iter()
         .filter_map(|&t| game.things().location(t).ok())
         .min_by_key(|l| at.map_or(0, |a| a.chebyshev(*l)));
-    let mut kinds: Vec<Option<std::sync::Arc<str>>> = Vec::new();
-    for p in inventory(game, h) {
-        if !game.is(p, &IS_POTION) || !is_identified(game, p) {
-            continue;
-        }
-        let kind = game
-            .things()
-            .get(p)
-            .ok()
-            .and_then(|t| t.proto())
-            .map(Into::into);
-        if kinds.contains(&kind) {
-            continue;
-        }
-        kinds.push(kind);
+    for p in crate::rules::cunning::potion_kinds(game, h, |p| is_identified(game, p)) {
         push(Command::Quaff(p));
         if let Some(l) = nearest {
             push(Command::Throw(p, l));

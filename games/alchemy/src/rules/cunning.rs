@@ -90,10 +90,20 @@ pub fn plans_now(game: &Game, m: ThingId, hero: ThingId) -> bool {
 
 /// The potions `m` carries, one of each kind.
 fn potions(game: &Game, m: ThingId) -> Vec<ThingId> {
+    potion_kinds(game, m, |_| true)
+}
+
+/// The potions `holder` carries that `keep` accepts, one of each kind (the first of its
+/// prototype in the pack's order): the ones worth trying in a search.
+pub(crate) fn potion_kinds(
+    game: &Game,
+    holder: ThingId,
+    keep: impl Fn(ThingId) -> bool,
+) -> Vec<ThingId> {
     let mut kinds: Vec<Option<std::sync::Arc<str>>> = Vec::new();
     let mut out = Vec::new();
-    for p in inventory(game, m) {
-        if !game.is(p, &IS_POTION) {
+    for p in inventory(game, holder) {
+        if !game.is(p, &IS_POTION) || !keep(p) {
             continue;
         }
         let kind = game
