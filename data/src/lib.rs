@@ -274,3 +274,8 @@ mod tests {
         let _ = std::fs::remove_dir_all(&d);
     }
 }
+
+/// This crate's README, whose code is compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

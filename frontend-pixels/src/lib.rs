@@ -108,3 +108,8 @@ pub fn run_app_with<A: alembic_ui::App, T>(
         }),
     }
 }
+
+/// This crate's README, whose code is compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

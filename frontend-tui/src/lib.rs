@@ -962,3 +962,8 @@ mod tests {
         assert!(fe.frames()[3].contains_text("Really quit?"));
     }
 }
+
+/// This crate's README, whose code is compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -92,3 +92,8 @@ pub use launch::{
     save_dir, save_dir_from, seed_from_text,
 };
 pub use ruleset::{Ending, Goal, Journeys, Outcome, Rejected, Ruleset, Status, Summary, View};
+
+/// This crate's README, whose code is compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

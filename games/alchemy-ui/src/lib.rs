@@ -1440,3 +1440,8 @@ pub fn launch(
         }),
     }
 }
+
+/// This crate's README, whose code is compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

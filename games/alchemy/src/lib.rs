@@ -115,3 +115,8 @@ pub fn new_game(seed: u64, rules: &Rules) -> Result<Game, Error> {
     rules::memory::remember(&mut game, &view);
     Ok(game)
 }
+
+/// This crate's README, whose code is compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -85,3 +85,8 @@ pub use world::{
     DEFAULT_LEVELS, HEIGHT, STAIRS_AWAY, WIDTH, arena, depth_of, is_inner, level_box, new_game,
     new_game_on, new_game_with_levels, region_diameter, walk_distance, walkable_regions, z_of,
 };
+
+/// This crate's README, whose code is compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -687,3 +687,8 @@ fn first_step(
     }
     None
 }
+
+/// This crate's README, whose code is compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -42,3 +42,8 @@ pub use launch::{
     GAMES, GameArgs, GameEntry, default_game, game, game_of, games, launch, launch_of, list_games,
     list_games_of, print_games, print_games_of,
 };
+
+/// This crate's README, whose code is compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -742,3 +742,8 @@ pub static RATS_SIM: RulesetSim<alembic_rats::Rats> =
 /// The Caves' runner: `random` is their fuzzing wanderer, `explore` the bot that heads down
 /// the stairs to the way out.
 pub static CAVES_SIM: RulesetSim<alembic_caves::Caves> = RulesetSim::new(alembic_caves::Caves::new);
+
+/// This crate's README, whose code is compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
