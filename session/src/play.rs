@@ -1150,10 +1150,10 @@ enum Answer {
     End(AfterEnd),
 }
 
-/// What a continue of a game that had ended says: it is filed, its save removed.
 /// The first line of a practice game.
 const PRACTICE_HELLO: &str = "A practice game: U takes back a move.";
 
+/// What a continue of a game that had ended says: it is filed, its save removed.
 const ENDED_BEFORE: &str =
     "This game had ended before its window closed: it is filed now, and its save removed.";
 
