@@ -140,8 +140,8 @@ mod creatures {
         AGGRO, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, ATTACKS_MONSTERS, DEATH_TRANSFORM,
         DEATH_TRANSFORM_CHANCE, DROP_CHANCE, FAMILY, FG, GLYPH, HIT_EFFECT, HIT_EFFECT_CHANCE, HPS,
         HPS_MAX, IS_BLOCKING, IS_CREATURE, IS_FLYING, IS_HERO, IS_HOSTILE, IS_IMMORTAL,
-        IS_INTELLIGENT, IS_LIVING, IS_PROPER, IS_UNDEAD, RES_FIRE, RES_ICE, RES_IMPACT, RES_NORMAL,
-        RES_POISON, SPEED, Z_ORDER,
+        IS_INTELLIGENT, IS_LIVING, IS_PROPER, IS_UNDEAD, PLANS, RES_FIRE, RES_ICE, RES_IMPACT,
+        RES_NORMAL, RES_POISON, SPEED, Z_ORDER,
     };
     use alembic_games::alchemy::props::{DamageType, Stat};
 
@@ -431,6 +431,7 @@ mod creatures {
                 "vampyre" => {
                     p = on_hit(p, "toughness drained", 0.4)
                         .with(&IS_INTELLIGENT, true)
+                        .with(&PLANS, true)
                         .with(&ATT_VERB, text("bite"));
                 }
                 "spectre" => {
@@ -476,6 +477,10 @@ mod creatures {
                     .with(&ATTACKS_MONSTERS, true)
                     .with(&ATT_TYPE, DamageType::Impact)
                     .with(&ATT_VERB, text("smash"));
+            }
+            // The cunning ones plan their fights (issue 58).
+            if matches!(name, "orc champion" | "troll king") {
+                p = p.with(&PLANS, true);
             }
             lib.proclaim_mut(name, Some("base goblinoid"), p)?;
         }
@@ -741,6 +746,7 @@ mod creatures {
                 .with(&AGGRO, 12)
                 .with(&ATTACKS_MONSTERS, true)
                 .with(&DROP_CHANCE, 1.0)
+                .with(&PLANS, true)
                 .with(&FREQ, 30),
         )?;
         Ok(())
