@@ -140,8 +140,8 @@ mod creatures {
         AGGRO, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, ATTACKS_MONSTERS, DEATH_TRANSFORM,
         DEATH_TRANSFORM_CHANCE, DROP_CHANCE, FAMILY, FG, GLYPH, HIT_EFFECT, HIT_EFFECT_CHANCE, HPS,
         HPS_MAX, IS_BLOCKING, IS_CREATURE, IS_FLYING, IS_HERO, IS_HOSTILE, IS_IMMORTAL,
-        IS_INTELLIGENT, IS_LIVING, IS_PROPER, IS_UNDEAD, PLANS, RES_FIRE, RES_ICE, RES_IMPACT,
-        RES_NORMAL, RES_POISON, SPEED, Z_ORDER,
+        IS_INTELLIGENT, IS_LIVING, IS_PROPER, IS_UNDEAD, PLANS, POTION_CHANCE, RES_FIRE, RES_ICE,
+        RES_IMPACT, RES_NORMAL, RES_POISON, SPEED, Z_ORDER,
     };
     use alembic_games::alchemy::props::{DamageType, Stat};
 
@@ -481,6 +481,13 @@ mod creatures {
             // The cunning ones plan their fights (issue 58).
             if matches!(name, "orc champion" | "troll king") {
                 p = p.with(&PLANS, true);
+            }
+            // Some carry a potion, and plan while they do.
+            if matches!(
+                name,
+                "goblin warrior" | "hobgoblin" | "orc" | "black orc" | "orc champion"
+            ) {
+                p = p.with(&POTION_CHANCE, 0.25);
             }
             lib.proclaim_mut(name, Some("base goblinoid"), p)?;
         }

@@ -20,7 +20,8 @@ use alembic::{
 
 use super::kinds::{DataError, data_fault};
 use super::props::{
-    DESTINATION, GAME_NAME, HERO, IS_CREATURE, IS_DOOR, IS_FOOD, IS_INGREDIENT, IS_ITEM, IS_POTION,
+    DESTINATION, GAME_NAME, HERO, IS_CREATURE, IS_DOOR, IS_FOOD, IS_HERO as HERO_FLAG,
+    IS_INGREDIENT, IS_ITEM, IS_POTION, POTION_CHANCE,
 };
 use super::rules::world::{LEVEL_HEIGHT, LEVEL_WIDTH, LEVELS, STONE_LEVEL, TileTable, level_box};
 
@@ -615,6 +616,28 @@ fn furnish(
     Ok(Some(free))
 }
 
+/// Each creature of level `z` (in id order) whose kind has a [`POTION_CHANCE`] carries, with
+/// that chance, one of the potions a lab of this depth could hold: a cunning-by-necessity
+/// monster (it plans while it carries one: `rules::cunning`) and loot when it dies. `rng`
+/// is a stream of its own, so the levels, the stairs and the hero's place are what they
+/// were before monsters carried potions.
+fn give_potions(game: &mut Game, z: i32, rng: &mut GameRng) -> Result<(), Error> {
+    let depth = -z;
+    for m in super::rules::world::creatures_on_level(game, z) {
+        if game.is(m, &HERO_FLAG) {
+            continue;
+        }
+        let chance = game.query(m, &POTION_CHANCE).unwrap_or(0.0);
+        if chance <= 0.0 || !rng.chance(chance) {
+            continue;
+        }
+        let name = game.library().random_name(rng, &IS_POTION, 1, depth + 1)?;
+        let potion = game.library().create(&name)?;
+        game.add_thing_mut(m, potion)?;
+    }
+    Ok(())
+}
+
 /// The per-level places left for stairs (main region, free floor).
 struct Level {
     free: Vec<Loc>,
@@ -670,6 +693,11 @@ pub fn generate(game: &mut Game, hooks: &Hooks) -> Result<ThingId, Error> {
     let stone_at = take(&mut levels, (-STONE_LEVEL - 1) as usize, &mut rng)?;
     let stone = game.library().create("the Philosopher's Stone")?;
     game.add_thing_mut(stone_at, stone)?;
+    // Some monsters carry a potion: drawn from a stream of their own (see `give_potions`).
+    let mut potions = GameRng::seed_from(seed.rotate_left(29) ^ 0x706F_7469_6F6E);
+    for depth in 1..=LEVELS {
+        give_potions(game, -depth, &mut potions)?;
+    }
     // No monster starts next to the hero.
     for l in start.neighbours8().chain(std::iter::once(start)) {
         if let Some(c) = super::rules::world::creature_at(game, l) {

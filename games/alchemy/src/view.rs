@@ -593,6 +593,8 @@ pub fn look_at(game: &Game, l: Loc) -> Result<LookInfo, Error> {
                 parts.push(format!("{} ({health}).", capitalise(&a_name(game, t)?)));
                 if game.is(t, &super::props::PLANS) {
                     parts.push("It plans ahead.".to_string());
+                } else if carries_potion(game, t) {
+                    parts.push("It carries a potion, and plans ahead while it does.".to_string());
                 }
             }
         } else {
@@ -840,6 +842,12 @@ fn describe_creature(game: &Game, t: ThingId, lines: &mut Vec<String>) -> Result
     }
     if game.is(t, &super::props::PLANS) {
         lines.push("It plans ahead: it weighs what you may do before it moves.".to_owned());
+    } else if carries_potion(game, t) {
+        lines.push(
+            "It carries a potion, and while it does it plans ahead: it weighs what you may do \
+             before it moves, and may drink or throw the potion."
+                .to_owned(),
+        );
     }
     lines.push(
         if !game.is(t, &IS_HOSTILE) {
@@ -1358,6 +1366,11 @@ pub fn scenery_here(game: &Game, at: Loc) -> Result<Option<(String, &'static str
         ""
     };
     Ok(Some((name, hint)))
+}
+
+/// Whether monster `t` carries a potion (and so plans its fights: `rules::cunning`).
+fn carries_potion(game: &Game, t: ThingId) -> bool {
+    !super::rules::cunning::potion_kinds(game, t, |_| true).is_empty()
 }
 
 #[cfg(test)]

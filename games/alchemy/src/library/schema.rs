@@ -22,9 +22,9 @@ use crate::props::{
     IS_LIVING, IS_MUSHROOM, IS_OPEN, IS_POISON, IS_POTION, IS_PROPER, IS_SCENERY, IS_STAIRS,
     IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, IS_UNDEAD, IS_VIEW_BLOCKING, IS_WATER, IS_WEAPON,
     IS_WIELDED, IS_WORKBENCH, LIGHT_COLOUR, LIGHT_RADIUS, MAX_HIT_POINTS, NAME, OTHER_MSG, PLANS,
-    RES_ACID, RES_FIRE, RES_ICE, RES_IMPACT, RES_LIGHTNING, RES_NORMAL, RES_POISON, RES_WATER, SK,
-    ST, START_MSG, TG, TILE_DAMAGE, TILE_DAMAGE_TYPE, UNKNOWN_NAME, USE_MESSAGE, WIELD_SLOT, WP,
-    Z_ORDER,
+    POTION_CHANCE, RES_ACID, RES_FIRE, RES_ICE, RES_IMPACT, RES_LIGHTNING, RES_NORMAL, RES_POISON,
+    RES_WATER, SK, ST, START_MSG, TG, TILE_DAMAGE, TILE_DAMAGE_TYPE, UNKNOWN_NAME, USE_MESSAGE,
+    WIELD_SLOT, WP, Z_ORDER,
 };
 
 /// Every property key Alchemy's data may set, with its type and meaning (what
@@ -189,6 +189,10 @@ pub fn schema() -> Schema {
         .key(
             &DROP_CHANCE,
             "the chance (0 to 1) that it leaves an item when killed",
+        )
+        .key(
+            &POTION_CHANCE,
+            "the chance (0 to 1) that one made with a level carries a potion",
         )
         // ----- attacks
         .key(

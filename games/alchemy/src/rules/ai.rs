@@ -77,6 +77,14 @@ pub fn act(
     wander(game, ctx, m, at)
 }
 
+/// How far monster `m` notices things ([`AGGRO`], never below 0).
+///
+/// # Errors
+/// `m` is not a thing of `game`.
+pub fn aggro(game: &Game, m: ThingId) -> Result<u32, Error> {
+    Ok(u32::try_from(game.query(m, &AGGRO)?.max(0)).unwrap_or(0))
+}
+
 /// Whether `m` and `other` would fight: different families (the hero aside), both alive.
 fn enemies(game: &Game, m: ThingId, other: ThingId) -> bool {
     other != m

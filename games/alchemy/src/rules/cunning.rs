@@ -77,7 +77,7 @@ pub fn plans_now(game: &Game, m: ThingId, hero: ThingId) -> bool {
     if game.var(&FORESIGHT_OFF).unwrap_or(false) || !game.is(m, &IS_HOSTILE) {
         return false;
     }
-    if !game.is(m, &PLANS) && potions(game, m).is_empty() {
+    if !is_cunning(game, m) {
         return false;
     }
     let (Ok(at), Ok(hat)) = (game.things().location(m), game.things().location(hero)) else {
@@ -86,6 +86,12 @@ pub fn plans_now(game: &Game, m: ThingId, hero: ThingId) -> bool {
     matches!(game.query_opt(m, &LAST_SEEN), Ok(Some(_)))
         && at.z == hat.z
         && at.chebyshev(hat) <= PLAN_RANGE
+}
+
+/// Whether `m` plans its fights: cunning by nature ([`PLANS`]) or carrying a potion.
+#[must_use]
+pub fn is_cunning(game: &Game, m: ThingId) -> bool {
+    game.is(m, &PLANS) || !potions(game, m).is_empty()
 }
 
 /// The potions `m` carries, one of each kind.

@@ -21,8 +21,8 @@ use super::world::{
 use crate::events::{Cause, Event, Noun, emit};
 use crate::kinds::DamageType;
 use crate::props::{
-    AWAY_SINCE, DURATION, FOE, GAME_OVER, HP_ACC, HP_PER_TURN, IS_CONFUSED, IS_CREATURE, IS_POISON,
-    IS_UNDEAD, LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
+    AWAY_SINCE, DURATION, FOE, GAME_OVER, HP_ACC, HP_PER_TURN, IS_CONFUSED, IS_CREATURE,
+    IS_HOSTILE, IS_POISON, IS_UNDEAD, LAST_SEEN, REGEN_ACC, SPEED, TG, TIME,
 };
 
 /// Most actions a monster may take, on average, in one world step (a safety net against
@@ -210,11 +210,18 @@ fn planned_action(
     view: &VisibleSet,
     table: &TileTable,
 ) -> Result<Option<i32>, Error> {
+    // A cunning hostile that sees the hero within two steps (and its aggro range) notices
+    // them at once, by the cheap rules' own rule (which draws nothing at that range), so it
+    // plans from its first action in sight rather than trading a blow by the cheap rules.
+    let (at, hat) = (game.things().location(m)?, game.things().location(h)?);
+    let near = at.z == hat.z && at.chebyshev(hat) <= 2.min(ai::aggro(game, m)?);
+    if near && view.contains(at) && game.is(m, &IS_HOSTILE) && cunning::is_cunning(game, m) {
+        game.set_mut(m, &LAST_SEEN, hat)?;
+    }
     if !cunning::plans_now(game, m, h) || game.is(m, &IS_CONFUSED) {
         return Ok(None);
     }
     // It keeps track of the hero while it sees them (the cheap rules' sighting).
-    let (at, hat) = (game.things().location(m)?, game.things().location(h)?);
     if view.contains(at) {
         game.set_mut(m, &LAST_SEEN, hat)?;
     }
