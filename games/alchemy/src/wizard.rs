@@ -20,8 +20,9 @@
 use std::fmt::Write as _;
 
 use alembic::{
-    Game, HookCtx, Hooks, Loc, Place, Prop, ThingId, props::PropKey, props::Value, wizard::Args,
-    wizard::WizardCommands, wizard::WizardError, wizard::WizardOutcome, wizard::WizardSpec,
+    Dir, Game, HookCtx, Hooks, Loc, Place, Prop, ThingId, props::PropKey, props::Value,
+    wizard::Args, wizard::WizardCommands, wizard::WizardError, wizard::WizardOutcome,
+    wizard::WizardSpec,
 };
 
 use super::events;
@@ -37,12 +38,13 @@ use super::rules::world::{
     LEVEL_HEIGHT, LEVEL_WIDTH, LEVELS, blocker_at, creature_at, depth_of, hero, hero_view,
     items_at, level_box, scenery_at, tile_blocks, tile_dangerous,
 };
-use super::text::a_name;
+use super::text::{a_name, the_name};
 
 type Outcome = Result<WizardOutcome<Game>, WizardError>;
 
 /// Alchemy's wizard commands: `reveal`, `ghost`, `immortal`, `summon NAME`, `depth N`,
-/// `identify`, `heal`, `give NAME`, `props [DX DY]` and `hash` (and the built-in `help`).
+/// `identify`, `heal`, `give NAME`, `props [DX DY]`, `wound N`, `hash` and `foresight on|off`
+/// (and the built-in `help`).
 /// `rules` supplies the hooks that creating things and changing level run.
 ///
 /// # Errors
@@ -105,6 +107,14 @@ pub fn commands(rules: &Rules) -> Result<WizardCommands<Game>, WizardError> {
             .int("dx", -i64::from(LEVEL_WIDTH), i64::from(LEVEL_WIDTH))
             .int("dy", -i64::from(LEVEL_HEIGHT), i64::from(LEVEL_HEIGHT)),
             props,
+        )?
+        .register(
+            WizardSpec::new(
+                "wound",
+                "Bring each monster beside you down to N hit points (if it has more).",
+            )
+            .int("n", 1, 1_000),
+            wound,
         )?
         .register(
             WizardSpec::new("hash", "Show the turn, the game time and the state hash."),
@@ -326,6 +336,31 @@ fn heal(g: &Game, _: &Args) -> Outcome {
         let _ = write!(line, " Harmful effects ended: {gone}.");
     }
     Ok(WizardOutcome::new(w).line(line))
+}
+
+/// `wound N`: every monster beside the hero with more than N hit points is left with N.
+fn wound(g: &Game, a: &Args) -> Outcome {
+    playing(g)?;
+    let n = i32::try_from(a.int("n")?).map_err(|_| WizardError::Refused("too many".into()))?;
+    let h = hero_of(g)?;
+    let at = g.things().location(h).map_err(internal)?;
+    let mut w = g.clone();
+    let mut names = Vec::new();
+    for d in Dir::COMPASS {
+        let Some(m) = creature_at(&w, at + d) else {
+            continue;
+        };
+        if w.query(m, &HPS).map_err(internal)? > n {
+            w.set_mut(m, &HPS, n).map_err(internal)?;
+            names.push(the_name(&w, m).map_err(internal)?);
+        }
+    }
+    if names.is_empty() {
+        return Err(WizardError::Refused(format!(
+            "No monster beside you has more than {n} hit points."
+        )));
+    }
+    Ok(WizardOutcome::new(w).line(format!("Wounded to {n} hit points: {}.", names.join(", "))))
 }
 
 fn hash(g: &Game, _: &Args) -> Outcome {
