@@ -20,6 +20,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod cunning;
 mod planning;
 pub use planning::PlanningBot;
 
@@ -62,6 +63,8 @@ const KILLS: Prop<i32> = Prop::with_default("rats.kills", 0);
 const ALIVE: Prop<bool> = Prop::with_default("rats.alive", false);
 const RAT_TURN: &str = "rats.rat";
 const SEEN: Layer<bool> = Layer::new("rats.seen");
+/// Set in a game of [`Rats::cunning`]: its rats plan their moves.
+const CUNNING: Prop<bool> = Prop::with_default("rats.cunning", false);
 
 /// What the player asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,6 +127,8 @@ pub struct Rats {
     floor: TileId,
     exit: TileId,
     wizard: WizardCommands<Game>,
+    /// Whether its rats plan their moves ([`Rats::cunning`]).
+    cunning: bool,
 }
 
 #[cfg(feature = "board")]
@@ -149,13 +154,21 @@ fn reveal(g: &Game, _: &Args) -> Result<WizardOutcome<Game>, WizardError> {
 
 /// A rat's turn, on the engine's scheduler: bite the hero beside it, else step towards the
 /// hero when it smells the cheese on them or is within five steps, else wander.
-fn rat_turn(g: &mut Game, _: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
-    let (me, hero) = (g.things().location(call.this)?, g.var(&HERO)?);
+/// In a game of [`Rats::cunning`] a rat near the hero plans instead (`cunning::rat_turn`).
+fn rat_turn(g: &mut Game, ctx: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Error> {
+    if g.var(&CUNNING).unwrap_or(false) {
+        return cunning::rat_turn(g, ctx, call);
+    }
+    plain_rat_turn(g, call.this)
+}
+
+/// The plain rules of a rat's turn ([`rat_turn`]'s).
+fn plain_rat_turn(g: &mut Game, rat: ThingId) -> Result<(), Error> {
+    let (me, hero) = (g.things().location(rat)?, g.var(&HERO)?);
     let at = g.things().location(hero)?;
     let (dx, dy) = (at.x - me.x, at.y - me.y);
     if dx.abs() + dy.abs() == 1 {
-        let bite = 1 + i32::from(g.rng().one_in(1, 2));
-        return g.set_mut(hero, &HP, g.query(hero, &HP)? - bite);
+        return rat_bites(g, hero);
     }
     let smells = Rats::carried(g) || dx.abs() + dy.abs() <= 5;
     let mut ways: Vec<Loc> = me.neighbours4().filter(|&l| open(g, l)).collect();
@@ -165,9 +178,29 @@ fn rat_turn(g: &mut Game, _: &mut HookCtx<'_>, call: &HookCall) -> Result<(), Er
     }
     if !ways.is_empty() {
         let pick = ways[g.rng().below(ways.len() as u64) as usize];
-        g.move_thing_mut(call.this, pick)?;
+        g.move_thing_mut(rat, pick)?;
     }
     Ok(())
+}
+
+/// A rat bites the hero: 1 or 2 hit points.
+fn rat_bites(g: &mut Game, hero: ThingId) -> Result<(), Error> {
+    let bite = 1 + i32::from(g.rng().one_in(1, 2));
+    g.set_mut(hero, &HP, g.query(hero, &HP)? - bite)
+}
+
+/// The hero bites `rat`: 1 to 3 hit points; a rat left with none dies (and counts as a
+/// kill). The bite and whether it killed.
+fn hero_bites(g: &mut Game, rat: ThingId) -> Result<(i32, bool), Error> {
+    let hit = 1 + g.rng().below(3) as i32;
+    let hp = g.query(rat, &HP)? - hit;
+    if hp <= 0 {
+        g.remove_thing_mut(rat)?;
+        g.set_var_mut(&KILLS, g.var(&KILLS)? + 1);
+    } else {
+        g.set_mut(rat, &HP, hp)?;
+    }
+    Ok((hit, hp <= 0))
 }
 
 /// Floor (what the eye sees through).
@@ -216,6 +249,21 @@ impl Rats {
             floor,
             exit,
             wizard,
+            cunning: false,
+        })
+    }
+
+    /// The rules with cunning rats: a rat within five steps of the hero chooses its move by
+    /// trying each on copies of the game (`cunning.rs`, the guide's "a monster that plans").
+    /// Not a game of the registry: its games differ from the plain rats' from the first
+    /// turn.
+    ///
+    /// # Errors
+    /// As [`Rats::new`].
+    pub fn cunning() -> Result<Rats, Error> {
+        Ok(Rats {
+            cunning: true,
+            ..Rats::new()?
         })
     }
 
@@ -373,6 +421,9 @@ impl Ruleset for Rats {
             g.spawn_mut(&mut ctx, "rat", l)?;
         }
         g.scheduler().set_awake_levels([0])?;
+        if self.cunning {
+            g.set_var_mut(&CUNNING, true);
+        }
         Rats::look(&mut g)?;
         Ok(g)
     }
@@ -396,15 +447,8 @@ impl Ruleset for Rats {
             }
             let rat = g.things().at(to).iter().copied().find(|&t| g.is(t, &ALIVE));
             if let Some(rat) = rat {
-                let hit = 1 + g.rng().below(3) as i32;
-                let hp = g.query(rat, &HP)? - hit;
-                events.push(Event::Hit(hit, hp <= 0));
-                if hp <= 0 {
-                    g.remove_thing_mut(rat)?;
-                    g.set_var_mut(&KILLS, g.var(&KILLS)? + 1);
-                } else {
-                    g.set_mut(rat, &HP, hp)?;
-                }
+                let (hit, killed) = hero_bites(&mut g, rat)?;
+                events.push(Event::Hit(hit, killed));
             } else if !g.tile_def(to)?.is(&WALK) {
                 return Err(Rejected::Refused(Refusal::Wall));
             } else {
