@@ -259,20 +259,29 @@ if "reconnecting" not in js(player, "document.getElementById('overlay-text').tex
 shot(player, "web-dropped")
 wait(player, "window.alembic.connected && !document.getElementById('overlay').classList.contains('shown')", "the reconnection")
 ok("a dropped connection shows a message and reconnects to the same game")
-# 7. The player quits: the game ends (recording, morgue); the recording replays in the page
-#    with steps back and forth.
+# 7. The player quits: the game ends (recording, morgue) and the page shows its summary
+#    with links, never a path of the server's; the recording replays in the page with steps
+#    back and forth.
 key(player, "Q", "KeyQ", "Q", 81)
 settle(player)
 key(player, "y", "KeyY", "y", 89)
-wait(player, "/G A M E   O V E R/.test(window.alembic.text())", "the summary after Q y")
-if "You quit." not in js(player, "window.alembic.text()"):
-    fail("the summary in the page does not say how the game ended")
+wait(player, "window.alembic.ended !== null && window.alembic.summary", "the summary after Q y")
+shown = js(player, "document.getElementById('overlay-text').innerText")
+for want in ("You quit.", "Cause", "Depth", "Turns", "Score", "morgue file", "replay"):
+    if want not in shown:
+        fail(f"the summary in the page lacks {want!r}:\n{shown}")
+for path in ("/tmp/", "records/", "morgue/", ".replay", "/data"):
+    if path in shown or path in js(player, "window.alembic.text()"):
+        fail(f"the page shows a server path ({path}):\n{shown}")
+hrefs = js(player, "[...document.querySelectorAll('#end-links a')].map(a => a.getAttribute('href'))")
+for href in hrefs:
+    status = cdp.call("Runtime.evaluate", {"expression": f"fetch({json.dumps(href)}).then(r => r.status)",
+                                          "awaitPromise": True, "returnByValue": True},
+                      session=player)["result"]["value"]
+    if status != 200:
+        fail(f"the summary's link {href} answers {status}")
 shot(player, "web-summary")
-ok("Q y ends on the summary in the page")
-key(player, "q", "KeyQ", "q", 81)
-wait(player, "window.alembic.ended !== null", "the end of the game")
-shot(player, "web-ended")
-ok(f"the game ended: {js(player, 'window.alembic.ended')}")
+ok(f"Q y ends on the summary in the page, its links answer 200: {', '.join(hrefs)}")
 cdp.call("Page.navigate", {"url": URL + "/"}, session=player)
 link = wait(player, "(() => { const a = document.querySelector(\"#finished a[href^='/replay/']\"); return a && a.getAttribute('href'); })()",
             "the recording in the lobby's finished games")

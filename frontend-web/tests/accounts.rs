@@ -703,12 +703,7 @@ async fn player_and_game_pages_show_names_as_text_and_refuse_bad_paths() {
     let (mut a, id) = start_game(&ts, &ann, evil).await;
     a.step(alembic_ui::Input::ch('Q')).await;
     a.step(alembic_ui::Input::ch('y')).await;
-    // The summary, then `q` leaves it.
-    a.until(10, "the summary", |c| {
-        c.text().contains("G A M E   O V E R")
-    })
-    .await;
-    a.step(alembic_ui::Input::ch('q')).await;
+    // The game ends there: the page shows its summary.
     a.until(10, "the end of the game", |c| c.ended().is_some())
         .await;
     for _ in 0..50 {
