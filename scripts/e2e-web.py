@@ -314,7 +314,40 @@ if js(player, "window.alembic.text()") != end_text:
 ok("the recording replays in the page, stepping back and forth")
 shot(player, "web-replay")
 
-# 8. A new game, left running for the SIGTERM check.
+# 8. The Caves and the rats, each started from the lobby's form in a browser of its own:
+#    straight into the game, no terminal start menu, no quit key, no server path.
+for game, keys in (("caves", [("o", "KeyO", "o", 79)] * 3), ("rats", [("o", "KeyO", "o", 79)] * 2)):
+    c = cdp.call("Target.createBrowserContext", {})["browserContextId"]
+    page = open_page(URL + "/", c)
+    wait(page, "document.getElementById('new') !== null", f"the lobby's form ({game})")
+    js(page, f"""(() => {{ const f = document.getElementById('new').form;
+      f.querySelector('select[name=game]').value = '{game}';
+      f.querySelector('input[name=name]').value = 'Lobby-{game}';
+      document.getElementById('new').click(); }})()""")
+    wait(page, f"window.alembic && window.alembic.frames > 0 && window.alembic.game === '{game}'",
+         f"the {game} game from the lobby")
+    settle(page)
+    for k in keys:
+        key(page, *k)
+        time.sleep(0.4)
+        settle(page)
+    text = js(page, "window.alembic.text()")
+    if "@" not in text:
+        fail(f"{game}: no hero on the screen:\n{text}")
+    for bad in ("New game from a seed", "/tmp/", ".save"):
+        if bad in text:
+            fail(f"{game}: the page shows {bad!r}:\n{text}")
+    shot(page, f"web-{game}")
+    ok(f"{game} started from the lobby plays at once (game {js(page, 'window.alembic.id')})")
+    if game == "rats":
+        key(page, "Q", "KeyQ", "Q", 81)
+        settle(page)
+        key(page, "y", "KeyY", "y", 89)
+        wait(page, "window.alembic.ended !== null && window.alembic.summary", "the rats' summary")
+        shot(page, "web-rats-summary")
+        ok("the rats' end shows its summary in the page")
+
+# 9. A new game, left running for the SIGTERM check.
 cdp.call("Page.navigate", {"url": URL + "/play?game=alchemy&name=Again"}, session=player)
 wait(player, "window.alembic && window.alembic.frames > 0 && window.alembic.id", "a new game")
 key(player, "l", "KeyL", "l", 76)
