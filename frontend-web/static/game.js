@@ -6,8 +6,11 @@
 const FONT_PX = 16;
 const FONT = `${FONT_PX}px "DejaVu Sans Mono", "Noto Sans Mono", "Liberation Mono", monospace`;
 const BAR_PX = 22;
+// The tile table: alembic_ui's tile codes (ui/src/frame.rs) and the atlas's layout
+// (src/atlas.rs: the plain tiles, then the 94 creature tokens). A Rust test checks every
+// value here against them (atlas.rs, the_pages_tile_table_is_the_rusts).
 const TILE_BASE = 0x100000, SPAN_STRIDE = 0x5000, TOKEN = 0x100, GLYPH = 0x1000;
-const ATLAS_COLUMNS = 16, PLAIN_TILES = 10, ATLAS_TILES = 10 + 94;
+const ATLAS_COLUMNS = 16, PLAIN_TILES = 41, ATLAS_TILES = 41 + 94;
 
 const canvas = document.getElementById('screen');
 const ctx = canvas.getContext('2d', { alpha: false });
