@@ -259,20 +259,29 @@ if "reconnecting" not in js(player, "document.getElementById('overlay-text').tex
 shot(player, "web-dropped")
 wait(player, "window.alembic.connected && !document.getElementById('overlay').classList.contains('shown')", "the reconnection")
 ok("a dropped connection shows a message and reconnects to the same game")
-# 7. The player quits: the game ends (recording, morgue); the recording replays in the page
-#    with steps back and forth.
+# 7. The player quits: the game ends (recording, morgue) and the page shows its summary
+#    with links, never a path of the server's; the recording replays in the page with steps
+#    back and forth.
 key(player, "Q", "KeyQ", "Q", 81)
 settle(player)
 key(player, "y", "KeyY", "y", 89)
-wait(player, "/G A M E   O V E R/.test(window.alembic.text())", "the summary after Q y")
-if "You quit." not in js(player, "window.alembic.text()"):
-    fail("the summary in the page does not say how the game ended")
+wait(player, "window.alembic.ended !== null && window.alembic.summary", "the summary after Q y")
+shown = js(player, "document.getElementById('overlay-text').innerText")
+for want in ("You quit.", "Cause", "Depth", "Turns", "Score", "morgue file", "replay"):
+    if want not in shown:
+        fail(f"the summary in the page lacks {want!r}:\n{shown}")
+for path in ("/tmp/", "records/", "morgue/", ".replay", "/data"):
+    if path in shown or path in js(player, "window.alembic.text()"):
+        fail(f"the page shows a server path ({path}):\n{shown}")
+hrefs = js(player, "[...document.querySelectorAll('#end-links a')].map(a => a.getAttribute('href'))")
+for href in hrefs:
+    status = cdp.call("Runtime.evaluate", {"expression": f"fetch({json.dumps(href)}).then(r => r.status)",
+                                          "awaitPromise": True, "returnByValue": True},
+                      session=player)["result"]["value"]
+    if status != 200:
+        fail(f"the summary's link {href} answers {status}")
 shot(player, "web-summary")
-ok("Q y ends on the summary in the page")
-key(player, "q", "KeyQ", "q", 81)
-wait(player, "window.alembic.ended !== null", "the end of the game")
-shot(player, "web-ended")
-ok(f"the game ended: {js(player, 'window.alembic.ended')}")
+ok(f"Q y ends on the summary in the page, its links answer 200: {', '.join(hrefs)}")
 cdp.call("Page.navigate", {"url": URL + "/"}, session=player)
 link = wait(player, "(() => { const a = document.querySelector(\"#finished a[href^='/replay/']\"); return a && a.getAttribute('href'); })()",
             "the recording in the lobby's finished games")
@@ -305,7 +314,40 @@ if js(player, "window.alembic.text()") != end_text:
 ok("the recording replays in the page, stepping back and forth")
 shot(player, "web-replay")
 
-# 8. A new game, left running for the SIGTERM check.
+# 8. The Caves and the rats, each started from the lobby's form in a browser of its own:
+#    straight into the game, no terminal start menu, no quit key, no server path.
+for game, keys in (("caves", [("o", "KeyO", "o", 79)] * 3), ("rats", [("o", "KeyO", "o", 79)] * 2)):
+    c = cdp.call("Target.createBrowserContext", {})["browserContextId"]
+    page = open_page(URL + "/", c)
+    wait(page, "document.getElementById('new') !== null", f"the lobby's form ({game})")
+    js(page, f"""(() => {{ const f = document.getElementById('new').form;
+      f.querySelector('select[name=game]').value = '{game}';
+      f.querySelector('input[name=name]').value = 'Lobby-{game}';
+      document.getElementById('new').click(); }})()""")
+    wait(page, f"window.alembic && window.alembic.frames > 0 && window.alembic.game === '{game}'",
+         f"the {game} game from the lobby")
+    settle(page)
+    for k in keys:
+        key(page, *k)
+        time.sleep(0.4)
+        settle(page)
+    text = js(page, "window.alembic.text()")
+    if "@" not in text:
+        fail(f"{game}: no hero on the screen:\n{text}")
+    for bad in ("New game from a seed", "/tmp/", ".save"):
+        if bad in text:
+            fail(f"{game}: the page shows {bad!r}:\n{text}")
+    shot(page, f"web-{game}")
+    ok(f"{game} started from the lobby plays at once (game {js(page, 'window.alembic.id')})")
+    if game == "rats":
+        key(page, "Q", "KeyQ", "Q", 81)
+        settle(page)
+        key(page, "y", "KeyY", "y", 89)
+        wait(page, "window.alembic.ended !== null && window.alembic.summary", "the rats' summary")
+        shot(page, "web-rats-summary")
+        ok("the rats' end shows its summary in the page")
+
+# 9. A new game, left running for the SIGTERM check.
 cdp.call("Page.navigate", {"url": URL + "/play?game=alchemy&name=Again"}, session=player)
 wait(player, "window.alembic && window.alembic.frames > 0 && window.alembic.id", "a new game")
 key(player, "l", "KeyL", "l", 76)

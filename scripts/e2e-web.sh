@@ -6,9 +6,12 @@
 # scripts/e2e-web.py (the DevTools protocol over Debian's python3-websocket): the lobby, a
 # new game played with vi keys, arrows and the numpad, a mouse click, a reload that
 # continues the same game, a second browser context (its own cookies) that watches live,
-# is refused when it presses a key, steps back into the past and returns to live, and a
-# dropped connection that reconnects. Screenshots go to $OUT (look at them). Then SIGTERM:
-# the server must save the game and exit 0.
+# is refused when it presses a key, steps back into the past and returns to live, a
+# dropped connection that reconnects, the end of the game (its summary in the page, with
+# links that answer and no server path), and a Caves and a rats game started from the
+# lobby's form (no start menu; the rats' summary). Screenshots go to $OUT (look at them:
+# web-summary.png, web-caves.png, web-rats.png, web-rats-summary.png…). Then SIGTERM: the
+# server must save the game and exit 0.
 #
 # Installs chromium and python3-websocket with apt-get when missing (as root); prints a
 # line starting with SKIP and exits 0 only when they cannot be installed. Knobs:

@@ -45,8 +45,11 @@ for n in $NS; do
         "$PSQL" -q "$pg_url" -c "DROP DATABASE IF EXISTS $dbname" -c "CREATE DATABASE $dbname" >&2
         db_flag=(--db "${pg_url%/*}/$dbname")
     fi
+    # Every bot is on 127.0.0.1: the per-address limits (sockets, games, registrations)
+    # would refuse all but the first few.
     "$BIN" --bind 127.0.0.1:0 --data-dir "$work/data" --max-conns-per-ip 100000 \
-        --max-games 100000 --max-games-per-ip 100000 "${db_flag[@]}" >"$work/out" 2>"$work/err" &
+        --max-games 100000 --max-games-per-ip 100000 --max-sockets-per-ip 100000 \
+        --registrations-per-hour 100000 "${db_flag[@]}" >"$work/out" 2>"$work/err" &
     pid=$!
     for _ in $(seq 50); do grep -qs 'serving' "$work/out" && break; sleep 0.1; done
     addr=$(grep -o '127.0.0.1:[0-9]*' "$work/out" | head -1)

@@ -357,7 +357,7 @@ async fn play_bot(n: usize, a: Arc<Args>, all: Arc<Mutex<Vec<BotState>>>, count:
                         break;
                     }
                 }
-                Got::Text(ServerMsg::Ended { msg }) => {
+                Got::Text(ServerMsg::Ended { msg, .. }) => {
                     set(&|b| b.dead = true);
                     return set(&|b| b.ended = format!("game ended: {msg}"));
                 }

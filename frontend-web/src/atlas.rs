@@ -61,6 +61,89 @@ pub fn atlas_png() -> Result<(Vec<u8>, (usize, usize)), png::EncodingError> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
+    use alembic_ui::{Tile, TileSpan};
+
+    /// The page's script, whose tile table must be this file's and `alembic_ui`'s.
+    const GAME_JS: &str = include_str!("../static/game.js");
+
+    /// How the page finds a tile's picture in the atlas from its code (`drawCell`): the
+    /// plain tiles by code, then the creature tokens from `'!'`.
+    const JS_INDEX: &str =
+        "let idx = payload >= TOKEN ? PLAIN_TILES + (payload - TOKEN - 33) : payload;";
+
+    /// The whole-number constants of a script's `const` lines (`const A = 0x10, B = 4 + 2;`),
+    /// by name; other declarations are left out.
+    fn js_constants(js: &str) -> HashMap<String, u64> {
+        let mut found = HashMap::new();
+        for line in js.lines() {
+            let Some(decl) = line.strip_prefix("const ") else {
+                continue;
+            };
+            for pair in decl.trim_end().trim_end_matches(';').split(',') {
+                let Some((name, expr)) = pair.split_once('=') else {
+                    continue;
+                };
+                let sum: Option<u64> = expr
+                    .split('+')
+                    .map(|t| {
+                        let t = t.trim();
+                        match t.strip_prefix("0x") {
+                            Some(hex) => u64::from_str_radix(hex, 16).ok(),
+                            None => t.parse().ok(),
+                        }
+                    })
+                    .sum();
+                if let Some(v) = sum {
+                    found.insert(name.trim().to_owned(), v);
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn the_pages_tile_table_is_the_rusts() {
+        let js = js_constants(GAME_JS);
+        let code = |t: Tile, span| u64::from(u32::from(t.to_char_in(span)));
+        let base = code(Tile::PLAIN[0], TileSpan::Whole);
+        let want = [
+            ("TILE_BASE", base),
+            ("SPAN_STRIDE", code(Tile::PLAIN[0], TileSpan::Left) - base),
+            (
+                "TOKEN",
+                code(Tile::Creature('!'), TileSpan::Whole) - base - 0x21,
+            ),
+            ("GLYPH", code(Tile::Glyph('\0'), TileSpan::Whole) - base),
+            ("ATLAS_COLUMNS", super::COLUMNS as u64),
+            ("PLAIN_TILES", Tile::PLAIN.len() as u64),
+            ("ATLAS_TILES", super::tiles().len() as u64),
+        ];
+        for (name, value) in want {
+            assert_eq!(
+                js.get(name),
+                Some(&value),
+                "static/game.js's {name} is not the Rust's {value} (alembic_ui::Tile, atlas.rs)"
+            );
+        }
+        // The page's index of every tile in the atlas is its place there.
+        assert!(
+            GAME_JS.contains(JS_INDEX),
+            "game.js no longer finds a tile's picture as this test does"
+        );
+        let (token, plain) = (js["TOKEN"], js["PLAIN_TILES"]);
+        for (i, tile) in super::tiles().into_iter().enumerate() {
+            let payload = code(tile, TileSpan::Whole) - base;
+            let idx = if payload >= token {
+                plain + (payload - token - 33)
+            } else {
+                payload
+            };
+            assert_eq!(idx, i as u64, "{tile:?}");
+        }
+    }
+
     #[test]
     fn the_atlas_is_a_png_with_every_tile() {
         let (png, (tw, th)) = super::atlas_png().unwrap();

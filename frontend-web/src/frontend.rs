@@ -13,7 +13,7 @@ use std::time::Duration;
 use alembic_ui::{Frame, Frontend, Input, TileSupport};
 use tokio::sync::broadcast;
 
-use crate::protocol::FrameEncoder;
+use crate::protocol::{FrameEncoder, GameSummary, ServerMsg};
 
 /// What the websocket side sends a game's thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,11 +31,31 @@ pub enum Command {
 pub enum Published {
     /// A binary frame message ([`crate::protocol::frame_message`]).
     Frame(Arc<Vec<u8>>),
-    /// The game is over (or saved and stopped): why.
-    Ended(String),
+    /// The game is over (or saved and stopped): why, and how it ended.
+    Ended(End),
     /// A notice for the player's status line (the game waits for its journal, and is
     /// answering again).
     Notice(String),
+}
+
+/// A game's end as its hub publishes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct End {
+    /// Why, for people ("The game is over.", "Your game was saved…").
+    pub msg: String,
+    /// How the game ended, when it is over and filed.
+    pub summary: Option<Box<GameSummary>>,
+}
+
+impl End {
+    /// The message that tells a page.
+    #[must_use]
+    pub fn message(self) -> ServerMsg {
+        ServerMsg::Ended {
+            msg: self.msg,
+            summary: self.summary,
+        }
+    }
 }
 
 /// How many published messages a slow viewer may fall behind before it is sent a whole
@@ -53,7 +73,7 @@ pub struct Hub {
 #[derive(Debug)]
 struct HubInner {
     last: Option<Frame>,
-    ended: Option<String>,
+    ended: Option<End>,
     /// The notice standing (sent again to whoever subscribes), if any.
     notice: Option<String>,
     tx: broadcast::Sender<Published>,
@@ -69,8 +89,8 @@ struct HubInner {
 pub struct Subscription {
     /// The current frame as a full frame message.
     pub current: Option<Vec<u8>>,
-    /// Why the game already ended, if it has.
-    pub ended: Option<String>,
+    /// How the game already ended, if it has.
+    pub ended: Option<End>,
     /// The notice standing, if any (sent after the frame).
     pub notice: Option<String>,
     /// Everything published from now on.
@@ -127,9 +147,18 @@ impl Hub {
 
     /// Say the game is over; every subscriber is told `why`.
     pub fn end(&self, why: &str) {
+        self.end_with(why, None);
+    }
+
+    /// Say the game is over, `why` and how (its `summary`, when it ended and was filed).
+    pub fn end_with(&self, why: &str, summary: Option<GameSummary>) {
+        let end = End {
+            msg: why.to_owned(),
+            summary: summary.map(Box::new),
+        };
         let mut inner = self.lock();
-        inner.ended = Some(why.to_owned());
-        let _ = inner.tx.send(Published::Ended(why.to_owned()));
+        inner.ended = Some(end.clone());
+        let _ = inner.tx.send(Published::Ended(end));
     }
 
     /// Tell every subscriber `msg` now; `standing`: newcomers are told it too, until the

@@ -128,6 +128,19 @@ impl WebApp {
         i64::try_from(points).ok()
     }
 
+    /// How the game ended, once it is over and filed (its save removed, its recording and
+    /// morgue file kept): the page shows this, with links, instead of the end screen the
+    /// terminal draws (which names the server's files). `None` while it goes on.
+    #[must_use]
+    pub fn ending(&self) -> Option<alembic_games::end::EndSummary> {
+        match self {
+            WebApp::Alchemy(s) => s.ctx().ending(),
+            WebApp::Caves(s) => s.ctx().ending(),
+            WebApp::Rats(s) => s.ctx().ending(),
+            WebApp::Crash(_) => None,
+        }
+    }
+
     /// Why the game's journal (its recording) is behind, if it is: moves wait in memory
     /// because the file could not be written. They are written first, now; `None` when
     /// nothing waits (or the game keeps no journal).

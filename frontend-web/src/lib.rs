@@ -21,6 +21,7 @@
 //! - [`web`]: the routes by resource (pages, files, account, play, watch, replay), their
 //!   extractors and one error type, [`web::AppError`].
 //! - [`lobby`]: the lobby page and safe file serving.
+//! - [`html`]: [`html::Html`], HTML escaped by construction, which every page is built with.
 //! - [`atlas`]: the tile pictures as a PNG.
 //! - [`sync`]: a game's save and recording files mirrored into the store after every
 //!   command, and written back from it when a game is continued (on any server).
@@ -31,6 +32,7 @@ pub mod accounts;
 pub mod atlas;
 pub mod frontend;
 pub mod games;
+pub mod html;
 pub mod limits;
 mod listen;
 pub mod lobby;

@@ -2,8 +2,9 @@
 //! files and recordings) and the safe serving of those files. Every name that reaches the
 //! page is HTML-escaped; files are served only by plain names listed in their directory.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+
+use crate::html::Html;
 
 use crate::server::{Server, Token};
 use crate::store::{Account, GameFilter, GameRecord, GameStatus};
@@ -12,26 +13,7 @@ pub use crate::games::{MORGUE_DIR, RECORDS_DIR};
 /// How many finished games the lobby lists.
 const LISTED: u32 = 40;
 
-/// `text` with `& < > " '` escaped, for HTML text and attribute values.
-///
-/// ```
-/// assert_eq!(alembic_web::lobby::escape("<a href='x'>&\""), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;");
-/// ```
-#[must_use]
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::html::escape;
 
 /// A player's name as the lobby keeps it: printable, at most 20 characters, `anonymous`
 /// when empty.
@@ -104,213 +86,246 @@ pre{background:#1d1a16;padding:8px}input,select,button{font:inherit;background:#
 /// The lobby page for the browser holding `token`, logged in as `account` if it is.
 /// Blocking (the store).
 #[must_use]
-pub fn page(server: &Server, token: Option<&Token>, account: Option<&Account>) -> String {
-    let mut h = String::with_capacity(8192);
-    let _ = write!(
-        h,
-        "<!doctype html><html lang=en><head><meta charset=utf-8><title>Alembic — lobby</title>\
-         <meta name=viewport content='width=device-width'><style>{STYLE}</style></head><body>\
-         <h1>Alembic</h1>"
-    );
+pub fn page(server: &Server, token: Option<&Token>, account: Option<&Account>) -> Html {
+    let mut h = Html::new();
+    h.raw("<!doctype html><html lang=en><head><meta charset=utf-8><title>Alembic — lobby</title>")
+        .raw("<meta name=viewport content='width=device-width'><style>")
+        .raw(STYLE)
+        .raw("</style></head><body><h1>Alembic</h1>");
     let csrf = token.map_or_else(String::new, |t| server.csrf.token(t.as_str()));
-    let button = |action: &str, id: &str, label: &str| {
-        format!(
-            "<form method=post action={action} style=display:inline><input type=hidden name=csrf value='{csrf}'><button id={id}>{label}</button></form>"
-        )
+    let button = |action: &'static str, id: &'static str, label: &'static str| {
+        let mut b = Html::new();
+        b.raw("<form method=post action=")
+            .raw(action)
+            .raw(" style=display:inline><input type=hidden name=csrf value='")
+            .text(&csrf)
+            .raw("'><button id=")
+            .raw(id)
+            .raw(">")
+            .raw(label)
+            .raw("</button></form>");
+        b
     };
     let mine = token.and_then(|t| server.game_of(t));
     match account {
         Some(a) => {
-            let _ = write!(
-                h,
-                "<p id=account>Logged in as <b id=who>{}</b> — <a id=my-games href='/players/{}'>my games</a> {} {} <a href=/delete-account>delete my account</a></p>",
-                escape(&a.name),
-                escape(&a.name),
-                button("/logout", "logout", "Log out"),
-                button("/logout-everywhere", "logout-everywhere", "Log out everywhere")
-            );
+            h.raw("<p id=account>Logged in as <b id=who>")
+                .text(&a.name)
+                .raw("</b> — <a id=my-games href='/players/")
+                .text(&a.name)
+                .raw("'>my games</a> ")
+                .html(&button("/logout", "logout", "Log out"))
+                .raw(" ")
+                .html(&button(
+                    "/logout-everywhere",
+                    "logout-everywhere",
+                    "Log out everywhere",
+                ))
+                .raw(" <a href=/delete-account>delete my account</a></p>");
             // This browser's game, started before logging in: it can become the account's.
             if let Some((id, game, _)) = mine
                 && server.store.game_owner(id).ok().flatten().is_none()
             {
-                let _ = write!(
-                    h,
-                    "<p>Your {game} game {id} was started without an account: {}</p>",
-                    button("/claim", "claim", "Make it this account's")
-                );
+                h.raw("<p>Your ")
+                    .text(game)
+                    .raw(" game ")
+                    .text(id)
+                    .raw(" was started without an account: ")
+                    .html(&button("/claim", "claim", "Make it this account's"))
+                    .raw("</p>");
             }
         }
-        None => h.push_str(
-            "<p id=account>Playing anonymously — <a href=/login>log in</a> or <a href=/register>register</a></p>",
-        ),
+        None => {
+            h.raw("<p id=account>Playing anonymously — <a href=/login>log in</a> or <a href=/register>register</a></p>");
+        }
     }
     // The player's own game, and a new one.
-    let options: String = crate::games::GameKind::PLAYABLE
-        .iter()
-        .map(|k| format!("<option>{}</option>", k.name()))
-        .collect();
     let form = |fresh: bool| {
-        format!(
-            "<form action=/play method=get><label>Name <input name=name maxlength=20 \
-             placeholder=anonymous></label> <label>Game <select name=game>{options}</select></label> \
-             {}<button id=new>New game</button></form>",
-            if fresh {
-                "<input type=hidden name=new value=1>"
-            } else {
-                ""
-            }
-        )
+        let mut f = Html::new();
+        f.raw("<form action=/play method=get><label>Name <input name=name maxlength=20 ")
+            .raw("placeholder=anonymous></label> <label>Game <select name=game>");
+        for k in crate::games::GameKind::PLAYABLE {
+            f.raw("<option>").text(k.name()).raw("</option>");
+        }
+        f.raw("</select></label> ");
+        if fresh {
+            f.raw("<input type=hidden name=new value=1>");
+        }
+        f.raw("<button id=new>New game</button></form>");
+        f
     };
     match mine {
         Some((id, game, true)) => {
-            let _ = write!(
-                h,
-                "<p>Your {game} game is in progress — <a id=continue href='/play?id={id}'>back to it</a></p>"
-            );
+            h.raw("<p>Your ")
+                .text(game)
+                .raw(" game is in progress — <a id=continue href='/play?id=")
+                .text(id)
+                .raw("'>back to it</a></p>");
         }
         Some((id, game, false)) => {
-            let _ = write!(
-                h,
-                "<p>Your {game} game is saved — <a id=continue href='/play?id={id}'>continue it</a>, or start another (the save stays on disk):</p>{}",
-                form(true)
-            );
+            h.raw("<p>Your ")
+                .text(game)
+                .raw(" game is saved — <a id=continue href='/play?id=")
+                .text(id)
+                .raw("'>continue it</a>, or start another (the save stays on disk):</p>")
+                .html(&form(true));
         }
-        None => h.push_str(&form(false)),
+        None => {
+            h.html(&form(false));
+        }
     }
-    h.push_str("<h2>Games in progress</h2><table id=games><tr><th>Player<th>Game<th>Depth<th>Turn<th>Idle<th>Spectators<th></tr>");
+    h.raw("<h2>Games in progress</h2><table id=games><tr><th>Player<th>Game<th>Depth<th>Turn<th>Idle<th>Spectators<th></tr>");
     for r in server.all_rows() {
-        let watch = if r.here {
-            format!("<a href='/watch/{}'>watch</a>", r.id)
+        h.raw("<tr><td>")
+            .text(&r.player)
+            .raw("<td>")
+            .text(r.game)
+            .raw("<td>")
+            .text(depth(r.depth))
+            .raw("<td>")
+            .text(r.turn)
+            .raw("<td>")
+            .text(r.idle_secs)
+            .raw(if r.connected { "s" } else { "s (away)" })
+            .raw("<td>")
+            .text(r.spectators)
+            .raw("<td>");
+        if r.here {
+            h.raw("<a href='/watch/").text(r.id).raw("'>watch</a>");
         } else {
-            format!("on server {}", escape(&r.server))
-        };
-        let _ = write!(
-            h,
-            "<tr><td>{}<td>{}<td>{}<td>{}<td>{}s{}<td>{}<td>{watch}</tr>",
-            escape(&r.player),
-            r.game,
-            r.depth.map_or_else(|| "—".to_owned(), |d| d.to_string()),
-            r.turn,
-            r.idle_secs,
-            if r.connected { "" } else { " (away)" },
-            r.spectators,
-        );
+            h.raw("on server ").text(&r.server);
+        }
+        h.raw("</tr>");
     }
-    h.push_str("</table>");
-    h.push_str("<h2>Scores</h2><div id=scores>");
+    h.raw("</table><h2>Scores</h2><div id=scores>");
     for kind in crate::games::GameKind::PLAYABLE {
-        let _ = write!(h, "<h3>{}</h3>", kind.name());
+        h.raw("<h3>").text(kind.name()).raw("</h3>");
         match server.store.top_scores(kind.name(), TOP_SCORES) {
-            Ok(rows) if rows.is_empty() => h.push_str("<p>No game has ended yet.</p>"),
+            Ok(rows) if rows.is_empty() => {
+                h.raw("<p>No game has ended yet.</p>");
+            }
             Ok(rows) => score_table(&mut h, &rows),
             Err(e) => {
-                let _ = write!(
-                    h,
-                    "<p>The score table cannot be read: {}</p>",
-                    escape(&e.to_string())
-                );
+                h.raw("<p>The score table cannot be read: ")
+                    .text(e)
+                    .raw("</p>");
             }
         }
     }
-    h.push_str("</div><h2>Finished games</h2>");
+    h.raw("</div><h2>Finished games</h2>");
     finished_table(&mut h, &server.finished(LISTED));
-    h.push_str("<script src=/lobby.js></script></body></html>");
+    h.raw("<script src=/lobby.js></script></body></html>");
     h
+}
+
+/// A depth as the tables show it (`—`: none).
+fn depth(d: Option<i32>) -> String {
+    d.map_or_else(|| "—".to_owned(), |d| d.to_string())
 }
 
 /// How many rows of each game's score table the lobby shows (DCSS's and Brogue's top 20).
 const TOP_SCORES: u32 = 20;
 
-fn score_table(h: &mut String, rows: &[crate::store::Score]) {
-    h.push_str("<table class=scores><tr><th>#<th>Points<th>Player<th>Depth<th>Turns<th></tr>");
+fn score_table(h: &mut Html, rows: &[crate::store::Score]) {
+    h.raw("<table class=scores><tr><th>#<th>Points<th>Player<th>Depth<th>Turns<th></tr>");
     for (i, r) in rows.iter().enumerate() {
-        let _ = write!(
-            h,
-            "<tr><td>{}<td>{}<td>{}<td>{}<td>{}<td><a href='/games/{}'>game</a></tr>",
-            i + 1,
-            r.points,
-            escape(&r.player),
-            r.depth.map_or_else(|| "—".to_owned(), |d| d.to_string()),
-            r.turn,
-            r.game_id
-        );
+        h.raw("<tr><td>")
+            .text(i + 1)
+            .raw("<td>")
+            .text(r.points)
+            .raw("<td>")
+            .text(&r.player)
+            .raw("<td>")
+            .text(depth(r.depth))
+            .raw("<td>")
+            .text(r.turn)
+            .raw("<td><a href='/games/")
+            .text(r.game_id)
+            .raw("'>game</a></tr>");
     }
-    h.push_str("</table>");
+    h.raw("</table>");
 }
 
 /// The links of a finished game: its page, its replay, its morgue file.
-fn finished_links(id: u64) -> String {
-    format!(
-        "<a href='/games/{id}'>game</a> · <a href='/replay/game-{id}'>replay</a> · <a href='/morgue/game-{id}'>morgue</a>"
-    )
+fn finished_links(h: &mut Html, id: u64) {
+    h.raw("<a href='/games/")
+        .text(id)
+        .raw("'>game</a> · <a href='/replay/game-")
+        .text(id)
+        .raw("'>replay</a> · <a href='/morgue/game-")
+        .text(id)
+        .raw("'>morgue</a>");
 }
 
-fn finished_table(h: &mut String, games: &[GameRecord]) {
-    h.push_str("<table id=finished><tr><th>Player<th>Game<th>Depth<th>Turn<th>Files</tr>");
+fn finished_table(h: &mut Html, games: &[GameRecord]) {
+    h.raw("<table id=finished><tr><th>Player<th>Game<th>Depth<th>Turn<th>Files</tr>");
     for f in games {
-        let _ = write!(
-            h,
-            "<tr><td>{}<td>{}<td>{}<td>{}<td>{}</tr>",
-            escape(&f.player),
-            escape(&f.kind),
-            f.depth.map_or_else(|| "—".to_owned(), |d| d.to_string()),
-            f.turn,
-            finished_links(f.id)
-        );
+        h.raw("<tr><td>")
+            .text(&f.player)
+            .raw("<td>")
+            .text(&f.kind)
+            .raw("<td>")
+            .text(depth(f.depth))
+            .raw("<td>")
+            .text(f.turn)
+            .raw("<td>");
+        finished_links(h, f.id);
+        h.raw("</tr>");
     }
-    h.push_str("</table>");
+    h.raw("</table>");
 }
 
-fn head(h: &mut String, title: &str) {
-    let _ = write!(
-        h,
-        "<!doctype html><html lang=en><head><meta charset=utf-8><title>Alembic — {}</title>\
-         <meta name=viewport content='width=device-width'><style>{STYLE}</style></head><body>\
-         <p><a href=/>Lobby</a></p>",
-        escape(title)
-    );
+/// A page's head, its title `title`, and the link back to the lobby.
+fn head(title: impl std::fmt::Display) -> Html {
+    let mut h = Html::new();
+    h.raw("<!doctype html><html lang=en><head><meta charset=utf-8><title>Alembic — ")
+        .text(title)
+        .raw("</title><meta name=viewport content='width=device-width'><style>")
+        .raw(STYLE)
+        .raw("</style></head><body><p><a href=/>Lobby</a></p>");
+    h
 }
 
 /// The public page of the player called `name`: their games, every status, newest first,
 /// with the morgue file and replay of each finished one. `None`: no such account.
 /// Blocking (the store).
 #[must_use]
-pub fn player_page(server: &Server, name: &str) -> Option<String> {
+pub fn player_page(server: &Server, name: &str) -> Option<Html> {
     let account = server.store.account_by_name(name).ok().flatten()?;
     let games = server
         .store
         .games(GameFilter::Account(account.id), 200)
         .unwrap_or_default();
-    let mut h = String::with_capacity(4096);
-    head(&mut h, &account.name);
-    let _ = write!(
-        h,
-        "<h1 id=player>{}</h1><table id=player-games><tr><th>Game<th>Id<th>Status<th>Depth<th>Turn<th></tr>",
-        escape(&account.name)
-    );
+    let mut h = head(&account.name);
+    h.raw("<h1 id=player>")
+        .text(&account.name)
+        .raw("</h1><table id=player-games><tr><th>Game<th>Id<th>Status<th>Depth<th>Turn<th></tr>");
     for g in &games {
-        let links = match g.status {
-            GameStatus::Finished => finished_links(g.id),
-            GameStatus::Live | GameStatus::Saved => String::new(),
-        };
-        let _ = write!(
-            h,
-            "<tr><td>{}<td>{}<td>{}<td>{}<td>{}<td>{links}</tr>",
-            escape(&g.kind),
-            g.id,
-            g.status.as_str(),
-            g.depth.map_or_else(|| "—".to_owned(), |d| d.to_string()),
-            g.turn,
-        );
+        h.raw("<tr><td>")
+            .text(&g.kind)
+            .raw("<td>")
+            .text(g.id)
+            .raw("<td>")
+            .text(g.status.as_str())
+            .raw("<td>")
+            .text(depth(g.depth))
+            .raw("<td>")
+            .text(g.turn)
+            .raw("<td>");
+        match g.status {
+            GameStatus::Finished => finished_links(&mut h, g.id),
+            GameStatus::Live | GameStatus::Saved => {}
+        }
+        h.raw("</tr>");
     }
-    h.push_str("</table></body></html>");
+    h.raw("</table></body></html>");
     Some(h)
 }
 
 /// The public page of finished game `id`: who, where it ended, its morgue file (escaped)
 /// and a link to its replay. `None`: no such finished game. Blocking (the store).
 #[must_use]
-pub fn game_page(server: &Server, id: u64) -> Option<String> {
+pub fn game_page(server: &Server, id: u64) -> Option<Html> {
     let g = server
         .store
         .game(id)
@@ -320,28 +335,38 @@ pub fn game_page(server: &Server, id: u64) -> Option<String> {
     let owner = g
         .account
         .and_then(|a| server.store.account(a).ok().flatten());
-    let mut h = String::with_capacity(8192);
-    head(&mut h, &format!("game {id}"));
-    let _ = write!(
-        h,
-        "<h1>{} game {id}</h1><p id=summary>Played by {}{} — depth {}, turn {}. <a href='/replay/game-{id}'>Watch the replay</a> · <a href='/records/game-{id}'>recording file</a></p>",
-        escape(&g.kind),
-        escape(&g.player),
-        owner.map_or_else(String::new, |a| format!(
-            " (<a href='/players/{}'>{}</a>)",
-            escape(&a.name),
-            escape(&a.name)
-        )),
-        g.depth.map_or_else(|| "—".to_owned(), |d| d.to_string()),
-        g.turn
-    );
+    let mut h = head(format_args!("game {id}"));
+    h.raw("<h1>")
+        .text(&g.kind)
+        .raw(" game ")
+        .text(id)
+        .raw("</h1><p id=summary>Played by ")
+        .text(&g.player);
+    if let Some(a) = owner {
+        h.raw(" (<a href='/players/")
+            .text(&a.name)
+            .raw("'>")
+            .text(&a.name)
+            .raw("</a>)");
+    }
+    h.raw(" — depth ")
+        .text(depth(g.depth))
+        .raw(", turn ")
+        .text(g.turn)
+        .raw(". <a href='/replay/game-")
+        .text(id)
+        .raw("'>Watch the replay</a> · <a href='/records/game-")
+        .text(id)
+        .raw("'>recording file</a></p>");
     match server.store.morgue(id) {
         Ok(Some(text)) => {
-            let _ = write!(h, "<pre id=morgue>{}</pre>", escape(&text));
+            h.raw("<pre id=morgue>").text(text).raw("</pre>");
         }
-        _ => h.push_str("<p>No morgue file.</p>"),
+        _ => {
+            h.raw("<p>No morgue file.</p>");
+        }
     }
-    h.push_str("</body></html>");
+    h.raw("</body></html>");
     Some(h)
 }
 

@@ -143,7 +143,65 @@ pub enum ServerMsg {
     Ended {
         /// Why, for people.
         msg: String,
+        /// How the game ended, when it is over and filed (not when it was saved): the page
+        /// shows it with links to what the server kept. Never a path of the server's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        summary: Option<Box<GameSummary>>,
     },
+}
+
+/// A finished game's summary, as the page shows it at the game's end: how it ended, where,
+/// after how many turns, the score, and links to the game's pages on this server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSummary {
+    /// The game's name (`alchemy`, `caves`…).
+    pub game: String,
+    /// The game's id.
+    pub id: u64,
+    /// Whether it was won.
+    pub won: bool,
+    /// Whether the player ended it (neither won nor died).
+    pub quit: bool,
+    /// The end screen's first line ("You were killed by a rat on depth 3.").
+    pub headline: String,
+    /// How it ended, as the score table says it ("killed by a rat", "quit").
+    pub cause: String,
+    /// The depth where it ended (`None`: a game without levels).
+    pub depth: Option<i32>,
+    /// Its turn at the end.
+    pub turns: u64,
+    /// Its score in the score table (`None`: not scored).
+    pub score: Option<i64>,
+    /// Where to read more, on this server.
+    pub links: EndLinks,
+}
+
+/// The pages of a finished game on this server, as paths of this site (`/games/7`): each
+/// only when the server kept it, and each as public as the lobby's list of finished games.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndLinks {
+    /// The game's page (`/games/ID`): who, where, its morgue file.
+    pub page: Option<String>,
+    /// Its morgue file as text (`/morgue/game-ID`).
+    pub morgue: Option<String>,
+    /// Its replay in the page (`/replay/game-ID`).
+    pub replay: Option<String>,
+    /// Its recording as a file (`/records/game-ID`).
+    pub recording: Option<String>,
+}
+
+impl EndLinks {
+    /// The links of finished game `id`: its page, and the morgue file and recording when
+    /// the server kept them.
+    #[must_use]
+    pub fn of(id: u64, morgue: bool, recording: bool) -> Self {
+        EndLinks {
+            page: Some(format!("/games/{id}")),
+            morgue: morgue.then(|| format!("/morgue/game-{id}")),
+            replay: recording.then(|| format!("/replay/game-{id}")),
+            recording: recording.then(|| format!("/records/game-{id}")),
+        }
+    }
 }
 
 impl ServerMsg {

@@ -6,8 +6,11 @@
 const FONT_PX = 16;
 const FONT = `${FONT_PX}px "DejaVu Sans Mono", "Noto Sans Mono", "Liberation Mono", monospace`;
 const BAR_PX = 22;
+// The tile table: alembic_ui's tile codes (ui/src/frame.rs) and the atlas's layout
+// (src/atlas.rs: the plain tiles, then the 94 creature tokens). A Rust test checks every
+// value here against them (atlas.rs, the_pages_tile_table_is_the_rusts).
 const TILE_BASE = 0x100000, SPAN_STRIDE = 0x5000, TOKEN = 0x100, GLYPH = 0x1000;
-const ATLAS_COLUMNS = 16, PLAIN_TILES = 10, ATLAS_TILES = 10 + 94;
+const ATLAS_COLUMNS = 16, PLAIN_TILES = 41, ATLAS_TILES = 41 + 94;
 
 const canvas = document.getElementById('screen');
 const ctx = canvas.getContext('2d', { alpha: false });
@@ -213,12 +216,55 @@ function onJson(m) {
     say(m.msg, false);
   } else if (m.t === 'ended') {
     state.ended = m.msg;
-    overlayText.innerHTML = '';
-    const p = document.createElement('div'); p.textContent = m.msg;
-    const a = document.createElement('a'); a.href = '/'; a.textContent = 'back to the lobby'; a.style.color = '#e8b04a';
-    overlayText.append(p, a);
-    overlay.classList.add('shown');
+    state.summary = m.summary || null;
+    overlayText.replaceChildren();
+    if (m.summary) overlayText.append(...summaryNodes(m.summary));
+    else {
+      const p = document.createElement('div'); p.textContent = m.msg;
+      overlayText.append(p);
+    }
+    overlayText.append(link('/', 'back to the lobby', 'lobby'));
+    // The last frame stays under it, dimmed (a prompt the game answered may be on it).
+    overlay.classList.add('shown', 'final');
   }
+}
+
+// A link to one of this site's pages (`/games/7`…); anything else is not made a link.
+function link(href, text, id) {
+  const a = document.createElement('a');
+  if (/^\/([a-z]+\/[A-Za-z0-9._-]+)?$/.test(href)) a.href = href;
+  a.textContent = text;
+  if (id) a.id = id;
+  return a;
+}
+
+// The end of a game (protocol.rs, GameSummary): how it ended, where, after how many turns,
+// the score, and links to its pages. Text only: nothing the server sends becomes markup.
+function summaryNodes(s) {
+  const head = document.createElement('div');
+  head.id = 'headline';
+  head.className = s.won ? 'won' : 'lost';
+  head.textContent = s.headline;
+  const table = document.createElement('table');
+  table.id = 'summary';
+  const rows = [['Cause', s.cause], ['Depth', s.depth == null ? '—' : String(s.depth)],
+    ['Turns', String(s.turns)], ['Score', s.score == null ? '—' : String(s.score)]];
+  for (const [k, v] of rows) {
+    const tr = table.insertRow();
+    tr.insertCell().textContent = k;
+    tr.insertCell().textContent = v;
+  }
+  const links = document.createElement('div');
+  links.id = 'end-links';
+  const l = s.links || {};
+  const named = [[l.morgue, 'morgue file', 'morgue-link'], [l.replay, 'replay', 'replay-link'],
+    [l.page, 'game page', 'page-link'], [l.recording, 'recording', 'recording-link']];
+  for (const [href, text, id] of named) {
+    if (!href) continue;
+    if (links.childNodes.length) links.append(' · ');
+    links.append(link(href, text, id));
+  }
+  return [head, table, links];
 }
 
 // Errors that refuse the connection arrive before it closes: stop retrying then.

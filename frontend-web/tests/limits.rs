@@ -325,6 +325,7 @@ async fn every_websocket_refuses_another_sites_page() {
             frames: 0,
             frame_bytes: 0,
             json: Vec::new(),
+            raw: Vec::new(),
             closed: false,
         };
         evil.until(10, "the refusal", |c| c.closed).await;

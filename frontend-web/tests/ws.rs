@@ -532,6 +532,7 @@ async fn a_full_server_a_foreign_origin_and_an_idle_player_are_handled() {
         frames: 0,
         frame_bytes: 0,
         json: Vec::new(),
+        raw: Vec::new(),
         closed: false,
     };
     evil.until(10, "the refusal", |c| c.closed).await;
@@ -723,5 +724,162 @@ async fn a_spectator_that_stops_reading_is_cut_off_without_slowing_the_player() 
     }
     eprintln!("cut off {:?} after the last toggle", cut.elapsed());
     drop(slow);
+    ts.stop().await;
+}
+
+/// The end of a game in the page: the page (and a spectator's) is sent the game's summary
+/// (how it ended, its depth, turns and score) with links to its pages on this server, and
+/// the links work; no frame or message names a file of the server's, as the terminal's end
+/// screen does (it says where the recording and the morgue file went).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_games_end_in_the_page_is_a_summary_with_links_not_server_paths() {
+    let ts = TestServer::start("end-summary", |c| {
+        c.leave_grace = Duration::from_millis(500);
+    })
+    .await;
+    let dir = ts.dir.to_string_lossy().into_owned();
+    let paths = [dir.as_str(), "/tmp/", "records/", "morgue/", ".replay"];
+    for (n, game) in [(50_u8, "rats"), (51, "alchemy")] {
+        let me = ts.token(n);
+        let path = format!("/ws/play?game={game}&name=Ender");
+        let mut c = Client::connect(ts.addr, &path, Some(&me)).await;
+        let id = c.ready().await;
+        common::walk(&mut c, &ts.server, id, 3).await;
+        let turn = ts.server.rows().iter().find(|r| r.id == id).unwrap().turn;
+        let mut watcher =
+            Client::connect(ts.addr, &format!("/ws/watch/{id}"), Some(&ts.token(n + 10))).await;
+        watcher.ready().await;
+        c.step(Input::ch('Q')).await;
+        c.step(Input::ch('y')).await;
+        // The end: the page's summary, or (before) the terminal's end screen, drawn.
+        c.until(10, "the end of the game", |c| {
+            c.ended().is_some() || c.text().contains("G A M E")
+        })
+        .await;
+        let screen = c.text();
+        for p in paths {
+            assert!(
+                !screen.contains(p),
+                "{game}: the page shows {p:?}:\n{screen}"
+            );
+        }
+        c.until(10, "the end of the game", |c| c.ended().is_some())
+            .await;
+        let raw = c
+            .raw
+            .iter()
+            .find(|m| m.contains(r#""t":"ended""#))
+            .unwrap()
+            .clone();
+        let end: serde_json::Value = serde_json::from_str(&raw).unwrap();
+        // Nothing but the links names a place, and they are this site's pages.
+        let mut said = end.clone();
+        if let Some(s) = said.get_mut("summary").and_then(|s| s.as_object_mut()) {
+            s.remove("links");
+        }
+        let said = said.to_string();
+        for p in paths {
+            assert!(!said.contains(p), "{game}: the end names {p:?}: {raw}");
+        }
+        let s = &end["summary"];
+        assert!(s.is_object(), "{game}: no summary in the end: {raw}");
+        assert_eq!(s["id"].as_u64(), Some(id), "{raw}");
+        assert_eq!(s["game"].as_str(), Some(game), "{raw}");
+        assert_eq!(s["quit"].as_bool(), Some(true), "{raw}");
+        assert_eq!(s["cause"].as_str(), Some("quit"), "{raw}");
+        assert_eq!(s["headline"].as_str(), Some("You quit."), "{raw}");
+        assert!(s["turns"].as_u64().unwrap() >= turn, "{raw}");
+        // Its depth and turns as the store filed them, its score as the score table has it.
+        let rec = common::blocking(&ts.server, move |st| st.game(id).unwrap().unwrap()).await;
+        assert_eq!(rec.status, alembic_web::store::GameStatus::Finished);
+        assert_eq!(s["turns"].as_u64(), Some(rec.turn), "{raw}");
+        assert_eq!(
+            s["depth"].as_i64(),
+            rec.depth.map(i64::from).filter(|d| *d > 0),
+            "{raw}"
+        );
+        let g = game.to_owned();
+        let scores = common::blocking(&ts.server, move |st| st.top_scores(&g, 100).unwrap()).await;
+        let points = scores.iter().find(|r| r.game_id == id).map(|r| r.points);
+        assert!(points.is_some(), "{game}: not scored");
+        assert_eq!(s["score"].as_i64(), points, "{raw}");
+        // The links, each a path of this site, each working.
+        let link = |k: &str| {
+            let l = s["links"][k]
+                .as_str()
+                .unwrap_or_else(|| panic!("no {k} link: {raw}"));
+            let plain = [
+                "/games/",
+                "/morgue/game-",
+                "/replay/game-",
+                "/records/game-",
+            ]
+            .iter()
+            .any(|p| l.strip_prefix(p) == Some(&id.to_string()));
+            assert!(plain, "{k}: {l}");
+            l.to_owned()
+        };
+        let body = |r: String| {
+            assert!(r.starts_with("HTTP/1.1 200"), "{r}");
+            r.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap()
+        };
+        let page = body(ts.get(&link("page"), None).await);
+        assert!(page.contains(&format!("game {id}")), "{page}");
+        let morgue = body(ts.get(&link("morgue"), None).await);
+        assert_eq!(ts.server.store.morgue(id).unwrap().unwrap(), morgue);
+        let recording = body(ts.get(&link("recording"), None).await);
+        assert!(recording.contains("alembic-replay"), "{recording}");
+        let replay = link("replay");
+        body(ts.get(&replay, None).await);
+        let name = replay.strip_prefix("/replay/").unwrap();
+        let mut r = Client::connect(ts.addr, &format!("/ws/replay/{name}"), Some(&me)).await;
+        r.ready().await;
+        assert!(
+            r.json.iter().any(|m| matches!(
+                m,
+                alembic_web::protocol::ServerMsg::Hello { role, .. } if role == "replay"
+            )),
+            "{:?}",
+            r.json
+        );
+        assert!(r.errors().is_empty(), "{:?}", r.errors());
+        // The spectator is shown the same end.
+        watcher
+            .until(10, "the spectator's end", |c| c.ended().is_some())
+            .await;
+        let seen = watcher
+            .raw
+            .iter()
+            .find(|m| m.contains(r#""t":"ended""#))
+            .unwrap();
+        let seen: serde_json::Value = serde_json::from_str(seen).unwrap();
+        assert_eq!(seen["summary"], end["summary"]);
+    }
+    // A game that is saved, not over, has no summary and no links.
+    let me = ts.token(52);
+    let mut c = Client::connect(ts.addr, "/ws/play?game=rats&name=Leaver", Some(&me)).await;
+    let id = c.ready().await;
+    common::walk(&mut c, &ts.server, id, 2).await;
+    let mut watcher =
+        Client::connect(ts.addr, &format!("/ws/watch/{id}"), Some(&ts.token(62))).await;
+    watcher.ready().await;
+    drop(c);
+    watcher
+        .until(20, "the saved game's end", |c| c.ended().is_some())
+        .await;
+    let seen = watcher
+        .raw
+        .iter()
+        .find(|m| m.contains(r#""t":"ended""#))
+        .unwrap();
+    assert!(
+        seen.contains("saved") && !seen.contains("summary"),
+        "{seen}"
+    );
+    assert!(
+        ts.get(&format!("/morgue/game-{id}"), None)
+            .await
+            .starts_with("HTTP/1.1 404")
+    );
     ts.stop().await;
 }

@@ -44,6 +44,69 @@ const GOLD: Rgb = Rgb::new(255, 215, 90);
 const RED: Rgb = Rgb::new(255, 100, 90);
 const LABEL: Rgb = Rgb::new(150, 170, 210);
 
+/// A game's end in a few facts, for a frontend that shows it its own way (the browser's
+/// page): how it ended, where, after how many turns, and its score. It names no file: what
+/// filing kept is the frontend's to link to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndSummary {
+    /// Whether the game was won.
+    pub won: bool,
+    /// The player ended the game (`Q`): neither won nor died.
+    pub quit: bool,
+    /// The end screen's first line: "You were killed by a rat on depth 3.", "You quit.",
+    /// or the game's epitaph ([`Ruleset::epitaph`]).
+    pub headline: String,
+    /// How, as the score table says it ("killed by a rat"); "quit" when the player quit.
+    pub cause: String,
+    /// The depth where it ended (0 for a game without levels).
+    pub depth: i32,
+    /// The game's turn at its end.
+    pub turns: u64,
+    /// The points the score table ranks by ([`crate::ruleset::Summary::score`]).
+    pub score: u64,
+}
+
+impl EndSummary {
+    /// The end of `game` under `rules`, as [`EndScreen::of`] heads it.
+    #[must_use]
+    pub fn of<R: Ruleset>(rules: &R, game: &Game) -> Self {
+        let summary = rules.summary(game);
+        let status = rules.status(game);
+        let quit = status == Status::Playing;
+        let (won, cause, head) = match status {
+            Status::Over(e) if e.won => (true, e.cause.clone(), format!("You {}.", e.cause)),
+            Status::Over(e) => {
+                let how = if e.cause == "died" || e.cause.is_empty() {
+                    "You died".to_owned()
+                } else {
+                    format!("You were {}", e.cause)
+                };
+                let depth = if summary.depth > 0 {
+                    format!(" on depth {}", summary.depth)
+                } else {
+                    String::new()
+                };
+                let cause = if e.cause.is_empty() {
+                    "died".to_owned()
+                } else {
+                    e.cause
+                };
+                (false, cause, format!("{how}{depth}."))
+            }
+            Status::Playing => (false, "quit".to_owned(), "You quit.".to_owned()),
+        };
+        EndSummary {
+            won,
+            quit,
+            headline: rules.epitaph(game).unwrap_or(head),
+            cause,
+            depth: summary.depth,
+            turns: game.turn(),
+            score: summary.score,
+        }
+    }
+}
+
 /// The death or victory screen: see the module docs.
 #[derive(Clone, Debug)]
 pub struct EndScreen {
@@ -67,25 +130,8 @@ impl EndScreen {
     ) -> Self {
         let p = Palette::DEFAULT;
         let summary = rules.summary(game);
-        let quit = rules.status(game) == Status::Playing;
-        let (won, head) = match rules.status(game) {
-            Status::Over(e) if e.won => (true, format!("You {}.", e.cause)),
-            Status::Over(e) => {
-                let how = if e.cause == "died" || e.cause.is_empty() {
-                    "You died".to_owned()
-                } else {
-                    format!("You were {}", e.cause)
-                };
-                let depth = if summary.depth > 0 {
-                    format!(" on depth {}", summary.depth)
-                } else {
-                    String::new()
-                };
-                (false, format!("{how}{depth}."))
-            }
-            Status::Playing => (false, "You quit.".to_owned()),
-        };
-        let head = rules.epitaph(game).unwrap_or(head);
+        let end = EndSummary::of(rules, game);
+        let (won, quit, head) = (end.won, end.quit, end.headline);
         let mut lines = vec![
             (head, if won { GOLD } else { RED }),
             (String::new(), p.text),

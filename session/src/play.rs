@@ -232,6 +232,16 @@ impl<R: Ruleset> Session<R> {
         self.run.status() != Status::Playing
     }
 
+    /// How the game in play ended, once it is over and filed (its save removed, its
+    /// recording, morgue file and score kept); `None` while it goes on, and in the replay
+    /// viewer. A frontend that shows the end its own way reads this instead of drawing the
+    /// end screen (the browser's page links to what the server kept).
+    #[must_use]
+    pub fn ending(&self) -> Option<crate::end::EndSummary> {
+        (self.run.is_ended() && !self.replay)
+            .then(|| crate::end::EndSummary::of(self.rules(), self.game()))
+    }
+
     /// Hold `lock` (on this session's save) until the session ends.
     pub fn hold_lock(&mut self, lock: storage::SessionLock) {
         self.lock = Some(lock);

@@ -13,6 +13,7 @@ use super::tracked::Tracked;
 use super::{AttachError, DEFAULT_SIZE, INPUT_QUEUE, LiveGame, LiveState, Server, Token};
 use crate::frontend::{Hub, WebFrontend};
 use crate::games::{self, GameKind, Progress};
+use crate::protocol::{EndLinks, GameSummary};
 use crate::store::{GameStatus, Score};
 use crate::sync::{self, Mirror};
 
@@ -83,6 +84,7 @@ impl Server {
                     server: server.name.clone(),
                     lost: false,
                     behind: None,
+                    ending: None,
                 };
                 // What starting wrote (a new game's first save, a journal replayed): moves
                 // answered before, or a game its seed makes again; a failure is written by
@@ -92,8 +94,13 @@ impl Server {
                 }
                 let _ = ready_tx.send(Ok(()));
                 let mut fe = WebFrontend::new(rx, DEFAULT_SIZE, Arc::clone(&g.hub)).with_tiles(tiles);
-                let ran =
-                    std::panic::catch_unwind(AssertUnwindSafe(|| alembic_ui::run(&mut fe, &mut tracked)));
+                // A game continued over (its window had closed at its end) is filed as it
+                // starts: nothing of it is played or drawn, its summary is shown.
+                let ran = if tracked.ended() {
+                    Ok(Ok(()))
+                } else {
+                    std::panic::catch_unwind(AssertUnwindSafe(|| alembic_ui::run(&mut fe, &mut tracked)))
+                };
                 let why = match ran {
                     Ok(_) if tracked.lost => "This game was taken over by another server (this one lost touch with the database): reload the page to continue it there.",
                     Ok(_) if tracked.behind.is_some() => "The game stopped before your last move could be written: it continues from the last move you saw answered.",
@@ -111,8 +118,13 @@ impl Server {
                     eprintln!("alembic-web: game {id}: cannot mirror its end into the store ({e})");
                 }
                 let points = tracked.app.points();
-                server.game_ended(&g, tracked.mirror.recording(), points, tracked.lost);
-                g.hub.end(why);
+                let kept = server.game_ended(&g, tracked.mirror.recording(), points, tracked.lost);
+                let summary = tracked
+                    .ending
+                    .take()
+                    .filter(|_| !tracked.lost && tracked.behind.is_none())
+                    .map(|e| summary_of(&g, e, points, kept));
+                g.hub.end_with(why, summary);
             })
             .map_err(|e| AttachError::Start(e.to_string()))?;
         match ready_rx.recv() {
@@ -124,14 +136,15 @@ impl Server {
 
     /// Game `g` ended on this server: saved (its hold given back), or over (its morgue
     /// file, final recording and score into the store); `lost`: another server holds it
-    /// now, and nothing is written. `points`: its score, if it has one.
+    /// now, and nothing is written. `points`: its score, if it has one. What the store
+    /// keeps of it, once it is stored as finished; `None` otherwise.
     pub(super) fn game_ended(
         &self,
         g: &LiveGame,
         recording: &std::path::Path,
         points: Option<i64>,
         lost: bool,
-    ) {
+    ) -> Option<Kept> {
         {
             let mut reg = self.reg();
             if reg.live.remove(&g.id).is_some() {
@@ -142,7 +155,7 @@ impl Server {
             }
         }
         if lost {
-            return;
+            return None;
         }
         let me = self.name.as_str();
         let now = crate::accounts::now();
@@ -159,15 +172,16 @@ impl Server {
             ) {
                 eprintln!("alembic-web: game {}: cannot record it saved: {e}", g.id);
             }
-            return;
+            return None;
         }
         if g.kind == GameKind::Crash {
             let _ = store.set_game(g.id, me, GameStatus::Finished, None, progress.turn, now);
-            return;
+            return None;
         }
         let data = &self.config.data_dir;
         let prefix = format!("{}-seed{}-", g.kind.name(), g.seed);
-        let result = (|| -> Result<(), String> {
+        let result = (|| -> Result<Kept, String> {
+            let mut kept = Kept::default();
             if let Some(path) =
                 sync::newest_named(&data.join(games::MORGUE_DIR), &prefix, g.started)
             {
@@ -176,6 +190,7 @@ impl Server {
                 store
                     .put_morgue(g.id, &String::from_utf8_lossy(&text))
                     .map_err(|e| e.to_string())?;
+                kept.morgue = true;
             }
             // The recording, closed and moved to `records/`: the store's copy becomes it.
             if !recording.is_file()
@@ -197,6 +212,9 @@ impl Server {
                         return Err("another server holds it now".to_owned());
                     }
                 }
+                kept.recording = !text.is_empty();
+            } else {
+                kept.recording = !store.recording(g.id).map_err(|e| e.to_string())?.is_empty();
             }
             if let Some(points) = points {
                 store
@@ -212,23 +230,60 @@ impl Server {
                     })
                     .map_err(|e| e.to_string())?;
             }
-            store
-                .set_game(
-                    g.id,
-                    me,
-                    GameStatus::Finished,
-                    progress.depth,
-                    progress.turn,
-                    now,
-                )
-                .map(|_| ())
-                .map_err(|e| e.to_string())
+            match store.set_game(
+                g.id,
+                me,
+                GameStatus::Finished,
+                progress.depth,
+                progress.turn,
+                now,
+            ) {
+                Ok(true) => Ok(kept),
+                Ok(false) => Err("another server holds it now".to_owned()),
+                Err(e) => Err(e.to_string()),
+            }
         })();
-        if let Err(e) = result {
-            eprintln!(
-                "alembic-web: game {}: its end could not be stored: {e}",
-                g.id
-            );
-        }
+        result
+            .map_err(|e| {
+                eprintln!(
+                    "alembic-web: game {}: its end could not be stored: {e}",
+                    g.id
+                );
+            })
+            .ok()
+    }
+}
+
+/// What the store keeps of a finished game, beside its record (which makes its page).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Kept {
+    /// Its morgue file.
+    morgue: bool,
+    /// Its recording (so it replays).
+    recording: bool,
+}
+
+/// The page's summary of game `g`, which ended as `ending` said with `points`; its links
+/// only to what the store `kept` (none when its end could not be stored as finished: the
+/// pages would not show it).
+fn summary_of(
+    g: &LiveGame,
+    ending: alembic_games::end::EndSummary,
+    points: Option<i64>,
+    kept: Option<Kept>,
+) -> GameSummary {
+    GameSummary {
+        game: g.kind.name().to_owned(),
+        id: g.id,
+        won: ending.won,
+        quit: ending.quit,
+        headline: ending.headline,
+        cause: ending.cause,
+        depth: (ending.depth > 0).then_some(ending.depth),
+        turns: ending.turns,
+        score: points,
+        links: kept.map_or_else(EndLinks::default, |k| {
+            EndLinks::of(g.id, k.morgue, k.recording)
+        }),
     }
 }

@@ -32,6 +32,9 @@ pub(super) struct Tracked {
     /// Why the last move could not be written, when the game stopped before it was (the
     /// server stopping, the player gone): that move was never answered.
     pub(super) behind: Option<String>,
+    /// How the game ended, once it is over and filed: the game stops there, and the page
+    /// shows this summary instead of the end screen the terminal draws.
+    pub(super) ending: Option<alembic_games::end::EndSummary>,
 }
 
 /// The last part of an error (`cannot access PATH: Permission denied (os error 13)` →
@@ -156,7 +159,8 @@ impl Tracked {
     }
 
     /// After the app moved on: its progress for the lobby, then [`Tracked::settle`]; `c`,
-    /// or [`Control::Quit`] when the game must stop here.
+    /// or [`Control::Quit`] when the game must stop here: it was lost, or it is over and
+    /// filed ([`Tracked::ended`]).
     fn after(&mut self, c: Control) -> Control {
         self.game.state().progress = self.app.progress();
         if !self.settle() {
@@ -165,7 +169,21 @@ impl Tracked {
             let _ = self.app.handle(Input::Quit);
             return Control::Quit;
         }
-        if self.lost { Control::Quit } else { c }
+        if self.lost || self.ended() {
+            Control::Quit
+        } else {
+            c
+        }
+    }
+
+    /// Whether the game is over and filed ([`crate::games::WebApp::ending`], kept in
+    /// [`Tracked::ending`]): its end is the page's to show, so the game stops before the
+    /// end screen is drawn.
+    pub(super) fn ended(&mut self) -> bool {
+        if self.ending.is_none() {
+            self.ending = self.app.ending();
+        }
+        self.ending.is_some()
     }
 }
 

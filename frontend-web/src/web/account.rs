@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use crate::accounts::{self, Login, SESSION_COOKIE};
+use crate::html::Html;
 use crate::lobby;
 use crate::server::Token;
 use crate::web::error::{AppError, AppResult, blocking};
@@ -50,56 +51,70 @@ fn account_page(
     browser: Option<&Token>,
     page: AccountPage,
     error: Option<&str>,
-) -> String {
+) -> Html {
     let csrf = browser.map_or_else(String::new, |t| st.server.csrf.token(t.as_str()));
-    let (title, action, button, other) = match page {
+    let (title, action, button, other, autocomplete) = match page {
         AccountPage::Login => (
             "Log in",
             "/login",
             "Log in",
             "<a href=/register>Register</a> instead",
+            "current-password",
         ),
         AccountPage::Register => (
             "Register",
             "/register",
             "Register",
             "<a href=/login>Log in</a> instead",
+            "new-password",
         ),
     };
-    let error = error.map_or_else(String::new, |e| {
-        format!("<p id=error role=alert>{}</p>", lobby::escape(e))
-    });
-    let rules = match page {
-        AccountPage::Register => format!(
-            "<p>A name is 1 to {} letters, digits, _ or -; a password {} to {} bytes, not the \
-             name, not one character repeated, not one of the most common passwords.</p>",
-            accounts::MAX_NAME,
-            accounts::MIN_PASSWORD,
-            accounts::MAX_PASSWORD
-        ),
-        AccountPage::Login => String::new(),
-    };
-    format!(
-        "<!doctype html><html lang=en><head><meta charset=utf-8><title>Alembic — {title}</title>\
-         <meta name=viewport content='width=device-width'><style>{}</style></head><body>\
-         <h1>Alembic — {title}</h1>{error}{rules}\
-         <form method=post action={action}><input type=hidden name=csrf value='{csrf}'>\
-         <p><label>Name <input name=name maxlength={} autocomplete=username required></label></p>\
-         <p><label>Password <input name=password type=password maxlength={} autocomplete={} required></label></p>\
-         <p><button>{button}</button></p></form><p>{other} · <a href=/>the lobby</a></p></body></html>",
-        lobby::STYLE,
-        accounts::MAX_NAME,
-        accounts::MAX_PASSWORD,
-        match page {
-            AccountPage::Login => "current-password",
-            AccountPage::Register => "new-password",
-        },
-    )
+    let mut h = Html::new();
+    h.raw("<!doctype html><html lang=en><head><meta charset=utf-8><title>Alembic — ")
+        .raw(title)
+        .raw("</title><meta name=viewport content='width=device-width'><style>")
+        .raw(lobby::STYLE)
+        .raw("</style></head><body><h1>Alembic — ")
+        .raw(title)
+        .raw("</h1>");
+    error_line(&mut h, error);
+    if let AccountPage::Register = page {
+        h.raw("<p>A name is 1 to ")
+            .text(accounts::MAX_NAME)
+            .raw(" letters, digits, _ or -; a password ")
+            .text(accounts::MIN_PASSWORD)
+            .raw(" to ")
+            .text(accounts::MAX_PASSWORD)
+            .raw(" bytes, not the name, not one character repeated, not one of the most common passwords.</p>");
+    }
+    h.raw("<form method=post action=")
+        .raw(action)
+        .raw("><input type=hidden name=csrf value='")
+        .text(csrf)
+        .raw("'><p><label>Name <input name=name maxlength=")
+        .text(accounts::MAX_NAME)
+        .raw(" autocomplete=username required></label></p><p><label>Password <input name=password type=password maxlength=")
+        .text(accounts::MAX_PASSWORD)
+        .raw(" autocomplete=")
+        .raw(autocomplete)
+        .raw(" required></label></p><p><button>")
+        .raw(button)
+        .raw("</button></p></form><p>")
+        .raw(other)
+        .raw(" · <a href=/>the lobby</a></p></body></html>");
+    h
+}
+
+/// The line that says what went wrong (escaped), if anything did.
+fn error_line(h: &mut Html, error: Option<&str>) {
+    if let Some(e) = error {
+        h.raw("<p id=error role=alert>").text(e).raw("</p>");
+    }
 }
 
 /// A page response with `status`, no caching, and the browser token's cookie if new.
-fn page_response(status: StatusCode, html: String, cookie: Option<HeaderValue>) -> Response {
-    with_cookie((status, Html(html)).into_response(), cookie)
+fn page_response(status: StatusCode, html: Html, cookie: Option<HeaderValue>) -> Response {
+    with_cookie((status, html).into_response(), cookie)
 }
 
 /// The registration form (`GET /register`).
@@ -301,11 +316,13 @@ pub(crate) async fn claim_post(
     let server = Arc::clone(&st.server);
     match blocking(move || server.claim(&browser, account.id)).await? {
         Ok(_) => Ok(to_lobby(None)),
-        Err(crate::store::StoreError::NotOwner(id)) => Ok((
-            StatusCode::CONFLICT,
-            Html(format!("<!doctype html><title>Not claimed</title><p>Game {id} belongs to another account. <a href=/>Back to the lobby</a></p>")),
-        )
-            .into_response()),
+        Err(crate::store::StoreError::NotOwner(id)) => {
+            let mut h = Html::new();
+            h.raw("<!doctype html><title>Not claimed</title><p>Game ")
+                .text(id)
+                .raw(" belongs to another account. <a href=/>Back to the lobby</a></p>");
+            Ok((StatusCode::CONFLICT, h).into_response())
+        }
         Err(e) => Err(e.into()),
     }
 }
@@ -318,28 +335,29 @@ pub(crate) async fn delete_account_page(
 ) -> AppResult {
     let token = token.ok_or_else(|| AppError::Store("no browser token".to_owned()))?;
     Ok(with_cookie(
-        Html(delete_page(&st, &token, &account.name, None)).into_response(),
+        delete_page(&st, &token, &account.name, None).into_response(),
         cookie,
     ))
 }
 
-fn delete_page(st: &AppState, browser: &Token, name: &str, error: Option<&str>) -> String {
+fn delete_page(st: &AppState, browser: &Token, name: &str, error: Option<&str>) -> Html {
     let csrf = st.server.csrf.token(browser.as_str());
-    let error = error.map_or_else(String::new, |e| {
-        format!("<p id=error role=alert>{}</p>", lobby::escape(e))
-    });
-    format!(
-        "<!doctype html><html lang=en><head><meta charset=utf-8><title>Alembic — delete my account</title>\
-         <style>{}</style></head><body><h1>Delete the account {}</h1>{error}\
-         <p>This deletes the account, its sessions, and every game of it: saves, recordings, \
-         morgue files and scores. It cannot be undone.</p>\
-         <form method=post action=/delete-account><input type=hidden name=csrf value='{csrf}'>\
-         <p><label>Password <input name=password type=password maxlength={} autocomplete=current-password required></label></p>\
-         <p><button id=delete>Delete everything</button></p></form><p><a href=/>the lobby</a></p></body></html>",
-        lobby::STYLE,
-        lobby::escape(name),
-        accounts::MAX_PASSWORD
-    )
+    let mut h = Html::new();
+    h.raw("<!doctype html><html lang=en><head><meta charset=utf-8><title>Alembic — delete my account</title><style>")
+        .raw(lobby::STYLE)
+        .raw("</style></head><body><h1>Delete the account ")
+        .text(name)
+        .raw("</h1>");
+    error_line(&mut h, error);
+    h.raw("<p>This deletes the account, its sessions, and every game of it: saves, recordings, ")
+        .raw("morgue files and scores. It cannot be undone.</p>")
+        .raw("<form method=post action=/delete-account><input type=hidden name=csrf value='")
+        .text(csrf)
+        .raw("'><p><label>Password <input name=password type=password maxlength=")
+        .text(accounts::MAX_PASSWORD)
+        .raw(" autocomplete=current-password required></label></p>")
+        .raw("<p><button id=delete>Delete everything</button></p></form><p><a href=/>the lobby</a></p></body></html>");
+    h
 }
 
 /// The delete form's fields.

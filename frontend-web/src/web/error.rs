@@ -4,7 +4,7 @@
 //! one `blocking(..).await?` instead of a match on `Ok(Ok(..))`.
 
 use axum::http::{StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 
 use crate::store::StoreError;
 
@@ -51,7 +51,7 @@ impl IntoResponse for AppError {
             AppError::Csrf => (
                 StatusCode::FORBIDDEN,
                 [(header::CACHE_CONTROL, "no-store")],
-                Html(
+                crate::html::Html::literal(
                     "<!doctype html><title>Refused</title><p>This form is out of date or came from another site, so nothing was done. <a href=/>Back to the lobby</a>, reload and try again.</p>",
                 ),
             )

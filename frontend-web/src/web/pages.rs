@@ -25,8 +25,8 @@ pub(crate) async fn lobby_page(
     let server = Arc::clone(&st.server);
     let html = blocking(move || lobby::page(&server, token.as_ref(), account.as_ref()))
         .await
-        .unwrap_or_else(|_| "<p>the lobby could not be drawn</p>".to_owned());
-    with_cookie(Html(html).into_response(), cookie)
+        .unwrap_or_else(|_| crate::html::Html::literal("<p>the lobby could not be drawn</p>"));
+    with_cookie(html.into_response(), cookie)
 }
 
 /// The page that plays, watches and replays (`/play`, `/watch/ID`, `/replay/NAME`).
@@ -73,7 +73,7 @@ pub(crate) async fn player_page(
     }
     let server = Arc::clone(&st.server);
     let page = blocking(move || lobby::player_page(&server, &name)).await;
-    Ok(Html(page.ok().flatten().ok_or(NONE)?).into_response())
+    Ok(page.ok().flatten().ok_or(NONE)?.into_response())
 }
 
 /// A finished game's page (`/games/ID`).
@@ -88,7 +88,7 @@ pub(crate) async fn stored_game_page(
         .ok()
         .flatten()
         .ok_or(AppError::NotFound("no finished game of that number"))?;
-    Ok(Html(page).into_response())
+    Ok(page.into_response())
 }
 
 /// What `/health` says: for a load balancer (its status code) and an operator.

@@ -124,7 +124,7 @@ async fn play_loop(
             }
             why = &mut kicked => {
                 let why = why.unwrap_or(crate::server::OTHER_TAB);
-                let _ = send_json(&mut socket, &ServerMsg::Ended { msg: why.to_owned() }).await;
+                let _ = send_json(&mut socket, &ServerMsg::Ended { msg: why.to_owned(), summary: None }).await;
                 let _ = socket.send(Message::Close(None)).await;
                 return;
             }

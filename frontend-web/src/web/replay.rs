@@ -105,7 +105,7 @@ async fn replay_loop(mut socket: WebSocket, session: &Session, kind: GameKind, s
                 if !forward(&mut socket, p, &session.hub, &mut sub).await { return; }
             }
             _ = stopping.changed() => {
-                let _ = send_json(&mut socket, &ServerMsg::Ended { msg: "The server is stopping.".to_owned() }).await;
+                let _ = send_json(&mut socket, &ServerMsg::Ended { msg: "The server is stopping.".to_owned(), summary: None }).await;
                 let _ = socket.send(Message::Close(None)).await;
                 return;
             }

@@ -120,8 +120,8 @@ pub(crate) async fn send_current(socket: &mut WebSocket, sub: &mut Subscription)
     {
         return false;
     }
-    if let Some(why) = sub.ended.take() {
-        let _ = send_json(socket, &ServerMsg::Ended { msg: why }).await;
+    if let Some(end) = sub.ended.take() {
+        let _ = send_json(socket, &end.message()).await;
         let _ = socket.send(Message::Close(None)).await;
         return false;
     }
@@ -142,8 +142,8 @@ pub(crate) async fn forward(
         Ok(Published::Frame(m)) => {
             send_in_time(socket, Message::Binary(m.as_ref().clone().into())).await
         }
-        Ok(Published::Ended(why)) => {
-            let _ = send_json(socket, &ServerMsg::Ended { msg: why }).await;
+        Ok(Published::Ended(end)) => {
+            let _ = send_json(socket, &end.message()).await;
             let _ = socket.send(Message::Close(None)).await;
             false
         }

@@ -150,6 +150,8 @@ pub struct Client {
     pub frames: usize,
     pub frame_bytes: usize,
     pub json: Vec<ServerMsg>,
+    /// Every text message as sent (for fields a test reads as plain JSON).
+    pub raw: Vec<String>,
     pub closed: bool,
 }
 
@@ -172,6 +174,7 @@ impl Client {
             frames: 0,
             frame_bytes: 0,
             json: Vec::new(),
+            raw: Vec::new(),
             closed: false,
         }
     }
@@ -200,6 +203,7 @@ impl Client {
             frames: 0,
             frame_bytes: 0,
             json: Vec::new(),
+            raw: Vec::new(),
             closed: false,
         }
     }
@@ -237,6 +241,7 @@ impl Client {
                 true
             }
             Ok(Some(Ok(Message::Text(t)))) => {
+                self.raw.push(t.to_string());
                 self.json
                     .push(serde_json::from_str(&t).expect("a server message"));
                 true
@@ -291,7 +296,7 @@ impl Client {
 
     pub fn ended(&self) -> Option<String> {
         self.json.iter().find_map(|m| match m {
-            ServerMsg::Ended { msg } => Some(msg.clone()),
+            ServerMsg::Ended { msg, .. } => Some(msg.clone()),
             _ => None,
         })
     }

@@ -492,6 +492,16 @@ impl AlchemyCtx {
         ))
     }
 
+    /// How the game in play ended, once it is over and filed
+    /// ([`Session::ending`](alembic_session::play::Session::ending)'s counterpart); `None`
+    /// while it goes on, with no game, and in the replay viewer.
+    #[must_use]
+    pub fn ending(&self) -> Option<alembic_session::end::EndSummary> {
+        let game = self.game()?;
+        self.is_filed()
+            .then(|| alembic_session::end::EndSummary::of(&*self.alchemy, game))
+    }
+
     /// Why the recording's last moves wait in memory, if they do
     /// ([`Run::journal_behind`]: written first, now).
     pub fn journal_behind(&mut self) -> Option<String> {
