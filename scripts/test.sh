@@ -90,6 +90,7 @@ for e2e in scripts/e2e-tui.sh scripts/e2e-guide.sh scripts/e2e-pixels.sh scripts
   "scripts/crash-journal.sh 8" scripts/slots-locks.sh scripts/x-dies.sh "scripts/campaign.sh 400" \
   scripts/contract-tmux.sh scripts/module-cycles.sh scripts/data-bounds.sh scripts/tui-lost.sh \
   scripts/finality-tmux.sh scripts/outside-tmux.sh scripts/migrate-test.sh scripts/cunning-tmux.sh \
+  "scripts/presses-tmux.sh alchemy 5 3 150" "scripts/presses-tmux.sh alchemy 9 3 150" \
   "scripts/release-check.sh --offline" scripts/api-check.sh "scripts/api-check.sh --self-test"; do
   echo "== $e2e ($(date -u +%T) UTC)"
   out=$(mktemp)
