@@ -49,14 +49,14 @@ settled() {
 # The depth the side panel shows ("Depth 2/11" in Alchemy, "Level 2" in the Caves).
 depth_of() { grep -o 'Depth [0-9]*\|Level [0-9]*' <<<"$1" | head -1 | awk '{print $2}'; }
 # The message lines: the top of the screen, left of the panel.
-messages() { head -4 <<<"$1" | cut -c1-95; }
+messages() { head -3 <<<"$1" | cut -c1-95; }
 # Games without auto-fight (the Caves): the step (a vi key) from the hero (@) towards the
 # nearest monster (a letter) on the map, as a player fights by walking into it.
 toward_monster() {
     local n
     n=$(wc -l <<<"$1")
     # The map: below the message lines, above the status bar.
-    awk -v last=$((n - 2)) '
+    awk -v last=$((n - 2)) -v near="${2:-99}" '
         NR > 3 && NR < last { rows[NR] = $0; if (!hy && index($0, "@")) { hy = NR; hx = index($0, "@") } }
         END {
             if (!hy) { print ""; exit }
@@ -70,7 +70,7 @@ toward_monster() {
                         dx = x - hx; dy = y - hy
                         d = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy)
                         if (d > 0 && d < best) { best = d; bx = dx; by = dy } } } }
-            if (best == 1e9) { print ""; exit }
+            if (best == 1e9 || best > near) { print ""; exit }
             sx = (bx > 0) - (bx < 0); sy = (by > 0) - (by < 0)
             k["-1,-1"] = "y"; k["0,-1"] = "k"; k["1,-1"] = "u"; k["-1,0"] = "h"
             k["1,0"] = "l"; k["-1,1"] = "b"; k["0,1"] = "j"; k["1,1"] = "n"
@@ -106,6 +106,9 @@ while ((presses < MAX)); do
         # Going nowhere: a step by hand, as a player would.
         press "$(printf 'hjklyubn' | cut -c$((presses % 8 + 1)))"
         stuck=0
+    elif [[ $GAME != alchemy ]] && step=$(toward_monster "$screen" 2) && [[ -n $step ]]; then
+        # A monster beside the hero (or one step off): fight it.
+        press "$step"
     elif [[ $said == *"Not with"*"in view"* || $said == *"comes into view"* || $said == *"is after you"* ]] || ((fighting)); then
         if [[ $GAME == alchemy ]]; then
             press Tab
@@ -136,6 +139,9 @@ while ((presses < MAX)); do
         elif [[ $said == *"No monster in view"* || $said == *"No monster"* ]]; then
             fighting=0
         fi
+    fi
+    if [[ -n ${PRESSES_TRACE:-} ]]; then
+        echo "$presses t${turn:-?} $(grep -o 'HP [0-9-]*/[0-9]*' <<<"$screen" | head -1): $(messages "$screen" | grep -v '^ *$' | tail -1)"
     fi
     now=$(depth_of "$screen")
     # A new level: explore it first.
