@@ -109,7 +109,7 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
         if alchemy::view::hero_in_light(e.game) {
             "you were standing in the light, seen from afar"
         } else {
-            "you were standing in darkness, noticed only nearby"
+            "you were standing in darkness, hidden from those that hunt by sight"
         }
     ));
     if !e.modes.contains(&"practice") {

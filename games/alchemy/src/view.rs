@@ -650,7 +650,7 @@ pub fn look_at(game: &Game, l: Loc) -> Result<LookInfo, Error> {
                     if lit_here {
                         "You stand in the light: monsters notice you from their whole range."
                     } else {
-                        "You stand in darkness: most monsters notice you only nearer (three quarters of their range)."
+                        "You stand in darkness: monsters that hunt by sight notice you only nearer."
                     }
                     .to_string(),
                 );

@@ -180,7 +180,7 @@ pub fn schema() -> Schema {
         .key(&AGGRO, "how far away a monster notices the hero")
         .key(
             &DARK_SIGHT,
-            "percent of aggro at which it notices a hero standing in darkness (75 by default)",
+            "percent of aggro at which it notices a hero standing in darkness (100 by default)",
         )
         .prototype_ref(
             &DEATH_TRANSFORM,
