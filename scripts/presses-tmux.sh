@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Issue 54's press counts, played in tmux as a new player would, with the real terminal
+# binary: Alchemy seeds 5 and 9 to depth 3, and the Caves seed 5 to level 3. Each step reads
+# the screen and presses one key, as a player who knows only the help screen:
+#
+#   - `o` explores; when it is done (or refuses for a monster in view), `Tab` fights;
+#   - when nothing is left to explore (or `Tab` finds no monster), `>` travels to the known
+#     stairs down and takes them; in the Caves a refused `>` digs its way there;
+#   - "Not with … in view." is answered with `Tab`, and `Tab`'s "You see no way to …" with
+#     `.` (the monster may come);
+#   - a message the game stops on (--More--) is answered with Enter.
+#
+# It counts the presses to each depth and fails when the game freezes: "Not with … in view."
+# answered by `Tab` with "You see no way to …" 30 times (a monster held up play while
+# neither could reach the other: issue 54's item 1 counted 37 waits for a skeleton across
+# water), the hero dies, or the goal is not reached within the press budget. A monster that
+# can come but cannot be walked to (a bat over water) is waited for with `.`.
+#
+#   scripts/presses-tmux.sh                 # all three
+#   scripts/presses-tmux.sh alchemy 5 3     # one game, seed, depth
+#
+# Prints one line a game: "presses-tmux: alchemy seed 5: depth 2 in N presses, depth 3 in M".
+set -uo pipefail
+
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "SKIP: tmux is not installed (apt-get install tmux); presses-tmux not run."
+    exit 0
+fi
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+OUT="${OUT:-$TARGET/presses-tmux}"
+mkdir -p "$OUT"
+BIN="${BIN:-$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui}"
+[[ -x $BIN ]] || { echo "presses-tmux: no binary at $BIN (scripts/build.sh)"; exit 1; }
+# Presses allowed to reach the goal.
+BUDGET=${BUDGET:-400}
+
+SOCK="alembic-presses-$$"
+# shellcheck source=scripts/lib/tmux.sh
+. "$ROOT/scripts/lib/tmux.sh"
+
+# The depth the screen shows: Alchemy's "Depth N/11", the Caves' "Level N/M".
+depth() {
+    capture | grep -o 'Depth [0-9]*/\|Level [0-9]*/' | head -1 | grep -o '[0-9]*'
+}
+# Wait until the screen stops changing (the hero is seen walking a journey).
+settle() {
+    local a b i
+    a=$(capture)
+    for ((i = 0; i < 100; i++)); do
+        sleep 0.06
+        b=$(capture)
+        [[ $a == "$b" ]] && return 0
+        a=$b
+    done
+}
+
+# play GAME SEED GOAL: presses to each depth up to GOAL.
+play() {
+    local game=$1 seed=$2 goal=$3 presses=0 stuck=0 key=o last=o d screen said
+    tm kill-session -t c >/dev/null 2>&1
+    sleep 0.2
+    mkdir -p "$DATA/$game-$seed"
+    tm new-session -d -s c -x 130 -y 60 \
+        "XDG_DATA_HOME='$DATA/$game-$seed' $BIN --game $game --seed $seed; echo exit=\$?; sleep 600"
+    wait_for "Turn 0" 10 || { fail "$game seed $seed: did not start"; return; }
+    local reached="" at=1
+    while ((presses < BUDGET)); do
+        screen=$(capture)
+        if [[ $screen == *"G A M E   O V E R"* || $screen == *"You die"* ]]; then
+            capture >"$OUT/$game-$seed-end.txt"
+            fail "$game seed $seed: the hero died after $presses presses ($reached)"
+            return
+        fi
+        d=$(depth)
+        if [[ -n $d && $d -gt $at ]]; then
+            at=$d
+            reached+="depth $d in $presses presses, "
+            capture >"$OUT/$game-$seed-depth$d.txt"
+            if ((d >= goal)); then
+                echo "presses-tmux: $game seed $seed: ${reached%, }"
+                pass "$game seed $seed reaches depth $goal in $presses presses"
+                return
+            fi
+            key=o
+        fi
+        # The newest message: the last of the three message rows that says something.
+        said=$(echo "$screen" | head -3 | sed 's/ *$//' | grep -v '^$' | tail -1)
+        if [[ $said == *"--More--"* ]]; then
+            key=Enter
+        elif [[ $said == *"Not with"*"in view."* ]]; then
+            key=Tab
+        elif [[ $said == *"You see no way to"* ]]; then
+            # A monster that can come but cannot be walked to (a bat over water): wait for
+            # it, as a player would, and count the waits.
+            key=.
+            stuck=$((stuck + 1))
+        elif [[ $said == *"No monster in view."* ]]; then
+            key=o
+        elif [[ $said == *"Done exploring."* || $said == *"nothing left to explore"* ||
+            $said == *"You sense the stairs"* || $said == *"> takes you there"* ||
+            $said == *"> digs there"* ]]; then
+            key='>'
+        elif [[ $said == *"no stairs down"* || $said == *"There are no stairs"* ]]; then
+            key=o
+        elif [[ $last == '>' ]]; then
+            # Travelling to the stairs, or on them: > goes on, or down.
+            key='>'
+        else
+            key=o
+        fi
+        if ((stuck >= 30)); then
+            capture >"$OUT/$game-$seed-stuck.txt"
+            fail "$game seed $seed: held up $stuck times by a monster it cannot reach ($presses presses)"
+            return
+        fi
+        tm send-keys -t c "$key"
+        presses=$((presses + 1))
+        last=$key
+        settle
+    done
+    capture >"$OUT/$game-$seed-budget.txt"
+    fail "$game seed $seed: depth $goal not reached in $BUDGET presses ($reached)"
+}
+
+if (($# == 3)); then
+    play "$1" "$2" "$3"
+else
+    play alchemy 5 3
+    play alchemy 9 3
+    play caves 5 3
+fi
+((FAILS == 0))
