@@ -137,11 +137,11 @@ mod creatures {
 
     use super::{named, rgb};
     use alembic_games::alchemy::props::{
-        AGGRO, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, ATTACKS_MONSTERS, DEATH_TRANSFORM,
-        DEATH_TRANSFORM_CHANCE, DROP_CHANCE, FAMILY, FG, GLYPH, HIT_EFFECT, HIT_EFFECT_CHANCE, HPS,
-        HPS_MAX, IS_BLOCKING, IS_CREATURE, IS_FLYING, IS_HERO, IS_HOSTILE, IS_IMMORTAL,
-        IS_INTELLIGENT, IS_LIVING, IS_PROPER, IS_UNDEAD, PLANS, POTION_CHANCE, RES_FIRE, RES_ICE,
-        RES_IMPACT, RES_NORMAL, RES_POISON, SPEED, Z_ORDER,
+        AGGRO, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, ATTACKS_MONSTERS, DARK_SIGHT,
+        DEATH_TRANSFORM, DEATH_TRANSFORM_CHANCE, DROP_CHANCE, FAMILY, FG, GLYPH, HIT_EFFECT,
+        HIT_EFFECT_CHANCE, HPS, HPS_MAX, IS_BLOCKING, IS_CREATURE, IS_FLYING, IS_HERO, IS_HOSTILE,
+        IS_IMMORTAL, IS_INTELLIGENT, IS_LIVING, IS_PROPER, IS_UNDEAD, LIGHT_RADIUS, PLANS,
+        POTION_CHANCE, RES_FIRE, RES_ICE, RES_IMPACT, RES_NORMAL, RES_POISON, SPEED, Z_ORDER,
     };
     use alembic_games::alchemy::props::{DamageType, Stat};
 
@@ -213,6 +213,8 @@ mod creatures {
                 .with(&IS_INTELLIGENT, true)
                 .with(&IS_PROPER, true)
                 .with(&FAMILY, text("hero"))
+                // The hero's torch (issue 54: light that matters).
+                .with(&LIGHT_RADIUS, 5)
                 .with(&GLYPH, '@')
                 .with(&FG, rgb(0xFFFFFF))
                 .with(&Z_ORDER, 100)
@@ -464,6 +466,8 @@ mod creatures {
                 .with(&IS_LIVING, true)
                 .with(&IS_INTELLIGENT, true)
                 .with(&FAMILY, text("goblinoid"))
+                // Goblinoids hunt by sight: a hero in darkness is noticed at half range.
+                .with(&DARK_SIGHT, 50)
                 .with(&GLYPH, 'g')
                 .with(&DROP_CHANCE, 0.3),
         )?;

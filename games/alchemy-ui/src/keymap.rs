@@ -351,11 +351,13 @@ fn experience_help() -> String {
     format!(
         "Experience and levels: each kill is worth half the monster's maximum hit points, \
          each kind of potion or ingredient you identify {DISCOVERY_XP} more. Level 2 needs \
-         {} experience in all, level n {XP_STEP} x n x (n - 1), up to level {MAX_LEVEL}. Each \
+         {} experience in all, level 3 {}, level n from 4 on {XP_STEP} x n x (n - 1), up \
+         to level {MAX_LEVEL}. Each \
          level raises your maximum hit points by {HP_PER_LEVEL} (and heals as much); levels \
          {} also raise your skill (to hit, to block, to strike hard) by 1. The side panel \
          shows your level and experience.",
         xp_for(2),
+        xp_for(3),
         skill.join(", ")
     )
 }

@@ -277,7 +277,7 @@ pub fn draw_map(ctx: &AlchemyCtx, frame: &mut Frame, view: &MapView) -> Result<(
         let base_bg = if rock { colours::ROCK_BG } else { glyph.bg };
         let cell = if visible {
             let lit = light.get(l);
-            let on_top = alchemy::view::top_thing(game, l);
+            let on_top = alchemy::view::seen_top_thing(game, l);
             let blocks = table.blocks(game, l);
             // Torchlit floor is warm and brighter than remembered floor.
             // Walls stand out brighter than the floor, as in Brogue.

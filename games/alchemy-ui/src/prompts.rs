@@ -322,7 +322,11 @@ impl LookScreen {
             .iter()
             .filter(|&l| l != hero)
             .filter_map(|l| {
-                let things = game.things().at(l);
+                let mut things = game.things().at(l).to_vec();
+                // A creature hidden by darkness is no mark.
+                if alchemy::view::hidden_in_dark(game, l) {
+                    things.retain(|&t| !is_creature(game, t));
+                }
                 if things.is_empty() {
                     return None;
                 }

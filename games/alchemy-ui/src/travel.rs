@@ -30,7 +30,8 @@ use alembic_alchemy::{
 /// A journey of Alchemy's: the session's driver with Alchemy's [`Memo`].
 pub type Journey = alembic_session::journey::Journey<Memo>;
 
-/// The creatures the hero sees, other than the hero.
+/// The creatures the hero sees, other than the hero: in the field of view and not hidden by
+/// darkness ([`alchemy::view::makes_out`]).
 fn monsters_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
     let Some(game) = ctx.game() else {
         return Vec::new();
@@ -42,6 +43,7 @@ fn monsters_in_view(ctx: &AlchemyCtx) -> Vec<ThingId> {
         .iter()
         .flat_map(|l| game.things().at(l).iter().copied())
         .filter(|&t| t != hero && is_creature(game, t))
+        .filter(|&t| alchemy::view::makes_out(game, &seen, t))
         .collect();
     out.sort_unstable();
     out
@@ -120,7 +122,10 @@ fn hero_at(ctx: &AlchemyCtx) -> Option<Loc> {
 /// there: it blocks nothing (travel stops if it is met), so a remembered place is never
 /// "no way there" because of a monster the hero cannot see.
 fn travel_cost(game: &Game, table: &TileTable, seen: Option<&VisibleSet>, to: Loc) -> Option<u32> {
-    if creature_at(game, to).is_some() && seen.is_some_and(|v| v.contains(to)) {
+    if creature_at(game, to).is_some()
+        && seen.is_some_and(|v| v.contains(to))
+        && !alchemy::view::hidden_in_dark(game, to)
+    {
         return None;
     }
     ground_cost(game, table, to)

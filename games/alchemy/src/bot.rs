@@ -564,6 +564,9 @@ impl Bot {
         // The cells come row by row: a view that remembers its last chunk reads most of
         // them without looking the chunk up.
         let cells = game.things().cursor();
+        // Monsters in darkness beyond the torch are not seen (`rules::light`).
+        let sight = crate::rules::light::Sight::of(game).ok();
+        let table = TileTable::new(game);
         for l in v.iter() {
             // The cell's things, read once for every question below.
             let here = cells.things_at(l);
@@ -583,7 +586,7 @@ impl Bot {
                 }
                 if t != h && game.is(t, &IS_CREATURE) && game.is(t, &IS_HOSTILE) {
                     let dist = at.chebyshev(l);
-                    if dist <= THREAT_RANGE {
+                    if dist <= THREAT_RANGE && sight.is_some_and(|s| s.shows(game, &table, l)) {
                         threats.push(Threat { id: t, at: l, dist });
                     }
                 } else if game.is(t, &super::props::IS_ITEM) && !self.ignored.contains(&t) {

@@ -445,6 +445,12 @@ fn place_doors(game: &mut Game, plan: &Plan, z: i32, rng: &mut GameRng) -> Resul
     Ok(())
 }
 
+/// The chance that an ordinary room at `depth` is lit by a candelabra: 55% at depth 1,
+/// five points less each depth down, never under 10%.
+fn lit_room_chance(depth: i32) -> f64 {
+    (0.6 - 0.05 * f64::from(depth)).max(0.1)
+}
+
 /// Furnish room `r` (of its own kind) on level `z`.
 fn furnish_room(
     game: &mut Game,
@@ -528,7 +534,12 @@ fn furnish_room(
             game.add_thing_mut(mid, t)?;
         }
         RoomKind::Normal => {
-            if rng.chance(0.3) {
+            // Light that matters (`rules::light`): shallow rooms are often lit by a
+            // candelabra, deep ones seldom, as Brogue's dungeon darkens going down.
+            if rng.chance(lit_room_chance(depth)) {
+                let t = game.library().create("candelabra")?;
+                game.add_thing_mut(spot(rng), t)?;
+            } else if rng.chance(0.3) {
                 let deco = ["gravestone", "candelabra", "rune", "statue"][rng.below(4) as usize];
                 let t = game.library().create(deco)?;
                 game.add_thing_mut(spot(rng), t)?;

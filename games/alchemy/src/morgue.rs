@@ -2,10 +2,10 @@
 //! high-score table.
 //!
 //! A morgue is written at death, victory and quit into `morgue/` in the data directory, as
-//! DCSS writes one: seed, mode, cause, depth, turns, kills, stats, equipment, inventory, the
-//! identified potions and known recipes, a timeline by depth (the turn each depth was
-//! reached, the potions learned, the monsters killed), the map of the last level as the hero
-//! knew it, the last 30 messages and where the recording is. The score table (`scores.json`,
+//! DCSS writes one: seed, mode, cause, depth, turns, kills, the light the hero stood in,
+//! stats, equipment, inventory, the identified potions and known recipes, a timeline by
+//! depth (the turn each depth was reached, the potions learned, the monsters killed), the
+//! map of the last level as the hero knew it, the last 30 messages and where the recording is. The score table (`scores.json`,
 //! top [`TOP`], written atomically, one row per game) lists normal games only: practice
 //! games are never scored. The filing is the session's, shared with every game
 //! ([`alembic_session::run::Run::finish`]): this module gives it Alchemy's text through the
@@ -104,6 +104,14 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
     line(format!("Turns:    {}", s.turns));
     line(format!("Kills:    {}", s.kills));
     line(format!("Level:    {} ({} experience)", st.level, st.xp));
+    line(format!(
+        "Light:    {}",
+        if alchemy::view::hero_in_light(e.game) {
+            "you were standing in the light, seen from afar"
+        } else {
+            "you were standing in darkness, hidden from those that hunt by sight"
+        }
+    ));
     if !e.modes.contains(&"practice") {
         line(format!("Score:    {}", score_of(&s)));
     }

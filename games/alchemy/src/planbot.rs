@@ -107,7 +107,8 @@ impl PlanBot {
     }
 }
 
-/// The hostile monsters in `view` within [`THREAT_RANGE`] of the hero.
+/// The hostile monsters in `view` within [`THREAT_RANGE`] of the hero, not hidden by
+/// darkness.
 fn threats(game: &Game, h: ThingId, view: &VisibleSet) -> Vec<ThingId> {
     let Ok(at) = game.things().location(h) else {
         return Vec::new();
@@ -121,7 +122,11 @@ fn threats(game: &Game, h: ThingId, view: &VisibleSet) -> Vec<ThingId> {
                 continue;
             }
             for &t in game.things().at(l) {
-                if t != h && game.is(t, &IS_CREATURE) && game.is(t, &IS_HOSTILE) {
+                if t != h
+                    && game.is(t, &IS_CREATURE)
+                    && game.is(t, &IS_HOSTILE)
+                    && !crate::view::hidden_in_dark(game, l)
+                {
                     out.push(t);
                 }
             }

@@ -160,6 +160,10 @@ pub const IS_INVINCIBLE: Prop<bool> = Prop::with_default("is_invincible", false)
 pub const IS_CONFUSED: Prop<bool> = Prop::with_default("is_confused", false);
 /// How far away a monster notices the hero.
 pub const AGGRO: Prop<i32> = Prop::with_default("aggro", 8);
+/// The percent of its aggro range at which a monster notices a hero standing in darkness
+/// (`rules::light`): 100 by default (it sees as well in the dark); 50 for the goblinoids,
+/// which hunt by sight.
+pub const DARK_SIGHT: Prop<i32> = Prop::with_default("dark_sight", 100);
 /// A creature this monster is fighting (monster-versus-monster hostility; absent when none).
 pub const FOE: Prop<ThingId> = Prop::new("foe");
 /// Game time when the hero last left this monster's level (absent while the hero is there):

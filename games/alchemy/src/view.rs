@@ -28,10 +28,11 @@ use super::rules::effects::effect_list;
 use super::rules::items::{
     PACK_LETTERS, apparatus_near, assign_letters, gather, inventory, pack_groups, recipe_of,
 };
+use super::rules::light::{Sight, hero_makes_out, lit, torch_radius};
 use super::rules::memory::{remembered_look, remembered_tile};
 use super::rules::stack::number;
 use super::rules::world::{
-    FOV_RADIUS, LEVELS, STONE_LEVEL, blocker_at, depth_of, hero, hero_view, scenery_at, tile_blocks,
+    LEVELS, STONE_LEVEL, blocker_at, depth_of, hero, hero_view, scenery_at, tile_blocks,
 };
 use super::text::{base_name, count_name, is_identified};
 
@@ -95,6 +96,47 @@ pub fn top_thing(game: &Game, l: Loc) -> Option<ThingId> {
         .max_by_key(|&t| game.query(t, &Z_ORDER).unwrap_or(0))
 }
 
+/// Whether the creature at `l` (a cell in the hero's view) is hidden from the hero by
+/// darkness: it stands beyond the torch on an unlit cell ([`Sight::hides`]).
+#[must_use]
+pub fn hidden_in_dark(game: &Game, l: Loc) -> bool {
+    Sight::of(game).is_ok_and(|s| s.hides(game, &TileTable::new(game), l))
+}
+
+/// Whether the hero makes out creature `t` now: it stands in the hero's field of view
+/// `view` and is not hidden by darkness ([`hidden_in_dark`]). What screens, travel and bots
+/// call "a monster in view".
+#[must_use]
+pub fn makes_out(game: &Game, view: &VisibleSet, t: ThingId) -> bool {
+    hero_makes_out(game, t, |l| view.contains(l))
+}
+
+/// Whether the hero stands in light other than their own torch (`rules::light`): monsters
+/// notice a lit hero from their whole aggro range, a hero in darkness only nearer.
+#[must_use]
+pub fn hero_in_light(game: &Game) -> bool {
+    hero_id(game)
+        .and_then(|h| game.things().location(h))
+        .is_ok_and(|at| lit(game, &TileTable::new(game), at))
+}
+
+/// The thing drawn on top at `l` as the hero makes it out, for a cell in view: the
+/// [`top_thing`], unless it is a creature hidden by darkness ([`hidden_in_dark`]), which is
+/// passed over for what lies under it.
+#[must_use]
+pub fn seen_top_thing(game: &Game, l: Loc) -> Option<ThingId> {
+    let top = top_thing(game, l)?;
+    if !game.is(top, &IS_CREATURE) || game.is(top, &IS_HERO) || !hidden_in_dark(game, l) {
+        return Some(top);
+    }
+    game.things()
+        .at(l)
+        .iter()
+        .copied()
+        .filter(|&t| !game.is(t, &IS_CREATURE))
+        .max_by_key(|&t| game.query(t, &Z_ORDER).unwrap_or(0))
+}
+
 /// The families drawn with a picture of their own, as Brogue CE draws monsters. A family is
 /// the data's (a mod may add one, drawn as its letter), so it stays a name here; a test finds
 /// each of these in the shipped data, so a misspelt family fails `cargo test` rather than
@@ -138,7 +180,7 @@ fn picture(family: Option<&str>, glyph: char) -> Tile {
 pub fn cell_view(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<CellView>, Error> {
     if view.contains(l) {
         let tile = tile_glyph(game, game.tile(l))?;
-        let glyph = match top_thing(game, l) {
+        let glyph = match seen_top_thing(game, l) {
             Some(t) => {
                 let g = thing_glyph(game, t)?;
                 Glyph { bg: tile.bg, ..g }
@@ -228,7 +270,7 @@ pub fn cell_tile(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<Tile>,
         })
     };
     if view.contains(l) {
-        return match top_thing(game, l) {
+        return match seen_top_thing(game, l) {
             Some(t) => Ok(thing_tile(t, game.is(t, &IS_OPEN))),
             None => terrain(game.tile(l)),
         };
@@ -246,15 +288,25 @@ pub fn cell_tile(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<Tile>,
     }
 }
 
-/// The light on the hero's level: a warm torch at the hero with the seed game's falloff,
-/// plus every light source on the level (candelabra), each occluded like sight. `get(loc)`
-/// gives each cell's light colour; multiply glyph colours by it with [`Rgb::modulate`].
+/// The light on the hero's level: a warm torch at the hero (of the hero's light radius,
+/// [`torch_radius`]) with the seed game's falloff, plus every light source on the level
+/// (candelabra), each occluded like sight. `get(loc)` gives each cell's light colour;
+/// multiply glyph colours by it with [`Rgb::modulate`]. What the rules count as lit
+/// ([`crate::rules::light`]) is the same lights but the hero's torch.
 pub fn light_map(game: &Game) -> Result<LightMap, Error> {
-    let at = game.things().location(hero_id(game)?)?;
+    let h = hero_id(game)?;
+    let at = game.things().location(h)?;
     let area = level_box(at.z);
-    let mut lights = vec![LightSource::new(at, FOV_RADIUS, Rgb::new(255, 240, 200))];
+    let mut lights = vec![LightSource::new(
+        at,
+        torch_radius(game),
+        Rgb::new(255, 240, 200),
+    )];
     for l in area.iter() {
         for &t in game.things().at(l) {
+            if t == h {
+                continue;
+            }
             let r = game.query(t, &LIGHT_RADIUS).unwrap_or(0);
             if r > 0 {
                 let colour = game.query(t, &LIGHT_COLOUR)?;
@@ -582,12 +634,26 @@ pub fn look_at(game: &Game, l: Loc) -> Result<LookInfo, Error> {
         });
     }
     let mut things: Vec<ThingId> = game.things().at(l).to_vec();
+    // A creature hidden by darkness is not seen: it is not described.
+    if hidden_in_dark(game, l) {
+        things.retain(|&t| !game.is(t, &IS_CREATURE));
+    }
     things.sort_by_key(|&t| std::cmp::Reverse(game.query(t, &Z_ORDER).unwrap_or(0)));
+    let table = TileTable::new(game);
+    let lit_here = lit(game, &table, l);
     let mut parts = Vec::new();
     for &t in &things {
         if game.is(t, &IS_CREATURE) {
             if is_hero(game, t) {
                 parts.push("You are standing here.".to_string());
+                parts.push(
+                    if lit_here {
+                        "You stand in the light: monsters notice you from their whole range."
+                    } else {
+                        "You stand in darkness: monsters that hunt by sight notice you only nearer."
+                    }
+                    .to_string(),
+                );
             } else {
                 let health = health_band(game.query(t, &HPS)?, game.query(t, &HPS_MAX)?);
                 parts.push(format!("{} ({health}).", capitalise(&a_name(game, t)?)));
@@ -596,6 +662,14 @@ pub fn look_at(game: &Game, l: Loc) -> Result<LookInfo, Error> {
                 } else if carries_potion(game, t) {
                     parts.push("It carries a potion, and plans ahead while it does.".to_string());
                 }
+                parts.push(
+                    if lit_here {
+                        "It stands in the light."
+                    } else {
+                        "It stands in darkness, seen only by your torch."
+                    }
+                    .to_string(),
+                );
             }
         } else {
             parts.push(format!(
@@ -609,6 +683,17 @@ pub fn look_at(game: &Game, l: Loc) -> Result<LookInfo, Error> {
         .get(&NAME)
         .unwrap_or_else(|_| Arc::from("nothing"));
     parts.push(format!("{}.", capitalise(&with_article(&tile))));
+    if !things.iter().any(|&t| game.is(t, &IS_CREATURE)) {
+        let beyond_torch = Sight::of(game).is_ok_and(|s| {
+            let r = u64::from(s.torch);
+            s.hero_at.euclidean_sq(l) > r * r + r
+        });
+        if lit_here {
+            parts.push("It is lit.".to_string());
+        } else if beyond_torch {
+            parts.push("It is dark: a monster there would be hidden from you.".to_string());
+        }
+    }
     Ok(LookInfo {
         loc: l,
         visible: true,

@@ -209,6 +209,9 @@ fn a_distant_monster_may_not_notice_the_hero_but_a_near_one_does() {
     let mut noticed_far = 0;
     for seed in 0..40 {
         let (mut g, rules, _) = arena(100 + seed);
+        // The hero in a candelabra's light, where a monster's whole aggro range counts.
+        let light = g.library().create("candelabra").unwrap();
+        g.add_thing_mut(at(-6, -3), light).unwrap();
         let far = put(&mut g, &rules, "rat", 7, 0);
         let near = put(&mut g, &rules, "giant rat", -2, 0);
         g = run(&g, &rules, Command::Wait);
@@ -220,7 +223,7 @@ fn a_distant_monster_may_not_notice_the_hero_but_a_near_one_does() {
             noticed_far += 1;
         }
     }
-    // Seven cells away with aggro 8: noticed with chance 2/9 per action.
+    // Seven cells away with aggro 8, in light: noticed with chance 2/9 per action.
     assert!((1..=25).contains(&noticed_far), "{noticed_far} of 40");
 }
 

@@ -1,10 +1,12 @@
-//! Monster behaviour: notice the hero (aggro range and sight, less surely far away), chase with the engine's A*,
+//! Monster behaviour: notice the hero (aggro range and sight, less surely far away, later in
+//! darkness: `rules::light`), chase with the engine's A*,
 //! remember where the hero was last seen, wander when idle, open doors if intelligent,
 //! hunt monsters of other families when flagged to (and fight back when attacked).
 
 use alembic::{Dir, Error, Game, HookCtx, Loc, LocBox, ThingId, fov::VisibleSet, path::Search};
 
 use super::combat;
+use super::light;
 use super::world::{
     TileTable, blocker_at, creature_at, hero_sees, level_box, sees_with, terrain_ok,
 };
@@ -40,8 +42,15 @@ pub fn act(
     }
     let hostile = game.is(m, &IS_HOSTILE);
     if hostile && hero_at.z == at.z && view.contains(at) {
-        let aggro = u32::try_from(game.query(m, &AGGRO)?.max(0)).unwrap_or(0);
         let d = at.chebyshev(hero_at);
+        // Darkness hides the hero: a monster notices a hero in darkness only nearer
+        // (`rules::light`). Whether the hero's cell is lit is asked only when it matters.
+        let hunting = game.query_opt(m, &LAST_SEEN)?.is_some();
+        let aggro = if d <= 2 || hunting {
+            u32::try_from(game.query(m, &AGGRO)?.max(0)).unwrap_or(0)
+        } else {
+            light::notice_range(game, m, light::lit(game, table, hero_at))?
+        };
         if d <= aggro && notices(game, m, d, aggro)? {
             game.set_mut(m, &LAST_SEEN, hero_at)?;
         }
@@ -157,10 +166,11 @@ fn forget_foe(game: &mut Game, m: ThingId) -> Result<(), Error> {
     game.update_thing_mut(t)
 }
 
-/// Whether `m`, seeing the hero `d` cells away within its aggro range, takes notice this
-/// action. A monster already hunting the hero keeps track of it; one close by (2 cells or
-/// less) always notices; farther away the chance falls off linearly with distance — a hero
-/// who keeps their distance can slip past.
+/// Whether `m`, seeing the hero `d` cells away within its noticing range `aggro` (its aggro
+/// range, or less when the hero stands in darkness), takes notice this action. A monster
+/// already hunting the hero keeps track of it; one close by (2 cells or less) always
+/// notices; farther away the chance falls off linearly with distance — a hero who keeps
+/// their distance (or to the dark) can slip past.
 fn notices(game: &mut Game, m: ThingId, d: u32, aggro: u32) -> Result<bool, Error> {
     if d <= 2 || game.query_opt(m, &LAST_SEEN)?.is_some() {
         return Ok(true);

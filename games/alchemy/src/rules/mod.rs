@@ -1,6 +1,7 @@
 //! The rules of Alchemy: world queries, combat, effects, time, monster behaviour (and the
 //! cunning monsters' foresight, [`cunning`]), doors,
-//! items and the hero's map memory.
+//! items, light ([`light`]: darkness hides the hero, light shows monsters) and the hero's map
+//! memory.
 //!
 //! What a test, a bot or a screen may call is re-exported here by name (`rules::damage`,
 //! `rules::hero`); the modules that hold the rules stay inside the crate, except
@@ -12,6 +13,7 @@ pub mod cunning;
 pub(crate) mod doors;
 pub(crate) mod effects;
 pub(crate) mod items;
+pub mod light;
 pub(crate) mod memory;
 pub mod progress;
 pub(crate) mod stack;

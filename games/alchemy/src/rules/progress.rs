@@ -17,14 +17,24 @@ pub const DISCOVERY_XP: i64 = 10;
 pub const HP_PER_LEVEL: i32 = 1;
 /// Skill rises by 1 at every this many levels.
 pub const SKILL_EVERY: i32 = 5;
-/// Experience per level step: level `n` needs `XP_STEP * n * (n - 1)` in all.
+/// Experience per level step from level 4 on: level `n` needs `XP_STEP * n * (n - 1)` in
+/// all.
 pub const XP_STEP: i64 = 60;
+/// The experience levels 2 and 3 need in all: small, so the hero feels a level within the
+/// first depth and another within the first few (the steps after them are as before: 720
+/// for level 4, 1,200 for level 5).
+pub const FIRST_LEVELS: [i64; 2] = [40, 280];
 
 /// The experience needed in all to reach `level` (0 for level 1).
 #[must_use]
 pub fn xp_for(level: i32) -> i64 {
     let n = i64::from(level.clamp(1, MAX_LEVEL + 1));
-    XP_STEP * n * (n - 1)
+    match n {
+        1 => 0,
+        2 => FIRST_LEVELS[0],
+        3 => FIRST_LEVELS[1],
+        _ => XP_STEP * n * (n - 1),
+    }
 }
 
 /// The hero's level (1 at the start).
@@ -91,7 +101,9 @@ mod tests {
     #[test]
     fn each_level_needs_more() {
         assert_eq!(xp_for(1), 0);
-        assert_eq!(xp_for(2), 2 * XP_STEP);
+        assert_eq!(xp_for(2), FIRST_LEVELS[0]);
+        assert_eq!(xp_for(3), FIRST_LEVELS[1]);
+        assert_eq!(xp_for(4), 12 * XP_STEP);
         assert!((2..=MAX_LEVEL).all(|l| xp_for(l + 1) - xp_for(l) > xp_for(l) - xp_for(l - 1)));
     }
 }
