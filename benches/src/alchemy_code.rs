@@ -466,8 +466,8 @@ mod creatures {
                 .with(&IS_LIVING, true)
                 .with(&IS_INTELLIGENT, true)
                 .with(&FAMILY, text("goblinoid"))
-                // Goblinoids hunt by sight: a hero in darkness is noticed at half range.
-                .with(&DARK_SIGHT, 50)
+                // Goblinoids hunt by sight: a hero in darkness is noticed at three quarters of the range.
+                .with(&DARK_SIGHT, 75)
                 .with(&GLYPH, 'g')
                 .with(&DROP_CHANCE, 0.3),
         )?;

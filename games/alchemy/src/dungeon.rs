@@ -629,7 +629,7 @@ fn furnish(
 
 /// Each creature of level `z` (in id order) whose kind has a [`POTION_CHANCE`] carries, with
 /// that chance, one of the potions a lab of this depth could hold: a cunning-by-necessity
-/// monster (it plans while it carries one: `rules::cunning`) and loot when it dies. `rng`
+/// monster (it plans while it carries one: `rules::cunning`; the potion breaks when it dies). `rng`
 /// is a stream of its own, so the levels, the stairs and the hero's place are what they
 /// were before monsters carried potions.
 fn give_potions(game: &mut Game, z: i32, rng: &mut GameRng) -> Result<(), Error> {

@@ -178,7 +178,7 @@ pub const DEATH_TRANSFORM_CHANCE: Prop<f64> = Prop::with_default("death_transfor
 /// Chance that a killed monster leaves a random item.
 pub const DROP_CHANCE: Prop<f64> = Prop::with_default("drop_chance", 0.0);
 /// Chance that a monster made with a level carries a potion (one of the level's potions,
-/// which it may drink or throw in a fight and drops when it dies).
+/// which it may drink or throw in a fight; it breaks when the monster dies).
 pub const POTION_CHANCE: Prop<f64> = Prop::with_default("potion_chance", 0.0);
 
 // ----- attacks ---------------------------------------------------------------------------------

@@ -345,3 +345,32 @@ fn in_generated_games_monsters_use_their_potions() {
     }
     assert!(drank + threw > 0, "drank {drank}, threw {threw}");
 }
+
+/// A monster's potions are its weapons, not loot: they break when it dies (the hero's
+/// blows kill an orc carrying one, and nothing is left on the floor where it stood).
+#[test]
+fn a_monsters_potion_breaks_when_it_dies() {
+    for seed in SEEDS {
+        let (mut g, rules, hero) = arena_with(seed, false);
+        wield(&mut g, hero, "long sword");
+        let orc = monster(&mut g, &rules, "orc", 1, 0);
+        give(&mut g, orc, "potion of healing");
+        g.set_mut(orc, &HPS, 1).unwrap();
+        // No loot of its own (a goblinoid may leave a random item, a potion among them).
+        g.set_mut(orc, &alembic_games::alchemy::props::DROP_CHANCE, 0.0)
+            .unwrap();
+        for _ in 0..20 {
+            if !g.things().contains(orc) {
+                break;
+            }
+            g = run(&g, &rules, Command::Move(alembic::Dir::East));
+        }
+        assert!(!g.things().contains(orc), "seed {seed}: the orc lives");
+        let left = g.things().at(at(1, 0)).to_vec();
+        assert!(
+            left.iter()
+                .all(|&t| !g.is(t, &alembic_games::alchemy::props::IS_POTION)),
+            "seed {seed}: a potion lies where the orc died"
+        );
+    }
+}

@@ -100,7 +100,7 @@ fn alchemy_seed_4_replays_with_its_recorded_hashes() {
         "alchemy",
         "alchemy-seed4-3000.replay",
         3000,
-        "f155684641584e87",
+        "12b6946e8dc3e994",
         sim::Reach::Neither,
     );
 }

@@ -10,7 +10,7 @@ use crate::kinds::DamageType;
 use crate::props::{
     AG, ARMOUR, ATT_DAMAGE, ATT_TYPE, ATT_VERB, BLOCK, DROP_CHANCE, FOE, GAME_OVER, HIT_EFFECT,
     HIT_EFFECT_CHANCE, HPS, HPS_MAX, IS_CREATURE, IS_HERO, IS_IMMORTAL, IS_INVINCIBLE, IS_ITEM,
-    IS_WIELDED, KILLS, OUTCOME, SK, ST,
+    IS_POTION, IS_WIELDED, KILLS, OUTCOME, SK, ST,
 };
 
 /// Who or what did the damage (for events, kills and the cause of death).
@@ -253,7 +253,8 @@ pub fn die(
     if !game.things().contains(victim) {
         return Ok(());
     }
-    // Carried items fall; effects vanish with the body.
+    // Carried items fall, but a monster's potions break as it falls (they are its weapons,
+    // not loot); effects vanish with the body.
     let carried: Vec<ThingId> = game
         .things()
         .contents(victim)?
@@ -261,7 +262,12 @@ pub fn die(
         .copied()
         .filter(|&t| game.is(t, &IS_ITEM))
         .collect();
+    let monster = !game.is(victim, &IS_HERO);
     for t in carried {
+        if monster && game.is(t, &IS_POTION) {
+            game.remove_thing_mut(t)?;
+            continue;
+        }
         game.set_mut(t, &IS_WIELDED, false)?;
         game.move_thing_mut(t, Place::Map(at))?;
     }

@@ -6,7 +6,7 @@
 //!   of that radius holds the cell. The hero's torch (the hero's `light_radius`) lights the
 //!   way but does not count: it is what the hero sees by, not what gives the hero away.
 //! - A monster notices a hero standing in darkness only within `dark_sight` percent of its
-//!   aggro range (all of it by default; half for the goblinoids, which hunt by sight); one standing in light within its
+//!   aggro range (all of it by default; three quarters for the goblinoids, which hunt by sight); one standing in light within its
 //!   whole range ([`notice_range`]).
 //! - The hero sees a monster in the field of view when it stands within the torch's radius
 //!   or on a lit cell ([`Sight::shows`]): a monster in darkness farther away is not shown,
