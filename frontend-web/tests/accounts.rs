@@ -466,18 +466,7 @@ async fn a_hostile_name_is_text_in_every_page_that_shows_names() {
     clean("the lobby, in progress", &lobby.body);
     assert!(lobby.body.contains(escaped), "{}", lobby.body);
     // Its end: the score table, the finished games, the game's page, Ann's page.
-    a.step(alembic_ui::Input::ch('Q')).await;
-    a.step(alembic_ui::Input::ch('y')).await;
-    a.until(10, "the end of the game", |c| c.ended().is_some())
-        .await;
-    for _ in 0..50 {
-        if ts.server.store.game(id).unwrap().unwrap().status
-            == alembic_web::store::GameStatus::Finished
-        {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    quit_and_file(&ts, &mut a, id).await;
     let lobby = get(&ts, &ann, "/").await;
     clean("the lobby, finished", &lobby.body);
     let scores = lobby.body.split("id=scores").nth(1).unwrap();
@@ -752,6 +741,23 @@ fn accounts_bad_login() -> &'static str {
 }
 
 /// `b` starts an Alchemy game as `name` (the name form-encoded); its client and id.
+/// Quit game `id` (`Q` `y`), wait for the page's summary and for the store to file the
+/// game as finished (at most 5 s).
+async fn quit_and_file(ts: &TestServer, a: &mut Client, id: u64) {
+    a.step(alembic_ui::Input::ch('Q')).await;
+    a.step(alembic_ui::Input::ch('y')).await;
+    a.until(10, "the end of the game", |c| c.ended().is_some())
+        .await;
+    for _ in 0..50 {
+        if ts.server.store.game(id).unwrap().unwrap().status
+            == alembic_web::store::GameStatus::Finished
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
 async fn start_game(ts: &TestServer, b: &Browser, name: &str) -> (Client, u64) {
     let mut c = Client::connect_cookies(
         ts.addr,
@@ -771,19 +777,8 @@ async fn player_and_game_pages_show_names_as_text_and_refuse_bad_paths() {
     // Names are cut to 20 characters: all of this is kept.
     let evil = "<b>'\"&x</b>";
     let (mut a, id) = start_game(&ts, &ann, evil).await;
-    a.step(alembic_ui::Input::ch('Q')).await;
-    a.step(alembic_ui::Input::ch('y')).await;
     // The game ends there: the page shows its summary.
-    a.until(10, "the end of the game", |c| c.ended().is_some())
-        .await;
-    for _ in 0..50 {
-        if ts.server.store.game(id).unwrap().unwrap().status
-            == alembic_web::store::GameStatus::Finished
-        {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    quit_and_file(&ts, &mut a, id).await;
     let lobby = get(&ts, &ann, "/").await;
     let page = get(&ts, &ann, &format!("/games/{id}")).await;
     let player = get(&ts, &ann, "/players/Ann").await;

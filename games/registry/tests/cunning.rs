@@ -174,6 +174,17 @@ fn the_planning_bot_plays_the_same_game_from_the_same_seed() {
     assert!(a.turns >= 300 || a.outcome != "playing", "{a:?}");
 }
 
+/// Wall the arena's east half, less a corridor along y = 0 from x = 0 (its mouth) to 7.
+fn corridor(g: &mut Game) {
+    let wall = g.library().tile_id("wall").unwrap();
+    let floor = g.library().tile_id("floor").unwrap();
+    g.fill_tiles_mut(alembic::LocBox::rect(0, -4, 8, 9, common::Z), wall)
+        .unwrap();
+    for x in 0..8 {
+        g.set_tile_mut(at(x, 0), floor).unwrap();
+    }
+}
+
 /// The hero waits one step inside a corridor's mouth. A vampyre that has noticed the hero
 /// comes from the room: the one cell from which it could bite the hero is the mouth, where
 /// the hero would strike first. Does it step into the mouth within six turns?
@@ -182,13 +193,7 @@ fn the_planning_bot_plays_the_same_game_from_the_same_seed() {
 /// is the next scenario.)
 fn vampyre_enters_the_mouth(seed: u64, foresight: bool) -> bool {
     let (mut g, rules, hero) = arena_with(seed, foresight);
-    let wall = g.library().tile_id("wall").unwrap();
-    let floor = g.library().tile_id("floor").unwrap();
-    g.fill_tiles_mut(alembic::LocBox::rect(0, -4, 8, 9, common::Z), wall)
-        .unwrap();
-    for x in 0..8 {
-        g.set_tile_mut(at(x, 0), floor).unwrap();
-    }
+    corridor(&mut g);
     g.move_thing_mut(hero, at(1, 0)).unwrap();
     let v = put(&mut g, &rules, "vampyre", -2, 0);
     g.set_mut(v, &LAST_SEEN, at(1, 0)).unwrap();
@@ -223,14 +228,9 @@ fn a_monster_waits_outside_a_corridor_rather_than_walk_into_the_fight() {
 /// corridor is no longer flanked, and a step in is not counted.
 fn vampyre_follows_into_the_flanked_corridor(seed: u64, foresight: bool, troll: bool) -> bool {
     let (mut g, rules, hero) = arena_with(seed, foresight);
-    let wall = g.library().tile_id("wall").unwrap();
-    let floor = g.library().tile_id("floor").unwrap();
-    g.fill_tiles_mut(alembic::LocBox::rect(0, -4, 8, 9, common::Z), wall)
-        .unwrap();
-    for x in 0..8 {
-        g.set_tile_mut(at(x, 0), floor).unwrap();
-    }
+    corridor(&mut g);
     let niche = at(1, 1);
+    let floor = g.library().tile_id("floor").unwrap();
     g.set_tile_mut(niche, floor).unwrap();
     g.move_thing_mut(hero, at(4, 0)).unwrap();
     let v = put(&mut g, &rules, "vampyre", -1, 0);
