@@ -3,12 +3,12 @@
 # fought off with Tab, then one press of Z. Prints the hit points before and after and why the
 # rest stopped; exits non-zero unless it ends as expected.
 #
-#   scripts/rest-tmux.sh            # seed 5: from low hit points to full ("You feel rested.")
-#   scripts/rest-tmux.sh 10 3       # seed 10, rest on depth 3: a small goblin comes into view
+#   scripts/rest-tmux.sh            # seed 1: from low hit points to full ("You feel rested.")
+#   scripts/rest-tmux.sh 5 1        # seed 5, rest on depth 1: a grass snake comes into view
 #
 # Needs tmux and a release build (scripts/build.sh).
 set -uo pipefail
-SEED=${1:-5}
+SEED=${1:-1}
 DEPTH=${2:-}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/${ALEMBIC_PROFILE:-release}/alembic-tui}

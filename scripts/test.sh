@@ -87,7 +87,7 @@ fi
 # api-check.sh: the public API against the last release's (api/), and --self-test: the check
 # fails on a removed item and a changed signature, on a fixture crate.
 for e2e in scripts/e2e-tui.sh scripts/e2e-guide.sh scripts/e2e-pixels.sh scripts/e2e-web.sh \
-  scripts/reliability.sh scripts/replays.sh scripts/rest-tmux.sh "scripts/rest-tmux.sh 10 3" \
+  scripts/reliability.sh scripts/replays.sh scripts/rest-tmux.sh "scripts/rest-tmux.sh 5 1" \
   scripts/mods-tmux.sh scripts/web-full-disk.sh scripts/web-kill9.sh scripts/web-two-servers.sh \
   "scripts/crash-journal.sh 8" scripts/slots-locks.sh scripts/x-dies.sh "scripts/campaign.sh 400" \
   scripts/contract-tmux.sh scripts/module-cycles.sh scripts/data-bounds.sh scripts/tui-lost.sh \
