@@ -186,7 +186,8 @@ fn explored_out(g: &Game, here: Loc) -> bool {
 
 /// The next step towards the way down through rock, when explore has nothing left and no
 /// known ground leads there: the player senses the stairs ([`Journeys::explored_out`] says
-/// where) and digs a way (a cell of rock costs a dig and a step; creatures are gone round).
+/// where) and digs a way (a cell of rock costs a dig and a step; a creature is gone round
+/// when the way round is short, and fought when it is not).
 fn dig_towards_way_down(g: &Game, here: Loc) -> Option<Dir> {
     if !explored_out(g, here) {
         return None;
@@ -194,17 +195,21 @@ fn dig_towards_way_down(g: &Game, here: Loc) -> Option<Dir> {
     let way = way_down(g, here)?;
     let levels = g.var(&crate::props::LEVELS).ok()?;
     let cost = |_: Loc, to: Loc| {
-        if to != here && creature_at(g, to).is_some() {
-            return None;
-        }
         let def = g.tile_def(to).ok()?;
-        if def.is(&WALKABLE) {
-            Some(1)
+        let ground = if def.is(&WALKABLE) {
+            1
         } else if def.is(&crate::props::DIGGABLE) && crate::geometry::is_inner(to, levels) {
-            Some(2)
+            2
         } else {
-            None
-        }
+            return None;
+        };
+        // A creature costs more but never walls the way off: one on the stairs, or four
+        // round the hero, left `>` answering "There are no stairs down here." (issue 54).
+        Some(if to != here && creature_at(g, to).is_some() {
+            ground + 6
+        } else {
+            ground
+        })
     };
     let map = DijkstraMap::build(level_box(here.z), &[way], cost);
     here.dir_to(map.next_step(here, cost)?)

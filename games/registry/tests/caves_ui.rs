@@ -567,3 +567,35 @@ fn lichens_do_not_stop_explore_and_the_stairs_behind_rock_are_sensed() {
     press(&mut a, Input::ch('>'));
     assert!(screen(&mut a).contains("Level 2/2"), "{}", screen(&mut a));
 }
+
+/// Issue 54: whenever explore has nothing left, `>` has a way down to dig (or takes the
+/// stairs). A creature on the stairs, or four round the hero, used to wall the dig off, and
+/// `>` answered "There are no stairs down here." (seeds 3, 10 and 11 among these).
+#[test]
+fn when_explore_is_done_the_way_down_can_always_be_dug_to() {
+    use alembic_session::{Goal, Ruleset, Status, ruleset::Policy};
+    let rules = Caves::new().unwrap();
+    let journeys = rules.journeys().unwrap();
+    let mut checked = 0;
+    for seed in 1..=12u64 {
+        let mut g = rules.new_game(seed).unwrap();
+        let mut bot = rules.bot(seed, Policy::Explore).unwrap();
+        for _ in 0..1_500 {
+            if rules.status(&g) != Status::Playing {
+                break;
+            }
+            if journeys.route(&g, Goal::Explore).is_none() {
+                checked += 1;
+                let down = journeys.route(&g, Goal::Stairs { down: true }).is_some()
+                    || rules.apply(&g, &caves::Command::Descend).is_ok();
+                assert!(down, "seed {seed}, turn {}: no way down", g.turn());
+            }
+            let Some(c) = bot.choose(&g) else { break };
+            match rules.apply(&g, &c) {
+                Ok(o) => g = o.game,
+                Err(_) => bot.refused(),
+            }
+        }
+    }
+    assert!(checked > 50, "explore ran out only {checked} times");
+}
