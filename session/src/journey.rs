@@ -48,6 +48,10 @@ pub const SEARCH_TURNS: usize = 5;
 pub const MAX_STEPS: usize = 400;
 /// The most turns one rest takes.
 pub const MAX_REST: usize = 1_000;
+/// Auto-fight stops when the hero's hit points fall below this share of their most, in
+/// percent (DCSS's default); a hero already below it at the start fights on until they
+/// lose any more.
+pub const FIGHT_UNTIL_PERCENT: i64 = 50;
 
 /// What a journey does, step after step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

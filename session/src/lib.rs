@@ -91,7 +91,7 @@ pub use launch::{
     Cause, LaunchError, LaunchOptions, LibraryCounts, clock_seed, read_save, report_session_end,
     save_dir, save_dir_from, seed_from_text,
 };
-pub use ruleset::{Ending, Goal, Journeys, Outcome, Rejected, Ruleset, Status, Summary, View};
+pub use ruleset::{Ending, Foe, Goal, Journeys, Outcome, Rejected, Ruleset, Status, Summary, View};
 
 /// This crate's README, whose code is compiled and run as doc tests.
 #[cfg(doctest)]

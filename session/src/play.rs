@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use alembic::wizard::WizardCommands;
-use alembic::{Dir, Game, Rgb};
+use alembic::{Dir, Game, Rgb, ThingId};
 use alembic_ui::{
     App, Cell, Confirm, Frame, Input, Key, MessageLogScreen, MouseButton, MouseKind, Palette, Rect,
     Screen, ScreenStack, TextScreen, Transition, direction_key, fill, plain_key, put_clipped,
@@ -76,6 +76,8 @@ pub struct Session<R: Ruleset> {
     view: View,
     /// What the pointer is over.
     hover: Option<String>,
+    /// Auto-fight stops below this share of the hero's health, in percent.
+    fight_until: i64,
 }
 
 impl<R: Ruleset> Session<R> {
@@ -131,6 +133,7 @@ impl<R: Ruleset> Session<R> {
             replay: false,
             view: View::default(),
             hover: None,
+            fight_until: crate::journey::FIGHT_UNTIL_PERCENT,
         }
     }
 
@@ -151,6 +154,15 @@ impl<R: Ruleset> Session<R> {
             practice_default: practice,
             ..self
         }
+    }
+
+    /// Auto-fight (`Tab`) stops when the hero falls below `percent` of their health (DCSS's
+    /// `autofight_stop`; default [`FIGHT_UNTIL_PERCENT`](crate::journey::FIGHT_UNTIL_PERCENT),
+    /// clamped to 0–100; 0 fights to the end).
+    #[must_use]
+    pub fn with_fight_until(mut self, percent: u8) -> Self {
+        self.fight_until = i64::from(percent.min(100));
+        self
     }
 
     /// A session over a game made elsewhere (a test arena, a game played headlessly first),
@@ -572,9 +584,11 @@ fn session_keys<R: Ruleset>(rules: &R) -> impl Iterator<Item = &'static Binding<
         journeys.and_then(|j| j.wait()).is_some(),
     );
     let steps = rules.step(Dir::North).is_some();
+    let fights = journeys.is_some_and(|j| j.fights());
     SESSION_KEYS.iter().filter(move |b| match b.action {
         Own::Rest | Own::Search => rest,
         Own::Explore => travel,
+        Own::Fight => fights,
         Own::Run => steps,
         _ => true,
     })
@@ -664,6 +678,7 @@ enum Own {
     Rest,
     Search,
     Explore,
+    Fight,
     Run,
 }
 
@@ -693,6 +708,7 @@ const SESSION_KEYS: &[Binding<Own>] = &[
     keymap::bind(&[Key::Char('Z')], "Z", Own::Rest, "Session", "rest until healed or something happens (any key stops)"),
     keymap::bind(&[Key::Char('s')], "s", Own::Search, "Session", "search for 5 turns"),
     keymap::bind(&[Key::Char('o')], "o", Own::Explore, "Session", "explore until something happens; a click travels; > and < away from stairs travel to them"),
+    keymap::bind(&[Key::Tab], "Tab", Own::Fight, "Session", "fight the nearest monster in view until it dies, you are badly hurt or another comes"),
     keymap::bind(&[], "Shift+dir", Own::Run, "Session", "run (Shift+arrows too)"),
     keymap::bind(&[Key::Char('S')], "S", Own::Save, "Session", "save and leave"),
     keymap::bind(&[Key::Char('Q')], "Q", Own::Quit, "Session", "quit this game (it ends here)"),
@@ -823,7 +839,7 @@ impl<R: Ruleset> StartHost for Session<R> {
 #[derive(Default)]
 struct PlayScreen {
     /// A rest, run or travel under way (its memo: the log's length before a step).
-    auto: Option<Journey<usize>>,
+    auto: Option<Journey<Trip>>,
     /// The frame's area at the last drawing (for the mouse).
     area: Rect,
 }
@@ -963,6 +979,7 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                 Own::Rest => self.begin(s, Auto::Rest),
                 Own::Search => self.begin(s, Auto::Search),
                 Own::Explore => self.begin(s, Auto::Travel(Goal::Explore)),
+                Own::Fight => self.begin(s, Auto::Fight),
                 // Running has no key of its own (Shift+direction, above).
                 Own::Run => {}
             }
@@ -1070,22 +1087,34 @@ impl PlayScreen {
     }
 }
 
+/// What the session remembers during one journey: the log's length before the step, and in
+/// a fight its foe, the foes it began with and the hit points it stops below.
+#[derive(Clone, Debug, Default)]
+pub struct Trip {
+    said: usize,
+    foe: Option<ThingId>,
+    seen: Vec<ThingId>,
+    floor: Option<i64>,
+}
+
 /// The session's answers to a journey: the ruleset's ([`Journeys::route`],
-/// [`Journeys::interrupt`], [`Journeys::rested`]); a step that is refused or says anything
-/// ends it. The memo is the log's length before the step.
+/// [`Journeys::interrupt`], [`Journeys::rested`], and for a fight [`Journeys::foes`] and
+/// [`Journeys::health`]); a step that is refused or says anything ends it, except in a fight,
+/// which ends when its foe is gone, the hero is badly hurt
+/// ([`FIGHT_UNTIL_PERCENT`](crate::journey::FIGHT_UNTIL_PERCENT)) or another foe comes.
 impl<R: Ruleset> Walker for Session<R> {
     type Command = R::Command;
-    type Memo = usize;
+    type Memo = Trip;
 
     fn game(&self) -> Option<&Game> {
         Some(self.run.game())
     }
 
-    fn begin(&mut self, auto: Auto, _: &mut usize) -> Result<(), String> {
+    fn begin(&mut self, auto: Auto, trip: &mut Trip) -> Result<(), String> {
         let search = match auto {
             Auto::Rest => false,
             Auto::Search => true,
-            Auto::Fight => return Err("This game has no auto-fight.".into()),
+            Auto::Fight => return self.begin_fight(trip),
             _ => return Ok(()),
         };
         match self.rules().journeys() {
@@ -1094,9 +1123,15 @@ impl<R: Ruleset> Walker for Session<R> {
         }
     }
 
-    fn next(&mut self, auto: Auto, first: bool, _: &mut usize) -> Result<R::Command, End> {
+    fn next(&mut self, auto: Auto, first: bool, trip: &mut Trip) -> Result<R::Command, End> {
         let rules = self.run.rules_arc().clone();
         let journeys = rules.journeys();
+        if auto == Auto::Fight {
+            // The foe's step while it is still a foe; gone (dead, fled), the fight is over.
+            let foes = journeys.map(|j| j.foes(self.game())).unwrap_or_default();
+            let foe = foes.iter().find(|f| Some(f.id) == trip.foe);
+            return foe.and_then(|f| rules.step(f.step)).ok_or(End::Arrived);
+        }
         let command = match auto {
             Auto::Rest | Auto::Search => journeys.and_then(|j| j.wait()),
             Auto::Run(d) => rules.step(d),
@@ -1129,14 +1164,20 @@ impl<R: Ruleset> Walker for Session<R> {
         })
     }
 
-    fn take(&mut self, command: R::Command, said: &mut usize) -> Option<End> {
-        *said = self.log.len();
+    fn take(&mut self, command: R::Command, trip: &mut Trip) -> Option<End> {
+        trip.said = self.log.len();
         let _ = self.play(Step::Play(command));
         (self.status() != Status::Playing).then_some(End::GameOver)
     }
 
-    fn interrupt(&mut self, _: Auto, before: &Game, said: &mut usize) -> Option<End> {
-        if self.game().turn() == before.turn() || self.log.len() > *said {
+    fn interrupt(&mut self, auto: Auto, before: &Game, trip: &mut Trip) -> Option<End> {
+        if self.game().turn() == before.turn() {
+            return Some(End::Interrupted(String::new()));
+        }
+        if auto == Auto::Fight {
+            return self.fight_interrupted(trip);
+        }
+        if self.log.len() > trip.said {
             return Some(End::Interrupted(String::new()));
         }
         self.rules()
@@ -1149,6 +1190,49 @@ impl<R: Ruleset> Walker for Session<R> {
         self.rules()
             .journeys()
             .is_some_and(|j| j.rested(self.game()))
+    }
+}
+
+impl<R: Ruleset> Session<R> {
+    /// A fight's start: its foe (the nearest), the foes in view, the hit points it stops
+    /// below.
+    fn begin_fight(&mut self, trip: &mut Trip) -> Result<(), String> {
+        let Some(j) = self.rules().journeys().filter(|j| j.fights()) else {
+            return Err("This game has no auto-fight.".into());
+        };
+        let foes = j.foes(self.game());
+        let foe = foes
+            .first()
+            .ok_or_else(|| "There is nothing in view you can fight.".to_owned())?;
+        trip.foe = Some(foe.id);
+        trip.seen = foes.iter().map(|f| f.id).collect();
+        trip.floor = j.health(self.game()).map(|(hp, most)| {
+            let floor = most * self.fight_until / 100;
+            // Already below it: fight on, but stop at any further loss.
+            if hp < floor { hp } else { floor }
+        });
+        Ok(())
+    }
+
+    /// Whether a blow or a step of a fight ends it: the hero badly hurt, or a foe that was
+    /// not there when it began. (What the blows say does not stop it.)
+    fn fight_interrupted(&self, trip: &Trip) -> Option<End> {
+        let j = self.rules().journeys()?;
+        if let (Some(floor), Some((hp, _))) = (trip.floor, j.health(self.game()))
+            && hp < floor
+        {
+            return Some(End::Interrupted(
+                "You stop fighting: you are badly hurt.".to_owned(),
+            ));
+        }
+        let new = j
+            .foes(self.game())
+            .into_iter()
+            .find(|f| !trip.seen.contains(&f.id))?;
+        Some(End::Interrupted(format!(
+            "You stop fighting: {} comes.",
+            new.name
+        )))
     }
 }
 

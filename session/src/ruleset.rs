@@ -75,7 +75,7 @@
 use std::fmt;
 use std::path::Path;
 
-use alembic::{Dir, Game, Hooks, Library, Loc, rng::GameRng, wizard::WizardCommands};
+use alembic::{Dir, Game, Hooks, Library, Loc, ThingId, rng::GameRng, wizard::WizardCommands};
 use serde::{Serialize, de::DeserializeOwned};
 
 use crate::gamedata::DataIdentity;
@@ -396,6 +396,27 @@ pub trait Journeys<C>: Send + Sync {
         let _ = game;
         None
     }
+    /// Whether the game has auto-fight (`Tab`): it answers [`Journeys::foes`] and
+    /// [`Journeys::health`]. Default: no, and the session offers no `Tab` (no key, no help
+    /// line).
+    fn fights(&self) -> bool {
+        false
+    }
+    /// The hostile creatures in view that the hero can fight, nearest first, each with the
+    /// hero's next step to it (into it when beside it: a bump attacks). A creature that
+    /// cannot reach the hero and cannot be reached (across water, behind a gate) is left
+    /// out: it blocks nothing. Default: none.
+    fn foes(&self, game: &Game) -> Vec<Foe> {
+        let _ = game;
+        Vec::new()
+    }
+    /// The hero's hit points and their most, for auto-fight's stop
+    /// ([`FIGHT_UNTIL_PERCENT`](crate::journey::FIGHT_UNTIL_PERCENT)). Default: unknown, and
+    /// a fight stops only when its foe is gone or another comes into view.
+    fn health(&self, game: &Game) -> Option<(i64, i64)> {
+        let _ = game;
+        None
+    }
     /// Why a run, a rest or a travel must stop after one of its steps took the game from
     /// `before` to `after` ("A bat comes into view."); the session also stops when a step is
     /// refused or says anything. Default: never.
@@ -403,6 +424,17 @@ pub trait Journeys<C>: Send + Sync {
         let _ = (before, after);
         None
     }
+}
+
+/// A creature auto-fight (`Tab`) may go for ([`Journeys::foes`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Foe {
+    /// Which creature: the fight is over when it is no longer among the foes (dead, fled).
+    pub id: ThingId,
+    /// Its name with an article, for the player ("a giant rat").
+    pub name: String,
+    /// The hero's next step: towards it, or into it when beside it.
+    pub step: Dir,
 }
 
 /// How a bot plays: the game's explorer, its planner, or a fuzzer.

@@ -16,7 +16,7 @@ use alembic_session::keymap::{Binding, bind};
 #[cfg(feature = "board")]
 use alembic_session::mapview::{Scroll, Viewport};
 use alembic_session::ruleset::{Bot, Ending, Goal, Outcome as Done, Policy, Rejected, Status};
-use alembic_session::ruleset::{Journeys, Summary};
+use alembic_session::ruleset::{Foe, Journeys, Summary};
 #[cfg(feature = "board")]
 use alembic_session::{Board, ruleset::View};
 
@@ -243,6 +243,32 @@ fn in_view(g: &Game) -> Vec<alembic::ThingId> {
         .filter_map(|l| creature_at(g, l))
         .filter(|&c| Some(c) != me)
         .collect()
+}
+
+/// The hostile creatures in view that the hero can walk to over known ground, nearest first,
+/// each with the hero's next step (into it when beside it).
+fn foes(g: &Game) -> Vec<Foe> {
+    let Ok(here) = status(g).map(|s| s.at) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(i64, Foe)> = in_view(g)
+        .into_iter()
+        .filter(|&c| is_hostile(g, c))
+        .filter_map(|c| {
+            let at = g.things().location(c).ok()?;
+            let cost = |_: Loc, to: Loc| {
+                let free = to == here || to == at || creature_at(g, to).is_none();
+                (known_walkable(g, to) && free).then_some(1)
+            };
+            let map = DijkstraMap::build(level_box(here.z), &[at], cost);
+            let far = map.get(here)?;
+            let step = here.dir_to(map.next_step(here, cost)?)?;
+            let name = crate::text::with_article(&name_of(g, c));
+            Some((far, Foe { id: c, name, step }))
+        })
+        .collect();
+    found.sort_by_key(|(far, f)| (*far, f.id));
+    found.into_iter().map(|(_, f)| f).collect()
 }
 
 /// A colour per region number, so neighbouring regions differ.
@@ -574,6 +600,20 @@ impl Journeys<Command> for Caves {
             (Ok(b), Ok(a)) if a.hp < b.hp => Some("You are hurt!".into()),
             _ => None,
         }
+    }
+
+    fn fights(&self) -> bool {
+        true
+    }
+
+    fn foes(&self, g: &Game) -> Vec<Foe> {
+        foes(g)
+    }
+
+    fn health(&self, g: &Game) -> Option<(i64, i64)> {
+        status(g)
+            .ok()
+            .map(|s| (i64::from(s.hp), i64::from(s.max_hp)))
     }
 
     fn explored_out(&self, g: &Game) -> Option<String> {

@@ -31,7 +31,7 @@ use alembic::wizard::{Args, WizardCommands, WizardError, WizardOutcome, WizardSp
 use alembic::{Dir, Error, Game, HookCtx, Hooks, Library, Loc, LocBox, Prop, Props, ThingId};
 use alembic::{layer::Layer, library::TileId, mapgen::TileMap, path::Search, path::astar};
 use alembic_session::launch::Cause;
-use alembic_session::ruleset::{Bot, Goal, Journeys, KeyBot, Policy};
+use alembic_session::ruleset::{Bot, Foe, Goal, Journeys, KeyBot, Policy};
 use alembic_session::savefile::{self, Saved};
 #[cfg(feature = "board")]
 use alembic_session::{
@@ -59,6 +59,8 @@ const GLYPH: Prop<char> = Prop::new("rats.glyph");
 const WALK: Prop<bool> = Prop::with_default("rats.walk", false);
 const HERO: Prop<ThingId> = Prop::new("rats.hero");
 const CHEESE: Prop<ThingId> = Prop::new("rats.cheese");
+/// The hero's hit points at the start (the most they have: the hero does not heal).
+const HERO_HP: i32 = 10;
 const KILLS: Prop<i32> = Prop::with_default("rats.kills", 0);
 const ALIVE: Prop<bool> = Prop::with_default("rats.alive", false);
 const RAT_TURN: &str = "rats.rat";
@@ -225,7 +227,7 @@ impl Rats {
                 .with(&HP, hp)
                 .with(&ALIVE, true)
         };
-        let hero = creature('@', 10).with(&alembic::library::IS_CONTAINER, true);
+        let hero = creature('@', HERO_HP).with(&alembic::library::IS_CONTAINER, true);
         let rat = creature('r', 3).with(&ON_ACTION, Hook::new(RAT_TURN));
         let mut library = Library::new()
             .proclaim("hero", None, hero)?
@@ -344,15 +346,19 @@ impl Rats {
 
     /// The rats the hero can see.
     fn rats_in_view(g: &Game) -> usize {
+        Rats::rats_seen(g).len()
+    }
+
+    /// The live rats the hero sees, and where.
+    fn rats_seen(g: &Game) -> Vec<(ThingId, Loc)> {
         let Ok((hero, at)) = Rats::hero(g) else {
-            return 0;
+            return Vec::new();
         };
-        let r = SIGHT;
-        let sees = alembic::fov::field_of_view(at, r, |l| walk(g, l));
+        let sees = alembic::fov::field_of_view(at, SIGHT, |l| walk(g, l));
         sees.iter()
-            .flat_map(|l| g.things().at(l).iter().copied())
-            .filter(|&t| t != hero && g.is(t, &ALIVE))
-            .count()
+            .flat_map(|l| g.things().at(l).iter().map(move |&t| (t, l)))
+            .filter(|&(t, _)| t != hero && g.is(t, &ALIVE))
+            .collect()
     }
 
     /// Whether the cheese lies in the hero's view.
@@ -658,7 +664,10 @@ impl Board<Rats> for Rats {
             g.var(&KILLS).unwrap_or(0),
         );
         let cheese = ["", "  carrying the cheese"][usize::from(Rats::carried(g))];
-        let text = format!("HP {hp}/10  Turn {}  Rats killed {kills}{cheese}", g.turn());
+        let text = format!(
+            "HP {hp}/{HERO_HP}  Turn {}  Rats killed {kills}{cheese}",
+            g.turn()
+        );
         put_clipped(
             frame,
             bar,
@@ -689,6 +698,45 @@ impl Journeys<Command> for Rats {
         first_step(at, known, |l| l == at || walk(g, l), arrived)
     }
 
+    fn fights(&self) -> bool {
+        true
+    }
+
+    /// The rats in view, nearest by the maze first; the way to one goes through the others
+    /// (a step into a rat bites it).
+    fn foes(&self, g: &Game) -> Vec<Foe> {
+        let Ok((_, at)) = Rats::hero(g) else {
+            return Vec::new();
+        };
+        let seen = g.layers().get(&SEEN);
+        let known = |l: Loc| MAZE.contains(l) && seen.get(l) && walk(g, l);
+        let mut foes: Vec<(usize, Foe)> = Rats::rats_seen(g)
+            .into_iter()
+            .filter_map(|(rat, l)| {
+                let (step, far) = way(at, known, |c| c == at || walk(g, c), |c| c == l)?;
+                let name = "a rat".to_owned();
+                Some((
+                    far,
+                    Foe {
+                        id: rat,
+                        name,
+                        step,
+                    },
+                ))
+            })
+            .collect();
+        foes.sort_by_key(|(far, f)| (*far, f.id));
+        foes.into_iter().map(|(_, f)| f).collect()
+    }
+
+    fn health(&self, g: &Game) -> Option<(i64, i64)> {
+        let (hero, _) = Rats::hero(g).ok()?;
+        Some((
+            i64::from(g.query(hero, &HP).ok()?.max(0)),
+            i64::from(HERO_HP),
+        ))
+    }
+
     fn interrupt(&self, before: &Game, after: &Game) -> Option<String> {
         if Rats::rats_in_view(after) > Rats::rats_in_view(before) {
             return Some("A rat comes into view.".to_owned());
@@ -707,6 +755,16 @@ fn first_step(
     free: impl Fn(Loc) -> bool,
     arrived: impl Fn(Loc) -> bool,
 ) -> Option<Dir> {
+    way(from, known, free, arrived).map(|(d, _)| d)
+}
+
+/// [`first_step`], with the way's length in steps.
+fn way(
+    from: Loc,
+    known: impl Fn(Loc) -> bool,
+    free: impl Fn(Loc) -> bool,
+    arrived: impl Fn(Loc) -> bool,
+) -> Option<(Dir, usize)> {
     if arrived(from) {
         return None;
     }
@@ -720,11 +778,12 @@ fn first_step(
             }
             came.insert(n, l);
             if arrived(n) {
-                let mut step = n;
+                let (mut step, mut far) = (n, 1);
                 while came[&step] != from {
                     step = came[&step];
+                    far += 1;
                 }
-                return from.dir_to(step);
+                return from.dir_to(step).map(|d| (d, far));
             }
             queue.push_back(n);
         }

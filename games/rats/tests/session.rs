@@ -624,3 +624,63 @@ fn the_rats_are_won_by_hand_in_under_60_presses() {
     }
     assert!(won >= 5, "won {won} of 10: {counts:?}");
 }
+
+/// Issue 54: auto-fight (`Tab`) in the rats, through the session's journey. After `o` stops
+/// for a rat, one `Tab` walks to it and bites until it dies (or the hero is badly hurt, or
+/// another rat comes); with no rat in view it says so and takes no turn.
+#[test]
+fn one_tab_settles_a_fight_with_a_rat() {
+    use alembic_ui::App;
+    let rules = Rats::new().unwrap();
+    let journeys = rules.journeys().unwrap();
+    let press = |a: &mut alembic_ui::ScreenStack<Session<Rats>>, input: Input| {
+        let _ = a.handle_input(input);
+        let mut ticks = 0;
+        while a.tick_interval().is_some() && ticks < 5_000 {
+            let _ = a.tick();
+            ticks += 1;
+        }
+    };
+    let (mut settled, mut fights) = (0, 0);
+    for seed in 1..=10 {
+        let mut a = play::app(Session::new(Arc::new(Rats::new().unwrap()), seed));
+        press(&mut a, Input::key(Key::Enter));
+        // At the start no rat is in view: Tab refuses and takes no turn.
+        press(&mut a, Input::key(Key::Tab));
+        assert!(
+            screen(&mut a)
+                .to_text()
+                .contains("There is nothing in view you can fight."),
+            "seed {seed}: {}",
+            screen(&mut a).to_text()
+        );
+        assert_eq!(a.ctx().game().turn(), 0, "seed {seed}");
+        let mut presses = 0;
+        while journeys.foes(a.ctx().game()).is_empty() && presses < 20 {
+            press(&mut a, Input::ch('o'));
+            presses += 1;
+        }
+        let Some(foe) = journeys.foes(a.ctx().game()).first().cloned() else {
+            continue;
+        };
+        fights += 1;
+        let before = a.ctx().game().turn();
+        press(&mut a, Input::key(Key::Tab));
+        let g = a.ctx().game().clone();
+        let text = screen(&mut a).to_text();
+        let dead = !journeys.foes(&g).iter().any(|f| f.id == foe.id);
+        let stopped = text.contains("You stop fighting");
+        let over = rules.status(&g) != Status::Playing;
+        assert!(dead || stopped || over, "seed {seed}: {text}");
+        assert!(g.turn() > before, "seed {seed}: no turn taken");
+        if dead && g.turn() > before + 1 {
+            settled += 1;
+        }
+    }
+    eprintln!("{settled} of {fights} fights settled by one Tab");
+    // Most fights are several bites, all from the one press.
+    assert!(
+        fights >= 8 && settled * 2 > fights,
+        "{settled} of {fights} settled by one Tab"
+    );
+}

@@ -599,3 +599,88 @@ fn when_explore_is_done_the_way_down_can_always_be_dug_to() {
     }
     assert!(checked > 50, "explore ran out only {checked} times");
 }
+
+/// Issue 54: auto-fight (`Tab`) in the session's journey: one press walks to the nearest
+/// monster and fights it until it dies or the hero is badly hurt; with nothing to fight it
+/// says so and takes no turn.
+#[test]
+fn one_tab_settles_a_fight_in_the_caves() {
+    let art: &[&[&str]] = &[&[
+        "############",
+        "#@.........#",
+        "#..........#",
+        "#.....Z....#",
+        "#..........#",
+        "############",
+    ]];
+    let mut a = app_with(with_game(3, arena(3, art).unwrap()));
+    press(&mut a, Input::key(Key::Enter));
+    press(&mut a, Input::key(Key::Tab));
+    let text = screen(&mut a);
+    let g = a.ctx().game().clone();
+    let s = caves::status(&g).unwrap();
+    let won = s.kills == 1;
+    let hurt = text.contains("You stop fighting: you are badly hurt.");
+    assert!(won || hurt, "{text}");
+    // It walked there and traded blows: many turns for one press.
+    assert!(g.turn() >= 4, "turn {}: {text}", g.turn());
+    if won {
+        // Nothing left: Tab says so and takes no turn.
+        let turn = g.turn();
+        press(&mut a, Input::key(Key::Tab));
+        let text = screen(&mut a);
+        assert!(
+            text.contains("There is nothing in view you can fight."),
+            "{text}"
+        );
+        assert_eq!(a.ctx().game().turn(), turn);
+    }
+    // The help lists the key.
+    press(&mut a, Input::ch('?'));
+    assert!(screen(&mut a).contains("Tab"), "{}", screen(&mut a));
+}
+
+/// Issue 54: auto-fight's stop is configurable (`Session::with_fight_until`): at 100% the
+/// first wound stops it, with the reason; the same fight at 0% goes on to the kill.
+#[test]
+fn auto_fight_stops_when_the_hero_is_hurt_past_the_threshold() {
+    let art: &[&[&str]] = &[&["#######", "#@..Z.#", "#######"]];
+    let mut a = app_with(with_game(3, arena(3, art).unwrap()).with_fight_until(100));
+    press(&mut a, Input::key(Key::Enter));
+    press(&mut a, Input::key(Key::Tab));
+    let text = screen(&mut a);
+    let s = caves::status(a.ctx().game()).unwrap();
+    assert!(
+        text.contains("You stop fighting: you are badly hurt."),
+        "{text}"
+    );
+    assert!(s.hp < s.max_hp && s.kills == 0, "{text}");
+
+    let mut a = app_with(with_game(3, arena(3, art).unwrap()).with_fight_until(0));
+    press(&mut a, Input::key(Key::Enter));
+    press(&mut a, Input::key(Key::Tab));
+    let text = screen(&mut a);
+    assert_eq!(caves::status(a.ctx().game()).unwrap().kills, 1, "{text}");
+    assert!(!text.contains("You stop fighting"), "{text}");
+}
+
+/// Issue 54: a foe that comes while auto-fight is under way stops it, named.
+#[test]
+fn auto_fight_stops_when_another_foe_comes() {
+    let art: &[&[&str]] = &[&[
+        "###############",
+        "#@.......Z....#",
+        "####.##########",
+        "####.##########",
+        "####Z##########",
+        "###############",
+    ]];
+    let mut a = app_with(with_game(3, arena(3, art).unwrap()));
+    press(&mut a, Input::key(Key::Enter));
+    press(&mut a, Input::key(Key::Tab));
+    let text = screen(&mut a);
+    assert!(
+        text.contains("You stop fighting: a zombie comes."),
+        "{text}"
+    );
+}
