@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Issue 54's press counts, played in tmux as a new player would, with the real terminal
-# binary: Alchemy seeds 5 and 9 to depth 3, and the Caves seed 5 to level 3. Each step reads
-# the screen and presses one key, as a player who knows only the help screen:
+# binary: Alchemy seeds 5 and 9 to depth 3, the Caves seed 5 to level 3, and the rats won
+# (seeds 3 and 6). Each step reads the screen and presses one key, as a player who knows only
+# the help screen:
 #
-#   - `o` explores; when it is done (or refuses for a monster in view), `Tab` fights;
+#   - `o` explores; when it is done (or refuses, or stops, for a monster), `Tab` fights;
 #   - when nothing is left to explore (or `Tab` finds no monster), `>` travels to the known
 #     stairs down and takes them; in the Caves a refused `>` digs its way there;
 #   - "Not with … in view." is answered with `Tab`, and `Tab`'s "You see no way to …" with
@@ -16,8 +17,14 @@
 # water), the hero dies, or the goal is not reached within the press budget. A monster that
 # can come but cannot be walked to (a bat over water) is waited for with `.`.
 #
-#   scripts/presses-tmux.sh                 # all three
+# The rats have one maze: `o` explores, `Tab` fights a rat beside the hero, a rat farther
+# off is waited for (`.`, twice at most: a rat that steps up to the hero gives it the first
+# bite, and the hero that steps up to a rat gives the rat its), a click (sent as the terminal's mouse report) travels to the cheese once seen, and
+# `<` with the cheese travels to the way out. They must be won within 60 presses.
+#
+#   scripts/presses-tmux.sh                 # all of them
 #   scripts/presses-tmux.sh alchemy 5 3     # one game, seed, depth
+#   scripts/presses-tmux.sh rats 1          # the rats, one seed
 #
 # Prints one line a game: "presses-tmux: alchemy seed 5: depth 2 in N presses, depth 3 in M".
 set -uo pipefail
@@ -88,14 +95,15 @@ play() {
         said=$(echo "$screen" | head -3 | sed 's/ *$//' | grep -v '^$' | tail -1)
         if [[ $said == *"--More--"* ]]; then
             key=Enter
-        elif [[ $said == *"Not with"*"in view."* ]]; then
+        elif [[ $said == *"Not with"*"in view."* || $said == *"comes into view."* ||
+            $said == *"You are hurt!"* || $said == *"You stop fighting: "*" comes."* ]]; then
             key=Tab
         elif [[ $said == *"You see no way to"* ]]; then
             # A monster that can come but cannot be walked to (a bat over water): wait for
             # it, as a player would, and count the waits.
             key=.
             stuck=$((stuck + 1))
-        elif [[ $said == *"No monster in view."* ]]; then
+        elif [[ $said == *"No monster in view."* || $said == *"nothing in view you can fight"* ]]; then
             key=o
         elif [[ $said == *"Done exploring."* || $said == *"nothing left to explore"* ||
             $said == *"You sense the stairs"* || $said == *"> takes you there"* ||
@@ -123,11 +131,82 @@ play() {
     fail "$game seed $seed: depth $goal not reached in $BUDGET presses ($reached)"
 }
 
+# click X Y: a left click on the pane's cell (0-based), as the terminal reports it (SGR).
+click() {
+    tm send-keys -t c -l $'\e[<0;'"$(($1 + 1));$(($2 + 1))M"
+    tm send-keys -t c -l $'\e[<0;'"$(($1 + 1));$(($2 + 1))m"
+}
+
+# play_rats SEED: the rats won within 60 presses.
+play_rats() {
+    local seed=$1 presses=0 key screen said map at near refused=0 waited=0
+    tm kill-session -t c >/dev/null 2>&1
+    sleep 0.2
+    mkdir -p "$DATA/rats-$seed"
+    tm new-session -d -s c -x 130 -y 60 \
+        "XDG_DATA_HOME='$DATA/rats-$seed' $BIN --game rats --seed $seed; echo exit=\$?; sleep 600"
+    wait_for "Turn 0" 10 || { fail "rats seed $seed: did not start"; return; }
+    while ((presses < 60)); do
+        screen=$(capture)
+        if [[ $screen == *"You escaped with the cheese!"* ]]; then
+            capture >"$OUT/rats-$seed-won.txt"
+            echo "presses-tmux: rats seed $seed: won in $presses presses"
+            pass "rats seed $seed won in $presses presses"
+            return
+        fi
+        if [[ $screen == *"G A M E   O V E R"* || $screen == *"eaten by rats"* ]]; then
+            capture >"$OUT/rats-$seed-end.txt"
+            fail "rats seed $seed: the hero was eaten after $presses presses"
+            return
+        fi
+        said=$(echo "$screen" | head -3 | sed 's/ *$//' | grep -v '^$' | tail -1)
+        # The map: below the message rows, above the status line.
+        map=$(echo "$screen" | sed -n '4,$p' | grep -v 'Turn [0-9]')
+        if [[ $said == *"nothing in view you can fight"* ]]; then
+            refused=1
+        fi
+        # The nearest rat's distance in steps from the hero, on the map.
+        near=$(echo "$map" | awk '
+            { for (i = 1; i <= length($0); i++) { c = substr($0, i, 1)
+                if (c == "@") { hx = i; hy = NR } else if (c == "r") { n++; rx[n] = i; ry[n] = NR } } }
+            END { best = ""; for (k = 1; k <= n; k++) { d = (rx[k] > hx ? rx[k] - hx : hx - rx[k]) + (ry[k] > hy ? ry[k] - hy : hy - ry[k])
+                if (best == "" || d < best) best = d } print best }')
+        if [[ -n $near && $near -le 1 && $refused == 0 ]]; then
+            key=Tab
+        elif [[ -n $near && $waited -lt 2 && $refused == 0 ]]; then
+            key=.
+            waited=$((waited + 1))
+        elif [[ $screen == *"carrying the cheese"* ]]; then
+            key='<'
+        elif at=$(echo "$screen" | sed -n '4,$p' | grep -v 'Turn [0-9]' |
+            awk '{ i = index($0, "%"); if (i) { print i - 1, NR + 2; exit } }') && [[ -n $at ]]; then
+            key=click
+        else
+            key=o
+        fi
+        [[ $key != Tab && $key != . ]] && refused=0 && waited=0
+        if [[ $key == click ]]; then
+            # shellcheck disable=SC2086
+            click $at
+        else
+            tm send-keys -t c "$key"
+        fi
+        presses=$((presses + 1))
+        settle
+    done
+    capture >"$OUT/rats-$seed-budget.txt"
+    fail "rats seed $seed: not won in 60 presses"
+}
+
 if (($# == 3)); then
     play "$1" "$2" "$3"
+elif (($# == 2)) && [[ $1 == rats ]]; then
+    play_rats "$2"
 else
     play alchemy 5 3
     play alchemy 9 3
     play caves 5 3
+    play_rats 3
+    play_rats 6
 fi
 ((FAILS == 0))
