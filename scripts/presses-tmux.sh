@@ -7,6 +7,7 @@
 #   - `o` explores; when it is done (or refuses, or stops, for a monster), `Tab` fights;
 #   - when nothing is left to explore (or `Tab` finds no monster), `>` travels to the known
 #     stairs down and takes them; in the Caves a refused `>` digs its way there;
+#   - a fight stopped for the hero's health is answered with `Z` (rest);
 #   - "Not with … in view." is answered with `Tab`, and `Tab`'s "You see no way to …" with
 #     `.` (the monster may come);
 #   - a message the game stops on (--More--) is answered with Enter.
@@ -25,6 +26,7 @@
 #   scripts/presses-tmux.sh                 # all of them
 #   scripts/presses-tmux.sh alchemy 5 3     # one game, seed, depth
 #   scripts/presses-tmux.sh rats 1          # the rats, one seed
+#   PRESSES_TRACE=1 scripts/presses-tmux.sh caves 5 3   # each press and the message it answers
 #
 # Prints one line a game: "presses-tmux: alchemy seed 5: depth 2 in N presses, depth 3 in M".
 set -uo pipefail
@@ -103,6 +105,9 @@ play() {
             # it, as a player would, and count the waits.
             key=.
             stuck=$((stuck + 1))
+        elif [[ $said == *"you are badly hurt."* ]]; then
+            # Rest (Z); with a monster in view it says "Not with … in view." and Tab follows.
+            key=Z
         elif [[ $said == *"No monster in view."* || $said == *"nothing in view you can fight"* ]]; then
             key=o
         elif [[ $said == *"Done exploring."* || $said == *"nothing left to explore"* ||
@@ -122,6 +127,7 @@ play() {
             fail "$game seed $seed: held up $stuck times by a monster it cannot reach ($presses presses)"
             return
         fi
+        [[ -n ${PRESSES_TRACE:-} ]] && echo "  $presses: $key  ($said)"
         tm send-keys -t c "$key"
         presses=$((presses + 1))
         last=$key

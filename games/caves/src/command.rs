@@ -9,7 +9,9 @@ use crate::events::Event;
 use crate::geometry::{depth_of, is_inner};
 use crate::hooks::hooks;
 use crate::kinds::Outcome;
-use crate::props::{DEEPEST, DIGGABLE, EXIT, FLOOR, LEVELS, OUTCOME, STAIRS, WALKABLE, tile};
+use crate::props::{
+    DEEPEST, DIGGABLE, EXIT, FLOOR, GEM, GEMS, LEVELS, OUTCOME, STAIRS, WALKABLE, tile,
+};
 use crate::rules::combat::attack;
 use crate::rules::time::world_answer;
 use crate::rules::{Heard, nearest_free, remember_view, tell};
@@ -112,10 +114,17 @@ pub(crate) fn step(
     }
     let def = g.tile_def(to)?;
     let (walk, dig, exit) = (def.is(&WALKABLE), def.is(&DIGGABLE), def.is(&EXIT));
+    let gem = def.is(&GEM);
     if walk {
         g.move_thing_mut(p, to)?;
         if exit {
             win(g, ctx, p);
+        }
+        if gem {
+            let gems = g.var(&GEMS)? + 1;
+            g.set_var_mut(&GEMS, gems);
+            g.set_tile_mut(to, tile(g, FLOOR)?)?;
+            tell(g, ctx, p, Event::FoundGem { gems });
         }
         Ok(())
     } else if dig && is_inner(to, g.var(&LEVELS)?) {

@@ -70,4 +70,9 @@ pub enum Event {
     },
     /// The player heard a lichen grow.
     LichenGrew,
+    /// The player picked up a gem.
+    FoundGem {
+        /// The gems they carry now.
+        gems: i64,
+    },
 }

@@ -67,9 +67,9 @@ pub use library::{
     load as load_data, schema,
 };
 pub use props::{
-    ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GLYPH, HP, IS_HERO, IS_HOSTILE, MAX_HP,
-    NAME, RECEIVER, REINFORCEMENTS, SPAWN_COUNT, SPAWN_PER_DEPTH, SPAWN_RANK, SPORES, STAIRS,
-    STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB, WALKABLE, WALL,
+    ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GEM, GEM_TILE, GEMS, GLYPH, HP, IS_HERO,
+    IS_HOSTILE, MAX_HP, NAME, RECEIVER, REINFORCEMENTS, SPAWN_COUNT, SPAWN_PER_DEPTH, SPAWN_RANK,
+    SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB, WALKABLE, WALL,
 };
 pub use rules::{
     HEARING, LICHEN_GROWTH_ODDS, MAX_HUNTERS, REGEN_EVERY, REINFORCE_ODDS, VIEW_RADIUS,
@@ -82,8 +82,9 @@ pub use view::{
 };
 pub use wizard::wizard_commands;
 pub use world::{
-    DEFAULT_LEVELS, HEIGHT, STAIRS_AWAY, WIDTH, arena, depth_of, is_inner, level_box, new_game,
-    new_game_on, new_game_with_levels, region_diameter, walk_distance, walkable_regions, z_of,
+    DEFAULT_LEVELS, GEMS_PER_LEVEL, HEIGHT, STAIRS_AWAY, WIDTH, arena, depth_of, is_inner,
+    level_box, new_game, new_game_on, new_game_with_levels, region_diameter, walk_distance,
+    walkable_regions, z_of,
 };
 
 /// This crate's README, whose code is compiled and run as doc tests.

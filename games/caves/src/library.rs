@@ -72,6 +72,10 @@ pub fn schema() -> Schema {
         )
         .key(&STAIRS, "tile: 1 leads down a level, -1 up, 0 neither")
         .key(&EXIT, "tile: stepping here wins the game")
+        .key(
+            &GEM,
+            "tile: a gem lies here; stepping here picks it up (the tile becomes floor)",
+        )
 }
 
 /// The Caves' data read from `sources` (name and text, the shipped data first, then

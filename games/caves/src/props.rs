@@ -54,6 +54,9 @@ pub const DIGGABLE: Prop<bool> = Prop::with_default("diggable", false);
 pub const STAIRS: Prop<i32> = Prop::with_default("stairs", 0);
 /// Stepping here wins the game.
 pub const EXIT: Prop<bool> = Prop::with_default("exit", false);
+/// A gem lies here: stepping here picks it up (the tile becomes floor, and the gem counts
+/// to the score).
+pub const GEM: Prop<bool> = Prop::with_default("gem", false);
 
 // ----- game-wide variables -------------------------------------------------------------------
 
@@ -68,6 +71,8 @@ pub const CAUSE: Prop<Arc<str>> = Prop::new("caves.cause");
 pub const KILLER: Prop<Arc<str>> = Prop::new("caves.killer");
 /// Creatures the player has killed.
 pub const KILLS: Prop<i64> = Prop::with_default("caves.kills", 0);
+/// Gems the player has picked up.
+pub const GEMS: Prop<i64> = Prop::with_default("caves.gems", 0);
 /// The deepest level reached (0 = the top).
 pub const DEEPEST: Prop<i32> = Prop::with_default("caves.deepest", 0);
 /// The number of levels of this world.
@@ -93,6 +98,8 @@ pub const STAIRS_DOWN: &str = "stairs down";
 pub const STAIRS_UP: &str = "stairs up";
 /// The way out, on the bottom level.
 pub const EXIT_TILE: &str = "exit";
+/// A gem on the floor.
+pub const GEM_TILE: &str = "gem";
 
 /// The number of a tile by name (the library is the source of truth).
 pub(crate) fn tile(g: &Game, name: &str) -> Result<TileId, Error> {

@@ -34,7 +34,7 @@ use crate::geometry::level_box;
 use crate::geometry::{HEIGHT, WIDTH};
 use crate::kinds::Outcome;
 use crate::library::CavesData;
-use crate::props::{EXIT, STAIRS, WALKABLE};
+use crate::props::{EXIT, GEM, STAIRS, WALKABLE};
 #[cfg(feature = "board")]
 use crate::props::{FG, GLYPH, NAME};
 use crate::view::{creature_at, is_hostile, name_of, remembered, status, visible};
@@ -80,7 +80,7 @@ impl Caves {
 #[rustfmt::skip]
 const KEYS: &[Binding<Command>] = &[
     bind(&[Key::Char('.'), Key::Char('5'), Key::Keypad(5)], ".  or  5", Command::Wait, "Keys", "wait a turn (walking into rock digs it, into a creature attacks it)"),
-    bind(&[Key::Char('>')], ">", Command::Descend, "Keys", "go down the stairs (on the bottom level the golden > is the way out); elsewhere, travel to the nearest known stairs down"),
+    bind(&[Key::Char('>')], ">", Command::Descend, "Keys", "go down the stairs (on the bottom level the golden > is the way out); elsewhere, travel to the nearest known stairs down, or dig towards the stairs you sense"),
     bind(&[Key::Char('<')], "<", Command::Ascend, "Keys", "go up the stairs; elsewhere, travel to the nearest known stairs up"),
 ];
 
@@ -115,6 +115,7 @@ fn tile_at(g: &Game, l: Loc, lit: bool) -> Option<Tile> {
         '#' => Some(Tile::Wall),
         '>' => Some(Tile::StairsDown),
         '<' => Some(Tile::StairsUp),
+        '*' => Some(Tile::Gem),
         _ => None,
     }
 }
@@ -147,11 +148,20 @@ fn way_down(g: &Game, here: Loc) -> Option<Loc> {
 fn known_step(g: &Game, here: Loc, goal: Goal) -> Option<Loc> {
     let area = level_box(here.z);
     let goals: Vec<Loc> = match goal {
-        Goal::Explore => explore_targets(
-            area,
-            |l| remembered(g, l).is_some(),
-            |l| known_walkable(g, l),
-        ),
+        // The unexplored, and the gems the player has seen and not yet picked up.
+        Goal::Explore => {
+            let mut targets = explore_targets(
+                area,
+                |l| remembered(g, l).is_some(),
+                |l| known_walkable(g, l),
+            );
+            targets.extend(area.iter().filter(|&l| {
+                remembered(g, l)
+                    .and_then(|t| g.library().tile(t).ok())
+                    .is_some_and(|d| d.is(&GEM))
+            }));
+            targets
+        }
         Goal::Stairs { down } => area
             .iter()
             .filter(|&l| {
@@ -179,19 +189,14 @@ fn known_step(g: &Game, here: Loc, goal: Goal) -> Option<Loc> {
     DijkstraMap::build(area, &goals, cost).next_step(here, cost)
 }
 
-/// Whether explore has nothing left that the player can reach from `here`.
-fn explored_out(g: &Game, here: Loc) -> bool {
-    known_step(g, here, Goal::Explore).is_none()
-}
-
-/// The next step towards the way down through rock, when explore has nothing left and no
-/// known ground leads there: the player senses the stairs ([`Journeys::explored_out`] says
-/// where) and digs a way (a cell of rock costs a dig and a step; a creature is gone round
-/// when the way round is short, and fought when it is not).
+/// The next step towards the way down, through rock, when no known ground leads there: the
+/// player senses the stairs ([`Journeys::explored_out`] says where, once explore has nothing
+/// left) and digs a way (a cell of rock costs a dig and a step; a creature is gone round
+/// when the way round is short, and fought when it is not). Any time, not only once explore
+/// is done: a dig that broke into a new cave used to stop there, silently, and `>` then
+/// answered "There are no stairs down here." until that cave was explored. Exploring is for
+/// the gems; diving is the player's choice.
 fn dig_towards_way_down(g: &Game, here: Loc) -> Option<Dir> {
-    if !explored_out(g, here) {
-        return None;
-    }
     let way = way_down(g, here)?;
     let levels = g.var(&crate::props::LEVELS).ok()?;
     let cost = |_: Loc, to: Loc| {
@@ -404,6 +409,7 @@ impl Ruleset for Caves {
                 ),
                 format!("Turns:    {}", s.turn),
                 format!("Kills:    {}", s.kills),
+                format!("Gems:     {}", s.gems),
                 format!("HP:       {}/{}", s.hp, s.max_hp),
             ],
         }
@@ -495,13 +501,14 @@ impl Board<Caves> for Caves {
         fill(frame, bar, Cell::blank(p.text, bar_bg));
         let Ok(s) = status(g) else { return };
         let mut left = format!(
-            " Caves  Level {}/{}  HP {}/{}  Turn {}  Kills {}",
+            " Caves  Level {}/{}  HP {}/{}  Turn {}  Kills {}  Gems {}",
             s.depth + 1,
             s.levels,
             s.hp,
             s.max_hp,
             s.turn,
-            s.kills
+            s.kills,
+            s.gems
         );
         if let Some(r) = &regions {
             left.push_str(&format!("  Regions {}", r.len()));
@@ -581,11 +588,13 @@ impl Journeys<Command> for Caves {
         status(g).is_ok_and(|s| s.hp >= s.max_hp)
     }
 
+    /// A hostile creature (never a lichen, which stays put) coming into view, or a wound.
+    /// Bunnies and silverfish, which never attack, do not stop a journey.
     fn interrupt(&self, before: &Game, after: &Game) -> Option<String> {
         let old = in_view(before);
         if let Some(&c) = in_view(after)
             .iter()
-            .find(|&&c| !old.contains(&c) && !stays_put(after, c))
+            .find(|&&c| !old.contains(&c) && is_hostile(after, c) && !stays_put(after, c))
         {
             let name = crate::text::with_article(&name_of(after, c));
             let mut chars = name.chars();

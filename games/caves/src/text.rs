@@ -51,6 +51,8 @@ pub fn describe(event: &Event) -> String {
             format!("You climb the stairs to level {level} of {levels}.")
         }
         Event::LichenGrew => "The lichen grows.".into(),
+        Event::FoundGem { gems: 1 } => "You pick up a glittering gem.".into(),
+        Event::FoundGem { gems } => format!("You pick up a glittering gem ({gems} now)."),
     }
 }
 

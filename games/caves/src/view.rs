@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::geometry::depth_of;
 use crate::kinds::Outcome;
 use crate::props::{
-    CAUSE, DEEPEST, HP, IS_HOSTILE, KILLER, KILLS, LEVELS, MAX_HP, NAME, OUTCOME, PLAYER,
+    CAUSE, DEEPEST, GEMS, HP, IS_HOSTILE, KILLER, KILLS, LEVELS, MAX_HP, NAME, OUTCOME, PLAYER,
     SEEN_LAYER, TRANSPARENT,
 };
 
@@ -32,6 +32,9 @@ pub struct Status {
     pub turn: u64,
     /// Creatures killed by the player.
     pub kills: i64,
+    /// Gems picked up.
+    #[serde(default)]
+    pub gems: i64,
     /// Playing, won or dead.
     pub outcome: Outcome,
     /// What ended the game, empty while playing.
@@ -83,6 +86,7 @@ pub fn status(g: &Game) -> Result<Status, Error> {
         levels: g.var(&LEVELS)?,
         turn: g.turn(),
         kills: g.var(&KILLS)?,
+        gems: g.var(&GEMS)?,
         outcome: outcome(g)?,
         cause: cause_of(g)?,
     })

@@ -10,8 +10,8 @@ use alembic::{
 
 use super::hooks::hooks;
 use super::props::{
-    DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS, SEED,
-    SPAWN_COUNT, SPAWN_PER_DEPTH, SPAWN_RANK, SPORES, STAIRS_DOWN, STAIRS_UP, WALL, tile,
+    DEEPEST, DIGGABLE, EXIT_TILE, FLOOR, GEM_TILE, HP, LEVELS, MAX_HP, PLAYER, REINFORCEMENTS,
+    SEED, SPAWN_COUNT, SPAWN_PER_DEPTH, SPAWN_RANK, SPORES, STAIRS_DOWN, STAIRS_UP, WALL, tile,
 };
 use super::rules;
 pub use crate::geometry::{DEFAULT_LEVELS, HEIGHT, WIDTH, depth_of, is_inner, level_box, z_of};
@@ -207,12 +207,38 @@ fn new_world(seed: u64, levels: i32, library: alembic::Library) -> Result<Game, 
         }
     }
 
+    // 6. Gems, from a random stream of their own (the levels, stairs and creatures are as
+    //    the seed made them before gems existed): on empty floor, never at the start.
+    if let Ok(gem) = tile(&g, GEM_TILE) {
+        let mut rng = alembic::rng::GameRng::seed_from(seed ^ GEM_STREAM);
+        for d in 0..levels {
+            let z = z_of(d);
+            let mut cells: Vec<Loc> = level_box(z)
+                .iter()
+                .filter(|&l| g.tile(l) == floor && l != start && g.things().at(l).is_empty())
+                .collect();
+            for _ in 0..GEMS_PER_LEVEL {
+                let Some(i) = rng.index(cells.len()) else {
+                    break;
+                };
+                g.set_tile_mut(cells.swap_remove(i), gem)?;
+            }
+        }
+    }
+
     hooks.check(&g)?;
     let z = g.things().location(player)?.z;
     g.scheduler().set_awake_levels([z])?;
     rules::remember_view(&mut g)?;
     Ok(g)
 }
+
+/// Gems a new world scatters on each level (100 points each: a reason to explore a level
+/// rather than dig straight to its stairs).
+pub const GEMS_PER_LEVEL: usize = 4;
+
+/// Mixed into the seed for the gems' random stream.
+const GEM_STREAM: u64 = 0x6E45_C0DE_0000_0001;
 
 /// At most this many of one kind on one level, whatever the data says (a level has about
 /// 3,000 floor cells).
@@ -347,7 +373,7 @@ impl Figure {
 }
 
 /// A one-level world drawn in ASCII, for tests and experiments: `#` rock, `.` floor, `>` `<`
-/// stairs, `X` the way out, `@` the player (on floor), `F` lichen, `v` bunny, `~` silverfish
+/// stairs, `X` the way out, `*` a gem, `@` the player (on floor), `F` lichen, `v` bunny, `~` silverfish
 /// (in rock), `b` cave bat, `Z` zombie (each on floor). The art is placed at the top-left of
 /// a 120 × 50 level of rock; rows may be shorter than the level. Each entry of `levels` is one
 /// level, top first (level `d` at `z = −d`). Lichens drawn here have no spores (they never grow) unless the test
@@ -381,6 +407,7 @@ pub fn arena(seed: u64, levels: &[&[&str]]) -> Result<Game, Error> {
                     '>' => (STAIRS_DOWN, None),
                     '<' => (STAIRS_UP, None),
                     'X' => (EXIT_TILE, None),
+                    '*' => (GEM_TILE, None),
                     '@' => (FLOOR, Some(Figure::Player)),
                     'F' => (FLOOR, Some(Figure::Lichen)),
                     'v' => (FLOOR, Some(Figure::Bunny)),

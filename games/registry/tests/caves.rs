@@ -449,8 +449,8 @@ fn the_descending_bot_wins_and_reports() {
     let counts = caves::library_counts().unwrap();
     assert_eq!(
         counts,
-        // void, floor, wall, two stairs, exit
-        vec![("creatures", 6), ("hunters", 2), ("tiles", 6)]
+        // void, floor, wall, two stairs, exit, gem
+        vec![("creatures", 6), ("hunters", 2), ("tiles", 7)]
     );
 }
 
@@ -555,4 +555,43 @@ fn the_caves_last_and_can_be_lost() {
     assert!(median >= 600, "median {median} turns: {turns:?}");
     assert!(runs.iter().any(|r| r.outcome == "won"), "{runs:?}");
     assert!(runs.iter().any(|r| r.outcome == "died"), "{runs:?}");
+}
+
+/// Issue 54, something worth finding: every level of a new world holds its gems, on floor,
+/// never at the start or under a creature; stepping on one picks it up (the tile becomes
+/// floor, the count and the score go up, and the player is told).
+#[test]
+fn each_level_holds_gems_and_stepping_on_one_picks_it_up() {
+    for seed in 1..=5 {
+        let g = caves::new_game(seed).unwrap();
+        let gem = g.library().tile_id(caves::GEM_TILE).unwrap();
+        let start = g.things().location(caves::player(&g).unwrap()).unwrap();
+        for d in 0..caves::DEFAULT_LEVELS {
+            let gems: Vec<Loc> = caves::level_box(caves::z_of(d))
+                .iter()
+                .filter(|&l| g.tile(l) == gem)
+                .collect();
+            assert_eq!(gems.len(), caves::GEMS_PER_LEVEL, "seed {seed} level {d}");
+            assert!(
+                gems.iter()
+                    .all(|&l| l != start && creature_at(&g, l).is_none())
+            );
+        }
+    }
+    let mut g = arena(3, &[&["#####", "#@*.#", "#####"]]).unwrap();
+    let before = caves::status(&g).unwrap();
+    let (next, events) = caves::play(&g, Command::Move(Dir::East)).unwrap();
+    g = next;
+    let s = caves::status(&g).unwrap();
+    assert_eq!((before.gems, s.gems), (0, 1));
+    assert_eq!(g.tile_def(Loc::new(2, 1, 0)).unwrap().name(), caves::FLOOR);
+    assert!(events.contains(&Event::FoundGem { gems: 1 }), "{events:?}");
+    assert_eq!(
+        caves::describe(&Event::FoundGem { gems: 1 }),
+        "You pick up a glittering gem."
+    );
+    assert_eq!(
+        caves::morgue::score_of(&s) - caves::morgue::score_of(&before),
+        100
+    );
 }

@@ -684,3 +684,53 @@ fn auto_fight_stops_when_another_foe_comes() {
         "{text}"
     );
 }
+
+/// Issue 54: explore (`o`) goes for a gem it has seen, past the unexplored, and picks it up.
+#[test]
+fn explore_picks_up_the_gems_it_sees() {
+    let art: &[&[&str]] = &[&[
+        "#########",
+        "#@.....*#",
+        "#.#######",
+        "#.#######",
+        "#########",
+    ]];
+    let mut a = app_with(with_game(3, arena(3, art).unwrap()));
+    press(&mut a, Input::key(Key::Enter));
+    press(&mut a, Input::ch('o'));
+    let text = screen(&mut a);
+    assert!(text.contains("You pick up a glittering gem."), "{text}");
+    assert!(text.contains("Gems 1"), "{text}");
+    assert_eq!(player_at(a.ctx().game()), Loc::new(7, 1, 0), "{text}");
+}
+
+/// Issue 54: `>` digs on to the stairs it senses in one press, through a cave it breaks
+/// into on the way (it used to stop there, silently, and `>` then said "There are no stairs
+/// down here." until that cave was explored).
+#[test]
+fn the_dig_to_the_stairs_goes_on_through_a_cave_it_breaks_into() {
+    let art: &[&[&str]] = &[
+        &[
+            "####################",
+            "#@..#####...######>#",
+            "#...#####...########",
+            "####################",
+        ],
+        &[
+            "####################",
+            "##################<#",
+            "####################",
+        ],
+    ];
+    let mut a = app_with(with_game(3, arena(3, art).unwrap()));
+    press(&mut a, Input::key(Key::Enter));
+    press(&mut a, Input::ch('o'));
+    assert!(
+        screen(&mut a).contains("> digs there."),
+        "{}",
+        screen(&mut a)
+    );
+    press(&mut a, Input::ch('>'));
+    let text = screen(&mut a);
+    assert_eq!(player_at(a.ctx().game()), Loc::new(18, 1, 0), "{text}");
+}
