@@ -11,9 +11,10 @@ use alembic::props::Hook;
 use alembic::schedule::SPEED;
 use alembic::{Error, Library, Props, Rgb};
 use alembic_games::caves::{
-    ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GLYPH, HP, IS_HERO, IS_HOSTILE,
-    LIBRARY_NAME, LIBRARY_VERSION, MAX_HP, NAME, RECEIVER, SPAWN_COUNT, SPAWN_PER_DEPTH,
-    SPAWN_RANK, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB, WALKABLE, WALL,
+    ATTACK, DEFENCE, DIGGABLE, EXIT, EXIT_TILE, FG, FLOOR, GEM, GEM_TILE, GLYPH, HP, IS_HERO,
+    IS_HOSTILE, LIBRARY_NAME, LIBRARY_VERSION, MAX_HP, NAME, RECEIVER, SPAWN_COUNT,
+    SPAWN_PER_DEPTH, SPAWN_RANK, SPORES, STAIRS, STAIRS_DOWN, STAIRS_UP, TRANSPARENT, VERB,
+    WALKABLE, WALL,
 };
 
 /// How many of a kind a new world places (see `caves::SPAWN_COUNT`).
@@ -65,6 +66,10 @@ pub fn from_code() -> Result<Library, Error> {
     lib.define_tile_mut(
         EXIT_TILE,
         tile(true, '>', Rgb::new(255, 210, 60)).with(&EXIT, true),
+    )?;
+    lib.define_tile_mut(
+        GEM_TILE,
+        tile(true, '*', Rgb::new(111, 227, 255)).with(&GEM, true),
     )?;
     let hook = |name: &str| Hook::new(name);
     lib.proclaim_mut(
