@@ -64,15 +64,21 @@ settle() {
     done
 }
 
+# start GAME SEED: a new game in the pane "c", in a data directory of its own; fails when
+# it does not show turn 0.
+start() {
+    tm kill-session -t c >/dev/null 2>&1
+    sleep 0.2
+    mkdir -p "$DATA/$1-$2"
+    tm new-session -d -s c -x 130 -y 60 \
+        "XDG_DATA_HOME='$DATA/$1-$2' $BIN --game $1 --seed $2; echo exit=\$?; sleep 600"
+    wait_for "Turn 0" 10 || { fail "$1 seed $2: did not start"; return 1; }
+}
+
 # play GAME SEED GOAL: presses to each depth up to GOAL.
 play() {
     local game=$1 seed=$2 goal=$3 presses=0 stuck=0 key=o last=o d screen said
-    tm kill-session -t c >/dev/null 2>&1
-    sleep 0.2
-    mkdir -p "$DATA/$game-$seed"
-    tm new-session -d -s c -x 130 -y 60 \
-        "XDG_DATA_HOME='$DATA/$game-$seed' $BIN --game $game --seed $seed; echo exit=\$?; sleep 600"
-    wait_for "Turn 0" 10 || { fail "$game seed $seed: did not start"; return; }
+    start "$game" "$seed" || return
     local reached="" at=1
     while ((presses < BUDGET)); do
         screen=$(capture)
@@ -146,12 +152,7 @@ click() {
 # play_rats SEED: the rats won within 60 presses.
 play_rats() {
     local seed=$1 presses=0 key screen said map at near refused=0 waited=0
-    tm kill-session -t c >/dev/null 2>&1
-    sleep 0.2
-    mkdir -p "$DATA/rats-$seed"
-    tm new-session -d -s c -x 130 -y 60 \
-        "XDG_DATA_HOME='$DATA/rats-$seed' $BIN --game rats --seed $seed; echo exit=\$?; sleep 600"
-    wait_for "Turn 0" 10 || { fail "rats seed $seed: did not start"; return; }
+    start rats "$seed" || return
     while ((presses < 60)); do
         screen=$(capture)
         if [[ $screen == *"You escaped with the cheese!"* ]]; then

@@ -544,25 +544,28 @@ fn find_on_screen(f: &Frame, ch: char) -> Option<(u16, u16)> {
     })
 }
 
+/// A key, then the ticks of whatever journey it began (as the play screen shows them).
+fn press(a: &mut alembic_ui::ScreenStack<Session<Rats>>, input: Input) {
+    use alembic_ui::App;
+    let _ = a.handle_input(input);
+    let mut ticks = 0;
+    while a.tick_interval().is_some() && ticks < 5_000 {
+        let _ = a.tick();
+        ticks += 1;
+    }
+}
+
 /// Issue 54: the rats played by hand, as a player would, with the presses counted: `o`
 /// explores, a rat next to the hero is bitten back (its direction key), a rat in view that
 /// is not yet next to the hero is waited for (`.`), the cheese seen is clicked (travel), and
 /// with the cheese `<` travels to the way out, where stepping wins.
 #[test]
 fn the_rats_are_won_by_hand_in_under_60_presses() {
-    use alembic_ui::{App, MouseButton, MouseKind};
+    use alembic_ui::{MouseButton, MouseKind};
     let mut won = 0;
     let mut counts = Vec::new();
     for seed in 1..=10 {
         let mut a = play::app(Session::new(Arc::new(Rats::new().unwrap()), seed));
-        let press = |a: &mut alembic_ui::ScreenStack<Session<Rats>>, input: Input| {
-            let _ = a.handle_input(input);
-            let mut ticks = 0;
-            while a.tick_interval().is_some() && ticks < 5_000 {
-                let _ = a.tick();
-                ticks += 1;
-            }
-        };
         press(&mut a, Input::key(Key::Enter));
         let mut presses = 0;
         let mut waited = 0;
@@ -630,17 +633,8 @@ fn the_rats_are_won_by_hand_in_under_60_presses() {
 /// another rat comes); with no rat in view it says so and takes no turn.
 #[test]
 fn one_tab_settles_a_fight_with_a_rat() {
-    use alembic_ui::App;
     let rules = Rats::new().unwrap();
     let journeys = rules.journeys().unwrap();
-    let press = |a: &mut alembic_ui::ScreenStack<Session<Rats>>, input: Input| {
-        let _ = a.handle_input(input);
-        let mut ticks = 0;
-        while a.tick_interval().is_some() && ticks < 5_000 {
-            let _ = a.tick();
-            ticks += 1;
-        }
-    };
     let (mut settled, mut fights) = (0, 0);
     for seed in 1..=10 {
         let mut a = play::app(Session::new(Arc::new(Rats::new().unwrap()), seed));
