@@ -106,7 +106,7 @@ play() {
         elif [[ $said == *"Not with"*"in view."* || $said == *"comes into view."* ||
             $said == *"You are hurt!"* || $said == *"You stop fighting: "*" comes."* ]]; then
             key=Tab
-        elif [[ $said == *"You see no way to"* ]]; then
+        elif [[ $said == *"You see no way to"* || $said == *"keeps its distance."* ]]; then
             # A monster that can come but cannot be walked to (a bat over water): wait for
             # it, as a player would, and count the waits.
             key=.

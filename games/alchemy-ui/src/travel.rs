@@ -217,7 +217,14 @@ pub struct Memo {
     /// Fighting: the monster fought, and the hit points below which the hero stops.
     foe: Option<ThingId>,
     floor: i32,
+    /// Fighting: turns waited in a row for a foe that can come but cannot be walked to.
+    waited: usize,
 }
+
+/// The turns auto-fight waits in a row for a foe that can reach the hero but that the hero
+/// has no known way to (a bat beyond unexplored ground, a monster across water), before it
+/// says the foe keeps its distance.
+pub const FOE_WAITS: usize = 10;
 
 /// Alchemy's answers: never a step while a hostile that could reach the hero is in view,
 /// each creature announced once, closed doors on the way opened, items in view picked up
@@ -644,9 +651,24 @@ fn next_blow(ctx: &mut AlchemyCtx, memo: &mut Memo) -> Result<Command, End> {
             capitalised(&a_name(ctx, foe))
         )));
     }
-    fight_step_at(ctx, foe)
-        .map(|(cmd, _)| cmd)
-        .map_err(End::Interrupted)
+    match fight_step_at(ctx, foe) {
+        Ok((cmd, _)) => {
+            memo.waited = 0;
+            Ok(cmd)
+        }
+        // It can come, but there is no known way to it: let it come, as a player would
+        // (`Tab` used to answer "You see no way to …" while explore answered "Not with … in
+        // view.", and play froze).
+        Err(_) if ctx.game().is_some_and(|g| can_reach(g, foe)) && memo.waited < FOE_WAITS => {
+            memo.waited += 1;
+            Ok(Command::Wait)
+        }
+        Err(_) if memo.waited >= FOE_WAITS => Err(End::Interrupted(format!(
+            "{} keeps its distance.",
+            capitalised(&a_name(ctx, foe))
+        ))),
+        Err(why) => Err(End::Interrupted(why)),
+    }
 }
 
 /// What stops a fight after a blow: another creature in view, or the hero badly hurt.

@@ -856,3 +856,43 @@ fn travel_stops_once_for_the_same_items() {
     }
     assert!(checked >= 3, "only {checked} seeds crossed the pile twice");
 }
+
+/// Issue 54, item 1: play never freezes on a monster that can come but that the hero has no
+/// known way to. A player presses `o`, and `Tab` when `o` will not go on; on seeds 1–8 the
+/// first level is explored to its end without a press that moves nothing. (Seed 5 froze at
+/// turn 137 on a bat: `o` answered "Not with a bat in view." and `Tab` "You see no way to a
+/// bat."; `Tab` now waits for it, at most `FOE_WAITS` turns.)
+#[test]
+fn explore_and_tab_never_freeze_on_a_monster_that_can_come() {
+    let rules = Rules::new().expect("rules");
+    for seed in 1..=8 {
+        let g = alchemy::new_game(seed, &rules).expect("game");
+        let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+        let ctx = app.ctx_mut();
+        let mut done = false;
+        for press in 0..150 {
+            let turn = ctx.game().expect("game").turn();
+            let end = travel::explore(ctx);
+            if matches!(&end, TravelEnd::Interrupted(w) if w == "Done exploring.") {
+                done = true;
+                break;
+            }
+            if ctx.game().expect("game").turn() == turn {
+                let fought = travel::fight(ctx);
+                let g = ctx.game().expect("game");
+                if alchemy::view::summary(g).is_ok_and(|s| s.outcome.is_over()) {
+                    done = true;
+                    break;
+                }
+                assert!(
+                    g.turn() > turn,
+                    "seed {seed}, press {press}, turn {turn}: frozen ({end:?}, then {fought:?})"
+                );
+            }
+        }
+        assert!(
+            done,
+            "seed {seed}: the first level not explored in 150 presses"
+        );
+    }
+}
