@@ -7,6 +7,9 @@
 //! - scaling: a turn with 0, 100, 1,000 and 10,000 rats on the hero's level (250 × 100
 //!   cells) and on another level, against the same turn with the hero alone (targets:
 //!   1,000 on the level ≤ 1 ms; 10,000 elsewhere within 1.1× of the hero alone);
+//! - arrival: the first turn after 10,000 rats arrive on another level of a game in play,
+//!   beside the second (target: within 1.1×), and the first turn of a game that never took
+//!   one with the same rats (a reference: that turn puts their level to sleep);
 //! - scaling on a real level: the same turn on level 1 of a generated game (71 × 51) with
 //!   0, 100, 1,000 and as many rats as it has free floor cells, spread over the floor
 //!   (issue 32's bars: 1,000 ≤ 1 ms; 10,000 ≤ 5 ms, more than the level holds);
@@ -153,6 +156,30 @@ fn scaling(c: &mut Criterion) {
             });
         }
     }
+    g.finish();
+
+    // The turn right after 10,000 rats arrive on another level of a game in play (it has
+    // taken a turn, so only the hero's level is awake and the rats are not queued), beside
+    // the second turn, in the same run; and, as a reference, the first turn of a game that
+    // never took one (every level awake until then, so its 10,000 rats were queued and that
+    // turn puts their level to sleep, taking them out of the queue).
+    let mut g = c.benchmark_group("arrival");
+    g.sample_size(20);
+    let in_play = apply(&base, &rules, Command::Wait).expect("turn").game;
+    let first = with_rats(&in_play, &rules, 10_000, -2);
+    let second = apply(&first, &rules, Command::Wait)
+        .expect("first turn")
+        .game;
+    let never_played = with_rats(&base, &rules, 10_000, -2);
+    g.bench_function("10000 rats off the level, first turn", |b| {
+        b.iter(|| black_box(apply(&first, &rules, Command::Wait).expect("turn")));
+    });
+    g.bench_function("10000 rats off the level, second turn", |b| {
+        b.iter(|| black_box(apply(&second, &rules, Command::Wait).expect("turn")));
+    });
+    g.bench_function("10000 rats off the level, first turn ever", |b| {
+        b.iter(|| black_box(apply(&never_played, &rules, Command::Wait).expect("turn")));
+    });
     g.finish();
 }
 

@@ -9,7 +9,10 @@
 //!   world's step after it);
 //! - `cunning/turn_plain`: the hero's `Wait` and the world's turn with planning off
 //!   (`FORESIGHT_OFF`): the champion plays by the cheap rules (the baseline);
-//! - `cunning/turn_planning`: the same turn with planning on: the champion plans.
+//! - `cunning/turn_planning`: the same turn with planning on: the champion plans;
+//! - `cunning/node`: one node by hand, beside `turn_plain`: a clone of the game, the
+//!   champion's chosen action ([`perform`]) and the planner's value of the result
+//!   ([`value`]); a node of the plan also plays the world's step after the action.
 //!
 //! Then, outside criterion, 2,000 timed turns of each (alternating) give the median and the
 //! 99th percentile of a plain and of a planning turn, and the nodes per second of the plan.
@@ -19,11 +22,14 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use alembic::Game;
+use alembic::{Game, HookCtx};
 use alembic_games::alchemy::{
     self as alchemy, Command, Rules,
     props::{FORESIGHT_OFF, LAST_SEEN},
-    rules::{hero, monster_plan},
+    rules::{
+        cunning::{perform, value},
+        hero, monster_plan,
+    },
     view::look_at,
 };
 use criterion::Criterion;
@@ -85,6 +91,19 @@ fn main() {
     });
     group.bench_function("plan", |b| {
         b.iter(|| black_box(monster_plan(black_box(&planning), rules.hooks(), champion)))
+    });
+    // One node of the plan by hand, beside `turn_plain` (a plain `apply`): a clone of the
+    // game, the champion's chosen action played by the rules on it, and the planner's value
+    // of the result (the world's step after the action, which a node of the plan also
+    // plays, is not in it: the rules keep it private).
+    let h = hero(&planning).expect("hero");
+    group.bench_function("node", |b| {
+        b.iter(|| {
+            let mut g = black_box(&planning).clone();
+            let mut ctx = HookCtx::new(rules.hooks());
+            let cost = perform(&mut g, &mut ctx, champion, &plan.command).expect("act");
+            black_box((cost, value(&g, champion, h)))
+        })
     });
     group.finish();
     c.final_summary();

@@ -259,7 +259,12 @@ impl D2 {
 
 /// 40,000 isolated cells scattered over ±1,000,000 on 11 levels (`grid/isolated_get`).
 fn isolated_cells() -> Vec<Loc> {
-    random_locs(40_000, 5)
+    isolated_cells_n(40_000)
+}
+
+/// The first `n` of [`isolated_cells`].
+fn isolated_cells_n(n: usize) -> Vec<Loc> {
+    random_locs(n, 5)
         .into_iter()
         .map(|l| Loc::new(l.x * 7_919 - 500_000, l.y * 7_907 - 500_000, l.z % 11))
         .collect()
@@ -456,6 +461,40 @@ fn bench_get(c: &mut Criterion) {
             b.iter(|| {
                 let mut sum = 0u64;
                 for l in &level0 {
+                    sum += g.things().at(*l).len() as u64;
+                }
+                black_box(sum)
+            })
+        });
+    }
+    group.finish();
+
+    // Issue 56's bar: the cell index at an empty cell at most 1.2× a terrain read. Random
+    // empty cells of level 0 (4,096 of them, drawn like `level0`), read through
+    // `things().at`, fresh and aged, beside a read of the same cells of the dense
+    // `Grid<u16>` (the terrain's kind of grid: `Grid::get`).
+    let empty: Vec<Loc> = random_locs(4 * 4096, 7)
+        .into_iter()
+        .map(|l| Loc::new(l.x, l.y, 0))
+        .filter(|l| things.things().at(*l).is_empty() && old_things.things().at(*l).is_empty())
+        .take(4096)
+        .collect();
+    let mut group = c.benchmark_group("grid/cell_index_empty_get");
+    group.throughput(Throughput::Elements(empty.len() as u64));
+    group.bench_function("terrain_get", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for l in &empty {
+                sum += u64::from(*g.get(*l));
+            }
+            black_box(sum)
+        })
+    });
+    for (name, g) in [("things_at", &things), ("things_at_aged", &old_things)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for l in &empty {
                     sum += g.things().at(*l).len() as u64;
                 }
                 black_box(sum)
@@ -818,9 +857,49 @@ fn bench_get_large(c: &mut Criterion) {
     }
 }
 
+/// Writes to isolated cells (sparse one-cell chunks) among 4,000 and 40,000 of them, one
+/// write a call, cycling over the cells: in place (the grid the sole owner) and persistent
+/// (the new grid dropped inside the timing), beside a std `HashMap` overwriting the same
+/// keys. A write's cost should not grow with the number of isolated cells.
+fn bench_isolated_set(c: &mut Criterion) {
+    for n in [4_000usize, 40_000] {
+        let cells = isolated_cells_n(n);
+        let mut g = Grid::new(0u16);
+        let mut map = std::collections::HashMap::new();
+        for (k, l) in cells.iter().enumerate() {
+            g.set_mut(*l, k as u16 + 1);
+            map.insert(*l, k as u16 + 1);
+        }
+        // Every 7th cell, so that consecutive writes land far apart.
+        let locs: Vec<Loc> = cells.iter().step_by(7).copied().collect();
+        let mut group = c.benchmark_group(format!("grid/isolated_set_{n}"));
+        let mut i = 0usize;
+        group.bench_function("hashmap", |b| {
+            b.iter(|| {
+                i = (i + 1) % locs.len();
+                black_box(map.insert(locs[i], i as u16))
+            })
+        });
+        group.bench_function("grid_in_place", |b| {
+            b.iter(|| {
+                i = (i + 1) % locs.len();
+                g.set_mut(locs[i], i as u16);
+            })
+        });
+        group.bench_function("grid_persistent", |b| {
+            b.iter(|| {
+                i = (i + 1) % locs.len();
+                black_box(g.set(locs[i], i as u16 ^ 1))
+            })
+        });
+        group.finish();
+    }
+}
+
 criterion_group!(
     benches,
     bench_get,
+    bench_isolated_set,
     bench_far_levels,
     bench_scan,
     bench_set,

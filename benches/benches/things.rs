@@ -428,6 +428,20 @@ fn bench_cells_and_writes(
     });
     group.finish();
 
+    // A write where every thing has its own 28-property table (no prototype).
+    {
+        let (own, own_ids) = setup_own_tables();
+        let mut group = c.benchmark_group("things/set_own_table");
+        group.bench_function("game_set_persistent", |b| {
+            b.iter(|| {
+                i = (i + 7919) % N;
+                // Thing i holds i: write another value (an equal one changes nothing).
+                black_box(own.set(own_ids[i], &HPS, i as i32 + 1))
+            })
+        });
+        group.finish();
+    }
+
     let mut group = c.benchmark_group("things/move_thing");
     group.bench_function("hashmap_clone_record_and_insert", |b| {
         let mut m = baseline.clone();

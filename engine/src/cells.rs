@@ -171,12 +171,14 @@ impl Leaf {
         }
     }
 
-    /// The ids of `cell`. Free of branches on whether the cell is occupied (random reads
-    /// would mispredict about one in four): an empty cell reads as an empty run at its rank,
-    /// so the occupancy bit is one test that only sizes the run.
+    /// The ids of `cell`. An empty cell (most cells) is answered by its occupancy bit
+    /// alone; an occupied one reads its run at its rank.
     #[inline(always)]
     fn get(&self, cell: usize) -> &[ThingId] {
-        let bit = usize::from(self.has(cell));
+        if !self.has(cell) {
+            return &[];
+        }
+        let bit = 1usize;
         let r = self.rank(cell);
         let (s, e) = if self.ends.is_empty() {
             // One thing per occupied cell (the common case): no runs to read.

@@ -25,8 +25,9 @@
 //! written (an isolated cell) is kept as that one cell, its index and value inline in the
 //! trie's entry, not as a 256-cell chunk; a second cell written to it makes it a full chunk.
 //! Every chunk is in exactly one place: in its level's array when it lies in the level's box,
-//! else in the sparse store. When a level's box grows (a write next to it), sparse chunks
-//! that fall inside the new box move into the array (as full chunks).
+//! else in the sparse store. When a level's box grows (a write next to it, when the level's
+//! own chunks keep the grown box dense enough: the sparse store is not searched to decide),
+//! sparse chunks that fall inside the new box move into the array (as full chunks).
 //!
 //! A clone of the grid shares everything. Writing through a shared grid copies the cell's
 //! chunk, its row, that level's row array and the short list of levels (or, for a sparse chunk,
@@ -413,10 +414,13 @@ enum Place {
 ///   reference-count increment each, 8 bytes each after a 16- and a 24-byte header) and the
 ///   list of L levels (16 bytes and one increment each); dropping the new value releases
 ///   them again. For a sparse chunk: Θ(h'), the chunk and the trie's path to it (a first
-///   write to a sparse chunk stores just the cell; a second cell in it makes it a full chunk);
+///   write to a sparse chunk stores just the cell; a second cell in it makes it a full chunk),
+///   whatever the number F of sparse chunks: whether the level's box should grow over it is
+///   decided by the level's own chunks, Θ(1) when its box could not be dense enough, else
+///   Θ(S) to count them;
 /// - [`set_mut`](Grid::set_mut): as `set`, in place (no copy) where this value is the sole
-///   owner; a write that grows a level's box rebuilds its rows once, Θ(S + F) (the sparse
-///   chunks are searched for ones to move in only when they could fill the new box);
+///   owner; a write that grows a level's box rebuilds its rows once, Θ(S), and takes in the
+///   sparse chunks inside the new box (found in Θ(min(S, F)));
 /// - memory: the written chunks (256 cells and an 8-byte header each), one blank chunk that
 ///   every unwritten slot shares, 8 bytes per slot of each level's box and 24 per row of it,
 ///   40 bytes per level of the range, and the hash trie's entries and nodes for the sparse
@@ -707,14 +711,22 @@ impl<T: Clone + PartialEq> Grid<T> {
     }
 
     /// Grow level `dz`'s box (or give it one) to cover chunks `lo..=hi`, where `need` chunks
-    /// are about to be written, when the grown box stays dense enough; sparse chunks
-    /// inside the new box move into it. Returns whether the box covers `lo..=hi`.
+    /// are about to be written, when the grown box stays dense enough counting the level's
+    /// own chunks (its array's and the `need` new ones); sparse chunks inside the new box
+    /// then move into it. Returns whether the box covers `lo..=hi`.
+    ///
+    /// The sparse store is not searched to decide: a refusal costs Θ(1), or Θ(S) when the
+    /// level's box of S slots could be dense enough and its chunks are counted, whatever the
+    /// number of sparse chunks (a write to an isolated cell asks this every time). A box that
+    /// grows is rebuilt, Θ(S') for its new S' slots; the sparse chunks moving in are found in
+    /// Θ(min(S' − S, F)), probing the new slots or walking the store, whichever is smaller.
     fn grow_level(&mut self, dz: usize, lo: [i64; 2], hi: [i64; 2], need: u64) -> bool {
         let Some(level) = self.levels.slice.get(dz) else {
             return false;
         };
         let z = i64::from(self.z0) + dz as i64;
-        let (nlo, nhi) = match level.bounds() {
+        let old = level.bounds();
+        let (nlo, nhi) = match old {
             Some((a, b)) => {
                 if a[0] <= lo[0] && a[1] <= lo[1] && hi[0] <= b[0] && hi[1] <= b[1] {
                     return true;
@@ -728,20 +740,44 @@ impl<T: Clone + PartialEq> Grid<T> {
         };
         let (w, h) = ((nhi[0] - nlo[0] + 1) as u64, (nhi[1] - nlo[1] + 1) as u64);
         let slots = w.saturating_mul(h);
+        let old_slots = u64::from(level.width()) * u64::from(level.height());
+        // Even with every slot of the old box written, too sparse: no need to count.
+        if slots > LEVEL_FILL * old_slots.saturating_add(need) + LEVEL_SLACK
+            || w > u64::from(u32::MAX)
+        {
+            return false;
+        }
         let have = level.count(self.blank()) as u64 + need;
-        // Even with every sparse chunk moving in, too sparse: no need to look for them.
-        if slots > LEVEL_FILL * (have + self.far.len() as u64) + LEVEL_SLACK {
+        if slots > LEVEL_FILL * have + LEVEL_SLACK {
             return false;
         }
-        let inside = |k: &ChunkKey| {
-            let at = k.at();
-            at[2] == z && (nlo[0]..=nhi[0]).contains(&at[0]) && (nlo[1]..=nhi[1]).contains(&at[1])
+        let in_old = |x: i64, y: i64| {
+            old.is_some_and(|(a, b)| (a[0]..=b[0]).contains(&x) && (a[1]..=b[1]).contains(&y))
         };
-        let moved: Vec<ChunkKey> = self.far.keys().filter(|k| inside(k)).copied().collect();
-        let chunks = have + moved.len() as u64;
-        if slots > LEVEL_FILL * chunks + LEVEL_SLACK || w > u64::from(u32::MAX) {
-            return false;
-        }
+        // The sparse chunks inside the new box (none inside the old one: every chunk of a
+        // box is in its array).
+        let moved: Vec<ChunkKey> = if self.far.is_empty() {
+            Vec::new()
+        } else if slots - old_slots <= self.far.len() as u64 {
+            let mut v = Vec::new();
+            for y in nlo[1]..=nhi[1] {
+                for x in nlo[0]..=nhi[0] {
+                    let k = ChunkKey::of([x, y, z]);
+                    if !in_old(x, y) && self.far.contains_key(&k) {
+                        v.push(k);
+                    }
+                }
+            }
+            v
+        } else {
+            let inside = |k: &ChunkKey| {
+                let at = k.at();
+                at[2] == z
+                    && (nlo[0]..=nhi[0]).contains(&at[0])
+                    && (nlo[1]..=nhi[1]).contains(&at[1])
+            };
+            self.far.keys().filter(|k| inside(k)).copied().collect()
+        };
         let width = w as u32;
         let default = &self.default;
         let blank = self.blank().cloned().unwrap_or_else(|| {
@@ -1824,6 +1860,37 @@ mod tests {
         }
         assert_eq!(g, h);
         h.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn a_level_written_in_scattered_order_ends_in_its_array() {
+        // One cell in each chunk of a 48 × 48-chunk level, in a scattered order: chunks far
+        // from the level's box go to the sparse store first, and the box, growing as its
+        // own chunks allow, takes them all in by the end.
+        let n = 48i64;
+        let mut order: Vec<i64> = (0..n * n).collect();
+        let mut seed = 0x9E37_79B9u64;
+        for i in (1..order.len()).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            order.swap(i, (seed % (i as u64 + 1)) as usize);
+        }
+        let mut g = Grid::new(0u16);
+        let mut most_far = 0;
+        for (k, c) in order.iter().enumerate() {
+            let l = Loc::new((c % n * 16 + 3) as i32, (c / n * 16 + 5) as i32, 1);
+            g.set_mut(l, k as u16 + 1);
+            most_far = most_far.max(g.far.len());
+        }
+        g.check_invariants().unwrap();
+        assert!(g.far.is_empty(), "{} chunks left sparse", g.far.len());
+        // Most of them in the array all along (415 sparse at most when this was written).
+        assert!(most_far < (n * n / 4) as usize, "{most_far}");
+        for (k, c) in order.iter().enumerate() {
+            let l = Loc::new((c % n * 16 + 3) as i32, (c / n * 16 + 5) as i32, 1);
+            assert_eq!(*g.get(l), k as u16 + 1);
+        }
     }
 
     /// Whether the chunk of `l` is a sparse one-cell chunk.
