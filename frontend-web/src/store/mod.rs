@@ -21,6 +21,7 @@
 //!
 //! Times are seconds since 1970 passed in by the caller, so expiry is testable.
 
+pub mod group;
 pub mod postgres;
 pub mod sqlite;
 
@@ -445,6 +446,26 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// [`StoreError::Invalid`] for an empty save or one over [`MAX_SAVE_BYTES`] (nothing is
     /// written), or the database failed.
     fn mirror(&self, id: u64, server: &str, w: &MirrorWrite<'_>, now: i64) -> Result<bool>;
+
+    /// [`Store::mirror`] for several games at once, in one transaction (a group commit:
+    /// one commit, and one flush to disk, for many games' moves): for each, whether
+    /// `server` still holds it (nothing is written for one it does not hold). All or
+    /// nothing: on an error nothing is written. The default is one [`Store::mirror`] each
+    /// (not one transaction).
+    ///
+    /// # Errors
+    /// As [`Store::mirror`], for any of them.
+    fn mirror_many(
+        &self,
+        server: &str,
+        writes: &[(u64, MirrorWrite<'_>)],
+        now: i64,
+    ) -> Result<Vec<bool>> {
+        writes
+            .iter()
+            .map(|(id, w)| self.mirror(*id, server, w, now))
+            .collect()
+    }
 
     /// Take game `id` for `server` until `until`, if no other server's lease runs at `now`
     /// (one transaction: two servers never both get it). The game becomes live.

@@ -616,34 +616,25 @@ impl Store for PgStore {
         let gid = db_id(id)?;
         let mut c = self.pool.get()?;
         let mut tx = c.transaction().map_err(db)?;
-        // FOR UPDATE: a server taking the game over waits for this write, or this one for it.
-        let held = tx
-            .query_opt(
-                "SELECT 1 FROM web_games WHERE id = $1 AND server = $2 FOR UPDATE",
-                &[&gid, &server],
-            )
-            .map_err(db)?
-            .is_some();
-        if !held {
-            return Ok(false);
-        }
-        if w.restart_recording {
-            tx.execute("DELETE FROM recordings WHERE game_id = $1", &[&gid])
-                .map_err(db)?;
-        }
-        if !w.lines.is_empty() {
-            let st = tx
-                .prepare("INSERT INTO recordings (game_id, line) VALUES ($1, $2)")
-                .map_err(db)?;
-            for line in w.lines {
-                tx.execute(&st, &[&gid, line]).map_err(db)?;
-            }
-        }
-        if let Some(data) = w.save {
-            write_save(&mut tx, gid, data, now)?;
+        let held = mirror_in(&mut tx, gid, server, w, now)?;
+        tx.commit().map_err(db)?;
+        Ok(held)
+    }
+
+    fn mirror_many(
+        &self,
+        server: &str,
+        writes: &[(u64, MirrorWrite<'_>)],
+        now: i64,
+    ) -> Result<Vec<bool>> {
+        let mut c = self.pool.get()?;
+        let mut tx = c.transaction().map_err(db)?;
+        let mut held = Vec::with_capacity(writes.len());
+        for (id, w) in writes {
+            held.push(mirror_in(&mut tx, db_id(*id)?, server, w, now)?);
         }
         tx.commit().map_err(db)?;
-        Ok(true)
+        Ok(held)
     }
 
     fn take_lease(&self, id: u64, server: &str, now: i64, until: i64) -> Result<Lease> {
@@ -831,6 +822,44 @@ fn game_row(r: &postgres::Row) -> GameRecord {
         created: r.get(11),
         updated: r.get(12),
     }
+}
+
+/// [`Store::mirror`]'s work for game `gid` inside transaction `tx`; `false` (nothing
+/// written) when `server` does not hold it.
+fn mirror_in(
+    tx: &mut postgres::Transaction<'_>,
+    gid: i64,
+    server: &str,
+    w: &MirrorWrite<'_>,
+    now: i64,
+) -> Result<bool> {
+    // FOR UPDATE: a server taking the game over waits for this write, or this one for it.
+    let held = tx
+        .query_opt(
+            "SELECT 1 FROM web_games WHERE id = $1 AND server = $2 FOR UPDATE",
+            &[&gid, &server],
+        )
+        .map_err(db)?
+        .is_some();
+    if !held {
+        return Ok(false);
+    }
+    if w.restart_recording {
+        tx.execute("DELETE FROM recordings WHERE game_id = $1", &[&gid])
+            .map_err(db)?;
+    }
+    if !w.lines.is_empty() {
+        let st = tx
+            .prepare("INSERT INTO recordings (game_id, line) VALUES ($1, $2)")
+            .map_err(db)?;
+        for line in w.lines {
+            tx.execute(&st, &[&gid, line]).map_err(db)?;
+        }
+    }
+    if let Some(data) = w.save {
+        write_save(tx, gid, data, now)?;
+    }
+    Ok(true)
 }
 
 /// Write game `gid`'s save inside `tx`; the table's CHECK refuses an empty save or one too

@@ -592,33 +592,27 @@ impl Store for SqliteStore {
         let tx = c
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
-        let held: bool = tx
-            .query_row(
-                "SELECT EXISTS (SELECT 1 FROM web_games WHERE id = ?1 AND server = ?2)",
-                params![gid, server],
-                |r| r.get(0),
-            )
+        let held = mirror_in(&tx, gid, server, w, now)?;
+        tx.commit().map_err(db)?;
+        Ok(held)
+    }
+
+    fn mirror_many(
+        &self,
+        server: &str,
+        writes: &[(u64, MirrorWrite<'_>)],
+        now: i64,
+    ) -> Result<Vec<bool>> {
+        let mut c = self.pool.get()?;
+        let tx = c
+            .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
-        if !held {
-            return Ok(false);
-        }
-        if w.restart_recording {
-            tx.execute("DELETE FROM recordings WHERE game_id = ?1", [gid])
-                .map_err(db)?;
-        }
-        {
-            let mut st = tx
-                .prepare_cached("INSERT INTO recordings (game_id, line) VALUES (?1, ?2)")
-                .map_err(db)?;
-            for line in w.lines {
-                st.execute(params![gid, line]).map_err(db)?;
-            }
-        }
-        if let Some(data) = w.save {
-            write_save(&tx, gid, data, now)?;
+        let mut held = Vec::with_capacity(writes.len());
+        for (id, w) in writes {
+            held.push(mirror_in(&tx, db_id(*id)?, server, w, now)?);
         }
         tx.commit().map_err(db)?;
-        Ok(true)
+        Ok(held)
     }
 
     fn take_lease(&self, id: u64, server: &str, now: i64, until: i64) -> Result<Lease> {
@@ -821,6 +815,40 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRecord> {
         created: r.get(11)?,
         updated: r.get(12)?,
     })
+}
+
+/// [`Store::mirror`]'s work for game `gid` inside transaction `tx`; `false` (nothing
+/// written) when `server` does not hold it.
+fn mirror_in(
+    tx: &rusqlite::Transaction<'_>,
+    gid: i64,
+    server: &str,
+    w: &MirrorWrite<'_>,
+    now: i64,
+) -> Result<bool> {
+    let held: bool = tx
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM web_games WHERE id = ?1 AND server = ?2)")
+        .and_then(|mut st| st.query_row(params![gid, server], |r| r.get(0)))
+        .map_err(db)?;
+    if !held {
+        return Ok(false);
+    }
+    if w.restart_recording {
+        tx.execute("DELETE FROM recordings WHERE game_id = ?1", [gid])
+            .map_err(db)?;
+    }
+    {
+        let mut st = tx
+            .prepare_cached("INSERT INTO recordings (game_id, line) VALUES (?1, ?2)")
+            .map_err(db)?;
+        for line in w.lines {
+            st.execute(params![gid, line]).map_err(db)?;
+        }
+    }
+    if let Some(data) = w.save {
+        write_save(tx, gid, data, now)?;
+    }
+    Ok(true)
 }
 
 /// Write game `gid`'s save on `c` (a connection or a transaction); the table's CHECK
