@@ -627,11 +627,62 @@ impl Store for PgStore {
         writes: &[(u64, MirrorWrite<'_>)],
         now: i64,
     ) -> Result<Vec<bool>> {
+        let gids = writes
+            .iter()
+            .map(|(id, _)| db_id(*id))
+            .collect::<Result<Vec<i64>>>()?;
         let mut c = self.pool.get()?;
         let mut tx = c.transaction().map_err(db)?;
-        let mut held = Vec::with_capacity(writes.len());
-        for (id, w) in writes {
-            held.push(mirror_in(&mut tx, db_id(*id)?, server, w, now)?);
+        // A few statements for the whole batch, not a few per game: each is a round trip.
+        // FOR UPDATE, in the order of their ids: a server taking one over waits for this.
+        let mine: std::collections::HashSet<i64> = tx
+            .query(
+                "SELECT id FROM web_games WHERE id = ANY($1) AND server = $2 ORDER BY id FOR UPDATE",
+                &[&gids, &server],
+            )
+            .map_err(db)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        let held: Vec<bool> = gids.iter().map(|g| mine.contains(g)).collect();
+        let restart: Vec<i64> = writes
+            .iter()
+            .zip(&gids)
+            .filter(|((_, w), g)| w.restart_recording && mine.contains(g))
+            .map(|(_, g)| *g)
+            .collect();
+        if !restart.is_empty() {
+            tx.execute(
+                "DELETE FROM recordings WHERE game_id = ANY($1)",
+                &[&restart],
+            )
+            .map_err(db)?;
+        }
+        // Every line of every game held, in order (each game's in its own order).
+        let (mut line_games, mut lines) = (Vec::new(), Vec::new());
+        for ((_, w), g) in writes.iter().zip(&gids) {
+            if mine.contains(g) {
+                for l in w.lines {
+                    line_games.push(*g);
+                    lines.push(l.as_str());
+                }
+            }
+        }
+        if !lines.is_empty() {
+            tx.execute(
+                "INSERT INTO recordings (game_id, line)
+                 SELECT g, l FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS t(g, l, n)
+                 ORDER BY n",
+                &[&line_games, &lines],
+            )
+            .map_err(db)?;
+        }
+        for ((_, w), g) in writes.iter().zip(&gids) {
+            if let Some(data) = w.save
+                && mine.contains(g)
+            {
+                write_save(&mut tx, *g, data, now)?;
+            }
         }
         tx.commit().map_err(db)?;
         Ok(held)

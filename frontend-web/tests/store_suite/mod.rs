@@ -582,7 +582,8 @@ pub fn mirror_many_in_one_transaction<B: Backend>() {
     let b = s.create_game(&new_game("tok-b", "one", 2)).unwrap();
     let c = s.create_game(&new_game("tok-c", "two", 3)).unwrap();
     let l = |x: &str| vec![x.to_owned()];
-    let (a1, b1, c1) = (l("a1"), l("b1"), l("c1"));
+    let (b1, c1) = (l("b1"), l("c1"));
+    let a1: Vec<String> = ["a1", "a1b", "a1c", "a1d"].map(str::to_owned).into();
     let w = |lines| MirrorWrite {
         restart_recording: false,
         lines,
