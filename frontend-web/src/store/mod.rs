@@ -522,20 +522,26 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     fn backup(&self, path: &std::path::Path) -> Result<()>;
 }
 
-/// Open the store at `url`: `sqlite:PATH` (made if missing) or `postgres://…` /
-/// `postgresql://…`; migrations are applied.
+/// Open the store at `url`: `sqlite:PATH` (made if missing; `sqlite:PATH?synchronous=normal`
+/// for commits not flushed to the disk one by one: [`sqlite::Synchronous::Normal`]) or
+/// `postgres://…` / `postgresql://…`; migrations are applied.
 ///
 /// # Errors
 /// [`StoreError::BadUrl`], [`StoreError::TooNew`], or the database could not be opened.
 pub fn open(url: &str) -> Result<Box<dyn Store>> {
     if let Some(path) = url.strip_prefix("sqlite:") {
         let path = path.strip_prefix("//").unwrap_or(path);
+        let (path, sync) = match path.strip_suffix("?synchronous=normal") {
+            Some(p) => (p, sqlite::Synchronous::Normal),
+            None => (path, sqlite::Synchronous::Full),
+        };
         if path.is_empty() {
             return Err(StoreError::BadUrl(url.to_owned()));
         }
-        Ok(Box::new(sqlite::SqliteStore::open(std::path::Path::new(
-            path,
-        ))?))
+        Ok(Box::new(sqlite::SqliteStore::open_with(
+            std::path::Path::new(path),
+            sync,
+        )?))
     } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         // The synchronous client runs its own small tokio runtime, which must not start on
         // a thread that drives async tasks: connecting happens on a thread of its own, so
