@@ -7,7 +7,8 @@
 # Every game's save and recording go through the store on each move (SQLite in the data
 # directory by default). DB=postgres runs the server on a private PostgreSQL instead
 # (scripts/postgres.sh, a fresh database per run); ACCOUNTS=1 has every bot register an
-# account through the forms and play logged in.
+# account through the forms and play logged in. SQLITE_SYNC=normal opens SQLite with
+# `?synchronous=normal` (commits not flushed one by one: see frontend-web/README.md).
 #
 #   NS="100 250 500" SECONDS_PER_RUN=20 scripts/load-web.sh
 #   DB=postgres ACCOUNTS=1 NS=100 scripts/load-web.sh
@@ -18,6 +19,7 @@ NS=${NS:-100 250 500}
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-20}
 DB=${DB:-sqlite}
 ACCOUNTS=${ACCOUNTS:-0}
+SQLITE_SYNC=${SQLITE_SYNC:-full}
 pg_url=""
 if [ "$DB" = postgres ]; then
     pg_url=$(bash "$ROOT/scripts/postgres.sh" start)
@@ -25,7 +27,7 @@ if [ "$DB" = postgres ]; then
     PSQL=$(ls -d /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -1)
     PSQL=${PSQL:-psql}
 fi
-echo "load-web: database $DB, accounts $ACCOUNTS, $SECONDS_PER_RUN s per run" >&2
+echo "load-web: database $DB (SQLite sync $SQLITE_SYNC), accounts $ACCOUNTS, $SECONDS_PER_RUN s per run" >&2
 bash "$ROOT/scripts/build.sh"
 BIN=$TARGET/${ALEMBIC_PROFILE:-release}/alembic-web
 LOAD=$TARGET/${ALEMBIC_PROFILE:-release}/examples/load
@@ -44,6 +46,8 @@ for n in $NS; do
         dbname="load_${n}_$$"
         "$PSQL" -q "$pg_url" -c "DROP DATABASE IF EXISTS $dbname" -c "CREATE DATABASE $dbname" >&2
         db_flag=(--db "${pg_url%/*}/$dbname")
+    elif [ "$SQLITE_SYNC" = normal ]; then
+        db_flag=(--db "sqlite:$work/alembic.db?synchronous=normal")
     fi
     # Every bot is on 127.0.0.1: the per-address limits (sockets, games, registrations)
     # would refuse all but the first few.

@@ -28,7 +28,7 @@ serve() {
     : >"$work/out"
     # Letters (--no-tiles): the bots find the hero (@) and the monsters next to it.
     "$BIN" --bind 127.0.0.1:0 --data-dir "$work/data" --max-conns-per-ip 100000 \
-        --max-games 100000 --max-games-per-ip 100000 --no-tiles >"$work/out" 2>>"$work/err" &
+        --max-games 100000 --max-games-per-ip 100000 --max-sockets-per-ip 100000 --no-tiles >"$work/out" 2>>"$work/err" &
     pid=$!
     addr=
     for _ in $(seq 100); do

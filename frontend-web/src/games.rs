@@ -110,6 +110,17 @@ impl WebApp {
         }
     }
 
+    /// The game in play, if there is one (not on a start screen).
+    #[must_use]
+    pub fn game(&self) -> Option<&alembic::Game> {
+        match self {
+            WebApp::Alchemy(s) => s.ctx().game(),
+            WebApp::Caves(s) => Some(s.ctx().game()),
+            WebApp::Rats(s) => Some(s.ctx().game()),
+            WebApp::Crash(_) => None,
+        }
+    }
+
     /// The game's score as its own score table counts it (Alchemy's and the Caves'), or
     /// `None` when it has none (no game, the test game).
     #[must_use]

@@ -5,14 +5,16 @@
 //! can write the files back ([`materialize`]) and continue the game: the recording is the
 //! save's journal, and loading replays the commands made after the save.
 //!
-//! Costs per command: two `stat`s and, when something changed, one transaction (the check
-//! that this server still holds the game, an `INSERT` per new recording line, the save when
-//! its file changed: the games save every few dozen turns and on leaving).
+//! Costs per command: two `stat`s and, when something changed, a place in the server's next
+//! group commit ([`GroupCommit`]: one transaction for every game's write waiting; in it, the
+//! check that this server still holds the game, an `INSERT` per new recording line, the save
+//! when its file changed: the games save every few dozen turns and on leaving).
 
 use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+use crate::store::group::GroupCommit;
 use crate::store::{MirrorWrite, Result, Store, StoreError};
 
 /// Largest recording tail read at once (a recording line is a command: far smaller).
@@ -48,6 +50,17 @@ pub struct Mirror {
     /// The recording file mirrored so far: its inode and the bytes of whole lines sent.
     rec_ino: u64,
     rec_sent: u64,
+    /// The last checkpoint (turn, state hash) among the recording lines stored, until taken.
+    checkpoint: Option<(u64, u64)>,
+}
+
+/// The turn and state hash of a checkpoint line (`{"turn":N,"hash":"HEX"}`, as
+/// [`alembic::replay::Entry::checkpoint_line`] writes it); `None` for any other line.
+fn checkpoint_of(line: &str) -> Option<(u64, u64)> {
+    let rest = line.strip_prefix("{\"turn\":")?;
+    let (turn, rest) = rest.split_once(",\"hash\":\"")?;
+    let hash = rest.strip_suffix("\"}")?;
+    Some((turn.parse().ok()?, u64::from_str_radix(hash, 16).ok()?))
 }
 
 impl Mirror {
@@ -64,6 +77,7 @@ impl Mirror {
             save_seen: None,
             rec_ino: 0,
             rec_sent: 0,
+            checkpoint: None,
         };
         // Written by `materialize` from the store: already there.
         m.save_seen = stamp(&m.save);
@@ -74,20 +88,27 @@ impl Mirror {
         m
     }
 
+    /// The last checkpoint (turn, state hash) stored since the last call, if any: the game
+    /// is in that state if its turn and hash say so (see [`crate::server::LiveGame::past`]).
+    pub fn take_checkpoint(&mut self) -> Option<(u64, u64)> {
+        self.checkpoint.take()
+    }
+
     /// The recording's path.
     #[must_use]
     pub fn recording(&self) -> &Path {
         &self.recording
     }
 
-    /// Send what changed in the files since the last call to `store`, as `server`, in one
-    /// transaction that first checks `server` still holds the game. `Ok(false)`: another
-    /// server holds it now; nothing was written (and this game must stop here).
+    /// Send what changed in the files since the last call to the store through `commits`
+    /// (its server's writer: in a transaction, with other games' moves, that first checks
+    /// the server still holds the game), and wait until it is committed. `Ok(false)`:
+    /// another server holds it now; nothing was written (and this game must stop here).
     ///
     /// # Errors
     /// The store failed, or the files could not be read (nothing was written; the next call
     /// sends it again).
-    pub fn sync(&mut self, store: &dyn Store, server: &str, now: i64) -> Result<bool> {
+    pub fn sync(&mut self, commits: &GroupCommit) -> Result<bool> {
         let RecordingChange {
             restart,
             lines,
@@ -113,14 +134,19 @@ impl Mirror {
         if w.is_empty() {
             return Ok(true);
         }
-        if !store.mirror(self.id, server, &w, now)? {
+        let checkpoint = lines.iter().rev().find_map(|l| checkpoint_of(l));
+        let saved = save.is_some();
+        if !commits.mirror(self.id, restart, lines, save)? {
             return Ok(false);
         }
         if let Some((ino, at)) = rec_at {
             self.rec_ino = ino;
             self.rec_sent = at;
         }
-        if save.is_some() {
+        if checkpoint.is_some() {
+            self.checkpoint = checkpoint;
+        }
+        if saved {
             self.save_seen = save_now;
         }
         Ok(true)
@@ -232,4 +258,21 @@ pub fn newest_named(dir: &Path, prefix: &str, since: std::time::SystemTime) -> O
         })
         .max()
         .map(|(_, p)| p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoint_lines_are_read_and_others_are_not() {
+        let line = alembic::replay::Entry::checkpoint_line(1234, 0xdead_beef_0000_0042);
+        assert_eq!(
+            checkpoint_of(line.trim_end()),
+            Some((1234, 0xdead_beef_0000_0042))
+        );
+        assert_eq!(checkpoint_of(r#"{"turn":3,"cmd":"Wait"}"#), None);
+        assert_eq!(checkpoint_of(r#"{"turn":3,"state":"{}"}"#), None);
+        assert_eq!(checkpoint_of(r#"{"turn":x,"hash":"00"}"#), None);
+    }
 }

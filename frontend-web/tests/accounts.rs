@@ -845,6 +845,9 @@ async fn health_says_what_the_server_holds_and_backup_copies_the_database() {
     assert_eq!(v["spectators"], 1);
     assert_eq!(v["store"]["accounts"], 1);
     assert_eq!(v["store"]["live"], 1);
+    // The game's start went through the server's group commit.
+    assert!(v["commits"]["writes"].as_u64().unwrap() >= 1);
+    assert!(v["commits"]["transactions"].as_u64().unwrap() >= 1);
     // A backup while the server runs: a database with the same account and game.
     let copy = ts.dir.join("backup.db");
     ts.server.store.backup(&copy).unwrap();

@@ -64,3 +64,20 @@ fn open_by_url() {
         );
     }
 }
+
+#[test]
+fn synchronous_normal_is_asked_for_in_the_url_and_names_no_file() {
+    let p = path("sync-normal");
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", p.display()));
+    }
+    let s =
+        alembic_web::store::open(&format!("sqlite:{}?synchronous=normal", p.display())).unwrap();
+    s.create_account("ann", "h", 0).unwrap();
+    drop(s);
+    // The database is the file the path names, not one called "…?synchronous=normal".
+    assert!(p.is_file());
+    assert!(!PathBuf::from(format!("{}?synchronous=normal", p.display())).exists());
+    let again = SqliteStore::open(&p).unwrap();
+    assert!(again.account_by_name("ann").unwrap().is_some());
+}

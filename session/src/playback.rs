@@ -153,9 +153,112 @@ type Stepper = Box<dyn FnMut(&Game, usize) -> Result<(Game, Vec<String>), String
 /// Reads a state line's text back into a game (see [`Playback::with_states`]).
 type Restorer = Box<dyn Fn(&str) -> Option<Game>>;
 
-/// A whole state in the recording: the state's index (commands before it), and the turn
-/// and hash of the checkpoint that vouches for it, with the game's save text of it.
-type Seed = (usize, u64, u64, String);
+/// A whole state to seek from: the state's index (commands before it), and the turn and
+/// hash of the checkpoint that vouches for it, with the state itself.
+type Seed = (usize, u64, u64, Whole);
+
+/// A whole state a viewer can seek from.
+enum Whole {
+    /// In the recording: the game's save text of it, read back by [`Playback::with_states`].
+    Text(String),
+    /// Kept in memory by the process that writes the recording ([`KeptStates`]).
+    Game(Box<Game>),
+}
+
+/// Most whole states a [`KeptStates`] holds: past it, every second one of the older half
+/// is dropped, so the newest states stay one checkpoint apart and older ones thin out.
+pub const MAX_KEPT_STATES: usize = 256;
+
+/// Whole states of a game in play, kept in memory by the process that writes its recording
+/// (a web server's live game), at checkpoints of that recording: a viewer of the recording
+/// opened within [`seeded_by`] seeks from the nearest of them at or before where it goes,
+/// so a step into the game's past replays at most the commands from that checkpoint
+/// ([`CHECKPOINT_EVERY`](crate::record::CHECKPOINT_EVERY) apart for the newest
+/// [`MAX_KEPT_STATES`] / 2) instead of the game from its start. A state is used only where
+/// the recording holds a checkpoint of its turn and state hash. The states share their
+/// structure with the game and each other, so each costs what changed since the last.
+/// It also counts the commands such viewers replayed ([`KeptStates::steps`]).
+#[derive(Debug, Default)]
+pub struct KeptStates {
+    states: std::sync::Mutex<Vec<(u64, u64, Game)>>,
+    steps: std::sync::atomic::AtomicU64,
+}
+
+impl KeptStates {
+    /// Keep `game`, whose turn and state hash a checkpoint of the recording names.
+    pub fn keep(&self, game: &Game) {
+        let key = (game.turn(), game.state_hash());
+        let mut v = self
+            .states
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if v.last().is_some_and(|(t, h, _)| (*t, *h) == key) {
+            return;
+        }
+        v.push((key.0, key.1, game.clone()));
+        if v.len() > MAX_KEPT_STATES {
+            let half = v.len() / 2;
+            let mut i = 0;
+            v.retain(|_| {
+                i += 1;
+                i > half || i % 2 == 0
+            });
+        }
+    }
+
+    /// How many states are kept.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.states
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .len()
+    }
+
+    /// Whether none is.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Commands replayed so far by the viewers opened with these states.
+    #[must_use]
+    pub fn steps(&self) -> u64 {
+        self.steps.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The states by checkpoint (turn, state hash).
+    fn snapshot(&self) -> std::collections::HashMap<(u64, u64), Game> {
+        self.states
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .map(|(t, h, g)| ((*t, *h), g.clone()))
+            .collect()
+    }
+}
+
+thread_local! {
+    /// The states a [`Playback`] opened on this thread now seeks from ([`seeded_by`]).
+    static SEEDING: std::cell::RefCell<Option<std::sync::Arc<KeptStates>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Run `open` (which opens a [`Playback`], through whatever game's replay viewer) with
+/// `kept` as the whole states it seeks from, besides the recording's own. Scoped to this
+/// call on this thread: a viewer opened elsewhere is not touched.
+pub fn seeded_by<T>(kept: &std::sync::Arc<KeptStates>, open: impl FnOnce() -> T) -> T {
+    struct Reset(Option<std::sync::Arc<KeptStates>>);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            let old = self.0.take();
+            SEEDING.with(|s| *s.borrow_mut() = old);
+        }
+    }
+    let old = SEEDING.with(|s| s.borrow_mut().replace(std::sync::Arc::clone(kept)));
+    let _reset = Reset(old);
+    open()
+}
 
 /// Playback speeds, slowest first: the wait between two commands.
 const SPEEDS_MS: [u64; 6] = [800, 400, 200, 100, 40, 10];
@@ -297,6 +400,11 @@ impl Playback {
         let mut cmds: Vec<(u64, C, Vec<Check>)> = Vec::with_capacity(commands);
         let mut seeds: Vec<Seed> = Vec::new();
         let mut last_check = None;
+        // The whole states the process writing this recording kept ([`seeded_by`]), by
+        // the checkpoint each is.
+        let kept = SEEDING.with(|s| s.borrow().clone());
+        let mut kept_by: std::collections::HashMap<(u64, u64), Game> =
+            kept.as_ref().map(|k| k.snapshot()).unwrap_or_default();
         for (i, entry) in rec.entries.into_iter().enumerate() {
             let line = i + 2;
             let check = entry.checkpoint();
@@ -307,11 +415,17 @@ impl Playback {
                     if let Some((t, h)) = last_check.filter(|(t, _)| *t == turn)
                         && !cmds.is_empty()
                     {
-                        seeds.push((cmds.len(), t, h, state));
+                        seeds.push((cmds.len(), t, h, Whole::Text(state)));
                     }
                 }
                 Entry::Checkpoint { turn, hash } => match cmds.last_mut() {
-                    Some(last) => last.2.push((line, turn, hash)),
+                    Some(last) => {
+                        last.2.push((line, turn, hash));
+                        // A whole state the writer kept of this very checkpoint.
+                        if let Some(g) = kept_by.remove(&(turn, hash)) {
+                            seeds.push((cmds.len(), turn, hash, Whole::Game(Box::new(g))));
+                        }
+                    }
                     None if (first.turn(), first.state_hash()) != (turn, hash) => {
                         return Err(ReplayOpenError::Diverged {
                             line,
@@ -330,6 +444,9 @@ impl Playback {
             let Some((turn, command, checks)) = cmds.get(i) else {
                 return Err("the recording ends here".to_owned());
             };
+            if let Some(k) = &kept {
+                k.steps.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
             if game.turn() != *turn {
                 return Err(format!(
                     "the command of turn {turn} comes at turn {}",
@@ -436,9 +553,9 @@ impl Playback {
     /// nearer than what is made: `to` before the history's first state, or a whole state
     /// past the last state made.
     fn reseed(&mut self, to: usize) {
-        let Some(restore) = self.restore.as_ref() else {
+        if self.restore.is_none() && self.seeds.is_empty() {
             return;
-        };
+        }
         let made = self.base + self.history.len();
         loop {
             let best = self
@@ -453,14 +570,17 @@ impl Playback {
             }
             let game = match best {
                 None => self.first.clone(),
-                Some((k, (_, turn, hash, text))) => match restore(text) {
-                    Some(g) if (g.turn(), g.state_hash()) == (*turn, *hash) => g,
-                    // Not the state its checkpoint says: never used; try the one before.
-                    _ => {
-                        self.seeds.remove(k);
-                        continue;
+                Some((_, (_, _, _, Whole::Game(g)))) => (**g).clone(),
+                Some((k, (_, turn, hash, Whole::Text(text)))) => {
+                    match self.restore.as_ref().and_then(|restore| restore(text)) {
+                        Some(g) if (g.turn(), g.state_hash()) == (*turn, *hash) => g,
+                        // Not the state its checkpoint says: never used; try the one before.
+                        _ => {
+                            self.seeds.remove(k);
+                            continue;
+                        }
                     }
-                },
+                }
             };
             self.history = History::with_budget(game, VIEW_BUDGET);
             self.base = at;

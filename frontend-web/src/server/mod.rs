@@ -128,6 +128,9 @@ pub struct LiveGame {
     pub started: std::time::SystemTime,
     /// Its frames.
     pub hub: Arc<Hub>,
+    /// Whole states of it at its recording's checkpoints, kept as it is played: a
+    /// spectator's look into its past seeks from the nearest one.
+    pub past: Arc<alembic_games::playback::KeptStates>,
     tx: Mutex<SyncSender<Command>>,
     state: Mutex<LiveState>,
 }
@@ -206,6 +209,8 @@ pub struct Server {
     /// Accounts, sessions, log-in failures, game ownership (blocking: call it from
     /// blocking threads).
     pub store: Arc<dyn Store>,
+    /// The games' moves into [`Server::store`], many games' in one transaction.
+    pub commits: Arc<crate::store::group::GroupCommit>,
     /// The forms' CSRF tokens.
     pub csrf: Csrf,
     /// This server's name among those sharing the database.
@@ -325,7 +330,17 @@ impl Server {
             None => default_name(&config.data_dir)?,
         };
         let (stopping, _) = watch::channel(false);
+        // The store is the durable copy of every game: each move is committed there (and
+        // flushed) before it is answered, and a game's files are written again from it
+        // before the game continues. So the recordings' appends need no flush of their own
+        // (one `fdatasync` per move per game; a `kill -9` loses nothing without it).
+        alembic_games::storage::set_flush_appends(false);
+        let commits = Arc::new(
+            crate::store::group::GroupCommit::start(Arc::clone(&store), name.clone())
+                .map_err(|e| format!("cannot start the store's writer: {e}"))?,
+        );
         Ok(Arc::new(Server {
+            commits,
             store,
             csrf,
             name,

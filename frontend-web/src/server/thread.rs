@@ -43,6 +43,7 @@ impl Server {
             // A second early: file times may be rounded down.
             started: std::time::SystemTime::now() - Duration::from_secs(1),
             hub: Arc::clone(&hub),
+            past: Arc::default(),
             tx: Mutex::new(tx),
             state: Mutex::new(LiveState {
                 progress: Progress::default(),
@@ -80,6 +81,7 @@ impl Server {
                     game: Arc::clone(&g),
                     mirror,
                     store: Arc::clone(&server.store),
+                    commits: Arc::clone(&server.commits),
                     progress_written: Instant::now(),
                     server: server.name.clone(),
                     lost: false,

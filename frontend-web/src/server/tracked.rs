@@ -9,6 +9,7 @@ use alembic_ui::{App, Control, Frame, Input};
 
 use super::LiveGame;
 use crate::games::WebApp;
+use crate::store::group::GroupCommit;
 use crate::store::{GameStatus, Store};
 use crate::sync::Mirror;
 
@@ -22,6 +23,8 @@ pub(super) struct Tracked {
     pub(super) game: Arc<LiveGame>,
     pub(super) mirror: Mirror,
     pub(super) store: Arc<dyn Store>,
+    /// The store's writer of moves (many games' in one transaction).
+    pub(super) commits: Arc<GroupCommit>,
     /// When the progress was last written to the store.
     pub(super) progress_written: Instant,
     /// This server's name (it writes to the store only while it holds the game).
@@ -61,7 +64,7 @@ impl Tracked {
             return Ok(());
         }
         let now = crate::accounts::now();
-        match self.mirror.sync(self.store.as_ref(), &self.server, now) {
+        match self.mirror.sync(&self.commits) {
             Ok(false) => {
                 eprintln!(
                     "alembic-web: game {}: another server holds it now; it stops here",
@@ -72,6 +75,14 @@ impl Tracked {
             }
             Ok(true) => {}
             Err(e) => return Err(e.to_string()),
+        }
+        // A checkpoint of the state the game is in: kept whole for spectators' looks back.
+        if let Some((turn, hash)) = self.mirror.take_checkpoint()
+            && let Some(g) = self.app.game()
+            && g.turn() == turn
+            && g.state_hash() == hash
+        {
+            self.game.past.keep(g);
         }
         if self.progress_written.elapsed() >= PROGRESS_EVERY {
             let p = self.game.state().progress;

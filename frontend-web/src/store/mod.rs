@@ -21,6 +21,7 @@
 //!
 //! Times are seconds since 1970 passed in by the caller, so expiry is testable.
 
+pub mod group;
 pub mod postgres;
 pub mod sqlite;
 
@@ -446,6 +447,26 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// written), or the database failed.
     fn mirror(&self, id: u64, server: &str, w: &MirrorWrite<'_>, now: i64) -> Result<bool>;
 
+    /// [`Store::mirror`] for several games at once, in one transaction (a group commit:
+    /// one commit, and one flush to disk, for many games' moves): for each, whether
+    /// `server` still holds it (nothing is written for one it does not hold). All or
+    /// nothing: on an error nothing is written. The default is one [`Store::mirror`] each
+    /// (not one transaction).
+    ///
+    /// # Errors
+    /// As [`Store::mirror`], for any of them.
+    fn mirror_many(
+        &self,
+        server: &str,
+        writes: &[(u64, MirrorWrite<'_>)],
+        now: i64,
+    ) -> Result<Vec<bool>> {
+        writes
+            .iter()
+            .map(|(id, w)| self.mirror(*id, server, w, now))
+            .collect()
+    }
+
     /// Take game `id` for `server` until `until`, if no other server's lease runs at `now`
     /// (one transaction: two servers never both get it). The game becomes live.
     ///
@@ -501,20 +522,26 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     fn backup(&self, path: &std::path::Path) -> Result<()>;
 }
 
-/// Open the store at `url`: `sqlite:PATH` (made if missing) or `postgres://…` /
-/// `postgresql://…`; migrations are applied.
+/// Open the store at `url`: `sqlite:PATH` (made if missing; `sqlite:PATH?synchronous=normal`
+/// for commits not flushed to the disk one by one: [`sqlite::Synchronous::Normal`]) or
+/// `postgres://…` / `postgresql://…`; migrations are applied.
 ///
 /// # Errors
 /// [`StoreError::BadUrl`], [`StoreError::TooNew`], or the database could not be opened.
 pub fn open(url: &str) -> Result<Box<dyn Store>> {
     if let Some(path) = url.strip_prefix("sqlite:") {
         let path = path.strip_prefix("//").unwrap_or(path);
+        let (path, sync) = match path.strip_suffix("?synchronous=normal") {
+            Some(p) => (p, sqlite::Synchronous::Normal),
+            None => (path, sqlite::Synchronous::Full),
+        };
         if path.is_empty() {
             return Err(StoreError::BadUrl(url.to_owned()));
         }
-        Ok(Box::new(sqlite::SqliteStore::open(std::path::Path::new(
-            path,
-        ))?))
+        Ok(Box::new(sqlite::SqliteStore::open_with(
+            std::path::Path::new(path),
+            sync,
+        )?))
     } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         // The synchronous client runs its own small tokio runtime, which must not start on
         // a thread that drives async tasks: connecting happens on a thread of its own, so

@@ -616,34 +616,76 @@ impl Store for PgStore {
         let gid = db_id(id)?;
         let mut c = self.pool.get()?;
         let mut tx = c.transaction().map_err(db)?;
-        // FOR UPDATE: a server taking the game over waits for this write, or this one for it.
-        let held = tx
-            .query_opt(
-                "SELECT 1 FROM web_games WHERE id = $1 AND server = $2 FOR UPDATE",
-                &[&gid, &server],
+        let held = mirror_in(&mut tx, gid, server, w, now)?;
+        tx.commit().map_err(db)?;
+        Ok(held)
+    }
+
+    fn mirror_many(
+        &self,
+        server: &str,
+        writes: &[(u64, MirrorWrite<'_>)],
+        now: i64,
+    ) -> Result<Vec<bool>> {
+        let gids = writes
+            .iter()
+            .map(|(id, _)| db_id(*id))
+            .collect::<Result<Vec<i64>>>()?;
+        let mut c = self.pool.get()?;
+        let mut tx = c.transaction().map_err(db)?;
+        // A few statements for the whole batch, not a few per game: each is a round trip.
+        // FOR UPDATE, in the order of their ids: a server taking one over waits for this.
+        let mine: std::collections::HashSet<i64> = tx
+            .query(
+                "SELECT id FROM web_games WHERE id = ANY($1) AND server = $2 ORDER BY id FOR UPDATE",
+                &[&gids, &server],
             )
             .map_err(db)?
-            .is_some();
-        if !held {
-            return Ok(false);
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        let held: Vec<bool> = gids.iter().map(|g| mine.contains(g)).collect();
+        let restart: Vec<i64> = writes
+            .iter()
+            .zip(&gids)
+            .filter(|((_, w), g)| w.restart_recording && mine.contains(g))
+            .map(|(_, g)| *g)
+            .collect();
+        if !restart.is_empty() {
+            tx.execute(
+                "DELETE FROM recordings WHERE game_id = ANY($1)",
+                &[&restart],
+            )
+            .map_err(db)?;
         }
-        if w.restart_recording {
-            tx.execute("DELETE FROM recordings WHERE game_id = $1", &[&gid])
-                .map_err(db)?;
-        }
-        if !w.lines.is_empty() {
-            let st = tx
-                .prepare("INSERT INTO recordings (game_id, line) VALUES ($1, $2)")
-                .map_err(db)?;
-            for line in w.lines {
-                tx.execute(&st, &[&gid, line]).map_err(db)?;
+        // Every line of every game held, in order (each game's in its own order).
+        let (mut line_games, mut lines) = (Vec::new(), Vec::new());
+        for ((_, w), g) in writes.iter().zip(&gids) {
+            if mine.contains(g) {
+                for l in w.lines {
+                    line_games.push(*g);
+                    lines.push(l.as_str());
+                }
             }
         }
-        if let Some(data) = w.save {
-            write_save(&mut tx, gid, data, now)?;
+        if !lines.is_empty() {
+            tx.execute(
+                "INSERT INTO recordings (game_id, line)
+                 SELECT g, l FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS t(g, l, n)
+                 ORDER BY n",
+                &[&line_games, &lines],
+            )
+            .map_err(db)?;
+        }
+        for ((_, w), g) in writes.iter().zip(&gids) {
+            if let Some(data) = w.save
+                && mine.contains(g)
+            {
+                write_save(&mut tx, *g, data, now)?;
+            }
         }
         tx.commit().map_err(db)?;
-        Ok(true)
+        Ok(held)
     }
 
     fn take_lease(&self, id: u64, server: &str, now: i64, until: i64) -> Result<Lease> {
@@ -831,6 +873,44 @@ fn game_row(r: &postgres::Row) -> GameRecord {
         created: r.get(11),
         updated: r.get(12),
     }
+}
+
+/// [`Store::mirror`]'s work for game `gid` inside transaction `tx`; `false` (nothing
+/// written) when `server` does not hold it.
+fn mirror_in(
+    tx: &mut postgres::Transaction<'_>,
+    gid: i64,
+    server: &str,
+    w: &MirrorWrite<'_>,
+    now: i64,
+) -> Result<bool> {
+    // FOR UPDATE: a server taking the game over waits for this write, or this one for it.
+    let held = tx
+        .query_opt(
+            "SELECT 1 FROM web_games WHERE id = $1 AND server = $2 FOR UPDATE",
+            &[&gid, &server],
+        )
+        .map_err(db)?
+        .is_some();
+    if !held {
+        return Ok(false);
+    }
+    if w.restart_recording {
+        tx.execute("DELETE FROM recordings WHERE game_id = $1", &[&gid])
+            .map_err(db)?;
+    }
+    if !w.lines.is_empty() {
+        let st = tx
+            .prepare("INSERT INTO recordings (game_id, line) VALUES ($1, $2)")
+            .map_err(db)?;
+        for line in w.lines {
+            tx.execute(&st, &[&gid, line]).map_err(db)?;
+        }
+    }
+    if let Some(data) = w.save {
+        write_save(tx, gid, data, now)?;
+    }
+    Ok(true)
 }
 
 /// Write game `gid`'s save inside `tx`; the table's CHECK refuses an empty save or one too

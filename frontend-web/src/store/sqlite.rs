@@ -107,10 +107,26 @@ fn db(e: rusqlite::Error) -> StoreError {
     StoreError::Db(e.to_string())
 }
 
-fn connect(path: &Path) -> Result<Connection> {
+/// How SQLite flushes a commit to the disk (its `synchronous` setting).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Synchronous {
+    /// `FULL` (the default): every commit is flushed (one `fsync` of the WAL) before it
+    /// returns, so a committed move survives a crash of the machine.
+    #[default]
+    Full,
+    /// `NORMAL`: commits are not flushed, only checkpoints. A committed move survives the
+    /// server's crash (`kill -9`), but the last ones may be lost with the machine's (a power
+    /// cut): asked for with `sqlite:PATH?synchronous=normal`.
+    Normal,
+}
+
+fn connect(path: &Path, sync: Synchronous) -> Result<Connection> {
     let c = Connection::open(path).map_err(db)?;
     c.busy_timeout(Duration::from_secs(10)).map_err(db)?;
     c.pragma_update(None, "foreign_keys", "ON").map_err(db)?;
+    if sync == Synchronous::Normal {
+        c.pragma_update(None, "synchronous", "NORMAL").map_err(db)?;
+    }
     let mode: String = c
         .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
         .map_err(db)?;
@@ -169,7 +185,20 @@ impl SqliteStore {
     /// # Errors
     /// [`StoreError::TooNew`], or it could not be opened or migrated.
     pub fn open(path: &Path) -> Result<SqliteStore> {
-        Self::open_at_version(path, SCHEMA_VERSION)
+        Self::open_with(path, Synchronous::Full)
+    }
+
+    /// [`SqliteStore::open`], its commits flushed as `sync` says.
+    ///
+    /// # Errors
+    /// As [`SqliteStore::open`].
+    pub fn open_with(path: &Path, sync: Synchronous) -> Result<SqliteStore> {
+        let mut first = connect(path, sync)?;
+        migrate(&mut first, SCHEMA_VERSION)?;
+        let owned = path.to_path_buf();
+        Ok(SqliteStore {
+            pool: Pool::new(POOL, first, move || connect(&owned, sync), |_| true),
+        })
     }
 
     /// Open the database at `path` migrated only up to `version` (not past
@@ -179,11 +208,16 @@ impl SqliteStore {
     /// # Errors
     /// As [`SqliteStore::open`].
     pub fn open_at_version(path: &Path, version: u32) -> Result<SqliteStore> {
-        let mut first = connect(path)?;
+        let mut first = connect(path, Synchronous::Full)?;
         migrate(&mut first, version.min(SCHEMA_VERSION))?;
         let owned = path.to_path_buf();
         Ok(SqliteStore {
-            pool: Pool::new(POOL, first, move || connect(&owned), |_| true),
+            pool: Pool::new(
+                POOL,
+                first,
+                move || connect(&owned, Synchronous::Full),
+                |_| true,
+            ),
         })
     }
 }
@@ -592,33 +626,27 @@ impl Store for SqliteStore {
         let tx = c
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
-        let held: bool = tx
-            .query_row(
-                "SELECT EXISTS (SELECT 1 FROM web_games WHERE id = ?1 AND server = ?2)",
-                params![gid, server],
-                |r| r.get(0),
-            )
+        let held = mirror_in(&tx, gid, server, w, now)?;
+        tx.commit().map_err(db)?;
+        Ok(held)
+    }
+
+    fn mirror_many(
+        &self,
+        server: &str,
+        writes: &[(u64, MirrorWrite<'_>)],
+        now: i64,
+    ) -> Result<Vec<bool>> {
+        let mut c = self.pool.get()?;
+        let tx = c
+            .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
-        if !held {
-            return Ok(false);
-        }
-        if w.restart_recording {
-            tx.execute("DELETE FROM recordings WHERE game_id = ?1", [gid])
-                .map_err(db)?;
-        }
-        {
-            let mut st = tx
-                .prepare_cached("INSERT INTO recordings (game_id, line) VALUES (?1, ?2)")
-                .map_err(db)?;
-            for line in w.lines {
-                st.execute(params![gid, line]).map_err(db)?;
-            }
-        }
-        if let Some(data) = w.save {
-            write_save(&tx, gid, data, now)?;
+        let mut held = Vec::with_capacity(writes.len());
+        for (id, w) in writes {
+            held.push(mirror_in(&tx, db_id(*id)?, server, w, now)?);
         }
         tx.commit().map_err(db)?;
-        Ok(true)
+        Ok(held)
     }
 
     fn take_lease(&self, id: u64, server: &str, now: i64, until: i64) -> Result<Lease> {
@@ -823,6 +851,40 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRecord> {
     })
 }
 
+/// [`Store::mirror`]'s work for game `gid` inside transaction `tx`; `false` (nothing
+/// written) when `server` does not hold it.
+fn mirror_in(
+    tx: &rusqlite::Transaction<'_>,
+    gid: i64,
+    server: &str,
+    w: &MirrorWrite<'_>,
+    now: i64,
+) -> Result<bool> {
+    let held: bool = tx
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM web_games WHERE id = ?1 AND server = ?2)")
+        .and_then(|mut st| st.query_row(params![gid, server], |r| r.get(0)))
+        .map_err(db)?;
+    if !held {
+        return Ok(false);
+    }
+    if w.restart_recording {
+        tx.execute("DELETE FROM recordings WHERE game_id = ?1", [gid])
+            .map_err(db)?;
+    }
+    {
+        let mut st = tx
+            .prepare_cached("INSERT INTO recordings (game_id, line) VALUES (?1, ?2)")
+            .map_err(db)?;
+        for line in w.lines {
+            st.execute(params![gid, line]).map_err(db)?;
+        }
+    }
+    if let Some(data) = w.save {
+        write_save(tx, gid, data, now)?;
+    }
+    Ok(true)
+}
+
 /// Write game `gid`'s save on `c` (a connection or a transaction); the table's CHECK
 /// refuses an empty save or one too large.
 fn write_save(c: &Connection, gid: i64, data: &[u8], now: i64) -> Result<()> {
@@ -841,5 +903,27 @@ fn write_save(c: &Connection, gid: i64, data: &[u8], now: i64) -> Result<()> {
             )))
         }
         Err(e) => Err(db(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn synchronous_is_full_unless_normal_is_asked_for() {
+        let dir = std::env::temp_dir().join(format!("alembic-web-sync-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_default();
+        let path = dir.join("s.db");
+        let read = |c: &Connection| -> i64 {
+            c.query_row("PRAGMA synchronous", [], |r| r.get(0))
+                .unwrap_or(-1)
+        };
+        let full = connect(&path, Synchronous::Full).map(|c| read(&c));
+        let normal = connect(&path, Synchronous::Normal).map(|c| read(&c));
+        let _ = std::fs::remove_dir_all(&dir);
+        // SQLite's numbers: 2 is FULL, 1 is NORMAL.
+        assert_eq!(full.ok(), Some(2));
+        assert_eq!(normal.ok(), Some(1));
     }
 }

@@ -106,6 +106,18 @@ struct Health {
     spectators: usize,
     /// What the store holds (every server's).
     store: Option<crate::store::Counts>,
+    /// This server's group commits of moves since it started: transactions, and games'
+    /// writes in them.
+    commits: Commits,
+}
+
+/// This server's group commits ([`crate::store::group::GroupCommit::counts`]).
+#[derive(serde::Serialize)]
+struct Commits {
+    /// Transactions committed.
+    transactions: u64,
+    /// Games' writes in them.
+    writes: u64,
 }
 
 /// `/health`: 200 with what the store holds, or 503 with why not.
@@ -123,6 +135,13 @@ pub(crate) async fn health(State(st): State<AppState>) -> Response {
         games_here: rows.len(),
         spectators: rows.iter().map(|r| r.spectators).sum(),
         store: None,
+        commits: {
+            let (transactions, writes) = st.server.commits.counts();
+            Commits {
+                transactions,
+                writes,
+            }
+        },
     };
     let code = match counts {
         Ok(c) => {

@@ -184,9 +184,12 @@ async fn open_past(
     let kind = game.kind;
     let id = game.id;
     let s = Arc::clone(server);
+    let kept = Arc::clone(&game.past);
     let session = blocking(move || {
         s.session(Some(id), size, move |tiles| {
-            games::replay(kind, &recording, tiles)
+            // Seeking from the whole states the game kept at its checkpoints: a step back
+            // replays at most the commands since the nearest one, not the game.
+            alembic_games::playback::seeded_by(&kept, || games::replay(kind, &recording, tiles))
         })
     })
     .await

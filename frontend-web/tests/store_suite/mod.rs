@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use alembic_web::store::group::GroupCommit;
 use alembic_web::store::{
     GameFilter, GameStatus, Lease, MAX_SAVE_BYTES, MirrorWrite, NewGame, SCHEMA_VERSION, Score,
     Store, StoreError,
@@ -574,6 +575,96 @@ pub fn expire_anonymous_games<B: Backend>() {
     assert_eq!(s.expire_anonymous(200, 300).unwrap(), 0);
 }
 
+/// Several games' writes in one transaction: each fenced by its own hold, all or nothing.
+pub fn mirror_many_in_one_transaction<B: Backend>() {
+    let s = B::fresh("mirror_many");
+    let a = s.create_game(&new_game("tok-a", "one", 1)).unwrap();
+    let b = s.create_game(&new_game("tok-b", "one", 2)).unwrap();
+    let c = s.create_game(&new_game("tok-c", "two", 3)).unwrap();
+    let l = |x: &str| vec![x.to_owned()];
+    let (b1, c1) = (l("b1"), l("c1"));
+    let a1: Vec<String> = ["a1", "a1b", "a1c", "a1d"].map(str::to_owned).into();
+    let w = |lines| MirrorWrite {
+        restart_recording: false,
+        lines,
+        save: None,
+    };
+    let held = s
+        .mirror_many("one", &[(a, w(&a1)), (b, w(&b1)), (c, w(&c1))], 5)
+        .unwrap();
+    // Game c is another server's: nothing of it written.
+    assert_eq!(held, [true, true, false]);
+    assert_eq!(s.recording(a).unwrap(), a1);
+    assert_eq!(s.recording(b).unwrap(), b1);
+    assert!(s.recording(c).unwrap().is_empty());
+    // One write the database refuses (an empty save): none of the batch is written.
+    let a2 = l("a2");
+    let bad = MirrorWrite {
+        restart_recording: false,
+        lines: &b1,
+        save: Some(b""),
+    };
+    assert!(matches!(
+        s.mirror_many("one", &[(a, w(&a2)), (b, bad)], 6),
+        Err(StoreError::Invalid(_))
+    ));
+    assert_eq!(s.recording(a).unwrap(), a1);
+    assert_eq!(s.recording(b).unwrap(), b1);
+}
+
+/// The server's writer of moves ([`GroupCommit`]): 8 games written from 8 threads at once,
+/// each waiting for its commit, each game's lines stored whole and in order; a game held by
+/// another server is told so; one refused write fails only its own game.
+pub fn group_commit_writer<B: Backend>() {
+    let s: Arc<dyn Store> = Arc::from(B::fresh("group_commit"));
+    let ids: Vec<u64> = (0..8)
+        .map(|i| {
+            s.create_game(&new_game(&format!("tok-{i}"), "one", i))
+                .unwrap()
+        })
+        .collect();
+    let other = s.create_game(&new_game("tok-x", "two", 9)).unwrap();
+    let gc = Arc::new(GroupCommit::start(Arc::clone(&s), "one".to_owned()).unwrap());
+    let threads: Vec<_> = ids
+        .iter()
+        .map(|&id| {
+            let gc = Arc::clone(&gc);
+            std::thread::spawn(move || {
+                for k in 0..50 {
+                    assert!(
+                        gc.mirror(id, false, vec![format!("{id}:{k}")], None)
+                            .unwrap()
+                    );
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    for &id in &ids {
+        let want: Vec<String> = (0..50).map(|k| format!("{id}:{k}")).collect();
+        assert_eq!(s.recording(id).unwrap(), want);
+    }
+    let (commits, writes) = gc.counts();
+    eprintln!("{writes} writes in {commits} transactions");
+    assert_eq!(writes, 400);
+    assert!(commits <= writes);
+    assert!(!gc.mirror(other, false, vec!["x".to_owned()], None).unwrap());
+    assert!(s.recording(other).unwrap().is_empty());
+    // A refused write (an empty save) fails its own game, and the next write goes on.
+    assert!(matches!(
+        gc.mirror(ids[0], false, vec!["bad".to_owned()], Some(Vec::new())),
+        Err(StoreError::Invalid(_))
+    ));
+    assert!(
+        gc.mirror(ids[1], false, vec!["on".to_owned()], None)
+            .unwrap()
+    );
+    assert_eq!(s.recording(ids[0]).unwrap().len(), 50);
+    assert_eq!(s.recording(ids[1]).unwrap().len(), 51);
+}
+
 /// One `#[test]` per suite function for backend `$b`, each with the attributes given.
 #[macro_export]
 macro_rules! store_suite {
@@ -581,7 +672,8 @@ macro_rules! store_suite {
         $crate::store_suite!(@each $b; [$(#[$m])*]; migrations_from_empty migrations_from_previous
             newer_database_refused accounts sessions login_failures scores morgues saves
             save_all_or_nothing recordings_concurrent ownership games_and_leases game_to_continue
-            game_saves settings_shared delete_account_everything expire_anonymous_games);
+            game_saves settings_shared delete_account_everything expire_anonymous_games
+            mirror_many_in_one_transaction group_commit_writer);
     };
     (@each $b:ty; $attrs:tt; $($name:ident)*) => {
         $( $crate::store_suite!(@one $b; $name; $attrs); )*

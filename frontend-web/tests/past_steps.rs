@@ -1,0 +1,133 @@
+//! A spectator's look into a game's past costs at most the commands from the nearest
+//! whole state the server keeps, not a replay of the game from its start: the live game
+//! keeps its state whole at every checkpoint of its recording
+//! (`alembic_games::record::CHECKPOINT_EVERY` commands apart), and the replay viewer of
+//! its past seeks from those. Counted with the commands the viewers replay
+//! (`KeptStates::steps`). Before, opening the past on a 600-key game replayed every
+//! command (the recording's own whole states are 10,000 commands apart).
+//!
+//! In a file of its own: it starts viewer threads, which `tests/past.rs` counts.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use alembic_games::record::CHECKPOINT_EVERY;
+use alembic_ui::{Input, Key};
+use common::{Client, TestServer};
+
+/// Play `moves` keys of a wandering bot on `c` (in batches), stopping early if the hero
+/// dies.
+async fn play_long(c: &mut Client, moves: usize) {
+    let keys = ['h', 'j', 'k', 'l', 'y', 'u', 'b', 'n', 's'];
+    let mut x: u32 = 777;
+    let mut sent = 0;
+    while sent < moves && c.ended().is_none() && !c.text().contains("You die") {
+        for _ in 0..50 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            c.key(keys[(x >> 16) as usize % keys.len()]).await;
+            sent += 1;
+        }
+        c.named(Key::Esc).await;
+        c.step(Input::key(Key::Esc)).await;
+        c.drain(50).await;
+    }
+}
+
+/// The replay bar's "move I/N" on the screen, if shown.
+fn position(text: &str) -> Option<(usize, usize)> {
+    let at = text.find(" move ")? + " move ".len();
+    let rest = &text[at..];
+    let (i, rest) = rest.split_once('/')?;
+    let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((i.trim().parse().ok()?, n.parse().ok()?))
+}
+
+/// Send `key` and wait until the bar shows move `want`.
+async fn to_move(c: &mut Client, key: Key, want: usize) {
+    c.named(key).await;
+    c.until(30, &format!("move {want}"), |c| {
+        position(&c.text()).is_some_and(|(i, _)| i == want)
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_step_into_the_past_replays_at_most_a_checkpoints_distance() {
+    let ts = TestServer::start("past-steps", |_| {}).await;
+    let me = ts.token(1);
+    let mut player = Client::connect(ts.addr, "/ws/play?game=alchemy&name=Long", Some(&me)).await;
+    let id = player.ready().await;
+    player.resize(80, 24).await;
+    play_long(&mut player, 700).await;
+    assert!(
+        player.ended().is_none(),
+        "the game ended: {}",
+        player.text()
+    );
+    let game = ts.server.live(id).unwrap();
+    let kept = game.past.len();
+    assert!(kept >= 5, "only {kept} whole states kept");
+    let bound = CHECKPOINT_EVERY as u64;
+
+    let mut spec = Client::connect(ts.addr, &format!("/ws/watch/{id}"), None).await;
+    spec.ready().await;
+    spec.resize(80, 24).await;
+    // The first ← opens the past at the live end and steps back one.
+    let before = game.past.steps();
+    spec.named(Key::Left).await;
+    // (Its first frame is its start; then the end, and one step back.)
+    spec.until(30, "the past, a step from its end", |c| {
+        position(&c.text()).is_some_and(|(i, n)| i + 1 == n)
+    })
+    .await;
+    let (at, total) = position(&spec.text()).unwrap();
+    assert!(total > 300, "a short game: {total} commands");
+    assert_eq!(at, total - 1);
+    let opened = game.past.steps() - before;
+    eprintln!("{total} commands, {kept} states kept; opening the past replayed {opened}");
+    assert!(
+        opened <= bound,
+        "opening the past replayed {opened} commands of {total} (bound {bound})"
+    );
+
+    // ← one at a time, back through several checkpoints: each costs at most the distance
+    // to the state it seeks from.
+    let mut most = 0;
+    let mut all = 0;
+    for want in (at.saturating_sub(3 * CHECKPOINT_EVERY + 7)..at).rev() {
+        let s = game.past.steps();
+        to_move(&mut spec, Key::Left, want).await;
+        let d = game.past.steps() - s;
+        most = most.max(d);
+        all += d;
+    }
+    eprintln!("each ←: at most {most} commands replayed, {all} in all");
+    assert!(most <= bound, "one ← replayed {most} commands");
+    // And forward again, one command a step.
+    let (here, _) = position(&spec.text()).unwrap();
+    let s = game.past.steps();
+    to_move(&mut spec, Key::Right, here + 1).await;
+    assert!(game.past.steps() - s <= 1);
+
+    // Back to live and into the past again: opened from a kept state again.
+    spec.named(Key::Esc).await;
+    spec.until(30, "live", |c| position(&c.text()).is_none())
+        .await;
+    let s = game.past.steps();
+    let (_, total2) = loop {
+        spec.named(Key::Left).await;
+        spec.drain(200).await;
+        if let Some(p) = position(&spec.text())
+            && p.0 + 1 == p.1
+        {
+            break p;
+        }
+    };
+    let again = game.past.steps() - s;
+    assert!(
+        again <= bound,
+        "opening the past again replayed {again} commands"
+    );
+    assert!(total2 >= total);
+    ts.stop().await;
+}
