@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use alembic_ui::{Input, Key};
-use common::{Client, TestServer};
+use common::{Client, TestServer, play_long};
 
 /// Threads of this process named `session` (the replay viewers' threads).
 fn viewer_threads() -> usize {
@@ -26,24 +26,6 @@ fn viewer_threads() -> usize {
             std::fs::read_to_string(e.path().join("comm")).is_ok_and(|c| c.trim() == "session")
         })
         .count()
-}
-
-/// Play `moves` keys of a wandering bot on `c` (in batches: the recording grows fast),
-/// stopping early if the hero dies.
-async fn play_long(c: &mut Client, moves: usize) {
-    let keys = ['h', 'j', 'k', 'l', 'y', 'u', 'b', 'n', 's'];
-    let mut x: u32 = 4242;
-    let mut sent = 0;
-    while sent < moves && c.ended().is_none() && !c.text().contains("You die") {
-        for _ in 0..50 {
-            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            c.key(keys[(x >> 16) as usize % keys.len()]).await;
-            sent += 1;
-        }
-        c.named(Key::Esc).await;
-        c.step(Input::key(Key::Esc)).await;
-        c.drain(50).await;
-    }
 }
 
 /// Sample the viewer threads every 10 ms until `stop`; the most seen.
@@ -70,7 +52,7 @@ async fn spamming_the_past_keeps_replay_viewers_bounded() {
     let mut player = Client::connect(ts.addr, "/ws/play?game=alchemy&name=Long", Some(&me)).await;
     let id = player.ready().await;
     player.resize(80, 24).await;
-    play_long(&mut player, 600).await;
+    play_long(&mut player, 600, 4242).await;
     assert!(
         player.ended().is_none(),
         "the game ended: {}",
@@ -191,7 +173,7 @@ async fn a_past_spammer_does_not_slow_the_player() {
     let mut player = Client::connect(ts.addr, "/ws/play?game=alchemy&name=Long", Some(&me)).await;
     let id = player.ready().await;
     player.resize(80, 24).await;
-    play_long(&mut player, moves).await;
+    play_long(&mut player, moves, 4242).await;
     assert!(
         player.ended().is_none(),
         "the game ended: {}",

@@ -12,26 +12,8 @@
 mod common;
 
 use alembic_games::record::CHECKPOINT_EVERY;
-use alembic_ui::{Input, Key};
-use common::{Client, TestServer};
-
-/// Play `moves` keys of a wandering bot on `c` (in batches), stopping early if the hero
-/// dies.
-async fn play_long(c: &mut Client, moves: usize) {
-    let keys = ['h', 'j', 'k', 'l', 'y', 'u', 'b', 'n', 's'];
-    let mut x: u32 = 777;
-    let mut sent = 0;
-    while sent < moves && c.ended().is_none() && !c.text().contains("You die") {
-        for _ in 0..50 {
-            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            c.key(keys[(x >> 16) as usize % keys.len()]).await;
-            sent += 1;
-        }
-        c.named(Key::Esc).await;
-        c.step(Input::key(Key::Esc)).await;
-        c.drain(50).await;
-    }
-}
+use alembic_ui::Key;
+use common::{Client, TestServer, play_long};
 
 /// The replay bar's "move I/N" on the screen, if shown.
 fn position(text: &str) -> Option<(usize, usize)> {
@@ -58,7 +40,7 @@ async fn each_step_into_the_past_replays_at_most_a_checkpoints_distance() {
     let mut player = Client::connect(ts.addr, "/ws/play?game=alchemy&name=Long", Some(&me)).await;
     let id = player.ready().await;
     player.resize(80, 24).await;
-    play_long(&mut player, 700).await;
+    play_long(&mut player, 700, 777).await;
     assert!(
         player.ended().is_none(),
         "the game ended: {}",

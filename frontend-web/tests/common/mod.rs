@@ -465,3 +465,21 @@ pub async fn blocking<T: Send + 'static>(
         .await
         .unwrap()
 }
+
+/// Play `moves` keys of a wandering bot on `c`, its keys drawn from `seed` (in batches of 50
+/// with an Esc between: the recording grows fast), stopping early if the hero dies.
+pub async fn play_long(c: &mut Client, moves: usize, seed: u32) {
+    let keys = ['h', 'j', 'k', 'l', 'y', 'u', 'b', 'n', 's'];
+    let mut x: u32 = seed;
+    let mut sent = 0;
+    while sent < moves && c.ended().is_none() && !c.text().contains("You die") {
+        for _ in 0..50 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            c.key(keys[(x >> 16) as usize % keys.len()]).await;
+            sent += 1;
+        }
+        c.named(Key::Esc).await;
+        c.step(Input::key(Key::Esc)).await;
+        c.drain(50).await;
+    }
+}
