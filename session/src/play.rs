@@ -813,6 +813,7 @@ impl<R: Ruleset> StartHost for Session<R> {
         loaded.lock = self.lock.take();
         loaded.view = self.view;
         loaded.practice_default = self.practice_default;
+        loaded.fight_until = self.fight_until;
         let ended = loaded.ended();
         *self = loaded;
         if ended {
