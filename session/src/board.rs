@@ -92,4 +92,11 @@ pub trait Board<R: Ruleset>: Send + Sync + 'static {
     fn view_toggles(&self) -> &'static [Binding<u32>] {
         &[]
     }
+    /// The keys that ask the player something before a command (which item, where to
+    /// throw…), each binding's action the id [`crate::ask::Questions::ask`] is given. The
+    /// session offers them (keys and help lines) only to rules that answer
+    /// [`Ruleset::questions`]. Default: none.
+    fn asks(&self) -> &'static [Binding<u32>] {
+        &[]
+    }
 }

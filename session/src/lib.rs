@@ -6,6 +6,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`ruleset`] | the game contract: [`Ruleset`], the headless rules a game implements; [`ruleset::Journeys`], the optional answers for rest, explore and travel |
+//! | [`ask`] | questions a game asks before a command: which item, direction, target, yes or no, how many, what text ([`ask::Questions`]) |
 //! | [`board`] | how the rules are shown and played: [`board::Board`], the keys and the drawing |
 //! | [`play`] | the session every ruleset gets, in any frontend: [`play::launch`] |
 //! | [`run`] | one game in play, whatever screens show it: save slot, recording, practice history, filing at its end |
@@ -57,6 +58,7 @@
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
 
+pub mod ask;
 #[cfg(feature = "ui")]
 pub mod board;
 #[cfg(feature = "ui")]
@@ -75,6 +77,8 @@ pub mod plan;
 pub mod play;
 #[cfg(feature = "ui")]
 pub mod playback;
+#[cfg(feature = "ui")]
+mod question;
 pub mod record;
 pub mod ruleset;
 pub mod run;

@@ -20,6 +20,7 @@ use alembic_ui::{
     run_key,
 };
 
+use crate::ask::{Asked, Question, Reply};
 use crate::board::Board;
 use crate::console::{ConsoleHost, WizardConsole};
 use crate::end::{AfterEnd, EndScreen, rewind_question};
@@ -27,6 +28,7 @@ use crate::journey::{Auto, End, Journey, Walker};
 use crate::keymap::{self, Binding};
 use crate::launch::{LaunchError, LaunchOptions, clock_seed, save_dir};
 use crate::playback::{Playback, Viewer, Watch};
+use crate::question::QuestionScreen;
 use crate::record;
 #[cfg(doc)]
 use crate::ruleset::Journeys;
@@ -594,13 +596,31 @@ fn session_keys<R: Ruleset>(rules: &R) -> impl Iterator<Item = &'static Binding<
     })
 }
 
+/// The keys of `board` that ask questions: none unless the rules answer
+/// [`Ruleset::questions`].
+fn asks<'a, R: Ruleset>(rules: &R, board: &'a dyn Board<R>) -> &'a [Binding<u32>] {
+    if rules.questions().is_some() {
+        board.asks()
+    } else {
+        &[]
+    }
+}
+
+/// What backing out of a question says.
+const NEVER_MIND: &str = "Okay, then.";
+
 /// [`help_lines`] for rules shown on `board`.
 fn board_help<R: Ruleset>(rules: &R, board: &dyn Board<R>) -> Vec<String> {
     let keys = board.keymap();
+    let asking = asks(rules, board);
     let mut sections: Vec<&str> = Vec::new();
-    for b in keys {
-        if !sections.contains(&b.section) {
-            sections.push(b.section);
+    for section in keys
+        .iter()
+        .map(|b| b.section)
+        .chain(asking.iter().map(|b| b.section))
+    {
+        if !sections.contains(&section) {
+            sections.push(section);
         }
     }
     let mut lines = Vec::new();
@@ -630,6 +650,11 @@ fn board_help<R: Ruleset>(rules: &R, board: &dyn Board<R>) -> Vec<String> {
     }
     for s in sections {
         lines.extend(keymap::help_section(keys, s));
+        let asked = asking
+            .iter()
+            .filter(|b| b.section == s)
+            .map(keymap::help_line);
+        lines.extend(asked);
         lines.push(String::new());
     }
     if !toggles.is_empty() {
@@ -663,6 +688,7 @@ pub fn is_bound<R: Ruleset + Board<R>>(rules: &R, key: Key) -> bool {
         || steps(run_key(&input))
         || rules.keymap().iter().any(|b| listed(b.keys))
         || rules.view_toggles().iter().any(|b| listed(b.keys))
+        || asks(rules, rules).iter().any(|b| listed(b.keys))
         || session_keys(rules).any(|b| listed(b.keys))
 }
 
@@ -874,8 +900,13 @@ fn draw_play<R: Ruleset>(s: &Session<R>, frame: &mut Frame, area: Rect) {
 }
 
 /// Where the game's drawing goes in a frame of `area`: below the messages.
-fn play_area(area: Rect) -> Rect {
+pub(crate) fn play_area(area: Rect) -> Rect {
     area.split_top(MESSAGE_ROWS).1
+}
+
+/// Where the messages go in a frame of `area`: above the game's drawing.
+pub(crate) fn message_area(area: Rect) -> Rect {
+    area.split_top(MESSAGE_ROWS).0
 }
 
 impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
@@ -937,6 +968,8 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                 s.notice = None;
                 self.begin(s, Auto::Travel(Goal::Stairs { down: k == '>' }));
             }
+        } else if let Some(id) = keymap::find(asks(s.rules(), s.board()), key) {
+            return self.pose(s, id, Vec::new());
         } else if let Some(bit) = keymap::find(s.board().view_toggles(), key) {
             s.view.toggles ^= 1 << bit;
         } else if let Some(own) = session_keys(s.rules())
@@ -1009,6 +1042,23 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                 end_screen(s)
             }
             Answer::Quit(false) => Transition::Stay,
+            Answer::Replied { reply: None, .. } => {
+                s.notice = Some(NEVER_MIND.into());
+                Transition::Stay
+            }
+            Answer::Replied {
+                key,
+                mut replies,
+                question,
+                reply: Some(reply),
+            } => {
+                if !question.accepts(&reply) {
+                    s.notice = Some(format!("That does not answer \"{}\".", question.prompt()));
+                    return Transition::Stay;
+                }
+                replies.push(reply);
+                self.pose(s, key, replies)
+            }
             Answer::End(AfterEnd::Menu) => Transition::Pop(()),
             Answer::End(AfterEnd::Again) => {
                 let next = s.seed().wrapping_add(1);
@@ -1034,6 +1084,42 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
 }
 
 impl PlayScreen {
+    /// Ask what the game asks for the key `key` after `replies`: the next question, a word,
+    /// or the command made of the replies, played.
+    fn pose<R: Ruleset>(
+        &mut self,
+        s: &mut Session<R>,
+        key: u32,
+        replies: Vec<Reply>,
+    ) -> Transition<Session<R>, Self> {
+        let Some(asked) = s
+            .rules()
+            .questions()
+            .map(|q| q.ask(s.game(), key, &replies))
+        else {
+            return Transition::Stay;
+        };
+        match asked {
+            Asked::Play(c) => {
+                let _ = s.play(Step::Play(c));
+                self.after_turn(s)
+            }
+            Asked::Say(line) => {
+                s.notice = Some(line);
+                Transition::Stay
+            }
+            Asked::Ask(question) => {
+                let screen = QuestionScreen::new(question.clone());
+                Transition::ask(screen, move |reply| Answer::Replied {
+                    key,
+                    replies,
+                    question,
+                    reply,
+                })
+            }
+        }
+    }
+
     /// Begin a rest, run or travel: its first step now, the rest one a tick.
     fn begin<R: Ruleset>(&mut self, s: &mut Session<R>, auto: Auto) {
         self.auto = Some(Journey::new(auto));
@@ -1238,11 +1324,19 @@ impl<R: Ruleset> Session<R> {
 }
 
 /// What the play screen asked.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Answer {
     Quit(bool),
     Rewind(bool),
     End(AfterEnd),
+    /// The reply to a game's question: the key that began the asking, the replies before
+    /// it, the question, and the reply (`None`: backed out).
+    Replied {
+        key: u32,
+        replies: Vec<Reply>,
+        question: Question,
+        reply: Option<Reply>,
+    },
 }
 
 /// The first line of a practice game.

@@ -350,6 +350,13 @@ pub trait Ruleset: Send + Sync + 'static {
     fn journeys(&self) -> Option<&dyn Journeys<Self::Command>> {
         None
     }
+    /// The questions the game asks before a command (which item, which direction, where,
+    /// yes or no, how many, what text), asked by the keys of its board's `asks` table.
+    /// Default: `None`, and those keys do nothing; a game that asks returns `Some(self)` and
+    /// implements [`crate::ask::Questions`].
+    fn questions(&self) -> Option<&dyn crate::ask::Questions<Self::Command>> {
+        None
+    }
     /// The game's bot for `policy`, started from `seed` (the headless runner, `alembic-sim`,
     /// and the bot harness play with it). Default: `None`, and the runner presses random
     /// waits and steps ([`KeyBot`]).
