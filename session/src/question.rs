@@ -187,11 +187,8 @@ impl<R: Ruleset> Screen<Session<R>> for QuestionScreen {
         };
         let rows = [
             Some((prompt, p.accent)),
-            self.note
-                .clone()
-                .or(under)
-                .map(|t| (t, p.text))
-                .or(Some((hint.to_owned(), p.dim))),
+            self.note.clone().or(under).map(|t| (t, p.text)),
+            Some((hint.to_owned(), p.dim)),
         ];
         for (i, (text, fg)) in rows.into_iter().flatten().enumerate() {
             let y = msgs.y + i as u16;

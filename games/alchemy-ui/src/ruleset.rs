@@ -12,16 +12,18 @@
 
 use std::sync::Arc;
 
-use alembic::Game;
+use alembic::{Game, Loc};
 use alembic_alchemy::Command;
+use alembic_alchemy::asks::key;
 pub use alembic_alchemy::contract::{Alchemy, Happened, random_command};
+use alembic_alchemy::rules::level_box;
+use alembic_alchemy::view::hero_id;
 use alembic_session::Board;
 use alembic_session::keymap::{Binding, bind};
 use alembic_session::ruleset::View;
 use alembic_ui::{Frame, Key, Rect};
 
-/// The keys that play a command on their own; the rest of Alchemy's keys open prompts
-/// ([`crate::keymap`]).
+/// The keys that play a command on their own; the keys that ask first are [`ASKS`].
 const KEYS: &[Binding<Command>] = &[
     bind(
         &[Key::Char('.')],
@@ -44,13 +46,23 @@ const KEYS: &[Binding<Command>] = &[
         "Actions",
         "go up the stairs",
     ),
-    bind(
-        &[Key::Char(',')],
-        ",",
-        Command::PickUp(None),
-        "Actions",
-        "pick up",
-    ),
+];
+
+/// The keys that ask the player something first (the session's questions, answered by the
+/// rules: [`alembic_alchemy::asks`]).
+#[rustfmt::skip]
+pub const ASKS: &[Binding<u32>] = &[
+    bind(&[Key::Char(','), Key::Char('g')], ", or g", key::PICK_UP, "Items", "pick up (a list when several things lie here)"),
+    bind(&[Key::Char('i')], "i", key::INVENTORY, "Items", "inventory: choose an item to read about it and act on it"),
+    bind(&[Key::Char('q')], "q", key::QUAFF, "Items", "quaff (drink) a potion"),
+    bind(&[Key::Char('e')], "e", key::EAT, "Items", "eat food, a herb or a mushroom"),
+    bind(&[Key::Char('t')], "t", key::THROW, "Items", "throw: choose an item, then a target"),
+    bind(&[Key::Char('d')], "d", key::DROP, "Items", "drop (take off worn things first)"),
+    bind(&[Key::Char('w')], "w", key::WIELD, "Items", "wield a weapon or wear armour (again to take it off)"),
+    bind(&[Key::Char('a')], "a", key::ANALYSE, "Items", "analyse a potion or ingredient beside an analysis lab (it is used up)"),
+    bind(&[Key::Char('c')], "c", key::CRAFT, "Items", "craft a potion from a known recipe (beside an alchemy workbench)"),
+    bind(&[Key::Char('C')], "C", key::DOOR, "Other", "close or open a door (then a direction)"),
+    bind(&[Key::Char('x'), Key::Char(';')], "x or ;", key::LOOK, "Other", "look around with a cursor (l is a vi key: east)"),
 ];
 
 /// Alchemy's board, for the session's screens that show a game of it (the replay viewer):
@@ -92,5 +104,24 @@ impl Board<Alchemy> for AlchemyBoard {
     fn play_area(&self) -> Option<(u16, u16)> {
         // The session adds its own message rows.
         Some(crate::map::play_area())
+    }
+
+    fn asks(&self) -> &'static [Binding<u32>] {
+        ASKS
+    }
+
+    /// The map cell at `x`, `y` as [`Board::draw`] lays it out: the hero in the middle of
+    /// the map, one column a cell (letters; tiles two columns wide are not mapped).
+    fn cell_at(&self, game: &Game, area: Rect, x: u16, y: u16) -> Option<Loc> {
+        let at = game.things().location(hero_id(game).ok()?).ok()?;
+        let map = crate::map::layout_with(area, 0).map;
+        crate::map::MapView::centred(map, level_box(at.z), at, 1).loc_at(x, y)
+    }
+
+    fn describe_cell(&self, game: &Game, cell: Loc) -> Option<String> {
+        alembic_alchemy::rules::explored(game, cell)
+            .then(|| alembic_alchemy::view::look_at(game, cell).ok())
+            .flatten()
+            .map(|info| info.text)
     }
 }

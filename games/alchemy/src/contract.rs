@@ -208,6 +208,10 @@ impl Ruleset for Alchemy {
         crate::morgue::SCORES_FILE.to_owned()
     }
 
+    fn questions(&self) -> Option<&dyn alembic_session::ask::Questions<Command>> {
+        Some(self)
+    }
+
     fn wizard(&self) -> Option<&WizardCommands<Game>> {
         Some(&*self.wizard)
     }

@@ -50,6 +50,7 @@
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
 
+pub mod asks;
 pub mod bot;
 pub mod command;
 pub mod contract;

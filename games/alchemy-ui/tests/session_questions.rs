@@ -1,0 +1,209 @@
+#![allow(clippy::unwrap_used)]
+//! Alchemy on the shared session: quaff, wield, throw (the targeting cursor with its path)
+//! and craft are the session's questions, answered by the rules
+//! (`alembic_alchemy::asks`), played through the session's one play screen; the recording
+//! of those replies replays to the same final hash.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use alembic::{Game, Rgb};
+use alembic_alchemy::Command;
+use alembic_alchemy_ui::ruleset::{Alchemy, AlchemyBoard};
+use alembic_session::play::{self, Session, Step};
+use alembic_session::record;
+use alembic_session::run::apply_step_quietly;
+use alembic_session::{Ruleset, Status};
+use alembic_ui::{Frame, Input, Key, ScreenStack, TestFrontend, TestFrontendError, run};
+
+/// Big enough for the whole level beside the side panel, under the messages.
+const W: u16 = 120;
+const H: u16 = 56;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("alembic-alchemy-ask-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Press `keys` on `app`; the frames drawn.
+fn press(app: &mut ScreenStack<Session<Alchemy>>, keys: Vec<Input>) -> Vec<Frame> {
+    let mut fe = TestFrontend::new(W, H, keys);
+    match run(&mut fe, app) {
+        Ok(()) | Err(TestFrontendError::ScriptExhausted { .. }) => {}
+    }
+    fe.frames().to_vec()
+}
+
+fn typed(line: &str) -> Vec<Input> {
+    let mut k: Vec<Input> = line.chars().map(Input::ch).collect();
+    k.push(Input::key(Key::Enter));
+    k
+}
+
+/// The letter a list on `frame` shows before the line holding `what` ("c) …").
+fn letter_of(frame: &Frame, what: &str) -> char {
+    let text = frame.to_text();
+    let line = text
+        .lines()
+        .find(|l| l.contains(what))
+        .unwrap_or_else(|| panic!("no {what:?} in\n{text}"));
+    let at = line.find(") ").unwrap();
+    line[..at].chars().last().unwrap()
+}
+
+#[test]
+fn quaff_wield_throw_and_craft_through_the_sessions_questions() {
+    let d = dir("all");
+    let rules = Arc::new(Alchemy::new().unwrap());
+    let session = Session::with_board(rules.clone(), AlchemyBoard::shared(&rules), 11)
+        .with_modes(false, true)
+        .with_save(d.join("alchemy.save"));
+    let mut app = play::app_playing(session);
+
+    // The wizard console: know every recipe, carry a potion, a short sword and three of every
+    // ingredient, and have a workbench beside the hero. Each line is recorded.
+    let mut keys = vec![Input::ch('~')];
+    keys.extend(typed("identify"));
+    keys.extend(typed("give potion of healing"));
+    keys.extend(typed("give short sword"));
+    for herb in [
+        "bloodwort",
+        "silverleaf",
+        "wolfsbane",
+        "mandrake root",
+        "feverfew",
+        "fly agaric",
+        "inkcap",
+        "puffball",
+        "shrieker cap",
+    ] {
+        for _ in 0..3 {
+            keys.extend(typed(&format!("give {herb}")));
+        }
+    }
+    keys.extend(typed("summon alchemy workbench"));
+    keys.push(Input::key(Key::Esc));
+    press(&mut app, keys);
+    let start = app.ctx().game().turn();
+
+    // Quaff: a lettered list of the potions.
+    let f = press(&mut app, vec![Input::ch('q')]);
+    let list = f.last().unwrap();
+    assert!(
+        list.contains_text("Quaff which potion?"),
+        "{}",
+        list.to_text()
+    );
+    let p = letter_of(list, "of healing");
+    let f = press(&mut app, vec![Input::ch(p)]);
+    assert!(app.ctx().game().turn() > start, "the quaff took a turn");
+    let after_quaff = app.ctx().game().turn();
+    assert!(!f.last().unwrap().contains_text("Quaff which potion?"));
+
+    // Wield: the short sword, by its pack letter.
+    let f = press(&mut app, vec![Input::ch('w')]);
+    let list = f.last().unwrap();
+    assert!(
+        list.contains_text("Wield or wear what?"),
+        "{}",
+        list.to_text()
+    );
+    let sword = letter_of(list, "short sword");
+    press(&mut app, vec![Input::ch(sword)]);
+    assert!(
+        app.ctx().game().turn() > after_quaff,
+        "wielding took a turn"
+    );
+    let f = press(&mut app, vec![Input::ch('w')]);
+    assert!(
+        f.last().unwrap().contains_text("short sword (wielded)"),
+        "{}",
+        f.last().unwrap().to_text()
+    );
+    press(&mut app, vec![Input::key(Key::Esc)]);
+
+    // Throw: an item, then the targeting cursor, with the path from the hero drawn.
+    let f = press(&mut app, vec![Input::ch('t')]);
+    let list = f.last().unwrap();
+    assert!(list.contains_text("Throw what?"), "{}", list.to_text());
+    let herb = letter_of(list, "puffball");
+    let before_throw = app.ctx().game().turn();
+    let f = press(&mut app, vec![Input::ch(herb)]);
+    assert!(
+        f.last().unwrap().contains_text("where?"),
+        "{}",
+        f.last().unwrap().to_text()
+    );
+    // From wherever the cursor starts (the nearest mark), three cells south.
+    let f = press(
+        &mut app,
+        vec![Input::ch('j'), Input::ch('j'), Input::ch('j')],
+    );
+    let aimed = f.last().unwrap();
+    let path_bg = Rgb::new(40, 60, 110);
+    let painted = (0..W)
+        .flat_map(|x| (0..H).map(move |y| (x, y)))
+        .filter(|&(x, y)| {
+            aimed
+                .get(i32::from(x), i32::from(y))
+                .is_some_and(|c| c.bg == path_bg)
+        })
+        .count();
+    assert!(painted > 0, "no path drawn:\n{}", aimed.to_text());
+    press(&mut app, vec![Input::key(Key::Enter)]);
+    assert!(
+        app.ctx().game().turn() > before_throw,
+        "the throw took a turn"
+    );
+
+    // Craft: the known recipes; one whose ingredients are all carried ("[OK]").
+    let before_craft = app.ctx().game().turn();
+    let f = press(&mut app, vec![Input::ch('c')]);
+    let list = f.last().unwrap();
+    assert!(
+        list.contains_text("Craft which potion?"),
+        "{}",
+        list.to_text()
+    );
+    let ok = letter_of(list, "[OK]");
+    let f = press(&mut app, vec![Input::ch(ok)]);
+    assert!(
+        app.ctx().game().turn() > before_craft,
+        "crafting took a turn: {}",
+        f.last().unwrap().to_text()
+    );
+    assert_eq!(app.ctx().rules().status(app.ctx().game()), Status::Playing);
+
+    // Look is a query: a place, its description, and no turn.
+    let before_look = app.ctx().game().turn();
+    press(&mut app, vec![Input::ch('x'), Input::key(Key::Enter)]);
+    assert_eq!(app.ctx().game().turn(), before_look, "looking took no turn");
+
+    // Save; the recording holds the commands the replies made, and replays to the same hash.
+    let final_hash = app.ctx().game().state_hash();
+    press(&mut app, vec![Input::ch('S')]);
+    let rec = record::read::<Step<Command>>(&d.join("alchemy.replay"), "alchemy").unwrap();
+    let made: Vec<&Step<Command>> = rec.commands().map(|(_, c)| c).collect();
+    for want in ["Quaff", "Wield", "Throw", "Craft"] {
+        assert!(
+            made.iter().any(|c| format!("{c:?}").contains(want)),
+            "no {want} in {made:?}"
+        );
+    }
+    let verified = rec
+        .verify(
+            rules
+                .new_game_in_modes(
+                    rec.header.seed,
+                    &rec.header.modes.iter().cloned().collect::<Vec<_>>(),
+                )
+                .unwrap(),
+            |g: &Game, c| apply_step_quietly(&*rules, g, c),
+            Game::state_hash,
+            Game::turn,
+        )
+        .unwrap();
+    assert_eq!(verified.final_hash, final_hash);
+}
