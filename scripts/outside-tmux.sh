@@ -9,6 +9,11 @@
 #   terminal is touched, a new game played, SIGTERM saves it and restores the terminal, the
 #   save continues at its turn, and `--replay` shows its recording; under Xvfb (when it is
 #   installed) the window plays it, a screenshot is kept, and SIGTERM saves it.
+#   Its questions: `t` throws a coin with the targeting cursor, `E` writes in the dust.
+#   Alchemy on the shared session (frontend-tui/examples/alchemy_session): quaff, wield,
+#   throw (the targeting cursor, its path kept in an ANSI capture) and craft through the
+#   session's questions, each taking a turn; the recording replays (alembic-sim --verify)
+#   to the save's hash.
 #
 # Usage: scripts/outside-tmux.sh     (exit 0 = pass or skipped; screens kept in $OUT)
 set -uo pipefail
@@ -26,6 +31,8 @@ bash "$ROOT/scripts/build.sh" || exit 1
 TUI="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
 COINS="$TARGET/${ALEMBIC_PROFILE:-release}/coins-tui"
 COINS_WINDOW="$TARGET/${ALEMBIC_PROFILE:-release}/coins-pixels"
+ALCHEMY="$TARGET/${ALEMBIC_PROFILE:-release}/examples/alchemy_session"
+SIM="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-sim"
 
 SOCK="alembic-outside-$$"
 # shellcheck source=scripts/lib/tmux.sh
@@ -101,6 +108,90 @@ start coins-replay "$COINS" --replay "$rec"
 tm send-keys -t c End
 if wait_for "Turn 4" 5; then pass "--replay shows the recording to turn 4"; else fail "--replay"; fi
 capture >"$OUT/coins-replay.txt"
+
+# The letter a list on the pane shows before the first line holding $1 ("c) ...").
+letter_of() { capture | grep -m1 -F "$1" | grep -o '[a-z]) ' | head -1 | cut -c1; }
+
+echo "== the outside game's questions: throw with the cursor, write in the dust"
+start coins-ask "$COINS" --seed 3
+wait_for "Turn 0" 5 || fail "coins did not start"
+for k in l l l l l l l l l l; do tm send-keys -t c "$k"; sleep 0.05; done
+wait_for "Coins 1/5" 5 || fail "no coin picked up on the way east"
+tm send-keys -t c t
+wait_for "Throw which coin?" 3 || fail "t did not ask which coin"
+tm send-keys -t c "$(letter_of ' coin - worth')"
+if wait_for " coin where?" 3; then pass "t asked which coin, then where (the targeting cursor)"; else fail "no target question"; fi
+tm capture-pane -p -e -t c >"$OUT/coins-throw.ansi"
+tm send-keys -t c Enter
+wait_for " coin lands" 3 && pass "the coin was thrown" || fail "the throw: $(capture | sed -n 1,3p)"
+tm send-keys -t c E
+wait_for "Write what in the dust?" 3 || fail "E did not ask"
+tm send-keys -t c -l "hello"
+tm send-keys -t c Enter
+wait_for 'Written here: "hello"' 3 && pass "E wrote in the dust" || fail "E: $(capture | sed -n 1,3p)"
+tm send-keys -t c S
+wait_for "exit=0" 5 || fail "S did not save and exit"
+
+echo "== Alchemy on the shared session: quaff, wield, throw and craft by its questions"
+start alchemy "$ALCHEMY" --wizard --seed 11
+wait_for "Turn 0" 8 || fail "Alchemy on the session did not start (--seed)"
+tm send-keys -t c '~'
+sleep 0.3
+wiz() { tm send-keys -t c -l "$1"; tm send-keys -t c Enter; sleep 0.1; }
+wiz identify
+wiz "give potion of healing"
+wiz "give short sword"
+for herb in bloodwort silverleaf wolfsbane "mandrake root" feverfew "fly agaric" inkcap puffball "shrieker cap"; do
+    for _ in 1 2 3; do wiz "give $herb"; done
+done
+wiz "summon alchemy workbench"
+wiz "summon goblin"
+tm send-keys -t c Escape
+sleep 0.3
+# ask KEY TITLE CHOICE WHAT: KEY opens a list titled TITLE; the line holding CHOICE is
+# chosen by its letter, and that must take a turn.
+ask() {
+    local key=$1 title=$2 choice=$3 what=$4 before
+    before=$(turn)
+    tm send-keys -t c "$key"
+    if ! wait_for "$title" 3; then fail "$what: $key did not ask \"$title\""; return 1; fi
+    tm send-keys -t c "$(letter_of "$choice")"
+    sleep 0.4
+    if [[ "$(turn)" -gt "$before" ]]; then pass "$what through the session's list (turn $before -> $(turn))"; else fail "$what took no turn: $(capture | sed -n 1,3p)"; fi
+}
+ask q "Quaff which potion?" "of healing" "quaff"
+ask w "Wield or wear what?" "short sword" "wield"
+before=$(turn)
+tm send-keys -t c t
+wait_for "Throw what?" 3 || fail "t did not ask what to throw"
+tm send-keys -t c "$(letter_of ") a dagger")"
+wait_for "Throw the dagger where?" 3 || fail "no target question for the dagger"
+for _ in 1 2 3 4 5; do tm send-keys -t c j; sleep 0.05; done
+sleep 0.3
+tm capture-pane -p -e -t c >"$OUT/alchemy-throw.ansi"
+capture >"$OUT/alchemy-throw.txt"
+tm send-keys -t c Tab
+sleep 0.2
+tm send-keys -t c Enter
+sleep 0.4
+if [[ "$(turn)" -gt "$before" ]] && capture | grep -q "You throw the dagger"; then
+    pass "throw: the dagger, then the targeting cursor (path: $OUT/alchemy-throw.ansi)"
+else
+    fail "the throw: $(capture | sed -n 1,3p)"
+fi
+ask c "Craft which potion?" "[OK]" "craft"
+tm send-keys -t c S
+wait_for "exit=0" 5 || fail "S did not save and exit"
+rec="$DATA/alchemy/alembic/alchemy.replay"
+for c in Quaff Wield Throw Craft; do
+    grep -q "\"$c\"" "$rec" || fail "the recording holds no $c"
+done
+verified=$("$SIM" --replay "$rec" --verify --partial 2>/dev/null)
+if [[ "$verified" == *'"reaches":"save"'* ]]; then
+    pass "the recording replays to the save's hash: $(echo "$verified" | grep -o '"final_hash":"[0-9a-f]*"')"
+else
+    fail "the recording does not replay to its save: $verified"
+fi
 
 echo "== the outside game in a window (alembic_pixels::run_games under Xvfb)"
 if command -v Xvfb >/dev/null 2>&1 && command -v xdotool >/dev/null 2>&1 && command -v import >/dev/null 2>&1; then

@@ -42,6 +42,9 @@ use crate::{savefile, storage};
 pub use crate::end::REWIND;
 /// Lines the message log keeps.
 pub const LOG_KEEP: usize = 500;
+/// The background of the path a targeting question draws from the thrower to the cursor
+/// (amber, as Alchemy's own cursor drew it: it reads over lit floor and memory alike).
+pub const TARGET_PATH_BG: Rgb = Rgb::new(120, 88, 24);
 /// Rows of messages above the play area.
 const MESSAGE_ROWS: u16 = 3;
 const BG: Rgb = Rgb::new(0, 0, 0);

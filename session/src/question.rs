@@ -14,7 +14,7 @@ use alembic_ui::{
 };
 
 use crate::ask::{Choice, Question, Reply};
-use crate::play::{Session, message_area, play_area};
+use crate::play::{Session, TARGET_PATH_BG, message_area, play_area};
 use crate::ruleset::Ruleset;
 
 /// What the player is answering, with the widget's state.
@@ -163,7 +163,7 @@ impl<R: Ruleset> Screen<Session<R>> for QuestionScreen {
                     cell_width: width,
                     stop: None,
                     cursor_bg: p.accent,
-                    line_bg: Rgb::new(40, 60, 110),
+                    line_bg: TARGET_PATH_BG,
                     beyond_bg: Rgb::new(70, 40, 40),
                 }
                 .render(frame, map, state);

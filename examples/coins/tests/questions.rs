@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use alembic::{Game, Loc, Rgb};
+use alembic::{Game, Loc};
 use alembic_example_coins::{Coins, Command, Metal};
 use alembic_session::play::{self, Session, Step};
 use alembic_session::record;
@@ -126,7 +126,7 @@ fn every_question_answered_through_the_play_screen_and_replayed_exactly() {
     // The targeting cursor: the prompt, and the path from the hero drawn on the map.
     let target = &frames[aim];
     assert!(target.contains_text(" coin where?"), "{}", target.to_text());
-    let path_bg = Rgb::new(40, 60, 110);
+    let path_bg = play::TARGET_PATH_BG;
     let painted = (0..80)
         .flat_map(|x| (0..24).map(move |y| (x, y)))
         .filter(|&(x, y)| target.get(x, y).is_some_and(|c| c.bg == path_bg))

@@ -1451,6 +1451,39 @@ pub fn launch(
     }
 }
 
+/// Start Alchemy as `opts` ask on the session every game plays on
+/// ([`alembic_session::play::launch_with`]): its rules answer the session's questions and
+/// journeys, and [`ruleset::AlchemyBoard`] draws it.
+///
+/// # Errors
+/// As [`alembic_session::play::launch_with`]; the data asked for could not be read.
+pub fn launch_shared(
+    opts: &alembic_session::LaunchOptions,
+) -> Result<Box<dyn alembic_ui::App>, alembic_session::LaunchError> {
+    let rules = match Rules::with_data(&opts.data) {
+        Ok(r) => r,
+        Err(alchemy::RulesError::Data(e)) => {
+            return Err(alembic_session::LaunchError::Data {
+                game: opts.game.clone(),
+                source: e,
+            });
+        }
+        Err(alchemy::RulesError::Engine(e)) => {
+            return Err(alembic_session::LaunchError::Setup {
+                game: opts.game.clone(),
+                source: Box::new(e),
+            });
+        }
+    };
+    let setup = |source: alembic_session::Cause| alembic_session::LaunchError::Setup {
+        game: opts.game.clone(),
+        source,
+    };
+    let rules = Arc::new(Alchemy::on(rules).map_err(setup)?);
+    let board = ruleset::AlchemyBoard::shared(&rules);
+    alembic_session::play::launch_with(rules, board, opts)
+}
+
 /// This crate's README, whose code is compiled and run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use alembic::{Game, Rgb};
+use alembic::Game;
 use alembic_alchemy::Command;
 use alembic_alchemy_ui::ruleset::{Alchemy, AlchemyBoard};
 use alembic_session::play::{self, Session, Step};
@@ -142,7 +142,7 @@ fn quaff_wield_throw_and_craft_through_the_sessions_questions() {
         vec![Input::ch('j'), Input::ch('j'), Input::ch('j')],
     );
     let aimed = f.last().unwrap();
-    let path_bg = Rgb::new(40, 60, 110);
+    let path_bg = play::TARGET_PATH_BG;
     let painted = (0..W)
         .flat_map(|x| (0..H).map(move |y| (x, y)))
         .filter(|&(x, y)| {
@@ -206,4 +206,60 @@ fn quaff_wield_throw_and_craft_through_the_sessions_questions() {
         )
         .unwrap();
     assert_eq!(verified.final_hash, final_hash);
+}
+
+#[test]
+fn alchemy_on_the_session_explores_refuses_a_needless_rest_and_fights() {
+    let d = dir("journeys");
+    let rules = Arc::new(Alchemy::new().unwrap());
+    let session = Session::with_board(rules.clone(), AlchemyBoard::shared(&rules), 11)
+        .with_modes(false, true)
+        .with_save(d.join("alchemy.save"));
+    let mut app = play::app_playing(session);
+    let journeys = rules.journeys().unwrap();
+
+    // `Z` at full health says why not, and no time passes.
+    let f = press(&mut app, vec![Input::ch('Z')]);
+    assert!(
+        f.last().unwrap().contains_text("You are not hurt"),
+        "{}",
+        f.last().unwrap().to_text()
+    );
+    assert_eq!(app.ctx().game().turn(), 0);
+
+    // `o` explores from turn 0 until something stops it, and says what.
+    press(&mut app, vec![Input::ch('o')]);
+    let walked = app.ctx().game().turn();
+    assert!(walked > 0, "explore walked");
+
+    // `Tab` with nothing to fight takes no turn; with a goblin beside the hero, one press
+    // fights it until it is gone.
+    let f = press(&mut app, vec![Input::key(Key::Tab)]);
+    if journeys.foes(app.ctx().game()).is_empty() {
+        assert!(
+            f.last()
+                .unwrap()
+                .contains_text("nothing in view you can fight"),
+            "{}",
+            f.last().unwrap().to_text()
+        );
+        assert_eq!(app.ctx().game().turn(), walked);
+    }
+    let mut keys = vec![Input::ch('~')];
+    keys.extend(typed("summon goblin"));
+    keys.extend(typed("wound 1"));
+    keys.push(Input::key(Key::Esc));
+    press(&mut app, keys);
+    let foes = journeys.foes(app.ctx().game());
+    assert_eq!(foes.len(), 1, "{foes:?}");
+    let before = app.ctx().game().turn();
+    press(&mut app, vec![Input::key(Key::Tab)]);
+    assert!(app.ctx().game().turn() > before, "the fight took turns");
+    assert!(
+        journeys
+            .foes(app.ctx().game())
+            .iter()
+            .all(|f| f.id != foes[0].id),
+        "the goblin is gone"
+    );
 }

@@ -208,6 +208,10 @@ impl Ruleset for Alchemy {
         crate::morgue::SCORES_FILE.to_owned()
     }
 
+    fn journeys(&self) -> Option<&dyn alembic_session::Journeys<Command>> {
+        Some(self)
+    }
+
     fn questions(&self) -> Option<&dyn alembic_session::ask::Questions<Command>> {
         Some(self)
     }
