@@ -168,4 +168,5 @@ pub const GAMES: &[GameEntry] = &[GameEntry {
     sim: None,
     library_counts: || Ok(Vec::new()),
     replay: true,
+    host: Some(|o| alembic_games::host::host_session(Coins::new(), o)),
 }];
