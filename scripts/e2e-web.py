@@ -1,11 +1,15 @@
 #!/usr/bin/python3
 """Drive headless Chromium through the DevTools protocol against a running alembic-web.
 
-Usage: e2e-web.py DEVTOOLS_PORT SERVER_URL OUT_DIR
+Usage: e2e-web.py DEVTOOLS_PORT SERVER_URL OUT_DIR [coins]
 
 Plays a game with keys and a mouse click, reloads and checks the same game continues,
 watches it from a second browser context (its own cookies) and steps back into the
 past, and saves screenshots into OUT_DIR. Prints one line per check; exits 1 on failure.
+
+With `coins`, SERVER_URL is the outside game's server (examples/coins, `coins-web`): the
+lobby offers coins alone, a game the server does not offer is refused by name, and a coins
+game is played in the page until every coin is picked up and its summary shows.
 """
 import base64
 import json
@@ -16,6 +20,7 @@ import urllib.request
 import websocket  # Debian's python3-websocket
 
 PORT, URL, OUT = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3]
+MODE = sys.argv[4] if len(sys.argv) > 4 else "builtin"
 
 
 class Cdp:
@@ -74,7 +79,13 @@ def js(session, expr):
 def wait(session, expr, what, timeout=15.0):
     end = time.time() + timeout
     while time.time() < end:
-        v = js(session, expr)
+        try:
+            v = js(session, expr)
+        except RuntimeError as e:
+            # The page is navigating (a form sent, a link followed): ask the next one.
+            if "navigated" not in str(e):
+                raise
+            v = None
         if v:
             return v
         time.sleep(0.1)
@@ -116,6 +127,89 @@ def settle(session):
             return n
         time.sleep(0.05)
     return last
+
+
+def coins():
+    """The outside game (coins-web: `alembic_web::run_games` over examples/coins' table)."""
+    lobby = open_page(URL + "/")
+    wait(lobby, "document.getElementById('new') !== null", "the coins server's lobby")
+    offered = js(lobby, "[...document.querySelectorAll('select[name=game] option')].map(o => o.textContent)")
+    if offered != ["coins"]:
+        fail(f"the lobby offers {offered}, not coins alone")
+    ok("the coins server's lobby offers coins alone")
+    # A game this server does not offer: refused by name, nothing started.
+    cdp.call("Page.navigate", {"url": URL + "/play?game=alchemy&name=Wrong"}, session=lobby)
+    wait(lobby, "window.alembic && window.alembic.errors.some(e => /unknown game/.test(e))", "the refusal")
+    errors = js(lobby, "window.alembic.errors")
+    if not any('unknown game "alchemy"; this server offers coins' in e for e in errors):
+        fail(f"the refusal does not name the game and the server's games: {errors}")
+    ok(f"a game the server does not offer is refused: {errors[0]}")
+    # Coins from the lobby's form, played with the page's keys until every coin is taken.
+    cdp.call("Page.navigate", {"url": URL + "/"}, session=lobby)
+    wait(lobby, "document.getElementById('new') !== null", "the lobby again")
+    js(lobby, """(() => { const f = document.getElementById('new').form;
+      f.querySelector('input[name=name]').value = 'Chromium';
+      document.getElementById('new').click(); })()""")
+    page = lobby
+    wait(page, "window.alembic && window.alembic.frames > 0 && window.alembic.game === 'coins'", "the coins game")
+    wait(page, "/Coins 0\\/5  Turn 0/.test(window.alembic.text())", "the coins room")
+    settle(page)
+    ok(f"coins started from the lobby (game {js(page, 'window.alembic.id')})")
+    where = """(() => { const t = window.alembic.text().split('\\n');
+      const y0 = t.findIndex(l => l.includes('#'.repeat(20)));
+      if (y0 < 0) return null;
+      const x0 = t[y0].indexOf('#'.repeat(20));
+      const hero = [], coins = [];
+      for (let y = y0; y < y0 + 10 && y < t.length; y++)
+        for (let x = x0; x < x0 + 20; x++) {
+          if (t[y][x] === '@') hero.push([x, y]);
+          if (t[y][x] === '$') coins.push([x, y]);
+        }
+      return {hero, coins}; })()"""
+    keys = {"l": ("KeyL", 76), "h": ("KeyH", 72), "j": ("KeyJ", 74), "k": ("KeyK", 75)}
+    shown_mid = False
+    for step in range(1, 200):
+        w = js(page, where)
+        if js(page, "window.alembic.ended !== null") or not w or not w["coins"]:
+            break
+        (hx, hy), = w["hero"]
+        cx, cy = min(w["coins"], key=lambda c: abs(c[0] - hx) + abs(c[1] - hy))
+        k = "l" if cx > hx else "h" if cx < hx else "j" if cy > hy else "k"
+        key(page, k, keys[k][0], k, keys[k][1])
+        wait(page, f"window.alembic.ended !== null || window.alembic.text().includes('Turn {step}')",
+             f"turn {step} on the coins line")
+        if not shown_mid and "Coins 2/5" in js(page, "window.alembic.text()"):
+            shot(page, "web-coins")
+            shown_mid = True
+    wait(page, "window.alembic.ended !== null && window.alembic.summary", "the coins game's summary")
+    shown = js(page, "document.getElementById('overlay-text').innerText")
+    if "picked up every coin" not in shown:
+        fail(f"the summary does not say how the game was won:\n{shown}")
+    shot(page, "web-coins-summary")
+    ok(f"every coin picked up in the page ({step} keys); the summary shows: {shown.splitlines()[0]}")
+    cdp.call("Page.navigate", {"url": URL + "/"}, session=page)
+    link = wait(page, "(() => { const a = document.querySelector(\"#finished a[href^='/replay/']\"); return a && a.getAttribute('href'); })()",
+                "the coins recording among the finished games")
+    cdp.call("Page.navigate", {"url": URL + link}, session=page)
+    wait(page, "window.alembic && window.alembic.frames > 0 && /REPLAY/.test(window.alembic.text())", "the coins replay")
+    settle(page)
+    key(page, "End", "End", None, 35)
+    settle(page)
+    if "Coins 5/5" not in js(page, "window.alembic.text()"):
+        fail("the replay's end is not the won game:\n" + js(page, "window.alembic.text()"))
+    shot(page, "web-coins-replay")
+    ok(f"the finished coins game replays in the page to its end ({link})")
+    # One more game, left running for the SIGTERM check.
+    cdp.call("Page.navigate", {"url": URL + "/play?game=coins&name=Again"}, session=page)
+    wait(page, "window.alembic && window.alembic.frames > 0 && window.alembic.id", "another coins game")
+    key(page, "j", "KeyJ", "j", 74)
+    settle(page)
+    print("E2E-WEB COINS OK")
+
+
+if MODE == "coins":
+    coins()
+    sys.exit(0)
 
 
 # 1. The lobby sets the player's cookie; a new game starts from the form's address.

@@ -13,15 +13,26 @@
 # web-summary.png, web-caves.png, web-rats.png, web-rats-summary.png…). Then SIGTERM: the
 # server must save the game and exit 0.
 #
+# Then the outside game in the browser: examples/coins' `coins-web` (three lines over
+# `alembic_web::run_games`) on its own port and data directory; the lobby offers coins alone,
+# another game is refused by name, a coins game is played in the page until every coin is
+# taken (its summary), its recording replays, and SIGTERM saves the game left running.
+# Its screenshots go outside the repository, to $COINS_OUT (web-coins.png,
+# web-coins-summary.png, web-coins-replay.png).
+#
 # Installs chromium and python3-websocket with apt-get when missing (as root); prints a
 # line starting with SKIP and exits 0 only when they cannot be installed. Knobs:
 #   OUT=target/e2e-web     screenshots and logs
 #   SKIP_BUILD=1           use an existing binary (BIN, default $CARGO_TARGET_DIR/$ALEMBIC_PROFILE/alembic-web, release when unset)
+#   COINS_BIN=…            the outside game's server (default: coins-web beside BIN)
+#   COINS_OUT=$TMPDIR/alembic-e2e-web-coins   its screenshots and log
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-$ROOT/target/e2e-web}
 BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/${ALEMBIC_PROFILE:-release}/alembic-web}
+COINS_BIN=${COINS_BIN:-$(dirname "$BIN")/coins-web}
+COINS_OUT=${COINS_OUT:-${TMPDIR:-/tmp}/alembic-e2e-web-coins}
 PY=/usr/bin/python3
 
 log() { printf 'e2e-web: %s\n' "$*" >&2; }
@@ -51,15 +62,18 @@ if [[ -z ${SKIP_BUILD:-} ]]; then
     bash "$ROOT/scripts/build.sh" || fail "build"
 fi
 [[ -x $BIN ]] || fail "no binary at $BIN"
+[[ -x $COINS_BIN ]] || fail "no binary at $COINS_BIN"
 
-mkdir -p "$OUT"
-rm -f "$OUT"/*.png
+mkdir -p "$OUT" "$COINS_OUT"
+rm -f "$OUT"/*.png "$COINS_OUT"/*.png
 work=$(mktemp -d)
 server_pid=""
+coins_pid=""
 chrome_pid=""
 cleanup() {
     [[ -n $chrome_pid ]] && kill "$chrome_pid" 2>/dev/null || true
     [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null || true
+    [[ -n $coins_pid ]] && kill "$coins_pid" 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -89,6 +103,27 @@ done
 
 timeout 120 "$PY" "$ROOT/scripts/e2e-web.py" "$port" "$url" "$OUT" || fail "the browser checks (see above)"
 
+# The outside game's server, in the same browser.
+"$COINS_BIN" --bind 127.0.0.1:0 --data-dir "$work/coins" >"$work/coins.out" 2>"$COINS_OUT/server.log" &
+coins_pid=$!
+for _ in $(seq 50); do
+    grep -q 'serving http://' "$work/coins.out" 2>/dev/null && break
+    sleep 0.1
+done
+coins_url=$(grep -o 'http://[0-9.:]*' "$work/coins.out" | head -1)
+[[ -n $coins_url ]] || fail "coins-web printed no address"
+log "coins-web at $coins_url"
+timeout 120 "$PY" "$ROOT/scripts/e2e-web.py" "$port" "$coins_url" "$COINS_OUT" coins ||
+    fail "the coins browser checks (see above)"
+kill -TERM "$coins_pid"
+status=0
+wait "$coins_pid" || status=$?
+coins_pid=""
+[[ $status == 0 ]] || fail "coins-web exited with $status after SIGTERM"
+grep -q 'coins-web: every game saved' "$COINS_OUT/server.log" || fail "coins-web did not say it saved every game"
+ls "$work"/coins/coins-*.save >/dev/null 2>&1 || fail "no coins save file after SIGTERM"
+log "coins-web: SIGTERM saved the coins game and the server exited 0"
+
 kill "$chrome_pid" 2>/dev/null || true
 chrome_pid=""
 # SIGTERM: every game saved, a clean exit.
@@ -100,8 +135,9 @@ server_pid=""
 grep -q 'every game saved' "$OUT/server.log" || fail "the server did not say it saved every game"
 ls "$work"/data/alchemy-*.save >/dev/null 2>&1 || fail "no save file after SIGTERM"
 log "SIGTERM saved the game and the server exited 0"
-for f in "$OUT"/*.png; do
+for f in "$OUT"/*.png "$COINS_OUT"/*.png; do
     [[ $(stat -c %s "$f") -gt 3000 ]] || fail "screenshot $f is (nearly) empty"
 done
 log "screenshots in $OUT: $(cd "$OUT" && ls *.png | tr '\n' ' ')"
+log "coins screenshots in $COINS_OUT: $(cd "$COINS_OUT" && ls *.png | tr '\n' ' ')"
 echo "e2e-web: all checks passed"

@@ -91,6 +91,7 @@ fn signal_name(n: usize) -> &'static str {
 ///     sim: None,
 ///     library_counts: || Ok(Vec::new()),
 ///     replay: true,
+///     host: None, // or `Some(|o| alembic_games::host::host_session(MyGame::new(), o))`
 /// }];
 ///
 /// fn main() -> std::process::ExitCode {

@@ -6,15 +6,16 @@
 use std::time::{Duration, Instant};
 
 use alembic_ui::{App, Frame, Input};
-use alembic_web::games::{self, GameKind};
+use alembic_web::games::{self, Games};
 use alembic_web::protocol::FrameEncoder;
 
 fn main() {
     let moves: usize = std::env::args().nth(1).map_or(2000, |s| s.parse().unwrap());
     let dir = std::env::temp_dir().join(format!("alembic-web-cost-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let save = games::save_path(&dir, GameKind::Alchemy, 1);
-    let mut app = games::start(GameKind::Alchemy, &save, 42, Some(false)).unwrap();
+    let alchemy = Games::default().from_name("alchemy", false).unwrap();
+    let save = games::save_path(&dir, alchemy, 1);
+    let mut app = games::start(alchemy, &save, 42, Some(false)).unwrap();
     let mut enc = FrameEncoder::new();
     let mut prev: Option<Frame> = None;
     let (mut game_t, mut web_t, mut lobby_t) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);

@@ -1,90 +1,181 @@
-//! Which games the server runs and how it starts them: the games of `alembic-games` that
-//! keep a save and a recording (Alchemy, Caves), each started new, from its save, or as the
-//! replay viewer of a recording — with every save, recording, morgue and score of the server
+//! Which games the server runs and how it starts them: the entries of its table of games
+//! ([`Config::games`](crate::Config::games), by default [`alembic_games::GAMES`]'s) that a
+//! server can host, each started new, from its save, or as the replay viewer of a recording — with every save, recording, morgue and score of the server
 //! in one directory, so the lobby finds them all.
 
 use std::path::{Path, PathBuf};
-
 use std::sync::Arc;
 
-use alembic_games::alchemy::ui::{AlchemyCtx, Start, UiOptions};
-use alembic_games::caves::Caves;
-use alembic_games::play::Session;
-use alembic_games::rats::Rats;
-use alembic_games::ruleset::Ruleset;
-use alembic_ui::{App, Control, Frame, Input, ScreenStack};
+use alembic_games::GameEntry;
+use alembic_games::host::{HostFn, HostOptions, Hosted};
+use alembic_ui::{App, Control, Frame, Input};
 
 /// Where the games write morgue files, under the data directory.
 pub const MORGUE_DIR: &str = "morgue";
 /// Where finished games' recordings go, under the data directory.
 pub const RECORDS_DIR: &str = "records";
 
-/// A game the server offers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameKind {
-    /// Alchemy (`alembic_games::alchemy`).
-    Alchemy,
-    /// The Caves (`alembic_games::caves`).
-    Caves,
-    /// Rats in a maze (`alembic_games::rats`).
-    Rats,
-    /// A test game that panics on `!` (only with `--test-games`).
-    Crash,
+/// A game the server offers: what it keeps of an entry of its table of games (an
+/// [`alembic_games::GameEntry`] with a [`host`](alembic_games::GameEntry::host)): its name,
+/// whether it replays, and how it starts; or the `crash` test game. Two are the same game
+/// when they have the same name.
+#[derive(Clone, Copy)]
+pub struct GameKind {
+    name: &'static str,
+    replay: bool,
+    host: HostFn,
+}
+
+impl PartialEq for GameKind {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for GameKind {}
+
+impl std::hash::Hash for GameKind {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+    }
+}
+
+impl std::fmt::Debug for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("GameKind").field(&self.name).finish()
+    }
 }
 
 impl GameKind {
-    /// The games a player can start (the test game aside).
-    pub const PLAYABLE: [GameKind; 3] = [GameKind::Alchemy, GameKind::Caves, GameKind::Rats];
+    /// The test game that panics on `!` (offered only with `--test-games`).
+    pub const CRASH: GameKind = GameKind {
+        name: "crash",
+        replay: false,
+        host: host_crash,
+    };
 
-    /// Its name, as `alembic-games` spells it.
+    /// The entry's game, if a server can run it (it has a
+    /// [`host`](alembic_games::GameEntry::host)).
+    #[must_use]
+    pub fn of(entry: &GameEntry) -> Option<GameKind> {
+        Some(GameKind {
+            name: entry.name,
+            replay: entry.replay,
+            host: entry.host?,
+        })
+    }
+
+    /// Its name, as its table spells it.
     #[must_use]
     pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Alchemy => "alchemy",
-            GameKind::Caves => "caves",
-            GameKind::Rats => "rats",
-            GameKind::Crash => "crash",
+        self.name
+    }
+
+    /// Whether its recordings replay.
+    #[must_use]
+    pub fn replays(self) -> bool {
+        self.replay
+    }
+}
+
+/// The games a server offers: the entries of a table of games that have a
+/// [`host`](alembic_games::GameEntry::host), in its order (the others, such as the
+/// registry's `demo`, are left out); and the `crash` test game when asked for.
+#[derive(Clone, Debug)]
+pub struct Games {
+    kinds: Arc<[GameKind]>,
+}
+
+impl Default for Games {
+    /// The registry's games, [`alembic_games::GAMES`].
+    fn default() -> Self {
+        Games::of(alembic_games::GAMES)
+    }
+}
+
+impl Games {
+    /// The games of `table` a server can run ([`Games::check`] says whether it can run them).
+    #[must_use]
+    pub fn of(table: &[GameEntry]) -> Games {
+        Games {
+            kinds: table.iter().filter_map(GameKind::of).collect(),
         }
+    }
+
+    /// Whether a server can offer these games.
+    ///
+    /// # Errors
+    /// None of them can be run by a server (no entry has a `host`), or a name is empty,
+    /// repeated, `crash` (the test game's), or not lowercase letters, digits and `_` (the
+    /// names go into file names and URLs).
+    pub fn check(&self) -> Result<(), String> {
+        let mut seen = std::collections::HashSet::new();
+        for k in self.playable() {
+            let name = k.name();
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            {
+                return Err(format!(
+                    "game name {name:?} is not lowercase letters, digits and _"
+                ));
+            }
+            if name == GameKind::CRASH.name {
+                return Err(format!("game name {name:?} is the test game's"));
+            }
+            if !seen.insert(name) {
+                return Err(format!("game name {name:?} is in the table twice"));
+            }
+        }
+        if seen.is_empty() {
+            return Err("no game in the table can run on a server (none has a `host`)".to_owned());
+        }
+        Ok(())
+    }
+
+    /// The games a player can start (the test game aside), in table order.
+    pub fn playable(&self) -> impl Iterator<Item = GameKind> + '_ {
+        self.kinds.iter().copied()
+    }
+
+    /// The names of [`Games::playable`], joined by `, `: what an error about an unknown game
+    /// lists.
+    #[must_use]
+    pub fn names(&self) -> String {
+        self.playable()
+            .map(GameKind::name)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The game called `name`; the test game only when `test_games`.
     #[must_use]
-    pub fn from_name(name: &str, test_games: bool) -> Option<GameKind> {
-        match name {
-            "alchemy" => Some(GameKind::Alchemy),
-            "caves" => Some(GameKind::Caves),
-            "rats" => Some(GameKind::Rats),
-            "crash" if test_games => Some(GameKind::Crash),
-            _ => None,
-        }
+    pub fn from_name(&self, name: &str, test_games: bool) -> Option<GameKind> {
+        self.playable()
+            .find(|k| k.name() == name)
+            .or_else(|| (test_games && name == GameKind::CRASH.name).then_some(GameKind::CRASH))
     }
 
     /// The game whose recording is in the file called `name` (recordings are named
-    /// `GAME-seed…`).
+    /// `GAME-seed…`), if it replays.
     #[must_use]
-    pub fn of_recording(name: &str) -> Option<GameKind> {
-        Self::PLAYABLE
-            .into_iter()
+    pub fn of_recording(&self, name: &str) -> Option<GameKind> {
+        self.playable()
+            .filter(|k| k.replays())
             .find(|k| name.starts_with(&format!("{}-", k.name())))
     }
 }
 
-/// A running game, with what the lobby shows of it.
-pub enum WebApp {
-    /// Alchemy's screens.
-    Alchemy(Box<ScreenStack<AlchemyCtx>>),
-    /// The Caves, in the session every ruleset gets.
-    Caves(Box<ScreenStack<Session<Caves>>>),
-    /// The rats, likewise.
-    Rats(Box<ScreenStack<Session<Rats>>>),
-    /// The test game.
-    Crash(CrashApp),
-}
+/// A running game, with what the lobby shows of it: whatever its entry's
+/// [`host`](alembic_games::GameEntry::host) started, read through
+/// [`alembic_games::host::Hosted`].
+pub struct WebApp(Box<dyn Hosted>);
 
 /// Where the lobby says a game is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
-    /// The hero's depth, if in a game.
+    /// The hero's depth, if in a game (and the game has depths).
     pub depth: Option<i32>,
     /// The game's turn.
     pub turn: u64,
@@ -94,49 +185,23 @@ impl WebApp {
     /// Where the game is now.
     #[must_use]
     pub fn progress(&self) -> Progress {
-        match self {
-            WebApp::Alchemy(s) => s.ctx().game().map_or_else(Progress::default, |g| Progress {
-                depth: alembic_games::alchemy::view::status(g)
-                    .ok()
-                    .map(|s| s.depth),
-                turn: g.turn(),
-            }),
-            WebApp::Caves(s) => session_progress(s.ctx()),
-            WebApp::Rats(s) => session_progress(s.ctx()),
-            WebApp::Crash(c) => Progress {
-                depth: None,
-                turn: c.0.len() as u64,
-            },
+        Progress {
+            depth: self.0.depth(),
+            turn: self.0.turn(),
         }
     }
 
     /// The game in play, if there is one (not on a start screen).
     #[must_use]
     pub fn game(&self) -> Option<&alembic::Game> {
-        match self {
-            WebApp::Alchemy(s) => s.ctx().game(),
-            WebApp::Caves(s) => Some(s.ctx().game()),
-            WebApp::Rats(s) => Some(s.ctx().game()),
-            WebApp::Crash(_) => None,
-        }
+        self.0.game()
     }
 
-    /// The game's score as its own score table counts it (Alchemy's and the Caves'), or
-    /// `None` when it has none (no game, the test game).
+    /// The game's score as its own score table counts it, or `None` when it has none (no
+    /// game, the test game).
     #[must_use]
     pub fn points(&self) -> Option<i64> {
-        let points = match self {
-            WebApp::Alchemy(s) => {
-                let g = s.ctx().game()?;
-                alembic_games::alchemy::ui::morgue::score_of(
-                    &alembic_games::alchemy::view::summary(g).ok()?,
-                )
-            }
-            WebApp::Caves(s) => s.ctx().rules().summary(s.ctx().game()).score,
-            WebApp::Rats(s) => s.ctx().rules().summary(s.ctx().game()).score,
-            WebApp::Crash(_) => return None,
-        };
-        i64::try_from(points).ok()
+        self.0.points()
     }
 
     /// How the game ended, once it is over and filed (its save removed, its recording and
@@ -144,64 +209,44 @@ impl WebApp {
     /// terminal draws (which names the server's files). `None` while it goes on.
     #[must_use]
     pub fn ending(&self) -> Option<alembic_games::end::EndSummary> {
-        match self {
-            WebApp::Alchemy(s) => s.ctx().ending(),
-            WebApp::Caves(s) => s.ctx().ending(),
-            WebApp::Rats(s) => s.ctx().ending(),
-            WebApp::Crash(_) => None,
-        }
+        self.0.ending()
     }
 
     /// Why the game's journal (its recording) is behind, if it is: moves wait in memory
     /// because the file could not be written. They are written first, now; `None` when
     /// nothing waits (or the game keeps no journal).
     pub fn journal_behind(&mut self) -> Option<String> {
-        match self {
-            WebApp::Alchemy(s) => s.ctx_mut().journal_behind(),
-            WebApp::Caves(s) => s.ctx_mut().journal_behind(),
-            WebApp::Rats(s) => s.ctx_mut().journal_behind(),
-            WebApp::Crash(_) => None,
-        }
-    }
-
-    fn inner(&mut self) -> &mut dyn App {
-        match self {
-            WebApp::Alchemy(s) => s.as_mut(),
-            WebApp::Caves(s) => s.as_mut(),
-            WebApp::Rats(s) => s.as_mut(),
-            WebApp::Crash(c) => c,
-        }
-    }
-
-    fn inner_ref(&self) -> &dyn App {
-        match self {
-            WebApp::Alchemy(s) => s.as_ref(),
-            WebApp::Caves(s) => s.as_ref(),
-            WebApp::Rats(s) => s.as_ref(),
-            WebApp::Crash(c) => c,
-        }
+        self.0.journal_behind()
     }
 }
 
 impl App for WebApp {
     fn render(&mut self, frame: &mut Frame) {
-        self.inner().render(frame);
+        self.0.render(frame);
     }
     fn handle(&mut self, input: Input) -> Control {
-        self.inner().handle(input)
+        self.0.handle(input)
     }
     fn tick_interval(&self) -> Option<std::time::Duration> {
-        self.inner_ref().tick_interval()
+        self.0.tick_interval()
     }
     fn tick(&mut self) -> Control {
-        self.inner().tick()
+        self.0.tick()
     }
     fn farewell(&self) -> Result<Option<String>, String> {
-        self.inner_ref().farewell()
+        self.0.farewell()
     }
     fn title(&self) -> Option<String> {
-        self.inner_ref().title()
+        self.0.title()
     }
+}
+
+/// The test game, as a server starts it.
+fn host_crash(o: &HostOptions) -> Result<Box<dyn Hosted>, String> {
+    if o.replay.is_some() {
+        return Err("the crash test game has no recordings".to_owned());
+    }
+    Ok(Box::new(CrashApp::default()))
 }
 
 /// The test game: echoes keys; `!` panics (to test that a panic ends only its game), `~`
@@ -242,6 +287,15 @@ impl App for CrashApp {
     }
 }
 
+impl Hosted for CrashApp {
+    fn game(&self) -> Option<&alembic::Game> {
+        None
+    }
+    fn turn(&self) -> u64 {
+        self.0.len() as u64
+    }
+}
+
 /// Why a game could not start.
 pub type StartError = String;
 
@@ -262,34 +316,15 @@ pub fn start(
     seed: u64,
     tiles: Option<bool>,
 ) -> Result<WebApp, StartError> {
-    let exists = save.is_file();
-    match kind {
-        GameKind::Alchemy => {
-            let start = if exists {
-                Start::Load(save.to_path_buf())
-            } else {
-                Start::New(seed)
-            };
-            alembic_games::alchemy::ui::app(UiOptions {
-                start,
-                save_path: Some(save.to_path_buf()),
-                tiles,
-                practice: false,
-                wizard: false,
-            })
-            .map(|s| WebApp::Alchemy(Box::new(s)))
-            .map_err(|e| e.to_string())
-        }
-        GameKind::Caves => {
-            let rules = Caves::new().map_err(|e| e.to_string())?;
-            session(rules, save, seed, tiles).map(|s| WebApp::Caves(Box::new(s)))
-        }
-        GameKind::Rats => {
-            let rules = Rats::new().map_err(|e| e.to_string())?;
-            session(rules, save, seed, tiles).map(|s| WebApp::Rats(Box::new(s)))
-        }
-        GameKind::Crash => Ok(WebApp::Crash(CrashApp::default())),
-    }
+    host(
+        kind,
+        &HostOptions {
+            save: save.to_path_buf(),
+            seed,
+            tiles,
+            replay: None,
+        },
+    )
 }
 
 /// The replay viewer of the recording at `path`, of `kind`: it saves nothing.
@@ -297,59 +332,22 @@ pub fn start(
 /// # Errors
 /// The recording cannot be read or does not replay (the game's own message).
 pub fn replay(kind: GameKind, path: &Path, tiles: Option<bool>) -> Result<WebApp, StartError> {
-    match kind {
-        GameKind::Alchemy => alembic_games::alchemy::ui::app(UiOptions {
-            start: Start::Replay(path.to_path_buf()),
-            save_path: None,
+    if !kind.replays() && kind != GameKind::CRASH {
+        return Err(format!("{} has no replay viewer", kind.name()));
+    }
+    host(
+        kind,
+        &HostOptions {
+            save: PathBuf::new(),
+            seed: 0,
             tiles,
-            practice: false,
-            wizard: false,
-        })
-        .map(|s| WebApp::Alchemy(Box::new(s)))
-        .map_err(|e| e.to_string()),
-        GameKind::Caves => {
-            let rules = Arc::new(Caves::new().map_err(|e| e.to_string())?);
-            alembic_games::play::replay_app(rules, path)
-                .map(|s| WebApp::Caves(Box::new(s)))
-                .map_err(|e| e.to_string())
-        }
-        GameKind::Rats => {
-            let rules = Arc::new(Rats::new().map_err(|e| e.to_string())?);
-            alembic_games::play::replay_app(rules, path)
-                .map(|s| WebApp::Rats(Box::new(s)))
-                .map_err(|e| e.to_string())
-        }
-        GameKind::Crash => Err("the crash test game has no recordings".to_owned()),
-    }
+            replay: Some(path.to_path_buf()),
+        },
+    )
 }
 
-/// Where a session's game is, for the lobby.
-fn session_progress<R: Ruleset>(s: &Session<R>) -> Progress {
-    let g = s.game();
-    Progress {
-        depth: Some(s.rules().summary(g).depth),
-        turn: g.turn(),
-    }
-}
-
-/// A session of `rules`: continued from `save` when it exists, else new from `seed`.
-fn session<R: Ruleset + alembic_games::board::Board<R>>(
-    rules: R,
-    save: &Path,
-    seed: u64,
-    tiles: Option<bool>,
-) -> Result<ScreenStack<Session<R>>, StartError> {
-    let rules = Arc::new(rules);
-    let s = if save.is_file() {
-        Session::load(rules, save).map_err(|e| e.to_string())?
-    } else {
-        Session::new(rules, seed).with_save(save.to_path_buf())
-    };
-    // Straight into the game: the page has no menu before it (the start screen is under
-    // the game, where its end leads).
-    Ok(alembic_games::play::app_playing(
-        s.with_tiles(tiles == Some(true)),
-    ))
+fn host(kind: GameKind, opts: &HostOptions) -> Result<WebApp, StartError> {
+    (kind.host)(opts).map(WebApp)
 }
 
 /// A seed from the clock and a counter.
@@ -359,4 +357,81 @@ pub fn fresh_seed(salt: u64) -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     (nanos ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15)).rotate_left(17)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &'static str, host: Option<HostFn>) -> GameEntry {
+        GameEntry {
+            name,
+            about: "a test entry",
+            launch: |_| Ok(Box::new(CrashApp::default())),
+            sim: None,
+            library_counts: || Ok(Vec::new()),
+            replay: true,
+            host,
+        }
+    }
+
+    #[test]
+    fn the_registry_offers_its_hosted_games_in_order() {
+        let games = Games::default();
+        assert_eq!(games.check(), Ok(()));
+        assert_eq!(games.names(), "alchemy, caves, rats");
+        assert_eq!(games.from_name("demo", true), None, "the demo has no host");
+        assert_eq!(games.from_name("crash", false), None);
+        assert_eq!(games.from_name("crash", true), Some(GameKind::CRASH));
+        assert_eq!(games.from_name("nethack", true), None);
+        let caves = games.from_name("caves", false).map(GameKind::name);
+        assert_eq!(caves, Some("caves"));
+        let of = |f: &str| games.of_recording(f).map(GameKind::name);
+        assert_eq!(of("rats-seed3-1700000000.replay"), Some("rats"));
+        assert_eq!(of("ratsx-seed3.replay"), None);
+        assert_eq!(of("crash-seed3.replay"), None);
+    }
+
+    #[test]
+    fn a_table_the_server_cannot_offer_is_refused_with_its_reason() {
+        let host: Option<HostFn> = Some(|_| Ok(Box::new(CrashApp::default())));
+        let table = |names: &[&'static str]| -> Vec<GameEntry> {
+            names.iter().map(|n| entry(n, host)).collect()
+        };
+        let check = |t: Vec<GameEntry>| Games::of(&t).check();
+        assert_eq!(check(table(&["mine", "other_2"])), Ok(()));
+        for (names, why) in [
+            (&["a", "a"][..], "in the table twice"),
+            (&["crash"][..], "the test game's"),
+            (&["My Game"][..], "not lowercase"),
+            (&["../x"][..], "not lowercase"),
+            (&[""][..], "not lowercase"),
+            (&[][..], "none has a `host`"),
+        ] {
+            let err = check(table(names)).unwrap_err();
+            assert!(err.contains(why), "{names:?}: {err}");
+        }
+        let no_host = check(vec![entry("mine", None)]).unwrap_err();
+        assert!(no_host.contains("none has a `host`"), "{no_host}");
+    }
+
+    #[test]
+    fn the_test_game_starts_and_counts_its_keys_but_has_no_recordings() {
+        let mut app = start(GameKind::CRASH, Path::new("/nonexistent/x.save"), 1, None).unwrap();
+        app.handle(Input::ch('a'));
+        app.handle(Input::ch('b'));
+        assert_eq!(
+            app.progress(),
+            Progress {
+                depth: None,
+                turn: 2
+            }
+        );
+        assert!(app.game().is_none() && app.points().is_none());
+        let err = replay(GameKind::CRASH, Path::new("/nonexistent/x.replay"), None).err();
+        assert_eq!(
+            err.as_deref(),
+            Some("the crash test game has no recordings")
+        );
+    }
 }

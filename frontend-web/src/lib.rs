@@ -15,7 +15,9 @@
 //! - [`accounts`]: names, passwords (argon2id), sessions, CSRF tokens, log-in rate limits.
 //! - [`protocol`]: the wire format (deflated diffs of cells; JSON inputs).
 //! - [`frontend`]: [`frontend::WebFrontend`] and the [`frontend::Hub`] that fans frames out.
-//! - [`games`]: which games and how they start (new, saved, replay).
+//! - [`games`]: which games (a table of [`alembic_games::GameEntry`], any crate's) and how
+//!   they start (new, saved, replay).
+//! - [`run_games`]: the `alembic-web` command line over any table of games.
 //! - [`limits`]: bounds on replay viewers and their work, attempts per key in a window.
 //! - [`server`]: games in progress, owners, idling out, stopping.
 //! - [`web`]: the routes by resource (pages, files, account, play, watch, replay), their
@@ -37,6 +39,7 @@ pub mod limits;
 mod listen;
 pub mod lobby;
 pub mod protocol;
+mod run;
 pub mod server;
 pub mod store;
 pub mod sync;
@@ -45,6 +48,7 @@ pub mod web;
 use std::future::Future;
 use std::sync::Arc;
 
+pub use run::run_games;
 pub use server::{Config, Server};
 
 /// Serve `server` on `listener` until `shutdown` completes; then every game saves and its

@@ -144,7 +144,7 @@ pub fn page(server: &Server, token: Option<&Token>, account: Option<&Account>) -
         let mut f = Html::new();
         f.raw("<form action=/play method=get><label>Name <input name=name maxlength=20 ")
             .raw("placeholder=anonymous></label> <label>Game <select name=game>");
-        for k in crate::games::GameKind::PLAYABLE {
+        for k in server.games.playable() {
             f.raw("<option>").text(k.name()).raw("</option>");
         }
         f.raw("</select></label> ");
@@ -198,7 +198,7 @@ pub fn page(server: &Server, token: Option<&Token>, account: Option<&Account>) -
         h.raw("</tr>");
     }
     h.raw("</table><h2>Scores</h2><div id=scores>");
-    for kind in crate::games::GameKind::PLAYABLE {
+    for kind in server.games.playable() {
         h.raw("<h3>").text(kind.name()).raw("</h3>");
         match server.store.top_scores(kind.name(), TOP_SCORES) {
             Ok(rows) if rows.is_empty() => {

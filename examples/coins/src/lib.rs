@@ -1,6 +1,7 @@
 //! A game from outside this repository's registry, run by the frontends' public API: in the
 //! terminal (`cargo run -p alembic-example-coins --bin coins-tui -- --seed 3`) and in a window
-//! (`--bin coins-pixels`), each binary three lines.
+//! (`--bin coins-pixels`) and in the browser (`--bin coins-web -- --data-dir DIR`, then
+//! <http://127.0.0.1:8080/>), each binary three lines.
 //!
 //! Coins in a room: walk over the five coins (`hjkl`, arrows) and the game is won. It
 //! implements the contract (`Ruleset`, `Board`) and one table entry, and gets everything the
@@ -328,7 +329,8 @@ impl Ruleset for Coins {
         g.set_var_mut(&HERO, hero);
         let mut placed = 0;
         while placed < COINS {
-            let l = Loc::new(g.rng().range(2, 19) as i32, g.rng().range(1, 9) as i32, 0);
+            // Inside the walls (`range` includes both ends): every coin can be reached.
+            let l = Loc::new(g.rng().range(2, 18) as i32, g.rng().range(1, 8) as i32, 0);
             if g.things().at(l).is_empty() {
                 let c = g.spawn_mut(&mut ctx, "coin", l)?;
                 g.set_mut(c, &METAL, placed % 3)?;
@@ -552,4 +554,5 @@ pub const GAMES: &[GameEntry] = &[GameEntry {
     sim: None,
     library_counts: || Ok(Vec::new()),
     replay: true,
+    host: Some(|o| alembic_games::host::host_session(Coins::new(), o)),
 }];

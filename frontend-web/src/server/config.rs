@@ -20,6 +20,10 @@ pub struct Config {
     pub leave_grace: Duration,
     /// Most websocket connections from one address at once.
     pub max_conns_per_ip: usize,
+    /// The games it offers: `Games::of(table)`, the entries of a table of games that have a
+    /// [`host`](alembic_games::GameEntry::host), in its order. [`alembic_games::GAMES`]'s by
+    /// default; an outside crate's own table runs the same way ([`crate::run_games`]).
+    pub games: crate::games::Games,
     /// Offer the `crash` test game (it panics on `!`).
     pub test_games: bool,
     /// Draw tiles as pictures (the page has the atlas); `false`: letters only.
@@ -115,6 +119,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(30 * 60),
             leave_grace: Duration::from_secs(60),
             max_conns_per_ip: 32,
+            games: crate::games::Games::default(),
             test_games: false,
             tiles: true,
             db: None,

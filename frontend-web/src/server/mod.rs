@@ -215,6 +215,8 @@ pub struct Server {
     pub csrf: Csrf,
     /// This server's name among those sharing the database.
     pub name: String,
+    /// The games it offers ([`Config::games`], checked).
+    pub games: games::Games,
     reg: Mutex<Registry>,
     last_renewal: Mutex<Instant>,
     stopping: watch::Sender<bool>,
@@ -247,9 +249,9 @@ pub enum AttachError {
         "too many games in progress from your address ({0}); finish or leave one (it is saved a minute after), then try again"
     )]
     FullForAddress(usize),
-    /// No such game kind.
-    #[error("unknown game {0:?}")]
-    UnknownKind(String),
+    /// No such game on this server: the name asked for, and the games it offers.
+    #[error("unknown game {0:?}; this server offers {1}")]
+    UnknownKind(String, String),
     /// The server is stopping.
     #[error("the server is stopping")]
     Stopping,
@@ -305,6 +307,11 @@ impl Server {
     /// # Errors
     /// The database could not be opened (a message for the operator).
     pub fn new(config: Config) -> Result<Arc<Server>, String> {
+        config
+            .games
+            .check()
+            .map_err(|e| format!("cannot offer these games: {e}"))?;
+        let games = config.games.clone();
         let url = config
             .db
             .clone()
@@ -344,6 +351,7 @@ impl Server {
             store,
             csrf,
             name,
+            games,
             reg: Mutex::new(Registry::default()),
             last_renewal: Mutex::new(Instant::now()),
             stopping,
@@ -594,8 +602,12 @@ impl Server {
         let until = self.lease_until(now);
         match stored {
             Some(rec) => {
-                let kind = GameKind::from_name(&rec.kind, self.config.test_games)
-                    .ok_or_else(|| AttachError::UnknownKind(rec.kind.clone()))?;
+                let kind = self
+                    .games
+                    .from_name(&rec.kind, self.config.test_games)
+                    .ok_or_else(|| {
+                        AttachError::UnknownKind(rec.kind.clone(), self.games.names())
+                    })?;
                 match self.store.take_lease(rec.id, &self.name, now, until)? {
                     Lease::Taken => {}
                     Lease::HeldBy(other) => return Err(AttachError::Elsewhere(rec.id, other)),
@@ -634,8 +646,10 @@ impl Server {
                 Ok(g)
             }
             None => {
-                let k = GameKind::from_name(kind, self.config.test_games)
-                    .ok_or_else(|| AttachError::UnknownKind(kind.to_owned()))?;
+                let k = self
+                    .games
+                    .from_name(kind, self.config.test_games)
+                    .ok_or_else(|| AttachError::UnknownKind(kind.to_owned(), self.games.names()))?;
                 let seed = games::fresh_seed(now.unsigned_abs());
                 let owner_hash = token_hash(owner.as_str());
                 let id = self.store.create_game(&NewGame {
@@ -739,7 +753,7 @@ impl Server {
             if rows.iter().any(|x| x.id == r.id) || r.server.as_deref() == Some(&self.name) {
                 continue;
             }
-            let Some(kind) = GameKind::from_name(&r.kind, true) else {
+            let Some(kind) = self.games.from_name(&r.kind, true) else {
                 continue;
             };
             rows.push(GameRow {
@@ -774,7 +788,9 @@ impl Server {
             .game_to_continue(&token_hash(owner.as_str()), None)
             .ok()
             .flatten()?;
-        GameKind::from_name(&rec.kind, true).map(|k| (rec.id, k.name(), false))
+        self.games
+            .from_name(&rec.kind, true)
+            .map(|k| (rec.id, k.name(), false))
     }
 
     /// Claim the game this browser (`owner`) started anonymously, live or saved, for
@@ -812,7 +828,7 @@ impl Server {
             .ok()
             .flatten()
             .filter(|g| g.status == GameStatus::Finished)?;
-        let kind = GameKind::from_name(&g.kind, false)?;
+        let kind = self.games.from_name(&g.kind, false)?;
         let lines = self.store.recording(id).ok()?;
         if lines.is_empty() {
             return None;
@@ -846,7 +862,7 @@ impl Server {
         }
         let n = self.store.delete_account(account)?;
         for g in &games {
-            if let Some(kind) = GameKind::from_name(&g.kind, true) {
+            if let Some(kind) = self.games.from_name(&g.kind, true) {
                 let save = games::save_path(&self.config.data_dir, kind, g.id);
                 let _ = std::fs::remove_file(alembic_games::record::beside(&save));
                 let _ = std::fs::remove_file(&save);

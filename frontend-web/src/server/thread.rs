@@ -176,7 +176,7 @@ impl Server {
             }
             return None;
         }
-        if g.kind == GameKind::Crash {
+        if g.kind == GameKind::CRASH {
             let _ = store.set_game(g.id, me, GameStatus::Finished, None, progress.turn, now);
             return None;
         }

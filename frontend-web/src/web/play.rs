@@ -23,7 +23,8 @@ use crate::web::state::AppState;
 /// `/ws/play`'s query.
 #[derive(Debug, Default, Deserialize)]
 pub struct PlayQuery {
-    /// The game to start when the browser has none (`alchemy`, `caves`).
+    /// The game to start when the browser has none (`alchemy`, `caves`; the server's first
+    /// game when not given).
     #[serde(default)]
     pub game: Option<String>,
     /// The player's name for a new game.
@@ -66,7 +67,14 @@ pub(crate) async fn ws_play(
             )
             .await;
         };
-        let kind = q.game.unwrap_or_else(|| "alchemy".to_owned());
+        // No game named: the server's first.
+        let kind = q.game.unwrap_or_else(|| {
+            server
+                .games
+                .playable()
+                .next()
+                .map_or_else(String::new, |k| k.name().to_owned())
+        });
         let name = lobby::clean_name(q.name.as_deref().unwrap_or(""));
         let s = Arc::clone(&server);
         let fresh = q.new == Some(1);

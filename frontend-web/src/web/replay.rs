@@ -49,7 +49,7 @@ pub(crate) async fn ws_replay(
             }
             None => (
                 lobby::listed_file(&server.config.data_dir, lobby::RECORDS_DIR, &name),
-                GameKind::of_recording(&name),
+                server.games.of_recording(&name),
             ),
         };
         let (Some(path), Some(kind)) = found else {

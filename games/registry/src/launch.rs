@@ -123,6 +123,11 @@ pub struct GameEntry {
     pub library_counts: fn() -> Result<LibraryCounts, alembic::Error>,
     /// Whether `--replay` can show its recordings.
     pub replay: bool,
+    /// How a server running many games at once (the browser's `alembic-web`) starts it, with
+    /// its save where the server keeps saves, and reads its turn, depth and score
+    /// ([`crate::host`]); `None` keeps it out of such servers. A game on the session:
+    /// `Some(|o| alembic_games::host::host_session(MyRules::new(), o))`.
+    pub host: Option<crate::host::HostFn>,
 }
 
 /// The demo has no library of prototypes: one hard-coded room.
@@ -183,6 +188,7 @@ impl std::fmt::Debug for GameEntry {
             .field("name", &self.name)
             .field("sim", &self.sim.is_some())
             .field("replay", &self.replay)
+            .field("host", &self.host.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -197,6 +203,7 @@ pub const GAMES: &[GameEntry] = &[
         sim: Some(crate::sim::ALCHEMY.sim),
         library_counts: crate::sim::ALCHEMY.library_counts,
         replay: true,
+        host: Some(crate::host::host_alchemy),
     },
     GameEntry {
         name: "demo",
@@ -205,6 +212,7 @@ pub const GAMES: &[GameEntry] = &[
         sim: None,
         library_counts: demo_library_counts,
         replay: false,
+        host: None,
     },
     GameEntry {
         name: crate::sim::CAVES.name,
@@ -213,6 +221,7 @@ pub const GAMES: &[GameEntry] = &[
         sim: Some(crate::sim::CAVES.sim),
         library_counts: crate::sim::CAVES.library_counts,
         replay: true,
+        host: Some(|o| crate::host::host_session(alembic_caves::Caves::new(), o)),
     },
     GameEntry {
         name: crate::sim::RATS.name,
@@ -221,6 +230,7 @@ pub const GAMES: &[GameEntry] = &[
         sim: Some(crate::sim::RATS.sim),
         library_counts: crate::sim::RATS.library_counts,
         replay: true,
+        host: Some(|o| crate::host::host_session(alembic_rats::Rats::new(), o)),
     },
 ];
 

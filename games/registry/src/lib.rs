@@ -3,6 +3,7 @@
 //!
 //! - [`alchemy`]: the Alchemy roguelike; [`alchemy::ui`]: its screens.
 //! - [`caves`]: the Caves of Clojure game, finished.
+//! - [`host`]: what a server running many games at once (the browser's) needs of each.
 //! - [`sim`]: the headless runner behind the `alembic-sim` binary, with a registry of games
 //!   by name.
 //! - [`storage`], [`record`], [`playback`]: files that survive crashes, recordings (the
@@ -15,6 +16,7 @@
 
 pub mod campaign;
 pub mod demo;
+pub mod host;
 pub mod launch;
 pub use alembic_sim as sim;
 
