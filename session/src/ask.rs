@@ -237,6 +237,9 @@ pub enum Asked<C> {
     Ask(Question),
     /// Nothing to play: say this, and no time passes ("You have no coins to drop.").
     Say(String),
+    /// Travel to this place, as a click does (a game that answers the session's journeys,
+    /// [`crate::Ruleset::journeys`]; the steps are recorded one by one).
+    Travel(Loc),
 }
 
 /// The questions a game asks, an optional capability ([`crate::Ruleset::questions`]).

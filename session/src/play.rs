@@ -819,6 +819,9 @@ impl<R: Ruleset> StartHost for Session<R> {
         self.filed.clear();
         self.hover = None;
         self.start_recording();
+        for line in self.rules().opening(self.game()) {
+            self.say(line);
+        }
         if self.run.is_practice() {
             // Said once, as Alchemy says it: the game opens straight on the map now.
             self.say(PRACTICE_HELLO.to_owned());
@@ -1109,6 +1112,14 @@ impl PlayScreen {
             }
             Asked::Say(line) => {
                 s.notice = Some(line);
+                Transition::Stay
+            }
+            Asked::Travel(cell) if s.rules().journeys().is_some() => {
+                self.begin(s, Auto::Travel(Goal::Cell(cell)));
+                self.after_turn(s)
+            }
+            Asked::Travel(_) => {
+                s.notice = Some("This game has no travel.".into());
                 Transition::Stay
             }
             Asked::Ask(question) => {

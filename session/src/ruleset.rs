@@ -279,6 +279,12 @@ pub trait Ruleset: Send + Sync + 'static {
         let _ = game;
         None
     }
+    /// What the messages say when a new game begins ("You enter the dungeon."). Default:
+    /// nothing.
+    fn opening(&self, game: &Game) -> Vec<String> {
+        let _ = game;
+        Vec::new()
+    }
     /// The game at its end, for the morgue file and the score table. Default: no points.
     fn summary(&self, game: &Game) -> Summary {
         Summary {

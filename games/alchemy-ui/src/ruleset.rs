@@ -63,6 +63,7 @@ pub const ASKS: &[Binding<u32>] = &[
     bind(&[Key::Char('c')], "c", key::CRAFT, "Items", "craft a potion from a known recipe (beside an alchemy workbench)"),
     bind(&[Key::Char('C')], "C", key::DOOR, "Other", "close or open a door (then a direction)"),
     bind(&[Key::Char('x'), Key::Char(';')], "x or ;", key::LOOK, "Other", "look around with a cursor (l is a vi key: east)"),
+    bind(&[Key::Char('G')], "G", key::TRAVEL, "Other", "travel: pick a place you have seen with the cursor (Tab: stairs first)"),
 ];
 
 /// Alchemy's board, for the session's screens that show a game of it (the replay viewer):

@@ -218,6 +218,31 @@ fn alchemy_on_the_session_explores_refuses_a_needless_rest_and_fights() {
     let mut app = play::app_playing(session);
     let journeys = rules.journeys().unwrap();
 
+    // The game opens with Alchemy's own first line.
+    let f = press(&mut app, vec![]);
+    assert!(
+        f[0].contains_text("You enter the dungeon."),
+        "{}",
+        f[0].to_text()
+    );
+
+    // `G`: the cursor on the hero, Tab to the first place remembered, Enter travels there.
+    let f = press(
+        &mut app,
+        vec![Input::ch('G'), Input::key(Key::Tab), Input::key(Key::Enter)],
+    );
+    assert!(
+        f.iter().any(|f| f.contains_text("Travel to where?")),
+        "{}",
+        f[1].to_text()
+    );
+    let travelled = app.ctx().game().turn();
+    assert!(
+        travelled > 0,
+        "G travelled: {}",
+        f.last().unwrap().to_text()
+    );
+
     // `Z` at full health says why not, and no time passes.
     let f = press(&mut app, vec![Input::ch('Z')]);
     assert!(
@@ -225,12 +250,12 @@ fn alchemy_on_the_session_explores_refuses_a_needless_rest_and_fights() {
         "{}",
         f.last().unwrap().to_text()
     );
-    assert_eq!(app.ctx().game().turn(), 0);
+    assert_eq!(app.ctx().game().turn(), travelled);
 
-    // `o` explores from turn 0 until something stops it, and says what.
+    // `o` explores until something stops it, and says what.
     press(&mut app, vec![Input::ch('o')]);
     let walked = app.ctx().game().turn();
-    assert!(walked > 0, "explore walked");
+    assert!(walked > travelled, "explore walked");
 
     // `Tab` with nothing to fight takes no turn; with a goblin beside the hero, one press
     // fights it until it is gone.

@@ -43,6 +43,8 @@ pub mod key {
     pub const PICK_UP: u32 = 9;
     /// The inventory: an item, then what to do with it.
     pub const INVENTORY: u32 = 10;
+    /// Travel to a place picked with the cursor.
+    pub const TRAVEL: u32 = 11;
 }
 
 /// What can be done with a carried item.
@@ -380,6 +382,43 @@ fn look(g: &Game, replies: &[Reply]) -> Asked<Command> {
     }
 }
 
+/// `G`: a place the hero has seen, then the session's travel there. The cursor starts on
+/// the hero and cycles through the stairs and the features the hero remembers.
+fn travel(g: &Game, replies: &[Reply]) -> Asked<Command> {
+    let Some(at) = hero_at(g) else {
+        return Asked::Say(LOST.into());
+    };
+    match replies {
+        [] => {
+            let mut marks: Vec<(bool, u32, Loc)> = level_box(at.z)
+                .iter()
+                .filter(|&l| l != at && crate::rules::explored(g, l))
+                .filter(|&l| view::remembered_thing(g, l).is_some())
+                .map(|l| {
+                    let stairs = view::known_stairs_at(g, l, view::Stairs::Down)
+                        || view::known_stairs_at(g, l, view::Stairs::Up);
+                    (!stairs, at.chebyshev(l), l)
+                })
+                .collect();
+            marks.sort_by_key(|&(s, d, l)| (s, d, l.y, l.x));
+            let mut marks: Vec<Loc> = marks.into_iter().map(|(_, _, l)| l).collect();
+            marks.insert(0, at);
+            Asked::Ask(Question::target(
+                "Travel to where? (Tab: stairs and places you remember)",
+                at,
+                marks,
+                level_box(at.z),
+            ))
+        }
+        [Reply::Target(l)] if *l == at => Asked::Say("You are there already.".into()),
+        [Reply::Target(l)] if !crate::rules::explored(g, *l) => {
+            Asked::Say("You have not seen that place.".into())
+        }
+        [Reply::Target(l)] => Asked::Travel(*l),
+        _ => Asked::Say(LOST.into()),
+    }
+}
+
 /// `,`: the only item here at once; a list when several lie here.
 fn pick_up(g: &Game, replies: &[Reply]) -> Asked<Command> {
     let here: Vec<ThingId> = hero_at(g).map(|at| items_at(g, at)).unwrap_or_default();
@@ -410,6 +449,7 @@ impl Questions<Command> for Alchemy {
             key::DOOR => door(game, replies),
             key::LOOK => look(game, replies),
             key::PICK_UP => pick_up(game, replies),
+            key::TRAVEL => travel(game, replies),
             _ => Asked::Say(LOST.into()),
         }
     }

@@ -208,6 +208,10 @@ impl Ruleset for Alchemy {
         crate::morgue::SCORES_FILE.to_owned()
     }
 
+    fn opening(&self, game: &Game) -> Vec<String> {
+        alchemy::text::lines(game, &Event::Entered)
+    }
+
     fn journeys(&self) -> Option<&dyn alembic_session::Journeys<Command>> {
         Some(self)
     }
