@@ -976,8 +976,24 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
             }
         } else if let Some(id) = keymap::find(asks(s.rules(), s.board()), key) {
             return self.pose(s, id, Vec::new());
-        } else if let Some(bit) = keymap::find(s.board().view_toggles(), key) {
-            s.view.toggles ^= 1 << bit;
+        } else if let Some(b) = s
+            .board()
+            .view_toggles()
+            .iter()
+            .find(|b| b.keys.contains(&key))
+        {
+            s.view.toggles ^= 1 << b.action;
+            // Said, since some switches show nothing at once (autopickup).
+            let on = s.view.toggles & (1 << b.action) != 0;
+            let what = b.help.split(':').next().unwrap_or(b.help);
+            let mut what = what.chars();
+            let first = what.next().map(|c| c.to_uppercase().collect::<String>());
+            s.notice = Some(format!(
+                "{}{} ({}).",
+                first.unwrap_or_default(),
+                what.as_str(),
+                if on { "on" } else { "off" }
+            ));
         } else if let Some(own) = session_keys(s.rules())
             .find(|b| b.keys.contains(&key))
             .map(|b| b.action)
@@ -1193,6 +1209,9 @@ impl PlayScreen {
 #[derive(Clone, Debug, Default)]
 pub struct Trip {
     said: usize,
+    /// The step under way is explore's own doing where the hero stands (a pick-up): what
+    /// it says does not stop the journey.
+    here: bool,
     foe: Option<ThingId>,
     seen: Vec<ThingId>,
     floor: Option<i64>,
@@ -1227,6 +1246,7 @@ impl<R: Ruleset> Walker for Session<R> {
     fn next(&mut self, auto: Auto, first: bool, trip: &mut Trip) -> Result<R::Command, End> {
         let rules = self.run.rules_arc().clone();
         let journeys = rules.journeys();
+        trip.here = false;
         if auto == Auto::Fight {
             // The foe's step while it is still a foe; gone (dead, fled), the fight is over.
             let foes = journeys.map(|j| j.foes(self.game())).unwrap_or_default();
@@ -1236,8 +1256,16 @@ impl<R: Ruleset> Walker for Session<R> {
         let command = match auto {
             Auto::Rest | Auto::Search => journeys.and_then(|j| j.wait()),
             Auto::Run(d) => rules.step(d),
+            Auto::Travel(Goal::Explore) => journeys.and_then(|j| {
+                let here = j.explore_here(self.game(), &self.view);
+                trip.here = here.is_some();
+                here.or_else(|| {
+                    j.route_in(self.game(), Goal::Explore, &self.view)
+                        .and_then(|d| rules.step(d))
+                })
+            }),
             Auto::Travel(goal) => journeys
-                .and_then(|j| j.route(self.game(), goal))
+                .and_then(|j| j.route_in(self.game(), goal, &self.view))
                 .and_then(|d| rules.step(d)),
             _ => None,
         };
@@ -1278,7 +1306,7 @@ impl<R: Ruleset> Walker for Session<R> {
         if auto == Auto::Fight {
             return self.fight_interrupted(trip);
         }
-        if self.log.len() > trip.said {
+        if self.log.len() > trip.said && !trip.here {
             return Some(End::Interrupted(String::new()));
         }
         self.rules()

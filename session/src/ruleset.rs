@@ -381,6 +381,18 @@ pub trait Journeys<C>: Send + Sync {
     /// The next step towards `goal`, over ground the player knows; `None` when there is no
     /// way (or nothing left to explore).
     fn route(&self, game: &Game, goal: Goal) -> Option<Dir>;
+    /// [`Journeys::route`] under the player's view toggles (a game's options, such as
+    /// autopickup: explore goes to the items it sees too). Default: `route`.
+    fn route_in(&self, game: &Game, goal: Goal, view: &View) -> Option<Dir> {
+        let _ = view;
+        self.route(game, goal)
+    }
+    /// What explore does where the hero stands before it steps on, under the view toggles
+    /// (autopickup: pick up what lies here, when it can be picked up). Default: nothing.
+    fn explore_here(&self, game: &Game, view: &View) -> Option<C> {
+        let _ = (game, view);
+        None
+    }
     /// The command that lets a turn pass, for resting (`Z`) and searching (`s`). Default:
     /// none, and neither is offered (a game where the hero does not heal and nothing is
     /// hidden).

@@ -66,6 +66,15 @@ pub const ASKS: &[Binding<u32>] = &[
     bind(&[Key::Char('G')], "G", key::TRAVEL, "Other", "travel: pick a place you have seen with the cursor (Tab: stairs first)"),
 ];
 
+/// The view's switches: autopickup (read by the rules' journeys, never recorded).
+const TOGGLES: &[Binding<u32>] = &[bind(
+    &[Key::Char('A')],
+    "A",
+    alembic_alchemy::journeys::AUTOPICKUP,
+    "View",
+    "autopickup: explore picks up the items it sees, or stops doing so (off at first)",
+)];
+
 /// Alchemy's board, for the session's screens that show a game of it (the replay viewer):
 /// the rules ([`Alchemy`], in the rules crate) drawn by this crate's screens.
 #[derive(Clone)]
@@ -109,6 +118,10 @@ impl Board<Alchemy> for AlchemyBoard {
 
     fn asks(&self) -> &'static [Binding<u32>] {
         ASKS
+    }
+
+    fn view_toggles(&self) -> &'static [Binding<u32>] {
+        TOGGLES
     }
 
     /// The map cell at `x`, `y` as [`Board::draw`] lays it out: the hero in the middle of

@@ -13,7 +13,7 @@ use alembic_alchemy_ui::ruleset::{Alchemy, AlchemyBoard};
 use alembic_session::play::{self, Session, Step};
 use alembic_session::record;
 use alembic_session::run::apply_step_quietly;
-use alembic_session::{Ruleset, Status};
+use alembic_session::{Goal, Ruleset, Status, View};
 use alembic_ui::{Frame, Input, Key, ScreenStack, TestFrontend, TestFrontendError, run};
 
 /// Big enough for the whole level beside the side panel, under the messages.
@@ -287,4 +287,46 @@ fn alchemy_on_the_session_explores_refuses_a_needless_rest_and_fights() {
             .all(|f| f.id != foes[0].id),
         "the goblin is gone"
     );
+}
+
+#[test]
+fn autopickup_is_a_view_switch_that_explore_obeys() {
+    let d = dir("autopickup");
+    let rules = Arc::new(Alchemy::new().unwrap());
+    let session = Session::with_board(rules.clone(), AlchemyBoard::shared(&rules), 11)
+        .with_modes(false, true)
+        .with_save(d.join("alchemy.save"));
+    let mut app = play::app_playing(session);
+    let carried = |app: &ScreenStack<Session<Alchemy>>| {
+        alembic_alchemy::view::inventory_entries(app.ctx().game())
+            .unwrap()
+            .iter()
+            .any(|e| e.name.contains("short sword"))
+    };
+    let mut keys = vec![Input::ch('~')];
+    keys.extend(typed("summon short sword"));
+    keys.push(Input::key(Key::Esc));
+    press(&mut app, keys);
+    // Off (as at first): explore's route is the plain one, and it picks nothing up.
+    let journeys = rules.journeys().unwrap();
+    let (g, off) = (app.ctx().game().clone(), View::default());
+    assert_eq!(
+        journeys.route_in(&g, Goal::Explore, &off),
+        journeys.route(&g, Goal::Explore)
+    );
+    assert_eq!(journeys.explore_here(&g, &off), None);
+    // `A` says so; then explore goes to the sword it sees and picks it up.
+    let f = press(&mut app, vec![Input::ch('A')]);
+    assert!(
+        f.last().unwrap().contains_text("Autopickup (on)."),
+        "{}",
+        f.last().unwrap().to_text()
+    );
+    for _ in 0..5 {
+        press(&mut app, vec![Input::ch('o')]);
+        if carried(&app) {
+            break;
+        }
+    }
+    assert!(carried(&app), "explore did not pick up the sword it saw");
 }

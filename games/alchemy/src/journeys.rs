@@ -12,12 +12,22 @@
 
 use alembic::path::{Pathfinder, Search};
 use alembic::{Dir, Game, Loc, ThingId, fov::VisibleSet};
-use alembic_session::ruleset::{Foe, Goal, Journeys};
+use alembic_session::Ruleset;
+use alembic_session::ruleset::{Foe, Goal, Journeys, View};
 
 use crate::contract::Alchemy;
-use crate::rules::{creature_at, explored, finds_way, level_box};
+use crate::rules::{creature_at, explored, finds_way, items_at, level_box};
 use crate::view::{self, Stairs, TileTable, hero_id, is_creature, is_hostile, visible};
 use crate::{Command, text};
+
+/// The bit of the view toggles that turns autopickup on (the board's `A`): explore goes to
+/// the items it sees and picks them up. Off at first, as Alchemy's own screen had it.
+pub const AUTOPICKUP: u32 = 0;
+
+/// Whether autopickup is on in `view`.
+fn autopickup(view: &View) -> bool {
+    view.toggles & (1 << AUTOPICKUP) != 0
+}
 
 /// What travel pays to cross a never-seen cell in a gap of the map: one the torch never lit
 /// between seen ground (at least two seen, walkable neighbours). Dearer than a detour over
@@ -152,6 +162,23 @@ impl Journeys<Command> for Alchemy {
             }
             Goal::Explore => step_towards(g, |l| frontier(g, l)),
         }
+    }
+
+    fn route_in(&self, g: &Game, goal: Goal, view: &View) -> Option<Dir> {
+        if goal != Goal::Explore || !autopickup(view) {
+            return self.route(g, goal);
+        }
+        let seen = visible(g).ok();
+        let wanted =
+            |l: Loc| seen.as_ref().is_some_and(|v| v.contains(l)) && !items_at(g, l).is_empty();
+        step_towards(g, |l| frontier(g, l) || wanted(l))
+    }
+
+    fn explore_here(&self, g: &Game, view: &View) -> Option<Command> {
+        let at = hero_at(g)?;
+        let pick = Command::PickUp(None);
+        (autopickup(view) && !items_at(g, at).is_empty() && self.apply(g, &pick).is_ok())
+            .then_some(pick)
     }
 
     fn wait(&self) -> Option<Command> {

@@ -58,7 +58,7 @@ mod dungeon;
 mod error;
 pub mod events;
 mod hooks;
-mod journeys;
+pub mod journeys;
 mod kinds;
 pub mod library;
 pub mod morgue;
