@@ -196,7 +196,7 @@ impl App for WebApp {
     fn tick(&mut self) -> Control {
         self.inner().tick()
     }
-    fn farewell(&self) -> Result<Option<String>, String> {
+    fn farewell(&self) -> Result<Option<String>, alembic_ui::FarewellError> {
         self.inner_ref().farewell()
     }
     fn title(&self) -> Option<String> {

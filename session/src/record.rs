@@ -661,9 +661,31 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
     }
 }
 
-/// A last-resort save, called once as a window or terminal is lost: the save's path, or a
-/// sentence. The same type as `alembic_ui::EmergencySave`, which a frontend calls.
-pub type EmergencySave = Box<dyn FnOnce() -> Result<String, String> + Send>;
+/// A last-resort save, called once as a window or terminal is lost: the save's path, or why
+/// not. [`for_frontend`] makes it the `alembic_ui::EmergencySave` a frontend calls.
+pub type EmergencySave = Box<dyn FnOnce() -> Result<String, EmergencySaveError> + Send>;
+
+/// Why a last-resort save ([`EmergencySave`]) could not be written: its `Display` is the
+/// sentence a frontend prints (the save's directory that could not be made, the game's own
+/// save error).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EmergencySaveError(pub String);
+
+#[cfg(feature = "ui")]
+impl From<EmergencySaveError> for alembic_ui::EmergencySaveError {
+    fn from(e: EmergencySaveError) -> Self {
+        alembic_ui::EmergencySaveError(e.0)
+    }
+}
+
+/// The last-resort save as the UI contract hands it to a frontend
+/// ([`alembic_ui::App::emergency_save`]): the same save, the same sentences.
+#[cfg(feature = "ui")]
+#[must_use]
+pub fn for_frontend(save: EmergencySave) -> alembic_ui::EmergencySave {
+    Box::new(move || save().map_err(Into::into))
+}
 
 /// The last-resort save of a game in play (`alembic_ui::App::emergency_save`), as every
 /// game makes it: `game` (a cheap clone of the persistent value), the recording it goes on
@@ -671,13 +693,14 @@ pub type EmergencySave = Box<dyn FnOnce() -> Result<String, String> + Send>;
 /// save to that file. Called, it does what a save does, in the same order: a checkpoint of
 /// `game` appended to the recording, the save's directory made, then the save written, so
 /// the save is one of the recording's checkpoints and a continued game goes on from it. It
-/// answers the save's path, or a sentence.
+/// answers the save's path, or why not ([`EmergencySaveError`], whose sentence is `write`'s
+/// error as it displays).
 #[must_use]
-pub fn emergency_save(
+pub fn emergency_save<E: std::fmt::Display>(
     game: Game,
     recording: Option<PathBuf>,
     path: PathBuf,
-    write: impl FnOnce(&Game, &Path) -> Result<(), String> + Send + 'static,
+    write: impl FnOnce(&Game, &Path) -> Result<(), E> + Send + 'static,
 ) -> EmergencySave {
     Box::new(move || {
         let mut problem = None;
@@ -688,9 +711,10 @@ pub fn emergency_save(
             }
         }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir)
+                .map_err(|e| EmergencySaveError(format!("{}: {e}", dir.display())))?;
         }
-        write(&game, &path)?;
+        write(&game, &path).map_err(|e| EmergencySaveError(e.to_string()))?;
         Ok(format!("{}{}", path.display(), problem.unwrap_or_default()))
     })
 }

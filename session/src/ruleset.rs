@@ -359,6 +359,12 @@ pub trait Ruleset: Send + Sync + 'static {
     }
 }
 
+/// Why a rest or a search may not begin ([`Journeys::may_rest`]): its `Display` is the
+/// sentence for the player ("Not with a bat in view.").
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RestRefused(pub String);
+
 /// The optional capability behind rest (`Z`), search (`s`), explore (`o`), travel (a
 /// click, `>` and `<` away from stairs) and auto-fight: a game that implements it and returns
 /// it from [`Ruleset::journeys`] gets those keys in every frontend, and a game that does not
@@ -384,8 +390,8 @@ pub trait Journeys<C>: Send + Sync {
     /// with a bat in view."). Default: yes.
     ///
     /// # Errors
-    /// The sentence for the player.
-    fn may_rest(&self, game: &Game, search: bool) -> Result<(), String> {
+    /// [`RestRefused`]: the sentence for the player.
+    fn may_rest(&self, game: &Game, search: bool) -> Result<(), RestRefused> {
         let _ = (game, search);
         Ok(())
     }

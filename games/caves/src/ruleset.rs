@@ -16,7 +16,7 @@ use alembic_session::keymap::{Binding, bind};
 #[cfg(feature = "board")]
 use alembic_session::mapview::{Scroll, Viewport};
 use alembic_session::ruleset::{Bot, Ending, Goal, Outcome as Done, Policy, Rejected, Status};
-use alembic_session::ruleset::{Foe, Journeys, Summary};
+use alembic_session::ruleset::{Foe, Journeys, RestRefused, Summary};
 #[cfg(feature = "board")]
 use alembic_session::{Board, ruleset::View};
 
@@ -569,17 +569,19 @@ impl Journeys<Command> for Caves {
         Some(Command::Wait)
     }
 
-    fn may_rest(&self, g: &Game, search: bool) -> Result<(), String> {
-        let s = status(g).map_err(|e| e.to_string())?;
+    fn may_rest(&self, g: &Game, search: bool) -> Result<(), RestRefused> {
+        let s = status(g).map_err(|e| RestRefused(e.to_string()))?;
         if !search && s.hp >= s.max_hp {
-            return Err("You are not hurt: nothing to rest for (s searches, . waits).".into());
+            return Err(RestRefused(
+                "You are not hurt: nothing to rest for (s searches, . waits).".into(),
+            ));
         }
         if let Some(&c) = in_view(g)
             .iter()
             .find(|&&c| is_hostile(g, c) && !stays_put(g, c))
         {
             let name = crate::text::with_article(&name_of(g, c));
-            return Err(format!("Not with {name} in view."));
+            return Err(RestRefused(format!("Not with {name} in view.")));
         }
         Ok(())
     }
