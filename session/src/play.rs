@@ -307,7 +307,7 @@ impl<R: Ruleset> Session<R> {
 
     /// The modes of the game in play, as saves and recordings carry them.
     #[must_use]
-    pub fn modes(&self) -> Vec<String> {
+    pub fn modes(&self) -> crate::Modes {
         self.run.modes()
     }
 
@@ -529,8 +529,8 @@ pub fn past_messages<R: Ruleset>(rules: &R, path: &Path, upto: &Game) -> Vec<(u6
     let (from, mut game) = match start {
         Some((i, g)) => (i, g),
         None => {
-            let modes: Vec<String> = rec.header.modes.iter().cloned().collect();
-            match rules.new_game_in_modes(rec.header.seed, &modes) {
+            let modes = crate::Modes::parse(&rec.header.modes).map_err(alembic::Error::from);
+            match modes.and_then(|m| rules.new_game_in_modes(rec.header.seed, &m)) {
                 Ok(g) => (0, g),
                 Err(_) => return Vec::new(),
             }
@@ -759,7 +759,7 @@ impl<R: Ruleset> StartHost for Session<R> {
             return None;
         }
         let mut next = format!("seed {}", self.run.seed());
-        for m in self.run.modes() {
+        for m in self.run.modes().to_strings() {
             next += &format!(" · {m}");
         }
         Some(next)
@@ -1329,8 +1329,7 @@ pub fn replay_app_with<R: Ruleset>(
     let start = {
         let rules = rules.clone();
         move |h: &alembic::replay::ReplayHeader| {
-            let modes: Vec<String> = h.modes.iter().cloned().collect();
-            rules.new_game_in_modes(h.seed, &modes)
+            rules.new_game_in_modes(h.seed, &crate::Modes::parse(&h.modes)?)
         }
     };
     let step = {

@@ -17,6 +17,7 @@ use alembic::{Game, replay::Entry, replay::Recording, replay::ReplayHeader};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::modes::Modes;
 use crate::storage::{self, StorageError};
 
 /// A checkpoint after this many commands.
@@ -170,7 +171,7 @@ pub enum JournalError {
 
 impl<C: Serialize + DeserializeOwned> Recorder<C> {
     /// Start the recording of a new game of `game_name` from `seed` at `path` (replacing any
-    /// old one there), in the given `modes` (such as `practice`).
+    /// old one there), in the given `modes` (the header lists [`Modes::to_strings`]).
     ///
     /// # Errors
     /// The file could not be written.
@@ -178,12 +179,12 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
         path: &Path,
         game_name: &str,
         seed: u64,
-        modes: &[&str],
+        modes: &Modes,
         game: &Game,
     ) -> Result<Self, RecordError> {
         let mut header = ReplayHeader::new(game_name, env!("CARGO_PKG_VERSION"), seed);
-        for m in modes {
-            header = header.with_mode(*m);
+        for m in modes.to_strings() {
+            header = header.with_mode(m);
         }
         let mut text = header.to_line();
         text += &Entry::checkpoint_line(game.turn(), game.state_hash());
@@ -217,12 +218,12 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
         path: &Path,
         game_name: &str,
         seed: u64,
-        modes: &[&str],
+        modes: &Modes,
         game: &Game,
     ) -> Self {
         let mut header = ReplayHeader::new(game_name, env!("CARGO_PKG_VERSION"), seed);
-        for m in modes {
-            header = header.with_mode(*m);
+        for m in modes.to_strings() {
+            header = header.with_mode(m);
         }
         let mut text = header.to_line();
         text += &Entry::checkpoint_line(game.turn(), game.state_hash());
@@ -754,7 +755,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("g.replay");
         let game = Game::new(0);
-        let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &[], &game).unwrap();
+        let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &Modes::none(), &game).unwrap();
         for _ in 0..STATE_EVERY - 1 {
             r.command(0, &1, &game).unwrap();
         }
@@ -803,7 +804,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("g.replay");
         let game = Game::new(0);
-        let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &[], &game).unwrap();
+        let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &Modes::none(), &game).unwrap();
         r.command(0, &1, &game).unwrap();
         assert!(r.behind().is_none());
         // The file cannot be written (a directory in its place), and a failed write left

@@ -80,6 +80,7 @@ use serde::{Serialize, de::DeserializeOwned};
 
 use crate::gamedata::DataIdentity;
 use crate::launch::Cause;
+use crate::modes::Modes;
 use crate::savefile::{SaveError, Saved};
 
 /// What a command did: the new state and what happened, as typed events (the screen and the
@@ -171,7 +172,7 @@ pub struct GameEnd<'a> {
     /// keep it, without its recording).
     pub seed: Option<u64>,
     /// Its modes (practice, wizard, data).
-    pub modes: &'a [String],
+    pub modes: &'a Modes,
     /// The player quit.
     pub quit: bool,
     /// How it ended ("quit" when the player quit).
@@ -252,9 +253,9 @@ pub trait Ruleset: Send + Sync + 'static {
     /// # Errors
     /// [`alembic::Error::Msg`] with one sentence when the modes name other data; as
     /// [`Ruleset::new_game`].
-    fn new_game_in_modes(&self, seed: u64, modes: &[String]) -> Result<Game, alembic::Error> {
+    fn new_game_in_modes(&self, seed: u64, modes: &Modes) -> Result<Game, alembic::Error> {
         self.data()
-            .check_save(&DataIdentity::from_modes(modes))
+            .check_save(&modes.data)
             .map_err(|e| alembic::Error::Msg(e.to_string().into()))?;
         self.new_game(seed)
     }
@@ -304,7 +305,7 @@ pub trait Ruleset: Send + Sync + 'static {
     ///
     /// # Errors
     /// [`SaveError`].
-    fn save_text(&self, game: &Game, seed: u64, modes: &[String]) -> Result<String, SaveError>
+    fn save_text(&self, game: &Game, seed: u64, modes: &Modes) -> Result<String, SaveError>
     where
         Self: Sized,
     {

@@ -641,10 +641,10 @@ impl AlchemyCtx {
         self.practice_default
     }
 
-    /// The modes of the game in play, for saves, recordings and morgues: the data's,
-    /// `practice`, `wizard`.
+    /// The modes of the game in play, for saves, recordings and morgues: practice, wizard,
+    /// the data (none without a game in play).
     #[must_use]
-    pub fn modes(&self) -> Vec<String> {
+    pub fn modes(&self) -> alembic_session::Modes {
         self.run.as_ref().map(Run::modes).unwrap_or_default()
     }
 

@@ -512,11 +512,11 @@ fn a_save_that_would_not_load_back_is_not_written() {
     let path = d.join("alchemy.save");
     let rules = Rules::new().unwrap();
     let good = new_game(3, &rules).unwrap();
-    save::save_checked(&good, &path, &[], &rules).unwrap();
+    save::save_checked(&good, &path, &alembic_session::Modes::none(), &rules).unwrap();
     let before = std::fs::read(&path).unwrap();
     let mut bad = good.clone();
     bad.log_mut("x".repeat(64 * 1024));
-    let err = save::save_checked(&bad, &path, &[], &rules).unwrap_err();
+    let err = save::save_checked(&bad, &path, &alembic_session::Modes::none(), &rules).unwrap_err();
     assert!(err.to_string().contains("would not load back"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert!(
