@@ -32,7 +32,8 @@ pub const WIZARD: &str = "wizard";
 /// with. The default is a normal game on the shipped data (no modes at all).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Modes {
-    /// A practice game: no score, no morgue's "real" mark (`"practice"`).
+    /// A practice game (`"practice"`): its moves can be taken back (`U`), and it is not
+    /// scored.
     pub practice: bool,
     /// A wizard game: it accepts wizard commands (`"wizard"`).
     pub wizard: bool,

@@ -667,16 +667,26 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
 pub type EmergencySave = Box<dyn FnOnce() -> Result<String, EmergencySaveError> + Send>;
 
 /// Why a last-resort save ([`EmergencySave`]) could not be written: its `Display` is the
-/// sentence a frontend prints (the save's directory that could not be made, the game's own
-/// save error).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct EmergencySaveError(pub String);
+/// sentence a frontend prints.
+#[derive(Debug, thiserror::Error)]
+pub enum EmergencySaveError {
+    /// The save's directory could not be made.
+    #[error("{}: {source}", dir.display())]
+    Dir {
+        /// The directory.
+        dir: PathBuf,
+        /// What the file system said.
+        source: std::io::Error,
+    },
+    /// The game's own save failed (the sentence of its error).
+    #[error("{0}")]
+    Write(String),
+}
 
 #[cfg(feature = "ui")]
 impl From<EmergencySaveError> for alembic_ui::EmergencySaveError {
     fn from(e: EmergencySaveError) -> Self {
-        alembic_ui::EmergencySaveError(e.0)
+        alembic_ui::EmergencySaveError(e.to_string())
     }
 }
 
@@ -712,10 +722,12 @@ pub fn emergency_save<E: std::fmt::Display>(
             }
         }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| EmergencySaveError(format!("{}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(|source| EmergencySaveError::Dir {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
         }
-        write(&game, &path).map_err(|e| EmergencySaveError(e.to_string()))?;
+        write(&game, &path).map_err(|e| EmergencySaveError::Write(e.to_string()))?;
         Ok(format!("{}{}", path.display(), problem.unwrap_or_default()))
     })
 }
@@ -747,6 +759,34 @@ pub fn read<C: DeserializeOwned>(
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    /// Issue 52: an emergency save that fails says why, typed, in the sentence it said as
+    /// a `String` before (the directory, then what the file system said).
+    #[test]
+    fn an_emergency_save_that_cannot_make_its_directory_says_which() {
+        let dir = std::env::temp_dir().join(format!("alembic-emergency-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let blocker = dir.join("not-a-dir");
+        std::fs::write(&blocker, "a file").unwrap();
+        let path = blocker.join("sub").join("g.save");
+        let save = emergency_save(Game::new(0), None, path, |_, _| Ok::<(), String>(()));
+        let err = save().unwrap_err();
+        let EmergencySaveError::Dir {
+            dir: failed,
+            source,
+        } = &err
+        else {
+            panic!("{err:?}");
+        };
+        assert_eq!(failed, &blocker.join("sub"));
+        assert_eq!(err.to_string(), format!("{}: {source}", failed.display()));
+        let write = emergency_save(Game::new(0), None, dir.join("g.save"), |_, _| {
+            Err("the disk is full")
+        });
+        assert_eq!(write().unwrap_err().to_string(), "the disk is full");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn a_whole_state_follows_every_state_every_commands_across_continues() {

@@ -246,9 +246,11 @@ pub trait Ruleset: Send + Sync + 'static {
     /// # Errors
     /// The engine refused a call (a bug in the game's data or rules).
     fn new_game(&self, seed: u64) -> Result<Game, alembic::Error>;
-    /// A new game from `seed` in `modes`, as a save or a recording lists them. Default:
-    /// [`Ruleset::new_game`], after checking that the modes that name data (`mod:NAME`,
-    /// `data:HASH`) name this ruleset's ([`Ruleset::data`]).
+    /// A new game from `seed` in `modes`, as a save or a recording lists them
+    /// ([`Modes::parse`] reads a header's strings). Default: [`Ruleset::new_game`], after
+    /// checking that the modes' data ([`Modes::data`], the `mod:NAME` and `data:HASH`
+    /// strings) is this ruleset's ([`Ruleset::data`]); a game with wizard commands reads
+    /// [`Modes::wizard`] here.
     ///
     /// # Errors
     /// [`alembic::Error::Msg`] with one sentence when the modes name other data; as
