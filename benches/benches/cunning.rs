@@ -36,7 +36,15 @@ use criterion::Criterion;
 
 /// The depth-5 position and the champion.
 fn position(rules: &Rules) -> (Game, alembic::ThingId) {
-    let g = alchemy::new_game_in_modes(1, rules, ["wizard"]).expect("game");
+    let g = alchemy::new_game_in_modes(
+        1,
+        rules,
+        &alembic_session::Modes {
+            wizard: true,
+            ..alembic_session::Modes::default()
+        },
+    )
+    .expect("game");
     let wiz = |g: &Game, line: &str| {
         alchemy::apply(g, rules, Command::Wizard(line.to_owned()))
             .expect(line)

@@ -127,7 +127,7 @@ impl<A: App> App for SaveOnXLoss<A> {
         c
     }
 
-    fn farewell(&self) -> Result<Option<String>, String> {
+    fn farewell(&self) -> Result<Option<String>, alembic_ui::FarewellError> {
         self.0.farewell()
     }
 
@@ -159,7 +159,7 @@ mod tests {
         fn tick_interval(&self) -> Option<std::time::Duration> {
             Some(std::time::Duration::from_millis(7))
         }
-        fn farewell(&self) -> Result<Option<String>, String> {
+        fn farewell(&self) -> Result<Option<String>, alembic_ui::FarewellError> {
             Ok(Some("bye".into()))
         }
         fn title(&self) -> Option<String> {

@@ -37,7 +37,7 @@ impl<A: App> App for PanicOnFirstInput<A> {
         panic!("ALEMBIC_TEST_PANIC: deliberate crash to test terminal restoration");
     }
 
-    fn farewell(&self) -> Result<Option<String>, String> {
+    fn farewell(&self) -> Result<Option<String>, alembic_ui::FarewellError> {
         self.0.farewell()
     }
 }

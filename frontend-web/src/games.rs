@@ -233,7 +233,7 @@ impl App for WebApp {
     fn tick(&mut self) -> Control {
         self.0.tick()
     }
-    fn farewell(&self) -> Result<Option<String>, String> {
+    fn farewell(&self) -> Result<Option<String>, alembic_ui::FarewellError> {
         self.0.farewell()
     }
     fn title(&self) -> Option<String> {

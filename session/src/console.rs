@@ -23,6 +23,12 @@ const KEEP: usize = 200;
 /// Completions listed at most.
 const LISTED: usize = 12;
 
+/// Why the game refused a console line ([`ConsoleHost::run_line`]): its `Display` is the
+/// sentence the console shows (an unknown command, a bad argument, the game's refusal).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct LineRefused(pub String);
+
 /// What the wizard console needs of the screens it opens over.
 pub trait ConsoleHost {
     /// The wizard commands and the game they complete against; `None` without either.
@@ -31,8 +37,8 @@ pub trait ConsoleHost {
     /// game is over now.
     ///
     /// # Errors
-    /// Why the line was refused; nothing changed and nothing was recorded.
-    fn run_line(&mut self, line: &str) -> Result<(Vec<String>, bool), String>;
+    /// [`LineRefused`]: why the line was refused; nothing changed and nothing was recorded.
+    fn run_line(&mut self, line: &str) -> Result<(Vec<String>, bool), LineRefused>;
     /// The host's own words beyond the game's commands, each with its help line.
     fn own_words(&self) -> &'static [(&'static str, &'static str)] {
         &[]
@@ -201,7 +207,7 @@ impl<C: ConsoleHost> Screen<C> for WizardConsole {
                             return Transition::Pop(());
                         }
                     }
-                    Err(why) => self.say(why),
+                    Err(why) => self.say(why.to_string()),
                 }
             }
             _ => {
@@ -230,7 +236,7 @@ mod tests {
         fn wizard_commands(&self) -> Option<(&WizardCommands<Game>, &Game)> {
             None
         }
-        fn run_line(&mut self, _: &str) -> Result<(Vec<String>, bool), String> {
+        fn run_line(&mut self, _: &str) -> Result<(Vec<String>, bool), LineRefused> {
             Ok((Vec::new(), false))
         }
     }

@@ -96,6 +96,12 @@ impl End {
     }
 }
 
+/// Why a journey may not begin ([`Walker::begin`]): its `Display` is the sentence for the
+/// player ("Not with a goblin in view.").
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct JourneyRefused(pub String);
+
 /// The game's side of a journey: what the next step is, playing it, and whether to stop.
 /// `Memo` is what the game remembers during one journey (the sides of a run's way, cells
 /// it gave up on); it starts as `Default` with each journey.
@@ -112,8 +118,8 @@ pub trait Walker {
     /// Default: yes.
     ///
     /// # Errors
-    /// The sentence for the player.
-    fn begin(&mut self, auto: Auto, memo: &mut Self::Memo) -> Result<(), String> {
+    /// [`JourneyRefused`]: the sentence for the player.
+    fn begin(&mut self, auto: Auto, memo: &mut Self::Memo) -> Result<(), JourneyRefused> {
         let _ = (auto, memo);
         Ok(())
     }
@@ -187,7 +193,7 @@ impl<M> Journey<M> {
         if !self.started {
             self.started = true;
             if let Err(why) = w.begin(self.auto, &mut self.memo) {
-                return Some(End::Interrupted(why));
+                return Some(End::Interrupted(why.0));
             }
         }
         let resting = matches!(self.auto, Auto::Rest | Auto::Search);

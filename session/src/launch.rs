@@ -206,12 +206,14 @@ pub fn seed_from_text(text: &str) -> u64 {
 
 /// Print how a session ended, for a frontend once its terminal or window is gone: the app's
 /// farewell (where the game was saved, or why saving failed), then the frontend's own error,
-/// each as a `program: …` line on stderr. Returns whether all went well (exit status 0).
+/// each as a `program: …` line on stderr (`farewell`'s error is the app's
+/// [`alembic_ui::FarewellError`] where there are screens). Returns whether all went well
+/// (exit status 0).
 /// A stderr that cannot be written (the terminal it was is gone) is no reason to panic, as
 /// `eprintln!` would: the lines are lost, the status stands.
-pub fn report_session_end<E: std::fmt::Display>(
+pub fn report_session_end<F: std::fmt::Display, E: std::fmt::Display>(
     program: &str,
-    farewell: Result<Option<String>, String>,
+    farewell: Result<Option<String>, F>,
     run: Result<(), E>,
 ) -> bool {
     use std::io::Write as _;

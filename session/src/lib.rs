@@ -72,6 +72,7 @@ pub mod keymap;
 pub mod launch;
 #[cfg(feature = "ui")]
 pub mod mapview;
+pub mod modes;
 pub mod plan;
 #[cfg(feature = "ui")]
 pub mod play;
@@ -95,6 +96,7 @@ pub use launch::{
     Cause, LaunchError, LaunchOptions, LibraryCounts, clock_seed, read_save, report_session_end,
     save_dir, save_dir_from, seed_from_text,
 };
+pub use modes::Modes;
 pub use ruleset::{Ending, Foe, Goal, Journeys, Outcome, Rejected, Ruleset, Status, Summary, View};
 
 /// This crate's README, whose code is compiled and run as doc tests.

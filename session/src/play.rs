@@ -22,9 +22,9 @@ use alembic_ui::{
 
 use crate::ask::{Asked, Question, Reply};
 use crate::board::Board;
-use crate::console::{ConsoleHost, WizardConsole};
+use crate::console::{ConsoleHost, LineRefused, WizardConsole};
 use crate::end::{AfterEnd, EndScreen, rewind_question};
-use crate::journey::{Auto, End, Journey, Walker};
+use crate::journey::{Auto, End, Journey, JourneyRefused, Walker};
 use crate::keymap::{self, Binding};
 use crate::launch::{LaunchError, LaunchOptions, clock_seed, save_dir};
 use crate::playback::{Playback, Viewer, Watch};
@@ -36,7 +36,7 @@ use crate::ruleset::{Goal, Ruleset, Status, View};
 use crate::run::{CannotSave, Run, StepRefusal};
 pub use crate::run::{PRACTICE, Step, WIZARD, apply_step, read_save, save_file, write_save};
 use crate::slot;
-use crate::start::{Heading, StartHost, StartReply, StartScreen};
+use crate::start::{ContinueError, Heading, NewGameError, StartHost, StartReply, StartScreen};
 use crate::{savefile, storage};
 
 pub use crate::end::REWIND;
@@ -312,7 +312,7 @@ impl<R: Ruleset> Session<R> {
 
     /// The modes of the game in play, as saves and recordings carry them.
     #[must_use]
-    pub fn modes(&self) -> Vec<String> {
+    pub fn modes(&self) -> crate::Modes {
         self.run.modes()
     }
 
@@ -415,7 +415,7 @@ impl<R: Ruleset> Session<R> {
     fn restart(&mut self, seed: u64) {
         let practice = self.run.is_practice();
         if let Err(why) = StartHost::new_game(self, Some(seed), practice) {
-            self.notice = Some(why);
+            self.notice = Some(why.0);
         }
     }
 
@@ -425,7 +425,7 @@ impl<R: Ruleset> Session<R> {
         if self.replay {
             return None;
         }
-        self.run.emergency_save()
+        self.run.emergency_save().map(record::for_frontend)
     }
 
     /// What to print once the frontend has closed.
@@ -434,7 +434,7 @@ impl<R: Ruleset> Session<R> {
     /// Why the save on close failed, and what of an ended game could not be kept (its
     /// morgue, its score, its recording): the frontend prints it and exits with a failure,
     /// as every game does.
-    pub fn farewell(&self) -> Result<Option<String>, String> {
+    pub fn farewell(&self) -> Result<Option<String>, alembic_ui::FarewellError> {
         let (mut said, failed) = match &self.exit_note {
             None => (Vec::new(), false),
             Some(Ok(line)) => (vec![line.clone()], false),
@@ -449,7 +449,7 @@ impl<R: Ruleset> Session<R> {
         said.retain(|l| !l.is_empty());
         let line = said.join(" ");
         if failed || !self.record_problems.is_empty() {
-            Err(line)
+            Err(alembic_ui::FarewellError(line))
         } else {
             Ok((!line.is_empty()).then_some(line))
         }
@@ -534,8 +534,8 @@ pub fn past_messages<R: Ruleset>(rules: &R, path: &Path, upto: &Game) -> Vec<(u6
     let (from, mut game) = match start {
         Some((i, g)) => (i, g),
         None => {
-            let modes: Vec<String> = rec.header.modes.iter().cloned().collect();
-            match rules.new_game_in_modes(rec.header.seed, &modes) {
+            let modes = crate::Modes::parse(&rec.header.modes).map_err(alembic::Error::from);
+            match modes.and_then(|m| rules.new_game_in_modes(rec.header.seed, &m)) {
                 Ok(g) => (0, g),
                 Err(_) => return Vec::new(),
             }
@@ -788,13 +788,13 @@ impl<R: Ruleset> StartHost for Session<R> {
             return None;
         }
         let mut next = format!("seed {}", self.run.seed());
-        for m in self.run.modes() {
+        for m in self.run.modes().to_strings() {
             next += &format!(" · {m}");
         }
         Some(next)
     }
 
-    fn new_game(&mut self, seed: Option<u64>, practice: bool) -> Result<(), String> {
+    fn new_game(&mut self, seed: Option<u64>, practice: bool) -> Result<(), NewGameError> {
         // The game made at launch (its seed from the command line) is the first one played.
         let launch_game = !self.begun
             && self.broken.is_none()
@@ -810,7 +810,7 @@ impl<R: Ruleset> StartHost for Session<R> {
             let board = self.board.clone();
             let fresh = Session::in_modes(rules, board, seed, practice, self.run.is_wizard());
             if let Some(why) = fresh.broken {
-                return Err(format!("The game could not be made: {why}"));
+                return Err(NewGameError(format!("The game could not be made: {why}")));
             }
             self.run = fresh.run;
         }
@@ -835,13 +835,13 @@ impl<R: Ruleset> StartHost for Session<R> {
         record::moves_after::<Step<R::Command>>(&record::beside(path), R::NAME, save)
     }
 
-    fn continue_game(&mut self) -> Result<(), String> {
+    fn continue_game(&mut self) -> Result<(), ContinueError> {
         let Some(path) = self.save_to.clone() else {
-            return Err("there is no save directory".into());
+            return Err(ContinueError("there is no save directory".into()));
         };
         let (rules, board) = (self.run.rules_arc().clone(), self.board.clone());
         let mut loaded = Session::load_reporting(rules, board, &path, &mut |_, _| {})
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| ContinueError(e.to_string()))?;
         loaded.lock = self.lock.take();
         loaded.view = self.view;
         loaded.practice_default = self.practice_default;
@@ -851,7 +851,7 @@ impl<R: Ruleset> StartHost for Session<R> {
         if ended {
             // Filed as it loaded: nothing to play, and the start screen says why.
             self.notice = None;
-            return Err(ENDED_BEFORE.to_owned());
+            return Err(ContinueError(ENDED_BEFORE.to_owned()));
         }
         Ok(())
     }
@@ -1230,7 +1230,7 @@ impl<R: Ruleset> Walker for Session<R> {
         Some(self.run.game())
     }
 
-    fn begin(&mut self, auto: Auto, trip: &mut Trip) -> Result<(), String> {
+    fn begin(&mut self, auto: Auto, trip: &mut Trip) -> Result<(), JourneyRefused> {
         let search = match auto {
             Auto::Rest => false,
             Auto::Search => true,
@@ -1238,8 +1238,10 @@ impl<R: Ruleset> Walker for Session<R> {
             _ => return Ok(()),
         };
         match self.rules().journeys() {
-            Some(j) if j.wait().is_some() => j.may_rest(self.game(), search),
-            _ => Err("This game has no resting.".into()),
+            Some(j) if j.wait().is_some() => j
+                .may_rest(self.game(), search)
+                .map_err(|e| JourneyRefused(e.0)),
+            _ => Err(JourneyRefused("This game has no resting.".into())),
         }
     }
 
@@ -1325,14 +1327,14 @@ impl<R: Ruleset> Walker for Session<R> {
 impl<R: Ruleset> Session<R> {
     /// A fight's start: its foe (the nearest), the foes in view, the hit points it stops
     /// below.
-    fn begin_fight(&mut self, trip: &mut Trip) -> Result<(), String> {
+    fn begin_fight(&mut self, trip: &mut Trip) -> Result<(), JourneyRefused> {
         let Some(j) = self.rules().journeys().filter(|j| j.fights()) else {
-            return Err("This game has no auto-fight.".into());
+            return Err(JourneyRefused("This game has no auto-fight.".into()));
         };
         let foes = j.foes(self.game());
         let foe = foes
             .first()
-            .ok_or_else(|| "There is nothing in view you can fight.".to_owned())?;
+            .ok_or_else(|| JourneyRefused("There is nothing in view you can fight.".to_owned()))?;
         trip.foe = Some(foe.id);
         trip.seen = foes.iter().map(|f| f.id).collect();
         trip.floor = j.health(self.game()).map(|(hp, most)| {
@@ -1405,14 +1407,14 @@ impl<R: Ruleset> ConsoleHost for Session<R> {
         self.rules().wizard().map(|w| (w, self.game()))
     }
 
-    fn run_line(&mut self, line: &str) -> Result<(Vec<String>, bool), String> {
+    fn run_line(&mut self, line: &str) -> Result<(Vec<String>, bool), LineRefused> {
         self.notice = None;
         let played = self
             .run
             .play(&Step::Wizard {
                 wizard: line.to_owned(),
             })
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| LineRefused(e.to_string()))?;
         // What the line said is the console's: it never goes into the game's message log.
         self.show_problems();
         Ok((played.said, played.over))
@@ -1463,8 +1465,7 @@ pub fn replay_app_with<R: Ruleset>(
     let start = {
         let rules = rules.clone();
         move |h: &alembic::replay::ReplayHeader| {
-            let modes: Vec<String> = h.modes.iter().cloned().collect();
-            rules.new_game_in_modes(h.seed, &modes)
+            rules.new_game_in_modes(h.seed, &crate::Modes::parse(&h.modes)?)
         }
     };
     let step = {
@@ -1506,7 +1507,7 @@ pub fn app_playing<R: Ruleset>(mut session: Session<R>) -> ScreenStack<Session<R
     if !session.begun {
         let practice = session.run.is_practice();
         if let Err(why) = StartHost::new_game(&mut session, None, practice) {
-            let start = StartScreen::new(&session).with_note(why);
+            let start = StartScreen::new(&session).with_note(why.0);
             return dressed(ScreenStack::new(session, start));
         }
     }

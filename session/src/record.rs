@@ -17,6 +17,7 @@ use alembic::{Game, replay::Entry, replay::Recording, replay::ReplayHeader};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::modes::Modes;
 use crate::storage::{self, StorageError};
 
 /// A checkpoint after this many commands.
@@ -170,7 +171,7 @@ pub enum JournalError {
 
 impl<C: Serialize + DeserializeOwned> Recorder<C> {
     /// Start the recording of a new game of `game_name` from `seed` at `path` (replacing any
-    /// old one there), in the given `modes` (such as `practice`).
+    /// old one there), in the given `modes` (the header lists [`Modes::to_strings`]).
     ///
     /// # Errors
     /// The file could not be written.
@@ -178,12 +179,12 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
         path: &Path,
         game_name: &str,
         seed: u64,
-        modes: &[&str],
+        modes: &Modes,
         game: &Game,
     ) -> Result<Self, RecordError> {
         let mut header = ReplayHeader::new(game_name, env!("CARGO_PKG_VERSION"), seed);
-        for m in modes {
-            header = header.with_mode(*m);
+        for m in modes.to_strings() {
+            header = header.with_mode(m);
         }
         let mut text = header.to_line();
         text += &Entry::checkpoint_line(game.turn(), game.state_hash());
@@ -217,12 +218,12 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
         path: &Path,
         game_name: &str,
         seed: u64,
-        modes: &[&str],
+        modes: &Modes,
         game: &Game,
     ) -> Self {
         let mut header = ReplayHeader::new(game_name, env!("CARGO_PKG_VERSION"), seed);
-        for m in modes {
-            header = header.with_mode(*m);
+        for m in modes.to_strings() {
+            header = header.with_mode(m);
         }
         let mut text = header.to_line();
         text += &Entry::checkpoint_line(game.turn(), game.state_hash());
@@ -661,9 +662,41 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
     }
 }
 
-/// A last-resort save, called once as a window or terminal is lost: the save's path, or a
-/// sentence. The same type as `alembic_ui::EmergencySave`, which a frontend calls.
-pub type EmergencySave = Box<dyn FnOnce() -> Result<String, String> + Send>;
+/// A last-resort save, called once as a window or terminal is lost: the save's path, or why
+/// not. [`for_frontend`] makes it the `alembic_ui::EmergencySave` a frontend calls.
+pub type EmergencySave = Box<dyn FnOnce() -> Result<String, EmergencySaveError> + Send>;
+
+/// Why a last-resort save ([`EmergencySave`]) could not be written: its `Display` is the
+/// sentence a frontend prints.
+#[derive(Debug, thiserror::Error)]
+pub enum EmergencySaveError {
+    /// The save's directory could not be made.
+    #[error("{}: {source}", dir.display())]
+    Dir {
+        /// The directory.
+        dir: PathBuf,
+        /// What the file system said.
+        source: std::io::Error,
+    },
+    /// The game's own save failed (the sentence of its error).
+    #[error("{0}")]
+    Write(String),
+}
+
+#[cfg(feature = "ui")]
+impl From<EmergencySaveError> for alembic_ui::EmergencySaveError {
+    fn from(e: EmergencySaveError) -> Self {
+        alembic_ui::EmergencySaveError(e.to_string())
+    }
+}
+
+/// The last-resort save as the UI contract hands it to a frontend
+/// ([`alembic_ui::App::emergency_save`]): the same save, the same sentences.
+#[cfg(feature = "ui")]
+#[must_use]
+pub fn for_frontend(save: EmergencySave) -> alembic_ui::EmergencySave {
+    Box::new(move || save().map_err(Into::into))
+}
 
 /// The last-resort save of a game in play (`alembic_ui::App::emergency_save`), as every
 /// game makes it: `game` (a cheap clone of the persistent value), the recording it goes on
@@ -671,13 +704,14 @@ pub type EmergencySave = Box<dyn FnOnce() -> Result<String, String> + Send>;
 /// save to that file. Called, it does what a save does, in the same order: a checkpoint of
 /// `game` appended to the recording, the save's directory made, then the save written, so
 /// the save is one of the recording's checkpoints and a continued game goes on from it. It
-/// answers the save's path, or a sentence.
+/// answers the save's path, or why not ([`EmergencySaveError`], whose sentence is `write`'s
+/// error as it displays).
 #[must_use]
-pub fn emergency_save(
+pub fn emergency_save<E: std::fmt::Display>(
     game: Game,
     recording: Option<PathBuf>,
     path: PathBuf,
-    write: impl FnOnce(&Game, &Path) -> Result<(), String> + Send + 'static,
+    write: impl FnOnce(&Game, &Path) -> Result<(), E> + Send + 'static,
 ) -> EmergencySave {
     Box::new(move || {
         let mut problem = None;
@@ -688,9 +722,12 @@ pub fn emergency_save(
             }
         }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|source| EmergencySaveError::Dir {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
         }
-        write(&game, &path)?;
+        write(&game, &path).map_err(|e| EmergencySaveError::Write(e.to_string()))?;
         Ok(format!("{}{}", path.display(), problem.unwrap_or_default()))
     })
 }
@@ -723,6 +760,34 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
+    /// Issue 52: an emergency save that fails says why, typed, in the sentence it said as
+    /// a `String` before (the directory, then what the file system said).
+    #[test]
+    fn an_emergency_save_that_cannot_make_its_directory_says_which() {
+        let dir = std::env::temp_dir().join(format!("alembic-emergency-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let blocker = dir.join("not-a-dir");
+        std::fs::write(&blocker, "a file").unwrap();
+        let path = blocker.join("sub").join("g.save");
+        let save = emergency_save(Game::new(0), None, path, |_, _| Ok::<(), String>(()));
+        let err = save().unwrap_err();
+        let EmergencySaveError::Dir {
+            dir: failed,
+            source,
+        } = &err
+        else {
+            panic!("{err:?}");
+        };
+        assert_eq!(failed, &blocker.join("sub"));
+        assert_eq!(err.to_string(), format!("{}: {source}", failed.display()));
+        let write = emergency_save(Game::new(0), None, dir.join("g.save"), |_, _| {
+            Err("the disk is full")
+        });
+        assert_eq!(write().unwrap_err().to_string(), "the disk is full");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn a_whole_state_follows_every_state_every_commands_across_continues() {
         let dir = std::env::temp_dir().join(format!("alembic-record-state-{}", std::process::id()));
@@ -730,7 +795,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("g.replay");
         let game = Game::new(0);
-        let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &[], &game).unwrap();
+        let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &Modes::none(), &game).unwrap();
         for _ in 0..STATE_EVERY - 1 {
             r.command(0, &1, &game).unwrap();
         }
@@ -779,7 +844,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("g.replay");
         let game = Game::new(0);
-        let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &[], &game).unwrap();
+        let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &Modes::none(), &game).unwrap();
         r.command(0, &1, &game).unwrap();
         assert!(r.behind().is_none());
         // The file cannot be written (a directory in its place), and a failed write left

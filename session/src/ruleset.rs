@@ -80,6 +80,7 @@ use serde::{Serialize, de::DeserializeOwned};
 
 use crate::gamedata::DataIdentity;
 use crate::launch::Cause;
+use crate::modes::Modes;
 use crate::savefile::{SaveError, Saved};
 
 /// What a command did: the new state and what happened, as typed events (the screen and the
@@ -171,7 +172,7 @@ pub struct GameEnd<'a> {
     /// keep it, without its recording).
     pub seed: Option<u64>,
     /// Its modes (practice, wizard, data).
-    pub modes: &'a [String],
+    pub modes: &'a Modes,
     /// The player quit.
     pub quit: bool,
     /// How it ended ("quit" when the player quit).
@@ -245,16 +246,18 @@ pub trait Ruleset: Send + Sync + 'static {
     /// # Errors
     /// The engine refused a call (a bug in the game's data or rules).
     fn new_game(&self, seed: u64) -> Result<Game, alembic::Error>;
-    /// A new game from `seed` in `modes`, as a save or a recording lists them. Default:
-    /// [`Ruleset::new_game`], after checking that the modes that name data (`mod:NAME`,
-    /// `data:HASH`) name this ruleset's ([`Ruleset::data`]).
+    /// A new game from `seed` in `modes`, as a save or a recording lists them
+    /// ([`Modes::parse`] reads a header's strings). Default: [`Ruleset::new_game`], after
+    /// checking that the modes' data ([`Modes::data`], the `mod:NAME` and `data:HASH`
+    /// strings) is this ruleset's ([`Ruleset::data`]); a game with wizard commands reads
+    /// [`Modes::wizard`] here.
     ///
     /// # Errors
     /// [`alembic::Error::Msg`] with one sentence when the modes name other data; as
     /// [`Ruleset::new_game`].
-    fn new_game_in_modes(&self, seed: u64, modes: &[String]) -> Result<Game, alembic::Error> {
+    fn new_game_in_modes(&self, seed: u64, modes: &Modes) -> Result<Game, alembic::Error> {
         self.data()
-            .check_save(&DataIdentity::from_modes(modes))
+            .check_save(&modes.data)
             .map_err(|e| alembic::Error::Msg(e.to_string().into()))?;
         self.new_game(seed)
     }
@@ -310,7 +313,7 @@ pub trait Ruleset: Send + Sync + 'static {
     ///
     /// # Errors
     /// [`SaveError`].
-    fn save_text(&self, game: &Game, seed: u64, modes: &[String]) -> Result<String, SaveError>
+    fn save_text(&self, game: &Game, seed: u64, modes: &Modes) -> Result<String, SaveError>
     where
         Self: Sized,
     {
@@ -372,6 +375,12 @@ pub trait Ruleset: Send + Sync + 'static {
     }
 }
 
+/// Why a rest or a search may not begin ([`Journeys::may_rest`]): its `Display` is the
+/// sentence for the player ("Not with a bat in view.").
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RestRefused(pub String);
+
 /// The optional capability behind rest (`Z`), search (`s`), explore (`o`), travel (a
 /// click, `>` and `<` away from stairs) and auto-fight: a game that implements it and returns
 /// it from [`Ruleset::journeys`] gets those keys in every frontend, and a game that does not
@@ -409,8 +418,8 @@ pub trait Journeys<C>: Send + Sync {
     /// with a bat in view."). Default: yes.
     ///
     /// # Errors
-    /// The sentence for the player.
-    fn may_rest(&self, game: &Game, search: bool) -> Result<(), String> {
+    /// [`RestRefused`]: the sentence for the player.
+    fn may_rest(&self, game: &Game, search: bool) -> Result<(), RestRefused> {
         let _ = (game, search);
         Ok(())
     }

@@ -17,6 +17,7 @@ use alembic::history::{Budget, History};
 use serde::{Deserialize, Serialize};
 
 use crate::launch::Cause;
+use crate::modes::Modes;
 use crate::record::{self, JournalError, RecordError, Recorder};
 use crate::ruleset::{Ending, GameEnd, Outcome, Rejected, Ruleset, Status};
 use crate::slot::{self, Slot};
@@ -27,10 +28,7 @@ use crate::{savefile, scores, storage};
 /// every 100 (the states between are rebuilt from the commands when undo reaches them).
 pub const PRACTICE_BUDGET: Budget = Budget::new(2_000, 100);
 
-/// The mode a practice game carries in its save and recording.
-pub const PRACTICE: &str = "practice";
-/// The mode a wizard game carries in its save and recording.
-pub const WIZARD: &str = "wizard";
+pub use crate::modes::{PRACTICE, WIZARD};
 
 /// One line of a recording: a command of the game, or a wizard command by name (so a wizard
 /// game replays too). Written as the command itself, or `{"wizard": NAME}`.
@@ -269,7 +267,6 @@ impl<R: Ruleset> Run<R> {
             let _ = std::fs::create_dir_all(dir);
         }
         let modes = self.modes();
-        let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
         match slot::begin_recording(
             &self.slot,
             &record::beside(&p),
@@ -342,8 +339,8 @@ impl<R: Ruleset> Run<R> {
         let saved = read_save(&*rules, path)?;
         let mut run = Run::with_game(rules, saved.seed.unwrap_or(0), saved.game.clone());
         run.seed_known = saved.seed.is_some();
-        run.practice = saved.modes.iter().any(|m| m == PRACTICE);
-        run.wizard = saved.modes.iter().any(|m| m == WIZARD);
+        run.practice = saved.modes.practice;
+        run.wizard = saved.modes.wizard;
         // The moves brought back are not shown: no English is made for them.
         let step = {
             let rules = run.rules.clone();
@@ -524,18 +521,11 @@ impl<R: Ruleset> Run<R> {
         self.rules.status(&self.game)
     }
 
-    /// The modes the game carries in its save and recording: the data's, then practice and
-    /// wizard.
+    /// The modes the game carries in its save and recording: practice, wizard and the
+    /// rules' data ([`Modes::to_strings`] writes the data's, then practice and wizard).
     #[must_use]
-    pub fn modes(&self) -> Vec<String> {
-        let mut m = self.rules.data().to_modes();
-        if self.practice {
-            m.push(PRACTICE.to_owned());
-        }
-        if self.wizard {
-            m.push(WIZARD.to_owned());
-        }
-        m
+    pub fn modes(&self) -> Modes {
+        Modes::new(self.practice, self.wizard, self.rules.data())
     }
 
     /// Why the recording's last lines wait in memory, if they do (its file could not be
@@ -1014,7 +1004,7 @@ pub fn morgue_text<R: Ruleset>(rules: &R, end: &GameEnd<'_>) -> String {
     );
     t += &format!("{how}, on turn {}.\nSeed: {seed}\n", end.game.turn());
     if !end.modes.is_empty() {
-        t += &format!("Modes: {}\n", end.modes.join(", "));
+        t += &format!("Modes: {}\n", end.modes);
     }
     let summary = rules.summary(end.game);
     t += &format!("Score: {}\n", summary.score);
@@ -1044,7 +1034,7 @@ pub fn write_save<R: Ruleset>(
     rules: &R,
     game: &Game,
     seed: u64,
-    modes: &[String],
+    modes: &Modes,
     path: &Path,
 ) -> Result<(), savefile::SaveError> {
     let text = rules.save_text(game, seed, modes)?;

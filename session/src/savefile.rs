@@ -12,6 +12,7 @@ use alembic::{Game, Hooks, Library, hash::StableHasher, save::LoadError, save::S
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+use crate::modes::{Modes, UnknownMode};
 use crate::storage::StorageError;
 
 /// Largest save read.
@@ -55,6 +56,14 @@ pub enum SaveError {
     /// The state could not be linked to this build's library, or breaks the engine's rules.
     #[error("not a valid save: {0}")]
     Load(#[from] LoadError),
+    /// A mode this version does not know (the file came from elsewhere).
+    #[error("not a valid {game} save: {why}")]
+    Modes {
+        /// The game that tried to read it.
+        game: &'static str,
+        /// The mode.
+        why: UnknownMode,
+    },
     /// The engine refused (a bug in the game's data).
     #[error("not a valid save: {0}")]
     Engine(#[from] alembic::Error),
@@ -71,8 +80,8 @@ pub struct Saved {
     /// Its seed, when the save keeps it (`None`: a format that does not, such as
     /// Alchemy's; the recording beside the save may still know it).
     pub seed: Option<u64>,
-    /// Its modes (`practice`, `wizard`).
-    pub modes: Vec<String>,
+    /// Its modes (practice, wizard, data).
+    pub modes: Modes,
 }
 
 #[derive(Serialize)]
@@ -121,8 +130,9 @@ pub fn to_text(
     library: &Library,
     game: &Game,
     seed: u64,
-    modes: &[String],
+    modes: &Modes,
 ) -> Result<String, SaveError> {
+    let modes = &modes.to_strings();
     let state = SavedGame::of(game, library)?.to_json()?;
     let raw = RawValue::from_string(state).map_err(|e| SaveError::Corrupt {
         game: name,
@@ -176,11 +186,12 @@ pub fn from_text(
     if checksum(env.seed, &env.modes, env.state.get()) != env.checksum {
         return Err(SaveError::Checksum(name));
     }
+    let modes = Modes::parse(&env.modes).map_err(|why| SaveError::Modes { game: name, why })?;
     let game = SavedGame::from_json(env.state.get(), library)?.link(library, hooks)?;
     game.check_invariants()?;
     Ok(Saved {
         game,
         seed: Some(env.seed),
-        modes: env.modes,
+        modes,
     })
 }

@@ -99,7 +99,7 @@ pub fn begin_recording<C: Serialize + DeserializeOwned>(
     path: &Path,
     game_name: &str,
     seed: u64,
-    modes: &[&str],
+    modes: &crate::modes::Modes,
     game: &Game,
 ) -> Result<Recorder<C>, RecordError> {
     if slot.owns() {

@@ -39,6 +39,19 @@ pub struct Heading {
     pub art_colours: (Rgb, Option<(char, Rgb)>),
 }
 
+/// Why a new game could not be started ([`StartHost::new_game`]): its `Display` is the
+/// sentence the start screen shows.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NewGameError(pub String);
+
+/// Why the saved game could not be continued ([`StartHost::continue_game`]): its `Display`
+/// is the sentence the start screen shows after "Cannot continue: " (unreadable, another
+/// game's, open elsewhere, or ended before it was saved).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ContinueError(pub String);
+
 /// What the start screen needs of the screens it opens over.
 pub trait StartHost: Sized + 'static {
     /// The heading.
@@ -70,8 +83,8 @@ pub trait StartHost: Sized + 'static {
     /// command line, else the clock's), a practice game or not.
     ///
     /// # Errors
-    /// The sentence why not; nothing changed.
-    fn new_game(&mut self, seed: Option<u64>, practice: bool) -> Result<(), String>;
+    /// [`NewGameError`]: the sentence why not; nothing changed.
+    fn new_game(&mut self, seed: Option<u64>, practice: bool) -> Result<(), NewGameError>;
     /// How many moves continuing the saved game will bring back from its recording (after
     /// the save), when that is worth counting: the start screen says so before it
     /// continues a long one ([`LONG_CONTINUE`] moves or more). Default: `None`, say
@@ -82,8 +95,9 @@ pub trait StartHost: Sized + 'static {
     /// Continue the saved game.
     ///
     /// # Errors
-    /// The sentence why not (unreadable, another game's, open elsewhere); nothing changed.
-    fn continue_game(&mut self) -> Result<(), String>;
+    /// [`ContinueError`]: the sentence why not (unreadable, another game's, open
+    /// elsewhere); nothing changed.
+    fn continue_game(&mut self) -> Result<(), ContinueError>;
     /// The game in play ended, or a replay closed: forget it.
     fn close_game(&mut self);
     /// The play screen over the start screen, which hears [`StartReply::GameOver`] when it
@@ -175,7 +189,7 @@ impl StartScreen {
                 host.play()
             }
             Err(e) => {
-                self.note = Some((e, true));
+                self.note = Some((e.to_string(), true));
                 Transition::Stay
             }
         }

@@ -172,9 +172,12 @@ pub trait App {
 
     /// What to tell the player once the session is over and the frontend has closed
     /// (terminal restored, window gone): `Ok(Some(line))` to print, such as where the game
-    /// was saved; `Err(line)` when something failed on the way out, such as a save on close —
+    /// was saved; `Err` when something failed on the way out, such as a save on close —
     /// frontends print it to stderr and exit non-zero. Default: nothing to say.
-    fn farewell(&self) -> Result<Option<String>, String> {
+    ///
+    /// # Errors
+    /// [`FarewellError`]: what failed on the way out, the sentence to print.
+    fn farewell(&self) -> Result<Option<String>, FarewellError> {
         Ok(None)
     }
 
@@ -207,8 +210,21 @@ pub trait App {
 }
 
 /// What [`App::emergency_save`] hands a frontend: writes the game as it stood and answers
-/// where it went (`Ok(path)`) or why it could not be written (`Err(sentence)`).
-pub type EmergencySave = Box<dyn FnOnce() -> Result<String, String> + Send>;
+/// where it went (`Ok(path)`) or why it could not be written ([`EmergencySaveError`]).
+pub type EmergencySave = Box<dyn FnOnce() -> Result<String, EmergencySaveError> + Send>;
+
+/// What failed on the way out of a session ([`App::farewell`]): a save on close, or what
+/// of an ended game could not be kept. Its `Display` is the sentence a frontend prints to
+/// stderr (after `program: error: `) before it exits with a failure.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct FarewellError(pub String);
+
+/// Why a last-resort save ([`EmergencySave`]) could not be written. Its `Display` is the
+/// sentence a frontend prints.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EmergencySaveError(pub String);
 
 /// A boxed app is an app, so wrappers such as [`MinSize`](crate::MinSize) take what a launcher returns.
 impl<A: App + ?Sized> App for Box<A> {
@@ -228,7 +244,7 @@ impl<A: App + ?Sized> App for Box<A> {
         (**self).tick()
     }
 
-    fn farewell(&self) -> Result<Option<String>, String> {
+    fn farewell(&self) -> Result<Option<String>, FarewellError> {
         (**self).farewell()
     }
 

@@ -40,8 +40,8 @@ pub use alembic::Rgb;
 pub use draw::{Palette, Rect, draw_box, fill, put_centred, put_clipped, wrap_text};
 pub use frame::{Cell, ColourDepth, Frame, Tile, TileSpan, TileSupport};
 pub use frontend::{
-    App, Control, EmergencySave, Frontend, SessionError, TEST_TICK_LIMIT, TestFrontend,
-    TestFrontendError, run, run_to_end,
+    App, Control, EmergencySave, EmergencySaveError, FarewellError, Frontend, SessionError,
+    TEST_TICK_LIMIT, TestFrontend, TestFrontendError, run, run_to_end,
 };
 pub use input::{
     DIRECTION_KEYS, Input, Key, Mods, MouseButton, MouseKind, direction_key, is_cancel, plain_char,

@@ -404,7 +404,7 @@ pub type Title<C> = fn(&C) -> Option<String>;
 pub type Grid<C> = fn(&C) -> Option<(u16, u16)>;
 
 /// Reads the farewell line from a stack's context (see [`ScreenStack::with_farewell`]).
-pub type Farewell<C> = fn(&C) -> Result<Option<String>, String>;
+pub type Farewell<C> = fn(&C) -> Result<Option<String>, crate::FarewellError>;
 
 impl<C: 'static> ScreenStack<C> {
     /// A stack holding `ctx` with `root` as its only screen (its output is dropped: popping
@@ -585,7 +585,7 @@ impl<C: 'static> App for ScreenStack<C> {
         self.apply(step)
     }
 
-    fn farewell(&self) -> Result<Option<String>, String> {
+    fn farewell(&self) -> Result<Option<String>, crate::FarewellError> {
         self.farewell.map_or(Ok(None), |f| f(&self.ctx))
     }
 

@@ -413,7 +413,10 @@ impl AlchemyCtx {
         if self.replaying {
             return None;
         }
-        self.run.as_ref()?.emergency_save()
+        self.run
+            .as_ref()?
+            .emergency_save()
+            .map(alembic_session::record::for_frontend)
     }
 
     /// The window title: the game and the hero's depth (see [`alembic_ui::App::title`]).
@@ -446,18 +449,20 @@ impl AlchemyCtx {
     ///
     /// # Errors
     /// The reason the save on close failed (a [`UiSaveError`], as the line the frontend
-    /// prints).
-    pub fn farewell(&self) -> Result<Option<String>, String> {
+    /// prints), and what of an ended game could not be kept.
+    pub fn farewell(&self) -> Result<Option<String>, alembic_ui::FarewellError> {
         let saved = match &self.exit_note {
             None => None,
             Some(Ok(path)) => Some(format!("Your game was saved to {}.", path.display())),
-            Some(Err(e)) => return Err(self.with_problems(e.clone())),
+            Some(Err(e)) => return Err(alembic_ui::FarewellError(self.with_problems(e.clone()))),
         };
         if self.record_problems.is_empty() {
             let lines: Vec<String> = saved.into_iter().chain(self.told.iter().cloned()).collect();
             Ok((!lines.is_empty()).then(|| lines.join(" ")))
         } else {
-            Err(self.with_problems(saved.unwrap_or_default()))
+            Err(alembic_ui::FarewellError(
+                self.with_problems(saved.unwrap_or_default()),
+            ))
         }
     }
 
@@ -636,10 +641,10 @@ impl AlchemyCtx {
         self.practice_default
     }
 
-    /// The modes of the game in play, for saves, recordings and morgues: the data's,
-    /// `practice`, `wizard`.
+    /// The modes of the game in play, for saves, recordings and morgues: practice, wizard,
+    /// the data (none without a game in play).
     #[must_use]
-    pub fn modes(&self) -> Vec<String> {
+    pub fn modes(&self) -> alembic_session::Modes {
         self.run.as_ref().map(Run::modes).unwrap_or_default()
     }
 
@@ -1151,7 +1156,10 @@ impl ConsoleHost for AlchemyCtx {
         Some((self.alchemy.wizard()?, self.game()?))
     }
 
-    fn run_line(&mut self, line: &str) -> Result<(Vec<String>, bool), String> {
+    fn run_line(
+        &mut self,
+        line: &str,
+    ) -> Result<(Vec<String>, bool), alembic_session::console::LineRefused> {
         let before = self.log.len();
         let last_repeats = self.log.last().map(|l| l.repeats);
         let over = self.act(Command::Wizard(line.to_owned()));
@@ -1171,7 +1179,7 @@ impl ConsoleHost for AlchemyCtx {
         );
         match over {
             Some(over) => Ok((new, over)),
-            None => Err(new.join(" ")),
+            None => Err(alembic_session::console::LineRefused(new.join(" "))),
         }
     }
 

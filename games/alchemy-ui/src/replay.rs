@@ -19,6 +19,7 @@ use alembic_ui::{Frame, Rect};
 use super::play::draw_play;
 use super::{AlchemyCtx, record};
 use alembic_alchemy::{self as alchemy, Rules};
+use alembic_session::Modes;
 pub use alembic_session::playback::ReplayOpenError;
 use alembic_session::playback::{Playback, Said, Watch};
 
@@ -32,7 +33,7 @@ pub fn rebuild(path: &Path, rules: &Rules) -> Result<Vec<Game>, ReplayOpenError>
         path,
         record::GAME_NAME,
         rules.data_identity(),
-        |header| alchemy::new_game_in_modes(header.seed, rules, &header.modes),
+        |header| alchemy::new_game_in_modes(header.seed, rules, &Modes::parse(&header.modes)?),
         |game, command: &alchemy::Command| {
             alchemy::apply(game, rules, command.clone()).map(|o| o.game)
         },
@@ -51,7 +52,9 @@ pub fn open(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenError> {
         path,
         record::GAME_NAME,
         start_rules.data_identity(),
-        |header| alchemy::new_game_in_modes(header.seed, &start_rules, &header.modes),
+        |header| {
+            alchemy::new_game_in_modes(header.seed, &start_rules, &Modes::parse(&header.modes)?)
+        },
         move |game: &Game, command: &alchemy::Command| {
             alchemy::apply(game, &rules, command.clone()).map(|o| o.game)
         },
@@ -75,7 +78,9 @@ pub fn open_saying(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenErr
         path,
         record::GAME_NAME,
         start_rules.data_identity(),
-        |header| alchemy::new_game_in_modes(header.seed, &start_rules, &header.modes),
+        |header| {
+            alchemy::new_game_in_modes(header.seed, &start_rules, &Modes::parse(&header.modes)?)
+        },
         move |game: &Game, command: &alchemy::Command| {
             alchemy::apply(game, &rules, command.clone()).map(|o| {
                 let lines = alchemy::text::all_lines(&o.game, &o.events);

@@ -4,7 +4,9 @@
 use std::path::Path;
 
 use alembic::Rgb;
-use alembic_session::start::{Heading, StartHost, StartReply, StartScreen};
+use alembic_session::start::{
+    ContinueError, Heading, NewGameError, StartHost, StartReply, StartScreen,
+};
 use alembic_ui::{Palette, Transition};
 
 use super::colours::{self, PALETTE};
@@ -57,10 +59,10 @@ impl StartHost for AlchemyCtx {
         AlchemyCtx::practice_by_default(self)
     }
 
-    fn new_game(&mut self, seed: Option<u64>, practice: bool) -> Result<(), String> {
+    fn new_game(&mut self, seed: Option<u64>, practice: bool) -> Result<(), NewGameError> {
         self.set_practice(practice);
         let seed = seed.unwrap_or_else(alembic_session::clock_seed);
-        AlchemyCtx::new_game(self, seed).map_err(|e| e.to_string())
+        AlchemyCtx::new_game(self, seed).map_err(|e| NewGameError(e.to_string()))
     }
 
     fn continue_moves(&self) -> Option<usize> {
@@ -82,11 +84,12 @@ impl StartHost for AlchemyCtx {
         )
     }
 
-    fn continue_game(&mut self) -> Result<(), String> {
+    fn continue_game(&mut self) -> Result<(), ContinueError> {
         let Some(path) = self.default_save().map(Path::to_path_buf) else {
-            return Err("there is no save directory".into());
+            return Err(ContinueError("there is no save directory".into()));
         };
-        self.load_game(&path).map_err(|e| e.to_string())
+        self.load_game(&path)
+            .map_err(|e| ContinueError(e.to_string()))
     }
 
     fn close_game(&mut self) {

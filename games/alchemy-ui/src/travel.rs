@@ -17,7 +17,7 @@ use alembic::{Dir, Game, Loc, ThingId, fov::VisibleSet, path::Pathfinder, path::
 
 use alembic_session::Goal;
 pub use alembic_session::journey::{Auto, End as TravelEnd, MAX_STEPS, SEARCH_TURNS};
-use alembic_session::journey::{End, Walker};
+use alembic_session::journey::{End, JourneyRefused, Walker};
 
 use super::AlchemyCtx;
 use alembic_alchemy::Command;
@@ -237,9 +237,9 @@ impl Walker for AlchemyCtx {
         AlchemyCtx::game(self)
     }
 
-    fn begin(&mut self, auto: Auto, memo: &mut Memo) -> Result<(), String> {
+    fn begin(&mut self, auto: Auto, memo: &mut Memo) -> Result<(), JourneyRefused> {
         if auto == Auto::Fight {
-            return begin_fight(self, memo);
+            return begin_fight(self, memo).map_err(JourneyRefused);
         }
         if auto == Auto::Rest
             && let Some(game) = self.game()
@@ -247,9 +247,9 @@ impl Walker for AlchemyCtx {
             && alchemy::view::hit_points(game, hero)
                 >= alchemy::view::status(game).ok().map(|s| s.hp_max)
         {
-            return Err(
+            return Err(JourneyRefused(
                 "You are not hurt: nothing to rest for (s searches, . waits a turn).".to_owned(),
-            );
+            ));
         }
         let foe = blocking_hostiles(self).first().copied();
         // What is in view now, the player sees: not announced again.
@@ -259,7 +259,10 @@ impl Walker for AlchemyCtx {
         if let Some(foe) = foe
             && !arrived(self, auto, memo)
         {
-            return Err(format!("Not with {} in view.", a_name(self, foe)));
+            return Err(JourneyRefused(format!(
+                "Not with {} in view.",
+                a_name(self, foe)
+            )));
         }
         if let Auto::Run(dir) = auto {
             memo.last_sides = hero_at(self).and_then(|l| run_sides(self, dir, l));
@@ -499,7 +502,7 @@ impl Walker for Observed<'_> {
     fn game(&self) -> Option<&Game> {
         self.ctx.game()
     }
-    fn begin(&mut self, auto: Auto, memo: &mut Memo) -> Result<(), String> {
+    fn begin(&mut self, auto: Auto, memo: &mut Memo) -> Result<(), JourneyRefused> {
         self.ctx.begin(auto, memo)
     }
     fn next(&mut self, auto: Auto, first: bool, memo: &mut Memo) -> Result<Command, End> {

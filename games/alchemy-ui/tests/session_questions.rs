@@ -197,7 +197,7 @@ fn quaff_wield_throw_and_craft_through_the_sessions_questions() {
             rules
                 .new_game_in_modes(
                     rec.header.seed,
-                    &rec.header.modes.iter().cloned().collect::<Vec<_>>(),
+                    &alembic_session::Modes::parse(&rec.header.modes).unwrap(),
                 )
                 .unwrap(),
             |g: &Game, c| apply_step_quietly(&*rules, g, c),

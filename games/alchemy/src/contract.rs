@@ -10,12 +10,12 @@ use crate::{self as alchemy, Command, Event, RuleError, Rules};
 use alembic::rng::GameRng;
 use alembic::wizard::WizardCommands;
 use alembic::{Dir, Game, Hooks, Library};
-use alembic_session::Cause;
 use alembic_session::gamedata::DataIdentity;
 use alembic_session::ruleset::{
     Bot, Ending, GameEnd, Outcome, Policy, Rejected, Ruleset, Status, Summary,
 };
 use alembic_session::savefile::{SaveError, Saved};
+use alembic_session::{Cause, Modes};
 
 /// Alchemy's rules on the contract, with the wizard commands built once.
 #[derive(Clone)]
@@ -93,7 +93,7 @@ impl Ruleset for Alchemy {
         alchemy::new_game(seed, &self.rules)
     }
 
-    fn new_game_in_modes(&self, seed: u64, modes: &[String]) -> Result<Game, alembic::Error> {
+    fn new_game_in_modes(&self, seed: u64, modes: &Modes) -> Result<Game, alembic::Error> {
         alchemy::new_game_in_modes(seed, &self.rules, modes)
     }
 
@@ -165,10 +165,9 @@ impl Ruleset for Alchemy {
         self.rules.data_identity().clone()
     }
 
-    fn save_text(&self, game: &Game, _: u64, modes: &[String]) -> Result<String, SaveError> {
-        let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
+    fn save_text(&self, game: &Game, _: u64, modes: &Modes) -> Result<String, SaveError> {
         let engine = |e: String| SaveError::Engine(alembic::Error::Msg(e.into()));
-        let text = alchemy::save::to_text_with_modes(game, &modes, &self.rules)
+        let text = alchemy::save::to_text_with_modes(game, modes, &self.rules)
             .map_err(|e| engine(e.to_string()))?;
         // Never written unless it loads back: a save that would not load is no save.
         let _loaded = alchemy::save::from_text(&text, &self.rules)
@@ -177,8 +176,9 @@ impl Ruleset for Alchemy {
     }
 
     fn load_text(&self, text: &str) -> Result<Saved, Cause> {
-        let modes = alchemy::save::modes_of(text);
         let game = alchemy::save::from_text(text, &self.rules)?;
+        let modes = Modes::parse(alchemy::save::modes_of(text))
+            .map_err(|e| alchemy::save::SaveError::Corrupt(e.to_string()))?;
         // Alchemy's saves do not keep the seed (the game value carries its own generator):
         // the recording beside the save knows it, else it is unknown.
         Ok(Saved {
@@ -189,12 +189,11 @@ impl Ruleset for Alchemy {
     }
 
     fn morgue(&self, end: &GameEnd<'_>) -> Option<String> {
-        let modes: Vec<&str> = end.modes.iter().map(String::as_str).collect();
         let messages: Vec<String> = end.messages.iter().map(|(_, m)| m.clone()).collect();
         let ending = crate::morgue::Ending {
             game: end.game,
             seed: end.seed,
-            modes: &modes,
+            modes: end.modes,
             quit: end.quit,
             recording: end.recording,
             messages: &messages,

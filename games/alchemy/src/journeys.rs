@@ -13,7 +13,7 @@
 use alembic::path::{Pathfinder, Search};
 use alembic::{Dir, Game, Loc, ThingId, fov::VisibleSet};
 use alembic_session::Ruleset;
-use alembic_session::ruleset::{Foe, Goal, Journeys, View};
+use alembic_session::ruleset::{Foe, Goal, Journeys, RestRefused, View};
 
 use crate::contract::Alchemy;
 use crate::rules::{creature_at, explored, finds_way, items_at, level_box};
@@ -189,14 +189,15 @@ impl Journeys<Command> for Alchemy {
         hit_points(g).is_none_or(|(hp, max)| hp >= max)
     }
 
-    fn may_rest(&self, g: &Game, search: bool) -> Result<(), String> {
+    fn may_rest(&self, g: &Game, search: bool) -> Result<(), RestRefused> {
         if let Some(&t) = in_view(g).iter().find(|&&t| is_threat(g, t)) {
-            return Err(format!("Not with {} in view.", a_name(g, t).to_lowercase()));
+            let name = text::a_name(g, t).unwrap_or_else(|_| "something".to_owned());
+            return Err(RestRefused(format!("Not with {name} in view.")));
         }
         if !search && self.rested(g) {
-            return Err(
+            return Err(RestRefused(
                 "You are not hurt: nothing to rest for (s searches, . waits a turn).".into(),
-            );
+            ));
         }
         Ok(())
     }

@@ -78,26 +78,26 @@ pub use contract::{Alchemy, Happened, random_command};
 pub use events::Event;
 pub use rulebook::{Rules, RulesError};
 
-/// A new game from `seed` in the given modes (as a recording's header lists them): in
-/// `wizard` mode the game accepts [`Command::Wizard`] lines. Other modes (`practice`) change
-/// nothing in the game value; the modes that name the data a game was played with
-/// (`mod:NAME`, `data:HASH`, see [`alembic_session::gamedata`]) must match the rules' data.
+/// A new game from `seed` in the given modes (a recording's header lists them as strings:
+/// [`Modes::parse`](alembic_session::Modes::parse)): in wizard mode the game accepts
+/// [`Command::Wizard`] lines. Practice changes nothing in the game value; the data a game
+/// was played with ([`Modes::data`](alembic_session::Modes::data), see
+/// [`alembic_session::gamedata`]) must match the rules' data.
 ///
 /// # Errors
 /// As [`new_game`]; [`Error::Msg`] with one sentence when the modes name other data than
 /// the rules were built on (a recording made with other mods).
-pub fn new_game_in_modes<S: AsRef<str>>(
+pub fn new_game_in_modes(
     seed: u64,
     rules: &Rules,
-    modes: impl IntoIterator<Item = S>,
+    modes: &alembic_session::Modes,
 ) -> Result<Game, Error> {
-    let modes: Vec<S> = modes.into_iter().collect();
     rules
         .data_identity()
-        .check_save(&alembic_session::gamedata::DataIdentity::from_modes(&modes))
+        .check_save(&modes.data)
         .map_err(|e| Error::Msg(e.to_string().into()))?;
     let mut game = new_game(seed, rules)?;
-    if modes.iter().any(|m| m.as_ref() == "wizard") {
+    if modes.wizard {
         game.set_var_mut(&props::WIZARD_MODE, true);
     }
     Ok(game)

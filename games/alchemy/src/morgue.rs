@@ -31,8 +31,8 @@ pub struct Ending<'a> {
     pub game: &'a Game,
     /// The seed, when known.
     pub seed: Option<u64>,
-    /// Modes such as `practice`.
-    pub modes: &'a [&'a str],
+    /// Its modes (practice, wizard, data).
+    pub modes: &'a alembic_session::Modes,
     /// The player quit (rather than died or won).
     pub quit: bool,
     /// Where the recording is.
@@ -95,7 +95,7 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
         if e.modes.is_empty() {
             "normal".to_owned()
         } else {
-            e.modes.join(", ")
+            e.modes.to_string()
         }
     ));
     line(format!("Date:     {}", date_of(e.unix_secs)));
@@ -112,7 +112,7 @@ pub fn morgue_text(e: &Ending<'_>) -> Result<String, alembic::Error> {
             "you were standing in darkness, hidden from those that hunt by sight"
         }
     ));
-    if !e.modes.contains(&"practice") {
+    if !e.modes.practice {
         line(format!("Score:    {}", score_of(&s)));
     }
     line(String::new());

@@ -32,6 +32,7 @@ use super::props::{
     DEEPEST, HERO, HPS, HPS_MAX, IS_CREATURE, IS_HERO, KILLS, MAX_HIT_POINTS, MSG_COUNT, REGEN_ACC,
     TIME,
 };
+use alembic_session::Modes;
 use alembic_session::gamedata::DataIdentity;
 use alembic_session::storage::{self, StorageError};
 
@@ -157,19 +158,19 @@ struct Header {
 /// [`to_text_with_modes`] with its rules).
 pub fn to_text(game: &Game) -> Result<String, SaveError> {
     let rules = Rules::new().map_err(|e| SaveError::Encode(e.to_string()))?;
-    to_text_with_modes(game, &[], &rules)
+    to_text_with_modes(game, &Modes::none(), &rules)
 }
 
-/// The save text of `game`, played under `rules`, marked with `modes` (such as `practice`)
+/// The save text of `game`, played under `rules`, marked with `modes`' practice and wizard
 /// and with the identity of the rules' data (its mods and hash, when it is not the shipped
-/// data alone; see [`alembic_session::gamedata`]).
-pub fn to_text_with_modes(game: &Game, modes: &[&str], rules: &Rules) -> Result<String, SaveError> {
+/// data alone; see [`alembic_session::gamedata`]; `modes.data` is not read). The envelope
+/// lists `practice`, `wizard`, then the data's modes, as every version 4 save has.
+pub fn to_text_with_modes(game: &Game, modes: &Modes, rules: &Rules) -> Result<String, SaveError> {
     let base = rules.base_library();
     let data_modes = rules.data_identity().to_modes();
     let modes: Vec<&str> = modes
-        .iter()
-        .copied()
-        .filter(|m| !DataIdentity::is_data_mode(m))
+        .game_modes()
+        .into_iter()
         .chain(data_modes.iter().map(String::as_str))
         .collect();
     let modes = modes.as_slice();
@@ -232,8 +233,8 @@ pub fn modes_of(text: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// A game from save text, checked: right game, right version, the checksum, then
-/// [`validate`].
+/// A game from save text, checked: right game, right version, the checksum, its modes
+/// known ([`Modes::parse`]), then [`validate`].
 ///
 /// # Errors
 /// [`SaveError`] naming what is wrong; nothing is half-loaded.
@@ -302,6 +303,8 @@ fn from_v3(text: &str, version: u32, rules: &Rules) -> Result<Game, SaveError> {
     if found != expected {
         return Err(SaveError::Checksum { expected, found });
     }
+    // A mode this version does not know: refused, saying which (never dropped in silence).
+    Modes::parse(&env.modes).map_err(|e| SaveError::Corrupt(e.to_string()))?;
     // Played with other mods or data, it would link to other prototypes: refuse, saying how.
     rules
         .data_identity()
@@ -463,7 +466,7 @@ pub fn save(game: &Game, path: &Path) -> Result<(), SaveError> {
 pub fn save_checked(
     game: &Game,
     path: &Path,
-    modes: &[&str],
+    modes: &Modes,
     rules: &Rules,
 ) -> Result<(), SaveError> {
     let text = to_text_with_modes(game, modes, rules)?;
@@ -485,10 +488,11 @@ pub fn load(path: &Path, rules: &Rules) -> Result<Game, SaveError> {
 /// [`load`], with the modes the save is marked with.
 ///
 /// # Errors
-/// [`SaveError`].
-pub fn load_with_modes(path: &Path, rules: &Rules) -> Result<(Game, Vec<String>), SaveError> {
+/// [`SaveError`]; [`SaveError::Corrupt`] for a mode this version does not know.
+pub fn load_with_modes(path: &Path, rules: &Rules) -> Result<(Game, Modes), SaveError> {
     let bytes = storage::read_bounded(path, MAX_SAVE_BYTES)?;
     let text = String::from_utf8(bytes).map_err(|_| SaveError::Corrupt("not UTF-8 text".into()))?;
     let game = from_text(&text, rules)?;
-    Ok((game, modes_of(&text)))
+    let modes = Modes::parse(modes_of(&text)).map_err(|e| SaveError::Corrupt(e.to_string()))?;
+    Ok((game, modes))
 }

@@ -16,13 +16,13 @@ use alembic_session::keymap::{Binding, bind};
 #[cfg(feature = "board")]
 use alembic_session::mapview::{Scroll, Viewport};
 use alembic_session::ruleset::{Bot, Ending, Goal, Outcome as Done, Policy, Rejected, Status};
-use alembic_session::ruleset::{Foe, Journeys, Summary};
+use alembic_session::ruleset::{Foe, Journeys, RestRefused, Summary};
 #[cfg(feature = "board")]
 use alembic_session::{Board, ruleset::View};
 
 use crate::bot::SimPolicy;
 use alembic_session::savefile::{SaveError, Saved};
-use alembic_session::{Cause, Ruleset};
+use alembic_session::{Cause, Modes, Ruleset};
 #[cfg(feature = "board")]
 use alembic_ui::{Cell, Frame, Key, Palette, Rect, Tile, TileSupport, fill, put_clipped};
 
@@ -441,15 +441,21 @@ impl Ruleset for Caves {
         self.data.identity.clone()
     }
 
-    fn save_text(&self, game: &Game, _seed: u64, modes: &[String]) -> Result<String, SaveError> {
-        crate::save::to_text_with(game, &self.data, modes).map_err(|e| SaveError::Corrupt {
-            game: Self::NAME,
-            why: e.to_string(),
+    fn save_text(&self, game: &Game, _seed: u64, modes: &Modes) -> Result<String, SaveError> {
+        crate::save::to_text_with(game, &self.data, &modes.to_strings()).map_err(|e| {
+            SaveError::Corrupt {
+                game: Self::NAME,
+                why: e.to_string(),
+            }
         })
     }
 
     fn load_text(&self, text: &str) -> Result<Saved, Cause> {
         let (game, modes) = crate::save::from_text_with(text, &self.data)?;
+        let modes = Modes::parse(&modes).map_err(|why| SaveError::Modes {
+            game: Self::NAME,
+            why,
+        })?;
         // The Caves keep their seed in the game value (caves.seed, under the checksum,
         // written as `seed as i64`).
         let seed = game.var(&crate::props::SEED).ok().map(i64::cast_unsigned);
@@ -569,17 +575,19 @@ impl Journeys<Command> for Caves {
         Some(Command::Wait)
     }
 
-    fn may_rest(&self, g: &Game, search: bool) -> Result<(), String> {
-        let s = status(g).map_err(|e| e.to_string())?;
+    fn may_rest(&self, g: &Game, search: bool) -> Result<(), RestRefused> {
+        let s = status(g).map_err(|e| RestRefused(e.to_string()))?;
         if !search && s.hp >= s.max_hp {
-            return Err("You are not hurt: nothing to rest for (s searches, . waits).".into());
+            return Err(RestRefused(
+                "You are not hurt: nothing to rest for (s searches, . waits).".into(),
+            ));
         }
         if let Some(&c) = in_view(g)
             .iter()
             .find(|&&c| is_hostile(g, c) && !stays_put(g, c))
         {
             let name = crate::text::with_article(&name_of(g, c));
-            return Err(format!("Not with {name} in view."));
+            return Err(RestRefused(format!("Not with {name} in view.")));
         }
         Ok(())
     }

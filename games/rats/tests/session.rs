@@ -347,7 +347,7 @@ fn the_wizard_console_runs_commands_that_are_recorded_and_replayed() {
     let rec = std::fs::read_to_string(d.join("rats.replay")).unwrap();
     assert!(rec.contains("{\"wizard\":\"map\"}"), "{rec}");
     let back = Session::load(Arc::new(Rats::new().unwrap()), &d.join("rats.save")).unwrap();
-    assert_eq!(back.modes(), vec!["wizard".to_owned()]);
+    assert_eq!(back.modes().to_strings(), vec!["wizard".to_owned()]);
 }
 
 /// The replay viewer shows a state with the same messages however it came to it: End, then
@@ -423,7 +423,7 @@ fn the_start_screen_starts_from_a_seed_practises_and_shows_the_scores() {
         Input::ch('U'),
     ];
     let (_, s) = play_keys(Session::new(rats(), 5).with_save(save.clone()), keys);
-    assert_eq!(s.modes(), vec!["practice".to_owned()]);
+    assert_eq!(s.modes().to_strings(), vec!["practice".to_owned()]);
     assert_eq!(s.game().turn(), 1, "two waits, one taken back");
     drop(s);
     let _ = std::fs::remove_file(&save);

@@ -206,8 +206,8 @@ pub fn check_save(text: &str, rules: &Rules, scratch: &Path) -> Verdict {
             Err(_) => {}
         }
     }
-    let modes = save::modes_of(text);
-    let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
+    // Loaded, its modes are known ones.
+    let modes = alembic_session::Modes::parse(save::modes_of(text)).unwrap_or_default();
     if let Err(e) = save::save_checked(&g, scratch, &modes, rules) {
         // Refusing to write is right when the played game would not load back; the old
         // save is kept then, so nothing is lost.
@@ -281,7 +281,8 @@ pub fn mutate_recording(base: &Recording<Command>, data: &[u8], rules: &Rules) -
         }
     }
     // Seal: recompute the checkpoints by replaying, as far as the commands go.
-    if let Ok(mut g) = alchemy::new_game_in_modes(rec.header.seed, rules, &rec.header.modes) {
+    let modes = alembic_session::Modes::parse(&rec.header.modes).map_err(alembic::Error::from);
+    if let Ok(mut g) = modes.and_then(|m| alchemy::new_game_in_modes(rec.header.seed, rules, &m)) {
         let mut ok = true;
         for e in &mut rec.entries {
             match e {

@@ -47,7 +47,10 @@ fn alchemy_plays_saves_and_describes_through_the_contract() {
     assert!(g.turn() > 0 && !said.is_empty(), "{said:?}");
     // The save is Alchemy's own format, read back to the same world.
     let path = temp_dir("save").join("alchemy.save");
-    let modes = vec!["practice".to_owned()];
+    let modes = alembic_session::Modes {
+        practice: true,
+        ..Default::default()
+    };
     play::write_save(&rules, &g, 4, &modes, &path).unwrap();
     let back = play::read_save(&rules, &path).unwrap();
     assert_eq!(back.game.state_hash(), g.state_hash());
@@ -106,4 +109,65 @@ fn an_alchemy_bot_run_records_and_verifies_through_the_generic_runner() {
     let step: Step<alembic_games::alchemy::Command> =
         serde_json::from_str(r#"{"wizard":"reveal"}"#).unwrap();
     assert!(matches!(step, Step::Wizard { .. }));
+}
+
+/// Issue 52: typed modes read and write the text every earlier version wrote. The fixtures
+/// are a practice wizard game of the Caves and of the rats, saved by the code before
+/// `Modes` (its `Vec<String>` modes): each loads with the same typed modes, and saved
+/// again it is the same file, byte for byte, under the same checksum.
+#[test]
+fn saves_with_modes_from_before_typed_modes_load_and_save_the_same() {
+    use alembic_games::caves::Caves;
+    use alembic_games::rats::Rats;
+    use alembic_session::Modes;
+
+    fn same<R: Ruleset>(rules: &R, text: &str) {
+        let saved = rules.load_text(text).unwrap();
+        let wanted = Modes {
+            practice: true,
+            wizard: true,
+            ..Modes::none()
+        };
+        assert_eq!(saved.modes, wanted, "{}", R::NAME);
+        let again = rules
+            .save_text(&saved.game, saved.seed.unwrap_or(52), &saved.modes)
+            .unwrap();
+        assert_eq!(again, text, "{}: saved again, the same file", R::NAME);
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let caves_text = std::fs::read_to_string(dir.join("caves-practice-wizard.save")).unwrap();
+    let rats_text = std::fs::read_to_string(dir.join("rats-practice-wizard.save")).unwrap();
+    let caves = Caves::new().unwrap();
+    same(&caves, &caves_text);
+    same(&Rats::new().unwrap(), &rats_text);
+
+    // The Caves' checksum is the session's, over the modes' strings and the state's bytes.
+    #[derive(serde::Deserialize)]
+    struct Env<'a> {
+        checksum: u64,
+        #[serde(borrow)]
+        state: &'a serde_json::value::RawValue,
+    }
+    let env: Env<'_> = serde_json::from_str(&caves_text).unwrap();
+    let modes = caves.load_text(&caves_text).unwrap().modes;
+    assert_eq!(
+        alembic_session::storage::modes_checksum(
+            modes.to_strings().iter().map(String::as_str),
+            env.state.get()
+        ),
+        env.checksum
+    );
+
+    // A mode this version does not know, sealed under a right checksum, is refused with
+    // a sentence that names it: never dropped in silence.
+    let odd = alembic_session::storage::modes_checksum(["practice", "godmode"], env.state.get());
+    let edited = caves_text
+        .replacen(
+            "\"modes\":[\"practice\",\"wizard\"]",
+            "\"modes\":[\"practice\",\"godmode\"]",
+            1,
+        )
+        .replacen(&env.checksum.to_string(), &odd.to_string(), 1);
+    let err = caves.load_text(&edited).unwrap_err().to_string();
+    assert!(err.contains("unknown mode \"godmode\""), "{err}");
 }

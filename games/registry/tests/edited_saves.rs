@@ -182,7 +182,8 @@ fn an_alchemy_save_with_a_monster_of_i32_max_hit_points_is_refused() {
         if key.name() == HPS.name() {
             edited.set_mut(monster, &HPS, i32::MAX).unwrap();
         }
-        let text = save::to_text_with_modes(&edited, &[], &rules).unwrap();
+        let text =
+            save::to_text_with_modes(&edited, &alembic_session::Modes::none(), &rules).unwrap();
         let said = match save::from_text(&text, &rules) {
             Ok(_) => panic!("a monster with {} = {} loaded", key.name(), i32::MAX),
             Err(e) => e.to_string(),
@@ -192,7 +193,7 @@ fn an_alchemy_save_with_a_monster_of_i32_max_hit_points_is_refused() {
             "{said}"
         );
     }
-    let text = save::to_text_with_modes(&g, &[], &rules).unwrap();
+    let text = save::to_text_with_modes(&g, &alembic_session::Modes::none(), &rules).unwrap();
     assert_eq!(save::from_text(&text, &rules).unwrap(), g);
 }
 
@@ -208,7 +209,7 @@ fn a_potion_of_health_gain_at_the_edge_of_the_range_does_not_overflow() {
     g.set_mut(hero, &HPS_MAX, 1_000_000).unwrap();
     g.set_mut(hero, &HPS, 1_000_000).unwrap();
     // The largest the loader takes still loads.
-    let text = save::to_text_with_modes(&g, &[], &rules).unwrap();
+    let text = save::to_text_with_modes(&g, &alembic_session::Modes::none(), &rules).unwrap();
     let mut g = save::from_text(&text, &rules).unwrap();
     let potion = g
         .spawn_mut(
@@ -229,7 +230,9 @@ fn a_potion_of_health_gain_at_the_edge_of_the_range_does_not_overflow() {
     assert!(max >= 1_000_000 && hps >= 1_000_000, "{hps}/{max}");
     // The game the rules made is one a save holds: it is written, and loads back.
     let contract = alembic_games::alchemy::ui::ruleset::Alchemy::on(rules.clone()).unwrap();
-    let text = contract.save_text(&out, 0, &[]).unwrap();
+    let text = contract
+        .save_text(&out, 0, &alembic_session::Modes::none())
+        .unwrap();
     assert_eq!(save::from_text(&text, &rules).unwrap(), out);
 }
 
@@ -255,7 +258,13 @@ fn a_caves_save_with_no_creature_but_the_player_plays() {
     for t in others {
         g.remove_thing_mut(t).unwrap();
     }
-    std::fs::write(&path, caves.save_text(&g, 8, &[]).unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        caves
+            .save_text(&g, 8, &alembic_session::Modes::none())
+            .unwrap(),
+    )
+    .unwrap();
 
     let (mut run, _) = Run::load(caves.clone(), &path).unwrap();
     let mut explored = 0;

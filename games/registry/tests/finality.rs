@@ -205,7 +205,7 @@ fn a_continue_saves_what_the_recording_brought_back() {
 /// The recording at `path` replays from its seed to its end: its final (turn, hash).
 fn verify(rats: &Rats, path: &Path) -> Result<(u64, u64), String> {
     let rec = record::read::<Step<Command>>(path, "rats").map_err(|e| e.to_string())?;
-    let modes: Vec<String> = rec.header.modes.iter().cloned().collect();
+    let modes = alembic_session::Modes::parse(&rec.header.modes).map_err(|e| e.to_string())?;
     let start = rats
         .new_game_in_modes(rec.header.seed, &modes)
         .map_err(|e| e.to_string())?;

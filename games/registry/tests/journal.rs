@@ -512,11 +512,11 @@ fn a_save_that_would_not_load_back_is_not_written() {
     let path = d.join("alchemy.save");
     let rules = Rules::new().unwrap();
     let good = new_game(3, &rules).unwrap();
-    save::save_checked(&good, &path, &[], &rules).unwrap();
+    save::save_checked(&good, &path, &alembic_session::Modes::none(), &rules).unwrap();
     let before = std::fs::read(&path).unwrap();
     let mut bad = good.clone();
     bad.log_mut("x".repeat(64 * 1024));
-    let err = save::save_checked(&bad, &path, &[], &rules).unwrap_err();
+    let err = save::save_checked(&bad, &path, &alembic_session::Modes::none(), &rules).unwrap_err();
     assert!(err.to_string().contains("would not load back"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert!(
@@ -541,7 +541,10 @@ fn a_record_that_cannot_be_kept_is_said_and_fails_the_exit() {
     let said = log_text(&a);
     assert!(said.contains("morgue could not be kept"), "{said}");
     let farewell = a.farewell().unwrap_err();
-    assert!(farewell.contains("morgue could not be kept"), "{farewell}");
+    assert!(
+        farewell.0.contains("morgue could not be kept"),
+        "{farewell}"
+    );
     assert_eq!(a.record_problems().len(), 1);
 }
 
@@ -560,7 +563,7 @@ fn a_record_that_cannot_be_kept_fails_the_exit_in_every_game() {
     fn quit_at_once<R: Ruleset + alembic_session::Board<R>>(
         rules: R,
         dir: &Path,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<Option<String>, alembic_ui::FarewellError> {
         let save = dir.join(format!("{}.save", R::NAME));
         let session = Session::new(Arc::new(rules), 7).with_save(save);
         let mut app = play::app(session);
@@ -590,7 +593,7 @@ fn a_record_that_cannot_be_kept_fails_the_exit_in_every_game() {
     };
     for (game, farewell) in [("alchemy", &alchemy), ("caves", &caves), ("rats", &rats)] {
         let said = match farewell {
-            Err(e) => e.clone(),
+            Err(e) => e.to_string(),
             Ok(line) => panic!("{game}: the exit would succeed, saying {line:?}"),
         };
         assert!(said.contains("morgue could not be kept"), "{game}: {said}");

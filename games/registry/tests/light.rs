@@ -141,7 +141,7 @@ fn the_look_and_the_morgue_say_where_the_hero_stood() {
         let morgue = morgue_text(&Ending {
             game: &g,
             seed: Some(1),
-            modes: &[],
+            modes: &alembic_session::Modes::none(),
             quit: true,
             recording: None,
             messages: &[],

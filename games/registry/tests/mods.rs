@@ -62,7 +62,7 @@ fn a_save_made_with_a_mod_is_refused_without_it_and_left_untouched() {
     assert!(modded.base_library().get("cave drake").is_ok());
     let game = new_game(3, &modded).unwrap();
     let path = root.join("alchemy.save");
-    save::save_checked(&game, &path, &[], &modded).unwrap();
+    save::save_checked(&game, &path, &alembic_session::Modes::none(), &modded).unwrap();
     let bytes = std::fs::read(&path).unwrap();
 
     // With the mod it loads; without it, one sentence says what differs.
@@ -113,7 +113,15 @@ fn a_save_made_with_a_mod_is_refused_without_it_and_left_untouched() {
 fn a_plain_game_carries_no_data_modes_and_loads_as_before() {
     let rules = Rules::new().unwrap();
     let game = new_game(4, &rules).unwrap();
-    let text = save::to_text_with_modes(&game, &["practice"], &rules).unwrap();
+    let text = save::to_text_with_modes(
+        &game,
+        &alembic_session::Modes {
+            practice: true,
+            ..Default::default()
+        },
+        &rules,
+    )
+    .unwrap();
     assert_eq!(save::modes_of(&text), ["practice"]);
     // A copy of the shipped data in a directory is other data (it may differ at any time):
     // its games say so, and the shipped game refuses them.
@@ -123,7 +131,12 @@ fn a_plain_game_carries_no_data_modes_and_loads_as_before() {
         ..DataChoice::default()
     })
     .unwrap();
-    let from_copy = save::to_text_with_modes(&new_game(4, &copy).unwrap(), &[], &copy).unwrap();
+    let from_copy = save::to_text_with_modes(
+        &new_game(4, &copy).unwrap(),
+        &alembic_session::Modes::none(),
+        &copy,
+    )
+    .unwrap();
     assert!(save::modes_of(&from_copy)[0].starts_with("data:"));
     assert!(matches!(
         save::from_text(&from_copy, &rules),

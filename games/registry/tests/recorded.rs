@@ -137,7 +137,12 @@ fn no_english_enters_the_game_value() {
     let rules = alchemy::Rules::new().unwrap();
     let rec =
         record::read::<alchemy::Command>(&fixture("alchemy-seed4-3000.replay"), "alchemy").unwrap();
-    let start = alchemy::new_game_in_modes(rec.header.seed, &rules, &rec.header.modes).unwrap();
+    let start = alchemy::new_game_in_modes(
+        rec.header.seed,
+        &rules,
+        &alembic_session::Modes::parse(&rec.header.modes).unwrap(),
+    )
+    .unwrap();
     let english = |g: &alembic::Game| {
         g.messages().count() > 0
             || g.var(&LEGACY_CAUSE).is_ok()

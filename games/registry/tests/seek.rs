@@ -43,7 +43,9 @@ fn recording(turns: u64, every: usize) -> (Recording<Cmd>, usize) {
                 rec.push_command(turn, command);
                 n += 1;
                 if n % every == 0 {
-                    let text = rules.save_text(&game, 6, &[]).unwrap();
+                    let text = rules
+                        .save_text(&game, 6, &alembic_session::Modes::none())
+                        .unwrap();
                     rec.push_state(game.turn(), game.state_hash(), text);
                 }
             }

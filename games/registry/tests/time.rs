@@ -267,7 +267,7 @@ fn morgues_and_the_score_table() {
     let end = GameEnd {
         game: &games[0],
         seed: Some(12),
-        modes: &[],
+        modes: &alembic_session::Modes::none(),
         quit: true,
         ending: &quit,
         recording: Some(&rec),

@@ -20,10 +20,10 @@ use alembic::{replay::Recording, replay::ReplayHeader};
 use serde::Serialize;
 
 use alembic_session::LibraryCounts;
-use alembic_session::Ruleset;
 use alembic_session::launch::Cause;
 use alembic_session::ruleset::{KeyBot, Rejected, Status};
 use alembic_session::run::{Step, apply_step};
+use alembic_session::{Modes, Ruleset};
 
 pub use alembic_session::ruleset::Policy;
 
@@ -692,7 +692,7 @@ impl<R: Ruleset> SimGame for RulesetSim<R> {
     ) -> Result<(RunReport, String), SimError> {
         let rules = (self.make)().map_err(SimError::Setup)?;
         let start = rules.new_game(seed)?;
-        let save = |g: &alembic::Game| rules.save_text(g, seed, &[]).ok();
+        let save = |g: &alembic::Game| rules.save_text(g, seed, &Modes::none()).ok();
         record_run(R::NAME, seed, &start, &save, |log| {
             self.play(seed, turns, policy, 0, &mut |t, c, g| log(t, c, g))
         })
@@ -701,7 +701,7 @@ impl<R: Ruleset> SimGame for RulesetSim<R> {
     fn verify(&self, path: &std::path::Path) -> Result<VerifyReport, VerifyError> {
         let rules = (self.make)().map_err(VerifyError::Setup)?;
         let rec = alembic_session::record::read::<Step<R::Command>>(path, R::NAME)?;
-        let modes: Vec<String> = rec.header.modes.iter().cloned().collect();
+        let modes = Modes::parse(&rec.header.modes).map_err(alembic::Error::from)?;
         let start = rules.new_game_in_modes(rec.header.seed, &modes)?;
         let v = rec
             .verify(

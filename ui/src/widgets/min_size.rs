@@ -110,7 +110,7 @@ impl<A: App> App for MinSize<A> {
         self.app.preferred_grid()
     }
 
-    fn farewell(&self) -> Result<Option<String>, String> {
+    fn farewell(&self) -> Result<Option<String>, crate::FarewellError> {
         self.app.farewell()
     }
 
