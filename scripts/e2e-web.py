@@ -181,6 +181,20 @@ def coins():
         if not shown_mid and "Coins 2/5" in js(page, "window.alembic.text()"):
             shot(page, "web-coins")
             shown_mid = True
+            # The session's questions in the page: which coin, then where (the cursor).
+            key(page, "t", "KeyT", "t", 84)
+            wait(page, "window.alembic.text().includes('Throw which coin?')", "the list of coins to throw")
+            letter = js(page, """(() => { const m = window.alembic.text().match(/([a-z])\\) \\d+ \\w+ coins? - worth/);
+              return m && m[1]; })()""")
+            if not letter:
+                fail("the list of coins shows no letter:\n" + js(page, "window.alembic.text()"))
+            key(page, letter, "Key" + letter.upper(), letter, ord(letter.upper()))
+            wait(page, "window.alembic.text().includes(' coin where?')", "the targeting cursor")
+            settle(page)
+            shot(page, "web-coins-throw")
+            key(page, "Escape", "Escape", None, 27)
+            wait(page, "window.alembic.text().includes('Okay, then.')", "backing out of the throw")
+            ok("the throw's questions in the page: the lettered list, then the cursor (web-coins-throw.png); Esc backed out")
     wait(page, "window.alembic.ended !== null && window.alembic.summary", "the coins game's summary")
     shown = js(page, "document.getElementById('overlay-text').innerText")
     if "picked up every coin" not in shown:

@@ -211,9 +211,12 @@ if command -v Xvfb >/dev/null 2>&1 && command -v xdotool >/dev/null 2>&1 && comm
     done
     if [ -n "$wid" ]; then
         sleep 1
-        for k in l l l j; do DISPLAY=":$n" xdotool key --window "$wid" "$k" 2>/dev/null; sleep 0.3; done
+        # Ten steps east pick up a coin; `t` and its metal's letter (whichever of c, s, g
+        # the list has; the others do nothing) ask where, with the targeting cursor.
+        for k in l l l l l l l l l l t c s g; do DISPLAY=":$n" xdotool key --window "$wid" "$k" 2>/dev/null; sleep 0.3; done
         sleep 0.5
         DISPLAY=":$n" import -window root "$OUT/coins-window.png"
+        DISPLAY=":$n" xdotool key --window "$wid" Escape 2>/dev/null
         kill -TERM "$win"
         wait "$win"
         status=$?
