@@ -99,4 +99,9 @@ pub trait Board<R: Ruleset>: Send + Sync + 'static {
     fn asks(&self) -> &'static [Binding<u32>] {
         &[]
     }
+    /// Whether [`Board::draw`] draws pictures when [`View::tiles`] is on: the session then
+    /// offers `F2` to switch between tiles and letters. Default: no.
+    fn has_tiles(&self) -> bool {
+        false
+    }
 }

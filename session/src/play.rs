@@ -582,7 +582,11 @@ pub fn help_lines<R: Ruleset + Board<R>>(rules: &R) -> Vec<String> {
 
 /// The session's own keys that `rules` are offered: the journeys' only when the game
 /// answers them ([`Ruleset::journeys`]), running only when it has steps.
-fn session_keys<R: Ruleset>(rules: &R) -> impl Iterator<Item = &'static Binding<Own>> + use<R> {
+fn session_keys<R: Ruleset>(
+    rules: &R,
+    board: &dyn Board<R>,
+) -> impl Iterator<Item = &'static Binding<Own>> + use<R> {
+    let tiles = board.has_tiles();
     let journeys = rules.journeys();
     let (travel, rest) = (
         journeys.is_some(),
@@ -595,6 +599,7 @@ fn session_keys<R: Ruleset>(rules: &R) -> impl Iterator<Item = &'static Binding<
         Own::Explore => travel,
         Own::Fight => fights,
         Own::Run => steps,
+        Own::Tiles => tiles,
         _ => true,
     })
 }
@@ -669,7 +674,7 @@ fn board_help<R: Ruleset>(rules: &R, board: &dyn Board<R>) -> Vec<String> {
     let has_stairs = stairs_keys
         .iter()
         .all(|s| keys.iter().any(|b| b.keys.contains(s)));
-    let own: Vec<Binding<Own>> = session_keys(rules)
+    let own: Vec<Binding<Own>> = session_keys(rules, board)
         .map(|b| match b.action {
             Own::Explore if !has_stairs => EXPLORE_NO_STAIRS,
             _ => *b,
@@ -692,7 +697,7 @@ pub fn is_bound<R: Ruleset + Board<R>>(rules: &R, key: Key) -> bool {
         || rules.keymap().iter().any(|b| listed(b.keys))
         || rules.view_toggles().iter().any(|b| listed(b.keys))
         || asks(rules, rules).iter().any(|b| listed(b.keys))
-        || session_keys(rules).any(|b| listed(b.keys))
+        || session_keys(rules, rules).any(|b| listed(b.keys))
 }
 
 /// What the session's own keys do.
@@ -709,6 +714,7 @@ enum Own {
     Explore,
     Fight,
     Run,
+    Tiles,
 }
 
 /// The direction keys of a game without diagonal steps.
@@ -745,6 +751,7 @@ const SESSION_KEYS: &[Binding<Own>] = &[
     keymap::bind(&[Key::Char('~'), Key::Char('&')], "~ &", Own::Wizard, "Session", "wizard console (wizard games)"),
     keymap::bind(&[Key::Char('?')], "?", Own::Help, "Session", "this help"),
     keymap::bind(&[Key::Char('P'), Key::Char('m')], "P m", Own::Messages, "Session", "earlier messages"),
+    keymap::bind(&[Key::F(2)], "F2", Own::Tiles, "Session", "tiles or letters on the map (where the frontend draws tiles: the window)"),
 ];
 
 // ----- start ---------------------------------------------------------------------------------
@@ -994,7 +1001,7 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                 what.as_str(),
                 if on { "on" } else { "off" }
             ));
-        } else if let Some(own) = session_keys(s.rules())
+        } else if let Some(own) = session_keys(s.rules(), s.board())
             .find(|b| b.keys.contains(&key))
             .map(|b| b.action)
         {
@@ -1038,6 +1045,17 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                 Own::Fight => self.begin(s, Auto::Fight),
                 // Running has no key of its own (Shift+direction, above).
                 Own::Run => {}
+                Own::Tiles => {
+                    s.view.tiles = !s.view.tiles;
+                    s.notice = Some(
+                        if s.view.tiles {
+                            "Tiles (on, where the frontend draws them)."
+                        } else {
+                            "Tiles (off): letters."
+                        }
+                        .into(),
+                    );
+                }
             }
         } else if let Key::Char(c) = key
             && !c.is_control()

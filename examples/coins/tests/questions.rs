@@ -99,6 +99,10 @@ fn the_help_lists_the_keys_that_ask() {
     ] {
         assert!(help.contains(line), "{help}");
     }
+    // The coins draw no tiles: F2 is neither offered nor bound.
+    assert!(!help.contains("F2"), "{help}");
+    assert!(!play::is_bound(&Coins::new().unwrap(), Key::F(2)));
+    assert!(play::is_bound(&Coins::new().unwrap(), Key::Char('t')));
 }
 
 #[test]

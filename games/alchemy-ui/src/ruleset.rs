@@ -124,6 +124,10 @@ impl Board<Alchemy> for AlchemyBoard {
         TOGGLES
     }
 
+    fn has_tiles(&self) -> bool {
+        true
+    }
+
     /// The map cell at `x`, `y` as [`Board::draw`] lays it out: the hero in the middle of
     /// the map, one column a cell (letters; tiles two columns wide are not mapped).
     fn cell_at(&self, game: &Game, area: Rect, x: u16, y: u16) -> Option<Loc> {

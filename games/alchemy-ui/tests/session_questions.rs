@@ -315,6 +315,13 @@ fn autopickup_is_a_view_switch_that_explore_obeys() {
         journeys.route(&g, Goal::Explore)
     );
     assert_eq!(journeys.explore_here(&g, &off), None);
+    // F2 switches tiles (the board draws them), and says so.
+    let f = press(&mut app, vec![Input::key(Key::F(2))]);
+    assert!(
+        f.last().unwrap().contains_text("Tiles (on"),
+        "{}",
+        f.last().unwrap().to_text()
+    );
     // `A` says so; then explore goes to the sword it sees and picks it up.
     let f = press(&mut app, vec![Input::ch('A')]);
     assert!(

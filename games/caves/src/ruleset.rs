@@ -567,6 +567,10 @@ impl Board<Caves> for Caves {
     fn view_toggles(&self) -> &'static [Binding<u32>] {
         TOGGLES
     }
+
+    fn has_tiles(&self) -> bool {
+        true
+    }
 }
 
 /// Rest, search, explore and travel in the Caves.
