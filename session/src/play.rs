@@ -1253,7 +1253,12 @@ impl<R: Ruleset> Walker for Session<R> {
             Auto::Rest => false,
             Auto::Search => true,
             Auto::Fight => return self.begin_fight(trip),
-            _ => return Ok(()),
+            Auto::Travel(_) | Auto::Run(_) => {
+                return match self.rules().journeys() {
+                    Some(j) => j.may_go(self.game()).map_err(|e| JourneyRefused(e.0)),
+                    None => Ok(()),
+                };
+            }
         };
         match self.rules().journeys() {
             Some(j) if j.wait().is_some() => j
@@ -1326,7 +1331,12 @@ impl<R: Ruleset> Walker for Session<R> {
         if auto == Auto::Fight {
             return self.fight_interrupted(trip);
         }
-        if self.log.len() > trip.said && !trip.here {
+        let quiet = trip.here
+            || self
+                .rules()
+                .journeys()
+                .is_some_and(|j| j.says_nothing_new(before, self.game()));
+        if self.log.len() > trip.said && !quiet {
             return Some(End::Interrupted(String::new()));
         }
         self.rules()

@@ -423,6 +423,16 @@ pub trait Journeys<C>: Send + Sync {
         let _ = (game, search);
         Ok(())
     }
+    /// Whether a travel, an explore or a run may begin now: `Err` says why not ("Not with
+    /// a goblin in view."), and no step is taken. Default: yes (a step that meets trouble
+    /// stops by [`Journeys::interrupt`]).
+    ///
+    /// # Errors
+    /// The sentence for the player.
+    fn may_go(&self, game: &Game) -> Result<(), RestRefused> {
+        let _ = game;
+        Ok(())
+    }
     /// What to add when explore finds nothing left to explore (the session says "There is
     /// nothing left to explore from here."): a hint at where to go on, such as the Caves'
     /// sense of the stairs behind rock. Default: nothing.
@@ -450,6 +460,13 @@ pub trait Journeys<C>: Send + Sync {
     fn health(&self, game: &Game) -> Option<(i64, i64)> {
         let _ = game;
         None
+    }
+    /// Whether what a journey's step said (it took the game from `before` to `after`) is no
+    /// reason to stop, such as opening a door on the way. Default: no, and a step that says
+    /// anything stops a run, a rest or a travel.
+    fn says_nothing_new(&self, before: &Game, after: &Game) -> bool {
+        let _ = (before, after);
+        false
     }
     /// Why a run, a rest or a travel must stop after one of its steps took the game from
     /// `before` to `after` ("A bat comes into view."); the session also stops when a step is

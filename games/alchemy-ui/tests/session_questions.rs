@@ -259,8 +259,9 @@ fn alchemy_on_the_session_explores_refuses_a_needless_rest_and_fights() {
 
     // `Tab` with nothing to fight takes no turn; with a goblin beside the hero, one press
     // fights it until it is gone.
+    let none = journeys.foes(app.ctx().game()).is_empty();
     let f = press(&mut app, vec![Input::key(Key::Tab)]);
-    if journeys.foes(app.ctx().game()).is_empty() {
+    if none {
         assert!(
             f.last()
                 .unwrap()
@@ -269,6 +270,11 @@ fn alchemy_on_the_session_explores_refuses_a_needless_rest_and_fights() {
             f.last().unwrap().to_text()
         );
         assert_eq!(app.ctx().game().turn(), walked);
+    } else {
+        assert!(
+            app.ctx().game().turn() > walked,
+            "Tab fought what explore met"
+        );
     }
     let mut keys = vec![Input::ch('~')];
     keys.extend(typed("summon goblin"));
@@ -336,4 +342,60 @@ fn autopickup_is_a_view_switch_that_explore_obeys() {
         }
     }
     assert!(carried(&app), "explore did not pick up the sword it saw");
+}
+
+/// Opening a door on the way is no reason to stop a journey; a threat in view is a reason
+/// not to start one.
+#[test]
+fn a_door_on_the_way_does_not_stop_explore_and_a_threat_stops_it_starting() {
+    use alembic_alchemy::view::{DoorState, door_at, hero_id};
+    let rules = Alchemy::new().unwrap();
+    let journeys = rules.journeys().unwrap();
+    let mut g = rules.new_game(5).unwrap();
+    let at = |g: &Game| g.things().location(hero_id(g).unwrap()).unwrap();
+    let mut opened = false;
+    let mut plain = false;
+    for _ in 0..400 {
+        let Some(d) = journeys.route(&g, Goal::Explore) else {
+            break;
+        };
+        let door = door_at(&g, at(&g) + d) == Some(DoorState::Closed);
+        let Ok(next) = rules.apply(&g, &Command::Move(d)) else {
+            break;
+        };
+        let quiet = journeys.says_nothing_new(&g, &next.game);
+        if door {
+            assert!(
+                quiet,
+                "opening the door at {:?} stopped explore",
+                at(&g) + d
+            );
+            opened = true;
+        } else if at(&next.game) != at(&g) {
+            assert!(!quiet, "a step that moved was taken for a door");
+            plain = true;
+        }
+        g = next.game;
+        if opened && plain {
+            break;
+        }
+    }
+    assert!(opened && plain, "seed 5's explore opened no door");
+    // A game with a goblin that has seen the hero: no journey starts.
+    let g = alembic_session::run::apply_step_quietly(
+        &rules,
+        &rules
+            .new_game_in_modes(
+                5,
+                &alembic_session::Modes::new(false, true, Default::default()),
+            )
+            .unwrap(),
+        &Step::Wizard {
+            wizard: "summon goblin".into(),
+        },
+    )
+    .unwrap();
+    let g = rules.apply(&g, &Command::Wait).unwrap().game;
+    let refused = journeys.may_go(&g).unwrap_err().to_string();
+    assert!(refused.starts_with("Not with a"), "{refused}");
 }

@@ -190,16 +190,24 @@ impl Journeys<Command> for Alchemy {
     }
 
     fn may_rest(&self, g: &Game, search: bool) -> Result<(), RestRefused> {
-        if let Some(&t) = in_view(g).iter().find(|&&t| is_threat(g, t)) {
-            let name = text::a_name(g, t).unwrap_or_else(|_| "something".to_owned());
-            return Err(RestRefused(format!("Not with {name} in view.")));
-        }
+        self.may_go(g)?;
         if !search && self.rested(g) {
             return Err(RestRefused(
                 "You are not hurt: nothing to rest for (s searches, . waits a turn).".into(),
             ));
         }
         Ok(())
+    }
+
+    /// Not with a threat in view (as DCSS's "There are monsters nearby!").
+    fn may_go(&self, g: &Game) -> Result<(), RestRefused> {
+        match in_view(g).into_iter().find(|&t| is_threat(g, t)) {
+            Some(t) => {
+                let name = text::a_name(g, t).unwrap_or_else(|_| "something".to_owned());
+                Err(RestRefused(format!("Not with {name} in view.")))
+            }
+            None => Ok(()),
+        }
     }
 
     fn fights(&self) -> bool {
@@ -230,6 +238,19 @@ impl Journeys<Command> for Alchemy {
 
     fn health(&self, g: &Game) -> Option<(i64, i64)> {
         hit_points(g).map(|(hp, max)| (i64::from(hp), i64::from(max)))
+    }
+
+    /// Opening a door on the way: the hero stands where they stood, and a door beside
+    /// them that was closed is open.
+    fn says_nothing_new(&self, before: &Game, after: &Game) -> bool {
+        let (Some(was), Some(at)) = (hero_at(before), hero_at(after)) else {
+            return false;
+        };
+        was == at
+            && at.neighbours8().any(|l| {
+                view::door_at(before, l) == Some(view::DoorState::Closed)
+                    && view::door_at(after, l) == Some(view::DoorState::Open)
+            })
     }
 
     fn interrupt(&self, before: &Game, after: &Game) -> Option<String> {
