@@ -104,4 +104,9 @@ pub trait Board<R: Ruleset>: Send + Sync + 'static {
     fn has_tiles(&self) -> bool {
         false
     }
+    /// Whether a death pauses on the map (`You die... --More--`, any key goes on) before
+    /// the end screen or the practice rewind, as DCSS and Alchemy do. Default: no.
+    fn pause_on_death(&self) -> bool {
+        false
+    }
 }

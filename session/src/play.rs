@@ -882,6 +882,8 @@ struct PlayScreen {
     auto: Option<Journey<Trip>>,
     /// The frame's area at the last drawing (for the mouse).
     area: Rect,
+    /// The death of the game in play was paused on (`--More--`) and read.
+    death_read: bool,
 }
 
 /// Draw the messages and the game: the play screen and the replay viewer share it.
@@ -1082,6 +1084,7 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
                 end_screen(s)
             }
             Answer::Quit(false) => Transition::Stay,
+            Answer::DeathRead => self.after_turn(s),
             Answer::Replied { reply: None, .. } => {
                 s.notice = Some(NEVER_MIND.into());
                 Transition::Stay
@@ -1208,7 +1211,16 @@ impl PlayScreen {
     /// After a move: the end screen, or in practice the offer to rewind a death.
     fn after_turn<R: Ruleset>(&mut self, s: &mut Session<R>) -> Transition<Session<R>, Self> {
         match s.status() {
-            Status::Playing => Transition::Stay,
+            Status::Playing => {
+                self.death_read = false;
+                Transition::Stay
+            }
+            // A death first pauses on the map, its last words in view, as in DCSS.
+            Status::Over(e) if !e.won && s.board().pause_on_death() && !self.death_read => {
+                self.auto = None;
+                self.death_read = true;
+                Transition::ask(DeathPause, |()| Answer::DeathRead)
+            }
             Status::Over(e) if !e.won && s.run.is_practice() && s.run.undo_depth() > 0 => {
                 self.auto = None;
                 Transition::ask(Confirm::new(rewind_question(&e.cause)), Answer::Rewind)
@@ -1401,6 +1413,8 @@ enum Answer {
     Quit(bool),
     Rewind(bool),
     End(AfterEnd),
+    /// The `--More--` after a death was read.
+    DeathRead,
     /// The reply to a game's question: the key that began the asking, the replies before
     /// it, the question, and the reply (`None`: backed out).
     Replied {
@@ -1409,6 +1423,57 @@ enum Answer {
         question: Question,
         reply: Option<Reply>,
     },
+}
+
+/// The pause after a death (`--More--` under the last messages); any key or click goes on.
+struct DeathPause;
+
+impl<R: Ruleset> Screen<Session<R>> for DeathPause {
+    type Output = ();
+    type Reply = std::convert::Infallible;
+
+    fn render(&mut self, _: &Session<R>, frame: &mut Frame, area: Rect) {
+        // A box in the middle, so the last messages above stay in view.
+        let p = Palette::DEFAULT;
+        let inside = alembic_ui::draw_box(frame, area.centred(24, 4), &p, None);
+        put_clipped(
+            frame,
+            inside,
+            inside.x + 1,
+            inside.y,
+            "You die...",
+            Rgb::new(230, 80, 70),
+            p.bg,
+        );
+        put_clipped(
+            frame,
+            inside,
+            inside.x + 1,
+            inside.y + 1,
+            "--More-- (any key)",
+            p.accent,
+            p.bg,
+        );
+    }
+
+    fn handle(&mut self, _: &mut Session<R>, input: Input) -> Transition<Session<R>, Self> {
+        match input {
+            Input::Key { .. }
+            | Input::Mouse {
+                kind: MouseKind::Down(_),
+                ..
+            } => Transition::Pop(()),
+            _ => Transition::Stay,
+        }
+    }
+
+    fn is_overlay(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        "more"
+    }
 }
 
 /// The first line of a practice game.

@@ -128,6 +128,10 @@ impl Board<Alchemy> for AlchemyBoard {
         true
     }
 
+    fn pause_on_death(&self) -> bool {
+        true
+    }
+
     /// The map cell at `x`, `y` as [`Board::draw`] lays it out: the hero in the middle of
     /// the map, one column a cell (letters; tiles two columns wide are not mapped).
     fn cell_at(&self, game: &Game, area: Rect, x: u16, y: u16) -> Option<Loc> {

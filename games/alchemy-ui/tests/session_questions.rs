@@ -399,3 +399,42 @@ fn a_door_on_the_way_does_not_stop_explore_and_a_threat_stops_it_starting() {
     let refused = journeys.may_go(&g).unwrap_err().to_string();
     assert!(refused.starts_with("Not with a"), "{refused}");
 }
+
+/// A death pauses on the map (`--More--`) before the end screen, as Alchemy's own screen
+/// did; the next key goes on.
+#[test]
+fn a_death_pauses_on_the_map_before_the_end_screen() {
+    let d = dir("death");
+    let rules = Arc::new(Alchemy::new().unwrap());
+    let session = Session::with_board(rules.clone(), AlchemyBoard::shared(&rules), 11)
+        .with_modes(false, true)
+        .with_save(d.join("alchemy.save"));
+    let mut app = play::app_playing(session);
+    let mut keys = vec![Input::ch('~')];
+    for _ in 0..4 {
+        keys.extend(typed("summon giant bear"));
+    }
+    keys.push(Input::key(Key::Esc));
+    press(&mut app, keys);
+    let mut waited = 0;
+    while app.ctx().rules().status(app.ctx().game()) == Status::Playing && waited < 200 {
+        press(&mut app, vec![Input::ch('.')]);
+        waited += 1;
+    }
+    assert_ne!(
+        app.ctx().rules().status(app.ctx().game()),
+        Status::Playing,
+        "four giant bears did not kill the hero in {waited} turns"
+    );
+    let f = press(&mut app, vec![]);
+    let paused = f.last().unwrap();
+    assert!(paused.contains_text("--More--"), "{}", paused.to_text());
+    let f = press(&mut app, vec![Input::ch(' ')]);
+    let end = f.last().unwrap();
+    assert!(!end.contains_text("--More--"), "{}", end.to_text());
+    assert!(
+        end.contains_text("You were killed by a giant bear"),
+        "{}",
+        end.to_text()
+    );
+}
