@@ -7,6 +7,10 @@
 #   MEASURE=2 scripts/bench-table.sh  # shorter
 #   ANCHOR= scripts/bench-table.sh    # without the anchor's runs
 #
+# The grid, layer and view random reads, the scans through `get` and the one-cell persistent
+# set are barred at the faster of the two D2 layouts of the same run (issue 56; the `D2` and
+# `LeanD2` of benches/benches/grid.rs), with each row's ratio to the flat `Vec` beside it.
+#
 # Issue 32's two rate bars (whole bot games per CPU second, the engine's `apply` alone) are
 # absolute, set against figures of the code the issue measured, and the hosts this runs on
 # differ by more than those bars ask for. So the run also builds that code (`ANCHOR`, a

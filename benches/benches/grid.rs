@@ -8,9 +8,17 @@
 //! as a game's history keeps them), with nothing built for reading first. The random reads
 //! are also run on two larger worlds, 16 MiB and 128 MiB of cells, beside the same flat
 //! `Vec` and the D2 anchor (`grid/random_get_16mib`, `grid/random_get_128mib`).
+//!
+//! Two D2 layouts sit beside the grid in the same groups, fresh and aged alike: the
+//! project's `D2` (a run-time-sized flat array of chunk pointers per level, a default outside
+//! the box) and `LeanD2` (compile-time 8 × 8 chunks a level, three `Arc` levels, no default
+//! outside the box). Issue 56 bars the grid, layer and view random reads, the scans through
+//! `get` and the one-cell persistent set at the faster of the two in the same run
+//! (`scripts/bench-table.py`).
 
 use std::alloc::System;
 use std::hint::black_box;
+use std::sync::Arc;
 
 use alembic::layer::Layer;
 use alembic::{Game, Loc, LocBox, Props, Thing, ThingId, grid::Grid};
@@ -160,52 +168,50 @@ impl FlatMap {
 /// `Grid`), behind a shared list of levels. A persistent write copies the chunk, the level's
 /// whole pointer array and the list. Kept here as a same-run reference for `Grid`'s random
 /// reads, one-cell writes and their bytes; it covers only the world's box (anything else
-/// reads as the default), so it does less than a `Grid` does.
+/// reads as the default), so it does less than a `Grid` does. Generic over the cell so the
+/// layer rows (`u64` cells) have their own D2 beside them.
 #[derive(Clone)]
-struct D2 {
-    levels: std::sync::Arc<[D2Level]>,
-    default: u16,
+struct D2<T: Copy = u16> {
+    levels: Arc<[D2Level<T>]>,
+    default: T,
 }
 
 #[derive(Clone)]
-struct D2Level {
+struct D2Level<T: Copy> {
     /// Chunks along x and y.
     w: u32,
     h: u32,
-    chunks: std::sync::Arc<[std::sync::Arc<[u16; 256]>]>,
+    chunks: Arc<[Arc<[T; 256]>]>,
 }
 
-impl D2 {
+impl D2<u16> {
     fn filled() -> Self {
         let v = filled_vec();
         D2::from_fn([W, H, D], |l| v[flat_index(l)])
     }
+}
 
+impl<T: Copy + Default> D2<T> {
     /// A D2 over a world of `size` (x and y multiples of 16), cell `l` holding `value(l)`.
-    fn from_fn(size: [i32; 3], value: impl Fn(Loc) -> u16) -> Self {
+    fn from_fn(size: [i32; 3], value: impl Fn(Loc) -> T) -> Self {
         let (cw, ch) = ((size[0] / 16) as u32, (size[1] / 16) as u32);
         let levels = (0..size[2])
             .map(|z| D2Level {
                 w: cw,
                 h: ch,
                 chunks: (0..cw * ch)
-                    .map(|i| {
-                        let (cx, cy) = ((i % cw) as i32, (i / cw) as i32);
-                        let mut c = [0u16; 256];
-                        for (k, cell) in c.iter_mut().enumerate() {
-                            let (x, y) = (cx * 16 + (k % 16) as i32, cy * 16 + (k / 16) as i32);
-                            *cell = value(Loc::new(x, y, z));
-                        }
-                        std::sync::Arc::new(c)
-                    })
+                    .map(|i| Arc::new(chunk_from_fn(i % cw, i / cw, z, &value)))
                     .collect(),
             })
             .collect();
-        D2 { levels, default: 0 }
+        D2 {
+            levels,
+            default: T::default(),
+        }
     }
 
     #[inline]
-    fn get(&self, l: Loc) -> &u16 {
+    fn get(&self, l: Loc) -> &T {
         // One unsigned comparison an axis, as `Grid`'s reads.
         let Some(level) = self.levels.get(l.z as u32 as usize) else {
             return &self.default;
@@ -220,13 +226,13 @@ impl D2 {
 
     /// A new version with `l` set (inside the world's box only). Each copied array is
     /// collected straight into its shared allocation (one allocation, no `Vec` first).
-    fn set(&self, l: Loc, value: u16) -> Self {
+    fn set(&self, l: Loc, value: T) -> Self {
         let z = l.z as usize;
         let level = &self.levels[z];
         let i = ((l.y >> 4) as u32 * level.w + (l.x >> 4) as u32) as usize;
         let mut chunk = *level.chunks[i];
         chunk[((l.y & 15) * 16 + (l.x & 15)) as usize] = value;
-        let chunk = std::sync::Arc::new(chunk);
+        let chunk = Arc::new(chunk);
         let chunks = level
             .chunks
             .iter()
@@ -254,6 +260,96 @@ impl D2 {
             levels,
             default: self.default,
         }
+    }
+}
+
+/// The 16 × 16 chunk at chunk coordinates (`cx`, `cy`) of level `z`, cell `l` holding
+/// `value(l)`.
+fn chunk_from_fn<T: Copy + Default>(
+    cx: u32,
+    cy: u32,
+    z: i32,
+    value: &impl Fn(Loc) -> T,
+) -> [T; 256] {
+    let mut c = [T::default(); 256];
+    for (k, cell) in c.iter_mut().enumerate() {
+        let x = cx as i32 * 16 + (k % 16) as i32;
+        let y = cy as i32 * 16 + (k / 16) as i32;
+        *cell = value(Loc::new(x, y, z));
+    }
+    c
+}
+
+/// Chunks along x and y of a [`LeanD2`] level: compile-time, 8 × 8 chunks of 16 × 16 cells
+/// (the 128 × 128 levels of the main world).
+const LEAN: usize = 8;
+
+/// The leaner D2 issue 56 describes, the best D2 we could write for this world: three `Arc`
+/// levels (the list of levels → a level's compile-time 8 × 8 array of chunk pointers → the
+/// chunk), no run-time level size to load or compare, and no default outside the box (a read
+/// outside it panics on a bounds check instead of returning a default). It does less than
+/// [`D2`] and much less than a `Grid` (which covers any location); it is the same-run bar of
+/// the grid, layer and view random reads together with [`D2`] (the faster of the two). A
+/// persistent write copies the chunk, the level's 64 pointers and the list of levels.
+#[derive(Clone)]
+struct LeanD2<T: Copy = u16> {
+    levels: Arc<[LeanLevel<T>]>,
+}
+
+type LeanLevel<T> = Arc<[[Arc<[T; 256]>; LEAN]; LEAN]>;
+
+// The lean D2's compile-time level size is the main world's.
+const _: () = assert!(W as usize == LEAN * 16 && H as usize == LEAN * 16);
+
+impl LeanD2<u16> {
+    fn filled() -> Self {
+        let v = filled_vec();
+        LeanD2::from_fn(D, |l| v[flat_index(l)])
+    }
+}
+
+impl<T: Copy + Default> LeanD2<T> {
+    /// `depth` levels of 128 × 128 cells, cell `l` holding `value(l)`.
+    fn from_fn(depth: i32, value: impl Fn(Loc) -> T) -> Self {
+        let levels = (0..depth)
+            .map(|z| {
+                Arc::new(std::array::from_fn(|cy| {
+                    std::array::from_fn(|cx| {
+                        Arc::new(chunk_from_fn(cx as u32, cy as u32, z, &value))
+                    })
+                }))
+            })
+            .collect();
+        LeanD2 { levels }
+    }
+
+    #[inline]
+    fn get(&self, l: Loc) -> &T {
+        // Bounds checks only (a panic outside the box): the level against the list's
+        // length, each chunk coordinate against the constant 8; the cell's index in its
+        // chunk is below 256 by construction.
+        let level = &self.levels[l.z as u32 as usize];
+        let chunk = &level[(l.y >> 4) as u32 as usize][(l.x >> 4) as u32 as usize];
+        &chunk[((l.y & 15) * 16 + (l.x & 15)) as usize]
+    }
+
+    /// A new version with `l` set: the chunk, the level's 8 × 8 pointers and the list of
+    /// levels copied.
+    fn set(&self, l: Loc, value: T) -> Self {
+        let z = l.z as usize;
+        let (cy, cx) = ((l.y >> 4) as usize, (l.x >> 4) as usize);
+        let mut level: [[Arc<[T; 256]>; LEAN]; LEAN] = (*self.levels[z]).clone();
+        let mut chunk = *level[cy][cx];
+        chunk[((l.y & 15) * 16 + (l.x & 15)) as usize] = value;
+        level[cy][cx] = Arc::new(chunk);
+        let level = Arc::new(level);
+        let levels = self
+            .levels
+            .iter()
+            .enumerate()
+            .map(|(k, lv)| if k == z { level.clone() } else { lv.clone() })
+            .collect();
+        LeanD2 { levels }
     }
 }
 
@@ -313,6 +409,10 @@ fn memory_report() {
     println!(
         "memory: D2 anchor, 1,000 one-cell versions: {:.0} bytes each on top of the first",
         bytes_per_version(&D2::filled(), &locs, |g, l, v| g.set(l, v))
+    );
+    println!(
+        "memory: lean D2, 1,000 one-cell versions: {:.0} bytes each on top of the first",
+        bytes_per_version(&LeanD2::filled(), &locs, |g, l, v| g.set(l, v))
     );
     println!(
         "memory: eleven levels near the origin: {:.0} bytes per one-cell version",
@@ -382,6 +482,20 @@ fn bench_get(c: &mut Criterion) {
             })
         });
     }
+    // The lean D2 (see `LeanD2`), fresh and aged the same way.
+    let lean = LeanD2::filled();
+    let (lean_old, _lean_history) = aged(&lean, |g, l, v| g.set(l, v));
+    for (name, d) in [("d2_lean", &lean), ("d2_lean_aged", &lean_old)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for l in &locs {
+                    sum += u64::from(*d.get(*l));
+                }
+                black_box(sum)
+            })
+        });
+    }
     // The borrowed view FOV, pathfinding and AI callbacks read through (made once, outside
     // the timing; `grid/view_build` times its making).
     let view = g.view(world());
@@ -424,6 +538,35 @@ fn bench_get(c: &mut Criterion) {
                 let mut sum = 0u64;
                 for l in &locs {
                     sum += u64::from(layer.get(*l));
+                }
+                black_box(sum)
+            })
+        });
+    }
+    // The two D2s over the same `u64` cells, fresh and after the same 1,000 writes: the
+    // layer rows' same-run bar.
+    let layer_value = |l: Loc| v64[flat_index(l)];
+    let d2 = D2::from_fn([W, H, D], layer_value);
+    let (d2_old, _d2_history) = aged(&d2, |g, l, v| g.set(l, u64::from(v)));
+    for (name, d) in [("d2_anchor", &d2), ("d2_anchor_aged", &d2_old)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for l in &locs {
+                    sum += *d.get(*l);
+                }
+                black_box(sum)
+            })
+        });
+    }
+    let lean = LeanD2::from_fn(D, layer_value);
+    let (lean_old, _lean_history) = aged(&lean, |g, l, v| g.set(l, u64::from(v)));
+    for (name, d) in [("d2_lean", &lean), ("d2_lean_aged", &lean_old)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for l in &locs {
+                    sum += *d.get(*l);
                 }
                 black_box(sum)
             })
@@ -726,6 +869,21 @@ fn bench_scan(c: &mut Criterion) {
             black_box(sum)
         })
     });
+    let lean = LeanD2::filled();
+    group.bench_function("d2_lean_get_scan", |b| {
+        b.iter(|| {
+            let d = black_box(&lean);
+            let mut sum = 0u64;
+            for z in 0..D {
+                for y in 0..H {
+                    for x in 0..W {
+                        sum += u64::from(*d.get(Loc::new(x, y, z)));
+                    }
+                }
+            }
+            black_box(sum)
+        })
+    });
     group.bench_function("grid_view_get_scan", |b| {
         b.iter(|| {
             let view = black_box(&g).view(world());
@@ -769,6 +927,13 @@ fn bench_set(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % locs.len();
             black_box(d2.set(locs[i], 7))
+        })
+    });
+    let lean = LeanD2::filled();
+    group.bench_function("d2_lean_set", |b| {
+        b.iter(|| {
+            i = (i + 1) % locs.len();
+            black_box(lean.set(locs[i], 7))
         })
     });
     group.finish();
