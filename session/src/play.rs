@@ -1724,8 +1724,9 @@ pub fn launch_with<R: Ruleset>(
         let stack = ScreenStack::opening(session, start, question);
         return Ok(Box::new(dressed(stack)));
     }
-    // A new game by seed begins at once, as in every game.
-    if opts.load.is_none() && opts.seed.is_some() {
+    // A new game by seed begins at once, as in every game; so does the game `--load`
+    // continues (the start screen is under it).
+    if opts.load.is_some() || opts.seed.is_some() {
         return Ok(Box::new(app_playing(session)));
     }
     Ok(Box::new(app(session)))

@@ -7,7 +7,7 @@
 //! of such servers. A game on the session ([`alembic_session::play`]) needs one line:
 //! `host: Some(|o| host_session(MyRules::new(), o))` (see [`host_session`]).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use alembic::Game;
@@ -105,27 +105,34 @@ where
     E: std::fmt::Display,
 {
     let rules = Arc::new(rules.map_err(|e| e.to_string())?);
+    let board: Arc<dyn Board<R>> = rules.clone();
+    host_session_on(rules, board, opts)
+}
+
+/// [`host_session`] for rules shown on `board` (a game whose board is another type than its
+/// rules, as Alchemy's `AlchemyBoard`).
+///
+/// # Errors
+/// As [`host_session`].
+pub fn host_session_on<R: Ruleset>(
+    rules: Arc<R>,
+    board: Arc<dyn Board<R>>,
+    opts: &HostOptions,
+) -> Result<Box<dyn Hosted>, String> {
     if let Some(path) = &opts.replay {
-        return alembic_session::play::replay_app(rules, path)
+        return alembic_session::play::replay_app_with(rules, board, path)
             .map(|s| Box::new(s) as Box<dyn Hosted>)
             .map_err(|e| e.to_string());
     }
-    let session = continued_or_new(rules, &opts.save, opts.seed)?;
+    let session = if opts.save.is_file() {
+        Session::load_reporting(rules, board, &opts.save, &mut |_, _| {})
+            .map_err(|e| e.to_string())?
+    } else {
+        Session::with_board(rules, board, opts.seed).with_save(opts.save.clone())
+    };
     Ok(Box::new(alembic_session::play::app_playing(
         session.with_tiles(opts.tiles == Some(true)),
     )))
-}
-
-fn continued_or_new<R: Ruleset + Board<R>>(
-    rules: Arc<R>,
-    save: &Path,
-    seed: u64,
-) -> Result<Session<R>, String> {
-    if save.is_file() {
-        Session::load(rules, save).map_err(|e| e.to_string())
-    } else {
-        Ok(Session::new(rules, seed).with_save(save.to_path_buf()))
-    }
 }
 
 /// Alchemy's screens, read as a server reads any game.
