@@ -1419,21 +1419,7 @@ pub fn launch(
         game: opts.game.clone(),
         source: Box::new(e),
     };
-    let rules = match Rules::with_data(&opts.data) {
-        Ok(r) => r,
-        Err(alchemy::RulesError::Data(e)) => {
-            return Err(alembic_session::LaunchError::Data {
-                game: opts.game.clone(),
-                source: e,
-            });
-        }
-        Err(alchemy::RulesError::Engine(e)) => {
-            return Err(alembic_session::LaunchError::Setup {
-                game: opts.game.clone(),
-                source: Box::new(e),
-            });
-        }
-    };
+    let rules = rules_for(opts)?;
     let ui = UiOptions {
         start,
         save_path,
@@ -1459,6 +1445,20 @@ pub fn launch(
     }
 }
 
+/// The rules on the data and mods `opts` name, or why not.
+fn rules_for(opts: &alembic_session::LaunchOptions) -> Result<Rules, alembic_session::LaunchError> {
+    Rules::with_data(&opts.data).map_err(|e| match e {
+        alchemy::RulesError::Data(source) => alembic_session::LaunchError::Data {
+            game: opts.game.clone(),
+            source,
+        },
+        alchemy::RulesError::Engine(e) => alembic_session::LaunchError::Setup {
+            game: opts.game.clone(),
+            source: Box::new(e),
+        },
+    })
+}
+
 /// Start Alchemy as `opts` ask on the session every game plays on
 /// ([`alembic_session::play::launch_with`]): its rules answer the session's questions and
 /// journeys, and [`ruleset::AlchemyBoard`] draws it.
@@ -1468,21 +1468,7 @@ pub fn launch(
 pub fn launch_shared(
     opts: &alembic_session::LaunchOptions,
 ) -> Result<Box<dyn alembic_ui::App>, alembic_session::LaunchError> {
-    let rules = match Rules::with_data(&opts.data) {
-        Ok(r) => r,
-        Err(alchemy::RulesError::Data(e)) => {
-            return Err(alembic_session::LaunchError::Data {
-                game: opts.game.clone(),
-                source: e,
-            });
-        }
-        Err(alchemy::RulesError::Engine(e)) => {
-            return Err(alembic_session::LaunchError::Setup {
-                game: opts.game.clone(),
-                source: Box::new(e),
-            });
-        }
-    };
+    let rules = rules_for(opts)?;
     let setup = |source: alembic_session::Cause| alembic_session::LaunchError::Setup {
         game: opts.game.clone(),
         source,

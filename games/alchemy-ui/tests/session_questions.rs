@@ -42,6 +42,15 @@ fn typed(line: &str) -> Vec<Input> {
     k
 }
 
+/// A wizard game of Alchemy from seed 11 on the shared session, saving in `d`.
+fn wizard_game(d: &std::path::Path) -> (Arc<Alchemy>, ScreenStack<Session<Alchemy>>) {
+    let rules = Arc::new(Alchemy::new().unwrap());
+    let session = Session::with_board(rules.clone(), AlchemyBoard::shared(&rules), 11)
+        .with_modes(false, true)
+        .with_save(d.join("alchemy.save"));
+    (rules, play::app_playing(session))
+}
+
 /// The letter a list on `frame` shows before the line holding `what` ("c) …").
 fn letter_of(frame: &Frame, what: &str) -> char {
     let text = frame.to_text();
@@ -56,11 +65,7 @@ fn letter_of(frame: &Frame, what: &str) -> char {
 #[test]
 fn quaff_wield_throw_and_craft_through_the_sessions_questions() {
     let d = dir("all");
-    let rules = Arc::new(Alchemy::new().unwrap());
-    let session = Session::with_board(rules.clone(), AlchemyBoard::shared(&rules), 11)
-        .with_modes(false, true)
-        .with_save(d.join("alchemy.save"));
-    let mut app = play::app_playing(session);
+    let (rules, mut app) = wizard_game(&d);
 
     // The wizard console: know every recipe, carry a potion, a short sword and three of every
     // ingredient, and have a workbench beside the hero. Each line is recorded.
@@ -211,11 +216,7 @@ fn quaff_wield_throw_and_craft_through_the_sessions_questions() {
 #[test]
 fn alchemy_on_the_session_explores_refuses_a_needless_rest_and_fights() {
     let d = dir("journeys");
-    let rules = Arc::new(Alchemy::new().unwrap());
-    let session = Session::with_board(rules.clone(), AlchemyBoard::shared(&rules), 11)
-        .with_modes(false, true)
-        .with_save(d.join("alchemy.save"));
-    let mut app = play::app_playing(session);
+    let (rules, mut app) = wizard_game(&d);
     let journeys = rules.journeys().unwrap();
 
     // The game opens with Alchemy's own first line.
@@ -298,11 +299,7 @@ fn alchemy_on_the_session_explores_refuses_a_needless_rest_and_fights() {
 #[test]
 fn autopickup_is_a_view_switch_that_explore_obeys() {
     let d = dir("autopickup");
-    let rules = Arc::new(Alchemy::new().unwrap());
-    let session = Session::with_board(rules.clone(), AlchemyBoard::shared(&rules), 11)
-        .with_modes(false, true)
-        .with_save(d.join("alchemy.save"));
-    let mut app = play::app_playing(session);
+    let (rules, mut app) = wizard_game(&d);
     let carried = |app: &ScreenStack<Session<Alchemy>>| {
         alembic_alchemy::view::inventory_entries(app.ctx().game())
             .unwrap()
@@ -405,11 +402,7 @@ fn a_door_on_the_way_does_not_stop_explore_and_a_threat_stops_it_starting() {
 #[test]
 fn a_death_pauses_on_the_map_before_the_end_screen() {
     let d = dir("death");
-    let rules = Arc::new(Alchemy::new().unwrap());
-    let session = Session::with_board(rules.clone(), AlchemyBoard::shared(&rules), 11)
-        .with_modes(false, true)
-        .with_save(d.join("alchemy.save"));
-    let mut app = play::app_playing(session);
+    let (_, mut app) = wizard_game(&d);
     let mut keys = vec![Input::ch('~')];
     for _ in 0..4 {
         keys.extend(typed("summon giant bear"));
