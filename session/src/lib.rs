@@ -71,6 +71,8 @@ pub mod journey;
 pub mod keymap;
 pub mod launch;
 #[cfg(feature = "ui")]
+mod layout;
+#[cfg(feature = "ui")]
 pub mod mapview;
 pub mod modes;
 pub mod plan;

@@ -27,8 +27,9 @@ use crate::end::{AfterEnd, EndScreen, rewind_question};
 use crate::journey::{Auto, End, Journey, JourneyRefused, Walker};
 use crate::keymap::{self, Binding};
 use crate::launch::{LaunchError, LaunchOptions, clock_seed, save_dir};
+use crate::layout::{MESSAGE_ROWS, play_area};
 use crate::playback::{Playback, Viewer, Watch};
-use crate::question::QuestionScreen;
+use crate::question::{MapHost, QuestionScreen};
 use crate::record;
 #[cfg(doc)]
 use crate::ruleset::Journeys;
@@ -42,11 +43,7 @@ use crate::{savefile, storage};
 pub use crate::end::REWIND;
 /// Lines the message log keeps.
 pub const LOG_KEEP: usize = 500;
-/// The background of the path a targeting question draws from the thrower to the cursor
-/// (amber, as Alchemy's own cursor drew it: it reads over lit floor and memory alike).
-pub const TARGET_PATH_BG: Rgb = Rgb::new(120, 88, 24);
-/// Rows of messages above the play area.
-const MESSAGE_ROWS: u16 = 3;
+pub use crate::layout::TARGET_PATH_BG;
 const BG: Rgb = Rgb::new(0, 0, 0);
 /// How long a rest, run or travel waits between steps (the player sees time pass and can
 /// stop it with any key).
@@ -914,14 +911,15 @@ fn draw_play<R: Ruleset>(s: &Session<R>, frame: &mut Frame, area: Rect) {
     }
 }
 
-/// Where the game's drawing goes in a frame of `area`: below the messages.
-pub(crate) fn play_area(area: Rect) -> Rect {
-    area.split_top(MESSAGE_ROWS).1
-}
+/// The pointer and the look line of a question over the play screen: the board's.
+impl<R: Ruleset> MapHost for Session<R> {
+    fn cell_at(&self, area: Rect, x: u16, y: u16) -> Option<alembic::Loc> {
+        self.board().cell_at(self.game(), area, x, y)
+    }
 
-/// Where the messages go in a frame of `area`: above the game's drawing.
-pub(crate) fn message_area(area: Rect) -> Rect {
-    area.split_top(MESSAGE_ROWS).0
+    fn describe_cell(&self, cell: alembic::Loc) -> Option<String> {
+        self.board().describe_cell(self.game(), cell)
+    }
 }
 
 impl<R: Ruleset> Screen<Session<R>> for PlayScreen {

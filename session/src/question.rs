@@ -14,8 +14,16 @@ use alembic_ui::{
 };
 
 use crate::ask::{Choice, Question, Reply};
-use crate::play::{Session, TARGET_PATH_BG, message_area, play_area};
-use crate::ruleset::Ruleset;
+use crate::layout::{TARGET_PATH_BG, message_area, play_area};
+
+/// What a question asks of the screens' context: the map cell under the pointer and what
+/// is known of a cell (the session answers with the game's board).
+pub(crate) trait MapHost {
+    /// The map cell drawn at `x`, `y` of the play `area`.
+    fn cell_at(&self, area: Rect, x: u16, y: u16) -> Option<Loc>;
+    /// What the player knows of `cell`.
+    fn describe_cell(&self, cell: Loc) -> Option<String>;
+}
 
 /// What the player is answering, with the widget's state.
 enum Asking {
@@ -119,13 +127,13 @@ impl QuestionScreen {
 
 /// Where the map drew each location in `area`, and how many columns one cell spans (asked
 /// of the board's pointer, [`crate::Board::cell_at`]). Θ(area).
-fn screen_cells<R: Ruleset>(s: &Session<R>, area: Rect) -> (HashMap<Loc, (i32, i32)>, u16) {
+fn screen_cells<C: MapHost>(s: &C, area: Rect) -> (HashMap<Loc, (i32, i32)>, u16) {
     let mut at = HashMap::new();
     let mut width = 1;
     for y in area.y..area.bottom() {
         let mut run: Option<(Loc, u16)> = None;
         for x in area.x..area.right() {
-            let Some(l) = s.board().cell_at(s.game(), area, x, y) else {
+            let Some(l) = s.cell_at(area, x, y) else {
                 run = None;
                 continue;
             };
@@ -144,16 +152,16 @@ fn screen_cells<R: Ruleset>(s: &Session<R>, area: Rect) -> (HashMap<Loc, (i32, i
     (at, width)
 }
 
-impl<R: Ruleset> Screen<Session<R>> for QuestionScreen {
+impl<C: MapHost + 'static> Screen<C> for QuestionScreen {
     type Output = Option<Reply>;
     type Reply = Infallible;
 
-    fn render(&mut self, s: &Session<R>, frame: &mut Frame, area: Rect) {
+    fn render(&mut self, s: &C, frame: &mut Frame, area: Rect) {
         self.area = area;
         let p = Palette::DEFAULT;
         match &mut self.asking {
-            Asking::Item(list) => return Screen::<Session<R>>::render(list, s, frame, area),
-            Asking::Confirm(c) => return Screen::<Session<R>>::render(c, s, frame, area),
+            Asking::Item(list) => return Screen::<C>::render(list, s, frame, area),
+            Asking::Confirm(c) => return Screen::<C>::render(c, s, frame, area),
             Asking::Target(state) => {
                 let map = play_area(area);
                 let (cells, width) = screen_cells(s, map);
@@ -182,7 +190,7 @@ impl<R: Ruleset> Screen<Session<R>> for QuestionScreen {
         );
         let (prompt, hint) = self.lines();
         let under = match &self.asking {
-            Asking::Target(state) => s.board().describe_cell(s.game(), state.cursor()),
+            Asking::Target(state) => s.describe_cell(state.cursor()),
             _ => None,
         };
         let rows = [
@@ -198,15 +206,15 @@ impl<R: Ruleset> Screen<Session<R>> for QuestionScreen {
         }
     }
 
-    fn handle(&mut self, s: &mut Session<R>, input: Input) -> Transition<Session<R>, Self> {
+    fn handle(&mut self, s: &mut C, input: Input) -> Transition<C, Self> {
         self.note = None;
         let esc = plain_key(&input) == Some(Key::Esc);
         match &mut self.asking {
-            Asking::Item(list) => match Screen::<Session<R>>::handle(list, s, input) {
+            Asking::Item(list) => match Screen::<C>::handle(list, s, input) {
                 Transition::Pop(i) => Transition::Pop(i.map(Reply::Item)),
                 _ => Transition::Stay,
             },
-            Asking::Confirm(c) => match Screen::<Session<R>>::handle(c, s, input) {
+            Asking::Confirm(c) => match Screen::<C>::handle(c, s, input) {
                 Transition::Pop(yes) => Transition::Pop(Some(Reply::Confirm(yes))),
                 _ => Transition::Stay,
             },
@@ -222,7 +230,7 @@ impl<R: Ruleset> Screen<Session<R>> for QuestionScreen {
             },
             Asking::Target(state) => {
                 if let Input::Mouse { kind, x, y, .. } = input {
-                    let cell = s.board().cell_at(s.game(), play_area(self.area), x, y);
+                    let cell = s.cell_at(play_area(self.area), x, y);
                     return match (kind, cell) {
                         (MouseKind::Down(MouseButton::Left), Some(l)) => {
                             Transition::Pop(Some(Reply::Target(l)))
