@@ -102,6 +102,9 @@ pub enum Question {
         marks: Vec<Loc>,
         /// Where the cursor may go.
         bounds: LocBox,
+        /// The places a throw stops at (walls, closed doors): the path is drawn dimmer past
+        /// the first of them on the way ([`Question::with_stops`]; empty: none).
+        stops: Vec<Loc>,
     },
     /// Yes or no (answered by [`Reply::Confirm`]; Esc is no).
     Confirm {
@@ -150,7 +153,18 @@ impl Question {
             from,
             marks,
             bounds,
+            stops: Vec::new(),
         }
+    }
+
+    /// The same question with the places a throw stops at, if it is a
+    /// [`Question::Target`] (other questions are returned as they are).
+    #[must_use]
+    pub fn with_stops(mut self, at: Vec<Loc>) -> Self {
+        if let Question::Target { stops, .. } = &mut self {
+            *stops = at;
+        }
+        self
     }
 
     /// [`Question::Confirm`].

@@ -43,7 +43,7 @@ use crate::{savefile, storage};
 pub use crate::end::REWIND;
 /// Lines the message log keeps.
 pub const LOG_KEEP: usize = 500;
-pub use crate::layout::TARGET_PATH_BG;
+pub use crate::layout::{TARGET_BEYOND_BG, TARGET_PATH_BG};
 const BG: Rgb = Rgb::new(0, 0, 0);
 /// How long a rest, run or travel waits between steps (the player sees time pass and can
 /// stop it with any key).

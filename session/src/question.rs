@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::convert::Infallible;
 
-use alembic::{Loc, Rgb};
+use alembic::Loc;
 use alembic_ui::{
     Cell, Confirm, CursorEvent, Frame, Input, ItemList, Key, LineEvent, LineInput, ListEntry,
     MouseButton, MouseKind, Palette, Rect, Screen, StatefulWidget, TargetCursor, TargetState,
@@ -14,7 +14,7 @@ use alembic_ui::{
 };
 
 use crate::ask::{Choice, Question, Reply};
-use crate::layout::{TARGET_PATH_BG, message_area, play_area};
+use crate::layout::{TARGET_BEYOND_BG, TARGET_PATH_BG, message_area, play_area};
 
 /// What a question asks of the screens' context: the map cell under the pointer and what
 /// is known of a cell (the session answers with the game's board).
@@ -29,7 +29,7 @@ pub(crate) trait MapHost {
 enum Asking {
     Item(ItemList),
     Direction,
-    Target(TargetState),
+    Target(TargetState, Vec<Loc>),
     Confirm(Confirm),
     Number {
         field: LineInput,
@@ -76,14 +76,14 @@ impl QuestionScreen {
                 from,
                 marks,
                 bounds,
+                stops,
                 ..
             } => {
                 let start = marks.first().copied().unwrap_or(from);
-                Asking::Target(
-                    TargetState::new(start, bounds)
-                        .with_marks(marks)
-                        .with_line_from(from),
-                )
+                let cursor = TargetState::new(start, bounds)
+                    .with_marks(marks)
+                    .with_line_from(from);
+                Asking::Target(cursor, stops)
             }
             Question::Confirm { prompt } => Asking::Confirm(Confirm::new(prompt)),
             Question::Number { min, max, .. } => Asking::Number {
@@ -108,7 +108,7 @@ impl QuestionScreen {
                 self.prompt.clone(),
                 "A direction key (h j k l y u b n, arrows); Esc: never mind.",
             ),
-            Asking::Target(_) => (
+            Asking::Target(..) => (
                 self.prompt.clone(),
                 "Move the cursor (direction keys, Tab for the next); Enter picks; Esc: never mind.",
             ),
@@ -162,17 +162,24 @@ impl<C: MapHost + 'static> Screen<C> for QuestionScreen {
         match &mut self.asking {
             Asking::Item(list) => return Screen::<C>::render(list, s, frame, area),
             Asking::Confirm(c) => return Screen::<C>::render(c, s, frame, area),
-            Asking::Target(state) => {
+            Asking::Target(state, stops) => {
                 let map = play_area(area);
                 let (cells, width) = screen_cells(s, map);
                 let to_screen = |l: Loc| cells.get(&l).copied();
+                // The first place on the way (the target left out) where a throw stops.
+                let cursor = state.cursor();
+                let stop = state
+                    .line()
+                    .into_iter()
+                    .take_while(|&l| l != cursor)
+                    .find(|l| stops.contains(l));
                 TargetCursor {
                     to_screen: &to_screen,
                     cell_width: width,
-                    stop: None,
+                    stop,
                     cursor_bg: p.accent,
                     line_bg: TARGET_PATH_BG,
-                    beyond_bg: Rgb::new(70, 40, 40),
+                    beyond_bg: TARGET_BEYOND_BG,
                 }
                 .render(frame, map, state);
             }
@@ -190,7 +197,7 @@ impl<C: MapHost + 'static> Screen<C> for QuestionScreen {
         );
         let (prompt, hint) = self.lines();
         let under = match &self.asking {
-            Asking::Target(state) => s.describe_cell(state.cursor()),
+            Asking::Target(state, _) => s.describe_cell(state.cursor()),
             _ => None,
         };
         let rows = [
@@ -228,7 +235,7 @@ impl<C: MapHost + 'static> Screen<C> for QuestionScreen {
                     Transition::Stay
                 }
             },
-            Asking::Target(state) => {
+            Asking::Target(state, _) => {
                 if let Input::Mouse { kind, x, y, .. } = input {
                     let cell = s.cell_at(play_area(self.area), x, y);
                     return match (kind, cell) {
@@ -286,5 +293,77 @@ impl<C: MapHost + 'static> Screen<C> for QuestionScreen {
 
     fn name(&self) -> &str {
         "question"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alembic::LocBox;
+    use alembic_ui::Frame;
+
+    use super::*;
+    use crate::layout::MESSAGE_ROWS;
+
+    /// A map drawn one cell a column, the level's (0, 0) at the play area's corner.
+    struct Flat;
+
+    impl MapHost for Flat {
+        fn cell_at(&self, area: Rect, x: u16, y: u16) -> Option<Loc> {
+            let l = Loc::new(i32::from(x - area.x), i32::from(y - area.y), 0);
+            LocBox::rect(0, 0, 20, 10, 0).contains(l).then_some(l)
+        }
+        fn describe_cell(&self, _: Loc) -> Option<String> {
+            Some("floor".into())
+        }
+    }
+
+    fn bg_at(f: &Frame, l: Loc) -> alembic::Rgb {
+        let y = l.y + i32::from(MESSAGE_ROWS);
+        f.get(l.x, y).map(|c| c.bg).unwrap_or_default()
+    }
+
+    #[test]
+    fn the_path_dims_past_the_first_place_a_throw_stops() {
+        let from = Loc::new(1, 1, 0);
+        let bounds = LocBox::rect(0, 0, 20, 10, 0);
+        let wall = Loc::new(4, 1, 0);
+        let q = Question::target("Throw where?", from, vec![Loc::new(8, 1, 0)], bounds)
+            .with_stops(vec![wall]);
+        let mut screen = QuestionScreen::new(q);
+        let mut f = Frame::new(30, 14);
+        Screen::<Flat>::render(&mut screen, &Flat, &mut f, Rect::new(0, 0, 30, 14));
+        // Up to the wall the path is amber; past it, dim red; the cursor is on the mark.
+        assert_eq!(bg_at(&f, Loc::new(2, 1, 0)), TARGET_PATH_BG);
+        assert_eq!(bg_at(&f, wall), TARGET_PATH_BG);
+        assert_eq!(bg_at(&f, Loc::new(5, 1, 0)), TARGET_BEYOND_BG);
+        assert_eq!(bg_at(&f, Loc::new(7, 1, 0)), TARGET_BEYOND_BG);
+        assert!(f.row_text(0).contains("Throw where?"));
+        assert!(f.row_text(1).contains("floor"));
+        // Without stops the whole path is amber.
+        let q = Question::target("Throw where?", from, vec![Loc::new(8, 1, 0)], bounds);
+        let mut screen = QuestionScreen::new(q);
+        let mut f = Frame::new(30, 14);
+        Screen::<Flat>::render(&mut screen, &Flat, &mut f, Rect::new(0, 0, 30, 14));
+        assert_eq!(bg_at(&f, Loc::new(7, 1, 0)), TARGET_PATH_BG);
+    }
+
+    #[test]
+    fn a_reply_out_of_its_question_is_not_accepted() {
+        let n = Question::number("How many?", 1, 3);
+        assert!(n.accepts(&Reply::Number(3)));
+        assert!(!n.accepts(&Reply::Number(4)));
+        assert!(!n.accepts(&Reply::Text("3".into())));
+        let t = Question::text("Write what?", 5);
+        assert!(t.accepts(&Reply::Text("hello".into())));
+        assert!(!t.accepts(&Reply::Text("hello!".into())));
+        assert!(!t.accepts(&Reply::Text("a\u{1b}b".into())));
+        let i = Question::item("Which?", vec![Choice::new("a coin")]);
+        assert!(i.accepts(&Reply::Item(0)));
+        assert!(!i.accepts(&Reply::Item(1)));
+        let bounds = LocBox::rect(0, 0, 20, 10, 0);
+        let at = Question::target("Where?", Loc::new(1, 1, 0), Vec::new(), bounds);
+        assert!(at.accepts(&Reply::Target(Loc::new(19, 9, 0))));
+        assert!(!at.accepts(&Reply::Target(Loc::new(20, 9, 0))));
+        assert!(!at.accepts(&Reply::Target(Loc::new(2, 2, -1))));
     }
 }

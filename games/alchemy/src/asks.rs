@@ -233,12 +233,15 @@ fn use_item(g: &Game, u: Use, e: &InventoryEntry, replies: &[Reply]) -> Asked<Co
                 marks[..=i].rotate_right(1);
             }
             let name = text::the_name(g, id).unwrap_or_else(|_| "it".to_owned());
-            Asked::Ask(Question::target(
-                format!("Throw {name} where?"),
-                at,
-                marks,
-                level_box(at.z),
-            ))
+            // Where the hero knows a throw would stop: walls, closed doors, blocking things.
+            let stops = level_box(at.z)
+                .iter()
+                .filter(|&l| crate::rules::explored(g, l) && view::stops_throw(g, l))
+                .collect();
+            Asked::Ask(
+                Question::target(format!("Throw {name} where?"), at, marks, level_box(at.z))
+                    .with_stops(stops),
+            )
         }
         (Use::Throw, [Reply::Target(l)]) => Asked::Play(Command::Throw(id, *l)),
         _ => Asked::Say("Okay, then.".into()),
