@@ -102,14 +102,12 @@ open_game() {
             wait_for "Welcome back." 20
         fi
     else
-        # --seed begins at once; a continue opens on the start screen, where Enter continues.
+        # --seed begins at once, and so does --load (it continues the save).
         if [ -n "${1:-}" ]; then
             tm new-session -d -s crash -x 100 -y 30 "$BIN --game caves --seed $1 2>>$WORK/stderr"
             wait_for "Turn " 20
         else
             tm new-session -d -s crash -x 100 -y 30 "$BIN --game caves --load $SAVE 2>>$WORK/stderr"
-            wait_for "Continue the saved game" 20 || return 1
-            tm send-keys -t crash Enter
             wait_for "Welcome back." 20
         fi
     fi
