@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One window per save, slots, the score table and litter, played in alembic-tui under tmux:
-#   1. a second window watching a replay, back on its start screen, presses c while the first
-#      window plays: refused, naming the first window's pid;
+#   1. a second window watches a replay (no lock) while the first window plays, then a
+#      second window on the same save is refused at once, naming the first window's pid;
 #   2. a symbolic link at the lock's path (to a file "precious"): the game refuses to start
 #      with a sentence, and "precious" is byte-identical afterwards; a directory there too;
 #   3. a practice game, then a --seed game, started over a real save, played past an autosave
@@ -99,7 +99,7 @@ export XDG_DATA_HOME="$WORK/data"
 DATA="$XDG_DATA_HOME/alembic"
 mkdir -p "$DATA"
 
-# ----- 1. the second window's c ----------------------------------------------------------------
+# ----- 1. a second window on the save ----------------------------------------------------------------
 "$SIM" --game alchemy --seed 3 --turns 200 --record "$WORK/watch.replay" >/dev/null
 tm new-session -d -s one -x 100 -y 30 "$BIN --seed 5 2>$WORK/err-one; sleep 30"
 if wait_for one "Depth 1/11" 15; then
@@ -107,15 +107,18 @@ if wait_for one "Depth 1/11" 15; then
     pid1=$(pgrep -n -f "^$BIN --seed 5" || true)
     tm new-session -d -s two -x 100 -y 30 "$BIN --replay $WORK/watch.replay 2>$WORK/err-two; sleep 30"
     if wait_for two "REPLAY" 15; then
+        # Watching a recording takes no lock; leaving it ends the viewer.
         tm send-keys -t two q
-        wait_for two "Continue" 10 || true
-        tm send-keys -t two c
         sleep 0.5
+        # A second window on the same save is refused before it reads or writes anything.
+        tm kill-session -t two 2>/dev/null || true
+        tm new-session -d -s two -x 100 -y 30 "$BIN 2>$WORK/err-two; echo EXIT=\$?; sleep 30"
+        wait_for two "EXIT=" 15 || true
         two=$(screen two)
-        if [[ "$two" == *"already open in another window (pid $pid1)"* ]]; then
-            pass "second window's start screen c while the first plays: $(grep -o 'Cannot continue[^|]*' <<<"$two")"
+        if [[ "$two" == *"EXIT=1"* ]] && grep -q "already open in another window (pid $pid1)" "$WORK/err-two"; then
+            pass "a second window on the save while the first plays is refused: $(cat "$WORK/err-two")"
         else
-            fail "second window's c: $two"
+            fail "second window: $two $(cat "$WORK/err-two")"
         fi
     else
         fail "the second window did not show the replay: $(screen two)"

@@ -249,7 +249,9 @@ pub enum Asked<C> {
     Play(C),
     /// Ask this next; its reply is added to the ones before.
     Ask(Question),
-    /// Nothing to play: say this, and no time passes ("You have no coins to drop.").
+    /// Nothing to play: say this, and no time passes ("You have no coins to drop."). Text
+    /// of several lines (`\n` between them) opens a page over the map instead, its first
+    /// line the title (a description, as DCSS's `x` then `v`); Esc closes it.
     Say(String),
     /// Travel to this place, as a click does (a game that answers the session's journeys,
     /// [`crate::Ruleset::journeys`]; the steps are recorded one by one).

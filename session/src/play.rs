@@ -8,12 +8,13 @@
 //! The message log is made from the game's typed events ([`Ruleset::describe`]) and kept
 //! here, outside the game value: its English is never hashed, saved or recorded.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use alembic::wizard::WizardCommands;
-use alembic::{Dir, Game, Rgb, ThingId};
+use alembic::{Dir, Game, Loc, Rgb, ThingId};
 use alembic_ui::{
     App, Cell, Confirm, Frame, Input, Key, MessageLogScreen, MouseButton, MouseKind, Palette, Rect,
     Screen, ScreenStack, TextScreen, Transition, direction_key, fill, plain_key, put_clipped,
@@ -80,7 +81,13 @@ pub struct Session<R: Ruleset> {
     hover: Option<String>,
     /// Auto-fight stops below this share of the hero's health, in percent.
     fight_until: i64,
+    /// What journeys were told where ([`Journeys::place`]): the same words on the same
+    /// place stop a journey once (at most [`TOLD_KEEP`] kept; not saved).
+    told: HashSet<(Loc, String)>,
 }
+
+/// The most (place, sentence) pairs a session remembers telling a journey.
+const TOLD_KEEP: usize = 4096;
 
 impl<R: Ruleset> Session<R> {
     /// A session over a new game from `seed` (not saved anywhere until [`Session::with_save`]).
@@ -136,6 +143,7 @@ impl<R: Ruleset> Session<R> {
             view: View::default(),
             hover: None,
             fight_until: crate::journey::FIGHT_UNTIL_PERCENT,
+            told: HashSet::new(),
         }
     }
 
@@ -467,11 +475,19 @@ impl<R: Ruleset> Session<R> {
 
     fn title(&self) -> Option<String> {
         let what = if self.replay { " replay" } else { "" };
-        Some(format!(
-            "Alembic: {}{what}, turn {}",
-            R::NAME,
-            self.run.game().turn()
-        ))
+        let mut name = R::NAME.chars();
+        let name: String = name
+            .next()
+            .map(|c| c.to_uppercase().chain(name).collect())
+            .unwrap_or_default();
+        let turn = self.run.game().turn();
+        // A game with levels names the depth, as a player tells where they are; the
+        // replay viewer's title also follows its turn.
+        Some(match self.rules().summary(self.run.game()).depth {
+            0 => format!("Alembic: {name}{what}, turn {turn}"),
+            d if self.replay => format!("Alembic: {name}{what}, depth {d}, turn {turn}"),
+            d => format!("Alembic: {name}, depth {d}"),
+        })
     }
 }
 
@@ -1145,10 +1161,13 @@ impl PlayScreen {
                 let _ = s.play(Step::Play(c));
                 self.after_turn(s)
             }
-            Asked::Say(line) => {
-                s.notice = Some(line);
-                Transition::Stay
-            }
+            Asked::Say(text) => match text.split_once('\n') {
+                Some((title, rest)) => Transition::push(TextScreen::new(title, rest.lines())),
+                None => {
+                    s.notice = Some(text);
+                    Transition::Stay
+                }
+            },
             Asked::Travel(cell) if s.rules().journeys().is_some() => {
                 self.begin(s, Auto::Travel(Goal::Cell(cell)));
                 self.after_turn(s)
@@ -1346,7 +1365,7 @@ impl<R: Ruleset> Walker for Session<R> {
                 .rules()
                 .journeys()
                 .is_some_and(|j| j.says_nothing_new(before, self.game()));
-        if self.log.len() > trip.said && !quiet {
+        if self.log.len() > trip.said && !quiet && !self.told_before(before, trip.said) {
             return Some(End::Interrupted(String::new()));
         }
         self.rules()
@@ -1363,6 +1382,33 @@ impl<R: Ruleset> Walker for Session<R> {
 }
 
 impl<R: Ruleset> Session<R> {
+    /// Whether a journey's step that moved the hero says only what it said on an earlier
+    /// arrival at the same place (the lines from `said` on): remembering them otherwise.
+    fn told_before(&mut self, before: &Game, said: usize) -> bool {
+        let Some(j) = self.rules().journeys() else {
+            return false;
+        };
+        let (Some(was), Some(at)) = (j.place(before), j.place(self.game())) else {
+            return false;
+        };
+        if was == at {
+            return false;
+        }
+        let lines = self.log.get(said..).unwrap_or_default();
+        if lines
+            .iter()
+            .all(|(_, l)| self.told.contains(&(at, l.clone())))
+        {
+            return true;
+        }
+        if self.told.len() + lines.len() > TOLD_KEEP {
+            self.told.clear();
+        }
+        let new: Vec<(Loc, String)> = lines.iter().map(|(_, l)| (at, l.clone())).collect();
+        self.told.extend(new);
+        false
+    }
+
     /// A fight's start: its foe (the nearest), the foes in view, the hit points it stops
     /// below.
     fn begin_fight(&mut self, trip: &mut Trip) -> Result<(), JourneyRefused> {
@@ -1510,6 +1556,96 @@ impl<R: Ruleset> ConsoleHost for Session<R> {
         self.show_problems();
         Ok((played.said, played.over))
     }
+
+    fn own_words(&self) -> &'static [(&'static str, &'static str)] {
+        if self.rules().reloads() {
+            &[RELOAD]
+        } else {
+            &[]
+        }
+    }
+
+    fn run_own(&mut self, word: &str) -> Vec<String> {
+        if word != RELOAD.0 {
+            return vec![format!("Unknown word: {word}.")];
+        }
+        match self.reload_data() {
+            Ok(lines) => lines,
+            Err(why) => why.lines().map(str::to_owned).collect(),
+        }
+    }
+}
+
+/// The console's own word for games whose data can be read again ([`Ruleset::reloads`]):
+/// it reads files, so it is not a command a recording could replay.
+const RELOAD: (&str, &str) = (
+    "reload",
+    "Read the data files and mods again; things take the new values.",
+);
+
+/// The names of the prototypes that differ between `old` and `new` (changed, added or
+/// gone), sorted.
+fn changed_prototypes(old: &alembic::Library, new: &alembic::Library) -> Vec<String> {
+    let mut names: Vec<String> = new
+        .prototypes()
+        .filter(|p| old.get(p.name()).ok() != Some(*p))
+        .chain(old.prototypes().filter(|p| new.get(p.name()).is_err()))
+        .map(|p| p.name().to_string())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+impl<R: Ruleset> Session<R> {
+    /// The wizard console's `reload`: the rules' data read again, the game moved onto it
+    /// (its recording so far kept as a finished game's, since it replays on the old data),
+    /// and saved. What it did, a sentence a line; `Err` when nothing changed.
+    fn reload_data(&mut self) -> Result<Vec<String>, String> {
+        if self.replay {
+            return Err("A recording cannot reload its data.".into());
+        }
+        if !self.run.is_wizard() {
+            return Err("Only a wizard game can reload its data (start with --wizard).".into());
+        }
+        let old = self.run.rules_arc().clone();
+        let new = old.reloaded().map_err(|e| {
+            format!("The data was not reloaded; nothing changed. Its mistakes:\n{e}")
+        })?;
+        let saved = alembic::save::SavedGame::of(self.game(), old.library())
+            .map_err(|e| format!("The data was not reloaded: {e}"))?;
+        let rebased = saved
+            .link(new.library(), &new.hooks())
+            .map_err(|e| format!("The data was not reloaded; nothing changed: {e}"))?;
+        let changed = changed_prototypes(old.library(), new.library());
+        let mut lines = vec![match changed.as_slice() {
+            [] => "Reloaded the data: no prototype changed.".to_string(),
+            [one] => format!("Reloaded the data: {one} changed."),
+            many => format!(
+                "Reloaded the data: {} prototypes changed ({}).",
+                many.len(),
+                many.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+            ),
+        }];
+        match self.run.rebase(Arc::new(new), rebased) {
+            Some(Ok(p)) => lines.push(format!(
+                "The recording up to now is kept as {}; the rest of this game is not recorded.",
+                p.display()
+            )),
+            Some(Err(e)) => {
+                lines.push("The rest of this game is not recorded.".into());
+                self.record_problems.push(e.to_string());
+            }
+            None => {}
+        }
+        if self.run.owns_save() && self.run.save_path().is_some() {
+            match self.run.save() {
+                Ok(p) => lines.push(format!("Saved on the new data to {}.", p.display())),
+                Err(e) => lines.push(format!("The game could not be saved: {e}")),
+            }
+        }
+        Ok(lines)
+    }
 }
 
 // ----- replay --------------------------------------------------------------------------------
@@ -1577,6 +1713,7 @@ pub fn replay_app_with<R: Ruleset>(
     // The viewer shows the recording's own states: no game is made for the session.
     let mut s = Session::over(Run::with_game(rules, 0, Game::new(0)), board);
     s.replay = true;
+    s.view.replaying = true;
     let viewer = Viewer::saying(&mut s, playback, Rgb::new(240, 200, 90));
     Ok(ScreenStack::new(s, viewer)
         .with_title(Session::title)
@@ -1648,7 +1785,13 @@ pub fn launch_with<R: Ruleset>(
         return Ok(Box::new(app));
     }
     let save_path = save_dir().map(|d| d.join(save_file::<R>()));
-    if let Some(dir) = save_path.as_deref().and_then(Path::parent) {
+    // What processes that died while saving left: beside the default save, and beside the
+    // save `--load` names.
+    for dir in [save_path.as_deref(), opts.load.as_deref()]
+        .into_iter()
+        .flatten()
+        .filter_map(Path::parent)
+    {
         storage::sweep_leftovers(dir);
     }
     // Nothing is read or written before the save's lock is held: a refused second window

@@ -192,6 +192,9 @@ pub struct View {
     pub tiles: bool,
     /// The view toggles on ([`crate::board::Board::view_toggles`]), one bit each.
     pub toggles: u32,
+    /// The game shown is a recording's (the replay viewer, whose bar has its own key
+    /// hints): a board leaves out the hints of its play keys.
+    pub replaying: bool,
 }
 
 /// Where the player asks to go, many steps at once: the game answers the next step
@@ -353,6 +356,24 @@ pub trait Ruleset: Send + Sync + 'static {
     fn wizard(&self) -> Option<&WizardCommands<Game>> {
         None
     }
+    /// Whether [`Ruleset::reloaded`] reads the game's data again: the wizard console then
+    /// offers `reload`. Default: no.
+    fn reloads(&self) -> bool {
+        false
+    }
+    /// The same rules on their data read again from its files (a data directory, mods),
+    /// for the wizard console's `reload`: the game in play is moved onto the new library
+    /// and things take the new values.
+    ///
+    /// # Errors
+    /// The data's mistakes, or a game that does not reload ([`Ruleset::reloads`]); nothing
+    /// changes then.
+    fn reloaded(&self) -> Result<Self, crate::launch::Cause>
+    where
+        Self: Sized,
+    {
+        Err(format!("{} has no data to read again.", Self::NAME).into())
+    }
     /// The game's answers for journeys: rest (`Z`), search (`s`), explore (`o`), travel
     /// and auto-fight. Default: `None`, and the session offers none of them (no key, no help
     /// line); a game that answers returns `Some(self)` and implements [`Journeys`].
@@ -467,6 +488,13 @@ pub trait Journeys<C>: Send + Sync {
     fn says_nothing_new(&self, before: &Game, after: &Game) -> bool {
         let _ = (before, after);
         false
+    }
+    /// Where the hero stands, for the session's memory of what a journey was told where:
+    /// walking onto a place again that says what it said the first time ("You see a
+    /// buckler.") does not stop a journey twice. Default: unknown, and every time stops.
+    fn place(&self, game: &Game) -> Option<Loc> {
+        let _ = game;
+        None
     }
     /// Why a run, a rest or a travel must stop after one of its steps took the game from
     /// `before` to `after` ("A bat comes into view."); the session also stops when a step is

@@ -24,6 +24,7 @@
 pub mod keymap;
 mod map;
 pub use alembic_alchemy::morgue;
+pub use map::{Hints, Shown};
 pub mod play;
 mod prompts;
 pub mod record;
@@ -235,9 +236,6 @@ pub struct AlchemyCtx {
     /// The creatures travel, explore and rest have already said they see: each is
     /// announced once, not again each time it steps back into view.
     announced: Vec<alembic::ThingId>,
-    /// Only the board is drawn for someone else's screen (the game contract's `draw`): no
-    /// key hints of this crate's screens.
-    board_only: bool,
 }
 
 impl std::fmt::Debug for AlchemyCtx {
@@ -294,7 +292,6 @@ impl AlchemyCtx {
             record_problems: Vec::new(),
             told: Vec::new(),
             announced: Vec::new(),
-            board_only: false,
         }
     }
 
@@ -599,6 +596,21 @@ impl AlchemyCtx {
             None => self.run = Some(Run::with_game(self.alchemy.clone(), 0, game)),
         }
         self.install(false);
+    }
+
+    /// What the board shows of this context: its game, tiles, cursor and key hints.
+    #[must_use]
+    pub fn shown(&self) -> Option<map::Shown<'_>> {
+        Some(map::Shown {
+            game: self.game()?,
+            tiles: self.tiles(),
+            cursor: self.cursor(),
+            hints: if self.replaying {
+                map::Hints::Watch
+            } else {
+                map::Hints::Play
+            },
+        })
     }
 
     /// Whether the game shown is a recording's.
@@ -1459,6 +1471,30 @@ fn rules_for(opts: &alembic_session::LaunchOptions) -> Result<Rules, alembic_ses
     })
 }
 
+/// Alchemy on the session every game plays on, straight into play on `game` (tests,
+/// tools, debugging): the start screen sits below it, saves go to `save_path`, and the
+/// game is a practice game (`U` takes moves back) or a wizard game as the flags say. "Play
+/// again" counts on from seed 0.
+///
+/// # Errors
+/// The rules could not be built (a bug in the shipped data).
+pub fn session_with_game(
+    game: Game,
+    save_path: Option<PathBuf>,
+    practice: bool,
+    wizard: bool,
+) -> Result<ScreenStack<alembic_session::play::Session<Alchemy>>, alembic_session::Cause> {
+    let rules = Arc::new(Alchemy::new()?);
+    let mut session =
+        alembic_session::play::Session::with_board(rules, ruleset::AlchemyBoard::shared(), 0)
+            .with_modes(practice, wizard)
+            .with_game(game);
+    if let Some(path) = save_path {
+        session = session.with_save(path);
+    }
+    Ok(alembic_session::play::app_playing(session))
+}
+
 /// Start Alchemy as `opts` ask on the session every game plays on
 /// ([`alembic_session::play::launch_with`]): its rules answer the session's questions and
 /// journeys, and [`ruleset::AlchemyBoard`] draws it.
@@ -1474,7 +1510,7 @@ pub fn launch_shared(
         source,
     };
     let rules = Arc::new(Alchemy::on(rules).map_err(setup)?);
-    let board = ruleset::AlchemyBoard::shared(&rules);
+    let board = ruleset::AlchemyBoard::shared();
     alembic_session::play::launch_with(rules, board, opts)
 }
 

@@ -4,7 +4,6 @@
 use alembic::{Loc, Rgb};
 use alembic_ui::{Cell, ColourDepth, Frame, Rect, TileSupport, fill, put_clipped};
 
-use super::AlchemyCtx;
 use super::colours::{self, PALETTE};
 use alembic_alchemy::{
     self as alchemy,
@@ -91,11 +90,49 @@ pub fn layout_with(area: Rect, msg_rows: u16) -> Layout {
 /// as DCSS keeps the player; tiles one or two cells wide), shared with every game.
 pub use alembic_session::mapview::Viewport as MapView;
 
+/// What the board shows: a game, and how (tiles or letters, the look cursor, which key
+/// hints). The play screen, the replay viewer and the session's board all draw from one.
+#[derive(Clone, Copy, Debug)]
+pub struct Shown<'a> {
+    /// The game drawn.
+    pub game: &'a alembic::Game,
+    /// Tiles rather than letters, where the frontend draws tiles.
+    pub tiles: bool,
+    /// The look cursor, which the map follows when it leaves the view around the hero.
+    pub cursor: Option<Loc>,
+    /// The key hints at the foot of the status panel.
+    pub hints: Hints,
+}
+
+/// Which key hints the status panel ends with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hints {
+    /// None (the screen around the board shows its own).
+    None,
+    /// The play keys.
+    Play,
+    /// The replay viewer's keys.
+    Watch,
+}
+
+impl<'a> Shown<'a> {
+    /// `game` in letters, with no cursor and no hints.
+    #[must_use]
+    pub fn game(game: &'a alembic::Game) -> Self {
+        Shown {
+            game,
+            tiles: false,
+            cursor: None,
+            hints: Hints::None,
+        }
+    }
+}
+
 /// How the map is drawn on a frontend with `support`: letters, or tiles one or two cells
 /// wide (only when the player has tiles on).
 #[must_use]
-pub fn tile_mode(ctx: &AlchemyCtx, support: TileSupport) -> TileSupport {
-    if ctx.tiles() {
+pub fn tile_mode(shown: &Shown<'_>, support: TileSupport) -> TileSupport {
+    if shown.tiles {
         support
     } else {
         TileSupport::None
@@ -122,23 +159,23 @@ pub(super) fn draw_hover(game: &alembic::Game, frame: &mut Frame, view: &MapView
 /// hero, or on the look cursor when the cursor has left the hero-centred view. `None`
 /// without a game.
 #[must_use]
-pub fn map_view(ctx: &AlchemyCtx, area: Rect, tiles: TileSupport) -> Option<MapView> {
-    map_view_in(ctx, layout(area).map, tiles)
+pub fn map_view(shown: &Shown<'_>, area: Rect, tiles: TileSupport) -> Option<MapView> {
+    map_view_in(shown, layout(area).map, tiles)
 }
 
 /// [`map_view`] for the map's own rectangle `rect`.
 #[must_use]
-pub fn map_view_in(ctx: &AlchemyCtx, rect: Rect, tiles: TileSupport) -> Option<MapView> {
-    let game = ctx.game()?;
+pub fn map_view_in(shown: &Shown<'_>, rect: Rect, tiles: TileSupport) -> Option<MapView> {
+    let game = shown.game;
     let at = game.things().location(hero_id(game).ok()?).ok()?;
     let level = level_box(at.z);
-    let w = if tile_mode(ctx, tiles) == TileSupport::Double {
+    let w = if tile_mode(shown, tiles) == TileSupport::Double {
         2
     } else {
         1
     };
     let v = MapView::centred(rect, level, at, w);
-    match ctx.cursor() {
+    match shown.cursor {
         Some(c) if c.z == at.z && !v.shows(c) => Some(MapView::centred(rect, level, c, w)),
         _ => Some(v),
     }
@@ -253,18 +290,20 @@ pub(super) fn blank(bg: Rgb) -> Cell {
     Cell::blank(PALETTE.text, bg)
 }
 
-/// Draw the map of `ctx`'s game into `view`.
+/// Draw the map of the game `shown` into `view`.
 ///
 /// # Errors
 /// An engine error reading the game (a bug); the caller shows it.
-pub fn draw_map(ctx: &AlchemyCtx, frame: &mut Frame, view: &MapView) -> Result<(), alembic::Error> {
-    let Some(game) = ctx.game() else {
-        return Ok(());
-    };
+pub fn draw_map(
+    shown: &Shown<'_>,
+    frame: &mut Frame,
+    view: &MapView,
+) -> Result<(), alembic::Error> {
+    let game = shown.game;
     let hero = hero_id(game)?;
     let seen = visible(game)?;
     let light = light_map(game)?;
-    let tiles = tile_mode(ctx, frame.tiles());
+    let tiles = tile_mode(shown, frame.tiles());
     let memory = memory_colours(frame.colour_depth());
     let table = TileTable::new(game);
     view.draw_cells(frame, tiles, |l| {

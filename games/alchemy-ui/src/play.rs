@@ -527,7 +527,9 @@ impl Screen<AlchemyCtx> for PlayScreen {
 
     fn render(&mut self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
         draw_play(ctx, frame, area);
-        let view = map_view(ctx, area, frame.tiles());
+        let view = ctx
+            .shown()
+            .and_then(|shown| map_view(&shown, area, frame.tiles()));
         self.drawn = view;
         if let (Some(v), Some(l), Some(game)) = (view, self.hover, ctx.game()) {
             draw_hover(game, frame, &v, l);

@@ -521,7 +521,10 @@ impl Screen<AlchemyCtx> for LookScreen {
     type Reply = Infallible;
 
     fn render(&mut self, ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
-        let (Some(view), Some(cursor)) = (map_view(ctx, area, frame.tiles()), ctx.cursor()) else {
+        let view = ctx
+            .shown()
+            .and_then(|shown| map_view(&shown, area, frame.tiles()));
+        let (Some(view), Some(cursor)) = (view, ctx.cursor()) else {
             return;
         };
         // The path up to where the throw stops, then beyond it in a dimmer colour.

@@ -75,24 +75,16 @@ const TOGGLES: &[Binding<u32>] = &[bind(
     "autopickup: explore picks up the items it sees, or stops doing so (off at first)",
 )];
 
-/// Alchemy's board, for the session's screens that show a game of it (the replay viewer):
-/// the rules ([`Alchemy`], in the rules crate) drawn by this crate's screens.
-#[derive(Clone)]
-pub struct AlchemyBoard {
-    rules: Arc<Alchemy>,
-}
+/// Alchemy's board: its map (light, memory, tiles) and status panel, drawn for the
+/// session's screens from the game alone; the keys that play and the keys that ask.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AlchemyBoard;
 
 impl AlchemyBoard {
-    /// The board of `rules`.
+    /// The board, shared as the session holds it.
     #[must_use]
-    pub fn new(rules: Arc<Alchemy>) -> AlchemyBoard {
-        AlchemyBoard { rules }
-    }
-
-    /// The board of `rules`, shared as the session holds it.
-    #[must_use]
-    pub fn shared(rules: &Arc<Alchemy>) -> Arc<dyn Board<Alchemy>> {
-        Arc::new(AlchemyBoard::new(rules.clone()))
+    pub fn shared() -> Arc<dyn Board<Alchemy>> {
+        Arc::new(AlchemyBoard)
     }
 }
 
@@ -102,13 +94,18 @@ impl Board<Alchemy> for AlchemyBoard {
     }
 
     fn draw(&self, game: &Game, frame: &mut Frame, area: Rect, view: &View) {
-        // Alchemy's own board (map, light, memory, tiles, the status panel), drawn from a
-        // context that only shows `game`: nothing is saved or recorded through it.
-        let mut ctx = crate::AlchemyCtx::on(self.rules.clone(), None);
-        ctx.tiles = Some(view.tiles);
-        ctx.board_only = true;
-        ctx.show_replay(game.clone());
-        crate::status::draw_play_board(&ctx, frame, area);
+        // The play keys' hints in play; none in the replay viewer, whose bar has its own.
+        let shown = crate::map::Shown {
+            game,
+            tiles: view.tiles,
+            cursor: None,
+            hints: if view.replaying {
+                crate::map::Hints::None
+            } else {
+                crate::map::Hints::Play
+            },
+        };
+        crate::status::draw_play_board(&shown, frame, area);
     }
 
     fn play_area(&self) -> Option<(u16, u16)> {

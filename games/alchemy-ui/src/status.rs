@@ -5,7 +5,9 @@ use alembic::Rgb;
 use alembic_ui::{Frame, Rect, fill, put_clipped, wrap_text};
 
 use super::colours::{self, PALETTE};
-use super::map::{Layout, blank, draw_map, health_colour, layout, layout_with, map_view_in};
+use super::map::{
+    Hints, Layout, Shown, blank, draw_map, health_colour, layout, layout_with, map_view_in,
+};
 use super::{AlchemyCtx, tone_colour};
 use alembic_alchemy::{
     self as alchemy,
@@ -100,10 +102,7 @@ impl Lines<'_> {
 }
 
 /// What the hero stands on or beside, for the status panel: stairs, apparatus, items.
-pub(super) fn here_notes(ctx: &AlchemyCtx) -> Result<Vec<String>, alembic::Error> {
-    let Some(game) = ctx.game() else {
-        return Ok(Vec::new());
-    };
+pub(super) fn here_notes(game: &alembic::Game) -> Result<Vec<String>, alembic::Error> {
     let at = game.things().location(hero_id(game)?)?;
     let mut out = Vec::new();
     if let Some((name, hint)) = alchemy::view::scenery_here(game, at)? {
@@ -125,15 +124,13 @@ pub(super) fn here_notes(ctx: &AlchemyCtx) -> Result<Vec<String>, alembic::Error
 
 /// Draw the status panel (side layout).
 pub(super) fn draw_side_status(
-    ctx: &AlchemyCtx,
+    shown: &Shown<'_>,
     frame: &mut Frame,
     area: Rect,
 ) -> Result<(), alembic::Error> {
-    let Some(game) = ctx.game() else {
-        return Ok(());
-    };
+    let game = shown.game;
     let st = status(game)?;
-    let here = here_notes(ctx)?;
+    let here = here_notes(game)?;
     fill(frame, area, blank(colours::PANEL_BG));
     let (l, v) = (colours::LABEL, colours::VALUE);
     let hp_fg = health_colour(st.hp, st.hp_max);
@@ -225,9 +222,13 @@ pub(super) fn draw_side_status(
         "\u{2190} \u{2192} step  +/- speed",
         "q leave the replay",
     ];
-    let hints = if ctx.is_replaying() { watch } else { play };
+    let hints = match shown.hints {
+        Hints::Play => &play[..],
+        Hints::Watch => &watch[..],
+        Hints::None => &[][..],
+    };
     let top = area.bottom().saturating_sub(hints.len() as u16);
-    if w.y < top && !ctx.board_only {
+    if w.y < top {
         for (i, h) in hints.iter().enumerate() {
             put_clipped(
                 w.frame,
@@ -245,13 +246,11 @@ pub(super) fn draw_side_status(
 
 /// Draw the two status lines (narrow layout).
 pub(super) fn draw_bottom_status(
-    ctx: &AlchemyCtx,
+    shown: &Shown<'_>,
     frame: &mut Frame,
     area: Rect,
 ) -> Result<(), alembic::Error> {
-    let Some(game) = ctx.game() else {
-        return Ok(());
-    };
+    let game = shown.game;
     let st = status(game)?;
     fill(frame, area, blank(colours::PANEL_BG));
     let mut w = Lines {
@@ -286,27 +285,29 @@ pub fn draw_play(ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
     fill(frame, area, blank(PALETTE.bg));
     let lay = layout(area);
     draw_messages(ctx, frame, lay.msgs);
-    draw_board(ctx, frame, &lay);
+    if let Some(shown) = ctx.shown() {
+        draw_board(&shown, frame, &lay);
+    }
 }
 
 /// The play screen without its messages (the generic session draws its own above): the
 /// map and the status, in `area`.
-pub fn draw_play_board(ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
+pub fn draw_play_board(shown: &Shown<'_>, frame: &mut Frame, area: Rect) {
     fill(frame, area, blank(PALETTE.bg));
-    draw_board(ctx, frame, &layout_with(area, 0));
+    draw_board(shown, frame, &layout_with(area, 0));
 }
 
 /// The map and the status of `lay`.
-fn draw_board(ctx: &AlchemyCtx, frame: &mut Frame, lay: &Layout) {
-    let mut result = match map_view_in(ctx, lay.map, frame.tiles()) {
-        Some(v) => draw_map(ctx, frame, &v),
+fn draw_board(shown: &Shown<'_>, frame: &mut Frame, lay: &Layout) {
+    let mut result = match map_view_in(shown, lay.map, frame.tiles()) {
+        Some(v) => draw_map(shown, frame, &v),
         None => Ok(()),
     };
     if result.is_ok() {
         result = if lay.side {
-            draw_side_status(ctx, frame, lay.status)
+            draw_side_status(shown, frame, lay.status)
         } else {
-            draw_bottom_status(ctx, frame, lay.status)
+            draw_bottom_status(shown, frame, lay.status)
         };
     }
     if let Err(e) = result {

@@ -45,7 +45,7 @@ fn typed(line: &str) -> Vec<Input> {
 /// A wizard game of Alchemy from seed 11 on the shared session, saving in `d`.
 fn wizard_game(d: &std::path::Path) -> (Arc<Alchemy>, ScreenStack<Session<Alchemy>>) {
     let rules = Arc::new(Alchemy::new().unwrap());
-    let session = Session::with_board(rules.clone(), AlchemyBoard::shared(&rules), 11)
+    let session = Session::with_board(rules.clone(), AlchemyBoard::shared(), 11)
         .with_modes(false, true)
         .with_save(d.join("alchemy.save"));
     (rules, play::app_playing(session))

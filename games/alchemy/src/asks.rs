@@ -377,8 +377,21 @@ fn look(g: &Game, replies: &[Reply]) -> Asked<Command> {
             marks(g, at),
             level_box(at.z),
         )),
+        // Enter: the place's sentence, then the whole description of the thing on top
+        // (the hero aside) on a page of its own.
         [Reply::Target(l)] => match view::look_at(g, *l) {
-            Ok(info) => Asked::Say(info.text),
+            Ok(info) => {
+                let top = info.things.iter().find(|&&t| !view::is_hero(g, t));
+                match top.and_then(|&t| view::describe(g, t).ok()) {
+                    Some(d) => Asked::Say(format!(
+                        "{}\n{}\n{}",
+                        text::capitalise(&d.title),
+                        info.text,
+                        d.lines.join("\n")
+                    )),
+                    None => Asked::Say(info.text),
+                }
+            }
             Err(_) => Asked::Say(LOST.into()),
         },
         _ => Asked::Say(LOST.into()),

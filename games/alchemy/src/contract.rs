@@ -85,6 +85,14 @@ impl Ruleset for Alchemy {
         self.rules.base_library()
     }
 
+    fn reloads(&self) -> bool {
+        true
+    }
+
+    fn reloaded(&self) -> Result<Self, Cause> {
+        Alchemy::on(self.rules.reloaded()?)
+    }
+
     fn hooks(&self) -> Hooks {
         self.rules.hooks().clone()
     }

@@ -240,6 +240,10 @@ impl Journeys<Command> for Alchemy {
         hit_points(g).map(|(hp, max)| (i64::from(hp), i64::from(max)))
     }
 
+    fn place(&self, g: &Game) -> Option<Loc> {
+        hero_at(g)
+    }
+
     /// Opening a door on the way: the hero stands where they stood, and a door beside
     /// them that was closed is open.
     fn says_nothing_new(&self, before: &Game, after: &Game) -> bool {

@@ -135,45 +135,9 @@ pub fn host_session_on<R: Ruleset>(
     )))
 }
 
-/// Alchemy's screens, read as a server reads any game.
-impl Hosted for ScreenStack<crate::alchemy::ui::AlchemyCtx> {
-    fn game(&self) -> Option<&Game> {
-        self.ctx().game()
-    }
-    fn depth(&self) -> Option<i32> {
-        crate::alchemy::view::status(self.ctx().game()?)
-            .ok()
-            .map(|s| s.depth)
-    }
-    fn points(&self) -> Option<i64> {
-        let g = self.ctx().game()?;
-        let points = crate::alchemy::ui::morgue::score_of(&crate::alchemy::view::summary(g).ok()?);
-        i64::try_from(points).ok()
-    }
-    fn ending(&self) -> Option<EndSummary> {
-        self.ctx().ending()
-    }
-    fn journal_behind(&mut self) -> Option<String> {
-        self.ctx_mut().journal_behind()
-    }
-}
-
-/// Alchemy for a server: its own screens (not the session's), as [`host_session`] does for
-/// the others.
+/// Alchemy for a server: on the session every game plays on, drawn by its own board.
 pub(crate) fn host_alchemy(opts: &HostOptions) -> Result<Box<dyn Hosted>, String> {
-    use crate::alchemy::ui::{Start, UiOptions};
-    let (start, save_path) = match &opts.replay {
-        Some(path) => (Start::Replay(path.clone()), None),
-        None if opts.save.is_file() => (Start::Load(opts.save.clone()), Some(opts.save.clone())),
-        None => (Start::New(opts.seed), Some(opts.save.clone())),
-    };
-    crate::alchemy::ui::app(UiOptions {
-        start,
-        save_path,
-        tiles: opts.tiles,
-        practice: false,
-        wizard: false,
-    })
-    .map(|s| Box::new(s) as Box<dyn Hosted>)
-    .map_err(|e| e.to_string())
+    let rules = Arc::new(crate::alchemy::Alchemy::new().map_err(|e| e.to_string())?);
+    let board = crate::alchemy::ui::ruleset::AlchemyBoard::shared();
+    host_session_on(rules, board, opts)
 }

@@ -63,7 +63,7 @@ fn alchemy_plays_saves_and_describes_through_the_contract() {
     );
     // And the contract's drawing shows the level and the status line.
     let mut frame = Frame::new(100, 30);
-    AlchemyBoard::new(Arc::new(rules.clone())).draw(
+    AlchemyBoard.draw(
         &g,
         &mut frame,
         Rect::new(0, 0, 100, 30),
@@ -95,7 +95,7 @@ fn an_alchemy_bot_run_records_and_verifies_through_the_generic_runner() {
     );
     // The session's replay viewer reads the same recording: End shows the last state.
     let rules = Arc::new(Alchemy::new().unwrap());
-    let board = AlchemyBoard::shared(&rules);
+    let board = AlchemyBoard::shared();
     let mut app = play::replay_app_with(rules, board, &path).unwrap();
     let keys = [Input::key(Key::End), Input::key(Key::Esc), Input::ch('q')];
     let mut fe = TestFrontend::new(100, 30, keys);

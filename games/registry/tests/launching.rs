@@ -52,7 +52,7 @@ fn load_continues_the_saved_game_at_once() {
 fn alchemy_is_hosted_on_the_session_with_its_own_board() {
     let d = scratch("host");
     let rules = Arc::new(Alchemy::new().unwrap());
-    let board = AlchemyBoard::shared(&rules);
+    let board = AlchemyBoard::shared();
     let opts = HostOptions {
         save: d.join("alchemy.save"),
         seed: 11,
