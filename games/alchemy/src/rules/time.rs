@@ -91,10 +91,13 @@ fn world_step(
     }
     let z = game.things().location(h)?.z;
     let view = hero_view_with(game, table)?;
-    // What the view depends on, to tell afterwards whether it must be computed again.
+    // What the view depends on, to tell afterwards whether it must be computed again: only
+    // the real step asks (a future ends before that question).
     let seen_from = game.things().location(h)?;
-    let terrain = game.terrain().clone();
-    let blockers = sight_blockers_near(game, seen_from);
+    let depends = match foresee {
+        None => Some((game.terrain().clone(), sight_blockers_near(game, seen_from))),
+        Some(_) => None,
+    };
     // The hero acts again `elapsed` after its turn: bring the clock to that turn (acting at no
     // cost), then put the hero `elapsed` later.
     if game.schedule().is_scheduled(h) {
@@ -130,9 +133,9 @@ fn world_step(
     if game.var(&GAME_OVER).unwrap_or(false) {
         return Ok(None);
     }
-    if foresee.is_some() {
+    let Some((terrain, blockers)) = depends else {
         return Ok(Some(view));
-    }
+    };
     wandering_monsters(game, ctx, table, z, elapsed)?;
     // The view after the monsters moved: the same set unless the hero moved, the terrain
     // changed or a thing that blocks sight came, went or changed within sight range.
