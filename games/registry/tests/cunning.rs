@@ -374,31 +374,3 @@ fn a_monsters_potion_breaks_when_it_dies() {
         );
     }
 }
-
-/// Search work is counted (`rules::cunning::work`, the count behind a bot game's cost per
-/// turn) and bounded, with no clock: an orc champion beside the hero plans each of its
-/// actions, at most `BUDGET` nodes each; with planning off the same turns search nothing.
-#[test]
-fn search_work_is_counted_and_bounded() {
-    use alembic_games::alchemy::rules::cunning::{BUDGET, work};
-    for seed in SEEDS {
-        for foresight in [true, false] {
-            let (mut g, rules, hero) = arena_with(seed, foresight);
-            wield(&mut g, hero, "long sword");
-            monster(&mut g, &rules, "orc champion", 2, 0);
-            let before = work();
-            for _ in 0..3 {
-                g = run(&g, &rules, Command::Wait);
-            }
-            let after = work();
-            let (searches, nodes) = (after.searches - before.searches, after.nodes - before.nodes);
-            if foresight {
-                assert!(searches >= 1, "seed {seed}: the champion planned");
-                assert!(nodes > 0, "seed {seed}: the searches spent nodes");
-                assert!(nodes <= searches * BUDGET, "seed {seed}: {nodes} nodes");
-            } else {
-                assert_eq!((searches, nodes), (0, 0), "seed {seed}: planning is off");
-            }
-        }
-    }
-}

@@ -199,44 +199,9 @@ pub fn choose(
         .seed(seed(game, m))
         .plan(game, &acts, |g| value(g, m, hero));
     match plan {
-        Ok(p) => {
-            WORK.with(|w| {
-                let mut now = w.get();
-                now.searches += 1;
-                now.nodes += p.as_ref().map_or(0, |p| p.nodes);
-                w.set(now);
-            });
-            Ok(p)
-        }
+        Ok(p) => Ok(p),
         Err(PlanError::Engine(e)) => Err(e),
     }
-}
-
-/// The search work cunning monsters have done on one thread: how many actions they
-/// planned ([`choose`] calls) and the nodes those searches spent (each about one world
-/// step: a clone of the game, one action and everything that moves until the monster acts
-/// again). A count, not a time: what makes a bot game slower as it goes deeper (more
-/// cunning monsters in fights, each search up to [`BUDGET`] nodes), and what a guard can
-/// check without a clock.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Work {
-    /// Searches run (planned actions; a search that found nothing to choose included).
-    pub searches: u64,
-    /// Nodes spent by the searches that chose an action.
-    pub nodes: u64,
-}
-
-thread_local! {
-    static WORK: std::cell::Cell<Work> =
-        const { std::cell::Cell::new(Work { searches: 0, nodes: 0 }) };
-}
-
-/// The search work done on this thread so far ([`Work`]); subtract two readings for the
-/// work between them. Counting changes no game: the counters live beside the games, never
-/// in them.
-#[must_use]
-pub fn work() -> Work {
-    WORK.with(std::cell::Cell::get)
 }
 
 /// The planner's seed for `m`'s action now: the game's clock and turn and `m`'s id, never a

@@ -80,10 +80,6 @@ struct Args {
     /// Print the game's data schema: every key with its type, default and meaning.
     #[arg(long, conflicts_with_all = ["library", "replay", "record"])]
     list_keys: bool,
-    /// Also print, on stderr, the search work of Alchemy's cunning monsters in the run (a
-    /// JSON line: searches, nodes): the count behind a bot game's cost per turn.
-    #[arg(long, conflicts_with_all = ["library", "replay", "list", "check_data", "list_keys"])]
-    work: bool,
 }
 
 fn main() -> ExitCode {
@@ -157,13 +153,6 @@ fn main() -> ExitCode {
         game.run(args.seed, args.turns, policy)
             .and_then(|r| serde_json::to_string(&r).map_err(sim::SimError::from))
     };
-    if args.work {
-        let w = alembic_alchemy::rules::cunning::work();
-        eprintln!(
-            "{}",
-            serde_json::json!({"searches": w.searches, "nodes": w.nodes})
-        );
-    }
     match line {
         Ok(l) => out(&l),
         Err(e) => {
