@@ -45,11 +45,8 @@ fn position(rules: &Rules) -> (Game, alembic::ThingId) {
         },
     )
     .expect("game");
-    let wiz = |g: &Game, line: &str| {
-        alchemy::apply(g, rules, Command::Wizard(line.to_owned()))
-            .expect(line)
-            .game
-    };
+    let console = alchemy::wizard::commands(rules).expect("wizard commands");
+    let wiz = |g: &Game, line: &str| console.run(g, line).expect(line).state;
     let g = wiz(&g, "depth 5");
     let before: Vec<_> = g.things().iter().filter_map(|t| t.id()).collect();
     let mut g = wiz(&g, "summon orc champion");

@@ -3,7 +3,7 @@
 //! relative luminance, in true colour, the xterm 256-colour palette and the 16 ANSI colours.
 
 use alembic::Rgb;
-use alembic_games::alchemy::ui::play::{contrast, lit_wall_face, memory_colours, wall_mark};
+use alembic_games::alchemy::ui::{contrast, lit_wall_face, memory_colours, wall_mark};
 use alembic_tui::shown_rgb;
 use alembic_ui::ColourDepth;
 

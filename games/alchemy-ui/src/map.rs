@@ -2,7 +2,7 @@
 //! memory palette, tiles, and the hover line.
 
 use alembic::{Loc, Rgb};
-use alembic_ui::{Cell, ColourDepth, Frame, Rect, TileSupport, fill, put_clipped};
+use alembic_ui::{Cell, ColourDepth, Frame, Rect, TileSupport};
 
 use super::colours::{self, PALETTE};
 use alembic_alchemy::{
@@ -30,14 +30,6 @@ pub struct Layout {
 /// Width of the side panel.
 const SIDE_W: u16 = 24;
 
-/// The frame that shows a whole level at once: the level beside the side panel, under the
-/// three message rows ([`layout`]).
-#[must_use]
-pub fn whole_level() -> (u16, u16) {
-    let (w, h) = play_area();
-    (w, h.saturating_add(3))
-}
-
 /// The level beside the side panel, without the message rows: what the board of
 /// [`crate::ruleset`] needs (the session draws the messages above it).
 #[must_use]
@@ -50,19 +42,9 @@ pub fn play_area() -> (u16, u16) {
     )
 }
 
-/// The play screen's layout in `area`: messages on top (3 rows, fewer when short), the status
-/// as a side panel when there is room (else 2 lines at the bottom), the map in the rest.
-#[must_use]
-pub fn layout(area: Rect) -> Layout {
-    let msg_rows = match area.height {
-        30.. => 3,
-        12.. => 2,
-        _ => 1,
-    };
-    layout_with(area, msg_rows)
-}
-
-/// [`layout`] with `msg_rows` rows of messages (none when the session above draws them).
+/// The play screen's layout in `area`: `msg_rows` rows of messages on top (none when the
+/// session above draws them), the status as a side panel when there is room (else 2 lines
+/// at the bottom), the map in the rest.
 #[must_use]
 pub fn layout_with(area: Rect, msg_rows: u16) -> Layout {
     let (msgs, rest) = area.split_top(msg_rows);
@@ -139,31 +121,9 @@ pub fn tile_mode(shown: &Shown<'_>, support: TileSupport) -> TileSupport {
     }
 }
 
-/// The look text of the hovered cell, on the map's bottom row, and the cell outlined.
-pub(super) fn draw_hover(game: &alembic::Game, frame: &mut Frame, view: &MapView, l: Loc) {
-    let Ok(info) = alchemy::view::look_at(game, l) else {
-        return;
-    };
-    view.paint(frame, l, |c| Cell {
-        bg: colours::CURSOR_BG,
-        ..c
-    });
-    let r = view.rect;
-    let y = r.y + r.height.saturating_sub(1);
-    let text = format!(" {} ", info.text);
-    fill(frame, Rect::new(r.x, y, r.width, 1), blank(PALETTE.bg));
-    put_clipped(frame, r, r.x, y, &text, PALETTE.text, PALETTE.bg);
-}
-
-/// The map viewport for `ctx` in `area` on a frontend with `tiles` support: centred on the
-/// hero, or on the look cursor when the cursor has left the hero-centred view. `None`
-/// without a game.
-#[must_use]
-pub fn map_view(shown: &Shown<'_>, area: Rect, tiles: TileSupport) -> Option<MapView> {
-    map_view_in(shown, layout(area).map, tiles)
-}
-
-/// [`map_view`] for the map's own rectangle `rect`.
+/// The map viewport in the map's rectangle `rect` on a frontend with `tiles` support:
+/// centred on the hero, or on the look cursor when the cursor has left the hero-centred
+/// view. `None` without a hero.
 #[must_use]
 pub fn map_view_in(shown: &Shown<'_>, rect: Rect, tiles: TileSupport) -> Option<MapView> {
     let game = shown.game;
@@ -374,10 +334,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_whole_level_is_the_play_area_under_three_message_rows() {
+    fn the_play_area_is_the_level_beside_the_panel() {
         // 71 × 51 cells of level beside the 24-column panel; the session adds the messages,
-        // so the ruleset's play area must not count them again.
+        // so the board's play area must not count them.
         assert_eq!(play_area(), (95, 51));
-        assert_eq!(whole_level(), (95, 54));
     }
 }

@@ -1,7 +1,6 @@
-//! Watching a recorded game (`--replay FILE`): the session's generic viewer
-//! ([`alembic_session::playback::Viewer`]) over Alchemy's play screen ([`Watch`] for
-//! [`AlchemyCtx`]), with the shared [`Playback`] controls (play, pause, step back and forth,
-//! speed, jumps); leaving it goes back to the start screen.
+//! Alchemy's recordings opened for watching, with no screen: the session's [`Playback`]
+//! over Alchemy's commands (the viewer itself, `--replay FILE`, is the session's, as for
+//! every game).
 //!
 //! [`open`] reads the file and makes only the first state (see [`alembic_session::playback`]): each
 //! later state is made when the viewer reaches it, every checkpoint checked on the way, and
@@ -14,14 +13,12 @@
 use std::path::Path;
 
 use alembic::Game;
-use alembic_ui::{Frame, Rect};
 
-use super::play::draw_play;
-use super::{AlchemyCtx, record};
+use super::record;
 use alembic_alchemy::{self as alchemy, Rules};
 use alembic_session::Modes;
+use alembic_session::playback::Playback;
 pub use alembic_session::playback::ReplayOpenError;
-use alembic_session::playback::{Playback, Said, Watch};
 
 /// Every state of the recorded Alchemy game in `path`, first to last, checked against every
 /// checkpoint. Θ(commands) applications.
@@ -89,34 +86,4 @@ pub fn open_saying(path: &Path, rules: &Rules) -> Result<Playback, ReplayOpenErr
         },
     )?
     .with_states(restore(start_rules)))
-}
-
-/// [`open_saying`], with an empty [`Said`] for
-/// [`Viewer::new`](alembic_session::playback::Viewer::new) (kept for callers of the earlier
-/// form; the lines are in the playback).
-///
-/// # Errors
-/// [`ReplayOpenError`].
-#[deprecated(since = "0.3.0", note = "use `open_saying` and `Viewer::saying`")]
-pub fn open_said(path: &Path, rules: &Rules) -> Result<(Playback, Said), ReplayOpenError> {
-    Ok((open_saying(path, rules)?, Said::default()))
-}
-
-impl Watch for AlchemyCtx {
-    fn show_state(&mut self, game: &Game, said: &[String]) {
-        self.show_replay(game.clone());
-        for line in said {
-            self.push_line(super::Tone::Game, line.clone());
-        }
-    }
-
-    fn draw_state(&self, frame: &mut Frame, area: Rect) {
-        draw_play(self, frame, area);
-    }
-
-    /// Back to the start screen, the game closed: nothing was saved or recorded.
-    fn leave_replay(&mut self) -> bool {
-        self.close_game();
-        false
-    }
 }

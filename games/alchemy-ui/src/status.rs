@@ -5,59 +5,12 @@ use alembic::Rgb;
 use alembic_ui::{Frame, Rect, fill, put_clipped, wrap_text};
 
 use super::colours::{self, PALETTE};
-use super::map::{
-    Hints, Layout, Shown, blank, draw_map, health_colour, layout, layout_with, map_view_in,
-};
-use super::{AlchemyCtx, tone_colour};
+use super::map::{Hints, Layout, Shown, blank, draw_map, health_colour, layout_with, map_view_in};
 use alembic_alchemy::{
     self as alchemy,
     rules::items_at,
     view::{Apparatus, apparatus_at_hand, hero_id, status},
 };
-
-/// Draw the newest messages into `area`, newest at the bottom: lines from the latest command
-/// bright, older ones faded, long messages wrapped.
-pub fn draw_messages(ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
-    if area.is_empty() {
-        return;
-    }
-    let rows = usize::from(area.height);
-    let width = usize::from(area.width.saturating_sub(1)).max(1);
-    let log = ctx.log();
-    let fresh_from = log.len().saturating_sub(ctx.fresh());
-    // (text, colour), newest last.
-    let mut lines: Vec<(String, Rgb)> = Vec::new();
-    let mut hidden_fresh = 0;
-    for (i, line) in log.iter().enumerate().rev() {
-        let fresh = i >= fresh_from;
-        let fg = if fresh {
-            tone_colour(line.tone)
-        } else {
-            tone_colour(line.tone).scale(0.55)
-        };
-        let wrapped = wrap_text(&line.shown(), width);
-        for w in wrapped.into_iter().rev() {
-            if lines.len() < rows {
-                lines.push((w, fg));
-            } else if fresh {
-                hidden_fresh += 1;
-            }
-        }
-        if lines.len() >= rows && !fresh {
-            break;
-        }
-    }
-    lines.reverse();
-    let top = area.y + (rows - lines.len()) as u16;
-    for (i, (text, fg)) in lines.iter().enumerate() {
-        put_clipped(frame, area, area.x, top + i as u16, text, *fg, PALETTE.bg);
-    }
-    if hidden_fresh > 0 {
-        let more = format!(" +{hidden_fresh} more (m) ");
-        let x = area.right().saturating_sub(more.chars().count() as u16);
-        put_clipped(frame, area, x, area.y, &more, PALETTE.bg, colours::NOTE);
-    }
-}
 
 /// A status panel writer: one line after another, clipped to the panel.
 pub(super) struct Lines<'a> {
@@ -278,16 +231,6 @@ pub(super) fn draw_bottom_status(
     }
     w.line(&[(&second, colours::VALUE)]);
     Ok(())
-}
-
-/// Draw the whole play screen for `ctx` into `area` of `frame`.
-pub fn draw_play(ctx: &AlchemyCtx, frame: &mut Frame, area: Rect) {
-    fill(frame, area, blank(PALETTE.bg));
-    let lay = layout(area);
-    draw_messages(ctx, frame, lay.msgs);
-    if let Some(shown) = ctx.shown() {
-        draw_board(&shown, frame, &lay);
-    }
 }
 
 /// The play screen without its messages (the generic session draws its own above): the

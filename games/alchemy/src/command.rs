@@ -16,7 +16,6 @@ use super::kinds::RecipeId;
 use super::props::{
     DEEPEST, DESTINATION, DOOR_STRENGTH, GAME_OVER, IS_CONFUSED, IS_DOOR, IS_EXIT, IS_GHOST,
     IS_OPEN, IS_STAIRS, IS_STAIRS_DOWN, IS_STAIRS_UP, IS_STONE, OUTCOME, SPEED, ST, USE_MESSAGE,
-    WIZARD_MODE,
 };
 pub use super::rulebook::Rules;
 use super::rules::ai::ACTION;
@@ -67,12 +66,6 @@ pub enum Command {
     Analyse(ThingId),
     /// Brew a potion by its recipe at a workbench.
     Craft(RecipeId),
-    /// Describe a location (free: no time passes, the game is unchanged).
-    Look(Loc),
-    /// A wizard-mode console line (`depth 4`, `summon goblin`…; see [`wizard::commands`](super::wizard::commands)).
-    /// Only a game started in wizard mode accepts it; it takes no game time. As a command it
-    /// is recorded and replayed like any other.
-    Wizard(String),
 }
 
 /// The result of an accepted command.
@@ -83,9 +76,6 @@ pub struct Outcome {
     /// What happened during the command, oldest first ([`text::lines`] words each one, as
     /// the game's message log has it).
     pub events: Vec<Event>,
-    /// The answer to a free command that changes nothing in the world: the description of
-    /// a [`Command::Look`], a wizard line's console output. Empty for actions.
-    pub replies: Vec<String>,
     /// Time that passed (0 for free commands such as look).
     pub elapsed: i32,
     /// Whether the game ended with this command.
@@ -97,36 +87,6 @@ pub struct Outcome {
 pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleError> {
     if game.var(&GAME_OVER).unwrap_or(false) {
         return Err(RuleError::GameOver);
-    }
-    if let Command::Look(l) = cmd {
-        return Ok(Outcome {
-            game: game.clone(),
-            events: Vec::new(),
-            replies: vec![super::view::look_at(game, l)?.text],
-            elapsed: 0,
-            over: false,
-        });
-    }
-    if let Command::Wizard(line) = cmd {
-        if !game.var(&WIZARD_MODE).unwrap_or(false) {
-            return refuse(Refusal::NotWizard);
-        }
-        let cmds = super::wizard::commands(rules).map_err(|e| RuleError::Wizard(e.to_string()))?;
-        let out = cmds
-            .run(game, &line)
-            .map_err(|e| RuleError::Wizard(e.to_string()))?;
-        let mut state = out.state;
-        if let Ok(h) = hero(&state) {
-            items::assign_letters(&mut state, h)?;
-        }
-        let over = state.var(&GAME_OVER).unwrap_or(false);
-        return Ok(Outcome {
-            game: state,
-            events: Vec::new(),
-            replies: out.lines,
-            elapsed: 0,
-            over,
-        });
     }
     let mut g = game.clone();
     let h = hero(&g)?;
@@ -163,7 +123,6 @@ pub fn apply(game: &Game, rules: &Rules, cmd: Command) -> Result<Outcome, RuleEr
     Ok(Outcome {
         game: g,
         events: happened.into_iter().map(|(_, e)| e).collect(),
-        replies: Vec::new(),
         elapsed,
         over,
     })
@@ -193,7 +152,6 @@ fn hero_action(
         Command::Close(d) => open_close(game, ctx, h, d, false),
         Command::Analyse(i) => items::analyse(game, ctx, h, i),
         Command::Craft(p) => items::craft(game, ctx, h, p.potion()),
-        Command::Look(_) | Command::Wizard(_) => Ok(0),
     }
 }
 

@@ -24,15 +24,8 @@ pub struct Alchemy {
     wizard: Arc<WizardCommands<Game>>,
 }
 
-/// What happened in a command, as the contract carries it: the game's typed events, and
-/// the answer to a free command (a look's description, a wizard line's output).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Happened {
-    /// A typed event of the game.
-    Event(Event),
-    /// A free command's answer, a line.
-    Reply(String),
-}
+/// What happened in a command, as the contract carries it: the game's typed events.
+pub type Happened = Event;
 
 impl Alchemy {
     /// Alchemy on the shipped data.
@@ -109,9 +102,7 @@ impl Ruleset for Alchemy {
         match alchemy::apply(game, &self.rules, c.clone()) {
             Ok(o) => Ok(Outcome {
                 game: o.game,
-                events: (o.events.into_iter().map(Happened::Event))
-                    .chain(o.replies.into_iter().map(Happened::Reply))
-                    .collect(),
+                events: o.events,
             }),
             Err(RuleError::Engine(e)) => Err(Rejected::Engine(e)),
             Err(e) => Err(Rejected::Refused(e)),
@@ -119,13 +110,8 @@ impl Ruleset for Alchemy {
     }
 
     fn describe(&self, game: &Game, event: &Happened) -> Option<String> {
-        match event {
-            Happened::Event(e) => {
-                let lines = alchemy::text::lines(game, e);
-                (!lines.is_empty()).then(|| lines.join(" "))
-            }
-            Happened::Reply(r) => Some(r.clone()),
-        }
+        let lines = alchemy::text::lines(game, event);
+        (!lines.is_empty()).then(|| lines.join(" "))
     }
 
     fn status(&self, game: &Game) -> Status {
@@ -325,8 +311,13 @@ pub fn random_command(game: &Game, rng: &mut GameRng) -> Command {
         90 => Command::Craft("potion of healing".into()),
         91..=94 => Command::Descend,
         95..=97 => Command::Ascend,
+        // What was a look (a query now, not a command): its draws are kept, so the games
+        // the fuzzer plays stay the same, and another roll is made.
         _ => match alchemy::view::hero_id(game).and_then(|h| game.things().location(h)) {
-            Ok(at) => Command::Look(at + dir(rng)),
+            Ok(_) => {
+                let _ = dir(rng);
+                return random_command(game, rng);
+            }
             Err(_) => Command::Wait,
         },
     }

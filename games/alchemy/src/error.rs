@@ -8,9 +8,6 @@ use alembic::Error;
 /// the rule; the English is its `Display`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum Refusal {
-    /// A wizard command in a game not started in wizard mode.
-    #[error("Wizard commands need a game started with --wizard.")]
-    NotWizard,
     /// Moving up or down without stairs.
     #[error("Use the stairs to go up or down.")]
     UseStairs,
@@ -109,9 +106,6 @@ pub enum RuleError {
     /// A game rule says no.
     #[error("{0}")]
     Refused(#[from] Refusal),
-    /// The wizard console rejected a line (its own one-line message).
-    #[error("{0}")]
-    Wizard(String),
     /// The game has ended; no more commands.
     #[error("The game is over.")]
     GameOver,

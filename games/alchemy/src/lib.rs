@@ -79,8 +79,8 @@ pub use events::Event;
 pub use rulebook::{Rules, RulesError};
 
 /// A new game from `seed` in the given modes (a recording's header lists them as strings:
-/// [`Modes::parse`](alembic_session::Modes::parse)): in wizard mode the game accepts
-/// [`Command::Wizard`] lines. Practice changes nothing in the game value; the data a game
+/// [`Modes::parse`](alembic_session::Modes::parse)): a wizard game takes the wizard
+/// console's lines (the session's). Practice changes nothing in the game value; the data a game
 /// was played with ([`Modes::data`](alembic_session::Modes::data), see
 /// [`alembic_session::gamedata`]) must match the rules' data.
 ///

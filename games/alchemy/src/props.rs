@@ -288,8 +288,9 @@ pub const XL: Prop<i32> = Prop::with_default("xl", 1);
 pub const DEEPEST: Prop<i32> = Prop::with_default("deepest", 1);
 /// Whether the game has ended.
 pub const GAME_OVER: Prop<bool> = Prop::with_default("game_over", false);
-/// Game variable: the game was started in wizard mode (`--wizard`): it accepts
-/// [`Command::Wizard`](super::Command::Wizard) lines and is never scored.
+/// Game variable: the game was started in wizard mode (`--wizard`): the session's wizard
+/// console runs its lines ([`wizard::commands`](super::wizard::commands)), and it is never
+/// scored.
 pub(crate) const WIZARD_MODE: Prop<bool> = Prop::with_default("wizard_mode", false);
 /// Game variable: no monster plans (every one plays by the cheap rules), for tests that
 /// show what foresight changes and for the bot's baseline (`alembic-sim --cunning off`).

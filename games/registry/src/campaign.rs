@@ -259,7 +259,7 @@ pub fn mutate_recording(base: &Recording<Command>, data: &[u8], rules: &Rules) -
                     1 => Command::Ascend,
                     2 => Command::PickUp(None),
                     3 => Command::Move(alembic::Dir::North),
-                    _ => Command::Wizard("depth 10".to_owned()),
+                    _ => Command::Craft("potion of healing".into()),
                 };
                 if let Some(Entry::Command { command, .. }) = rec.entries.get_mut(i) {
                     *command = cmd;

@@ -199,7 +199,7 @@ pub const GAMES: &[GameEntry] = &[
     GameEntry {
         name: crate::sim::ALCHEMY.name,
         about: crate::sim::ALCHEMY.about,
-        launch: crate::alchemy::ui::launch_shared,
+        launch: crate::alchemy::ui::launch,
         sim: Some(crate::sim::ALCHEMY.sim),
         library_counts: crate::sim::ALCHEMY.library_counts,
         replay: true,

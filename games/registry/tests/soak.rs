@@ -37,7 +37,7 @@ fn soak(seeds: std::ops::Range<u64>, commands: usize, round_trip_every: usize, b
                 }
                 Err(RuleError::Refused(_)) => bot.refused(),
                 Err(RuleError::GameOver) => break,
-                Err(e @ (RuleError::Engine(_) | RuleError::Wizard(_))) => {
+                Err(e @ RuleError::Engine(_)) => {
                     panic!("seed {seed}, command {i} ({cmd:?}): {e}")
                 }
             }
