@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 58 in tmux, as a player would: an Alchemy wizard game; an orc champion (a cunning
-# monster) summoned beside the hero and wounded (the wizard's `wound 3`); the look (x, then
-# Tab to the nearest creature) says that it plans ahead; one wait (.) and the wounded champion
+# monster) summoned beside the hero and wounded (the wizard's `wound 3`); the look (x, on
+# the nearest monster, then Enter) says that it plans ahead; one wait (.) and the wounded champion
 # has stepped away rather than trade blows; then the wizard's `hash`, and `Q` `y` `q`. The
 # game's recording, filed under records/, replays (alembic-sim --verify) to the same final
 # state hash that the game showed.
@@ -59,10 +59,10 @@ before=$(apart)
 [[ $before == 1 ]] && pass "the champion stands beside the hero" ||
     fail "the champion is $before cells away before the wait"
 
-# The look: x opens the cursor, Tab jumps to the nearest creature.
+# The look: x opens the cursor on the nearest monster, Enter opens its description.
 tm send-keys -t c x
 sleep 0.3
-tm send-keys -t c Tab
+tm send-keys -t c Enter
 sleep 0.4
 capture >"$OUT/look.txt"
 grep -q "orc champion" "$OUT/look.txt" && grep -q "It plans ahead" "$OUT/look.txt" &&

@@ -762,7 +762,7 @@ const SESSION_KEYS: &[Binding<Own>] = &[
     keymap::bind(&[Key::Char('Q')], "Q", Own::Quit, "Session", "quit this game (it ends here)"),
     keymap::bind(&[Key::Char('U')], "U", Own::Undo, "Session", "take a move back (practice games)"),
     keymap::bind(&[Key::Char('~'), Key::Char('&')], "~ &", Own::Wizard, "Session", "wizard console (wizard games)"),
-    keymap::bind(&[Key::Char('?')], "?", Own::Help, "Session", "this help"),
+    keymap::bind(&[Key::Char('?'), Key::F(1)], "? F1", Own::Help, "Session", "this help"),
     keymap::bind(&[Key::Char('P'), Key::Char('m')], "P m", Own::Messages, "Session", "earlier messages"),
     keymap::bind(&[Key::F(2)], "F2", Own::Tiles, "Session", "tiles or letters on the map (where the frontend draws tiles: the window)"),
 ];

@@ -26,8 +26,8 @@ use alembic_ui::{Frame, Key, Rect};
 /// The keys that play a command on their own; the keys that ask first are [`ASKS`].
 const KEYS: &[Binding<Command>] = &[
     bind(
-        &[Key::Char('.')],
-        ".",
+        &[Key::Char('.'), Key::Char('5'), Key::Keypad(5)],
+        ". or 5",
         Command::Wait,
         "Actions",
         "wait a turn",
