@@ -86,6 +86,16 @@ pub struct Session<R: Ruleset> {
     told: HashSet<(Loc, String)>,
 }
 
+/// Below this share of the hero's health, in percent, the session warns "Low HP!" once
+/// ([`Journeys::health`]).
+pub const LOW_HEALTH_PERCENT: i64 = 25;
+
+/// Whether `hp` of `most` is below [`LOW_HEALTH_PERCENT`].
+#[must_use]
+pub fn low_health(hp: i64, most: i64) -> bool {
+    hp * 100 < most.max(1) * LOW_HEALTH_PERCENT
+}
+
 /// The most (place, sentence) pairs a session remembers telling a journey.
 const TOLD_KEEP: usize = 4096;
 
@@ -366,10 +376,21 @@ impl<R: Ruleset> Session<R> {
     /// Play `step`; a refusal is said in the notice line and handed back, typed.
     fn play(&mut self, step: Step<R::Command>) -> Result<(), StepRefusal<R::Refusal>> {
         self.notice = None;
+        let health = |s: &Self| s.rules().journeys().and_then(|j| j.health(s.game()));
+        let before = health(self);
         match self.run.play(&step) {
             Ok(played) => {
                 for line in played.said {
                     self.say(line);
+                }
+                // Once a fall below a quarter of the hero's health (not again until healed
+                // above it), as DCSS's hp_warning: for games that tell their health.
+                if let (Some((b, most_b)), Some((a, most))) = (before, health(self))
+                    && !low_health(b, most_b)
+                    && low_health(a, most)
+                    && a > 0
+                {
+                    self.say(format!("Low HP! ({a}/{most})"));
                 }
                 self.show_problems();
                 Ok(())

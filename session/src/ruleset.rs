@@ -476,8 +476,9 @@ pub trait Journeys<C>: Send + Sync {
         Vec::new()
     }
     /// The hero's hit points and their most, for auto-fight's stop
-    /// ([`FIGHT_UNTIL_PERCENT`](crate::journey::FIGHT_UNTIL_PERCENT)). Default: unknown, and
-    /// a fight stops only when its foe is gone or another comes into view.
+    /// ([`FIGHT_UNTIL_PERCENT`](crate::journey::FIGHT_UNTIL_PERCENT)) and the "Low HP!"
+    /// warning ([`LOW_HEALTH_PERCENT`](crate::play::LOW_HEALTH_PERCENT)). Default: unknown,
+    /// and a fight stops only when its foe is gone or another comes into view.
     fn health(&self, game: &Game) -> Option<(i64, i64)> {
         let _ = game;
         None

@@ -1,14 +1,9 @@
 //! Alchemy's board on the game contract. The rules are [`Alchemy`] in the rules crate
 //! (`alembic-rl-alchemy`, re-exported here): its commands, typed events and refusals, its
-//! data, save format, wizard commands and bot, which the headless runner (`alembic-sim
-//! --game alchemy`) and recordings' verification use with no screen.
-//!
-//! Alchemy's own screens (this crate's [`ScreenStack`](alembic_ui::ScreenStack) over
-//! [`AlchemyCtx`](crate::AlchemyCtx): prompts for items and targets, the inventory, the
-//! crafting screens) keep their game in the session's [`Run`](alembic_session::run::Run),
-//! as the generic screens do: saves, recordings, practice, the morgue and the scores are the
-//! session's, on this contract. [`AlchemyBoard`] draws Alchemy's own board (map and status
-//! panel) for the generic screens, such as the session's replay viewer.
+//! data, save format, wizard commands, questions, journeys and bots, which the headless
+//! runner (`alembic-sim --game alchemy`) and recordings' verification use with no screen.
+//! [`AlchemyBoard`] is what the session's screens need on top: the keys that play, the keys
+//! that ask first, the view's switches, and the drawing of the map and the status panel.
 
 use std::sync::Arc;
 

@@ -316,7 +316,7 @@ pub fn random_command(game: &Game, rng: &mut GameRng) -> Command {
         _ => match alchemy::view::hero_id(game).and_then(|h| game.things().location(h)) {
             Ok(_) => {
                 let _ = dir(rng);
-                return random_command(game, rng);
+                random_command(game, rng)
             }
             Err(_) => Command::Wait,
         },
