@@ -734,3 +734,40 @@ fn the_dig_to_the_stairs_goes_on_through_a_cave_it_breaks_into() {
     let text = screen(&mut a);
     assert_eq!(player_at(a.ctx().game()), Loc::new(18, 1, 0), "{text}");
 }
+
+/// "Low HP!" once, when a blow takes the hero below a quarter of their health (the
+/// session's, for any game that tells its health), and not again while they stay low.
+#[test]
+fn a_fall_below_a_quarter_warns_once() {
+    let mut g = arena(1, &[&["#####", "#@Z.#", "#####"]]).unwrap();
+    let me = caves::player(&g).unwrap();
+    let most = caves::status(&g).unwrap().max_hp;
+    // Just above a quarter: the zombie's next blow takes the hero below it.
+    g.set_mut(me, &HP, most / 4 + 1).unwrap();
+    let mut a = play::app_playing(with_game(1, g));
+    let (mut warned, mut after) = (0, 0);
+    for _ in 0..40 {
+        press(&mut a, Input::ch('.'));
+        let s = caves::status(a.ctx().game()).unwrap();
+        warned = a
+            .ctx()
+            .messages()
+            .filter(|m| m.starts_with("Low HP!"))
+            .count();
+        // A few more turns while low: no second warning.
+        if warned > 0 {
+            after += 1;
+        }
+        if s.hp <= 0 || after > 3 {
+            break;
+        }
+    }
+    assert_eq!(warned, 1, "{:?}", a.ctx().messages().collect::<Vec<_>>());
+    let low: Vec<&str> = a
+        .ctx()
+        .messages()
+        .filter(|m| m.starts_with("Low HP!"))
+        .collect();
+    assert!(low[0].ends_with(&format!("/{most})")), "{low:?}");
+    assert!(play::low_health(1, 5) && !play::low_health(2, 5));
+}
