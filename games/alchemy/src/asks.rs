@@ -365,18 +365,23 @@ fn door(g: &Game, replies: &[Reply]) -> Asked<Command> {
     }
 }
 
-/// `x`: a place, then what the hero knows of it (a query: no command, no turn).
+/// `x`: a place, then what the hero knows of it (a query: no command, no turn). The cursor
+/// starts on the hero, as Alchemy's own look did (and DCSS's `x`); Tab goes to the marks.
 fn look(g: &Game, replies: &[Reply]) -> Asked<Command> {
     let Some(at) = hero_at(g) else {
         return Asked::Say(LOST.into());
     };
     match replies {
-        [] => Asked::Ask(Question::target(
-            "Look at what? (Enter describes it)",
-            at,
-            marks(g, at),
-            level_box(at.z),
-        )),
+        [] => {
+            let mut marks = marks(g, at);
+            marks.insert(0, at);
+            Asked::Ask(Question::target(
+                "Look at what? (Enter describes it)",
+                at,
+                marks,
+                level_box(at.z),
+            ))
+        }
         // Enter: the place's sentence, then the whole description of the thing on top
         // (the hero aside) on a page of its own.
         [Reply::Target(l)] => match view::look_at(g, *l) {
