@@ -258,6 +258,8 @@ fn choose_item(g: &Game, u: Use, replies: &[Reply]) -> Asked<Command> {
     let all = view::inventory_entries(g).unwrap_or_default();
     let fit: Vec<&InventoryEntry> = all.iter().filter(|e| u.fits(e)).collect();
     match replies {
+        // First the lab, then the item: no list to choose from where nothing can be done.
+        [] if u == Use::Analyse && !at_lab(g) => Asked::Say(NO_LAB.into()),
         [] if fit.is_empty() => {
             let in_use = matches!(u, Use::Drop | Use::Throw) && all.iter().any(|e| e.wielded);
             Asked::Say(if in_use {
