@@ -485,10 +485,8 @@ fn health_warnings() {
         );
     }
     let hp = status(a.ctx().game()).unwrap().hp;
-    assert!(
-        alchemy_ui::low_hp(hp, max),
-        "poison took the hero low: {hp}/{max}"
-    );
+    // Below a quarter of the most.
+    assert!(hp * 4 < max, "poison took the hero low: {hp}/{max}");
     let warnings = a
         .ctx()
         .messages()

@@ -264,7 +264,7 @@ fn reload_moves_a_running_game_onto_edited_data() {
             .collect()
     };
     // The dungeon's goblins and the one summoned, none hurt yet.
-    let before = goblins(&ctx);
+    let before = goblins(ctx);
     assert!(
         before.len() > 1 && before.iter().all(|&(_, hp)| hp == 8),
         "{before:?}"
@@ -280,7 +280,7 @@ fn reload_moves_a_running_game_onto_edited_data() {
             })
             .collect()
     };
-    let potion_looks = looks(&ctx);
+    let potion_looks = looks(ctx);
     let file = std::fs::read_dir(&data_dir)
         .unwrap()
         .next()
@@ -304,11 +304,11 @@ fn reload_moves_a_running_game_onto_edited_data() {
     .unwrap();
     let said = ctx.run_own("reload");
     assert!(said[0].contains("goblin"), "{said:?}");
-    let after = goblins(&ctx);
+    let after = goblins(ctx);
     let expected: Vec<_> = before.iter().map(|&(id, _)| (id, 77)).collect();
     assert_eq!(after, expected);
     // The game's own library changes (its potions' looks) are kept.
-    assert_eq!(looks(&ctx), potion_looks);
+    assert_eq!(looks(ctx), potion_looks);
     ctx.game().check_invariants().unwrap();
     // A plain game (not a wizard game) cannot reload.
     let plain = Session::with_board(

@@ -310,7 +310,7 @@ fn tempfile_dir() -> std::path::PathBuf {
 
 #[test]
 fn morgues_and_the_score_table() {
-    use alembic_games::alchemy::ui::morgue;
+    use alembic_games::alchemy::morgue;
     use alembic_games::alchemy::ui::ruleset::Alchemy;
     use alembic_session::ruleset::{Ending, GameEnd, Ruleset};
     use alembic_session::scores;
