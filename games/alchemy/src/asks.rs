@@ -258,6 +258,8 @@ fn choose_item(g: &Game, u: Use, replies: &[Reply]) -> Asked<Command> {
     let all = view::inventory_entries(g).unwrap_or_default();
     let fit: Vec<&InventoryEntry> = all.iter().filter(|e| u.fits(e)).collect();
     match replies {
+        // First the lab, then the item: no list to choose from where nothing can be done.
+        [] if u == Use::Analyse && !at_lab(g) => Asked::Say(NO_LAB.into()),
         [] if fit.is_empty() => {
             let in_use = matches!(u, Use::Drop | Use::Throw) && all.iter().any(|e| e.wielded);
             Asked::Say(if in_use {
@@ -365,18 +367,23 @@ fn door(g: &Game, replies: &[Reply]) -> Asked<Command> {
     }
 }
 
-/// `x`: a place, then what the hero knows of it (a query: no command, no turn).
+/// `x`: a place, then what the hero knows of it (a query: no command, no turn). The cursor
+/// starts on the hero, as Alchemy's own look did (and DCSS's `x`); Tab goes to the marks.
 fn look(g: &Game, replies: &[Reply]) -> Asked<Command> {
     let Some(at) = hero_at(g) else {
         return Asked::Say(LOST.into());
     };
     match replies {
-        [] => Asked::Ask(Question::target(
-            "Look at what? (Enter describes it)",
-            at,
-            marks(g, at),
-            level_box(at.z),
-        )),
+        [] => {
+            let mut marks = marks(g, at);
+            marks.insert(0, at);
+            Asked::Ask(Question::target(
+                "Look at what? (Enter describes it)",
+                at,
+                marks,
+                level_box(at.z),
+            ))
+        }
         // Enter: the place's sentence, then the whole description of the thing on top
         // (the hero aside) on a page of its own.
         [Reply::Target(l)] => match view::look_at(g, *l) {

@@ -1,17 +1,27 @@
 //! The recording as the save's journal, the autosave, one window per save, and slots: a
 //! crash loses no command, two windows never play one save, and a practice, wizard or
-//! seeded game touches nothing of the real game until it is saved. Process-level checks
+//! seeded game touches nothing of the real game until it is saved. Alchemy plays on the
+//! shared session (`alembic_session::play`), driven by its keys; one window per save is the
+//! launcher's (`--load`, and a new game in the default save). Process-level checks
 //! (`kill -9` during play, two real windows) are in `scripts/crash-journal.sh` and
 //! `scripts/reliability.sh`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use alembic::{Dir, Game};
-use alembic_games::alchemy::ui::{AUTOSAVE_EVERY, AlchemyCtx, UiError, record};
-use alembic_games::alchemy::{Command, Rules, apply, new_game};
+use alembic_games::alchemy::ui::ruleset::{Alchemy, AlchemyBoard};
+use alembic_games::alchemy::{Command, Rules, new_game};
+use alembic_games::play::{self, Session, Step};
+use alembic_games::record;
+use alembic_games::slot::AUTOSAVE_EVERY;
 use alembic_games::storage::{self, StorageError};
+use alembic_games::{LaunchError, LaunchOptions};
+use alembic_session::Ruleset as _;
+use alembic_session::run::apply_step_quietly;
+use alembic_ui::{App as _, Frame, Input, Key, ScreenStack};
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("alembic-journal-{name}-{}", std::process::id()));
@@ -20,56 +30,144 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-fn ctx(save: &Path) -> AlchemyCtx {
-    AlchemyCtx::new(Rules::new().unwrap(), Some(save.to_path_buf()))
+fn rules() -> Arc<Alchemy> {
+    Arc::new(Alchemy::new().unwrap())
+}
+
+/// Alchemy on the shared session, and every line its message rows showed (the messages,
+/// and the notices: what continuing said, refusals, problems), as the player read them.
+struct Ui {
+    app: ScreenStack<Session<Alchemy>>,
+    said: Vec<String>,
+}
+
+impl Ui {
+    /// A new game from `seed`, saving to `save`, begun at once (as `--seed` begins it).
+    fn new_game(save: &Path, seed: u64, practice: bool, wizard: bool) -> Ui {
+        let session = Session::with_board(rules(), AlchemyBoard::shared(), seed)
+            .with_modes(practice, wizard)
+            .with_save(save.to_path_buf());
+        Ui::over(play::app_playing(session))
+    }
+
+    /// The game saved at `path`, continued.
+    fn load(path: &Path) -> Ui {
+        Ui::over(play::app_playing(
+            Session::load_reporting(rules(), AlchemyBoard::shared(), path, &mut |_, _| {}).unwrap(),
+        ))
+    }
+
+    fn over(app: ScreenStack<Session<Alchemy>>) -> Ui {
+        let mut ui = Ui {
+            app,
+            said: Vec::new(),
+        };
+        ui.read();
+        ui
+    }
+
+    /// Read the message rows.
+    fn read(&mut self) {
+        let mut f = Frame::new(400, 40);
+        self.app.render(&mut f);
+        for line in f.to_text().lines().take(3) {
+            let line = line.trim();
+            let recent = self.said.iter().rev().take(3).any(|l| l == line);
+            if !line.is_empty() && !recent {
+                self.said.push(line.to_owned());
+            }
+        }
+    }
+
+    /// Press `key`, let what it started run to its end, and read what it said.
+    fn press(&mut self, key: Input) {
+        let _ = self.app.handle_input(key);
+        let mut ticks = 0;
+        while self.app.tick_interval().is_some() && ticks < 5_000 {
+            let _ = self.app.tick();
+            ticks += 1;
+        }
+        self.read();
+    }
+
+    /// Quit the game (`Q`, `y`): it is filed as an ended game.
+    fn quit(&mut self) {
+        self.press(Input::ch('Q'));
+        self.press(Input::ch('y'));
+    }
+
+    fn game(&self) -> &Game {
+        self.app.ctx().game()
+    }
+
+    fn session(&mut self) -> &mut Session<Alchemy> {
+        self.app.ctx_mut()
+    }
 }
 
 /// `n` accepted commands: steps about, waiting where a step is refused.
-fn play(ctx: &mut AlchemyCtx, n: usize, salt: usize) {
+fn play(ui: &mut Ui, n: usize, salt: usize) {
     let dirs = [Dir::East, Dir::South, Dir::West, Dir::North];
+    let key = |d: Dir| match d {
+        Dir::East => 'l',
+        Dir::South => 'j',
+        Dir::West => 'h',
+        _ => 'k',
+    };
     let mut done = 0;
     let mut i = salt;
     while done < n {
         i += 1;
-        let cmd = if i.is_multiple_of(3) {
-            Command::Wait
+        let c = if i.is_multiple_of(3) {
+            '.'
         } else {
-            Command::Move(dirs[(i / 3 + i) % 4])
+            key(dirs[(i / 3 + i) % 4])
         };
-        if let Some(over) = ctx.act(cmd).or_else(|| ctx.act(Command::Wait)) {
-            done += 1;
-            // An ended game takes no more commands: fail here rather than loop for ever.
-            assert!(
-                !over,
-                "the game ended after {done} commands: play a longer one"
-            );
+        let before = ui.game().state_hash();
+        ui.press(Input::ch(c));
+        if ui.game().state_hash() == before {
+            ui.press(Input::ch('.'));
         }
+        assert_eq!(
+            ui.app.names().last().copied(),
+            Some("play"),
+            "{c:?} left the play screen"
+        );
+        assert_ne!(
+            ui.game().state_hash(),
+            before,
+            "{c:?} then . played nothing"
+        );
+        done += 1;
+        // An ended game takes no more commands: fail here rather than loop for ever.
+        assert_eq!(
+            ui.app.ctx().rules().status(ui.game()),
+            alembic_session::Status::Playing,
+            "the game ended after {done} commands: play a longer one"
+        );
     }
 }
 
-fn state(ctx: &AlchemyCtx) -> (u64, u64) {
-    let g = ctx.game().unwrap();
+fn state(ui: &Ui) -> (u64, u64) {
+    let g = ui.game();
     (g.turn(), g.state_hash())
 }
 
-fn log_text(ctx: &AlchemyCtx) -> String {
-    ctx.log()
-        .iter()
-        .map(|l| l.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
+fn log_text(ui: &Ui) -> String {
+    ui.said.join("\n")
 }
 
 /// The recording at `path` verifies from its seed to its end; its final (turn, hash).
 fn verify(path: &Path) -> (u64, u64, usize) {
-    let rec = record::read(path).unwrap();
+    let rec = record::read::<Step<Command>>(path, Alchemy::NAME).unwrap();
     assert!(!rec.torn, "the recording ends with a whole line");
-    let rules = Rules::new().unwrap();
-    let start = new_game(rec.header.seed, &rules).unwrap();
+    let rules = rules();
+    let modes = alembic_session::Modes::parse(&rec.header.modes).unwrap();
+    let start = rules.new_game_in_modes(rec.header.seed, &modes).unwrap();
     let v = rec
         .verify(
             start,
-            |g: &Game, c: &Command| apply(g, &rules, c.clone()).map(|o| o.game),
+            |g: &Game, c| apply_step_quietly(&*rules, g, c),
             Game::state_hash,
             Game::turn,
         )
@@ -77,21 +175,57 @@ fn verify(path: &Path) -> (u64, u64, usize) {
     (v.final_turn, v.final_hash, v.commands)
 }
 
+/// Run the test `name` again in a child process whose `XDG_DATA_HOME` is `dir` (the
+/// launcher's default save is in `save_dir()`, which only the environment names): `true` in
+/// the child, which then runs the test's body; in the parent, `false` once the child passed.
+fn in_child(name: &str, dir: &Path) -> bool {
+    const CHILD: &str = "ALEMBIC_JOURNAL_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        return true;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .env("XDG_DATA_HOME", dir)
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("1 passed"), "the child ran the test: {said}");
+    false
+}
+
+/// `--load path`, through the launcher (which takes the save's lock first).
+fn launch_load(path: &Path) -> Result<Box<dyn alembic_ui::App>, LaunchError> {
+    alembic_games::launch(&LaunchOptions {
+        game: "alchemy".into(),
+        load: Some(path.to_path_buf()),
+        ..Default::default()
+    })
+}
+
+/// A window playing the save at `path`: continued with the save's lock held, as the
+/// launcher continues it (`launch_load`), with its game readable.
+fn window(path: &Path) -> Ui {
+    let lock = storage::SessionLock::acquire(path).unwrap();
+    let mut ui = Ui::load(path);
+    ui.session().hold_lock(lock);
+    ui
+}
+
 #[test]
 fn a_crash_after_saving_loses_no_command() {
     let d = scratch("crash");
     let save = d.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.new_game(11).unwrap();
+    let mut a = Ui::new_game(&save, 11, false, false);
     play(&mut a, 20, 0);
-    a.save().unwrap();
-    a.checkpoint_record();
+    a.session().save().unwrap();
     play(&mut a, 37, 5);
     let before_crash = state(&a);
     // `kill -9`: nothing more is written (no save on exit).
     drop(a);
-    let mut b = ctx(&save);
-    b.load_game(&save).unwrap();
+    let mut b = Ui::load(&save);
     assert_eq!(state(&b), before_crash, "{}", log_text(&b));
     assert!(
         log_text(&b).contains("brought back 37 moves"),
@@ -110,13 +244,11 @@ fn a_crash_after_saving_loses_no_command() {
 fn a_crash_before_the_first_save_loses_nothing() {
     let d = scratch("nosave");
     let save = d.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.new_game(10).unwrap();
+    let mut a = Ui::new_game(&save, 10, false, false);
     play(&mut a, 25, 1);
     let before = state(&a);
     drop(a);
-    let mut b = ctx(&save);
-    b.load_game(&save).unwrap();
+    let b = Ui::load(&save);
     assert_eq!(state(&b), before);
 }
 
@@ -124,11 +256,9 @@ fn a_crash_before_the_first_save_loses_nothing() {
 fn a_line_cut_off_by_a_crash_is_dropped_and_the_rest_kept() {
     let d = scratch("torn");
     let save = d.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.new_game(12).unwrap();
+    let mut a = Ui::new_game(&save, 12, false, false);
     play(&mut a, 10, 0);
-    a.save().unwrap();
-    a.checkpoint_record();
+    a.session().save().unwrap();
     play(&mut a, 8, 3);
     let before = state(&a);
     drop(a);
@@ -136,8 +266,7 @@ fn a_line_cut_off_by_a_crash_is_dropped_and_the_rest_kept() {
     let mut f = std::fs::OpenOptions::new().append(true).open(&rec).unwrap();
     std::io::Write::write_all(&mut f, b"{\"turn\":99,\"cmd\":{\"Mo").unwrap();
     drop(f);
-    let mut b = ctx(&save);
-    b.load_game(&save).unwrap();
+    let b = Ui::load(&save);
     assert_eq!(state(&b), before);
     assert!(log_text(&b).contains("cut off"), "{}", log_text(&b));
     drop(b);
@@ -148,30 +277,27 @@ fn a_line_cut_off_by_a_crash_is_dropped_and_the_rest_kept() {
 fn a_recording_that_does_not_reach_the_save_is_said_and_the_save_plays_on() {
     let d = scratch("nomatch");
     let save = d.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.new_game(13).unwrap();
+    let mut a = Ui::new_game(&save, 13, false, false);
     play(&mut a, 10, 0);
-    a.save().unwrap();
+    a.session().save().unwrap();
     let saved = state(&a);
     drop(a);
     // Another game's recording where this one's should be.
     let other = d.join("other.save");
-    let mut o = ctx(&other);
-    o.new_game(99).unwrap();
+    let mut o = Ui::new_game(&other, 99, false, false);
     play(&mut o, 4, 0);
     drop(o);
     let rec = record::beside(&save);
     std::fs::copy(record::beside(&other), &rec).unwrap();
     let before = std::fs::read(&rec).unwrap();
-    let mut b = ctx(&save);
-    b.load_game(&save).unwrap();
+    let b = Ui::load(&save);
     assert_eq!(state(&b), saved);
     let text = log_text(&b);
     assert!(
         text.contains("does not reach this save") && text.contains("you play on from the save"),
         "{text}"
     );
-    assert!(b.recording().is_none());
+    assert!(b.app.ctx().recording().is_none());
     // The recording that did not match is left as it was.
     assert_eq!(std::fs::read(&rec).unwrap(), before);
 }
@@ -180,8 +306,7 @@ fn a_recording_that_does_not_reach_the_save_is_said_and_the_save_plays_on() {
 fn the_game_saves_itself_every_so_often() {
     let d = scratch("autosave");
     let save = d.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.new_game(14).unwrap();
+    let mut a = Ui::new_game(&save, 14, false, false);
     let hooks = Rules::new().unwrap();
     let saved = || {
         let g = alembic_games::alchemy::save::load(&save, &hooks).unwrap();
@@ -201,39 +326,52 @@ fn the_game_saves_itself_every_so_often() {
     drop(a);
     let loaded = alembic_games::alchemy::save::load(&save, &Rules::new().unwrap()).unwrap();
     assert_eq!((loaded.turn(), loaded.state_hash()), at_save);
-    let mut b = ctx(&save);
-    b.load_game(&save).unwrap();
+    let b = Ui::load(&save);
     assert_eq!(state(&b), last);
 }
 
 #[test]
 fn a_second_window_cannot_continue_a_save_in_play() {
     let d = scratch("twowindows");
-    let save = d.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.new_game(15).unwrap();
+    if !in_child("a_second_window_cannot_continue_a_save_in_play", &d) {
+        return;
+    }
+    // The default save, where a new game saves.
+    let save = alembic_games::save_dir().unwrap().join("alchemy.save");
+    std::fs::create_dir_all(save.parent().unwrap()).unwrap();
+    let mut a = Ui::new_game(&save, 15, false, false);
     play(&mut a, 3, 0);
-    a.save().unwrap();
-    // The second window (it played another save, now back on its start screen) presses c.
-    let mut b = ctx(&save);
-    let err = b.load_game(&save).unwrap_err();
-    assert!(matches!(err, UiError::Busy(StorageError::Locked { .. })));
+    a.session().save().unwrap();
+    drop(a);
+    let mut a = window(&save);
+    play(&mut a, 3, 1);
+    // The second window continues the same save.
+    let err = launch_load(&save).err().unwrap();
+    assert!(matches!(
+        err,
+        LaunchError::Busy(StorageError::Locked { .. })
+    ));
     let msg = err.to_string();
     assert!(
         msg.contains(&format!("pid {}", std::process::id())),
         "{msg}"
     );
     // A new game would save there too: refused the same way.
-    assert!(matches!(b.new_game(3), Err(UiError::Busy(_))));
+    let new = alembic_games::launch(&LaunchOptions {
+        game: "alchemy".into(),
+        seed: Some(3),
+        ..Default::default()
+    });
+    assert!(matches!(new, Err(LaunchError::Busy(_))));
     // A symbolic link to the save is the same save.
     let link = d.join("link.save");
     std::os::unix::fs::symlink(&save, &link).unwrap();
     assert!(matches!(
-        b.load_game(&link),
-        Err(UiError::Busy(StorageError::Locked { .. }))
+        launch_load(&link),
+        Err(LaunchError::Busy(StorageError::Locked { .. }))
     ));
     drop(a);
-    b.load_game(&save).unwrap();
+    launch_load(&save).unwrap();
 }
 
 /// Issue 57, 2: a refused `--load` (or continue) of a save open in another window reads
@@ -242,18 +380,18 @@ fn a_second_window_cannot_continue_a_save_in_play() {
 fn a_refused_second_window_leaves_the_recording_alone() {
     let d = scratch("refusedrec");
     let save = d.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.new_game(17).unwrap();
+    let mut a = Ui::new_game(&save, 17, false, false);
     play(&mut a, 4, 0);
-    a.save().unwrap();
+    a.session().save().unwrap();
+    drop(a);
+    let mut a = window(&save);
     play(&mut a, 6, 1); // after the save: a continue would replay these and checkpoint them
     let rec = record::beside(&save);
     let before = (std::fs::read(&save).unwrap(), std::fs::read(&rec).unwrap());
     for _ in 0..5 {
-        let mut b = ctx(&d.join("other.save"));
         assert!(matches!(
-            b.load_game(&save),
-            Err(UiError::Busy(StorageError::Locked { .. }))
+            launch_load(&save),
+            Err(LaunchError::Busy(StorageError::Locked { .. }))
         ));
     }
     let after = (std::fs::read(&save).unwrap(), std::fs::read(&rec).unwrap());
@@ -264,8 +402,7 @@ fn a_refused_second_window_leaves_the_recording_alone() {
     play(&mut a, 2, 2);
     let last = state(&a);
     drop(a);
-    let mut b = ctx(&save);
-    b.load_game(&save).unwrap();
+    let b = Ui::load(&save);
     assert_eq!(state(&b), last, "{}", log_text(&b));
 }
 
@@ -276,14 +413,25 @@ fn a_refused_second_window_leaves_the_recording_alone() {
 fn a_lock_that_cannot_be_made_refuses_the_game() {
     let d = scratch("nolock");
     let save = d.join(format!("{}.save", "a".repeat(246)));
-    let mut a = ctx(&save);
-    let err = a.new_game(5).unwrap_err();
+    let rules = Rules::new().unwrap();
+    // Written under a short name (the temporary file beside a long one would be too long
+    // too), then given the long one.
+    let short = d.join("short.save");
+    alembic_games::alchemy::save::save(&new_game(5, &rules).unwrap(), &short).unwrap();
+    std::fs::rename(&short, &save).unwrap();
+    let before = std::fs::read(&save).unwrap();
+    let err = launch_load(&save).err().unwrap();
     assert!(
-        matches!(err, UiError::Busy(StorageError::CannotLock { .. })),
+        matches!(err, LaunchError::Busy(StorageError::CannotLock { .. })),
         "{err}"
     );
     assert!(err.to_string().contains("cannot lock this save"), "{err}");
-    assert!(!save.exists(), "nothing was played or saved");
+    assert_eq!(
+        std::fs::read(&save).unwrap(),
+        before,
+        "nothing was played or saved"
+    );
+    assert!(!record::beside(&save).exists(), "nothing was recorded");
 }
 
 #[test]
@@ -312,11 +460,12 @@ fn a_symlink_or_directory_at_the_lock_path_is_refused_and_left_alone() {
     std::fs::create_dir(&lock).unwrap();
     let err = storage::SessionLock::acquire(&save).unwrap_err();
     assert!(err.to_string().contains("is a directory"), "{err}");
-    // And through the game: a new game says so instead of playing unlocked.
-    let mut a = ctx(&save);
+    // And through the game: continuing the save says so instead of playing unlocked.
+    let rules = Rules::new().unwrap();
+    alembic_games::alchemy::save::save(&new_game(1, &rules).unwrap(), &save).unwrap();
     assert!(matches!(
-        a.new_game(1),
-        Err(UiError::Busy(StorageError::BadLock { .. }))
+        launch_load(&save),
+        Err(LaunchError::Busy(StorageError::BadLock { .. }))
     ));
 }
 
@@ -339,19 +488,16 @@ fn locking_never_creates_anything_beside_a_device_or_in_a_missing_directory() {
     let d = scratch("missing");
     let missing = d.join("missing").join("dir").join("z.save");
     assert!(storage::SessionLock::acquire(&missing).is_err());
-    let mut a = ctx(&d.join("alchemy.save"));
-    assert!(a.load_game(&missing).is_err());
+    assert!(launch_load(&missing).is_err());
     assert!(!d.join("missing").exists());
 }
 
 /// The real game: saved, with its recording, and both files' bytes.
 fn real_game(d: &Path) -> (PathBuf, Vec<u8>, Vec<u8>) {
     let save = d.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.new_game(21).unwrap();
+    let mut a = Ui::new_game(&save, 21, false, false);
     play(&mut a, 12, 0);
-    a.save().unwrap();
-    a.checkpoint_record();
+    a.session().save().unwrap();
     drop(a);
     let s = std::fs::read(&save).unwrap();
     let r = std::fs::read(record::beside(&save)).unwrap();
@@ -365,11 +511,9 @@ fn real_game(d: &Path) -> (PathBuf, Vec<u8>, Vec<u8>) {
 fn a_relabelled_version_3_practice_save_is_practice_again() {
     let d = scratch("v3modes");
     let save = d.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.set_practice(true);
-    a.new_game(33).unwrap();
+    let mut a = Ui::new_game(&save, 33, true, false);
     play(&mut a, 6, 0);
-    a.save().unwrap();
+    a.session().save().unwrap();
     drop(a);
     let mut env: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
@@ -382,9 +526,8 @@ fn a_relabelled_version_3_practice_save_is_practice_again() {
     env["modes"] = serde_json::json!([]);
     let v3 = alembic_games::alchemy::save::reseal(&env.to_string()).unwrap();
     std::fs::write(&save, &v3).unwrap();
-    let mut b = ctx(&save);
-    b.load_game(&save).unwrap();
-    assert!(b.is_practice(), "{}", log_text(&b));
+    let b = Ui::load(&save);
+    assert!(b.app.ctx().modes().practice, "{}", log_text(&b));
     let again: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
     assert_eq!(again["version"], 4, "saved again under the current seal");
@@ -396,15 +539,10 @@ fn a_practice_wizard_or_seeded_game_leaves_the_real_game_alone_until_saved() {
     for mode in ["practice", "wizard", "seed"] {
         let d = scratch(&format!("slots-{mode}"));
         let (save, s, r) = real_game(&d);
-        let mut b = ctx(&save);
-        b.set_practice(mode == "practice");
-        b.set_wizard(mode == "wizard");
-        b.new_game(76).unwrap();
-        assert!(!b.owns_save());
+        let mut b = Ui::new_game(&save, 76, mode == "practice", mode == "wizard");
         // Long enough for an autosave, then given up (quit) and finished.
         play(&mut b, AUTOSAVE_EVERY + 10, 2);
-        b.finish_game(true);
-        assert!(!b.remove_save());
+        b.quit();
         drop(b);
         assert_eq!(std::fs::read(&save).unwrap(), s, "{mode}: the save");
         assert_eq!(
@@ -422,12 +560,9 @@ fn a_practice_wizard_or_seeded_game_leaves_the_real_game_alone_until_saved() {
 fn saving_the_new_game_replaces_the_real_one_with_its_recording() {
     let d = scratch("slots-save");
     let (save, s, _) = real_game(&d);
-    let mut b = ctx(&save);
-    b.set_practice(true);
-    b.new_game(78).unwrap();
+    let mut b = Ui::new_game(&save, 78, true, false);
     play(&mut b, 6, 1);
-    b.save().unwrap();
-    b.checkpoint_record();
+    b.session().save().unwrap();
     let now = state(&b);
     drop(b);
     assert_ne!(std::fs::read(&save).unwrap(), s);
@@ -440,11 +575,9 @@ fn saving_the_new_game_replaces_the_real_one_with_its_recording() {
 fn a_practice_save_relabelled_as_a_normal_game_is_refused() {
     let d = scratch("modes");
     let save = d.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.set_practice(true);
-    a.new_game(31).unwrap();
+    let mut a = Ui::new_game(&save, 31, true, false);
     play(&mut a, 3, 0);
-    a.save().unwrap();
+    a.session().save().unwrap();
     drop(a);
     let text = std::fs::read_to_string(&save).unwrap();
     assert!(text.contains("\"modes\":[\"practice\"]"), "{text}");
@@ -534,18 +667,20 @@ fn a_record_that_cannot_be_kept_is_said_and_fails_the_exit() {
     let save = d.join("alchemy.save");
     // A file where the morgue directory goes.
     std::fs::write(d.join("morgue"), "in the way").unwrap();
-    let mut a = ctx(&save);
-    a.new_game(41).unwrap();
+    let mut a = Ui::new_game(&save, 41, false, false);
     play(&mut a, 3, 0);
-    a.finish_game(true);
-    let said = log_text(&a);
+    // Quit: the end screen says what was filed, and what could not be.
+    let _ = a.app.handle_input(Input::ch('Q'));
+    let mut fe = alembic_ui::TestFrontend::new(100, 30, [Input::ch('y')]);
+    let _ = alembic_ui::run(&mut fe, &mut a.app);
+    let said = fe.last_frame().unwrap().to_text();
     assert!(said.contains("morgue could not be kept"), "{said}");
-    let farewell = a.farewell().unwrap_err();
+    let farewell = a.app.ctx().farewell().unwrap_err();
     assert!(
         farewell.0.contains("morgue could not be kept"),
         "{farewell}"
     );
-    assert_eq!(a.record_problems().len(), 1);
+    assert_eq!(a.app.ctx().record_problems().len(), 1);
 }
 
 /// The same for the session's games (Caves, rats): a morgue that cannot be kept is said on
@@ -576,10 +711,9 @@ fn a_record_that_cannot_be_kept_fails_the_exit_in_every_game() {
     let alchemy = {
         let d = scratch("morgue-exit-alchemy");
         std::fs::write(d.join("morgue"), "in the way").unwrap();
-        let mut a = ctx(&d.join("alchemy.save"));
-        a.new_game(41).unwrap();
-        a.finish_game(true);
-        a.farewell()
+        let mut a = Ui::new_game(&d.join("alchemy.save"), 41, false, false);
+        a.quit();
+        a.app.into_ctx().farewell()
     };
     let caves = {
         let d = scratch("morgue-exit-caves");
@@ -617,21 +751,18 @@ fn a_record_that_cannot_be_kept_fails_the_exit_in_every_game() {
 fn a_crash_after_a_practice_undo_loses_nothing() {
     let d = scratch("undo");
     let save = d.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.set_practice(true);
-    a.new_game(51).unwrap();
+    let mut a = Ui::new_game(&save, 51, true, false);
     // Past an autosave, then back before it.
     play(&mut a, AUTOSAVE_EVERY + 5, 0);
     for _ in 0..10 {
-        assert!(a.undo());
+        assert_eq!(a.session().undo(1), 1);
     }
     play(&mut a, 4, 3);
     let before = state(&a);
     drop(a);
-    let mut b = ctx(&save);
-    b.load_game(&save).unwrap();
+    let b = Ui::load(&save);
     assert_eq!(state(&b), before, "{}", log_text(&b));
-    assert!(b.recording().is_some());
+    assert!(b.app.ctx().recording().is_some());
 }
 
 /// The Caves write only what loads too: a game the loader refuses (here: no player) is not
@@ -657,12 +788,15 @@ fn a_caves_save_that_would_not_load_back_is_not_written() {
 fn the_emergency_save_is_the_game_as_it_stands_and_spares_another_save() {
     let d = scratch("emergency");
     let save = d.join("alchemy.save");
-    let mut c = ctx(&save);
-    c.new_game(9).unwrap();
+    let mut c = Ui::new_game(&save, 9, false, false);
     play(&mut c, 37, 0);
-    let game = c.game().unwrap().clone();
+    let game = c.game().clone();
     assert!(game.turn() > 0);
-    let run = c.emergency_save().expect("a game in play has one");
+    let run = c
+        .app
+        .ctx()
+        .emergency_save()
+        .expect("a game in play has one");
     drop(c);
     assert_eq!(run().unwrap(), save.display().to_string());
     let rules = Rules::new().unwrap();
@@ -671,10 +805,9 @@ fn the_emergency_save_is_the_game_as_it_stands_and_spares_another_save() {
         (loaded.turn(), loaded.state_hash()),
         (game.turn(), game.state_hash())
     );
-    let mut back = ctx(&save);
-    back.load_game(&save).unwrap();
-    assert_eq!(back.game().unwrap().state_hash(), game.state_hash());
-    let said: Vec<&str> = back.log().iter().map(|l| l.text.as_str()).collect();
+    let back = Ui::load(&save);
+    assert_eq!(back.game().state_hash(), game.state_hash());
+    let said = &back.said;
     assert!(
         !said
             .iter()
@@ -684,11 +817,9 @@ fn the_emergency_save_is_the_game_as_it_stands_and_spares_another_save() {
     drop(back);
     // A practice game over that save: nothing to write in its place.
     let before = std::fs::read(&save).unwrap();
-    let mut p = ctx(&save);
-    p.set_practice(true);
-    p.new_game(10).unwrap();
+    let mut p = Ui::new_game(&save, 10, true, false);
     play(&mut p, 5, 1);
-    assert!(p.emergency_save().is_none());
+    assert!(p.app.ctx().emergency_save().is_none());
     drop(p);
     assert_eq!(std::fs::read(&save).unwrap(), before);
 }
@@ -732,25 +863,21 @@ fn a_game_continued_without_its_recording_never_says_seed_0() {
     let (home, away) = (d.join("home"), d.join("away"));
     std::fs::create_dir_all(&away).unwrap();
     let save = home.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.new_game(4242).unwrap();
+    let mut a = Ui::new_game(&save, 4242, false, false);
     play(&mut a, 5, 0);
-    a.save().unwrap();
+    a.session().save().unwrap();
     drop(a);
     std::fs::copy(&save, away.join("alchemy.save")).unwrap();
 
-    let mut b = ctx(&away.join("alchemy.save"));
-    b.load_game(&away.join("alchemy.save")).unwrap();
-    assert_eq!(b.seed(), None);
-    b.finish_game(true);
+    let mut b = Ui::load(&away.join("alchemy.save"));
+    b.quit();
     let (text, seed) = morgue_seed(&away);
     assert!(seed.starts_with("unknown"), "{text}");
     assert_eq!(score_seeds(&away, "scores.json"), [serde_json::Value::Null]);
 
-    let mut c = ctx(&save);
-    c.load_game(&save).unwrap();
-    assert_eq!(c.seed(), Some(4242));
-    c.finish_game(true);
+    let mut c = Ui::load(&save);
+    assert_eq!(c.app.ctx().seed(), 4242);
+    c.quit();
     assert_eq!(morgue_seed(&home).1, "4242");
 }
 
@@ -789,47 +916,43 @@ fn a_caves_game_continued_without_its_recording_keeps_its_seed() {
 fn a_continued_game_keeps_its_messages() {
     let d = scratch("messages");
     let save = d.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.new_game(5).unwrap();
-    // The explore bot's moves: fights and finds, so the log holds the game's own lines.
-    let mut bot = alembic_games::alchemy::bot::Bot::new(5);
-    for _ in 0..300 {
-        let cmd = bot.choose(a.game().unwrap());
-        if a.act(cmd).is_none() {
-            bot.refused();
-            let _ = a.act(Command::Wait);
+    let mut a = Ui::new_game(&save, 5, false, false);
+    // Explore and fight, as a player would: the log holds the game's own lines.
+    for i in 0..40 {
+        let key = if i % 3 == 2 {
+            Input::key(Key::Tab)
+        } else {
+            Input::ch('o')
+        };
+        a.press(key);
+        if a.app.names().last().copied() != Some("play") {
+            a.press(Input::key(Key::Esc));
         }
     }
+    assert_eq!(
+        a.app.ctx().rules().status(a.game()),
+        alembic_session::Status::Playing
+    );
     // What the commands said (the line on entering is said by the new game, not a move).
-    let game_lines: Vec<(u64, String, u32)> = a
-        .log()
-        .iter()
-        .filter(|l| l.tone == alembic_games::alchemy::ui::Tone::Game && l.turn > 0)
-        .map(|l| (l.turn, l.text.clone(), l.repeats))
-        .collect();
-    assert!(game_lines.len() >= 2, "{}", log_text(&a));
-    a.save().unwrap();
+    let mut lines: Vec<String> = a.app.ctx().messages().map(str::to_owned).collect();
+    assert!(lines[0].starts_with("You enter the dungeon."), "{lines:?}");
+    lines.remove(0);
+    assert!(lines.len() >= 4, "{lines:?}");
+    a.session().save().unwrap();
     drop(a);
-    let mut b = ctx(&save);
-    b.load_game(&save).unwrap();
-    let back: Vec<(u64, String, u32)> = b
-        .log()
-        .iter()
-        .filter(|l| l.tone == alembic_games::alchemy::ui::Tone::Game && l.turn > 0)
-        .map(|l| (l.turn, l.text.clone(), l.repeats))
-        .collect();
-    assert_eq!(back, game_lines, "{}", log_text(&b));
-    assert!(log_text(&b).ends_with("Welcome back."), "{}", log_text(&b));
+    let b = Ui::load(&save);
+    let back: Vec<String> = b.app.ctx().messages().map(str::to_owned).collect();
+    assert_eq!(back, lines);
+    assert!(log_text(&b).contains("Welcome back."), "{}", log_text(&b));
 }
 
 #[test]
 fn a_recording_that_cannot_be_written_waits_and_no_save_outruns_it() {
     let d = scratch("behind");
     let save = d.join("alchemy.save");
-    let mut a = ctx(&save);
-    a.new_game(15).unwrap();
+    let mut a = Ui::new_game(&save, 15, false, false);
     play(&mut a, 5, 0);
-    assert!(a.journal_behind().is_none());
+    assert!(a.session().journal_behind().is_none());
     // A directory where the recording is: every write of it fails (as on a full disk or
     // in a read-only directory). The game plays on; its lines wait in memory.
     let rec = alembic_games::record::beside(&save);
@@ -837,7 +960,10 @@ fn a_recording_that_cannot_be_written_waits_and_no_save_outruns_it() {
     std::fs::rename(&rec, &aside).unwrap();
     std::fs::create_dir(&rec).unwrap();
     play(&mut a, 4, 3);
-    let why = a.journal_behind().expect("the recording is behind");
+    let why = a
+        .session()
+        .journal_behind()
+        .expect("the recording is behind");
     assert!(why.contains("Is a directory"), "{why}");
     assert!(
         log_text(&a).contains("The recording cannot be written"),
@@ -846,7 +972,7 @@ fn a_recording_that_cannot_be_written_waits_and_no_save_outruns_it() {
     );
     // A save the recording does not reach is refused; the old one stays.
     let before = std::fs::read(&save).unwrap();
-    let refused = a.save().unwrap_err().to_string();
+    let refused = a.session().save().unwrap_err().to_string();
     assert!(
         refused.contains("the recording cannot be written"),
         "{refused}"
@@ -855,13 +981,12 @@ fn a_recording_that_cannot_be_written_waits_and_no_save_outruns_it() {
     // The file back: every waiting line is written, whole, in order.
     std::fs::remove_dir(&rec).unwrap();
     std::fs::rename(&aside, &rec).unwrap();
-    assert!(a.journal_behind().is_none());
+    assert!(a.session().journal_behind().is_none());
     let (turn, hash, _) = verify(&rec);
     assert_eq!((turn, hash), state(&a), "the recording reaches the game");
-    a.save().unwrap();
+    a.session().save().unwrap();
     let last = state(&a);
     drop(a);
-    let mut b = ctx(&save);
-    b.load_game(&save).unwrap();
+    let b = Ui::load(&save);
     assert_eq!(state(&b), last);
 }

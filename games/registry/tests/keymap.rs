@@ -1,19 +1,68 @@
 //! The keymap and the help screen come from one table, for both games: every key the help
 //! lists works, and every key that works is listed.
 
-use alembic_games::alchemy::ui::keymap::{self, KEYMAP, action_of};
-use alembic_games::alchemy::ui::{self as alchemy_ui, Start, UiOptions};
+use alembic_games::alchemy::ui::ruleset::AlchemyBoard;
+use alembic_games::alchemy::ui::{self as alchemy_ui};
 use alembic_games::alchemy::{self, Rules};
+use alembic_games::board::Board as _;
+use alembic_games::keymap::help_line;
 use alembic_games::{caves, play};
+use alembic_session::start::StartHost as _;
 use alembic_ui::{Input, Key, TestFrontend, run};
 
-/// The frames of a fresh Alchemy game (seed 5) after `key`.
+/// The frames of a fresh Alchemy game (seed 5) on the shared session after `key`.
 fn alchemy_after(key: Key) -> TestFrontend {
     let g = alchemy::new_game(5, &Rules::new().expect("rules")).expect("game");
-    let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+    let mut app = alchemy_ui::session_with_game(g, None, false, false).expect("app");
     let mut fe = TestFrontend::new(100, 30, vec![Input::key(key)]);
     let _ = run(&mut fe, &mut app);
     fe
+}
+
+/// The lines of Alchemy's help screen (`?`) on the shared session.
+fn alchemy_help() -> Vec<String> {
+    let g = alchemy::new_game(5, &Rules::new().expect("rules")).expect("game");
+    let app = alchemy_ui::session_with_game(g, None, false, false).expect("app");
+    app.ctx().help().1
+}
+
+/// The keys the session offers Alchemy beside its board's (each checked against the help).
+const SESSION_KEYS: &[(&str, &[Key])] = &[
+    ("Z", &[Key::Char('Z')]),
+    ("s", &[Key::Char('s')]),
+    ("o", &[Key::Char('o')]),
+    ("Tab", &[Key::Tab]),
+    ("S", &[Key::Char('S')]),
+    ("Q", &[Key::Char('Q')]),
+    ("U", &[Key::Char('U')]),
+    ("~ &", &[Key::Char('~'), Key::Char('&')]),
+    ("?", &[Key::Char('?')]),
+    ("P m", &[Key::Char('P'), Key::Char('m')]),
+    ("F2", &[Key::F(2)]),
+    (
+        "Shift+dir",
+        &[
+            Key::Char('H'),
+            Key::Char('J'),
+            Key::Char('K'),
+            Key::Char('L'),
+            Key::Char('Y'),
+            Key::Char('U'),
+            Key::Char('B'),
+            Key::Char('N'),
+        ],
+    ),
+];
+
+/// Whether the help lists `key`: a key of Alchemy's board (its keymap, its questions, its
+/// view switches), a direction key, or one of the session's own keys.
+fn alchemy_lists(key: Key) -> bool {
+    let b = AlchemyBoard;
+    b.keymap().iter().any(|b| b.keys.contains(&key))
+        || b.asks().iter().any(|b| b.keys.contains(&key))
+        || b.view_toggles().iter().any(|b| b.keys.contains(&key))
+        || alembic_ui::DIRECTION_KEYS.contains(&key)
+        || SESSION_KEYS.iter().any(|(_, keys)| keys.contains(&key))
 }
 
 fn shown(fe: &TestFrontend) -> String {
@@ -26,52 +75,51 @@ fn shown(fe: &TestFrontend) -> String {
 
 #[test]
 fn every_alchemy_key_in_the_table_is_in_help_and_works() {
-    let app = alchemy_ui::app(UiOptions {
-        start: Start::Menu,
-        save_path: None,
-        tiles: None,
-        practice: false,
-        wizard: false,
-    })
-    .expect("app");
-    let help = keymap::help_lines(app.ctx());
-    for b in KEYMAP {
+    let help = alchemy_help();
+    let b = AlchemyBoard;
+    let lines = b
+        .keymap()
+        .iter()
+        .map(help_line)
+        .chain(b.asks().iter().map(help_line))
+        .chain(b.view_toggles().iter().map(help_line));
+    for line in lines {
+        assert!(help.contains(&line), "{line:?} is not in the help");
+    }
+    for (shown_as, _) in SESSION_KEYS {
         assert!(
-            help.contains(&keymap::help_line(b)),
-            "{:?} is not in the help",
-            b.action
+            help.iter()
+                .any(|l| l.trim_start().starts_with(&format!("{shown_as} "))),
+            "the session's {shown_as:?} is not in the help:\n{}",
+            help.join("\n")
         );
-        for &key in b.keys {
-            let fe = alchemy_after(key);
-            let text = shown(&fe);
-            assert!(
-                !text.contains("Unknown key"),
-                "{key:?} ({:?}) is listed but unknown:\n{text}",
-                b.action
-            );
-            assert_eq!(
-                action_of(&Input::key(key)).map(|(a, _)| a),
-                Some(b.action),
-                "{key:?} does something other than its help line says"
-            );
-        }
+    }
+    let keys = b.keymap().iter().flat_map(|b| b.keys.iter());
+    let asks = b.asks().iter().flat_map(|b| b.keys.iter());
+    let toggles = b.view_toggles().iter().flat_map(|b| b.keys.iter());
+    let own = SESSION_KEYS.iter().flat_map(|(_, k)| k.iter());
+    for &key in keys
+        .chain(asks)
+        .chain(toggles)
+        .chain(own)
+        .chain(alembic_ui::DIRECTION_KEYS)
+    {
+        let text = shown(&alchemy_after(key));
+        assert!(
+            !text.contains("Unknown key"),
+            "{key:?} is listed but unknown:\n{text}"
+        );
     }
 }
 
 #[test]
 fn every_alchemy_key_that_works_is_in_the_table() {
-    let listed = |k: Key| KEYMAP.iter().any(|b| b.keys.contains(&k));
     let mut unknown = 0;
     for c in (' '..='~').chain(['£', 'é']) {
         let key = Key::Char(c);
-        if listed(key) {
+        if alchemy_lists(key) {
             continue;
         }
-        assert_eq!(
-            action_of(&Input::key(key)),
-            None,
-            "{c:?} works but is not listed"
-        );
         let text = shown(&alchemy_after(key));
         assert!(
             text.contains("Unknown key"),
@@ -79,12 +127,14 @@ fn every_alchemy_key_that_works_is_in_the_table() {
         );
         unknown += 1;
     }
+    // Keys that are not characters are not listed, and do nothing (the session says
+    // nothing of them): the game is where it was, on the same screen.
     for key in [Key::Enter, Key::Backspace, Key::Delete, Key::F(5)] {
-        assert!(!listed(key));
-        assert!(
-            shown(&alchemy_after(key)).contains("Unknown key"),
-            "{key:?}"
-        );
+        assert!(!alchemy_lists(key));
+        let fe = alchemy_after(key);
+        let (first, last) = (fe.frames().first().unwrap(), fe.last_frame().unwrap());
+        assert!(fe.frames().len() > 1, "{key:?} was not pressed");
+        assert_eq!(first.to_text(), last.to_text(), "{key:?} did something");
         unknown += 1;
     }
     assert!(unknown > 30, "most keys are free: {unknown}");

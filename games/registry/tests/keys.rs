@@ -8,15 +8,17 @@
 //! for seeds 5 and 21, the presses to explore depth 1 and to reach depth 3 (`KEYS_TRACE=1`
 //! prints every press and what it said). It needs only the play screen's public API, so
 //! the same file measures an older build (a build without a rest key rests by not resting).
+//! Alchemy plays on the shared session (`alembic_session::play`).
 
 use alembic::Game;
-use alembic_games::alchemy::ui::{self as alchemy_ui, AlchemyCtx};
+use alembic_games::alchemy::ui::{self as alchemy_ui, ruleset::Alchemy};
 use alembic_games::alchemy::{
     self, Rules,
     props::{HPS, HPS_MAX, IS_CREATURE, IS_HOSTILE},
     rules::hero,
 };
-use alembic_ui::{App as _, Input, Key, ScreenStack};
+use alembic_games::play::Session;
+use alembic_ui::{App as _, Frame, Input, Key, ScreenStack};
 
 /// The most presses before the scripted player gives up.
 const MAX_PRESSES: u32 = 3_000;
@@ -50,7 +52,7 @@ fn hurt(g: &Game) -> bool {
 }
 
 /// Press `input` and let travel, explore or rest run to its end.
-fn press(app: &mut ScreenStack<AlchemyCtx>, input: Input) {
+fn press(app: &mut ScreenStack<Session<Alchemy>>, input: Input) {
     let _ = app.handle_input(input);
     let mut ticks = 0;
     while app.tick_interval().is_some() && ticks < 5_000 {
@@ -59,18 +61,25 @@ fn press(app: &mut ScreenStack<AlchemyCtx>, input: Input) {
     }
 }
 
-fn last_line(app: &ScreenStack<AlchemyCtx>) -> String {
-    app.ctx()
-        .log()
+/// The last line of the message rows at the top of the play screen: the last message, or
+/// what the session said of the last key (a refusal, why a journey stopped).
+fn last_line(app: &mut ScreenStack<Session<Alchemy>>) -> String {
+    let mut f = Frame::new(100, 30);
+    app.render(&mut f);
+    f.to_text()
+        .lines()
+        .take(3)
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
         .last()
-        .map(|l| l.text.clone())
         .unwrap_or_default()
+        .to_owned()
 }
 
 fn play(seed: u64, mut rest_key: Option<char>) -> Count {
     let rules = Rules::new().expect("rules");
     let g = alchemy::new_game(seed, &rules).expect("game");
-    let mut app = alchemy_ui::app_with_game(g, None).expect("app");
+    let mut app = alchemy_ui::session_with_game(g, None, false, false).expect("app");
     let mut count = Count::default();
     let mut presses = 0;
     let mut stuck = 0u32;
@@ -78,22 +87,20 @@ fn play(seed: u64, mut rest_key: Option<char>) -> Count {
     let dirs = ['h', 'j', 'k', 'l', 'y', 'u', 'b', 'n'];
     while presses < MAX_PRESSES {
         // A prompt (a --More--, a list): Enter, then Esc, as a player would.
-        if app.names().last().is_some_and(|n| *n != "alchemy-play") {
+        if app.names().last().is_some_and(|n| *n != "play") {
             if matches!(app.names().last(), Some(&("victory" | "death"))) {
                 break;
             }
             let key = Key::Enter;
             presses += 1;
             press(&mut app, Input::key(key));
-            if app.names().last().is_some_and(|n| *n != "alchemy-play") {
+            if app.names().last().is_some_and(|n| *n != "play") {
                 presses += 1;
                 press(&mut app, Input::key(Key::Esc));
             }
             continue;
         }
-        let Some(g) = app.ctx().game().cloned() else {
-            break;
-        };
+        let g = app.ctx().game().clone();
         if alchemy::view::summary(&g).is_ok_and(|s| s.outcome.is_over()) {
             break;
         }
@@ -102,7 +109,7 @@ fn play(seed: u64, mut rest_key: Option<char>) -> Count {
             count.reached_depth_3 = Some(presses);
             break;
         }
-        let said = last_line(&app);
+        let said = last_line(&mut app);
         let key = if stuck >= 3 {
             // Going round in circles: a step by hand.
             stuck = 0;
@@ -132,26 +139,29 @@ fn play(seed: u64, mut rest_key: Option<char>) -> Count {
         if std::env::var_os("KEYS_TRACE").is_some() {
             eprintln!(
                 "{presses:>4} d{d} t{turn:>5} {key:?} -> {}",
-                last_line(&app)
+                last_line(&mut app)
             );
         }
-        if resting && last_line(&app).starts_with("Unknown key") {
+        if resting && last_line(&mut app).starts_with("Unknown key") {
             // This build has no rest key: that press did nothing and is not counted.
             rest_key = None;
             presses -= 1;
             continue;
         }
-        if d == 1 && count.explored_depth_1.is_none() && last_line(&app) == "Done exploring." {
+        if d == 1 && count.explored_depth_1.is_none() && last_line(&mut app) == "Done exploring." {
             count.explored_depth_1 = Some(presses);
         }
-        let after = last_line(&app);
+        let after = last_line(&mut app);
         fighting = key == Input::key(Key::Tab)
-            && !after.starts_with("You see no way")
-            && !after.starts_with("No monster");
-        let moved = app.ctx().game().is_some_and(|n| n.turn() != turn);
+            && !after.starts_with("You know no way")
+            && !after.starts_with("There is nothing in view you can fight");
+        let moved = app.ctx().game().turn() != turn;
         stuck = if moved { 0 } else { stuck + 1 };
-        // No stairs known yet: explore to find them.
-        if last_line(&app).starts_with("You know of no stairs down") {
+        // No stairs known yet (`>` travels only to stairs it knows): explore to find them.
+        let said = last_line(&mut app);
+        if said.starts_with("You know of no such stairs")
+            || said.starts_with("There are no stairs down here")
+        {
             presses += 1;
             press(&mut app, Input::ch('o'));
         }

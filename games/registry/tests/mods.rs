@@ -236,11 +236,12 @@ fn in_goblin(text: &str, from: &str, to: &str) -> String {
 
 #[test]
 fn reload_moves_a_running_game_onto_edited_data() {
-    use alembic_games::alchemy::ui::AlchemyCtx;
-    use alembic_games::alchemy::{
-        Command,
-        props::{APPEARANCE, HPS, IS_POTION},
-    };
+    use alembic_games::alchemy::props::{APPEARANCE, HPS, IS_POTION};
+    use alembic_games::alchemy::ui::ruleset::{Alchemy, AlchemyBoard};
+    use alembic_games::play::{self, Session};
+    use alembic_session::console::ConsoleHost as _;
+    use std::sync::Arc;
+    type Ctx = Session<Alchemy>;
     let root = temp_dir("reload");
     let data_dir = shipped_copy(&root);
     let rules = Rules::with_data(&DataChoice {
@@ -248,12 +249,13 @@ fn reload_moves_a_running_game_onto_edited_data() {
         ..DataChoice::default()
     })
     .unwrap();
-    let mut ctx = AlchemyCtx::new(rules, None);
-    ctx.set_wizard(true);
-    ctx.new_game(11).unwrap();
-    ctx.act(Command::Wizard("summon goblin".into()));
-    let goblins = |ctx: &AlchemyCtx| -> Vec<(alembic::ThingId, i32)> {
-        let g = ctx.game().unwrap();
+    let rules = Arc::new(Alchemy::on(rules).unwrap());
+    let session = Session::with_board(rules, AlchemyBoard::shared(), 11).with_modes(false, true);
+    let mut app = play::app_playing(session);
+    let ctx = app.ctx_mut();
+    ctx.run_line("summon goblin").unwrap();
+    let goblins = |ctx: &Ctx| -> Vec<(alembic::ThingId, i32)> {
+        let g = ctx.game();
         g.things()
             .iter()
             .filter(|t| t.proto() == Some("goblin"))
@@ -262,13 +264,13 @@ fn reload_moves_a_running_game_onto_edited_data() {
             .collect()
     };
     // The dungeon's goblins and the one summoned, none hurt yet.
-    let before = goblins(&ctx);
+    let before = goblins(ctx);
     assert!(
         before.len() > 1 && before.iter().all(|&(_, hp)| hp == 8),
         "{before:?}"
     );
-    let looks = |ctx: &AlchemyCtx| -> Vec<String> {
-        let lib = ctx.game().unwrap().library();
+    let looks = |ctx: &Ctx| -> Vec<String> {
+        let lib = ctx.game().library();
         lib.prototypes()
             .filter(|p| p.is(&IS_POTION) && !p.is_abstract())
             .map(|p| {
@@ -278,7 +280,7 @@ fn reload_moves_a_running_game_onto_edited_data() {
             })
             .collect()
     };
-    let potion_looks = looks(&ctx);
+    let potion_looks = looks(ctx);
     let file = std::fs::read_dir(&data_dir)
         .unwrap()
         .next()
@@ -289,10 +291,10 @@ fn reload_moves_a_running_game_onto_edited_data() {
 
     // A mistake: reload lists it and changes nothing.
     std::fs::write(&file, in_goblin(&text, "hps = 8\n", "hps = \"eight\"\n")).unwrap();
-    let hash = ctx.game().unwrap().state_hash();
-    let e = ctx.reload_data().unwrap_err();
+    let hash = ctx.game().state_hash();
+    let e = ctx.run_own("reload").join("\n");
     assert!(e.contains("nothing changed") && e.contains(":"), "{e}");
-    assert_eq!(ctx.game().unwrap().state_hash(), hash);
+    assert_eq!(ctx.game().state_hash(), hash);
 
     // The goblin's hit points edited: the goblin on the map has the new value at once.
     std::fs::write(
@@ -300,17 +302,22 @@ fn reload_moves_a_running_game_onto_edited_data() {
         in_goblin(&text, "hps = 8\nhps_max = 8\n", "hps = 77\nhps_max = 77\n"),
     )
     .unwrap();
-    let said = ctx.reload_data().unwrap();
+    let said = ctx.run_own("reload");
     assert!(said[0].contains("goblin"), "{said:?}");
-    let after = goblins(&ctx);
+    let after = goblins(ctx);
     let expected: Vec<_> = before.iter().map(|&(id, _)| (id, 77)).collect();
     assert_eq!(after, expected);
     // The game's own library changes (its potions' looks) are kept.
-    assert_eq!(looks(&ctx), potion_looks);
-    ctx.game().unwrap().check_invariants().unwrap();
+    assert_eq!(looks(ctx), potion_looks);
+    ctx.game().check_invariants().unwrap();
     // A plain game (not a wizard game) cannot reload.
-    let mut plain = AlchemyCtx::new(Rules::new().unwrap(), None);
-    plain.new_game(11).unwrap();
-    assert!(plain.reload_data().unwrap_err().contains("wizard"));
+    let plain = Session::with_board(
+        Arc::new(Alchemy::new().unwrap()),
+        AlchemyBoard::shared(),
+        11,
+    );
+    let mut plain = play::app_playing(plain);
+    let said = plain.ctx_mut().run_own("reload").join("\n");
+    assert!(said.contains("wizard"), "{said}");
     let _ = std::fs::remove_dir_all(&root);
 }

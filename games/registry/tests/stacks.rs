@@ -116,13 +116,14 @@ fn a_stack_saves_as_one_thing() {
 /// Enter alone drops them all; a single item is dropped without asking.
 #[test]
 fn the_play_screen_asks_how_many_to_drop() {
-    use alembic_games::alchemy::ui as alchemy_ui;
+    use alembic_games::alchemy::ui::{self as alchemy_ui, ruleset::Alchemy};
+    use alembic_games::play::Session;
     use alembic_ui::{App, Frame, Input, Key, ScreenStack};
     let (mut g, _rules, hero) = arena(6);
     let herbs = give(&mut g, hero, "bloodwort");
     g.set_mut(herbs, &NUMBER, 5).unwrap();
-    let mut a = alchemy_ui::app_with_game(g, None).unwrap();
-    let screen = |a: &mut ScreenStack<alchemy_ui::AlchemyCtx>| {
+    let mut a = alchemy_ui::session_with_game(g, None, false, false).unwrap();
+    let screen = |a: &mut ScreenStack<Session<Alchemy>>| {
         let mut f = Frame::new(100, 30);
         a.render(&mut f);
         f
@@ -136,14 +137,14 @@ fn the_play_screen_asks_how_many_to_drop() {
     );
     a.handle(Input::ch('2'));
     a.handle(Input::key(Key::Enter));
-    let g = a.ctx().game().unwrap().clone();
+    let g = a.ctx().game().clone();
     assert_eq!(number(&g, herbs), 3);
     assert_eq!(number(&g, items_here(&g, at(0, 0))[0]), 2);
     // Enter alone: all of them.
     a.handle(Input::ch('d'));
     a.handle(Input::ch('a'));
     a.handle(Input::key(Key::Enter));
-    let g = a.ctx().game().unwrap().clone();
+    let g = a.ctx().game().clone();
     assert!(inventory(&g, hero).is_empty());
     assert_eq!(number(&g, items_here(&g, at(0, 0))[0]), 5);
 }

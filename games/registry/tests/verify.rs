@@ -169,18 +169,22 @@ fn a_relabelled_mode_seed_or_version_is_refused_by_the_header_hash() {
 
 #[test]
 fn the_recording_of_a_game_in_play_reaches_its_save() {
-    use alembic_games::alchemy::Rules;
-    use alembic_games::alchemy::ui::{AlchemyCtx, record};
+    use alembic_games::alchemy::ui::ruleset::{Alchemy, AlchemyBoard};
+    use alembic_games::play::{self, Session};
+    use alembic_games::record;
+    use alembic_ui::Input;
     let d = scratch("save");
     let save = d.join("alchemy.save");
-    let mut ctx = AlchemyCtx::new(Rules::new().unwrap(), Some(save.clone()));
-    ctx.new_game(5).unwrap();
+    let rules = std::sync::Arc::new(Alchemy::new().unwrap());
+    let session = Session::with_board(rules, AlchemyBoard::shared(), 5).with_save(save.clone());
+    let mut app = play::app_playing(session);
     for _ in 0..7 {
-        ctx.act(alembic_games::alchemy::Command::Wait);
+        app.handle_input(Input::ch('.'));
     }
-    ctx.save().unwrap();
-    ctx.act(alembic_games::alchemy::Command::Wait);
-    drop(ctx);
+    app.ctx_mut().save().unwrap();
+    app.handle_input(Input::ch('.'));
+    assert_eq!(app.ctx().game().turn(), 8, "eight waits were played");
+    drop(app);
     let r = verify("alchemy", &record::beside(&save));
     assert_eq!(r.reaches, Reach::Save, "{r:?}");
     assert_eq!(r.appended, 1);
@@ -188,21 +192,62 @@ fn the_recording_of_a_game_in_play_reaches_its_save() {
     assert!(r.summary.contains("reaches its save"), "{}", r.summary);
 }
 
+/// The fixture recording of Alchemy that the viewer tests watch.
+fn alchemy_fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("fixtures")
+        .join("alchemy-seed4-3000.replay")
+}
+
+/// Every state of the Alchemy recording at `path`, checked at every checkpoint, as the
+/// session's replay viewer makes them (`play::replay_app_with`).
+fn alchemy_rebuild(path: &Path) -> Vec<alembic::Game> {
+    use alembic_games::alchemy::ui::ruleset::Alchemy;
+    use alembic_games::ruleset::Ruleset as _;
+    let rules = Alchemy::new().unwrap();
+    alembic_games::playback::rebuild(
+        path,
+        Alchemy::NAME,
+        &rules.data(),
+        |h| rules.new_game_in_modes(h.seed, &alembic_session::Modes::parse(&h.modes)?),
+        |g, c| alembic_session::run::apply_step(&rules, g, c).map(|(g, _)| g),
+    )
+    .unwrap()
+}
+
+/// The Alchemy recording at `path` opened for watching, as the session's replay viewer
+/// opens it (`play::replay_app_with`).
+fn alchemy_open(path: &Path) -> alembic_games::playback::Playback {
+    use alembic_games::alchemy::ui::ruleset::Alchemy;
+    use alembic_games::ruleset::Ruleset as _;
+    let rules = std::sync::Arc::new(Alchemy::new().unwrap());
+    let (start, step, restore) = (rules.clone(), rules.clone(), rules.clone());
+    alembic_games::playback::Playback::open(
+        path,
+        Alchemy::NAME,
+        &rules.data(),
+        move |h| start.new_game_in_modes(h.seed, &alembic_session::Modes::parse(&h.modes)?),
+        move |g, c| alembic_session::run::apply_step(&*step, g, c).map(|(g, _)| g),
+    )
+    .unwrap()
+    .with_states(move |text: &str| {
+        restore
+            .load_text(text)
+            .map(|saved| saved.game)
+            .map_err(|e| e.to_string())
+    })
+}
+
 /// The viewer opens a recording without building it, keeps at most the budget's states
 /// however far it goes, and shows the same states the full rebuild makes.
 #[test]
 fn the_viewer_keeps_few_states_and_shows_the_same_game() {
-    use alembic_games::alchemy::Rules;
-    use alembic_games::alchemy::ui::replay;
     use alembic_games::playback::VIEW_BUDGET;
     use alembic_ui::{Input, Key};
-    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join("fixtures")
-        .join("alchemy-seed4-3000.replay");
-    let rules = Rules::new().unwrap();
-    let all = replay::rebuild(&file, &rules).unwrap();
-    let mut p = replay::open(&file, &alembic_games::alchemy::Rules::new().unwrap()).unwrap();
+    let file = alchemy_fixture();
+    let all = alchemy_rebuild(&file);
+    let mut p = alchemy_open(&file);
     assert_eq!(p.kept_states(), 1, "opening builds nothing");
     assert_eq!(p.commands(), all.len() - 1);
     p.handle(&Input::key(Key::End));
@@ -228,12 +273,8 @@ fn the_viewer_keeps_few_states_and_shows_the_same_game() {
 /// A recording that diverges part way opens, and the viewer stops where it diverges.
 #[test]
 fn the_viewer_stops_where_a_recording_diverges() {
-    use alembic_games::alchemy::ui::replay;
     use alembic_ui::{Input, Key};
-    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join("fixtures")
-        .join("alchemy-seed4-3000.replay");
+    let file = alchemy_fixture();
     let text = std::fs::read_to_string(&file).unwrap();
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     let at = (lines.len() / 2..lines.len())
@@ -244,7 +285,7 @@ fn the_viewer_stops_where_a_recording_diverges() {
     let d = scratch("diverge");
     let bad = d.join("bad.replay");
     std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
-    let mut p = replay::open(&bad, &alembic_games::alchemy::Rules::new().unwrap()).unwrap();
+    let mut p = alchemy_open(&bad);
     p.handle(&Input::key(Key::End));
     let (stop, why) = p.stopped().unwrap();
     assert!(why.contains("diverges at turn"), "{why}");
