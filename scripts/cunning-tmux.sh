@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 58 in tmux, as a player would: an Alchemy wizard game; an orc champion (a cunning
-# monster) summoned beside the hero and wounded (the wizard's `wound 3`); the look (x, on
+# monster) summoned beside the hero and wounded (the wizard's `wound 3`); the look (x, Tab to
 # the nearest monster, then Enter) says that it plans ahead; one wait (.) and the wounded champion
 # has stepped away rather than trade blows; then the wizard's `hash`, and `Q` `y` `q`. The
 # game's recording, filed under records/, replays (alembic-sim --verify) to the same final
@@ -59,8 +59,11 @@ before=$(apart)
 [[ $before == 1 ]] && pass "the champion stands beside the hero" ||
     fail "the champion is $before cells away before the wait"
 
-# The look: x opens the cursor on the nearest monster, Enter opens its description.
+# The look: x opens the cursor on the hero, Tab jumps to the nearest monster, Enter opens
+# its description.
 tm send-keys -t c x
+sleep 0.3
+tm send-keys -t c Tab
 sleep 0.3
 tm send-keys -t c Enter
 sleep 0.4

@@ -495,8 +495,8 @@ for _ in $(seq 60); do
     if [[ "$(capture)" == *"Not with"* ]]; then
         if [[ -z $looked ]]; then
             looked=0
-            # x puts the cursor on the nearest monster first (Tab: the next); Enter opens
-            # its description.
+            # x puts the cursor on the hero, Tab on the nearest monster (then the next);
+            # Enter opens its description.
             for n in $(seq 0 5); do
                 tm send-keys -t e2e x
                 for _ in $(seq "$n"); do tm send-keys -t e2e Tab; done

@@ -87,6 +87,13 @@ pub trait Board<R: Ruleset>: Send + Sync + 'static {
         let _ = (game, cell);
         None
     }
+    /// The game's own lines at the end of the help (`?`): its goal, what the map's glyphs
+    /// mean, how its rules count; `game` is the game in play (its library names the
+    /// glyphs). Default: none.
+    fn help_lines(&self, game: &Game) -> Vec<String> {
+        let _ = game;
+        Vec::new()
+    }
     /// Keys that switch parts of the view on and off (not the game: nothing is recorded),
     /// each binding's action its bit in [`View::toggles`]. Default: none.
     fn view_toggles(&self) -> &'static [Binding<u32>] {

@@ -18,7 +18,7 @@ use alembic::{Dir, Game, Loc, Rgb, ThingId};
 use alembic_ui::{
     App, Cell, Confirm, Frame, Input, Key, MessageLogScreen, MouseButton, MouseKind, Palette, Rect,
     Screen, ScreenStack, TextScreen, Transition, direction_key, fill, plain_key, put_clipped,
-    run_key,
+    run_key, wrap_text,
 };
 
 use crate::ask::{Asked, Question, Reply};
@@ -811,10 +811,15 @@ impl<R: Ruleset> StartHost for Session<R> {
     }
 
     fn help(&self) -> (String, Vec<String>) {
-        (
-            format!("{}: help", R::NAME),
-            board_help(self.rules(), self.board()),
-        )
+        (format!("{}: help", R::NAME), {
+            let mut lines = board_help(self.rules(), self.board());
+            let own = self.board().help_lines(self.game());
+            if !own.is_empty() {
+                lines.push(String::new());
+                lines.extend(own);
+            }
+            lines
+        })
     }
 
     fn practice_by_default(&self) -> bool {
@@ -926,22 +931,58 @@ fn draw_play<R: Ruleset>(s: &Session<R>, frame: &mut Frame, area: Rect) {
     fill(frame, area, Cell::blank(p.text, BG));
     let (msgs, rest) = area.split_top(MESSAGE_ROWS);
     let now = s.game().turn();
-    let mut lines: Vec<(&str, Rgb)> = s
+    // The newest lines, each wrapped to the width (a long sentence is read to its end), the
+    // notice last. What does not fit goes off the top (`m` shows the whole log); a notice
+    // longer than the rows goes on over the top of the map, drawn after it.
+    let width = usize::from(msgs.width).max(1);
+    let wrap = |text: &str, fg: Rgb| -> Vec<(String, Rgb)> {
+        wrap_text(text, width)
+            .into_iter()
+            .map(|l| (l, fg))
+            .collect()
+    };
+    let mut said: Vec<(&str, Rgb)> = s
         .log
         .iter()
         .rev()
         .take(usize::from(MESSAGE_ROWS))
-        .map(|(t, m)| (m.as_str(), if t + 1 >= now { p.text } else { p.dim }))
+        .map(|(t, m)| {
+            let fresh = t.saturating_add(1) >= now;
+            (m.as_str(), if fresh { p.text } else { p.dim })
+        })
         .collect();
-    lines.reverse();
-    if let Some(n) = &s.notice {
-        lines.push((n, p.accent));
+    said.reverse();
+    let mut lines: Vec<(String, Rgb)> = said.into_iter().flat_map(|(t, fg)| wrap(t, fg)).collect();
+    let notice = s
+        .notice
+        .as_deref()
+        .map(|n| wrap(n, p.accent))
+        .unwrap_or_default();
+    let rows = usize::from(msgs.height);
+    let over_map = notice.len() > rows;
+    if over_map {
+        lines.clear();
+    } else {
+        lines.extend(notice.iter().cloned());
     }
-    let skip = lines.len().saturating_sub(usize::from(msgs.height));
+    let skip = lines.len().saturating_sub(rows);
     for (row, (text, fg)) in lines.iter().skip(skip).enumerate() {
         put_clipped(frame, msgs, msgs.x, msgs.y + row as u16, text, *fg, BG);
     }
     s.board().draw(s.game(), frame, rest, &s.view);
+    if over_map {
+        for (row, (text, fg)) in notice.iter().enumerate() {
+            let y = msgs
+                .y
+                .saturating_add(u16::try_from(row).unwrap_or(u16::MAX));
+            if y >= area.bottom() {
+                break;
+            }
+            let line = Rect::new(area.x, y, area.width, 1);
+            fill(frame, line, Cell::blank(*fg, BG));
+            put_clipped(frame, line, line.x, y, text, *fg, BG);
+        }
+    }
     if let Some(h) = &s.hover {
         let row = rest.y + rest.height.saturating_sub(1);
         put_clipped(frame, rest, rest.x, row, h, p.accent, BG);

@@ -351,6 +351,13 @@ pub trait Ruleset: Send + Sync + 'static {
     fn scores_file(&self) -> String {
         format!("{}-scores.json", Self::NAME)
     }
+    /// Whether `game` was made in wizard mode, when the game keeps that in its value (a
+    /// recording's wizard line is then refused in a game that was not: a scored game never
+    /// replays wizard lines). Default: unknown, and only the session's own modes decide.
+    fn is_wizard_game(&self, game: &Game) -> Option<bool> {
+        let _ = game;
+        None
+    }
     /// The wizard console's commands (the engine's registry: typed arguments, usage and
     /// help for free). Default: none.
     fn wizard(&self) -> Option<&WizardCommands<Game>> {

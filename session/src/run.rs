@@ -574,6 +574,9 @@ impl<R: Ruleset> Run<R> {
         &mut self,
         step: &Step<R::Command>,
     ) -> Result<Played<R::Event>, StepRefusal<R::Refusal>> {
+        if matches!(step, Step::Wizard { .. }) && !self.wizard {
+            return Err(StepRefusal::Wizard(NOT_WIZARD.into()));
+        }
         let turn = self.game.turn();
         let (next, events, said) = apply_step_typed(&*self.rules, &self.game, step)?;
         if let Some(h) = self.history.as_mut() {
@@ -928,6 +931,9 @@ impl<F> From<Rejected<F>> for StepRefusal<F> {
     }
 }
 
+/// Why a wizard line is refused in a game not started in wizard mode.
+const NOT_WIZARD: &str = "Wizard commands need a game started with --wizard.";
+
 /// Apply one recorded step: the new game, its typed events and their English.
 ///
 /// # Errors
@@ -947,6 +953,9 @@ pub fn apply_step_typed<R: Ruleset>(
             Ok((next, events, said))
         }
         Step::Wizard { wizard } => {
+            if rules.is_wizard_game(game) == Some(false) {
+                return Err(StepRefusal::Wizard(NOT_WIZARD.into()));
+            }
             let cmds = rules
                 .wizard()
                 .ok_or_else(|| StepRefusal::Wizard("This game has no wizard commands.".into()))?;

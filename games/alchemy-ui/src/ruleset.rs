@@ -116,6 +116,10 @@ impl Board<Alchemy> for AlchemyBoard {
         TOGGLES
     }
 
+    fn help_lines(&self, game: &Game) -> Vec<String> {
+        help_lines(game)
+    }
+
     fn has_tiles(&self) -> bool {
         true
     }
@@ -138,4 +142,74 @@ impl Board<Alchemy> for AlchemyBoard {
             .flatten()
             .map(|info| info.text)
     }
+}
+
+/// The goal, first.
+const INTRO: &str = "Alchemy: go down to depth 10 of the dungeon's 11 (the panel counts \
+     them: Depth 3/11 is depth 3), take the Philosopher's Stone, and climb back out through \
+     the exit on depth 1 (stand on the up stairs there and press <). Drink, \
+     analyse and brew potions on the way: you start knowing none of them.";
+
+/// The mouse, the lists and the light.
+const OUTRO: &[&str] = &[
+    "Mouse: point at a cell to look at it; click a seen cell to travel there (it stops when \
+     a monster comes into view); the wheel opens the message log.",
+    "",
+    "Item lists: a letter chooses. An item keeps its letter (a-z, then A-Z) in every list \
+     for as long as you carry it.",
+    "Look and target cursor (x, t, G): direction keys move it, Tab jumps to the next \
+     creature or item, then to the features you remember (stairs, doors, workbench, lab, \
+     fountain); Enter picks (a look describes what is there); Esc closes.",
+    "",
+    "Torchlight: what you see now is lit by your torch; places you remember but cannot \
+     see are drawn dim and blue-grey. The game is saved when you press S or close the \
+     window; a dead alchemist's save is deleted.",
+];
+
+/// How experience and levels work, from the rules' own numbers.
+fn experience_help() -> String {
+    use alembic_alchemy::rules::progress::{
+        DISCOVERY_XP, HP_PER_LEVEL, MAX_LEVEL, SKILL_EVERY, XP_STEP, xp_for,
+    };
+    let skill: Vec<String> = (2..=MAX_LEVEL)
+        .filter(|l| l % SKILL_EVERY == 0)
+        .map(|l| l.to_string())
+        .collect();
+    format!(
+        "Experience and levels: each kill is worth half the monster's maximum hit points, \
+         each kind of potion or ingredient you identify {DISCOVERY_XP} more. Level 2 needs \
+         {} experience in all, level 3 {}, level n from 4 on {XP_STEP} x n x (n - 1), up \
+         to level {MAX_LEVEL}. Each \
+         level raises your maximum hit points by {HP_PER_LEVEL} (and heals as much); levels \
+         {} also raise your skill (to hit, to block, to strike hard) by 1. The side panel \
+         shows your level and experience.",
+        xp_for(2),
+        xp_for(3),
+        skill.join(", ")
+    )
+}
+
+/// Alchemy's lines of the help: the goal, the mouse and lists, experience, and the legend
+/// of the map made from `game`'s tile and prototype data.
+fn help_lines(game: &Game) -> Vec<String> {
+    let mut lines = vec![INTRO.to_owned(), String::new()];
+    lines.extend(OUTRO.iter().map(|l| (*l).to_owned()));
+    lines.push(String::new());
+    lines.push(experience_help());
+    if let Ok(sections) = alembic_alchemy::view::legend(game.library()) {
+        lines.push(String::new());
+        lines.push("On the map (look with x to tell things of one glyph apart)".to_owned());
+        for (title, entries) in sections {
+            lines.push(format!("  {title}"));
+            for e in entries {
+                let glyph = if e.glyph == ' ' {
+                    "(blank)".to_owned()
+                } else {
+                    e.glyph.to_string()
+                };
+                lines.push(format!("    {glyph:<7} {}", e.names.join(", ")));
+            }
+        }
+    }
+    lines
 }

@@ -78,6 +78,10 @@ impl Ruleset for Alchemy {
         self.rules.base_library()
     }
 
+    fn is_wizard_game(&self, game: &Game) -> Option<bool> {
+        Some(game.var(&alchemy::props::WIZARD_MODE).unwrap_or(false))
+    }
+
     fn reloads(&self) -> bool {
         true
     }

@@ -449,8 +449,6 @@ fn failed_save_reports_and_does_not_quit() {
 /// A sentence longer than the screen is wide (a failed save naming a long path) is shown
 /// whole, its end included, as Alchemy's own screen wrapped it.
 #[test]
-#[ignore = "regression on the shared session: a notice longer than the message rows are \
-            wide is cut off at the right edge (put_clipped in draw_play), not wrapped"]
 fn a_long_sentence_is_shown_to_its_end() {
     let dir = temp_dir("longsentence");
     let save = dir.join(format!("{}.save", "a".repeat(235)));

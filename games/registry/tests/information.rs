@@ -461,8 +461,6 @@ fn health_bar_colours() {
 /// "Low HP!" appears once when HP falls below a quarter, not again while it stays low, and
 /// again after a new fall.
 #[test]
-#[ignore = "regression on the shared session: no \"Low HP!\" warning (AlchemyCtx said it \
-            when HP fell below a quarter; neither the session nor Alchemy's rules say it)"]
 fn health_warnings() {
     // A poisoned hero at 30% loses HP each turn: one warning on the way down.
     let (mut g, rules, hero) = arena(11);
@@ -633,8 +631,6 @@ fn map_legend_is_complete_and_unambiguous() {
 
 /// The help (`?`) shows the map's legend, a line a glyph, as Alchemy's own help did.
 #[test]
-#[ignore = "regression on the shared session: the help has no map legend (the session's \
-            help lists keys only; Board has no way to add lines to it)"]
 fn help_shows_the_map_legend() {
     use alembic_session::start::StartHost as _;
     let (g, _rules, _hero) = arena(14);

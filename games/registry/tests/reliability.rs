@@ -365,8 +365,6 @@ fn extreme_numbers_in_memory_never_panic() {
 
 /// The turn counter at its top: the rules and the play screen never overflow on it.
 #[test]
-#[ignore = "regression on the shared session: the play screen overflows on turn u64::MAX \
-            (`t + 1 >= now` in session/src/play.rs draw_play, a debug-build panic)"]
 fn the_last_turn_never_panics() {
     let (g, rules) = real_game(10);
     let mut x = g.clone();

@@ -493,18 +493,12 @@ fn the_wizard_console_runs_recorded_commands_in_wizard_games_only() {
         before,
         "no wizard line was played"
     );
-    let rules = Rules::new().expect("rules");
-    let g = alchemy::new_game(3, &rules).expect("game");
-    assert!(alchemy::apply(&g, &rules, alchemy::Command::Wizard("heal".into())).is_err());
 }
 
 /// A wizard line reaching a normal game another way than the console key (the session's
-/// console host, a recording's `{"wizard": …}` line) is refused as `Command::Wizard` was:
-/// a scored game's recording with wizard lines in it must not replay.
+/// console host, a recording's `{"wizard": …}` line) is refused: a scored game's recording
+/// with wizard lines in it must not replay.
 #[test]
-#[ignore = "regression on the shared session: Step::Wizard is played in a normal (non-wizard) \
-            Alchemy game (Run::play / apply_step do not check the wizard mode; \
-            Command::Wizard refused with NotWizard)"]
 fn a_normal_game_refuses_wizard_lines_however_they_come() {
     let dir = tempfile_dir();
     let mut b = app(Start::New(3), &dir.join("normal.save"), false);
