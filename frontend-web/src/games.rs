@@ -323,6 +323,7 @@ pub fn start(
             seed,
             tiles,
             replay: None,
+            kept: None,
         },
     )
 }
@@ -332,6 +333,20 @@ pub fn start(
 /// # Errors
 /// The recording cannot be read or does not replay (the game's own message).
 pub fn replay(kind: GameKind, path: &Path, tiles: Option<bool>) -> Result<WebApp, StartError> {
+    replay_kept(kind, path, tiles, None)
+}
+
+/// [`replay`] of a live game's recording, seeking also from the whole states the game
+/// keeps (`kept`): a look into its past replays at most the commands since the nearest.
+///
+/// # Errors
+/// As [`replay`].
+pub fn replay_kept(
+    kind: GameKind,
+    path: &Path,
+    tiles: Option<bool>,
+    kept: Option<Arc<alembic_games::playback::KeptStates>>,
+) -> Result<WebApp, StartError> {
     if !kind.replays() && kind != GameKind::CRASH {
         return Err(format!("{} has no replay viewer", kind.name()));
     }
@@ -342,6 +357,7 @@ pub fn replay(kind: GameKind, path: &Path, tiles: Option<bool>) -> Result<WebApp
             seed: 0,
             tiles,
             replay: Some(path.to_path_buf()),
+            kept,
         },
     )
 }

@@ -1751,6 +1751,21 @@ pub fn replay_app_with<R: Ruleset>(
     board: Arc<dyn Board<R>>,
     path: &Path,
 ) -> Result<ScreenStack<Session<R>>, crate::playback::ReplayOpenError> {
+    replay_app_kept(rules, board, path, None)
+}
+
+/// [`replay_app_with`], seeking also from the whole states `kept` by the process that
+/// writes the recording (a live game's past, watched while it is played:
+/// [`Playback::with_kept`]).
+///
+/// # Errors
+/// As [`replay_app`].
+pub fn replay_app_kept<R: Ruleset>(
+    rules: Arc<R>,
+    board: Arc<dyn Board<R>>,
+    path: &Path,
+    kept: Option<&Arc<crate::playback::KeptStates>>,
+) -> Result<ScreenStack<Session<R>>, crate::playback::ReplayOpenError> {
     let start = {
         let rules = rules.clone();
         move |h: &alembic::replay::ReplayHeader| {
@@ -1770,8 +1785,11 @@ pub fn replay_app_with<R: Ruleset>(
                 .map_err(|e| e.to_string())
         }
     };
-    let playback =
+    let mut playback =
         Playback::open_saying(path, R::NAME, &rules.data(), start, step)?.with_states(restore);
+    if let Some(kept) = kept {
+        playback = playback.with_kept(kept);
+    }
     // The viewer shows the recording's own states: no game is made for the session.
     let mut s = Session::over(Run::with_game(rules, 0, Game::new(0)), board);
     s.replay = true;

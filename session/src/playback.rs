@@ -171,7 +171,7 @@ pub const MAX_KEPT_STATES: usize = 256;
 
 /// Whole states of a game in play, kept in memory by the process that writes its recording
 /// (a web server's live game), at checkpoints of that recording: a viewer of the recording
-/// opened within [`seeded_by`] seeks from the nearest of them at or before where it goes,
+/// opened with them ([`Playback::with_kept`]) seeks from the nearest of them at or before where it goes,
 /// so a step into the game's past replays at most the commands from that checkpoint
 /// ([`CHECKPOINT_EVERY`](crate::record::CHECKPOINT_EVERY) apart for the newest
 /// [`MAX_KEPT_STATES`] / 2) instead of the game from its start. A state is used only where
@@ -238,28 +238,6 @@ impl KeptStates {
     }
 }
 
-thread_local! {
-    /// The states a [`Playback`] opened on this thread now seeks from ([`seeded_by`]).
-    static SEEDING: std::cell::RefCell<Option<std::sync::Arc<KeptStates>>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Run `open` (which opens a [`Playback`], through whatever game's replay viewer) with
-/// `kept` as the whole states it seeks from, besides the recording's own. Scoped to this
-/// call on this thread: a viewer opened elsewhere is not touched.
-pub fn seeded_by<T>(kept: &std::sync::Arc<KeptStates>, open: impl FnOnce() -> T) -> T {
-    struct Reset(Option<std::sync::Arc<KeptStates>>);
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            let old = self.0.take();
-            SEEDING.with(|s| *s.borrow_mut() = old);
-        }
-    }
-    let old = SEEDING.with(|s| s.borrow_mut().replace(std::sync::Arc::clone(kept)));
-    let _reset = Reset(old);
-    open()
-}
-
 /// Playback speeds, slowest first: the wait between two commands.
 const SPEEDS_MS: [u64; 6] = [800, 400, 200, 100, 40, 10];
 
@@ -286,6 +264,12 @@ pub struct Playback {
     /// The recording's whole states, by index, and how to read them (none: every jump
     /// replays from the states made).
     seeds: Vec<Seed>,
+    /// Each checkpoint past the start: the commands before it, its turn and state hash
+    /// (where a state kept elsewhere may seed, [`Playback::with_kept`]).
+    checkpoints: Vec<(usize, u64, u64)>,
+    /// The states kept by the process writing the recording, which count the commands
+    /// this playback replays ([`KeptStates::steps`]).
+    kept: Option<std::sync::Arc<KeptStates>>,
     restore: Option<Restorer>,
     step: Stepper,
     /// Commands in the recording.
@@ -331,6 +315,8 @@ impl Playback {
             history,
             base: 0,
             seeds: Vec::new(),
+            checkpoints: Vec::new(),
+            kept: None,
             restore: None,
             step: Box::new(|_, _| Err("every state is already made".to_owned())),
             total,
@@ -400,11 +386,7 @@ impl Playback {
         let mut cmds: Vec<(u64, C, Vec<Check>)> = Vec::with_capacity(commands);
         let mut seeds: Vec<Seed> = Vec::new();
         let mut last_check = None;
-        // The whole states the process writing this recording kept ([`seeded_by`]), by
-        // the checkpoint each is.
-        let kept = SEEDING.with(|s| s.borrow().clone());
-        let mut kept_by: std::collections::HashMap<(u64, u64), Game> =
-            kept.as_ref().map(|k| k.snapshot()).unwrap_or_default();
+        let mut checkpoints: Vec<(usize, u64, u64)> = Vec::new();
         for (i, entry) in rec.entries.into_iter().enumerate() {
             let line = i + 2;
             let check = entry.checkpoint();
@@ -421,10 +403,7 @@ impl Playback {
                 Entry::Checkpoint { turn, hash } => match cmds.last_mut() {
                     Some(last) => {
                         last.2.push((line, turn, hash));
-                        // A whole state the writer kept of this very checkpoint.
-                        if let Some(g) = kept_by.remove(&(turn, hash)) {
-                            seeds.push((cmds.len(), turn, hash, Whole::Game(Box::new(g))));
-                        }
+                        checkpoints.push((cmds.len(), turn, hash));
                     }
                     None if (first.turn(), first.state_hash()) != (turn, hash) => {
                         return Err(ReplayOpenError::Diverged {
@@ -444,9 +423,6 @@ impl Playback {
             let Some((turn, command, checks)) = cmds.get(i) else {
                 return Err("the recording ends here".to_owned());
             };
-            if let Some(k) = &kept {
-                k.steps.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            }
             if game.turn() != *turn {
                 return Err(format!(
                     "the command of turn {turn} comes at turn {}",
@@ -470,6 +446,8 @@ impl Playback {
             base: 0,
             first,
             seeds,
+            checkpoints,
+            kept: None,
             restore: None,
             step: stepper,
             total: commands,
@@ -489,6 +467,23 @@ impl Playback {
     pub fn with_states<E>(mut self, restore: impl Fn(&str) -> Result<Game, E> + 'static) -> Self {
         // Why a state did not read back does not matter here: the one before is tried.
         self.restore = Some(Box::new(move |text| restore(text).ok()));
+        self
+    }
+
+    /// This playback, seeking also from the whole states `kept` by the process that writes
+    /// the recording (a live game's, [`KeptStates`]) where the recording has a checkpoint
+    /// of the same turn and state hash; the commands it replays are counted there.
+    #[must_use]
+    pub fn with_kept(mut self, kept: &std::sync::Arc<KeptStates>) -> Self {
+        let mut by = kept.snapshot();
+        for &(at, turn, hash) in &self.checkpoints {
+            if let Some(g) = by.remove(&(turn, hash)) {
+                self.seeds.push((at, turn, hash, Whole::Game(Box::new(g))));
+            }
+        }
+        // Seeking looks for the last seed at or before where it goes.
+        self.seeds.sort_by_key(|seed| seed.0);
+        self.kept = Some(std::sync::Arc::clone(kept));
         self
     }
 
@@ -595,6 +590,7 @@ impl Playback {
         let base = self.base;
         let step = &mut self.step;
         let said = &mut self.said;
+        let kept = self.kept.as_deref();
         // The state after command `i` is state `i + 1`: keep what its step said.
         let mut keep = |i: usize, lines: Vec<String>| {
             if said.len() >= SAID_KEEP {
@@ -605,6 +601,9 @@ impl Playback {
             }
         };
         let mut made = |g: &Game, i: &usize| {
+            if let Some(k) = kept {
+                k.steps.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
             step(g, *i).map(|(next, lines)| {
                 keep(*i, lines);
                 next

@@ -189,7 +189,7 @@ async fn open_past(
         s.session(Some(id), size, move |tiles| {
             // Seeking from the whole states the game kept at its checkpoints: a step back
             // replays at most the commands since the nearest one, not the game.
-            alembic_games::playback::seeded_by(&kept, || games::replay(kind, &recording, tiles))
+            games::replay_kept(kind, &recording, tiles, Some(kept))
         })
     })
     .await

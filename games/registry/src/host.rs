@@ -19,7 +19,7 @@ use alembic_ui::{App, ScreenStack};
 
 /// How a server starts a game: where its save goes, the seed of a new game, whether the
 /// frontend draws tiles; or a recording to show in the replay viewer instead.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct HostOptions {
     /// The game's save file: continued from it when it exists, else a new game saving
     /// there (its recording sits beside it, [`alembic_session::record::beside`]).
@@ -30,6 +30,9 @@ pub struct HostOptions {
     pub tiles: Option<bool>,
     /// Show this recording in the replay viewer instead (nothing is saved).
     pub replay: Option<PathBuf>,
+    /// The whole states kept by the process writing that recording (a live game's, for a
+    /// look into its past): the viewer seeks from them too.
+    pub kept: Option<Arc<alembic_session::playback::KeptStates>>,
 }
 
 /// A running game as a server sees it: an [`App`] whose game, turn, depth, score and ending
@@ -120,7 +123,7 @@ pub fn host_session_on<R: Ruleset>(
     opts: &HostOptions,
 ) -> Result<Box<dyn Hosted>, String> {
     if let Some(path) = &opts.replay {
-        return alembic_session::play::replay_app_with(rules, board, path)
+        return alembic_session::play::replay_app_kept(rules, board, path, opts.kept.as_ref())
             .map(|s| Box::new(s) as Box<dyn Hosted>)
             .map_err(|e| e.to_string());
     }
