@@ -84,6 +84,8 @@ pub struct Session<R: Ruleset> {
     /// What journeys were told where ([`Journeys::place`]): the same words on the same
     /// place stop a journey once (at most [`TOLD_KEEP`] kept; not saved).
     told: HashSet<(Loc, String)>,
+    /// The things journeys have announced in this game ([`Journeys::interrupt_told`]).
+    announced: HashSet<ThingId>,
 }
 
 /// Below this share of the hero's health, in percent, the session warns "Low HP!" once
@@ -154,6 +156,7 @@ impl<R: Ruleset> Session<R> {
             hover: None,
             fight_until: crate::journey::FIGHT_UNTIL_PERCENT,
             told: HashSet::new(),
+            announced: HashSet::new(),
         }
     }
 
@@ -864,6 +867,8 @@ impl<R: Ruleset> StartHost for Session<R> {
         self.notice = None;
         self.filed.clear();
         self.hover = None;
+        self.announced.clear();
+        self.told.clear();
         self.start_recording();
         for line in self.rules().opening(self.game()) {
             self.say(line);
@@ -1430,9 +1435,10 @@ impl<R: Ruleset> Walker for Session<R> {
         if self.log.len() > trip.said && !quiet && !self.told_before(before, trip.said) {
             return Some(End::Interrupted(String::new()));
         }
-        self.rules()
+        self.run
+            .rules()
             .journeys()
-            .and_then(|j| j.interrupt(before, self.game()))
+            .and_then(|j| j.interrupt_told(before, self.run.game(), &mut self.announced))
             .map(End::Interrupted)
     }
 

@@ -72,6 +72,7 @@
 //! To be played in a frontend, a game adds a board ([`crate::board::Board`]: its keys and
 //! its drawing), usually on the same type.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::path::Path;
 
@@ -510,6 +511,19 @@ pub trait Journeys<C>: Send + Sync {
     fn interrupt(&self, before: &Game, after: &Game) -> Option<String> {
         let _ = (before, after);
         None
+    }
+    /// [`Journeys::interrupt`] with the session's memory of what it has announced in this
+    /// game (`told`, things by id, kept beside the game and never saved): a game that says
+    /// "A goblin comes into view." once a creature adds it there, and stops for it again
+    /// only for another reason (it is after the hero). Default: `interrupt`, with no memory.
+    fn interrupt_told(
+        &self,
+        before: &Game,
+        after: &Game,
+        told: &mut HashSet<ThingId>,
+    ) -> Option<String> {
+        let _ = told;
+        self.interrupt(before, after)
     }
 }
 

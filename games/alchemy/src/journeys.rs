@@ -10,6 +10,8 @@
 //! and can reach them is in view (the threat rule of DCSS's "There are monsters nearby!"),
 //! and when the hero is hurt; the session also stops it when a step says anything.
 
+use std::collections::HashSet;
+
 use alembic::path::{Pathfinder, Search};
 use alembic::{Dir, Game, Loc, ThingId, fov::VisibleSet};
 use alembic_session::Ruleset;
@@ -258,9 +260,21 @@ impl Journeys<Command> for Alchemy {
     }
 
     fn interrupt(&self, before: &Game, after: &Game) -> Option<String> {
+        self.interrupt_told(before, after, &mut HashSet::new())
+    }
+
+    /// A creature that comes into view is announced once in a game (`told`); seen again
+    /// later, it stops a journey only when it is after the hero.
+    fn interrupt_told(
+        &self,
+        before: &Game,
+        after: &Game,
+        told: &mut HashSet<ThingId>,
+    ) -> Option<String> {
         let was = in_view(before);
         let now = in_view(after);
-        if let Some(&new) = now.iter().find(|t| !was.contains(t)) {
+        if let Some(&new) = now.iter().find(|t| !was.contains(t) && !told.contains(t)) {
+            told.insert(new);
             return Some(format!("{} comes into view.", a_name(after, new)));
         }
         if let Some(&t) = now.iter().find(|&&t| is_threat(after, t)) {
@@ -270,5 +284,55 @@ impl Journeys<Command> for Alchemy {
             (Some((b, _)), Some((a, _))) if a < b => Some("You are hurt!".into()),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    /// A creature that comes into view stops a journey once in a game: after the session
+    /// has been told of it, seeing it come again says nothing of its coming.
+    #[test]
+    fn a_creature_is_announced_once_a_game() {
+        let rules = Alchemy::new().unwrap();
+        let before = rules.new_game(5).unwrap();
+        let at = hero_at(&before).unwrap();
+        let seen = visible(&before).unwrap();
+        // A creature of the hero's level out of view, brought beside the hero.
+        let foe = level_box(at.z)
+            .iter()
+            .filter(|&l| !seen.contains(l))
+            .find_map(|l| creature_at(&before, l))
+            .expect("a creature out of view");
+        let beside = at
+            .neighbours8()
+            .find(|&l| finds_way(&before, foe, l) && creature_at(&before, l).is_none())
+            .expect("room beside the hero");
+        let mut after = before.clone();
+        after.move_thing_mut(foe, beside).unwrap();
+        assert!(
+            in_view(&after).contains(&foe),
+            "the creature is in view now"
+        );
+        let mut told = HashSet::new();
+        let first = rules.interrupt_told(&before, &after, &mut told);
+        assert!(
+            first
+                .as_deref()
+                .is_some_and(|w| w.ends_with("comes into view.")),
+            "{first:?}"
+        );
+        assert!(told.contains(&foe));
+        let again = rules.interrupt_told(&before, &after, &mut told);
+        assert!(
+            !again
+                .as_deref()
+                .is_some_and(|w| w.ends_with("comes into view.")),
+            "{again:?}"
+        );
+        // With no memory (a bot, a test), every coming is told.
+        assert_eq!(rules.interrupt(&before, &after), first);
     }
 }
