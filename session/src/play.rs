@@ -611,10 +611,11 @@ pub fn past_messages<R: Ruleset>(rules: &R, path: &Path, upto: &Game) -> Vec<(u6
     Vec::new()
 }
 
-/// The help screen's lines: the game's keys, then the session's.
+/// The help screen's lines: the game's keys, then the session's (the game's own lines,
+/// [`Board::help_lines`], follow them on the screen, where a game is in play).
 #[must_use]
 pub fn help_lines<R: Ruleset + Board<R>>(rules: &R) -> Vec<String> {
-    board_help(rules, rules)
+    board_help(rules, rules, None)
 }
 
 /// The session's own keys that `rules` are offered: the journeys' only when the game
@@ -655,7 +656,7 @@ fn asks<'a, R: Ruleset>(rules: &R, board: &'a dyn Board<R>) -> &'a [Binding<u32>
 const NEVER_MIND: &str = "Okay, then.";
 
 /// [`help_lines`] for rules shown on `board`.
-fn board_help<R: Ruleset>(rules: &R, board: &dyn Board<R>) -> Vec<String> {
+fn board_help<R: Ruleset>(rules: &R, board: &dyn Board<R>, game: Option<&Game>) -> Vec<String> {
     let keys = board.keymap();
     let asking = asks(rules, board);
     let mut sections: Vec<&str> = Vec::new();
@@ -718,6 +719,12 @@ fn board_help<R: Ruleset>(rules: &R, board: &dyn Board<R>) -> Vec<String> {
         })
         .collect();
     lines.extend(keymap::help_section(&own, "Session"));
+    // The game's own lines last (its goal, its map's legend).
+    let theirs = game.map(|g| board.help_lines(g)).unwrap_or_default();
+    if !theirs.is_empty() {
+        lines.push(String::new());
+        lines.extend(theirs);
+    }
     lines
 }
 
@@ -814,15 +821,10 @@ impl<R: Ruleset> StartHost for Session<R> {
     }
 
     fn help(&self) -> (String, Vec<String>) {
-        (format!("{}: help", R::NAME), {
-            let mut lines = board_help(self.rules(), self.board());
-            let own = self.board().help_lines(self.game());
-            if !own.is_empty() {
-                lines.push(String::new());
-                lines.extend(own);
-            }
-            lines
-        })
+        (
+            format!("{}: help", R::NAME),
+            board_help(self.rules(), self.board(), Some(self.game())),
+        )
     }
 
     fn practice_by_default(&self) -> bool {
@@ -1090,7 +1092,7 @@ impl<R: Ruleset> Screen<Session<R>> for PlayScreen {
         {
             match own {
                 Own::Help => {
-                    let help = board_help(s.rules(), s.board());
+                    let help = board_help(s.rules(), s.board(), Some(s.game()));
                     return Transition::push(TextScreen::new("Help", help));
                 }
                 Own::Messages => {
