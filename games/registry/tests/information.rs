@@ -648,3 +648,17 @@ fn help_shows_the_map_legend() {
     assert!(line("(blank)").contains("solid rock"));
     assert!(line("=").contains("alchemy workbench"));
 }
+
+/// `?` in play opens the same help, the map's legend at its end.
+#[test]
+fn help_in_play_ends_with_the_legend() {
+    let (g, _rules, _hero) = arena(15);
+    let mut a = app(g, None);
+    a.handle(Input::ch('?'));
+    // The page learns its height when drawn: draw it, then jump to its end.
+    let _ = render(&mut a);
+    a.handle(Input::key(alembic_ui::Key::End));
+    let f = render(&mut a);
+    assert!(f.contains_text("Help"), "{}", f.to_text());
+    assert!(f.contains_text("golem"), "{}", f.to_text());
+}
