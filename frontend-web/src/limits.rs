@@ -51,6 +51,23 @@ impl WorkGate {
         Work(self)
     }
 
+    /// A unit of the budget if one is free now; `None` without waiting.
+    #[must_use]
+    pub fn try_enter(&self) -> Option<Work<'_>> {
+        let mut busy = lock(&self.busy);
+        if *busy >= self.max {
+            return None;
+        }
+        *busy += 1;
+        Some(Work(self))
+    }
+
+    /// Units in all.
+    #[must_use]
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
     /// Units in use now.
     #[must_use]
     pub fn busy(&self) -> usize {
