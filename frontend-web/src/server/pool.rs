@@ -233,6 +233,9 @@ fn work(rx: &Receiver<Msg>, me: &Sender<Msg>, load: &AtomicUsize, gate: &WorkGat
                 }
                 Msg::Event(key, ev) => match slots.get(&key) {
                     Some(s) if s.background => viewers.push_back((key, ev)),
+                    // A move the store now holds is answered before new commands are
+                    // started: its player has waited longest.
+                    Some(_) if matches!(ev, Event::Committed(_)) => games.push_front((key, ev)),
                     Some(_) => games.push_back((key, ev)),
                     None => {}
                 },
