@@ -83,8 +83,8 @@ impl Drop for Work<'_> {
 }
 
 /// How many replay viewers may exist at once: in all, and looking into one game's past.
-/// A viewer's place is held until its thread has ended (not merely until its page left),
-/// so a page that opens and closes viewers fast cannot stack up threads still working.
+/// A viewer's place is held until it has ended (not merely until its page left),
+/// so a page that opens and closes viewers fast cannot stack up viewers still working.
 #[derive(Debug)]
 pub struct ViewerBudget {
     max_total: usize,

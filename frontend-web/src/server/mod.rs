@@ -149,7 +149,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl LiveGame {
-    /// Send the game's thread a command (ignored once the game has ended). `false`: its
+    /// Send the game a command (ignored once the game has ended). `false`: its
     /// queue is full ([`INPUT_QUEUE`]), the command was dropped.
     pub fn send(&self, cmd: Command) -> bool {
         let sent = lock(&self.tx).try_send(cmd);
