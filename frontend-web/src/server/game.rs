@@ -247,7 +247,8 @@ impl Server {
 }
 
 /// Writes the games' progress (depth, turn) for every server's lobby, off the workers:
-/// each game asks at most every few seconds, and the latest of each is written.
+/// each game asks at most every few seconds, and the latest of each due is written, all in
+/// one transaction ([`Store::progress_many`]).
 #[derive(Debug)]
 pub(super) struct ProgressWriter {
     tx: Mutex<Sender<Arc<LiveGame>>>,
@@ -280,11 +281,22 @@ fn write_progress(rx: &Receiver<Arc<LiveGame>>, store: &dyn Store, name: &str) {
             due.insert(g.id, g);
         }
         let now = crate::accounts::now();
-        for g in due.values() {
-            let p = g.state().progress;
-            if let Ok(false) = store.set_game(g.id, name, GameStatus::Live, p.depth, p.turn, now) {
-                // Another server holds it now: the game stops at its next move.
-                g.taken.store(true, Ordering::Relaxed);
+        let games: Vec<&Arc<LiveGame>> = due.values().collect();
+        let rows: Vec<(u64, Option<i32>, u64)> = games
+            .iter()
+            .map(|g| {
+                let p = g.state().progress;
+                (g.id, p.depth, p.turn)
+            })
+            .collect();
+        // One transaction for every game due (one flush of SQLite's journal, not one per
+        // game, each holding the database from the moves' group commits).
+        if let Ok(held) = store.progress_many(name, &rows, now) {
+            for (g, h) in games.iter().zip(held) {
+                if !h {
+                    // Another server holds it now: the game stops at its next move.
+                    g.taken.store(true, Ordering::Relaxed);
+                }
             }
         }
     }
