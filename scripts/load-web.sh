@@ -9,6 +9,8 @@
 # (scripts/postgres.sh, a fresh database per run); ACCOUNTS=1 has every bot register an
 # account through the forms and play logged in. SQLITE_SYNC=normal opens SQLite with
 # `?synchronous=normal` (commits not flushed one by one: see frontend-web/README.md).
+# WORKERS=N runs the server with `--workers N` (the threads that run the games; default
+# one per core).
 #
 #   NS="100 250 500" SECONDS_PER_RUN=20 scripts/load-web.sh
 #   DB=postgres ACCOUNTS=1 NS=100 scripts/load-web.sh
@@ -48,6 +50,9 @@ for n in $NS; do
         db_flag=(--db "${pg_url%/*}/$dbname")
     elif [ "$SQLITE_SYNC" = normal ]; then
         db_flag=(--db "sqlite:$work/alembic.db?synchronous=normal")
+    fi
+    if [ -n "${WORKERS:-}" ]; then
+        db_flag+=(--workers "$WORKERS")
     fi
     # Every bot is on 127.0.0.1: the per-address limits (sockets, games, registrations)
     # would refuse all but the first few.

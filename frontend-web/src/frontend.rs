@@ -1,10 +1,13 @@
-//! The web frontend proper: [`WebFrontend`] implements [`alembic_ui::Frontend`] for a game
-//! that runs on its own blocking thread. Its inputs come from a channel the websocket tasks
-//! write into ([`Command`]); each presented frame is diffed against the last one, deflated
-//! once, and published through a [`Hub`] to the player and every spectator.
+//! The web frontend proper: a game's inputs come from a queue the websocket tasks write into
+//! ([`Command`]); each frame it presents is diffed against the last one, deflated once, and
+//! published through a [`Hub`] to the player and every spectator. The server's workers
+//! drive the games round by round as [`alembic_ui::run`] does (draw, wait for an input,
+//! handle it), a game's round at a time; [`WebFrontend`] is that loop's
+//! [`alembic_ui::Frontend`] over the same queue and hub, for an app run on a thread of
+//! its own.
 //!
-//! The game code cannot tell it is on the web: it is driven by [`alembic_ui::run`] exactly as
-//! in the terminal and the window.
+//! The game code cannot tell it is on the web: it is driven exactly as in the terminal and
+//! the window.
 
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -15,7 +18,7 @@ use tokio::sync::broadcast;
 
 use crate::protocol::{FrameEncoder, GameSummary, ServerMsg};
 
-/// What the websocket side sends a game's thread.
+/// What the websocket side sends a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
     /// An input from the player's page.

@@ -51,6 +51,23 @@ impl WorkGate {
         Work(self)
     }
 
+    /// A unit of the budget if one is free now; `None` without waiting.
+    #[must_use]
+    pub fn try_enter(&self) -> Option<Work<'_>> {
+        let mut busy = lock(&self.busy);
+        if *busy >= self.max {
+            return None;
+        }
+        *busy += 1;
+        Some(Work(self))
+    }
+
+    /// Units in all.
+    #[must_use]
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
     /// Units in use now.
     #[must_use]
     pub fn busy(&self) -> usize {
@@ -66,8 +83,8 @@ impl Drop for Work<'_> {
 }
 
 /// How many replay viewers may exist at once: in all, and looking into one game's past.
-/// A viewer's place is held until its thread has ended (not merely until its page left),
-/// so a page that opens and closes viewers fast cannot stack up threads still working.
+/// A viewer's place is held until it has ended (not merely until its page left),
+/// so a page that opens and closes viewers fast cannot stack up viewers still working.
 #[derive(Debug)]
 pub struct ViewerBudget {
     max_total: usize,

@@ -46,6 +46,9 @@ struct Args {
     /// may take from the games.
     #[arg(long, default_value_t = 1)]
     replay_workers: usize,
+    /// Worker threads running the games and replay viewers (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    workers: usize,
     /// Most games in progress started (or continued) from one address.
     #[arg(long, default_value_t = crate::server::MAX_GAMES_PER_IP)]
     max_games_per_ip: usize,
@@ -174,6 +177,7 @@ pub fn run_games(program: &'static str, table: &[GameEntry]) -> ExitCode {
         max_viewers: args.max_viewers,
         max_viewers_per_game: args.max_viewers_per_game,
         replay_workers: args.replay_workers,
+        workers: args.workers,
         max_games_per_ip: args.max_games_per_ip,
         anon_expiry: (args.anon_expiry_days > 0)
             .then(|| Duration::from_secs(args.anon_expiry_days * 24 * 3600)),

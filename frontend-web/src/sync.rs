@@ -109,6 +109,22 @@ impl Mirror {
     /// The store failed, or the files could not be read (nothing was written; the next call
     /// sends it again).
     pub fn sync(&mut self, commits: &GroupCommit) -> Result<bool> {
+        let Some((w, done)) = self.change()? else {
+            return Ok(true);
+        };
+        if !commits.mirror(self.id, w.restart, w.lines, w.save)? {
+            return Ok(false);
+        }
+        self.written(done);
+        Ok(true)
+    }
+
+    /// What changed in the files since the last write the store committed ([`Mirror::written`]):
+    /// the write for the store, and what to note once it is committed; `None`: nothing.
+    ///
+    /// # Errors
+    /// The files could not be read.
+    pub fn change(&self) -> Result<Option<(Change, Written)>> {
         let RecordingChange {
             restart,
             lines,
@@ -132,24 +148,41 @@ impl Mirror {
             save: save.as_deref(),
         };
         if w.is_empty() {
-            return Ok(true);
+            return Ok(None);
         }
-        let checkpoint = lines.iter().rev().find_map(|l| checkpoint_of(l));
-        let saved = save.is_some();
-        if !commits.mirror(self.id, restart, lines, save)? {
-            return Ok(false);
-        }
-        if let Some((ino, at)) = rec_at {
+        let done = Written {
+            rec_at,
+            checkpoint: lines.iter().rev().find_map(|l| checkpoint_of(l)),
+            save: save.is_some().then_some(save_now),
+        };
+        Ok(Some((
+            Change {
+                restart,
+                lines,
+                save,
+            },
+            done,
+        )))
+    }
+
+    /// The store committed the change [`Mirror::change`] gave with `done`.
+    pub fn written(&mut self, done: Written) {
+        if let Some((ino, at)) = done.rec_at {
             self.rec_ino = ino;
             self.rec_sent = at;
         }
-        if checkpoint.is_some() {
-            self.checkpoint = checkpoint;
+        if done.checkpoint.is_some() {
+            self.checkpoint = done.checkpoint;
         }
-        if saved {
-            self.save_seen = save_now;
+        if let Some(s) = done.save {
+            self.save_seen = s;
         }
-        Ok(true)
+    }
+
+    /// The id of the game mirrored.
+    #[must_use]
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The recording's whole new lines since the last sync.
@@ -190,6 +223,26 @@ impl Mirror {
             next: Some((st.ino, from + end as u64 + 1)),
         })
     }
+}
+
+/// A change of a game's files for the store ([`Mirror::change`]), as
+/// [`GroupCommit::submit`] takes it.
+#[derive(Debug)]
+pub struct Change {
+    /// The recording was written again from its start: its stored lines are replaced.
+    pub restart: bool,
+    /// Its new whole lines.
+    pub lines: Vec<String>,
+    /// The save, when it changed.
+    pub save: Option<Vec<u8>>,
+}
+
+/// What a [`Mirror`] notes once its [`Change`] is committed ([`Mirror::written`]).
+#[derive(Debug)]
+pub struct Written {
+    rec_at: Option<(u64, u64)>,
+    checkpoint: Option<(u64, u64)>,
+    save: Option<Option<Stamp>>,
 }
 
 /// What a recording file gained since the last sync.

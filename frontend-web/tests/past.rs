@@ -1,9 +1,10 @@
-//! Spectators looking into a game's past cannot burn the CPU: every look back is a replay
-//! viewer on a thread of its own, and a page that spams ← and Esc on a long game used to
-//! start one full replay per ← with no bound. Now viewers are bounded (per connection, per
-//! game, in all) and their work runs within `replay_workers`.
+//! Spectators looking into a game's past cannot burn the CPU: a page that spams ← and Esc
+//! on a long game used to start one full replay per ← on a thread of its own with no bound.
+//! Now viewers are bounded (per connection, per game, in all), their work runs within
+//! `replay_workers`, and they are tasks of the server's worker pool: a look back starts no
+//! thread.
 //!
-//! This file holds only these tests: the first counts the server's viewer threads from
+//! This file holds only these tests: the first counts the process's threads from
 //! `/proc/self/task`, which other tests in the same process would disturb.
 #![allow(clippy::unwrap_used)]
 
@@ -16,24 +17,43 @@ use std::time::{Duration, Instant};
 use alembic_ui::{Input, Key};
 use common::{Client, TestServer, play_long};
 
-/// Threads of this process named `session` (the replay viewers' threads).
-fn viewer_threads() -> usize {
+/// Threads of this process, but tokio's (its blocking pool grows and shrinks with the
+/// connections' store calls) and the samplers': the server's own (its workers, its
+/// writers) and the test's. A replay viewer with a thread of its own (named `session`)
+/// counted here.
+fn server_threads() -> usize {
     let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
         return 0;
     };
     dir.filter_map(Result::ok)
         .filter(|e| {
-            std::fs::read_to_string(e.path().join("comm")).is_ok_and(|c| c.trim() == "session")
+            std::fs::read_to_string(e.path().join("comm"))
+                .is_ok_and(|c| !c.starts_with("tokio-") && c.trim() != "sampler")
         })
         .count()
 }
 
-/// Sample the viewer threads every 10 ms until `stop`; the most seen.
+/// Sample [`server_threads`] every 10 ms until `stop`; the most seen.
 fn sample_threads(stop: Arc<AtomicBool>) -> std::thread::JoinHandle<usize> {
-    std::thread::spawn(move || {
+    sampler(move || {
         let mut most = 0;
         while !stop.load(Ordering::Relaxed) {
-            most = most.max(viewer_threads());
+            most = most.max(server_threads());
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        most
+    })
+}
+
+/// Sample the viewers in use every 10 ms until `stop`; the most seen.
+fn sample_viewers(
+    server: Arc<alembic_web::server::Server>,
+    stop: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<usize> {
+    sampler(move || {
+        let mut most = 0;
+        while !stop.load(Ordering::Relaxed) {
+            most = most.max(server.viewers.in_use());
             std::thread::sleep(Duration::from_millis(10));
         }
         most
@@ -61,7 +81,9 @@ async fn spamming_the_past_keeps_replay_viewers_bounded() {
 
     // One spectator spams ← and Esc as fast as it can send.
     let stop = Arc::new(AtomicBool::new(false));
+    let threads_before = server_threads();
     let sampler = sample_threads(Arc::clone(&stop));
+    let viewers = sample_viewers(Arc::clone(&ts.server), Arc::clone(&stop));
     let mut spam = Client::connect(ts.addr, &format!("/ws/watch/{id}"), None).await;
     spam.ready().await;
     for _ in 0..150 {
@@ -105,14 +127,23 @@ async fn spamming_the_past_keeps_replay_viewers_bounded() {
     }
     stop.store(true, Ordering::Relaxed);
     let most = sampler.join().unwrap();
+    let most_viewers = viewers.join().unwrap();
     eprintln!(
-        "most viewer threads at once: {most}; refusals: spammer {}, others {}",
+        "threads: {threads_before} before, at most {most} during; most viewers at once: \
+         {most_viewers}; refusals: spammer {}, others {}",
         spam.errors().len(),
         busy.load(Ordering::Relaxed)
     );
-    // At most the budget (one more for a thread that has given its place back and not yet
-    // exited); before, every ← left a thread replaying the whole game.
-    assert!(most <= MAX_VIEWERS + 1, "{most} viewer threads at once");
+    // At most the budget; before, every ← left a thread replaying the whole game.
+    assert!(
+        most_viewers <= MAX_VIEWERS,
+        "{most_viewers} viewers at once"
+    );
+    // No thread per look back: the viewers run on the server's workers.
+    assert!(
+        most <= threads_before,
+        "{most} threads during the spam, {threads_before} before"
+    );
     assert!(
         spam.errors()
             .iter()
@@ -149,6 +180,21 @@ async fn key_times(c: &mut Client, n: usize) -> Vec<f64> {
     out
 }
 
+/// Run `f` on a thread named `sampler` (not counted by [`server_threads`]); returns once
+/// the thread has its name (a new thread has its parent's until it sets its own).
+fn sampler(f: impl FnOnce() -> usize + Send + 'static) -> std::thread::JoinHandle<usize> {
+    let (named, is_named) = std::sync::mpsc::channel();
+    let t = std::thread::Builder::new()
+        .name("sampler".to_owned())
+        .spawn(move || {
+            let _ = named.send(());
+            f()
+        })
+        .unwrap();
+    is_named.recv().unwrap();
+    t
+}
+
 fn p99(sorted: &[f64]) -> f64 {
     sorted[(sorted.len() * 99 / 100).min(sorted.len() - 1)]
 }
@@ -183,7 +229,7 @@ async fn a_past_spammer_does_not_slow_the_player() {
     let quiet = key_times(&mut player, keys).await;
 
     let stop = Arc::new(AtomicBool::new(false));
-    let sampler = sample_threads(Arc::clone(&stop));
+    let sampler = sample_viewers(Arc::clone(&ts.server), Arc::clone(&stop));
     let spammer = {
         let stop = Arc::clone(&stop);
         let addr = ts.addr;
@@ -210,7 +256,7 @@ async fn a_past_spammer_does_not_slow_the_player() {
     println!(
         "past spam: game of {moves} keys (turn {turn}); quiet p50 {:.1} ms p99 {q:.1} ms; \
          spammed p50 {:.1} ms p99 {l:.1} ms; {sent} ←/Esc pairs sent, {refused} refused; \
-         at most {most} viewer threads",
+         at most {most} viewers at once",
         quiet[quiet.len() / 2],
         loud[loud.len() / 2]
     );

@@ -46,6 +46,9 @@ pub struct Config {
     /// Replay viewers computing at once (stepping, jumping, loading): the others wait their
     /// turn, so replays never take more than this many cores from the games.
     pub replay_workers: usize,
+    /// Worker threads running the games and the replay viewers (`0`: one per core): every
+    /// game's commands, ticks and store answers run on them, one at a time per game.
+    pub workers: usize,
     /// Most games in progress started (or continued) from one address.
     pub max_games_per_ip: usize,
     /// An anonymous game (no account) not finished and untouched this long is deleted,
@@ -129,6 +132,7 @@ impl Default for Config {
             max_viewers: 32,
             max_viewers_per_game: 4,
             replay_workers: 1,
+            workers: 0,
             max_games_per_ip: MAX_GAMES_PER_IP,
             anon_expiry: Some(ANON_EXPIRY),
             expire_every: Duration::from_secs(600),

@@ -93,8 +93,8 @@ impl Server {
         }
     }
 
-    /// Stop: no new games; every game saves and its thread ends; returns how many games were
-    /// running. Blocks (call it from a blocking thread).
+    /// Stop: no new games; every game saves and ends; returns how many games were running.
+    /// Blocks (call it from a blocking thread).
     pub fn stop(&self) -> usize {
         let _ = self.stopping.send(true);
         let games: Vec<Arc<LiveGame>> = self.reg().live.values().cloned().collect();
@@ -106,9 +106,16 @@ impl Server {
         for g in &games {
             g.send_waiting(Command::Quit);
         }
-        let threads = std::mem::take(&mut self.reg().threads);
-        for t in threads {
-            let _ = t.join();
+        // Each game leaves the registry once it is filed ([`Server::game_ended`]); those
+        // being made join it, told to stop.
+        loop {
+            {
+                let reg = self.reg();
+                if reg.live.is_empty() && reg.starting.is_empty() {
+                    break;
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
         }
         games.len()
     }

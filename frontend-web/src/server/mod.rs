@@ -1,11 +1,14 @@
 //! The server's state: the games in progress and their owners, the games saved and
 //! stopped, connections per address; the game threads; idling out; stopping.
 //!
-//! One blocking OS thread per game runs [`alembic_ui::run`] with a [`crate::frontend::WebFrontend`]; the
-//! websocket tasks (tokio) only forward inputs into its channel and frames out of its
-//! [`Hub`]. A game's thread costs no CPU while its player thinks (it blocks on the channel),
-//! and a panic stays inside it ([`std::panic::catch_unwind`]): that game is offered
-//! [`alembic_ui::Input::Quit`] to save, its viewers are told, and every other game goes on.
+//! A fixed pool of worker threads ([`Config::workers`], one per core by default) runs every
+//! game and replay viewer: each is a task on one worker, run one event at a time (a command
+//! from its page, its store write committed, a tick). The websocket tasks (tokio) only
+//! forward inputs into a game's queue and frames out of its [`Hub`]. A game costs no CPU
+//! while its player thinks (nothing is queued), its worker never waits for the store (the
+//! group-commit writer answers), and a panic stays inside it ([`std::panic::catch_unwind`]):
+//! that game is offered [`alembic_ui::Input::Quit`] to save, its viewers are told, and every
+//! other game goes on.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -28,8 +31,9 @@ use crate::store::{
 use crate::sync;
 
 mod config;
+mod game;
 mod lifecycle;
-mod thread;
+mod pool;
 mod tracked;
 mod viewers;
 
@@ -101,7 +105,7 @@ pub const LOGGED_OUT: &str =
 /// Most games in progress started (or continued) from one address, by default.
 pub const MAX_GAMES_PER_IP: usize = 8;
 
-/// Most commands waiting for a game's thread; a page that sends faster than its game plays
+/// Most commands waiting for a game's worker; a page that sends faster than its game plays
 /// is told to slow down rather than queueing without bound.
 pub const INPUT_QUEUE: usize = 128;
 
@@ -132,6 +136,11 @@ pub struct LiveGame {
     /// spectator's look into its past seeks from the nearest one.
     pub past: Arc<alembic_games::playback::KeptStates>,
     tx: Mutex<SyncSender<Command>>,
+    /// Its task on the worker pool (set once it is started there).
+    worker: std::sync::OnceLock<pool::Handle>,
+    /// Another server holds it now (its progress could not be written): it stops at its
+    /// next move.
+    taken: std::sync::atomic::AtomicBool,
     state: Mutex<LiveState>,
 }
 
@@ -140,16 +149,33 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl LiveGame {
-    /// Send the game's thread a command (ignored once the game has ended). `false`: its
+    /// Send the game a command (ignored once the game has ended). `false`: its
     /// queue is full ([`INPUT_QUEUE`]), the command was dropped.
     pub fn send(&self, cmd: Command) -> bool {
-        !matches!(lock(&self.tx).try_send(cmd), Err(TrySendError::Full(_)))
+        let sent = lock(&self.tx).try_send(cmd);
+        if sent.is_ok() {
+            self.wake();
+        }
+        !matches!(sent, Err(TrySendError::Full(_)))
+    }
+
+    /// Tell its worker a command waits.
+    fn wake(&self) {
+        if let Some(w) = self.worker.get() {
+            w.wake();
+        }
     }
 
     /// Send a command, waiting for room in the queue (for [`Server::stop`]).
     fn send_waiting(&self, cmd: Command) {
         let tx = lock(&self.tx).clone();
         let _ = tx.send(cmd);
+        self.wake();
+    }
+
+    /// Whether another server took it over (as its progress writer heard).
+    fn taken(&self) -> bool {
+        self.taken.load(Ordering::Relaxed)
     }
 
     /// The changing state.
@@ -173,7 +199,6 @@ struct Registry {
     conns: HashMap<IpAddr, usize>,
     /// Games in progress and being made, by the address that started them.
     games_by_ip: HashMap<IpAddr, usize>,
-    threads: Vec<std::thread::JoinHandle<()>>,
 }
 
 /// One lobby row.
@@ -224,8 +249,10 @@ pub struct Server {
     pub inputs: AtomicU64,
     /// Replay viewers' places.
     pub viewers: Arc<ViewerBudget>,
-    /// Replay viewers' work.
-    replay_work: Arc<WorkGate>,
+    /// The workers running the games and viewers.
+    pool: pool::Pool,
+    /// The games' progress into the store, for the lobbies.
+    progress: game::ProgressWriter,
     /// Password checks (log-in, delete-account), counted before they are made.
     pub logins: crate::accounts::LoginGate,
     /// Registrations tried, per address, in the last hour.
@@ -346,7 +373,18 @@ impl Server {
             crate::store::group::GroupCommit::start(Arc::clone(&store), name.clone())
                 .map_err(|e| format!("cannot start the store's writer: {e}"))?,
         );
+        let replay_work = Arc::new(WorkGate::new(config.replay_workers));
+        let workers = match config.workers {
+            0 => std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
+            n => n,
+        };
+        let pool = pool::Pool::new(workers, replay_work)
+            .map_err(|e| format!("cannot start the workers: {e}"))?;
+        let progress = game::ProgressWriter::start(Arc::clone(&store), name.clone())
+            .map_err(|e| format!("cannot start the progress writer: {e}"))?;
         Ok(Arc::new(Server {
+            pool,
+            progress,
             commits,
             store,
             csrf,
@@ -360,7 +398,6 @@ impl Server {
                 config.max_viewers,
                 config.max_viewers_per_game,
             )),
-            replay_work: Arc::new(WorkGate::new(config.replay_workers)),
             logins: crate::accounts::LoginGate::default(),
             registrations: crate::limits::Window::new(Duration::from_secs(3600)),
             config,
@@ -532,7 +569,7 @@ impl Server {
     }
 
     /// Continue `stored` (its hold taken, its files written from the store) or start a new
-    /// game, on its own thread, and register it.
+    /// game, on the worker pool, and register it.
     fn start_game(
         self: &Arc<Self>,
         from: IpAddr,
@@ -566,9 +603,7 @@ impl Server {
         if made.is_err() {
             Self::ungame(&mut reg, from);
         }
-        let (g, thread) = made?;
-        reg.threads.retain(|t| !t.is_finished());
-        reg.threads.push(thread);
+        let g = made?;
         reg.live.insert(g.id, Arc::clone(&g));
         reg.by_owner.insert(owner.clone(), g.id);
         if *self.stopping.borrow() {
@@ -597,7 +632,7 @@ impl Server {
         stored: Option<GameRecord>,
         kind: &str,
         player: &str,
-    ) -> Result<(Arc<LiveGame>, std::thread::JoinHandle<()>), AttachError> {
+    ) -> Result<Arc<LiveGame>, AttachError> {
         let now = crate::accounts::now();
         let until = self.lease_until(now);
         match stored {
@@ -641,7 +676,7 @@ impl Server {
                     }
                 };
                 if let Some(a) = rec.account {
-                    *lock(&g.0.account) = Some(a);
+                    *lock(&g.account) = Some(a);
                 }
                 Ok(g)
             }
@@ -680,7 +715,7 @@ impl Server {
                 if let Some(a) = account
                     && self.store.claim_game(id, a, now).unwrap_or(false)
                 {
-                    *lock(&g.0.account) = Some(a);
+                    *lock(&g.account) = Some(a);
                 }
                 Ok(g)
             }

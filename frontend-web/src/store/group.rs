@@ -1,5 +1,6 @@
-//! Group commit of the games' moves ([`GroupCommit`]): every game thread hands its move's
-//! store write (new recording lines, a changed save) to one writer thread and waits for it;
+//! Group commit of the games' moves ([`GroupCommit`]): every game hands its move's store
+//! write (new recording lines, a changed save) to one writer thread, and hears back when it
+//! is committed ([`GroupCommit::submit`]: the game's worker does not wait meanwhile);
 //! the writer takes every write waiting and commits them in one transaction
 //! ([`Store::mirror_many`]). So the store still holds a move before the frame that answers
 //! it is drawn, but at 500 games one commit (one `fsync` of SQLite's WAL, one round trip to
@@ -10,7 +11,7 @@
 //! write (a save too large) fails only that game.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
 use super::{MirrorWrite, Result, Store, StoreError};
@@ -24,8 +25,11 @@ struct Job {
     restart: bool,
     lines: Vec<String>,
     save: Option<Vec<u8>>,
-    reply: SyncSender<Result<bool>>,
+    reply: Reply,
 }
+
+/// Where a write's answer goes.
+type Reply = Box<dyn FnOnce(Result<bool>) + Send>;
 
 impl Job {
     fn write(&self) -> MirrorWrite<'_> {
@@ -83,6 +87,29 @@ impl GroupCommit {
         save: Option<Vec<u8>>,
     ) -> Result<bool> {
         let (reply, answer) = mpsc::sync_channel(1);
+        self.submit(
+            id,
+            restart,
+            lines,
+            save,
+            Box::new(move |r| {
+                let _ = reply.send(r);
+            }),
+        );
+        answer.recv().map_err(|_| stopped())?
+    }
+
+    /// Write game `id`'s change (as [`Store::mirror`]) in the next group's transaction,
+    /// without waiting: `reply` is called (on the writer's thread) with what
+    /// [`GroupCommit::mirror`] would return, once it is committed or failed.
+    pub fn submit(
+        &self,
+        id: u64,
+        restart: bool,
+        lines: Vec<String>,
+        save: Option<Vec<u8>>,
+        reply: Box<dyn FnOnce(Result<bool>) + Send>,
+    ) {
         let job = Job {
             id,
             restart,
@@ -90,13 +117,14 @@ impl GroupCommit {
             save,
             reply,
         };
-        let stopped = || StoreError::Db("the store's writer has stopped".to_owned());
-        self.tx
+        let sent = self
+            .tx
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .send(job)
-            .map_err(|_| stopped())?;
-        answer.recv().map_err(|_| stopped())?
+            .send(job);
+        if let Err(mpsc::SendError(job)) = sent {
+            (job.reply)(Err(stopped()));
+        }
     }
 
     /// Transactions committed, and game writes in them, so far.
@@ -107,6 +135,10 @@ impl GroupCommit {
             self.stats.writes.load(Ordering::Relaxed),
         )
     }
+}
+
+fn stopped() -> StoreError {
+    StoreError::Db("the store's writer has stopped".to_owned())
 }
 
 /// The writer's loop: every job waiting, in one transaction, until every sender is gone.
@@ -129,24 +161,27 @@ fn writer(rx: &Receiver<Job>, store: &dyn Store, server: &str, stats: &Stats) {
                 stats
                     .writes
                     .fetch_add(batch.len() as u64, Ordering::Relaxed);
-                for (j, h) in batch.iter().zip(held) {
-                    let _ = j.reply.send(Ok(h));
+                drop(writes);
+                for (j, h) in batch.into_iter().zip(held) {
+                    (j.reply)(Ok(h));
                 }
             }
             Err(e) if batch.len() == 1 => {
-                if let Some(j) = batch.first() {
-                    let _ = j.reply.send(Err(e));
+                drop(writes);
+                if let Some(j) = batch.pop() {
+                    (j.reply)(Err(e));
                 }
             }
             // Refused as a whole: each on its own, so only the games at fault fail.
             Err(_) => {
-                for j in &batch {
+                drop(writes);
+                for j in batch {
                     let r = store.mirror(j.id, server, &j.write(), now);
                     if r.is_ok() {
                         stats.commits.fetch_add(1, Ordering::Relaxed);
                         stats.writes.fetch_add(1, Ordering::Relaxed);
                     }
-                    let _ = j.reply.send(r);
+                    (j.reply)(r);
                 }
             }
         }

@@ -436,6 +436,24 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         now: i64,
     ) -> Result<bool>;
 
+    /// The progress (depth, turn) of several live games, as `server` (each as
+    /// [`Store::set_game`] with [`GameStatus::Live`]), in one transaction where the backend
+    /// can: for each, whether it was written (`false`: another server holds it now). The
+    /// default is one [`Store::set_game`] each.
+    ///
+    /// # Errors
+    /// The database failed.
+    fn progress_many(
+        &self,
+        server: &str,
+        rows: &[(u64, Option<i32>, u64)],
+        now: i64,
+    ) -> Result<Vec<bool>> {
+        rows.iter()
+            .map(|&(id, depth, turn)| self.set_game(id, server, GameStatus::Live, depth, turn, now))
+            .collect()
+    }
+
     /// Write what commands changed in game `id`'s files, as `server`, in one transaction and
     /// only while `server` holds the game (the check and the writes in one transaction, so
     /// a server that lost its lease, cut off from the database past it, cannot write over

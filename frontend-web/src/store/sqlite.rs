@@ -631,6 +631,36 @@ impl Store for SqliteStore {
         Ok(held)
     }
 
+    fn progress_many(
+        &self,
+        server: &str,
+        rows: &[(u64, Option<i32>, u64)],
+        now: i64,
+    ) -> Result<Vec<bool>> {
+        let mut c = self.pool.get()?;
+        let tx = c
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db)?;
+        let mut held = Vec::with_capacity(rows.len());
+        {
+            let mut st = tx
+                .prepare_cached(
+                    "UPDATE web_games SET status = 'live', depth = ?2, turn = ?3, updated = ?4
+                     WHERE id = ?1 AND (server = ?5 OR server IS NULL)",
+                )
+                .map_err(db)?;
+            for &(id, depth, turn) in rows {
+                let turn = i64::try_from(turn).unwrap_or(i64::MAX);
+                let n = st
+                    .execute(params![db_id(id)?, depth, turn, now, server])
+                    .map_err(db)?;
+                held.push(n > 0);
+            }
+        }
+        tx.commit().map_err(db)?;
+        Ok(held)
+    }
+
     fn mirror_many(
         &self,
         server: &str,

@@ -95,9 +95,9 @@ async fn replay_loop(mut socket: WebSocket, session: &Session, kind: GameKind, s
                 };
                 match parse_client(&text) {
                     Ok(ClientMsg::Input { input }) => {
-                        if session.tx.try_send(Command::Input(input)).is_err() && !send_json(&mut socket, &ServerMsg::error(SLOW_DOWN)).await { return; }
+                        if !session.send(Command::Input(input)) && !send_json(&mut socket, &ServerMsg::error(SLOW_DOWN)).await { return; }
                     }
-                    Ok(ClientMsg::Resize { w, h }) => { let _ = session.tx.try_send(Command::Resize(w, h)); }
+                    Ok(ClientMsg::Resize { w, h }) => { let _ = session.send(Command::Resize(w, h)); }
                     Err(e) => if !send_json(&mut socket, &ServerMsg::error(e.to_string())).await { return; },
                 }
             }

@@ -116,7 +116,7 @@ async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<Live
                     Err(e) => Some(ServerMsg::error(e.to_string())),
                     Ok(ClientMsg::Resize { w, h }) => {
                         size = (w, h);
-                        if let Some((s, _)) = &past { let _ = s.tx.try_send(Command::Resize(w, h)); }
+                        if let Some((s, _)) = &past { let _ = s.send(Command::Resize(w, h)); }
                         None
                     }
                     Ok(ClientMsg::Input { input }) => match &past {
@@ -126,15 +126,15 @@ async fn watch_loop(mut socket: WebSocket, server: &Arc<Server>, game: &Arc<Live
                             if !send_current(&mut socket, &mut sub).await { return; }
                             Some(ServerMsg::Notice { msg: "Live.".to_owned() })
                         }
-                        Some((s, _)) => s.tx.try_send(Command::Input(input)).err().map(|_| ServerMsg::error(SLOW_DOWN)),
+                        Some((s, _)) => (!s.send(Command::Input(input))).then(|| ServerMsg::error(SLOW_DOWN)),
                         None if past_key(&input) && last_done.as_ref().is_some_and(|d| !d.load(std::sync::atomic::Ordering::Acquire)) => {
                             Some(ServerMsg::error(PAST_BUSY))
                         }
                         None if past_key(&input) => {
                             match open_past(server, game, size).await {
                                 Ok(mut p) => {
-                                    let _ = p.0.tx.try_send(Command::Input(alembic_ui::Input::key(alembic_ui::Key::End)));
-                                    let _ = p.0.tx.try_send(Command::Input(input));
+                                    let _ = p.0.send(Command::Input(alembic_ui::Input::key(alembic_ui::Key::End)));
+                                    let _ = p.0.send(Command::Input(input));
                                     if !send_current(&mut socket, &mut p.1).await { return; }
                                     past = Some(p);
                                     Some(ServerMsg::Notice { msg: "The past: ← → step, Home End jump, space plays; Esc or L: back to live.".to_owned() })

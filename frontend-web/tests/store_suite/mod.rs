@@ -319,6 +319,29 @@ fn new_game<'a>(owner: &'a str, server: &'a str, now: i64) -> NewGame<'a> {
     }
 }
 
+pub fn progress_many_only_where_held<B: Backend>() {
+    let s = B::fresh("progress");
+    let a = s.create_game(&new_game("tok-a", "one", 100)).unwrap();
+    let b = s.create_game(&new_game("tok-b", "one", 101)).unwrap();
+    assert_eq!(s.take_lease(b, "two", 200, 210).unwrap(), Lease::Taken);
+    let held = s
+        .progress_many("one", &[(a, Some(4), 40), (b, Some(5), 50)], 205)
+        .unwrap();
+    assert_eq!(held, [true, false]);
+    let ga = s.game(a).unwrap().unwrap();
+    assert_eq!(
+        (ga.depth, ga.turn, ga.updated, ga.status),
+        (Some(4), 40, 205, GameStatus::Live)
+    );
+    // Its hold is kept; the other server's game is not touched.
+    assert_eq!(
+        (ga.server.as_deref(), ga.lease_until),
+        (Some("one"), Some(110))
+    );
+    let gb = s.game(b).unwrap().unwrap();
+    assert_eq!((gb.turn, gb.server.as_deref()), (0, Some("two")));
+}
+
 pub fn games_and_leases<B: Backend>() {
     let s = B::fresh("games");
     let a = s.create_game(&new_game("tok-a", "one", 100)).unwrap();
@@ -671,7 +694,7 @@ macro_rules! store_suite {
     ($b:ty $(, #[$m:meta])*) => {
         $crate::store_suite!(@each $b; [$(#[$m])*]; migrations_from_empty migrations_from_previous
             newer_database_refused accounts sessions login_failures scores morgues saves
-            save_all_or_nothing recordings_concurrent ownership games_and_leases game_to_continue
+            save_all_or_nothing recordings_concurrent ownership progress_many_only_where_held games_and_leases game_to_continue
             game_saves settings_shared delete_account_everything expire_anonymous_games
             mirror_many_in_one_transaction group_commit_writer);
     };

@@ -1,24 +1,25 @@
-//! A game's own thread: made ([`Server::spawn_game`]), run under
-//! [`alembic_ui::run`] with a [`WebFrontend`] (a panic caught), and ended
-//! ([`Server::game_ended`]: saved, or over and filed in the store).
+//! A game on the worker pool: made ([`Server::spawn_game`]: started on a worker, where it
+//! stays, as a [`Tracked`] task), and ended ([`Server::game_ended`]: saved, or over and
+//! filed in the store); the progress writer, which keeps the lobbies' depth and turn.
 
+use std::collections::HashMap;
 use std::net::IpAddr;
-use std::panic::AssertUnwindSafe;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use alembic_ui::{App, Input};
-
-use super::tracked::Tracked;
+use super::pool::{Screen, Task};
+use super::tracked::{Kept, Phase, Tracked};
 use super::{AttachError, DEFAULT_SIZE, INPUT_QUEUE, LiveGame, LiveState, Server, Token};
-use crate::frontend::{Hub, WebFrontend};
+use crate::frontend::Hub;
 use crate::games::{self, GameKind, Progress};
-use crate::protocol::{EndLinks, GameSummary};
-use crate::store::{GameStatus, Score};
+use crate::store::{GameStatus, Score, Store};
 use crate::sync::{self, Mirror};
 
 impl Server {
-    /// Make game `id` on its own thread; returns once it has started (or failed to).
+    /// Make game `id` on a worker of the pool; returns once it has started (or failed to).
+    /// Blocking.
     pub(super) fn spawn_game(
         self: &Arc<Self>,
         (id, from): (u64, IpAddr),
@@ -26,7 +27,7 @@ impl Server {
         owner: Token,
         player: String,
         seed: Option<u64>,
-    ) -> Result<(Arc<LiveGame>, std::thread::JoinHandle<()>), AttachError> {
+    ) -> Result<Arc<LiveGame>, AttachError> {
         let save = games::save_path(&self.config.data_dir, kind, id);
         let seed = seed.unwrap_or_else(|| games::fresh_seed(id));
         let (tx, rx) = std::sync::mpsc::sync_channel(INPUT_QUEUE);
@@ -45,6 +46,8 @@ impl Server {
             hub: Arc::clone(&hub),
             past: Arc::default(),
             tx: Mutex::new(tx),
+            worker: OnceLock::new(),
+            taken: std::sync::atomic::AtomicBool::new(false),
             state: Mutex::new(LiveState {
                 progress: Progress::default(),
                 last_input: Instant::now(),
@@ -57,82 +60,69 @@ impl Server {
             }),
         });
         let (tiles, tiles_opt) = self.tiles();
-        // The app is made on its own thread (the games' values need not be `Send`); the
-        // thread says whether it started before the player is attached.
+        // The app is made on its worker (the games' values are not `Send`: a game stays on
+        // the worker that made it); the worker says whether it started before the player
+        // is attached.
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
         let server = Arc::clone(self);
         let g = Arc::clone(&game);
-        let thread = std::thread::Builder::new()
-            .name(format!("game-{id}"))
-            .spawn(move || {
-                // The files as the store holds them (written by `materialize`, or none):
-                // whatever starting writes is sent by the first sync below.
-                let mirror = Mirror::new(id, &save);
-                let app = match games::start(kind, &save, seed, tiles_opt) {
-                    Ok(app) => app,
-                    Err(e) => {
-                        let _ = ready_tx.send(Err(e));
-                        return;
-                    }
-                };
-                g.state().progress = app.progress();
-                let mut tracked = Tracked {
-                    app,
-                    game: Arc::clone(&g),
-                    mirror,
-                    store: Arc::clone(&server.store),
-                    commits: Arc::clone(&server.commits),
-                    progress_written: Instant::now(),
-                    server: server.name.clone(),
-                    lost: false,
-                    behind: None,
-                    ending: None,
-                };
-                // What starting wrote (a new game's first save, a journal replayed): moves
-                // answered before, or a game its seed makes again; a failure is written by
-                // the first move's settle.
-                if let Err(e) = tracked.sync() {
-                    eprintln!("alembic-web: game {id}: cannot mirror into the store yet ({e})");
+        let handle = self.pool.start(Box::new(move |_me| {
+            // The files as the store holds them (written by `materialize`, or none):
+            // whatever starting writes is sent by the first sync below.
+            let mirror = Mirror::new(id, &save);
+            let app = match games::start(kind, &save, seed, tiles_opt) {
+                Ok(app) => app,
+                Err(e) => {
+                    let _ = ready_tx.send(Err(e));
+                    return None;
                 }
-                let _ = ready_tx.send(Ok(()));
-                let mut fe = WebFrontend::new(rx, DEFAULT_SIZE, Arc::clone(&g.hub)).with_tiles(tiles);
-                // A game continued over (its window had closed at its end) is filed as it
-                // starts: nothing of it is played or drawn, its summary is shown.
-                let ran = if tracked.ended() {
-                    Ok(Ok(()))
-                } else {
-                    std::panic::catch_unwind(AssertUnwindSafe(|| alembic_ui::run(&mut fe, &mut tracked)))
-                };
-                let why = match ran {
-                    Ok(_) if tracked.lost => "This game was taken over by another server (this one lost touch with the database): reload the page to continue it there.",
-                    Ok(_) if tracked.behind.is_some() => "The game stopped before your last move could be written: it continues from the last move you saw answered.",
-                    Ok(_) if g.save.is_file() => "Your game was saved; come back to continue it.",
-                    Ok(_) => "The game is over.",
-                    Err(_) => {
-                        // Its last chance to save, as when a terminal hangs up.
-                        let _ = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                            tracked.app.handle(Input::Quit)
-                        }));
-                        "The game crashed (a bug): it was saved where it could be, and the server goes on."
-                    }
-                };
-                if let Err(e) = tracked.sync() {
-                    eprintln!("alembic-web: game {id}: cannot mirror its end into the store ({e})");
-                }
-                let points = tracked.app.points();
-                let kept = server.game_ended(&g, tracked.mirror.recording(), points, tracked.lost);
-                let summary = tracked
-                    .ending
-                    .take()
-                    .filter(|_| !tracked.lost && tracked.behind.is_none())
-                    .map(|e| summary_of(&g, e, points, kept));
-                g.hub.end_with(why, summary);
-            })
-            .map_err(|e| AttachError::Start(e.to_string()))?;
+            };
+            g.state().progress = app.progress();
+            let mut tracked = Tracked {
+                app,
+                game: Arc::clone(&g),
+                mirror,
+                commits: Arc::clone(&server.commits),
+                progress_written: Instant::now(),
+                lost: false,
+                behind: None,
+                ending: None,
+                srv: Arc::clone(&server),
+                rx,
+                screen: Screen::new(Arc::clone(&g.hub), DEFAULT_SIZE, tiles),
+                phase: Phase::Ready,
+                retry: None,
+                crashed: false,
+            };
+            // What starting wrote (a new game's first save, a journal replayed): moves
+            // answered before, or a game its seed makes again; a failure is written by
+            // the first move's write.
+            if let Err(e) = tracked.sync() {
+                eprintln!("alembic-web: game {id}: cannot mirror into the store yet ({e})");
+            }
+            let _ = ready_tx.send(Ok(()));
+            // A game continued over (its window had closed at its end) is filed as it
+            // starts: nothing of it is played or drawn, its summary is shown.
+            if tracked.ended() {
+                tracked.end();
+                return None;
+            }
+            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                tracked.screen.present(&mut tracked.app);
+            }))
+            .is_err()
+            {
+                tracked.crashed = true;
+                tracked.end();
+                return None;
+            }
+            Some(Box::new(tracked) as Box<dyn Task>)
+        }));
+        let _ = game.worker.set(handle);
         match ready_rx.recv() {
-            Ok(Ok(())) => Ok((game, thread)),
+            Ok(Ok(())) => Ok(game),
             Ok(Err(e)) => Err(AttachError::Start(e)),
-            Err(_) => Err(AttachError::Start("the game's thread died".to_owned())),
+            Err(_) => Err(AttachError::Start("the game's worker died".to_owned())),
         }
     }
 
@@ -256,36 +246,58 @@ impl Server {
     }
 }
 
-/// What the store keeps of a finished game, beside its record (which makes its page).
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Kept {
-    /// Its morgue file.
-    morgue: bool,
-    /// Its recording (so it replays).
-    recording: bool,
+/// Writes the games' progress (depth, turn) for every server's lobby, off the workers:
+/// each game asks at most every few seconds, and the latest of each due is written, all in
+/// one transaction ([`Store::progress_many`]).
+#[derive(Debug)]
+pub(super) struct ProgressWriter {
+    tx: Mutex<Sender<Arc<LiveGame>>>,
 }
 
-/// The page's summary of game `g`, which ended as `ending` said with `points`; its links
-/// only to what the store `kept` (none when its end could not be stored as finished: the
-/// pages would not show it).
-fn summary_of(
-    g: &LiveGame,
-    ending: alembic_games::end::EndSummary,
-    points: Option<i64>,
-    kept: Option<Kept>,
-) -> GameSummary {
-    GameSummary {
-        game: g.kind.name().to_owned(),
-        id: g.id,
-        won: ending.won,
-        quit: ending.quit,
-        headline: ending.headline,
-        cause: ending.cause,
-        depth: (ending.depth > 0).then_some(ending.depth),
-        turns: ending.turns,
-        score: points,
-        links: kept.map_or_else(EndLinks::default, |k| {
-            EndLinks::of(g.id, k.morgue, k.recording)
-        }),
+impl ProgressWriter {
+    /// A writer into `store` as server `name` (its thread started here).
+    ///
+    /// # Errors
+    /// No thread could be started.
+    pub(super) fn start(store: Arc<dyn Store>, name: String) -> std::io::Result<ProgressWriter> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("progress-writer".to_owned())
+            .spawn(move || write_progress(&rx, store.as_ref(), &name))?;
+        Ok(ProgressWriter { tx: Mutex::new(tx) })
+    }
+
+    /// Write `g`'s progress soon.
+    pub(super) fn write(&self, g: &Arc<LiveGame>) {
+        let _ = super::lock(&self.tx).send(Arc::clone(g));
+    }
+}
+
+fn write_progress(rx: &Receiver<Arc<LiveGame>>, store: &dyn Store, name: &str) {
+    while let Ok(first) = rx.recv() {
+        let mut due: HashMap<u64, Arc<LiveGame>> = HashMap::new();
+        due.insert(first.id, first);
+        while let Ok(g) = rx.try_recv() {
+            due.insert(g.id, g);
+        }
+        let now = crate::accounts::now();
+        let games: Vec<&Arc<LiveGame>> = due.values().collect();
+        let rows: Vec<(u64, Option<i32>, u64)> = games
+            .iter()
+            .map(|g| {
+                let p = g.state().progress;
+                (g.id, p.depth, p.turn)
+            })
+            .collect();
+        // One transaction for every game due (one flush of SQLite's journal, not one per
+        // game, each holding the database from the moves' group commits).
+        if let Ok(held) = store.progress_many(name, &rows, now) {
+            for (g, h) in games.iter().zip(held) {
+                if !h {
+                    // Another server holds it now: the game stops at its next move.
+                    g.taken.store(true, Ordering::Relaxed);
+                }
+            }
+        }
     }
 }
