@@ -324,6 +324,12 @@ pub fn start(
             tiles,
             replay: None,
             kept: None,
+            // The store is the durable copy of every game: each move is committed there
+            // (and flushed) before it is answered, and a game's files are written again
+            // from it before the game continues. So the recording's appends need no flush
+            // of their own (one `fdatasync` per move per game; a `kill -9` loses nothing
+            // without it).
+            flush_appends: false,
         },
     )
 }
@@ -358,6 +364,7 @@ pub fn replay_kept(
             tiles,
             replay: Some(path.to_path_buf()),
             kept,
+            flush_appends: true,
         },
     )
 }

@@ -193,9 +193,20 @@ impl<R: Ruleset> Session<R> {
     #[must_use]
     pub fn with_game(mut self, game: Game) -> Self {
         let (practice, wizard) = (self.run.is_practice(), self.run.is_wizard());
+        let flush = self.run.flushing_appends();
         self.run = Run::with_game(self.run.rules_arc().clone(), self.run.seed(), game)
             .in_modes(practice, wizard);
+        self.run.set_flush_appends(flush);
         self.broken = None;
+        self
+    }
+
+    /// Whether its games' recordings are flushed to the disk at each append (yes by
+    /// default; [`Run::set_flush_appends`] says who may turn it off), for this game and the
+    /// next ones it starts.
+    #[must_use]
+    pub fn with_flush_appends(mut self, on: bool) -> Self {
+        self.run.set_flush_appends(on);
         self
     }
 
@@ -863,7 +874,9 @@ impl<R: Ruleset> StartHost for Session<R> {
             if let Some(why) = fresh.broken {
                 return Err(NewGameError(format!("The game could not be made: {why}")));
             }
+            let flush = self.run.flushing_appends();
             self.run = fresh.run;
+            self.run.set_flush_appends(flush);
         }
         self.log.clear();
         self.notice = None;

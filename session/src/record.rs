@@ -120,6 +120,8 @@ pub struct Recorder<C> {
     base: Option<(u64, u64, String)>,
     /// Lines a failed write left waiting, and where the file's whole lines end.
     written: Written,
+    /// Appends are flushed to the disk ([`Recorder::set_flush`]).
+    flush: bool,
     commands: PhantomData<fn(&C)>,
 }
 
@@ -206,6 +208,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             pending: None,
             base: None,
             written: Written::default(),
+            flush: true,
             commands: PhantomData,
         })
     }
@@ -235,6 +238,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             pending: Some(text),
             base: None,
             written: Written::default(),
+            flush: true,
             commands: PhantomData,
         }
     }
@@ -294,6 +298,13 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
         self.written.behind.as_deref()
     }
 
+    /// Whether appends are flushed to the disk (`fdatasync`) before they count as written:
+    /// yes unless turned off, which only a writer holding every line durably elsewhere may
+    /// do ([`storage::append_at_flushing`]).
+    pub fn set_flush(&mut self, on: bool) {
+        self.flush = on;
+    }
+
     /// Write the lines that wait (after a failed write) to the file, flushed: first cutting
     /// off whatever part of a line the failed write left, so the file holds whole lines
     /// only. Nothing to do when none waits.
@@ -320,7 +331,12 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             },
         };
         self.written.len = Some(at);
-        match storage::append_at(&self.path, at, self.written.backlog.as_bytes()) {
+        match storage::append_at_flushing(
+            &self.path,
+            at,
+            self.written.backlog.as_bytes(),
+            self.flush,
+        ) {
             Ok(end) => {
                 self.written.len = Some(end);
                 self.written.backlog.clear();
@@ -459,6 +475,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             pending: None,
             base: Some((want.0, want.1, base)),
             written: Written::default(),
+            flush: true,
             commands: PhantomData,
         };
         let ends_here = matches!(
@@ -508,6 +525,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             pending: None,
             base: None,
             written: Written::default(),
+            flush: true,
             commands: PhantomData,
         })
     }

@@ -198,6 +198,8 @@ pub struct Run<R: Ruleset> {
     history: Option<Undo<R::Command>>,
     save_path: Option<PathBuf>,
     recorder: Option<Recorder<Step<R::Command>>>,
+    /// The recording's appends are flushed to the disk ([`Run::set_flush_appends`]).
+    flush_appends: bool,
     slot: Slot,
     player_saved: bool,
     ended: bool,
@@ -240,6 +242,7 @@ impl<R: Ruleset> Run<R> {
             history: None,
             save_path: None,
             recorder: None,
+            flush_appends: true,
             slot: Slot::default(),
             player_saved: false,
             ended: false,
@@ -275,7 +278,10 @@ impl<R: Ruleset> Run<R> {
             &modes,
             &self.game,
         ) {
-            Ok(r) => self.recorder = Some(r),
+            Ok(mut r) => {
+                r.set_flush(self.flush_appends);
+                self.recorder = Some(r);
+            }
             Err(e) => {
                 self.problems
                     .push(format!("This game is not being recorded: {e}"));
@@ -476,6 +482,22 @@ impl<R: Ruleset> Run<R> {
     #[must_use]
     pub fn is_wizard(&self) -> bool {
         self.wizard
+    }
+
+    /// Whether the recording's appends are flushed to the disk before a move counts as
+    /// recorded: yes by default. Only a host that holds every move durably elsewhere first
+    /// turns it off (the web server, whose store commits each move before it is answered).
+    pub fn set_flush_appends(&mut self, on: bool) {
+        self.flush_appends = on;
+        if let Some(r) = self.recorder.as_mut() {
+            r.set_flush(on);
+        }
+    }
+
+    /// Whether the recording's appends are flushed ([`Run::set_flush_appends`]).
+    #[must_use]
+    pub fn flushing_appends(&self) -> bool {
+        self.flush_appends
     }
 
     /// Where the game saves.

@@ -293,23 +293,8 @@ pub fn append_line(path: &Path, line: &str) -> Result<(), StorageError> {
         .map_err(io_err(path))
 }
 
-/// Whether [`append_at`] flushes what it wrote to the disk (`fdatasync`) before it returns:
-/// yes, unless [`set_flush_appends`] said otherwise.
-static FLUSH_APPENDS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
-
-/// Whether [`append_at`] (a recording's lines as they are played) flushes them to the disk
-/// before returning, for the whole process: yes by default. Only a process that holds every
-/// line durably elsewhere before it counts the line as written may turn it off: the web
-/// server, whose store commits (and flushes) each move before the move is answered, and
-/// writes a game's files again from the store before the game continues. Without the
-/// flush, a `kill -9` still loses nothing (the lines are in the system's cache); a crash of
-/// the machine may lose the file's last lines, which the store has.
-pub fn set_flush_appends(on: bool) {
-    FLUSH_APPENDS.store(on, std::sync::atomic::Ordering::Relaxed);
-}
-
 /// Write `bytes` (whole lines) into the file at `path` from offset `at`, the end of its last
-/// whole line, and flush them to the disk (unless [`set_flush_appends`] turned it off): whatever follows `at` (part of a line a failed
+/// whole line, and flush them to the disk: whatever follows `at` (part of a line a failed
 /// write left) is cut off first; a file shorter than `at` (changed by someone else) is
 /// appended to. Returns the file's new length.
 ///
@@ -317,6 +302,24 @@ pub fn set_flush_appends(on: bool) {
 /// [`StorageError::Io`]: the file could not be opened, cut or written (a full disk, a
 /// read-only directory); what was written of `bytes` is cut off again by the next call.
 pub fn append_at(path: &Path, at: u64, bytes: &[u8]) -> Result<u64, StorageError> {
+    append_at_flushing(path, at, bytes, true)
+}
+
+/// [`append_at`], flushing to the disk (`fdatasync`) only if `flush`. Only a writer that
+/// holds every line durably elsewhere before it counts the line as written may pass
+/// `false`: the web server, whose store commits (and flushes) each move before the move is
+/// answered, and writes a game's files again from the store before the game continues.
+/// Without the flush, a `kill -9` still loses nothing (the lines are in the system's
+/// cache); a crash of the machine may lose the file's last lines, which the store has.
+///
+/// # Errors
+/// As [`append_at`].
+pub fn append_at_flushing(
+    path: &Path,
+    at: u64,
+    bytes: &[u8],
+    flush: bool,
+) -> Result<u64, StorageError> {
     use std::io::{Seek, SeekFrom};
     let mut f = OpenOptions::new()
         .create(true)
@@ -330,13 +333,7 @@ pub fn append_at(path: &Path, at: u64, bytes: &[u8]) -> Result<u64, StorageError
     }
     let start = f.seek(SeekFrom::End(0)).map_err(io_err(path))?;
     f.write_all(bytes)
-        .and_then(|()| {
-            if FLUSH_APPENDS.load(std::sync::atomic::Ordering::Relaxed) {
-                f.sync_data()
-            } else {
-                Ok(())
-            }
-        })
+        .and_then(|()| if flush { f.sync_data() } else { Ok(()) })
         .map_err(io_err(path))?;
     Ok(start + bytes.len() as u64)
 }

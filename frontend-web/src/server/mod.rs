@@ -364,11 +364,6 @@ impl Server {
             None => default_name(&config.data_dir)?,
         };
         let (stopping, _) = watch::channel(false);
-        // The store is the durable copy of every game: each move is committed there (and
-        // flushed) before it is answered, and a game's files are written again from it
-        // before the game continues. So the recordings' appends need no flush of their own
-        // (one `fdatasync` per move per game; a `kill -9` loses nothing without it).
-        alembic_games::storage::set_flush_appends(false);
         let commits = Arc::new(
             crate::store::group::GroupCommit::start(Arc::clone(&store), name.clone())
                 .map_err(|e| format!("cannot start the store's writer: {e}"))?,

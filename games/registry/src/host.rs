@@ -33,6 +33,9 @@ pub struct HostOptions {
     /// The whole states kept by the process writing that recording (a live game's, for a
     /// look into its past): the viewer seeks from them too.
     pub kept: Option<Arc<alembic_session::playback::KeptStates>>,
+    /// Flush the game's recording to the disk at each move (`true` unless the host holds
+    /// every move durably elsewhere first: [`alembic_session::run::Run::set_flush_appends`]).
+    pub flush_appends: bool,
 }
 
 /// A running game as a server sees it: an [`App`] whose game, turn, depth, score and ending
@@ -134,7 +137,9 @@ pub fn host_session_on<R: Ruleset>(
         Session::with_board(rules, board, opts.seed).with_save(opts.save.clone())
     };
     Ok(Box::new(alembic_session::play::app_playing(
-        session.with_tiles(opts.tiles == Some(true)),
+        session
+            .with_tiles(opts.tiles == Some(true))
+            .with_flush_appends(opts.flush_appends),
     )))
 }
 

@@ -59,6 +59,7 @@ fn alchemy_is_hosted_on_the_session_with_its_own_board() {
         tiles: None,
         replay: None,
         kept: None,
+        flush_appends: true,
     };
     let mut hosted = host_session_on(rules, board, &opts).unwrap();
     assert_eq!(hosted.turn(), 0);
