@@ -367,6 +367,12 @@ fn door(g: &Game, replies: &[Reply]) -> Asked<Command> {
     }
 }
 
+/// The map cursor asking `prompt`, on the hero at `at` first, then Tab through `marks`.
+fn from_hero(prompt: &str, at: Loc, mut marks: Vec<Loc>) -> Asked<Command> {
+    marks.insert(0, at);
+    Asked::Ask(Question::target(prompt, at, marks, level_box(at.z)))
+}
+
 /// `x`: a place, then what the hero knows of it (a query: no command, no turn). The cursor
 /// starts on the hero, as Alchemy's own look did (and DCSS's `x`); Tab goes to the marks.
 fn look(g: &Game, replies: &[Reply]) -> Asked<Command> {
@@ -374,16 +380,7 @@ fn look(g: &Game, replies: &[Reply]) -> Asked<Command> {
         return Asked::Say(LOST.into());
     };
     match replies {
-        [] => {
-            let mut marks = marks(g, at);
-            marks.insert(0, at);
-            Asked::Ask(Question::target(
-                "Look at what? (Enter describes it)",
-                at,
-                marks,
-                level_box(at.z),
-            ))
-        }
+        [] => from_hero("Look at what? (Enter describes it)", at, marks(g, at)),
         // Enter: the place's sentence, then the whole description of the thing on top
         // (the hero aside) on a page of its own.
         [Reply::Target(l)] => match view::look_at(g, *l) {
@@ -424,14 +421,12 @@ fn travel(g: &Game, replies: &[Reply]) -> Asked<Command> {
                 })
                 .collect();
             marks.sort_by_key(|&(s, d, l)| (s, d, l.y, l.x));
-            let mut marks: Vec<Loc> = marks.into_iter().map(|(_, _, l)| l).collect();
-            marks.insert(0, at);
-            Asked::Ask(Question::target(
+            let marks: Vec<Loc> = marks.into_iter().map(|(_, _, l)| l).collect();
+            from_hero(
                 "Travel to where? (Tab: stairs and places you remember)",
                 at,
                 marks,
-                level_box(at.z),
-            ))
+            )
         }
         [Reply::Target(l)] if *l == at => Asked::Say("You are there already.".into()),
         [Reply::Target(l)] if !crate::rules::explored(g, *l) => {
