@@ -912,6 +912,7 @@ impl<R: Ruleset> StartHost for Session<R> {
         loaded.view = self.view;
         loaded.practice_default = self.practice_default;
         loaded.fight_until = self.fight_until;
+        loaded.run.set_flush_appends(self.run.flushing_appends());
         let ended = loaded.ended();
         *self = loaded;
         if ended {
