@@ -436,10 +436,11 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         now: i64,
     ) -> Result<bool>;
 
-    /// The progress (depth, turn) of several live games, as `server` (each as
-    /// [`Store::set_game`] with [`GameStatus::Live`]), in one transaction where the backend
-    /// can: for each, whether it was written (`false`: another server holds it now). The
-    /// default is one [`Store::set_game`] each.
+    /// The progress (depth, turn) of several live games, as `server`, in one transaction
+    /// where the backend can: for each, whether it was written (`false`: another server
+    /// holds it now, or it is no longer live: a late write never brings back a game that
+    /// ended or was saved meanwhile). The default is one [`Store::set_game`] each, for a
+    /// backend with no such guard; SQLite and PostgreSQL have their own.
     ///
     /// # Errors
     /// The database failed.

@@ -621,6 +621,32 @@ impl Store for PgStore {
         Ok(held)
     }
 
+    fn progress_many(
+        &self,
+        server: &str,
+        rows: &[(u64, Option<i32>, u64)],
+        now: i64,
+    ) -> Result<Vec<bool>> {
+        let mut c = self.pool.get()?;
+        let mut tx = c.transaction().map_err(db)?;
+        let mut held = Vec::with_capacity(rows.len());
+        for &(id, depth, turn) in rows {
+            let turn = i64::try_from(turn).unwrap_or(i64::MAX);
+            // Only a game still live: a late write never brings back one that ended or
+            // was saved meanwhile.
+            let n = tx
+                .execute(
+                    "UPDATE web_games SET depth = $2, turn = $3, updated = $4
+                     WHERE id = $1 AND status = 'live' AND (server = $5 OR server IS NULL)",
+                    &[&db_id(id)?, &depth, &turn, &now, &server],
+                )
+                .map_err(db)?;
+            held.push(n > 0);
+        }
+        tx.commit().map_err(db)?;
+        Ok(held)
+    }
+
     fn mirror_many(
         &self,
         server: &str,

@@ -645,8 +645,8 @@ impl Store for SqliteStore {
         {
             let mut st = tx
                 .prepare_cached(
-                    "UPDATE web_games SET status = 'live', depth = ?2, turn = ?3, updated = ?4
-                     WHERE id = ?1 AND (server = ?5 OR server IS NULL)",
+                    "UPDATE web_games SET depth = ?2, turn = ?3, updated = ?4
+                     WHERE id = ?1 AND status = 'live' AND (server = ?5 OR server IS NULL)",
                 )
                 .map_err(db)?;
             for &(id, depth, turn) in rows {

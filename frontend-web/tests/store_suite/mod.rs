@@ -340,6 +340,16 @@ pub fn progress_many_only_where_held<B: Backend>() {
     );
     let gb = s.game(b).unwrap().unwrap();
     assert_eq!((gb.turn, gb.server.as_deref()), (0, Some("two")));
+    // A late progress write never brings back a game that ended meanwhile (the lobby's
+    // writer runs beside the game's end): it stays finished, its turn as it ended.
+    assert!(
+        s.set_game(a, "one", GameStatus::Finished, Some(4), 41, 206)
+            .unwrap()
+    );
+    let held = s.progress_many("one", &[(a, Some(4), 40)], 207).unwrap();
+    assert_eq!(held, [false]);
+    let ga = s.game(a).unwrap().unwrap();
+    assert_eq!((ga.status, ga.turn), (GameStatus::Finished, 41));
 }
 
 pub fn games_and_leases<B: Backend>() {
