@@ -10,7 +10,7 @@
 #   save continues at its turn, and `--replay` shows its recording; under Xvfb (when it is
 #   installed) the window plays it, a screenshot is kept, and SIGTERM saves it.
 #   Its questions: `t` throws a coin with the targeting cursor, `E` writes in the dust.
-#   Alchemy on the shared session (frontend-tui/examples/alchemy_session): quaff, wield,
+#   Alchemy on the shared session (`alembic-tui --game alchemy`): quaff, wield,
 #   throw (the targeting cursor, its path kept in an ANSI capture) and craft through the
 #   session's questions, each taking a turn; the recording replays (alembic-sim --verify)
 #   to the save's hash.
@@ -31,7 +31,7 @@ bash "$ROOT/scripts/build.sh" || exit 1
 TUI="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-tui"
 COINS="$TARGET/${ALEMBIC_PROFILE:-release}/coins-tui"
 COINS_WINDOW="$TARGET/${ALEMBIC_PROFILE:-release}/coins-pixels"
-ALCHEMY="$TARGET/${ALEMBIC_PROFILE:-release}/examples/alchemy_session"
+ALCHEMY="$TUI --game alchemy"
 SIM="$TARGET/${ALEMBIC_PROFILE:-release}/alembic-sim"
 
 SOCK="alembic-outside-$$"
