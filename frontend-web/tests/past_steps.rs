@@ -56,6 +56,7 @@ async fn each_step_into_the_past_replays_at_most_a_checkpoints_distance() {
     spec.resize(80, 24).await;
     // The first ← opens the past at the live end and steps back one.
     let before = game.past.steps();
+    let parsed_before = game.past.parsed_bytes();
     spec.named(Key::Left).await;
     // (Its first frame is its start; then the end, and one step back.)
     spec.until(30, "the past, a step from its end", |c| {
@@ -66,6 +67,11 @@ async fn each_step_into_the_past_replays_at_most_a_checkpoints_distance() {
     assert!(total > 300, "a short game: {total} commands");
     assert_eq!(at, total - 1);
     let opened = game.past.steps() - before;
+    let first_parse = game.past.parsed_bytes() - parsed_before;
+    assert!(
+        first_parse > 10_000,
+        "the first look parsed {first_parse} bytes"
+    );
     eprintln!("{total} commands, {kept} states kept; opening the past replayed {opened}");
     assert!(
         opened <= bound,
@@ -96,6 +102,7 @@ async fn each_step_into_the_past_replays_at_most_a_checkpoints_distance() {
     spec.until(30, "live", |c| position(&c.text()).is_none())
         .await;
     let s = game.past.steps();
+    let p = game.past.parsed_bytes();
     let (_, total2) = loop {
         spec.named(Key::Left).await;
         spec.drain(200).await;
@@ -111,5 +118,38 @@ async fn each_step_into_the_past_replays_at_most_a_checkpoints_distance() {
         "opening the past again replayed {again} commands"
     );
     assert!(total2 >= total);
+    // Nothing was played since: the recording is not parsed again.
+    let reparsed = game.past.parsed_bytes() - p;
+    assert!(
+        reparsed * 10 < first_parse,
+        "opening the past again parsed {reparsed} bytes (the first look: {first_parse})"
+    );
+
+    // The player goes on; the next look parses only the lines written since.
+    spec.named(Key::Esc).await;
+    spec.until(30, "live", |c| position(&c.text()).is_none())
+        .await;
+    play_long(&mut player, 50, 778).await;
+    let p = game.past.parsed_bytes();
+    let (_, total3) = loop {
+        spec.named(Key::Left).await;
+        spec.drain(200).await;
+        if let Some(p) = position(&spec.text())
+            && p.0 + 1 == p.1
+        {
+            break p;
+        }
+    };
+    let added = game.past.parsed_bytes() - p;
+    eprintln!(
+        "the first look parsed {first_parse} bytes; again with nothing new, {reparsed}; after {} more commands, {added}",
+        total3 - total2
+    );
+    assert!(total3 > total2, "the player's new moves are in the past");
+    assert!(
+        added > 0 && added * 5 < first_parse,
+        "after {} new commands the look parsed {added} bytes (the first look: {first_parse})",
+        total3 - total2
+    );
     ts.stop().await;
 }

@@ -1807,11 +1807,13 @@ pub fn replay_app_kept<R: Ruleset>(
                 .map_err(|e| e.to_string())
         }
     };
-    let mut playback =
-        Playback::open_saying(path, R::NAME, &rules.data(), start, step)?.with_states(restore);
-    if let Some(kept) = kept {
-        playback = playback.with_kept(kept);
+    let data = rules.data();
+    let playback = match kept {
+        // A live game's past: parsed once, each look adding the lines written since.
+        Some(kept) => Playback::open_kept(path, R::NAME, &data, kept, start, step)?,
+        None => Playback::open_saying(path, R::NAME, &data, start, step)?,
     }
+    .with_states(restore);
     // The viewer shows the recording's own states: no game is made for the session.
     let mut s = Session::over(Run::with_game(rules, 0, Game::new(0)), board);
     s.replay = true;

@@ -21,6 +21,11 @@
 //! it; the commands before it are then not replayed, so a divergence there is found by
 //! `--verify` (or by stepping through), not by a jump over it.
 //!
+//! **A live game's past.** A process that writes a recording can keep whole states at its
+//! checkpoints ([`KeptStates`]); a look into the game's past ([`Playback::open_kept`])
+//! seeks from them, and keeps its parse there too, so the next look parses only the lines
+//! written since.
+//!
 //! A game's replay screen owns a [`Playback`], draws its own play view of
 //! [`Playback::current`], and draws [`Playback::draw_bar`] over its top row.
 
@@ -29,7 +34,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use alembic::history::{Budget, History};
-use alembic::{Game, Rgb, replay::Entry, replay::ReplayError, replay::ReplayHeader};
+use alembic::replay::{Entry, MAX_REPLAY_ENTRIES, Recording, ReplayError, ReplayHeader};
+use alembic::{Game, Rgb};
 use alembic_ui::{Cell, Frame, Input, Key, Rect, fill, put_clipped, wheel_key};
 use serde::de::DeserializeOwned;
 
@@ -142,9 +148,6 @@ pub const MAX_VIEW_COMMANDS: usize = 1_000_000;
 /// How many states the viewer keeps whole (see the module docs).
 pub const VIEW_BUDGET: Budget = Budget::new(2_000, 100);
 
-/// A checkpoint to meet after a command: its line in the file, turn and state hash.
-type Check = (usize, u64, u64);
-
 /// Applies command `i` of the recording to a state, checking its turn and the checkpoints
 /// after it; the error is a sentence.
 /// Makes the state after command `i` from the state before it, with what the step said.
@@ -159,8 +162,9 @@ type Seed = (usize, u64, u64, Whole);
 
 /// A whole state a viewer can seek from.
 enum Whole {
-    /// In the recording: the game's save text of it, read back by [`Playback::with_states`].
-    Text(String),
+    /// In the recording: the game's save text of it, read back by [`Playback::with_states`]
+    /// (shared with the parse a live game keeps, [`Playback::open_kept`]).
+    Text(std::sync::Arc<str>),
     /// Kept in memory by the process that writes the recording ([`KeptStates`]).
     Game(Box<Game>),
 }
@@ -182,6 +186,9 @@ pub const MAX_KEPT_STATES: usize = 256;
 pub struct KeptStates {
     states: std::sync::Mutex<Vec<(u64, u64, Game)>>,
     steps: std::sync::atomic::AtomicU64,
+    /// The recording as the last look parsed it ([`Playback::open_kept`]).
+    parsed: ParseCache,
+    parsed_bytes: std::sync::atomic::AtomicU64,
 }
 
 impl KeptStates {
@@ -227,6 +234,13 @@ impl KeptStates {
         self.steps.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// Bytes of the recording parsed so far by the looks opened with these states
+    /// ([`Playback::open_kept`]): each line once, however many looks.
+    #[must_use]
+    pub fn parsed_bytes(&self) -> u64 {
+        self.parsed_bytes.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// The states by checkpoint (turn, state hash).
     fn snapshot(&self) -> std::collections::HashMap<(u64, u64), Game> {
         self.states
@@ -235,6 +249,247 @@ impl KeptStates {
             .iter()
             .map(|(t, h, g)| ((*t, *h), g.clone()))
             .collect()
+    }
+}
+
+/// The parse of a live game's recording that looks into its past share
+/// ([`Playback::open_kept`]): a `Parsed<C>` of the game's command type.
+#[derive(Default)]
+struct ParseCache(std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>);
+
+impl fmt::Debug for ParseCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ParseCache")
+    }
+}
+
+/// Items per chunk of a [`Chunks`].
+const CHUNK: usize = 1024;
+
+/// A list kept in shared chunks of at most [`CHUNK`] items: a clone costs Θ(chunks), and
+/// a push goes into the last chunk when nothing else holds it (else it starts a new one),
+/// so the items never need to be cloned.
+struct Chunks<T> {
+    chunks: Vec<std::sync::Arc<Vec<T>>>,
+    /// The index of each chunk's first item.
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl<T> Default for Chunks<T> {
+    fn default() -> Self {
+        Chunks {
+            chunks: Vec::new(),
+            starts: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T> Clone for Chunks<T> {
+    fn clone(&self) -> Self {
+        Chunks {
+            chunks: self.chunks.clone(),
+            starts: self.starts.clone(),
+            len: self.len,
+        }
+    }
+}
+
+impl<T> Chunks<T> {
+    fn push(&mut self, item: T) {
+        if let Some(last) = self.chunks.last_mut()
+            && last.len() < CHUNK
+            && let Some(items) = std::sync::Arc::get_mut(last)
+        {
+            items.push(item);
+        } else {
+            self.starts.push(self.len);
+            self.chunks.push(std::sync::Arc::new(vec![item]));
+        }
+        self.len += 1;
+    }
+
+    /// Item `i`. Θ(log chunks).
+    fn get(&self, i: usize) -> Option<&T> {
+        let k = self.starts.partition_point(|&s| s <= i).checked_sub(1)?;
+        self.chunks.get(k)?.get(i - self.starts.get(k)?)
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// A checkpoint written after command `at - 1`: the commands before it, its line in the
+/// file, its turn and state hash.
+type AtCheck = (usize, usize, u64, u64);
+
+/// What parsing a recording made, for a [`Playback`]: its first state, its commands, the
+/// whole states it holds and its checkpoints. A live game keeps one
+/// ([`Playback::open_kept`]) and adds the lines written since to it.
+struct Parsed<C> {
+    /// The header line as read, its newline included: a file that begins otherwise is
+    /// another recording.
+    header: Vec<u8>,
+    /// The bytes of the file parsed (the end of its last whole line).
+    bytes: u64,
+    /// The entries parsed (the lines after the header).
+    entries: usize,
+    /// The state before the first command, made from the header.
+    first: Game,
+    /// Each command with the turn it was given on.
+    cmds: Chunks<(u64, C)>,
+    /// The whole states (save texts) past the start: the commands before each, and the
+    /// turn and hash of the checkpoint that vouches for it.
+    seeds: Vec<(usize, u64, u64, std::sync::Arc<str>)>,
+    /// The checkpoints past the first command, in order.
+    checks: Vec<AtCheck>,
+    /// The last entry's checkpoint, if it was one.
+    last_check: Option<(u64, u64)>,
+    /// The last entry's turn.
+    last_turn: u64,
+}
+
+impl<C> Clone for Parsed<C> {
+    fn clone(&self) -> Self {
+        Parsed {
+            header: self.header.clone(),
+            bytes: self.bytes,
+            entries: self.entries,
+            first: self.first.clone(),
+            cmds: self.cmds.clone(),
+            seeds: self.seeds.clone(),
+            checks: self.checks.clone(),
+            last_check: self.last_check,
+            last_turn: self.last_turn,
+        }
+    }
+}
+
+impl<C: DeserializeOwned> Parsed<C> {
+    /// Read and parse the recording of `game_name` at `path` (bounded), and make its first
+    /// state with `start`; with `whole_lines`, a last line without its newline (still
+    /// being written) is left out. Θ(file).
+    fn read(
+        path: &Path,
+        game_name: &'static str,
+        data: &DataIdentity,
+        start: impl FnOnce(&ReplayHeader) -> Result<Game, alembic::Error>,
+        whole_lines: bool,
+    ) -> Result<Self, ReplayOpenError> {
+        let bytes = crate::storage::read_bounded(path, record::MAX_RECORDING_BYTES)
+            .map_err(RecordError::from)?;
+        let end = if whole_lines {
+            bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+        } else {
+            bytes.len()
+        };
+        let body = bytes.get(..end).unwrap_or_default();
+        let rec = record::parse::<C>(path, body, game_name)?;
+        // Played on other data, it would be another game: refuse, saying how.
+        data.check_save(&DataIdentity::from_modes(&rec.header.modes))
+            .map_err(ReplayOpenError::OtherData)?;
+        let first = start(&rec.header).map_err(ReplayOpenError::Engine)?;
+        let header_len = body.iter().position(|&b| b == b'\n').map_or(end, |i| i + 1);
+        let mut parsed = Parsed {
+            header: body.get(..header_len).unwrap_or_default().to_vec(),
+            bytes: end as u64,
+            entries: 0,
+            first,
+            cmds: Chunks::default(),
+            seeds: Vec::new(),
+            checks: Vec::new(),
+            last_check: None,
+            last_turn: 0,
+        };
+        parsed.absorb(rec.entries)?;
+        Ok(parsed)
+    }
+
+    /// This parse with the whole lines written to `path` since it, counted in `parsed`;
+    /// `None` when the file no longer continues it (shorter, another header, a line that
+    /// does not parse or goes back in turns, over a limit): it is then read again whole.
+    /// Θ(new lines).
+    fn continued(
+        self: Box<Self>,
+        path: &Path,
+        parsed: &std::sync::atomic::AtomicU64,
+    ) -> Option<Self> {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut p = *self;
+        let mut file = std::fs::File::open(path).ok()?;
+        let len = file.metadata().ok()?.len();
+        if len < p.bytes || len > record::MAX_RECORDING_BYTES {
+            return None;
+        }
+        let mut head = vec![0; p.header.len()];
+        file.read_exact(&mut head).ok()?;
+        if head != p.header {
+            return None;
+        }
+        file.seek(SeekFrom::Start(p.bytes)).ok()?;
+        let mut tail = Vec::new();
+        file.take(len - p.bytes).read_to_end(&mut tail).ok()?;
+        let end = tail.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if end == 0 {
+            return Some(p);
+        }
+        // The header again, so the new lines parse by the same rules as a whole file.
+        let mut text = p.header.clone();
+        text.extend_from_slice(tail.get(..end)?);
+        let rec = Recording::<C>::parse_bytes(&text).ok()?;
+        let goes_back = rec.entries.first().is_some_and(|e| e.turn() < p.last_turn);
+        if rec.torn || goes_back || p.entries + rec.entries.len() > MAX_REPLAY_ENTRIES {
+            return None;
+        }
+        parsed.fetch_add(end as u64, std::sync::atomic::Ordering::Relaxed);
+        p.absorb(rec.entries).ok()?;
+        p.bytes += end as u64;
+        Some(p)
+    }
+
+    /// Add the entries after those parsed. Θ(entries).
+    fn absorb(&mut self, entries: Vec<Entry<C>>) -> Result<(), ReplayOpenError> {
+        for entry in entries {
+            self.entries += 1;
+            // The header is line 1.
+            let line = self.entries + 1;
+            let check = entry.checkpoint();
+            self.last_turn = entry.turn();
+            match entry {
+                Entry::Command { turn, command } => self.cmds.push((turn, command)),
+                // A state vouched for by the checkpoint just before it, past the start.
+                Entry::State { turn, state } => {
+                    if let Some((t, h)) = self.last_check.filter(|(t, _)| *t == turn)
+                        && !self.cmds.is_empty()
+                    {
+                        self.seeds.push((self.cmds.len(), t, h, state.into()));
+                    }
+                }
+                Entry::Checkpoint { turn, hash } if self.cmds.is_empty() => {
+                    let first = (self.first.turn(), self.first.state_hash());
+                    if first != (turn, hash) {
+                        return Err(ReplayOpenError::Diverged {
+                            line,
+                            turn,
+                            expected: hash,
+                            actual: first.1,
+                        });
+                    }
+                }
+                Entry::Checkpoint { turn, hash } => {
+                    self.checks.push((self.cmds.len(), line, turn, hash));
+                }
+                _ => {}
+            }
+            self.last_check = check;
+        }
+        Ok(())
     }
 }
 
@@ -361,66 +616,83 @@ impl Playback {
         game_name: &'static str,
         data: &DataIdentity,
         start: impl FnOnce(&ReplayHeader) -> Result<Game, alembic::Error>,
+        step: impl FnMut(&Game, &C) -> Result<(Game, Vec<String>), E> + 'static,
+    ) -> Result<Self, ReplayOpenError> {
+        let parsed = Parsed::read(path, game_name, data, start, false)?;
+        Self::from_parsed(parsed, step)
+    }
+
+    /// [`Playback::open_saying`] of the recording of a game in play, with the whole states
+    /// the process writing it keeps ([`Playback::with_kept`] applied), and its parse kept
+    /// there too: the next look parses only the lines written since this one (and the
+    /// recording's start is not made again). A line still being written (no newline yet)
+    /// is left for the next look. Θ(lines since the last look) to parse, plus Θ(commands /
+    /// 1,024 + checkpoints) to share what was parsed before; nothing is replayed until the
+    /// viewer moves, and then at most the commands since the nearest kept state.
+    ///
+    /// # Errors
+    /// As [`Playback::open`] (a recording that no longer continues the one parsed before,
+    /// such as a file rewritten in place, is read again whole).
+    pub fn open_kept<C: DeserializeOwned + Send + Sync + 'static, E: fmt::Display>(
+        path: &Path,
+        game_name: &'static str,
+        data: &DataIdentity,
+        kept: &std::sync::Arc<KeptStates>,
+        start: impl FnOnce(&ReplayHeader) -> Result<Game, alembic::Error>,
+        step: impl FnMut(&Game, &C) -> Result<(Game, Vec<String>), E> + 'static,
+    ) -> Result<Self, ReplayOpenError> {
+        let parsed = {
+            let mut cache = kept
+                .parsed
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let before = cache
+                .take()
+                .and_then(|p| p.downcast::<Parsed<C>>().ok())
+                .and_then(|p| p.continued(path, &kept.parsed_bytes));
+            let parsed = match before {
+                Some(p) => p,
+                None => {
+                    let p = Parsed::read(path, game_name, data, start, true)?;
+                    kept.parsed_bytes
+                        .fetch_add(p.bytes, std::sync::atomic::Ordering::Relaxed);
+                    p
+                }
+            };
+            *cache = Some(Box::new(parsed.clone()));
+            parsed
+        };
+        Ok(Self::from_parsed(parsed, step)?.with_kept(kept))
+    }
+
+    /// The controls over what a parse made, stepping with `step`.
+    fn from_parsed<C: 'static, E: fmt::Display>(
+        parsed: Parsed<C>,
         mut step: impl FnMut(&Game, &C) -> Result<(Game, Vec<String>), E> + 'static,
     ) -> Result<Self, ReplayOpenError> {
-        let rec = record::read::<C>(path, game_name)?;
-        let commands = rec
-            .entries
-            .iter()
-            .filter(|e| matches!(e, Entry::Command { .. }))
-            .count();
+        let commands = parsed.cmds.len();
         if commands > MAX_VIEW_COMMANDS {
             return Err(ReplayOpenError::TooLong {
                 commands,
                 max: MAX_VIEW_COMMANDS,
             });
         }
-        let first = {
-            // Played on other data, it would be another game: refuse, saying how.
-            data.check_save(&DataIdentity::from_modes(&rec.header.modes))
-                .map_err(ReplayOpenError::OtherData)?;
-            start(&rec.header).map_err(ReplayOpenError::Engine)?
-        };
-        let last_turn = rec.last_turn();
-        // Each command with its turn and the checkpoints (line, turn, hash) after it.
-        let mut cmds: Vec<(u64, C, Vec<Check>)> = Vec::with_capacity(commands);
-        let mut seeds: Vec<Seed> = Vec::new();
-        let mut last_check = None;
-        let mut checkpoints: Vec<(usize, u64, u64)> = Vec::new();
-        for (i, entry) in rec.entries.into_iter().enumerate() {
-            let line = i + 2;
-            let check = entry.checkpoint();
-            match entry {
-                Entry::Command { turn, command } => cmds.push((turn, command, Vec::new())),
-                // A state vouched for by the checkpoint just before it, past the start.
-                Entry::State { turn, state } => {
-                    if let Some((t, h)) = last_check.filter(|(t, _)| *t == turn)
-                        && !cmds.is_empty()
-                    {
-                        seeds.push((cmds.len(), t, h, Whole::Text(state)));
-                    }
-                }
-                Entry::Checkpoint { turn, hash } => match cmds.last_mut() {
-                    Some(last) => {
-                        last.2.push((line, turn, hash));
-                        checkpoints.push((cmds.len(), turn, hash));
-                    }
-                    None if (first.turn(), first.state_hash()) != (turn, hash) => {
-                        return Err(ReplayOpenError::Diverged {
-                            line,
-                            turn,
-                            expected: hash,
-                            actual: first.state_hash(),
-                        });
-                    }
-                    None => {}
-                },
-                _ => {}
-            }
-            last_check = check;
-        }
+        let Parsed {
+            first,
+            cmds,
+            seeds,
+            checks,
+            last_turn,
+            ..
+        } = parsed;
+        let checkpoints = checks.iter().map(|&(at, _, t, h)| (at, t, h)).collect();
+        let seeds = seeds
+            .into_iter()
+            .map(|(at, t, h, text)| (at, t, h, Whole::Text(text)))
+            .collect();
         let stepper: Stepper = Box::new(move |game: &Game, i: usize| {
-            let Some((turn, command, checks)) = cmds.get(i) else {
+            let Some((turn, command)) = cmds.get(i) else {
                 return Err("the recording ends here".to_owned());
             };
             if game.turn() != *turn {
@@ -431,8 +703,10 @@ impl Playback {
             }
             let (next, said) = step(game, command)
                 .map_err(|e| format!("the command of turn {turn} is refused: {e}"))?;
-            for (line, t, h) in checks {
-                if (next.turn(), next.state_hash()) != (*t, *h) {
+            // The checkpoints written after command `i`, before the next one.
+            let from = checks.partition_point(|c| c.0 <= i);
+            for &(_, line, t, h) in checks[from..].iter().take_while(|c| c.0 == i + 1) {
+                if (next.turn(), next.state_hash()) != (t, h) {
                     return Err(format!(
                         "the recording diverges at turn {t} (line {line}): it says state {h:016x}, the game is in state {:016x}",
                         next.state_hash()

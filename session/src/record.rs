@@ -759,7 +759,16 @@ pub fn read<C: DeserializeOwned>(
     game_name: &'static str,
 ) -> Result<Recording<C>, RecordError> {
     let bytes = storage::read_bounded(path, MAX_RECORDING_BYTES)?;
-    let rec = Recording::<C>::parse_bytes(&bytes).map_err(|source| RecordError::Replay {
+    parse(path, &bytes, game_name)
+}
+
+/// [`read`] of bytes already read from `path`.
+pub(crate) fn parse<C: DeserializeOwned>(
+    path: &Path,
+    bytes: &[u8],
+    game_name: &'static str,
+) -> Result<Recording<C>, RecordError> {
+    let rec = Recording::<C>::parse_bytes(bytes).map_err(|source| RecordError::Replay {
         path: path.to_path_buf(),
         source,
     })?;

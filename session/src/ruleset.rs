@@ -235,7 +235,14 @@ pub trait Ruleset: Send + Sync + 'static {
     const SAVE_VERSION: u32 = 1;
 
     /// What the player asks for: one key, one command; recorded in the recordings.
-    type Command: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + 'static;
+    type Command: Clone
+        + fmt::Debug
+        + PartialEq
+        + Serialize
+        + DeserializeOwned
+        + Send
+        + Sync
+        + 'static;
     /// What happened, typed: the log's English is made from these.
     type Event: Clone + fmt::Debug + 'static;
     /// Why a rule said no, for the player.

@@ -140,3 +140,78 @@ fn a_state_that_is_not_its_checkpoint_is_never_used() {
         "the bad state is dropped"
     );
 }
+
+/// A live game's past, opened again and again as its recording grows: each look parses
+/// only the whole lines written since the last (a line still being written waits for the
+/// next look), and reaches the states a whole read of the same bytes reaches. A file that
+/// no longer continues what was parsed (rewritten in place) is read again whole.
+#[test]
+fn looks_into_a_growing_recording_parse_each_line_once() {
+    use alembic_games::playback::KeptStates;
+    let d = scratch("grow");
+    let (rec, n) = recording(900, 300);
+    let text = rec.to_text().unwrap();
+    let path = d.join("live.replay");
+    let rules = std::sync::Arc::new(Alchemy::new().unwrap());
+    let kept = std::sync::Arc::new(KeptStates::default());
+    let look = |path: &std::path::Path| {
+        let (r1, r2, r3) = (rules.clone(), rules.clone(), rules.clone());
+        Playback::open_kept(
+            path,
+            "alchemy",
+            &rules.data(),
+            &kept,
+            move |h| r1.new_game(h.seed),
+            move |g: &Game, c: &Cmd| apply_step(&*r2, g, c),
+        )
+        .unwrap()
+        .with_states(move |t| r3.load_text(t).map(|s| s.game).map_err(|e| e.to_string()))
+    };
+    // The file as it grows: cut at a third, in the middle of a line, then at two thirds,
+    // then whole.
+    let cuts = [
+        text.len() / 3,
+        text.len() / 3 + 5,
+        2 * text.len() / 3,
+        text.len(),
+    ];
+    let mut parsed_before = 0;
+    for &cut in &cuts {
+        std::fs::write(&path, &text[..cut]).unwrap();
+        let whole_lines = text[..cut].rfind('\n').map_or(0, |i| i + 1);
+        let mut live = look(&path);
+        let parsed = kept.parsed_bytes();
+        assert_eq!(
+            parsed, whole_lines as u64,
+            "after a look at {cut} bytes, {parsed} parsed in all: each whole line once"
+        );
+        assert!(parsed - parsed_before <= (cut - parsed_before as usize) as u64);
+        parsed_before = parsed;
+        // What a whole read of the same whole lines shows.
+        let same = d.join("same.replay");
+        std::fs::write(&same, &text[..whole_lines]).unwrap();
+        let mut whole = open(&same, true);
+        assert_eq!(live.commands(), whole.commands());
+        for k in [Key::End, Key::PageUp, Key::Left, Key::Home, Key::PageDown] {
+            key(&mut live, k);
+            key(&mut whole, k);
+            let (a, b) = (live.current().unwrap(), whole.current().unwrap());
+            assert_eq!(live.position(), whole.position());
+            assert_eq!((a.turn(), a.state_hash()), (b.turn(), b.state_hash()));
+        }
+    }
+    assert_eq!(look(&path).commands(), n);
+    assert_eq!(
+        kept.parsed_bytes(),
+        text.len() as u64,
+        "a look with nothing new parses nothing"
+    );
+    // Rewritten in place, shorter: read again whole, and right.
+    std::fs::write(&path, &text[..text.len() / 2]).unwrap();
+    let halved = text[..text.len() / 2].rfind('\n').map_or(0, |i| i + 1);
+    let again = look(&path);
+    assert_eq!(kept.parsed_bytes(), (text.len() + halved) as u64);
+    let half = d.join("half.replay");
+    std::fs::write(&half, &text[..halved]).unwrap();
+    assert_eq!(again.commands(), open(&half, true).commands());
+}
