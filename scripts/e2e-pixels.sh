@@ -11,7 +11,7 @@
 # Runs as root on a fresh Debian/Ubuntu machine (installs its tools with apt-get) or as a
 # user with the tools already installed. Knobs (environment):
 #   SEED=42                 game seed
-#   GAME=alchemy            the game to run (alchemy or demo)
+#   GAME=alchemy            the game to run (alchemy, caves or rats)
 #   HERO_RGB=255,230,120     the hero glyph's colour in the game under test (Alchemy draws the
 #                           hero at full brightness in this colour, whatever the torchlight)
 #   MOVE_KEY=Right          a key that moves the hero (xdotool key name)

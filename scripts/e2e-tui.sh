@@ -4,7 +4,7 @@
 # capture the screen, check the map and status line, wait and walk, an invalid key, the
 # inventory and help, resize live (bigger, too small, back), quit with the y/n confirm, and
 # check the terminal left the alternate screen with raw mode off. Then save with S and
-# continue from the start screen (saves go to a temporary XDG_DATA_HOME), start the demo. Then crash the binary on
+# continue from the start screen (saves go to a temporary XDG_DATA_HOME). Then crash the binary on
 # purpose (ALEMBIC_TEST_PANIC=1) and check the terminal is restored all the same.
 #
 # Usage: scripts/e2e-tui.sh          (exit 0 = pass or skipped, non-zero = failure)
@@ -318,15 +318,6 @@ wait_for "Depth 1/11" 5 || fail "y did not start the new game"
 save_and_leave "new game"
 check "S says where it saved" "Your game was saved to $DATA/alembic/alchemy.save"
 rm -f "$DATA/alembic/alchemy.save"
-
-echo "== the demo game is still there"
-tm send-keys -t e2e clear Enter
-tm send-keys -t e2e "$BIN --game demo --seed 1; echo exit=\$?" Enter
-wait_for "Demo room   Seed 1" 5 || fail "the demo did not start"
-tm send-keys -t e2e Q
-wait_for "Really quit? (y/n)" 5 || fail "no demo quit confirm"
-tm send-keys -t e2e y
-wait_for "exit=0" 5 || fail "the demo did not exit with status 0"
 
 echo "== crash path: ALEMBIC_TEST_PANIC=1 panics on the first key"
 tm send-keys -t e2e clear Enter

@@ -10,7 +10,8 @@
 # account through the forms and play logged in. SQLITE_SYNC=normal opens SQLite with
 # `?synchronous=normal` (commits not flushed one by one: see frontend-web/README.md).
 # WORKERS=N runs the server with `--workers N` (the threads that run the games; default
-# one per core).
+# one per core). BIN_DIR=DIR runs DIR/alembic-web and DIR/load instead of this tree's
+# release build (another commit's, for a baseline measured in the same run).
 #
 #   NS="100 250 500" SECONDS_PER_RUN=20 scripts/load-web.sh
 #   DB=postgres ACCOUNTS=1 NS=100 scripts/load-web.sh
@@ -30,9 +31,15 @@ if [ "$DB" = postgres ]; then
     PSQL=${PSQL:-psql}
 fi
 echo "load-web: database $DB (SQLite sync $SQLITE_SYNC), accounts $ACCOUNTS, $SECONDS_PER_RUN s per run" >&2
-bash "$ROOT/scripts/build.sh"
-BIN=$TARGET/${ALEMBIC_PROFILE:-release}/alembic-web
-LOAD=$TARGET/${ALEMBIC_PROFILE:-release}/examples/load
+if [ -n "${BIN_DIR:-}" ]; then
+    # Another build's alembic-web and load (a baseline in the same run), built elsewhere.
+    BIN=$BIN_DIR/alembic-web
+    LOAD=$BIN_DIR/load
+else
+    bash "$ROOT/scripts/build.sh"
+    BIN=$TARGET/${ALEMBIC_PROFILE:-release}/alembic-web
+    LOAD=$TARGET/${ALEMBIC_PROFILE:-release}/examples/load
+fi
 
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 # CPU time (user + system) of a process, in clock ticks.

@@ -1,4 +1,4 @@
-//! One 120×40 terminal frame: the demo game's and the Alchemy play screen's render into an
+//! One 120×40 terminal frame: the rats' and the Alchemy play screen's render into an
 //! `alembic_ui::Frame`, then the terminal frontend's frame→ratatui-buffer drawing (and a full
 //! `Terminal::draw` with diffing on a `TestBackend`), beside a plain `Vec<Cell>` fill of the
 //! same size as the floor (less work, not a same-work baseline: what allocating and filling
@@ -94,13 +94,13 @@ fn bench_app(c: &mut Criterion, group: &str, build_name: &str, app: &mut dyn App
 }
 
 fn bench(c: &mut Criterion) {
-    // A couple of moves so the message log and status line hold something.
-    let mut demo = launched("demo", "lljx");
+    // The smallest game (the rats' maze), a few moves in.
+    let mut rats = launched("rats", "lljx");
     bench_app(
         c,
         "tui_render_120x40",
-        "build_frame_demo",
-        demo.as_mut(),
+        "build_frame_rats",
+        rats.as_mut(),
         true,
     );
 

@@ -890,43 +890,43 @@ mod tests {
         assert_eq!(wide[(0, 0)].fg, Color::Indexed(196));
     }
 
-    #[test]
-    fn demo_through_test_backend() {
-        let mut app = alembic_games::launch(&alembic_games::LaunchOptions {
-            game: "demo".into(),
-            seed: Some(1),
-            load: None,
+    /// The rats' game of seed 1, playing at once, saving in a directory of its own (never
+    /// the player's saves).
+    fn rats_at_once(name: &str) -> Box<dyn App> {
+        let dir = std::env::temp_dir().join(format!("alembic-tui-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let host = alembic_games::GAMES
+            .iter()
+            .find(|g| g.name == "rats")
+            .and_then(|g| g.host)
+            .unwrap();
+        host(&alembic_games::host::HostOptions {
+            save: dir.join("rats.save"),
+            seed: 1,
             tiles: None,
-            practice: false,
             replay: None,
-            wizard: false,
-            data: Default::default(),
+            kept: None,
+            flush_appends: false,
         })
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn a_game_through_test_backend() {
+        let mut app = rats_at_once("backend");
         let mut frame = Frame::new(100, 30);
         app.render(&mut frame);
         let mut term = Terminal::new(TestBackend::new(100, 30)).unwrap();
         present_on(&mut term, &frame, ColourDepth::TrueColour).unwrap();
         let buf = term.backend().buffer();
         let text: String = buf.content().iter().map(|c| c.symbol()).collect();
-        assert!(text.contains('@'));
-        assert!(text.contains("Demo room   Seed 1"));
-        assert!(text.contains("? help"));
+        assert!(text.contains("Turn 0"), "{text}");
     }
 
     #[test]
     fn small_terminal_shows_enlarge_screen_through_test_backend() {
-        let app = alembic_games::launch(&alembic_games::LaunchOptions {
-            game: "demo".into(),
-            seed: Some(1),
-            load: None,
-            tiles: None,
-            practice: false,
-            replay: None,
-            wizard: false,
-            data: Default::default(),
-        })
-        .unwrap();
+        let app = rats_at_once("enlarge");
         let mut app = MinSize::new(app, MIN_WIDTH, MIN_HEIGHT).with_noun("terminal");
         // A key while too small does nothing; after growing, the game shows.
         let mut fe = TestFrontend::new(
@@ -939,7 +939,8 @@ mod tests {
                     height: 24,
                 },
                 Input::ch('Q'),
-                Input::ch('y'),
+                Input::key(Key::Esc),
+                Input::ch('S'),
             ],
         );
         run(&mut fe, &mut app).unwrap();
@@ -958,8 +959,12 @@ mod tests {
         assert!(all.contains("to at least 80x24"), "{all}");
         assert!(all.contains("(now 40x10)"), "{all}");
         assert!(fe.frames()[1].contains_text("Please enlarge"));
-        assert!(fe.frames()[2].contains_text("Demo room"));
-        assert!(fe.frames()[3].contains_text("Really quit?"));
+        assert!(fe.frames()[2].contains_text("Turn 0"));
+        assert!(
+            fe.frames()[3].contains_text("Quit this game?"),
+            "{}",
+            fe.frames()[3].to_text()
+        );
     }
 }
 

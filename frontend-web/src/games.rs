@@ -79,8 +79,8 @@ impl GameKind {
 }
 
 /// The games a server offers: the entries of a table of games that have a
-/// [`host`](alembic_games::GameEntry::host), in its order (the others, such as the
-/// registry's `demo`, are left out); and the `crash` test game when asked for.
+/// [`host`](alembic_games::GameEntry::host), in its order (the others are left out); and
+/// the `crash` test game when asked for.
 #[derive(Clone, Debug)]
 pub struct Games {
     kinds: Arc<[GameKind]>,
@@ -403,7 +403,6 @@ mod tests {
         let games = Games::default();
         assert_eq!(games.check(), Ok(()));
         assert_eq!(games.names(), "alchemy, caves, rats");
-        assert_eq!(games.from_name("demo", true), None, "the demo has no host");
         assert_eq!(games.from_name("crash", false), None);
         assert_eq!(games.from_name("crash", true), Some(GameKind::CRASH));
         assert_eq!(games.from_name("nethack", true), None);

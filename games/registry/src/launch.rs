@@ -4,10 +4,8 @@
 
 use std::path::PathBuf;
 
-use alembic_session::{LaunchError, LaunchOptions, LibraryCounts, clock_seed, read_save};
+use alembic_session::{LaunchError, LaunchOptions, LibraryCounts};
 use alembic_ui::App;
-
-use crate::demo::{self, DemoWorld};
 
 /// The command-line arguments every frontend shares, for `#[command(flatten)]` in a clap
 /// parser: which game, and how to start it. `--game` takes the names of [`GAMES`]; a
@@ -130,11 +128,6 @@ pub struct GameEntry {
     pub host: Option<crate::host::HostFn>,
 }
 
-/// The demo has no library of prototypes: one hard-coded room.
-fn demo_library_counts() -> Result<LibraryCounts, alembic::Error> {
-    Ok(Vec::new())
-}
-
 /// One line per game of [`GAMES`] (the default first): its name, what it is, what its
 /// library holds and what it can do beyond playing: what `--list` prints.
 ///
@@ -204,15 +197,6 @@ pub const GAMES: &[GameEntry] = &[
         library_counts: crate::sim::ALCHEMY.library_counts,
         replay: true,
         host: Some(crate::host::host_alchemy),
-    },
-    GameEntry {
-        name: "demo",
-        about: "one room of the frontend contract: walk about, nothing more",
-        launch: launch_demo,
-        sim: None,
-        library_counts: demo_library_counts,
-        replay: false,
-        host: None,
     },
     GameEntry {
         name: crate::sim::CAVES.name,
@@ -307,27 +291,6 @@ pub fn launch_of(table: &[GameEntry], opts: &LaunchOptions) -> Result<Box<dyn Ap
     (entry.launch)(opts)
 }
 
-/// The demo: a fresh room, or one from a save.
-fn launch_demo(opts: &LaunchOptions) -> Result<Box<dyn App>, LaunchError> {
-    if opts.data.wants_other_data() {
-        return Err(LaunchError::NoMods {
-            game: opts.game.clone(),
-        });
-    }
-    let world = match &opts.load {
-        Some(path) => {
-            let text = read_save(path, &opts.game)?;
-            DemoWorld::from_save_text(&text).map_err(|e| LaunchError::BadSave {
-                path: path.clone(),
-                game: opts.game.clone(),
-                source: Box::new(e),
-            })?
-        }
-        None => DemoWorld::new(opts.seed.unwrap_or_else(clock_seed)),
-    };
-    Ok(Box::new(demo::app(world)))
-}
-
 /// `--list`: print [`list_games`] on stdout, one game a line; the exit status says whether
 /// every library could be built (else the error goes to stderr as a `program: …` line).
 #[must_use]
@@ -384,17 +347,12 @@ mod tests {
             .map(|g| g.name)
             .collect();
         assert_eq!(runners, with_sim);
-        // A game that plays only in a frontend is not the runner's: it lists the ones it plays.
-        let demo = crate::sim::find("demo").err().map(|e| e.to_string());
+        // A game it does not play is refused with the ones it plays.
+        let other = crate::sim::find("nethack").err().map(|e| e.to_string());
         assert_eq!(
-            demo.as_deref(),
-            Some("unknown game \"demo\"; known games: alchemy, caves, rats")
+            other.as_deref(),
+            Some("unknown game \"nethack\"; known games: alchemy, caves, rats")
         );
-        assert!(crate::sim::find("nethack").is_err());
-        // --replay is refused for a game whose entry has no viewer.
-        let mut o = opts("demo");
-        o.replay = Some(PathBuf::from("x.replay"));
-        assert!(matches!(launch(&o), Err(LaunchError::NoReplay { .. })));
         assert_eq!(default_game(), GAMES[0].name);
     }
 
@@ -410,9 +368,9 @@ mod tests {
         let caves = crate::caves::library().unwrap();
         let creatures = caves.prototypes().count();
         assert!(
-            lines[2].contains(&format!("{creatures} creatures")),
+            lines[1].contains(&format!("{creatures} creatures")),
             "{}",
-            lines[2]
+            lines[1]
         );
         let alchemy = (GAMES[0].library_counts)().unwrap();
         let potions = alchemy.iter().find(|(w, _)| *w == "potions").unwrap().1;
@@ -422,7 +380,13 @@ mod tests {
             "{}",
             lines[0]
         );
-        assert!(lines[1].contains("Library: none."), "{}", lines[1]);
+        let rats = (GAMES[2].library_counts)().unwrap();
+        let prototypes = rats.iter().find(|(w, _)| *w == "prototypes").unwrap().1;
+        assert!(
+            lines[2].contains(&format!("{prototypes} prototypes")),
+            "{}",
+            lines[2]
+        );
     }
 
     #[test]
@@ -430,14 +394,14 @@ mod tests {
         let err = launch(&opts("nethack")).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown game \"nethack\"; valid games: alchemy, demo, caves, rats"
+            "unknown game \"nethack\"; valid games: alchemy, caves, rats"
         );
         assert!(games().contains(&default_game()));
     }
 
     #[test]
     fn games_without_data_refuse_mods_and_data_directories() {
-        for game in ["rats", "demo"] {
+        for game in ["rats"] {
             for (data_dir, mods) in [
                 (None, vec![PathBuf::from("/nonexistent/alembic/mod")]),
                 (Some(PathBuf::from("/nonexistent/alembic/data")), vec![]),
@@ -462,17 +426,8 @@ mod tests {
     }
 
     #[test]
-    fn demo_launches_and_renders() {
-        let mut app = launch(&opts("demo")).unwrap();
-        let mut f = alembic_ui::Frame::new(80, 24);
-        app.render(&mut f);
-        assert!(f.contains_text("@"));
-        assert!(f.contains_text("Seed 1"));
-    }
-
-    #[test]
     fn load_errors_are_clear() {
-        let mut o = opts("demo");
+        let mut o = opts("rats");
         o.load = Some(PathBuf::from("/nonexistent/alembic/save"));
         let err = launch(&o).err().unwrap().to_string();
         assert!(
@@ -487,25 +442,11 @@ mod tests {
         o.load = Some(bad.clone());
         let err = launch(&o).err().unwrap();
         assert!(
-            err.to_string().contains("is not a valid demo save"),
+            err.to_string().contains("is not a valid rats save"),
             "{err}"
         );
         // The game's own error is kept, typed, not flattened to a string.
-        let LaunchError::BadSave { source, .. } = &err else {
-            panic!("{err:?}");
-        };
-        assert_eq!(
-            source.downcast_ref::<crate::demo::DemoSaveError>(),
-            Some(&crate::demo::DemoSaveError::NoHeader)
-        );
-
-        let good = dir.join("good.save");
-        std::fs::write(&good, DemoWorld::new(5).save_text()).unwrap();
-        o.load = Some(good);
-        let mut app = launch(&o).unwrap();
-        let mut f = alembic_ui::Frame::new(80, 24);
-        app.render(&mut f);
-        assert!(f.contains_text("Welcome back."));
+        assert!(matches!(&err, LaunchError::BadSave { .. }), "{err:?}");
         // Devices are refused at once through the bounded reader (no hang, no memory).
         o.load = Some(PathBuf::from("/dev/zero"));
         let err = launch(&o).err().unwrap().to_string();

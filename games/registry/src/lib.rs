@@ -15,7 +15,6 @@
 #![warn(unnameable_types)]
 
 pub mod campaign;
-pub mod demo;
 pub mod host;
 pub mod launch;
 pub use alembic_sim as sim;

@@ -104,8 +104,8 @@ pub const DATA_GAMES: [&str; 2] = ["alchemy", "caves"];
 /// The data schema of the game called `name`: what `alembic-sim --list-keys` prints.
 ///
 /// # Errors
-/// [`SimError::UnknownGame`]; [`SimError::NoData`] for a game whose content is still Rust
-/// code (the demo).
+/// [`SimError::UnknownGame`]; [`SimError::NoData`] for a game whose content is Rust code
+/// (the rats).
 pub fn data_schema(name: &str) -> Result<alembic_data::Schema, SimError> {
     match name {
         "alchemy" => Ok(alembic_alchemy::library::schema()),
@@ -459,8 +459,7 @@ pub fn list_games() -> Result<Vec<String>, alembic::Error> {
 /// The game called `name`.
 ///
 /// # Errors
-/// [`SimError::UnknownGame`] for a name not in [`GAMES`] (a game that plays only in a
-/// frontend, such as the demo, is not there).
+/// [`SimError::UnknownGame`] for a name not in [`GAMES`].
 pub fn find(name: &str) -> Result<&'static dyn SimGame, SimError> {
     match GAMES.iter().find(|g| g.name == name) {
         Some(entry) => Ok(entry.sim),
