@@ -33,6 +33,25 @@ async fn to_move(c: &mut Client, key: Key, want: usize) {
     .await;
 }
 
+/// Esc out of the past, and wait for the live game.
+async fn to_live(c: &mut Client) {
+    c.named(Key::Esc).await;
+    c.until(30, "live", |c| position(&c.text()).is_none()).await;
+}
+
+/// From the live game, ← until the past shows a step back from its end: that position.
+async fn back_from_live(c: &mut Client) -> (usize, usize) {
+    loop {
+        c.named(Key::Left).await;
+        c.drain(200).await;
+        if let Some(p) = position(&c.text())
+            && p.0 + 1 == p.1
+        {
+            return p;
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_step_into_the_past_replays_at_most_a_checkpoints_distance() {
     let ts = TestServer::start("past-steps", |_| {}).await;
@@ -98,20 +117,10 @@ async fn each_step_into_the_past_replays_at_most_a_checkpoints_distance() {
     assert!(game.past.steps() - s <= 1);
 
     // Back to live and into the past again: opened from a kept state again.
-    spec.named(Key::Esc).await;
-    spec.until(30, "live", |c| position(&c.text()).is_none())
-        .await;
+    to_live(&mut spec).await;
     let s = game.past.steps();
     let p = game.past.parsed_bytes();
-    let (_, total2) = loop {
-        spec.named(Key::Left).await;
-        spec.drain(200).await;
-        if let Some(p) = position(&spec.text())
-            && p.0 + 1 == p.1
-        {
-            break p;
-        }
-    };
+    let (_, total2) = back_from_live(&mut spec).await;
     let again = game.past.steps() - s;
     assert!(
         again <= bound,
@@ -126,20 +135,10 @@ async fn each_step_into_the_past_replays_at_most_a_checkpoints_distance() {
     );
 
     // The player goes on; the next look parses only the lines written since.
-    spec.named(Key::Esc).await;
-    spec.until(30, "live", |c| position(&c.text()).is_none())
-        .await;
+    to_live(&mut spec).await;
     play_long(&mut player, 50, 778).await;
     let p = game.past.parsed_bytes();
-    let (_, total3) = loop {
-        spec.named(Key::Left).await;
-        spec.drain(200).await;
-        if let Some(p) = position(&spec.text())
-            && p.0 + 1 == p.1
-        {
-            break p;
-        }
-    };
+    let (_, total3) = back_from_live(&mut spec).await;
     let added = game.past.parsed_bytes() - p;
     eprintln!(
         "the first look parsed {first_parse} bytes; again with nothing new, {reparsed}; after {} more commands, {added}",
