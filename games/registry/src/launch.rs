@@ -357,6 +357,22 @@ mod tests {
     }
 
     #[test]
+    fn replay_is_refused_for_a_game_without_a_viewer() {
+        // A table whose rats have no replay viewer (an outside crate's table may say so).
+        let rats = *GAMES.iter().find(|g| g.name == "rats").unwrap();
+        let table = [GameEntry {
+            replay: false,
+            ..rats
+        }];
+        let mut o = opts("rats");
+        o.replay = Some(PathBuf::from("x.replay"));
+        assert!(matches!(
+            launch_of(&table, &o),
+            Err(LaunchError::NoReplay { .. })
+        ));
+    }
+
+    #[test]
     fn the_list_counts_each_games_library() {
         let lines = list_games().unwrap();
         assert_eq!(lines.len(), GAMES.len());
