@@ -95,10 +95,17 @@ echo "== 1. Alchemy: killed at the death prompt, continued twice"
 start death-alchemy --game alchemy --seed 5 --wizard
 wait_for "Turn 0" 10 || fail "Alchemy did not start"
 for _ in 1 2 3; do console "summon dragon"; done
+# One wait at a time, each seen answered (the turn moves on) before the next: a '.' sent
+# while the last one's frame was still on its way would dismiss the death pause (a busy
+# machine's CI once ended the game that way, and no save was left to test).
 for _ in $(seq 1 80); do
+    before=$(turn)
     tm send-keys -t c .
-    sleep 0.1
-    [[ "$(capture)" == *"You die"* ]] && break
+    for _ in $(seq 1 40); do
+        sleep 0.05
+        [[ "$(capture)" == *"You die"* ]] && break 2
+        [[ "$(turn)" != "$before" ]] && break
+    done
 done
 SAVE="$DATA/death-alchemy/alembic/alchemy.save"
 if wait_for "You die" 5; then
