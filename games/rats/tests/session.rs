@@ -678,3 +678,17 @@ fn one_tab_settles_a_fight_with_a_rat() {
         "{settled} of {fights} settled by one Tab"
     );
 }
+
+/// Issue 52: the rats' typed refusal reaches the play screen as the game's own sentence,
+/// and the refused key spends no turn.
+#[test]
+fn a_refusal_shows_on_the_play_screen_and_spends_no_turn() {
+    let mut a = play::app(Session::new(Arc::new(Rats::new().unwrap()), 5));
+    press(&mut a, Input::key(Key::Enter));
+    assert_eq!(a.ctx().game().turn(), 0);
+    // The hero starts in the maze's corner: north is a wall.
+    press(&mut a, Input::ch('k'));
+    let text = screen(&mut a).to_text();
+    assert!(text.contains("A wall is in the way."), "{text}");
+    assert_eq!(a.ctx().game().turn(), 0, "a refused move spends no turn");
+}
