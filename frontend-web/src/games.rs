@@ -197,6 +197,13 @@ impl WebApp {
         self.0.game()
     }
 
+    /// The game's state hash when its recording's last checkpoint is of the game as it is
+    /// now ([`alembic_games::host::Hosted::checkpointed`]); `None` when not known that way.
+    #[must_use]
+    pub fn checkpointed(&self) -> Option<u64> {
+        self.0.checkpointed()
+    }
+
     /// The game's score as its own score table counts it, or `None` when it has none (no
     /// game, the test game).
     #[must_use]

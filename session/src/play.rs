@@ -334,6 +334,13 @@ impl<R: Ruleset> Session<R> {
         self.run.journal_behind()
     }
 
+    /// The game's state hash, if the recording's last checkpoint is of the game as it is
+    /// now ([`Run::checkpointed`]). Θ(1).
+    #[must_use]
+    pub fn checkpointed(&self) -> Option<u64> {
+        self.run.checkpointed()
+    }
+
     /// The message log, oldest first: English made from events, never part of the game.
     pub fn messages(&self) -> impl DoubleEndedIterator<Item = &str> {
         self.log.iter().map(|(_, m)| m.as_str())

@@ -194,7 +194,15 @@ pub struct KeptStates {
 impl KeptStates {
     /// Keep `game`, whose turn and state hash a checkpoint of the recording names.
     pub fn keep(&self, game: &Game) {
-        let key = (game.turn(), game.state_hash());
+        self.keep_at(game.state_hash(), game);
+    }
+
+    /// Keep `game`, whose state hash the caller already knows to be `hash` (a recorder's
+    /// checkpoint of this very version: [`crate::run::Run::checkpointed`]), at a checkpoint
+    /// of the recording. A wrong `hash` keeps a state no checkpoint names: viewers never
+    /// use it. Θ(1) but for thinning the kept states.
+    pub fn keep_at(&self, hash: u64, game: &Game) {
+        let key = (game.turn(), hash);
         let mut v = self
             .states
             .lock()

@@ -122,6 +122,10 @@ pub struct Recorder<C> {
     written: Written,
     /// Appends are flushed to the disk ([`Recorder::set_flush`]).
     flush: bool,
+    /// The version of the game the last checkpoint was made of, with its state hash
+    /// ([`Recorder::checkpointed`]): a clone, so it shares its storage and costs what changed
+    /// since.
+    last_checkpoint: Option<(Game, u64)>,
     commands: PhantomData<fn(&C)>,
 }
 
@@ -209,6 +213,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             base: None,
             written: Written::default(),
             flush: true,
+            last_checkpoint: None,
             commands: PhantomData,
         })
     }
@@ -239,6 +244,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             base: None,
             written: Written::default(),
             flush: true,
+            last_checkpoint: None,
             commands: PhantomData,
         }
     }
@@ -476,6 +482,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             base: Some((want.0, want.1, base)),
             written: Written::default(),
             flush: true,
+            last_checkpoint: None,
             commands: PhantomData,
         };
         let ends_here = matches!(
@@ -526,6 +533,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             base: None,
             written: Written::default(),
             flush: true,
+            last_checkpoint: None,
             commands: PhantomData,
         })
     }
@@ -585,10 +593,24 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
     /// # Errors
     /// The file could not be appended to.
     pub fn checkpoint(&mut self, game: &Game) -> Result<(), RecordError> {
-        let line = Entry::checkpoint_line(game.turn(), game.state_hash());
+        let hash = game.state_hash();
+        let line = Entry::checkpoint_line(game.turn(), hash);
+        self.last_checkpoint = Some((game.clone(), hash));
         self.add_line(line.trim_end())?;
         self.since_checkpoint = 0;
         Ok(())
+    }
+
+    /// The state hash of `game` if the last checkpoint appended was made of this very
+    /// version of it ([`Game::ptr_eq`]), so a caller that needs the hash of the checkpoint
+    /// the game is at does not work it out again. Θ(1). `None` otherwise: work it out with
+    /// [`Game::state_hash`].
+    #[must_use]
+    pub fn checkpointed(&self, game: &Game) -> Option<u64> {
+        self.last_checkpoint
+            .as_ref()
+            .filter(|(g, _)| g.ptr_eq(game))
+            .map(|(_, h)| *h)
     }
 
     /// Write the whole recording again from `commands` (each with its turn), ending at
@@ -812,6 +834,36 @@ mod tests {
             Err("the disk is full")
         });
         assert_eq!(write().unwrap_err().to_string(), "the disk is full");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_last_checkpoint_knows_its_own_version_of_the_game_only() {
+        let dir = std::env::temp_dir().join(format!("alembic-record-memo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.replay");
+        let mut game = Game::new(0);
+        game.add_thing_mut(
+            alembic::Loc::new(1, 2, 0),
+            alembic::Thing::new(alembic::Props::new()),
+        )
+        .unwrap();
+        let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &Modes::none(), &game).unwrap();
+        for _ in 0..CHECKPOINT_EVERY - 1 {
+            r.command(0, &1, &game).unwrap();
+        }
+        let mut after = game.clone();
+        after.set_turn_mut(1);
+        assert_eq!(r.checkpointed(&after), None, "another version");
+        // An equal game made apart is not the version hashed either.
+        assert_eq!(r.checkpointed(&Game::new(0)), None);
+        r.command(0, &1, &after).unwrap();
+        assert_eq!(r.checkpointed(&after), Some(after.state_hash()));
+        assert_eq!(r.checkpointed(&game), None);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let want = Entry::checkpoint_line(1, after.state_hash());
+        assert!(text.ends_with(&want), "{text}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -441,6 +441,14 @@ impl<R: Ruleset> Run<R> {
         &self.game
     }
 
+    /// The state hash of the game as it is now, if the recording's last checkpoint is of
+    /// this very version ([`Recorder::checkpointed`]): Θ(1) instead of hashing the world
+    /// again. `None` when it is not (or nothing is recorded).
+    #[must_use]
+    pub fn checkpointed(&self) -> Option<u64> {
+        self.recorder.as_ref()?.checkpointed(&self.game)
+    }
+
     /// Show `game` instead (the replay viewer's states): nothing is recorded.
     pub fn show(&mut self, game: Game) {
         self.game = game;

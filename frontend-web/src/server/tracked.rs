@@ -118,12 +118,14 @@ impl Tracked {
     /// progress written for the lobbies (every [`PROGRESS_EVERY`], by the progress writer).
     fn synced(&mut self) {
         // A checkpoint of the state the game is in: kept whole for spectators' looks back.
+        // The recorder knows the hash of the version it made the checkpoint of; any other
+        // version is hashed here (Θ(world)).
         if let Some((turn, hash)) = self.mirror.take_checkpoint()
             && let Some(g) = self.app.game()
             && g.turn() == turn
-            && g.state_hash() == hash
+            && self.app.checkpointed().unwrap_or_else(|| g.state_hash()) == hash
         {
-            self.game.past.keep(g);
+            self.game.past.keep_at(hash, g);
         }
         if self.progress_written.elapsed() >= PROGRESS_EVERY {
             self.progress_written = Instant::now();

@@ -71,6 +71,13 @@ pub trait Hosted: App {
     fn journal_behind(&mut self) -> Option<String> {
         None
     }
+
+    /// The state hash of [`Hosted::game`] when its recording's last checkpoint is of that
+    /// very version, known without hashing the world again; `None` (the default) when it is
+    /// not known that way.
+    fn checkpointed(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// How [`GameEntry::host`](crate::GameEntry::host) starts a game for a server; `Err` is the
@@ -92,6 +99,9 @@ impl<R: Ruleset> Hosted for ScreenStack<Session<R>> {
     }
     fn journal_behind(&mut self) -> Option<String> {
         self.ctx_mut().journal_behind()
+    }
+    fn checkpointed(&self) -> Option<u64> {
+        self.ctx().checkpointed()
     }
 }
 
