@@ -8,7 +8,7 @@ use super::colours::{self, PALETTE};
 use alembic_alchemy::{
     self as alchemy,
     rules::level_box,
-    view::{CellView, TileTable, cell_tile, cell_view, hero_id, light_map, visible},
+    view::{CellView, TileTable, cell_tile, cell_view, hero_id, seen_light_map, visible},
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -262,7 +262,7 @@ pub fn draw_map(
     let game = shown.game;
     let hero = hero_id(game)?;
     let seen = visible(game)?;
-    let light = light_map(game)?;
+    let light = seen_light_map(game, &seen)?;
     let tiles = tile_mode(shown, frame.tiles());
     let memory = memory_colours(frame.colour_depth());
     let table = TileTable::new(game);
