@@ -32,6 +32,7 @@
 
 pub mod accounts;
 pub mod atlas;
+mod deflate;
 pub mod frontend;
 pub mod games;
 pub mod html;
