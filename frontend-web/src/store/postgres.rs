@@ -629,8 +629,14 @@ impl Store for PgStore {
     ) -> Result<Vec<bool>> {
         let mut c = self.pool.get()?;
         let mut tx = c.transaction().map_err(db)?;
-        let mut held = Vec::with_capacity(rows.len());
-        for &(id, depth, turn) in rows {
+        let mut held = vec![false; rows.len()];
+        // Rows are locked in the order of their ids, as `mirror_many` locks them: in any
+        // other order the two could each hold a row the other waits for, a deadlock that
+        // PostgreSQL breaks only after `deadlock_timeout` (1 s), with every game waiting.
+        let mut order: Vec<usize> = (0..rows.len()).collect();
+        order.sort_by_key(|&i| rows[i].0);
+        for i in order {
+            let (id, depth, turn) = rows[i];
             let turn = i64::try_from(turn).unwrap_or(i64::MAX);
             // Only a game still live: a late write never brings back one that ended or
             // was saved meanwhile.
@@ -641,7 +647,7 @@ impl Store for PgStore {
                     &[&db_id(id)?, &depth, &turn, &now, &server],
                 )
                 .map_err(db)?;
-            held.push(n > 0);
+            held[i] = n > 0;
         }
         tx.commit().map_err(db)?;
         Ok(held)
@@ -754,7 +760,13 @@ impl Store for PgStore {
         self.pool
             .get()?
             .execute(
-                "UPDATE web_games SET lease_until = $2 WHERE server = $1 AND status = 'live'",
+                // The rows locked in the order of their ids first, as `mirror_many` locks
+                // them: a bare UPDATE locks them in the table's physical order, and with a
+                // batch of moves locking the same rows by id the two could deadlock (each
+                // game waiting `deadlock_timeout`, 1 s, for PostgreSQL to break it).
+                "UPDATE web_games SET lease_until = $2 WHERE id IN (
+                     SELECT id FROM web_games WHERE server = $1 AND status = 'live'
+                     ORDER BY id FOR UPDATE)",
                 &[&server, &until],
             )
             .map_err(db)
