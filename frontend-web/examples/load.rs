@@ -8,6 +8,9 @@
 //! real forms: the log-in page's CSRF token, `POST /register`) and plays logged in, so the
 //! accounts, their sessions and their games' ownership are in every request's path.
 //!
+//! With `--timeline 1`, it also prints to stderr, for each second of the run, the keys
+//! sent in it and their p50, p99 and slowest answer: where a slow p99 came from.
+//!
 //! ```text
 //! cargo run --release -p alembic-web --example load -- --url 127.0.0.1:8080 --clients 100 --seconds 20
 //! ```
@@ -28,6 +31,9 @@ struct Args {
     seconds: u64,
     interval_ms: u64,
     accounts: bool,
+    timeline: bool,
+    /// When the run started (the seconds of `--timeline` count from it).
+    start: Instant,
 }
 
 fn args() -> Args {
@@ -37,6 +43,8 @@ fn args() -> Args {
         seconds: 20,
         interval_ms: 200,
         accounts: false,
+        timeline: false,
+        start: Instant::now(),
     };
     let v: Vec<String> = std::env::args().skip(1).collect();
     for pair in v.chunks(2) {
@@ -47,6 +55,7 @@ fn args() -> Args {
             "--seconds" => a.seconds = val.parse().expect("--seconds S"),
             "--interval-ms" => a.interval_ms = val.parse().expect("--interval-ms MS"),
             "--accounts" => a.accounts = val == "1",
+            "--timeline" => a.timeline = val == "1",
             other => panic!("unknown flag {other}"),
         }
     }
@@ -79,7 +88,8 @@ async fn bot(
     a: Arc<Args>,
     totals: Arc<Totals>,
     warm: Arc<tokio::sync::Barrier>,
-) -> Vec<u32> {
+) -> Vec<(u32, u32)> {
+    // (second of the run the key was sent in, µs to its frame)
     let mut lat = Vec::new();
     let mut req = format!("ws://{}/ws/play?game=alchemy&name=bot{n}", a.addr)
         .into_client_request()
@@ -164,7 +174,8 @@ async fn bot(
         .await;
         match got {
             Ok(Some(len)) => {
-                lat.push(sent.elapsed().as_micros() as u32);
+                let second = sent.duration_since(a.start).as_secs() as u32;
+                lat.push((second, sent.elapsed().as_micros() as u32));
                 totals.frame_bytes.fetch_add(len as u64, Ordering::Relaxed);
             }
             _ => {
@@ -235,15 +246,32 @@ fn main() {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
         }
-        let mut all: Vec<u32> = Vec::new();
+        let mut timed: Vec<(u32, u32)> = Vec::new();
         for t in tasks {
-            all.extend(t.await.unwrap_or_default());
+            timed.extend(t.await.unwrap_or_default());
         }
-        all.sort_unstable();
-        let pct = |p: f64| {
+        let pct = |all: &[u32], p: f64| {
             all.get(((all.len() as f64 * p).ceil() as usize).saturating_sub(1))
                 .map_or(f64::NAN, |&us| f64::from(us) / 1000.0)
         };
+        if a.timeline {
+            timed.sort_unstable();
+            for run in timed.chunk_by(|x, y| x.0 == y.0) {
+                let mut v: Vec<u32> = run.iter().map(|&(_, us)| us).collect();
+                v.sort_unstable();
+                eprintln!(
+                    "second={} keys={} p50_ms={:.1} p99_ms={:.1} max_ms={:.1}",
+                    run[0].0,
+                    v.len(),
+                    pct(&v, 0.5),
+                    pct(&v, 0.99),
+                    pct(&v, 1.0)
+                );
+            }
+        }
+        let mut all: Vec<u32> = timed.iter().map(|&(_, us)| us).collect();
+        all.sort_unstable();
+        let pct = |p: f64| pct(&all, p);
         let keys = totals.keys.load(Ordering::Relaxed);
         let bytes = totals.frame_bytes.load(Ordering::Relaxed);
         println!(
