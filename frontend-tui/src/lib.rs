@@ -908,6 +908,7 @@ mod tests {
             replay: None,
             kept: None,
             flush_appends: false,
+            autosave_every: alembic_games::slot::AUTOSAVE_EVERY,
         })
         .unwrap()
     }

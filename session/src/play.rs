@@ -193,10 +193,11 @@ impl<R: Ruleset> Session<R> {
     #[must_use]
     pub fn with_game(mut self, game: Game) -> Self {
         let (practice, wizard) = (self.run.is_practice(), self.run.is_wizard());
-        let flush = self.run.flushing_appends();
+        let (flush, every) = (self.run.flushing_appends(), self.run.autosave_every());
         self.run = Run::with_game(self.run.rules_arc().clone(), self.run.seed(), game)
             .in_modes(practice, wizard);
         self.run.set_flush_appends(flush);
+        self.run.set_autosave_every(every);
         self.broken = None;
         self
     }
@@ -207,6 +208,14 @@ impl<R: Ruleset> Session<R> {
     #[must_use]
     pub fn with_flush_appends(mut self, on: bool) -> Self {
         self.run.set_flush_appends(on);
+        self
+    }
+
+    /// Autosave every `n` commands ([`Run::set_autosave_every`]), for this game and the
+    /// next ones it starts.
+    #[must_use]
+    pub fn with_autosave_every(mut self, n: usize) -> Self {
+        self.run.set_autosave_every(n);
         self
     }
 
@@ -881,9 +890,10 @@ impl<R: Ruleset> StartHost for Session<R> {
             if let Some(why) = fresh.broken {
                 return Err(NewGameError(format!("The game could not be made: {why}")));
             }
-            let flush = self.run.flushing_appends();
+            let (flush, every) = (self.run.flushing_appends(), self.run.autosave_every());
             self.run = fresh.run;
             self.run.set_flush_appends(flush);
+            self.run.set_autosave_every(every);
         }
         self.log.clear();
         self.notice = None;
@@ -920,6 +930,7 @@ impl<R: Ruleset> StartHost for Session<R> {
         loaded.practice_default = self.practice_default;
         loaded.fight_until = self.fight_until;
         loaded.run.set_flush_appends(self.run.flushing_appends());
+        loaded.run.set_autosave_every(self.run.autosave_every());
         let ended = loaded.ended();
         *self = loaded;
         if ended {

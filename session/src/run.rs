@@ -200,6 +200,8 @@ pub struct Run<R: Ruleset> {
     recorder: Option<Recorder<Step<R::Command>>>,
     /// The recording's appends are flushed to the disk ([`Run::set_flush_appends`]).
     flush_appends: bool,
+    /// Commands between autosaves ([`Run::set_autosave_every`]).
+    autosave_every: usize,
     slot: Slot,
     player_saved: bool,
     ended: bool,
@@ -243,6 +245,7 @@ impl<R: Ruleset> Run<R> {
             save_path: None,
             recorder: None,
             flush_appends: true,
+            autosave_every: slot::AUTOSAVE_EVERY,
             slot: Slot::default(),
             player_saved: false,
             ended: false,
@@ -257,7 +260,9 @@ impl<R: Ruleset> Run<R> {
     pub fn begin(&mut self, save_path: Option<PathBuf>) {
         self.recorder = None;
         self.save_path = save_path;
-        self.slot = Slot::new_game(self.save_path.as_deref());
+        self.slot = Slot::new_game(self.save_path.as_deref())
+            .every(self.autosave_every)
+            .staggered(self.seed);
         self.player_saved = false;
         self.ended = false;
         self.history = self
@@ -310,7 +315,9 @@ impl<R: Ruleset> Run<R> {
     /// there yet.
     #[must_use]
     pub fn saving_to(mut self, path: Option<PathBuf>) -> Self {
-        self.slot = Slot::new_game(path.as_deref());
+        self.slot = Slot::new_game(path.as_deref())
+            .every(self.autosave_every)
+            .staggered(self.seed);
         self.save_path = path;
         self
     }
@@ -422,7 +429,7 @@ impl<R: Ruleset> Run<R> {
         }
         run.history = history;
         run.save_path = Some(path.to_path_buf());
-        run.slot = Slot::loaded();
+        run.slot = Slot::loaded().every(run.autosave_every).staggered(run.seed);
         run.player_saved = true;
         // The moves the recording brought back are saved at once: the next continue starts
         // from here (a game that crashes again and again never replays more than it played
@@ -506,6 +513,25 @@ impl<R: Ruleset> Run<R> {
     #[must_use]
     pub fn flushing_appends(&self) -> bool {
         self.flush_appends
+    }
+
+    /// Autosave every `n` commands (at least 1; [`slot::AUTOSAVE_EVERY`] by default), the
+    /// first one brought forward by the seed ([`Slot::staggered`]), for this game and the
+    /// next ones. Only a host that holds every move durably elsewhere (the web server's
+    /// store) makes it longer: a save then only bounds the moves a continue replays.
+    pub fn set_autosave_every(&mut self, n: usize) {
+        self.autosave_every = n.max(1);
+        self.slot = self
+            .slot
+            .clone()
+            .every(self.autosave_every)
+            .staggered(self.seed);
+    }
+
+    /// Commands between autosaves ([`Run::set_autosave_every`]).
+    #[must_use]
+    pub fn autosave_every(&self) -> usize {
+        self.autosave_every
     }
 
     /// Where the game saves.

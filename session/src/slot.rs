@@ -42,10 +42,25 @@ pub fn quit_question(owns: bool) -> &'static str {
 }
 
 /// Whose the save slot is and when the next autosave is due.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Slot {
     owns: bool,
     since_save: usize,
+    /// Commands the first autosave comes sooner by ([`Slot::staggered`]); 0 once it came.
+    phase: usize,
+    /// Commands between autosaves ([`Slot::every`]).
+    every: usize,
+}
+
+impl Default for Slot {
+    fn default() -> Self {
+        Slot {
+            owns: false,
+            since_save: 0,
+            phase: 0,
+            every: AUTOSAVE_EVERY,
+        }
+    }
 }
 
 impl Slot {
@@ -55,7 +70,7 @@ impl Slot {
     pub fn new_game(save: Option<&Path>) -> Self {
         Slot {
             owns: !save.is_some_and(Path::exists),
-            since_save: 0,
+            ..Slot::default()
         }
     }
 
@@ -64,8 +79,30 @@ impl Slot {
     pub fn loaded() -> Self {
         Slot {
             owns: true,
-            since_save: 0,
+            ..Slot::default()
         }
+    }
+
+    /// Autosaves `n` commands apart (at least 1) instead of [`AUTOSAVE_EVERY`]: for a host
+    /// that holds every move durably elsewhere (the web server's store), where a save only
+    /// bounds how many moves a continue replays. Call before [`Slot::staggered`].
+    #[must_use]
+    pub fn every(mut self, n: usize) -> Self {
+        self.every = n.max(1);
+        self
+    }
+
+    /// The first autosave brought forward by `key` modulo the interval (key: the game's
+    /// seed), later ones a whole interval apart as before. A save before it (the save a
+    /// new game makes at once, the player's) keeps it brought forward. Games started or
+    /// continued together (a server's games after a restart, or many players starting
+    /// at once) then autosave at different moves instead of all on the same one: on a
+    /// web server, 500 games saving within the same second held every move for about a
+    /// second. The game itself is the same; only when its save is written moves.
+    #[must_use]
+    pub fn staggered(mut self, key: u64) -> Self {
+        self.phase = (key % self.every as u64) as usize;
+        self
     }
 
     /// Whether the save file is this game's own: only then is it autosaved, or removed when
@@ -76,10 +113,15 @@ impl Slot {
     }
 
     /// One command was played; whether an autosave is due now (the slot is the game's, the
-    /// game goes on, and [`AUTOSAVE_EVERY`] commands passed since the last save).
+    /// game goes on, and [`AUTOSAVE_EVERY`] commands passed since the last save, fewer
+    /// before the first autosave of a [`Slot::staggered`] slot).
     pub fn counted(&mut self, over: bool) -> bool {
         self.since_save += 1;
-        self.owns && !over && self.since_save >= AUTOSAVE_EVERY
+        let due = self.owns && !over && self.since_save + self.phase >= self.every;
+        if due {
+            self.phase = 0;
+        }
+        due
     }
 
     /// The game was saved: the slot is its own from now on, and the count starts again.
@@ -129,6 +171,32 @@ pub fn before_save<C: Serialize + DeserializeOwned>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_staggered_slot_saves_first_sooner_then_every_hundred_commands() {
+        let mut slot = Slot::new_game(None).staggered(1_000_037);
+        // The save a new game makes at once does not undo it.
+        slot.saved();
+        let first = (1..=AUTOSAVE_EVERY).find(|_| slot.counted(false));
+        assert_eq!(first, Some(AUTOSAVE_EVERY - 37));
+        slot.saved();
+        assert!((1..AUTOSAVE_EVERY).all(|_| !slot.counted(false)));
+        assert!(slot.counted(false));
+        // Keys spread the first saves over every move of the hundred.
+        let firsts: std::collections::BTreeSet<usize> = (0..1_000u64)
+            .map(|k| {
+                let mut s = Slot::loaded().staggered(k * 7_919);
+                (1..=AUTOSAVE_EVERY).find(|_| s.counted(false)).unwrap_or(0)
+            })
+            .collect();
+        assert_eq!(firsts.len(), AUTOSAVE_EVERY);
+        // Another interval: its first save brought forward within it, then whole ones.
+        let mut slot = Slot::loaded().every(500).staggered(1_234);
+        let first = (1..=500).find(|_| slot.counted(false));
+        assert_eq!(first, Some(500 - 234));
+        assert!((1..500).all(|_| !slot.counted(false)));
+        assert!(slot.counted(false));
+    }
 
     #[test]
     fn a_slot_autosaves_only_its_own_game_every_hundred_commands() {

@@ -315,12 +315,24 @@ fn the_game_saves_itself_every_so_often() {
     // A new game is saved at once...
     let start = state(&a);
     assert_eq!(saved(), start);
-    play(&mut a, AUTOSAVE_EVERY - 1, 0);
+    // ...then first after AUTOSAVE_EVERY commands less the seed's stagger (14), so games
+    // started together do not all save on the same move...
+    let first = AUTOSAVE_EVERY - 14;
+    play(&mut a, first - 1, 0);
     assert_eq!(saved(), start);
+    play(&mut a, 1, 7);
+    let first_save = state(&a);
+    assert_eq!(saved(), first_save, "saved after {first} commands");
     // ...and again every AUTOSAVE_EVERY commands.
+    play(&mut a, AUTOSAVE_EVERY - 1, 0);
+    assert_eq!(saved(), first_save);
     play(&mut a, 1, 7);
     let at_save = state(&a);
-    assert_eq!(saved(), at_save, "saved after {AUTOSAVE_EVERY} commands");
+    assert_eq!(
+        saved(),
+        at_save,
+        "saved after {AUTOSAVE_EVERY} more commands"
+    );
     play(&mut a, 3, 1);
     let last = state(&a);
     drop(a);

@@ -60,6 +60,7 @@ fn alchemy_is_hosted_on_the_session_with_its_own_board() {
         replay: None,
         kept: None,
         flush_appends: true,
+        autosave_every: alembic_games::slot::AUTOSAVE_EVERY,
     };
     let mut hosted = host_session_on(rules, board, &opts).unwrap();
     assert_eq!(hosted.turn(), 0);
@@ -68,4 +69,53 @@ fn alchemy_is_hosted_on_the_session_with_its_own_board() {
     hosted.render(&mut f);
     assert!(f.contains_text("Depth 1/11"), "{}", f.to_text());
     assert!(f.contains_text("You enter the dungeon."), "{}", f.to_text());
+}
+
+#[test]
+fn a_host_sets_how_often_its_games_autosave_and_a_continue_keeps_it() {
+    let d = scratch("every");
+    let save = d.join("rats.save");
+    let rats = Arc::new(Rats::new().unwrap());
+    let wait = alembic_session::play::Step::Play(alembic_rats::Command::Wait);
+    // The save file's own turn (a continue would also replay the recording after it).
+    let turn_saved = |save: &PathBuf| {
+        alembic_session::run::read_save(&*rats, save)
+            .unwrap()
+            .game
+            .turn()
+    };
+    // Seed 7, every 10 commands: the first autosave 7 commands early, at the third.
+    let mut run = Run::new_game(rats.clone(), 7, false, false).unwrap();
+    run.set_autosave_every(10);
+    run.begin(Some(save.clone()));
+    assert_eq!(turn_saved(&save), 0, "a new game is saved at once");
+    for _ in 0..2 {
+        run.play(&wait).unwrap();
+    }
+    assert_eq!(turn_saved(&save), 0);
+    run.play(&wait).unwrap();
+    let first = run.game().turn();
+    assert_eq!(
+        turn_saved(&save),
+        first,
+        "the first autosave, 3 commands in"
+    );
+    for _ in 0..9 {
+        run.play(&wait).unwrap();
+    }
+    assert_eq!(turn_saved(&save), first);
+    run.play(&wait).unwrap();
+    assert_eq!(turn_saved(&save), run.game().turn(), "then every 10");
+    drop(run);
+    // Continued, it autosaves at the host's interval too (set after loading, as hosts do).
+    let (mut run, _) = Run::load(rats.clone(), &save).unwrap();
+    run.set_autosave_every(10);
+    assert_eq!(run.autosave_every(), 10);
+    let at = run.game().turn();
+    let mut n = 0;
+    while turn_saved(&save) == at {
+        run.play(&wait).unwrap();
+        n += 1;
+        assert!(n <= 10, "no autosave within 10 commands");
+    }
 }
