@@ -908,7 +908,7 @@ mod tests {
             replay: None,
             kept: None,
             flush_appends: false,
-            autosave_every: alembic_games::slot::AUTOSAVE_EVERY,
+            cadence: alembic_games::run::Cadence::default(),
         })
         .unwrap()
     }

@@ -193,11 +193,11 @@ impl<R: Ruleset> Session<R> {
     #[must_use]
     pub fn with_game(mut self, game: Game) -> Self {
         let (practice, wizard) = (self.run.is_practice(), self.run.is_wizard());
-        let (flush, every) = (self.run.flushing_appends(), self.run.autosave_every());
+        let (flush, cadence) = (self.run.flushing_appends(), self.run.cadence());
         self.run = Run::with_game(self.run.rules_arc().clone(), self.run.seed(), game)
             .in_modes(practice, wizard);
         self.run.set_flush_appends(flush);
-        self.run.set_autosave_every(every);
+        self.run.set_cadence(cadence);
         self.broken = None;
         self
     }
@@ -211,11 +211,11 @@ impl<R: Ruleset> Session<R> {
         self
     }
 
-    /// Autosave every `n` commands ([`Run::set_autosave_every`]), for this game and the
-    /// next ones it starts.
+    /// Save and checkpoint at `cadence` ([`Run::set_cadence`]), for this game and the next
+    /// ones it starts.
     #[must_use]
-    pub fn with_autosave_every(mut self, n: usize) -> Self {
-        self.run.set_autosave_every(n);
+    pub fn with_cadence(mut self, cadence: crate::run::Cadence) -> Self {
+        self.run.set_cadence(cadence);
         self
     }
 
@@ -890,10 +890,10 @@ impl<R: Ruleset> StartHost for Session<R> {
             if let Some(why) = fresh.broken {
                 return Err(NewGameError(format!("The game could not be made: {why}")));
             }
-            let (flush, every) = (self.run.flushing_appends(), self.run.autosave_every());
+            let (flush, cadence) = (self.run.flushing_appends(), self.run.cadence());
             self.run = fresh.run;
             self.run.set_flush_appends(flush);
-            self.run.set_autosave_every(every);
+            self.run.set_cadence(cadence);
         }
         self.log.clear();
         self.notice = None;
@@ -930,7 +930,7 @@ impl<R: Ruleset> StartHost for Session<R> {
         loaded.practice_default = self.practice_default;
         loaded.fight_until = self.fight_until;
         loaded.run.set_flush_appends(self.run.flushing_appends());
-        loaded.run.set_autosave_every(self.run.autosave_every());
+        loaded.run.set_cadence(self.run.cadence());
         let ended = loaded.ended();
         *self = loaded;
         if ended {

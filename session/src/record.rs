@@ -106,6 +106,8 @@ pub struct Recorder<C> {
     path: PathBuf,
     header: ReplayHeader,
     since_checkpoint: usize,
+    /// Commands between checkpoints ([`Recorder::set_checkpoint_every`]).
+    checkpoint_every: usize,
     /// Commands since the last state line (counted over the whole recording, across
     /// continues).
     since_state: usize,
@@ -208,6 +210,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             path: path.to_path_buf(),
             header,
             since_checkpoint: 0,
+            checkpoint_every: CHECKPOINT_EVERY,
             since_state: 0,
             pending: None,
             base: None,
@@ -239,6 +242,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             path: path.to_path_buf(),
             header,
             since_checkpoint: 0,
+            checkpoint_every: CHECKPOINT_EVERY,
             since_state: 0,
             pending: Some(text),
             base: None,
@@ -302,6 +306,12 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
     #[must_use]
     pub fn behind(&self) -> Option<&str> {
         self.written.behind.as_deref()
+    }
+
+    /// A checkpoint every `n` commands (at least 1) instead of [`CHECKPOINT_EVERY`]: each
+    /// hashes the whole game. Saves still add one each.
+    pub fn set_checkpoint_every(&mut self, n: usize) {
+        self.checkpoint_every = n.max(1);
     }
 
     /// Whether appends are flushed to the disk (`fdatasync`) before they count as written:
@@ -477,6 +487,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             path: path.to_path_buf(),
             header: rec.header.clone(),
             since_checkpoint: 0,
+            checkpoint_every: CHECKPOINT_EVERY,
             since_state: commands_since_state(&rec.entries[..keep]),
             pending: None,
             base: Some((want.0, want.1, base)),
@@ -529,6 +540,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
             since_state: commands_since_state(&rec.entries),
             header: rec.header,
             since_checkpoint: 0,
+            checkpoint_every: CHECKPOINT_EVERY,
             pending: None,
             base: None,
             written: Written::default(),
@@ -562,7 +574,7 @@ impl<C: Serialize + DeserializeOwned> Recorder<C> {
         self.add_line(line.trim_end())?;
         self.since_checkpoint += 1;
         self.since_state += 1;
-        if self.since_checkpoint >= CHECKPOINT_EVERY {
+        if self.since_checkpoint >= self.checkpoint_every {
             self.checkpoint(after)?;
         }
         Ok(())
@@ -864,6 +876,34 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         let want = Entry::checkpoint_line(1, after.state_hash());
         assert!(text.ends_with(&want), "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn checkpoints_come_at_the_interval_set() {
+        let dir = std::env::temp_dir().join(format!("alembic-record-every-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.replay");
+        let game = Game::new(0);
+        let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &Modes::none(), &game).unwrap();
+        r.set_checkpoint_every(3);
+        let line = Entry::checkpoint_line(game.turn(), game.state_hash());
+        let checkpoints = || {
+            let text = std::fs::read_to_string(&path).unwrap();
+            text.lines().filter(|l| *l == line.trim_end()).count()
+        };
+        let at_start = checkpoints();
+        for _ in 0..2 {
+            r.command(0, &1, &game).unwrap();
+        }
+        assert_eq!(checkpoints(), at_start);
+        r.command(0, &1, &game).unwrap();
+        assert_eq!(checkpoints(), at_start + 1);
+        for _ in 0..3 {
+            r.command(0, &1, &game).unwrap();
+        }
+        assert_eq!(checkpoints(), at_start + 2);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -186,6 +186,27 @@ pub struct Filed {
     pub lines: Vec<String>,
 }
 
+/// How often a game in play is saved and its recording vouches for it: an autosave every
+/// `autosave_every` commands ([`slot::AUTOSAVE_EVERY`] by default), a checkpoint (the
+/// state hash, which hashes the whole game) every `checkpoint_every`
+/// ([`record::CHECKPOINT_EVERY`]). Every save is also a checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cadence {
+    /// Commands between autosaves.
+    pub autosave_every: usize,
+    /// Commands between checkpoints.
+    pub checkpoint_every: usize,
+}
+
+impl Default for Cadence {
+    fn default() -> Self {
+        Cadence {
+            autosave_every: slot::AUTOSAVE_EVERY,
+            checkpoint_every: record::CHECKPOINT_EVERY,
+        }
+    }
+}
+
 /// One game in play: see the module docs.
 pub struct Run<R: Ruleset> {
     rules: Arc<R>,
@@ -200,8 +221,8 @@ pub struct Run<R: Ruleset> {
     recorder: Option<Recorder<Step<R::Command>>>,
     /// The recording's appends are flushed to the disk ([`Run::set_flush_appends`]).
     flush_appends: bool,
-    /// Commands between autosaves ([`Run::set_autosave_every`]).
-    autosave_every: usize,
+    /// How often saves and checkpoints come ([`Run::set_cadence`]).
+    cadence: Cadence,
     slot: Slot,
     player_saved: bool,
     ended: bool,
@@ -245,7 +266,7 @@ impl<R: Ruleset> Run<R> {
             save_path: None,
             recorder: None,
             flush_appends: true,
-            autosave_every: slot::AUTOSAVE_EVERY,
+            cadence: Cadence::default(),
             slot: Slot::default(),
             player_saved: false,
             ended: false,
@@ -261,7 +282,7 @@ impl<R: Ruleset> Run<R> {
         self.recorder = None;
         self.save_path = save_path;
         self.slot = Slot::new_game(self.save_path.as_deref())
-            .every(self.autosave_every)
+            .every(self.cadence.autosave_every)
             .staggered(self.seed);
         self.player_saved = false;
         self.ended = false;
@@ -285,6 +306,7 @@ impl<R: Ruleset> Run<R> {
         ) {
             Ok(mut r) => {
                 r.set_flush(self.flush_appends);
+                r.set_checkpoint_every(self.cadence.checkpoint_every);
                 self.recorder = Some(r);
             }
             Err(e) => {
@@ -316,7 +338,7 @@ impl<R: Ruleset> Run<R> {
     #[must_use]
     pub fn saving_to(mut self, path: Option<PathBuf>) -> Self {
         self.slot = Slot::new_game(path.as_deref())
-            .every(self.autosave_every)
+            .every(self.cadence.autosave_every)
             .staggered(self.seed);
         self.save_path = path;
         self
@@ -429,7 +451,9 @@ impl<R: Ruleset> Run<R> {
         }
         run.history = history;
         run.save_path = Some(path.to_path_buf());
-        run.slot = Slot::loaded().every(run.autosave_every).staggered(run.seed);
+        run.slot = Slot::loaded()
+            .every(run.cadence.autosave_every)
+            .staggered(run.seed);
         run.player_saved = true;
         // The moves the recording brought back are saved at once: the next continue starts
         // from here (a game that crashes again and again never replays more than it played
@@ -515,23 +539,29 @@ impl<R: Ruleset> Run<R> {
         self.flush_appends
     }
 
-    /// Autosave every `n` commands (at least 1; [`slot::AUTOSAVE_EVERY`] by default), the
-    /// first one brought forward by the seed ([`Slot::staggered`]), for this game and the
-    /// next ones. Only a host that holds every move durably elsewhere (the web server's
-    /// store) makes it longer: a save then only bounds the moves a continue replays.
-    pub fn set_autosave_every(&mut self, n: usize) {
-        self.autosave_every = n.max(1);
+    /// Save and checkpoint at `cadence` ([`Cadence`]), for this game and the next ones;
+    /// the first autosave brought forward by the seed ([`Slot::staggered`]). Only a host
+    /// that holds every move durably elsewhere (the web server's store) makes them rarer:
+    /// a save then only bounds the moves a continue replays.
+    pub fn set_cadence(&mut self, cadence: Cadence) {
+        self.cadence = Cadence {
+            autosave_every: cadence.autosave_every.max(1),
+            checkpoint_every: cadence.checkpoint_every.max(1),
+        };
         self.slot = self
             .slot
             .clone()
-            .every(self.autosave_every)
+            .every(self.cadence.autosave_every)
             .staggered(self.seed);
+        if let Some(r) = self.recorder.as_mut() {
+            r.set_checkpoint_every(self.cadence.checkpoint_every);
+        }
     }
 
-    /// Commands between autosaves ([`Run::set_autosave_every`]).
+    /// How often saves and checkpoints come ([`Run::set_cadence`]).
     #[must_use]
-    pub fn autosave_every(&self) -> usize {
-        self.autosave_every
+    pub fn cadence(&self) -> Cadence {
+        self.cadence
     }
 
     /// Where the game saves.

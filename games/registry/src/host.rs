@@ -36,10 +36,10 @@ pub struct HostOptions {
     /// Flush the game's recording to the disk at each move (`true` unless the host holds
     /// every move durably elsewhere first: [`alembic_session::run::Run::set_flush_appends`]).
     pub flush_appends: bool,
-    /// Commands between autosaves ([`alembic_session::run::Run::set_autosave_every`]):
-    /// [`alembic_session::slot::AUTOSAVE_EVERY`] unless the host holds every move durably
-    /// elsewhere.
-    pub autosave_every: usize,
+    /// How often the game is saved and checkpointed
+    /// ([`alembic_session::run::Run::set_cadence`]): the default unless the host holds every
+    /// move durably elsewhere.
+    pub cadence: alembic_session::run::Cadence,
 }
 
 /// A running game as a server sees it: an [`App`] whose game, turn, depth, score and ending
@@ -154,7 +154,7 @@ pub fn host_session_on<R: Ruleset>(
         session
             .with_tiles(opts.tiles == Some(true))
             .with_flush_appends(opts.flush_appends)
-            .with_autosave_every(opts.autosave_every),
+            .with_cadence(opts.cadence),
     )))
 }
 

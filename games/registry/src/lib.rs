@@ -33,7 +33,8 @@ pub mod alchemy {
 pub use alembic_caves as caves;
 pub use alembic_rats as rats;
 pub use alembic_session::{
-    board, end, gamedata, keymap, play, playback, record, ruleset, savefile, scores, slot, storage,
+    board, end, gamedata, keymap, play, playback, record, ruleset, run, savefile, scores, slot,
+    storage,
 };
 
 pub use alembic_session::{

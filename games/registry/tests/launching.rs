@@ -9,7 +9,7 @@ use alembic_games::alchemy::ui::ruleset::{Alchemy, AlchemyBoard};
 use alembic_games::host::{HostOptions, host_session_on};
 use alembic_games::rats::Rats;
 use alembic_session::LaunchOptions;
-use alembic_session::run::Run;
+use alembic_session::run::{Cadence, Run};
 use alembic_ui::Frame;
 
 fn scratch(name: &str) -> PathBuf {
@@ -60,7 +60,7 @@ fn alchemy_is_hosted_on_the_session_with_its_own_board() {
         replay: None,
         kept: None,
         flush_appends: true,
-        autosave_every: alembic_games::slot::AUTOSAVE_EVERY,
+        cadence: Cadence::default(),
     };
     let mut hosted = host_session_on(rules, board, &opts).unwrap();
     assert_eq!(hosted.turn(), 0);
@@ -85,8 +85,12 @@ fn a_host_sets_how_often_its_games_autosave_and_a_continue_keeps_it() {
             .turn()
     };
     // Seed 7, every 10 commands: the first autosave 7 commands early, at the third.
+    let every_10 = Cadence {
+        autosave_every: 10,
+        ..Cadence::default()
+    };
     let mut run = Run::new_game(rats.clone(), 7, false, false).unwrap();
-    run.set_autosave_every(10);
+    run.set_cadence(every_10);
     run.begin(Some(save.clone()));
     assert_eq!(turn_saved(&save), 0, "a new game is saved at once");
     for _ in 0..2 {
@@ -109,8 +113,8 @@ fn a_host_sets_how_often_its_games_autosave_and_a_continue_keeps_it() {
     drop(run);
     // Continued, it autosaves at the host's interval too (set after loading, as hosts do).
     let (mut run, _) = Run::load(rats.clone(), &save).unwrap();
-    run.set_autosave_every(10);
-    assert_eq!(run.autosave_every(), 10);
+    run.set_cadence(every_10);
+    assert_eq!(run.cadence(), every_10);
     let at = run.game().turn();
     let mut n = 0;
     while turn_saved(&save) == at {
