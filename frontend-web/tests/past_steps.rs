@@ -1,7 +1,7 @@
 //! A spectator's look into a game's past costs at most the commands from the nearest
 //! whole state the server keeps, not a replay of the game from its start: the live game
 //! keeps its state whole at every checkpoint of its recording
-//! (`alembic_games::record::CHECKPOINT_EVERY` commands apart), and the replay viewer of
+//! (`alembic_web::games::WEB_CADENCE.checkpoint_every` commands apart), and the replay viewer of
 //! its past seeks from those. Counted with the commands the viewers replay
 //! (`KeptStates::steps`). Before, opening the past on a 600-key game replayed every
 //! command (the recording's own whole states are 10,000 commands apart).
@@ -11,8 +11,8 @@
 
 mod common;
 
-use alembic_games::record::CHECKPOINT_EVERY;
 use alembic_ui::Key;
+use alembic_web::games::WEB_CADENCE;
 use common::{Client, TestServer, play_long};
 
 /// The replay bar's "move I/N" on the screen, if shown.
@@ -67,8 +67,9 @@ async fn each_step_into_the_past_replays_at_most_a_checkpoints_distance() {
     );
     let game = ts.server.live(id).unwrap();
     let kept = game.past.len();
-    assert!(kept >= 5, "only {kept} whole states kept");
-    let bound = CHECKPOINT_EVERY as u64;
+    let every = WEB_CADENCE.checkpoint_every;
+    assert!(kept >= 3, "only {kept} whole states kept");
+    let bound = every as u64;
 
     let mut spec = Client::connect(ts.addr, &format!("/ws/watch/{id}"), None).await;
     spec.ready().await;
@@ -97,11 +98,11 @@ async fn each_step_into_the_past_replays_at_most_a_checkpoints_distance() {
         "opening the past replayed {opened} commands of {total} (bound {bound})"
     );
 
-    // ← one at a time, back through several checkpoints: each costs at most the distance
-    // to the state it seeks from.
+    // ← one at a time, back past a checkpoint: each costs at most the distance to the
+    // state it seeks from.
     let mut most = 0;
     let mut all = 0;
-    for want in (at.saturating_sub(3 * CHECKPOINT_EVERY + 7)..at).rev() {
+    for want in (at.saturating_sub(every + 7)..at).rev() {
         let s = game.past.steps();
         to_move(&mut spec, Key::Left, want).await;
         let d = game.past.steps() - s;
