@@ -8,6 +8,11 @@
 //! real forms: the log-in page's CSRF token, `POST /register`) and plays logged in, so the
 //! accounts, their sessions and their games' ownership are in every request's path.
 //!
+//! With `--server-pid PID` (the server's process on this machine), it also reports
+//! `server_ticks_playing`: the server's CPU time (user + system, in clock ticks) from the
+//! moment every bot is in its game to the end, so the registrations and game starts
+//! before it are not counted against the moves.
+//!
 //! With `--timeline 1`, it also prints to stderr, for each second of the run, the keys
 //! sent in it and their p50, p99 and slowest answer: where a slow p99 came from.
 //!
@@ -32,6 +37,8 @@ struct Args {
     interval_ms: u64,
     accounts: bool,
     timeline: bool,
+    /// The server's process, whose CPU time over the moves is reported (`--server-pid`).
+    server_pid: Option<u32>,
     /// When the run started (the seconds of `--timeline` count from it).
     start: Instant,
 }
@@ -44,6 +51,7 @@ fn args() -> Args {
         interval_ms: 200,
         accounts: false,
         timeline: false,
+        server_pid: None,
         start: Instant::now(),
     };
     let v: Vec<String> = std::env::args().skip(1).collect();
@@ -56,6 +64,7 @@ fn args() -> Args {
             "--interval-ms" => a.interval_ms = val.parse().expect("--interval-ms MS"),
             "--accounts" => a.accounts = val == "1",
             "--timeline" => a.timeline = val == "1",
+            "--server-pid" => a.server_pid = Some(val.parse().expect("--server-pid PID")),
             other => panic!("unknown flag {other}"),
         }
     }
@@ -67,6 +76,26 @@ struct Totals {
     keys: AtomicU64,
     frame_bytes: AtomicU64,
     failures: AtomicU64,
+    /// The server's CPU time (user + system, clock ticks) when every bot was in its game.
+    ticks_playing: AtomicU64,
+}
+
+/// User + system CPU time of process `pid`, in clock ticks (`/proc/PID/stat`).
+fn cpu_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces: count fields after its ')'.
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+}
+
+/// Wait until every bot is in its game; the last one in notes the server's CPU time.
+async fn warmed(warm: &tokio::sync::Barrier, a: &Args, totals: &Totals) {
+    if warm.wait().await.is_leader()
+        && let Some(t) = a.server_pid.and_then(cpu_ticks)
+    {
+        totals.ticks_playing.store(t, Ordering::Relaxed);
+    }
 }
 
 /// A browser token issued by the server at `addr` (from the `Set-Cookie` of `/play`):
@@ -107,7 +136,7 @@ async fn bot(
             Some(session) => cookie = format!("{cookie}; alembic_session={session}"),
             None => {
                 totals.failures.fetch_add(1, Ordering::Relaxed);
-                warm.wait().await;
+                warmed(&warm, &a, &totals).await;
                 return lat;
             }
         }
@@ -120,7 +149,7 @@ async fn bot(
     .await;
     let Ok(Ok((mut ws, _))) = ws else {
         totals.failures.fetch_add(1, Ordering::Relaxed);
-        warm.wait().await;
+        warmed(&warm, &a, &totals).await;
         return lat;
     };
     let _ = ws
@@ -139,7 +168,7 @@ async fn bot(
         }
     })
     .await;
-    warm.wait().await;
+    warmed(&warm, &a, &totals).await;
     let keys = ['h', 'j', 'k', 'l', 'y', 'u', 'b', 'n'];
     let mut x = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let end = Instant::now() + Duration::from_secs(a.seconds);
@@ -274,8 +303,12 @@ fn main() {
         let pct = |p: f64| pct(&all, p);
         let keys = totals.keys.load(Ordering::Relaxed);
         let bytes = totals.frame_bytes.load(Ordering::Relaxed);
+        // The server's CPU over the moves: from every bot in its game to the end.
+        let playing = a.server_pid.and_then(cpu_ticks).map_or(0, |t| {
+            t.saturating_sub(totals.ticks_playing.load(Ordering::Relaxed))
+        });
         println!(
-            "clients={} keys={} answered={} failures={} p50_ms={:.1} p99_ms={:.1} max_ms={:.1} bytes_per_move={:.0}",
+            "clients={} keys={} answered={} failures={} p50_ms={:.1} p99_ms={:.1} max_ms={:.1} bytes_per_move={:.0} server_ticks_playing={playing}",
             a.clients,
             keys,
             all.len(),
