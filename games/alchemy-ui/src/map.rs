@@ -8,7 +8,7 @@ use super::colours::{self, PALETTE};
 use alembic_alchemy::{
     self as alchemy,
     rules::level_box,
-    view::{CellView, TileTable, cell_tile, cell_view, hero_id, seen_light_map, visible},
+    view::{CellView, CellViewer, TileTable, cell_tile, hero_id, seen_light_map, visible},
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -523,8 +523,9 @@ pub fn draw_map(
     let tiles = tile_mode(shown, frame.tiles());
     let memory = memory_colours(frame.colour_depth());
     let table = TileTable::new(game);
+    let cells = CellViewer::new(game, &seen);
     view.draw_cells(frame, tiles, |l| {
-        let Some(CellView { glyph, visible, .. }) = cell_view(game, &seen, l)? else {
+        let Some(CellView { glyph, visible, .. }) = cells.at(l)? else {
             return Ok(None);
         };
         // Solid rock is a blank glyph on a near-black tile: give it a stone-coloured

@@ -176,37 +176,71 @@ fn picture(family: Option<&str>, glyph: char) -> Tile {
     }
 }
 
-/// How to draw `l`, given the hero's current view. `None`: never seen.
+/// How to draw `l`, given the hero's current view. `None`: never seen. For many cells of
+/// one game, [`CellViewer`] looks the memory layers up once.
 pub fn cell_view(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<CellView>, Error> {
-    if view.contains(l) {
-        let tile = tile_glyph(game, game.tile(l))?;
-        let glyph = match seen_top_thing(game, l) {
-            Some(t) => {
-                let g = thing_glyph(game, t)?;
-                Glyph { bg: tile.bg, ..g }
-            }
-            None => tile,
-        };
-        return Ok(Some(CellView {
-            glyph,
-            visible: true,
-            remembered: true,
-        }));
+    CellViewer::new(game, view).at(l)
+}
+
+/// [`cell_view`] for many cells of one game and view: the hero's memory layers (tiles and
+/// scenery seen) are looked up once, not by name for every cell as [`cell_view`] alone
+/// does (the map drawn each frame asks about every cell of its viewport).
+#[derive(Debug)]
+pub struct CellViewer<'a> {
+    game: &'a Game,
+    view: &'a VisibleSet,
+    tiles: alembic::layer::LayerGrid<Option<alembic::library::TileId>>,
+    looks: alembic::layer::LayerGrid<Option<(char, Rgb)>>,
+}
+
+impl<'a> CellViewer<'a> {
+    /// A viewer of `game` through the hero's `view`. Θ(log layers).
+    #[must_use]
+    pub fn new(game: &'a Game, view: &'a VisibleSet) -> Self {
+        CellViewer {
+            game,
+            view,
+            tiles: game.layers().get(&super::rules::memory::SEEN_TILE),
+            looks: game.layers().get(&super::rules::memory::SEEN_LOOK),
+        }
     }
-    let Some(tile) = remembered_tile(game, l) else {
-        return Ok(None);
-    };
-    let tg = tile_glyph(game, tile)?;
-    // Scenery as it looked when last seen (a door seen closed stays closed in memory).
-    let glyph = match remembered_look(game, l) {
-        Some((ch, fg)) => Glyph { ch, fg, bg: tg.bg },
-        None => tg,
-    };
-    Ok(Some(CellView {
-        glyph,
-        visible: false,
-        remembered: true,
-    }))
+
+    /// How to draw `l` ([`cell_view`]).
+    ///
+    /// # Errors
+    /// An engine error reading the game (a bug).
+    pub fn at(&self, l: Loc) -> Result<Option<CellView>, Error> {
+        let (game, view) = (self.game, self.view);
+        if view.contains(l) {
+            let tile = tile_glyph(game, game.tile(l))?;
+            let glyph = match seen_top_thing(game, l) {
+                Some(t) => {
+                    let g = thing_glyph(game, t)?;
+                    Glyph { bg: tile.bg, ..g }
+                }
+                None => tile,
+            };
+            return Ok(Some(CellView {
+                glyph,
+                visible: true,
+                remembered: true,
+            }));
+        }
+        let Some(tile) = self.tiles.get(l) else {
+            return Ok(None);
+        };
+        let tg = tile_glyph(game, tile)?;
+        // Scenery as it looked when last seen (a door seen closed stays closed in memory).
+        let glyph = match self.looks.get(l) {
+            Some((ch, fg)) => Glyph { ch, fg, bg: tg.bg },
+            None => tg,
+        };
+        Ok(Some(CellView {
+            glyph,
+            visible: false,
+            remembered: true,
+        }))
+    }
 }
 
 /// The graphical tile for `l`, for frontends that draw [`Tile`]s: creatures by family,
