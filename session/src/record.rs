@@ -821,6 +821,15 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
+    /// An empty directory of this test process, `name` telling the tests apart.
+    fn fresh_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("alembic-record-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     /// Issue 52: an emergency save that fails says why, typed, in the sentence it said as
     /// a `String` before (the directory, then what the file system said).
     #[test]
@@ -851,9 +860,7 @@ mod tests {
 
     #[test]
     fn the_last_checkpoint_knows_its_own_version_of_the_game_only() {
-        let dir = std::env::temp_dir().join(format!("alembic-record-memo-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = fresh_dir("memo");
         let path = dir.join("g.replay");
         let mut game = Game::new(0);
         game.add_thing_mut(
@@ -881,9 +888,7 @@ mod tests {
 
     #[test]
     fn checkpoints_come_at_the_interval_set() {
-        let dir = std::env::temp_dir().join(format!("alembic-record-every-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = fresh_dir("every");
         let path = dir.join("g.replay");
         let game = Game::new(0);
         let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &Modes::none(), &game).unwrap();
@@ -909,9 +914,7 @@ mod tests {
 
     #[test]
     fn a_whole_state_follows_every_state_every_commands_across_continues() {
-        let dir = std::env::temp_dir().join(format!("alembic-record-state-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = fresh_dir("state");
         let path = dir.join("g.replay");
         let game = Game::new(0);
         let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &Modes::none(), &game).unwrap();
@@ -957,10 +960,7 @@ mod tests {
 
     #[test]
     fn lines_a_failed_write_leaves_wait_and_are_written_whole_once_it_can_be() {
-        let dir =
-            std::env::temp_dir().join(format!("alembic-record-behind-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = fresh_dir("behind");
         let path = dir.join("g.replay");
         let game = Game::new(0);
         let mut r: Recorder<u8> = Recorder::start(&path, "g", 1, &Modes::none(), &game).unwrap();
