@@ -342,11 +342,22 @@ pub fn seen_light_map(game: &Game, seen: &VisibleSet) -> Result<LightMap, Error>
     let mut cells = seen.iter().filter(|l| l.z == at.z);
     let seen_box = match cells.next() {
         Some(first) => cells.fold(
-            LocBox::new(first, Loc::new(first.x + 1, first.y + 1, at.z + 1)),
+            LocBox::new(
+                first,
+                Loc::new(
+                    first.x.saturating_add(1),
+                    first.y.saturating_add(1),
+                    at.z.saturating_add(1),
+                ),
+            ),
             |b, l| {
                 LocBox::new(
                     Loc::new(b.min.x.min(l.x), b.min.y.min(l.y), at.z),
-                    Loc::new(b.max.x.max(l.x + 1), b.max.y.max(l.y + 1), at.z + 1),
+                    Loc::new(
+                        b.max.x.max(l.x.saturating_add(1)),
+                        b.max.y.max(l.y.saturating_add(1)),
+                        at.z.saturating_add(1),
+                    ),
                 )
             },
         ),
