@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, Sender};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::pool::{Screen, Task};
@@ -46,7 +46,7 @@ impl Server {
             hub: Arc::clone(&hub),
             past: Arc::default(),
             tx: Mutex::new(tx),
-            worker: OnceLock::new(),
+            worker: Mutex::new(None),
             taken: std::sync::atomic::AtomicBool::new(false),
             state: Mutex::new(LiveState {
                 progress: Progress::default(),
@@ -118,7 +118,7 @@ impl Server {
             }
             Some(Box::new(tracked) as Box<dyn Task>)
         }));
-        let _ = game.worker.set(handle);
+        *super::lock(&game.worker) = Some(handle);
         match ready_rx.recv() {
             Ok(Ok(())) => Ok(game),
             Ok(Err(e)) => Err(AttachError::Start(e)),

@@ -137,7 +137,7 @@ pub struct LiveGame {
     pub past: Arc<alembic_games::playback::KeptStates>,
     tx: Mutex<SyncSender<Command>>,
     /// Its task on the worker pool (set once it is started there).
-    worker: std::sync::OnceLock<pool::Handle>,
+    worker: Mutex<Option<pool::Handle>>,
     /// Another server holds it now (its progress could not be written): it stops at its
     /// next move.
     taken: std::sync::atomic::AtomicBool,
@@ -161,7 +161,7 @@ impl LiveGame {
 
     /// Tell its worker a command waits.
     fn wake(&self) {
-        if let Some(w) = self.worker.get() {
+        if let Some(w) = lock(&self.worker).as_ref() {
             w.wake();
         }
     }
