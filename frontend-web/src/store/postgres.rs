@@ -4,8 +4,10 @@
 //! keep; it is the widely used, well kept driver (tokio-postgres underneath), with no
 //! compile-time database or macros as sqlx would bring.
 
+use std::collections::HashMap;
+
 use postgres::error::SqlState;
-use postgres::{Client, NoTls};
+use postgres::{Client, NoTls, Statement};
 
 use super::{
     Account, AccountId, Counts, GAME_SELECT, GameFilter, GameRecord, GameStatus, Lease,
@@ -94,6 +96,35 @@ pub const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
 /// Connections per store.
 const POOL: usize = 4;
 
+/// [`Store::progress_many`] in one statement: the games' new depths and turns, each game
+/// still live here. Rows are locked in the order of their ids, as [`MIRROR_LINES`] and the
+/// other batches lock them: in any other order two could each hold a row the other waits
+/// for, a deadlock that PostgreSQL breaks only after `deadlock_timeout` (1 s), with every
+/// game waiting. A late write never brings back a game that ended or was saved meanwhile.
+/// Answers the ids updated.
+const PROGRESS_MANY: &str = "UPDATE web_games w SET depth = v.depth, turn = v.turn, updated = $4
+     FROM unnest($1::bigint[], $2::integer[], $3::bigint[]) AS v(id, depth, turn)
+     WHERE w.id = v.id AND w.id IN (
+         SELECT id FROM web_games WHERE id = ANY($1) AND status = 'live'
+             AND (server = $5 OR server IS NULL)
+         ORDER BY id FOR UPDATE)
+     RETURNING w.id";
+
+/// [`Store::mirror_many`] for a batch that only adds recording lines, in one statement
+/// (so one round trip, and its own transaction): the games still held by this server
+/// (`$2`) locked in the order of their ids (`FOR UPDATE`: a server taking one over waits
+/// for this), then every line of those games (`$3`, `$4`) in the order given. Answers
+/// the ids held.
+const MIRROR_LINES: &str = "WITH mine AS (
+         SELECT id FROM web_games WHERE id = ANY($1) AND server = $2 ORDER BY id FOR UPDATE
+     ), added AS (
+         INSERT INTO recordings (game_id, line)
+         SELECT t.g, t.l FROM unnest($3::bigint[], $4::text[]) WITH ORDINALITY AS t(g, l, n)
+         WHERE t.g IN (SELECT id FROM mine)
+         ORDER BY t.n
+     )
+     SELECT id FROM mine";
+
 /// The advisory lock that keeps two servers from migrating one database at once.
 const MIGRATION_LOCK: i64 = 0x0061_6c65_6d62_6963;
 
@@ -107,25 +138,51 @@ pub struct PgStore {
 
 /// A client that closes on a thread of its own when dropped: closing blocks on the client's
 /// own runtime, which would panic on a thread that drives async tasks (a server dropped at
-/// the end of `#[tokio::main]`).
-struct PgConn(Option<Client>);
+/// the end of `#[tokio::main]`). It keeps the statements of the moves' hot path prepared
+/// ([`PgConn::prepared`]).
+struct PgConn {
+    client: Option<Client>,
+    /// Statements prepared on this connection, by their text.
+    prepared: HashMap<&'static str, Statement>,
+}
+
+impl PgConn {
+    fn new(client: Client) -> PgConn {
+        PgConn {
+            client: Some(client),
+            prepared: HashMap::new(),
+        }
+    }
+
+    /// `sql` prepared on this connection, once: the client's `query` with a text
+    /// prepares it on every call, a round trip (and a parse and plan on the server) before
+    /// the one that runs it.
+    fn prepared(&mut self, sql: &'static str) -> Result<Statement> {
+        if let Some(st) = self.prepared.get(sql) {
+            return Ok(st.clone());
+        }
+        let st = self.prepare(sql).map_err(db)?;
+        self.prepared.insert(sql, st.clone());
+        Ok(st)
+    }
+}
 
 impl std::ops::Deref for PgConn {
     type Target = Client;
     fn deref(&self) -> &Client {
-        self.0.as_ref().unwrap_or_else(|| unreachable!())
+        self.client.as_ref().unwrap_or_else(|| unreachable!())
     }
 }
 
 impl std::ops::DerefMut for PgConn {
     fn deref_mut(&mut self) -> &mut Client {
-        self.0.as_mut().unwrap_or_else(|| unreachable!())
+        self.client.as_mut().unwrap_or_else(|| unreachable!())
     }
 }
 
 impl Drop for PgConn {
     fn drop(&mut self) {
-        if let Some(c) = self.0.take() {
+        if let Some(c) = self.client.take() {
             let _ = std::thread::Builder::new()
                 .name("postgres-close".to_owned())
                 .spawn(move || drop(c));
@@ -202,14 +259,14 @@ impl PgStore {
     /// # Errors
     /// As [`PgStore::open`].
     pub fn open_config(config: &postgres::Config, version: u32) -> Result<PgStore> {
-        let mut first = PgConn(Some(config.connect(NoTls).map_err(db)?));
+        let mut first = PgConn::new(config.connect(NoTls).map_err(db)?);
         migrate(&mut first, version.min(SCHEMA_VERSION))?;
         let config = config.clone();
         Ok(PgStore {
             pool: Pool::new(
                 POOL,
                 first,
-                move || Ok(PgConn(Some(config.connect(NoTls).map_err(db)?))),
+                move || Ok(PgConn::new(config.connect(NoTls).map_err(db)?)),
                 |c| !c.is_closed(),
             ),
         })
@@ -627,30 +684,24 @@ impl Store for PgStore {
         rows: &[(u64, Option<i32>, u64)],
         now: i64,
     ) -> Result<Vec<bool>> {
+        let ids = rows
+            .iter()
+            .map(|r| db_id(r.0))
+            .collect::<Result<Vec<i64>>>()?;
+        let depths: Vec<Option<i32>> = rows.iter().map(|r| r.1).collect();
+        let turns: Vec<i64> = rows
+            .iter()
+            .map(|r| i64::try_from(r.2).unwrap_or(i64::MAX))
+            .collect();
         let mut c = self.pool.get()?;
-        let mut tx = c.transaction().map_err(db)?;
-        let mut held = vec![false; rows.len()];
-        // Rows are locked in the order of their ids, as `mirror_many` locks them: in any
-        // other order the two could each hold a row the other waits for, a deadlock that
-        // PostgreSQL breaks only after `deadlock_timeout` (1 s), with every game waiting.
-        let mut order: Vec<usize> = (0..rows.len()).collect();
-        order.sort_by_key(|&i| rows[i].0);
-        for i in order {
-            let (id, depth, turn) = rows[i];
-            let turn = i64::try_from(turn).unwrap_or(i64::MAX);
-            // Only a game still live: a late write never brings back one that ended or
-            // was saved meanwhile.
-            let n = tx
-                .execute(
-                    "UPDATE web_games SET depth = $2, turn = $3, updated = $4
-                     WHERE id = $1 AND status = 'live' AND (server = $5 OR server IS NULL)",
-                    &[&db_id(id)?, &depth, &turn, &now, &server],
-                )
-                .map_err(db)?;
-            held[i] = n > 0;
-        }
-        tx.commit().map_err(db)?;
-        Ok(held)
+        let st = c.prepared(PROGRESS_MANY)?;
+        let updated: std::collections::HashSet<i64> = c
+            .query(&st, &[&ids, &depths, &turns, &now, &server])
+            .map_err(db)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        Ok(ids.iter().map(|g| updated.contains(g)).collect())
     }
 
     fn mirror_many(
@@ -664,6 +715,27 @@ impl Store for PgStore {
             .map(|(id, _)| db_id(*id))
             .collect::<Result<Vec<i64>>>()?;
         let mut c = self.pool.get()?;
+        if writes
+            .iter()
+            .all(|(_, w)| !w.restart_recording && w.save.is_none())
+        {
+            // Most batches only add lines: one prepared statement, one round trip.
+            let (mut line_games, mut lines) = (Vec::new(), Vec::new());
+            for ((_, w), g) in writes.iter().zip(&gids) {
+                for l in w.lines {
+                    line_games.push(*g);
+                    lines.push(l.as_str());
+                }
+            }
+            let st = c.prepared(MIRROR_LINES)?;
+            let mine: std::collections::HashSet<i64> = c
+                .query(&st, &[&gids, &server, &line_games, &lines])
+                .map_err(db)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            return Ok(gids.iter().map(|g| mine.contains(g)).collect());
+        }
         let mut tx = c.transaction().map_err(db)?;
         // A few statements for the whole batch, not a few per game: each is a round trip.
         // FOR UPDATE, in the order of their ids: a server taking one over waits for this.
