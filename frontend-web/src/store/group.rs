@@ -13,6 +13,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use super::{MirrorWrite, Result, Store, StoreError};
 
@@ -141,16 +142,28 @@ fn stopped() -> StoreError {
     StoreError::Db("the store's writer has stopped".to_owned())
 }
 
+/// How long the writer waits for more moves before a commit, when the last commit held
+/// more than one game's write (moves arrive faster than commits). At 500 games a batch held
+/// about two moves, and each commit costs the database (and the server) far more than a
+/// line: waiting gathers several times more per commit, for at most this much more latency
+/// on a move. A lone game is never kept waiting.
+pub const GATHER: Duration = Duration::from_millis(2);
+
 /// The writer's loop: every job waiting, in one transaction, until every sender is gone.
 fn writer(rx: &Receiver<Job>, store: &dyn Store, server: &str, stats: &Stats) {
+    let mut busy = false;
     while let Ok(first) = rx.recv() {
         let mut batch = vec![first];
+        if busy {
+            std::thread::sleep(GATHER);
+        }
         while batch.len() < MAX_BATCH {
             match rx.try_recv() {
                 Ok(j) => batch.push(j),
                 Err(_) => break,
             }
         }
+        busy = batch.len() > 1;
         // One order for the rows' locks (PostgreSQL's `FOR UPDATE`) in every transaction.
         batch.sort_by_key(|j| j.id);
         let now = crate::accounts::now();

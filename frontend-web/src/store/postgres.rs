@@ -147,7 +147,11 @@ struct PgConn {
 }
 
 impl PgConn {
-    fn new(client: Client) -> PgConn {
+    fn new(mut client: Client) -> PgConn {
+        // Saves (about 250 KB of text) compressed by lz4 rather than the default pglz: 5.7 ms
+        // of the database's CPU each with pglz, blocking the batch of moves it is in. A
+        // server built without lz4 refuses the setting, and keeps pglz.
+        let _ = client.batch_execute("SET default_toast_compression = lz4");
         PgConn {
             client: Some(client),
             prepared: HashMap::new(),

@@ -468,18 +468,41 @@ pub async fn blocking<T: Send + 'static>(
 
 /// Play `moves` keys of a wandering bot on `c`, its keys drawn from `seed` (in batches of 50
 /// with an Esc between: the recording grows fast), stopping early if the hero dies.
+///
+/// After each batch the page's width changes (80, 81, 80, ...) and the bot waits for a
+/// frame of that width: the resize waits in the game's queue behind the keys, so its frame
+/// says they were all answered. Without it a busy server (a whole test run, each move
+/// waiting for its group commit) fell behind, and the game's queue ([`INPUT_QUEUE`]) was
+/// full when a later batch came: its keys were dropped and the game was shorter.
+///
+/// [`INPUT_QUEUE`]: alembic_web::server::INPUT_QUEUE
 pub async fn play_long(c: &mut Client, moves: usize, seed: u32) {
     let keys = ['h', 'j', 'k', 'l', 'y', 'u', 'b', 'n', 's'];
     let mut x: u32 = seed;
     let mut sent = 0;
-    while sent < moves && c.ended().is_none() && !c.text().contains("You die") {
+    let mut width = 80;
+    let over = |c: &Client| c.ended().is_some() || c.text().contains("You die");
+    while sent < moves && !over(c) {
         for _ in 0..50 {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
             c.key(keys[(x >> 16) as usize % keys.len()]).await;
             sent += 1;
         }
         c.named(Key::Esc).await;
-        c.step(Input::key(Key::Esc)).await;
-        c.drain(50).await;
+        c.named(Key::Esc).await;
+        width = if width == 80 { 81 } else { 80 };
+        settle(c, width, over).await;
     }
+    if width != 80 && !over(c) {
+        settle(c, 80, over).await;
+    }
+}
+
+/// Resize `c` to `width` × 24 and wait for its frame (or for `over`).
+async fn settle(c: &mut Client, width: u16, over: impl Fn(&Client) -> bool) {
+    c.resize(width, 24).await;
+    c.until(30, &format!("a frame {width} wide"), |c| {
+        over(c) || c.grid.as_ref().is_some_and(|g| g.width() == width)
+    })
+    .await;
 }

@@ -18,6 +18,7 @@ use alembic_session::Ruleset;
 use alembic_session::ruleset::{Foe, Goal, Journeys, RestRefused, View};
 
 use crate::contract::Alchemy;
+use crate::props::HPS_MAX;
 use crate::rules::{creature_at, explored, finds_way, items_at, level_box};
 use crate::view::{self, Stairs, TileTable, hero_id, is_creature, is_hostile, visible};
 use crate::{Command, text};
@@ -149,10 +150,11 @@ fn frontier(g: &Game, l: Loc) -> bool {
             .any(|n| level_box(l.z).contains(n) && !explored(g, n))
 }
 
-/// The hero's hit points and their most.
+/// The hero's hit points and their most (read directly: the session asks before and after
+/// every command, and the whole status line costs a field of view).
 fn hit_points(g: &Game) -> Option<(i32, i32)> {
-    let hp = view::hit_points(g, hero_id(g).ok()?)?;
-    Some((hp, view::status(g).ok()?.hp_max))
+    let h = hero_id(g).ok()?;
+    Some((view::hit_points(g, h)?, g.query(h, &HPS_MAX).ok()?))
 }
 
 impl Journeys<Command> for Alchemy {
