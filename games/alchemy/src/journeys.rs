@@ -151,7 +151,8 @@ fn frontier(g: &Game, l: Loc) -> bool {
 }
 
 /// The hero's hit points and their most (read directly: the session asks before and after
-/// every command, and the whole status line costs a field of view).
+/// every command, and the whole status, with its attack summary and effects, cost 3.6% of a
+/// busy web server's CPU).
 fn hit_points(g: &Game) -> Option<(i32, i32)> {
     let h = hero_id(g).ok()?;
     Some((view::hit_points(g, h)?, g.query(h, &HPS_MAX).ok()?))
