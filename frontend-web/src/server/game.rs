@@ -276,7 +276,7 @@ impl ProgressWriter {
 /// How long the progress writer gathers games before writing them: the lobby may be this
 /// much later, and at 500 games one statement serves a few hundred games, where each had one
 /// of its own.
-const PROGRESS_GATHER: std::time::Duration = std::time::Duration::from_millis(500);
+const PROGRESS_GATHER: Duration = Duration::from_millis(500);
 
 fn write_progress(rx: &Receiver<Arc<LiveGame>>, store: &dyn Store, name: &str) {
     while let Ok(first) = rx.recv() {

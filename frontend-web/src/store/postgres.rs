@@ -724,13 +724,7 @@ impl Store for PgStore {
             .all(|(_, w)| !w.restart_recording && w.save.is_none())
         {
             // Most batches only add lines: one prepared statement, one round trip.
-            let (mut line_games, mut lines) = (Vec::new(), Vec::new());
-            for ((_, w), g) in writes.iter().zip(&gids) {
-                for l in w.lines {
-                    line_games.push(*g);
-                    lines.push(l.as_str());
-                }
-            }
+            let (line_games, lines) = lines_by_game(writes, &gids, |_| true);
             let st = c.prepared(MIRROR_LINES)?;
             let mine: std::collections::HashSet<i64> = c
                 .query(&st, &[&gids, &server, &line_games, &lines])
@@ -767,15 +761,7 @@ impl Store for PgStore {
             .map_err(db)?;
         }
         // Every line of every game held, in order (each game's in its own order).
-        let (mut line_games, mut lines) = (Vec::new(), Vec::new());
-        for ((_, w), g) in writes.iter().zip(&gids) {
-            if mine.contains(g) {
-                for l in w.lines {
-                    line_games.push(*g);
-                    lines.push(l.as_str());
-                }
-            }
-        }
+        let (line_games, lines) = lines_by_game(writes, &gids, |g| mine.contains(&g));
         if !lines.is_empty() {
             tx.execute(
                 "INSERT INTO recordings (game_id, line)
@@ -991,6 +977,25 @@ fn game_row(r: &postgres::Row) -> GameRecord {
 
 /// [`Store::mirror`]'s work for game `gid` inside transaction `tx`; `false` (nothing
 /// written) when `server` does not hold it.
+/// The recording lines of the `writes` whose game (`gids`, in the same order) is `kept`, as
+/// two arrays for `unnest`: each line's game, and the line, in the order given.
+fn lines_by_game<'a>(
+    writes: &'a [(u64, MirrorWrite<'_>)],
+    gids: &[i64],
+    kept: impl Fn(i64) -> bool,
+) -> (Vec<i64>, Vec<&'a str>) {
+    let (mut line_games, mut lines) = (Vec::new(), Vec::new());
+    for ((_, w), &g) in writes.iter().zip(gids) {
+        if kept(g) {
+            for l in w.lines {
+                line_games.push(g);
+                lines.push(l.as_str());
+            }
+        }
+    }
+    (line_games, lines)
+}
+
 fn mirror_in(
     tx: &mut postgres::Transaction<'_>,
     gid: i64,
