@@ -8,8 +8,11 @@
 //! - taking the first entry moves the first block's start on (no shift; an emptied block
 //!   leaves the list);
 //! - putting an entry after every other one appends to the last block, or starts a block;
-//! - any other insertion or removal finds its block by binary search over the blocks' last
-//!   keys, then shifts at most [`CAP`] entries within that block (a full block splits).
+//! - any other insertion, removal or lookup finds its block: the first block when the key
+//!   is at most its last (the scheduler's case: the actor acting now is first, and every
+//!   action looks up and removes its key), else by binary search over the blocks' last keys
+//!   (each probe a block away in memory); then it shifts at most [`CAP`] entries within that
+//!   block (a full block splits).
 //!
 //! Persistence: a write copies the list of block pointers (one reference-count increment
 //! per block) once per shared version, and each block it touches once; a block copy keeps
@@ -17,7 +20,8 @@
 //! plus the pointer list.
 //!
 //! Costs (n entries, b = ⌈n / `CAP`⌉ blocks): first Θ(1); take first Θ(1) (plus Θ(b) when it
-//! empties a block: the list shifts); insert and remove Θ(log b + `CAP`); copy on the first
+//! empties a block: the list shifts); insert, remove and get Θ(log b + `CAP`), Θ(`CAP`) in the
+//! first block; copy on the first
 //! write after a clone Θ(b); iteration Θ(n).
 
 use std::collections::VecDeque;
@@ -140,10 +144,18 @@ impl RunQueue {
     }
 
     /// The index of the block where `key` belongs: the first whose last key is at least
-    /// `key`, or the last block.
+    /// `key`, or the last block. Θ(1) for a key of the first block (the scheduler's: the
+    /// actor acting now is first), else a binary search over the blocks, each probe a block
+    /// away in memory.
+    #[inline]
     fn block_for(&self, key: Key) -> usize {
-        let i = self.blocks.partition_point(|b| b.last() < key);
-        i.min(self.blocks.len().saturating_sub(1))
+        match self.blocks.front() {
+            Some(b) if key <= b.last() => 0,
+            _ => {
+                let i = self.blocks.partition_point(|b| b.last() < key);
+                i.min(self.blocks.len().saturating_sub(1))
+            }
+        }
     }
 
     /// Add `id` under `key` (replacing the entry under `key`, if any).
