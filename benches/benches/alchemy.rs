@@ -13,13 +13,20 @@
 //! - scaling on a real level: the same turn on level 1 of a generated game (71 × 51) with
 //!   0, 100, 1,000 and as many rats as it has free floor cells, spread over the floor
 //!   (issue 32's bars: 1,000 ≤ 1 ms; 10,000 ≤ 5 ms, more than the level holds);
+//! - scaling on a generated level: the same turn with the hero alone and with 10,000 rats
+//!   spread over a 300 × 150 rooms-and-corridors level from the engine's `bsp_dungeon`
+//!   (issue 56: 10,000 ≤ 2.5 ms on a generated level, not an arena);
 //! - the explore bot playing 300 turns, for turns per second (target ≥ 5,000).
 //!
 //! `cargo bench -p alembic-benches --bench alchemy -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
 
-use alembic::{HookCtx, Loc, LocBox, Place, mapgen::bsp_dungeon, rng::GameRng};
+use alembic::{
+    HookCtx, Loc, LocBox, Place,
+    mapgen::{BspDungeon, bsp_dungeon},
+    rng::GameRng,
+};
 use alembic_games::alchemy::{
     Command, Rules, apply,
     bot::Bot,
@@ -253,6 +260,80 @@ fn scaling_real(c: &mut Criterion) {
     g.finish();
 }
 
+/// A generated level big enough for 10,000 rats: rooms and corridors from the engine's
+/// generator (`bsp_dungeon`, [`GENERATED_W`] × [`GENERATED_H`], seed 5), walls and floor, at
+/// z = -1 of a game with Alchemy's library, the hero on the floor cell nearest the middle
+/// (remembering what it sees), and its other floor cells, row by row. Alchemy's own levels
+/// (71 × 51) hold 1,090 rats at most ([`scaling_real`]); this one is laid out as a generator
+/// lays a level, not an open arena with the rats packed in a corner ([`arena`]).
+fn generated_level(rules: &Rules) -> (alembic::Game, Vec<Loc>) {
+    let mut g = alembic::Game::new(12);
+    let mut lib = base_library().expect("library");
+    randomise(&mut lib, g.rng()).expect("randomise");
+    g = g.with_library(lib);
+    let floor = g.library().tile_id("floor").expect("floor");
+    let wall = g.library().tile_id("wall").expect("wall");
+    let map = BspDungeon::new(GENERATED_W, GENERATED_H)
+        .depth(GENERATED_SPLITS)
+        .build(&mut GameRng::seed_from(5))
+        .expect("map");
+    g.fill_tiles_mut(LocBox::rect(0, 0, GENERATED_W, GENERATED_H, -1), wall)
+        .expect("fill");
+    let cells: Vec<Loc> = map
+        .iter()
+        .filter(|(_, f)| **f)
+        .map(|(l, _)| l.with_z(-1))
+        .collect();
+    for &l in &cells {
+        g.set_tile_mut(l, floor).expect("floor");
+    }
+    let middle = Loc::new(GENERATED_W / 2, GENERATED_H / 2, -1);
+    let at = *cells
+        .iter()
+        .min_by_key(|l| l.chebyshev(middle))
+        .expect("a floor cell");
+    let hero = g
+        .spawn_mut(&mut HookCtx::new(rules.hooks()), "you", Place::Map(at))
+        .expect("hero");
+    g.set_var_mut(&HERO, hero);
+    let view = alembic_games::alchemy::rules::hero_view(&g).expect("view");
+    alembic_games::alchemy::rules::remember(&mut g, &view);
+    let free = cells.into_iter().filter(|&l| l != at).collect();
+    (g, free)
+}
+
+/// The generated level's size.
+const GENERATED_W: i32 = 300;
+/// See [`GENERATED_W`].
+const GENERATED_H: i32 = 150;
+/// How many times the generator splits the level (its default, 5, makes at most 32 rooms,
+/// 3,811 floor cells at this size): up to 256 rooms.
+const GENERATED_SPLITS: u32 = 8;
+
+/// The same turn on [`generated_level`] with the hero alone and with 10,000 rats spread over
+/// its floor (issue 56: ≤ 2.5 ms), each timed as the game's second turn.
+fn scaling_generated(c: &mut Criterion) {
+    let rules = Rules::new().expect("rules");
+    let (base, free) = generated_level(&rules);
+    assert!(free.len() >= 10_000, "{} floor cells", free.len());
+    let mut g = c.benchmark_group("scaling on a generated level");
+    g.sample_size(10);
+    for n in [0usize, 10_000] {
+        let first = spread_rats(&base, &rules, &free, n);
+        let game = apply(&first, &rules, Command::Wait)
+            .expect("first turn")
+            .game;
+        let name = match n {
+            0 => "hero alone (300x150 bsp_dungeon)".to_owned(),
+            n => format!("{n} rats spread (300x150 bsp_dungeon)"),
+        };
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(apply(&game, &rules, Command::Wait).expect("turn")));
+        });
+    }
+    g.finish();
+}
+
 fn bot(c: &mut Criterion) {
     let rules = Rules::new().expect("rules");
     let start = new_game(3, &rules).expect("game");
@@ -279,5 +360,13 @@ fn bot(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, generation, turn, scaling, scaling_real, bot);
+criterion_group!(
+    benches,
+    generation,
+    turn,
+    scaling,
+    scaling_real,
+    scaling_generated,
+    bot
+);
 criterion_main!(benches);

@@ -213,12 +213,17 @@ fn planned_action(
     view: &VisibleSet,
     table: &TileTable,
 ) -> Result<Option<i32>, Error> {
+    // Only a cunning hostile plans, and only one notices the hero below: every other
+    // monster (most of them) goes to the cheap rules without this function's reads.
+    if !game.is(m, &IS_HOSTILE) || !cunning::is_cunning(game, m) {
+        return Ok(None);
+    }
     // A cunning hostile that sees the hero within two steps (and its aggro range) notices
     // them at once, by the cheap rules' own rule (which draws nothing at that range), so it
     // plans from its first action in sight rather than trading a blow by the cheap rules.
     let (at, hat) = (game.things().location(m)?, game.things().location(h)?);
     let near = at.z == hat.z && at.chebyshev(hat) <= 2.min(ai::aggro(game, m)?);
-    if near && view.contains(at) && game.is(m, &IS_HOSTILE) && cunning::is_cunning(game, m) {
+    if near && view.contains(at) {
         game.set_mut(m, &LAST_SEEN, hat)?;
     }
     if !cunning::plans_now(game, m, h) || game.is(m, &IS_CONFUSED) {
