@@ -415,9 +415,18 @@ impl Plane {
     /// The chunk at chunk coordinates `c`, if it holds things.
     #[inline(always)]
     fn find(&self, c: [i32; 2]) -> Option<&Leaf> {
-        match self.slot(c) {
-            Some((y, x)) => self.rows.get(y)?.as_ref()?.slice.get(x)?.as_deref(),
-            None => self.find_far(c),
+        // The row's own length is the x check (every row is `width` long): one comparison
+        // an axis on the way to a chunk. Below the box a coordinate wraps to a large number.
+        let dx = c[0].wrapping_sub(self.first[0]) as u32 as usize;
+        let dy = c[1].wrapping_sub(self.first[1]) as u32 as usize;
+        match self.rows.get(dy) {
+            Some(Some(row)) => match row.slice.get(dx) {
+                Some(slot) => slot.as_deref(),
+                None => self.find_far(c),
+            },
+            // A row with no chunk holding things.
+            Some(None) if dx < self.width as usize => None,
+            _ => self.find_far(c),
         }
     }
 
@@ -665,6 +674,9 @@ impl Plane {
 pub(crate) struct CellIndex {
     /// The levels holding things, sorted by z.
     levels: NodeArc<[Plane]>,
+    /// The first level's z (0 when there is none), kept beside the list so that a read's
+    /// guess at its level (levels are usually consecutive) starts without loading it.
+    first_z: i32,
 }
 
 /// A reader of a [`CellIndex`] that remembers the chunk of its last read (or that the
@@ -707,6 +719,7 @@ impl Default for CellIndex {
     fn default() -> Self {
         CellIndex {
             levels: NodeArc::from(Vec::new()),
+            first_z: 0,
         }
     }
 }
@@ -722,8 +735,7 @@ impl CellIndex {
         let levels = &*self.levels;
         // Levels are usually consecutive (a dungeon's 1..=n): try z's offset from the first
         // level before searching.
-        let first = levels.first()?.z;
-        let guess = z.wrapping_sub(first) as u32 as usize;
+        let guess = z.wrapping_sub(self.first_z) as u32 as usize;
         if let Some(p) = levels.get(guess).filter(|p| p.z == z) {
             return Some(p);
         }
@@ -765,6 +777,7 @@ impl CellIndex {
                     let mut v = levels.to_vec();
                     v.remove(i);
                     self.levels = NodeArc::from(v);
+                    self.first_z = self.levels.first().map_or(0, |p| p.z);
                 }
             }
             Err(i) => {
@@ -776,6 +789,7 @@ impl CellIndex {
                 v.push(Plane::new(loc.z, chunk, leaf));
                 v.extend_from_slice(&self.levels[i..]);
                 self.levels = NodeArc::from(v);
+                self.first_z = self.levels.first().map_or(0, |p| p.z);
             }
         }
     }
