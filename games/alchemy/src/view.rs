@@ -29,7 +29,7 @@ use super::rules::items::{
     PACK_LETTERS, apparatus_near, assign_letters, gather, inventory, pack_groups, recipe_of,
 };
 use super::rules::light::{Sight, hero_makes_out, lit, torch_radius};
-use super::rules::memory::{remembered_look, remembered_tile};
+use super::rules::memory::remembered_tile;
 use super::rules::stack::number;
 use super::rules::world::{
     LEVELS, STONE_LEVEL, blocker_at, depth_of, hero, hero_view, scenery_at, tile_blocks,
@@ -249,6 +249,7 @@ impl<'a> CellViewer<'a> {
 /// picture) and for never-seen cells.
 #[cfg(feature = "board")]
 pub fn cell_tile(game: &Game, view: &VisibleSet, l: Loc) -> Result<Option<Tile>, Error> {
+    use super::rules::memory::remembered_look;
     let thing_tile = |t: ThingId, open: bool| -> Option<Tile> {
         if game.is(t, &IS_HERO) {
             Some(Tile::Hero)

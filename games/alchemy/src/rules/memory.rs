@@ -101,8 +101,10 @@ pub fn remembered_thing(game: &Game, l: Loc) -> Option<ThingId> {
         .filter(|&t| game.things().contains(t))
 }
 
-/// How the scenery at `l` looked when the hero last saw it: glyph and colour.
+/// How the scenery at `l` looked when the hero last saw it: glyph and colour (read by the
+/// board: without the `board` feature, nothing does).
 #[must_use]
+#[cfg_attr(not(feature = "board"), allow(dead_code))]
 pub fn remembered_look(game: &Game, l: Loc) -> Option<(char, Rgb)> {
     game.layers().at(&SEEN_LOOK, l)
 }
