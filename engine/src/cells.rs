@@ -674,9 +674,6 @@ impl Plane {
 pub(crate) struct CellIndex {
     /// The levels holding things, sorted by z.
     levels: NodeArc<[Plane]>,
-    /// The first level's z (0 when there is none), kept beside the list so that a read's
-    /// guess at its level (levels are usually consecutive) starts without loading it.
-    first_z: i32,
 }
 
 /// A reader of a [`CellIndex`] that remembers the chunk of its last read (or that the
@@ -719,7 +716,6 @@ impl Default for CellIndex {
     fn default() -> Self {
         CellIndex {
             levels: NodeArc::from(Vec::new()),
-            first_z: 0,
         }
     }
 }
@@ -735,7 +731,8 @@ impl CellIndex {
         let levels = &*self.levels;
         // Levels are usually consecutive (a dungeon's 1..=n): try z's offset from the first
         // level before searching.
-        let guess = z.wrapping_sub(self.first_z) as u32 as usize;
+        let first = levels.first()?.z;
+        let guess = z.wrapping_sub(first) as u32 as usize;
         if let Some(p) = levels.get(guess).filter(|p| p.z == z) {
             return Some(p);
         }
@@ -777,7 +774,6 @@ impl CellIndex {
                     let mut v = levels.to_vec();
                     v.remove(i);
                     self.levels = NodeArc::from(v);
-                    self.first_z = self.levels.first().map_or(0, |p| p.z);
                 }
             }
             Err(i) => {
@@ -789,7 +785,6 @@ impl CellIndex {
                 v.push(Plane::new(loc.z, chunk, leaf));
                 v.extend_from_slice(&self.levels[i..]);
                 self.levels = NodeArc::from(v);
-                self.first_z = self.levels.first().map_or(0, |p| p.z);
             }
         }
     }

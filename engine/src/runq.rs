@@ -110,7 +110,8 @@ impl RunQueue {
         self.blocks.iter().flat_map(|b| b.live().iter().copied())
     }
 
-    /// The actor under `key`, if any. Θ(log b + log `CAP`).
+    /// The actor under `key`, if any. Θ(1) for the first key or one below it, else
+    /// Θ(log b + log `CAP`).
     pub(crate) fn get(&self, key: Key) -> Option<ThingId> {
         // The scheduler asks of the first key (its actor's, still queued or taken since):
         // answered by the first entry, the least.
