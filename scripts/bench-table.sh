@@ -11,21 +11,20 @@
 # set are barred at the faster of the two D2 layouts of the same run (issue 56; the `D2` and
 # `LeanD2` of benches/benches/grid.rs), with each row's ratio to the flat `Vec` beside it.
 #
-# Issue 32's two rate bars (whole bot games per CPU second, the engine's `apply` alone) are
-# absolute, set against figures of the code the issue measured, and the hosts this runs on
-# differ by more than those bars ask for. So the run also builds that code (`ANCHOR`, a
-# commit: a1fc3a3, the last table before the issue, by default) in a temporary worktree and
-# measures it beside ours on the same host: its bot games in the same rounds, and its
-# `apply` benchmark right before ours is run again. The table then gives each rate as a
-# ratio to the anchor's, against the ratio the issue's bar asks of the anchor's figure on
-# record. Needs the repository's history (a full clone).
+# The two rates (whole bot games per CPU second, the engine's `apply` alone) are measured
+# beside an anchor, a commit built in a temporary worktree and run on the same host: its bot
+# games in the same rounds, and its `apply` benchmark right before ours is run again.
+# `ANCHOR` is 9d0bad5 by default, main when issue 56 was filed, whose bars are ratios in the
+# same rounds (at least 2.0x); `ANCHOR=a1fc3a3` (the last table before issue 32) gives issue
+# 32's bars instead, as ratios against the ratio each asks of that code's figure on record.
+# Needs the repository's history (a full clone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 measure="${MEASURE:-3}"
 cmd="cargo bench -p alembic-benches -- --warm-up-time 1 --measurement-time $measure"
 target="${CARGO_TARGET_DIR:-target}"
 case "$target" in /*) ;; *) target="$PWD/$target" ;; esac
-anchor="${ANCHOR-a1fc3a3}"
+anchor="${ANCHOR-9d0bad5}"
 log="$(mktemp)"
 anchor_dir=""
 cleanup() {
@@ -42,9 +41,10 @@ if [ -n "$anchor" ]; then
   git worktree add -q --detach "$anchor_dir/src" "$anchor_rev"
   # Its own target directory: its dependencies are other versions of ours.
   anchor_target="$target/anchor-$anchor_rev"
-  # The anchor's workspace named the games' crate alembic-content.
+  # By the binary's name: the crate that holds it was alembic-content at a1fc3a3 and
+  # alembic-games at 9d0bad5.
   (cd "$anchor_dir/src" &&
-    CARGO_TARGET_DIR="$anchor_target" cargo build --release -p alembic-content --bin alembic-sim &&
+    CARGO_TARGET_DIR="$anchor_target" cargo build --release --bin alembic-sim &&
     CARGO_TARGET_DIR="$anchor_target" cargo bench -p alembic-benches --bench history --no-run)
 fi
 # Build first, so the start time below excludes compilation and stale results are older.
