@@ -227,6 +227,20 @@ fn spread_rats(game: &alembic::Game, rules: &Rules, free: &[Loc], n: usize) -> a
     g
 }
 
+/// `game` with `n` rats spread over `free` ([`spread_rats`]) after its first turn, so that
+/// the timed turn is the game's second, as in [`scaling`].
+fn second_turn_with_rats(
+    game: &alembic::Game,
+    rules: &Rules,
+    free: &[Loc],
+    n: usize,
+) -> alembic::Game {
+    let first = spread_rats(game, rules, free, n);
+    apply(&first, rules, Command::Wait)
+        .expect("first turn")
+        .game
+}
+
 /// The same turn as [`scaling`] on a real Alchemy level: level 1 of `new_game(12)` (71 × 51
 /// cells, its own monsters kept) with no rats added, 100, 1,000 and as many rats as it has
 /// free floor cells (it cannot hold 10,000: one creature a cell), spread over the whole
@@ -243,11 +257,7 @@ fn scaling_real(c: &mut Criterion) {
     }
     counts.dedup();
     for n in counts {
-        // As in `scaling`: the timed turn is the game's second.
-        let first = spread_rats(&base, &rules, &free, n);
-        let game = apply(&first, &rules, Command::Wait)
-            .expect("first turn")
-            .game;
+        let game = second_turn_with_rats(&base, &rules, &free, n);
         let name = match n {
             0 => "no rats added (the level's own monsters)".to_owned(),
             n if n == free.len() => format!("{n} rats spread (every free floor cell)"),
@@ -319,10 +329,7 @@ fn scaling_generated(c: &mut Criterion) {
     let mut g = c.benchmark_group("scaling on a generated level");
     g.sample_size(10);
     for n in [0usize, 10_000] {
-        let first = spread_rats(&base, &rules, &free, n);
-        let game = apply(&first, &rules, Command::Wait)
-            .expect("first turn")
-            .game;
+        let game = second_turn_with_rats(&base, &rules, &free, n);
         let name = match n {
             0 => "hero alone (300x150 bsp_dungeon)".to_owned(),
             n => format!("{n} rats spread (300x150 bsp_dungeon)"),
