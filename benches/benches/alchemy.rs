@@ -105,26 +105,32 @@ fn turn(c: &mut Criterion) {
 
 /// The hero alone at (0, 0, -1) on a 250 × 100 floor, with a second 250 × 100 floor at -2.
 fn arena(rules: &Rules) -> alembic::Game {
-    let mut g = alembic::Game::new(12);
-    let mut lib = base_library().expect("library");
-    randomise(&mut lib, g.rng()).expect("randomise");
-    g = g.with_library(lib);
+    let mut g = bare_game();
     let floor = g.library().tile_id("floor").expect("floor");
     for z in [-1, -2] {
         g.fill_tiles_mut(LocBox::rect(-125, -50, 250, 100, z), floor)
             .expect("fill");
     }
+    place_hero(&mut g, rules, Loc::new(0, 0, -1));
+    g
+}
+
+/// A game of seed 12 with Alchemy's library (randomised by its generator) and nothing else.
+fn bare_game() -> alembic::Game {
+    let mut g = alembic::Game::new(12);
+    let mut lib = base_library().expect("library");
+    randomise(&mut lib, g.rng()).expect("randomise");
+    g.with_library(lib)
+}
+
+/// The hero spawned at `at` and made the game's hero, remembering what it sees.
+fn place_hero(g: &mut alembic::Game, rules: &Rules, at: Loc) {
     let hero = g
-        .spawn_mut(
-            &mut HookCtx::new(rules.hooks()),
-            "you",
-            Place::Map(Loc::new(0, 0, -1)),
-        )
+        .spawn_mut(&mut HookCtx::new(rules.hooks()), "you", Place::Map(at))
         .expect("hero");
     g.set_var_mut(&HERO, hero);
-    let view = alembic_games::alchemy::rules::hero_view(&g).expect("view");
-    alembic_games::alchemy::rules::remember(&mut g, &view);
-    g
+    let view = alembic_games::alchemy::rules::hero_view(g).expect("view");
+    alembic_games::alchemy::rules::remember(g, &view);
 }
 
 /// `arena` with `n` rats on level `z`, one per cell, row by row from the corner.
@@ -277,10 +283,7 @@ fn scaling_real(c: &mut Criterion) {
 /// (71 × 51) hold 1,090 rats at most ([`scaling_real`]); this one is laid out as a generator
 /// lays a level, not an open arena with the rats packed in a corner ([`arena`]).
 fn generated_level(rules: &Rules) -> (alembic::Game, Vec<Loc>) {
-    let mut g = alembic::Game::new(12);
-    let mut lib = base_library().expect("library");
-    randomise(&mut lib, g.rng()).expect("randomise");
-    g = g.with_library(lib);
+    let mut g = bare_game();
     let floor = g.library().tile_id("floor").expect("floor");
     let wall = g.library().tile_id("wall").expect("wall");
     let map = BspDungeon::new(GENERATED_W, GENERATED_H)
@@ -302,12 +305,7 @@ fn generated_level(rules: &Rules) -> (alembic::Game, Vec<Loc>) {
         .iter()
         .min_by_key(|l| l.chebyshev(middle))
         .expect("a floor cell");
-    let hero = g
-        .spawn_mut(&mut HookCtx::new(rules.hooks()), "you", Place::Map(at))
-        .expect("hero");
-    g.set_var_mut(&HERO, hero);
-    let view = alembic_games::alchemy::rules::hero_view(&g).expect("view");
-    alembic_games::alchemy::rules::remember(&mut g, &view);
+    place_hero(&mut g, rules, at);
     let free = cells.into_iter().filter(|&l| l != at).collect();
     (g, free)
 }
