@@ -228,7 +228,7 @@ def main():
            why_d2_aged)
     d2_bar("grid random get through `GridView::get` (the view made once, outside the timing)",
            g + "grid_view", (g + "d2_anchor", g + "d2_lean"), g + "flat_vec", why_d2)
-    d2_bar("layer random get (`LayerGrid::get`, a `Grid<u64>`) just filled",
+    d2_bar("layer random get (`LayerGrid::get`, 16-bit words) just filled",
            lg + "layer", (lg + "d2_anchor", lg + "d2_lean"), lg + "flat_vec",
            why_d2 + " (both D2s over `u64` cells)")
     d2_bar("layer random get after 1,000 kept persistent writes",

@@ -1,5 +1,6 @@
 //! `Grid<u16>` against a flat `Vec<u16>` baseline, on a 128 × 128 × 16 world (262,144 cells),
-//! and a game layer (`Grid<u64>` behind `LayerGrid`) against a flat `Vec<u64>`.
+//! and a game layer (`LayerGrid`: its values fit 16 bits, so the game keeps them as a `Grid<u16>`
+//! of words) against a flat `Vec<u64>`.
 //!
 //! Run: `cargo bench -p alembic-benches --bench grid -- --warm-up-time 1 --measurement-time 3`
 //! Every timing group holds the grid and its baseline, measured in the same run; the memory
@@ -510,8 +511,9 @@ fn bench_get(c: &mut Criterion) {
     });
     group.finish();
 
-    // A game layer (map memory and the like: a `Grid<u64>` read through `LayerGrid`) against
-    // a flat `Vec<u64>` of the same cells.
+    // A game layer (map memory and the like, read through `LayerGrid`: its values fit 16
+    // bits, so the game keeps a grid of 16-bit words) against a flat `Vec<u64>` of the same
+    // cells.
     let game = layer_game();
     let layer = game.layers().get(&SEEN);
     let (old_game, _history) = aged(&game, |g, l, v| {

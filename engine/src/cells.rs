@@ -14,10 +14,12 @@
 //! The rows are the second level of the array so that a persistent write stays small: a
 //! level's flat array of `w × h` chunk pointers would be copied whole by every move (625
 //! pointers, 5 KB, on a 400 × 400 level); with rows a move copies the chunk, the row array
-//! (`h` pointers after an 8-byte count) and one row (`w` pointers after a 16-byte count and
-//! length): `8 (w + h) + 24` bytes, 424 B on that level, against the 2 × 2 tree's five
-//! 48-byte nodes (240 B) before. Rows are thin pointers (`triomphe::ThinArc`, the length in
-//! the allocation), so a slot of the row array is 8 bytes.
+//! (`h` pointers after a count, the level's sparse store and the length) and one row (`w`
+//! pointers after a count and the length): `8 (w + h) + 40` bytes, 440 B on that level,
+//! against the 2 × 2 tree's five 48-byte nodes (240 B) before. Rows and row arrays are thin
+//! pointers (`triomphe::ThinArc`, the length in the allocation), so a slot of the row array
+//! is 8 bytes, and a level in the list of levels (which a move copies too) 24: its z, its
+//! box's first chunk and width, and the row array.
 //!
 //! A chunk stores only its occupied cells: a 256-bit occupancy mask, the number of occupied
 //! cells before each of its 32 bytes (so a rank is one lookup in a 256-entry table of bit
@@ -374,6 +376,14 @@ fn new_row(slots: Vec<Option<NodeArc<Leaf>>>) -> Row {
 /// chunk-row-then-column order) to the chunks outside the level's box.
 type Far = imbl::OrdMap<[i32; 2], NodeArc<Leaf>>;
 
+/// A level's array of rows, one slot per chunk row of the box, top to bottom (`None` where
+/// the row's chunks are all empty), after a header holding the level's sparse store, if any
+/// (never an empty map). A thin pointer: the list of levels, which every move copies, keeps
+/// 24 bytes a level, not 40 (the store would take a pointer and the slice's length
+/// another word). A read in the box reads the length and the slot, both behind the pointer
+/// it follows anyway; only a read outside the box reads the store.
+type Rows = triomphe::ThinArc<Option<NodeArc<Far>>, Option<Row>>;
+
 /// One level of the index: its z, its box of chunks as rows of chunk pointers, and the
 /// chunks outside the box.
 #[derive(Clone, Debug)]
@@ -383,11 +393,60 @@ struct Plane {
     width: u32,
     /// Chunk coordinates (x / 16, y / 16) of the box's first chunk.
     first: [i32; 2],
-    /// One slot per chunk row of the box, top to bottom; `None` where the row's chunks are
-    /// all empty.
-    rows: NodeArc<[Option<Row>]>,
-    /// The chunks outside the box, if any (never an empty map).
-    far: Option<NodeArc<Far>>,
+    /// The rows, and the chunks outside the box ([`Rows`]).
+    rows: Rows,
+}
+
+/// [`Rows`], written: `header_mut` is the sparse store, `slice_mut` the slots.
+type RowsMut = triomphe::HeaderSliceWithLengthProtected<Option<NodeArc<Far>>, Option<Row>>;
+
+// The list of levels holds 24 bytes a level (see [`Rows`]).
+const _: () = assert!(std::mem::size_of::<Plane>() == 24);
+
+/// New rows over `slots` with the sparse store `far`.
+fn new_rows(far: Option<NodeArc<Far>>, slots: Vec<Option<Row>>) -> Rows {
+    Rows::from_header_and_iter(far, slots.into_iter())
+}
+
+/// Put `leaf` (or nothing) in slot `x` of row `y` of `rows` (rows `width` slots long),
+/// copying that row when it is shared and dropping it when it is left empty. Returns whether
+/// it was.
+fn set_slot(
+    rows: &mut [Option<Row>],
+    y: usize,
+    x: usize,
+    width: usize,
+    leaf: Option<NodeArc<Leaf>>,
+) -> bool {
+    let Some(row) = rows.get_mut(y) else {
+        return false;
+    };
+    let Some(r) = row else {
+        if leaf.is_some() {
+            let mut v = vec![None; width];
+            v[x] = leaf;
+            *row = Some(new_row(v));
+        }
+        return false;
+    };
+    if Row::strong_count(r) != 1 {
+        *r = Row::from_header_and_iter((), r.slice.iter().cloned());
+    }
+    // The row is unique now: `get_mut` succeeds.
+    let emptied = r.with_arc_mut(|a| match NodeArc::get_mut(a) {
+        Some(h) => {
+            let slots = h.slice_mut();
+            if let Some(s) = slots.get_mut(x) {
+                *s = leaf;
+            }
+            slots.iter().all(Option::is_none)
+        }
+        None => false,
+    });
+    if emptied {
+        *row = None;
+    }
+    emptied
 }
 
 impl Plane {
@@ -398,9 +457,33 @@ impl Plane {
             z,
             width: 1,
             first: c,
-            rows: NodeArc::from(vec![Some(row)]),
-            far: None,
+            rows: new_rows(None, vec![Some(row)]),
         }
+    }
+
+    /// The rows of the box.
+    #[inline(always)]
+    fn rows(&self) -> &[Option<Row>] {
+        &self.rows.slice
+    }
+
+    /// The chunks outside the box, if any.
+    #[inline(always)]
+    fn far(&self) -> Option<&NodeArc<Far>> {
+        self.rows.header.header.as_ref()
+    }
+
+    /// The sparse store (the header) and the rows (the slots), made the sole owner of their
+    /// allocation (copied when shared), handed to `f`. `None` never happens (the allocation
+    /// is unique once copied).
+    fn with_rows_mut<U>(&mut self, f: impl FnOnce(&mut RowsMut) -> U) -> Option<U> {
+        if Rows::strong_count(&self.rows) != 1 {
+            self.rows = Rows::from_header_and_iter(
+                self.rows.header.header.clone(),
+                self.rows.slice.iter().cloned(),
+            );
+        }
+        self.rows.with_arc_mut(|a| NodeArc::get_mut(a).map(f))
     }
 
     /// The (row, column) slot of chunk `c`, when it lies in the box. One unsigned comparison
@@ -409,7 +492,7 @@ impl Plane {
     fn slot(&self, c: [i32; 2]) -> Option<(usize, usize)> {
         let dx = c[0].wrapping_sub(self.first[0]) as u32;
         let dy = c[1].wrapping_sub(self.first[1]) as u32 as usize;
-        (dx < self.width && dy < self.rows.len()).then_some((dy, dx as usize))
+        (dx < self.width && dy < self.rows().len()).then_some((dy, dx as usize))
     }
 
     /// The chunk at chunk coordinates `c`, if it holds things.
@@ -419,7 +502,7 @@ impl Plane {
         // an axis on the way to a chunk. Below the box a coordinate wraps to a large number.
         let dx = c[0].wrapping_sub(self.first[0]) as u32 as usize;
         let dy = c[1].wrapping_sub(self.first[1]) as u32 as usize;
-        match self.rows.get(dy) {
+        match self.rows().get(dy) {
             Some(Some(row)) => match row.slice.get(dx) {
                 Some(slot) => slot.as_deref(),
                 None => self.find_far(c),
@@ -434,7 +517,7 @@ impl Plane {
     /// box keep a tight path.
     #[inline(never)]
     fn find_far(&self, c: [i32; 2]) -> Option<&Leaf> {
-        self.far.as_ref()?.get(&[c[1], c[0]]).map(|l| &**l)
+        self.far()?.get(&[c[1], c[0]]).map(|l| &**l)
     }
 
     /// The box as (first chunk, last chunk), inclusive.
@@ -444,14 +527,14 @@ impl Plane {
             lo,
             [
                 lo[0] + i64::from(self.width) - 1,
-                lo[1] + self.rows.len() as i64 - 1,
+                lo[1] + self.rows().len() as i64 - 1,
             ],
         )
     }
 
     /// Whether the level holds no chunk. Θ(rows).
     fn is_empty(&self) -> bool {
-        self.far.is_none() && self.rows.iter().all(Option::is_none)
+        self.far().is_none() && self.rows().iter().all(Option::is_none)
     }
 
     /// Grow the box to cover chunk `c` (about to be written) when the grown box stays dense
@@ -464,9 +547,9 @@ impl Plane {
         let hi = [b[0].max(p[0]), b[1].max(p[1])];
         let (w, h) = ((hi[0] - lo[0] + 1) as u64, (hi[1] - lo[1] + 1) as u64);
         let slots = w.saturating_mul(h);
-        let far_len = self.far.as_ref().map_or(0, |f| f.len()) as u64;
+        let far_len = self.far().map_or(0, |f| f.len()) as u64;
         let have: u64 = self
-            .rows
+            .rows()
             .iter()
             .flatten()
             .map(|r| r.slice.iter().flatten().count() as u64)
@@ -480,8 +563,8 @@ impl Plane {
             (lo[1]..=hi[1]).contains(&i64::from(k[0])) && (lo[0]..=hi[0]).contains(&i64::from(k[1]))
         };
         let moved: Vec<[i32; 2]> = self
-            .far
-            .iter()
+            .far()
+            .into_iter()
             .flat_map(|f| f.keys())
             .filter(|k| inside(k))
             .copied()
@@ -498,23 +581,24 @@ impl Plane {
             }
             row[(cx - lo[0]) as usize] = Some(leaf);
         };
-        for (y, row) in self.rows.iter().enumerate() {
+        for (y, row) in self.rows().iter().enumerate() {
             for (x, leaf) in row.iter().flat_map(|r| r.slice.iter().enumerate()) {
                 if let Some(l) = leaf {
                     put(a[0] + x as i64, a[1] + y as i64, l.clone());
                 }
             }
         }
-        if let Some(far) = self.far.as_mut() {
-            let far = NodeArc::make_mut(far);
+        let mut far = self.far().cloned();
+        if let Some(f) = far.as_mut() {
+            let f = NodeArc::make_mut(f);
             for k in &moved {
-                if let Some(l) = far.remove(k) {
+                if let Some(l) = f.remove(k) {
                     put(i64::from(k[1]), i64::from(k[0]), l);
                 }
             }
         }
-        if self.far.as_ref().is_some_and(|f| f.is_empty()) {
-            self.far = None;
+        if far.as_ref().is_some_and(|f| f.is_empty()) {
+            far = None;
         }
         let rows: Vec<Option<Row>> = grid
             .into_iter()
@@ -524,7 +608,7 @@ impl Plane {
         // policy bounds by the chunks), fit 32 bits.
         self.first = [lo[0] as i32, lo[1] as i32];
         self.width = w as u32;
-        self.rows = NodeArc::from(rows);
+        self.rows = new_rows(far, rows);
         true
     }
 
@@ -533,56 +617,32 @@ impl Plane {
     fn set(&mut self, c: [i32; 2], leaf: Option<NodeArc<Leaf>>) -> bool {
         if leaf.is_some() && self.slot(c).is_none() && !self.grow(c) {
             // Too far from the box: the sparse store.
-            let far = NodeArc::make_mut(self.far.get_or_insert_with(Default::default));
-            if let Some(l) = leaf {
-                far.insert([c[1], c[0]], l);
-            }
+            self.with_rows_mut(|r| {
+                let far = NodeArc::make_mut(r.header_mut().get_or_insert_with(Default::default));
+                if let Some(l) = leaf {
+                    far.insert([c[1], c[0]], l);
+                }
+            });
             return false;
         }
         let Some((y, x)) = self.slot(c) else {
             // A removal outside the box: from the sparse store.
-            if let Some(f) = self.far.as_mut() {
-                NodeArc::make_mut(f).remove(&[c[1], c[0]]);
-                if f.is_empty() {
-                    self.far = None;
-                }
+            if self.far().is_some() {
+                self.with_rows_mut(|r| {
+                    let far = r.header_mut();
+                    if let Some(f) = far.as_mut() {
+                        NodeArc::make_mut(f).remove(&[c[1], c[0]]);
+                        if f.is_empty() {
+                            *far = None;
+                        }
+                    }
+                });
             }
             return self.is_empty();
         };
         let width = self.width as usize;
-        let Some(rows) = unique(&mut self.rows) else {
-            return false;
-        };
-        let Some(row) = rows.get_mut(y) else {
-            return false;
-        };
-        let Some(r) = row else {
-            if leaf.is_some() {
-                let mut v = vec![None; width];
-                v[x] = leaf;
-                *row = Some(new_row(v));
-            }
-            return false;
-        };
-        if Row::strong_count(r) != 1 {
-            *r = Row::from_header_and_iter((), r.slice.iter().cloned());
-        }
-        // The row is unique now: `get_mut` succeeds.
-        let emptied = r.with_arc_mut(|a| match NodeArc::get_mut(a) {
-            Some(h) => {
-                let slots = h.slice_mut();
-                if let Some(s) = slots.get_mut(x) {
-                    *s = leaf;
-                }
-                slots.iter().all(Option::is_none)
-            }
-            None => false,
-        });
-        if emptied {
-            *row = None;
-            return self.is_empty();
-        }
-        false
+        let emptied = self.with_rows_mut(|r| set_slot(r.slice_mut(), y, x, width, leaf));
+        emptied == Some(true) && self.is_empty()
     }
 
     /// Every chunk whose chunk coordinates lie within `cmin..=cmax`, as (its chunk
@@ -597,7 +657,7 @@ impl Plane {
             let rows = (y0 - a[1]) as usize..=(y1 - a[1]) as usize;
             let cols = (x0 - a[0]) as usize..=(x1 - a[0]) as usize;
             for (y, row) in self
-                .rows
+                .rows()
                 .get(rows.clone())
                 .into_iter()
                 .flatten()
@@ -613,7 +673,7 @@ impl Plane {
                 }
             }
         }
-        if let Some(far) = &self.far {
+        if let Some(far) = self.far() {
             let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
             if cmin[0] <= cmax[0] && cmin[1] <= cmax[1] {
                 let range = [clamp(cmin[1]), i32::MIN]..=[clamp(cmax[1]), i32::MAX];
@@ -631,10 +691,10 @@ impl Plane {
     /// Verify the box (rows as wide as the box, no empty row or chunk), the sparse store
     /// (not empty, only chunks outside the box) and every chunk.
     fn check(&self) -> Result<(), &'static str> {
-        if self.width == 0 || self.rows.is_empty() {
+        if self.width == 0 || self.rows().is_empty() {
             return Err("cell index: a level with an empty box");
         }
-        for row in self.rows.iter().flatten() {
+        for row in self.rows().iter().flatten() {
             if row.slice.len() != self.width as usize {
                 return Err("cell index: a row as wide as the box");
             }
@@ -645,7 +705,7 @@ impl Plane {
                 leaf.check()?;
             }
         }
-        if let Some(far) = &self.far {
+        if let Some(far) = self.far() {
             if far.is_empty() {
                 return Err("cell index: an empty sparse store kept");
             }
@@ -964,8 +1024,8 @@ impl CellIndex {
             (
                 p.first,
                 p.width,
-                p.rows.len(),
-                p.far.as_ref().map_or(0, |f| f.len()),
+                p.rows().len(),
+                p.far().map_or(0, |f| f.len()),
             )
         })
     }

@@ -676,6 +676,11 @@ impl PropMap {
         PropMap::from_entries(self.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
     }
 
+    /// How many overrides the map keeps over its table.
+    pub(crate) fn overrides(&self) -> usize {
+        self.over.as_slice().len()
+    }
+
     /// The same map expressed as overrides over `base`'s table (when `base` has no
     /// overrides of its own): how a loaded thing gets to share its prototype's table again.
     #[must_use]
