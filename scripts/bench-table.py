@@ -75,11 +75,16 @@ def printed(log):
         "move_bytes": r"memory: Game::move_thing on a mostly empty level kept (\d+) bytes",
         "move_dense_bytes": r"memory: Game::move_thing with a thing on every cell kept (\d+) bytes",
         "history_bytes": r"history: \d+ turns kept: (\d+) B per kept turn",
-        "bot_rate": r"bot-rate: \d+ turns in [\d.]+ CPU s = (\d+) turns per CPU second",
-        "bot_rate_least": r"bot-rate least of \d+: \d+ turns in [\d.]+ CPU s = (\d+) turns per CPU",
-        "anchor_bot_rate": r"bot-rate anchor: \d+ turns in [\d.]+ CPU s = (\d+) turns per CPU",
+        "bot_rate": r"(?m)^bot-rate: \d+ turns in [\d.]+ CPU s = (\d+) turns per CPU second",
+        "bot_rate_least": r"(?m)^bot-rate least of \d+: \d+ turns in [\d.]+ CPU s = (\d+) turns per CPU",
+        "anchor_bot_rate": r"(?m)^bot-rate anchor: \d+ turns in [\d.]+ CPU s = (\d+) turns per CPU",
         "anchor_bot_rate_least":
-            r"bot-rate anchor least of \d+: \d+ turns in [\d.]+ CPU s = (\d+) turns per CPU",
+            r"(?m)^bot-rate anchor least of \d+: \d+ turns in [\d.]+ CPU s = (\d+) turns per CPU",
+        "system_bot_rate_least":
+            r"system-alloc bot-rate least of \d+: \d+ turns in [\d.]+ CPU s = (\d+) turns per CPU",
+        "anchor_system_bot_rate_least":
+            r"system-alloc bot-rate anchor least of \d+: \d+ turns in [\d.]+ CPU s = (\d+) turns "
+            r"per CPU",
         "replay_turns": r"(?m)^replay: a bot game of \d+ commands, (\d+) turns",
         "anchor_replay_turns": r"(?m)^anchor replay: a bot game of \d+ commands, (\d+) turns",
         "d2_version_bytes":
@@ -443,6 +448,17 @@ def main():
                    25000)
         anchor_bar("the same games, each seed's least CPU time of the three rounds, ours and "
                    "the anchor's", "bot_rate_least", "bot_rate", 25000)
+        anchor_bar("the same games with the system allocator (both builds without their default "
+                   "`mimalloc` feature), each seed's least CPU time of three more rounds, ours and "
+                   "the anchor's", "system_bot_rate_least", "bot_rate", 25000)
+        mi, sy = figs.get("bot_rate_least"), figs.get("system_bot_rate_least")
+        if mi and sy:
+            rows.append(("our whole bot games with mimalloc (the `alembic-sim` default) vs the "
+                         "system allocator, each seed's least CPU time of three rounds",
+                         f"{mi:,.0f}", f"{sy:,.0f} (system allocator)",
+                         "the same build without its `mimalloc` feature, its rounds a few "
+                         "minutes after ours", f"{mi / sy:.2f}×", "reference, no bar", None,
+                         "—"))
         anchor_bar(f"the engine's `apply` alone, turns per second, against the same code's "
                    f"`apply` benchmark a minute before ours; {bar_of(60000)}", "apply_rate",
                    "apply_rate", 60000)

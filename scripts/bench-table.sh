@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every benchmark of alembic-benches once, then whole bot games per CPU second
-# (scripts/bot-rate.py --runs 3), and regenerate the table in benches/README.md (date, load
+# (scripts/bot-rate.py --runs 3, with mimalloc and then with the system allocator), and
+# regenerate the table in benches/README.md (date, load
 # average, command, each bar against its same-run baseline, and which bars are met).
 #
 #   scripts/bench-table.sh            # --measurement-time 3
@@ -74,6 +75,21 @@ if [ -n "$anchor" ]; then
   sim_args+=(--anchor "$anchor_target/release/alembic-sim")
 fi
 python3 scripts/bot-rate.py "${sim_args[@]}" 2>&1 | tee -a "$log"
+# The same games with the system allocator (each build without its default `mimalloc`
+# feature), ours and the anchor's in the same rounds again: issue 56 asks for the rates with
+# and without mimalloc. Their lines start "system-alloc".
+cargo build --release -p alembic-rl-sim --no-default-features --bin alembic-sim
+cp "$target/release/alembic-sim" "$target/release/alembic-sim-system"
+cargo build --release -p alembic-rl-sim --bin alembic-sim
+sim_args=(--sim "$target/release/alembic-sim-system" --runs 3)
+if [ -n "$anchor" ]; then
+  (cd "$anchor_dir/src" &&
+    CARGO_TARGET_DIR="$anchor_target" cargo build --release --no-default-features --bin alembic-sim &&
+    cp "$anchor_target/release/alembic-sim" "$anchor_target/release/alembic-sim-system")
+  sim_args+=(--anchor "$anchor_target/release/alembic-sim-system")
+fi
+python3 scripts/bot-rate.py "${sim_args[@]}" 2>&1 | sed 's/^bot-rate/system-alloc bot-rate/' |
+  tee -a "$log"
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 # One field of the first processor in /proc/cpuinfo, for the table's header.
 cpuinfo() { sed -n "s/^$1[[:space:]]*: //p" /proc/cpuinfo | head -1; }
