@@ -378,6 +378,12 @@ def main():
                   f"among 4,000 (issue 56: a write that does not grow with the world; ≤ 1.1×)",
                   f"grid/isolated_set_40000/grid_{how}", f"grid/isolated_set_4000/grid_{how}",
                   1.1)
+    # What the same growth costs the usual store: std `HashMap` overwriting the same keys
+    # in the same groups (its cache misses grow with the map too). A reference row.
+    ratio_bar("std `HashMap` write among 40,000 keys vs among 4,000 (the same groups: how much "
+              "of the growth above is the cache, not the layout)",
+              "grid/isolated_set_40000/hashmap", "grid/isolated_set_4000/hashmap", None,
+              "the same `HashMap` write among 4,000 keys, same run")
     rate_bar("whole Alchemy bot games, seeds 1–10, the first round alone (`scripts/bot-rate.py"
              " --runs 3`, release `alembic-sim`; issue 32: ≥ 25,000)", "bot_rate", 25000,
              "turns per CPU second")
