@@ -54,6 +54,17 @@ kill9() {
     [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null
     sleep 0.3
 }
+# settle: wait until the pane shows the same screen twice 0.15 s apart (at most 3 s).
+settle() {
+    local a b
+    a=$(capture)
+    for _ in $(seq 1 20); do
+        sleep 0.15
+        b=$(capture)
+        [[ $a == "$b" ]] && return 0
+        a=$b
+    done
+}
 # The console of a wizard game: one line typed, then closed.
 console() {
     tm send-keys -t c '~'
@@ -98,13 +109,20 @@ for _ in 1 2 3; do console "summon dragon"; done
 # One wait at a time, each seen answered (the turn moves on) before the next: a '.' sent
 # while the last one's frame was still on its way would dismiss the death pause (a busy
 # machine's CI once ended the game that way, and no save was left to test).
+# The turn shown moves on before the frames of that turn's events have all been drawn, and
+# the pause comes after them: so once the turn moves on, the screen is left to settle before
+# the next '.' (a CI run on 2026-12-01 sent it into the pause and found the end screen).
 for _ in $(seq 1 80); do
     before=$(turn)
     tm send-keys -t c .
     for _ in $(seq 1 40); do
         sleep 0.05
         [[ "$(capture)" == *"You die"* ]] && break 2
-        [[ "$(turn)" != "$before" ]] && break
+        if [[ "$(turn)" != "$before" ]]; then
+            settle
+            [[ "$(capture)" == *"You die"* ]] && break 2
+            break
+        fi
     done
 done
 SAVE="$DATA/death-alchemy/alembic/alchemy.save"
