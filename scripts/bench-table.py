@@ -124,6 +124,8 @@ def main():
     ap.add_argument("--host", help="the processor, for the header")
     ap.add_argument("--anchor", help="the commit measured beside ours (scripts/bench-table.sh)")
     ap.add_argument("--anchor-criterion", help="the anchor's criterion directory")
+    ap.add_argument("--last", help="last turn's code, whose anchor_rows ran beside ours")
+    ap.add_argument("--last-criterion", help="last turn's code's criterion directory")
     a = ap.parse_args()
 
     r = results(a.criterion, a.since)
@@ -384,6 +386,40 @@ def main():
               "of the growth above is the cache, not the layout)",
               "grid/isolated_set_40000/hashmap", "grid/isolated_set_4000/hashmap", None,
               "the same `HashMap` write among 4,000 keys, same run")
+    # Issue 56's rows beside last turn's code (`a1fc3a3`) and the anchor (`9d0bad5`), one
+    # source (benches/benches/anchor_rows.rs) built in each tree and run one after the other.
+    others = []
+    if a.last and a.last_criterion:
+        others.append((a.last, "last turn's code", results(a.last_criterion, a.since)))
+    if a.anchor and a.anchor_criterion:
+        others.append((a.anchor, "today's main when issue 56 was filed",
+                       results(a.anchor_criterion, a.since)))
+
+    def beside(name, full_id, rev, who, theirs, limit):
+        """Ours against another tree's run of the same benchmark in the same run."""
+        ours, base = t(full_id), theirs.get(full_id)
+        q = ours / base if ours is not None and base else None
+        met = None if q is None or limit is None else q <= limit
+        rows.append((name, f"{fmt_time(ours)} (`{full_id}`)",
+                     f"{fmt_time(base)} (`{rev}`)",
+                     f"{who} (`{rev}`), the same source built in its tree, run a minute before "
+                     f"ours", "n/a" if q is None else f"{q:.2f}×",
+                     "reference, no bar" if limit is None else f"≤ {limit}×", met, "—"))
+
+    ar = "anchor_rows/"
+    for rev, who, theirs in others:
+        is_last = rev == a.last
+        beside(f"persistent `Game::set` on a thing with its own 28-property table (10,000 "
+               f"such things) vs {who}" +
+               (" (issue 56: at least as fast as last turn's code)" if is_last else ""),
+               ar + "own_table_set/game_set_persistent", rev, who, theirs,
+               1.0 if is_last else None)
+        beside(f"Alchemy turn right after 10,000 rats arrive on another level vs the same turn "
+               f"of {who}", ar + "arrival/first_turn", rev, who, theirs, None)
+    ratio_bar("the same first turn after the arrival vs the game's next turn, in this file "
+              "(the `arrival` group's bar: ≤ 1.1×)", ar + "arrival/first_turn",
+              ar + "arrival/second_turn", 1.1,
+              "the same game's next turn, same run: the arrival should cost nothing")
     rate_bar("whole Alchemy bot games, seeds 1–10, the first round alone (`scripts/bot-rate.py"
              " --runs 3`, release `alembic-sim`; issue 32: ≥ 25,000)", "bot_rate", 25000,
              "turns per CPU second")

@@ -7,6 +7,7 @@
 #   scripts/bench-table.sh            # --measurement-time 3
 #   MEASURE=2 scripts/bench-table.sh  # shorter
 #   ANCHOR= scripts/bench-table.sh    # without the anchor's runs
+#   LAST= scripts/bench-table.sh      # without last turn's code (a1fc3a3)
 #
 # The grid, layer and view random reads, the scans through `get` and the one-cell persistent
 # set are barred at the faster of the two D2 layouts of the same run (issue 56; the `D2` and
@@ -26,27 +27,57 @@ cmd="cargo bench -p alembic-benches -- --warm-up-time 1 --measurement-time $meas
 target="${CARGO_TARGET_DIR:-target}"
 case "$target" in /*) ;; *) target="$PWD/$target" ;; esac
 anchor="${ANCHOR-9d0bad5}"
+# Last turn's code (issue 56's "last turn's code": a1fc3a3, the code issue 32 measured, as the
+# wave before started): the rows of benches/benches/anchor_rows.rs are also run there.
+# `LAST=` skips it.
+last="${LAST-a1fc3a3}"
 log="$(mktemp)"
 anchor_dir=""
+last_dir=""
 cleanup() {
   rm -f "$log"
-  if [ -n "$anchor_dir" ]; then
-    git worktree remove --force "$anchor_dir/src" 2>/dev/null || true
-    rm -rf "$anchor_dir"
-  fi
+  for d in "$anchor_dir" "$last_dir"; do
+    if [ -n "$d" ]; then
+      git worktree remove --force "$d/src" 2>/dev/null || true
+      rm -rf "$d"
+    fi
+  done
+  git worktree prune
 }
 trap cleanup EXIT
+# Put benches/benches/anchor_rows.rs (the rows both trees compile) into the worktree $1,
+# registered as a bench, with Alchemy's paths as that tree names them.
+add_anchor_rows() {
+  cp benches/benches/anchor_rows.rs "$1/benches/benches/anchor_rows.rs"
+  if grep -q 'alembic-content' "$1/benches/Cargo.toml"; then
+    sed -i 's|^    pub use alembic_games::alchemy::.*|    pub use alembic_content::alchemy::{Command, Rules, apply, base_library, randomise, HERO, hero_view, remember};|' \
+      "$1/benches/benches/anchor_rows.rs"
+  fi
+  grep -q '^name = "anchor_rows"' "$1/benches/Cargo.toml" ||
+    printf '\n[[bench]]\nname = "anchor_rows"\nharness = false\n' >>"$1/benches/Cargo.toml"
+}
 if [ -n "$anchor" ]; then
   anchor_rev="$(git rev-parse --short "$anchor^{commit}")"
   anchor_dir="$(mktemp -d)"
   git worktree add -q --detach "$anchor_dir/src" "$anchor_rev"
+  add_anchor_rows "$anchor_dir/src"
   # Its own target directory: its dependencies are other versions of ours.
   anchor_target="$target/anchor-$anchor_rev"
   # By the binary's name: the crate that holds it was alembic-content at a1fc3a3 and
   # alembic-games at 9d0bad5.
   (cd "$anchor_dir/src" &&
     CARGO_TARGET_DIR="$anchor_target" cargo build --release --bin alembic-sim &&
-    CARGO_TARGET_DIR="$anchor_target" cargo bench -p alembic-benches --bench history --no-run)
+    CARGO_TARGET_DIR="$anchor_target" cargo bench -p alembic-benches --bench history \
+      --bench anchor_rows --no-run)
+fi
+if [ -n "$last" ]; then
+  last_rev="$(git rev-parse --short "$last^{commit}")"
+  last_dir="$(mktemp -d)"
+  git worktree add -q --detach "$last_dir/src" "$last_rev"
+  add_anchor_rows "$last_dir/src"
+  last_target="$target/anchor-$last_rev"
+  (cd "$last_dir/src" &&
+    CARGO_TARGET_DIR="$last_target" cargo bench -p alembic-benches --bench anchor_rows --no-run)
 fi
 # Build first, so the start time below excludes compilation and stale results are older.
 cargo bench -p alembic-benches --no-run
@@ -65,6 +96,23 @@ if [ -n "$anchor" ]; then
   cargo bench -p alembic-benches --bench history -- \
     "$apply_filter" --warm-up-time 1 --measurement-time "$measure" 2>&1 | tee -a "$log"
   anchor_args=(--anchor "$anchor_rev" --anchor-criterion "$anchor_target/criterion")
+fi
+# The rows beside last turn's code and the anchor (benches/benches/anchor_rows.rs): last
+# turn's, the anchor's, then ours again, one after the other.
+rows_args=(--warm-up-time 1 --measurement-time "$measure")
+if [ -n "$last" ]; then
+  (cd "$last_dir/src" &&
+    CARGO_TARGET_DIR="$last_target" cargo bench -p alembic-benches --bench anchor_rows -- \
+      "${rows_args[@]}") 2>&1 | tee -a "$log"
+  anchor_args+=(--last "$last_rev" --last-criterion "$last_target/criterion")
+fi
+if [ -n "$anchor" ]; then
+  (cd "$anchor_dir/src" &&
+    CARGO_TARGET_DIR="$anchor_target" cargo bench -p alembic-benches --bench anchor_rows -- \
+      "${rows_args[@]}") 2>&1 | tee -a "$log"
+fi
+if [ -n "$last$anchor" ]; then
+  cargo bench -p alembic-benches --bench anchor_rows -- "${rows_args[@]}" 2>&1 | tee -a "$log"
 fi
 # Whole bot games per CPU second (a release build of the headless runner): the first of
 # three rounds alone, and each seed's least CPU time of the three; the anchor's in the same
