@@ -6,7 +6,9 @@
 //! - `anchor_rows/own_table_set`: a persistent `Game::set` of one property on a thing with
 //!   its own 28-property table (no prototype), 10,000 such things on a 100 × 100 level.
 //! - `anchor_rows/arrival`: the first turn after 10,000 rats arrive on another level of an
-//!   Alchemy game in play, and the game's next turn (the hero alone on a 250 × 100 floor).
+//!   Alchemy game in play, and the game's next turn (the hero alone on a 250 × 100 floor);
+//!   and the first turn of a game that never took one with the same rats (every level
+//!   awake until then: the fixture of the figure issue 56 quotes, 0.85–1.3 ms).
 //!
 //! `cargo bench -p alembic-benches --bench anchor_rows -- --warm-up-time 1 --measurement-time 2`
 
@@ -96,16 +98,21 @@ fn arena(rules: &Rules) -> Game {
 
 fn arrival(c: &mut Criterion) {
     let rules = Rules::new().expect("rules");
+    let with_rats = |g: &Game| {
+        let mut g = g.clone();
+        for l in LocBox::rect(-125, -50, 250, 100, -2).iter().take(10_000) {
+            g.spawn_mut(&mut HookCtx::new(rules.hooks()), "rat", Place::Map(l))
+                .expect("rat");
+        }
+        g
+    };
     // A game in play (it has taken a turn, so only the hero's level is awake), then 10,000
     // rats on the other level, one a cell from its corner.
-    let mut first = apply(&arena(&rules), &rules, Command::Wait)
-        .expect("turn")
-        .game;
-    for l in LocBox::rect(-125, -50, 250, 100, -2).iter().take(10_000) {
-        first
-            .spawn_mut(&mut HookCtx::new(rules.hooks()), "rat", Place::Map(l))
-            .expect("rat");
-    }
+    let base = arena(&rules);
+    let first = with_rats(&apply(&base, &rules, Command::Wait).expect("turn").game);
+    // The same rats in a game that never took a turn (every level awake until its first
+    // turn, which puts theirs to sleep): the fixture whose first turn issue 56 quotes.
+    let never_played = with_rats(&base);
     let second = apply(&first, &rules, Command::Wait)
         .expect("first turn")
         .game;
@@ -116,6 +123,9 @@ fn arrival(c: &mut Criterion) {
     });
     group.bench_function("second_turn", |b| {
         b.iter(|| black_box(apply(&second, &rules, Command::Wait).expect("turn")));
+    });
+    group.bench_function("first_turn_ever", |b| {
+        b.iter(|| black_box(apply(&never_played, &rules, Command::Wait).expect("turn")));
     });
     group.finish();
 }

@@ -202,8 +202,19 @@ impl ActorQueue {
             }
             keep
         });
-        for id in gone {
-            self.slot.mark(id, false);
+        if gone.len() > self.queue.len() {
+            // Most of the queue left (a level put to sleep in a game where every level was
+            // awake): the slots of those that stay, marked afresh, rather than a persistent
+            // write per actor that left.
+            let mut slot = Slots::default();
+            for (_, id) in self.queue.iter() {
+                slot.mark(id, true);
+            }
+            self.slot = slot;
+        } else {
+            for id in gone {
+                self.slot.mark(id, false);
+            }
         }
     }
 

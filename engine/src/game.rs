@@ -522,6 +522,16 @@ impl Game {
         self.cells.ids_on_level(z)
     }
 
+    /// Every thing on the map on a level for which `off(z)` holds, level by level in the
+    /// cell index's order: a walk of those levels' chunks, with no lookup per thing.
+    pub(crate) fn ids_on_levels_where(&self, off: impl Fn(i32) -> bool) -> Vec<ThingId> {
+        let mut out = Vec::new();
+        for z in self.cells.level_zs().filter(|&z| off(z)) {
+            out.extend(self.cells.ids_on_level(z));
+        }
+        out
+    }
+
     /// Every occupied map cell with its things, in the index's canonical order.
     pub(crate) fn cells_in_order(&self) -> Vec<(Loc, Vec<ThingId>)> {
         self.cells
