@@ -416,10 +416,19 @@ def main():
                1.0 if is_last else None)
         beside(f"Alchemy turn right after 10,000 rats arrive on another level vs the same turn "
                f"of {who}", ar + "arrival/first_turn", rev, who, theirs, None)
+        beside(f"the first turn of a game that never took one, with 10,000 rats on another "
+               f"level (the fixture of the figure issue 56 quotes), vs the same turn of {who}",
+               ar + "arrival/first_turn_ever", rev, who, theirs, None)
     ratio_bar("the same first turn after the arrival vs the game's next turn, in this file "
               "(the `arrival` group's bar: ≤ 1.1×)", ar + "arrival/first_turn",
               ar + "arrival/second_turn", 1.1,
               "the same game's next turn, same run: the arrival should cost nothing")
+    ratio_bar("the first turn of a game that never took one, with 10,000 rats on another level "
+              "(every level awake until then: the turn puts theirs to sleep), vs the next turn "
+              "of a game in play with the same rats (issue 56's figure, 0.85–1.3 ms, is this "
+              "turn; bar ≤ 1.1×)", "arrival/10000 rats off the level, first turn ever",
+              "arrival/10000 rats off the level, second turn", 1.1,
+              "the same rats' next turn in a game in play, same run")
     rate_bar("whole Alchemy bot games, seeds 1–10, the first round alone (`scripts/bot-rate.py"
              " --runs 3`, release `alembic-sim`; issue 32: ≥ 25,000)", "bot_rate", 25000,
              "turns per CPU second")
