@@ -214,7 +214,8 @@ impl Scheduler<'_> {
     /// not queued are queued to act now, in id order. From then on, a thing that takes turns is
     /// queued when it moves onto an awake level and leaves the queue when it moves to a
     /// sleeping one, and [`Game::end_turn_mut`] wakes its actor's level. Θ(queued actors +
-    /// things on `levels`).
+    /// things on the map): one pass over the queue, the sleepers read from the cell index
+    /// level by level, no lookup per actor.
     ///
     /// ```
     /// use alembic::hook::ON_ACTION;
