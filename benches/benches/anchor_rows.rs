@@ -1,7 +1,7 @@
-//! The rows issue 56 asks to see beside the anchor's code in the same run, in one file that
-//! compiles against both trees: `scripts/bench-table.sh` copies it into the anchor's
-//! worktree (`9d0bad5`, whose benches have neither row) and runs it there, then here.
-//! So it uses only API that both have.
+//! The rows issue 56 asks to see beside last turn's code in the same run, in one file that
+//! compiles in three trees: ours, `9d0bad5` (the anchor) and `a1fc3a3` (last turn's code),
+//! whose benches have none of these rows. `scripts/bench-table.sh` copies it into each
+//! anchor's worktree and runs it there, then here; so it uses only API that all three have.
 //!
 //! - `anchor_rows/own_table_set`: a persistent `Game::set` of one property on a thing with
 //!   its own 28-property table (no prototype), 10,000 such things on a 100 × 100 level.
