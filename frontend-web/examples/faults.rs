@@ -472,11 +472,11 @@ async fn check_bot(addr: SocketAddr, b: BotState) -> Verdict {
     let mut grid = None;
     let got = opening(&mut ws, &mut grid).await;
     let _ = ws.close(None).await;
+    let one = b.step.max(1);
     let (id, turn) = match got {
         Ok(x) => x,
-        Err(e) => return Verdict::Lost(format!("no game: {e}")),
+        Err(e) => return ended_in_flight(&b, seen, one, &e),
     };
-    let one = b.step.max(1);
     if id != b.id {
         Verdict::Lost(format!("another game: id {id}, not {} (turn {turn})", b.id))
     } else if turn == seen {
@@ -488,6 +488,26 @@ async fn check_bot(addr: SocketAddr, b: BotState) -> Verdict {
     } else {
         Verdict::Lost(format!("game {id}: back at turn {turn}, last seen {seen}"))
     }
+}
+
+/// The verdict on a game that could not be opened again (`e`, what the server said). The
+/// one case that is no loss: the game ended, filed under the bot's game id, on the turn the
+/// bot last saw or one command later. The key in flight at the kill was applied and killed
+/// the hero, and the bot never saw the death.
+fn ended_in_flight(b: &BotState, seen: u64, one: u64, e: &str) -> Verdict {
+    if let Ok(ServerMsg::Ended {
+        summary: Some(s), ..
+    }) = serde_json::from_str::<ServerMsg>(e)
+        && s.id == b.id
+    {
+        if s.turns == seen {
+            return Verdict::Ok;
+        }
+        if s.turns > seen && s.turns <= seen + one {
+            return Verdict::PlusOne;
+        }
+    }
+    Verdict::Lost(format!("no game: {e}"))
 }
 
 fn check(a: &Args, rt: &tokio::runtime::Runtime) -> bool {
