@@ -18,7 +18,9 @@
 //!   server, gets its game back (the saved game the token owns) and reads the turn shown.
 //!   Counts: `ok` (exactly the last turn seen), `plus1` (one command further: the key in
 //!   flight at the kill was applied, not a loss), `lost` (an earlier turn, another game, or
-//!   no game), `ahead` (further than one command: wrong too). Prints one line; exits 1 when
+//!   no game), `ahead` (further than one command: wrong too). A game that comes back ended,
+//!   filed under the bot's id on the last turn it saw or one command later (the key in
+//!   flight killed the hero, and the bot never saw it), counts as `ok` or `plus1`. Prints one line; exits 1 when
 //!   any game is lost or ahead.
 //!
 //! ```text
