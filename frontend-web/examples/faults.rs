@@ -20,8 +20,8 @@
 //!   flight at the kill was applied, not a loss), `lost` (an earlier turn, another game, or
 //!   no game), `ahead` (further than one command: wrong too). A game that comes back ended,
 //!   filed under the bot's id on the last turn it saw or one command later (the key in
-//!   flight killed the hero, and the bot never saw it), counts as `ok` or `plus1`. Prints one line; exits 1 when
-//!   any game is lost or ahead.
+//!   flight killed the hero, and the bot never saw it), counts as `ok` or `plus1`. Prints
+//!   one line; exits 1 when any game is lost or ahead.
 //!
 //! ```text
 //! faults play --url 127.0.0.1:8080 --bots 100 --state /tmp/state.json
