@@ -175,12 +175,32 @@ impl ActorQueue {
     }
 
     pub(crate) fn put(&mut self, id: ThingId, at: u64) {
+        let old = self.key_of(id);
+        self.requeue(id, at, old);
+    }
+
+    /// `id` acted: the clock moves to the time it was due (if it was queued), and it is
+    /// queued `delay` after that: [`put`](ActorQueue::put) after the clock's move, with one
+    /// lookup of its key.
+    pub(crate) fn acted(&mut self, id: ThingId, delay: u64) {
+        let old = self.key_of(id);
+        if let Some((at, _)) = old {
+            self.clock = self.clock.max(at);
+        }
+        self.requeue(id, self.clock.saturating_add(delay), old);
+    }
+
+    /// Queue `id` at time `at`, moving it from its key `old` if it was queued.
+    fn requeue(&mut self, id: ThingId, at: u64, old: Option<(u64, u64)>) {
         let key = (at, self.seq);
         self.seq += 1;
-        if let Some(old) = self.key_of(id) {
-            self.queue.remove(old);
-        } else {
-            self.slot.mark(id, true);
+        match old {
+            Some(k) => {
+                self.queue.remove(k);
+            }
+            None => {
+                self.slot.mark(id, true);
+            }
         }
         self.queue.insert(key, id);
     }

@@ -355,12 +355,10 @@ impl Game {
     /// Record that `id` took an action of `cost` (e.g. [`NORMAL_ACTION`]): the clock moves to
     /// the time `id` was due, and `id` is queued again after [`Schedule::action_delay`].
     pub fn acted_mut(&mut self, id: ThingId, cost: u64) -> Result<(), Error> {
+        // The delay's read of `id` fails for a thing that does not exist, as `add` would.
         let delay = self.schedule().action_delay(id, cost)?;
-        if let Some((at, _)) = self.turnly.schedule.key_of(id) {
-            let s = &mut Arc::make_mut(&mut self.turnly).schedule;
-            s.clock = s.clock.max(at);
-        }
-        self.scheduler().add(id, delay)
+        Arc::make_mut(&mut self.turnly).schedule.acted(id, delay);
+        Ok(())
     }
 
     /// [`Scheduler`]'s method of this name, without `_impl`.
@@ -534,8 +532,9 @@ impl Game {
                 break;
             }
             act(&mut work, ctx, id)?;
-            // The actor's entry is still there: its rule did not reschedule it.
-            if work.things().contains(id) && work.turnly.schedule.queue.get(key) == Some(id) {
+            // The actor's entry is still there: its rule did not reschedule it. (The queue
+            // first: once the actor is queued again its old key is below the first, Θ(1).)
+            if work.turnly.schedule.queue.get(key) == Some(id) && work.things().contains(id) {
                 work.acted_mut(id, NORMAL_ACTION)?;
             }
         }

@@ -335,17 +335,20 @@ impl Carried {
 }
 
 /// The flags that have a bit in every thing's flag word (the game's dense array of words by
-/// thing id, apart from the records, so that a read touches 8 bytes): up to 63 keys, given
+/// thing id, apart from the records, so that a read touches 8 bytes): up to 62 keys, given
 /// positions 0, 1, 2, … first come. A game gives a position to each flag key it meets on a
 /// thing until the positions run out; the others are read through
-/// [`Game::query`](crate::Game::query). A key's position is found through a 128-slot
-/// open-addressed table of at most 63 keys (at most half full, so a lookup, found or not,
+/// [`Game::query`](crate::Game::query). While positions last, a flag without one is stored
+/// by no thing, so a word answers for it too: the flag's default (false), unless the thing
+/// carries modifiers ([`MODS`]). A key's position is found through a 128-slot
+/// open-addressed table of at most 62 keys (at most half full, so a lookup, found or not,
 /// is usually one probe: a slot's key id and position are read side by side). Derived
 /// data: equal games may assign positions differently, so it takes no part in equality.
 ///
-/// A word holds one bit per position, set when the thing stores `true` for that flag, and
-/// the [`ASK`] bit, set when a modifier the thing carries changes one of the word's flags
-/// (then every read of its flags is a full query).
+/// A word holds one bit per position, set when the thing stores `true` for that flag; the
+/// [`ASK`] bit, set when a modifier the thing carries changes one of the word's flags (then
+/// every read of its flags is a full query); and the [`MODS`] bit, set when the thing
+/// carries any active modifier (then a read of a flag without a position is a full query).
 #[derive(Clone, Debug)]
 pub(crate) struct FlagBits {
     /// How many positions are given (positions `0..count`).
@@ -360,8 +363,8 @@ pub(crate) struct FlagBits {
 /// The lookup table's size: twice the positions, a power of two.
 const SLOTS: usize = 128;
 
-/// How many flags a word holds: all its bits but [`ASK`].
-const POSITIONS: usize = 63;
+/// How many flags a word holds: all its bits but [`ASK`] and [`MODS`].
+const POSITIONS: usize = 62;
 
 impl Default for FlagBits {
     fn default() -> Self {
@@ -386,6 +389,9 @@ const ASK: u64 = 1 << 63;
 /// The word of an id that names no thing: [`ASK`], so [`Game::is`](crate::Game::is) answers
 /// through the query, which reads a missing thing as false whatever the flag's default.
 pub(crate) const ABSENT: u64 = ASK;
+/// The bit of a word set when the thing carries any active modifier: a flag with no
+/// position may then be set by one, so a read of such a flag is a full query.
+const MODS: u64 = 1 << 62;
 
 impl FlagBits {
     /// The home slot of a key id in the lookup table (the table has 128 slots).
@@ -469,11 +475,13 @@ impl FlagBits {
                 w |= 1 << p;
             }
         }
-        if t.carried
-            .as_deref()
-            .is_some_and(|c| c.runs.iter().any(|r| self.position(r.key.id()).is_some()))
+        if let Some(c) = t.carried.as_deref()
+            && !c.runs.is_empty()
         {
-            w |= ASK;
+            w |= MODS;
+            if c.runs.iter().any(|r| self.position(r.key.id()).is_some()) {
+                w |= ASK;
+            }
         }
         w
     }
@@ -491,11 +499,19 @@ impl FlagBits {
     }
 
     /// What `Game::is` answers from `word` for the flag with id `id` and default `default`:
-    /// `None` when the word does not decide (no position, a carried modifier, or a clear
-    /// bit for a flag whose default is true, which may be stored `false` or not stored).
+    /// `None` when the word does not decide (a carried modifier, a clear bit for a flag
+    /// whose default is true, which may be stored `false` or not stored, or a flag with no
+    /// position once positions ran out). A flag with no position while positions last is
+    /// stored by no thing (every game path that stores a flag gives it a position first), so
+    /// a thing that carries no modifier has its default; only a default of false is answered
+    /// here (with a default of true, a value of another type stored under the key reads as
+    /// false).
     #[inline]
     pub(crate) fn answer(&self, word: u64, id: u64, default: Option<&bool>) -> Option<bool> {
-        let p = self.position(id)?;
+        let Some(p) = self.position(id) else {
+            let unstored = (self.count as usize) < POSITIONS && word & (ASK | MODS) == 0;
+            return (unstored && default != Some(&true)).then_some(false);
+        };
         if word & ASK != 0 {
             return None;
         }
@@ -844,10 +860,27 @@ mod flag_word_tests {
     /// every word.
     #[test]
     fn the_flag_word_answers_what_query_answers() {
+        // 80 flag keys: more than the word's 62 positions.
+        flag_word_against_query(80);
+    }
+
+    /// The same with fewer flags than the word holds, so that every flag stored gets a
+    /// position and the word also answers for the flags no thing stores: ten keys never
+    /// stored, one of which a worn ring sets through a modifier.
+    #[test]
+    fn the_flag_word_answers_for_flags_no_thing_stores() {
+        flag_word_against_query(20);
+    }
+
+    /// `n` keys stored on things and written at random, ten more never stored (a worn ring
+    /// sets the first of them), each read through `is` and `query` after every few steps.
+    fn flag_word_against_query(n: usize) {
         const WORN: Prop<bool> = Prop::with_default("worn", false);
         const ON: Prop<bool> = Prop::with_default("on by default", true);
-        // 80 flag keys: more than the word's 63 positions.
-        let keys: Vec<PropKey> = (0..80).map(|i| PropKey::new(&format!("flag{i}"))).collect();
+        const UNSTORED_ON: Prop<bool> = Prop::with_default("never stored, on", true);
+        let keys: Vec<PropKey> = (0..n + 10)
+            .map(|i| PropKey::new(&format!("flag{i}")))
+            .collect();
         let flags: Vec<Prop<bool>> = keys.iter().map(|k| Prop::from_key(k.clone())).collect();
         let mut g = Game::new(3);
         let mut ids = Vec::new();
@@ -858,7 +891,7 @@ mod flag_word_tests {
                 // default.
                 p = p.with(&ON, false);
             }
-            for (j, k) in keys.iter().enumerate().skip(i * 7).take(12) {
+            for (j, k) in keys.iter().enumerate().take(n).skip(i * 7).take(12) {
                 let v = match (i + j) % 3 {
                     0 => Value::Bool(true),
                     1 => Value::Bool(false),
@@ -871,7 +904,8 @@ mod flag_word_tests {
                     .expect("add"),
             );
         }
-        // Carriers: a ring that sets flag 0 while worn, a curse that clears `ON`.
+        // Carriers: a ring that sets flag 0 while worn, a curse that clears `ON`, an amulet
+        // that sets a flag no thing stores.
         let ring = Thing::new(
             Props::new()
                 .modifier(Modifier::raw(&keys[0], ModOp::Set(Value::Bool(true))).while_flag(&WORN)),
@@ -879,10 +913,17 @@ mod flag_word_tests {
         let ring = g.add_thing_mut(ids[1], ring).expect("ring");
         let curse = Thing::new(Props::new().modifier(Modifier::set(&ON, false)));
         let curse = g.add_thing_mut(ids[2], curse).expect("curse");
+        let amulet = Thing::new(
+            Props::new().modifier(Modifier::raw(&keys[n], ModOp::Set(Value::Bool(true)))),
+        );
+        let amulet = g.add_thing_mut(ids[3], amulet).expect("amulet");
         let check = |g: &Game| {
             g.check_invariants().expect("invariants");
-            for &id in ids.iter().chain([ring, curse].iter()) {
-                for f in flags.iter().chain([&ON, &WORN, &IS_CONTAINER]) {
+            for &id in ids.iter().chain([ring, curse, amulet].iter()) {
+                for f in flags
+                    .iter()
+                    .chain([&ON, &WORN, &IS_CONTAINER, &UNSTORED_ON])
+                {
                     let want = g.query(id, f).unwrap_or(false);
                     assert_eq!(g.is(id, f), want, "{id} {f:?}");
                 }
@@ -895,18 +936,19 @@ mod flag_word_tests {
             x ^= x >> 7;
             x ^= x << 17;
             let id = ids[(x % 12) as usize];
-            let f = &flags[((x >> 8) % 80) as usize];
-            match (x >> 20) % 6 {
+            let f = &flags[((x >> 8) % n as u64) as usize];
+            match (x >> 20) % 7 {
                 0 => g.set_mut(id, f, (x >> 30).is_multiple_of(2)).expect("set"),
                 1 => g
                     .set_mut(ring, &WORN, (x >> 30).is_multiple_of(2))
                     .expect("wear"),
                 2 => g.move_thing_mut(ring, id).expect("move ring"),
                 3 => g.move_thing_mut(curse, id).expect("move curse"),
+                6 => g.move_thing_mut(amulet, id).expect("move amulet"),
                 4 => {
                     let mut t = g.things().get(id).expect("thing").clone();
                     t.set_raw_mut(f.key(), Value::Int(2));
-                    t.remove_prop_mut(flags[((x >> 40) % 80) as usize].key());
+                    t.remove_prop_mut(flags[((x >> 40) % n as u64) as usize].key());
                     g.update_thing_mut(t).expect("update");
                 }
                 _ => {
