@@ -22,5 +22,5 @@ for f in sorted(glob.glob(sys.argv[1] + '/**/new/sample.json', recursive=True)):
     t = [x / i for x, i in zip(d['times'], d['iters'])]
     name = open(f.replace('sample.json', 'benchmark.json')).read()
     name = json.loads(name)['full_id']
-    print(f"{name}: least {min(t) / 1e6:.3f} ms, median {statistics.median(t) / 1e6:.3f} ms")
+    print(f"{name}: least {min(t) / 1e3:.2f} µs, median {statistics.median(t) / 1e3:.2f} µs")
 PY

@@ -985,11 +985,6 @@ impl CellIndex {
         out
     }
 
-    /// The levels holding things, by z, in order. Θ(levels).
-    pub(crate) fn level_zs(&self) -> impl Iterator<Item = i32> + '_ {
-        self.levels.iter().map(|p| p.z)
-    }
-
     /// Every occupied cell with its ids, in canonical order (z, chunk row, chunk column,
     /// then row-major within the chunk): the order of `Grid::iter_set`.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (Loc, &[ThingId])> + '_ {

@@ -13,7 +13,7 @@ use crate::error::{Error, InvariantError};
 use crate::grid::Grid;
 use crate::hash::StableHasher;
 
-use crate::actors::{ActorQueue, ActorQueueRepr};
+use crate::actors::{ActorQueue, ActorQueueRepr, Lane};
 use crate::bounds::{LevelTable, LevelTableRepr};
 use crate::index::FlagIndexes;
 use crate::keys::{ACTS, ON_ACTION};
@@ -522,16 +522,6 @@ impl Game {
         self.cells.ids_on_level(z)
     }
 
-    /// Every thing on the map on a level for which `off(z)` holds, level by level in the
-    /// cell index's order: a walk of those levels' chunks, with no lookup per thing.
-    pub(crate) fn ids_on_levels_where(&self, off: impl Fn(i32) -> bool) -> Vec<ThingId> {
-        let mut out = Vec::new();
-        for z in self.cells.level_zs().filter(|&z| off(z)) {
-            out.extend(self.cells.ids_on_level(z));
-        }
-        out
-    }
-
     /// Every occupied map cell with its things, in the index's canonical order.
     pub(crate) fn cells_in_order(&self) -> Vec<(Loc, Vec<ThingId>)> {
         self.cells
@@ -828,8 +818,12 @@ impl Game {
                 self.flag_words.0.set(x.0, ABSENT);
                 self.set_plain(x, None);
                 self.update_indexes(x, Some(&old), None);
-                if self.turnly.schedule.slot.contains(x) {
-                    Arc::make_mut(&mut self.turnly).schedule.remove(x);
+                if self.turnly.schedule.slot.contains(x)
+                    && let Some(place) = old.place
+                {
+                    Arc::make_mut(&mut self.turnly)
+                        .schedule
+                        .remove(x, Lane::of(place));
                 }
                 stack.extend_from_slice(old.contents.as_slice());
             }
@@ -910,7 +904,7 @@ impl Game {
         if step.is_none() {
             self.attach(id, to, has_mods);
         }
-        self.placed_mut(id, to)
+        self.placed_mut(id, from, to)
     }
 
     /// Whether `id` takes turns (see
@@ -923,21 +917,35 @@ impl Game {
     /// Put `id` in the actor queue to act `delay` ticks from now (see
     /// [`Scheduler::add`](crate::schedule::Scheduler::add)).
     pub(crate) fn queue_mut(&mut self, id: ThingId, delay: u64) -> Result<(), Error> {
-        self.thing_ref(id)?;
+        let lane = Lane::of(self.place_of(id)?);
         let at = self.turnly.schedule.clock.saturating_add(delay);
-        Arc::make_mut(&mut self.turnly).schedule.put(id, at);
+        Arc::make_mut(&mut self.turnly).schedule.put(id, at, lane);
         Ok(())
     }
 
-    /// Keep the queue true to the awake levels after `id` was put at `to` (by a move).
-    pub(crate) fn placed_mut(&mut self, id: ThingId, to: Place) -> Result<(), Error> {
-        let (Some(awake), Place::Map(l)) = (&self.turnly.schedule.awake, to) else {
-            return Ok(());
-        };
-        if !awake.contains(&l.z) {
-            Arc::make_mut(&mut self.turnly).schedule.remove(id);
-        } else if !self.turnly.schedule.slot.contains(id) && self.acts(id) {
-            self.queue_mut(id, 0)?;
+    /// Keep the queue true to the awake levels, and `id` in its lane (its level, or
+    /// carried), after it moved from `from` to `to`. Θ(1) for a move within a level; a
+    /// queued actor that changes lanes is found in its lane (Θ(1) when it is the next to act).
+    pub(crate) fn placed_mut(&mut self, id: ThingId, from: Place, to: Place) -> Result<(), Error> {
+        let queued = self.turnly.schedule.slot.contains(id);
+        if let (Some(awake), Place::Map(l)) = (&self.turnly.schedule.awake, to) {
+            if !awake.contains(&l.z) {
+                if queued {
+                    Arc::make_mut(&mut self.turnly)
+                        .schedule
+                        .remove(id, Lane::of(from));
+                }
+                return Ok(());
+            }
+            if !queued && self.acts(id) {
+                return self.queue_mut(id, 0);
+            }
+        }
+        let (a, b) = (Lane::of(from), Lane::of(to));
+        if queued && a != b {
+            Arc::make_mut(&mut self.turnly)
+                .schedule
+                .change_lane(id, a, b);
         }
         Ok(())
     }
@@ -1613,6 +1621,16 @@ impl Game {
             }),
         };
         let mut g = g;
+        // Each queued actor in its lane: its level, or carried.
+        if !g.turnly.schedule.is_empty() {
+            let things = &g.things;
+            Arc::make_mut(&mut g.turnly).schedule.relane(|id| {
+                match things.get(id.0).and_then(|t| t.place) {
+                    Some(Place::Map(l)) => Lane::Level(l.z),
+                    _ => Lane::Off,
+                }
+            });
+        }
         // The flag words: positions for the flags met, in id order, then every word.
         let mut bits = FlagBits::default();
         for t in g.every_thing() {

@@ -1,7 +1,7 @@
 //! Turn order: an energy/speed scheduler inside the game value, after rot.js's Speed
 //! scheduler.
 //!
-//! Every actor waits in one queue ordered by the time it next acts, then by when it was
+//! Every actor waits in a queue ordered by the time it next acts, then by when it was
 //! queued. A thing of [`SPEED`] `s` that takes an action costing `c` acts again `c · 100 / s`
 //! ticks later: at speed 200 it acts twice for every action at speed 100, at 50 half as often.
 //! [`NORMAL_ACTION`] (100) is the cost of one ordinary action.
@@ -33,11 +33,19 @@
 //! (the player took the stairs) and puts the one it left to sleep. No game writes its own "wake
 //! the level". A game that never calls it keeps every level awake.
 //!
-//! Costs: [`Schedule::next_actor`] Θ(1); the acting actor's reschedule Θ(log actors / 32 + 32)
-//! (usually Θ(1): it leaves the front and joins the back); scheduling an actor not queued Θ(log
-//! actors + log₈ of the largest id); rescheduling or removing an actor other than the next
-//! Θ(actors) (its entry is found by a walk of the queue); all persistent (older values keep
-//! their queues).
+//! The queue keeps one lane per level (and one for actors inside containers), each in key
+//! order: putting a level to sleep drops its lane whole, whatever the number of its actors,
+//! and the next actor is the least first entry of the lanes. A game in play has one or two
+//! lanes (the awake level, and carried actors if any); a game that keeps every level awake
+//! has one a level with actors. An actor that changes level, or goes into a container or
+//! out of one, changes lane with its key kept.
+//!
+//! Costs (L lanes): [`Schedule::next_actor`] Θ(L); the acting actor's reschedule Θ(L + log
+//! actors / 32 + 32) (usually Θ(L): it leaves the front of its lane and joins the back);
+//! scheduling an actor not queued Θ(L + log actors + log₈ of the largest id); rescheduling or
+//! removing an actor other than the next, or moving a queued actor to another lane, Θ(actors)
+//! (its entry is found by a walk of the lanes); all persistent (older values keep their
+//! queues).
 //!
 //! The queue is a list of blocks of at most 32 entries in key order (`runq`), not a
 //! B+tree: every action takes the first entry and puts one after the rest, which for a
@@ -53,6 +61,7 @@ use std::sync::Arc;
 
 use imbl::OrdSet;
 
+use crate::actors::Lane;
 use crate::error::Error;
 use crate::game::Game;
 use crate::hook::{HookCall, HookCtx, ON_ACTION};
@@ -132,12 +141,14 @@ impl<'a> Schedule<'a> {
         self.game.turnly.schedule.slot.contains(id)
     }
 
-    /// Every queued actor, in the order they will act. Θ(1) to start, Θ(1) a step.
+    /// Every queued actor, in the order they will act: the lanes merged, Θ(lanes) to start
+    /// and a step.
     pub fn actors(&self) -> impl Iterator<Item = ThingId> + use<'a> {
         self.game.turnly.schedule.ids()
     }
 
-    /// The actor that acts next, if any. Θ(1).
+    /// The actor that acts next, if any. Θ(lanes): one a level with actors, one or two in a
+    /// game whose other levels sleep.
     #[must_use]
     pub fn next_actor(&self) -> Option<ThingId> {
         self.game.turnly.schedule.first().map(|(_, id)| id)
@@ -206,16 +217,20 @@ impl Scheduler<'_> {
     /// Take `id` out of the actor queue (nothing happens if it was not queued). Θ(1) for the
     /// next actor, otherwise Θ(actors).
     pub fn remove(&mut self, id: ThingId) {
-        Arc::make_mut(&mut self.game.turnly).schedule.remove(id);
+        if let Ok(place) = self.game.things().place(id) {
+            Arc::make_mut(&mut self.game.turnly)
+                .schedule
+                .remove(id, Lane::of(place));
+        }
     }
 
     /// Simulate only `levels`: queued actors elsewhere leave the queue (they sleep), and the
     /// things on these levels that [take turns](crate::schedule::Schedule::takes_turns) and are
     /// not queued are queued to act now, in id order. From then on, a thing that takes turns is
     /// queued when it moves onto an awake level and leaves the queue when it moves to a
-    /// sleeping one, and [`Game::end_turn_mut`] wakes its actor's level. Θ(queued actors +
-    /// things on the map): one pass over the queue, the sleepers read from the cell index
-    /// level by level, no lookup per actor.
+    /// sleeping one, and [`Game::end_turn_mut`] wakes its actor's level. Θ(lanes + things on
+    /// the awake levels) plus a bit per actor that leaves (or, when more leave than stay, per
+    /// actor that stays): a sleeping level's lane is dropped whole.
     ///
     /// ```
     /// use alembic::hook::ON_ACTION;
@@ -357,7 +372,15 @@ impl Game {
     pub fn acted_mut(&mut self, id: ThingId, cost: u64) -> Result<(), Error> {
         // The delay's read of `id` fails for a thing that does not exist, as `add` would.
         let delay = self.schedule().action_delay(id, cost)?;
-        Arc::make_mut(&mut self.turnly).schedule.acted(id, delay);
+        // The lane of its place, to find or queue it in: not read for the first actor (the
+        // one acting, in every turn's loop), whose entry is found without it.
+        let lane = match self.turnly.schedule.first() {
+            Some((_, first)) if first == id => None,
+            _ => Some(Lane::of(self.things().place(id)?)),
+        };
+        Arc::make_mut(&mut self.turnly)
+            .schedule
+            .acted(id, delay, lane);
         Ok(())
     }
 
@@ -367,16 +390,10 @@ impl Game {
         levels: impl IntoIterator<Item = i32>,
     ) -> Result<(), Error> {
         let awake: OrdSet<i32> = levels.into_iter().collect();
-        // The queued actors on the map on a level not awake sleep: every thing on such a
-        // level, read from the cell index level by level (no lookup per actor), marked in
-        // a set the queue is filtered through once.
-        let off = self.ids_on_levels_where(|z| !awake.contains(&z));
-        if off.iter().any(|&id| self.schedule().is_scheduled(id)) {
-            let asleep = IdSet::of(off);
-            Arc::make_mut(&mut self.turnly)
-                .schedule
-                .remove_where(|id| asleep.contains(id));
-        }
+        // The queued actors on the map on a level not awake sleep: their lanes are dropped.
+        Arc::make_mut(&mut self.turnly)
+            .schedule
+            .sleep_all_but(&awake);
         for &z in &awake {
             let mut here: Vec<ThingId> = self
                 .things()
@@ -512,7 +529,7 @@ impl Game {
         if let (Some((id, key)), Some((first, _))) =
             (self.turnly.schedule.awaiting, self.turnly.schedule.first())
             && first == key
-            && self.turnly.schedule.queue.get(key) == Some(id)
+            && self.turnly.schedule.holds(key, id)
         {
             return Err(Error::NotActed(id));
         }
@@ -534,7 +551,7 @@ impl Game {
             act(&mut work, ctx, id)?;
             // The actor's entry is still there: its rule did not reschedule it. (The queue
             // first: once the actor is queued again its old key is below the first, Θ(1).)
-            if work.turnly.schedule.queue.get(key) == Some(id) && work.things().contains(id) {
+            if work.turnly.schedule.holds(key, id) && work.things().contains(id) {
                 work.acted_mut(id, NORMAL_ACTION)?;
             }
         }
@@ -568,43 +585,6 @@ enum Clock {
     BeforeEachActor,
     /// When the actor's rule reports its action ([`Game::acted_mut`]).
     WhenActed,
-}
-
-/// A set of thing ids for one filtering pass: a bit per id below the largest when the ids
-/// are dense enough (as a game's are: ids count up from 1), else a sorted list. Θ(n) to
-/// build when dense (Θ(n log n) when not), Θ(1) (Θ(log n)) a lookup; no hashing.
-enum IdSet {
-    Bits(Vec<u64>),
-    Sorted(Vec<ThingId>),
-}
-
-impl IdSet {
-    fn of(mut ids: Vec<ThingId>) -> IdSet {
-        let max = ids.iter().map(|id| id.0).max().unwrap_or(0);
-        // Dense: at most 64 bits an id (one word an id) plus a page of slack.
-        if max / 64 <= ids.len() as u64 + 512 {
-            let mut bits = vec![0u64; usize::try_from(max / 64 + 1).unwrap_or(0)];
-            for id in &ids {
-                if let Some(w) = bits.get_mut(usize::try_from(id.0 / 64).unwrap_or(usize::MAX)) {
-                    *w |= 1 << (id.0 % 64);
-                }
-            }
-            IdSet::Bits(bits)
-        } else {
-            ids.sort_unstable();
-            IdSet::Sorted(ids)
-        }
-    }
-
-    fn contains(&self, id: ThingId) -> bool {
-        match self {
-            IdSet::Bits(bits) => usize::try_from(id.0 / 64)
-                .ok()
-                .and_then(|w| bits.get(w))
-                .is_some_and(|w| w >> (id.0 % 64) & 1 == 1),
-            IdSet::Sorted(ids) => ids.binary_search(&id).is_ok(),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -655,39 +635,113 @@ mod tests {
         let want: Vec<((u64, u64), ThingId)> = g
             .turnly
             .schedule
-            .queue
-            .iter()
+            .entries()
             .filter(|&(_, id)| !matches!(g.things().place(id), Ok(Place::Map(l)) if l.z != 1))
             .collect();
         g.scheduler().set_awake_levels([1]).expect("sleep");
-        assert_eq!(g.turnly.schedule.queue.iter().collect::<Vec<_>>(), want);
+        assert_eq!(g.turnly.schedule.entries().collect::<Vec<_>>(), want);
         assert!(g.schedule().is_scheduled(inside));
         assert!(want.len() < ids.len() / 2, "most of the queue left");
         g.check_invariants().expect("slots and queue agree");
-        assert_eq!(before.turnly.schedule.queue.len(), ids.len() + 1);
+        assert_eq!(before.turnly.schedule.len(), ids.len() + 1);
         before.check_invariants().expect("the older value");
     }
 
+    /// Actors moving between levels, into containers and out, and containers moving with
+    /// actors inside, keep their keys, and each stays in its lane (checked by
+    /// `check_invariants`), through reschedules, removals and a save round trip; putting
+    /// levels to sleep afterwards keeps exactly the actors a walk of their places keeps.
     #[test]
-    fn an_id_set_answers_alike_dense_and_sparse() {
-        let dense: Vec<ThingId> = (1..200).step_by(3).map(ThingId).collect();
-        let sparse: Vec<ThingId> = [5, 1 << 40, 77, u64::MAX].map(ThingId).to_vec();
-        for ids in [dense, sparse] {
-            let set = IdSet::of(ids.clone());
-            for probe in (0..300).chain([1 << 40, (1 << 40) + 1, u64::MAX - 1, u64::MAX]) {
-                let id = ThingId(probe);
-                assert_eq!(set.contains(id), ids.contains(&id), "{probe}");
+    fn actors_keep_their_keys_and_lanes_through_moves() {
+        let mut g = Game::new(1);
+        let bag_props = || Props::new().with(&crate::library::IS_CONTAINER, true);
+        let bags: Vec<ThingId> = (0..3)
+            .map(|z| {
+                g.add_thing_mut(Loc::new(50, 50, z), Thing::new(bag_props()))
+                    .expect("bag")
+            })
+            .collect();
+        let mut ids = Vec::new();
+        for i in 0..60 {
+            let id = g
+                .add_thing_mut(Loc::new(i % 10, i / 10, i % 3), Thing::new(Props::new()))
+                .expect("add");
+            g.scheduler()
+                .add(id, (i as u64 * 37) % 23)
+                .expect("schedule");
+            ids.push(id);
+        }
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for step in 0..2_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let id = ids[(x % ids.len() as u64) as usize];
+            let z = ((x >> 8) % 3) as i32;
+            let key = g.turnly.schedule.key_of(id);
+            match (x >> 16) % 8 {
+                0 | 1 => {
+                    let to = Loc::new(((x >> 24) % 30) as i32, ((x >> 32) % 30) as i32, z);
+                    g.move_thing_mut(id, to).expect("move");
+                    assert_eq!(g.turnly.schedule.key_of(id), key, "a move keeps the key");
+                }
+                2 => {
+                    g.move_thing_mut(id, Place::In(bags[z as usize]))
+                        .expect("into a bag");
+                    assert_eq!(g.turnly.schedule.key_of(id), key, "so does a bag");
+                }
+                3 => {
+                    let bag = bags[(x >> 40) as usize % bags.len()];
+                    let inside: Vec<(ThingId, Option<(u64, u64)>)> = g
+                        .things()
+                        .contents(bag)
+                        .expect("bag")
+                        .iter()
+                        .map(|&c| (c, g.turnly.schedule.key_of(c)))
+                        .collect();
+                    g.move_thing_mut(bag, Loc::new(40, 40, z))
+                        .expect("move a bag");
+                    for (c, k) in inside {
+                        assert_eq!(g.turnly.schedule.key_of(c), k, "carried along");
+                    }
+                }
+                4 => g.scheduler().add(id, (x >> 20) % 50).expect("reschedule"),
+                5 => g.scheduler().remove(id),
+                6 => {
+                    if let Some(next) = g.schedule().next_actor() {
+                        g.acted_mut(next, NORMAL_ACTION).expect("acted");
+                    }
+                }
+                _ => {
+                    let json = serde_json::to_string(&g).expect("save");
+                    let back: Game = serde_json::from_str(&json).expect("load");
+                    assert!(back == g, "a round trip keeps the queue");
+                    assert_eq!(back.state_hash(), g.state_hash());
+                    g = back;
+                }
+            }
+            if step % 50 == 0 {
+                g.check_invariants().expect("lanes and slots agree");
             }
         }
-        assert!(matches!(
-            IdSet::of((1..200).map(ThingId).collect()),
-            IdSet::Bits(_)
-        ));
-        assert!(matches!(
-            IdSet::of(vec![ThingId(1 << 40)]),
-            IdSet::Sorted(_)
-        ));
-        assert!(!IdSet::of(Vec::new()).contains(ThingId(0)));
+        g.check_invariants().expect("lanes and slots agree");
+        let before = g.clone();
+        let want: Vec<((u64, u64), ThingId)> = g
+            .turnly
+            .schedule
+            .entries()
+            .filter(|&(_, id)| !matches!(g.things().place(id), Ok(Place::Map(l)) if l.z != 1))
+            .collect();
+        g.scheduler().set_awake_levels([1]).expect("sleep");
+        let kept: Vec<((u64, u64), ThingId)> = g
+            .turnly
+            .schedule
+            .entries()
+            .filter(|(k, _)| want.iter().any(|(w, _)| w == k))
+            .collect();
+        assert_eq!(kept, want, "the actors that stay keep their keys");
+        g.check_invariants().expect("after the sleep");
+        before.check_invariants().expect("the older value");
     }
 
     #[test]
@@ -713,12 +767,12 @@ mod tests {
             }
         }
         g.remove_thing_mut(ids[3]).expect("remove");
-        assert_eq!(g.turnly.schedule.queue.len(), ids.len() - 1);
+        assert_eq!(g.turnly.schedule.len(), ids.len() - 1);
         g.check_invariants().expect("invariants");
         before.check_invariants().expect("old value's invariants");
-        assert_eq!(before.turnly.schedule.queue.len(), ids.len());
+        assert_eq!(before.turnly.schedule.len(), ids.len());
         // The queue is in (time, order queued) order, and each actor is in it once.
-        let order: Vec<(u64, u64)> = g.turnly.schedule.queue.iter().map(|(k, _)| k).collect();
+        let order: Vec<(u64, u64)> = g.turnly.schedule.entries().map(|(k, _)| k).collect();
         assert!(order.windows(2).all(|w| w[0] < w[1]));
     }
 }
