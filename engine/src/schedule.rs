@@ -592,6 +592,16 @@ mod tests {
     use super::*;
     use crate::{Loc, Props, Thing};
 
+    /// The queue's entries whose actor stays queued when only level 1 is awake: those on
+    /// level 1 and those off the map.
+    fn staying_awake_on_1(g: &Game) -> Vec<((u64, u64), ThingId)> {
+        g.turnly
+            .schedule
+            .entries()
+            .filter(|&(_, id)| !matches!(g.things().place(id), Ok(Place::Map(l)) if l.z != 1))
+            .collect()
+    }
+
     #[test]
     fn a_game_with_a_schedule_is_send_and_sync() {
         fn check<T: Send + Sync>(_: &T) {}
@@ -632,12 +642,7 @@ mod tests {
             .expect("add inside");
         g.scheduler().add(inside, 3).expect("schedule");
         let before = g.clone();
-        let want: Vec<((u64, u64), ThingId)> = g
-            .turnly
-            .schedule
-            .entries()
-            .filter(|&(_, id)| !matches!(g.things().place(id), Ok(Place::Map(l)) if l.z != 1))
-            .collect();
+        let want = staying_awake_on_1(&g);
         g.scheduler().set_awake_levels([1]).expect("sleep");
         assert_eq!(g.turnly.schedule.entries().collect::<Vec<_>>(), want);
         assert!(g.schedule().is_scheduled(inside));
@@ -726,12 +731,7 @@ mod tests {
         }
         g.check_invariants().expect("lanes and slots agree");
         let before = g.clone();
-        let want: Vec<((u64, u64), ThingId)> = g
-            .turnly
-            .schedule
-            .entries()
-            .filter(|&(_, id)| !matches!(g.things().place(id), Ok(Place::Map(l)) if l.z != 1))
-            .collect();
+        let want = staying_awake_on_1(&g);
         g.scheduler().set_awake_levels([1]).expect("sleep");
         let kept: Vec<((u64, u64), ThingId)> = g
             .turnly
