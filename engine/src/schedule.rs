@@ -740,6 +740,14 @@ mod tests {
             .filter(|(k, _)| want.iter().any(|(w, _)| w == k))
             .collect();
         assert_eq!(kept, want, "the actors that stay keep their keys");
+        // Any other entry is an actor of the awake level that was not queued (a removed one
+        // woken again), none from a sleeping level.
+        for (k, id) in g.turnly.schedule.entries() {
+            if !want.iter().any(|(w, _)| *w == k) {
+                assert!(matches!(g.things().place(id), Ok(Place::Map(l)) if l.z == 1));
+                assert!(!before.schedule().is_scheduled(id), "{id:?} was queued");
+            }
+        }
         g.check_invariants().expect("after the sleep");
         before.check_invariants().expect("the older value");
     }
