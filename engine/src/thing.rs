@@ -335,20 +335,22 @@ impl Carried {
 }
 
 /// The flags that have a bit in every thing's flag word (the game's dense array of words by
-/// thing id, apart from the records, so that a read touches 8 bytes): up to 62 keys, given
+/// thing id, apart from the records, so that a read touches 8 bytes): up to 61 keys, given
 /// positions 0, 1, 2, … first come. A game gives a position to each flag key it meets on a
 /// thing until the positions run out; the others are read through
 /// [`Game::query`](crate::Game::query). While positions last, a flag without one is stored
 /// by no thing, so a word answers for it too: the flag's default (false), unless the thing
 /// carries modifiers ([`MODS`]). A key's position is found through a 128-slot
-/// open-addressed table of at most 62 keys (at most half full, so a lookup, found or not,
+/// open-addressed table of at most 61 keys (at most half full, so a lookup, found or not,
 /// is usually one probe: a slot's key id and position are read side by side). Derived
 /// data: equal games may assign positions differently, so it takes no part in equality.
 ///
 /// A word holds one bit per position, set when the thing stores `true` for that flag; the
 /// [`ASK`] bit, set when a modifier the thing carries changes one of the word's flags (then
-/// every read of its flags is a full query); and the [`MODS`] bit, set when the thing
-/// carries any active modifier (then a read of a flag without a position is a full query).
+/// every read of its flags is a full query); the [`MODS`] bit, set when the thing carries
+/// any active modifier (then a read of a flag without a position is a full query); and the
+/// [`HOLDS`] bit, set when other things are inside it (so that a loop asking every creature
+/// of a level for its contents reads 8 bytes a creature, not its record).
 #[derive(Clone, Debug)]
 pub(crate) struct FlagBits {
     /// How many positions are given (positions `0..count`).
@@ -363,8 +365,8 @@ pub(crate) struct FlagBits {
 /// The lookup table's size: twice the positions, a power of two.
 const SLOTS: usize = 128;
 
-/// How many flags a word holds: all its bits but [`ASK`] and [`MODS`].
-const POSITIONS: usize = 62;
+/// How many flags a word holds: all its bits but [`ASK`], [`MODS`] and [`HOLDS`].
+const POSITIONS: usize = 61;
 
 impl Default for FlagBits {
     fn default() -> Self {
@@ -392,6 +394,17 @@ pub(crate) const ABSENT: u64 = ASK;
 /// The bit of a word set when the thing carries any active modifier: a flag with no
 /// position may then be set by one, so a read of such a flag is a full query.
 const MODS: u64 = 1 << 62;
+/// The bit of a word set when other things are inside the thing (its contents are not
+/// empty).
+pub(crate) const HOLDS: u64 = 1 << 61;
+
+/// Whether `word`, a present thing's flag word, says that nothing is inside it; `false`
+/// when the word does not decide (the id names no thing, or the word sends reads to the
+/// full query).
+#[inline(always)]
+pub(crate) fn holds_nothing(word: u64) -> bool {
+    word & (ASK | HOLDS) == 0
+}
 
 impl FlagBits {
     /// The home slot of a key id in the lookup table (the table has 128 slots).
@@ -474,6 +487,9 @@ impl FlagBits {
             {
                 w |= 1 << p;
             }
+        }
+        if !t.contents.is_empty() {
+            w |= HOLDS;
         }
         if let Some(c) = t.carried.as_deref()
             && !c.runs.is_empty()
@@ -860,7 +876,7 @@ mod flag_word_tests {
     /// every word.
     #[test]
     fn the_flag_word_answers_what_query_answers() {
-        // 80 flag keys: more than the word's 62 positions.
+        // 80 flag keys: more than the word's 61 positions.
         flag_word_against_query(80);
     }
 

@@ -623,3 +623,48 @@ fn the_world_hash_ignores_the_message_journal() {
     later.set_turn_mut(g.turn() + 1);
     assert_ne!(later.state_hash(), g.state_hash());
 }
+
+/// `things().contents` answers a thing that holds nothing from its flag word, without its
+/// record: the word must follow every arrival and departure, through moves, removals and
+/// nested containers, and a thing that is gone holds nothing because it is nothing.
+#[test]
+fn contents_follow_arrivals_and_departures() {
+    let mut g = Game::new(1);
+    let bag = || Thing::new(Props::new().with(&IS_CONTAINER, true));
+    let c = g.add_thing_mut(Loc::new(0, 0, 0), bag()).unwrap();
+    let inner = g.add_thing_mut(Place::In(c), bag()).unwrap();
+    let coin = g
+        .add_thing_mut(Place::In(inner), Thing::new(Props::new()))
+        .unwrap();
+    let none: &[ThingId] = &[];
+    g.check_invariants().unwrap();
+    assert_eq!(g.things().contents(c), Ok(&[inner][..]));
+    assert_eq!(g.things().contents(inner), Ok(&[coin][..]));
+    assert_eq!(g.things().contents(coin), Ok(none));
+
+    // Out of the inner bag onto the map: the bag holds nothing again.
+    let kept = g.clone();
+    g.move_thing_mut(coin, Loc::new(1, 0, 0)).unwrap();
+    g.check_invariants().unwrap();
+    assert_eq!(g.things().contents(inner), Ok(none));
+    // The older value is unchanged.
+    assert_eq!(kept.things().contents(inner), Ok(&[coin][..]));
+
+    // Back in, then the coin removed: empty again.
+    g.move_thing_mut(coin, Place::In(inner)).unwrap();
+    assert_eq!(g.things().contents(inner), Ok(&[coin][..]));
+    g.remove_thing_mut(coin).unwrap();
+    g.check_invariants().unwrap();
+    assert_eq!(g.things().contents(inner), Ok(none));
+    assert_eq!(g.things().contents(coin), Err(Error::NoSuchThing(coin)));
+
+    // The outer bag removed with what it holds: both are no things.
+    g.remove_thing_mut(c).unwrap();
+    g.check_invariants().unwrap();
+    assert_eq!(g.things().contents(c), Err(Error::NoSuchThing(c)));
+    assert_eq!(g.things().contents(inner), Err(Error::NoSuchThing(inner)));
+    assert_eq!(
+        g.things().contents(ThingId(1_000_000)),
+        Err(Error::NoSuchThing(ThingId(1_000_000)))
+    );
+}

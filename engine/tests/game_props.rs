@@ -199,9 +199,18 @@ fn agree(g: &Game, o: &Oracle) -> Result<(), TestCaseError> {
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(t.place(), Some(ot.place));
         prop_assert_eq!(t.contents(), ot.contents.as_slice());
+        // Through the game too: a thing holding nothing is answered from its flag word.
+        prop_assert_eq!(g.things().contents(*id), Ok(ot.contents.as_slice()));
         prop_assert_eq!(g.query(*id, &HP), Ok(ot.hp));
         prop_assert_eq!(g.query(*id, &ST), Ok(o.st(*id)), "strength of {}", id);
         prop_assert_eq!(g.things().location(*id), Ok(o.location(*id)));
+    }
+    // An id the game issued and removed (or never issued) holds nothing: it is no thing.
+    for raw in 0..g.things().next_id() + 2 {
+        let id = ThingId(raw);
+        if !o.things.contains_key(&id) {
+            prop_assert_eq!(g.things().contents(id), Err(Error::NoSuchThing(id)));
+        }
     }
     // One cell view for every read: it remembers the chunk of the read before, which the
     // next read may share or not (the oracle's cells come in (x, y, z) order).
