@@ -93,6 +93,10 @@ def printed(log):
             r"memory: lean D2, 1,000 one-cell versions: (\d+) bytes",
         "near_levels_bytes": r"memory: eleven levels near the origin: (\d+) bytes per one-cell",
         "far_levels_bytes": r"memory: eleven levels at ±100,000: (\d+) bytes per one-cell",
+        "isolated_write_bytes_4000":
+            r"memory: a persistent write among 4000 isolated cells: (\d+) bytes kept",
+        "isolated_write_bytes_40000":
+            r"memory: a persistent write among 40000 isolated cells: (\d+) bytes kept",
     }
     for key, pat in pats.items():
         m = re.search(pat, log)
@@ -380,6 +384,11 @@ def main():
                   f"among 4,000 (issue 56: a write that does not grow with the world; ≤ 1.1×)",
                   f"grid/isolated_set_40000/grid_{how}", f"grid/isolated_set_4000/grid_{how}",
                   1.1)
+    # The bytes the same persistent writes keep: the work a write does, apart from the cache.
+    for n in ("4000", "40000"):
+        fig_bar(f"isolated-cell write (persistent) among {int(n):,} isolated cells, bytes kept "
+                "per write (the path of the sparse store it copies)",
+                f"isolated_write_bytes_{n}", None, "B")
     # What the same growth costs the usual store: std `HashMap` overwriting the same keys
     # in the same groups (its cache misses grow with the map too). A reference row.
     ratio_bar("std `HashMap` write among 40,000 keys vs among 4,000 (the same groups: how much "

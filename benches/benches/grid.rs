@@ -415,6 +415,22 @@ fn memory_report() {
         "memory: lean D2, 1,000 one-cell versions: {:.0} bytes each on top of the first",
         bytes_per_version(&LeanD2::filled(), &locs, |g, l, v| g.set(l, v))
     );
+    // What a persistent write among isolated cells keeps, at the two sizes of
+    // `grid/isolated_set_*` and over its cells (every 7th): the work the write does, apart
+    // from the cache it misses.
+    for n in [4_000usize, 40_000] {
+        let cells = isolated_cells_n(n);
+        let mut g = Grid::new(0u16);
+        for (k, l) in cells.iter().enumerate() {
+            g.set_mut(*l, k as u16 + 1);
+        }
+        let writes: Vec<Loc> = cells.iter().step_by(7).take(500).copied().collect();
+        println!(
+            "memory: a persistent write among {n} isolated cells: {:.0} bytes kept \
+             (grid/isolated_set_{n})",
+            bytes_per_version(&g, &writes, |g, l, v| g.set(l, v ^ 0x8000))
+        );
+    }
     println!(
         "memory: eleven levels near the origin: {:.0} bytes per one-cell version",
         levels_version_bytes(false)
