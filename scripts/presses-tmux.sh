@@ -53,9 +53,10 @@ depth() {
     capture | grep -o 'Depth [0-9]*/\|Level [0-9]*/' | head -1 | grep -o '[0-9]*'
 }
 # Wait until the screen stops changing (the hero is seen walking a journey): no change over
-# five gaps between captures in a row, 0.3 s. A journey draws a step every 8 ms, but a game starved of
-# the CPU for longer than one gap between captures (CI's host) looked still: the next press
-# then stopped the journey ("You stop.") and the counts, and the rats' game, went otherwise.
+# five gaps between captures in a row, 0.3 s. A journey draws a step every 8 ms, but a game
+# starved of the CPU for longer than one gap between captures (CI's host) looked still: the
+# next press then stopped the journey ("You stop.") and the counts, and the rats' game, went
+# otherwise.
 # `sed 's/sleep 0.06/sleep 0.005/'` on the old one-gap wait lost both rats' games here.
 settle() {
     local a b i same=0
